@@ -1,0 +1,317 @@
+//! Every command-line flag and command, defined once. Help pages, man pages, completions and
+//! the `commands/` reference are generated from these definitions.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+pub const EXIT_CODES: &str = "Exit codes:\n  0  success\n  1  failure (database, I/O, doctor FAIL)\n  2  usage or settings error";
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "oracle-cdc",
+    version,
+    about = "Oracle change data capture: chunked AS OF SCN snapshots merged in SCN order with LogMiner",
+    long_about = "oracle-cdc captures changes from Oracle: a chunked, parallel, resumable snapshot read AS OF SCN, \
+merged in SCN order with a LogMiner change stream. Settings come from a YAML file of cdc.* keys (--config), \
+ORACLE_CDC_* environment variables and --set KEY=VALUE, in that order of precedence.\n\n\
+Try it without a database on the embedded emulator:\n  \
+oracle-cdc emulator init demo-db --schema examples/emulator-schema.yaml\n  \
+oracle-cdc emulator workload demo-db --transactions 100\n  \
+oracle-cdc emulator status demo-db",
+    after_long_help = EXIT_CODES,
+    propagate_version = true,
+    disable_help_subcommand = true
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct GlobalArgs {
+    /// Settings file (YAML, cdc.* keys)
+    #[arg(short = 'c', long = "config", value_name = "FILE", global = true)]
+    pub config: Option<PathBuf>,
+    /// Override one setting; repeatable; wins over the file and the environment
+    #[arg(long = "set", value_name = "KEY=VALUE", global = true)]
+    pub set: Vec<String>,
+    /// Print only results and errors
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// More log output on stderr (-v info, -vv debug, -vvv trace)
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    pub verbose: u8,
+    /// When to colour output
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true, value_name = "WHEN")]
+    pub color: ColorChoice,
+    /// Validate the settings, print the effective values (secrets redacted) and exit
+    #[arg(long, global = true)]
+    pub print_settings: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TableFormat {
+    Table,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RowFormat {
+    Jsonl,
+    Csv,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// The embedded Oracle emulator: init, workload, dump, status
+    #[command(
+        subcommand,
+        long_about = "The embedded Oracle emulator: an emulated database in a directory that behaves like Oracle \
+where CDC breaks (SCNs, AS OF SCN reads, ORA-01555, ROWIDs, LogMiner rows and SQL_REDO text). \
+Point any command at it with cdc.database.url: emulator:DIR.",
+        after_long_help = EXIT_CODES
+    )]
+    Emulator(EmulatorCommand),
+
+    /// Explain a CDC-NNNN error code
+    #[command(
+        long_about = "Explain a CDC-NNNN error code: what it means and how to fix it.\n\n\
+Examples:\n  oracle-cdc explain CDC-8001\n  oracle-cdc explain --list",
+        after_long_help = EXIT_CODES
+    )]
+    Explain(ExplainArgs),
+
+    /// Print a shell completion script
+    #[command(
+        long_about = "Print a shell completion script to stdout.\n\n\
+Example:\n  oracle-cdc completions bash > ~/.local/share/bash-completion/completions/oracle-cdc",
+        after_long_help = EXIT_CODES
+    )]
+    Completions(CompletionsArgs),
+
+    /// Print man pages
+    #[command(
+        long_about = "Print the man page of oracle-cdc (or of one command) to stdout, or write every page to a directory.\n\n\
+Examples:\n  oracle-cdc man | man -l -\n  oracle-cdc man emulator-dump | man -l -\n  oracle-cdc man --out man/",
+        after_long_help = EXIT_CODES
+    )]
+    Man(ManArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The code, e.g. CDC-8001 (or 8001)
+    #[arg(required_unless_present = "list")]
+    pub code: Option<String>,
+    /// List every code with its title
+    #[arg(long)]
+    pub list: bool,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    pub format: TableFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Command whose page to print, with spaces or dashes (e.g. `emulator dump`)
+    pub command: Vec<String>,
+    /// Write every page into this directory instead
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EmulatorCommand {
+    /// Create an emulated database in a directory from a schema file
+    #[command(
+        long_about = "Create an emulated database in DIR from a YAML schema file: PDBs, owners, tables, columns with \
+Oracle types, keys, organisation, partitions, initial rows and database settings. \
+examples/emulator-schema.yaml documents every field.\n\n\
+Example:\n  oracle-cdc emulator init demo-db --schema examples/emulator-schema.yaml",
+        after_long_help = EXIT_CODES
+    )]
+    Init(EmulatorInitArgs),
+
+    /// Run transactions against an emulated database
+    #[command(
+        long_about = "Run a workload of transactions against an emulated database, as a separate writer process: \
+inserts, updates and deletes, long-running transactions that stay open across many others, rollbacks and \
+rollbacks to savepoint, key updates, row movement and ADD/DROP COLUMN. Readers (capture, snapshot, dump) may \
+run at the same time. Stops after --transactions or --duration, whichever comes first.\n\n\
+Example:\n  oracle-cdc emulator workload demo-db --transactions 500 --rate 200 --seed 7",
+        after_long_help = EXIT_CODES
+    )]
+    Workload(EmulatorWorkloadArgs),
+
+    /// Print a table's rows as of an SCN
+    #[command(
+        long_about = "Print a table's rows as of an SCN (default: now), one JSON object per row with values in the \
+same encoding the records use, or CSV with a header row.\n\n\
+Example:\n  oracle-cdc emulator dump demo-db --table PDB1.HR.EMP --scn 1000250",
+        after_long_help = EXIT_CODES
+    )]
+    Dump(EmulatorDumpArgs),
+
+    /// Show an emulated database's SCN, tables, logs, undo and open transactions
+    #[command(
+        long_about = "Show an emulated database's current SCN, its tables with row counts, the retained redo logs \
+and undo range, and the open transactions.\n\n\
+Example:\n  oracle-cdc emulator status demo-db --format json",
+        after_long_help = EXIT_CODES
+    )]
+    Status(EmulatorStatusArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct EmulatorDir {
+    /// The database directory (default: the directory of cdc.database.url=emulator:DIR)
+    #[arg(value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct EmulatorInitArgs {
+    /// Directory to create (must not exist, or be empty)
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Schema file (YAML)
+    #[arg(long, value_name = "FILE")]
+    pub schema: PathBuf,
+    /// Seed of the initial rows' values (default: the schema's seed)
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub struct EmulatorWorkloadArgs {
+    #[command(flatten)]
+    pub dir: EmulatorDir,
+    /// Stop after this many committed or rolled-back transactions
+    #[arg(long, value_name = "N")]
+    pub transactions: Option<u64>,
+    /// Stop after this long, e.g. 30s, 5m, 1h
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub duration: Option<std::time::Duration>,
+    /// Transactions per second (0: as fast as possible)
+    #[arg(long, default_value_t = 100)]
+    pub rate: u32,
+    /// Operation mix as weights, e.g. insert=50,update=40,delete=10
+    #[arg(long, default_value = "insert=40,update=45,delete=15")]
+    pub mix: String,
+    /// Changes per transaction, as MIN..MAX
+    #[arg(long, default_value = "1..5", value_name = "MIN..MAX")]
+    pub tx_size: String,
+    /// Percent of transactions that roll back
+    #[arg(long, default_value_t = 5)]
+    pub rollback_pct: u8,
+    /// Percent of transactions that roll back to a savepoint part-way
+    #[arg(long, default_value_t = 5)]
+    pub savepoint_pct: u8,
+    /// Percent of updates that change a primary key value
+    #[arg(long, default_value_t = 2)]
+    pub key_update_pct: u8,
+    /// Percent of updates on row-movement tables that move the row to another partition or block
+    #[arg(long, default_value_t = 5)]
+    pub row_move_pct: u8,
+    /// Start a long-running transaction every N transactions (0: never)
+    #[arg(long, default_value_t = 50, value_name = "N")]
+    pub long_every: u64,
+    /// Transactions a long-running one stays open across
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    pub long_span: u64,
+    /// Run an ADD/DROP COLUMN every N transactions (0: never)
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub ddl_every: u64,
+    /// Percent of commits that share their commit SCN with the previous commit
+    #[arg(long, default_value_t = 3)]
+    pub shared_commit_pct: u8,
+    /// Only these tables (default: every table)
+    #[arg(long, value_delimiter = ',', value_name = "T1,T2")]
+    pub tables: Vec<String>,
+    /// Seed of the workload's random choices
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+#[derive(Debug, Args)]
+pub struct EmulatorDumpArgs {
+    #[command(flatten)]
+    pub dir: EmulatorDir,
+    /// The table, as PDB.OWNER.TABLE or OWNER.TABLE
+    #[arg(long, value_name = "TABLE")]
+    pub table: String,
+    /// Read as of this SCN (default: the current SCN)
+    #[arg(long)]
+    pub scn: Option<u64>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = RowFormat::Jsonl)]
+    pub format: RowFormat,
+    /// Add each row's ROWID as a "ROWID" field/column
+    #[arg(long)]
+    pub rowid: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct EmulatorStatusArgs {
+    #[command(flatten)]
+    pub dir: EmulatorDir,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    pub format: TableFormat,
+}
+
+/// `30s`, `5m`, `2h`, `1500ms` or plain seconds.
+pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let t = text.trim();
+    let (num, unit) = t
+        .find(|c: char| !c.is_ascii_digit())
+        .map(|i| t.split_at(i))
+        .unwrap_or((t, "s"));
+    let n: u64 = num
+        .parse()
+        .map_err(|_| format!("`{text}` is not a duration like 30s, 5m, 1h or 1500ms"))?;
+    let ms = match unit {
+        "ms" => n,
+        "s" => n * 1000,
+        "m" => n * 60_000,
+        "h" => n * 3_600_000,
+        _ => return Err(format!("`{text}` has an unknown unit (ms, s, m or h)")),
+    };
+    Ok(std::time::Duration::from_millis(ms))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn durations_parse() {
+        assert_eq!(parse_duration("1500ms").unwrap().as_millis(), 1500);
+        assert_eq!(parse_duration("2m").unwrap().as_secs(), 120);
+        assert_eq!(parse_duration("7").unwrap().as_secs(), 7);
+        assert!(parse_duration("7d").is_err());
+        assert!(parse_duration("soon").is_err());
+    }
+}

@@ -1,0 +1,179 @@
+//! The command-line edge: parse, load settings, dispatch, print errors with their codes.
+//! `anyhow` is used here and only here.
+
+pub mod args;
+pub mod docs;
+mod emulator;
+mod explain;
+mod printer;
+
+use crate::errors::{CdcError, Code};
+use crate::settings::{LoadOptions, Settings};
+use args::{Cli, Command};
+use clap::{CommandFactory, Parser};
+pub use printer::Printer;
+use std::process::ExitCode;
+
+/// Run the binary with these arguments; returns the process exit code.
+pub fn run<I, T>(argv: I) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(argv) {
+        Ok(cli) => cli,
+        Err(e) => return clap_error(e),
+    };
+    init_logging(&cli.global);
+    let printer = Printer::new(cli.global.color, cli.global.quiet);
+    match dispatch(cli, &printer).and_then(|code| {
+        printer.flush()?;
+        Ok(code)
+    }) {
+        Ok(code) => code,
+        Err(e) => report(e),
+    }
+}
+
+fn clap_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            // Help and version go to stdout; a closed pipe is fine.
+            let _ = e.print();
+            ExitCode::SUCCESS
+        }
+        _ => {
+            let text = e.render().to_string();
+            let text = text.strip_prefix("error: ").unwrap_or(&text);
+            eprint!("{}: {text}", Code::Cdc1006);
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn init_logging(global: &args::GlobalArgs) {
+    let level = if global.quiet {
+        "error"
+    } else {
+        match global.verbose {
+            0 => "warn",
+            1 => "info",
+            2 => "debug",
+            _ => "trace",
+        }
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_env("ORACLE_CDC_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .try_init();
+}
+
+/// Load settings from the global options and the process environment.
+pub fn load_settings(global: &args::GlobalArgs) -> Result<Settings, CdcError> {
+    Settings::load(
+        &LoadOptions {
+            config: global.config.clone(),
+            sets: global.set.clone(),
+            env: Vec::new(),
+        }
+        .with_process_env(),
+    )
+}
+
+fn dispatch(cli: Cli, printer: &Printer) -> anyhow::Result<ExitCode> {
+    if cli.global.print_settings {
+        let settings = load_settings(&cli.global)?;
+        let rows = settings
+            .effective()
+            .into_iter()
+            .map(|(k, v, o)| vec![k, v, o])
+            .collect();
+        printer.table(&["key", "value", "origin"], rows)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let Some(command) = cli.command else {
+        let mut cmd = Cli::command();
+        eprintln!("{}", cmd.render_help());
+        return Ok(ExitCode::from(2));
+    };
+    match command {
+        Command::Explain(a) => explain::run(&a, printer),
+        Command::Completions(a) => {
+            printer.raw(&docs::completion(a.shell, "oracle-cdc"))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man(a) => man(&a, printer),
+        Command::Emulator(c) => emulator::run(c, &cli.global, printer),
+    }
+}
+
+fn man(a: &args::ManArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
+    let pages = docs::man_pages()?;
+    if let Some(dir) = &a.out {
+        std::fs::create_dir_all(dir).map_err(|e| CdcError::io(dir, e))?;
+        for (name, text) in &pages {
+            let path = dir.join(name);
+            std::fs::write(&path, text).map_err(|e| CdcError::io(&path, e))?;
+        }
+        printer.note(&format!(
+            "wrote {} man pages to {}",
+            pages.len(),
+            dir.display()
+        ));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut name = String::from("oracle-cdc");
+    for part in &a.command {
+        for p in part.split([' ', '-']).filter(|p| !p.is_empty()) {
+            name.push('-');
+            name.push_str(p);
+        }
+    }
+    match pages.get(&format!("{name}.1")) {
+        Some(page) => {
+            printer.raw(page)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        None => Err(CdcError::Argument(format!(
+            "no man page for `{}`; pages: {}",
+            a.command.join(" "),
+            pages
+                .keys()
+                .map(|k| k.trim_end_matches(".1"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+        .into()),
+    }
+}
+
+/// Print an error (starting with its code) and its remedy; choose the exit code.
+fn report(e: anyhow::Error) -> ExitCode {
+    if let Some(io) = e.downcast_ref::<std::io::Error>() {
+        if io.kind() == std::io::ErrorKind::BrokenPipe {
+            return ExitCode::SUCCESS;
+        }
+    }
+    match e.downcast_ref::<CdcError>() {
+        Some(cdc) => {
+            if let CdcError::Io { source, .. } = cdc {
+                if source.kind() == std::io::ErrorKind::BrokenPipe {
+                    return ExitCode::SUCCESS;
+                }
+            }
+            let info = cdc.code().info();
+            eprintln!("{cdc}");
+            eprintln!("  remedy: {}", info.remedy);
+            eprintln!("  more: oracle-cdc explain {}", info.code);
+            ExitCode::from(cdc.exit_code())
+        }
+        None => {
+            eprintln!("{}: {e:#}", Code::Cdc6001);
+            ExitCode::from(1)
+        }
+    }
+}

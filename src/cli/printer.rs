@@ -1,0 +1,72 @@
+//! The one printer: results to stdout (tables or JSON), messages to stderr, colour decided once.
+
+use super::args::ColorChoice;
+use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
+use std::io::{self, IsTerminal, Write};
+
+pub struct Printer {
+    pub quiet: bool,
+    pub color: bool,
+    stdout: io::Stdout,
+}
+
+impl Printer {
+    pub fn new(choice: ColorChoice, quiet: bool) -> Printer {
+        let color = match choice {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                    && io::stdout().is_terminal()
+            }
+        };
+        Printer {
+            quiet,
+            color,
+            stdout: io::stdout(),
+        }
+    }
+
+    /// Write a result line to stdout.
+    pub fn line(&self, text: &str) -> io::Result<()> {
+        let mut out = self.stdout.lock();
+        out.write_all(text.as_bytes())?;
+        out.write_all(b"\n")
+    }
+
+    /// Write raw result bytes to stdout.
+    pub fn raw(&self, bytes: &[u8]) -> io::Result<()> {
+        self.stdout.lock().write_all(bytes)
+    }
+
+    pub fn json(&self, value: &serde_json::Value) -> io::Result<()> {
+        let text = serde_json::to_string_pretty(value).map_err(io::Error::other)?;
+        self.line(&text)
+    }
+
+    /// A table for humans. Colour only when stdout is a terminal or --color=always.
+    pub fn table(&self, header: &[&str], rows: Vec<Vec<String>>) -> io::Result<()> {
+        let mut t = Table::new();
+        t.load_preset(UTF8_FULL_CONDENSED)
+            .set_content_arrangement(ContentArrangement::Dynamic)
+            .set_header(header.to_vec());
+        if !self.color {
+            t.force_no_tty();
+        }
+        for r in rows {
+            t.add_row(r);
+        }
+        self.line(&t.to_string())
+    }
+
+    /// A note for the operator on stderr (hidden with --quiet).
+    pub fn note(&self, text: &str) {
+        if !self.quiet {
+            eprintln!("{text}");
+        }
+    }
+
+    pub fn flush(&self) -> io::Result<()> {
+        self.stdout.lock().flush()
+    }
+}

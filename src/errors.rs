@@ -1,0 +1,358 @@
+//! The one catalog of `CDC-NNNN` error codes and the engine's typed error.
+//!
+//! Every error the tool prints starts with its code; `oracle-cdc explain CODE` shows the entry.
+//! Ranges: 1xxx settings and usage, 2xxx connecting, 3xxx decoding and types, 4xxx the embedded
+//! emulator, 5xxx errors the database returned, 6xxx local files, 8xxx snapshots.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// How the process exits for an error of this code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitKind {
+    /// Exit code 1: the database, a file or the work itself failed.
+    Failure,
+    /// Exit code 2: the command line or the settings are wrong.
+    Usage,
+}
+
+impl ExitKind {
+    pub fn code(self) -> u8 {
+        match self {
+            ExitKind::Failure => 1,
+            ExitKind::Usage => 2,
+        }
+    }
+}
+
+/// One catalog entry.
+#[derive(Debug, Clone, Copy)]
+pub struct CodeInfo {
+    pub code: &'static str,
+    pub title: &'static str,
+    pub explanation: &'static str,
+    pub remedy: &'static str,
+    pub exit: ExitKind,
+}
+
+macro_rules! catalog {
+    ($( $variant:ident = $code:literal, $exit:ident, $title:literal, $explanation:literal, $remedy:literal; )*) => {
+        /// Every code the project defines.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Code { $( $variant, )* }
+
+        impl Code {
+            pub const ALL: &'static [Code] = &[ $( Code::$variant, )* ];
+
+            pub fn info(self) -> &'static CodeInfo {
+                match self {
+                    $( Code::$variant => &CodeInfo {
+                        code: $code,
+                        title: $title,
+                        explanation: $explanation,
+                        remedy: $remedy,
+                        exit: ExitKind::$exit,
+                    }, )*
+                }
+            }
+        }
+    };
+}
+
+catalog! {
+    Cdc1001 = "CDC-1001", Usage, "Unknown setting key",
+        "The settings name a key that oracle-cdc does not know. Every setting starts with `cdc.`; per-table settings end in PDB.OWNER.TABLE or OWNER.TABLE.",
+        "Fix the spelling (the message suggests the closest known key) or remove the key. `oracle-cdc --print-settings` lists every effective key.";
+    Cdc1002 = "CDC-1002", Usage, "Invalid setting value",
+        "A setting has a value of the wrong type or outside what the key allows.",
+        "Use one of the allowed values named in the message. The settings reference (commands/settings.md) documents each key.";
+    Cdc1003 = "CDC-1003", Usage, "Settings file is not valid YAML",
+        "The settings file could not be parsed as YAML; the message gives the file, line and column.",
+        "Fix the YAML at the position shown. Keys are flat (`cdc.snapshot.chunk.rows: 1000`) or nested maps.";
+    Cdc1004 = "CDC-1004", Usage, "Settings file cannot be read",
+        "The settings file named with --config does not exist or cannot be read.",
+        "Check the path and its permissions.";
+    Cdc1005 = "CDC-1005", Usage, "Secret reference cannot be resolved",
+        "A secret written as ${env:NAME} or ${file:PATH} names a variable that is unset or a file that cannot be read.",
+        "Set the environment variable, or create the file readable by this user (mode 0600 is recommended).";
+    Cdc1006 = "CDC-1006", Usage, "Invalid command-line argument",
+        "An argument given on the command line is not valid for the command.",
+        "See the command's --help for the accepted forms.";
+    Cdc1007 = "CDC-1007", Usage, "Unknown error code",
+        "`oracle-cdc explain` was given a code that is not in the catalog.",
+        "Run `oracle-cdc explain --list` to see every code.";
+    Cdc2001 = "CDC-2001", Failure, "Oracle Client libraries not found (DPI-1047)",
+        "Connecting to a real Oracle database needs the Oracle Client libraries (Instant Client) at run time; oracle-cdc could not load libclntsh. The binary itself builds and runs without them: only database connections need them.",
+        "Install Oracle Instant Client (Basic or Basic Light, 19c or later) and make it findable: on Linux unzip it, e.g. to /opt/oracle/instantclient_23_5, then `sudo sh -c 'echo /opt/oracle/instantclient_23_5 > /etc/ld.so.conf.d/oracle-instantclient.conf' && sudo ldconfig` (or set LD_LIBRARY_PATH); on macOS set DYLD_LIBRARY_PATH or put it in ~/lib; on Windows add its folder to PATH. Instant Client also needs libaio (Debian: `apt-get install libaio1`). To try oracle-cdc without a database, use `cdc.database.url: emulator:DIR`.";
+    Cdc2002 = "CDC-2002", Failure, "Invalid username or password (ORA-01017)",
+        "The database rejected the capture user's credentials.",
+        "Check cdc.database.user and cdc.database.password (for example ${env:ORACLE_CDC_PASSWORD}); remember that passwords are case-sensitive.";
+    Cdc2003 = "CDC-2003", Failure, "No listener at the address (ORA-12541)",
+        "Nothing accepted the connection at the host and port in cdc.database.url.",
+        "Check host and port (EZConnect: host[:port]/service_name; the default port is 1521) and that the listener runs (`lsnrctl status` on the database host).";
+    Cdc2004 = "CDC-2004", Failure, "Unknown service name (ORA-12514)",
+        "The listener answered but does not know the service named in cdc.database.url.",
+        "Use a service the listener serves (`lsnrctl services`); for a PDB name the PDB's service, e.g. host:1521/ORCLPDB1.";
+    Cdc2005 = "CDC-2005", Failure, "Account locked (ORA-28000)",
+        "The capture user's account is locked, usually after too many failed logins.",
+        "Ask a DBA to run ALTER USER <user> ACCOUNT UNLOCK and check the password in the settings.";
+    Cdc2006 = "CDC-2006", Failure, "Cannot connect to the database",
+        "The connection failed for a reason without a more specific code; the message carries the database's own error.",
+        "Read the ORA-/DPI- error in the message; check the URL, network and database state.";
+    Cdc2007 = "CDC-2007", Usage, "Invalid database URL",
+        "cdc.database.url must be an EZConnect string (host[:port]/service), a TNS alias, or emulator:DIR.",
+        "Set cdc.database.url, e.g. `db.example.com:1521/ORCLPDB1` or `emulator:./demo-db`.";
+    Cdc3001 = "CDC-3001", Failure, "Column type has no record mapping",
+        "A captured table has a column whose Oracle type oracle-cdc cannot turn into a record value, so the table cannot be snapshotted or streamed faithfully.",
+        "Exclude the column with cdc.columns.exclude, or set cdc.on.decode.error=dlq to skip the table with a snapshot-complete event that names the reason.";
+    Cdc4001 = "CDC-4001", Failure, "Emulator database not found",
+        "The directory given as an emulated database does not hold one (no schema.yaml / redo).",
+        "Create it with `oracle-cdc emulator init DIR --schema FILE`, or fix the path in cdc.database.url (emulator:DIR).";
+    Cdc4002 = "CDC-4002", Usage, "Emulator schema file is invalid",
+        "The emulator schema file has an error; the message names the table, column or key at fault.",
+        "Fix the schema file; examples/emulator-schema.yaml documents every field.";
+    Cdc4003 = "CDC-4003", Failure, "Emulator database is busy",
+        "Another process holds the emulated database's writer lock (one writer at a time, like a database instance).",
+        "Stop the other `emulator workload` (the message names its pid) or wait for it to finish; readers need no lock.";
+    Cdc4004 = "CDC-4004", Failure, "Emulator redo is damaged",
+        "A record in the emulated database's redo file cannot be read. A torn last line from a killed writer is ignored; damage elsewhere is not.",
+        "Restore the directory from a copy, or create a new database with `oracle-cdc emulator init`.";
+    Cdc4005 = "CDC-4005", Usage, "Unknown table",
+        "A command named a table that the database does not have.",
+        "Use a table name as PDB.OWNER.TABLE or OWNER.TABLE; `oracle-cdc emulator status DIR` lists the tables of an emulated database.";
+    Cdc4006 = "CDC-4006", Usage, "Workload options are invalid",
+        "The emulator workload options cannot be run as given (for example a mix that sums to zero).",
+        "See `oracle-cdc emulator workload --help`.";
+    Cdc5001 = "CDC-5001", Failure, "Snapshot too old (ORA-01555)",
+        "A read AS OF SCN needed undo that the database no longer keeps.",
+        "Reduce cdc.snapshot.chunk.rows so each read is shorter, or raise UNDO_RETENTION (ALTER SYSTEM SET UNDO_RETENTION = 3600) and consider RETENTION GUARANTEE on the undo tablespace.";
+    Cdc5002 = "CDC-5002", Failure, "Not a valid SCN (ORA-08181)",
+        "The SCN asked for is older than the database's flashback history or newer than the current SCN.",
+        "Use an SCN between the oldest flashback point and the current SCN; `oracle-cdc emulator status` shows both for an emulated database.";
+    Cdc5003 = "CDC-5003", Failure, "Table definition has changed (ORA-01466)",
+        "A read AS OF SCN asked for a table whose definition changed (DDL) after that SCN.",
+        "Read at an SCN after the table's last DDL; a snapshot restarts the chunk with a fresh SCN.";
+    Cdc5004 = "CDC-5004", Failure, "Redo log needed for mining is missing (ORA-01291)",
+        "LogMiner needs a redo log that is no longer available (deleted archive or overwritten online log).",
+        "Restore the archived logs from backup if possible; otherwise the stream cannot resume here: take a new snapshot (`oracle-cdc offsets edit reset-table`, or start with a fresh state directory).";
+    Cdc5005 = "CDC-5005", Failure, "Database is read-only (ORA-16000)",
+        "A write was sent to a database open read-only (e.g. a physical standby).",
+        "Nothing should write to a read-only database: use the file signal channel and read-only settings.";
+    Cdc5006 = "CDC-5006", Failure, "Database error",
+        "The database returned an error without a more specific code; the message carries it.",
+        "Read the ORA- error in the message.";
+    Cdc5007 = "CDC-5007", Failure, "Connection lost",
+        "The connection to the database dropped during a call (ORA-03113/ORA-03135 or a network error).",
+        "The operation is retried where that is safe; if it persists check the network and the database's alert log.";
+    Cdc5008 = "CDC-5008", Failure, "Invalid SCN range for mining (ORA-01281)",
+        "The LogMiner window's end SCN is not after its start SCN.",
+        "This points at a bug in the caller; report it with the SCNs in the message.";
+    Cdc6001 = "CDC-6001", Failure, "File I/O error",
+        "A local file or directory could not be read or written; the message names it.",
+        "Check the path, free space and permissions.";
+    Cdc8001 = "CDC-8001", Failure, "Snapshot chunk cannot be read",
+        "A snapshot chunk kept failing: its undo was gone (ORA-01555 or ORA-08181) even after halving the chunk down to 1,000 rows, or it failed more than cdc.snapshot.chunk.retries times.",
+        "Raise UNDO_RETENTION (and consider RETENTION GUARANTEE), lower the load on the source while snapshotting, or lower cdc.snapshot.threads; the chunks already read are kept and the next start resumes at this chunk.";
+}
+
+impl Code {
+    /// Look a code up by its text, accepting `CDC-8001`, `cdc-8001` and `8001`.
+    pub fn lookup(text: &str) -> Option<Code> {
+        let t = text.trim().to_ascii_uppercase();
+        let t = t.strip_prefix("CDC-").unwrap_or(&t);
+        Code::ALL.iter().copied().find(|c| &c.info().code[4..] == t)
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.info().code)
+    }
+}
+
+/// The engine's error. Display starts with the CDC code.
+#[derive(Debug, thiserror::Error)]
+pub enum CdcError {
+    #[error("{code}: {message}")]
+    Settings { code: Code, message: String },
+
+    #[error("CDC-1006: {0}")]
+    Argument(String),
+
+    #[error("CDC-1007: unknown error code `{0}`")]
+    UnknownCode(String),
+
+    #[error("{code}: {message}")]
+    Connect { code: Code, message: String },
+
+    #[error(
+        "CDC-3001: table {table} column {column} has type {data_type}, which has no record mapping"
+    )]
+    UnsupportedType {
+        table: String,
+        column: String,
+        data_type: String,
+    },
+
+    #[error("CDC-4001: {} is not an emulated database: {reason}", path.display())]
+    EmulatorNotFound { path: PathBuf, reason: String },
+
+    #[error("CDC-4002: emulator schema {}: {message}", path.display())]
+    EmulatorSchema { path: PathBuf, message: String },
+
+    #[error("CDC-4003: emulated database {} is held by another writer (pid {pid})", path.display())]
+    EmulatorBusy { path: PathBuf, pid: String },
+
+    #[error("CDC-4004: redo file {} line {line}: {message}", path.display())]
+    RedoDamaged {
+        path: PathBuf,
+        line: u64,
+        message: String,
+    },
+
+    #[error("CDC-4005: unknown table {table}{hint}")]
+    UnknownTable { table: String, hint: String },
+
+    #[error("CDC-4006: {0}")]
+    Workload(String),
+
+    #[error("CDC-5001: ORA-01555: snapshot too old: reading {table} AS OF SCN {scn} needs undo that is no longer kept")]
+    SnapshotTooOld { table: String, scn: u64 },
+
+    #[error("CDC-5002: ORA-08181: specified number is not a valid system change number: {scn} ({reason})")]
+    InvalidScn { scn: u64, reason: String },
+
+    #[error("CDC-5003: ORA-01466: unable to read data - table definition has changed: {table} changed at SCN {ddl_scn}, after SCN {scn}")]
+    TableDefinitionChanged {
+        table: String,
+        scn: u64,
+        ddl_scn: u64,
+    },
+
+    #[error("CDC-5004: ORA-01291: missing log file: mining from SCN {scn} needs redo older than the oldest retained log (first SCN {oldest})")]
+    MissingLogFile { scn: u64, oldest: u64 },
+
+    #[error("CDC-5005: ORA-16000: database or pluggable database open for read-only access: {operation}")]
+    ReadOnly { operation: String },
+
+    #[error("CDC-5006: {0}")]
+    Database(String),
+
+    #[error("CDC-5007: connection lost: {0}")]
+    ConnectionLost(String),
+
+    #[error("CDC-5008: ORA-01281: SCN range specified is invalid: start {start}, end {end}")]
+    InvalidScnRange { start: u64, end: u64 },
+
+    #[error("CDC-6001: {}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    #[error("CDC-8001: snapshot of {table} stopped: chunk {chunk} failed: {reason}")]
+    ChunkFailed {
+        table: String,
+        chunk: String,
+        reason: String,
+    },
+}
+
+impl CdcError {
+    pub fn code(&self) -> Code {
+        match self {
+            CdcError::Settings { code, .. } | CdcError::Connect { code, .. } => *code,
+            CdcError::Argument(_) => Code::Cdc1006,
+            CdcError::UnknownCode(_) => Code::Cdc1007,
+            CdcError::UnsupportedType { .. } => Code::Cdc3001,
+            CdcError::EmulatorNotFound { .. } => Code::Cdc4001,
+            CdcError::EmulatorSchema { .. } => Code::Cdc4002,
+            CdcError::EmulatorBusy { .. } => Code::Cdc4003,
+            CdcError::RedoDamaged { .. } => Code::Cdc4004,
+            CdcError::UnknownTable { .. } => Code::Cdc4005,
+            CdcError::Workload(_) => Code::Cdc4006,
+            CdcError::SnapshotTooOld { .. } => Code::Cdc5001,
+            CdcError::InvalidScn { .. } => Code::Cdc5002,
+            CdcError::TableDefinitionChanged { .. } => Code::Cdc5003,
+            CdcError::MissingLogFile { .. } => Code::Cdc5004,
+            CdcError::ReadOnly { .. } => Code::Cdc5005,
+            CdcError::Database(_) => Code::Cdc5006,
+            CdcError::ConnectionLost(_) => Code::Cdc5007,
+            CdcError::InvalidScnRange { .. } => Code::Cdc5008,
+            CdcError::Io { .. } => Code::Cdc6001,
+            CdcError::ChunkFailed { .. } => Code::Cdc8001,
+        }
+    }
+
+    pub fn exit_code(&self) -> u8 {
+        self.code().info().exit.code()
+    }
+
+    pub fn settings(code: Code, message: impl Into<String>) -> Self {
+        CdcError::Settings {
+            code,
+            message: message.into(),
+        }
+    }
+
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        CdcError::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+pub type Result<T, E = CdcError> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_has_a_complete_unique_entry() {
+        let mut seen = std::collections::BTreeSet::new();
+        for code in Code::ALL {
+            let info = code.info();
+            assert!(
+                info.code.starts_with("CDC-") && info.code.len() == 8,
+                "{}",
+                info.code
+            );
+            assert!(seen.insert(info.code), "duplicate {}", info.code);
+            assert!(!info.title.is_empty() && !info.explanation.is_empty());
+            assert!(!info.remedy.is_empty(), "{} has no remedy", info.code);
+            assert_eq!(Code::lookup(info.code), Some(*code));
+        }
+    }
+
+    #[test]
+    fn display_starts_with_the_variant_code() {
+        let samples = [
+            CdcError::Argument("x".into()),
+            CdcError::UnknownCode("CDC-9".into()),
+            CdcError::SnapshotTooOld {
+                table: "HR.EMP".into(),
+                scn: 5,
+            },
+            CdcError::ChunkFailed {
+                table: "HR.EMP".into(),
+                chunk: "3".into(),
+                reason: "r".into(),
+            },
+            CdcError::io("/x", std::io::Error::other("boom")),
+            CdcError::settings(Code::Cdc1002, "bad"),
+        ];
+        for e in samples {
+            assert!(e.to_string().starts_with(e.code().info().code), "{e}");
+        }
+    }
+
+    #[test]
+    fn lookup_accepts_loose_forms() {
+        assert_eq!(Code::lookup("cdc-8001"), Some(Code::Cdc8001));
+        assert_eq!(Code::lookup("3001"), Some(Code::Cdc3001));
+        assert_eq!(Code::lookup("CDC-9999"), None);
+    }
+}

@@ -1,0 +1,12 @@
+//! oracle-cdc: Oracle change data capture.
+//!
+//! The engine (settings, sources, snapshot and streaming) lives in this library; the binary's
+//! command-line layer is [`cli`]. The engine never imports clap, indicatif, comfy-table or
+//! crossterm; it reaches databases only through [`source::Connector`].
+
+pub mod cli;
+pub mod errors;
+pub mod names;
+pub mod settings;
+pub mod source;
+pub mod types;

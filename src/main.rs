@@ -1,0 +1,3 @@
+fn main() -> std::process::ExitCode {
+    oracle_cdc::cli::run(std::env::args_os())
+}

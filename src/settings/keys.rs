@@ -1,0 +1,248 @@
+//! Every settings key, its type, default and documentation: the one place keys are named.
+//! The reference page `commands/settings.md` is generated from this table.
+
+/// What values a key accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// One of the listed words.
+    Enum(&'static [&'static str]),
+    /// A whole number within the bounds (inclusive).
+    UInt {
+        min: u64,
+        max: u64,
+    },
+    Text,
+    /// A secret: plain text, `${env:NAME}` or `${file:PATH}`; never printed.
+    Secret,
+    Path,
+    /// A list: a YAML sequence, or one string with comma-separated items.
+    List,
+    /// A SQL condition (a WHERE clause without `WHERE`).
+    Condition,
+}
+
+impl Kind {
+    pub fn describe(&self) -> String {
+        match self {
+            Kind::Enum(words) => format!("one of {}", words.join(", ")),
+            Kind::UInt { min, max } => format!("a whole number from {min} to {max}"),
+            Kind::Text => "text".into(),
+            Kind::Secret => "a secret: text, ${env:NAME} or ${file:PATH}".into(),
+            Kind::Path => "a file system path".into(),
+            Kind::List => "a list (YAML sequence or comma-separated)".into(),
+            Kind::Condition => "a SQL condition".into(),
+        }
+    }
+}
+
+/// One key. A per-table key is the prefix followed by `.PDB.OWNER.TABLE` or `.OWNER.TABLE`.
+#[derive(Debug, Clone, Copy)]
+pub struct KeySpec {
+    pub key: &'static str,
+    pub kind: Kind,
+    pub default: Option<&'static str>,
+    pub per_table: bool,
+    pub doc: &'static str,
+}
+
+impl KeySpec {
+    /// The environment variable that sets this key (fixed keys only).
+    pub fn env_var(&self) -> Option<String> {
+        if self.per_table {
+            return None;
+        }
+        let rest = self.key.strip_prefix("cdc.").unwrap_or(self.key);
+        Some(format!(
+            "ORACLE_CDC_{}",
+            rest.replace('.', "_").to_ascii_uppercase()
+        ))
+    }
+}
+
+const fn key(
+    key: &'static str,
+    kind: Kind,
+    default: Option<&'static str>,
+    doc: &'static str,
+) -> KeySpec {
+    KeySpec {
+        key,
+        kind,
+        default,
+        per_table: false,
+        doc,
+    }
+}
+
+const fn per_table(prefix: &'static str, kind: Kind, doc: &'static str) -> KeySpec {
+    KeySpec {
+        key: prefix,
+        kind,
+        default: None,
+        per_table: true,
+        doc,
+    }
+}
+
+pub const SNAPSHOT_MODES: &[&str] = &["initial", "none", "snapshot_only", "on_signal"];
+
+pub const DATABASE_URL: &str = "cdc.database.url";
+pub const DATABASE_USER: &str = "cdc.database.user";
+pub const DATABASE_PASSWORD: &str = "cdc.database.password";
+pub const STATE_DIR: &str = "cdc.state.dir";
+pub const SNAPSHOT_MODE: &str = "cdc.snapshot.mode";
+pub const CHUNK_ROWS: &str = "cdc.snapshot.chunk.rows";
+pub const THREADS: &str = "cdc.snapshot.threads";
+pub const MAX_PENDING_CHUNKS: &str = "cdc.snapshot.max.pending.chunks";
+pub const CHUNK_RETRIES: &str = "cdc.snapshot.chunk.retries";
+pub const SELECT_OVERRIDE: &str = "cdc.snapshot.select.override";
+pub const TABLES_ORDER: &str = "cdc.snapshot.tables.order";
+pub const COLUMNS_EXCLUDE: &str = "cdc.columns.exclude";
+pub const KEY: &str = "cdc.key";
+pub const KEY_MISSING: &str = "cdc.key.missing";
+pub const ON_DECODE_ERROR: &str = "cdc.on.decode.error";
+pub const TABLES_INCLUDE: &str = "cdc.tables.include";
+pub const TABLES_EXCLUDE: &str = "cdc.tables.exclude";
+pub const SINK_TYPE: &str = "cdc.sink.type";
+pub const SINK_DIR: &str = "cdc.sink.dir";
+pub const SINK_FORMAT: &str = "cdc.sink.format";
+pub const SINK_SEGMENT_BYTES: &str = "cdc.sink.segment.bytes";
+pub const SINK_TOPIC_PREFIX: &str = "cdc.sink.topic.prefix";
+pub const FAULT_SEED: &str = "cdc.emulator.fault.seed";
+pub const FAULT_CONNECT_FAIL_EVERY: &str = "cdc.emulator.fault.connect.fail.every";
+pub const FAULT_DROP_PER_MILLE: &str = "cdc.emulator.fault.drop.per.mille";
+pub const FAULT_ORA01555_READS: &str = "cdc.emulator.fault.ora01555.reads";
+pub const FAULT_READ_DELAY_MS: &str = "cdc.emulator.fault.read.delay.ms";
+pub const FAULT_CALL_LATENCY_MS: &str = "cdc.emulator.fault.call.latency.ms";
+
+const U32MAX: u64 = u32::MAX as u64;
+
+/// Every key, in the order the reference page lists them.
+pub const KEYS: &[KeySpec] = &[
+    key(DATABASE_URL, Kind::Text, None,
+        "The database: an EZConnect string (`host[:port]/service`), a TNS alias, or `emulator:DIR` for an emulated database made by `oracle-cdc emulator init`."),
+    key(DATABASE_USER, Kind::Text, None,
+        "The capture user (not needed for `emulator:` URLs)."),
+    key(DATABASE_PASSWORD, Kind::Secret, None,
+        "The capture user's password: `${env:NAME}` reads an environment variable, `${file:PATH}` a file (trailing newline removed). Never printed."),
+    key(STATE_DIR, Kind::Path, Some(".oracle-cdc"),
+        "Directory of the stored offsets, signals spool and other state. Created with mode 0700; its files with 0600."),
+    key(SNAPSHOT_MODE, Kind::Enum(SNAPSHOT_MODES), Some("initial"),
+        "Whether capture snapshots on its first start: `initial` reads every captured table then streams (streaming starts at the same moment); `none` streams from the current SCN, including transactions already open; `snapshot_only` reads every table then stays idle; `on_signal` waits for a snapshot signal."),
+    key(CHUNK_ROWS, Kind::UInt { min: 1, max: 100_000_000 }, Some("100000"),
+        "Rows per snapshot chunk (about). Each chunk is one `SELECT … AS OF SCN` read."),
+    key(THREADS, Kind::UInt { min: 1, max: 256 }, Some("4"),
+        "Chunks of a table read in parallel, each on its own connection."),
+    key(MAX_PENDING_CHUNKS, Kind::UInt { min: 1, max: 100_000 }, Some("16"),
+        "Chunks that may wait in memory for streaming to reach their SCN; reads pause beyond that."),
+    key(CHUNK_RETRIES, Kind::UInt { min: 0, max: 1000 }, Some("3"),
+        "How often a failed chunk is read again with a fresh SCN before the snapshot stops with CDC-8001."),
+    per_table(SELECT_OVERRIDE, Kind::Condition,
+        "A SQL condition that limits which rows of the table the snapshot reads, e.g. `cdc.snapshot.select.override.PDB1.HR.EMP: \"region = 'EMEA'\"`."),
+    key(TABLES_ORDER, Kind::List, None,
+        "Tables to read first, in this order; the rest follow in name order."),
+    key(COLUMNS_EXCLUDE, Kind::List, None,
+        "Columns never read nor published, as `PDB.OWNER.TABLE.COLUMN` or `OWNER.TABLE.COLUMN`."),
+    per_table(KEY, Kind::List,
+        "The key columns to chunk and identify the table's rows by, instead of its primary key, e.g. `cdc.key.PDB1.HR.EMP: EMAIL`."),
+    key(KEY_MISSING, Kind::Enum(&["rowid", "fail", "skip"]), Some("rowid"),
+        "What to do with a table without a usable key: `rowid` chunks it by ROWID ranges (heap tables), `fail` stops, `skip` leaves it out."),
+    key(ON_DECODE_ERROR, Kind::Enum(&["fail", "dlq"]), Some("fail"),
+        "On a value or statement that cannot be decoded: `fail` stops with its CDC error; `dlq` writes it to the dead-letter output and goes on."),
+    key(TABLES_INCLUDE, Kind::List, None,
+        "Table patterns to capture (`*` and `?`; `PDB.OWNER.TABLE` or `OWNER.TABLE`, case-insensitive). Empty: every table not owned by Oracle."),
+    key(TABLES_EXCLUDE, Kind::List, None,
+        "Table patterns never captured, applied after cdc.tables.include."),
+    key(SINK_TYPE, Kind::Enum(&["file", "stdout"]), Some("file"),
+        "Where records go: `file` writes JSON-lines segment files under cdc.sink.dir; `stdout` prints them."),
+    key(SINK_DIR, Kind::Path, Some("oracle-cdc-out"),
+        "Directory of the file sink's output."),
+    key(SINK_FORMAT, Kind::Enum(&["jsonl"]), Some("jsonl"),
+        "Record encoding of the sink: one JSON object per line, shaped like a Kafka record (topic, key, value, headers)."),
+    key(SINK_SEGMENT_BYTES, Kind::UInt { min: 4096, max: u64::MAX }, Some("134217728"),
+        "Size at which the file sink starts a new segment file."),
+    key(SINK_TOPIC_PREFIX, Kind::Text, Some("oracle-cdc"),
+        "Prefix of record topics: `PREFIX.PDB.OWNER.TABLE`."),
+    key(FAULT_SEED, Kind::UInt { min: 0, max: u64::MAX }, Some("0"),
+        "Emulator fault drills: seed of the random choices below, so a drill can be repeated."),
+    key(FAULT_CONNECT_FAIL_EVERY, Kind::UInt { min: 0, max: U32MAX }, Some("0"),
+        "Emulator fault drills: every Nth connection attempt fails with a lost connection (0: never)."),
+    key(FAULT_DROP_PER_MILLE, Kind::UInt { min: 0, max: 1000 }, Some("0"),
+        "Emulator fault drills: chance in 1000 that a call drops its connection (CDC-5007)."),
+    key(FAULT_ORA01555_READS, Kind::List, None,
+        "Emulator fault drills: ordinal numbers of flashback reads (1 = the first of the process) that fail with ORA-01555."),
+    key(FAULT_READ_DELAY_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),
+        "Emulator fault drills: extra milliseconds every flashback read takes (a slow read)."),
+    key(FAULT_CALL_LATENCY_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),
+        "Emulator fault drills: fixed milliseconds of latency added to every call, like a network round trip."),
+];
+
+/// The spec for a key, resolving per-table keys by prefix. Fixed keys win over prefixes, so
+/// `cdc.key.missing` is its own key while `cdc.key.HR.EMP` is a per-table key.
+pub fn lookup(key: &str) -> Option<(&'static KeySpec, Option<&str>)> {
+    if let Some(spec) = KEYS.iter().find(|k| !k.per_table && k.key == key) {
+        return Some((spec, None));
+    }
+    KEYS.iter().filter(|k| k.per_table).find_map(|k| {
+        key.strip_prefix(k.key)
+            .and_then(|rest| rest.strip_prefix('.'))
+            .filter(|rest| !rest.is_empty())
+            .map(|rest| (k, Some(rest)))
+    })
+}
+
+/// The closest known key, for "did you mean" hints.
+pub fn suggest(unknown: &str) -> Option<&'static str> {
+    KEYS.iter()
+        .map(|k| (strsim::jaro_winkler(unknown, k.key), k.key))
+        .filter(|(score, _)| *score > 0.85)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, k)| k)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_keys_win_over_per_table_prefixes() {
+        assert_eq!(
+            lookup("cdc.key.missing").map(|(k, t)| (k.key, t)),
+            Some((KEY_MISSING, None))
+        );
+        let (spec, table) = lookup("cdc.key.PDB1.HR.EMP").unwrap();
+        assert_eq!((spec.key, table), (KEY, Some("PDB1.HR.EMP")));
+        assert!(lookup("cdc.key").is_none());
+        assert!(lookup("cdc.snapshot.chunk.row").is_none());
+    }
+
+    #[test]
+    fn suggestions_find_near_misses() {
+        assert_eq!(suggest("cdc.snapshot.chunk.row"), Some(CHUNK_ROWS));
+        assert_eq!(suggest("cdc.snapshot.threds"), Some(THREADS));
+        assert_eq!(suggest("completely.different"), None);
+    }
+
+    #[test]
+    fn env_names_follow_the_key() {
+        let spec = lookup(CHUNK_ROWS).unwrap().0;
+        assert_eq!(
+            spec.env_var().as_deref(),
+            Some("ORACLE_CDC_SNAPSHOT_CHUNK_ROWS")
+        );
+        assert_eq!(lookup("cdc.key.HR.EMP").unwrap().0.env_var(), None);
+    }
+
+    #[test]
+    fn defaults_are_valid_for_their_kind() {
+        for k in KEYS {
+            if let (Some(d), Kind::Enum(words)) = (k.default, k.kind) {
+                assert!(words.contains(&d), "{}", k.key);
+            }
+            if let (Some(d), Kind::UInt { min, max }) = (k.default, k.kind) {
+                let v: u64 = d.parse().unwrap();
+                assert!(v >= min && v <= max, "{}", k.key);
+            }
+        }
+    }
+}

@@ -1,0 +1,238 @@
+//! Reading the three settings layers into one validated map.
+
+use super::keys::{self, Kind};
+use super::{invalid, Entry, Origin, Raw};
+use crate::errors::{CdcError, Code, Result};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Where settings come from.
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    /// `--config FILE`.
+    pub config: Option<PathBuf>,
+    /// `--set KEY=VALUE`, in order (later wins).
+    pub sets: Vec<String>,
+    /// Environment variables to consider (normally `std::env::vars()`).
+    pub env: Vec<(String, String)>,
+}
+
+impl LoadOptions {
+    pub fn with_process_env(mut self) -> Self {
+        self.env = std::env::vars().collect();
+        self
+    }
+}
+
+/// Environment variables with the ORACLE_CDC_ prefix that are not settings.
+const ENV_NOT_SETTINGS: &[&str] = &["ORACLE_CDC_TEST_", "ORACLE_CDC_LOG"];
+
+pub(super) fn collect(options: &LoadOptions) -> Result<BTreeMap<String, Entry>> {
+    let mut entries: BTreeMap<String, Entry> = BTreeMap::new();
+    for spec in keys::KEYS {
+        if let Some(d) = spec.default {
+            entries.insert(
+                spec.key.to_string(),
+                Entry {
+                    raw: Raw::Scalar(d.to_string()),
+                    origin: Origin::Default,
+                },
+            );
+        }
+    }
+    if let Some(path) = &options.config {
+        for (key, raw) in read_file(path)? {
+            check(&key, &raw, &format!("in {}", path.display()))?;
+            entries.insert(
+                key,
+                Entry {
+                    raw,
+                    origin: Origin::File(path.clone()),
+                },
+            );
+        }
+    }
+    let mut env: Vec<&(String, String)> = options
+        .env
+        .iter()
+        .filter(|(k, _)| k.starts_with("ORACLE_CDC_"))
+        .filter(|(k, _)| !ENV_NOT_SETTINGS.iter().any(|p| k.starts_with(p)))
+        .collect();
+    env.sort();
+    for (var, value) in env {
+        let spec = keys::KEYS
+            .iter()
+            .find(|k| k.env_var().as_deref() == Some(var.as_str()))
+            .ok_or_else(|| {
+                let guess = keys::KEYS
+                    .iter()
+                    .filter_map(|k| k.env_var())
+                    .map(|e| (strsim::jaro_winkler(var, &e), e))
+                    .filter(|(s, _)| *s > 0.9)
+                    .max_by(|a, b| a.0.total_cmp(&b.0))
+                    .map(|(_, e)| format!(" (did you mean `{e}`?)"))
+                    .unwrap_or_default();
+                CdcError::settings(
+                    Code::Cdc1001,
+                    format!("unknown setting in environment variable `{var}`{guess}"),
+                )
+            })?;
+        let raw = Raw::Scalar(value.clone());
+        check(spec.key, &raw, &format!("from environment variable {var}"))?;
+        entries.insert(
+            spec.key.to_string(),
+            Entry {
+                raw,
+                origin: Origin::Env(var.clone()),
+            },
+        );
+    }
+    for set in &options.sets {
+        let (key, value) = set.split_once('=').ok_or_else(|| {
+            CdcError::Argument(format!(
+                "--set `{set}` is not KEY=VALUE (e.g. --set cdc.snapshot.threads=8)"
+            ))
+        })?;
+        let key = key.trim().to_string();
+        let raw = Raw::Scalar(value.to_string());
+        check(&key, &raw, "in --set")?;
+        entries.insert(
+            key,
+            Entry {
+                raw,
+                origin: Origin::Set,
+            },
+        );
+    }
+    Ok(entries)
+}
+
+/// Validate one key and its value.
+fn check(key: &str, raw: &Raw, whence: &str) -> Result<()> {
+    let Some((spec, _table)) = keys::lookup(key) else {
+        let hint = keys::suggest(key)
+            .map(|k| format!(" (did you mean `{k}`?)"))
+            .unwrap_or_default();
+        return Err(CdcError::settings(
+            Code::Cdc1001,
+            format!("unknown setting `{key}` {whence}{hint}"),
+        ));
+    };
+    let value = raw.display();
+    match (spec.kind, raw) {
+        (Kind::List, _) => Ok(()),
+        (_, Raw::List(_)) => Err(invalid(
+            key,
+            &value,
+            &format!("{} (not a list)", spec.kind.describe()),
+        )),
+        (Kind::Enum(words), _) if !words.contains(&value.as_str()) => {
+            Err(invalid(key, &value, &spec.kind.describe()))
+        }
+        (Kind::UInt { min, max }, _) => match value.trim().replace('_', "").parse::<u64>() {
+            Ok(n) if n >= min && n <= max => Ok(()),
+            _ => Err(invalid(key, &value, &spec.kind.describe())),
+        },
+        (Kind::Text | Kind::Path | Kind::Condition, _) if value.trim().is_empty() => {
+            Err(invalid(key, &value, "a non-empty value"))
+        }
+        _ => Ok(()),
+    }
+    .map_err(|e| match e {
+        // Say where the bad value came from.
+        CdcError::Settings { code, message } => CdcError::Settings {
+            code,
+            message: format!("{message} ({})", whence.trim_start_matches("in ")),
+        },
+        other => other,
+    })
+}
+
+fn read_file(path: &PathBuf) -> Result<Vec<(String, Raw)>> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        CdcError::settings(
+            Code::Cdc1004,
+            format!("cannot read settings file {}: {e}", path.display()),
+        )
+    })?;
+    let doc: serde_yaml::Value = serde_yaml::from_str(&text).map_err(|e| {
+        let at = e
+            .location()
+            .map(|l| format!(":{}:{}", l.line(), l.column()))
+            .unwrap_or_default();
+        CdcError::settings(Code::Cdc1003, format!("{}{at}: {e}", path.display()))
+    })?;
+    let mut out = Vec::new();
+    match doc {
+        serde_yaml::Value::Null => {}
+        serde_yaml::Value::Mapping(map) => flatten("", &map, path, &mut out)?,
+        _ => {
+            return Err(CdcError::settings(
+                Code::Cdc1003,
+                format!("{}: the file must be a map of `cdc.*` keys", path.display()),
+            ))
+        }
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for (k, _) in &out {
+        if !seen.insert(k.clone()) {
+            return Err(CdcError::settings(
+                Code::Cdc1002,
+                format!("setting `{k}` is given twice in {}", path.display()),
+            ));
+        }
+    }
+    Ok(out)
+}
+
+fn flatten(
+    prefix: &str,
+    map: &serde_yaml::Mapping,
+    path: &PathBuf,
+    out: &mut Vec<(String, Raw)>,
+) -> Result<()> {
+    for (k, v) in map {
+        let part = scalar_text(k).ok_or_else(|| {
+            CdcError::settings(
+                Code::Cdc1003,
+                format!("{}: a key under `{prefix}` is not text", path.display()),
+            )
+        })?;
+        let key = if prefix.is_empty() {
+            part
+        } else {
+            format!("{prefix}.{part}")
+        };
+        match v {
+            serde_yaml::Value::Mapping(inner) => flatten(&key, inner, path, out)?,
+            serde_yaml::Value::Sequence(items) => {
+                let items = items
+                    .iter()
+                    .map(|i| {
+                        scalar_text(i).ok_or_else(|| {
+                            invalid(&key, "(nested value)", "a list of plain values")
+                        })
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                out.push((key, Raw::List(items)));
+            }
+            serde_yaml::Value::Null => {
+                return Err(invalid(&key, "", "a value (the key is empty in the file)"))
+            }
+            other => match scalar_text(other) {
+                Some(s) => out.push((key, Raw::Scalar(s))),
+                None => return Err(invalid(&key, "(tagged value)", "a plain value")),
+            },
+        }
+    }
+    Ok(())
+}
+
+fn scalar_text(v: &serde_yaml::Value) -> Option<String> {
+    match v {
+        serde_yaml::Value::String(s) => Some(s.clone()),
+        serde_yaml::Value::Number(n) => Some(n.to_string()),
+        serde_yaml::Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}

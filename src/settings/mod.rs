@@ -1,0 +1,397 @@
+//! Settings: a YAML file of `cdc.*` keys, overridden by `ORACLE_CDC_*` environment variables,
+//! overridden by `--set KEY=VALUE`. Everything is validated at load, so a command never starts
+//! with a setting it would trip over later.
+
+pub mod keys;
+mod load;
+mod secret;
+
+pub use keys::{KeySpec, Kind, KEYS};
+pub use load::LoadOptions;
+pub use secret::Secret;
+
+use crate::errors::{CdcError, Code, Result};
+use crate::names::{TableName, TablePatterns};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Where an effective value came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    Default,
+    File(PathBuf),
+    Env(String),
+    Set,
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Origin::Default => f.write_str("default"),
+            Origin::File(p) => write!(f, "{}", p.display()),
+            Origin::Env(v) => write!(f, "env {v}"),
+            Origin::Set => f.write_str("--set"),
+        }
+    }
+}
+
+/// A raw value before typing: YAML sequences stay lists.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Raw {
+    Scalar(String),
+    List(Vec<String>),
+}
+
+impl Raw {
+    fn items(&self) -> Vec<String> {
+        match self {
+            Raw::List(v) => v.clone(),
+            Raw::Scalar(s) => s
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect(),
+        }
+    }
+    fn display(&self) -> String {
+        match self {
+            Raw::Scalar(s) => s.clone(),
+            Raw::List(v) => v.join(","),
+        }
+    }
+}
+
+/// One effective setting.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub raw: Raw,
+    pub origin: Origin,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SnapshotMode {
+    Initial,
+    None,
+    SnapshotOnly,
+    OnSignal,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyMissing {
+    Rowid,
+    Fail,
+    Skip,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnDecodeError {
+    Fail,
+    Dlq,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SinkType {
+    File,
+    Stdout,
+}
+
+#[derive(Debug, Clone)]
+pub struct SnapshotSettings {
+    pub mode: SnapshotMode,
+    pub chunk_rows: u64,
+    pub threads: u32,
+    pub max_pending_chunks: u32,
+    pub chunk_retries: u32,
+    pub select_overrides: BTreeMap<TableName, String>,
+    pub tables_order: Vec<TableName>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ColumnRef {
+    pub table: TableName,
+    pub column: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct SinkSettings {
+    pub kind: SinkType,
+    pub dir: PathBuf,
+    pub segment_bytes: u64,
+    pub topic_prefix: String,
+}
+
+/// Fault drills of the embedded emulator.
+#[derive(Debug, Clone, Default)]
+pub struct FaultSettings {
+    pub seed: u64,
+    pub connect_fail_every: u32,
+    pub drop_per_mille: u32,
+    pub ora01555_reads: Vec<u64>,
+    pub read_delay_ms: u64,
+    pub call_latency_ms: u64,
+}
+
+/// The validated, effective settings.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    entries: BTreeMap<String, Entry>,
+    database_url: String,
+    database_user: Option<String>,
+    database_password: Option<Secret>,
+    pub state_dir: PathBuf,
+    pub snapshot: SnapshotSettings,
+    pub include: TablePatterns,
+    pub exclude: TablePatterns,
+    pub keys: BTreeMap<TableName, Vec<String>>,
+    pub key_missing: KeyMissing,
+    pub on_decode_error: OnDecodeError,
+    pub columns_exclude: Vec<ColumnRef>,
+    pub sink: SinkSettings,
+    pub faults: FaultSettings,
+}
+
+impl Settings {
+    /// Load the layers described by `options` and validate every key.
+    pub fn load(options: &LoadOptions) -> Result<Settings> {
+        let entries = load::collect(options)?;
+        Settings::from_entries(entries)
+    }
+
+    /// Settings from `KEY=VALUE` pairs only (tests, embedding).
+    pub fn from_pairs<S: AsRef<str>>(pairs: &[S]) -> Result<Settings> {
+        Settings::load(&LoadOptions {
+            sets: pairs.iter().map(|p| p.as_ref().to_string()).collect(),
+            ..LoadOptions::default()
+        })
+    }
+
+    fn from_entries(entries: BTreeMap<String, Entry>) -> Result<Settings> {
+        let v = Values { entries: &entries };
+        let password = match entries.get(keys::DATABASE_PASSWORD) {
+            Some(e) => Some(Secret::resolve(keys::DATABASE_PASSWORD, &e.raw.display())?),
+            None => None,
+        };
+        let mut select_overrides = BTreeMap::new();
+        let mut table_keys = BTreeMap::new();
+        for (key, entry) in &entries {
+            let Some((spec, Some(table))) = keys::lookup(key) else {
+                continue;
+            };
+            let table: TableName = table
+                .parse()
+                .map_err(|e| CdcError::settings(Code::Cdc1001, format!("`{key}`: {e}")))?;
+            match spec.key {
+                keys::SELECT_OVERRIDE => {
+                    let cond = entry.raw.display();
+                    validate_condition(key, &cond)?;
+                    select_overrides.insert(table, cond);
+                }
+                keys::KEY => {
+                    let cols: Vec<String> = entry
+                        .raw
+                        .items()
+                        .iter()
+                        .map(|c| crate::names::split_identifiers(c).map(|mut p| p.remove(0)))
+                        .collect::<std::result::Result<_, _>>()
+                        .map_err(|e| invalid(key, &entry.raw.display(), &e))?;
+                    if cols.is_empty() {
+                        return Err(invalid(key, "", "a list of one or more key columns"));
+                    }
+                    table_keys.insert(table, cols);
+                }
+                _ => {}
+            }
+        }
+        let columns_exclude = v
+            .list(keys::COLUMNS_EXCLUDE)
+            .iter()
+            .map(|c| parse_column_ref(c).map_err(|e| invalid(keys::COLUMNS_EXCLUDE, c, &e)))
+            .collect::<Result<Vec<_>>>()?;
+        let tables_order = v
+            .list(keys::TABLES_ORDER)
+            .iter()
+            .map(|t| {
+                t.parse()
+                    .map_err(|e: String| invalid(keys::TABLES_ORDER, t, &e))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let patterns = |key: &str| {
+            TablePatterns::new(&v.list(key)).map_err(|e| invalid(key, &v.text(key), &e))
+        };
+        let ora01555_reads = v
+            .list(keys::FAULT_ORA01555_READS)
+            .iter()
+            .map(|n| {
+                n.parse::<u64>()
+                    .map_err(|_| invalid(keys::FAULT_ORA01555_READS, n, "a list of whole numbers"))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let settings = Settings {
+            database_url: v.text(keys::DATABASE_URL),
+            database_user: entries.get(keys::DATABASE_USER).map(|e| e.raw.display()),
+            database_password: password,
+            state_dir: PathBuf::from(v.text(keys::STATE_DIR)),
+            snapshot: SnapshotSettings {
+                mode: match v.text(keys::SNAPSHOT_MODE).as_str() {
+                    "none" => SnapshotMode::None,
+                    "snapshot_only" => SnapshotMode::SnapshotOnly,
+                    "on_signal" => SnapshotMode::OnSignal,
+                    _ => SnapshotMode::Initial,
+                },
+                chunk_rows: v.uint(keys::CHUNK_ROWS),
+                threads: v.uint(keys::THREADS) as u32,
+                max_pending_chunks: v.uint(keys::MAX_PENDING_CHUNKS) as u32,
+                chunk_retries: v.uint(keys::CHUNK_RETRIES) as u32,
+                select_overrides,
+                tables_order,
+            },
+            include: patterns(keys::TABLES_INCLUDE)?,
+            exclude: patterns(keys::TABLES_EXCLUDE)?,
+            keys: table_keys,
+            key_missing: match v.text(keys::KEY_MISSING).as_str() {
+                "fail" => KeyMissing::Fail,
+                "skip" => KeyMissing::Skip,
+                _ => KeyMissing::Rowid,
+            },
+            on_decode_error: match v.text(keys::ON_DECODE_ERROR).as_str() {
+                "dlq" => OnDecodeError::Dlq,
+                _ => OnDecodeError::Fail,
+            },
+            columns_exclude,
+            sink: SinkSettings {
+                kind: match v.text(keys::SINK_TYPE).as_str() {
+                    "stdout" => SinkType::Stdout,
+                    _ => SinkType::File,
+                },
+                dir: PathBuf::from(v.text(keys::SINK_DIR)),
+                segment_bytes: v.uint(keys::SINK_SEGMENT_BYTES),
+                topic_prefix: v.text(keys::SINK_TOPIC_PREFIX),
+            },
+            faults: FaultSettings {
+                seed: v.uint(keys::FAULT_SEED),
+                connect_fail_every: v.uint(keys::FAULT_CONNECT_FAIL_EVERY) as u32,
+                drop_per_mille: v.uint(keys::FAULT_DROP_PER_MILLE) as u32,
+                ora01555_reads,
+                read_delay_ms: v.uint(keys::FAULT_READ_DELAY_MS),
+                call_latency_ms: v.uint(keys::FAULT_CALL_LATENCY_MS),
+            },
+            entries,
+        };
+        Ok(settings)
+    }
+
+    /// `cdc.database.url`, empty when unset.
+    pub fn database_url(&self) -> &str {
+        &self.database_url
+    }
+
+    pub fn database_user(&self) -> Option<&str> {
+        self.database_user.as_deref()
+    }
+
+    pub fn database_password(&self) -> Option<&Secret> {
+        self.database_password.as_ref()
+    }
+
+    /// Whether a table is captured per cdc.tables.include / cdc.tables.exclude.
+    pub fn is_captured(&self, table: &TableName) -> bool {
+        (self.include.is_empty() || self.include.matches(table)) && !self.exclude.matches(table)
+    }
+
+    /// Every effective key with its printable value (secrets redacted) and origin, in key order.
+    pub fn effective(&self) -> Vec<(String, String, String)> {
+        let mut out = Vec::new();
+        for spec in KEYS.iter().filter(|k| !k.per_table) {
+            let (value, origin) = match self.entries.get(spec.key) {
+                Some(e) if spec.kind == Kind::Secret => {
+                    ("<redacted>".to_string(), e.origin.to_string())
+                }
+                Some(e) => (e.raw.display(), e.origin.to_string()),
+                None => ("".to_string(), "unset".to_string()),
+            };
+            out.push((spec.key.to_string(), value, origin));
+        }
+        for (key, e) in &self.entries {
+            if matches!(keys::lookup(key), Some((_, Some(_)))) {
+                out.push((key.clone(), e.raw.display(), e.origin.to_string()));
+            }
+        }
+        out
+    }
+}
+
+/// Typed reads of already-validated entries.
+struct Values<'a> {
+    entries: &'a BTreeMap<String, Entry>,
+}
+
+impl Values<'_> {
+    fn text(&self, key: &str) -> String {
+        self.entries
+            .get(key)
+            .map(|e| e.raw.display())
+            .unwrap_or_default()
+    }
+    fn uint(&self, key: &str) -> u64 {
+        // Validated in load::validate_value, so a parse failure cannot happen here; 0 keeps it total.
+        self.text(key).trim().replace('_', "").parse().unwrap_or(0)
+    }
+    fn list(&self, key: &str) -> Vec<String> {
+        self.entries
+            .get(key)
+            .map(|e| e.raw.items())
+            .unwrap_or_default()
+    }
+}
+
+pub(crate) fn invalid(key: &str, value: &str, allowed: &str) -> CdcError {
+    CdcError::settings(
+        Code::Cdc1002,
+        format!("setting `{key}` has invalid value `{value}`: expected {allowed}"),
+    )
+}
+
+fn parse_column_ref(text: &str) -> std::result::Result<ColumnRef, String> {
+    let mut parts = crate::names::split_identifiers(text)?;
+    if !(3..=4).contains(&parts.len()) {
+        return Err("PDB.OWNER.TABLE.COLUMN or OWNER.TABLE.COLUMN".into());
+    }
+    let column = parts.pop().unwrap_or_default();
+    let table = match parts.as_slice() {
+        [o, t] => TableName::new(None, o, t),
+        [p, o, t] => TableName::new(Some(p), o, t),
+        _ => return Err("PDB.OWNER.TABLE.COLUMN or OWNER.TABLE.COLUMN".into()),
+    };
+    Ok(ColumnRef { table, column })
+}
+
+/// A filter is pasted into a WHERE clause: refuse what could end the statement or start another.
+fn validate_condition(key: &str, cond: &str) -> Result<()> {
+    let trimmed = cond.trim();
+    if trimmed.is_empty() {
+        return Err(invalid(key, cond, "a non-empty SQL condition"));
+    }
+    let mut in_quote = false;
+    let mut prev = ' ';
+    for c in trimmed.chars() {
+        if c == '\'' {
+            in_quote = !in_quote;
+        } else if !in_quote && (c == ';' || (prev == '-' && c == '-') || (prev == '/' && c == '*'))
+        {
+            return Err(invalid(
+                key,
+                cond,
+                "a single SQL condition without `;` or comments",
+            ));
+        }
+        prev = c;
+    }
+    if in_quote {
+        return Err(invalid(key, cond, "a SQL condition with balanced quotes"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

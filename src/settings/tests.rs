@@ -1,0 +1,213 @@
+use super::*;
+use std::io::Write;
+
+fn file(text: &str) -> tempfile::NamedTempFile {
+    let mut f = tempfile::Builder::new().suffix(".yaml").tempfile().unwrap();
+    f.write_all(text.as_bytes()).unwrap();
+    f
+}
+
+fn load(
+    config: Option<&tempfile::NamedTempFile>,
+    env: &[(&str, &str)],
+    sets: &[&str],
+) -> Result<Settings> {
+    Settings::load(&LoadOptions {
+        config: config.map(|f| f.path().to_path_buf()),
+        sets: sets.iter().map(|s| s.to_string()).collect(),
+        env: env
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+    })
+}
+
+fn err(r: Result<Settings>) -> (Code, String) {
+    let e = r.unwrap_err();
+    (e.code(), e.to_string())
+}
+
+#[test]
+fn defaults_match_the_spec() {
+    let s = load(None, &[], &[]).unwrap();
+    assert_eq!(s.snapshot.mode, SnapshotMode::Initial);
+    assert_eq!(s.snapshot.chunk_rows, 100_000);
+    assert_eq!(s.key_missing, KeyMissing::Rowid);
+    assert_eq!(s.on_decode_error, OnDecodeError::Fail);
+    assert!(s.database_password().is_none());
+}
+
+#[test]
+fn layers_override_file_then_env_then_set() {
+    let f = file(
+        "cdc.snapshot.threads: 2\ncdc.snapshot.chunk.rows: 500\ncdc.snapshot.chunk.retries: 7\n",
+    );
+    let s = load(
+        Some(&f),
+        &[
+            ("ORACLE_CDC_SNAPSHOT_CHUNK_ROWS", "600"),
+            ("ORACLE_CDC_SNAPSHOT_THREADS", "3"),
+        ],
+        &["cdc.snapshot.threads=9"],
+    )
+    .unwrap();
+    assert_eq!(s.snapshot.chunk_retries, 7);
+    assert_eq!(s.snapshot.chunk_rows, 600);
+    assert_eq!(s.snapshot.threads, 9);
+    let eff = s.effective();
+    let threads = eff.iter().find(|(k, _, _)| k == keys::THREADS).unwrap();
+    assert_eq!((threads.1.as_str(), threads.2.as_str()), ("9", "--set"));
+    let rows = eff.iter().find(|(k, _, _)| k == keys::CHUNK_ROWS).unwrap();
+    assert_eq!(rows.2, "env ORACLE_CDC_SNAPSHOT_CHUNK_ROWS");
+}
+
+#[test]
+fn nested_maps_are_flattened_and_per_table_keys_parse() {
+    let f = file(
+        "cdc:\n  snapshot:\n    mode: snapshot_only\n    select.override:\n      PDB1.HR.EMP: \"region = 'EMEA'\"\n  key:\n    HR.DEPT: [DEPT_NO, \"Loc\"]\n  tables:\n    include: [\"PDB1.HR.*\"]\n",
+    );
+    let s = load(Some(&f), &[], &[]).unwrap();
+    assert_eq!(s.snapshot.mode, SnapshotMode::SnapshotOnly);
+    let emp: TableName = "PDB1.HR.EMP".parse().unwrap();
+    assert_eq!(
+        s.snapshot.select_overrides.get(&emp).unwrap(),
+        "region = 'EMEA'"
+    );
+    let dept: TableName = "HR.DEPT".parse().unwrap();
+    assert_eq!(
+        s.keys.get(&dept).unwrap(),
+        &vec!["DEPT_NO".to_string(), "LOC".to_string()]
+    );
+    assert!(s.is_captured(&emp));
+    assert!(!s.is_captured(&"PDB2.HR.EMP".parse().unwrap()));
+}
+
+#[test]
+fn unknown_key_names_the_key_and_suggests() {
+    let f = file("cdc.snapshot.chunk.row: 10\n");
+    let (code, msg) = err(load(Some(&f), &[], &[]));
+    assert_eq!(code, Code::Cdc1001);
+    assert!(msg.starts_with("CDC-1001"), "{msg}");
+    assert!(msg.contains("`cdc.snapshot.chunk.row`"), "{msg}");
+    assert!(
+        msg.contains("did you mean `cdc.snapshot.chunk.rows`"),
+        "{msg}"
+    );
+    let (code, msg) = err(load(None, &[], &["cdc.snapshot.treads=3"]));
+    assert_eq!(code, Code::Cdc1001);
+    assert!(msg.contains("cdc.snapshot.threads"), "{msg}");
+}
+
+#[test]
+fn unknown_environment_variable_is_named() {
+    let (code, msg) = err(load(None, &[("ORACLE_CDC_SNAPSHOT_THREDS", "2")], &[]));
+    assert_eq!(code, Code::Cdc1001);
+    assert!(msg.contains("ORACLE_CDC_SNAPSHOT_THREDS"), "{msg}");
+    assert!(msg.contains("ORACLE_CDC_SNAPSHOT_THREADS"), "{msg}");
+    // Test-suite variables share the prefix but are not settings.
+    assert!(load(None, &[("ORACLE_CDC_TEST_URL", "x")], &[]).is_ok());
+}
+
+#[test]
+fn wrong_values_name_key_value_and_allowed() {
+    let (code, msg) = err(load(None, &[], &["cdc.snapshot.mode=sometimes"]));
+    assert_eq!(code, Code::Cdc1002);
+    for part in [
+        "cdc.snapshot.mode",
+        "sometimes",
+        "initial, none, snapshot_only, on_signal",
+    ] {
+        assert!(msg.contains(part), "{msg} lacks {part}");
+    }
+    let f = file("cdc.snapshot.threads: many\n");
+    let (code, msg) = err(load(Some(&f), &[], &[]));
+    assert_eq!(code, Code::Cdc1002);
+    assert!(
+        msg.contains("cdc.snapshot.threads") && msg.contains("many") && msg.contains("1 to 256"),
+        "{msg}"
+    );
+    let (code, msg) = err(load(None, &[], &["cdc.snapshot.chunk.rows=0"]));
+    assert_eq!(code, Code::Cdc1002);
+    assert!(msg.contains("`0`"), "{msg}");
+    let (code, _) = err(load(
+        None,
+        &[],
+        &["cdc.snapshot.select.override.HR.EMP=a = 1; drop table x"],
+    ));
+    assert_eq!(code, Code::Cdc1002);
+    let (code, msg) = err(load(None, &[], &["cdc.tables.include=EMP"]));
+    assert_eq!(code, Code::Cdc1002);
+    assert!(msg.contains("cdc.tables.include"), "{msg}");
+}
+
+#[test]
+fn yaml_syntax_error_gives_file_line_and_column() {
+    let f = file("cdc.snapshot.threads: 2\ncdc.snapshot.mode: [initial\n");
+    let (code, msg) = err(load(Some(&f), &[], &[]));
+    assert_eq!(code, Code::Cdc1003);
+    let name = f.path().display().to_string();
+    assert!(
+        msg.contains(&format!("{name}:3:")) || msg.contains(&format!("{name}:2:")),
+        "{msg}"
+    );
+}
+
+#[test]
+fn missing_file_and_bad_set_syntax() {
+    let (code, msg) = err(Settings::load(&LoadOptions {
+        config: Some("/nonexistent/settings.yaml".into()),
+        ..Default::default()
+    }));
+    assert_eq!(code, Code::Cdc1004);
+    assert!(msg.contains("/nonexistent/settings.yaml"), "{msg}");
+    let (code, _) = err(load(None, &[], &["cdc.snapshot.threads"]));
+    assert_eq!(code, Code::Cdc1006);
+}
+
+#[test]
+fn secrets_resolve_and_are_never_printed() {
+    let secret_file = file("s3cr3t-from-file\n");
+    let s = load(
+        None,
+        &[],
+        &[&format!(
+            "cdc.database.password=${{file:{}}}",
+            secret_file.path().display()
+        )],
+    )
+    .unwrap();
+    assert_eq!(s.database_password().unwrap().expose(), "s3cr3t-from-file");
+    let printed = format!("{:?} {:?}", s, s.effective());
+    assert!(!printed.contains("s3cr3t"), "{printed}");
+    assert!(printed.contains("<redacted>"));
+
+    let (code, msg) = err(load(
+        None,
+        &[],
+        &["cdc.database.password=${env:ORACLE_CDC_NO_SUCH_VAR_4821}"],
+    ));
+    assert_eq!(code, Code::Cdc1005);
+    assert!(msg.contains("ORACLE_CDC_NO_SUCH_VAR_4821"), "{msg}");
+    let (code, _) = err(load(None, &[], &["cdc.database.password=${vault:x}"]));
+    assert_eq!(code, Code::Cdc1005);
+}
+
+#[test]
+fn column_excludes_and_fault_lists_parse() {
+    let s = load(
+        None,
+        &[],
+        &[
+            "cdc.columns.exclude=PDB1.HR.EMP.SALARY, HR.EMP.SSN",
+            "cdc.emulator.fault.ora01555.reads=2,5",
+        ],
+    )
+    .unwrap();
+    assert_eq!(s.columns_exclude.len(), 2);
+    assert_eq!(s.columns_exclude[0].column, "SALARY");
+    assert_eq!(s.columns_exclude[1].table.to_string(), "HR.EMP");
+    assert_eq!(s.faults.ora01555_reads, vec![2, 5]);
+    let (code, msg) = err(load(None, &[], &["cdc.columns.exclude=EMP.SALARY"]));
+    assert_eq!(code, Code::Cdc1002);
+    assert!(msg.contains("EMP.SALARY"), "{msg}");
+}

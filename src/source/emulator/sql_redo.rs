@@ -1,0 +1,1 @@
+//! SQL_REDO rendering (being written).

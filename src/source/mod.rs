@@ -1,0 +1,74 @@
+//! The source boundary: the only way the engine sees a database.
+//!
+//! Two implementations: [`oracle`] (a real database through the `oracle` crate, every SQL
+//! statement in `oracle::sql`) and [`emulator`] (the embedded, file-backed emulated database).
+//! A [`Connector`] opens [`Session`]s; each snapshot reader has a session of its own, as it has
+//! a connection of its own against Oracle.
+
+pub mod emulator;
+pub mod model;
+pub mod oracle;
+pub mod rowid;
+
+pub use model::*;
+
+use crate::errors::{CdcError, Code, Result};
+use crate::names::TableName;
+
+/// Opens sessions ("connections") to one database.
+pub trait Connector: Send + Sync {
+    fn connect(&self) -> Result<Box<dyn Session>>;
+    /// What this connects to, for messages; never contains a password.
+    fn describe(&self) -> String;
+}
+
+/// One connection. Every method is one round trip (or a short series) against the database.
+pub trait Session: Send {
+    /// V$DATABASE and friends: identity, role, open mode, redo and supplemental logging, undo.
+    fn database(&mut self) -> Result<DatabaseInfo>;
+    /// What the connected user may do (SESSION_PRIVS, SESSION_ROLES, USER_TAB_PRIVS).
+    fn privileges(&mut self) -> Result<Privileges>;
+    /// Every user table: columns, keys, organisation, row movement, partitions, statistics.
+    fn tables(&mut self) -> Result<Vec<TableInfo>>;
+    /// The table's extents (DBA_EXTENTS joined with its data object ids), in file/block order.
+    fn extents(&mut self, table: &TableName) -> Result<Vec<Extent>>;
+    /// `SELECT CURRENT_SCN FROM V$DATABASE`.
+    fn current_scn(&mut self) -> Result<Scn>;
+    /// Transactions open now (V$TRANSACTION), oldest first.
+    fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>>;
+    /// `SELECT cols FROM t AS OF SCN s WHERE <range>` ordered by the key (or ROWID); each row is
+    /// handed to `row` as it arrives. Returns the number of rows read.
+    fn read_as_of(
+        &mut self,
+        query: &FlashbackQuery,
+        row: &mut dyn FnMut(FetchedRow) -> Result<()>,
+    ) -> Result<u64>;
+    /// Redo logs still available for mining (V$LOG/V$ARCHIVED_LOG), by thread and sequence.
+    fn logs(&mut self) -> Result<Vec<LogFile>>;
+    /// V$LOGMNR_CONTENTS rows with `start <= SCN <= end`, in redo order.
+    fn mine(
+        &mut self,
+        start: Scn,
+        end: Scn,
+        row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
+    ) -> Result<()>;
+}
+
+/// Open the database named by `cdc.database.url`.
+pub fn open(settings: &crate::settings::Settings) -> Result<Box<dyn Connector>> {
+    let url = settings.database_url();
+    if let Some(dir) = url.strip_prefix("emulator:") {
+        if dir.is_empty() {
+            return Err(CdcError::settings(
+                Code::Cdc2007,
+                "cdc.database.url `emulator:` needs a directory, e.g. emulator:./demo-db",
+            ));
+        }
+        let faults = emulator::Faults::from_settings(settings);
+        return Ok(Box::new(emulator::EmulatorConnector::open(
+            std::path::Path::new(dir),
+            faults,
+        )?));
+    }
+    Ok(Box::new(oracle::OracleConnector::from_settings(settings)?))
+}

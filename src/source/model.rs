@@ -1,0 +1,314 @@
+//! What a source returns: plain data, the same for Oracle and the emulator.
+
+use crate::names::TableName;
+use crate::types::{ColumnType, Value};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+
+/// A system change number (fits u64; 12.2+ SCNs can exceed 2^48).
+pub type Scn = u64;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum DatabaseRole {
+    Primary,
+    PhysicalStandby,
+    LogicalStandby,
+    SnapshotStandby,
+}
+
+impl DatabaseRole {
+    /// As V$DATABASE.DATABASE_ROLE prints it.
+    pub fn as_oracle(self) -> &'static str {
+        match self {
+            DatabaseRole::Primary => "PRIMARY",
+            DatabaseRole::PhysicalStandby => "PHYSICAL STANDBY",
+            DatabaseRole::LogicalStandby => "LOGICAL STANDBY",
+            DatabaseRole::SnapshotStandby => "SNAPSHOT STANDBY",
+        }
+    }
+    pub fn from_oracle(s: &str) -> Option<Self> {
+        Some(match s.trim() {
+            "PRIMARY" => DatabaseRole::Primary,
+            "PHYSICAL STANDBY" => DatabaseRole::PhysicalStandby,
+            "LOGICAL STANDBY" => DatabaseRole::LogicalStandby,
+            "SNAPSHOT STANDBY" => DatabaseRole::SnapshotStandby,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum OpenMode {
+    ReadWrite,
+    ReadOnly,
+    ReadOnlyWithApply,
+    Mounted,
+}
+
+impl OpenMode {
+    /// As V$DATABASE.OPEN_MODE prints it.
+    pub fn as_oracle(self) -> &'static str {
+        match self {
+            OpenMode::ReadWrite => "READ WRITE",
+            OpenMode::ReadOnly => "READ ONLY",
+            OpenMode::ReadOnlyWithApply => "READ ONLY WITH APPLY",
+            OpenMode::Mounted => "MOUNTED",
+        }
+    }
+    pub fn from_oracle(s: &str) -> Option<Self> {
+        Some(match s.trim() {
+            "READ WRITE" => OpenMode::ReadWrite,
+            "READ ONLY" => OpenMode::ReadOnly,
+            "READ ONLY WITH APPLY" => OpenMode::ReadOnlyWithApply,
+            "MOUNTED" => OpenMode::Mounted,
+            _ => return None,
+        })
+    }
+    pub fn is_writable(self) -> bool {
+        self == OpenMode::ReadWrite
+    }
+}
+
+/// Identity and settings of the database (V$DATABASE, V$PARAMETER, DBA_TABLESPACES, V$VERSION).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DatabaseInfo {
+    pub dbid: u64,
+    pub name: String,
+    /// e.g. `19.22.0.0.0`.
+    pub version: String,
+    /// e.g. `Enterprise Edition`.
+    pub edition: String,
+    /// Multitenant container database (V$DATABASE.CDB = 'YES').
+    pub cdb: bool,
+    /// Open PDBs (V$PDBS), empty outside multitenant.
+    pub pdbs: Vec<String>,
+    /// V$DATABASE.RESETLOGS_CHANGE#: identifies the incarnation together with the DBID.
+    pub resetlogs_scn: Scn,
+    pub role: DatabaseRole,
+    pub open_mode: OpenMode,
+    pub archivelog: bool,
+    pub force_logging: bool,
+    /// SUPPLEMENTAL_LOG_DATA_MIN in (YES, IMPLICIT).
+    pub supplemental_min: bool,
+    /// SUPPLEMENTAL_LOG_DATA_ALL = YES.
+    pub supplemental_all: bool,
+    /// UNDO_RETENTION, seconds.
+    pub undo_retention_secs: u64,
+    /// The undo tablespace has RETENTION GUARANTEE.
+    pub undo_guarantee: bool,
+}
+
+/// What the connected user holds.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Privileges {
+    /// SESSION_PRIVS, e.g. `CREATE SESSION`, `LOGMINING`, `FLASHBACK ANY TABLE`.
+    pub system: BTreeSet<String>,
+    /// SESSION_ROLES, e.g. `SELECT_CATALOG_ROLE`.
+    pub roles: BTreeSet<String>,
+    /// USER_TAB_PRIVS: (owner, object, privilege), e.g. (SYS, V_$DATABASE, SELECT).
+    pub objects: BTreeSet<(String, String, String)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ColumnInfo {
+    pub name: String,
+    pub data_type: ColumnType,
+    pub nullable: bool,
+    /// Virtual columns never appear in redo.
+    #[serde(default)]
+    pub virtual_column: bool,
+    #[serde(default)]
+    pub hidden: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyConstraint {
+    pub name: String,
+    /// Columns in POSITION order.
+    pub columns: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Organization {
+    Heap,
+    /// ALL_TABLES.IOT_TYPE = 'IOT': no physical ROWIDs, no ROWID ranges.
+    IndexOrganized,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartitionInfo {
+    pub name: String,
+    pub data_object_id: u64,
+}
+
+/// Optimizer statistics (ALL_TABLES.NUM_ROWS, BLOCKS, LAST_ANALYZED; ALL_TAB_STATISTICS.STALE_STATS).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableStats {
+    pub num_rows: Option<u64>,
+    pub blocks: Option<u64>,
+    pub last_analyzed: Option<String>,
+    pub stale: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TableInfo {
+    pub name: TableName,
+    pub columns: Vec<ColumnInfo>,
+    pub primary_key: Option<KeyConstraint>,
+    pub unique_keys: Vec<KeyConstraint>,
+    pub organization: Organization,
+    pub row_movement: bool,
+    /// Data object id of an unpartitioned table (DBA_OBJECTS.DATA_OBJECT_ID).
+    pub data_object_id: u64,
+    pub partitions: Vec<PartitionInfo>,
+    pub stats: TableStats,
+    /// ALL_LOG_GROUPS has ALL COLUMN LOGGING for the table.
+    pub supplemental_all_columns: bool,
+}
+
+impl TableInfo {
+    pub fn column(&self, name: &str) -> Option<&ColumnInfo> {
+        self.columns.iter().find(|c| c.name == name)
+    }
+}
+
+/// One extent of a segment (DBA_EXTENTS), with the data object id of its segment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Extent {
+    pub partition: Option<String>,
+    pub data_object_id: u64,
+    pub relative_fno: u32,
+    pub block_id: u64,
+    pub blocks: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenTransaction {
+    /// 16 hex digits, as V$LOGMNR_CONTENTS.XID shows it.
+    pub xid: String,
+    pub start_scn: Scn,
+    pub thread: u32,
+}
+
+/// Which rows of a table a flashback read returns.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum ChunkRange {
+    Whole,
+    /// Key values compared column by column: `lower <= key < upper`; `None` is unbounded.
+    Key {
+        lower: Option<Vec<Value>>,
+        upper: Option<Vec<Value>>,
+    },
+    /// `ROWID BETWEEN start AND end` (both inclusive, 18-character extended ROWIDs).
+    Rowid {
+        start: String,
+        end: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FlashbackQuery {
+    pub table: TableName,
+    /// Select list, in this order.
+    pub columns: Vec<String>,
+    /// Key columns for `ChunkRange::Key` and the ORDER BY; empty orders by ROWID.
+    pub key_columns: Vec<String>,
+    pub scn: Scn,
+    pub range: ChunkRange,
+}
+
+/// One row of a flashback read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FetchedRow {
+    pub rowid: String,
+    pub values: Vec<Value>,
+}
+
+/// A redo log that can be mined.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LogFile {
+    pub name: String,
+    pub thread: u32,
+    pub sequence: u64,
+    pub first_scn: Scn,
+    /// NEXT_CHANGE#; `None` for the current online log.
+    pub next_scn: Option<Scn>,
+    /// An archived log (V$ARCHIVED_LOG) rather than an online one.
+    pub archived: bool,
+}
+
+/// V$LOGMNR_CONTENTS operation codes used by the tool.
+pub mod op {
+    pub const INSERT: u32 = 1;
+    pub const DELETE: u32 = 2;
+    pub const UPDATE: u32 = 3;
+    pub const DDL: u32 = 5;
+    pub const START: u32 = 6;
+    pub const COMMIT: u32 = 7;
+    pub const SELECT_LOB_LOCATOR: u32 = 9;
+    pub const LOB_WRITE: u32 = 10;
+    pub const LOB_TRIM: u32 = 11;
+    pub const LOB_ERASE: u32 = 29;
+    pub const MISSING_SCN: u32 = 34;
+    pub const ROLLBACK: u32 = 36;
+    pub const UNSUPPORTED: u32 = 255;
+
+    /// V$LOGMNR_CONTENTS.OPERATION for a code.
+    pub fn name(code: u32) -> &'static str {
+        match code {
+            INSERT => "INSERT",
+            DELETE => "DELETE",
+            UPDATE => "UPDATE",
+            DDL => "DDL",
+            START => "START",
+            COMMIT => "COMMIT",
+            SELECT_LOB_LOCATOR => "SELECT_LOB_LOCATOR",
+            LOB_WRITE => "LOB_WRITE",
+            LOB_TRIM => "LOB_TRIM",
+            LOB_ERASE => "LOB_ERASE",
+            MISSING_SCN => "MISSING_SCN",
+            ROLLBACK => "ROLLBACK",
+            _ => "UNSUPPORTED",
+        }
+    }
+}
+
+/// One row of V$LOGMNR_CONTENTS (the columns oracle-facts §5 lists).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LogMinerRow {
+    pub scn: Scn,
+    /// Set on COMMIT rows; NULL on others (the tool mines without COMMITTED_DATA_ONLY).
+    pub commit_scn: Option<Scn>,
+    /// Set on COMMIT rows: the SCN the transaction started at.
+    pub start_scn: Option<Scn>,
+    /// `YYYY-MM-DD HH24:MI:SS` in the session time zone (UTC).
+    pub timestamp: String,
+    pub commit_timestamp: Option<String>,
+    /// 16 hex digits: undo segment (2 bytes), slot (2), sequence (4), each little-endian.
+    pub xid: String,
+    pub xidusn: u32,
+    pub xidslt: u32,
+    pub xidsqn: u32,
+    pub operation_code: u32,
+    pub operation: String,
+    pub seg_owner: Option<String>,
+    pub table_name: Option<String>,
+    pub row_id: String,
+    pub sql_redo: String,
+    /// 1: SQL_REDO continues in the next row.
+    pub csf: u8,
+    /// 1: this row undoes an earlier change of the same transaction.
+    pub rollback: u8,
+    pub rs_id: String,
+    pub ssn: u64,
+    pub thread: u32,
+    pub sequence: u64,
+    pub status: i32,
+    pub info: Option<String>,
+    pub src_con_name: String,
+    pub username: String,
+    pub data_obj: u64,
+}

@@ -1,0 +1,411 @@
+//! Oracle column types and column values, shared by every source and by the records.
+//!
+//! Values keep Oracle's own text forms for dates, timestamps and intervals (the NLS formats the
+//! LogMiner session fixes, oracle-facts §5), so the emulator, the SQL_REDO renderer and the parser
+//! all agree on one canonical text, and numbers keep their exact decimal text.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A column's Oracle data type, as `ALL_TAB_COLUMNS.DATA_TYPE` (plus precision/scale/length) says.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
+pub enum ColumnType {
+    Varchar2 {
+        length: u32,
+    },
+    Nvarchar2 {
+        length: u32,
+    },
+    Char {
+        length: u32,
+    },
+    Nchar {
+        length: u32,
+    },
+    /// `NUMBER(p,s)`; `precision: None` is an unconstrained NUMBER.
+    Number {
+        precision: Option<u8>,
+        scale: Option<i8>,
+    },
+    Float {
+        precision: u8,
+    },
+    BinaryFloat,
+    BinaryDouble,
+    Date,
+    Timestamp {
+        fsp: u8,
+    },
+    TimestampTz {
+        fsp: u8,
+    },
+    TimestampLtz {
+        fsp: u8,
+    },
+    IntervalYm {
+        precision: u8,
+    },
+    IntervalDs {
+        precision: u8,
+        fsp: u8,
+    },
+    Raw {
+        length: u32,
+    },
+    Long,
+    LongRaw,
+    Clob,
+    Nclob,
+    Blob,
+    Bfile,
+    Rowid,
+    Urowid,
+    Xmltype,
+    Boolean,
+    Json,
+    Vector {
+        dimensions: Option<u32>,
+    },
+}
+
+impl ColumnType {
+    /// Parse the type as written in a schema file or DDL: `NUMBER(10,2)`, `VARCHAR2(40)`,
+    /// `TIMESTAMP(6) WITH TIME ZONE`, `INTERVAL DAY(2) TO SECOND(6)`, `VECTOR(3)`.
+    pub fn parse(text: &str) -> Result<ColumnType, String> {
+        let upper = text.trim().to_ascii_uppercase();
+        let squashed: String = upper.split_whitespace().collect::<Vec<_>>().join(" ");
+        let (base, args) = split_args(&squashed)?;
+        let arg = |i: usize| -> Option<&str> { args.get(i).map(|s| s.as_str()) };
+        let num = |i: usize, default: u32| -> Result<u32, String> {
+            match arg(i) {
+                None => Ok(default),
+                Some(s) => s
+                    .trim_end_matches(" BYTE")
+                    .trim_end_matches(" CHAR")
+                    .trim()
+                    .parse::<u32>()
+                    .map_err(|_| format!("`{s}` is not a number in type `{text}`")),
+            }
+        };
+        let fsp = |i: usize| -> Result<u8, String> {
+            let v = num(i, 6)?;
+            if v > 9 {
+                return Err(format!(
+                    "fractional seconds precision {v} is over 9 in `{text}`"
+                ));
+            }
+            Ok(v as u8)
+        };
+        Ok(match base.as_str() {
+            "VARCHAR2" | "VARCHAR" => ColumnType::Varchar2 {
+                length: num(0, 4000)?,
+            },
+            "NVARCHAR2" => ColumnType::Nvarchar2 {
+                length: num(0, 2000)?,
+            },
+            "CHAR" => ColumnType::Char { length: num(0, 1)? },
+            "NCHAR" => ColumnType::Nchar { length: num(0, 1)? },
+            "NUMBER" | "INTEGER" | "INT" | "SMALLINT" | "DECIMAL" | "NUMERIC" => {
+                let integer_alias = matches!(base.as_str(), "INTEGER" | "INT" | "SMALLINT");
+                let precision = match arg(0) {
+                    None if integer_alias => Some(38),
+                    None => None,
+                    Some("*") => None,
+                    Some(p) => Some(
+                        p.parse::<u8>()
+                            .ok()
+                            .filter(|p| (1..=38).contains(p))
+                            .ok_or_else(|| format!("precision `{p}` must be 1..38 in `{text}`"))?,
+                    ),
+                };
+                let scale = match arg(1) {
+                    None if integer_alias || precision.is_some() => Some(0),
+                    None => None,
+                    Some(s) => Some(
+                        s.parse::<i8>()
+                            .ok()
+                            .filter(|s| (-84..=127).contains(s))
+                            .ok_or_else(|| format!("scale `{s}` must be -84..127 in `{text}`"))?,
+                    ),
+                };
+                ColumnType::Number { precision, scale }
+            }
+            "FLOAT" => ColumnType::Float {
+                precision: num(0, 126)?.min(126) as u8,
+            },
+            "BINARY_FLOAT" => ColumnType::BinaryFloat,
+            "BINARY_DOUBLE" => ColumnType::BinaryDouble,
+            "DATE" => ColumnType::Date,
+            "TIMESTAMP" => ColumnType::Timestamp { fsp: fsp(0)? },
+            "TIMESTAMP WITH TIME ZONE" => ColumnType::TimestampTz { fsp: fsp(0)? },
+            "TIMESTAMP WITH LOCAL TIME ZONE" => ColumnType::TimestampLtz { fsp: fsp(0)? },
+            "INTERVAL YEAR TO MONTH" => ColumnType::IntervalYm {
+                precision: num(0, 2)? as u8,
+            },
+            "INTERVAL DAY TO SECOND" => ColumnType::IntervalDs {
+                precision: num(0, 2)? as u8,
+                fsp: fsp(1)?,
+            },
+            "RAW" => ColumnType::Raw {
+                length: num(0, 2000)?,
+            },
+            "LONG" => ColumnType::Long,
+            "LONG RAW" => ColumnType::LongRaw,
+            "CLOB" => ColumnType::Clob,
+            "NCLOB" => ColumnType::Nclob,
+            "BLOB" => ColumnType::Blob,
+            "BFILE" => ColumnType::Bfile,
+            "ROWID" => ColumnType::Rowid,
+            "UROWID" => ColumnType::Urowid,
+            "XMLTYPE" | "SYS.XMLTYPE" => ColumnType::Xmltype,
+            "BOOLEAN" => ColumnType::Boolean,
+            "JSON" => ColumnType::Json,
+            "VECTOR" => ColumnType::Vector {
+                dimensions: match arg(0) {
+                    None | Some("*") => None,
+                    Some(_) => Some(num(0, 0)?),
+                },
+            },
+            other => return Err(format!("unknown Oracle type `{other}`")),
+        })
+    }
+
+    /// The type as Oracle prints it in `ALL_TAB_COLUMNS.DATA_TYPE` plus its modifiers.
+    pub fn sql_name(&self) -> String {
+        match self {
+            ColumnType::Varchar2 { length } => format!("VARCHAR2({length})"),
+            ColumnType::Nvarchar2 { length } => format!("NVARCHAR2({length})"),
+            ColumnType::Char { length } => format!("CHAR({length})"),
+            ColumnType::Nchar { length } => format!("NCHAR({length})"),
+            ColumnType::Number {
+                precision: None,
+                scale: None,
+            } => "NUMBER".into(),
+            ColumnType::Number {
+                precision: None,
+                scale: Some(s),
+            } => format!("NUMBER(*,{s})"),
+            ColumnType::Number {
+                precision: Some(p),
+                scale,
+            } => format!("NUMBER({p},{})", scale.unwrap_or(0)),
+            ColumnType::Float { precision } => format!("FLOAT({precision})"),
+            ColumnType::BinaryFloat => "BINARY_FLOAT".into(),
+            ColumnType::BinaryDouble => "BINARY_DOUBLE".into(),
+            ColumnType::Date => "DATE".into(),
+            ColumnType::Timestamp { fsp } => format!("TIMESTAMP({fsp})"),
+            ColumnType::TimestampTz { fsp } => format!("TIMESTAMP({fsp}) WITH TIME ZONE"),
+            ColumnType::TimestampLtz { fsp } => format!("TIMESTAMP({fsp}) WITH LOCAL TIME ZONE"),
+            ColumnType::IntervalYm { precision } => format!("INTERVAL YEAR({precision}) TO MONTH"),
+            ColumnType::IntervalDs { precision, fsp } => {
+                format!("INTERVAL DAY({precision}) TO SECOND({fsp})")
+            }
+            ColumnType::Raw { length } => format!("RAW({length})"),
+            ColumnType::Long => "LONG".into(),
+            ColumnType::LongRaw => "LONG RAW".into(),
+            ColumnType::Clob => "CLOB".into(),
+            ColumnType::Nclob => "NCLOB".into(),
+            ColumnType::Blob => "BLOB".into(),
+            ColumnType::Bfile => "BFILE".into(),
+            ColumnType::Rowid => "ROWID".into(),
+            ColumnType::Urowid => "UROWID".into(),
+            ColumnType::Xmltype => "XMLTYPE".into(),
+            ColumnType::Boolean => "BOOLEAN".into(),
+            ColumnType::Json => "JSON".into(),
+            ColumnType::Vector { dimensions: None } => "VECTOR".into(),
+            ColumnType::Vector {
+                dimensions: Some(d),
+            } => format!("VECTOR({d})"),
+        }
+    }
+
+    /// Whether a key of this type can bound snapshot chunks (spec: number, character, DATE,
+    /// TIMESTAMP or RAW).
+    pub fn is_chunkable_key(&self) -> bool {
+        matches!(
+            self,
+            ColumnType::Varchar2 { .. }
+                | ColumnType::Nvarchar2 { .. }
+                | ColumnType::Char { .. }
+                | ColumnType::Nchar { .. }
+                | ColumnType::Number { .. }
+                | ColumnType::Float { .. }
+                | ColumnType::Date
+                | ColumnType::Timestamp { .. }
+                | ColumnType::Raw { .. }
+        )
+    }
+
+    /// LOB-like columns: never in an UPDATE's WHERE, written by separate LOB rows in redo.
+    pub fn is_lob(&self) -> bool {
+        matches!(
+            self,
+            ColumnType::Clob | ColumnType::Nclob | ColumnType::Blob | ColumnType::Xmltype
+        )
+    }
+
+    /// National character types, rendered with `UNISTR` in SQL_REDO.
+    pub fn is_national(&self) -> bool {
+        matches!(
+            self,
+            ColumnType::Nvarchar2 { .. } | ColumnType::Nchar { .. } | ColumnType::Nclob
+        )
+    }
+}
+
+fn split_args(text: &str) -> Result<(String, Vec<String>), String> {
+    // `TIMESTAMP(6) WITH TIME ZONE` and `INTERVAL DAY(2) TO SECOND(6)` carry their
+    // arguments inside the name: pull every parenthesised group out, keep the words.
+    let mut base = String::new();
+    let mut args = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('(') {
+        let close = rest[open..]
+            .find(')')
+            .map(|i| open + i)
+            .ok_or_else(|| format!("unbalanced parenthesis in type `{text}`"))?;
+        base.push_str(&rest[..open]);
+        for a in rest[open + 1..close].split(',') {
+            args.push(a.trim().to_string());
+        }
+        rest = &rest[close + 1..];
+    }
+    base.push_str(rest);
+    let base = base.split_whitespace().collect::<Vec<_>>().join(" ");
+    Ok((base, args))
+}
+
+/// One column value. Text forms follow the LogMiner session's NLS settings:
+/// DATE `YYYY-MM-DD HH24:MI:SS`, TIMESTAMP `YYYY-MM-DD HH24:MI:SS.FF9`,
+/// TIMESTAMP WITH TIME ZONE `YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM`,
+/// INTERVAL YEAR TO MONTH `+YY-MM`, INTERVAL DAY TO SECOND `+DDD HH:MI:SS.FFFFFF`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "t", content = "v")]
+pub enum Value {
+    Null,
+    /// Exact decimal text as Oracle prints it (`-1.5`, `.15`, `7`).
+    Number(String),
+    Text(String),
+    BinaryFloat(f32),
+    BinaryDouble(f64),
+    Date(String),
+    Timestamp(String),
+    TimestampTz(String),
+    IntervalYm(String),
+    IntervalDs(String),
+    Bytes(Vec<u8>),
+    Boolean(bool),
+    /// JSON document text.
+    Json(String),
+    Vector(Vec<f32>),
+    Bfile {
+        directory: String,
+        file: String,
+    },
+}
+
+impl Value {
+    pub fn is_null(&self) -> bool {
+        matches!(self, Value::Null)
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Null => f.write_str("NULL"),
+            Value::Number(s)
+            | Value::Text(s)
+            | Value::Date(s)
+            | Value::Timestamp(s)
+            | Value::TimestampTz(s)
+            | Value::IntervalYm(s)
+            | Value::IntervalDs(s)
+            | Value::Json(s) => f.write_str(s),
+            Value::BinaryFloat(v) => write!(f, "{v}"),
+            Value::BinaryDouble(v) => write!(f, "{v}"),
+            Value::Bytes(b) => f.write_str(&hex(b)),
+            Value::Boolean(b) => write!(f, "{}", if *b { "TRUE" } else { "FALSE" }),
+            Value::Vector(v) => write!(f, "{v:?}"),
+            Value::Bfile { directory, file } => write!(f, "bfilename('{directory}', '{file}')"),
+        }
+    }
+}
+
+/// Lower-case hex, as Oracle's RAWTOHEX output is shown inside `HEXTORAW('…')` in SQL_REDO.
+pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        s.push(DIGITS[(b >> 4) as usize] as char);
+        s.push(DIGITS[(b & 15) as usize] as char);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_types_with_modifiers_inside_names() {
+        assert_eq!(
+            ColumnType::parse("timestamp(3) with time zone").unwrap(),
+            ColumnType::TimestampTz { fsp: 3 }
+        );
+        assert_eq!(
+            ColumnType::parse("INTERVAL DAY(3) TO SECOND(2)").unwrap(),
+            ColumnType::IntervalDs {
+                precision: 3,
+                fsp: 2
+            }
+        );
+        assert_eq!(
+            ColumnType::parse("NUMBER(10)").unwrap(),
+            ColumnType::Number {
+                precision: Some(10),
+                scale: Some(0)
+            }
+        );
+        assert_eq!(
+            ColumnType::parse("NUMBER").unwrap(),
+            ColumnType::Number {
+                precision: None,
+                scale: None
+            }
+        );
+        assert_eq!(
+            ColumnType::parse("varchar2(40 char)").unwrap(),
+            ColumnType::Varchar2 { length: 40 }
+        );
+        assert_eq!(ColumnType::parse("LONG RAW").unwrap(), ColumnType::LongRaw);
+        assert!(ColumnType::parse("NUMBER(99)").is_err());
+        assert!(ColumnType::parse("TIMESTAMP(12)").is_err());
+        assert!(ColumnType::parse("GEOMETRY").is_err());
+    }
+
+    #[test]
+    fn sql_names_round_trip() {
+        for t in [
+            "VARCHAR2(10)",
+            "NUMBER(12,2)",
+            "NUMBER",
+            "TIMESTAMP(9) WITH LOCAL TIME ZONE",
+            "INTERVAL YEAR(4) TO MONTH",
+            "INTERVAL DAY(2) TO SECOND(6)",
+            "VECTOR(3)",
+            "RAW(16)",
+            "BINARY_DOUBLE",
+        ] {
+            let parsed = ColumnType::parse(t).unwrap();
+            assert_eq!(parsed.sql_name(), t);
+            assert_eq!(ColumnType::parse(&parsed.sql_name()).unwrap(), parsed);
+        }
+    }
+
+    #[test]
+    fn hex_is_lower_case() {
+        assert_eq!(hex(&[0x0a, 0x0b, 0xff]), "0a0bff");
+    }
+}
