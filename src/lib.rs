@@ -5,6 +5,7 @@
 //! crossterm; it reaches databases only through [`source::Connector`].
 
 pub mod cli;
+pub mod encode;
 pub mod errors;
 pub mod names;
 pub mod settings;

@@ -333,6 +333,69 @@ impl fmt::Display for Value {
     }
 }
 
+/// Oracle's comparison of two non-NULL values of one column type: numbers by value, character
+/// data by bytes (NLS_COMP=BINARY), dates and timestamps by time, RAW by bytes. NULL sorts last,
+/// as in an ascending ORDER BY.
+pub fn compare(a: &Value, b: &Value) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    match (a, b) {
+        (Value::Null, Value::Null) => Ordering::Equal,
+        (Value::Null, _) => Ordering::Greater,
+        (_, Value::Null) => Ordering::Less,
+        (Value::Number(x), Value::Number(y)) => compare_decimal(x, y),
+        (Value::BinaryFloat(x), Value::BinaryFloat(y)) => x.total_cmp(y),
+        (Value::BinaryDouble(x), Value::BinaryDouble(y)) => x.total_cmp(y),
+        (Value::Bytes(x), Value::Bytes(y)) => x.cmp(y),
+        (Value::Text(x), Value::Text(y))
+        | (Value::Date(x), Value::Date(y))
+        | (Value::Timestamp(x), Value::Timestamp(y))
+        | (Value::IntervalYm(x), Value::IntervalYm(y))
+        | (Value::IntervalDs(x), Value::IntervalDs(y)) => x.as_bytes().cmp(y.as_bytes()),
+        (x, y) => x.to_string().cmp(&y.to_string()),
+    }
+}
+
+/// Compare two decimal texts (`-1.5`, `.15`, `12`) exactly, without floating point.
+pub fn compare_decimal(a: &str, b: &str) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    fn parts(s: &str) -> (bool, &str, &str) {
+        let s = s.trim();
+        let (neg, d) = match s.strip_prefix('-') {
+            Some(r) => (true, r),
+            None => (false, s.strip_prefix('+').unwrap_or(s)),
+        };
+        let (i, f) = d.split_once('.').unwrap_or((d, ""));
+        let i = i.trim_start_matches('0');
+        let f = f.trim_end_matches('0');
+        let zero = i.is_empty() && f.is_empty();
+        (neg && !zero, i, f)
+    }
+    let (na, ia, fa) = parts(a);
+    let (nb, ib, fb) = parts(b);
+    let magnitude = ia
+        .len()
+        .cmp(&ib.len())
+        .then_with(|| ia.cmp(ib))
+        .then_with(|| fa.cmp(fb));
+    match (na, nb) {
+        (false, true) => Ordering::Greater,
+        (true, false) => Ordering::Less,
+        (false, false) => magnitude,
+        (true, true) => magnitude.reverse(),
+    }
+}
+
+/// Compare key tuples column by column.
+pub fn compare_keys(a: &[Value], b: &[Value]) -> std::cmp::Ordering {
+    for (x, y) in a.iter().zip(b) {
+        let o = compare(x, y);
+        if o != std::cmp::Ordering::Equal {
+            return o;
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
 /// Lower-case hex, as Oracle's RAWTOHEX output is shown inside `HEXTORAW('…')` in SQL_REDO.
 pub fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
@@ -402,6 +465,25 @@ mod tests {
             assert_eq!(parsed.sql_name(), t);
             assert_eq!(ColumnType::parse(&parsed.sql_name()).unwrap(), parsed);
         }
+    }
+
+    #[test]
+    fn decimals_compare_by_value() {
+        use std::cmp::Ordering::*;
+        assert_eq!(compare_decimal("10", "9"), Greater);
+        assert_eq!(compare_decimal("-10", "-9"), Less);
+        assert_eq!(compare_decimal(".15", "0.150"), Equal);
+        assert_eq!(compare_decimal("-.5", "0"), Less);
+        assert_eq!(compare_decimal("-0", "0"), Equal);
+        assert_eq!(compare_decimal("1.05", "1.5"), Less);
+        assert_eq!(
+            compare_keys(
+                &[Value::Number("1".into()), Value::Text("b".into())],
+                &[Value::Number("1".into()), Value::Text("a".into())]
+            ),
+            Greater
+        );
+        assert_eq!(compare(&Value::Null, &Value::Number("1".into())), Greater);
     }
 
     #[test]

@@ -1,7 +1,285 @@
+//! `oracle-cdc emulator init | workload | dump | status`.
+
+use super::args::{
+    EmulatorCommand, EmulatorDir, EmulatorDumpArgs, EmulatorStatusArgs, EmulatorWorkloadArgs,
+    GlobalArgs, RowFormat, TableFormat,
+};
+use super::Printer;
+use crate::encode;
+use crate::errors::CdcError;
+use crate::names::TableName;
+use crate::source::emulator::{self, clock, workload, EmulatorConnector, Faults};
+use crate::source::model::{ChunkRange, FlashbackQuery};
+use serde_json::json;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
 pub fn run(
-    _c: super::args::EmulatorCommand,
-    _g: &super::args::GlobalArgs,
-    _p: &super::Printer,
-) -> anyhow::Result<std::process::ExitCode> {
-    Ok(std::process::ExitCode::SUCCESS)
+    cmd: EmulatorCommand,
+    global: &GlobalArgs,
+    printer: &Printer,
+) -> anyhow::Result<ExitCode> {
+    match cmd {
+        EmulatorCommand::Init(a) => {
+            let s = emulator::init(&a.dir, &a.schema, a.seed, clock::system())?;
+            printer.line(&format!(
+                "created {}: {} tables, {} rows, current SCN {}",
+                a.dir.display(),
+                s.tables,
+                s.rows,
+                s.scn
+            ))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        EmulatorCommand::Workload(a) => workload(a, global, printer),
+        EmulatorCommand::Dump(a) => dump(a, global, printer),
+        EmulatorCommand::Status(a) => status(a, global, printer),
+    }
+}
+
+/// The directory from the argument, else from `cdc.database.url: emulator:DIR`.
+fn resolve_dir(dir: &EmulatorDir, global: &GlobalArgs) -> anyhow::Result<PathBuf> {
+    if let Some(d) = &dir.dir {
+        return Ok(d.clone());
+    }
+    let settings = super::load_settings(global)?;
+    match settings.database_url().strip_prefix("emulator:") {
+        Some(d) if !d.is_empty() => Ok(PathBuf::from(d)),
+        _ => Err(CdcError::Argument(
+            "name the emulated database directory (DIR), or set cdc.database.url=emulator:DIR"
+                .into(),
+        )
+        .into()),
+    }
+}
+
+fn workload(
+    a: EmulatorWorkloadArgs,
+    global: &GlobalArgs,
+    printer: &Printer,
+) -> anyhow::Result<ExitCode> {
+    let dir = resolve_dir(&a.dir, global)?;
+    let tables = a
+        .tables
+        .iter()
+        .map(|t| t.parse::<TableName>().map_err(CdcError::Argument))
+        .collect::<Result<Vec<_>, _>>()?;
+    if a.transactions.is_none() && a.duration.is_none() {
+        return Err(
+            CdcError::Workload("give --transactions N or --duration D (or both)".into()).into(),
+        );
+    }
+    let options = workload::WorkloadOptions {
+        transactions: a.transactions,
+        duration: a.duration,
+        rate: a.rate,
+        mix: workload::WorkloadOptions::parse_mix(&a.mix)?,
+        tx_size: workload::WorkloadOptions::parse_range(&a.tx_size)?,
+        rollback_pct: a.rollback_pct.min(100),
+        savepoint_pct: a.savepoint_pct.min(100),
+        key_update_pct: a.key_update_pct.min(100),
+        row_move_pct: a.row_move_pct.min(100),
+        long_every: a.long_every,
+        long_span: a.long_span,
+        ddl_every: a.ddl_every,
+        shared_commit_pct: a.shared_commit_pct.min(100),
+        tables,
+        seed: a.seed,
+    };
+    let mut writer = emulator::writer::Writer::open(&dir, clock::system(), true)?;
+    let summary = workload::Workload::new(&mut writer, options)?.run(&|| false)?;
+    let value = serde_json::to_value(&summary)?;
+    let rows = value
+        .as_object()
+        .map(|o| {
+            o.iter()
+                .map(|(k, v)| vec![k.clone(), v.to_string()])
+                .collect()
+        })
+        .unwrap_or_default();
+    printer.table(&["workload", "count"], rows)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn dump(a: EmulatorDumpArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
+    let dir = resolve_dir(&a.dir, global)?;
+    let table: TableName = a.table.parse().map_err(CdcError::Argument)?;
+    let conn = EmulatorConnector::open(&dir, Faults::default())?;
+    let (columns, key, scn) = conn.with_replica(|r, _| -> Result<_, CdcError> {
+        let t = r.table(&table)?;
+        Ok((
+            t.columns.clone(),
+            t.def.primary_key.clone(),
+            a.scn.unwrap_or(r.current_scn),
+        ))
+    })??;
+    let query = FlashbackQuery {
+        table: table.clone(),
+        columns: columns.iter().map(|c| c.name.clone()).collect(),
+        key_columns: key,
+        scn,
+        range: ChunkRange::Whole,
+    };
+    let rows = conn.with_replica(|r, now| r.read_as_of(&query, now))??;
+    let mut out = std::io::BufWriter::new(Vec::new());
+    match a.format {
+        RowFormat::Jsonl => {
+            for row in &rows {
+                let mut obj = serde_json::Map::new();
+                if a.rowid {
+                    obj.insert("ROWID".into(), json!(row.rowid));
+                }
+                for (c, v) in columns.iter().zip(&row.values) {
+                    obj.insert(c.name.clone(), encode::to_json(v, &c.data_type));
+                }
+                serde_json::to_writer(&mut out, &obj)?;
+                out.write_all(b"\n")?;
+            }
+        }
+        RowFormat::Csv => {
+            let mut w = csv::Writer::from_writer(&mut out);
+            let mut header: Vec<String> = Vec::new();
+            if a.rowid {
+                header.push("ROWID".into());
+            }
+            header.extend(columns.iter().map(|c| c.name.clone()));
+            w.write_record(&header)?;
+            for row in &rows {
+                let mut rec: Vec<String> = Vec::new();
+                if a.rowid {
+                    rec.push(row.rowid.clone());
+                }
+                rec.extend(
+                    columns
+                        .iter()
+                        .zip(&row.values)
+                        .map(|(c, v)| encode::to_csv(v, &c.data_type)),
+                );
+                w.write_record(&rec)?;
+            }
+            w.flush()?;
+        }
+    }
+    printer.raw(&out.into_inner()?)?;
+    printer.note(&format!("{} rows of {table} as of SCN {scn}", rows.len()));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn status(
+    a: EmulatorStatusArgs,
+    global: &GlobalArgs,
+    printer: &Printer,
+) -> anyhow::Result<ExitCode> {
+    let dir = resolve_dir(&a.dir, global)?;
+    let conn = EmulatorConnector::open(&dir, Faults::default())?;
+    let report = conn.with_replica(|r, now| {
+        let db = r.database_info();
+        let tables: Vec<_> = r
+            .tables
+            .iter()
+            .map(|t| {
+                json!({
+                    "table": t.def.name.to_string(),
+                    "rows": t.live_rows,
+                    "columns": t.columns.len(),
+                    "key": t.def.primary_key.join(","),
+                    "organization": match t.def.organization {
+                        crate::source::model::Organization::Heap => "heap",
+                        crate::source::model::Organization::IndexOrganized => "index-organized",
+                    },
+                    "row_movement": t.def.row_movement,
+                    "partitions": t.partition_objects.len(),
+                    "extents": t.extents.len(),
+                    "last_ddl_scn": t.last_ddl_scn,
+                })
+            })
+            .collect();
+        let logs: Vec<_> = r
+            .log_files()
+            .into_iter()
+            .map(|l| {
+                json!({
+                    "thread": l.thread, "sequence": l.sequence, "first_scn": l.first_scn,
+                    "next_scn": l.next_scn, "archived": l.archived, "name": l.name,
+                })
+            })
+            .collect();
+        let open: Vec<_> = r
+            .open
+            .iter()
+            .map(|(x, t)| json!({"xid": x.hex(), "start_scn": t.start_scn, "thread": t.thread, "changes": t.changes.len()}))
+            .collect();
+        json!({
+            "database": {
+                "name": db.name, "dbid": db.dbid, "version": db.version,
+                "role": db.role.as_oracle(), "open_mode": db.open_mode.as_oracle(),
+                "archivelog": db.archivelog, "multitenant": db.cdb,
+            },
+            "current_scn": r.current_scn,
+            "undo": {
+                "retention_seconds": db.undo_retention_secs,
+                "oldest_scn": r.undo_floor(now),
+            },
+            "flashback_oldest_scn": r.schema.database.start_scn,
+            "tables": tables,
+            "logs": logs,
+            "open_transactions": open,
+        })
+    })?;
+    match a.format {
+        TableFormat::Json => printer.json(&report)?,
+        TableFormat::Table => {
+            let db = &report["database"];
+            printer.line(&format!(
+                "{} (DBID {}, {} {}, {}), current SCN {}",
+                db["name"].as_str().unwrap_or_default(),
+                db["dbid"],
+                db["role"].as_str().unwrap_or_default(),
+                db["open_mode"].as_str().unwrap_or_default(),
+                db["version"].as_str().unwrap_or_default(),
+                report["current_scn"]
+            ))?;
+            printer.line(&format!(
+                "undo: retention {}s, reads AS OF SCN {} and later can be answered (flashback history from SCN {})",
+                report["undo"]["retention_seconds"], report["undo"]["oldest_scn"], report["flashback_oldest_scn"]
+            ))?;
+            let cell = |v: &serde_json::Value| match v {
+                serde_json::Value::String(s) => s.clone(),
+                serde_json::Value::Null => String::new(),
+                other => other.to_string(),
+            };
+            let rows_of = |key: &str, cols: &[&str]| -> Vec<Vec<String>> {
+                report[key]
+                    .as_array()
+                    .map(|a| {
+                        a.iter()
+                            .map(|o| cols.iter().map(|c| cell(&o[*c])).collect())
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            };
+            let tcols = [
+                "table",
+                "rows",
+                "columns",
+                "key",
+                "organization",
+                "row_movement",
+                "partitions",
+                "extents",
+            ];
+            printer.table(&tcols, rows_of("tables", &tcols))?;
+            let lcols = ["thread", "sequence", "first_scn", "next_scn", "archived"];
+            printer.table(&lcols, rows_of("logs", &lcols))?;
+            let ocols = ["xid", "start_scn", "thread", "changes"];
+            let open = rows_of("open_transactions", &ocols);
+            if open.is_empty() {
+                printer.line("no open transactions")?;
+            } else {
+                printer.table(&ocols, open)?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

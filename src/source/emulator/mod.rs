@@ -1,24 +1,402 @@
 //! The embedded emulated Oracle database.
+//!
+//! A directory holds `schema.yaml` (the schema file it was made from) and `redo.log`, an
+//! append-only file of every change (see [`redo`]). Every process that opens the directory
+//! replays the redo into a multi-version [`store::Replica`] and tails it for new records, so
+//! readers in other processes see commits as the one [`writer::Writer`] makes them.
+
+pub mod clock;
+pub mod generate;
+pub mod logminer;
+pub mod redo;
+pub mod schema;
 pub mod sql_redo;
-use crate::errors::Result;
+pub mod store;
+pub mod workload;
+pub mod writer;
+
+use crate::errors::{CdcError, Result};
+use crate::names::TableName;
+use crate::settings::{FaultSettings, Settings};
+use crate::source::model::*;
+use crate::source::{Connector, Session};
+use clock::Clock;
+use rand::{Rng, SeedableRng};
+use redo::RedoTail;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, RwLock};
+use store::Replica;
+
+pub const SCHEMA_FILE: &str = "schema.yaml";
+
+/// Read and validate the schema of a database directory.
+pub fn read_schema(dir: &Path) -> Result<schema::SchemaFile> {
+    let path = dir.join(SCHEMA_FILE);
+    if !dir.is_dir() {
+        return Err(CdcError::EmulatorNotFound {
+            path: dir.to_path_buf(),
+            reason: "no such directory".into(),
+        });
+    }
+    if !path.is_file() || !dir.join(redo::REDO_FILE).is_file() {
+        return Err(CdcError::EmulatorNotFound {
+            path: dir.to_path_buf(),
+            reason: format!("it has no {SCHEMA_FILE} and {}", redo::REDO_FILE),
+        });
+    }
+    schema::SchemaFile::read(&path)
+}
+
+/// Create a database in `dir` from a schema file and load its initial rows.
+pub fn init(
+    dir: &Path,
+    schema_path: &Path,
+    seed: Option<u64>,
+    clock: Arc<dyn Clock>,
+) -> Result<InitSummary> {
+    let text = std::fs::read_to_string(schema_path).map_err(|e| CdcError::EmulatorSchema {
+        path: schema_path.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    let mut schema = schema::SchemaFile::parse(schema_path, &text)?;
+    if let Some(s) = seed {
+        schema.seed = s;
+    }
+    if dir.exists() {
+        let empty = std::fs::read_dir(dir)
+            .map_err(|e| CdcError::io(dir, e))?
+            .next()
+            .is_none();
+        if !empty {
+            return Err(CdcError::Argument(format!(
+                "{} exists and is not empty; choose a new directory",
+                dir.display()
+            )));
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(|e| CdcError::io(dir, e))?;
+    let stored = serde_yaml::to_string(&schema).map_err(|e| CdcError::EmulatorSchema {
+        path: schema_path.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    let schema_out = dir.join(SCHEMA_FILE);
+    std::fs::write(&schema_out, stored).map_err(|e| CdcError::io(&schema_out, e))?;
+    let redo_path = dir.join(redo::REDO_FILE);
+    std::fs::File::create(&redo_path).map_err(|e| CdcError::io(&redo_path, e))?;
+    let seed = schema.seed;
+    let mut w = writer::Writer::open_unchecked(dir, schema, clock, true)?;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut rows_total = 0;
+    for ti in 0..w.replica().tables.len() {
+        let target = w.replica().tables[ti].def.rows;
+        let mut done = 0;
+        while done < target {
+            let xid = w.begin()?;
+            let batch = (target - done).min(1000);
+            for _ in 0..batch {
+                let serial = w.serials[ti] + 1;
+                w.serials[ti] = serial;
+                let row = workload::new_row(&w, ti, &mut rng, serial);
+                w.insert(xid, ti, row)?;
+            }
+            w.commit(&[xid])?;
+            done += batch;
+        }
+        rows_total += done;
+        if w.replica().tables[ti].def.statistics != schema::StatsSpec::Missing {
+            w.gather_stats(ti)?;
+        }
+    }
+    w.flush()?;
+    Ok(InitSummary {
+        tables: w.replica().tables.len(),
+        rows: rows_total,
+        scn: w.replica().current_scn,
+    })
+}
+
+#[derive(Debug, Clone)]
+pub struct InitSummary {
+    pub tables: usize,
+    pub rows: u64,
+    pub scn: Scn,
+}
+
+/// Fault drills, switched on per run by settings (`cdc.emulator.fault.*`).
 #[derive(Debug, Clone, Default)]
-pub struct Faults;
+pub struct Faults {
+    pub settings: FaultSettings,
+}
+
 impl Faults {
-    pub fn from_settings(_s: &crate::settings::Settings) -> Self {
-        Faults
+    pub fn from_settings(s: &Settings) -> Self {
+        Faults {
+            settings: s.faults.clone(),
+        }
     }
 }
-pub struct EmulatorConnector;
+
+struct FaultState {
+    faults: Faults,
+    rng: rand_chacha::ChaCha8Rng,
+    connects: u64,
+    reads: u64,
+}
+
+struct Shared {
+    dir: PathBuf,
+    replica: RwLock<Replica>,
+    tail: Mutex<RedoTail>,
+    clock: Arc<dyn Clock>,
+    faults: Mutex<FaultState>,
+}
+
+impl Shared {
+    /// Apply records other processes appended since the last look.
+    fn refresh(&self) -> Result<()> {
+        let mut tail = self.tail.lock().map_err(|_| poisoned())?;
+        if !tail.has_more() {
+            return Ok(());
+        }
+        let mut replica = self.replica.write().map_err(|_| poisoned())?;
+        tail.read_new(|r| replica.apply(r))?;
+        replica.prune(self.clock.now_ms());
+        Ok(())
+    }
+}
+
+fn poisoned() -> CdcError {
+    CdcError::Database("emulator state lock poisoned by a panicked thread".into())
+}
+
+/// Opens sessions on an emulated database directory.
+#[derive(Clone)]
+pub struct EmulatorConnector {
+    shared: Arc<Shared>,
+}
+
 impl EmulatorConnector {
-    pub fn open(_p: &std::path::Path, _f: Faults) -> Result<Self> {
-        Ok(EmulatorConnector)
+    pub fn open(dir: &Path, faults: Faults) -> Result<Self> {
+        Self::open_with_clock(dir, faults, clock::system())
+    }
+
+    pub fn open_with_clock(dir: &Path, faults: Faults, clock: Arc<dyn Clock>) -> Result<Self> {
+        let schema = read_schema(dir)?;
+        let defs = schema.tables(&dir.join(SCHEMA_FILE))?;
+        let seed = faults.settings.seed;
+        let shared = Shared {
+            dir: dir.to_path_buf(),
+            replica: RwLock::new(Replica::new(schema, defs)),
+            tail: Mutex::new(RedoTail::new(dir)),
+            clock,
+            faults: Mutex::new(FaultState {
+                faults,
+                rng: rand_chacha::ChaCha8Rng::seed_from_u64(seed),
+                connects: 0,
+                reads: 0,
+            }),
+        };
+        shared.refresh()?;
+        Ok(EmulatorConnector {
+            shared: Arc::new(shared),
+        })
+    }
+
+    /// Run `f` on the up-to-date replica (for `emulator status`/`dump` and tests).
+    pub fn with_replica<T>(&self, f: impl FnOnce(&Replica, i64) -> T) -> Result<T> {
+        self.shared.refresh()?;
+        let r = self.shared.replica.read().map_err(|_| poisoned())?;
+        Ok(f(&r, self.shared.clock.now_ms()))
+    }
+
+    pub fn emulator_session(&self) -> Result<EmulatorSession> {
+        let mut f = self.shared.faults.lock().map_err(|_| poisoned())?;
+        f.connects += 1;
+        let every = f.faults.settings.connect_fail_every;
+        if every > 0 && f.connects % u64::from(every) == 0 {
+            return Err(CdcError::ConnectionLost(format!(
+                "ORA-12537: TNS:connection closed (fault drill: every {every}th connection fails)"
+            )));
+        }
+        Ok(EmulatorSession {
+            shared: self.shared.clone(),
+            dropped: false,
+        })
     }
 }
-impl super::Connector for EmulatorConnector {
-    fn connect(&self) -> Result<Box<dyn super::Session>> {
-        Err(crate::errors::CdcError::Database("x".into()))
+
+impl Connector for EmulatorConnector {
+    fn connect(&self) -> Result<Box<dyn Session>> {
+        Ok(Box::new(self.emulator_session()?))
     }
+
     fn describe(&self) -> String {
-        String::new()
+        format!("emulator:{}", self.shared.dir.display())
     }
 }
+
+/// One "connection" to the emulated database.
+pub struct EmulatorSession {
+    shared: Arc<Shared>,
+    dropped: bool,
+}
+
+impl EmulatorSession {
+    /// Latency, dropped connections; then the replica brought up to date.
+    fn call(&mut self) -> Result<()> {
+        if self.dropped {
+            return Err(CdcError::ConnectionLost(
+                "ORA-03114: not connected to ORACLE".into(),
+            ));
+        }
+        let (latency, drop) = {
+            let mut f = self.shared.faults.lock().map_err(|_| poisoned())?;
+            let per_mille = f.faults.settings.drop_per_mille;
+            let drop = per_mille > 0 && f.rng.gen_range(0..1000) < per_mille;
+            (f.faults.settings.call_latency_ms, drop)
+        };
+        if latency > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(latency));
+        }
+        if drop {
+            self.dropped = true;
+            return Err(CdcError::ConnectionLost(
+                "ORA-03113: end-of-file on communication channel (fault drill)".into(),
+            ));
+        }
+        self.shared.refresh()
+    }
+
+    fn replica(&self) -> Result<std::sync::RwLockReadGuard<'_, Replica>> {
+        self.shared.replica.read().map_err(|_| poisoned())
+    }
+}
+
+impl Session for EmulatorSession {
+    fn database(&mut self) -> Result<DatabaseInfo> {
+        self.call()?;
+        Ok(self.replica()?.database_info())
+    }
+
+    fn privileges(&mut self) -> Result<Privileges> {
+        self.call()?;
+        let r = self.replica()?;
+        let list: Vec<String> = match &r.schema.database.privileges {
+            schema::PrivilegeSpec::All(_) => schema::ALL_PRIVILEGES
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            schema::PrivilegeSpec::List(l) => l.clone(),
+        };
+        let mut p = Privileges::default();
+        for item in list {
+            if let Some((object, privilege)) = item.split_once(':') {
+                let (owner, name) = object.split_once('.').unwrap_or(("SYS", object));
+                p.objects
+                    .insert((owner.to_string(), name.to_string(), privilege.to_string()));
+            } else if item.ends_with("_ROLE") {
+                p.roles.insert(item);
+            } else {
+                p.system.insert(item);
+            }
+        }
+        Ok(p)
+    }
+
+    fn tables(&mut self) -> Result<Vec<TableInfo>> {
+        self.call()?;
+        Ok(self.replica()?.tables.iter().map(|t| t.info()).collect())
+    }
+
+    fn extents(&mut self, table: &TableName) -> Result<Vec<Extent>> {
+        self.call()?;
+        let r = self.replica()?;
+        let t = r.table(table)?;
+        // An index-organised table's segment is its primary key index: DBA_EXTENTS has
+        // nothing under the table's name.
+        if t.def.organization == Organization::IndexOrganized {
+            return Ok(Vec::new());
+        }
+        let mut out: Vec<Extent> = t.extents.iter().map(|(_, e)| e.clone()).collect();
+        out.sort_by_key(|e| (e.data_object_id, e.relative_fno, e.block_id));
+        Ok(out)
+    }
+
+    fn current_scn(&mut self) -> Result<Scn> {
+        self.call()?;
+        Ok(self.replica()?.current_scn)
+    }
+
+    fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>> {
+        self.call()?;
+        let r = self.replica()?;
+        let mut out: Vec<OpenTransaction> = r
+            .open
+            .iter()
+            .map(|(xid, t)| OpenTransaction {
+                xid: xid.hex(),
+                start_scn: t.start_scn,
+                thread: t.thread,
+            })
+            .collect();
+        out.sort_by_key(|t| t.start_scn);
+        Ok(out)
+    }
+
+    fn read_as_of(
+        &mut self,
+        query: &FlashbackQuery,
+        row: &mut dyn FnMut(FetchedRow) -> Result<()>,
+    ) -> Result<u64> {
+        self.call()?;
+        let (fail, delay) = {
+            let mut f = self.shared.faults.lock().map_err(|_| poisoned())?;
+            f.reads += 1;
+            let n = f.reads;
+            (
+                f.faults.settings.ora01555_reads.contains(&n),
+                f.faults.settings.read_delay_ms,
+            )
+        };
+        if fail {
+            return Err(CdcError::SnapshotTooOld {
+                table: query.table.to_string(),
+                scn: query.scn,
+            });
+        }
+        if delay > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(delay));
+        }
+        let rows = {
+            let r = self.replica()?;
+            r.read_as_of(query, self.shared.clock.now_ms())?
+        };
+        let n = rows.len() as u64;
+        for r in rows {
+            row(r)?;
+        }
+        Ok(n)
+    }
+
+    fn logs(&mut self) -> Result<Vec<LogFile>> {
+        self.call()?;
+        Ok(self.replica()?.log_files())
+    }
+
+    fn mine(
+        &mut self,
+        start: Scn,
+        end: Scn,
+        row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
+    ) -> Result<()> {
+        self.call()?;
+        let rows = logminer::mine(&*self.replica()?, start, end)?;
+        for r in rows {
+            row(r)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,256 @@
+//! How Oracle values appear in records and exports: Debezium's default JSON mapping where it
+//! has one (`time.precision.mode=adaptive`, `binary.handling.mode=base64`,
+//! `interval.handling.mode=string`), exact decimal strings for numbers that do not fit a long
+//! (`decimal.handling.mode=string`). `commands/types.md` documents the table.
+
+use crate::types::{ColumnType, Value};
+use base64::Engine;
+use serde_json::{json, Value as Json};
+
+/// The record value of `v` in a column of type `ty`.
+pub fn to_json(v: &Value, ty: &ColumnType) -> Json {
+    match v {
+        Value::Null => Json::Null,
+        Value::Number(n) => number(n, ty),
+        Value::Text(s) => Json::String(s.clone()),
+        Value::BinaryFloat(f) => float(f64::from(*f)),
+        Value::BinaryDouble(f) => float(*f),
+        Value::Date(s) => epoch(s, 3)
+            .map(Json::from)
+            .unwrap_or_else(|| Json::String(s.clone())),
+        Value::Timestamp(s) => {
+            let fsp = match ty {
+                ColumnType::Timestamp { fsp } => *fsp,
+                _ => 6,
+            };
+            let unit = if fsp <= 3 {
+                3
+            } else if fsp <= 6 {
+                6
+            } else {
+                9
+            };
+            epoch(s, unit)
+                .map(Json::from)
+                .unwrap_or_else(|| Json::String(s.clone()))
+        }
+        Value::TimestampTz(s) => {
+            Json::String(zoned(s, matches!(ty, ColumnType::TimestampLtz { .. })))
+        }
+        Value::IntervalYm(s) => Json::String(interval_ym(s)),
+        Value::IntervalDs(s) => Json::String(interval_ds(s)),
+        Value::Bytes(b) => Json::String(base64::engine::general_purpose::STANDARD.encode(b)),
+        Value::Boolean(b) => Json::Bool(*b),
+        Value::Json(s) => serde_json::from_str(s).unwrap_or_else(|_| Json::String(s.clone())),
+        Value::Vector(v) => Json::Array(v.iter().map(|f| float(f64::from(*f))).collect()),
+        Value::Bfile { directory, file } => json!({ "directory": directory, "file": file }),
+    }
+}
+
+/// A CSV cell: the JSON value, with strings bare, NULL empty, arrays and objects as JSON text.
+pub fn to_csv(v: &Value, ty: &ColumnType) -> String {
+    match to_json(v, ty) {
+        Json::Null => String::new(),
+        Json::String(s) => s,
+        other => other.to_string(),
+    }
+}
+
+fn number(n: &str, ty: &ColumnType) -> Json {
+    let integral = matches!(ty, ColumnType::Number { precision: Some(p), scale: Some(s) } if *s <= 0 && *p <= 18);
+    if integral {
+        if let Ok(i) = n.parse::<i64>() {
+            return Json::from(i);
+        }
+    }
+    // Exact decimal text, with the leading zero JSON consumers expect.
+    let text = if let Some(rest) = n.strip_prefix("-.") {
+        format!("-0.{rest}")
+    } else if let Some(rest) = n.strip_prefix('.') {
+        format!("0.{rest}")
+    } else {
+        n.to_string()
+    };
+    Json::String(text)
+}
+
+fn float(f: f64) -> Json {
+    if f.is_nan() {
+        Json::String("NaN".into())
+    } else if f.is_infinite() {
+        Json::String(if f > 0.0 { "Infinity" } else { "-Infinity" }.into())
+    } else {
+        serde_json::Number::from_f64(f)
+            .map(Json::Number)
+            .unwrap_or(Json::Null)
+    }
+}
+
+/// Epoch time of `YYYY-MM-DD HH24:MI:SS[.FF]` in milliseconds (3), micro- (6) or nanoseconds (9).
+fn epoch(s: &str, unit: u32) -> Option<i64> {
+    let t = chrono::NaiveDateTime::parse_from_str(s.trim(), "%Y-%m-%d %H:%M:%S%.f").ok()?;
+    let utc = t.and_utc();
+    match unit {
+        3 => Some(utc.timestamp_millis()),
+        6 => Some(utc.timestamp_micros()),
+        _ => utc.timestamp_nanos_opt(),
+    }
+}
+
+/// `2024-02-14 10:58:02.202590000 +01:00` → `2024-02-14T10:58:02.20259+01:00` (LTZ in UTC: `Z`).
+fn zoned(s: &str, local: bool) -> String {
+    let Ok(t) = chrono::DateTime::parse_from_str(s.trim(), "%Y-%m-%d %H:%M:%S%.f %:z") else {
+        return s.to_string();
+    };
+    if local {
+        t.with_timezone(&chrono::Utc)
+            .to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
+    } else {
+        t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
+    }
+}
+
+/// `-03-06` → `P-3Y-6M`.
+fn interval_ym(s: &str) -> String {
+    let t = s.trim();
+    let (neg, body) = sign(t);
+    let (y, m) = body.split_once('-').unwrap_or((body, "0"));
+    let y: i64 = y.parse().unwrap_or(0);
+    let m: i64 = m.parse().unwrap_or(0);
+    let k = if neg { -1 } else { 1 };
+    format!("P{}Y{}M", k * y, k * m)
+}
+
+/// `+001 02:03:04.560000` → `P1DT2H3M4.56S`.
+fn interval_ds(s: &str) -> String {
+    let t = s.trim();
+    let (neg, body) = sign(t);
+    let (d, time) = body.split_once(' ').unwrap_or((body, "00:00:00"));
+    let mut parts = time.split(':');
+    let h = parts.next().unwrap_or("0");
+    let mi = parts.next().unwrap_or("0");
+    let sec = parts.next().unwrap_or("0");
+    let n = |x: &str| x.parse::<i64>().unwrap_or(0);
+    let m = if neg { "-" } else { "" };
+    let sec = crate::source::emulator::generate::normalize_number(sec);
+    let sec = if sec.starts_with('.') {
+        format!("0{sec}")
+    } else {
+        sec
+    };
+    format!("P{m}{}DT{m}{}H{m}{}M{m}{sec}S", n(d), n(h), n(mi))
+}
+
+fn sign(t: &str) -> (bool, &str) {
+    match t.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ty(t: &str) -> ColumnType {
+        ColumnType::parse(t).unwrap()
+    }
+
+    #[test]
+    fn numbers_are_integers_when_they_fit_else_exact_strings() {
+        assert_eq!(
+            to_json(&Value::Number("42".into()), &ty("NUMBER(10)")),
+            json!(42)
+        );
+        assert_eq!(
+            to_json(&Value::Number("-.5".into()), &ty("NUMBER(10,2)")),
+            json!("-0.5")
+        );
+        assert_eq!(
+            to_json(
+                &Value::Number("12345678901234567890".into()),
+                &ty("NUMBER(20)")
+            ),
+            json!("12345678901234567890")
+        );
+        assert_eq!(
+            to_json(&Value::Number("7".into()), &ty("NUMBER")),
+            json!("7")
+        );
+    }
+
+    #[test]
+    fn times_follow_adaptive_precision() {
+        assert_eq!(
+            to_json(&Value::Date("1970-01-02 00:00:00".into()), &ty("DATE")),
+            json!(86_400_000)
+        );
+        assert_eq!(
+            to_json(
+                &Value::Timestamp("1970-01-01 00:00:01.500000000".into()),
+                &ty("TIMESTAMP(6)")
+            ),
+            json!(1_500_000)
+        );
+        assert_eq!(
+            to_json(
+                &Value::Timestamp("1970-01-01 00:00:00.000000007".into()),
+                &ty("TIMESTAMP(9)")
+            ),
+            json!(7)
+        );
+        assert_eq!(
+            to_json(
+                &Value::TimestampTz("2024-02-14 10:58:02.202590000 +01:00".into()),
+                &ty("TIMESTAMP(6) WITH TIME ZONE")
+            ),
+            json!("2024-02-14T10:58:02.202590+01:00")
+        );
+        assert_eq!(
+            to_json(
+                &Value::TimestampTz("2024-02-14 10:58:02.000000000 +01:00".into()),
+                &ty("TIMESTAMP(6) WITH LOCAL TIME ZONE")
+            ),
+            json!("2024-02-14T09:58:02Z")
+        );
+    }
+
+    #[test]
+    fn intervals_bytes_and_special_types() {
+        assert_eq!(
+            to_json(
+                &Value::IntervalYm("-03-06".into()),
+                &ty("INTERVAL YEAR(2) TO MONTH")
+            ),
+            json!("P-3Y-6M")
+        );
+        assert_eq!(
+            to_json(
+                &Value::IntervalDs("+001 02:03:04.560000".into()),
+                &ty("INTERVAL DAY(2) TO SECOND(6)")
+            ),
+            json!("P1DT2H3M4.56S")
+        );
+        assert_eq!(
+            to_json(&Value::Bytes(vec![0x0a, 0x0b]), &ty("RAW(2)")),
+            json!("Cgs=")
+        );
+        assert_eq!(
+            to_json(&Value::BinaryDouble(f64::NAN), &ty("BINARY_DOUBLE")),
+            json!("NaN")
+        );
+        assert_eq!(
+            to_json(&Value::Json("{\"a\":1}".into()), &ty("JSON")),
+            json!({"a": 1})
+        );
+        assert_eq!(
+            to_json(&Value::Vector(vec![1.5, -2.0]), &ty("VECTOR(2)")),
+            json!([1.5, -2.0])
+        );
+        assert_eq!(to_csv(&Value::Null, &ty("DATE")), "");
+        assert_eq!(
+            to_csv(&Value::Text("a,b".into()), &ty("VARCHAR2(5)")),
+            "a,b"
+        );
+    }
+}

@@ -1,0 +1,341 @@
+//! V$LOGMNR_CONTENTS rendered from the emulated redo, as LogMiner would show it with
+//! DICT_FROM_ONLINE_CATALOG + NO_ROWID_IN_STMT and the NLS settings of oracle-facts §5.
+
+use super::redo::{Redo, Xid};
+use super::schema::TableLogging;
+use super::sql_redo::{self, Col, CSF_PIECE_BYTES};
+use super::store::{Replica, TableState};
+use crate::errors::{CdcError, Result};
+use crate::source::model::{op, LogMinerRow, Scn};
+use crate::source::rowid::{RowId, LOB_ROWID};
+use crate::types::{ColumnType, Value};
+
+/// Rows with `start <= SCN <= end`, in redo order.
+pub fn mine(replica: &Replica, start: Scn, end: Scn) -> Result<Vec<LogMinerRow>> {
+    if end < start {
+        return Err(CdcError::InvalidScnRange { start, end });
+    }
+    let retained = replica.retained_logs();
+    for thread_logs in replica.logs.iter() {
+        let Some(first) = thread_logs.first() else {
+            continue;
+        };
+        let thread_oldest = retained
+            .iter()
+            .filter(|l| {
+                thread_logs
+                    .iter()
+                    .any(|t| t.sequence == l.sequence && t.first_record == l.first_record)
+            })
+            .map(|l| l.first_scn)
+            .min()
+            .unwrap_or(first.first_scn);
+        if start < thread_oldest {
+            return Err(CdcError::MissingLogFile {
+                scn: start,
+                oldest: thread_oldest,
+            });
+        }
+    }
+    let first_kept = replica
+        .records
+        .front()
+        .map(|r| r.scn())
+        .unwrap_or(replica.current_scn);
+    if replica.records_base > 0 && start < first_kept {
+        return Err(CdcError::MissingLogFile {
+            scn: start,
+            oldest: first_kept,
+        });
+    }
+    let from = replica.records.partition_point(|r| r.scn() < start);
+    let mut out = Vec::new();
+    let mut renderer = Renderer {
+        replica,
+        out: &mut out,
+    };
+    for (i, rec) in replica.records.iter().enumerate().skip(from) {
+        if rec.scn() > end {
+            break;
+        }
+        renderer.record(replica.records_base + i as u64, rec)?;
+    }
+    Ok(out)
+}
+
+struct Renderer<'a> {
+    replica: &'a Replica,
+    out: &'a mut Vec<LogMinerRow>,
+}
+
+fn timestamp(ms: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .map(|t| t.format("%Y-%m-%d %H:%M:%S").to_string())
+        .unwrap_or_default()
+}
+
+impl Renderer<'_> {
+    fn base(&self, n: u64, scn: Scn, ts: i64, xid: Xid, code: u32) -> LogMinerRow {
+        let thread = self.replica.xid_thread.get(&xid).copied().unwrap_or(1);
+        let sequence = self.replica.sequence_of(thread, n);
+        let first = self
+            .replica
+            .logs
+            .get(thread as usize - 1)
+            .and_then(|l| l.iter().rev().find(|s| s.sequence == sequence))
+            .map(|s| s.first_record)
+            .unwrap_or(0);
+        LogMinerRow {
+            scn,
+            commit_scn: None,
+            start_scn: None,
+            timestamp: timestamp(ts),
+            commit_timestamp: None,
+            xid: xid.hex(),
+            xidusn: u32::from(xid.usn),
+            xidslt: u32::from(xid.slot),
+            xidsqn: xid.sqn,
+            operation_code: code,
+            operation: op::name(code).to_string(),
+            seg_owner: None,
+            table_name: None,
+            row_id: LOB_ROWID.to_string(),
+            sql_redo: String::new(),
+            csf: 0,
+            rollback: 0,
+            rs_id: sql_redo::rs_id(sequence, n.saturating_sub(first) + 2, 0x10),
+            ssn: 0,
+            thread,
+            sequence,
+            status: 0,
+            info: None,
+            src_con_name: self.con_name(xid),
+            username: self.replica.schema.database.workload_user.clone(),
+            data_obj: 0,
+        }
+    }
+
+    fn con_name(&self, xid: Xid) -> String {
+        if !self.replica.schema.database.multitenant {
+            return self.replica.schema.database.name.clone();
+        }
+        self.replica
+            .xid_pdb
+            .get(&xid)
+            .cloned()
+            .unwrap_or_else(|| "CDB$ROOT".to_string())
+    }
+
+    /// Push a statement, cut into CSF pieces.
+    fn push_sql(&mut self, row: LogMinerRow, sql: String) {
+        let pieces = sql_redo::split_csf(&sql, CSF_PIECE_BYTES);
+        let last = pieces.len().saturating_sub(1);
+        if pieces.is_empty() {
+            self.out.push(row);
+            return;
+        }
+        for (i, piece) in pieces.into_iter().enumerate() {
+            let mut r = row.clone();
+            r.sql_redo = piece;
+            r.csf = u8::from(i < last);
+            self.out.push(r);
+        }
+    }
+
+    fn with_table(&self, mut row: LogMinerRow, t: &TableState, rid: &str) -> LogMinerRow {
+        row.seg_owner = Some(t.def.name.owner.clone());
+        row.table_name = Some(t.def.name.table.clone());
+        row.row_id = rid.to_string();
+        row.data_obj = RowId::decode(rid)
+            .map(|r| u64::from(r.data_object))
+            .unwrap_or(u64::from(t.data_object_id));
+        row.ssn = 1;
+        row
+    }
+
+    fn record(&mut self, n: u64, rec: &Redo) -> Result<()> {
+        match rec {
+            Redo::Begin { scn, xid, ts, .. } => {
+                let row = self.base(n, *scn, *ts, *xid, op::START);
+                self.push_sql(row, "set transaction read write;".into());
+            }
+            Redo::Insert {
+                scn,
+                xid,
+                tab,
+                rid,
+                after,
+                ts,
+            } => {
+                let t = &self.replica.tables[*tab as usize];
+                let cols = t.columns_at(*scn);
+                let row = self.with_table(self.base(n, *scn, *ts, *xid, op::INSERT), t, rid);
+                let items: Vec<Col> = cols
+                    .iter()
+                    .zip(after)
+                    .filter(|(c, _)| !c.virtual_column)
+                    .map(|(c, v)| (c.name.as_str(), &c.data_type, v))
+                    .collect();
+                self.push_sql(row.clone(), sql_redo::insert(&t.def.name, &items));
+                self.lob_writes(row, t, cols, after);
+            }
+            Redo::Update {
+                scn,
+                xid,
+                tab,
+                rid,
+                before,
+                after,
+                ts,
+            } => {
+                let t = &self.replica.tables[*tab as usize];
+                let cols = t.columns_at(*scn);
+                let row = self.with_table(self.base(n, *scn, *ts, *xid, op::UPDATE), t, rid);
+                let mut changed: Vec<usize> = (0..cols.len())
+                    .filter(|&i| !cols[i].virtual_column && before.get(i) != after.get(i))
+                    .collect();
+                if changed.is_empty() {
+                    // An UPDATE that set columns to their own values still names them.
+                    changed = (0..cols.len())
+                        .filter(|&i| {
+                            !cols[i].virtual_column && !t.def.primary_key.contains(&cols[i].name)
+                        })
+                        .take(1)
+                        .collect();
+                }
+                let set: Vec<Col> = changed
+                    .iter()
+                    .filter_map(|&i| {
+                        Some((cols[i].name.as_str(), &cols[i].data_type, after.get(i)?))
+                    })
+                    .collect();
+                let all = self.replica.schema.database.supplemental_logging.all
+                    || t.def.logging == TableLogging::All;
+                let pk = t.def.logging == TableLogging::PrimaryKey;
+                let wh: Vec<Col> = (0..cols.len())
+                    .filter(|&i| {
+                        !cols[i].virtual_column
+                            && (all
+                                || changed.contains(&i)
+                                || (pk && t.def.primary_key.contains(&cols[i].name)))
+                    })
+                    .filter_map(|i| {
+                        Some((cols[i].name.as_str(), &cols[i].data_type, before.get(i)?))
+                    })
+                    .collect();
+                self.push_sql(row, sql_redo::update(&t.def.name, &set, &wh));
+            }
+            Redo::Delete {
+                scn,
+                xid,
+                tab,
+                rid,
+                before,
+                ts,
+            } => {
+                let t = &self.replica.tables[*tab as usize];
+                let cols = t.columns_at(*scn);
+                let row = self.with_table(self.base(n, *scn, *ts, *xid, op::DELETE), t, rid);
+                // The undo of a delete holds the whole row, so every column is in the WHERE.
+                let wh: Vec<Col> = cols
+                    .iter()
+                    .zip(before)
+                    .filter(|(c, _)| !c.virtual_column)
+                    .map(|(c, v)| (c.name.as_str(), &c.data_type, v))
+                    .collect();
+                self.push_sql(row, sql_redo::delete(&t.def.name, &wh));
+            }
+            Redo::Undo { scn, xid, of, ts } => {
+                let Some(undone) = self.replica.record(*of) else {
+                    return Ok(());
+                };
+                let (tab, rid, code) = match &**undone {
+                    Redo::Insert { tab, rid, .. } => (*tab, rid, op::DELETE),
+                    Redo::Update { tab, rid, .. } => (*tab, rid, op::UPDATE),
+                    Redo::Delete { tab, rid, .. } => (*tab, rid, op::INSERT),
+                    _ => return Ok(()),
+                };
+                let t = &self.replica.tables[tab as usize];
+                let mut row = self.with_table(self.base(n, *scn, *ts, *xid, code), t, rid);
+                row.rollback = 1;
+                row.ssn = 0;
+                // With NO_ROWID_IN_STMT an undo row's SQL_REDO (only a ROWID predicate) is empty.
+                self.out.push(row);
+            }
+            Redo::Commit { scn, xids, ts } => {
+                for xid in xids {
+                    let mut row = self.base(n, *scn, *ts, *xid, op::COMMIT);
+                    row.commit_scn = Some(*scn);
+                    row.commit_timestamp = Some(timestamp(*ts));
+                    row.start_scn = self.replica.xid_start.get(xid).copied();
+                    self.push_sql(row, "commit;".into());
+                }
+            }
+            Redo::Rollback { scn, xid, ts } => {
+                let mut row = self.base(n, *scn, *ts, *xid, op::ROLLBACK);
+                row.start_scn = self.replica.xid_start.get(xid).copied();
+                self.push_sql(row, "rollback;".into());
+            }
+            Redo::Ddl {
+                scn,
+                xid,
+                tab,
+                sql,
+                ts,
+                ..
+            } => {
+                let t = &self.replica.tables[*tab as usize];
+                let mut row = self.base(n, *scn, *ts, *xid, op::DDL);
+                row.seg_owner = Some(t.def.name.owner.clone());
+                row.table_name = Some(t.def.name.table.clone());
+                row.data_obj = u64::from(t.data_object_id);
+                row.info = Some("USER DDL (PlSql=0 RecDep=0)".into());
+                self.push_sql(row, sql.clone());
+            }
+            Redo::Extent { .. } | Redo::Stats { .. } | Redo::LogSwitch { .. } => {}
+        }
+        Ok(())
+    }
+
+    /// LOB values arrive as LOB_WRITE rows after the INSERT that wrote EMPTY_CLOB()/EMPTY_BLOB().
+    fn lob_writes(
+        &mut self,
+        row: LogMinerRow,
+        t: &TableState,
+        cols: &[crate::source::model::ColumnInfo],
+        after: &[Value],
+    ) {
+        let key: Vec<Col> = cols
+            .iter()
+            .zip(after)
+            .filter(|(c, _)| {
+                if t.def.primary_key.is_empty() {
+                    !c.data_type.is_lob() && !c.virtual_column && c.data_type != ColumnType::Json
+                } else {
+                    t.def.primary_key.contains(&c.name)
+                }
+            })
+            .map(|(c, v)| (c.name.as_str(), &c.data_type, v))
+            .collect();
+        for (c, v) in cols.iter().zip(after) {
+            let is_lob = matches!(
+                c.data_type,
+                ColumnType::Clob | ColumnType::Nclob | ColumnType::Blob
+            );
+            let empty = match v {
+                Value::Null => true,
+                Value::Text(s) => s.is_empty(),
+                Value::Bytes(b) => b.is_empty(),
+                _ => false,
+            };
+            if !is_lob || empty {
+                continue;
+            }
+            let mut r = row.clone();
+            r.operation_code = op::LOB_WRITE;
+            r.operation = op::name(op::LOB_WRITE).to_string();
+            let sql = sql_redo::lob_write_as(&t.def.name, &c.name, &c.data_type, &key, v);
+            self.push_sql(r, sql);
+        }
+    }
+}

@@ -1,0 +1,365 @@
+//! The emulated database's redo: an append-only file of JSON lines, one record per change, like
+//! Oracle's own redo. Every process that opens the directory replays it; the one writer appends.
+//! A commit is flushed and fsynced before the writer goes on; a torn last line left by a killed
+//! writer is ignored by readers and cut off by the next writer.
+
+use crate::errors::{CdcError, Result};
+use crate::source::model::{ColumnInfo, Extent, Scn};
+use crate::types::Value;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+/// A transaction id: undo segment, slot, sequence (V$TRANSACTION.XIDUSN/XIDSLOT/XIDSQN).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Xid {
+    pub usn: u16,
+    pub slot: u16,
+    pub sqn: u32,
+}
+
+impl Xid {
+    /// 16 hex digits as V$LOGMNR_CONTENTS.XID shows it.
+    pub fn hex(&self) -> String {
+        super::sql_redo::xid(self.usn, self.slot, self.sqn)
+    }
+}
+
+impl fmt::Display for Xid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.hex())
+    }
+}
+
+/// A schema change carried by a DDL record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum DdlChange {
+    AddColumn { column: ColumnInfo },
+    DropColumn { name: String },
+}
+
+/// One redo record. `ts` is milliseconds since the Unix epoch on the writer's clock.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "k")]
+pub enum Redo {
+    /// A transaction's first change follows (LogMiner START).
+    #[serde(rename = "B")]
+    Begin {
+        scn: Scn,
+        xid: Xid,
+        thread: u32,
+        ts: i64,
+    },
+    #[serde(rename = "I")]
+    Insert {
+        scn: Scn,
+        xid: Xid,
+        tab: u32,
+        rid: String,
+        after: Vec<Value>,
+        ts: i64,
+    },
+    #[serde(rename = "U")]
+    Update {
+        scn: Scn,
+        xid: Xid,
+        tab: u32,
+        rid: String,
+        before: Vec<Value>,
+        after: Vec<Value>,
+        ts: i64,
+    },
+    #[serde(rename = "D")]
+    Delete {
+        scn: Scn,
+        xid: Xid,
+        tab: u32,
+        rid: String,
+        before: Vec<Value>,
+        ts: i64,
+    },
+    /// Undo of change number `of` (its record index) of the same transaction: rollback to a
+    /// savepoint, or a full rollback before its ROLLBACK record.
+    #[serde(rename = "X")]
+    Undo {
+        scn: Scn,
+        xid: Xid,
+        of: u64,
+        ts: i64,
+    },
+    /// One or more transactions commit at this SCN (several may share one commit SCN).
+    #[serde(rename = "C")]
+    Commit { scn: Scn, xids: Vec<Xid>, ts: i64 },
+    #[serde(rename = "R")]
+    Rollback { scn: Scn, xid: Xid, ts: i64 },
+    #[serde(rename = "L")]
+    Ddl {
+        scn: Scn,
+        xid: Xid,
+        tab: u32,
+        sql: String,
+        change: DdlChange,
+        ts: i64,
+    },
+    /// Space management: a new extent for table `tab` (partition index `part`, if any).
+    #[serde(rename = "E")]
+    Extent {
+        scn: Scn,
+        tab: u32,
+        part: Option<u32>,
+        ext: Extent,
+    },
+    /// Optimizer statistics were gathered for table `tab`.
+    #[serde(rename = "G")]
+    Stats {
+        scn: Scn,
+        tab: u32,
+        num_rows: u64,
+        blocks: u64,
+        ts: i64,
+    },
+    /// The current log of `thread` was archived; a new sequence starts.
+    #[serde(rename = "S")]
+    LogSwitch { scn: Scn, thread: u32, ts: i64 },
+}
+
+impl Redo {
+    pub fn scn(&self) -> Scn {
+        match self {
+            Redo::Begin { scn, .. }
+            | Redo::Insert { scn, .. }
+            | Redo::Update { scn, .. }
+            | Redo::Delete { scn, .. }
+            | Redo::Undo { scn, .. }
+            | Redo::Commit { scn, .. }
+            | Redo::Rollback { scn, .. }
+            | Redo::Ddl { scn, .. }
+            | Redo::Extent { scn, .. }
+            | Redo::Stats { scn, .. }
+            | Redo::LogSwitch { scn, .. } => *scn,
+        }
+    }
+
+    pub fn ts(&self) -> Option<i64> {
+        match self {
+            Redo::Begin { ts, .. }
+            | Redo::Insert { ts, .. }
+            | Redo::Update { ts, .. }
+            | Redo::Delete { ts, .. }
+            | Redo::Undo { ts, .. }
+            | Redo::Commit { ts, .. }
+            | Redo::Rollback { ts, .. }
+            | Redo::Ddl { ts, .. }
+            | Redo::Stats { ts, .. }
+            | Redo::LogSwitch { ts, .. } => Some(*ts),
+            Redo::Extent { .. } => None,
+        }
+    }
+}
+
+pub const REDO_FILE: &str = "redo.log";
+
+/// Reads new complete records from the redo file, remembering where it stopped.
+pub struct RedoTail {
+    path: PathBuf,
+    offset: u64,
+    line: u64,
+}
+
+impl RedoTail {
+    pub fn new(dir: &Path) -> RedoTail {
+        RedoTail {
+            path: dir.join(REDO_FILE),
+            offset: 0,
+            line: 0,
+        }
+    }
+
+    /// Byte offset up to which records were read (all complete lines).
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Whether the file holds bytes past what was read.
+    pub fn has_more(&self) -> bool {
+        std::fs::metadata(&self.path)
+            .map(|m| m.len() > self.offset)
+            .unwrap_or(false)
+    }
+
+    /// Read every complete record appended since the last call.
+    pub fn read_new(&mut self, mut each: impl FnMut(Redo) -> Result<()>) -> Result<()> {
+        let mut file = File::open(&self.path).map_err(|e| CdcError::io(&self.path, e))?;
+        file.seek(SeekFrom::Start(self.offset))
+            .map_err(|e| CdcError::io(&self.path, e))?;
+        let mut reader = BufReader::with_capacity(1 << 20, file);
+        let mut buf = Vec::with_capacity(512);
+        loop {
+            buf.clear();
+            let n = reader
+                .read_until(b'\n', &mut buf)
+                .map_err(|e| CdcError::io(&self.path, e))?;
+            if n == 0 || buf.last() != Some(&b'\n') {
+                // End, or a torn line still being written: leave it for the next call.
+                return Ok(());
+            }
+            let record: Redo =
+                serde_json::from_slice(&buf[..n - 1]).map_err(|e| CdcError::RedoDamaged {
+                    path: self.path.clone(),
+                    line: self.line + 1,
+                    message: e.to_string(),
+                })?;
+            self.offset += n as u64;
+            self.line += 1;
+            each(record)?;
+        }
+    }
+}
+
+/// The single writer's append handle.
+pub struct RedoWriter {
+    path: PathBuf,
+    file: std::io::BufWriter<File>,
+    durable: bool,
+}
+
+impl RedoWriter {
+    /// Open for appending; a torn last line (a writer killed mid-record) is cut off first.
+    pub fn open(dir: &Path, durable: bool) -> Result<RedoWriter> {
+        let path = dir.join(REDO_FILE);
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(|e| CdcError::io(&path, e))?;
+        let len = file.metadata().map_err(|e| CdcError::io(&path, e))?.len();
+        if len > 0 {
+            let good =
+                last_complete_line_end(&mut file, len).map_err(|e| CdcError::io(&path, e))?;
+            if good < len {
+                tracing::warn!(
+                    "cutting a torn redo record at byte {good} of {} (a writer was killed mid-write)",
+                    path.display()
+                );
+                file.set_len(good).map_err(|e| CdcError::io(&path, e))?;
+            }
+        }
+        file.seek(SeekFrom::End(0))
+            .map_err(|e| CdcError::io(&path, e))?;
+        Ok(RedoWriter {
+            path,
+            file: std::io::BufWriter::with_capacity(1 << 20, file),
+            durable,
+        })
+    }
+
+    pub fn append(&mut self, record: &Redo) -> Result<()> {
+        let mut line = serde_json::to_vec(record).map_err(|e| CdcError::RedoDamaged {
+            path: self.path.clone(),
+            line: 0,
+            message: e.to_string(),
+        })?;
+        line.push(b'\n');
+        self.file
+            .write_all(&line)
+            .map_err(|e| CdcError::io(&self.path, e))
+    }
+
+    /// Make everything appended so far visible to readers, and durable when asked to be.
+    pub fn flush(&mut self) -> Result<()> {
+        self.file.flush().map_err(|e| CdcError::io(&self.path, e))?;
+        if self.durable {
+            self.file
+                .get_ref()
+                .sync_data()
+                .map_err(|e| CdcError::io(&self.path, e))?;
+        }
+        Ok(())
+    }
+}
+
+fn last_complete_line_end(file: &mut File, len: u64) -> std::io::Result<u64> {
+    // Scan back from the end for the last newline.
+    let mut pos = len;
+    let mut buf = vec![0u8; 64 * 1024];
+    while pos > 0 {
+        let start = pos.saturating_sub(buf.len() as u64);
+        let n = (pos - start) as usize;
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(&mut buf[..n])?;
+        if let Some(i) = buf[..n].iter().rposition(|&b| b == b'\n') {
+            return Ok(start + i as u64 + 1);
+        }
+        pos = start;
+    }
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn begin(scn: Scn) -> Redo {
+        Redo::Begin {
+            scn,
+            xid: Xid {
+                usn: 1,
+                slot: 2,
+                sqn: 3,
+            },
+            thread: 1,
+            ts: 0,
+        }
+    }
+
+    #[test]
+    fn torn_last_line_is_ignored_by_readers_and_cut_by_the_next_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut w = RedoWriter::open(dir.path(), false).unwrap();
+        w.append(&begin(10)).unwrap();
+        w.append(&begin(11)).unwrap();
+        w.flush().unwrap();
+        drop(w);
+        // A writer killed half-way through a record.
+        let mut f = OpenOptions::new()
+            .append(true)
+            .open(dir.path().join(REDO_FILE))
+            .unwrap();
+        f.write_all(b"{\"k\":\"B\",\"scn\":12,").unwrap();
+        let mut tail = RedoTail::new(dir.path());
+        let mut seen = Vec::new();
+        tail.read_new(|r| {
+            seen.push(r.scn());
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seen, vec![10, 11]);
+        let mut w = RedoWriter::open(dir.path(), false).unwrap();
+        w.append(&begin(12)).unwrap();
+        w.flush().unwrap();
+        tail.read_new(|r| {
+            seen.push(r.scn());
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seen, vec![10, 11, 12]);
+    }
+
+    #[test]
+    fn damage_in_the_middle_is_reported_with_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(REDO_FILE),
+            "{\"k\":\"B\",\"scn\":1,\"xid\":{\"usn\":1,\"slot\":1,\"sqn\":1},\"thread\":1,\"ts\":0}\nnot json\n",
+        )
+        .unwrap();
+        let err = RedoTail::new(dir.path()).read_new(|_| Ok(())).unwrap_err();
+        assert!(err.to_string().starts_with("CDC-4004"), "{err}");
+        assert!(err.to_string().contains("line 2"), "{err}");
+    }
+}

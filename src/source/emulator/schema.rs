@@ -1,0 +1,444 @@
+//! The emulator's schema file: database settings, privileges and tables (YAML).
+//! `examples/emulator-schema.yaml` documents every field.
+
+use crate::errors::{CdcError, Result};
+use crate::names::TableName;
+use crate::source::model::{ColumnInfo, DatabaseRole, OpenMode, Organization};
+use crate::types::ColumnType;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SchemaFile {
+    /// Seed of the initial rows' values.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    #[serde(default)]
+    pub database: DatabaseSpec,
+    pub tables: Vec<TableSpec>,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DatabaseSpec {
+    pub name: String,
+    pub dbid: u64,
+    pub version: String,
+    pub edition: String,
+    /// A container database; tables are then named PDB.OWNER.TABLE.
+    pub multitenant: bool,
+    pub archivelog: bool,
+    pub force_logging: bool,
+    pub supplemental_logging: SupplementalSpec,
+    /// UNDO_RETENTION in seconds.
+    pub undo_retention: u64,
+    pub undo_guarantee: bool,
+    pub role: RoleSpec,
+    pub open_mode: OpenModeSpec,
+    /// Redo threads (more than one is RAC-like).
+    pub redo_threads: u32,
+    /// Redo records per log file; a log switch follows.
+    pub log_size: u64,
+    /// Archived logs kept per thread (0: all); older ones are gone (mining them: ORA-01291).
+    pub archived_logs_kept: u64,
+    /// The database's first SCN: flashback below it fails with ORA-08181.
+    pub start_scn: u64,
+    /// The user the workload's transactions run as (V$LOGMNR_CONTENTS.USERNAME).
+    pub workload_user: String,
+    /// Privileges of the capture user: `all` (every grant oracle-facts §7 lists) or a list.
+    pub privileges: PrivilegeSpec,
+}
+
+impl Default for DatabaseSpec {
+    fn default() -> Self {
+        DatabaseSpec {
+            name: "EMU".into(),
+            dbid: 1_234_567_890,
+            version: "19.22.0.0.0".into(),
+            edition: "Enterprise Edition".into(),
+            multitenant: false,
+            archivelog: true,
+            force_logging: true,
+            supplemental_logging: SupplementalSpec::default(),
+            undo_retention: 900,
+            undo_guarantee: false,
+            role: RoleSpec::Primary,
+            open_mode: OpenModeSpec::ReadWrite,
+            redo_threads: 1,
+            log_size: 20_000,
+            archived_logs_kept: 0,
+            start_scn: 1_000_000,
+            workload_user: "APP".into(),
+            privileges: PrivilegeSpec::All(AllWord::All),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SupplementalSpec {
+    pub min: bool,
+    pub all: bool,
+}
+
+impl Default for SupplementalSpec {
+    fn default() -> Self {
+        SupplementalSpec {
+            min: true,
+            all: false,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoleSpec {
+    Primary,
+    PhysicalStandby,
+}
+
+impl From<RoleSpec> for DatabaseRole {
+    fn from(r: RoleSpec) -> Self {
+        match r {
+            RoleSpec::Primary => DatabaseRole::Primary,
+            RoleSpec::PhysicalStandby => DatabaseRole::PhysicalStandby,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OpenModeSpec {
+    ReadWrite,
+    ReadOnly,
+    ReadOnlyWithApply,
+}
+
+impl From<OpenModeSpec> for OpenMode {
+    fn from(m: OpenModeSpec) -> Self {
+        match m {
+            OpenModeSpec::ReadWrite => OpenMode::ReadWrite,
+            OpenModeSpec::ReadOnly => OpenMode::ReadOnly,
+            OpenModeSpec::ReadOnlyWithApply => OpenMode::ReadOnlyWithApply,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AllWord {
+    All,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum PrivilegeSpec {
+    All(AllWord),
+    List(Vec<String>),
+}
+
+/// Every grant of oracle-facts §7, as (kind, name): system privilege, role, or object `OWNER.OBJECT:PRIV`.
+pub const ALL_PRIVILEGES: &[&str] = &[
+    "CREATE SESSION",
+    "SET CONTAINER",
+    "FLASHBACK ANY TABLE",
+    "SELECT ANY TABLE",
+    "SELECT ANY TRANSACTION",
+    "LOGMINING",
+    "SELECT_CATALOG_ROLE",
+    "EXECUTE_CATALOG_ROLE",
+    "SYS.V_$DATABASE:SELECT",
+    "SYS.DBMS_LOGMNR:EXECUTE",
+    "SYS.DBMS_LOGMNR_D:EXECUTE",
+    "SYS.V_$LOG:SELECT",
+    "SYS.V_$LOGFILE:SELECT",
+    "SYS.V_$ARCHIVED_LOG:SELECT",
+    "SYS.V_$ARCHIVE_DEST_STATUS:SELECT",
+    "SYS.V_$LOGMNR_LOGS:SELECT",
+    "SYS.V_$LOGMNR_CONTENTS:SELECT",
+    "SYS.V_$LOGMNR_PARAMETERS:SELECT",
+    "SYS.V_$TRANSACTION:SELECT",
+    "SYS.V_$THREAD:SELECT",
+    "SYS.DBA_EXTENTS:SELECT",
+];
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableSpec {
+    pub name: String,
+    pub columns: Vec<ColumnSpec>,
+    #[serde(default)]
+    pub primary_key: Vec<String>,
+    #[serde(default)]
+    pub unique_keys: Vec<Vec<String>>,
+    #[serde(default)]
+    pub organization: OrganizationSpec,
+    #[serde(default)]
+    pub row_movement: bool,
+    /// Table-level supplemental logging: `all` (ALL COLUMNS), `primary_key` or `none`.
+    #[serde(default)]
+    pub supplemental_logging: TableLogging,
+    #[serde(default)]
+    pub partitions: Option<PartitionSpec>,
+    /// Rows inserted by `emulator init`.
+    #[serde(default)]
+    pub rows: u64,
+    /// Optimizer statistics after init: `current`, `stale` or `missing`.
+    #[serde(default)]
+    pub statistics: StatsSpec,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OrganizationSpec {
+    #[default]
+    Heap,
+    IndexOrganized,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TableLogging {
+    All,
+    PrimaryKey,
+    #[default]
+    None,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StatsSpec {
+    #[default]
+    Current,
+    Stale,
+    Missing,
+}
+
+/// List partitioning by one column.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PartitionSpec {
+    pub column: String,
+    pub list: Vec<ListPartition>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListPartition {
+    pub name: String,
+    /// Values (as text) that go to this partition; empty is the DEFAULT partition.
+    #[serde(default)]
+    pub values: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ColumnSpec {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub data_type: String,
+    #[serde(default = "yes")]
+    pub nullable: bool,
+    /// A virtual column (computed; never in redo). Its value is generated like any other here.
+    #[serde(default, rename = "virtual")]
+    pub virtual_column: bool,
+    /// How values are made; default by type.
+    #[serde(default)]
+    pub generate: Option<super::generate::Generator>,
+    /// Percent of generated values that are NULL (nullable columns only).
+    #[serde(default)]
+    pub null_pct: u8,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A validated table definition.
+#[derive(Debug, Clone)]
+pub struct TableDef {
+    pub name: TableName,
+    pub columns: Vec<ColumnInfo>,
+    pub generators: Vec<super::generate::ColumnGen>,
+    pub primary_key: Vec<String>,
+    pub unique_keys: Vec<Vec<String>>,
+    pub organization: Organization,
+    pub row_movement: bool,
+    pub logging: TableLogging,
+    pub partitions: Option<PartitionSpec>,
+    pub rows: u64,
+    pub statistics: StatsSpec,
+}
+
+impl SchemaFile {
+    pub fn read(path: &Path) -> Result<SchemaFile> {
+        let text = std::fs::read_to_string(path).map_err(|e| CdcError::EmulatorSchema {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        SchemaFile::parse(path, &text)
+    }
+
+    pub fn parse(path: &Path, text: &str) -> Result<SchemaFile> {
+        let schema: SchemaFile = serde_yaml::from_str(text).map_err(|e| {
+            let at = e
+                .location()
+                .map(|l| format!("line {} column {}: ", l.line(), l.column()))
+                .unwrap_or_default();
+            CdcError::EmulatorSchema {
+                path: path.to_path_buf(),
+                message: format!("{at}{e}"),
+            }
+        })?;
+        schema.tables(path)?;
+        Ok(schema)
+    }
+
+    /// Validate and type every table.
+    pub fn tables(&self, path: &Path) -> Result<Vec<TableDef>> {
+        let bad = |message: String| CdcError::EmulatorSchema {
+            path: path.to_path_buf(),
+            message,
+        };
+        if self.database.redo_threads == 0 || self.database.redo_threads > 8 {
+            return Err(bad("database.redo_threads must be 1..8".into()));
+        }
+        if self.database.log_size < 10 {
+            return Err(bad(
+                "database.log_size must be at least 10 redo records".into()
+            ));
+        }
+        if let PrivilegeSpec::List(list) = &self.database.privileges {
+            for p in list {
+                if !ALL_PRIVILEGES.contains(&p.as_str()) {
+                    return Err(bad(format!(
+                        "database.privileges: unknown privilege `{p}`; known: {}",
+                        ALL_PRIVILEGES.join(", ")
+                    )));
+                }
+            }
+        }
+        let mut seen = BTreeSet::new();
+        let mut out = Vec::new();
+        for t in &self.tables {
+            let name: TableName = t
+                .name
+                .parse()
+                .map_err(|e: String| bad(format!("table `{}`: {e}", t.name)))?;
+            if self.database.multitenant != name.pdb.is_some() {
+                return Err(bad(format!(
+                    "table `{name}`: {}",
+                    if self.database.multitenant {
+                        "a multitenant database names tables PDB.OWNER.TABLE"
+                    } else {
+                        "a database without multitenant names tables OWNER.TABLE (set database.multitenant: true for PDBs)"
+                    }
+                )));
+            }
+            if !seen.insert(name.clone()) {
+                return Err(bad(format!("table `{name}` is declared twice")));
+            }
+            if t.columns.is_empty() {
+                return Err(bad(format!("table `{name}` has no columns")));
+            }
+            let mut columns = Vec::new();
+            let mut generators = Vec::new();
+            let mut col_names = BTreeSet::new();
+            for c in &t.columns {
+                let cname = crate::names::split_identifiers(&c.name)
+                    .ok()
+                    .filter(|p| p.len() == 1)
+                    .map(|mut p| p.remove(0))
+                    .ok_or_else(|| bad(format!("table `{name}`: bad column name `{}`", c.name)))?;
+                if !col_names.insert(cname.clone()) {
+                    return Err(bad(format!(
+                        "table `{name}`: column `{cname}` is declared twice"
+                    )));
+                }
+                let data_type = ColumnType::parse(&c.data_type)
+                    .map_err(|e| bad(format!("table `{name}` column `{cname}`: {e}")))?;
+                let gen = super::generate::ColumnGen::new(
+                    &data_type,
+                    c.generate.clone(),
+                    c.null_pct,
+                    c.nullable,
+                )
+                .map_err(|e| bad(format!("table `{name}` column `{cname}`: {e}")))?;
+                generators.push(gen);
+                columns.push(ColumnInfo {
+                    name: cname,
+                    data_type,
+                    nullable: c.nullable,
+                    virtual_column: c.virtual_column,
+                    hidden: false,
+                });
+            }
+            let check_cols = |what: &str, cols: &[String]| -> Result<Vec<String>> {
+                cols.iter()
+                    .map(|c| {
+                        let up = c.to_ascii_uppercase();
+                        if col_names.contains(&up) {
+                            Ok(up)
+                        } else {
+                            Err(bad(format!(
+                                "table `{name}`: {what} names unknown column `{c}`"
+                            )))
+                        }
+                    })
+                    .collect()
+            };
+            let primary_key = check_cols("primary_key", &t.primary_key)?;
+            for k in &primary_key {
+                if columns.iter().any(|c| &c.name == k && c.nullable) {
+                    return Err(bad(format!(
+                        "table `{name}`: primary key column `{k}` must be `nullable: false` (Oracle makes key columns NOT NULL)"
+                    )));
+                }
+            }
+            let unique_keys = t
+                .unique_keys
+                .iter()
+                .map(|u| check_cols("unique_keys", u))
+                .collect::<Result<Vec<_>>>()?;
+            if t.organization == OrganizationSpec::IndexOrganized && primary_key.is_empty() {
+                return Err(bad(format!(
+                    "table `{name}`: an index-organised table needs a primary key"
+                )));
+            }
+            if let Some(p) = &t.partitions {
+                check_cols("partitions.column", std::slice::from_ref(&p.column))?;
+                if p.list.is_empty() {
+                    return Err(bad(format!("table `{name}`: partitions.list is empty")));
+                }
+                if t.organization == OrganizationSpec::IndexOrganized {
+                    return Err(bad(format!(
+                        "table `{name}`: partitioned index-organised tables are not emulated"
+                    )));
+                }
+            }
+            out.push(TableDef {
+                name,
+                columns,
+                generators,
+                primary_key,
+                unique_keys,
+                organization: match t.organization {
+                    OrganizationSpec::Heap => Organization::Heap,
+                    OrganizationSpec::IndexOrganized => Organization::IndexOrganized,
+                },
+                row_movement: t.row_movement,
+                logging: t.supplemental_logging,
+                partitions: t.partitions.clone(),
+                rows: t.rows,
+                statistics: t.statistics,
+            });
+        }
+        Ok(out)
+    }
+}

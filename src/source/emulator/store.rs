@@ -1,0 +1,690 @@
+//! The in-memory replica every process builds from the redo: committed data as versions by
+//! commit SCN (what `AS OF SCN` reads), open transactions, schema history, extents, logs.
+
+use super::redo::{DdlChange, Redo, Xid};
+use super::schema::{SchemaFile, StatsSpec, TableDef};
+use crate::errors::{CdcError, Result};
+use crate::source::model::*;
+use crate::source::rowid::RowId;
+use crate::types::{compare_keys, Value};
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::Arc;
+
+/// A committed version of a row: its values from `scn` on, or deleted (`None`).
+#[derive(Debug, Clone)]
+pub struct Version {
+    pub scn: Scn,
+    pub row: Option<Arc<[Value]>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct TableState {
+    pub def: TableDef,
+    /// Columns now (after DDL).
+    pub columns: Vec<ColumnInfo>,
+    /// Column layouts by the SCN they took effect at, oldest first.
+    pub history: Vec<(Scn, Vec<ColumnInfo>)>,
+    pub last_ddl_scn: Scn,
+    /// The newest commit that changed the table.
+    pub last_change_scn: Scn,
+    pub rows: BTreeMap<RowId, Vec<Version>>,
+    /// Extents with the partition index they belong to.
+    pub extents: Vec<(Option<u32>, Extent)>,
+    pub data_object_id: u32,
+    /// Data object id of each partition (index as in the schema's list).
+    pub partition_objects: Vec<u32>,
+    /// (num_rows, blocks) at the last statistics gathering, and changes since.
+    pub stats: Option<(u64, u64)>,
+    pub changes_since_stats: u64,
+    pub live_rows: u64,
+}
+
+impl TableState {
+    /// The column layout in force at `scn`.
+    pub fn columns_at(&self, scn: Scn) -> &[ColumnInfo] {
+        self.history
+            .iter()
+            .rev()
+            .find(|(s, _)| *s <= scn)
+            .map(|(_, c)| c.as_slice())
+            .unwrap_or(&self.columns)
+    }
+
+    /// The committed row at `rid` as of `scn`.
+    pub fn visible(&self, rid: &RowId, scn: Scn) -> Option<&Arc<[Value]>> {
+        self.rows.get(rid).and_then(|v| visible_version(v, scn))
+    }
+
+    pub fn info(&self) -> TableInfo {
+        let d = &self.def;
+        let stale = match (self.stats, d.statistics) {
+            (Some((n, _)), _) => self.changes_since_stats * 10 > n.max(1),
+            _ => false,
+        };
+        TableInfo {
+            name: d.name.clone(),
+            columns: self.columns.clone(),
+            primary_key: (!d.primary_key.is_empty()).then(|| KeyConstraint {
+                name: format!("{}_PK", d.name.table),
+                columns: d.primary_key.clone(),
+            }),
+            unique_keys: d
+                .unique_keys
+                .iter()
+                .enumerate()
+                .map(|(i, cols)| KeyConstraint {
+                    name: format!("{}_UK{}", d.name.table, i + 1),
+                    columns: cols.clone(),
+                })
+                .collect(),
+            organization: d.organization,
+            row_movement: d.row_movement,
+            data_object_id: u64::from(self.data_object_id),
+            partitions: d
+                .partitions
+                .iter()
+                .flat_map(|p| p.list.iter())
+                .zip(&self.partition_objects)
+                .map(|(p, id)| PartitionInfo {
+                    name: p.name.clone(),
+                    data_object_id: u64::from(*id),
+                })
+                .collect(),
+            stats: TableStats {
+                num_rows: self.stats.map(|s| s.0),
+                blocks: self.stats.map(|s| s.1),
+                last_analyzed: self.stats.map(|_| "gathered".to_string()),
+                stale,
+            },
+            supplemental_all_columns: d.logging == super::schema::TableLogging::All,
+        }
+    }
+}
+
+fn visible_version(versions: &[Version], scn: Scn) -> Option<&Arc<[Value]>> {
+    let idx = versions.partition_point(|v| v.scn <= scn);
+    if idx == 0 {
+        return None;
+    }
+    versions[idx - 1].row.as_ref()
+}
+
+#[derive(Debug, Clone)]
+pub struct OpenTx {
+    pub start_scn: Scn,
+    pub thread: u32,
+    /// Record numbers of the changes not undone, in redo order.
+    pub changes: Vec<u64>,
+}
+
+/// One redo log of a thread.
+#[derive(Debug, Clone)]
+pub struct LogSeq {
+    pub sequence: u64,
+    pub first_scn: Scn,
+    pub first_record: u64,
+}
+
+pub struct Replica {
+    pub schema: SchemaFile,
+    pub tables: Vec<TableState>,
+    pub open: BTreeMap<Xid, OpenTx>,
+    /// Redo records kept in memory for mining, from record number `records_base` on.
+    pub records: VecDeque<Arc<Redo>>,
+    pub records_base: u64,
+    /// Thread of every transaction seen (for THREAD# of its rows).
+    pub xid_thread: HashMap<Xid, u32>,
+    /// START SCN of every transaction seen (COMMIT rows carry it).
+    pub xid_start: HashMap<Xid, Scn>,
+    /// PDB of every transaction's first change (SRC_CON_NAME of its START/COMMIT rows).
+    pub xid_pdb: HashMap<Xid, String>,
+    /// (scn, ts) of records with a timestamp: maps SCNs to time.
+    pub scn_times: Vec<(Scn, i64)>,
+    /// Logs per thread (index thread-1), oldest first.
+    pub logs: Vec<Vec<LogSeq>>,
+    pub current_scn: Scn,
+    commits_since_prune: u64,
+}
+
+impl Replica {
+    pub fn new(schema: SchemaFile, defs: Vec<TableDef>) -> Replica {
+        let start = schema.database.start_scn;
+        let threads = schema.database.redo_threads.max(1) as usize;
+        let mut next_object = 73_000u32;
+        let tables = defs
+            .into_iter()
+            .map(|def| {
+                let data_object_id = next_object;
+                next_object += 1;
+                let parts = def.partitions.as_ref().map(|p| p.list.len()).unwrap_or(0);
+                let partition_objects = (0..parts as u32)
+                    .map(|i| data_object_id * 0 + next_object + i)
+                    .collect::<Vec<_>>();
+                next_object += parts as u32;
+                TableState {
+                    columns: def.columns.clone(),
+                    history: vec![(start, def.columns.clone())],
+                    last_ddl_scn: start,
+                    last_change_scn: start,
+                    rows: BTreeMap::new(),
+                    extents: Vec::new(),
+                    data_object_id,
+                    partition_objects,
+                    stats: None,
+                    changes_since_stats: 0,
+                    live_rows: 0,
+                    def,
+                }
+            })
+            .collect();
+        Replica {
+            schema,
+            tables,
+            open: BTreeMap::new(),
+            records: VecDeque::new(),
+            records_base: 0,
+            xid_thread: HashMap::new(),
+            xid_start: HashMap::new(),
+            xid_pdb: HashMap::new(),
+            scn_times: Vec::new(),
+            logs: (0..threads)
+                .map(|_| {
+                    vec![LogSeq {
+                        sequence: 1,
+                        first_scn: start,
+                        first_record: 0,
+                    }]
+                })
+                .collect(),
+            current_scn: start,
+            commits_since_prune: 0,
+        }
+    }
+
+    /// Number of the next record to be applied.
+    pub fn next_record(&self) -> u64 {
+        self.records_base + self.records.len() as u64
+    }
+
+    pub fn record(&self, n: u64) -> Option<&Arc<Redo>> {
+        n.checked_sub(self.records_base)
+            .and_then(|i| self.records.get(i as usize))
+    }
+
+    pub fn table_index(&self, name: &crate::names::TableName) -> Option<usize> {
+        self.tables.iter().position(|t| &t.def.name == name)
+    }
+
+    pub fn table(&self, name: &crate::names::TableName) -> Result<&TableState> {
+        self.table_index(name)
+            .map(|i| &self.tables[i])
+            .ok_or_else(|| CdcError::UnknownTable {
+                table: name.to_string(),
+                hint: format!(
+                    " (tables: {})",
+                    self.tables
+                        .iter()
+                        .map(|t| t.def.name.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            })
+    }
+
+    fn damaged(&self, n: u64, message: String) -> CdcError {
+        CdcError::RedoDamaged {
+            path: super::redo::REDO_FILE.into(),
+            line: n + 1,
+            message,
+        }
+    }
+
+    /// Apply one record read from the redo.
+    pub fn apply(&mut self, record: Redo) -> Result<()> {
+        let n = self.next_record();
+        self.current_scn = self.current_scn.max(record.scn());
+        if let Some(ts) = record.ts() {
+            if self.scn_times.last().map(|l| l.0) != Some(record.scn()) {
+                self.scn_times.push((record.scn(), ts));
+            }
+        }
+        let table_count = self.tables.len();
+        let check_tab = |tab: u32| -> Result<usize> {
+            if (tab as usize) < table_count {
+                Ok(tab as usize)
+            } else {
+                Err(CdcError::RedoDamaged {
+                    path: super::redo::REDO_FILE.into(),
+                    line: n + 1,
+                    message: format!("table number {tab} does not exist"),
+                })
+            }
+        };
+        match &record {
+            Redo::Begin {
+                scn, xid, thread, ..
+            } => {
+                self.open.insert(
+                    *xid,
+                    OpenTx {
+                        start_scn: *scn,
+                        thread: *thread,
+                        changes: Vec::new(),
+                    },
+                );
+                self.xid_thread.insert(*xid, *thread);
+                self.xid_start.insert(*xid, *scn);
+            }
+            Redo::Insert { xid, tab, .. }
+            | Redo::Update { xid, tab, .. }
+            | Redo::Delete { xid, tab, .. } => {
+                let ti = check_tab(*tab)?;
+                if let Some(pdb) = &self.tables[ti].def.name.pdb {
+                    self.xid_pdb.entry(*xid).or_insert_with(|| pdb.clone());
+                }
+                match self.open.get_mut(xid) {
+                    Some(tx) => tx.changes.push(n),
+                    None => {
+                        return Err(self
+                            .damaged(n, format!("change of transaction {xid}, which is not open")))
+                    }
+                }
+            }
+            Redo::Undo { xid, of, .. } => {
+                let ok = match self.open.get_mut(xid) {
+                    Some(tx) => match tx.changes.iter().rposition(|c| c == of) {
+                        Some(i) => {
+                            tx.changes.remove(i);
+                            true
+                        }
+                        None => false,
+                    },
+                    None => false,
+                };
+                if !ok {
+                    return Err(self.damaged(
+                        n,
+                        format!("undo of record {of}, not an open change of {xid}"),
+                    ));
+                }
+            }
+            Redo::Commit { scn, xids, .. } => {
+                for xid in xids {
+                    let tx = self.open.remove(xid).ok_or_else(|| {
+                        self.damaged(n, format!("commit of {xid}, which is not open"))
+                    })?;
+                    for c in tx.changes {
+                        let Some(change) = self.record(c).cloned() else {
+                            return Err(
+                                self.damaged(n, format!("commit refers to missing record {c}"))
+                            );
+                        };
+                        self.apply_committed(&change, *scn);
+                    }
+                }
+                self.commits_since_prune += 1;
+            }
+            Redo::Rollback { xid, .. } => {
+                self.open.remove(xid);
+            }
+            Redo::Ddl {
+                scn, tab, change, ..
+            } => {
+                let t = &mut self.tables[check_tab(*tab)?];
+                match change {
+                    DdlChange::AddColumn { column } => {
+                        t.columns.push(column.clone());
+                        for versions in t.rows.values_mut() {
+                            for v in versions.iter_mut() {
+                                if let Some(row) = &v.row {
+                                    let mut r = row.to_vec();
+                                    r.push(Value::Null);
+                                    v.row = Some(r.into());
+                                }
+                            }
+                        }
+                    }
+                    DdlChange::DropColumn { name } => {
+                        let Some(i) = t.columns.iter().position(|c| &c.name == name) else {
+                            return Err(self.damaged(n, format!("drop of unknown column {name}")));
+                        };
+                        t.columns.remove(i);
+                        for versions in t.rows.values_mut() {
+                            for v in versions.iter_mut() {
+                                if let Some(row) = &v.row {
+                                    let mut r = row.to_vec();
+                                    if i < r.len() {
+                                        r.remove(i);
+                                    }
+                                    v.row = Some(r.into());
+                                }
+                            }
+                        }
+                    }
+                }
+                t.last_ddl_scn = *scn;
+                t.history.push((*scn, t.columns.clone()));
+            }
+            Redo::Extent { tab, part, ext, .. } => {
+                let i = check_tab(*tab)?;
+                self.tables[i].extents.push((*part, ext.clone()));
+            }
+            Redo::Stats {
+                tab,
+                num_rows,
+                blocks,
+                ..
+            } => {
+                let t = &mut self.tables[check_tab(*tab)?];
+                t.stats = Some((*num_rows, *blocks));
+                t.changes_since_stats = 0;
+                if t.def.statistics == StatsSpec::Stale {
+                    // The schema asked for stale statistics: pretend many changes since.
+                    t.changes_since_stats = num_rows.max(&1) * 2;
+                }
+            }
+            Redo::LogSwitch { scn, thread, .. } => {
+                let logs = self
+                    .logs
+                    .get_mut((*thread as usize).wrapping_sub(1))
+                    .ok_or_else(|| CdcError::RedoDamaged {
+                        path: super::redo::REDO_FILE.into(),
+                        line: n + 1,
+                        message: format!("log switch of unknown thread {thread}"),
+                    })?;
+                let sequence = logs.last().map(|l| l.sequence + 1).unwrap_or(1);
+                logs.push(LogSeq {
+                    sequence,
+                    first_scn: *scn,
+                    first_record: n + 1,
+                });
+            }
+        }
+        self.records.push_back(Arc::new(record));
+        Ok(())
+    }
+
+    fn apply_committed(&mut self, change: &Redo, commit_scn: Scn) {
+        let (tab, rid, row, delta) = match change {
+            Redo::Insert {
+                tab, rid, after, ..
+            } => (*tab, rid, Some(after), 1i64),
+            Redo::Update {
+                tab, rid, after, ..
+            } => (*tab, rid, Some(after), 0),
+            Redo::Delete { tab, rid, .. } => (*tab, rid, None, -1),
+            _ => return,
+        };
+        let Ok(rid) = RowId::decode(rid) else { return };
+        let t = &mut self.tables[tab as usize];
+        let versions = t.rows.entry(rid).or_default();
+        let version = Version {
+            scn: commit_scn,
+            row: row.map(|r| Arc::from(r.clone().into_boxed_slice())),
+        };
+        // Two changes of one transaction to the same row: the later one wins at that SCN.
+        match versions.last_mut() {
+            Some(last) if last.scn == commit_scn => *last = version,
+            _ => versions.push(version),
+        }
+        t.live_rows = (t.live_rows as i64 + delta).max(0) as u64;
+        t.last_change_scn = t.last_change_scn.max(commit_scn);
+        t.changes_since_stats += 1;
+    }
+
+    /// Milliseconds timestamp of `scn` (of the newest record at or below it).
+    pub fn time_of(&self, scn: Scn) -> Option<i64> {
+        let i = self.scn_times.partition_point(|(s, _)| *s <= scn);
+        (i > 0).then(|| self.scn_times[i - 1].1)
+    }
+
+    /// The oldest SCN whose undo is still kept at time `now_ms`.
+    pub fn undo_floor(&self, now_ms: i64) -> Scn {
+        let limit = now_ms - (self.schema.database.undo_retention as i64) * 1000;
+        let i = self.scn_times.partition_point(|(_, ts)| *ts < limit);
+        if i == 0 {
+            self.schema.database.start_scn
+        } else {
+            self.scn_times[i - 1].0
+        }
+    }
+
+    /// Drop versions and records nobody can read any more. Called now and then by the owner.
+    pub fn prune(&mut self, now_ms: i64) {
+        if self.commits_since_prune < 5_000 {
+            return;
+        }
+        self.commits_since_prune = 0;
+        let floor = self.undo_floor(now_ms);
+        for t in &mut self.tables {
+            t.rows.retain(|_, versions| {
+                let keep_from = versions
+                    .partition_point(|v| v.scn <= floor)
+                    .saturating_sub(1);
+                versions.drain(..keep_from);
+                !(versions.len() == 1 && versions[0].row.is_none() && versions[0].scn <= floor)
+            });
+        }
+        // Records older than every retained log and every open transaction can go.
+        let oldest_open = self
+            .open
+            .values()
+            .filter_map(|t| t.changes.first().copied())
+            .min()
+            .unwrap_or(u64::MAX);
+        let oldest_log = self
+            .retained_logs()
+            .iter()
+            .map(|l| l.first_record)
+            .min()
+            .unwrap_or(0);
+        let keep_from = oldest_open.min(oldest_log);
+        while self.records_base < keep_from && !self.records.is_empty() {
+            self.records.pop_front();
+            self.records_base += 1;
+        }
+    }
+
+    /// Logs still available per thread: the current one and the newest archived ones.
+    pub fn retained_logs(&self) -> Vec<LogSeq> {
+        let kept = self.schema.database.archived_logs_kept;
+        let mut out = Vec::new();
+        for logs in &self.logs {
+            let skip = if kept == 0 {
+                0
+            } else {
+                logs.len().saturating_sub(kept as usize + 1)
+            };
+            out.extend(logs.iter().skip(skip).cloned());
+        }
+        out
+    }
+
+    /// The log files as V$LOG/V$ARCHIVED_LOG would list them.
+    pub fn log_files(&self) -> Vec<LogFile> {
+        let kept = self.schema.database.archived_logs_kept;
+        let mut out = Vec::new();
+        for (i, logs) in self.logs.iter().enumerate() {
+            let thread = i as u32 + 1;
+            let skip = if kept == 0 {
+                0
+            } else {
+                logs.len().saturating_sub(kept as usize + 1)
+            };
+            for (j, l) in logs.iter().enumerate().skip(skip) {
+                let next = logs.get(j + 1).map(|n| n.first_scn);
+                out.push(LogFile {
+                    name: if next.is_some() {
+                        format!("/u01/arch/{thread}_{}_1000000001.arc", l.sequence)
+                    } else {
+                        format!("/u01/oradata/redo{thread:02}_{}.log", l.sequence)
+                    },
+                    thread,
+                    sequence: l.sequence,
+                    first_scn: l.first_scn,
+                    next_scn: next,
+                    archived: next.is_some(),
+                });
+            }
+        }
+        out
+    }
+
+    /// The log sequence a record belongs to, for THREAD#/SEQUENCE#/RS_ID.
+    pub fn sequence_of(&self, thread: u32, record: u64) -> u64 {
+        self.logs
+            .get((thread as usize).wrapping_sub(1))
+            .and_then(|logs| {
+                let i = logs.partition_point(|l| l.first_record <= record);
+                logs.get(i.saturating_sub(1))
+            })
+            .map(|l| l.sequence)
+            .unwrap_or(1)
+    }
+
+    pub fn database_info(&self) -> DatabaseInfo {
+        let d = &self.schema.database;
+        let mut pdbs: Vec<String> = self
+            .tables
+            .iter()
+            .filter_map(|t| t.def.name.pdb.clone())
+            .collect();
+        pdbs.sort();
+        pdbs.dedup();
+        DatabaseInfo {
+            dbid: d.dbid,
+            name: d.name.clone(),
+            version: d.version.clone(),
+            edition: d.edition.clone(),
+            cdb: d.multitenant,
+            pdbs,
+            resetlogs_scn: d.start_scn,
+            role: d.role.into(),
+            open_mode: d.open_mode.into(),
+            archivelog: d.archivelog,
+            force_logging: d.force_logging,
+            supplemental_min: d.supplemental_logging.min || d.supplemental_logging.all,
+            supplemental_all: d.supplemental_logging.all,
+            undo_retention_secs: d.undo_retention,
+            undo_guarantee: d.undo_guarantee,
+        }
+    }
+
+    /// A flashback read: the checks Oracle makes, then the rows as committed at `q.scn`.
+    pub fn read_as_of(&self, q: &FlashbackQuery, now_ms: i64) -> Result<Vec<FetchedRow>> {
+        let t = self.table(&q.table)?;
+        if q.scn > self.current_scn {
+            return Err(CdcError::InvalidScn {
+                scn: q.scn,
+                reason: format!("after the current SCN {}", self.current_scn),
+            });
+        }
+        if q.scn < self.schema.database.start_scn {
+            return Err(CdcError::InvalidScn {
+                scn: q.scn,
+                reason: format!(
+                    "before the database's oldest flashback SCN {}",
+                    self.schema.database.start_scn
+                ),
+            });
+        }
+        if q.scn < t.last_ddl_scn {
+            return Err(CdcError::TableDefinitionChanged {
+                table: q.table.to_string(),
+                scn: q.scn,
+                ddl_scn: t.last_ddl_scn,
+            });
+        }
+        // Undo older than the retention is gone; it is only needed if the table changed since.
+        if q.scn < self.undo_floor(now_ms) && t.last_change_scn > q.scn {
+            return Err(CdcError::SnapshotTooOld {
+                table: q.table.to_string(),
+                scn: q.scn,
+            });
+        }
+        let col_index = |name: &str| -> Result<usize> {
+            t.columns
+                .iter()
+                .position(|c| c.name == name)
+                .ok_or_else(|| {
+                    CdcError::Database(format!("ORA-00904: \"{name}\": invalid identifier"))
+                })
+        };
+        let select: Vec<usize> = q
+            .columns
+            .iter()
+            .map(|c| col_index(c))
+            .collect::<Result<_>>()?;
+        let key: Vec<usize> = q
+            .key_columns
+            .iter()
+            .map(|c| col_index(c))
+            .collect::<Result<_>>()?;
+        let iot = t.def.organization == Organization::IndexOrganized;
+        let range: Box<dyn Iterator<Item = (&RowId, &Vec<Version>)>> = match &q.range {
+            ChunkRange::Rowid { start, end } => {
+                if iot {
+                    return Err(CdcError::Database(
+                        "ORA-01410: invalid ROWID (an index-organized table has no physical ROWID ranges)".into(),
+                    ));
+                }
+                let s = RowId::decode(start)
+                    .map_err(|e| CdcError::Database(format!("ORA-01410: invalid ROWID: {e}")))?;
+                let e = RowId::decode(end)
+                    .map_err(|e| CdcError::Database(format!("ORA-01410: invalid ROWID: {e}")))?;
+                if s > e {
+                    Box::new(std::iter::empty())
+                } else {
+                    Box::new(t.rows.range(s..=e))
+                }
+            }
+            _ => Box::new(t.rows.iter()),
+        };
+        let mut rows: Vec<(Vec<Value>, FetchedRow)> = Vec::new();
+        for (rid, versions) in range {
+            let Some(row) = visible_version(versions, q.scn) else {
+                continue;
+            };
+            let key_values: Vec<Value> = key.iter().map(|&i| row[i].clone()).collect();
+            if let ChunkRange::Key { lower, upper } = &q.range {
+                if let Some(l) = lower {
+                    if compare_keys(&key_values, l).is_lt() {
+                        continue;
+                    }
+                }
+                if let Some(u) = upper {
+                    if !compare_keys(&key_values, u).is_lt() {
+                        continue;
+                    }
+                }
+            }
+            let rowid = if iot {
+                logical_rowid(&key_values, row, &t.def.primary_key, &t.columns)
+            } else {
+                rid.encode()
+            };
+            rows.push((
+                key_values,
+                FetchedRow {
+                    rowid,
+                    values: select.iter().map(|&i| row[i].clone()).collect(),
+                },
+            ));
+        }
+        if !key.is_empty() {
+            rows.sort_by(|a, b| compare_keys(&a.0, &b.0));
+        }
+        Ok(rows.into_iter().map(|(_, r)| r).collect())
+    }
+}
+
+/// A logical ROWID of an index-organised row: `*` and its primary key, as UROWID text.
+fn logical_rowid(_key: &[Value], row: &[Value], pk: &[String], columns: &[ColumnInfo]) -> String {
+    let mut s = String::from("*");
+    for k in pk {
+        if let Some(i) = columns.iter().position(|c| &c.name == k) {
+            s.push_str(&crate::types::hex(row[i].to_string().as_bytes()));
+        }
+    }
+    s
+}

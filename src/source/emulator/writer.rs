@@ -1,0 +1,729 @@
+//! The one writer of an emulated database: allocates SCNs, XIDs and ROWIDs, appends redo,
+//! keeps row locks, and applies its own records to its replica once they are written.
+
+use super::clock::Clock;
+use super::redo::{DdlChange, Redo, RedoTail, RedoWriter, Xid};
+use super::schema::{SchemaFile, TableDef};
+use super::store::Replica;
+use crate::errors::{CdcError, Result};
+use crate::source::model::{ColumnInfo, Extent, Organization, Scn};
+use crate::source::rowid::RowId;
+use crate::types::Value;
+use std::collections::{BTreeMap, HashMap};
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub const LOCK_FILE: &str = "writer.lock";
+
+/// Rows per block: an 8K block holds about this many rows of a typical width.
+const ROWS_PER_BLOCK: u32 = 50;
+
+/// Where the next row of a segment goes.
+#[derive(Debug, Clone, Default)]
+struct Segment {
+    /// (block_id, blocks) of each extent, in allocation order.
+    extents: Vec<(u32, u32)>,
+    extent: usize,
+    block_in_extent: u32,
+    slot: u32,
+}
+
+/// An open transaction of this writer.
+#[derive(Debug, Default)]
+struct TxState {
+    /// Record numbers of its changes, for savepoints.
+    changes: Vec<u64>,
+    /// Rows it changed: (table, rowid) → its current image (None: deleted by it).
+    overlay: HashMap<(usize, RowId), Option<Vec<Value>>>,
+}
+
+/// A savepoint: the number of changes made before it.
+#[derive(Debug, Clone, Copy)]
+pub struct Savepoint(usize);
+
+pub struct Writer {
+    dir: PathBuf,
+    replica: Replica,
+    redo: RedoWriter,
+    _lock: File,
+    clock: Arc<dyn Clock>,
+    next_scn: Scn,
+    next_sqn: u32,
+    next_slot: u16,
+    segments: Vec<Vec<Segment>>,
+    next_block: u32,
+    /// Records in the current log of each thread.
+    log_fill: Vec<u64>,
+    txs: BTreeMap<Xid, TxState>,
+    locks: HashMap<(usize, RowId), Xid>,
+    /// Highest serial used per table (for sequence-generated keys).
+    pub serials: Vec<u64>,
+}
+
+impl Writer {
+    /// Open an existing database for writing. Fails with ORA-16000 on a read-only standby and
+    /// with CDC-4003 while another writer holds the lock.
+    pub fn open(dir: &Path, clock: Arc<dyn Clock>, durable: bool) -> Result<Writer> {
+        let schema = super::read_schema(dir)?;
+        let d = &schema.database;
+        if d.role != super::schema::RoleSpec::Primary
+            || d.open_mode != super::schema::OpenModeSpec::ReadWrite
+        {
+            return Err(CdcError::ReadOnly {
+                operation: format!(
+                    "{} is a {} open {}; it takes no transactions",
+                    dir.display(),
+                    crate::source::model::DatabaseRole::from(d.role).as_oracle(),
+                    crate::source::model::OpenMode::from(d.open_mode).as_oracle()
+                ),
+            });
+        }
+        Writer::open_unchecked(dir, schema, clock, durable)
+    }
+
+    pub(super) fn open_unchecked(
+        dir: &Path,
+        schema: SchemaFile,
+        clock: Arc<dyn Clock>,
+        durable: bool,
+    ) -> Result<Writer> {
+        let lock = lock_dir(dir)?;
+        let defs = schema.tables(&dir.join(super::SCHEMA_FILE))?;
+        let threads = schema.database.redo_threads as usize;
+        let table_count = defs.len();
+        let start = schema.database.start_scn;
+        // The writer cuts a torn record before anyone reads it.
+        let redo = RedoWriter::open(dir, durable)?;
+        let mut replica = Replica::new(schema, defs);
+        let mut tail = RedoTail::new(dir);
+        tail.read_new(|r| replica.apply(r))?;
+        let mut w = Writer {
+            dir: dir.to_path_buf(),
+            next_scn: replica.current_scn.max(start) + 1,
+            next_sqn: 1,
+            next_slot: 0,
+            segments: vec![Vec::new(); table_count],
+            next_block: 128,
+            log_fill: vec![0; threads],
+            txs: BTreeMap::new(),
+            locks: HashMap::new(),
+            serials: vec![0; table_count],
+            redo,
+            _lock: lock,
+            clock,
+            replica,
+        };
+        w.recover()?;
+        Ok(w)
+    }
+
+    /// Rebuild allocation state from the replayed redo, and roll back transactions a killed
+    /// writer left open (as instance recovery does).
+    fn recover(&mut self) -> Result<()> {
+        for (ti, t) in self.replica.tables.iter().enumerate() {
+            let parts = t.partition_objects.len().max(1);
+            let mut segs = vec![Segment::default(); parts];
+            for (part, ext) in &t.extents {
+                let p = part.unwrap_or(0) as usize;
+                if let Some(s) = segs.get_mut(p) {
+                    s.extents.push((ext.block_id as u32, ext.blocks as u32));
+                }
+                self.next_block = self.next_block.max((ext.block_id + ext.blocks) as u32);
+            }
+            // Continue after the highest ROWID used in each segment.
+            for rid in t.rows.keys() {
+                let p = if rid.data_object == t.data_object_id {
+                    0
+                } else {
+                    t.partition_objects
+                        .iter()
+                        .position(|o| *o == rid.data_object)
+                        .unwrap_or(0)
+                };
+                if let Some(s) = segs.get_mut(p) {
+                    if let Some(ei) = s
+                        .extents
+                        .iter()
+                        .position(|(b, n)| rid.block >= *b && rid.block < b + n)
+                    {
+                        let pos = (ei, rid.block - s.extents[ei].0, rid.slot + 1);
+                        if (pos.0, pos.1, pos.2) > (s.extent, s.block_in_extent, s.slot) {
+                            s.extent = pos.0;
+                            s.block_in_extent = pos.1;
+                            s.slot = pos.2;
+                        }
+                    }
+                }
+            }
+            self.segments[ti] = segs;
+            let key_max = max_serial(t);
+            self.serials[ti] = key_max.max(t.rows.len() as u64);
+        }
+        let max_sqn = self
+            .replica
+            .xid_thread
+            .keys()
+            .map(|x| x.sqn)
+            .max()
+            .unwrap_or(0);
+        self.next_sqn = max_sqn + 1;
+        for (i, logs) in self.replica.logs.iter().enumerate() {
+            let first = logs.last().map(|l| l.first_record).unwrap_or(0);
+            self.log_fill[i] = self.replica.next_record().saturating_sub(first);
+        }
+        let orphans: Vec<Xid> = self.replica.open.keys().copied().collect();
+        for xid in orphans {
+            tracing::info!("rolling back transaction {xid} left open by a killed writer");
+            let changes = self
+                .replica
+                .open
+                .get(&xid)
+                .map(|t| t.changes.clone())
+                .unwrap_or_default();
+            self.txs.insert(
+                xid,
+                TxState {
+                    changes,
+                    overlay: HashMap::new(),
+                },
+            );
+            self.rollback(xid)?;
+        }
+        Ok(())
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn replica(&self) -> &Replica {
+        &self.replica
+    }
+
+    pub fn now(&self) -> i64 {
+        self.clock.now_ms()
+    }
+
+    fn scn(&mut self) -> Scn {
+        let s = self.next_scn;
+        self.next_scn += 1;
+        s
+    }
+
+    /// Append a record and apply it to our replica (the file is the source of truth).
+    fn write(&mut self, record: Redo, thread: u32) -> Result<u64> {
+        let n = self.replica.next_record();
+        self.redo.append(&record)?;
+        self.replica.apply(record)?;
+        let t = (thread as usize)
+            .saturating_sub(1)
+            .min(self.log_fill.len() - 1);
+        self.log_fill[t] += 1;
+        if self.log_fill[t] >= self.replica.schema.database.log_size {
+            self.log_fill[t] = 0;
+            let scn = self.next_scn;
+            let ts = self.now();
+            let sw = Redo::LogSwitch {
+                scn,
+                thread: t as u32 + 1,
+                ts,
+            };
+            self.redo.append(&sw)?;
+            self.replica.apply(sw)?;
+        }
+        Ok(n)
+    }
+
+    fn thread_of(&self, xid: Xid) -> u32 {
+        self.replica.xid_thread.get(&xid).copied().unwrap_or(1)
+    }
+
+    /// Start a transaction; it is written (START) with its first change, as in Oracle.
+    pub fn begin(&mut self) -> Result<Xid> {
+        let threads = self.replica.schema.database.redo_threads.max(1);
+        self.next_slot = self.next_slot.wrapping_add(1);
+        let xid = Xid {
+            usn: (self.next_sqn % 10) as u16 + 1,
+            slot: self.next_slot % 48,
+            sqn: self.next_sqn,
+        };
+        self.next_sqn += 1;
+        let thread = (self.next_sqn % threads) + 1;
+        let scn = self.scn();
+        let ts = self.now();
+        self.write(
+            Redo::Begin {
+                scn,
+                xid,
+                thread,
+                ts,
+            },
+            thread,
+        )?;
+        self.txs.insert(xid, TxState::default());
+        Ok(xid)
+    }
+
+    fn tx(&mut self, xid: Xid) -> Result<&mut TxState> {
+        self.txs
+            .get_mut(&xid)
+            .ok_or_else(|| CdcError::Workload(format!("transaction {xid} is not open")))
+    }
+
+    /// The row as transaction `xid` sees it.
+    pub fn row(&self, xid: Option<Xid>, table: usize, rid: RowId) -> Option<Vec<Value>> {
+        if let Some(x) = xid {
+            if let Some(img) = self.txs.get(&x).and_then(|t| t.overlay.get(&(table, rid))) {
+                return img.clone();
+            }
+        }
+        let t = &self.replica.tables[table];
+        t.visible(&rid, self.replica.current_scn)
+            .map(|r| r.to_vec())
+    }
+
+    /// Whether another transaction holds the row.
+    pub fn locked_by_other(&self, xid: Xid, table: usize, rid: RowId) -> bool {
+        self.locks
+            .get(&(table, rid))
+            .is_some_and(|holder| *holder != xid)
+    }
+
+    fn lock(&mut self, xid: Xid, table: usize, rid: RowId) -> Result<()> {
+        match self.locks.get(&(table, rid)) {
+            Some(h) if *h != xid => Err(CdcError::Workload(format!(
+                "row {} is locked by transaction {h}",
+                rid.encode()
+            ))),
+            _ => {
+                self.locks.insert((table, rid), xid);
+                Ok(())
+            }
+        }
+    }
+
+    fn partition_of(&self, table: usize, row: &[Value]) -> Option<usize> {
+        let t = &self.replica.tables[table];
+        let spec = t.def.partitions.as_ref()?;
+        let ci = t.columns.iter().position(|c| c.name == spec.column)?;
+        let text = row.get(ci).map(|v| v.to_string()).unwrap_or_default();
+        spec.list
+            .iter()
+            .position(|p| p.values.iter().any(|v| *v == text))
+            .or_else(|| spec.list.iter().position(|p| p.values.is_empty()))
+            .or(Some(0))
+    }
+
+    /// A new ROWID in the table's (or partition's) segment, allocating an extent when full.
+    fn allocate(&mut self, table: usize, part: Option<usize>) -> Result<RowId> {
+        let p = part.unwrap_or(0);
+        let (data_object, fno) = {
+            let t = &self.replica.tables[table];
+            match part {
+                Some(i) => (t.partition_objects[i], 5),
+                None => (t.data_object_id, 4),
+            }
+        };
+        let seg = &mut self.segments[table][p];
+        let need_extent = match seg.extents.get(seg.extent) {
+            None => true,
+            Some((_, blocks)) => seg.block_in_extent >= *blocks,
+        };
+        if need_extent {
+            if seg.extents.get(seg.extent).is_some() {
+                seg.extent += 1;
+                seg.block_in_extent = 0;
+                seg.slot = 0;
+            }
+            if seg.extent >= seg.extents.len() {
+                // Autoallocate: 16 extents of 8 blocks (64K), then 128 blocks (1M).
+                let blocks = if seg.extents.len() < 16 { 8 } else { 128 };
+                let block_id = self.next_block;
+                self.next_block += blocks;
+                let seg = &mut self.segments[table][p];
+                seg.extents.push((block_id, blocks));
+                let scn = self.next_scn;
+                self.write(
+                    Redo::Extent {
+                        scn,
+                        tab: table as u32,
+                        part: part.map(|i| i as u32),
+                        ext: Extent {
+                            partition: part.and_then(|i| {
+                                self.replica.tables[table]
+                                    .def
+                                    .partitions
+                                    .as_ref()
+                                    .map(|s| s.list[i].name.clone())
+                            }),
+                            data_object_id: u64::from(data_object),
+                            relative_fno: fno,
+                            block_id: u64::from(block_id),
+                            blocks: u64::from(blocks),
+                        },
+                    },
+                    1,
+                )?;
+            }
+        }
+        let seg = &mut self.segments[table][p];
+        let (block_id, _) = seg.extents[seg.extent];
+        let rid = RowId {
+            data_object,
+            relative_fno: fno,
+            block: block_id + seg.block_in_extent,
+            slot: seg.slot,
+        };
+        seg.slot += 1;
+        if seg.slot >= ROWS_PER_BLOCK {
+            seg.slot = 0;
+            seg.block_in_extent += 1;
+        }
+        Ok(rid)
+    }
+
+    fn check_row(&self, table: usize, row: &[Value]) -> Result<()> {
+        let t = &self.replica.tables[table];
+        if row.len() != t.columns.len() {
+            return Err(CdcError::Workload(format!(
+                "{}: {} values for {} columns",
+                t.def.name,
+                row.len(),
+                t.columns.len()
+            )));
+        }
+        for (c, v) in t.columns.iter().zip(row) {
+            if !c.nullable && v.is_null() {
+                return Err(CdcError::Workload(format!(
+                    "ORA-01400: cannot insert NULL into (\"{}\".\"{}\".\"{}\")",
+                    t.def.name.owner, t.def.name.table, c.name
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    pub fn insert(&mut self, xid: Xid, table: usize, row: Vec<Value>) -> Result<RowId> {
+        self.check_row(table, &row)?;
+        let part = self.partition_of(table, &row);
+        let rid = self.allocate(table, part)?;
+        self.lock(xid, table, rid)?;
+        let scn = self.scn();
+        let ts = self.now();
+        let n = self.write(
+            Redo::Insert {
+                scn,
+                xid,
+                tab: table as u32,
+                rid: rid.encode(),
+                after: row.clone(),
+                ts,
+            },
+            self.thread_of(xid),
+        )?;
+        let tx = self.tx(xid)?;
+        tx.changes.push(n);
+        tx.overlay.insert((table, rid), Some(row));
+        Ok(rid)
+    }
+
+    /// Update a row. When its partition key moves it to another partition of a table with row
+    /// movement, the row is deleted and inserted at a new ROWID (returned).
+    pub fn update(
+        &mut self,
+        xid: Xid,
+        table: usize,
+        rid: RowId,
+        after: Vec<Value>,
+    ) -> Result<RowId> {
+        self.check_row(table, &after)?;
+        let before = self
+            .row(Some(xid), table, rid)
+            .ok_or_else(|| CdcError::Workload(format!("no row at {}", rid.encode())))?;
+        self.lock(xid, table, rid)?;
+        let t = &self.replica.tables[table];
+        let old_part = self.partition_of(table, &before);
+        let new_part = self.partition_of(table, &after);
+        if old_part != new_part {
+            if !t.def.row_movement {
+                return Err(CdcError::Workload(
+                    "ORA-14402: updating partition key column would cause a partition change"
+                        .into(),
+                ));
+            }
+            self.delete(xid, table, rid)?;
+            return self.insert(xid, table, after);
+        }
+        let scn = self.scn();
+        let ts = self.now();
+        let n = self.write(
+            Redo::Update {
+                scn,
+                xid,
+                tab: table as u32,
+                rid: rid.encode(),
+                before,
+                after: after.clone(),
+                ts,
+            },
+            self.thread_of(xid),
+        )?;
+        let tx = self.tx(xid)?;
+        tx.changes.push(n);
+        tx.overlay.insert((table, rid), Some(after));
+        Ok(rid)
+    }
+
+    pub fn delete(&mut self, xid: Xid, table: usize, rid: RowId) -> Result<()> {
+        let before = self
+            .row(Some(xid), table, rid)
+            .ok_or_else(|| CdcError::Workload(format!("no row at {}", rid.encode())))?;
+        self.lock(xid, table, rid)?;
+        let scn = self.scn();
+        let ts = self.now();
+        let n = self.write(
+            Redo::Delete {
+                scn,
+                xid,
+                tab: table as u32,
+                rid: rid.encode(),
+                before,
+                ts,
+            },
+            self.thread_of(xid),
+        )?;
+        let tx = self.tx(xid)?;
+        tx.changes.push(n);
+        tx.overlay.insert((table, rid), None);
+        Ok(())
+    }
+
+    pub fn savepoint(&mut self, xid: Xid) -> Result<Savepoint> {
+        Ok(Savepoint(self.tx(xid)?.changes.len()))
+    }
+
+    /// Undo the changes after the savepoint, newest first (undo records, ROLLBACK=1 in LogMiner).
+    pub fn rollback_to(&mut self, xid: Xid, sp: Savepoint) -> Result<()> {
+        let undone: Vec<u64> = {
+            let tx = self.tx(xid)?;
+            tx.changes.split_off(sp.0.min(tx.changes.len()))
+        };
+        for of in undone.into_iter().rev() {
+            let scn = self.scn();
+            let ts = self.now();
+            self.write(Redo::Undo { scn, xid, of, ts }, self.thread_of(xid))?;
+        }
+        self.rebuild_overlay(xid)
+    }
+
+    /// The transaction's view after undo: replay its remaining changes.
+    fn rebuild_overlay(&mut self, xid: Xid) -> Result<()> {
+        let changes = self.tx(xid)?.changes.clone();
+        let mut overlay = HashMap::new();
+        for n in changes {
+            let Some(rec) = self.replica.record(n).cloned() else {
+                continue;
+            };
+            match &*rec {
+                Redo::Insert {
+                    tab, rid, after, ..
+                }
+                | Redo::Update {
+                    tab, rid, after, ..
+                } => {
+                    if let Ok(r) = RowId::decode(rid) {
+                        overlay.insert((*tab as usize, r), Some(after.clone()));
+                    }
+                }
+                Redo::Delete { tab, rid, .. } => {
+                    if let Ok(r) = RowId::decode(rid) {
+                        overlay.insert((*tab as usize, r), None);
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.tx(xid)?.overlay = overlay;
+        Ok(())
+    }
+
+    fn release(&mut self, xid: Xid) {
+        self.txs.remove(&xid);
+        self.locks.retain(|_, holder| *holder != xid);
+    }
+
+    /// Commit transactions together at one commit SCN; durable before this returns.
+    pub fn commit(&mut self, xids: &[Xid]) -> Result<Scn> {
+        for x in xids {
+            self.tx(*x)?;
+        }
+        let scn = self.scn();
+        let ts = self.now();
+        let thread = xids.first().map(|x| self.thread_of(*x)).unwrap_or(1);
+        self.write(
+            Redo::Commit {
+                scn,
+                xids: xids.to_vec(),
+                ts,
+            },
+            thread,
+        )?;
+        self.redo.flush()?;
+        for x in xids {
+            self.release(*x);
+        }
+        Ok(scn)
+    }
+
+    /// Roll back: undo every change, newest first, then the ROLLBACK record.
+    pub fn rollback(&mut self, xid: Xid) -> Result<()> {
+        self.rollback_to(xid, Savepoint(0))?;
+        let scn = self.scn();
+        let ts = self.now();
+        self.write(Redo::Rollback { scn, xid, ts }, self.thread_of(xid))?;
+        self.redo.flush()?;
+        self.release(xid);
+        Ok(())
+    }
+
+    /// Whether any open transaction holds rows of the table (DDL would wait: ORA-00054).
+    pub fn table_busy(&self, table: usize) -> bool {
+        self.locks.keys().any(|(t, _)| *t == table)
+    }
+
+    /// ALTER TABLE … ADD / DROP COLUMN, in a transaction of its own.
+    pub fn ddl(&mut self, table: usize, change: DdlChange) -> Result<Scn> {
+        if self.table_busy(table) {
+            return Err(CdcError::Workload(
+                "ORA-00054: resource busy and acquire with NOWAIT specified".into(),
+            ));
+        }
+        let t = &self.replica.tables[table];
+        let sql = match &change {
+            DdlChange::AddColumn { column } => format!(
+                "ALTER TABLE {} ADD ({} {})",
+                t.def.name.quoted(),
+                column.name,
+                column.data_type.sql_name()
+            ),
+            DdlChange::DropColumn { name } => {
+                format!("alter table {} drop column {name}", t.def.name.quoted())
+            }
+        };
+        if let DdlChange::DropColumn { name } = &change {
+            if t.def.primary_key.contains(name)
+                || t.def.partitions.as_ref().is_some_and(|p| &p.column == name)
+            {
+                return Err(CdcError::Workload(format!(
+                    "ORA-12992: cannot drop key column {name}"
+                )));
+            }
+        }
+        let xid = self.begin()?;
+        let scn = self.scn();
+        let ts = self.now();
+        self.write(
+            Redo::Ddl {
+                scn,
+                xid,
+                tab: table as u32,
+                sql,
+                change,
+                ts,
+            },
+            self.thread_of(xid),
+        )?;
+        self.commit(&[xid])
+    }
+
+    /// DBMS_STATS.GATHER_TABLE_STATS.
+    pub fn gather_stats(&mut self, table: usize) -> Result<()> {
+        let t = &self.replica.tables[table];
+        let num_rows = t.live_rows;
+        let blocks: u64 = t.extents.iter().map(|(_, e)| e.blocks).sum();
+        let scn = self.next_scn;
+        let ts = self.now();
+        self.write(
+            Redo::Stats {
+                scn,
+                tab: table as u32,
+                num_rows,
+                blocks,
+                ts,
+            },
+            1,
+        )?;
+        self.redo.flush()
+    }
+
+    pub fn flush(&mut self) -> Result<()> {
+        self.redo.flush()
+    }
+
+    pub fn open_transactions(&self) -> Vec<Xid> {
+        self.txs.keys().copied().collect()
+    }
+
+    pub fn table_defs(&self) -> Vec<&TableDef> {
+        self.replica.tables.iter().map(|t| &t.def).collect()
+    }
+
+    pub fn columns(&self, table: usize) -> &[ColumnInfo] {
+        &self.replica.tables[table].columns
+    }
+
+    pub fn is_iot(&self, table: usize) -> bool {
+        self.replica.tables[table].def.organization == Organization::IndexOrganized
+    }
+}
+
+/// The highest whole-number value of a single numeric primary key, so new keys continue it.
+fn max_serial(t: &super::store::TableState) -> u64 {
+    let [pk] = t.def.primary_key.as_slice() else {
+        return 0;
+    };
+    let Some(ci) = t.columns.iter().position(|c| &c.name == pk) else {
+        return 0;
+    };
+    t.rows
+        .values()
+        .flat_map(|vs| vs.iter())
+        .filter_map(|v| v.row.as_ref())
+        .filter_map(|r| match &r[ci] {
+            Value::Number(n) | Value::Text(n) => n.trim().parse::<u64>().ok(),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Take the directory's writer lock (one writer at a time, like one instance).
+fn lock_dir(dir: &Path) -> Result<File> {
+    let path = dir.join(LOCK_FILE);
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .map_err(|e| CdcError::io(&path, e))?;
+    match file.try_lock() {
+        Ok(()) => {
+            use std::io::{Seek, Write};
+            file.set_len(0).map_err(|e| CdcError::io(&path, e))?;
+            file.seek(std::io::SeekFrom::Start(0))
+                .map_err(|e| CdcError::io(&path, e))?;
+            write!(file, "{}", std::process::id()).map_err(|e| CdcError::io(&path, e))?;
+            file.flush().map_err(|e| CdcError::io(&path, e))?;
+            Ok(file)
+        }
+        Err(std::fs::TryLockError::WouldBlock) => Err(CdcError::EmulatorBusy {
+            path: dir.to_path_buf(),
+            pid: std::fs::read_to_string(&path)
+                .map(|s| s.trim().to_string())
+                .unwrap_or_else(|_| "unknown".into()),
+        }),
+        Err(std::fs::TryLockError::Error(e)) => Err(CdcError::io(&path, e)),
+    }
+}

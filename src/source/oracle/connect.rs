@@ -1,0 +1,347 @@
+//! Opening a connection, and turning Oracle's errors into the project's catalog.
+//!
+//! The mapping is a pure function of (ORA-/DPI- code, message text) so it can be tested without
+//! a database; the one test that touches the real client library expects DPI-1047 on machines
+//! without Instant Client. The password is held in [`Password`], whose `Debug` is redacted, and
+//! every message built from an Oracle error passes through [`redact`] first.
+
+use crate::errors::{CdcError, Code};
+use std::fmt;
+
+/// A password that never prints.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Password(String);
+
+impl Password {
+    pub fn new(p: impl Into<String>) -> Self {
+        Password(p.into())
+    }
+
+    /// Only for the login call.
+    pub(crate) fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Password {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("<redacted>")
+    }
+}
+
+/// Replace every occurrence of the password in a message. Oracle does not echo passwords, but
+/// a connect string or a driver message could; this is the last line of defence.
+pub fn redact(message: &str, password: &str) -> String {
+    if password.is_empty() {
+        message.to_string()
+    } else {
+        message.replace(password, "<redacted>")
+    }
+}
+
+/// An Oracle error number by its prefix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OraCode {
+    /// `ORA-NNNNN`: the database (or OCI/Net) error.
+    Ora(i32),
+    /// `DPI-NNNN`: ODPI-C, the layer under the `oracle` crate.
+    Dpi(i32),
+}
+
+/// The first `ORA-NNNNN` or `DPI-NNNN` in a message.
+pub fn code_in_message(message: &str) -> Option<OraCode> {
+    for (prefix, make) in [
+        ("ORA-", OraCode::Ora as fn(i32) -> OraCode),
+        ("DPI-", OraCode::Dpi),
+    ] {
+        if let Some(at) = message.find(prefix) {
+            let digits: String = message[at + prefix.len()..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            if let Ok(n) = digits.parse::<i32>() {
+                return Some(make(n));
+            }
+        }
+    }
+    None
+}
+
+/// The code of an `oracle` crate error: the structured one when there is one, else the text.
+pub fn code_of(e: &oracle::Error) -> Option<OraCode> {
+    if let Some(n) = e.oci_code() {
+        return Some(OraCode::Ora(n));
+    }
+    if let Some(n) = e.dpi_code() {
+        return Some(OraCode::Dpi(n));
+    }
+    e.db_error()
+        .map(|d| d.message().to_string())
+        .and_then(|m| code_in_message(&m))
+        .or_else(|| code_in_message(&e.to_string()))
+}
+
+/// The message of an `oracle` crate error, first line only: ORA- texts end with a newline and
+/// sometimes an `ORA-06512: at line` backtrace that says nothing useful.
+pub fn message_of(e: &oracle::Error) -> String {
+    let text = match e.db_error() {
+        Some(d) => d.message().to_string(),
+        None => e.to_string(),
+    };
+    text.lines().next().unwrap_or_default().trim().to_string()
+}
+
+const CLIENT_FIX: &str = "install Oracle Instant Client (Basic or Basic Light, 19c or later) and \
+make it findable (Linux: ldconfig or LD_LIBRARY_PATH; macOS: DYLD_LIBRARY_PATH or ~/lib; \
+Windows: PATH; Debian also needs libaio1). Without a database, cdc.database.url: emulator:DIR \
+runs on the embedded emulator. `oracle-cdc explain CDC-2001` has the steps";
+
+/// A failed login, mapped to CDC-2001..2006. `message` is redacted here.
+pub fn connect_error(code: Option<OraCode>, message: &str, password: &str, url: &str) -> CdcError {
+    let text = redact(message.trim(), password);
+    let (code, message) = match code {
+        Some(OraCode::Dpi(1047)) => (
+            Code::Cdc2001,
+            format!("the Oracle Client library could not be loaded ({text}); {CLIENT_FIX}"),
+        ),
+        Some(OraCode::Ora(1017)) => (
+            Code::Cdc2002,
+            format!("{url}: the database rejected the user name or password ({text})"),
+        ),
+        Some(OraCode::Ora(12541)) => (
+            Code::Cdc2003,
+            format!("{url}: no listener at this host and port ({text})"),
+        ),
+        Some(OraCode::Ora(12514)) => (
+            Code::Cdc2004,
+            format!("{url}: the listener does not know this service ({text})"),
+        ),
+        Some(OraCode::Ora(28000)) => (
+            Code::Cdc2005,
+            format!("{url}: the account is locked ({text})"),
+        ),
+        _ => (Code::Cdc2006, format!("{url}: {text}")),
+    };
+    CdcError::Connect { code, message }
+}
+
+/// What a failed call was doing, for the typed runtime errors.
+#[derive(Debug, Clone, Default)]
+pub struct CallContext {
+    /// `OWNER.TABLE` of a flashback read.
+    pub table: Option<String>,
+    /// The SCN read at, or the start of a mining window.
+    pub scn: Option<u64>,
+    /// The end of a mining window.
+    pub end_scn: Option<u64>,
+    /// The oldest SCN still in the available logs (ORA-01291).
+    pub oldest_scn: Option<u64>,
+    /// A short name of the call, e.g. `flashback read` or `LogMiner start`.
+    pub operation: &'static str,
+}
+
+/// An error during a call on an open connection, mapped to the 5xxx codes.
+pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) -> CdcError {
+    let text = message.trim().to_string();
+    let table = || ctx.table.clone().unwrap_or_default();
+    let scn = ctx.scn.unwrap_or(0);
+    match code {
+        Some(OraCode::Ora(1555)) => CdcError::SnapshotTooOld {
+            table: table(),
+            scn,
+        },
+        Some(OraCode::Ora(8181)) => CdcError::InvalidScn { scn, reason: text },
+        // Oracle does not say when the DDL happened; 0 stands for "unknown".
+        Some(OraCode::Ora(1466)) => CdcError::TableDefinitionChanged {
+            table: table(),
+            scn,
+            ddl_scn: 0,
+        },
+        Some(OraCode::Ora(1291)) => CdcError::MissingLogFile {
+            scn,
+            oldest: ctx.oldest_scn.unwrap_or(0),
+        },
+        Some(OraCode::Ora(16000)) => CdcError::ReadOnly {
+            operation: format!("{}: {text}", ctx.operation),
+        },
+        Some(OraCode::Ora(1281)) => CdcError::InvalidScnRange {
+            start: scn,
+            end: ctx.end_scn.unwrap_or(0),
+        },
+        // End of file on the channel, not connected, lost contact; DPI-1080 "connection was
+        // closed by ORA-%d"; DPI-1010 "not connected".
+        Some(OraCode::Ora(3113 | 3114 | 3135) | OraCode::Dpi(1080 | 1010)) => {
+            CdcError::ConnectionLost(format!("{}: {text}", ctx.operation))
+        }
+        // LogMiner calls from inside a PDB (ADD_LOGFILE) fail this way.
+        Some(OraCode::Ora(65040)) => CdcError::Database(format!(
+            "{}: {text} (LogMiner runs in CDB$ROOT: connect the capture user to the root \
+             container's service)",
+            ctx.operation
+        )),
+        _ => CdcError::Database(format!("{}: {text}", ctx.operation)),
+    }
+}
+
+/// Map an `oracle` crate error from a call on an open connection.
+pub fn db_error(e: &oracle::Error, ctx: &CallContext) -> CdcError {
+    runtime_error(code_of(e), &message_of(e), ctx)
+}
+
+/// Open one connection. Every failure is a `CdcError::Connect` whose text never contains the
+/// password.
+pub fn open(url: &str, user: &str, password: &Password) -> Result<oracle::Connection, CdcError> {
+    tracing::debug!(url, user, "connecting to Oracle");
+    let mut connector = oracle::Connector::new(user, password.expose(), url);
+    connector.driver_name("oracle-cdc");
+    connector.connect().map_err(|e| {
+        let message = match e.db_error() {
+            Some(d) => d.message().to_string(),
+            None => e.to_string(),
+        };
+        connect_error(code_of(&e), &message, password.expose(), url)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_codes_in_messages() {
+        assert_eq!(
+            code_in_message("ORA-01017: invalid username/password; logon denied"),
+            Some(OraCode::Ora(1017))
+        );
+        assert_eq!(
+            code_in_message("DPI-1047: Cannot locate a 64-bit Oracle Client library"),
+            Some(OraCode::Dpi(1047))
+        );
+        assert_eq!(
+            code_in_message("OCI Error: ORA-12541: TNS:no listener"),
+            Some(OraCode::Ora(12541))
+        );
+        assert_eq!(code_in_message("something else"), None);
+        assert_eq!(code_in_message("ORA-xyz"), None);
+    }
+
+    #[test]
+    fn maps_connect_errors_to_the_catalog() {
+        let cases = [
+            (OraCode::Dpi(1047), Code::Cdc2001),
+            (OraCode::Ora(1017), Code::Cdc2002),
+            (OraCode::Ora(12541), Code::Cdc2003),
+            (OraCode::Ora(12514), Code::Cdc2004),
+            (OraCode::Ora(28000), Code::Cdc2005),
+            (OraCode::Ora(12170), Code::Cdc2006),
+            (OraCode::Dpi(1010), Code::Cdc2006),
+        ];
+        for (code, want) in cases {
+            let e = connect_error(Some(code), "ORA-12345: text", "pw", "db:1521/X");
+            assert_eq!(e.code(), want, "{code:?}");
+        }
+        let other = connect_error(None, "ORA-12170: TNS:Connect timeout occurred", "pw", "h/s");
+        assert_eq!(other.code(), Code::Cdc2006);
+        assert!(other.to_string().contains("ORA-12170"), "{other}");
+    }
+
+    #[test]
+    fn dpi_1047_message_names_the_library_and_the_fix() {
+        let text = "DPI-1047: Cannot locate a 64-bit Oracle Client library: \"libclntsh.so: \
+                    cannot open shared object file: No such file or directory\"";
+        let e = connect_error(code_in_message(text), text, "pw", "db/x");
+        let shown = e.to_string();
+        assert!(shown.starts_with("CDC-2001: "), "{shown}");
+        assert!(
+            shown.contains("Oracle Client library could not be loaded"),
+            "{shown}"
+        );
+        assert!(shown.contains("libclntsh.so"), "{shown}");
+        assert!(shown.contains("Instant Client"), "{shown}");
+        assert!(shown.contains("LD_LIBRARY_PATH"), "{shown}");
+    }
+
+    #[test]
+    fn messages_never_carry_the_password() {
+        let password = "S3cret-Tiger!";
+        let text = format!("ORA-01017: invalid username/password {password}; logon denied");
+        let e = connect_error(code_in_message(&text), &text, password, "db/x");
+        assert!(!e.to_string().contains(password));
+        assert!(!format!("{e:?}").contains(password));
+        assert!(!format!("{:?}", Password::new(password)).contains(password));
+    }
+
+    #[test]
+    fn maps_runtime_errors_to_the_catalog() {
+        let ctx = CallContext {
+            table: Some("HR.EMP".into()),
+            scn: Some(100),
+            end_scn: Some(200),
+            oldest_scn: Some(50),
+            operation: "test",
+        };
+        let cases = [
+            (OraCode::Ora(1555), Code::Cdc5001),
+            (OraCode::Ora(8181), Code::Cdc5002),
+            (OraCode::Ora(1466), Code::Cdc5003),
+            (OraCode::Ora(1291), Code::Cdc5004),
+            (OraCode::Ora(16000), Code::Cdc5005),
+            (OraCode::Ora(942), Code::Cdc5006),
+            (OraCode::Ora(3113), Code::Cdc5007),
+            (OraCode::Ora(3114), Code::Cdc5007),
+            (OraCode::Ora(3135), Code::Cdc5007),
+            (OraCode::Dpi(1080), Code::Cdc5007),
+            (OraCode::Ora(1281), Code::Cdc5008),
+        ];
+        for (code, want) in cases {
+            assert_eq!(
+                runtime_error(Some(code), "x", &ctx).code(),
+                want,
+                "{code:?}"
+            );
+        }
+        match runtime_error(Some(OraCode::Ora(1555)), "x", &ctx) {
+            CdcError::SnapshotTooOld { table, scn } => {
+                assert_eq!((table.as_str(), scn), ("HR.EMP", 100))
+            }
+            other => panic!("{other:?}"),
+        }
+        match runtime_error(Some(OraCode::Ora(1291)), "x", &ctx) {
+            CdcError::MissingLogFile { scn, oldest } => assert_eq!((scn, oldest), (100, 50)),
+            other => panic!("{other:?}"),
+        }
+        match runtime_error(Some(OraCode::Ora(1281)), "x", &ctx) {
+            CdcError::InvalidScnRange { start, end } => assert_eq!((start, end), (100, 200)),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(runtime_error(None, "boom", &ctx).code(), Code::Cdc5006);
+    }
+
+    /// The real connection layer on a machine without Instant Client: DPI-1047 → CDC-2001,
+    /// with the fix in the message and without the password. A machine set up for the live
+    /// suite (`ORACLE_CDC_TEST_URL` set) has a client library, so there the connect fails for
+    /// another reason (nothing listens on port 1) and only the redaction is checked.
+    #[test]
+    fn real_connect_without_client_library_is_cdc_2001() {
+        let password = Password::new("Known-Pa55word-Xyzzy");
+        let e = match open("localhost:1/NOPE", "cdc_test", &password) {
+            Ok(_) => panic!("connected to localhost:1?"),
+            Err(e) => e,
+        };
+        let shown = e.to_string();
+        let debug = format!("{e:?}");
+        assert!(!shown.contains("Known-Pa55word-Xyzzy"), "{shown}");
+        assert!(!debug.contains("Known-Pa55word-Xyzzy"), "{debug}");
+        if std::env::var_os("ORACLE_CDC_TEST_URL").is_some() {
+            return;
+        }
+        assert_eq!(e.code(), Code::Cdc2001, "{shown}");
+        assert!(shown.contains("DPI-1047"), "{shown}");
+        assert!(
+            shown.contains("Oracle Client library could not be loaded"),
+            "{shown}"
+        );
+        assert!(shown.contains("Instant Client"), "{shown}");
+        assert!(shown.contains("emulator:"), "{shown}");
+    }
+}

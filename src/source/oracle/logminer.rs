@@ -1,0 +1,351 @@
+//! Redo logs, open transactions and LogMiner sessions.
+//!
+//! A mining call adds exactly the logs that cover its SCN window (from [`logs_for_window`],
+//! pure and tested), starts LogMiner with the online catalog as dictionary, streams
+//! V$LOGMNR_CONTENTS and always ends the LogMiner session, also when the stream fails.
+//! In a CDB this must run in CDB$ROOT (see `sql.rs`).
+
+use super::connect::{db_error, CallContext};
+use super::fetch::{Bind, Cols};
+use super::sql;
+use super::types_map;
+use crate::errors::{CdcError, Result};
+use crate::source::model::{op, LogFile, LogMinerRow, OpenTransaction, Scn};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Archived logs first (an archive cannot be overwritten under the reader), then the online
+/// logs whose sequence has no archive yet; one entry per (thread, sequence), sorted.
+pub fn merge_logs(archived: Vec<LogFile>, online: Vec<LogFile>) -> Vec<LogFile> {
+    let mut by_seq: BTreeMap<(u32, u64), LogFile> = BTreeMap::new();
+    for log in archived.into_iter().chain(online) {
+        by_seq.entry((log.thread, log.sequence)).or_insert(log);
+    }
+    by_seq.into_values().collect()
+}
+
+/// The logs LogMiner needs for `start <= SCN <= end`, thread by thread in sequence order.
+/// Refuses (ORA-01291's CDC-5004) a window older than the oldest available log, and a window
+/// that falls into a gap in a thread's sequences.
+pub fn logs_for_window(logs: &[LogFile], start: Scn, end: Scn) -> Result<Vec<LogFile>> {
+    let oldest = logs.iter().map(|l| l.first_scn).min().unwrap_or(0);
+    if logs.is_empty() || start < oldest {
+        return Err(CdcError::MissingLogFile { scn: start, oldest });
+    }
+    let mut threads: BTreeMap<u32, Vec<&LogFile>> = BTreeMap::new();
+    for log in logs {
+        threads.entry(log.thread).or_default().push(log);
+    }
+    let mut chosen = Vec::new();
+    for (_, mut thread_logs) in threads {
+        thread_logs.sort_by_key(|l| l.sequence);
+        let sequences: BTreeSet<u64> = thread_logs.iter().map(|l| l.sequence).collect();
+        let selected: Vec<&LogFile> = thread_logs
+            .iter()
+            .copied()
+            .filter(|l| l.first_scn <= end && l.next_scn.is_none_or(|n| n > start))
+            .collect();
+        let missing = CdcError::MissingLogFile { scn: start, oldest };
+        if let Some(first) = selected.first() {
+            // The first log starts after the window: the log before it must be there (and so
+            // end before the window), unless nothing older of this thread exists at all.
+            let has_older = thread_logs.iter().any(|l| l.sequence < first.sequence);
+            if first.first_scn > start
+                && has_older
+                && !sequences.contains(&first.sequence.saturating_sub(1))
+            {
+                return Err(missing);
+            }
+        }
+        for pair in selected.windows(2) {
+            if pair[1].sequence != pair[0].sequence + 1 {
+                return Err(missing);
+            }
+        }
+        chosen.extend(selected.into_iter().cloned());
+    }
+    Ok(chosen)
+}
+
+fn ctx(operation: &'static str, start: Scn, end: Scn, oldest: Option<Scn>) -> CallContext {
+    CallContext {
+        scn: Some(start),
+        end_scn: Some(end),
+        oldest_scn: oldest,
+        operation,
+        ..CallContext::default()
+    }
+}
+
+/// Online and archived logs still available for mining.
+pub fn read_logs(conn: &oracle::Connection) -> Result<Vec<LogFile>> {
+    let c = CallContext {
+        operation: "reading V$LOG",
+        ..CallContext::default()
+    };
+    let mut online = Vec::new();
+    for row in conn
+        .query(sql::ONLINE_LOGS, &[])
+        .map_err(|e| db_error(&e, &c))?
+    {
+        let row = row.map_err(|e| db_error(&e, &c))?;
+        let r = Cols { row: &row, ctx: &c };
+        let current = r.string(5)? == "CURRENT";
+        online.push(LogFile {
+            name: r.string(0)?,
+            thread: r.u32(1)?,
+            sequence: r.u64(2)?,
+            first_scn: r.u64(3)?,
+            // The current log's NEXT_CHANGE# is a "maximum SCN" sentinel, not a real bound.
+            next_scn: if current { None } else { r.opt_u64(4)? },
+            archived: false,
+        });
+    }
+    let c = CallContext {
+        operation: "reading V$ARCHIVED_LOG",
+        ..CallContext::default()
+    };
+    let mut archived = Vec::new();
+    for row in conn
+        .query(sql::ARCHIVED_LOGS, &[])
+        .map_err(|e| db_error(&e, &c))?
+    {
+        let row = row.map_err(|e| db_error(&e, &c))?;
+        let r = Cols { row: &row, ctx: &c };
+        archived.push(LogFile {
+            name: r.string(0)?,
+            thread: r.u32(1)?,
+            sequence: r.u64(2)?,
+            first_scn: r.u64(3)?,
+            next_scn: r.opt_u64(4)?,
+            archived: true,
+        });
+    }
+    Ok(merge_logs(archived, online))
+}
+
+/// Transactions open now on any instance, oldest first.
+pub fn open_transactions(conn: &oracle::Connection) -> Result<Vec<OpenTransaction>> {
+    let c = CallContext {
+        operation: "reading V$TRANSACTION",
+        ..CallContext::default()
+    };
+    let mut out = Vec::new();
+    for row in conn
+        .query(sql::OPEN_TRANSACTIONS, &[])
+        .map_err(|e| db_error(&e, &c))?
+    {
+        let row = row.map_err(|e| db_error(&e, &c))?;
+        let r = Cols { row: &row, ctx: &c };
+        out.push(OpenTransaction {
+            xid: types_map::xid_hex(r.u32(0)?, r.u32(1)?, r.u32(2)?),
+            start_scn: types_map::scn_from_parts(r.u64(4)?, r.u64(3)?),
+            thread: r.u32(5)?,
+        });
+    }
+    out.sort_by_key(|t| t.start_scn);
+    Ok(out)
+}
+
+/// One V$LOGMNR_CONTENTS row, columns in `sql::LOGMNR_CONTENTS` order.
+fn contents_row(r: &Cols) -> Result<LogMinerRow> {
+    let scn = r.u64(0)?;
+    let operation_code = r.u32(9)?;
+    let (usn, slt, sqn) = (r.u32(6)?, r.u32(7)?, r.u32(8)?);
+    let xid = match r.opt_bytes(5)? {
+        Some(raw) if raw.len() == 8 => crate::types::hex(&raw),
+        _ => types_map::xid_hex(usn, slt, sqn),
+    };
+    // COMMIT_SCN is documented for COMMITTED_DATA_ONLY only; a COMMIT row's own SCN is the
+    // commit SCN either way.
+    let commit_scn = match r.opt_u64(1)? {
+        Some(c) => Some(c),
+        None if operation_code == op::COMMIT => Some(scn),
+        None => None,
+    };
+    Ok(LogMinerRow {
+        scn,
+        commit_scn,
+        start_scn: r.opt_u64(2)?,
+        timestamp: r.string(3)?,
+        commit_timestamp: r.opt_string(4)?,
+        xid,
+        xidusn: usn,
+        xidslt: slt,
+        xidsqn: sqn,
+        operation_code,
+        operation: r.string(10)?,
+        seg_owner: r.opt_string(11)?,
+        table_name: r.opt_string(12)?,
+        row_id: r.string(13)?,
+        sql_redo: r.string(14)?,
+        csf: u8::from(r.u64(15)? != 0),
+        rollback: u8::from(r.u64(16)? != 0),
+        rs_id: r.string(17)?,
+        ssn: r.u64(18)?,
+        thread: r.u32(19)?,
+        sequence: r.u64(20)?,
+        status: i32::try_from(r.opt_i64(21)?.unwrap_or(0)).unwrap_or(i32::MAX),
+        info: r.opt_string(22)?,
+        src_con_name: r.string(23)?,
+        username: r.string(24)?,
+        data_obj: r.u64(25)?,
+    })
+}
+
+/// Add the logs, start LogMiner, stream the window, end LogMiner.
+pub fn mine(
+    conn: &oracle::Connection,
+    logs: &[LogFile],
+    start: Scn,
+    end: Scn,
+    row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
+) -> Result<()> {
+    if start > end {
+        return Err(CdcError::InvalidScnRange { start, end });
+    }
+    let oldest = logs.iter().map(|l| l.first_scn).min();
+    let chosen = logs_for_window(logs, start, end)?;
+    let add = ctx("LogMiner ADD_LOGFILE", start, end, oldest);
+    for (i, log) in chosen.iter().enumerate() {
+        let statement = if i == 0 {
+            sql::ADD_FIRST_LOGFILE
+        } else {
+            sql::ADD_LOGFILE
+        };
+        let name = Bind::Text(log.name.clone());
+        conn.execute_named(statement, &[("logfilename", name.as_sql())])
+            .map_err(|e| db_error(&e, &add))?;
+    }
+    tracing::debug!(start, end, logs = chosen.len(), "LogMiner session starting");
+    let result = stream(conn, start, end, oldest, row);
+    // Always end the session: it holds PGA memory and the log list until then.
+    let ended = conn
+        .execute(sql::END_LOGMNR, &[])
+        .map_err(|e| db_error(&e, &ctx("LogMiner END_LOGMNR", start, end, oldest)));
+    match (result, ended) {
+        (Err(e), _) => Err(e),
+        (Ok(()), Err(e)) => Err(e),
+        (Ok(()), Ok(_)) => Ok(()),
+    }
+}
+
+fn stream(
+    conn: &oracle::Connection,
+    start: Scn,
+    end: Scn,
+    oldest: Option<Scn>,
+    row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
+) -> Result<()> {
+    let (s, e) = (
+        Bind::Number(start.to_string()),
+        Bind::Number(end.to_string()),
+    );
+    let binds = [("startscn", s.as_sql()), ("endscn", e.as_sql())];
+    let started = ctx("LogMiner START_LOGMNR", start, end, oldest);
+    conn.execute_named(sql::START_LOGMNR, &binds)
+        .map_err(|err| db_error(&err, &started))?;
+    let read = ctx("reading V$LOGMNR_CONTENTS", start, end, oldest);
+    let mut stmt = conn
+        .statement(sql::LOGMNR_CONTENTS)
+        .fetch_array_size(1000)
+        .build()
+        .map_err(|err| db_error(&err, &read))?;
+    for r in stmt
+        .query_named(&binds)
+        .map_err(|err| db_error(&err, &read))?
+    {
+        let r = r.map_err(|err| db_error(&err, &read))?;
+        row(contents_row(&Cols {
+            row: &r,
+            ctx: &read,
+        })?)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn log(thread: u32, sequence: u64, first: Scn, next: Option<Scn>, archived: bool) -> LogFile {
+        LogFile {
+            name: format!(
+                "/redo/t{thread}_{sequence}{}",
+                if archived { ".arc" } else { ".log" }
+            ),
+            thread,
+            sequence,
+            first_scn: first,
+            next_scn: next,
+            archived,
+        }
+    }
+
+    #[test]
+    fn merge_prefers_archives_and_sorts() {
+        let merged = merge_logs(
+            vec![
+                log(1, 10, 100, Some(200), true),
+                log(1, 10, 100, Some(200), true),
+            ],
+            vec![
+                log(1, 11, 200, None, false),
+                log(1, 10, 100, Some(200), false),
+                log(2, 5, 150, None, false),
+            ],
+        );
+        let keys: Vec<(u32, u64, bool)> = merged
+            .iter()
+            .map(|l| (l.thread, l.sequence, l.archived))
+            .collect();
+        assert_eq!(keys, [(1, 10, true), (1, 11, false), (2, 5, false)]);
+    }
+
+    #[test]
+    fn window_takes_overlapping_logs_per_thread() {
+        let logs = vec![
+            log(1, 9, 50, Some(100), true),
+            log(1, 10, 100, Some(200), true),
+            log(1, 11, 200, Some(300), true),
+            log(1, 12, 300, None, false),
+            log(2, 4, 60, Some(250), true),
+            log(2, 5, 250, None, false),
+        ];
+        let chosen = logs_for_window(&logs, 150, 250).unwrap();
+        let keys: Vec<(u32, u64)> = chosen.iter().map(|l| (l.thread, l.sequence)).collect();
+        assert_eq!(keys, [(1, 10), (1, 11), (2, 4), (2, 5)]);
+        // NEXT_CHANGE# is exclusive: a log ending at 200 does not hold SCN 200.
+        let at_boundary = logs_for_window(&logs, 200, 200).unwrap();
+        let keys: Vec<(u32, u64)> = at_boundary.iter().map(|l| (l.thread, l.sequence)).collect();
+        assert_eq!(keys, [(1, 11), (2, 4)]);
+        let current = logs_for_window(&logs, 400, 500).unwrap();
+        let keys: Vec<(u32, u64)> = current.iter().map(|l| (l.thread, l.sequence)).collect();
+        assert_eq!(keys, [(1, 12), (2, 5)]);
+    }
+
+    #[test]
+    fn window_refuses_missing_redo() {
+        let logs = vec![
+            log(1, 10, 100, Some(200), true),
+            log(1, 12, 300, None, false),
+        ];
+        match logs_for_window(&logs, 50, 150) {
+            Err(CdcError::MissingLogFile { scn, oldest }) => assert_eq!((scn, oldest), (50, 100)),
+            other => panic!("{other:?}"),
+        }
+        // Sequence 11 (SCN 200..300) is gone.
+        assert!(matches!(
+            logs_for_window(&logs, 150, 350),
+            Err(CdcError::MissingLogFile { .. })
+        ));
+        assert!(matches!(
+            logs_for_window(&logs, 250, 350),
+            Err(CdcError::MissingLogFile { .. })
+        ));
+        assert!(matches!(
+            logs_for_window(&[], 1, 2),
+            Err(CdcError::MissingLogFile { .. })
+        ));
+        assert!(logs_for_window(&logs, 120, 180).is_ok());
+    }
+}

@@ -1,0 +1,329 @@
+//! Pins the exact text of every statement in `sql.rs`: a change to what the tool sends to a
+//! production database must show up as a test diff.
+
+use super::*;
+
+const USER_OWNER_T: &str =
+    "t.OWNER NOT IN (SELECT u.USERNAME FROM ALL_USERS u WHERE u.ORACLE_MAINTAINED = 'Y')";
+
+#[test]
+fn session_setup_statements() {
+    assert_eq!(
+        SESSION_NLS,
+        "ALTER SESSION SET NLS_DATE_FORMAT='YYYY-MM-DD HH24:MI:SS' NLS_TIMESTAMP_FORMAT='YYYY-MM-DD HH24:MI:SS.FF9' NLS_TIMESTAMP_TZ_FORMAT='YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM' NLS_NUMERIC_CHARACTERS='.,'"
+    );
+    assert_eq!(SESSION_TIME_ZONE, "ALTER SESSION SET TIME_ZONE='00:00'");
+    assert_eq!(
+        SESSION_BINARY_SORT,
+        "ALTER SESSION SET NLS_SORT='BINARY' NLS_COMP='BINARY'"
+    );
+}
+
+#[test]
+fn scn_and_identity_statements() {
+    assert_eq!(CURRENT_SCN, "SELECT CURRENT_SCN FROM V$DATABASE");
+    assert_eq!(
+        DATABASE_INFO,
+        "SELECT DBID, NAME, CDB, LOG_MODE, FORCE_LOGGING, SUPPLEMENTAL_LOG_DATA_MIN, SUPPLEMENTAL_LOG_DATA_ALL, DATABASE_ROLE, OPEN_MODE, RESETLOGS_CHANGE# FROM V$DATABASE"
+    );
+    assert_eq!(
+        PRODUCT_VERSION,
+        "SELECT PRODUCT, VERSION FROM PRODUCT_COMPONENT_VERSION WHERE PRODUCT LIKE 'Oracle Database%'"
+    );
+    assert_eq!(
+        UNDO_PARAMETERS,
+        "SELECT NAME, VALUE FROM V$PARAMETER WHERE NAME IN ('undo_retention', 'undo_tablespace')"
+    );
+    assert_eq!(
+        UNDO_RETENTION_MODE,
+        "SELECT RETENTION FROM DBA_TABLESPACES WHERE TABLESPACE_NAME = :tablespace_name"
+    );
+    assert_eq!(
+        OPEN_PDBS,
+        "SELECT NAME FROM V$PDBS WHERE NAME <> 'PDB$SEED' AND OPEN_MODE IN ('READ WRITE', 'READ ONLY') ORDER BY CON_ID"
+    );
+    assert_eq!(
+        CONTAINER_NAME,
+        "SELECT SYS_CONTEXT('USERENV', 'CON_NAME'), SYS_CONTEXT('USERENV', 'CON_ID') FROM DUAL"
+    );
+}
+
+#[test]
+fn privilege_statements() {
+    assert_eq!(SESSION_PRIVILEGES, "SELECT PRIVILEGE FROM SESSION_PRIVS");
+    assert_eq!(SESSION_ROLES, "SELECT ROLE FROM SESSION_ROLES");
+    assert_eq!(
+        OBJECT_PRIVILEGES,
+        "SELECT TABLE_SCHEMA, TABLE_NAME, PRIVILEGE FROM ALL_TAB_PRIVS WHERE GRANTEE = USER OR GRANTEE IN (SELECT ROLE FROM SESSION_ROLES)"
+    );
+}
+
+#[test]
+fn table_catalog_statements() {
+    assert_eq!(
+        TABLES,
+        format!(
+            "SELECT t.OWNER, t.TABLE_NAME, t.IOT_TYPE, t.ROW_MOVEMENT, t.NUM_ROWS, t.BLOCKS, TO_CHAR(t.LAST_ANALYZED, 'YYYY-MM-DD HH24:MI:SS'), t.PARTITIONED FROM ALL_TABLES t WHERE {USER_OWNER_T} AND t.TEMPORARY = 'N' AND t.NESTED = 'NO' AND t.SECONDARY = 'N' AND t.DROPPED = 'NO' AND (t.IOT_TYPE IS NULL OR t.IOT_TYPE = 'IOT') AND NOT EXISTS (SELECT 1 FROM ALL_EXTERNAL_TABLES x WHERE x.OWNER = t.OWNER AND x.TABLE_NAME = t.TABLE_NAME) ORDER BY t.OWNER, t.TABLE_NAME"
+        )
+    );
+    assert_eq!(
+        STALE_STATS,
+        "SELECT s.OWNER, s.TABLE_NAME FROM ALL_TAB_STATISTICS s WHERE s.OBJECT_TYPE = 'TABLE' AND s.STALE_STATS = 'YES' AND s.OWNER NOT IN (SELECT u.USERNAME FROM ALL_USERS u WHERE u.ORACLE_MAINTAINED = 'Y')"
+    );
+    assert_eq!(
+        COLUMNS,
+        "SELECT c.OWNER, c.TABLE_NAME, c.COLUMN_NAME, c.DATA_TYPE, c.DATA_TYPE_OWNER, c.DATA_PRECISION, c.DATA_SCALE, c.CHAR_LENGTH, c.DATA_LENGTH, c.NULLABLE, c.VIRTUAL_COLUMN, c.HIDDEN_COLUMN FROM ALL_TAB_COLS c WHERE c.USER_GENERATED = 'YES' AND c.OWNER NOT IN (SELECT u.USERNAME FROM ALL_USERS u WHERE u.ORACLE_MAINTAINED = 'Y') AND EXISTS (SELECT 1 FROM ALL_TABLES t WHERE t.OWNER = c.OWNER AND t.TABLE_NAME = c.TABLE_NAME) ORDER BY c.OWNER, c.TABLE_NAME, c.COLUMN_ID NULLS LAST, c.INTERNAL_COLUMN_ID"
+    );
+    assert_eq!(
+        KEYS,
+        "SELECT c.OWNER, c.TABLE_NAME, c.CONSTRAINT_NAME, c.CONSTRAINT_TYPE, cc.COLUMN_NAME FROM ALL_CONSTRAINTS c JOIN ALL_CONS_COLUMNS cc ON cc.OWNER = c.OWNER AND cc.CONSTRAINT_NAME = c.CONSTRAINT_NAME AND cc.TABLE_NAME = c.TABLE_NAME WHERE c.CONSTRAINT_TYPE IN ('P', 'U') AND c.STATUS = 'ENABLED' AND c.OWNER NOT IN (SELECT u.USERNAME FROM ALL_USERS u WHERE u.ORACLE_MAINTAINED = 'Y') ORDER BY c.OWNER, c.TABLE_NAME, c.CONSTRAINT_TYPE, c.CONSTRAINT_NAME, cc.POSITION"
+    );
+    assert_eq!(
+        DATA_OBJECTS,
+        "SELECT o.OWNER, o.OBJECT_NAME, o.SUBOBJECT_NAME, o.OBJECT_TYPE, o.DATA_OBJECT_ID FROM DBA_OBJECTS o WHERE o.OBJECT_TYPE IN ('TABLE', 'TABLE PARTITION', 'TABLE SUBPARTITION') AND o.DATA_OBJECT_ID IS NOT NULL AND o.OWNER NOT IN (SELECT u.USERNAME FROM ALL_USERS u WHERE u.ORACLE_MAINTAINED = 'Y') ORDER BY o.OWNER, o.OBJECT_NAME, o.OBJECT_TYPE, o.SUBOBJECT_NAME"
+    );
+    assert_eq!(
+        ALL_COLUMN_LOG_GROUPS,
+        "SELECT g.OWNER, g.TABLE_NAME FROM ALL_LOG_GROUPS g WHERE g.LOG_GROUP_TYPE = 'ALL COLUMN LOGGING' AND g.OWNER NOT IN (SELECT u.USERNAME FROM ALL_USERS u WHERE u.ORACLE_MAINTAINED = 'Y')"
+    );
+    assert_eq!(
+        TABLE_COLUMN_TYPES,
+        "SELECT COLUMN_NAME, DATA_TYPE FROM ALL_TAB_COLS WHERE OWNER = :owner AND TABLE_NAME = :table_name"
+    );
+    assert_eq!(
+        EXTENTS,
+        "SELECT e.PARTITION_NAME, o.DATA_OBJECT_ID, e.RELATIVE_FNO, e.BLOCK_ID, e.BLOCKS FROM DBA_EXTENTS e JOIN DBA_OBJECTS o ON o.OWNER = e.OWNER AND o.OBJECT_NAME = e.SEGMENT_NAME AND o.OBJECT_TYPE = e.SEGMENT_TYPE AND DECODE(o.SUBOBJECT_NAME, e.PARTITION_NAME, 1, 0) = 1 WHERE e.OWNER = :owner AND e.SEGMENT_NAME = :table_name AND e.SEGMENT_TYPE IN ('TABLE', 'TABLE PARTITION', 'TABLE SUBPARTITION') AND o.DATA_OBJECT_ID IS NOT NULL ORDER BY e.RELATIVE_FNO, e.BLOCK_ID"
+    );
+}
+
+#[test]
+fn transaction_and_log_statements() {
+    assert_eq!(
+        OPEN_TRANSACTIONS,
+        "SELECT t.XIDUSN, t.XIDSLOT, t.XIDSQN, t.START_SCNB, t.START_SCNW, i.THREAD# FROM GV$TRANSACTION t JOIN GV$INSTANCE i ON i.INST_ID = t.INST_ID ORDER BY t.START_SCNW, t.START_SCNB"
+    );
+    assert_eq!(
+        ONLINE_LOGS,
+        "SELECT MIN(f.MEMBER), l.THREAD#, l.SEQUENCE#, l.FIRST_CHANGE#, l.NEXT_CHANGE#, l.STATUS FROM V$LOG l JOIN V$LOGFILE f ON f.GROUP# = l.GROUP# WHERE f.TYPE = 'ONLINE' AND (f.STATUS IS NULL OR f.STATUS NOT IN ('INVALID', 'DELETED')) AND l.STATUS IN ('CURRENT', 'ACTIVE', 'INACTIVE') GROUP BY l.GROUP#, l.THREAD#, l.SEQUENCE#, l.FIRST_CHANGE#, l.NEXT_CHANGE#, l.STATUS ORDER BY l.THREAD#, l.SEQUENCE#"
+    );
+    assert_eq!(
+        ARCHIVED_LOGS,
+        "SELECT a.NAME, a.THREAD#, a.SEQUENCE#, a.FIRST_CHANGE#, a.NEXT_CHANGE# FROM V$ARCHIVED_LOG a CROSS JOIN V$DATABASE d WHERE a.STATUS = 'A' AND a.NAME IS NOT NULL AND a.STANDBY_DEST = 'NO' AND a.RESETLOGS_CHANGE# = d.RESETLOGS_CHANGE# AND a.RESETLOGS_TIME = d.RESETLOGS_TIME AND a.DEST_ID IN (SELECT s.DEST_ID FROM V$ARCHIVE_DEST_STATUS s WHERE s.STATUS = 'VALID' AND s.TYPE = 'LOCAL') ORDER BY a.THREAD#, a.SEQUENCE#, a.DEST_ID"
+    );
+}
+
+#[test]
+fn logminer_statements() {
+    assert_eq!(
+        ADD_FIRST_LOGFILE,
+        "BEGIN SYS.DBMS_LOGMNR.ADD_LOGFILE(LOGFILENAME => :logfilename, OPTIONS => SYS.DBMS_LOGMNR.NEW); END;"
+    );
+    assert_eq!(
+        ADD_LOGFILE,
+        "BEGIN SYS.DBMS_LOGMNR.ADD_LOGFILE(LOGFILENAME => :logfilename, OPTIONS => SYS.DBMS_LOGMNR.ADDFILE); END;"
+    );
+    assert_eq!(
+        START_LOGMNR,
+        "BEGIN SYS.DBMS_LOGMNR.START_LOGMNR(STARTSCN => :startscn, ENDSCN => :endscn, OPTIONS => SYS.DBMS_LOGMNR.DICT_FROM_ONLINE_CATALOG + SYS.DBMS_LOGMNR.NO_ROWID_IN_STMT); END;"
+    );
+    assert_eq!(END_LOGMNR, "BEGIN SYS.DBMS_LOGMNR.END_LOGMNR; END;");
+    assert_eq!(
+        LOGMNR_CONTENTS,
+        "SELECT SCN, COMMIT_SCN, START_SCN, TO_CHAR(TIMESTAMP, 'YYYY-MM-DD HH24:MI:SS'), TO_CHAR(COMMIT_TIMESTAMP, 'YYYY-MM-DD HH24:MI:SS'), XID, XIDUSN, XIDSLT, XIDSQN, OPERATION_CODE, OPERATION, SEG_OWNER, TABLE_NAME, ROW_ID, SQL_REDO, CSF, ROLLBACK, RS_ID, SSN, THREAD#, SEQUENCE#, STATUS, INFO, SRC_CON_NAME, USERNAME, DATA_OBJ# FROM V$LOGMNR_CONTENTS WHERE SCN >= :startscn AND SCN <= :endscn"
+    );
+}
+
+#[test]
+fn logminer_contents_selects_every_column_of_the_facts() {
+    // oracle-facts §5 lists these columns; the select must carry each one.
+    for column in [
+        "SCN",
+        "COMMIT_SCN",
+        "START_SCN",
+        "TIMESTAMP",
+        "COMMIT_TIMESTAMP",
+        "XID",
+        "XIDUSN",
+        "XIDSLT",
+        "XIDSQN",
+        "OPERATION_CODE",
+        "OPERATION",
+        "SEG_OWNER",
+        "TABLE_NAME",
+        "ROW_ID",
+        "SQL_REDO",
+        "CSF",
+        "ROLLBACK",
+        "RS_ID",
+        "SSN",
+        "THREAD#",
+        "SEQUENCE#",
+        "STATUS",
+        "INFO",
+        "SRC_CON_NAME",
+        "USERNAME",
+        "DATA_OBJ#",
+    ] {
+        let select_list = LOGMNR_CONTENTS.split(" FROM ").next().unwrap_or_default();
+        let found = select_list
+            .split([',', ' ', '(', ')'])
+            .any(|token| token == column);
+        assert!(found, "{column} missing from LOGMNR_CONTENTS");
+    }
+}
+
+fn emp() -> TableName {
+    TableName::new(None, "HR", "EMP")
+}
+
+fn cols(names: &[&str]) -> Vec<String> {
+    names.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn flashback_whole_table_orders_by_key() {
+    let s = flashback_select(
+        &emp(),
+        &[SelectItem::Plain("ID"), SelectItem::Plain("NAME")],
+        &cols(&["ID"]),
+        1234,
+        &ChunkRange::Whole,
+    )
+    .unwrap();
+    assert_eq!(
+        s.text,
+        "SELECT ROWID, \"ID\", \"NAME\" FROM \"HR\".\"EMP\" AS OF SCN :scn ORDER BY \"ID\""
+    );
+    assert_eq!(s.binds, vec![("scn".into(), Value::Number("1234".into()))]);
+}
+
+#[test]
+fn flashback_single_key_range_is_lower_inclusive_upper_exclusive() {
+    let s = flashback_select(
+        &emp(),
+        &[SelectItem::Plain("ID")],
+        &cols(&["ID"]),
+        7,
+        &ChunkRange::Key {
+            lower: Some(vec![Value::Number("10".into())]),
+            upper: Some(vec![Value::Number("20".into())]),
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        s.text,
+        "SELECT ROWID, \"ID\" FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE ((\"ID\" >= :l1)) AND ((\"ID\" < :u1)) ORDER BY \"ID\""
+    );
+    let names: Vec<&str> = s.binds.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["scn", "l1", "u1"]);
+}
+
+#[test]
+fn flashback_composite_key_is_expanded_column_by_column() {
+    let s = flashback_select(
+        &emp(),
+        &[
+            SelectItem::Plain("A"),
+            SelectItem::Plain("B"),
+            SelectItem::Plain("C"),
+        ],
+        &cols(&["A", "B", "C"]),
+        7,
+        &ChunkRange::Key {
+            lower: Some(vec![
+                Value::Number("1".into()),
+                Value::Text("x".into()),
+                Value::Date("2020-01-01 00:00:00".into()),
+            ]),
+            upper: None,
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        s.text,
+        "SELECT ROWID, \"A\", \"B\", \"C\" FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE ((\"A\" > :l1) OR (\"A\" = :l1 AND \"B\" > :l2) OR (\"A\" = :l1 AND \"B\" = :l2 AND \"C\" >= TO_DATE(:l3, 'YYYY-MM-DD HH24:MI:SS'))) ORDER BY \"A\", \"B\", \"C\""
+    );
+    let upper_only = flashback_select(
+        &emp(),
+        &[SelectItem::Plain("A")],
+        &cols(&["A", "B"]),
+        7,
+        &ChunkRange::Key {
+            lower: None,
+            upper: Some(vec![
+                Value::Timestamp("2020-01-01 00:00:00.000000000".into()),
+                Value::Bytes(vec![1]),
+            ]),
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        upper_only.text,
+        "SELECT ROWID, \"A\" FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE ((\"A\" < TO_TIMESTAMP(:u1, 'YYYY-MM-DD HH24:MI:SS.FF9')) OR (\"A\" = TO_TIMESTAMP(:u1, 'YYYY-MM-DD HH24:MI:SS.FF9') AND \"B\" < :u2)) ORDER BY \"A\", \"B\""
+    );
+}
+
+#[test]
+fn flashback_rowid_range_orders_by_rowid() {
+    let s = flashback_select(
+        &emp(),
+        &[
+            SelectItem::Plain("ID"),
+            SelectItem::Json("DOC"),
+            SelectItem::Vector("V"),
+            SelectItem::Xml("X"),
+        ],
+        &[],
+        99,
+        &ChunkRange::Rowid {
+            start: "AAAR3sAAEAAAACXAAA".into(),
+            end: "AAAR3sAAEAAAACfH//".into(),
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        s.text,
+        "SELECT ROWID, \"ID\", JSON_SERIALIZE(\"DOC\" RETURNING CLOB), VECTOR_SERIALIZE(\"V\" RETURNING CLOB), XMLSERIALIZE(CONTENT \"X\" AS CLOB) FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE ROWID BETWEEN CHARTOROWID(:rowid_start) AND CHARTOROWID(:rowid_end) ORDER BY ROWID"
+    );
+    assert_eq!(
+        s.binds[1],
+        (
+            "rowid_start".into(),
+            Value::Text("AAAR3sAAEAAAACXAAA".into())
+        )
+    );
+}
+
+#[test]
+fn flashback_refuses_bad_input() {
+    let bad_ident = flashback_select(
+        &TableName::new(None, "HR", "E\"; DROP TABLE X; --"),
+        &[SelectItem::Plain("ID")],
+        &[],
+        1,
+        &ChunkRange::Whole,
+    );
+    assert!(bad_ident.is_err());
+    let wrong_arity = flashback_select(
+        &emp(),
+        &[SelectItem::Plain("ID")],
+        &cols(&["A", "B"]),
+        1,
+        &ChunkRange::Key {
+            lower: Some(vec![Value::Number("1".into())]),
+            upper: None,
+        },
+    );
+    assert!(wrong_arity.is_err());
+    let null_bound = flashback_select(
+        &emp(),
+        &[SelectItem::Plain("ID")],
+        &cols(&["A"]),
+        1,
+        &ChunkRange::Key {
+            lower: Some(vec![Value::Null]),
+            upper: None,
+        },
+    );
+    assert!(null_bound.is_err());
+}

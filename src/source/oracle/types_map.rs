@@ -1,0 +1,536 @@
+//! Pure conversions between Oracle's catalog and wire forms and the project's own types:
+//! `ALL_TAB_COLS` → [`ColumnType`], fetched components → the canonical value texts of
+//! [`Value`], XIDs, SCN halves, version banners. No database needed to test any of it.
+
+use crate::types::ColumnType;
+
+/// `ALL_TAB_COLS` (DATA_TYPE, DATA_TYPE_OWNER, DATA_PRECISION, DATA_SCALE, CHAR_LENGTH,
+/// DATA_LENGTH) → the column's type. `Err` names a type the project has no mapping for (object
+/// types, SDO_GEOMETRY, ANYDATA, collections …).
+pub fn column_type(
+    data_type: &str,
+    data_type_owner: Option<&str>,
+    precision: Option<i64>,
+    scale: Option<i64>,
+    char_length: Option<i64>,
+    data_length: Option<i64>,
+) -> Result<ColumnType, String> {
+    let data_type = data_type.trim();
+    // Character lengths: CHAR_LENGTH is the declared length in characters or bytes (whichever
+    // semantics the column uses); DATA_LENGTH (bytes) is the fallback.
+    let chars = || {
+        char_length
+            .filter(|n| *n > 0)
+            .or(data_length)
+            .and_then(|n| u32::try_from(n).ok())
+            .unwrap_or(0)
+    };
+    let bytes = || data_length.and_then(|n| u32::try_from(n).ok()).unwrap_or(0);
+    let owner = data_type_owner.map(str::trim).filter(|o| !o.is_empty());
+    if let Some(owner) = owner {
+        // XMLTYPE is SYS.XMLTYPE (DATA_TYPE_OWNER 'SYS' or 'PUBLIC'); every other owned type is
+        // a user-defined or spatial object type.
+        if data_type.eq_ignore_ascii_case("XMLTYPE") && matches!(owner, "SYS" | "PUBLIC") {
+            return Ok(ColumnType::Xmltype);
+        }
+        return Err(format!("{owner}.{data_type}"));
+    }
+    Ok(match data_type {
+        "VARCHAR2" | "VARCHAR" => ColumnType::Varchar2 { length: chars() },
+        "NVARCHAR2" => ColumnType::Nvarchar2 { length: chars() },
+        "CHAR" => ColumnType::Char { length: chars() },
+        "NCHAR" => ColumnType::Nchar { length: chars() },
+        "NUMBER" => {
+            let precision = match precision {
+                None => None,
+                Some(p) => Some(
+                    u8::try_from(p)
+                        .ok()
+                        .filter(|p| (1..=38).contains(p))
+                        .ok_or_else(|| format!("NUMBER precision {p}"))?,
+                ),
+            };
+            let scale = match scale {
+                None if precision.is_some() => Some(0),
+                None => None,
+                Some(s) => Some(i8::try_from(s).map_err(|_| format!("NUMBER scale {s}"))?),
+            };
+            ColumnType::Number { precision, scale }
+        }
+        // FLOAT(b): DATA_PRECISION is the binary precision (1..126).
+        "FLOAT" => ColumnType::Float {
+            precision: precision
+                .and_then(|p| u8::try_from(p).ok())
+                .unwrap_or(126)
+                .min(126),
+        },
+        "BINARY_FLOAT" => ColumnType::BinaryFloat,
+        "BINARY_DOUBLE" => ColumnType::BinaryDouble,
+        "DATE" => ColumnType::Date,
+        "RAW" => ColumnType::Raw { length: bytes() },
+        "LONG" => ColumnType::Long,
+        "LONG RAW" => ColumnType::LongRaw,
+        "CLOB" => ColumnType::Clob,
+        "NCLOB" => ColumnType::Nclob,
+        "BLOB" => ColumnType::Blob,
+        "BFILE" => ColumnType::Bfile,
+        "ROWID" => ColumnType::Rowid,
+        "UROWID" => ColumnType::Urowid,
+        "XMLTYPE" => ColumnType::Xmltype,
+        "BOOLEAN" => ColumnType::Boolean,
+        "JSON" => ColumnType::Json,
+        // ALL_TAB_COLS has no portable dimension count before 23ai; VECTOR(*) is assumed.
+        "VECTOR" => ColumnType::Vector { dimensions: None },
+        // DATA_TYPE carries the precisions: `TIMESTAMP(6) WITH TIME ZONE`,
+        // `INTERVAL DAY(2) TO SECOND(6)`, `INTERVAL YEAR(2) TO MONTH`.
+        t if t.starts_with("TIMESTAMP") || t.starts_with("INTERVAL") => ColumnType::parse(t)?,
+        other => return Err(other.to_string()),
+    })
+}
+
+/// ODPI-C prints a NUMBER as `0.15`, `-0.5`, `7`; the canonical text (the form LogMiner shows
+/// in SQL_REDO, see `Value::Number`) has no zero before the point: `.15`, `-.5`.
+pub fn canonical_number(odpi_text: &str) -> String {
+    let t = odpi_text.trim();
+    if let Some(rest) = t.strip_prefix("-0.") {
+        format!("-.{rest}")
+    } else if let Some(rest) = t.strip_prefix("0.") {
+        format!(".{rest}")
+    } else {
+        t.to_string()
+    }
+}
+
+/// The reverse for binding: the `oracle` crate only accepts a digit before the point.
+pub fn number_for_bind(text: &str) -> String {
+    let t = text.trim();
+    if let Some(rest) = t.strip_prefix("-.") {
+        format!("-0.{rest}")
+    } else if let Some(rest) = t.strip_prefix('.') {
+        format!("0.{rest}")
+    } else if let Some(rest) = t.strip_prefix('+') {
+        rest.to_string()
+    } else {
+        t.to_string()
+    }
+}
+
+/// Calendar and clock fields of a fetched DATE or TIMESTAMP.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DateTimeParts {
+    pub year: i32,
+    pub month: u32,
+    pub day: u32,
+    pub hour: u32,
+    pub minute: u32,
+    pub second: u32,
+    pub nanosecond: u32,
+    /// Offset from UTC in minutes (TIMESTAMP WITH [LOCAL] TIME ZONE only).
+    pub offset_minutes: i32,
+}
+
+fn date_part(p: &DateTimeParts) -> String {
+    format!(
+        "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
+        p.year, p.month, p.day, p.hour, p.minute, p.second
+    )
+}
+
+/// DATE: `YYYY-MM-DD HH24:MI:SS`.
+pub fn format_date(p: &DateTimeParts) -> String {
+    date_part(p)
+}
+
+/// TIMESTAMP: `YYYY-MM-DD HH24:MI:SS.FF9` (always nine fraction digits, as FF9 prints).
+pub fn format_timestamp(p: &DateTimeParts) -> String {
+    format!("{}.{:09}", date_part(p), p.nanosecond)
+}
+
+/// TIMESTAMP WITH TIME ZONE: `YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM`, e.g. `… +01:00`, `… -03:30`.
+pub fn format_timestamp_tz(p: &DateTimeParts) -> String {
+    let sign = if p.offset_minutes < 0 { '-' } else { '+' };
+    let abs = p.offset_minutes.unsigned_abs();
+    format!(
+        "{} {sign}{:02}:{:02}",
+        format_timestamp(p),
+        abs / 60,
+        abs % 60
+    )
+}
+
+/// INTERVAL YEAR TO MONTH: `+YY-MM` (years at least two digits), e.g. `-03-06`.
+pub fn format_interval_ym(years: i32, months: i32) -> String {
+    let sign = if years < 0 || months < 0 { '-' } else { '+' };
+    format!(
+        "{sign}{:02}-{:02}",
+        years.unsigned_abs(),
+        months.unsigned_abs()
+    )
+}
+
+/// INTERVAL DAY TO SECOND: `+DDD HH:MI:SS.FFFFFF` (days at least three digits); nine fraction
+/// digits when the value has sub-microsecond digits, so nothing is lost.
+pub fn format_interval_ds(days: i32, hours: i32, minutes: i32, seconds: i32, nanos: i32) -> String {
+    let negative = days < 0 || hours < 0 || minutes < 0 || seconds < 0 || nanos < 0;
+    let sign = if negative { '-' } else { '+' };
+    let nanos = nanos.unsigned_abs();
+    let fraction = if nanos % 1000 == 0 {
+        format!("{:06}", nanos / 1000)
+    } else {
+        format!("{nanos:09}")
+    };
+    format!(
+        "{sign}{:03} {:02}:{:02}:{:02}.{fraction}",
+        days.unsigned_abs(),
+        hours.unsigned_abs(),
+        minutes.unsigned_abs(),
+        seconds.unsigned_abs()
+    )
+}
+
+/// The 16-hex-digit XID LogMiner shows: undo segment (2 bytes), slot (2), sequence (4), each
+/// little-endian (oracle-facts §6), e.g. (2, 10, 823) → `02000a0037030000`.
+pub fn xid_hex(usn: u32, slot: u32, sqn: u32) -> String {
+    let mut bytes = Vec::with_capacity(8);
+    bytes.extend_from_slice(&(usn as u16).to_le_bytes());
+    bytes.extend_from_slice(&(slot as u16).to_le_bytes());
+    bytes.extend_from_slice(&sqn.to_le_bytes());
+    crate::types::hex(&bytes)
+}
+
+/// An SCN from V$TRANSACTION's wrap and base halves: wrap * 2^32 + base.
+pub fn scn_from_parts(wrap: u64, base: u64) -> u64 {
+    (wrap << 32) + base
+}
+
+/// The edition in a PRODUCT_COMPONENT_VERSION product name:
+/// `Oracle Database 19c Enterprise Edition ` → `Enterprise Edition`, `Oracle Database 23ai Free`
+/// → `Free`.
+pub fn edition_from_product(product: &str) -> String {
+    let rest = product.trim();
+    let rest = rest
+        .strip_prefix("Oracle Database")
+        .unwrap_or(rest)
+        .trim_start();
+    // Skip the release label (`19c`, `23ai`, `12c`) when there is one.
+    let rest = match rest.split_once(' ') {
+        Some((first, tail)) if first.starts_with(|c: char| c.is_ascii_digit()) => tail,
+        None if rest.starts_with(|c: char| c.is_ascii_digit()) => "",
+        _ => rest,
+    };
+    // Older banners continue with `Release 12.1.0.2.0 - 64bit Production`.
+    let rest = rest.split(" Release ").next().unwrap_or(rest);
+    rest.trim().to_string()
+}
+
+/// VECTOR_SERIALIZE text (`[1.0E+000,2.5E+000]`) → the dense vector. Sparse vectors
+/// (`[5,[2,4],[1.0,2.0]]`) have no mapping.
+pub fn parse_vector(text: &str) -> Result<Vec<f32>, String> {
+    let t = text.trim();
+    let inner = t
+        .strip_prefix('[')
+        .and_then(|s| s.strip_suffix(']'))
+        .ok_or_else(|| format!("`{}` is not a serialised vector", abbreviate(t)))?;
+    if inner.contains('[') {
+        return Err("sparse VECTOR values are not supported".into());
+    }
+    if inner.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    inner
+        .split(',')
+        .map(|n| {
+            n.trim()
+                .parse::<f32>()
+                .map_err(|_| format!("`{}` is not a vector element", n.trim()))
+        })
+        .collect()
+}
+
+fn abbreviate(s: &str) -> String {
+    s.chars().take(40).collect()
+}
+
+/// A BOOLEAN fetched by a client that does not know the type arrives as a number or text.
+pub fn parse_boolean(text: &str) -> Result<bool, String> {
+    match text.trim().to_ascii_uppercase().as_str() {
+        "1" | "TRUE" | "T" | "Y" | "YES" => Ok(true),
+        "0" | "FALSE" | "F" | "N" | "NO" => Ok(false),
+        other => Err(format!("`{other}` is not a BOOLEAN value")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ct(
+        t: &str,
+        p: Option<i64>,
+        s: Option<i64>,
+        c: Option<i64>,
+        d: Option<i64>,
+    ) -> Result<ColumnType, String> {
+        column_type(t, None, p, s, c, d)
+    }
+
+    #[test]
+    fn maps_character_types_by_declared_length() {
+        assert_eq!(
+            ct("VARCHAR2", None, None, Some(40), Some(160)),
+            Ok(ColumnType::Varchar2 { length: 40 })
+        );
+        assert_eq!(
+            ct("NVARCHAR2", None, None, Some(20), Some(40)),
+            Ok(ColumnType::Nvarchar2 { length: 20 })
+        );
+        assert_eq!(
+            ct("CHAR", None, None, Some(3), Some(3)),
+            Ok(ColumnType::Char { length: 3 })
+        );
+        assert_eq!(
+            ct("NCHAR", None, None, None, Some(2)),
+            Ok(ColumnType::Nchar { length: 2 })
+        );
+        assert_eq!(
+            ct("RAW", None, None, Some(0), Some(16)),
+            Ok(ColumnType::Raw { length: 16 })
+        );
+    }
+
+    #[test]
+    fn maps_numbers() {
+        assert_eq!(
+            ct("NUMBER", None, None, Some(0), Some(22)),
+            Ok(ColumnType::Number {
+                precision: None,
+                scale: None
+            })
+        );
+        assert_eq!(
+            ct("NUMBER", Some(10), Some(2), None, Some(22)),
+            Ok(ColumnType::Number {
+                precision: Some(10),
+                scale: Some(2)
+            })
+        );
+        assert_eq!(
+            ct("NUMBER", Some(10), None, None, Some(22)),
+            Ok(ColumnType::Number {
+                precision: Some(10),
+                scale: Some(0)
+            })
+        );
+        // INTEGER: DATA_PRECISION NULL, DATA_SCALE 0.
+        assert_eq!(
+            ct("NUMBER", None, Some(0), None, Some(22)),
+            Ok(ColumnType::Number {
+                precision: None,
+                scale: Some(0)
+            })
+        );
+        assert_eq!(
+            ct("NUMBER", Some(5), Some(-2), None, Some(22)),
+            Ok(ColumnType::Number {
+                precision: Some(5),
+                scale: Some(-2)
+            })
+        );
+        assert_eq!(
+            ct("FLOAT", Some(63), None, None, Some(22)),
+            Ok(ColumnType::Float { precision: 63 })
+        );
+        assert_eq!(
+            ct("FLOAT", None, None, None, Some(22)),
+            Ok(ColumnType::Float { precision: 126 })
+        );
+        assert_eq!(
+            ct("BINARY_FLOAT", None, None, None, Some(4)),
+            Ok(ColumnType::BinaryFloat)
+        );
+        assert_eq!(
+            ct("BINARY_DOUBLE", None, None, None, Some(8)),
+            Ok(ColumnType::BinaryDouble)
+        );
+        assert!(ct("NUMBER", Some(99), None, None, None).is_err());
+    }
+
+    #[test]
+    fn maps_datetime_types_from_their_data_type_text() {
+        assert_eq!(ct("DATE", None, None, None, Some(7)), Ok(ColumnType::Date));
+        assert_eq!(
+            ct("TIMESTAMP(6)", None, Some(6), None, Some(11)),
+            Ok(ColumnType::Timestamp { fsp: 6 })
+        );
+        assert_eq!(
+            ct("TIMESTAMP(9) WITH TIME ZONE", None, Some(9), None, Some(13)),
+            Ok(ColumnType::TimestampTz { fsp: 9 })
+        );
+        assert_eq!(
+            ct(
+                "TIMESTAMP(3) WITH LOCAL TIME ZONE",
+                None,
+                Some(3),
+                None,
+                Some(11)
+            ),
+            Ok(ColumnType::TimestampLtz { fsp: 3 })
+        );
+        assert_eq!(
+            ct("INTERVAL YEAR(2) TO MONTH", Some(2), Some(0), None, Some(5)),
+            Ok(ColumnType::IntervalYm { precision: 2 })
+        );
+        assert_eq!(
+            ct(
+                "INTERVAL DAY(3) TO SECOND(6)",
+                Some(3),
+                Some(6),
+                None,
+                Some(11)
+            ),
+            Ok(ColumnType::IntervalDs {
+                precision: 3,
+                fsp: 6
+            })
+        );
+    }
+
+    #[test]
+    fn maps_lobs_and_newer_types() {
+        for (t, want) in [
+            ("LONG", ColumnType::Long),
+            ("LONG RAW", ColumnType::LongRaw),
+            ("CLOB", ColumnType::Clob),
+            ("NCLOB", ColumnType::Nclob),
+            ("BLOB", ColumnType::Blob),
+            ("BFILE", ColumnType::Bfile),
+            ("ROWID", ColumnType::Rowid),
+            ("UROWID", ColumnType::Urowid),
+            ("BOOLEAN", ColumnType::Boolean),
+            ("JSON", ColumnType::Json),
+            ("VECTOR", ColumnType::Vector { dimensions: None }),
+        ] {
+            assert_eq!(ct(t, None, None, None, None), Ok(want), "{t}");
+        }
+        assert_eq!(
+            column_type("XMLTYPE", Some("SYS"), None, None, None, Some(2000)),
+            Ok(ColumnType::Xmltype)
+        );
+        assert_eq!(
+            column_type("SDO_GEOMETRY", Some("MDSYS"), None, None, None, Some(1)),
+            Err("MDSYS.SDO_GEOMETRY".into())
+        );
+        assert_eq!(
+            column_type("ADDRESS_T", Some("HR"), None, None, None, Some(1)),
+            Err("HR.ADDRESS_T".into())
+        );
+        assert!(ct("UNDEFINED", None, None, None, None).is_err());
+    }
+
+    #[test]
+    fn numbers_drop_and_regain_the_leading_zero() {
+        assert_eq!(canonical_number("0.15"), ".15");
+        assert_eq!(canonical_number("-0.5"), "-.5");
+        assert_eq!(canonical_number("0"), "0");
+        assert_eq!(canonical_number("-1.5"), "-1.5");
+        assert_eq!(canonical_number("10.05"), "10.05");
+        assert_eq!(number_for_bind(".15"), "0.15");
+        assert_eq!(number_for_bind("-.5"), "-0.5");
+        assert_eq!(number_for_bind("7"), "7");
+        assert_eq!(number_for_bind("+7"), "7");
+    }
+
+    fn parts(nanosecond: u32, offset_minutes: i32) -> DateTimeParts {
+        DateTimeParts {
+            year: 2020,
+            month: 2,
+            day: 1,
+            hour: 3,
+            minute: 4,
+            second: 5,
+            nanosecond,
+            offset_minutes,
+        }
+    }
+
+    #[test]
+    fn formats_datetimes_canonically() {
+        assert_eq!(format_date(&parts(0, 0)), "2020-02-01 03:04:05");
+        assert_eq!(
+            format_timestamp(&parts(123_456_789, 0)),
+            "2020-02-01 03:04:05.123456789"
+        );
+        assert_eq!(
+            format_timestamp(&parts(5_000, 0)),
+            "2020-02-01 03:04:05.000005000"
+        );
+        assert_eq!(
+            format_timestamp_tz(&parts(202_590_000, 60)),
+            "2020-02-01 03:04:05.202590000 +01:00"
+        );
+        assert_eq!(
+            format_timestamp_tz(&parts(0, -210)),
+            "2020-02-01 03:04:05.000000000 -03:30"
+        );
+        assert_eq!(
+            format_timestamp_tz(&parts(0, 0)),
+            "2020-02-01 03:04:05.000000000 +00:00"
+        );
+    }
+
+    #[test]
+    fn formats_intervals_canonically() {
+        assert_eq!(format_interval_ym(-3, -6), "-03-06");
+        assert_eq!(format_interval_ym(3, 6), "+03-06");
+        assert_eq!(format_interval_ym(123, 0), "+123-00");
+        assert_eq!(
+            format_interval_ds(1, 2, 3, 4, 560_000_000),
+            "+001 02:03:04.560000"
+        );
+        assert_eq!(format_interval_ds(0, -2, 0, 0, 0), "-000 02:00:00.000000");
+        assert_eq!(format_interval_ds(0, 0, 0, 0, 1), "+000 00:00:00.000000001");
+    }
+
+    #[test]
+    fn xids_and_scns() {
+        assert_eq!(xid_hex(2, 10, 0x337), "02000a0037030000");
+        assert_eq!(xid_hex(0xffff, 0xffff, u32::MAX), "ffffffffffffffff");
+        assert_eq!(scn_from_parts(0, 1234), 1234);
+        assert_eq!(scn_from_parts(1, 0), 1 << 32);
+        assert_eq!(
+            scn_from_parts(1683, 4_117_418_604),
+            1683 * (1 << 32) + 4_117_418_604
+        );
+    }
+
+    #[test]
+    fn editions_from_product_names() {
+        assert_eq!(
+            edition_from_product("Oracle Database 19c Enterprise Edition "),
+            "Enterprise Edition"
+        );
+        assert_eq!(edition_from_product("Oracle Database 23ai Free"), "Free");
+        assert_eq!(
+            edition_from_product("Oracle Database 21c Express Edition "),
+            "Express Edition"
+        );
+        assert_eq!(
+            edition_from_product(
+                "Oracle Database 12c Standard Edition Release 12.1.0.2.0 - 64bit Production"
+            ),
+            "Standard Edition"
+        );
+        assert_eq!(edition_from_product("Oracle Database 19c"), "");
+    }
+
+    #[test]
+    fn vectors_and_booleans() {
+        assert_eq!(parse_vector("[1.0E+000,2.5E+000]"), Ok(vec![1.0, 2.5]));
+        assert_eq!(parse_vector("[]"), Ok(vec![]));
+        assert!(parse_vector("[5,[2,4],[1.0,2.0]]").is_err());
+        assert!(parse_vector("1,2").is_err());
+        assert_eq!(parse_boolean("1"), Ok(true));
+        assert_eq!(parse_boolean("false"), Ok(false));
+        assert!(parse_boolean("2").is_err());
+    }
+}
