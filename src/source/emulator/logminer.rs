@@ -186,14 +186,26 @@ impl Renderer<'_> {
                 rid,
                 before,
                 after,
+                cols: set_cols,
                 ts,
             } => {
                 let t = &self.replica.tables[*tab as usize];
                 let cols = t.columns_at(*scn);
                 let row = self.with_table(self.base(n, *scn, *ts, *xid, op::UPDATE), t, rid);
-                let mut changed: Vec<usize> = (0..cols.len())
-                    .filter(|&i| !cols[i].virtual_column && before.get(i) != after.get(i))
-                    .collect();
+                let mut changed: Vec<usize> = if set_cols.is_empty() {
+                    (0..cols.len())
+                        .filter(|&i| !cols[i].virtual_column && before.get(i) != after.get(i))
+                        .collect()
+                } else {
+                    let mut c: Vec<usize> = set_cols
+                        .iter()
+                        .map(|&i| i as usize)
+                        .filter(|&i| i < cols.len())
+                        .collect();
+                    c.sort_unstable();
+                    c.dedup();
+                    c
+                };
                 if changed.is_empty() {
                     // An UPDATE that set columns to their own values still names them.
                     changed = (0..cols.len())

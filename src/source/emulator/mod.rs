@@ -85,6 +85,7 @@ pub fn init(
     std::fs::File::create(&redo_path).map_err(|e| CdcError::io(&redo_path, e))?;
     let seed = schema.seed;
     let mut w = writer::Writer::open_unchecked(dir, schema, clock, true)?;
+    w.set_batching(true);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut rows_total = 0;
     for ti in 0..w.replica().tables.len() {

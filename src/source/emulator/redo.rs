@@ -70,6 +70,9 @@ pub enum Redo {
         rid: String,
         before: Vec<Value>,
         after: Vec<Value>,
+        /// Columns the statement's SET named (empty: those whose value changed).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        cols: Vec<u32>,
         ts: i64,
     },
     #[serde(rename = "D")]
@@ -268,6 +271,12 @@ impl RedoWriter {
         self.file
             .write_all(&line)
             .map_err(|e| CdcError::io(&self.path, e))
+    }
+
+    /// Hand what was appended to the file, so readers (LogMiner, CURRENT_SCN) see it, as LGWR
+    /// writes the redo of open transactions too. Not durable yet.
+    pub fn publish(&mut self) -> Result<()> {
+        self.file.flush().map_err(|e| CdcError::io(&self.path, e))
     }
 
     /// Make everything appended so far visible to readers, and durable when asked to be.

@@ -37,6 +37,9 @@ pub struct TableState {
     pub stats: Option<(u64, u64)>,
     pub changes_since_stats: u64,
     pub live_rows: u64,
+    /// (commit SCN, commit time) of the commits that changed the table, oldest first; the
+    /// ones older than the undo retention are cut down to the newest of them.
+    pub change_commits: Vec<(Scn, i64)>,
 }
 
 impl TableState {
@@ -144,6 +147,8 @@ pub struct Replica {
     pub logs: Vec<Vec<LogSeq>>,
     pub current_scn: Scn,
     commits_since_prune: u64,
+    /// Time of the commit being applied.
+    commit_ts: i64,
 }
 
 impl Replica {
@@ -173,6 +178,7 @@ impl Replica {
                     stats: None,
                     changes_since_stats: 0,
                     live_rows: 0,
+                    change_commits: Vec::new(),
                     def,
                 }
             })
@@ -198,6 +204,7 @@ impl Replica {
                 .collect(),
             current_scn: start,
             commits_since_prune: 0,
+            commit_ts: 0,
         }
     }
 
@@ -308,7 +315,8 @@ impl Replica {
                     ));
                 }
             }
-            Redo::Commit { scn, xids, .. } => {
+            Redo::Commit { scn, xids, ts } => {
+                self.commit_ts = *ts;
                 for xid in xids {
                     let tx = self.open.remove(xid).ok_or_else(|| {
                         self.damaged(n, format!("commit of {xid}, which is not open"))
@@ -429,6 +437,9 @@ impl Replica {
         }
         t.live_rows = (t.live_rows as i64 + delta).max(0) as u64;
         t.last_change_scn = t.last_change_scn.max(commit_scn);
+        if t.change_commits.last().map(|c| c.0) != Some(commit_scn) {
+            t.change_commits.push((commit_scn, self.commit_ts));
+        }
         t.changes_since_stats += 1;
     }
 
@@ -449,6 +460,13 @@ impl Replica {
         }
     }
 
+    /// Whether a read of `t` at `scn` needs undo older than the retention.
+    pub fn undo_expired(&self, t: &TableState, scn: Scn, now_ms: i64) -> bool {
+        let limit = now_ms - (self.schema.database.undo_retention as i64) * 1000;
+        let i = t.change_commits.partition_point(|(_, ts)| *ts < limit);
+        i > 0 && t.change_commits[i - 1].0 > scn
+    }
+
     /// Drop versions and records nobody can read any more. Called now and then by the owner.
     pub fn prune(&mut self, now_ms: i64) {
         if self.commits_since_prune < 5_000 {
@@ -456,7 +474,12 @@ impl Replica {
         }
         self.commits_since_prune = 0;
         let floor = self.undo_floor(now_ms);
+        let limit = now_ms - (self.schema.database.undo_retention as i64) * 1000;
         for t in &mut self.tables {
+            let expired = t.change_commits.partition_point(|(_, ts)| *ts < limit);
+            if expired > 1 {
+                t.change_commits.drain(..expired - 1);
+            }
             t.rows.retain(|_, versions| {
                 let keep_from = versions
                     .partition_point(|v| v.scn <= floor)
@@ -595,8 +618,9 @@ impl Replica {
                 ddl_scn: t.last_ddl_scn,
             });
         }
-        // Undo older than the retention is gone; it is only needed if the table changed since.
-        if q.scn < self.undo_floor(now_ms) && t.last_change_scn > q.scn {
+        // Reading at an old SCN needs the undo of every later change to the table; undo of
+        // changes committed longer ago than UNDO_RETENTION may be overwritten (and here is).
+        if self.undo_expired(t, q.scn, now_ms) {
             return Err(CdcError::SnapshotTooOld {
                 table: q.table.to_string(),
                 scn: q.scn,

@@ -59,6 +59,8 @@ pub struct Writer {
     locks: HashMap<(usize, RowId), Xid>,
     /// Highest serial used per table (for sequence-generated keys).
     pub serials: Vec<u64>,
+    /// While loading initial rows, records reach the file at commit only.
+    batching: bool,
 }
 
 impl Writer {
@@ -109,6 +111,7 @@ impl Writer {
             txs: BTreeMap::new(),
             locks: HashMap::new(),
             serials: vec![0; table_count],
+            batching: false,
             redo,
             _lock: lock,
             clock,
@@ -231,6 +234,9 @@ impl Writer {
             };
             self.redo.append(&sw)?;
             self.replica.apply(sw)?;
+        }
+        if !self.batching {
+            self.redo.publish()?;
         }
         Ok(n)
     }
@@ -437,6 +443,38 @@ impl Writer {
         rid: RowId,
         after: Vec<Value>,
     ) -> Result<RowId> {
+        self.update_columns(xid, table, rid, after, Vec::new())
+    }
+
+    /// `UPDATE … SET <these columns> = …`: like [`Writer::update`], naming the SET columns
+    /// (a column set to the value it had still appears in SQL_REDO's SET).
+    pub fn update_set(
+        &mut self,
+        xid: Xid,
+        table: usize,
+        rid: RowId,
+        set: &[(usize, Value)],
+    ) -> Result<RowId> {
+        let mut after = self
+            .row(Some(xid), table, rid)
+            .ok_or_else(|| CdcError::Workload(format!("no row at {}", rid.encode())))?;
+        for (i, v) in set {
+            if let Some(slot) = after.get_mut(*i) {
+                *slot = v.clone();
+            }
+        }
+        let cols = set.iter().map(|(i, _)| *i as u32).collect();
+        self.update_columns(xid, table, rid, after, cols)
+    }
+
+    fn update_columns(
+        &mut self,
+        xid: Xid,
+        table: usize,
+        rid: RowId,
+        after: Vec<Value>,
+        cols: Vec<u32>,
+    ) -> Result<RowId> {
         self.check_row(table, &after)?;
         let before = self
             .row(Some(xid), table, rid)
@@ -465,6 +503,7 @@ impl Writer {
                 rid: rid.encode(),
                 before,
                 after: after.clone(),
+                cols,
                 ts,
             },
             self.thread_of(xid),
@@ -659,6 +698,11 @@ impl Writer {
 
     pub fn flush(&mut self) -> Result<()> {
         self.redo.flush()
+    }
+
+    /// Bulk loading: hand records to the file at commit only (`emulator init`).
+    pub fn set_batching(&mut self, on: bool) {
+        self.batching = on;
     }
 
     pub fn open_transactions(&self) -> Vec<Xid> {

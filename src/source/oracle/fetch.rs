@@ -14,7 +14,9 @@
 //!   time zone is set to UTC.
 //! - INTERVAL YEAR TO MONTH / DAY TO SECOND: `Value::IntervalYm` / `Value::IntervalDs`.
 //! - RAW, LONG RAW, BLOB: `Value::Bytes`, read whole.
-//! - BFILE: `Value::Bfile { directory, file }` (the locator only; the file is not read).
+//! - BFILE: not fetched. The `oracle` crate 0.6 keeps its BFILE locator type private, so the
+//!   directory and file name cannot be read; a flashback read that selects a BFILE column fails
+//!   with CDC-3001 before it is sent (the snapshot refuses such tables with CDC-3001 anyway).
 //! - XMLTYPE: serialised by the database (`XMLSERIALIZE … AS CLOB`) into `Value::Text`.
 //! - JSON (21c type): serialised by the database (`JSON_SERIALIZE … RETURNING CLOB`) into
 //!   `Value::Json`. JSON kept in VARCHAR2/CLOB/BLOB columns is fetched as those types.
@@ -24,14 +26,14 @@
 //! - BOOLEAN (23ai): `Value::Boolean`, natively with a 23ai client, else from the 1/0 a
 //!   pre-23ai client receives.
 //!
-//! Not supported (an error naming the column): object types, collections (VARRAY, nested
-//! tables), REF, ANYDATA, SDO_GEOMETRY and other types the catalog mapping refuses.
+//! Not supported (CDC-3001 naming the column): BFILE, object types, collections (VARRAY,
+//! nested tables), REF, ANYDATA, SDO_GEOMETRY and other types the catalog mapping refuses.
 
 use super::connect::{db_error, CallContext};
 use super::types_map::{self, DateTimeParts};
 use crate::errors::{CdcError, Result};
 use crate::types::Value;
-use oracle::sql_type::{Bfile, IntervalDS, IntervalYM, OracleType, Timestamp, ToSql};
+use oracle::sql_type::{IntervalDS, IntervalYM, OracleType, Timestamp, ToSql};
 use oracle::{Connection, SqlValue};
 
 /// How a select-list column must be turned into a [`Value`].
@@ -124,7 +126,7 @@ pub fn value(v: &SqlValue, how: Fetch, column: &str, ctx: &CallContext) -> Resul
             let i = v.get::<IntervalYM>().map_err(oracle)?;
             Value::IntervalYm(types_map::format_interval_ym(i.years(), i.months()))
         }
-        OracleType::IntervalDS(_, _) => {
+        OracleType::IntervalDS(_, fsp) => {
             let i = v.get::<IntervalDS>().map_err(oracle)?;
             Value::IntervalDs(types_map::format_interval_ds(
                 i.days(),
@@ -132,24 +134,19 @@ pub fn value(v: &SqlValue, how: Fetch, column: &str, ctx: &CallContext) -> Resul
                 i.minutes(),
                 i.seconds(),
                 i.nanoseconds(),
+                fsp,
             ))
         }
         OracleType::Raw(_) | OracleType::LongRaw | OracleType::BLOB => {
             Value::Bytes(v.get::<Vec<u8>>().map_err(oracle)?)
         }
-        OracleType::BFILE => {
-            let (directory, file) = v
-                .get::<Bfile>()
-                .and_then(|b| b.directory_and_file_name())
-                .map_err(oracle)?;
-            Value::Bfile { directory, file }
-        }
         OracleType::Boolean => Value::Boolean(v.get::<bool>().map_err(oracle)?),
         other => {
-            return Err(unsupported(
-                column,
-                format!("type {other} has no value mapping"),
-            ))
+            return Err(CdcError::UnsupportedType {
+                table: ctx.table.clone().unwrap_or_default(),
+                column: column.to_string(),
+                data_type: other.to_string(),
+            })
         }
     })
 }

@@ -481,18 +481,23 @@ impl Session for OracleSession {
         let types = self.table_column_types(&query.table)?;
         let mut items = Vec::with_capacity(query.columns.len());
         let mut hows = Vec::with_capacity(query.columns.len());
-        let mut locators = false;
         for column in &query.columns {
             let data_type = types.get(column).map(String::as_str).unwrap_or("");
             let (item, how) = match data_type {
+                // The crate cannot read a BFILE locator's directory and file name (fetch.rs).
+                "BFILE" => {
+                    return Err(CdcError::UnsupportedType {
+                        table: query.table.to_string(),
+                        column: column.clone(),
+                        data_type: "BFILE".into(),
+                    })
+                }
                 "JSON" => (sql::SelectItem::Json(column), Fetch::Json),
                 "VECTOR" => (sql::SelectItem::Vector(column), Fetch::Vector),
                 "XMLTYPE" => (sql::SelectItem::Xml(column), Fetch::Xml),
                 "BOOLEAN" => (sql::SelectItem::Plain(column), Fetch::Boolean),
                 _ => (sql::SelectItem::Plain(column), Fetch::Native),
             };
-            // A BFILE's directory and file name are only reachable through its locator.
-            locators |= data_type == "BFILE";
             items.push(item);
             hows.push(how);
         }
@@ -512,12 +517,13 @@ impl Session for OracleSession {
             .map_err(|e| CdcError::Database(format!("flashback read of {}: {e}", query.table)))?;
         let params: Vec<(&str, &dyn oracle::sql_type::ToSql)> =
             binds.iter().map(|(n, b)| (*n, b.as_sql())).collect();
-        let mut builder = self.conn.statement(&statement.text);
-        builder.fetch_array_size(FETCH_ROWS);
-        if locators {
-            builder.lob_locator();
-        }
-        let mut stmt = builder.build().map_err(|e| db_error(&e, &c))?;
+        // LOBs are fetched inline (the crate's default), i.e. read whole with the row.
+        let mut stmt = self
+            .conn
+            .statement(&statement.text)
+            .fetch_array_size(FETCH_ROWS)
+            .build()
+            .map_err(|e| db_error(&e, &c))?;
         let mut count = 0u64;
         for r in stmt.query_named(&params).map_err(|e| db_error(&e, &c))? {
             let r = r.map_err(|e| db_error(&e, &c))?;

@@ -168,23 +168,28 @@ pub fn format_interval_ym(years: i32, months: i32) -> String {
     )
 }
 
-/// INTERVAL DAY TO SECOND: `+DDD HH:MI:SS.FFFFFF` (days at least three digits); nine fraction
-/// digits when the value has sub-microsecond digits, so nothing is lost.
-pub fn format_interval_ds(days: i32, hours: i32, minutes: i32, seconds: i32, nanos: i32) -> String {
+/// INTERVAL DAY TO SECOND: `+DDD HH:MI:SS.FF…` with days at least three digits and as many
+/// fraction digits as the column's fractional seconds precision (at least one), the form the
+/// emulator and SQL_REDO's `TO_DSINTERVAL('+001 02:03:04.560000')` use for DAY(3) TO SECOND(6).
+pub fn format_interval_ds(
+    days: i32,
+    hours: i32,
+    minutes: i32,
+    seconds: i32,
+    nanos: i32,
+    fsp: u8,
+) -> String {
     let negative = days < 0 || hours < 0 || minutes < 0 || seconds < 0 || nanos < 0;
     let sign = if negative { '-' } else { '+' };
-    let nanos = nanos.unsigned_abs();
-    let fraction = if nanos % 1000 == 0 {
-        format!("{:06}", nanos / 1000)
-    } else {
-        format!("{nanos:09}")
-    };
+    let digits = usize::from(fsp.clamp(1, 9));
+    let fraction = format!("{:09}", nanos.unsigned_abs());
     format!(
-        "{sign}{:03} {:02}:{:02}:{:02}.{fraction}",
+        "{sign}{:03} {:02}:{:02}:{:02}.{}",
         days.unsigned_abs(),
         hours.unsigned_abs(),
         minutes.unsigned_abs(),
-        seconds.unsigned_abs()
+        seconds.unsigned_abs(),
+        &fraction[..digits]
     )
 }
 
