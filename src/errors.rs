@@ -222,11 +222,12 @@ pub enum CdcError {
     #[error("CDC-5002: ORA-08181: specified number is not a valid system change number: {scn} ({reason})")]
     InvalidScn { scn: u64, reason: String },
 
-    #[error("CDC-5003: ORA-01466: unable to read data - table definition has changed: {table} changed at SCN {ddl_scn}, after SCN {scn}")]
+    #[error("CDC-5003: ORA-01466: unable to read data - table definition has changed: {table} changed after SCN {scn}{}", ddl_scn.map(|d| format!(" (DDL at SCN {d})")).unwrap_or_default())]
     TableDefinitionChanged {
         table: String,
         scn: u64,
-        ddl_scn: u64,
+        /// When the database says (the emulator does; Oracle does not).
+        ddl_scn: Option<u64>,
     },
 
     #[error("CDC-5004: ORA-01291: missing log file: mining from SCN {scn} needs redo older than the oldest retained log (first SCN {oldest})")]

@@ -206,9 +206,9 @@ impl ColumnGen {
             return Value::Null;
         }
         match &self.gen {
-            Some(Generator::Sequence) => self.from_number(serial as f64, 0),
+            Some(Generator::Sequence) => self.number_value(serial as f64, 0),
             Some(Generator::Int { min, max }) => {
-                self.from_number(rng.gen_range(*min..=*max) as f64, 0)
+                self.number_value(rng.gen_range(*min..=*max) as f64, 0)
             }
             Some(Generator::Decimal { min, max, scale }) => {
                 let v = if min == max {
@@ -216,7 +216,7 @@ impl ColumnGen {
                 } else {
                     rng.gen_range(*min..*max)
                 };
-                self.from_number(v, *scale)
+                self.number_value(v, *scale)
             }
             Some(Generator::Text { min, max }) => {
                 let n = rng.gen_range(*min..=*max);
@@ -231,7 +231,7 @@ impl ColumnGen {
         }
     }
 
-    fn from_number(&self, v: f64, scale: u8) -> Value {
+    fn number_value(&self, v: f64, scale: u8) -> Value {
         let text = format!("{v:.*}", scale as usize);
         match &self.ty {
             ColumnType::BinaryFloat => Value::BinaryFloat(v as f32),

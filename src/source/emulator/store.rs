@@ -163,7 +163,7 @@ impl Replica {
                 next_object += 1;
                 let parts = def.partitions.as_ref().map(|p| p.list.len()).unwrap_or(0);
                 let partition_objects = (0..parts as u32)
-                    .map(|i| data_object_id * 0 + next_object + i)
+                    .map(|i| next_object + i)
                     .collect::<Vec<_>>();
                 next_object += parts as u32;
                 TableState {
@@ -615,7 +615,7 @@ impl Replica {
             return Err(CdcError::TableDefinitionChanged {
                 table: q.table.to_string(),
                 scn: q.scn,
-                ddl_scn: t.last_ddl_scn,
+                ddl_scn: Some(t.last_ddl_scn),
             });
         }
         // Reading at an old SCN needs the undo of every later change to the table; undo of

@@ -533,7 +533,7 @@ fn rollbacks_show_undo_rows_and_leave_nothing_committed() {
 
     let mut s = db.connector().connect().unwrap();
     assert_eq!(names(&read(&mut *s, "HR.EMP", end).unwrap()), ["a"]);
-    let start = mine(&mut *s, 0 + 5000, end)
+    let start = mine(&mut *s, 5000, end)
         .iter()
         .find(|r| r.xid == x.hex())
         .unwrap()

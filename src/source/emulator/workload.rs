@@ -226,7 +226,7 @@ impl<'a> Workload<'a> {
                 }
             }
             i += 1;
-            if self.o.long_every > 0 && i % self.o.long_every == 0 {
+            if self.o.long_every > 0 && i.is_multiple_of(self.o.long_every) {
                 let xid = self.w.begin()?;
                 self.some_changes(xid, 1)?;
                 longs.push(Long {
@@ -235,7 +235,7 @@ impl<'a> Workload<'a> {
                 });
                 self.s.long_transactions += 1;
             }
-            if self.o.ddl_every > 0 && i % self.o.ddl_every == 0 {
+            if self.o.ddl_every > 0 && i.is_multiple_of(self.o.ddl_every) {
                 self.ddl()?;
             }
             // A regular transaction.

@@ -316,7 +316,7 @@ impl Writer {
         let text = row.get(ci).map(|v| v.to_string()).unwrap_or_default();
         spec.list
             .iter()
-            .position(|p| p.values.iter().any(|v| *v == text))
+            .position(|p| p.values.contains(&text))
             .or_else(|| spec.list.iter().position(|p| p.values.is_empty()))
             .or(Some(0))
     }

@@ -155,7 +155,7 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
         Some(OraCode::Ora(1466)) => CdcError::TableDefinitionChanged {
             table: table(),
             scn,
-            ddl_scn: 0,
+            ddl_scn: None,
         },
         Some(OraCode::Ora(1291)) => CdcError::MissingLogFile {
             scn,

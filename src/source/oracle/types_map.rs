@@ -489,11 +489,22 @@ mod tests {
         assert_eq!(format_interval_ym(3, 6), "+03-06");
         assert_eq!(format_interval_ym(123, 0), "+123-00");
         assert_eq!(
-            format_interval_ds(1, 2, 3, 4, 560_000_000),
+            format_interval_ds(1, 2, 3, 4, 560_000_000, 6),
             "+001 02:03:04.560000"
         );
-        assert_eq!(format_interval_ds(0, -2, 0, 0, 0), "-000 02:00:00.000000");
-        assert_eq!(format_interval_ds(0, 0, 0, 0, 1), "+000 00:00:00.000000001");
+        assert_eq!(
+            format_interval_ds(0, -2, 0, 0, 0, 6),
+            "-000 02:00:00.000000"
+        );
+        assert_eq!(
+            format_interval_ds(0, 0, 0, 0, 1, 9),
+            "+000 00:00:00.000000001"
+        );
+        assert_eq!(
+            format_interval_ds(1, 2, 3, 4, 560_000_000, 2),
+            "+001 02:03:04.56"
+        );
+        assert_eq!(format_interval_ds(1234, 0, 0, 0, 0, 0), "+1234 00:00:00.0");
     }
 
     #[test]

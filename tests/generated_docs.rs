@@ -1,0 +1,97 @@
+//! `completions/`, `man/` and `commands/settings.md` are generated from the clap definitions and
+//! the settings key table. This test fails when a committed copy differs from what the code
+//! generates; `OVERWRITE_GENERATED=1 cargo test --test generated_docs` rewrites them.
+
+use oracle_cdc::cli::docs;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn expected() -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    for bin in docs::BINARIES {
+        for shell in docs::SHELLS {
+            files.insert(
+                Path::new("completions").join(docs::completion_file_name(*shell, bin)),
+                docs::completion(*shell, bin),
+            );
+        }
+    }
+    for (name, page) in docs::man_pages().unwrap() {
+        files.insert(Path::new("man").join(name), page);
+    }
+    files.insert(
+        Path::new("commands").join("settings.md"),
+        docs::settings_reference().into_bytes(),
+    );
+    files
+}
+
+#[test]
+fn generated_files_are_current() {
+    let overwrite = std::env::var_os("OVERWRITE_GENERATED").is_some();
+    let files = expected();
+    let mut stale = Vec::new();
+    for (rel, content) in &files {
+        let path = root().join(rel);
+        let current = std::fs::read(&path).ok();
+        if current.as_deref() != Some(content.as_slice()) {
+            if overwrite {
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(&path, content).unwrap();
+            } else {
+                stale.push(rel.display().to_string());
+            }
+        }
+    }
+    // Nothing left over from commands or shells that no longer exist.
+    for dir in ["completions", "man"] {
+        for entry in std::fs::read_dir(root().join(dir))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let rel = Path::new(dir).join(entry.file_name());
+            if !files.contains_key(&rel) {
+                if overwrite {
+                    std::fs::remove_file(entry.path()).unwrap();
+                } else {
+                    stale.push(format!("{} (not generated any more)", rel.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "generated files differ from the code: {stale:?}\nrun OVERWRITE_GENERATED=1 cargo test --test generated_docs and commit"
+    );
+}
+
+#[test]
+fn every_command_has_a_man_page_and_help_with_an_example() {
+    use clap::CommandFactory;
+    let pages = docs::man_pages().unwrap();
+    fn walk(cmd: &clap::Command, name: String, pages: &BTreeMap<String, Vec<u8>>) {
+        assert!(
+            pages.contains_key(&format!("{name}.1")),
+            "no man page for {name}"
+        );
+        let help = cmd.clone().render_long_help().to_string();
+        assert!(
+            help.contains("Exit codes:"),
+            "{name} --help has no exit codes"
+        );
+        if cmd.get_subcommands().next().is_none() {
+            assert!(help.contains("Example"), "{name} --help has no example");
+        }
+        for sub in cmd.get_subcommands() {
+            walk(sub, format!("{name}-{}", sub.get_name()), pages);
+        }
+    }
+    let mut root = oracle_cdc::cli::args::Cli::command();
+    root.build();
+    walk(&root, "oracle-cdc".into(), &pages);
+}
