@@ -21,7 +21,10 @@ tables:
 "#;
 
 fn run(args: &[&str]) -> std::process::Output {
-    let out = Command::new(cargo_bin("oracle-cdc")).args(args).output().unwrap();
+    let out = Command::new(cargo_bin("oracle-cdc"))
+        .args(args)
+        .output()
+        .unwrap();
     assert!(
         out.status.success(),
         "{args:?} failed: {}",
@@ -31,7 +34,13 @@ fn run(args: &[&str]) -> std::process::Output {
 }
 
 fn status(db: &Path) -> serde_json::Value {
-    let out = run(&["emulator", "status", db.to_str().unwrap(), "--format", "json"]);
+    let out = run(&[
+        "emulator",
+        "status",
+        db.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
@@ -54,12 +63,29 @@ fn killed_writer_loses_nothing_committed_and_the_next_writer_recovers() {
     let schema = dir.path().join("schema.yaml");
     std::fs::write(&schema, SCHEMA).unwrap();
     let db = dir.path().join("db");
-    run(&["emulator", "init", db.to_str().unwrap(), "--schema", schema.to_str().unwrap()]);
+    run(&[
+        "emulator",
+        "init",
+        db.to_str().unwrap(),
+        "--schema",
+        schema.to_str().unwrap(),
+    ]);
 
     let mut writer = Command::new(cargo_bin("oracle-cdc"))
         .args([
-            "emulator", "workload", db.to_str().unwrap(), "--duration", "120s", "--rate", "0",
-            "--long-every", "5", "--long-span", "50", "--seed", "9",
+            "emulator",
+            "workload",
+            db.to_str().unwrap(),
+            "--duration",
+            "120s",
+            "--rate",
+            "0",
+            "--long-every",
+            "5",
+            "--long-span",
+            "50",
+            "--seed",
+            "9",
         ])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -80,26 +106,53 @@ fn killed_writer_loses_nothing_committed_and_the_next_writer_recovers() {
     writer.wait().unwrap();
 
     // Simulate the kill landing in the middle of a record as well.
-    let mut redo = std::fs::OpenOptions::new().append(true).open(db.join("redo.log")).unwrap();
-    redo.write_all(b"{\"k\":\"I\",\"scn\":99999999,\"xid\":").unwrap();
+    let mut redo = std::fs::OpenOptions::new()
+        .append(true)
+        .open(db.join("redo.log"))
+        .unwrap();
+    redo.write_all(b"{\"k\":\"I\",\"scn\":99999999,\"xid\":")
+        .unwrap();
     drop(redo);
 
     // A new reader sees exactly what readers saw before the kill.
     for (scn, rows) in &seen {
-        assert_eq!(&dump(&db, *scn), rows, "rows as of SCN {scn} changed after the writer was killed");
+        assert_eq!(
+            &dump(&db, *scn),
+            rows,
+            "rows as of SCN {scn} changed after the writer was killed"
+        );
     }
     let after_kill = status(&db);
     let left_open = after_kill["open_transactions"].as_array().unwrap().len();
-    assert!(left_open > 0, "long transactions were open when the writer died");
+    assert!(
+        left_open > 0,
+        "long transactions were open when the writer died"
+    );
 
     // The next writer recovers and continues.
-    run(&["emulator", "workload", db.to_str().unwrap(), "--transactions", "30", "--rate", "0", "--seed", "10"]);
+    run(&[
+        "emulator",
+        "workload",
+        db.to_str().unwrap(),
+        "--transactions",
+        "30",
+        "--rate",
+        "0",
+        "--seed",
+        "10",
+    ]);
     let recovered = status(&db);
-    assert!(recovered["open_transactions"].as_array().unwrap().is_empty());
+    assert!(recovered["open_transactions"]
+        .as_array()
+        .unwrap()
+        .is_empty());
     assert!(recovered["current_scn"].as_u64() > after_kill["current_scn"].as_u64());
     for (scn, rows) in &seen {
         assert_eq!(&dump(&db, *scn), rows);
     }
     let redo = std::fs::read_to_string(db.join("redo.log")).unwrap();
-    assert!(redo.ends_with('\n') && !redo.contains("99999999"), "the torn record was cut off");
+    assert!(
+        redo.ends_with('\n') && !redo.contains("99999999"),
+        "the torn record was cut off"
+    );
 }

@@ -53,6 +53,7 @@ pub fn mine(replica: &Replica, start: Scn, end: Scn) -> Result<Vec<LogMinerRow>>
     let mut renderer = Renderer {
         replica,
         out: &mut out,
+        window_start: start,
     };
     for (i, rec) in replica.records.iter().enumerate().skip(from) {
         if rec.scn() > end {
@@ -66,6 +67,7 @@ pub fn mine(replica: &Replica, start: Scn, end: Scn) -> Result<Vec<LogMinerRow>>
 struct Renderer<'a> {
     replica: &'a Replica,
     out: &'a mut Vec<LogMinerRow>,
+    window_start: Scn,
 }
 
 fn timestamp(ms: i64) -> String {
@@ -78,6 +80,20 @@ impl Renderer<'_> {
     fn base(&self, n: u64, scn: Scn, ts: i64, xid: Xid, code: u32) -> LogMinerRow {
         let thread = self.replica.xid_thread.get(&xid).copied().unwrap_or(1);
         let sequence = self.replica.sequence_of(thread, n);
+        // A transaction whose START lies before the mining window is seen from its middle:
+        // LogMiner cannot tell its sequence and shows ffffffff there until its COMMIT/ROLLBACK.
+        let partial = code != op::COMMIT
+            && code != op::ROLLBACK
+            && self
+                .replica
+                .xid_start
+                .get(&xid)
+                .is_some_and(|s| *s < self.window_start);
+        let (xid_text, xidsqn) = if partial {
+            (super::sql_redo::xid(xid.usn, xid.slot, u32::MAX), u32::MAX)
+        } else {
+            (xid.hex(), xid.sqn)
+        };
         let first = self
             .replica
             .logs
@@ -91,10 +107,10 @@ impl Renderer<'_> {
             start_scn: None,
             timestamp: timestamp(ts),
             commit_timestamp: None,
-            xid: xid.hex(),
+            xid: xid_text,
             xidusn: u32::from(xid.usn),
             xidslt: u32::from(xid.slot),
-            xidsqn: xid.sqn,
+            xidsqn,
             operation_code: code,
             operation: op::name(code).to_string(),
             seg_owner: None,

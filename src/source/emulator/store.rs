@@ -506,6 +506,27 @@ impl Replica {
             self.records.pop_front();
             self.records_base += 1;
         }
+        // Transactions whose records are all gone need no bookkeeping any more.
+        let first_kept = self
+            .records
+            .front()
+            .map(|r| r.scn())
+            .unwrap_or(self.current_scn);
+        let open = &self.open;
+        let starts = &self.xid_start;
+        let keep =
+            |x: &Xid| open.contains_key(x) || starts.get(x).is_some_and(|s| *s >= first_kept);
+        let drop: Vec<Xid> = self
+            .xid_start
+            .keys()
+            .filter(|x| !keep(x))
+            .copied()
+            .collect();
+        for x in drop {
+            self.xid_start.remove(&x);
+            self.xid_thread.remove(&x);
+            self.xid_pdb.remove(&x);
+        }
     }
 
     /// Logs still available per thread: the current one and the newest archived ones.

@@ -757,3 +757,69 @@ fn one_writer_at_a_time_and_restart_continues_where_it_was() {
     assert!(s.tables().unwrap()[0].columns.len() == 5);
     let _ = rid;
 }
+
+#[test]
+fn a_transaction_seen_from_its_middle_has_an_unknown_xid_sequence() {
+    let db = Db::new(EMP);
+    let mut w = db.writer();
+    let x = w.begin().unwrap();
+    w.insert(x, 0, emp_row(1, "early")).unwrap();
+    let mut s = db.connector().connect().unwrap();
+    let window = s.current_scn().unwrap() + 1;
+    w.insert(x, 0, emp_row(2, "late")).unwrap();
+    let c = w.commit(&[x]).unwrap();
+    let rows = mine(&mut *s, window, c);
+    assert_eq!(rows.len(), 2);
+    let full = x.hex();
+    assert_eq!(rows[0].operation, "INSERT");
+    assert_eq!(
+        &rows[0].xid[..8],
+        &full[..8],
+        "undo segment and slot stay known"
+    );
+    assert_eq!(&rows[0].xid[8..], "ffffffff");
+    assert_eq!(rows[0].xidsqn, u32::MAX);
+    assert_eq!(
+        (rows[1].operation.as_str(), rows[1].xid.as_str()),
+        ("COMMIT", full.as_str())
+    );
+    // Mined from its START, the same transaction shows its whole XID everywhere.
+    assert!(mine(&mut *s, 5000, c)
+        .iter()
+        .filter(|r| r.xid.starts_with(&full[..8]))
+        .all(|r| r.xid == full));
+}
+
+#[test]
+fn the_same_seed_and_schema_give_the_same_database_and_workload() {
+    let run = || {
+        let db = Db::new(EMP.replace("    rows: 3", "    rows: 40").as_str());
+        let mut w = db.writer();
+        let opts = workload::WorkloadOptions {
+            transactions: Some(150),
+            duration: None,
+            rate: 0,
+            mix: (40, 45, 15),
+            tx_size: (1, 4),
+            rollback_pct: 10,
+            savepoint_pct: 10,
+            key_update_pct: 5,
+            row_move_pct: 5,
+            long_every: 10,
+            long_span: 5,
+            ddl_every: 40,
+            shared_commit_pct: 10,
+            tables: vec![],
+            seed: 77,
+        };
+        workload::Workload::new(&mut w, opts)
+            .unwrap()
+            .run(&|| false)
+            .unwrap();
+        drop(w);
+        std::fs::read_to_string(db.path().join(redo::REDO_FILE)).unwrap()
+    };
+    let (a, b) = (run(), run());
+    assert!(a.lines().count() > 500);
+    assert_eq!(a, b, "same seed, schema and clock must give the same redo");
+}
