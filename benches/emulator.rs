@@ -38,6 +38,7 @@ fn bench(c: &mut Criterion) {
         key_columns: vec!["ID".into()],
         scn,
         range: ChunkRange::Whole,
+        filter: None,
     };
     let mut g = c.benchmark_group("emulator");
     g.sample_size(10).measurement_time(Duration::from_secs(10));

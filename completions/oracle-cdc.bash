@@ -28,6 +28,12 @@ _oracle__cdc() {
             oracle__cdc,man)
                 cmd="oracle__cdc__subcmd__man"
                 ;;
+            oracle__cdc,plan-chunks)
+                cmd="oracle__cdc__subcmd__plan__subcmd__chunks"
+                ;;
+            oracle__cdc,snapshot)
+                cmd="oracle__cdc__subcmd__snapshot"
+                ;;
             oracle__cdc__subcmd__emulator,dump)
                 cmd="oracle__cdc__subcmd__emulator__subcmd__dump"
                 ;;
@@ -47,7 +53,7 @@ _oracle__cdc() {
 
     case "${cmd}" in
         oracle__cdc)
-            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version emulator explain completions man"
+            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version emulator snapshot plan-chunks explain completions man"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -383,6 +389,86 @@ _oracle__cdc() {
             case "${prev}" in
                 --out)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        oracle__subcmd__cdc__subcmd__plan__subcmd__chunks)
+            opts="-c -q -v -h -V --tables --format --config --set --quiet --verbose --color --print-settings --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --tables)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        oracle__subcmd__cdc__subcmd__snapshot)
+            opts="-c -q -v -h -V --tables --out --format --records --config --set --quiet --verbose --color --print-settings --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --tables)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "jsonl csv" -- "${cur}"))
                     return 0
                     ;;
                 --config)

@@ -35,6 +35,8 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -l print-settings -d
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "emulator" -d 'The embedded Oracle emulator: init, workload, dump, status'
+complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "snapshot" -d 'One-off snapshot_only export of tables to files'
+complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "plan-chunks" -d 'Show how each table would be cut into chunks'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "explain" -d 'Explain a CDC-NNNN error code'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "man" -d 'Print man pages'
@@ -116,6 +118,34 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from status" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l tables -d 'Only these captured tables (default: every captured table)' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l out -d 'Directory of the files, the manifest and the resume state' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l format -d 'File format' -r -f -a "jsonl\t''
+csv\t''"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l color -d 'When to colour output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l records -d 'JSON lines of full records (Debezium envelope, op r) instead of plain rows'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -s V -l version -d 'Print version'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -l tables -d 'Only these captured tables (default: every captured table)' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -l format -d 'Output format' -r -f -a "table\t''
+json\t''"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -l color -d 'When to colour output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l format -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F

@@ -2,7 +2,8 @@
 //!
 //! Every error the tool prints starts with its code; `oracle-cdc explain CODE` shows the entry.
 //! Ranges: 1xxx settings and usage, 2xxx connecting, 3xxx decoding and types, 4xxx the embedded
-//! emulator, 5xxx errors the database returned, 6xxx local files, 8xxx snapshots.
+//! emulator, 5xxx errors the database returned, 6xxx local files, 7xxx stored offsets,
+//! 8xxx snapshots.
 
 use std::fmt;
 use std::path::PathBuf;
@@ -150,9 +151,27 @@ catalog! {
     Cdc6001 = "CDC-6001", Failure, "File I/O error",
         "A local file or directory could not be read or written; the message names it.",
         "Check the path, free space and permissions.";
+    Cdc7001 = "CDC-7001", Failure, "Offsets belong to another database",
+        "The stored offsets were written for a database with another DBID or incarnation (RESETLOGS). Resuming from them would skip or repeat changes.",
+        "Point the settings at the database the offsets belong to, or start from scratch with a fresh state directory (or a new --out directory for exports).";
+    Cdc7002 = "CDC-7002", Failure, "Offsets file is damaged",
+        "The offsets file cannot be read as oracle-cdc offsets JSON; the message names the file and the position.",
+        "Restore the timestamped backup next to it (offsets.json.bak-*), or move the file away to start from scratch.";
+    Cdc7003 = "CDC-7003", Failure, "Offsets file is from a newer oracle-cdc",
+        "The offsets file has a format version this oracle-cdc does not know; it was written by a newer release.",
+        "Run the newer oracle-cdc, or restore an older offsets file.";
     Cdc8001 = "CDC-8001", Failure, "Snapshot chunk cannot be read",
         "A snapshot chunk kept failing: its undo was gone (ORA-01555 or ORA-08181) even after halving the chunk down to 1,000 rows, or it failed more than cdc.snapshot.chunk.retries times.",
         "Raise UNDO_RETENTION (and consider RETENTION GUARANTEE), lower the load on the source while snapshotting, or lower cdc.snapshot.threads; the chunks already read are kept and the next start resumes at this chunk.";
+    Cdc8002 = "CDC-8002", Failure, "Table has no usable key",
+        "A captured table has no primary key (or cdc.key.* choice) whose columns are all NOT NULL and of a chunkable type, and cdc.key.missing=fail.",
+        "Name a NOT NULL unique key with cdc.key.PDB.OWNER.TABLE, set cdc.key.missing=rowid (heap tables) or skip, or exclude the table.";
+    Cdc8003 = "CDC-8003", Usage, "No table to capture",
+        "cdc.tables.include / cdc.tables.exclude (or --tables) select no table of the database.",
+        "Check the patterns against the tables the database has (`oracle-cdc plan-chunks` lists what is captured; `oracle-cdc emulator status` lists an emulated database's tables).";
+    Cdc8005 = "CDC-8005", Usage, "Output directory holds another export",
+        "The --out directory already holds an export of other tables, another format or another database, so it cannot be resumed.",
+        "Use a new --out directory, or rerun with the same --tables and --format as the export there.";
 }
 
 impl Code {
@@ -252,6 +271,34 @@ pub enum CdcError {
         source: std::io::Error,
     },
 
+    #[error("CDC-7001: offsets {} belong to database DBID {found_dbid} incarnation {found_incarnation}, not the connected DBID {dbid} incarnation {incarnation}", path.display())]
+    OffsetsOtherDatabase {
+        path: PathBuf,
+        found_dbid: u64,
+        found_incarnation: u64,
+        dbid: u64,
+        incarnation: u64,
+    },
+
+    #[error("CDC-7002: offsets file {} is damaged: {message}", path.display())]
+    OffsetsDamaged { path: PathBuf, message: String },
+
+    #[error("CDC-7003: offsets file {} has format version {found}; this oracle-cdc reads up to version {supported}", path.display())]
+    OffsetsTooNew {
+        path: PathBuf,
+        found: u32,
+        supported: u32,
+    },
+
+    #[error("CDC-8002: table {table} has no usable key ({reason}) and cdc.key.missing=fail")]
+    NoUsableKey { table: String, reason: String },
+
+    #[error("CDC-8003: no table to capture: {0}")]
+    NoTables(String),
+
+    #[error("CDC-8005: {} holds another export: {reason}", path.display())]
+    OtherExport { path: PathBuf, reason: String },
+
     #[error("CDC-8001: snapshot of {table} stopped: chunk {chunk} failed: {reason}")]
     ChunkFailed {
         table: String,
@@ -283,6 +330,12 @@ impl CdcError {
             CdcError::InvalidScnRange { .. } => Code::Cdc5008,
             CdcError::Io { .. } => Code::Cdc6001,
             CdcError::ChunkFailed { .. } => Code::Cdc8001,
+            CdcError::OffsetsOtherDatabase { .. } => Code::Cdc7001,
+            CdcError::OffsetsDamaged { .. } => Code::Cdc7002,
+            CdcError::OffsetsTooNew { .. } => Code::Cdc7003,
+            CdcError::NoUsableKey { .. } => Code::Cdc8002,
+            CdcError::NoTables(_) => Code::Cdc8003,
+            CdcError::OtherExport { .. } => Code::Cdc8005,
         }
     }
 

@@ -7,7 +7,13 @@
 pub mod cli;
 pub mod encode;
 pub mod errors;
+pub mod export;
 pub mod names;
+pub mod offsets;
+pub mod ops;
+pub mod record;
 pub mod settings;
+pub mod snapshot;
 pub mod source;
+pub mod sql_condition;
 pub mod types;

@@ -67,6 +67,11 @@ pub enum ColumnType {
     Vector {
         dimensions: Option<u32>,
     },
+    /// A type without a record mapping (object types such as MDSYS.SDO_GEOMETRY, ANYDATA,
+    /// REFs, collections): tables with such a column stop with CDC-3001 unless it is excluded.
+    Other {
+        name: String,
+    },
 }
 
 impl ColumnType {
@@ -167,6 +172,18 @@ impl ColumnType {
                     Some(_) => Some(num(0, 0)?),
                 },
             },
+            // Object types are named OWNER.TYPE or are one of Oracle's own.
+            other
+                if other.contains('.')
+                    || matches!(
+                        other,
+                        "SDO_GEOMETRY" | "ANYDATA" | "ANYTYPE" | "REF" | "XMLTYPE_TABLE"
+                    ) =>
+            {
+                ColumnType::Other {
+                    name: other.to_string(),
+                }
+            }
             other => return Err(format!("unknown Oracle type `{other}`")),
         })
     }
@@ -217,6 +234,7 @@ impl ColumnType {
             ColumnType::Vector {
                 dimensions: Some(d),
             } => format!("VECTOR({d})"),
+            ColumnType::Other { name } => name.clone(),
         }
     }
 
@@ -235,6 +253,11 @@ impl ColumnType {
                 | ColumnType::Timestamp { .. }
                 | ColumnType::Raw { .. }
         )
+    }
+
+    /// Whether records can carry values of this type.
+    pub fn has_record_mapping(&self) -> bool {
+        !matches!(self, ColumnType::Other { .. })
     }
 
     /// LOB-like columns: never in an UPDATE's WHERE, written by separate LOB rows in redo.
@@ -446,6 +469,12 @@ mod tests {
         assert!(ColumnType::parse("NUMBER(99)").is_err());
         assert!(ColumnType::parse("TIMESTAMP(12)").is_err());
         assert!(ColumnType::parse("GEOMETRY").is_err());
+        assert_eq!(
+            ColumnType::parse("MDSYS.SDO_GEOMETRY").unwrap(),
+            ColumnType::Other {
+                name: "MDSYS.SDO_GEOMETRY".into()
+            }
+        );
     }
 
     #[test]

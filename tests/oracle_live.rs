@@ -9,8 +9,10 @@
 use oracle_cdc::errors::CdcError;
 use oracle_cdc::settings::Settings;
 use oracle_cdc::source::oracle::OracleConnector;
-use oracle_cdc::source::{ChunkRange, Connector, FlashbackQuery, TableInfo};
-use oracle_cdc::types::ColumnType;
+use oracle_cdc::source::{
+    BoundaryQuery, ChunkRange, Connector, FlashbackQuery, Session, TableInfo,
+};
+use oracle_cdc::types::{compare, ColumnType, Value};
 use std::time::{Duration, Instant};
 
 struct Live {
@@ -149,6 +151,7 @@ fn live_conformance() {
             .unwrap_or_default(),
         scn,
         range: ChunkRange::Whole,
+        filter: None,
     };
     let mut seen = 0usize;
     let result = session.read_as_of(&query, &mut |row| {
@@ -177,4 +180,175 @@ fn live_conformance() {
         logs.iter().any(|l| l.next_scn.is_none()),
         "no current log: {logs:?}"
     );
+}
+
+/// A table with a primary key whose columns bind and compare simply (numbers, character, dates,
+/// timestamps, RAW), smallest first by statistics.
+fn keyed_table(tables: &[TableInfo]) -> Option<&TableInfo> {
+    let simple = |t: &TableInfo, c: &String| {
+        t.column(c).is_some_and(|c| {
+            matches!(
+                c.data_type,
+                ColumnType::Number { .. }
+                    | ColumnType::Varchar2 { .. }
+                    | ColumnType::Char { .. }
+                    | ColumnType::Date
+                    | ColumnType::Timestamp { .. }
+                    | ColumnType::Raw { .. }
+            )
+        })
+    };
+    tables
+        .iter()
+        .filter(|t| {
+            t.primary_key
+                .as_ref()
+                .is_some_and(|k| !k.columns.is_empty() && k.columns.iter().all(|c| simple(t, c)))
+        })
+        // Non-empty first (by statistics), then smallest.
+        .min_by_key(|t| match t.stats.num_rows {
+            Some(0) => (1, 0),
+            Some(n) => (0, n),
+            None => (2, 0),
+        })
+}
+
+/// Keys read by a flashback read ordered by the key (at most `limit`), and whether that was all.
+fn read_keys(
+    session: &mut dyn Session,
+    table: &TableInfo,
+    key: &[String],
+    scn: u64,
+    filter: Option<&str>,
+    limit: usize,
+) -> (Vec<Vec<Value>>, bool) {
+    let query = FlashbackQuery {
+        table: table.name.clone(),
+        columns: key.to_vec(),
+        key_columns: key.to_vec(),
+        scn,
+        range: ChunkRange::Whole,
+        filter: filter.map(str::to_string),
+    };
+    let mut keys = Vec::new();
+    let result = session.read_as_of(&query, &mut |row| {
+        keys.push(row.values);
+        if keys.len() >= limit {
+            return Err(CdcError::Argument("enough rows".into()));
+        }
+        Ok(())
+    });
+    match result {
+        Ok(_) => (keys, true),
+        Err(CdcError::Argument(m)) if m == "enough rows" => (keys, false),
+        Err(e) => panic!("read_as_of({}, filter {filter:?}): {e}", table.name),
+    }
+}
+
+/// key_range(), key_boundaries() and the flashback filter agree with a plain ordered flashback
+/// read of the same table at the same SCN (the emulator's semantics: boundaries are the keys of
+/// rows step, 2*step, … from the lower bound, 0-based).
+#[test]
+fn live_key_probes_and_filter() {
+    let Some(live) = live() else {
+        return;
+    };
+    let connector = connector(&live);
+    let mut session = connector
+        .connect()
+        .unwrap_or_else(|e| panic!("connect to {}: {e}", connector.describe()));
+    let tables = session.tables().unwrap_or_else(|e| panic!("tables(): {e}"));
+    let Some(table) = keyed_table(&tables) else {
+        println!("oracle_live: key probes skipped: no table with a simple primary key is visible");
+        return;
+    };
+    let key = table
+        .primary_key
+        .as_ref()
+        .map(|k| k.columns.clone())
+        .unwrap_or_default();
+    let scn = session
+        .current_scn()
+        .unwrap_or_else(|e| panic!("current_scn(): {e}"));
+    const LIMIT: usize = 2_000;
+    let (keys, complete) = read_keys(session.as_mut(), table, &key, scn, None, LIMIT);
+    println!(
+        "oracle_live: key probes on {} ({:?}), {} keys read{}",
+        table.name,
+        key,
+        keys.len(),
+        if complete { "" } else { " (first ones)" }
+    );
+
+    // Filters: an always-false one reads nothing, an always-true one changes nothing.
+    let (none, _) = read_keys(session.as_mut(), table, &key, scn, Some("1 = 0"), LIMIT);
+    assert!(none.is_empty(), "filter 1 = 0 read {} rows", none.len());
+    let (all, _) = read_keys(
+        session.as_mut(),
+        table,
+        &key,
+        scn,
+        Some("1 = 1 AND (2 > 1)"),
+        LIMIT,
+    );
+    assert_eq!(all, keys, "filter 1 = 1 changed the rows");
+
+    // key_range(): MIN and MAX of a one-column key.
+    if key.len() == 1 {
+        let range = session
+            .key_range(&table.name, &key[0], scn)
+            .unwrap_or_else(|e| panic!("key_range({}): {e}", table.name));
+        match (&range, keys.first(), keys.last()) {
+            (None, None, _) => {}
+            (Some((min, max)), Some(first), Some(last)) => {
+                assert_eq!(min, &first[0], "MIN vs first key read");
+                if complete {
+                    assert_eq!(max, &last[0], "MAX vs last key read");
+                }
+                assert!(compare(min, max).is_le(), "MIN {min:?} > MAX {max:?}");
+            }
+            other => panic!("key_range {range:?} vs keys read: {other:?}"),
+        }
+    }
+
+    // key_boundaries(): from the start, and from a lower bound taken from the keys.
+    let expected = |from: usize, step: usize, count: usize| -> Vec<Vec<Value>> {
+        keys[from..]
+            .iter()
+            .skip(step)
+            .step_by(step)
+            .take(count)
+            .cloned()
+            .collect()
+    };
+    let step = (keys.len() / 12).max(1);
+    let count = 5u32;
+    // Only what the keys read can vouch for: the probe must not need rows past them.
+    let checkable = |from: usize| complete || from + step * (count as usize) < keys.len();
+    let mut lowers = vec![(0usize, None)];
+    if keys.len() > 2 {
+        let from = keys.len() / 3;
+        lowers.push((from, Some(keys[from].clone())));
+    }
+    for (from, lower) in lowers {
+        let q = BoundaryQuery {
+            table: table.name.clone(),
+            key_columns: key.clone(),
+            scn,
+            lower: lower.clone(),
+            step: step as u64,
+            count,
+        };
+        let got = session
+            .key_boundaries(&q)
+            .unwrap_or_else(|e| panic!("key_boundaries({q:?}): {e}"));
+        assert!(got.len() <= count as usize, "{got:?}");
+        if checkable(from) {
+            assert_eq!(got, expected(from, step, count as usize), "lower {lower:?}");
+        }
+        println!(
+            "oracle_live: key_boundaries step {step} from {lower:?}: {} boundaries",
+            got.len()
+        );
+    }
 }

@@ -82,6 +82,31 @@ Point any command at it with cdc.database.url: emulator:DIR.",
     )]
     Emulator(EmulatorCommand),
 
+    /// One-off snapshot_only export of tables to files
+    #[command(
+        long_about = "Export the captured tables to files once (snapshot_only): one file per table, named after it \
+(PDB.OWNER.TABLE.jsonl or .csv), read in chunks AS OF SCN, several chunks in parallel. JSON lines hold one \
+object per row (--records: full Debezium-shaped records); CSV has a header row (value encoding: commands/types.md). \
+A manifest.json lists every chunk's SCN and the row counts. Re-running with the same --out resumes where it \
+stopped, re-reading only chunks that were not yet written; Ctrl-C stops cleanly with the offsets saved.\n\n\
+Examples:\n  oracle-cdc snapshot --out export/ --format csv\n  oracle-cdc snapshot --tables PDB1.HR.EMPLOYEES --records",
+        after_long_help = SNAPSHOT_EXIT_CODES
+    )]
+    Snapshot(SnapshotArgs),
+
+    /// Show how each table would be cut into chunks
+    #[command(
+        name = "plan-chunks",
+        long_about = "Show how each captured table would be cut into chunks: the strategy (key, ROWID ranges or a \
+single chunk) and why, the method that finds the boundaries (even split, index probes or extents), the \
+chunk count, estimated rows, the boundaries (all of them with --format json) and warnings (row movement \
+on a ROWID-chunked table, stale or missing statistics). Planning reads no table data: only MIN/MAX, index \
+probes or DBA_EXTENTS.\n\n\
+Examples:\n  oracle-cdc plan-chunks\n  oracle-cdc plan-chunks --tables PDB1.HR.EMPLOYEES --format json",
+        after_long_help = EXIT_CODES
+    )]
+    PlanChunks(PlanChunksArgs),
+
     /// Explain a CDC-NNNN error code
     #[command(
         long_about = "Explain a CDC-NNNN error code: what it means and how to fix it.\n\n\
@@ -105,6 +130,40 @@ Examples:\n  oracle-cdc man | man -l -\n  oracle-cdc man emulator-dump | man -l 
         after_long_help = EXIT_CODES
     )]
     Man(ManArgs),
+}
+
+pub const SNAPSHOT_EXIT_CODES: &str = "Exit codes:\n  0  success (or the export in --out was already complete)\n  1  failure (database, I/O, a chunk that cannot be read)\n  2  usage or settings error\n  130  stopped by Ctrl-C; run the same command again to resume";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormatArg {
+    Jsonl,
+    Csv,
+}
+
+#[derive(Debug, Args)]
+pub struct SnapshotArgs {
+    /// Only these captured tables (default: every captured table)
+    #[arg(long, value_delimiter = ',', value_name = "T1,T2")]
+    pub tables: Vec<String>,
+    /// Directory of the files, the manifest and the resume state
+    #[arg(long, value_name = "DIR", default_value = "snapshot")]
+    pub out: PathBuf,
+    /// File format
+    #[arg(long, value_enum, default_value_t = ExportFormatArg::Jsonl)]
+    pub format: ExportFormatArg,
+    /// JSON lines of full records (Debezium envelope, op r) instead of plain rows
+    #[arg(long, conflicts_with = "format")]
+    pub records: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct PlanChunksArgs {
+    /// Only these captured tables (default: every captured table)
+    #[arg(long, value_delimiter = ',', value_name = "T1,T2")]
+    pub tables: Vec<String>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    pub format: TableFormat,
 }
 
 #[derive(Debug, Args)]

@@ -120,6 +120,7 @@ fn dump(a: EmulatorDumpArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::
         key_columns: key,
         scn,
         range: ChunkRange::Whole,
+        filter: None,
     };
     let rows = conn.with_replica(|r, now| r.read_as_of(&query, now))??;
     let mut out = std::io::BufWriter::new(Vec::new());

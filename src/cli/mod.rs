@@ -6,6 +6,8 @@ pub mod docs;
 mod emulator;
 mod explain;
 mod printer;
+mod progress;
+mod snapshot;
 
 use crate::errors::{CdcError, Code};
 use crate::settings::{LoadOptions, Settings};
@@ -108,6 +110,8 @@ fn dispatch(cli: Cli, printer: &Printer) -> anyhow::Result<ExitCode> {
         }
         Command::Man(a) => man(&a, printer),
         Command::Emulator(c) => emulator::run(c, &cli.global, printer),
+        Command::Snapshot(a) => snapshot::snapshot(a, &cli.global, printer),
+        Command::PlanChunks(a) => snapshot::plan_chunks(a, &cli.global, printer),
     }
 }
 

@@ -366,31 +366,12 @@ fn parse_column_ref(text: &str) -> std::result::Result<ColumnRef, String> {
     Ok(ColumnRef { table, column })
 }
 
-/// A filter is pasted into a WHERE clause: refuse what could end the statement or start another.
+/// A filter is pasted into a WHERE clause: refuse what could end the statement, start another,
+/// or escape its parentheses (the same check the Oracle adapter makes before sending it).
 fn validate_condition(key: &str, cond: &str) -> Result<()> {
-    let trimmed = cond.trim();
-    if trimmed.is_empty() {
-        return Err(invalid(key, cond, "a non-empty SQL condition"));
-    }
-    let mut in_quote = false;
-    let mut prev = ' ';
-    for c in trimmed.chars() {
-        if c == '\'' {
-            in_quote = !in_quote;
-        } else if !in_quote && (c == ';' || (prev == '-' && c == '-') || (prev == '/' && c == '*'))
-        {
-            return Err(invalid(
-                key,
-                cond,
-                "a single SQL condition without `;` or comments",
-            ));
-        }
-        prev = c;
-    }
-    if in_quote {
-        return Err(invalid(key, cond, "a SQL condition with balanced quotes"));
-    }
-    Ok(())
+    crate::sql_condition::filter_condition(cond)
+        .map(|_| ())
+        .map_err(|why| invalid(key, cond, &format!("a single SQL condition ({why})")))
 }
 
 #[cfg(test)]

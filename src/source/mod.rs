@@ -14,6 +14,7 @@ pub use model::*;
 
 use crate::errors::{CdcError, Code, Result};
 use crate::names::TableName;
+use crate::types::Value;
 
 /// Opens sessions ("connections") to one database.
 pub trait Connector: Send + Sync {
@@ -43,6 +44,17 @@ pub trait Session: Send {
         query: &FlashbackQuery,
         row: &mut dyn FnMut(FetchedRow) -> Result<()>,
     ) -> Result<u64>;
+    /// `SELECT MIN(k), MAX(k) … AS OF SCN` of a single-column key; `None` for an empty table.
+    fn key_range(
+        &mut self,
+        table: &TableName,
+        key_column: &str,
+        scn: Scn,
+    ) -> Result<Option<(Value, Value)>>;
+    /// Index boundary probes: with the table's rows ordered by key from `q.lower` on, the keys of
+    /// rows number `step`, `2*step`, … (0-based), at most `q.count` of them. Fewer means the
+    /// rows ran out: what follows the last boundary is the final chunk.
+    fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<Value>>>;
     /// Redo logs still available for mining (V$LOG/V$ARCHIVED_LOG), by thread and sequence.
     fn logs(&mut self) -> Result<Vec<LogFile>>;
     /// V$LOGMNR_CONTENTS rows with `start <= SCN <= end`, in redo order.

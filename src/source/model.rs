@@ -218,6 +218,24 @@ pub struct FlashbackQuery {
     pub key_columns: Vec<String>,
     pub scn: Scn,
     pub range: ChunkRange,
+    /// An extra SQL condition ANDed to the range (`cdc.snapshot.select.override.*`, a signal's
+    /// additional-conditions). Validated as a single condition by the settings.
+    #[serde(default)]
+    pub filter: Option<String>,
+}
+
+/// Chunk boundaries by index probes: the keys found every `step` rows from `lower`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BoundaryQuery {
+    pub table: TableName,
+    pub key_columns: Vec<String>,
+    pub scn: Scn,
+    /// Inclusive lower bound; `None` starts at the smallest key.
+    pub lower: Option<Vec<Value>>,
+    /// Rows between boundaries.
+    pub step: u64,
+    /// At most this many boundaries.
+    pub count: u32,
 }
 
 /// One row of a flashback read.

@@ -397,6 +397,8 @@ impl ColumnGen {
                 word(rng),
                 rng.gen_bool(0.5)
             )),
+            // Object types: the emulator stores no attribute values, only NULL.
+            ColumnType::Other { .. } => Value::Null,
             ColumnType::Vector { dimensions } => {
                 let d = dimensions.unwrap_or(3).clamp(1, 64) as usize;
                 Value::Vector(

@@ -6,6 +6,7 @@
 //! readers in other processes see commits as the one [`writer::Writer`] makes them.
 
 pub mod clock;
+pub mod condition;
 pub mod generate;
 pub mod logminer;
 pub mod redo;
@@ -377,6 +378,23 @@ impl Session for EmulatorSession {
             row(r)?;
         }
         Ok(n)
+    }
+
+    fn key_range(
+        &mut self,
+        table: &TableName,
+        key_column: &str,
+        scn: Scn,
+    ) -> Result<Option<(crate::types::Value, crate::types::Value)>> {
+        self.call()?;
+        self.replica()?
+            .key_range(table, key_column, scn, self.shared.clock.now_ms())
+    }
+
+    fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<crate::types::Value>>> {
+        self.call()?;
+        self.replica()?
+            .key_boundaries(q, self.shared.clock.now_ms())
     }
 
     fn logs(&mut self) -> Result<Vec<LogFile>> {

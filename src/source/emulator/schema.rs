@@ -363,6 +363,11 @@ impl SchemaFile {
                 }
                 let data_type = ColumnType::parse(&c.data_type)
                     .map_err(|e| bad(format!("table `{name}` column `{cname}`: {e}")))?;
+                if matches!(data_type, ColumnType::Other { .. }) && !c.nullable {
+                    return Err(bad(format!(
+                        "table `{name}` column `{cname}`: object-type columns are emulated as NULL and must be nullable"
+                    )));
+                }
                 let gen = super::generate::ColumnGen::new(
                     &data_type,
                     c.generate.clone(),

@@ -460,6 +460,108 @@ impl Replica {
         }
     }
 
+    /// The checks Oracle makes before any `AS OF SCN` read of a table.
+    fn flashback_table(
+        &self,
+        table: &crate::names::TableName,
+        scn: Scn,
+        now_ms: i64,
+    ) -> Result<&TableState> {
+        let t = self.table(table)?;
+        if scn > self.current_scn {
+            return Err(CdcError::InvalidScn {
+                scn,
+                reason: format!("after the current SCN {}", self.current_scn),
+            });
+        }
+        if scn < self.schema.database.start_scn {
+            return Err(CdcError::InvalidScn {
+                scn,
+                reason: format!(
+                    "before the database's oldest flashback SCN {}",
+                    self.schema.database.start_scn
+                ),
+            });
+        }
+        if scn < t.last_ddl_scn {
+            return Err(CdcError::TableDefinitionChanged {
+                table: table.to_string(),
+                scn,
+                ddl_scn: Some(t.last_ddl_scn),
+            });
+        }
+        // Reading at an old SCN needs the undo of every later change to the table; undo of
+        // changes committed longer ago than UNDO_RETENTION may be overwritten (and here is).
+        if self.undo_expired(t, scn, now_ms) {
+            return Err(CdcError::SnapshotTooOld {
+                table: table.to_string(),
+                scn,
+            });
+        }
+        Ok(t)
+    }
+
+    /// The sorted keys of the rows visible at `scn` with key >= `lower`.
+    fn sorted_keys(
+        &self,
+        table: &crate::names::TableName,
+        key_columns: &[String],
+        scn: Scn,
+        lower: Option<&[Value]>,
+        now_ms: i64,
+    ) -> Result<Vec<Vec<Value>>> {
+        let t = self.flashback_table(table, scn, now_ms)?;
+        let idx: Vec<usize> = key_columns
+            .iter()
+            .map(|c| {
+                t.columns.iter().position(|x| &x.name == c).ok_or_else(|| {
+                    CdcError::Database(format!("ORA-00904: \"{c}\": invalid identifier"))
+                })
+            })
+            .collect::<Result<_>>()?;
+        let mut keys: Vec<Vec<Value>> = t
+            .rows
+            .values()
+            .filter_map(|v| visible_version(v, scn))
+            .map(|row| idx.iter().map(|&i| row[i].clone()).collect::<Vec<_>>())
+            .filter(|k| lower.is_none_or(|l| !compare_keys(k, l).is_lt()))
+            .collect();
+        keys.sort_by(|a, b| compare_keys(a, b));
+        Ok(keys)
+    }
+
+    /// MIN and MAX of a one-column key as of `scn`.
+    pub fn key_range(
+        &self,
+        table: &crate::names::TableName,
+        column: &str,
+        scn: Scn,
+        now_ms: i64,
+    ) -> Result<Option<(Value, Value)>> {
+        let keys = self.sorted_keys(table, &[column.to_string()], scn, None, now_ms)?;
+        let non_null: Vec<&Value> = keys
+            .iter()
+            .map(|k| &k[0])
+            .filter(|v| !v.is_null())
+            .collect();
+        Ok(match (non_null.first(), non_null.last()) {
+            (Some(a), Some(b)) => Some(((*a).clone(), (*b).clone())),
+            _ => None,
+        })
+    }
+
+    /// Index boundary probes (see [`crate::source::Session::key_boundaries`]).
+    pub fn key_boundaries(&self, q: &BoundaryQuery, now_ms: i64) -> Result<Vec<Vec<Value>>> {
+        let keys = self.sorted_keys(&q.table, &q.key_columns, q.scn, q.lower.as_deref(), now_ms)?;
+        let step = q.step.max(1) as usize;
+        Ok(keys
+            .into_iter()
+            .skip(step)
+            .step_by(step)
+            .take(q.count as usize)
+            .collect())
+    }
+
     /// Whether a read of `t` at `scn` needs undo older than the retention.
     pub fn undo_expired(&self, t: &TableState, scn: Scn, now_ms: i64) -> bool {
         let limit = now_ms - (self.schema.database.undo_retention as i64) * 1000;
@@ -616,37 +718,7 @@ impl Replica {
 
     /// A flashback read: the checks Oracle makes, then the rows as committed at `q.scn`.
     pub fn read_as_of(&self, q: &FlashbackQuery, now_ms: i64) -> Result<Vec<FetchedRow>> {
-        let t = self.table(&q.table)?;
-        if q.scn > self.current_scn {
-            return Err(CdcError::InvalidScn {
-                scn: q.scn,
-                reason: format!("after the current SCN {}", self.current_scn),
-            });
-        }
-        if q.scn < self.schema.database.start_scn {
-            return Err(CdcError::InvalidScn {
-                scn: q.scn,
-                reason: format!(
-                    "before the database's oldest flashback SCN {}",
-                    self.schema.database.start_scn
-                ),
-            });
-        }
-        if q.scn < t.last_ddl_scn {
-            return Err(CdcError::TableDefinitionChanged {
-                table: q.table.to_string(),
-                scn: q.scn,
-                ddl_scn: Some(t.last_ddl_scn),
-            });
-        }
-        // Reading at an old SCN needs the undo of every later change to the table; undo of
-        // changes committed longer ago than UNDO_RETENTION may be overwritten (and here is).
-        if self.undo_expired(t, q.scn, now_ms) {
-            return Err(CdcError::SnapshotTooOld {
-                table: q.table.to_string(),
-                scn: q.scn,
-            });
-        }
+        let t = self.flashback_table(&q.table, q.scn, now_ms)?;
         let col_index = |name: &str| -> Result<usize> {
             t.columns
                 .iter()
@@ -666,6 +738,10 @@ impl Replica {
             .map(|c| col_index(c))
             .collect::<Result<_>>()?;
         let iot = t.def.organization == Organization::IndexOrganized;
+        let filter = match &q.filter {
+            Some(text) => Some(super::condition::compile(text, &t.columns)?),
+            None => None,
+        };
         let range: Box<dyn Iterator<Item = (&RowId, &Vec<Version>)>> = match &q.range {
             ChunkRange::Rowid { start, end } => {
                 if iot {
@@ -690,6 +766,9 @@ impl Replica {
             let Some(row) = visible_version(versions, q.scn) else {
                 continue;
             };
+            if filter.as_ref().is_some_and(|f| !f.matches(row)) {
+                continue;
+            }
             let key_values: Vec<Value> = key.iter().map(|&i| row[i].clone()).collect();
             if let ChunkRange::Key { lower, upper } = &q.range {
                 if let Some(l) = lower {

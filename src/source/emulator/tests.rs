@@ -94,6 +94,7 @@ fn read(s: &mut dyn Session, table: &str, scn: Scn) -> Result<Vec<FetchedRow>> {
         key_columns: info.primary_key.map(|k| k.columns).unwrap_or_default(),
         scn,
         range: ChunkRange::Whole,
+        filter: None,
     };
     let mut rows = Vec::new();
     s.read_as_of(&q, &mut |r| {
@@ -321,6 +322,7 @@ fn rowids_are_extended_rowids_inside_extents_and_move_with_rows() {
             start: lo.encode(),
             end: hi.encode(),
         },
+        filter: None,
     };
     let mut in_range = 0;
     s.read_as_of(&q, &mut |_| {

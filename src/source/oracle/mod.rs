@@ -23,6 +23,7 @@ use super::model::*;
 use super::{Connector, Session};
 use crate::errors::{CdcError, Code, Result};
 use crate::names::TableName;
+use crate::types::Value;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 
@@ -159,6 +160,53 @@ fn is_missing_privilege(e: &oracle::Error) -> bool {
     )
 }
 
+/// How a column is selected and fetched, by its ALL_TAB_COLS.DATA_TYPE: one rule for flashback
+/// reads and key probes, so a key value reads the same whichever statement returned it.
+fn column_access<'a>(
+    table: &TableName,
+    column: &'a str,
+    data_type: &str,
+) -> Result<(sql::SelectItem<'a>, Fetch)> {
+    Ok(match data_type {
+        // The crate cannot read a BFILE locator's directory and file name (fetch.rs).
+        "BFILE" => {
+            return Err(CdcError::UnsupportedType {
+                table: table.to_string(),
+                column: column.to_string(),
+                data_type: "BFILE".into(),
+            })
+        }
+        "JSON" => (sql::SelectItem::Json(column), Fetch::Json),
+        "VECTOR" => (sql::SelectItem::Vector(column), Fetch::Vector),
+        "XMLTYPE" => (sql::SelectItem::Xml(column), Fetch::Xml),
+        "BOOLEAN" => (sql::SelectItem::Plain(column), Fetch::Boolean),
+        _ => (sql::SelectItem::Plain(column), Fetch::Native),
+    })
+}
+
+/// The [`Fetch`] of a key column: a column the database must serialise (JSON, VECTOR, XMLTYPE)
+/// cannot be compared or ordered, so it cannot be a key either.
+fn key_fetch(table: &TableName, column: &str, data_type: &str) -> Result<Fetch> {
+    match column_access(table, column, data_type)? {
+        (sql::SelectItem::Plain(_), how) => Ok(how),
+        _ => Err(CdcError::UnsupportedType {
+            table: table.to_string(),
+            column: column.to_string(),
+            data_type: data_type.to_string(),
+        }),
+    }
+}
+
+/// A generated statement's binds, converted for the driver.
+fn statement_binds<'s>(statement: &'s sql::Statement, what: &str) -> Result<Vec<(&'s str, Bind)>> {
+    statement
+        .binds
+        .iter()
+        .map(|(name, v)| Ok((name.as_str(), Bind::from_value(v)?)))
+        .collect::<std::result::Result<Vec<_>, String>>()
+        .map_err(|e| CdcError::Database(format!("{what}: {e}")))
+}
+
 impl OracleSession {
     /// All rows of a statement without binds, each converted by `f`.
     fn rows<T>(
@@ -226,6 +274,15 @@ impl OracleSession {
             self.column_types.insert(table.clone(), types);
         }
         Ok(&self.column_types[table])
+    }
+
+    /// How to fetch each key column of `table`.
+    fn key_fetches(&mut self, table: &TableName, key_columns: &[String]) -> Result<Vec<Fetch>> {
+        let types = self.table_column_types(table)?;
+        key_columns
+            .iter()
+            .map(|c| key_fetch(table, c, types.get(c).map(String::as_str).unwrap_or("")))
+            .collect()
     }
 }
 
@@ -483,38 +540,21 @@ impl Session for OracleSession {
         let mut hows = Vec::with_capacity(query.columns.len());
         for column in &query.columns {
             let data_type = types.get(column).map(String::as_str).unwrap_or("");
-            let (item, how) = match data_type {
-                // The crate cannot read a BFILE locator's directory and file name (fetch.rs).
-                "BFILE" => {
-                    return Err(CdcError::UnsupportedType {
-                        table: query.table.to_string(),
-                        column: column.clone(),
-                        data_type: "BFILE".into(),
-                    })
-                }
-                "JSON" => (sql::SelectItem::Json(column), Fetch::Json),
-                "VECTOR" => (sql::SelectItem::Vector(column), Fetch::Vector),
-                "XMLTYPE" => (sql::SelectItem::Xml(column), Fetch::Xml),
-                "BOOLEAN" => (sql::SelectItem::Plain(column), Fetch::Boolean),
-                _ => (sql::SelectItem::Plain(column), Fetch::Native),
-            };
+            let (item, how) = column_access(&query.table, column, data_type)?;
             items.push(item);
             hows.push(how);
         }
+        let what = format!("flashback read of {}", query.table);
         let statement = sql::flashback_select(
             &query.table,
             &items,
             &query.key_columns,
             query.scn,
             &query.range,
+            query.filter.as_deref(),
         )
-        .map_err(|e| CdcError::Database(format!("flashback read of {}: {e}", query.table)))?;
-        let binds = statement
-            .binds
-            .iter()
-            .map(|(name, v)| Ok((name.as_str(), Bind::from_value(v)?)))
-            .collect::<std::result::Result<Vec<_>, String>>()
-            .map_err(|e| CdcError::Database(format!("flashback read of {}: {e}", query.table)))?;
+        .map_err(|e| CdcError::Database(format!("{what}: {e}")))?;
+        let binds = statement_binds(&statement, &what)?;
         let params: Vec<(&str, &dyn oracle::sql_type::ToSql)> =
             binds.iter().map(|(n, b)| (*n, b.as_sql())).collect();
         // LOBs are fetched inline (the crate's default), i.e. read whole with the row.
@@ -543,6 +583,88 @@ impl Session for OracleSession {
             count += 1;
         }
         Ok(count)
+    }
+
+    fn key_range(
+        &mut self,
+        table: &TableName,
+        key_column: &str,
+        scn: Scn,
+    ) -> Result<Option<(Value, Value)>> {
+        let c = CallContext {
+            table: Some(table.owner_table()),
+            scn: Some(scn),
+            operation: "key range probe",
+            ..CallContext::default()
+        };
+        let types = self.table_column_types(table)?;
+        let data_type = types.get(key_column).map(String::as_str).unwrap_or("");
+        let how = key_fetch(table, key_column, data_type)?;
+        let what = format!("key range of {table}");
+        let statement = sql::key_range_select(table, key_column, scn)
+            .map_err(|e| CdcError::Database(format!("{what}: {e}")))?;
+        let binds = statement_binds(&statement, &what)?;
+        let params: Vec<(&str, &dyn oracle::sql_type::ToSql)> =
+            binds.iter().map(|(n, b)| (*n, b.as_sql())).collect();
+        let row = self
+            .conn
+            .query_row_named(&statement.text, &params)
+            .map_err(|e| db_error(&e, &c))?;
+        let values = row.sql_values();
+        let (Some(min), Some(max)) = (values.first(), values.get(1)) else {
+            return Err(CdcError::Database(format!("{what}: short row")));
+        };
+        let min = fetch::value(min, how, key_column, &c)?;
+        let max = fetch::value(max, how, key_column, &c)?;
+        // Both are NULL together: no row, or no non-NULL key (MIN and MAX skip NULLs).
+        Ok(match (min, max) {
+            (Value::Null, _) | (_, Value::Null) => None,
+            (min, max) => Some((min, max)),
+        })
+    }
+
+    fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<Value>>> {
+        let c = CallContext {
+            table: Some(q.table.owner_table()),
+            scn: Some(q.scn),
+            operation: "key boundary probe",
+            ..CallContext::default()
+        };
+        let hows = self.key_fetches(&q.table, &q.key_columns)?;
+        let what = format!("key boundaries of {}", q.table);
+        // As the emulator: a step of 0 rows means 1.
+        let statement = sql::key_boundaries_select(
+            &q.table,
+            &q.key_columns,
+            q.scn,
+            q.lower.as_deref(),
+            q.step.max(1),
+            q.count,
+        )
+        .map_err(|e| CdcError::Database(format!("{what}: {e}")))?;
+        let binds = statement_binds(&statement, &what)?;
+        let params: Vec<(&str, &dyn oracle::sql_type::ToSql)> =
+            binds.iter().map(|(n, b)| (*n, b.as_sql())).collect();
+        let mut stmt = self
+            .conn
+            .statement(&statement.text)
+            .fetch_array_size(FETCH_ROWS)
+            .build()
+            .map_err(|e| db_error(&e, &c))?;
+        let mut out = Vec::new();
+        for r in stmt.query_named(&params).map_err(|e| db_error(&e, &c))? {
+            let r = r.map_err(|e| db_error(&e, &c))?;
+            let values = r.sql_values();
+            let mut key = Vec::with_capacity(hows.len());
+            for (i, how) in hows.iter().enumerate() {
+                let v = values
+                    .get(i)
+                    .ok_or_else(|| CdcError::Database(format!("{what}: short row")))?;
+                key.push(fetch::value(v, *how, &q.key_columns[i], &c)?);
+            }
+            out.push(key);
+        }
+        Ok(out)
     }
 
     fn logs(&mut self) -> Result<Vec<LogFile>> {
@@ -607,6 +729,24 @@ mod tests {
             }
         }
         assert!(OracleConnector::new("ORCL", Some("u"), None).is_err());
+    }
+
+    #[test]
+    fn key_columns_fetch_like_the_flashback_read() {
+        let t = TableName::new(None, "HR", "EMP");
+        assert_eq!(key_fetch(&t, "ID", "NUMBER").ok(), Some(Fetch::Native));
+        assert_eq!(key_fetch(&t, "ID", "").ok(), Some(Fetch::Native));
+        assert_eq!(key_fetch(&t, "FLAG", "BOOLEAN").ok(), Some(Fetch::Boolean));
+        for data_type in ["JSON", "VECTOR", "XMLTYPE", "BFILE"] {
+            match key_fetch(&t, "C", data_type) {
+                Err(e) => assert_eq!(e.code(), Code::Cdc3001, "{data_type}: {e}"),
+                Ok(how) => panic!("{data_type} accepted as a key ({how:?})"),
+            }
+        }
+        match column_access(&t, "DOC", "JSON") {
+            Ok((sql::SelectItem::Json("DOC"), Fetch::Json)) => {}
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -40,6 +40,25 @@
 //!   received through roles (e.g. SELECT on V_$DATABASE via SELECT_CATALOG_ROLE).
 //! - `FROM_VECTOR`/`VECTOR_SERIALIZE(v RETURNING CLOB)` serialises a 23ai VECTOR as
 //!   `[1.0E+000,2.0E+000]` (23ai Vector Search guide).
+//! - Key probes ([`key_boundaries_select`]): ROW_NUMBER "assigns a unique number to each row …
+//!   in the ordered sequence of rows specified in the order_by_clause, beginning with 1", and
+//!   nesting it in a subquery filtered on its value is the documented top-N/inner-N pattern (SQL
+//!   Reference, ROW_NUMBER, 10.2 to 21c). "Analytic functions are the last set of operations
+//!   performed in a query except for the final ORDER BY … all WHERE … clauses are completed
+//!   before" them, and they "can appear only in the select list or ORDER BY clause" (SQL
+//!   Reference, Analytic Functions, 11.2 to 23ai): so the lower bound filters before numbering and
+//!   the RN filter needs the outer query. `MOD(n2, n1)` "returns the remainder of n2 divided by
+//!   n1. Returns n2 if n1 is 0" (SQL Reference, MOD): the step is never 0. The flashback query
+//!   restrictions (11.2 SQL Reference, SELECT, as quoted in a mirror) forbid a column expression or a subquery in the
+//!   AS OF expression and AS OF with FOR UPDATE, nothing about inline views or analytic
+//!   functions; the AS OF clause belongs to the table reference, here inside the inline view.
+//! - Repeated named binds (`:l1` several times in a key predicate): ODPI-C numbers placeholders
+//!   so that "duplicate names do not count as additional placeholders" and lists "the unique bind
+//!   variables" (dpiStmt docs bundled with the `oracle` crate 0.6.3, whose own test shows
+//!   `SELECT :val1, :val2, :val1` with 3 bind names); the crate binds by name
+//!   (`dpiStmt_bindByName`), one call per name. Not found in an Oracle OCI manual in so many
+//!   words: the TimesTen SQL Reference ("Duplicate Parameter Names") describes Oracle Database
+//!   numbering each occurrence for *positional* binds only. The live suite exercises it.
 
 use crate::names::TableName;
 use crate::source::model::ChunkRange;
@@ -378,18 +397,49 @@ fn key_bound(
     Ok(disjuncts.join(" OR "))
 }
 
-/// `SELECT ROWID, <items> FROM "O"."T" AS OF SCN :scn [WHERE <range>] ORDER BY <key|ROWID>`.
+/// `((lower)) AND ((upper))` for `lower <= key < upper`, either side optional; `None` when both
+/// are open. Shared by the flashback read and the boundary probe, so a chunk and the probe that
+/// found its lower bound compare keys the same way.
+fn key_range_predicate(
+    key_columns: &[String],
+    lower: Option<&[Value]>,
+    upper: Option<&[Value]>,
+    binds: &mut Vec<(String, Value)>,
+) -> Result<Option<String>, String> {
+    if key_columns.is_empty() && (lower.is_some() || upper.is_some()) {
+        return Err("a key range needs key columns".into());
+    }
+    let mut preds = Vec::new();
+    if let Some(lower) = lower {
+        preds.push(key_bound(key_columns, lower, "l", ">", ">=", binds)?);
+    }
+    if let Some(upper) = upper {
+        preds.push(key_bound(key_columns, upper, "u", "<", "<", binds)?);
+    }
+    if preds.is_empty() {
+        return Ok(None);
+    }
+    let joined: Vec<String> = preds.iter().map(|p| format!("({p})")).collect();
+    Ok(Some(joined.join(" AND ")))
+}
+
+pub use crate::sql_condition::filter_condition;
+
+/// `SELECT ROWID, <items> FROM "O"."T" AS OF SCN :scn [WHERE <range> [AND (<filter>)]]
+/// ORDER BY <key|ROWID>`.
 ///
 /// Key ranges are `lower <= key < upper` (either side may be open); ROWID ranges are
 /// `ROWID BETWEEN CHARTOROWID(:rowid_start) AND CHARTOROWID(:rowid_end)`, both inclusive.
-/// The SCN is bound as a NUMBER. Privilege: FLASHBACK and SELECT on the table (or FLASHBACK ANY
-/// TABLE and SELECT ANY TABLE).
+/// `filter` (checked by [`filter_condition`]) is ANDed after the range, in parentheses; it is the
+/// only text not generated here. The SCN is bound as a NUMBER. Privilege: FLASHBACK and SELECT
+/// on the table (or FLASHBACK ANY TABLE and SELECT ANY TABLE).
 pub fn flashback_select(
     table: &TableName,
     items: &[SelectItem],
     key_columns: &[String],
     scn: u64,
     range: &ChunkRange,
+    filter: Option<&str>,
 ) -> Result<Statement, String> {
     let mut list = vec!["ROWID".to_string()];
     for item in items {
@@ -401,31 +451,29 @@ pub fn flashback_select(
         list.join(", "),
         quote_table(table)?
     );
+    let mut preds = Vec::new();
     match range {
         ChunkRange::Whole => {}
         ChunkRange::Key { lower, upper } => {
-            if key_columns.is_empty() && (lower.is_some() || upper.is_some()) {
-                return Err("a key range needs key columns".into());
-            }
-            let mut preds = Vec::new();
-            if let Some(lower) = lower {
-                preds.push(key_bound(key_columns, lower, "l", ">", ">=", &mut binds)?);
-            }
-            if let Some(upper) = upper {
-                preds.push(key_bound(key_columns, upper, "u", "<", "<", &mut binds)?);
-            }
-            if !preds.is_empty() {
-                let joined: Vec<String> = preds.iter().map(|p| format!("({p})")).collect();
-                text.push_str(&format!(" WHERE {}", joined.join(" AND ")));
+            if let Some(p) =
+                key_range_predicate(key_columns, lower.as_deref(), upper.as_deref(), &mut binds)?
+            {
+                preds.push(p);
             }
         }
         ChunkRange::Rowid { start, end } => {
-            text.push_str(
-                " WHERE ROWID BETWEEN CHARTOROWID(:rowid_start) AND CHARTOROWID(:rowid_end)",
+            preds.push(
+                "ROWID BETWEEN CHARTOROWID(:rowid_start) AND CHARTOROWID(:rowid_end)".to_string(),
             );
             binds.push(("rowid_start".into(), Value::Text(start.clone())));
             binds.push(("rowid_end".into(), Value::Text(end.clone())));
         }
+    }
+    if let Some(filter) = filter {
+        preds.push(filter_condition(filter)?);
+    }
+    if !preds.is_empty() {
+        text.push_str(&format!(" WHERE {}", preds.join(" AND ")));
     }
     let order: Vec<String> = if key_columns.is_empty() {
         vec!["ROWID".to_string()]
@@ -436,6 +484,102 @@ pub fn flashback_select(
             .collect::<Result<_, _>>()?
     };
     text.push_str(&format!(" ORDER BY {}", order.join(", ")));
+    Ok(Statement { text, binds })
+}
+
+/// `SELECT MIN("K"), MAX("K") FROM "O"."T" AS OF SCN :scn`: the key range of a one-column key
+/// as of the snapshot SCN. MIN and MAX ignore NULLs and an aggregate without GROUP BY always
+/// returns one row, so an empty table (or one whose keys are all NULL) gives `NULL, NULL`.
+/// With an index on the key the optimizer can answer both from the index edges (INDEX FULL SCAN
+/// (MIN/MAX)). Privilege: FLASHBACK and SELECT on the table (or FLASHBACK ANY TABLE and SELECT
+/// ANY TABLE), as the flashback read.
+pub fn key_range_select(
+    table: &TableName,
+    key_column: &str,
+    scn: u64,
+) -> Result<Statement, String> {
+    let k = quote_ident(key_column)?;
+    Ok(Statement {
+        text: format!(
+            "SELECT MIN({k}), MAX({k}) FROM {} AS OF SCN :scn",
+            quote_table(table)?
+        ),
+        binds: vec![("scn".to_string(), Value::Number(scn.to_string()))],
+    })
+}
+
+/// Index boundary probes: with the rows as of `:scn` from the inclusive `lower` bound on,
+/// numbered 1, 2, … in key order, the keys of rows `step + 1`, `2*step + 1`, …, at most `count`
+/// of them (0-based: rows `step`, `2*step`, …, as the emulator's `key_boundaries`):
+///
+/// ```text
+/// SELECT K1, … FROM (SELECT "A" K1, …, ROW_NUMBER() OVER (ORDER BY "A", …) RN
+///   FROM "O"."T" AS OF SCN :scn [WHERE <lower bound>])
+/// WHERE RN > 1 AND RN <= :max_rn AND MOD(RN - 1, :step) = 0 ORDER BY RN
+/// ```
+///
+/// - The lower bound is the flashback read's column-by-column expansion ([`key_range_predicate`]),
+///   so a probe and the chunk it bounds agree on which rows are `>= lower`. It sits in the inner
+///   query: analytic functions are computed after the WHERE clause, and they may appear only in
+///   the select list or ORDER BY, hence the inline view for the RN filter.
+/// - `:max_rn` is `step * count + 1`, computed by the caller and bound as one NUMBER: the plain
+///   `RN <= :bind` top-N form lets the optimizer stop the window after that many rows (WINDOW
+///   NOSORT STOPKEY over an index in key order, or WINDOW SORT PUSHED RANK) instead of numbering
+///   the whole table. `:step` must be at least 1 (`MOD(n, 0)` is `n`).
+/// - The select list holds only key columns, so with an index on the key (the primary key or the
+///   unique key chunked on) the plan can be index-only. No INDEX/INDEX_ASC hint: it would have to
+///   name the index, which need not share the constraint's name (a hint naming a missing index
+///   is silently ignored), and an INDEX(t) hint without a name forbids the full scan even when
+///   the only usable index does not lead with the key.
+/// - Inner columns are aliased K1… and RN, so a key column named RN cannot clash.
+/// - NULLs: ORDER BY sorts them last (as the emulator); a key column that is NULL fails every
+///   lower-bound comparison, so such rows are not counted once a lower bound is given.
+///
+/// Privilege: FLASHBACK and SELECT on the table (or FLASHBACK ANY TABLE and SELECT ANY TABLE),
+/// as the flashback read.
+pub fn key_boundaries_select(
+    table: &TableName,
+    key_columns: &[String],
+    scn: u64,
+    lower: Option<&[Value]>,
+    step: u64,
+    count: u32,
+) -> Result<Statement, String> {
+    if key_columns.is_empty() {
+        return Err("boundary probes need key columns".into());
+    }
+    if step == 0 {
+        return Err("boundary probes need a step of at least 1 row".into());
+    }
+    let quoted = key_columns
+        .iter()
+        .map(|c| quote_ident(c))
+        .collect::<Result<Vec<_>, _>>()?;
+    let aliases: Vec<String> = (1..=quoted.len()).map(|i| format!("K{i}")).collect();
+    let inner_list: Vec<String> = quoted
+        .iter()
+        .zip(&aliases)
+        .map(|(c, a)| format!("{c} {a}"))
+        .collect();
+    let mut binds = vec![("scn".to_string(), Value::Number(scn.to_string()))];
+    let mut inner = format!(
+        "SELECT {}, ROW_NUMBER() OVER (ORDER BY {}) RN FROM {} AS OF SCN :scn",
+        inner_list.join(", "),
+        quoted.join(", "),
+        quote_table(table)?
+    );
+    if let Some(p) = key_range_predicate(key_columns, lower, None, &mut binds)? {
+        inner.push_str(&format!(" WHERE {p}"));
+    }
+    // u64 * u32 + 1 < 2^97: exact in u128 and in an Oracle NUMBER (38 digits).
+    let max_rn = u128::from(step) * u128::from(count) + 1;
+    binds.push(("max_rn".into(), Value::Number(max_rn.to_string())));
+    binds.push(("step".into(), Value::Number(step.to_string())));
+    let text = format!(
+        "SELECT {} FROM ({inner}) WHERE RN > 1 AND RN <= :max_rn AND MOD(RN - 1, :step) = 0 \
+         ORDER BY RN",
+        aliases.join(", ")
+    );
     Ok(Statement { text, binds })
 }
 

@@ -188,6 +188,7 @@ fn flashback_whole_table_orders_by_key() {
         &cols(&["ID"]),
         1234,
         &ChunkRange::Whole,
+        None,
     )
     .unwrap();
     assert_eq!(
@@ -208,6 +209,7 @@ fn flashback_single_key_range_is_lower_inclusive_upper_exclusive() {
             lower: Some(vec![Value::Number("10".into())]),
             upper: Some(vec![Value::Number("20".into())]),
         },
+        None,
     )
     .unwrap();
     assert_eq!(
@@ -237,6 +239,7 @@ fn flashback_composite_key_is_expanded_column_by_column() {
             ]),
             upper: None,
         },
+        None,
     )
     .unwrap();
     assert_eq!(
@@ -255,6 +258,7 @@ fn flashback_composite_key_is_expanded_column_by_column() {
                 Value::Bytes(vec![1]),
             ]),
         },
+        None,
     )
     .unwrap();
     assert_eq!(
@@ -279,6 +283,7 @@ fn flashback_rowid_range_orders_by_rowid() {
             start: "AAAR3sAAEAAAACXAAA".into(),
             end: "AAAR3sAAEAAAACfH//".into(),
         },
+        None,
     )
     .unwrap();
     assert_eq!(
@@ -302,6 +307,7 @@ fn flashback_refuses_bad_input() {
         &[],
         1,
         &ChunkRange::Whole,
+        None,
     );
     assert!(bad_ident.is_err());
     let wrong_arity = flashback_select(
@@ -313,6 +319,7 @@ fn flashback_refuses_bad_input() {
             lower: Some(vec![Value::Number("1".into())]),
             upper: None,
         },
+        None,
     );
     assert!(wrong_arity.is_err());
     let null_bound = flashback_select(
@@ -324,6 +331,276 @@ fn flashback_refuses_bad_input() {
             lower: Some(vec![Value::Null]),
             upper: None,
         },
+        None,
     );
     assert!(null_bound.is_err());
+}
+
+#[test]
+fn flashback_filter_is_anded_after_the_range() {
+    let key = flashback_select(
+        &emp(),
+        &[SelectItem::Plain("ID")],
+        &cols(&["ID"]),
+        7,
+        &ChunkRange::Key {
+            lower: Some(vec![Value::Number("10".into())]),
+            upper: Some(vec![Value::Number("20".into())]),
+        },
+        Some("  STATUS = 'A' OR NAME LIKE 'x%'  "),
+    )
+    .unwrap();
+    assert_eq!(
+        key.text,
+        "SELECT ROWID, \"ID\" FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE ((\"ID\" >= :l1)) AND ((\"ID\" < :u1)) AND (STATUS = 'A' OR NAME LIKE 'x%') ORDER BY \"ID\""
+    );
+    let names: Vec<&str> = key.binds.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["scn", "l1", "u1"]);
+
+    let whole = flashback_select(
+        &emp(),
+        &[SelectItem::Plain("ID")],
+        &cols(&["ID"]),
+        7,
+        &ChunkRange::Whole,
+        Some("REGION IN ('EU', 'US')"),
+    )
+    .unwrap();
+    assert_eq!(
+        whole.text,
+        "SELECT ROWID, \"ID\" FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE (REGION IN ('EU', 'US')) ORDER BY \"ID\""
+    );
+
+    let open_key = flashback_select(
+        &emp(),
+        &[SelectItem::Plain("ID")],
+        &cols(&["ID"]),
+        7,
+        &ChunkRange::Key {
+            lower: None,
+            upper: None,
+        },
+        Some("ID > 0"),
+    )
+    .unwrap();
+    assert_eq!(
+        open_key.text,
+        "SELECT ROWID, \"ID\" FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE (ID > 0) ORDER BY \"ID\""
+    );
+
+    let rowid = flashback_select(
+        &emp(),
+        &[SelectItem::Plain("ID")],
+        &[],
+        7,
+        &ChunkRange::Rowid {
+            start: "AAAR3sAAEAAAACXAAA".into(),
+            end: "AAAR3sAAEAAAACfH//".into(),
+        },
+        Some("\"Weird (name\" = q'[it's (odd]'"),
+    )
+    .unwrap();
+    assert_eq!(
+        rowid.text,
+        "SELECT ROWID, \"ID\" FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE ROWID BETWEEN CHARTOROWID(:rowid_start) AND CHARTOROWID(:rowid_end) AND (\"Weird (name\" = q'[it's (odd]') ORDER BY ROWID"
+    );
+}
+
+#[test]
+fn filter_condition_accepts_conditions_and_refuses_escapes() {
+    for ok in [
+        "A = 1",
+        "NAME = 'it''s; -- not a comment /* either */'",
+        "(A = 1 OR B = 2) AND C IN (SELECT X FROM T)",
+        "D > TO_DATE('2020-01-01 00:00:00', 'YYYY-MM-DD HH24:MI:SS')",
+        "T = Nq'{a ) b}' AND U = q'!x'y!'",
+        "\"Col;--\" = 1",
+        "freq = 'a'",
+    ] {
+        assert_eq!(filter_condition(ok), Ok(format!("({ok})")), "{ok}");
+    }
+    for bad in [
+        "",
+        "   ",
+        "1 = 1) OR (1 = 1",
+        "A = 1)",
+        "(A = 1",
+        "A = 1; DROP TABLE X",
+        "A = 1 -- tail",
+        "A = 1 /* c */",
+        "A = 'open",
+        "A = \"open",
+        "A = q'[open",
+        "A = q' x '",
+        "A = :l1",
+        // q-quotes that a quote-counting check reads differently from Oracle: the `)` and `(` are
+        // outside any literal for Oracle.
+        "q'[']' ) OR (1 = 1 OR 'a' = q'[']'",
+    ] {
+        assert!(filter_condition(bad).is_err(), "accepted {bad:?}");
+    }
+    let refused = flashback_select(
+        &emp(),
+        &[SelectItem::Plain("ID")],
+        &cols(&["ID"]),
+        1,
+        &ChunkRange::Whole,
+        Some("1 = 1) OR (1 = 1"),
+    );
+    assert!(refused.is_err());
+}
+
+#[test]
+fn key_range_statement() {
+    let s = key_range_select(&emp(), "ID", 1234).unwrap();
+    assert_eq!(
+        s.text,
+        "SELECT MIN(\"ID\"), MAX(\"ID\") FROM \"HR\".\"EMP\" AS OF SCN :scn"
+    );
+    assert_eq!(s.binds, vec![("scn".into(), Value::Number("1234".into()))]);
+    assert!(key_range_select(&emp(), "I\"D", 1).is_err());
+    assert!(key_range_select(&TableName::new(None, "HR", ""), "ID", 1).is_err());
+}
+
+#[test]
+fn key_boundaries_single_column_without_lower_bound() {
+    let s = key_boundaries_select(&emp(), &cols(&["ID"]), 1234, None, 1000, 8).unwrap();
+    assert_eq!(
+        s.text,
+        "SELECT K1 FROM (SELECT \"ID\" K1, ROW_NUMBER() OVER (ORDER BY \"ID\") RN FROM \"HR\".\"EMP\" AS OF SCN :scn) WHERE RN > 1 AND RN <= :max_rn AND MOD(RN - 1, :step) = 0 ORDER BY RN"
+    );
+    assert_eq!(
+        s.binds,
+        vec![
+            ("scn".into(), Value::Number("1234".into())),
+            ("max_rn".into(), Value::Number("8001".into())),
+            ("step".into(), Value::Number("1000".into())),
+        ]
+    );
+}
+
+#[test]
+fn key_boundaries_single_column_with_lower_bound() {
+    let s = key_boundaries_select(
+        &emp(),
+        &cols(&["ID"]),
+        7,
+        Some(&[Value::Number("500".into())]),
+        10,
+        3,
+    )
+    .unwrap();
+    assert_eq!(
+        s.text,
+        "SELECT K1 FROM (SELECT \"ID\" K1, ROW_NUMBER() OVER (ORDER BY \"ID\") RN FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE ((\"ID\" >= :l1))) WHERE RN > 1 AND RN <= :max_rn AND MOD(RN - 1, :step) = 0 ORDER BY RN"
+    );
+    let names: Vec<&str> = s.binds.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["scn", "l1", "max_rn", "step"]);
+    assert_eq!(s.binds[1].1, Value::Number("500".into()));
+    assert_eq!(s.binds[2].1, Value::Number("31".into()));
+}
+
+#[test]
+fn key_boundaries_composite_key_without_lower_bound() {
+    let s = key_boundaries_select(&emp(), &cols(&["A", "RN", "C"]), 7, None, 1, 2).unwrap();
+    assert_eq!(
+        s.text,
+        "SELECT K1, K2, K3 FROM (SELECT \"A\" K1, \"RN\" K2, \"C\" K3, ROW_NUMBER() OVER (ORDER BY \"A\", \"RN\", \"C\") RN FROM \"HR\".\"EMP\" AS OF SCN :scn) WHERE RN > 1 AND RN <= :max_rn AND MOD(RN - 1, :step) = 0 ORDER BY RN"
+    );
+    assert_eq!(s.binds[1], ("max_rn".into(), Value::Number("3".into())));
+}
+
+#[test]
+fn key_boundaries_composite_key_with_lower_bound_uses_the_flashback_expansion() {
+    let lower = vec![
+        Value::Number("1".into()),
+        Value::Text("x".into()),
+        Value::Date("2020-01-01 00:00:00".into()),
+    ];
+    let s = key_boundaries_select(&emp(), &cols(&["A", "B", "C"]), 7, Some(&lower), 50, 4).unwrap();
+    assert_eq!(
+        s.text,
+        "SELECT K1, K2, K3 FROM (SELECT \"A\" K1, \"B\" K2, \"C\" K3, ROW_NUMBER() OVER (ORDER BY \"A\", \"B\", \"C\") RN FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE ((\"A\" > :l1) OR (\"A\" = :l1 AND \"B\" > :l2) OR (\"A\" = :l1 AND \"B\" = :l2 AND \"C\" >= TO_DATE(:l3, 'YYYY-MM-DD HH24:MI:SS')))) WHERE RN > 1 AND RN <= :max_rn AND MOD(RN - 1, :step) = 0 ORDER BY RN"
+    );
+    let names: Vec<&str> = s.binds.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["scn", "l1", "l2", "l3", "max_rn", "step"]);
+    // The inner WHERE is exactly the flashback read's lower-bound predicate.
+    let read = flashback_select(
+        &emp(),
+        &[SelectItem::Plain("A")],
+        &cols(&["A", "B", "C"]),
+        7,
+        &ChunkRange::Key {
+            lower: Some(lower.clone()),
+            upper: None,
+        },
+        None,
+    )
+    .unwrap();
+    let read_where = read
+        .text
+        .split(" WHERE ")
+        .nth(1)
+        .and_then(|w| w.split(" ORDER BY ").next())
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        s.text.contains(&format!(" WHERE {read_where}) WHERE RN")),
+        "{read_where}"
+    );
+}
+
+#[test]
+fn key_boundaries_limits() {
+    // The largest step and count are exact: u64::MAX * u32::MAX + 1.
+    let s = key_boundaries_select(&emp(), &cols(&["ID"]), 1, None, u64::MAX, u32::MAX).unwrap();
+    let expected = u128::from(u64::MAX) * u128::from(u32::MAX) + 1;
+    assert_eq!(
+        s.binds[1],
+        ("max_rn".into(), Value::Number(expected.to_string()))
+    );
+    assert!(key_boundaries_select(&emp(), &cols(&["ID"]), 1, None, 0, 1).is_err());
+    assert!(key_boundaries_select(&emp(), &[], 1, None, 1, 1).is_err());
+    assert!(key_boundaries_select(
+        &emp(),
+        &cols(&["A", "B"]),
+        1,
+        Some(&[Value::Number("1".into())]),
+        1,
+        1
+    )
+    .is_err());
+    assert!(key_boundaries_select(&emp(), &cols(&["ID"]), 1, Some(&[Value::Null]), 1, 1).is_err());
+}
+
+/// The outer filter of the boundary probe, evaluated in Rust on row numbers 1..=n, keeps exactly
+/// the rows the emulator's `key_boundaries` returns (`skip(step).step_by(step).take(count)`).
+#[test]
+fn key_boundaries_row_filter_matches_the_emulator() {
+    for n in 0usize..40 {
+        for step in 1u64..7 {
+            for count in 0u32..6 {
+                let s =
+                    key_boundaries_select(&emp(), &cols(&["ID"]), 1, None, step, count).unwrap();
+                let bind = |name: &str| match s.binds.iter().find(|(n, _)| n == name) {
+                    Some((_, Value::Number(v))) => v.parse::<u128>().unwrap(),
+                    other => panic!("{name}: {other:?}"),
+                };
+                let (max_rn, step_bind) = (bind("max_rn"), bind("step"));
+                let oracle: Vec<usize> = (1..=n)
+                    .filter(|&rn| {
+                        let rn = rn as u128;
+                        rn > 1 && rn <= max_rn && (rn - 1).is_multiple_of(step_bind)
+                    })
+                    .map(|rn| rn - 1)
+                    .collect();
+                let emulator: Vec<usize> = (0..n)
+                    .skip(step as usize)
+                    .step_by(step as usize)
+                    .take(count as usize)
+                    .collect();
+                assert_eq!(oracle, emulator, "n={n} step={step} count={count}");
+            }
+        }
+    }
 }

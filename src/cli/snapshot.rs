@@ -1,0 +1,368 @@
+//! `oracle-cdc snapshot` and `oracle-cdc plan-chunks`.
+
+use super::args::{ExportFormatArg, GlobalArgs, PlanChunksArgs, SnapshotArgs, TableFormat};
+use super::progress::SnapshotProgress;
+use super::Printer;
+use crate::errors::CdcError;
+use crate::export::{ExportFormat, ExportSink, MANIFEST_FILE, OFFSETS_FILE, OPS_FILE};
+use crate::names::TableName;
+use crate::offsets::{DatabaseIdentity, ExportSpec, Offsets, TableState};
+use crate::ops::{OpsLog, SnapshotMetrics};
+use crate::snapshot::plan::Chunk;
+use crate::snapshot::target::{self, Decision};
+use crate::snapshot::{Outcome, Snapshot};
+use crate::source::{self, Connector};
+use serde_json::json;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+fn parse_tables(list: &[String]) -> Result<Vec<TableName>, CdcError> {
+    list.iter()
+        .map(|t| {
+            t.parse::<TableName>()
+                .map_err(|e| CdcError::Argument(format!("--tables: {e}")))
+        })
+        .collect()
+}
+
+fn resolve(
+    connector: &dyn Connector,
+    settings: &crate::settings::Settings,
+    only: &[TableName],
+) -> anyhow::Result<(crate::source::model::DatabaseInfo, Vec<Decision>)> {
+    let mut s = connector.connect()?;
+    let db = s.database()?;
+    let tables = s.tables()?;
+    Ok((db, target::resolve(settings, tables, only)?))
+}
+
+/// Ctrl-C asks the snapshot to stop after the chunks in flight; a second one exits at once.
+fn stop_flag() -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let s = stop.clone();
+    let _ = ctrlc::set_handler(move || {
+        if s.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("stopping after the chunks being read; Ctrl-C again to stop at once");
+    });
+    stop
+}
+
+pub fn snapshot(
+    a: SnapshotArgs,
+    global: &GlobalArgs,
+    printer: &Printer,
+) -> anyhow::Result<ExitCode> {
+    let settings = super::load_settings(global)?;
+    let connector = source::open(&settings)?;
+    let only = parse_tables(&a.tables)?;
+    let (db, decisions) = resolve(connector.as_ref(), &settings, &only)?;
+    let format = match (a.records, a.format) {
+        (true, _) => ExportFormat::Records,
+        (false, ExportFormatArg::Csv) => ExportFormat::Csv,
+        (false, ExportFormatArg::Jsonl) => ExportFormat::Jsonl,
+    };
+    let captured: Vec<String> = decisions
+        .iter()
+        .filter_map(|d| match d {
+            Decision::Capture(t) => Some(t.name().to_string()),
+            Decision::Skip { .. } => None,
+        })
+        .collect();
+    std::fs::create_dir_all(&a.out).map_err(|e| CdcError::io(&a.out, e))?;
+    let offsets_path = a.out.join(OFFSETS_FILE);
+    let spec = ExportSpec {
+        format: format.name().into(),
+        tables: captured.clone(),
+    };
+    let mut offsets = match Offsets::load(&offsets_path)? {
+        Some(o) => {
+            o.check_database(&offsets_path, &db)?;
+            if o.export.as_ref() != Some(&spec) {
+                let found = o
+                    .export
+                    .clone()
+                    .map(|e| format!("{} of {}", e.format, e.tables.join(", ")))
+                    .unwrap_or_default();
+                return Err(CdcError::OtherExport {
+                    path: a.out.clone(),
+                    reason: format!(
+                        "it holds {found}; this run asks for {} of {}",
+                        spec.format,
+                        spec.tables.join(", ")
+                    ),
+                }
+                .into());
+            }
+            o
+        }
+        None => {
+            let mut o = Offsets::new(DatabaseIdentity::of(&db));
+            o.export = Some(spec);
+            o
+        }
+    };
+    let already_done = offsets.snapshot.as_ref().is_some_and(|s| s.completed);
+    if !already_done {
+        if offsets.snapshot.is_some() {
+            printer.note(&format!("resuming the export in {}", a.out.display()));
+        }
+        let ops = OpsLog::to_file(&a.out.join(OPS_FILE))?;
+        let metrics = Arc::new(Mutex::new(SnapshotMetrics::default()));
+        let progress = SnapshotProgress::new(printer.quiet, captured.len() as u64);
+        let run = Snapshot {
+            connector: connector.as_ref(),
+            settings: &settings,
+            ops: &ops,
+            progress: &progress,
+            metrics: metrics.clone(),
+        };
+        let mut sink = ExportSink::new(&a.out, format, &settings.sink.topic_prefix, &db.name);
+        let stop = stop_flag();
+        let outcome = run.run(
+            &decisions,
+            &mut offsets,
+            &mut |o: &Offsets| o.save(&offsets_path),
+            &mut sink,
+            &|| stop.load(Ordering::SeqCst),
+        );
+        progress.finish();
+        if outcome? == Outcome::Stopped {
+            printer.note(&format!(
+                "stopped; the offsets in {} are saved: run the same command to resume",
+                offsets_path.display()
+            ));
+            return Ok(ExitCode::from(130));
+        }
+        // Every captured table gets its file, even an empty one.
+        for d in &decisions {
+            if let Decision::Capture(t) = d {
+                let name = t.name().to_string();
+                if let Some(p) = offsets
+                    .snapshot
+                    .as_mut()
+                    .and_then(|s| s.tables.get_mut(&name))
+                {
+                    if p.file.is_none() {
+                        sink.ensure(t, p)?;
+                    }
+                }
+            }
+        }
+        offsets.save(&offsets_path)?;
+        write_manifest(&a.out, &offsets, &decisions, &sink)?;
+    } else {
+        printer.note(&format!(
+            "the export in {} is already complete",
+            a.out.display()
+        ));
+    }
+    summary(&offsets, printer)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_manifest(
+    out: &std::path::Path,
+    offsets: &Offsets,
+    decisions: &[Decision],
+    sink: &ExportSink,
+) -> anyhow::Result<()> {
+    let Some(state) = &offsets.snapshot else {
+        return Ok(());
+    };
+    let tables: Vec<_> = decisions
+        .iter()
+        .filter_map(|d| match d {
+            Decision::Capture(t) => Some(t),
+            Decision::Skip { .. } => None,
+        })
+        .map(|t| {
+            let p = state.tables.get(&t.name().to_string());
+            json!({
+                "table": t.name().to_string(),
+                "file": sink.file_name(t),
+                "rows": p.map(|p| p.rows).unwrap_or(0),
+                "chunks": p.map(|p| p.chunks).unwrap_or(0),
+                "chunk_scns": p.map(|p| p.chunk_scns.clone()).unwrap_or_default(),
+                "strategy": t.strategy.name(),
+                "reason": t.reason,
+                "columns": t.columns.iter().map(|c| json!({"name": c.name, "type": c.data_type.sql_name()})).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let manifest = json!({
+        "database": offsets.database,
+        "format": offsets.export.as_ref().map(|e| e.format.clone()),
+        "rows": state.records,
+        "tables": tables,
+        "skipped": state.skipped,
+        "note": "each chunk is a consistent read AS OF its SCN (chunk_scns, in file order)",
+    });
+    let path = out.join(MANIFEST_FILE);
+    let text = serde_json::to_vec_pretty(&manifest)?;
+    crate::offsets::write_atomically(&path, &text)?;
+    Ok(())
+}
+
+fn summary(offsets: &Offsets, printer: &Printer) -> anyhow::Result<()> {
+    let Some(state) = &offsets.snapshot else {
+        return Ok(());
+    };
+    let mut rows = Vec::new();
+    for name in &state.order {
+        if let Some(p) = state.tables.get(name) {
+            let scns = match (p.chunk_scns.iter().min(), p.chunk_scns.iter().max()) {
+                (Some(a), Some(b)) if a == b => a.to_string(),
+                (Some(a), Some(b)) => format!("{a}..{b}"),
+                _ => String::new(),
+            };
+            rows.push(vec![
+                name.clone(),
+                p.strategy.clone(),
+                p.chunks.to_string(),
+                p.rows.to_string(),
+                scns,
+                p.file.as_ref().map(|f| f.name.clone()).unwrap_or_default(),
+                match p.state {
+                    TableState::Done => "done",
+                    TableState::InProgress => "in progress",
+                    TableState::NotStarted => "not started",
+                }
+                .to_string(),
+            ]);
+        }
+    }
+    for s in &state.skipped {
+        rows.push(vec![
+            s.table.clone(),
+            String::new(),
+            String::new(),
+            String::new(),
+            String::new(),
+            String::new(),
+            format!("skipped: {}", s.reason),
+        ]);
+    }
+    printer.table(
+        &[
+            "table", "strategy", "chunks", "rows", "SCNs", "file", "state",
+        ],
+        rows,
+    )?;
+    Ok(())
+}
+
+pub fn plan_chunks(
+    a: PlanChunksArgs,
+    global: &GlobalArgs,
+    printer: &Printer,
+) -> anyhow::Result<ExitCode> {
+    let settings = super::load_settings(global)?;
+    let connector = source::open(&settings)?;
+    let only = parse_tables(&a.tables)?;
+    let (_db, decisions) = resolve(connector.as_ref(), &settings, &only)?;
+    let mut session = connector.connect()?;
+    let mut plans = Vec::new();
+    for d in &decisions {
+        match d {
+            Decision::Skip { table, reason } => {
+                plans.push(json!({"table": table.to_string(), "skipped": reason}))
+            }
+            Decision::Capture(t) => {
+                let scn = session.current_scn()?;
+                let mut planner = crate::snapshot::plan::Planner::new(
+                    t,
+                    settings.snapshot.chunk_rows,
+                    None,
+                    session.as_mut(),
+                    scn,
+                )?;
+                let mut chunks: Vec<Chunk> = Vec::new();
+                while !planner.is_done() {
+                    let next = planner.next(session.as_mut(), scn, 1000)?;
+                    if next.is_empty() {
+                        break;
+                    }
+                    chunks.extend(next);
+                }
+                plans.push(json!({
+                    "table": t.name().to_string(),
+                    "strategy": t.strategy.name(),
+                    "why": t.reason,
+                    "method": planner.describe(),
+                    "chunks": chunks.len(),
+                    "estimated_rows": t.info.stats.num_rows,
+                    "planned_at_scn": scn,
+                    "boundaries": chunks.iter().map(|c| serde_json::to_value(c).unwrap_or_default()).collect::<Vec<_>>(),
+                    "ranges": chunks.iter().map(Chunk::describe).collect::<Vec<_>>(),
+                    "warnings": t.warnings,
+                }));
+            }
+        }
+    }
+    match a.format {
+        TableFormat::Json => printer.json(&serde_json::Value::Array(plans))?,
+        TableFormat::Table => {
+            let rows = plans
+                .iter()
+                .map(|p| {
+                    if let Some(reason) = p["skipped"].as_str() {
+                        return vec![
+                            p["table"].as_str().unwrap_or_default().to_string(),
+                            "skipped".into(),
+                            reason.to_string(),
+                            String::new(),
+                            String::new(),
+                            String::new(),
+                        ];
+                    }
+                    let ranges: Vec<&str> = p["ranges"]
+                        .as_array()
+                        .map(|a| a.iter().filter_map(|r| r.as_str()).collect())
+                        .unwrap_or_default();
+                    let shown = if ranges.len() > 4 {
+                        format!(
+                            "{}\n{}\n… {} more …\n{}",
+                            ranges[0],
+                            ranges[1],
+                            ranges.len() - 3,
+                            ranges[ranges.len() - 1]
+                        )
+                    } else {
+                        ranges.join("\n")
+                    };
+                    let warnings: Vec<&str> = p["warnings"]
+                        .as_array()
+                        .map(|a| a.iter().filter_map(|w| w.as_str()).collect())
+                        .unwrap_or_default();
+                    vec![
+                        p["table"].as_str().unwrap_or_default().to_string(),
+                        format!(
+                            "{}\n{}",
+                            p["strategy"].as_str().unwrap_or_default(),
+                            p["method"].as_str().unwrap_or_default()
+                        ),
+                        p["why"].as_str().unwrap_or_default().to_string(),
+                        format!(
+                            "{} chunks\n~{} rows",
+                            p["chunks"],
+                            p["estimated_rows"]
+                                .as_u64()
+                                .map(|n| n.to_string())
+                                .unwrap_or_else(|| "?".into())
+                        ),
+                        shown,
+                        warnings.join("\n"),
+                    ]
+                })
+                .collect();
+            printer.table(
+                &["table", "strategy", "why", "size", "ranges", "warnings"],
+                rows,
+            )?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,326 @@
+//! Stored offsets: where capture or an export is, as versioned, human-readable JSON.
+//!
+//! Written atomically (temp file in the same directory, fsync, rename, directory fsync) with
+//! mode 0600, so a crash at any point leaves either the old file or the new one. Offsets carry
+//! the database's DBID and incarnation; offsets of another database are refused.
+
+use crate::errors::{CdcError, Result};
+use crate::source::model::{DatabaseInfo, Scn};
+use crate::types::Value;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The format this build writes. Older versions are read and upgraded on the next write.
+pub const FORMAT_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Offsets {
+    /// Format version of this file.
+    pub format: u32,
+    pub database: DatabaseIdentity,
+    /// Snapshot progress (initial, snapshot_only, or a `snapshot` export).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snapshot: Option<SnapshotState>,
+    /// What an export to files was asked to produce (only `oracle-cdc snapshot`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub export: Option<ExportSpec>,
+}
+
+/// Which database the offsets belong to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DatabaseIdentity {
+    pub dbid: u64,
+    /// V$DATABASE.RESETLOGS_CHANGE#: a new incarnation after RESETLOGS.
+    pub incarnation: Scn,
+    pub name: String,
+}
+
+impl DatabaseIdentity {
+    pub fn of(db: &DatabaseInfo) -> Self {
+        DatabaseIdentity {
+            dbid: db.dbid,
+            incarnation: db.resetlogs_scn,
+            name: db.name.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SnapshotState {
+    /// Tables in reading order.
+    pub order: Vec<String>,
+    pub tables: BTreeMap<String, TableProgress>,
+    /// Records published so far (the first one carries `snapshot: first`).
+    pub records: u64,
+    pub completed: bool,
+    /// Tables left out, with the reason (cdc.key.missing=skip, cdc.on.decode.error=dlq).
+    #[serde(default)]
+    pub skipped: Vec<Skipped>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Skipped {
+    pub table: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TableState {
+    NotStarted,
+    InProgress,
+    Done,
+}
+
+/// Where a table's next chunk starts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResumePoint {
+    /// The next chunk's inclusive lower key.
+    Key(Vec<Value>),
+    /// The next chunk's first ROWID.
+    Rowid(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TableProgress {
+    pub state: TableState,
+    /// `key`, `rowid` or `single`.
+    pub strategy: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<ResumePoint>,
+    /// Chunks read and acknowledged by the sink.
+    pub chunks: u64,
+    pub rows: u64,
+    /// SCN of every acknowledged chunk, in order.
+    #[serde(default)]
+    pub chunk_scns: Vec<Scn>,
+    /// The export file and how many bytes of it are acknowledged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<FileProgress>,
+}
+
+impl TableProgress {
+    pub fn new(strategy: &str) -> Self {
+        TableProgress {
+            state: TableState::NotStarted,
+            strategy: strategy.to_string(),
+            next: None,
+            chunks: 0,
+            rows: 0,
+            chunk_scns: Vec::new(),
+            file: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileProgress {
+    pub name: String,
+    pub bytes: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExportSpec {
+    /// `jsonl`, `csv` or `records`.
+    pub format: String,
+    pub tables: Vec<String>,
+}
+
+impl Offsets {
+    pub fn new(identity: DatabaseIdentity) -> Self {
+        Offsets {
+            format: FORMAT_VERSION,
+            database: identity,
+            snapshot: None,
+            export: None,
+        }
+    }
+
+    /// Read an offsets file; `Ok(None)` when there is none.
+    pub fn load(path: &Path) -> Result<Option<Offsets>> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(CdcError::io(path, e)),
+        };
+        let raw: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| CdcError::OffsetsDamaged {
+                path: path.to_path_buf(),
+                message: format!("line {} column {}: {e}", e.line(), e.column()),
+            })?;
+        let format =
+            raw.get("format")
+                .and_then(|f| f.as_u64())
+                .ok_or_else(|| CdcError::OffsetsDamaged {
+                    path: path.to_path_buf(),
+                    message: "no `format` version number".into(),
+                })? as u32;
+        if format > FORMAT_VERSION {
+            return Err(CdcError::OffsetsTooNew {
+                path: path.to_path_buf(),
+                found: format,
+                supported: FORMAT_VERSION,
+            });
+        }
+        let offsets: Offsets =
+            serde_json::from_value(raw).map_err(|e| CdcError::OffsetsDamaged {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            })?;
+        Ok(Some(offsets))
+    }
+
+    /// Refuse offsets of another database or incarnation.
+    pub fn check_database(&self, path: &Path, db: &DatabaseInfo) -> Result<()> {
+        if self.database.dbid != db.dbid || self.database.incarnation != db.resetlogs_scn {
+            return Err(CdcError::OffsetsOtherDatabase {
+                path: path.to_path_buf(),
+                found_dbid: self.database.dbid,
+                found_incarnation: self.database.incarnation,
+                dbid: db.dbid,
+                incarnation: db.resetlogs_scn,
+            });
+        }
+        Ok(())
+    }
+
+    /// Write atomically: temp file, fsync, rename, directory fsync. Mode 0600.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let mut text = serde_json::to_vec_pretty(self).map_err(|e| CdcError::OffsetsDamaged {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        text.push(b'\n');
+        write_atomically(path, &text)
+    }
+}
+
+/// Replace `path` with `bytes` so that a crash leaves the old or the new content, never a mix.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."));
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".offsets-")
+        .tempfile_in(&dir)
+        .map_err(|e| CdcError::io(&dir, e))?;
+    set_private(tmp.path())?;
+    tmp.write_all(bytes)
+        .map_err(|e| CdcError::io(tmp.path(), e))?;
+    tmp.as_file()
+        .sync_all()
+        .map_err(|e| CdcError::io(tmp.path(), e))?;
+    tmp.persist(path).map_err(|e| CdcError::io(path, e.error))?;
+    if let Ok(d) = std::fs::File::open(&dir) {
+        // The rename is durable once the directory is.
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// Mode 0600 for state files.
+pub fn set_private(path: &Path) -> Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+            .map_err(|e| CdcError::io(path, e))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn identity() -> DatabaseIdentity {
+        DatabaseIdentity {
+            dbid: 42,
+            incarnation: 1000,
+            name: "DB".into(),
+        }
+    }
+
+    #[test]
+    fn round_trip_is_private_and_atomic() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("offsets.json");
+        let mut o = Offsets::new(identity());
+        o.snapshot = Some(SnapshotState {
+            order: vec!["HR.EMP".into()],
+            tables: BTreeMap::from([(
+                "HR.EMP".into(),
+                TableProgress {
+                    next: Some(ResumePoint::Key(vec![Value::Number("17".into())])),
+                    ..TableProgress::new("key")
+                },
+            )]),
+            records: 3,
+            completed: false,
+            skipped: vec![],
+        });
+        o.save(&path).unwrap();
+        assert_eq!(Offsets::load(&path).unwrap().unwrap(), o);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600);
+        }
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(leftovers.len(), 1, "no temp file left behind");
+    }
+
+    #[test]
+    fn damaged_newer_and_foreign_files_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("offsets.json");
+        std::fs::write(&path, "{\"format\": 1, \"database\": ").unwrap();
+        assert_eq!(
+            Offsets::load(&path).unwrap_err().code(),
+            crate::errors::Code::Cdc7002
+        );
+        std::fs::write(&path, "{\"format\": 9, \"database\": {}}").unwrap();
+        assert_eq!(
+            Offsets::load(&path).unwrap_err().code(),
+            crate::errors::Code::Cdc7003
+        );
+        std::fs::write(&path, "{\"database\": {}}").unwrap();
+        assert_eq!(
+            Offsets::load(&path).unwrap_err().code(),
+            crate::errors::Code::Cdc7002
+        );
+        assert!(Offsets::load(&dir.path().join("none.json"))
+            .unwrap()
+            .is_none());
+        let o = Offsets::new(identity());
+        let db = DatabaseInfo {
+            dbid: 43,
+            name: "DB".into(),
+            version: String::new(),
+            edition: String::new(),
+            cdb: false,
+            pdbs: vec![],
+            resetlogs_scn: 1000,
+            role: crate::source::model::DatabaseRole::Primary,
+            open_mode: crate::source::model::OpenMode::ReadWrite,
+            archivelog: true,
+            force_logging: false,
+            supplemental_min: true,
+            supplemental_all: false,
+            undo_retention_secs: 900,
+            undo_guarantee: false,
+        };
+        let e = o.check_database(&path, &db).unwrap_err();
+        assert_eq!(e.code(), crate::errors::Code::Cdc7001);
+        assert!(
+            e.to_string().contains("DBID 42") && e.to_string().contains("DBID 43"),
+            "{e}"
+        );
+    }
+}

@@ -1,0 +1,233 @@
+//! Snapshots: each captured table cut into chunks ([`plan`]), read `AS OF SCN` in parallel
+//! ([`read`]), published through a [`ChunkSink`], progress stored in the offsets after every
+//! acknowledged chunk so a restart re-reads only what was not acknowledged.
+
+pub mod plan;
+pub mod read;
+pub mod target;
+
+use crate::errors::Result;
+use crate::offsets::{Offsets, Skipped, SnapshotState, TableProgress, TableState};
+use crate::ops::{OpsLog, SnapshotMetrics};
+use crate::settings::Settings;
+use crate::source::Connector;
+use read::{ReadChunk, Reader};
+use serde_json::json;
+use std::sync::{Arc, Mutex};
+use target::{Decision, TableTarget};
+
+/// Progress reporting; the CLI draws bars, tests and embedders can ignore it.
+pub trait Progress: Send + Sync {
+    fn table_started(&self, table: &str, estimated_rows: Option<u64>, rows_done: u64);
+    fn rows_read(&self, table: &str, rows: u64);
+    fn table_finished(&self, table: &str, rows: u64);
+}
+
+pub struct NoProgress;
+
+impl Progress for NoProgress {
+    fn table_started(&self, _: &str, _: Option<u64>, _: u64) {}
+    fn rows_read(&self, _: &str, _: u64) {}
+    fn table_finished(&self, _: &str, _: u64) {}
+}
+
+/// Where chunks go. `publish` returns once the chunk is durable: only then is it acknowledged
+/// in the offsets.
+pub trait ChunkSink {
+    /// `first_record`: the chunk's first row is the snapshot's first record; `last_record`: its
+    /// last row is the snapshot's last.
+    fn publish(
+        &mut self,
+        t: &TableTarget,
+        chunk: &ReadChunk,
+        first_record: bool,
+        last_record: bool,
+        progress: &mut TableProgress,
+    ) -> Result<()>;
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Completed,
+    Stopped,
+}
+
+pub struct Snapshot<'a> {
+    pub connector: &'a dyn Connector,
+    pub settings: &'a Settings,
+    pub ops: &'a OpsLog,
+    pub progress: &'a dyn Progress,
+    pub metrics: Arc<Mutex<SnapshotMetrics>>,
+}
+
+impl Snapshot<'_> {
+    /// Read every captured table not done yet in `offsets`, saving them after each chunk.
+    pub fn run(
+        &self,
+        decisions: &[Decision],
+        offsets: &mut Offsets,
+        save: &mut dyn FnMut(&Offsets) -> Result<()>,
+        sink: &mut dyn ChunkSink,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Outcome> {
+        let started = std::time::Instant::now();
+        let resumed = offsets.snapshot.is_some();
+        let state = offsets.snapshot.get_or_insert_with(|| SnapshotState {
+            order: Vec::new(),
+            tables: Default::default(),
+            records: 0,
+            completed: false,
+            skipped: Vec::new(),
+        });
+        for d in decisions {
+            match d {
+                Decision::Capture(t) => {
+                    let name = t.name().to_string();
+                    if !state.order.contains(&name) {
+                        state.order.push(name.clone());
+                    }
+                    state
+                        .tables
+                        .entry(name)
+                        .or_insert_with(|| TableProgress::new(t.strategy.name()));
+                }
+                Decision::Skip { table, reason } => {
+                    if !state.skipped.iter().any(|s| s.table == table.to_string()) {
+                        state.skipped.push(Skipped {
+                            table: table.to_string(),
+                            reason: reason.clone(),
+                        });
+                    }
+                }
+            }
+        }
+        let captured: Vec<&TableTarget> = decisions
+            .iter()
+            .filter_map(|d| match d {
+                Decision::Capture(t) => Some(t.as_ref()),
+                Decision::Skip { .. } => None,
+            })
+            .collect();
+        let remaining = |o: &Offsets| {
+            o.snapshot
+                .as_ref()
+                .map(|s| {
+                    s.tables
+                        .values()
+                        .filter(|t| t.state != TableState::Done)
+                        .count() as u64
+                })
+                .unwrap_or(0)
+        };
+        if let Ok(mut m) = self.metrics.lock() {
+            m.running = true;
+            m.tables_total = captured.len() as u64;
+            m.tables_remaining = remaining(offsets);
+        }
+        save(offsets)?;
+        self.ops.emit(
+            "snapshot-started",
+            json!({"tables": captured.iter().map(|t| t.name().to_string()).collect::<Vec<_>>(), "resumed": resumed}),
+        )?;
+        let mut reader = Reader::new(
+            self.connector,
+            self.settings,
+            self.ops,
+            self.metrics.clone(),
+        );
+        let last_index = captured.len().saturating_sub(1);
+        for (i, t) in captured.iter().enumerate() {
+            let name = t.name().to_string();
+            let entry = table_entry(offsets, &name);
+            if entry.state == TableState::Done {
+                continue;
+            }
+            let resume = entry.next.clone();
+            let rows_before = entry.rows;
+            let mut planner = reader.planner(t, resume.as_ref())?;
+            table_entry(offsets, &name).state = TableState::InProgress;
+            self.ops.emit(
+                "snapshot-table-started",
+                json!({"table": name, "strategy": t.strategy.name(), "reason": t.reason, "method": planner.describe(), "resumed_at": resume}),
+            )?;
+            self.progress
+                .table_started(&name, t.info.stats.num_rows, rows_before);
+            let completed = reader.read_table(t, &mut planner, stop, &mut |rc: ReadChunk| {
+                let first = offsets.snapshot.as_ref().is_some_and(|s| s.records == 0) && !rc.rows.is_empty();
+                let last = i == last_index && rc.is_final;
+                let entry = table_entry(offsets, &name);
+                sink.publish(t, &rc, first, last, entry)?;
+                entry.chunks += 1;
+                entry.rows += rc.rows.len() as u64;
+                entry.chunk_scns.push(rc.scn);
+                if let Some(next) = rc.chunk.resume_after() {
+                    entry.next = Some(next);
+                }
+                let chunk_no = entry.chunks;
+                if let Some(s) = offsets.snapshot.as_mut() {
+                    s.records += rc.rows.len() as u64;
+                }
+                save(offsets)?;
+                self.ops.emit(
+                    "snapshot-chunk-done",
+                    json!({"table": name, "chunk": chunk_no, "range": rc.chunk.describe(), "scn": rc.scn, "rows": rc.rows.len(), "attempts": rc.attempts}),
+                )?;
+                if let Ok(mut m) = self.metrics.lock() {
+                    m.chunks_done += 1;
+                    *m.rows_scanned.entry(name.clone()).or_default() += rc.rows.len() as u64;
+                }
+                self.progress.rows_read(&name, rc.rows.len() as u64);
+                Ok(())
+            })?;
+            if !completed {
+                save(offsets)?;
+                return Ok(Outcome::Stopped);
+            }
+            let entry = table_entry(offsets, &name);
+            entry.state = TableState::Done;
+            let rows = entry.rows;
+            save(offsets)?;
+            if let Ok(mut m) = self.metrics.lock() {
+                m.tables_remaining = remaining(offsets);
+            }
+            self.ops
+                .emit("snapshot-table-done", json!({"table": name, "rows": rows}))?;
+            self.progress.table_finished(&name, rows);
+        }
+        let (rows, skipped) = offsets
+            .snapshot
+            .as_mut()
+            .map(|s| {
+                s.completed = true;
+                (s.records, s.skipped.clone())
+            })
+            .unwrap_or_default();
+        save(offsets)?;
+        if let Ok(mut m) = self.metrics.lock() {
+            m.running = false;
+            m.duration_ms = started.elapsed().as_millis() as u64;
+        }
+        self.ops.emit(
+            "snapshot-complete",
+            json!({"tables": captured.len(), "rows": rows, "skipped": skipped, "duration_ms": started.elapsed().as_millis() as u64}),
+        )?;
+        Ok(Outcome::Completed)
+    }
+}
+
+fn table_entry<'o>(offsets: &'o mut Offsets, name: &str) -> &'o mut TableProgress {
+    let state = offsets.snapshot.get_or_insert_with(|| SnapshotState {
+        order: Vec::new(),
+        tables: Default::default(),
+        records: 0,
+        completed: false,
+        skipped: Vec::new(),
+    });
+    state
+        .tables
+        .entry(name.to_string())
+        .or_insert_with(|| TableProgress::new("key"))
+}
+
+#[cfg(test)]
+mod tests;

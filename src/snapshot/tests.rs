@@ -1,0 +1,439 @@
+//! Snapshot engine on the emulator: plans cover every row exactly once, chunks equal the table
+//! as of their SCN under a concurrent workload, ORA-01555 halves chunks, CDC-8001 ends it.
+
+use super::plan::{Chunk, Planner};
+use super::read::ReadChunk;
+use super::target::{resolve, Decision, TableTarget};
+use super::*;
+use crate::offsets::{DatabaseIdentity, Offsets};
+use crate::source::emulator::{clock, init, workload, writer::Writer, EmulatorConnector, Faults};
+use crate::source::model::{ChunkRange, FetchedRow, FlashbackQuery};
+use crate::source::rowid::RowId;
+use crate::types::{compare_keys, Value};
+use proptest::prelude::*;
+
+fn make_db(schema: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let schema_path = dir.path().join("schema.yaml");
+    std::fs::write(&schema_path, schema).unwrap();
+    let db = dir.path().join("db");
+    init(&db, &schema_path, None, clock::system()).unwrap();
+    (dir, db)
+}
+
+fn schema(rows: u64, key: &str, extra: &str) -> String {
+    format!(
+        r#"
+tables:
+  - name: APP.T
+    columns:
+      - {{ name: A, type: NUMBER(10), nullable: false }}
+      - {{ name: B, type: VARCHAR2(12), nullable: false }}
+      - {{ name: C, type: VARCHAR2(20) }}
+{key}
+{extra}
+    rows: {rows}
+"#
+    )
+}
+
+fn targets(settings: &Settings, conn: &EmulatorConnector) -> Vec<TableTarget> {
+    let mut s = conn.connect().unwrap();
+    resolve(settings, s.tables().unwrap(), &[])
+        .unwrap()
+        .into_iter()
+        .map(|d| match d {
+            Decision::Capture(t) => *t,
+            Decision::Skip { reason, .. } => panic!("{reason}"),
+        })
+        .collect()
+}
+
+fn read(conn: &EmulatorConnector, t: &TableTarget, scn: u64, range: ChunkRange) -> Vec<FetchedRow> {
+    let mut s = conn.connect().unwrap();
+    let q = FlashbackQuery {
+        table: t.info.name.clone(),
+        columns: t.columns.iter().map(|c| c.name.clone()).collect(),
+        key_columns: match &t.strategy {
+            target::Strategy::Key(k) => k.clone(),
+            _ => vec![],
+        },
+        scn,
+        range,
+        filter: None,
+    };
+    let mut rows = Vec::new();
+    s.read_as_of(&q, &mut |r| {
+        rows.push(r);
+        Ok(())
+    })
+    .unwrap();
+    rows
+}
+
+fn full_plan(
+    conn: &EmulatorConnector,
+    t: &TableTarget,
+    chunk_rows: u64,
+) -> (Planner, Vec<Chunk>, u64) {
+    let mut s = conn.connect().unwrap();
+    let scn = s.current_scn().unwrap();
+    let mut p = Planner::new(t, chunk_rows, None, s.as_mut(), scn).unwrap();
+    let mut all = Vec::new();
+    while !p.is_done() {
+        let next = p.next(s.as_mut(), scn, 3).unwrap();
+        assert!(!next.is_empty() || p.is_done());
+        all.extend(next);
+    }
+    (p, all, scn)
+}
+
+/// Every row of the table appears in exactly one chunk.
+fn assert_exact_cover(
+    conn: &EmulatorConnector,
+    t: &TableTarget,
+    chunks: &[Chunk],
+    scn: u64,
+) -> Vec<usize> {
+    let whole = read(conn, t, scn, ChunkRange::Whole);
+    let mut seen: Vec<String> = Vec::new();
+    let mut sizes = Vec::new();
+    for c in chunks {
+        let rows = read(conn, t, scn, c.range());
+        sizes.push(rows.len());
+        seen.extend(rows.into_iter().map(|r| r.rowid));
+    }
+    let mut expected: Vec<String> = whole.into_iter().map(|r| r.rowid).collect();
+    let total = seen.len();
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), total, "a row was in two chunks");
+    expected.sort();
+    assert_eq!(seen, expected, "chunks do not cover the table exactly");
+    sizes
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, .. ProptestConfig::default() })]
+
+    #[test]
+    fn key_plans_cover_every_row_once_with_sizes_near_the_target(rows in 0u64..400, chunk in 7u64..120, composite in any::<bool>()) {
+        let key = if composite { "    primary_key: [B, A]" } else { "    primary_key: [A]" };
+        let (_d, db) = make_db(&schema(rows, key, "    statistics: missing"));
+        let conn = EmulatorConnector::open(&db, Faults::default()).unwrap();
+        let settings = Settings::from_pairs(&[format!("cdc.snapshot.chunk.rows={chunk}")]).unwrap();
+        let t = &targets(&settings, &conn)[0];
+        let (_p, chunks, scn) = full_plan(&conn, t, chunk);
+        let sizes = assert_exact_cover(&conn, t, &chunks, scn);
+        // Index probes cut exactly every `chunk` keys; only the last chunk may be smaller.
+        if let Some((last, full)) = sizes.split_last() {
+            prop_assert!(full.iter().all(|&n| n as u64 == chunk), "{sizes:?}");
+            prop_assert!(*last as u64 <= chunk);
+        }
+        // Boundaries increase strictly.
+        let uppers: Vec<Vec<Value>> = chunks.iter().filter_map(|c| match c { Chunk::Key { upper, .. } => upper.clone(), _ => None }).collect();
+        prop_assert!(uppers.windows(2).all(|w| compare_keys(&w[0], &w[1]).is_lt()));
+    }
+
+    #[test]
+    fn even_split_and_rowid_plans_cover_every_row_once(rows in 1u64..400, chunk in 10u64..150) {
+        let (_d, db) = make_db(&schema(rows, "    primary_key: [A]", ""));
+        let conn = EmulatorConnector::open(&db, Faults::default()).unwrap();
+        let settings = Settings::from_pairs(&[format!("cdc.snapshot.chunk.rows={chunk}")]).unwrap();
+        let t = &targets(&settings, &conn)[0];
+        let (p, chunks, scn) = full_plan(&conn, t, chunk);
+        prop_assert!(matches!(p.method, plan::Method::EvenSplit { .. }), "{}", p.describe());
+        prop_assert_eq!(chunks.len() as u64, rows.div_ceil(chunk).max(1));
+        let sizes = assert_exact_cover(&conn, t, &chunks, scn);
+        prop_assert!(sizes.iter().all(|&n| (n as u64) <= chunk + 1), "{:?}", sizes);
+
+        // The same table without a key: ROWID ranges over its extents.
+        let (_d2, db2) = make_db(&schema(rows, "", ""));
+        let conn2 = EmulatorConnector::open(&db2, Faults::default()).unwrap();
+        let t2 = &targets(&settings, &conn2)[0];
+        prop_assert_eq!(&t2.strategy, &target::Strategy::Rowid);
+        let (_p, chunks2, scn2) = full_plan(&conn2, t2, chunk);
+        assert_exact_cover(&conn2, t2, &chunks2, scn2);
+        // Ranges are disjoint and cover every extent.
+        let mut s = conn2.connect().unwrap();
+        let extents = s.extents(&t2.info.name).unwrap();
+        let ranges: Vec<(RowId, RowId)> = chunks2.iter().map(|c| match c {
+            Chunk::Rowid { start, end, .. } => (RowId::decode(start).unwrap(), RowId::decode(end).unwrap()),
+            other => panic!("{other:?}"),
+        }).collect();
+        prop_assert!(ranges.windows(2).all(|w| w[0].1 < w[1].0));
+        for e in &extents {
+            for b in e.block_id..e.block_id + e.blocks {
+                let probe = RowId { data_object: e.data_object_id as u32, relative_fno: e.relative_fno, block: b as u32, slot: 0 };
+                prop_assert_eq!(ranges.iter().filter(|(a, z)| *a <= probe && probe <= *z).count(), 1);
+            }
+        }
+    }
+}
+
+#[test]
+fn nullable_keys_fall_back_and_index_organised_tables_are_one_chunk() {
+    let s = r#"
+tables:
+  - name: APP.NK
+    columns:
+      - { name: A, type: NUMBER(10), nullable: false }
+      - { name: E, type: VARCHAR2(20) }
+    rows: 30
+  - name: APP.IOT
+    columns:
+      - { name: K, type: NUMBER(10), nullable: false }
+      - { name: V, type: VARCHAR2(20) }
+    primary_key: [K]
+    organization: index_organized
+    rows: 30
+"#;
+    let (_d, db) = make_db(s);
+    let conn = EmulatorConnector::open(&db, Faults::default()).unwrap();
+    let settings = Settings::from_pairs(&[
+        "cdc.key.APP.NK=E",
+        "cdc.key.APP.IOT=V",
+        "cdc.snapshot.chunk.rows=5",
+    ])
+    .unwrap();
+    let ts = targets(&settings, &conn);
+    let iot = ts.iter().find(|t| t.info.name.table == "IOT").unwrap();
+    assert_eq!(iot.strategy, target::Strategy::Single);
+    let (_p, chunks, scn) = full_plan(&conn, iot, 5);
+    assert_eq!(chunks, vec![Chunk::Whole]);
+    assert_exact_cover(&conn, iot, &chunks, scn);
+    let nk = ts.iter().find(|t| t.info.name.table == "NK").unwrap();
+    assert_eq!(nk.strategy, target::Strategy::Rowid);
+    assert_eq!(nk.reason, "ROWID ranges: key column E is nullable");
+}
+
+/// A sink that keeps what it was given.
+#[derive(Default)]
+struct Collect {
+    chunks: Vec<(String, ReadChunk, bool, bool)>,
+}
+
+impl ChunkSink for Collect {
+    fn publish(
+        &mut self,
+        t: &TableTarget,
+        c: &ReadChunk,
+        first: bool,
+        last: bool,
+        _p: &mut crate::offsets::TableProgress,
+    ) -> Result<()> {
+        self.chunks
+            .push((t.info.name.to_string(), c.clone(), first, last));
+        Ok(())
+    }
+}
+
+fn run_snapshot(
+    db: &std::path::Path,
+    pairs: &[&str],
+    sink: &mut Collect,
+    ops: &OpsLog,
+) -> Result<Outcome> {
+    let settings = Settings::from_pairs(pairs).unwrap();
+    let conn = EmulatorConnector::open(db, Faults::from_settings(&settings)).unwrap();
+    let mut s = EmulatorConnector::open(db, Faults::default())
+        .unwrap()
+        .connect()
+        .unwrap();
+    let dbinfo = s.database().unwrap();
+    let decisions = resolve(&settings, s.tables().unwrap(), &[]).unwrap();
+    let mut offsets = Offsets::new(DatabaseIdentity::of(&dbinfo));
+    let snap = Snapshot {
+        connector: &conn,
+        settings: &settings,
+        ops,
+        progress: &NoProgress,
+        metrics: Default::default(),
+    };
+    snap.run(&decisions, &mut offsets, &mut |_| Ok(()), sink, &|| false)
+}
+
+#[test]
+fn chunks_equal_the_table_as_of_their_scn_under_a_concurrent_workload() {
+    let (_d, db) = make_db(&schema(
+        600,
+        "    primary_key: [A]",
+        "    statistics: missing",
+    ));
+    let mut w = Writer::open(&db, clock::system(), false).unwrap();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut sink = Collect::default();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let opts = workload::WorkloadOptions {
+                transactions: Some(100_000),
+                duration: Some(std::time::Duration::from_secs(20)),
+                rate: 0,
+                mix: (30, 50, 20),
+                tx_size: (1, 3),
+                rollback_pct: 10,
+                savepoint_pct: 10,
+                key_update_pct: 10,
+                row_move_pct: 0,
+                long_every: 10,
+                long_span: 20,
+                ddl_every: 0,
+                shared_commit_pct: 10,
+                tables: vec![],
+                seed: 5,
+            };
+            workload::Workload::new(&mut w, opts)
+                .unwrap()
+                .run(&|| stop.load(std::sync::atomic::Ordering::SeqCst))
+                .unwrap();
+        });
+        let pairs = [
+            "cdc.snapshot.chunk.rows=40",
+            "cdc.snapshot.threads=3",
+            "cdc.emulator.fault.read.delay.ms=5",
+        ];
+        let out = run_snapshot(&db, &pairs, &mut sink, &OpsLog::discard());
+        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        assert_eq!(out.unwrap(), Outcome::Completed);
+    });
+    let conn = EmulatorConnector::open(&db, Faults::default()).unwrap();
+    let settings = Settings::from_pairs(&["cdc.snapshot.chunk.rows=40"]).unwrap();
+    let t = &targets(&settings, &conn)[0];
+    let scns: std::collections::BTreeSet<u64> = sink.chunks.iter().map(|c| c.1.scn).collect();
+    assert!(
+        scns.len() > 3,
+        "chunks were read at several SCNs while commits went on"
+    );
+    for (_, c, _, _) in &sink.chunks {
+        let expected = read(&conn, t, c.scn, c.chunk.range());
+        assert_eq!(
+            c.rows,
+            expected,
+            "chunk {} read at SCN {} differs from the table as of that SCN",
+            c.chunk.describe(),
+            c.scn
+        );
+    }
+    // Consecutive key ranges: each chunk starts where the previous one ended.
+    let ranges: Vec<&Chunk> = sink.chunks.iter().map(|c| &c.1.chunk).collect();
+    for w in ranges.windows(2) {
+        match (w[0], w[1]) {
+            (Chunk::Key { upper: Some(u), .. }, Chunk::Key { lower: Some(l), .. }) => {
+                assert_eq!(u, l)
+            }
+            other => panic!("not consecutive: {other:?}"),
+        }
+    }
+    assert!(matches!(
+        ranges.last(),
+        Some(Chunk::Key { upper: None, .. })
+    ));
+    assert!(
+        sink.chunks.first().unwrap().2,
+        "the first chunk carries the first record"
+    );
+    assert!(
+        sink.chunks.last().unwrap().3,
+        "the last chunk carries the last record"
+    );
+}
+
+#[test]
+fn ora_01555_halves_the_chunk_and_gives_up_with_cdc_8001() {
+    let (_d, db) = make_db(&schema(
+        3000,
+        "    primary_key: [A]",
+        "    statistics: missing",
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let ops_path = dir.path().join("ops.jsonl");
+    let ops = OpsLog::to_file(&ops_path).unwrap();
+    let mut sink = Collect::default();
+    // Chunks of 2000 rows can be halved; the first read fails once.
+    let out = run_snapshot(
+        &db,
+        &[
+            "cdc.snapshot.chunk.rows=2000",
+            "cdc.snapshot.threads=1",
+            "cdc.emulator.fault.ora01555.reads=1",
+        ],
+        &mut sink,
+        &ops,
+    )
+    .unwrap();
+    assert_eq!(out, Outcome::Completed);
+    let events = crate::ops::read_events(&ops_path).unwrap();
+    let halve = events
+        .iter()
+        .find(|e| e["event"] == "snapshot-chunk-retry")
+        .unwrap();
+    assert_eq!(halve["action"], "halve");
+    assert_eq!(halve["code"], "CDC-5001");
+    assert_eq!(halve["rows"], 1000);
+    let sizes: Vec<usize> = sink.chunks.iter().map(|c| c.1.rows.len()).collect();
+    assert_eq!(
+        sizes,
+        vec![1000, 1000, 1000],
+        "the failed 2000-row chunk was read again as two halves"
+    );
+    let attempts: Vec<u32> = sink.chunks.iter().map(|c| c.1.attempts).collect();
+    assert_eq!(attempts, vec![2, 2, 1]);
+    assert!(sink.chunks[0].1.scn <= sink.chunks[1].1.scn);
+
+    // At 1,000 rows a chunk cannot be halved again: CDC-8001.
+    let mut sink = Collect::default();
+    let e = run_snapshot(
+        &db,
+        &[
+            "cdc.snapshot.chunk.rows=1000",
+            "cdc.snapshot.threads=1",
+            "cdc.emulator.fault.ora01555.reads=1,2,3",
+        ],
+        &mut sink,
+        &OpsLog::discard(),
+    )
+    .unwrap_err();
+    assert_eq!(e.code(), crate::errors::Code::Cdc8001, "{e}");
+    assert!(e.to_string().contains("ORA-01555"), "{e}");
+}
+
+#[test]
+fn dropped_connections_are_retried_up_to_the_limit() {
+    let (_d, db) = make_db(&schema(50, "    primary_key: [A]", ""));
+    let mut sink = Collect::default();
+    let out = run_snapshot(
+        &db,
+        &[
+            "cdc.snapshot.chunk.rows=10",
+            "cdc.snapshot.threads=2",
+            "cdc.emulator.fault.drop.per.mille=150",
+            "cdc.emulator.fault.seed=4",
+            "cdc.snapshot.chunk.retries=50",
+        ],
+        &mut sink,
+        &OpsLog::discard(),
+    );
+    assert_eq!(out.unwrap(), Outcome::Completed);
+    let rows: usize = sink.chunks.iter().map(|c| c.1.rows.len()).sum();
+    assert_eq!(rows, 50);
+    let mut sink = Collect::default();
+    let e = run_snapshot(
+        &db,
+        &[
+            "cdc.snapshot.chunk.rows=10",
+            "cdc.snapshot.threads=1",
+            "cdc.emulator.fault.drop.per.mille=1000",
+            "cdc.snapshot.chunk.retries=2",
+        ],
+        &mut sink,
+        &OpsLog::discard(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            e.code(),
+            crate::errors::Code::Cdc8001 | crate::errors::Code::Cdc5007
+        ),
+        "{e}"
+    );
+}
