@@ -9,5 +9,7 @@ fn command_pages() {
         .case("commands/explain.md")
         .case("commands/emulator.md")
         .case("commands/completions.md")
-        .case("commands/man.md");
+        .case("commands/man.md")
+        .case("commands/snapshot.md")
+        .case("commands/plan-chunks.md");
 }

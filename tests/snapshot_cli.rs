@@ -38,7 +38,11 @@ fn oracle_cdc(db: &Path, args: &[&str]) -> Output {
 }
 
 fn ok(out: Output) -> Output {
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     out
 }
 
@@ -48,14 +52,27 @@ fn setup() -> (tempfile::TempDir, std::path::PathBuf) {
     std::fs::write(&schema, SCHEMA).unwrap();
     let db = dir.path().join("db");
     ok(Command::new(cargo_bin("oracle-cdc"))
-        .args(["emulator", "init", db.to_str().unwrap(), "--schema", schema.to_str().unwrap()])
+        .args([
+            "emulator",
+            "init",
+            db.to_str().unwrap(),
+            "--schema",
+            schema.to_str().unwrap(),
+        ])
         .output()
         .unwrap());
     (dir, db)
 }
 
 fn dump(db: &Path, table: &str, format: &str) -> String {
-    String::from_utf8(ok(oracle_cdc(db, &["emulator", "dump", "--table", table, "--format", format])).stdout).unwrap()
+    String::from_utf8(
+        ok(oracle_cdc(
+            db,
+            &["emulator", "dump", "--table", table, "--format", format],
+        ))
+        .stdout,
+    )
+    .unwrap()
 }
 
 #[test]
@@ -65,18 +82,40 @@ fn export_equals_emulator_dump_in_jsonl_and_csv() {
         let out = dir.path().join(format!("out-{format}"));
         ok(oracle_cdc(
             &db,
-            &["--set", "cdc.snapshot.chunk.rows=64", "--set", "cdc.snapshot.threads=3", "snapshot", "--out", out.to_str().unwrap(), "--format", format],
+            &[
+                "--set",
+                "cdc.snapshot.chunk.rows=64",
+                "--set",
+                "cdc.snapshot.threads=3",
+                "snapshot",
+                "--out",
+                out.to_str().unwrap(),
+                "--format",
+                format,
+            ],
         ));
         for table in ["PDB1.APP.ORDERS", "PDB1.APP.EVENTS"] {
             let file = std::fs::read_to_string(out.join(format!("{table}.{format}"))).unwrap();
             assert_eq!(file, dump(&db, table, format), "{table} as {format}");
         }
-        let manifest: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
+        let manifest: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap())
+                .unwrap();
         assert_eq!(manifest["rows"], 1100);
-        let orders = manifest["tables"].as_array().unwrap().iter().find(|t| t["table"] == "PDB1.APP.ORDERS").unwrap();
+        let orders = manifest["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["table"] == "PDB1.APP.ORDERS")
+            .unwrap();
         assert_eq!(orders["chunks"], 11);
         assert_eq!(orders["chunk_scns"].as_array().unwrap().len(), 11);
-        let events = manifest["tables"].as_array().unwrap().iter().find(|t| t["table"] == "PDB1.APP.EVENTS").unwrap();
+        let events = manifest["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["table"] == "PDB1.APP.EVENTS")
+            .unwrap();
         assert_eq!(events["strategy"], "rowid");
     }
 }
@@ -85,7 +124,17 @@ fn export_equals_emulator_dump_in_jsonl_and_csv() {
 fn records_carry_the_debezium_envelope_with_first_and_last() {
     let (dir, db) = setup();
     let out = dir.path().join("rec");
-    ok(oracle_cdc(&db, &["--set", "cdc.snapshot.chunk.rows=100", "snapshot", "--records", "--out", out.to_str().unwrap()]));
+    ok(oracle_cdc(
+        &db,
+        &[
+            "--set",
+            "cdc.snapshot.chunk.rows=100",
+            "snapshot",
+            "--records",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    ));
     let read = |t: &str| -> Vec<serde_json::Value> {
         std::fs::read_to_string(out.join(format!("{t}.jsonl")))
             .unwrap()
@@ -97,9 +146,18 @@ fn records_carry_the_debezium_envelope_with_first_and_last() {
     let events = read("PDB1.APP.EVENTS");
     let orders = read("PDB1.APP.ORDERS");
     assert_eq!(events[0]["value"]["source"]["snapshot"], "first");
-    assert_eq!(orders.last().unwrap()["value"]["source"]["snapshot"], "last");
-    let middle: Vec<&serde_json::Value> = events[1..].iter().chain(&orders[..orders.len() - 1]).collect();
-    assert!(middle.iter().all(|r| r["value"]["source"]["snapshot"] == "true" && r["headers"]["cdc.snapshot"] == "true"));
+    assert_eq!(
+        orders.last().unwrap()["value"]["source"]["snapshot"],
+        "last"
+    );
+    let middle: Vec<&serde_json::Value> = events[1..]
+        .iter()
+        .chain(&orders[..orders.len() - 1])
+        .collect();
+    assert!(middle
+        .iter()
+        .all(|r| r["value"]["source"]["snapshot"] == "true"
+            && r["headers"]["cdc.snapshot"] == "true"));
     let r = &orders[0];
     assert_eq!(r["topic"], "oracle-cdc.PDB1.APP.ORDERS");
     assert_eq!(r["key"], serde_json::json!({"ID": 1}));
@@ -107,7 +165,10 @@ fn records_carry_the_debezium_envelope_with_first_and_last() {
     assert!(r["value"]["before"].is_null());
     assert_eq!(r["value"]["source"]["db"], "PDB1");
     assert!(r["value"]["source"]["txId"].is_null());
-    assert!(events[0]["key"].is_null(), "a keyless table has no record key");
+    assert!(
+        events[0]["key"].is_null(),
+        "a keyless table has no record key"
+    );
 }
 
 #[test]
@@ -116,11 +177,18 @@ fn killed_exports_resume_without_rereading_acknowledged_chunks() {
     let out = dir.path().join("out");
     let args = |extra: &[&str]| -> Vec<String> {
         let mut v: Vec<String> = [
-            "--set", &format!("cdc.database.url=emulator:{}", db.display()),
-            "--set", "cdc.snapshot.chunk.rows=25",
-            "--set", "cdc.snapshot.threads=2",
-            "--set", "cdc.emulator.fault.read.delay.ms=40",
-            "-q", "snapshot", "--out", out.to_str().unwrap(),
+            "--set",
+            &format!("cdc.database.url=emulator:{}", db.display()),
+            "--set",
+            "cdc.snapshot.chunk.rows=25",
+            "--set",
+            "cdc.snapshot.threads=2",
+            "--set",
+            "cdc.emulator.fault.read.delay.ms=40",
+            "-q",
+            "snapshot",
+            "--out",
+            out.to_str().unwrap(),
         ]
         .iter()
         .map(|s| s.to_string())
@@ -145,31 +213,56 @@ fn killed_exports_resume_without_rereading_acknowledged_chunks() {
         child.wait().unwrap();
     }
     assert!(kills >= 3, "the export finished too fast to be interrupted");
-    let last = Command::new(cargo_bin("oracle-cdc")).args(args(&[])).output().unwrap();
-    assert!(last.status.success(), "{}", String::from_utf8_lossy(&last.stderr));
+    let last = Command::new(cargo_bin("oracle-cdc"))
+        .args(args(&[]))
+        .output()
+        .unwrap();
+    assert!(
+        last.status.success(),
+        "{}",
+        String::from_utf8_lossy(&last.stderr)
+    );
     for table in ["PDB1.APP.ORDERS", "PDB1.APP.EVENTS"] {
         let file = std::fs::read_to_string(out.join(format!("{table}.jsonl"))).unwrap();
-        assert_eq!(file, dump(&db, table, "jsonl"), "{table}: every row exactly once");
+        assert_eq!(
+            file,
+            dump(&db, table, "jsonl"),
+            "{table}: every row exactly once"
+        );
     }
     // No acknowledged chunk was read twice: each range is done at most once across all runs.
     let ops = std::fs::read_to_string(out.join("ops.jsonl")).unwrap();
     let mut done = std::collections::BTreeMap::<(String, String), u32>::new();
     let mut resumed_runs = 0;
     for line in ops.lines() {
-        let Ok(e) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+        let Ok(e) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
         if e["event"] == "snapshot-chunk-done" {
-            *done.entry((e["table"].to_string(), e["range"].to_string())).or_default() += 1;
+            *done
+                .entry((e["table"].to_string(), e["range"].to_string()))
+                .or_default() += 1;
         }
         if e["event"] == "snapshot-started" && e["resumed"] == true {
             resumed_runs += 1;
         }
     }
     assert!(resumed_runs >= 3);
-    assert!(done.values().all(|&n| n == 1), "a chunk was acknowledged twice: {done:?}");
+    assert!(
+        done.values().all(|&n| n == 1),
+        "a chunk was acknowledged twice: {done:?}"
+    );
     // Running it again reads nothing more.
-    let again = Command::new(cargo_bin("oracle-cdc")).args(args(&[])).output().unwrap();
+    let again = Command::new(cargo_bin("oracle-cdc"))
+        .args(args(&[]))
+        .output()
+        .unwrap();
     assert!(again.status.success());
-    assert_eq!(std::fs::read_to_string(out.join("ops.jsonl")).unwrap(), ops, "a complete export read again");
+    assert_eq!(
+        std::fs::read_to_string(out.join("ops.jsonl")).unwrap(),
+        ops,
+        "a complete export read again"
+    );
 }
 
 #[test]
@@ -177,24 +270,65 @@ fn an_export_directory_is_not_mixed_with_another_export_or_database() {
     let (dir, db) = setup();
     let out = dir.path().join("out");
     let o = out.to_str().unwrap();
-    ok(oracle_cdc(&db, &["snapshot", "--out", o, "--tables", "PDB1.APP.ORDERS"]));
-    let e = oracle_cdc(&db, &["snapshot", "--out", o, "--format", "csv", "--tables", "PDB1.APP.ORDERS"]);
+    ok(oracle_cdc(
+        &db,
+        &["snapshot", "--out", o, "--tables", "PDB1.APP.ORDERS"],
+    ));
+    let e = oracle_cdc(
+        &db,
+        &[
+            "snapshot",
+            "--out",
+            o,
+            "--format",
+            "csv",
+            "--tables",
+            "PDB1.APP.ORDERS",
+        ],
+    );
     assert_eq!(e.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&e.stderr).starts_with("CDC-8005"), "{}", String::from_utf8_lossy(&e.stderr));
+    assert!(
+        String::from_utf8_lossy(&e.stderr).starts_with("CDC-8005"),
+        "{}",
+        String::from_utf8_lossy(&e.stderr)
+    );
 
     // Another database (other DBID) must not resume this export.
     let schema2 = dir.path().join("schema2.yaml");
-    std::fs::write(&schema2, SCHEMA.replace("multitenant: true", "multitenant: true\n  dbid: 777")).unwrap();
+    std::fs::write(
+        &schema2,
+        SCHEMA.replace("multitenant: true", "multitenant: true\n  dbid: 777"),
+    )
+    .unwrap();
     let db2 = dir.path().join("db2");
-    ok(Command::new(cargo_bin("oracle-cdc")).args(["emulator", "init", db2.to_str().unwrap(), "--schema", schema2.to_str().unwrap()]).output().unwrap());
-    let e = oracle_cdc(&db2, &["snapshot", "--out", o, "--tables", "PDB1.APP.ORDERS"]);
+    ok(Command::new(cargo_bin("oracle-cdc"))
+        .args([
+            "emulator",
+            "init",
+            db2.to_str().unwrap(),
+            "--schema",
+            schema2.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap());
+    let e = oracle_cdc(
+        &db2,
+        &["snapshot", "--out", o, "--tables", "PDB1.APP.ORDERS"],
+    );
     assert_eq!(e.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&e.stderr).starts_with("CDC-7001"), "{}", String::from_utf8_lossy(&e.stderr));
+    assert!(
+        String::from_utf8_lossy(&e.stderr).starts_with("CDC-7001"),
+        "{}",
+        String::from_utf8_lossy(&e.stderr)
+    );
 
     let e = oracle_cdc(&db, &["snapshot", "--out", o, "--tables", "PDB1.APP.NOPE"]);
     assert_eq!(e.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&e.stderr).starts_with("CDC-4005"));
-    let e = oracle_cdc(&db, &["--set", "cdc.tables.include=PDB9.*.*", "plan-chunks"]);
+    let e = oracle_cdc(
+        &db,
+        &["--set", "cdc.tables.include=PDB9.*.*", "plan-chunks"],
+    );
     assert_eq!(e.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&e.stderr).starts_with("CDC-8003"));
 }
@@ -202,15 +336,34 @@ fn an_export_directory_is_not_mixed_with_another_export_or_database() {
 #[test]
 fn plan_chunks_reports_strategy_reason_and_every_boundary() {
     let (_dir, db) = setup();
-    let out = ok(oracle_cdc(&db, &["--set", "cdc.snapshot.chunk.rows=100", "plan-chunks", "--format", "json"]));
+    let out = ok(oracle_cdc(
+        &db,
+        &[
+            "--set",
+            "cdc.snapshot.chunk.rows=100",
+            "plan-chunks",
+            "--format",
+            "json",
+        ],
+    ));
     let plans: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
-    let orders = plans.iter().find(|p| p["table"] == "PDB1.APP.ORDERS").unwrap();
+    let orders = plans
+        .iter()
+        .find(|p| p["table"] == "PDB1.APP.ORDERS")
+        .unwrap();
     assert_eq!(orders["strategy"], "key");
     assert_eq!(orders["why"], "by primary key (ID)");
     assert_eq!(orders["chunks"], 7);
     assert_eq!(orders["boundaries"].as_array().unwrap().len(), 7);
     assert!(orders["method"].as_str().unwrap().starts_with("even split"));
-    let events = plans.iter().find(|p| p["table"] == "PDB1.APP.EVENTS").unwrap();
+    let events = plans
+        .iter()
+        .find(|p| p["table"] == "PDB1.APP.EVENTS")
+        .unwrap();
     assert_eq!(events["why"], "ROWID ranges: it has no primary key");
-    assert!(events["warnings"].as_array().unwrap().iter().any(|w| w.as_str().unwrap().contains("no optimizer statistics")));
+    assert!(events["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| w.as_str().unwrap().contains("no optimizer statistics")));
 }

@@ -53,6 +53,10 @@ impl Printer {
         if !self.color {
             t.force_no_tty();
         }
+        if !io::stdout().is_terminal() {
+            // Keep tables readable in files and pipes; --format json is there for programs.
+            t.set_width(120);
+        }
         for r in rows {
             t.add_row(r);
         }

@@ -70,9 +70,11 @@ pub fn resolve(
                     hint: String::new(),
                 })
             }
-            Some(i) if !settings.is_captured(&i.name) => return Err(CdcError::Argument(format!(
+            Some(i) if !settings.is_captured(&i.name) => {
+                return Err(CdcError::Argument(format!(
                 "table {t} is not captured: cdc.tables.include / cdc.tables.exclude leave it out"
-            ))),
+            )))
+            }
             _ => {}
         }
     }

@@ -23,7 +23,12 @@ pub struct Condition {
 /// Compile `text` (a WHERE clause without `WHERE`) against the table's columns.
 pub fn compile(text: &str, columns: &[ColumnInfo]) -> Result<Condition> {
     let toks = lex(text)?;
-    let mut p = Parser { text, toks, i: 0, cols: columns };
+    let mut p = Parser {
+        text,
+        toks,
+        i: 0,
+        cols: columns,
+    };
     let root = p.or()?;
     match p.peek() {
         Tok::End => Ok(Condition { root }),
@@ -104,7 +109,11 @@ fn lex(text: &str) -> Result<Vec<(Tok, usize)>> {
             let mut s = String::new();
             loop {
                 let n = text[i..].find('\'').ok_or_else(|| {
-                    fail(text, start, "ORA-01756: quoted string not properly terminated")
+                    fail(
+                        text,
+                        start,
+                        "ORA-01756: quoted string not properly terminated",
+                    )
                 })?;
                 s.push_str(&text[i..i + n]);
                 i += n + 1;
@@ -124,7 +133,8 @@ fn lex(text: &str) -> Result<Vec<(Tok, usize)>> {
             }
             i += n + 2;
             Tok::Quoted(rest[1..=n].to_string())
-        } else if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)) {
+        } else if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
+        {
             let digits = |mut j: usize| {
                 while b.get(j).is_some_and(u8::is_ascii_digit) {
                     j += 1;
@@ -240,12 +250,25 @@ impl Ty {
 
 /// A column's type in comparisons, or the error Oracle raises for comparing it.
 fn column_ty(t: &ColumnType) -> std::result::Result<Ty, String> {
-    let inconsistent = |got: &str| format!("ORA-00932: inconsistent datatypes: expected - got {got}");
+    let inconsistent =
+        |got: &str| format!("ORA-00932: inconsistent datatypes: expected - got {got}");
     Ok(match t {
-        ColumnType::Varchar2 { .. } => Ty::Chr { fixed: false, national: false },
-        ColumnType::Nvarchar2 { .. } => Ty::Chr { fixed: false, national: true },
-        ColumnType::Char { .. } => Ty::Chr { fixed: true, national: false },
-        ColumnType::Nchar { .. } => Ty::Chr { fixed: true, national: true },
+        ColumnType::Varchar2 { .. } => Ty::Chr {
+            fixed: false,
+            national: false,
+        },
+        ColumnType::Nvarchar2 { .. } => Ty::Chr {
+            fixed: false,
+            national: true,
+        },
+        ColumnType::Char { .. } => Ty::Chr {
+            fixed: true,
+            national: false,
+        },
+        ColumnType::Nchar { .. } => Ty::Chr {
+            fixed: true,
+            national: true,
+        },
         ColumnType::Number { .. } | ColumnType::Float { .. } => Ty::Num,
         ColumnType::BinaryFloat => Ty::BinF,
         ColumnType::BinaryDouble => Ty::BinD,
@@ -267,7 +290,12 @@ fn column_ty(t: &ColumnType) -> std::result::Result<Ty, String> {
         ColumnType::Vector { .. } => {
             return Err("ORA-22848: cannot use VECTOR type as comparison key".into())
         }
-        other => return Err(unimpl(&format!("comparisons of {} columns", other.sql_name()))),
+        other => {
+            return Err(unimpl(&format!(
+                "comparisons of {} columns",
+                other.sql_name()
+            )))
+        }
     })
 }
 
@@ -331,7 +359,16 @@ fn domain(l: Ty, r: Ty, l_col: bool, r_col: bool) -> std::result::Result<Domain,
     let chr = |t| matches!(t, Ty::Chr { .. });
     Ok(match (l, r) {
         (Ty::Null, _) | (_, Ty::Null) => Domain::Never,
-        (Ty::Chr { fixed: a, national: x }, Ty::Chr { fixed: b, national: y }) => Domain::Text {
+        (
+            Ty::Chr {
+                fixed: a,
+                national: x,
+            },
+            Ty::Chr {
+                fixed: b,
+                national: y,
+            },
+        ) => Domain::Text {
             padded: a && b,
             national: x || y,
         },
@@ -662,7 +699,17 @@ enum El {
     Tzm,
 }
 
-const TSTZ_FMT: &[El] = &[El::Y, El::Mo, El::D, El::H, El::Mi, El::S, El::Ff, El::Tzh, El::Tzm];
+const TSTZ_FMT: &[El] = &[
+    El::Y,
+    El::Mo,
+    El::D,
+    El::H,
+    El::Mi,
+    El::S,
+    El::Ff,
+    El::Tzh,
+    El::Tzm,
+];
 const TS_FMT: &[El] = TSTZ_FMT.split_at(7).0;
 const DATE_FMT: &[El] = TSTZ_FMT.split_at(6).0;
 
@@ -703,9 +750,13 @@ fn parse_dt(s: &str, fmt: &[El]) -> std::result::Result<(Dt, u16), &'static str>
             i += 1;
         }
         if i == start {
-            return Err("ORA-01858: a non-numeric character was found where a numeric was expected");
+            return Err(
+                "ORA-01858: a non-numeric character was found where a numeric was expected",
+            );
         }
-        let mut x = b[start..i].iter().fold(0i64, |a, c| a * 10 + i64::from(c - b'0'));
+        let mut x = b[start..i]
+            .iter()
+            .fold(0i64, |a, c| a * 10 + i64::from(c - b'0'));
         if el == El::Ff {
             x *= 10i64.pow((9 - (i - start)) as u32);
         }
@@ -721,7 +772,20 @@ fn parse_dt(s: &str, fmt: &[El]) -> std::result::Result<(Dt, u16), &'static str>
     }
     let [y, mo, d, h, mi, sec, ns, tzh, tzm] = v;
     let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
-    let days_in = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let days_in = [
+        31,
+        if leap { 29 } else { 28 },
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
     if y == 0 {
         return Err("ORA-01841: (full) year must be between -4713 and +9999, and not be 0");
     }
@@ -753,7 +817,13 @@ fn parse_dt(s: &str, fmt: &[El]) -> std::result::Result<(Dt, u16), &'static str>
     let days = era * 146_097 + yoe * 365 + yoe / 4 - yoe / 100 + doy;
     let offset = (tzh * 60 + tzm) * if tz_neg { -60 } else { 60 };
     let secs = days * 86_400 + h * 3600 + mi * 60 + sec - offset;
-    Ok((Dt { secs, nanos: ns as u32 }, seen))
+    Ok((
+        Dt {
+            secs,
+            nanos: ns as u32,
+        },
+        seen,
+    ))
 }
 
 /// A TO_DATE/TO_TIMESTAMP format model, restricted to numeric fields.
@@ -843,7 +913,9 @@ fn like(s: &str, p: &[Pat]) -> bool {
             (None, None) => return true,
             _ => {
                 let Some((sp, ss)) = star else { return false };
-                let Some(ch) = s[ss..].chars().next() else { return false };
+                let Some(ch) = s[ss..].chars().next() else {
+                    return false;
+                };
                 star = Some((sp, ss + ch.len_utf8()));
                 (pi, si) = (sp, ss + ch.len_utf8());
             }
@@ -883,26 +955,43 @@ enum Node {
     And(Vec<Node>),
     Or(Vec<Node>),
     Not(Box<Node>),
-    Cmp { op: Rel, dom: Domain, l: Operand, r: Operand },
+    Cmp {
+        op: Rel,
+        dom: Domain,
+        l: Operand,
+        r: Operand,
+    },
     /// `IS NULL`; `empty`: an empty value is NULL (not for LOBs, where it is EMPTY_LOB()).
-    IsNull { x: Operand, empty: bool },
+    IsNull {
+        x: Operand,
+        empty: bool,
+    },
     /// `None` pattern: NULL pattern or escape, always UNKNOWN.
-    Like { x: Operand, pat: Option<Vec<Pat>> },
+    Like {
+        x: Operand,
+        pat: Option<Vec<Pat>>,
+    },
 }
 
 impl Node {
     fn eval(&self, row: &[Value]) -> Option<bool> {
         match self {
-            Node::And(v) => v.iter().try_fold(Some(true), |acc, n| match n.eval(row) {
-                Some(false) => Err(()),
-                None => Ok(None),
-                Some(true) => Ok(acc),
-            }).unwrap_or(Some(false)),
-            Node::Or(v) => v.iter().try_fold(Some(false), |acc, n| match n.eval(row) {
-                Some(true) => Err(()),
-                None => Ok(None),
-                Some(false) => Ok(acc),
-            }).unwrap_or(Some(true)),
+            Node::And(v) => v
+                .iter()
+                .try_fold(Some(true), |acc, n| match n.eval(row) {
+                    Some(false) => Err(()),
+                    None => Ok(None),
+                    Some(true) => Ok(acc),
+                })
+                .unwrap_or(Some(false)),
+            Node::Or(v) => v
+                .iter()
+                .try_fold(Some(false), |acc, n| match n.eval(row) {
+                    Some(true) => Err(()),
+                    None => Ok(None),
+                    Some(false) => Ok(acc),
+                })
+                .unwrap_or(Some(true)),
             Node::Not(n) => n.eval(row).map(|b| !b),
             Node::Cmp { op, dom, l, r } => {
                 // A value that fails its implicit conversion would make Oracle raise the error
@@ -967,9 +1056,25 @@ enum Src {
 const RESERVED: [&str; 8] = ["AND", "OR", "NOT", "IN", "IS", "LIKE", "BETWEEN", "DATE"];
 /// Pseudo-columns, niladic functions and query syntax Oracle accepts here.
 const UNSUPPORTED_WORDS: [&str; 19] = [
-    "ROWID", "ROWNUM", "ORA_ROWSCN", "LEVEL", "SYSDATE", "SYSTIMESTAMP", "CURRENT_DATE",
-    "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "USER", "UID", "DBTIMEZONE", "SESSIONTIMEZONE", "TRUE",
-    "FALSE", "SELECT", "WITH", "CASE", "PRIOR",
+    "ROWID",
+    "ROWNUM",
+    "ORA_ROWSCN",
+    "LEVEL",
+    "SYSDATE",
+    "SYSTIMESTAMP",
+    "CURRENT_DATE",
+    "CURRENT_TIMESTAMP",
+    "LOCALTIMESTAMP",
+    "USER",
+    "UID",
+    "DBTIMEZONE",
+    "SESSIONTIMEZONE",
+    "TRUE",
+    "FALSE",
+    "SELECT",
+    "WITH",
+    "CASE",
+    "PRIOR",
 ];
 
 struct Parser<'a> {
@@ -1014,7 +1119,11 @@ impl Parser<'_> {
         while self.eat_kw("OR") {
             v.push(self.and()?);
         }
-        Ok(if v.len() == 1 { v.remove(0) } else { Node::Or(v) })
+        Ok(if v.len() == 1 {
+            v.remove(0)
+        } else {
+            Node::Or(v)
+        })
     }
 
     fn and(&mut self) -> Result<Node> {
@@ -1022,7 +1131,11 @@ impl Parser<'_> {
         while self.eat_kw("AND") {
             v.push(self.not()?);
         }
-        Ok(if v.len() == 1 { v.remove(0) } else { Node::And(v) })
+        Ok(if v.len() == 1 {
+            v.remove(0)
+        } else {
+            Node::And(v)
+        })
     }
 
     fn not(&mut self) -> Result<Node> {
@@ -1082,7 +1195,11 @@ impl Parser<'_> {
                 Src::Lit(_, l) => (Operand::Lit(l), true),
             };
             let node = Node::IsNull { x, empty };
-            return Ok(if negated { Node::Not(Box::new(node)) } else { node });
+            return Ok(if negated {
+                Node::Not(Box::new(node))
+            } else {
+                node
+            });
         }
         let negated = self.eat_kw("NOT");
         let node = if self.eat_kw("IN") {
@@ -1107,20 +1224,33 @@ impl Parser<'_> {
                 return Err(self.err("ORA-00905: missing keyword"));
             }
             let high = self.operand()?;
-            Node::And(vec![self.compare(Rel::Ge, &x, &low)?, self.compare(Rel::Le, &x, &high)?])
+            Node::And(vec![
+                self.compare(Rel::Ge, &x, &low)?,
+                self.compare(Rel::Le, &x, &high)?,
+            ])
         } else if self.eat_kw("LIKE") {
             let pattern = self.operand()?;
-            let escape = if self.eat_kw("ESCAPE") { Some(self.operand()?) } else { None };
+            let escape = if self.eat_kw("ESCAPE") {
+                Some(self.operand()?)
+            } else {
+                None
+            };
             self.like(&x, &pattern, escape.as_ref())?
         } else {
             return Err(self.err("ORA-00920: invalid relational operator"));
         };
-        Ok(if negated { Node::Not(Box::new(node)) } else { node })
+        Ok(if negated {
+            Node::Not(Box::new(node))
+        } else {
+            node
+        })
     }
 
     fn ty(&self, e: &Expr) -> Result<Ty> {
         match &e.src {
-            Src::Col(i) => column_ty(&self.cols[*i].data_type).map_err(|m| fail(self.text, e.pos, &m)),
+            Src::Col(i) => {
+                column_ty(&self.cols[*i].data_type).map_err(|m| fail(self.text, e.pos, &m))
+            }
             Src::Lit(t, _) => Ok(*t),
         }
     }
@@ -1139,7 +1269,12 @@ impl Parser<'_> {
                 )),
             })
         };
-        Ok(Node::Cmp { op, dom, l: bind(l)?, r: bind(r)? })
+        Ok(Node::Cmp {
+            op,
+            dom,
+            l: bind(l)?,
+            r: bind(r)?,
+        })
     }
 
     fn like(&self, x: &Expr, pattern: &Expr, escape: Option<&Expr>) -> Result<Node> {
@@ -1149,12 +1284,22 @@ impl Parser<'_> {
                 None => Operand::Col(*i),
             },
             Src::Lit(_, l @ (Lit::Null | Lit::Text(_) | Lit::Num(_))) => Operand::Lit(l.clone()),
-            Src::Lit(..) => return Err(fail(self.text, x.pos, &unimpl("LIKE on a datetime literal"))),
+            Src::Lit(..) => {
+                return Err(fail(
+                    self.text,
+                    x.pos,
+                    &unimpl("LIKE on a datetime literal"),
+                ))
+            }
         };
         let text_of = |e: &Expr| match &e.src {
             Src::Lit(_, Lit::Null) => Ok(None),
             Src::Lit(_, Lit::Text(s) | Lit::Num(s)) => Ok(Some(s.clone())),
-            _ => Err(fail(self.text, e.pos, &unimpl("LIKE patterns other than text literals"))),
+            _ => Err(fail(
+                self.text,
+                e.pos,
+                &unimpl("LIKE patterns other than text literals"),
+            )),
         };
         let escape = match escape {
             None => Some(None),
@@ -1163,8 +1308,11 @@ impl Parser<'_> {
                     let mut it = s.chars();
                     match (it.next(), it.next()) {
                         (Some(c), None) => Ok(Some(c)),
-                        _ => Err(fail(self.text, e.pos,
-                            "ORA-01425: escape character must be character string of length 1")),
+                        _ => Err(fail(
+                            self.text,
+                            e.pos,
+                            "ORA-01425: escape character must be character string of length 1",
+                        )),
                     }
                 })
                 .transpose()?,
@@ -1198,14 +1346,28 @@ impl Parser<'_> {
                 (Ty::Num, Lit::Num(if minus { negate(n) } else { n }))
             }
             Src::Lit(t, Lit::F(f)) => (t, Lit::F(if minus { -f } else { f })),
-            _ => return Err(fail(self.text, pos, &unimpl("a sign before a column or datetime"))),
+            _ => {
+                return Err(fail(
+                    self.text,
+                    pos,
+                    &unimpl("a sign before a column or datetime"),
+                ))
+            }
         };
-        Ok(Expr { src: Src::Lit(ty, lit), pos })
+        Ok(Expr {
+            src: Src::Lit(ty, lit),
+            pos,
+        })
     }
 
     fn primary(&mut self) -> Result<Expr> {
         let pos = self.pos();
-        let lit = |t, l| Ok(Expr { src: Src::Lit(t, l), pos });
+        let lit = |t, l| {
+            Ok(Expr {
+                src: Src::Lit(t, l),
+                pos,
+            })
+        };
         let (tok, next) = (self.peek().clone(), self.at(1).0.clone());
         self.i += 1;
         match tok {
@@ -1225,8 +1387,15 @@ impl Parser<'_> {
             }
             // '' is NULL, but still typed as text for the comparison's type check.
             Tok::Str(s, national) => lit(
-                Ty::Chr { fixed: true, national },
-                if s.is_empty() { Lit::Null } else { Lit::Text(s) },
+                Ty::Chr {
+                    fixed: true,
+                    national,
+                },
+                if s.is_empty() {
+                    Lit::Null
+                } else {
+                    Lit::Text(s)
+                },
             ),
             Tok::Op("(") => {
                 let e = self.operand()?;
@@ -1240,15 +1409,20 @@ impl Parser<'_> {
                 ("NULL", _) => lit(Ty::Null, Lit::Null),
                 ("DATE" | "TIMESTAMP", Tok::Str(s, _)) => {
                     self.i += 1;
-                    let (t, l) = ansi_literal(w == "TIMESTAMP", s).map_err(|m| fail(self.text, pos, m))?;
+                    let (t, l) =
+                        ansi_literal(w == "TIMESTAMP", s).map_err(|m| fail(self.text, pos, m))?;
                     lit(t, l)
                 }
                 ("TO_DATE" | "TO_TIMESTAMP", Tok::Op("(")) => {
                     self.i += 1;
                     self.to_date(w == "TO_TIMESTAMP", pos)
                 }
-                ("INTERVAL", Tok::Str(..)) => Err(fail(self.text, pos, &unimpl("INTERVAL literals"))),
-                (_, Tok::Op("(")) => Err(fail(self.text, pos, &unimpl(&format!("the function {w}")))),
+                ("INTERVAL", Tok::Str(..)) => {
+                    Err(fail(self.text, pos, &unimpl("INTERVAL literals")))
+                }
+                (_, Tok::Op("(")) => {
+                    Err(fail(self.text, pos, &unimpl(&format!("the function {w}"))))
+                }
                 (w, _) if RESERVED.contains(&w) => Err(fail(self.text, pos, MISSING_EXPR)),
                 _ => self.column(w, false, pos),
             },
@@ -1265,12 +1439,17 @@ impl Parser<'_> {
             return Err(fail(self.text, pos, &unimpl("qualified column names")));
         }
         if let Some(i) = self.cols.iter().position(|c| c.name == name) {
-            return Ok(Expr { src: Src::Col(i), pos });
+            return Ok(Expr {
+                src: Src::Col(i),
+                pos,
+            });
         }
         if !quoted && UNSUPPORTED_WORDS.contains(&name.as_str()) {
             return Err(fail(self.text, pos, &unimpl(&name)));
         }
-        Err(CdcError::Database(format!("ORA-00904: \"{name}\": invalid identifier")))
+        Err(CdcError::Database(format!(
+            "ORA-00904: \"{name}\": invalid identifier"
+        )))
     }
 
     /// `TO_DATE(text[, format])` / `TO_TIMESTAMP(…)` of literals, folded now.
@@ -1289,21 +1468,42 @@ impl Parser<'_> {
         let text = match arg.src {
             Src::Lit(_, Lit::Null) => None,
             Src::Lit(_, Lit::Text(s) | Lit::Num(s)) => Some(s),
-            _ => return Err(fail(self.text, arg.pos, &unimpl("TO_DATE of a column or datetime"))),
+            _ => {
+                return Err(fail(
+                    self.text,
+                    arg.pos,
+                    &unimpl("TO_DATE of a column or datetime"),
+                ))
+            }
         };
         let fmt = match format.map(|f| (f.src, f.pos)) {
-            None => Some(if timestamp { TS_FMT.to_vec() } else { DATE_FMT.to_vec() }),
+            None => Some(if timestamp {
+                TS_FMT.to_vec()
+            } else {
+                DATE_FMT.to_vec()
+            }),
             Some((Src::Lit(_, Lit::Null), _)) => None,
             Some((Src::Lit(_, Lit::Text(f)), p)) => {
                 Some(parse_format(&f, timestamp).map_err(|m| fail(self.text, p, &m))?)
             }
-            Some((_, p)) => return Err(fail(self.text, p, &unimpl("formats other than text literals"))),
+            Some((_, p)) => {
+                return Err(fail(
+                    self.text,
+                    p,
+                    &unimpl("formats other than text literals"),
+                ))
+            }
         };
         let value = match (text, fmt) {
-            (Some(t), Some(f)) => Lit::Dt(parse_dt(&t, &f).map_err(|m| fail(self.text, arg.pos, m))?.0),
+            (Some(t), Some(f)) => {
+                Lit::Dt(parse_dt(&t, &f).map_err(|m| fail(self.text, arg.pos, m))?.0)
+            }
             _ => Lit::Null,
         };
-        Ok(Expr { src: Src::Lit(if timestamp { Ty::Ts } else { Ty::Date }, value), pos })
+        Ok(Expr {
+            src: Src::Lit(if timestamp { Ty::Ts } else { Ty::Date }, value),
+            pos,
+        })
     }
 }
 
