@@ -88,13 +88,122 @@ fn float(f: f64) -> Json {
 
 /// Epoch time of `YYYY-MM-DD HH24:MI:SS[.FF]` in milliseconds (3), micro- (6) or nanoseconds (9).
 fn epoch(s: &str, unit: u32) -> Option<i64> {
-    let t = chrono::NaiveDateTime::parse_from_str(s.trim(), "%Y-%m-%d %H:%M:%S%.f").ok()?;
-    let utc = t.and_utc();
-    match unit {
-        3 => Some(utc.timestamp_millis()),
-        6 => Some(utc.timestamp_micros()),
-        _ => utc.timestamp_nanos_opt(),
+    // The canonical text has fixed positions: parse it by hand (this is the export's hot path).
+    let b = s.trim().as_bytes();
+    let num = |r: std::ops::Range<usize>| -> Option<i64> {
+        let mut n = 0i64;
+        for &c in b.get(r)? {
+            if !c.is_ascii_digit() {
+                return None;
+            }
+            n = n * 10 + i64::from(c - b'0');
+        }
+        Some(n)
+    };
+    if b.len() < 19
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || b[10] != b' '
+        || b[13] != b':'
+        || b[16] != b':'
+    {
+        return None;
     }
+    let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (hh, mi, ss) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) || hh > 23 || mi > 59 || ss > 60 {
+        return None;
+    }
+    let mut nanos = 0i64;
+    if b.len() > 19 {
+        if b[19] != b'.' {
+            return None;
+        }
+        let frac = &b[20..];
+        if frac.is_empty() || frac.len() > 9 || !frac.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        for i in 0..9 {
+            nanos = nanos * 10 + frac.get(i).map(|c| i64::from(c - b'0')).unwrap_or(0);
+        }
+    }
+    let secs = days_from_civil(y, m, d) * 86_400 + hh * 3600 + mi * 60 + ss;
+    match unit {
+        3 => Some(secs * 1000 + nanos / 1_000_000),
+        6 => Some(secs * 1_000_000 + nanos / 1000),
+        _ => secs.checked_mul(1_000_000_000)?.checked_add(nanos),
+    }
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// Append the JSON object of a row to `out` without building a `serde_json::Value` for it
+/// (the export's hot path); `keys` are the column names already written as `"NAME":`.
+pub fn write_json_row(
+    out: &mut Vec<u8>,
+    keys: &[Vec<u8>],
+    columns: &[crate::source::model::ColumnInfo],
+    values: &[Value],
+) {
+    out.push(b'{');
+    for (i, ((key, c), v)) in keys.iter().zip(columns).zip(values).enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(key);
+        match (v, &c.data_type) {
+            (Value::Null, _) => out.extend_from_slice(b"null"),
+            (Value::Text(t), _) => write_json_str(out, t),
+            (Value::Number(n), ty) => match number(n, ty) {
+                Json::String(s) => write_json_str(out, &s),
+                other => out.extend_from_slice(other.to_string().as_bytes()),
+            },
+            _ => out.extend_from_slice(to_json(v, &c.data_type).to_string().as_bytes()),
+        }
+    }
+    out.push(b'}');
+}
+
+/// The JSON object key `"NAME":` of a column.
+pub fn json_key(name: &str) -> Vec<u8> {
+    let mut k = Vec::with_capacity(name.len() + 3);
+    write_json_str(&mut k, name);
+    k.push(b':');
+    k
+}
+
+fn write_json_str(out: &mut Vec<u8>, s: &str) {
+    out.push(b'"');
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &c) in bytes.iter().enumerate() {
+        let esc: Option<&[u8]> = match c {
+            b'"' => Some(b"\\\""),
+            b'\\' => Some(b"\\\\"),
+            b'\n' => Some(b"\\n"),
+            b'\r' => Some(b"\\r"),
+            b'\t' => Some(b"\\t"),
+            0..=0x1f => None,
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[start..i]);
+        match esc {
+            Some(e) => out.extend_from_slice(e),
+            None => out.extend_from_slice(format!("\\u{c:04x}").as_bytes()),
+        }
+        start = i + 1;
+    }
+    out.extend_from_slice(&bytes[start..]);
+    out.push(b'"');
 }
 
 /// `2024-02-14 10:58:02.202590000 +01:00` → `2024-02-14T10:58:02.20259+01:00` (LTZ in UTC: `Z`).
@@ -213,6 +322,62 @@ mod tests {
             ),
             json!("2024-02-14T09:58:02Z")
         );
+    }
+
+    #[test]
+    fn the_fast_row_writer_matches_serde_json() {
+        let columns: Vec<crate::source::model::ColumnInfo> = [
+            ("ID", "NUMBER(5)"),
+            ("N", "NUMBER(5,2)"),
+            ("S", "VARCHAR2(20)"),
+            ("D", "DATE"),
+            ("T", "TIMESTAMP(9)"),
+            ("R", "RAW(2)"),
+        ]
+        .iter()
+        .map(|(n, t)| crate::source::model::ColumnInfo {
+            name: n.to_string(),
+            data_type: ty(t),
+            nullable: true,
+            virtual_column: false,
+            hidden: false,
+        })
+        .collect();
+        let keys: Vec<Vec<u8>> = columns.iter().map(|c| json_key(&c.name)).collect();
+        for values in [
+            vec![
+                Value::Number("7".into()),
+                Value::Number("-.5".into()),
+                Value::Text("a\"b\\c\n\u{1}é".into()),
+                Value::Date("1969-12-31 23:59:59".into()),
+                Value::Timestamp("2024-02-29 12:00:00.000000001".into()),
+                Value::Bytes(vec![1, 2]),
+            ],
+            vec![
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                Value::Null,
+            ],
+        ] {
+            let mut out = Vec::new();
+            write_json_row(&mut out, &keys, &columns, &values);
+            let fast: Json = serde_json::from_slice(&out).unwrap();
+            let slow: serde_json::Map<String, Json> = columns
+                .iter()
+                .zip(&values)
+                .map(|(c, v)| (c.name.clone(), to_json(v, &c.data_type)))
+                .collect();
+            assert_eq!(fast, Json::Object(slow));
+        }
+        assert_eq!(epoch("2024-02-29 12:00:00", 3), Some(1_709_208_000_000));
+        assert_eq!(
+            epoch("1900-01-01 00:00:00.5", 6),
+            Some(-2_208_988_800_000_000 + 500_000)
+        );
+        assert_eq!(epoch("2024-13-01 00:00:00", 3), None);
     }
 
     #[test]

@@ -106,6 +106,9 @@ catalog! {
     Cdc3001 = "CDC-3001", Failure, "Column type has no record mapping",
         "A captured table has a column whose Oracle type oracle-cdc cannot turn into a record value, so the table cannot be snapshotted or streamed faithfully.",
         "Exclude the column with cdc.columns.exclude, or set cdc.on.decode.error=dlq to skip the table with a snapshot-complete event that names the reason.";
+    Cdc3002 = "CDC-3002", Failure, "SQL_REDO cannot be decoded",
+        "A V$LOGMNR_CONTENTS row's SQL_REDO text (or a value in it) could not be parsed; the message gives the SCN, the transaction (XID), the table and the position in the text.",
+        "Report it with the row (oracle-cdc can replay an export of V$LOGMNR_CONTENTS: replay:DIR). To keep streaming meanwhile, set cdc.on.decode.error=dlq: such rows go to the dead-letter output.";
     Cdc4001 = "CDC-4001", Failure, "Emulator database not found",
         "The directory given as an emulated database does not hold one (no schema.yaml / redo).",
         "Create it with `oracle-cdc emulator init DIR --schema FILE`, or fix the path in cdc.database.url (emulator:DIR).";
@@ -160,6 +163,9 @@ catalog! {
     Cdc7003 = "CDC-7003", Failure, "Offsets file is from a newer oracle-cdc",
         "The offsets file has a format version this oracle-cdc does not know; it was written by a newer release.",
         "Run the newer oracle-cdc, or restore an older offsets file.";
+    Cdc7004 = "CDC-7004", Failure, "State directory is in use",
+        "A running capture holds the state directory's lock; its offsets must not change under it.",
+        "Stop the capture (the message names its process id) and try again.";
     Cdc8001 = "CDC-8001", Failure, "Snapshot chunk cannot be read",
         "A snapshot chunk kept failing: its undo was gone (ORA-01555 or ORA-08181) even after halving the chunk down to 1,000 rows, or it failed more than cdc.snapshot.chunk.retries times.",
         "Raise UNDO_RETENTION (and consider RETENTION GUARANTEE), lower the load on the source while snapshotting, or lower cdc.snapshot.threads; the chunks already read are kept and the next start resumes at this chunk.";
@@ -211,6 +217,14 @@ pub enum CdcError {
         table: String,
         column: String,
         data_type: String,
+    },
+
+    #[error("CDC-3002: cannot decode SQL_REDO at SCN {scn} (XID {xid}, {table}): {message}")]
+    RedoParse {
+        scn: u64,
+        xid: String,
+        table: String,
+        message: String,
     },
 
     #[error("CDC-4001: {} is not an emulated database: {reason}", path.display())]
@@ -290,6 +304,9 @@ pub enum CdcError {
         supported: u32,
     },
 
+    #[error("CDC-7004: state directory {} is held by a running capture (pid {pid})", path.display())]
+    StateBusy { path: PathBuf, pid: String },
+
     #[error("CDC-8002: table {table} has no usable key ({reason}) and cdc.key.missing=fail")]
     NoUsableKey { table: String, reason: String },
 
@@ -314,6 +331,7 @@ impl CdcError {
             CdcError::Argument(_) => Code::Cdc1006,
             CdcError::UnknownCode(_) => Code::Cdc1007,
             CdcError::UnsupportedType { .. } => Code::Cdc3001,
+            CdcError::RedoParse { .. } => Code::Cdc3002,
             CdcError::EmulatorNotFound { .. } => Code::Cdc4001,
             CdcError::EmulatorSchema { .. } => Code::Cdc4002,
             CdcError::EmulatorBusy { .. } => Code::Cdc4003,
@@ -334,6 +352,7 @@ impl CdcError {
             CdcError::OffsetsDamaged { .. } => Code::Cdc7002,
             CdcError::OffsetsTooNew { .. } => Code::Cdc7003,
             CdcError::NoUsableKey { .. } => Code::Cdc8002,
+            CdcError::StateBusy { .. } => Code::Cdc7004,
             CdcError::NoTables(_) => Code::Cdc8003,
             CdcError::OtherExport { .. } => Code::Cdc8005,
         }

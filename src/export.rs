@@ -161,9 +161,13 @@ impl ChunkSink for ExportSink {
         };
         match self.format {
             ExportFormat::Jsonl => {
+                let keys: Vec<Vec<u8>> = t
+                    .columns
+                    .iter()
+                    .map(|c| encode::json_key(&c.name))
+                    .collect();
                 for row in &chunk.rows {
-                    serde_json::to_writer(&mut buf, &ctx.row_json(&row.values))
-                        .map_err(|e| CdcError::io(&path, std::io::Error::other(e)))?;
+                    encode::write_json_row(&mut buf, &keys, &t.columns, &row.values);
                     buf.push(b'\n');
                 }
             }

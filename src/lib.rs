@@ -16,4 +16,6 @@ pub mod settings;
 pub mod snapshot;
 pub mod source;
 pub mod sql_condition;
+pub mod state;
+pub mod stream;
 pub mod types;

@@ -26,6 +26,64 @@ pub struct Offsets {
     /// What an export to files was asked to produce (only `oracle-cdc snapshot`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub export: Option<ExportSpec>,
+    /// Where the change stream resumes (capture).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<StreamPosition>,
+    /// How much of the sink's output is acknowledged (capture's file sink).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sink: Option<SinkPosition>,
+    /// How many schema-history entries are acknowledged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schema_history: Option<SchemaHistoryPosition>,
+    /// Snapshots started by signals that are not finished (incremental or blocking).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub signals: Vec<SignalSnapshot>,
+}
+
+/// Where streaming resumes. Several transactions can commit at one SCN, so the position is the
+/// commit SCN plus the transactions already published at it, not a bare SCN.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StreamPosition {
+    /// Mining restarts at this SCN: the oldest START SCN of the transactions still in flight when
+    /// the position was written (or just after the last commit when none were).
+    pub resume_scn: Scn,
+    /// The last published commit SCN.
+    pub commit_scn: Scn,
+    /// Transactions (XIDs) published at `commit_scn`: skipped when seen again after a restart.
+    #[serde(default)]
+    pub commit_xids: Vec<String>,
+    /// Last commit SCN published per redo thread.
+    #[serde(default)]
+    pub threads: BTreeMap<u32, Scn>,
+}
+
+/// The file sink's acknowledged output: a restart cuts everything after it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SinkPosition {
+    /// The current segment file (relative to the sink directory) and its acknowledged length.
+    pub segment: String,
+    pub bytes: u64,
+    /// Records acknowledged in all segments.
+    pub records: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SchemaHistoryPosition {
+    pub entries: u64,
+}
+
+/// A snapshot started by a signal.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SignalSnapshot {
+    pub id: String,
+    /// `incremental` or `blocking`.
+    pub kind: String,
+    pub tables: Vec<String>,
+    #[serde(default)]
+    pub paused: bool,
+    /// Per table progress, like the initial snapshot's.
+    #[serde(default)]
+    pub progress: BTreeMap<String, TableProgress>,
 }
 
 /// Which database the offsets belong to.
@@ -136,6 +194,10 @@ impl Offsets {
             database: identity,
             snapshot: None,
             export: None,
+            stream: None,
+            sink: None,
+            schema_history: None,
+            signals: Vec::new(),
         }
     }
 

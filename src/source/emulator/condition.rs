@@ -97,8 +97,8 @@ fn lex(text: &str) -> Result<Vec<(Tok, usize)>> {
         } else if rest.starts_with("--") {
             i = rest.find('\n').map_or(b.len(), |n| i + n);
             continue;
-        } else if rest.starts_with("/*") {
-            let n = rest[2..]
+        } else if let Some(body) = rest.strip_prefix("/*") {
+            let n = body
                 .find("*/")
                 .ok_or_else(|| fail(text, i, "ORA-01742: comment not properly terminated"))?;
             i += n + 4;
@@ -340,10 +340,10 @@ enum Domain {
     },
     Raw,
     /// Datetimes; text converts with this NLS format.
-    Dt(&'static [El]),
+    Dt(&'static Fmt),
 }
 
-fn domain(l: Ty, r: Ty, l_col: bool, r_col: bool) -> std::result::Result<Domain, String> {
+fn domain(l: Ty, r: Ty) -> std::result::Result<Domain, String> {
     let numeric = |t| match t {
         Ty::Num => Some(0),
         Ty::BinF => Some(1),
@@ -387,12 +387,11 @@ fn domain(l: Ty, r: Ty, l_col: bool, r_col: bool) -> std::result::Result<Domain,
             Domain::Dt(nls(t).unwrap_or(TSTZ_FMT))
         }
         (Ty::Raw, Ty::Raw) => Domain::Raw,
-        // A text literal converts with HEXTORAW; a character column would need it per row.
-        (Ty::Raw, Ty::Chr { .. }) if !r_col => Domain::Raw,
-        (Ty::Chr { .. }, Ty::Raw) if !l_col => Domain::Raw,
-        (Ty::Raw, Ty::Chr { .. }) | (Ty::Chr { .. }, Ty::Raw) => {
-            return Err(unimpl("RAW compared with a character column"))
-        }
+        // RAW meets text as RAWTOHEX(raw): upper-case hex, a VARCHAR2 (so 'abc' never matches).
+        (Ty::Raw, Ty::Chr { national, .. }) | (Ty::Chr { national, .. }, Ty::Raw) => Domain::Text {
+            padded: false,
+            national,
+        },
         _ => {
             return Err(format!(
                 "ORA-00932: inconsistent datatypes: expected {} got {}",
@@ -412,7 +411,7 @@ enum K<'a> {
     Num(Cow<'a, str>),
     F(f64),
     Text(&'a str),
-    Bytes(Cow<'a, [u8]>),
+    Bytes(&'a [u8]),
     Dt(Dt),
     /// A stored DATE/TIMESTAMP/TIMESTAMP WITH TIME ZONE text, parsed only when compared.
     DtText(&'a str),
@@ -425,7 +424,6 @@ enum Lit {
     Num(String),
     F(f64),
     Text(String),
-    Bytes(Vec<u8>),
     Dt(Dt),
 }
 
@@ -436,7 +434,6 @@ impl Lit {
             Lit::Num(s) => K::Num(Cow::Borrowed(s)),
             Lit::F(f) => K::F(*f),
             Lit::Text(s) => K::Text(s),
-            Lit::Bytes(b) => K::Bytes(Cow::Borrowed(b)),
             Lit::Dt(d) => K::Dt(*d),
         }
     }
@@ -446,9 +443,8 @@ impl Lit {
             K::Num(s) => Lit::Num(s.into_owned()),
             K::F(f) => Lit::F(f),
             K::Text(s) => Lit::Text(s.to_string()),
-            K::Bytes(b) => Lit::Bytes(b.into_owned()),
             K::Dt(d) => Lit::Dt(d),
-            K::Null | K::DtText(_) => Lit::Null,
+            K::Null | K::DtText(_) | K::Bytes(_) => Lit::Null,
         }
     }
 }
@@ -461,7 +457,7 @@ fn view(v: &Value) -> K<'_> {
         Value::BinaryFloat(f) => K::F(f64::from(*f)),
         Value::BinaryDouble(f) => K::F(*f),
         Value::Date(s) | Value::Timestamp(s) | Value::TimestampTz(s) => K::DtText(s),
-        Value::Bytes(b) if !b.is_empty() => K::Bytes(Cow::Borrowed(b)),
+        Value::Bytes(b) if !b.is_empty() => K::Bytes(b),
         _ => K::Null,
     }
 }
@@ -478,8 +474,7 @@ fn to_domain(d: Domain, k: K<'_>) -> std::result::Result<K<'_>, &'static str> {
             .ok_or(BAD_NUMBER)
             .and_then(|_| parse_float(s, single)),
         (Domain::Text { .. }, k @ K::Text(_)) => Ok(k),
-        (Domain::Raw, k @ K::Bytes(_)) => Ok(k),
-        (Domain::Raw, K::Text(s)) => hex_to_raw(s).map(|b| K::Bytes(Cow::Owned(b))),
+        (Domain::Raw | Domain::Text { .. }, k @ K::Bytes(_)) => Ok(k),
         (Domain::Dt(_), k @ K::Dt(_)) => Ok(k),
         (Domain::Dt(_), K::DtText(s)) => parse_dt(s, TSTZ_FMT).map(|(d, _)| K::Dt(d)),
         (Domain::Dt(fmt), K::Text(s)) => parse_dt(s, fmt).map(|(d, _)| K::Dt(d)),
@@ -497,20 +492,35 @@ fn compare(d: Domain, a: &K<'_>, b: &K<'_>) -> Option<Ordering> {
             (false, true) => Ordering::Less,
             _ => x.partial_cmp(y).unwrap_or(Ordering::Equal),
         }),
-        (K::Text(x), K::Text(y)) => {
+        (K::Text(_) | K::Bytes(_), K::Text(_) | K::Bytes(_)) if !matches!(d, Domain::Raw) => {
             let Domain::Text { padded, national } = d else {
                 return None;
             };
-            // NCHAR data is AL16UTF16: binary order is UTF-16 code-unit order.
-            Some(if national {
-                units(x.encode_utf16(), y.encode_utf16(), padded)
-            } else {
-                units(x.bytes(), y.bytes(), padded)
-            })
+            Some(text_order(a, b, padded, national))
         }
         (K::Bytes(x), K::Bytes(y)) => Some(x.cmp(y)),
         (K::Dt(x), K::Dt(y)) => Some(x.cmp(y)),
         _ => None,
+    }
+}
+
+/// Character comparison of text and RAWTOHEX'd bytes. NCHAR data is AL16UTF16, so national
+/// comparisons order by UTF-16 code units (hex digits are the same in both).
+fn text_order(a: &K<'_>, b: &K<'_>, padded: bool, national: bool) -> Ordering {
+    fn hex(b: &[u8]) -> impl Iterator<Item = u8> + '_ {
+        const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+        b.iter()
+            .flat_map(|x| [DIGITS[usize::from(x >> 4)], DIGITS[usize::from(x & 15)]])
+    }
+    match (a, b) {
+        (K::Text(x), K::Text(y)) if national => units(x.encode_utf16(), y.encode_utf16(), padded),
+        (K::Text(x), K::Text(y)) => units(x.bytes(), y.bytes(), padded),
+        (K::Bytes(x), K::Text(y)) if national => {
+            units(hex(x).map(u16::from), y.encode_utf16(), false)
+        }
+        (K::Bytes(x), K::Text(y)) => units(hex(x), y.bytes(), false),
+        (K::Text(_), K::Bytes(_)) => text_order(b, a, padded, national).reverse(),
+        _ => Ordering::Equal,
     }
 }
 
@@ -664,18 +674,6 @@ fn parse_float(s: &str, single: bool) -> std::result::Result<K<'static>, &'stati
     v.map(K::F).ok_or(BAD_NUMBER)
 }
 
-/// HEXTORAW: an odd number of digits gets a leading zero.
-fn hex_to_raw(s: &str) -> std::result::Result<Vec<u8>, &'static str> {
-    let digits: Vec<u8> = s
-        .chars()
-        .map(|c| c.to_digit(16).map(|d| d as u8))
-        .collect::<Option<_>>()
-        .ok_or("ORA-01465: invalid hex number")?;
-    let pad = usize::from(digits.len() % 2 == 1);
-    let padded: Vec<u8> = std::iter::repeat_n(0, pad).chain(digits).collect();
-    Ok(padded.chunks(2).map(|p| p[0] << 4 | p[1]).collect())
-}
-
 // ---------------------------------------------------------------- datetimes
 
 /// A point in time: seconds since 0000-03-01 UTC (proleptic Gregorian) and nanoseconds.
@@ -699,28 +697,31 @@ enum El {
     Tzm,
 }
 
-const TSTZ_FMT: &[El] = &[
-    El::Y,
-    El::Mo,
-    El::D,
-    El::H,
-    El::Mi,
-    El::S,
-    El::Ff,
-    El::Tzh,
-    El::Tzm,
+/// A format model: each element with the length of the punctuation before it (blanks aside).
+type Fmt = [(u8, El)];
+
+const TSTZ_FMT: &Fmt = &[
+    (0, El::Y),
+    (1, El::Mo),
+    (1, El::D),
+    (0, El::H),
+    (1, El::Mi),
+    (1, El::S),
+    (1, El::Ff),
+    (0, El::Tzh),
+    (1, El::Tzm),
 ];
-const TS_FMT: &[El] = TSTZ_FMT.split_at(7).0;
-const DATE_FMT: &[El] = TSTZ_FMT.split_at(6).0;
+const TS_FMT: &Fmt = TSTZ_FMT.split_at(7).0;
+const DATE_FMT: &Fmt = TSTZ_FMT.split_at(6).0;
 
 /// TO_DATE/TO_TIMESTAMP without FX: any punctuation may separate fields, numbers may have fewer
 /// digits, and a text that ends early leaves the rest at their defaults (day 1, time 0, the
 /// session zone). Returns the value and a bit per element read.
-fn parse_dt(s: &str, fmt: &[El]) -> std::result::Result<(Dt, u16), &'static str> {
+fn parse_dt(s: &str, fmt: &Fmt) -> std::result::Result<(Dt, u16), &'static str> {
     let b = s.as_bytes();
     let (mut i, mut v, mut seen, mut tz_neg) = (0, [0i64; 9], 0u16, false);
     v[El::D as usize] = 1;
-    for &el in fmt {
+    for &(punct, el) in fmt {
         let sep = i;
         while i < b.len()
             && !b[i].is_ascii_alphanumeric()
@@ -735,6 +736,11 @@ fn parse_dt(s: &str, fmt: &[El]) -> std::result::Result<(Dt, u16), &'static str>
         if el == El::Ff && !matches!(&s[sep..i], "." | ",") {
             i = sep;
             continue;
+        }
+        // Blanks are free, other punctuation must be as long as the format's (or absent).
+        let got = s[sep..i].bytes().filter(|c| *c != b' ').count();
+        if got != 0 && got != usize::from(punct) {
+            return Err("ORA-01861: literal does not match format string");
         }
         if el == El::Tzh && matches!(b[i], b'+' | b'-') {
             tz_neg = b[i] == b'-';
@@ -827,7 +833,7 @@ fn parse_dt(s: &str, fmt: &[El]) -> std::result::Result<(Dt, u16), &'static str>
 }
 
 /// A TO_DATE/TO_TIMESTAMP format model, restricted to numeric fields.
-fn parse_format(f: &str, timestamp: bool) -> std::result::Result<Vec<El>, String> {
+fn parse_format(f: &str, timestamp: bool) -> std::result::Result<Vec<(u8, El)>, String> {
     const SUPPORTED: [(&str, El); 6] = [
         ("YYYY", El::Y),
         ("HH24", El::H),
@@ -842,20 +848,21 @@ fn parse_format(f: &str, timestamp: bool) -> std::result::Result<Vec<El>, String
         YY Y RRRR RR AM PM A.M. P.M. AD BC A.D. B.C. FX FM TZH TZM TZR TZD J Q WW IW W SCC CC \
         EE E TS X";
     let u = f.to_uppercase();
-    let (mut i, mut out) = (0, Vec::new());
+    let (mut i, mut out, mut punct) = (0, Vec::new(), 0u8);
     while i < u.len() {
         let r = &u[i..];
         if r.starts_with(['-', '/', ',', '.', ';', ':', ' ']) {
+            punct += u8::from(!r.starts_with(' '));
             i += 1;
         } else if timestamp && r.starts_with("FF") {
             i += 2 + usize::from(r[2..].starts_with(|c: char| ('1'..='9').contains(&c)));
-            out.push(El::Ff);
+            out.push((std::mem::take(&mut punct), El::Ff));
         } else if let Some((k, el)) = SUPPORTED
             .iter()
             .find(|(k, _)| r.starts_with(k) && !r.starts_with("SSSSS") && !r.starts_with("DDD"))
         {
             i += k.len();
-            out.push(*el);
+            out.push((std::mem::take(&mut punct), *el));
         } else if r.starts_with('"') || OTHER.split(' ').any(|k| r.starts_with(k)) {
             return Err(unimpl(&format!("the format element at `{r}`")));
         } else {
@@ -1145,10 +1152,11 @@ impl Parser<'_> {
         if self.is_op("(") {
             // `(a) = 1` parenthesises an operand, `(a = 1)` a condition: try the operand first.
             let save = self.i;
-            if let Ok(x) = self.operand() {
-                if self.starts_predicate() {
-                    return self.predicate(x);
-                }
+            match self.operand() {
+                Ok(x) if self.starts_predicate() => return self.predicate(x),
+                // `(a, b) IN …`: the operand reading already names the refusal.
+                Err(e) if self.is_op(",") => return Err(e),
+                _ => {}
             }
             self.i = save + 1;
             let inner = self.or()?;
@@ -1256,9 +1264,7 @@ impl Parser<'_> {
     }
 
     fn compare(&self, op: Rel, l: &Expr, r: &Expr) -> Result<Node> {
-        let col = |e: &Expr| matches!(e.src, Src::Col(_));
-        let dom = domain(self.ty(l)?, self.ty(r)?, col(l), col(r))
-            .map_err(|m| fail(self.text, l.pos, &m))?;
+        let dom = domain(self.ty(l)?, self.ty(r)?).map_err(|m| fail(self.text, l.pos, &m))?;
         // Literals convert once here, so a bad constant fails now, as Oracle's would.
         let bind = |e: &Expr| -> Result<Operand> {
             Ok(match &e.src {
@@ -1415,7 +1421,7 @@ impl Parser<'_> {
                 }
                 ("TO_DATE" | "TO_TIMESTAMP", Tok::Op("(")) => {
                     self.i += 1;
-                    self.to_date(w == "TO_TIMESTAMP", pos)
+                    self.datetime_function(w == "TO_TIMESTAMP", pos)
                 }
                 ("INTERVAL", Tok::Str(..)) => {
                     Err(fail(self.text, pos, &unimpl("INTERVAL literals")))
@@ -1453,7 +1459,7 @@ impl Parser<'_> {
     }
 
     /// `TO_DATE(text[, format])` / `TO_TIMESTAMP(…)` of literals, folded now.
-    fn to_date(&mut self, timestamp: bool, pos: usize) -> Result<Expr> {
+    fn datetime_function(&mut self, timestamp: bool, pos: usize) -> Result<Expr> {
         let arg = self.operand()?;
         let format = if self.is_op(",") {
             self.i += 1;
@@ -1530,4 +1536,565 @@ fn ansi_literal(timestamp: bool, s: &str) -> std::result::Result<(Ty, Lit), &'st
         (true, true) => Ty::Tstz,
     };
     Ok((ty, Lit::Dt(dt)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn table() -> Vec<ColumnInfo> {
+        [
+            ("ID", "NUMBER"),
+            ("NAME", "VARCHAR2(20)"),
+            ("CODE", "CHAR(5)"),
+            ("NC", "NCHAR(3)"),
+            ("NV", "NVARCHAR2(10)"),
+            ("F", "BINARY_DOUBLE"),
+            ("BF", "BINARY_FLOAT"),
+            ("HIRED", "DATE"),
+            ("TS", "TIMESTAMP(9)"),
+            ("TZ", "TIMESTAMP(9) WITH TIME ZONE"),
+            ("R", "RAW(4)"),
+            ("DOC", "CLOB"),
+            ("BL", "BLOB"),
+            ("L", "LONG"),
+            ("J", "JSON"),
+            ("IV", "INTERVAL DAY(2) TO SECOND(6)"),
+            ("Mixed", "VARCHAR2(5)"),
+        ]
+        .iter()
+        .map(|(n, t)| ColumnInfo {
+            name: n.to_string(),
+            data_type: ColumnType::parse(t).unwrap(),
+            nullable: true,
+            virtual_column: false,
+            hidden: false,
+        })
+        .collect()
+    }
+
+    /// A row of `table()` with the named values, NULL elsewhere.
+    fn row(vals: &[(&str, Value)]) -> Vec<Value> {
+        table()
+            .iter()
+            .map(|c| {
+                vals.iter()
+                    .find(|(n, _)| *n == c.name)
+                    .map_or(Value::Null, |(_, v)| v.clone())
+            })
+            .collect()
+    }
+
+    fn num(s: &str) -> Value {
+        Value::Number(s.into())
+    }
+    fn text(s: &str) -> Value {
+        Value::Text(s.into())
+    }
+
+    fn eval(cond: &str, r: &[Value]) -> Option<bool> {
+        compile(cond, &table())
+            .unwrap_or_else(|e| panic!("{cond}: {e}"))
+            .eval(r)
+    }
+
+    fn error(cond: &str) -> String {
+        match compile(cond, &table()) {
+            Ok(c) => panic!("{cond} compiled: {c:?}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[track_caller]
+    fn check(r: &[Value], cases: &[(&str, Option<bool>)]) {
+        for (cond, want) in cases {
+            assert_eq!(eval(cond, r), *want, "{cond}");
+        }
+    }
+
+    const T: Option<bool> = Some(true);
+    const F: Option<bool> = Some(false);
+    const U: Option<bool> = None;
+
+    #[test]
+    fn comparisons_and_logic() {
+        let r = row(&[
+            ("ID", num("42")),
+            ("NAME", text("O'Brien")),
+            ("Mixed", text("x")),
+        ]);
+        check(
+            &r,
+            &[
+                ("id = 42", T),
+                ("ID <> 42", F),
+                ("id != 41", T),
+                ("id ^= 42", F),
+                ("id < 42.5", T),
+                ("id <= 42", T),
+                ("id > -1.5", T),
+                ("id >= .5e2", F),
+                ("42 = id", T),
+                ("(id) = (42)", T),
+                ("name = 'O''Brien'", T),
+                ("\"Mixed\" = 'x'", T),
+                ("id = 1 or id = 42 and name = 'x'", F),
+                ("(id = 1 or id = 42) and not name = 'x'", T),
+                ("NOT NOT id = 42", T),
+                ("((id = 42))", T),
+                ("id = - -42", T),
+                ("id = -'-42'", T),
+                ("1 = 1", T),
+                ("id = 42 /* note */ -- trailing\n", T),
+            ],
+        );
+    }
+
+    #[test]
+    fn three_valued_logic() {
+        let r = row(&[("ID", num("1"))]);
+        check(
+            &r,
+            &[
+                ("name = 'a'", U),
+                ("NOT name = 'a'", U),
+                ("name <> 'a'", U),
+                ("id = NULL", U),
+                ("id <> NULL", U),
+                ("id = 1 AND name = 'a'", U),
+                ("id = 2 AND name = 'a'", F),
+                ("id = 1 OR name = 'a'", T),
+                ("id = 2 OR name = 'a'", U),
+                ("name IS NULL", T),
+                ("name IS NOT NULL", F),
+                ("id IS NOT NULL", T),
+                ("NULL IS NULL", T),
+                ("'' IS NULL", T),
+                ("id = ''", U),
+                ("id IN (1, NULL)", T),
+                ("id IN (2, NULL)", U),
+                ("id NOT IN (2, NULL)", U),
+                ("id NOT IN (1, NULL)", F),
+                ("id NOT IN (2, 3)", T),
+                ("id BETWEEN 0 AND 2", T),
+                ("id BETWEEN NULL AND 2", U),
+                ("id BETWEEN NULL AND 0", F),
+                ("id NOT BETWEEN NULL AND 0", T),
+                ("id NOT BETWEEN 2 AND 3", T),
+                ("name LIKE '%'", U),
+                ("id LIKE NULL", U),
+            ],
+        );
+        // An empty text is NULL, as Oracle stores it.
+        assert_eq!(eval("name IS NULL", &row(&[("NAME", text(""))])), T);
+        assert!(!compile("name = 'a'", &table()).unwrap().matches(&r));
+    }
+
+    #[test]
+    fn char_columns_compare_blank_padded() {
+        let r = row(&[
+            ("CODE", text("ab   ")),
+            ("NAME", text("ab ")),
+            ("NC", text("é  ")),
+        ]);
+        check(
+            &r,
+            &[
+                ("code = 'ab'", T),
+                ("code = 'ab   '", T),
+                ("code = 'ab      '", T),
+                ("code > 'ab'", F),
+                // With padding 'ab' + blanks sorts after 'ab' + TAB.
+                ("code > 'ab\t'", T),
+                ("name = 'ab'", F),
+                ("name = 'ab '", T),
+                ("name > 'ab'", T),
+                ("code = name", F),
+                ("code IN ('x', 'ab')", T),
+                ("nc = N'é'", T),
+                ("code LIKE 'ab'", F),
+                ("code LIKE 'ab%'", T),
+                ("code LIKE 'ab___'", T),
+            ],
+        );
+    }
+
+    #[test]
+    fn national_text_orders_by_utf16() {
+        // U+FF21 sorts after U+1F600 in UTF-16 (surrogates) but before it in UTF-8.
+        let r = row(&[("NV", text("\u{FF21}")), ("NAME", text("\u{FF21}"))]);
+        check(&r, &[("nv > '\u{1F600}'", T), ("name > '\u{1F600}'", F)]);
+    }
+
+    #[test]
+    fn numbers_and_implicit_conversion() {
+        let r = row(&[
+            ("ID", num("1.5")),
+            ("NAME", text(" 010 ")),
+            ("F", Value::BinaryDouble(0.1)),
+        ]);
+        check(
+            &r,
+            &[
+                ("id = '1.5'", T),
+                ("id = ' +1.50 '", T),
+                ("id = '15e-1'", T),
+                ("id < '2'", T),
+                ("id IN ('1.5', '2' )", T),
+                ("name = 10", T),
+                ("name > 9", T),
+                ("name = '10'", F),
+                ("f = 0.1", T),
+                ("f = '0.1'", T),
+                ("f > 0.1f", F),
+                ("f = 1e-1d", T),
+                ("id = 1.49999999999999999999999999999999999999999", T),
+            ],
+        );
+        // A text that is not a number makes the row UNKNOWN (Oracle raises ORA-01722 at fetch).
+        assert_eq!(eval("name = 10", &row(&[("NAME", text("ten"))])), U);
+        let r = row(&[("BF", Value::BinaryFloat(0.1))]);
+        check(&r, &[("bf = 0.1", T), ("bf = 0.1d", F), ("bf = '0.1'", T)]);
+        for bad in [
+            "id = 'x'",
+            "id IN (1, '1x')",
+            "'a' = 1",
+            "id = '1 2'",
+            "id = -'a'",
+        ] {
+            assert!(error(bad).contains("ORA-01722: invalid number"), "{bad}");
+        }
+        assert!(error("id = 1e130").contains("ORA-01426"));
+        assert_eq!(to_number("-0.500").unwrap(), "-.5");
+        assert_eq!(to_number("1.5e3").unwrap(), "1500");
+        assert_eq!(to_number("-0").unwrap(), "0");
+        assert_eq!(to_number(&format!("1.{}", "9".repeat(45))).unwrap(), "2");
+    }
+
+    #[test]
+    fn datetimes() {
+        let r = row(&[
+            ("HIRED", Value::Date("2020-03-01 10:00:00".into())),
+            (
+                "TS",
+                Value::Timestamp("2020-03-01 10:00:00.500000000".into()),
+            ),
+            (
+                "TZ",
+                Value::TimestampTz("2020-03-01 12:00:00.000000000 +02:00".into()),
+            ),
+            ("NAME", text("2020-03-01")),
+        ]);
+        check(
+            &r,
+            &[
+                ("hired > DATE '2020-03-01'", T),
+                ("hired < date '2020-3-2'", T),
+                ("hired = TIMESTAMP '2020-03-01 10:00:00'", T),
+                ("hired < TIMESTAMP '2020-03-01 10:00:00.1'", T),
+                (
+                    "hired = TO_DATE('2020-03-01 10:00:00', 'YYYY-MM-DD HH24:MI:SS')",
+                    T,
+                ),
+                ("hired > to_date('2020-03-01', 'yyyy-mm-dd')", T),
+                ("hired > TO_DATE('01/03/2020', 'DD/MM/YYYY')", T),
+                ("hired = TO_DATE('20200301100000', 'YYYYMMDDHH24MISS')", T),
+                ("hired = '2020-03-01 10:00:00'", T),
+                ("hired > '2020-03-01'", T),
+                ("hired BETWEEN '2020-01-01' AND '2020-12-31'", T),
+                ("ts > hired", T),
+                ("ts = TIMESTAMP '2020-03-01 10:00:00.5'", T),
+                ("ts = '2020-03-01 10:00:00.5'", T),
+                (
+                    "ts = TO_TIMESTAMP('2020-03-01 10:00:00.500', 'YYYY-MM-DD HH24:MI:SS.FF3')",
+                    T,
+                ),
+                ("tz = hired", T),
+                ("tz = TIMESTAMP '2020-03-01 11:00:00 +01:00'", T),
+                ("tz < ts", T),
+                ("name = DATE '2020-03-01'", T),
+                ("hired LIKE '2020-03-01 %'", T),
+                ("hired = TO_DATE(NULL, 'YYYY')", U),
+                (
+                    "hired = TO_DATE(' 2020/03/01 10.00.00 ', 'YYYY-MM-DD HH24:MI:SS')",
+                    T,
+                ),
+                ("hired = TO_DATE('1.3.2020 10:0', 'DD.MM.YYYY HH24:MI')", T),
+            ],
+        );
+        for (bad, code) in [
+            (
+                "hired = 5",
+                "ORA-00932: inconsistent datatypes: expected DATE got NUMBER",
+            ),
+            (
+                "id = DATE '2020-01-01'",
+                "ORA-00932: inconsistent datatypes: expected NUMBER got DATE",
+            ),
+            ("hired = DATE '2020-13-01'", "ORA-01843"),
+            ("hired = DATE '2021-02-29'", "ORA-01847"),
+            ("hired = DATE '2020-01-01 10:00:00'", "ORA-01861"),
+            ("hired = TIMESTAMP '2020-01-01'", "ORA-01861"),
+            ("hired = TIMESTAMP '2020-01-01 24:00:00'", "ORA-01850"),
+            ("hired = '2020-01-01 10:00:00.5'", "ORA-01830"),
+            ("hired = 'yesterday'", "ORA-01858"),
+            ("hired = '2020--03-01'", "ORA-01861"),
+            ("hired = '2020-03-01T10:00:00'", "ORA-01858"),
+            (
+                "hired = TO_DATE('2020-01-01', 'YYYY-MM-DD HH24:MI:SS.FF')",
+                "ORA-01821",
+            ),
+            ("hired = TO_DATE('2020-01-01', 'DD-MON-YYYY')", "ORA-03001"),
+            ("hired = TO_DATE('10:00', 'HH24:MI')", "ORA-03001"),
+        ] {
+            assert!(error(bad).contains(code), "{bad}: {}", error(bad));
+        }
+    }
+
+    #[test]
+    fn like_with_escape() {
+        let r = row(&[
+            ("NAME", text("50%_off")),
+            ("ID", num("-1.5")),
+            ("DOC", text("a long text")),
+        ]);
+        check(
+            &r,
+            &[
+                ("name LIKE '50%'", T),
+                ("name LIKE '5_\\%%' ESCAPE '\\'", T),
+                ("name LIKE '%\\_off' ESCAPE '\\'", T),
+                ("name LIKE '%!%!_%' ESCAPE '!'", T),
+                ("name LIKE '50!%' ESCAPE '!'", F),
+                ("name NOT LIKE '%off'", F),
+                ("name LIKE '%O%'", F),
+                ("name LIKE '_0%_o_f'", T),
+                ("name LIKE '%' ESCAPE ''", U),
+                ("id LIKE '-1._'", T),
+                ("doc LIKE '%long%'", T),
+            ],
+        );
+        assert!(error("name LIKE 'a\\b' ESCAPE '\\'").contains("ORA-01424"));
+        assert!(error("name LIKE 'a\\' ESCAPE '\\'").contains("ORA-01424"));
+        assert!(error("name LIKE 'a' ESCAPE 'ab'").contains("ORA-01425"));
+        assert!(error("bl LIKE 'a'").contains("ORA-00932"));
+        assert!(like("ab", &like_pattern("%%b", None).unwrap()));
+        assert!(!like("ab", &like_pattern("a_b", None).unwrap()));
+        assert!(like("éa", &like_pattern("_a", None).unwrap()));
+    }
+
+    #[test]
+    fn raw_and_refused_types() {
+        let r = row(&[
+            ("R", Value::Bytes(vec![0x0a, 0xbc])),
+            ("L", text("x")),
+            ("NAME", text("0ABC")),
+        ]);
+        check(
+            &r,
+            &[
+                ("r = '0ABC'", T),
+                ("r = '0abc'", F),
+                ("r = 'abc'", F),
+                ("r = 'xyz'", F),
+                ("r < 'FF'", T),
+                ("r > '0AB'", T),
+                ("r = name", T),
+                ("r = N'0ABC'", T),
+                ("l IS NOT NULL", T),
+            ],
+        );
+        for (bad, code) in [
+            (
+                "r = 1",
+                "ORA-00932: inconsistent datatypes: expected BINARY got NUMBER",
+            ),
+            (
+                "doc = 'a'",
+                "ORA-00932: inconsistent datatypes: expected - got CLOB",
+            ),
+            (
+                "bl IS NULL OR bl = NULL",
+                "ORA-00932: inconsistent datatypes: expected - got BLOB",
+            ),
+            ("l = 'x'", "ORA-00997"),
+            ("j = 'x'", "ORA-40796"),
+            ("iv = '1 00:00:00'", "ORA-03001"),
+        ] {
+            assert!(error(bad).contains(code), "{bad}: {}", error(bad));
+        }
+    }
+
+    #[test]
+    fn syntax_errors_name_oracle_codes_and_positions() {
+        for (bad, code) in [
+            ("", "ORA-00936: missing expression"),
+            ("   ", "ORA-00936"),
+            ("id =", "ORA-00936"),
+            ("id = 1 AND", "ORA-00936"),
+            ("id IN ()", "ORA-00936"),
+            ("= 1", "ORA-00936"),
+            ("id", "ORA-00920: invalid relational operator"),
+            ("id 1", "ORA-00920"),
+            ("(id)", "ORA-00920"),
+            ("id NOT 1", "ORA-00920"),
+            ("(id = 1", "ORA-00907: missing right parenthesis"),
+            ("id IN (1, 2", "ORA-00907"),
+            ("id IN (1 2)", "ORA-00907"),
+            ("id = 1 name = 'x'", "ORA-00907"),
+            ("id = 1 ORDER BY id", "ORA-00907"),
+            ("id = 1)", "ORA-00933: SQL command not properly ended"),
+            ("id = 1) OR (1 = 1", "ORA-00933"),
+            ("id = 1;", "ORA-00911: invalid character"),
+            ("id BETWEEN 1 OR 2", "ORA-00905: missing keyword"),
+            ("id IS 1", "ORA-00908: missing NULL keyword"),
+            ("id IN 1", "ORA-00906: missing left parenthesis"),
+            ("name = 'abc", "ORA-01756"),
+            ("\"id\" = 1", "ORA-00904: \"id\": invalid identifier"),
+            ("id = :x", "ORA-01008"),
+            ("id + 1 = 2", "ORA-03001"),
+            ("UPPER(name) = 'X'", "ORA-03001"),
+            ("t.id = 1", "ORA-03001"),
+            ("sysdate > hired", "ORA-03001"),
+            ("(id, name) IN ((1, 'a'))", "ORA-03001"),
+        ] {
+            let e = error(bad);
+            assert!(e.contains(code), "{bad}: {e}");
+        }
+        assert_eq!(
+            compile("nope = 1", &table()).unwrap_err().to_string(),
+            "CDC-5006: ORA-00904: \"NOPE\": invalid identifier"
+        );
+        let e = error("id = 1 AND name ~ 'x'");
+        assert!(e.contains("at position 17 (`~ 'x'`)"), "{e}");
+        assert!(error("id =").contains("at the end of condition `id =`"));
+    }
+
+    // ------------------------------------------------ negation consistency
+
+    fn small() -> Vec<ColumnInfo> {
+        [
+            ("N", "NUMBER"),
+            ("V", "VARCHAR2(5)"),
+            ("C", "CHAR(3)"),
+            ("D", "DATE"),
+        ]
+        .iter()
+        .map(|(n, t)| ColumnInfo {
+            name: n.to_string(),
+            data_type: ColumnType::parse(t).unwrap(),
+            nullable: true,
+            virtual_column: false,
+            hidden: false,
+        })
+        .collect()
+    }
+
+    fn small_rows() -> Vec<Vec<Value>> {
+        let ns = [Value::Null, num("-1"), num("0"), num("1.5"), num("2")];
+        let vs = [
+            Value::Null,
+            text("a"),
+            text("b "),
+            text("ab"),
+            text("1.5"),
+            text("B"),
+        ];
+        let cs = [Value::Null, text("a  "), text("b  ")];
+        let ds = [
+            "2020-01-01 00:00:00",
+            "2020-03-01 10:00:00",
+            "2021-01-01 00:00:00",
+        ]
+        .map(|d| Value::Date(d.into()));
+        let mut out = vec![];
+        for n in &ns {
+            for v in &vs {
+                for c in &cs {
+                    for d in ds.iter().chain([&Value::Null]) {
+                        out.push(vec![n.clone(), v.clone(), c.clone(), d.clone()]);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn atom() -> impl Strategy<Value = String> {
+        let op = prop::sample::select(vec!["=", "<>", "<", "<=", ">", ">="]);
+        prop_oneof![
+            (
+                op.clone(),
+                prop::sample::select(vec!["-1", "0", "1.5", "'2'", "NULL", "' 1 '"])
+            )
+                .prop_map(|(o, v)| format!("N {o} {v}")),
+            (
+                op.clone(),
+                prop::sample::select(vec!["'a'", "'b  '", "'ab'", "''", "NULL", "N"])
+            )
+                .prop_map(|(o, v)| format!("V {o} {v}")),
+            (op, prop::sample::select(vec!["'a'", "'b  '", "V", "'a '"]))
+                .prop_map(|(o, v)| format!("C {o} {v}")),
+            prop::sample::select(vec![
+                "N IS NULL",
+                "V IS NOT NULL",
+                "N IN (0, 1.5)",
+                "N NOT IN (0, NULL)",
+                "N IN (NULL, -1)",
+                "N BETWEEN 0 AND 2",
+                "N NOT BETWEEN NULL AND 1",
+                "V LIKE 'a%'",
+                "V NOT LIKE '_'",
+                "C LIKE 'a%'",
+                "D > DATE '2020-01-01'",
+                "D <= TO_DATE('2020-06-01', 'YYYY-MM-DD')",
+                "D = '2020-03-01 10:00:00'",
+            ])
+            .prop_map(String::from),
+        ]
+    }
+
+    fn condition() -> impl Strategy<Value = String> {
+        atom().prop_recursive(4, 32, 2, |inner| {
+            prop_oneof![
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a}) AND ({b})")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("{a} OR {b}")),
+                inner.clone().prop_map(|a| format!("NOT ({a})")),
+                inner.prop_map(|a| format!("NOT {a}")),
+            ]
+        })
+    }
+
+    proptest! {
+        /// NOT c holds exactly where c is FALSE; UNKNOWN stays UNKNOWN; De Morgan holds.
+        #[test]
+        fn negation_is_three_valued(a in condition(), b in condition()) {
+            let cols = small();
+            let c = |t: &str| compile(t, &cols).unwrap_or_else(|e| panic!("{t}: {e}"));
+            let (ca, cb) = (c(&a), c(&b));
+            let not_a = c(&format!("NOT ({a})"));
+            let excluded_middle = c(&format!("({a}) OR NOT ({a})"));
+            let not_and = c(&format!("NOT (({a}) AND ({b}))"));
+            let or_not = c(&format!("NOT ({a}) OR NOT ({b})"));
+            let not_or = c(&format!("NOT (({a}) OR ({b}))"));
+            let and_not = c(&format!("NOT ({a}) AND NOT ({b})"));
+            for r in small_rows() {
+                let va = ca.eval(&r);
+                prop_assert_eq!(not_a.eval(&r), va.map(|x| !x), "{} on {:?}", a, r);
+                prop_assert_eq!(not_a.matches(&r), va == Some(false));
+                prop_assert_eq!(ca.matches(&r), va == Some(true));
+                prop_assert_eq!(excluded_middle.eval(&r), va.map(|_| true));
+                prop_assert_eq!(not_and.eval(&r), or_not.eval(&r));
+                prop_assert_eq!(not_or.eval(&r), and_not.eval(&r));
+                let vb = cb.eval(&r);
+                let and = match (va, vb) {
+                    (Some(false), _) | (_, Some(false)) => Some(false),
+                    (Some(true), Some(true)) => Some(true),
+                    _ => None,
+                };
+                prop_assert_eq!(not_and.eval(&r), and.map(|x| !x));
+            }
+        }
+    }
 }

@@ -1,0 +1,111 @@
+//! The state directory (`cdc.state.dir`): offsets, schema history, signal spool, ops events.
+//! A running capture holds its lock; tools that change state refuse while it does.
+
+use crate::errors::{CdcError, Result};
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+pub const OFFSETS_FILE: &str = "offsets.json";
+pub const LOCK_FILE: &str = "capture.lock";
+pub const OPS_FILE: &str = "ops.jsonl";
+
+#[derive(Debug, Clone)]
+pub struct StateDir {
+    pub path: PathBuf,
+}
+
+/// The held lock; released when dropped (or when the process dies).
+pub struct StateLock {
+    _file: File,
+}
+
+impl StateDir {
+    pub fn new(path: &Path) -> StateDir {
+        StateDir {
+            path: path.to_path_buf(),
+        }
+    }
+
+    /// Create the directory (mode 0700) if needed.
+    pub fn create(&self) -> Result<()> {
+        std::fs::create_dir_all(&self.path).map_err(|e| CdcError::io(&self.path, e))?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&self.path, std::fs::Permissions::from_mode(0o700))
+                .map_err(|e| CdcError::io(&self.path, e))?;
+        }
+        Ok(())
+    }
+
+    pub fn offsets(&self) -> PathBuf {
+        self.path.join(OFFSETS_FILE)
+    }
+
+    pub fn ops(&self) -> PathBuf {
+        self.path.join(OPS_FILE)
+    }
+
+    /// Take the capture lock, or say which process holds it.
+    pub fn lock(&self) -> Result<StateLock> {
+        self.create()?;
+        let path = self.path.join(LOCK_FILE);
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(|e| CdcError::io(&path, e))?;
+        match file.try_lock() {
+            Ok(()) => {
+                use std::io::{Seek, Write};
+                file.set_len(0).map_err(|e| CdcError::io(&path, e))?;
+                file.seek(std::io::SeekFrom::Start(0))
+                    .map_err(|e| CdcError::io(&path, e))?;
+                write!(file, "{}", std::process::id()).map_err(|e| CdcError::io(&path, e))?;
+                file.sync_all().map_err(|e| CdcError::io(&path, e))?;
+                crate::offsets::set_private(&path)?;
+                Ok(StateLock { _file: file })
+            }
+            Err(std::fs::TryLockError::WouldBlock) => Err(CdcError::StateBusy {
+                path: self.path.clone(),
+                pid: self.holder().unwrap_or_else(|| "unknown".into()),
+            }),
+            Err(std::fs::TryLockError::Error(e)) => Err(CdcError::io(&path, e)),
+        }
+    }
+
+    /// The pid of the process holding the lock, if one does.
+    pub fn holder(&self) -> Option<String> {
+        let path = self.path.join(LOCK_FILE);
+        let file = File::open(&path).ok()?;
+        match file.try_lock_shared() {
+            Ok(()) => None,
+            Err(_) => std::fs::read_to_string(&path)
+                .ok()
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_holder_at_a_time_and_the_holder_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = StateDir::new(&dir.path().join("state"));
+        assert!(s.holder().is_none());
+        let lock = s.lock().unwrap();
+        assert_eq!(s.holder(), Some(std::process::id().to_string()));
+        let e = s.lock().err().unwrap();
+        assert_eq!(e.code(), crate::errors::Code::Cdc7004);
+        assert!(e.to_string().contains(&std::process::id().to_string()));
+        drop(lock);
+        assert!(s.holder().is_none());
+        assert!(s.lock().is_ok());
+    }
+}

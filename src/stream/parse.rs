@@ -1,0 +1,1 @@
+//! SQL_REDO parsing (being written).
