@@ -11,7 +11,7 @@ use crate::offsets::{Offsets, Skipped, SnapshotState, TableProgress, TableState}
 use crate::ops::{OpsLog, SnapshotMetrics};
 use crate::settings::Settings;
 use crate::source::Connector;
-use read::{ReadChunk, Reader};
+use read::{ReadChunk, Reader, ReaderEvent};
 use serde_json::json;
 use std::sync::{Arc, Mutex};
 use target::{Decision, TableTarget};
@@ -34,6 +34,12 @@ impl Progress for NoProgress {
 /// Where chunks go. `publish` returns once the chunk is durable: only then is it acknowledged
 /// in the offsets.
 pub trait ChunkSink {
+    /// A wave of chunks is about to be read at `scn` (capture publishes the changes committed
+    /// before it first).
+    fn wave(&mut self, _scn: crate::source::model::Scn) -> Result<()> {
+        Ok(())
+    }
+
     /// `first_record`: the chunk's first row is the snapshot's first record; `last_record`: its
     /// last row is the snapshot's last.
     fn publish(
@@ -152,7 +158,11 @@ impl Snapshot<'_> {
             )?;
             self.progress
                 .table_started(&name, t.info.stats.num_rows, rows_before);
-            let completed = reader.read_table(t, &mut planner, stop, &mut |rc: ReadChunk| {
+            let completed = reader.read_table(t, &mut planner, stop, &mut |ev: ReaderEvent| {
+                let rc: ReadChunk = match ev {
+                    ReaderEvent::Wave(scn) => return sink.wave(scn),
+                    ReaderEvent::Chunk(rc) => rc,
+                };
                 let first = offsets.snapshot.as_ref().is_some_and(|s| s.records == 0) && !rc.rows.is_empty();
                 let last = i == last_index && rc.is_final;
                 let entry = table_entry(offsets, &name);

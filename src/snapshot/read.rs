@@ -15,6 +15,25 @@ use std::sync::{Arc, Mutex};
 /// Smallest chunk the ORA-01555 halving goes down to.
 pub const MIN_HALVED_ROWS: u64 = 1000;
 
+/// What the reader tells its caller, in order.
+#[derive(Debug)]
+pub enum ReaderEvent {
+    /// A wave of chunks is about to be read at this SCN.
+    Wave(Scn),
+    /// A chunk was read.
+    Chunk(ReadChunk),
+}
+
+/// A chunk waiting to be read, with what its earlier attempts did.
+#[derive(Debug, Clone)]
+struct Pending {
+    chunk: Chunk,
+    /// Rows it is counted at (halved after ORA-01555).
+    rows: u64,
+    attempts: u32,
+    retries: u32,
+}
+
 /// A chunk read at one SCN.
 #[derive(Debug, Clone)]
 pub struct ReadChunk {
@@ -126,18 +145,26 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// Read the table's chunks from the planner, handing each to `emit` in chunk order.
+    /// Read the table's chunks from the planner, handing each to `emit` in chunk order, and
+    /// telling it each wave's SCN before the wave is read (capture streams up to it first).
     /// Returns false when `stop` said to stop before the table was done.
+    ///
+    /// A failed chunk goes back to the front of the queue with the chunks after it (their reads
+    /// are dropped), so every chunk is published right after the changes committed before its
+    /// SCN: a retry never lets a chunk read at an older SCN follow newer changes.
     pub fn read_table(
         &mut self,
         t: &TableTarget,
         planner: &mut Planner,
         stop: &dyn Fn() -> bool,
-        emit: &mut dyn FnMut(ReadChunk) -> Result<()>,
+        emit: &mut dyn FnMut(ReaderEvent) -> Result<()>,
     ) -> Result<bool> {
         let threads = self.sessions.len();
         let chunk_rows = self.settings.snapshot.chunk_rows;
-        let mut pending: std::collections::VecDeque<Chunk> = std::collections::VecDeque::new();
+        let retries = self.settings.snapshot.chunk_retries;
+        let min_rows = MIN_HALVED_ROWS.min(chunk_rows);
+        let table = t.info.name.to_string();
+        let mut pending: std::collections::VecDeque<Pending> = std::collections::VecDeque::new();
         loop {
             if stop() {
                 return Ok(false);
@@ -145,33 +172,117 @@ impl<'a> Reader<'a> {
             let scn = self.on_main(|s| s.current_scn())?;
             let want = threads.saturating_sub(pending.len());
             if want > 0 && !planner.is_done() {
-                pending.extend(self.on_main(|s| planner.next(s, scn, want))?);
+                let more = self.on_main(|s| planner.next(s, scn, want))?;
+                pending.extend(more.into_iter().map(|chunk| Pending {
+                    chunk,
+                    rows: chunk_rows,
+                    attempts: 0,
+                    retries: 0,
+                }));
             }
             if pending.is_empty() {
                 return Ok(true);
             }
+            emit(ReaderEvent::Wave(scn))?;
             let n = threads.min(pending.len());
-            let wave: Vec<Chunk> = pending.drain(..n).collect();
-            let results = self.read_wave(t, &wave, scn);
+            let mut wave: Vec<Pending> = pending.drain(..n).collect();
+            let chunks: Vec<Chunk> = wave.iter().map(|p| p.chunk.clone()).collect();
+            let results = self.read_wave(t, &chunks, scn);
             let last_wave = planner.is_done() && pending.is_empty();
             let count = wave.len();
-            for (i, (chunk, result)) in wave.into_iter().zip(results).enumerate() {
-                let is_last = last_wave && i + 1 == count;
-                let done = match result {
-                    Ok(rows) => vec![ReadChunk {
-                        chunk,
+            let mut failed: Option<(usize, CdcError)> = None;
+            for (i, result) in results.into_iter().enumerate() {
+                wave[i].attempts += 1;
+                match result {
+                    Ok(rows) => emit(ReaderEvent::Chunk(ReadChunk {
+                        chunk: wave[i].chunk.clone(),
                         scn,
                         rows,
-                        attempts: 1,
-                        is_final: false,
-                    }],
-                    Err(e) => self.recover(t, planner, chunk, chunk_rows, e)?,
-                };
-                let parts = done.len();
-                for (j, mut c) in done.into_iter().enumerate() {
-                    c.is_final = is_last && j + 1 == parts;
-                    emit(c)?;
+                        attempts: wave[i].attempts,
+                        is_final: last_wave && i + 1 == count,
+                    }))?,
+                    Err(e) => {
+                        failed = Some((i, e));
+                        break;
+                    }
                 }
+            }
+            let Some((i, e)) = failed else { continue };
+            self.count_retry();
+            let mut item = wave[i].clone();
+            let mut back: Vec<Pending> = Vec::new();
+            match e {
+                CdcError::SnapshotTooOld { .. } | CdcError::InvalidScn { .. } => {
+                    let half = item.rows / 2;
+                    if half < min_rows {
+                        self.ops.emit(
+                            "snapshot-chunk-failed",
+                            json!({"table": table, "chunk": item.chunk.describe(), "code": e.code().info().code, "reason": e.to_string()}),
+                        )?;
+                        return Err(CdcError::ChunkFailed {
+                            table,
+                            chunk: item.chunk.describe(),
+                            reason: format!(
+                                "{e}; the chunk cannot be halved below {min_rows} rows"
+                            ),
+                        });
+                    }
+                    let split = self.on_main(|s| {
+                        let scn = s.current_scn()?;
+                        planner.split(&item.chunk, item.rows, s, scn)
+                    })?;
+                    let into: Vec<String> = match &split {
+                        Some((a, b)) => vec![a.describe(), b.describe()],
+                        None => vec![item.chunk.describe()],
+                    };
+                    self.ops.emit(
+                        "snapshot-chunk-retry",
+                        json!({"table": table, "chunk": item.chunk.describe(), "code": e.code().info().code, "action": "halve", "rows": half, "into": into}),
+                    )?;
+                    match split {
+                        Some((a, b)) => {
+                            back.push(Pending {
+                                chunk: a,
+                                rows: half,
+                                ..item.clone()
+                            });
+                            back.push(Pending {
+                                chunk: b,
+                                rows: half,
+                                ..item
+                            });
+                        }
+                        // Fewer rows than a half: the same range again, counted at half the size.
+                        None => back.push(Pending { rows: half, ..item }),
+                    }
+                }
+                CdcError::UnknownTable { .. }
+                | CdcError::Settings { .. }
+                | CdcError::UnsupportedType { .. } => return Err(e),
+                other => {
+                    item.retries += 1;
+                    if item.retries > retries {
+                        self.ops.emit(
+                            "snapshot-chunk-failed",
+                            json!({"table": table, "chunk": item.chunk.describe(), "code": other.code().info().code, "reason": other.to_string()}),
+                        )?;
+                        return Err(CdcError::ChunkFailed {
+                            table,
+                            chunk: item.chunk.describe(),
+                            reason: format!("{other}; gave up after {retries} retries"),
+                        });
+                    }
+                    self.ops.emit(
+                        "snapshot-chunk-retry",
+                        json!({"table": table, "chunk": item.chunk.describe(), "code": other.code().info().code, "action": "retry", "retry": item.retries}),
+                    )?;
+                    back.push(item);
+                }
+            }
+            // The failed chunk (or its halves) first, then the rest of the wave, then the queue.
+            back.extend(wave.drain(i + 1..));
+            for p in back.into_iter().rev() {
+                pending.push_front(p);
             }
         }
     }
@@ -215,120 +326,5 @@ impl<'a> Reader<'a> {
                 })
                 .collect()
         })
-    }
-
-    /// A chunk failed: retry it with fresh SCNs, halving it while its undo is gone.
-    fn recover(
-        &mut self,
-        t: &TableTarget,
-        planner: &Planner,
-        chunk: Chunk,
-        rows_estimate: u64,
-        first: CdcError,
-    ) -> Result<Vec<ReadChunk>> {
-        let retries = self.settings.snapshot.chunk_retries;
-        let min_rows = MIN_HALVED_ROWS.min(self.settings.snapshot.chunk_rows);
-        let table = t.info.name.to_string();
-        let mut work = std::collections::VecDeque::from([(chunk, rows_estimate, Some(first))]);
-        let mut out = Vec::new();
-        let mut retried = 0u32;
-        while let Some((c, est, mut err)) = work.pop_front() {
-            let mut attempts = 1u32;
-            loop {
-                let e = match err.take() {
-                    Some(e) => e,
-                    None => {
-                        attempts += 1;
-                        let read = self.on_main(|s| {
-                            let scn = s.current_scn()?;
-                            Ok((scn, read_on(s, &query(t, &c, scn))))
-                        })?;
-                        let (scn, read) = read;
-                        match read {
-                            Ok(rows) => {
-                                out.push(ReadChunk {
-                                    chunk: c.clone(),
-                                    scn,
-                                    rows,
-                                    attempts,
-                                    is_final: false,
-                                });
-                                break;
-                            }
-                            Err(e) => e,
-                        }
-                    }
-                };
-                self.count_retry();
-                match e {
-                    CdcError::SnapshotTooOld { .. } | CdcError::InvalidScn { .. } => {
-                        let half = est / 2;
-                        let split = if half >= min_rows {
-                            self.on_main(|s| {
-                                let scn = s.current_scn()?;
-                                planner.split(&c, est, s, scn)
-                            })?
-                        } else {
-                            None
-                        };
-                        if split.is_none() && half >= min_rows {
-                            // Fewer rows than a half: read the same range again, now counted
-                            // at half the size, with a fresh SCN.
-                            self.ops.emit(
-                                "snapshot-chunk-retry",
-                                json!({"table": table, "chunk": c.describe(), "code": e.code().info().code, "action": "halve", "rows": half, "into": [c.describe()]}),
-                            )?;
-                            work.push_front((c.clone(), half, None));
-                            break;
-                        }
-                        let Some((a, b)) = split else {
-                            self.ops.emit(
-                                "snapshot-chunk-failed",
-                                json!({"table": table, "chunk": c.describe(), "code": e.code().info().code, "reason": e.to_string()}),
-                            )?;
-                            return Err(CdcError::ChunkFailed {
-                                table,
-                                chunk: c.describe(),
-                                reason: format!(
-                                    "{e}; the chunk cannot be halved below {min_rows} rows"
-                                ),
-                            });
-                        };
-                        self.ops.emit(
-                            "snapshot-chunk-retry",
-                            json!({"table": table, "chunk": c.describe(), "code": e.code().info().code, "action": "halve", "rows": half, "into": [a.describe(), b.describe()]}),
-                        )?;
-                        work.push_front((b, half, None));
-                        work.push_front((a, half, None));
-                        break;
-                    }
-                    CdcError::UnknownTable { .. }
-                    | CdcError::Settings { .. }
-                    | CdcError::UnsupportedType { .. } => return Err(e),
-                    other => {
-                        retried += 1;
-                        if matches!(other, CdcError::ConnectionLost(_)) {
-                            self.sessions[0] = None;
-                        }
-                        if retried > retries {
-                            self.ops.emit(
-                                "snapshot-chunk-failed",
-                                json!({"table": table, "chunk": c.describe(), "code": other.code().info().code, "reason": other.to_string()}),
-                            )?;
-                            return Err(CdcError::ChunkFailed {
-                                table,
-                                chunk: c.describe(),
-                                reason: format!("{other}; gave up after {retries} retries"),
-                            });
-                        }
-                        self.ops.emit(
-                            "snapshot-chunk-retry",
-                            json!({"table": table, "chunk": c.describe(), "code": other.code().info().code, "action": "retry", "retry": retried}),
-                        )?;
-                    }
-                }
-            }
-        }
-        Ok(out)
     }
 }
