@@ -1,0 +1,360 @@
+//! Typing SQL_REDO literals by their column's type ([`to_value`]).
+
+use super::Literal;
+use crate::types::{ColumnType, Value};
+
+/// Type a literal for a column, giving the canonical texts of [`Value`]: numbers as Oracle
+/// prints them (`.15`, `-.5`), DATE `YYYY-MM-DD HH24:MI:SS`, timestamps with nine fraction
+/// digits, zones as `±HH:MM`. HEXTORAW (all LogMiner writes without a dictionary) is decoded
+/// from Oracle's storage formats: NUMBER, binary floats, DATE, TIMESTAMP, RAW, and text as
+/// AL32UTF8 (national text AL16UTF16). `Unsupported Type` carries no value, so it is an error
+/// here: callers that can do without the value check for [`Literal::Unsupported`] first.
+pub fn to_value(lit: &Literal, ty: &ColumnType) -> Result<Value, String> {
+    use ColumnType as T;
+    use Literal as L;
+    Ok(match (ty, lit) {
+        (_, L::Null) => Value::Null,
+        (T::Other { name }, _) => return Err(format!("type {name} has no record mapping")),
+        (_, L::Unsupported) => return Err("LogMiner wrote `Unsupported Type` for the value".into()),
+        (T::Number { .. } | T::Float { .. }, L::Str(s) | L::Bare(s)) => {
+            Value::Number(number_text(s)?)
+        }
+        (T::Number { .. } | T::Float { .. }, L::HexToRaw(b)) => Value::Number(stored_number(b)?),
+        (T::BinaryFloat, L::Str(s) | L::Bare(s)) => Value::BinaryFloat(float(s)?),
+        (T::BinaryDouble, L::Str(s) | L::Bare(s)) => Value::BinaryDouble(float(s)?),
+        (T::BinaryFloat, L::HexToRaw(b)) => {
+            Value::BinaryFloat(f32::from_bits(stored_float_bits(b, 4)? as u32))
+        }
+        (T::BinaryDouble, L::HexToRaw(b)) => {
+            Value::BinaryDouble(f64::from_bits(stored_float_bits(b, 8)?))
+        }
+        (T::Date, L::ToDate(s) | L::Str(s)) => Value::Date(date_text(s)?),
+        (T::Date, L::HexToRaw(b)) => Value::Date(stored_date(b)?),
+        (T::Timestamp { .. }, L::ToTimestamp(s) | L::ToDate(s) | L::Str(s)) => {
+            Value::Timestamp(timestamp_text(s)?)
+        }
+        (T::Timestamp { .. }, L::HexToRaw(b)) => Value::Timestamp(stored_timestamp(b)?),
+        (T::TimestampTz { .. } | T::TimestampLtz { .. }, L::ToTimestampTz(s) | L::Str(s)) => {
+            Value::TimestampTz(tz_text(s)?)
+        }
+        // LTZ shown in the session time zone, which the LogMiner session sets to 00:00.
+        (T::TimestampLtz { .. }, L::ToTimestamp(s)) => {
+            Value::TimestampTz(format!("{} +00:00", timestamp_text(s)?))
+        }
+        (T::IntervalYm { .. }, L::ToYmInterval(s) | L::Str(s)) => {
+            Value::IntervalYm(interval(s, false)?)
+        }
+        (T::IntervalDs { .. }, L::ToDsInterval(s) | L::Str(s)) => {
+            Value::IntervalDs(interval(s, true)?)
+        }
+        (T::Raw { .. } | T::LongRaw | T::Blob, L::HexToRaw(b)) => Value::Bytes(b.clone()),
+        (T::Blob, L::EmptyBlob) => Value::Bytes(Vec::new()),
+        (T::Clob | T::Nclob, L::EmptyClob) => Value::Text(String::new()),
+        (T::Json, L::Str(s) | L::Unistr(s)) => Value::Json(s.clone()),
+        (T::Json, L::EmptyClob | L::EmptyBlob) => Value::Json(String::new()),
+        (T::Boolean, L::Str(s) | L::Bare(s)) => Value::Boolean(boolean(s)?),
+        (T::Vector { .. }, L::Str(s)) => Value::Vector(vector(s)?),
+        (t, L::Str(s) | L::Unistr(s)) if is_text(t) => Value::Text(s.clone()),
+        (t, L::HexToRaw(b)) if is_text(t) => Value::Text(stored_text(b, t.is_national())?),
+        (t, l) => {
+            return Err(format!(
+                "{} cannot be a {} value",
+                describe(l),
+                t.sql_name()
+            ))
+        }
+    })
+}
+
+fn is_text(ty: &ColumnType) -> bool {
+    use ColumnType as T;
+    matches!(
+        ty,
+        T::Varchar2 { .. }
+            | T::Nvarchar2 { .. }
+            | T::Char { .. }
+            | T::Nchar { .. }
+            | T::Long
+            | T::Clob
+            | T::Nclob
+            | T::Rowid
+            | T::Urowid
+            | T::Xmltype
+    )
+}
+
+fn describe(lit: &Literal) -> &'static str {
+    match lit {
+        Literal::Null => "NULL",
+        Literal::Str(_) => "a quoted string",
+        Literal::HexToRaw(_) => "HEXTORAW(…)",
+        Literal::ToDate(_) => "TO_DATE(…)",
+        Literal::ToTimestamp(_) => "TO_TIMESTAMP(…)",
+        Literal::ToTimestampTz(_) => "TO_TIMESTAMP_TZ(…)",
+        Literal::ToYmInterval(_) => "TO_YMINTERVAL(…)",
+        Literal::ToDsInterval(_) => "TO_DSINTERVAL(…)",
+        Literal::Unistr(_) => "UNISTR(…)",
+        Literal::EmptyClob => "EMPTY_CLOB()",
+        Literal::EmptyBlob => "EMPTY_BLOB()",
+        Literal::Unsupported => "Unsupported Type",
+        Literal::Bare(_) => "an unquoted token",
+    }
+}
+
+fn all_digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Whether `t` matches `pattern`, where `d` stands for any digit.
+fn shape(t: &str, pattern: &str) -> bool {
+    t.len() == pattern.len()
+        && t.bytes().zip(pattern.bytes()).all(|(c, p)| {
+            if p == b'd' {
+                c.is_ascii_digit()
+            } else {
+                c == p
+            }
+        })
+}
+
+/// Oracle's NUMBER text: no `+`, no leading zeros (`.15`, `-.5`), no trailing fraction zeros;
+/// exponent forms (`1E+40`) kept, upper case, as Oracle prints numbers over 40 digits.
+fn number_text(s: &str) -> Result<String, String> {
+    let t = s.trim();
+    let bad = || format!("`{s}` is not a number");
+    let (neg, body) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let (mantissa, exponent) = match body.find(['e', 'E']) {
+        Some(i) => (&body[..i], Some(&body[i + 1..])),
+        None => (body, None),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits_or_empty = |x: &str| x.bytes().all(|b| b.is_ascii_digit());
+    if !digits_or_empty(int) || !digits_or_empty(frac) || (int.is_empty() && frac.is_empty()) {
+        return Err(bad());
+    }
+    if let Some(e) = exponent {
+        if !all_digits(e.strip_prefix(['+', '-']).unwrap_or(e)) {
+            return Err(bad());
+        }
+        return Ok(t.trim_start_matches('+').to_ascii_uppercase());
+    }
+    let (int, frac) = (int.trim_start_matches('0'), frac.trim_end_matches('0'));
+    if int.is_empty() && frac.is_empty() {
+        return Ok("0".into());
+    }
+    let mut out = String::with_capacity(t.len());
+    if neg {
+        out.push('-');
+    }
+    out.push_str(int);
+    if !frac.is_empty() {
+        out.push('.');
+        out.push_str(frac);
+    }
+    Ok(out)
+}
+
+/// Oracle's NUMBER storage: an exponent byte, then base-100 digits (d + 1 for positives,
+/// 101 − d for negatives, which end with a 102 byte).
+fn stored_number(b: &[u8]) -> Result<String, String> {
+    let bad = || "HEXTORAW is not an Oracle NUMBER".to_string();
+    let (&e, rest) = b.split_first().ok_or_else(bad)?;
+    if e == 0x80 {
+        return if rest.is_empty() {
+            Ok("0".into())
+        } else {
+            Err(bad())
+        };
+    }
+    let neg = e < 0x80;
+    let (exp, rest) = match neg {
+        true => (
+            0x3E - i32::from(e),
+            rest.strip_suffix(&[102]).unwrap_or(rest),
+        ),
+        false => (i32::from(e) - 0xC1, rest),
+    };
+    if rest.is_empty() || rest.len() > 21 {
+        return Err(bad());
+    }
+    let mut digits = String::with_capacity(2 * rest.len());
+    for &x in rest {
+        let d = if neg {
+            101 - i32::from(x)
+        } else {
+            i32::from(x) - 1
+        };
+        if !(0..=99).contains(&d) {
+            return Err(bad());
+        }
+        digits.push(char::from(b'0' + (d / 10) as u8));
+        digits.push(char::from(b'0' + (d % 10) as u8));
+    }
+    // The value is 0.<digits> × 100^(exp + 1): the point goes after 2 × (exp + 1) digits.
+    let point = 2 * (exp + 1);
+    let sign = if neg { "-" } else { "" };
+    let text = if point <= 0 {
+        format!(
+            "{sign}.{}{digits}",
+            "0".repeat(point.unsigned_abs() as usize)
+        )
+    } else if point as usize >= digits.len() {
+        format!(
+            "{sign}{digits}{}",
+            "0".repeat(point as usize - digits.len())
+        )
+    } else {
+        format!(
+            "{sign}{}.{}",
+            &digits[..point as usize],
+            &digits[point as usize..]
+        )
+    };
+    number_text(&text)
+}
+
+fn float<F: std::str::FromStr>(s: &str) -> Result<F, String> {
+    // Rust reads Oracle's `2.5E+000`, `Nan`, `Inf` and `-Inf` as they are.
+    s.trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a binary float"))
+}
+
+/// Undo Oracle's binary float storage: big-endian IEEE 754 with the sign bit set for positives
+/// and every bit inverted for negatives (so the bytes sort as the numbers do).
+fn stored_float_bits(b: &[u8], n: usize) -> Result<u64, String> {
+    if b.len() != n {
+        return Err(format!(
+            "a {n}-byte binary float was expected, not {} bytes",
+            b.len()
+        ));
+    }
+    let v = b.iter().fold(0u64, |a, &x| (a << 8) | u64::from(x));
+    let sign = 1u64 << (8 * n - 1);
+    let mask = u64::MAX >> (64 - 8 * n);
+    Ok(if v & sign != 0 { v & !sign } else { !v & mask })
+}
+
+/// `YYYY-MM-DD HH24:MI:SS`; a date alone gets midnight.
+fn date_text(s: &str) -> Result<String, String> {
+    let t = s.trim();
+    if shape(t, "dddd-dd-dd dd:dd:dd") {
+        Ok(t.to_string())
+    } else if shape(t, "dddd-dd-dd") {
+        Ok(format!("{t} 00:00:00"))
+    } else {
+        Err(format!("`{s}` is not a date as YYYY-MM-DD HH24:MI:SS"))
+    }
+}
+
+/// `YYYY-MM-DD HH24:MI:SS.FF9`: the fraction padded to nine digits.
+fn timestamp_text(s: &str) -> Result<String, String> {
+    let t = s.trim();
+    let (date_time, frac) = t.split_once('.').unwrap_or((t, ""));
+    if frac.len() > 9 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("`{s}` has no valid fraction of a second"));
+    }
+    Ok(format!("{}.{frac:0<9}", date_text(date_time)?))
+}
+
+/// `YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM`.
+fn tz_text(s: &str) -> Result<String, String> {
+    let bad = || format!("`{s}` is not a timestamp with a ±HH:MM zone");
+    let (local, zone) = s.trim().rsplit_once(' ').ok_or_else(bad)?;
+    let hm = zone.strip_prefix(['+', '-']).ok_or_else(bad)?;
+    let hm = match (shape(hm, "dd:dd"), shape(hm, "d:dd")) {
+        (true, _) => hm.to_string(),
+        (_, true) => format!("0{hm}"),
+        _ => return Err(bad()),
+    };
+    Ok(format!("{} {}{hm}", timestamp_text(local)?, &zone[..1]))
+}
+
+/// Interval text as Oracle prints it (`-03-06`, `+001 02:03:04.560000`); a missing sign is `+`.
+fn interval(s: &str, day_to_second: bool) -> Result<String, String> {
+    let t = s.trim();
+    let body = t.strip_prefix(['+', '-']).unwrap_or(t);
+    let ok = match (
+        day_to_second,
+        body.split_once(if day_to_second { ' ' } else { '-' }),
+    ) {
+        (true, Some((days, time))) => {
+            let (hms, frac) = time.split_once('.').unwrap_or((time, "0"));
+            all_digits(days) && shape(hms, "dd:dd:dd") && all_digits(frac)
+        }
+        (false, Some((years, months))) => {
+            all_digits(years) && all_digits(months) && months.len() <= 2
+        }
+        (_, None) => false,
+    };
+    match (ok, body.len() == t.len()) {
+        (false, _) => Err(format!("`{s}` is not an interval")),
+        (true, true) => Ok(format!("+{t}")),
+        (true, false) => Ok(t.to_string()),
+    }
+}
+
+/// DATE storage: century + 100, year + 100, month, day, hour + 1, minute + 1, second + 1.
+fn stored_date(b: &[u8]) -> Result<String, String> {
+    match b {
+        [c @ 100..=255, y @ 100..=255, mo, d, h @ 1..=255, mi @ 1..=255, s @ 1..=255] => {
+            Ok(format!(
+                "{:02}{:02}-{mo:02}-{d:02} {:02}:{:02}:{:02}",
+                c - 100,
+                y - 100,
+                h - 1,
+                mi - 1,
+                s - 1
+            ))
+        }
+        _ => Err("HEXTORAW is not an Oracle DATE (AD, 7 bytes)".into()),
+    }
+}
+
+/// TIMESTAMP storage: the DATE bytes, then nanoseconds as a big-endian u32 (left out when 0).
+fn stored_timestamp(b: &[u8]) -> Result<String, String> {
+    let (date, nanos) = b.split_at(b.len().min(7));
+    let nanos = match nanos {
+        [] => 0,
+        [a, b, c, d] => u32::from_be_bytes([*a, *b, *c, *d]),
+        _ => return Err("HEXTORAW is not an Oracle TIMESTAMP".into()),
+    };
+    Ok(format!("{}.{nanos:09}", stored_date(date)?))
+}
+
+fn stored_text(b: &[u8], national: bool) -> Result<String, String> {
+    if !national {
+        return String::from_utf8(b.to_vec()).map_err(|_| "HEXTORAW text is not UTF-8".to_string());
+    }
+    if !b.len().is_multiple_of(2) {
+        return Err("HEXTORAW national text is not UTF-16".into());
+    }
+    let units = b.chunks_exact(2).map(|p| u16::from_be_bytes([p[0], p[1]]));
+    char::decode_utf16(units)
+        .collect::<Result<String, _>>()
+        .map_err(|_| "HEXTORAW national text is not UTF-16".to_string())
+}
+
+fn boolean(s: &str) -> Result<bool, String> {
+    match s.trim() {
+        "1" => Ok(true),
+        "0" => Ok(false),
+        t if t.eq_ignore_ascii_case("true") => Ok(true),
+        t if t.eq_ignore_ascii_case("false") => Ok(false),
+        _ => Err(format!("`{s}` is not a BOOLEAN")),
+    }
+}
+
+/// `[1.5,2,3.0E+000]`.
+fn vector(s: &str) -> Result<Vec<f32>, String> {
+    let t = s.trim();
+    let inner = t.strip_prefix('[').and_then(|r| r.strip_suffix(']'));
+    let inner = inner.ok_or_else(|| format!("`{s}` is not a VECTOR"))?;
+    if inner.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    inner.split(',').map(float).collect()
+}
