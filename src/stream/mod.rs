@@ -1,3 +1,6 @@
 //! Streaming: LogMiner rows → parsed changes → committed transactions in commit-SCN order.
 
+pub mod buffer;
+pub mod ddl;
+pub mod decode;
 pub mod parse;

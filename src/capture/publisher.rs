@@ -1,0 +1,293 @@
+//! The publisher: mines LogMiner windows, buffers transactions, publishes committed ones in
+//! commit-SCN order, and publishes snapshot chunks at their place in that order.
+
+use super::records::change_records;
+use super::CaptureSummary;
+use crate::errors::{CdcError, Result};
+use crate::offsets::{Offsets, SinkPosition, StreamPosition, TableProgress};
+use crate::record::{now_ms, SnapshotMarker, TableContext};
+use crate::settings::{OnDecodeError, Settings};
+use crate::sink::RecordSink;
+use crate::snapshot::read::ReadChunk;
+use crate::snapshot::target::TableTarget;
+use crate::snapshot::ChunkSink;
+use crate::source::model::Scn;
+use crate::source::{Connector, Session};
+use crate::state::StateDir;
+use crate::stream::buffer::{Committed, TxBuffer};
+use crate::stream::decode::{decode, Catalog, Event};
+use std::cell::RefCell;
+use std::io::Write;
+use std::rc::Rc;
+
+/// What the offsets must record together with the snapshot's progress.
+#[derive(Debug, Clone)]
+pub struct Positions {
+    pub stream: StreamPosition,
+    pub sink: Option<SinkPosition>,
+}
+
+impl Positions {
+    pub fn apply(&self, o: &mut Offsets) {
+        o.stream = Some(self.stream.clone());
+        if let Some(s) = &self.sink {
+            o.sink = Some(s.clone());
+        }
+    }
+}
+
+pub struct Publisher<'a> {
+    connector: &'a dyn Connector,
+    settings: &'a Settings,
+    catalog: Catalog,
+    sink: Box<dyn RecordSink>,
+    session: Box<dyn Session>,
+    buffer: TxBuffer,
+    positions: Rc<RefCell<Positions>>,
+    next_mine: Scn,
+    mined_to: Scn,
+    db_name: String,
+    streaming: bool,
+    dlq_path: std::path::PathBuf,
+    history_path: std::path::PathBuf,
+    records: u64,
+    transactions: u64,
+    snapshot_rows: u64,
+}
+
+impl<'a> Publisher<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        connector: &'a dyn Connector,
+        settings: &'a Settings,
+        catalog: Catalog,
+        sink: Box<dyn RecordSink>,
+        offsets: &Offsets,
+        db_name: &str,
+        streaming: bool,
+        state: &StateDir,
+    ) -> Result<Publisher<'a>> {
+        let stream = offsets
+            .stream
+            .clone()
+            .ok_or_else(|| CdcError::OffsetsDamaged {
+                path: state.offsets(),
+                message: "no stream position".into(),
+            })?;
+        let next = stream.resume_scn;
+        Ok(Publisher {
+            connector,
+            settings,
+            catalog,
+            sink,
+            session: connector.connect()?,
+            buffer: TxBuffer::default(),
+            positions: Rc::new(RefCell::new(Positions {
+                stream,
+                sink: offsets.sink.clone(),
+            })),
+            next_mine: next,
+            mined_to: next.saturating_sub(1),
+            db_name: db_name.to_string(),
+            streaming,
+            dlq_path: state.path.join("dlq.jsonl"),
+            history_path: state.path.join(super::HISTORY_FILE),
+            records: 0,
+            transactions: 0,
+            snapshot_rows: 0,
+        })
+    }
+
+    pub fn positions(&self) -> Rc<RefCell<Positions>> {
+        self.positions.clone()
+    }
+
+    pub fn mined_to(&self) -> Scn {
+        self.mined_to
+    }
+
+    pub fn summary(&self, offsets: &Offsets) -> CaptureSummary {
+        CaptureSummary {
+            records: self.records,
+            transactions: self.transactions,
+            snapshot_rows: self.snapshot_rows,
+            position: offsets.stream.clone(),
+        }
+    }
+
+    /// The database's current SCN (reconnecting once after a lost connection).
+    pub fn current_scn(&mut self) -> Result<Scn> {
+        match self.session.current_scn() {
+            Err(CdcError::ConnectionLost(_)) => {
+                self.session = self.connector.connect()?;
+                self.session.current_scn()
+            }
+            other => other,
+        }
+    }
+
+    /// Mine up to `end` and publish every transaction committed up to it; then make the sink
+    /// durable and move the positions. Returns whether anything was mined.
+    pub fn stream_until(&mut self, end: Scn) -> Result<bool> {
+        if end < self.next_mine {
+            return Ok(false);
+        }
+        let window = self.settings.stream.window_scn.max(1);
+        let mut from = self.next_mine;
+        while from <= end {
+            let to = end.min(from.saturating_add(window - 1));
+            let mut rows = Vec::new();
+            let mined = self.session.mine(from, to, &mut |r| {
+                rows.push(r);
+                Ok(())
+            });
+            if let Err(CdcError::ConnectionLost(m)) = &mined {
+                // A new session mines the same window again; nothing was published from it.
+                tracing::warn!("mining connection lost ({m}); reconnecting");
+                self.session = self.connector.connect()?;
+                continue;
+            }
+            mined?;
+            for row in rows {
+                if let Some(tx) = self.buffer.push(row) {
+                    self.publish_tx(tx)?;
+                }
+            }
+            from = to + 1;
+        }
+        self.next_mine = end + 1;
+        self.mined_to = end;
+        let sink = self.sink.commit()?;
+        let mut p = self.positions.borrow_mut();
+        p.stream.resume_scn = self
+            .buffer
+            .oldest_start()
+            .map_or(end + 1, |s| s.min(end + 1));
+        p.sink = Some(sink);
+        Ok(true)
+    }
+
+    fn already_published(&self, tx: &Committed) -> bool {
+        let p = self.positions.borrow();
+        tx.commit_scn < p.stream.commit_scn
+            || (tx.commit_scn == p.stream.commit_scn
+                && p.stream
+                    .commit_xids
+                    .iter()
+                    .any(|x| x.eq_ignore_ascii_case(&tx.xid)))
+            || (tx.commit_scn == p.stream.commit_scn && p.stream.commit_xids.is_empty())
+    }
+
+    fn publish_tx(&mut self, tx: Committed) -> Result<()> {
+        if self.already_published(&tx) {
+            return Ok(());
+        }
+        let prefix = self.settings.sink.topic_prefix.clone();
+        let mut wrote = false;
+        for event in decode(&tx, &self.catalog) {
+            match event {
+                Ok(Event::Change(change)) => {
+                    let Some(schema) = self.catalog.tables.get(&change.table) else {
+                        continue;
+                    };
+                    for record in change_records(&prefix, &self.db_name, schema, &change, &tx) {
+                        let line = serde_json::to_vec(&record)
+                            .map_err(|e| CdcError::io("<record>", std::io::Error::other(e)))?;
+                        self.sink.write(&line)?;
+                        self.records += 1;
+                        wrote = true;
+                    }
+                }
+                Ok(Event::Ddl { table, scn, sql }) => {
+                    tracing::info!("DDL on {table} at SCN {scn}: {sql}");
+                    let dictionary = match crate::stream::ddl::apply(&[], &sql) {
+                        // The statement tells the new layout; no need to ask the dictionary.
+                        Some(_) => None,
+                        None => self.session.tables()?.into_iter().find(|t| t.name == table),
+                    };
+                    if self
+                        .catalog
+                        .apply_ddl(&table, scn, &sql, dictionary.as_ref())
+                    {
+                        // Durable before the offsets move past the DDL.
+                        super::save_history(&self.history_path, &self.catalog)?;
+                    }
+                }
+                Err(e) if self.settings.on_decode_error == OnDecodeError::Dlq => {
+                    self.dead_letter(&tx, &e)?
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        if wrote {
+            self.transactions += 1;
+        }
+        let mut p = self.positions.borrow_mut();
+        if tx.commit_scn > p.stream.commit_scn || p.stream.commit_xids.is_empty() {
+            p.stream.commit_scn = tx.commit_scn;
+            p.stream.commit_xids = vec![tx.xid.clone()];
+        } else {
+            p.stream.commit_xids.push(tx.xid.clone());
+        }
+        p.stream.threads.insert(tx.thread, tx.commit_scn);
+        Ok(())
+    }
+
+    fn dead_letter(&self, tx: &Committed, e: &CdcError) -> Result<()> {
+        let line = serde_json::json!({"xid": tx.xid, "commit_scn": tx.commit_scn, "error": e.to_string(), "code": e.code().info().code});
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.dlq_path)
+            .map_err(|err| CdcError::io(&self.dlq_path, err))?;
+        writeln!(f, "{line}").map_err(|err| CdcError::io(&self.dlq_path, err))?;
+        tracing::warn!("{e}: written to {}", self.dlq_path.display());
+        Ok(())
+    }
+}
+
+impl ChunkSink for Publisher<'_> {
+    fn wave(&mut self, scn: Scn) -> Result<()> {
+        if self.streaming {
+            // Everything committed before the chunks' SCN goes first.
+            self.stream_until(scn.saturating_sub(1))?;
+        }
+        Ok(())
+    }
+
+    fn publish(
+        &mut self,
+        t: &TableTarget,
+        chunk: &ReadChunk,
+        first_record: bool,
+        last_record: bool,
+        _progress: &mut TableProgress,
+    ) -> Result<()> {
+        let ctx = TableContext {
+            topic_prefix: &self.settings.sink.topic_prefix,
+            db: t.name().pdb.as_deref().unwrap_or(&self.db_name),
+            table: t.name(),
+            columns: &t.columns,
+            key_columns: &t.record_key,
+        };
+        let ts = now_ms();
+        let n = chunk.rows.len();
+        for (i, row) in chunk.rows.iter().enumerate() {
+            let marker = if first_record && i == 0 {
+                SnapshotMarker::First
+            } else if last_record && i + 1 == n {
+                SnapshotMarker::Last
+            } else {
+                SnapshotMarker::True
+            };
+            let line = serde_json::to_vec(&ctx.snapshot_record(row, chunk.scn, marker, ts))
+                .map_err(|e| CdcError::io("<record>", std::io::Error::other(e)))?;
+            self.sink.write(&line)?;
+        }
+        self.records += n as u64;
+        self.snapshot_rows += n as u64;
+        let pos = self.sink.commit()?;
+        self.positions.borrow_mut().sink = Some(pos);
+        Ok(())
+    }
+}
