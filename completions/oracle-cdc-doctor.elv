@@ -1,0 +1,41 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[oracle-cdc-doctor] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'oracle-cdc-doctor'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'oracle-cdc-doctor'= {
+            cand -c 'Settings file (YAML, cdc.* keys)'
+            cand --config 'Settings file (YAML, cdc.* keys)'
+            cand --set 'Override one setting; repeatable; wins over the file and the environment'
+            cand --color 'When to colour output'
+            cand --format 'Output format'
+            cand --check 'Run only this check or area (repeatable, or comma-separated), e.g. redo or redo.archivelog'
+            cand --skip 'Leave this check or area out (repeatable, or comma-separated; the names --check takes)'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+            cand --print-settings 'Validate the settings, print the effective values (secrets redacted) and exit'
+            cand --strict 'Exit 1 when a check WARNs, not only when one FAILs'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+    ]
+    $completions[$command]
+}

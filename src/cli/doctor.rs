@@ -1,0 +1,179 @@
+//! `oracle-cdc doctor` and the `oracle-cdc-doctor` binary: run the pre-flight checks
+//! (`crate::doctor`) and print them, grouped by area, coloured by severity, then a summary line.
+
+use super::args::{
+    DoctorArgs, GlobalArgs, TableFormat, DOCTOR_ABOUT, DOCTOR_EXIT_CODES, DOCTOR_LONG_ABOUT,
+};
+use super::Printer;
+use crate::doctor::{self, Area, Report, Selection, Severity};
+use crate::errors::CdcError;
+use clap::Parser;
+use comfy_table::{Attribute, Cell, Color};
+use crossterm::style::Stylize;
+use serde_json::json;
+use std::process::ExitCode;
+
+/// The `oracle-cdc-doctor` command line: the global options and doctor's own, nothing else.
+#[derive(Debug, Parser)]
+#[command(
+    name = "oracle-cdc-doctor",
+    version,
+    about = DOCTOR_ABOUT,
+    long_about = DOCTOR_LONG_ABOUT,
+    after_long_help = DOCTOR_EXIT_CODES,
+    disable_help_subcommand = true
+)]
+pub struct DoctorCli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(flatten)]
+    pub args: DoctorArgs,
+}
+
+/// `main` of the `oracle-cdc-doctor` binary: the same options, output and exit codes as
+/// `oracle-cdc doctor`.
+pub fn main<I, T>(argv: I) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match DoctorCli::try_parse_from(argv) {
+        Ok(cli) => cli,
+        Err(e) => return super::clap_error(e),
+    };
+    super::init_logging(&cli.global);
+    let printer = Printer::new(cli.global.color, cli.global.quiet);
+    let outcome = if cli.global.print_settings {
+        print_settings(&cli.global, &printer)
+    } else {
+        run(cli.args, &cli.global, &printer)
+    };
+    match outcome.and_then(|code| {
+        printer.flush()?;
+        Ok(code)
+    }) {
+        Ok(code) => code,
+        Err(e) => super::report(e),
+    }
+}
+
+/// `--print-settings`, as `oracle-cdc` prints it.
+fn print_settings(global: &GlobalArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
+    let settings = super::load_settings(global)?;
+    let rows = settings
+        .effective()
+        .into_iter()
+        .map(|(k, v, o)| vec![k, v, o])
+        .collect();
+    printer.table(&["key", "value", "origin"], rows)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn run(a: DoctorArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
+    let settings = super::load_settings(global)?;
+    let selection = Selection {
+        only: a.check,
+        skip: a.skip,
+    };
+    let unknown = selection.unknown();
+    if !unknown.is_empty() {
+        return Err(CdcError::Argument(format!(
+            "unknown check {}; checks and areas: {}",
+            unknown.join(", "),
+            doctor::selectors().join(", ")
+        ))
+        .into());
+    }
+    let report = doctor::run(&settings, &selection);
+    let code = report.exit_code(a.strict);
+    match a.format {
+        TableFormat::Json => printer.json(&to_json(&report, a.strict))?,
+        TableFormat::Table => print_tables(&report, a.strict, printer)?,
+    }
+    Ok(ExitCode::from(code))
+}
+
+/// The report for programs: the same content as the tables.
+pub fn to_json(report: &Report, strict: bool) -> serde_json::Value {
+    json!({
+        "target": report.target,
+        "summary": report.summary(),
+        "strict": strict,
+        "exit_code": report.exit_code(strict),
+        "checks": report.results,
+    })
+}
+
+fn severity_cell(s: Severity) -> Cell {
+    let cell = Cell::new(s.as_str());
+    match s {
+        Severity::Pass => cell.fg(Color::Green),
+        Severity::Warn => cell.fg(Color::Yellow).add_attribute(Attribute::Bold),
+        Severity::Fail => cell.fg(Color::Red).add_attribute(Attribute::Bold),
+        Severity::Skip => cell.fg(Color::DarkGrey),
+    }
+}
+
+fn print_tables(report: &Report, strict: bool, printer: &Printer) -> std::io::Result<()> {
+    printer.line(&format!("oracle-cdc doctor: {}", report.target))?;
+    for area in Area::ALL {
+        let results: Vec<_> = report.results.iter().filter(|r| r.area == *area).collect();
+        if results.is_empty() {
+            continue;
+        }
+        let rows = results
+            .iter()
+            .map(|r| {
+                let details = match r.severity {
+                    Severity::Warn | Severity::Fail => format!("{}\nwhy: {}", r.found, r.why),
+                    _ => r.found.clone(),
+                };
+                vec![
+                    Cell::new(r.id),
+                    severity_cell(r.severity),
+                    Cell::new(details),
+                    Cell::new(r.fix.clone().unwrap_or_default()),
+                ]
+            })
+            .collect();
+        let header = [area.name(), "result", "found", "fix"]
+            .into_iter()
+            .map(Cell::new)
+            .collect();
+        printer.styled_table(header, rows)?;
+    }
+    let s = report.summary();
+    let mut parts = vec![
+        paint(printer, format!("{} FAIL", s.fail), Severity::Fail, s.fail),
+        paint(printer, format!("{} WARN", s.warn), Severity::Warn, s.warn),
+        paint(printer, format!("{} PASS", s.pass), Severity::Pass, s.pass),
+    ];
+    if s.skip > 0 {
+        parts.push(paint(
+            printer,
+            format!("{} SKIP", s.skip),
+            Severity::Skip,
+            s.skip,
+        ));
+    }
+    let verdict = match (s.fail, s.warn, strict) {
+        (0, 0, _) => "ready".to_string(),
+        (0, _, false) => "ready, with warnings".to_string(),
+        (0, _, true) => "warnings fail with --strict".to_string(),
+        _ => "not ready: fix the FAIL rows first".to_string(),
+    };
+    printer.line(&format!("summary: {} — {verdict}", parts.join(", ")))
+}
+
+/// A summary count, coloured by its severity when it is not zero and colour is on.
+fn paint(printer: &Printer, text: String, s: Severity, n: usize) -> String {
+    if !printer.color || n == 0 {
+        return text;
+    }
+    match s {
+        Severity::Pass => text.green().to_string(),
+        Severity::Warn => text.yellow().bold().to_string(),
+        Severity::Fail => text.red().bold().to_string(),
+        Severity::Skip => text.dark_grey().to_string(),
+    }
+}

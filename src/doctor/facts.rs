@@ -1,0 +1,205 @@
+//! What the checks judge, gathered once: one session through the [`Session`] trait, the
+//! stored offsets, and each captured table's resolution by the snapshot's own rules.
+
+use crate::errors::{CdcError, Code};
+use crate::offsets::Offsets;
+use crate::settings::{Settings, SnapshotMode};
+use crate::snapshot::target::{self, Decision};
+use crate::source::model::*;
+use crate::source::{Connector, Session};
+use crate::state::StateDir;
+use std::path::PathBuf;
+
+/// A fact, or why it is unknown.
+pub type Fact<T> = Result<T, String>;
+
+/// What is on the other end of `cdc.database.url`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SourceKind {
+    Emulator,
+    Oracle,
+}
+
+/// How connecting went.
+#[derive(Debug)]
+pub enum Connect {
+    Connected,
+    /// The settings do not allow a connection attempt (no URL, no user, no password, no such
+    /// emulated database).
+    NotTried(CdcError),
+    /// The attempt failed.
+    Failed(CdcError),
+}
+
+/// One captured table and what the snapshot would do with it.
+#[derive(Debug)]
+pub struct Resolved {
+    pub info: TableInfo,
+    pub outcome: Result<Decision, CdcError>,
+}
+
+impl Resolved {
+    /// The chunking decision when the table is captured.
+    pub fn target(&self) -> Option<&target::TableTarget> {
+        match &self.outcome {
+            Ok(Decision::Capture(t)) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+/// Everything the checks look at.
+#[derive(Debug)]
+pub struct Facts {
+    pub settings: Settings,
+    pub kind: SourceKind,
+    /// What was checked; never contains a password.
+    pub target: String,
+    pub connect: Connect,
+    pub db: Fact<DatabaseInfo>,
+    pub privileges: Fact<Privileges>,
+    /// Every user table of the database.
+    pub tables: Fact<Vec<TableInfo>>,
+    /// The tables `cdc.tables.include`/`exclude` capture, resolved one by one.
+    pub captured: Fact<Vec<Resolved>>,
+    pub config: Fact<InstanceConfig>,
+    pub logs: Fact<Vec<LogFile>>,
+    pub current_scn: Fact<Scn>,
+    /// The offsets in `cdc.state.dir`, if any.
+    pub offsets_path: PathBuf,
+    pub offsets: Result<Option<Offsets>, CdcError>,
+}
+
+const NO_SESSION: &str = "not checked: no connection (see connection.login)";
+
+fn fact<T>(r: crate::errors::Result<T>) -> Fact<T> {
+    r.map_err(|e| e.to_string())
+}
+
+impl Facts {
+    /// Open the database named by the settings and gather.
+    pub fn gather(settings: &Settings) -> Facts {
+        let connector = crate::source::open(settings);
+        Facts::gather_with(settings, connector)
+    }
+
+    /// Gather through `connector` (or report why there is none).
+    pub fn gather_with(
+        settings: &Settings,
+        connector: crate::errors::Result<Box<dyn Connector>>,
+    ) -> Facts {
+        let url = settings.database_url();
+        let kind = if url.starts_with("emulator:") {
+            SourceKind::Emulator
+        } else {
+            SourceKind::Oracle
+        };
+        let offsets_path = StateDir::new(&settings.state_dir).offsets();
+        let offsets = Offsets::load(&offsets_path);
+        let mut facts = Facts {
+            settings: settings.clone(),
+            kind,
+            target: match (kind, settings.database_user()) {
+                (SourceKind::Emulator, _) => url.to_string(),
+                (SourceKind::Oracle, Some(user)) => format!("Oracle {url} as {user}"),
+                (SourceKind::Oracle, None) => format!("Oracle {url}"),
+            },
+            connect: Connect::Connected,
+            db: Err(NO_SESSION.into()),
+            privileges: Err(NO_SESSION.into()),
+            tables: Err(NO_SESSION.into()),
+            captured: Err(NO_SESSION.into()),
+            config: Err(NO_SESSION.into()),
+            logs: Err(NO_SESSION.into()),
+            current_scn: Err(NO_SESSION.into()),
+            offsets_path,
+            offsets,
+        };
+        let connector = match connector {
+            Ok(c) => c,
+            Err(e) => {
+                facts.connect = Connect::NotTried(e);
+                return facts;
+            }
+        };
+        facts.target = connector.describe();
+        let mut session: Box<dyn Session> = match connector.connect() {
+            Ok(s) => s,
+            Err(e) => {
+                facts.connect = Connect::Failed(e);
+                return facts;
+            }
+        };
+        facts.db = fact(session.database());
+        facts.privileges = fact(session.privileges());
+        facts.tables = fact(session.tables());
+        facts.config = fact(session.instance_config());
+        facts.logs = fact(session.logs());
+        facts.current_scn = fact(session.current_scn());
+        facts.captured = match &facts.tables {
+            Ok(tables) => Ok({
+                let mut captured: Vec<&TableInfo> = tables
+                    .iter()
+                    .filter(|t| settings.is_captured(&t.name))
+                    .collect();
+                captured.sort_by(|a, b| a.name.cmp(&b.name));
+                captured
+            }
+            .into_iter()
+            .map(|t| Resolved {
+                info: t.clone(),
+                outcome: target::resolve(settings, vec![t.clone()], &[]).and_then(|mut d| {
+                    d.pop().ok_or_else(|| {
+                        CdcError::settings(Code::Cdc1002, "table resolution returned nothing")
+                    })
+                }),
+            })
+            .collect()),
+            Err(e) => Err(e.clone()),
+        };
+        facts
+    }
+
+    /// The configured capture streams changes (every mode but snapshot_only).
+    pub fn streams(&self) -> bool {
+        self.settings.snapshot.mode != SnapshotMode::SnapshotOnly
+    }
+
+    /// The configured capture takes snapshots (every mode but none).
+    pub fn snapshots(&self) -> bool {
+        self.settings.snapshot.mode != SnapshotMode::None
+    }
+
+    /// `cdc.snapshot.mode=…` as the settings spell it.
+    pub fn mode(&self) -> &'static str {
+        match self.settings.snapshot.mode {
+            SnapshotMode::Initial => "cdc.snapshot.mode=initial",
+            SnapshotMode::None => "cdc.snapshot.mode=none",
+            SnapshotMode::SnapshotOnly => "cdc.snapshot.mode=snapshot_only",
+            SnapshotMode::OnSignal => "cdc.snapshot.mode=on_signal",
+        }
+    }
+
+    /// The user grants go to: cdc.database.user, or a placeholder common/local user name.
+    pub fn grantee(&self) -> String {
+        match self.settings.database_user() {
+            Some(u) if !u.trim().is_empty() => u.trim().to_string(),
+            _ if self.db.as_ref().is_ok_and(|d| d.cdb) => "C##CDC".into(),
+            _ => "CDC".into(),
+        }
+    }
+
+    /// The major release (`19` of `19.22.0.0.0`), when known.
+    pub fn major_version(&self) -> Option<u32> {
+        let db = self.db.as_ref().ok()?;
+        db.version.split('.').next()?.trim().parse().ok()
+    }
+
+    /// Captured tables that resolved to a capture decision.
+    pub fn targets(&self) -> Vec<&target::TableTarget> {
+        match &self.captured {
+            Ok(list) => list.iter().filter_map(Resolved::target).collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+}

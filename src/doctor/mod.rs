@@ -1,0 +1,362 @@
+//! Pre-flight checks (`oracle-cdc doctor`): every setting of the database, the capture user and
+//! the tool's own settings that would make capture fail or lose data, each with a stable id, a
+//! severity, what was found, why it matters and the exact fix.
+//!
+//! The engine gathers what it needs once through the [`Session`](crate::source::Session) trait
+//! ([`facts`]), then each area's checks judge it: `connection`, `redo` (with supplemental
+//! logging), `privileges`, `tables`, `sizing` (undo, size, memory) and `settings_checks`. A fact that cannot be read
+//! turns the checks that need it into SKIP with the reason; it never stops the others.
+//! Nothing here prints: the CLI (`src/cli/doctor.rs`) renders the [`Report`].
+
+mod connection;
+pub mod facts;
+mod privileges;
+mod redo;
+mod settings_checks;
+mod sizing;
+mod tables;
+
+use crate::settings::Settings;
+use serde::Serialize;
+
+pub use facts::Facts;
+
+/// How a check came out. Ordered from best to worst.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Severity {
+    /// Fine as it is (or not needed by the configured features, which the text says).
+    Pass,
+    /// Could not be checked: a fact it needs is unknown (the text says which and why).
+    Skip,
+    /// Capture works, but something will be worse than it could be (slower, partial, noisy).
+    Warn,
+    /// Capture would fail or lose data.
+    Fail,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Pass => "PASS",
+            Severity::Skip => "SKIP",
+            Severity::Warn => "WARN",
+            Severity::Fail => "FAIL",
+        }
+    }
+}
+
+/// The groups checks are reported in, in this order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Area {
+    Connection,
+    Redo,
+    Supplemental,
+    Privileges,
+    Undo,
+    Tables,
+    Settings,
+}
+
+impl Area {
+    pub const ALL: &'static [Area] = &[
+        Area::Connection,
+        Area::Redo,
+        Area::Supplemental,
+        Area::Privileges,
+        Area::Undo,
+        Area::Tables,
+        Area::Settings,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Area::Connection => "connection",
+            Area::Redo => "redo",
+            Area::Supplemental => "supplemental",
+            Area::Privileges => "privileges",
+            Area::Undo => "undo",
+            Area::Tables => "tables",
+            Area::Settings => "settings",
+        }
+    }
+}
+
+/// One check: its stable id, area, title and why it matters.
+#[derive(Debug, Clone, Copy)]
+pub struct CheckSpec {
+    pub id: &'static str,
+    pub area: Area,
+    pub title: &'static str,
+    /// Why the check matters, in plain words (the default "why" of its results).
+    pub why: &'static str,
+}
+
+const fn spec(id: &'static str, area: Area, title: &'static str, why: &'static str) -> CheckSpec {
+    CheckSpec {
+        id,
+        area,
+        title,
+        why,
+    }
+}
+
+/// Every check, in report order. Ids are stable: scripts and `--check`/`--skip` name them.
+pub const CHECKS: &[CheckSpec] = &[
+    spec("connection.client", Area::Connection, "Oracle Client libraries",
+        "the oracle crate loads Instant Client (libclntsh) at run time; without it every connection fails with DPI-1047"),
+    spec("connection.login", Area::Connection, "Connection and credentials",
+        "every other check and all of capture need a session as the capture user"),
+    spec("connection.version", Area::Connection, "Version and edition",
+        "the catalog queries need 12.1 or later (ALL_USERS.ORACLE_MAINTAINED, the LOGMINING privilege) and LogMiner is used as 19c documents it (no CONTINUOUS_MINE)"),
+    spec("connection.multitenant", Area::Connection, "CDB/PDB layout",
+        "in a container database LogMiner adds log files only in CDB$ROOT (ORA-65040 from a PDB), so streaming needs a common user connected to the root"),
+    spec("connection.role", Area::Connection, "Database role and open mode",
+        "a standby or read-only database accepts no writes: capture then runs read-only (no signal table, nothing written), which is what will happen"),
+    spec("redo.archivelog", Area::Redo, "ARCHIVELOG mode",
+        "in NOARCHIVELOG mode online logs are overwritten after a few switches: changes not mined by then are lost and a restart cannot resume"),
+    spec("redo.force-logging", Area::Redo, "FORCE LOGGING",
+        "NOLOGGING operations (direct-path loads, CREATE TABLE … AS SELECT NOLOGGING) write no redo for their rows, so LogMiner never sees them"),
+    spec("redo.archive-dest", Area::Redo, "Archive destinations",
+        "archived logs are mined from a VALID LOCAL archive destination; without one only online logs are left, and they are reused"),
+    spec("redo.log-size", Area::Redo, "Redo log groups and sizes",
+        "with few or small online log groups a log is reused soon after it fills: a mining session reading it fails (ORA-00310) and a slow archiver stalls the database"),
+    spec("redo.switch-rate", Area::Redo, "Log switch rate",
+        "every switch ends the current log: many switches mean many small archives to add per mining window and online logs overwritten within minutes"),
+    spec("redo.retention", Area::Redo, "Retained logs vs the stored resume position",
+        "streaming resumes at the stored resume SCN; if the redo from there is gone, mining fails with ORA-01291 (CDC-5004) and the changes in the gap are lost"),
+    spec("supplemental.database", Area::Supplemental, "Minimal supplemental logging",
+        "without database-level minimal supplemental logging LogMiner cannot reconstruct row changes reliably (chained rows, key columns)"),
+    spec("supplemental.table", Area::Supplemental, "ALL COLUMNS logging of captured tables",
+        "an UPDATE's redo carries only the changed columns unless (ALL) COLUMNS logging is on: records would lack the unchanged columns"),
+    spec("privileges.catalog", Area::Privileges, "Grants every run needs",
+        "every run connects and reads the catalog: V$DATABASE (SCN, role, logging), V$PARAMETER (undo), DBA_OBJECTS (data object ids)"),
+    spec("privileges.snapshot", Area::Privileges, "Grants snapshots need",
+        "snapshots read each captured table AS OF SCN, which needs FLASHBACK and SELECT on it"),
+    spec("privileges.logmining", Area::Privileges, "Grants streaming needs",
+        "streaming mines the redo with DBMS_LOGMNR and V$LOGMNR_CONTENTS and lists logs and open transactions from V$ views"),
+    spec("privileges.rowid-chunking", Area::Privileges, "Grants ROWID chunking needs",
+        "tables without a usable key are cut into ROWID ranges from their extents, read from DBA_EXTENTS"),
+    spec("privileges.multitenant", Area::Privileges, "Grants multitenant capture needs",
+        "a common user reaches the PDBs' containers with SET CONTAINER"),
+    spec("undo.retention", Area::Undo, "Undo retention vs the longest chunk read",
+        "a chunk is read AS OF one SCN; if the read outlasts the undo kept for that SCN it fails with ORA-01555, is halved down to 1,000 rows, and then stops with CDC-8001"),
+    spec("tables.selection", Area::Tables, "Captured tables",
+        "cdc.tables.include / cdc.tables.exclude must select at least one table, or there is nothing to capture (CDC-8003)"),
+    spec("tables.keys", Area::Tables, "Keys of captured tables",
+        "a table without a usable key (NOT NULL columns of a chunkable type) is read by ROWID ranges, skipped or refused, as cdc.key.missing says, and its records have no key"),
+    spec("tables.row-movement-rowid", Area::Tables, "Row movement on ROWID-chunked tables",
+        "a row that moves (partition-key update, SHRINK SPACE, FLASHBACK TABLE) changes its ROWID: a snapshot by ROWID ranges can miss it or read it twice"),
+    spec("tables.iot-key", Area::Tables, "Index-organised tables without a usable key",
+        "an index-organised table has no ROWID ranges: without a usable key it is read in one chunk, one long read without parallelism"),
+    spec("tables.column-types", Area::Tables, "Column types",
+        "a column type without a record mapping stops the snapshot with CDC-3001 (or skips the table with cdc.on.decode.error=dlq); LogMiner ignores tables with BFILE columns entirely"),
+    spec("tables.name-length", Area::Tables, "Names over 30 bytes",
+        "LogMiner does not capture tables whose owner, table or column names exceed 30 bytes, even where the database allows 128-byte names"),
+    spec("tables.lob", Area::Tables, "LOB columns",
+        "LOB values are never in supplemental logging: an UPDATE that leaves a LOB alone carries no value for it, and LOB writes arrive as separate LOB_WRITE rows; snapshots read each LOB whole"),
+    spec("tables.estimate", Area::Tables, "Snapshot size and duration",
+        "the estimate comes from optimizer statistics; without current statistics chunk plans and progress are guesses"),
+    spec("settings.mode", Area::Settings, "cdc.snapshot.mode vs the stored offsets",
+        "the mode decides what a restart does; a mode that contradicts the stored offsets leaves work undone"),
+    spec("settings.sessions", Area::Settings, "Sessions for the configured threads",
+        "each snapshot thread and the mining stream hold a session (and a server process) of their own; beyond the database's free sessions connections fail with ORA-00018/ORA-00020"),
+    spec("settings.references", Area::Settings, "Per-table settings name real tables and columns",
+        "a per-table setting that names no captured table or column silently does nothing; a cdc.key naming a missing column stops the snapshot (CDC-1002)"),
+    spec("settings.memory", Area::Settings, "Memory for pending chunks",
+        "chunks waiting for streaming to reach their SCN are held in memory, up to cdc.snapshot.max.pending.chunks of cdc.snapshot.chunk.rows rows; they do not spill to disk"),
+];
+
+/// Look a check up by id.
+pub fn check(id: &str) -> Option<&'static CheckSpec> {
+    CHECKS.iter().find(|c| c.id == id)
+}
+
+/// Every name `--check`/`--skip` accept: each check id and each area (all its checks).
+pub fn selectors() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = Area::ALL.iter().map(|a| a.name()).collect();
+    names.extend(CHECKS.iter().map(|c| c.id));
+    names
+}
+
+/// What a check found.
+#[derive(Debug, Clone)]
+pub(crate) struct Finding {
+    pub severity: Severity,
+    pub found: String,
+    /// Overrides the check's own "why" when the reason depends on what was found.
+    pub why: Option<String>,
+    pub fix: Option<String>,
+}
+
+impl Finding {
+    pub fn pass(found: impl Into<String>) -> Finding {
+        Finding {
+            severity: Severity::Pass,
+            found: found.into(),
+            why: None,
+            fix: None,
+        }
+    }
+    pub fn skip(found: impl Into<String>) -> Finding {
+        Finding {
+            severity: Severity::Skip,
+            found: found.into(),
+            why: None,
+            fix: None,
+        }
+    }
+    pub fn warn(found: impl Into<String>, fix: impl Into<String>) -> Finding {
+        Finding {
+            severity: Severity::Warn,
+            found: found.into(),
+            why: None,
+            fix: Some(fix.into()),
+        }
+    }
+    pub fn fail(found: impl Into<String>, fix: impl Into<String>) -> Finding {
+        Finding {
+            severity: Severity::Fail,
+            found: found.into(),
+            why: None,
+            fix: Some(fix.into()),
+        }
+    }
+    pub fn because(mut self, why: impl Into<String>) -> Finding {
+        self.why = Some(why.into());
+        self
+    }
+}
+
+/// One check's result, as reported.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CheckResult {
+    pub id: &'static str,
+    pub area: Area,
+    pub title: &'static str,
+    pub severity: Severity,
+    /// What was found, in plain words.
+    pub found: String,
+    /// Why it matters.
+    pub why: String,
+    /// The exact fix: SQL to run (as a DBA), or a setting to change. `None` for PASS/SKIP.
+    pub fix: Option<String>,
+}
+
+/// Counts of each severity.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    pub pass: usize,
+    pub warn: usize,
+    pub fail: usize,
+    pub skip: usize,
+}
+
+/// The outcome of a doctor run.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// What was checked (`emulator:DIR` or `Oracle URL as USER`); never a password.
+    pub target: String,
+    pub results: Vec<CheckResult>,
+}
+
+impl Report {
+    pub fn summary(&self) -> Summary {
+        let mut s = Summary::default();
+        for r in &self.results {
+            match r.severity {
+                Severity::Pass => s.pass += 1,
+                Severity::Warn => s.warn += 1,
+                Severity::Fail => s.fail += 1,
+                Severity::Skip => s.skip += 1,
+            }
+        }
+        s
+    }
+
+    /// 1 when any check FAILs (or WARNs with `strict`), else 0. SKIP never fails a run.
+    pub fn exit_code(&self, strict: bool) -> u8 {
+        let s = self.summary();
+        u8::from(s.fail > 0 || (strict && s.warn > 0))
+    }
+
+    pub fn result(&self, id: &str) -> Option<&CheckResult> {
+        self.results.iter().find(|r| r.id == id)
+    }
+}
+
+/// Which checks run: all, or those `only` names (ids or areas), minus those `skip` names.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    pub only: Vec<String>,
+    pub skip: Vec<String>,
+}
+
+impl Selection {
+    fn matches(names: &[String], c: &CheckSpec) -> bool {
+        names.iter().any(|n| n == c.id || n == c.area.name())
+    }
+
+    pub fn wants(&self, c: &CheckSpec) -> bool {
+        (self.only.is_empty() || Self::matches(&self.only, c)) && !Self::matches(&self.skip, c)
+    }
+
+    /// Names that are neither a check id nor an area.
+    pub fn unknown(&self) -> Vec<String> {
+        let known = selectors();
+        self.only
+            .iter()
+            .chain(&self.skip)
+            .filter(|n| !known.contains(&n.as_str()))
+            .cloned()
+            .collect()
+    }
+}
+
+/// Gather the facts (one session, opened from the settings) and run the selected checks.
+pub fn run(settings: &Settings, selection: &Selection) -> Report {
+    let facts = Facts::gather(settings);
+    evaluate(&facts, selection)
+}
+
+/// Judge gathered facts.
+pub fn evaluate(facts: &Facts, selection: &Selection) -> Report {
+    let mut results = Vec::new();
+    for c in CHECKS.iter().filter(|c| selection.wants(c)) {
+        let f = match c.area {
+            Area::Connection => connection::check(c.id, facts),
+            Area::Redo | Area::Supplemental => redo::check(c.id, facts),
+            Area::Privileges => privileges::check(c.id, facts),
+            Area::Undo | Area::Tables => tables::check(c.id, facts),
+            Area::Settings => settings_checks::check(c.id, facts),
+        };
+        results.push(CheckResult {
+            id: c.id,
+            area: c.area,
+            title: c.title,
+            severity: f.severity,
+            found: f.found,
+            why: f.why.unwrap_or_else(|| c.why.to_string()),
+            fix: f.fix,
+        });
+    }
+    Report {
+        target: facts.target.clone(),
+        results,
+    }
+}
+
+/// `a, b, c` with at most `max` items and a count of the rest.
+pub(crate) fn list(items: &[String], max: usize) -> String {
+    if items.len() <= max {
+        items.join(", ")
+    } else {
+        format!("{} and {} more", items[..max].join(", "), items.len() - max)
+    }
+}
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_all;

@@ -1,0 +1,225 @@
+//! settings.*: what the settings validation cannot see alone, because it needs the database
+//! or the stored offsets: the mode vs the offsets, threads vs free sessions, per-table settings
+//! that name nothing, memory of pending chunks.
+
+use super::facts::Facts;
+use super::{sizing, Finding};
+use crate::names::TableName;
+use crate::settings::SnapshotMode;
+use crate::source::model::{ResourceUse, TableInfo};
+
+pub(super) fn check(id: &str, f: &Facts) -> Finding {
+    match id {
+        "settings.mode" => mode(f),
+        "settings.sessions" => sessions(f),
+        "settings.references" => references(f),
+        _ => sizing::memory(f),
+    }
+}
+
+fn mode(f: &Facts) -> Finding {
+    let offsets = match &f.offsets {
+        Ok(o) => o,
+        Err(e) => return Finding::skip(format!("the stored offsets cannot be read: {e}")),
+    };
+    let stored = match offsets {
+        None => "no stored offsets".to_string(),
+        Some(o) => {
+            let mut parts = Vec::new();
+            match &o.snapshot {
+                Some(s) if s.completed => parts.push("a finished snapshot".to_string()),
+                Some(_) => {
+                    parts.push("an unfinished snapshot (it resumes in every mode)".to_string())
+                }
+                None => {}
+            }
+            if let Some(s) = &o.stream {
+                parts.push(format!("a stream position at SCN {}", s.resume_scn));
+            }
+            if parts.is_empty() {
+                "offsets without snapshot or stream progress".to_string()
+            } else {
+                format!("offsets with {}", parts.join(" and "))
+            }
+        }
+    };
+    let found = format!("{}; {stored} in {}", f.mode(), f.offsets_path.display());
+    let streamed = offsets.as_ref().is_some_and(|o| o.stream.is_some());
+    if f.settings.snapshot.mode == SnapshotMode::SnapshotOnly && streamed {
+        return Finding::warn(
+            format!("{found}: snapshot_only never streams, so the stored stream position falls behind until its redo is gone"),
+            format!(
+                "cdc.snapshot.mode: initial  # keeps streaming from the stored position; or, if streaming is over, move {} away",
+                f.settings.state_dir.display()
+            ),
+        );
+    }
+    Finding::pass(found)
+}
+
+/// Sessions one capture holds at most: every snapshot reader, the mining stream, and the
+/// session that reads the catalog and plans chunks.
+pub fn sessions_needed(f: &Facts) -> u64 {
+    let readers = if f.snapshots() {
+        u64::from(f.settings.snapshot.threads)
+    } else {
+        0
+    };
+    readers + u64::from(f.streams()) + 1
+}
+
+fn sessions(f: &Facts) -> Finding {
+    let config = match &f.config {
+        Ok(c) => c,
+        Err(e) => return Finding::skip(e.clone()),
+    };
+    let needed = sessions_needed(f);
+    let threads = f.settings.snapshot.threads;
+    let describe = |what: &str, r: &ResourceUse| match r.limit {
+        Some(l) => format!("{} of {l} {what} free", l.saturating_sub(r.current)),
+        None => format!("{what} unlimited"),
+    };
+    let mut known = Vec::new();
+    let mut short = Vec::new();
+    for (what, param, r) in [
+        ("sessions", "SESSIONS", config.sessions),
+        ("processes", "PROCESSES", config.processes),
+    ] {
+        let Some(r) = r else { continue };
+        known.push(describe(what, &r));
+        if let (Some(free), Some(limit)) = (r.free(), r.limit) {
+            if needed > free {
+                short.push(format!(
+                    "ALTER SYSTEM SET {param} = {} SCOPE=SPFILE;  -- takes effect at the next restart",
+                    limit + needed - free + needed
+                ));
+            }
+        }
+    }
+    if known.is_empty() {
+        return Finding::skip(
+            "V$RESOURCE_LIMIT cannot be read (it needs SELECT on SYS.V_$RESOURCE_LIMIT and answers only in CDB$ROOT or a non-CDB)",
+        );
+    }
+    let found = format!(
+        "capture needs up to {needed} sessions ({} snapshot readers, cdc.snapshot.threads={threads}, plus mining and catalog); {}",
+        if f.snapshots() { threads } else { 0 },
+        known.join(", ")
+    );
+    if short.is_empty() {
+        return Finding::pass(found);
+    }
+    let free = [config.sessions, config.processes]
+        .iter()
+        .flatten()
+        .filter_map(ResourceUse::free)
+        .min()
+        .unwrap_or(0);
+    let fit = free.saturating_sub(needed - if f.snapshots() { u64::from(threads) } else { 0 });
+    let mut fix = Vec::new();
+    if f.snapshots() && fit >= 1 {
+        fix.push(format!("cdc.snapshot.threads: {fit}"));
+        fix.push("-- or make room:".into());
+    }
+    fix.extend(short);
+    Finding::fail(format!("{found}: not enough"), fix.join("\n"))
+}
+
+/// `pattern` names `table`: the same name, or a two-part name of the same owner and table.
+fn names(pattern: &TableName, table: &TableName) -> bool {
+    pattern == table
+        || (pattern.pdb.is_none() && pattern.owner == table.owner && pattern.table == table.table)
+}
+
+fn references(f: &Facts) -> Finding {
+    let all = match &f.tables {
+        Ok(t) => t,
+        Err(e) => return Finding::skip(e.clone()),
+    };
+    let s = &f.settings;
+    let captured: Vec<&TableInfo> = all.iter().filter(|t| s.is_captured(&t.name)).collect();
+    let find = |p: &TableName| captured.iter().copied().find(|t| names(p, &t.name));
+    let (mut warn, mut fail, mut fixes) = (Vec::new(), Vec::new(), Vec::new());
+    let mut count = 0;
+    for (table, cols) in &s.keys {
+        count += 1;
+        match find(table) {
+            None => {
+                warn.push(format!("cdc.key.{table} names no captured table"));
+                fixes.push(format!("remove cdc.key.{table}, or capture the table"));
+            }
+            Some(t) => {
+                for c in cols.iter().filter(|c| t.column(c).is_none()) {
+                    fail.push(format!(
+                        "cdc.key.{table} names column {c}, which {} does not have: the snapshot refuses to start (CDC-1002)",
+                        t.name
+                    ));
+                    let have: Vec<&str> = t.columns.iter().map(|c| c.name.as_str()).collect();
+                    fixes.push(format!(
+                        "cdc.key.{table}: <columns of {}: {}>",
+                        t.name,
+                        have.join(", ")
+                    ));
+                }
+            }
+        }
+    }
+    for table in s.snapshot.select_overrides.keys() {
+        count += 1;
+        if find(table).is_none() {
+            warn.push(format!(
+                "cdc.snapshot.select.override.{table} names no captured table"
+            ));
+            fixes.push(format!("remove cdc.snapshot.select.override.{table}"));
+        }
+    }
+    for table in &s.snapshot.tables_order {
+        count += 1;
+        if find(table).is_none() {
+            warn.push(format!(
+                "cdc.snapshot.tables.order lists {table}, which is not captured"
+            ));
+            fixes.push(format!("remove {table} from cdc.snapshot.tables.order"));
+        }
+    }
+    for c in &s.columns_exclude {
+        count += 1;
+        match find(&c.table) {
+            None => {
+                warn.push(format!(
+                    "cdc.columns.exclude lists {}.{}, but {} is not captured",
+                    c.table, c.column, c.table
+                ));
+                fixes.push(format!(
+                    "remove {}.{} from cdc.columns.exclude",
+                    c.table, c.column
+                ));
+            }
+            Some(t) if t.column(&c.column).is_none() => {
+                warn.push(format!(
+                    "cdc.columns.exclude lists {}.{}, but {} has no such column",
+                    c.table, c.column, t.name
+                ));
+                fixes.push(format!(
+                    "remove {}.{} from cdc.columns.exclude",
+                    c.table, c.column
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    if warn.is_empty() && fail.is_empty() {
+        return Finding::pass(if count == 0 {
+            "no per-table settings".to_string()
+        } else {
+            format!("all {count} per-table settings name captured tables and their columns")
+        });
+    }
+    let failed = !fail.is_empty();
+    fail.extend(warn);
+    if failed {
+        Finding::fail(fail.join("\n"), fixes.join("\n"))
+    } else {
+        Finding::warn(fail.join("\n"), fixes.join("\n"))
+    }
+}

@@ -1,0 +1,675 @@
+//! Doctor against emulated databases: a healthy one reports all PASS; each misconfiguration,
+//! made one at a time, reports exactly its check ids with their severities and fixes.
+//! `tests_all.rs` makes them all at once.
+
+use super::*;
+use crate::offsets::{DatabaseIdentity, Offsets, StreamPosition};
+use crate::source::Connector;
+use std::path::{Path, PathBuf};
+
+/// A healthy database: keyed tables, ALL COLUMNS logging, every grant, ARCHIVELOG.
+pub(super) const HEALTHY_DB: &str = "  name: GOOD\n";
+pub(super) const HEALTHY_TABLES: &str = r#"
+  - name: HR.EMP
+    columns:
+      - { name: ID, type: NUMBER(10), nullable: false }
+      - { name: NAME, type: VARCHAR2(40) }
+      - { name: HIRED, type: DATE }
+    primary_key: [ID]
+    supplemental_logging: all
+    rows: 40
+  - name: HR.DEPT
+    columns:
+      - { name: CODE, type: VARCHAR2(8), nullable: false }
+      - { name: TITLE, type: VARCHAR2(40) }
+    primary_key: [CODE]
+    supplemental_logging: all
+    rows: 5
+"#;
+
+pub(super) struct Db {
+    pub dir: tempfile::TempDir,
+}
+
+impl Db {
+    /// `database:` lines (indented two spaces) and `tables:` entries.
+    pub fn new(database: &str, tables: &str) -> Db {
+        let dir = tempfile::tempdir().unwrap();
+        let schema = format!("seed: 3\ndatabase:\n{database}tables:{tables}");
+        let path = dir.path().join("schema.yaml");
+        std::fs::write(&path, &schema).unwrap();
+        crate::source::emulator::init(
+            &dir.path().join("db"),
+            &path,
+            None,
+            crate::source::emulator::clock::system(),
+        )
+        .unwrap_or_else(|e| panic!("{e}\n{schema}"));
+        Db { dir }
+    }
+
+    pub fn healthy() -> Db {
+        Db::new(HEALTHY_DB, HEALTHY_TABLES)
+    }
+
+    pub fn path(&self) -> PathBuf {
+        self.dir.path().join("db")
+    }
+
+    pub fn state(&self) -> PathBuf {
+        self.dir.path().join("state")
+    }
+
+    pub fn settings(&self, extra: &[&str]) -> Settings {
+        let mut pairs = vec![
+            format!("cdc.database.url=emulator:{}", self.path().display()),
+            format!("cdc.state.dir={}", self.state().display()),
+        ];
+        pairs.extend(extra.iter().map(|s| s.to_string()));
+        Settings::from_pairs(&pairs).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    pub fn report(&self, extra: &[&str]) -> Report {
+        run(&self.settings(extra), &Selection::default())
+    }
+
+    /// Store offsets whose stream resumes at `resume_scn`, for this database (or another DBID).
+    pub fn store_stream_position(&self, resume_scn: u64, other_dbid: bool) {
+        let c = crate::source::emulator::EmulatorConnector::open(
+            &self.path(),
+            crate::source::emulator::Faults::default(),
+        )
+        .unwrap();
+        let db = c.connect().unwrap().database().unwrap();
+        let mut identity = DatabaseIdentity::of(&db);
+        if other_dbid {
+            identity.dbid += 1;
+        }
+        let mut o = Offsets::new(identity);
+        o.stream = Some(StreamPosition {
+            resume_scn,
+            commit_scn: resume_scn,
+            commit_xids: vec![],
+            threads: Default::default(),
+        });
+        std::fs::create_dir_all(self.state()).unwrap();
+        o.save(&self.state().join(crate::state::OFFSETS_FILE))
+            .unwrap();
+    }
+}
+
+/// Every result that is not PASS, as (id, severity).
+pub(super) fn problems(r: &Report) -> Vec<(&'static str, Severity)> {
+    r.results
+        .iter()
+        .filter(|c| c.severity != Severity::Pass)
+        .map(|c| (c.id, c.severity))
+        .collect()
+}
+
+pub(super) fn get<'a>(r: &'a Report, id: &str) -> &'a CheckResult {
+    r.result(id)
+        .unwrap_or_else(|| panic!("no result for {id}: {:#?}", r.results))
+}
+
+pub(super) fn fix<'a>(r: &'a Report, id: &str) -> &'a str {
+    get(r, id).fix.as_deref().unwrap_or_default()
+}
+
+fn with_table(extra: &str) -> String {
+    format!("{HEALTHY_TABLES}{extra}")
+}
+
+#[test]
+fn every_check_id_is_unique_and_named_by_its_area() {
+    let mut seen = std::collections::BTreeSet::new();
+    for c in CHECKS {
+        assert!(seen.insert(c.id), "duplicate {}", c.id);
+        assert!(c.id.starts_with(&format!("{}.", c.area.name())), "{}", c.id);
+        assert!(!c.title.is_empty() && !c.why.is_empty());
+    }
+    let s = Selection {
+        only: vec!["redo".into(), "tables.lob".into()],
+        skip: vec!["redo.log-size".into()],
+    };
+    let chosen: Vec<&str> = CHECKS.iter().filter(|c| s.wants(c)).map(|c| c.id).collect();
+    assert!(chosen.contains(&"redo.archivelog") && chosen.contains(&"tables.lob"));
+    assert!(!chosen.contains(&"redo.log-size") && !chosen.contains(&"tables.keys"));
+    let bad = Selection {
+        only: vec!["redo.nope".into()],
+        skip: vec![],
+    };
+    assert_eq!(bad.unknown(), vec!["redo.nope".to_string()]);
+}
+
+#[test]
+fn a_healthy_database_reports_all_pass() {
+    let db = Db::healthy();
+    let r = db.report(&[]);
+    assert_eq!(r.results.len(), CHECKS.len());
+    assert_eq!(problems(&r), vec![], "{:#?}", r.results);
+    assert_eq!(r.exit_code(true), 0);
+    assert!(r.results.iter().all(|c| c.fix.is_none()));
+    assert_eq!(
+        get(&r, "tables.selection").found,
+        "2 of 2 tables captured: HR.DEPT, HR.EMP"
+    );
+    assert!(get(&r, "privileges.multitenant")
+        .found
+        .contains("not a container database"));
+    // A healthy container database too.
+    let cdb = Db::new(
+        "  multitenant: true\n",
+        &HEALTHY_TABLES.replace("HR.", "PDB1.HR."),
+    );
+    let r = cdb.report(&[]);
+    assert_eq!(problems(&r), vec![], "{:#?}", r.results);
+    assert_eq!(
+        get(&r, "connection.multitenant").found,
+        "container database, connected to CDB$ROOT; open PDBs: PDB1"
+    );
+}
+
+#[test]
+fn noarchivelog_fails_and_leaves_only_the_online_logs() {
+    let db = Db::new("  archivelog: false\n  log_size: 12\n", HEALTHY_TABLES);
+    let r = db.report(&[]);
+    assert_eq!(
+        problems(&r),
+        vec![
+            ("redo.archivelog", Severity::Fail),
+            ("redo.archive-dest", Severity::Skip)
+        ]
+    );
+    assert_eq!(
+        fix(&r, "redo.archivelog"),
+        "-- as SYSDBA (SQL*Plus); the database restarts\nSHUTDOWN IMMEDIATE\nSTARTUP MOUNT\nALTER DATABASE ARCHIVELOG;\nALTER DATABASE OPEN;"
+    );
+    assert_eq!(r.exit_code(false), 1);
+    // Without archiving, only the three online groups are left, none archived.
+    let c =
+        crate::source::emulator::EmulatorConnector::open(&db.path(), Default::default()).unwrap();
+    let logs = c.connect().unwrap().logs().unwrap();
+    assert_eq!(logs.len(), 3, "{logs:?}");
+    assert!(logs
+        .iter()
+        .all(|l| !l.archived && l.name.starts_with("/u01/oradata/")));
+    // snapshot_only does not need it.
+    let r = db.report(&["cdc.snapshot.mode=snapshot_only"]);
+    assert_eq!(problems(&r), vec![]);
+    assert!(get(&r, "redo.archivelog")
+        .found
+        .starts_with("NOARCHIVELOG (not needed"));
+}
+
+#[test]
+fn missing_minimal_supplemental_logging_fails() {
+    let db = Db::new("  supplemental_logging: { min: false }\n", HEALTHY_TABLES);
+    let r = db.report(&[]);
+    assert_eq!(
+        problems(&r),
+        vec![("supplemental.database", Severity::Fail)]
+    );
+    assert_eq!(
+        fix(&r, "supplemental.database"),
+        "ALTER DATABASE ADD SUPPLEMENTAL LOG DATA;"
+    );
+}
+
+#[test]
+fn a_table_without_all_columns_logging_fails_unless_the_database_logs_all() {
+    let tables = HEALTHY_TABLES.replacen(
+        "    primary_key: [CODE]\n    supplemental_logging: all",
+        "    primary_key: [CODE]\n    supplemental_logging: primary_key",
+        1,
+    );
+    let db = Db::new(HEALTHY_DB, &tables);
+    let r = db.report(&[]);
+    assert_eq!(problems(&r), vec![("supplemental.table", Severity::Fail)]);
+    assert_eq!(
+        get(&r, "supplemental.table").found,
+        "1 of 2 captured tables have no ALL COLUMNS logging: HR.DEPT"
+    );
+    assert_eq!(
+        fix(&r, "supplemental.table"),
+        "ALTER TABLE \"HR\".\"DEPT\" ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS;\n-- or for every table at once: ALTER DATABASE ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS;"
+    );
+    let db = Db::new(
+        "  supplemental_logging: { min: true, all: true }\n",
+        &tables,
+    );
+    assert_eq!(problems(&db.report(&[])), vec![]);
+}
+
+#[test]
+fn missing_grants_are_named_per_feature_and_only_when_needed() {
+    let db = Db::new(
+        "  privileges: [CREATE SESSION, FLASHBACK ANY TABLE, SELECT ANY TABLE, SELECT_CATALOG_ROLE]\n",
+        HEALTHY_TABLES,
+    );
+    let r = db.report(&["cdc.database.user=C##CDC"]);
+    assert_eq!(problems(&r), vec![("privileges.logmining", Severity::Fail)]);
+    let l = get(&r, "privileges.logmining");
+    assert_eq!(l.found, "missing: LOGMINING, EXECUTE on DBMS_LOGMNR");
+    assert_eq!(
+        l.fix.as_deref(),
+        Some("GRANT LOGMINING TO C##CDC;\nGRANT EXECUTE ON SYS.DBMS_LOGMNR TO C##CDC;")
+    );
+    assert!(get(&r, "privileges.catalog")
+        .found
+        .contains("(via SELECT_CATALOG_ROLE)"));
+    // A snapshot_only capture needs no LogMiner grant.
+    let r = db.report(&["cdc.snapshot.mode=snapshot_only"]);
+    assert_eq!(problems(&r), vec![]);
+    assert_eq!(
+        get(&r, "privileges.logmining").found,
+        "not needed: cdc.snapshot.mode=snapshot_only does not stream"
+    );
+
+    // Snapshots without FLASHBACK: per-table grants; streaming alone does not need them.
+    let db = Db::new(
+        "  privileges: [CREATE SESSION, SELECT ANY TABLE, SELECT_CATALOG_ROLE, EXECUTE_CATALOG_ROLE, LOGMINING]\n",
+        HEALTHY_TABLES,
+    );
+    let r = db.report(&[]);
+    assert_eq!(problems(&r), vec![("privileges.snapshot", Severity::Fail)]);
+    assert_eq!(
+        get(&r, "privileges.snapshot").found,
+        "missing: FLASHBACK on HR.DEPT, FLASHBACK on HR.EMP"
+    );
+    assert_eq!(
+        fix(&r, "privileges.snapshot"),
+        "GRANT FLASHBACK ON \"HR\".\"DEPT\" TO CDC;\nGRANT FLASHBACK ON \"HR\".\"EMP\" TO CDC;"
+    );
+    assert_eq!(problems(&db.report(&["cdc.snapshot.mode=none"])), vec![]);
+}
+
+#[test]
+fn small_undo_retention_warns_with_the_safe_chunk_size_and_fails_below_the_smallest_chunk() {
+    let db = Db::new("  undo_retention: 10\n", HEALTHY_TABLES);
+    let r = db.report(&[]);
+    assert_eq!(problems(&r), vec![("undo.retention", Severity::Warn)]);
+    let u = get(&r, "undo.retention");
+    assert!(
+        u.found.contains("chunks of up to 50000 rows are safe"),
+        "{}",
+        u.found
+    );
+    assert_eq!(
+        u.fix.as_deref(),
+        Some("cdc.snapshot.chunk.rows: 50000\n-- or keep the chunk size and raise the retention:\nALTER SYSTEM SET UNDO_RETENTION = 20 SCOPE=BOTH;\nALTER TABLESPACE UNDOTBS1 RETENTION GUARANTEE;  -- optional: makes UNDO_RETENTION a promise (DML fails instead when undo is full)")
+    );
+    assert_eq!(
+        problems(&db.report(&["cdc.snapshot.chunk.rows=50000"])),
+        vec![]
+    );
+    // At 100 rows/s even a 1,000-row chunk outlasts half of 10 s.
+    let r = db.report(&["cdc.doctor.read.rate=100"]);
+    assert_eq!(problems(&r), vec![("undo.retention", Severity::Fail)]);
+    assert!(
+        fix(&r, "undo.retention").starts_with("ALTER SYSTEM SET UNDO_RETENTION = 20 SCOPE=BOTH;")
+    );
+    // With RETENTION GUARANTEE all of it counts.
+    let db = Db::new(
+        "  undo_retention: 10\n  undo_guarantee: true\n",
+        HEALTHY_TABLES,
+    );
+    assert!(get(&db.report(&[]), "undo.retention")
+        .found
+        .contains("chunks of up to 100000 rows are safe"));
+}
+
+#[test]
+fn a_standby_warns_that_capture_runs_read_only() {
+    let db = Db::new(
+        "  role: physical_standby\n  open_mode: read_only_with_apply\n",
+        HEALTHY_TABLES,
+    );
+    let r = db.report(&[]);
+    assert_eq!(problems(&r), vec![("connection.role", Severity::Warn)]);
+    assert_eq!(
+        get(&r, "connection.role").found,
+        "PHYSICAL STANDBY, READ ONLY WITH APPLY: capture will run read-only; nothing is written to this database"
+    );
+    assert_eq!(r.exit_code(false), 0);
+    assert_eq!(r.exit_code(true), 1);
+}
+
+#[test]
+fn a_keyless_table_with_row_movement_warns_and_names_the_safer_key() {
+    let log = r#"
+  - name: HR.LOG
+    columns:
+      - { name: ID, type: NUMBER(10), nullable: false }
+      - { name: MSG, type: VARCHAR2(40) }
+    row_movement: true
+    supplemental_logging: all
+    rows: 5
+"#;
+    let db = Db::new(HEALTHY_DB, &with_table(log));
+    let r = db.report(&[]);
+    assert_eq!(
+        problems(&r),
+        vec![
+            ("tables.keys", Severity::Warn),
+            ("tables.row-movement-rowid", Severity::Warn)
+        ]
+    );
+    assert_eq!(
+        get(&r, "tables.row-movement-rowid").found,
+        "HR.LOG: ROW MOVEMENT ENABLED and read by ROWID ranges (ROWID ranges: it has no primary key)"
+    );
+    assert_eq!(
+        fix(&r, "tables.row-movement-rowid"),
+        "ALTER TABLE \"HR\".\"LOG\" DISABLE ROW MOVEMENT;  -- or add a NOT NULL unique key and name it with cdc.key.HR.LOG"
+    );
+    assert_eq!(
+        get(&r, "privileges.rowid-chunking").found,
+        "SELECT on DBA_EXTENTS"
+    );
+    // With a NOT NULL unique key, that key is the fix.
+    let db = Db::new(
+        HEALTHY_DB,
+        &with_table(&log.replace(
+            "    row_movement: true",
+            "    unique_keys: [[ID]]\n    row_movement: true",
+        )),
+    );
+    let r = db.report(&[]);
+    assert_eq!(
+        fix(&r, "tables.row-movement-rowid"),
+        "cdc.key.HR.LOG: ID  # unique key LOG_UK1, a safer key than ROWIDs"
+    );
+    // Following the fix clears both.
+    assert_eq!(problems(&db.report(&["cdc.key.HR.LOG=ID"])), vec![]);
+    // cdc.key.missing=fail turns the keyless table into a FAIL.
+    let r = db.report(&["cdc.key.missing=fail"]);
+    assert_eq!(problems(&r), vec![("tables.keys", Severity::Fail)]);
+}
+
+#[test]
+fn an_index_organised_table_without_usable_key_warns_of_one_chunk() {
+    let iot = r#"
+  - name: HR.IOT
+    columns:
+      - { name: AT, type: TIMESTAMP(6) WITH TIME ZONE, nullable: false }
+      - { name: V, type: NUMBER(5) }
+    primary_key: [AT]
+    organization: index_organized
+    supplemental_logging: all
+    rows: 3
+"#;
+    let db = Db::new(HEALTHY_DB, &with_table(iot));
+    let r = db.report(&[]);
+    assert_eq!(problems(&r), vec![("tables.iot-key", Severity::Warn)]);
+    let c = get(&r, "tables.iot-key");
+    assert_eq!(
+        c.found,
+        "HR.IOT: single chunk: key column AT has type TIMESTAMP(6) WITH TIME ZONE, which cannot bound chunks and an index-organised table has no ROWID ranges — one read of 3 rows"
+    );
+    assert!(c
+        .fix
+        .as_deref()
+        .unwrap_or_default()
+        .starts_with("cdc.key.HR.IOT: COL1,COL2"));
+}
+
+#[test]
+fn an_unsupported_column_type_fails_with_the_exclusion_that_fixes_it() {
+    let map = r#"
+  - name: HR.MAP
+    columns:
+      - { name: ID, type: NUMBER(10), nullable: false }
+      - { name: SHAPE, type: MDSYS.SDO_GEOMETRY }
+    primary_key: [ID]
+    supplemental_logging: all
+    rows: 2
+"#;
+    let db = Db::new(HEALTHY_DB, &with_table(map));
+    let r = db.report(&[]);
+    assert_eq!(problems(&r), vec![("tables.column-types", Severity::Fail)]);
+    assert_eq!(
+        get(&r, "tables.column-types").found,
+        "HR.MAP.SHAPE is MDSYS.SDO_GEOMETRY: no record mapping, the snapshot stops (CDC-3001)"
+    );
+    assert_eq!(
+        fix(&r, "tables.column-types"),
+        "cdc.columns.exclude: [HR.MAP.SHAPE]  # or cdc.on.decode.error: dlq to skip the table"
+    );
+    assert_eq!(
+        problems(&db.report(&["cdc.columns.exclude=HR.MAP.SHAPE"])),
+        vec![]
+    );
+    let r = db.report(&["cdc.on.decode.error=dlq"]);
+    assert_eq!(problems(&r), vec![("tables.column-types", Severity::Warn)]);
+}
+
+#[test]
+fn include_patterns_matching_nothing_fail() {
+    let db = Db::healthy();
+    let r = db.report(&["cdc.tables.include=SALES.*"]);
+    assert_eq!(problems(&r), vec![("tables.selection", Severity::Fail)]);
+    let c = get(&r, "tables.selection");
+    assert_eq!(
+        c.found,
+        "CDC-8003: no table to capture: cdc.tables.include [SALES.*] matches none of the database's 2 tables"
+    );
+    assert_eq!(
+        c.fix.as_deref(),
+        Some("cdc.tables.include: [HR.*]  # patterns of tables that exist; owners here: HR")
+    );
+}
+
+#[test]
+fn retained_logs_newer_than_the_stored_resume_scn_fail() {
+    let db = Db::new("  log_size: 12\n  archived_logs_kept: 1\n", HEALTHY_TABLES);
+    db.store_stream_position(1_000_001, false);
+    let r = db.report(&[]);
+    assert_eq!(problems(&r), vec![("redo.retention", Severity::Fail)]);
+    let c = get(&r, "redo.retention");
+    assert!(
+        c.found.starts_with(
+            "the stream resumes at SCN 1000001, but the oldest retained log starts at SCN"
+        ),
+        "{}",
+        c.found
+    );
+    assert_eq!(
+        c.fix.as_deref(),
+        Some(format!(
+            "restore the archived logs from SCN 1000001 from backup before capture starts (RMAN> RESTORE ARCHIVELOG FROM SCN 1000001;), or start over with a new snapshot: move {} away",
+            db.state().display()
+        )
+        .as_str())
+    );
+    // A resume position the logs still cover passes.
+    let newest = {
+        let c = crate::source::emulator::EmulatorConnector::open(&db.path(), Default::default())
+            .unwrap();
+        let logs = c.connect().unwrap().logs().unwrap();
+        logs.iter().map(|l| l.first_scn).min().unwrap()
+    };
+    db.store_stream_position(newest, false);
+    assert_eq!(problems(&db.report(&[])), vec![]);
+    // Offsets of another database are refused.
+    db.store_stream_position(newest, true);
+    let r = db.report(&[]);
+    assert_eq!(problems(&r), vec![("redo.retention", Severity::Fail)]);
+    assert!(get(&r, "redo.retention").found.starts_with("CDC-7001"));
+}
+
+#[test]
+fn names_over_30_bytes_fail_when_streaming() {
+    let long = r#"
+  - name: HR.A_TABLE_NAME_THAT_IS_LONGER_THAN_30
+    columns:
+      - { name: ID, type: NUMBER(10), nullable: false }
+    primary_key: [ID]
+    supplemental_logging: all
+    rows: 1
+"#;
+    let db = Db::new("  compatible: 19.0.0\n", &with_table(long));
+    let r = db.report(&[]);
+    assert_eq!(problems(&r), vec![("tables.name-length", Severity::Fail)]);
+    assert_eq!(
+        get(&r, "tables.name-length").found,
+        "HR.A_TABLE_NAME_THAT_IS_LONGER_THAN_30: table name is 35 bytes"
+    );
+    assert_eq!(
+        fix(&r, "tables.name-length"),
+        "ALTER TABLE \"HR\".\"A_TABLE_NAME_THAT_IS_LONGER_THAN_30\" RENAME TO <name of at most 30 bytes>;"
+    );
+    assert_eq!(
+        problems(&db.report(&["cdc.snapshot.mode=snapshot_only"])),
+        vec![]
+    );
+}
+
+#[test]
+fn redo_layout_problems_warn_or_fail() {
+    let db = Db::new("  force_logging: false\n  redo_groups: 2\n", HEALTHY_TABLES);
+    let r = db.report(&[]);
+    assert_eq!(
+        problems(&r),
+        vec![
+            ("redo.force-logging", Severity::Warn),
+            ("redo.log-size", Severity::Warn)
+        ]
+    );
+    assert_eq!(
+        fix(&r, "redo.force-logging"),
+        "ALTER DATABASE FORCE LOGGING;"
+    );
+    assert!(fix(&r, "redo.log-size").starts_with("ALTER DATABASE ADD LOGFILE THREAD 1 SIZE 200M;"));
+
+    let db = Db::new(
+        "  archive_destinations:\n    - { name: LOG_ARCHIVE_DEST_1, destination: /u01/arch, status: error }\n",
+        HEALTHY_TABLES,
+    );
+    let r = db.report(&[]);
+    assert_eq!(problems(&r), vec![("redo.archive-dest", Severity::Fail)]);
+    assert_eq!(
+        get(&r, "redo.archive-dest").found,
+        "no VALID LOCAL archive destination (configured: LOG_ARCHIVE_DEST_1 → /u01/arch (ERROR, LOCAL))"
+    );
+
+    // 300 rows in logs of 10 records: dozens of switches within the hour.
+    let db = Db::new(
+        "  log_size: 10\n",
+        &HEALTHY_TABLES.replace("    rows: 40", "    rows: 300"),
+    );
+    let r = db.report(&[]);
+    assert_eq!(problems(&r), vec![("redo.switch-rate", Severity::Warn)]);
+    assert!(fix(&r, "redo.switch-rate").contains("ALTER DATABASE ADD LOGFILE THREAD 1 SIZE"));
+}
+
+#[test]
+fn settings_the_database_contradicts_are_reported() {
+    let db = Db::new("  sessions: 10\n  sessions_in_use: 8\n", HEALTHY_TABLES);
+    let r = db.report(&[]);
+    assert_eq!(problems(&r), vec![("settings.sessions", Severity::Fail)]);
+    assert!(fix(&r, "settings.sessions").starts_with("ALTER SYSTEM SET SESSIONS ="));
+    let r = db.report(&["cdc.snapshot.mode=none"]);
+    assert_eq!(
+        problems(&r),
+        vec![],
+        "mining and catalog need only 2 sessions"
+    );
+
+    let db = Db::healthy();
+    let r = db.report(&["cdc.key.HR.GONE=ID", "cdc.columns.exclude=HR.EMP.NOPE"]);
+    assert_eq!(problems(&r), vec![("settings.references", Severity::Warn)]);
+    assert_eq!(
+        get(&r, "settings.references").found,
+        "cdc.key.HR.GONE names no captured table\ncdc.columns.exclude lists HR.EMP.NOPE, but HR.EMP has no such column"
+    );
+    db.store_stream_position(1_000_001, false);
+    let r = db.report(&["cdc.snapshot.mode=snapshot_only"]);
+    assert_eq!(problems(&r), vec![("settings.mode", Severity::Warn)]);
+}
+
+#[test]
+fn lob_columns_and_missing_statistics_warn() {
+    let doc = r#"
+  - name: HR.DOC
+    columns:
+      - { name: ID, type: NUMBER(10), nullable: false }
+      - { name: BODY, type: CLOB }
+    primary_key: [ID]
+    supplemental_logging: all
+    rows: 2
+    statistics: missing
+"#;
+    let db = Db::new(HEALTHY_DB, &with_table(doc));
+    let r = db.report(&[]);
+    assert_eq!(
+        problems(&r),
+        vec![
+            ("tables.lob", Severity::Warn),
+            ("tables.estimate", Severity::Warn)
+        ]
+    );
+    assert_eq!(get(&r, "tables.lob").found, "HR.DOC: BODY (CLOB)");
+    assert_eq!(
+        fix(&r, "tables.estimate"),
+        "EXEC DBMS_STATS.GATHER_TABLE_STATS('HR', 'DOC');"
+    );
+}
+
+#[test]
+fn an_unreachable_emulator_fails_login_and_skips_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Settings::from_pairs(&[
+        format!(
+            "cdc.database.url=emulator:{}",
+            dir.path().join("none").display()
+        ),
+        format!("cdc.state.dir={}", dir.path().join("state").display()),
+    ])
+    .unwrap();
+    let r = run(&s, &Selection::default());
+    assert_eq!(get(&r, "connection.client").severity, Severity::Pass);
+    let login = get(&r, "connection.login");
+    assert_eq!(login.severity, Severity::Fail);
+    assert!(login.found.starts_with("CDC-4001"), "{}", login.found);
+    assert!(
+        r.results
+            .iter()
+            .filter(|c| c.area != Area::Connection)
+            .all(|c| c.severity == Severity::Skip
+                || (["redo.retention", "settings.mode"].contains(&c.id)
+                    && c.found.contains("no stored offsets"))),
+        "{:#?}",
+        r.results
+    );
+}
+
+#[test]
+fn oracle_without_client_libraries_fails_the_client_check_with_cdc_2001() {
+    if std::env::var_os("ORACLE_CDC_TEST_URL").is_some() {
+        return; // a machine with Instant Client
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let s = Settings::from_pairs(&[
+        "cdc.database.url=localhost:1521/FREEPDB1".to_string(),
+        "cdc.database.user=cdc".into(),
+        "cdc.database.password=Doctor-Secret-77".into(),
+        format!(
+            "cdc.state.dir={}",
+            Path::new(dir.path()).join("s").display()
+        ),
+    ])
+    .unwrap();
+    let r = run(&s, &Selection::default());
+    let c = get(&r, "connection.client");
+    assert_eq!(c.severity, Severity::Fail);
+    assert!(
+        c.found.starts_with("CDC-2001") && c.found.contains("DPI-1047"),
+        "{}",
+        c.found
+    );
+    assert_eq!(c.why, crate::errors::Code::Cdc2001.info().explanation);
+    assert_eq!(get(&r, "connection.login").severity, Severity::Skip);
+    let text = format!("{r:?}");
+    assert!(!text.contains("Doctor-Secret-77"));
+}

@@ -1,0 +1,135 @@
+//! Instance parameters and redo layout for the pre-flight checks ([`InstanceConfig`]).
+//!
+//! Every part comes from its own view; a view the user may not read (ORA-00942, ORA-01031)
+//! leaves that part unknown (`None`) with a warning, so one missing grant does not hide the
+//! rest. Other errors (a lost connection) fail the call.
+
+use super::connect::{db_error, CallContext};
+use super::fetch::Cols;
+use super::{is_missing_privilege, sql};
+use crate::errors::{CdcError, Result};
+use crate::source::model::*;
+
+/// Run `statement` and convert each row; `Ok(None)` when the view cannot be read.
+fn optional<T>(
+    conn: &oracle::Connection,
+    statement: &str,
+    operation: &'static str,
+    mut f: impl FnMut(&Cols) -> Result<T>,
+) -> Result<Option<Vec<T>>> {
+    let c = CallContext {
+        operation,
+        ..CallContext::default()
+    };
+    let rows = match conn.query(statement, &[]) {
+        Ok(rows) => rows,
+        Err(e) if is_missing_privilege(&e) => {
+            tracing::warn!("{operation}: {e}; that part of the pre-flight checks is unknown");
+            return Ok(None);
+        }
+        Err(e) => return Err(db_error(&e, &c)),
+    };
+    let mut out = Vec::new();
+    for row in rows {
+        let row = row.map_err(|e| db_error(&e, &c))?;
+        out.push(f(&Cols { row: &row, ctx: &c })?);
+    }
+    Ok(Some(out))
+}
+
+/// V$RESOURCE_LIMIT.LIMIT_VALUE: `UNLIMITED` or a number with leading blanks.
+pub fn parse_limit(text: &str) -> Result<Option<u64>> {
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("UNLIMITED") {
+        return Ok(None);
+    }
+    t.parse::<u64>().map(Some).map_err(|_| {
+        CdcError::Database(format!(
+            "V$RESOURCE_LIMIT.LIMIT_VALUE `{t}` is not a number"
+        ))
+    })
+}
+
+/// Read every part of the instance configuration.
+pub fn read(conn: &oracle::Connection) -> Result<InstanceConfig> {
+    let mut config = InstanceConfig::default();
+    if let Some(rows) = optional(conn, sql::CONTAINER_NAME, "reading the container", |r| {
+        Ok((r.string(0)?, r.string(1)?))
+    })? {
+        // CON_ID 0: not a CDB.
+        config.container = rows
+            .into_iter()
+            .next()
+            .filter(|(_, id)| id.trim() != "0")
+            .map(|(name, _)| name);
+    }
+    if let Some(rows) = optional(conn, sql::INSTANCE_PARAMETERS, "reading V$PARAMETER", |r| {
+        Ok((r.string(0)?, r.opt_string(1)?))
+    })? {
+        for (name, value) in rows {
+            match name.as_str() {
+                "compatible" => config.compatible = value,
+                _ => config.undo_tablespace = value,
+            }
+        }
+    }
+    if let Some(rows) = optional(
+        conn,
+        sql::RESOURCE_LIMITS,
+        "reading V$RESOURCE_LIMIT",
+        |r| Ok((r.string(0)?, r.u64(1)?, r.string(2)?)),
+    )? {
+        for (name, current, limit) in rows {
+            let use_ = ResourceUse {
+                current,
+                limit: parse_limit(&limit)?,
+            };
+            match name.trim() {
+                "processes" => config.processes = Some(use_),
+                _ => config.sessions = Some(use_),
+            }
+        }
+    }
+    config.archive_destinations = optional(
+        conn,
+        sql::ARCHIVE_DESTINATIONS,
+        "reading V$ARCHIVE_DEST_STATUS",
+        |r| {
+            Ok(ArchiveDestination {
+                dest_id: r.u32(0)?,
+                name: r.string(1)?,
+                status: r.string(2)?,
+                kind: r.string(3)?,
+                destination: r.opt_string(4)?.unwrap_or_default(),
+            })
+        },
+    )?;
+    config.redo_groups = optional(conn, sql::REDO_GROUPS, "reading V$LOG", |r| {
+        Ok(RedoGroup {
+            group: r.u32(0)?,
+            thread: r.u32(1)?,
+            bytes: r.u64(2)?,
+            members: r.u32(3)?,
+        })
+    })?;
+    config.log_switches = optional(conn, sql::LOG_SWITCHES, "reading V$LOG_HISTORY", |r| {
+        Ok(SwitchHour {
+            thread: r.u32(0)?,
+            hour: r.string(1)?,
+            switches: r.u64(2)?,
+        })
+    })?;
+    Ok(config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_limit;
+
+    #[test]
+    fn resource_limits_parse_blanks_and_unlimited() {
+        assert_eq!(parse_limit("       300").ok(), Some(Some(300)));
+        assert_eq!(parse_limit(" UNLIMITED").ok(), Some(None));
+        assert!(parse_limit("lots").is_err());
+    }
+}
