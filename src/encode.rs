@@ -135,6 +135,11 @@ fn epoch(s: &str, unit: u32) -> Option<i64> {
     }
 }
 
+/// Milliseconds since the epoch of a `YYYY-MM-DD HH24:MI:SS[.FF]` text (UTC).
+pub fn epoch_ms(s: &str) -> Option<i64> {
+    epoch(s, 3)
+}
+
 /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
 fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };

@@ -166,6 +166,18 @@ catalog! {
     Cdc7004 = "CDC-7004", Failure, "State directory is in use",
         "A running capture holds the state directory's lock; its offsets must not change under it.",
         "Stop the capture (the message names its process id) and try again.";
+    Cdc7005 = "CDC-7005", Failure, "No offsets to edit",
+        "`oracle-cdc offsets edit` found no offsets file in the state directory, so there is nothing to change. Capture (or `oracle-cdc snapshot`) writes it on its first start.",
+        "Check cdc.state.dir (or --dir); `oracle-cdc offsets inspect` shows which file is read. To start streaming at an SCN before the first start, run `offsets edit set-scn` with the database reachable: it creates the offsets.";
+    Cdc7006 = "CDC-7006", Usage, "Offsets edit would skip data",
+        "The edit moves the offsets past data that was never published: changes committed between two stream positions, transactions skipped by XID, snapshot rows not read yet, a signal snapshot that is not finished, or a sink or schema-history position. The message names what would be lost; nothing was written.",
+        "Check the list in the message. If losing exactly that is what you want, run the same command again with --force; `--dry-run` shows the change without writing it.";
+    Cdc7007 = "CDC-7007", Failure, "SCN is outside the retained logs",
+        "The SCN given to `offsets edit set-scn` (or the resume SCN it leads to) is older than the oldest redo log still available for mining, or newer than the database's current SCN. Capture could not start there.",
+        "Choose an SCN between the oldest retained log's first SCN and the current SCN (both are in the message; `oracle-cdc offsets inspect` shows them too). If the logs you need are gone, restore the archived logs or re-snapshot with `oracle-cdc offsets edit reset-table`.";
+    Cdc7008 = "CDC-7008", Usage, "Invalid offsets edit",
+        "The edit names something the offsets or the settings do not have (a table that is not captured, a table or signal the offsets do not hold), or the edited offsets are not valid: the message names the field or table at fault and why. Nothing was written.",
+        "Fix what the message names: table names as PDB.OWNER.TABLE or OWNER.TABLE of a captured table (`oracle-cdc offsets inspect` lists the ones in the offsets), or the field in the edited JSON (commands/offsets.md documents every field).";
     Cdc8001 = "CDC-8001", Failure, "Snapshot chunk cannot be read",
         "A snapshot chunk kept failing: its undo was gone (ORA-01555 or ORA-08181) even after halving the chunk down to 1,000 rows, or it failed more than cdc.snapshot.chunk.retries times.",
         "Raise UNDO_RETENTION (and consider RETENTION GUARANTEE), lower the load on the source while snapshotting, or lower cdc.snapshot.threads; the chunks already read are kept and the next start resumes at this chunk.";
@@ -307,6 +319,18 @@ pub enum CdcError {
     #[error("CDC-7004: state directory {} is held by a running capture (pid {pid})", path.display())]
     StateBusy { path: PathBuf, pid: String },
 
+    #[error("CDC-7005: no offsets to edit at {}", path.display())]
+    NoOffsets { path: PathBuf },
+
+    #[error("CDC-7006: {0}")]
+    EditSkipsData(String),
+
+    #[error("CDC-7007: {0}")]
+    ScnNotRetained(String),
+
+    #[error("CDC-7008: {0}")]
+    InvalidEdit(String),
+
     #[error("CDC-8002: table {table} has no usable key ({reason}) and cdc.key.missing=fail")]
     NoUsableKey { table: String, reason: String },
 
@@ -353,6 +377,10 @@ impl CdcError {
             CdcError::OffsetsTooNew { .. } => Code::Cdc7003,
             CdcError::NoUsableKey { .. } => Code::Cdc8002,
             CdcError::StateBusy { .. } => Code::Cdc7004,
+            CdcError::NoOffsets { .. } => Code::Cdc7005,
+            CdcError::EditSkipsData(_) => Code::Cdc7006,
+            CdcError::ScnNotRetained(_) => Code::Cdc7007,
+            CdcError::InvalidEdit(_) => Code::Cdc7008,
             CdcError::NoTables(_) => Code::Cdc8003,
             CdcError::OtherExport { .. } => Code::Cdc8005,
         }

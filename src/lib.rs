@@ -4,7 +4,9 @@
 //! command-line layer is [`cli`]. The engine never imports clap, indicatif, comfy-table or
 //! crossterm; it reaches databases only through [`source::Connector`].
 
+pub mod capture;
 pub mod cli;
+pub mod doctor;
 pub mod encode;
 pub mod errors;
 pub mod export;
@@ -13,6 +15,7 @@ pub mod offsets;
 pub mod ops;
 pub mod record;
 pub mod settings;
+pub mod sink;
 pub mod snapshot;
 pub mod source;
 pub mod sql_condition;

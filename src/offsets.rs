@@ -12,8 +12,41 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+pub mod commit;
+pub mod diff;
+pub mod edit;
+#[cfg(test)]
+pub(crate) mod fixtures;
+pub mod inspect;
+pub mod losses;
+pub mod validate;
+
 /// The format this build writes. Older versions are read and upgraded on the next write.
 pub const FORMAT_VERSION: u32 = 1;
+
+/// The oldest format version this build reads (and upgrades).
+pub const OLDEST_FORMAT_VERSION: u32 = 1;
+
+/// Upgrade the JSON of format `from` one version at a time up to [`FORMAT_VERSION`], so a file
+/// of any supported older version is read, and written back in the current format.
+fn upgrade(raw: serde_json::Value, from: u32) -> std::result::Result<serde_json::Value, String> {
+    let mut raw = raw;
+    for version in from..FORMAT_VERSION {
+        raw = upgrade_step(version, raw)?;
+    }
+    Ok(raw)
+}
+
+/// One step: the JSON of format `version` to format `version + 1`. Format 1 is the first; each
+/// format bump adds its step here (`1 => fill the new field, set "format": 2`) with a test that
+/// reads a file of the old version.
+fn upgrade_step(
+    version: u32,
+    raw: serde_json::Value,
+) -> std::result::Result<serde_json::Value, String> {
+    drop(raw);
+    Err(format!("no upgrade from format version {version}"))
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Offsets {
@@ -201,38 +234,76 @@ impl Offsets {
         }
     }
 
-    /// Read an offsets file; `Ok(None)` when there is none.
+    /// Read an offsets file; `Ok(None)` when there is none. A file of an older format version
+    /// is upgraded in memory (and written in the current format by the next save).
     pub fn load(path: &Path) -> Result<Option<Offsets>> {
-        let text = match std::fs::read_to_string(path) {
+        Ok(Offsets::load_versioned(path)?.map(|(o, _)| o))
+    }
+
+    /// [`Offsets::load`], also returning the format version the file was written in.
+    pub fn load_versioned(path: &Path) -> Result<Option<(Offsets, u32)>> {
+        let text = match std::fs::read(path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(CdcError::io(path, e)),
         };
+        let text = String::from_utf8(text).map_err(|e| CdcError::OffsetsDamaged {
+            path: path.to_path_buf(),
+            message: format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
+        })?;
+        Offsets::parse(path, &text).map(Some)
+    }
+
+    /// Parse offsets JSON (`path` is named in errors): refuses damaged text (CDC-7002, with the
+    /// line and column) and newer format versions (CDC-7003); upgrades older ones. Returns the
+    /// offsets, in the current format, and the version the text was written in.
+    pub fn parse(path: &Path, text: &str) -> Result<(Offsets, u32)> {
+        let damaged = |message: String| CdcError::OffsetsDamaged {
+            path: path.to_path_buf(),
+            message,
+        };
+        // serde_json's messages end with the line and column.
         let raw: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| CdcError::OffsetsDamaged {
-                path: path.to_path_buf(),
-                message: format!("line {} column {}: {e}", e.line(), e.column()),
-            })?;
-        let format =
-            raw.get("format")
-                .and_then(|f| f.as_u64())
-                .ok_or_else(|| CdcError::OffsetsDamaged {
-                    path: path.to_path_buf(),
-                    message: "no `format` version number".into(),
-                })? as u32;
-        if format > FORMAT_VERSION {
+            serde_json::from_str(text).map_err(|e| damaged(e.to_string()))?;
+        if !raw.is_object() {
+            return Err(damaged("not a JSON object".into()));
+        }
+        let format = raw
+            .get("format")
+            .and_then(|f| f.as_u64())
+            .ok_or_else(|| damaged("no `format` version number".into()))?;
+        if format > u64::from(FORMAT_VERSION) {
             return Err(CdcError::OffsetsTooNew {
                 path: path.to_path_buf(),
-                found: format,
+                found: u32::try_from(format).unwrap_or(u32::MAX),
                 supported: FORMAT_VERSION,
             });
         }
-        let offsets: Offsets =
-            serde_json::from_value(raw).map_err(|e| CdcError::OffsetsDamaged {
-                path: path.to_path_buf(),
-                message: e.to_string(),
-            })?;
-        Ok(Some(offsets))
+        let format = format as u32;
+        if format < OLDEST_FORMAT_VERSION {
+            return Err(damaged(format!(
+                "format version {format} was never written by oracle-cdc (versions {OLDEST_FORMAT_VERSION} to {FORMAT_VERSION} are read)"
+            )));
+        }
+        let mut offsets: Offsets = if format == FORMAT_VERSION {
+            // From the text, so type errors carry their line and column.
+            serde_json::from_str(text).map_err(|e| damaged(e.to_string()))?
+        } else {
+            let raw = upgrade(raw, format).map_err(damaged)?;
+            serde_json::from_value(raw).map_err(|e| damaged(e.to_string()))?
+        };
+        offsets.format = FORMAT_VERSION;
+        Ok((offsets, format))
+    }
+
+    /// The file's bytes: pretty JSON and a final newline.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let mut text = serde_json::to_vec_pretty(self).map_err(|e| CdcError::OffsetsDamaged {
+            path: PathBuf::from(crate::state::OFFSETS_FILE),
+            message: e.to_string(),
+        })?;
+        text.push(b'\n');
+        Ok(text)
     }
 
     /// Refuse offsets of another database or incarnation.
@@ -251,17 +322,35 @@ impl Offsets {
 
     /// Write atomically: temp file, fsync, rename, directory fsync. Mode 0600.
     pub fn save(&self, path: &Path) -> Result<()> {
-        let mut text = serde_json::to_vec_pretty(self).map_err(|e| CdcError::OffsetsDamaged {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
-        text.push(b'\n');
-        write_atomically(path, &text)
+        write_atomically(path, &self.to_bytes()?)
     }
 }
 
 /// Replace `path` with `bytes` so that a crash leaves the old or the new content, never a mix.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomically_with(path, bytes, &mut |_| Ok(()))
+}
+
+/// The steps of [`write_atomically`], in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteStep {
+    /// The new content is in a temp file next to the target (not yet synced).
+    TempWritten,
+    /// The temp file is fsynced.
+    TempSynced,
+    /// The temp file was renamed over the target.
+    Renamed,
+    /// The directory is fsynced: the rename is durable.
+    DirSynced,
+}
+
+/// [`write_atomically`], calling `after` after each step; an error from it stops the write
+/// there (tests inject failures this way).
+pub fn write_atomically_with(
+    path: &Path,
+    bytes: &[u8],
+    after: &mut dyn FnMut(WriteStep) -> Result<()>,
+) -> Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -274,14 +363,18 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     set_private(tmp.path())?;
     tmp.write_all(bytes)
         .map_err(|e| CdcError::io(tmp.path(), e))?;
+    after(WriteStep::TempWritten)?;
     tmp.as_file()
         .sync_all()
         .map_err(|e| CdcError::io(tmp.path(), e))?;
+    after(WriteStep::TempSynced)?;
     tmp.persist(path).map_err(|e| CdcError::io(path, e.error))?;
+    after(WriteStep::Renamed)?;
     if let Ok(d) = std::fs::File::open(&dir) {
         // The rename is durable once the directory is.
         let _ = d.sync_all();
     }
+    after(WriteStep::DirSynced)?;
     Ok(())
 }
 
@@ -336,6 +429,40 @@ mod tests {
         }
         let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "no temp file left behind");
+    }
+
+    #[test]
+    fn format_versions_are_reported_checked_and_written_current() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("offsets.json");
+        Offsets::new(identity()).save(&path).unwrap();
+        let (o, v) = Offsets::load_versioned(&path).unwrap().unwrap();
+        assert_eq!((o.format, v), (FORMAT_VERSION, FORMAT_VERSION));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let e = Offsets::parse(&path, &text.replace("\"format\": 1", "\"format\": 0")).unwrap_err();
+        assert_eq!(e.code(), crate::errors::Code::Cdc7002);
+        assert!(
+            e.to_string().contains("format version 0 was never written"),
+            "{e}"
+        );
+        let e = Offsets::parse(&path, &text.replace("\"format\": 1", "\"format\": 2")).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("format version 2; this oracle-cdc reads up to version 1"),
+            "{e}"
+        );
+        // Type errors carry their position.
+        let e =
+            Offsets::parse(&path, &text.replace("\"dbid\": 42", "\"dbid\": \"42\"")).unwrap_err();
+        assert!(e.to_string().contains("at line 4 column"), "{e}");
+        assert!(Offsets::parse(&path, "[1]")
+            .unwrap_err()
+            .to_string()
+            .contains("not a JSON object"));
+        assert_eq!(
+            upgrade(serde_json::json!({}), FORMAT_VERSION).unwrap(),
+            serde_json::json!({})
+        );
     }
 
     #[test]

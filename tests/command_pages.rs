@@ -11,5 +11,8 @@ fn command_pages() {
         .case("commands/completions.md")
         .case("commands/man.md")
         .case("commands/snapshot.md")
-        .case("commands/plan-chunks.md");
+        .case("commands/capture.md")
+        .case("commands/plan-chunks.md")
+        .case("commands/offsets.md")
+        .case("commands/doctor.md");
 }

@@ -82,6 +82,20 @@ Point any command at it with cdc.database.url: emulator:DIR.",
     )]
     Emulator(EmulatorCommand),
 
+    /// Snapshot per cdc.snapshot.mode, then stream changes to the sink
+    #[command(
+        long_about = "The main job: take the snapshot cdc.snapshot.mode asks for (initial: every captured table, \
+with streaming starting at the same moment; none: no snapshot, stream from now on including transactions \
+already open; snapshot_only: read every table, then stay idle; on_signal: stream, snapshot on a signal) and \
+stream committed changes from LogMiner, publishing both in one SCN order to the sink (cdc.sink.*): a chunk read \
+at SCN s comes after every change committed before s and before every change committed at or after s, so a \
+consumer keeping the latest record per key converges to the tables. Offsets in cdc.state.dir move only forward; \
+the file sink is exactly-once across kill -9. Ctrl-C or SIGTERM stops cleanly.\n\n\
+Examples:\n  oracle-cdc -c settings.yaml capture\n  oracle-cdc --set cdc.database.url=emulator:demo-db capture --stop-at-scn 1002000",
+        after_long_help = CAPTURE_EXIT_CODES
+    )]
+    Capture(CaptureArgs),
+
     /// One-off snapshot_only export of tables to files
     #[command(
         long_about = "Export the captured tables to files once (snapshot_only): one file per table, named after it \
@@ -107,6 +121,26 @@ Examples:\n  oracle-cdc plan-chunks\n  oracle-cdc plan-chunks --tables PDB1.HR.E
     )]
     PlanChunks(PlanChunksArgs),
 
+    /// Show or change the stored offsets: where capture is, what is left of the snapshot
+    #[command(
+        subcommand,
+        long_about = "Show or change the stored offsets (cdc.state.dir/offsets.json, or an export's --out directory): \
+the stream position, each table's snapshot progress, running signal snapshots, the sink and schema-history \
+positions. `inspect` reads them, with or without the database; `edit` changes them safely: never while a \
+capture holds the state directory, validated, nothing skipped without --force, a timestamped backup, an \
+atomic write, and a diff of what changed. The format: commands/offsets.md.\n\n\
+Examples:\n  oracle-cdc offsets inspect\n  oracle-cdc offsets edit reset-table SALES.ORDERS --dry-run",
+        after_long_help = EXIT_CODES
+    )]
+    Offsets(OffsetsCommand),
+
+    /// Pre-flight checks of the database, the capture user and the settings
+    #[command(
+        long_about = DOCTOR_LONG_ABOUT,
+        after_long_help = DOCTOR_EXIT_CODES
+    )]
+    Doctor(DoctorArgs),
+
     /// Explain a CDC-NNNN error code
     #[command(
         long_about = "Explain a CDC-NNNN error code: what it means and how to fix it.\n\n\
@@ -130,6 +164,15 @@ Examples:\n  oracle-cdc man | man -l -\n  oracle-cdc man emulator-dump | man -l 
         after_long_help = EXIT_CODES
     )]
     Man(ManArgs),
+}
+
+pub const CAPTURE_EXIT_CODES: &str = "Exit codes:\n  0  stopped cleanly (Ctrl-C, SIGTERM) or reached --stop-at-scn\n  1  failure (database, I/O, a change that cannot be decoded)\n  2  usage or settings error";
+
+#[derive(Debug, Args)]
+pub struct CaptureArgs {
+    /// Stop once every change committed up to this SCN is published (scripts, tests, migrations)
+    #[arg(long, value_name = "SCN")]
+    pub stop_at_scn: Option<u64>,
 }
 
 pub const SNAPSHOT_EXIT_CODES: &str = "Exit codes:\n  0  success (or the export in --out was already complete)\n  1  failure (database, I/O, a chunk that cannot be read)\n  2  usage or settings error\n  130  stopped by Ctrl-C; run the same command again to resume";
@@ -164,6 +207,41 @@ pub struct PlanChunksArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = TableFormat::Table)]
     pub format: TableFormat,
+}
+
+/// Shared by `oracle-cdc doctor` and the `oracle-cdc-doctor` binary.
+pub const DOCTOR_ABOUT: &str =
+    "Pre-flight checks of the database, the capture user and the settings";
+
+pub const DOCTOR_LONG_ABOUT: &str = "Check everything that would make capture fail or lose data, before deploying it: \
+the client libraries and connection, version, CDB/PDB layout, role and open mode; ARCHIVELOG, FORCE LOGGING, \
+archive destinations, redo log sizes and switch rate, retained logs vs the stored resume position; supplemental \
+logging; the grants each configured feature needs (and no more); undo retention vs the longest chunk read; the \
+captured tables (keys, row movement, index-organised tables, column types, name lengths, LOBs, size); and \
+settings that contradict the database or the stored offsets. Each check has a stable id, a severity (PASS, WARN, \
+FAIL, SKIP), what was found, why it matters and the exact fix (SQL or a setting). Read-only: nothing is written \
+to the database. The same command is installed as `oracle-cdc-doctor`.\n\n\
+Examples:\n  oracle-cdc -c settings.yaml doctor\n  oracle-cdc doctor --check redo --check privileges.logmining --format json\n  \
+oracle-cdc-doctor -c settings.yaml --strict --skip tables.lob";
+
+pub const DOCTOR_EXIT_CODES: &str = "Exit codes:\n  0  no check FAILs (WARN and SKIP allowed)\n  1  a check FAILs, or WARNs with --strict\n  2  usage or settings error";
+
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// Output format
+    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    pub format: TableFormat,
+    /// Run only this check or area (repeatable, or comma-separated), e.g. redo or redo.archivelog
+    #[arg(long = "check", value_name = "ID", value_delimiter = ',',
+          value_parser = clap::builder::PossibleValuesParser::new(crate::doctor::selectors()))]
+    pub check: Vec<String>,
+    /// Leave this check or area out (repeatable, or comma-separated; the names --check takes)
+    #[arg(long = "skip", value_name = "ID", value_delimiter = ',', hide_possible_values = true,
+          value_parser = clap::builder::PossibleValuesParser::new(crate::doctor::selectors()))]
+    pub skip: Vec<String>,
+    /// Exit 1 when a check WARNs, not only when one FAILs
+    #[arg(long)]
+    pub strict: bool,
 }
 
 #[derive(Debug, Args)]
@@ -333,6 +411,161 @@ pub struct EmulatorStatusArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = TableFormat::Table)]
     pub format: TableFormat,
+}
+
+pub const OFFSETS_EDIT_EXIT_CODES: &str = "Exit codes:\n  0  written, nothing to change, or --dry-run (nothing written)\n  1  failure: a capture holds the state directory (CDC-7004), damaged or newer offsets (CDC-7002, CDC-7003), another database (CDC-7001), an SCN outside the retained logs (CDC-7007), no offsets (CDC-7005), I/O\n  2  usage: the edit would skip data and --force is not given (CDC-7006), or it is invalid: an unknown table or signal, a bad field (CDC-7008)";
+
+#[derive(Debug, Subcommand)]
+pub enum OffsetsCommand {
+    /// Show the stored offsets: stream position and lag, snapshot progress, signals, sink
+    #[command(
+        long_about = "Show the stored offsets: the database they belong to, the phase (fresh, snapshotting, streaming, \
+signal snapshots running), the stream position (resume SCN, last published commit SCN and the transactions at it, \
+per redo thread), each table's snapshot state with progress and where its next chunk starts, running signal \
+snapshots, the sink and schema-history positions. Needs no database; when cdc.database.url is reachable it adds \
+the current SCN, the lag in SCNs and whether the resume SCN is still in the retained redo logs (an unreachable \
+database is reported, not an error). Works while capture runs.\n\n\
+Examples:\n  oracle-cdc offsets inspect\n  oracle-cdc offsets inspect --dir export/ --format json --offline",
+        after_long_help = OFFSETS_INSPECT_EXIT_CODES
+    )]
+    Inspect(OffsetsInspectArgs),
+
+    /// Change the stored offsets: validated, backed up, written atomically, diff shown
+    #[command(
+        long_about = "Change the stored offsets to recover: stream from a given SCN, skip a poison transaction, \
+re-snapshot a table. Refused while a capture holds the state directory (the message names its pid). The edit \
+is validated (tables captured by the settings; an SCN within the retained logs when the database is reachable, \
+else a warning); a change that would skip data — changes never published, snapshot rows never read — is refused \
+unless --force is given, and the warning names what is lost. Then a timestamped backup (offsets.json.bak-…) is \
+written, the new offsets are written atomically, and the diff is printed. --dry-run prints the diff and writes \
+nothing. --interactive opens the JSON in $EDITOR (or $VISUAL) instead of an operation.\n\n\
+Examples:\n  oracle-cdc offsets edit set-scn 1000500 --dry-run\n  oracle-cdc offsets edit --interactive",
+        after_long_help = OFFSETS_EDIT_EXIT_CODES
+    )]
+    Edit(OffsetsEditArgs),
+}
+
+pub const OFFSETS_INSPECT_EXIT_CODES: &str = "Exit codes:\n  0  success (also when the database is unreachable, or there are no offsets yet)\n  1  damaged or newer offsets (CDC-7002, CDC-7003), offsets of another database than the reachable one (CDC-7001), I/O\n  2  usage or settings error";
+
+#[derive(Debug, Args)]
+pub struct OffsetsInspectArgs {
+    /// Directory holding offsets.json (default: cdc.state.dir; an export's --out directory works too)
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// Do not connect to the database (no lag or retained-log check)
+    #[arg(long)]
+    pub offline: bool,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    pub format: TableFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct OffsetsEditArgs {
+    #[command(subcommand)]
+    pub operation: Option<OffsetsEditOp>,
+    /// Edit the offsets JSON in $VISUAL or $EDITOR instead of an operation: validated, diffed, confirmed
+    #[arg(short, long)]
+    pub interactive: bool,
+    /// With --interactive: write without asking for confirmation
+    #[arg(long, requires = "interactive")]
+    pub yes: bool,
+    /// Print the diff and what would be skipped; write nothing
+    #[arg(long, global = true)]
+    pub dry_run: bool,
+    /// Write an edit that skips data (the warning names what is lost)
+    #[arg(long, global = true)]
+    pub force: bool,
+    /// Directory holding offsets.json (default: cdc.state.dir; an export's --out directory works too)
+    #[arg(long, value_name = "DIR", global = true)]
+    pub dir: Option<PathBuf>,
+    /// Do not connect to the database (no DBID or retained-log checks; a warning says so)
+    #[arg(long, global = true)]
+    pub offline: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum OffsetsEditOp {
+    /// Stream from a commit SCN on the next start
+    #[command(
+        long_about = "Make the next start publish every transaction that commits at SCN or later, and nothing \
+committed before it. Mining restarts at the stored resume SCN when that is older (so transactions open at the \
+stored position stay whole), else at SCN; --resume-scn chooses it. --skip-xid leaves out transactions that \
+committed exactly at SCN (a poison transaction) and publishes the others there. Moving back publishes changes \
+again; moving forward skips them and needs --force. With the database reachable, SCN must be within the \
+retained redo logs and not after the current SCN. With no offsets yet (and the database reachable) it starts \
+them, so the first start streams from SCN.\n\n\
+Examples:\n  oracle-cdc offsets edit set-scn 1000500 --dry-run\n  oracle-cdc offsets edit set-scn 1000812 --skip-xid 0A001B00C3010000 --force",
+        after_long_help = OFFSETS_EDIT_EXIT_CODES
+    )]
+    SetScn(SetScnArgs),
+
+    /// Snapshot a table again, from its first row, on the next start
+    #[command(
+        long_about = "Snapshot TABLE again from its first row on the next start: its progress in the snapshot \
+(and in any signal snapshot) starts over, and an export cuts its file back before re-reading it. A captured \
+table the offsets never snapshotted gets an incremental signal snapshot, which capture runs while streaming. \
+Nothing is skipped; rows are delivered again.\n\n\
+Example:\n  oracle-cdc offsets edit reset-table SALES.ORDERS",
+        after_long_help = OFFSETS_EDIT_EXIT_CODES
+    )]
+    ResetTable(OffsetsTableArg),
+
+    /// Count a table's snapshot as done without reading the rest of it
+    #[command(
+        long_about = "Count TABLE's snapshot (and its part of any signal snapshot) as done, so the next start \
+does not read the rest of it. Its unread rows are skipped: --force is needed, and the warning names from where. \
+The rows already read stay.\n\n\
+Example:\n  oracle-cdc offsets edit mark-done SALES.EVENTS --force",
+        after_long_help = OFFSETS_EDIT_EXIT_CODES
+    )]
+    MarkDone(OffsetsTableArg),
+
+    /// Remove everything the offsets hold about a table
+    #[command(
+        long_about = "Remove TABLE from the snapshot, the signal snapshots and an export's table list — for a \
+table that is no longer captured. A captured table left out of an unfinished snapshot is read again from its \
+first row; anything that would never be read needs --force.\n\n\
+Example:\n  oracle-cdc offsets edit forget-table SALES.LEGACY",
+        after_long_help = OFFSETS_EDIT_EXIT_CODES
+    )]
+    ForgetTable(OffsetsTableArg),
+
+    /// Remove a running signal snapshot
+    #[command(
+        long_about = "Remove the signal snapshot ID (`offsets inspect` lists them), so the next start does not \
+continue it. Rows it has not read are skipped: --force is needed unless it had finished every table.\n\n\
+Example:\n  oracle-cdc offsets edit drop-signal sig-42 --force",
+        after_long_help = OFFSETS_EDIT_EXIT_CODES
+    )]
+    DropSignal(OffsetsSignalArg),
+}
+
+#[derive(Debug, Args)]
+pub struct SetScnArgs {
+    /// The first commit SCN to publish
+    #[arg(value_name = "SCN")]
+    pub scn: u64,
+    /// Restart mining at this SCN (at most SCN; default: SCN, or the stored resume SCN when older)
+    #[arg(long, value_name = "SCN")]
+    pub resume_scn: Option<u64>,
+    /// Leave out this transaction (16 hex digits, as V$LOGMNR_CONTENTS.XID) that committed at SCN; repeatable
+    #[arg(long, value_name = "XID", value_delimiter = ',')]
+    pub skip_xid: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct OffsetsTableArg {
+    /// The table, as PDB.OWNER.TABLE or OWNER.TABLE
+    #[arg(value_name = "TABLE")]
+    pub table: String,
+}
+
+#[derive(Debug, Args)]
+pub struct OffsetsSignalArg {
+    /// The signal snapshot's id
+    #[arg(value_name = "ID")]
+    pub id: String,
 }
 
 /// `30s`, `5m`, `2h`, `1500ms` or plain seconds.

@@ -8,12 +8,21 @@ use clap::CommandFactory;
 use clap_complete::Shell;
 use std::collections::BTreeMap;
 
-/// The binaries that share the command definitions.
-pub const BINARIES: &[&str] = &["oracle-cdc"];
+/// The binaries that share the command definitions: `oracle-cdc` with every command, and
+/// `oracle-cdc-doctor`, which is `oracle-cdc doctor` on its own.
+pub const BINARIES: &[&str] = &["oracle-cdc", "oracle-cdc-doctor"];
+
+/// The command tree of one binary.
+pub fn command(bin: &str) -> clap::Command {
+    match bin {
+        "oracle-cdc-doctor" => super::doctor::DoctorCli::command(),
+        _ => Cli::command(),
+    }
+}
 
 /// Completion script for one shell and binary.
 pub fn completion(shell: Shell, bin: &str) -> Vec<u8> {
-    let mut cmd = Cli::command();
+    let mut cmd = command(bin);
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut cmd, bin, &mut out);
     out
@@ -39,12 +48,16 @@ pub const SHELLS: &[Shell] = &[
     Shell::Elvish,
 ];
 
-/// Every man page: file name → roff text. One page for the binary and one per (sub)command.
+/// Every man page: file name → roff text. One page for each binary and one per (sub)command.
+/// `oracle-cdc-doctor.1` documents both `oracle-cdc-doctor` and `oracle-cdc doctor`, which take
+/// the same options: the binary's own page (generated last) is the one kept.
 pub fn man_pages() -> std::io::Result<BTreeMap<String, Vec<u8>>> {
     let mut pages = BTreeMap::new();
-    let mut root = Cli::command();
-    root.build();
-    add_pages(&root, "oracle-cdc", &mut pages)?;
+    for bin in BINARIES {
+        let mut root = command(bin);
+        root.build();
+        add_pages(&root, bin, &mut pages)?;
+    }
     Ok(pages)
 }
 

@@ -2,9 +2,12 @@
 //! `anyhow` is used here and only here.
 
 pub mod args;
+mod capture;
 pub mod docs;
+pub mod doctor;
 mod emulator;
 mod explain;
+mod offsets;
 mod printer;
 mod progress;
 mod snapshot;
@@ -110,8 +113,11 @@ fn dispatch(cli: Cli, printer: &Printer) -> anyhow::Result<ExitCode> {
         }
         Command::Man(a) => man(&a, printer),
         Command::Emulator(c) => emulator::run(c, &cli.global, printer),
+        Command::Capture(a) => capture::run(a, &cli.global, printer),
         Command::Snapshot(a) => snapshot::snapshot(a, &cli.global, printer),
         Command::PlanChunks(a) => snapshot::plan_chunks(a, &cli.global, printer),
+        Command::Doctor(a) => doctor::run(a, &cli.global, printer),
+        Command::Offsets(c) => offsets::run(c, &cli.global, printer),
     }
 }
 

@@ -63,6 +63,31 @@ impl Printer {
         self.line(&t.to_string())
     }
 
+    /// A table of styled cells (e.g. coloured by severity). Styles show only with colour on
+    /// (`--color always` styles even into a pipe; `never` and NO_COLOR never do).
+    pub fn styled_table(
+        &self,
+        header: Vec<comfy_table::Cell>,
+        rows: Vec<Vec<comfy_table::Cell>>,
+    ) -> io::Result<()> {
+        let mut t = Table::new();
+        t.load_preset(UTF8_FULL_CONDENSED)
+            .set_content_arrangement(ContentArrangement::Dynamic)
+            .set_header(header);
+        if self.color {
+            t.enforce_styling();
+        } else {
+            t.force_no_tty();
+        }
+        if !io::stdout().is_terminal() {
+            t.set_width(120);
+        }
+        for r in rows {
+            t.add_row(r);
+        }
+        self.line(&t.to_string())
+    }
+
     /// A note for the operator on stderr (hidden with --quiet).
     pub fn note(&self, text: &str) {
         if !self.quiet {

@@ -38,7 +38,7 @@ fn resolve(
 }
 
 /// Ctrl-C asks the snapshot to stop after the chunks in flight; a second one exits at once.
-fn stop_flag() -> Arc<AtomicBool> {
+pub(super) fn stop_flag() -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
     let s = stop.clone();
     let _ = ctrlc::set_handler(move || {

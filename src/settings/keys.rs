@@ -108,6 +108,9 @@ pub const SINK_DIR: &str = "cdc.sink.dir";
 pub const SINK_FORMAT: &str = "cdc.sink.format";
 pub const SINK_SEGMENT_BYTES: &str = "cdc.sink.segment.bytes";
 pub const SINK_TOPIC_PREFIX: &str = "cdc.sink.topic.prefix";
+pub const STREAM_WINDOW_SCN: &str = "cdc.stream.window.scn";
+pub const STREAM_POLL_MS: &str = "cdc.stream.poll.ms";
+pub const DOCTOR_READ_RATE: &str = "cdc.doctor.read.rate";
 pub const FAULT_SEED: &str = "cdc.emulator.fault.seed";
 pub const FAULT_CONNECT_FAIL_EVERY: &str = "cdc.emulator.fault.connect.fail.every";
 pub const FAULT_DROP_PER_MILLE: &str = "cdc.emulator.fault.drop.per.mille";
@@ -163,6 +166,12 @@ pub const KEYS: &[KeySpec] = &[
         "Size at which the file sink starts a new segment file."),
     key(SINK_TOPIC_PREFIX, Kind::Text, Some("oracle-cdc"),
         "Prefix of record topics: `PREFIX.PDB.OWNER.TABLE`."),
+    key(STREAM_WINDOW_SCN, Kind::UInt { min: 1, max: u64::MAX }, Some("100000"),
+        "Largest SCN range one LogMiner session mines; a larger backlog is mined window by window."),
+    key(STREAM_POLL_MS, Kind::UInt { min: 10, max: 60_000 }, Some("500"),
+        "How long capture waits before mining again when there was nothing new."),
+    key(DOCTOR_READ_RATE, Kind::UInt { min: 1, max: 100_000_000 }, Some("10000"),
+        "Rows per second one snapshot reader is assumed to read (one `AS OF SCN` chunk per connection). `oracle-cdc doctor` estimates the longest chunk read against UNDO_RETENTION, the safe chunk size and the snapshot's duration from it; set it to what your snapshots measure (rows / seconds between `snapshot-chunk-done` events)."),
     key(FAULT_SEED, Kind::UInt { min: 0, max: u64::MAX }, Some("0"),
         "Emulator fault drills: seed of the random choices below, so a drill can be repeated."),
     key(FAULT_CONNECT_FAIL_EVERY, Kind::UInt { min: 0, max: U32MAX }, Some("0"),

@@ -52,11 +52,30 @@ pub(super) fn collect(options: &LoadOptions) -> Result<BTreeMap<String, Entry>> 
             );
         }
     }
+    // Variables named by a `${env:NAME}` secret are the secret's, not settings (e.g.
+    // `cdc.database.password: ${env:ORACLE_CDC_PASSWORD}`).
+    let referenced: Vec<String> = entries
+        .values()
+        .map(|e| e.raw.display())
+        .chain(
+            options
+                .sets
+                .iter()
+                .filter_map(|s| s.split_once('=').map(|(_, v)| v.to_string())),
+        )
+        .filter_map(|v| {
+            v.trim()
+                .strip_prefix("${env:")
+                .and_then(|r| r.strip_suffix('}'))
+                .map(str::to_string)
+        })
+        .collect();
     let mut env: Vec<&(String, String)> = options
         .env
         .iter()
         .filter(|(k, _)| k.starts_with("ORACLE_CDC_"))
         .filter(|(k, _)| !ENV_NOT_SETTINGS.iter().any(|p| k.starts_with(p)))
+        .filter(|(k, _)| !referenced.contains(k))
         .collect();
     env.sort();
     for (var, value) in env {

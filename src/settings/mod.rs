@@ -148,7 +148,16 @@ pub struct Settings {
     pub on_decode_error: OnDecodeError,
     pub columns_exclude: Vec<ColumnRef>,
     pub sink: SinkSettings,
+    pub stream: StreamSettings,
+    /// cdc.doctor.read.rate: rows per second one snapshot reader is assumed to read.
+    pub doctor_read_rate: u64,
     pub faults: FaultSettings,
+}
+
+#[derive(Debug, Clone)]
+pub struct StreamSettings {
+    pub window_scn: u64,
+    pub poll_ms: u64,
 }
 
 impl Settings {
@@ -268,6 +277,11 @@ impl Settings {
                 segment_bytes: v.uint(keys::SINK_SEGMENT_BYTES),
                 topic_prefix: v.text(keys::SINK_TOPIC_PREFIX),
             },
+            stream: StreamSettings {
+                window_scn: v.uint(keys::STREAM_WINDOW_SCN),
+                poll_ms: v.uint(keys::STREAM_POLL_MS),
+            },
+            doctor_read_rate: v.uint(keys::DOCTOR_READ_RATE).max(1),
             faults: FaultSettings {
                 seed: v.uint(keys::FAULT_SEED),
                 connect_fail_every: v.uint(keys::FAULT_CONNECT_FAIL_EVERY) as u32,

@@ -211,3 +211,20 @@ fn column_excludes_and_fault_lists_parse() {
     assert_eq!(code, Code::Cdc1002);
     assert!(msg.contains("EMP.SALARY"), "{msg}");
 }
+
+#[test]
+fn a_variable_named_by_a_secret_reference_is_not_a_setting() {
+    std::env::set_var("ORACLE_CDC_PASSWORD", "from-env-7");
+    let s = load(
+        None,
+        &[("ORACLE_CDC_PASSWORD", "from-env-7")],
+        &["cdc.database.password=${env:ORACLE_CDC_PASSWORD}"],
+    )
+    .unwrap();
+    assert_eq!(s.database_password().unwrap().expose(), "from-env-7");
+    // Without the reference it is an unknown setting again.
+    assert_eq!(
+        err(load(None, &[("ORACLE_CDC_PASSWORD", "x")], &[])).0,
+        Code::Cdc1001
+    );
+}

@@ -57,6 +57,9 @@ pub trait Session: Send {
     fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<Value>>>;
     /// Redo logs still available for mining (V$LOG/V$ARCHIVED_LOG), by thread and sequence.
     fn logs(&mut self) -> Result<Vec<LogFile>>;
+    /// Instance parameters and redo layout for pre-flight checks (`doctor`): container,
+    /// COMPATIBLE, processes/sessions use, archive destinations, redo groups, log switches.
+    fn instance_config(&mut self) -> Result<InstanceConfig>;
     /// V$LOGMNR_CONTENTS rows with `start <= SCN <= end`, in redo order.
     fn mine(
         &mut self,

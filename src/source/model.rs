@@ -330,3 +330,76 @@ pub struct LogMinerRow {
     pub username: String,
     pub data_obj: u64,
 }
+
+/// One archive destination (V$ARCHIVE_DEST_STATUS), configured ones only (STATUS not INACTIVE).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArchiveDestination {
+    pub dest_id: u32,
+    /// `LOG_ARCHIVE_DEST_1` …
+    pub name: String,
+    /// VALID, DEFERRED, ERROR, DISABLED, BAD PARAM, ALTERNATE, FULL.
+    pub status: String,
+    /// LOCAL, PHYSICAL, CROSS-INSTANCE, … (V$ARCHIVE_DEST_STATUS.TYPE).
+    pub kind: String,
+    /// Where archives go: a directory, `USE_DB_RECOVERY_FILE_DEST`, or a standby's service.
+    pub destination: String,
+}
+
+impl ArchiveDestination {
+    /// What the adapter mines archives from: STATUS 'VALID' and TYPE 'LOCAL'.
+    pub fn is_valid_local(&self) -> bool {
+        self.status == "VALID" && self.kind == "LOCAL"
+    }
+}
+
+/// One online redo log group (V$LOG).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RedoGroup {
+    pub group: u32,
+    pub thread: u32,
+    pub bytes: u64,
+    pub members: u32,
+}
+
+/// Log switches of one redo thread in one clock hour (V$LOG_HISTORY, last 24 hours).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SwitchHour {
+    pub thread: u32,
+    /// `YYYY-MM-DD HH24` (database time).
+    pub hour: String,
+    pub switches: u64,
+}
+
+/// Use and limit of an instance resource (V$RESOURCE_LIMIT): `processes`, `sessions`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResourceUse {
+    pub current: u64,
+    /// `None` is UNLIMITED.
+    pub limit: Option<u64>,
+}
+
+impl ResourceUse {
+    /// What is left before the limit.
+    pub fn free(&self) -> Option<u64> {
+        self.limit.map(|l| l.saturating_sub(self.current))
+    }
+}
+
+/// Instance parameters and redo layout that only pre-flight checks need. Each part is `None`
+/// when the view behind it could not be read (a missing grant): the check that needs it says
+/// so instead of failing the others.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct InstanceConfig {
+    /// The container this session is in (`CDB$ROOT` or a PDB name); `None` outside a CDB.
+    pub container: Option<String>,
+    /// The COMPATIBLE parameter, e.g. `19.0.0`.
+    pub compatible: Option<String>,
+    /// The UNDO_TABLESPACE parameter, e.g. `UNDOTBS1`.
+    pub undo_tablespace: Option<String>,
+    pub processes: Option<ResourceUse>,
+    pub sessions: Option<ResourceUse>,
+    pub archive_destinations: Option<Vec<ArchiveDestination>>,
+    pub redo_groups: Option<Vec<RedoGroup>>,
+    /// Log switches per thread and hour over the last 24 hours (hours without one are absent).
+    pub log_switches: Option<Vec<SwitchHour>>,
+}

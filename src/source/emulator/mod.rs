@@ -9,6 +9,7 @@ pub mod clock;
 pub mod condition;
 pub mod generate;
 pub mod logminer;
+pub mod logs;
 pub mod redo;
 pub mod schema;
 pub mod sql_redo;
@@ -400,6 +401,11 @@ impl Session for EmulatorSession {
     fn logs(&mut self) -> Result<Vec<LogFile>> {
         self.call()?;
         Ok(self.replica()?.log_files())
+    }
+
+    fn instance_config(&mut self) -> Result<InstanceConfig> {
+        self.call()?;
+        Ok(self.replica()?.instance_config(self.shared.clock.now_ms()))
     }
 
     fn mine(

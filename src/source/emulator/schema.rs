@@ -53,6 +53,100 @@ pub struct DatabaseSpec {
     pub workload_user: String,
     /// Privileges of the capture user: `all` (every grant oracle-facts §7 lists) or a list.
     pub privileges: PrivilegeSpec,
+    /// The COMPATIBLE parameter.
+    pub compatible: String,
+    /// Online redo log groups per thread (V$LOG). Without archiving (NOARCHIVELOG, or no
+    /// VALID LOCAL destination) only this many newest logs of a thread are still available.
+    pub redo_groups: u32,
+    /// Size of each online redo log group in MiB (V$LOG.BYTES).
+    pub redo_group_mb: u64,
+    /// Archive destinations (V$ARCHIVE_DEST_STATUS); archived logs are minable only from a
+    /// VALID LOCAL one.
+    pub archive_destinations: Vec<ArchiveDestSpec>,
+    /// The PROCESSES and SESSIONS parameters, and how many are in use (V$RESOURCE_LIMIT).
+    pub processes: u64,
+    pub processes_in_use: u64,
+    pub sessions: u64,
+    pub sessions_in_use: u64,
+}
+
+/// One archive destination of the emulated database.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArchiveDestSpec {
+    /// `LOG_ARCHIVE_DEST_1` … (the number is the DEST_ID).
+    pub name: String,
+    /// A directory, `USE_DB_RECOVERY_FILE_DEST`, or a standby's service name.
+    pub destination: String,
+    #[serde(default = "valid_status")]
+    pub status: DestStatusSpec,
+    #[serde(default = "local_kind", rename = "type")]
+    pub kind: DestTypeSpec,
+}
+
+fn valid_status() -> DestStatusSpec {
+    DestStatusSpec::Valid
+}
+
+fn local_kind() -> DestTypeSpec {
+    DestTypeSpec::Local
+}
+
+/// V$ARCHIVE_DEST_STATUS.STATUS.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DestStatusSpec {
+    Valid,
+    Deferred,
+    Error,
+    Disabled,
+    BadParam,
+    Alternate,
+    Full,
+}
+
+impl DestStatusSpec {
+    pub fn as_oracle(self) -> &'static str {
+        match self {
+            DestStatusSpec::Valid => "VALID",
+            DestStatusSpec::Deferred => "DEFERRED",
+            DestStatusSpec::Error => "ERROR",
+            DestStatusSpec::Disabled => "DISABLED",
+            DestStatusSpec::BadParam => "BAD PARAM",
+            DestStatusSpec::Alternate => "ALTERNATE",
+            DestStatusSpec::Full => "FULL",
+        }
+    }
+}
+
+/// V$ARCHIVE_DEST_STATUS.TYPE.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DestTypeSpec {
+    Local,
+    Physical,
+    CrossInstance,
+}
+
+impl DestTypeSpec {
+    pub fn as_oracle(self) -> &'static str {
+        match self {
+            DestTypeSpec::Local => "LOCAL",
+            DestTypeSpec::Physical => "PHYSICAL",
+            DestTypeSpec::CrossInstance => "CROSS-INSTANCE",
+        }
+    }
+}
+
+impl ArchiveDestSpec {
+    /// The DEST_ID from `LOG_ARCHIVE_DEST_n`.
+    pub fn dest_id(&self) -> Option<u32> {
+        self.name
+            .to_ascii_uppercase()
+            .strip_prefix("LOG_ARCHIVE_DEST_")
+            .and_then(|n| n.parse().ok())
+            .filter(|n| (1..=31).contains(n))
+    }
 }
 
 impl Default for DatabaseSpec {
@@ -76,6 +170,19 @@ impl Default for DatabaseSpec {
             start_scn: 1_000_000,
             workload_user: "APP".into(),
             privileges: PrivilegeSpec::All(AllWord::All),
+            compatible: "19.0.0".into(),
+            redo_groups: 3,
+            redo_group_mb: 200,
+            archive_destinations: vec![ArchiveDestSpec {
+                name: "LOG_ARCHIVE_DEST_1".into(),
+                destination: "/u01/arch".into(),
+                status: DestStatusSpec::Valid,
+                kind: DestTypeSpec::Local,
+            }],
+            processes: 300,
+            processes_in_use: 60,
+            sessions: 472,
+            sessions_in_use: 40,
         }
     }
 }
@@ -143,7 +250,9 @@ pub enum PrivilegeSpec {
     List(Vec<String>),
 }
 
-/// Every grant of oracle-facts §7, as (kind, name): system privilege, role, or object `OWNER.OBJECT:PRIV`.
+/// Every grant the emulated capture user can hold (oracle-facts §7 and the dictionary views the
+/// adapter reads), as names: a system privilege, a role (`…_ROLE`) or an object grant
+/// `OWNER.OBJECT:PRIV`. `privileges: all` grants every one.
 pub const ALL_PRIVILEGES: &[&str] = &[
     "CREATE SESSION",
     "SET CONTAINER",
@@ -166,6 +275,15 @@ pub const ALL_PRIVILEGES: &[&str] = &[
     "SYS.V_$TRANSACTION:SELECT",
     "SYS.V_$THREAD:SELECT",
     "SYS.DBA_EXTENTS:SELECT",
+    // What the adapter's own statements read besides §7's list (grants SELECT_CATALOG_ROLE
+    // also covers), so that a list without the role can still grant everything.
+    "SELECT ANY DICTIONARY",
+    "SYS.V_$PARAMETER:SELECT",
+    "SYS.V_$PDBS:SELECT",
+    "SYS.DBA_OBJECTS:SELECT",
+    "SYS.DBA_TABLESPACES:SELECT",
+    "SYS.GV_$TRANSACTION:SELECT",
+    "SYS.GV_$INSTANCE:SELECT",
 ];
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -312,6 +430,34 @@ impl SchemaFile {
         if self.database.log_size < 10 {
             return Err(bad(
                 "database.log_size must be at least 10 redo records".into()
+            ));
+        }
+        if self.database.redo_groups < 2 {
+            return Err(bad(
+                "database.redo_groups must be at least 2 (Oracle needs two online log groups per thread)".into(),
+            ));
+        }
+        let mut dest_ids = BTreeSet::new();
+        for d in &self.database.archive_destinations {
+            let Some(id) = d.dest_id() else {
+                return Err(bad(format!(
+                    "database.archive_destinations: `{}` is not LOG_ARCHIVE_DEST_1 … LOG_ARCHIVE_DEST_31",
+                    d.name
+                )));
+            };
+            if !dest_ids.insert(id) {
+                return Err(bad(format!(
+                    "database.archive_destinations: `{}` is declared twice",
+                    d.name
+                )));
+            }
+        }
+        if self.database.processes_in_use > self.database.processes
+            || self.database.sessions_in_use > self.database.sessions
+        {
+            return Err(bad(
+                "database.processes_in_use / sessions_in_use cannot exceed processes / sessions"
+                    .into(),
             ));
         }
         if let PrivilegeSpec::List(list) = &self.database.privileges {

@@ -126,6 +126,8 @@ pub struct LogSeq {
     pub sequence: u64,
     pub first_scn: Scn,
     pub first_record: u64,
+    /// When the switch into this log happened (ms); `None` for a thread's first log.
+    pub first_ts: Option<i64>,
 }
 
 pub struct Replica {
@@ -199,6 +201,7 @@ impl Replica {
                         sequence: 1,
                         first_scn: start,
                         first_record: 0,
+                        first_ts: None,
                     }]
                 })
                 .collect(),
@@ -336,9 +339,18 @@ impl Replica {
                 self.open.remove(xid);
             }
             Redo::Ddl {
-                scn, tab, change, ..
+                scn,
+                tab,
+                change,
+                xid,
+                ..
             } => {
-                let t = &mut self.tables[check_tab(*tab)?];
+                let ti = check_tab(*tab)?;
+                // The DDL runs in the table's PDB: its rows carry that SRC_CON_NAME.
+                if let Some(pdb) = &self.tables[ti].def.name.pdb {
+                    self.xid_pdb.entry(*xid).or_insert_with(|| pdb.clone());
+                }
+                let t = &mut self.tables[ti];
                 match change {
                     DdlChange::AddColumn { column } => {
                         t.columns.push(column.clone());
@@ -391,7 +403,7 @@ impl Replica {
                     t.changes_since_stats = num_rows.max(&1) * 2;
                 }
             }
-            Redo::LogSwitch { scn, thread, .. } => {
+            Redo::LogSwitch { scn, thread, ts } => {
                 let logs = self
                     .logs
                     .get_mut((*thread as usize).wrapping_sub(1))
@@ -405,6 +417,7 @@ impl Replica {
                     sequence,
                     first_scn: *scn,
                     first_record: n + 1,
+                    first_ts: Some(*ts),
                 });
             }
         }
@@ -631,63 +644,6 @@ impl Replica {
         }
     }
 
-    /// Logs still available per thread: the current one and the newest archived ones.
-    pub fn retained_logs(&self) -> Vec<LogSeq> {
-        let kept = self.schema.database.archived_logs_kept;
-        let mut out = Vec::new();
-        for logs in &self.logs {
-            let skip = if kept == 0 {
-                0
-            } else {
-                logs.len().saturating_sub(kept as usize + 1)
-            };
-            out.extend(logs.iter().skip(skip).cloned());
-        }
-        out
-    }
-
-    /// The log files as V$LOG/V$ARCHIVED_LOG would list them.
-    pub fn log_files(&self) -> Vec<LogFile> {
-        let kept = self.schema.database.archived_logs_kept;
-        let mut out = Vec::new();
-        for (i, logs) in self.logs.iter().enumerate() {
-            let thread = i as u32 + 1;
-            let skip = if kept == 0 {
-                0
-            } else {
-                logs.len().saturating_sub(kept as usize + 1)
-            };
-            for (j, l) in logs.iter().enumerate().skip(skip) {
-                let next = logs.get(j + 1).map(|n| n.first_scn);
-                out.push(LogFile {
-                    name: if next.is_some() {
-                        format!("/u01/arch/{thread}_{}_1000000001.arc", l.sequence)
-                    } else {
-                        format!("/u01/oradata/redo{thread:02}_{}.log", l.sequence)
-                    },
-                    thread,
-                    sequence: l.sequence,
-                    first_scn: l.first_scn,
-                    next_scn: next,
-                    archived: next.is_some(),
-                });
-            }
-        }
-        out
-    }
-
-    /// The log sequence a record belongs to, for THREAD#/SEQUENCE#/RS_ID.
-    pub fn sequence_of(&self, thread: u32, record: u64) -> u64 {
-        self.logs
-            .get((thread as usize).wrapping_sub(1))
-            .and_then(|logs| {
-                let i = logs.partition_point(|l| l.first_record <= record);
-                logs.get(i.saturating_sub(1))
-            })
-            .map(|l| l.sequence)
-            .unwrap_or(1)
-    }
-
     pub fn database_info(&self) -> DatabaseInfo {
         let d = &self.schema.database;
         let mut pdbs: Vec<String> = self
@@ -766,9 +722,6 @@ impl Replica {
             let Some(row) = visible_version(versions, q.scn) else {
                 continue;
             };
-            if filter.as_ref().is_some_and(|f| !f.matches(row)) {
-                continue;
-            }
             let key_values: Vec<Value> = key.iter().map(|&i| row[i].clone()).collect();
             if let ChunkRange::Key { lower, upper } = &q.range {
                 if let Some(l) = lower {
@@ -780,6 +733,13 @@ impl Replica {
                     if !compare_keys(&key_values, u).is_lt() {
                         continue;
                     }
+                }
+            }
+            // Oracle runs `WHERE <range> AND (<condition>)`: rows outside the chunk never reach
+            // the condition, so they cannot raise its conversion errors.
+            if let Some(f) = &filter {
+                if !f.try_matches(row)? {
+                    continue;
                 }
             }
             let rowid = if iot {

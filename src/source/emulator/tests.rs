@@ -633,6 +633,10 @@ fn open_transactions_and_ddl_rows() {
         "ALTER TABLE \"HR\".\"EMP\" ADD (EXTRA NUMBER(5,0))"
     );
     assert_eq!(ddl[0].info.as_deref(), Some("USER DDL (PlSql=0 RecDep=0)"));
+    assert_eq!(
+        ddl[0].src_con_name, "EMU",
+        "outside multitenant: the database name"
+    );
 }
 
 #[test]

@@ -13,6 +13,7 @@
 pub mod catalog;
 pub mod connect;
 pub mod fetch;
+pub mod instance;
 pub mod logminer;
 pub mod sql;
 pub mod types_map;
@@ -669,6 +670,10 @@ impl Session for OracleSession {
 
     fn logs(&mut self) -> Result<Vec<LogFile>> {
         logminer::read_logs(&self.conn)
+    }
+
+    fn instance_config(&mut self) -> Result<InstanceConfig> {
+        instance::read(&self.conn)
     }
 
     fn mine(

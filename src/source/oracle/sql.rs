@@ -52,6 +52,21 @@
 //!   restrictions (11.2 SQL Reference, SELECT, as quoted in a mirror) forbid a column expression or a subquery in the
 //!   AS OF expression and AS OF with FOR UPDATE, nothing about inline views or analytic
 //!   functions; the AS OF clause belongs to the table reference, here inside the inline view.
+//! - Pre-flight statements: V$ARCHIVE_DEST_STATUS STATUS values (VALID, INACTIVE "no destination
+//!   information", DEFERRED, ERROR, DISABLED, BAD PARAM, ALTERNATE, FULL) and TYPE (LOCAL,
+//!   PHYSICAL, CROSS-INSTANCE, LOGICAL, SNAPSHOT, DOWNSTREAM) per the 10g..11.2 Reference; the
+//!   location is taken from V$ARCHIVE_DEST.DESTINATION (documented there; its presence in
+//!   V$ARCHIVE_DEST_STATUS was not confirmed). V$LOG GROUP#, THREAD#, BYTES, MEMBERS and
+//!   V$LOG_HISTORY THREAD#, FIRST_TIME ("time of the first entry (lowest SCN) in the log")
+//!   per the 12.2/19c Reference. V$RESOURCE_LIMIT RESOURCE_NAME, CURRENT_UTILIZATION and
+//!   LIMIT_VALUE VARCHAR2(10), `UNLIMITED` for no limit (23ai Reference); the resource names
+//!   are lower case in real output (`processes`, `sessions`); GV$RESOURCE_LIMIT is readable
+//!   only in CDB$ROOT or a non-CDB (ORDS reference), so from a PDB this part may be unknown.
+//! - LogMiner grants: "You must have the EXECUTE_CATALOG_ROLE role and the LOGMINING privilege
+//!   to query the V$LOGMNR_CONTENTS view and to use the LogMiner PL/SQL packages" (12.1
+//!   Utilities); "To query this view, you must have the LOGMINING privilege" (19c Reference);
+//!   before 12c it was SELECT ANY TRANSACTION (10.2/11.1 Reference). `doctor` asks for exactly
+//!   these (see `src/doctor/privileges.rs`).
 //! - Repeated named binds (`:l1` several times in a key predicate): ODPI-C numbers placeholders
 //!   so that "duplicate names do not count as additional placeholders" and lists "the unique bind
 //!   variables" (dpiStmt docs bundled with the `oracle` crate 0.6.3, whose own test shows
@@ -260,6 +275,37 @@ AND a.RESETLOGS_CHANGE# = d.RESETLOGS_CHANGE# AND a.RESETLOGS_TIME = d.RESETLOGS
 AND a.DEST_ID IN (SELECT s.DEST_ID FROM V$ARCHIVE_DEST_STATUS s \
 WHERE s.STATUS = 'VALID' AND s.TYPE = 'LOCAL') \
 ORDER BY a.THREAD#, a.SEQUENCE#, a.DEST_ID";
+
+// ---------------------------------------------------------------------------------------------
+// Pre-flight checks (`doctor`): each one is optional; a missing grant leaves its part unknown
+// ---------------------------------------------------------------------------------------------
+
+/// COMPATIBLE and UNDO_TABLESPACE. Privilege: SELECT on V_$PARAMETER (SELECT_CATALOG_ROLE).
+pub const INSTANCE_PARAMETERS: &str = "SELECT NAME, VALUE FROM V$PARAMETER \
+WHERE NAME IN ('compatible', 'undo_tablespace')";
+
+/// Use and limit of processes and sessions. LIMIT_VALUE is text: a number (with leading blanks)
+/// or `UNLIMITED`. Privilege: SELECT on V_$RESOURCE_LIMIT (SELECT_CATALOG_ROLE).
+pub const RESOURCE_LIMITS: &str = "SELECT RESOURCE_NAME, CURRENT_UTILIZATION, LIMIT_VALUE \
+FROM V$RESOURCE_LIMIT WHERE RESOURCE_NAME IN ('processes', 'sessions')";
+
+/// Configured archive destinations (INACTIVE means "no destination information") with their
+/// location from V$ARCHIVE_DEST. Privilege: SELECT on V_$ARCHIVE_DEST_STATUS and
+/// V_$ARCHIVE_DEST (SELECT_CATALOG_ROLE).
+pub const ARCHIVE_DESTINATIONS: &str = "SELECT s.DEST_ID, s.DEST_NAME, s.STATUS, s.TYPE, \
+d.DESTINATION FROM V$ARCHIVE_DEST_STATUS s JOIN V$ARCHIVE_DEST d ON d.DEST_ID = s.DEST_ID \
+WHERE s.STATUS <> 'INACTIVE' ORDER BY s.DEST_ID";
+
+/// Online redo log groups with their size and member count. Privilege: SELECT on V_$LOG.
+pub const REDO_GROUPS: &str =
+    "SELECT GROUP#, THREAD#, BYTES, MEMBERS FROM V$LOG ORDER BY THREAD#, GROUP#";
+
+/// Log switches per redo thread and clock hour over the last 24 hours: V$LOG_HISTORY has one
+/// row per log, FIRST_TIME being when the switch into it happened. Privilege: SELECT on
+/// V_$LOG_HISTORY (SELECT_CATALOG_ROLE).
+pub const LOG_SWITCHES: &str = "SELECT THREAD#, \
+TO_CHAR(TRUNC(FIRST_TIME, 'HH24'), 'YYYY-MM-DD HH24'), COUNT(*) FROM V$LOG_HISTORY \
+WHERE FIRST_TIME > SYSDATE - 1 GROUP BY THREAD#, TRUNC(FIRST_TIME, 'HH24') ORDER BY 1, 2";
 
 // ---------------------------------------------------------------------------------------------
 // LogMiner

@@ -113,6 +113,30 @@ fn transaction_and_log_statements() {
 }
 
 #[test]
+fn preflight_statements() {
+    assert_eq!(
+        INSTANCE_PARAMETERS,
+        "SELECT NAME, VALUE FROM V$PARAMETER WHERE NAME IN ('compatible', 'undo_tablespace')"
+    );
+    assert_eq!(
+        RESOURCE_LIMITS,
+        "SELECT RESOURCE_NAME, CURRENT_UTILIZATION, LIMIT_VALUE FROM V$RESOURCE_LIMIT WHERE RESOURCE_NAME IN ('processes', 'sessions')"
+    );
+    assert_eq!(
+        ARCHIVE_DESTINATIONS,
+        "SELECT s.DEST_ID, s.DEST_NAME, s.STATUS, s.TYPE, d.DESTINATION FROM V$ARCHIVE_DEST_STATUS s JOIN V$ARCHIVE_DEST d ON d.DEST_ID = s.DEST_ID WHERE s.STATUS <> 'INACTIVE' ORDER BY s.DEST_ID"
+    );
+    assert_eq!(
+        REDO_GROUPS,
+        "SELECT GROUP#, THREAD#, BYTES, MEMBERS FROM V$LOG ORDER BY THREAD#, GROUP#"
+    );
+    assert_eq!(
+        LOG_SWITCHES,
+        "SELECT THREAD#, TO_CHAR(TRUNC(FIRST_TIME, 'HH24'), 'YYYY-MM-DD HH24'), COUNT(*) FROM V$LOG_HISTORY WHERE FIRST_TIME > SYSDATE - 1 GROUP BY THREAD#, TRUNC(FIRST_TIME, 'HH24') ORDER BY 1, 2"
+    );
+}
+
+#[test]
 fn logminer_statements() {
     assert_eq!(
         ADD_FIRST_LOGFILE,
