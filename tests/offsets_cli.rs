@@ -81,7 +81,11 @@ fn inspect_with_the_database_adds_lag_and_retained_logs_and_survives_it_being_go
     let current = live["current_scn"].as_u64().unwrap();
     assert_eq!(live["lag_scns"].as_u64().unwrap(), current - 1000040);
     assert_eq!(live["resume_in_retained_logs"], true);
+    // The commit SCN maps to the time of the redo at it (YYYY-MM-DD HH24:MI:SS).
+    let at = live["commit_scn_time"].as_str().unwrap();
+    assert_eq!((at.len(), &at[4..5], &at[13..14]), (19, "-", ":"), "{at}");
     let table = text(&sb.ok(&["offsets", "inspect"]).stdout);
+    assert!(table.contains(&format!(", at {at})")), "{table}");
     assert!(table.contains("1000030 (in the retained logs)"), "{table}");
     assert!(
         table.contains(&format!("{current} (lag {} SCNs)", current - 1000040)),

@@ -102,6 +102,15 @@ fn export_equals_emulator_dump_in_jsonl_and_csv() {
             serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap())
                 .unwrap();
         assert_eq!(manifest["rows"], 1100);
+        let chunks: u64 = manifest["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["chunks"].as_u64().unwrap())
+            .sum();
+        assert_eq!(manifest["metrics"]["chunks_done"], chunks);
+        assert_eq!(manifest["metrics"]["tables_total"], 2);
+        assert_eq!(manifest["metrics"]["rows_scanned"]["PDB1.APP.ORDERS"], 700);
         let orders = manifest["tables"]
             .as_array()
             .unwrap()
@@ -366,4 +375,112 @@ fn plan_chunks_reports_strategy_reason_and_every_boundary() {
         .unwrap()
         .iter()
         .any(|w| w.as_str().unwrap().contains("no optimizer statistics")));
+}
+
+#[test]
+fn select_override_filters_rows_and_tables_order_reads_first() {
+    let (dir, db) = setup();
+    let out = dir.path().join("filtered");
+    ok(oracle_cdc(
+        &db,
+        &[
+            "--set",
+            "cdc.snapshot.select.override.PDB1.APP.ORDERS=AMOUNT > 100 AND CUSTOMER IS NOT NULL",
+            "--set",
+            "cdc.snapshot.tables.order=PDB1.APP.ORDERS",
+            "--set",
+            "cdc.snapshot.chunk.rows=50",
+            "snapshot",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    ));
+    let all = dump(&db, "PDB1.APP.ORDERS", "jsonl");
+    let expected: Vec<&str> = all
+        .lines()
+        .filter(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let amount: f64 = v["AMOUNT"]
+                .as_str()
+                .map(|s| s.parse().unwrap())
+                .unwrap_or(f64::NAN);
+            amount > 100.0 && !v["CUSTOMER"].is_null()
+        })
+        .collect();
+    let got = std::fs::read_to_string(out.join("PDB1.APP.ORDERS.jsonl")).unwrap();
+    assert!(!expected.is_empty() && expected.len() < all.lines().count());
+    assert_eq!(
+        got.lines().collect::<Vec<_>>(),
+        expected,
+        "only the rows the condition selects"
+    );
+    let ops = std::fs::read_to_string(out.join("ops.jsonl")).unwrap();
+    let started: Vec<String> = ops
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|e| e["event"] == "snapshot-table-started")
+        .map(|e| e["table"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        started,
+        vec!["PDB1.APP.ORDERS", "PDB1.APP.EVENTS"],
+        "tables.order reads ORDERS first"
+    );
+}
+
+#[test]
+fn unmapped_types_stop_with_cdc_3001_or_are_skipped_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("schema.yaml");
+    std::fs::write(
+        &schema,
+        "tables:\n  - name: GIS.PARCELS\n    columns:\n      - { name: ID, type: NUMBER(5), nullable: false }\n      - { name: SHAPE, type: MDSYS.SDO_GEOMETRY }\n    primary_key: [ID]\n    rows: 3\n  - name: GIS.NOTES\n    columns:\n      - { name: ID, type: NUMBER(5), nullable: false }\n      - { name: OK, type: BOOLEAN }\n      - { name: DOC, type: JSON }\n      - { name: V, type: VECTOR(2) }\n      - { name: F, type: BFILE }\n    primary_key: [ID]\n    rows: 3\n",
+    )
+    .unwrap();
+    let db = dir.path().join("db");
+    ok(Command::new(cargo_bin("oracle-cdc"))
+        .args([
+            "emulator",
+            "init",
+            db.to_str().unwrap(),
+            "--schema",
+            schema.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap());
+    let out = dir.path().join("a");
+    let e = oracle_cdc(&db, &["snapshot", "--out", out.to_str().unwrap()]);
+    assert_eq!(e.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&e.stderr);
+    assert!(
+        err.starts_with("CDC-3001") && err.contains("SHAPE") && err.contains("MDSYS.SDO_GEOMETRY"),
+        "{err}"
+    );
+
+    let out = dir.path().join("b");
+    ok(oracle_cdc(
+        &db,
+        &[
+            "--set",
+            "cdc.on.decode.error=dlq",
+            "snapshot",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    ));
+    let complete: serde_json::Value = std::fs::read_to_string(out.join("ops.jsonl"))
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|e| e["event"] == "snapshot-complete")
+        .unwrap();
+    let skipped = complete["skipped"].as_array().unwrap();
+    assert_eq!(skipped.len(), 1);
+    assert_eq!(skipped[0]["table"], "GIS.PARCELS");
+    assert!(skipped[0]["reason"].as_str().unwrap().contains("CDC-3001"));
+    // BOOLEAN, JSON, VECTOR and BFILE have record mappings: that table is exported.
+    let notes = std::fs::read_to_string(out.join("GIS.NOTES.jsonl")).unwrap();
+    let first: serde_json::Value = serde_json::from_str(notes.lines().next().unwrap()).unwrap();
+    assert!(first["OK"].is_boolean() && first["DOC"].is_object() && first["V"].is_array());
+    assert!(first["F"]["directory"].is_string() && first["F"]["file"].is_string());
 }

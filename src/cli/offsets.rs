@@ -32,10 +32,15 @@ fn inspect(
     let state = state_dir(a.dir, &settings);
     let path = state.offsets();
     let loaded = Offsets::load_versioned(&path)?;
+    let scns: Vec<u64> = loaded
+        .as_ref()
+        .and_then(|(o, _)| o.stream.as_ref())
+        .map(|s| vec![s.commit_scn, s.resume_scn])
+        .unwrap_or_default();
     let reach = if a.offline {
         Reach::Offline
     } else {
-        inspect::probe(&settings)
+        inspect::probe(&settings, &scns)
     };
     let mismatch = match (&loaded, reach.live()) {
         (Some((o, _)), Some(l)) => o.check_database(&path, &l.database).err(),
@@ -138,7 +143,11 @@ fn summary(
         } else {
             format!("published there: {}", s.commit_xids.join(", "))
         };
-        row("commit SCN", format!("{} ({xids})", s.commit_scn));
+        let at = live
+            .and_then(|l| l.scn_times.get(&s.commit_scn))
+            .map(|t| format!(", at {t}"))
+            .unwrap_or_default();
+        row("commit SCN", format!("{} ({xids}{at})", s.commit_scn));
         if !s.threads.is_empty() {
             row(
                 "redo threads",

@@ -152,7 +152,8 @@ pub fn snapshot(
             }
         }
         offsets.save(&offsets_path)?;
-        write_manifest(&a.out, &offsets, &decisions, &sink)?;
+        let m = metrics.lock().map(|m| m.clone()).unwrap_or_default();
+        write_manifest(&a.out, &offsets, &decisions, &sink, &m)?;
     } else {
         printer.note(&format!(
             "the export in {} is already complete",
@@ -168,6 +169,7 @@ fn write_manifest(
     offsets: &Offsets,
     decisions: &[Decision],
     sink: &ExportSink,
+    metrics: &SnapshotMetrics,
 ) -> anyhow::Result<()> {
     let Some(state) = &offsets.snapshot else {
         return Ok(());
@@ -198,6 +200,7 @@ fn write_manifest(
         "rows": state.records,
         "tables": tables,
         "skipped": state.skipped,
+        "metrics": metrics,
         "note": "each chunk is a consistent read AS OF its SCN (chunk_scns, in file order)",
     });
     let path = out.join(MANIFEST_FILE);

@@ -148,5 +148,6 @@ pub fn live(current: Scn, oldest: Scn) -> Live {
             next_scn: None,
             archived: false,
         }],
+        scn_times: Default::default(),
     }
 }

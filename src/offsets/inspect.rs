@@ -14,6 +14,8 @@ pub struct Live {
     pub database: DatabaseInfo,
     pub current_scn: Scn,
     pub logs: Vec<LogFile>,
+    /// Times of the SCNs asked for (`SCN_TO_TIMESTAMP`), where the database still maps them.
+    pub scn_times: std::collections::BTreeMap<Scn, String>,
 }
 
 impl Live {
@@ -66,9 +68,9 @@ impl Reach {
     }
 }
 
-/// Connect and read the identity, the current SCN and the retained logs. Never fails: an error
-/// becomes [`Reach::Unreachable`].
-pub fn probe(settings: &Settings) -> Reach {
+/// Connect and read the identity, the current SCN, the retained logs and the times of `scns`.
+/// Never fails: an error becomes [`Reach::Unreachable`].
+pub fn probe(settings: &Settings, scns: &[Scn]) -> Reach {
     if settings.database_url().trim().is_empty() {
         return Reach::NotConfigured;
     }
@@ -78,10 +80,17 @@ pub fn probe(settings: &Settings) -> Reach {
         let database = s.database()?;
         let current_scn = s.current_scn()?;
         let logs = s.logs()?;
+        let mut scn_times = std::collections::BTreeMap::new();
+        for &scn in scns {
+            if let Some(t) = s.scn_to_time(scn)? {
+                scn_times.insert(scn, t);
+            }
+        }
         Ok(Live {
             database,
             current_scn,
             logs,
+            scn_times,
         })
     };
     match attempt() {
@@ -227,6 +236,8 @@ pub fn live_json(o: Option<&Offsets>, reach: &Reach, mismatch: Option<&str>) -> 
                 // A database behind its offsets was restored or flashed back.
                 v["database_behind_offsets"] = json!(l.current_scn < s.commit_scn);
                 v["resume_in_retained_logs"] = json!(l.retains(s.resume_scn));
+                v["commit_scn_time"] = json!(l.scn_times.get(&s.commit_scn));
+                v["resume_scn_time"] = json!(l.scn_times.get(&s.resume_scn));
             }
             v
         }
@@ -272,6 +283,7 @@ mod tests {
             database: db,
             current_scn: 500,
             logs: vec![log(1, 100), log(1, 200), log(2, 150), log(2, 300)],
+            scn_times: Default::default(),
         };
         assert_eq!(live.oldest_scn(), Some(150));
         assert!(!live.retains(149));

@@ -55,6 +55,9 @@ pub trait Session: Send {
     /// rows number `step`, `2*step`, … (0-based), at most `q.count` of them. Fewer means the
     /// rows ran out: what follows the last boundary is the final chunk.
     fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<Value>>>;
+    /// The time an SCN maps to (`SCN_TO_TIMESTAMP`), as `YYYY-MM-DD HH24:MI:SS`; `None` when the
+    /// database no longer (or not yet) maps it (ORA-08181).
+    fn scn_to_time(&mut self, scn: Scn) -> Result<Option<String>>;
     /// Redo logs still available for mining (V$LOG/V$ARCHIVED_LOG), by thread and sequence.
     fn logs(&mut self) -> Result<Vec<LogFile>>;
     /// Instance parameters and redo layout for pre-flight checks (`doctor`): container,

@@ -59,7 +59,7 @@ pub fn run(a: OffsetsEditArgs, global: &GlobalArgs, printer: &Printer) -> anyhow
     let reach = if a.offline {
         Reach::Offline
     } else {
-        inspect::probe(&settings)
+        inspect::probe(&settings, &[])
     };
     if !exists && reach.live().is_none() {
         return Err(CdcError::InvalidEdit(format!(

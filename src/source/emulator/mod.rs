@@ -398,6 +398,18 @@ impl Session for EmulatorSession {
             .key_boundaries(q, self.shared.clock.now_ms())
     }
 
+    fn scn_to_time(&mut self, scn: Scn) -> Result<Option<String>> {
+        self.call()?;
+        let r = self.replica()?;
+        if scn < r.schema.database.start_scn || scn > r.current_scn {
+            return Ok(None);
+        }
+        Ok(r.time_of(scn).and_then(|ms| {
+            chrono::DateTime::from_timestamp_millis(ms)
+                .map(|t| t.format("%Y-%m-%d %H:%M:%S").to_string())
+        }))
+    }
+
     fn logs(&mut self) -> Result<Vec<LogFile>> {
         self.call()?;
         Ok(self.replica()?.log_files())

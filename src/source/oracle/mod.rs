@@ -521,6 +521,20 @@ impl Session for OracleSession {
         Cols { row: &row, ctx: &c }.u64(0)
     }
 
+    fn scn_to_time(&mut self, scn: Scn) -> Result<Option<String>> {
+        let c = ctx("mapping an SCN to a time");
+        let b = Bind::Text(scn.to_string());
+        match self
+            .conn
+            .query_row_named(sql::SCN_TO_TIME, &[("scn", b.as_sql())])
+        {
+            Ok(row) => Cols { row: &row, ctx: &c }.opt_string(0),
+            // ORA-08181: the database no longer keeps the SCN-to-time mapping for it.
+            Err(e) if matches!(db_error(&e, &c), CdcError::InvalidScn { .. }) => Ok(None),
+            Err(e) => Err(db_error(&e, &c)),
+        }
+    }
+
     fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>> {
         logminer::open_transactions(&self.conn)
     }

@@ -469,6 +469,12 @@ fn key_range_predicate(
     Ok(Some(joined.join(" AND ")))
 }
 
+/// The time an SCN maps to, as text in the database's time zone. `SCN_TO_TIMESTAMP` raises
+/// ORA-08181 for SCNs older than the database keeps the mapping for (about UNDO_RETENTION, at
+/// least a few days) or newer than the current SCN. Privilege: none beyond CREATE SESSION.
+pub const SCN_TO_TIME: &str =
+    "SELECT TO_CHAR(SCN_TO_TIMESTAMP(:scn), 'YYYY-MM-DD HH24:MI:SS') FROM DUAL";
+
 pub use crate::sql_condition::filter_condition;
 
 /// `SELECT ROWID, <items> FROM "O"."T" AS OF SCN :scn [WHERE <range> [AND (<filter>)]]

@@ -628,3 +628,11 @@ fn key_boundaries_row_filter_matches_the_emulator() {
         }
     }
 }
+
+#[test]
+fn scn_to_time_is_pinned() {
+    assert_eq!(
+        SCN_TO_TIME,
+        "SELECT TO_CHAR(SCN_TO_TIMESTAMP(:scn), 'YYYY-MM-DD HH24:MI:SS') FROM DUAL"
+    );
+}
