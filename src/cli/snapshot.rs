@@ -72,6 +72,8 @@ pub fn snapshot(
         })
         .collect();
     std::fs::create_dir_all(&a.out).map_err(|e| CdcError::io(&a.out, e))?;
+    // One export (or offsets edit) at a time in a directory.
+    let _lock = crate::state::StateDir::new(&a.out).lock()?;
     let offsets_path = a.out.join(OFFSETS_FILE);
     let spec = ExportSpec {
         format: format.name().into(),
