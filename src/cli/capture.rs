@@ -10,6 +10,7 @@ use std::sync::atomic::Ordering;
 
 pub fn run(a: CaptureArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
     let settings = super::load_settings(global)?;
+    crate::capture::check_source(&settings)?;
     let connector = source::open(&settings)?;
     let stop = super::snapshot::stop_flag();
     let progress = SnapshotProgress::new(printer.quiet, 0);

@@ -1,13 +1,15 @@
 //! The source boundary: the only way the engine sees a database.
 //!
-//! Two implementations: [`oracle`] (a real database through the `oracle` crate, every SQL
-//! statement in `oracle::sql`) and [`emulator`] (the embedded, file-backed emulated database).
+//! Three implementations: [`oracle`] (a real database through the `oracle` crate, every SQL
+//! statement in `oracle::sql`), [`emulator`] (the embedded, file-backed emulated database) and
+//! [`replay`] (a CSV export of V$LOGMNR_CONTENTS, for reproducing decoding problems).
 //! A [`Connector`] opens [`Session`]s; each snapshot reader has a session of its own, as it has
 //! a connection of its own against Oracle.
 
 pub mod emulator;
 pub mod model;
 pub mod oracle;
+pub mod replay;
 pub mod rowid;
 
 pub use model::*;
@@ -86,6 +88,17 @@ pub fn open(settings: &crate::settings::Settings) -> Result<Box<dyn Connector>> 
         return Ok(Box::new(emulator::EmulatorConnector::open(
             std::path::Path::new(dir),
             faults,
+        )?));
+    }
+    if let Some(dir) = url.strip_prefix(replay::PREFIX) {
+        if dir.is_empty() {
+            return Err(CdcError::settings(
+                Code::Cdc2007,
+                "cdc.database.url `replay:` needs a directory holding logmnr.csv and schema.yaml, e.g. replay:./incident-42",
+            ));
+        }
+        return Ok(Box::new(replay::ReplayConnector::open(
+            std::path::Path::new(dir),
         )?));
     }
     Ok(Box::new(oracle::OracleConnector::from_settings(settings)?))
