@@ -1,13 +1,13 @@
 //! A committed transaction's LogMiner rows → row changes with typed before/after images,
 //! decoded with each table's columns as of the change's SCN (the schema history).
 
-use super::buffer::Committed;
+use super::buffer::{Committed, TxRows};
 use super::parse::{parse_dml, parse_lob_write, to_value, DmlKind, Literal};
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
 use crate::source::model::{op, ColumnInfo, LogMinerRow, Scn, TableInfo};
 use crate::types::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 /// A captured table's schema over time.
 #[derive(Debug, Clone)]
@@ -187,56 +187,110 @@ fn overlay(
     out
 }
 
-/// Decode a committed transaction; rows of tables not captured are skipped. A row that cannot
-/// be decoded is an error carrying its SCN and XID (the caller decides fail or dead-letter).
-pub fn decode(tx: &Committed, catalog: &Catalog) -> Vec<Result<Event>> {
-    let mut out: Vec<Result<Event>> = Vec::new();
-    let parse_err =
-        |row: &LogMinerRow, t: &TableSchema, e: super::parse::ParseError| CdcError::RedoParse {
-            scn: row.scn,
+/// Changes kept back so a LOB_WRITE can still merge into the change it belongs to.
+const LOB_LOOKBACK: usize = 64;
+
+/// Decodes a committed transaction's rows as they stream in, holding back only the last few
+/// changes (a LOB_WRITE merges into the latest change of the same row among them). The catalog
+/// is passed per call so DDL events can be applied between calls.
+pub struct Decoder {
+    rows: TxRows,
+    xid: String,
+    pending: VecDeque<Result<Event>>,
+    /// Events at the front of `pending` to hand out before decoding more rows.
+    flush: usize,
+    done: bool,
+}
+
+impl Decoder {
+    /// Takes the transaction's rows; its other fields stay with the caller.
+    pub fn new(tx: &mut Committed) -> Decoder {
+        Decoder {
+            rows: std::mem::take(&mut tx.rows),
             xid: tx.xid.clone(),
-            table: t.name.to_string(),
-            message: e.to_string(),
-        };
-    for row in &tx.rows {
+            pending: VecDeque::new(),
+            flush: 0,
+            done: false,
+        }
+    }
+
+    /// The next event, decoded with `catalog`; `None` at the end of the transaction. Rows of
+    /// tables not captured are skipped. A row that cannot be decoded is an error carrying its
+    /// SCN and XID (the caller decides fail or dead-letter); so is a spill file that cannot be
+    /// read, after which the stream ends.
+    pub fn next_event(&mut self, catalog: &Catalog) -> Option<Result<Event>> {
+        loop {
+            if self.flush > 0 || self.done || self.pending.len() > LOB_LOOKBACK {
+                self.flush = self.flush.saturating_sub(1);
+                if let Some(e) = self.pending.pop_front() {
+                    return Some(e);
+                }
+                if self.done {
+                    return None;
+                }
+            }
+            match self.rows.next() {
+                None => self.done = true,
+                Some(Err(e)) => {
+                    self.pending.push_back(Err(e));
+                    self.flush = self.pending.len();
+                }
+                Some(Ok(row)) => self.decode_row(&row, catalog),
+            }
+        }
+    }
+
+    fn decode_row(&mut self, row: &LogMinerRow, catalog: &Catalog) {
         let Some(t) = catalog.table_of(row) else {
-            continue;
+            return;
         };
+        let xid = self.xid.clone();
+        let parse_err =
+            |row: &LogMinerRow, t: &TableSchema, e: super::parse::ParseError| CdcError::RedoParse {
+                scn: row.scn,
+                xid: xid.clone(),
+                table: t.name.to_string(),
+                message: e.to_string(),
+            };
         let cols = t.columns_at(row.scn);
         match row.operation_code {
-            op::DDL => out.push(Ok(Event::Ddl {
-                table: t.name.clone(),
-                scn: row.scn,
-                sql: row.sql_redo.clone(),
-            })),
+            op::DDL => {
+                self.pending.push_back(Ok(Event::Ddl {
+                    table: t.name.clone(),
+                    scn: row.scn,
+                    sql: row.sql_redo.clone(),
+                }));
+                // Published (and applied to the catalog) before later rows are decoded.
+                self.flush = self.pending.len();
+            }
             op::LOB_WRITE => {
                 // Merge the LOB's content into the change of the same row just before it.
                 let lob = match parse_lob_write(&row.sql_redo) {
                     Ok(l) => l,
                     Err(e) => {
-                        out.push(Err(parse_err(row, t, e)));
-                        continue;
+                        self.pending.push_back(Err(parse_err(row, t, e)));
+                        return;
                     }
                 };
                 if t.excluded.iter().any(|e| e == &lob.column) {
-                    continue;
+                    return;
                 }
                 let Some(col) = cols.iter().find(|c| c.name == lob.column) else {
-                    continue;
+                    return;
                 };
                 let value = match to_value(&lob.data, &col.data_type) {
                     Ok(v) => v,
                     Err(message) => {
-                        out.push(Err(CdcError::RedoParse {
+                        self.pending.push_back(Err(CdcError::RedoParse {
                             scn: row.scn,
-                            xid: tx.xid.clone(),
+                            xid: self.xid.clone(),
                             table: t.name.to_string(),
                             message,
                         }));
-                        continue;
+                        return;
                     }
                 };
-                let target = out.iter_mut().rev().find_map(|e| match e {
+                let target = self.pending.iter_mut().rev().find_map(|e| match e {
                     Ok(Event::Change(c))
                         if c.table == t.name && c.row_id == row.row_id && c.after.is_some() =>
                     {
@@ -260,25 +314,25 @@ pub fn decode(tx: &Committed, catalog: &Catalog) -> Vec<Result<Event>> {
                 let dml = match parse_dml(&row.sql_redo) {
                     Ok(d) => d,
                     Err(e) => {
-                        out.push(Err(parse_err(row, t, e)));
-                        continue;
+                        self.pending.push_back(Err(parse_err(row, t, e)));
+                        return;
                     }
                 };
                 let images = (|| -> Result<(Option<Image>, Option<Image>)> {
                     Ok(match dml.kind {
-                        DmlKind::Insert => (None, Some(typed(t, cols, &dml.new, row, &tx.xid)?)),
-                        DmlKind::Delete => (Some(typed(t, cols, &dml.old, row, &tx.xid)?), None),
+                        DmlKind::Insert => (None, Some(typed(t, cols, &dml.new, row, &self.xid)?)),
+                        DmlKind::Delete => (Some(typed(t, cols, &dml.old, row, &self.xid)?), None),
                         DmlKind::Update => {
-                            let before = typed(t, cols, &dml.old, row, &tx.xid)?;
-                            let set = typed(t, cols, &dml.new, row, &tx.xid)?;
+                            let before = typed(t, cols, &dml.old, row, &self.xid)?;
+                            let set = typed(t, cols, &dml.new, row, &self.xid)?;
                             let after = overlay(&before, &set, cols);
                             (Some(before), Some(after))
                         }
                     })
                 })();
                 match images {
-                    Err(e) => out.push(Err(e)),
-                    Ok((before, after)) => out.push(Ok(Event::Change(Change {
+                    Err(e) => self.pending.push_back(Err(e)),
+                    Ok((before, after)) => self.pending.push_back(Ok(Event::Change(Change {
                         table: t.name.clone(),
                         op: match dml.kind {
                             DmlKind::Insert => ChangeOp::Create,
@@ -299,5 +353,144 @@ pub fn decode(tx: &Committed, catalog: &Catalog) -> Vec<Result<Event>> {
             _ => {}
         }
     }
-    out
+}
+
+/// Decode a whole committed transaction at once (small transactions, tests); see [`Decoder`].
+pub fn decode(tx: &mut Committed, catalog: &Catalog) -> Vec<Result<Event>> {
+    let mut d = Decoder::new(tx);
+    std::iter::from_fn(|| d.next_event(catalog)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stream::buffer::TxBuffer;
+    use crate::types::ColumnType;
+
+    fn col(name: &str, data_type: ColumnType) -> ColumnInfo {
+        ColumnInfo {
+            name: name.into(),
+            data_type,
+            nullable: true,
+            virtual_column: false,
+            hidden: false,
+        }
+    }
+
+    fn catalog() -> Catalog {
+        let name = TableName::new(None, "O", "T");
+        let cols = vec![
+            col(
+                "ID",
+                ColumnType::Number {
+                    precision: None,
+                    scale: None,
+                },
+            ),
+            col("C", ColumnType::Clob),
+        ];
+        let mut c = Catalog::default();
+        c.tables.insert(
+            name.clone(),
+            TableSchema {
+                name,
+                history: vec![(0, cols)],
+                key: vec!["ID".into()],
+                excluded: vec![],
+            },
+        );
+        c
+    }
+
+    fn row(code: u32, scn: Scn, rid: &str, sql: &str) -> LogMinerRow {
+        LogMinerRow {
+            scn,
+            commit_scn: (code == op::COMMIT).then_some(scn),
+            start_scn: None,
+            timestamp: String::new(),
+            commit_timestamp: None,
+            xid: "0200030004000000".into(),
+            xidusn: 0,
+            xidslt: 0,
+            xidsqn: 0,
+            operation_code: code,
+            operation: op::name(code).into(),
+            seg_owner: Some("O".into()),
+            table_name: Some("T".into()),
+            row_id: rid.into(),
+            sql_redo: sql.into(),
+            csf: 0,
+            rollback: 0,
+            rs_id: String::new(),
+            ssn: 0,
+            thread: 1,
+            sequence: 1,
+            status: 0,
+            info: None,
+            src_con_name: String::new(),
+            username: String::new(),
+            data_obj: 0,
+        }
+    }
+
+    fn insert(id: u64, c: &str) -> String {
+        format!("insert into \"O\".\"T\"(\"ID\",\"C\") values ('{id}',{c});")
+    }
+
+    const LOB: &str = "DECLARE \n loc_c CLOB; \nBEGIN\n select \"C\" into loc_c from \"O\".\"T\" where \"ID\" = '1' and ROWID = 'A' for update;\n dbms_lob.write(loc_c, 5, 1, 'Test2');\nEND;";
+
+    fn changes(events: Vec<Result<Event>>) -> Vec<Change> {
+        events
+            .into_iter()
+            .map(|e| match e {
+                Ok(Event::Change(c)) => c,
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn lob_writes_merge_into_their_change_when_the_transaction_streams_from_disk() {
+        let rows: Vec<LogMinerRow> =
+            std::iter::once(row(op::INSERT, 1, "A", &insert(1, "EMPTY_CLOB()")))
+                .chain(std::iter::once(row(op::LOB_WRITE, 2, "A", LOB)))
+                .chain(
+                    (0..200)
+                        .map(|i| row(op::INSERT, 3 + i, &format!("R{i}"), &insert(100 + i, "'x'"))),
+                )
+                .chain(std::iter::once(row(
+                    op::INSERT,
+                    300,
+                    "Z",
+                    &insert(2, "'Test2'"),
+                )))
+                .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let mut b = TxBuffer::new(4096, dir.path().join("spill")).unwrap();
+        for r in rows.iter().cloned() {
+            assert!(b.push(r).unwrap().is_none());
+        }
+        assert!(b.spilled_bytes() > 0);
+        let mut tx = b.push(row(op::COMMIT, 400, "", "")).unwrap().unwrap();
+        let streamed = changes(decode(&mut tx, &catalog()));
+        // The same rows decoded from memory give the same changes.
+        let mut whole = Committed {
+            xid: tx.xid.clone(),
+            start_scn: 1,
+            commit_scn: 400,
+            thread: 1,
+            commit_timestamp: String::new(),
+            rows: TxRows::from_vec(rows),
+        };
+        assert_eq!(changes(decode(&mut whole, &catalog())), streamed);
+        assert_eq!(streamed.len(), 202, "the LOB write is no change of its own");
+        let c_of = |c: &Change| {
+            c.after
+                .as_ref()
+                .and_then(|a| a.iter().find(|(n, _)| n == "C").map(|(_, v)| v.clone()))
+        };
+        assert_eq!(streamed[0].row_id, "A");
+        assert_eq!(c_of(&streamed[0]), c_of(&streamed[201]), "merged: 'Test2'");
+        assert!(c_of(&streamed[0]).is_some());
+    }
 }

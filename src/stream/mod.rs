@@ -4,3 +4,4 @@ pub mod buffer;
 pub mod ddl;
 pub mod decode;
 pub mod parse;
+pub mod spill;
