@@ -8,6 +8,7 @@
 pub mod clock;
 pub mod condition;
 pub mod generate;
+pub mod key_index;
 pub mod logminer;
 pub mod logs;
 pub mod redo;

@@ -1,6 +1,7 @@
 //! The in-memory replica every process builds from the redo: committed data as versions by
 //! commit SCN (what `AS OF SCN` reads), open transactions, schema history, extents, logs.
 
+use super::key_index::KeyIndex;
 use super::redo::{DdlChange, Redo, Xid};
 use super::schema::{SchemaFile, StatsSpec, TableDef};
 use crate::errors::{CdcError, Result};
@@ -28,6 +29,8 @@ pub struct TableState {
     /// The newest commit that changed the table.
     pub last_change_scn: Scn,
     pub rows: BTreeMap<RowId, Vec<Version>>,
+    /// `rows` ordered by primary key (none without one); kept in step with `rows`.
+    pub key_index: Option<KeyIndex>,
     /// Extents with the partition index they belong to.
     pub extents: Vec<(Option<u32>, Extent)>,
     pub data_object_id: u32,
@@ -104,7 +107,7 @@ impl TableState {
     }
 }
 
-fn visible_version(versions: &[Version], scn: Scn) -> Option<&Arc<[Value]>> {
+pub(super) fn visible_version(versions: &[Version], scn: Scn) -> Option<&Arc<[Value]>> {
     let idx = versions.partition_point(|v| v.scn <= scn);
     if idx == 0 {
         return None;
@@ -174,6 +177,11 @@ impl Replica {
                     last_ddl_scn: start,
                     last_change_scn: start,
                     rows: BTreeMap::new(),
+                    key_index: KeyIndex::for_table(
+                        &def.primary_key,
+                        &def.columns,
+                        &BTreeMap::new(),
+                    ),
                     extents: Vec::new(),
                     data_object_id,
                     partition_objects,
@@ -384,6 +392,7 @@ impl Replica {
                 }
                 t.last_ddl_scn = *scn;
                 t.history.push((*scn, t.columns.clone()));
+                t.key_index = KeyIndex::for_table(&t.def.primary_key, &t.columns, &t.rows);
             }
             Redo::Extent { tab, part, ext, .. } => {
                 let i = check_tab(*tab)?;
@@ -443,9 +452,17 @@ impl Replica {
             scn: commit_scn,
             row: row.map(|r| Arc::from(r.clone().into_boxed_slice())),
         };
+        if let (Some(ix), Some(r)) = (&mut t.key_index, &version.row) {
+            ix.insert(r, rid);
+        }
         // Two changes of one transaction to the same row: the later one wins at that SCN.
         match versions.last_mut() {
-            Some(last) if last.scn == commit_scn => *last = version,
+            Some(last) if last.scn == commit_scn => {
+                let old = std::mem::replace(last, version);
+                if let (Some(ix), Some(r)) = (&mut t.key_index, &old.row) {
+                    ix.forget(r, rid, versions);
+                }
+            }
             _ => versions.push(version),
         }
         t.live_rows = (t.live_rows as i64 + delta).max(0) as u64;
@@ -515,15 +532,21 @@ impl Replica {
     }
 
     /// The sorted keys of the rows visible at `scn` with key >= `lower`.
-    fn sorted_keys(
-        &self,
+    fn sorted_keys<'a>(
+        &'a self,
         table: &crate::names::TableName,
         key_columns: &[String],
         scn: Scn,
         lower: Option<&[Value]>,
         now_ms: i64,
-    ) -> Result<Vec<Vec<Value>>> {
+    ) -> Result<Box<dyn Iterator<Item = Vec<Value>> + 'a>> {
         let t = self.flashback_table(table, scn, now_ms)?;
+        if let Some(ix) = t.key_index.as_ref() {
+            if ix.serves(&t.def.primary_key, key_columns) {
+                let keys = ix.visible(&t.rows, scn, lower, None);
+                return Ok(Box::new(keys.map(|(_, _, key)| key.to_vec())));
+            }
+        }
         let idx: Vec<usize> = key_columns
             .iter()
             .map(|c| {
@@ -540,7 +563,7 @@ impl Replica {
             .filter(|k| lower.is_none_or(|l| !compare_keys(k, l).is_lt()))
             .collect();
         keys.sort_by(|a, b| compare_keys(a, b));
-        Ok(keys)
+        Ok(Box::new(keys.into_iter()))
     }
 
     /// MIN and MAX of a one-column key as of `scn`.
@@ -551,7 +574,19 @@ impl Replica {
         scn: Scn,
         now_ms: i64,
     ) -> Result<Option<(Value, Value)>> {
-        let keys = self.sorted_keys(table, &[column.to_string()], scn, None, now_ms)?;
+        let t = self.flashback_table(table, scn, now_ms)?;
+        let column = [column.to_string()];
+        if let Some(ix) = t.key_index.as_ref() {
+            if ix.serves(&t.def.primary_key, &column) {
+                let first = |(_, _, k): (_, _, &[Value])| (!k[0].is_null()).then(|| k[0].clone());
+                let min = ix.visible(&t.rows, scn, None, None).find_map(first);
+                let max = ix.visible(&t.rows, scn, None, None).rev().find_map(first);
+                return Ok(min.zip(max));
+            }
+        }
+        let keys: Vec<Vec<Value>> = self
+            .sorted_keys(table, &column, scn, None, now_ms)?
+            .collect();
         let non_null: Vec<&Value> = keys
             .iter()
             .map(|k| &k[0])
@@ -568,7 +603,6 @@ impl Replica {
         let keys = self.sorted_keys(&q.table, &q.key_columns, q.scn, q.lower.as_deref(), now_ms)?;
         let step = q.step.max(1) as usize;
         Ok(keys
-            .into_iter()
             .skip(step)
             .step_by(step)
             .take(q.count as usize)
@@ -595,12 +629,21 @@ impl Replica {
             if expired > 1 {
                 t.change_commits.drain(..expired - 1);
             }
-            t.rows.retain(|_, versions| {
+            let (rows, key_index) = (&mut t.rows, &mut t.key_index);
+            rows.retain(|rid, versions| {
                 let keep_from = versions
                     .partition_point(|v| v.scn <= floor)
                     .saturating_sub(1);
-                versions.drain(..keep_from);
-                !(versions.len() == 1 && versions[0].row.is_none() && versions[0].scn <= floor)
+                let dropped: Vec<Version> = versions.drain(..keep_from).collect();
+                let keep =
+                    !(versions.len() == 1 && versions[0].row.is_none() && versions[0].scn <= floor);
+                if let Some(ix) = key_index {
+                    let remaining: &[Version] = if keep { versions } else { &[] };
+                    for r in dropped.iter().filter_map(|v| v.row.as_ref()) {
+                        ix.forget(r, *rid, remaining);
+                    }
+                }
+                keep
             });
         }
         // Records older than every retained log and every open transaction can go.
@@ -698,32 +741,19 @@ impl Replica {
             Some(text) => Some(super::condition::compile(text, &t.columns)?),
             None => None,
         };
-        let range: Box<dyn Iterator<Item = (&RowId, &Vec<Version>)>> = match &q.range {
-            ChunkRange::Rowid { start, end } => {
-                if iot {
-                    return Err(CdcError::Database(
-                        "ORA-01410: invalid ROWID (an index-organized table has no physical ROWID ranges)".into(),
-                    ));
-                }
-                let s = RowId::decode(start)
-                    .map_err(|e| CdcError::Database(format!("ORA-01410: invalid ROWID: {e}")))?;
-                let e = RowId::decode(end)
-                    .map_err(|e| CdcError::Database(format!("ORA-01410: invalid ROWID: {e}")))?;
-                if s > e {
-                    Box::new(std::iter::empty())
-                } else {
-                    Box::new(t.rows.range(s..=e))
-                }
-            }
-            _ => Box::new(t.rows.iter()),
-        };
+        // Reads by the primary key walk the key index over the range only, already in order.
+        let (rows_in, ordered) = super::key_index::rows_to_read(t, q, iot)?;
+        // A scan in ROWID order fails on the first row the condition cannot evaluate; an
+        // ordered read reports the same one: the failing row with the lowest ROWID.
+        let mut failed: Option<(RowId, CdcError)> = None;
         let mut rows: Vec<(Vec<Value>, FetchedRow)> = Vec::new();
-        for (rid, versions) in range {
-            let Some(row) = visible_version(versions, q.scn) else {
-                continue;
+        for (rid, row) in rows_in {
+            // In key order already: no key to compare or sort by.
+            let key_values: Vec<Value> = match ordered {
+                true => Vec::new(),
+                false => key.iter().map(|&i| row[i].clone()).collect(),
             };
-            let key_values: Vec<Value> = key.iter().map(|&i| row[i].clone()).collect();
-            if let ChunkRange::Key { lower, upper } = &q.range {
+            if let (ChunkRange::Key { lower, upper }, false) = (&q.range, ordered) {
                 if let Some(l) = lower {
                     if compare_keys(&key_values, l).is_lt() {
                         continue;
@@ -738,12 +768,20 @@ impl Replica {
             // Oracle runs `WHERE <range> AND (<condition>)`: rows outside the chunk never reach
             // the condition, so they cannot raise its conversion errors.
             if let Some(f) = &filter {
-                if !f.try_matches(row)? {
-                    continue;
+                match f.try_matches(row) {
+                    Ok(true) => {}
+                    Ok(false) => continue,
+                    Err(e) if ordered => {
+                        if failed.as_ref().is_none_or(|(r, _)| rid < *r) {
+                            failed = Some((rid, e));
+                        }
+                        continue;
+                    }
+                    Err(e) => return Err(e),
                 }
             }
             let rowid = if iot {
-                logical_rowid(&key_values, row, &t.def.primary_key, &t.columns)
+                super::key_index::logical_rowid(&key_values, row, &t.def.primary_key, &t.columns)
             } else {
                 rid.encode()
             };
@@ -755,20 +793,12 @@ impl Replica {
                 },
             ));
         }
-        if !key.is_empty() {
+        if let Some((_, e)) = failed {
+            return Err(e);
+        }
+        if !key.is_empty() && !ordered {
             rows.sort_by(|a, b| compare_keys(&a.0, &b.0));
         }
         Ok(rows.into_iter().map(|(_, r)| r).collect())
     }
-}
-
-/// A logical ROWID of an index-organised row: `*` and its primary key, as UROWID text.
-fn logical_rowid(_key: &[Value], row: &[Value], pk: &[String], columns: &[ColumnInfo]) -> String {
-    let mut s = String::from("*");
-    for k in pk {
-        if let Some(i) = columns.iter().position(|c| &c.name == k) {
-            s.push_str(&crate::types::hex(row[i].to_string().as_bytes()));
-        }
-    }
-    s
 }

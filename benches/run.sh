@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Run the benchmarks (release profile) and print one summary table from criterion's results.
+#
+#   benches/run.sh                  every benchmark, then the table
+#   benches/run.sh stream scaling   only these benches, then the table (of every result on disk)
+#   benches/run.sh --summary        only the table, from target/criterion as it is
+#
+# The table reads target/criterion/**/new/{estimates,benchmark}.json: the median, the throughput
+# it implies, the goal from issue 10 and whether the median meets it. No goal fails the script.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+all=(parser emulator stream snapshot scaling)
+if [[ "${1:-}" != "--summary" ]]; then
+    benches=("$@")
+    [[ ${#benches[@]} -eq 0 ]] && benches=("${all[@]}")
+    for b in "${benches[@]}"; do
+        echo "== cargo bench --bench $b" >&2
+        cargo bench --bench "$b" >&2
+    done
+fi
+
+python3 - <<'PY'
+import json, pathlib
+
+root = pathlib.Path("target/criterion")
+results = {}
+for est in sorted(root.glob("**/new/estimates.json")):
+    meta = json.loads((est.parent / "benchmark.json").read_text())
+    median_ns = json.loads(est.read_text())["median"]["point_estimate"]
+    results[meta["full_id"]] = (median_ns / 1e9, meta.get("throughput"))
+
+def time(s):
+    return f"{s:.3f} s" if s >= 1 else f"{s * 1e3:.1f} ms" if s >= 1e-3 else f"{s * 1e6:.1f} µs"
+
+def rate(n, s, unit):
+    r = n / s
+    for div, p in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if r >= div:
+            return f"{r / div:.2f} {p}{unit}/s", r
+    return f"{r:.0f} {unit}/s", r
+
+def unit_of(full_id):
+    g = full_id.split("/")[0]
+    return {"stream": "events", "snapshot": "rows", "scaling": "rows", "parser": "stmts"}.get(g, "elem")
+
+rows = []
+for fid, (secs, tp) in results.items():
+    thr, per_s = "", None
+    if tp and "Bytes" in tp:
+        per_s = tp["Bytes"] / secs
+        thr = f"{per_s / 1e6:.0f} MB/s"
+    elif tp and "Elements" in tp:
+        thr, per_s = rate(tp["Elements"], secs, " " + unit_of(fid))
+        thr = thr.replace("  ", " ")
+    goal, met = "", ""
+    if fid == "parser/update/10 cols/bytes":
+        goal, met = "≥ 400 MB/s", per_s >= 400e6
+    elif fid.startswith("stream/"):
+        goal, met = "≥ 500 k events/s", per_s >= 500e3
+    elif fid.startswith("emulator/"):
+        goal, met = "well under 1 s", secs < 1
+    elif fid in ("snapshot/emulator to JSONL", "snapshot/emulator to CSV"):
+        fmt = fid.split()[-1]
+        limit = 2.0 if fmt == "JSONL" else 1.5
+        plain = results.get(f"snapshot/plain write of the {fmt} bytes")
+        ratio = secs / plain[0] if plain else float("nan")
+        goal = f"≥ 1 M rows/s, ≤ {limit}× plain (now {ratio:.1f}×)"
+        met = per_s >= 1e6 and ratio <= limit
+    elif fid.startswith("scaling/threads/"):
+        n = int(fid.rsplit("/", 1)[1])
+        one = results.get("scaling/threads/1")
+        if n > 1 and one:
+            speedup = one[0] / secs
+            goal, met = f"≥ {0.8 * n:.1f}× 1 thread (now {speedup:.2f}×)", speedup >= 0.8 * n
+    rows.append((fid, time(secs), thr, goal, "" if met == "" else ("yes" if met else "NO")))
+
+head = ("What", "Median", "Throughput", "Goal", "Met?")
+widths = [max(len(r[i]) for r in rows + [head]) for i in range(5)]
+line = lambda r: "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |"
+print(line(head))
+print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+for r in rows:
+    print(line(r))
+PY

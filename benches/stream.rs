@@ -1,0 +1,301 @@
+//! Stream path on one core: V$LOGMNR_CONTENTS rows of committed transactions (SQL_REDO rendered
+//! by the emulator's renderer) → transaction buffer → decode (parse + typed images) → change
+//! records → a JSONL file, in events/s. Goal: ≥ 500,000 events/s (50× what one LogMiner session
+//! delivers).
+//!
+//! The record envelope is built here the way `capture::records::change_records` builds it (that
+//! module is private to the crate): same fields, same encoders (`encode::to_json`).
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use oracle_cdc::encode;
+use oracle_cdc::names::TableName;
+use oracle_cdc::source::emulator::sql_redo;
+use oracle_cdc::source::model::{op, ColumnInfo, LogMinerRow};
+use oracle_cdc::stream::buffer::{Committed, TxBuffer};
+use oracle_cdc::stream::decode::{decode, Catalog, Change, ChangeOp, Event, TableSchema};
+use oracle_cdc::types::{ColumnType, Value};
+use serde_json::{json, Map, Value as Json};
+use std::io::Write;
+use std::time::Duration;
+
+/// Transactions, changes per transaction, transactions open at once (their rows interleave).
+const TXS: u64 = 10_000;
+const CHANGES: u64 = 10;
+const OPEN: u64 = 4;
+const EVENTS: u64 = TXS * CHANGES;
+
+fn columns() -> Vec<ColumnInfo> {
+    [
+        ("ID", "NUMBER(10)"),
+        ("NAME", "VARCHAR2(50)"),
+        ("AMOUNT", "NUMBER(10,2)"),
+        ("CREATED", "DATE"),
+        ("NOTE", "VARCHAR2(50)"),
+    ]
+    .iter()
+    .map(|(n, t)| ColumnInfo {
+        name: n.to_string(),
+        data_type: ColumnType::parse(t).expect("type"),
+        nullable: *n != "ID",
+        virtual_column: false,
+        hidden: false,
+    })
+    .collect()
+}
+
+fn values(id: u64, version: u64) -> Vec<Value> {
+    vec![
+        Value::Number(id.to_string()),
+        Value::Text(format!("customer name {id:08} v{version}")),
+        Value::Number(format!("{}.{:02}", (id * 37 + version) % 100_000, id % 100)),
+        Value::Date(format!(
+            "2026-{:02}-{:02} 12:34:56",
+            id % 12 + 1,
+            id % 28 + 1
+        )),
+        if id.is_multiple_of(5) {
+            Value::Null
+        } else {
+            Value::Text(format!("note with 'quotes' {version}"))
+        },
+    ]
+}
+
+fn base(scn: u64, tx: u64, code: u32) -> LogMinerRow {
+    let (usn, slot, sqn) = ((tx % 10) as u16 + 1, (tx % 1000) as u16, tx as u32 + 1);
+    LogMinerRow {
+        scn,
+        commit_scn: None,
+        start_scn: None,
+        timestamp: "2026-11-29 12:00:00".into(),
+        commit_timestamp: None,
+        xid: sql_redo::xid(usn, slot, sqn),
+        xidusn: u32::from(usn),
+        xidslt: u32::from(slot),
+        xidsqn: sqn,
+        operation_code: code,
+        operation: op::name(code).into(),
+        seg_owner: None,
+        table_name: None,
+        row_id: "AAAAAAAAAAAAAAAAAA".into(),
+        sql_redo: String::new(),
+        csf: 0,
+        rollback: 0,
+        rs_id: sql_redo::rs_id(1, scn, 0x10),
+        ssn: 0,
+        thread: 1,
+        sequence: 1,
+        status: 0,
+        info: None,
+        src_con_name: "BENCH".into(),
+        username: "APP".into(),
+        data_obj: 73_000,
+    }
+}
+
+/// The mined rows: START, CHANGES changes (6 inserts, 3 updates, 1 delete of the inserted
+/// rows), COMMIT per transaction; OPEN transactions at a time with their rows interleaved.
+fn mined(table: &TableName, cols: &[ColumnInfo]) -> Vec<LogMinerRow> {
+    let col = |vals: &'_ [Value], which: &[usize]| -> Vec<(String, ColumnType, Value)> {
+        which
+            .iter()
+            .map(|&i| {
+                (
+                    cols[i].name.clone(),
+                    cols[i].data_type.clone(),
+                    vals[i].clone(),
+                )
+            })
+            .collect()
+    };
+    let all = [0, 1, 2, 3, 4];
+    let mut out = Vec::with_capacity((TXS * (CHANGES + 2)) as usize);
+    let mut scn = 1_000_000u64;
+    for group in (0..TXS).step_by(OPEN as usize) {
+        let txs: Vec<u64> = (group..(group + OPEN).min(TXS)).collect();
+        let mut per_tx: Vec<Vec<LogMinerRow>> = Vec::new();
+        for &tx in &txs {
+            let mut rows = Vec::new();
+            scn += 1;
+            rows.push(base(scn, tx, op::START));
+            for c in 0..CHANGES {
+                scn += 1;
+                let id = tx * 100 + c.min(5);
+                let (code, sql) = match c {
+                    0..=5 => {
+                        let v = col(&values(id, 0), &all);
+                        (op::INSERT, sql_redo::insert(table, &borrow(&v)))
+                    }
+                    6..=8 => {
+                        let before = col(&values(id - (8 - c), 0), &all);
+                        let after = col(&values(id - (8 - c), 1), &[1, 2]);
+                        (
+                            op::UPDATE,
+                            sql_redo::update(table, &borrow(&after), &borrow(&before)),
+                        )
+                    }
+                    _ => {
+                        let before = col(&values(tx * 100 + 4, 0), &all);
+                        (op::DELETE, sql_redo::delete(table, &borrow(&before)))
+                    }
+                };
+                let mut r = base(scn, tx, code);
+                r.seg_owner = Some(table.owner.clone());
+                r.table_name = Some(table.table.clone());
+                r.sql_redo = sql;
+                r.ssn = c;
+                rows.push(r);
+            }
+            per_tx.push(rows);
+        }
+        // Interleave the open transactions' rows, then commit them in order.
+        for i in 0..=CHANGES as usize {
+            for rows in &per_tx {
+                out.push(rows[i].clone());
+            }
+        }
+        for &tx in &txs {
+            scn += 1;
+            let mut c = base(scn, tx, op::COMMIT);
+            c.commit_scn = Some(scn);
+            c.commit_timestamp = Some("2026-11-29 12:00:01".into());
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn borrow(v: &[(String, ColumnType, Value)]) -> Vec<sql_redo::Col<'_>> {
+    v.iter().map(|(n, t, x)| (n.as_str(), t, x)).collect()
+}
+
+fn image(schema: &TableSchema, change: &Change, values: &[(String, Value)]) -> Json {
+    let cols = schema.columns_at(change.scn);
+    let mut m = Map::with_capacity(values.len());
+    for (name, v) in values {
+        let json = match cols.iter().find(|c| &c.name == name) {
+            Some(c) => encode::to_json(v, &c.data_type),
+            None => Json::Null,
+        };
+        m.insert(name.clone(), json);
+    }
+    Json::Object(m)
+}
+
+fn key(schema: &TableSchema, image: &Json) -> Json {
+    let mut k = Map::new();
+    for c in &schema.key {
+        k.insert(c.clone(), image.get(c).cloned().unwrap_or(Json::Null));
+    }
+    Json::Object(k)
+}
+
+/// The change's record, as `capture::records::change_records` builds it.
+fn record(schema: &TableSchema, change: &Change, tx: &Committed) -> Json {
+    let before = change.before.as_ref().map(|b| image(schema, change, b));
+    let after = change.after.as_ref().map(|a| image(schema, change, a));
+    let ts = encode::epoch_ms(&tx.commit_timestamp).unwrap_or(0);
+    let k = key(
+        schema,
+        after.as_ref().or(before.as_ref()).unwrap_or(&Json::Null),
+    );
+    json!({
+        "topic": format!("bench.{}", change.table),
+        "key": k,
+        "value": {
+            "before": before,
+            "after": after,
+            "source": {
+                "version": "bench",
+                "connector": "oracle",
+                "name": "bench",
+                "ts_ms": ts,
+                "snapshot": "false",
+                "db": "BENCH",
+                "sequence": null,
+                "schema": change.table.owner,
+                "table": change.table.table,
+                "txId": tx.xid,
+                "scn": change.scn.to_string(),
+                "commit_scn": tx.commit_scn.to_string(),
+                "lcr_position": null,
+                "rs_id": change.rs_id,
+                "ssn": change.ssn,
+                "redo_thread": tx.thread,
+                "user_name": change.user,
+                "row_id": change.row_id,
+            },
+            "op": change.op.code(),
+            "ts_ms": ts,
+            "transaction": null,
+        },
+        "headers": { "cdc.scn": change.scn.to_string(), "cdc.commit_scn": tx.commit_scn.to_string() },
+    })
+}
+
+/// Rows → buffer → decode → records → JSONL file; returns the events written.
+fn run(rows: Vec<LogMinerRow>, catalog: &Catalog, path: &std::path::Path) -> u64 {
+    let schema = catalog.tables.values().next().expect("table");
+    let mut buffer = TxBuffer::default();
+    let mut out =
+        std::io::BufWriter::with_capacity(1 << 16, std::fs::File::create(path).expect("create"));
+    let mut events = 0u64;
+    for row in rows {
+        let Some(mut tx) = buffer.push(row).expect("push") else {
+            continue;
+        };
+        for event in decode(&mut tx, catalog) {
+            let Event::Change(change) = event.expect("decode") else {
+                continue;
+            };
+            debug_assert!(matches!(
+                change.op,
+                ChangeOp::Create | ChangeOp::Update | ChangeOp::Delete
+            ));
+            serde_json::to_writer(&mut out, &record(schema, &change, &tx)).expect("write");
+            out.write_all(b"\n").expect("write");
+            events += 1;
+        }
+    }
+    out.flush().expect("flush");
+    events
+}
+
+fn bench(c: &mut Criterion) {
+    let table: TableName = "BENCH.T".parse().expect("name");
+    let cols = columns();
+    let mut catalog = Catalog::default();
+    catalog.tables.insert(
+        table.clone(),
+        TableSchema {
+            name: table.clone(),
+            history: vec![(0, cols.clone())],
+            key: vec!["ID".into()],
+            excluded: Vec::new(),
+        },
+    );
+    let rows = mined(&table, &cols);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("out.jsonl");
+    assert_eq!(
+        run(rows.clone(), &catalog, &path),
+        EVENTS,
+        "every change is one event"
+    );
+
+    let mut g = c.benchmark_group("stream");
+    g.sample_size(10)
+        .measurement_time(Duration::from_secs(15))
+        .throughput(Throughput::Elements(EVENTS));
+    g.bench_function("rows to JSONL", |b| {
+        b.iter_batched(
+            || rows.clone(),
+            |rows| run(rows, &catalog, &path),
+            BatchSize::PerIteration,
+        )
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
