@@ -101,8 +101,11 @@ catalog! {
         "The connection failed for a reason without a more specific code; the message carries the database's own error.",
         "Read the ORA-/DPI- error in the message; check the URL, network and database state.";
     Cdc2007 = "CDC-2007", Usage, "Invalid database URL",
-        "cdc.database.url must be an EZConnect string (host[:port]/service), a TNS alias, or emulator:DIR.",
+        "cdc.database.url must be an EZConnect string (host[:port]/service), a TNS alias, emulator:DIR or replay:DIR.",
         "Set cdc.database.url, e.g. `db.example.com:1521/ORCLPDB1` or `emulator:./demo-db`.";
+    Cdc2008 = "CDC-2008", Usage, "A replay holds no table data",
+        "cdc.database.url is replay:DIR: a CSV export of V$LOGMNR_CONTENTS and a schema file. It has the LogMiner rows only, no table rows, so nothing can be read AS OF SCN: a snapshot (cdc.snapshot.mode initial or snapshot_only, a snapshot signal, `oracle-cdc snapshot`, `plan-chunks`) cannot run on it.",
+        "Replay the change stream only: set cdc.snapshot.mode=none (e.g. `--set cdc.snapshot.mode=none capture --stop-at-scn N`), and use a fresh cdc.state.dir without an unfinished snapshot in its offsets.";
     Cdc3001 = "CDC-3001", Failure, "Column type has no record mapping",
         "A captured table has a column whose Oracle type oracle-cdc cannot turn into a record value, so the table cannot be snapshotted or streamed faithfully.",
         "Exclude the column with cdc.columns.exclude, or set cdc.on.decode.error=dlq to skip the table with a snapshot-complete event that names the reason.";
@@ -154,6 +157,9 @@ catalog! {
     Cdc6001 = "CDC-6001", Failure, "File I/O error",
         "A local file or directory could not be read or written; the message names it.",
         "Check the path, free space and permissions.";
+    Cdc6002 = "CDC-6002", Usage, "Replay export is invalid",
+        "The V$LOGMNR_CONTENTS export of a replay:DIR source (DIR/logmnr.csv) cannot be read: the message gives the file, the line and the column (or field number) at fault — an unknown OPERATION_CODE, a value that is not a number, an unterminated quoted field, a row with more or fewer fields than the header, or a header without SCN, OPERATION_CODE or XID.",
+        "Fix the export at the position shown, or make it again as commands/capture.md (\"Replay a production export\") describes: SQL*Plus `SET MARKUP CSV ON QUOTE ON` or SQLcl `SET SQLFORMAT CSV`, with a header row and the column names of the view.";
     Cdc7001 = "CDC-7001", Failure, "Offsets belong to another database",
         "The stored offsets were written for a database with another DBID or incarnation (RESETLOGS). Resuming from them would skip or repeat changes.",
         "Point the settings at the database the offsets belong to, or start from scratch with a fresh state directory (or a new --out directory for exports).";
@@ -290,6 +296,20 @@ pub enum CdcError {
     #[error("CDC-5008: ORA-01281: SCN range specified is invalid: start {start}, end {end}")]
     InvalidScnRange { start: u64, end: u64 },
 
+    #[error("CDC-2008: replay:{} holds no table data: cannot {operation}; a replay has only LogMiner rows, so set cdc.snapshot.mode=none", source_dir.display())]
+    ReplayHasNoData {
+        source_dir: PathBuf,
+        operation: String,
+    },
+
+    #[error("CDC-6002: {} line {line} column {column}: {message}", path.display())]
+    ReplayFormat {
+        path: PathBuf,
+        line: u64,
+        column: String,
+        message: String,
+    },
+
     #[error("CDC-6001: {}: {source}", path.display())]
     Io {
         path: PathBuf,
@@ -371,6 +391,8 @@ impl CdcError {
             CdcError::ConnectionLost(_) => Code::Cdc5007,
             CdcError::InvalidScnRange { .. } => Code::Cdc5008,
             CdcError::Io { .. } => Code::Cdc6001,
+            CdcError::ReplayHasNoData { .. } => Code::Cdc2008,
+            CdcError::ReplayFormat { .. } => Code::Cdc6002,
             CdcError::ChunkFailed { .. } => Code::Cdc8001,
             CdcError::OffsetsOtherDatabase { .. } => Code::Cdc7001,
             CdcError::OffsetsDamaged { .. } => Code::Cdc7002,

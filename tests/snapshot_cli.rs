@@ -490,24 +490,59 @@ fn ctrl_c_stops_cleanly_with_offsets_saved_and_the_rerun_resumes() {
     let (dir, db) = setup();
     let out = dir.path().join("out");
     let args = [
-        "--set".to_string(), format!("cdc.database.url=emulator:{}", db.display()),
-        "--set".into(), "cdc.snapshot.chunk.rows=20".into(),
-        "--set".into(), "cdc.snapshot.threads=1".into(),
-        "--set".into(), "cdc.emulator.fault.read.delay.ms=30".into(),
-        "-q".into(), "snapshot".into(), "--out".into(), out.display().to_string(),
+        "--set".to_string(),
+        format!("cdc.database.url=emulator:{}", db.display()),
+        "--set".into(),
+        "cdc.snapshot.chunk.rows=20".into(),
+        "--set".into(),
+        "cdc.snapshot.threads=1".into(),
+        "--set".into(),
+        "cdc.emulator.fault.read.delay.ms=30".into(),
+        "-q".into(),
+        "snapshot".into(),
+        "--out".into(),
+        out.display().to_string(),
     ];
-    let child = Command::new(cargo_bin("oracle-cdc")).args(&args).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let child = Command::new(cargo_bin("oracle-cdc"))
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     std::thread::sleep(Duration::from_millis(400));
-    let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
     assert!(sent.success());
     let done = child.wait_with_output().unwrap();
-    assert_eq!(done.status.code(), Some(130), "{}", String::from_utf8_lossy(&done.stderr));
-    let offsets: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("offsets.json")).unwrap()).unwrap();
-    let acked: u64 = offsets["snapshot"]["tables"].as_object().unwrap().values().map(|t| t["chunks"].as_u64().unwrap()).sum();
-    assert!(acked > 0 && offsets["snapshot"]["completed"] == false, "stopped part-way with progress saved");
-    let rerun = Command::new(cargo_bin("oracle-cdc")).args(&args).output().unwrap();
+    assert_eq!(
+        done.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    let offsets: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("offsets.json")).unwrap()).unwrap();
+    let acked: u64 = offsets["snapshot"]["tables"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|t| t["chunks"].as_u64().unwrap())
+        .sum();
+    assert!(
+        acked > 0 && offsets["snapshot"]["completed"] == false,
+        "stopped part-way with progress saved"
+    );
+    let rerun = Command::new(cargo_bin("oracle-cdc"))
+        .args(&args)
+        .output()
+        .unwrap();
     assert!(rerun.status.success());
     for table in ["PDB1.APP.ORDERS", "PDB1.APP.EVENTS"] {
-        assert_eq!(std::fs::read_to_string(out.join(format!("{table}.jsonl"))).unwrap(), dump(&db, table, "jsonl"));
+        assert_eq!(
+            std::fs::read_to_string(out.join(format!("{table}.jsonl"))).unwrap(),
+            dump(&db, table, "jsonl")
+        );
     }
 }

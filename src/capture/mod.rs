@@ -53,9 +53,34 @@ pub struct Capture<'a> {
     pub stop_at: Option<Scn>,
 }
 
+/// Refuse what the source cannot do before anything is opened: a replay (`replay:DIR`) holds
+/// no table data, so only `cdc.snapshot.mode=none` can run on it.
+pub fn check_source(s: &Settings) -> Result<()> {
+    if let Some(dir) = s.database_url().strip_prefix(crate::source::replay::PREFIX) {
+        if s.snapshot.mode != SnapshotMode::None {
+            return Err(crate::errors::CdcError::ReplayHasNoData {
+                source_dir: dir.into(),
+                operation: format!(
+                    "take the snapshot cdc.snapshot.mode={} asks for",
+                    match s.snapshot.mode {
+                        SnapshotMode::Initial => "initial",
+                        SnapshotMode::SnapshotOnly => "snapshot_only",
+                        SnapshotMode::OnSignal => "on_signal",
+                        SnapshotMode::None => "none",
+                    }
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
 impl Capture<'_> {
     pub fn run(&self) -> Result<(CaptureEnd, CaptureSummary)> {
         let s = self.settings;
+        check_source(s)?;
+        // A replay's export is all there is: it is decoded from its first SCN and ends there.
+        let replay = crate::source::replay::is_replay(s.database_url());
         let state = StateDir::new(&s.state_dir);
         let _lock = state.lock()?;
         let ops = OpsLog::to_file(&state.ops())?;
@@ -75,7 +100,14 @@ impl Capture<'_> {
         if first_start {
             // Streaming starts now; transactions already open are mined from their START and
             // published whole, but only those committing from now on.
-            let start = session.current_scn()?;
+            let start = if replay {
+                match session.logs()?.iter().map(|l| l.first_scn).min() {
+                    Some(first) => first,
+                    None => session.current_scn()?,
+                }
+            } else {
+                session.current_scn()?
+            };
             let oldest_open = session
                 .open_transactions()?
                 .iter()
@@ -188,6 +220,10 @@ impl Capture<'_> {
                 if publisher.mined_to() >= target {
                     return Ok((CaptureEnd::ReachedScn(target), publisher.summary(&offsets)));
                 }
+            }
+            if replay && publisher.mined_to() >= current {
+                // Nothing more will ever be exported into a replay.
+                return Ok((CaptureEnd::ReachedScn(current), publisher.summary(&offsets)));
             }
             if !moved {
                 std::thread::sleep(Duration::from_millis(s.stream.poll_ms));

@@ -14,11 +14,15 @@ use crate::snapshot::ChunkSink;
 use crate::source::model::Scn;
 use crate::source::{Connector, Session};
 use crate::state::StateDir;
-use crate::stream::buffer::{Committed, TxBuffer};
-use crate::stream::decode::{decode, Catalog, Event};
+use crate::stream::buffer::{row_bytes, Committed, TxBuffer};
+use crate::stream::decode::{Catalog, Decoder, Event};
+use crate::stream::spill::SpillFile;
 use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
+
+/// The state directory's subdirectory of transaction buffer spill files.
+pub const SPILL_DIR: &str = "spill";
 
 /// What the offsets must record together with the snapshot's progress.
 #[derive(Debug, Clone)]
@@ -43,9 +47,14 @@ pub struct Publisher<'a> {
     sink: Box<dyn RecordSink>,
     session: Box<dyn Session>,
     buffer: TxBuffer,
+    spill_dir: std::path::PathBuf,
+    spool_seq: u64,
     positions: Rc<RefCell<Positions>>,
     next_mine: Scn,
     mined_to: Scn,
+    /// Where this run's continuous mining began: a transaction that STARTed before it was seen
+    /// from its middle and must be mined again from its START.
+    mined_from: Scn,
     db_name: String,
     streaming: bool,
     dlq_path: std::path::PathBuf,
@@ -81,12 +90,18 @@ impl<'a> Publisher<'a> {
             catalog,
             sink,
             session: connector.connect()?,
-            buffer: TxBuffer::default(),
+            buffer: TxBuffer::new(
+                settings.stream.buffer_memory_bytes,
+                state.path.join(SPILL_DIR),
+            )?,
+            spill_dir: state.path.join(SPILL_DIR),
+            spool_seq: 0,
             positions: Rc::new(RefCell::new(Positions {
                 stream,
                 sink: offsets.sink.clone(),
             })),
             next_mine: next,
+            mined_from: next,
             mined_to: next.saturating_sub(1),
             db_name: db_name.to_string(),
             streaming,
@@ -135,10 +150,31 @@ impl<'a> Publisher<'a> {
         let window = self.settings.stream.window_scn.max(1);
         let mut from = self.next_mine;
         while from <= end {
+            let mut rewind: Option<Scn> = None;
             let to = end.min(from.saturating_add(window - 1));
+            // The window's rows wait until the window is mined whole (a lost connection mines
+            // it again from its start); beyond a quarter of the buffer's memory they wait on disk.
+            let spool_limit = (self.settings.stream.buffer_memory_bytes / 4).max(1);
             let mut rows = Vec::new();
+            let mut bytes = 0u64;
+            let mut spool: Option<SpillFile> = None;
+            self.spool_seq += 1;
+            let spool_path = self
+                .spill_dir
+                .join(format!("window-{}-{from}.spill", self.spool_seq));
             let mined = self.session.mine(from, to, &mut |r| {
+                bytes += row_bytes(&r);
                 rows.push(r);
+                if bytes > spool_limit {
+                    if spool.is_none() {
+                        spool = Some(SpillFile::create(spool_path.clone())?);
+                    }
+                    if let Some(f) = spool.as_mut() {
+                        f.append(rows.iter())?;
+                    }
+                    rows.clear();
+                    bytes = 0;
+                }
                 Ok(())
             });
             if let Err(CdcError::ConnectionLost(m)) = &mined {
@@ -148,10 +184,34 @@ impl<'a> Publisher<'a> {
                 continue;
             }
             mined?;
-            for row in rows {
-                if let Some(tx) = self.buffer.push(row) {
+            let spooled = spool.map(SpillFile::into_reader).transpose()?;
+            for row in spooled
+                .into_iter()
+                .flatten()
+                .chain(rows.into_iter().map(Ok))
+            {
+                if let Some(tx) = self.buffer.push(row?)? {
+                    if tx.start_scn < self.mined_from && !self.already_published(&tx) {
+                        // Mined from its middle (e.g. after `offsets edit set-scn`): publishing
+                        // it now would lose its first changes.
+                        rewind = Some(tx.start_scn);
+                        break;
+                    }
                     self.publish_tx(tx)?;
                 }
+            }
+            if let Some(start) = rewind {
+                // Mine again from its START; what was published meanwhile is skipped by position.
+                tracing::info!("a transaction started at SCN {start}, before mining began at {}: mining again from there", self.mined_from);
+                // The old buffer's spill files go first (the new one cleans the directory).
+                self.buffer = TxBuffer::default();
+                self.buffer = TxBuffer::new(
+                    self.settings.stream.buffer_memory_bytes,
+                    self.spill_dir.clone(),
+                )?;
+                self.mined_from = start;
+                from = start;
+                continue;
             }
             from = to + 1;
         }
@@ -178,13 +238,16 @@ impl<'a> Publisher<'a> {
             || (tx.commit_scn == p.stream.commit_scn && p.stream.commit_xids.is_empty())
     }
 
-    fn publish_tx(&mut self, tx: Committed) -> Result<()> {
+    /// Publish a committed transaction, decoding its rows as they stream from the buffer (its
+    /// spill file, then memory), so a transaction of any size is published in bounded memory.
+    fn publish_tx(&mut self, mut tx: Committed) -> Result<()> {
         if self.already_published(&tx) {
             return Ok(());
         }
         let prefix = self.settings.sink.topic_prefix.clone();
         let mut wrote = false;
-        for event in decode(&tx, &self.catalog) {
+        let mut events = Decoder::new(&mut tx);
+        while let Some(event) = events.next_event(&self.catalog) {
             match event {
                 Ok(Event::Change(change)) => {
                     let Some(schema) = self.catalog.tables.get(&change.table) else {
@@ -213,6 +276,8 @@ impl<'a> Publisher<'a> {
                         super::save_history(&self.history_path, &self.catalog)?;
                     }
                 }
+                // A spill file that cannot be read is not a decoding problem.
+                Err(e @ CdcError::Io { .. }) => return Err(e),
                 Err(e) if self.settings.on_decode_error == OnDecodeError::Dlq => {
                     self.dead_letter(&tx, &e)?
                 }

@@ -110,6 +110,7 @@ pub const SINK_SEGMENT_BYTES: &str = "cdc.sink.segment.bytes";
 pub const SINK_TOPIC_PREFIX: &str = "cdc.sink.topic.prefix";
 pub const STREAM_WINDOW_SCN: &str = "cdc.stream.window.scn";
 pub const STREAM_POLL_MS: &str = "cdc.stream.poll.ms";
+pub const STREAM_BUFFER_MEMORY_BYTES: &str = "cdc.stream.buffer.memory.bytes";
 pub const DOCTOR_READ_RATE: &str = "cdc.doctor.read.rate";
 pub const FAULT_SEED: &str = "cdc.emulator.fault.seed";
 pub const FAULT_CONNECT_FAIL_EVERY: &str = "cdc.emulator.fault.connect.fail.every";
@@ -123,9 +124,9 @@ const U32MAX: u64 = u32::MAX as u64;
 /// Every key, in the order the reference page lists them.
 pub const KEYS: &[KeySpec] = &[
     key(DATABASE_URL, Kind::Text, None,
-        "The database: an EZConnect string (`host[:port]/service`), a TNS alias, or `emulator:DIR` for an emulated database made by `oracle-cdc emulator init`."),
+        "The database: an EZConnect string (`host[:port]/service`), a TNS alias, or `emulator:DIR` for an emulated database made by `oracle-cdc emulator init`, or `replay:DIR` to replay a CSV export of V$LOGMNR_CONTENTS (`DIR/logmnr.csv` with `DIR/schema.yaml`; capture only, with `cdc.snapshot.mode=none`)."),
     key(DATABASE_USER, Kind::Text, None,
-        "The capture user (not needed for `emulator:` URLs)."),
+        "The capture user (not needed for `emulator:` and `replay:` URLs)."),
     key(DATABASE_PASSWORD, Kind::Secret, None,
         "The capture user's password: `${env:NAME}` reads an environment variable, `${file:PATH}` a file (trailing newline removed). Never printed."),
     key(STATE_DIR, Kind::Path, Some(".oracle-cdc"),
@@ -170,6 +171,8 @@ pub const KEYS: &[KeySpec] = &[
         "Largest SCN range one LogMiner session mines; a larger backlog is mined window by window."),
     key(STREAM_POLL_MS, Kind::UInt { min: 10, max: 60_000 }, Some("500"),
         "How long capture waits before mining again when there was nothing new."),
+    key(STREAM_BUFFER_MEMORY_BYTES, Kind::UInt { min: 1024, max: u64::MAX }, Some("268435456"),
+        "Memory for the changes of open transactions, counted roughly as the bytes of their LogMiner rows. Beyond it the largest open transactions' changes spill to files under the state directory's `spill/` (mode 0600, removed on COMMIT or ROLLBACK and at startup), so a transaction of millions of changes completes in bounded memory."),
     key(DOCTOR_READ_RATE, Kind::UInt { min: 1, max: 100_000_000 }, Some("10000"),
         "Rows per second one snapshot reader is assumed to read (one `AS OF SCN` chunk per connection). `oracle-cdc doctor` estimates the longest chunk read against UNDO_RETENTION, the safe chunk size and the snapshot's duration from it; set it to what your snapshots measure (rows / seconds between `snapshot-chunk-done` events)."),
     key(FAULT_SEED, Kind::UInt { min: 0, max: u64::MAX }, Some("0"),

@@ -158,6 +158,8 @@ pub struct Settings {
 pub struct StreamSettings {
     pub window_scn: u64,
     pub poll_ms: u64,
+    /// cdc.stream.buffer.memory.bytes: rows of open transactions kept in memory before spilling.
+    pub buffer_memory_bytes: u64,
 }
 
 impl Settings {
@@ -280,6 +282,7 @@ impl Settings {
             stream: StreamSettings {
                 window_scn: v.uint(keys::STREAM_WINDOW_SCN),
                 poll_ms: v.uint(keys::STREAM_POLL_MS),
+                buffer_memory_bytes: v.uint(keys::STREAM_BUFFER_MEMORY_BYTES),
             },
             doctor_read_rate: v.uint(keys::DOCTOR_READ_RATE).max(1),
             faults: FaultSettings {
