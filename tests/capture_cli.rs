@@ -389,3 +389,98 @@ fn mode_none_delivers_a_transaction_open_before_start_whole() {
         );
     }
 }
+
+#[test]
+fn heartbeats_and_metrics_report_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("schema.yaml");
+    std::fs::write(&schema, SCHEMA).unwrap();
+    let db = dir.path().join("db");
+    run(&[
+        "emulator",
+        "init",
+        db.to_str().unwrap(),
+        "--schema",
+        schema.to_str().unwrap(),
+    ]);
+    let state = dir.path().join("state");
+    let out = dir.path().join("out");
+    let mut args = capture_args(&db, &state, &out);
+    args.splice(
+        0..0,
+        [
+            "--set",
+            "cdc.heartbeat.interval.ms=100",
+            "--set",
+            "cdc.metrics.interval.ms=100",
+            "--set",
+            "cdc.snapshot.mode=none",
+        ]
+        .map(String::from),
+    );
+    let mut c = Command::new(cargo_bin("oracle-cdc"))
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    run(&[
+        "emulator",
+        "workload",
+        db.to_str().unwrap(),
+        "--transactions",
+        "20",
+        "--rate",
+        "0",
+        "--long-every",
+        "0",
+        "--rollback-pct",
+        "0",
+        "--seed",
+        "2",
+    ]);
+    std::thread::sleep(Duration::from_millis(900));
+    let sent = Command::new("kill")
+        .args(["-TERM", &c.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    assert!(c.wait().unwrap().success(), "SIGTERM stops capture cleanly");
+    let recs = records(&out);
+    let beats: Vec<&Json> = recs
+        .iter()
+        .filter(|r| r["topic"] == "oracle-cdc.heartbeat")
+        .collect();
+    assert!(beats.len() >= 3, "{} heartbeats", beats.len());
+    let last: u64 = beats.last().unwrap()["value"]["scn"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        last >= current_scn(&db) - 1,
+        "heartbeats follow the mined SCN"
+    );
+    assert!(recs.iter().any(|r| r["value"]["op"] == "c"));
+    let metrics: Vec<Json> = std::fs::read_to_string(state.join("ops.jsonl"))
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Json>(l).ok())
+        .filter(|e| e["event"] == "capture-metrics")
+        .collect();
+    assert!(metrics.len() >= 3);
+    let m = metrics.last().unwrap();
+    assert_eq!(m["lag_scns"], 0, "caught up at stop: {m}");
+    assert!(m["transactions"].as_u64().unwrap() >= 1);
+    for k in [
+        "current_scn",
+        "published_commit_scn",
+        "lag_ms",
+        "open_transactions",
+        "buffered_changes",
+        "spilled_bytes",
+    ] {
+        assert!(m.get(k).is_some(), "{k} missing in {m}");
+    }
+}

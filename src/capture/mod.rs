@@ -207,23 +207,42 @@ impl Capture<'_> {
             }
             return Ok((CaptureEnd::Stopped, publisher.summary(&offsets)));
         }
+        let mut last_metrics = std::time::Instant::now();
+        let mut last_heartbeat = std::time::Instant::now();
+        let every = |ms: u64| (ms > 0).then(|| Duration::from_millis(ms));
+        let finish = |end: CaptureEnd,
+                      publisher: &mut Publisher,
+                      offsets: &Offsets|
+         -> Result<(CaptureEnd, CaptureSummary)> {
+            let current = publisher.current_scn().unwrap_or(publisher.mined_to());
+            ops.emit("capture-metrics", publisher.metrics(current))?;
+            Ok((end, publisher.summary(offsets)))
+        };
         loop {
             if (self.stop)() {
-                return Ok((CaptureEnd::Stopped, publisher.summary(&offsets)));
+                return finish(CaptureEnd::Stopped, &mut publisher, &offsets);
             }
             let current = publisher.current_scn()?;
+            if every(s.stream.metrics_ms).is_some_and(|d| last_metrics.elapsed() >= d) {
+                ops.emit("capture-metrics", publisher.metrics(current))?;
+                last_metrics = std::time::Instant::now();
+            }
+            if every(s.stream.heartbeat_ms).is_some_and(|d| last_heartbeat.elapsed() >= d) {
+                publisher.heartbeat()?;
+                last_heartbeat = std::time::Instant::now();
+            }
             let end = self.stop_at.map_or(current, |t| t.min(current));
             let moved = publisher.stream_until(end)?;
             publisher.positions().borrow().apply(&mut offsets);
             offsets.save(&offsets_path)?;
             if let Some(target) = self.stop_at {
                 if publisher.mined_to() >= target {
-                    return Ok((CaptureEnd::ReachedScn(target), publisher.summary(&offsets)));
+                    return finish(CaptureEnd::ReachedScn(target), &mut publisher, &offsets);
                 }
             }
             if replay && publisher.mined_to() >= current {
                 // Nothing more will ever be exported into a replay.
-                return Ok((CaptureEnd::ReachedScn(current), publisher.summary(&offsets)));
+                return finish(CaptureEnd::ReachedScn(current), &mut publisher, &offsets);
             }
             if !moved {
                 std::thread::sleep(Duration::from_millis(s.stream.poll_ms));

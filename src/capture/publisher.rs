@@ -55,6 +55,8 @@ pub struct Publisher<'a> {
     /// Where this run's continuous mining began: a transaction that STARTed before it was seen
     /// from its middle and must be mined again from its START.
     mined_from: Scn,
+    /// Commit time (ms) of the last published transaction, for the lag in milliseconds.
+    last_commit_ms: Option<i64>,
     db_name: String,
     streaming: bool,
     dlq_path: std::path::PathBuf,
@@ -102,6 +104,7 @@ impl<'a> Publisher<'a> {
             })),
             next_mine: next,
             mined_from: next,
+            last_commit_ms: None,
             mined_to: next.saturating_sub(1),
             db_name: db_name.to_string(),
             streaming,
@@ -119,6 +122,45 @@ impl<'a> Publisher<'a> {
 
     pub fn mined_to(&self) -> Scn {
         self.mined_to
+    }
+
+    /// The streaming metrics, as the `capture-metrics` ops event carries them.
+    pub fn metrics(&self, current_scn: Scn) -> serde_json::Value {
+        let p = self.positions.borrow();
+        let lag_ms = self
+            .last_commit_ms
+            .map(|t| (crate::record::now_ms() - t).max(0));
+        serde_json::json!({
+            "current_scn": current_scn,
+            "mined_scn": self.mined_to,
+            "published_commit_scn": p.stream.commit_scn,
+            "lag_scns": current_scn.saturating_sub(p.stream.commit_scn),
+            "lag_ms": lag_ms,
+            "open_transactions": self.buffer.open_transactions(),
+            "buffered_changes": self.buffer.buffered_rows(),
+            "buffer_memory_bytes": self.buffer.memory_bytes(),
+            "spilled_bytes": self.buffer.spilled_bytes(),
+            "records": self.records,
+            "transactions": self.transactions,
+        })
+    }
+
+    /// A heartbeat record: progress for consumers while captured tables are idle.
+    pub fn heartbeat(&mut self) -> Result<()> {
+        let prefix = &self.settings.sink.topic_prefix;
+        let commit = self.positions.borrow().stream.commit_scn;
+        let record = serde_json::json!({
+            "topic": format!("{prefix}.heartbeat"),
+            "key": {"serverName": prefix},
+            "value": {"ts_ms": crate::record::now_ms(), "scn": self.mined_to.to_string(), "commit_scn": commit.to_string()},
+            "headers": {},
+        });
+        let line = serde_json::to_vec(&record)
+            .map_err(|e| CdcError::io("<record>", std::io::Error::other(e)))?;
+        self.sink.write(&line)?;
+        let pos = self.sink.commit()?;
+        self.positions.borrow_mut().sink = Some(pos);
+        Ok(())
     }
 
     pub fn summary(&self, offsets: &Offsets) -> CaptureSummary {
@@ -295,6 +337,8 @@ impl<'a> Publisher<'a> {
             p.stream.commit_xids.push(tx.xid.clone());
         }
         p.stream.threads.insert(tx.thread, tx.commit_scn);
+        drop(p);
+        self.last_commit_ms = crate::encode::epoch_ms(&tx.commit_timestamp).or(self.last_commit_ms);
         Ok(())
     }
 

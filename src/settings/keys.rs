@@ -112,6 +112,8 @@ pub const STREAM_WINDOW_SCN: &str = "cdc.stream.window.scn";
 pub const STREAM_POLL_MS: &str = "cdc.stream.poll.ms";
 pub const STREAM_BUFFER_MEMORY_BYTES: &str = "cdc.stream.buffer.memory.bytes";
 pub const DOCTOR_READ_RATE: &str = "cdc.doctor.read.rate";
+pub const HEARTBEAT_INTERVAL_MS: &str = "cdc.heartbeat.interval.ms";
+pub const METRICS_INTERVAL_MS: &str = "cdc.metrics.interval.ms";
 pub const FAULT_SEED: &str = "cdc.emulator.fault.seed";
 pub const FAULT_CONNECT_FAIL_EVERY: &str = "cdc.emulator.fault.connect.fail.every";
 pub const FAULT_DROP_PER_MILLE: &str = "cdc.emulator.fault.drop.per.mille";
@@ -175,6 +177,10 @@ pub const KEYS: &[KeySpec] = &[
         "Memory for the changes of open transactions, counted roughly as the bytes of their LogMiner rows. Beyond it the largest open transactions' changes spill to files under the state directory's `spill/` (mode 0600, removed on COMMIT or ROLLBACK and at startup), so a transaction of millions of changes completes in bounded memory."),
     key(DOCTOR_READ_RATE, Kind::UInt { min: 1, max: 100_000_000 }, Some("10000"),
         "Rows per second one snapshot reader is assumed to read (one `AS OF SCN` chunk per connection). `oracle-cdc doctor` estimates the longest chunk read against UNDO_RETENTION, the safe chunk size and the snapshot's duration from it; set it to what your snapshots measure (rows / seconds between `snapshot-chunk-done` events)."),
+    key(HEARTBEAT_INTERVAL_MS, Kind::UInt { min: 0, max: 86_400_000 }, Some("0"),
+        "Capture writes a heartbeat record (topic `PREFIX.heartbeat`, with the mined and published SCNs) this often, so consumers see progress while captured tables are idle (0: off)."),
+    key(METRICS_INTERVAL_MS, Kind::UInt { min: 0, max: 86_400_000 }, Some("10000"),
+        "Capture writes a `capture-metrics` ops event this often: current and published SCNs, lag in SCNs and milliseconds, open transactions, buffered changes, memory and spilled bytes (0: only at stop)."),
     key(FAULT_SEED, Kind::UInt { min: 0, max: u64::MAX }, Some("0"),
         "Emulator fault drills: seed of the random choices below, so a drill can be repeated."),
     key(FAULT_CONNECT_FAIL_EVERY, Kind::UInt { min: 0, max: U32MAX }, Some("0"),

@@ -156,6 +156,8 @@ pub struct Settings {
 
 #[derive(Debug, Clone)]
 pub struct StreamSettings {
+    pub heartbeat_ms: u64,
+    pub metrics_ms: u64,
     pub window_scn: u64,
     pub poll_ms: u64,
     /// cdc.stream.buffer.memory.bytes: rows of open transactions kept in memory before spilling.
@@ -280,6 +282,8 @@ impl Settings {
                 topic_prefix: v.text(keys::SINK_TOPIC_PREFIX),
             },
             stream: StreamSettings {
+                heartbeat_ms: v.uint(keys::HEARTBEAT_INTERVAL_MS),
+                metrics_ms: v.uint(keys::METRICS_INTERVAL_MS),
                 window_scn: v.uint(keys::STREAM_WINDOW_SCN),
                 poll_ms: v.uint(keys::STREAM_POLL_MS),
                 buffer_memory_bytes: v.uint(keys::STREAM_BUFFER_MEMORY_BYTES),
