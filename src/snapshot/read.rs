@@ -159,7 +159,12 @@ impl<'a> Reader<'a> {
         stop: &dyn Fn() -> bool,
         emit: &mut dyn FnMut(ReaderEvent) -> Result<()>,
     ) -> Result<bool> {
-        let threads = self.sessions.len();
+        // A wave's chunks are held in memory until published: never more than
+        // cdc.snapshot.max.pending.chunks of them.
+        let threads = self
+            .sessions
+            .len()
+            .min(self.settings.snapshot.max_pending_chunks.max(1) as usize);
         let chunk_rows = self.settings.snapshot.chunk_rows;
         let retries = self.settings.snapshot.chunk_retries;
         let min_rows = MIN_HALVED_ROWS.min(chunk_rows);
