@@ -7,14 +7,13 @@
 //! module is private to the crate): same fields, same encoders (`encode::to_json`).
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use oracle_cdc::encode;
+use oracle_cdc::capture::records::change_record_lines;
 use oracle_cdc::names::TableName;
 use oracle_cdc::source::emulator::sql_redo;
 use oracle_cdc::source::model::{op, ColumnInfo, LogMinerRow};
-use oracle_cdc::stream::buffer::{Committed, TxBuffer};
-use oracle_cdc::stream::decode::{decode, Catalog, Change, ChangeOp, Event, TableSchema};
+use oracle_cdc::stream::buffer::TxBuffer;
+use oracle_cdc::stream::decode::{decode, Catalog, Event, TableSchema};
 use oracle_cdc::types::{ColumnType, Value};
-use serde_json::{json, Map, Value as Json};
 use std::io::Write;
 use std::time::Duration;
 
@@ -169,70 +168,6 @@ fn borrow(v: &[(String, ColumnType, Value)]) -> Vec<sql_redo::Col<'_>> {
     v.iter().map(|(n, t, x)| (n.as_str(), t, x)).collect()
 }
 
-fn image(schema: &TableSchema, change: &Change, values: &[(String, Value)]) -> Json {
-    let cols = schema.columns_at(change.scn);
-    let mut m = Map::with_capacity(values.len());
-    for (name, v) in values {
-        let json = match cols.iter().find(|c| &c.name == name) {
-            Some(c) => encode::to_json(v, &c.data_type),
-            None => Json::Null,
-        };
-        m.insert(name.clone(), json);
-    }
-    Json::Object(m)
-}
-
-fn key(schema: &TableSchema, image: &Json) -> Json {
-    let mut k = Map::new();
-    for c in &schema.key {
-        k.insert(c.clone(), image.get(c).cloned().unwrap_or(Json::Null));
-    }
-    Json::Object(k)
-}
-
-/// The change's record, as `capture::records::change_records` builds it.
-fn record(schema: &TableSchema, change: &Change, tx: &Committed) -> Json {
-    let before = change.before.as_ref().map(|b| image(schema, change, b));
-    let after = change.after.as_ref().map(|a| image(schema, change, a));
-    let ts = encode::epoch_ms(&tx.commit_timestamp).unwrap_or(0);
-    let k = key(
-        schema,
-        after.as_ref().or(before.as_ref()).unwrap_or(&Json::Null),
-    );
-    json!({
-        "topic": format!("bench.{}", change.table),
-        "key": k,
-        "value": {
-            "before": before,
-            "after": after,
-            "source": {
-                "version": "bench",
-                "connector": "oracle",
-                "name": "bench",
-                "ts_ms": ts,
-                "snapshot": "false",
-                "db": "BENCH",
-                "sequence": null,
-                "schema": change.table.owner,
-                "table": change.table.table,
-                "txId": tx.xid,
-                "scn": change.scn.to_string(),
-                "commit_scn": tx.commit_scn.to_string(),
-                "lcr_position": null,
-                "rs_id": change.rs_id,
-                "ssn": change.ssn,
-                "redo_thread": tx.thread,
-                "user_name": change.user,
-                "row_id": change.row_id,
-            },
-            "op": change.op.code(),
-            "ts_ms": ts,
-            "transaction": null,
-        },
-        "headers": { "cdc.scn": change.scn.to_string(), "cdc.commit_scn": tx.commit_scn.to_string() },
-    })
-}
-
 /// Rows → buffer → decode → records → JSONL file; returns the events written.
 fn run(rows: Vec<LogMinerRow>, catalog: &Catalog, path: &std::path::Path) -> u64 {
     let schema = catalog.tables.values().next().expect("table");
@@ -248,13 +183,11 @@ fn run(rows: Vec<LogMinerRow>, catalog: &Catalog, path: &std::path::Path) -> u64
             let Event::Change(change) = event.expect("decode") else {
                 continue;
             };
-            debug_assert!(matches!(
-                change.op,
-                ChangeOp::Create | ChangeOp::Update | ChangeOp::Delete
-            ));
-            serde_json::to_writer(&mut out, &record(schema, &change, &tx)).expect("write");
-            out.write_all(b"\n").expect("write");
-            events += 1;
+            for line in change_record_lines("bench", "BENCH", schema, &change, &tx) {
+                out.write_all(&line).expect("write");
+                out.write_all(b"\n").expect("write");
+                events += 1;
+            }
         }
     }
     out.flush().expect("flush");

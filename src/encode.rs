@@ -165,17 +165,22 @@ pub fn write_json_row(
             out.push(b',');
         }
         out.extend_from_slice(key);
-        match (v, &c.data_type) {
-            (Value::Null, _) => out.extend_from_slice(b"null"),
-            (Value::Text(t), _) => write_json_str(out, t),
-            (Value::Number(n), ty) => match number(n, ty) {
-                Json::String(s) => write_json_str(out, &s),
-                other => out.extend_from_slice(other.to_string().as_bytes()),
-            },
-            _ => out.extend_from_slice(to_json(v, &c.data_type).to_string().as_bytes()),
-        }
+        write_json_value(out, v, &c.data_type);
     }
     out.push(b'}');
+}
+
+/// Append the record value of `v` (what [`to_json`] gives) as JSON text.
+pub fn write_json_value(out: &mut Vec<u8>, v: &Value, ty: &ColumnType) {
+    match (v, ty) {
+        (Value::Null, _) => out.extend_from_slice(b"null"),
+        (Value::Text(t), _) => write_json_str(out, t),
+        (Value::Number(n), ty) => match number(n, ty) {
+            Json::String(s) => write_json_str(out, &s),
+            other => out.extend_from_slice(other.to_string().as_bytes()),
+        },
+        _ => out.extend_from_slice(to_json(v, ty).to_string().as_bytes()),
+    }
 }
 
 /// The JSON object key `"NAME":` of a column.
@@ -186,7 +191,8 @@ pub fn json_key(name: &str) -> Vec<u8> {
     k
 }
 
-fn write_json_str(out: &mut Vec<u8>, s: &str) {
+/// Append `s` as a JSON string.
+pub fn write_json_str(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
     let bytes = s.as_bytes();
     let mut start = 0;

@@ -8,7 +8,7 @@
 //! one wave (`cdc.snapshot.threads` chunks, capped by `cdc.snapshot.max.pending.chunks`).
 
 mod publisher;
-mod records;
+pub mod records;
 
 use crate::errors::Result;
 use crate::offsets::{DatabaseIdentity, Offsets, SnapshotState, StreamPosition};

@@ -1,7 +1,7 @@
 //! The publisher: mines LogMiner windows, buffers transactions, publishes committed ones in
 //! commit-SCN order, and publishes snapshot chunks at their place in that order.
 
-use super::records::change_records;
+use super::records::change_record_lines;
 use super::CaptureSummary;
 use crate::errors::{CdcError, Result};
 use crate::offsets::{Offsets, SinkPosition, StreamPosition, TableProgress};
@@ -295,9 +295,7 @@ impl<'a> Publisher<'a> {
                     let Some(schema) = self.catalog.tables.get(&change.table) else {
                         continue;
                     };
-                    for record in change_records(&prefix, &self.db_name, schema, &change, &tx) {
-                        let line = serde_json::to_vec(&record)
-                            .map_err(|e| CdcError::io("<record>", std::io::Error::other(e)))?;
+                    for line in change_record_lines(&prefix, &self.db_name, schema, &change, &tx) {
                         self.sink.write(&line)?;
                         self.records += 1;
                         wrote = true;

@@ -1,96 +1,272 @@
-//! Change records (op c/u/d) in Debezium's Oracle envelope.
+//! Change records (op c/u/d) in Debezium's Oracle envelope, written straight to JSON bytes (the
+//! stream path's hot spot: no `serde_json::Value` is built per record).
 
-use crate::encode;
+use crate::encode::{write_json_str, write_json_value};
 use crate::stream::buffer::Committed;
 use crate::stream::decode::{Change, ChangeOp, TableSchema};
 use crate::types::Value;
-use serde_json::{json, Map, Value as Json};
+use std::io::Write;
 
-fn image(schema: &TableSchema, change: &Change, values: &[(String, Value)]) -> Json {
-    let cols = schema.columns_at(change.scn);
-    let mut m = Map::with_capacity(values.len());
-    for (name, v) in values {
-        let json = match cols.iter().find(|c| &c.name == name) {
-            Some(c) => encode::to_json(v, &c.data_type),
-            None => Json::Null,
-        };
-        m.insert(name.clone(), json);
+type Image = [(String, Value)];
+
+fn write_image(out: &mut Vec<u8>, schema: &TableSchema, scn: u64, values: &Image) {
+    let cols = schema.columns_at(scn);
+    out.push(b'{');
+    for (i, (name, v)) in values.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write_json_str(out, name);
+        out.push(b':');
+        match cols.iter().find(|c| &c.name == name) {
+            Some(c) => write_json_value(out, v, &c.data_type),
+            None => out.extend_from_slice(b"null"),
+        }
     }
-    Json::Object(m)
+    out.push(b'}');
 }
 
-fn key(schema: &TableSchema, image: &Json) -> Json {
+fn write_key(out: &mut Vec<u8>, schema: &TableSchema, scn: u64, image: &Image) {
     if schema.key.is_empty() {
-        return Json::Null;
+        out.extend_from_slice(b"null");
+        return;
     }
-    let mut k = Map::new();
-    for c in &schema.key {
-        k.insert(c.clone(), image.get(c).cloned().unwrap_or(Json::Null));
-    }
-    Json::Object(k)
+    let key: Vec<(String, Value)> = schema
+        .key
+        .iter()
+        .map(|k| {
+            let v = image
+                .iter()
+                .find(|(n, _)| n == k)
+                .map(|(_, v)| v.clone())
+                .unwrap_or(Value::Null);
+            (k.clone(), v)
+        })
+        .collect();
+    write_image(out, schema, scn, &key);
 }
 
-/// The records of one change: one, or for an update that changes the key a delete of the old
-/// key and a create of the new one (tombstone-free), as Debezium publishes it.
-pub fn change_records(
+fn key_values<'a>(schema: &TableSchema, image: &'a Image) -> Vec<Option<&'a Value>> {
+    schema
+        .key
+        .iter()
+        .map(|k| image.iter().find(|(n, _)| n == k).map(|(_, v)| v))
+        .collect()
+}
+
+fn write_opt_str(out: &mut Vec<u8>, s: Option<&str>) {
+    match s {
+        Some(s) => write_json_str(out, s),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
+/// The record lines (JSON without the newline) of one change: one, or for an update that
+/// changes the key a delete of the old key and a create of the new one (tombstone-free), as
+/// Debezium publishes it.
+pub fn change_record_lines(
     topic_prefix: &str,
     db_name: &str,
     schema: &TableSchema,
     change: &Change,
     tx: &Committed,
-) -> Vec<Json> {
-    let before = change.before.as_ref().map(|b| image(schema, change, b));
-    let after = change.after.as_ref().map(|a| image(schema, change, a));
-    let ts = encode::epoch_ms(&tx.commit_timestamp).unwrap_or_else(crate::record::now_ms);
-    let db = change
-        .table
-        .pdb
-        .clone()
-        .unwrap_or_else(|| db_name.to_string());
-    let record = |op: ChangeOp, before: Option<&Json>, after: Option<&Json>| {
-        let k = key(schema, after.or(before).unwrap_or(&Json::Null));
-        json!({
-            "topic": format!("{topic_prefix}.{}", change.table),
-            "key": k,
-            "value": {
-                "before": before,
-                "after": after,
-                "source": {
-                    "version": env!("CARGO_PKG_VERSION"),
-                    "connector": "oracle",
-                    "name": topic_prefix,
-                    "ts_ms": ts,
-                    "snapshot": "false",
-                    "db": db,
-                    "sequence": null,
-                    "schema": change.table.owner,
-                    "table": change.table.table,
-                    "txId": tx.xid,
-                    "scn": change.scn.to_string(),
-                    "commit_scn": tx.commit_scn.to_string(),
-                    "lcr_position": null,
-                    "rs_id": change.rs_id,
-                    "ssn": change.ssn,
-                    "redo_thread": tx.thread,
-                    "user_name": change.user,
-                    "row_id": change.row_id,
-                },
-                "op": op.code(),
-                "ts_ms": crate::record::now_ms(),
-                "transaction": null,
-            },
-            "headers": { "cdc.scn": change.scn.to_string(), "cdc.commit_scn": tx.commit_scn.to_string() },
-        })
+) -> Vec<Vec<u8>> {
+    let ts = crate::encode::epoch_ms(&tx.commit_timestamp).unwrap_or_else(crate::record::now_ms);
+    let now = crate::record::now_ms();
+    let db = change.table.pdb.as_deref().unwrap_or(db_name);
+    let scn = change.scn.to_string();
+    let commit = tx.commit_scn.to_string();
+    let line = |op: ChangeOp, before: Option<&Image>, after: Option<&Image>| -> Vec<u8> {
+        let mut out = Vec::with_capacity(512);
+        out.extend_from_slice(b"{\"topic\":");
+        write_json_str(&mut out, &format!("{topic_prefix}.{}", change.table));
+        out.extend_from_slice(b",\"key\":");
+        match after.or(before) {
+            Some(img) => write_key(&mut out, schema, change.scn, img),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(b",\"value\":{\"before\":");
+        match before {
+            Some(b) => write_image(&mut out, schema, change.scn, b),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(b",\"after\":");
+        match after {
+            Some(a) => write_image(&mut out, schema, change.scn, a),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(b",\"source\":{\"version\":");
+        write_json_str(&mut out, env!("CARGO_PKG_VERSION"));
+        out.extend_from_slice(b",\"connector\":\"oracle\",\"name\":");
+        write_json_str(&mut out, topic_prefix);
+        let _ = write!(out, ",\"ts_ms\":{ts},\"snapshot\":\"false\",\"db\":");
+        write_json_str(&mut out, db);
+        out.extend_from_slice(b",\"sequence\":null,\"schema\":");
+        write_json_str(&mut out, &change.table.owner);
+        out.extend_from_slice(b",\"table\":");
+        write_json_str(&mut out, &change.table.table);
+        out.extend_from_slice(b",\"txId\":");
+        write_json_str(&mut out, &tx.xid);
+        let _ = write!(
+            out,
+            ",\"scn\":\"{scn}\",\"commit_scn\":\"{commit}\",\"lcr_position\":null,\"rs_id\":"
+        );
+        write_json_str(&mut out, &change.rs_id);
+        let _ = write!(
+            out,
+            ",\"ssn\":{},\"redo_thread\":{},\"user_name\":",
+            change.ssn, tx.thread
+        );
+        write_opt_str(&mut out, Some(&change.user));
+        out.extend_from_slice(b",\"row_id\":");
+        write_json_str(&mut out, &change.row_id);
+        let _ = write!(
+            out,
+            "}},\"op\":\"{}\",\"ts_ms\":{now},\"transaction\":null}},\"headers\":{{\"cdc.scn\":\"{scn}\",\"cdc.commit_scn\":\"{commit}\"}}}}",
+            op.code()
+        );
+        out
     };
-    match (change.op, &before, &after) {
+    let before = change.before.as_deref();
+    let after = change.after.as_deref();
+    match (change.op, before, after) {
         (ChangeOp::Update, Some(b), Some(a))
-            if !schema.key.is_empty() && key(schema, b) != key(schema, a) =>
+            if !schema.key.is_empty() && key_values(schema, b) != key_values(schema, a) =>
         {
             vec![
-                record(ChangeOp::Delete, Some(b), None),
-                record(ChangeOp::Create, None, Some(a)),
+                line(ChangeOp::Delete, Some(b), None),
+                line(ChangeOp::Create, None, Some(a)),
             ]
         }
-        _ => vec![record(change.op, before.as_ref(), after.as_ref())],
+        _ => vec![line(change.op, before, after)],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::model::ColumnInfo;
+    use crate::types::ColumnType;
+    use serde_json::{json, Value as Json};
+
+    fn schema() -> TableSchema {
+        let col = |n: &str, t: &str| ColumnInfo {
+            name: n.into(),
+            data_type: ColumnType::parse(t).unwrap(),
+            nullable: true,
+            virtual_column: false,
+            hidden: false,
+        };
+        TableSchema {
+            name: "PDB1.HR.EMP".parse().unwrap(),
+            history: vec![(
+                0,
+                vec![
+                    col("ID", "NUMBER(5)"),
+                    col("NAME", "VARCHAR2(9)"),
+                    col("HIRED", "DATE"),
+                ],
+            )],
+            key: vec!["ID".into()],
+            excluded: vec![],
+        }
+    }
+
+    fn tx() -> Committed {
+        Committed::for_tests("0a001b00c3010000", 90, 100, 1, "2024-01-02 03:04:05")
+    }
+
+    fn change(
+        op: ChangeOp,
+        before: Option<Vec<(String, Value)>>,
+        after: Option<Vec<(String, Value)>>,
+    ) -> Change {
+        Change {
+            table: "PDB1.HR.EMP".parse().unwrap(),
+            op,
+            before,
+            after,
+            scn: 95,
+            rs_id: " 0x000001.00000002.0010 ".into(),
+            ssn: 1,
+            row_id: "AAAR0oAAEAAAACAAAB".into(),
+            user: "APP".into(),
+            timestamp: String::new(),
+        }
+    }
+
+    fn row(id: &str, name: &str) -> Vec<(String, Value)> {
+        vec![
+            ("ID".into(), Value::Number(id.into())),
+            ("NAME".into(), Value::Text(name.into())),
+            ("HIRED".into(), Value::Date("1970-01-02 00:00:00".into())),
+        ]
+    }
+
+    #[test]
+    fn records_are_valid_json_in_debeziums_envelope() {
+        let c = change(
+            ChangeOp::Update,
+            Some(row("7", "a\"b")),
+            Some(row("7", "c")),
+        );
+        let lines = change_record_lines("cdc", "DB", &schema(), &c, &tx());
+        assert_eq!(lines.len(), 1);
+        let r: Json = serde_json::from_slice(&lines[0]).unwrap();
+        assert_eq!(r["topic"], "cdc.PDB1.HR.EMP");
+        assert_eq!(r["key"], json!({"ID": 7}));
+        let v = &r["value"];
+        assert_eq!(v["op"], "u");
+        assert_eq!(
+            v["before"],
+            json!({"ID": 7, "NAME": "a\"b", "HIRED": 86_400_000})
+        );
+        assert_eq!(v["after"]["NAME"], "c");
+        let s = &v["source"];
+        assert_eq!(
+            (s["db"].as_str(), s["schema"].as_str(), s["table"].as_str()),
+            (Some("PDB1"), Some("HR"), Some("EMP"))
+        );
+        assert_eq!(
+            (
+                s["scn"].as_str(),
+                s["commit_scn"].as_str(),
+                s["txId"].as_str()
+            ),
+            (Some("95"), Some("100"), Some("0a001b00c3010000"))
+        );
+        assert_eq!(
+            (
+                s["ssn"].as_u64(),
+                s["redo_thread"].as_u64(),
+                s["snapshot"].as_str()
+            ),
+            (Some(1), Some(1), Some("false"))
+        );
+        assert_eq!(s["ts_ms"], 1_704_164_645_000i64);
+        assert_eq!(
+            r["headers"],
+            json!({"cdc.scn": "95", "cdc.commit_scn": "100"})
+        );
+    }
+
+    #[test]
+    fn a_key_change_is_a_delete_and_a_create() {
+        let c = change(ChangeOp::Update, Some(row("7", "a")), Some(row("8", "a")));
+        let lines: Vec<Json> = change_record_lines("cdc", "DB", &schema(), &c, &tx())
+            .iter()
+            .map(|l| serde_json::from_slice(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(
+            (lines[0]["value"]["op"].as_str(), &lines[0]["key"]),
+            (Some("d"), &json!({"ID": 7}))
+        );
+        assert!(lines[0]["value"]["after"].is_null());
+        assert_eq!(
+            (lines[1]["value"]["op"].as_str(), &lines[1]["key"]),
+            (Some("c"), &json!({"ID": 8}))
+        );
+        assert!(lines[1]["value"]["before"].is_null());
     }
 }

@@ -37,6 +37,26 @@ impl std::fmt::Debug for TxRows {
     }
 }
 
+impl Committed {
+    /// A transaction with no rows, for tests of what is built from its metadata.
+    pub fn for_tests(
+        xid: &str,
+        start_scn: Scn,
+        commit_scn: Scn,
+        thread: u32,
+        commit_timestamp: &str,
+    ) -> Committed {
+        Committed {
+            xid: xid.into(),
+            start_scn,
+            commit_scn,
+            thread,
+            commit_timestamp: commit_timestamp.into(),
+            rows: TxRows::default(),
+        }
+    }
+}
+
 impl Default for TxRows {
     fn default() -> Self {
         TxRows::from_vec(Vec::new())
