@@ -175,13 +175,7 @@ impl ChunkSink for ExportSink {
                 let ts = now_ms();
                 let n = chunk.rows.len();
                 for (i, row) in chunk.rows.iter().enumerate() {
-                    let marker = if first_record && i == 0 {
-                        SnapshotMarker::First
-                    } else if last_record && i + 1 == n {
-                        SnapshotMarker::Last
-                    } else {
-                        SnapshotMarker::True
-                    };
+                    let marker = SnapshotMarker::for_row(first_record, last_record, i, n);
                     serde_json::to_writer(
                         &mut buf,
                         &ctx.snapshot_record(row, chunk.scn, marker, ts),

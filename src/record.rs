@@ -16,6 +16,18 @@ pub enum SnapshotMarker {
 }
 
 impl SnapshotMarker {
+    /// The marker of row `i` of a chunk of `n` rows: `first` for the snapshot's first record,
+    /// `last` for its last, `true` otherwise.
+    pub fn for_row(first_record: bool, last_record: bool, i: usize, n: usize) -> SnapshotMarker {
+        if first_record && i == 0 {
+            SnapshotMarker::First
+        } else if last_record && i + 1 == n {
+            SnapshotMarker::Last
+        } else {
+            SnapshotMarker::True
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             SnapshotMarker::First => "first",

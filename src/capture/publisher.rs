@@ -380,13 +380,7 @@ impl ChunkSink for Publisher<'_> {
         let ts = now_ms();
         let n = chunk.rows.len();
         for (i, row) in chunk.rows.iter().enumerate() {
-            let marker = if first_record && i == 0 {
-                SnapshotMarker::First
-            } else if last_record && i + 1 == n {
-                SnapshotMarker::Last
-            } else {
-                SnapshotMarker::True
-            };
+            let marker = SnapshotMarker::for_row(first_record, last_record, i, n);
             let line = serde_json::to_vec(&ctx.snapshot_record(row, chunk.scn, marker, ts))
                 .map_err(|e| CdcError::io("<record>", std::io::Error::other(e)))?;
             self.sink.write(&line)?;
