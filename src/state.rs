@@ -50,29 +50,15 @@ impl StateDir {
     pub fn lock(&self) -> Result<StateLock> {
         self.create()?;
         let path = self.path.join(LOCK_FILE);
-        let mut file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(|e| CdcError::io(&path, e))?;
-        match file.try_lock() {
-            Ok(()) => {
-                use std::io::{Seek, Write};
-                file.set_len(0).map_err(|e| CdcError::io(&path, e))?;
-                file.seek(std::io::SeekFrom::Start(0))
-                    .map_err(|e| CdcError::io(&path, e))?;
-                write!(file, "{}", std::process::id()).map_err(|e| CdcError::io(&path, e))?;
-                file.sync_all().map_err(|e| CdcError::io(&path, e))?;
+        match lock_with_pid(&path)? {
+            Ok(file) => {
                 crate::offsets::set_private(&path)?;
                 Ok(StateLock { _file: file })
             }
-            Err(std::fs::TryLockError::WouldBlock) => Err(CdcError::StateBusy {
+            Err(pid) => Err(CdcError::StateBusy {
                 path: self.path.clone(),
-                pid: self.holder().unwrap_or_else(|| "unknown".into()),
+                pid,
             }),
-            Err(std::fs::TryLockError::Error(e)) => Err(CdcError::io(&path, e)),
         }
     }
 
@@ -87,6 +73,35 @@ impl StateDir {
                 .map(|s| s.trim().to_string())
                 .filter(|s| !s.is_empty()),
         }
+    }
+}
+
+/// Take an exclusive lock on `path` and write our pid into it; `Ok(Err(pid))` names the process
+/// that holds it. The lock lasts as long as the returned file (or the process).
+pub fn lock_with_pid(path: &Path) -> Result<std::result::Result<File, String>> {
+    use std::io::{Seek, Write};
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| CdcError::io(path, e))?;
+    match file.try_lock() {
+        Ok(()) => {
+            file.set_len(0).map_err(|e| CdcError::io(path, e))?;
+            file.seek(std::io::SeekFrom::Start(0))
+                .map_err(|e| CdcError::io(path, e))?;
+            write!(file, "{}", std::process::id()).map_err(|e| CdcError::io(path, e))?;
+            file.sync_all().map_err(|e| CdcError::io(path, e))?;
+            Ok(Ok(file))
+        }
+        Err(std::fs::TryLockError::WouldBlock) => Ok(Err(std::fs::read_to_string(path)
+            .map(|s| s.trim().to_string())
+            .ok()
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| "unknown".into()))),
+        Err(std::fs::TryLockError::Error(e)) => Err(CdcError::io(path, e)),
     }
 }
 

@@ -419,6 +419,36 @@ pub fn compare_keys(a: &[Value], b: &[Value]) -> std::cmp::Ordering {
     a.len().cmp(&b.len())
 }
 
+/// Oracle's NUMBER text (the form SQL_REDO shows and `Value::Number` keeps): no `+`, no
+/// leading zeros (`.15`, `-.5`), no trailing fraction zeros, `0` for zero; an exponent form
+/// (`1E+40`, what Oracle prints for numbers over 40 digits) is kept, upper case.
+pub fn oracle_number_text(text: &str) -> String {
+    let t = text.trim();
+    if t.contains(['e', 'E']) {
+        return t.trim_start_matches('+').to_ascii_uppercase();
+    }
+    let (neg, digits) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
+    let int = int.trim_start_matches('0');
+    let frac = frac.trim_end_matches('0');
+    if int.is_empty() && frac.is_empty() {
+        return "0".into();
+    }
+    let mut out = String::with_capacity(t.len());
+    if neg {
+        out.push('-');
+    }
+    out.push_str(int);
+    if !frac.is_empty() {
+        out.push('.');
+        out.push_str(frac);
+    }
+    out
+}
+
 /// Lower-case hex, as Oracle's RAWTOHEX output is shown inside `HEXTORAW('…')` in SQL_REDO.
 pub fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";

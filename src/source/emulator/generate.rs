@@ -437,30 +437,9 @@ fn fraction(rng: &mut impl Rng, fsp: u8) -> String {
     digits
 }
 
-/// Oracle's number text: no leading zero before the point, no trailing zeros after it,
-/// no trailing point, `0` for zero.
+/// Oracle's number text (see [`crate::types::oracle_number_text`]).
 pub fn normalize_number(text: &str) -> String {
-    let t = text.trim();
-    let (neg, digits) = match t.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, t.strip_prefix('+').unwrap_or(t)),
-    };
-    let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
-    let int = int.trim_start_matches('0');
-    let frac = frac.trim_end_matches('0');
-    if int.is_empty() && frac.is_empty() {
-        return "0".into();
-    }
-    let mut out = String::new();
-    if neg {
-        out.push('-');
-    }
-    out.push_str(int);
-    if !frac.is_empty() {
-        out.push('.');
-        out.push_str(frac);
-    }
-    out
+    crate::types::oracle_number_text(text)
 }
 
 #[cfg(test)]

@@ -284,27 +284,7 @@ impl Session for EmulatorSession {
 
     fn privileges(&mut self) -> Result<Privileges> {
         self.call()?;
-        let r = self.replica()?;
-        let list: Vec<String> = match &r.schema.database.privileges {
-            schema::PrivilegeSpec::All(_) => schema::ALL_PRIVILEGES
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
-            schema::PrivilegeSpec::List(l) => l.clone(),
-        };
-        let mut p = Privileges::default();
-        for item in list {
-            if let Some((object, privilege)) = item.split_once(':') {
-                let (owner, name) = object.split_once('.').unwrap_or(("SYS", object));
-                p.objects
-                    .insert((owner.to_string(), name.to_string(), privilege.to_string()));
-            } else if item.ends_with("_ROLE") {
-                p.roles.insert(item);
-            } else {
-                p.system.insert(item);
-            }
-        }
-        Ok(p)
+        Ok(self.replica()?.schema.database.granted())
     }
 
     fn tables(&mut self) -> Result<Vec<TableInfo>> {

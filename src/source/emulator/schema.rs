@@ -593,3 +593,52 @@ impl SchemaFile {
         Ok(out)
     }
 }
+
+impl DatabaseSpec {
+    /// The capture user's grants as SESSION_PRIVS / SESSION_ROLES / USER_TAB_PRIVS show them.
+    pub fn granted(&self) -> crate::source::model::Privileges {
+        let list: Vec<String> = match &self.privileges {
+            PrivilegeSpec::All(_) => ALL_PRIVILEGES.iter().map(|s| s.to_string()).collect(),
+            PrivilegeSpec::List(l) => l.clone(),
+        };
+        let mut p = crate::source::model::Privileges::default();
+        for item in list {
+            if let Some((object, privilege)) = item.split_once(':') {
+                let (owner, name) = object.split_once('.').unwrap_or(("SYS", object));
+                p.objects
+                    .insert((owner.to_string(), name.to_string(), privilege.to_string()));
+            } else if item.ends_with("_ROLE") {
+                p.roles.insert(item);
+            } else {
+                p.system.insert(item);
+            }
+        }
+        p
+    }
+}
+
+impl TableDef {
+    /// The primary key and unique keys as ALL_CONSTRAINTS names them.
+    pub fn constraints(
+        &self,
+    ) -> (
+        Option<crate::source::model::KeyConstraint>,
+        Vec<crate::source::model::KeyConstraint>,
+    ) {
+        use crate::source::model::KeyConstraint;
+        let pk = (!self.primary_key.is_empty()).then(|| KeyConstraint {
+            name: format!("{}_PK", self.name.table),
+            columns: self.primary_key.clone(),
+        });
+        let uks = self
+            .unique_keys
+            .iter()
+            .enumerate()
+            .map(|(i, cols)| KeyConstraint {
+                name: format!("{}_UK{}", self.name.table, i + 1),
+                columns: cols.clone(),
+            })
+            .collect();
+        (pk, uks)
+    }
+}

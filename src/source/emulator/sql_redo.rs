@@ -317,30 +317,7 @@ fn float_text(v: f64, digits: usize) -> String {
 
 /// Oracle's NUMBER text: no `+`, no leading zeros (`.15`, `-.5`), no trailing fraction zeros.
 fn number_text(s: &str) -> String {
-    let s = s.trim();
-    if s.contains(['e', 'E']) {
-        return s.trim_start_matches('+').to_ascii_uppercase();
-    }
-    let (negative, digits) = match s.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, s.strip_prefix('+').unwrap_or(s)),
-    };
-    let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
-    let int = int.trim_start_matches('0');
-    let frac = frac.trim_end_matches('0');
-    if int.is_empty() && frac.is_empty() {
-        return "0".into();
-    }
-    let mut out = String::new();
-    if negative {
-        out.push('-');
-    }
-    out.push_str(int);
-    if !frac.is_empty() {
-        out.push('.');
-        out.push_str(frac);
-    }
-    out
+    crate::types::oracle_number_text(s)
 }
 
 /// `YYYY-MM-DD HH24:MI:SS[.f]` with the fraction padded to the 9 digits of FF9.

@@ -67,22 +67,12 @@ impl TableState {
             (Some((n, _)), _) => self.changes_since_stats * 10 > n.max(1),
             _ => false,
         };
+        let (primary_key, unique_keys) = d.constraints();
         TableInfo {
             name: d.name.clone(),
             columns: self.columns.clone(),
-            primary_key: (!d.primary_key.is_empty()).then(|| KeyConstraint {
-                name: format!("{}_PK", d.name.table),
-                columns: d.primary_key.clone(),
-            }),
-            unique_keys: d
-                .unique_keys
-                .iter()
-                .enumerate()
-                .map(|(i, cols)| KeyConstraint {
-                    name: format!("{}_UK{}", d.name.table, i + 1),
-                    columns: cols.clone(),
-                })
-                .collect(),
+            primary_key,
+            unique_keys,
             organization: d.organization,
             row_movement: d.row_movement,
             data_object_id: u64::from(self.data_object_id),

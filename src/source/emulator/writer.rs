@@ -744,30 +744,8 @@ fn max_serial(t: &super::store::TableState) -> u64 {
 
 /// Take the directory's writer lock (one writer at a time, like one instance).
 fn lock_dir(dir: &Path) -> Result<File> {
-    let path = dir.join(LOCK_FILE);
-    let mut file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&path)
-        .map_err(|e| CdcError::io(&path, e))?;
-    match file.try_lock() {
-        Ok(()) => {
-            use std::io::{Seek, Write};
-            file.set_len(0).map_err(|e| CdcError::io(&path, e))?;
-            file.seek(std::io::SeekFrom::Start(0))
-                .map_err(|e| CdcError::io(&path, e))?;
-            write!(file, "{}", std::process::id()).map_err(|e| CdcError::io(&path, e))?;
-            file.flush().map_err(|e| CdcError::io(&path, e))?;
-            Ok(file)
-        }
-        Err(std::fs::TryLockError::WouldBlock) => Err(CdcError::EmulatorBusy {
-            path: dir.to_path_buf(),
-            pid: std::fs::read_to_string(&path)
-                .map(|s| s.trim().to_string())
-                .unwrap_or_else(|_| "unknown".into()),
-        }),
-        Err(std::fs::TryLockError::Error(e)) => Err(CdcError::io(&path, e)),
-    }
+    crate::state::lock_with_pid(&dir.join(LOCK_FILE))?.map_err(|pid| CdcError::EmulatorBusy {
+        path: dir.to_path_buf(),
+        pid,
+    })
 }

@@ -91,14 +91,7 @@ pub fn column_type(
 /// ODPI-C prints a NUMBER as `0.15`, `-0.5`, `7`; the canonical text (the form LogMiner shows
 /// in SQL_REDO, see `Value::Number`) has no zero before the point: `.15`, `-.5`.
 pub fn canonical_number(odpi_text: &str) -> String {
-    let t = odpi_text.trim();
-    if let Some(rest) = t.strip_prefix("-0.") {
-        format!("-.{rest}")
-    } else if let Some(rest) = t.strip_prefix("0.") {
-        format!(".{rest}")
-    } else {
-        t.to_string()
-    }
+    crate::types::oracle_number_text(odpi_text)
 }
 
 /// The reverse for binding: the `oracle` crate only accepts a digit before the point.

@@ -132,22 +132,12 @@ impl ReplaySession {
                     && r.seg_owner.as_deref() == Some(d.name.owner.as_str())
             })
             .map_or(0, |r| r.data_obj);
+        let (primary_key, unique_keys) = d.constraints();
         TableInfo {
             name: d.name.clone(),
             columns: d.columns.clone(),
-            primary_key: (!d.primary_key.is_empty()).then(|| KeyConstraint {
-                name: format!("{}_PK", d.name.table),
-                columns: d.primary_key.clone(),
-            }),
-            unique_keys: d
-                .unique_keys
-                .iter()
-                .enumerate()
-                .map(|(i, cols)| KeyConstraint {
-                    name: format!("{}_UK{}", d.name.table, i + 1),
-                    columns: cols.clone(),
-                })
-                .collect(),
+            primary_key,
+            unique_keys,
             organization: d.organization,
             row_movement: d.row_movement,
             data_object_id,
@@ -195,26 +185,7 @@ impl Session for ReplaySession {
     }
 
     fn privileges(&mut self) -> Result<Privileges> {
-        let list: Vec<String> = match &self.loaded.schema.database.privileges {
-            schema::PrivilegeSpec::All(_) => schema::ALL_PRIVILEGES
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
-            schema::PrivilegeSpec::List(l) => l.clone(),
-        };
-        let mut p = Privileges::default();
-        for item in list {
-            if let Some((object, privilege)) = item.split_once(':') {
-                let (owner, name) = object.split_once('.').unwrap_or(("SYS", object));
-                p.objects
-                    .insert((owner.to_string(), name.to_string(), privilege.to_string()));
-            } else if item.ends_with("_ROLE") {
-                p.roles.insert(item);
-            } else {
-                p.system.insert(item);
-            }
-        }
-        Ok(p)
+        Ok(self.loaded.schema.database.granted())
     }
 
     fn tables(&mut self) -> Result<Vec<TableInfo>> {

@@ -122,10 +122,7 @@ fn shape(t: &str, pattern: &str) -> bool {
 fn number_text(s: &str) -> Result<String, String> {
     let t = s.trim();
     let bad = || format!("`{s}` is not a number");
-    let (neg, body) = match t.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, t.strip_prefix('+').unwrap_or(t)),
-    };
+    let body = t.strip_prefix(['-', '+']).unwrap_or(t);
     let (mantissa, exponent) = match body.find(['e', 'E']) {
         Some(i) => (&body[..i], Some(&body[i + 1..])),
         None => (body, None),
@@ -139,22 +136,9 @@ fn number_text(s: &str) -> Result<String, String> {
         if !all_digits(e.strip_prefix(['+', '-']).unwrap_or(e)) {
             return Err(bad());
         }
-        return Ok(t.trim_start_matches('+').to_ascii_uppercase());
     }
-    let (int, frac) = (int.trim_start_matches('0'), frac.trim_end_matches('0'));
-    if int.is_empty() && frac.is_empty() {
-        return Ok("0".into());
-    }
-    let mut out = String::with_capacity(t.len());
-    if neg {
-        out.push('-');
-    }
-    out.push_str(int);
-    if !frac.is_empty() {
-        out.push('.');
-        out.push_str(frac);
-    }
-    Ok(out)
+    // Validated: the shared normalisation does the rest.
+    Ok(crate::types::oracle_number_text(t))
 }
 
 /// Oracle's NUMBER storage: an exponent byte, then base-100 digits (d + 1 for positives,
