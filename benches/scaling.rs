@@ -5,7 +5,7 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
 use oracle_cdc::export::{ExportFormat, ExportSink};
-use oracle_cdc::offsets::{DatabaseIdentity, Offsets};
+use oracle_cdc::offsets::SnapshotState;
 use oracle_cdc::ops::OpsLog;
 use oracle_cdc::settings::Settings;
 use oracle_cdc::snapshot::target::resolve;
@@ -39,7 +39,6 @@ fn snapshot(conn: &EmulatorConnector, settings: &Settings, dir: &std::path::Path
     let mut s = conn.connect().expect("connect");
     let db = s.database().expect("db");
     let decisions = resolve(settings, s.tables().expect("tables"), &[]).expect("resolve");
-    let mut offsets = Offsets::new(DatabaseIdentity::of(&db));
     let ops = OpsLog::discard();
     let run = Snapshot {
         connector: conn,
@@ -47,11 +46,13 @@ fn snapshot(conn: &EmulatorConnector, settings: &Settings, dir: &std::path::Path
         ops: &ops,
         progress: &NoProgress,
         metrics: Default::default(),
+        pin_scn: None,
+        signal: None,
     };
     let mut sink = ExportSink::new(dir, ExportFormat::Jsonl, "bench", &db.name);
     run.run(
         &decisions,
-        &mut offsets,
+        &mut SnapshotState::default(),
         &mut |_| Ok(()),
         &mut sink,
         &|| false,

@@ -3,7 +3,7 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use oracle_cdc::export::{ExportFormat, ExportSink};
-use oracle_cdc::offsets::{DatabaseIdentity, Offsets};
+use oracle_cdc::offsets::SnapshotState;
 use oracle_cdc::ops::OpsLog;
 use oracle_cdc::settings::Settings;
 use oracle_cdc::snapshot::target::resolve;
@@ -41,7 +41,6 @@ fn export(
     let mut s = conn.connect().expect("connect");
     let db = s.database().expect("db");
     let decisions = resolve(settings, s.tables().expect("tables"), &[]).expect("resolve");
-    let mut offsets = Offsets::new(DatabaseIdentity::of(&db));
     let ops = OpsLog::discard();
     let run = Snapshot {
         connector: conn,
@@ -49,11 +48,13 @@ fn export(
         ops: &ops,
         progress: &NoProgress,
         metrics: Default::default(),
+        pin_scn: None,
+        signal: None,
     };
     let mut sink = ExportSink::new(dir, format, "bench", &db.name);
     run.run(
         &decisions,
-        &mut offsets,
+        &mut SnapshotState::default(),
         &mut |_| Ok(()),
         &mut sink,
         &|| false,

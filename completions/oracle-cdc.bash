@@ -40,6 +40,9 @@ _oracle__cdc() {
             oracle__cdc,plan-chunks)
                 cmd="oracle__cdc__subcmd__plan__subcmd__chunks"
                 ;;
+            oracle__cdc,signal)
+                cmd="oracle__cdc__subcmd__signal"
+                ;;
             oracle__cdc,snapshot)
                 cmd="oracle__cdc__subcmd__snapshot"
                 ;;
@@ -76,6 +79,9 @@ _oracle__cdc() {
             oracle__cdc__subcmd__offsets__subcmd__edit,set-scn)
                 cmd="oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__set__subcmd__scn"
                 ;;
+            oracle__cdc__subcmd__signal,send)
+                cmd="oracle__cdc__subcmd__signal__subcmd__send"
+                ;;
             *)
                 ;;
         esac
@@ -83,7 +89,7 @@ _oracle__cdc() {
 
     case "${cmd}" in
         oracle__cdc)
-            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version emulator capture snapshot plan-chunks offsets doctor explain completions man"
+            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version emulator capture snapshot plan-chunks offsets signal doctor explain completions man"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -813,6 +819,86 @@ _oracle__cdc() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        oracle__subcmd__cdc__subcmd__signal)
+            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version send"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        oracle__subcmd__cdc__subcmd__signal__subcmd__send)
+            opts="-c -q -v -h -V --tables --filter --type --id --wait --timeout --config --set --quiet --verbose --color --print-settings --help --version execute-snapshot pause-snapshot resume-snapshot stop-snapshot"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --tables)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --filter)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --type)
+                    COMPREPLY=($(compgen -W "incremental blocking" -- "${cur}"))
+                    return 0
+                    ;;
+                --id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --config)

@@ -39,6 +39,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "capture" -d '
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "snapshot" -d 'One-off snapshot_only export of tables to files'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "plan-chunks" -d 'Show how each table would be cut into chunks'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "offsets" -d 'Show or change the stored offsets: where capture is, what is left of the snapshot'
+complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "signal" -d 'Send a signal to a running capture: snapshot tables, pause, resume, stop'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "doctor" -d 'Pre-flight checks of the database, the capture user and the settings'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "explain" -d 'Explain a CDC-NNNN error code'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "completions" -d 'Print a shell completion script'
@@ -207,6 +208,34 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -f -a "mark-done" -d 'Count a table\'s snapshot as done without reading the rest of it'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -f -a "forget-table" -d 'Remove everything the offsets hold about a table'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -f -a "drop-signal" -d 'Remove a running signal snapshot'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -l color -d 'When to colour output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -s V -l version -d 'Print version'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -f -a "send" -d 'Check a signal and hand it to the running capture'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l tables -d 'Tables (PDB.OWNER.TABLE or OWNER.TABLE, comma-separated): what execute-snapshot reads, or what stop-snapshot stops' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l filter -d 'A filter for one table of --tables: TABLE=CONDITION (a SQL condition, as in a WHERE clause); repeat for more tables' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l type -d 'execute-snapshot: incremental (streaming goes on) or blocking (streaming pauses)' -r -f -a "incremental\t''
+blocking\t''"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l id -d 'The signal\'s id (default: a fresh one); at most 42 characters of letters, digits, - _ . :' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l timeout -d 'With --wait: give up after this many seconds (CDC-8106)' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l color -d 'When to colour output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l wait -d 'Follow the ops events until the signal is accepted or rejected (execute-snapshot: until its snapshot is done)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l format -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l check -d 'Run only this check or area (repeatable, or comma-separated), e.g. redo or redo.archivelog' -r -f -a "connection\t''

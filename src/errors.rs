@@ -196,6 +196,24 @@ catalog! {
     Cdc8005 = "CDC-8005", Usage, "Output directory holds another export",
         "The --out directory already holds an export of other tables, another format or another database, so it cannot be resumed.",
         "Use a new --out directory, or rerun with the same --tables and --format as the export there.";
+    Cdc8101 = "CDC-8101", Usage, "Invalid signal",
+        "A signal (from `signal send`, a file in the signal spool, or a row of the signal table) is not in Debezium's shape {\"id\", \"type\", \"data\"}, has an unknown type, a bad id, an empty or unsafe additional-conditions filter, or names a table badly. The message names the field at fault. A capture that receives one records a signal-rejected ops event and moves the file to signals/rejected/.",
+        "Fix the field the message names; commands/signal.md shows every signal type. Filters are one SQL condition (no `;`, comments or bind variables, balanced quotes and parentheses).";
+    Cdc8102 = "CDC-8102", Usage, "Signal names a table that is not captured",
+        "A snapshot signal names a table the database does not have, or one that cdc.tables.include / cdc.tables.exclude leave out, so no capture would ever read it.",
+        "Name captured tables as PDB.OWNER.TABLE or OWNER.TABLE (`oracle-cdc plan-chunks` lists them), or add the table to cdc.tables.include first (capture streams it from its next start).";
+    Cdc8103 = "CDC-8103", Usage, "Signal id already used",
+        "Signal ids are unique: this id is already in the signal spool (waiting, processed or rejected) or in the offsets' signal history, so a second signal with it could be mistaken for the first.",
+        "Leave --id out (a fresh id is made) or pick a new one.";
+    Cdc8104 = "CDC-8104", Failure, "No state directory to signal",
+        "Signals go to a capture through its state directory (cdc.state.dir), and there is none at the path: no capture has run with these settings.",
+        "Point cdc.state.dir at the running capture's state directory (the same settings file), or start capture first.";
+    Cdc8105 = "CDC-8105", Usage, "Signal channel cannot be used",
+        "The signal was sent on a channel that is not enabled (cdc.signal.enabled.channels), or on the source channel without a signal table (cdc.signal.data.collection), or on the source channel while the database is read-only (a standby, or cdc.database.read.only=true).",
+        "Use the file channel (the default; it writes nothing to the database), or enable the source channel and name its table.";
+    Cdc8106 = "CDC-8106", Failure, "Gave up waiting for the signal",
+        "`signal send --wait` saw no outcome for the signal (accepted, rejected, done) in the ops events within --timeout: capture may not be running, or the snapshot is still going.",
+        "Check that capture runs with this state directory (`oracle-cdc offsets inspect` shows running signal snapshots); the signal stays in the spool and is picked up when capture runs.";
 }
 
 impl Code {
@@ -360,6 +378,24 @@ pub enum CdcError {
     #[error("CDC-8005: {} holds another export: {reason}", path.display())]
     OtherExport { path: PathBuf, reason: String },
 
+    #[error("CDC-8101: invalid signal: {0}")]
+    InvalidSignal(String),
+
+    #[error("CDC-8102: {0}")]
+    SignalTable(String),
+
+    #[error("CDC-8103: signal id `{0}` is already used")]
+    SignalIdUsed(String),
+
+    #[error("CDC-8104: no state directory at {}: no capture has run with these settings", path.display())]
+    NoStateDir { path: PathBuf },
+
+    #[error("CDC-8105: {0}")]
+    SignalChannel(String),
+
+    #[error("CDC-8106: {0}")]
+    SignalWait(String),
+
     #[error("CDC-8001: snapshot of {table} stopped: chunk {chunk} failed: {reason}")]
     ChunkFailed {
         table: String,
@@ -405,6 +441,12 @@ impl CdcError {
             CdcError::InvalidEdit(_) => Code::Cdc7008,
             CdcError::NoTables(_) => Code::Cdc8003,
             CdcError::OtherExport { .. } => Code::Cdc8005,
+            CdcError::InvalidSignal(_) => Code::Cdc8101,
+            CdcError::SignalTable(_) => Code::Cdc8102,
+            CdcError::SignalIdUsed(_) => Code::Cdc8103,
+            CdcError::NoStateDir { .. } => Code::Cdc8104,
+            CdcError::SignalChannel(_) => Code::Cdc8105,
+            CdcError::SignalWait(_) => Code::Cdc8106,
         }
     }
 

@@ -15,6 +15,7 @@ pub mod offsets;
 pub mod ops;
 pub mod record;
 pub mod settings;
+pub mod signal;
 pub mod sink;
 pub mod snapshot;
 pub mod source;

@@ -71,6 +71,9 @@ pub struct Offsets {
     /// Snapshots started by signals that are not finished (incremental or blocking).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub signals: Vec<SignalSnapshot>,
+    /// The latest signals' outcomes (at most [`SIGNAL_HISTORY`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub signal_history: Vec<SignalOutcome>,
 }
 
 /// Where streaming resumes. Several transactions can commit at one SCN, so the position is the
@@ -105,8 +108,9 @@ pub struct SchemaHistoryPosition {
     pub entries: u64,
 }
 
-/// A snapshot started by a signal.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A snapshot started by a signal. The first one in `Offsets::signals` runs; the others wait
+/// their turn (cdc.signal.concurrent=queue).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SignalSnapshot {
     pub id: String,
     /// `incremental` or `blocking`.
@@ -117,7 +121,35 @@ pub struct SignalSnapshot {
     /// Per table progress, like the initial snapshot's.
     #[serde(default)]
     pub progress: BTreeMap<String, TableProgress>,
+    /// `additional-conditions`: the SQL condition narrowing a table's rows.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub filters: BTreeMap<String, String>,
+    /// Records published so far.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub records: u64,
 }
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// How a signal ended; the offsets keep the latest ones so an id is never used twice and a
+/// signal file seen again after a crash is not run twice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SignalOutcome {
+    pub id: String,
+    /// `execute-snapshot`, `pause-snapshot`, …
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// `done`, `stopped`, `rejected` or `applied`.
+    pub outcome: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    pub ts_ms: i64,
+}
+
+/// How many signal outcomes the offsets keep.
+pub const SIGNAL_HISTORY: usize = 200;
 
 /// Which database the offsets belong to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -138,7 +170,7 @@ impl DatabaseIdentity {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SnapshotState {
     /// Tables in reading order.
     pub order: Vec<String>,
@@ -149,6 +181,9 @@ pub struct SnapshotState {
     /// Tables left out, with the reason (cdc.key.missing=skip, cdc.on.decode.error=dlq).
     #[serde(default)]
     pub skipped: Vec<Skipped>,
+    /// Paused by a `pause-snapshot` signal: no chunk is read until `resume-snapshot`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub paused: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -231,6 +266,7 @@ impl Offsets {
             sink: None,
             schema_history: None,
             signals: Vec::new(),
+            signal_history: Vec::new(),
         }
     }
 
@@ -418,6 +454,7 @@ mod tests {
             records: 3,
             completed: false,
             skipped: vec![],
+            ..Default::default()
         });
         o.save(&path).unwrap();
         assert_eq!(Offsets::load(&path).unwrap().unwrap(), o);

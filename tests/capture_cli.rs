@@ -3,11 +3,14 @@
 //! killed with SIGKILL at several moments and restarted: the latest record per key equals
 //! `emulator dump` at the final SCN, no line is duplicated, and the order invariants hold.
 
+mod capture_support;
+
 use assert_cmd::cargo::cargo_bin;
-use serde_json::{Map, Value as Json};
-use std::collections::{BTreeMap, HashSet};
+use capture_support::*;
+use serde_json::Value as Json;
+use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 const SCHEMA: &str = r#"
@@ -42,19 +45,6 @@ tables:
     rows: 300
 "#;
 
-fn run(args: &[&str]) -> Output {
-    let out = Command::new(cargo_bin("oracle-cdc"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
 fn capture_args(db: &Path, state: &Path, out: &Path) -> Vec<String> {
     [
         format!("cdc.database.url=emulator:{}", db.display()),
@@ -71,37 +61,6 @@ fn capture_args(db: &Path, state: &Path, out: &Path) -> Vec<String> {
     .flat_map(|s| ["--set".to_string(), s])
     .chain(["-q".to_string(), "capture".to_string()])
     .collect()
-}
-
-fn current_scn(db: &Path) -> u64 {
-    let out = run(&[
-        "emulator",
-        "status",
-        db.to_str().unwrap(),
-        "--format",
-        "json",
-    ]);
-    let v: Json = serde_json::from_slice(&out.stdout).unwrap();
-    v["current_scn"].as_u64().unwrap()
-}
-
-fn records(out: &Path) -> Vec<Json> {
-    let mut files: Vec<_> = std::fs::read_dir(out)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    files.sort();
-    files
-        .iter()
-        .flat_map(|f| {
-            std::fs::read_to_string(f)
-                .unwrap()
-                .lines()
-                .map(|l| serde_json::from_str::<Json>(l).unwrap())
-                .collect::<Vec<_>>()
-        })
-        .collect()
 }
 
 #[test]
@@ -188,114 +147,10 @@ fn capture_converges_across_kills_under_a_live_workload() {
 
     let recs = records(&out);
     assert!(recs.len() > 600);
-    // Exactly once: no record twice.
-    let mut seen = HashSet::new();
-    for r in &recs {
-        let v = &r["value"];
-        let id = format!(
-            "{}|{}|{}|{}|{}|{}",
-            v["op"],
-            v["source"]["scn"],
-            v["source"]["txId"],
-            v["source"]["rs_id"],
-            v["source"]["row_id"],
-            r["key"]
-        );
-        assert!(seen.insert(id.clone()), "record published twice: {id}");
-    }
-    // Order: change records by commit SCN; a snapshot record read at s sits after every change
-    // committed before s and before every change committed at or after s.
-    let mut last_commit = 0u64;
-    let commit_of = |r: &Json| {
-        r["value"]["source"]["commit_scn"]
-            .as_str()
-            .and_then(|s| s.parse::<u64>().ok())
-    };
-    for (i, r) in recs.iter().enumerate() {
-        if let Some(c) = commit_of(r) {
-            assert!(
-                c >= last_commit,
-                "record {i}: commit SCN {c} after {last_commit}"
-            );
-            last_commit = c;
-        } else {
-            let s: u64 = r["value"]["source"]["scn"]
-                .as_str()
-                .unwrap()
-                .parse()
-                .unwrap();
-            assert!(
-                last_commit < s,
-                "record {i}: snapshot chunk at SCN {s} after a change committed at {last_commit}"
-            );
-            if let Some(next) = recs[i + 1..].iter().find_map(commit_of) {
-                assert!(
-                    next >= s,
-                    "record {i}: change committed at {next} after a chunk read at {s}"
-                );
-            }
-        }
-    }
-    // Convergence: the latest record per key equals the table at the final SCN.
-    let mut latest: BTreeMap<(String, String), Map<String, Json>> = BTreeMap::new();
-    for r in &recs {
-        let table = r["topic"]
-            .as_str()
-            .unwrap()
-            .trim_start_matches("oracle-cdc.")
-            .to_string();
-        let key = r["key"].to_string();
-        match r["value"]["op"].as_str().unwrap() {
-            "d" => {
-                latest.remove(&(table, key));
-            }
-            _ => {
-                latest.insert(
-                    (table, key),
-                    r["value"]["after"].as_object().unwrap().clone(),
-                );
-            }
-        }
-    }
+    assert_exactly_once(&recs);
+    assert_scn_order(&recs);
     for table in ["PDB1.SHOP.ACCOUNTS", "PDB1.SHOP.ORDERS"] {
-        let dump = run(&[
-            "emulator",
-            "dump",
-            db.to_str().unwrap(),
-            "--table",
-            table,
-            "--scn",
-            &end.to_string(),
-        ]);
-        let rows: Vec<Map<String, Json>> = String::from_utf8(dump.stdout)
-            .unwrap()
-            .lines()
-            .map(|l| {
-                serde_json::from_str::<Json>(l)
-                    .unwrap()
-                    .as_object()
-                    .unwrap()
-                    .clone()
-            })
-            .collect();
-        let mine: Vec<&Map<String, Json>> = latest
-            .iter()
-            .filter(|((t, _), _)| t == table)
-            .map(|(_, v)| v)
-            .collect();
-        assert_eq!(mine.len(), rows.len(), "{table}: row count");
-        let by_id: BTreeMap<String, &Map<String, Json>> =
-            mine.iter().map(|m| (m["ID"].to_string(), *m)).collect();
-        for row in &rows {
-            let got = by_id
-                .get(&row["ID"].to_string())
-                .unwrap_or_else(|| panic!("{table}: row {} missing", row["ID"]));
-            for (col, want) in row {
-                // A column added after the row's last change is absent from its record: NULL.
-                let have = got.get(col).unwrap_or(&Json::Null);
-                assert_eq!(have, want, "{table} row {} column {col}", row["ID"]);
-            }
-        }
+        assert_converges(&db, &recs, table, end);
     }
 }
 

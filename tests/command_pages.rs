@@ -14,5 +14,6 @@ fn command_pages() {
         .case("commands/capture.md")
         .case("commands/plan-chunks.md")
         .case("commands/offsets.md")
-        .case("commands/doctor.md");
+        .case("commands/doctor.md")
+        .case("commands/signal.md");
 }

@@ -47,6 +47,7 @@ fn everything() -> Offsets {
             table: "A.V".into(),
             reason: "r".into(),
         }],
+        ..Default::default()
     });
     o.export = Some(ExportSpec {
         format: "jsonl".into(),
@@ -70,6 +71,7 @@ fn everything() -> Offsets {
         tables: vec!["A.T".into()],
         paused: true,
         progress: BTreeMap::from([("A.T".to_string(), progress(ResumePoint::Key(vec![])))]),
+        ..Default::default()
     }];
     o
 }

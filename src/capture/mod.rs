@@ -9,11 +9,14 @@
 
 mod publisher;
 pub mod records;
+mod signals;
 
 use crate::errors::Result;
-use crate::offsets::{DatabaseIdentity, Offsets, SnapshotState, StreamPosition};
+use crate::names::TableName;
+use crate::offsets::{DatabaseIdentity, Offsets, SignalSnapshot, SnapshotState, StreamPosition};
 use crate::ops::{OpsLog, SnapshotMetrics};
-use crate::settings::{Settings, SinkType, SnapshotMode};
+use crate::settings::{NewTables, Settings, SinkType, SnapshotMode};
+use crate::signal::SnapshotKind;
 use crate::sink::{FileSink, RecordSink, StdoutSink};
 use crate::snapshot::target::{resolve, Decision};
 use crate::snapshot::{Outcome, Progress, Snapshot};
@@ -23,7 +26,7 @@ use crate::state::StateDir;
 use crate::stream::decode::{Catalog, TableSchema};
 use publisher::Publisher;
 use serde_json::json;
-use std::cell::RefCell;
+use signals::SignalDesk;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -86,8 +89,15 @@ impl Capture<'_> {
         let ops = OpsLog::to_file(&state.ops())?;
         let mut session = self.connector.connect()?;
         let db = session.database()?;
-        let decisions = resolve(s, session.tables()?, &[])?;
-        let catalog = catalog(&state, db.cdb, &decisions)?;
+        let mut decisions = resolve(s, session.tables()?, &[])?;
+        // The signal table carries signals, not data.
+        if let Some(signal_table) = &s.signal.data_collection {
+            decisions.retain(|d| match d {
+                Decision::Capture(t) => t.name() != signal_table,
+                Decision::Skip { table, .. } => table != signal_table,
+            });
+        }
+        let (catalog, new_tables) = catalog(&state, db.cdb, &decisions, session.as_mut(), s)?;
         let offsets_path = state.offsets();
         let mut offsets = match Offsets::load(&offsets_path)? {
             Some(o) => {
@@ -129,6 +139,7 @@ impl Capture<'_> {
                     records: 0,
                     completed: false,
                     skipped: Vec::new(),
+                    ..Default::default()
                 });
             }
             offsets.save(&offsets_path)?;
@@ -156,57 +167,11 @@ impl Capture<'_> {
             streaming,
             &state,
         )?;
-        let shared = RefCell::new(offsets);
+        let desk = SignalDesk::new(&state.path, s, &ops);
+        self.new_tables(&mut offsets, &new_tables, &ops)?;
+        offsets.save(&offsets_path)?;
+        save_history(&state.path.join(HISTORY_FILE), publisher.catalog())?;
 
-        // An unfinished snapshot resumes in every mode.
-        let unfinished = shared
-            .borrow()
-            .snapshot
-            .as_ref()
-            .is_some_and(|st| !st.completed);
-        if unfinished {
-            let metrics = Arc::new(Mutex::new(SnapshotMetrics::default()));
-            let snap = Snapshot {
-                connector: self.connector,
-                settings: s,
-                ops: &ops,
-                progress: self.progress,
-                metrics,
-            };
-            let mut working = shared.borrow().clone();
-            let outcome = {
-                let positions = publisher.positions();
-                let mut save = |o: &Offsets| -> Result<()> {
-                    let mut o = o.clone();
-                    positions.borrow().apply(&mut o);
-                    o.save(&offsets_path)?;
-                    *shared.borrow_mut() = o;
-                    Ok(())
-                };
-                snap.run(
-                    &decisions,
-                    &mut working,
-                    &mut save,
-                    &mut publisher,
-                    self.stop,
-                )?
-            };
-            if outcome == Outcome::Stopped {
-                return Ok((CaptureEnd::Stopped, publisher.summary(&shared.borrow())));
-            }
-        }
-        let mut offsets = shared.into_inner();
-        if !streaming {
-            // snapshot_only: the snapshot is done; stay idle until told to stop.
-            ops.emit("capture-idle", json!({"reason": "snapshot_only"}))?;
-            if let Some(scn) = self.stop_at {
-                return Ok((CaptureEnd::ReachedScn(scn), publisher.summary(&offsets)));
-            }
-            while !(self.stop)() {
-                std::thread::sleep(Duration::from_millis(200));
-            }
-            return Ok((CaptureEnd::Stopped, publisher.summary(&offsets)));
-        }
         let mut last_metrics = std::time::Instant::now();
         let mut last_heartbeat = std::time::Instant::now();
         let every = |ms: u64| (ms > 0).then(|| Duration::from_millis(ms));
@@ -218,9 +183,45 @@ impl Capture<'_> {
             ops.emit("capture-metrics", publisher.metrics(current))?;
             Ok((end, publisher.summary(offsets)))
         };
+        let mut idle_announced = false;
         loop {
             if (self.stop)() {
                 return finish(CaptureEnd::Stopped, &mut publisher, &offsets);
+            }
+            desk.take(&mut offsets, &decisions, &mut |o| o.save(&offsets_path))?;
+            // A snapshot to read: the initial one (it resumes in every mode), else the first
+            // signal snapshot. A paused one waits while streaming goes on.
+            let initial = offsets.snapshot.as_ref().filter(|st| !st.completed);
+            if let Some(st) = initial {
+                if !st.paused {
+                    let mut st = st.clone();
+                    self.read_snapshot(
+                        &decisions,
+                        &mut st,
+                        None,
+                        &mut offsets,
+                        &mut publisher,
+                        &desk,
+                        &ops,
+                    )?;
+                    continue;
+                }
+            } else if let Some(sig) = offsets.signals.first().filter(|g| !g.paused).cloned() {
+                self.signal_snapshot(sig, &mut offsets, &mut publisher, &desk, &ops)?;
+                continue;
+            }
+            if !streaming {
+                // snapshot_only: the snapshot is done; stay idle (signals still run) until
+                // told to stop.
+                if !idle_announced {
+                    ops.emit("capture-idle", json!({"reason": "snapshot_only"}))?;
+                    idle_announced = true;
+                }
+                if let Some(scn) = self.stop_at {
+                    return Ok((CaptureEnd::ReachedScn(scn), publisher.summary(&offsets)));
+                }
+                std::thread::sleep(Duration::from_millis(s.signal.poll_ms));
+                continue;
             }
             let current = publisher.current_scn()?;
             if every(s.stream.metrics_ms).is_some_and(|d| last_metrics.elapsed() >= d) {
@@ -245,7 +246,197 @@ impl Capture<'_> {
                 return finish(CaptureEnd::ReachedScn(current), &mut publisher, &offsets);
             }
             if !moved {
-                std::thread::sleep(Duration::from_millis(s.stream.poll_ms));
+                std::thread::sleep(Duration::from_millis(
+                    s.stream.poll_ms.min(s.signal.poll_ms),
+                ));
+            }
+        }
+    }
+
+    /// Read a snapshot (`signal`: None for the initial one) until it is done, a signal arrives
+    /// (it is applied, then the loop decides what runs next), or capture is told to stop. Its
+    /// progress is stored in the offsets after every chunk, with the stream and sink positions.
+    #[allow(clippy::too_many_arguments)]
+    fn read_snapshot(
+        &self,
+        decisions: &[Decision],
+        st: &mut SnapshotState,
+        signal: Option<(&str, SnapshotKind)>,
+        offsets: &mut Offsets,
+        publisher: &mut Publisher,
+        desk: &SignalDesk,
+        ops: &OpsLog,
+    ) -> Result<Outcome> {
+        let s = self.settings;
+        let offsets_path = StateDir::new(&s.state_dir).offsets();
+        let pin_scn = match signal {
+            Some((_, SnapshotKind::Blocking)) if publisher.is_streaming() => {
+                // Streaming pauses here: everything committed before the current SCN is
+                // published, every chunk is read at it, and streaming resumes from it.
+                let current = publisher.current_scn()?;
+                publisher.stream_until(current.saturating_sub(1))?;
+                Some(current)
+            }
+            _ => None,
+        };
+        publisher.set_signal_snapshot(signal.map(|(_, k)| k));
+        let snap = Snapshot {
+            connector: self.connector,
+            settings: s,
+            ops,
+            progress: self.progress,
+            metrics: Arc::new(Mutex::new(SnapshotMetrics::default())),
+            pin_scn,
+            signal: signal.map(|(id, _)| id.to_string()),
+        };
+        let positions = publisher.positions();
+        let id = signal.map(|(id, _)| id.to_string());
+        let mut save = |st: &SnapshotState| -> Result<()> {
+            store_progress(offsets, id.as_deref(), st);
+            positions.borrow().apply(offsets);
+            offsets.save(&offsets_path)
+        };
+        let outcome = snap.run(decisions, st, &mut save, publisher, &|| {
+            (self.stop)() || desk.waiting()
+        });
+        publisher.set_signal_snapshot(None);
+        outcome
+    }
+
+    /// Run (or go on with) the first signal snapshot; when it completes, it leaves the offsets
+    /// for their history and a `signal-done` event.
+    fn signal_snapshot(
+        &self,
+        sig: SignalSnapshot,
+        offsets: &mut Offsets,
+        publisher: &mut Publisher,
+        desk: &SignalDesk,
+        ops: &OpsLog,
+    ) -> Result<()> {
+        let kind = SnapshotKind::parse(&sig.kind).unwrap_or(SnapshotKind::Incremental);
+        let tables: Vec<TableName> = sig.tables.iter().filter_map(|t| t.parse().ok()).collect();
+        let mut session = self.connector.connect()?;
+        let decisions = match resolve(self.settings, session.tables()?, &tables) {
+            Ok(d) => d,
+            Err(e) => {
+                // A table dropped (or no longer captured) since the signal came: nothing to
+                // read; the signal ends, and says why.
+                offsets.signals.retain(|g| g.id != sig.id);
+                signals::record_id(
+                    offsets,
+                    &sig.id,
+                    "execute-snapshot",
+                    "stopped",
+                    &e.to_string(),
+                );
+                offsets.save(&StateDir::new(&self.settings.state_dir).offsets())?;
+                ops.emit(
+                    "signal-stopped",
+                    json!({"signal": sig.id, "reason": e.to_string(), "code": e.code().info().code}),
+                )?;
+                return Ok(());
+            }
+        };
+        let decisions: Vec<Decision> = decisions
+            .into_iter()
+            .map(|d| match d {
+                Decision::Capture(mut t) => {
+                    if let Some(f) = sig.filters.get(&t.name().to_string()) {
+                        t.filter = Some(match &t.filter {
+                            Some(o) => format!("({o}) AND ({f})"),
+                            None => f.clone(),
+                        });
+                    }
+                    Decision::Capture(t)
+                }
+                other => other,
+            })
+            .collect();
+        let mut st = SnapshotState {
+            order: sig.tables.clone(),
+            tables: sig.progress.clone(),
+            records: sig.records,
+            ..Default::default()
+        };
+        let outcome = self.read_snapshot(
+            &decisions,
+            &mut st,
+            Some((&sig.id, kind)),
+            offsets,
+            publisher,
+            desk,
+            ops,
+        )?;
+        if outcome == Outcome::Completed {
+            offsets.signals.retain(|g| g.id != sig.id);
+            signals::record_id(offsets, &sig.id, "execute-snapshot", "done", "");
+            publisher.positions().borrow().apply(offsets);
+            offsets.save(&StateDir::new(&self.settings.state_dir).offsets())?;
+            ops.emit(
+                "signal-done",
+                json!({"signal": sig.id, "kind": kind.as_str(), "tables": sig.tables, "rows": st.records}),
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Captured tables the previous run did not capture: with cdc.snapshot.new.tables=auto an
+    /// incremental signal snapshot of them; else an event saying a signal is needed.
+    fn new_tables(&self, offsets: &mut Offsets, new: &[TableName], ops: &OpsLog) -> Result<()> {
+        let covered = |t: &str| {
+            offsets
+                .signals
+                .iter()
+                .any(|g| g.tables.iter().any(|x| x == t))
+                || offsets.snapshot.as_ref().is_some_and(|st| !st.completed)
+        };
+        let names: Vec<String> = new
+            .iter()
+            .map(|t| t.to_string())
+            .filter(|t| !covered(t))
+            .collect();
+        if names.is_empty() {
+            return Ok(());
+        }
+        if self.settings.snapshot.new_tables == NewTables::Auto {
+            let id = format!("auto-{}", crate::record::now_ms());
+            ops.emit(
+                "signal-accepted",
+                json!({"signal": id, "type": "execute-snapshot", "tables": names, "action": "incremental snapshot of tables new to capture (cdc.snapshot.new.tables=auto)"}),
+            )?;
+            offsets.signals.push(SignalSnapshot {
+                id,
+                kind: SnapshotKind::Incremental.as_str().into(),
+                tables: names,
+                ..Default::default()
+            });
+        } else {
+            for t in names {
+                ops.emit(
+                    "table-not-snapshotted",
+                    json!({"table": t, "reason": "captured since this start: its changes are streamed from now on; send an execute-snapshot signal for its existing rows (or set cdc.snapshot.new.tables=auto)"}),
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Put a snapshot's progress where it belongs in the offsets.
+fn store_progress(offsets: &mut Offsets, signal: Option<&str>, st: &SnapshotState) {
+    match signal {
+        None => {
+            // Keep a pause applied meanwhile (the state copy predates it).
+            let paused = offsets.snapshot.as_ref().is_some_and(|o| o.paused);
+            offsets.snapshot = Some(SnapshotState {
+                paused,
+                ..st.clone()
+            });
+        }
+        Some(id) => {
+            if let Some(g) = offsets.signals.iter_mut().find(|g| g.id == id) {
+                g.progress = st.tables.clone();
+                g.records = st.records;
             }
         }
     }
@@ -265,16 +456,25 @@ pub(crate) fn save_history(path: &std::path::Path, catalog: &Catalog) -> Result<
 
 /// The captured tables' schemas for decoding: the stored history where there is one (changes
 /// may be mined from before today's dictionary), else today's columns.
-fn catalog(state: &StateDir, cdb: bool, decisions: &[Decision]) -> Result<Catalog> {
+fn catalog(
+    state: &StateDir,
+    cdb: bool,
+    decisions: &[Decision],
+    session: &mut dyn crate::source::Session,
+    settings: &Settings,
+) -> Result<(Catalog, Vec<TableName>)> {
     let path = state.path.join(HISTORY_FILE);
-    let stored: History = match std::fs::read(&path) {
-        Ok(bytes) => {
-            serde_json::from_slice(&bytes).map_err(|e| crate::errors::CdcError::OffsetsDamaged {
-                path: path.clone(),
-                message: e.to_string(),
-            })?
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => History::new(),
+    let (stored, had_history): (History, bool) = match std::fs::read(&path) {
+        Ok(bytes) => (
+            serde_json::from_slice(&bytes).map_err(|e| {
+                crate::errors::CdcError::OffsetsDamaged {
+                    path: path.clone(),
+                    message: e.to_string(),
+                }
+            })?,
+            true,
+        ),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => (History::new(), false),
         Err(e) => return Err(crate::errors::CdcError::io(&path, e)),
     };
     let mut c = Catalog {
@@ -305,8 +505,34 @@ fn catalog(state: &StateDir, cdb: bool, decisions: &[Decision]) -> Result<Catalo
             );
         }
     }
-    if !path.exists() {
-        save_history(&path, &c)?;
+    // Tables the previous run did not capture (none on a first start).
+    let new: Vec<TableName> = if had_history {
+        c.tables
+            .keys()
+            .filter(|t| !stored.contains_key(&t.to_string()))
+            .cloned()
+            .collect()
+    } else {
+        Vec::new()
+    };
+    // The source signal channel's table is decoded for its signals.
+    if let (true, Some(name)) = (settings.signal.source, &settings.signal.data_collection) {
+        let info = session.tables()?.into_iter().find(|t| &t.name == name);
+        let Some(info) = info else {
+            return Err(crate::errors::CdcError::SignalChannel(format!(
+                "the signal table {name} ({}) does not exist: create it with Debezium's layout (id VARCHAR2(42) PRIMARY KEY, type VARCHAR2(32) NOT NULL, data VARCHAR2(2048))",
+                crate::settings::keys::SIGNAL_DATA_COLLECTION
+            )));
+        };
+        c.tables.insert(
+            name.clone(),
+            TableSchema {
+                name: name.clone(),
+                history: vec![(0, info.columns.clone())],
+                key: vec!["ID".into()],
+                excluded: Vec::new(),
+            },
+        );
     }
-    Ok(c)
+    Ok((c, new))
 }

@@ -64,6 +64,12 @@ pub struct Publisher<'a> {
     records: u64,
     transactions: u64,
     snapshot_rows: u64,
+    /// Set while a signal's snapshot runs: its records are marked `incremental`, and a blocking
+    /// one reads with the stream paused (no streaming before its waves).
+    signal_snapshot: Option<crate::signal::SnapshotKind>,
+    /// The source signal channel's table: its inserts become signals, never records.
+    signal_table: Option<crate::names::TableName>,
+    spool: crate::signal::spool::Spool,
 }
 
 impl<'a> Publisher<'a> {
@@ -113,6 +119,13 @@ impl<'a> Publisher<'a> {
             records: 0,
             transactions: 0,
             snapshot_rows: 0,
+            signal_snapshot: None,
+            signal_table: settings
+                .signal
+                .source
+                .then(|| settings.signal.data_collection.clone())
+                .flatten(),
+            spool: crate::signal::spool::Spool::new(&state.path),
         })
     }
 
@@ -120,8 +133,23 @@ impl<'a> Publisher<'a> {
         self.positions.clone()
     }
 
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    /// Whether changes are streamed (not in snapshot_only).
+    pub fn is_streaming(&self) -> bool {
+        self.streaming
+    }
+
     pub fn mined_to(&self) -> Scn {
         self.mined_to
+    }
+
+    /// Chunks published from now on belong to a signal's snapshot of this kind (None: the
+    /// initial snapshot).
+    pub fn set_signal_snapshot(&mut self, kind: Option<crate::signal::SnapshotKind>) {
+        self.signal_snapshot = kind;
     }
 
     /// The streaming metrics, as the `capture-metrics` ops event carries them.
@@ -292,6 +320,10 @@ impl<'a> Publisher<'a> {
         while let Some(event) = events.next_event(&self.catalog) {
             match event {
                 Ok(Event::Change(change)) => {
+                    if self.signal_table.as_ref() == Some(&change.table) {
+                        self.signal_row(&change, &tx)?;
+                        continue;
+                    }
                     let Some(schema) = self.catalog.tables.get(&change.table) else {
                         continue;
                     };
@@ -340,6 +372,51 @@ impl<'a> Publisher<'a> {
         Ok(())
     }
 
+    /// An insert into the signal table: into the spool (durably, before the stream position
+    /// moves past it), where capture takes it up like a file signal. Seen again after a
+    /// restart, its id is already known and it is not spooled twice.
+    fn signal_row(&mut self, change: &crate::stream::decode::Change, tx: &Committed) -> Result<()> {
+        if change.op != crate::stream::decode::ChangeOp::Create {
+            return Ok(());
+        }
+        let Some(after) = &change.after else {
+            return Ok(());
+        };
+        let text = |name: &str| {
+            after
+                .iter()
+                .find(|(c, _)| c.eq_ignore_ascii_case(name))
+                .and_then(|(_, v)| match v {
+                    crate::types::Value::Text(t) => Some(t.clone()),
+                    _ => None,
+                })
+        };
+        let id = text("ID").unwrap_or_default();
+        let parsed = crate::signal::Signal::from_parts(
+            &id,
+            &text("TYPE").unwrap_or_default(),
+            text("DATA").as_deref(),
+        );
+        match parsed {
+            Ok(signal) => {
+                if self.spool.known_ids()?.iter().any(|k| k == &signal.id) {
+                    return Ok(());
+                }
+                self.spool.send(&signal)?;
+            }
+            Err(e) => {
+                // Never dropped silently: an ops event and the dead-letter file say why.
+                tracing::warn!(
+                    "signal table row at SCN {} (XID {}): {e}",
+                    change.scn,
+                    tx.xid
+                );
+                self.dead_letter(tx, &e)?;
+            }
+        }
+        Ok(())
+    }
+
     fn dead_letter(&self, tx: &Committed, e: &CdcError) -> Result<()> {
         let line = serde_json::json!({"xid": tx.xid, "commit_scn": tx.commit_scn, "error": e.to_string(), "code": e.code().info().code});
         let mut f = std::fs::OpenOptions::new()
@@ -355,7 +432,8 @@ impl<'a> Publisher<'a> {
 
 impl ChunkSink for Publisher<'_> {
     fn wave(&mut self, scn: Scn) -> Result<()> {
-        if self.streaming {
+        let blocking = self.signal_snapshot == Some(crate::signal::SnapshotKind::Blocking);
+        if self.streaming && !blocking {
             // Everything committed before the chunks' SCN goes first.
             self.stream_until(scn.saturating_sub(1))?;
         }
@@ -380,7 +458,10 @@ impl ChunkSink for Publisher<'_> {
         let ts = now_ms();
         let n = chunk.rows.len();
         for (i, row) in chunk.rows.iter().enumerate() {
-            let marker = SnapshotMarker::for_row(first_record, last_record, i, n);
+            let marker = match self.signal_snapshot {
+                Some(_) => SnapshotMarker::Incremental,
+                None => SnapshotMarker::for_row(first_record, last_record, i, n),
+            };
             let line = serde_json::to_vec(&ctx.snapshot_record(row, chunk.scn, marker, ts))
                 .map_err(|e| CdcError::io("<record>", std::io::Error::other(e)))?;
             self.sink.write(&line)?;

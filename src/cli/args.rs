@@ -134,6 +134,23 @@ Examples:\n  oracle-cdc offsets inspect\n  oracle-cdc offsets edit reset-table S
     )]
     Offsets(OffsetsCommand),
 
+    /// Send a signal to a running capture: snapshot tables, pause, resume, stop
+    #[command(
+        subcommand,
+        long_about = "Send a signal to a running capture, in Debezium's signal shape {id, type, data}: \
+`execute-snapshot` re-reads tables (incremental: chunks AS OF SCN while streaming goes on, even on a read-only \
+standby; blocking: streaming pauses while they are read), optionally narrowed by a SQL filter per table; \
+`pause-snapshot`, `resume-snapshot` and `stop-snapshot` steer it. The signal is checked first (tables captured, \
+filter a single safe condition, id unique), then written to the file channel (the spool STATE/signals/, which a \
+running capture reads within a second; nothing is written to the database). With --wait, the command follows the \
+ops events until the signal is accepted, rejected or done. Signals: commands/signal.md.\n\n\
+Examples:\n  oracle-cdc signal send execute-snapshot --tables PDB1.SALES.ORDERS\n  \
+oracle-cdc signal send execute-snapshot --tables PDB1.SALES.ORDERS --filter \"PDB1.SALES.ORDERS=region = 'EMEA'\" --wait\n  \
+oracle-cdc signal send pause",
+        after_long_help = SIGNAL_EXIT_CODES
+    )]
+    Signal(SignalCommand),
+
     /// Pre-flight checks of the database, the capture user and the settings
     #[command(
         long_about = DOCTOR_LONG_ABOUT,
@@ -414,6 +431,80 @@ pub struct EmulatorStatusArgs {
 }
 
 pub const OFFSETS_EDIT_EXIT_CODES: &str = "Exit codes:\n  0  written, nothing to change, or --dry-run (nothing written)\n  1  failure: a capture holds the state directory (CDC-7004), damaged or newer offsets (CDC-7002, CDC-7003), another database (CDC-7001), an SCN outside the retained logs (CDC-7007), no offsets (CDC-7005), I/O\n  2  usage: the edit would skip data and --force is not given (CDC-7006), or it is invalid: an unknown table or signal, a bad field (CDC-7008)";
+
+pub const SIGNAL_EXIT_CODES: &str = "Exit codes:\n  0  sent (with --wait: accepted, or for execute-snapshot done)\n  1  failure: no state directory (CDC-8104), the signal was rejected or stopped, --wait timed out (CDC-8106), I/O\n  2  usage: an invalid signal or filter (CDC-8101), a table that is not captured (CDC-8102), an id already used (CDC-8103), a channel that cannot be used (CDC-8105)";
+
+#[derive(Debug, Subcommand)]
+pub enum SignalCommand {
+    /// Check a signal and hand it to the running capture
+    #[command(
+        long_about = "Check a signal and hand it to the running capture through the file channel \
+(STATE/signals/): the tables must be captured (and exist, when the database answers), each --filter one safe SQL \
+condition for one of them, the id unused. Prints the id. A capture picks it up within cdc.signal.poll.ms; with no \
+capture running it waits in the spool. --wait follows the ops events until the outcome.\n\n\
+Examples:\n  oracle-cdc signal send execute-snapshot --tables PDB1.SALES.ORDERS --type blocking --wait\n  \
+oracle-cdc signal send stop --tables PDB1.SALES.ORDERS",
+        after_long_help = SIGNAL_EXIT_CODES
+    )]
+    Send(SignalSendArgs),
+}
+
+/// The signal types (Debezium's names; the short forms are aliases).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SignalType {
+    /// Snapshot the --tables (incremental or blocking)
+    #[value(name = "execute-snapshot", alias = "snapshot")]
+    ExecuteSnapshot,
+    /// Pause the running snapshot's chunk reads (streaming goes on)
+    #[value(name = "pause-snapshot", alias = "pause")]
+    PauseSnapshot,
+    /// Resume a paused snapshot at its next chunk
+    #[value(name = "resume-snapshot", alias = "resume")]
+    ResumeSnapshot,
+    /// Abandon the signal snapshots (of the --tables only, when given)
+    #[value(name = "stop-snapshot", alias = "stop")]
+    StopSnapshot,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SignalSnapshotType {
+    Incremental,
+    Blocking,
+}
+
+#[derive(Debug, Args)]
+pub struct SignalSendArgs {
+    /// The signal type
+    #[arg(value_enum)]
+    pub signal: SignalType,
+
+    /// Tables (PDB.OWNER.TABLE or OWNER.TABLE, comma-separated): what execute-snapshot reads, or
+    /// what stop-snapshot stops
+    #[arg(long, value_delimiter = ',', value_name = "TABLES")]
+    pub tables: Vec<String>,
+
+    /// A filter for one table of --tables: TABLE=CONDITION (a SQL condition, as in a WHERE
+    /// clause); repeat for more tables
+    #[arg(long = "filter", value_name = "TABLE=CONDITION")]
+    pub filters: Vec<String>,
+
+    /// execute-snapshot: incremental (streaming goes on) or blocking (streaming pauses)
+    #[arg(long = "type", value_enum, default_value = "incremental")]
+    pub snapshot_type: SignalSnapshotType,
+
+    /// The signal's id (default: a fresh one); at most 42 characters of letters, digits, - _ . :
+    #[arg(long)]
+    pub id: Option<String>,
+
+    /// Follow the ops events until the signal is accepted or rejected (execute-snapshot: until
+    /// its snapshot is done)
+    #[arg(long)]
+    pub wait: bool,
+
+    /// With --wait: give up after this many seconds (CDC-8106)
+    #[arg(long, default_value_t = 600, value_name = "SECONDS")]
+    pub timeout: u64,
+}
 
 #[derive(Debug, Subcommand)]
 pub enum OffsetsCommand {

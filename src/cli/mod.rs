@@ -10,6 +10,7 @@ mod explain;
 mod offsets;
 mod printer;
 mod progress;
+mod signal;
 mod snapshot;
 
 use crate::errors::{CdcError, Code};
@@ -118,6 +119,7 @@ fn dispatch(cli: Cli, printer: &Printer) -> anyhow::Result<ExitCode> {
         Command::PlanChunks(a) => snapshot::plan_chunks(a, &cli.global, printer),
         Command::Doctor(a) => doctor::run(a, &cli.global, printer),
         Command::Offsets(c) => offsets::run(c, &cli.global, printer),
+        Command::Signal(args::SignalCommand::Send(a)) => signal::send(a, &cli.global, printer),
     }
 }
 

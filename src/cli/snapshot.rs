@@ -6,7 +6,7 @@ use super::Printer;
 use crate::errors::CdcError;
 use crate::export::{ExportFormat, ExportSink, MANIFEST_FILE, OFFSETS_FILE, OPS_FILE};
 use crate::names::TableName;
-use crate::offsets::{DatabaseIdentity, ExportSpec, Offsets, TableState};
+use crate::offsets::{DatabaseIdentity, ExportSpec, Offsets, SnapshotState, TableState};
 use crate::ops::{OpsLog, SnapshotMetrics};
 use crate::snapshot::plan::Chunk;
 use crate::snapshot::target::{self, Decision};
@@ -120,16 +120,23 @@ pub fn snapshot(
             ops: &ops,
             progress: &progress,
             metrics: metrics.clone(),
+            pin_scn: None,
+            signal: None,
         };
         let mut sink = ExportSink::new(&a.out, format, &settings.sink.topic_prefix, &db.name);
         let stop = stop_flag();
+        let mut state = offsets.snapshot.clone().unwrap_or_default();
         let outcome = run.run(
             &decisions,
-            &mut offsets,
-            &mut |o: &Offsets| o.save(&offsets_path),
+            &mut state,
+            &mut |st: &SnapshotState| {
+                offsets.snapshot = Some(st.clone());
+                offsets.save(&offsets_path)
+            },
             &mut sink,
             &|| stop.load(Ordering::SeqCst),
         );
+        offsets.snapshot = Some(state);
         progress.finish();
         if outcome? == Outcome::Stopped {
             printer.note(&format!(

@@ -381,6 +381,7 @@ fn reset_table(o: &mut Offsets, table: &str, ctx: &Context, notes: &mut Vec<Stri
         tables: vec![wanted.to_string()],
         paused: false,
         progress: Default::default(),
+        ..Default::default()
     });
     Ok(())
 }

@@ -50,6 +50,7 @@ pub fn mid_snapshot() -> Offsets {
         records: 5,
         completed: false,
         skipped: vec![],
+        ..Default::default()
     });
     o.stream = Some(StreamPosition {
         resume_scn: 1000021,
@@ -79,6 +80,7 @@ pub fn streaming() -> Offsets {
         records: 16,
         completed: true,
         skipped: vec![],
+        ..Default::default()
     });
     o.stream = Some(StreamPosition {
         resume_scn: 1000090,
@@ -115,6 +117,7 @@ pub fn mid_signal() -> Offsets {
                 ..TableProgress::new("key")
             },
         )]),
+        ..Default::default()
     });
     o
 }

@@ -305,6 +305,7 @@ mod tests {
             records: 0,
             completed: false,
             skipped: vec![],
+            ..Default::default()
         });
         assert_eq!(phase(&o), "snapshotting");
         o.stream = Some(StreamPosition {
@@ -324,6 +325,7 @@ mod tests {
             tables: vec![],
             paused: false,
             progress: Default::default(),
+            ..Default::default()
         });
         assert_eq!(phase(&o), "streaming, 1 signal snapshot running");
         o.stream = None;

@@ -311,6 +311,7 @@ mod tests {
             records: 0,
             completed: false,
             skipped: vec![],
+            ..Default::default()
         });
         o.stream = Some(StreamPosition {
             resume_scn: 100,

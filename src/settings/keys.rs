@@ -114,6 +114,12 @@ pub const STREAM_BUFFER_MEMORY_BYTES: &str = "cdc.stream.buffer.memory.bytes";
 pub const DOCTOR_READ_RATE: &str = "cdc.doctor.read.rate";
 pub const HEARTBEAT_INTERVAL_MS: &str = "cdc.heartbeat.interval.ms";
 pub const METRICS_INTERVAL_MS: &str = "cdc.metrics.interval.ms";
+pub const DATABASE_READ_ONLY: &str = "cdc.database.read.only";
+pub const SNAPSHOT_NEW_TABLES: &str = "cdc.snapshot.new.tables";
+pub const SIGNAL_CHANNELS: &str = "cdc.signal.enabled.channels";
+pub const SIGNAL_DATA_COLLECTION: &str = "cdc.signal.data.collection";
+pub const SIGNAL_CONCURRENT: &str = "cdc.signal.concurrent";
+pub const SIGNAL_POLL_MS: &str = "cdc.signal.poll.ms";
 pub const FAULT_SEED: &str = "cdc.emulator.fault.seed";
 pub const FAULT_CONNECT_FAIL_EVERY: &str = "cdc.emulator.fault.connect.fail.every";
 pub const FAULT_DROP_PER_MILLE: &str = "cdc.emulator.fault.drop.per.mille";
@@ -131,6 +137,8 @@ pub const KEYS: &[KeySpec] = &[
         "The capture user (not needed for `emulator:` and `replay:` URLs)."),
     key(DATABASE_PASSWORD, Kind::Secret, None,
         "The capture user's password: `${env:NAME}` reads an environment variable, `${file:PATH}` a file (trailing newline removed). Never printed."),
+    key(DATABASE_READ_ONLY, Kind::Enum(&["false", "true"]), Some("false"),
+        "`true` forbids every write to the database, as on a standby: the source signal channel is refused (CDC-8105) and only the file channel is read. Capture, snapshots of every kind, signals and doctor never write in any case; a physical standby or read-only open mode is detected on its own."),
     key(STATE_DIR, Kind::Path, Some(".oracle-cdc"),
         "Directory of the stored offsets, signals spool and other state. Created with mode 0700; its files with 0600."),
     key(SNAPSHOT_MODE, Kind::Enum(SNAPSHOT_MODES), Some("initial"),
@@ -147,6 +155,8 @@ pub const KEYS: &[KeySpec] = &[
         "A SQL condition that limits which rows of the table the snapshot reads, e.g. `cdc.snapshot.select.override.PDB1.HR.EMP: \"region = 'EMEA'\"`."),
     key(TABLES_ORDER, Kind::List, None,
         "Tables to read first, in this order; the rest follow in name order."),
+    key(SNAPSHOT_NEW_TABLES, Kind::Enum(&["signal", "auto"]), Some("signal"),
+        "A captured table that the previous run did not capture (added to `cdc.tables.include`, or created since): `signal` streams it from the restart and waits for an `execute-snapshot` signal for its existing rows (a `table-not-snapshotted` ops event says so); `auto` snapshots it incrementally on its own, as if such a signal had been sent."),
     key(COLUMNS_EXCLUDE, Kind::List, None,
         "Columns never read nor published, as `PDB.OWNER.TABLE.COLUMN` or `OWNER.TABLE.COLUMN`."),
     per_table(KEY, Kind::List,
@@ -181,6 +191,14 @@ pub const KEYS: &[KeySpec] = &[
         "Capture writes a heartbeat record (topic `PREFIX.heartbeat`, with the mined and published SCNs) this often, so consumers see progress while captured tables are idle (0: off)."),
     key(METRICS_INTERVAL_MS, Kind::UInt { min: 0, max: 86_400_000 }, Some("10000"),
         "Capture writes a `capture-metrics` ops event this often: current and published SCNs, lag in SCNs and milliseconds, open transactions, buffered changes, memory and spilled bytes (0: only at stop)."),
+    key(SIGNAL_CHANNELS, Kind::List, Some("file"),
+        "Where a running capture takes signals from: `file` (the spool `STATE/signals/` that `oracle-cdc signal send` writes; needs no database write, so it works on a read-only standby), `source` (rows inserted into the signal table `cdc.signal.data.collection`, read from the change stream at their commit), or both."),
+    key(SIGNAL_DATA_COLLECTION, Kind::Text, None,
+        "The signal table of the source channel, as PDB.OWNER.TABLE or OWNER.TABLE, with Debezium's layout `(id VARCHAR2(42) PRIMARY KEY, type VARCHAR2(32) NOT NULL, data VARCHAR2(2048))`. Its changes are read for signals and never published as records."),
+    key(SIGNAL_CONCURRENT, Kind::Enum(&["reject", "queue"]), Some("reject"),
+        "An `execute-snapshot` signal that arrives while another snapshot runs: `reject` refuses it with a `signal-rejected` ops event (the spec's behaviour); `queue` runs it after the ones before it, in order."),
+    key(SIGNAL_POLL_MS, Kind::UInt { min: 10, max: 1000 }, Some("250"),
+        "How often a running capture looks at the file channel's spool (also between snapshot chunk waves), so a signal is picked up within a second."),
     key(FAULT_SEED, Kind::UInt { min: 0, max: u64::MAX }, Some("0"),
         "Emulator fault drills: seed of the random choices below, so a drill can be repeated."),
     key(FAULT_CONNECT_FAIL_EVERY, Kind::UInt { min: 0, max: U32MAX }, Some("0"),

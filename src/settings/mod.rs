@@ -105,6 +105,25 @@ pub struct SnapshotSettings {
     pub chunk_retries: u32,
     pub select_overrides: BTreeMap<TableName, String>,
     pub tables_order: Vec<TableName>,
+    pub new_tables: NewTables,
+}
+
+/// cdc.snapshot.new.tables: what happens to a captured table the previous run did not capture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NewTables {
+    Signal,
+    Auto,
+}
+
+/// The signal channels and how signals are handled.
+#[derive(Debug, Clone)]
+pub struct SignalSettings {
+    pub file: bool,
+    pub source: bool,
+    pub data_collection: Option<TableName>,
+    /// cdc.signal.concurrent=queue: run a snapshot signal after the running one.
+    pub queue: bool,
+    pub poll_ms: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -149,6 +168,9 @@ pub struct Settings {
     pub columns_exclude: Vec<ColumnRef>,
     pub sink: SinkSettings,
     pub stream: StreamSettings,
+    pub signal: SignalSettings,
+    /// cdc.database.read.only: nothing may be written to the database.
+    pub read_only: bool,
     /// cdc.doctor.read.rate: rows per second one snapshot reader is assumed to read.
     pub doctor_read_rate: u64,
     pub faults: FaultSettings,
@@ -258,6 +280,10 @@ impl Settings {
                 chunk_retries: v.uint(keys::CHUNK_RETRIES) as u32,
                 select_overrides,
                 tables_order,
+                new_tables: match v.text(keys::SNAPSHOT_NEW_TABLES).as_str() {
+                    "auto" => NewTables::Auto,
+                    _ => NewTables::Signal,
+                },
             },
             include: patterns(keys::TABLES_INCLUDE)?,
             exclude: patterns(keys::TABLES_EXCLUDE)?,
@@ -288,6 +314,8 @@ impl Settings {
                 poll_ms: v.uint(keys::STREAM_POLL_MS),
                 buffer_memory_bytes: v.uint(keys::STREAM_BUFFER_MEMORY_BYTES),
             },
+            signal: signal_settings(&v)?,
+            read_only: v.text(keys::DATABASE_READ_ONLY) == "true",
             doctor_read_rate: v.uint(keys::DOCTOR_READ_RATE).max(1),
             faults: FaultSettings {
                 seed: v.uint(keys::FAULT_SEED),
@@ -389,6 +417,44 @@ fn parse_column_ref(text: &str) -> std::result::Result<ColumnRef, String> {
 
 /// A filter is pasted into a WHERE clause: refuse what could end the statement, start another,
 /// or escape its parentheses (the same check the Oracle adapter makes before sending it).
+fn signal_settings(v: &Values) -> Result<SignalSettings> {
+    let channels = v.list(keys::SIGNAL_CHANNELS);
+    for c in &channels {
+        if !matches!(c.as_str(), "file" | "source") {
+            return Err(invalid(
+                keys::SIGNAL_CHANNELS,
+                c,
+                "a list of channels: file, source",
+            ));
+        }
+    }
+    let data_collection = match v.text(keys::SIGNAL_DATA_COLLECTION) {
+        t if t.is_empty() => None,
+        t => Some(
+            t.parse::<TableName>()
+                .map_err(|e| invalid(keys::SIGNAL_DATA_COLLECTION, &t, &e))?,
+        ),
+    };
+    let source = channels.iter().any(|c| c == "source");
+    if source && data_collection.is_none() {
+        return Err(invalid(
+            keys::SIGNAL_CHANNELS,
+            &channels.join(","),
+            &format!(
+                "the source channel needs its table in {}",
+                keys::SIGNAL_DATA_COLLECTION
+            ),
+        ));
+    }
+    Ok(SignalSettings {
+        file: channels.iter().any(|c| c == "file"),
+        source,
+        data_collection,
+        queue: v.text(keys::SIGNAL_CONCURRENT) == "queue",
+        poll_ms: v.uint(keys::SIGNAL_POLL_MS),
+    })
+}
+
 fn validate_condition(key: &str, cond: &str) -> Result<()> {
     crate::sql_condition::filter_condition(cond)
         .map(|_| ())

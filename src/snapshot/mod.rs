@@ -7,7 +7,7 @@ pub mod read;
 pub mod target;
 
 use crate::errors::Result;
-use crate::offsets::{Offsets, Skipped, SnapshotState, TableProgress, TableState};
+use crate::offsets::{Skipped, SnapshotState, TableProgress, TableState};
 use crate::ops::{OpsLog, SnapshotMetrics};
 use crate::settings::Settings;
 use crate::source::Connector;
@@ -64,27 +64,34 @@ pub struct Snapshot<'a> {
     pub ops: &'a OpsLog,
     pub progress: &'a dyn Progress,
     pub metrics: Arc<Mutex<SnapshotMetrics>>,
+    /// Read every chunk at this SCN instead of a fresh one per wave (a blocking snapshot: the
+    /// stream is paused there).
+    pub pin_scn: Option<crate::source::model::Scn>,
+    /// The signal that started this snapshot: its id goes into every ops event.
+    pub signal: Option<String>,
 }
 
 impl Snapshot<'_> {
-    /// Read every captured table not done yet in `offsets`, saving them after each chunk.
+    fn emit(&self, event: &str, mut fields: serde_json::Value) -> Result<()> {
+        if let (Some(id), Some(obj)) = (&self.signal, fields.as_object_mut()) {
+            obj.insert("signal".into(), json!(id));
+        }
+        self.ops.emit(event, fields)
+    }
+
+    /// Read every captured table not done yet in `state`, saving it after each chunk (the
+    /// caller puts it where it belongs: the offsets' initial snapshot, a signal snapshot, an
+    /// export).
     pub fn run(
         &self,
         decisions: &[Decision],
-        offsets: &mut Offsets,
-        save: &mut dyn FnMut(&Offsets) -> Result<()>,
+        state: &mut SnapshotState,
+        save: &mut dyn FnMut(&SnapshotState) -> Result<()>,
         sink: &mut dyn ChunkSink,
         stop: &dyn Fn() -> bool,
     ) -> Result<Outcome> {
         let started = std::time::Instant::now();
-        let resumed = offsets.snapshot.is_some();
-        let state = offsets.snapshot.get_or_insert_with(|| SnapshotState {
-            order: Vec::new(),
-            tables: Default::default(),
-            records: 0,
-            completed: false,
-            skipped: Vec::new(),
-        });
+        let resumed = state.records > 0 || state.tables.values().any(|t| t.chunks > 0);
         for d in decisions {
             match d {
                 Decision::Capture(t) => {
@@ -114,24 +121,19 @@ impl Snapshot<'_> {
                 Decision::Skip { .. } => None,
             })
             .collect();
-        let remaining = |o: &Offsets| {
-            o.snapshot
-                .as_ref()
-                .map(|s| {
-                    s.tables
-                        .values()
-                        .filter(|t| t.state != TableState::Done)
-                        .count() as u64
-                })
-                .unwrap_or(0)
+        let remaining = |s: &SnapshotState| {
+            s.tables
+                .values()
+                .filter(|t| t.state != TableState::Done)
+                .count() as u64
         };
         if let Ok(mut m) = self.metrics.lock() {
             m.running = true;
             m.tables_total = captured.len() as u64;
-            m.tables_remaining = remaining(offsets);
+            m.tables_remaining = remaining(state);
         }
-        save(offsets)?;
-        self.ops.emit(
+        save(state)?;
+        self.emit(
             "snapshot-started",
             json!({"tables": captured.iter().map(|t| t.name().to_string()).collect::<Vec<_>>(), "resumed": resumed}),
         )?;
@@ -141,18 +143,19 @@ impl Snapshot<'_> {
             self.ops,
             self.metrics.clone(),
         );
+        reader.pin_scn = self.pin_scn;
         let last_index = captured.len().saturating_sub(1);
         for (i, t) in captured.iter().enumerate() {
             let name = t.name().to_string();
-            let entry = table_entry(offsets, &name);
+            let entry = table_entry(state, &name);
             if entry.state == TableState::Done {
                 continue;
             }
             let resume = entry.next.clone();
             let rows_before = entry.rows;
             let mut planner = reader.planner(t, resume.as_ref())?;
-            table_entry(offsets, &name).state = TableState::InProgress;
-            self.ops.emit(
+            table_entry(state, &name).state = TableState::InProgress;
+            self.emit(
                 "snapshot-table-started",
                 json!({"table": name, "strategy": t.strategy.name(), "reason": t.reason, "method": planner.describe(), "resumed_at": resume}),
             )?;
@@ -163,9 +166,9 @@ impl Snapshot<'_> {
                     ReaderEvent::Wave(scn) => return sink.wave(scn),
                     ReaderEvent::Chunk(rc) => rc,
                 };
-                let first = offsets.snapshot.as_ref().is_some_and(|s| s.records == 0) && !rc.rows.is_empty();
+                let first = state.records == 0 && !rc.rows.is_empty();
                 let last = i == last_index && rc.is_final;
-                let entry = table_entry(offsets, &name);
+                let entry = table_entry(state, &name);
                 sink.publish(t, &rc, first, last, entry)?;
                 entry.chunks += 1;
                 entry.rows += rc.rows.len() as u64;
@@ -174,11 +177,9 @@ impl Snapshot<'_> {
                     entry.next = Some(next);
                 }
                 let chunk_no = entry.chunks;
-                if let Some(s) = offsets.snapshot.as_mut() {
-                    s.records += rc.rows.len() as u64;
-                }
-                save(offsets)?;
-                self.ops.emit(
+                state.records += rc.rows.len() as u64;
+                save(state)?;
+                self.emit(
                     "snapshot-chunk-done",
                     json!({"table": name, "chunk": chunk_no, "range": rc.chunk.describe(), "scn": rc.scn, "rows": rc.rows.len(), "attempts": rc.attempts}),
                 )?;
@@ -190,34 +191,27 @@ impl Snapshot<'_> {
                 Ok(())
             })?;
             if !completed {
-                save(offsets)?;
+                save(state)?;
                 return Ok(Outcome::Stopped);
             }
-            let entry = table_entry(offsets, &name);
+            let entry = table_entry(state, &name);
             entry.state = TableState::Done;
             let rows = entry.rows;
-            save(offsets)?;
+            save(state)?;
             if let Ok(mut m) = self.metrics.lock() {
-                m.tables_remaining = remaining(offsets);
+                m.tables_remaining = remaining(state);
             }
-            self.ops
-                .emit("snapshot-table-done", json!({"table": name, "rows": rows}))?;
+            self.emit("snapshot-table-done", json!({"table": name, "rows": rows}))?;
             self.progress.table_finished(&name, rows);
         }
-        let (rows, skipped) = offsets
-            .snapshot
-            .as_mut()
-            .map(|s| {
-                s.completed = true;
-                (s.records, s.skipped.clone())
-            })
-            .unwrap_or_default();
-        save(offsets)?;
+        state.completed = true;
+        let (rows, skipped) = (state.records, state.skipped.clone());
+        save(state)?;
         if let Ok(mut m) = self.metrics.lock() {
             m.running = false;
             m.duration_ms = started.elapsed().as_millis() as u64;
         }
-        self.ops.emit(
+        self.emit(
             "snapshot-complete",
             json!({"tables": captured.len(), "rows": rows, "skipped": skipped, "duration_ms": started.elapsed().as_millis() as u64}),
         )?;
@@ -225,14 +219,7 @@ impl Snapshot<'_> {
     }
 }
 
-fn table_entry<'o>(offsets: &'o mut Offsets, name: &str) -> &'o mut TableProgress {
-    let state = offsets.snapshot.get_or_insert_with(|| SnapshotState {
-        order: Vec::new(),
-        tables: Default::default(),
-        records: 0,
-        completed: false,
-        skipped: Vec::new(),
-    });
+fn table_entry<'s>(state: &'s mut SnapshotState, name: &str) -> &'s mut TableProgress {
     state
         .tables
         .entry(name.to_string())

@@ -51,6 +51,8 @@ pub struct Reader<'a> {
     pub settings: &'a Settings,
     pub ops: &'a OpsLog,
     pub metrics: Arc<Mutex<SnapshotMetrics>>,
+    /// Every wave at this SCN (a blocking snapshot) instead of the current one.
+    pub pin_scn: Option<Scn>,
     sessions: Vec<Option<Box<dyn Session>>>,
 }
 
@@ -90,6 +92,7 @@ impl<'a> Reader<'a> {
             settings,
             ops,
             metrics,
+            pin_scn: None,
             sessions: (0..threads).map(|_| None).collect(),
         }
     }
@@ -174,7 +177,10 @@ impl<'a> Reader<'a> {
             if stop() {
                 return Ok(false);
             }
-            let scn = self.on_main(|s| s.current_scn())?;
+            let scn = match self.pin_scn {
+                Some(pinned) => pinned,
+                None => self.on_main(|s| s.current_scn())?,
+            };
             let want = threads.saturating_sub(pending.len());
             if want > 0 && !planner.is_done() {
                 let more = self.on_main(|s| planner.next(s, scn, want))?;

@@ -249,8 +249,13 @@ fn run_snapshot(
         ops,
         progress: &NoProgress,
         metrics: Default::default(),
+        pin_scn: None,
+        signal: None,
     };
-    snap.run(&decisions, &mut offsets, &mut |_| Ok(()), sink, &|| false)
+    let mut state = offsets.snapshot.take().unwrap_or_default();
+    let out = snap.run(&decisions, &mut state, &mut |_| Ok(()), sink, &|| false);
+    offsets.snapshot = Some(state);
+    out
 }
 
 #[test]

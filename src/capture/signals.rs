@@ -1,0 +1,309 @@
+//! Signals inside capture: take them from the spool, apply them to the offsets (a new signal
+//! snapshot, pause, resume, stop), and record each outcome in the ops events and the offsets'
+//! signal history before the spool file is moved away — so a crash at any point neither loses
+//! a signal nor runs one twice.
+
+use crate::errors::Result;
+use crate::offsets::{Offsets, SignalOutcome, SignalSnapshot, SIGNAL_HISTORY};
+use crate::ops::OpsLog;
+use crate::settings::Settings;
+use crate::signal::spool::{Outcome, Spool};
+use crate::signal::{Action, Signal};
+use crate::snapshot::target::Decision;
+use serde_json::json;
+use std::cell::Cell;
+use std::time::{Duration, Instant};
+
+pub struct SignalDesk<'a> {
+    pub spool: Spool,
+    settings: &'a Settings,
+    ops: &'a OpsLog,
+    last_poll: Cell<Option<Instant>>,
+}
+
+/// What applying a signal did.
+enum Applied {
+    /// Took effect; the text says how (for the ops event), and which signal snapshots it
+    /// stopped.
+    Accepted(String, Vec<String>),
+    Rejected(String),
+    /// Its id was handled before (a file seen again after a crash).
+    Duplicate,
+}
+
+impl<'a> SignalDesk<'a> {
+    pub fn new(state_dir: &std::path::Path, settings: &'a Settings, ops: &'a OpsLog) -> Self {
+        SignalDesk {
+            spool: Spool::new(state_dir),
+            settings,
+            ops,
+            last_poll: Cell::new(None),
+        }
+    }
+
+    /// Whether a signal waits in the spool; looks at most every cdc.signal.poll.ms (snapshots
+    /// ask between waves and stop to let it be applied).
+    pub fn waiting(&self) -> bool {
+        let due = self
+            .last_poll
+            .get()
+            .is_none_or(|t| t.elapsed() >= Duration::from_millis(self.settings.signal.poll_ms));
+        if !due {
+            return false;
+        }
+        self.last_poll.set(Some(Instant::now()));
+        self.spool.pending().is_ok_and(|p| !p.is_empty())
+    }
+
+    /// Apply every waiting signal in order; `save` makes the offsets durable before each file
+    /// leaves the spool. Returns how many were handled.
+    pub fn take(
+        &self,
+        offsets: &mut Offsets,
+        decisions: &[Decision],
+        save: &mut dyn FnMut(&Offsets) -> Result<()>,
+    ) -> Result<usize> {
+        let pending = self.spool.pending()?;
+        let n = pending.len();
+        for p in pending {
+            let signal = match &p.signal {
+                Ok(s) => s,
+                Err(e) => {
+                    self.ops.emit(
+                        "signal-rejected",
+                        json!({"file": p.path.display().to_string(), "code": e.code().info().code, "reason": e.to_string()}),
+                    )?;
+                    tracing::warn!("signal file {} rejected: {e}", p.path.display());
+                    self.spool.finish(&p, Outcome::Rejected)?;
+                    continue;
+                }
+            };
+            let outcome = apply(signal, offsets, decisions, self.settings);
+            let (event, reason, file_outcome) = match &outcome {
+                Applied::Accepted(how, _) => ("signal-accepted", how.clone(), Outcome::Processed),
+                Applied::Rejected(why) => ("signal-rejected", why.clone(), Outcome::Rejected),
+                Applied::Duplicate => (
+                    "signal-duplicate",
+                    "this id was handled before; not applied again".to_string(),
+                    Outcome::Processed,
+                ),
+            };
+            // A snapshot signal's outcome comes when it ends; the others' now.
+            let runs = matches!(outcome, Applied::Accepted(..))
+                && matches!(signal.action, Action::ExecuteSnapshot { .. });
+            if !runs && !matches!(outcome, Applied::Duplicate) {
+                record(
+                    offsets,
+                    signal,
+                    match outcome {
+                        Applied::Rejected(_) => "rejected",
+                        _ => "applied",
+                    },
+                    &reason,
+                );
+            }
+            save(offsets)?;
+            let field = if matches!(outcome, Applied::Accepted(..)) {
+                "action"
+            } else {
+                "reason"
+            };
+            self.ops.emit(
+                event,
+                json!({"signal": signal.id, "type": signal.type_name(), "tables": signal.tables().iter().map(|t| t.to_string()).collect::<Vec<_>>(), field: reason}),
+            )?;
+            if let Applied::Accepted(_, stopped) = &outcome {
+                for id in stopped {
+                    self.ops.emit(
+                        "signal-stopped",
+                        json!({"signal": id, "reason": format!("stop-snapshot signal {}", signal.id)}),
+                    )?;
+                }
+            }
+            match outcome {
+                Applied::Rejected(_) => tracing::warn!("signal {} rejected: {reason}", signal.id),
+                _ => tracing::info!("signal {} ({}): {reason}", signal.id, signal.type_name()),
+            }
+            self.spool.finish(&p, file_outcome)?;
+        }
+        Ok(n)
+    }
+}
+
+/// Add a finished signal to the offsets' history (newest last, bounded).
+pub fn record(offsets: &mut Offsets, signal: &Signal, outcome: &str, reason: &str) {
+    record_id(offsets, &signal.id, signal.type_name(), outcome, reason);
+}
+
+pub fn record_id(offsets: &mut Offsets, id: &str, kind: &str, outcome: &str, reason: &str) {
+    offsets.signal_history.push(SignalOutcome {
+        id: id.to_string(),
+        kind: kind.to_string(),
+        outcome: outcome.to_string(),
+        reason: reason.to_string(),
+        ts_ms: crate::record::now_ms(),
+    });
+    let extra = offsets.signal_history.len().saturating_sub(SIGNAL_HISTORY);
+    offsets.signal_history.drain(..extra);
+}
+
+fn initial_running(o: &Offsets) -> bool {
+    o.snapshot.as_ref().is_some_and(|s| !s.completed)
+}
+
+fn apply(signal: &Signal, o: &mut Offsets, decisions: &[Decision], s: &Settings) -> Applied {
+    if o.signals.iter().any(|x| x.id == signal.id)
+        || o.signal_history.iter().any(|x| x.id == signal.id)
+    {
+        return Applied::Duplicate;
+    }
+    match &signal.action {
+        Action::ExecuteSnapshot {
+            tables,
+            kind,
+            filters,
+        } => {
+            for t in tables {
+                if s.signal.data_collection.as_ref() == Some(t) {
+                    return Applied::Rejected(format!("{t} is the signal table"));
+                }
+                match decisions.iter().find_map(|d| match d {
+                    Decision::Capture(c) if c.name() == t => Some(Ok(())),
+                    Decision::Skip { table, reason } if table == t => Some(Err(reason.clone())),
+                    _ => None,
+                }) {
+                    Some(Ok(())) => {}
+                    Some(Err(reason)) => {
+                        return Applied::Rejected(format!("{t} is not snapshotted: {reason}"))
+                    }
+                    None => {
+                        return Applied::Rejected(format!(
+                            "{t} is not captured (cdc.tables.include / cdc.tables.exclude, or no such table)"
+                        ))
+                    }
+                }
+            }
+            let busy = if initial_running(o) {
+                Some("the initial snapshot".to_string())
+            } else {
+                o.signals
+                    .first()
+                    .map(|r| format!("signal snapshot {}", r.id))
+            };
+            if let Some(running) = &busy {
+                if !s.signal.queue {
+                    return Applied::Rejected(format!(
+                        "{running} is running (cdc.signal.concurrent=reject; set it to queue to run snapshots one after the other)"
+                    ));
+                }
+            }
+            o.signals.push(SignalSnapshot {
+                id: signal.id.clone(),
+                kind: kind.as_str().to_string(),
+                tables: tables.iter().map(|t| t.to_string()).collect(),
+                filters: filters
+                    .iter()
+                    .map(|(t, f)| (t.to_string(), f.clone()))
+                    .collect(),
+                ..Default::default()
+            });
+            Applied::Accepted(
+                match busy {
+                    Some(running) => format!("queued after {running}"),
+                    None => format!("{} snapshot started", kind.as_str()),
+                },
+                Vec::new(),
+            )
+        }
+        Action::PauseSnapshot => {
+            if initial_running(o) {
+                if let Some(st) = o.snapshot.as_mut() {
+                    if st.paused {
+                        return Applied::Rejected("the initial snapshot is already paused".into());
+                    }
+                    st.paused = true;
+                }
+                return Applied::Accepted("paused the initial snapshot".into(), Vec::new());
+            }
+            match o.signals.first_mut() {
+                Some(r) if r.paused => {
+                    Applied::Rejected(format!("signal snapshot {} is already paused", r.id))
+                }
+                Some(r) => {
+                    r.paused = true;
+                    Applied::Accepted(format!("paused signal snapshot {}", r.id), Vec::new())
+                }
+                None => Applied::Rejected("no snapshot is running".into()),
+            }
+        }
+        Action::ResumeSnapshot => {
+            if let Some(st) = o.snapshot.as_mut().filter(|s| !s.completed && s.paused) {
+                st.paused = false;
+                return Applied::Accepted("resumed the initial snapshot".into(), Vec::new());
+            }
+            match o.signals.first_mut() {
+                Some(r) if r.paused => {
+                    r.paused = false;
+                    Applied::Accepted(format!("resumed signal snapshot {}", r.id), Vec::new())
+                }
+                _ => Applied::Rejected("no snapshot is paused".into()),
+            }
+        }
+        Action::StopSnapshot { tables } => {
+            if o.signals.is_empty() {
+                return Applied::Rejected(
+                    "no signal snapshot is running (the initial snapshot is not stopped by signals: pause it, or use `offsets edit mark-done`)"
+                        .into(),
+                );
+            }
+            let mut stopped = Vec::new();
+            let mut narrowed = Vec::new();
+            let names: Vec<String> = tables.iter().map(|t| t.to_string()).collect();
+            for r in o.signals.iter_mut() {
+                if names.is_empty() {
+                    stopped.push(r.id.clone());
+                    continue;
+                }
+                let before = r.tables.len();
+                r.tables.retain(|t| !names.contains(t));
+                r.progress.retain(|t, _| !names.contains(t));
+                if r.tables.is_empty() {
+                    stopped.push(r.id.clone());
+                } else if r.tables.len() != before {
+                    narrowed.push(r.id.clone());
+                }
+            }
+            if stopped.is_empty() && narrowed.is_empty() {
+                return Applied::Rejected(format!("no signal snapshot reads {}", names.join(", ")));
+            }
+            let gone: Vec<SignalSnapshot> = o
+                .signals
+                .iter()
+                .filter(|r| stopped.contains(&r.id))
+                .cloned()
+                .collect();
+            o.signals.retain(|r| !stopped.contains(&r.id));
+            for r in gone {
+                record_id(
+                    o,
+                    &r.id,
+                    "execute-snapshot",
+                    "stopped",
+                    &format!("stop-snapshot signal {}", signal.id),
+                );
+            }
+            let mut how = Vec::new();
+            if !stopped.is_empty() {
+                how.push(format!("stopped {}", stopped.join(", ")));
+            }
+            if !narrowed.is_empty() {
+                how.push(format!(
+                    "removed {} from {}",
+                    names.join(", "),
+                    narrowed.join(", ")
+                ));
+            }
+            Applied::Accepted(how.join("; "), stopped)
+        }
+    }
+}

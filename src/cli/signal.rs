@@ -1,0 +1,285 @@
+//! `oracle-cdc signal send`: check a signal, put it in the running capture's spool, and with
+//! `--wait` follow the ops events until it is accepted, rejected or done.
+
+use super::args::{GlobalArgs, SignalSendArgs, SignalSnapshotType, SignalType};
+use super::Printer;
+use crate::errors::{CdcError, Result};
+use crate::names::TableName;
+use crate::offsets::Offsets;
+use crate::settings::Settings;
+use crate::signal::spool::Spool;
+use crate::signal::{Action, Signal, SnapshotKind};
+use crate::state::StateDir;
+use serde_json::Value as Json;
+use std::io::{BufRead, Seek};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+pub fn send(a: SignalSendArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
+    let settings = super::load_settings(global)?;
+    let signal = build(&a)?;
+    let state = StateDir::new(&settings.state_dir);
+    if !state.path.is_dir() {
+        return Err(CdcError::NoStateDir { path: state.path }.into());
+    }
+    if !settings.signal.file {
+        return Err(CdcError::SignalChannel(format!(
+            "the file channel is not enabled ({}={}): add `file`, or insert the signal into the signal table {}",
+            crate::settings::keys::SIGNAL_CHANNELS,
+            if settings.signal.source { "source" } else { "" },
+            settings
+                .signal
+                .data_collection
+                .as_ref()
+                .map_or("(cdc.signal.data.collection)".to_string(), |t| t.to_string())
+        ))
+        .into());
+    }
+    check_tables(&signal, &settings)?;
+    let spool = Spool::new(&state.path);
+    let offsets = Offsets::load(&state.offsets())?;
+    let used = spool.known_ids()?.iter().any(|k| k == &signal.id)
+        || offsets.as_ref().is_some_and(|o| {
+            o.signals.iter().any(|g| g.id == signal.id)
+                || o.signal_history.iter().any(|h| h.id == signal.id)
+        });
+    if used {
+        return Err(CdcError::SignalIdUsed(signal.id).into());
+    }
+    // Events from before this signal are not its outcome.
+    let ops_path = state.ops();
+    let ops_start = std::fs::metadata(&ops_path).map(|m| m.len()).unwrap_or(0);
+    let file = spool.send(&signal)?;
+    tracing::info!("signal written to {}", file.display());
+    printer.line(&signal.id)?;
+    if state.holder().is_none() {
+        printer.note(
+            "no capture runs with this state directory now: the signal waits in the spool until one starts",
+        );
+    }
+    if !a.wait {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let runs = matches!(signal.action, Action::ExecuteSnapshot { .. });
+    let event = wait(
+        &ops_path,
+        ops_start,
+        &signal.id,
+        runs,
+        Duration::from_secs(a.timeout),
+    )?;
+    let name = event.get("event").and_then(Json::as_str).unwrap_or("");
+    let detail = ["action", "reason", "rows"]
+        .iter()
+        .find_map(|k| {
+            event
+                .get(*k)
+                .map(|v| format!("{k}: {}", v.as_str().map_or(v.to_string(), str::to_string)))
+        })
+        .unwrap_or_default();
+    printer.note(&format!("{}: {name} {detail}", signal.id));
+    Ok(match name {
+        "signal-rejected" | "signal-stopped" => ExitCode::from(1),
+        _ => ExitCode::SUCCESS,
+    })
+}
+
+/// The signal the arguments describe, checked (everything but the database).
+fn build(a: &SignalSendArgs) -> Result<Signal> {
+    let id = match &a.id {
+        Some(id) => {
+            crate::signal::check_id(id)?;
+            id.clone()
+        }
+        None => crate::signal::new_id(),
+    };
+    let tables: Vec<TableName> = a
+        .tables
+        .iter()
+        .map(|t| t.trim())
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            t.parse::<TableName>()
+                .map_err(|e| CdcError::InvalidSignal(format!("--tables: {e}")))
+        })
+        .collect::<Result<_>>()?;
+    let only_snapshot =
+        |what: &str| CdcError::InvalidSignal(format!("{what} is only for execute-snapshot"));
+    if a.signal != SignalType::ExecuteSnapshot {
+        if !a.filters.is_empty() {
+            return Err(only_snapshot("--filter"));
+        }
+        if a.snapshot_type != SignalSnapshotType::Incremental {
+            return Err(only_snapshot("--type"));
+        }
+    }
+    let action = match a.signal {
+        SignalType::ExecuteSnapshot => {
+            if tables.is_empty() {
+                return Err(CdcError::InvalidSignal(
+                    "execute-snapshot needs --tables: name the tables to snapshot".into(),
+                ));
+            }
+            let mut filters: Vec<(TableName, String)> = Vec::new();
+            for f in &a.filters {
+                let Some((t, cond)) = f.split_once('=') else {
+                    return Err(CdcError::InvalidSignal(format!(
+                        "--filter `{f}`: expected TABLE=CONDITION"
+                    )));
+                };
+                let table: TableName = t
+                    .trim()
+                    .parse()
+                    .map_err(|e| CdcError::InvalidSignal(format!("--filter `{f}`: {e}")))?;
+                filters.push((table, cond.to_string()));
+            }
+            let data = serde_json::json!({
+                "data-collections": tables.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+                "type": match a.snapshot_type {
+                    SignalSnapshotType::Incremental => "INCREMENTAL",
+                    SignalSnapshotType::Blocking => "BLOCKING",
+                },
+                "additional-conditions": filters.iter().map(|(t, f)| serde_json::json!({"data-collection": t.to_string(), "filter": f})).collect::<Vec<_>>(),
+            });
+            // One parser checks every channel's signals (filters included).
+            return Signal::from_json(
+                &serde_json::json!({"id": id, "type": "execute-snapshot", "data": data}),
+            );
+        }
+        SignalType::PauseSnapshot => {
+            if !tables.is_empty() {
+                return Err(CdcError::InvalidSignal(
+                    "pause-snapshot pauses the running snapshot; it takes no --tables".into(),
+                ));
+            }
+            Action::PauseSnapshot
+        }
+        SignalType::ResumeSnapshot => {
+            if !tables.is_empty() {
+                return Err(CdcError::InvalidSignal(
+                    "resume-snapshot resumes the paused snapshot; it takes no --tables".into(),
+                ));
+            }
+            Action::ResumeSnapshot
+        }
+        SignalType::StopSnapshot => Action::StopSnapshot { tables },
+    };
+    Ok(Signal { id, action })
+}
+
+/// The named tables must be captured per the settings and, when the database answers, exist.
+fn check_tables(signal: &Signal, settings: &Settings) -> Result<()> {
+    let tables = signal.tables();
+    if tables.is_empty() {
+        return Ok(());
+    }
+    for t in tables {
+        if settings.signal.data_collection.as_ref() == Some(t) {
+            return Err(CdcError::SignalTable(format!(
+                "{t} is the signal table ({}); it is not snapshotted",
+                crate::settings::keys::SIGNAL_DATA_COLLECTION
+            )));
+        }
+        if !settings.is_captured(t) {
+            return Err(CdcError::SignalTable(format!(
+                "{t} is not captured: cdc.tables.include / cdc.tables.exclude leave it out"
+            )));
+        }
+    }
+    let known = crate::source::open(settings)
+        .and_then(|c| c.connect())
+        .and_then(|mut s| s.tables());
+    match known {
+        Ok(known) => {
+            for t in tables {
+                if !known.iter().any(|k| &k.name == t) {
+                    let wanted = t.to_string();
+                    let hint = known
+                        .iter()
+                        .map(|k| k.name.to_string())
+                        .map(|k| (strsim::jaro_winkler(&wanted, &k), k))
+                        .filter(|(score, _)| *score > 0.85)
+                        .max_by(|a, b| a.0.total_cmp(&b.0))
+                        .map(|(_, c)| format!(" (did you mean {c}?)"))
+                        .unwrap_or_default();
+                    return Err(CdcError::SignalTable(format!(
+                        "the database has no table {t}{hint}"
+                    )));
+                }
+            }
+        }
+        // The signal can still be checked by capture; say the database was not asked.
+        Err(e) => tracing::warn!("could not check that the tables exist: {e}"),
+    }
+    if let Action::ExecuteSnapshot { kind, .. } = &signal.action {
+        if *kind == SnapshotKind::Blocking {
+            tracing::info!("a blocking snapshot pauses streaming while it reads");
+        }
+    }
+    Ok(())
+}
+
+/// Follow the ops events (from `from` bytes on) until one tells the signal's outcome.
+fn wait(
+    path: &std::path::Path,
+    from: u64,
+    id: &str,
+    runs: bool,
+    timeout: Duration,
+) -> Result<Json> {
+    let started = Instant::now();
+    let mut offset = from;
+    let mut partial = String::new();
+    loop {
+        if let Ok(mut f) = std::fs::File::open(path) {
+            let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+            if len < offset {
+                offset = 0; // the ops file was replaced
+            }
+            f.seek(std::io::SeekFrom::Start(offset))
+                .map_err(|e| CdcError::io(path, e))?;
+            let mut reader = std::io::BufReader::new(f);
+            let mut line = String::new();
+            loop {
+                line.clear();
+                let n = reader
+                    .read_line(&mut line)
+                    .map_err(|e| CdcError::io(path, e))?;
+                if n == 0 {
+                    break;
+                }
+                offset += n as u64;
+                if !line.ends_with('\n') {
+                    partial.push_str(&line);
+                    continue;
+                }
+                let text = std::mem::take(&mut partial) + &line;
+                let Ok(event) = serde_json::from_str::<Json>(&text) else {
+                    continue;
+                };
+                if event.get("signal").and_then(Json::as_str) != Some(id) {
+                    continue;
+                }
+                let name = event.get("event").and_then(Json::as_str).unwrap_or("");
+                let final_event = match name {
+                    "signal-rejected" | "signal-duplicate" | "signal-done" | "signal-stopped" => {
+                        true
+                    }
+                    "signal-accepted" => !runs,
+                    _ => false,
+                };
+                if final_event {
+                    return Ok(event);
+                }
+            }
+        }
+        if started.elapsed() >= timeout {
+            return Err(CdcError::SignalWait(format!(
+                "no outcome for signal {id} in {} after {}s",
+                path.display(),
+                timeout.as_secs()
+            )));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}

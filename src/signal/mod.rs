@@ -1,0 +1,333 @@
+//! Signals: operators' requests to a running capture (snapshot a table, pause, resume, stop), in
+//! Debezium's JSON shape `{"id", "type", "data"}`. They arrive on the file channel ([`spool`], a
+//! directory under the state directory) or the source channel (rows of a signal table, read from
+//! the change stream).
+
+pub mod spool;
+
+use crate::errors::{CdcError, Result};
+use crate::names::TableName;
+use serde_json::{json, Value as Json};
+
+/// The signal types, as Debezium names them.
+pub const TYPES: &[&str] = &[
+    "execute-snapshot",
+    "pause-snapshot",
+    "resume-snapshot",
+    "stop-snapshot",
+];
+
+/// The longest id: Debezium's signal table has `id VARCHAR(42)`.
+pub const MAX_ID_LEN: usize = 42;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SnapshotKind {
+    /// Chunks read while streaming goes on.
+    Incremental,
+    /// Streaming pauses; the tables are read at the SCN it paused at.
+    Blocking,
+}
+
+impl SnapshotKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SnapshotKind::Incremental => "incremental",
+            SnapshotKind::Blocking => "blocking",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<SnapshotKind> {
+        match text.to_ascii_lowercase().as_str() {
+            "incremental" => Some(SnapshotKind::Incremental),
+            "blocking" => Some(SnapshotKind::Blocking),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    ExecuteSnapshot {
+        tables: Vec<TableName>,
+        kind: SnapshotKind,
+        /// `additional-conditions`: a SQL condition per table narrowing the rows read.
+        filters: Vec<(TableName, String)>,
+    },
+    PauseSnapshot,
+    ResumeSnapshot,
+    /// Abandon the signal snapshots (only these tables of them when some are named).
+    StopSnapshot {
+        tables: Vec<TableName>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Signal {
+    pub id: String,
+    pub action: Action,
+}
+
+fn bad(what: &str, why: impl std::fmt::Display) -> CdcError {
+    CdcError::InvalidSignal(format!("{what}: {why}"))
+}
+
+fn table_name(field: &str, v: &Json) -> Result<TableName> {
+    let text = v
+        .as_str()
+        .ok_or_else(|| bad(field, format!("expected a table name string, found {v}")))?;
+    text.parse::<TableName>().map_err(|e| bad(field, e))
+}
+
+impl Signal {
+    /// The signal's type, as it is spelled on the wire.
+    pub fn type_name(&self) -> &'static str {
+        match self.action {
+            Action::ExecuteSnapshot { .. } => "execute-snapshot",
+            Action::PauseSnapshot => "pause-snapshot",
+            Action::ResumeSnapshot => "resume-snapshot",
+            Action::StopSnapshot { .. } => "stop-snapshot",
+        }
+    }
+
+    /// The tables the signal names (none for pause and resume).
+    pub fn tables(&self) -> &[TableName] {
+        match &self.action {
+            Action::ExecuteSnapshot { tables, .. } | Action::StopSnapshot { tables } => tables,
+            Action::PauseSnapshot | Action::ResumeSnapshot => &[],
+        }
+    }
+
+    /// A signal from its three parts, as a signal table row holds them: `data` is JSON text
+    /// (or empty for pause and resume).
+    pub fn from_parts(id: &str, kind: &str, data: Option<&str>) -> Result<Signal> {
+        let data = match data.map(str::trim).filter(|d| !d.is_empty()) {
+            None => Json::Null,
+            Some(text) => serde_json::from_str(text).map_err(|e| bad("data", e))?,
+        };
+        Signal::from_json(&json!({"id": id, "type": kind, "data": data}))
+    }
+
+    /// Parse and check a signal in Debezium's shape: `{"id": …, "type": …, "data": {…}}`.
+    /// `data` may also be a string holding JSON (as a signal table's column does).
+    pub fn from_json(v: &Json) -> Result<Signal> {
+        let obj = v
+            .as_object()
+            .ok_or_else(|| bad("signal", "expected a JSON object with id, type and data"))?;
+        if let Some(k) = obj
+            .keys()
+            .find(|k| !matches!(k.as_str(), "id" | "type" | "data"))
+        {
+            return Err(bad(
+                "signal",
+                format!("unknown field `{k}` (expected id, type, data)"),
+            ));
+        }
+        let id = obj
+            .get("id")
+            .and_then(Json::as_str)
+            .ok_or_else(|| bad("id", "missing or not a string"))?;
+        check_id(id)?;
+        let kind = obj
+            .get("type")
+            .and_then(Json::as_str)
+            .ok_or_else(|| bad("type", "missing or not a string"))?;
+        let data = match obj.get("data") {
+            Some(Json::String(s)) if s.trim().is_empty() => Json::Null,
+            Some(Json::String(s)) => serde_json::from_str(s).map_err(|e| bad("data", e))?,
+            Some(other) => other.clone(),
+            None => Json::Null,
+        };
+        let data = match &data {
+            Json::Null => serde_json::Map::new(),
+            Json::Object(m) => m.clone(),
+            other => {
+                return Err(bad(
+                    "data",
+                    format!("expected a JSON object, found {other}"),
+                ))
+            }
+        };
+        let tables = |required: bool| -> Result<Vec<TableName>> {
+            let list = match data.get("data-collections") {
+                None | Some(Json::Null) if !required => return Ok(Vec::new()),
+                None | Some(Json::Null) => {
+                    return Err(bad(
+                        "data.data-collections",
+                        "missing: name the tables to snapshot",
+                    ))
+                }
+                Some(Json::Array(a)) => a,
+                Some(other) => {
+                    return Err(bad(
+                        "data.data-collections",
+                        format!("expected a list of table names, found {other}"),
+                    ))
+                }
+            };
+            if required && list.is_empty() {
+                return Err(bad(
+                    "data.data-collections",
+                    "is empty: name the tables to snapshot",
+                ));
+            }
+            let mut out: Vec<TableName> = Vec::new();
+            for t in list {
+                let name = table_name("data.data-collections", t)?;
+                if !out.contains(&name) {
+                    out.push(name);
+                }
+            }
+            Ok(out)
+        };
+        let action = match kind.to_ascii_lowercase().as_str() {
+            "execute-snapshot" => {
+                let tables = tables(true)?;
+                let kind = match data.get("type") {
+                    None | Some(Json::Null) => SnapshotKind::Incremental,
+                    Some(Json::String(s)) => SnapshotKind::parse(s).ok_or_else(|| {
+                        bad("data.type", format!("`{s}` is not incremental or blocking"))
+                    })?,
+                    Some(other) => {
+                        return Err(bad(
+                            "data.type",
+                            format!("expected a string, found {other}"),
+                        ))
+                    }
+                };
+                let filters = conditions(&data, &tables)?;
+                Action::ExecuteSnapshot {
+                    tables,
+                    kind,
+                    filters,
+                }
+            }
+            "pause-snapshot" => Action::PauseSnapshot,
+            "resume-snapshot" => Action::ResumeSnapshot,
+            "stop-snapshot" => Action::StopSnapshot {
+                tables: tables(false)?,
+            },
+            other => {
+                return Err(bad(
+                    "type",
+                    format!(
+                        "unknown signal type `{other}` (expected one of: {})",
+                        TYPES.join(", ")
+                    ),
+                ))
+            }
+        };
+        Ok(Signal {
+            id: id.to_string(),
+            action,
+        })
+    }
+
+    /// The signal in Debezium's shape (what the file channel stores).
+    pub fn to_json(&self) -> Json {
+        let data = match &self.action {
+            Action::ExecuteSnapshot {
+                tables,
+                kind,
+                filters,
+            } => {
+                let mut d = json!({
+                    "data-collections": tables.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+                    "type": kind.as_str().to_ascii_uppercase(),
+                });
+                if !filters.is_empty() {
+                    d["additional-conditions"] = filters
+                        .iter()
+                        .map(|(t, f)| json!({"data-collection": t.to_string(), "filter": f}))
+                        .collect();
+                }
+                d
+            }
+            Action::StopSnapshot { tables } if !tables.is_empty() => json!({
+                "data-collections": tables.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+                "type": "INCREMENTAL",
+            }),
+            _ => Json::Null,
+        };
+        json!({"id": self.id, "type": self.type_name(), "data": data})
+    }
+}
+
+/// `additional-conditions`: `[{"data-collection": T, "filter": SQL}]`, each for a named table,
+/// each a single SQL condition.
+fn conditions(
+    data: &serde_json::Map<String, Json>,
+    tables: &[TableName],
+) -> Result<Vec<(TableName, String)>> {
+    let list = match data.get("additional-conditions") {
+        None | Some(Json::Null) => return Ok(Vec::new()),
+        Some(Json::Array(a)) => a,
+        Some(other) => {
+            return Err(bad(
+                "data.additional-conditions",
+                format!("expected a list, found {other}"),
+            ))
+        }
+    };
+    let mut out: Vec<(TableName, String)> = Vec::new();
+    for c in list {
+        let field = "data.additional-conditions";
+        let table = table_name(
+            field,
+            c.get("data-collection")
+                .ok_or_else(|| bad(field, "an entry has no data-collection"))?,
+        )?;
+        if !tables.contains(&table) {
+            return Err(bad(
+                field,
+                format!("{table} is not one of the signal's data-collections"),
+            ));
+        }
+        let filter = c
+            .get("filter")
+            .and_then(Json::as_str)
+            .ok_or_else(|| bad(field, format!("the entry for {table} has no filter string")))?;
+        crate::sql_condition::filter_condition(filter)
+            .map_err(|why| bad(field, format!("{table}: {why}")))?;
+        if out.iter().any(|(t, _)| t == &table) {
+            return Err(bad(field, format!("{table} has more than one filter")));
+        }
+        out.push((table, filter.trim().to_string()));
+    }
+    Ok(out)
+}
+
+/// Ids name files in the spool and rows in offsets: short, printable, no path separators.
+pub fn check_id(id: &str) -> Result<()> {
+    if id.is_empty() {
+        return Err(bad("id", "is empty"));
+    }
+    if id.len() > MAX_ID_LEN {
+        return Err(bad(
+            "id",
+            format!("`{id}` is longer than {MAX_ID_LEN} characters"),
+        ));
+    }
+    if let Some(c) = id
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':')))
+    {
+        return Err(bad(
+            "id",
+            format!("`{id}` has `{c}`: use letters, digits, `-`, `_`, `.` and `:`"),
+        ));
+    }
+    if id.starts_with('.') {
+        return Err(bad("id", format!("`{id}` starts with a dot")));
+    }
+    Ok(())
+}
+
+/// A fresh id when the operator gives none: the time in milliseconds and a random tail.
+pub fn new_id() -> String {
+    use rand::Rng;
+    let tail: u32 = rand::thread_rng().gen_range(0..0x10000);
+    format!("sig-{}-{tail:04x}", crate::record::now_ms())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,151 @@
+use super::*;
+use crate::errors::Code;
+use proptest::prelude::*;
+
+fn parse(v: Json) -> Result<Signal> {
+    Signal::from_json(&v)
+}
+
+fn rejection(v: Json) -> String {
+    let e = parse(v).unwrap_err();
+    assert_eq!(e.code(), Code::Cdc8101, "{e}");
+    e.to_string()
+}
+
+#[test]
+fn debezium_execute_snapshot_with_additional_conditions() {
+    let s = parse(json!({
+        "id": "backfill-emea", "type": "execute-snapshot",
+        "data": {"data-collections": ["PDB1.SALES.ORDERS", "hr.emp"], "type": "INCREMENTAL",
+                 "additional-conditions": [{"data-collection": "PDB1.SALES.ORDERS", "filter": "region = 'EMEA'"}]}
+    }))
+    .unwrap();
+    assert_eq!(s.id, "backfill-emea");
+    let Action::ExecuteSnapshot {
+        tables,
+        kind,
+        filters,
+    } = &s.action
+    else {
+        panic!("{s:?}")
+    };
+    assert_eq!(
+        tables[1].to_string(),
+        "HR.EMP",
+        "unquoted names are upper-cased"
+    );
+    assert_eq!(*kind, SnapshotKind::Incremental);
+    assert_eq!(filters[0].0.to_string(), "PDB1.SALES.ORDERS");
+    assert_eq!(filters[0].1, "region = 'EMEA'");
+    // What the file channel stores parses back to the same signal.
+    assert_eq!(parse(s.to_json()).unwrap(), s);
+}
+
+#[test]
+fn data_as_json_text_like_a_signal_table_row() {
+    let s = Signal::from_parts(
+        "b-1",
+        "execute-snapshot",
+        Some(r#"{"data-collections": ["HR.EMP"], "type": "BLOCKING"}"#),
+    )
+    .unwrap();
+    assert!(matches!(
+        s.action,
+        Action::ExecuteSnapshot {
+            kind: SnapshotKind::Blocking,
+            ..
+        }
+    ));
+    let p = Signal::from_parts("p-1", "pause-snapshot", None).unwrap();
+    assert_eq!(p.action, Action::PauseSnapshot);
+    let stop = Signal::from_parts(
+        "s-1",
+        "STOP-SNAPSHOT",
+        Some(r#"{"data-collections": ["HR.EMP"]}"#),
+    )
+    .unwrap();
+    assert_eq!(stop.tables()[0].to_string(), "HR.EMP");
+}
+
+#[test]
+fn bad_signals_name_the_field_at_fault() {
+    assert!(rejection(json!({"id": "x", "type": "take-snapshot"}))
+        .contains("unknown signal type `take-snapshot`"));
+    assert!(rejection(json!({"type": "pause-snapshot"})).contains("id"));
+    assert!(rejection(json!({"id": "a/b", "type": "pause-snapshot"})).contains("`/`"));
+    assert!(
+        rejection(json!({"id": "x".repeat(43), "type": "pause-snapshot"}))
+            .contains("longer than 42")
+    );
+    assert!(
+        rejection(json!({"id": "x", "type": "execute-snapshot", "data": {}}))
+            .contains("data.data-collections")
+    );
+    assert!(rejection(
+        json!({"id": "x", "type": "execute-snapshot", "data": {"data-collections": []}})
+    )
+    .contains("is empty"));
+    assert!(rejection(
+        json!({"id": "x", "type": "execute-snapshot", "data": {"data-collections": ["A"]}})
+    )
+    .contains("not a table name"));
+    assert!(rejection(json!({"id": "x", "type": "execute-snapshot", "data": {"data-collections": ["A.B"], "type": "eventual"}})).contains("data.type"));
+    assert!(
+        rejection(json!({"id": "x", "type": "pause-snapshot", "extra": 1}))
+            .contains("unknown field `extra`")
+    );
+    assert!(
+        rejection(json!({"id": "x", "type": "pause-snapshot", "data": "{not json"}))
+            .contains("data")
+    );
+    assert!(rejection(json!([1, 2])).contains("JSON object"));
+}
+
+#[test]
+fn filters_must_be_one_safe_condition_for_a_named_table() {
+    let with = |table: &str, filter: &str| {
+        json!({"id": "f", "type": "execute-snapshot", "data": {"data-collections": ["A.B"],
+            "additional-conditions": [{"data-collection": table, "filter": filter}]}})
+    };
+    assert!(rejection(with("A.B", "  ")).contains("is empty"));
+    assert!(rejection(with("A.B", "x = 1; DROP TABLE t")).contains("A.B"));
+    assert!(rejection(with("A.B", "x = 1 -- rest")).contains("A.B"));
+    assert!(rejection(with("A.B", "1 = 1) OR (1 = 1")).contains("A.B"));
+    assert!(rejection(with("C.D", "x = 1")).contains("not one of the signal's data-collections"));
+    assert!(
+        parse(with("a.b", "note = 'it''s; fine'")).is_ok(),
+        "a ; inside a literal is text"
+    );
+}
+
+#[test]
+fn ids_are_checked_and_generated_fresh() {
+    assert!(check_id("sig-1.a:b_c").is_ok());
+    assert!(check_id("").is_err());
+    assert!(check_id(".hidden").is_err());
+    let a = new_id();
+    assert!(check_id(&a).is_ok(), "{a}");
+}
+
+proptest! {
+    // Arbitrary payloads never panic: each one parses or is a CDC-8101 rejection.
+    #[test]
+    fn any_payload_parses_or_is_rejected_with_a_code(
+        id in ".{0,50}", kind in prop::sample::select(vec!["execute-snapshot", "pause-snapshot", "stop-snapshot", "resume-snapshot", "x"]),
+        data in ".{0,200}",
+    ) {
+        match Signal::from_parts(&id, kind, Some(&data)) {
+            Ok(s) => prop_assert!(check_id(&s.id).is_ok()),
+            Err(e) => prop_assert_eq!(e.code(), Code::Cdc8101),
+        }
+    }
+
+    #[test]
+    fn any_json_text_parses_or_is_rejected_with_a_code(text in r#"[\[\]{}":,a-z0-9 .'=;-]{0,120}"#) {
+        if let Ok(v) = serde_json::from_str::<Json>(&text) {
+            if let Err(e) = Signal::from_json(&v) {
+                prop_assert_eq!(e.code(), Code::Cdc8101);
+            }
+        }
+    }
+}
