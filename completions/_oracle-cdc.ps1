@@ -396,6 +396,7 @@ Register-ArgumentCompleter -Native -CommandName 'oracle-cdc' -ScriptBlock {
             [CompletionResult]::new('--filter', '--filter', [CompletionResultType]::ParameterName, 'A filter for one table of --tables: TABLE=CONDITION (a SQL condition, as in a WHERE clause); repeat for more tables')
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'execute-snapshot: incremental (streaming goes on) or blocking (streaming pauses)')
             [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'The signal''s id (default: a fresh one); at most 42 characters of letters, digits, - _ . :')
+            [CompletionResult]::new('--channel', '--channel', [CompletionResultType]::ParameterName, 'file: the state directory''s spool (no database write); source: a row inserted into the signal table cdc.signal.data.collection (refused on a read-only database)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'With --wait: give up after this many seconds (CDC-8106)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')

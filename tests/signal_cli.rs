@@ -45,9 +45,13 @@ struct Env {
 }
 
 fn env() -> Env {
+    env_with(SCHEMA)
+}
+
+fn env_with(schema_text: &str) -> Env {
     let dir = tempfile::tempdir().unwrap();
     let schema = dir.path().join("schema.yaml");
-    std::fs::write(&schema, SCHEMA).unwrap();
+    std::fs::write(&schema, schema_text).unwrap();
     let db = dir.path().join("db");
     run(&[
         "emulator",
@@ -615,4 +619,64 @@ fn a_table_added_to_the_include_list_is_snapshotted_on_its_own_with_new_tables_a
         .unwrap()
         .iter()
         .any(|h| h["id"].as_str().unwrap().starts_with("auto-") && h["outcome"] == "done"));
+}
+
+#[test]
+fn the_source_channel_reads_signals_from_the_signal_table() {
+    let e = env_with(&format!(
+        "{SCHEMA}  - name: PDB1.CDC.DEBEZIUM_SIGNAL
+    columns:
+      - {{ name: ID, type: VARCHAR2(42), nullable: false }}
+      - {{ name: TYPE, type: VARCHAR2(32), nullable: false }}
+      - {{ name: DATA, type: VARCHAR2(2048) }}
+    primary_key: [ID]
+    supplemental_logging: all
+    rows: 0
+"
+    ));
+    let source = [
+        "cdc.signal.enabled.channels=file,source",
+        "cdc.signal.data.collection=PDB1.CDC.DEBEZIUM_SIGNAL",
+    ];
+    let c = e.capture(&source);
+    e.started();
+    let out = e.signal_ok(
+        &source,
+        &[
+            "execute-snapshot",
+            "--channel",
+            "source",
+            "--tables",
+            "PDB1.SHOP.ACCOUNTS",
+            "--filter",
+            "PDB1.SHOP.ACCOUNTS=ID <= 50",
+            "--id",
+            "src-1",
+            "--wait",
+            "--timeout",
+            "60",
+        ],
+    );
+    assert_eq!(out, "src-1");
+    stop(c);
+    let recs = records(&e.out);
+    let snap = snapshot_records(&recs, "PDB1.SHOP.ACCOUNTS");
+    assert_eq!(snap.len(), 50, "the row's filter was applied");
+    assert!(
+        recs.iter()
+            .all(|r| !r["topic"].as_str().unwrap().contains("DEBEZIUM_SIGNAL")),
+        "signal rows are never published"
+    );
+    // The file channel saw it too: the row was handed to the spool.
+    let done = std::fs::read_dir(e.state.join("signals/processed"))
+        .unwrap()
+        .count();
+    assert_eq!(done, 1);
+    // Not enabled, or a read-only database: nothing is written.
+    let o = e.signal(&[], &["pause", "--channel", "source"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("CDC-8105"));
+    let ro = [source.as_slice(), &["cdc.database.read.only=true"]].concat();
+    let o = e.signal(&ro, &["pause", "--channel", "source"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cdc.database.read.only=true"));
 }

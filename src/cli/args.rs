@@ -467,6 +467,12 @@ pub enum SignalType {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SignalChannelArg {
+    File,
+    Source,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum SignalSnapshotType {
     Incremental,
     Blocking,
@@ -495,6 +501,11 @@ pub struct SignalSendArgs {
     /// The signal's id (default: a fresh one); at most 42 characters of letters, digits, - _ . :
     #[arg(long)]
     pub id: Option<String>,
+
+    /// file: the state directory's spool (no database write); source: a row inserted into the
+    /// signal table cdc.signal.data.collection (refused on a read-only database)
+    #[arg(long, value_enum, default_value = "file")]
+    pub channel: SignalChannelArg,
 
     /// Follow the ops events until the signal is accepted or rejected (execute-snapshot: until
     /// its snapshot is done)

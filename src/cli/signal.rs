@@ -1,7 +1,7 @@
 //! `oracle-cdc signal send`: check a signal, put it in the running capture's spool, and with
 //! `--wait` follow the ops events until it is accepted, rejected or done.
 
-use super::args::{GlobalArgs, SignalSendArgs, SignalSnapshotType, SignalType};
+use super::args::{GlobalArgs, SignalChannelArg, SignalSendArgs, SignalSnapshotType, SignalType};
 use super::Printer;
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
@@ -19,10 +19,14 @@ pub fn send(a: SignalSendArgs, global: &GlobalArgs, printer: &Printer) -> anyhow
     let settings = super::load_settings(global)?;
     let signal = build(&a)?;
     let state = StateDir::new(&settings.state_dir);
-    if !state.path.is_dir() {
+    let source = a.channel == SignalChannelArg::Source;
+    // The source channel needs no state directory unless --wait follows the ops events.
+    if !state.path.is_dir() && (!source || a.wait) {
         return Err(CdcError::NoStateDir { path: state.path }.into());
     }
-    if !settings.signal.file {
+    if source {
+        check_source_channel(&settings)?;
+    } else if !settings.signal.file {
         return Err(CdcError::SignalChannel(format!(
             "the file channel is not enabled ({}={}): add `file`, or insert the signal into the signal table {}",
             crate::settings::keys::SIGNAL_CHANNELS,
@@ -49,10 +53,14 @@ pub fn send(a: SignalSendArgs, global: &GlobalArgs, printer: &Printer) -> anyhow
     // Events from before this signal are not its outcome.
     let ops_path = state.ops();
     let ops_start = std::fs::metadata(&ops_path).map(|m| m.len()).unwrap_or(0);
-    let file = spool.send(&signal)?;
-    tracing::info!("signal written to {}", file.display());
+    if source {
+        insert_row(&signal, &settings)?;
+    } else {
+        let file = spool.send(&signal)?;
+        tracing::info!("signal written to {}", file.display());
+    }
     printer.line(&signal.id)?;
-    if state.holder().is_none() {
+    if !source && state.holder().is_none() {
         printer.note(
             "no capture runs with this state directory now: the signal waits in the spool until one starts",
         );
@@ -82,6 +90,56 @@ pub fn send(a: SignalSendArgs, global: &GlobalArgs, printer: &Printer) -> anyhow
         "signal-rejected" | "signal-stopped" => ExitCode::from(1),
         _ => ExitCode::SUCCESS,
     })
+}
+
+/// The source channel can be used: enabled, with its table, and the database writable.
+fn check_source_channel(settings: &Settings) -> Result<()> {
+    let key = crate::settings::keys::SIGNAL_CHANNELS;
+    if !settings.signal.source {
+        return Err(CdcError::SignalChannel(format!(
+            "the source channel is not enabled ({key} does not list `source`): a running capture would never read the row"
+        )));
+    }
+    if settings.read_only {
+        return Err(CdcError::SignalChannel(format!(
+            "{}=true forbids writing the signal row: use the file channel (--channel file)",
+            crate::settings::keys::DATABASE_READ_ONLY
+        )));
+    }
+    Ok(())
+}
+
+/// Insert the signal into the signal table (after checking the database takes writes).
+fn insert_row(signal: &Signal, settings: &Settings) -> Result<()> {
+    let Some(table) = settings.signal.data_collection.as_ref() else {
+        return Err(CdcError::SignalChannel(format!(
+            "no signal table: set {}",
+            crate::settings::keys::SIGNAL_DATA_COLLECTION
+        )));
+    };
+    let mut session = crate::source::open(settings)?.connect()?;
+    let db = session.database()?;
+    let writable = db.role == crate::source::DatabaseRole::Primary
+        && db.open_mode == crate::source::OpenMode::ReadWrite;
+    if !writable {
+        return Err(CdcError::SignalChannel(format!(
+            "the database is read-only ({:?}, {:?}): nothing is written to it; use the file channel (--channel file)",
+            db.role, db.open_mode
+        )));
+    }
+    let json = signal.to_json();
+    let data = match &json["data"] {
+        Json::Null => None,
+        d => Some(d.to_string()),
+    };
+    session.insert_signal(
+        table,
+        &crate::source::SignalRow {
+            id: signal.id.clone(),
+            kind: signal.type_name().to_string(),
+            data,
+        },
+    )
 }
 
 /// The signal the arguments describe, checked (everything but the database).

@@ -65,6 +65,10 @@ pub trait Session: Send {
     /// Instance parameters and redo layout for pre-flight checks (`doctor`): container,
     /// COMPATIBLE, processes/sessions use, archive destinations, redo groups, log switches.
     fn instance_config(&mut self) -> Result<InstanceConfig>;
+    /// `INSERT INTO <signal table> (ID, TYPE, DATA) VALUES (…)` and COMMIT: the source signal
+    /// channel's one write, made only by `signal send --channel source` (never by capture,
+    /// snapshots or doctor). A read-only database refuses it with ORA-16000.
+    fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()>;
     /// V$LOGMNR_CONTENTS rows with `start <= SCN <= end`, in redo order.
     fn mine(
         &mut self,

@@ -403,3 +403,11 @@ pub struct InstanceConfig {
     /// Log switches per thread and hour over the last 24 hours (hours without one are absent).
     pub log_switches: Option<Vec<SwitchHour>>,
 }
+
+/// A row of the source signal channel's table (Debezium's `(id, type, data)` layout).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignalRow {
+    pub id: String,
+    pub kind: String,
+    pub data: Option<String>,
+}

@@ -401,6 +401,39 @@ impl Session for EmulatorSession {
         Ok(self.replica()?.instance_config(self.shared.clock.now_ms()))
     }
 
+    fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
+        self.call()?;
+        // The emulator's writer: a standby refuses it with ORA-16000, as Oracle does.
+        let mut w = writer::Writer::open(&self.shared.dir, self.shared.clock.clone(), true)?;
+        let (index, def) = w
+            .table_defs()
+            .iter()
+            .enumerate()
+            .find(|(_, d)| &d.name == table)
+            .map(|(i, d)| (i, (*d).clone()))
+            .ok_or_else(|| CdcError::UnknownTable {
+                table: table.to_string(),
+                hint: String::new(),
+            })?;
+        let values = def
+            .columns
+            .iter()
+            .map(|c| {
+                let text = match c.name.as_str() {
+                    "ID" => Some(row.id.clone()),
+                    "TYPE" => Some(row.kind.clone()),
+                    "DATA" => row.data.clone(),
+                    _ => None,
+                };
+                text.map_or(crate::types::Value::Null, crate::types::Value::Text)
+            })
+            .collect();
+        let xid = w.begin()?;
+        w.insert(xid, index, values)?;
+        w.commit(&[xid])?;
+        w.flush()
+    }
+
     fn mine(
         &mut self,
         start: Scn,

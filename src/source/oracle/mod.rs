@@ -690,6 +690,35 @@ impl Session for OracleSession {
         instance::read(&self.conn)
     }
 
+    fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
+        let c = CallContext {
+            table: Some(table.owner_table()),
+            operation: "signal insert",
+            ..CallContext::default()
+        };
+        // Bind names avoid reserved words (ORA-01745). The session works in one container: the
+        // signal table must be in it.
+        let here = self.container()?.pdb;
+        if table.pdb.is_some() && table.pdb != here {
+            return Err(CdcError::Database(format!(
+                "the signal table {table} is in another container than this session's ({}): connect to that PDB's service",
+                here.as_deref().unwrap_or("CDB$ROOT")
+            )));
+        }
+        let text = sql::insert_signal(table).map_err(CdcError::Database)?;
+        self.conn
+            .execute_named(
+                &text,
+                &[
+                    ("signal_id", &row.id),
+                    ("signal_type", &row.kind),
+                    ("signal_data", &row.data),
+                ],
+            )
+            .map_err(|e| db_error(&e, &c))?;
+        self.conn.commit().map_err(|e| db_error(&e, &c))
+    }
+
     fn mine(
         &mut self,
         start: Scn,

@@ -472,6 +472,14 @@ fn key_range_predicate(
 /// The time an SCN maps to, as text in the database's time zone. `SCN_TO_TIMESTAMP` raises
 /// ORA-08181 for SCNs older than the database keeps the mapping for (about UNDO_RETENTION, at
 /// least a few days) or newer than the current SCN. Privilege: none beyond CREATE SESSION.
+/// The source signal channel's one write (Debezium's signal table layout); committed at once.
+pub fn insert_signal(table: &TableName) -> Result<String, String> {
+    Ok(format!(
+        "INSERT INTO {} (\"ID\", \"TYPE\", \"DATA\") VALUES (:signal_id, :signal_type, :signal_data)",
+        quote_table(table)?
+    ))
+}
+
 pub const SCN_TO_TIME: &str =
     "SELECT TO_CHAR(SCN_TO_TIMESTAMP(:scn), 'YYYY-MM-DD HH24:MI:SS') FROM DUAL";
 

@@ -636,3 +636,13 @@ fn scn_to_time_is_pinned() {
         "SELECT TO_CHAR(SCN_TO_TIMESTAMP(:scn), 'YYYY-MM-DD HH24:MI:SS') FROM DUAL"
     );
 }
+
+#[test]
+fn signal_insert_statement() {
+    // Debezium's signal table layout; binds only, the table quoted (never pasted text).
+    assert_eq!(
+        insert_signal(&TableName::new(Some("PDB1"), "CDC", "DEBEZIUM_SIGNAL")).unwrap(),
+        r#"INSERT INTO "CDC"."DEBEZIUM_SIGNAL" ("ID", "TYPE", "DATA") VALUES (:signal_id, :signal_type, :signal_data)"#
+    );
+    assert!(insert_signal(&TableName::new(None, "CDC", "SIG\"NAL")).is_err());
+}

@@ -290,6 +290,10 @@ impl Session for ReplaySession {
         })
     }
 
+    fn insert_signal(&mut self, _table: &TableName, _row: &SignalRow) -> Result<()> {
+        Err(self.no_data("insert a signal row (a replay is an export, not a database)"))
+    }
+
     fn mine(
         &mut self,
         start: Scn,
