@@ -97,6 +97,7 @@ Register-ArgumentCompleter -Native -CommandName 'oracle-cdc' -ScriptBlock {
             [CompletionResult]::new('--long-every', '--long-every', [CompletionResultType]::ParameterName, 'Start a long-running transaction every N transactions (0: never)')
             [CompletionResult]::new('--long-span', '--long-span', [CompletionResultType]::ParameterName, 'Transactions a long-running one stays open across')
             [CompletionResult]::new('--ddl-every', '--ddl-every', [CompletionResultType]::ParameterName, 'Run an ADD/DROP COLUMN every N transactions (0: never)')
+            [CompletionResult]::new('--create-table-every', '--create-table-every', [CompletionResultType]::ParameterName, 'CREATE TABLE every N transactions (0: never): a copy of the first table''s layout named TABLE_NEW<k>, changed by later transactions like the others')
             [CompletionResult]::new('--shared-commit-pct', '--shared-commit-pct', [CompletionResultType]::ParameterName, 'Percent of commits that share their commit SCN with the previous commit')
             [CompletionResult]::new('--tables', '--tables', [CompletionResultType]::ParameterName, 'Only these tables (default: every table)')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the workload''s random choices')

@@ -369,7 +369,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__subcmd__cdc__subcmd__emulator__subcmd__workload)
-            opts="-c -q -v -h -V --transactions --duration --rate --mix --tx-size --rollback-pct --savepoint-pct --key-update-pct --row-move-pct --long-every --long-span --ddl-every --shared-commit-pct --tables --seed --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --transactions --duration --rate --mix --tx-size --rollback-pct --savepoint-pct --key-update-pct --row-move-pct --long-every --long-span --ddl-every --create-table-every --shared-commit-pct --tables --seed --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -420,6 +420,10 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --ddl-every)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --create-table-every)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

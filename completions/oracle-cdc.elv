@@ -91,6 +91,7 @@ set edit:completion:arg-completer[oracle-cdc] = {|@words|
             cand --long-every 'Start a long-running transaction every N transactions (0: never)'
             cand --long-span 'Transactions a long-running one stays open across'
             cand --ddl-every 'Run an ADD/DROP COLUMN every N transactions (0: never)'
+            cand --create-table-every 'CREATE TABLE every N transactions (0: never): a copy of the first table''s layout named TABLE_NEW<k>, changed by later transactions like the others'
             cand --shared-commit-pct 'Percent of commits that share their commit SCN with the previous commit'
             cand --tables 'Only these tables (default: every table)'
             cand --seed 'Seed of the workload''s random choices'

@@ -82,6 +82,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l long-every -d 'Start a long-running transaction every N transactions (0: never)' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l long-span -d 'Transactions a long-running one stays open across' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l ddl-every -d 'Run an ADD/DROP COLUMN every N transactions (0: never)' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l create-table-every -d 'CREATE TABLE every N transactions (0: never): a copy of the first table\'s layout named TABLE_NEW<k>, changed by later transactions like the others' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l shared-commit-pct -d 'Percent of commits that share their commit SCN with the previous commit' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l tables -d 'Only these tables (default: every table)' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l seed -d 'Seed of the workload\'s random choices' -r

@@ -339,3 +339,105 @@ fn heartbeats_and_metrics_report_progress() {
         assert!(m.get(k).is_some(), "{k} missing in {m}");
     }
 }
+
+#[test]
+fn tables_created_while_capture_runs_are_snapshotted_and_converge() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("schema.yaml");
+    std::fs::write(&schema, SCHEMA).unwrap();
+    let db = dir.path().join("db");
+    let state = dir.path().join("state");
+    let out = dir.path().join("out");
+    run(&[
+        "emulator",
+        "init",
+        db.to_str().unwrap(),
+        "--schema",
+        schema.to_str().unwrap(),
+    ]);
+    let workload = Command::new(cargo_bin("oracle-cdc"))
+        .args([
+            "emulator",
+            "workload",
+            db.to_str().unwrap(),
+            "--transactions",
+            "700",
+            "--rate",
+            "350",
+            "--create-table-every",
+            "150",
+            "--seed",
+            "12",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let args = capture_args(&db, &state, &out);
+    for ms in [700u64, 900] {
+        let mut c = Command::new(cargo_bin("oracle-cdc"))
+            .args(&args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(ms));
+        let _ = c.kill();
+        c.wait().unwrap();
+    }
+    assert!(workload.wait_with_output().unwrap().status.success());
+    let end = current_scn(&db);
+    let mut last = args.clone();
+    last.extend(["--stop-at-scn".to_string(), end.to_string()]);
+    let o = Command::new(cargo_bin("oracle-cdc"))
+        .args(&last)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+
+    let status = run(&[
+        "emulator",
+        "status",
+        db.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let status: Json = serde_json::from_slice(&status.stdout).unwrap();
+    let created: Vec<String> = status["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["table"].as_str().unwrap().to_string())
+        .filter(|t| t.contains("_NEW"))
+        .collect();
+    assert!(created.len() >= 3, "{created:?}");
+    let recs = records(&out);
+    assert_exactly_once(&recs);
+    assert_scn_order(&recs);
+    for table in created
+        .iter()
+        .map(String::as_str)
+        .chain(["PDB1.SHOP.ACCOUNTS", "PDB1.SHOP.ORDERS"])
+    {
+        assert_converges(&db, &recs, table, end);
+    }
+    let evs = events(&state);
+    let offsets: Json =
+        serde_json::from_str(&std::fs::read_to_string(state.join("offsets.json")).unwrap())
+            .unwrap();
+    for table in &created {
+        let ev = evs
+            .iter()
+            .find(|e| e["event"] == "table-created" && e["table"] == table.as_str())
+            .unwrap_or_else(|| panic!("no table-created event for {table}"));
+        let id = ev["signal"].as_str().unwrap();
+        assert!(
+            offsets["signal_history"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|h| h["id"] == id && h["outcome"] == "done"),
+            "the snapshot of {table} ({id}) is not done"
+        );
+    }
+}

@@ -205,16 +205,30 @@ fn killed_exports_resume_without_rereading_acknowledged_chunks() {
         v.extend(extra.iter().map(|s| s.to_string()));
         v
     };
-    // Kill at a few fixed moments (a fixed list keeps the test repeatable), then let it finish.
+    // Kill each run once it has acknowledged a chunk or two more (waiting on progress, not on
+    // the clock, so a loaded machine does not kill a run before it starts), then let it finish.
+    let chunks_done = || {
+        std::fs::read_to_string(out.join("ops.jsonl"))
+            .unwrap_or_default()
+            .matches("\"snapshot-chunk-done\"")
+            .count()
+    };
     let mut kills = 0;
-    for ms in [150u64, 200, 120, 180] {
+    for more in [1usize, 2, 1, 2] {
+        let before = chunks_done();
         let mut child = Command::new(cargo_bin("oracle-cdc"))
             .args(args(&[]))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_millis(ms));
+        let started = std::time::Instant::now();
+        while chunks_done() < before + more
+            && child.try_wait().unwrap().is_none()
+            && started.elapsed() < Duration::from_secs(30)
+        {
+            std::thread::sleep(Duration::from_millis(5));
+        }
         if child.try_wait().unwrap().is_none() {
             child.kill().unwrap();
             kills += 1;

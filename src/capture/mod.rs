@@ -234,6 +234,7 @@ impl Capture<'_> {
             }
             let end = self.stop_at.map_or(current, |t| t.min(current));
             let moved = publisher.stream_until(end)?;
+            take_created(&publisher.created(), &mut offsets, &ops)?;
             publisher.positions().borrow().apply(&mut offsets);
             offsets.save(&offsets_path)?;
             if let Some(target) = self.stop_at {
@@ -290,9 +291,11 @@ impl Capture<'_> {
             signal: signal.map(|(id, _)| id.to_string()),
         };
         let positions = publisher.positions();
+        let created = publisher.created();
         let id = signal.map(|(id, _)| id.to_string());
         let mut save = |st: &SnapshotState| -> Result<()> {
             store_progress(offsets, id.as_deref(), st);
+            take_created(&created, offsets, ops)?;
             positions.borrow().apply(offsets);
             offsets.save(&offsets_path)
         };
@@ -353,7 +356,12 @@ impl Capture<'_> {
             })
             .collect();
         let mut st = SnapshotState {
-            order: sig.tables.clone(),
+            // Empty until a first run lists the tables (then `resumed` in the events).
+            order: if sig.progress.is_empty() {
+                Vec::new()
+            } else {
+                sig.tables.clone()
+            },
             tables: sig.progress.clone(),
             records: sig.records,
             ..Default::default()
@@ -422,6 +430,39 @@ impl Capture<'_> {
     }
 }
 
+/// Tables created while capture runs (CREATE TABLE in the stream) get an incremental snapshot,
+/// stored in the same offsets write that moves the stream position past the CREATE. One per
+/// CREATE: seen again after a restart, its id (`create-SCN`) is already there.
+fn take_created(
+    created: &std::cell::RefCell<Vec<(TableName, Scn)>>,
+    offsets: &mut Offsets,
+    ops: &OpsLog,
+) -> Result<()> {
+    let list: Vec<(TableName, Scn)> = created.borrow_mut().drain(..).collect();
+    for (table, scn) in list {
+        let id = format!("create-{scn}");
+        let name = table.to_string();
+        if offsets.signal_history.iter().any(|h| h.id == id) {
+            continue;
+        }
+        match offsets.signals.iter_mut().find(|g| g.id == id) {
+            Some(g) if g.tables.contains(&name) => continue,
+            Some(g) => g.tables.push(name.clone()),
+            None => offsets.signals.push(SignalSnapshot {
+                id: id.clone(),
+                kind: SnapshotKind::Incremental.as_str().into(),
+                tables: vec![name.clone()],
+                ..Default::default()
+            }),
+        }
+        ops.emit(
+            "table-created",
+            json!({"table": name, "scn": scn, "signal": id, "action": "incremental snapshot of a table created while capture runs"}),
+        )?;
+    }
+    Ok(())
+}
+
 /// Put a snapshot's progress where it belongs in the offsets.
 fn store_progress(offsets: &mut Offsets, signal: Option<&str>, st: &SnapshotState) {
     match signal {
@@ -446,6 +487,27 @@ pub const HISTORY_FILE: &str = "schema-history.json";
 
 type History =
     std::collections::BTreeMap<String, Vec<(Scn, Vec<crate::source::model::ColumnInfo>)>>;
+
+/// How the decoder sees a captured table: its column history, record key and the columns
+/// cdc.columns.exclude leaves out.
+pub(crate) fn table_schema(
+    t: &crate::snapshot::target::TableTarget,
+    history: Vec<(Scn, Vec<crate::source::model::ColumnInfo>)>,
+) -> TableSchema {
+    let excluded: Vec<String> = t
+        .info
+        .columns
+        .iter()
+        .filter(|col| !t.columns.iter().any(|k| k.name == col.name))
+        .map(|col| col.name.clone())
+        .collect();
+    TableSchema {
+        name: t.info.name.clone(),
+        history,
+        key: t.record_key.clone(),
+        excluded,
+    }
+}
 
 /// Write the schema history atomically (mode 0600).
 pub(crate) fn save_history(path: &std::path::Path, catalog: &Catalog) -> Result<()> {
@@ -483,25 +545,16 @@ fn catalog(
     };
     for d in decisions {
         if let Decision::Capture(t) = d {
-            let excluded: Vec<String> = t
-                .info
-                .columns
-                .iter()
-                .filter(|col| !t.columns.iter().any(|k| k.name == col.name))
-                .map(|col| col.name.clone())
-                .collect();
+            let stored_history = stored
+                .get(&t.info.name.to_string())
+                .filter(|h| !h.is_empty())
+                .cloned();
             c.tables.insert(
                 t.info.name.clone(),
-                TableSchema {
-                    name: t.info.name.clone(),
-                    history: stored
-                        .get(&t.info.name.to_string())
-                        .filter(|h| !h.is_empty())
-                        .cloned()
-                        .unwrap_or_else(|| vec![(0, t.info.columns.clone())]),
-                    key: t.record_key.clone(),
-                    excluded,
-                },
+                table_schema(
+                    t,
+                    stored_history.unwrap_or_else(|| vec![(0, t.info.columns.clone())]),
+                ),
             );
         }
     }

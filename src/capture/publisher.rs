@@ -4,6 +4,7 @@
 use super::records::change_record_lines;
 use super::CaptureSummary;
 use crate::errors::{CdcError, Result};
+use crate::names::TableName;
 use crate::offsets::{Offsets, SinkPosition, StreamPosition, TableProgress};
 use crate::record::{now_ms, SnapshotMarker, TableContext};
 use crate::settings::{OnDecodeError, Settings};
@@ -70,6 +71,7 @@ pub struct Publisher<'a> {
     /// The source signal channel's table: its inserts become signals, never records.
     signal_table: Option<crate::names::TableName>,
     spool: crate::signal::spool::Spool,
+    created: Rc<RefCell<Vec<(TableName, Scn)>>>,
 }
 
 impl<'a> Publisher<'a> {
@@ -126,6 +128,7 @@ impl<'a> Publisher<'a> {
                 .then(|| settings.signal.data_collection.clone())
                 .flatten(),
             spool: crate::signal::spool::Spool::new(&state.path),
+            created: Rc::new(RefCell::new(Vec::new())),
         })
     }
 
@@ -335,6 +338,9 @@ impl<'a> Publisher<'a> {
                 }
                 Ok(Event::Ddl { table, scn, sql }) => {
                     tracing::info!("DDL on {table} at SCN {scn}: {sql}");
+                    if self.table_created(&table, scn, &sql)? {
+                        continue;
+                    }
                     let dictionary = match crate::stream::ddl::apply(&[], &sql) {
                         // The statement tells the new layout; no need to ask the dictionary.
                         Some(_) => None,
@@ -370,6 +376,51 @@ impl<'a> Publisher<'a> {
         drop(p);
         self.last_commit_ms = crate::encode::epoch_ms(&tx.commit_timestamp).or(self.last_commit_ms);
         Ok(())
+    }
+
+    /// CREATE TABLE of a table the settings capture: from now on its changes are decoded with
+    /// the dictionary's columns, and capture snapshots it (`created`). Returns whether the DDL
+    /// was a CREATE TABLE (seen again after a restart it is announced again; capture keeps one
+    /// snapshot per CREATE).
+    fn table_created(&mut self, table: &TableName, scn: Scn, sql: &str) -> Result<bool> {
+        let create = sql
+            .trim_start()
+            .get(..12)
+            .is_some_and(|p| p.eq_ignore_ascii_case("create table"));
+        if !create || !self.settings.is_captured(table) || self.signal_table.as_ref() == Some(table)
+        {
+            return Ok(create);
+        }
+        if !self.catalog.tables.contains_key(table) {
+            let info = self
+                .session
+                .tables()?
+                .into_iter()
+                .find(|t| &t.name == table);
+            let Some(info) = info else {
+                tracing::warn!(
+                    "{table} was created at SCN {scn} but the dictionary no longer has it"
+                );
+                return Ok(true);
+            };
+            let columns = info.columns.clone();
+            let decisions = crate::snapshot::target::resolve(self.settings, vec![info], &[])?;
+            let Some(crate::snapshot::target::Decision::Capture(t)) = decisions.first() else {
+                return Ok(true);
+            };
+            self.catalog
+                .tables
+                .insert(table.clone(), super::table_schema(t, vec![(scn, columns)]));
+            // Durable before the offsets move past the CREATE.
+            super::save_history(&self.history_path, &self.catalog)?;
+        }
+        self.created.borrow_mut().push((table.clone(), scn));
+        Ok(true)
+    }
+
+    /// Tables created while capture runs, to be snapshotted (capture takes them).
+    pub fn created(&self) -> Rc<RefCell<Vec<(TableName, Scn)>>> {
+        self.created.clone()
     }
 
     /// An insert into the signal table: into the spool (durably, before the stream position

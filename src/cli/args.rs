@@ -392,6 +392,10 @@ pub struct EmulatorWorkloadArgs {
     /// Run an ADD/DROP COLUMN every N transactions (0: never)
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub ddl_every: u64,
+    /// CREATE TABLE every N transactions (0: never): a copy of the first table's layout named
+    /// TABLE_NEW<k>, changed by later transactions like the others
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub create_table_every: u64,
     /// Percent of commits that share their commit SCN with the previous commit
     #[arg(long, default_value_t = 3)]
     pub shared_commit_pct: u8,

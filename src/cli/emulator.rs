@@ -83,6 +83,7 @@ fn workload(
         long_every: a.long_every,
         long_span: a.long_span,
         ddl_every: a.ddl_every,
+        create_table_every: a.create_table_every,
         shared_commit_pct: a.shared_commit_pct.min(100),
         tables,
         seed: a.seed,

@@ -91,7 +91,8 @@ impl Snapshot<'_> {
         stop: &dyn Fn() -> bool,
     ) -> Result<Outcome> {
         let started = std::time::Instant::now();
-        let resumed = state.records > 0 || state.tables.values().any(|t| t.chunks > 0);
+        // A state that already lists tables was started by an earlier run.
+        let resumed = !state.order.is_empty();
         for d in decisions {
             match d {
                 Decision::Capture(t) => {

@@ -283,6 +283,7 @@ fn chunks_equal_the_table_as_of_their_scn_under_a_concurrent_workload() {
                 long_every: 10,
                 long_span: 20,
                 ddl_every: 0,
+                create_table_every: 0,
                 shared_commit_pct: 10,
                 tables: vec![],
                 seed: 5,

@@ -43,10 +43,15 @@ pub struct Catalog {
 
 impl Catalog {
     pub fn table_of(&self, row: &LogMinerRow) -> Option<&TableSchema> {
+        self.tables.get(&self.name_of(row)?)
+    }
+
+    /// The table a row is about (PDB from SRC_CON_NAME in a CDB).
+    pub fn name_of(&self, row: &LogMinerRow) -> Option<TableName> {
         let owner = row.seg_owner.as_deref()?;
         let table = row.table_name.as_deref()?;
         let pdb = self.cdb.then_some(row.src_con_name.as_str());
-        self.tables.get(&TableName::new(pdb, owner, table))
+        Some(TableName::new(pdb, owner, table))
     }
 
     /// A table's definition changed at `scn`: the layout after `sql` (ADD/DROP/RENAME COLUMN
@@ -133,6 +138,17 @@ pub enum Event {
         scn: Scn,
         sql: String,
     },
+}
+
+/// A DDL row creating a table (`CREATE TABLE`, any case, maybe `CREATE GLOBAL TEMPORARY`
+/// which is never captured, so not this).
+pub fn is_create_table(row: &LogMinerRow) -> bool {
+    row.operation_code == crate::source::model::op::DDL
+        && row
+            .sql_redo
+            .trim_start()
+            .get(..12)
+            .is_some_and(|p| p.eq_ignore_ascii_case("create table"))
 }
 
 fn typed(
@@ -242,6 +258,15 @@ impl Decoder {
 
     fn decode_row(&mut self, row: &LogMinerRow, catalog: &Catalog) {
         let Some(t) = catalog.table_of(row) else {
+            // A table created while capture runs: the publisher decides whether it is captured.
+            if let Some(table) = catalog.name_of(row).filter(|_| is_create_table(row)) {
+                self.pending.push_back(Ok(Event::Ddl {
+                    table,
+                    scn: row.scn,
+                    sql: row.sql_redo.clone(),
+                }));
+                self.flush = self.pending.len();
+            }
             return;
         };
         let xid = self.xid.clone();

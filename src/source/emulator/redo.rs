@@ -37,8 +37,17 @@ impl fmt::Display for Xid {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum DdlChange {
-    AddColumn { column: ColumnInfo },
-    DropColumn { name: String },
+    AddColumn {
+        column: ColumnInfo,
+    },
+    DropColumn {
+        name: String,
+    },
+    /// CREATE TABLE: the new table's schema entry (a `TableSpec`, as JSON); the record's `tab`
+    /// is the index it gets.
+    CreateTable {
+        spec: serde_json::Value,
+    },
 }
 
 /// One redo record. `ts` is milliseconds since the Unix epoch on the writer's clock.

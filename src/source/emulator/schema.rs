@@ -418,6 +418,18 @@ impl SchemaFile {
         Ok(schema)
     }
 
+    /// Validate and type one table created after the schema (CREATE TABLE), with the
+    /// database's settings.
+    pub fn created_table(&self, spec: &TableSpec) -> Result<TableDef> {
+        let one = SchemaFile {
+            tables: vec![spec.clone()],
+            ..self.clone()
+        };
+        let mut defs = one.tables(Path::new("CREATE TABLE"))?;
+        defs.pop()
+            .ok_or_else(|| CdcError::Workload("CREATE TABLE without a table".into()))
+    }
+
     /// Validate and type every table.
     pub fn tables(&self, path: &Path) -> Result<Vec<TableDef>> {
         let bad = |message: String| CdcError::EmulatorSchema {

@@ -219,6 +219,66 @@ impl Replica {
             .and_then(|i| self.records.get(i as usize))
     }
 
+    /// CREATE TABLE: a new, empty table from its schema entry, with data object ids after
+    /// every existing one. Reading it AS OF an SCN before its creation fails with ORA-01466.
+    fn create_table(
+        &mut self,
+        n: u64,
+        tab: u32,
+        scn: Scn,
+        xid: Xid,
+        spec: &serde_json::Value,
+    ) -> Result<()> {
+        if tab as usize != self.tables.len() {
+            return Err(self.damaged(
+                n,
+                format!(
+                    "CREATE TABLE as table {tab}, expected {}",
+                    self.tables.len()
+                ),
+            ));
+        }
+        let spec: super::schema::TableSpec = serde_json::from_value(spec.clone())
+            .map_err(|e| self.damaged(n, format!("CREATE TABLE: {e}")))?;
+        let def = self
+            .schema
+            .created_table(&spec)
+            .map_err(|e| self.damaged(n, format!("CREATE TABLE: {e}")))?;
+        if self.table_index(&def.name).is_some() {
+            return Err(self.damaged(n, format!("CREATE TABLE {}: the name is taken", def.name)));
+        }
+        if let Some(pdb) = &def.name.pdb {
+            self.xid_pdb.entry(xid).or_insert_with(|| pdb.clone());
+        }
+        let next_object = self
+            .tables
+            .iter()
+            .flat_map(|t| {
+                std::iter::once(t.data_object_id).chain(t.partition_objects.iter().copied())
+            })
+            .max()
+            .map_or(73_000, |m| m + 1);
+        let parts = def.partitions.as_ref().map(|p| p.list.len()).unwrap_or(0) as u32;
+        self.tables.push(TableState {
+            columns: def.columns.clone(),
+            // The DDL record's own handling adds (scn, columns).
+            history: Vec::new(),
+            last_ddl_scn: scn,
+            last_change_scn: scn,
+            rows: BTreeMap::new(),
+            key_index: KeyIndex::for_table(&def.primary_key, &def.columns, &BTreeMap::new()),
+            extents: Vec::new(),
+            data_object_id: next_object,
+            partition_objects: (1..=parts).map(|i| next_object + i).collect(),
+            stats: None,
+            changes_since_stats: 0,
+            live_rows: 0,
+            change_commits: Vec::new(),
+            def,
+        });
+        Ok(())
+    }
+
     pub fn table_index(&self, name: &crate::names::TableName) -> Option<usize> {
         self.tables.iter().position(|t| &t.def.name == name)
     }
@@ -343,7 +403,14 @@ impl Replica {
                 xid,
                 ..
             } => {
-                let ti = check_tab(*tab)?;
+                if let DdlChange::CreateTable { spec } = change {
+                    self.create_table(n, *tab, *scn, *xid, spec)?;
+                }
+                let ti = check_tab(*tab).or_else(|e| match change {
+                    // The table this record created.
+                    DdlChange::CreateTable { .. } => Ok(*tab as usize),
+                    _ => Err(e),
+                })?;
                 // The DDL runs in the table's PDB: its rows carry that SRC_CON_NAME.
                 if let Some(pdb) = &self.tables[ti].def.name.pdb {
                     self.xid_pdb.entry(*xid).or_insert_with(|| pdb.clone());
@@ -379,6 +446,8 @@ impl Replica {
                             }
                         }
                     }
+                    // Created above with its columns.
+                    DdlChange::CreateTable { .. } => {}
                 }
                 t.last_ddl_scn = *scn;
                 t.history.push((*scn, t.columns.clone()));

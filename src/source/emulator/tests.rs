@@ -177,6 +177,7 @@ fn reads_at_one_scn_stay_the_same_while_commits_continue() {
                 long_every: 20,
                 long_span: 10,
                 ddl_every: 0,
+                create_table_every: 0,
                 shared_commit_pct: 10,
                 tables: vec![],
                 seed: 11,
@@ -814,6 +815,7 @@ fn the_same_seed_and_schema_give_the_same_database_and_workload() {
             long_every: 10,
             long_span: 5,
             ddl_every: 40,
+            create_table_every: 0,
             shared_commit_pct: 10,
             tables: vec![],
             seed: 77,
@@ -828,4 +830,54 @@ fn the_same_seed_and_schema_give_the_same_database_and_workload() {
     let (a, b) = (run(), run());
     assert!(a.lines().count() > 500);
     assert_eq!(a, b, "same seed, schema and clock must give the same redo");
+}
+
+#[test]
+fn create_table_adds_an_empty_table_with_a_ddl_row_and_survives_a_reopen() {
+    let db = Db::new(EMP);
+    let mut w = db.writer();
+    let before = w.replica().current_scn;
+    let spec = super::schema::TableSpec {
+        name: "HR.EMP_NEW1".into(),
+        rows: 0,
+        ..w.replica().schema.tables[0].clone()
+    };
+    let tab = w.create_table(&spec).unwrap();
+    assert_eq!(tab, 2);
+    let again = w.create_table(&spec).unwrap_err();
+    assert!(again.to_string().contains("ORA-00955"), "{again}");
+    let x = w.begin().unwrap();
+    w.insert(x, tab, emp_row(7, "new")).unwrap();
+    let commit = w.commit(&[x]).unwrap();
+    drop(w);
+
+    // Another process (a fresh connector) replays the redo: the table is there.
+    let mut s = db.connector().connect().unwrap();
+    let info = s
+        .tables()
+        .unwrap()
+        .into_iter()
+        .find(|t| t.name.to_string() == "HR.EMP_NEW1")
+        .expect("the created table is in the catalog");
+    assert_eq!(info.columns.len(), 5);
+    assert_eq!(read(&mut *s, "HR.EMP_NEW1", commit).unwrap().len(), 1);
+    // Before it existed: ORA-01466, as Oracle answers.
+    let e = read(&mut *s, "HR.EMP_NEW1", before).unwrap_err();
+    assert_eq!(e.code(), crate::errors::Code::Cdc5003, "{e}");
+    let rows = mine(&mut *s, before, commit);
+    let ddl = rows
+        .iter()
+        .find(|r| r.operation_code == crate::source::model::op::DDL)
+        .expect("a DDL row");
+    assert_eq!(ddl.table_name.as_deref(), Some("EMP_NEW1"));
+    assert!(
+        ddl.sql_redo
+            .starts_with(r#"create table "HR"."EMP_NEW1" ("ID" NUMBER(10,0) NOT NULL"#)
+            && ddl.sql_redo.ends_with(r#"PRIMARY KEY ("ID"))"#),
+        "{}",
+        ddl.sql_redo
+    );
+    assert!(rows
+        .iter()
+        .any(|r| r.table_name.as_deref() == Some("EMP_NEW1") && r.sql_redo.starts_with("insert")));
 }

@@ -88,6 +88,9 @@ pub struct WorkloadOptions {
     pub long_every: u64,
     pub long_span: u64,
     pub ddl_every: u64,
+    /// CREATE TABLE every N transactions (0: never): a copy of the first table's layout,
+    /// named `<TABLE>_NEW<k>`, that later transactions change too.
+    pub create_table_every: u64,
     pub shared_commit_pct: u8,
     pub tables: Vec<crate::names::TableName>,
     pub seed: u64,
@@ -152,9 +155,15 @@ pub struct WorkloadSummary {
     pub key_updates: u64,
     pub row_moves: u64,
     pub ddl: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub tables_created: u64,
     pub long_transactions: u64,
     pub first_scn: Scn,
     pub last_scn: Scn,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 struct Long {
@@ -237,6 +246,9 @@ impl<'a> Workload<'a> {
             }
             if self.o.ddl_every > 0 && i.is_multiple_of(self.o.ddl_every) {
                 self.ddl()?;
+            }
+            if self.o.create_table_every > 0 && i.is_multiple_of(self.o.create_table_every) {
+                self.create_table()?;
             }
             // A regular transaction.
             let xid = self.w.begin()?;
@@ -422,6 +434,36 @@ impl<'a> Workload<'a> {
         }
         self.w.update(xid, table, rid, row)?;
         self.s.updates += 1;
+        Ok(())
+    }
+
+    /// CREATE TABLE `<first table>_NEW<k>` with the first table's layout; from then on the
+    /// workload changes it like the others.
+    fn create_table(&mut self) -> Result<()> {
+        let Some(template) = self.w.replica().schema.tables.first().cloned() else {
+            return Ok(());
+        };
+        let mut name: crate::names::TableName = template
+            .name
+            .parse()
+            .map_err(|e: String| CdcError::Workload(format!("CREATE TABLE: {e}")))?;
+        let base = name.table.clone();
+        let mut k = self.s.tables_created + 1;
+        loop {
+            name.table = format!("{base}_NEW{k}");
+            if self.w.replica().table_index(&name).is_none() {
+                break;
+            }
+            k += 1;
+        }
+        let spec = super::schema::TableSpec {
+            name: name.to_string(),
+            rows: 0,
+            ..template
+        };
+        let index = self.w.create_table(&spec)?;
+        self.tables.push(index);
+        self.s.tables_created += 1;
         Ok(())
     }
 

@@ -93,13 +93,14 @@ impl Writer {
         let lock = lock_dir(dir)?;
         let defs = schema.tables(&dir.join(super::SCHEMA_FILE))?;
         let threads = schema.database.redo_threads as usize;
-        let table_count = defs.len();
         let start = schema.database.start_scn;
         // The writer cuts a torn record before anyone reads it.
         let redo = RedoWriter::open(dir, durable)?;
         let mut replica = Replica::new(schema, defs);
         let mut tail = RedoTail::new(dir);
         tail.read_new(|r| replica.apply(r))?;
+        // The schema's tables and those CREATE TABLE made since.
+        let table_count = replica.tables.len();
         let mut w = Writer {
             dir: dir.to_path_buf(),
             next_scn: replica.current_scn.max(start) + 1,
@@ -649,6 +650,11 @@ impl Writer {
             DdlChange::DropColumn { name } => {
                 format!("alter table {} drop column {name}", t.def.name.quoted())
             }
+            DdlChange::CreateTable { .. } => {
+                return Err(CdcError::Workload(
+                    "CREATE TABLE goes through Writer::create_table".into(),
+                ))
+            }
         };
         if let DdlChange::DropColumn { name } = &change {
             if t.def.primary_key.contains(name)
@@ -674,6 +680,62 @@ impl Writer {
             self.thread_of(xid),
         )?;
         self.commit(&[xid])
+    }
+
+    /// CREATE TABLE, in a transaction of its own (DDL commits). Returns the new table's index.
+    pub fn create_table(&mut self, spec: &super::schema::TableSpec) -> Result<usize> {
+        let def = self.replica.schema.created_table(spec)?;
+        if self.replica.table_index(&def.name).is_some() {
+            return Err(CdcError::Workload(format!(
+                "ORA-00955: name is already used by an existing object: {}",
+                def.name
+            )));
+        }
+        let mut cols: Vec<String> = def
+            .columns
+            .iter()
+            .map(|c| {
+                format!(
+                    "\"{}\" {}{}",
+                    c.name,
+                    c.data_type.sql_name(),
+                    if c.nullable { "" } else { " NOT NULL" }
+                )
+            })
+            .collect();
+        if !def.primary_key.is_empty() {
+            cols.push(format!(
+                "PRIMARY KEY ({})",
+                def.primary_key
+                    .iter()
+                    .map(|k| format!("\"{k}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        let sql = format!("create table {} ({})", def.name.quoted(), cols.join(", "));
+        let spec = serde_json::to_value(spec)
+            .map_err(|e| CdcError::Workload(format!("CREATE TABLE {}: {e}", def.name)))?;
+        let tab = self.replica.tables.len();
+        let xid = self.begin()?;
+        let scn = self.scn();
+        let ts = self.now();
+        self.write(
+            Redo::Ddl {
+                scn,
+                xid,
+                tab: tab as u32,
+                sql,
+                change: DdlChange::CreateTable { spec },
+                ts,
+            },
+            self.thread_of(xid),
+        )?;
+        self.commit(&[xid])?;
+        let parts = self.replica.tables[tab].partition_objects.len().max(1);
+        self.segments.push(vec![Segment::default(); parts]);
+        self.serials.push(0);
+        Ok(tab)
     }
 
     /// DBMS_STATS.GATHER_TABLE_STATS.
