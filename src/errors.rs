@@ -154,6 +154,9 @@ catalog! {
     Cdc5008 = "CDC-5008", Failure, "Invalid SCN range for mining (ORA-01281)",
         "The LogMiner window's end SCN is not after its start SCN.",
         "This points at a bug in the caller; report it with the SCNs in the message.";
+    Cdc5009 = "CDC-5009", Failure, "Redo log overwritten while mined (ORA-00310)",
+        "An online redo log was archived and reused while LogMiner read it (ORA-00310: archived log contains sequence N; sequence M required). Capture starts a new LogMiner session on the current log list and mines the window again, up to 10 times in a row; this error means it kept happening.",
+        "Add redo log groups or make them larger so a log stays online longer than a mining window (fewer log switches), or lower cdc.stream.window.scn; check the archive destinations are reachable (`oracle-cdc doctor`).";
     Cdc6001 = "CDC-6001", Failure, "File I/O error",
         "A local file or directory could not be read or written; the message names it.",
         "Check the path, free space and permissions.";
@@ -378,6 +381,9 @@ pub enum CdcError {
     #[error("CDC-8005: {} holds another export: {reason}", path.display())]
     OtherExport { path: PathBuf, reason: String },
 
+    #[error("CDC-5009: ORA-00310: a redo log was overwritten while mined: {0}")]
+    LogOverwritten(String),
+
     #[error("CDC-8101: invalid signal: {0}")]
     InvalidSignal(String),
 
@@ -441,6 +447,7 @@ impl CdcError {
             CdcError::InvalidEdit(_) => Code::Cdc7008,
             CdcError::NoTables(_) => Code::Cdc8003,
             CdcError::OtherExport { .. } => Code::Cdc8005,
+            CdcError::LogOverwritten(_) => Code::Cdc5009,
             CdcError::InvalidSignal(_) => Code::Cdc8101,
             CdcError::SignalTable(_) => Code::Cdc8102,
             CdcError::SignalIdUsed(_) => Code::Cdc8103,

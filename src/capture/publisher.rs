@@ -22,6 +22,9 @@ use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
 
+/// How many times in a row one window is mined again after a lost connection or ORA-00310.
+const MINE_RETRIES: u32 = 10;
+
 /// The state directory's subdirectory of transaction buffer spill files.
 pub const SPILL_DIR: &str = "spill";
 
@@ -222,6 +225,7 @@ impl<'a> Publisher<'a> {
         }
         let window = self.settings.stream.window_scn.max(1);
         let mut from = self.next_mine;
+        let mut retries = 0u32;
         while from <= end {
             let mut rewind: Option<Scn> = None;
             let to = end.min(from.saturating_add(window - 1));
@@ -250,13 +254,23 @@ impl<'a> Publisher<'a> {
                 }
                 Ok(())
             });
-            if let Err(CdcError::ConnectionLost(m)) = &mined {
-                // A new session mines the same window again; nothing was published from it.
-                tracing::warn!("mining connection lost ({m}); reconnecting");
-                self.session = self.connector.connect()?;
-                continue;
+            match &mined {
+                // A new session mines the same window again (on the log list as it is now);
+                // nothing was published from it.
+                Err(CdcError::ConnectionLost(m)) | Err(CdcError::LogOverwritten(m))
+                    if retries < MINE_RETRIES =>
+                {
+                    retries += 1;
+                    tracing::warn!(
+                        "mining SCN {from} to {to} failed ({m}); a new session mines it again"
+                    );
+                    self.session = self.connector.connect()?;
+                    continue;
+                }
+                _ => {}
             }
             mined?;
+            retries = 0;
             let spooled = spool.map(SpillFile::into_reader).transpose()?;
             for row in spooled
                 .into_iter()

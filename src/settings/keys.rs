@@ -124,6 +124,7 @@ pub const FAULT_SEED: &str = "cdc.emulator.fault.seed";
 pub const FAULT_CONNECT_FAIL_EVERY: &str = "cdc.emulator.fault.connect.fail.every";
 pub const FAULT_DROP_PER_MILLE: &str = "cdc.emulator.fault.drop.per.mille";
 pub const FAULT_ORA01555_READS: &str = "cdc.emulator.fault.ora01555.reads";
+pub const FAULT_ORA00310_MINES: &str = "cdc.emulator.fault.ora00310.mines";
 pub const FAULT_READ_DELAY_MS: &str = "cdc.emulator.fault.read.delay.ms";
 pub const FAULT_CALL_LATENCY_MS: &str = "cdc.emulator.fault.call.latency.ms";
 
@@ -207,6 +208,8 @@ pub const KEYS: &[KeySpec] = &[
         "Emulator fault drills: chance in 1000 that a call drops its connection (CDC-5007)."),
     key(FAULT_ORA01555_READS, Kind::List, None,
         "Emulator fault drills: ordinal numbers of flashback reads (1 = the first of the process) that fail with ORA-01555."),
+    key(FAULT_ORA00310_MINES, Kind::List, None,
+        "Emulator fault drills: ordinal numbers of LogMiner windows (1 = the first of the process) that fail half-way with ORA-00310, as when an online log is reused while read."),
     key(FAULT_READ_DELAY_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),
         "Emulator fault drills: extra milliseconds every flashback read takes (a slow read)."),
     key(FAULT_CALL_LATENCY_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),

@@ -147,6 +147,7 @@ pub struct FaultSettings {
     pub connect_fail_every: u32,
     pub drop_per_mille: u32,
     pub ora01555_reads: Vec<u64>,
+    pub ora00310_mines: Vec<u64>,
     pub read_delay_ms: u64,
     pub call_latency_ms: u64,
 }
@@ -262,6 +263,14 @@ impl Settings {
                     .map_err(|_| invalid(keys::FAULT_ORA01555_READS, n, "a list of whole numbers"))
             })
             .collect::<Result<Vec<_>>>()?;
+        let ora00310_mines = v
+            .list(keys::FAULT_ORA00310_MINES)
+            .iter()
+            .map(|n| {
+                n.parse::<u64>()
+                    .map_err(|_| invalid(keys::FAULT_ORA00310_MINES, n, "a list of whole numbers"))
+            })
+            .collect::<Result<Vec<_>>>()?;
         let settings = Settings {
             database_url: v.text(keys::DATABASE_URL),
             database_user: entries.get(keys::DATABASE_USER).map(|e| e.raw.display()),
@@ -322,6 +331,7 @@ impl Settings {
                 connect_fail_every: v.uint(keys::FAULT_CONNECT_FAIL_EVERY) as u32,
                 drop_per_mille: v.uint(keys::FAULT_DROP_PER_MILLE) as u32,
                 ora01555_reads,
+                ora00310_mines,
                 read_delay_ms: v.uint(keys::FAULT_READ_DELAY_MS),
                 call_latency_ms: v.uint(keys::FAULT_CALL_LATENCY_MS),
             },

@@ -145,6 +145,7 @@ struct FaultState {
     rng: rand_chacha::ChaCha8Rng,
     connects: u64,
     reads: u64,
+    mines: u64,
 }
 
 struct Shared {
@@ -198,6 +199,7 @@ impl EmulatorConnector {
                 rng: rand_chacha::ChaCha8Rng::seed_from_u64(seed),
                 connects: 0,
                 reads: 0,
+                mines: 0,
             }),
         };
         shared.refresh()?;
@@ -441,9 +443,24 @@ impl Session for EmulatorSession {
         row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
     ) -> Result<()> {
         self.call()?;
+        let fail = {
+            let mut f = self.shared.faults.lock().map_err(|_| poisoned())?;
+            f.mines += 1;
+            let n = f.mines;
+            f.faults.settings.ora00310_mines.contains(&n)
+        };
         let rows = logminer::mine(&*self.replica()?, start, end)?;
-        for r in rows {
+        // ORA-00310 comes part-way through a window: some rows were already handed over.
+        let stop_at = if fail { rows.len() / 2 } else { rows.len() };
+        for r in rows.into_iter().take(stop_at) {
             row(r)?;
+        }
+        if fail {
+            return Err(CdcError::LogOverwritten(format!(
+                "ORA-00310: archived log contains sequence {}; sequence {} required (mining SCN {start} to {end})",
+                self.replica()?.logs.first().and_then(|l| l.last()).map_or(1, |s| s.sequence + 1),
+                self.replica()?.logs.first().and_then(|l| l.last()).map_or(1, |s| s.sequence),
+            )));
         }
         Ok(())
     }

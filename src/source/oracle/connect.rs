@@ -161,6 +161,8 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
             scn,
             oldest: ctx.oldest_scn.unwrap_or(0),
         },
+        // A log was archived and reused while it was read: a new session mines it again.
+        Some(OraCode::Ora(310)) => CdcError::LogOverwritten(format!("{}: {text}", ctx.operation)),
         Some(OraCode::Ora(16000)) => CdcError::ReadOnly {
             operation: format!("{}: {text}", ctx.operation),
         },
@@ -292,6 +294,7 @@ mod tests {
             (OraCode::Ora(3135), Code::Cdc5007),
             (OraCode::Dpi(1080), Code::Cdc5007),
             (OraCode::Ora(1281), Code::Cdc5008),
+            (OraCode::Ora(310), Code::Cdc5009),
         ];
         for (code, want) in cases {
             assert_eq!(
