@@ -4,7 +4,10 @@ use super::args::{ExportFormatArg, GlobalArgs, PlanChunksArgs, SnapshotArgs, Tab
 use super::progress::SnapshotProgress;
 use super::Printer;
 use crate::errors::CdcError;
-use crate::export::{ExportFormat, ExportSink, MANIFEST_FILE, OFFSETS_FILE, OPS_FILE};
+use crate::export::{
+    ExportFormat, ExportSink, ParquetCompression, ParquetOptions, MANIFEST_FILE, OFFSETS_FILE,
+    OPS_FILE,
+};
 use crate::names::TableName;
 use crate::offsets::{DatabaseIdentity, ExportSpec, Offsets, TableState};
 use crate::ops::{OpsLog, SnapshotMetrics};
@@ -63,6 +66,7 @@ pub fn snapshot(
         (true, _) => ExportFormat::Records,
         (false, ExportFormatArg::Csv) => ExportFormat::Csv,
         (false, ExportFormatArg::Jsonl) => ExportFormat::Jsonl,
+        (false, ExportFormatArg::Parquet) => ExportFormat::Parquet,
     };
     let captured: Vec<String> = decisions
         .iter()
@@ -107,6 +111,16 @@ pub fn snapshot(
         }
     };
     let already_done = offsets.snapshot.as_ref().is_some_and(|s| s.completed);
+    let mut sink = ExportSink::new(&a.out, format, &settings.sink.topic_prefix, &db.name)
+        .with_parquet_options(ParquetOptions {
+            file_rows: settings.snapshot.parquet_file_rows,
+            compression: if settings.snapshot.parquet_zstd {
+                ParquetCompression::Zstd
+            } else {
+                ParquetCompression::None
+            },
+        });
+    sink.recover(&offsets)?;
     if !already_done {
         if offsets.snapshot.is_some() {
             printer.note(&format!("resuming the export in {}", a.out.display()));
@@ -121,7 +135,6 @@ pub fn snapshot(
             progress: &progress,
             metrics: metrics.clone(),
         };
-        let mut sink = ExportSink::new(&a.out, format, &settings.sink.topic_prefix, &db.name);
         let stop = stop_flag();
         let outcome = run.run(
             &decisions,
@@ -138,6 +151,7 @@ pub fn snapshot(
             ));
             return Ok(ExitCode::from(130));
         }
+        sink.finish()?;
         // Every captured table gets its file, even an empty one.
         for d in &decisions {
             if let Decision::Capture(t) = d {
@@ -187,6 +201,7 @@ fn write_manifest(
             json!({
                 "table": t.name().to_string(),
                 "file": sink.file_name(t),
+                "files": sink.files(t, p),
                 "rows": p.map(|p| p.rows).unwrap_or(0),
                 "chunks": p.map(|p| p.chunks).unwrap_or(0),
                 "chunk_scns": p.map(|p| p.chunk_scns.clone()).unwrap_or_default(),
