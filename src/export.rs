@@ -100,6 +100,17 @@ impl ExportSink {
         vec![self.file_name(t)]
     }
 
+    /// [`Self::files`] of a table by name (none before its first chunk).
+    pub fn files_of(&self, table: &str, progress: Option<&TableProgress>) -> Vec<String> {
+        if self.parquet.is_some() {
+            return parquet::ParquetFiles::files(table, progress);
+        }
+        progress
+            .and_then(|p| p.file.as_ref())
+            .map(|f| vec![f.name.clone()])
+            .unwrap_or_default()
+    }
+
     /// Before a run: make every acknowledged file whole again (Parquet files need their footer).
     pub fn recover(&mut self, offsets: &crate::offsets::Offsets) -> Result<()> {
         match &mut self.parquet {

@@ -399,6 +399,7 @@ fn killed_or_rewound_exports_resume_with_every_row_exactly_once() {
         std::fs::read(out.join("PDB1.APP.ALLTYPES.00000.parquet")).unwrap(),
         before
     );
+    assert_eq!(assert_equals_dump(&db, &out), files);
     // Back to the first run's offsets (as when an offsets backup is restored), one file per
     // table from there: every later file goes, the rest of each table is in one new file.
     std::fs::write(&offsets, &early).unwrap();

@@ -151,33 +151,58 @@ pub fn snapshot(
             ));
             return Ok(ExitCode::from(130));
         }
-        sink.finish()?;
-        // Every captured table gets its file, even an empty one.
-        for d in &decisions {
-            if let Decision::Capture(t) = d {
-                let name = t.name().to_string();
-                if let Some(p) = offsets
-                    .snapshot
-                    .as_mut()
-                    .and_then(|s| s.tables.get_mut(&name))
-                {
-                    if p.file.is_none() {
-                        sink.ensure(t, p)?;
-                    }
-                }
-            }
-        }
-        offsets.save(&offsets_path)?;
         let m = metrics.lock().map(|m| m.clone()).unwrap_or_default();
-        write_manifest(&a.out, &offsets, &decisions, &sink, &m)?;
+        finish_export(&a.out, &mut offsets, &decisions, &mut sink, Some(&m))?;
     } else {
         printer.note(&format!(
             "the export in {} is already complete",
             a.out.display()
         ));
+        // A crash may have come between the last chunk and the files' completion.
+        finish_export(&a.out, &mut offsets, &decisions, &mut sink, None)?;
     }
-    summary(&offsets, printer)?;
+    summary(&offsets, &sink, printer)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Close the open files, give every captured table its file (even an empty one), then save the
+/// offsets and write the manifest: always after a run (`metrics`), else only when something was
+/// missing.
+fn finish_export(
+    out: &std::path::Path,
+    offsets: &mut Offsets,
+    decisions: &[Decision],
+    sink: &mut ExportSink,
+    metrics: Option<&SnapshotMetrics>,
+) -> anyhow::Result<()> {
+    sink.finish()?;
+    let mut changed = false;
+    for d in decisions {
+        if let Decision::Capture(t) = d {
+            let name = t.name().to_string();
+            if let Some(p) = offsets
+                .snapshot
+                .as_mut()
+                .and_then(|s| s.tables.get_mut(&name))
+            {
+                if p.file.is_none() {
+                    sink.ensure(t, p)?;
+                    changed = true;
+                }
+            }
+        }
+    }
+    if metrics.is_none() && !changed && out.join(MANIFEST_FILE).exists() {
+        return Ok(());
+    }
+    offsets.save(&out.join(OFFSETS_FILE))?;
+    write_manifest(
+        out,
+        offsets,
+        decisions,
+        sink,
+        metrics.unwrap_or(&SnapshotMetrics::default()),
+    )
 }
 
 fn write_manifest(
@@ -226,7 +251,7 @@ fn write_manifest(
     Ok(())
 }
 
-fn summary(offsets: &Offsets, printer: &Printer) -> anyhow::Result<()> {
+fn summary(offsets: &Offsets, sink: &ExportSink, printer: &Printer) -> anyhow::Result<()> {
     let Some(state) = &offsets.snapshot else {
         return Ok(());
     };
@@ -244,7 +269,11 @@ fn summary(offsets: &Offsets, printer: &Printer) -> anyhow::Result<()> {
                 p.chunks.to_string(),
                 p.rows.to_string(),
                 scns,
-                p.file.as_ref().map(|f| f.name.clone()).unwrap_or_default(),
+                match sink.files_of(name, Some(p)).as_slice() {
+                    [] => String::new(),
+                    [one] => one.clone(),
+                    [first, .., last] => format!("{first} …\n{last}"),
+                },
                 match p.state {
                     TableState::Done => "done",
                     TableState::InProgress => "in progress",

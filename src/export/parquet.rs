@@ -164,15 +164,19 @@ impl ParquetFiles {
                             ),
                         })?;
                     let rows = self.seal(&f.name, f.bytes)?;
+                    self.remove_from(table, index + 1)?;
+                    // An empty file is simply written again by the table's next chunk.
                     if rows == 0 {
                         index
                     } else {
                         index + 1
                     }
                 }
-                None => 0,
+                None => {
+                    self.remove_from(table, 0)?;
+                    0
+                }
             };
-            self.remove_from(table, next)?;
             self.tables.entry(table.clone()).or_default().next = next;
         }
         Ok(())
