@@ -408,3 +408,57 @@ fn killed_or_rewound_exports_resume_with_every_row_exactly_once() {
     ok(cli(&db, &out, &one_file).output().unwrap());
     assert_eq!(assert_equals_dump(&db, &out), [2, 1, 1]);
 }
+
+#[test]
+fn damaged_files_of_a_stopped_export_are_refused_with_their_code() {
+    let (dir, db) = setup();
+    let out = dir.path().join("out");
+    let settings = [
+        "cdc.snapshot.chunk.rows=20",
+        "cdc.snapshot.threads=1",
+        "cdc.emulator.fault.read.delay.ms=30",
+    ];
+    // Ctrl-C once some chunks are acknowledged: the open file keeps its footer sidecar.
+    let child = cli(&db, &out, &settings)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let side = out.join(".PDB1.APP.ALLTYPES.00000.parquet.footer");
+    while !side.exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    assert_eq!(child.wait_with_output().unwrap().status.code(), Some(130));
+    let footer = std::fs::read(&side).unwrap();
+
+    std::fs::write(&side, b"not a footer PAR1").unwrap();
+    let e = cli(&db, &out, &settings).output().unwrap();
+    let err = String::from_utf8_lossy(&e.stderr);
+    assert_eq!(e.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with("CDC-6102") && err.contains(".PDB1.APP.ALLTYPES.00000.parquet.footer"),
+        "{err}"
+    );
+
+    std::fs::write(&side, &footer).unwrap();
+    let data = out.join("PDB1.APP.ALLTYPES.00000.parquet");
+    std::fs::File::options()
+        .write(true)
+        .open(&data)
+        .unwrap()
+        .set_len(10)
+        .unwrap();
+    let e = cli(&db, &out, &settings).output().unwrap();
+    let err = String::from_utf8_lossy(&e.stderr);
+    assert_eq!(e.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with("CDC-7002") && err.contains("PDB1.APP.ALLTYPES.00000.parquet has 10 bytes"),
+        "{err}"
+    );
+}
