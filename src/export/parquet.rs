@@ -102,6 +102,8 @@ struct OpenFile {
 struct TableFiles {
     /// Number of the table's next file.
     next: u32,
+    /// Files from `next` on were looked for and removed (by `recover` or the first `open`).
+    cleared: bool,
     open: Option<OpenFile>,
     layout: Option<Arc<TableLayout>>,
 }
@@ -177,26 +179,28 @@ impl ParquetFiles {
                     0
                 }
             };
-            self.tables.entry(table.clone()).or_default().next = next;
+            let entry = self.tables.entry(table.clone()).or_default();
+            entry.next = next;
+            entry.cleared = true;
         }
         Ok(())
     }
 
-    /// Remove the table's files numbered `from` and on (written, never acknowledged).
+    /// Remove the table's files numbered `from` and on, and their sidecars (written, never
+    /// acknowledged).
     fn remove_from(&self, table: &str, from: u32) -> Result<()> {
-        for i in from.. {
-            let name = part_name(table, i);
-            let path = self.dir.join(&name);
-            let side = sidecar(&self.dir, &name);
-            if !path.exists() && !side.exists() {
-                return Ok(());
-            }
-            for p in [path, side] {
-                match std::fs::remove_file(&p) {
-                    Ok(()) => tracing::info!("{}: removed, it was never acknowledged", p.display()),
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                    Err(e) => return Err(CdcError::io(&p, e)),
-                }
+        let entries = std::fs::read_dir(&self.dir).map_err(|e| CdcError::io(&self.dir, e))?;
+        for e in entries {
+            let e = e.map_err(|e| CdcError::io(&self.dir, e))?;
+            let name = e.file_name().to_string_lossy().into_owned();
+            let part = name
+                .strip_prefix('.')
+                .and_then(|n| n.strip_suffix(".footer"))
+                .unwrap_or(&name);
+            if part_index(table, part).is_some_and(|i| i >= from) {
+                let p = e.path();
+                std::fs::remove_file(&p).map_err(|e| CdcError::io(&p, e))?;
+                tracing::info!("{}: removed, it was never acknowledged", p.display());
             }
         }
         Ok(())
@@ -300,7 +304,14 @@ impl ParquetFiles {
     fn open(&mut self, t: &TableTarget) -> Result<()> {
         let layout = self.layout(t)?;
         let table = t.name().to_string();
-        let index = self.tables.get(&table).map(|f| f.next).unwrap_or(0);
+        let (index, cleared) = self
+            .tables
+            .get(&table)
+            .map_or((0, false), |f| (f.next, f.cleared));
+        if !cleared {
+            // No offsets of this table: files of an export whose offsets are gone.
+            self.remove_from(&table, index)?;
+        }
         let name = part_name(&table, index);
         let path = self.dir.join(&name);
         let file = File::create(&path).map_err(|e| CdcError::io(&path, e))?;
@@ -323,6 +334,7 @@ impl ParquetFiles {
         let writer = ArrowWriter::try_new(file, schema.clone(), Some(props))
             .map_err(|e| parquet_error(&path, e))?;
         let entry = self.tables.entry(table).or_default();
+        entry.cleared = true;
         entry.open = Some(OpenFile {
             name,
             path,
