@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all=(parser emulator stream snapshot scaling)
+all=(parser emulator stream snapshot scaling parquet)
 if [[ "${1:-}" != "--summary" ]]; then
     benches=("$@")
     [[ ${#benches[@]} -eq 0 ]] && benches=("${all[@]}")
@@ -42,7 +42,7 @@ def rate(n, s, unit):
 
 def unit_of(full_id):
     g = full_id.split("/")[0]
-    return {"stream": "events", "snapshot": "rows", "scaling": "rows", "parser": "stmts"}.get(g, "elem")
+    return {"stream": "events", "snapshot": "rows", "scaling": "rows", "parquet": "rows", "parser": "stmts"}.get(g, "elem")
 
 rows = []
 for fid, (secs, tp) in results.items():

@@ -948,7 +948,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "jsonl csv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "jsonl csv parquet" -- "${cur}"))
                     return 0
                     ;;
                 --config)

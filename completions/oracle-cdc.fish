@@ -137,7 +137,8 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand capture" -s V -l v
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l tables -d 'Only these captured tables (default: every captured table)' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l out -d 'Directory of the files, the manifest and the resume state' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l format -d 'File format' -r -f -a "jsonl\t''
-csv\t''"
+csv\t''
+parquet\t'Parquet files with an Arrow schema from the Oracle types'"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l color -d 'When to colour output' -r -f -a "auto\t''

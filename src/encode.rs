@@ -87,7 +87,7 @@ fn float(f: f64) -> Json {
 }
 
 /// Epoch time of `YYYY-MM-DD HH24:MI:SS[.FF]` in milliseconds (3), micro- (6) or nanoseconds (9).
-fn epoch(s: &str, unit: u32) -> Option<i64> {
+pub fn epoch(s: &str, unit: u32) -> Option<i64> {
     // The canonical text has fixed positions: parse it by hand (this is the export's hot path).
     let b = s.trim().as_bytes();
     let num = |r: std::ops::Range<usize>| -> Option<i64> {

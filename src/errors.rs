@@ -163,6 +163,15 @@ catalog! {
     Cdc6002 = "CDC-6002", Usage, "Replay export is invalid",
         "The V$LOGMNR_CONTENTS export of a replay:DIR source (DIR/logmnr.csv) cannot be read: the message gives the file, the line and the column (or field number) at fault — an unknown OPERATION_CODE, a value that is not a number, an unterminated quoted field, a row with more or fewer fields than the header, or a header without SCN, OPERATION_CODE or XID.",
         "Fix the export at the position shown, or make it again as commands/capture.md (\"Replay a production export\") describes: SQL*Plus `SET MARKUP CSV ON QUOTE ON` or SQLcl `SET SQLFORMAT CSV`, with a header row and the column names of the view.";
+    Cdc6101 = "CDC-6101", Failure, "Value does not fit its Parquet column",
+        "A value cannot be written in the Arrow type its Oracle column maps to in a Parquet export (commands/snapshot.md, \"Parquet\"): a TIMESTAMP(7..9) outside 1677-09-21..2262-04-11 (nanoseconds since 1970 overflow 64 bits), a number with more digits than its NUMBER(p,s) declares, or a value of another type than the column's. The message names the table, the column and the value.",
+        "Exclude the column (cdc.columns.exclude), or export the table as JSON lines or CSV (--format jsonl or csv), which keep such values as text.";
+    Cdc6102 = "CDC-6102", Failure, "Parquet file cannot be written or read back",
+        "Writing a Parquet file failed, or a resumed export could not read the row groups of an unfinished Parquet file back (neither its `.footer` sidecar nor its own footer can be read). The message names the file.",
+        "Check free space and the file named. To export the table again from the start, move the export directory away and rerun the command.";
+    Cdc6103 = "CDC-6103", Usage, "Parquet column name taken",
+        "A Parquet export writes a TIMESTAMP WITH TIME ZONE column COL as the UTC instant COL plus its offset from UTC in minutes as COL_TZ_OFFSET; the table already has a column of that name.",
+        "Exclude one of the two columns (cdc.columns.exclude), or export the table as JSON lines or CSV.";
     Cdc7001 = "CDC-7001", Failure, "Offsets belong to another database",
         "The stored offsets were written for a database with another DBID or incarnation (RESETLOGS). Resuming from them would skip or repeat changes.",
         "Point the settings at the database the offsets belong to, or start from scratch with a fresh state directory (or a new --out directory for exports).";
@@ -338,6 +347,23 @@ pub enum CdcError {
         source: std::io::Error,
     },
 
+    #[error("CDC-6101: {table}.{column}: {message}")]
+    ParquetValue {
+        table: String,
+        column: String,
+        message: String,
+    },
+
+    #[error("CDC-6102: {}: {message}", path.display())]
+    Parquet { path: PathBuf, message: String },
+
+    #[error("CDC-6103: {table}: the Parquet export writes the offset of {column} as {taken}, but the table has a column {taken}")]
+    ParquetColumnTaken {
+        table: String,
+        column: String,
+        taken: String,
+    },
+
     #[error("CDC-7001: offsets {} belong to database DBID {found_dbid} incarnation {found_incarnation}, not the connected DBID {dbid} incarnation {incarnation}", path.display())]
     OffsetsOtherDatabase {
         path: PathBuf,
@@ -454,6 +480,9 @@ impl CdcError {
             CdcError::NoStateDir { .. } => Code::Cdc8104,
             CdcError::SignalChannel(_) => Code::Cdc8105,
             CdcError::SignalWait(_) => Code::Cdc8106,
+            CdcError::ParquetValue { .. } => Code::Cdc6101,
+            CdcError::Parquet { .. } => Code::Cdc6102,
+            CdcError::ParquetColumnTaken { .. } => Code::Cdc6103,
         }
     }
 

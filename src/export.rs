@@ -14,6 +14,10 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+mod arrow_rows;
+mod parquet;
+pub use parquet::{ParquetCompression, ParquetOptions};
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExportFormat {
     /// One JSON object per row (column → value).
@@ -22,6 +26,8 @@ pub enum ExportFormat {
     Records,
     /// A header row, then one row per line.
     Csv,
+    /// Parquet files (Arrow schema from the Oracle types), one row group per chunk.
+    Parquet,
 }
 
 impl ExportFormat {
@@ -30,11 +36,13 @@ impl ExportFormat {
             ExportFormat::Jsonl => "jsonl",
             ExportFormat::Records => "records",
             ExportFormat::Csv => "csv",
+            ExportFormat::Parquet => "parquet",
         }
     }
     pub fn extension(self) -> &'static str {
         match self {
             ExportFormat::Csv => "csv",
+            ExportFormat::Parquet => "parquet",
             _ => "jsonl",
         }
     }
@@ -52,6 +60,8 @@ pub struct ExportSink {
     files: HashMap<String, File>,
     /// Bytes written per table file (acknowledged + this run).
     lengths: HashMap<String, u64>,
+    /// The Parquet writer, which keeps its own files.
+    parquet: Option<parquet::ParquetFiles>,
 }
 
 impl ExportSink {
@@ -63,11 +73,58 @@ impl ExportSink {
             db_name: db_name.to_string(),
             files: HashMap::new(),
             lengths: HashMap::new(),
+            parquet: (format == ExportFormat::Parquet)
+                .then(|| parquet::ParquetFiles::new(dir, ParquetOptions::default())),
         }
     }
 
+    pub fn with_parquet_options(mut self, options: ParquetOptions) -> ExportSink {
+        if let Some(p) = &mut self.parquet {
+            p.set_options(options);
+        }
+        self
+    }
+
     pub fn file_name(&self, t: &TableTarget) -> String {
+        if self.parquet.is_some() {
+            return parquet::part_name(&t.name().to_string(), 0);
+        }
         format!("{}.{}", t.name(), self.format.extension())
+    }
+
+    /// Every file of the table so far.
+    pub fn files(&self, t: &TableTarget, progress: Option<&TableProgress>) -> Vec<String> {
+        if self.parquet.is_some() {
+            return parquet::ParquetFiles::files(&t.name().to_string(), progress);
+        }
+        vec![self.file_name(t)]
+    }
+
+    /// [`Self::files`] of a table by name (none before its first chunk).
+    pub fn files_of(&self, table: &str, progress: Option<&TableProgress>) -> Vec<String> {
+        if self.parquet.is_some() {
+            return parquet::ParquetFiles::files(table, progress);
+        }
+        progress
+            .and_then(|p| p.file.as_ref())
+            .map(|f| vec![f.name.clone()])
+            .unwrap_or_default()
+    }
+
+    /// Before a run: make every acknowledged file whole again (Parquet files need their footer).
+    pub fn recover(&mut self, offsets: &crate::offsets::Offsets) -> Result<()> {
+        match &mut self.parquet {
+            Some(p) => p.recover(offsets),
+            None => Ok(()),
+        }
+    }
+
+    /// After a complete run: close the files still open.
+    pub fn finish(&mut self) -> Result<()> {
+        match &mut self.parquet {
+            Some(p) => p.finish(),
+            None => Ok(()),
+        }
     }
 
     /// Open the table's file: cut back to the acknowledged length on a restart, new otherwise.
@@ -127,6 +184,9 @@ impl ExportSink {
 impl ExportSink {
     /// Make sure the table has its file (an empty table still gets one, with its CSV header).
     pub fn ensure(&mut self, t: &TableTarget, progress: &mut TableProgress) -> Result<()> {
+        if let Some(p) = &mut self.parquet {
+            return p.ensure(t, progress);
+        }
         self.open(t, progress)?;
         let name = self.file_name(t);
         let path = self.dir.join(&name);
@@ -148,6 +208,9 @@ impl ChunkSink for ExportSink {
         last_record: bool,
         progress: &mut TableProgress,
     ) -> Result<()> {
+        if let Some(p) = &mut self.parquet {
+            return p.publish(t, chunk, progress);
+        }
         self.open(t, progress)?;
         let name = self.file_name(t);
         let path = self.dir.join(&name);
@@ -197,6 +260,8 @@ impl ChunkSink for ExportSink {
                 }
                 w.flush().map_err(|e| CdcError::io(&path, e))?;
             }
+            // Parquet chunks went to the Parquet writer at the top.
+            ExportFormat::Parquet => {}
         }
         let file = self
             .files

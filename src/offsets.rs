@@ -223,7 +223,8 @@ pub struct TableProgress {
     /// SCN of every acknowledged chunk, in order.
     #[serde(default)]
     pub chunk_scns: Vec<Scn>,
-    /// The export file and how many bytes of it are acknowledged.
+    /// The export file and how many bytes of it are acknowledged (Parquet: the table's latest
+    /// file, its row groups' bytes without the footer).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<FileProgress>,
 }
@@ -250,7 +251,7 @@ pub struct FileProgress {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExportSpec {
-    /// `jsonl`, `csv` or `records`.
+    /// `jsonl`, `csv`, `records` or `parquet`.
     pub format: String,
     pub tables: Vec<String>,
 }

@@ -198,6 +198,8 @@ pub const SNAPSHOT_EXIT_CODES: &str = "Exit codes:\n  0  success (or the export 
 pub enum ExportFormatArg {
     Jsonl,
     Csv,
+    /// Parquet files with an Arrow schema from the Oracle types
+    Parquet,
 }
 
 #[derive(Debug, Args)]

@@ -4,7 +4,10 @@ use super::args::{ExportFormatArg, GlobalArgs, PlanChunksArgs, SnapshotArgs, Tab
 use super::progress::SnapshotProgress;
 use super::Printer;
 use crate::errors::CdcError;
-use crate::export::{ExportFormat, ExportSink, MANIFEST_FILE, OFFSETS_FILE, OPS_FILE};
+use crate::export::{
+    ExportFormat, ExportSink, ParquetCompression, ParquetOptions, MANIFEST_FILE, OFFSETS_FILE,
+    OPS_FILE,
+};
 use crate::names::TableName;
 use crate::offsets::{DatabaseIdentity, ExportSpec, Offsets, SnapshotState, TableState};
 use crate::ops::{OpsLog, SnapshotMetrics};
@@ -63,6 +66,7 @@ pub fn snapshot(
         (true, _) => ExportFormat::Records,
         (false, ExportFormatArg::Csv) => ExportFormat::Csv,
         (false, ExportFormatArg::Jsonl) => ExportFormat::Jsonl,
+        (false, ExportFormatArg::Parquet) => ExportFormat::Parquet,
     };
     let captured: Vec<String> = decisions
         .iter()
@@ -107,6 +111,16 @@ pub fn snapshot(
         }
     };
     let already_done = offsets.snapshot.as_ref().is_some_and(|s| s.completed);
+    let mut sink = ExportSink::new(&a.out, format, &settings.sink.topic_prefix, &db.name)
+        .with_parquet_options(ParquetOptions {
+            file_rows: settings.snapshot.parquet_file_rows,
+            compression: if settings.snapshot.parquet_zstd {
+                ParquetCompression::Zstd
+            } else {
+                ParquetCompression::None
+            },
+        });
+    sink.recover(&offsets)?;
     if !already_done {
         if offsets.snapshot.is_some() {
             printer.note(&format!("resuming the export in {}", a.out.display()));
@@ -123,7 +137,6 @@ pub fn snapshot(
             pin_scn: None,
             signal: None,
         };
-        let mut sink = ExportSink::new(&a.out, format, &settings.sink.topic_prefix, &db.name);
         let stop = stop_flag();
         let mut state = offsets.snapshot.clone().unwrap_or_default();
         let outcome = run.run(
@@ -145,32 +158,58 @@ pub fn snapshot(
             ));
             return Ok(ExitCode::from(130));
         }
-        // Every captured table gets its file, even an empty one.
-        for d in &decisions {
-            if let Decision::Capture(t) = d {
-                let name = t.name().to_string();
-                if let Some(p) = offsets
-                    .snapshot
-                    .as_mut()
-                    .and_then(|s| s.tables.get_mut(&name))
-                {
-                    if p.file.is_none() {
-                        sink.ensure(t, p)?;
-                    }
-                }
-            }
-        }
-        offsets.save(&offsets_path)?;
         let m = metrics.lock().map(|m| m.clone()).unwrap_or_default();
-        write_manifest(&a.out, &offsets, &decisions, &sink, &m)?;
+        finish_export(&a.out, &mut offsets, &decisions, &mut sink, Some(&m))?;
     } else {
         printer.note(&format!(
             "the export in {} is already complete",
             a.out.display()
         ));
+        // A crash may have come between the last chunk and the files' completion.
+        finish_export(&a.out, &mut offsets, &decisions, &mut sink, None)?;
     }
-    summary(&offsets, printer)?;
+    summary(&offsets, &sink, printer)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Close the open files, give every captured table its file (even an empty one), then save the
+/// offsets and write the manifest: always after a run (`metrics`), else only when something was
+/// missing.
+fn finish_export(
+    out: &std::path::Path,
+    offsets: &mut Offsets,
+    decisions: &[Decision],
+    sink: &mut ExportSink,
+    metrics: Option<&SnapshotMetrics>,
+) -> anyhow::Result<()> {
+    sink.finish()?;
+    let mut changed = false;
+    for d in decisions {
+        if let Decision::Capture(t) = d {
+            let name = t.name().to_string();
+            if let Some(p) = offsets
+                .snapshot
+                .as_mut()
+                .and_then(|s| s.tables.get_mut(&name))
+            {
+                if p.file.is_none() {
+                    sink.ensure(t, p)?;
+                    changed = true;
+                }
+            }
+        }
+    }
+    if metrics.is_none() && !changed && out.join(MANIFEST_FILE).exists() {
+        return Ok(());
+    }
+    offsets.save(&out.join(OFFSETS_FILE))?;
+    write_manifest(
+        out,
+        offsets,
+        decisions,
+        sink,
+        metrics.unwrap_or(&SnapshotMetrics::default()),
+    )
 }
 
 fn write_manifest(
@@ -194,6 +233,7 @@ fn write_manifest(
             json!({
                 "table": t.name().to_string(),
                 "file": sink.file_name(t),
+                "files": sink.files(t, p),
                 "rows": p.map(|p| p.rows).unwrap_or(0),
                 "chunks": p.map(|p| p.chunks).unwrap_or(0),
                 "chunk_scns": p.map(|p| p.chunk_scns.clone()).unwrap_or_default(),
@@ -218,7 +258,7 @@ fn write_manifest(
     Ok(())
 }
 
-fn summary(offsets: &Offsets, printer: &Printer) -> anyhow::Result<()> {
+fn summary(offsets: &Offsets, sink: &ExportSink, printer: &Printer) -> anyhow::Result<()> {
     let Some(state) = &offsets.snapshot else {
         return Ok(());
     };
@@ -236,7 +276,11 @@ fn summary(offsets: &Offsets, printer: &Printer) -> anyhow::Result<()> {
                 p.chunks.to_string(),
                 p.rows.to_string(),
                 scns,
-                p.file.as_ref().map(|f| f.name.clone()).unwrap_or_default(),
+                match sink.files_of(name, Some(p)).as_slice() {
+                    [] => String::new(),
+                    [one] => one.clone(),
+                    [first, .., last] => format!("{first} …\n{last}"),
+                },
                 match p.state {
                     TableState::Done => "done",
                     TableState::InProgress => "in progress",

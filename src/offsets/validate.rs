@@ -227,9 +227,9 @@ pub fn problems(o: &Offsets) -> Vec<String> {
         }
     }
     if let Some(e) = &o.export {
-        if !matches!(e.format.as_str(), "jsonl" | "csv" | "records") {
+        if !matches!(e.format.as_str(), "jsonl" | "csv" | "records" | "parquet") {
             out.push(format!(
-                "export.format `{}` is not jsonl, csv or records",
+                "export.format `{}` is not jsonl, csv, records or parquet",
                 e.format
             ));
         }

@@ -95,6 +95,8 @@ pub const CHUNK_ROWS: &str = "cdc.snapshot.chunk.rows";
 pub const THREADS: &str = "cdc.snapshot.threads";
 pub const MAX_PENDING_CHUNKS: &str = "cdc.snapshot.max.pending.chunks";
 pub const CHUNK_RETRIES: &str = "cdc.snapshot.chunk.retries";
+pub const PARQUET_FILE_ROWS: &str = "cdc.snapshot.parquet.file.rows";
+pub const PARQUET_COMPRESSION: &str = "cdc.snapshot.parquet.compression";
 pub const SELECT_OVERRIDE: &str = "cdc.snapshot.select.override";
 pub const TABLES_ORDER: &str = "cdc.snapshot.tables.order";
 pub const COLUMNS_EXCLUDE: &str = "cdc.columns.exclude";
@@ -152,6 +154,10 @@ pub const KEYS: &[KeySpec] = &[
         "Chunks that may wait in memory for streaming to reach their SCN; reads pause beyond that."),
     key(CHUNK_RETRIES, Kind::UInt { min: 0, max: 1000 }, Some("3"),
         "How often a failed chunk is read again with a fresh SCN before the snapshot stops with CDC-8001."),
+    key(PARQUET_FILE_ROWS, Kind::UInt { min: 0, max: u64::MAX }, Some("10000000"),
+        "Parquet exports (`snapshot --format parquet`): rows after which a table continues in its next file, `PDB.OWNER.TABLE.NNNNN.parquet` (0: one file per table). Each chunk is one row group."),
+    key(PARQUET_COMPRESSION, Kind::Enum(&["zstd", "none"]), Some("zstd"),
+        "Compression of the pages of Parquet exports."),
     per_table(SELECT_OVERRIDE, Kind::Condition,
         "A SQL condition that limits which rows of the table the snapshot reads, e.g. `cdc.snapshot.select.override.PDB1.HR.EMP: \"region = 'EMEA'\"`."),
     key(TABLES_ORDER, Kind::List, None,

@@ -103,6 +103,10 @@ pub struct SnapshotSettings {
     pub threads: u32,
     pub max_pending_chunks: u32,
     pub chunk_retries: u32,
+    /// Rows per Parquet export file (0: one per table).
+    pub parquet_file_rows: u64,
+    /// Parquet exports compress their pages with zstd (else not at all).
+    pub parquet_zstd: bool,
     pub select_overrides: BTreeMap<TableName, String>,
     pub tables_order: Vec<TableName>,
     pub new_tables: NewTables,
@@ -287,6 +291,8 @@ impl Settings {
                 threads: v.uint(keys::THREADS) as u32,
                 max_pending_chunks: v.uint(keys::MAX_PENDING_CHUNKS) as u32,
                 chunk_retries: v.uint(keys::CHUNK_RETRIES) as u32,
+                parquet_file_rows: v.uint(keys::PARQUET_FILE_ROWS),
+                parquet_zstd: v.text(keys::PARQUET_COMPRESSION) == "zstd",
                 select_overrides,
                 tables_order,
                 new_tables: match v.text(keys::SNAPSHOT_NEW_TABLES).as_str() {

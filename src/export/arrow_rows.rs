@@ -1,0 +1,636 @@
+//! A table's Arrow schema in a Parquet export, and its rows as Arrow record batches.
+//!
+//! Oracle types map to the Arrow types lakehouse readers expect (commands/snapshot.md,
+//! "Parquet"): exact decimals as Decimal128 (integers as Int32/Int64), times as timestamps in the
+//! unit their fractional seconds need, zoned times as UTC instants plus the offset where Oracle
+//! keeps one, LOBs as binary or UTF-8, VECTOR as a list of Float32.
+
+use crate::encode;
+use crate::errors::{CdcError, Result};
+use crate::source::model::{ColumnInfo, FetchedRow};
+use crate::types::{ColumnType, Value};
+use arrow_array::builder::{
+    BinaryBuilder, BooleanBuilder, Decimal128Builder, Float32Builder, Float64Builder, Int16Builder,
+    Int32Builder, Int64Builder, ListBuilder, StringBuilder,
+};
+use arrow_array::{
+    ArrayRef, RecordBatch, TimestampMicrosecondArray, TimestampMillisecondArray,
+    TimestampNanosecondArray, TimestampSecondArray,
+};
+use arrow_schema::{DataType, Field, FieldRef, Schema, SchemaRef, TimeUnit};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Suffix of the column that keeps a TIMESTAMP WITH TIME ZONE value's offset from UTC.
+pub const OFFSET_SUFFIX: &str = "_TZ_OFFSET";
+
+/// How one Oracle column becomes Arrow values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mapping {
+    Int32,
+    Int64,
+    Decimal {
+        precision: u8,
+        scale: i8,
+    },
+    /// An unconstrained NUMBER (any scale): its exact decimal text.
+    NumberText,
+    /// FLOAT(p): a double, as Oracle documents FLOAT for applications.
+    Float,
+    BinaryFloat,
+    BinaryDouble,
+    Timestamp(TimeUnit),
+    /// The UTC instant; `offset`: a second column with the offset from UTC in minutes.
+    Zoned {
+        unit: TimeUnit,
+        offset: bool,
+    },
+    Text,
+    /// Intervals (ISO-8601 durations) and BFILE locators (JSON), as in records.
+    RecordText,
+    Binary,
+    Boolean,
+    Vector,
+}
+
+/// The unit fractional seconds of precision `fsp` need (Debezium's adaptive precision).
+fn unit(fsp: u8) -> TimeUnit {
+    match fsp {
+        0..=3 => TimeUnit::Millisecond,
+        4..=6 => TimeUnit::Microsecond,
+        _ => TimeUnit::Nanosecond,
+    }
+}
+
+fn mapping(ty: &ColumnType) -> Mapping {
+    match ty {
+        ColumnType::Number {
+            precision: Some(p),
+            scale,
+        } => {
+            let s = scale.unwrap_or(0);
+            if s <= 0 {
+                // NUMBER(p,-n) holds integers of up to p+n digits.
+                let digits = i32::from(*p) - i32::from(s);
+                if digits <= 9 {
+                    Mapping::Int32
+                } else if digits <= 18 {
+                    Mapping::Int64
+                } else {
+                    Mapping::Decimal {
+                        precision: digits.min(38) as u8,
+                        scale: 0,
+                    }
+                }
+            } else if s <= 38 {
+                // NUMBER(2,5) holds 0.00099: the scale bounds the digits then.
+                Mapping::Decimal {
+                    precision: (*p).max(s as u8).min(38),
+                    scale: s,
+                }
+            } else {
+                Mapping::NumberText
+            }
+        }
+        ColumnType::Number {
+            precision: None,
+            scale: Some(s),
+        } if *s <= 38 => Mapping::Decimal {
+            precision: 38,
+            scale: (*s).max(0),
+        },
+        ColumnType::Number { .. } => Mapping::NumberText,
+        ColumnType::Float { .. } => Mapping::Float,
+        ColumnType::BinaryFloat => Mapping::BinaryFloat,
+        ColumnType::BinaryDouble => Mapping::BinaryDouble,
+        ColumnType::Date => Mapping::Timestamp(TimeUnit::Second),
+        ColumnType::Timestamp { fsp } => Mapping::Timestamp(unit(*fsp)),
+        ColumnType::TimestampTz { fsp } => Mapping::Zoned {
+            unit: unit(*fsp),
+            offset: true,
+        },
+        // Oracle stores LOCAL TIME ZONE values in the database time zone: the offset is not data.
+        ColumnType::TimestampLtz { fsp } => Mapping::Zoned {
+            unit: unit(*fsp),
+            offset: false,
+        },
+        ColumnType::Varchar2 { .. }
+        | ColumnType::Nvarchar2 { .. }
+        | ColumnType::Char { .. }
+        | ColumnType::Nchar { .. }
+        | ColumnType::Long
+        | ColumnType::Clob
+        | ColumnType::Nclob
+        | ColumnType::Rowid
+        | ColumnType::Urowid
+        | ColumnType::Xmltype
+        | ColumnType::Json => Mapping::Text,
+        ColumnType::IntervalYm { .. }
+        | ColumnType::IntervalDs { .. }
+        | ColumnType::Bfile
+        | ColumnType::Other { .. } => Mapping::RecordText,
+        ColumnType::Raw { .. } | ColumnType::LongRaw | ColumnType::Blob => Mapping::Binary,
+        ColumnType::Boolean => Mapping::Boolean,
+        ColumnType::Vector { .. } => Mapping::Vector,
+    }
+}
+
+fn vector_item() -> FieldRef {
+    Arc::new(Field::new("item", DataType::Float32, false))
+}
+
+fn data_type(m: Mapping) -> DataType {
+    match m {
+        Mapping::Int32 => DataType::Int32,
+        Mapping::Int64 => DataType::Int64,
+        Mapping::Decimal { precision, scale } => DataType::Decimal128(precision, scale),
+        Mapping::NumberText | Mapping::Text | Mapping::RecordText => DataType::Utf8,
+        Mapping::Float | Mapping::BinaryDouble => DataType::Float64,
+        Mapping::BinaryFloat => DataType::Float32,
+        Mapping::Timestamp(u) => DataType::Timestamp(u, None),
+        Mapping::Zoned { unit, .. } => DataType::Timestamp(unit, Some("UTC".into())),
+        Mapping::Binary => DataType::Binary,
+        Mapping::Boolean => DataType::Boolean,
+        Mapping::Vector => DataType::List(vector_item()),
+    }
+}
+
+/// A table's columns as Arrow fields, and the conversion of its rows.
+#[derive(Debug)]
+pub struct TableLayout {
+    table: String,
+    columns: Vec<ColumnInfo>,
+    mappings: Vec<Mapping>,
+    schema: SchemaRef,
+}
+
+impl TableLayout {
+    pub fn new(table: &str, columns: &[ColumnInfo]) -> Result<TableLayout> {
+        let mappings: Vec<Mapping> = columns.iter().map(|c| mapping(&c.data_type)).collect();
+        let mut fields = Vec::new();
+        for (c, m) in columns.iter().zip(&mappings) {
+            let meta = HashMap::from([("oracle.type".to_string(), c.data_type.sql_name())]);
+            fields.push(Field::new(&c.name, data_type(*m), c.nullable).with_metadata(meta));
+            if let Mapping::Zoned { offset: true, .. } = m {
+                let name = format!("{}{OFFSET_SUFFIX}", c.name);
+                if columns.iter().any(|o| o.name == name) {
+                    return Err(CdcError::ParquetColumnTaken {
+                        table: table.to_string(),
+                        column: c.name.clone(),
+                        taken: name,
+                    });
+                }
+                let meta = HashMap::from([("oracle.offset.of".to_string(), c.name.clone())]);
+                fields.push(Field::new(name, DataType::Int16, c.nullable).with_metadata(meta));
+            }
+        }
+        let schema = Arc::new(Schema::new(fields).with_metadata(HashMap::from([(
+            "oracle.table".to_string(),
+            table.to_string(),
+        )])));
+        Ok(TableLayout {
+            table: table.to_string(),
+            columns: columns.to_vec(),
+            mappings,
+            schema,
+        })
+    }
+
+    pub fn schema(&self) -> &SchemaRef {
+        &self.schema
+    }
+
+    /// The rows as one record batch.
+    pub fn batch(&self, rows: &[FetchedRow]) -> Result<RecordBatch> {
+        let mut arrays: Vec<ArrayRef> = Vec::with_capacity(self.schema.fields().len());
+        for (i, m) in self.mappings.iter().enumerate() {
+            let values = rows.iter().map(|r| r.values.get(i).unwrap_or(&Value::Null));
+            self.column(i, *m, values, &mut arrays)?;
+        }
+        RecordBatch::try_new(self.schema.clone(), arrays).map_err(|e| CdcError::ParquetValue {
+            table: self.table.clone(),
+            column: String::new(),
+            message: e.to_string(),
+        })
+    }
+
+    fn bad(&self, i: usize, v: &Value, why: &str) -> CdcError {
+        let mut shown = v.to_string();
+        if shown.len() > 60 {
+            let cut = (0..=60)
+                .rev()
+                .find(|&n| shown.is_char_boundary(n))
+                .unwrap_or(0);
+            shown.truncate(cut);
+            shown.push('…');
+        }
+        CdcError::ParquetValue {
+            table: self.table.clone(),
+            column: self.columns[i].name.clone(),
+            message: format!("{why} in {}: {shown}", self.columns[i].data_type.sql_name()),
+        }
+    }
+
+    /// Append the Arrow array(s) of column `i` to `out`.
+    fn column<'v>(
+        &self,
+        i: usize,
+        m: Mapping,
+        values: impl ExactSizeIterator<Item = &'v Value>,
+        out: &mut Vec<ArrayRef>,
+    ) -> Result<()> {
+        let n = values.len();
+        let wrong = |v: &Value| self.bad(i, v, "a value of another type");
+        let array: ArrayRef = match m {
+            Mapping::Int32 => {
+                let mut b = Int32Builder::with_capacity(n);
+                for v in values {
+                    match v {
+                        Value::Null => b.append_null(),
+                        Value::Number(s) => b.append_value(
+                            s.parse()
+                                .map_err(|_| self.bad(i, v, "not an integer that fits 32 bits"))?,
+                        ),
+                        _ => return Err(wrong(v)),
+                    }
+                }
+                Arc::new(b.finish())
+            }
+            Mapping::Int64 => {
+                let mut b = Int64Builder::with_capacity(n);
+                for v in values {
+                    match v {
+                        Value::Null => b.append_null(),
+                        Value::Number(s) => b.append_value(
+                            s.parse()
+                                .map_err(|_| self.bad(i, v, "not an integer that fits 64 bits"))?,
+                        ),
+                        _ => return Err(wrong(v)),
+                    }
+                }
+                Arc::new(b.finish())
+            }
+            Mapping::Decimal { precision, scale } => {
+                let limit = 10i128.pow(u32::from(precision));
+                let mut b = Decimal128Builder::with_capacity(n);
+                for v in values {
+                    match v {
+                        Value::Null => b.append_null(),
+                        Value::Number(s) => {
+                            let units = decimal_units(s, scale)
+                                .filter(|u| u.abs() < limit)
+                                .ok_or_else(|| {
+                                    self.bad(i, v, &format!("not a decimal({precision},{scale})"))
+                                })?;
+                            b.append_value(units);
+                        }
+                        _ => return Err(wrong(v)),
+                    }
+                }
+                Arc::new(
+                    b.finish()
+                        .with_precision_and_scale(precision, scale)
+                        .map_err(|e| self.bad(i, &Value::Null, &e.to_string()))?,
+                )
+            }
+            Mapping::NumberText => {
+                let mut b = StringBuilder::with_capacity(n, n * 8);
+                for v in values {
+                    match v {
+                        Value::Null => b.append_null(),
+                        Value::Number(s) => b.append_value(leading_zero(s)),
+                        _ => return Err(wrong(v)),
+                    }
+                }
+                Arc::new(b.finish())
+            }
+            Mapping::Float | Mapping::BinaryDouble => {
+                let mut b = Float64Builder::with_capacity(n);
+                for v in values {
+                    match v {
+                        Value::Null => b.append_null(),
+                        Value::BinaryDouble(f) => b.append_value(*f),
+                        Value::BinaryFloat(f) => b.append_value(f64::from(*f)),
+                        Value::Number(s) => {
+                            b.append_value(s.parse().map_err(|_| self.bad(i, v, "not a number"))?)
+                        }
+                        _ => return Err(wrong(v)),
+                    }
+                }
+                Arc::new(b.finish())
+            }
+            Mapping::BinaryFloat => {
+                let mut b = Float32Builder::with_capacity(n);
+                for v in values {
+                    match v {
+                        Value::Null => b.append_null(),
+                        Value::BinaryFloat(f) => b.append_value(*f),
+                        _ => return Err(wrong(v)),
+                    }
+                }
+                Arc::new(b.finish())
+            }
+            Mapping::Timestamp(u) => {
+                let mut t = Vec::with_capacity(n);
+                for v in values {
+                    t.push(match v {
+                        Value::Null => None,
+                        Value::Date(s) | Value::Timestamp(s) => {
+                            Some(epoch(s, u).ok_or_else(|| self.bad(i, v, "a time out of range"))?)
+                        }
+                        _ => return Err(wrong(v)),
+                    });
+                }
+                timestamps(t, u, None)
+            }
+            Mapping::Zoned { unit: u, offset } => {
+                let mut t = Vec::with_capacity(n);
+                let mut offsets = Int16Builder::with_capacity(if offset { n } else { 0 });
+                for v in values {
+                    match v {
+                        Value::Null => {
+                            t.push(None);
+                            offsets.append_null();
+                        }
+                        Value::TimestampTz(s) => {
+                            let (at, minutes) =
+                                zoned(s, u).ok_or_else(|| self.bad(i, v, "a time out of range"))?;
+                            t.push(Some(at));
+                            offsets.append_value(minutes);
+                        }
+                        _ => return Err(wrong(v)),
+                    }
+                }
+                out.push(timestamps(t, u, Some("UTC")));
+                if offset {
+                    out.push(Arc::new(offsets.finish()));
+                }
+                return Ok(());
+            }
+            Mapping::Text => {
+                let mut b = StringBuilder::with_capacity(n, n * 16);
+                for v in values {
+                    match v {
+                        Value::Null => b.append_null(),
+                        Value::Text(s) | Value::Json(s) => b.append_value(s),
+                        _ => return Err(wrong(v)),
+                    }
+                }
+                Arc::new(b.finish())
+            }
+            Mapping::RecordText => {
+                let ty = &self.columns[i].data_type;
+                let mut b = StringBuilder::with_capacity(n, n * 16);
+                for v in values {
+                    match v {
+                        Value::Null => b.append_null(),
+                        _ => b.append_value(encode::to_csv(v, ty)),
+                    }
+                }
+                Arc::new(b.finish())
+            }
+            Mapping::Binary => {
+                let mut b = BinaryBuilder::with_capacity(n, n * 16);
+                for v in values {
+                    match v {
+                        Value::Null => b.append_null(),
+                        Value::Bytes(x) => b.append_value(x),
+                        _ => return Err(wrong(v)),
+                    }
+                }
+                Arc::new(b.finish())
+            }
+            Mapping::Boolean => {
+                let mut b = BooleanBuilder::with_capacity(n);
+                for v in values {
+                    match v {
+                        Value::Null => b.append_null(),
+                        Value::Boolean(x) => b.append_value(*x),
+                        _ => return Err(wrong(v)),
+                    }
+                }
+                Arc::new(b.finish())
+            }
+            Mapping::Vector => {
+                let mut b = ListBuilder::new(Float32Builder::new()).with_field(vector_item());
+                for v in values {
+                    match v {
+                        Value::Null => b.append_null(),
+                        Value::Vector(x) => {
+                            b.values().append_slice(x);
+                            b.append(true);
+                        }
+                        _ => return Err(wrong(v)),
+                    }
+                }
+                Arc::new(b.finish())
+            }
+        };
+        out.push(array);
+        Ok(())
+    }
+}
+
+fn timestamps(t: Vec<Option<i64>>, u: TimeUnit, tz: Option<&str>) -> ArrayRef {
+    let tz: Option<Arc<str>> = tz.map(Arc::from);
+    match u {
+        TimeUnit::Second => Arc::new(TimestampSecondArray::from(t).with_timezone_opt(tz)),
+        TimeUnit::Millisecond => Arc::new(TimestampMillisecondArray::from(t).with_timezone_opt(tz)),
+        TimeUnit::Microsecond => Arc::new(TimestampMicrosecondArray::from(t).with_timezone_opt(tz)),
+        TimeUnit::Nanosecond => Arc::new(TimestampNanosecondArray::from(t).with_timezone_opt(tz)),
+    }
+}
+
+/// A `YYYY-MM-DD HH24:MI:SS[.FF]` text as a count of `u` since 1970 (None when out of range).
+fn epoch(s: &str, u: TimeUnit) -> Option<i64> {
+    match u {
+        // DATE has whole seconds: the milliseconds divide exactly.
+        TimeUnit::Second => encode::epoch(s, 3).map(|ms| ms.div_euclid(1000)),
+        TimeUnit::Millisecond => encode::epoch(s, 3),
+        TimeUnit::Microsecond => encode::epoch(s, 6),
+        TimeUnit::Nanosecond => encode::epoch(s, 9),
+    }
+}
+
+/// `2024-02-14 10:58:02.202590000 +01:00` → the UTC instant in `u` and the offset in minutes.
+fn zoned(s: &str, u: TimeUnit) -> Option<(i64, i16)> {
+    let t = chrono::DateTime::parse_from_str(s.trim(), "%Y-%m-%d %H:%M:%S%.f %:z").ok()?;
+    let at = match u {
+        TimeUnit::Second => t.timestamp(),
+        TimeUnit::Millisecond => t.timestamp_millis(),
+        TimeUnit::Microsecond => t.timestamp_micros(),
+        TimeUnit::Nanosecond => t.timestamp_nanos_opt()?,
+    };
+    let minutes = i16::try_from(t.offset().local_minus_utc() / 60).ok()?;
+    Some((at, minutes))
+}
+
+/// `.5` → `0.5`, `-.5` → `-0.5` (Oracle leaves the zero out; readers expect it).
+fn leading_zero(s: &str) -> std::borrow::Cow<'_, str> {
+    if let Some(rest) = s.strip_prefix("-.") {
+        format!("-0.{rest}").into()
+    } else if let Some(rest) = s.strip_prefix('.') {
+        format!("0.{rest}").into()
+    } else {
+        s.into()
+    }
+}
+
+/// The unscaled value of a decimal text at `scale` (`-1.5` at 2 → -150); None when the text
+/// is not a plain decimal or has more fraction digits than the scale.
+fn decimal_units(text: &str, scale: i8) -> Option<i128> {
+    let t = text.trim();
+    let (neg, body) = match t.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
+    let frac = frac.trim_end_matches('0');
+    if (int.is_empty() && frac.is_empty())
+        || !int.bytes().chain(frac.bytes()).all(|c| c.is_ascii_digit())
+    {
+        return None;
+    }
+    let scale = usize::try_from(scale).unwrap_or(0);
+    if frac.len() > scale {
+        return None;
+    }
+    let mut v: i128 = 0;
+    for c in int.bytes().chain(frac.bytes()) {
+        v = v.checked_mul(10)?.checked_add(i128::from(c - b'0'))?;
+    }
+    for _ in frac.len()..scale {
+        v = v.checked_mul(10)?;
+    }
+    Some(if neg { -v } else { v })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ty(t: &str) -> ColumnType {
+        ColumnType::parse(t).unwrap()
+    }
+
+    #[test]
+    fn oracle_types_map_to_the_arrow_types_readers_expect() {
+        let cases = [
+            ("NUMBER(5)", DataType::Int32),
+            ("NUMBER(9)", DataType::Int32),
+            ("NUMBER(10)", DataType::Int64),
+            ("NUMBER(16,-2)", DataType::Int64),
+            ("NUMBER(18,-2)", DataType::Decimal128(20, 0)),
+            ("NUMBER(38)", DataType::Decimal128(38, 0)),
+            ("NUMBER(10,2)", DataType::Decimal128(10, 2)),
+            ("NUMBER(2,5)", DataType::Decimal128(5, 5)),
+            ("NUMBER(*,2)", DataType::Decimal128(38, 2)),
+            ("NUMBER", DataType::Utf8),
+            ("FLOAT(126)", DataType::Float64),
+            ("BINARY_FLOAT", DataType::Float32),
+            ("DATE", DataType::Timestamp(TimeUnit::Second, None)),
+            (
+                "TIMESTAMP(3)",
+                DataType::Timestamp(TimeUnit::Millisecond, None),
+            ),
+            (
+                "TIMESTAMP(6)",
+                DataType::Timestamp(TimeUnit::Microsecond, None),
+            ),
+            (
+                "TIMESTAMP(9)",
+                DataType::Timestamp(TimeUnit::Nanosecond, None),
+            ),
+            (
+                "TIMESTAMP(6) WITH LOCAL TIME ZONE",
+                DataType::Timestamp(TimeUnit::Microsecond, Some("UTC".into())),
+            ),
+            ("RAW(16)", DataType::Binary),
+            ("BLOB", DataType::Binary),
+            ("CLOB", DataType::Utf8),
+            ("JSON", DataType::Utf8),
+            ("BOOLEAN", DataType::Boolean),
+            ("VECTOR(3)", DataType::List(vector_item())),
+            ("INTERVAL DAY(2) TO SECOND(6)", DataType::Utf8),
+        ];
+        for (t, want) in cases {
+            assert_eq!(data_type(mapping(&ty(t))), want, "{t}");
+        }
+    }
+
+    fn col(name: &str, t: &str) -> ColumnInfo {
+        ColumnInfo {
+            name: name.into(),
+            data_type: ty(t),
+            nullable: true,
+            virtual_column: false,
+            hidden: false,
+        }
+    }
+
+    #[test]
+    fn zoned_columns_get_an_offset_column_unless_the_name_is_taken() {
+        let l = TableLayout::new("T", &[col("AT", "TIMESTAMP(6) WITH TIME ZONE")]).unwrap();
+        let names: Vec<&str> = l
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| f.name().as_str())
+            .collect();
+        assert_eq!(names, ["AT", "AT_TZ_OFFSET"]);
+        let b = l
+            .batch(&[FetchedRow {
+                rowid: String::new(),
+                values: vec![Value::TimestampTz(
+                    "2024-02-14 10:58:02.202590000 +01:00".into(),
+                )],
+            }])
+            .unwrap();
+        let at = b
+            .column(0)
+            .as_any()
+            .downcast_ref::<TimestampMicrosecondArray>();
+        assert_eq!(at.map(|a| a.value(0)), Some(1_707_904_682_202_590));
+        let off = b
+            .column(1)
+            .as_any()
+            .downcast_ref::<arrow_array::Int16Array>();
+        assert_eq!(off.map(|a| a.value(0)), Some(60));
+        let e = TableLayout::new(
+            "T",
+            &[
+                col("AT", "TIMESTAMP WITH TIME ZONE"),
+                col("AT_TZ_OFFSET", "NUMBER(4)"),
+            ],
+        )
+        .unwrap_err();
+        assert!(e.to_string().starts_with("CDC-6103"), "{e}");
+    }
+
+    #[test]
+    fn decimals_are_exact_and_overflow_is_an_error() {
+        assert_eq!(decimal_units("-1.5", 2), Some(-150));
+        assert_eq!(decimal_units(".05", 2), Some(5));
+        assert_eq!(decimal_units("7", 0), Some(7));
+        assert_eq!(decimal_units("1.250", 2), Some(125));
+        assert_eq!(decimal_units("1.255", 2), None);
+        assert_eq!(decimal_units("1e5", 2), None);
+        assert_eq!(decimal_units("", 2), None);
+        let l = TableLayout::new("T", &[col("N", "NUMBER(3,1)")]).unwrap();
+        let row = |s: &str| FetchedRow {
+            rowid: String::new(),
+            values: vec![Value::Number(s.into())],
+        };
+        assert!(l.batch(&[row("99.9"), row("-.5")]).is_ok());
+        let e = l.batch(&[row("100")]).unwrap_err().to_string();
+        assert!(e.starts_with("CDC-6101: T.N:") && e.contains("100"), "{e}");
+        let l = TableLayout::new("T", &[col("D", "TIMESTAMP(9)")]).unwrap();
+        let e = l
+            .batch(&[FetchedRow {
+                rowid: String::new(),
+                values: vec![Value::Timestamp("9999-12-31 23:59:59.000000000".into())],
+            }])
+            .unwrap_err();
+        assert!(e.to_string().contains("out of range"), "{e}");
+    }
+}
