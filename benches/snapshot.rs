@@ -1,7 +1,9 @@
 //! Snapshot path: emulator chunk rows → records → JSONL and CSV files, in rows/s, next to the
 //! time a plain buffered writer takes to write the same bytes (the ratio is what matters).
+//! Timed in CPU time by default (see `support/clock.rs`): the export's reader threads add up, so the
+//! ratio is the export's whole cost against the plain write's.
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use oracle_cdc::export::{ExportFormat, ExportSink};
 use oracle_cdc::offsets::SnapshotState;
 use oracle_cdc::ops::OpsLog;
@@ -12,6 +14,9 @@ use oracle_cdc::source::emulator::{clock, init, EmulatorConnector, Faults};
 use oracle_cdc::source::Connector;
 use std::io::Write;
 use std::time::Duration;
+
+#[path = "support/clock.rs"]
+mod bench_clock;
 
 const ROWS: u64 = 200_000;
 
@@ -73,6 +78,17 @@ fn bench(c: &mut Criterion) {
         Settings::from_pairs(&["cdc.snapshot.chunk.rows=50000", "cdc.snapshot.threads=2"])
             .expect("settings");
 
+    // For profilers (`perf stat`, callgrind): export n times to each format, without criterion.
+    if let Some(n) = bench_clock::repeat() {
+        for format in [ExportFormat::Jsonl, ExportFormat::Csv] {
+            for _ in 0..n {
+                let out = tempfile::tempdir().expect("out");
+                export(&conn, &settings, format, out.path());
+            }
+        }
+        return;
+    }
+    let clock = bench_clock::Clock::from_env();
     let mut g = c.benchmark_group("snapshot");
     g.sample_size(10)
         .measurement_time(Duration::from_secs(20))
@@ -81,12 +97,18 @@ fn bench(c: &mut Criterion) {
         ("emulator to JSONL", ExportFormat::Jsonl),
         ("emulator to CSV", ExportFormat::Csv),
     ] {
-        g.bench_function(name, |b| {
-            b.iter_batched(
-                || tempfile::tempdir().expect("out"),
-                |out| export(&conn, &settings, format, out.path()),
-                BatchSize::PerIteration,
-            )
+        g.bench_function(format!("{name} ({} time)", clock.name()), |b| {
+            b.iter_custom(|iters| {
+                clock.time(
+                    iters,
+                    || tempfile::tempdir().expect("out"),
+                    // The directory is removed after the clock stops.
+                    |out| {
+                        export(&conn, &settings, format, out.path());
+                        out
+                    },
+                )
+            })
         });
     }
     // The same bytes through a plain buffered writer, for the ratio.
@@ -101,20 +123,23 @@ fn bench(c: &mut Criterion) {
         let out = tempfile::tempdir().expect("out");
         export(&conn, &settings, format, out.path());
         let bytes = std::fs::read(out.path().join(format!("BENCH.T.{ext}"))).expect("read");
-        g.bench_function(name, |b| {
-            b.iter_batched(
-                || tempfile::tempdir().expect("out"),
-                |o| {
-                    let f = std::fs::File::create(o.path().join("plain")).expect("create");
-                    let mut w = std::io::BufWriter::new(f);
-                    for line in bytes.split_inclusive(|&b| b == b'\n') {
-                        w.write_all(line).expect("write");
-                    }
-                    let f = w.into_inner().expect("flush");
-                    f.sync_data().expect("sync");
-                },
-                BatchSize::PerIteration,
-            )
+        g.bench_function(format!("{name} ({} time)", clock.name()), |b| {
+            b.iter_custom(|iters| {
+                clock.time(
+                    iters,
+                    || tempfile::tempdir().expect("out"),
+                    |o| {
+                        let f = std::fs::File::create(o.path().join("plain")).expect("create");
+                        let mut w = std::io::BufWriter::new(f);
+                        for line in bytes.split_inclusive(|&b| b == b'\n') {
+                            w.write_all(line).expect("write");
+                        }
+                        let f = w.into_inner().expect("flush");
+                        f.sync_data().expect("sync");
+                        o
+                    },
+                )
+            })
         });
     }
     g.finish();

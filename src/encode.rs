@@ -18,22 +18,9 @@ pub fn to_json(v: &Value, ty: &ColumnType) -> Json {
         Value::Date(s) => epoch(s, 3)
             .map(Json::from)
             .unwrap_or_else(|| Json::String(s.clone())),
-        Value::Timestamp(s) => {
-            let fsp = match ty {
-                ColumnType::Timestamp { fsp } => *fsp,
-                _ => 6,
-            };
-            let unit = if fsp <= 3 {
-                3
-            } else if fsp <= 6 {
-                6
-            } else {
-                9
-            };
-            epoch(s, unit)
-                .map(Json::from)
-                .unwrap_or_else(|| Json::String(s.clone()))
-        }
+        Value::Timestamp(s) => epoch(s, timestamp_unit(ty))
+            .map(Json::from)
+            .unwrap_or_else(|| Json::String(s.clone())),
         Value::TimestampTz(s) => {
             Json::String(zoned(s, matches!(ty, ColumnType::TimestampLtz { .. })))
         }
@@ -56,12 +43,24 @@ pub fn to_csv(v: &Value, ty: &ColumnType) -> String {
     }
 }
 
-fn number(n: &str, ty: &ColumnType) -> Json {
+/// Adaptive precision: milli-, micro- or nanoseconds by the timestamp's fractional digits.
+fn timestamp_unit(ty: &ColumnType) -> u32 {
+    match ty {
+        ColumnType::Timestamp { fsp } if *fsp <= 3 => 3,
+        ColumnType::Timestamp { fsp } if *fsp > 6 => 9,
+        _ => 6,
+    }
+}
+
+/// A NUMBER(p<=18, s<=0) value as the integer it is.
+fn integral(n: &str, ty: &ColumnType) -> Option<i64> {
     let integral = matches!(ty, ColumnType::Number { precision: Some(p), scale: Some(s) } if *s <= 0 && *p <= 18);
-    if integral {
-        if let Ok(i) = n.parse::<i64>() {
-            return Json::from(i);
-        }
+    integral.then(|| n.parse::<i64>().ok()).flatten()
+}
+
+fn number(n: &str, ty: &ColumnType) -> Json {
+    if let Some(i) = integral(n, ty) {
+        return Json::from(i);
     }
     // Exact decimal text, with the leading zero JSON consumers expect.
     let text = if let Some(rest) = n.strip_prefix("-.") {
@@ -170,17 +169,105 @@ pub fn write_json_row(
     out.push(b'}');
 }
 
-/// Append the record value of `v` (what [`to_json`] gives) as JSON text.
+/// Append the record value of `v` (what [`to_json`] gives) as JSON text. Numbers, dates and
+/// timestamps (most of every row) are written without building a `serde_json::Value`.
 pub fn write_json_value(out: &mut Vec<u8>, v: &Value, ty: &ColumnType) {
-    match (v, ty) {
-        (Value::Null, _) => out.extend_from_slice(b"null"),
-        (Value::Text(t), _) => write_json_str(out, t),
-        (Value::Number(n), ty) => match number(n, ty) {
-            Json::String(s) => write_json_str(out, &s),
-            other => out.extend_from_slice(other.to_string().as_bytes()),
-        },
-        _ => out.extend_from_slice(to_json(v, ty).to_string().as_bytes()),
+    match fast(v, ty) {
+        Some(Fast::Null) => out.extend_from_slice(b"null"),
+        Some(Fast::Int(i)) => out.extend_from_slice(itoa::Buffer::new().format(i).as_bytes()),
+        Some(Fast::Str(prefix, s)) => {
+            out.push(b'"');
+            out.extend_from_slice(prefix.as_bytes());
+            write_json_str_body(out, s);
+            out.push(b'"');
+        }
+        None => out.extend_from_slice(to_json(v, ty).to_string().as_bytes()),
     }
+}
+
+/// Append the CSV cell of `v` (what [`to_csv`] gives), quoted as the `csv` crate's default
+/// writer quotes it (a field holding `,` `"` CR or LF is quoted, its quotes doubled).
+pub fn write_csv_value(out: &mut Vec<u8>, v: &Value, ty: &ColumnType) {
+    let start = out.len();
+    match fast(v, ty) {
+        Some(Fast::Null) => {}
+        Some(Fast::Int(i)) => out.extend_from_slice(itoa::Buffer::new().format(i).as_bytes()),
+        Some(Fast::Str(prefix, s)) => {
+            out.extend_from_slice(prefix.as_bytes());
+            out.extend_from_slice(s.as_bytes());
+        }
+        None => out.extend_from_slice(to_csv(v, ty).as_bytes()),
+    }
+    let cell = &out[start..];
+    if cell
+        .iter()
+        .any(|&b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
+    {
+        let mut quoted = Vec::with_capacity(cell.len() + 2);
+        quoted.push(b'"');
+        for &b in cell {
+            if b == b'"' {
+                quoted.push(b'"');
+            }
+            quoted.push(b);
+        }
+        quoted.push(b'"');
+        out.truncate(start);
+        out.extend_from_slice(&quoted);
+    }
+}
+
+/// Append one CSV record of a row and its line end, byte for byte what `csv::Writer` writes
+/// (a record with no bytes at all is written as `""`).
+pub fn write_csv_row(
+    out: &mut Vec<u8>,
+    columns: &[crate::source::model::ColumnInfo],
+    values: &[Value],
+) {
+    let start = out.len();
+    for (i, (c, v)) in columns.iter().zip(values).enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write_csv_value(out, v, &c.data_type);
+    }
+    if out.len() == start {
+        out.extend_from_slice(b"\"\"");
+    }
+    out.push(b'\n');
+}
+
+/// A record value that needs no `serde_json::Value`: null, an integer, or a string (a prefix
+/// and the rest, so `.5` becomes `0.5` without allocating).
+enum Fast<'a> {
+    Null,
+    Int(i64),
+    Str(&'static str, &'a str),
+}
+
+fn fast<'a>(v: &'a Value, ty: &ColumnType) -> Option<Fast<'a>> {
+    Some(match v {
+        Value::Null => Fast::Null,
+        Value::Text(t) => Fast::Str("", t),
+        // The same value `number` gives.
+        Value::Number(n) => match integral(n, ty) {
+            Some(i) => Fast::Int(i),
+            None => match (n.strip_prefix("-."), n.strip_prefix('.')) {
+                (Some(rest), _) => Fast::Str("-0.", rest),
+                (None, Some(rest)) => Fast::Str("0.", rest),
+                (None, None) => Fast::Str("", n),
+            },
+        },
+        Value::Date(s) => match epoch(s, 3) {
+            Some(ms) => Fast::Int(ms),
+            None => Fast::Str("", s),
+        },
+        Value::Timestamp(s) => match epoch(s, timestamp_unit(ty)) {
+            Some(t) => Fast::Int(t),
+            None => Fast::Str("", s),
+        },
+        _ => return None,
+    })
 }
 
 /// The JSON object key `"NAME":` of a column.
@@ -194,6 +281,12 @@ pub fn json_key(name: &str) -> Vec<u8> {
 /// Append `s` as a JSON string.
 pub fn write_json_str(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
+    write_json_str_body(out, s);
+    out.push(b'"');
+}
+
+/// Append `s` escaped for the inside of a JSON string.
+fn write_json_str_body(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
     let mut start = 0;
     for (i, &c) in bytes.iter().enumerate() {
@@ -214,7 +307,6 @@ pub fn write_json_str(out: &mut Vec<u8>, s: &str) {
         start = i + 1;
     }
     out.extend_from_slice(&bytes[start..]);
-    out.push(b'"');
 }
 
 /// `2024-02-14 10:58:02.202590000 +01:00` → `2024-02-14T10:58:02.20259+01:00` (LTZ in UTC: `Z`).
@@ -389,6 +481,84 @@ mod tests {
             Some(-2_208_988_800_000_000 + 500_000)
         );
         assert_eq!(epoch("2024-13-01 00:00:00", 3), None);
+    }
+
+    #[test]
+    fn the_fast_value_and_csv_writers_match_to_json_and_the_csv_crate() {
+        let cases: Vec<(&str, Value)> = vec![
+            ("NUMBER(10)", Value::Number("-42".into())),
+            ("NUMBER(10)", Value::Number("1e5".into())),
+            ("NUMBER(20)", Value::Number("12345678901234567890".into())),
+            ("NUMBER(10,2)", Value::Number(".5".into())),
+            ("NUMBER(10,2)", Value::Number("-.25".into())),
+            ("NUMBER", Value::Number("7".into())),
+            ("VARCHAR2(20)", Value::Text(String::new())),
+            (
+                "VARCHAR2(20)",
+                Value::Text("a,b \"c\"\r\n\t\u{1}é\\".into()),
+            ),
+            ("DATE", Value::Date("2024-02-29 12:00:00".into())),
+            ("DATE", Value::Date("not a date".into())),
+            (
+                "TIMESTAMP(3)",
+                Value::Timestamp("1970-01-01 00:00:01.5".into()),
+            ),
+            (
+                "TIMESTAMP(6)",
+                Value::Timestamp("1970-01-01 00:00:01.000002".into()),
+            ),
+            (
+                "TIMESTAMP(9)",
+                Value::Timestamp("1970-01-01 00:00:00.000000007".into()),
+            ),
+            ("TIMESTAMP(9)", Value::Timestamp("12:00".into())),
+            ("RAW(2)", Value::Bytes(vec![0x0a, 0x0b])),
+            ("JSON", Value::Json("{\"a\":[1,\"x,y\"]}".into())),
+            ("BINARY_DOUBLE", Value::BinaryDouble(-1.5)),
+            ("DATE", Value::Null),
+        ];
+        for (t, v) in &cases {
+            let mut out = Vec::new();
+            write_json_value(&mut out, v, &ty(t));
+            let parsed: Json = serde_json::from_slice(&out).unwrap();
+            assert_eq!(parsed, to_json(v, &ty(t)), "{t} {v:?}");
+            assert_eq!(
+                out,
+                to_json(v, &ty(t)).to_string().into_bytes(),
+                "{t} {v:?}"
+            );
+        }
+        // Whole rows, and rows of one column (an empty record is written as `""`).
+        let col = |t: &str| crate::source::model::ColumnInfo {
+            name: "C".into(),
+            data_type: ty(t),
+            nullable: true,
+            virtual_column: false,
+            hidden: false,
+        };
+        let columns: Vec<_> = cases.iter().map(|(t, _)| col(t)).collect();
+        let values: Vec<Value> = cases.iter().map(|(_, v)| v.clone()).collect();
+        let mut rows: Vec<(Vec<_>, Vec<Value>)> = vec![(columns, values)];
+        for (t, v) in &cases {
+            rows.push((vec![col(t)], vec![v.clone()]));
+        }
+        for (columns, values) in rows {
+            let mut fast = Vec::new();
+            write_csv_row(&mut fast, &columns, &values);
+            let mut w = csv::Writer::from_writer(Vec::new());
+            w.write_record(
+                columns
+                    .iter()
+                    .zip(&values)
+                    .map(|(c, v)| to_csv(v, &c.data_type)),
+            )
+            .unwrap();
+            let slow = w.into_inner().unwrap();
+            assert_eq!(
+                String::from_utf8(fast).unwrap(),
+                String::from_utf8(slow).unwrap()
+            );
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::snapshot::target::TableTarget;
 use crate::snapshot::ChunkSink;
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 mod arrow_rows;
@@ -248,17 +248,9 @@ impl ChunkSink for ExportSink {
                 }
             }
             ExportFormat::Csv => {
-                let mut w = csv::Writer::from_writer(BufWriter::new(&mut buf));
                 for row in &chunk.rows {
-                    w.write_record(
-                        t.columns
-                            .iter()
-                            .zip(&row.values)
-                            .map(|(c, v)| encode::to_csv(v, &c.data_type)),
-                    )
-                    .map_err(|e| CdcError::io(&path, std::io::Error::other(e)))?;
+                    encode::write_csv_row(&mut buf, &t.columns, &row.values);
                 }
-                w.flush().map_err(|e| CdcError::io(&path, e))?;
             }
             // Parquet chunks went to the Parquet writer at the top.
             ExportFormat::Parquet => {}

@@ -2,48 +2,61 @@
 //! stream path's hot spot: no `serde_json::Value` is built per record).
 
 use crate::encode::{write_json_str, write_json_value};
+use crate::source::model::ColumnInfo;
 use crate::stream::buffer::Committed;
 use crate::stream::decode::{Change, ChangeOp, TableSchema};
 use crate::types::Value;
-use std::io::Write;
 
 type Image = [(String, Value)];
 
-fn write_image(out: &mut Vec<u8>, schema: &TableSchema, scn: u64, values: &Image) {
-    let cols = schema.columns_at(scn);
+/// The column named `name`: images are in table column order, so the search starts where the
+/// previous one ended (`*from`) and only wraps around for an image out of order.
+fn column<'c>(cols: &'c [ColumnInfo], from: &mut usize, name: &str) -> Option<&'c ColumnInfo> {
+    let i = (*from..cols.len())
+        .chain(0..*from)
+        .find(|&i| cols[i].name == name)?;
+    *from = i + 1;
+    Some(&cols[i])
+}
+
+fn write_pair(out: &mut Vec<u8>, name: &str, col: Option<&ColumnInfo>, v: Option<&Value>) {
+    write_json_str(out, name);
+    out.push(b':');
+    match (col, v) {
+        (Some(c), Some(v)) => write_json_value(out, v, &c.data_type),
+        _ => out.extend_from_slice(b"null"),
+    }
+}
+
+fn write_image(out: &mut Vec<u8>, cols: &[ColumnInfo], values: &Image) {
     out.push(b'{');
+    let mut from = 0;
     for (i, (name, v)) in values.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        write_json_str(out, name);
-        out.push(b':');
-        match cols.iter().find(|c| &c.name == name) {
-            Some(c) => write_json_value(out, v, &c.data_type),
-            None => out.extend_from_slice(b"null"),
-        }
+        write_pair(out, name, column(cols, &mut from, name), Some(v));
     }
     out.push(b'}');
 }
 
-fn write_key(out: &mut Vec<u8>, schema: &TableSchema, scn: u64, image: &Image) {
+fn write_key(out: &mut Vec<u8>, schema: &TableSchema, cols: &[ColumnInfo], image: &Image) {
     if schema.key.is_empty() {
         out.extend_from_slice(b"null");
         return;
     }
-    let key: Vec<(String, Value)> = schema
-        .key
-        .iter()
-        .map(|k| {
-            let v = image
-                .iter()
-                .find(|(n, _)| n == k)
-                .map(|(_, v)| v.clone())
-                .unwrap_or(Value::Null);
-            (k.clone(), v)
-        })
-        .collect();
-    write_image(out, schema, scn, &key);
+    out.push(b'{');
+    let mut from = 0;
+    for (i, k) in schema.key.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        let v = image.iter().find(|(n, _)| n == k).map(|(_, v)| v);
+        // A key column missing from the image is null (as the column would be).
+        let v = v.or(Some(&Value::Null));
+        write_pair(out, k, column(cols, &mut from, k), v);
+    }
+    out.push(b'}');
 }
 
 fn key_values<'a>(schema: &TableSchema, image: &'a Image) -> Vec<Option<&'a Value>> {
@@ -54,11 +67,8 @@ fn key_values<'a>(schema: &TableSchema, image: &'a Image) -> Vec<Option<&'a Valu
         .collect()
 }
 
-fn write_opt_str(out: &mut Vec<u8>, s: Option<&str>) {
-    match s {
-        Some(s) => write_json_str(out, s),
-        None => out.extend_from_slice(b"null"),
-    }
+fn write_int(out: &mut Vec<u8>, n: impl itoa::Integer) {
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 /// The record lines (JSON without the newline) of one change: one, or for an update that
@@ -74,32 +84,42 @@ pub fn change_record_lines(
     let ts = crate::encode::epoch_ms(&tx.commit_timestamp).unwrap_or_else(crate::record::now_ms);
     let now = crate::record::now_ms();
     let db = change.table.pdb.as_deref().unwrap_or(db_name);
-    let scn = change.scn.to_string();
-    let commit = tx.commit_scn.to_string();
+    let topic = format!("{topic_prefix}.{}", change.table);
+    let cols = schema.columns_at(change.scn);
     let line = |op: ChangeOp, before: Option<&Image>, after: Option<&Image>| -> Vec<u8> {
-        let mut out = Vec::with_capacity(512);
+        let image_bytes = |i: Option<&Image>| {
+            i.map_or(0, |i| {
+                i.iter()
+                    .map(|(n, v)| n.len() + value_bytes(v))
+                    .sum::<usize>()
+            })
+        };
+        let mut out =
+            Vec::with_capacity(512 + topic.len() + 2 * (image_bytes(before) + image_bytes(after)));
         out.extend_from_slice(b"{\"topic\":");
-        write_json_str(&mut out, &format!("{topic_prefix}.{}", change.table));
+        write_json_str(&mut out, &topic);
         out.extend_from_slice(b",\"key\":");
         match after.or(before) {
-            Some(img) => write_key(&mut out, schema, change.scn, img),
+            Some(img) => write_key(&mut out, schema, cols, img),
             None => out.extend_from_slice(b"null"),
         }
         out.extend_from_slice(b",\"value\":{\"before\":");
         match before {
-            Some(b) => write_image(&mut out, schema, change.scn, b),
+            Some(b) => write_image(&mut out, cols, b),
             None => out.extend_from_slice(b"null"),
         }
         out.extend_from_slice(b",\"after\":");
         match after {
-            Some(a) => write_image(&mut out, schema, change.scn, a),
+            Some(a) => write_image(&mut out, cols, a),
             None => out.extend_from_slice(b"null"),
         }
         out.extend_from_slice(b",\"source\":{\"version\":");
         write_json_str(&mut out, env!("CARGO_PKG_VERSION"));
         out.extend_from_slice(b",\"connector\":\"oracle\",\"name\":");
         write_json_str(&mut out, topic_prefix);
-        let _ = write!(out, ",\"ts_ms\":{ts},\"snapshot\":\"false\",\"db\":");
+        out.extend_from_slice(b",\"ts_ms\":");
+        write_int(&mut out, ts);
+        out.extend_from_slice(b",\"snapshot\":\"false\",\"db\":");
         write_json_str(&mut out, db);
         out.extend_from_slice(b",\"sequence\":null,\"schema\":");
         write_json_str(&mut out, &change.table.owner);
@@ -107,24 +127,29 @@ pub fn change_record_lines(
         write_json_str(&mut out, &change.table.table);
         out.extend_from_slice(b",\"txId\":");
         write_json_str(&mut out, &tx.xid);
-        let _ = write!(
-            out,
-            ",\"scn\":\"{scn}\",\"commit_scn\":\"{commit}\",\"lcr_position\":null,\"rs_id\":"
-        );
+        out.extend_from_slice(b",\"scn\":\"");
+        write_int(&mut out, change.scn);
+        out.extend_from_slice(b"\",\"commit_scn\":\"");
+        write_int(&mut out, tx.commit_scn);
+        out.extend_from_slice(b"\",\"lcr_position\":null,\"rs_id\":");
         write_json_str(&mut out, &change.rs_id);
-        let _ = write!(
-            out,
-            ",\"ssn\":{},\"redo_thread\":{},\"user_name\":",
-            change.ssn, tx.thread
-        );
-        write_opt_str(&mut out, Some(&change.user));
+        out.extend_from_slice(b",\"ssn\":");
+        write_int(&mut out, change.ssn);
+        out.extend_from_slice(b",\"redo_thread\":");
+        write_int(&mut out, tx.thread);
+        out.extend_from_slice(b",\"user_name\":");
+        write_json_str(&mut out, &change.user);
         out.extend_from_slice(b",\"row_id\":");
         write_json_str(&mut out, &change.row_id);
-        let _ = write!(
-            out,
-            "}},\"op\":\"{}\",\"ts_ms\":{now},\"transaction\":null}},\"headers\":{{\"cdc.scn\":\"{scn}\",\"cdc.commit_scn\":\"{commit}\"}}}}",
-            op.code()
-        );
+        out.extend_from_slice(b"},\"op\":\"");
+        out.extend_from_slice(op.code().as_bytes());
+        out.extend_from_slice(b"\",\"ts_ms\":");
+        write_int(&mut out, now);
+        out.extend_from_slice(b",\"transaction\":null},\"headers\":{\"cdc.scn\":\"");
+        write_int(&mut out, change.scn);
+        out.extend_from_slice(b"\",\"cdc.commit_scn\":\"");
+        write_int(&mut out, tx.commit_scn);
+        out.extend_from_slice(b"\"}}");
         out
     };
     let before = change.before.as_deref();
@@ -139,6 +164,20 @@ pub fn change_record_lines(
             ]
         }
         _ => vec![line(change.op, before, after)],
+    }
+}
+
+/// Roughly the bytes a value takes in a record (to size the line's buffer once).
+fn value_bytes(v: &Value) -> usize {
+    match v {
+        Value::Number(s)
+        | Value::Text(s)
+        | Value::Date(s)
+        | Value::Timestamp(s)
+        | Value::TimestampTz(s)
+        | Value::Json(s) => s.len() + 4,
+        Value::Bytes(b) => b.len() * 4 / 3 + 4,
+        _ => 24,
     }
 }
 
@@ -247,6 +286,38 @@ mod tests {
         assert_eq!(
             r["headers"],
             json!({"cdc.scn": "95", "cdc.commit_scn": "100"})
+        );
+    }
+
+    #[test]
+    fn records_are_written_byte_for_byte_in_field_order() {
+        let c = change(
+            ChangeOp::Update,
+            Some(row("-7", "a\"b")),
+            Some(vec![
+                ("ID".into(), Value::Number("-7".into())),
+                ("NAME".into(), Value::Null),
+            ]),
+        );
+        let line =
+            String::from_utf8(change_record_lines("cdc", "DB", &schema(), &c, &tx()).remove(0))
+                .unwrap();
+        // The record's own time (`value.ts_ms`) is when it was written.
+        let (head, tail) = line.split_once("\"op\":\"u\",\"ts_ms\":").unwrap();
+        let tail = tail.trim_start_matches(|c: char| c.is_ascii_digit());
+        let expected_head = concat!(
+            r#"{"topic":"cdc.PDB1.HR.EMP","key":{"ID":-7},"value":{"before":{"ID":-7,"NAME":"a\"b","HIRED":86400000},"#,
+            r#""after":{"ID":-7,"NAME":null},"source":{"version":""#,
+            env!("CARGO_PKG_VERSION"),
+            r#"","connector":"oracle","name":"cdc","ts_ms":1704164645000,"snapshot":"false","db":"PDB1","#,
+            r#""sequence":null,"schema":"HR","table":"EMP","txId":"0a001b00c3010000","scn":"95","commit_scn":"100","#,
+            r#""lcr_position":null,"rs_id":" 0x000001.00000002.0010 ","ssn":1,"redo_thread":1,"user_name":"APP","#,
+            r#""row_id":"AAAR0oAAEAAAACAAAB"},"#
+        );
+        assert_eq!(head, expected_head);
+        assert_eq!(
+            tail,
+            r#","transaction":null},"headers":{"cdc.scn":"95","cdc.commit_scn":"100"}}"#
         );
     }
 

@@ -151,55 +151,74 @@ pub fn is_create_table(row: &LogMinerRow) -> bool {
             .is_some_and(|p| p.eq_ignore_ascii_case("create table"))
 }
 
+/// Where `name` is in the table's columns (images are kept in that order).
+fn position(cols: &[ColumnInfo], name: &str) -> usize {
+    cols.iter()
+        .position(|c| c.name == name)
+        .unwrap_or(usize::MAX)
+}
+
+fn redo_error(row: &LogMinerRow, t: &TableSchema, xid: &str, message: String) -> CdcError {
+    CdcError::RedoParse {
+        scn: row.scn,
+        xid: xid.to_string(),
+        table: t.name.to_string(),
+        message,
+    }
+}
+
+/// The typed image of a statement's items (taken, so their names move into it).
 fn typed(
     t: &TableSchema,
     cols: &[ColumnInfo],
-    items: &[(String, Literal)],
+    items: Vec<(String, Literal)>,
     row: &LogMinerRow,
     xid: &str,
-) -> Result<Vec<(String, Value)>> {
-    let mut out: Vec<(String, Value)> = Vec::with_capacity(items.len());
+) -> Result<Image> {
+    let mut out: Image = Vec::with_capacity(items.len());
+    let mut last = 0;
+    let mut in_order = true;
     for (name, lit) in items {
         // Excluded columns are never published. LogMiner cannot render some types (VECTOR,
         // BOOLEAN before 23ai's support, BFILE, XMLTYPE in-line…): their value is unavailable
         // in the redo, so the column is left out of the image rather than guessed.
-        if t.excluded.iter().any(|e| e == name) || matches!(lit, Literal::Unsupported) {
+        if t.excluded.iter().any(|e| *e == name) || matches!(lit, Literal::Unsupported) {
             continue;
         }
-        let Some(col) = cols.iter().find(|c| &c.name == name) else {
-            return Err(CdcError::RedoParse {
-                scn: row.scn,
-                xid: xid.to_string(),
-                table: t.name.to_string(),
-                message: format!("column {name} is not in the table's columns at this SCN"),
-            });
+        let Some(i) = cols.iter().position(|c| c.name == name) else {
+            let message = format!("column {name} is not in the table's columns at this SCN");
+            return Err(redo_error(row, t, xid, message));
         };
-        let v = to_value(lit, &col.data_type).map_err(|message| CdcError::RedoParse {
-            scn: row.scn,
-            xid: xid.to_string(),
-            table: t.name.to_string(),
-            message: format!("column {name}: {message}"),
-        })?;
-        out.push((name.clone(), v));
+        let v = to_value(&lit, &cols[i].data_type)
+            .map_err(|message| redo_error(row, t, xid, format!("column {name}: {message}")))?;
+        in_order &= out.is_empty() || i > last;
+        last = i;
+        out.push((name, v));
     }
     // Table column order, whatever order the statement used.
-    out.sort_by_key(|(n, _)| cols.iter().position(|c| &c.name == n).unwrap_or(usize::MAX));
+    if !in_order {
+        out.sort_by_key(|(n, _)| position(cols, n));
+    }
     Ok(out)
 }
 
-fn overlay(
-    base: &[(String, Value)],
-    set: &[(String, Value)],
-    cols: &[ColumnInfo],
-) -> Vec<(String, Value)> {
-    let mut out: Vec<(String, Value)> = base.to_vec();
+/// `base` with the values of `set` (taken) put over it, in table column order.
+fn overlay(base: &[(String, Value)], set: Image, cols: &[ColumnInfo]) -> Image {
+    let mut out: Image = base.to_vec();
+    let mut added = false;
     for (n, v) in set {
-        match out.iter_mut().find(|(m, _)| m == n) {
-            Some(slot) => slot.1 = v.clone(),
-            None => out.push((n.clone(), v.clone())),
+        match out.iter_mut().find(|(m, _)| *m == n) {
+            Some(slot) => slot.1 = v,
+            None => {
+                out.push((n, v));
+                added = true;
+            }
         }
     }
-    out.sort_by_key(|(n, _)| cols.iter().position(|c| &c.name == n).unwrap_or(usize::MAX));
+    // `base` is in column order already; only added columns can be out of place.
+    if added {
+        out.sort_by_key(|(n, _)| position(cols, n));
+    }
     out
 }
 
@@ -251,31 +270,28 @@ impl Decoder {
                     self.pending.push_back(Err(e));
                     self.flush = self.pending.len();
                 }
-                Some(Ok(row)) => self.decode_row(&row, catalog),
+                Some(Ok(row)) => self.decode_row(row, catalog),
             }
         }
     }
 
-    fn decode_row(&mut self, row: &LogMinerRow, catalog: &Catalog) {
-        let Some(t) = catalog.table_of(row) else {
+    /// Decode one row (taken: its strings move into the change).
+    fn decode_row(&mut self, row: LogMinerRow, catalog: &Catalog) {
+        let Some(t) = catalog.table_of(&row) else {
             // A table created while capture runs: the publisher decides whether it is captured.
-            if let Some(table) = catalog.name_of(row).filter(|_| is_create_table(row)) {
+            if let Some(table) = catalog.name_of(&row).filter(|_| is_create_table(&row)) {
                 self.pending.push_back(Ok(Event::Ddl {
                     table,
                     scn: row.scn,
-                    sql: row.sql_redo.clone(),
+                    sql: row.sql_redo,
                 }));
                 self.flush = self.pending.len();
             }
             return;
         };
-        let xid = self.xid.clone();
         let parse_err =
-            |row: &LogMinerRow, t: &TableSchema, e: super::parse::ParseError| CdcError::RedoParse {
-                scn: row.scn,
-                xid: xid.clone(),
-                table: t.name.to_string(),
-                message: e.to_string(),
+            |row: &LogMinerRow, t: &TableSchema, xid: &str, e: super::parse::ParseError| {
+                redo_error(row, t, xid, e.to_string())
             };
         let cols = t.columns_at(row.scn);
         match row.operation_code {
@@ -293,7 +309,8 @@ impl Decoder {
                 let lob = match parse_lob_write(&row.sql_redo) {
                     Ok(l) => l,
                     Err(e) => {
-                        self.pending.push_back(Err(parse_err(row, t, e)));
+                        self.pending
+                            .push_back(Err(parse_err(&row, t, &self.xid, e)));
                         return;
                     }
                 };
@@ -339,18 +356,21 @@ impl Decoder {
                 let dml = match parse_dml(&row.sql_redo) {
                     Ok(d) => d,
                     Err(e) => {
-                        self.pending.push_back(Err(parse_err(row, t, e)));
+                        self.pending
+                            .push_back(Err(parse_err(&row, t, &self.xid, e)));
                         return;
                     }
                 };
+                let kind = dml.kind;
                 let images = (|| -> Result<(Option<Image>, Option<Image>)> {
-                    Ok(match dml.kind {
-                        DmlKind::Insert => (None, Some(typed(t, cols, &dml.new, row, &self.xid)?)),
-                        DmlKind::Delete => (Some(typed(t, cols, &dml.old, row, &self.xid)?), None),
+                    let xid = self.xid.as_str();
+                    Ok(match kind {
+                        DmlKind::Insert => (None, Some(typed(t, cols, dml.new, &row, xid)?)),
+                        DmlKind::Delete => (Some(typed(t, cols, dml.old, &row, xid)?), None),
                         DmlKind::Update => {
-                            let before = typed(t, cols, &dml.old, row, &self.xid)?;
-                            let set = typed(t, cols, &dml.new, row, &self.xid)?;
-                            let after = overlay(&before, &set, cols);
+                            let before = typed(t, cols, dml.old, &row, xid)?;
+                            let set = typed(t, cols, dml.new, &row, xid)?;
+                            let after = overlay(&before, set, cols);
                             (Some(before), Some(after))
                         }
                     })
@@ -359,7 +379,7 @@ impl Decoder {
                     Err(e) => self.pending.push_back(Err(e)),
                     Ok((before, after)) => self.pending.push_back(Ok(Event::Change(Change {
                         table: t.name.clone(),
-                        op: match dml.kind {
+                        op: match kind {
                             DmlKind::Insert => ChangeOp::Create,
                             DmlKind::Update => ChangeOp::Update,
                             DmlKind::Delete => ChangeOp::Delete,
@@ -367,11 +387,11 @@ impl Decoder {
                         before,
                         after,
                         scn: row.scn,
-                        rs_id: row.rs_id.clone(),
+                        rs_id: row.rs_id,
                         ssn: row.ssn,
-                        row_id: row.row_id.clone(),
-                        user: row.username.clone(),
-                        timestamp: row.timestamp.clone(),
+                        row_id: row.row_id,
+                        user: row.username,
+                        timestamp: row.timestamp,
                     }))),
                 }
             }

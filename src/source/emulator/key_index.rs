@@ -150,8 +150,10 @@ impl KeyIndex {
             .flatten()
             .flat_map(|(key, rids)| rids.iter().map(move |rid| (*rid, &key.0)))
             .filter_map(move |(rid, key)| {
-                let row = visible_version(rows.get(&rid)?, scn)?;
-                self.has_key(row, key).then_some((rid, row, &key[..]))
+                let versions = rows.get(&rid)?;
+                let row = visible_version(versions, scn)?;
+                // A row with one version is listed under that version's key only.
+                (versions.len() == 1 || self.has_key(row, key)).then_some((rid, row, &key[..]))
             })
     }
 }

@@ -805,7 +805,9 @@ impl Replica {
         // A scan in ROWID order fails on the first row the condition cannot evaluate; an
         // ordered read reports the same one: the failing row with the lowest ROWID.
         let mut failed: Option<(RowId, CdcError)> = None;
-        let mut rows: Vec<(Vec<Value>, FetchedRow)> = Vec::new();
+        let mut rows: Vec<FetchedRow> = Vec::new();
+        // Each row's key, to sort by, when the rows do not come in key order.
+        let mut keys: Vec<Vec<Value>> = Vec::new();
         for (rid, row) in rows_in {
             // In key order already: no key to compare or sort by.
             let key_values: Vec<Value> = match ordered {
@@ -844,20 +846,22 @@ impl Replica {
             } else {
                 rid.encode()
             };
-            rows.push((
-                key_values,
-                FetchedRow {
-                    rowid,
-                    values: select.iter().map(|&i| row[i].clone()).collect(),
-                },
-            ));
+            rows.push(FetchedRow {
+                rowid,
+                values: select.iter().map(|&i| row[i].clone()).collect(),
+            });
+            if !ordered {
+                keys.push(key_values);
+            }
         }
         if let Some((_, e)) = failed {
             return Err(e);
         }
         if !key.is_empty() && !ordered {
-            rows.sort_by(|a, b| compare_keys(&a.0, &b.0));
+            let mut keyed: Vec<(Vec<Value>, FetchedRow)> = keys.into_iter().zip(rows).collect();
+            keyed.sort_by(|a, b| compare_keys(&a.0, &b.0));
+            rows = keyed.into_iter().map(|(_, r)| r).collect();
         }
-        Ok(rows.into_iter().map(|(_, r)| r).collect())
+        Ok(rows)
     }
 }
