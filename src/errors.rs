@@ -196,6 +196,9 @@ catalog! {
     Cdc8005 = "CDC-8005", Usage, "Output directory holds another export",
         "The --out directory already holds an export of other tables, another format or another database, so it cannot be resumed.",
         "Use a new --out directory, or rerun with the same --tables and --format as the export there.";
+    Cdc9001 = "CDC-9001", Failure, "Simulated crash",
+        "A fault drill (the deterministic simulation, `cargo run --example sim`) stopped the engine at a named crash point, as if the process had been killed there. Only what was durably written before the point survives.",
+        "Nothing to fix: restart. This error appears only while a simulation has armed a crash point; a production run never arms one.";
 }
 
 impl Code {
@@ -360,6 +363,9 @@ pub enum CdcError {
     #[error("CDC-8005: {} holds another export: {reason}", path.display())]
     OtherExport { path: PathBuf, reason: String },
 
+    #[error("CDC-9001: simulated crash at crash point {point}")]
+    SimulatedCrash { point: String },
+
     #[error("CDC-8001: snapshot of {table} stopped: chunk {chunk} failed: {reason}")]
     ChunkFailed {
         table: String,
@@ -405,6 +411,7 @@ impl CdcError {
             CdcError::InvalidEdit(_) => Code::Cdc7008,
             CdcError::NoTables(_) => Code::Cdc8003,
             CdcError::OtherExport { .. } => Code::Cdc8005,
+            CdcError::SimulatedCrash { .. } => Code::Cdc9001,
         }
     }
 

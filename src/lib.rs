@@ -6,6 +6,7 @@
 
 pub mod capture;
 pub mod cli;
+pub mod crashpoint;
 pub mod doctor;
 pub mod encode;
 pub mod errors;
@@ -15,6 +16,7 @@ pub mod offsets;
 pub mod ops;
 pub mod record;
 pub mod settings;
+pub mod sim;
 pub mod sink;
 pub mod snapshot;
 pub mod source;

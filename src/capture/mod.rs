@@ -131,6 +131,7 @@ impl Capture<'_> {
                     skipped: Vec::new(),
                 });
             }
+            crate::sink::claim_fresh(s, &mut offsets)?;
             offsets.save(&offsets_path)?;
         }
         let sink: Box<dyn RecordSink> = match s.sink.kind {
@@ -235,6 +236,7 @@ impl Capture<'_> {
             let moved = publisher.stream_until(end)?;
             publisher.positions().borrow().apply(&mut offsets);
             offsets.save(&offsets_path)?;
+            crate::crashpoint::hit("capture.offsets.saved")?;
             if let Some(target) = self.stop_at {
                 if publisher.mined_to() >= target {
                     return finish(CaptureEnd::ReachedScn(target), &mut publisher, &offsets);

@@ -257,6 +257,7 @@ impl<'a> Publisher<'a> {
             }
             from = to + 1;
         }
+        crate::crashpoint::hit("publisher.window.mined")?;
         self.next_mine = end + 1;
         self.mined_to = end;
         let sink = self.sink.commit()?;
@@ -355,6 +356,8 @@ impl<'a> Publisher<'a> {
 
 impl ChunkSink for Publisher<'_> {
     fn wave(&mut self, scn: Scn) -> Result<()> {
+        crate::crashpoint::hit("publisher.wave")?;
+        let scn = crate::crashpoint::wave_catch_up_to(scn);
         if self.streaming {
             // Everything committed before the chunks' SCN goes first.
             self.stream_until(scn.saturating_sub(1))?;
@@ -387,6 +390,7 @@ impl ChunkSink for Publisher<'_> {
         }
         self.records += n as u64;
         self.snapshot_rows += n as u64;
+        crate::crashpoint::hit("publisher.chunk.committed")?;
         let pos = self.sink.commit()?;
         self.positions.borrow_mut().sink = Some(pos);
         Ok(())
