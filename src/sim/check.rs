@@ -13,6 +13,9 @@ use std::path::Path;
 /// Table → canonical key → row (column → JSON as records carry it).
 pub type Contents = BTreeMap<String, BTreeMap<String, Map<String, Json>>>;
 
+/// A key's latest record: its SCN and its `after` image.
+type Latest = (Scn, Map<String, Json>);
+
 #[derive(Debug, Default)]
 pub struct Found {
     pub records: u64,
@@ -372,7 +375,7 @@ pub fn check(
     }
 
     // 1: the latest record per key equals the table at the end.
-    let mut latest: BTreeMap<String, BTreeMap<String, (Scn, Map<String, Json>)>> = baseline
+    let mut latest: BTreeMap<String, BTreeMap<String, Latest>> = baseline
         .into_iter()
         .map(|(t, rows)| (t, rows.into_iter().map(|(k, r)| (k, (0, r))).collect()))
         .collect();
