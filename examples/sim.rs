@@ -4,12 +4,15 @@
 //! cargo run --release --example sim -- --seeds 10000            # seeds 0..10000
 //! cargo run --release --example sim -- --seeds 500 --from 7000  # seeds 7000..7500
 //! cargo run --release --example sim -- --secs 600               # as many as fit in 10 minutes
+//! cargo run --release --example sim -- --seeds 10000 --jobs 4   # on 4 threads
 //! cargo run --release --example sim -- --seed 1234              # replay one seed, verbosely
 //! ```
 //! Prints a summary table (runs, faults by kind, crashes, restarts, records checked,
 //! violations) and exits 1 when any seed broke an invariant, naming each with its replay command.
 
 use oracle_cdc::sim::{self, report::Summary};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 fn arg(args: &[String], name: &str) -> Option<u64> {
@@ -50,33 +53,49 @@ fn main() {
         eprintln!("give --seeds N, --secs S or --seed N");
         std::process::exit(2);
     }
+    let jobs = arg(&args, "--jobs").unwrap_or(1).max(1);
     let started = Instant::now();
-    let mut summary = Summary::default();
-    let mut seed = from;
-    loop {
-        if count.is_some_and(|n| seed >= from + n) || budget.is_some_and(|b| started.elapsed() >= b)
-        {
-            break;
-        }
-        match sim::run_seed(seed) {
-            Ok(o) => {
-                if let Some(f) = o.failure() {
-                    eprintln!("{f}");
+    let next = AtomicU64::new(from);
+    let summary = Mutex::new(Summary::default());
+    let broken = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| loop {
+                if broken.load(Ordering::Relaxed) || budget.is_some_and(|b| started.elapsed() >= b)
+                {
+                    return;
                 }
-                summary.add(&o);
-            }
-            Err(e) => {
-                eprintln!("seed {seed}: the simulation could not run: {e}");
-                std::process::exit(1);
-            }
+                let seed = next.fetch_add(1, Ordering::Relaxed);
+                if count.is_some_and(|n| seed >= from + n) {
+                    return;
+                }
+                match sim::run_seed(seed) {
+                    Ok(o) => {
+                        if let Some(f) = o.failure() {
+                            eprintln!("{f}");
+                        }
+                        if let Ok(mut s) = summary.lock() {
+                            s.add(&o);
+                            if s.total.runs.is_multiple_of(500) {
+                                eprintln!("{} seeds, {:.0?}", s.total.runs, started.elapsed());
+                            }
+                        }
+                    }
+                    Err(e) => {
+                        eprintln!("seed {seed}: the simulation could not run: {e}");
+                        broken.store(true, Ordering::Relaxed);
+                    }
+                }
+            });
         }
-        seed += 1;
-        if (seed - from).is_multiple_of(500) {
-            eprintln!("{} seeds, {:.0?}", seed - from, started.elapsed());
-        }
+    });
+    let summary = summary.into_inner().unwrap_or_default();
+    let seed = from + summary.total.runs;
+    if broken.load(Ordering::Relaxed) {
+        std::process::exit(1);
     }
     println!(
-        "seeds {from}..{seed} in {:.1?}\n{}",
+        "seeds {from}..{seed} ({jobs} threads) in {:.1?}\n{}",
         started.elapsed(),
         summary.table()
     );

@@ -198,9 +198,11 @@ fn cases() -> u32 {
         .unwrap_or(300)
 }
 
-fn cdc_coded(e: &oracle_cdc::errors::CdcError) -> Result<(), TestCaseError> {
+/// The error's message starts with its code, in the range `range` (e.g. `CDC-3`).
+fn cdc_coded(e: &oracle_cdc::errors::CdcError, range: &str) -> Result<(), TestCaseError> {
     let code = e.code().info().code;
     prop_assert!(e.to_string().starts_with(code), "{e}");
+    prop_assert!(code.starts_with(range), "{code} is outside {range}xxx: {e}");
     Ok(())
 }
 
@@ -225,7 +227,7 @@ proptest! {
         tx.rows = TxRows::from_vec(rows);
         for event in decode(&mut tx, &catalog()) {
             if let Err(e) = event {
-                cdc_coded(&e)?;
+                cdc_coded(&e, "CDC-3")?;
             }
         }
     }
@@ -237,7 +239,7 @@ proptest! {
         let path = dir.path().join("cdc.yaml");
         std::fs::write(&path, mutate(SETTINGS, &ms)).unwrap();
         if let Err(e) = Settings::load(&LoadOptions { config: Some(path), ..LoadOptions::default() }) {
-            cdc_coded(&e)?;
+            cdc_coded(&e, "CDC-1")?;
         }
     }
 
@@ -248,7 +250,7 @@ proptest! {
         env in prop::collection::vec(("ORACLE_CDC_[A-Z_]{0,24}", "[ -~]{0,20}"), 0..3),
     ) {
         if let Err(e) = Settings::load(&LoadOptions { config: None, sets, env }) {
-            cdc_coded(&e)?;
+            cdc_coded(&e, "CDC-1")?;
         }
     }
 
@@ -264,7 +266,7 @@ proptest! {
                 prop_assert_eq!(Offsets::parse(path, &again).unwrap().0, o);
             }
             Err(e) => {
-                cdc_coded(&e)?;
+                cdc_coded(&e, "CDC-700")?;
                 prop_assert!(e.to_string().contains("/state/offsets.json"), "{}", e);
             }
         }

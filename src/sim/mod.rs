@@ -42,6 +42,9 @@ pub use world::World;
 /// this the engine is not making progress, which is itself a violation.
 const MAX_FAILED_ATTEMPTS: u32 = 25;
 
+/// Engine runs of one seed, all told: a cap so that no plan can loop for ever.
+const MAX_ATTEMPTS: u32 = 400;
+
 /// The command that replays a seed.
 pub fn replay_command(seed: u64) -> String {
     format!("cargo run --release --example sim -- --seed {seed}")
@@ -128,7 +131,16 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
     world.borrow_mut().run(plan.before)?;
     let mut failed_in_a_row = 0;
     let mut step = 0;
+    let mut attempts = 0;
     while step < plan.steps {
+        attempts += 1;
+        if attempts > MAX_ATTEMPTS {
+            live.borrow_mut().violations.push(format!(
+                "no progress: {MAX_ATTEMPTS} engine runs did not reach {} target SCNs",
+                plan.steps
+            ));
+            break;
+        }
         let target = world.borrow().current_scn();
         // Maybe a crash at the k-th hit of a point, or a graceful stop after some polls.
         let crash = (fault_rng.gen_range(0..100) < plan.crash_pct).then(|| {
