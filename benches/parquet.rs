@@ -3,7 +3,7 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use oracle_cdc::export::{ExportFormat, ExportSink, ParquetCompression, ParquetOptions};
-use oracle_cdc::offsets::{DatabaseIdentity, Offsets};
+use oracle_cdc::offsets::SnapshotState;
 use oracle_cdc::ops::OpsLog;
 use oracle_cdc::settings::Settings;
 use oracle_cdc::snapshot::target::resolve;
@@ -42,7 +42,6 @@ fn export(
     let mut s = conn.connect().expect("connect");
     let db = s.database().expect("db");
     let decisions = resolve(settings, s.tables().expect("tables"), &[]).expect("resolve");
-    let mut offsets = Offsets::new(DatabaseIdentity::of(&db));
     let ops = OpsLog::discard();
     let run = Snapshot {
         connector: conn,
@@ -50,6 +49,8 @@ fn export(
         ops: &ops,
         progress: &NoProgress,
         metrics: Default::default(),
+        pin_scn: None,
+        signal: None,
     };
     let mut sink =
         ExportSink::new(dir, format, "bench", &db.name).with_parquet_options(ParquetOptions {
@@ -58,7 +59,7 @@ fn export(
         });
     run.run(
         &decisions,
-        &mut offsets,
+        &mut SnapshotState::default(),
         &mut |_| Ok(()),
         &mut sink,
         &|| false,

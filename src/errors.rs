@@ -226,6 +226,9 @@ catalog! {
     Cdc8106 = "CDC-8106", Failure, "Gave up waiting for the signal",
         "`signal send --wait` saw no outcome for the signal (accepted, rejected, done) in the ops events within --timeout: capture may not be running, or the snapshot is still going.",
         "Check that capture runs with this state directory (`oracle-cdc offsets inspect` shows running signal snapshots); the signal stays in the spool and is picked up when capture runs.";
+    Cdc9001 = "CDC-9001", Failure, "Simulated crash",
+        "A fault drill (the deterministic simulation, `cargo run --example sim`) stopped the engine at a named crash point, as if the process had been killed there. Only what was durably written before the point survives.",
+        "Nothing to fix: restart. This error appears only while a simulation has armed a crash point; a production run never arms one.";
 }
 
 impl Code {
@@ -427,6 +430,8 @@ pub enum CdcError {
 
     #[error("CDC-8106: {0}")]
     SignalWait(String),
+    #[error("CDC-9001: simulated crash at crash point {point}")]
+    SimulatedCrash { point: String },
 
     #[error("CDC-8001: snapshot of {table} stopped: chunk {chunk} failed: {reason}")]
     ChunkFailed {
@@ -483,6 +488,7 @@ impl CdcError {
             CdcError::ParquetValue { .. } => Code::Cdc6101,
             CdcError::Parquet { .. } => Code::Cdc6102,
             CdcError::ParquetColumnTaken { .. } => Code::Cdc6103,
+            CdcError::SimulatedCrash { .. } => Code::Cdc9001,
         }
     }
 

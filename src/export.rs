@@ -262,6 +262,7 @@ impl ChunkSink for ExportSink {
         file.write_all(&buf).map_err(|e| CdcError::io(&path, e))?;
         // Durable before the offsets acknowledge it.
         file.sync_data().map_err(|e| CdcError::io(&path, e))?;
+        crate::crashpoint::hit("export.chunk.synced")?;
         let len = self.lengths.entry(name.clone()).or_default();
         *len += buf.len() as u64;
         progress.file = Some(FileProgress { name, bytes: *len });

@@ -6,6 +6,7 @@
 
 pub mod capture;
 pub mod cli;
+pub mod crashpoint;
 pub mod doctor;
 pub mod encode;
 pub mod errors;
@@ -16,6 +17,7 @@ pub mod ops;
 pub mod record;
 pub mod settings;
 pub mod signal;
+pub mod sim;
 pub mod sink;
 pub mod snapshot;
 pub mod source;

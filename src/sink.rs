@@ -53,6 +53,33 @@ pub fn segments(dir: &Path) -> Result<Vec<(u64, PathBuf)>> {
     Ok(out)
 }
 
+/// On a capture's first start: refuse a file sink directory that already holds segments
+/// (CDC-8005) and acknowledge the empty start (segment 1, 0 bytes) in `offsets`, to be stored
+/// before anything is written. Without it a crash after the first write but before the first
+/// acknowledgement left segments the offsets did not know, and every restart refused them
+/// (found by the simulation, seed 2; `tests/sim.rs` keeps it).
+pub fn claim_fresh(
+    settings: &crate::settings::Settings,
+    offsets: &mut crate::offsets::Offsets,
+) -> Result<()> {
+    if settings.sink.kind != crate::settings::SinkType::File || offsets.sink.is_some() {
+        return Ok(());
+    }
+    let dir = &settings.sink.dir;
+    if !segments(dir)?.is_empty() {
+        return Err(CdcError::OtherExport {
+            path: dir.to_path_buf(),
+            reason: "it holds segment files that the stored offsets do not know (another capture's output?)".into(),
+        });
+    }
+    offsets.sink = Some(SinkPosition {
+        segment: segment_name(1),
+        bytes: 0,
+        records: 0,
+    });
+    Ok(())
+}
+
 impl FileSink {
     /// Open at the acknowledged `position`: later segments are removed and the current one cut
     /// back, so nothing written after the last acknowledgement survives a restart.
@@ -152,6 +179,7 @@ impl FileSink {
 
 impl RecordSink for FileSink {
     fn write(&mut self, line: &[u8]) -> Result<()> {
+        crate::crashpoint::hit("sink.write")?;
         if self.bytes + self.buf.len() as u64 > 0
             && self.bytes + (self.buf.len() + line.len() + 1) as u64 > self.segment_bytes
         {
@@ -168,8 +196,10 @@ impl RecordSink for FileSink {
 
     fn commit(&mut self) -> Result<SinkPosition> {
         self.flush_buf()?;
+        crate::crashpoint::hit("sink.commit.flushed")?;
         let path = self.dir.join(segment_name(self.index));
         self.file.sync_data().map_err(|e| CdcError::io(&path, e))?;
+        crate::crashpoint::hit("sink.commit.synced")?;
         Ok(SinkPosition {
             segment: segment_name(self.index),
             bytes: self.bytes,

@@ -142,6 +142,7 @@ impl Capture<'_> {
                     ..Default::default()
                 });
             }
+            crate::sink::claim_fresh(s, &mut offsets)?;
             offsets.save(&offsets_path)?;
         }
         let sink: Box<dyn RecordSink> = match s.sink.kind {
@@ -237,6 +238,7 @@ impl Capture<'_> {
             take_created(&publisher.created(), &mut offsets, &ops)?;
             publisher.positions().borrow().apply(&mut offsets);
             offsets.save(&offsets_path)?;
+            crate::crashpoint::hit("capture.offsets.saved")?;
             if let Some(target) = self.stop_at {
                 if publisher.mined_to() >= target {
                     return finish(CaptureEnd::ReachedScn(target), &mut publisher, &offsets);

@@ -302,6 +302,7 @@ impl<'a> Publisher<'a> {
             }
             from = to + 1;
         }
+        crate::crashpoint::hit("publisher.window.mined")?;
         self.next_mine = end + 1;
         self.mined_to = end;
         let sink = self.sink.commit()?;
@@ -497,6 +498,8 @@ impl<'a> Publisher<'a> {
 
 impl ChunkSink for Publisher<'_> {
     fn wave(&mut self, scn: Scn) -> Result<()> {
+        crate::crashpoint::hit("publisher.wave")?;
+        let scn = crate::crashpoint::wave_catch_up_to(scn);
         let blocking = self.signal_snapshot == Some(crate::signal::SnapshotKind::Blocking);
         if self.streaming && !blocking {
             // Everything committed before the chunks' SCN goes first.
@@ -533,6 +536,7 @@ impl ChunkSink for Publisher<'_> {
         }
         self.records += n as u64;
         self.snapshot_rows += n as u64;
+        crate::crashpoint::hit("publisher.chunk.committed")?;
         let pos = self.sink.commit()?;
         self.positions.borrow_mut().sink = Some(pos);
         Ok(())

@@ -171,9 +171,11 @@ impl Snapshot<'_> {
                 let last = i == last_index && rc.is_final;
                 let entry = table_entry(state, &name);
                 sink.publish(t, &rc, first, last, entry)?;
+                crate::crashpoint::hit("snapshot.chunk.published")?;
                 entry.chunks += 1;
                 entry.rows += rc.rows.len() as u64;
                 entry.chunk_scns.push(rc.scn);
+                entry.done_after(rc.is_final);
                 if let Some(next) = rc.chunk.resume_after() {
                     entry.next = Some(next);
                 }

@@ -182,7 +182,7 @@ fn typed(
         // Excluded columns are never published. LogMiner cannot render some types (VECTOR,
         // BOOLEAN before 23ai's support, BFILE, XMLTYPE in-line…): their value is unavailable
         // in the redo, so the column is left out of the image rather than guessed.
-        if t.excluded.iter().any(|e| *e == name) || matches!(lit, Literal::Unsupported) {
+        if t.excluded.contains(&name) || matches!(lit, Literal::Unsupported) {
             continue;
         }
         let Some(i) = cols.iter().position(|c| c.name == name) else {

@@ -1,0 +1,442 @@
+//! The eight invariants, checked against the emulator's own redo and table contents. Each
+//! violation names the invariant and the first record that breaks it.
+
+use crate::errors::{CdcError, Result};
+use crate::offsets::Offsets;
+use crate::source::emulator::redo::{DdlChange, Redo, Xid, REDO_FILE};
+use crate::source::emulator::EmulatorConnector;
+use crate::source::model::{ChunkRange, FlashbackQuery, Scn};
+use serde_json::{Map, Value as Json};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::Path;
+
+/// Table → canonical key → row (column → JSON as records carry it).
+pub type Contents = BTreeMap<String, BTreeMap<String, Map<String, Json>>>;
+
+/// A key's latest record: its SCN and its `after` image.
+type Latest = (Scn, Map<String, Json>);
+
+#[derive(Debug, Default)]
+pub struct Found {
+    pub records: u64,
+    pub violations: Vec<String>,
+}
+
+/// A key as one canonical string, whatever the column order.
+fn canonical(key: &Json) -> String {
+    match key.as_object() {
+        Some(m) => {
+            let sorted: BTreeMap<&String, &Json> = m.iter().collect();
+            serde_json::to_string(&sorted).unwrap_or_default()
+        }
+        None => key.to_string(),
+    }
+}
+
+/// Every table's rows as of `scn`, read the way `emulator dump` reads them.
+pub fn contents(conn: &EmulatorConnector, scn: Scn) -> Result<Contents> {
+    conn.with_replica(|r, now| -> Result<Contents> {
+        let mut out = Contents::new();
+        for t in &r.tables {
+            let name = t.info().name;
+            let columns = t.columns_at(scn).to_vec();
+            let key = t.def.primary_key.clone();
+            let q = FlashbackQuery {
+                table: name.clone(),
+                columns: columns.iter().map(|c| c.name.clone()).collect(),
+                key_columns: key.clone(),
+                scn,
+                range: ChunkRange::Whole,
+                filter: None,
+            };
+            let rows = out.entry(name.to_string()).or_default();
+            for row in r.read_as_of(&q, now)? {
+                let mut obj = Map::new();
+                for (c, v) in columns.iter().zip(&row.values) {
+                    obj.insert(c.name.clone(), crate::encode::to_json(v, &c.data_type));
+                }
+                let k: Map<String, Json> = key
+                    .iter()
+                    .map(|k| (k.clone(), obj.get(k).cloned().unwrap_or(Json::Null)))
+                    .collect();
+                rows.insert(canonical(&Json::Object(k)), obj);
+            }
+        }
+        Ok(out)
+    })?
+}
+
+/// Invariant 6 at one offsets write: readable, never backwards, never ahead of the sink's files.
+pub fn offsets_step(path: &Path, out: &Path, last: &mut Option<Offsets>) -> Option<String> {
+    let now = match Offsets::load(path) {
+        Ok(Some(o)) => o,
+        Ok(None) => return None,
+        Err(e) => return Some(format!("unreadable after an atomic write: {e}")),
+    };
+    let mut problem = None;
+    if let (Some(s), Some(file)) = (&now.sink, out.to_str()) {
+        let seg = Path::new(file).join(&s.segment);
+        let len = std::fs::metadata(&seg).map(|m| m.len()).unwrap_or(0);
+        if len < s.bytes {
+            problem = Some(format!(
+                "offsets acknowledge {} bytes of {} but only {len} are written",
+                s.bytes, s.segment
+            ));
+        }
+    }
+    if let Some(prev) = last.as_ref() {
+        let scn = |o: &Offsets| o.stream.as_ref().map(|s| s.commit_scn);
+        let sink = |o: &Offsets| {
+            o.sink
+                .as_ref()
+                .map(|s| (s.records, s.segment.clone(), s.bytes))
+        };
+        let snap = |o: &Offsets| o.snapshot.as_ref().map(|s| (s.completed, s.records));
+        if scn(&now) < scn(prev) {
+            problem = Some(format!(
+                "stream commit SCN went back from {:?} to {:?}",
+                scn(prev),
+                scn(&now)
+            ));
+        } else if sink(&now) < sink(prev) {
+            problem = Some(format!(
+                "sink position went back from {:?} to {:?}",
+                sink(prev),
+                sink(&now)
+            ));
+        } else if snap(&now) < snap(prev) {
+            problem = Some(format!(
+                "snapshot progress went back from {:?} to {:?}",
+                snap(prev),
+                snap(&now)
+            ));
+        }
+    }
+    *last = Some(now);
+    problem
+}
+
+/// A committed transaction's surviving changes, from the redo.
+struct Tx {
+    commit_scn: Scn,
+    /// DML SCNs in redo order, with the table of each.
+    changes: Vec<(Scn, u32)>,
+}
+
+/// What the redo says: committed transactions by XID (lower-case hex; undo records remove the
+/// changes they undo, rolled-back transactions are absent) and, per table number and column,
+/// the SCN of its latest ADD COLUMN.
+struct History {
+    txs: HashMap<String, Tx>,
+    added: HashMap<(u32, String), Scn>,
+}
+
+fn history(db: &Path) -> Result<History> {
+    let path = db.join(REDO_FILE);
+    let text = std::fs::read_to_string(&path).map_err(|e| CdcError::io(&path, e))?;
+    let mut open: HashMap<Xid, Vec<(u64, Scn, u32)>> = HashMap::new();
+    let mut done = HashMap::new();
+    let mut added = HashMap::new();
+    for (n, line) in text.lines().enumerate() {
+        let r: Redo = serde_json::from_str(line).map_err(|e| CdcError::RedoDamaged {
+            path: path.clone(),
+            line: n as u64 + 1,
+            message: e.to_string(),
+        })?;
+        match r {
+            Redo::Insert { scn, xid, tab, .. }
+            | Redo::Update { scn, xid, tab, .. }
+            | Redo::Delete { scn, xid, tab, .. } => {
+                open.entry(xid).or_default().push((n as u64, scn, tab))
+            }
+            Redo::Undo { xid, of, .. } => {
+                if let Some(c) = open.get_mut(&xid) {
+                    c.retain(|(k, _, _)| *k != of);
+                }
+            }
+            Redo::Commit { scn, xids, .. } => {
+                for x in xids {
+                    let changes = open.remove(&x).unwrap_or_default();
+                    done.insert(
+                        x.hex().to_lowercase(),
+                        Tx {
+                            commit_scn: scn,
+                            changes: changes.into_iter().map(|(_, s, t)| (s, t)).collect(),
+                        },
+                    );
+                }
+            }
+            Redo::Rollback { xid, .. } => {
+                open.remove(&xid);
+            }
+            Redo::Ddl {
+                scn,
+                tab,
+                change: DdlChange::AddColumn { column },
+                ..
+            } => {
+                added.insert((tab, column.name), scn);
+            }
+            _ => {}
+        }
+    }
+    Ok(History { txs: done, added })
+}
+
+fn field<'a>(r: &'a Json, path: &[&str]) -> &'a Json {
+    path.iter().fold(r, |v, k| &v[*k])
+}
+
+fn scn_of(r: &Json, k: &str) -> Option<Scn> {
+    field(r, &["value", "source", k]).as_str()?.parse().ok()
+}
+
+fn describe(i: usize, r: &Json) -> String {
+    format!(
+        "record #{i} ({} key {} op {} scn {} txId {})",
+        r["topic"].as_str().unwrap_or("?"),
+        r["key"],
+        field(r, &["value", "op"]).as_str().unwrap_or("?"),
+        field(r, &["value", "source", "scn"])
+            .as_str()
+            .unwrap_or("?"),
+        field(r, &["value", "source", "txId"])
+            .as_str()
+            .unwrap_or("-"),
+    )
+}
+
+/// Everything the sink holds, in order.
+fn read_records(out: &Path, found: &mut Found) -> Result<Vec<Json>> {
+    let mut recs = Vec::new();
+    for (_, path) in crate::sink::segments(out)? {
+        let text = std::fs::read_to_string(&path).map_err(|e| CdcError::io(&path, e))?;
+        for (n, line) in text.lines().enumerate() {
+            match serde_json::from_str::<Json>(line) {
+                Ok(j) => recs.push(j),
+                Err(e) => found.violations.push(format!(
+                    "invariant 6 (exactly once): {} line {} is not a whole record: {e}",
+                    path.display(),
+                    n + 1
+                )),
+            }
+        }
+    }
+    Ok(recs)
+}
+
+/// After the last run: check the sink's records against the redo and the final contents.
+/// `start` is the first SCN the stream owes; `baseline` the contents a consumer starts from
+/// (empty with a snapshot).
+pub fn check(
+    conn: &EmulatorConnector,
+    db: &Path,
+    out: &Path,
+    start: Scn,
+    end: Scn,
+    baseline: Contents,
+) -> Result<Found> {
+    let mut found = Found::default();
+    let recs = read_records(out, &mut found)?;
+    found.records = recs.len() as u64;
+    let v = &mut found.violations;
+
+    // 6: a restart re-reads only what was not acknowledged: no record twice.
+    let mut seen = HashSet::new();
+    for (i, r) in recs.iter().enumerate() {
+        let id = format!(
+            "{}|{}|{}|{}|{}|{}",
+            field(r, &["value", "op"]),
+            field(r, &["value", "source", "scn"]),
+            field(r, &["value", "source", "txId"]),
+            field(r, &["value", "source", "rs_id"]),
+            field(r, &["value", "source", "row_id"]),
+            r["key"]
+        );
+        if !seen.insert(id) {
+            v.push(format!(
+                "invariant 6 (exactly once): {} is published twice",
+                describe(i, r)
+            ));
+            break;
+        }
+    }
+
+    // 4 and 2: change records by commit SCN; a chunk read at s after every change committed
+    // before s and before every change committed at or after s.
+    let mut last_commit: Option<(usize, Scn)> = None;
+    let mut min_after: Vec<Option<Scn>> = vec![None; recs.len() + 1];
+    for i in (0..recs.len()).rev() {
+        min_after[i] = match (scn_of(&recs[i], "commit_scn"), min_after[i + 1]) {
+            (Some(c), Some(m)) => Some(c.min(m)),
+            (c, m) => c.or(m),
+        };
+    }
+    for (i, r) in recs.iter().enumerate() {
+        if let Some(c) = scn_of(r, "commit_scn") {
+            if let Some((j, prev)) = last_commit {
+                if c < prev {
+                    v.push(format!(
+                        "invariant 4 (commit order): {} committed at {c} follows record #{j} committed at {prev}",
+                        describe(i, r)
+                    ));
+                    break;
+                }
+            }
+            last_commit = Some((i, c));
+        } else if let Some(s) = scn_of(r, "scn") {
+            if let Some((j, prev)) = last_commit.filter(|(_, c)| *c >= s) {
+                v.push(format!(
+                    "invariant 2 (chunk order): snapshot {} read at SCN {s} follows record #{j}, a change committed at {prev}",
+                    describe(i, r)
+                ));
+                break;
+            }
+            if let Some(m) = min_after[i + 1].filter(|m| *m < s) {
+                v.push(format!(
+                    "invariant 2 (chunk order): snapshot {} read at SCN {s} precedes a change committed at {m}",
+                    describe(i, r)
+                ));
+                break;
+            }
+        }
+    }
+
+    // 3, 4 and 5 per transaction: exactly the changes that survived, in redo order.
+    let History { txs, added } = history(db)?;
+    let mut published: BTreeMap<String, (usize, Vec<Scn>)> = BTreeMap::new();
+    for (i, r) in recs.iter().enumerate() {
+        let (Some(c), Some(s)) = (scn_of(r, "commit_scn"), scn_of(r, "scn")) else {
+            continue;
+        };
+        let xid = field(r, &["value", "source", "txId"])
+            .as_str()
+            .unwrap_or("")
+            .to_lowercase();
+        let Some(tx) = txs.get(&xid) else {
+            v.push(format!(
+                "invariant 5 (rolled back): {} belongs to a transaction that never committed",
+                describe(i, r)
+            ));
+            break;
+        };
+        if tx.commit_scn != c {
+            v.push(format!(
+                "invariant 4 (commit order): {} carries commit SCN {c}; the transaction committed at {}",
+                describe(i, r),
+                tx.commit_scn
+            ));
+            break;
+        }
+        let e = published.entry(xid).or_insert((i, Vec::new()));
+        if e.1.last() != Some(&s) {
+            e.1.push(s);
+        }
+    }
+    let mut owed: Vec<(&String, &Tx)> = txs
+        .iter()
+        .filter(|(_, t)| t.commit_scn >= start && !t.changes.is_empty())
+        .collect();
+    owed.sort_by_key(|(x, t)| (t.commit_scn, (*x).clone()));
+    for (xid, tx) in owed {
+        let mut want: Vec<Scn> = tx.changes.iter().map(|c| c.0).collect();
+        want.dedup();
+        match published.get(xid) {
+            None => {
+                v.push(format!(
+                    "invariant 3 (no loss): transaction {xid} committed at {} with {} change(s) (first at SCN {}) is missing",
+                    tx.commit_scn,
+                    want.len(),
+                    want[0]
+                ));
+                break;
+            }
+            Some((i, got)) if *got != want => {
+                let undone = got.iter().find(|s| !want.contains(s));
+                let lost = want.iter().find(|s| !got.contains(s));
+                v.push(match (undone, lost) {
+                    (Some(s), _) => format!(
+                        "invariant 5 (partial rollback): {}: transaction {xid} publishes SCN {s}, a change it undid",
+                        describe(*i, &recs[*i])
+                    ),
+                    (None, Some(s)) => format!(
+                        "invariant 3 (no loss): {}: transaction {xid} lacks its change at SCN {s}",
+                        describe(*i, &recs[*i])
+                    ),
+                    (None, None) => format!(
+                        "invariant 4 (redo order): {}: transaction {xid} publishes SCNs {got:?}, redo has {want:?}",
+                        describe(*i, &recs[*i])
+                    ),
+                });
+                break;
+            }
+            Some(_) => {}
+        }
+    }
+
+    // 1: the latest record per key equals the table at the end.
+    let mut latest: BTreeMap<String, BTreeMap<String, Latest>> = baseline
+        .into_iter()
+        .map(|(t, rows)| (t, rows.into_iter().map(|(k, r)| (k, (0, r))).collect()))
+        .collect();
+    for r in &recs {
+        let Some(topic) = r["topic"].as_str() else {
+            continue;
+        };
+        let table = topic.split_once('.').map_or(topic, |(_, t)| t).to_string();
+        let key = canonical(&r["key"]);
+        let rows = latest.entry(table).or_default();
+        match field(r, &["value", "op"]).as_str() {
+            Some("d") => {
+                rows.remove(&key);
+            }
+            _ => {
+                if let Some(after) = field(r, &["value", "after"]).as_object() {
+                    rows.insert(key, (scn_of(r, "scn").unwrap_or(0), after.clone()));
+                }
+            }
+        }
+    }
+    let want = contents(conn, end)?;
+    let numbers = conn.with_replica(|r, _| {
+        r.tables
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.info().name.to_string(), i as u32))
+            .collect::<HashMap<String, u32>>()
+    })?;
+    'tables: for (table, rows) in &want {
+        let have = latest.remove(table).unwrap_or_default();
+        let tab = numbers.get(table).copied().unwrap_or(u32::MAX);
+        for (key, row) in rows {
+            let Some((at, got)) = have.get(key) else {
+                v.push(format!(
+                    "invariant 1 (convergence): {table} key {key} is in the table at SCN {end} but no record leaves it there"
+                ));
+                break 'tables;
+            };
+            for (col, value) in row {
+                // A column added after the row's last record is NULL in the row; an older one
+                // of the same name (dropped since) no longer counts.
+                let newer = added.get(&(tab, col.clone())).is_some_and(|scn| scn > at);
+                let g = match got.get(col) {
+                    Some(g) if !newer => g,
+                    _ => &Json::Null,
+                };
+                if g != value {
+                    v.push(format!(
+                        "invariant 1 (convergence): {table} key {key} column {col}: the records end at {g}, the table has {value}"
+                    ));
+                    break 'tables;
+                }
+            }
+        }
+        if let Some(extra) = have.keys().find(|k| !rows.contains_key(*k)) {
+            v.push(format!(
+                "invariant 1 (convergence): {table} key {extra} is left by the records but not in the table at SCN {end}"
+            ));
+            break;
+        }
+    }
+    Ok(found)
+}

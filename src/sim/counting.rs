@@ -1,0 +1,111 @@
+//! A connector that counts the database faults its sessions saw (dropped connections, failed
+//! connects, ORA-01555), for the simulation's summary. Everything else passes through.
+
+use crate::errors::{CdcError, Result};
+use crate::names::TableName;
+use crate::source::model::*;
+use crate::source::{Connector, Session};
+use crate::types::Value;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+pub type Counts = Arc<Mutex<BTreeMap<String, u64>>>;
+
+fn note<T>(counts: &Counts, r: Result<T>) -> Result<T> {
+    let kind = match &r {
+        Err(CdcError::ConnectionLost(_)) => "connection lost",
+        Err(CdcError::SnapshotTooOld { .. }) => "ORA-01555 on a read",
+        _ => return r,
+    };
+    if let Ok(mut c) = counts.lock() {
+        *c.entry(kind.to_string()).or_default() += 1;
+    }
+    r
+}
+
+pub struct Counting<C> {
+    pub inner: C,
+    pub counts: Counts,
+}
+
+impl<C: Connector> Connector for Counting<C> {
+    fn connect(&self) -> Result<Box<dyn Session>> {
+        let inner = note(&self.counts, self.inner.connect())?;
+        Ok(Box::new(CountingSession {
+            inner,
+            counts: self.counts.clone(),
+        }))
+    }
+
+    fn describe(&self) -> String {
+        self.inner.describe()
+    }
+}
+
+struct CountingSession {
+    inner: Box<dyn Session>,
+    counts: Counts,
+}
+
+impl Session for CountingSession {
+    fn database(&mut self) -> Result<DatabaseInfo> {
+        note(&self.counts, self.inner.database())
+    }
+    fn privileges(&mut self) -> Result<Privileges> {
+        note(&self.counts, self.inner.privileges())
+    }
+    fn tables(&mut self) -> Result<Vec<TableInfo>> {
+        note(&self.counts, self.inner.tables())
+    }
+    fn extents(&mut self, table: &TableName) -> Result<Vec<Extent>> {
+        note(&self.counts, self.inner.extents(table))
+    }
+    fn current_scn(&mut self) -> Result<Scn> {
+        note(&self.counts, self.inner.current_scn())
+    }
+    fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>> {
+        note(&self.counts, self.inner.open_transactions())
+    }
+    fn read_as_of(
+        &mut self,
+        query: &FlashbackQuery,
+        row: &mut dyn FnMut(FetchedRow) -> Result<()>,
+    ) -> Result<u64> {
+        note(&self.counts, self.inner.read_as_of(query, row))
+    }
+    fn key_range(
+        &mut self,
+        table: &TableName,
+        key_column: &str,
+        scn: Scn,
+    ) -> Result<Option<(Value, Value)>> {
+        note(&self.counts, self.inner.key_range(table, key_column, scn))
+    }
+    fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<Value>>> {
+        note(&self.counts, self.inner.key_boundaries(q))
+    }
+    fn scn_to_time(&mut self, scn: Scn) -> Result<Option<String>> {
+        note(&self.counts, self.inner.scn_to_time(scn))
+    }
+    fn logs(&mut self) -> Result<Vec<LogFile>> {
+        note(&self.counts, self.inner.logs())
+    }
+    fn instance_config(&mut self) -> Result<InstanceConfig> {
+        note(&self.counts, self.inner.instance_config())
+    }
+    fn insert_signal(
+        &mut self,
+        table: &crate::names::TableName,
+        row: &crate::source::model::SignalRow,
+    ) -> Result<()> {
+        note(&self.counts, self.inner.insert_signal(table, row))
+    }
+    fn mine(
+        &mut self,
+        start: Scn,
+        end: Scn,
+        row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
+    ) -> Result<()> {
+        note(&self.counts, self.inner.mine(start, end, row))
+    }
+}

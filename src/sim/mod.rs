@@ -1,0 +1,393 @@
+//! Deterministic simulation: many seeded runs of the real capture engine, in process, against
+//! the emulator, with faults and crashes at the named [`crate::crashpoint`]s, each followed by
+//! a restart from what is on disk; after every run the eight invariants are checked against the
+//! emulator's own table contents ([`check`]).
+//!
+//! A seed decides everything: the schema, the workload (mix, long transactions, rollbacks,
+//! savepoint rollbacks, key updates, row movement, ADD/DROP COLUMN), the settings (chunk size,
+//! threads, pending-chunk limit, snapshot mode, mining window, buffer memory), the faults
+//! (connection drops and failed connects, ORA-01555 on chosen reads, slow reads, sink write
+//! failures, written-but-not-acknowledged, graceful stops) and where the engine crashes. The
+//! workload also runs *inside* the engine's runs, at crash points (so rows change and move while
+//! their table's snapshot is read). Chunk reader threads make timing, not data, vary: a seed
+//! replays the same plan and the same faults.
+
+pub mod check;
+mod counting;
+mod plan;
+pub mod report;
+mod world;
+
+use crate::capture::Capture;
+use crate::crashpoint;
+use crate::errors::{CdcError, Result};
+use crate::offsets::Offsets;
+use crate::settings::{Settings, SnapshotMode};
+use crate::snapshot::NoProgress;
+use crate::source::emulator::clock::ManualClock;
+use crate::source::emulator::{self, EmulatorConnector, Faults};
+use crate::source::model::Scn;
+use counting::Counting;
+pub use plan::Plan;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use report::Outcome;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+pub use world::World;
+
+/// Engine runs that end in an error other than a simulated crash before one succeeds: beyond
+/// this the engine is not making progress, which is itself a violation.
+const MAX_FAILED_ATTEMPTS: u32 = 25;
+
+/// Engine runs of one seed, all told: a cap so that no plan can loop for ever.
+const MAX_ATTEMPTS: u32 = 400;
+
+/// The command that replays a seed.
+pub fn replay_command(seed: u64) -> String {
+    format!("cargo run --release --example sim -- --seed {seed}")
+}
+
+/// What the crash-point hook saw and did during one seed's runs.
+#[derive(Default)]
+struct Live {
+    plan_crash: Option<(&'static str, u32)>,
+    hits: BTreeMap<&'static str, u32>,
+    interleave_pct: u32,
+    /// Workload transactions still allowed inside the current engine run.
+    interleave_left: u32,
+    chunks_in_wave: u64,
+    max_pending: u64,
+    last_offsets: Option<Offsets>,
+    /// The first SCN the stream owes: one past the first stored commit SCN.
+    start: Option<Scn>,
+    /// Mode none: the tables as of `start - 1`, where a consumer begins.
+    baseline: Option<check::Contents>,
+    needs_baseline: bool,
+    violations: Vec<String>,
+    outcome: Outcome,
+}
+
+/// One seed: plan, run with faults and restarts, check. `Err` only when the simulation itself
+/// could not run (a temp dir, the emulator's files).
+pub fn run_seed(seed: u64) -> Result<Outcome> {
+    run_plan(&Plan::from_seed(seed))
+}
+
+pub fn run_plan(plan: &Plan) -> Result<Outcome> {
+    let base = scratch_base();
+    let tmp = tempfile::Builder::new()
+        .prefix("cdc-sim-")
+        .tempdir_in(&base)
+        .map_err(|e| CdcError::io(&base, e))?;
+    let db = tmp.path().join("db");
+    let state = tmp.path().join("state");
+    let out = tmp.path().join("out");
+    let schema = tmp.path().join("schema.yaml");
+    let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
+    std::fs::write(&schema, world::schema_yaml(&mut rng)).map_err(|e| CdcError::io(&schema, e))?;
+    let clock = ManualClock::new(1_700_000_000_000);
+    emulator::init(
+        &db,
+        &schema,
+        Some(plan.seed),
+        std::sync::Arc::new(clock.clone()),
+    )?;
+    let world = Rc::new(RefCell::new(World::open(
+        &db,
+        clock.clone(),
+        ChaCha8Rng::seed_from_u64(rng.gen()),
+    )?));
+    let settings = Settings::from_pairs(&plan.settings(&db, &state, &out))?;
+    let counts = counting::Counts::default();
+    let faulty = Counting {
+        inner: EmulatorConnector::open_with_clock(
+            &db,
+            Faults::from_settings(&settings),
+            std::sync::Arc::new(clock.clone()),
+        )?,
+        counts: counts.clone(),
+    };
+    let reader = EmulatorConnector::open_with_clock(
+        &db,
+        Faults::default(),
+        std::sync::Arc::new(clock.clone()),
+    )?;
+    let live = Rc::new(RefCell::new(Live {
+        interleave_pct: plan.interleave_pct,
+        max_pending: u64::from(plan.max_pending.min(plan.threads)),
+        needs_baseline: plan.mode == SnapshotMode::None,
+        ..Live::default()
+    }));
+    let paths = Paths {
+        offsets: state.join("offsets.json"),
+        out: out.clone(),
+    };
+    let mut fault_rng = ChaCha8Rng::seed_from_u64(plan.seed ^ 0x5eed_fa17);
+    let redo = db.join(emulator::redo::REDO_FILE);
+
+    world.borrow_mut().run(plan.before)?;
+    let mut failed_in_a_row = 0;
+    let mut step = 0;
+    let mut attempts = 0;
+    while step < plan.steps {
+        attempts += 1;
+        if attempts > MAX_ATTEMPTS {
+            live.borrow_mut().violations.push(format!(
+                "no progress: {MAX_ATTEMPTS} engine runs did not reach {} target SCNs",
+                plan.steps
+            ));
+            break;
+        }
+        let target = world.borrow().current_scn();
+        // Maybe a crash at the k-th hit of a point, or a graceful stop after some polls.
+        let crash = (fault_rng.gen_range(0..100) < plan.crash_pct).then(|| {
+            let p = plan::CRASHABLE[fault_rng.gen_range(0..plan::CRASHABLE.len())];
+            (p, fault_rng.gen_range(1..6))
+        });
+        let stop_after =
+            (fault_rng.gen_range(0..100) < plan.stop_pct).then(|| fault_rng.gen_range(1..40u32));
+        {
+            let mut l = live.borrow_mut();
+            l.plan_crash = crash;
+            l.interleave_left = plan.interleave_budget;
+            l.hits.clear();
+            l.chunks_in_wave = 0;
+        }
+        let redo_before = file_len(&redo);
+        let result = {
+            let _armed = crashpoint::arm(hook(
+                live.clone(),
+                world.clone(),
+                ChaCha8Rng::seed_from_u64(fault_rng.gen()),
+                paths.clone(),
+                reader.clone(),
+            ));
+            let polls = std::cell::Cell::new(0u32);
+            let stop = || {
+                polls.set(polls.get() + 1);
+                stop_after.is_some_and(|n| polls.get() > n)
+            };
+            Capture {
+                connector: &faulty,
+                settings: &settings,
+                progress: &NoProgress,
+                stop: &stop,
+                stop_at: Some(target),
+            }
+            .run()
+        };
+        // Read-only means read-only: only the simulation's own writer grew the redo.
+        let wrote = world.borrow().writer_len_check(&redo, redo_before);
+        if let Err(m) = wrote {
+            live.borrow_mut()
+                .violations
+                .push(format!("invariant 8 (read-only): {m}"));
+        }
+        let mut l = live.borrow_mut();
+        match result {
+            Ok((crate::capture::CaptureEnd::ReachedScn(_), _)) => {
+                failed_in_a_row = 0;
+                step += 1;
+                drop(l);
+                let n = plan.batch(&mut fault_rng);
+                world.borrow_mut().run(n)?;
+            }
+            Ok((crate::capture::CaptureEnd::Stopped, _)) => {
+                l.outcome.count_fault("graceful stop");
+                l.outcome.restarts += 1;
+            }
+            Err(CdcError::SimulatedCrash { .. }) => {
+                l.outcome.crashes += 1;
+                l.outcome.restarts += 1;
+            }
+            Err(e) => {
+                // A fault the engine gave up on (an injected sink failure, a connect that
+                // failed, a chunk that stayed too old): the operator's restart follows.
+                l.outcome.restarts += 1;
+                l.outcome
+                    .count_fault(&format!("engine exit with {}", e.code().info().code));
+                failed_in_a_row += 1;
+                if failed_in_a_row > MAX_FAILED_ATTEMPTS {
+                    l.violations.push(format!(
+                        "no progress: {MAX_FAILED_ATTEMPTS} restarts in a row failed, last with {e}"
+                    ));
+                    break;
+                }
+            }
+        }
+    }
+    // The end: every transaction closes and a fault-free run catches up.
+    world.borrow_mut().close_longs()?;
+    let end = world.borrow().current_scn();
+    let clean = EmulatorConnector::open_with_clock(
+        &db,
+        Faults::default(),
+        std::sync::Arc::new(clock.clone()),
+    )?;
+    let final_run = {
+        let _armed = crashpoint::arm(hook(
+            live.clone(),
+            world.clone(),
+            ChaCha8Rng::seed_from_u64(0),
+            paths.clone(),
+            reader.clone(),
+        ));
+        live.borrow_mut().plan_crash = None;
+        live.borrow_mut().interleave_pct = 0;
+        Capture {
+            connector: &clean,
+            settings: &settings,
+            progress: &NoProgress,
+            stop: &|| false,
+            stop_at: Some(end),
+        }
+        .run()
+    };
+    let mut l = live.borrow_mut();
+    if let Err(e) = final_run {
+        l.violations
+            .push(format!("the final fault-free run failed: {e}"));
+    }
+    let world = world.borrow();
+    l.outcome.world = world.counts.clone();
+    if let Ok(c) = counts.lock() {
+        for (k, n) in c.iter() {
+            *l.outcome.faults.entry(k.clone()).or_default() += n;
+        }
+    }
+    if l.violations.is_empty() {
+        match l.start {
+            None => l.violations.push("the offsets were never written".into()),
+            Some(start) => {
+                let baseline = l.baseline.take().unwrap_or_default();
+                let mut found = check::check(&clean, &db, &out, start, end, baseline)?;
+                l.outcome.records = found.records;
+                l.violations.append(&mut found.violations);
+            }
+        }
+    }
+    if std::env::var_os("CDC_SIM_KEEP").is_some() {
+        eprintln!("files kept in {}", tmp.keep().display());
+    }
+    let mut outcome = std::mem::take(&mut l.outcome);
+    outcome.seed = plan.seed;
+    outcome.violations = std::mem::take(&mut l.violations);
+    outcome.runs = 1;
+    Ok(outcome)
+}
+
+/// The hook armed during the engine's runs: runs workload at crash points, checks the offsets
+/// each time they are replaced and the chunks held per wave, and crashes where planned.
+#[derive(Clone)]
+struct Paths {
+    offsets: PathBuf,
+    out: PathBuf,
+}
+
+fn hook(
+    live: Rc<RefCell<Live>>,
+    world: Rc<RefCell<World>>,
+    mut rng: ChaCha8Rng,
+    paths: Paths,
+    reader: EmulatorConnector,
+) -> impl FnMut(&'static str) -> Result<()> {
+    move |point| {
+        let mut l = live.borrow_mut();
+        let n = {
+            let c = l.hits.entry(point).or_default();
+            *c += 1;
+            *c
+        };
+        match point {
+            "publisher.wave" => l.chunks_in_wave = 0,
+            "publisher.chunk.committed" => {
+                l.chunks_in_wave += 1;
+                if l.chunks_in_wave > l.max_pending {
+                    let m = format!(
+                        "invariant 7 (bounded memory): {} chunks published in one wave, more than the {} cdc.snapshot.max.pending.chunks/threads allow",
+                        l.chunks_in_wave, l.max_pending
+                    );
+                    l.violations.push(m);
+                }
+            }
+            "atomic_write.renamed" => {
+                if let Some(m) =
+                    check::offsets_step(&paths.offsets, &paths.out, &mut l.last_offsets)
+                {
+                    l.violations.push(format!("invariant 6 (offsets): {m}"));
+                }
+                if l.start.is_none() {
+                    l.start = l
+                        .last_offsets
+                        .as_ref()
+                        .and_then(|o| o.stream.as_ref())
+                        .map(|s| s.commit_scn + 1);
+                    if let (Some(start), true) = (l.start, l.needs_baseline) {
+                        l.baseline = Some(check::contents(&reader, start - 1)?);
+                    }
+                }
+            }
+            _ => {}
+        }
+        // Until the stream's start is stored, nothing may change (mode none's consumer starts
+        // from the tables as of then).
+        let settled = l.start.is_some() || !l.needs_baseline;
+        // Not per record: the workload would outgrow the snapshot reading it.
+        if settled
+            && point != "sink.write"
+            && l.interleave_left > 0
+            && rng.gen_range(0..100) < l.interleave_pct
+        {
+            let k = rng.gen_range(1..4u32).min(l.interleave_left);
+            l.interleave_left -= k;
+            l.outcome.interleaved += 1;
+            drop(l);
+            world.borrow_mut().run(u64::from(k))?;
+            l = live.borrow_mut();
+        }
+        if l.plan_crash == Some((point, n)) {
+            l.plan_crash = None;
+            let e = plan::crash_error(point, &paths.out);
+            let kind = match &e {
+                CdcError::SimulatedCrash { .. } => format!("crash at {point}"),
+                _ if point == "sink.commit.synced" => "sink written, not acknowledged".into(),
+                _ => format!("sink write failure at {point}"),
+            };
+            l.outcome.count_fault(&kind);
+            return Err(e);
+        }
+        Ok(())
+    }
+}
+
+fn file_len(p: &Path) -> u64 {
+    std::fs::metadata(p).map(|m| m.len()).unwrap_or(0)
+}
+
+/// Where runs keep their files: memory-backed /dev/shm when there is one (the engine fsyncs
+/// after every chunk and window), else the system temp directory.
+fn scratch_base() -> PathBuf {
+    let shm = Path::new("/dev/shm");
+    if shm.is_dir() && tempfile::tempdir_in(shm).is_ok() {
+        shm.to_path_buf()
+    } else {
+        std::env::temp_dir()
+    }
+}
+
+impl World {
+    /// Fails when the redo grew during an engine run by more than the simulation's own writes.
+    fn writer_len_check(&self, redo: &Path, _before: u64) -> std::result::Result<(), String> {
+        let on_disk = file_len(redo);
+        let ours = self.redo_len;
+        if on_disk != ours {
+            return Err(format!(
+                "the redo file is {on_disk} bytes but the simulation's writer wrote {ours}: something else wrote to the source"
+            ));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,169 @@
+//! What a seed decides before anything runs: settings, fault rates and the run's shape.
+
+use crate::errors::CdcError;
+use crate::settings::SnapshotMode;
+use rand::Rng;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::path::Path;
+
+/// The crash points a capture run passes (the export's belongs to the `snapshot` command).
+pub const CRASHABLE: &[&str] = &[
+    "sink.write",
+    "sink.commit.flushed",
+    "sink.commit.synced",
+    "atomic_write.temp_written",
+    "atomic_write.temp_synced",
+    "atomic_write.renamed",
+    "atomic_write.dir_synced",
+    "publisher.wave",
+    "publisher.window.mined",
+    "publisher.chunk.committed",
+    "snapshot.chunk.published",
+    "capture.offsets.saved",
+];
+
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub seed: u64,
+    pub mode: SnapshotMode,
+    pub chunk_rows: u32,
+    pub threads: u32,
+    pub max_pending: u32,
+    pub window_scn: u64,
+    pub buffer_bytes: u64,
+    pub segment_bytes: u64,
+    pub drop_per_mille: u32,
+    pub connect_fail_every: u32,
+    pub ora01555_reads: Vec<u64>,
+    pub read_delay_ms: u64,
+    /// Chance (percent) that an engine run is planned to crash at some point.
+    pub crash_pct: u32,
+    /// Chance (percent) that an engine run is stopped gracefully after some polls.
+    pub stop_pct: u32,
+    /// Chance (percent) that the workload runs at a crash point during an engine run.
+    pub interleave_pct: u32,
+    /// Workload transactions allowed inside one engine run (the snapshot must end).
+    pub interleave_budget: u32,
+    /// Workload transactions before the first run.
+    pub before: u64,
+    /// Engine runs that must reach their target SCN.
+    pub steps: u32,
+}
+
+impl Plan {
+    pub fn from_seed(seed: u64) -> Plan {
+        let mut r = ChaCha8Rng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
+        let pick = |r: &mut ChaCha8Rng, xs: &[u64]| xs[r.gen_range(0..xs.len())];
+        let faults = r.gen_range(0..4) > 0;
+        let refuse = faults && r.gen_range(0..5) == 0;
+        Plan {
+            seed,
+            mode: if r.gen_range(0..4) == 0 {
+                SnapshotMode::None
+            } else {
+                SnapshotMode::Initial
+            },
+            chunk_rows: pick(&mut r, &[3, 7, 16, 40, 200]) as u32,
+            threads: r.gen_range(1..4),
+            max_pending: r.gen_range(1..5),
+            window_scn: pick(&mut r, &[1, 5, 20, 500]),
+            buffer_bytes: pick(&mut r, &[1024, 4096, 1 << 20]),
+            segment_bytes: pick(&mut r, &[4096, 9000, 1 << 20]),
+            // Drops and failed connects together make most runs end in a failed reconnect
+            // (capture reconnects once, then exits for the operator's restart).
+            drop_per_mille: if faults && !refuse {
+                pick(&mut r, &[0, 5, 20]) as u32
+            } else {
+                0
+            },
+            connect_fail_every: if refuse {
+                pick(&mut r, &[5, 9]) as u32
+            } else {
+                0
+            },
+            ora01555_reads: if faults && r.gen_range(0..2) == 0 {
+                (0..r.gen_range(1..3)).map(|_| r.gen_range(1..30)).collect()
+            } else {
+                Vec::new()
+            },
+            read_delay_ms: if faults && r.gen_range(0..8) == 0 {
+                1
+            } else {
+                0
+            },
+            crash_pct: if faults {
+                pick(&mut r, &[30, 60, 90]) as u32
+            } else {
+                0
+            },
+            stop_pct: if faults {
+                pick(&mut r, &[0, 10]) as u32
+            } else {
+                0
+            },
+            interleave_pct: pick(&mut r, &[0, 5, 20, 50]) as u32,
+            interleave_budget: r.gen_range(5..40),
+            before: r.gen_range(0..6),
+            steps: r.gen_range(1..5),
+        }
+    }
+
+    /// Workload transactions between two engine runs.
+    pub fn batch(&self, r: &mut ChaCha8Rng) -> u64 {
+        r.gen_range(0..12)
+    }
+
+    pub fn settings(&self, db: &Path, state: &Path, out: &Path) -> Vec<String> {
+        let mode = match self.mode {
+            SnapshotMode::None => "none",
+            _ => "initial",
+        };
+        let reads = self
+            .ora01555_reads
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        let mut s = vec![
+            format!("cdc.database.url=emulator:{}", db.display()),
+            format!("cdc.state.dir={}", state.display()),
+            format!("cdc.sink.dir={}", out.display()),
+            format!("cdc.snapshot.mode={mode}"),
+            format!("cdc.snapshot.chunk.rows={}", self.chunk_rows),
+            format!("cdc.snapshot.threads={}", self.threads),
+            format!("cdc.snapshot.max.pending.chunks={}", self.max_pending),
+            format!("cdc.stream.window.scn={}", self.window_scn),
+            format!("cdc.stream.buffer.memory.bytes={}", self.buffer_bytes),
+            format!("cdc.sink.segment.bytes={}", self.segment_bytes),
+            "cdc.stream.poll.ms=10".into(),
+            "cdc.heartbeat.interval.ms=0".into(),
+            "cdc.metrics.interval.ms=0".into(),
+            format!("cdc.emulator.fault.seed={}", self.seed),
+            format!("cdc.emulator.fault.drop.per.mille={}", self.drop_per_mille),
+            format!(
+                "cdc.emulator.fault.connect.fail.every={}",
+                self.connect_fail_every
+            ),
+            format!("cdc.emulator.fault.read.delay.ms={}", self.read_delay_ms),
+        ];
+        if !reads.is_empty() {
+            s.push(format!("cdc.emulator.fault.ora01555.reads={reads}"));
+        }
+        s
+    }
+}
+
+/// The error a planned fault at `point` raises: sink points fail like a full disk (the write,
+/// or the acknowledgement after the bytes are written); the others crash.
+pub fn crash_error(point: &str, out: &Path) -> CdcError {
+    match point {
+        "sink.write" | "sink.commit.flushed" | "sink.commit.synced" => CdcError::io(
+            out,
+            std::io::Error::other(format!("injected sink failure at {point}")),
+        ),
+        _ => CdcError::SimulatedCrash {
+            point: point.to_string(),
+        },
+    }
+}
