@@ -114,6 +114,7 @@ pub const STREAM_BUFFER_MEMORY_BYTES: &str = "cdc.stream.buffer.memory.bytes";
 pub const DOCTOR_READ_RATE: &str = "cdc.doctor.read.rate";
 pub const HEARTBEAT_INTERVAL_MS: &str = "cdc.heartbeat.interval.ms";
 pub const METRICS_INTERVAL_MS: &str = "cdc.metrics.interval.ms";
+pub const METRICS_LISTEN: &str = "cdc.metrics.listen";
 pub const DATABASE_READ_ONLY: &str = "cdc.database.read.only";
 pub const SNAPSHOT_NEW_TABLES: &str = "cdc.snapshot.new.tables";
 pub const SIGNAL_CHANNELS: &str = "cdc.signal.enabled.channels";
@@ -191,6 +192,8 @@ pub const KEYS: &[KeySpec] = &[
         "Capture writes a heartbeat record (topic `PREFIX.heartbeat`, with the mined and published SCNs) this often, so consumers see progress while captured tables are idle (0: off)."),
     key(METRICS_INTERVAL_MS, Kind::UInt { min: 0, max: 86_400_000 }, Some("10000"),
         "Capture writes a `capture-metrics` ops event this often: current and published SCNs, lag in SCNs and milliseconds, open transactions, buffered changes, memory and spilled bytes (0: only at stop)."),
+    key(METRICS_LISTEN, Kind::Text, None,
+        "Address (`HOST:PORT`) where a running capture serves its metrics in the Prometheus text format at `/metrics`, e.g. `127.0.0.1:9464` (unset: no endpoint). commands/capture.md lists the metrics."),
     key(SIGNAL_CHANNELS, Kind::List, Some("file"),
         "Where a running capture takes signals from: `file` (the spool `STATE/signals/` that `oracle-cdc signal send` writes; needs no database write, so it works on a read-only standby), `source` (rows inserted into the signal table `cdc.signal.data.collection`, read from the change stream at their commit), or both."),
     key(SIGNAL_DATA_COLLECTION, Kind::Text, None,

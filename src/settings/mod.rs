@@ -180,6 +180,8 @@ pub struct Settings {
 pub struct StreamSettings {
     pub heartbeat_ms: u64,
     pub metrics_ms: u64,
+    /// cdc.metrics.listen: where the Prometheus endpoint listens (None: no endpoint).
+    pub metrics_listen: Option<String>,
     pub window_scn: u64,
     pub poll_ms: u64,
     /// cdc.stream.buffer.memory.bytes: rows of open transactions kept in memory before spilling.
@@ -310,6 +312,7 @@ impl Settings {
             stream: StreamSettings {
                 heartbeat_ms: v.uint(keys::HEARTBEAT_INTERVAL_MS),
                 metrics_ms: v.uint(keys::METRICS_INTERVAL_MS),
+                metrics_listen: listen_address(&v.text(keys::METRICS_LISTEN))?,
                 window_scn: v.uint(keys::STREAM_WINDOW_SCN),
                 poll_ms: v.uint(keys::STREAM_POLL_MS),
                 buffer_memory_bytes: v.uint(keys::STREAM_BUFFER_MEMORY_BYTES),
@@ -453,6 +456,25 @@ fn signal_settings(v: &Values) -> Result<SignalSettings> {
         queue: v.text(keys::SIGNAL_CONCURRENT) == "queue",
         poll_ms: v.uint(keys::SIGNAL_POLL_MS),
     })
+}
+
+/// `HOST:PORT` (an IPv6 host in brackets); empty: None.
+fn listen_address(text: &str) -> Result<Option<String>> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let ok = text
+        .rsplit_once(':')
+        .is_some_and(|(host, port)| !host.is_empty() && port.parse::<u16>().is_ok());
+    if !ok {
+        return Err(invalid(
+            keys::METRICS_LISTEN,
+            text,
+            "HOST:PORT, e.g. 127.0.0.1:9464",
+        ));
+    }
+    Ok(Some(text.to_string()))
 }
 
 fn validate_condition(key: &str, cond: &str) -> Result<()> {
