@@ -337,3 +337,113 @@ fn a_second_sigterm_exits_at_once_and_the_offsets_stay_consistent() {
     assert_eq!(recs.len(), 400);
     assert_converges(&e.db, &recs, "SHOP.ITEMS", end);
 }
+
+#[test]
+fn the_snapshot_throttle_holds_its_rate_changes_by_signal_and_lets_streaming_go_on() {
+    let e = env();
+    let c = e.spawn(&[
+        "cdc.metrics.listen=127.0.0.1:0",
+        "cdc.snapshot.chunk.rows=10",
+        "cdc.snapshot.max.rows.per.second=100",
+    ]);
+    let listening = wait_for_event(&e.state, 60, "metrics-listening", |v| {
+        v["event"] == "metrics-listening"
+    });
+    let addr = listening["address"].as_str().unwrap().to_string();
+    wait_for_event(&e.state, 60, "a third chunk", |v| {
+        v["event"] == "snapshot-chunk-done" && v["chunk"] == 3
+    });
+    let m = scrape(&addr);
+    assert_eq!(m["oracle_cdc_snapshot_max_rows_per_second"], 100.0);
+    assert!(state_is(&m, "snapshotting"), "{m:#?}");
+
+    // Changes committed meanwhile are streamed while the snapshot waits for the throttle.
+    e.workload(5, 9);
+    let streamed_at = current_scn(&e.db);
+
+    let sent = Command::new(cargo_bin("oracle-cdc"))
+        .args(e.args(&[]).iter().take_while(|a| *a != "-q"))
+        .args(["signal", "send", "set-throttle", "--rows-per-second", "200"])
+        .args(["--id", "faster", "--wait", "--timeout", "60"])
+        .output()
+        .unwrap();
+    assert!(
+        sent.status.success(),
+        "{}",
+        String::from_utf8_lossy(&sent.stderr)
+    );
+    let accepted = wait_for_event(&e.state, 10, "accepted", |v| {
+        v["event"] == "signal-accepted" && v["signal"] == "faster"
+    });
+    assert_eq!(
+        scrape(&addr)["oracle_cdc_snapshot_max_rows_per_second"],
+        200.0
+    );
+    let complete = wait_for_event(&e.state, 60, "snapshot-complete", |v| {
+        v["event"] == "snapshot-complete"
+    });
+
+    // From the signal on: rows read over the time they took, within 10% of 200 per second.
+    let (from, to) = (
+        accepted["ts_ms"].as_i64().unwrap(),
+        complete["ts_ms"].as_i64().unwrap(),
+    );
+    let before: u64 = events(&e.state)
+        .iter()
+        .filter(|v| v["event"] == "snapshot-chunk-done" && v["ts_ms"].as_i64().unwrap() <= from)
+        .map(|v| v["rows"].as_u64().unwrap())
+        .sum();
+    let total = complete["rows"].as_u64().unwrap();
+    let rows = total.checked_sub(before).unwrap_or_else(|| {
+        panic!(
+            "{before} of {total}: {:#?}",
+            events(&e.state)
+                .iter()
+                .map(|v| (v["event"].clone(), v["ts_ms"].clone(), v["rows"].clone()))
+                .collect::<Vec<_>>()
+        )
+    });
+    assert!(
+        rows >= 200,
+        "too few rows after the signal to measure: {rows}: {:#?}",
+        events(&e.state)
+            .iter()
+            .map(|v| (
+                v["event"].clone(),
+                v["ts_ms"].clone(),
+                v["rows"].clone(),
+                v["state"].clone()
+            ))
+            .collect::<Vec<_>>()
+    );
+    let rate = rows as f64 * 1000.0 / (to - from) as f64;
+    assert!(
+        (180.0..=220.0).contains(&rate),
+        "{rows} rows in {} ms: {rate} rows/s",
+        to - from
+    );
+    let m = scrape(&addr);
+    assert!(
+        m["oracle_cdc_snapshot_throttle_wait_seconds_total"] > 0.5,
+        "{m:#?}"
+    );
+
+    // The workload's changes came before the snapshot's last rows.
+    let recs = records(&e.out);
+    let last_snapshot = recs.iter().rposition(|r| r["value"]["op"] == "r").unwrap();
+    let first_change = recs
+        .iter()
+        .position(|r| r["value"]["source"]["commit_scn"].is_string())
+        .expect("the workload's changes were published");
+    assert!(
+        first_change < last_snapshot,
+        "streaming waited for the snapshot"
+    );
+    sigterm(&c);
+    let o = wait_exit(c, 30);
+    assert!(o.status.success());
+    let recs = records(&e.out);
+    assert_exactly_once(&recs);
+    assert_scn_order_idle(&recs);
+    assert_converges(&e.db, &recs, "SHOP.ITEMS", streamed_at);
+}

@@ -11,6 +11,7 @@ mod publisher;
 pub mod records;
 mod signals;
 pub mod status;
+mod throttle;
 
 use crate::errors::Result;
 use crate::names::TableName;
@@ -210,7 +211,7 @@ impl Capture<'_> {
             state,
             status.clone(),
         )?;
-        let desk = SignalDesk::new(&state.path, s, ops);
+        let desk = SignalDesk::new(&state.path, s, ops).with_status(status.clone());
         self.new_tables(&mut offsets, &new_tables, ops)?;
         offsets.save(&offsets_path)?;
         save_history(&state.path.join(HISTORY_FILE), publisher.catalog())?;
@@ -343,6 +344,7 @@ impl Capture<'_> {
             _ => None,
         };
         publisher.set_signal_snapshot(signal.map(|(_, k)| k));
+        publisher.reset_throttle();
         let progress = StateProgress {
             inner: self.progress,
             status,

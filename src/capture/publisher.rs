@@ -78,6 +78,7 @@ pub struct Publisher<'a> {
     parse_seconds: f64,
     window: (Scn, Scn),
     windows: u64,
+    throttle: super::throttle::Throttle,
 }
 
 impl<'a> Publisher<'a> {
@@ -101,6 +102,16 @@ impl<'a> Publisher<'a> {
                 message: "no stream position".into(),
             })?;
         let next = stream.resume_scn;
+        {
+            let mut b = status.board();
+            b.throttle.max_rows_per_second = settings.snapshot.max_rows_per_second;
+            b.throttle.table_max_rows_per_second = settings
+                .snapshot
+                .table_max_rows_per_second
+                .iter()
+                .map(|(t, n)| (t.to_string(), *n))
+                .collect();
+        }
         Ok(Publisher {
             connector,
             settings,
@@ -141,6 +152,7 @@ impl<'a> Publisher<'a> {
             parse_seconds: 0.0,
             window: (0, 0),
             windows: 0,
+            throttle: Default::default(),
         })
     }
 
@@ -186,6 +198,11 @@ impl<'a> Publisher<'a> {
             "records": self.records,
             "transactions": self.transactions,
         })
+    }
+
+    /// A snapshot starts (or resumes): the throttle counts afresh.
+    pub fn reset_throttle(&mut self) {
+        self.throttle.reset();
     }
 
     /// Put the streaming numbers on the status board (the metrics endpoint reads them there).
@@ -500,6 +517,34 @@ impl<'a> Publisher<'a> {
 }
 
 impl ChunkSink for Publisher<'_> {
+    fn pace(&mut self, t: &TableTarget) -> Result<bool> {
+        let limits = {
+            let b = self.status.board();
+            super::throttle::Limits {
+                all: b.throttle.max_rows_per_second,
+                tables: b.throttle.table_max_rows_per_second.clone(),
+            }
+        };
+        let wait = self
+            .throttle
+            .wait(&limits, &t.name().to_string(), std::time::Instant::now());
+        if wait.is_zero() {
+            return Ok(false);
+        }
+        let started = std::time::Instant::now();
+        std::thread::sleep(wait.min(std::time::Duration::from_millis(
+            self.settings.stream.poll_ms,
+        )));
+        let blocking = self.signal_snapshot == Some(crate::signal::SnapshotKind::Blocking);
+        if self.streaming && !blocking {
+            // Streaming goes on while the snapshot waits; the next wave's SCN is taken after.
+            let current = self.current_scn()?;
+            self.stream_until(current.saturating_sub(1))?;
+        }
+        self.status.board().throttle.wait_seconds += started.elapsed().as_secs_f64();
+        Ok(true)
+    }
+
     fn wave(&mut self, scn: Scn) -> Result<()> {
         let blocking = self.signal_snapshot == Some(crate::signal::SnapshotKind::Blocking);
         if self.streaming && !blocking {
@@ -539,6 +584,7 @@ impl ChunkSink for Publisher<'_> {
         }
         self.records += n as u64;
         self.snapshot_rows += n as u64;
+        self.throttle.count(&t.name().to_string(), n as u64);
         let pos = self.commit_sink()?;
         self.positions.borrow_mut().sink = Some(pos);
         self.refresh();

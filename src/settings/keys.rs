@@ -94,6 +94,7 @@ pub const SNAPSHOT_MODE: &str = "cdc.snapshot.mode";
 pub const CHUNK_ROWS: &str = "cdc.snapshot.chunk.rows";
 pub const THREADS: &str = "cdc.snapshot.threads";
 pub const MAX_PENDING_CHUNKS: &str = "cdc.snapshot.max.pending.chunks";
+pub const MAX_ROWS_PER_SECOND: &str = "cdc.snapshot.max.rows.per.second";
 pub const CHUNK_RETRIES: &str = "cdc.snapshot.chunk.retries";
 pub const SELECT_OVERRIDE: &str = "cdc.snapshot.select.override";
 pub const TABLES_ORDER: &str = "cdc.snapshot.tables.order";
@@ -152,6 +153,10 @@ pub const KEYS: &[KeySpec] = &[
         "Chunks that may wait in memory for streaming to reach their SCN; reads pause beyond that."),
     key(CHUNK_RETRIES, Kind::UInt { min: 0, max: 1000 }, Some("3"),
         "How often a failed chunk is read again with a fresh SCN before the snapshot stops with CDC-8001."),
+    key(MAX_ROWS_PER_SECOND, Kind::UInt { min: 0, max: 1_000_000_000 }, Some("0"),
+        "Snapshot throttle: at most this many rows per second read by snapshots of every kind, averaged from the snapshot's start (0: no limit). Streaming is not slowed: capture streams while the snapshot waits. A `set-throttle` signal changes it at run time."),
+    per_table(MAX_ROWS_PER_SECOND, Kind::UInt { min: 0, max: 1_000_000_000 },
+        "Snapshot throttle of one table, e.g. `cdc.snapshot.max.rows.per.second.PDB1.HR.EMP: 500`, on top of the overall one."),
     per_table(SELECT_OVERRIDE, Kind::Condition,
         "A SQL condition that limits which rows of the table the snapshot reads, e.g. `cdc.snapshot.select.override.PDB1.HR.EMP: \"region = 'EMEA'\"`."),
     key(TABLES_ORDER, Kind::List, None,

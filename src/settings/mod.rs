@@ -99,6 +99,9 @@ pub enum SinkType {
 #[derive(Debug, Clone)]
 pub struct SnapshotSettings {
     pub mode: SnapshotMode,
+    /// cdc.snapshot.max.rows.per.second (0: no limit) and its per-table keys.
+    pub max_rows_per_second: u64,
+    pub table_max_rows_per_second: BTreeMap<TableName, u64>,
     pub chunk_rows: u64,
     pub threads: u32,
     pub max_pending_chunks: u32,
@@ -211,6 +214,7 @@ impl Settings {
         };
         let mut select_overrides = BTreeMap::new();
         let mut table_keys = BTreeMap::new();
+        let mut table_rates = BTreeMap::new();
         for (key, entry) in &entries {
             let Some((spec, Some(table))) = keys::lookup(key) else {
                 continue;
@@ -236,6 +240,15 @@ impl Settings {
                         return Err(invalid(key, "", "a list of one or more key columns"));
                     }
                     table_keys.insert(table, cols);
+                }
+                keys::MAX_ROWS_PER_SECOND => {
+                    let raw = entry.raw.display();
+                    let rate = raw
+                        .trim()
+                        .replace('_', "")
+                        .parse::<u64>()
+                        .map_err(|_| invalid(key, &raw, "a whole number of rows per second"))?;
+                    table_rates.insert(table, rate);
                 }
                 _ => {}
             }
@@ -276,6 +289,8 @@ impl Settings {
                     "on_signal" => SnapshotMode::OnSignal,
                     _ => SnapshotMode::Initial,
                 },
+                max_rows_per_second: v.uint(keys::MAX_ROWS_PER_SECOND),
+                table_max_rows_per_second: table_rates,
                 chunk_rows: v.uint(keys::CHUNK_ROWS),
                 threads: v.uint(keys::THREADS) as u32,
                 max_pending_chunks: v.uint(keys::MAX_PENDING_CHUNKS) as u32,
