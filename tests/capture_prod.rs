@@ -139,7 +139,7 @@ fn scrape_until(
     addr: &str,
     secs: u64,
     what: &str,
-    pred: impl Fn(&BTreeMap<String, f64>) -> bool,
+    mut pred: impl FnMut(&BTreeMap<String, f64>) -> bool,
 ) -> BTreeMap<String, f64> {
     let started = Instant::now();
     loop {
@@ -446,4 +446,65 @@ fn the_snapshot_throttle_holds_its_rate_changes_by_signal_and_lets_streaming_go_
     assert_exactly_once(&recs);
     assert_scn_order_idle(&recs);
     assert_converges(&e.db, &recs, "SHOP.ITEMS", streamed_at);
+}
+
+/// Resident memory of a process, in KiB (Linux).
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_slow_sink_pauses_reading_for_flow_control_in_bounded_memory() {
+    let e = env();
+    let c = e.spawn(&[
+        "cdc.metrics.listen=127.0.0.1:0",
+        "cdc.snapshot.chunk.rows=100",
+        "cdc.stream.window.scn=200",
+        "cdc.stream.buffer.memory.bytes=65536",
+        "cdc.emulator.fault.sink.delay.ms=400",
+    ]);
+    let listening = wait_for_event(&e.state, 60, "metrics-listening", |v| {
+        v["event"] == "metrics-listening"
+    });
+    let addr = listening["address"].as_str().unwrap().to_string();
+    let paused = wait_for_event(&e.state, 60, "flow control", |v| {
+        v["event"] == "capture-state" && v["state"] == "paused-for-flow-control"
+    });
+    assert!(paused["reason"].as_str().unwrap().contains("sink"));
+    // A backlog of changes while the sink is slow: reading waits, memory stays bounded.
+    e.workload(300, 11);
+    let end = current_scn(&e.db);
+    let mut peak_rss = 0;
+    let m = scrape_until(&addr, 120, "the backlog published", |m| {
+        peak_rss = peak_rss.max(rss_kib(c.id()));
+        assert!(
+            m["oracle_cdc_stream_buffer_memory_bytes"] <= 65536.0,
+            "{m:#?}"
+        );
+        m["oracle_cdc_stream_published_commit_scn"] == end as f64
+    });
+    assert!(m["oracle_cdc_sink_flow_control_pauses_total"] >= 1.0);
+    assert!(m["oracle_cdc_sink_flow_control_seconds_total"] > 0.0);
+    assert!(peak_rss > 0 && peak_rss < 200 * 1024, "{peak_rss} KiB");
+    sigterm(&c);
+    let o = wait_exit(c, 30);
+    assert!(o.status.success());
+    let seen = states(&e.state);
+    // The state goes back once the sink catches up.
+    let i = seen
+        .iter()
+        .position(|s| s == "paused-for-flow-control")
+        .unwrap();
+    assert!(
+        seen[i + 1..].iter().any(|s| s != "paused-for-flow-control"),
+        "{seen:?}"
+    );
+    let recs = records(&e.out);
+    assert_exactly_once(&recs);
+    assert_converges(&e.db, &recs, "SHOP.ITEMS", end);
 }

@@ -90,11 +90,16 @@ impl Capture<'_> {
         let ops = Arc::new(OpsLog::to_file(&state.ops())?);
         let status = Status::new(ops.clone());
         status.set(State::Starting)?;
-        // A stop is reported as soon as it is asked for, while the chunk in flight finishes.
+        // A stop is reported as soon as it is asked for, while the chunk in flight finishes; a
+        // sink that blocks is reported as flow control while it blocks.
         let done = std::sync::atomic::AtomicBool::new(false);
         std::thread::scope(|scope| {
             scope.spawn(|| {
+                let mut flow = status::FlowWatch::default();
                 while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                    if let Err(e) = flow.check(&status) {
+                        tracing::warn!("capture state: {e}");
+                    }
                     if (self.stop)() {
                         if let Err(e) = status.set(State::Stopping) {
                             tracing::warn!("capture state: {e}");

@@ -231,7 +231,11 @@ impl<'a> Publisher<'a> {
 
     /// Queue one record line in the sink, counted for the sink metrics.
     fn write_line(&mut self, line: &[u8]) -> Result<()> {
-        self.sink.write(line)?;
+        // A write that blocks (stdout to a slow consumer) is flow control too.
+        self.status.sink_busy(true);
+        let wrote = self.sink.write(line);
+        self.status.sink_busy(false);
+        wrote?;
         let mut b = self.status.board();
         b.sink.records += 1;
         b.sink.bytes += line.len() as u64 + 1;
@@ -241,7 +245,15 @@ impl<'a> Publisher<'a> {
     /// Make the sink durable, timed for the sink metrics.
     fn commit_sink(&mut self) -> Result<SinkPosition> {
         let started = std::time::Instant::now();
-        let pos = self.sink.commit()?;
+        self.status.sink_busy(true);
+        if self.settings.faults.sink_delay_ms > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(
+                self.settings.faults.sink_delay_ms,
+            ));
+        }
+        let pos = self.sink.commit();
+        self.status.sink_busy(false);
+        let pos = pos?;
         let mut b = self.status.board();
         b.sink.commits += 1;
         b.sink.commit_seconds += started.elapsed().as_secs_f64();

@@ -6,6 +6,7 @@ use crate::errors::Result;
 use crate::ops::{OpsLog, SnapshotMetrics};
 use serde_json::json;
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Capture's state.
@@ -121,6 +122,55 @@ pub struct Status {
     /// The Snapshot* metrics, kept by the snapshot reader.
     pub snapshot: Arc<Mutex<SnapshotMetrics>>,
     ops: Arc<OpsLog>,
+    /// Since when (ms since the epoch) the sink has been busy with a write or commit; 0: idle.
+    sink_busy_since: Arc<AtomicI64>,
+}
+
+/// A sink busy this long means it is not keeping up: capture reports flow control.
+pub const FLOW_CONTROL_AFTER_MS: i64 = 200;
+
+/// Watches the sink from another thread: a write or commit that blocks past
+/// [`FLOW_CONTROL_AFTER_MS`] turns the state `paused-for-flow-control` until it returns.
+#[derive(Default)]
+pub struct FlowWatch {
+    /// While paused: when it began, and the state, table and chunk to go back to.
+    paused: Option<(std::time::Instant, State, Option<String>, Option<u64>)>,
+}
+
+impl FlowWatch {
+    pub fn check(&mut self, status: &Status) -> Result<()> {
+        let since = status.sink_busy_since.load(Ordering::SeqCst);
+        let blocked = since > 0 && crate::record::now_ms() - since >= FLOW_CONTROL_AFTER_MS;
+        match (&self.paused, blocked) {
+            (None, true) => {
+                let (state, table, chunk) = {
+                    let b = status.board();
+                    (b.state, b.table.clone(), b.chunk)
+                };
+                if state == State::Stopping {
+                    return Ok(());
+                }
+                status.board().sink.flow_control_pauses += 1;
+                self.paused = Some((std::time::Instant::now(), state, table, chunk));
+                status.set_with(
+                    State::PausedForFlowControl,
+                    None,
+                    None,
+                    Some("the sink is not keeping up: reading waits for it"),
+                )?;
+            }
+            (Some(_), false) => {
+                if let Some((at, state, table, chunk)) = self.paused.take() {
+                    status.board().sink.flow_control_seconds += at.elapsed().as_secs_f64();
+                    if status.state() == State::PausedForFlowControl {
+                        status.set_with(state, table.as_deref(), chunk, None)?;
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
 }
 
 impl Status {
@@ -137,6 +187,7 @@ impl Status {
             })),
             snapshot: Arc::new(Mutex::new(SnapshotMetrics::default())),
             ops,
+            sink_busy_since: Arc::new(AtomicI64::new(0)),
         }
     }
 
@@ -195,6 +246,16 @@ impl Status {
             self.ops.emit("capture-state", fields)?;
         }
         Ok(())
+    }
+
+    /// The sink starts (true) or ends (false) a write or commit.
+    pub fn sink_busy(&self, busy: bool) {
+        let v = if busy {
+            crate::record::now_ms().max(1)
+        } else {
+            0
+        };
+        self.sink_busy_since.store(v, Ordering::SeqCst);
     }
 
     /// The chunk now being read of the table being snapshotted (no event: chunks have theirs).

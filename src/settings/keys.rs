@@ -128,6 +128,7 @@ pub const FAULT_DROP_PER_MILLE: &str = "cdc.emulator.fault.drop.per.mille";
 pub const FAULT_ORA01555_READS: &str = "cdc.emulator.fault.ora01555.reads";
 pub const FAULT_READ_DELAY_MS: &str = "cdc.emulator.fault.read.delay.ms";
 pub const FAULT_CALL_LATENCY_MS: &str = "cdc.emulator.fault.call.latency.ms";
+pub const FAULT_SINK_DELAY_MS: &str = "cdc.emulator.fault.sink.delay.ms";
 
 const U32MAX: u64 = u32::MAX as u64;
 
@@ -219,6 +220,8 @@ pub const KEYS: &[KeySpec] = &[
         "Emulator fault drills: extra milliseconds every flashback read takes (a slow read)."),
     key(FAULT_CALL_LATENCY_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),
         "Emulator fault drills: fixed milliseconds of latency added to every call, like a network round trip."),
+    key(FAULT_SINK_DELAY_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),
+        "Fault drills (any database): extra milliseconds every sink commit takes, like a slow disk or a slow consumer; capture pauses reading meanwhile (`paused-for-flow-control`)."),
 ];
 
 /// The spec for a key, resolving per-table keys by prefix. Fixed keys win over prefixes, so

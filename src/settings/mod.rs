@@ -152,6 +152,8 @@ pub struct FaultSettings {
     pub ora01555_reads: Vec<u64>,
     pub read_delay_ms: u64,
     pub call_latency_ms: u64,
+    /// cdc.emulator.fault.sink.delay.ms: a slow sink, on purpose.
+    pub sink_delay_ms: u64,
 }
 
 /// The validated, effective settings.
@@ -342,6 +344,7 @@ impl Settings {
                 ora01555_reads,
                 read_delay_ms: v.uint(keys::FAULT_READ_DELAY_MS),
                 call_latency_ms: v.uint(keys::FAULT_CALL_LATENCY_MS),
+                sink_delay_ms: v.uint(keys::FAULT_SINK_DELAY_MS),
             },
             entries,
         };
