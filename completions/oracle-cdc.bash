@@ -879,7 +879,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__subcmd__cdc__subcmd__signal__subcmd__send)
-            opts="-c -q -v -h -V --tables --filter --type --id --channel --wait --timeout --config --set --quiet --verbose --color --print-settings --help --version execute-snapshot pause-snapshot resume-snapshot stop-snapshot"
+            opts="-c -q -v -h -V --tables --filter --type --rows-per-second --id --channel --wait --timeout --config --set --quiet --verbose --color --print-settings --help --version execute-snapshot pause-snapshot resume-snapshot stop-snapshot set-throttle"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -895,6 +895,10 @@ _oracle__cdc() {
                     ;;
                 --type)
                     COMPREPLY=($(compgen -W "incremental blocking" -- "${cur}"))
+                    return 0
+                    ;;
+                --rows-per-second)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --id)

@@ -375,6 +375,7 @@ set edit:completion:arg-completer[oracle-cdc] = {|@words|
             cand --tables 'Tables (PDB.OWNER.TABLE or OWNER.TABLE, comma-separated): what execute-snapshot reads, or what stop-snapshot stops'
             cand --filter 'A filter for one table of --tables: TABLE=CONDITION (a SQL condition, as in a WHERE clause); repeat for more tables'
             cand --type 'execute-snapshot: incremental (streaming goes on) or blocking (streaming pauses)'
+            cand --rows-per-second 'set-throttle: rows per second snapshots may read from now on (0: no limit)'
             cand --id 'The signal''s id (default: a fresh one); at most 42 characters of letters, digits, - _ . :'
             cand --channel 'file: the state directory''s spool (no database write); source: a row inserted into the signal table cdc.signal.data.collection (refused on a read-only database)'
             cand --timeout 'With --wait: give up after this many seconds (CDC-8106)'

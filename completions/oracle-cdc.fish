@@ -225,6 +225,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l filter -d 'A filter for one table of --tables: TABLE=CONDITION (a SQL condition, as in a WHERE clause); repeat for more tables' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l type -d 'execute-snapshot: incremental (streaming goes on) or blocking (streaming pauses)' -r -f -a "incremental\t''
 blocking\t''"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l rows-per-second -d 'set-throttle: rows per second snapshots may read from now on (0: no limit)' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l id -d 'The signal\'s id (default: a fresh one); at most 42 characters of letters, digits, - _ . :' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l channel -d 'file: the state directory\'s spool (no database write); source: a row inserted into the signal table cdc.signal.data.collection (refused on a read-only database)' -r -f -a "file\t''
 source\t''"

@@ -106,6 +106,9 @@ catalog! {
     Cdc2008 = "CDC-2008", Usage, "A replay holds no table data",
         "cdc.database.url is replay:DIR: a CSV export of V$LOGMNR_CONTENTS and a schema file. It has the LogMiner rows only, no table rows, so nothing can be read AS OF SCN: a snapshot (cdc.snapshot.mode initial or snapshot_only, a snapshot signal, `oracle-cdc snapshot`, `plan-chunks`) cannot run on it.",
         "Replay the change stream only: set cdc.snapshot.mode=none (e.g. `--set cdc.snapshot.mode=none capture --stop-at-scn N`), and use a fresh cdc.state.dir without an unfinished snapshot in its offsets.";
+    Cdc2101 = "CDC-2101", Failure, "Cannot serve metrics on the address",
+        "cdc.metrics.listen names an address capture cannot listen on: another process holds the port, the address is not one of this host's, or the port needs privileges.",
+        "Pick a free port on a local address (e.g. `127.0.0.1:9464`; `ss -ltn` shows the ports in use), or leave cdc.metrics.listen unset to serve no metrics.";
     Cdc3001 = "CDC-3001", Failure, "Column type has no record mapping",
         "A captured table has a column whose Oracle type oracle-cdc cannot turn into a record value, so the table cannot be snapshotted or streamed faithfully.",
         "Exclude the column with cdc.columns.exclude, or set cdc.on.decode.error=dlq to skip the table with a snapshot-complete event that names the reason.";
@@ -335,6 +338,9 @@ pub enum CdcError {
         operation: String,
     },
 
+    #[error("CDC-2101: cannot serve metrics on {address}: {reason}")]
+    MetricsListen { address: String, reason: String },
+
     #[error("CDC-6002: {} line {line} column {column}: {message}", path.display())]
     ReplayFormat {
         path: PathBuf,
@@ -465,6 +471,7 @@ impl CdcError {
             CdcError::InvalidScnRange { .. } => Code::Cdc5008,
             CdcError::Io { .. } => Code::Cdc6001,
             CdcError::ReplayHasNoData { .. } => Code::Cdc2008,
+            CdcError::MetricsListen { .. } => Code::Cdc2101,
             CdcError::ReplayFormat { .. } => Code::Cdc6002,
             CdcError::ChunkFailed { .. } => Code::Cdc8001,
             CdcError::OffsetsOtherDatabase { .. } => Code::Cdc7001,

@@ -102,7 +102,9 @@ impl FileSink {
                 (index, p.bytes, p.records)
             }
             None => {
-                if !existing.is_empty() {
+                // Empty segments hold nothing to lose (a start stopped before its first commit).
+                let holds = |p: &PathBuf| std::fs::metadata(p).map_or(true, |m| m.len() > 0);
+                if existing.iter().any(|(_, p)| holds(p)) {
                     return Err(CdcError::OtherExport {
                         path: dir.to_path_buf(),
                         reason: "it holds segment files that the stored offsets do not know (another capture's output?)".into(),

@@ -10,11 +10,13 @@
 mod publisher;
 pub mod records;
 mod signals;
+pub mod status;
+mod throttle;
 
 use crate::errors::Result;
 use crate::names::TableName;
 use crate::offsets::{DatabaseIdentity, Offsets, SignalSnapshot, SnapshotState, StreamPosition};
-use crate::ops::{OpsLog, SnapshotMetrics};
+use crate::ops::OpsLog;
 use crate::settings::{NewTables, Settings, SinkType, SnapshotMode};
 use crate::signal::SnapshotKind;
 use crate::sink::{FileSink, RecordSink, StdoutSink};
@@ -27,7 +29,8 @@ use crate::stream::decode::{Catalog, TableSchema};
 use publisher::Publisher;
 use serde_json::json;
 use signals::SignalDesk;
-use std::sync::{Arc, Mutex};
+use status::{State, Status};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How a capture run ended.
@@ -51,7 +54,7 @@ pub struct Capture<'a> {
     pub connector: &'a dyn Connector,
     pub settings: &'a Settings,
     pub progress: &'a dyn Progress,
-    pub stop: &'a dyn Fn() -> bool,
+    pub stop: &'a (dyn Fn() -> bool + Sync),
     /// Stop once everything committed up to this SCN is published (scripts and tests).
     pub stop_at: Option<Scn>,
 }
@@ -82,11 +85,50 @@ impl Capture<'_> {
     pub fn run(&self) -> Result<(CaptureEnd, CaptureSummary)> {
         let s = self.settings;
         check_source(s)?;
-        // A replay's export is all there is: it is decoded from its first SCN and ends there.
-        let replay = crate::source::replay::is_replay(s.database_url());
         let state = StateDir::new(&s.state_dir);
         let _lock = state.lock()?;
-        let ops = OpsLog::to_file(&state.ops())?;
+        let ops = Arc::new(OpsLog::to_file(&state.ops())?);
+        let status = Status::new(ops.clone());
+        status.set(State::Starting)?;
+        // A stop is reported as soon as it is asked for, while the chunk in flight finishes; a
+        // sink that blocks is reported as flow control while it blocks.
+        let done = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                let mut flow = status::FlowWatch::default();
+                while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                    if let Err(e) = flow.check(&status) {
+                        tracing::warn!("capture state: {e}");
+                    }
+                    if (self.stop)() {
+                        if let Err(e) = status.set(State::Stopping) {
+                            tracing::warn!("capture state: {e}");
+                        }
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+            });
+            let r = self.run_locked(&state, &ops, &status);
+            done.store(true, std::sync::atomic::Ordering::SeqCst);
+            r
+        })
+    }
+
+    fn run_locked(
+        &self,
+        state: &StateDir,
+        ops: &Arc<OpsLog>,
+        status: &Status,
+    ) -> Result<(CaptureEnd, CaptureSummary)> {
+        let s = self.settings;
+        // A replay's export is all there is: it is decoded from its first SCN and ends there.
+        let replay = crate::source::replay::is_replay(s.database_url());
+        if let Some(addr) = &s.stream.metrics_listen {
+            let bound = crate::metrics::server::serve(addr, status.clone())?;
+            tracing::info!("metrics at http://{bound}/metrics");
+            ops.emit("metrics-listening", json!({"address": bound.to_string()}))?;
+        }
         let mut session = self.connector.connect()?;
         let db = session.database()?;
         let mut decisions = resolve(s, session.tables()?, &[])?;
@@ -97,7 +139,7 @@ impl Capture<'_> {
                 Decision::Skip { table, .. } => table != signal_table,
             });
         }
-        let (catalog, new_tables) = catalog(&state, db.cdb, &decisions, session.as_mut(), s)?;
+        let (catalog, new_tables) = catalog(state, db.cdb, &decisions, session.as_mut(), s)?;
         let offsets_path = state.offsets();
         let mut offsets = match Offsets::load(&offsets_path)? {
             Some(o) => {
@@ -145,7 +187,7 @@ impl Capture<'_> {
             crate::sink::claim_fresh(s, &mut offsets)?;
             offsets.save(&offsets_path)?;
         }
-        let sink: Box<dyn RecordSink> = match s.sink.kind {
+        let mut sink: Box<dyn RecordSink> = match s.sink.kind {
             SinkType::File => Box::new(FileSink::open(
                 &s.sink.dir,
                 s.sink.segment_bytes,
@@ -153,6 +195,12 @@ impl Capture<'_> {
             )?),
             SinkType::Stdout => Box::new(StdoutSink::new(offsets.sink.as_ref())),
         };
+        if offsets.sink.is_none() {
+            // Acknowledge the empty sink before any record: a stop at once (a second signal,
+            // kill -9) before the first chunk then leaves output the next start can cut back.
+            offsets.sink = Some(sink.commit()?);
+            offsets.save(&offsets_path)?;
+        }
         ops.emit(
             "capture-started",
             json!({"mode": format!("{:?}", s.snapshot.mode).to_lowercase(), "first_start": first_start, "position": offsets.stream}),
@@ -166,10 +214,11 @@ impl Capture<'_> {
             &offsets,
             &db.name,
             streaming,
-            &state,
+            state,
+            status.clone(),
         )?;
-        let desk = SignalDesk::new(&state.path, s, &ops);
-        self.new_tables(&mut offsets, &new_tables, &ops)?;
+        let desk = SignalDesk::new(&state.path, s, ops).with_status(status.clone());
+        self.new_tables(&mut offsets, &new_tables, ops)?;
         offsets.save(&offsets_path)?;
         save_history(&state.path.join(HISTORY_FILE), publisher.catalog())?;
 
@@ -187,9 +236,14 @@ impl Capture<'_> {
         let mut idle_announced = false;
         loop {
             if (self.stop)() {
+                status.set(State::Stopping)?;
                 return finish(CaptureEnd::Stopped, &mut publisher, &offsets);
             }
             desk.take(&mut offsets, &decisions, &mut |o| o.save(&offsets_path))?;
+            let paused = snapshot_paused(&offsets);
+            if let Ok(mut m) = status.snapshot.lock() {
+                m.paused = paused;
+            }
             // A snapshot to read: the initial one (it resumes in every mode), else the first
             // signal snapshot. A paused one waits while streaming goes on.
             let initial = offsets.snapshot.as_ref().filter(|st| !st.completed);
@@ -203,18 +257,20 @@ impl Capture<'_> {
                         &mut offsets,
                         &mut publisher,
                         &desk,
-                        &ops,
+                        ops,
+                        status,
                     )?;
                     continue;
                 }
             } else if let Some(sig) = offsets.signals.first().filter(|g| !g.paused).cloned() {
-                self.signal_snapshot(sig, &mut offsets, &mut publisher, &desk, &ops)?;
+                self.signal_snapshot(sig, &mut offsets, &mut publisher, &desk, ops, status)?;
                 continue;
             }
             if !streaming {
                 // snapshot_only: the snapshot is done; stay idle (signals still run) until
                 // told to stop.
                 if !idle_announced {
+                    status.set(State::Idle)?;
                     ops.emit("capture-idle", json!({"reason": "snapshot_only"}))?;
                     idle_announced = true;
                 }
@@ -234,6 +290,18 @@ impl Capture<'_> {
                 last_heartbeat = std::time::Instant::now();
             }
             let end = self.stop_at.map_or(current, |t| t.min(current));
+            if paused {
+                status.set_with(
+                    State::Paused,
+                    None,
+                    None,
+                    Some("pause-snapshot signal: no chunk is read until resume-snapshot; streaming goes on"),
+                )?;
+            } else if end > publisher.mined_to() {
+                status.set(State::Mining)?;
+            } else {
+                status.set(State::WaitingForRedo)?;
+            }
             let moved = publisher.stream_until(end)?;
             take_created(&publisher.created(), &mut offsets, &ops)?;
             publisher.positions().borrow().apply(&mut offsets);
@@ -269,6 +337,7 @@ impl Capture<'_> {
         publisher: &mut Publisher,
         desk: &SignalDesk,
         ops: &OpsLog,
+        status: &Status,
     ) -> Result<Outcome> {
         let s = self.settings;
         let offsets_path = StateDir::new(&s.state_dir).offsets();
@@ -283,12 +352,22 @@ impl Capture<'_> {
             _ => None,
         };
         publisher.set_signal_snapshot(signal.map(|(_, k)| k));
+        publisher.reset_throttle();
+        let progress = StateProgress {
+            inner: self.progress,
+            status,
+            chunks_done: st
+                .tables
+                .iter()
+                .map(|(t, p)| (t.clone(), p.chunks))
+                .collect(),
+        };
         let snap = Snapshot {
             connector: self.connector,
             settings: s,
             ops,
-            progress: self.progress,
-            metrics: Arc::new(Mutex::new(SnapshotMetrics::default())),
+            progress: &progress,
+            metrics: status.snapshot.clone(),
             pin_scn,
             signal: signal.map(|(id, _)| id.to_string()),
         };
@@ -317,6 +396,7 @@ impl Capture<'_> {
         publisher: &mut Publisher,
         desk: &SignalDesk,
         ops: &OpsLog,
+        status: &Status,
     ) -> Result<()> {
         let kind = SnapshotKind::parse(&sig.kind).unwrap_or(SnapshotKind::Incremental);
         let tables: Vec<TableName> = sig.tables.iter().filter_map(|t| t.parse().ok()).collect();
@@ -376,6 +456,7 @@ impl Capture<'_> {
             publisher,
             desk,
             ops,
+            status,
         )?;
         if outcome == Outcome::Completed {
             offsets.signals.retain(|g| g.id != sig.id);
@@ -463,6 +544,47 @@ fn take_created(
         )?;
     }
     Ok(())
+}
+
+/// Whether the snapshot that would run next is paused by a signal (streaming goes on).
+fn snapshot_paused(offsets: &Offsets) -> bool {
+    match offsets.snapshot.as_ref().filter(|st| !st.completed) {
+        Some(st) => st.paused,
+        None => !offsets.signals.is_empty() && offsets.signals.iter().all(|g| g.paused),
+    }
+}
+
+/// Forwards snapshot progress to the CLI's bars and puts the table and chunk being read on
+/// the status board (`snapshotting` with them).
+struct StateProgress<'p> {
+    inner: &'p dyn Progress,
+    status: &'p Status,
+    /// Chunks already read per table (a resumed table goes on from there).
+    chunks_done: std::collections::BTreeMap<String, u64>,
+}
+
+impl Progress for StateProgress<'_> {
+    fn table_started(&self, table: &str, estimated_rows: Option<u64>, rows_done: u64) {
+        let chunk = self.chunks_done.get(table).copied().unwrap_or(0) + 1;
+        if let Err(e) = self
+            .status
+            .set_with(State::Snapshotting, Some(table), Some(chunk), None)
+        {
+            tracing::warn!("capture state: {e}");
+        }
+        self.inner.table_started(table, estimated_rows, rows_done);
+    }
+
+    fn rows_read(&self, table: &str, rows: u64) {
+        // Called once per published chunk: the next one is being read.
+        let next = self.status.board().chunk.unwrap_or(1) + 1;
+        self.status.set_chunk(next);
+        self.inner.rows_read(table, rows);
+    }
+
+    fn table_finished(&self, table: &str, rows: u64) {
+        self.inner.table_finished(table, rows);
+    }
 }
 
 /// Put a snapshot's progress where it belongs in the offsets.

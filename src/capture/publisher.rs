@@ -75,6 +75,15 @@ pub struct Publisher<'a> {
     signal_table: Option<crate::names::TableName>,
     spool: crate::signal::spool::Spool,
     created: Rc<RefCell<Vec<(TableName, Scn)>>>,
+    /// Where the numbers behind the metrics go.
+    status: super::status::Status,
+    /// The current SCN as last asked, and the time spent mining and decoding.
+    current: Scn,
+    mine_seconds: f64,
+    parse_seconds: f64,
+    window: (Scn, Scn),
+    windows: u64,
+    throttle: super::throttle::Throttle,
 }
 
 impl<'a> Publisher<'a> {
@@ -88,6 +97,7 @@ impl<'a> Publisher<'a> {
         db_name: &str,
         streaming: bool,
         state: &StateDir,
+        status: super::status::Status,
     ) -> Result<Publisher<'a>> {
         let stream = offsets
             .stream
@@ -97,6 +107,16 @@ impl<'a> Publisher<'a> {
                 message: "no stream position".into(),
             })?;
         let next = stream.resume_scn;
+        {
+            let mut b = status.board();
+            b.throttle.max_rows_per_second = settings.snapshot.max_rows_per_second;
+            b.throttle.table_max_rows_per_second = settings
+                .snapshot
+                .table_max_rows_per_second
+                .iter()
+                .map(|(t, n)| (t.to_string(), *n))
+                .collect();
+        }
         Ok(Publisher {
             connector,
             settings,
@@ -132,6 +152,13 @@ impl<'a> Publisher<'a> {
                 .flatten(),
             spool: crate::signal::spool::Spool::new(&state.path),
             created: Rc::new(RefCell::new(Vec::new())),
+            status,
+            current: 0,
+            mine_seconds: 0.0,
+            parse_seconds: 0.0,
+            window: (0, 0),
+            windows: 0,
+            throttle: Default::default(),
         })
     }
 
@@ -179,6 +206,66 @@ impl<'a> Publisher<'a> {
         })
     }
 
+    /// A snapshot starts (or resumes): the throttle counts afresh.
+    pub fn reset_throttle(&mut self) {
+        self.throttle.reset();
+    }
+
+    /// Put the streaming numbers on the status board (the metrics endpoint reads them there).
+    fn refresh(&self) {
+        let p = self.positions.borrow();
+        let mut b = self.status.board();
+        let st = &mut b.stream;
+        st.current_scn = self.current;
+        st.mined_scn = self.mined_to;
+        st.published_commit_scn = p.stream.commit_scn;
+        st.lag_ms = self
+            .last_commit_ms
+            .map(|t| (crate::record::now_ms() - t).max(0));
+        st.open_transactions = self.buffer.open_transactions() as u64;
+        st.buffered_changes = self.buffer.buffered_rows() as u64;
+        st.buffer_memory_bytes = self.buffer.memory_bytes();
+        st.spilled_bytes = self.buffer.spilled_bytes();
+        st.change_records = self.records - self.snapshot_rows;
+        st.snapshot_records = self.snapshot_rows;
+        st.transactions = self.transactions;
+        st.mine_seconds = self.mine_seconds;
+        st.parse_seconds = self.parse_seconds;
+        (st.window_start_scn, st.window_end_scn) = self.window;
+        st.windows = self.windows;
+    }
+
+    /// Queue one record line in the sink, counted for the sink metrics.
+    fn write_line(&mut self, line: &[u8]) -> Result<()> {
+        // A write that blocks (stdout to a slow consumer) is flow control too.
+        self.status.sink_busy(true);
+        let wrote = self.sink.write(line);
+        self.status.sink_busy(false);
+        wrote?;
+        let mut b = self.status.board();
+        b.sink.records += 1;
+        b.sink.bytes += line.len() as u64 + 1;
+        Ok(())
+    }
+
+    /// Make the sink durable, timed for the sink metrics.
+    fn commit_sink(&mut self) -> Result<SinkPosition> {
+        let started = std::time::Instant::now();
+        self.status.sink_busy(true);
+        if self.settings.faults.sink_delay_ms > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(
+                self.settings.faults.sink_delay_ms,
+            ));
+        }
+        let pos = self.sink.commit();
+        self.status.sink_busy(false);
+        let pos = pos?;
+        let mut b = self.status.board();
+        b.sink.commits += 1;
+        b.sink.commit_seconds += started.elapsed().as_secs_f64();
+        Ok(pos)
+    }
+
     /// A heartbeat record: progress for consumers while captured tables are idle.
     pub fn heartbeat(&mut self) -> Result<()> {
         let prefix = &self.settings.sink.topic_prefix;
@@ -191,8 +278,8 @@ impl<'a> Publisher<'a> {
         });
         let line = serde_json::to_vec(&record)
             .map_err(|e| CdcError::io("<record>", std::io::Error::other(e)))?;
-        self.sink.write(&line)?;
-        let pos = self.sink.commit()?;
+        self.write_line(&line)?;
+        let pos = self.commit_sink()?;
         self.positions.borrow_mut().sink = Some(pos);
         Ok(())
     }
@@ -208,13 +295,16 @@ impl<'a> Publisher<'a> {
 
     /// The database's current SCN (reconnecting once after a lost connection).
     pub fn current_scn(&mut self) -> Result<Scn> {
-        match self.session.current_scn() {
+        let scn = match self.session.current_scn() {
             Err(CdcError::ConnectionLost(_)) => {
                 self.session = self.connector.connect()?;
                 self.session.current_scn()
             }
             other => other,
-        }
+        }?;
+        self.current = scn;
+        self.refresh();
+        Ok(scn)
     }
 
     /// Mine up to `end` and publish every transaction committed up to it; then make the sink
@@ -239,6 +329,7 @@ impl<'a> Publisher<'a> {
             let spool_path = self
                 .spill_dir
                 .join(format!("window-{}-{from}.spill", self.spool_seq));
+            let mine_started = std::time::Instant::now();
             let mined = self.session.mine(from, to, &mut |r| {
                 bytes += row_bytes(&r);
                 rows.push(r);
@@ -271,6 +362,10 @@ impl<'a> Publisher<'a> {
             }
             mined?;
             retries = 0;
+            self.mine_seconds += mine_started.elapsed().as_secs_f64();
+            self.window = (from, to);
+            self.windows += 1;
+            let parse_started = std::time::Instant::now();
             let spooled = spool.map(SpillFile::into_reader).transpose()?;
             for row in spooled
                 .into_iter()
@@ -287,6 +382,7 @@ impl<'a> Publisher<'a> {
                     self.publish_tx(tx)?;
                 }
             }
+            self.parse_seconds += parse_started.elapsed().as_secs_f64();
             if let Some(start) = rewind {
                 // Mine again from its START; what was published meanwhile is skipped by position.
                 tracing::info!("a transaction started at SCN {start}, before mining began at {}: mining again from there", self.mined_from);
@@ -305,13 +401,15 @@ impl<'a> Publisher<'a> {
         crate::crashpoint::hit("publisher.window.mined")?;
         self.next_mine = end + 1;
         self.mined_to = end;
-        let sink = self.sink.commit()?;
+        let sink = self.commit_sink()?;
         let mut p = self.positions.borrow_mut();
         p.stream.resume_scn = self
             .buffer
             .oldest_start()
             .map_or(end + 1, |s| s.min(end + 1));
         p.sink = Some(sink);
+        drop(p);
+        self.refresh();
         Ok(true)
     }
 
@@ -346,7 +444,7 @@ impl<'a> Publisher<'a> {
                         continue;
                     };
                     for line in change_record_lines(&prefix, &self.db_name, schema, &change, &tx) {
-                        self.sink.write(&line)?;
+                        self.write_line(&line)?;
                         self.records += 1;
                         wrote = true;
                     }
@@ -497,6 +595,34 @@ impl<'a> Publisher<'a> {
 }
 
 impl ChunkSink for Publisher<'_> {
+    fn pace(&mut self, t: &TableTarget) -> Result<bool> {
+        let limits = {
+            let b = self.status.board();
+            super::throttle::Limits {
+                all: b.throttle.max_rows_per_second,
+                tables: b.throttle.table_max_rows_per_second.clone(),
+            }
+        };
+        let wait = self
+            .throttle
+            .wait(&limits, &t.name().to_string(), std::time::Instant::now());
+        if wait.is_zero() {
+            return Ok(false);
+        }
+        let started = std::time::Instant::now();
+        std::thread::sleep(wait.min(std::time::Duration::from_millis(
+            self.settings.stream.poll_ms,
+        )));
+        let blocking = self.signal_snapshot == Some(crate::signal::SnapshotKind::Blocking);
+        if self.streaming && !blocking {
+            // Streaming goes on while the snapshot waits; the next wave's SCN is taken after.
+            let current = self.current_scn()?;
+            self.stream_until(current.saturating_sub(1))?;
+        }
+        self.status.board().throttle.wait_seconds += started.elapsed().as_secs_f64();
+        Ok(true)
+    }
+
     fn wave(&mut self, scn: Scn) -> Result<()> {
         crate::crashpoint::hit("publisher.wave")?;
         let scn = crate::crashpoint::wave_catch_up_to(scn);
@@ -516,9 +642,11 @@ impl ChunkSink for Publisher<'_> {
         last_record: bool,
         _progress: &mut TableProgress,
     ) -> Result<()> {
+        let settings = self.settings;
+        let db_name = self.db_name.clone();
         let ctx = TableContext {
-            topic_prefix: &self.settings.sink.topic_prefix,
-            db: t.name().pdb.as_deref().unwrap_or(&self.db_name),
+            topic_prefix: &settings.sink.topic_prefix,
+            db: t.name().pdb.as_deref().unwrap_or(&db_name),
             table: t.name(),
             columns: &t.columns,
             key_columns: &t.record_key,
@@ -532,13 +660,15 @@ impl ChunkSink for Publisher<'_> {
             };
             let line = serde_json::to_vec(&ctx.snapshot_record(row, chunk.scn, marker, ts))
                 .map_err(|e| CdcError::io("<record>", std::io::Error::other(e)))?;
-            self.sink.write(&line)?;
+            self.write_line(&line)?;
         }
         self.records += n as u64;
         self.snapshot_rows += n as u64;
+        self.throttle.count(&t.name().to_string(), n as u64);
         crate::crashpoint::hit("publisher.chunk.committed")?;
-        let pos = self.sink.commit()?;
+        let pos = self.commit_sink()?;
         self.positions.borrow_mut().sink = Some(pos);
+        self.refresh();
         Ok(())
     }
 }

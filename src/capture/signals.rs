@@ -19,6 +19,11 @@ pub struct SignalDesk<'a> {
     settings: &'a Settings,
     ops: &'a OpsLog,
     last_poll: Cell<Option<Instant>>,
+    /// A signal was seen waiting: `waiting` says so until `take` handles it (callers may ask
+    /// more than once before they stop).
+    seen: Cell<bool>,
+    /// Where `set-throttle` puts the snapshot throttle.
+    status: Option<super::status::Status>,
 }
 
 /// What applying a signal did.
@@ -38,12 +43,23 @@ impl<'a> SignalDesk<'a> {
             settings,
             ops,
             last_poll: Cell::new(None),
+            seen: Cell::new(false),
+            status: None,
         }
+    }
+
+    /// `set-throttle` signals change the throttle on this status board.
+    pub fn with_status(mut self, status: super::status::Status) -> Self {
+        self.status = Some(status);
+        self
     }
 
     /// Whether a signal waits in the spool; looks at most every cdc.signal.poll.ms (snapshots
     /// ask between waves and stop to let it be applied).
     pub fn waiting(&self) -> bool {
+        if self.seen.get() {
+            return true;
+        }
         let due = self
             .last_poll
             .get()
@@ -52,7 +68,9 @@ impl<'a> SignalDesk<'a> {
             return false;
         }
         self.last_poll.set(Some(Instant::now()));
-        self.spool.pending().is_ok_and(|p| !p.is_empty())
+        let waiting = self.spool.pending().is_ok_and(|p| !p.is_empty());
+        self.seen.set(waiting);
+        waiting
     }
 
     /// Apply every waiting signal in order; `save` makes the offsets durable before each file
@@ -63,6 +81,7 @@ impl<'a> SignalDesk<'a> {
         decisions: &[Decision],
         save: &mut dyn FnMut(&Offsets) -> Result<()>,
     ) -> Result<usize> {
+        self.seen.set(false);
         let pending = self.spool.pending()?;
         let n = pending.len();
         for p in pending {
@@ -79,6 +98,25 @@ impl<'a> SignalDesk<'a> {
                 }
             };
             let outcome = apply(signal, offsets, decisions, self.settings);
+            if let (
+                Applied::Accepted(..),
+                Action::SetThrottle {
+                    rows_per_second,
+                    tables,
+                },
+                Some(status),
+            ) = (&outcome, &signal.action, &self.status)
+            {
+                let mut b = status.board();
+                if tables.is_empty() {
+                    b.throttle.max_rows_per_second = *rows_per_second;
+                }
+                for t in tables {
+                    b.throttle
+                        .table_max_rows_per_second
+                        .insert(t.to_string(), *rows_per_second);
+                }
+            }
             let (event, reason, file_outcome) = match &outcome {
                 Applied::Accepted(how, _) => ("signal-accepted", how.clone(), Outcome::Processed),
                 Applied::Rejected(why) => ("signal-rejected", why.clone(), Outcome::Rejected),
@@ -248,6 +286,38 @@ fn apply(signal: &Signal, o: &mut Offsets, decisions: &[Decision], s: &Settings)
                 }
                 _ => Applied::Rejected("no snapshot is paused".into()),
             }
+        }
+        Action::SetThrottle {
+            rows_per_second,
+            tables,
+        } => {
+            for t in tables {
+                if !decisions
+                    .iter()
+                    .any(|d| matches!(d, Decision::Capture(c) if c.name() == t))
+                {
+                    return Applied::Rejected(format!("{t} is not a snapshotted table"));
+                }
+            }
+            let rate = match rows_per_second {
+                0 => "no limit".to_string(),
+                n => format!("{n} rows per second"),
+            };
+            let which = match tables.is_empty() {
+                true => "snapshot throttle".to_string(),
+                false => format!(
+                    "snapshot throttle of {}",
+                    tables
+                        .iter()
+                        .map(|t| t.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            Applied::Accepted(
+                format!("{which}: {rate} (until capture restarts)"),
+                Vec::new(),
+            )
         }
         Action::StopSnapshot { tables } => {
             if o.signals.is_empty() {

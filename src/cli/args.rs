@@ -470,6 +470,9 @@ pub enum SignalType {
     /// Abandon the signal snapshots (of the --tables only, when given)
     #[value(name = "stop-snapshot", alias = "stop")]
     StopSnapshot,
+    /// Set the snapshot throttle to --rows-per-second (of the --tables only, when given)
+    #[value(name = "set-throttle", alias = "throttle")]
+    SetThrottle,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -503,6 +506,10 @@ pub struct SignalSendArgs {
     /// execute-snapshot: incremental (streaming goes on) or blocking (streaming pauses)
     #[arg(long = "type", value_enum, default_value = "incremental")]
     pub snapshot_type: SignalSnapshotType,
+
+    /// set-throttle: rows per second snapshots may read from now on (0: no limit)
+    #[arg(long, value_name = "ROWS")]
+    pub rows_per_second: Option<u64>,
 
     /// The signal's id (default: a fresh one); at most 42 characters of letters, digits, - _ . :
     #[arg(long)]

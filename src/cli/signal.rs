@@ -221,7 +221,20 @@ fn build(a: &SignalSendArgs) -> Result<Signal> {
             Action::ResumeSnapshot
         }
         SignalType::StopSnapshot => Action::StopSnapshot { tables },
+        SignalType::SetThrottle => Action::SetThrottle {
+            rows_per_second: a.rows_per_second.ok_or_else(|| {
+                CdcError::InvalidSignal(
+                    "set-throttle needs --rows-per-second N (0: no limit)".into(),
+                )
+            })?,
+            tables,
+        },
     };
+    if a.rows_per_second.is_some() && a.signal != SignalType::SetThrottle {
+        return Err(CdcError::InvalidSignal(
+            "--rows-per-second is only for set-throttle".into(),
+        ));
+    }
     Ok(Signal { id, action })
 }
 

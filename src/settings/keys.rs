@@ -94,6 +94,7 @@ pub const SNAPSHOT_MODE: &str = "cdc.snapshot.mode";
 pub const CHUNK_ROWS: &str = "cdc.snapshot.chunk.rows";
 pub const THREADS: &str = "cdc.snapshot.threads";
 pub const MAX_PENDING_CHUNKS: &str = "cdc.snapshot.max.pending.chunks";
+pub const MAX_ROWS_PER_SECOND: &str = "cdc.snapshot.max.rows.per.second";
 pub const CHUNK_RETRIES: &str = "cdc.snapshot.chunk.retries";
 pub const PARQUET_FILE_ROWS: &str = "cdc.snapshot.parquet.file.rows";
 pub const PARQUET_COMPRESSION: &str = "cdc.snapshot.parquet.compression";
@@ -116,6 +117,7 @@ pub const STREAM_BUFFER_MEMORY_BYTES: &str = "cdc.stream.buffer.memory.bytes";
 pub const DOCTOR_READ_RATE: &str = "cdc.doctor.read.rate";
 pub const HEARTBEAT_INTERVAL_MS: &str = "cdc.heartbeat.interval.ms";
 pub const METRICS_INTERVAL_MS: &str = "cdc.metrics.interval.ms";
+pub const METRICS_LISTEN: &str = "cdc.metrics.listen";
 pub const DATABASE_READ_ONLY: &str = "cdc.database.read.only";
 pub const SNAPSHOT_NEW_TABLES: &str = "cdc.snapshot.new.tables";
 pub const SIGNAL_CHANNELS: &str = "cdc.signal.enabled.channels";
@@ -129,6 +131,7 @@ pub const FAULT_ORA01555_READS: &str = "cdc.emulator.fault.ora01555.reads";
 pub const FAULT_ORA00310_MINES: &str = "cdc.emulator.fault.ora00310.mines";
 pub const FAULT_READ_DELAY_MS: &str = "cdc.emulator.fault.read.delay.ms";
 pub const FAULT_CALL_LATENCY_MS: &str = "cdc.emulator.fault.call.latency.ms";
+pub const FAULT_SINK_DELAY_MS: &str = "cdc.emulator.fault.sink.delay.ms";
 
 const U32MAX: u64 = u32::MAX as u64;
 
@@ -158,6 +161,10 @@ pub const KEYS: &[KeySpec] = &[
         "Parquet exports (`snapshot --format parquet`): rows after which a table continues in its next file, `PDB.OWNER.TABLE.NNNNN.parquet` (0: one file per table). Each chunk is one row group."),
     key(PARQUET_COMPRESSION, Kind::Enum(&["zstd", "none"]), Some("zstd"),
         "Compression of the pages of Parquet exports."),
+    key(MAX_ROWS_PER_SECOND, Kind::UInt { min: 0, max: 1_000_000_000 }, Some("0"),
+        "Snapshot throttle: at most this many rows per second read by snapshots of every kind, averaged from the snapshot's start (0: no limit). Streaming is not slowed: capture streams while the snapshot waits. A `set-throttle` signal changes it at run time."),
+    per_table(MAX_ROWS_PER_SECOND, Kind::UInt { min: 0, max: 1_000_000_000 },
+        "Snapshot throttle of one table, e.g. `cdc.snapshot.max.rows.per.second.PDB1.HR.EMP: 500`, on top of the overall one."),
     per_table(SELECT_OVERRIDE, Kind::Condition,
         "A SQL condition that limits which rows of the table the snapshot reads, e.g. `cdc.snapshot.select.override.PDB1.HR.EMP: \"region = 'EMEA'\"`."),
     key(TABLES_ORDER, Kind::List, None,
@@ -198,6 +205,8 @@ pub const KEYS: &[KeySpec] = &[
         "Capture writes a heartbeat record (topic `PREFIX.heartbeat`, with the mined and published SCNs) this often, so consumers see progress while captured tables are idle (0: off)."),
     key(METRICS_INTERVAL_MS, Kind::UInt { min: 0, max: 86_400_000 }, Some("10000"),
         "Capture writes a `capture-metrics` ops event this often: current and published SCNs, lag in SCNs and milliseconds, open transactions, buffered changes, memory and spilled bytes (0: only at stop)."),
+    key(METRICS_LISTEN, Kind::Text, None,
+        "Address (`HOST:PORT`) where a running capture serves its metrics in the Prometheus text format at `/metrics`, e.g. `127.0.0.1:9464` (unset: no endpoint). commands/capture.md lists the metrics."),
     key(SIGNAL_CHANNELS, Kind::List, Some("file"),
         "Where a running capture takes signals from: `file` (the spool `STATE/signals/` that `oracle-cdc signal send` writes; needs no database write, so it works on a read-only standby), `source` (rows inserted into the signal table `cdc.signal.data.collection`, read from the change stream at their commit), or both."),
     key(SIGNAL_DATA_COLLECTION, Kind::Text, None,
@@ -220,6 +229,8 @@ pub const KEYS: &[KeySpec] = &[
         "Emulator fault drills: extra milliseconds every flashback read takes (a slow read)."),
     key(FAULT_CALL_LATENCY_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),
         "Emulator fault drills: fixed milliseconds of latency added to every call, like a network round trip."),
+    key(FAULT_SINK_DELAY_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),
+        "Fault drills (any database): extra milliseconds every sink commit takes, like a slow disk or a slow consumer; capture pauses reading meanwhile (`paused-for-flow-control`)."),
 ];
 
 /// The spec for a key, resolving per-table keys by prefix. Fixed keys win over prefixes, so

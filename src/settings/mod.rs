@@ -99,6 +99,9 @@ pub enum SinkType {
 #[derive(Debug, Clone)]
 pub struct SnapshotSettings {
     pub mode: SnapshotMode,
+    /// cdc.snapshot.max.rows.per.second (0: no limit) and its per-table keys.
+    pub max_rows_per_second: u64,
+    pub table_max_rows_per_second: BTreeMap<TableName, u64>,
     pub chunk_rows: u64,
     pub threads: u32,
     pub max_pending_chunks: u32,
@@ -154,6 +157,8 @@ pub struct FaultSettings {
     pub ora00310_mines: Vec<u64>,
     pub read_delay_ms: u64,
     pub call_latency_ms: u64,
+    /// cdc.emulator.fault.sink.delay.ms: a slow sink, on purpose.
+    pub sink_delay_ms: u64,
 }
 
 /// The validated, effective settings.
@@ -185,6 +190,8 @@ pub struct Settings {
 pub struct StreamSettings {
     pub heartbeat_ms: u64,
     pub metrics_ms: u64,
+    /// cdc.metrics.listen: where the Prometheus endpoint listens (None: no endpoint).
+    pub metrics_listen: Option<String>,
     pub window_scn: u64,
     pub poll_ms: u64,
     /// cdc.stream.buffer.memory.bytes: rows of open transactions kept in memory before spilling.
@@ -214,6 +221,7 @@ impl Settings {
         };
         let mut select_overrides = BTreeMap::new();
         let mut table_keys = BTreeMap::new();
+        let mut table_rates = BTreeMap::new();
         for (key, entry) in &entries {
             let Some((spec, Some(table))) = keys::lookup(key) else {
                 continue;
@@ -239,6 +247,15 @@ impl Settings {
                         return Err(invalid(key, "", "a list of one or more key columns"));
                     }
                     table_keys.insert(table, cols);
+                }
+                keys::MAX_ROWS_PER_SECOND => {
+                    let raw = entry.raw.display();
+                    let rate = raw
+                        .trim()
+                        .replace('_', "")
+                        .parse::<u64>()
+                        .map_err(|_| invalid(key, &raw, "a whole number of rows per second"))?;
+                    table_rates.insert(table, rate);
                 }
                 _ => {}
             }
@@ -287,6 +304,8 @@ impl Settings {
                     "on_signal" => SnapshotMode::OnSignal,
                     _ => SnapshotMode::Initial,
                 },
+                max_rows_per_second: v.uint(keys::MAX_ROWS_PER_SECOND),
+                table_max_rows_per_second: table_rates,
                 chunk_rows: v.uint(keys::CHUNK_ROWS),
                 threads: v.uint(keys::THREADS) as u32,
                 max_pending_chunks: v.uint(keys::MAX_PENDING_CHUNKS) as u32,
@@ -325,6 +344,7 @@ impl Settings {
             stream: StreamSettings {
                 heartbeat_ms: v.uint(keys::HEARTBEAT_INTERVAL_MS),
                 metrics_ms: v.uint(keys::METRICS_INTERVAL_MS),
+                metrics_listen: listen_address(&v.text(keys::METRICS_LISTEN))?,
                 window_scn: v.uint(keys::STREAM_WINDOW_SCN),
                 poll_ms: v.uint(keys::STREAM_POLL_MS),
                 buffer_memory_bytes: v.uint(keys::STREAM_BUFFER_MEMORY_BYTES),
@@ -340,6 +360,7 @@ impl Settings {
                 ora00310_mines,
                 read_delay_ms: v.uint(keys::FAULT_READ_DELAY_MS),
                 call_latency_ms: v.uint(keys::FAULT_CALL_LATENCY_MS),
+                sink_delay_ms: v.uint(keys::FAULT_SINK_DELAY_MS),
             },
             entries,
         };
@@ -469,6 +490,25 @@ fn signal_settings(v: &Values) -> Result<SignalSettings> {
         queue: v.text(keys::SIGNAL_CONCURRENT) == "queue",
         poll_ms: v.uint(keys::SIGNAL_POLL_MS),
     })
+}
+
+/// `HOST:PORT` (an IPv6 host in brackets); empty: None.
+fn listen_address(text: &str) -> Result<Option<String>> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let ok = text
+        .rsplit_once(':')
+        .is_some_and(|(host, port)| !host.is_empty() && port.parse::<u16>().is_ok());
+    if !ok {
+        return Err(invalid(
+            keys::METRICS_LISTEN,
+            text,
+            "HOST:PORT, e.g. 127.0.0.1:9464",
+        ));
+    }
+    Ok(Some(text.to_string()))
 }
 
 fn validate_condition(key: &str, cond: &str) -> Result<()> {

@@ -138,6 +138,16 @@ fn wrong_values_name_key_value_and_allowed() {
     let (code, msg) = err(load(None, &[], &["cdc.tables.include=EMP"]));
     assert_eq!(code, Code::Cdc1002);
     assert!(msg.contains("cdc.tables.include"), "{msg}");
+    for bad in ["9464", "localhost", ":9464", "127.0.0.1:99999"] {
+        let (code, msg) = err(load(None, &[], &[&format!("cdc.metrics.listen={bad}")]));
+        assert_eq!(code, Code::Cdc1002);
+        assert!(
+            msg.contains("cdc.metrics.listen") && msg.contains("HOST:PORT"),
+            "{msg}"
+        );
+    }
+    let ok = load(None, &[], &["cdc.metrics.listen=[::1]:9464"]).unwrap();
+    assert_eq!(ok.stream.metrics_listen.as_deref(), Some("[::1]:9464"));
 }
 
 #[test]

@@ -15,6 +15,7 @@ pub const TYPES: &[&str] = &[
     "pause-snapshot",
     "resume-snapshot",
     "stop-snapshot",
+    "set-throttle",
 ];
 
 /// The longest id: Debezium's signal table has `id VARCHAR(42)`.
@@ -59,6 +60,12 @@ pub enum Action {
     StopSnapshot {
         tables: Vec<TableName>,
     },
+    /// A custom signal (Debezium's shape): the snapshot throttle, overall or for these tables,
+    /// from now on in this run (0: no limit).
+    SetThrottle {
+        rows_per_second: u64,
+        tables: Vec<TableName>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,13 +93,16 @@ impl Signal {
             Action::PauseSnapshot => "pause-snapshot",
             Action::ResumeSnapshot => "resume-snapshot",
             Action::StopSnapshot { .. } => "stop-snapshot",
+            Action::SetThrottle { .. } => "set-throttle",
         }
     }
 
     /// The tables the signal names (none for pause and resume).
     pub fn tables(&self) -> &[TableName] {
         match &self.action {
-            Action::ExecuteSnapshot { tables, .. } | Action::StopSnapshot { tables } => tables,
+            Action::ExecuteSnapshot { tables, .. }
+            | Action::StopSnapshot { tables }
+            | Action::SetThrottle { tables, .. } => tables,
             Action::PauseSnapshot | Action::ResumeSnapshot => &[],
         }
     }
@@ -206,6 +216,23 @@ impl Signal {
             "stop-snapshot" => Action::StopSnapshot {
                 tables: tables(false)?,
             },
+            "set-throttle" => Action::SetThrottle {
+                rows_per_second: match data.get("max-rows-per-second") {
+                    Some(v) => v.as_u64().ok_or_else(|| {
+                        bad(
+                            "data.max-rows-per-second",
+                            format!("expected a whole number of rows per second (0: no limit), found {v}"),
+                        )
+                    })?,
+                    None => {
+                        return Err(bad(
+                            "data.max-rows-per-second",
+                            "missing: the rows per second snapshots may read (0: no limit)",
+                        ))
+                    }
+                },
+                tables: tables(false)?,
+            },
             other => {
                 return Err(bad(
                     "type",
@@ -246,6 +273,16 @@ impl Signal {
                 "data-collections": tables.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
                 "type": "INCREMENTAL",
             }),
+            Action::SetThrottle {
+                rows_per_second,
+                tables,
+            } => {
+                let mut d = json!({"max-rows-per-second": rows_per_second});
+                if !tables.is_empty() {
+                    d["data-collections"] = tables.iter().map(|t| t.to_string()).collect();
+                }
+                d
+            }
             _ => Json::Null,
         };
         json!({"id": self.id, "type": self.type_name(), "data": data})

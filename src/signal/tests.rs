@@ -149,3 +149,31 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn set_throttle_round_trips_and_needs_its_rate() {
+    let v = serde_json::json!({"id": "slow", "type": "set-throttle", "data": {"max-rows-per-second": 500, "data-collections": ["HR.EMP"]}});
+    let s = Signal::from_json(&v).unwrap();
+    assert_eq!(
+        s.action,
+        Action::SetThrottle {
+            rows_per_second: 500,
+            tables: vec!["HR.EMP".parse().unwrap()]
+        }
+    );
+    assert_eq!(Signal::from_json(&s.to_json()).unwrap(), s);
+    for data in [
+        serde_json::json!({}),
+        serde_json::json!({"max-rows-per-second": -1}),
+    ] {
+        let e = Signal::from_json(
+            &serde_json::json!({"id": "x", "type": "set-throttle", "data": data}),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.starts_with("CDC-8101") && e.contains("data.max-rows-per-second"),
+            "{e}"
+        );
+    }
+}

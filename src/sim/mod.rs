@@ -165,10 +165,10 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
                 paths.clone(),
                 reader.clone(),
             ));
-            let polls = std::cell::Cell::new(0u32);
+            let polls = std::sync::atomic::AtomicU32::new(0);
             let stop = || {
-                polls.set(polls.get() + 1);
-                stop_after.is_some_and(|n| polls.get() > n)
+                let n = polls.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                stop_after.is_some_and(|limit| n > limit)
             };
             Capture {
                 connector: &faulty,

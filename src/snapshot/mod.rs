@@ -40,6 +40,12 @@ pub trait ChunkSink {
         Ok(())
     }
 
+    /// Before a wave's SCN is taken: true to be asked again (a throttle waits, and may stream
+    /// meanwhile), false to read the wave.
+    fn pace(&mut self, _t: &TableTarget) -> Result<bool> {
+        Ok(false)
+    }
+
     /// `first_record`: the chunk's first row is the snapshot's first record; `last_record`: its
     /// last row is the snapshot's last.
     fn publish(
@@ -164,6 +170,10 @@ impl Snapshot<'_> {
                 .table_started(&name, t.info.stats.num_rows, rows_before);
             let completed = reader.read_table(t, &mut planner, stop, &mut |ev: ReaderEvent| {
                 let rc: ReadChunk = match ev {
+                    ReaderEvent::Pace => {
+                        while !stop() && sink.pace(t)? {}
+                        return Ok(());
+                    }
                     ReaderEvent::Wave(scn) => return sink.wave(scn),
                     ReaderEvent::Chunk(rc) => rc,
                 };

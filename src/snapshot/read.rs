@@ -18,6 +18,8 @@ pub const MIN_HALVED_ROWS: u64 = 1000;
 /// What the reader tells its caller, in order.
 #[derive(Debug)]
 pub enum ReaderEvent {
+    /// The next wave is due: its SCN is taken when this returns (a throttle waits here).
+    Pace,
     /// A wave of chunks is about to be read at this SCN.
     Wave(Scn),
     /// A chunk was read.
@@ -174,6 +176,10 @@ impl<'a> Reader<'a> {
         let table = t.info.name.to_string();
         let mut pending: std::collections::VecDeque<Pending> = std::collections::VecDeque::new();
         loop {
+            if stop() {
+                return Ok(false);
+            }
+            emit(ReaderEvent::Pace)?;
             if stop() {
                 return Ok(false);
             }

@@ -1,0 +1,311 @@
+//! What capture is doing now: its state (in the spirit of Oracle's capture process states) and
+//! the numbers behind the metrics, shared between the capture thread and the metrics endpoint.
+//! A state change is an ops event (`capture-state`) and a log line.
+
+use crate::errors::Result;
+use crate::ops::{OpsLog, SnapshotMetrics};
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// Capture's state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum State {
+    /// Connecting, loading offsets and the schema history.
+    Starting,
+    /// Streaming, with no new redo to mine since the last window.
+    WaitingForRedo,
+    /// Streaming: mining a LogMiner window and publishing what committed in it.
+    Mining,
+    /// Reading a snapshot (the table and chunk are beside the state).
+    Snapshotting,
+    /// A snapshot is paused by a `pause-snapshot` signal (streaming goes on).
+    Paused,
+    /// The sink is not keeping up: reading waits for it.
+    PausedForFlowControl,
+    /// `cdc.snapshot.mode=snapshot_only` after its snapshot: nothing to stream, signals still run.
+    Idle,
+    /// Told to stop (Ctrl-C, SIGTERM): finishing the chunk in flight, saving offsets.
+    Stopping,
+}
+
+impl State {
+    pub const ALL: &'static [State] = &[
+        State::Starting,
+        State::WaitingForRedo,
+        State::Mining,
+        State::Snapshotting,
+        State::Paused,
+        State::PausedForFlowControl,
+        State::Idle,
+        State::Stopping,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            State::Starting => "starting",
+            State::WaitingForRedo => "waiting-for-redo",
+            State::Mining => "mining",
+            State::Snapshotting => "snapshotting",
+            State::Paused => "paused",
+            State::PausedForFlowControl => "paused-for-flow-control",
+            State::Idle => "idle",
+            State::Stopping => "stopping",
+        }
+    }
+}
+
+/// The streaming numbers (what the `capture-metrics` event and the endpoint show).
+#[derive(Debug, Clone, Default)]
+pub struct StreamStats {
+    pub current_scn: u64,
+    pub mined_scn: u64,
+    pub published_commit_scn: u64,
+    /// Now minus the last published transaction's commit time.
+    pub lag_ms: Option<i64>,
+    pub open_transactions: u64,
+    pub buffered_changes: u64,
+    pub buffer_memory_bytes: u64,
+    pub spilled_bytes: u64,
+    pub change_records: u64,
+    pub snapshot_records: u64,
+    pub transactions: u64,
+    /// Time spent in LogMiner queries, and decoding mined rows into records.
+    pub mine_seconds: f64,
+    pub parse_seconds: f64,
+    /// The last mined window, and how many windows were mined.
+    pub window_start_scn: u64,
+    pub window_end_scn: u64,
+    pub windows: u64,
+}
+
+/// The sink's numbers.
+#[derive(Debug, Clone, Default)]
+pub struct SinkStats {
+    pub records: u64,
+    pub bytes: u64,
+    pub commits: u64,
+    pub commit_seconds: f64,
+    /// Times reading paused because the sink fell behind, and for how long in all.
+    pub flow_control_pauses: u64,
+    pub flow_control_seconds: f64,
+}
+
+/// The snapshot throttle's numbers.
+#[derive(Debug, Clone, Default)]
+pub struct ThrottleStats {
+    /// cdc.snapshot.max.rows.per.second as it is now (0: off), and per-table limits.
+    pub max_rows_per_second: u64,
+    pub table_max_rows_per_second: BTreeMap<String, u64>,
+    /// Time snapshot reads waited for the throttle.
+    pub wait_seconds: f64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Board {
+    pub state: State,
+    /// The table and chunk (1-based) being read while snapshotting.
+    pub table: Option<String>,
+    pub chunk: Option<u64>,
+    pub stream: StreamStats,
+    pub sink: SinkStats,
+    pub throttle: ThrottleStats,
+    /// Whether the state was announced yet (the first one always is).
+    announced: bool,
+}
+
+/// Capture's status, cheap to clone and share with the metrics endpoint.
+#[derive(Clone)]
+pub struct Status {
+    board: Arc<Mutex<Board>>,
+    /// The Snapshot* metrics, kept by the snapshot reader.
+    pub snapshot: Arc<Mutex<SnapshotMetrics>>,
+    ops: Arc<OpsLog>,
+    /// Since when (ms since the epoch) the sink has been busy with a write or commit; 0: idle.
+    sink_busy_since: Arc<AtomicI64>,
+}
+
+/// A sink busy this long means it is not keeping up: capture reports flow control.
+pub const FLOW_CONTROL_AFTER_MS: i64 = 200;
+
+/// Watches the sink from another thread: a write or commit that blocks past
+/// [`FLOW_CONTROL_AFTER_MS`] turns the state `paused-for-flow-control` until it returns.
+#[derive(Default)]
+pub struct FlowWatch {
+    /// While paused: when it began, and the state, table and chunk to go back to.
+    paused: Option<(std::time::Instant, State, Option<String>, Option<u64>)>,
+}
+
+impl FlowWatch {
+    pub fn check(&mut self, status: &Status) -> Result<()> {
+        let since = status.sink_busy_since.load(Ordering::SeqCst);
+        let blocked = since > 0 && crate::record::now_ms() - since >= FLOW_CONTROL_AFTER_MS;
+        match (&self.paused, blocked) {
+            (None, true) => {
+                let (state, table, chunk) = {
+                    let b = status.board();
+                    (b.state, b.table.clone(), b.chunk)
+                };
+                if state == State::Stopping {
+                    return Ok(());
+                }
+                status.board().sink.flow_control_pauses += 1;
+                self.paused = Some((std::time::Instant::now(), state, table, chunk));
+                status.set_with(
+                    State::PausedForFlowControl,
+                    None,
+                    None,
+                    Some("the sink is not keeping up: reading waits for it"),
+                )?;
+            }
+            (Some(_), false) => {
+                if let Some((at, state, table, chunk)) = self.paused.take() {
+                    status.board().sink.flow_control_seconds += at.elapsed().as_secs_f64();
+                    if status.state() == State::PausedForFlowControl {
+                        status.set_with(state, table.as_deref(), chunk, None)?;
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+impl Status {
+    pub fn new(ops: Arc<OpsLog>) -> Status {
+        Status {
+            board: Arc::new(Mutex::new(Board {
+                state: State::Starting,
+                table: None,
+                chunk: None,
+                stream: StreamStats::default(),
+                sink: SinkStats::default(),
+                throttle: ThrottleStats::default(),
+                announced: false,
+            })),
+            snapshot: Arc::new(Mutex::new(SnapshotMetrics::default())),
+            ops,
+            sink_busy_since: Arc::new(AtomicI64::new(0)),
+        }
+    }
+
+    /// The board, even if a thread panicked holding it (the numbers stay usable).
+    pub fn board(&self) -> MutexGuard<'_, Board> {
+        self.board.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub fn state(&self) -> State {
+        self.board().state
+    }
+
+    /// Move to `state`; a change (or another snapshot table) is an ops event and a log line.
+    pub fn set(&self, state: State) -> Result<()> {
+        self.set_with(state, None, None, None)
+    }
+
+    /// Move to `state` with the table and chunk being read, and why (for pauses).
+    pub fn set_with(
+        &self,
+        state: State,
+        table: Option<&str>,
+        chunk: Option<u64>,
+        reason: Option<&str>,
+    ) -> Result<()> {
+        let changed = {
+            let mut b = self.board();
+            if b.state == State::Stopping {
+                // Stopping is final: what runs meanwhile finishes without changing it.
+                return Ok(());
+            }
+            let changed = !b.announced || b.state != state || b.table.as_deref() != table;
+            b.announced = true;
+            b.state = state;
+            b.table = table.map(str::to_string);
+            b.chunk = chunk;
+            changed
+        };
+        if changed {
+            match table {
+                Some(t) => tracing::info!("capture state: {} ({t})", state.name()),
+                None => tracing::info!("capture state: {}", state.name()),
+            }
+            let mut fields = json!({"state": state.name()});
+            if let Some(obj) = fields.as_object_mut() {
+                if let Some(t) = table {
+                    obj.insert("table".into(), json!(t));
+                }
+                if let Some(c) = chunk {
+                    obj.insert("chunk".into(), json!(c));
+                }
+                if let Some(r) = reason {
+                    obj.insert("reason".into(), json!(r));
+                }
+            }
+            self.ops.emit("capture-state", fields)?;
+        }
+        Ok(())
+    }
+
+    /// The sink starts (true) or ends (false) a write or commit.
+    pub fn sink_busy(&self, busy: bool) {
+        let v = if busy {
+            crate::record::now_ms().max(1)
+        } else {
+            0
+        };
+        self.sink_busy_since.store(v, Ordering::SeqCst);
+    }
+
+    /// The chunk now being read of the table being snapshotted (no event: chunks have theirs).
+    pub fn set_chunk(&self, chunk: u64) {
+        self.board().chunk = Some(chunk);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_changes_are_events() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ops.jsonl");
+        let status = Status::new(Arc::new(OpsLog::to_file(&path).unwrap()));
+        status.set(State::Starting).unwrap();
+        status.set(State::Mining).unwrap();
+        status.set(State::Mining).unwrap();
+        status
+            .set_with(State::Snapshotting, Some("A.B"), Some(1), None)
+            .unwrap();
+        status.set_chunk(2);
+        status
+            .set_with(State::Snapshotting, Some("A.C"), Some(1), None)
+            .unwrap();
+        status.set(State::Stopping).unwrap();
+        let events = crate::ops::read_events(&path).unwrap();
+        let seen: Vec<(String, Option<String>)> = events
+            .iter()
+            .map(|e| {
+                (
+                    e["state"].as_str().unwrap().to_string(),
+                    e["table"].as_str().map(str::to_string),
+                )
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            vec![
+                ("starting".into(), None),
+                ("mining".into(), None),
+                ("snapshotting".into(), Some("A.B".into())),
+                ("snapshotting".into(), Some("A.C".into())),
+                ("stopping".into(), None),
+            ]
+        );
+        assert!(events.iter().all(|e| e["event"] == "capture-state"));
+        assert_eq!(status.state(), State::Stopping);
+        assert_eq!(status.board().table, None);
+    }
+}
