@@ -303,7 +303,7 @@ impl Capture<'_> {
                 status.set(State::WaitingForRedo)?;
             }
             let moved = publisher.stream_until(end)?;
-            take_created(&publisher.created(), &mut offsets, &ops)?;
+            take_created(&publisher.created(), &mut offsets, ops)?;
             publisher.positions().borrow().apply(&mut offsets);
             offsets.save(&offsets_path)?;
             crate::crashpoint::hit("capture.offsets.saved")?;
