@@ -65,19 +65,12 @@ fn capture_args(db: &Path, state: &Path, out: &Path) -> Vec<String> {
 
 #[test]
 fn capture_converges_across_kills_under_a_live_workload() {
-    let dir = tempfile::tempdir().unwrap();
-    let schema = dir.path().join("schema.yaml");
-    std::fs::write(&schema, SCHEMA).unwrap();
-    let db = dir.path().join("db");
-    let state = dir.path().join("state");
-    let out = dir.path().join("out");
-    run(&[
-        "emulator",
-        "init",
-        db.to_str().unwrap(),
-        "--schema",
-        schema.to_str().unwrap(),
-    ]);
+    let Emulated {
+        dir: _dir,
+        db,
+        state,
+        out,
+    } = emulated(SCHEMA);
 
     let workload = Command::new(cargo_bin("oracle-cdc"))
         .args([
@@ -156,17 +149,7 @@ fn capture_converges_across_kills_under_a_live_workload() {
 
 #[test]
 fn mode_none_delivers_a_transaction_open_before_start_whole() {
-    let dir = tempfile::tempdir().unwrap();
-    let schema = dir.path().join("schema.yaml");
-    std::fs::write(&schema, SCHEMA).unwrap();
-    let db = dir.path().join("db");
-    run(&[
-        "emulator",
-        "init",
-        db.to_str().unwrap(),
-        "--schema",
-        schema.to_str().unwrap(),
-    ]);
+    let Emulated { dir, db, .. } = emulated(SCHEMA);
     // One long transaction opens, capture starts while it is open, then it commits.
     let mut w = Command::new(cargo_bin("oracle-cdc"))
         .args([
@@ -247,17 +230,7 @@ fn mode_none_delivers_a_transaction_open_before_start_whole() {
 
 #[test]
 fn heartbeats_and_metrics_report_progress() {
-    let dir = tempfile::tempdir().unwrap();
-    let schema = dir.path().join("schema.yaml");
-    std::fs::write(&schema, SCHEMA).unwrap();
-    let db = dir.path().join("db");
-    run(&[
-        "emulator",
-        "init",
-        db.to_str().unwrap(),
-        "--schema",
-        schema.to_str().unwrap(),
-    ]);
+    let Emulated { dir, db, .. } = emulated(SCHEMA);
     let state = dir.path().join("state");
     let out = dir.path().join("out");
     let mut args = capture_args(&db, &state, &out);
@@ -342,19 +315,12 @@ fn heartbeats_and_metrics_report_progress() {
 
 #[test]
 fn tables_created_while_capture_runs_are_snapshotted_and_converge() {
-    let dir = tempfile::tempdir().unwrap();
-    let schema = dir.path().join("schema.yaml");
-    std::fs::write(&schema, SCHEMA).unwrap();
-    let db = dir.path().join("db");
-    let state = dir.path().join("state");
-    let out = dir.path().join("out");
-    run(&[
-        "emulator",
-        "init",
-        db.to_str().unwrap(),
-        "--schema",
-        schema.to_str().unwrap(),
-    ]);
+    let Emulated {
+        dir: _dir,
+        db,
+        state,
+        out,
+    } = emulated(SCHEMA);
     let workload = Command::new(cargo_bin("oracle-cdc"))
         .args([
             "emulator",
@@ -449,19 +415,12 @@ fn tables_created_while_capture_runs_are_snapshotted_and_converge() {
 
 #[test]
 fn a_log_overwritten_while_mined_is_mined_again_by_a_new_session() {
-    let dir = tempfile::tempdir().unwrap();
-    let schema = dir.path().join("schema.yaml");
-    std::fs::write(&schema, SCHEMA).unwrap();
-    let db = dir.path().join("db");
-    let state = dir.path().join("state");
-    let out = dir.path().join("out");
-    run(&[
-        "emulator",
-        "init",
-        db.to_str().unwrap(),
-        "--schema",
-        schema.to_str().unwrap(),
-    ]);
+    let Emulated {
+        dir: _dir,
+        db,
+        state,
+        out,
+    } = emulated(SCHEMA);
     let start = current_scn(&db);
     let mut args = capture_args(&db, &state, &out);
     args.splice(

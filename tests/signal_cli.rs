@@ -49,22 +49,12 @@ fn env() -> Env {
 }
 
 fn env_with(schema_text: &str) -> Env {
-    let dir = tempfile::tempdir().unwrap();
-    let schema = dir.path().join("schema.yaml");
-    std::fs::write(&schema, schema_text).unwrap();
-    let db = dir.path().join("db");
-    run(&[
-        "emulator",
-        "init",
-        db.to_str().unwrap(),
-        "--schema",
-        schema.to_str().unwrap(),
-    ]);
+    let e = emulated(schema_text);
     Env {
-        state: dir.path().join("state"),
-        out: dir.path().join("out"),
-        db,
-        _dir: dir,
+        state: e.state,
+        out: e.out,
+        db: e.db,
+        _dir: e.dir,
     }
 }
 

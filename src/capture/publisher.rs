@@ -496,10 +496,7 @@ impl<'a> Publisher<'a> {
     /// was a CREATE TABLE (seen again after a restart it is announced again; capture keeps one
     /// snapshot per CREATE).
     fn table_created(&mut self, table: &TableName, scn: Scn, sql: &str) -> Result<bool> {
-        let create = sql
-            .trim_start()
-            .get(..12)
-            .is_some_and(|p| p.eq_ignore_ascii_case("create table"));
+        let create = crate::stream::decode::is_create_table_sql(sql);
         if !create || !self.settings.is_captured(table) || self.signal_table.as_ref() == Some(table)
         {
             return Ok(create);

@@ -140,15 +140,17 @@ pub enum Event {
     },
 }
 
-/// A DDL row creating a table (`CREATE TABLE`, any case, maybe `CREATE GLOBAL TEMPORARY`
-/// which is never captured, so not this).
+/// A DDL row creating a table (`CREATE TABLE`, any case; `CREATE GLOBAL TEMPORARY` tables are
+/// never captured, so not those).
 pub fn is_create_table(row: &LogMinerRow) -> bool {
-    row.operation_code == crate::source::model::op::DDL
-        && row
-            .sql_redo
-            .trim_start()
-            .get(..12)
-            .is_some_and(|p| p.eq_ignore_ascii_case("create table"))
+    row.operation_code == crate::source::model::op::DDL && is_create_table_sql(&row.sql_redo)
+}
+
+/// Whether DDL text is a `CREATE TABLE`.
+pub fn is_create_table_sql(sql: &str) -> bool {
+    sql.trim_start()
+        .get(..12)
+        .is_some_and(|p| p.eq_ignore_ascii_case("create table"))
 }
 
 /// Where `name` is in the table's columns (images are kept in that order).

@@ -222,3 +222,32 @@ pub fn assert_converges(db: &Path, recs: &[Json], table: &str, scn: u64) {
         }
     }
 }
+
+/// A fresh emulated database made from `schema` (YAML), with a state and an output directory
+/// beside it (none created yet).
+pub struct Emulated {
+    pub dir: tempfile::TempDir,
+    pub db: std::path::PathBuf,
+    pub state: std::path::PathBuf,
+    pub out: std::path::PathBuf,
+}
+
+pub fn emulated(schema: &str) -> Emulated {
+    let dir = tempfile::tempdir().unwrap();
+    let schema_path = dir.path().join("schema.yaml");
+    std::fs::write(&schema_path, schema).unwrap();
+    let db = dir.path().join("db");
+    run(&[
+        "emulator",
+        "init",
+        db.to_str().unwrap(),
+        "--schema",
+        schema_path.to_str().unwrap(),
+    ]);
+    Emulated {
+        state: dir.path().join("state"),
+        out: dir.path().join("out"),
+        db,
+        dir,
+    }
+}
