@@ -289,7 +289,8 @@ impl Capture<'_> {
                 publisher.heartbeat()?;
                 last_heartbeat = std::time::Instant::now();
             }
-            let end = self.stop_at.map_or(current, |t| t.min(current));
+            // On a downstream mining database, no further than the redo shipped there.
+            let end = publisher.minable(self.stop_at.map_or(current, |t| t.min(current)))?;
             if paused {
                 status.set_with(
                     State::Paused,
