@@ -266,6 +266,35 @@ impl EmulatorConnector {
         Ok(f(&r, self.shared.clock.now_ms()))
     }
 
+    /// A downstream mining database (see [`topology`]).
+    pub fn is_downstream(&self) -> bool {
+        self.shared.downstream()
+    }
+
+    /// What the directory is, for `emulator status`: `{"kind": "primary"}`, a standby's apply
+    /// lag and the primary SCN it has seen, or a downstream's shipping.
+    pub fn topology_json(&self) -> serde_json::Value {
+        match &self.shared.role {
+            topology::Role::Primary => serde_json::json!({"kind": "primary"}),
+            topology::Role::Standby { apply_lag_scn } => {
+                let primary_scn = self.shared.held.lock().map(|h| h.primary_scn).ok();
+                serde_json::json!({"kind": "physical_standby", "apply_lag_scn": apply_lag_scn, "primary_scn": primary_scn})
+            }
+            topology::Role::Downstream {
+                shipping,
+                from_sequence,
+                missing_sequences,
+                ..
+            } => serde_json::json!({
+                "kind": "downstream",
+                "shipping": shipping,
+                "from_sequence": from_sequence,
+                "missing_sequences": missing_sequences,
+                "source_dbid": self.shared.replica.read().map(|r| r.schema.database.dbid).ok(),
+            }),
+        }
+    }
+
     pub fn emulator_session(&self) -> Result<EmulatorSession> {
         let mut f = self.shared.faults.lock().map_err(|_| poisoned())?;
         f.connects += 1;
