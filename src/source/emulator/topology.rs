@@ -299,7 +299,8 @@ pub fn downstream_limit(role: &Role, replica: &Replica) -> Option<Scn> {
         let tl = thread_limit.unwrap_or(0);
         limit = Some(limit.map_or(tl, |l| l.min(tl)));
     }
-    limit
+    // Redo up to the source's current SCN: no limit beyond the caller's own end.
+    limit.filter(|l| *l < replica.current_scn)
 }
 
 /// Before mining `start..=end` on a downstream: every log of the source the window touches
