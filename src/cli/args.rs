@@ -372,7 +372,12 @@ pub struct EmulatorCreateArgs {
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
     /// Make a physical standby of this primary directory
-    #[arg(long, value_name = "PRIMARY_DIR", conflicts_with = "downstream_of", required_unless_present = "downstream_of")]
+    #[arg(
+        long,
+        value_name = "PRIMARY_DIR",
+        conflicts_with = "downstream_of",
+        required_unless_present = "downstream_of"
+    )]
     pub standby_of: Option<PathBuf>,
     /// The standby's redo apply runs this many SCNs behind the primary
     #[arg(long, value_name = "N", default_value_t = 0, requires = "standby_of")]
@@ -381,16 +386,35 @@ pub struct EmulatorCreateArgs {
     #[arg(long, value_name = "SOURCE_DIR")]
     pub downstream_of: Option<PathBuf>,
     /// How the source's redo reaches the downstream
-    #[arg(long, value_enum, default_value = "real-time", requires = "downstream_of")]
+    #[arg(
+        long,
+        value_enum,
+        default_value = "real-time",
+        requires = "downstream_of"
+    )]
     pub shipping: ShippingArg,
     /// Logs with a lower sequence number (on every thread) were never shipped
-    #[arg(long, value_name = "SEQ", default_value_t = 1, requires = "downstream_of")]
+    #[arg(
+        long,
+        value_name = "SEQ",
+        default_value_t = 1,
+        requires = "downstream_of"
+    )]
     pub from_sequence: u64,
     /// A log sequence (on every thread) lost in transport: a gap; repeat for more
-    #[arg(long = "missing-sequence", value_name = "SEQ", requires = "downstream_of")]
+    #[arg(
+        long = "missing-sequence",
+        value_name = "SEQ",
+        requires = "downstream_of"
+    )]
     pub missing_sequences: Vec<u64>,
     /// The downstream's DB_NAME
-    #[arg(long, value_name = "NAME", default_value = "DOWNSTRM", requires = "downstream_of")]
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "DOWNSTRM",
+        requires = "downstream_of"
+    )]
     pub name: String,
     /// The downstream's DBID (default: one that differs from the source's)
     #[arg(long, value_name = "N", requires = "downstream_of")]

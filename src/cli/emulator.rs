@@ -1,8 +1,8 @@
 //! `oracle-cdc emulator init | workload | dump | status`.
 
 use super::args::{
-    EmulatorCommand, EmulatorCreateArgs, EmulatorDir, EmulatorDumpArgs, EmulatorStatusArgs, EmulatorWorkloadArgs,
-    GlobalArgs, RowFormat, TableFormat,
+    EmulatorCommand, EmulatorCreateArgs, EmulatorDir, EmulatorDumpArgs, EmulatorStatusArgs,
+    EmulatorWorkloadArgs, GlobalArgs, RowFormat, TableFormat,
 };
 use super::Printer;
 use crate::encode;
@@ -56,9 +56,7 @@ fn create(a: EmulatorCreateArgs, printer: &Printer) -> anyhow::Result<ExitCode> 
         (None, Some(p)) => {
             let source = emulator::read_schema(p)?;
             let source_dbid = source.database.dbid;
-            let dbid = a
-                .dbid
-                .unwrap_or(source_dbid.checked_add(1).unwrap_or(1));
+            let dbid = a.dbid.unwrap_or(source_dbid.checked_add(1).unwrap_or(1));
             let scn = EmulatorConnector::open(p, Faults::default())?
                 .with_replica(|r, _| r.current_scn)?;
             (
@@ -78,10 +76,10 @@ fn create(a: EmulatorCreateArgs, printer: &Printer) -> anyhow::Result<ExitCode> 
             )
         }
         (None, None) => {
-            return Err(
-                CdcError::Argument("give --standby-of PRIMARY_DIR or --downstream-of SOURCE_DIR".into())
-                    .into(),
+            return Err(CdcError::Argument(
+                "give --standby-of PRIMARY_DIR or --downstream-of SOURCE_DIR".into(),
             )
+            .into())
         }
     };
     topology::create(&a.dir, &file)?;

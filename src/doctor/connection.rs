@@ -18,7 +18,9 @@ pub(super) fn check(id: &str, f: &Facts) -> Finding {
 
 fn mining(f: &Facts) -> Finding {
     let Some(m) = &f.mining else {
-        return Finding::pass("not used: LogMiner runs on the source (cdc.mining.database.url is not set)");
+        return Finding::pass(
+            "not used: LogMiner runs on the source (cdc.mining.database.url is not set)",
+        );
     };
     let remedy = Code::Cdc2202.info().remedy;
     let db = match &m.db {
@@ -32,7 +34,12 @@ fn mining(f: &Facts) -> Finding {
     };
     let logs = match &m.logs {
         Ok(l) => l,
-        Err(e) => return Finding::fail(format!("{}: the log list cannot be read: {e}", m.target), remedy),
+        Err(e) => {
+            return Finding::fail(
+                format!("{}: the log list cannot be read: {e}", m.target),
+                remedy,
+            )
+        }
     };
     let source = match &f.db {
         Ok(s) => s,

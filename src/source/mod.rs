@@ -108,7 +108,9 @@ pub fn open_mining(settings: &crate::settings::Settings, url: &str) -> Result<Bo
         ));
     }
     if url.starts_with(replay::PREFIX) {
-        return refuse("cdc.mining.database.url cannot be a replay: a replay is a source of its own".into());
+        return refuse(
+            "cdc.mining.database.url cannot be a replay: a replay is a source of its own".into(),
+        );
     }
     if let Some(dir) = url.strip_prefix("emulator:") {
         let dir = std::path::Path::new(dir);
@@ -122,11 +124,12 @@ pub fn open_mining(settings: &crate::settings::Settings, url: &str) -> Result<Bo
         // standby of it shares its redo).
         if let Some(src) = settings.database_url().strip_prefix("emulator:") {
             let source = emulator::topology::resolve(std::path::Path::new(src))?;
-            let same = |a: &std::path::Path, b: &std::path::Path| {
-                match (a.canonicalize(), b.canonicalize()) {
-                    (Ok(a), Ok(b)) => a == b,
-                    _ => a == b,
-                }
+            let same = |a: &std::path::Path, b: &std::path::Path| match (
+                a.canonicalize(),
+                b.canonicalize(),
+            ) {
+                (Ok(a), Ok(b)) => a == b,
+                _ => a == b,
             };
             if !same(&source.data_dir, &resolved.data_dir) {
                 return Err(CdcError::MiningOtherDatabase {

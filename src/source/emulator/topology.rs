@@ -252,7 +252,10 @@ fn all_logs(replica: &Replica) -> Vec<LogFile> {
         for (j, l) in logs.iter().enumerate() {
             let next = logs.get(j + 1).map(|n| n.first_scn);
             out.push(LogFile {
-                name: format!("/u01/downstream/foreign/{thread}_{}_1000000001.arc", l.sequence),
+                name: format!(
+                    "/u01/downstream/foreign/{thread}_{}_1000000001.arc",
+                    l.sequence
+                ),
                 thread,
                 sequence: l.sequence,
                 first_scn: l.first_scn,
