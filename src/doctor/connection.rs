@@ -45,7 +45,7 @@ fn mining(f: &Facts) -> Finding {
         Ok(s) => s,
         Err(e) => return Finding::skip(format!("the source is unknown: {e}")),
     };
-    let others = crate::source::mining::foreign_dbids(logs, db.dbid, source.dbid);
+    let others = crate::source::mining::foreign_dbids(logs, source.dbid);
     if !others.is_empty() {
         let list: Vec<String> = others.iter().map(u64::to_string).collect();
         return Finding::fail(
@@ -64,6 +64,15 @@ fn mining(f: &Facts) -> Finding {
                 m.target, db.name, db.dbid, source.name, source.dbid
             ),
             "check redo transport from the source (LOG_ARCHIVE_DEST_n SERVICE=… to the downstream, V$ARCHIVE_DEST_STATUS) and that the logs arrive; capture waits until they do",
+        );
+    }
+    if logs.iter().all(|l| l.dbid.is_none()) {
+        return Finding::warn(
+            format!(
+                "the mining database {} ({}, DBID {}) lists {} logs but not the DBID of the database that wrote them: doctor cannot tell they are the source's ({}, DBID {})",
+                m.target, db.name, db.dbid, logs.len(), source.name, source.dbid
+            ),
+            "check on the downstream that the registered logs come from the source (V$STANDBY_LOG.DBID for real-time shipping)",
         );
     }
     let first = logs.iter().map(|l| l.first_scn).min().unwrap_or(0);

@@ -50,12 +50,12 @@ impl Connector for DownstreamConnector {
     }
 }
 
-/// The DBIDs of the redo a mining database holds that are not `source_dbid` (a log without a
-/// DBID is the mining database's own redo, `own_dbid`).
-pub fn foreign_dbids(logs: &[LogFile], own_dbid: u64, source_dbid: u64) -> Vec<u64> {
+/// The DBIDs of the redo a mining database holds that are not `source_dbid`. A log whose
+/// DBID the database does not report (`None`) is not judged.
+pub fn foreign_dbids(logs: &[LogFile], source_dbid: u64) -> Vec<u64> {
     let mut out: Vec<u64> = logs
         .iter()
-        .map(|l| l.dbid.unwrap_or(own_dbid))
+        .filter_map(|l| l.dbid)
         .filter(|d| *d != source_dbid)
         .collect();
     out.sort_unstable();
@@ -76,9 +76,8 @@ impl DownstreamSession {
         if self.mining.is_none() {
             let mut m = self.mining_connector.connect()?;
             let source_dbid = self.source.database()?.dbid;
-            let own = m.database()?.dbid;
             let logs = m.logs()?;
-            if let Some(other) = foreign_dbids(&logs, own, source_dbid).first() {
+            if let Some(other) = foreign_dbids(&logs, source_dbid).first() {
                 return Err(CdcError::MiningOtherDatabase {
                     mining: self.mining_connector.describe(),
                     mining_dbid: *other,
