@@ -363,3 +363,131 @@ fn capture_mining_on_a_downstream_converges_and_a_missing_log_stops_it_with_cdc_
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && err.contains("CDC-2202"), "{err}");
 }
+
+fn spawn_capture(sets: &[String]) -> std::process::Child {
+    let args: Vec<String> = sets
+        .iter()
+        .flat_map(|s| ["--set".to_string(), s.clone()])
+        .chain(["-q".to_string(), "capture".to_string()])
+        .collect();
+    Command::new(cargo_bin("oracle-cdc"))
+        .args(&args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn sigterm(c: std::process::Child) {
+    let sent = Command::new("kill")
+        .args(["-TERM", &c.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = c.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "SIGTERM stops capture cleanly: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn waits_for_redo(e: &Json) -> bool {
+    e["event"] == "capture-state"
+        && e["state"] == "waiting-for-redo"
+        && e["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("mining database"))
+}
+
+#[test]
+fn archived_log_downstream_capture_waits_for_shipped_redo_stops_cleanly_and_converges() {
+    let e = emulated(SCHEMA);
+    let downstream = e.dir.path().join("downstream");
+    run(&[
+        "emulator",
+        "create",
+        downstream.to_str().unwrap(),
+        "--downstream-of",
+        e.db.to_str().unwrap(),
+        "--shipping",
+        "archived",
+    ]);
+    let mut sets = common(&e, &e.db);
+    sets.extend([
+        format!("cdc.mining.database.url=emulator:{}", downstream.display()),
+        // One wave per table: every chunk of it is read at one SCN.
+        "cdc.snapshot.chunk.rows=100000".into(),
+        "cdc.snapshot.new.tables=auto".into(),
+    ]);
+    let mut first = sets.clone();
+    first.push("cdc.tables.include=SHOP.ACCOUNTS".into());
+
+    // The first start: the snapshot is read at the SCN streaming starts from, so nothing has
+    // to be mined before it; streaming then waits for redo the downstream does not have.
+    let c = spawn_capture(&first);
+    wait_for_event(&e.state, 60, "ACCOUNTS snapshotted", |v| {
+        v["event"] == "snapshot-table-done"
+    });
+    wait_for_event(&e.state, 60, "streaming waits", |v| {
+        v["event"] == "capture-state" && v["state"] == "waiting-for-redo"
+    });
+    sigterm(c);
+
+    // The source moves on; ORDERS is added: its incremental snapshot reads it at the source's
+    // current SCN, in the source's current log, which an archived-log downstream has not got.
+    // Its chunk may not be published before the redo up to its SCN is mined: capture waits,
+    // and a stop ends the wait cleanly.
+    workload(&e.db, 150, 8);
+    let c = spawn_capture(&sets);
+    wait_for_event(&e.state, 60, "waiting for shipped redo", waits_for_redo);
+    sigterm(c);
+    let orders_rows = |recs: &[Json]| {
+        recs.iter()
+            .filter(|r| r["value"]["op"] == "r" && r["topic"] == "oracle-cdc.SHOP.ORDERS")
+            .count()
+    };
+    assert_eq!(
+        orders_rows(&records(&e.out)),
+        0,
+        "a chunk was published before the downstream had the redo up to its SCN"
+    );
+
+    // Restarted, it waits again; the source switches logs and they are shipped: the chunk is
+    // published and the snapshot completes.
+    let before = events(&e.state)
+        .iter()
+        .filter(|v| waits_for_redo(v))
+        .count();
+    let c = spawn_capture(&sets);
+    wait_for_event(&e.state, 60, "waiting again", |_| {
+        events(&e.state)
+            .iter()
+            .filter(|v| waits_for_redo(v))
+            .count()
+            > before
+    });
+    workload(&e.db, 300, 9);
+    wait_for_event(&e.state, 60, "ORDERS snapshotted", |v| {
+        v["event"] == "snapshot-table-done" && v["table"] == "SHOP.ORDERS"
+    });
+    sigterm(c);
+    assert!(orders_rows(&records(&e.out)) > 0);
+
+    // Streaming ends where the downstream's redo ends: the last archived log.
+    let logs = status(&downstream)["logs"].as_array().unwrap().clone();
+    assert!(!logs.is_empty() && logs.iter().all(|l| l["archived"] == true));
+    let limit = logs
+        .iter()
+        .filter_map(|l| l["next_scn"].as_u64())
+        .max()
+        .unwrap()
+        - 1;
+    assert!(limit < current_scn(&e.db), "the current log is not shipped");
+    ok(&capture(&sets, limit));
+    let recs = records(&e.out);
+    for t in TABLES {
+        assert_converges(&e.db, &recs, t, limit);
+    }
+    assert_exactly_once(&recs);
+}

@@ -46,6 +46,8 @@ impl Positions {
 
 pub struct Publisher<'a> {
     connector: &'a dyn Connector,
+    /// Asked while waiting for a mining database's redo: a stop ends the wait.
+    stop: Option<&'a (dyn Fn() -> bool + Sync)>,
     settings: &'a Settings,
     catalog: Catalog,
     sink: Box<dyn RecordSink>,
@@ -119,6 +121,7 @@ impl<'a> Publisher<'a> {
         }
         Ok(Publisher {
             connector,
+            stop: None,
             settings,
             catalog,
             sink,
@@ -160,6 +163,11 @@ impl<'a> Publisher<'a> {
             windows: 0,
             throttle: Default::default(),
         })
+    }
+
+    /// What ends a wait for the mining database's redo (capture's stop request).
+    pub fn set_stop(&mut self, stop: &'a (dyn Fn() -> bool + Sync)) {
+        self.stop = Some(stop);
     }
 
     pub fn positions(&self) -> Rc<RefCell<Positions>> {
@@ -339,7 +347,19 @@ impl<'a> Publisher<'a> {
                 tracing::info!(
                     "waiting for redo: the mining database has redo up to SCN {limit}, SCN {end} is needed"
                 );
+                self.status.set_with(
+                    super::status::State::WaitingForRedo,
+                    None,
+                    None,
+                    Some("the mining database has not received the redo up to the chunks' SCN yet"),
+                )?;
                 announced = true;
+            }
+            if self.stop.is_some_and(|stop| stop()) {
+                return Err(CdcError::StoppedWaitingForRedo {
+                    needed: end,
+                    have: limit,
+                });
             }
             std::thread::sleep(std::time::Duration::from_millis(
                 self.settings.stream.poll_ms.max(1),
