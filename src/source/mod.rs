@@ -89,13 +89,13 @@ pub trait Session: Send {
 /// Open the database named by `cdc.database.url`; with `cdc.mining.database.url` set, a
 /// [`mining::DownstreamConnector`] that mines there (downstream capture).
 pub fn open(settings: &crate::settings::Settings) -> Result<Box<dyn Connector>> {
-    let source = open_source(settings)?;
     let Some(url) = settings.mining_url() else {
-        return Ok(source);
+        return open_source(settings);
     };
+    let mining = open_mining(settings, url)?;
     Ok(Box::new(mining::DownstreamConnector::new(
-        source,
-        open_mining(settings, url)?,
+        open_source(settings)?,
+        mining,
     )))
 }
 
