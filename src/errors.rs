@@ -116,7 +116,7 @@ catalog! {
         "A V$LOGMNR_CONTENTS row's SQL_REDO text (or a value in it) could not be parsed; the message gives the SCN, the transaction (XID), the table and the position in the text.",
         "Report it with the row (oracle-cdc can replay an export of V$LOGMNR_CONTENTS: replay:DIR). To keep streaming meanwhile, set cdc.on.decode.error=dlq: such rows go to the dead-letter output.";
     Cdc2201 = "CDC-2201", Usage, "Invalid mining database settings",
-        "cdc.mining.database.url names a mining (downstream) database that cannot be used: a `replay:` URL, the same database as cdc.database.url, or an emulated directory that is not a downstream of the source.",
+        "cdc.mining.database.url names a mining (downstream) database that cannot be used: a `replay:` URL, the same URL as cdc.database.url, or an emulated directory that is not an emulated downstream database.",
         "Set cdc.mining.database.url to the downstream database that receives the source's redo (an EZConnect string, a TNS alias, or `emulator:DIR` made by `oracle-cdc emulator create --downstream-of`), or remove it to mine on the source itself.";
     Cdc2202 = "CDC-2202", Failure, "Mining database holds another database's redo",
         "The redo logs registered at the mining database (cdc.mining.database.url) come from a database whose DBID differs from the source's (V$DATABASE.DBID on cdc.database.url). Changes mined there would not be the source's changes.",

@@ -521,6 +521,11 @@ impl Session for EmulatorSession {
     }
 
     fn mining_limit(&mut self) -> Result<Option<Scn>> {
+        // Only a downstream holds less redo than it mines; elsewhere no round trip (and no
+        // fault drill is consumed).
+        if !self.shared.downstream() {
+            return Ok(None);
+        }
         self.call()?;
         Ok(topology::downstream_limit(
             &self.shared.role,
