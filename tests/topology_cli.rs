@@ -491,3 +491,59 @@ fn archived_log_downstream_capture_waits_for_shipped_redo_stops_cleanly_and_conv
     }
     assert_exactly_once(&recs);
 }
+
+#[test]
+fn capture_on_a_standby_converges_while_the_primary_commits_and_apply_moves() {
+    let e = emulated(SCHEMA);
+    let standby = e.dir.path().join("standby");
+    run(&[
+        "emulator",
+        "create",
+        standby.to_str().unwrap(),
+        "--standby-of",
+        e.db.to_str().unwrap(),
+        "--apply-lag-scn",
+        "25",
+    ]);
+    let standby_before = fingerprint(&standby);
+    let mut sets = common(&e, &standby);
+    sets.push("cdc.emulator.fault.read.delay.ms=15".into());
+    // The primary commits while capture snapshots and streams on the standby: every wave of
+    // chunks is placed at the standby's applied SCN of that moment.
+    let workload = Command::new(cargo_bin("oracle-cdc"))
+        .args([
+            "emulator",
+            "workload",
+            e.db.to_str().unwrap(),
+            "--transactions",
+            "400",
+            "--rate",
+            "300",
+            "--rollback-pct",
+            "10",
+            "--key-update-pct",
+            "10",
+            "--long-every",
+            "50",
+            "--long-span",
+            "30",
+            "--seed",
+            "12",
+        ])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let c = spawn_capture(&sets);
+    assert!(workload.wait_with_output().unwrap().status.success());
+    sigterm(c);
+    let applied = current_scn(&standby);
+    assert_eq!(applied, current_scn(&e.db) - 25);
+    ok(&capture(&sets, applied));
+    let recs = records(&e.out);
+    for t in TABLES {
+        assert_converges(&standby, &recs, t, applied);
+        assert_converges(&e.db, &recs, t, applied);
+    }
+    assert_exactly_once(&recs);
+    assert_eq!(fingerprint(&standby), standby_before);
+}
