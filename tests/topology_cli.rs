@@ -547,3 +547,52 @@ fn capture_on_a_standby_converges_while_the_primary_commits_and_apply_moves() {
     assert_exactly_once(&recs);
     assert_eq!(fingerprint(&standby), standby_before);
 }
+
+#[test]
+fn downstream_mining_with_scns_and_snapshot_reads_from_the_standby_converges() {
+    let e = emulated(SCHEMA);
+    workload(&e.db, 120, 13);
+    let standby = e.dir.path().join("standby");
+    let downstream = e.dir.path().join("downstream");
+    run(&[
+        "emulator",
+        "create",
+        standby.to_str().unwrap(),
+        "--standby-of",
+        e.db.to_str().unwrap(),
+        "--apply-lag-scn",
+        "20",
+    ]);
+    run(&[
+        "emulator",
+        "create",
+        downstream.to_str().unwrap(),
+        "--downstream-of",
+        e.db.to_str().unwrap(),
+    ]);
+    let standby_before = fingerprint(&standby);
+    let mut sets = common(&e, &standby);
+    sets.push(format!(
+        "cdc.mining.database.url=emulator:{}",
+        downstream.display()
+    ));
+    ok(&capture(&sets, current_scn(&standby)));
+    workload(&e.db, 150, 14);
+    let applied = current_scn(&standby);
+    ok(&capture(&sets, applied));
+    let recs = records(&e.out);
+    for t in TABLES {
+        assert_converges(&standby, &recs, t, applied);
+    }
+    assert_exactly_once(&recs);
+    assert!(recs
+        .iter()
+        .filter(|r| r["value"]["op"] == "r")
+        .all(|r| r["value"]["source"]["scn"]
+            .as_str()
+            .unwrap()
+            .parse::<u64>()
+            .unwrap()
+            <= applied));
+    assert_eq!(fingerprint(&standby), standby_before);
+}
