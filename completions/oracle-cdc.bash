@@ -46,6 +46,9 @@ _oracle__cdc() {
             oracle__cdc,snapshot)
                 cmd="oracle__cdc__subcmd__snapshot"
                 ;;
+            oracle__cdc__subcmd__emulator,create)
+                cmd="oracle__cdc__subcmd__emulator__subcmd__create"
+                ;;
             oracle__cdc__subcmd__emulator,dump)
                 cmd="oracle__cdc__subcmd__emulator__subcmd__dump"
                 ;;
@@ -194,11 +197,11 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --check)
-                    COMPREPLY=($(compgen -W "connection redo supplemental privileges undo tables settings connection.client connection.login connection.version connection.multitenant connection.role redo.archivelog redo.force-logging redo.archive-dest redo.log-size redo.switch-rate redo.retention supplemental.database supplemental.table privileges.catalog privileges.snapshot privileges.logmining privileges.rowid-chunking privileges.multitenant undo.retention tables.selection tables.keys tables.row-movement-rowid tables.iot-key tables.column-types tables.name-length tables.lob tables.estimate settings.mode settings.sessions settings.references settings.memory" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "connection redo supplemental privileges undo tables settings connection.client connection.login connection.version connection.multitenant connection.role connection.mining redo.archivelog redo.force-logging redo.archive-dest redo.log-size redo.switch-rate redo.retention supplemental.database supplemental.table privileges.catalog privileges.snapshot privileges.logmining privileges.rowid-chunking privileges.multitenant undo.retention tables.selection tables.keys tables.row-movement-rowid tables.iot-key tables.column-types tables.name-length tables.lob tables.estimate settings.mode settings.sessions settings.references settings.memory" -- "${cur}"))
                     return 0
                     ;;
                 --skip)
-                    COMPREPLY=($(compgen -W "connection redo supplemental privileges undo tables settings connection.client connection.login connection.version connection.multitenant connection.role redo.archivelog redo.force-logging redo.archive-dest redo.log-size redo.switch-rate redo.retention supplemental.database supplemental.table privileges.catalog privileges.snapshot privileges.logmining privileges.rowid-chunking privileges.multitenant undo.retention tables.selection tables.keys tables.row-movement-rowid tables.iot-key tables.column-types tables.name-length tables.lob tables.estimate settings.mode settings.sessions settings.references settings.memory" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "connection redo supplemental privileges undo tables settings connection.client connection.login connection.version connection.multitenant connection.role connection.mining redo.archivelog redo.force-logging redo.archive-dest redo.log-size redo.switch-rate redo.retention supplemental.database supplemental.table privileges.catalog privileges.snapshot privileges.logmining privileges.rowid-chunking privileges.multitenant undo.retention tables.selection tables.keys tables.row-movement-rowid tables.iot-key tables.column-types tables.name-length tables.lob tables.estimate settings.mode settings.sessions settings.references settings.memory" -- "${cur}"))
                     return 0
                     ;;
                 --config)
@@ -225,12 +228,74 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__subcmd__cdc__subcmd__emulator)
-            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version init workload dump status"
+            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version init create workload dump status"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        oracle__subcmd__cdc__subcmd__emulator__subcmd__create)
+            opts="-c -q -v -h -V --standby-of --apply-lag-scn --downstream-of --shipping --from-sequence --missing-sequence --name --dbid --config --set --quiet --verbose --color --print-settings --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --standby-of)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --apply-lag-scn)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --downstream-of)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shipping)
+                    COMPREPLY=($(compgen -W "real-time archived" -- "${cur}"))
+                    return 0
+                    ;;
+                --from-sequence)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --missing-sequence)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dbid)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

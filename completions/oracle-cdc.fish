@@ -44,20 +44,21 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "doctor" -d 'P
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "explain" -d 'Explain a CDC-NNNN error code'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "man" -d 'Print man pages'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init workload dump status" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init workload dump status" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init workload dump status" -l color -d 'When to colour output' -r -f -a "auto\t''
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init workload dump status" -s q -l quiet -d 'Print only results and errors'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init workload dump status" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init workload dump status" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init workload dump status" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init workload dump status" -s V -l version -d 'Print version'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init workload dump status" -f -a "init" -d 'Create an emulated database in a directory from a schema file'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init workload dump status" -f -a "workload" -d 'Run transactions against an emulated database'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init workload dump status" -f -a "dump" -d 'Print a table\'s rows as of an SCN'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init workload dump status" -f -a "status" -d 'Show an emulated database\'s SCN, tables, logs, undo and open transactions'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status" -s V -l version -d 'Print version'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status" -f -a "init" -d 'Create an emulated database in a directory from a schema file'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status" -f -a "create" -d 'Create a physical standby or a downstream mining database of an emulated primary'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status" -f -a "workload" -d 'Run transactions against an emulated database'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status" -f -a "dump" -d 'Print a table\'s rows as of an SCN'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status" -f -a "status" -d 'Show an emulated database\'s SCN, tables, logs, undo and open transactions'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -l schema -d 'Schema file (YAML)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -l seed -d 'Seed of the initial rows\' values (default: the schema\'s seed)' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
@@ -70,6 +71,25 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -s V -l version -d 'Print version'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -l standby-of -d 'Make a physical standby of this primary directory' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -l apply-lag-scn -d 'The standby\'s redo apply runs this many SCNs behind the primary' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -l downstream-of -d 'Make a downstream mining database receiving this source directory\'s redo' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -l shipping -d 'How the source\'s redo reaches the downstream' -r -f -a "real-time\t'Real-time downstream capture: redo arrives as the source writes it (standby redo logs), the current log included'
+archived\t'Archived-log downstream capture: only archived logs arrive, after each log switch'"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -l from-sequence -d 'Logs with a lower sequence number (on every thread) were never shipped' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -l missing-sequence -d 'A log sequence (on every thread) lost in transport: a gap; repeat for more' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -l name -d 'The downstream\'s DB_NAME' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -l dbid -d 'The downstream\'s DBID (default: one that differs from the source\'s)' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -l color -d 'When to colour output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l transactions -d 'Stop after this many committed or rolled-back transactions' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l duration -d 'Stop after this long, e.g. 30s, 5m, 1h' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l rate -d 'Transactions per second (0: as fast as possible)' -r
@@ -255,6 +275,7 @@ connection.login\t''
 connection.version\t''
 connection.multitenant\t''
 connection.role\t''
+connection.mining\t''
 redo.archivelog\t''
 redo.force-logging\t''
 redo.archive-dest\t''
@@ -293,6 +314,7 @@ connection.login\t''
 connection.version\t''
 connection.multitenant\t''
 connection.role\t''
+connection.mining\t''
 redo.archivelog\t''
 redo.force-logging\t''
 redo.archive-dest\t''

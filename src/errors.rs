@@ -115,6 +115,18 @@ catalog! {
     Cdc3002 = "CDC-3002", Failure, "SQL_REDO cannot be decoded",
         "A V$LOGMNR_CONTENTS row's SQL_REDO text (or a value in it) could not be parsed; the message gives the SCN, the transaction (XID), the table and the position in the text.",
         "Report it with the row (oracle-cdc can replay an export of V$LOGMNR_CONTENTS: replay:DIR). To keep streaming meanwhile, set cdc.on.decode.error=dlq: such rows go to the dead-letter output.";
+    Cdc2201 = "CDC-2201", Usage, "Invalid mining database settings",
+        "cdc.mining.database.url names a mining (downstream) database that cannot be used: a `replay:` URL, the same URL as cdc.database.url, or an emulated directory that is not an emulated downstream database.",
+        "Set cdc.mining.database.url to the downstream database that receives the source's redo (an EZConnect string, a TNS alias, or `emulator:DIR` made by `oracle-cdc emulator create --downstream-of`), or remove it to mine on the source itself.";
+    Cdc2202 = "CDC-2202", Failure, "Mining database holds another database's redo",
+        "The redo logs registered at the mining database (cdc.mining.database.url) come from a database whose DBID differs from the source's (V$DATABASE.DBID on cdc.database.url). Changes mined there would not be the source's changes.",
+        "Point cdc.mining.database.url at the downstream database that receives this source's redo (check the source's LOG_ARCHIVE_DEST_n SERVICE), or cdc.database.url at the database whose redo is shipped. `oracle-cdc doctor` shows both DBIDs.";
+    Cdc2203 = "CDC-2203", Usage, "Invalid emulated topology",
+        "An emulated standby or downstream directory (its topology.yaml) cannot be used: the file is not valid, or the primary directory it names is not an emulated primary database.",
+        "Create it again with `oracle-cdc emulator create --standby-of PRIMARY_DIR` or `--downstream-of PRIMARY_DIR` (commands/emulator.md, \"Topologies\"); the primary must be a directory made by `oracle-cdc emulator init`.";
+    Cdc2204 = "CDC-2204", Failure, "An emulated downstream database takes no transactions",
+        "A write (a workload, a signal row) was sent to an emulated downstream mining database. It models only the redo shipped to it from its source; the source's tables are not there.",
+        "Write to the source database (the directory the downstream was created from); mine on the downstream with cdc.mining.database.url.";
     Cdc4001 = "CDC-4001", Failure, "Emulator database not found",
         "The directory given as an emulated database does not hold one (no schema.yaml / redo).",
         "Create it with `oracle-cdc emulator init DIR --schema FILE`, or fix the path in cdc.database.url (emulator:DIR).";
@@ -160,6 +172,12 @@ catalog! {
     Cdc5009 = "CDC-5009", Failure, "Redo log overwritten while mined (ORA-00310)",
         "An online redo log was archived and reused while LogMiner read it (ORA-00310: archived log contains sequence N; sequence M required). Capture starts a new LogMiner session on the current log list and mines the window again, up to 10 times in a row; this error means it kept happening.",
         "Add redo log groups or make them larger so a log stays online longer than a mining window (fewer log switches), or lower cdc.stream.window.scn; check the archive destinations are reachable (`oracle-cdc doctor`).";
+    Cdc5201 = "CDC-5201", Failure, "Mining database lacks a redo log the offsets need",
+        "Mining runs on a downstream database (cdc.mining.database.url), and the redo the stored position (or the snapshot's start) needs is not there (ORA-01291): the log was never shipped from the source, was deleted on the downstream, or a sequence is missing in the middle (a gap in redo transport). The message gives the SCN, the thread and sequence when known, and the oldest SCN the downstream has.",
+        "Ship the missing archived logs to the downstream (resolve the gap: check V$ARCHIVE_GAP and the source's LOG_ARCHIVE_DEST_n status, or copy the archives and register them) and start capture again; `oracle-cdc doctor` lists what the downstream holds. If the logs are gone everywhere the stream cannot resume here: take a new snapshot (fresh state directory, or `oracle-cdc offsets edit reset-table`).";
+    Cdc5202 = "CDC-5202", Failure, "Stopped while waiting for redo on the mining database",
+        "Capture was told to stop (Ctrl-C, SIGTERM) while it waited for the downstream mining database to receive the redo a snapshot chunk's position needs. Capture ends cleanly (exit 0): the chunks not published yet are read again at the next start. This code shows only in logs.",
+        "Nothing to do; if capture keeps waiting, check redo transport to the downstream (with archived-log shipping, redo arrives only after each log switch).";
     Cdc6001 = "CDC-6001", Failure, "File I/O error",
         "A local file or directory could not be read or written; the message names it.",
         "Check the path, free space and permissions.";
@@ -320,6 +338,32 @@ pub enum CdcError {
     #[error("CDC-5004: ORA-01291: missing log file: mining from SCN {scn} needs redo older than the oldest retained log (first SCN {oldest})")]
     MissingLogFile { scn: u64, oldest: u64 },
 
+    #[error("CDC-5201: the mining database {mining} lacks redo the capture needs: ORA-01291: missing log file{}: mining from SCN {scn}{}", sequence.map(|(t, q)| format!(" (thread {t} sequence {q})")).unwrap_or_default(), oldest.map(|o| format!("; the oldest SCN it has is {o}")).unwrap_or_default())]
+    MiningLogMissing {
+        mining: String,
+        scn: u64,
+        /// (THREAD#, SEQUENCE#) of the missing log when known.
+        sequence: Option<(u32, u64)>,
+        oldest: Option<u64>,
+    },
+
+    #[error("CDC-2202: the mining database {mining} holds redo of DBID {mining_dbid}, the source {source_url} is DBID {source_dbid}")]
+    MiningOtherDatabase {
+        mining: String,
+        mining_dbid: u64,
+        source_url: String,
+        source_dbid: u64,
+    },
+
+    #[error("CDC-5202: stopped while waiting for the mining database's redo up to SCN {needed} (it has redo up to SCN {have})")]
+    StoppedWaitingForRedo { needed: u64, have: u64 },
+
+    #[error("CDC-2203: {} is not a usable emulated standby or downstream: {reason}", path.display())]
+    EmulatorTopology { path: PathBuf, reason: String },
+
+    #[error("CDC-2204: {} is an emulated downstream mining database: {operation} is refused (it holds only the redo shipped from its source)", path.display())]
+    DownstreamNoWrites { path: PathBuf, operation: String },
+
     #[error("CDC-5005: ORA-16000: database or pluggable database open for read-only access: {operation}")]
     ReadOnly { operation: String },
 
@@ -465,6 +509,11 @@ impl CdcError {
             CdcError::InvalidScn { .. } => Code::Cdc5002,
             CdcError::TableDefinitionChanged { .. } => Code::Cdc5003,
             CdcError::MissingLogFile { .. } => Code::Cdc5004,
+            CdcError::MiningLogMissing { .. } => Code::Cdc5201,
+            CdcError::MiningOtherDatabase { .. } => Code::Cdc2202,
+            CdcError::EmulatorTopology { .. } => Code::Cdc2203,
+            CdcError::StoppedWaitingForRedo { .. } => Code::Cdc5202,
+            CdcError::DownstreamNoWrites { .. } => Code::Cdc2204,
             CdcError::ReadOnly { .. } => Code::Cdc5005,
             CdcError::Database(_) => Code::Cdc5006,
             CdcError::ConnectionLost(_) => Code::Cdc5007,

@@ -59,6 +59,21 @@ pub struct Capture<'a> {
     pub stop_at: Option<Scn>,
 }
 
+/// Whether `r` ended because capture was told to stop while waiting for a mining database's
+/// redo (a clean stop: what was not published is read again at the next start).
+fn stopped_waiting<T>(r: Result<T>) -> Result<bool> {
+    match r {
+        Err(crate::errors::CdcError::StoppedWaitingForRedo { needed, have }) => {
+            tracing::info!(
+                "stopped while waiting for redo up to SCN {needed} on the mining database (it has up to SCN {have})"
+            );
+            Ok(true)
+        }
+        Err(e) => Err(e),
+        Ok(_) => Ok(false),
+    }
+}
+
 /// Refuse what the source cannot do before anything is opened: a replay (`replay:DIR`) holds
 /// no table data, so only `cdc.snapshot.mode=none` can run on it.
 pub fn check_source(s: &Settings) -> Result<()> {
@@ -217,6 +232,7 @@ impl Capture<'_> {
             state,
             status.clone(),
         )?;
+        publisher.set_stop(self.stop);
         let desk = SignalDesk::new(&state.path, s, ops).with_status(status.clone());
         self.new_tables(&mut offsets, &new_tables, ops)?;
         offsets.save(&offsets_path)?;
@@ -250,7 +266,7 @@ impl Capture<'_> {
             if let Some(st) = initial {
                 if !st.paused {
                     let mut st = st.clone();
-                    self.read_snapshot(
+                    let read = self.read_snapshot(
                         &decisions,
                         &mut st,
                         None,
@@ -259,11 +275,20 @@ impl Capture<'_> {
                         &desk,
                         ops,
                         status,
-                    )?;
+                    );
+                    if stopped_waiting(read)? {
+                        status.set(State::Stopping)?;
+                        return finish(CaptureEnd::Stopped, &mut publisher, &offsets);
+                    }
                     continue;
                 }
             } else if let Some(sig) = offsets.signals.first().filter(|g| !g.paused).cloned() {
-                self.signal_snapshot(sig, &mut offsets, &mut publisher, &desk, ops, status)?;
+                let read =
+                    self.signal_snapshot(sig, &mut offsets, &mut publisher, &desk, ops, status);
+                if stopped_waiting(read)? {
+                    status.set(State::Stopping)?;
+                    return finish(CaptureEnd::Stopped, &mut publisher, &offsets);
+                }
                 continue;
             }
             if !streaming {
@@ -289,7 +314,8 @@ impl Capture<'_> {
                 publisher.heartbeat()?;
                 last_heartbeat = std::time::Instant::now();
             }
-            let end = self.stop_at.map_or(current, |t| t.min(current));
+            // On a downstream mining database, no further than the redo shipped there.
+            let end = publisher.minable(self.stop_at.map_or(current, |t| t.min(current)))?;
             if paused {
                 status.set_with(
                     State::Paused,

@@ -46,6 +46,8 @@ impl Positions {
 
 pub struct Publisher<'a> {
     connector: &'a dyn Connector,
+    /// Asked while waiting for a mining database's redo: a stop ends the wait.
+    stop: Option<&'a (dyn Fn() -> bool + Sync)>,
     settings: &'a Settings,
     catalog: Catalog,
     sink: Box<dyn RecordSink>,
@@ -119,6 +121,7 @@ impl<'a> Publisher<'a> {
         }
         Ok(Publisher {
             connector,
+            stop: None,
             settings,
             catalog,
             sink,
@@ -160,6 +163,11 @@ impl<'a> Publisher<'a> {
             windows: 0,
             throttle: Default::default(),
         })
+    }
+
+    /// What ends a wait for the mining database's redo (capture's stop request).
+    pub fn set_stop(&mut self, stop: &'a (dyn Fn() -> bool + Sync)) {
+        self.stop = Some(stop);
     }
 
     pub fn positions(&self) -> Rc<RefCell<Positions>> {
@@ -307,11 +315,55 @@ impl<'a> Publisher<'a> {
         Ok(scn)
     }
 
+    /// The highest SCN the mining database's redo covers, when it is behind the source
+    /// (downstream capture: only the redo shipped there); reconnecting once after a lost
+    /// connection.
+    pub fn mining_limit(&mut self) -> Result<Option<Scn>> {
+        match self.session.mining_limit() {
+            Err(CdcError::ConnectionLost(_)) => {
+                self.session = self.connector.connect()?;
+                self.session.mining_limit()
+            }
+            other => other,
+        }
+    }
+
+    /// `end`, or less when the mining database has redo only up to an earlier SCN.
+    pub fn minable(&mut self, end: Scn) -> Result<Scn> {
+        Ok(self.mining_limit()?.map_or(end, |l| l.min(end)))
+    }
+
     /// Mine up to `end` and publish every transaction committed up to it; then make the sink
-    /// durable and move the positions. Returns whether anything was mined.
+    /// durable and move the positions. Returns whether anything was mined. On a downstream
+    /// mining database this waits until the redo up to `end` has arrived there (a chunk read at
+    /// SCN s is published only after every change committed before s).
     pub fn stream_until(&mut self, end: Scn) -> Result<bool> {
         if end < self.next_mine {
             return Ok(false);
+        }
+        let mut announced = false;
+        while let Some(limit) = self.mining_limit()?.filter(|l| *l < end) {
+            if !announced {
+                tracing::info!(
+                    "waiting for redo: the mining database has redo up to SCN {limit}, SCN {end} is needed"
+                );
+                self.status.set_with(
+                    super::status::State::WaitingForRedo,
+                    None,
+                    None,
+                    Some("the mining database has not received the redo up to the chunks' SCN yet"),
+                )?;
+                announced = true;
+            }
+            if self.stop.is_some_and(|stop| stop()) {
+                return Err(CdcError::StoppedWaitingForRedo {
+                    needed: end,
+                    have: limit,
+                });
+            }
+            std::thread::sleep(std::time::Duration::from_millis(
+                self.settings.stream.poll_ms.max(1),
+            ));
         }
         let window = self.settings.stream.window_scn.max(1);
         let mut from = self.next_mine;
@@ -614,7 +666,8 @@ impl ChunkSink for Publisher<'_> {
         if self.streaming && !blocking {
             // Streaming goes on while the snapshot waits; the next wave's SCN is taken after.
             let current = self.current_scn()?;
-            self.stream_until(current.saturating_sub(1))?;
+            let end = self.minable(current.saturating_sub(1))?;
+            self.stream_until(end)?;
         }
         self.status.board().throttle.wait_seconds += started.elapsed().as_secs_f64();
         Ok(true)

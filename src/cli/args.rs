@@ -304,6 +304,21 @@ Example:\n  oracle-cdc emulator init demo-db --schema examples/emulator-schema.y
     )]
     Init(EmulatorInitArgs),
 
+    /// Create a physical standby or a downstream mining database of an emulated primary
+    #[command(
+        long_about = "Create, in DIR, an Active Data Guard physical standby (--standby-of) or a downstream mining \
+database (--downstream-of) of an emulated primary made by `emulator init`. DIR holds only topology.yaml; the \
+primary's redo is read from its directory and nothing is ever written to DIR. A standby applies the primary's redo \
+up to its applied SCN, the primary's SCN minus --apply-lag-scn: that is its CURRENT_SCN, reads AS OF a later SCN \
+fail with ORA-08181, and it is open READ ONLY WITH APPLY. A downstream is another database (own name and DBID) \
+holding only the redo logs shipped to it (--shipping, --from-sequence, --missing-sequence); mine there with \
+cdc.mining.database.url. commands/emulator.md (\"Topologies\") describes both.\n\n\
+Examples:\n  oracle-cdc emulator create demo-standby --standby-of demo-db --apply-lag-scn 50\n  \
+oracle-cdc emulator create demo-downstream --downstream-of demo-db --shipping archived",
+        after_long_help = EXIT_CODES
+    )]
+    Create(EmulatorCreateArgs),
+
     /// Run transactions against an emulated database
     #[command(
         long_about = "Run a workload of transactions against an emulated database, as a separate writer process: \
@@ -339,6 +354,71 @@ pub struct EmulatorDir {
     /// The database directory (default: the directory of cdc.database.url=emulator:DIR)
     #[arg(value_name = "DIR")]
     pub dir: Option<PathBuf>,
+}
+
+/// How redo reaches an emulated downstream database.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ShippingArg {
+    /// Real-time downstream capture: redo arrives as the source writes it (standby redo
+    /// logs), the current log included
+    RealTime,
+    /// Archived-log downstream capture: only archived logs arrive, after each log switch
+    Archived,
+}
+
+#[derive(Debug, Args)]
+pub struct EmulatorCreateArgs {
+    /// Directory to create (must not exist, or be empty)
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Make a physical standby of this primary directory
+    #[arg(
+        long,
+        value_name = "PRIMARY_DIR",
+        conflicts_with = "downstream_of",
+        required_unless_present = "downstream_of"
+    )]
+    pub standby_of: Option<PathBuf>,
+    /// The standby's redo apply runs this many SCNs behind the primary
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "standby_of")]
+    pub apply_lag_scn: u64,
+    /// Make a downstream mining database receiving this source directory's redo
+    #[arg(long, value_name = "SOURCE_DIR")]
+    pub downstream_of: Option<PathBuf>,
+    /// How the source's redo reaches the downstream
+    #[arg(
+        long,
+        value_enum,
+        default_value = "real-time",
+        requires = "downstream_of"
+    )]
+    pub shipping: ShippingArg,
+    /// Logs with a lower sequence number (on every thread) were never shipped
+    #[arg(
+        long,
+        value_name = "SEQ",
+        default_value_t = 1,
+        requires = "downstream_of"
+    )]
+    pub from_sequence: u64,
+    /// A log sequence (on every thread) lost in transport: a gap; repeat for more
+    #[arg(
+        long = "missing-sequence",
+        value_name = "SEQ",
+        requires = "downstream_of"
+    )]
+    pub missing_sequences: Vec<u64>,
+    /// The downstream's DB_NAME
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "DOWNSTRM",
+        requires = "downstream_of"
+    )]
+    pub name: String,
+    /// The downstream's DBID (default: one that differs from the source's)
+    #[arg(long, value_name = "N", requires = "downstream_of")]
+    pub dbid: Option<u64>,
 }
 
 #[derive(Debug, Args)]

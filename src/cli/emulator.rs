@@ -1,8 +1,8 @@
 //! `oracle-cdc emulator init | workload | dump | status`.
 
 use super::args::{
-    EmulatorCommand, EmulatorDir, EmulatorDumpArgs, EmulatorStatusArgs, EmulatorWorkloadArgs,
-    GlobalArgs, RowFormat, TableFormat,
+    EmulatorCommand, EmulatorCreateArgs, EmulatorDir, EmulatorDumpArgs, EmulatorStatusArgs,
+    EmulatorWorkloadArgs, GlobalArgs, RowFormat, TableFormat,
 };
 use super::Printer;
 use crate::encode;
@@ -32,10 +32,80 @@ pub fn run(
             ))?;
             Ok(ExitCode::SUCCESS)
         }
+        EmulatorCommand::Create(a) => create(a, printer),
         EmulatorCommand::Workload(a) => workload(a, global, printer),
         EmulatorCommand::Dump(a) => dump(a, global, printer),
         EmulatorCommand::Status(a) => status(a, global, printer),
     }
+}
+
+/// `emulator create`: a standby or downstream directory of a primary.
+fn create(a: EmulatorCreateArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
+    use emulator::topology::{self, Shipping, TopologyFile};
+    let absolute = |p: &PathBuf| -> anyhow::Result<PathBuf> {
+        Ok(p.canonicalize().map_err(|e| CdcError::io(p, e))?)
+    };
+    let (file, primary) = match (&a.standby_of, &a.downstream_of) {
+        (Some(p), _) => (
+            TopologyFile::PhysicalStandby {
+                primary: absolute(p)?,
+                apply_lag_scn: a.apply_lag_scn,
+            },
+            p,
+        ),
+        (None, Some(p)) => {
+            let source = emulator::read_schema(p)?;
+            let source_dbid = source.database.dbid;
+            let dbid = a.dbid.unwrap_or(source_dbid.checked_add(1).unwrap_or(1));
+            let scn = EmulatorConnector::open(p, Faults::default())?
+                .with_replica(|r, _| r.current_scn)?;
+            (
+                TopologyFile::Downstream {
+                    source: absolute(p)?,
+                    name: a.name.to_ascii_uppercase(),
+                    dbid,
+                    scn,
+                    shipping: match a.shipping {
+                        super::args::ShippingArg::RealTime => Shipping::RealTime,
+                        super::args::ShippingArg::Archived => Shipping::Archived,
+                    },
+                    from_sequence: a.from_sequence,
+                    missing_sequences: a.missing_sequences.clone(),
+                },
+                p,
+            )
+        }
+        (None, None) => {
+            return Err(CdcError::Argument(
+                "give --standby-of PRIMARY_DIR or --downstream-of SOURCE_DIR".into(),
+            )
+            .into())
+        }
+    };
+    topology::create(&a.dir, &file)?;
+    let conn = EmulatorConnector::open(&a.dir, Faults::default())?;
+    let mut s = conn.emulator_session()?;
+    let db = crate::source::Session::database(&mut s)?;
+    let scn = crate::source::Session::current_scn(&mut s)?;
+    let what = match &file {
+        TopologyFile::PhysicalStandby { apply_lag_scn, .. } => format!(
+            "physical standby of {} (apply lag {apply_lag_scn} SCNs), applied SCN {scn}",
+            primary.display()
+        ),
+        TopologyFile::Downstream { shipping, .. } => format!(
+            "downstream {} (DBID {}) receiving the redo of {} ({} shipping), {} logs there",
+            db.name,
+            db.dbid,
+            primary.display(),
+            match shipping {
+                Shipping::RealTime => "real-time",
+                Shipping::Archived => "archived-log",
+            },
+            crate::source::Session::logs(&mut s)?.len()
+        ),
+    };
+    printer.line(&format!("created {}: {what}", a.dir.display()))?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The directory from the argument, else from `cdc.database.url: emulator:DIR`.
@@ -107,6 +177,13 @@ fn dump(a: EmulatorDumpArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::
     let dir = resolve_dir(&a.dir, global)?;
     let table: TableName = a.table.parse().map_err(CdcError::Argument)?;
     let conn = EmulatorConnector::open(&dir, Faults::default())?;
+    if conn.is_downstream() {
+        return Err(CdcError::Database(format!(
+            "ORA-00942: table or view does not exist: {table} ({} is a downstream mining database; dump its source)",
+            dir.display()
+        ))
+        .into());
+    }
     let (columns, key, scn) = conn.with_replica(|r, _| -> Result<_, CdcError> {
         let t = r.table(&table)?;
         Ok((
@@ -175,11 +252,18 @@ fn status(
 ) -> anyhow::Result<ExitCode> {
     let dir = resolve_dir(&a.dir, global)?;
     let conn = EmulatorConnector::open(&dir, Faults::default())?;
+    // What the database's views show (a downstream: its own identity and the shipped logs).
+    let mut session = conn.emulator_session()?;
+    let db = crate::source::Session::database(&mut session)?;
+    let current_scn = crate::source::Session::current_scn(&mut session)?;
+    let log_files = crate::source::Session::logs(&mut session)?;
+    let downstream = conn.is_downstream();
+    let topology = conn.topology_json();
     let report = conn.with_replica(|r, now| {
-        let db = r.database_info();
         let tables: Vec<_> = r
             .tables
             .iter()
+            .filter(|_| !downstream)
             .map(|t| {
                 json!({
                     "table": t.def.name.to_string(),
@@ -197,9 +281,8 @@ fn status(
                 })
             })
             .collect();
-        let logs: Vec<_> = r
-            .log_files()
-            .into_iter()
+        let logs: Vec<_> = log_files
+            .iter()
             .map(|l| {
                 json!({
                     "thread": l.thread, "sequence": l.sequence, "first_scn": l.first_scn,
@@ -210,6 +293,7 @@ fn status(
         let open: Vec<_> = r
             .open
             .iter()
+            .filter(|_| !downstream)
             .map(|(x, t)| json!({"xid": x.hex(), "start_scn": t.start_scn, "thread": t.thread, "changes": t.changes.len()}))
             .collect();
         json!({
@@ -218,7 +302,8 @@ fn status(
                 "role": db.role.as_oracle(), "open_mode": db.open_mode.as_oracle(),
                 "archivelog": db.archivelog, "multitenant": db.cdb,
             },
-            "current_scn": r.current_scn,
+            "current_scn": current_scn,
+            "topology": topology,
             "undo": {
                 "retention_seconds": db.undo_retention_secs,
                 "oldest_scn": r.undo_floor(now),

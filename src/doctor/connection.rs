@@ -11,8 +11,84 @@ pub(super) fn check(id: &str, f: &Facts) -> Finding {
         "connection.login" => login(f),
         "connection.version" => version(f),
         "connection.multitenant" => multitenant(f),
+        "connection.mining" => mining(f),
         _ => role(f),
     }
+}
+
+fn mining(f: &Facts) -> Finding {
+    let Some(m) = &f.mining else {
+        return Finding::pass(
+            "not used: LogMiner runs on the source (cdc.mining.database.url is not set)",
+        );
+    };
+    let remedy = Code::Cdc2202.info().remedy;
+    let db = match &m.db {
+        Ok(db) => db,
+        Err(e) => {
+            return Finding::fail(
+                format!("the mining database {} cannot be used: {e}", m.target),
+                "check cdc.mining.database.url, cdc.mining.database.user and cdc.mining.database.password (unset user/password: those of cdc.database.*)",
+            )
+        }
+    };
+    let logs = match &m.logs {
+        Ok(l) => l,
+        Err(e) => {
+            return Finding::fail(
+                format!("{}: the log list cannot be read: {e}", m.target),
+                remedy,
+            )
+        }
+    };
+    let source = match &f.db {
+        Ok(s) => s,
+        Err(e) => return Finding::skip(format!("the source is unknown: {e}")),
+    };
+    let others = crate::source::mining::foreign_dbids(logs, source.dbid);
+    if !others.is_empty() {
+        let list: Vec<String> = others.iter().map(u64::to_string).collect();
+        return Finding::fail(
+            format!(
+                "the mining database {} ({}, DBID {}) holds redo of DBID {}, not the source's ({}, DBID {})",
+                m.target, db.name, db.dbid, list.join(", "), source.name, source.dbid
+            ),
+            remedy,
+        )
+        .because(Code::Cdc2202.info().explanation);
+    }
+    if logs.is_empty() {
+        return Finding::warn(
+            format!(
+                "the mining database {} ({}, DBID {}) holds no redo of the source ({}, DBID {}) yet",
+                m.target, db.name, db.dbid, source.name, source.dbid
+            ),
+            "check redo transport from the source (LOG_ARCHIVE_DEST_n SERVICE=… to the downstream, V$ARCHIVE_DEST_STATUS) and that the logs arrive; capture waits until they do",
+        );
+    }
+    if logs.iter().all(|l| l.dbid.is_none()) {
+        return Finding::warn(
+            format!(
+                "the mining database {} ({}, DBID {}) lists {} logs but not the DBID of the database that wrote them: doctor cannot tell they are the source's ({}, DBID {})",
+                m.target, db.name, db.dbid, logs.len(), source.name, source.dbid
+            ),
+            "check on the downstream that the registered logs come from the source (V$STANDBY_LOG.DBID for real-time shipping)",
+        );
+    }
+    let first = logs.iter().map(|l| l.first_scn).min().unwrap_or(0);
+    let through = match &m.limit {
+        Ok(Some(l)) => format!("up to SCN {l}"),
+        _ => "up to the current log".to_string(),
+    };
+    Finding::pass(format!(
+        "mining on {} ({}, DBID {}): {} logs of the source ({}, DBID {}) from SCN {first} {through}",
+        m.target,
+        db.name,
+        db.dbid,
+        logs.len(),
+        source.name,
+        source.dbid
+    ))
 }
 
 fn client(f: &Facts) -> Finding {

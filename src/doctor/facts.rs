@@ -68,6 +68,51 @@ pub struct Facts {
     /// The offsets in `cdc.state.dir`, if any.
     pub offsets_path: PathBuf,
     pub offsets: Result<Option<Offsets>, CdcError>,
+    /// The mining database of `cdc.mining.database.url` (downstream capture), checked on a
+    /// connection of its own; `None` when mining runs on the source.
+    pub mining: Option<MiningFacts>,
+}
+
+/// What the mining (downstream) database shows.
+#[derive(Debug)]
+pub struct MiningFacts {
+    /// What was checked; never contains a password.
+    pub target: String,
+    /// Its own V$DATABASE (name, DBID, role).
+    pub db: Fact<DatabaseInfo>,
+    /// The redo logs it holds, with the DBID of the database that wrote them.
+    pub logs: Fact<Vec<LogFile>>,
+    /// The highest SCN its redo covers, when behind the source.
+    pub limit: Fact<Option<Scn>>,
+}
+
+impl MiningFacts {
+    fn gather(settings: &Settings, url: &str) -> MiningFacts {
+        let mut m = MiningFacts {
+            target: url.to_string(),
+            db: Err(NO_SESSION.into()),
+            logs: Err(NO_SESSION.into()),
+            limit: Err(NO_SESSION.into()),
+        };
+        let session = crate::source::open_mining(settings, url).and_then(|c| {
+            m.target = c.describe();
+            c.connect()
+        });
+        let mut session = match session {
+            Ok(s) => s,
+            Err(e) => {
+                let e = e.to_string();
+                m.db = Err(e.clone());
+                m.logs = Err(e.clone());
+                m.limit = Err(e);
+                return m;
+            }
+        };
+        m.db = fact(session.database());
+        m.logs = fact(session.logs());
+        m.limit = fact(session.mining_limit());
+        m
+    }
 }
 
 const NO_SESSION: &str = "not checked: no connection (see connection.login)";
@@ -114,6 +159,9 @@ impl Facts {
             current_scn: Err(NO_SESSION.into()),
             offsets_path,
             offsets,
+            mining: settings
+                .mining_url()
+                .map(|url| MiningFacts::gather(settings, url)),
         };
         let connector = match connector {
             Ok(c) => c,

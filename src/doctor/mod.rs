@@ -114,6 +114,8 @@ pub const CHECKS: &[CheckSpec] = &[
         "in a container database LogMiner adds log files only in CDB$ROOT (ORA-65040 from a PDB), so streaming needs a common user connected to the root"),
     spec("connection.role", Area::Connection, "Database role and open mode",
         "a standby or read-only database accepts no writes: capture then runs read-only (no signal table, nothing written), which is what will happen"),
+    spec("connection.mining", Area::Connection, "Mining database (downstream capture)",
+        "with cdc.mining.database.url set, LogMiner runs on that downstream database: it must be reachable and hold the source's redo (the same DBID as the source), or capture mines nothing or another database's changes (CDC-2202)"),
     spec("redo.archivelog", Area::Redo, "ARCHIVELOG mode",
         "in NOARCHIVELOG mode online logs are overwritten after a few switches: changes not mined by then are lost and a restart cannot resume"),
     spec("redo.force-logging", Area::Redo, "FORCE LOGGING",

@@ -281,10 +281,27 @@ fn retention(f: &Facts) -> Finding {
     };
     let resume = stream.resume_scn;
     let covered = oldest(logs).unwrap_or_else(|| "no log is retained".into());
+    // A downstream holds redo only up to what was shipped: mining waits beyond that.
+    let limit = f
+        .mining
+        .as_ref()
+        .and_then(|m| m.limit.as_ref().ok().copied().flatten());
+    let current = limit.map_or(current, |l| current.min(l));
+    if limit.is_some_and(|l| resume > l) && logs.iter().any(|l| l.first_scn <= resume) {
+        return Finding::pass(format!(
+            "the stream resumes at SCN {resume}; the mining database has redo up to SCN {current} so far ({covered}): capture waits for the next logs"
+        ));
+    }
     match crate::source::oracle::logminer::logs_for_window(logs, resume, current.max(resume)) {
         Ok(_) => Finding::pass(format!(
             "the stream resumes at SCN {resume}; {covered}, and the logs from there on are complete"
         )),
+        Err(_) if f.mining.is_some() => Finding::fail(
+            format!(
+                "the stream resumes at SCN {resume}, but on the mining database {covered}: it lacks redo the offsets need (capture stops with CDC-5201)"
+            ),
+            crate::errors::Code::Cdc5201.info().remedy,
+        ),
         Err(_) => Finding::fail(
             format!("the stream resumes at SCN {resume}, but {covered}: the redo in between is gone"),
             format!(

@@ -150,6 +150,7 @@ pub fn live(current: Scn, oldest: Scn) -> Live {
             first_scn: oldest,
             next_scn: None,
             archived: false,
+            dbid: None,
         }],
         scn_times: Default::default(),
     }

@@ -257,6 +257,7 @@ mod tests {
             first_scn: first,
             next_scn: None,
             archived: true,
+            dbid: None,
         }
     }
 

@@ -89,6 +89,9 @@ pub const SNAPSHOT_MODES: &[&str] = &["initial", "none", "snapshot_only", "on_si
 pub const DATABASE_URL: &str = "cdc.database.url";
 pub const DATABASE_USER: &str = "cdc.database.user";
 pub const DATABASE_PASSWORD: &str = "cdc.database.password";
+pub const MINING_DATABASE_URL: &str = "cdc.mining.database.url";
+pub const MINING_DATABASE_USER: &str = "cdc.mining.database.user";
+pub const MINING_DATABASE_PASSWORD: &str = "cdc.mining.database.password";
 pub const STATE_DIR: &str = "cdc.state.dir";
 pub const SNAPSHOT_MODE: &str = "cdc.snapshot.mode";
 pub const CHUNK_ROWS: &str = "cdc.snapshot.chunk.rows";
@@ -143,6 +146,12 @@ pub const KEYS: &[KeySpec] = &[
         "The capture user (not needed for `emulator:` and `replay:` URLs)."),
     key(DATABASE_PASSWORD, Kind::Secret, None,
         "The capture user's password: `${env:NAME}` reads an environment variable, `${file:PATH}` a file (trailing newline removed). Never printed."),
+    key(MINING_DATABASE_URL, Kind::Text, None,
+        "Downstream capture: the database LogMiner runs on, which receives the source's redo (an EZConnect string, a TNS alias, or `emulator:DIR` made by `oracle-cdc emulator create --downstream-of`). Unset: mining runs on `cdc.database.url`. When set, only mining (the log list and V$LOGMNR_CONTENTS) uses it; SCNs, the catalog and snapshot reads still come from `cdc.database.url` (the source or its standby), and `doctor` checks both and that the downstream holds the source's redo (same DBID)."),
+    key(MINING_DATABASE_USER, Kind::Text, None,
+        "The user on the mining database; unset: `cdc.database.user`."),
+    key(MINING_DATABASE_PASSWORD, Kind::Secret, None,
+        "That user's password, written like `cdc.database.password` (`${env:NAME}`, `${file:PATH}`); unset: `cdc.database.password`. Never printed."),
     key(DATABASE_READ_ONLY, Kind::Enum(&["false", "true"]), Some("false"),
         "`true` forbids every write to the database, as on a standby: the source signal channel is refused (CDC-8105) and only the file channel is read. Capture, snapshots of every kind, signals and doctor never write in any case; a physical standby or read-only open mode is detected on its own."),
     key(STATE_DIR, Kind::Path, Some(".oracle-cdc"),

@@ -168,6 +168,9 @@ pub struct Settings {
     database_url: String,
     database_user: Option<String>,
     database_password: Option<Secret>,
+    mining_url: Option<String>,
+    mining_user: Option<String>,
+    mining_password: Option<Secret>,
     pub state_dir: PathBuf,
     pub snapshot: SnapshotSettings,
     pub include: TablePatterns,
@@ -217,6 +220,13 @@ impl Settings {
         let v = Values { entries: &entries };
         let password = match entries.get(keys::DATABASE_PASSWORD) {
             Some(e) => Some(Secret::resolve(keys::DATABASE_PASSWORD, &e.raw.display())?),
+            None => None,
+        };
+        let mining_password = match entries.get(keys::MINING_DATABASE_PASSWORD) {
+            Some(e) => Some(Secret::resolve(
+                keys::MINING_DATABASE_PASSWORD,
+                &e.raw.display(),
+            )?),
             None => None,
         };
         let mut select_overrides = BTreeMap::new();
@@ -296,6 +306,14 @@ impl Settings {
             database_url: v.text(keys::DATABASE_URL),
             database_user: entries.get(keys::DATABASE_USER).map(|e| e.raw.display()),
             database_password: password,
+            mining_url: entries
+                .get(keys::MINING_DATABASE_URL)
+                .map(|e| e.raw.display().trim().to_string())
+                .filter(|u| !u.is_empty()),
+            mining_user: entries
+                .get(keys::MINING_DATABASE_USER)
+                .map(|e| e.raw.display()),
+            mining_password,
             state_dir: PathBuf::from(v.text(keys::STATE_DIR)),
             snapshot: SnapshotSettings {
                 mode: match v.text(keys::SNAPSHOT_MODE).as_str() {
@@ -378,6 +396,22 @@ impl Settings {
 
     pub fn database_password(&self) -> Option<&Secret> {
         self.database_password.as_ref()
+    }
+
+    /// `cdc.mining.database.url`: the downstream database mining runs on; `None` mines on
+    /// `cdc.database.url`.
+    pub fn mining_url(&self) -> Option<&str> {
+        self.mining_url.as_deref()
+    }
+
+    /// `cdc.mining.database.user`, else `cdc.database.user`.
+    pub fn mining_user(&self) -> Option<&str> {
+        self.mining_user.as_deref().or(self.database_user())
+    }
+
+    /// `cdc.mining.database.password`, else `cdc.database.password`.
+    pub fn mining_password(&self) -> Option<&Secret> {
+        self.mining_password.as_ref().or(self.database_password())
     }
 
     /// Whether a table is captured per cdc.tables.include / cdc.tables.exclude.

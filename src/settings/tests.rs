@@ -238,3 +238,80 @@ fn a_variable_named_by_a_secret_reference_is_not_a_setting() {
         Code::Cdc1001
     );
 }
+
+#[test]
+fn the_mining_connection_has_its_own_keys_and_falls_back_to_the_source_user() {
+    let s = load(
+        None,
+        &[],
+        &["cdc.database.user=c##cdc", "cdc.database.password=src-pw-1"],
+    )
+    .unwrap();
+    assert!(s.mining_url().is_none(), "unset: mining runs on the source");
+    let s = load(
+        None,
+        &[],
+        &[
+            "cdc.database.user=c##cdc",
+            "cdc.database.password=src-pw-1",
+            "cdc.mining.database.url= down:1521/DS ",
+        ],
+    )
+    .unwrap();
+    assert_eq!(s.mining_url(), Some("down:1521/DS"));
+    assert_eq!(s.mining_user(), Some("c##cdc"));
+    assert_eq!(s.mining_password().unwrap().expose(), "src-pw-1");
+    let pw = file("mine-pw-2\n");
+    let s = load(
+        None,
+        &[],
+        &[
+            "cdc.database.password=src-pw-1",
+            "cdc.mining.database.url=down:1521/DS",
+            "cdc.mining.database.user=miner",
+            &format!(
+                "cdc.mining.database.password=${{file:{}}}",
+                pw.path().display()
+            ),
+        ],
+    )
+    .unwrap();
+    assert_eq!(s.mining_user(), Some("miner"));
+    assert_eq!(s.mining_password().unwrap().expose(), "mine-pw-2");
+    let printed = format!("{:?} {:?}", s.mining_password(), s.effective());
+    assert!(
+        !printed.contains("mine-pw") && !printed.contains("src-pw"),
+        "{printed}"
+    );
+    let (code, _) = err(load(
+        None,
+        &[],
+        &["cdc.mining.database.password=${env:ORACLE_CDC_NO_SUCH_VAR_9902}"],
+    ));
+    assert_eq!(code, Code::Cdc1005);
+}
+
+#[test]
+fn a_mining_url_must_name_another_database() {
+    let refused = |pairs: &[&str]| {
+        let s = load(None, &[], pairs).unwrap();
+        match crate::source::open(&s) {
+            Err(e) => e.code(),
+            Ok(_) => panic!("{pairs:?} was accepted"),
+        }
+    };
+    assert_eq!(
+        refused(&[
+            "cdc.database.url=db:1521/X",
+            "cdc.mining.database.url=db:1521/X"
+        ]),
+        Code::Cdc2201
+    );
+    assert_eq!(
+        refused(&[
+            "cdc.database.url=db:1521/X",
+            "cdc.mining.database.url=replay:./x"
+        ]),
+        Code::Cdc2201
+    );
+}

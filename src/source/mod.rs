@@ -7,6 +7,7 @@
 //! a connection of its own against Oracle.
 
 pub mod emulator;
+pub mod mining;
 pub mod model;
 pub mod oracle;
 pub mod replay;
@@ -69,6 +70,13 @@ pub trait Session: Send {
     /// channel's one write, made only by `signal send --channel source` (never by capture,
     /// snapshots or doctor). A read-only database refuses it with ORA-16000.
     fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()>;
+    /// The highest SCN the redo this database holds covers, when that is behind the source's
+    /// current SCN: a downstream mining database has only the redo shipped to it (with
+    /// archived-log shipping, not the source's current log). Mining windows end there.
+    /// `None`: no limit (the database mines its own redo, up to its current SCN).
+    fn mining_limit(&mut self) -> Result<Option<Scn>> {
+        Ok(None)
+    }
     /// V$LOGMNR_CONTENTS rows with `start <= SCN <= end`, in redo order.
     fn mine(
         &mut self,
@@ -78,8 +86,70 @@ pub trait Session: Send {
     ) -> Result<()>;
 }
 
-/// Open the database named by `cdc.database.url`.
+/// Open the database named by `cdc.database.url`; with `cdc.mining.database.url` set, a
+/// [`mining::DownstreamConnector`] that mines there (downstream capture).
 pub fn open(settings: &crate::settings::Settings) -> Result<Box<dyn Connector>> {
+    let Some(url) = settings.mining_url() else {
+        return open_source(settings);
+    };
+    let mining = open_mining(settings, url)?;
+    Ok(Box::new(mining::DownstreamConnector::new(
+        open_source(settings)?,
+        mining,
+    )))
+}
+
+/// The mining (downstream) database of `cdc.mining.database.url`.
+pub fn open_mining(settings: &crate::settings::Settings, url: &str) -> Result<Box<dyn Connector>> {
+    let refuse = |why: String| Err(CdcError::settings(Code::Cdc2201, why));
+    if url == settings.database_url().trim() {
+        return refuse(format!(
+            "cdc.mining.database.url `{url}` is cdc.database.url itself: remove it to mine on the source"
+        ));
+    }
+    if url.starts_with(replay::PREFIX) {
+        return refuse(
+            "cdc.mining.database.url cannot be a replay: a replay is a source of its own".into(),
+        );
+    }
+    if let Some(dir) = url.strip_prefix("emulator:") {
+        let dir = std::path::Path::new(dir);
+        let resolved = emulator::topology::resolve(dir)?;
+        let emulator::topology::Role::Downstream { .. } = resolved.role else {
+            return refuse(format!(
+                "cdc.mining.database.url `{url}` is not an emulated downstream: make one with `oracle-cdc emulator create DIR --downstream-of SOURCE_DIR`"
+            ));
+        };
+        // The emulated source must be the database the downstream receives redo from (a
+        // standby of it shares its redo).
+        if let Some(src) = settings.database_url().strip_prefix("emulator:") {
+            let source = emulator::topology::resolve(std::path::Path::new(src))?;
+            let same = |a: &std::path::Path, b: &std::path::Path| match (
+                a.canonicalize(),
+                b.canonicalize(),
+            ) {
+                (Ok(a), Ok(b)) => a == b,
+                _ => a == b,
+            };
+            if !same(&source.data_dir, &resolved.data_dir) {
+                return Err(CdcError::MiningOtherDatabase {
+                    mining: format!("emulator:{}", dir.display()),
+                    mining_dbid: resolved.schema.database.dbid,
+                    source_url: settings.database_url().to_string(),
+                    source_dbid: source.schema.database.dbid,
+                });
+            }
+        }
+        let faults = emulator::Faults::from_settings(settings);
+        return Ok(Box::new(emulator::EmulatorConnector::open(dir, faults)?));
+    }
+    Ok(Box::new(oracle::OracleConnector::mining_from_settings(
+        settings, url,
+    )?))
+}
+
+/// The database named by `cdc.database.url` alone.
+pub fn open_source(settings: &crate::settings::Settings) -> Result<Box<dyn Connector>> {
     let url = settings.database_url();
     if let Some(dir) = url.strip_prefix("emulator:") {
         if dir.is_empty() {

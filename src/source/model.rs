@@ -256,6 +256,11 @@ pub struct LogFile {
     pub next_scn: Option<Scn>,
     /// An archived log (V$ARCHIVED_LOG) rather than an online one.
     pub archived: bool,
+    /// DBID of the database whose redo this is, where the database says so (the logs a
+    /// downstream mining database received from its source); `None`: the connected database's
+    /// own redo.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dbid: Option<u64>,
 }
 
 /// V$LOGMNR_CONTENTS operation codes used by the tool.

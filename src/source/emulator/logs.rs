@@ -66,6 +66,7 @@ impl Replica {
                     first_scn: l.first_scn,
                     next_scn: next,
                     archived: archive.is_some(),
+                    dbid: None,
                 });
             }
         }

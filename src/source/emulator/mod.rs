@@ -15,6 +15,7 @@ pub mod redo;
 pub mod schema;
 pub mod sql_redo;
 pub mod store;
+pub mod topology;
 pub mod workload;
 pub mod writer;
 
@@ -32,8 +33,14 @@ use store::Replica;
 
 pub const SCHEMA_FILE: &str = "schema.yaml";
 
-/// Read and validate the schema of a database directory.
+/// Read and validate the schema of a database directory, as the database shows it: a
+/// standby directory's is its primary's, open READ ONLY WITH APPLY (see [`topology`]).
 pub fn read_schema(dir: &Path) -> Result<schema::SchemaFile> {
+    Ok(topology::resolve(dir)?.schema)
+}
+
+/// The schema of a directory made by `emulator init` (a primary).
+pub(crate) fn read_primary_schema(dir: &Path) -> Result<schema::SchemaFile> {
     let path = dir.join(SCHEMA_FILE);
     if !dir.is_dir() {
         return Err(CdcError::EmulatorNotFound {
@@ -149,24 +156,65 @@ struct FaultState {
 }
 
 struct Shared {
+    /// The directory opened (a primary, or a standby/downstream directory).
     dir: PathBuf,
+    /// What it is; a standby's and a downstream's redo is read from the primary's directory.
+    role: topology::Role,
+    /// A standby's redo received but not applied yet (beyond its applied SCN).
+    held: Mutex<Held>,
     replica: RwLock<Replica>,
     tail: Mutex<RedoTail>,
     clock: Arc<dyn Clock>,
     faults: Mutex<FaultState>,
 }
 
+#[derive(Default)]
+struct Held {
+    pending: std::collections::VecDeque<redo::Redo>,
+    /// The highest SCN of the primary's redo seen.
+    primary_scn: Scn,
+}
+
 impl Shared {
-    /// Apply records other processes appended since the last look.
+    /// Apply records other processes appended since the last look. A standby applies them
+    /// only up to its applied SCN (the primary's SCN minus the apply lag), which is then its
+    /// current SCN.
     fn refresh(&self) -> Result<()> {
         let mut tail = self.tail.lock().map_err(|_| poisoned())?;
         if !tail.has_more() {
             return Ok(());
         }
         let mut replica = self.replica.write().map_err(|_| poisoned())?;
-        tail.read_new(|r| replica.apply(r))?;
+        match self.role {
+            topology::Role::Standby { apply_lag_scn } => {
+                let mut held = self.held.lock().map_err(|_| poisoned())?;
+                let held = &mut *held;
+                held.primary_scn = held.primary_scn.max(replica.current_scn);
+                tail.read_new(|r| {
+                    held.primary_scn = held.primary_scn.max(r.scn());
+                    held.pending.push_back(r);
+                    Ok(())
+                })?;
+                let applied = held.primary_scn.saturating_sub(apply_lag_scn);
+                while held.pending.front().is_some_and(|r| r.scn() <= applied) {
+                    if let Some(r) = held.pending.pop_front() {
+                        replica.apply(r)?;
+                    }
+                }
+                replica.current_scn = replica.current_scn.max(applied);
+            }
+            _ => tail.read_new(|r| replica.apply(r))?,
+        }
         replica.prune(self.clock.now_ms());
         Ok(())
+    }
+
+    fn describe(&self) -> String {
+        format!("emulator:{}", self.dir.display())
+    }
+
+    fn downstream(&self) -> bool {
+        matches!(self.role, topology::Role::Downstream { .. })
     }
 }
 
@@ -186,13 +234,16 @@ impl EmulatorConnector {
     }
 
     pub fn open_with_clock(dir: &Path, faults: Faults, clock: Arc<dyn Clock>) -> Result<Self> {
-        let schema = read_schema(dir)?;
-        let defs = schema.tables(&dir.join(SCHEMA_FILE))?;
+        let resolved = topology::resolve(dir)?;
+        let schema = resolved.schema;
+        let defs = schema.tables(&resolved.data_dir.join(SCHEMA_FILE))?;
         let seed = faults.settings.seed;
         let shared = Shared {
             dir: dir.to_path_buf(),
+            role: resolved.role,
+            held: Mutex::new(Held::default()),
             replica: RwLock::new(Replica::new(schema, defs)),
-            tail: Mutex::new(RedoTail::new(dir)),
+            tail: Mutex::new(RedoTail::new(&resolved.data_dir)),
             clock,
             faults: Mutex::new(FaultState {
                 faults,
@@ -213,6 +264,35 @@ impl EmulatorConnector {
         self.shared.refresh()?;
         let r = self.shared.replica.read().map_err(|_| poisoned())?;
         Ok(f(&r, self.shared.clock.now_ms()))
+    }
+
+    /// A downstream mining database (see [`topology`]).
+    pub fn is_downstream(&self) -> bool {
+        self.shared.downstream()
+    }
+
+    /// What the directory is, for `emulator status`: `{"kind": "primary"}`, a standby's apply
+    /// lag and the primary SCN it has seen, or a downstream's shipping.
+    pub fn topology_json(&self) -> serde_json::Value {
+        match &self.shared.role {
+            topology::Role::Primary => serde_json::json!({"kind": "primary"}),
+            topology::Role::Standby { apply_lag_scn } => {
+                let primary_scn = self.shared.held.lock().map(|h| h.primary_scn).ok();
+                serde_json::json!({"kind": "physical_standby", "apply_lag_scn": apply_lag_scn, "primary_scn": primary_scn})
+            }
+            topology::Role::Downstream {
+                shipping,
+                from_sequence,
+                missing_sequences,
+                ..
+            } => serde_json::json!({
+                "kind": "downstream",
+                "shipping": shipping,
+                "from_sequence": from_sequence,
+                "missing_sequences": missing_sequences,
+                "source_dbid": self.shared.replica.read().map(|r| r.schema.database.dbid).ok(),
+            }),
+        }
     }
 
     pub fn emulator_session(&self) -> Result<EmulatorSession> {
@@ -237,7 +317,7 @@ impl Connector for EmulatorConnector {
     }
 
     fn describe(&self) -> String {
-        format!("emulator:{}", self.shared.dir.display())
+        self.shared.describe()
     }
 }
 
@@ -276,12 +356,33 @@ impl EmulatorSession {
     fn replica(&self) -> Result<std::sync::RwLockReadGuard<'_, Replica>> {
         self.shared.replica.read().map_err(|_| poisoned())
     }
+
+    /// On a downstream the source's tables do not exist: ORA-00942.
+    fn no_tables(&self, table: &TableName) -> Result<()> {
+        if self.shared.downstream() {
+            return Err(CdcError::Database(format!(
+                "ORA-00942: table or view does not exist: {table} (on the downstream mining database {})",
+                self.shared.describe()
+            )));
+        }
+        Ok(())
+    }
 }
 
 impl Session for EmulatorSession {
     fn database(&mut self) -> Result<DatabaseInfo> {
         self.call()?;
-        Ok(self.replica()?.database_info())
+        let mut info = self.replica()?.database_info();
+        if let topology::Role::Downstream { name, dbid, .. } = &self.shared.role {
+            // Another database: its own identity, open read write, with none of the
+            // source's PDBs.
+            info.name = name.clone();
+            info.dbid = *dbid;
+            info.pdbs.clear();
+            info.role = DatabaseRole::Primary;
+            info.open_mode = OpenMode::ReadWrite;
+        }
+        Ok(info)
     }
 
     fn privileges(&mut self) -> Result<Privileges> {
@@ -291,11 +392,15 @@ impl Session for EmulatorSession {
 
     fn tables(&mut self) -> Result<Vec<TableInfo>> {
         self.call()?;
+        if self.shared.downstream() {
+            return Ok(Vec::new());
+        }
         Ok(self.replica()?.tables.iter().map(|t| t.info()).collect())
     }
 
     fn extents(&mut self, table: &TableName) -> Result<Vec<Extent>> {
         self.call()?;
+        self.no_tables(table)?;
         let r = self.replica()?;
         let t = r.table(table)?;
         // An index-organised table's segment is its primary key index: DBA_EXTENTS has
@@ -310,11 +415,17 @@ impl Session for EmulatorSession {
 
     fn current_scn(&mut self) -> Result<Scn> {
         self.call()?;
+        if let topology::Role::Downstream { scn, .. } = &self.shared.role {
+            return Ok(*scn);
+        }
         Ok(self.replica()?.current_scn)
     }
 
     fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>> {
         self.call()?;
+        if self.shared.downstream() {
+            return Ok(Vec::new());
+        }
         let r = self.replica()?;
         let mut out: Vec<OpenTransaction> = r
             .open
@@ -335,6 +446,7 @@ impl Session for EmulatorSession {
         row: &mut dyn FnMut(FetchedRow) -> Result<()>,
     ) -> Result<u64> {
         self.call()?;
+        self.no_tables(&query.table)?;
         let (fail, delay) = {
             let mut f = self.shared.faults.lock().map_err(|_| poisoned())?;
             f.reads += 1;
@@ -371,18 +483,24 @@ impl Session for EmulatorSession {
         scn: Scn,
     ) -> Result<Option<(crate::types::Value, crate::types::Value)>> {
         self.call()?;
+        self.no_tables(table)?;
         self.replica()?
             .key_range(table, key_column, scn, self.shared.clock.now_ms())
     }
 
     fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<crate::types::Value>>> {
         self.call()?;
+        self.no_tables(&q.table)?;
         self.replica()?
             .key_boundaries(q, self.shared.clock.now_ms())
     }
 
     fn scn_to_time(&mut self, scn: Scn) -> Result<Option<String>> {
         self.call()?;
+        if self.shared.downstream() {
+            // The source's SCNs are not this database's.
+            return Ok(None);
+        }
         let r = self.replica()?;
         if scn < r.schema.database.start_scn || scn > r.current_scn {
             return Ok(None);
@@ -395,7 +513,24 @@ impl Session for EmulatorSession {
 
     fn logs(&mut self) -> Result<Vec<LogFile>> {
         self.call()?;
-        Ok(self.replica()?.log_files())
+        let r = self.replica()?;
+        if self.shared.downstream() {
+            return Ok(topology::downstream_logs(&self.shared.role, &r));
+        }
+        Ok(r.log_files())
+    }
+
+    fn mining_limit(&mut self) -> Result<Option<Scn>> {
+        // Only a downstream holds less redo than it mines; elsewhere no round trip (and no
+        // fault drill is consumed).
+        if !self.shared.downstream() {
+            return Ok(None);
+        }
+        self.call()?;
+        Ok(topology::downstream_limit(
+            &self.shared.role,
+            &*self.replica()?,
+        ))
     }
 
     fn instance_config(&mut self) -> Result<InstanceConfig> {
@@ -405,6 +540,7 @@ impl Session for EmulatorSession {
 
     fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
         self.call()?;
+        self.no_tables(table)?;
         // The emulator's writer: a standby refuses it with ORA-16000, as Oracle does.
         let mut w = writer::Writer::open(&self.shared.dir, self.shared.clock.clone(), true)?;
         let (index, def) = w
@@ -449,6 +585,13 @@ impl Session for EmulatorSession {
             let n = f.mines;
             f.faults.settings.ora00310_mines.contains(&n)
         };
+        topology::check_window(
+            &self.shared.role,
+            &*self.replica()?,
+            start,
+            end,
+            &self.shared.describe(),
+        )?;
         let rows = logminer::mine(&*self.replica()?, start, end)?;
         // ORA-00310 comes part-way through a window: some rows were already handed over.
         let stop_at = if fail { rows.len() / 2 } else { rows.len() };

@@ -881,3 +881,181 @@ fn create_table_adds_an_empty_table_with_a_ddl_row_and_survives_a_reopen() {
         .iter()
         .any(|r| r.table_name.as_deref() == Some("EMP_NEW1") && r.sql_redo.starts_with("insert")));
 }
+
+/// A primary with a few committed inserts into HR.EMP and small logs (several log switches).
+fn primary_with_logs() -> Db {
+    let db = Db::new(&EMP.replace(
+        "  undo_retention: 900",
+        "  undo_retention: 900\n  log_size: 10",
+    ));
+    let mut w = db.writer();
+    for id in 1..=40 {
+        let x = w.begin().unwrap();
+        w.insert(x, 0, emp_row(id, "n")).unwrap();
+        w.commit(&[x]).unwrap();
+    }
+    w.flush().unwrap();
+    db
+}
+
+#[test]
+fn a_standby_applies_the_primarys_redo_up_to_its_lag_and_nothing_beyond() {
+    let db = primary_with_logs();
+    let sb = db.dir.path().join("sb");
+    topology::create(
+        &sb,
+        &topology::TopologyFile::PhysicalStandby {
+            primary: db.path(),
+            apply_lag_scn: 7,
+        },
+    )
+    .unwrap();
+    let primary = db.connector();
+    let standby =
+        EmulatorConnector::open_with_clock(&sb, Faults::default(), Arc::new(db.clock.clone()))
+            .unwrap();
+    let mut p = primary.connect().unwrap();
+    let mut s = standby.connect().unwrap();
+    let applied = s.current_scn().unwrap();
+    assert_eq!(applied, p.current_scn().unwrap() - 7);
+    let info = s.database().unwrap();
+    assert_eq!(
+        info.dbid,
+        p.database().unwrap().dbid,
+        "a physical standby keeps the DBID"
+    );
+    assert_eq!(
+        (info.role, info.open_mode),
+        (DatabaseRole::PhysicalStandby, OpenMode::ReadOnlyWithApply)
+    );
+    assert_eq!(
+        names(&read(&mut *s, "HR.EMP", applied).unwrap()),
+        names(&read(&mut *p, "HR.EMP", applied).unwrap())
+    );
+    let p_now = p.current_scn().unwrap();
+    assert!(
+        read(&mut *s, "HR.EMP", applied).unwrap().len()
+            < read(&mut *p, "HR.EMP", p_now).unwrap().len(),
+        "the lag hides the newest rows (applied {applied}, primary {p_now})"
+    );
+    let e = read(&mut *s, "HR.EMP", applied + 1).unwrap_err();
+    assert_eq!(e.code(), crate::errors::Code::Cdc5002, "{e}");
+    // Mining on the standby sees only applied redo.
+    assert!(mine(&mut *s, 5000, applied)
+        .iter()
+        .all(|r| r.scn <= applied));
+    // The primary goes on: the standby follows at its lag.
+    let mut w = db.writer();
+    let x = w.begin().unwrap();
+    w.insert(x, 0, emp_row(99, "late")).unwrap();
+    let commit = w.commit(&[x]).unwrap();
+    w.flush().unwrap();
+    drop(w);
+    let applied2 = s.current_scn().unwrap();
+    assert_eq!(applied2, p.current_scn().unwrap() - 7);
+    assert!(applied2 < commit);
+    assert!(!names(&read(&mut *s, "HR.EMP", applied2).unwrap()).contains(&"late".to_string()));
+    let e = Writer::open(&sb, Arc::new(db.clock.clone()), false)
+        .err()
+        .unwrap();
+    assert_eq!(e.code(), crate::errors::Code::Cdc5005);
+}
+
+#[test]
+fn a_downstream_holds_only_shipped_logs_and_a_gap_is_ora_01291() {
+    let db = primary_with_logs();
+    let ds = db.dir.path().join("ds");
+    let mut p = db.connector().connect().unwrap();
+    let source = p.database().unwrap();
+    topology::create(
+        &ds,
+        &topology::TopologyFile::Downstream {
+            source: db.path(),
+            name: "DOWN".into(),
+            dbid: 7,
+            scn: 1,
+            shipping: topology::Shipping::Archived,
+            from_sequence: 1,
+            missing_sequences: vec![4],
+        },
+    )
+    .unwrap();
+    let conn =
+        EmulatorConnector::open_with_clock(&ds, Faults::default(), Arc::new(db.clock.clone()))
+            .unwrap();
+    let mut s = conn.connect().unwrap();
+    let info = s.database().unwrap();
+    assert_eq!((info.name.as_str(), info.dbid), ("DOWN", 7));
+    assert!(
+        s.tables().unwrap().is_empty(),
+        "the source's tables are not there"
+    );
+    let q = FlashbackQuery {
+        table: "HR.EMP".parse().unwrap(),
+        columns: vec!["ID".into()],
+        key_columns: vec!["ID".into()],
+        scn: 5000,
+        range: ChunkRange::Whole,
+        filter: None,
+    };
+    let e = s.read_as_of(&q, &mut |_| Ok(())).unwrap_err();
+    assert!(e.to_string().contains("ORA-00942"), "{e}");
+    let all = p.logs().unwrap();
+    assert!(all.len() > 5, "{all:?}");
+    let logs = s.logs().unwrap();
+    assert!(logs
+        .iter()
+        .all(|l| l.archived && l.dbid == Some(source.dbid)));
+    assert!(logs.iter().all(|l| l.sequence != 4));
+    assert!(
+        logs.len() < all.len(),
+        "the current log is not shipped with archived-log shipping"
+    );
+    // Redo up to the gap: logs 1..=3 without a hole.
+    let seq3 = logs.iter().find(|l| l.sequence == 3).unwrap();
+    let limit = s.mining_limit().unwrap().unwrap();
+    assert_eq!(Some(limit + 1), seq3.next_scn);
+    // What it mines is what the source's LogMiner shows for the same window.
+    let from = logs[0].first_scn;
+    let ours: Vec<_> = mine(&mut *s, from, limit)
+        .iter()
+        .map(|r| r.sql_redo.clone())
+        .collect();
+    let theirs: Vec<_> = mine(&mut *p, from, limit)
+        .iter()
+        .map(|r| r.sql_redo.clone())
+        .collect();
+    assert!(!ours.is_empty());
+    assert_eq!(ours, theirs);
+    let e = s.mine(limit, limit + 2, &mut |_| Ok(())).unwrap_err();
+    assert_eq!(e.code(), crate::errors::Code::Cdc5201, "{e}");
+    assert!(
+        e.to_string().contains("sequence 4") && e.to_string().contains("ORA-01291"),
+        "{e}"
+    );
+    let e = Writer::open(&ds, Arc::new(db.clock.clone()), false)
+        .err()
+        .unwrap();
+    assert_eq!(e.code(), crate::errors::Code::Cdc2204);
+
+    // Through the downstream connector: SCNs and reads from the source, mining downstream.
+    let split = crate::source::mining::DownstreamConnector::new(
+        Box::new(db.connector()),
+        Box::new(conn.clone()),
+    );
+    let mut d = split.connect().unwrap();
+    assert_eq!(d.current_scn().unwrap(), p.current_scn().unwrap());
+    assert_eq!(d.database().unwrap().dbid, source.dbid);
+    assert_eq!(
+        read(&mut *d, "HR.EMP", limit).unwrap().len(),
+        read(&mut *p, "HR.EMP", limit).unwrap().len()
+    );
+    assert_eq!(d.logs().unwrap(), logs);
+    assert_eq!(d.mining_limit().unwrap(), Some(limit));
+    assert_eq!(
+        d.mine(limit, limit + 2, &mut |_| Ok(()))
+            .unwrap_err()
+            .code(),
+        crate::errors::Code::Cdc5201
+    );
+}

@@ -67,6 +67,15 @@ impl Writer {
     /// Open an existing database for writing. Fails with ORA-16000 on a read-only standby and
     /// with CDC-4003 while another writer holds the lock.
     pub fn open(dir: &Path, clock: Arc<dyn Clock>, durable: bool) -> Result<Writer> {
+        // A downstream mining database holds only the source's shipped redo.
+        if let Ok(super::topology::TopologyFile::Downstream { .. }) =
+            super::topology::read_file(dir)
+        {
+            return Err(CdcError::DownstreamNoWrites {
+                path: dir.to_path_buf(),
+                operation: "a transaction".into(),
+            });
+        }
         let schema = super::read_schema(dir)?;
         let d = &schema.database;
         if d.role != super::schema::RoleSpec::Primary

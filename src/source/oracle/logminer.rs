@@ -98,6 +98,7 @@ pub fn read_logs(conn: &oracle::Connection) -> Result<Vec<LogFile>> {
             // The current log's NEXT_CHANGE# is a "maximum SCN" sentinel, not a real bound.
             next_scn: if current { None } else { r.opt_u64(4)? },
             archived: false,
+            dbid: None,
         });
     }
     let c = CallContext {
@@ -118,6 +119,7 @@ pub fn read_logs(conn: &oracle::Connection) -> Result<Vec<LogFile>> {
             first_scn: r.u64(3)?,
             next_scn: r.opt_u64(4)?,
             archived: true,
+            dbid: None,
         });
     }
     Ok(merge_logs(archived, online))
@@ -278,6 +280,7 @@ mod tests {
             first_scn: first,
             next_scn: next,
             archived,
+            dbid: None,
         }
     }
 

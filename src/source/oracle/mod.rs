@@ -58,6 +58,15 @@ impl OracleConnector {
         Self::new(settings.database_url(), settings.database_user(), password)
     }
 
+    /// The mining (downstream) database of `cdc.mining.database.url`, with
+    /// `cdc.mining.database.user`/`password` (else those of `cdc.database.*`).
+    pub fn mining_from_settings(settings: &crate::settings::Settings, url: &str) -> Result<Self> {
+        let password = settings
+            .mining_password()
+            .map(|s| Password::new(s.expose()));
+        Self::new(url, settings.mining_user(), password)
+    }
+
     /// The same checks as [`OracleConnector::from_settings`], from plain values.
     pub fn new(url: &str, user: Option<&str>, password: Option<Password>) -> Result<Self> {
         let url = url.trim();

@@ -278,6 +278,7 @@ impl Session for ReplaySession {
             first_scn: l.first_scn,
             next_scn: Some(l.last_scn.saturating_add(1)),
             archived: true,
+            dbid: None,
         }])
     }
 
