@@ -380,7 +380,7 @@ impl Settings {
                 call_latency_ms: v.uint(keys::FAULT_CALL_LATENCY_MS),
                 sink_delay_ms: v.uint(keys::FAULT_SINK_DELAY_MS),
             },
-            entries,
+            entries: redact_secrets(entries),
         };
         Ok(settings)
     }
@@ -439,6 +439,17 @@ impl Settings {
         }
         out
     }
+}
+
+/// The stored entries keep no secret text: the secrets are resolved above, and `Debug` of the
+/// settings (in a log line or a panic) must not show a password given literally.
+fn redact_secrets(mut entries: BTreeMap<String, Entry>) -> BTreeMap<String, Entry> {
+    for (key, entry) in entries.iter_mut() {
+        if keys::lookup(key).is_some_and(|(spec, _)| spec.kind == Kind::Secret) {
+            entry.raw = Raw::Scalar("<redacted>".into());
+        }
+    }
+    entries
 }
 
 /// Typed reads of already-validated entries.

@@ -190,6 +190,19 @@ fn secrets_resolve_and_are_never_printed() {
     let printed = format!("{:?} {:?}", s, s.effective());
     assert!(!printed.contains("s3cr3t"), "{printed}");
     assert!(printed.contains("<redacted>"));
+    // A password given as literal text is not in the settings' Debug either.
+    let s = load(
+        None,
+        &[],
+        &[
+            "cdc.database.password=literal-pw-9131",
+            "cdc.mining.database.password=literal-mining-pw-9131",
+        ],
+    )
+    .unwrap();
+    assert_eq!(s.database_password().unwrap().expose(), "literal-pw-9131");
+    let printed = format!("{s:?} {:?}", s.effective());
+    assert!(!printed.contains("literal"), "{printed}");
 
     let (code, msg) = err(load(
         None,
