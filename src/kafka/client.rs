@@ -19,7 +19,7 @@ use std::time::Duration;
 /// batched coordinator keys in FindCoordinator v4, broker-only batches in AddPartitionsToTxn v4).
 pub mod caps {
     pub const PRODUCE: i16 = 9;
-    pub const FETCH: i16 = 12;
+    pub const FETCH: i16 = 11;
     pub const METADATA: i16 = 12;
     pub const LIST_OFFSETS: i16 = 7;
     pub const INIT_PRODUCER_ID: i16 = 4;

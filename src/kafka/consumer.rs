@@ -176,38 +176,23 @@ impl Consumer {
         from: i64,
         committed: bool,
     ) -> Result<Vec<Consumed>> {
-        let end = self
-            .end_offset(leader, topic, partition, committed)
-            .map_err(KafkaError::into_cdc)?;
         let mut out = Vec::new();
         // Per producer id, the records of its open transaction.
         let mut open: BTreeMap<i64, Vec<Consumed>> = BTreeMap::new();
         let mut offset = from;
         let mut empty = 0;
+        // The end comes with each fetch (tansu 0.6's ListOffsets counts a batch as one record).
+        let mut end = i64::MAX;
         while offset < end {
-            let req = FetchRequest::default()
-                .with_replica_id(BrokerId(-1))
-                .with_max_wait_ms(200)
-                .with_min_bytes(1)
-                .with_max_bytes(64 << 20)
-                .with_isolation_level(committed as i8)
-                .with_session_epoch(-1)
-                .with_topics(vec![FetchTopic::default()
-                    .with_topic(TopicName(StrBytes::from_string(topic.to_string())))
-                    .with_partitions(vec![FetchPartition::default()
-                        .with_partition(partition)
-                        .with_current_leader_epoch(-1)
-                        .with_fetch_offset(offset)
-                        .with_last_fetched_epoch(-1)
-                        .with_log_start_offset(-1)
-                        .with_partition_max_bytes(32 << 20)])]);
-            let resp = self
-                .conn(Some(leader).filter(|l| !l.is_empty()))
-                .and_then(|c| c.call(&req, caps::FETCH))
-                .map_err(KafkaError::into_cdc)?;
+            let resp = self.fetch(leader, topic, partition, offset, committed, 32 << 20)?;
             let mut progressed = false;
             for t in resp.responses {
                 for p in t.partitions {
+                    if p.error_code == 1 {
+                        // OFFSET_OUT_OF_RANGE: past the end.
+                        end = offset;
+                        continue;
+                    }
                     if p.error_code != 0 {
                         return Err(KafkaError::Broker {
                             request: "Fetch".into(),
@@ -216,6 +201,11 @@ impl Consumer {
                         }
                         .into_cdc());
                     }
+                    end = if committed && p.last_stable_offset >= 0 {
+                        p.last_stable_offset
+                    } else {
+                        p.high_watermark
+                    };
                     let Some(mut bytes) = p.records else { continue };
                     let sets = RecordBatchDecoder::decode_all(&mut bytes).map_err(|e| {
                         KafkaError::Protocol(format!("{topic}-{partition}: {e}")).into_cdc()
@@ -263,7 +253,7 @@ impl Consumer {
                     }
                 }
             }
-            if !progressed {
+            if !progressed && offset < end {
                 empty += 1;
                 if empty > 50 {
                     return Err(KafkaError::Protocol(format!(
@@ -280,6 +270,66 @@ impl Consumer {
         }
         out.sort_by_key(|c| c.offset);
         Ok(out)
+    }
+
+    fn fetch(
+        &mut self,
+        leader: &str,
+        topic: &str,
+        partition: i32,
+        offset: i64,
+        committed: bool,
+        max_bytes: i32,
+    ) -> Result<kafka_protocol::messages::FetchResponse> {
+        let req = FetchRequest::default()
+            .with_replica_id(BrokerId(-1))
+            .with_max_wait_ms(200)
+            .with_min_bytes(1)
+            .with_max_bytes(max_bytes.max(1 << 20))
+            .with_isolation_level(committed as i8)
+            .with_session_epoch(-1)
+            .with_topics(vec![FetchTopic::default()
+                .with_topic(TopicName(StrBytes::from_string(topic.to_string())))
+                .with_partitions(vec![FetchPartition::default()
+                    .with_partition(partition)
+                    .with_current_leader_epoch(-1)
+                    .with_fetch_offset(offset)
+                    .with_last_fetched_epoch(-1)
+                    .with_log_start_offset(-1)
+                    .with_partition_max_bytes(max_bytes)])]);
+        self.conn(Some(leader).filter(|l| !l.is_empty()))
+            .and_then(|c| c.call(&req, caps::FETCH))
+            .map_err(KafkaError::into_cdc)
+    }
+
+    /// The end of a partition as a fetch reports it: its high watermark, or with `committed`
+    /// its last stable offset.
+    pub fn fetch_end(
+        &mut self,
+        leader: &str,
+        topic: &str,
+        partition: i32,
+        committed: bool,
+    ) -> Result<i64> {
+        let resp = self.fetch(leader, topic, partition, 0, committed, 1)?;
+        for t in resp.responses {
+            for p in t.partitions {
+                if p.error_code != 0 && p.error_code != 1 {
+                    return Err(KafkaError::Broker {
+                        request: "Fetch".into(),
+                        code: p.error_code,
+                        detail: format!("{topic}-{partition}"),
+                    }
+                    .into_cdc());
+                }
+                return Ok(if committed && p.last_stable_offset >= 0 {
+                    p.last_stable_offset
+                } else {
+                    p.high_watermark
+                });
+            }
+        }
+        Ok(0)
     }
 
     /// Every record of a topic, partition by partition.
@@ -301,9 +351,7 @@ impl Consumer {
         let Some(leader) = meta.get(topic).and_then(|l| l.first()).cloned() else {
             return Ok(None);
         };
-        let end = self
-            .end_offset(&leader, topic, 0, true)
-            .map_err(KafkaError::into_cdc)?;
+        let end = self.fetch_end(&leader, topic, 0, true)?;
         // Each transaction adds one offsets record and one marker; look back a little further.
         let mut from = (end - 64).max(0);
         loop {

@@ -419,7 +419,8 @@ impl Producer {
             let leader = match self.topics.get(&tp.0) {
                 Some(l) => l.get(tp.1 as usize).copied().unwrap_or(-1),
                 None => {
-                    self.metadata(&tp.0)?;
+                    // (Re)created if the broker lost it (a restart of a memory-only broker).
+                    self.discover(&tp.0)?;
                     self.topics
                         .get(&tp.0)
                         .and_then(|l| l.get(tp.1 as usize).copied())
@@ -474,7 +475,16 @@ impl Producer {
             for (tp, n, _) in batches {
                 let code = acked.get(&tp).copied().unwrap_or(13);
                 match code {
-                    0 | super::DUPLICATE_SEQUENCE_NUMBER => self.acknowledge(&tp, n),
+                    0 => self.acknowledge(&tp, n),
+                    super::DUPLICATE_SEQUENCE_NUMBER => {
+                        // Sent before (the answer was lost): the broker has it.
+                        tracing::warn!(
+                            "Kafka {}-{}: {n} records already written (duplicate sequence)",
+                            tp.0,
+                            tp.1
+                        );
+                        self.acknowledge(&tp, n)
+                    }
                     super::OUT_OF_ORDER_SEQUENCE_NUMBER | super::UNKNOWN_PRODUCER_ID
                         if self.txn.is_none() =>
                     {
@@ -624,4 +634,57 @@ fn check(request: &str, code: i16, detail: &str) -> std::result::Result<(), Kafk
 /// A [`CdcError`] for a record line the Kafka sink cannot read.
 pub fn bad_record(message: impl Into<String>) -> CdcError {
     CdcError::kafka(crate::errors::Code::Cdc6204, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn producer() -> Producer {
+        let s =
+            crate::settings::Settings::from_pairs(&["cdc.sink.kafka.brokers=127.0.0.1:1"]).unwrap();
+        Producer {
+            cfg: s.sink.kafka.clone(),
+            conns: BTreeMap::new(),
+            nodes: BTreeMap::new(),
+            topics: BTreeMap::new(),
+            producer_id: 7,
+            epoch: 2,
+            seqs: BTreeMap::new(),
+            queues: BTreeMap::new(),
+            queued_bytes: 0,
+            txn: None,
+            dirty: false,
+        }
+    }
+
+    #[test]
+    fn batches_round_trip_with_sequences_and_offsets() {
+        let mut p = producer();
+        let tp = ("t".to_string(), 0);
+        p.seqs.insert(tp.clone(), 40);
+        let q: VecDeque<Rec> = (0..300)
+            .map(|i| Rec {
+                key: Some(Bytes::from(format!("k{i}"))),
+                value: Some(Bytes::from(format!("v{i}"))),
+                headers: vec![("h".into(), Bytes::from_static(b"x"))],
+                timestamp: 1000 + i,
+            })
+            .collect();
+        p.queues.insert(tp.clone(), q);
+        let (n, mut bytes) = p.batch(&tp).unwrap();
+        assert_eq!(n, 300);
+        let info =
+            kafka_protocol::records::RecordBatchDecoder::decode_batch_info(&mut bytes.clone())
+                .unwrap();
+        eprintln!("{info:?}");
+        let sets = kafka_protocol::records::RecordBatchDecoder::decode_all(&mut bytes).unwrap();
+        let recs: Vec<_> = sets.into_iter().flat_map(|s| s.records).collect();
+        assert_eq!(recs.len(), 300);
+        assert_eq!(recs[299].sequence, 339);
+        assert_eq!(recs[299].producer_id, 7);
+        p.acknowledge(&tp, n);
+        assert_eq!(p.seqs[&tp], 340);
+        assert!(p.queues.is_empty());
+    }
 }
