@@ -312,24 +312,27 @@ impl Consumer {
         committed: bool,
     ) -> Result<i64> {
         let resp = self.fetch(leader, topic, partition, 0, committed, 1)?;
-        for t in resp.responses {
-            for p in t.partitions {
-                if p.error_code != 0 && p.error_code != 1 {
-                    return Err(KafkaError::Broker {
-                        request: "Fetch".into(),
-                        code: p.error_code,
-                        detail: format!("{topic}-{partition}"),
-                    }
-                    .into_cdc());
-                }
-                return Ok(if committed && p.last_stable_offset >= 0 {
-                    p.last_stable_offset
-                } else {
-                    p.high_watermark
-                });
+        let Some(p) = resp
+            .responses
+            .into_iter()
+            .flat_map(|t| t.partitions)
+            .find(|p| p.partition_index == partition)
+        else {
+            return Ok(0);
+        };
+        if p.error_code != 0 && p.error_code != 1 {
+            return Err(KafkaError::Broker {
+                request: "Fetch".into(),
+                code: p.error_code,
+                detail: format!("{topic}-{partition}"),
             }
+            .into_cdc());
         }
-        Ok(0)
+        Ok(if committed && p.last_stable_offset >= 0 {
+            p.last_stable_offset
+        } else {
+            p.high_watermark
+        })
     }
 
     /// Every record of a topic, partition by partition.

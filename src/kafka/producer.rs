@@ -214,6 +214,20 @@ impl Producer {
             }
             None => BOOTSTRAP,
         };
+        if self.txn.is_some() {
+            // Refuse a broker that cannot end transactions before anything is produced
+            // (tansu 0.6 routes AddPartitionsToTxn but not EndTxn).
+            self.with_conn(node, |c| {
+                c.version::<AddPartitionsToTxnRequest>(caps::ADD_PARTITIONS_TO_TXN)?;
+                c.version::<EndTxnRequest>(caps::END_TXN)
+            })
+            .map_err(|e| match e {
+                KafkaError::Protocol(m) => KafkaError::Protocol(format!(
+                    "{m}: cdc.sink.kafka.transactional.id needs a broker with transactions; unset it for the idempotent producer (at least once)"
+                )),
+                other => other,
+            })?;
+        }
         let resp = self.with_conn(node, |c| c.call(&req, caps::INIT_PRODUCER_ID))?;
         check("InitProducerId", resp.error_code, "")?;
         self.producer_id = resp.producer_id.0;
