@@ -88,15 +88,23 @@ fn free_port() -> u16 {
 struct Broker {
     bin: PathBuf,
     port: u16,
+    advertised: u16,
     child: Option<Child>,
     log: PathBuf,
 }
 
 impl Broker {
     fn start(bin: &Path, dir: &Path) -> Broker {
+        Broker::start_advertising(bin, dir, None)
+    }
+
+    /// A broker that tells clients to connect to `advertised` (a port in front of it).
+    fn start_advertising(bin: &Path, dir: &Path, advertised: Option<u16>) -> Broker {
+        let port = free_port();
         let mut b = Broker {
             bin: bin.to_path_buf(),
-            port: free_port(),
+            port,
+            advertised: advertised.unwrap_or(port),
             child: None,
             log: dir.join("tansu.log"),
         };
@@ -110,6 +118,7 @@ impl Broker {
 
     fn up(&mut self) {
         let url = format!("tcp://127.0.0.1:{}", self.port);
+        let advertised = format!("tcp://127.0.0.1:{}", self.advertised);
         let log = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -121,7 +130,7 @@ impl Broker {
                 "--listener-url",
                 &url,
                 "--advertised-listener-url",
-                &url,
+                &advertised,
                 "--storage-engine",
                 "memory://tansu/",
             ])
@@ -175,8 +184,8 @@ struct Proxy {
 }
 
 impl Proxy {
-    fn start(upstream: String) -> Proxy {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    /// Listen now; connections are forwarded to `upstream()` once it is known.
+    fn start(listener: TcpListener, upstream: Arc<Mutex<String>>) -> Proxy {
         let port = listener.local_addr().unwrap().port();
         let up = Arc::new(AtomicBool::new(true));
         let live: Arc<Mutex<Vec<TcpStream>>> = Arc::default();
@@ -188,7 +197,8 @@ impl Proxy {
                     drop(client);
                     continue;
                 }
-                let Ok(server) = TcpStream::connect(&upstream) else {
+                let target = upstream.lock().unwrap().clone();
+                let Ok(server) = TcpStream::connect(&target) else {
                     continue;
                 };
                 {
@@ -524,8 +534,13 @@ fn per_key_order(recs: &[Json]) {
 fn a_broker_outage_mid_snapshot_and_mid_stream_is_waited_out() {
     let Some(bin) = tansu_or_skip() else { return };
     let e = emulated(SCHEMA);
-    let broker = Broker::start(&bin, e.dir.path());
-    let proxy = Proxy::start(broker.addr());
+    // Clients reach the broker only through the proxy: it is what the broker advertises.
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let front = listener.local_addr().unwrap().port();
+    let upstream = Arc::new(Mutex::new(String::new()));
+    let proxy = Proxy::start(listener, upstream.clone());
+    let broker = Broker::start_advertising(&bin, e.dir.path(), Some(front));
+    *upstream.lock().unwrap() = broker.addr();
     let args = capture_args(
         &e.db,
         &e.state,
