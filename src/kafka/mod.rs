@@ -4,6 +4,8 @@
 
 pub mod client;
 pub mod consumer;
+#[cfg(test)]
+mod mock_tests;
 pub mod producer;
 pub mod sink;
 

@@ -215,7 +215,7 @@ pub const KEYS: &[KeySpec] = &[
     key(KAFKA_BROKERS, Kind::List, None,
         "Kafka sink: the bootstrap brokers as `host:port` items (required with cdc.sink.type=kafka)."),
     key(KAFKA_TRANSACTIONAL_ID, Kind::Text, None,
-        "Kafka sink: a transactional id turns on transactions: the records of each sink commit and the offsets stored after it commit together in one Kafka transaction (exactly once for `read_committed` consumers). Unset: an idempotent producer, at least once. One id per capture."),
+        "Kafka sink: a transactional id turns on transactions: the records of each sink commit and the offsets stored after it commit together in one Kafka transaction (exactly once for `read_committed` consumers), on brokers that support transactions (not tansu 0.6, which has no EndTxn: refused with CDC-6204). Unset: an idempotent producer, at least once. One id per capture."),
     key(KAFKA_COMPRESSION, Kind::Enum(&["none", "gzip", "snappy", "zstd"]), Some("none"),
         "Kafka sink: compression of the record batches produced."),
     key(KAFKA_MAX_IN_FLIGHT_BYTES, Kind::UInt { min: 65_536, max: 1_073_741_824 }, Some("16777216"),

@@ -1,0 +1,278 @@
+//! The transactional producer against a scripted in-process broker (no broker on the test
+//! machines supports EndTxn): the requests it sends, in order, and what they carry.
+
+use super::producer::{Producer, Rec};
+use bytes::{Buf, BufMut, Bytes, BytesMut};
+use kafka_protocol::messages::*;
+use kafka_protocol::protocol::{decode_request_header_from_buffer, Decodable, Encodable, StrBytes};
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+
+type Log = Arc<Mutex<Vec<String>>>;
+
+fn respond<R: Encodable>(out: &mut TcpStream, key: ApiKey, v: i16, corr: i32, resp: R) {
+    let mut body = BytesMut::new();
+    ResponseHeader::default()
+        .with_correlation_id(corr)
+        .encode(&mut body, key.response_header_version(v))
+        .unwrap();
+    resp.encode(&mut body, v).unwrap();
+    let mut frame = BytesMut::new();
+    frame.put_i32(body.len() as i32);
+    frame.put_slice(&body);
+    out.write_all(&frame).unwrap();
+}
+
+fn serve(mut s: TcpStream, port: u16, log: Log) {
+    loop {
+        let mut len = [0u8; 4];
+        if s.read_exact(&mut len).is_err() {
+            return;
+        }
+        let mut buf = vec![0u8; i32::from_be_bytes(len) as usize];
+        s.read_exact(&mut buf).unwrap();
+        let mut b = Bytes::from(buf);
+        let h = decode_request_header_from_buffer(&mut b).unwrap();
+        let key = ApiKey::try_from(h.request_api_key).unwrap();
+        let (v, corr) = (h.request_api_version, h.correlation_id);
+        match key {
+            ApiKey::ApiVersions => {
+                let keys = [0i16, 1, 2, 3, 10, 19, 22, 24, 26]
+                    .iter()
+                    .map(|k| {
+                        api_versions_response::ApiVersion::default()
+                            .with_api_key(*k)
+                            .with_max_version(12)
+                    })
+                    .collect();
+                respond(
+                    &mut s,
+                    key,
+                    v,
+                    corr,
+                    ApiVersionsResponse::default().with_api_keys(keys),
+                );
+            }
+            ApiKey::FindCoordinator => {
+                let r = FindCoordinatorRequest::decode(&mut b, v).unwrap();
+                log.lock()
+                    .unwrap()
+                    .push(format!("find-coordinator {}", r.key.as_str()));
+                respond(
+                    &mut s,
+                    key,
+                    v,
+                    corr,
+                    FindCoordinatorResponse::default()
+                        .with_node_id(BrokerId(1))
+                        .with_host(StrBytes::from_static_str("127.0.0.1"))
+                        .with_port(port as i32),
+                );
+            }
+            ApiKey::InitProducerId => {
+                let r = InitProducerIdRequest::decode(&mut b, v).unwrap();
+                log.lock().unwrap().push(format!(
+                    "init-producer-id {}",
+                    r.transactional_id
+                        .map(|t| t.0.to_string())
+                        .unwrap_or_default()
+                ));
+                respond(
+                    &mut s,
+                    key,
+                    v,
+                    corr,
+                    InitProducerIdResponse::default()
+                        .with_producer_id(ProducerId(42))
+                        .with_producer_epoch(3),
+                );
+            }
+            ApiKey::Metadata => {
+                let r = MetadataRequest::decode(&mut b, v).unwrap();
+                let topics = r
+                    .topics
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter_map(|t| t.name)
+                    .map(|n| {
+                        metadata_response::MetadataResponseTopic::default()
+                            .with_name(Some(n))
+                            .with_partitions(vec![
+                                metadata_response::MetadataResponsePartition::default()
+                                    .with_leader_id(BrokerId(1)),
+                            ])
+                    })
+                    .collect();
+                let broker = metadata_response::MetadataResponseBroker::default()
+                    .with_node_id(BrokerId(1))
+                    .with_host(StrBytes::from_static_str("127.0.0.1"))
+                    .with_port(port as i32);
+                respond(
+                    &mut s,
+                    key,
+                    v,
+                    corr,
+                    MetadataResponse::default()
+                        .with_brokers(vec![broker])
+                        .with_topics(topics),
+                );
+            }
+            ApiKey::AddPartitionsToTxn => {
+                let r = AddPartitionsToTxnRequest::decode(&mut b, v).unwrap();
+                let mut results = Vec::new();
+                for t in &r.v3_and_below_topics {
+                    log.lock().unwrap().push(format!(
+                        "add-partitions {} {} {:?}",
+                        r.v3_and_below_transactional_id.0.as_str(),
+                        t.name.0.as_str(),
+                        t.partitions
+                    ));
+                    results.push(
+                        add_partitions_to_txn_response::AddPartitionsToTxnTopicResult::default()
+                            .with_name(t.name.clone())
+                            .with_results_by_partition(
+                                t.partitions
+                                    .iter()
+                                    .map(|p| {
+                                        add_partitions_to_txn_response::AddPartitionsToTxnPartitionResult::default()
+                                            .with_partition_index(*p)
+                                    })
+                                    .collect(),
+                            ),
+                    );
+                }
+                respond(
+                    &mut s,
+                    key,
+                    v,
+                    corr,
+                    AddPartitionsToTxnResponse::default()
+                        .with_results_by_topic_v3_and_below(results),
+                );
+            }
+            ApiKey::Produce => {
+                let r = ProduceRequest::decode(&mut b, v).unwrap();
+                let mut responses = Vec::new();
+                for t in r.topic_data {
+                    let mut parts = Vec::new();
+                    for p in t.partition_data {
+                        let mut recs = p.records.unwrap();
+                        let info = kafka_protocol::records::RecordBatchDecoder::decode_batch_info(
+                            &mut recs.clone(),
+                        )
+                        .unwrap();
+                        let set =
+                            kafka_protocol::records::RecordBatchDecoder::decode(&mut recs).unwrap();
+                        let values: Vec<String> = set
+                            .records
+                            .iter()
+                            .map(|r| String::from_utf8_lossy(r.value.as_ref().unwrap()).into())
+                            .collect();
+                        log.lock().unwrap().push(format!(
+                            "produce {} txn={:?} acks={} pid={} epoch={} seq={} transactional={} {:?}",
+                            t.name.0.as_str(),
+                            r.transactional_id.as_ref().map(|x| x.0.to_string()),
+                            r.acks,
+                            info[0].producer_id,
+                            info[0].producer_epoch,
+                            info[0].base_sequence,
+                            info[0].transactional,
+                            values
+                        ));
+                        parts.push(
+                            produce_response::PartitionProduceResponse::default()
+                                .with_index(p.index),
+                        );
+                    }
+                    responses.push(
+                        produce_response::TopicProduceResponse::default()
+                            .with_name(t.name)
+                            .with_partition_responses(parts),
+                    );
+                }
+                respond(
+                    &mut s,
+                    key,
+                    v,
+                    corr,
+                    ProduceResponse::default().with_responses(responses),
+                );
+            }
+            ApiKey::EndTxn => {
+                let r = EndTxnRequest::decode(&mut b, v).unwrap();
+                log.lock().unwrap().push(format!(
+                    "end-txn {} pid={} epoch={} committed={}",
+                    r.transactional_id.0.as_str(),
+                    r.producer_id.0,
+                    r.producer_epoch,
+                    r.committed
+                ));
+                respond(&mut s, key, v, corr, EndTxnResponse::default());
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+        assert!(!b.has_remaining() || key == ApiKey::ApiVersions);
+    }
+}
+
+fn broker() -> (u16, Log) {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    let log: Log = Arc::default();
+    let log2 = log.clone();
+    std::thread::spawn(move || {
+        for s in l.incoming().flatten() {
+            let log = log2.clone();
+            std::thread::spawn(move || serve(s, port, log));
+        }
+    });
+    (port, log)
+}
+
+fn rec(v: &str) -> Rec {
+    Rec {
+        key: Some(Bytes::from_static(b"{\"ID\":1}")),
+        value: Some(Bytes::from(v.to_string())),
+        headers: Vec::new(),
+        timestamp: 1,
+    }
+}
+
+#[test]
+fn a_transaction_adds_its_partitions_produces_with_sequences_then_commits() {
+    let (port, log) = broker();
+    let s = crate::settings::Settings::from_pairs(&[
+        "cdc.sink.type=kafka".to_string(),
+        format!("cdc.sink.kafka.brokers=127.0.0.1:{port}"),
+        "cdc.sink.kafka.transactional.id=tx1".to_string(),
+    ])
+    .unwrap();
+    let mut p = Producer::connect(&s.sink.kafka).unwrap();
+    p.send("a", rec("1")).unwrap();
+    p.send("a", rec("2")).unwrap();
+    p.flush().unwrap();
+    p.send("b", rec("3")).unwrap();
+    p.commit_transaction().unwrap();
+    // A second transaction: partitions are added again, sequences go on.
+    p.send("a", rec("4")).unwrap();
+    p.commit_transaction().unwrap();
+    // Nothing written: no transaction to end.
+    p.commit_transaction().unwrap();
+    let log = log.lock().unwrap().clone();
+    assert_eq!(
+        log,
+        vec![
+            "find-coordinator tx1",
+            "init-producer-id tx1",
+            "add-partitions tx1 a [0]",
+            "produce a txn=Some(\"tx1\") acks=-1 pid=42 epoch=3 seq=0 transactional=true [\"1\", \"2\"]",
+            "add-partitions tx1 b [0]",
+            "produce b txn=Some(\"tx1\") acks=-1 pid=42 epoch=3 seq=0 transactional=true [\"3\"]",
+            "end-txn tx1 pid=42 epoch=3 committed=true",
+            "add-partitions tx1 a [0]",
+            "produce a txn=Some(\"tx1\") acks=-1 pid=42 epoch=3 seq=2 transactional=true [\"4\"]",
+            "end-txn tx1 pid=42 epoch=3 committed=true",
+        ]
+    );
+}
