@@ -199,6 +199,25 @@ fn serve(mut s: TcpStream, port: u16, log: Log) {
                     ProduceResponse::default().with_responses(responses),
                 );
             }
+            ApiKey::Fetch => {
+                let r = FetchRequest::decode(&mut b, v).unwrap();
+                let responses = r
+                    .topics
+                    .into_iter()
+                    .map(|t| {
+                        fetch_response::FetchableTopicResponse::default()
+                            .with_topic(t.topic)
+                            .with_partitions(vec![fetch_response::PartitionData::default()])
+                    })
+                    .collect();
+                respond(
+                    &mut s,
+                    key,
+                    v,
+                    corr,
+                    FetchResponse::default().with_responses(responses),
+                );
+            }
             ApiKey::EndTxn => {
                 let r = EndTxnRequest::decode(&mut b, v).unwrap();
                 log.lock().unwrap().push(format!(
@@ -275,4 +294,103 @@ fn a_transaction_adds_its_partitions_produces_with_sequences_then_commits() {
             "end-txn tx1 pid=42 epoch=3 committed=true",
         ]
     );
+}
+
+#[test]
+fn the_sink_commits_records_and_the_offsets_document_in_one_transaction() {
+    use crate::sink::RecordSink;
+    let (port, log) = broker();
+    let dir = tempfile::tempdir().unwrap();
+    let offsets_path = dir.path().join("offsets.json");
+    let s = crate::settings::Settings::from_pairs(&[
+        "cdc.sink.type=kafka".to_string(),
+        format!("cdc.sink.kafka.brokers=127.0.0.1:{port}"),
+        "cdc.sink.kafka.transactional.id=tx2".to_string(),
+    ])
+    .unwrap();
+    let mut sink =
+        super::sink::KafkaSink::open(&s, &offsets_path, &dir.path().join("ops.jsonl")).unwrap();
+    sink.write(br#"{"topic":"t","key":{"ID":1},"value":{"n":1},"headers":{}}"#)
+        .unwrap();
+    sink.write(br#"{"topic":"t","key":{"ID":2},"value":{"n":2},"headers":{}}"#)
+        .unwrap();
+    let pos = sink.commit().unwrap();
+    // The open transaction is the first: its number is what the offsets store.
+    assert_eq!(
+        (pos.segment.as_str(), pos.bytes, pos.records),
+        ("kafka", 1, 2)
+    );
+    let mut o = crate::offsets::fixtures::streaming();
+    o.sink = Some(pos);
+    o.save(&offsets_path).unwrap();
+    // Saved again with nothing new: no transaction.
+    o.save(&offsets_path).unwrap();
+    assert_eq!(sink.commit().unwrap().bytes, 1);
+    let log = log.lock().unwrap().clone();
+    let tail: Vec<&str> = log
+        .iter()
+        .map(String::as_str)
+        .skip_while(|l| !l.starts_with("add-partitions"))
+        .collect();
+    assert_eq!(tail.len(), 5, "{log:#?}");
+    assert_eq!(tail[0], "add-partitions tx2 t [0]");
+    assert!(
+        tail[1].starts_with("produce t ") && tail[1].ends_with(r#"["{\"n\":1}", "{\"n\":2}"]"#),
+        "{}",
+        tail[1]
+    );
+    assert_eq!(tail[2], "add-partitions tx2 oracle-cdc.offsets [0]");
+    // The offsets document, as written to the file, is the transaction's last record.
+    let doc = std::fs::read_to_string(&offsets_path).unwrap();
+    let expected = format!("{:?}", vec![doc]);
+    assert!(
+        tail[3].starts_with("produce oracle-cdc.offsets "),
+        "{}",
+        tail[3]
+    );
+    assert!(tail[3].ends_with(&expected), "{}", tail[3]);
+    assert_eq!(tail[4], "end-txn tx2 pid=42 epoch=3 committed=true");
+}
+
+#[test]
+fn queued_bytes_stay_under_the_in_flight_bound() {
+    let (port, log) = broker();
+    let s = crate::settings::Settings::from_pairs(&[
+        "cdc.sink.type=kafka".to_string(),
+        format!("cdc.sink.kafka.brokers=127.0.0.1:{port}"),
+        "cdc.sink.kafka.max.in.flight.bytes=65536".to_string(),
+    ])
+    .unwrap();
+    let mut p = Producer::connect(&s.sink.kafka).unwrap();
+    let big = "x".repeat(2000);
+    for _ in 0..100 {
+        p.send("t", rec(&big)).unwrap();
+        // At the bound the send waited for the broker's acknowledgements.
+        assert!(p.queued_bytes() < 65536, "{}", p.queued_bytes());
+    }
+    let before_flush = log
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|l| l.starts_with("produce t "))
+        .count();
+    assert!(before_flush >= 3, "{before_flush} produce requests");
+    p.flush().unwrap();
+    assert_eq!(p.queued_bytes(), 0);
+    // Without a transactional id: idempotent, no transaction requests, sequences go on.
+    let log = log.lock().unwrap().clone();
+    assert!(log.iter().any(|l| l == "init-producer-id "));
+    assert!(!log
+        .iter()
+        .any(|l| l.starts_with("add-partitions") || l.starts_with("end-txn")));
+    let seqs: Vec<&str> = log
+        .iter()
+        .filter_map(|l| l.split(" seq=").nth(1))
+        .filter_map(|l| l.split(' ').next())
+        .collect();
+    assert_eq!(seqs.first(), Some(&"0"));
+    assert!(log
+        .iter()
+        .filter(|l| l.starts_with("produce"))
+        .all(|l| l.contains("txn=None acks=-1 pid=42")));
 }

@@ -183,3 +183,49 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod settings_tests {
+    use crate::errors::Code;
+    use crate::settings::Settings;
+
+    #[test]
+    fn kafka_settings_are_checked() {
+        let err = |pairs: &[&str]| {
+            Settings::from_pairs(pairs)
+                .err()
+                .map(|e| (e.code(), e.to_string()))
+        };
+        let (code, msg) = err(&["cdc.sink.type=kafka"]).unwrap();
+        assert_eq!(code, Code::Cdc6201);
+        assert!(msg.contains("cdc.sink.kafka.brokers"), "{msg}");
+        let (code, msg) =
+            err(&["cdc.sink.type=kafka", "cdc.sink.kafka.brokers=localhost"]).unwrap();
+        assert_eq!(code, Code::Cdc6201);
+        assert!(msg.contains("host:port"), "{msg}");
+        let (code, msg) = err(&["cdc.sink.kafka.producer.linger.ms=5"]).unwrap();
+        assert_eq!(code, Code::Cdc6201);
+        assert!(msg.contains("request.timeout.ms"), "{msg}");
+        assert_eq!(
+            err(&["cdc.sink.kafka.producer.acks=1"]).map(|e| e.0),
+            Some(Code::Cdc1002)
+        );
+        let s = Settings::from_pairs(&[
+            "cdc.sink.type=kafka",
+            "cdc.sink.kafka.brokers=a:9092,b:9093",
+            "cdc.sink.topic.prefix=shop",
+        ])
+        .unwrap();
+        let k = &s.sink.kafka;
+        assert_eq!(k.brokers, vec!["a:9092", "b:9093"]);
+        assert_eq!(
+            (
+                k.topic_ops.as_str(),
+                k.topic_dlq.as_str(),
+                k.topic_offsets.as_str()
+            ),
+            ("shop.ops", "shop.dlq", "shop.offsets")
+        );
+        assert_eq!(k.transactional_id, None);
+    }
+}
