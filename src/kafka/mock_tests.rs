@@ -11,6 +11,44 @@ use std::sync::{Arc, Mutex};
 
 type Log = Arc<Mutex<Vec<String>>>;
 
+/// What the scripted broker's offsets topic holds: one committed record, if any.
+type Served = Arc<Mutex<Option<String>>>;
+
+/// A committed transactional record (offset 0) and its COMMIT marker (offset 1).
+fn committed_batch(value: &str) -> Bytes {
+    use kafka_protocol::records::*;
+    let base = Record {
+        transactional: true,
+        control: false,
+        delete_horizon: false,
+        partition_leader_epoch: -1,
+        producer_id: 42,
+        producer_epoch: 3,
+        timestamp_type: TimestampType::Creation,
+        offset: 0,
+        sequence: 0,
+        timestamp: 1,
+        key: None,
+        value: Some(Bytes::from(value.to_string())),
+        headers: Default::default(),
+    };
+    let marker = Record {
+        control: true,
+        offset: 1,
+        sequence: 1,
+        key: Some(Bytes::from_static(&[0, 0, 0, 1])),
+        value: Some(Bytes::from_static(&[0, 0, 0, 0, 0, 0])),
+        ..base.clone()
+    };
+    let mut buf = BytesMut::new();
+    let opts = RecordEncodeOptions {
+        version: 2,
+        compression: Compression::None,
+    };
+    RecordBatchEncoder::encode(&mut buf, [base, marker].iter(), &opts).unwrap();
+    buf.freeze()
+}
+
 fn respond<R: Encodable>(out: &mut TcpStream, key: ApiKey, v: i16, corr: i32, resp: R) {
     let mut body = BytesMut::new();
     ResponseHeader::default()
@@ -24,7 +62,7 @@ fn respond<R: Encodable>(out: &mut TcpStream, key: ApiKey, v: i16, corr: i32, re
     out.write_all(&frame).unwrap();
 }
 
-fn serve(mut s: TcpStream, port: u16, log: Log) {
+fn serve(mut s: TcpStream, port: u16, log: Log, served: Served) {
     loop {
         let mut len = [0u8; 4];
         if s.read_exact(&mut len).is_err() {
@@ -205,9 +243,20 @@ fn serve(mut s: TcpStream, port: u16, log: Log) {
                     .topics
                     .into_iter()
                     .map(|t| {
+                        let doc = served.lock().unwrap().clone();
+                        let part = match doc {
+                            Some(d) if t.topic.0.as_str().ends_with(".offsets") => {
+                                let from = t.partitions[0].fetch_offset;
+                                fetch_response::PartitionData::default()
+                                    .with_high_watermark(2)
+                                    .with_last_stable_offset(2)
+                                    .with_records((from == 0).then(|| committed_batch(&d)))
+                            }
+                            _ => fetch_response::PartitionData::default(),
+                        };
                         fetch_response::FetchableTopicResponse::default()
                             .with_topic(t.topic)
-                            .with_partitions(vec![fetch_response::PartitionData::default()])
+                            .with_partitions(vec![part])
                     })
                     .collect();
                 respond(
@@ -236,17 +285,23 @@ fn serve(mut s: TcpStream, port: u16, log: Log) {
 }
 
 fn broker() -> (u16, Log) {
+    let (port, log, _) = broker_serving(None);
+    (port, log)
+}
+
+fn broker_serving(doc: Option<String>) -> (u16, Log, Served) {
     let l = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = l.local_addr().unwrap().port();
     let log: Log = Arc::default();
-    let log2 = log.clone();
+    let served: Served = Arc::new(Mutex::new(doc));
+    let (log2, served2) = (log.clone(), served.clone());
     std::thread::spawn(move || {
         for s in l.incoming().flatten() {
-            let log = log2.clone();
-            std::thread::spawn(move || serve(s, port, log));
+            let (log, served) = (log2.clone(), served2.clone());
+            std::thread::spawn(move || serve(s, port, log, served));
         }
     });
-    (port, log)
+    (port, log, served)
 }
 
 fn rec(v: &str) -> Rec {
@@ -393,4 +448,51 @@ fn queued_bytes_stay_under_the_in_flight_bound() {
         .iter()
         .filter(|l| l.starts_with("produce"))
         .all(|l| l.contains("txn=None acks=-1 pid=42")));
+}
+
+#[test]
+fn a_start_takes_the_offsets_committed_to_kafka_one_transaction_ahead() {
+    let dir = tempfile::tempdir().unwrap();
+    let offsets_path = dir.path().join("offsets.json");
+    let sink = |seq: u64, records: u64| crate::offsets::SinkPosition {
+        segment: "kafka".into(),
+        bytes: seq,
+        records,
+    };
+    // Stored locally: transaction 4. Committed to Kafka: transaction 5 (the crash came between).
+    let mut local = crate::offsets::fixtures::streaming();
+    local.sink = Some(sink(4, 100));
+    local.save(&offsets_path).unwrap();
+    let mut ahead = local.clone();
+    ahead.sink = Some(sink(5, 130));
+    if let Some(st) = ahead.stream.as_mut() {
+        st.commit_scn += 50;
+    }
+    let doc = String::from_utf8(ahead.to_bytes().unwrap()).unwrap();
+    let settings = |port: u16| {
+        crate::settings::Settings::from_pairs(&[
+            "cdc.sink.type=kafka".to_string(),
+            format!("cdc.sink.kafka.brokers=127.0.0.1:{port}"),
+            "cdc.sink.kafka.transactional.id=tx3".to_string(),
+        ])
+        .unwrap()
+    };
+    let (port, _, served) = broker_serving(Some(doc.clone()));
+    let ops = dir.path().join("ops.jsonl");
+    let sink_now = super::sink::KafkaSink::open(&settings(port), &offsets_path, &ops).unwrap();
+    assert_eq!(std::fs::read_to_string(&offsets_path).unwrap(), doc);
+    let stored = crate::offsets::Offsets::load(&offsets_path)
+        .unwrap()
+        .unwrap();
+    assert_eq!(stored.sink, Some(sink(5, 130)));
+    drop(sink_now);
+    // Two ahead: not this capture's, refused.
+    let mut far = ahead.clone();
+    far.sink = Some(sink(7, 200));
+    *served.lock().unwrap() = Some(String::from_utf8(far.to_bytes().unwrap()).unwrap());
+    let err = super::sink::KafkaSink::open(&settings(port), &offsets_path, &ops)
+        .err()
+        .unwrap();
+    assert_eq!(err.code(), crate::errors::Code::Cdc6206);
+    assert_eq!(std::fs::read_to_string(&offsets_path).unwrap(), doc);
 }

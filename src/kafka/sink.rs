@@ -150,6 +150,29 @@ impl Shared {
     }
 }
 
+/// What a start does with the transaction number the local offsets store and the one of the
+/// last offsets committed to Kafka.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reconcile {
+    /// Both agree.
+    Same,
+    /// Kafka is one transaction ahead: the crash came between its commit and the local write,
+    /// so Kafka's offsets are the true ones (taking them publishes nothing twice).
+    TakeKafka,
+    /// Anything else: another capture wrote there, or one side was replaced (CDC-6206).
+    Mismatch,
+}
+
+pub fn reconcile(local: u64, kafka: u64) -> Reconcile {
+    if kafka == local {
+        Reconcile::Same
+    } else if kafka == local + 1 {
+        Reconcile::TakeKafka
+    } else {
+        Reconcile::Mismatch
+    }
+}
+
 /// The Kafka sink capture writes to (the producer is shared with the offsets save hook).
 pub struct KafkaSink {
     shared: Arc<Mutex<Shared>>,
@@ -197,24 +220,28 @@ impl KafkaSink {
                 .as_ref()
                 .and_then(|(o, _)| o.sink.as_ref())
                 .map_or(0, |s| s.bytes);
-            if kafka_seq == local_seq + 1 {
-                if let Some((_, text)) = &kafka_doc {
-                    tracing::info!(
-                        "the offsets committed to Kafka (transaction {kafka_seq}) are ahead of {}: taking them",
-                        offsets_path.display()
-                    );
-                    crate::offsets::write_atomically(offsets_path, text.as_bytes())?;
+            match reconcile(local_seq, kafka_seq) {
+                Reconcile::Same => {}
+                Reconcile::TakeKafka => {
+                    if let Some((_, text)) = &kafka_doc {
+                        tracing::info!(
+                            "the offsets committed to Kafka (transaction {kafka_seq}) are ahead of {}: taking them",
+                            offsets_path.display()
+                        );
+                        crate::offsets::write_atomically(offsets_path, text.as_bytes())?;
+                    }
+                    committed = kafka_seq;
                 }
-                committed = kafka_seq;
-            } else if kafka_seq != local_seq {
-                return Err(CdcError::kafka(
-                    Code::Cdc6206,
-                    format!(
-                        "the offsets topic {} holds transaction {kafka_seq} but {} stores transaction {local_seq}",
-                        k.topic_offsets,
-                        offsets_path.display()
-                    ),
-                ));
+                Reconcile::Mismatch => {
+                    return Err(CdcError::kafka(
+                        Code::Cdc6206,
+                        format!(
+                            "the offsets topic {} holds transaction {kafka_seq} but {} stores transaction {local_seq}",
+                            k.topic_offsets,
+                            offsets_path.display()
+                        ),
+                    ));
+                }
             }
         }
         let records = Offsets::load(offsets_path)?
@@ -278,6 +305,18 @@ impl RecordSink for KafkaSink {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_start_takes_kafkas_offsets_only_one_transaction_ahead() {
+        assert_eq!(reconcile(0, 0), Reconcile::Same);
+        assert_eq!(reconcile(7, 7), Reconcile::Same);
+        assert_eq!(reconcile(7, 8), Reconcile::TakeKafka);
+        assert_eq!(reconcile(0, 1), Reconcile::TakeKafka);
+        // Kafka lost its offsets topic, or it is another capture's.
+        assert_eq!(reconcile(7, 0), Reconcile::Mismatch);
+        assert_eq!(reconcile(7, 9), Reconcile::Mismatch);
+        assert_eq!(reconcile(7, 6), Reconcile::Mismatch);
+    }
 
     #[test]
     fn record_lines_become_kafka_records() {
