@@ -645,11 +645,11 @@ fn a_broker_restart_mid_stream_is_survived() {
     wait_for_event(&e.state, 120, "snapshot done", |ev| {
         ev["event"] == "snapshot-complete"
     });
-    let w = workload(&e.db, 300, 200, 11);
-    std::thread::sleep(Duration::from_millis(500));
     // tansu's memory storage forgets everything on a restart: capture must wait for the broker,
-    // take a new producer id, recreate its topics and go on with what follows.
+    // take a new producer id, recreate its topics and go on with what follows. The broker goes
+    // down while capture is streaming, and the workload gives it changes to publish meanwhile.
     broker.down();
+    let w = workload(&e.db, 300, 200, 11);
     wait_for_event(&e.state, 30, "paused-for-flow-control", |ev| {
         ev["event"] == "capture-state" && ev["state"] == "paused-for-flow-control"
     });

@@ -127,7 +127,9 @@ impl Consumer {
         Ok(out)
     }
 
-    /// The end of a partition: its high watermark, or with `committed` its last stable offset.
+    /// The end of a partition by ListOffsets: its high watermark, or with `committed` its last
+    /// stable offset. (tansu 0.6 answers a batch's first offset + 1 here: the readers below take
+    /// the end from Fetch instead.)
     pub fn end_offset(
         &mut self,
         leader: &str,
