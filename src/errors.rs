@@ -193,6 +193,24 @@ catalog! {
     Cdc6103 = "CDC-6103", Usage, "Parquet column name taken",
         "A Parquet export writes a TIMESTAMP WITH TIME ZONE column COL as the UTC instant COL plus its offset from UTC in minutes as COL_TZ_OFFSET; the table already has a column of that name.",
         "Exclude one of the two columns (cdc.columns.exclude), or export the table as JSON lines or CSV.";
+    Cdc6201 = "CDC-6201", Usage, "Invalid Kafka sink setting",
+        "A cdc.sink.kafka.* setting cannot be used: no brokers, a broker address that is not host:port, or a cdc.sink.kafka.producer.* key the built-in producer does not understand (or a value it cannot honour, such as acks other than all). The message names the key and what is allowed.",
+        "Fix the key or value as the message says; commands/capture.md (\"Kafka sink\") lists every Kafka setting and the producer keys that are understood.";
+    Cdc6202 = "CDC-6202", Failure, "Kafka broker unreachable",
+        "No broker of cdc.sink.kafka.brokers could be reached, or the connection broke, for longer than cdc.sink.kafka.producer.delivery.timeout.ms. Until then capture waits (`paused-for-flow-control`) and retries with backoff; nothing acknowledged is lost and nothing is reordered.",
+        "Check that the broker runs and that the address is reachable from this host (advertised listeners included), or raise cdc.sink.kafka.producer.delivery.timeout.ms (0 waits forever). Restarting capture resumes from the stored offsets.";
+    Cdc6203 = "CDC-6203", Failure, "Kafka broker rejected a request",
+        "The broker answered a request with an error that retrying cannot fix (for example TOPIC_AUTHORIZATION_FAILED, INVALID_TOPIC_EXCEPTION, MESSAGE_TOO_LARGE, or a transaction the broker aborted). The message names the request, the topic or transaction and the broker's error.",
+        "Fix what the broker's error names (topic rights, topic name, max.message.bytes, transaction timeout). Restarting capture resumes from the stored offsets: records not acknowledged are sent again.";
+    Cdc6204 = "CDC-6204", Failure, "Kafka protocol mismatch",
+        "The broker does not support a version of a request the producer needs (ApiVersions gave no common version), or a response could not be decoded.",
+        "Use a broker that supports Kafka protocol 2.x requests (Produce v3+ with record batches v2, and for cdc.sink.kafka.transactional.id the transaction requests). The message names the request and the versions each side supports.";
+    Cdc6205 = "CDC-6205", Failure, "Kafka producer fenced",
+        "Another producer started with the same cdc.sink.kafka.transactional.id (a second capture on the same settings?), so the broker fenced this one. This capture stops; its open transaction is aborted, so nothing is published twice.",
+        "Run one capture per transactional id. Give each capture (each state directory) its own cdc.sink.kafka.transactional.id.";
+    Cdc6206 = "CDC-6206", Failure, "Kafka position does not match the stored offsets",
+        "With transactions, each Kafka transaction carries the offsets that capture stores after it in the offsets topic. On start the last committed ones are compared with the local offsets file: the file may be one transaction behind (a crash between the two writes; the Kafka copy is taken), but here the Kafka copy is further ahead, or behind, which means another capture wrote to the topics or the offsets file was replaced.",
+        "Point the capture at its own state directory and offsets topic (cdc.sink.kafka.topic.offsets), or start afresh with a new state directory, a new transactional id and new topics.";
     Cdc7001 = "CDC-7001", Failure, "Offsets belong to another database",
         "The stored offsets were written for a database with another DBID or incarnation (RESETLOGS). Resuming from them would skip or repeat changes.",
         "Point the settings at the database the offsets belong to, or start from scratch with a fresh state directory (or a new --out directory for exports).";
@@ -417,6 +435,10 @@ pub enum CdcError {
         taken: String,
     },
 
+    /// A Kafka sink error (CDC-6201..CDC-6206); the message never holds a secret.
+    #[error("{code}: {message}")]
+    Kafka { code: Code, message: String },
+
     #[error("CDC-7001: offsets {} belong to database DBID {found_dbid} incarnation {found_incarnation}, not the connected DBID {dbid} incarnation {incarnation}", path.display())]
     OffsetsOtherDatabase {
         path: PathBuf,
@@ -494,7 +516,9 @@ pub enum CdcError {
 impl CdcError {
     pub fn code(&self) -> Code {
         match self {
-            CdcError::Settings { code, .. } | CdcError::Connect { code, .. } => *code,
+            CdcError::Settings { code, .. }
+            | CdcError::Connect { code, .. }
+            | CdcError::Kafka { code, .. } => *code,
             CdcError::Argument(_) => Code::Cdc1006,
             CdcError::UnknownCode(_) => Code::Cdc1007,
             CdcError::UnsupportedType { .. } => Code::Cdc3001,
@@ -554,6 +578,13 @@ impl CdcError {
 
     pub fn settings(code: Code, message: impl Into<String>) -> Self {
         CdcError::Settings {
+            code,
+            message: message.into(),
+        }
+    }
+
+    pub fn kafka(code: Code, message: impl Into<String>) -> Self {
+        CdcError::Kafka {
             code,
             message: message.into(),
         }

@@ -11,6 +11,7 @@ pub mod doctor;
 pub mod encode;
 pub mod errors;
 pub mod export;
+pub mod kafka;
 pub mod metrics;
 pub mod names;
 pub mod offsets;

@@ -93,7 +93,9 @@ pub struct StreamPosition {
     pub threads: BTreeMap<u32, Scn>,
 }
 
-/// The file sink's acknowledged output: a restart cuts everything after it.
+/// The file sink's acknowledged output: a restart cuts everything after it. The Kafka sink
+/// stores `segment: "kafka"`, `bytes`: the number of Kafka transactions committed with offsets
+/// (0 without transactions), and `records`: records the broker acknowledged.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SinkPosition {
     /// The current segment file (relative to the sink directory) and its acknowledged length.
@@ -368,7 +370,40 @@ impl Offsets {
 
     /// Write atomically: temp file, fsync, rename, directory fsync. Mode 0600.
     pub fn save(&self, path: &Path) -> Result<()> {
-        write_atomically(path, &self.to_bytes()?)
+        let bytes = self.to_bytes()?;
+        run_save_hook(path, &bytes)?;
+        write_atomically(path, &bytes)
+    }
+}
+
+/// What runs before offsets are written to a path: the Kafka sink's transactions commit the
+/// records with the offsets document there (then the local write follows).
+type SaveHook = Box<dyn FnMut(&[u8]) -> Result<()> + Send>;
+
+static SAVE_HOOK: std::sync::Mutex<Option<(PathBuf, SaveHook)>> = std::sync::Mutex::new(None);
+
+/// Run `hook` with the document before every [`Offsets::save`] to `path`, until the guard drops.
+pub fn set_save_hook(path: &Path, hook: SaveHook) -> SaveHookGuard {
+    let mut h = SAVE_HOOK.lock().unwrap_or_else(|p| p.into_inner());
+    *h = Some((path.to_path_buf(), hook));
+    SaveHookGuard
+}
+
+/// Removes the save hook when dropped.
+pub struct SaveHookGuard;
+
+impl Drop for SaveHookGuard {
+    fn drop(&mut self) {
+        let mut h = SAVE_HOOK.lock().unwrap_or_else(|p| p.into_inner());
+        *h = None;
+    }
+}
+
+fn run_save_hook(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut h = SAVE_HOOK.lock().unwrap_or_else(|p| p.into_inner());
+    match h.as_mut() {
+        Some((p, hook)) if p == path => hook(bytes),
+        _ => Ok(()),
     }
 }
 

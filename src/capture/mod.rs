@@ -156,6 +156,16 @@ impl Capture<'_> {
         }
         let (catalog, new_tables) = catalog(state, db.cdb, &decisions, session.as_mut(), s)?;
         let offsets_path = state.offsets();
+        // The Kafka sink first: with transactions it fences an older producer and may take
+        // newer offsets from Kafka (a crash between its commit and the local offsets write).
+        let mut kafka = match s.sink.kind {
+            SinkType::Kafka => Some(crate::kafka::sink::KafkaSink::open(
+                s,
+                &offsets_path,
+                &state.ops(),
+            )?),
+            _ => None,
+        };
         let mut offsets = match Offsets::load(&offsets_path)? {
             Some(o) => {
                 o.check_database(&offsets_path, &db)?;
@@ -209,6 +219,14 @@ impl Capture<'_> {
                 offsets.sink.as_ref(),
             )?),
             SinkType::Stdout => Box::new(StdoutSink::new(offsets.sink.as_ref())),
+            SinkType::Kafka => match kafka.take() {
+                Some(k) => Box::new(k),
+                None => Box::new(crate::kafka::sink::KafkaSink::open(
+                    s,
+                    &offsets_path,
+                    &state.ops(),
+                )?),
+            },
         };
         if offsets.sink.is_none() {
             // Acknowledge the empty sink before any record: a stop at once (a second signal,

@@ -630,8 +630,20 @@ impl<'a> Publisher<'a> {
         Ok(())
     }
 
-    fn dead_letter(&self, tx: &Committed, e: &CdcError) -> Result<()> {
+    fn dead_letter(&mut self, tx: &Committed, e: &CdcError) -> Result<()> {
         let line = serde_json::json!({"xid": tx.xid, "commit_scn": tx.commit_scn, "error": e.to_string(), "code": e.code().info().code});
+        if self.settings.sink.kind == crate::settings::SinkType::Kafka {
+            // On the dead-letter topic too, in order with the records around it.
+            let record = serde_json::json!({
+                "topic": self.settings.sink.kafka.topic_dlq,
+                "key": {"xid": tx.xid},
+                "value": line,
+                "headers": {"cdc.commit_scn": tx.commit_scn.to_string(), "cdc.error.code": e.code().info().code},
+            });
+            let bytes = serde_json::to_vec(&record)
+                .map_err(|err| CdcError::io("<record>", std::io::Error::other(err)))?;
+            self.write_line(&bytes)?;
+        }
         let mut f = std::fs::OpenOptions::new()
             .create(true)
             .append(true)

@@ -114,6 +114,27 @@ pub const SINK_DIR: &str = "cdc.sink.dir";
 pub const SINK_FORMAT: &str = "cdc.sink.format";
 pub const SINK_SEGMENT_BYTES: &str = "cdc.sink.segment.bytes";
 pub const SINK_TOPIC_PREFIX: &str = "cdc.sink.topic.prefix";
+pub const KAFKA_BROKERS: &str = "cdc.sink.kafka.brokers";
+pub const KAFKA_TRANSACTIONAL_ID: &str = "cdc.sink.kafka.transactional.id";
+pub const KAFKA_COMPRESSION: &str = "cdc.sink.kafka.compression";
+pub const KAFKA_MAX_IN_FLIGHT_BYTES: &str = "cdc.sink.kafka.max.in.flight.bytes";
+pub const KAFKA_TOPIC_OPS: &str = "cdc.sink.kafka.topic.ops";
+pub const KAFKA_TOPIC_DLQ: &str = "cdc.sink.kafka.topic.dlq";
+pub const KAFKA_TOPIC_OFFSETS: &str = "cdc.sink.kafka.topic.offsets";
+pub const KAFKA_TOPIC_PARTITIONS: &str = "cdc.sink.kafka.topic.partitions";
+/// The prefix of the producer keys passed through to the built-in producer.
+pub const KAFKA_PRODUCER_PREFIX: &str = "cdc.sink.kafka.producer.";
+pub const KAFKA_PRODUCER_ACKS: &str = "cdc.sink.kafka.producer.acks";
+pub const KAFKA_PRODUCER_IDEMPOTENCE: &str = "cdc.sink.kafka.producer.enable.idempotence";
+pub const KAFKA_PRODUCER_CLIENT_ID: &str = "cdc.sink.kafka.producer.client.id";
+pub const KAFKA_PRODUCER_REQUEST_TIMEOUT_MS: &str = "cdc.sink.kafka.producer.request.timeout.ms";
+pub const KAFKA_PRODUCER_RETRY_BACKOFF_MS: &str = "cdc.sink.kafka.producer.retry.backoff.ms";
+pub const KAFKA_PRODUCER_RETRY_BACKOFF_MAX_MS: &str =
+    "cdc.sink.kafka.producer.retry.backoff.max.ms";
+pub const KAFKA_PRODUCER_DELIVERY_TIMEOUT_MS: &str = "cdc.sink.kafka.producer.delivery.timeout.ms";
+pub const KAFKA_PRODUCER_TRANSACTION_TIMEOUT_MS: &str =
+    "cdc.sink.kafka.producer.transaction.timeout.ms";
+pub const KAFKA_PRODUCER_BATCH_SIZE: &str = "cdc.sink.kafka.producer.batch.size";
 pub const STREAM_WINDOW_SCN: &str = "cdc.stream.window.scn";
 pub const STREAM_POLL_MS: &str = "cdc.stream.poll.ms";
 pub const STREAM_BUFFER_MEMORY_BYTES: &str = "cdc.stream.buffer.memory.bytes";
@@ -192,14 +213,48 @@ pub const KEYS: &[KeySpec] = &[
         "Table patterns to capture (`*` and `?`; `PDB.OWNER.TABLE` or `OWNER.TABLE`, case-insensitive). Empty: every table not owned by Oracle."),
     key(TABLES_EXCLUDE, Kind::List, None,
         "Table patterns never captured, applied after cdc.tables.include."),
-    key(SINK_TYPE, Kind::Enum(&["file", "stdout"]), Some("file"),
-        "Where records go: `file` writes JSON-lines segment files under cdc.sink.dir; `stdout` prints them."),
+    key(SINK_TYPE, Kind::Enum(&["file", "stdout", "kafka"]), Some("file"),
+        "Where records go: `file` writes JSON-lines segment files under cdc.sink.dir; `stdout` prints them; `kafka` produces them to the topics they name on the brokers of cdc.sink.kafka.brokers (commands/capture.md, \"Kafka sink\")."),
     key(SINK_DIR, Kind::Path, Some("oracle-cdc-out"),
         "Directory of the file sink's output."),
     key(SINK_FORMAT, Kind::Enum(&["jsonl"]), Some("jsonl"),
         "Record encoding of the sink: one JSON object per line, shaped like a Kafka record (topic, key, value, headers)."),
     key(SINK_SEGMENT_BYTES, Kind::UInt { min: 4096, max: u64::MAX }, Some("134217728"),
         "Size at which the file sink starts a new segment file."),
+    key(KAFKA_BROKERS, Kind::List, None,
+        "Kafka sink: the bootstrap brokers as `host:port` items (required with cdc.sink.type=kafka)."),
+    key(KAFKA_TRANSACTIONAL_ID, Kind::Text, None,
+        "Kafka sink: a transactional id turns on transactions: the records of each sink commit and the offsets stored after it commit together in one Kafka transaction (exactly once for `read_committed` consumers), on brokers that support transactions (not tansu 0.6, which has no EndTxn: refused with CDC-6204). Unset: an idempotent producer, at least once. One id per capture."),
+    key(KAFKA_COMPRESSION, Kind::Enum(&["none", "gzip", "snappy", "zstd"]), Some("none"),
+        "Kafka sink: compression of the record batches produced."),
+    key(KAFKA_MAX_IN_FLIGHT_BYTES, Kind::UInt { min: 65_536, max: 1_073_741_824 }, Some("16777216"),
+        "Kafka sink: record bytes queued and not yet acknowledged by the broker; at this bound capture waits for acknowledgements (flow control, `paused-for-flow-control`)."),
+    key(KAFKA_TOPIC_OPS, Kind::Text, None,
+        "Kafka sink: the topic of the ops events (default `PREFIX.ops`, PREFIX being cdc.sink.topic.prefix)."),
+    key(KAFKA_TOPIC_DLQ, Kind::Text, None,
+        "Kafka sink: the dead-letter topic (cdc.on.decode.error=dlq; default `PREFIX.dlq`)."),
+    key(KAFKA_TOPIC_OFFSETS, Kind::Text, None,
+        "Kafka sink with transactions: the topic that holds, in each transaction, the offsets capture stores after it (default `PREFIX.offsets`)."),
+    key(KAFKA_TOPIC_PARTITIONS, Kind::UInt { min: 1, max: 10_000 }, Some("1"),
+        "Kafka sink: partitions of the topics the sink creates. With more than one, a record's partition is the murmur2 hash of its key (Kafka's default partitioner), so each key keeps its order."),
+    key(KAFKA_PRODUCER_ACKS, Kind::Enum(&["all", "-1"]), Some("all"),
+        "Kafka producer: acknowledgements asked for; only `all` keeps the stored offsets behind what the broker holds."),
+    key(KAFKA_PRODUCER_IDEMPOTENCE, Kind::Enum(&["true"]), Some("true"),
+        "Kafka producer: always idempotent (producer id, epoch and a sequence per partition), so retries never duplicate or reorder."),
+    key(KAFKA_PRODUCER_CLIENT_ID, Kind::Text, Some("oracle-cdc"),
+        "Kafka producer: the client id sent with every request."),
+    key(KAFKA_PRODUCER_REQUEST_TIMEOUT_MS, Kind::UInt { min: 100, max: 3_600_000 }, Some("30000"),
+        "Kafka producer: how long one request waits for its answer before it is sent again on a new connection."),
+    key(KAFKA_PRODUCER_RETRY_BACKOFF_MS, Kind::UInt { min: 1, max: 600_000 }, Some("100"),
+        "Kafka producer: first wait before a failed request is retried; it doubles up to cdc.sink.kafka.producer.retry.backoff.max.ms."),
+    key(KAFKA_PRODUCER_RETRY_BACKOFF_MAX_MS, Kind::UInt { min: 1, max: 600_000 }, Some("5000"),
+        "Kafka producer: longest wait between retries."),
+    key(KAFKA_PRODUCER_DELIVERY_TIMEOUT_MS, Kind::UInt { min: 0, max: u64::MAX }, Some("0"),
+        "Kafka producer: how long a broker may stay unreachable before capture stops with CDC-6202 (0: wait and retry forever, reporting `paused-for-flow-control`)."),
+    key(KAFKA_PRODUCER_TRANSACTION_TIMEOUT_MS, Kind::UInt { min: 1000, max: 900_000 }, Some("60000"),
+        "Kafka producer with transactions: how long the broker keeps a transaction open before aborting it."),
+    key(KAFKA_PRODUCER_BATCH_SIZE, Kind::UInt { min: 1024, max: 67_108_864 }, Some("1048576"),
+        "Kafka producer: bytes of records per partition sent in one record batch."),
     key(SINK_TOPIC_PREFIX, Kind::Text, Some("oracle-cdc"),
         "Prefix of record topics: `PREFIX.PDB.OWNER.TABLE`."),
     key(STREAM_WINDOW_SCN, Kind::UInt { min: 1, max: u64::MAX }, Some("100000"),

@@ -129,6 +129,19 @@ pub(super) fn collect(options: &LoadOptions) -> Result<BTreeMap<String, Entry>> 
 /// Validate one key and its value.
 fn check(key: &str, raw: &Raw, whence: &str) -> Result<()> {
     let Some((spec, _table)) = keys::lookup(key) else {
+        if key.starts_with(keys::KAFKA_PRODUCER_PREFIX) {
+            let known: Vec<&str> = keys::KEYS
+                .iter()
+                .filter_map(|k| k.key.strip_prefix(keys::KAFKA_PRODUCER_PREFIX))
+                .collect();
+            return Err(CdcError::settings(
+                Code::Cdc6201,
+                format!(
+                    "producer setting `{key}` {whence} is not understood by the built-in Kafka producer; it understands {}",
+                    known.join(", ")
+                ),
+            ));
+        }
         let hint = keys::suggest(key)
             .map(|k| format!(" (did you mean `{k}`?)"))
             .unwrap_or_default();

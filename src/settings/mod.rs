@@ -94,6 +94,38 @@ pub enum OnDecodeError {
 pub enum SinkType {
     File,
     Stdout,
+    Kafka,
+}
+
+/// Record batch compression of the Kafka sink.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KafkaCompression {
+    None,
+    Gzip,
+    Snappy,
+    Zstd,
+}
+
+/// The cdc.sink.kafka.* settings.
+#[derive(Debug, Clone)]
+pub struct KafkaSettings {
+    /// Bootstrap brokers, `host:port`.
+    pub brokers: Vec<String>,
+    pub transactional_id: Option<String>,
+    pub compression: KafkaCompression,
+    pub max_in_flight_bytes: u64,
+    pub topic_ops: String,
+    pub topic_dlq: String,
+    pub topic_offsets: String,
+    pub topic_partitions: u32,
+    pub client_id: String,
+    pub request_timeout_ms: u64,
+    pub retry_backoff_ms: u64,
+    pub retry_backoff_max_ms: u64,
+    /// 0: retry forever.
+    pub delivery_timeout_ms: u64,
+    pub transaction_timeout_ms: u64,
+    pub batch_size: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -145,6 +177,7 @@ pub struct SinkSettings {
     pub dir: PathBuf,
     pub segment_bytes: u64,
     pub topic_prefix: String,
+    pub kafka: KafkaSettings,
 }
 
 /// Fault drills of the embedded emulator.
@@ -353,11 +386,13 @@ impl Settings {
             sink: SinkSettings {
                 kind: match v.text(keys::SINK_TYPE).as_str() {
                     "stdout" => SinkType::Stdout,
+                    "kafka" => SinkType::Kafka,
                     _ => SinkType::File,
                 },
                 dir: PathBuf::from(v.text(keys::SINK_DIR)),
                 segment_bytes: v.uint(keys::SINK_SEGMENT_BYTES),
                 topic_prefix: v.text(keys::SINK_TOPIC_PREFIX),
+                kafka: kafka_settings(&v)?,
             },
             stream: StreamSettings {
                 heartbeat_ms: v.uint(keys::HEARTBEAT_INTERVAL_MS),
@@ -474,6 +509,71 @@ impl Values<'_> {
             .map(|e| e.raw.items())
             .unwrap_or_default()
     }
+}
+
+/// The cdc.sink.kafka.* settings; brokers are checked to be `host:port` when the Kafka sink is
+/// chosen.
+fn kafka_settings(v: &Values) -> Result<KafkaSettings> {
+    let prefix = v.text(keys::SINK_TOPIC_PREFIX);
+    let or = |key: &str, suffix: &str| {
+        let t = v.text(key);
+        if t.trim().is_empty() {
+            format!("{prefix}.{suffix}")
+        } else {
+            t
+        }
+    };
+    let brokers: Vec<String> = v
+        .list(keys::KAFKA_BROKERS)
+        .into_iter()
+        .map(|b| b.trim().to_string())
+        .filter(|b| !b.is_empty())
+        .collect();
+    if v.text(keys::SINK_TYPE) == "kafka" {
+        if brokers.is_empty() {
+            return Err(CdcError::settings(
+                Code::Cdc6201,
+                format!(
+                    "cdc.sink.type=kafka needs `{}`: the bootstrap brokers as host:port",
+                    keys::KAFKA_BROKERS
+                ),
+            ));
+        }
+        for b in &brokers {
+            let ok = b
+                .rsplit_once(':')
+                .is_some_and(|(h, p)| !h.is_empty() && p.parse::<u16>().is_ok());
+            if !ok {
+                return Err(CdcError::settings(
+                    Code::Cdc6201,
+                    format!("`{}` item `{b}` is not host:port", keys::KAFKA_BROKERS),
+                ));
+            }
+        }
+    }
+    let tid = v.text(keys::KAFKA_TRANSACTIONAL_ID);
+    Ok(KafkaSettings {
+        brokers,
+        transactional_id: (!tid.trim().is_empty()).then_some(tid),
+        compression: match v.text(keys::KAFKA_COMPRESSION).as_str() {
+            "gzip" => KafkaCompression::Gzip,
+            "snappy" => KafkaCompression::Snappy,
+            "zstd" => KafkaCompression::Zstd,
+            _ => KafkaCompression::None,
+        },
+        max_in_flight_bytes: v.uint(keys::KAFKA_MAX_IN_FLIGHT_BYTES),
+        topic_ops: or(keys::KAFKA_TOPIC_OPS, "ops"),
+        topic_dlq: or(keys::KAFKA_TOPIC_DLQ, "dlq"),
+        topic_offsets: or(keys::KAFKA_TOPIC_OFFSETS, "offsets"),
+        topic_partitions: v.uint(keys::KAFKA_TOPIC_PARTITIONS).max(1) as u32,
+        client_id: v.text(keys::KAFKA_PRODUCER_CLIENT_ID),
+        request_timeout_ms: v.uint(keys::KAFKA_PRODUCER_REQUEST_TIMEOUT_MS),
+        retry_backoff_ms: v.uint(keys::KAFKA_PRODUCER_RETRY_BACKOFF_MS),
+        retry_backoff_max_ms: v.uint(keys::KAFKA_PRODUCER_RETRY_BACKOFF_MAX_MS),
+        delivery_timeout_ms: v.uint(keys::KAFKA_PRODUCER_DELIVERY_TIMEOUT_MS),
+        transaction_timeout_ms: v.uint(keys::KAFKA_PRODUCER_TRANSACTION_TIMEOUT_MS),
+        batch_size: v.uint(keys::KAFKA_PRODUCER_BATCH_SIZE),
+    })
 }
 
 pub(crate) fn invalid(key: &str, value: &str, allowed: &str) -> CdcError {

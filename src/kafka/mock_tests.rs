@@ -1,0 +1,498 @@
+//! The transactional producer against a scripted in-process broker (no broker on the test
+//! machines supports EndTxn): the requests it sends, in order, and what they carry.
+
+use super::producer::{Producer, Rec};
+use bytes::{Buf, BufMut, Bytes, BytesMut};
+use kafka_protocol::messages::*;
+use kafka_protocol::protocol::{decode_request_header_from_buffer, Decodable, Encodable, StrBytes};
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+
+type Log = Arc<Mutex<Vec<String>>>;
+
+/// What the scripted broker's offsets topic holds: one committed record, if any.
+type Served = Arc<Mutex<Option<String>>>;
+
+/// A committed transactional record (offset 0) and its COMMIT marker (offset 1).
+fn committed_batch(value: &str) -> Bytes {
+    use kafka_protocol::records::*;
+    let base = Record {
+        transactional: true,
+        control: false,
+        delete_horizon: false,
+        partition_leader_epoch: -1,
+        producer_id: 42,
+        producer_epoch: 3,
+        timestamp_type: TimestampType::Creation,
+        offset: 0,
+        sequence: 0,
+        timestamp: 1,
+        key: None,
+        value: Some(Bytes::from(value.to_string())),
+        headers: Default::default(),
+    };
+    let marker = Record {
+        control: true,
+        offset: 1,
+        sequence: 1,
+        key: Some(Bytes::from_static(&[0, 0, 0, 1])),
+        value: Some(Bytes::from_static(&[0, 0, 0, 0, 0, 0])),
+        ..base.clone()
+    };
+    let mut buf = BytesMut::new();
+    let opts = RecordEncodeOptions {
+        version: 2,
+        compression: Compression::None,
+    };
+    RecordBatchEncoder::encode(&mut buf, [base, marker].iter(), &opts).unwrap();
+    buf.freeze()
+}
+
+fn respond<R: Encodable>(out: &mut TcpStream, key: ApiKey, v: i16, corr: i32, resp: R) {
+    let mut body = BytesMut::new();
+    ResponseHeader::default()
+        .with_correlation_id(corr)
+        .encode(&mut body, key.response_header_version(v))
+        .unwrap();
+    resp.encode(&mut body, v).unwrap();
+    let mut frame = BytesMut::new();
+    frame.put_i32(body.len() as i32);
+    frame.put_slice(&body);
+    out.write_all(&frame).unwrap();
+}
+
+fn serve(mut s: TcpStream, port: u16, log: Log, served: Served) {
+    loop {
+        let mut len = [0u8; 4];
+        if s.read_exact(&mut len).is_err() {
+            return;
+        }
+        let mut buf = vec![0u8; i32::from_be_bytes(len) as usize];
+        s.read_exact(&mut buf).unwrap();
+        let mut b = Bytes::from(buf);
+        let h = decode_request_header_from_buffer(&mut b).unwrap();
+        let key = ApiKey::try_from(h.request_api_key).unwrap();
+        let (v, corr) = (h.request_api_version, h.correlation_id);
+        match key {
+            ApiKey::ApiVersions => {
+                let keys = [0i16, 1, 2, 3, 10, 19, 22, 24, 26]
+                    .iter()
+                    .map(|k| {
+                        api_versions_response::ApiVersion::default()
+                            .with_api_key(*k)
+                            .with_max_version(12)
+                    })
+                    .collect();
+                respond(
+                    &mut s,
+                    key,
+                    v,
+                    corr,
+                    ApiVersionsResponse::default().with_api_keys(keys),
+                );
+            }
+            ApiKey::FindCoordinator => {
+                let r = FindCoordinatorRequest::decode(&mut b, v).unwrap();
+                log.lock()
+                    .unwrap()
+                    .push(format!("find-coordinator {}", r.key.as_str()));
+                respond(
+                    &mut s,
+                    key,
+                    v,
+                    corr,
+                    FindCoordinatorResponse::default()
+                        .with_node_id(BrokerId(1))
+                        .with_host(StrBytes::from_static_str("127.0.0.1"))
+                        .with_port(port as i32),
+                );
+            }
+            ApiKey::InitProducerId => {
+                let r = InitProducerIdRequest::decode(&mut b, v).unwrap();
+                log.lock().unwrap().push(format!(
+                    "init-producer-id {}",
+                    r.transactional_id
+                        .map(|t| t.0.to_string())
+                        .unwrap_or_default()
+                ));
+                respond(
+                    &mut s,
+                    key,
+                    v,
+                    corr,
+                    InitProducerIdResponse::default()
+                        .with_producer_id(ProducerId(42))
+                        .with_producer_epoch(3),
+                );
+            }
+            ApiKey::Metadata => {
+                let r = MetadataRequest::decode(&mut b, v).unwrap();
+                let topics = r
+                    .topics
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter_map(|t| t.name)
+                    .map(|n| {
+                        metadata_response::MetadataResponseTopic::default()
+                            .with_name(Some(n))
+                            .with_partitions(vec![
+                                metadata_response::MetadataResponsePartition::default()
+                                    .with_leader_id(BrokerId(1)),
+                            ])
+                    })
+                    .collect();
+                let broker = metadata_response::MetadataResponseBroker::default()
+                    .with_node_id(BrokerId(1))
+                    .with_host(StrBytes::from_static_str("127.0.0.1"))
+                    .with_port(port as i32);
+                respond(
+                    &mut s,
+                    key,
+                    v,
+                    corr,
+                    MetadataResponse::default()
+                        .with_brokers(vec![broker])
+                        .with_topics(topics),
+                );
+            }
+            ApiKey::AddPartitionsToTxn => {
+                let r = AddPartitionsToTxnRequest::decode(&mut b, v).unwrap();
+                let mut results = Vec::new();
+                for t in &r.v3_and_below_topics {
+                    log.lock().unwrap().push(format!(
+                        "add-partitions {} {} {:?}",
+                        r.v3_and_below_transactional_id.0.as_str(),
+                        t.name.0.as_str(),
+                        t.partitions
+                    ));
+                    results.push(
+                        add_partitions_to_txn_response::AddPartitionsToTxnTopicResult::default()
+                            .with_name(t.name.clone())
+                            .with_results_by_partition(
+                                t.partitions
+                                    .iter()
+                                    .map(|p| {
+                                        add_partitions_to_txn_response::AddPartitionsToTxnPartitionResult::default()
+                                            .with_partition_index(*p)
+                                    })
+                                    .collect(),
+                            ),
+                    );
+                }
+                respond(
+                    &mut s,
+                    key,
+                    v,
+                    corr,
+                    AddPartitionsToTxnResponse::default()
+                        .with_results_by_topic_v3_and_below(results),
+                );
+            }
+            ApiKey::Produce => {
+                let r = ProduceRequest::decode(&mut b, v).unwrap();
+                let mut responses = Vec::new();
+                for t in r.topic_data {
+                    let mut parts = Vec::new();
+                    for p in t.partition_data {
+                        let mut recs = p.records.unwrap();
+                        let info = kafka_protocol::records::RecordBatchDecoder::decode_batch_info(
+                            &mut recs.clone(),
+                        )
+                        .unwrap();
+                        let set =
+                            kafka_protocol::records::RecordBatchDecoder::decode(&mut recs).unwrap();
+                        let values: Vec<String> = set
+                            .records
+                            .iter()
+                            .map(|r| String::from_utf8_lossy(r.value.as_ref().unwrap()).into())
+                            .collect();
+                        log.lock().unwrap().push(format!(
+                            "produce {} txn={:?} acks={} pid={} epoch={} seq={} transactional={} {:?}",
+                            t.name.0.as_str(),
+                            r.transactional_id.as_ref().map(|x| x.0.to_string()),
+                            r.acks,
+                            info[0].producer_id,
+                            info[0].producer_epoch,
+                            info[0].base_sequence,
+                            info[0].transactional,
+                            values
+                        ));
+                        parts.push(
+                            produce_response::PartitionProduceResponse::default()
+                                .with_index(p.index),
+                        );
+                    }
+                    responses.push(
+                        produce_response::TopicProduceResponse::default()
+                            .with_name(t.name)
+                            .with_partition_responses(parts),
+                    );
+                }
+                respond(
+                    &mut s,
+                    key,
+                    v,
+                    corr,
+                    ProduceResponse::default().with_responses(responses),
+                );
+            }
+            ApiKey::Fetch => {
+                let r = FetchRequest::decode(&mut b, v).unwrap();
+                let responses = r
+                    .topics
+                    .into_iter()
+                    .map(|t| {
+                        let doc = served.lock().unwrap().clone();
+                        let part = match doc {
+                            Some(d) if t.topic.0.as_str().ends_with(".offsets") => {
+                                let from = t.partitions[0].fetch_offset;
+                                fetch_response::PartitionData::default()
+                                    .with_high_watermark(2)
+                                    .with_last_stable_offset(2)
+                                    .with_records((from == 0).then(|| committed_batch(&d)))
+                            }
+                            _ => fetch_response::PartitionData::default(),
+                        };
+                        fetch_response::FetchableTopicResponse::default()
+                            .with_topic(t.topic)
+                            .with_partitions(vec![part])
+                    })
+                    .collect();
+                respond(
+                    &mut s,
+                    key,
+                    v,
+                    corr,
+                    FetchResponse::default().with_responses(responses),
+                );
+            }
+            ApiKey::EndTxn => {
+                let r = EndTxnRequest::decode(&mut b, v).unwrap();
+                log.lock().unwrap().push(format!(
+                    "end-txn {} pid={} epoch={} committed={}",
+                    r.transactional_id.0.as_str(),
+                    r.producer_id.0,
+                    r.producer_epoch,
+                    r.committed
+                ));
+                respond(&mut s, key, v, corr, EndTxnResponse::default());
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+        assert!(!b.has_remaining() || key == ApiKey::ApiVersions);
+    }
+}
+
+fn broker() -> (u16, Log) {
+    let (port, log, _) = broker_serving(None);
+    (port, log)
+}
+
+fn broker_serving(doc: Option<String>) -> (u16, Log, Served) {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    let log: Log = Arc::default();
+    let served: Served = Arc::new(Mutex::new(doc));
+    let (log2, served2) = (log.clone(), served.clone());
+    std::thread::spawn(move || {
+        for s in l.incoming().flatten() {
+            let (log, served) = (log2.clone(), served2.clone());
+            std::thread::spawn(move || serve(s, port, log, served));
+        }
+    });
+    (port, log, served)
+}
+
+fn rec(v: &str) -> Rec {
+    Rec {
+        key: Some(Bytes::from_static(b"{\"ID\":1}")),
+        value: Some(Bytes::from(v.to_string())),
+        headers: Vec::new(),
+        timestamp: 1,
+    }
+}
+
+#[test]
+fn a_transaction_adds_its_partitions_produces_with_sequences_then_commits() {
+    let (port, log) = broker();
+    let s = crate::settings::Settings::from_pairs(&[
+        "cdc.sink.type=kafka".to_string(),
+        format!("cdc.sink.kafka.brokers=127.0.0.1:{port}"),
+        "cdc.sink.kafka.transactional.id=tx1".to_string(),
+    ])
+    .unwrap();
+    let mut p = Producer::connect(&s.sink.kafka).unwrap();
+    p.send("a", rec("1")).unwrap();
+    p.send("a", rec("2")).unwrap();
+    p.flush().unwrap();
+    p.send("b", rec("3")).unwrap();
+    p.commit_transaction().unwrap();
+    // A second transaction: partitions are added again, sequences go on.
+    p.send("a", rec("4")).unwrap();
+    p.commit_transaction().unwrap();
+    // Nothing written: no transaction to end.
+    p.commit_transaction().unwrap();
+    let log = log.lock().unwrap().clone();
+    assert_eq!(
+        log,
+        vec![
+            "find-coordinator tx1",
+            "init-producer-id tx1",
+            "add-partitions tx1 a [0]",
+            "produce a txn=Some(\"tx1\") acks=-1 pid=42 epoch=3 seq=0 transactional=true [\"1\", \"2\"]",
+            "add-partitions tx1 b [0]",
+            "produce b txn=Some(\"tx1\") acks=-1 pid=42 epoch=3 seq=0 transactional=true [\"3\"]",
+            "end-txn tx1 pid=42 epoch=3 committed=true",
+            "add-partitions tx1 a [0]",
+            "produce a txn=Some(\"tx1\") acks=-1 pid=42 epoch=3 seq=2 transactional=true [\"4\"]",
+            "end-txn tx1 pid=42 epoch=3 committed=true",
+        ]
+    );
+}
+
+#[test]
+fn the_sink_commits_records_and_the_offsets_document_in_one_transaction() {
+    use crate::sink::RecordSink;
+    let (port, log) = broker();
+    let dir = tempfile::tempdir().unwrap();
+    let offsets_path = dir.path().join("offsets.json");
+    let s = crate::settings::Settings::from_pairs(&[
+        "cdc.sink.type=kafka".to_string(),
+        format!("cdc.sink.kafka.brokers=127.0.0.1:{port}"),
+        "cdc.sink.kafka.transactional.id=tx2".to_string(),
+    ])
+    .unwrap();
+    let mut sink =
+        super::sink::KafkaSink::open(&s, &offsets_path, &dir.path().join("ops.jsonl")).unwrap();
+    sink.write(br#"{"topic":"t","key":{"ID":1},"value":{"n":1},"headers":{}}"#)
+        .unwrap();
+    sink.write(br#"{"topic":"t","key":{"ID":2},"value":{"n":2},"headers":{}}"#)
+        .unwrap();
+    let pos = sink.commit().unwrap();
+    // The open transaction is the first: its number is what the offsets store.
+    assert_eq!(
+        (pos.segment.as_str(), pos.bytes, pos.records),
+        ("kafka", 1, 2)
+    );
+    let mut o = crate::offsets::fixtures::streaming();
+    o.sink = Some(pos);
+    o.save(&offsets_path).unwrap();
+    // Saved again with nothing new: no transaction.
+    o.save(&offsets_path).unwrap();
+    assert_eq!(sink.commit().unwrap().bytes, 1);
+    let log = log.lock().unwrap().clone();
+    let tail: Vec<&str> = log
+        .iter()
+        .map(String::as_str)
+        .skip_while(|l| !l.starts_with("add-partitions"))
+        .collect();
+    assert_eq!(tail.len(), 5, "{log:#?}");
+    assert_eq!(tail[0], "add-partitions tx2 t [0]");
+    assert!(
+        tail[1].starts_with("produce t ") && tail[1].ends_with(r#"["{\"n\":1}", "{\"n\":2}"]"#),
+        "{}",
+        tail[1]
+    );
+    assert_eq!(tail[2], "add-partitions tx2 oracle-cdc.offsets [0]");
+    // The offsets document, as written to the file, is the transaction's last record.
+    let doc = std::fs::read_to_string(&offsets_path).unwrap();
+    let expected = format!("{:?}", vec![doc]);
+    assert!(
+        tail[3].starts_with("produce oracle-cdc.offsets "),
+        "{}",
+        tail[3]
+    );
+    assert!(tail[3].ends_with(&expected), "{}", tail[3]);
+    assert_eq!(tail[4], "end-txn tx2 pid=42 epoch=3 committed=true");
+}
+
+#[test]
+fn queued_bytes_stay_under_the_in_flight_bound() {
+    let (port, log) = broker();
+    let s = crate::settings::Settings::from_pairs(&[
+        "cdc.sink.type=kafka".to_string(),
+        format!("cdc.sink.kafka.brokers=127.0.0.1:{port}"),
+        "cdc.sink.kafka.max.in.flight.bytes=65536".to_string(),
+    ])
+    .unwrap();
+    let mut p = Producer::connect(&s.sink.kafka).unwrap();
+    let big = "x".repeat(2000);
+    for _ in 0..100 {
+        p.send("t", rec(&big)).unwrap();
+        // At the bound the send waited for the broker's acknowledgements.
+        assert!(p.queued_bytes() < 65536, "{}", p.queued_bytes());
+    }
+    let before_flush = log
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|l| l.starts_with("produce t "))
+        .count();
+    assert!(before_flush >= 3, "{before_flush} produce requests");
+    p.flush().unwrap();
+    assert_eq!(p.queued_bytes(), 0);
+    // Without a transactional id: idempotent, no transaction requests, sequences go on.
+    let log = log.lock().unwrap().clone();
+    assert!(log.iter().any(|l| l == "init-producer-id "));
+    assert!(!log
+        .iter()
+        .any(|l| l.starts_with("add-partitions") || l.starts_with("end-txn")));
+    let seqs: Vec<&str> = log
+        .iter()
+        .filter_map(|l| l.split(" seq=").nth(1))
+        .filter_map(|l| l.split(' ').next())
+        .collect();
+    assert_eq!(seqs.first(), Some(&"0"));
+    assert!(log
+        .iter()
+        .filter(|l| l.starts_with("produce"))
+        .all(|l| l.contains("txn=None acks=-1 pid=42")));
+}
+
+#[test]
+fn a_start_takes_the_offsets_committed_to_kafka_one_transaction_ahead() {
+    let dir = tempfile::tempdir().unwrap();
+    let offsets_path = dir.path().join("offsets.json");
+    let sink = |seq: u64, records: u64| crate::offsets::SinkPosition {
+        segment: "kafka".into(),
+        bytes: seq,
+        records,
+    };
+    // Stored locally: transaction 4. Committed to Kafka: transaction 5 (the crash came between).
+    let mut local = crate::offsets::fixtures::streaming();
+    local.sink = Some(sink(4, 100));
+    local.save(&offsets_path).unwrap();
+    let mut ahead = local.clone();
+    ahead.sink = Some(sink(5, 130));
+    if let Some(st) = ahead.stream.as_mut() {
+        st.commit_scn += 50;
+    }
+    let doc = String::from_utf8(ahead.to_bytes().unwrap()).unwrap();
+    let settings = |port: u16| {
+        crate::settings::Settings::from_pairs(&[
+            "cdc.sink.type=kafka".to_string(),
+            format!("cdc.sink.kafka.brokers=127.0.0.1:{port}"),
+            "cdc.sink.kafka.transactional.id=tx3".to_string(),
+        ])
+        .unwrap()
+    };
+    let (port, _, served) = broker_serving(Some(doc.clone()));
+    let ops = dir.path().join("ops.jsonl");
+    let sink_now = super::sink::KafkaSink::open(&settings(port), &offsets_path, &ops).unwrap();
+    assert_eq!(std::fs::read_to_string(&offsets_path).unwrap(), doc);
+    let stored = crate::offsets::Offsets::load(&offsets_path)
+        .unwrap()
+        .unwrap();
+    assert_eq!(stored.sink, Some(sink(5, 130)));
+    drop(sink_now);
+    // Two ahead: not this capture's, refused.
+    let mut far = ahead.clone();
+    far.sink = Some(sink(7, 200));
+    *served.lock().unwrap() = Some(String::from_utf8(far.to_bytes().unwrap()).unwrap());
+    let err = super::sink::KafkaSink::open(&settings(port), &offsets_path, &ops)
+        .err()
+        .unwrap();
+    assert_eq!(err.code(), crate::errors::Code::Cdc6206);
+    assert_eq!(std::fs::read_to_string(&offsets_path).unwrap(), doc);
+}
