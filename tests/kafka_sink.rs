@@ -5,7 +5,7 @@
 //! consumer; the broker going away mid-snapshot and mid-stream is waited out.
 //!
 //! Without a `tansu` binary (PATH, ~/.cargo/bin or $TANSU_BIN) the tests print
-//! "skipped: tansu not found" and pass, unless ORACLE_CDC_REQUIRE_KAFKA=1 (CI) makes that fail.
+//! "skipped: tansu not found" and pass, unless ORACLE_CDC_TEST_REQUIRE_KAFKA=1 (CI) makes that fail.
 
 mod capture_support;
 
@@ -66,8 +66,8 @@ fn tansu_bin() -> Option<PathBuf> {
 fn tansu_or_skip() -> Option<PathBuf> {
     match tansu_bin() {
         Some(p) => Some(p),
-        None if std::env::var("ORACLE_CDC_REQUIRE_KAFKA").as_deref() == Ok("1") => {
-            panic!("tansu not found and ORACLE_CDC_REQUIRE_KAFKA=1")
+        None if std::env::var("ORACLE_CDC_TEST_REQUIRE_KAFKA").as_deref() == Ok("1") => {
+            panic!("tansu not found and ORACLE_CDC_TEST_REQUIRE_KAFKA=1")
         }
         None => {
             eprintln!("skipped: tansu not found");
