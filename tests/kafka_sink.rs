@@ -722,3 +722,68 @@ fn produced_records_read_back_from_every_partition() {
     }
     assert_eq!(latest, sent);
 }
+
+/// A transaction that cannot be decoded, with `cdc.on.decode.error=dlq`: its dead letter is on
+/// the DLQ topic (and in STATE/dlq.jsonl), the transactions around it on the table's topic.
+#[test]
+fn an_undecodable_transaction_goes_to_the_dlq_topic() {
+    let Some(bin) = tansu_or_skip() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let export = dir.path().join("export");
+    std::fs::create_dir_all(&export).unwrap();
+    std::fs::write(
+        export.join("schema.yaml"),
+        "tables:\n  - name: APP.OTHER\n    columns:\n      - { name: K, type: NUMBER(10), nullable: false }\n    primary_key: [K]\n",
+    )
+    .unwrap();
+    // Three transactions; the second one's INSERT is cut off mid-statement.
+    let tx = |xid: &str, scn: u64, k: &str| {
+        format!(
+            "6,,{scn},\"{xid}\",,,\n1,\"insert into \"\"APP\"\".\"\"OTHER\"\"(\"\"K\"\") values ({k}\",{},\"{xid}\",\"OTHER\",\"APP\",\n7,,{},\"{xid}\",,,{}\n",
+            scn + 1,
+            scn + 2,
+            scn + 2
+        )
+    };
+    let export_csv = format!(
+        "\"OPERATION_CODE\",\"SQL_REDO\",\"SCN\",\"XID\",\"TABLE_NAME\",\"SEG_OWNER\",\"COMMIT_SCN\"\n{}{}{}",
+        tx("0a00010001000000", 10, "'1');"),
+        tx("0a00020001000000", 20, "'2"),
+        tx("0a00030001000000", 30, "'3');"),
+    );
+    std::fs::write(export.join("logmnr.csv"), export_csv).unwrap();
+    let broker = Broker::start(&bin, dir.path());
+    let state = dir.path().join("state");
+    let args: Vec<String> = [
+        format!("cdc.database.url=replay:{}", export.display()),
+        format!("cdc.state.dir={}", state.display()),
+        "cdc.snapshot.mode=none".into(),
+        "cdc.on.decode.error=dlq".into(),
+        "cdc.sink.type=kafka".into(),
+        format!("cdc.sink.kafka.brokers={}", broker.addr()),
+        "cdc.sink.kafka.topic.dlq=test-dead-letters".into(),
+        "cdc.stream.poll.ms=10".into(),
+    ]
+    .into_iter()
+    .flat_map(|s| ["--set".to_string(), s])
+    .chain(["-q", "capture", "--stop-at-scn", "32"].map(String::from))
+    .collect();
+    let o = Command::new(cargo_bin("oracle-cdc"))
+        .args(&args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+
+    let recs = topic_records(&broker.addr(), "APP.OTHER", false);
+    let keys: Vec<&Json> = recs.iter().map(|r| &r["key"]["K"]).collect();
+    assert_eq!(keys, [&json!(1), &json!(3)], "{recs:#?}");
+    let mut c = Consumer::new(&[broker.addr()], "test", Duration::from_secs(10));
+    let letters = c.read_topic("test-dead-letters", false).unwrap();
+    assert_eq!(letters.len(), 1);
+    let value: Json = serde_json::from_slice(letters[0].value.as_ref().unwrap()).unwrap();
+    assert_eq!(value["xid"], "0a00020001000000");
+    assert_eq!(value["commit_scn"], 22);
+    assert_eq!(value["code"], "CDC-3002");
+    let file = std::fs::read_to_string(state.join("dlq.jsonl")).unwrap();
+    assert_eq!(file.lines().count(), 1, "{file}");
+}

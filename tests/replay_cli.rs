@@ -82,6 +82,10 @@ fn make(dir: &Path, export: &str) {
 }
 
 fn capture(root: &Path, mode: &str, stop_at: Option<u64>) -> Output {
+    capture_with(root, mode, stop_at, &[])
+}
+
+fn capture_with(root: &Path, mode: &str, stop_at: Option<u64>, extra: &[&str]) -> Output {
     let mut args: Vec<String> = [
         format!("cdc.database.url=replay:{}", root.join("export").display()),
         format!("cdc.state.dir={}", root.join("state").display()),
@@ -90,6 +94,7 @@ fn capture(root: &Path, mode: &str, stop_at: Option<u64>) -> Output {
         "cdc.stream.poll.ms=10".into(),
     ]
     .into_iter()
+    .chain(extra.iter().map(|s| s.to_string()))
     .flat_map(|s| ["--set".to_string(), s])
     .collect();
     args.push("capture".into());
@@ -224,6 +229,55 @@ fn a_hand_written_export_decodes_to_the_exact_records() {
     assert_eq!(got.len(), want.len(), "{got:#?}");
     // The transaction still open at the end is where a restart resumes.
     assert!(err.contains("resume at SCN 121"), "{err}");
+}
+
+/// The export with transaction 03000100…'s UPDATE (SCN 106) cut off mid-statement.
+fn export_with_a_cut_update() -> String {
+    let cut = r#""update ""APP"".""ITEMS"" set ""QTY"" = '4' where ""ID"" = '1' and ""NAME"" = 'O''Brien' and ""QTY"" = '3';""#;
+    assert!(EXPORT.contains(cut));
+    EXPORT.replacen(
+        cut,
+        r#""update ""APP"".""ITEMS"" set ""QTY"" = '4' where ""ID"" = ""#,
+        1,
+    )
+}
+
+#[test]
+fn a_transaction_that_cannot_be_decoded_stops_capture_or_goes_to_the_dead_letter_file() {
+    // cdc.on.decode.error=fail (the default): capture stops at the transaction, naming it.
+    let root = tempfile::tempdir().unwrap();
+    make(&root.path().join("export"), &export_with_a_cut_update());
+    let out = capture(root.path(), "none", Some(122));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.starts_with("CDC-3002"), "{err}");
+    assert!(err.contains("0300010002000000"), "{err}");
+
+    // dlq: the transaction goes to STATE/dlq.jsonl with its error; every other one is published.
+    let root = tempfile::tempdir().unwrap();
+    make(&root.path().join("export"), &export_with_a_cut_update());
+    ok(&capture_with(
+        root.path(),
+        "none",
+        Some(122),
+        &["cdc.on.decode.error=dlq"],
+    ));
+    let dlq = std::fs::read_to_string(root.path().join("state").join("dlq.jsonl")).unwrap();
+    let letters: Vec<Json> = dlq
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(letters.len(), 1, "{dlq}");
+    assert_eq!(letters[0]["xid"], "0300010002000000");
+    assert_eq!(letters[0]["commit_scn"], 109);
+    assert_eq!(letters[0]["code"], "CDC-3002");
+    let got = records(&root.path().join("out"));
+    let want: Vec<Json> = expected()
+        .into_iter()
+        .filter(|r| r["txId"] != "0300010002000000")
+        .collect();
+    assert!(want.len() < expected().len(), "the transaction had records");
+    assert_eq!(got, want);
 }
 
 #[test]
