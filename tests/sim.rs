@@ -57,6 +57,43 @@ fn regression_seeds() {
     }
 }
 
+/// Liveness trips of the first 10,000-seed soak, replayed with the plans seeds drew then
+/// (`Plan::classic`, before signals, CREATE TABLE and the other snapshot modes were drawn):
+/// - 2697: 90% of the engine's runs end in a sink failure the harness injects; the liveness
+///   check ("25 failed restarts in a row") counted those too (fixed: it counts only failures
+///   the harness did not inject).
+/// - 8037: every 5th connect fails; capture reconnected once and gave up, so it could not get
+///   through 25 restarts (fixed: connects are retried with backoff, cdc.database.connect.*).
+#[test]
+fn liveness_regression_seeds() {
+    let p = sim::Plan::classic(8037);
+    assert!(
+        p.connect_fail_every > 0,
+        "seed 8037 no longer fails connects"
+    );
+    let o = sim::run_plan(&p).unwrap();
+    assert!(o.failure().is_none(), "{}", o.failure().unwrap_or_default());
+    let p = sim::Plan::classic(2697);
+    assert!(
+        p.crash_pct >= 90 && p.connect_fail_every > 0,
+        "seed 2697 no longer injects a fault into most runs and fails connects"
+    );
+    let o = sim::run_plan(&p).unwrap();
+    assert!(o.failure().is_none(), "{}", o.failure().unwrap_or_default());
+    let injected: u64 = o
+        .faults
+        .iter()
+        .filter(|(k, _)| k.starts_with("sink "))
+        .map(|(_, n)| n)
+        .sum();
+    assert!(injected > 0, "seed 2697 no longer injects sink failures");
+    // The same seeds with their signals, created tables and snapshot modes drawn.
+    for seed in [2697, 8037] {
+        let o = sim::run_seed(seed).unwrap();
+        assert!(o.failure().is_none(), "{}", o.failure().unwrap_or_default());
+    }
+}
+
 /// With the wave catch-up switched off (chunks published before the changes committed before
 /// their SCN), the harness reports a chunk-order violation naming the record.
 #[test]
