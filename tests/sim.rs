@@ -9,16 +9,30 @@ use oracle_cdc::sim;
 /// Run seeds `range` and fail with every failing seed's report.
 fn seeds(range: std::ops::Range<u64>) {
     let mut failures = Vec::new();
-    let mut crashes = 0;
+    let mut summary = sim::report::Summary::default();
     for seed in range.clone() {
         let o = sim::run_seed(seed).unwrap_or_else(|e| panic!("seed {seed} could not run: {e}"));
-        crashes += o.crashes;
+        summary.add(&o);
         if let Some(f) = o.failure() {
             failures.push(f);
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(crashes > 0, "seeds {range:?} crashed nowhere");
+    // The set exercises what the simulation is for, not only quiet runs.
+    let t = &summary.total;
+    let feature = |k: &str| t.features.get(k).copied().unwrap_or(0);
+    assert!(t.crashes > 0, "seeds {range:?} crashed nowhere");
+    assert!(
+        feature("signal files processed") > 0 && t.world.tables_created > 0,
+        "seeds {range:?} took no signal or created no table:\n{}",
+        summary.table()
+    );
+    for mode in ["initial", "none", "on_signal", "snapshot_only"] {
+        assert!(
+            feature(&format!("mode: {mode}")) > 0,
+            "seeds {range:?} never ran cdc.snapshot.mode={mode}"
+        );
+    }
 }
 
 #[test]
