@@ -4,8 +4,9 @@
 //! emulator's own table contents ([`check`]).
 //!
 //! A seed decides everything: the schema, the workload (mix, long transactions, rollbacks,
-//! savepoint rollbacks, key updates, row movement, ADD/DROP COLUMN), the settings (chunk size,
-//! threads, pending-chunk limit, snapshot mode, mining window, buffer memory), the faults
+//! savepoint rollbacks, key updates, row movement, ADD/DROP COLUMN, CREATE TABLE), the settings
+//! (chunk size, threads, pending-chunk limit, snapshot mode, mining window, buffer memory), the
+//! signals sent through the file spool (execute/pause/resume/stop-snapshot), the faults
 //! (connection drops and failed connects, ORA-01555 on chosen reads, slow reads, sink write
 //! failures, written-but-not-acknowledged, graceful stops) and where the engine crashes. The
 //! workload also runs *inside* the engine's runs, at crash points (so rows change and move while

@@ -177,3 +177,71 @@ pub fn check_end(state: &Path, sent: u64) -> (u64, u64, Vec<String>) {
     }
     (processed, rejected, v)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    fn sender(dir: &Path) -> Sender {
+        Sender::new(dir, ChaCha8Rng::seed_from_u64(7))
+    }
+
+    #[test]
+    fn a_signal_left_in_the_spool_or_lost_is_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = sender(dir.path());
+        let tables: Vec<TableName> = vec!["SHOP.ACCOUNTS".parse().unwrap()];
+        for _ in 0..3 {
+            s.send_random(&tables).unwrap();
+        }
+        assert_eq!(s.total(), 3);
+        // Nothing took them: all three still wait.
+        let (processed, rejected, wrong) = check_end(dir.path(), s.total());
+        assert_eq!((processed, rejected), (0, 0));
+        assert!(wrong
+            .iter()
+            .any(|w| w.contains("3 signal file(s) still wait")));
+        // Taken: one processed, one rejected, one gone without trace.
+        let spool = Spool::new(dir.path());
+        let pending = spool.pending().unwrap();
+        spool
+            .finish(&pending[0], crate::signal::spool::Outcome::Processed)
+            .unwrap();
+        spool
+            .finish(&pending[1], crate::signal::spool::Outcome::Rejected)
+            .unwrap();
+        std::fs::remove_file(&pending[2].path).unwrap();
+        let (processed, rejected, wrong) = check_end(dir.path(), s.total());
+        assert_eq!((processed, rejected), (1, 1));
+        assert_eq!(wrong.len(), 1, "{wrong:?}");
+        assert!(wrong[0].contains("a signal was lost"), "{wrong:?}");
+        // Every one handled: nothing to report.
+        let (_, _, wrong) = check_end(dir.path(), 2);
+        assert!(wrong.is_empty(), "{wrong:?}");
+    }
+
+    #[test]
+    fn signals_are_what_signal_send_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = sender(dir.path());
+        let tables: Vec<TableName> = vec![
+            "SHOP.ACCOUNTS".parse().unwrap(),
+            "SHOP.ORDERS".parse().unwrap(),
+        ];
+        for _ in 0..40 {
+            s.send_random(&tables).unwrap();
+        }
+        let pending = Spool::new(dir.path()).pending().unwrap();
+        assert_eq!(pending.len(), 40);
+        // Every file parses back as a signal, in the order sent.
+        let ids: Vec<String> = pending
+            .iter()
+            .map(|p| p.signal.as_ref().map(|s| s.id.clone()).unwrap())
+            .collect();
+        let mut sorted = ids.clone();
+        sorted.sort();
+        assert_eq!(ids, sorted);
+        assert!(s.sent.len() >= 4, "{:?}", s.sent);
+    }
+}
