@@ -144,7 +144,7 @@ impl Capture<'_> {
             tracing::info!("metrics at http://{bound}/metrics");
             ops.emit("metrics-listening", json!({"address": bound.to_string()}))?;
         }
-        let mut session = self.connector.connect()?;
+        let mut session = crate::source::connect_retrying(self.connector, &s.connect)?;
         let db = session.database()?;
         let mut decisions = resolve(s, session.tables()?, &[])?;
         // The signal table carries signals, not data.
@@ -444,7 +444,7 @@ impl Capture<'_> {
     ) -> Result<()> {
         let kind = SnapshotKind::parse(&sig.kind).unwrap_or(SnapshotKind::Incremental);
         let tables: Vec<TableName> = sig.tables.iter().filter_map(|t| t.parse().ok()).collect();
-        let mut session = self.connector.connect()?;
+        let mut session = crate::source::connect_retrying(self.connector, &self.settings.connect)?;
         let decisions = match resolve(self.settings, session.tables()?, &tables) {
             Ok(d) => d,
             Err(e) => {

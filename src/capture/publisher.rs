@@ -125,7 +125,7 @@ impl<'a> Publisher<'a> {
             settings,
             catalog,
             sink,
-            session: connector.connect()?,
+            session: crate::source::connect_retrying(connector, &settings.connect)?,
             buffer: TxBuffer::new(
                 settings.stream.buffer_memory_bytes,
                 state.path.join(SPILL_DIR),
@@ -301,11 +301,16 @@ impl<'a> Publisher<'a> {
         }
     }
 
+    /// A new session in place of a lost one (transient connect failures retried).
+    fn reconnect(&self) -> Result<Box<dyn Session>> {
+        crate::source::connect_retrying(self.connector, &self.settings.connect)
+    }
+
     /// The database's current SCN (reconnecting once after a lost connection).
     pub fn current_scn(&mut self) -> Result<Scn> {
         let scn = match self.session.current_scn() {
             Err(CdcError::ConnectionLost(_)) => {
-                self.session = self.connector.connect()?;
+                self.session = self.reconnect()?;
                 self.session.current_scn()
             }
             other => other,
@@ -407,7 +412,7 @@ impl<'a> Publisher<'a> {
                     tracing::warn!(
                         "mining SCN {from} to {to} failed ({m}); a new session mines it again"
                     );
-                    self.session = self.connector.connect()?;
+                    self.session = self.reconnect()?;
                     continue;
                 }
                 _ => {}

@@ -92,6 +92,9 @@ pub const DATABASE_PASSWORD: &str = "cdc.database.password";
 pub const MINING_DATABASE_URL: &str = "cdc.mining.database.url";
 pub const MINING_DATABASE_USER: &str = "cdc.mining.database.user";
 pub const MINING_DATABASE_PASSWORD: &str = "cdc.mining.database.password";
+pub const CONNECT_RETRIES: &str = "cdc.database.connect.retries";
+pub const CONNECT_BACKOFF_MS: &str = "cdc.database.connect.backoff.ms";
+pub const CONNECT_BACKOFF_MAX_MS: &str = "cdc.database.connect.backoff.max.ms";
 pub const STATE_DIR: &str = "cdc.state.dir";
 pub const SNAPSHOT_MODE: &str = "cdc.snapshot.mode";
 pub const CHUNK_ROWS: &str = "cdc.snapshot.chunk.rows";
@@ -175,6 +178,12 @@ pub const KEYS: &[KeySpec] = &[
         "That user's password, written like `cdc.database.password` (`${env:NAME}`, `${file:PATH}`); unset: `cdc.database.password`. Never printed."),
     key(DATABASE_READ_ONLY, Kind::Enum(&["false", "true"]), Some("false"),
         "`true` forbids every write to the database, as on a standby: the source signal channel is refused (CDC-8105) and only the file channel is read. Capture, snapshots of every kind, signals and doctor never write in any case; a physical standby or read-only open mode is detected on its own."),
+    key(CONNECT_RETRIES, Kind::UInt { min: 0, max: 1000 }, Some("8"),
+        "How often capture tries again to open a connection that failed transiently (connection lost or refused: ORA-03113, ORA-03114, ORA-12537, ORA-12541 and the like) before it stops with that error. Each try waits longer (cdc.database.connect.backoff.ms, doubled each time up to cdc.database.connect.backoff.max.ms) and is logged. Wrong credentials, a locked account, an unknown service and a missing client library are never retried."),
+    key(CONNECT_BACKOFF_MS, Kind::UInt { min: 0, max: 600_000 }, Some("250"),
+        "Wait before the first connect retry; it doubles with each further retry (see cdc.database.connect.retries)."),
+    key(CONNECT_BACKOFF_MAX_MS, Kind::UInt { min: 0, max: 3_600_000 }, Some("30000"),
+        "Longest wait between two connect retries."),
     key(STATE_DIR, Kind::Path, Some(".oracle-cdc"),
         "Directory of the stored offsets, signals spool and other state. Created with mode 0700; its files with 0600."),
     key(SNAPSHOT_MODE, Kind::Enum(SNAPSHOT_MODES), Some("initial"),

@@ -194,6 +194,24 @@ pub struct FaultSettings {
     pub sink_delay_ms: u64,
 }
 
+/// Retrying a connection that failed transiently (see [`crate::source::connect_retrying`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConnectRetry {
+    pub retries: u32,
+    pub backoff_ms: u64,
+    pub backoff_max_ms: u64,
+}
+
+impl Default for ConnectRetry {
+    fn default() -> Self {
+        ConnectRetry {
+            retries: 8,
+            backoff_ms: 250,
+            backoff_max_ms: 30_000,
+        }
+    }
+}
+
 /// The validated, effective settings.
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -205,6 +223,8 @@ pub struct Settings {
     mining_user: Option<String>,
     mining_password: Option<Secret>,
     pub state_dir: PathBuf,
+    /// cdc.database.connect.*: retries of transiently failed connects.
+    pub connect: ConnectRetry,
     pub snapshot: SnapshotSettings,
     pub include: TablePatterns,
     pub exclude: TablePatterns,
@@ -348,6 +368,11 @@ impl Settings {
                 .map(|e| e.raw.display()),
             mining_password,
             state_dir: PathBuf::from(v.text(keys::STATE_DIR)),
+            connect: ConnectRetry {
+                retries: v.uint(keys::CONNECT_RETRIES) as u32,
+                backoff_ms: v.uint(keys::CONNECT_BACKOFF_MS),
+                backoff_max_ms: v.uint(keys::CONNECT_BACKOFF_MAX_MS),
+            },
             snapshot: SnapshotSettings {
                 mode: match v.text(keys::SNAPSHOT_MODE).as_str() {
                     "none" => SnapshotMode::None,

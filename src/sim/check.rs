@@ -3,6 +3,7 @@
 
 use crate::errors::{CdcError, Result};
 use crate::offsets::Offsets;
+use crate::settings::SnapshotMode;
 use crate::source::emulator::redo::{DdlChange, Redo, Xid, REDO_FILE};
 use crate::source::emulator::EmulatorConnector;
 use crate::source::model::{ChunkRange, FlashbackQuery, Scn};
@@ -35,10 +36,18 @@ fn canonical(key: &Json) -> String {
 
 /// Every table's rows as of `scn`, read the way `emulator dump` reads them.
 pub fn contents(conn: &EmulatorConnector, scn: Scn) -> Result<Contents> {
+    table_contents(conn, scn, None)
+}
+
+/// The rows of every table (or only `only`) as of `scn`.
+fn table_contents(conn: &EmulatorConnector, scn: Scn, only: Option<&str>) -> Result<Contents> {
     conn.with_replica(|r, now| -> Result<Contents> {
         let mut out = Contents::new();
         for t in &r.tables {
             let name = t.info().name;
+            if only.is_some_and(|o| o != name.to_string()) {
+                continue;
+            }
             let columns = t.columns_at(scn).to_vec();
             let key = t.def.primary_key.clone();
             let q = FlashbackQuery {
@@ -235,15 +244,20 @@ pub fn check(
     start: Scn,
     end: Scn,
     baseline: Contents,
+    mode: SnapshotMode,
 ) -> Result<Found> {
     let mut found = Found::default();
     let recs = read_records(out, &mut found)?;
     found.records = recs.len() as u64;
     let v = &mut found.violations;
 
-    // 6: a restart re-reads only what was not acknowledged: no record twice.
+    // 6: a restart re-reads only what was not acknowledged: no record twice. Records of
+    // signal snapshots are left out: two snapshots may read the same row at the same SCN.
     let mut seen = HashSet::new();
     for (i, r) in recs.iter().enumerate() {
+        if is_incremental(r) {
+            continue;
+        }
         let id = format!(
             "{}|{}|{}|{}|{}|{}",
             field(r, &["value", "op"]),
@@ -263,7 +277,7 @@ pub fn check(
     }
 
     // 4 and 2: change records by commit SCN; a chunk read at s after every change committed
-    // before s and before every change committed at or after s.
+    // before s and before every change committed after s.
     let mut last_commit: Option<(usize, Scn)> = None;
     let mut min_after: Vec<Option<Scn>> = vec![None; recs.len() + 1];
     for i in (0..recs.len()).rev() {
@@ -285,7 +299,9 @@ pub fn check(
             }
             last_commit = Some((i, c));
         } else if let Some(s) = scn_of(r, "scn") {
-            if let Some((j, prev)) = last_commit.filter(|(_, c)| *c >= s) {
+            // A read AS OF s sees what committed at s, so those changes may come on either
+            // side of the chunk (the stream may have passed s when no SCN followed it).
+            if let Some((j, prev)) = last_commit.filter(|(_, c)| *c > s) {
                 v.push(format!(
                     "invariant 2 (chunk order): snapshot {} read at SCN {s} follows record #{j}, a change committed at {prev}",
                     describe(i, r)
@@ -300,6 +316,26 @@ pub fn check(
                 break;
             }
         }
+    }
+
+    // Every snapshot record is its row as the table held it at the record's SCN.
+    let mut as_of: HashMap<(String, Scn), Option<Contents>> = HashMap::new();
+    for (i, r) in recs.iter().enumerate() {
+        if let Some(m) = snapshot_row_differs(conn, r, &mut as_of)? {
+            v.push(format!(
+                "invariant 1 (convergence): snapshot {}: {m}",
+                describe(i, r)
+            ));
+            break;
+        }
+    }
+    if mode == SnapshotMode::SnapshotOnly {
+        // Nothing is streamed: a key the table held at the SCN of every chunk of its initial
+        // snapshot was read by one of them.
+        if let Some(m) = snapshot_only_missing(conn, &recs, &mut as_of)? {
+            v.push(format!("invariant 3 (no loss): {m}"));
+        }
+        return Ok(found);
     }
 
     // 3, 4 and 5 per transaction: exactly the changes that survived, in redo order.
@@ -439,4 +475,115 @@ pub fn check(
         }
     }
     Ok(found)
+}
+
+fn is_incremental(r: &Json) -> bool {
+    field(r, &["value", "source", "snapshot"]).as_str() == Some("incremental")
+}
+
+fn topic_table(r: &Json) -> Option<String> {
+    let topic = r["topic"].as_str()?;
+    Some(topic.split_once('.').map_or(topic, |(_, t)| t).to_string())
+}
+
+/// A table's rows at `scn`, read once per (table, SCN); `None` when the emulator no longer
+/// reads the table as of then (ORA-01466 after a later ADD/DROP COLUMN, as Oracle refuses it).
+fn rows_at<'c>(
+    conn: &EmulatorConnector,
+    table: &str,
+    scn: Scn,
+    cache: &'c mut HashMap<(String, Scn), Option<Contents>>,
+) -> Result<Option<&'c Contents>> {
+    let k = (table.to_string(), scn);
+    if !cache.contains_key(&k) {
+        let c = match table_contents(conn, scn, Some(table)) {
+            Ok(c) => Some(c),
+            Err(CdcError::TableDefinitionChanged { .. }) => None,
+            Err(e) => return Err(e),
+        };
+        cache.insert(k.clone(), c);
+    }
+    Ok(cache.get(&k).and_then(Option::as_ref))
+}
+
+/// How a snapshot record differs from its row at its SCN (columns both have), if it does.
+fn snapshot_row_differs(
+    conn: &EmulatorConnector,
+    r: &Json,
+    cache: &mut HashMap<(String, Scn), Option<Contents>>,
+) -> Result<Option<String>> {
+    if field(r, &["value", "op"]).as_str() != Some("r") {
+        return Ok(None);
+    }
+    let (Some(table), Some(scn)) = (topic_table(r), scn_of(r, "scn")) else {
+        return Ok(None);
+    };
+    let Some(after) = field(r, &["value", "after"]).as_object() else {
+        return Ok(Some("has no after image".into()));
+    };
+    let Some(contents) = rows_at(conn, &table, scn, cache)? else {
+        return Ok(None);
+    };
+    let key = canonical(&r["key"]);
+    let Some(row) = contents.get(&table).and_then(|t| t.get(&key)) else {
+        return Ok(Some(format!("the table has no key {key} at SCN {scn}")));
+    };
+    for (col, value) in after {
+        if let Some(want) = row.get(col) {
+            if want != value {
+                return Ok(Some(format!(
+                    "column {col} is {value}, the table had {want} at SCN {scn}"
+                )));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// snapshot_only: a key its table held at every SCN its initial snapshot's chunks were read at
+/// and no initial record carries.
+fn snapshot_only_missing(
+    conn: &EmulatorConnector,
+    recs: &[Json],
+    cache: &mut HashMap<(String, Scn), Option<Contents>>,
+) -> Result<Option<String>> {
+    let mut per_table: BTreeMap<String, (Vec<Scn>, HashSet<String>)> = BTreeMap::new();
+    for r in recs.iter().filter(|r| !is_incremental(r)) {
+        let (Some(table), Some(scn)) = (topic_table(r), scn_of(r, "scn")) else {
+            continue;
+        };
+        let e = per_table.entry(table).or_default();
+        if !e.0.contains(&scn) {
+            e.0.push(scn);
+        }
+        e.1.insert(canonical(&r["key"]));
+    }
+    for (table, (scns, keys)) in per_table {
+        let mut always: Option<HashSet<String>> = None;
+        for scn in &scns {
+            // A table no longer readable at one of its SCNs is not checked.
+            let Some(c) = rows_at(conn, &table, *scn, cache)? else {
+                always = Some(HashSet::new());
+                break;
+            };
+            let now: HashSet<String> = c
+                .get(&table)
+                .map(|t| t.keys().cloned().collect())
+                .unwrap_or_default();
+            always = Some(match always {
+                None => now,
+                Some(a) => a.intersection(&now).cloned().collect(),
+            });
+        }
+        if let Some(k) = always
+            .unwrap_or_default()
+            .iter()
+            .find(|k| !keys.contains(*k))
+        {
+            return Ok(Some(format!(
+                "{table} key {k} was in the table at every SCN its snapshot read ({scns:?}) but no snapshot record carries it"
+            )));
+        }
+    }
+    Ok(None)
 }

@@ -4,8 +4,9 @@
 //! emulator's own table contents ([`check`]).
 //!
 //! A seed decides everything: the schema, the workload (mix, long transactions, rollbacks,
-//! savepoint rollbacks, key updates, row movement, ADD/DROP COLUMN), the settings (chunk size,
-//! threads, pending-chunk limit, snapshot mode, mining window, buffer memory), the faults
+//! savepoint rollbacks, key updates, row movement, ADD/DROP COLUMN, CREATE TABLE), the settings
+//! (chunk size, threads, pending-chunk limit, snapshot mode, mining window, buffer memory), the
+//! signals sent through the file spool (execute/pause/resume/stop-snapshot), the faults
 //! (connection drops and failed connects, ORA-01555 on chosen reads, slow reads, sink write
 //! failures, written-but-not-acknowledged, graceful stops) and where the engine crashes. The
 //! workload also runs *inside* the engine's runs, at crash points (so rows change and move while
@@ -16,6 +17,7 @@ pub mod check;
 mod counting;
 mod plan;
 pub mod report;
+mod signals;
 mod world;
 
 use crate::capture::Capture;
@@ -54,10 +56,15 @@ pub fn replay_command(seed: u64) -> String {
 #[derive(Default)]
 struct Live {
     plan_crash: Option<(&'static str, u32)>,
+    /// This engine run's error is one the hook raised (a planned sink failure).
+    injected: bool,
     hits: BTreeMap<&'static str, u32>,
     interleave_pct: u32,
     /// Workload transactions still allowed inside the current engine run.
     interleave_left: u32,
+    /// Signals still allowed inside the current engine run, and the chance per crash point.
+    signal_left: u32,
+    signal_pct: u32,
     chunks_in_wave: u64,
     max_pending: u64,
     last_offsets: Option<Offsets>,
@@ -100,6 +107,13 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
         clock.clone(),
         ChaCha8Rng::seed_from_u64(rng.gen()),
     )?));
+    world
+        .borrow_mut()
+        .set_create_table_every(plan.features.create_table_every);
+    let sender = Rc::new(RefCell::new(signals::Sender::new(
+        &state,
+        ChaCha8Rng::seed_from_u64(plan.seed ^ 0x5197_a15e_5e7d_0001),
+    )));
     let settings = Settings::from_pairs(&plan.settings(&db, &state, &out))?;
     let counts = counting::Counts::default();
     let faulty = Counting {
@@ -118,7 +132,8 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
     let live = Rc::new(RefCell::new(Live {
         interleave_pct: plan.interleave_pct,
         max_pending: u64::from(plan.max_pending.min(plan.threads)),
-        needs_baseline: plan.mode == SnapshotMode::None,
+        needs_baseline: matches!(plan.mode, SnapshotMode::None | SnapshotMode::OnSignal),
+        signal_pct: plan.features.signal_in_run_pct,
         ..Live::default()
     }));
     let paths = Paths {
@@ -152,15 +167,25 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
         {
             let mut l = live.borrow_mut();
             l.plan_crash = crash;
+            l.injected = false;
             l.interleave_left = plan.interleave_budget;
             l.hits.clear();
             l.chunks_in_wave = 0;
         }
+        // Signals waiting in the spool when the engine starts.
+        {
+            let tables = world.borrow().table_names();
+            sender
+                .borrow_mut()
+                .maybe_send(plan.features.signal_pct, &tables)?;
+        }
+        live.borrow_mut().signal_left = plan.features.signal_budget;
         let redo_before = file_len(&redo);
         let result = {
             let _armed = crashpoint::arm(hook(
                 live.clone(),
                 world.clone(),
+                sender.clone(),
                 ChaCha8Rng::seed_from_u64(fault_rng.gen()),
                 paths.clone(),
                 reader.clone(),
@@ -203,9 +228,15 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
                 l.outcome.crashes += 1;
                 l.outcome.restarts += 1;
             }
+            Err(_) if l.injected => {
+                // The planned sink failure itself: the engine did what it must (stop without
+                // acknowledging); it says nothing about progress.
+                l.outcome.restarts += 1;
+            }
             Err(e) => {
-                // A fault the engine gave up on (an injected sink failure, a connect that
-                // failed, a chunk that stayed too old): the operator's restart follows.
+                // A fault the engine gave up on (a connection lost past its retries, a chunk
+                // that stayed too old): the operator's restart follows. Only these count
+                // towards "no progress": the harness's own failures are not the engine's.
                 l.outcome.restarts += 1;
                 l.outcome
                     .count_fault(&format!("engine exit with {}", e.code().info().code));
@@ -219,40 +250,69 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
             }
         }
     }
-    // The end: every transaction closes and a fault-free run catches up.
+    // The end: every transaction closes and a fault-free run catches up (a resume-snapshot
+    // first, so that no snapshot stays paused).
     world.borrow_mut().close_longs()?;
+    if sender.borrow().total() > 0 {
+        sender.borrow_mut().resume()?;
+    }
     let end = world.borrow().current_scn();
     let clean = EmulatorConnector::open_with_clock(
         &db,
         Faults::default(),
         std::sync::Arc::new(clock.clone()),
     )?;
-    let final_run = {
-        let _armed = crashpoint::arm(hook(
-            live.clone(),
-            world.clone(),
-            ChaCha8Rng::seed_from_u64(0),
-            paths.clone(),
-            reader.clone(),
-        ));
-        live.borrow_mut().plan_crash = None;
-        live.borrow_mut().interleave_pct = 0;
-        Capture {
-            connector: &clean,
-            settings: &settings,
-            progress: &NoProgress,
-            stop: &|| false,
-            stop_at: Some(end),
+    // A table created just before the final SCN has its snapshot stored for the next start
+    // (as at any --stop-at-scn): one more fault-free run takes it.
+    for _ in 0..3 {
+        let final_run = {
+            let _armed = crashpoint::arm(hook(
+                live.clone(),
+                world.clone(),
+                sender.clone(),
+                ChaCha8Rng::seed_from_u64(0),
+                paths.clone(),
+                reader.clone(),
+            ));
+            let mut l = live.borrow_mut();
+            l.plan_crash = None;
+            l.interleave_pct = 0;
+            l.signal_left = 0;
+            drop(l);
+            Capture {
+                connector: &clean,
+                settings: &settings,
+                progress: &NoProgress,
+                stop: &|| false,
+                stop_at: Some(end),
+            }
+            .run()
+        };
+        if let Err(e) = final_run {
+            live.borrow_mut()
+                .violations
+                .push(format!("the final fault-free run failed: {e}"));
+            break;
         }
-        .run()
-    };
-    let mut l = live.borrow_mut();
-    if let Err(e) = final_run {
-        l.violations
-            .push(format!("the final fault-free run failed: {e}"));
+        if !signals::snapshot_stored(&state) {
+            break;
+        }
     }
+    let mut l = live.borrow_mut();
     let world = world.borrow();
     l.outcome.world = world.counts.clone();
+    {
+        let sender = sender.borrow();
+        let (processed, rejected, mut wrong) = signals::check_end(&state, sender.total());
+        let f = &mut l.outcome.features;
+        for (k, n) in &sender.sent {
+            *f.entry(format!("signal sent: {k}")).or_default() += n;
+        }
+        *f.entry("signal files processed".into()).or_default() += processed;
+        *f.entry("signal files rejected".into()).or_default() += rejected;
+        *f.entry(format!("mode: {}", plan.mode_name())).or_default() += 1;
+        l.violations.append(&mut wrong);
+    }
     if let Ok(c) = counts.lock() {
         for (k, n) in c.iter() {
             *l.outcome.faults.entry(k.clone()).or_default() += n;
@@ -263,7 +323,7 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
             None => l.violations.push("the offsets were never written".into()),
             Some(start) => {
                 let baseline = l.baseline.take().unwrap_or_default();
-                let mut found = check::check(&clean, &db, &out, start, end, baseline)?;
+                let mut found = check::check(&clean, &db, &out, start, end, baseline, plan.mode)?;
                 l.outcome.records = found.records;
                 l.violations.append(&mut found.violations);
             }
@@ -290,6 +350,7 @@ struct Paths {
 fn hook(
     live: Rc<RefCell<Live>>,
     world: Rc<RefCell<World>>,
+    sender: Rc<RefCell<signals::Sender>>,
     mut rng: ChaCha8Rng,
     paths: Paths,
     reader: EmulatorConnector,
@@ -348,6 +409,14 @@ fn hook(
             world.borrow_mut().run(u64::from(k))?;
             l = live.borrow_mut();
         }
+        // A signal arrives while the engine runs (between waves, during the stream).
+        if point != "sink.write" && l.signal_left > 0 && rng.gen_range(0..100) < l.signal_pct {
+            l.signal_left -= 1;
+            drop(l);
+            let tables = world.borrow().table_names();
+            sender.borrow_mut().send_random(&tables)?;
+            l = live.borrow_mut();
+        }
         if l.plan_crash == Some((point, n)) {
             l.plan_crash = None;
             let e = plan::crash_error(point, &paths.out);
@@ -356,6 +425,7 @@ fn hook(
                 _ if point == "sink.commit.synced" => "sink written, not acknowledged".into(),
                 _ => format!("sink write failure at {point}"),
             };
+            l.injected = !matches!(e, CdcError::SimulatedCrash { .. });
             l.outcome.count_fault(&kind);
             return Err(e);
         }

@@ -49,10 +49,69 @@ pub struct Plan {
     pub before: u64,
     /// Engine runs that must reach their target SCN.
     pub steps: u32,
+    /// What is drawn from the second stream (features added later, so that older seeds keep
+    /// the plans above).
+    pub features: Features,
+}
+
+/// Signals, CREATE TABLE and the other snapshot modes: drawn from a stream of their own.
+#[derive(Debug, Clone, Default)]
+pub struct Features {
+    /// Chance (percent) that signals are sent into the spool before an engine run.
+    pub signal_pct: u32,
+    /// Chance (percent) that a signal is sent at a crash point during an engine run.
+    pub signal_in_run_pct: u32,
+    /// Signals allowed during one engine run.
+    pub signal_budget: u32,
+    /// cdc.signal.concurrent=queue (else reject).
+    pub queue: bool,
+    /// CREATE TABLE every N workload transactions (0: never).
+    pub create_table_every: u64,
+    /// cdc.snapshot.new.tables=auto (else signal).
+    pub new_tables_auto: bool,
+}
+
+impl Features {
+    fn draw(seed: u64) -> (Features, Option<SnapshotMode>, Option<u32>) {
+        let mut r = ChaCha8Rng::seed_from_u64(seed ^ 0x51a9_a15e_c0de_f00d);
+        let pick = |r: &mut ChaCha8Rng, xs: &[u64]| xs[r.gen_range(0..xs.len())];
+        let mode = match r.gen_range(0..8) {
+            0 => Some(SnapshotMode::SnapshotOnly),
+            1 | 2 => Some(SnapshotMode::OnSignal),
+            _ => None,
+        };
+        let f = Features {
+            signal_pct: pick(&mut r, &[0, 20, 50]) as u32,
+            signal_in_run_pct: pick(&mut r, &[0, 2, 10]) as u32,
+            signal_budget: r.gen_range(1..4),
+            queue: r.gen_range(0..2) == 0,
+            create_table_every: pick(&mut r, &[0, 0, 4, 9]),
+            new_tables_auto: r.gen_range(0..2) == 0,
+        };
+        // Connects are retried now, so failed connects may meet dropped connections.
+        let drops = (r.gen_range(0..2) == 0).then(|| pick(&mut r, &[5, 20]) as u32);
+        (f, mode, drops)
+    }
 }
 
 impl Plan {
+    /// The seed's plan: [`Plan::classic`] with the [`Features`] of its second stream.
     pub fn from_seed(seed: u64) -> Plan {
+        let mut p = Plan::classic(seed);
+        let (features, mode, drops) = Features::draw(seed);
+        p.features = features;
+        if let Some(m) = mode {
+            p.mode = m;
+        }
+        if p.connect_fail_every > 0 {
+            p.drop_per_mille = drops.unwrap_or(0);
+        }
+        p
+    }
+
+    /// The plan as seeds drew it before signals, CREATE TABLE and the other snapshot modes
+    /// were simulated (regression seeds found then replay with it).
+    pub fn classic(seed: u64) -> Plan {
         let mut r = ChaCha8Rng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
         let pick = |r: &mut ChaCha8Rng, xs: &[u64]| xs[r.gen_range(0..xs.len())];
         let faults = r.gen_range(0..4) > 0;
@@ -70,8 +129,7 @@ impl Plan {
             window_scn: pick(&mut r, &[1, 5, 20, 500]),
             buffer_bytes: pick(&mut r, &[1024, 4096, 1 << 20]),
             segment_bytes: pick(&mut r, &[4096, 9000, 1 << 20]),
-            // Drops and failed connects together make most runs end in a failed reconnect
-            // (capture reconnects once, then exits for the operator's restart).
+            // Drops alongside failed connects come from the second stream (below).
             drop_per_mille: if faults && !refuse {
                 pick(&mut r, &[0, 5, 20]) as u32
             } else {
@@ -106,6 +164,7 @@ impl Plan {
             interleave_budget: r.gen_range(5..40),
             before: r.gen_range(0..6),
             steps: r.gen_range(1..5),
+            features: Features::default(),
         }
     }
 
@@ -114,11 +173,18 @@ impl Plan {
         r.gen_range(0..12)
     }
 
-    pub fn settings(&self, db: &Path, state: &Path, out: &Path) -> Vec<String> {
-        let mode = match self.mode {
+    /// `cdc.snapshot.mode` as the settings spell it.
+    pub fn mode_name(&self) -> &'static str {
+        match self.mode {
             SnapshotMode::None => "none",
-            _ => "initial",
-        };
+            SnapshotMode::Initial => "initial",
+            SnapshotMode::SnapshotOnly => "snapshot_only",
+            SnapshotMode::OnSignal => "on_signal",
+        }
+    }
+
+    pub fn settings(&self, db: &Path, state: &Path, out: &Path) -> Vec<String> {
+        let mode = self.mode_name();
         let reads = self
             .ora01555_reads
             .iter()
@@ -137,6 +203,9 @@ impl Plan {
             format!("cdc.stream.buffer.memory.bytes={}", self.buffer_bytes),
             format!("cdc.sink.segment.bytes={}", self.segment_bytes),
             "cdc.stream.poll.ms=10".into(),
+            // Connect retries as configured by default, with waits short enough for a soak.
+            "cdc.database.connect.backoff.ms=1".into(),
+            "cdc.database.connect.backoff.max.ms=8".into(),
             "cdc.heartbeat.interval.ms=0".into(),
             "cdc.metrics.interval.ms=0".into(),
             format!("cdc.emulator.fault.seed={}", self.seed),
@@ -146,6 +215,24 @@ impl Plan {
                 self.connect_fail_every
             ),
             format!("cdc.emulator.fault.read.delay.ms={}", self.read_delay_ms),
+            "cdc.signal.enabled.channels=file".into(),
+            "cdc.signal.poll.ms=10".into(),
+            format!(
+                "cdc.signal.concurrent={}",
+                if self.features.queue {
+                    "queue"
+                } else {
+                    "reject"
+                }
+            ),
+            format!(
+                "cdc.snapshot.new.tables={}",
+                if self.features.new_tables_auto {
+                    "auto"
+                } else {
+                    "signal"
+                }
+            ),
         ];
         if !reads.is_empty() {
             s.push(format!("cdc.emulator.fault.ora01555.reads={reads}"));

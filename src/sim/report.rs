@@ -17,6 +17,8 @@ pub struct Outcome {
     pub interleaved: u64,
     pub records: u64,
     pub world: WorldCounts,
+    /// Snapshot modes, signals sent and handled, by kind.
+    pub features: BTreeMap<String, u64>,
     /// Each names the invariant and the first violating record.
     pub violations: Vec<String>,
 }
@@ -55,6 +57,9 @@ impl Summary {
         for (k, v) in &o.faults {
             *t.faults.entry(k.clone()).or_default() += v;
         }
+        for (k, v) in &o.features {
+            *t.features.entry(k.clone()).or_default() += v;
+        }
         t.crashes += o.crashes;
         t.restarts += o.restarts;
         t.interleaved += o.interleaved;
@@ -67,6 +72,7 @@ impl Summary {
         w.row_moves += x.row_moves;
         w.ddl += x.ddl;
         w.long_transactions += x.long_transactions;
+        w.tables_created += x.tables_created;
         t.violations.extend(o.violations.iter().cloned());
         if !o.violations.is_empty() {
             self.failed_seeds.push(o.seed);
@@ -85,6 +91,9 @@ impl Summary {
         for (k, v) in &t.faults {
             rows.push((format!("fault: {k}"), *v));
         }
+        for (k, v) in &t.features {
+            rows.push((k.clone(), *v));
+        }
         let w = &t.world;
         rows.extend([
             ("workload steps inside engine runs".into(), t.interleaved),
@@ -95,6 +104,7 @@ impl Summary {
             ("  row movements".into(), w.row_moves),
             ("  ADD/DROP COLUMN".into(), w.ddl),
             ("  long transactions".into(), w.long_transactions),
+            ("  CREATE TABLE".into(), w.tables_created),
             ("violations".into(), t.violations.len() as u64),
         ]);
         let width = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);

@@ -81,6 +81,7 @@ pub struct WorldCounts {
     pub row_moves: u64,
     pub ddl: u64,
     pub long_transactions: u64,
+    pub tables_created: u64,
 }
 
 /// A transaction the simulation holds open across the engine's runs and restarts.
@@ -141,6 +142,21 @@ impl World {
         Ok(w)
     }
 
+    /// CREATE TABLE every `n` workload transactions of a batch (0: never).
+    pub fn set_create_table_every(&mut self, n: u64) {
+        self.options.create_table_every = n;
+    }
+
+    /// Every table now, for signals to name.
+    pub fn table_names(&self) -> Vec<crate::names::TableName> {
+        self.writer
+            .replica()
+            .tables
+            .iter()
+            .map(|t| t.info().name)
+            .collect()
+    }
+
     pub fn current_scn(&self) -> Scn {
         self.writer.replica().current_scn
     }
@@ -161,6 +177,7 @@ impl World {
             self.counts.row_moves += s.row_moves;
             self.counts.ddl += s.ddl;
             self.counts.long_transactions += s.long_transactions;
+            self.counts.tables_created += s.tables_created;
         }
         self.step_longs()?;
         self.flush()

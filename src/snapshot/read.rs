@@ -102,7 +102,10 @@ impl<'a> Reader<'a> {
     /// The coordinating session (planning, SCNs, retries).
     fn main(&mut self) -> Result<&mut dyn Session> {
         if self.sessions[0].is_none() {
-            self.sessions[0] = Some(self.connector.connect()?);
+            self.sessions[0] = Some(crate::source::connect_retrying(
+                self.connector,
+                &self.settings.connect,
+            )?);
         }
         match self.sessions[0].as_deref_mut() {
             Some(s) => Ok(s),
@@ -312,6 +315,7 @@ impl<'a> Reader<'a> {
         scn: Scn,
     ) -> Vec<Result<Vec<FetchedRow>>> {
         let connector = self.connector;
+        let policy = &self.settings.connect;
         std::thread::scope(|scope| {
             let handles: Vec<_> = self
                 .sessions
@@ -321,7 +325,7 @@ impl<'a> Reader<'a> {
                     let q = query(t, chunk, scn);
                     scope.spawn(move || {
                         if slot.is_none() {
-                            *slot = Some(connector.connect()?);
+                            *slot = Some(crate::source::connect_retrying(connector, policy)?);
                         }
                         let Some(s) = slot.as_deref_mut() else {
                             return Err(CdcError::ConnectionLost("no session".into()));

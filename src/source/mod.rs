@@ -11,7 +11,10 @@ pub mod mining;
 pub mod model;
 pub mod oracle;
 pub mod replay;
+mod retry;
 pub mod rowid;
+
+pub use retry::{backoff, connect_retrying, connect_with, is_transient};
 
 pub use model::*;
 
