@@ -306,31 +306,36 @@ impl<'a> Publisher<'a> {
         crate::source::connect_retrying(self.connector, &self.settings.connect)
     }
 
-    /// The database's current SCN (reconnecting once after a lost connection).
-    pub fn current_scn(&mut self) -> Result<Scn> {
-        let scn = match self.session.current_scn() {
-            Err(CdcError::ConnectionLost(_)) => {
-                self.session = self.reconnect()?;
-                self.session.current_scn()
+    /// Run `call` on the session; a lost connection is reconnected (with the connect retries
+    /// and their backoff) and the call made again, up to MINE_RETRIES times, as a mining window is.
+    fn on_session<T>(&mut self, call: impl Fn(&mut dyn Session) -> Result<T>) -> Result<T> {
+        let mut lost = 0;
+        loop {
+            match call(self.session.as_mut()) {
+                Err(CdcError::ConnectionLost(e)) if lost < MINE_RETRIES => {
+                    lost += 1;
+                    tracing::warn!(
+                        "connection lost ({e}); reconnecting ({lost} of {MINE_RETRIES})"
+                    );
+                    self.session = self.reconnect()?;
+                }
+                other => return other,
             }
-            other => other,
-        }?;
+        }
+    }
+
+    /// The database's current SCN.
+    pub fn current_scn(&mut self) -> Result<Scn> {
+        let scn = self.on_session(|s| s.current_scn())?;
         self.current = scn;
         self.refresh();
         Ok(scn)
     }
 
     /// The highest SCN the mining database's redo covers, when it is behind the source
-    /// (downstream capture: only the redo shipped there); reconnecting once after a lost
-    /// connection.
+    /// (downstream capture: only the redo shipped there).
     pub fn mining_limit(&mut self) -> Result<Option<Scn>> {
-        match self.session.mining_limit() {
-            Err(CdcError::ConnectionLost(_)) => {
-                self.session = self.connector.connect()?;
-                self.session.mining_limit()
-            }
-            other => other,
-        }
+        self.on_session(|s| s.mining_limit())
     }
 
     /// `end`, or less when the mining database has redo only up to an earlier SCN.
