@@ -59,8 +59,15 @@ for fid, (secs, tp) in results.items():
     goal, met = "", ""
     if fid == "parser/update/10 cols/bytes":
         goal, met = "≥ 400 MB/s", per_s >= 400e6
+    elif fid.startswith("stream/plain write"):
+        pass
     elif fid.startswith("stream/"):
-        goal, met = "≥ 500 k events/s", per_s >= 500e3
+        # Beside the plain write of the same bytes (the kernel's copy of ~90 MB), which any
+        # writer of these records pays: the engine's own share is the difference.
+        _, _, clock = fid.partition(" (")
+        plain = results.get(f"stream/plain write of the JSONL bytes ({clock}" if clock else "")
+        share = f"; without the plain write {tp['Elements'] / (secs - plain[0]) / 1e3:.0f} k/s" if plain and secs > plain[0] else ""
+        goal, met = f"≥ 500 k events/s{share}", per_s >= 500e3
     elif fid.startswith("emulator/"):
         goal, met = "well under 1 s", secs < 1
     elif fid.startswith(("snapshot/chunk rows to", "snapshot/emulator to")):
