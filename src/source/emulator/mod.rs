@@ -72,18 +72,7 @@ pub fn init(
     if let Some(s) = seed {
         schema.seed = s;
     }
-    if dir.exists() {
-        let empty = std::fs::read_dir(dir)
-            .map_err(|e| CdcError::io(dir, e))?
-            .next()
-            .is_none();
-        if !empty {
-            return Err(CdcError::Argument(format!(
-                "{} exists and is not empty; choose a new directory",
-                dir.display()
-            )));
-        }
-    }
+    ensure_new_dir(dir)?;
     std::fs::create_dir_all(dir).map_err(|e| CdcError::io(dir, e))?;
     let stored = serde_yaml::to_string(&schema).map_err(|e| CdcError::EmulatorSchema {
         path: schema_path.to_path_buf(),
@@ -611,3 +600,20 @@ impl Session for EmulatorSession {
 
 #[cfg(test)]
 mod tests;
+
+/// An emulated database (or topology) goes into a new or empty directory only.
+pub(crate) fn ensure_new_dir(dir: &Path) -> Result<()> {
+    if dir.exists() {
+        let empty = std::fs::read_dir(dir)
+            .map_err(|e| CdcError::io(dir, e))?
+            .next()
+            .is_none();
+        if !empty {
+            return Err(CdcError::Argument(format!(
+                "{} exists and is not empty; choose a new directory",
+                dir.display()
+            )));
+        }
+    }
+    Ok(())
+}

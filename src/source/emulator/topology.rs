@@ -192,18 +192,7 @@ pub fn resolve(dir: &Path) -> Result<Resolved> {
 
 /// Write `topology.yaml` into a new (or empty) directory.
 pub fn create(dir: &Path, file: &TopologyFile) -> Result<()> {
-    if dir.exists() {
-        let empty = std::fs::read_dir(dir)
-            .map_err(|e| CdcError::io(dir, e))?
-            .next()
-            .is_none();
-        if !empty {
-            return Err(CdcError::Argument(format!(
-                "{} exists and is not empty; choose a new directory",
-                dir.display()
-            )));
-        }
-    }
+    super::ensure_new_dir(dir)?;
     // Check it opens before anything is written.
     let named = match file {
         TopologyFile::PhysicalStandby { primary, .. } => primary,
