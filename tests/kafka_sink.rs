@@ -100,7 +100,10 @@ impl Broker {
 
     /// A broker that tells clients to connect to `advertised` (a port in front of it).
     fn start_advertising(bin: &Path, dir: &Path, advertised: Option<u16>) -> Broker {
-        let port = free_port();
+        Broker::start_on(bin, dir, free_port(), advertised)
+    }
+
+    fn start_on(bin: &Path, dir: &Path, port: u16, advertised: Option<u16>) -> Broker {
         let mut b = Broker {
             bin: bin.to_path_buf(),
             port,
@@ -786,4 +789,37 @@ fn an_undecodable_transaction_goes_to_the_dlq_topic() {
     assert_eq!(value["code"], "CDC-3002");
     let file = std::fs::read_to_string(state.join("dlq.jsonl")).unwrap();
     assert_eq!(file.lines().count(), 1, "{file}");
+}
+
+/// No broker when capture starts: it waits in `paused-for-flow-control` (not `starting`), and
+/// goes on once the broker is up.
+#[test]
+fn a_broker_down_at_start_is_reported_as_flow_control_and_waited_for() {
+    let Some(bin) = tansu_or_skip() else { return };
+    let e = emulated(SCHEMA);
+    let port = free_port();
+    let brokers = format!("127.0.0.1:{port}");
+    let args = capture_args(&e.db, &e.state, &brokers, &[]);
+    let mut c = Command::new(cargo_bin("oracle-cdc"))
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let paused = wait_for_event(&e.state, 30, "paused-for-flow-control", |ev| {
+        ev["event"] == "capture-state" && ev["state"] == "paused-for-flow-control"
+    });
+    assert!(paused["reason"].is_string(), "{paused}");
+    assert!(c.try_wait().unwrap().is_none(), "capture ended");
+    let _broker = Broker::start_on(&bin, e.dir.path(), port, None);
+    wait_for_event(&e.state, 120, "snapshot done", |ev| {
+        ev["event"] == "snapshot-complete"
+    });
+    c.kill().unwrap();
+    c.wait().unwrap();
+    let delivered: usize = TABLES
+        .iter()
+        .map(|t| topic_records(&brokers, t, false).len())
+        .sum();
+    assert!(delivered > 0, "nothing delivered once the broker was up");
 }

@@ -158,12 +158,15 @@ impl Capture<'_> {
         let offsets_path = state.offsets();
         // The Kafka sink first: with transactions it fences an older producer and may take
         // newer offsets from Kafka (a crash between its commit and the local offsets write).
+        // A broker that is down or slow at start is flow control too: the watch reports it.
+        let open_kafka = || {
+            status.sink_busy(true);
+            let sink = crate::kafka::sink::KafkaSink::open(s, &offsets_path, &state.ops());
+            status.sink_busy(false);
+            sink
+        };
         let mut kafka = match s.sink.kind {
-            SinkType::Kafka => Some(crate::kafka::sink::KafkaSink::open(
-                s,
-                &offsets_path,
-                &state.ops(),
-            )?),
+            SinkType::Kafka => Some(open_kafka()?),
             _ => None,
         };
         let mut offsets = match Offsets::load(&offsets_path)? {
@@ -221,11 +224,7 @@ impl Capture<'_> {
             SinkType::Stdout => Box::new(StdoutSink::new(offsets.sink.as_ref())),
             SinkType::Kafka => match kafka.take() {
                 Some(k) => Box::new(k),
-                None => Box::new(crate::kafka::sink::KafkaSink::open(
-                    s,
-                    &offsets_path,
-                    &state.ops(),
-                )?),
+                None => Box::new(open_kafka()?),
             },
         };
         if offsets.sink.is_none() {
