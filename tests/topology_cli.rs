@@ -112,6 +112,20 @@ fn common(e: &Emulated, url: &Path) -> Vec<String> {
     ]
 }
 
+/// `emulator create DIR --ROLE-of PRIMARY EXTRA…`: a standby or downstream of `primary`.
+fn create(dir: &Path, role: &str, primary: &Path, extra: &[&str]) -> std::process::Output {
+    let role_of = format!("--{role}-of");
+    let mut args = vec![
+        "emulator",
+        "create",
+        dir.to_str().unwrap(),
+        role_of.as_str(),
+        primary.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
 fn ok(out: &std::process::Output) {
     assert!(
         out.status.success(),
@@ -125,15 +139,7 @@ fn capture_on_a_lagging_standby_converges_writes_nothing_and_places_chunks_at_th
     let e = emulated(SCHEMA);
     workload(&e.db, 150, 3);
     let standby = e.dir.path().join("standby");
-    let created = run(&[
-        "emulator",
-        "create",
-        standby.to_str().unwrap(),
-        "--standby-of",
-        e.db.to_str().unwrap(),
-        "--apply-lag-scn",
-        "60",
-    ]);
+    let created = create(&standby, "standby", &e.db, &["--apply-lag-scn", "60"]);
     assert!(String::from_utf8_lossy(&created.stdout).contains("physical standby"));
     let primary_before = fingerprint(&e.db);
     let standby_before = fingerprint(&standby);
@@ -237,13 +243,7 @@ fn capture_mining_on_a_downstream_converges_and_a_missing_log_stops_it_with_cdc_
     let e = emulated(SCHEMA);
     workload(&e.db, 100, 5);
     let downstream = e.dir.path().join("downstream");
-    run(&[
-        "emulator",
-        "create",
-        downstream.to_str().unwrap(),
-        "--downstream-of",
-        e.db.to_str().unwrap(),
-    ]);
+    create(&downstream, "downstream", &e.db, &[]);
     let ds = status(&downstream);
     assert_eq!(ds["database"]["name"], "DOWNSTRM");
     assert_ne!(ds["database"]["dbid"], status(&e.db)["database"]["dbid"]);
@@ -303,15 +303,12 @@ fn capture_mining_on_a_downstream_converges_and_a_missing_log_stops_it_with_cdc_
         .max()
         .unwrap();
     let late = e.dir.path().join("late-downstream");
-    run(&[
-        "emulator",
-        "create",
-        late.to_str().unwrap(),
-        "--downstream-of",
-        e.db.to_str().unwrap(),
-        "--from-sequence",
-        &last_seq.to_string(),
-    ]);
+    create(
+        &late,
+        "downstream",
+        &e.db,
+        &["--from-sequence", &last_seq.to_string()],
+    );
     let mut late_sets = common(&e, &e.db);
     late_sets.push(format!(
         "cdc.mining.database.url=emulator:{}",
@@ -347,13 +344,7 @@ fn capture_mining_on_a_downstream_converges_and_a_missing_log_stops_it_with_cdc_
     // A mining database that holds another database's redo is refused (CDC-2202).
     let other = emulated(&SCHEMA.replace("log_size: 400", "log_size: 400\n  dbid: 42"));
     let other_ds = other.dir.path().join("ds");
-    run(&[
-        "emulator",
-        "create",
-        other_ds.to_str().unwrap(),
-        "--downstream-of",
-        other.db.to_str().unwrap(),
-    ]);
+    create(&other_ds, "downstream", &other.db, &[]);
     let mut wrong = common(&e, &e.db);
     wrong.push(format!(
         "cdc.mining.database.url=emulator:{}",
@@ -404,15 +395,12 @@ fn waits_for_redo(e: &Json) -> bool {
 fn archived_log_downstream_capture_waits_for_shipped_redo_stops_cleanly_and_converges() {
     let e = emulated(SCHEMA);
     let downstream = e.dir.path().join("downstream");
-    run(&[
-        "emulator",
-        "create",
-        downstream.to_str().unwrap(),
-        "--downstream-of",
-        e.db.to_str().unwrap(),
-        "--shipping",
-        "archived",
-    ]);
+    create(
+        &downstream,
+        "downstream",
+        &e.db,
+        &["--shipping", "archived"],
+    );
     let mut sets = common(&e, &e.db);
     sets.extend([
         format!("cdc.mining.database.url=emulator:{}", downstream.display()),
@@ -496,15 +484,7 @@ fn archived_log_downstream_capture_waits_for_shipped_redo_stops_cleanly_and_conv
 fn capture_on_a_standby_converges_while_the_primary_commits_and_apply_moves() {
     let e = emulated(SCHEMA);
     let standby = e.dir.path().join("standby");
-    run(&[
-        "emulator",
-        "create",
-        standby.to_str().unwrap(),
-        "--standby-of",
-        e.db.to_str().unwrap(),
-        "--apply-lag-scn",
-        "25",
-    ]);
+    create(&standby, "standby", &e.db, &["--apply-lag-scn", "25"]);
     let standby_before = fingerprint(&standby);
     let mut sets = common(&e, &standby);
     sets.push("cdc.emulator.fault.read.delay.ms=15".into());
@@ -554,22 +534,8 @@ fn downstream_mining_with_scns_and_snapshot_reads_from_the_standby_converges() {
     workload(&e.db, 120, 13);
     let standby = e.dir.path().join("standby");
     let downstream = e.dir.path().join("downstream");
-    run(&[
-        "emulator",
-        "create",
-        standby.to_str().unwrap(),
-        "--standby-of",
-        e.db.to_str().unwrap(),
-        "--apply-lag-scn",
-        "20",
-    ]);
-    run(&[
-        "emulator",
-        "create",
-        downstream.to_str().unwrap(),
-        "--downstream-of",
-        e.db.to_str().unwrap(),
-    ]);
+    create(&standby, "standby", &e.db, &["--apply-lag-scn", "20"]);
+    create(&downstream, "downstream", &e.db, &[]);
     let standby_before = fingerprint(&standby);
     let mut sets = common(&e, &standby);
     sets.push(format!(
