@@ -7,24 +7,13 @@ use oracle_cdc::source::model::{ChunkRange, FlashbackQuery};
 use oracle_cdc::source::Connector;
 use std::time::Duration;
 
-const SCHEMA: &str = r#"
-tables:
-  - name: BENCH.T
-    columns:
-      - { name: ID, type: NUMBER(10), nullable: false }
-      - { name: NAME, type: VARCHAR2(50) }
-      - { name: AMOUNT, type: "NUMBER(10,2)" }
-      - { name: CREATED, type: DATE }
-      - { name: NOTE, type: VARCHAR2(50) }
-    primary_key: [ID]
-    supplemental_logging: all
-    rows: 100000
-"#;
+#[path = "support/table.rs"]
+mod bench_table;
 
 fn bench(c: &mut Criterion) {
     let dir = tempfile::tempdir().expect("tempdir");
     let schema = dir.path().join("schema.yaml");
-    std::fs::write(&schema, SCHEMA).expect("schema");
+    std::fs::write(&schema, bench_table::schema(100_000)).expect("schema");
     let db = dir.path().join("db");
     init(&db, &schema, None, clock::system()).expect("init");
     let conn = EmulatorConnector::open(&db, Faults::default()).expect("open");

@@ -18,22 +18,8 @@ const ROWS: u64 = 40_000;
 const CHUNK_ROWS: u64 = 2_000;
 const LATENCY_MS: u64 = 20;
 
-fn schema() -> String {
-    format!(
-        r#"
-tables:
-  - name: BENCH.T
-    columns:
-      - {{ name: ID, type: NUMBER(10), nullable: false }}
-      - {{ name: NAME, type: VARCHAR2(50) }}
-      - {{ name: AMOUNT, type: "NUMBER(10,2)" }}
-      - {{ name: CREATED, type: DATE }}
-      - {{ name: NOTE, type: VARCHAR2(50) }}
-    primary_key: [ID]
-    rows: {ROWS}
-"#
-    )
-}
+#[path = "support/table.rs"]
+mod bench_table;
 
 fn snapshot(conn: &EmulatorConnector, settings: &Settings, dir: &std::path::Path) {
     let mut s = conn.connect().expect("connect");
@@ -63,7 +49,7 @@ fn snapshot(conn: &EmulatorConnector, settings: &Settings, dir: &std::path::Path
 fn bench(c: &mut Criterion) {
     let dir = tempfile::tempdir().expect("tempdir");
     let schema_path = dir.path().join("schema.yaml");
-    std::fs::write(&schema_path, schema()).expect("schema");
+    std::fs::write(&schema_path, bench_table::schema(ROWS)).expect("schema");
     let db = dir.path().join("db");
     init(&db, &schema_path, None, clock::system()).expect("init");
 

@@ -32,22 +32,8 @@ const ROWS: u64 = 200_000;
 /// The emulator's database name (in the records' `source.db`).
 const DB: &str = "EMU";
 
-fn schema() -> String {
-    format!(
-        r#"
-tables:
-  - name: BENCH.T
-    columns:
-      - {{ name: ID, type: NUMBER(10), nullable: false }}
-      - {{ name: NAME, type: VARCHAR2(50) }}
-      - {{ name: AMOUNT, type: "NUMBER(10,2)" }}
-      - {{ name: CREATED, type: DATE }}
-      - {{ name: NOTE, type: VARCHAR2(50) }}
-    primary_key: [ID]
-    rows: {ROWS}
-"#
-    )
-}
+#[path = "support/table.rs"]
+mod bench_table;
 
 /// Keeps every chunk the snapshot reads, for the engine-only measurement.
 #[derive(Default)]
@@ -128,7 +114,7 @@ fn run_snapshot(conn: &EmulatorConnector, settings: &Settings, sink: &mut dyn Ch
 fn bench(c: &mut Criterion) {
     let dir = tempfile::tempdir().expect("tempdir");
     let schema_path = dir.path().join("schema.yaml");
-    std::fs::write(&schema_path, schema()).expect("schema");
+    std::fs::write(&schema_path, bench_table::schema(ROWS)).expect("schema");
     let db = dir.path().join("db");
     init(&db, &schema_path, None, clock::system()).expect("init");
     let conn = EmulatorConnector::open(&db, Faults::default()).expect("open");
