@@ -185,6 +185,7 @@ fn bench(c: &mut Criterion) {
         });
     }
     // The same bytes through a plain buffered writer, for the ratio.
+    let mut plain_bytes = Vec::new();
     for (name, format, ext) in [
         (
             "plain write of the JSONL bytes",
@@ -202,20 +203,57 @@ fn bench(c: &mut Criterion) {
                     iters,
                     || tempfile::tempdir().expect("out"),
                     |o| {
-                        let f = std::fs::File::create(o.path().join("plain")).expect("create");
-                        let mut w = std::io::BufWriter::new(f);
-                        for line in bytes.split_inclusive(|&b| b == b'\n') {
-                            w.write_all(line).expect("write");
-                        }
-                        let f = w.into_inner().expect("flush");
-                        f.sync_data().expect("sync");
+                        plain_write(&bytes, o.path());
                         o
                     },
                 )
             })
         });
+        plain_bytes.push((format, bytes));
     }
     g.finish();
+    // The goal's ratio, from back-to-back pairs (see `Clock::ratios`).
+    for (format, bytes) in &plain_bytes {
+        let ratios = clock.ratios(
+            || {
+                clock.once(
+                    || (collect.chunks.clone(), tempfile::tempdir().expect("out")),
+                    |(chunks, out)| {
+                        publish_chunks(chunks, *format, out.path());
+                        out
+                    },
+                )
+            },
+            || {
+                clock.once(
+                    || tempfile::tempdir().expect("out"),
+                    |o| {
+                        plain_write(bytes, o.path());
+                        o
+                    },
+                )
+            },
+        );
+        let name = match format {
+            ExportFormat::Csv => "CSV",
+            _ => "JSONL",
+        };
+        bench_clock::record_ratio(
+            &format!("snapshot/chunk rows to {name} ({} time)", clock.name()),
+            &ratios,
+        );
+    }
+}
+
+/// What any writer of these bytes pays: a buffered write line by line, synced once.
+fn plain_write(bytes: &[u8], dir: &std::path::Path) {
+    let f = std::fs::File::create(dir.join("plain")).expect("create");
+    let mut w = std::io::BufWriter::new(f);
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        w.write_all(line).expect("write");
+    }
+    let f = w.into_inner().expect("flush");
+    f.sync_data().expect("sync");
 }
 
 criterion_group!(benches, bench);

@@ -78,3 +78,75 @@ impl Clock {
 pub fn repeat() -> Option<u64> {
     std::env::var("ORACLE_CDC_BENCH_REPEAT").ok()?.parse().ok()
 }
+
+impl Clock {
+    /// One timed run of `routine` on a fresh `setup()`.
+    pub fn once<S, R>(self, setup: impl FnOnce() -> S, routine: impl FnOnce(S) -> R) -> Duration {
+        let input = setup();
+        let start = self.now();
+        let out = routine(input);
+        let took = self.now().saturating_sub(start);
+        drop(out);
+        took
+    }
+
+    /// A ratio that the machine's drift does not skew: `ORACLE_CDC_BENCH_PAIRS` times (default
+    /// 31), one run of `a` and one of `b` back to back, in alternating order, and the ratio a/b
+    /// of each pair, sorted. Criterion times `a` and `b` a minute apart, and on a shared VM the
+    /// plain write alone moves by ±30 % between such runs; the two runs of a pair share the
+    /// machine's state.
+    pub fn ratios(
+        self,
+        mut a: impl FnMut() -> Duration,
+        mut b: impl FnMut() -> Duration,
+    ) -> Vec<f64> {
+        let pairs = std::env::var("ORACLE_CDC_BENCH_PAIRS")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(31usize);
+        let mut out: Vec<f64> = (0..pairs)
+            .map(|i| {
+                let (a, b) = match i % 2 {
+                    0 => (a(), b()),
+                    _ => {
+                        let b = b();
+                        (a(), b)
+                    }
+                };
+                a.as_secs_f64() / b.as_secs_f64().max(1e-9)
+            })
+            .collect();
+        out.sort_by(f64::total_cmp);
+        out
+    }
+}
+
+/// Print the median ratio (and its spread) and store it where `benches/run.sh` reads it:
+/// `target/criterion/ratios/<id>.json` with `id` like `snapshot/chunk rows to CSV (cpu time)`.
+pub fn record_ratio(id: &str, ratios: &[f64]) {
+    let Some(median) = ratios.get(ratios.len() / 2).copied() else {
+        return;
+    };
+    let (min, max) = (ratios[0], ratios[ratios.len() - 1]);
+    eprintln!(
+        "{id}: {median:.2}× the plain write (median of {} pairs, {min:.2}–{max:.2})",
+        ratios.len()
+    );
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+        || std::path::PathBuf::from("target"),
+        std::path::PathBuf::from,
+    );
+    let path = target
+        .join("criterion/ratios")
+        .join(format!("{}.json", id.replace('/', "_")));
+    let json = format!(
+        "{{\"id\":{id:?},\"median\":{median},\"min\":{min},\"max\":{max},\"pairs\":{}}}\n",
+        ratios.len()
+    );
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    if let Err(e) = std::fs::write(&path, json) {
+        eprintln!("{}: {e}", path.display());
+    }
+}
