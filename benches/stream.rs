@@ -9,6 +9,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use oracle_cdc::capture::records::change_record_lines;
 use oracle_cdc::names::TableName;
+use oracle_cdc::sink::{segment_name, FileSink, RecordSink};
 use oracle_cdc::source::emulator::sql_redo;
 use oracle_cdc::source::model::{op, ColumnInfo, LogMinerRow};
 use oracle_cdc::stream::buffer::TxBuffer;
@@ -17,6 +18,8 @@ use oracle_cdc::types::{ColumnType, Value};
 use std::io::Write;
 use std::time::Duration;
 
+// Shared by the benches; each uses part of it.
+#[allow(dead_code)]
 #[path = "support/clock.rs"]
 mod bench_clock;
 
@@ -171,12 +174,12 @@ fn borrow(v: &[(String, ColumnType, Value)]) -> Vec<sql_redo::Col<'_>> {
     v.iter().map(|(n, t, x)| (n.as_str(), t, x)).collect()
 }
 
-/// Rows → buffer → decode → records → JSONL file; returns the events written.
-fn run(rows: Vec<LogMinerRow>, catalog: &Catalog, path: &std::path::Path) -> u64 {
+/// Rows → buffer → decode → records → capture's JSONL file sink (one segment, made durable
+/// at the end); returns the events written.
+fn run(rows: Vec<LogMinerRow>, catalog: &Catalog, dir: &std::path::Path) -> u64 {
     let schema = catalog.tables.values().next().expect("table");
     let mut buffer = TxBuffer::default();
-    let mut out =
-        std::io::BufWriter::with_capacity(1 << 16, std::fs::File::create(path).expect("create"));
+    let mut sink = FileSink::open(dir, u64::MAX, None).expect("sink");
     let mut events = 0u64;
     for row in rows {
         let Some(mut tx) = buffer.push(row).expect("push") else {
@@ -187,14 +190,25 @@ fn run(rows: Vec<LogMinerRow>, catalog: &Catalog, path: &std::path::Path) -> u64
                 continue;
             };
             for line in change_record_lines("bench", "BENCH", schema, &change, &tx) {
-                out.write_all(&line).expect("write");
-                out.write_all(b"\n").expect("write");
+                sink.write(&line).expect("write");
                 events += 1;
             }
         }
     }
-    out.flush().expect("flush");
+    sink.commit().expect("commit");
     events
+}
+
+/// The same bytes through a plain buffered writer, line by line, synced once: the floor any
+/// writer of these records pays (the kernel's copy of ~90 MB into the page cache).
+fn plain_write(bytes: &[u8], dir: &std::path::Path) {
+    let f = std::fs::File::create(dir.join("plain")).expect("create");
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, f);
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        w.write_all(line).expect("write");
+    }
+    let f = w.into_inner().expect("flush");
+    f.sync_data().expect("sync");
 }
 
 fn bench(c: &mut Criterion) {
@@ -211,18 +225,19 @@ fn bench(c: &mut Criterion) {
         },
     );
     let rows = mined(&table, &cols);
-    let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path().join("out.jsonl");
+    let fresh = || tempfile::tempdir().expect("tempdir");
+    let first = fresh();
     assert_eq!(
-        run(rows.clone(), &catalog, &path),
+        run(rows.clone(), &catalog, first.path()),
         EVENTS,
         "every change is one event"
     );
+    let bytes = std::fs::read(first.path().join(segment_name(1))).expect("read");
 
     // For profilers (`perf stat`, callgrind): run the path n times, without criterion.
     if let Some(n) = bench_clock::repeat() {
         for _ in 0..n {
-            run(rows.clone(), &catalog, &path);
+            run(rows.clone(), &catalog, fresh().path());
         }
         return;
     }
@@ -231,46 +246,32 @@ fn bench(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(15))
         .throughput(Throughput::Elements(EVENTS));
     let clock = bench_clock::Clock::from_env();
-    g.bench_function(format!("rows to JSONL ({} time)", clock.name()), |b| {
-        b.iter_custom(|iters| {
-            clock.time(
-                iters,
-                || {
-                    // The previous iteration's 90 MB file goes before the clock starts: a
-                    // capture appends to its segments and never truncates one this size.
-                    let _ = std::fs::remove_file(&path);
-                    rows.clone()
-                },
-                |rows| run(rows, &catalog, &path),
-            )
+    // Each run writes into a new directory (a capture appends to its segments and never
+    // truncates one this size); the previous one is removed outside the clock.
+    let engine = || {
+        clock.once(
+            || (rows.clone(), fresh()),
+            |(rows, dir)| (run(rows, &catalog, dir.path()), dir),
+        )
+    };
+    let plain = || {
+        clock.once(fresh, |dir| {
+            plain_write(&bytes, dir.path());
+            dir
         })
+    };
+    g.bench_function(format!("rows to JSONL ({} time)", clock.name()), |b| {
+        b.iter_custom(|iters| (0..iters).map(|_| engine()).sum())
     });
-    // The same bytes through a plain buffered writer: the floor any writer of these records
-    // pays (the kernel's copy into the page cache), for the ratio.
-    let bytes = std::fs::read(&path).expect("read");
-    g.throughput(Throughput::Elements(EVENTS));
     g.bench_function(
         format!("plain write of the JSONL bytes ({} time)", clock.name()),
-        |b| {
-            b.iter_custom(|iters| {
-                clock.time(
-                    iters,
-                    || {
-                        let _ = std::fs::remove_file(&path);
-                    },
-                    |()| {
-                        let f = std::fs::File::create(&path).expect("create");
-                        let mut w = std::io::BufWriter::with_capacity(1 << 16, f);
-                        for line in bytes.split_inclusive(|&b| b == b'\n') {
-                            w.write_all(line).expect("write");
-                        }
-                        w.flush().expect("flush");
-                    },
-                )
-            })
-        },
+        |b| b.iter_custom(|iters| (0..iters).map(|_| plain()).sum()),
     );
     g.finish();
+    bench_clock::record_ratio(
+        &format!("stream/rows to JSONL ({} time)", clock.name()),
+        &clock.ratios(engine, plain),
+    );
 }
 
 criterion_group!(benches, bench);
