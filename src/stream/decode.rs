@@ -2,7 +2,7 @@
 //! decoded with each table's columns as of the change's SCN (the schema history).
 
 use super::buffer::{Committed, TxRows};
-use super::parse::{parse_dml, parse_lob_write, to_value, DmlKind, Literal};
+use super::parse::{into_value, parse_dml, parse_lob_write, to_value, DmlKind, Literal};
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
 use crate::source::model::{op, ColumnInfo, LogMinerRow, Scn, TableInfo};
@@ -191,7 +191,7 @@ fn typed(
             let message = format!("column {name} is not in the table's columns at this SCN");
             return Err(redo_error(row, t, xid, message));
         };
-        let v = to_value(&lit, &cols[i].data_type)
+        let v = into_value(lit, &cols[i].data_type)
             .map_err(|message| redo_error(row, t, xid, format!("column {name}: {message}")))?;
         in_order &= out.is_empty() || i > last;
         last = i;

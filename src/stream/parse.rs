@@ -11,7 +11,7 @@
 use std::fmt::{self, Write as _};
 
 mod value;
-pub use value::to_value;
+pub use value::{into_value, to_value};
 
 #[cfg(test)]
 mod proptests;

@@ -58,6 +58,11 @@ fn check(got: &[(String, Literal)], row: &Row, place: Place) -> Result<(), TestC
             None => prop_assert_eq!(lit, &Literal::Unsupported),
             Some(e) => {
                 let value = to_value(lit, t).map_err(TestCaseError::fail)?;
+                prop_assert_eq!(
+                    into_value(lit.clone(), t),
+                    Ok(value.clone()),
+                    "moved as copied"
+                );
                 prop_assert!(
                     same(&value, &e),
                     "{:?} {:?} came back as {:?} via {:?}",
@@ -246,6 +251,26 @@ proptest! {
         let del = parse_dml(&delete(&t, &c)).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert!(del.new.is_empty());
         check(&del.old, &row, Place::Where)?;
+    }
+
+    /// The moving fast path types exactly as the copying one, canonical text or not.
+    #[test]
+    fn into_value_types_as_to_value(
+        number in "[-+ ]?0{0,2}[0-9]{0,3}(\\.[0-9]{0,3}0{0,2})?([eE][-+]?[0-9])? ?",
+        date in "[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9]{2}:[0-9]{2})? ?",
+        text in "[ -~é]{0,8}",
+    ) {
+        let num = ColumnType::parse("NUMBER(10,2)").unwrap();
+        for lit in [Literal::Bare(number.clone()), Literal::Str(number)] {
+            prop_assert_eq!(into_value(lit.clone(), &num), to_value(&lit, &num), "{:?}", lit);
+        }
+        for lit in [Literal::ToDate(date.clone()), Literal::Str(date)] {
+            prop_assert_eq!(into_value(lit.clone(), &ColumnType::Date), to_value(&lit, &ColumnType::Date), "{:?}", lit);
+        }
+        let vc = ColumnType::parse("VARCHAR2(20)").unwrap();
+        for (ty, lit) in [(&vc, Literal::Str(text.clone())), (&ColumnType::Json, Literal::Unistr(text.clone())), (&num, Literal::Str(text))] {
+            prop_assert_eq!(into_value(lit.clone(), ty), to_value(&lit, ty), "{:?}", lit);
+        }
     }
 
     #[test]

@@ -66,6 +66,45 @@ pub fn to_value(lit: &Literal, ty: &ColumnType) -> Result<Value, String> {
     })
 }
 
+/// [`to_value`] taking the literal: where the literal's text already is the value's canonical
+/// text (most numbers, dates and every string), it moves into the value instead of being copied
+/// (the stream path types every column of every row).
+pub fn into_value(lit: Literal, ty: &ColumnType) -> Result<Value, String> {
+    use ColumnType as T;
+    use Literal as L;
+    Ok(match (ty, lit) {
+        (T::Number { .. } | T::Float { .. }, L::Str(s) | L::Bare(s)) if canonical_number(&s) => {
+            Value::Number(s)
+        }
+        (T::Date, L::ToDate(s) | L::Str(s)) if shape(&s, "dddd-dd-dd dd:dd:dd") => Value::Date(s),
+        (T::Raw { .. } | T::LongRaw | T::Blob, L::HexToRaw(b)) => Value::Bytes(b),
+        (T::Json, L::Str(s) | L::Unistr(s)) => Value::Json(s),
+        (t, L::Str(s) | L::Unistr(s)) if is_text(t) => Value::Text(s),
+        (ty, lit) => return to_value(&lit, ty),
+    })
+}
+
+/// Whether `s` is a number exactly as [`number_text`] would print it: an optional `-`, no
+/// leading zeros, a fraction without trailing zeros, no exponent, no blanks.
+fn canonical_number(s: &str) -> bool {
+    let b = s.as_bytes();
+    let body = b.strip_prefix(b"-").unwrap_or(b);
+    let (int, frac) = match body.iter().position(|&c| c == b'.') {
+        Some(i) => (&body[..i], Some(&body[i + 1..])),
+        None => (body, None),
+    };
+    let digits = |x: &[u8]| x.iter().all(u8::is_ascii_digit);
+    if s == "0" {
+        return true;
+    }
+    digits(int)
+        && int.first() != Some(&b'0')
+        && match frac {
+            None => !int.is_empty(),
+            Some(f) => !f.is_empty() && digits(f) && f.last() != Some(&b'0'),
+        }
+}
+
 fn is_text(ty: &ColumnType) -> bool {
     use ColumnType as T;
     matches!(
