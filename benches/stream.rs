@@ -3,11 +3,11 @@
 //! records → a JSONL file, in events/s. Goal: ≥ 500,000 events/s (50× what one LogMiner session
 //! delivers). Timed in CPU time by default (see `support/clock.rs`): the rate on one core.
 //!
-//! The record envelope is built here the way `capture::records::change_records` builds it (that
-//! module is private to the crate): same fields, same encoders (`encode::to_json`).
+//! The records are written as capture writes them (`capture::records::TxRecordWriter`), into
+//! capture's file sink.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use oracle_cdc::capture::records::change_record_lines;
+use oracle_cdc::capture::records::TxRecordWriter;
 use oracle_cdc::names::TableName;
 use oracle_cdc::sink::{segment_name, FileSink, RecordSink};
 use oracle_cdc::source::emulator::sql_redo;
@@ -185,12 +185,14 @@ fn run(rows: Vec<LogMinerRow>, catalog: &Catalog, dir: &std::path::Path) -> u64 
         let Some(mut tx) = buffer.push(row).expect("push") else {
             continue;
         };
-        for event in decode(&mut tx, catalog) {
+        let events_of_tx = decode(&mut tx, catalog);
+        let mut records = TxRecordWriter::new("bench", "BENCH", &tx);
+        for event in events_of_tx {
             let Event::Change(change) = event.expect("decode") else {
                 continue;
             };
-            for line in change_record_lines("bench", "BENCH", schema, &change, &tx) {
-                sink.write(&line).expect("write");
+            for line in records.lines(schema, &change) {
+                sink.write(line).expect("write");
                 events += 1;
             }
         }

@@ -321,7 +321,7 @@ pub fn write_json_str(out: &mut Vec<u8>, s: &str) {
 }
 
 /// Append `s` escaped for the inside of a JSON string.
-fn write_json_str_body(out: &mut Vec<u8>, s: &str) {
+pub fn write_json_str_body(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
     let mut start = 0;
     for (i, &c) in bytes.iter().enumerate() {

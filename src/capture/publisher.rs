@@ -1,7 +1,7 @@
 //! The publisher: mines LogMiner windows, buffers transactions, publishes committed ones in
 //! commit-SCN order, and publishes snapshot chunks at their place in that order.
 
-use super::records::change_record_lines;
+use super::records::TxRecordWriter;
 use super::CaptureSummary;
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
@@ -492,9 +492,13 @@ impl<'a> Publisher<'a> {
         if self.already_published(&tx) {
             return Ok(());
         }
-        let prefix = self.settings.sink.topic_prefix.clone();
+        let (prefix, db_name) = (
+            self.settings.sink.topic_prefix.clone(),
+            self.db_name.clone(),
+        );
         let mut wrote = false;
         let mut events = Decoder::new(&mut tx);
+        let mut records = TxRecordWriter::new(&prefix, &db_name, &tx);
         while let Some(event) = events.next_event(&self.catalog) {
             match event {
                 Ok(Event::Change(change)) => {
@@ -505,8 +509,8 @@ impl<'a> Publisher<'a> {
                     let Some(schema) = self.catalog.tables.get(&change.table) else {
                         continue;
                     };
-                    for line in change_record_lines(&prefix, &self.db_name, schema, &change, &tx) {
-                        self.write_line(&line)?;
+                    for line in records.lines(schema, &change) {
+                        self.write_line(line)?;
                         self.records += 1;
                         wrote = true;
                     }

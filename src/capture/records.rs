@@ -1,7 +1,7 @@
 //! Change records (op c/u/d) in Debezium's Oracle envelope, written straight to JSON bytes (the
 //! stream path's hot spot: no `serde_json::Value` is built per record).
 
-use crate::encode::{write_json_str, write_json_value};
+use crate::encode::{write_json_str, write_json_str_body, write_json_value};
 use crate::source::model::ColumnInfo;
 use crate::stream::buffer::Committed;
 use crate::stream::decode::{Change, ChangeOp, TableSchema};
@@ -73,7 +73,7 @@ fn write_int(out: &mut Vec<u8>, n: impl itoa::Integer) {
 
 /// The record lines (JSON without the newline) of one change: one, or for an update that
 /// changes the key a delete of the old key and a create of the new one (tombstone-free), as
-/// Debezium publishes it.
+/// Debezium publishes it. Capture writes through [`TxRecordWriter`], which reuses one buffer.
 pub fn change_record_lines(
     topic_prefix: &str,
     db_name: &str,
@@ -81,104 +81,156 @@ pub fn change_record_lines(
     change: &Change,
     tx: &Committed,
 ) -> Vec<Vec<u8>> {
-    let ts = crate::encode::epoch_ms(&tx.commit_timestamp).unwrap_or_else(crate::record::now_ms);
-    let now = crate::record::now_ms();
-    let db = change.table.pdb.as_deref().unwrap_or(db_name);
-    let topic = format!("{topic_prefix}.{}", change.table);
-    let cols = schema.columns_at(change.scn);
-    let line = |op: ChangeOp, before: Option<&Image>, after: Option<&Image>| -> Vec<u8> {
-        let image_bytes = |i: Option<&Image>| {
-            i.map_or(0, |i| {
-                i.iter()
-                    .map(|(n, v)| n.len() + value_bytes(v))
-                    .sum::<usize>()
-            })
+    TxRecordWriter::new(topic_prefix, db_name, tx)
+        .lines(schema, change)
+        .map(<[u8]>::to_vec)
+        .collect()
+}
+
+/// Writes the change records of one committed transaction. What is the same for every record
+/// of the transaction (its commit time in ms) is worked out once, the processing time
+/// (`value.ts_ms`) is read again every [`NOW_EVERY`] records, and one buffer is reused:
+/// the stream path writes every change through here.
+pub struct TxRecordWriter<'a> {
+    topic_prefix: &'a str,
+    db_name: &'a str,
+    tx: &'a Committed,
+    ts_ms: i64,
+    now_ms: i64,
+    since_now: u32,
+    /// The lines of the change being written, back to back.
+    buf: Vec<u8>,
+}
+
+/// Records written between two reads of the clock for `value.ts_ms` (a read costs as much as
+/// writing a tenth of a record; a transaction's records are written within microseconds).
+const NOW_EVERY: u32 = 64;
+
+impl<'a> TxRecordWriter<'a> {
+    pub fn new(topic_prefix: &'a str, db_name: &'a str, tx: &'a Committed) -> Self {
+        TxRecordWriter {
+            topic_prefix,
+            db_name,
+            tx,
+            ts_ms: crate::encode::epoch_ms(&tx.commit_timestamp)
+                .unwrap_or_else(crate::record::now_ms),
+            now_ms: 0,
+            since_now: NOW_EVERY,
+            buf: Vec::with_capacity(4096),
+        }
+    }
+
+    /// The record lines of `change` (JSON without the newline), in the writer's buffer.
+    pub fn lines(
+        &mut self,
+        schema: &TableSchema,
+        change: &Change,
+    ) -> impl Iterator<Item = &[u8]> + '_ {
+        self.buf.clear();
+        let before = change.before.as_deref();
+        let after = change.after.as_deref();
+        let first_end = match (change.op, before, after) {
+            (ChangeOp::Update, Some(b), Some(a))
+                if !schema.key.is_empty() && key_values(schema, b) != key_values(schema, a) =>
+            {
+                self.write_line(schema, change, ChangeOp::Delete, Some(b), None);
+                let end = self.buf.len();
+                self.write_line(schema, change, ChangeOp::Create, None, Some(a));
+                end
+            }
+            _ => {
+                self.write_line(schema, change, change.op, before, after);
+                self.buf.len()
+            }
         };
-        let mut out =
-            Vec::with_capacity(512 + topic.len() + 2 * (image_bytes(before) + image_bytes(after)));
+        let (first, second) = self.buf.split_at(first_end);
+        std::iter::once(first).chain((!second.is_empty()).then_some(second))
+    }
+
+    fn write_line(
+        &mut self,
+        schema: &TableSchema,
+        change: &Change,
+        op: ChangeOp,
+        before: Option<&Image>,
+        after: Option<&Image>,
+    ) {
+        if self.since_now >= NOW_EVERY {
+            self.now_ms = crate::record::now_ms();
+            self.since_now = 0;
+        }
+        self.since_now += 1;
+        let tx = self.tx;
+        let db = change.table.pdb.as_deref().unwrap_or(self.db_name);
+        let cols = schema.columns_at(change.scn);
+        let out = &mut self.buf;
         out.extend_from_slice(b"{\"topic\":");
-        write_json_str(&mut out, &topic);
+        write_topic(out, self.topic_prefix, &change.table);
         out.extend_from_slice(b",\"key\":");
         match after.or(before) {
-            Some(img) => write_key(&mut out, schema, cols, img),
+            Some(img) => write_key(out, schema, cols, img),
             None => out.extend_from_slice(b"null"),
         }
         out.extend_from_slice(b",\"value\":{\"before\":");
         match before {
-            Some(b) => write_image(&mut out, cols, b),
+            Some(b) => write_image(out, cols, b),
             None => out.extend_from_slice(b"null"),
         }
         out.extend_from_slice(b",\"after\":");
         match after {
-            Some(a) => write_image(&mut out, cols, a),
+            Some(a) => write_image(out, cols, a),
             None => out.extend_from_slice(b"null"),
         }
         out.extend_from_slice(b",\"source\":{\"version\":");
-        write_json_str(&mut out, env!("CARGO_PKG_VERSION"));
+        write_json_str(out, env!("CARGO_PKG_VERSION"));
         out.extend_from_slice(b",\"connector\":\"oracle\",\"name\":");
-        write_json_str(&mut out, topic_prefix);
+        write_json_str(out, self.topic_prefix);
         out.extend_from_slice(b",\"ts_ms\":");
-        write_int(&mut out, ts);
+        write_int(out, self.ts_ms);
         out.extend_from_slice(b",\"snapshot\":\"false\",\"db\":");
-        write_json_str(&mut out, db);
+        write_json_str(out, db);
         out.extend_from_slice(b",\"sequence\":null,\"schema\":");
-        write_json_str(&mut out, &change.table.owner);
+        write_json_str(out, &change.table.owner);
         out.extend_from_slice(b",\"table\":");
-        write_json_str(&mut out, &change.table.table);
+        write_json_str(out, &change.table.table);
         out.extend_from_slice(b",\"txId\":");
-        write_json_str(&mut out, &tx.xid);
+        write_json_str(out, &tx.xid);
         out.extend_from_slice(b",\"scn\":\"");
-        write_int(&mut out, change.scn);
+        write_int(out, change.scn);
         out.extend_from_slice(b"\",\"commit_scn\":\"");
-        write_int(&mut out, tx.commit_scn);
+        write_int(out, tx.commit_scn);
         out.extend_from_slice(b"\",\"lcr_position\":null,\"rs_id\":");
-        write_json_str(&mut out, &change.rs_id);
+        write_json_str(out, &change.rs_id);
         out.extend_from_slice(b",\"ssn\":");
-        write_int(&mut out, change.ssn);
+        write_int(out, change.ssn);
         out.extend_from_slice(b",\"redo_thread\":");
-        write_int(&mut out, tx.thread);
+        write_int(out, tx.thread);
         out.extend_from_slice(b",\"user_name\":");
-        write_json_str(&mut out, &change.user);
+        write_json_str(out, &change.user);
         out.extend_from_slice(b",\"row_id\":");
-        write_json_str(&mut out, &change.row_id);
+        write_json_str(out, &change.row_id);
         out.extend_from_slice(b"},\"op\":\"");
         out.extend_from_slice(op.code().as_bytes());
         out.extend_from_slice(b"\",\"ts_ms\":");
-        write_int(&mut out, now);
+        write_int(out, self.now_ms);
         out.extend_from_slice(b",\"transaction\":null},\"headers\":{\"cdc.scn\":\"");
-        write_int(&mut out, change.scn);
+        write_int(out, change.scn);
         out.extend_from_slice(b"\",\"cdc.commit_scn\":\"");
-        write_int(&mut out, tx.commit_scn);
+        write_int(out, tx.commit_scn);
         out.extend_from_slice(b"\"}}");
-        out
-    };
-    let before = change.before.as_deref();
-    let after = change.after.as_deref();
-    match (change.op, before, after) {
-        (ChangeOp::Update, Some(b), Some(a))
-            if !schema.key.is_empty() && key_values(schema, b) != key_values(schema, a) =>
-        {
-            vec![
-                line(ChangeOp::Delete, Some(b), None),
-                line(ChangeOp::Create, None, Some(a)),
-            ]
-        }
-        _ => vec![line(change.op, before, after)],
     }
 }
 
-/// Roughly the bytes a value takes in a record (to size the line's buffer once).
-fn value_bytes(v: &Value) -> usize {
-    match v {
-        Value::Number(s)
-        | Value::Text(s)
-        | Value::Date(s)
-        | Value::Timestamp(s)
-        | Value::TimestampTz(s)
-        | Value::Json(s) => s.len() + 4,
-        Value::Bytes(b) => b.len() * 4 / 3 + 4,
-        _ => 24,
+/// `"PREFIX.[PDB.]OWNER.TABLE"`: the topic as `format!("{prefix}.{table}")` gives it, written
+/// without building the string.
+fn write_topic(out: &mut Vec<u8>, prefix: &str, table: &crate::names::TableName) {
+    out.push(b'"');
+    write_json_str_body(out, prefix);
+    for part in table.pdb.iter().chain([&table.owner, &table.table]) {
+        out.push(b'.');
+        write_json_str_body(out, part);
     }
+    out.push(b'"');
 }
 
 #[cfg(test)]
@@ -339,5 +391,39 @@ mod tests {
             (Some("c"), &json!({"ID": 8}))
         );
         assert!(lines[1]["value"]["before"].is_null());
+    }
+
+    /// One writer reused across a transaction writes each change as a fresh writer would
+    /// (nothing of a longer earlier line is left), and the topic is `prefix.PDB.OWNER.TABLE`.
+    #[test]
+    fn a_reused_writer_writes_each_change_as_a_fresh_one() {
+        let long = "x".repeat(700);
+        let changes = [
+            change(ChangeOp::Update, Some(row("7", &long)), Some(row("8", "a"))),
+            change(ChangeOp::Create, None, Some(row("9", "b"))),
+            change(ChangeOp::Delete, Some(row("9", "b")), None),
+        ];
+        let tx = tx();
+        let mut writer = TxRecordWriter::new("cdc", "DB", &tx);
+        let strip_now = |l: &[u8]| {
+            let v: Json = serde_json::from_slice(l).unwrap();
+            assert_eq!(v["topic"], "cdc.PDB1.HR.EMP");
+            let mut v = v;
+            v["value"]["ts_ms"] = Json::Null;
+            v
+        };
+        for c in &changes {
+            let reused: Vec<Json> = writer.lines(&schema(), c).map(strip_now).collect();
+            let fresh: Vec<Json> = change_record_lines("cdc", "DB", &schema(), c, &tx)
+                .iter()
+                .map(|l| strip_now(l))
+                .collect();
+            assert_eq!(reused, fresh);
+        }
+        assert_eq!(
+            writer.lines(&schema(), &changes[0]).count(),
+            2,
+            "a key change is two records"
+        );
     }
 }
