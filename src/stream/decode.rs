@@ -46,6 +46,25 @@ impl Catalog {
         self.tables.get(&self.name_of(row)?)
     }
 
+    /// [`Catalog::table_of`] for a run of rows: `last` keeps the previous row's table name, so
+    /// rows of the same table (most of a transaction's) are looked up without building a name.
+    fn table_of_cached(
+        &self,
+        row: &LogMinerRow,
+        last: &mut Option<TableName>,
+    ) -> Option<&TableSchema> {
+        let pdb = self.cdb.then_some(row.src_con_name.as_str());
+        let same = last.as_ref().is_some_and(|n| {
+            row.table_name.as_deref() == Some(n.table.as_str())
+                && row.seg_owner.as_deref() == Some(n.owner.as_str())
+                && n.pdb.as_deref() == pdb
+        });
+        if !same {
+            *last = Some(self.name_of(row)?);
+        }
+        self.tables.get(last.as_ref()?)
+    }
+
     /// The table a row is about (PDB from SRC_CON_NAME in a CDB).
     pub fn name_of(&self, row: &LogMinerRow) -> Option<TableName> {
         let owner = row.seg_owner.as_deref()?;
@@ -237,6 +256,8 @@ pub struct Decoder {
     /// Events at the front of `pending` to hand out before decoding more rows.
     flush: usize,
     done: bool,
+    /// The table of the last row decoded (see `Catalog::table_of_cached`).
+    last_table: Option<TableName>,
 }
 
 impl Decoder {
@@ -248,6 +269,7 @@ impl Decoder {
             pending: VecDeque::new(),
             flush: 0,
             done: false,
+            last_table: None,
         }
     }
 
@@ -279,7 +301,7 @@ impl Decoder {
 
     /// Decode one row (taken: its strings move into the change).
     fn decode_row(&mut self, row: LogMinerRow, catalog: &Catalog) {
-        let Some(t) = catalog.table_of(&row) else {
+        let Some(t) = catalog.table_of_cached(&row, &mut self.last_table) else {
             // A table created while capture runs: the publisher decides whether it is captured.
             if let Some(table) = catalog.name_of(&row).filter(|_| is_create_table(&row)) {
                 self.pending.push_back(Ok(Event::Ddl {
@@ -539,5 +561,48 @@ mod tests {
         assert_eq!(streamed[0].row_id, "A");
         assert_eq!(c_of(&streamed[0]), c_of(&streamed[201]), "merged: 'Test2'");
         assert!(c_of(&streamed[0]).is_some());
+    }
+
+    /// Rows of two captured tables and an uncaptured one, interleaved in one transaction: each
+    /// change is of its own row's table (the decoder remembers the last table it looked up).
+    #[test]
+    fn interleaved_tables_decode_to_their_own_table() {
+        let mut cat = catalog();
+        let u = TableName::new(None, "O", "U");
+        let mut schema = cat.tables[&TableName::new(None, "O", "T")].clone();
+        schema.name = u.clone();
+        cat.tables.insert(u.clone(), schema);
+        let on = |table: &str, id: u64| {
+            let mut r = row(
+                op::INSERT,
+                id,
+                "A",
+                &insert(id, "'x'").replace("\"T\"", &format!("\"{table}\"")),
+            );
+            r.table_name = Some(table.into());
+            r
+        };
+        let rows = vec![
+            on("T", 1),
+            on("U", 2),
+            on("U", 3),
+            on("V", 4),
+            on("T", 5),
+            on("U", 6),
+        ];
+        let mut tx = Committed {
+            xid: "0200030004000000".into(),
+            start_scn: 1,
+            commit_scn: 10,
+            thread: 1,
+            commit_timestamp: String::new(),
+            rows: TxRows::from_vec(rows),
+        };
+        let got: Vec<(String, u64)> = changes(decode(&mut tx, &cat))
+            .into_iter()
+            .map(|c| (c.table.table.clone(), c.scn))
+            .collect();
+        let want = [("T", 1), ("U", 2), ("U", 3), ("T", 5), ("U", 6)];
+        assert_eq!(got, want.map(|(t, s)| (t.to_string(), s)));
     }
 }
