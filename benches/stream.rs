@@ -13,7 +13,7 @@ use oracle_cdc::sink::{segment_name, FileSink, RecordSink};
 use oracle_cdc::source::emulator::sql_redo;
 use oracle_cdc::source::model::{op, ColumnInfo, LogMinerRow};
 use oracle_cdc::stream::buffer::TxBuffer;
-use oracle_cdc::stream::decode::{decode, Catalog, Event, TableSchema};
+use oracle_cdc::stream::decode::{Catalog, Decoder, Event, TableSchema};
 use oracle_cdc::types::{ColumnType, Value};
 use std::io::Write;
 use std::time::Duration;
@@ -185,9 +185,10 @@ fn run(rows: Vec<LogMinerRow>, catalog: &Catalog, dir: &std::path::Path) -> u64 
         let Some(mut tx) = buffer.push(row).expect("push") else {
             continue;
         };
-        let events_of_tx = decode(&mut tx, catalog);
+        // As the publisher does: decoded as the rows stream out of the buffer.
+        let mut decoder = Decoder::new(&mut tx);
         let mut records = TxRecordWriter::new("bench", "BENCH", &tx);
-        for event in events_of_tx {
+        while let Some(event) = decoder.next_event(catalog) {
             let Event::Change(change) = event.expect("decode") else {
                 continue;
             };

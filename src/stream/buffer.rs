@@ -10,6 +10,7 @@
 use super::spill::{self, SpillFile};
 use crate::errors::Result;
 use crate::source::model::{op, LogMinerRow, Scn};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::iter::Peekable;
 use std::path::PathBuf;
@@ -243,19 +244,32 @@ impl TxBuffer {
             .sum()
     }
 
-    /// The key a row is buffered under: a partial XID joins the open transaction with the same
-    /// undo segment and slot when there is one.
-    fn key_for(&self, xid: &str) -> String {
+    /// The key a row is buffered under: the XID in lower case, and a partial XID joins the
+    /// open transaction with the same undo segment and slot when there is one. Borrowed (from
+    /// `xid`, or lowered into `scratch`) on the hot path: every row is looked up by its key.
+    fn key_for<'k>(&self, xid: &'k str, scratch: &'k mut [u8; 32]) -> Cow<'k, str> {
         if is_partial(xid) {
             if let Some(k) = self
                 .open
                 .keys()
                 .find(|k| !is_partial(k) && prefix(k).eq_ignore_ascii_case(prefix(xid)))
             {
-                return k.clone();
+                return Cow::Owned(k.clone());
             }
         }
-        xid.to_ascii_lowercase()
+        if !xid.bytes().any(|b| b.is_ascii_uppercase()) {
+            return Cow::Borrowed(xid);
+        }
+        let Some(buf) = scratch.get_mut(..xid.len()) else {
+            return Cow::Owned(xid.to_ascii_lowercase());
+        };
+        buf.copy_from_slice(xid.as_bytes());
+        buf.make_ascii_lowercase();
+        // Lowering ASCII letters keeps UTF-8 valid; the fallback is never taken.
+        match std::str::from_utf8(buf) {
+            Ok(k) => Cow::Borrowed(k),
+            Err(_) => Cow::Owned(xid.to_ascii_lowercase()),
+        }
     }
 
     fn take(&mut self, key: &str) -> Option<OpenTx> {
@@ -353,10 +367,11 @@ impl TxBuffer {
             }
             None => row,
         };
-        let key = self.key_for(&row.xid);
+        let mut scratch = [0u8; 32];
+        let key = self.key_for(&row.xid, &mut scratch);
         match row.operation_code {
             op::START => {
-                let tx = self.open.entry(key).or_default();
+                let tx = self.open.entry(key.into_owned()).or_default();
                 tx.start_scn = Some(row.scn);
                 if tx.first_scn == 0 {
                     tx.first_scn = row.scn;
@@ -397,7 +412,11 @@ impl TxBuffer {
                 Ok(None)
             }
             op::INSERT | op::UPDATE | op::DELETE | op::LOB_WRITE | op::DDL => {
-                let tx = self.open.entry(key).or_default();
+                // Looked up by the borrowed key; a key is only allocated for a new transaction.
+                let tx = match self.open.get_mut(key.as_ref()) {
+                    Some(tx) => tx,
+                    None => self.open.entry(key.into_owned()).or_default(),
+                };
                 if tx.first_scn == 0 {
                     tx.first_scn = row.scn;
                 }
@@ -803,5 +822,27 @@ mod tests {
             after * 1024 < limit * 3 + (64 << 20),
             "peak RSS {after} KiB"
         );
+    }
+
+    /// An XID is matched whatever its case, on the borrowed, lowered and (too long for the
+    /// scratch buffer) allocated paths alike.
+    #[test]
+    fn xids_match_in_any_case() {
+        let long = "0A000B00C3010000".repeat(3);
+        let long_lower = long.to_ascii_lowercase();
+        for (upper, lower) in [
+            ("0A000B00C3010000", "0a000b00c3010000"),
+            (long.as_str(), long_lower.as_str()),
+        ] {
+            let mut b = TxBuffer::default();
+            b.push(row(op::START, 1, upper, "", "")).unwrap();
+            b.push(row(op::INSERT, 2, lower, "R1", "i1")).unwrap();
+            b.push(row(op::INSERT, 3, upper, "R2", "i2")).unwrap();
+            assert_eq!(b.open_transactions(), 1);
+            let c = b.push(row(op::COMMIT, 4, upper, "", "")).unwrap().unwrap();
+            assert_eq!((c.xid.as_str(), c.start_scn), (lower, 1));
+            assert_eq!(c.rows.collect_vec().unwrap().len(), 2);
+            assert_eq!(b.open_transactions(), 0);
+        }
     }
 }
