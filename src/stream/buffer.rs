@@ -159,7 +159,7 @@ pub fn row_bytes(r: &LogMinerRow) -> u64 {
 
 #[derive(Debug)]
 pub struct TxBuffer {
-    open: HashMap<String, OpenTx>,
+    open: HashMap<String, OpenTx, foldhash::fast::RandomState>,
     csf: Option<LogMinerRow>,
     /// Bytes of the rows held in memory across open transactions.
     memory: u64,
@@ -173,7 +173,7 @@ impl Default for TxBuffer {
     /// A buffer without a memory limit (everything stays in memory).
     fn default() -> Self {
         TxBuffer {
-            open: HashMap::new(),
+            open: HashMap::default(),
             csf: None,
             memory: 0,
             limit: u64::MAX,

@@ -38,7 +38,7 @@ impl TableSchema {
 pub struct Catalog {
     /// A multitenant database: SRC_CON_NAME is the PDB part of table names.
     pub cdb: bool,
-    pub tables: HashMap<TableName, TableSchema>,
+    pub tables: HashMap<TableName, TableSchema, foldhash::fast::RandomState>,
 }
 
 impl Catalog {
@@ -266,7 +266,8 @@ impl Decoder {
         Decoder {
             rows: std::mem::take(&mut tx.rows),
             xid: tx.xid.clone(),
-            pending: VecDeque::new(),
+            // Room for a small transaction's changes without regrowing.
+            pending: VecDeque::with_capacity(16),
             flush: 0,
             done: false,
             last_table: None,

@@ -642,31 +642,37 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// `'…'` at the cursor, doubled quotes undoubled; one copy when there are none.
+    /// `'…'` at the cursor, doubled quotes undoubled; one copy (into a string of the right
+    /// size, found first) whether or not there are any.
     fn quoted(&mut self) -> Res<String> {
         let open = self.pos;
+        // The closing quote: the first one not doubled.
         let mut from = open + 1;
-        let mut out: Option<String> = None;
-        loop {
+        let mut doubled = 0;
+        let close = loop {
             let Some(i) = find_byte(&self.b[from..], b'\'') else {
                 return self.fail(open, "unterminated string literal");
             };
             let q = from + i;
-            if self.b.get(q + 1) == Some(&b'\'') {
-                out.get_or_insert_with(String::new)
-                    .push_str(&self.s[from..=q]);
-                from = q + 2;
-                continue;
+            if self.b.get(q + 1) != Some(&b'\'') {
+                break q;
             }
-            self.pos = q + 1;
-            return Ok(match out {
-                None => self.s[from..q].to_string(),
-                Some(mut o) => {
-                    o.push_str(&self.s[from..q]);
-                    o
-                }
-            });
+            doubled += 1;
+            from = q + 2;
+        };
+        self.pos = close + 1;
+        let body = &self.s[open + 1..close];
+        if doubled == 0 {
+            return Ok(body.to_string());
         }
+        let mut out = String::with_capacity(body.len() - doubled);
+        let mut pieces = body.split("''");
+        out.extend(pieces.next());
+        for piece in pieces {
+            out.push('\'');
+            out.push_str(piece);
+        }
+        Ok(out)
     }
 }
 
