@@ -674,6 +674,57 @@ fn a_table_added_to_the_include_list_is_snapshotted_on_its_own_with_new_tables_a
         .any(|h| h["id"].as_str().unwrap().starts_with("auto-") && h["outcome"] == "done"));
 }
 
+/// A table created while capture runs is a captured table at once: an execute-snapshot signal
+/// naming it is taken (it was rejected as "not captured" until capture restarted).
+#[test]
+fn a_table_created_while_capture_runs_takes_a_snapshot_signal_without_a_restart() {
+    let e = env();
+    let c = e.capture(&["cdc.signal.concurrent=queue"]);
+    e.started();
+    run(&[
+        "emulator",
+        "workload",
+        e.db.to_str().unwrap(),
+        "--transactions",
+        "6",
+        "--create-table-every",
+        "3",
+        "--tables",
+        "PDB1.SHOP.ACCOUNTS",
+        "--rate",
+        "0",
+        "--seed",
+        "4",
+    ]);
+    let created = wait_for_event(&e.state, 60, "table-created", |ev| {
+        ev["event"] == "table-created"
+    });
+    let table = created["table"].as_str().unwrap().to_string();
+    assert!(table.starts_with("PDB1.SHOP.ACCOUNTS_NEW"), "{created}");
+    let out = e.signal_ok(
+        &[],
+        &[
+            "execute-snapshot",
+            "--tables",
+            &table,
+            "--id",
+            "again",
+            "--wait",
+            "--timeout",
+            "60",
+        ],
+    );
+    assert!(out.contains("again"), "{out}");
+    let done = wait_for_event(&e.state, 60, "signal again done", |ev| {
+        ev["signal"] == "again" && ev["event"] == "signal-done"
+    });
+    assert_eq!(done["signal"], "again");
+    stop(c);
+    let recs = records(&e.out);
+    let end = current_scn(&e.db);
+    assert_converges(&e.db, &recs, &table, end);
+}
+
 #[test]
 fn the_source_channel_reads_signals_from_the_signal_table() {
     let e = env_with(&format!(

@@ -267,12 +267,26 @@ impl Capture<'_> {
             Ok((end, publisher.summary(offsets)))
         };
         let mut idle_announced = false;
+        // The captured tables with those created since start, once there are any.
+        let mut signal_targets: Option<Vec<Decision>> = None;
         loop {
             if (self.stop)() {
                 status.set(State::Stopping)?;
                 return finish(CaptureEnd::Stopped, &mut publisher, &offsets);
             }
-            desk.take(&mut offsets, &decisions, &mut |o| o.save(&offsets_path))?;
+            // Tables created since start are captured tables too: signals may name them (the
+            // initial snapshot keeps the tables it started with).
+            let created = publisher.take_new_targets();
+            if !created.is_empty() {
+                let all = signal_targets.get_or_insert_with(|| decisions.clone());
+                for d in created {
+                    if !all.iter().any(|x| x.table() == d.table()) {
+                        all.push(d);
+                    }
+                }
+            }
+            let targets = signal_targets.as_deref().unwrap_or(&decisions);
+            desk.take(&mut offsets, targets, &mut |o| o.save(&offsets_path))?;
             let paused = snapshot_paused(&offsets);
             if let Ok(mut m) = status.snapshot.lock() {
                 m.paused = paused;

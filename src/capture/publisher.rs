@@ -77,6 +77,9 @@ pub struct Publisher<'a> {
     signal_table: Option<crate::names::TableName>,
     spool: crate::signal::spool::Spool,
     created: Rc<RefCell<Vec<(TableName, Scn)>>>,
+    /// The snapshot targets of tables created while capture runs, for capture's list of
+    /// captured tables (so signals can name them before a restart).
+    new_targets: Vec<crate::snapshot::target::Decision>,
     /// Where the numbers behind the metrics go.
     status: super::status::Status,
     /// The current SCN as last asked, and the time spent mining and decoding.
@@ -155,6 +158,7 @@ impl<'a> Publisher<'a> {
                 .flatten(),
             spool: crate::signal::spool::Spool::new(&state.path),
             created: Rc::new(RefCell::new(Vec::new())),
+            new_targets: Vec::new(),
             status,
             current: 0,
             mine_seconds: 0.0,
@@ -580,18 +584,24 @@ impl<'a> Publisher<'a> {
                 return Ok(true);
             };
             let columns = info.columns.clone();
-            let decisions = crate::snapshot::target::resolve(self.settings, vec![info], &[])?;
+            let mut decisions = crate::snapshot::target::resolve(self.settings, vec![info], &[])?;
             let Some(crate::snapshot::target::Decision::Capture(t)) = decisions.first() else {
                 return Ok(true);
             };
             self.catalog
                 .tables
                 .insert(table.clone(), super::table_schema(t, vec![(scn, columns)]));
+            self.new_targets.append(&mut decisions);
             // Durable before the offsets move past the CREATE.
             super::save_history(&self.history_path, &self.catalog)?;
         }
         self.created.borrow_mut().push((table.clone(), scn));
         Ok(true)
+    }
+
+    /// The snapshot targets of the tables created since the last call.
+    pub fn take_new_targets(&mut self) -> Vec<crate::snapshot::target::Decision> {
+        std::mem::take(&mut self.new_targets)
     }
 
     /// Tables created while capture runs, to be snapshotted (capture takes them).

@@ -55,6 +55,15 @@ pub enum Decision {
     Skip { table: TableName, reason: String },
 }
 
+impl Decision {
+    pub fn table(&self) -> &TableName {
+        match self {
+            Decision::Capture(t) => t.name(),
+            Decision::Skip { table, .. } => table,
+        }
+    }
+}
+
 /// Resolve the captured tables from the settings (and `only`, from `--tables`), in reading order.
 pub fn resolve(
     settings: &Settings,
