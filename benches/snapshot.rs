@@ -129,10 +129,15 @@ fn bench(c: &mut Criterion) {
 
     // For profilers (`perf stat`, callgrind): n times each, without criterion.
     // `ORACLE_CDC_BENCH_REPEAT=n` the engine's part only; add `ORACLE_CDC_BENCH_WHOLE=1` for the
-    // whole run with the emulator's reads.
+    // whole run with the emulator's reads, `ORACLE_CDC_BENCH_FORMAT=csv` (or `jsonl`) for one
+    // format's profile.
     if let Some(n) = bench_clock::repeat() {
         let whole = std::env::var_os("ORACLE_CDC_BENCH_WHOLE").is_some();
+        let only = std::env::var("ORACLE_CDC_BENCH_FORMAT").ok();
         for format in [ExportFormat::Jsonl, ExportFormat::Csv] {
+            if only.as_deref().is_some_and(|f| f != format.name()) {
+                continue;
+            }
             for _ in 0..n {
                 let out = tempfile::tempdir().expect("out");
                 match whole {
