@@ -45,7 +45,7 @@ impl ChunkSink for Collect {
     fn publish(
         &mut self,
         t: &TableTarget,
-        chunk: &ReadChunk,
+        chunk: &mut ReadChunk,
         _first_record: bool,
         _last_record: bool,
         _progress: &mut TableProgress,
@@ -55,7 +55,8 @@ impl ChunkSink for Collect {
     }
 }
 
-/// The engine's part: the chunks through the export sink, then the rows freed.
+/// The engine's part: the chunks through the export sink, and the rows freed (by the sink as
+/// it writes them, or after it, as in `Snapshot::run`).
 fn publish_chunks(
     chunks: Vec<(TableTarget, ReadChunk)>,
     format: ExportFormat,
@@ -64,8 +65,8 @@ fn publish_chunks(
     let mut sink = ExportSink::new(dir, format, "bench", DB);
     let mut progress = TableProgress::new("key");
     let n = chunks.len();
-    for (i, (t, chunk)) in chunks.into_iter().enumerate() {
-        sink.publish(&t, &chunk, i == 0, i + 1 == n, &mut progress)
+    for (i, (t, mut chunk)) in chunks.into_iter().enumerate() {
+        sink.publish(&t, &mut chunk, i == 0, i + 1 == n, &mut progress)
             .expect("publish");
     }
 }

@@ -414,15 +414,18 @@ pub fn write_csv_row(
     write_csv_row_with(out, &csv_columns(columns), columns, values);
 }
 
-/// [`write_csv_row`] for every row of a chunk, the columns' [`CsvColumn`]s made once.
+/// [`write_csv_row`] for every row of a chunk, the columns' [`CsvColumn`]s made once; each
+/// row is freed as soon as it is written, while its memory is still in the cache (freeing a
+/// whole chunk afterwards was a quarter of the CSV export's time).
 pub fn write_csv_rows(
     out: &mut Vec<u8>,
     columns: &[crate::source::model::ColumnInfo],
-    rows: &[crate::source::model::FetchedRow],
+    mut rows: Vec<crate::source::model::FetchedRow>,
 ) {
     let kinds = csv_columns(columns);
-    for (i, row) in rows.iter().enumerate() {
-        prefetch_ahead(rows, i);
+    for i in 0..rows.len() {
+        prefetch_ahead(&rows, i);
+        let row = std::mem::take(&mut rows[i]);
         write_csv_row_with(out, &kinds, columns, &row.values);
     }
 }
@@ -1211,7 +1214,7 @@ mod tests {
             write_csv_row(&mut one_by_one, &columns, &row.values);
         }
         let mut chunk = Vec::new();
-        write_csv_rows(&mut chunk, &columns, &rows);
+        write_csv_rows(&mut chunk, &columns, rows.clone());
         assert_eq!(chunk, one_by_one);
     }
 }

@@ -207,7 +207,7 @@ impl ChunkSink for ExportSink {
     fn publish(
         &mut self,
         t: &TableTarget,
-        chunk: &ReadChunk,
+        chunk: &mut ReadChunk,
         first_record: bool,
         last_record: bool,
         progress: &mut TableProgress,
@@ -235,7 +235,8 @@ impl ChunkSink for ExportSink {
                     .iter()
                     .map(|c| encode::json_key(&c.name))
                     .collect();
-                for row in &chunk.rows {
+                // Each row freed as soon as it is written (see `write_csv_rows`).
+                for row in std::mem::take(&mut chunk.rows) {
                     encode::write_json_row(&mut buf, &keys, &t.columns, &row.values);
                     buf.push(b'\n');
                 }
@@ -254,7 +255,7 @@ impl ChunkSink for ExportSink {
                 }
             }
             ExportFormat::Csv => {
-                encode::write_csv_rows(&mut buf, &t.columns, &chunk.rows);
+                encode::write_csv_rows(&mut buf, &t.columns, std::mem::take(&mut chunk.rows));
             }
             // Parquet chunks went to the Parquet writer at the top.
             ExportFormat::Parquet => {}

@@ -723,7 +723,7 @@ impl ChunkSink for Publisher<'_> {
     fn publish(
         &mut self,
         t: &TableTarget,
-        chunk: &ReadChunk,
+        chunk: &mut ReadChunk,
         first_record: bool,
         last_record: bool,
         _progress: &mut TableProgress,

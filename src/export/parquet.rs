@@ -414,7 +414,7 @@ impl ParquetFiles {
     pub fn publish(
         &mut self,
         t: &TableTarget,
-        chunk: &ReadChunk,
+        chunk: &mut ReadChunk,
         progress: &mut TableProgress,
     ) -> Result<()> {
         let table = t.name().to_string();

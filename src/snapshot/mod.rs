@@ -47,11 +47,12 @@ pub trait ChunkSink {
     }
 
     /// `first_record`: the chunk's first row is the snapshot's first record; `last_record`: its
-    /// last row is the snapshot's last.
+    /// last row is the snapshot's last. A sink may take the chunk's rows (to free each as soon
+    /// as it is written, while it is still in the cache); the caller counted them before.
     fn publish(
         &mut self,
         t: &TableTarget,
-        chunk: &ReadChunk,
+        chunk: &mut ReadChunk,
         first_record: bool,
         last_record: bool,
         progress: &mut TableProgress,
@@ -169,7 +170,7 @@ impl Snapshot<'_> {
             self.progress
                 .table_started(&name, t.info.stats.num_rows, rows_before);
             let completed = reader.read_table(t, &mut planner, stop, &mut |ev: ReaderEvent| {
-                let rc: ReadChunk = match ev {
+                let mut rc: ReadChunk = match ev {
                     ReaderEvent::Pace => {
                         while !stop() && sink.pace(t)? {}
                         return Ok(());
@@ -177,30 +178,31 @@ impl Snapshot<'_> {
                     ReaderEvent::Wave(scn) => return sink.wave(scn),
                     ReaderEvent::Chunk(rc) => rc,
                 };
-                let first = state.records == 0 && !rc.rows.is_empty();
+                let rows = rc.rows.len() as u64;
+                let first = state.records == 0 && rows > 0;
                 let last = i == last_index && rc.is_final;
                 let entry = table_entry(state, &name);
-                sink.publish(t, &rc, first, last, entry)?;
+                sink.publish(t, &mut rc, first, last, entry)?;
                 crate::crashpoint::hit("snapshot.chunk.published")?;
                 entry.chunks += 1;
-                entry.rows += rc.rows.len() as u64;
+                entry.rows += rows;
                 entry.chunk_scns.push(rc.scn);
                 entry.done_after(rc.is_final);
                 if let Some(next) = rc.chunk.resume_after() {
                     entry.next = Some(next);
                 }
                 let chunk_no = entry.chunks;
-                state.records += rc.rows.len() as u64;
+                state.records += rows;
                 save(state)?;
                 self.emit(
                     "snapshot-chunk-done",
-                    json!({"table": name, "chunk": chunk_no, "range": rc.chunk.describe(), "scn": rc.scn, "rows": rc.rows.len(), "attempts": rc.attempts}),
+                    json!({"table": name, "chunk": chunk_no, "range": rc.chunk.describe(), "scn": rc.scn, "rows": rows, "attempts": rc.attempts}),
                 )?;
                 if let Ok(mut m) = self.metrics.lock() {
                     m.chunks_done += 1;
-                    *m.rows_scanned.entry(name.clone()).or_default() += rc.rows.len() as u64;
+                    *m.rows_scanned.entry(name.clone()).or_default() += rows;
                 }
-                self.progress.rows_read(&name, rc.rows.len() as u64);
+                self.progress.rows_read(&name, rows);
                 Ok(())
             })?;
             if !completed {

@@ -217,7 +217,7 @@ impl ChunkSink for Collect {
     fn publish(
         &mut self,
         t: &TableTarget,
-        c: &ReadChunk,
+        c: &mut ReadChunk,
         first: bool,
         last: bool,
         _p: &mut crate::offsets::TableProgress,

@@ -239,7 +239,7 @@ pub struct BoundaryQuery {
 }
 
 /// One row of a flashback read.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct FetchedRow {
     pub rowid: String,
     pub values: Vec<Value>,
