@@ -3,6 +3,7 @@
 //! `interval.handling.mode=string`), exact decimal strings for numbers that do not fit a long
 //! (`decimal.handling.mode=string`). `commands/types.md` documents the table.
 
+use crate::swar::{bytes_below, bytes_equal};
 use crate::types::{ColumnType, Value};
 use base64::Engine;
 use serde_json::{json, Value as Json};
@@ -594,19 +595,6 @@ pub fn write_json_str_body(out: &mut Vec<u8>, s: &str) {
 /// Whether any of the eight bytes of `x` is a control character, `"` or `\\`.
 fn may_need_escape(x: u64) -> bool {
     (bytes_below(x, 0x20) | bytes_equal(x, b'"') | bytes_equal(x, b'\\')) != 0
-}
-
-/// Byte tests on eight bytes at once (SWAR). The result is nonzero exactly when some byte of
-/// `w` is below `n` (n ≤ 128): that byte's high bit is set (and a borrow may set the high bit of
-/// a byte above it, so only whether the result is zero is meaningful).
-fn bytes_below(w: u64, n: u8) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    w.wrapping_sub(ONES * u64::from(n)) & !w & (ONES << 7)
-}
-
-/// Nonzero exactly when some byte of `w` equals `c` (a zero byte of `w ^ c…c`).
-fn bytes_equal(w: u64, c: u8) -> u64 {
-    bytes_below(w ^ (0x0101_0101_0101_0101 * u64::from(c)), 1)
 }
 
 /// `2024-02-14 10:58:02.202590000 +01:00` → `2024-02-14T10:58:02.20259+01:00` (LTZ in UTC: `Z`).

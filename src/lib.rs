@@ -26,6 +26,7 @@ pub mod source;
 pub mod sql_condition;
 pub mod state;
 pub mod stream;
+pub mod swar;
 pub mod types;
 
 // Every binary that links the engine (the CLI, tests, benches) allocates through mimalloc:

@@ -149,10 +149,7 @@ impl Capture<'_> {
         let mut decisions = resolve(s, session.tables()?, &[])?;
         // The signal table carries signals, not data.
         if let Some(signal_table) = &s.signal.data_collection {
-            decisions.retain(|d| match d {
-                Decision::Capture(t) => t.name() != signal_table,
-                Decision::Skip { table, .. } => table != signal_table,
-            });
+            decisions.retain(|d| d.table() != signal_table);
         }
         let (catalog, new_tables) = catalog(state, db.cdb, &decisions, session.as_mut(), s)?;
         let offsets_path = state.offsets();

@@ -99,22 +99,6 @@ fn write_int(out: &mut Vec<u8>, n: impl itoa::Integer) {
     out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
-/// The record lines (JSON without the newline) of one change: one, or for an update that
-/// changes the key a delete of the old key and a create of the new one (tombstone-free), as
-/// Debezium publishes it. Capture writes through [`TxRecordWriter`], which reuses one buffer.
-pub fn change_record_lines(
-    topic_prefix: &str,
-    db_name: &str,
-    schema: &TableSchema,
-    change: &Change,
-    tx: &Committed,
-) -> Vec<Vec<u8>> {
-    TxRecordWriter::new(topic_prefix, db_name, tx)
-        .lines(schema, change)
-        .map(<[u8]>::to_vec)
-        .collect()
-}
-
 /// Writes the change records of one committed transaction. The envelope's text that is the
 /// same for every record of the transaction, or of a table within it, is escaped once (a
 /// record has two dozen strings, and escaping them one by one was a sixth of the stream's
@@ -187,7 +171,9 @@ impl<'a> TxRecordWriter<'a> {
         }
     }
 
-    /// The record lines of `change` (JSON without the newline), in the writer's buffer.
+    /// The record lines of `change` (JSON without the newline), in the writer's buffer: one,
+    /// or for an update that changes the key a delete of the old key and a create of the new
+    /// one (tombstone-free), as Debezium publishes it.
     pub fn lines(
         &mut self,
         schema: &TableSchema,
@@ -306,6 +292,20 @@ mod tests {
     use crate::source::model::ColumnInfo;
     use crate::types::ColumnType;
     use serde_json::{json, Value as Json};
+
+    /// A change's record lines from a fresh writer, owned.
+    fn change_record_lines(
+        topic_prefix: &str,
+        db_name: &str,
+        schema: &TableSchema,
+        change: &Change,
+        tx: &Committed,
+    ) -> Vec<Vec<u8>> {
+        TxRecordWriter::new(topic_prefix, db_name, tx)
+            .lines(schema, change)
+            .map(<[u8]>::to_vec)
+            .collect()
+    }
 
     fn schema() -> TableSchema {
         let col = |n: &str, t: &str| ColumnInfo {

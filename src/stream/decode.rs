@@ -42,17 +42,9 @@ pub struct Catalog {
 }
 
 impl Catalog {
-    pub fn table_of(&self, row: &LogMinerRow) -> Option<&TableSchema> {
-        self.tables.get(&self.name_of(row)?)
-    }
-
-    /// [`Catalog::table_of`] for a run of rows: `last` keeps the previous row's table name, so
-    /// rows of the same table (most of a transaction's) are looked up without building a name.
-    fn table_of_cached(
-        &self,
-        row: &LogMinerRow,
-        last: &mut Option<TableName>,
-    ) -> Option<&TableSchema> {
+    /// The table of a row; `last` keeps the previous row's table name, so rows of the same
+    /// table (most of a transaction's) are looked up without building a name.
+    fn table_of(&self, row: &LogMinerRow, last: &mut Option<TableName>) -> Option<&TableSchema> {
         let pdb = self.cdb.then_some(row.src_con_name.as_str());
         let same = last.as_ref().is_some_and(|n| {
             row.table_name.as_deref() == Some(n.table.as_str())
@@ -256,7 +248,7 @@ pub struct Decoder {
     /// Events at the front of `pending` to hand out before decoding more rows.
     flush: usize,
     done: bool,
-    /// The table of the last row decoded (see `Catalog::table_of_cached`).
+    /// The table of the last row decoded (see `Catalog::table_of`).
     last_table: Option<TableName>,
 }
 
@@ -302,7 +294,7 @@ impl Decoder {
 
     /// Decode one row (taken: its strings move into the change).
     fn decode_row(&mut self, row: LogMinerRow, catalog: &Catalog) {
-        let Some(t) = catalog.table_of_cached(&row, &mut self.last_table) else {
+        let Some(t) = catalog.table_of(&row, &mut self.last_table) else {
             // A table created while capture runs: the publisher decides whether it is captured.
             if let Some(table) = catalog.name_of(&row).filter(|_| is_create_table(&row)) {
                 self.pending.push_back(Ok(Event::Ddl {

@@ -683,19 +683,14 @@ fn is_word_byte(b: u8) -> bool {
 /// First index of `needle`, eight bytes at a time (SWAR): quoted values are most of the text,
 /// and their closing quote is what the parser looks for.
 fn find_byte(hay: &[u8], needle: u8) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let pattern = LO * u64::from(needle);
     let mut chunks = hay.chunks_exact(8);
     let mut base = 0;
     for chunk in &mut chunks {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word) ^ pattern;
-        // The lowest flagged byte is the first zero byte; borrows only flag bytes above it.
-        let zero = x.wrapping_sub(LO) & !x & HI;
-        if zero != 0 {
-            return Some(base + (zero.trailing_zeros() / 8) as usize);
+        let hit = crate::swar::bytes_equal(u64::from_le_bytes(word), needle);
+        if hit != 0 {
+            return Some(base + (hit.trailing_zeros() / 8) as usize);
         }
         base += 8;
     }
