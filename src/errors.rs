@@ -109,6 +109,15 @@ catalog! {
     Cdc2101 = "CDC-2101", Failure, "Cannot serve metrics on the address",
         "cdc.metrics.listen names an address capture cannot listen on: another process holds the port, the address is not one of this host's, or the port needs privileges.",
         "Pick a free port on a local address (e.g. `127.0.0.1:9464`; `ss -ltn` shows the ports in use), or leave cdc.metrics.listen unset to serve no metrics.";
+    Cdc2301 = "CDC-2301", Failure, "Table is in a container this session cannot reach",
+        "In a multitenant database (CDB) every PDB's tables are read from a session inside that PDB. A capture user connected to a PDB's service (a local user, per-PDB mode) reaches only that PDB; a PDB that does not exist or is not open (ORA-65011, ORA-01109) cannot be entered at all.",
+        "To capture tables of several PDBs, connect a common user (C##…) to the CDB's root service and grant it SET CONTAINER (CONTAINER=ALL); otherwise limit cdc.tables.include to the PDB the session is in. Open the PDB (ALTER PLUGGABLE DATABASE … OPEN). `oracle-cdc doctor --check connection.multitenant` shows the mode.";
+    Cdc2302 = "CDC-2302", Failure, "LogMiner cannot run in this PDB (ORA-65040)",
+        "Before Oracle 19c, DBMS_LOGMNR and V$LOGMNR_CONTENTS work only in CDB$ROOT: a session inside a PDB gets ORA-65040. From 19c a PDB can be mined on its own (per-PDB mode: START_LOGMNR by SCN range, no ADD_LOGFILE), returning only that PDB's redo.",
+        "Connect a common user (C##…) to the CDB's root service (root mode, every release), or upgrade to 19c or later for per-PDB mining.";
+    Cdc2401 = "CDC-2401", Failure, "The capture user lacks a privilege",
+        "The database refused a call for want of a grant: ORA-01031 (insufficient privileges), ORA-00942 (a view or table the user may not see, or that does not exist), PLS-00201 (a package the user may not execute) or ORA-01045 (no CREATE SESSION). The message names the call and what it needed.",
+        "Run `oracle-cdc doctor --check privileges`: it lists every grant the configured features need, with the GRANT statement for each one missing (in a CDB, for a common user, with CONTAINER=ALL).";
     Cdc3001 = "CDC-3001", Failure, "Column type has no record mapping",
         "A captured table has a column whose Oracle type oracle-cdc cannot turn into a record value, so the table cannot be snapshotted or streamed faithfully.",
         "Exclude the column with cdc.columns.exclude, or set cdc.on.decode.error=dlq to skip the table with a snapshot-complete event that names the reason.";
@@ -388,6 +397,18 @@ pub enum CdcError {
     #[error("CDC-5006: {0}")]
     Database(String),
 
+    /// A grant is missing (ORA-01031, ORA-00942, PLS-00201, ORA-01045).
+    #[error("CDC-2401: {operation}: {message}")]
+    Privilege { operation: String, message: String },
+
+    /// The table's PDB is not the session's and cannot be entered.
+    #[error("CDC-2301: {0}")]
+    ContainerUnreachable(String),
+
+    /// ORA-65040: LogMiner from inside a PDB (before 19c).
+    #[error("CDC-2302: {0}")]
+    PdbMining(String),
+
     #[error("CDC-5007: connection lost: {0}")]
     ConnectionLost(String),
 
@@ -540,6 +561,9 @@ impl CdcError {
             CdcError::DownstreamNoWrites { .. } => Code::Cdc2204,
             CdcError::ReadOnly { .. } => Code::Cdc5005,
             CdcError::Database(_) => Code::Cdc5006,
+            CdcError::Privilege { .. } => Code::Cdc2401,
+            CdcError::ContainerUnreachable(_) => Code::Cdc2301,
+            CdcError::PdbMining(_) => Code::Cdc2302,
             CdcError::ConnectionLost(_) => Code::Cdc5007,
             CdcError::InvalidScnRange { .. } => Code::Cdc5008,
             CdcError::Io { .. } => Code::Cdc6001,

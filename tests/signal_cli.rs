@@ -727,8 +727,14 @@ fn a_table_created_while_capture_runs_takes_a_snapshot_signal_without_a_restart(
 
 #[test]
 fn the_source_channel_reads_signals_from_the_signal_table() {
+    // `signal send --channel source` inserts the row: the one grant beyond capture's.
+    let schema = SCHEMA.replacen(
+        "  multitenant: true\n",
+        "  multitenant: true\n  privileges: [all, \"CDC.DEBEZIUM_SIGNAL:INSERT\"]\n",
+        1,
+    );
     let e = env_with(&format!(
-        "{SCHEMA}  - name: PDB1.CDC.DEBEZIUM_SIGNAL
+        "{schema}  - name: PDB1.CDC.DEBEZIUM_SIGNAL
     columns:
       - {{ name: ID, type: VARCHAR2(42), nullable: false }}
       - {{ name: TYPE, type: VARCHAR2(32), nullable: false }}

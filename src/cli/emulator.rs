@@ -83,7 +83,7 @@ fn create(a: EmulatorCreateArgs, printer: &Printer) -> anyhow::Result<ExitCode> 
         }
     };
     topology::create(&a.dir, &file)?;
-    let conn = EmulatorConnector::open(&a.dir, Faults::default())?;
+    let conn = EmulatorConnector::open(&a.dir, Faults::default())?.sysdba();
     let mut s = conn.emulator_session()?;
     let db = crate::source::Session::database(&mut s)?;
     let scn = crate::source::Session::current_scn(&mut s)?;
@@ -251,7 +251,7 @@ fn status(
     printer: &Printer,
 ) -> anyhow::Result<ExitCode> {
     let dir = resolve_dir(&a.dir, global)?;
-    let conn = EmulatorConnector::open(&dir, Faults::default())?;
+    let conn = EmulatorConnector::open(&dir, Faults::default())?.sysdba();
     // What the database's views show (a downstream: its own identity and the shipped logs).
     let mut session = conn.emulator_session()?;
     let db = crate::source::Session::database(&mut session)?;

@@ -155,13 +155,36 @@ fn version(f: &Facts) -> Finding {
     }
 }
 
+/// The PDBs `cdc.tables.include` names literally (three-part patterns without a wildcard in
+/// the PDB part).
+fn named_pdbs(f: &Facts) -> Vec<String> {
+    let mut out: Vec<String> = f
+        .settings
+        .include
+        .patterns()
+        .iter()
+        .filter_map(|p| {
+            let parts = crate::names::split_identifiers(p).ok()?;
+            let [pdb, _, _] = parts.as_slice() else {
+                return None;
+            };
+            (!pdb.contains(['*', '?'])).then(|| pdb.to_ascii_uppercase())
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The mode the session's container gives (`source::container`), what it needs, and whether the
+/// PDBs the settings name can be reached.
 fn multitenant(f: &Facts) -> Finding {
     let db = match &f.db {
         Ok(db) => db,
         Err(e) => return Finding::skip(e.clone()),
     };
     if !db.cdb {
-        return Finding::pass("not a container database (non-CDB)");
+        return Finding::pass("not a container database (non-CDB): no containers to switch");
     }
     let pdbs = if db.pdbs.is_empty() {
         "none listed".to_string()
@@ -172,21 +195,57 @@ fn multitenant(f: &Facts) -> Finding {
         Ok(c) => c.container.clone(),
         Err(e) => return Finding::skip(format!("a container database; {e}")),
     };
+    let named = named_pdbs(f);
     match container.as_deref() {
-        Some("CDB$ROOT") => Finding::pass(format!(
-            "container database, connected to CDB$ROOT; open PDBs: {pdbs}"
-        )),
-        Some(pdb) if !f.streams() => Finding::pass(format!(
-            "container database, connected to PDB {pdb} ({} does not mine redo)",
-            f.mode()
-        )),
-        Some(pdb) => Finding::fail(
-            format!("container database, connected to PDB {pdb}: streaming cannot add log files there (ORA-65040)"),
-            format!(
-                "connect a common user to the root container: cdc.database.url: HOST:PORT/<service of CDB$ROOT>, cdc.database.user: {} (CREATE USER C##CDC … CONTAINER=ALL)",
-                f.grantee()
-            ),
-        ),
+        Some(crate::source::model::ROOT_CONTAINER) => {
+            let closed: Vec<&String> = named.iter().filter(|p| !db.pdbs.contains(p)).collect();
+            let found = format!(
+                "root mode: connected to CDB$ROOT, mining there; each PDB's catalog and reads after ALTER SESSION SET CONTAINER; open PDBs: {pdbs}"
+            );
+            if closed.is_empty() {
+                return Finding::pass(found);
+            }
+            Finding::fail(
+                format!(
+                    "{found}; cdc.tables.include names {}, not an open PDB: its tables cannot be read (CDC-2301)",
+                    closed.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(", ")
+                ),
+                format!(
+                    "ALTER PLUGGABLE DATABASE {} OPEN;  -- or correct cdc.tables.include",
+                    closed[0]
+                ),
+            )
+        }
+        Some(pdb) => {
+            let others: Vec<&String> = named.iter().filter(|p| p.as_str() != pdb).collect();
+            let found = format!("per-PDB mode: connected to PDB {pdb}, every call inside it");
+            if !others.is_empty() {
+                return Finding::fail(
+                    format!(
+                        "{found}; cdc.tables.include names {} as well, which a session in {pdb} cannot reach (CDC-2301)",
+                        others.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(", ")
+                    ),
+                    format!(
+                        "capture several PDBs as a common user in the root: cdc.database.url: HOST:PORT/<CDB service>, cdc.database.user: C##… (CREATE USER C##CDC … CONTAINER=ALL; GRANT SET CONTAINER TO C##CDC CONTAINER=ALL;) — or limit cdc.tables.include to {pdb}"
+                    ),
+                );
+            }
+            if !f.streams() {
+                return Finding::pass(format!("{found} ({} does not mine redo)", f.mode()));
+            }
+            match f.major_version() {
+                Some(v) if v >= 19 => Finding::pass(format!(
+                    "{found}; LogMiner mines {pdb}'s own redo (19c and later: START_LOGMNR by SCN range, no ADD_LOGFILE)"
+                )),
+                _ => Finding::fail(
+                    format!("{found}: before 19c LogMiner cannot run inside a PDB (ORA-65040, CDC-2302)"),
+                    format!(
+                        "connect a common user to the root container: cdc.database.url: HOST:PORT/<service of CDB$ROOT>, cdc.database.user: {} (CREATE USER C##CDC … CONTAINER=ALL)",
+                        if f.grantee().starts_with("C##") { f.grantee() } else { "C##CDC".into() }
+                    ),
+                ),
+            }
+        }
         None => Finding::skip(format!(
             "a container database, but the session's container is unknown; open PDBs: {pdbs}"
         )),

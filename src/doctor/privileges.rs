@@ -179,6 +179,12 @@ pub(super) fn check(id: &str, f: &Facts) -> Finding {
             if !cdb {
                 return Finding::pass("not needed: not a container database");
             }
+            let container = f.config.as_ref().ok().and_then(|c| c.container.clone());
+            if let Some(pdb) = container.filter(|c| c != crate::source::model::ROOT_CONTAINER) {
+                return Finding::pass(format!(
+                    "not needed: the session stays in {pdb} (per-PDB mode)"
+                ));
+            }
             judge(p, vec![g.system("SET CONTAINER")])
         }
     }

@@ -166,8 +166,78 @@ fn a_healthy_database_reports_all_pass() {
     assert_eq!(problems(&r), vec![], "{:#?}", r.results);
     assert_eq!(
         get(&r, "connection.multitenant").found,
-        "container database, connected to CDB$ROOT; open PDBs: PDB1"
+        "root mode: connected to CDB$ROOT, mining there; each PDB's catalog and reads after ALTER SESSION SET CONTAINER; open PDBs: PDB1"
     );
+}
+
+/// A CDB with two PDBs (PDB3 mounted) for the multitenant mode checks.
+fn two_pdbs(version: &str) -> Db {
+    Db::new(
+        &format!("  multitenant: true\n  version: {version}\n  pdbs: [{{ name: PDB3, open_mode: mounted }}]\n"),
+        &format!(
+            "{}{}",
+            HEALTHY_TABLES.replace("HR.", "PDB1.HR."),
+            HEALTHY_TABLES.replace("HR.", "PDB2.HR.")
+        ),
+    )
+}
+
+#[test]
+fn doctor_names_the_multitenant_mode_and_what_it_cannot_reach() {
+    let db = two_pdbs("19.22.0.0.0");
+    // Root mode, a PDB named that is not open.
+    let r = db.report(&["cdc.tables.include=PDB1.HR.*,PDB3.HR.*"]);
+    assert_eq!(
+        problems(&r),
+        vec![("connection.multitenant", Severity::Fail)]
+    );
+    let m = get(&r, "connection.multitenant");
+    assert!(m.found.starts_with("root mode"), "{}", m.found);
+    assert!(
+        m.found.contains("PDB3") && m.found.contains("CDC-2301"),
+        "{}",
+        m.found
+    );
+    // Per-PDB mode on 19c: the PDB's own tables only, no SET CONTAINER needed.
+    let url = format!(
+        "cdc.database.url=emulator:{}?service=PDB2",
+        db.path().display()
+    );
+    let r = db.report(&[&url]);
+    assert_eq!(problems(&r), vec![], "{:#?}", r.results);
+    assert!(get(&r, "connection.multitenant")
+        .found
+        .starts_with("per-PDB mode: connected to PDB PDB2"));
+    assert!(get(&r, "privileges.multitenant")
+        .found
+        .contains("per-PDB mode"));
+    assert_eq!(
+        get(&r, "tables.selection").found,
+        "2 of 2 tables captured: PDB2.HR.DEPT, PDB2.HR.EMP"
+    );
+    // …and naming another PDB's tables fails.
+    let r = db.report(&[&url, "cdc.tables.include=PDB1.HR.*,PDB2.HR.*"]);
+    let m = get(&r, "connection.multitenant");
+    assert_eq!(m.severity, Severity::Fail);
+    assert!(
+        m.found.contains("PDB1") && m.found.contains("CDC-2301"),
+        "{}",
+        m.found
+    );
+    // Before 19c a PDB cannot be mined from inside.
+    let old = two_pdbs("12.2.0.1.0");
+    let url = format!(
+        "cdc.database.url=emulator:{}?service=PDB1",
+        old.path().display()
+    );
+    let r = old.report(&[&url]);
+    let m = get(&r, "connection.multitenant");
+    assert_eq!(m.severity, Severity::Fail, "{}", m.found);
+    assert!(m.found.contains("CDC-2302"), "{}", m.found);
+    assert!(old
+        .report(&[&url, "cdc.snapshot.mode=snapshot_only"])
+        .result("connection.multitenant")
+        .is_some_and(|c| c.severity == Severity::Pass));
 }
 
 #[test]

@@ -167,7 +167,7 @@ pub const KEYS: &[KeySpec] = &[
     key(DATABASE_URL, Kind::Text, None,
         "The database: an EZConnect string (`host[:port]/service`), a TNS alias, or `emulator:DIR` for an emulated database made by `oracle-cdc emulator init`, or `replay:DIR` to replay a CSV export of V$LOGMNR_CONTENTS (`DIR/logmnr.csv` with `DIR/schema.yaml`; capture only, with `cdc.snapshot.mode=none`)."),
     key(DATABASE_USER, Kind::Text, None,
-        "The capture user (not needed for `emulator:` and `replay:` URLs)."),
+        "The capture user. In a CDB a common user (`C##…`) on the CDB's service captures any PDB (root mode), a user on a PDB's service that PDB only (per-PDB mode, 19c+). An emulated database logs in as one of its schema's `database.users` (unset: the first); a replay needs none."),
     key(DATABASE_PASSWORD, Kind::Secret, None,
         "The capture user's password: `${env:NAME}` reads an environment variable, `${file:PATH}` a file (trailing newline removed). Never printed."),
     key(MINING_DATABASE_URL, Kind::Text, None,

@@ -51,6 +51,12 @@ impl Session for CountingSession {
     fn database(&mut self) -> Result<DatabaseInfo> {
         note(&self.counts, self.inner.database())
     }
+    fn container(&mut self) -> Result<Option<String>> {
+        note(&self.counts, self.inner.container())
+    }
+    fn set_container(&mut self, name: &str) -> Result<()> {
+        note(&self.counts, self.inner.set_container(name))
+    }
     fn privileges(&mut self) -> Result<Privileges> {
         note(&self.counts, self.inner.privileges())
     }

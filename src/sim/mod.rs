@@ -26,6 +26,7 @@ use crate::errors::{CdcError, Result};
 use crate::offsets::Offsets;
 use crate::settings::{Settings, SnapshotMode};
 use crate::snapshot::NoProgress;
+use crate::source::container::ContainerConnector;
 use crate::source::emulator::clock::ManualClock;
 use crate::source::emulator::{self, EmulatorConnector, Faults};
 use crate::source::model::Scn;
@@ -116,14 +117,15 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
     )));
     let settings = Settings::from_pairs(&plan.settings(&db, &state, &out))?;
     let counts = counting::Counts::default();
-    let faulty = Counting {
+    // Outermost the container logic, as `source::open` puts it (a no-op outside a CDB).
+    let faulty = ContainerConnector::new(Box::new(Counting {
         inner: EmulatorConnector::open_with_clock(
             &db,
             Faults::from_settings(&settings),
             std::sync::Arc::new(clock.clone()),
         )?,
         counts: counts.clone(),
-    };
+    }));
     let reader = EmulatorConnector::open_with_clock(
         &db,
         Faults::default(),
@@ -257,11 +259,12 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
         sender.borrow_mut().resume()?;
     }
     let end = world.borrow().current_scn();
-    let clean = EmulatorConnector::open_with_clock(
+    let clean_emulator = EmulatorConnector::open_with_clock(
         &db,
         Faults::default(),
         std::sync::Arc::new(clock.clone()),
     )?;
+    let clean = ContainerConnector::new(Box::new(clean_emulator.clone()));
     // A table created just before the final SCN has its snapshot stored for the next start
     // (as at any --stop-at-scn): one more fault-free run takes it.
     for _ in 0..3 {
@@ -323,7 +326,8 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
             None => l.violations.push("the offsets were never written".into()),
             Some(start) => {
                 let baseline = l.baseline.take().unwrap_or_default();
-                let mut found = check::check(&clean, &db, &out, start, end, baseline, plan.mode)?;
+                let mut found =
+                    check::check(&clean_emulator, &db, &out, start, end, baseline, plan.mode)?;
                 l.outcome.records = found.records;
                 l.violations.append(&mut found.violations);
             }

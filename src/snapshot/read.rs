@@ -276,9 +276,12 @@ impl<'a> Reader<'a> {
                         None => back.push(Pending { rows: half, ..item }),
                     }
                 }
+                // What a retry cannot change: a missing grant, a container out of reach.
                 CdcError::UnknownTable { .. }
                 | CdcError::Settings { .. }
-                | CdcError::UnsupportedType { .. } => return Err(e),
+                | CdcError::UnsupportedType { .. }
+                | CdcError::Privilege { .. }
+                | CdcError::ContainerUnreachable(_) => return Err(e),
                 other => {
                     item.retries += 1;
                     if item.retries > retries {

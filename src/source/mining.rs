@@ -119,6 +119,12 @@ impl Session for DownstreamSession {
     fn database(&mut self) -> Result<DatabaseInfo> {
         self.source.database()
     }
+    fn container(&mut self) -> Result<Option<String>> {
+        self.source.container()
+    }
+    fn set_container(&mut self, name: &str) -> Result<()> {
+        self.source.set_container(name)
+    }
     fn privileges(&mut self) -> Result<Privileges> {
         self.source.privileges()
     }

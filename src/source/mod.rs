@@ -6,6 +6,7 @@
 //! A [`Connector`] opens [`Session`]s; each snapshot reader has a session of its own, as it has
 //! a connection of its own against Oracle.
 
+pub mod container;
 pub mod emulator;
 pub mod mining;
 pub mod model;
@@ -33,6 +34,19 @@ pub trait Connector: Send + Sync {
 pub trait Session: Send {
     /// V$DATABASE and friends: identity, role, open mode, redo and supplemental logging, undo.
     fn database(&mut self) -> Result<DatabaseInfo>;
+    /// The container this session is in (`SYS_CONTEXT('USERENV', 'CON_NAME')`): `CDB$ROOT` or a
+    /// PDB; `None` outside a multitenant database. Catalog views, flashback reads and the signal
+    /// insert see only this container's tables; LogMiner runs in CDB$ROOT (or, from 19c, mines a
+    /// PDB's own redo from inside it).
+    fn container(&mut self) -> Result<Option<String>> {
+        Ok(None)
+    }
+    /// `ALTER SESSION SET CONTAINER = name` (privilege SET CONTAINER). Outside a CDB: ORA-65090.
+    fn set_container(&mut self, name: &str) -> Result<()> {
+        Err(CdcError::Database(format!(
+            "ORA-65090: operation only allowed in a container database (ALTER SESSION SET CONTAINER = {name})"
+        )))
+    }
     /// What the connected user may do (SESSION_PRIVS, SESSION_ROLES, USER_TAB_PRIVS).
     fn privileges(&mut self) -> Result<Privileges>;
     /// Every user table: columns, keys, organisation, row movement, partitions, statistics.
@@ -115,8 +129,9 @@ pub fn open_mining(settings: &crate::settings::Settings, url: &str) -> Result<Bo
             "cdc.mining.database.url cannot be a replay: a replay is a source of its own".into(),
         );
     }
-    if let Some(dir) = url.strip_prefix("emulator:") {
-        let dir = std::path::Path::new(dir);
+    if let Some(rest) = url.strip_prefix("emulator:") {
+        let (dir, service) = emulator::parse_url(rest)?;
+        let dir = dir.as_path();
         let resolved = emulator::topology::resolve(dir)?;
         let emulator::topology::Role::Downstream { .. } = resolved.role else {
             return refuse(format!(
@@ -126,7 +141,8 @@ pub fn open_mining(settings: &crate::settings::Settings, url: &str) -> Result<Bo
         // The emulated source must be the database the downstream receives redo from (a
         // standby of it shares its redo).
         if let Some(src) = settings.database_url().strip_prefix("emulator:") {
-            let source = emulator::topology::resolve(std::path::Path::new(src))?;
+            let (src, _) = emulator::parse_url(src)?;
+            let source = emulator::topology::resolve(&src)?;
             let same = |a: &std::path::Path, b: &std::path::Path| match (
                 a.canonicalize(),
                 b.canonicalize(),
@@ -144,28 +160,35 @@ pub fn open_mining(settings: &crate::settings::Settings, url: &str) -> Result<Bo
             }
         }
         let faults = emulator::Faults::from_settings(settings);
-        return Ok(Box::new(emulator::EmulatorConnector::open(dir, faults)?));
+        let connector = emulator::EmulatorConnector::open(dir, faults)?
+            .with_login(settings.mining_user(), service.as_deref());
+        return Ok(Box::new(container::ContainerConnector::new(Box::new(
+            connector,
+        ))));
     }
-    Ok(Box::new(oracle::OracleConnector::mining_from_settings(
-        settings, url,
-    )?))
+    Ok(Box::new(container::ContainerConnector::new(Box::new(
+        oracle::OracleConnector::mining_from_settings(settings, url)?,
+    ))))
 }
 
-/// The database named by `cdc.database.url` alone.
+/// The database named by `cdc.database.url` alone, behind the container logic of
+/// [`container::ContainerConnector`] (a no-op outside a CDB).
 pub fn open_source(settings: &crate::settings::Settings) -> Result<Box<dyn Connector>> {
+    Ok(Box::new(container::ContainerConnector::new(open_raw(
+        settings,
+    )?)))
+}
+
+/// The database of `cdc.database.url` as its adapter opens it, sessions unwrapped.
+fn open_raw(settings: &crate::settings::Settings) -> Result<Box<dyn Connector>> {
     let url = settings.database_url();
-    if let Some(dir) = url.strip_prefix("emulator:") {
-        if dir.is_empty() {
-            return Err(CdcError::settings(
-                Code::Cdc2007,
-                "cdc.database.url `emulator:` needs a directory, e.g. emulator:./demo-db",
-            ));
-        }
+    if let Some(rest) = url.strip_prefix("emulator:") {
+        let (dir, service) = emulator::parse_url(rest)?;
         let faults = emulator::Faults::from_settings(settings);
-        return Ok(Box::new(emulator::EmulatorConnector::open(
-            std::path::Path::new(dir),
-            faults,
-        )?));
+        return Ok(Box::new(
+            emulator::EmulatorConnector::open(&dir, faults)?
+                .with_login(settings.database_user(), service.as_deref()),
+        ));
     }
     if let Some(dir) = url.strip_prefix(replay::PREFIX) {
         if dir.is_empty() {

@@ -8,6 +8,9 @@ use std::collections::BTreeSet;
 /// A system change number (fits u64; 12.2+ SCNs can exceed 2^48).
 pub type Scn = u64;
 
+/// The root container of a multitenant database (SYS_CONTEXT('USERENV', 'CON_NAME') there).
+pub const ROOT_CONTAINER: &str = "CDB$ROOT";
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum DatabaseRole {

@@ -131,9 +131,12 @@ impl Renderer<'_> {
         }
     }
 
+    /// SRC_CON_NAME: the PDB of the transaction; NULL (empty here) outside a CDB (Utilities
+    /// 12.1, "The V$LOGMNR_CONTENTS View in a CDB": "When mining takes place in a non-CDB, the
+    /// SRC_CON_xxx columns are NULL").
     fn con_name(&self, xid: Xid) -> String {
         if !self.replica.schema.database.multitenant {
-            return self.replica.schema.database.name.clone();
+            return String::new();
         }
         self.replica
             .xid_pdb

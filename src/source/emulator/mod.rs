@@ -5,6 +5,7 @@
 //! replays the redo into a multi-version [`store::Replica`] and tails it for new records, so
 //! readers in other processes see commits as the one [`writer::Writer`] makes them.
 
+pub mod access;
 pub mod clock;
 pub mod condition;
 pub mod generate;
@@ -13,6 +14,7 @@ pub mod logminer;
 pub mod logs;
 pub mod redo;
 pub mod schema;
+mod session;
 pub mod sql_redo;
 pub mod store;
 pub mod topology;
@@ -20,13 +22,13 @@ pub mod workload;
 pub mod writer;
 
 use crate::errors::{CdcError, Result};
-use crate::names::TableName;
 use crate::settings::{FaultSettings, Settings};
 use crate::source::model::*;
 use crate::source::{Connector, Session};
 use clock::Clock;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use redo::RedoTail;
+pub use session::EmulatorSession;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 use store::Replica;
@@ -211,10 +213,43 @@ fn poisoned() -> CdcError {
     CdcError::Database("emulator state lock poisoned by a panicked thread".into())
 }
 
-/// Opens sessions on an emulated database directory.
+/// Opens sessions on an emulated database directory, as one user to one service.
 #[derive(Clone)]
 pub struct EmulatorConnector {
     shared: Arc<Shared>,
+    /// `cdc.database.user`; unset: the schema's first user.
+    user: Option<String>,
+    /// Log in as SYS AS SYSDBA (the emulator's own commands: status, create).
+    sysdba: bool,
+    /// The service connected to: a PDB's name, or unset for the database's own (CDB$ROOT).
+    service: Option<String>,
+}
+
+/// `emulator:DIR` or `emulator:DIR?service=NAME`: the directory and the service named.
+pub fn parse_url(rest: &str) -> Result<(PathBuf, Option<String>)> {
+    let (dir, query) = match rest.rsplit_once('?') {
+        Some((d, q)) => (d, Some(q)),
+        None => (rest, None),
+    };
+    let mut service = None;
+    for part in query.into_iter().flat_map(|q| q.split('&')) {
+        match part.split_once('=') {
+            Some(("service", v)) if !v.trim().is_empty() => service = Some(v.trim().to_string()),
+            _ => {
+                return Err(CdcError::settings(
+                    crate::errors::Code::Cdc2007,
+                    format!("cdc.database.url `emulator:{rest}`: `{part}` is not a connection option; the one option is ?service=PDB (the PDB's service; without it the session lands in CDB$ROOT)"),
+                ))
+            }
+        }
+    }
+    if dir.is_empty() {
+        return Err(CdcError::settings(
+            crate::errors::Code::Cdc2007,
+            "cdc.database.url `emulator:` needs a directory, e.g. emulator:./demo-db",
+        ));
+    }
+    Ok((PathBuf::from(dir), service))
 }
 
 impl EmulatorConnector {
@@ -245,7 +280,25 @@ impl EmulatorConnector {
         shared.refresh()?;
         Ok(EmulatorConnector {
             shared: Arc::new(shared),
+            user: None,
+            service: None,
+            sysdba: false,
         })
+    }
+
+    /// Sessions as SYS AS SYSDBA in CDB$ROOT: every privilege (for the emulator's own
+    /// commands, which look at the database as its administrator does).
+    pub fn sysdba(mut self) -> Self {
+        self.sysdba = true;
+        self
+    }
+
+    /// Log in as `user` (unset: the schema's first user) to `service` (unset: the database's
+    /// own service, CDB$ROOT in a CDB). Checked at each connect, as Oracle does.
+    pub fn with_login(mut self, user: Option<&str>, service: Option<&str>) -> Self {
+        self.user = user.map(str::to_string);
+        self.service = service.map(str::to_string);
+        self
     }
 
     /// Run `f` on the up-to-date replica (for `emulator status`/`dump` and tests).
@@ -293,9 +346,26 @@ impl EmulatorConnector {
                 "ORA-12537: TNS:connection closed (fault drill: every {every}th connection fails)"
             )));
         }
+        drop(f);
+        let login = {
+            let r = self.shared.replica.read().map_err(|_| poisoned())?;
+            let mut schema = r.schema.clone();
+            if self.shared.downstream() {
+                // Another database: none of the source's PDBs.
+                schema.tables.clear();
+                schema.database.pdbs.clear();
+            }
+            if self.sysdba {
+                access::sysdba(&schema)
+            } else {
+                access::login(&schema, self.user.as_deref(), self.service.as_deref())?
+            }
+        };
         Ok(EmulatorSession {
             shared: self.shared.clone(),
             dropped: false,
+            user: login.user,
+            container: login.container,
         })
     }
 }
@@ -310,294 +380,8 @@ impl Connector for EmulatorConnector {
     }
 }
 
-/// One "connection" to the emulated database.
-pub struct EmulatorSession {
-    shared: Arc<Shared>,
-    dropped: bool,
-}
-
-impl EmulatorSession {
-    /// Latency, dropped connections; then the replica brought up to date.
-    fn call(&mut self) -> Result<()> {
-        if self.dropped {
-            return Err(CdcError::ConnectionLost(
-                "ORA-03114: not connected to ORACLE".into(),
-            ));
-        }
-        let (latency, drop) = {
-            let mut f = self.shared.faults.lock().map_err(|_| poisoned())?;
-            let per_mille = f.faults.settings.drop_per_mille;
-            let drop = per_mille > 0 && f.rng.gen_range(0..1000) < per_mille;
-            (f.faults.settings.call_latency_ms, drop)
-        };
-        if latency > 0 {
-            std::thread::sleep(std::time::Duration::from_millis(latency));
-        }
-        if drop {
-            self.dropped = true;
-            return Err(CdcError::ConnectionLost(
-                "ORA-03113: end-of-file on communication channel (fault drill)".into(),
-            ));
-        }
-        self.shared.refresh()
-    }
-
-    fn replica(&self) -> Result<std::sync::RwLockReadGuard<'_, Replica>> {
-        self.shared.replica.read().map_err(|_| poisoned())
-    }
-
-    /// On a downstream the source's tables do not exist: ORA-00942.
-    fn no_tables(&self, table: &TableName) -> Result<()> {
-        if self.shared.downstream() {
-            return Err(CdcError::Database(format!(
-                "ORA-00942: table or view does not exist: {table} (on the downstream mining database {})",
-                self.shared.describe()
-            )));
-        }
-        Ok(())
-    }
-}
-
-impl Session for EmulatorSession {
-    fn database(&mut self) -> Result<DatabaseInfo> {
-        self.call()?;
-        let mut info = self.replica()?.database_info();
-        if let topology::Role::Downstream { name, dbid, .. } = &self.shared.role {
-            // Another database: its own identity, open read write, with none of the
-            // source's PDBs.
-            info.name = name.clone();
-            info.dbid = *dbid;
-            info.pdbs.clear();
-            info.role = DatabaseRole::Primary;
-            info.open_mode = OpenMode::ReadWrite;
-        }
-        Ok(info)
-    }
-
-    fn privileges(&mut self) -> Result<Privileges> {
-        self.call()?;
-        Ok(self.replica()?.schema.database.granted())
-    }
-
-    fn tables(&mut self) -> Result<Vec<TableInfo>> {
-        self.call()?;
-        if self.shared.downstream() {
-            return Ok(Vec::new());
-        }
-        Ok(self.replica()?.tables.iter().map(|t| t.info()).collect())
-    }
-
-    fn extents(&mut self, table: &TableName) -> Result<Vec<Extent>> {
-        self.call()?;
-        self.no_tables(table)?;
-        let r = self.replica()?;
-        let t = r.table(table)?;
-        // An index-organised table's segment is its primary key index: DBA_EXTENTS has
-        // nothing under the table's name.
-        if t.def.organization == Organization::IndexOrganized {
-            return Ok(Vec::new());
-        }
-        let mut out: Vec<Extent> = t.extents.iter().map(|(_, e)| e.clone()).collect();
-        out.sort_by_key(|e| (e.data_object_id, e.relative_fno, e.block_id));
-        Ok(out)
-    }
-
-    fn current_scn(&mut self) -> Result<Scn> {
-        self.call()?;
-        if let topology::Role::Downstream { scn, .. } = &self.shared.role {
-            return Ok(*scn);
-        }
-        Ok(self.replica()?.current_scn)
-    }
-
-    fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>> {
-        self.call()?;
-        if self.shared.downstream() {
-            return Ok(Vec::new());
-        }
-        let r = self.replica()?;
-        let mut out: Vec<OpenTransaction> = r
-            .open
-            .iter()
-            .map(|(xid, t)| OpenTransaction {
-                xid: xid.hex(),
-                start_scn: t.start_scn,
-                thread: t.thread,
-            })
-            .collect();
-        out.sort_by_key(|t| t.start_scn);
-        Ok(out)
-    }
-
-    fn read_as_of(
-        &mut self,
-        query: &FlashbackQuery,
-        row: &mut dyn FnMut(FetchedRow) -> Result<()>,
-    ) -> Result<u64> {
-        self.call()?;
-        self.no_tables(&query.table)?;
-        let (fail, delay) = {
-            let mut f = self.shared.faults.lock().map_err(|_| poisoned())?;
-            f.reads += 1;
-            let n = f.reads;
-            (
-                f.faults.settings.ora01555_reads.contains(&n),
-                f.faults.settings.read_delay_ms,
-            )
-        };
-        if fail {
-            return Err(CdcError::SnapshotTooOld {
-                table: query.table.to_string(),
-                scn: query.scn,
-            });
-        }
-        if delay > 0 {
-            std::thread::sleep(std::time::Duration::from_millis(delay));
-        }
-        let rows = {
-            let r = self.replica()?;
-            r.read_as_of(query, self.shared.clock.now_ms())?
-        };
-        let n = rows.len() as u64;
-        for r in rows {
-            row(r)?;
-        }
-        Ok(n)
-    }
-
-    fn key_range(
-        &mut self,
-        table: &TableName,
-        key_column: &str,
-        scn: Scn,
-    ) -> Result<Option<(crate::types::Value, crate::types::Value)>> {
-        self.call()?;
-        self.no_tables(table)?;
-        self.replica()?
-            .key_range(table, key_column, scn, self.shared.clock.now_ms())
-    }
-
-    fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<crate::types::Value>>> {
-        self.call()?;
-        self.no_tables(&q.table)?;
-        self.replica()?
-            .key_boundaries(q, self.shared.clock.now_ms())
-    }
-
-    fn scn_to_time(&mut self, scn: Scn) -> Result<Option<String>> {
-        self.call()?;
-        if self.shared.downstream() {
-            // The source's SCNs are not this database's.
-            return Ok(None);
-        }
-        let r = self.replica()?;
-        if scn < r.schema.database.start_scn || scn > r.current_scn {
-            return Ok(None);
-        }
-        Ok(r.time_of(scn).and_then(|ms| {
-            chrono::DateTime::from_timestamp_millis(ms)
-                .map(|t| t.format("%Y-%m-%d %H:%M:%S").to_string())
-        }))
-    }
-
-    fn logs(&mut self) -> Result<Vec<LogFile>> {
-        self.call()?;
-        let r = self.replica()?;
-        if self.shared.downstream() {
-            return Ok(topology::downstream_logs(&self.shared.role, &r));
-        }
-        Ok(r.log_files())
-    }
-
-    fn mining_limit(&mut self) -> Result<Option<Scn>> {
-        // Only a downstream holds less redo than it mines; elsewhere no round trip (and no
-        // fault drill is consumed).
-        if !self.shared.downstream() {
-            return Ok(None);
-        }
-        self.call()?;
-        Ok(topology::downstream_limit(
-            &self.shared.role,
-            &*self.replica()?,
-        ))
-    }
-
-    fn instance_config(&mut self) -> Result<InstanceConfig> {
-        self.call()?;
-        Ok(self.replica()?.instance_config(self.shared.clock.now_ms()))
-    }
-
-    fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
-        self.call()?;
-        self.no_tables(table)?;
-        // The emulator's writer: a standby refuses it with ORA-16000, as Oracle does.
-        let mut w = writer::Writer::open(&self.shared.dir, self.shared.clock.clone(), true)?;
-        let (index, def) = w
-            .table_defs()
-            .iter()
-            .enumerate()
-            .find(|(_, d)| &d.name == table)
-            .map(|(i, d)| (i, (*d).clone()))
-            .ok_or_else(|| CdcError::UnknownTable {
-                table: table.to_string(),
-                hint: String::new(),
-            })?;
-        let values = def
-            .columns
-            .iter()
-            .map(|c| {
-                let text = match c.name.as_str() {
-                    "ID" => Some(row.id.clone()),
-                    "TYPE" => Some(row.kind.clone()),
-                    "DATA" => row.data.clone(),
-                    _ => None,
-                };
-                text.map_or(crate::types::Value::Null, crate::types::Value::Text)
-            })
-            .collect();
-        let xid = w.begin()?;
-        w.insert(xid, index, values)?;
-        w.commit(&[xid])?;
-        w.flush()
-    }
-
-    fn mine(
-        &mut self,
-        start: Scn,
-        end: Scn,
-        row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
-    ) -> Result<()> {
-        self.call()?;
-        let fail = {
-            let mut f = self.shared.faults.lock().map_err(|_| poisoned())?;
-            f.mines += 1;
-            let n = f.mines;
-            f.faults.settings.ora00310_mines.contains(&n)
-        };
-        topology::check_window(
-            &self.shared.role,
-            &*self.replica()?,
-            start,
-            end,
-            &self.shared.describe(),
-        )?;
-        let rows = logminer::mine(&*self.replica()?, start, end)?;
-        // ORA-00310 comes part-way through a window: some rows were already handed over.
-        let stop_at = if fail { rows.len() / 2 } else { rows.len() };
-        for r in rows.into_iter().take(stop_at) {
-            row(r)?;
-        }
-        if fail {
-            return Err(CdcError::LogOverwritten(format!(
-                "ORA-00310: archived log contains sequence {}; sequence {} required (mining SCN {start} to {end})",
-                self.replica()?.logs.first().and_then(|l| l.last()).map_or(1, |s| s.sequence + 1),
-                self.replica()?.logs.first().and_then(|l| l.last()).map_or(1, |s| s.sequence),
-            )));
-        }
-        Ok(())
-    }
-}
-
+#[cfg(test)]
+mod session_tests;
 #[cfg(test)]
 mod tests;
 

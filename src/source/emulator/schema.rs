@@ -68,6 +68,11 @@ pub struct DatabaseSpec {
     pub processes_in_use: u64,
     pub sessions: u64,
     pub sessions_in_use: u64,
+    /// The users sessions can log in as (`cdc.database.user`); empty: one user holding
+    /// `privileges`, `C##CDC` in a CDB and `CDC` outside one (see [`super::access`]).
+    pub users: Vec<super::access::UserSpec>,
+    /// PDBs besides those the tables name, or that are not open (V$PDBS).
+    pub pdbs: Vec<super::access::PdbSpec>,
 }
 
 /// One archive destination of the emulated database.
@@ -183,6 +188,8 @@ impl Default for DatabaseSpec {
             processes_in_use: 60,
             sessions: 472,
             sessions_in_use: 40,
+            users: Vec::new(),
+            pdbs: Vec::new(),
         }
     }
 }
@@ -474,14 +481,15 @@ impl SchemaFile {
         }
         if let PrivilegeSpec::List(list) = &self.database.privileges {
             for p in list {
-                if !ALL_PRIVILEGES.contains(&p.as_str()) {
+                if !super::access::known_privilege(p) {
                     return Err(bad(format!(
-                        "database.privileges: unknown privilege `{p}`; known: {}",
+                        "database.privileges: unknown privilege `{p}`; known: {} and OWNER.TABLE:SELECT|FLASHBACK|INSERT",
                         ALL_PRIVILEGES.join(", ")
                     )));
                 }
             }
         }
+        super::access::validate(self).map_err(bad)?;
         let mut seen = BTreeSet::new();
         let mut out = Vec::new();
         for t in &self.tables {
@@ -609,23 +617,7 @@ impl SchemaFile {
 impl DatabaseSpec {
     /// The capture user's grants as SESSION_PRIVS / SESSION_ROLES / USER_TAB_PRIVS show them.
     pub fn granted(&self) -> crate::source::model::Privileges {
-        let list: Vec<String> = match &self.privileges {
-            PrivilegeSpec::All(_) => ALL_PRIVILEGES.iter().map(|s| s.to_string()).collect(),
-            PrivilegeSpec::List(l) => l.clone(),
-        };
-        let mut p = crate::source::model::Privileges::default();
-        for item in list {
-            if let Some((object, privilege)) = item.split_once(':') {
-                let (owner, name) = object.split_once('.').unwrap_or(("SYS", object));
-                p.objects
-                    .insert((owner.to_string(), name.to_string(), privilege.to_string()));
-            } else if item.ends_with("_ROLE") {
-                p.roles.insert(item);
-            } else {
-                p.system.insert(item);
-            }
-        }
-        p
+        super::access::privileges_of(&self.privileges)
     }
 }
 

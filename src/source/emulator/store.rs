@@ -748,13 +748,21 @@ impl Replica {
 
     pub fn database_info(&self) -> DatabaseInfo {
         let d = &self.schema.database;
+        // V$PDBS: the open PDBs (those the tables name, created ones included, and declared ones).
         let mut pdbs: Vec<String> = self
             .tables
             .iter()
             .filter_map(|t| t.def.name.pdb.clone())
+            .chain(
+                super::access::pdbs(&self.schema)
+                    .into_iter()
+                    .map(|(p, _)| p),
+            )
             .collect();
         pdbs.sort();
         pdbs.dedup();
+        let closed = super::access::closed_pdbs(&self.schema);
+        pdbs.retain(|p| !closed.contains(p));
         DatabaseInfo {
             dbid: d.dbid,
             name: d.name.clone(),

@@ -5,6 +5,7 @@ use super::clock::ManualClock;
 use super::redo::DdlChange;
 use super::writer::Writer;
 use super::*;
+use crate::names::TableName;
 use crate::source::rowid::RowId;
 use crate::types::Value;
 
@@ -408,7 +409,7 @@ fn sql_redo_text_matches_logminer() {
         (rows[1].seg_owner.as_deref(), rows[1].table_name.as_deref()),
         (Some("HR"), Some("EMP"))
     );
-    assert_eq!(rows[1].src_con_name, "EMU");
+    assert_eq!(rows[1].src_con_name, "", "NULL outside a CDB");
     assert!(
         rows[1].scn < rows[2].scn && rows[2].scn < rows[3].scn,
         "every DML has its own SCN"
@@ -635,8 +636,8 @@ fn open_transactions_and_ddl_rows() {
     );
     assert_eq!(ddl[0].info.as_deref(), Some("USER DDL (PlSql=0 RecDep=0)"));
     assert_eq!(
-        ddl[0].src_con_name, "EMU",
-        "outside multitenant: the database name"
+        ddl[0].src_con_name, "",
+        "outside multitenant: NULL (Utilities, V$LOGMNR_CONTENTS in a CDB)"
     );
 }
 

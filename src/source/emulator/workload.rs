@@ -197,8 +197,25 @@ impl<'a> Workload<'a> {
                 })
                 .collect::<Result<Vec<_>>>()?
         };
+        // Only PDBs open READ WRITE take transactions.
+        let tables: Vec<usize> = tables
+            .into_iter()
+            .filter(|&t| {
+                w.replica().tables[t]
+                    .def
+                    .name
+                    .pdb
+                    .as_deref()
+                    .is_none_or(|p| {
+                        super::access::pdb_mode(&w.replica().schema, p)
+                            == super::access::PdbOpenMode::ReadWrite
+                    })
+            })
+            .collect();
         if tables.is_empty() {
-            return Err(CdcError::Workload("the database has no tables".into()));
+            return Err(CdcError::Workload(
+                "the database has no tables open for writing".into(),
+            ));
         }
         let rng = ChaCha8Rng::seed_from_u64(o.seed);
         let first = w.replica().current_scn;
@@ -315,9 +332,43 @@ impl<'a> Workload<'a> {
         Ok(())
     }
 
+    /// The tables a transaction may change: those of its PDB (a transaction stays in one
+    /// container); a transaction that changed nothing yet picks a PDB first.
+    fn tables_for(&mut self, xid: Xid) -> Vec<usize> {
+        let pdb_of = |w: &Writer, t: usize| w.replica().tables[t].def.name.pdb.clone();
+        let first = self.tables.first().map(|&t| pdb_of(self.w, t));
+        if self
+            .tables
+            .iter()
+            .all(|&t| Some(pdb_of(self.w, t)) == first)
+        {
+            // One container: nothing to choose (and no draw, so seeds replay as before).
+            return self.tables.clone();
+        }
+        let pdb = match self.w.container_of(xid) {
+            Some(p) => Some(p.to_string()),
+            None => {
+                let t = self.tables[self.rng.gen_range(0..self.tables.len())];
+                pdb_of(self.w, t)
+            }
+        };
+        let same: Vec<usize> = self
+            .tables
+            .iter()
+            .copied()
+            .filter(|&t| pdb_of(self.w, t) == pdb)
+            .collect();
+        if same.is_empty() {
+            self.tables.clone()
+        } else {
+            same
+        }
+    }
+
     fn some_changes(&mut self, xid: Xid, n: u32) -> Result<()> {
+        let tables = self.tables_for(xid);
         for _ in 0..n {
-            let table = self.tables[self.rng.gen_range(0..self.tables.len())];
+            let table = tables[self.rng.gen_range(0..tables.len())];
             let (a, b, c) = self.o.mix;
             let roll = self.rng.gen_range(0..a + b + c);
             if roll >= a {

@@ -287,6 +287,35 @@ impl Writer {
             .ok_or_else(|| CdcError::Workload(format!("transaction {xid} is not open")))
     }
 
+    /// A transaction stays in the container of its first change: Oracle refuses to switch
+    /// container with a transaction open (ORA-65023), so no transaction spans two PDBs.
+    fn check_container(&self, xid: Xid, table: usize) -> Result<()> {
+        let pdb = &self.replica.tables[table].def.name.pdb;
+        // A PDB that is not open READ WRITE takes no changes (the initial load excepted).
+        if let Some(p) = pdb.as_deref().filter(|_| !self.batching) {
+            match super::access::pdb_mode(&self.replica.schema, p) {
+                super::access::PdbOpenMode::ReadWrite => {}
+                super::access::PdbOpenMode::ReadOnly => {
+                    return Err(CdcError::ReadOnly {
+                        operation: format!("PDB {p} is open READ ONLY"),
+                    })
+                }
+                super::access::PdbOpenMode::Mounted => {
+                    return Err(CdcError::Workload(format!(
+                        "ORA-01109: database not open (PDB {p} is MOUNTED)"
+                    )))
+                }
+            }
+        }
+        match (self.replica.xid_pdb.get(&xid), pdb) {
+            (Some(held), Some(wanted)) if held != wanted => Err(CdcError::Workload(format!(
+                "ORA-65023: active transaction exists in container {held}: transaction {xid} cannot change {} in {wanted}",
+                self.replica.tables[table].def.name
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// The row as transaction `xid` sees it.
     pub fn row(&self, xid: Option<Xid>, table: usize, rid: RowId) -> Option<Vec<Value>> {
         if let Some(x) = xid {
@@ -421,6 +450,7 @@ impl Writer {
     }
 
     pub fn insert(&mut self, xid: Xid, table: usize, row: Vec<Value>) -> Result<RowId> {
+        self.check_container(xid, table)?;
         self.check_row(table, &row)?;
         let part = self.partition_of(table, &row);
         let rid = self.allocate(table, part)?;
@@ -485,6 +515,7 @@ impl Writer {
         after: Vec<Value>,
         cols: Vec<u32>,
     ) -> Result<RowId> {
+        self.check_container(xid, table)?;
         self.check_row(table, &after)?;
         let before = self
             .row(Some(xid), table, rid)
@@ -525,6 +556,7 @@ impl Writer {
     }
 
     pub fn delete(&mut self, xid: Xid, table: usize, rid: RowId) -> Result<()> {
+        self.check_container(xid, table)?;
         let before = self
             .row(Some(xid), table, rid)
             .ok_or_else(|| CdcError::Workload(format!("no row at {}", rid.encode())))?;
@@ -634,6 +666,11 @@ impl Writer {
         self.redo.flush()?;
         self.release(xid);
         Ok(())
+    }
+
+    /// The PDB a transaction works in (that of its first change), if it changed anything yet.
+    pub fn container_of(&self, xid: Xid) -> Option<&str> {
+        self.replica.xid_pdb.get(&xid).map(String::as_str)
     }
 
     /// Whether any open transaction holds rows of the table (DDL would wait: ORA-00054).

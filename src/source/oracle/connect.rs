@@ -88,7 +88,14 @@ pub fn message_of(e: &oracle::Error) -> String {
         Some(d) => d.message().to_string(),
         None => e.to_string(),
     };
-    text.lines().next().unwrap_or_default().trim().to_string()
+    let mut lines = text.lines().map(str::trim);
+    let mut first = lines.next().unwrap_or_default().to_string();
+    // A PL/SQL error (ORA-06550) says what went wrong on its PLS- line.
+    if let Some(pls) = lines.find(|l| l.starts_with("PLS-")) {
+        first.push(' ');
+        first.push_str(pls);
+    }
+    first
 }
 
 const CLIENT_FIX: &str = "install Oracle Instant Client (Basic or Basic Light, 19c or later) and \
@@ -119,6 +126,10 @@ pub fn connect_error(code: Option<OraCode>, message: &str, password: &str, url: 
         Some(OraCode::Ora(28000)) => (
             Code::Cdc2005,
             format!("{url}: the account is locked ({text})"),
+        ),
+        Some(OraCode::Ora(1045)) => (
+            Code::Cdc2401,
+            format!("{url}: the user may not log in ({text}): GRANT CREATE SESSION"),
         ),
         _ => (Code::Cdc2006, format!("{url}: {text}")),
     };
@@ -175,12 +186,26 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
         Some(OraCode::Ora(3113 | 3114 | 3135) | OraCode::Dpi(1080 | 1010)) => {
             CdcError::ConnectionLost(format!("{}: {text}", ctx.operation))
         }
-        // LogMiner calls from inside a PDB (ADD_LOGFILE) fail this way.
-        Some(OraCode::Ora(65040)) => CdcError::Database(format!(
+        // LogMiner from inside a PDB before 19c (and ADD_LOGFILE there on any release).
+        Some(OraCode::Ora(65040)) => CdcError::PdbMining(format!(
             "{}: {text} (LogMiner runs in CDB$ROOT: connect the capture user to the root \
              container's service)",
             ctx.operation
         )),
+        // A missing grant: insufficient privileges, a view or table the user may not see (or
+        // that does not exist), a package it may not execute (PLS-00201 inside ORA-06550).
+        Some(OraCode::Ora(1031 | 942)) => CdcError::Privilege {
+            operation: ctx.operation.to_string(),
+            message: text,
+        },
+        Some(OraCode::Ora(6550)) if text.contains("PLS-00201") => CdcError::Privilege {
+            operation: ctx.operation.to_string(),
+            message: text,
+        },
+        // ALTER SESSION SET CONTAINER into a PDB that does not exist, or is not open.
+        Some(OraCode::Ora(65011 | 1109)) => {
+            CdcError::ContainerUnreachable(format!("{}: {text}", ctx.operation))
+        }
         _ => CdcError::Database(format!("{}: {text}", ctx.operation)),
     }
 }
@@ -288,7 +313,11 @@ mod tests {
             (OraCode::Ora(1466), Code::Cdc5003),
             (OraCode::Ora(1291), Code::Cdc5004),
             (OraCode::Ora(16000), Code::Cdc5005),
-            (OraCode::Ora(942), Code::Cdc5006),
+            (OraCode::Ora(942), Code::Cdc2401),
+            (OraCode::Ora(1031), Code::Cdc2401),
+            (OraCode::Ora(65040), Code::Cdc2302),
+            (OraCode::Ora(65011), Code::Cdc2301),
+            (OraCode::Ora(1109), Code::Cdc2301),
             (OraCode::Ora(3113), Code::Cdc5007),
             (OraCode::Ora(3114), Code::Cdc5007),
             (OraCode::Ora(3135), Code::Cdc5007),
@@ -318,6 +347,23 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(runtime_error(None, "boom", &ctx).code(), Code::Cdc5006);
+        // ORA-06550 is any PL/SQL error; only PLS-00201 (an identifier the user may not see)
+        // is a missing grant.
+        let pls =
+            "ORA-06550: line 1, column 7: PLS-00201: identifier 'SYS.DBMS_LOGMNR' must be declared";
+        assert_eq!(
+            runtime_error(Some(OraCode::Ora(6550)), pls, &ctx).code(),
+            Code::Cdc2401
+        );
+        let other = "ORA-06550: line 1, column 7: PLS-00306: wrong number or types of arguments";
+        assert_eq!(
+            runtime_error(Some(OraCode::Ora(6550)), other, &ctx).code(),
+            Code::Cdc5006
+        );
+        assert_eq!(
+            connect_error(Some(OraCode::Ora(1045)), "ORA-01045: x", "pw", "db/x").code(),
+            Code::Cdc2401
+        );
     }
 
     /// The real connection layer on a machine without Instant Client: DPI-1047 → CDC-2001,

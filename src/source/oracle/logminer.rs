@@ -194,12 +194,14 @@ fn contents_row(r: &Cols) -> Result<LogMinerRow> {
     })
 }
 
-/// Add the logs, start LogMiner, stream the window, end LogMiner.
+/// Add the logs, start LogMiner, stream the window, end LogMiner. `in_pdb`: the session is
+/// inside a PDB (per-PDB mining, 19c+): no log is added, START_LOGMNR finds them by SCN.
 pub fn mine(
     conn: &oracle::Connection,
     logs: &[LogFile],
     start: Scn,
     end: Scn,
+    in_pdb: bool,
     row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
 ) -> Result<()> {
     if start > end {
@@ -208,7 +210,7 @@ pub fn mine(
     let oldest = logs.iter().map(|l| l.first_scn).min();
     let chosen = logs_for_window(logs, start, end)?;
     let add = ctx("LogMiner ADD_LOGFILE", start, end, oldest);
-    for (i, log) in chosen.iter().enumerate() {
+    for (i, log) in chosen.iter().enumerate().filter(|_| !in_pdb) {
         let statement = if i == 0 {
             sql::ADD_FIRST_LOGFILE
         } else {

@@ -112,17 +112,7 @@ impl OracleConnector {
     /// Open a session without boxing it.
     pub fn open(&self) -> Result<OracleSession> {
         let conn = connect::open(&self.url, &self.user, &self.password)?;
-        let c = CallContext {
-            operation: "session setup",
-            ..CallContext::default()
-        };
-        for statement in [
-            sql::SESSION_NLS,
-            sql::SESSION_TIME_ZONE,
-            sql::SESSION_BINARY_SORT,
-        ] {
-            conn.execute(statement, &[]).map_err(|e| db_error(&e, &c))?;
-        }
+        setup_session(&conn)?;
         Ok(OracleSession {
             conn,
             container: None,
@@ -141,9 +131,28 @@ impl Connector for OracleConnector {
     }
 }
 
-/// Where this session runs: a PDB name for table names, or none.
+/// The NLS, time zone and sort settings of oracle-facts §5, at connect and again after every
+/// container switch (a session's settings are not promised to follow it into another container).
+fn setup_session(conn: &oracle::Connection) -> Result<()> {
+    let c = CallContext {
+        operation: "session setup",
+        ..CallContext::default()
+    };
+    for statement in [
+        sql::SESSION_NLS,
+        sql::SESSION_TIME_ZONE,
+        sql::SESSION_BINARY_SORT,
+    ] {
+        conn.execute(statement, &[]).map_err(|e| db_error(&e, &c))?;
+    }
+    Ok(())
+}
+
+/// Where this session runs: the container's name (`None` outside a CDB) and, for a PDB, the
+/// PDB part of its table names.
 #[derive(Debug, Clone)]
 struct Container {
+    name: Option<String>,
     pdb: Option<String>,
 }
 
@@ -237,7 +246,7 @@ impl OracleSession {
         Ok(out)
     }
 
-    fn container(&mut self) -> Result<Container> {
+    fn current_container(&mut self) -> Result<Container> {
         if let Some(c) = &self.container {
             return Ok(c.clone());
         }
@@ -251,6 +260,7 @@ impl OracleSession {
         // CON_ID 0: not a CDB; 1: CDB$ROOT; 2: PDB$SEED; 3 and up: PDBs.
         let con_id = r.string(1)?.trim().parse::<u32>().unwrap_or(0);
         let container = Container {
+            name: (con_id >= 1).then(|| name.clone()),
             pdb: (con_id >= 2).then_some(name),
         };
         self.container = Some(container.clone());
@@ -297,6 +307,21 @@ impl OracleSession {
 }
 
 impl Session for OracleSession {
+    fn container(&mut self) -> Result<Option<String>> {
+        Ok(self.current_container()?.name)
+    }
+
+    fn set_container(&mut self, name: &str) -> Result<()> {
+        let c = ctx("ALTER SESSION SET CONTAINER");
+        let statement = sql::set_container(name).map_err(CdcError::Database)?;
+        // Whatever happens, the cached container is no longer known.
+        self.container = None;
+        self.conn
+            .execute(&statement, &[])
+            .map_err(|e| db_error(&e, &c))?;
+        setup_session(&self.conn)
+    }
+
     fn database(&mut self) -> Result<DatabaseInfo> {
         let c = ctx("reading V$DATABASE");
         let row = self
@@ -367,10 +392,8 @@ impl Session for OracleSession {
             let c = ctx("reading V$PDBS");
             match self.rows(sql::OPEN_PDBS, &c, |r| r.string(0)) {
                 Ok(list) => pdbs = list,
-                Err(CdcError::Database(m))
-                    if m.contains("ORA-00942") || m.contains("ORA-01031") =>
-                {
-                    tracing::warn!("cannot read V$PDBS ({m}); listing no PDBs")
+                Err(CdcError::Privilege { message, .. }) => {
+                    tracing::warn!("cannot read V$PDBS ({message}); listing no PDBs")
                 }
                 Err(e) => return Err(e),
             }
@@ -420,7 +443,7 @@ impl Session for OracleSession {
     }
 
     fn tables(&mut self) -> Result<Vec<TableInfo>> {
-        let pdb = self.container()?.pdb;
+        let pdb = self.current_container()?.pdb;
         let mut rows = catalog::CatalogRows {
             tables: self.rows(sql::TABLES, &ctx("reading ALL_TABLES"), |r| {
                 Ok(catalog::TableRow {
@@ -707,7 +730,7 @@ impl Session for OracleSession {
         };
         // Bind names avoid reserved words (ORA-01745). The session works in one container: the
         // signal table must be in it.
-        let here = self.container()?.pdb;
+        let here = self.current_container()?.pdb;
         if table.pdb.is_some() && table.pdb != here {
             return Err(CdcError::Database(format!(
                 "the signal table {table} is in another container than this session's ({}): connect to that PDB's service",
@@ -737,8 +760,11 @@ impl Session for OracleSession {
         if start > end {
             return Err(CdcError::InvalidScnRange { start, end });
         }
+        // Inside a PDB (19c+), START_LOGMNR by SCN range finds that PDB's logs itself; adding
+        // log files is for CDB$ROOT and non-CDBs only.
+        let in_pdb = self.current_container()?.pdb.is_some();
         let logs = logminer::read_logs(&self.conn)?;
-        logminer::mine(&self.conn, &logs, start, end, row)
+        logminer::mine(&self.conn, &logs, start, end, in_pdb, row)
     }
 }
 

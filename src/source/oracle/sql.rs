@@ -145,6 +145,18 @@ AND OPEN_MODE IN ('READ WRITE', 'READ ONLY') ORDER BY CON_ID";
 pub const CONTAINER_NAME: &str =
     "SELECT SYS_CONTEXT('USERENV', 'CON_NAME'), SYS_CONTEXT('USERENV', 'CON_ID') FROM DUAL";
 
+/// `ALTER SESSION SET CONTAINER = "PDB1"`: move the session into a container (a PDB, or
+/// `CDB$ROOT`). Catalog views then show that container's objects and `"OWNER"."TABLE"` names its
+/// tables. Privilege: SET CONTAINER (granted to a common user `CONTAINER=ALL`). The name is a
+/// quoted identifier, as V$PDBS.NAME gives it (SQL Reference, ALTER SESSION, "SET CONTAINER";
+/// Debezium's OracleConnection.setSessionToPdb issues the same statement).
+pub fn set_container(name: &str) -> Result<String, String> {
+    Ok(format!(
+        "ALTER SESSION SET CONTAINER = {}",
+        quote_ident(name)?
+    ))
+}
+
 // ---------------------------------------------------------------------------------------------
 // Privileges
 // ---------------------------------------------------------------------------------------------

@@ -49,6 +49,20 @@ fn scn_and_identity_statements() {
 }
 
 #[test]
+fn set_container_quotes_the_container_name() {
+    assert_eq!(
+        set_container("PDB1").as_deref(),
+        Ok("ALTER SESSION SET CONTAINER = \"PDB1\"")
+    );
+    assert_eq!(
+        set_container("CDB$ROOT").as_deref(),
+        Ok("ALTER SESSION SET CONTAINER = \"CDB$ROOT\"")
+    );
+    assert!(set_container("X\" ; DROP TABLE T").is_err());
+    assert!(set_container("").is_err());
+}
+
+#[test]
 fn privilege_statements() {
     assert_eq!(SESSION_PRIVILEGES, "SELECT PRIVILEGE FROM SESSION_PRIVS");
     assert_eq!(SESSION_ROLES, "SELECT ROLE FROM SESSION_ROLES");

@@ -1,0 +1,249 @@
+//! Multitenant capture: which container each call runs in.
+//!
+//! In a CDB the catalog views and `AS OF` reads of a PDB's tables work only in a session inside
+//! that PDB, while LogMiner (V$LOGMNR_CONTENTS, DBMS_LOGMNR.ADD_LOGFILE) works only in
+//! CDB$ROOT (oracle-facts §8 "Containers"). [`ContainerConnector`] wraps any source so the
+//! engine never has to know:
+//!
+//! - **Root mode** — the session lands in CDB$ROOT (a common user `C##…` on the CDB's service):
+//!   mining, log lists, SCNs and open transactions in the root; before a call about a table the
+//!   session moves into its PDB with `ALTER SESSION SET CONTAINER` (privilege SET CONTAINER);
+//!   the catalog is read PDB by PDB. This is how Debezium's connector works (it connects to the
+//!   root and switches container for a PDB's catalog and reads).
+//! - **Per-PDB mode** — the session lands in a PDB (a user local to it, or any user on the PDB's
+//!   service): everything runs there; from 19c LogMiner mines that PDB's own redo by SCN range
+//!   without ADD_LOGFILE (Utilities 19c, 23.12.1), before 19c it refuses (ORA-65040, CDC-2302).
+//!   Tables of other PDBs cannot be reached (CDC-2301).
+//! - Outside a CDB the session is used as it is.
+//!
+//! The session keeps track of where it is, so a container is switched only when the next call
+//! needs another one.
+
+use super::model::*;
+use super::{Connector, Session};
+use crate::errors::{CdcError, Result};
+use crate::names::TableName;
+use crate::types::Value;
+
+/// How a session reaches a CDB's containers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mode {
+    /// Not a multitenant database.
+    NonCdb,
+    /// In CDB$ROOT, switching into PDBs for their tables.
+    Root,
+    /// Inside one PDB, which it never leaves.
+    Pdb(String),
+}
+
+impl Mode {
+    /// The mode of a session that landed in `container`.
+    pub fn of(container: Option<&str>) -> Mode {
+        match container {
+            None => Mode::NonCdb,
+            Some(ROOT_CONTAINER) => Mode::Root,
+            Some(pdb) => Mode::Pdb(pdb.to_string()),
+        }
+    }
+
+    /// For messages and `doctor`.
+    pub fn describe(&self) -> String {
+        match self {
+            Mode::NonCdb => "not a container database".into(),
+            Mode::Root => "root mode: mining in CDB$ROOT, each PDB's catalog and reads after ALTER SESSION SET CONTAINER".into(),
+            Mode::Pdb(p) => format!("per-PDB mode: every call inside {p}, mining {p}'s own redo (19c and later)"),
+        }
+    }
+}
+
+/// Opens sessions of `inner` that put each call in the container it needs.
+pub struct ContainerConnector {
+    inner: Box<dyn Connector>,
+}
+
+impl ContainerConnector {
+    pub fn new(inner: Box<dyn Connector>) -> Self {
+        ContainerConnector { inner }
+    }
+}
+
+impl Connector for ContainerConnector {
+    fn connect(&self) -> Result<Box<dyn Session>> {
+        let mut session = self.inner.connect()?;
+        let landed = session.container()?;
+        Ok(match Mode::of(landed.as_deref()) {
+            Mode::NonCdb => session,
+            mode => Box::new(ContainerSession {
+                here: landed.unwrap_or_default(),
+                mode,
+                inner: session,
+            }),
+        })
+    }
+
+    fn describe(&self) -> String {
+        self.inner.describe()
+    }
+}
+
+/// A session of a CDB (root or per-PDB mode).
+struct ContainerSession {
+    inner: Box<dyn Session>,
+    mode: Mode,
+    /// The container the session is in now.
+    here: String,
+}
+
+impl ContainerSession {
+    /// Move the session into `container` unless it is there already.
+    fn enter(&mut self, container: &str) -> Result<()> {
+        if self.here == container {
+            return Ok(());
+        }
+        if let Mode::Pdb(home) = &self.mode {
+            return Err(CdcError::ContainerUnreachable(format!(
+                "the session is in PDB {home} (per-PDB mode: its service is the PDB's), {container} cannot be reached from it; connect a common user (C##…) to the CDB's root service to capture several PDBs, or capture {home}'s tables only"
+            )));
+        }
+        self.inner.set_container(container)?;
+        self.here = container.to_string();
+        Ok(())
+    }
+
+    /// The container of a table: its PDB (a two-part name is the session's own container).
+    fn enter_table(&mut self, table: &TableName) -> Result<()> {
+        match (&table.pdb, &self.mode) {
+            (Some(pdb), _) => self.enter(pdb),
+            (None, Mode::Pdb(home)) => {
+                let home = home.clone();
+                self.enter(&home)
+            }
+            (None, _) => Err(CdcError::ContainerUnreachable(format!(
+                "{table} names no PDB, and in a container database user tables live in PDBs: name it PDB.OWNER.TABLE"
+            ))),
+        }
+    }
+
+    /// Where mining, log lists and instance-wide views are read: the root, or the PDB itself.
+    fn enter_home(&mut self) -> Result<()> {
+        match self.mode.clone() {
+            Mode::Pdb(home) => self.enter(&home),
+            _ => self.enter(ROOT_CONTAINER),
+        }
+    }
+}
+
+impl Session for ContainerSession {
+    fn database(&mut self) -> Result<DatabaseInfo> {
+        self.enter_home()?;
+        self.inner.database()
+    }
+
+    fn container(&mut self) -> Result<Option<String>> {
+        Ok(Some(self.here.clone()))
+    }
+
+    fn set_container(&mut self, name: &str) -> Result<()> {
+        self.enter(name)
+    }
+
+    fn privileges(&mut self) -> Result<Privileges> {
+        self.enter_home()?;
+        self.inner.privileges()
+    }
+
+    /// Every open PDB's tables (root mode), or the PDB's own.
+    fn tables(&mut self) -> Result<Vec<TableInfo>> {
+        let pdbs = match &self.mode {
+            Mode::Pdb(home) => vec![home.clone()],
+            _ => {
+                self.enter(ROOT_CONTAINER)?;
+                self.inner.database()?.pdbs
+            }
+        };
+        let mut out = Vec::new();
+        for pdb in pdbs {
+            self.enter(&pdb)?;
+            let mut tables = self.inner.tables()?;
+            // The adapter names tables after the container it read them in; make sure.
+            for t in &mut tables {
+                t.name.pdb = Some(pdb.clone());
+            }
+            out.extend(tables);
+        }
+        Ok(out)
+    }
+
+    fn extents(&mut self, table: &TableName) -> Result<Vec<Extent>> {
+        self.enter_table(table)?;
+        self.inner.extents(table)
+    }
+
+    fn current_scn(&mut self) -> Result<Scn> {
+        // V$DATABASE.CURRENT_SCN is the CDB's in every container: no switch needed.
+        self.inner.current_scn()
+    }
+
+    fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>> {
+        self.enter_home()?;
+        self.inner.open_transactions()
+    }
+
+    fn read_as_of(
+        &mut self,
+        query: &FlashbackQuery,
+        row: &mut dyn FnMut(FetchedRow) -> Result<()>,
+    ) -> Result<u64> {
+        self.enter_table(&query.table)?;
+        self.inner.read_as_of(query, row)
+    }
+
+    fn key_range(
+        &mut self,
+        table: &TableName,
+        key_column: &str,
+        scn: Scn,
+    ) -> Result<Option<(Value, Value)>> {
+        self.enter_table(table)?;
+        self.inner.key_range(table, key_column, scn)
+    }
+
+    fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<Value>>> {
+        self.enter_table(&q.table)?;
+        self.inner.key_boundaries(q)
+    }
+
+    fn scn_to_time(&mut self, scn: Scn) -> Result<Option<String>> {
+        self.inner.scn_to_time(scn)
+    }
+
+    fn logs(&mut self) -> Result<Vec<LogFile>> {
+        self.enter_home()?;
+        self.inner.logs()
+    }
+
+    fn instance_config(&mut self) -> Result<InstanceConfig> {
+        self.enter_home()?;
+        self.inner.instance_config()
+    }
+
+    fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
+        self.enter_table(table)?;
+        self.inner.insert_signal(table, row)
+    }
+
+    fn mining_limit(&mut self) -> Result<Option<Scn>> {
+        self.enter_home()?;
+        self.inner.mining_limit()
+    }
+
+    fn mine(
+        &mut self,
+        start: Scn,
+        end: Scn,
+        row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
+    ) -> Result<()> {
+        self.enter_home()?;
+        self.inner.mine(start, end, row)
+    }
+}

@@ -1,0 +1,680 @@
+//! Who an emulated session is and where it is: the database's users, its containers, and the
+//! privilege checks every catalog, flashback and LogMiner call makes, with Oracle's errors.
+//!
+//! Oracle's rules reproduced here (oracle-facts §7 and §8):
+//! - A connection names a service: the CDB's own (`emulator:DIR`) lands in CDB$ROOT, a PDB's
+//!   (`emulator:DIR?service=PDB1`) in that PDB. A common user (`C##…`) may log in to either, a
+//!   local user only to its own PDB; anyone else gets ORA-01017. An unknown service is
+//!   ORA-12514, a PDB that is not open ORA-01109. Without CREATE SESSION: ORA-01045.
+//! - `ALTER SESSION SET CONTAINER` needs SET CONTAINER (ORA-01031); a local user cannot leave
+//!   its PDB (ORA-01031 too); an unknown PDB is ORA-65011; outside a CDB ORA-65090.
+//! - A dictionary view (V$…, DBA_…) needs SELECT on it, SELECT_CATALOG_ROLE or SELECT ANY
+//!   DICTIONARY; without any of them the view does not exist for the user: ORA-00942.
+//! - A table needs SELECT (SELECT ANY TABLE, an object grant, or owning it) — without any
+//!   privilege on it ORA-00942 — and, for `AS OF`, FLASHBACK (FLASHBACK ANY TABLE or an object
+//!   grant): ORA-01031. An INSERT needs INSERT on it.
+//! - DBMS_LOGMNR needs EXECUTE on it or EXECUTE_CATALOG_ROLE (PLS-00201 inside ORA-06550);
+//!   V$LOGMNR_CONTENTS needs LOGMINING from 12c (SELECT ANY TRANSACTION before): ORA-01031.
+//!
+//! Grants are modelled as held in every container the user may enter (a common user granted
+//! `CONTAINER=ALL`, as the setups in commands/capture.md do).
+
+use super::schema::{PrivilegeSpec, SchemaFile, ALL_PRIVILEGES};
+use crate::errors::{CdcError, Code, Result};
+use crate::names::TableName;
+use crate::source::model::Privileges;
+use serde::{Deserialize, Serialize};
+
+/// The root container of a CDB.
+pub const ROOT: &str = crate::source::model::ROOT_CONTAINER;
+
+/// One user of the emulated database (`database.users` in the schema file).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UserSpec {
+    /// The user name; a common user of a CDB starts with `C##`.
+    pub name: String,
+    /// The PDB a local user belongs to; unset: a common user (or a non-CDB's user).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub container: Option<String>,
+    /// `all` or a list, as `database.privileges`.
+    #[serde(default = "all_privileges")]
+    pub privileges: PrivilegeSpec,
+}
+
+fn all_privileges() -> PrivilegeSpec {
+    PrivilegeSpec::All(super::schema::AllWord::All)
+}
+
+/// A PDB declared in the schema file (`database.pdbs`): one with no tables, or one not open.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PdbSpec {
+    pub name: String,
+    #[serde(default)]
+    pub open_mode: PdbOpenMode,
+}
+
+/// V$PDBS.OPEN_MODE of an emulated PDB.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PdbOpenMode {
+    #[default]
+    ReadWrite,
+    ReadOnly,
+    Mounted,
+}
+
+impl PdbOpenMode {
+    pub fn is_open(self) -> bool {
+        self != PdbOpenMode::Mounted
+    }
+}
+
+/// A user as the database knows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct User {
+    pub name: String,
+    /// The PDB of a local user.
+    pub local_to: Option<String>,
+    pub privileges: Privileges,
+}
+
+/// The grants a privilege list names, as SESSION_PRIVS / SESSION_ROLES / ALL_TAB_PRIVS show
+/// them: `NAME_ROLE` is a role, `OWNER.OBJECT:PRIV` an object grant (owner SYS when omitted),
+/// anything else a system privilege.
+pub fn privileges_of(spec: &PrivilegeSpec) -> Privileges {
+    let all = || ALL_PRIVILEGES.iter().map(|s| s.to_string());
+    let list: Vec<String> = match spec {
+        PrivilegeSpec::All(_) => all().collect(),
+        // `all` in a list stands for every grant of ALL_PRIVILEGES, e.g. [all, "APP.T:INSERT"].
+        PrivilegeSpec::List(l) => l
+            .iter()
+            .flat_map(|p| {
+                if p.eq_ignore_ascii_case("all") {
+                    all().collect()
+                } else {
+                    vec![p.clone()]
+                }
+            })
+            .collect(),
+    };
+    let mut p = Privileges::default();
+    for item in list {
+        if let Some((object, privilege)) = item.split_once(':') {
+            let (owner, name) = object.split_once('.').unwrap_or(("SYS", object));
+            p.objects.insert((
+                owner.to_ascii_uppercase(),
+                name.to_ascii_uppercase(),
+                privilege.to_ascii_uppercase(),
+            ));
+        } else if item.to_ascii_uppercase().ends_with("_ROLE") {
+            p.roles.insert(item.to_ascii_uppercase());
+        } else {
+            p.system.insert(item.to_ascii_uppercase());
+        }
+    }
+    p
+}
+
+/// Whether a privilege list entry is one the emulator knows: a name of [`ALL_PRIVILEGES`], `all`
+/// (all of them), or an object grant `OWNER.OBJECT:PRIV` on a user table (SELECT, FLASHBACK,
+/// INSERT).
+pub fn known_privilege(entry: &str) -> bool {
+    let up = entry.to_ascii_uppercase();
+    if up == "ALL" {
+        return true;
+    }
+    if ALL_PRIVILEGES.iter().any(|p| p.eq_ignore_ascii_case(&up)) {
+        return true;
+    }
+    match up.split_once(':') {
+        Some((object, privilege)) => {
+            object.contains('.')
+                && !object.starts_with("SYS.")
+                && matches!(privilege, "SELECT" | "FLASHBACK" | "INSERT")
+        }
+        None => false,
+    }
+}
+
+/// The users of a schema: `database.users`, or one user holding `database.privileges` named
+/// `C##CDC` in a CDB and `CDC` outside one.
+pub fn users(schema: &SchemaFile) -> Vec<User> {
+    let d = &schema.database;
+    if d.users.is_empty() {
+        return vec![User {
+            name: if d.multitenant { "C##CDC" } else { "CDC" }.to_string(),
+            local_to: None,
+            privileges: privileges_of(&d.privileges),
+        }];
+    }
+    d.users
+        .iter()
+        .map(|u| User {
+            name: u.name.to_ascii_uppercase(),
+            local_to: u.container.as_ref().map(|c| c.to_ascii_uppercase()),
+            privileges: privileges_of(&u.privileges),
+        })
+        .collect()
+}
+
+/// Every PDB of the schema (named by tables or declared) with its open mode, in name order.
+pub fn pdbs(schema: &SchemaFile) -> Vec<(String, PdbOpenMode)> {
+    let mut out: std::collections::BTreeMap<String, PdbOpenMode> = Default::default();
+    for t in &schema.tables {
+        if let Ok(name) = t.name.parse::<TableName>() {
+            if let Some(p) = name.pdb {
+                out.entry(p).or_default();
+            }
+        }
+    }
+    for p in &schema.database.pdbs {
+        out.insert(p.name.to_ascii_uppercase(), p.open_mode);
+    }
+    out.into_iter().collect()
+}
+
+/// The PDBs declared MOUNTED (not open).
+pub fn closed_pdbs(schema: &SchemaFile) -> Vec<String> {
+    schema
+        .database
+        .pdbs
+        .iter()
+        .filter(|p| !p.open_mode.is_open())
+        .map(|p| p.name.to_ascii_uppercase())
+        .collect()
+}
+
+/// The open mode of a PDB (READ WRITE unless declared otherwise).
+pub fn pdb_mode(schema: &SchemaFile, pdb: &str) -> PdbOpenMode {
+    schema
+        .database
+        .pdbs
+        .iter()
+        .find(|p| p.name.eq_ignore_ascii_case(pdb))
+        .map_or(PdbOpenMode::ReadWrite, |p| p.open_mode)
+}
+
+/// Check `database.users` and `database.pdbs` as `CREATE USER` / `CREATE PLUGGABLE DATABASE`
+/// would; the message names the entry at fault.
+pub fn validate(schema: &SchemaFile) -> std::result::Result<(), String> {
+    let d = &schema.database;
+    if !d.multitenant && !d.pdbs.is_empty() {
+        return Err("database.pdbs needs database.multitenant: true".into());
+    }
+    let pdbs = pdbs(schema);
+    for p in &d.pdbs {
+        if p.name.eq_ignore_ascii_case(ROOT) || p.name.eq_ignore_ascii_case("PDB$SEED") {
+            return Err(format!("database.pdbs: `{}` is not a PDB name", p.name));
+        }
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for u in &d.users {
+        let name = u.name.to_ascii_uppercase();
+        if name.is_empty() || name.contains('"') {
+            return Err(format!("database.users: `{}` is not a user name", u.name));
+        }
+        if !seen.insert(name.clone()) {
+            return Err(format!("database.users: `{name}` is declared twice"));
+        }
+        if let PrivilegeSpec::List(list) = &u.privileges {
+            if let Some(bad) = list.iter().find(|p| !known_privilege(p)) {
+                return Err(format!(
+                    "database.users: {name}: unknown privilege `{bad}`; known: {} and OWNER.TABLE:SELECT|FLASHBACK|INSERT",
+                    ALL_PRIVILEGES.join(", ")
+                ));
+            }
+        }
+        let common = name.starts_with("C##");
+        match (&u.container, d.multitenant) {
+            (Some(_), false) => {
+                return Err(format!(
+                    "database.users: {name}: `container` needs database.multitenant: true"
+                ))
+            }
+            (None, true) if !common => {
+                // ORA-65096: a common user's name must start with the common user prefix.
+                return Err(format!(
+                    "database.users: {name}: a common user's name starts with C## (ORA-65096); give a local user `container: PDB`"
+                ));
+            }
+            (Some(c), true) => {
+                if common {
+                    return Err(format!(
+                        "database.users: {name}: a local user's name cannot start with C## (ORA-65094)"
+                    ));
+                }
+                if !pdbs.iter().any(|(p, _)| p.eq_ignore_ascii_case(c)) {
+                    return Err(format!(
+                        "database.users: {name}: container `{c}` is not a PDB of this database"
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The session a login opens: the user and the container it lands in (`None` outside a CDB).
+#[derive(Debug, Clone)]
+pub struct Login {
+    pub user: User,
+    pub container: Option<String>,
+}
+
+fn connect_error(code: Code, message: String) -> CdcError {
+    CdcError::Connect { code, message }
+}
+
+/// Log `user` in to `service` (unset: the database's own service). With `database.users` the
+/// user must be one of them (unset: the first); without, the one implicit user takes the name
+/// given (unset: `C##CDC` in a CDB, `CDC` outside) and, in a CDB, is a common user when the
+/// name starts with `C##` and else a local user of the PDB whose service it connects to.
+pub fn login(schema: &SchemaFile, user: Option<&str>, service: Option<&str>) -> Result<Login> {
+    let d = &schema.database;
+    // Names are case-insensitive unless quoted; a quoted one keeps its case.
+    let wanted = user.map(str::trim).filter(|u| !u.is_empty()).map(|u| {
+        match u.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
+            Some(q) => q.to_string(),
+            None => u.to_ascii_uppercase(),
+        }
+    });
+    let all = users(schema);
+    let user = match (&wanted, d.users.is_empty()) {
+        (None, _) => all.first().cloned(),
+        (Some(w), false) => all.iter().find(|x| &x.name == w).cloned(),
+        (Some(w), true) => {
+            let local_to = (d.multitenant && !w.starts_with("C##"))
+                .then(|| service.map(|s| s.trim().to_ascii_uppercase()))
+                .map(|s| s.unwrap_or_else(|| ROOT.to_string()));
+            all.first().cloned().map(|u| User {
+                name: w.clone(),
+                local_to,
+                ..u
+            })
+        }
+    };
+    let denied = || {
+        connect_error(
+            Code::Cdc2002,
+            "ORA-01017: invalid username/password; logon denied".into(),
+        )
+    };
+    let Some(user) = user else {
+        return Err(denied());
+    };
+    let container = match service.map(str::trim).filter(|s| !s.is_empty()) {
+        None => d.multitenant.then(|| ROOT.to_string()),
+        Some(s) if s.eq_ignore_ascii_case(&d.name) || s.eq_ignore_ascii_case(ROOT) => {
+            d.multitenant.then(|| ROOT.to_string())
+        }
+        Some(s) => {
+            let found = pdbs(schema)
+                .into_iter()
+                .find(|(p, _)| p.eq_ignore_ascii_case(s));
+            match found {
+                None => {
+                    return Err(connect_error(
+                        Code::Cdc2004,
+                        format!("ORA-12514: TNS:listener does not currently know of service requested in connect descriptor (service {s})"),
+                    ))
+                }
+                Some((_, mode)) if !mode.is_open() => {
+                    return Err(connect_error(
+                        Code::Cdc2006,
+                        format!("ORA-01109: database not open (PDB {s} is MOUNTED)"),
+                    ))
+                }
+                Some((p, _)) => Some(p),
+            }
+        }
+    };
+    // A local user exists only in its PDB.
+    if let Some(local) = &user.local_to {
+        // CDB$ROOT has common users only.
+        if local == ROOT || container.as_deref() != Some(local.as_str()) {
+            return Err(denied());
+        }
+    }
+    if !user.privileges.system.contains("CREATE SESSION") {
+        return Err(CdcError::Privilege {
+            operation: "logon".into(),
+            message: format!(
+                "ORA-01045: user {} lacks CREATE SESSION privilege; logon denied",
+                user.name
+            ),
+        });
+    }
+    Ok(Login { user, container })
+}
+
+/// SYS AS SYSDBA: every privilege, in CDB$ROOT (or the non-CDB).
+pub fn sysdba(schema: &SchemaFile) -> Login {
+    Login {
+        user: User {
+            name: "SYS".into(),
+            local_to: None,
+            privileges: privileges_of(&all_privileges()),
+        },
+        container: schema.database.multitenant.then(|| ROOT.to_string()),
+    }
+}
+
+/// What a call needs; each check returns Oracle's error for a missing grant.
+impl User {
+    fn has_system(&self, p: &str) -> bool {
+        self.privileges.system.contains(p)
+    }
+
+    fn has_role(&self, r: &str) -> bool {
+        self.privileges.roles.contains(r)
+    }
+
+    fn has_object(&self, owner: &str, object: &str, privilege: &str) -> bool {
+        self.privileges
+            .objects
+            .contains(&(owner.into(), object.into(), privilege.into()))
+    }
+
+    fn owns(&self, table: &TableName) -> bool {
+        table.owner == self.name
+    }
+
+    /// SELECT on a dictionary view (`V_$DATABASE`, `DBA_EXTENTS`).
+    pub fn may_read_dictionary(&self, view: &str) -> bool {
+        self.has_object("SYS", view, "SELECT")
+            || self.has_role("SELECT_CATALOG_ROLE")
+            || self.has_system("SELECT ANY DICTIONARY")
+    }
+
+    /// [`User::may_read_dictionary`], or ORA-00942 naming `shown` (as the statement names it).
+    pub fn read_dictionary(&self, view: &str, operation: &str) -> Result<()> {
+        if self.may_read_dictionary(view) {
+            return Ok(());
+        }
+        Err(CdcError::Privilege {
+            operation: operation.into(),
+            message: format!(
+                "ORA-00942: table or view does not exist ({} is not visible to {})",
+                view.replacen("_$", "$", 1),
+                self.name
+            ),
+        })
+    }
+
+    /// Any privilege on the table: what makes it visible (ALL_TABLES, a SELECT's name resolution).
+    pub fn sees_table(&self, table: &TableName) -> bool {
+        self.owns(table)
+            || self.has_system("SELECT ANY TABLE")
+            || ["SELECT", "FLASHBACK", "INSERT"]
+                .iter()
+                .any(|p| self.has_object(&table.owner, &table.table, p))
+    }
+
+    fn may_select(&self, table: &TableName) -> bool {
+        self.owns(table)
+            || self.has_system("SELECT ANY TABLE")
+            || self.has_object(&table.owner, &table.table, "SELECT")
+    }
+
+    /// `SELECT … FROM t AS OF SCN`: SELECT and FLASHBACK on the table.
+    pub fn flashback(&self, table: &TableName) -> Result<()> {
+        let operation = format!("flashback read of {}", table.owner_table());
+        if !self.may_select(table) {
+            return Err(self.no_table(table, &operation));
+        }
+        if !(self.owns(table)
+            || self.has_system("FLASHBACK ANY TABLE")
+            || self.has_object(&table.owner, &table.table, "FLASHBACK"))
+        {
+            return Err(CdcError::Privilege {
+                operation,
+                message: format!(
+                    "ORA-01031: insufficient privileges (FLASHBACK on {} for {})",
+                    table.quoted(),
+                    self.name
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// `INSERT INTO t`: INSERT on the table.
+    pub fn insert(&self, table: &TableName) -> Result<()> {
+        let operation = format!("insert into {}", table.owner_table());
+        if self.owns(table)
+            || self.has_system("INSERT ANY TABLE")
+            || self.has_object(&table.owner, &table.table, "INSERT")
+        {
+            return Ok(());
+        }
+        if !self.sees_table(table) {
+            return Err(self.no_table(table, &operation));
+        }
+        Err(CdcError::Privilege {
+            operation,
+            message: format!(
+                "ORA-01031: insufficient privileges (INSERT on {} for {})",
+                table.quoted(),
+                self.name
+            ),
+        })
+    }
+
+    fn no_table(&self, table: &TableName, operation: &str) -> CdcError {
+        CdcError::Privilege {
+            operation: operation.into(),
+            message: format!(
+                "ORA-00942: table or view does not exist ({} for {})",
+                table.quoted(),
+                self.name
+            ),
+        }
+    }
+
+    /// DBMS_LOGMNR and V$LOGMNR_CONTENTS: EXECUTE on the package, LOGMINING (12c and later;
+    /// SELECT ANY TRANSACTION before) and SELECT on the view.
+    pub fn logmining(&self, version_major: u32) -> Result<()> {
+        let operation = "LogMiner START_LOGMNR";
+        if !(self.has_object("SYS", "DBMS_LOGMNR", "EXECUTE")
+            || self.has_role("EXECUTE_CATALOG_ROLE"))
+        {
+            return Err(CdcError::Privilege {
+                operation: operation.into(),
+                message: "ORA-06550: line 1, column 7: PLS-00201: identifier 'SYS.DBMS_LOGMNR' must be declared".into(),
+            });
+        }
+        let mining = if version_major >= 12 {
+            "LOGMINING"
+        } else {
+            "SELECT ANY TRANSACTION"
+        };
+        if !self.has_system(mining) {
+            return Err(CdcError::Privilege {
+                operation: operation.into(),
+                message: format!(
+                    "ORA-01031: insufficient privileges ({} lacks {mining})",
+                    self.name
+                ),
+            });
+        }
+        self.read_dictionary("V_$LOGMNR_CONTENTS", "reading V$LOGMNR_CONTENTS")
+    }
+
+    /// `ALTER SESSION SET CONTAINER = target`.
+    pub fn set_container(&self, target: &str) -> Result<()> {
+        let refuse = |why: &str| {
+            Err(CdcError::Privilege {
+                operation: format!("ALTER SESSION SET CONTAINER = {target}"),
+                message: format!("ORA-01031: insufficient privileges ({why})"),
+            })
+        };
+        if !self.has_system("SET CONTAINER") {
+            return refuse(&format!("{} lacks SET CONTAINER", self.name));
+        }
+        if let Some(local) = &self.local_to {
+            if !local.eq_ignore_ascii_case(target) {
+                return refuse(&format!(
+                    "{} is a local user of {local} and cannot leave it",
+                    self.name
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn schema(yaml: &str) -> SchemaFile {
+        match SchemaFile::parse(std::path::Path::new("t.yaml"), yaml) {
+            Ok(s) => s,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    const CDB: &str = r#"
+database:
+  multitenant: true
+  pdbs: [{ name: PDB3, open_mode: mounted }]
+  users:
+    - { name: C##CDC }
+    - { name: c##nobody, privileges: [SET CONTAINER] }
+    - { name: LOCAL1, container: PDB1, privileges: [CREATE SESSION, LOGMINING, "APP.T:SELECT"] }
+tables:
+  - name: PDB1.APP.T
+    columns: [{ name: ID, type: NUMBER, nullable: false }]
+  - name: PDB2.APP.T
+    columns: [{ name: ID, type: NUMBER, nullable: false }]
+"#;
+
+    fn code(r: Result<Login>) -> String {
+        match r {
+            Ok(l) => format!("ok {:?}", l.container),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_login_lands_where_its_service_says_and_only_where_the_user_exists() {
+        let s = schema(CDB);
+        assert_eq!(code(login(&s, None, None)), "ok Some(\"CDB$ROOT\")");
+        assert_eq!(
+            code(login(&s, Some("c##cdc"), Some("pdb2"))),
+            "ok Some(\"PDB2\")"
+        );
+        assert_eq!(
+            code(login(&s, Some("local1"), Some("PDB1"))),
+            "ok Some(\"PDB1\")"
+        );
+        // A local user does not exist in the root or in another PDB.
+        for service in [None, Some("PDB2")] {
+            let e = code(login(&s, Some("LOCAL1"), service));
+            assert!(e.starts_with("CDC-2002") && e.contains("ORA-01017"), "{e}");
+        }
+        assert!(code(login(&s, Some("SCOTT"), None)).contains("ORA-01017"));
+        let e = code(login(&s, None, Some("NOPE")));
+        assert!(e.starts_with("CDC-2004") && e.contains("ORA-12514"), "{e}");
+        let e = code(login(&s, None, Some("PDB3")));
+        assert!(e.contains("ORA-01109"), "{e}");
+        let e = code(login(&s, Some("C##NOBODY"), None));
+        assert!(e.starts_with("CDC-2401") && e.contains("ORA-01045"), "{e}");
+    }
+
+    #[test]
+    fn without_a_user_list_the_one_user_is_common_by_its_name() {
+        let s = schema(
+            "database: { multitenant: true }\ntables: [{ name: PDB1.A.T, columns: [{ name: C, type: NUMBER }] }]",
+        );
+        assert_eq!(code(login(&s, Some("c##x"), None)), "ok Some(\"CDB$ROOT\")");
+        // Not C##: a local user, which exists only in a PDB.
+        assert!(code(login(&s, Some("CDC"), None)).contains("ORA-01017"));
+        assert_eq!(
+            code(login(&s, Some("CDC"), Some("PDB1"))),
+            "ok Some(\"PDB1\")"
+        );
+        let l = login(&s, Some("CDC"), Some("PDB1")).ok().map(|l| l.user);
+        assert_eq!(l.and_then(|u| u.local_to).as_deref(), Some("PDB1"));
+    }
+
+    #[test]
+    fn set_container_needs_the_grant_and_a_common_user() {
+        let s = schema(CDB);
+        let all = users(&s);
+        let common = &all[0];
+        let local = &all[2];
+        assert!(common.set_container("PDB2").is_ok());
+        let e = local.set_container("CDB$ROOT").err().map(|e| e.to_string());
+        assert!(
+            e.as_deref().is_some_and(|e| e.contains("ORA-01031")),
+            "{e:?}"
+        );
+        let no_grant = User {
+            privileges: privileges_of(&PrivilegeSpec::List(vec!["CREATE SESSION".into()])),
+            ..common.clone()
+        };
+        let e = no_grant.set_container("PDB1").err().map(|e| e.to_string());
+        assert!(
+            e.as_deref()
+                .is_some_and(|e| e.starts_with("CDC-2401") && e.contains("SET CONTAINER")),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn reads_need_select_then_flashback() {
+        let s = schema(CDB);
+        let local = &users(&s)[2];
+        let t = TableName::new(Some("PDB1"), "APP", "T");
+        // SELECT without FLASHBACK: the table is visible, AS OF is refused.
+        let e = local.flashback(&t).err().map(|e| e.to_string());
+        assert!(
+            e.as_deref().is_some_and(|e| e.contains("ORA-01031")),
+            "{e:?}"
+        );
+        let other = TableName::new(Some("PDB1"), "HR", "EMP");
+        let e = local.flashback(&other).err().map(|e| e.to_string());
+        assert!(
+            e.as_deref().is_some_and(|e| e.contains("ORA-00942")),
+            "{e:?}"
+        );
+        assert!(users(&s)[0].flashback(&other).is_ok());
+        let e = local.logmining(19).err().map(|e| e.to_string());
+        assert!(
+            e.as_deref().is_some_and(|e| e.contains("PLS-00201")),
+            "{e:?}"
+        );
+        assert!(!local.may_read_dictionary("V_$DATABASE"));
+    }
+
+    #[test]
+    fn schema_users_are_checked_as_create_user_would() {
+        for (yaml, want) in [
+            (
+                "database: { multitenant: true, users: [{ name: CDC }] }\ntables: []",
+                "ORA-65096",
+            ),
+            (
+                "database: { multitenant: true, users: [{ name: C##X, container: PDB1 }] }\ntables: [{ name: PDB1.A.T, columns: [{ name: C, type: NUMBER }] }]",
+                "ORA-65094",
+            ),
+            (
+                "database: { multitenant: true, users: [{ name: X, container: PDB9 }] }\ntables: []",
+                "not a PDB",
+            ),
+            (
+                "database: { users: [{ name: X, privileges: [DROP ANY TABLE] }] }\ntables: []",
+                "unknown privilege",
+            ),
+        ] {
+            match SchemaFile::parse(std::path::Path::new("t.yaml"), yaml) {
+                Ok(_) => panic!("accepted {yaml}"),
+                Err(e) => assert!(e.to_string().contains(want), "{yaml}: {e}"),
+            }
+        }
+    }
+}

@@ -1,0 +1,506 @@
+//! One "connection" to the emulated database: a user in a container (see [`super::access`]),
+//! making the checks Oracle makes on every call.
+//!
+//! A statement names a table as `"OWNER"."TABLE"`; which table that is depends on the
+//! session's container, exactly as on Oracle: the `pdb` part of a [`TableName`] the engine
+//! passes is not trusted, the session's container decides. In CDB$ROOT there are no user
+//! tables (ORA-00942); in a PDB only that PDB's.
+
+use super::access::{self, User, ROOT};
+use super::store::Replica;
+use super::{poisoned, topology, writer, Shared};
+use crate::errors::{CdcError, Result};
+use crate::names::TableName;
+use crate::source::model::*;
+use crate::source::Session;
+use rand::Rng;
+use std::sync::Arc;
+
+pub struct EmulatorSession {
+    pub(super) shared: Arc<Shared>,
+    pub(super) dropped: bool,
+    pub(super) user: User,
+    /// `None` outside a CDB; else `CDB$ROOT` or a PDB.
+    pub(super) container: Option<String>,
+}
+
+/// The major release of a version text (`19.22.0.0.0` → 19).
+pub(super) fn major(version: &str) -> u32 {
+    version
+        .split('.')
+        .next()
+        .and_then(|m| m.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+impl EmulatorSession {
+    /// Latency, dropped connections; then the replica brought up to date.
+    fn call(&mut self) -> Result<()> {
+        if self.dropped {
+            return Err(CdcError::ConnectionLost(
+                "ORA-03114: not connected to ORACLE".into(),
+            ));
+        }
+        let (latency, drop) = {
+            let mut f = self.shared.faults.lock().map_err(|_| poisoned())?;
+            let per_mille = f.faults.settings.drop_per_mille;
+            let drop = per_mille > 0 && f.rng.gen_range(0..1000) < per_mille;
+            (f.faults.settings.call_latency_ms, drop)
+        };
+        if latency > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(latency));
+        }
+        if drop {
+            self.dropped = true;
+            return Err(CdcError::ConnectionLost(
+                "ORA-03113: end-of-file on communication channel (fault drill)".into(),
+            ));
+        }
+        self.shared.refresh()
+    }
+
+    fn replica(&self) -> Result<std::sync::RwLockReadGuard<'_, Replica>> {
+        self.shared.replica.read().map_err(|_| poisoned())
+    }
+
+    /// On a downstream the source's tables do not exist: ORA-00942.
+    fn no_tables(&self, table: &TableName) -> Result<()> {
+        if self.shared.downstream() {
+            return Err(CdcError::Database(format!(
+                "ORA-00942: table or view does not exist: {table} (on the downstream mining database {})",
+                self.shared.describe()
+            )));
+        }
+        Ok(())
+    }
+
+    /// The PDB this session is in (`None` in CDB$ROOT and outside a CDB).
+    fn pdb(&self) -> Option<&str> {
+        self.container.as_deref().filter(|c| *c != ROOT)
+    }
+
+    fn in_root(&self) -> bool {
+        self.container.as_deref() == Some(ROOT)
+    }
+
+    /// The table `"OWNER"."TABLE"` names in this session's container.
+    fn here(&self, table: &TableName) -> TableName {
+        TableName::new(self.pdb(), &table.owner, &table.table)
+    }
+
+    /// Name resolution of `"OWNER"."TABLE"` for a query: without any privilege on it the table
+    /// does not exist for the user; in CDB$ROOT no user table does.
+    fn resolve(&self, table: &TableName, operation: &str) -> Result<TableName> {
+        self.no_tables(table)?;
+        let name = self.here(table);
+        let missing = || {
+            CdcError::Database(format!(
+                "ORA-00942: table or view does not exist: {operation}: {} in {}",
+                table.quoted(),
+                self.container.as_deref().unwrap_or("the database")
+            ))
+        };
+        if self.in_root() {
+            return Err(missing());
+        }
+        if !self.user.sees_table(&name) {
+            return Err(CdcError::Privilege {
+                operation: operation.into(),
+                message: format!(
+                    "ORA-00942: table or view does not exist ({} is not visible to {})",
+                    table.quoted(),
+                    self.user.name
+                ),
+            });
+        }
+        if self.replica()?.table_index(&name).is_none() {
+            return Err(missing());
+        }
+        Ok(name)
+    }
+
+    /// A flashback read's checks: the table exists here, SELECT and FLASHBACK on it.
+    fn flashback_table(&self, table: &TableName) -> Result<TableName> {
+        let name = self.resolve(table, &format!("flashback read of {}", table.owner_table()))?;
+        self.user.flashback(&name)?;
+        Ok(name)
+    }
+
+    fn version_major(&self) -> Result<u32> {
+        Ok(major(&self.replica()?.schema.database.version))
+    }
+
+    /// The views the adapter's log list reads (V$LOG, V$LOGFILE, V$ARCHIVED_LOG …).
+    fn read_log_views(&self) -> Result<()> {
+        for view in [
+            "V_$LOG",
+            "V_$LOGFILE",
+            "V_$ARCHIVED_LOG",
+            "V_$DATABASE",
+            "V_$ARCHIVE_DEST_STATUS",
+        ] {
+            self.user
+                .read_dictionary(view, "reading the redo log list")?;
+        }
+        Ok(())
+    }
+}
+
+impl Session for EmulatorSession {
+    fn database(&mut self) -> Result<DatabaseInfo> {
+        self.call()?;
+        self.user
+            .read_dictionary("V_$DATABASE", "reading V$DATABASE")?;
+        self.user
+            .read_dictionary("V_$PARAMETER", "reading V$PARAMETER")?;
+        let mut info = self.replica()?.database_info();
+        // The adapter reads these optional parts with a warning when it may not.
+        if !self.user.may_read_dictionary("V_$PDBS") {
+            info.pdbs.clear();
+        }
+        if !self.user.may_read_dictionary("DBA_TABLESPACES") {
+            info.undo_guarantee = false;
+        }
+        // V$PDBS queried from a PDB shows that PDB only.
+        if let Some(pdb) = self.pdb() {
+            info.pdbs.retain(|p| p == pdb);
+        }
+        if let topology::Role::Downstream { name, dbid, .. } = &self.shared.role {
+            // Another database: its own identity, open read write, with none of the
+            // source's PDBs.
+            info.name = name.clone();
+            info.dbid = *dbid;
+            info.pdbs.clear();
+            info.role = DatabaseRole::Primary;
+            info.open_mode = OpenMode::ReadWrite;
+        }
+        Ok(info)
+    }
+
+    fn container(&mut self) -> Result<Option<String>> {
+        self.call()?;
+        Ok(self.container.clone())
+    }
+
+    fn set_container(&mut self, name: &str) -> Result<()> {
+        self.call()?;
+        let target = match name
+            .trim()
+            .strip_prefix('"')
+            .and_then(|n| n.strip_suffix('"'))
+        {
+            Some(quoted) => quoted.to_string(),
+            None => name.trim().to_ascii_uppercase(),
+        };
+        let statement = format!("ALTER SESSION SET CONTAINER = {target}");
+        let (multitenant, pdbs) = {
+            let r = self.replica()?;
+            (r.schema.database.multitenant, access::pdbs(&r.schema))
+        };
+        if !multitenant || self.container.is_none() {
+            return Err(CdcError::Database(format!(
+                "ORA-65090: operation only allowed in a container database ({statement})"
+            )));
+        }
+        if target != ROOT {
+            let downstream = self.shared.downstream();
+            match pdbs.iter().find(|(p, _)| *p == target) {
+                Some(_) if downstream => {
+                    return Err(CdcError::ContainerUnreachable(format!(
+                        "ORA-65011: Pluggable database {target} does not exist ({statement} on the downstream mining database {})",
+                        self.shared.describe()
+                    )))
+                }
+                None => {
+                    return Err(CdcError::ContainerUnreachable(format!(
+                        "ORA-65011: Pluggable database {target} does not exist ({statement})"
+                    )))
+                }
+                Some((_, mode)) if !mode.is_open() => {
+                    return Err(CdcError::ContainerUnreachable(format!(
+                        "ORA-01109: database not open ({statement}: PDB {target} is MOUNTED)"
+                    )))
+                }
+                Some(_) => {}
+            }
+        }
+        self.user.set_container(&target)?;
+        self.container = Some(target);
+        Ok(())
+    }
+
+    fn privileges(&mut self) -> Result<Privileges> {
+        self.call()?;
+        Ok(self.user.privileges.clone())
+    }
+
+    fn tables(&mut self) -> Result<Vec<TableInfo>> {
+        self.call()?;
+        if self.shared.downstream() || self.in_root() {
+            return Ok(Vec::new());
+        }
+        // The catalog statements join DBA_OBJECTS (data object ids).
+        self.user
+            .read_dictionary("DBA_OBJECTS", "reading DBA_OBJECTS")?;
+        let pdb = self.pdb().map(str::to_string);
+        let r = self.replica()?;
+        Ok(r.tables
+            .iter()
+            .filter(|t| t.def.name.pdb == pdb && self.user.sees_table(&t.def.name))
+            .map(|t| t.info())
+            .collect())
+    }
+
+    fn extents(&mut self, table: &TableName) -> Result<Vec<Extent>> {
+        self.call()?;
+        self.no_tables(table)?;
+        self.user
+            .read_dictionary("DBA_EXTENTS", "reading DBA_EXTENTS")?;
+        self.user
+            .read_dictionary("DBA_OBJECTS", "reading DBA_OBJECTS")?;
+        let name = self.here(table);
+        let r = self.replica()?;
+        // DBA_EXTENTS simply has no rows for a segment that is not there.
+        let Some(i) = r.table_index(&name).filter(|_| !self.in_root()) else {
+            return Ok(Vec::new());
+        };
+        let t = &r.tables[i];
+        // An index-organised table's segment is its primary key index: DBA_EXTENTS has
+        // nothing under the table's name.
+        if t.def.organization == Organization::IndexOrganized {
+            return Ok(Vec::new());
+        }
+        let mut out: Vec<Extent> = t.extents.iter().map(|(_, e)| e.clone()).collect();
+        out.sort_by_key(|e| (e.data_object_id, e.relative_fno, e.block_id));
+        Ok(out)
+    }
+
+    fn current_scn(&mut self) -> Result<Scn> {
+        self.call()?;
+        self.user
+            .read_dictionary("V_$DATABASE", "reading the current SCN")?;
+        if let topology::Role::Downstream { scn, .. } = &self.shared.role {
+            return Ok(*scn);
+        }
+        Ok(self.replica()?.current_scn)
+    }
+
+    fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>> {
+        self.call()?;
+        for view in ["GV_$TRANSACTION", "GV_$INSTANCE"] {
+            self.user.read_dictionary(view, "reading V$TRANSACTION")?;
+        }
+        if self.shared.downstream() {
+            return Ok(Vec::new());
+        }
+        let pdb = self.pdb().map(str::to_string);
+        let r = self.replica()?;
+        let mut out: Vec<OpenTransaction> = r
+            .open
+            .iter()
+            // From a PDB, V$TRANSACTION shows that PDB's transactions.
+            .filter(|(xid, _)| pdb.is_none() || r.xid_pdb.get(xid) == pdb.as_ref())
+            .map(|(xid, t)| OpenTransaction {
+                xid: xid.hex(),
+                start_scn: t.start_scn,
+                thread: t.thread,
+            })
+            .collect();
+        out.sort_by_key(|t| t.start_scn);
+        Ok(out)
+    }
+
+    fn read_as_of(
+        &mut self,
+        query: &FlashbackQuery,
+        row: &mut dyn FnMut(FetchedRow) -> Result<()>,
+    ) -> Result<u64> {
+        self.call()?;
+        let name = self.flashback_table(&query.table)?;
+        let (fail, delay) = {
+            let mut f = self.shared.faults.lock().map_err(|_| poisoned())?;
+            f.reads += 1;
+            let n = f.reads;
+            (
+                f.faults.settings.ora01555_reads.contains(&n),
+                f.faults.settings.read_delay_ms,
+            )
+        };
+        if fail {
+            return Err(CdcError::SnapshotTooOld {
+                table: query.table.to_string(),
+                scn: query.scn,
+            });
+        }
+        if delay > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(delay));
+        }
+        let rows = {
+            let r = self.replica()?;
+            let mut q = query.clone();
+            q.table = name;
+            r.read_as_of(&q, self.shared.clock.now_ms())?
+        };
+        let n = rows.len() as u64;
+        for r in rows {
+            row(r)?;
+        }
+        Ok(n)
+    }
+
+    fn key_range(
+        &mut self,
+        table: &TableName,
+        key_column: &str,
+        scn: Scn,
+    ) -> Result<Option<(crate::types::Value, crate::types::Value)>> {
+        self.call()?;
+        let name = self.flashback_table(table)?;
+        self.replica()?
+            .key_range(&name, key_column, scn, self.shared.clock.now_ms())
+    }
+
+    fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<crate::types::Value>>> {
+        self.call()?;
+        let name = self.flashback_table(&q.table)?;
+        let mut q = q.clone();
+        q.table = name;
+        self.replica()?
+            .key_boundaries(&q, self.shared.clock.now_ms())
+    }
+
+    fn scn_to_time(&mut self, scn: Scn) -> Result<Option<String>> {
+        self.call()?;
+        if self.shared.downstream() {
+            // The source's SCNs are not this database's.
+            return Ok(None);
+        }
+        let r = self.replica()?;
+        if scn < r.schema.database.start_scn || scn > r.current_scn {
+            return Ok(None);
+        }
+        Ok(r.time_of(scn).and_then(|ms| {
+            chrono::DateTime::from_timestamp_millis(ms)
+                .map(|t| t.format("%Y-%m-%d %H:%M:%S").to_string())
+        }))
+    }
+
+    fn logs(&mut self) -> Result<Vec<LogFile>> {
+        self.call()?;
+        self.read_log_views()?;
+        let r = self.replica()?;
+        if self.shared.downstream() {
+            return Ok(topology::downstream_logs(&self.shared.role, &r));
+        }
+        Ok(r.log_files())
+    }
+
+    fn mining_limit(&mut self) -> Result<Option<Scn>> {
+        // Only a downstream holds less redo than it mines; elsewhere no round trip (and no
+        // fault drill is consumed).
+        if !self.shared.downstream() {
+            return Ok(None);
+        }
+        self.call()?;
+        Ok(topology::downstream_limit(
+            &self.shared.role,
+            &*self.replica()?,
+        ))
+    }
+
+    fn instance_config(&mut self) -> Result<InstanceConfig> {
+        self.call()?;
+        let mut config = self.replica()?.instance_config(self.shared.clock.now_ms());
+        config.container = self.container.clone();
+        Ok(config)
+    }
+
+    fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
+        self.call()?;
+        let name = self.resolve(table, &format!("insert into {}", table.owner_table()))?;
+        self.user.insert(&name)?;
+        // The emulator's writer: a standby refuses it with ORA-16000, as Oracle does.
+        let mut w = writer::Writer::open(&self.shared.dir, self.shared.clock.clone(), true)?;
+        let (index, def) = w
+            .table_defs()
+            .iter()
+            .enumerate()
+            .find(|(_, d)| d.name == name)
+            .map(|(i, d)| (i, (*d).clone()))
+            .ok_or_else(|| CdcError::UnknownTable {
+                table: name.to_string(),
+                hint: String::new(),
+            })?;
+        let values = def
+            .columns
+            .iter()
+            .map(|c| {
+                let text = match c.name.as_str() {
+                    "ID" => Some(row.id.clone()),
+                    "TYPE" => Some(row.kind.clone()),
+                    "DATA" => row.data.clone(),
+                    _ => None,
+                };
+                text.map_or(crate::types::Value::Null, crate::types::Value::Text)
+            })
+            .collect();
+        let xid = w.begin()?;
+        w.insert(xid, index, values)?;
+        w.commit(&[xid])?;
+        w.flush()
+    }
+
+    fn mine(
+        &mut self,
+        start: Scn,
+        end: Scn,
+        row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
+    ) -> Result<()> {
+        self.call()?;
+        let version = self.version_major()?;
+        // From a PDB: before 19c DBMS_LOGMNR refuses to run; from 19c START_LOGMNR by SCN
+        // range finds the logs itself and the view holds this PDB's redo only.
+        let pdb = self.pdb().map(str::to_string);
+        if let Some(p) = &pdb {
+            if version < 19 {
+                return Err(CdcError::PdbMining(format!(
+                    "ORA-65040: operation not allowed from within a pluggable database (DBMS_LOGMNR in PDB {p}, release {version})"
+                )));
+            }
+        } else {
+            // The adapter lists and adds the log files itself in CDB$ROOT and outside a CDB.
+            self.read_log_views()?;
+        }
+        self.user.logmining(version)?;
+        let fail = {
+            let mut f = self.shared.faults.lock().map_err(|_| poisoned())?;
+            f.mines += 1;
+            let n = f.mines;
+            f.faults.settings.ora00310_mines.contains(&n)
+        };
+        topology::check_window(
+            &self.shared.role,
+            &*self.replica()?,
+            start,
+            end,
+            &self.shared.describe(),
+        )?;
+        let mut rows = super::logminer::mine(&*self.replica()?, start, end)?;
+        if let Some(p) = &pdb {
+            rows.retain(|r| &r.src_con_name == p);
+        }
+        // ORA-00310 comes part-way through a window: some rows were already handed over.
+        let stop_at = if fail { rows.len() / 2 } else { rows.len() };
+        for r in rows.into_iter().take(stop_at) {
+            row(r)?;
+        }
+        if fail {
+            return Err(CdcError::LogOverwritten(format!(
+                "ORA-00310: archived log contains sequence {}; sequence {} required (mining SCN {start} to {end})",
+                self.replica()?.logs.first().and_then(|l| l.last()).map_or(1, |s| s.sequence + 1),
+                self.replica()?.logs.first().and_then(|l| l.last()).map_or(1, |s| s.sequence),
+            )));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,357 @@
+//! Capture on emulated container databases (CDBs), as a multitenant Oracle behaves: the
+//! README's main job on `examples/emulator-schema.yaml` with its workload running; a common
+//! user in CDB$ROOT capturing several PDBs while an uncaptured schema is busy; a local user in
+//! one PDB (per-PDB mining, 19c+); and the errors Oracle gives where neither can work.
+
+mod capture_support;
+
+use assert_cmd::cargo::cargo_bin;
+use capture_support::*;
+use serde_json::{Map, Value as Json};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// The latest record per key of `table` equals its rows at `scn`, whatever its key (the rows
+/// compared as a multiset; a column missing from a record is NULL).
+fn assert_table_converges(db: &Path, recs: &[Json], table: &str, scn: u64) {
+    let rows = dump(db, table, scn);
+    let columns: Vec<String> = rows
+        .first()
+        .map(|r| r.keys().cloned().collect())
+        .unwrap_or_default();
+    let shape = |r: &Map<String, Json>| -> String {
+        let mut o = Map::new();
+        for c in &columns {
+            o.insert(c.clone(), r.get(c).cloned().unwrap_or(Json::Null));
+        }
+        Json::Object(o).to_string()
+    };
+    let mut want: Vec<String> = rows.iter().map(shape).collect();
+    let mut have: Vec<String> = latest_per_row(recs, table).iter().map(shape).collect();
+    want.sort();
+    have.sort();
+    let missing: Vec<&String> = want.iter().filter(|w| !have.contains(w)).take(3).collect();
+    let extra: Vec<&String> = have.iter().filter(|h| !want.contains(h)).take(3).collect();
+    assert!(
+        want == have,
+        "{table}: {} rows in the table, {} in the records; rows not in the records (first 3): {missing:#?}; records not in the table: {extra:#?}",
+        want.len(),
+        have.len()
+    );
+}
+
+/// The latest record of each row of `table`: by its key, or, for a table without one (its
+/// records' key is null), by `source.row_id`; a delete removes the row.
+fn latest_per_row(recs: &[Json], table: &str) -> Vec<Map<String, Json>> {
+    let mut latest = std::collections::BTreeMap::new();
+    for r in recs {
+        let topic = r["topic"].as_str().unwrap_or_default();
+        if topic.trim_start_matches("oracle-cdc.") != table {
+            continue;
+        }
+        let v = &r["value"];
+        let id = match &r["key"] {
+            Json::Null => v["source"]["row_id"].to_string(),
+            k => k.to_string(),
+        };
+        match v["op"].as_str() {
+            Some("d") => {
+                latest.remove(&id);
+            }
+            Some(_) => {
+                latest.insert(id, v["after"].as_object().cloned().unwrap_or_default());
+            }
+            None => {}
+        }
+    }
+    latest.into_values().collect()
+}
+
+fn settings_args(pairs: &[String]) -> Vec<String> {
+    pairs
+        .iter()
+        .flat_map(|s| ["--set".to_string(), s.clone()])
+        .collect()
+}
+
+/// `oracle-cdc [--set …] capture --stop-at-scn END`, expecting success.
+fn capture_to(pairs: &[String], end: u64) -> std::process::Output {
+    let mut args = settings_args(pairs);
+    args.extend([
+        "-q".into(),
+        "capture".into(),
+        "--stop-at-scn".into(),
+        end.to_string(),
+    ]);
+    let o = Command::new(cargo_bin("oracle-cdc"))
+        .args(&args)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "capture {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
+fn workload(db: &Path, extra: &[&str]) -> std::process::Child {
+    Command::new(cargo_bin("oracle-cdc"))
+        .args(["-q", "emulator", "workload", db.to_str().unwrap()])
+        .args(extra)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn finish(w: std::process::Child) {
+    let o = w.wait_with_output().unwrap();
+    assert!(
+        o.status.success(),
+        "workload: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// The README's "Run it": the example schema (PDB1 and PDB2), a workload running, capture with
+/// the README's settings; at the end every table's latest records equal the table.
+#[test]
+#[ignore = "AUDIT_LOG has no ALL COLUMNS logging in the example yet, and BOOLEAN/VECTOR/BFILE/XMLTYPE do not stream yet"]
+fn the_readme_main_job_converges_on_the_example_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("demo-db");
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/emulator-schema.yaml");
+    run(&[
+        "emulator",
+        "init",
+        db.to_str().unwrap(),
+        "--schema",
+        example.to_str().unwrap(),
+    ]);
+    let w = workload(
+        &db,
+        &["--transactions", "400", "--rate", "200", "--seed", "3"],
+    );
+    let pairs = vec![
+        format!("cdc.database.url=emulator:{}", db.display()),
+        format!("cdc.sink.dir={}", dir.path().join("demo-out").display()),
+        format!("cdc.state.dir={}", dir.path().join("demo-state").display()),
+        "cdc.on.decode.error=dlq".to_string(),
+        "cdc.stream.poll.ms=50".to_string(),
+    ];
+    // While the workload runs, then to its end.
+    capture_to(&pairs, current_scn(&db));
+    finish(w);
+    let end = current_scn(&db);
+    capture_to(&pairs, end);
+    let recs = records(&dir.path().join("demo-out"));
+    assert_exactly_once(&recs);
+    assert!(
+        !dir.path().join("demo-state/dlq.jsonl").exists(),
+        "dead letters: {}",
+        std::fs::read_to_string(dir.path().join("demo-state/dlq.jsonl")).unwrap_or_default()
+    );
+    for table in [
+        "PDB1.HR.EMPLOYEES",
+        "PDB1.HR.AUDIT_LOG",
+        "PDB2.SALES.ALL_TYPES",
+    ] {
+        assert_table_converges(&db, &recs, table, end);
+    }
+}
+
+/// Two PDBs with a captured schema each and, in PDB1, a busy schema capture leaves out.
+const TWO_PDBS: &str = r#"
+seed: 11
+database:
+  multitenant: true
+  version: VERSION
+  users:
+    - { name: C##CDC }
+    - { name: PDB2CDC, container: PDB2 }
+tables:
+  - name: PDB1.SHOP.ACCOUNTS
+    columns:
+      - { name: ID, type: NUMBER(10), nullable: false }
+      - { name: OWNER, type: VARCHAR2(30) }
+      - { name: BALANCE, type: "NUMBER(12,2)" }
+    primary_key: [ID]
+    supplemental_logging: all
+    rows: 120
+  - name: PDB2.SHOP.ACCOUNTS
+    columns:
+      - { name: ID, type: NUMBER(10), nullable: false }
+      - { name: OWNER, type: VARCHAR2(30) }
+      - { name: BALANCE, type: "NUMBER(12,2)" }
+    primary_key: [ID]
+    supplemental_logging: all
+    rows: 80
+  - name: PDB2.SHOP.ORDERS
+    columns:
+      - { name: ID, type: NUMBER(10), nullable: false }
+      - { name: ITEM, type: VARCHAR2(20) }
+    primary_key: [ID]
+    supplemental_logging: all
+    rows: 60
+  - name: PDB1.BATCH.JOBS
+    columns:
+      - { name: ID, type: NUMBER(10), nullable: false }
+      - { name: STATE, type: VARCHAR2(10) }
+    primary_key: [ID]
+    supplemental_logging: all
+    rows: 200
+"#;
+
+struct Cdb {
+    dir: tempfile::TempDir,
+    db: std::path::PathBuf,
+}
+
+impl Cdb {
+    fn new(version: &str) -> Cdb {
+        let Emulated { dir, db, .. } = emulated(&TWO_PDBS.replace("VERSION", version));
+        Cdb { dir, db }
+    }
+    fn pairs(&self, extra: &[&str]) -> Vec<String> {
+        let mut p = vec![
+            format!("cdc.database.url=emulator:{}", self.db.display()),
+            format!("cdc.sink.dir={}", self.dir.path().join("out").display()),
+            format!("cdc.state.dir={}", self.dir.path().join("state").display()),
+            "cdc.snapshot.chunk.rows=30".to_string(),
+            "cdc.snapshot.threads=2".to_string(),
+            "cdc.stream.poll.ms=50".to_string(),
+        ];
+        p.extend(extra.iter().map(|s| s.to_string()));
+        p
+    }
+    fn records(&self) -> Vec<Json> {
+        records(&self.dir.path().join("out"))
+    }
+}
+
+/// Capture while `workload` runs (killed once mid-way), then to the end.
+fn capture_during(cdb: &Cdb, pairs: &[String], seed: &str) -> u64 {
+    let mut args = settings_args(pairs);
+    args.extend(["-q".into(), "capture".into()]);
+    let mut c = Command::new(cargo_bin("oracle-cdc"))
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let w = workload(
+        &cdb.db,
+        &[
+            "--transactions",
+            "300",
+            "--rate",
+            "150",
+            "--long-every",
+            "30",
+            "--long-span",
+            "40",
+            "--seed",
+            seed,
+        ],
+    );
+    std::thread::sleep(std::time::Duration::from_millis(1200));
+    let _ = c.kill();
+    let _ = c.wait();
+    finish(w);
+    let end = current_scn(&cdb.db);
+    capture_to(pairs, end);
+    end
+}
+
+/// Root mode: a common user in CDB$ROOT captures tables of two PDBs while the workload changes
+/// every PDB and an uncaptured schema; each PDB's records converge to its tables.
+#[test]
+fn a_common_user_in_the_root_captures_several_pdbs() {
+    let cdb = Cdb::new("19.22.0.0.0");
+    let pairs = cdb.pairs(&["cdc.tables.include=PDB1.SHOP.*,PDB2.SHOP.*"]);
+    let end = capture_during(&cdb, &pairs, "5");
+    let recs = cdb.records();
+    assert_exactly_once(&recs);
+    let topics: std::collections::BTreeSet<&str> =
+        recs.iter().filter_map(|r| r["topic"].as_str()).collect();
+    assert!(
+        topics.iter().all(|t| !t.contains("BATCH")),
+        "the uncaptured schema leaked: {topics:?}"
+    );
+    for table in [
+        "PDB1.SHOP.ACCOUNTS",
+        "PDB2.SHOP.ACCOUNTS",
+        "PDB2.SHOP.ORDERS",
+    ] {
+        assert_table_converges(&cdb.db, &recs, table, end);
+    }
+    // Both PDBs' changes streamed, not only their snapshots.
+    for pdb in ["PDB1", "PDB2"] {
+        assert!(
+            recs.iter()
+                .any(|r| r["value"]["source"]["db"] == pdb && r["value"]["op"] != "r"),
+            "no change records from {pdb}"
+        );
+    }
+}
+
+/// Per-PDB mode (19c+): a user local to PDB2, on PDB2's service, captures PDB2 alone.
+#[test]
+fn a_local_user_captures_its_own_pdb_by_per_pdb_mining() {
+    let cdb = Cdb::new("19.22.0.0.0");
+    let url = format!(
+        "cdc.database.url=emulator:{}?service=PDB2",
+        cdb.db.display()
+    );
+    let pairs = cdb.pairs(&[&url, "cdc.database.user=pdb2cdc"]);
+    let end = capture_during(&cdb, &pairs, "6");
+    let recs = cdb.records();
+    assert_exactly_once(&recs);
+    assert!(recs
+        .iter()
+        .all(|r| r["topic"].as_str().is_some_and(|t| t.contains(".PDB2."))));
+    for table in ["PDB2.SHOP.ACCOUNTS", "PDB2.SHOP.ORDERS"] {
+        assert_table_converges(&cdb.db, &recs, table, end);
+    }
+}
+
+/// Capture up to the current SCN (so it must mine), expected to fail; its stderr.
+fn capture_fails(db: &Path, pairs: &[String]) -> String {
+    let mut args = settings_args(pairs);
+    args.extend([
+        "-q".into(),
+        "capture".into(),
+        "--stop-at-scn".into(),
+        (current_scn(db) + 1).to_string(),
+    ]);
+    let o = Command::new(cargo_bin("oracle-cdc"))
+        .args(&args)
+        .output()
+        .unwrap();
+    assert!(!o.status.success(), "capture succeeded with {pairs:?}");
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// What cannot work fails before anything is published, with the code doctor names.
+#[test]
+fn unreachable_containers_fail_with_their_codes() {
+    // Before 19c a PDB cannot be mined from inside (ORA-65040).
+    let old = Cdb::new("12.2.0.1.0");
+    let url = format!(
+        "cdc.database.url=emulator:{}?service=PDB2",
+        old.db.display()
+    );
+    let e = capture_fails(&old.db, &old.pairs(&[&url, "cdc.database.user=PDB2CDC"]));
+    assert!(e.contains("CDC-2302") && e.contains("ORA-65040"), "{e}");
+    // A local user does not exist in the root; nor does anyone in another PDB's service.
+    let cdb = Cdb::new("19.22.0.0.0");
+    let e = capture_fails(&cdb.db, &cdb.pairs(&["cdc.database.user=PDB2CDC"]));
+    assert!(e.contains("CDC-2002") && e.contains("ORA-01017"), "{e}");
+    let url = format!(
+        "cdc.database.url=emulator:{}?service=PDB7",
+        cdb.db.display()
+    );
+    let e = capture_fails(&cdb.db, &cdb.pairs(&[&url]));
+    assert!(e.contains("CDC-2004") && e.contains("ORA-12514"), "{e}");
+}
