@@ -33,6 +33,13 @@ fn seeds(range: std::ops::Range<u64>) {
             "seeds {range:?} never ran cdc.snapshot.mode={mode}"
         );
     }
+    for shape in ["PDBs: 0", "PDBs: 1", "PDBs: 2", "busy uncaptured schema"] {
+        assert!(
+            feature(shape) > 0,
+            "seeds {range:?} never drew {shape}:\n{}",
+            summary.table()
+        );
+    }
 }
 
 #[test]
@@ -65,9 +72,12 @@ fn quick_set_d() {
 #[test]
 fn regression_seeds() {
     for seed in [2, 7, 12, 27, 97, 162, 183] {
-        let o = sim::run_seed(seed).unwrap();
+        // The plan they had when found (the database shape before environments were drawn).
+        let o = sim::run_plan(&sim::Plan::featured(seed)).unwrap();
         assert!(o.failure().is_none(), "{}", o.failure().unwrap_or_default());
         assert!(o.crashes + o.restarts > 0, "seed {seed} no longer restarts");
+        let o = sim::run_seed(seed).unwrap();
+        assert!(o.failure().is_none(), "{}", o.failure().unwrap_or_default());
     }
 }
 

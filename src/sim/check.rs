@@ -3,7 +3,7 @@
 
 use crate::errors::{CdcError, Result};
 use crate::offsets::Offsets;
-use crate::settings::SnapshotMode;
+use crate::settings::{Settings, SnapshotMode};
 use crate::source::emulator::redo::{DdlChange, Redo, Xid, REDO_FILE};
 use crate::source::emulator::EmulatorConnector;
 use crate::source::model::{ChunkRange, FlashbackQuery, Scn};
@@ -34,9 +34,18 @@ fn canonical(key: &Json) -> String {
     }
 }
 
-/// Every table's rows as of `scn`, read the way `emulator dump` reads them.
-pub fn contents(conn: &EmulatorConnector, scn: Scn) -> Result<Contents> {
-    table_contents(conn, scn, None)
+/// Every captured table's rows as of `scn`, read the way `emulator dump` reads them.
+pub fn contents(conn: &EmulatorConnector, scn: Scn, settings: &Settings) -> Result<Contents> {
+    let mut all = table_contents(conn, scn, None)?;
+    all.retain(|t, _| captured(settings, t));
+    Ok(all)
+}
+
+/// Whether the settings capture the table a topic or contents entry names.
+fn captured(settings: &Settings, table: &str) -> bool {
+    table
+        .parse::<crate::names::TableName>()
+        .is_ok_and(|t| settings.is_captured(&t))
 }
 
 /// The rows of every table (or only `only`) as of `scn`.
@@ -241,15 +250,35 @@ pub fn check(
     conn: &EmulatorConnector,
     db: &Path,
     out: &Path,
-    start: Scn,
-    end: Scn,
+    (start, end): (Scn, Scn),
     baseline: Contents,
-    mode: SnapshotMode,
+    settings: &Settings,
 ) -> Result<Found> {
+    let mode = settings.snapshot.mode;
     let mut found = Found::default();
     let recs = read_records(out, &mut found)?;
     found.records = recs.len() as u64;
     let v = &mut found.violations;
+
+    // Tables capture leaves out (cdc.tables.exclude) publish nothing, and owe nothing.
+    if let Some((i, r)) = recs
+        .iter()
+        .enumerate()
+        .find(|(_, r)| topic_table(r).is_some_and(|t| !captured(settings, &t)))
+    {
+        v.push(format!(
+            "a table capture leaves out is published: {}",
+            describe(i, r)
+        ));
+    }
+    let uncaptured: HashSet<u32> = conn.with_replica(|r, _| {
+        r.tables
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| !settings.is_captured(&t.def.name))
+            .map(|(i, _)| i as u32)
+            .collect()
+    })?;
 
     // 6: a restart re-reads only what was not acknowledged: no record twice. Records of
     // signal snapshots are left out: two snapshots may read the same row at the same SCN.
@@ -339,7 +368,10 @@ pub fn check(
     }
 
     // 3, 4 and 5 per transaction: exactly the changes that survived, in redo order.
-    let History { txs, added } = history(db)?;
+    let History { mut txs, added } = history(db)?;
+    for tx in txs.values_mut() {
+        tx.changes.retain(|(_, t)| !uncaptured.contains(t));
+    }
     let mut published: BTreeMap<String, (usize, Vec<Scn>)> = BTreeMap::new();
     for (i, r) in recs.iter().enumerate() {
         let (Some(c), Some(s)) = (scn_of(r, "commit_scn"), scn_of(r, "scn")) else {
@@ -433,7 +465,7 @@ pub fn check(
             }
         }
     }
-    let want = contents(conn, end)?;
+    let want = contents(conn, end, settings)?;
     let numbers = conn.with_replica(|r, _| {
         r.tables
             .iter()

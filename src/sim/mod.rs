@@ -95,7 +95,8 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
     let out = tmp.path().join("out");
     let schema = tmp.path().join("schema.yaml");
     let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
-    std::fs::write(&schema, world::schema_yaml(&mut rng)).map_err(|e| CdcError::io(&schema, e))?;
+    std::fs::write(&schema, world::schema_yaml(&mut rng, &plan.environment))
+        .map_err(|e| CdcError::io(&schema, e))?;
     let clock = ManualClock::new(1_700_000_000_000);
     emulator::init(
         &db,
@@ -116,6 +117,7 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
         ChaCha8Rng::seed_from_u64(plan.seed ^ 0x5197_a15e_5e7d_0001),
     )));
     let settings = Settings::from_pairs(&plan.settings(&db, &state, &out))?;
+    world.borrow_mut().set_scope(settings.clone());
     let counts = counting::Counts::default();
     // Outermost the container logic, as `source::open` puts it (a no-op outside a CDB).
     let faulty = ContainerConnector::new(Box::new(Counting {
@@ -314,6 +316,11 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
         *f.entry("signal files processed".into()).or_default() += processed;
         *f.entry("signal files rejected".into()).or_default() += rejected;
         *f.entry(format!("mode: {}", plan.mode_name())).or_default() += 1;
+        let env = &plan.environment;
+        *f.entry(format!("PDBs: {}", env.pdbs)).or_default() += 1;
+        if env.busy_schema {
+            *f.entry("busy uncaptured schema".into()).or_default() += 1;
+        }
         l.violations.append(&mut wrong);
     }
     if let Ok(c) = counts.lock() {
@@ -326,8 +333,14 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
             None => l.violations.push("the offsets were never written".into()),
             Some(start) => {
                 let baseline = l.baseline.take().unwrap_or_default();
-                let mut found =
-                    check::check(&clean_emulator, &db, &out, start, end, baseline, plan.mode)?;
+                let mut found = check::check(
+                    &clean_emulator,
+                    &db,
+                    &out,
+                    (start, end),
+                    baseline,
+                    &settings,
+                )?;
                 l.outcome.records = found.records;
                 l.violations.append(&mut found.violations);
             }
@@ -391,7 +404,11 @@ fn hook(
                         .and_then(|o| o.stream.as_ref())
                         .map(|s| s.commit_scn + 1);
                     if let (Some(start), true) = (l.start, l.needs_baseline) {
-                        l.baseline = Some(check::contents(&reader, start - 1)?);
+                        let w = world.borrow();
+                        let scope = w.scope().ok_or_else(|| {
+                            CdcError::Database("the simulation's world has no settings".into())
+                        })?;
+                        l.baseline = Some(check::contents(&reader, start - 1, scope)?);
                     }
                 }
             }

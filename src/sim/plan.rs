@@ -52,6 +52,44 @@ pub struct Plan {
     /// What is drawn from the second stream (features added later, so that older seeds keep
     /// the plans above).
     pub features: Features,
+    /// The database's shape, drawn from a third stream.
+    pub environment: Environment,
+}
+
+/// The shape of the simulated database, drawn from a stream of its own (added after
+/// [`Features`]): a container database with one or two PDBs, and a busy schema capture leaves
+/// out. The default is the shape every seed had before.
+#[derive(Debug, Clone, Default)]
+pub struct Environment {
+    /// 0: not a CDB; 1: every table in PDB1; 2: ACCOUNTS in PDB1, the others in PDB2.
+    pub pdbs: u8,
+    /// A table `BATCH.JOBS` the workload changes and `cdc.tables.exclude` leaves out.
+    pub busy_schema: bool,
+    /// Its initial rows.
+    pub busy_rows: u64,
+}
+
+impl Environment {
+    fn draw(seed: u64) -> Environment {
+        let mut r = ChaCha8Rng::seed_from_u64(seed ^ 0xc0ff_ee00_0db5_e0a1);
+        Environment {
+            pdbs: [0, 0, 1, 2][r.gen_range(0..4)],
+            busy_schema: r.gen_range(0..3) == 0,
+            busy_rows: r.gen_range(0..80),
+        }
+    }
+
+    /// The schema name of a table of the seed's schema (`SHOP.ACCOUNTS` …) in this shape.
+    pub fn table_name(&self, owner_table: &str) -> String {
+        match self.pdbs {
+            0 => owner_table.to_string(),
+            1 => format!("PDB1.{owner_table}"),
+            _ if owner_table == "SHOP.ACCOUNTS" || owner_table.starts_with("BATCH.") => {
+                format!("PDB1.{owner_table}")
+            }
+            _ => format!("PDB2.{owner_table}"),
+        }
+    }
 }
 
 /// Signals, CREATE TABLE and the other snapshot modes: drawn from a stream of their own.
@@ -95,8 +133,16 @@ impl Features {
 }
 
 impl Plan {
-    /// The seed's plan: [`Plan::classic`] with the [`Features`] of its second stream.
+    /// The seed's plan: [`Plan::featured`] in the [`Environment`] of its third stream.
     pub fn from_seed(seed: u64) -> Plan {
+        let mut p = Plan::featured(seed);
+        p.environment = Environment::draw(seed);
+        p
+    }
+
+    /// [`Plan::classic`] with the [`Features`] of its second stream, on the database shape every
+    /// seed had before environments were drawn (regression seeds found then replay with it).
+    pub fn featured(seed: u64) -> Plan {
         let mut p = Plan::classic(seed);
         let (features, mode, drops) = Features::draw(seed);
         p.features = features;
@@ -165,6 +211,7 @@ impl Plan {
             before: r.gen_range(0..6),
             steps: r.gen_range(1..5),
             features: Features::default(),
+            environment: Environment::default(),
         }
     }
 
@@ -236,6 +283,9 @@ impl Plan {
         ];
         if !reads.is_empty() {
             s.push(format!("cdc.emulator.fault.ora01555.reads={reads}"));
+        }
+        if self.environment.busy_schema {
+            s.push("cdc.tables.exclude=BATCH.*".into());
         }
         s
     }

@@ -1,6 +1,7 @@
 //! The simulated database's side: a seeded schema, the one writer, and the workload it runs
 //! between and during the engine's runs (including long transactions that span restarts).
 
+use super::plan::Environment;
 use crate::errors::Result;
 use crate::source::emulator::clock::ManualClock;
 use crate::source::emulator::redo::Xid;
@@ -15,15 +16,20 @@ use std::sync::Arc;
 
 /// A schema of two or three small tables: a plain one, a list-partitioned one with row
 /// movement, and sometimes an index-organised one; one or two redo threads.
-pub fn schema_yaml(rng: &mut ChaCha8Rng) -> String {
+pub fn schema_yaml(rng: &mut ChaCha8Rng, env: &Environment) -> String {
     let threads = if rng.gen_range(0..4) == 0 { 2 } else { 1 };
+    let cdb = if env.pdbs > 0 {
+        "  multitenant: true\n"
+    } else {
+        ""
+    };
     let mut s = format!(
-        "seed: {}\ndatabase:\n  redo_threads: {threads}\n  log_size: {}\ntables:\n",
+        "seed: {}\ndatabase:\n{cdb}  redo_threads: {threads}\n  log_size: {}\ntables:\n",
         rng.gen::<u32>(),
         rng.gen_range(40..400)
     );
     s.push_str(&format!(
-        r#"  - name: SHOP.ACCOUNTS
+        r#"  - name: {}
     columns:
       - {{ name: ID, type: NUMBER(10), nullable: false }}
       - {{ name: OWNER, type: VARCHAR2(30) }}
@@ -33,7 +39,7 @@ pub fn schema_yaml(rng: &mut ChaCha8Rng) -> String {
     primary_key: [ID]
     supplemental_logging: all
     rows: {}
-  - name: SHOP.ORDERS
+  - name: {}
     columns:
       - {{ name: ID, type: NUMBER(10), nullable: false }}
       - {{ name: REGION, type: VARCHAR2(8), nullable: false, generate: {{ choice: [EMEA, APAC, AMER] }} }}
@@ -50,12 +56,14 @@ pub fn schema_yaml(rng: &mut ChaCha8Rng) -> String {
     supplemental_logging: all
     rows: {}
 "#,
+        env.table_name("SHOP.ACCOUNTS"),
         rng.gen_range(0..120),
+        env.table_name("SHOP.ORDERS"),
         rng.gen_range(0..120)
     ));
     if rng.gen_range(0..3) == 0 {
         s.push_str(&format!(
-            r#"  - name: SHOP.CODES
+            r#"  - name: {}
     columns:
       - {{ name: CODE, type: VARCHAR2(12), nullable: false }}
       - {{ name: LABEL, type: VARCHAR2(40) }}
@@ -65,7 +73,24 @@ pub fn schema_yaml(rng: &mut ChaCha8Rng) -> String {
     supplemental_logging: all
     rows: {}
 "#,
+            env.table_name("SHOP.CODES"),
             rng.gen_range(0..60)
+        ));
+    }
+    if env.busy_schema {
+        // Another application's table in the same database: busy, never captured.
+        s.push_str(&format!(
+            r#"  - name: {}
+    columns:
+      - {{ name: ID, type: NUMBER(10), nullable: false }}
+      - {{ name: STATE, type: VARCHAR2(10), generate: {{ choice: [queued, running, done] }} }}
+      - {{ name: PAYLOAD, type: VARCHAR2(200) }}
+    primary_key: [ID]
+    supplemental_logging: all
+    rows: {}
+"#,
+            env.table_name("BATCH.JOBS"),
+            env.busy_rows
         ));
     }
     s
@@ -100,6 +125,8 @@ pub struct World {
     pub counts: WorldCounts,
     /// The redo file's length after the simulation's last write.
     pub redo_len: u64,
+    /// The capture's settings, for which tables it captures (signals name only those).
+    scope: Option<crate::settings::Settings>,
 }
 
 impl World {
@@ -137,6 +164,7 @@ impl World {
             longs: Vec::new(),
             counts: WorldCounts::default(),
             redo_len: 0,
+            scope: None,
         };
         w.flush()?;
         Ok(w)
@@ -147,13 +175,24 @@ impl World {
         self.options.create_table_every = n;
     }
 
-    /// Every table now, for signals to name.
+    /// The settings whose `cdc.tables.*` decide which tables [`World::table_names`] lists.
+    pub fn set_scope(&mut self, settings: crate::settings::Settings) {
+        self.scope = Some(settings);
+    }
+
+    /// The settings [`World::set_scope`] gave.
+    pub fn scope(&self) -> Option<&crate::settings::Settings> {
+        self.scope.as_ref()
+    }
+
+    /// Every captured table now, for signals to name.
     pub fn table_names(&self) -> Vec<crate::names::TableName> {
         self.writer
             .replica()
             .tables
             .iter()
             .map(|t| t.info().name)
+            .filter(|n| self.scope.as_ref().is_none_or(|s| s.is_captured(n)))
             .collect()
     }
 
@@ -222,7 +261,7 @@ impl World {
             }
             self.longs[i].close_after -= 1;
             let xid = self.longs[i].xid;
-            let table = self.rng.gen_range(0..self.writer.replica().tables.len());
+            let table = self.table_for(xid);
             let savepoint = (self.rng.gen_range(0..4) == 0)
                 .then(|| self.writer.savepoint(xid))
                 .transpose()?;
@@ -253,6 +292,24 @@ impl World {
             i += 1;
         }
         Ok(())
+    }
+
+    /// A table for the next change of `xid`: any, while it has changed nothing; then one of
+    /// its PDB (a transaction stays in one container). One draw either way, as before PDBs.
+    fn table_for(&mut self, xid: Xid) -> usize {
+        let tables = &self.writer.replica().tables;
+        let pick = self.rng.gen_range(0..tables.len());
+        let Some(pdb) = self.writer.container_of(xid) else {
+            return pick;
+        };
+        let same: Vec<usize> = (0..tables.len())
+            .filter(|&t| tables[t].def.name.pdb.as_deref() == Some(pdb))
+            .collect();
+        if same.is_empty() || same.contains(&pick) {
+            pick
+        } else {
+            same[pick % same.len()]
+        }
     }
 
     /// End every long transaction (for the final run).
