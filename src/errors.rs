@@ -175,9 +175,9 @@ catalog! {
     Cdc5201 = "CDC-5201", Failure, "Mining database lacks a redo log the offsets need",
         "Mining runs on a downstream database (cdc.mining.database.url), and the redo the stored position (or the snapshot's start) needs is not there (ORA-01291): the log was never shipped from the source, was deleted on the downstream, or a sequence is missing in the middle (a gap in redo transport). The message gives the SCN, the thread and sequence when known, and the oldest SCN the downstream has.",
         "Ship the missing archived logs to the downstream (resolve the gap: check V$ARCHIVE_GAP and the source's LOG_ARCHIVE_DEST_n status, or copy the archives and register them) and start capture again; `oracle-cdc doctor` lists what the downstream holds. If the logs are gone everywhere the stream cannot resume here: take a new snapshot (fresh state directory, or `oracle-cdc offsets edit reset-table`).";
-    Cdc5202 = "CDC-5202", Failure, "Stopped while waiting for redo on the mining database",
-        "Capture was told to stop (Ctrl-C, SIGTERM) while it waited for the downstream mining database to receive the redo a snapshot chunk's position needs. Capture ends cleanly (exit 0): the chunks not published yet are read again at the next start. This code shows only in logs.",
-        "Nothing to do; if capture keeps waiting, check redo transport to the downstream (with archived-log shipping, redo arrives only after each log switch).";
+    Cdc5202 = "CDC-5202", Failure, "Stopped while waiting for minable redo",
+        "Capture was told to stop (Ctrl-C, SIGTERM) while it waited for the redo a snapshot chunk's position needs to become minable: LogMiner returns only redo the log writer has written (V$THREAD.LAST_REDO_CHANGE# of every open thread), and a downstream mining database only the redo shipped to it. Capture ends cleanly (exit 0): the chunks not published yet are read again at the next start. This code shows only in logs.",
+        "Nothing to do; if capture keeps waiting, check V$THREAD (an open RAC instance that writes no redo holds the bound back) and, on a downstream, redo transport (with archived-log shipping, redo arrives only after each log switch).";
     Cdc6001 = "CDC-6001", Failure, "File I/O error",
         "A local file or directory could not be read or written; the message names it.",
         "Check the path, free space and permissions.";
@@ -373,7 +373,7 @@ pub enum CdcError {
         source_dbid: u64,
     },
 
-    #[error("CDC-5202: stopped while waiting for the mining database's redo up to SCN {needed} (it has redo up to SCN {have})")]
+    #[error("CDC-5202: stopped while waiting for minable redo up to SCN {needed} (LogMiner can see redo up to SCN {have}: what LGWR has written on every open thread, and on a downstream what was shipped there)")]
     StoppedWaitingForRedo { needed: u64, have: u64 },
 
     #[error("CDC-2203: {} is not a usable emulated standby or downstream: {reason}", path.display())]

@@ -13,6 +13,9 @@ mod signals;
 pub mod status;
 mod throttle;
 
+#[cfg(test)]
+mod bound_tests;
+
 use crate::errors::Result;
 use crate::names::TableName;
 use crate::offsets::{DatabaseIdentity, Offsets, SignalSnapshot, SnapshotState, StreamPosition};
@@ -59,13 +62,13 @@ pub struct Capture<'a> {
     pub stop_at: Option<Scn>,
 }
 
-/// Whether `r` ended because capture was told to stop while waiting for a mining database's
-/// redo (a clean stop: what was not published is read again at the next start).
+/// Whether `r` ended because capture was told to stop while waiting for minable redo (a clean
+/// stop: what was not published is read again at the next start).
 fn stopped_waiting<T>(r: Result<T>) -> Result<bool> {
     match r {
         Err(crate::errors::CdcError::StoppedWaitingForRedo { needed, have }) => {
             tracing::info!(
-                "stopped while waiting for redo up to SCN {needed} on the mining database (it has up to SCN {have})"
+                "stopped while waiting for minable redo up to SCN {needed} (LogMiner can see up to SCN {have})"
             );
             Ok(true)
         }
@@ -342,7 +345,8 @@ impl Capture<'_> {
                 publisher.heartbeat()?;
                 last_heartbeat = std::time::Instant::now();
             }
-            // On a downstream mining database, no further than the redo shipped there.
+            // No further than the redo LogMiner can see: written on every open thread (and on a
+            // downstream mining database, shipped there).
             let end = publisher.minable(self.stop_at.map_or(current, |t| t.min(current)))?;
             if paused {
                 status.set_with(

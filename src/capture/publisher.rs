@@ -336,21 +336,23 @@ impl<'a> Publisher<'a> {
         Ok(scn)
     }
 
-    /// The highest SCN the mining database's redo covers, when it is behind the source
-    /// (downstream capture: only the redo shipped there).
+    /// The highest SCN a mining window may end at: before what LGWR has not written yet on
+    /// some open thread (V$THREAD), and on a downstream mining database no further than the
+    /// redo shipped there. A window ending at CURRENT_SCN could miss redo still in a log
+    /// buffer, and the next window would start past it.
     pub fn mining_limit(&mut self) -> Result<Option<Scn>> {
         self.on_session(|s| s.mining_limit())
     }
 
-    /// `end`, or less when the mining database has redo only up to an earlier SCN.
+    /// `end`, or less when LogMiner can see redo only up to an earlier SCN.
     pub fn minable(&mut self, end: Scn) -> Result<Scn> {
         Ok(self.mining_limit()?.map_or(end, |l| l.min(end)))
     }
 
     /// Mine up to `end` and publish every transaction committed up to it; then make the sink
-    /// durable and move the positions. Returns whether anything was mined. On a downstream
-    /// mining database this waits until the redo up to `end` has arrived there (a chunk read at
-    /// SCN s is published only after every change committed before s).
+    /// durable and move the positions. Returns whether anything was mined. This waits until
+    /// the redo up to `end` is minable (written by LGWR; on a downstream, shipped there): a
+    /// chunk read at SCN s is published only after every change committed before s.
     pub fn stream_until(&mut self, end: Scn) -> Result<bool> {
         if end < self.next_mine {
             return Ok(false);
@@ -359,13 +361,13 @@ impl<'a> Publisher<'a> {
         while let Some(limit) = self.mining_limit()?.filter(|l| *l < end) {
             if !announced {
                 tracing::info!(
-                    "waiting for redo: the mining database has redo up to SCN {limit}, SCN {end} is needed"
+                    "waiting for redo: LogMiner can see redo up to SCN {limit}, SCN {end} is needed"
                 );
                 self.status.set_with(
                     super::status::State::WaitingForRedo,
                     None,
                     None,
-                    Some("the mining database has not received the redo up to the chunks' SCN yet"),
+                    Some("the redo up to the chunks' SCN is not minable yet (not written by LGWR on every open thread, or not shipped to the mining database)"),
                 )?;
                 announced = true;
             }

@@ -257,6 +257,7 @@ fn status(
     let db = crate::source::Session::database(&mut session)?;
     let current_scn = crate::source::Session::current_scn(&mut session)?;
     let log_files = crate::source::Session::logs(&mut session)?;
+    let threads = crate::source::Session::redo_threads(&mut session)?;
     let downstream = conn.is_downstream();
     let topology = conn.topology_json();
     let report = conn.with_replica(|r, now| {
@@ -311,6 +312,12 @@ fn status(
             "flashback_oldest_scn": r.schema.database.start_scn,
             "tables": tables,
             "logs": logs,
+            // V$THREAD: how far each thread's LGWR has written (what LogMiner can see).
+            "threads": threads.iter().map(|t| json!({
+                "thread": t.thread, "status": t.status, "enabled": t.enabled,
+                "sequence": t.sequence, "last_redo_scn": t.last_redo_scn,
+                "last_redo_time": t.last_redo_time,
+            })).collect::<Vec<_>>(),
             "open_transactions": open,
         })
     })?;

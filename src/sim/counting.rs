@@ -100,6 +100,9 @@ impl Session for CountingSession {
     ) -> Result<()> {
         note(&self.counts, self.inner.insert_signal(table, row))
     }
+    fn redo_threads(&mut self) -> Result<Vec<crate::source::model::RedoThread>> {
+        self.inner.redo_threads()
+    }
     fn mining_limit(&mut self) -> Result<Option<Scn>> {
         self.inner.mining_limit()
     }

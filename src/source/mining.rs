@@ -164,8 +164,19 @@ impl Session for DownstreamSession {
     fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
         self.source.insert_signal(table, row)
     }
+    fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
+        self.source.redo_threads()
+    }
+    /// Both limits: the redo shipped to the mining database, and what the source's LGWR has
+    /// written (real-time shipping sends only written redo, and the source's V$THREAD says how
+    /// far that is).
     fn mining_limit(&mut self) -> Result<Option<Scn>> {
-        self.on_mining(|m| m.mining_limit())
+        let shipped = self.on_mining(|m| m.mining_limit())?;
+        let written = self.source.mining_limit()?;
+        Ok(match (shipped, written) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        })
     }
     fn mine(
         &mut self,

@@ -73,12 +73,17 @@ pub trait Session: Send {
     /// channel's one write, made only by `signal send --channel source` (never by capture,
     /// snapshots or doctor). A read-only database refuses it with ORA-16000.
     fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()>;
-    /// The highest SCN the redo this database holds covers, when that is behind the source's
-    /// current SCN: a downstream mining database has only the redo shipped to it (with
-    /// archived-log shipping, not the source's current log). Mining windows end there.
-    /// `None`: no limit (the database mines its own redo, up to its current SCN).
+    /// V$THREAD: the redo threads and how far LGWR has written each. Empty where the source
+    /// has no redo threads of its own to report (a replay).
+    fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
+        Ok(Vec::new())
+    }
+    /// The highest SCN a mining window may end at: LogMiner returns only redo LGWR has
+    /// written, so no further than [`written_bound`] of [`Session::redo_threads`]; and a
+    /// downstream mining database has only the redo shipped to it (with archived-log
+    /// shipping, not the source's current log). `None`: no limit known.
     fn mining_limit(&mut self) -> Result<Option<Scn>> {
-        Ok(None)
+        Ok(written_bound(&self.redo_threads()?))
     }
     /// V$LOGMNR_CONTENTS rows with `start <= SCN <= end`, in redo order.
     fn mine(

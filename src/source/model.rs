@@ -263,6 +263,44 @@ pub struct LogFile {
     pub dbid: Option<u64>,
 }
 
+/// One redo thread as V$THREAD shows it (one per RAC instance; one on a single instance).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RedoThread {
+    pub thread: u32,
+    /// STATUS: `OPEN` or `CLOSED` (its instance is down).
+    pub status: String,
+    /// ENABLED: `PUBLIC`, `PRIVATE` (used only for instance recovery) or `DISABLED`.
+    pub enabled: String,
+    /// SEQUENCE#: the thread's current log.
+    pub sequence: u64,
+    /// LAST_REDO_CHANGE#: the SCN of the newest redo LGWR has written for the thread.
+    pub last_redo_scn: Scn,
+    /// LAST_REDO_TIME as `YYYY-MM-DD HH24:MI:SS` (the database host's time); `None` when unknown.
+    pub last_redo_time: Option<String>,
+}
+
+impl RedoThread {
+    pub fn is_open(&self) -> bool {
+        self.status.eq_ignore_ascii_case("OPEN")
+    }
+}
+
+/// The highest SCN a mining window may end at so that LogMiner has every change up to it:
+/// LogMiner returns only redo LGWR has written, and V$THREAD.LAST_REDO_CHANGE# says how far
+/// that is per thread. Every OPEN thread counts (a CLOSED one writes nothing more; a PRIVATE
+/// one serves only instance recovery, as Debezium also skips it); one less than the lowest,
+/// because more redo at that very SCN may still sit in the log buffer (several changes share
+/// an SCN) and LogMiner reads its end SCN as exclusive + 1 (Debezium's
+/// `log.mining.redo.thread.scn.adjustment`, default 1, DBZ-8503). `None`: no open thread
+/// reported (no bound known, e.g. a replay).
+pub fn written_bound(threads: &[RedoThread]) -> Option<Scn> {
+    threads
+        .iter()
+        .filter(|t| t.is_open() && !t.enabled.eq_ignore_ascii_case("PRIVATE"))
+        .map(|t| t.last_redo_scn.saturating_sub(1))
+        .min()
+}
+
 /// V$LOGMNR_CONTENTS operation codes used by the tool.
 pub mod op {
     pub const INSERT: u32 = 1;

@@ -9,6 +9,7 @@ pub mod clock;
 pub mod condition;
 pub mod generate;
 pub mod key_index;
+pub mod lgwr;
 pub mod logminer;
 pub mod logs;
 pub mod redo;
@@ -509,17 +510,34 @@ impl Session for EmulatorSession {
         Ok(r.log_files())
     }
 
-    fn mining_limit(&mut self) -> Result<Option<Scn>> {
-        // Only a downstream holds less redo than it mines; elsewhere no round trip (and no
-        // fault drill is consumed).
-        if !self.shared.downstream() {
-            return Ok(None);
-        }
+    fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
         self.call()?;
-        Ok(topology::downstream_limit(
-            &self.shared.role,
-            &*self.replica()?,
-        ))
+        if let topology::Role::Downstream { scn, .. } = &self.shared.role {
+            // Its own thread, which only the shipped redo's mining touches: idle.
+            return Ok(vec![RedoThread {
+                thread: 1,
+                status: "OPEN".into(),
+                enabled: "PUBLIC".into(),
+                sequence: 1,
+                last_redo_scn: *scn,
+                last_redo_time: None,
+            }]);
+        }
+        Ok(self.replica()?.redo_threads(self.shared.clock.now_ms()))
+    }
+
+    /// The written redo of every open thread (V$THREAD); on a downstream also only what was
+    /// shipped there (real-time shipping sends the source's written redo; archived-log
+    /// shipping only whole logs).
+    fn mining_limit(&mut self) -> Result<Option<Scn>> {
+        self.call()?;
+        let r = self.replica()?;
+        let written = written_bound(&r.redo_threads(self.shared.clock.now_ms()));
+        let shipped = topology::downstream_limit(&self.shared.role, &r);
+        Ok(match (written, shipped) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        })
     }
 
     fn instance_config(&mut self) -> Result<InstanceConfig> {
@@ -581,7 +599,7 @@ impl Session for EmulatorSession {
             end,
             &self.shared.describe(),
         )?;
-        let rows = logminer::mine(&*self.replica()?, start, end)?;
+        let rows = logminer::mine(&*self.replica()?, start, end, self.shared.clock.now_ms())?;
         // ORA-00310 comes part-way through a window: some rows were already handed over.
         let stop_at = if fail { rows.len() / 2 } else { rows.len() };
         for r in rows.into_iter().take(stop_at) {
@@ -598,6 +616,8 @@ impl Session for EmulatorSession {
     }
 }
 
+#[cfg(test)]
+mod lgwr_tests;
 #[cfg(test)]
 mod tests;
 

@@ -43,6 +43,10 @@ pub struct DatabaseSpec {
     pub open_mode: OpenModeSpec,
     /// Redo threads (more than one is RAC-like).
     pub redo_threads: u32,
+    /// LGWR's timed write, in ms: redo not yet forced out by a COMMIT, ROLLBACK or log switch
+    /// of its thread stays in the log buffer (LogMiner does not return it) until it is this
+    /// old. Oracle's LGWR writes at least every 3 seconds. 0: every record is written at once.
+    pub redo_write_delay_ms: u64,
     /// Redo records per log file; a log switch follows.
     pub log_size: u64,
     /// Archived logs kept per thread (0: all); older ones are gone (mining them: ORA-01291).
@@ -165,6 +169,7 @@ impl Default for DatabaseSpec {
             role: RoleSpec::Primary,
             open_mode: OpenModeSpec::ReadWrite,
             redo_threads: 1,
+            redo_write_delay_ms: 3000,
             log_size: 20_000,
             archived_logs_kept: 0,
             start_scn: 1_000_000,

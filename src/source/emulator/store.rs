@@ -141,6 +141,8 @@ pub struct Replica {
     /// Logs per thread (index thread-1), oldest first.
     pub logs: Vec<Vec<LogSeq>>,
     pub current_scn: Scn,
+    /// Which redo each thread's LGWR has written (what LogMiner can see).
+    pub lgwr: super::lgwr::LogWriters,
     commits_since_prune: u64,
     /// Time of the commit being applied.
     commit_ts: i64,
@@ -204,6 +206,7 @@ impl Replica {
                 })
                 .collect(),
             current_scn: start,
+            lgwr: super::lgwr::LogWriters::new(threads),
             commits_since_prune: 0,
             commit_ts: 0,
         }
@@ -489,6 +492,7 @@ impl Replica {
                 });
             }
         }
+        self.lgwr.record(n, &record, &self.xid_thread);
         self.records.push_back(Arc::new(record));
         Ok(())
     }

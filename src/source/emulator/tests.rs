@@ -8,9 +8,9 @@ use super::*;
 use crate::source::rowid::RowId;
 use crate::types::Value;
 
-const T0: i64 = 1_700_000_000_000;
+pub(super) const T0: i64 = 1_700_000_000_000;
 
-const EMP: &str = r#"
+pub(super) const EMP: &str = r#"
 seed: 5
 database:
   start_scn: 5000
@@ -32,13 +32,13 @@ tables:
     rows: 3
 "#;
 
-struct Db {
-    dir: tempfile::TempDir,
-    clock: ManualClock,
+pub(super) struct Db {
+    pub(super) dir: tempfile::TempDir,
+    pub(super) clock: ManualClock,
 }
 
 impl Db {
-    fn new(schema: &str) -> Db {
+    pub(super) fn new(schema: &str) -> Db {
         let dir = tempfile::tempdir().unwrap();
         let schema_path = dir.path().join("in.yaml");
         std::fs::write(&schema_path, schema).unwrap();
@@ -52,13 +52,13 @@ impl Db {
         .unwrap();
         Db { dir, clock }
     }
-    fn path(&self) -> PathBuf {
+    pub(super) fn path(&self) -> PathBuf {
         self.dir.path().join("db")
     }
-    fn writer(&self) -> Writer {
+    pub(super) fn writer(&self) -> Writer {
         Writer::open(&self.path(), Arc::new(self.clock.clone()), false).unwrap()
     }
-    fn connector(&self) -> EmulatorConnector {
+    pub(super) fn connector(&self) -> EmulatorConnector {
         self.connector_with(Faults::default())
     }
     fn connector_with(&self, faults: Faults) -> EmulatorConnector {
@@ -75,7 +75,7 @@ fn text(s: &str) -> Value {
     Value::Text(s.to_string())
 }
 
-fn emp_row(id: i64, name: &str) -> Vec<Value> {
+pub(super) fn emp_row(id: i64, name: &str) -> Vec<Value> {
     vec![
         num(id),
         text(name),
@@ -104,7 +104,7 @@ fn read(s: &mut dyn Session, table: &str, scn: Scn) -> Result<Vec<FetchedRow>> {
     Ok(rows)
 }
 
-fn mine(s: &mut dyn Session, start: Scn, end: Scn) -> Vec<LogMinerRow> {
+pub(super) fn mine(s: &mut dyn Session, start: Scn, end: Scn) -> Vec<LogMinerRow> {
     let mut rows = Vec::new();
     s.mine(start, end, &mut |r| {
         rows.push(r);

@@ -10,7 +10,7 @@ use super::fetch::{Bind, Cols};
 use super::sql;
 use super::types_map;
 use crate::errors::{CdcError, Result};
-use crate::source::model::{op, LogFile, LogMinerRow, OpenTransaction, Scn};
+use crate::source::model::{op, LogFile, LogMinerRow, OpenTransaction, RedoThread, Scn};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Archived logs first (an archive cannot be overwritten under the reader), then the online
@@ -123,6 +123,31 @@ pub fn read_logs(conn: &oracle::Connection) -> Result<Vec<LogFile>> {
         });
     }
     Ok(merge_logs(archived, online))
+}
+
+/// V$THREAD: every redo thread and the SCN of the last redo LGWR wrote for it.
+pub fn read_threads(conn: &oracle::Connection) -> Result<Vec<RedoThread>> {
+    let c = CallContext {
+        operation: "reading V$THREAD",
+        ..CallContext::default()
+    };
+    let mut out = Vec::new();
+    for row in conn
+        .query(sql::REDO_THREADS, &[])
+        .map_err(|e| db_error(&e, &c))?
+    {
+        let row = row.map_err(|e| db_error(&e, &c))?;
+        let r = Cols { row: &row, ctx: &c };
+        out.push(RedoThread {
+            thread: r.u32(0)?,
+            status: r.string(1)?,
+            enabled: r.string(2)?,
+            sequence: r.u64(3)?,
+            last_redo_scn: r.u64(4)?,
+            last_redo_time: r.opt_string(5)?,
+        });
+    }
+    Ok(out)
 }
 
 /// Transactions open now on any instance, oldest first.

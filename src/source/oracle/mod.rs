@@ -36,6 +36,9 @@ pub struct OracleConnector {
     url: String,
     user: String,
     password: Password,
+    /// A downstream mining database (`cdc.mining.database.url`): its own V$THREAD says nothing
+    /// of the source's redo it mines.
+    mining: bool,
 }
 
 impl fmt::Debug for OracleConnector {
@@ -64,7 +67,9 @@ impl OracleConnector {
         let password = settings
             .mining_password()
             .map(|s| Password::new(s.expose()));
-        Self::new(url, settings.mining_user(), password)
+        let mut c = Self::new(url, settings.mining_user(), password)?;
+        c.mining = true;
+        Ok(c)
     }
 
     /// The same checks as [`OracleConnector::from_settings`], from plain values.
@@ -106,6 +111,7 @@ impl OracleConnector {
             url: url.to_string(),
             user,
             password,
+            mining: false,
         })
     }
 
@@ -127,6 +133,8 @@ impl OracleConnector {
             conn,
             container: None,
             column_types: HashMap::new(),
+            mining: self.mining,
+            standby: None,
         })
     }
 }
@@ -153,6 +161,10 @@ pub struct OracleSession {
     container: Option<Container>,
     /// DATA_TYPE per column, per table read, to build select lists.
     column_types: HashMap<TableName, HashMap<String, String>>,
+    /// Opened as a downstream mining database (see [`OracleConnector`]).
+    mining: bool,
+    /// Whether the database is a standby (V$DATABASE.DATABASE_ROLE), once asked.
+    standby: Option<bool>,
 }
 
 fn ctx(operation: &'static str) -> CallContext {
@@ -693,6 +705,34 @@ impl Session for OracleSession {
 
     fn logs(&mut self) -> Result<Vec<LogFile>> {
         logminer::read_logs(&self.conn)
+    }
+
+    fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
+        logminer::read_threads(&self.conn)
+    }
+
+    /// On the database whose redo is mined: before what LGWR has written on every open thread.
+    /// A downstream mining database's own threads say nothing of the shipped redo (the
+    /// source's V$THREAD bounds it, see `mining.rs`).
+    fn mining_limit(&mut self) -> Result<Option<Scn>> {
+        if self.mining {
+            return Ok(None);
+        }
+        // A standby mines redo it received, which its primary's LGWR had written; its V$THREAD
+        // describes the primary's threads as its control file last saw them (Debezium caps
+        // by V$THREAD in its PRIMARY capture mode only).
+        let standby = match self.standby {
+            Some(s) => s,
+            None => {
+                let s = self.database()?.role != DatabaseRole::Primary;
+                self.standby = Some(s);
+                s
+            }
+        };
+        if standby {
+            return Ok(None);
+        }
+        Ok(written_bound(&self.redo_threads()?))
     }
 
     fn instance_config(&mut self) -> Result<InstanceConfig> {

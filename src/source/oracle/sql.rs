@@ -62,6 +62,14 @@
 //!   LIMIT_VALUE VARCHAR2(10), `UNLIMITED` for no limit (23ai Reference); the resource names
 //!   are lower case in real output (`processes`, `sessions`); GV$RESOURCE_LIMIT is readable
 //!   only in CDB$ROOT or a non-CDB (ORDS reference), so from a PDB this part may be unknown.
+//! - `V$THREAD` (10.2 to 23ai Reference): STATUS `OPEN`/`CLOSED`, ENABLED `DISABLED`, `PRIVATE`
+//!   or `PUBLIC`, SEQUENCE# the current log, LAST_REDO_SEQUENCE#/LAST_REDO_BLOCK "written by
+//!   LGWR", LAST_REDO_CHANGE# "SCN of last redo for the thread", LAST_REDO_TIME a DATE. Debezium
+//!   (`OracleConnection.getRedoThreadState`, `AbstractLogMinerStreamingChangeEventSource.
+//!   calculateUpperBounds`) caps its mining window at the lowest LAST_REDO_CHANGE# of the OPEN
+//!   threads minus 1 and skips PRIVATE threads (instance recovery only); LGWR writes at a
+//!   commit, a log switch, and every 3 seconds (Concepts, "Log Writer Process"; Reference,
+//!   "log file sync": a commit waits until its redo is written).
 //! - LogMiner grants: "You must have the EXECUTE_CATALOG_ROLE role and the LOGMINING privilege
 //!   to query the V$LOGMNR_CONTENTS view and to use the LogMiner PL/SQL packages" (12.1
 //!   Utilities); "To query this view, you must have the LOGMINING privilege" (19c Reference);
@@ -275,6 +283,12 @@ AND a.RESETLOGS_CHANGE# = d.RESETLOGS_CHANGE# AND a.RESETLOGS_TIME = d.RESETLOGS
 AND a.DEST_ID IN (SELECT s.DEST_ID FROM V$ARCHIVE_DEST_STATUS s \
 WHERE s.STATUS = 'VALID' AND s.TYPE = 'LOCAL') \
 ORDER BY a.THREAD#, a.SEQUENCE#, a.DEST_ID";
+
+/// The redo threads and how far LGWR has written each: mining windows end before the lowest
+/// LAST_REDO_CHANGE# of the OPEN threads (see `model::written_bound`). LAST_REDO_TIME is a
+/// DATE, as fixed-format text. Privilege: SELECT on V_$THREAD (SELECT_CATALOG_ROLE).
+pub const REDO_THREADS: &str = "SELECT THREAD#, STATUS, ENABLED, SEQUENCE#, LAST_REDO_CHANGE#, \
+TO_CHAR(LAST_REDO_TIME, 'YYYY-MM-DD HH24:MI:SS') FROM V$THREAD ORDER BY THREAD#";
 
 // ---------------------------------------------------------------------------------------------
 // Pre-flight checks (`doctor`): each one is optional; a missing grant leaves its part unknown

@@ -113,6 +113,14 @@ fn transaction_and_log_statements() {
 }
 
 #[test]
+fn redo_thread_statement() {
+    assert_eq!(
+        REDO_THREADS,
+        "SELECT THREAD#, STATUS, ENABLED, SEQUENCE#, LAST_REDO_CHANGE#, TO_CHAR(LAST_REDO_TIME, 'YYYY-MM-DD HH24:MI:SS') FROM V$THREAD ORDER BY THREAD#"
+    );
+}
+
+#[test]
 fn preflight_statements() {
     assert_eq!(
         INSTANCE_PARAMETERS,
