@@ -100,8 +100,11 @@ impl Session for CountingSession {
     ) -> Result<()> {
         note(&self.counts, self.inner.insert_signal(table, row))
     }
-    fn redo_threads(&mut self) -> Result<Vec<crate::source::model::RedoThread>> {
+    fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
         self.inner.redo_threads()
+    }
+    fn host_utc_offset(&mut self) -> Result<Option<i32>> {
+        self.inner.host_utc_offset()
     }
     fn mining_limit(&mut self) -> Result<Option<Scn>> {
         self.inner.mining_limit()

@@ -167,6 +167,10 @@ impl Session for DownstreamSession {
     fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
         self.source.redo_threads()
     }
+    /// The source host's: the redo (and so LogMiner's TIMESTAMP columns) carries its clock.
+    fn host_utc_offset(&mut self) -> Result<Option<i32>> {
+        self.source.host_utc_offset()
+    }
     /// Both limits: the redo shipped to the mining database, and what the source's LGWR has
     /// written (real-time shipping sends only written redo, and the source's V$THREAD says how
     /// far that is).

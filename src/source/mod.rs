@@ -61,8 +61,9 @@ pub trait Session: Send {
     /// rows number `step`, `2*step`, … (0-based), at most `q.count` of them. Fewer means the
     /// rows ran out: what follows the last boundary is the final chunk.
     fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<Value>>>;
-    /// The time an SCN maps to (`SCN_TO_TIMESTAMP`), as `YYYY-MM-DD HH24:MI:SS`; `None` when the
-    /// database no longer (or not yet) maps it (ORA-08181).
+    /// The time an SCN maps to (`SCN_TO_TIMESTAMP`), as `YYYY-MM-DD HH24:MI:SS` in the database
+    /// host's time (see [`Session::host_utc_offset`]); `None` when the database no longer (or
+    /// not yet) maps it (ORA-08181).
     fn scn_to_time(&mut self, scn: Scn) -> Result<Option<String>>;
     /// Redo logs still available for mining (V$LOG/V$ARCHIVED_LOG), by thread and sequence.
     fn logs(&mut self) -> Result<Vec<LogFile>>;
@@ -73,6 +74,12 @@ pub trait Session: Send {
     /// channel's one write, made only by `signal send --channel source` (never by capture,
     /// snapshots or doctor). A read-only database refuses it with ORA-16000.
     fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()>;
+    /// The database host's offset from UTC in seconds (SYSTIMESTAMP's): V$LOGMNR_CONTENTS's
+    /// TIMESTAMP and COMMIT_TIMESTAMP are DATEs in the host's time, whatever the session's
+    /// time zone. `None`: unknown (taken as UTC).
+    fn host_utc_offset(&mut self) -> Result<Option<i32>> {
+        Ok(None)
+    }
     /// V$THREAD: the redo threads and how far LGWR has written each. Empty where the source
     /// has no redo threads of its own to report (a replay).
     fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {

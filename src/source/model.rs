@@ -263,6 +263,31 @@ pub struct LogFile {
     pub dbid: Option<u64>,
 }
 
+/// A UTC offset as `TO_CHAR(SYSTIMESTAMP, 'TZH:TZM')` prints it (`+02:00`, `-05:30`), in seconds
+/// east of UTC; `None` for anything else or beyond -12:00..+14:00.
+pub fn parse_utc_offset(text: &str) -> Option<i32> {
+    let t = text.trim();
+    let (sign, rest) = match t.as_bytes().first()? {
+        b'+' => (1, &t[1..]),
+        b'-' => (-1, &t[1..]),
+        _ => return None,
+    };
+    let (h, m) = rest.split_once(':')?;
+    if h.is_empty() || h.len() > 2 || m.len() != 2 {
+        return None;
+    }
+    let (h, m): (i32, i32) = (h.parse().ok()?, m.parse().ok()?);
+    let secs = sign * (h * 3600 + m * 60);
+    (m < 60 && (-12 * 3600..=14 * 3600).contains(&secs)).then_some(secs)
+}
+
+/// Milliseconds since the epoch (UTC) of a DATE the database host's clock filled in
+/// (`YYYY-MM-DD HH24:MI:SS`, such as V$LOGMNR_CONTENTS.COMMIT_TIMESTAMP), the host being
+/// `offset_secs` east of UTC.
+pub fn host_time_to_epoch_ms(text: &str, offset_secs: i32) -> Option<i64> {
+    crate::encode::epoch_ms(text).map(|ms| ms - i64::from(offset_secs) * 1000)
+}
+
 /// One redo thread as V$THREAD shows it (one per RAC instance; one on a single instance).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RedoThread {
@@ -345,7 +370,8 @@ pub struct LogMinerRow {
     pub commit_scn: Option<Scn>,
     /// Set on COMMIT rows: the SCN the transaction started at.
     pub start_scn: Option<Scn>,
-    /// `YYYY-MM-DD HH24:MI:SS` in the session time zone (UTC).
+    /// `YYYY-MM-DD HH24:MI:SS`: a DATE in the database host's time zone (not the session's),
+    /// as the view shows it; [`Session::host_utc_offset`](crate::source::Session) converts it.
     pub timestamp: String,
     pub commit_timestamp: Option<String>,
     /// 16 hex digits: undo segment (2 bytes), slot (2), sequence (4), each little-endian.

@@ -1,5 +1,5 @@
-//! LGWR in the emulator: LogMiner returns only written redo, and V$THREAD shows how far each
-//! thread is written (see `lgwr.rs`).
+//! LGWR and the host's clock in the emulator: LogMiner returns only written redo, V$THREAD shows
+//! how far each thread is written (see `lgwr.rs`), and the DATEs they show are the host's time.
 
 use super::tests::{emp_row, mine, Db, EMP};
 use super::*;
@@ -143,4 +143,58 @@ fn without_a_write_delay_every_record_is_minable_at_once() {
     let now = s.current_scn().unwrap();
     assert_eq!(mine(&mut *s, before + 1, now).len(), 2);
     assert_eq!(s.mining_limit().unwrap(), Some(now));
+}
+
+#[test]
+fn logminer_dates_and_scn_to_timestamp_are_the_hosts_local_time() {
+    let db = Db::new(&EMP.replace(
+        "start_scn: 5000",
+        "start_scn: 5000\n  host_utc_offset: \"-07:00\"",
+    ));
+    let mut w = db.writer();
+    let mut s = db.connector().connect().unwrap();
+    assert_eq!(s.host_utc_offset().unwrap(), Some(-7 * 3600));
+    let before = s.current_scn().unwrap();
+    // 2023-11-14 22:13:20 UTC is 15:13:20 on a host at -07:00.
+    let t1 = w.begin().unwrap();
+    w.insert(t1, 0, emp_row(1, "a")).unwrap();
+    let c = w.commit(&[t1]).unwrap();
+    let rows = mine(&mut *s, before + 1, c);
+    assert!(
+        rows.iter().all(|r| r.timestamp == "2023-11-14 15:13:20"),
+        "{rows:?}"
+    );
+    let commit = rows.iter().find(|r| r.operation == "COMMIT").unwrap();
+    assert_eq!(
+        commit.commit_timestamp.as_deref(),
+        Some("2023-11-14 15:13:20")
+    );
+    assert_eq!(
+        s.scn_to_time(c).unwrap().as_deref(),
+        Some("2023-11-14 15:13:20")
+    );
+    db.clock.advance(60_000);
+    assert_eq!(
+        s.redo_threads().unwrap()[0].last_redo_time.as_deref(),
+        Some("2023-11-14 15:14:20")
+    );
+}
+
+#[test]
+fn a_host_offset_must_be_plus_or_minus_hours_and_minutes() {
+    for bad in ["UTC", "+5", "+05:3", "+15:00", "-12:30", "05:30"] {
+        let text = EMP.replace(
+            "start_scn: 5000",
+            &format!("start_scn: 5000\n  host_utc_offset: \"{bad}\""),
+        );
+        let e = schema::SchemaFile::parse(std::path::Path::new("s.yaml"), &text).unwrap_err();
+        assert!(e.to_string().contains("host_utc_offset"), "{bad}: {e}");
+    }
+    for good in ["+00:00", "-12:00", "+14:00", "+05:45", "-03:30"] {
+        let text = EMP.replace(
+            "start_scn: 5000",
+            &format!("start_scn: 5000\n  host_utc_offset: \"{good}\""),
+        );
+        assert!(schema::SchemaFile::parse(std::path::Path::new("s.yaml"), &text).is_ok());
+    }
 }

@@ -85,7 +85,7 @@ impl Replica {
     /// A moment as the database host's clock shows it, `YYYY-MM-DD HH24:MI:SS` (the DATE
     /// columns LogMiner and V$THREAD fill from the host's time).
     pub fn host_time(&self, ms: i64) -> String {
-        timestamp(ms)
+        timestamp(ms + i64::from(self.schema.database.host_offset_secs()) * 1000)
     }
 }
 
@@ -118,7 +118,7 @@ impl Renderer<'_> {
             scn,
             commit_scn: None,
             start_scn: None,
-            timestamp: timestamp(ts),
+            timestamp: self.replica.host_time(ts),
             commit_timestamp: None,
             xid: xid_text,
             xidusn: u32::from(xid.usn),
@@ -307,7 +307,7 @@ impl Renderer<'_> {
                 for xid in xids {
                     let mut row = self.base(n, *scn, *ts, *xid, op::COMMIT);
                     row.commit_scn = Some(*scn);
-                    row.commit_timestamp = Some(timestamp(*ts));
+                    row.commit_timestamp = Some(self.replica.host_time(*ts));
                     row.start_scn = self.replica.xid_start.get(xid).copied();
                     self.push_sql(row, "commit;".into());
                 }

@@ -495,10 +495,8 @@ impl Session for EmulatorSession {
         if scn < r.schema.database.start_scn || scn > r.current_scn {
             return Ok(None);
         }
-        Ok(r.time_of(scn).and_then(|ms| {
-            chrono::DateTime::from_timestamp_millis(ms)
-                .map(|t| t.format("%Y-%m-%d %H:%M:%S").to_string())
-        }))
+        // SCN_TO_TIMESTAMP answers in the host's time, as LogMiner's DATEs.
+        Ok(r.time_of(scn).map(|ms| r.host_time(ms)))
     }
 
     fn logs(&mut self) -> Result<Vec<LogFile>> {
@@ -508,6 +506,12 @@ impl Session for EmulatorSession {
             return Ok(topology::downstream_logs(&self.shared.role, &r));
         }
         Ok(r.log_files())
+    }
+
+    fn host_utc_offset(&mut self) -> Result<Option<i32>> {
+        // The source's host on a downstream too: the redo's times are the source's.
+        self.call()?;
+        Ok(Some(self.replica()?.schema.database.host_offset_secs()))
     }
 
     fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {

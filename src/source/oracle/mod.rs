@@ -711,6 +711,18 @@ impl Session for OracleSession {
         logminer::read_threads(&self.conn)
     }
 
+    fn host_utc_offset(&mut self) -> Result<Option<i32>> {
+        let c = ctx("reading the host's time zone (SYSTIMESTAMP)");
+        let row = self
+            .conn
+            .query_row(sql::HOST_UTC_OFFSET, &[])
+            .map_err(|e| db_error(&e, &c))?;
+        let text = Cols { row: &row, ctx: &c }.string(0)?;
+        parse_utc_offset(&text).map(Some).ok_or_else(|| {
+            CdcError::Database(format!("SYSTIMESTAMP's offset `{text}` is not +HH:MM"))
+        })
+    }
+
     /// On the database whose redo is mined: before what LGWR has written on every open thread.
     /// A downstream mining database's own threads say nothing of the shipped redo (the
     /// source's V$THREAD bounds it, see `mining.rs`).

@@ -70,6 +70,13 @@
 //!   threads minus 1 and skips PRIVATE threads (instance recovery only); LGWR writes at a
 //!   commit, a log switch, and every 3 seconds (Concepts, "Log Writer Process"; Reference,
 //!   "log file sync": a commit waits until its redo is written).
+//! - Time: SYSTIMESTAMP "returns the system date, including fractional seconds and time zone, of
+//!   the system on which the database resides" (SQL Reference 9.2 to 12.2); V$LOGMNR_CONTENTS's
+//!   TIMESTAMP and COMMIT_TIMESTAMP are DATEs of that clock, not of the session's TIME_ZONE
+//!   (oracle-facts §8). Debezium subtracts `SYSTIMESTAMP`'s offset from them
+//!   (`LogMinerStreamingChangeEventSourceMetrics.setDatabaseTimeDifference`, the buffered and
+//!   unbuffered event sources) and from SCN_TO_TIMESTAMP's result
+//!   (`OracleSnapshotChangeEventSource.getSnapshotSourceTimestamp`): both are host time.
 //! - LogMiner grants: "You must have the EXECUTE_CATALOG_ROLE role and the LOGMINING privilege
 //!   to query the V$LOGMNR_CONTENTS view and to use the LogMiner PL/SQL packages" (12.1
 //!   Utilities); "To query this view, you must have the LOGMINING privilege" (19c Reference);
@@ -283,6 +290,12 @@ AND a.RESETLOGS_CHANGE# = d.RESETLOGS_CHANGE# AND a.RESETLOGS_TIME = d.RESETLOGS
 AND a.DEST_ID IN (SELECT s.DEST_ID FROM V$ARCHIVE_DEST_STATUS s \
 WHERE s.STATUS = 'VALID' AND s.TYPE = 'LOCAL') \
 ORDER BY a.THREAD#, a.SEQUENCE#, a.DEST_ID";
+
+/// The database host's offset from UTC, e.g. `+02:00`: SYSTIMESTAMP "returns the system date,
+/// including fractional seconds and time zone, of the system on which the database resides"
+/// (SQL Reference), and V$LOGMNR_CONTENTS's TIMESTAMP/COMMIT_TIMESTAMP are DATEs of that clock.
+/// Debezium subtracts the same offset (`OracleConnection.getDatabaseSystemTime`). No privilege.
+pub const HOST_UTC_OFFSET: &str = "SELECT TO_CHAR(SYSTIMESTAMP, 'TZH:TZM') FROM DUAL";
 
 /// The redo threads and how far LGWR has written each: mining windows end before the lowest
 /// LAST_REDO_CHANGE# of the OPEN threads (see `model::written_bound`). LAST_REDO_TIME is a

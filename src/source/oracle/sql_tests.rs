@@ -113,6 +113,14 @@ fn transaction_and_log_statements() {
 }
 
 #[test]
+fn host_utc_offset_statement() {
+    assert_eq!(
+        HOST_UTC_OFFSET,
+        "SELECT TO_CHAR(SYSTIMESTAMP, 'TZH:TZM') FROM DUAL"
+    );
+}
+
+#[test]
 fn redo_thread_statement() {
     assert_eq!(
         REDO_THREADS,
