@@ -78,8 +78,18 @@ fn stopped_waiting<T>(r: Result<T>) -> Result<bool> {
 }
 
 /// Refuse what the source cannot do before anything is opened: a replay (`replay:DIR`) holds
-/// no table data, so only `cdc.snapshot.mode=none` can run on it.
+/// no table data, so only `cdc.snapshot.mode=none` can run on it; a downstream mining database
+/// cannot decode the source's redo with its own online catalog (CDC-5301).
 pub fn check_source(s: &Settings) -> Result<()> {
+    if let Some(url) = s.mining_url() {
+        if s.mining_dictionary == crate::source::model::Dictionary::OnlineCatalog
+            && s.snapshot.mode != SnapshotMode::SnapshotOnly
+        {
+            return Err(crate::errors::CdcError::DownstreamOnlineCatalog {
+                mining: url.to_string(),
+            });
+        }
+    }
     if let Some(dir) = s.database_url().strip_prefix(crate::source::replay::PREFIX) {
         if s.snapshot.mode != SnapshotMode::None {
             return Err(crate::errors::CdcError::ReplayHasNoData {

@@ -1,4 +1,4 @@
-//! `oracle-cdc emulator init | workload | dump | status`.
+//! `oracle-cdc emulator init | create | workload | dump | status | build-dictionary`.
 
 use super::args::{
     EmulatorCommand, EmulatorCreateArgs, EmulatorDir, EmulatorDumpArgs, EmulatorStatusArgs,
@@ -36,6 +36,15 @@ pub fn run(
         EmulatorCommand::Workload(a) => workload(a, global, printer),
         EmulatorCommand::Dump(a) => dump(a, global, printer),
         EmulatorCommand::Status(a) => status(a, global, printer),
+        EmulatorCommand::BuildDictionary(d) => {
+            let dir = resolve_dir(&d, global)?;
+            let mut w = emulator::writer::Writer::open(&dir, clock::system(), true)?;
+            let (scn, sequence) = w.build_dictionary()?;
+            printer.line(&format!(
+                "LogMiner dictionary built into the redo at SCN {scn} (thread 1 sequence {sequence}, archived: DICTIONARY_BEGIN and DICTIONARY_END)"
+            ))?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 

@@ -103,6 +103,9 @@ impl Session for CountingSession {
     fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
         self.inner.redo_threads()
     }
+    fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
+        self.inner.dictionary_builds()
+    }
     fn host_utc_offset(&mut self) -> Result<Option<i32>> {
         self.inner.host_utc_offset()
     }

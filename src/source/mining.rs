@@ -167,6 +167,9 @@ impl Session for DownstreamSession {
     fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
         self.source.redo_threads()
     }
+    fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
+        self.on_mining(|m| m.dictionary_builds())
+    }
     /// The source host's: the redo (and so LogMiner's TIMESTAMP columns) carries its clock.
     fn host_utc_offset(&mut self) -> Result<Option<i32>> {
         self.source.host_utc_offset()

@@ -80,6 +80,11 @@ pub trait Session: Send {
     fn host_utc_offset(&mut self) -> Result<Option<i32>> {
         Ok(None)
     }
+    /// The LogMiner dictionaries `DBMS_LOGMNR_D.BUILD` put into the redo this database holds
+    /// (V$ARCHIVED_LOG.DICTIONARY_BEGIN/DICTIONARY_END), for `cdc.mining.dictionary=redo_logs`.
+    fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
+        Ok(Vec::new())
+    }
     /// V$THREAD: the redo threads and how far LGWR has written each. Empty where the source
     /// has no redo threads of its own to report (a replay).
     fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
@@ -156,7 +161,9 @@ pub fn open_mining(settings: &crate::settings::Settings, url: &str) -> Result<Bo
             }
         }
         let faults = emulator::Faults::from_settings(settings);
-        return Ok(Box::new(emulator::EmulatorConnector::open(dir, faults)?));
+        let c = emulator::EmulatorConnector::open(dir, faults)?;
+        c.set_dictionary(settings.mining_dictionary)?;
+        return Ok(Box::new(c));
     }
     Ok(Box::new(oracle::OracleConnector::mining_from_settings(
         settings, url,
@@ -174,10 +181,9 @@ pub fn open_source(settings: &crate::settings::Settings) -> Result<Box<dyn Conne
             ));
         }
         let faults = emulator::Faults::from_settings(settings);
-        return Ok(Box::new(emulator::EmulatorConnector::open(
-            std::path::Path::new(dir),
-            faults,
-        )?));
+        let c = emulator::EmulatorConnector::open(std::path::Path::new(dir), faults)?;
+        c.set_dictionary(settings.mining_dictionary)?;
+        return Ok(Box::new(c));
     }
     if let Some(dir) = url.strip_prefix(replay::PREFIX) {
         if dir.is_empty() {

@@ -288,6 +288,52 @@ pub fn host_time_to_epoch_ms(text: &str, offset_secs: i32) -> Option<i64> {
     crate::encode::epoch_ms(text).map(|ms| ms - i64::from(offset_secs) * 1000)
 }
 
+/// The dictionary LogMiner decodes the redo with (`cdc.mining.dictionary`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dictionary {
+    /// DICT_FROM_ONLINE_CATALOG: the mining database's own catalog; valid only on the database
+    /// that generated the redo.
+    #[default]
+    OnlineCatalog,
+    /// DICT_FROM_REDO_LOGS + DDL_DICT_TRACKING: a `DBMS_LOGMNR_D.BUILD` extracted into the redo.
+    RedoLogs,
+}
+
+impl Dictionary {
+    pub fn as_setting(self) -> &'static str {
+        match self {
+            Dictionary::OnlineCatalog => "online_catalog",
+            Dictionary::RedoLogs => "redo_logs",
+        }
+    }
+}
+
+/// A LogMiner dictionary extracted into the redo (`DBMS_LOGMNR_D.BUILD` with
+/// STORE_IN_REDO_LOGS): the archived logs V$ARCHIVED_LOG marks DICTIONARY_BEGIN and
+/// DICTIONARY_END = 'YES' (one log may be both).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DictionaryBuild {
+    pub thread: u32,
+    pub begin_sequence: u64,
+    /// FIRST_CHANGE# of the log the build begins in: LogMiner reads from there.
+    pub begin_scn: Scn,
+    pub end_sequence: u64,
+    /// NEXT_CHANGE# of the log it ends in: the dictionary is whole below it.
+    pub end_next_scn: Scn,
+}
+
+/// The newest build whole before `start`: its last log ends at or before `start` (the log
+/// holding the end of the dictionary "must have been created before the redo log files that
+/// you want to analyze, but should be as recent as possible", Utilities, "Example 4: Using
+/// the LogMiner Dictionary in the Redo Log Files"). `None`: LogMiner would fail with ORA-01371.
+pub fn dictionary_for(builds: &[DictionaryBuild], start: Scn) -> Option<&DictionaryBuild> {
+    builds
+        .iter()
+        .filter(|b| b.end_next_scn <= start)
+        .max_by_key(|b| (b.end_next_scn, b.begin_scn))
+}
+
 /// One redo thread as V$THREAD shows it (one per RAC instance; one on a single instance).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RedoThread {

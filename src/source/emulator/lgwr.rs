@@ -82,7 +82,8 @@ impl LogWriters {
                     l.flush(scn, ts);
                 }
             }
-            Redo::LogSwitch { thread, .. } => {
+            // A dictionary build commits (and is written) like any transaction.
+            Redo::LogSwitch { thread, .. } | Redo::DictionaryBuild { thread, .. } => {
                 if let Some(l) = self.thread(*thread) {
                     l.flush(scn, ts);
                 }
@@ -173,7 +174,9 @@ impl super::store::Replica {
     pub fn record_thread(&self, record: &Redo) -> Option<u32> {
         let of = |x: &Xid| self.xid_thread.get(x).copied().unwrap_or(1);
         match record {
-            Redo::Begin { thread, .. } | Redo::LogSwitch { thread, .. } => Some(*thread),
+            Redo::Begin { thread, .. }
+            | Redo::LogSwitch { thread, .. }
+            | Redo::DictionaryBuild { thread, .. } => Some(*thread),
             Redo::Insert { xid, .. }
             | Redo::Update { xid, .. }
             | Redo::Delete { xid, .. }

@@ -333,7 +333,11 @@ impl Renderer<'_> {
                 row.info = Some("USER DDL (PlSql=0 RecDep=0)".into());
                 self.push_sql(row, sql.clone());
             }
-            Redo::Extent { .. } | Redo::Stats { .. } | Redo::LogSwitch { .. } => {}
+            // The build's rows are LogMiner's own dictionary tables: the tool never asks for them.
+            Redo::Extent { .. }
+            | Redo::Stats { .. }
+            | Redo::LogSwitch { .. }
+            | Redo::DictionaryBuild { .. } => {}
         }
         Ok(())
     }

@@ -156,6 +156,8 @@ struct Shared {
     tail: Mutex<RedoTail>,
     clock: Arc<dyn Clock>,
     faults: Mutex<FaultState>,
+    /// The dictionary LogMiner sessions use (`cdc.mining.dictionary`).
+    dictionary: Mutex<Dictionary>,
 }
 
 #[derive(Default)]
@@ -242,6 +244,7 @@ impl EmulatorConnector {
                 reads: 0,
                 mines: 0,
             }),
+            dictionary: Mutex::new(Dictionary::OnlineCatalog),
         };
         shared.refresh()?;
         Ok(EmulatorConnector {
@@ -254,6 +257,13 @@ impl EmulatorConnector {
         self.shared.refresh()?;
         let r = self.shared.replica.read().map_err(|_| poisoned())?;
         Ok(f(&r, self.shared.clock.now_ms()))
+    }
+
+    /// The dictionary its LogMiner sessions start with (`cdc.mining.dictionary`; default the
+    /// online catalog).
+    pub fn set_dictionary(&self, d: Dictionary) -> Result<()> {
+        *self.shared.dictionary.lock().map_err(|_| poisoned())? = d;
+        Ok(())
     }
 
     /// A downstream mining database (see [`topology`]).
@@ -356,6 +366,46 @@ impl EmulatorSession {
             )));
         }
         Ok(())
+    }
+}
+
+impl EmulatorSession {
+    /// Where START_LOGMNR's dictionary makes LogMiner read from for a window starting at
+    /// `start`: the online catalog decodes only this database's own redo (a downstream:
+    /// CDC-5301, where Oracle would decode the foreign object numbers to `"UNKNOWN"."OBJ# n"`);
+    /// a dictionary in the redo must be whole before the window, and LogMiner reads on from the
+    /// log it begins in (else ORA-01371, CDC-5302).
+    fn dictionary_from(&self, start: Scn) -> Result<Scn> {
+        let dictionary = *self.shared.dictionary.lock().map_err(|_| poisoned())?;
+        match dictionary {
+            Dictionary::OnlineCatalog if self.shared.downstream() => {
+                Err(CdcError::DownstreamOnlineCatalog {
+                    mining: self.shared.describe(),
+                })
+            }
+            Dictionary::OnlineCatalog => Ok(start),
+            Dictionary::RedoLogs => {
+                let builds = self.builds()?;
+                match dictionary_for(&builds, start) {
+                    Some(b) => Ok(b.begin_scn.min(start)),
+                    None => Err(CdcError::NoDictionaryInRedo {
+                        mining: self.shared.describe(),
+                        scn: start,
+                        builds: builds.iter().map(|b| b.end_next_scn).collect(),
+                    }),
+                }
+            }
+        }
+    }
+
+    /// The dictionary builds in the logs this database holds.
+    fn builds(&self) -> Result<Vec<DictionaryBuild>> {
+        let r = self.replica()?;
+        let logs = match self.shared.downstream() {
+            true => topology::downstream_logs(&self.shared.role, &r),
+            false => r.log_files(),
+        };
+        Ok(r.dictionary_builds_in(&logs))
     }
 }
 
@@ -508,6 +558,11 @@ impl Session for EmulatorSession {
         Ok(r.log_files())
     }
 
+    fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
+        self.call()?;
+        self.builds()
+    }
+
     fn host_utc_offset(&mut self) -> Result<Option<i32>> {
         // The source's host on a downstream too: the redo's times are the source's.
         self.call()?;
@@ -603,6 +658,17 @@ impl Session for EmulatorSession {
             end,
             &self.shared.describe(),
         )?;
+        let from = self.dictionary_from(start)?;
+        if from < start {
+            // LogMiner reads on from the dictionary build: those logs must be there too.
+            topology::check_window(
+                &self.shared.role,
+                &*self.replica()?,
+                from,
+                end,
+                &self.shared.describe(),
+            )?;
+        }
         let rows = logminer::mine(&*self.replica()?, start, end, self.shared.clock.now_ms())?;
         // ORA-00310 comes part-way through a window: some rows were already handed over.
         let stop_at = if fail { rows.len() / 2 } else { rows.len() };
@@ -620,6 +686,8 @@ impl Session for EmulatorSession {
     }
 }
 
+#[cfg(test)]
+mod dictionary_tests;
 #[cfg(test)]
 mod lgwr_tests;
 #[cfg(test)]

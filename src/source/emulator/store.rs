@@ -140,6 +140,8 @@ pub struct Replica {
     pub scn_times: Vec<(Scn, i64)>,
     /// Logs per thread (index thread-1), oldest first.
     pub logs: Vec<Vec<LogSeq>>,
+    /// LogMiner dictionary builds in the redo: (thread, the sequence of the log it is in, SCN).
+    pub dictionary_builds: Vec<(u32, u64, Scn)>,
     pub current_scn: Scn,
     /// Which redo each thread's LGWR has written (what LogMiner can see).
     pub lgwr: super::lgwr::LogWriters,
@@ -206,6 +208,7 @@ impl Replica {
                 })
                 .collect(),
             current_scn: start,
+            dictionary_builds: Vec::new(),
             lgwr: super::lgwr::LogWriters::new(threads),
             commits_since_prune: 0,
             commit_ts: 0,
@@ -473,6 +476,10 @@ impl Replica {
                     // The schema asked for stale statistics: pretend many changes since.
                     t.changes_since_stats = num_rows.max(&1) * 2;
                 }
+            }
+            Redo::DictionaryBuild { scn, thread, .. } => {
+                let sequence = self.sequence_of(*thread, n);
+                self.dictionary_builds.push((*thread, sequence, *scn));
             }
             Redo::LogSwitch { scn, thread, ts } => {
                 let logs = self

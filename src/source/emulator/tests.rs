@@ -889,6 +889,8 @@ fn primary_with_logs() -> Db {
         "  undo_retention: 900\n  log_size: 10",
     ));
     let mut w = db.writer();
+    // A LogMiner dictionary in the redo (sequence 1), for downstream mining.
+    w.build_dictionary().unwrap();
     for id in 1..=40 {
         let x = w.begin().unwrap();
         w.insert(x, 0, emp_row(id, "n")).unwrap();
@@ -983,6 +985,7 @@ fn a_downstream_holds_only_shipped_logs_and_a_gap_is_ora_01291() {
     let conn =
         EmulatorConnector::open_with_clock(&ds, Faults::default(), Arc::new(db.clock.clone()))
             .unwrap();
+    conn.set_dictionary(Dictionary::RedoLogs).unwrap();
     let mut s = conn.connect().unwrap();
     let info = s.database().unwrap();
     assert_eq!((info.name.as_str(), info.dbid), ("DOWN", 7));
@@ -1015,8 +1018,9 @@ fn a_downstream_holds_only_shipped_logs_and_a_gap_is_ora_01291() {
     let seq3 = logs.iter().find(|l| l.sequence == 3).unwrap();
     let limit = s.mining_limit().unwrap().unwrap();
     assert_eq!(Some(limit + 1), seq3.next_scn);
-    // What it mines is what the source's LogMiner shows for the same window.
-    let from = logs[0].first_scn;
+    // What it mines is what the source's LogMiner shows for the same window (from the end of
+    // the dictionary build's log on).
+    let from = logs[1].first_scn;
     let ours: Vec<_> = mine(&mut *s, from, limit)
         .iter()
         .map(|r| r.sql_redo.clone())

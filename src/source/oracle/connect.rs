@@ -170,6 +170,13 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
             start: scn,
             end: ctx.end_scn.unwrap_or(0),
         },
+        // The dictionary in the redo is not (wholly) in the log list, none was built, or none
+        // is old enough for the start SCN (DICT_FROM_REDO_LOGS).
+        Some(OraCode::Ora(1371 | 1333 | 1321)) => CdcError::NoDictionaryInRedo {
+            mining: format!("{}: {text}", ctx.operation),
+            scn,
+            builds: Vec::new(),
+        },
         // End of file on the channel, not connected, lost contact; DPI-1080 "connection was
         // closed by ORA-%d"; DPI-1010 "not connected".
         Some(OraCode::Ora(3113 | 3114 | 3135) | OraCode::Dpi(1080 | 1010)) => {
@@ -295,6 +302,9 @@ mod tests {
             (OraCode::Dpi(1080), Code::Cdc5007),
             (OraCode::Ora(1281), Code::Cdc5008),
             (OraCode::Ora(310), Code::Cdc5009),
+            (OraCode::Ora(1371), Code::Cdc5302),
+            (OraCode::Ora(1333), Code::Cdc5302),
+            (OraCode::Ora(1321), Code::Cdc5302),
         ];
         for (code, want) in cases {
             assert_eq!(

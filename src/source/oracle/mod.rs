@@ -39,6 +39,8 @@ pub struct OracleConnector {
     /// A downstream mining database (`cdc.mining.database.url`): its own V$THREAD says nothing
     /// of the source's redo it mines.
     mining: bool,
+    /// `cdc.mining.dictionary`: the dictionary LogMiner sessions start with.
+    dictionary: Dictionary,
 }
 
 impl fmt::Debug for OracleConnector {
@@ -58,7 +60,9 @@ impl OracleConnector {
         let password = settings
             .database_password()
             .map(|s| Password::new(s.expose()));
-        Self::new(settings.database_url(), settings.database_user(), password)
+        let mut c = Self::new(settings.database_url(), settings.database_user(), password)?;
+        c.dictionary = settings.mining_dictionary;
+        Ok(c)
     }
 
     /// The mining (downstream) database of `cdc.mining.database.url`, with
@@ -69,6 +73,7 @@ impl OracleConnector {
             .map(|s| Password::new(s.expose()));
         let mut c = Self::new(url, settings.mining_user(), password)?;
         c.mining = true;
+        c.dictionary = settings.mining_dictionary;
         Ok(c)
     }
 
@@ -112,6 +117,7 @@ impl OracleConnector {
             user,
             password,
             mining: false,
+            dictionary: Dictionary::OnlineCatalog,
         })
     }
 
@@ -135,6 +141,7 @@ impl OracleConnector {
             column_types: HashMap::new(),
             mining: self.mining,
             standby: None,
+            dictionary: self.dictionary,
         })
     }
 }
@@ -165,6 +172,7 @@ pub struct OracleSession {
     mining: bool,
     /// Whether the database is a standby (V$DATABASE.DATABASE_ROLE), once asked.
     standby: Option<bool>,
+    dictionary: Dictionary,
 }
 
 fn ctx(operation: &'static str) -> CallContext {
@@ -711,6 +719,10 @@ impl Session for OracleSession {
         logminer::read_threads(&self.conn)
     }
 
+    fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
+        logminer::read_dictionary_builds(&self.conn)
+    }
+
     fn host_utc_offset(&mut self) -> Result<Option<i32>> {
         let c = ctx("reading the host's time zone (SYSTIMESTAMP)");
         let row = self
@@ -790,7 +802,7 @@ impl Session for OracleSession {
             return Err(CdcError::InvalidScnRange { start, end });
         }
         let logs = logminer::read_logs(&self.conn)?;
-        logminer::mine(&self.conn, &logs, start, end, row)
+        logminer::mine(&self.conn, &logs, self.dictionary, start, end, row)
     }
 }
 

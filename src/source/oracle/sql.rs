@@ -77,6 +77,18 @@
 //!   (`LogMinerStreamingChangeEventSourceMetrics.setDatabaseTimeDifference`, the buffered and
 //!   unbuffered event sources) and from SCN_TO_TIMESTAMP's result
 //!   (`OracleSnapshotChangeEventSource.getSnapshotSourceTimestamp`): both are host time.
+//! - Dictionary in the redo: "When you use the dictionary in the online catalog, you must mine
+//!   the redo log files in the same database that generated them" (12.1 Utilities, Example 4),
+//!   so a downstream needs `DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS)`
+//!   on the source (ARCHIVELOG mode; EXECUTE_CATALOG_ROLE; in CDB$ROOT of a CDB), found through
+//!   V$ARCHIVED_LOG.DICTIONARY_BEGIN/DICTIONARY_END, and START_LOGMNR with DICT_FROM_REDO_LOGS
+//!   (+ DDL_DICT_TRACKING, "applies any DDL statements seen in the redo log files to its internal
+//!   dictionary", Utilities "Tracking DDL Statements in the LogMiner Dictionary"). The log that
+//!   holds the end of the build "must have been created before the redo log files that you want
+//!   to analyze"; with DDL_DICT_TRACKING LogMiner reads from the build's commit on, with no
+//!   missing sequence. Errors: ORA-01371 "Complete LogMiner dictionary not found", ORA-01333
+//!   "failed to establish Logminer Dictionary", ORA-01321 "No Logminer Dictionary for requested
+//!   start SCN" (Database Error Messages) — all CDC-5302.
 //! - LogMiner grants: "You must have the EXECUTE_CATALOG_ROLE role and the LOGMINING privilege
 //!   to query the V$LOGMNR_CONTENTS view and to use the LogMiner PL/SQL packages" (12.1
 //!   Utilities); "To query this view, you must have the LOGMINING privilege" (19c Reference);
@@ -352,6 +364,26 @@ LOGFILENAME => :logfilename, OPTIONS => SYS.DBMS_LOGMNR.ADDFILE); END;";
 pub const START_LOGMNR: &str = "BEGIN SYS.DBMS_LOGMNR.START_LOGMNR(\
 STARTSCN => :startscn, ENDSCN => :endscn, \
 OPTIONS => SYS.DBMS_LOGMNR.DICT_FROM_ONLINE_CATALOG + SYS.DBMS_LOGMNR.NO_ROWID_IN_STMT); END;";
+
+/// [`START_LOGMNR`] with the dictionary from the redo (`cdc.mining.dictionary=redo_logs`, a
+/// downstream): DICT_FROM_REDO_LOGS loads the dictionary a `DBMS_LOGMNR_D.BUILD` put into the
+/// added logs, DDL_DICT_TRACKING applies the DDL read after it, so each change decodes with the
+/// dictionary of its SCN; LogMiner then reads from the build on ("No missing redo log files …
+/// are allowed from the required starting SCN", Utilities, "DDL_DICT_TRACKING and Specified
+/// Time or SCN Ranges"). Binds and privilege as [`START_LOGMNR`].
+pub const START_LOGMNR_REDO_DICTIONARY: &str = "BEGIN SYS.DBMS_LOGMNR.START_LOGMNR(\
+STARTSCN => :startscn, ENDSCN => :endscn, \
+OPTIONS => SYS.DBMS_LOGMNR.DICT_FROM_REDO_LOGS + SYS.DBMS_LOGMNR.DDL_DICT_TRACKING \
++ SYS.DBMS_LOGMNR.NO_ROWID_IN_STMT); END;";
+
+/// Archived logs holding the beginning or the end of a LogMiner dictionary build
+/// (`DBMS_LOGMNR_D.BUILD` with STORE_IN_REDO_LOGS): DICTIONARY_BEGIN / DICTIONARY_END are
+/// `YES` or `NO` (Utilities, "Extracting a LogMiner Dictionary to the Redo Log Files", and its
+/// Examples 4 and 5, which query exactly these columns). Privilege: SELECT on V_$ARCHIVED_LOG.
+pub const DICTIONARY_LOGS: &str = "SELECT a.THREAD#, a.SEQUENCE#, a.FIRST_CHANGE#, \
+a.NEXT_CHANGE#, a.DICTIONARY_BEGIN, a.DICTIONARY_END FROM V$ARCHIVED_LOG a \
+WHERE a.STATUS = 'A' AND (a.DICTIONARY_BEGIN = 'YES' OR a.DICTIONARY_END = 'YES') \
+ORDER BY a.THREAD#, a.SEQUENCE#";
 
 /// End the LogMiner session and free its resources. Privilege: as [`ADD_FIRST_LOGFILE`].
 pub const END_LOGMNR: &str = "BEGIN SYS.DBMS_LOGMNR.END_LOGMNR; END;";
