@@ -169,9 +169,9 @@ catalog! {
     Cdc5008 = "CDC-5008", Failure, "Invalid SCN range for mining (ORA-01281)",
         "The LogMiner window's end SCN is not after its start SCN.",
         "This points at a bug in the caller; report it with the SCNs in the message.";
-    Cdc5009 = "CDC-5009", Failure, "Redo log overwritten while mined (ORA-00310)",
-        "An online redo log was archived and reused while LogMiner read it (ORA-00310: archived log contains sequence N; sequence M required). Capture starts a new LogMiner session on the current log list and mines the window again, up to 10 times in a row; this error means it kept happening.",
-        "Add redo log groups or make them larger so a log stays online longer than a mining window (fewer log switches), or lower cdc.stream.window.scn; check the archive destinations are reachable (`oracle-cdc doctor`).";
+    Cdc5009 = "CDC-5009", Failure, "Redo log changed while mined (ORA-00310/00308/01284)",
+        "A log changed between listing it and reading it: an online redo log was archived and reused while LogMiner read it (ORA-00310: archived log contains sequence N; sequence M required), a listed log cannot be opened any more because it was switched, archived or purged, or is locked (ORA-01284: file cannot be opened; ORA-00308: cannot open archived log), or the LogMiner session was gone when its rows were read (ORA-01307: no LogMiner session is currently active). Capture starts a new LogMiner session on the current log list and mines the window again, up to 10 times in a row (Debezium retries these too); this error means it kept happening. A log that is gone for good then shows as missing (CDC-5004).",
+        "Add redo log groups or make them larger so a log stays online longer than a mining window (fewer log switches), or lower cdc.stream.window.scn; keep archived logs until capture has mined them (RMAN deletion policy, FRA size); check the archive destinations are reachable (`oracle-cdc doctor`).";
     Cdc5201 = "CDC-5201", Failure, "Mining database lacks a redo log the offsets need",
         "Mining runs on a downstream database (cdc.mining.database.url), and the redo the stored position (or the snapshot's start) needs is not there (ORA-01291): the log was never shipped from the source, was deleted on the downstream, or a sequence is missing in the middle (a gap in redo transport). The message gives the SCN, the thread and sequence when known, and the oldest SCN the downstream has.",
         "Ship the missing archived logs to the downstream (resolve the gap: check V$ARCHIVE_GAP and the source's LOG_ARCHIVE_DEST_n status, or copy the archives and register them) and start capture again; `oracle-cdc doctor` lists what the downstream holds. If the logs are gone everywhere the stream cannot resume here: take a new snapshot (fresh state directory, or `oracle-cdc offsets edit reset-table`).";
@@ -499,7 +499,7 @@ pub enum CdcError {
     #[error("CDC-8005: {} holds another export: {reason}", path.display())]
     OtherExport { path: PathBuf, reason: String },
 
-    #[error("CDC-5009: ORA-00310: a redo log was overwritten while mined: {0}")]
+    #[error("CDC-5009: a redo log changed under LogMiner while mined (a new session mines the window again): {0}")]
     LogOverwritten(String),
 
     #[error("CDC-8101: invalid signal: {0}")]

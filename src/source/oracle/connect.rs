@@ -161,8 +161,19 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
             scn,
             oldest: ctx.oldest_scn.unwrap_or(0),
         },
-        // A log was archived and reused while it was read: a new session mines it again.
-        Some(OraCode::Ora(310)) => CdcError::LogOverwritten(format!("{}: {text}", ctx.operation)),
+        // A log was archived and reused while it was read (00310), switched, archived, purged or
+        // locked after it was listed (01284 file cannot be opened, 00308 cannot open archived
+        // log), or the LogMiner session is gone (01307): a new session on the current log list
+        // mines the window again (Debezium's OracleErrorHandler retries 01284 and 00310).
+        Some(OraCode::Ora(310 | 308 | 1284 | 1307)) => {
+            CdcError::LogOverwritten(format!("{}: {text}", ctx.operation))
+        }
+        // ORA-22924 "snapshot too old" for a LOB read AS OF SCN: as ORA-01555 (LOB undo is kept
+        // in the LOB segment, per RETENTION/PCTVERSION).
+        Some(OraCode::Ora(22924)) => CdcError::SnapshotTooOld {
+            table: table(),
+            scn,
+        },
         Some(OraCode::Ora(16000)) => CdcError::ReadOnly {
             operation: format!("{}: {text}", ctx.operation),
         },
@@ -302,6 +313,10 @@ mod tests {
             (OraCode::Dpi(1080), Code::Cdc5007),
             (OraCode::Ora(1281), Code::Cdc5008),
             (OraCode::Ora(310), Code::Cdc5009),
+            (OraCode::Ora(308), Code::Cdc5009),
+            (OraCode::Ora(1284), Code::Cdc5009),
+            (OraCode::Ora(1307), Code::Cdc5009),
+            (OraCode::Ora(22924), Code::Cdc5001),
             (OraCode::Ora(1371), Code::Cdc5302),
             (OraCode::Ora(1333), Code::Cdc5302),
             (OraCode::Ora(1321), Code::Cdc5302),

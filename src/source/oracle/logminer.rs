@@ -317,14 +317,18 @@ pub fn mine(
     }
     tracing::debug!(start, end, logs = chosen.len(), "LogMiner session starting");
     let result = stream(conn, start_statement, start, end, oldest, row);
-    // Always end the session: it holds PGA memory and the log list until then.
-    let ended = conn
-        .execute(sql::END_LOGMNR, &[])
-        .map_err(|e| db_error(&e, &ctx("LogMiner END_LOGMNR", start, end, oldest)));
+    // Always end the session: it holds PGA memory and the log list until then. One already
+    // gone (ORA-01307: no LogMiner session is currently active) is ended (as Debezium does).
+    let ended = match conn.execute(sql::END_LOGMNR, &[]) {
+        Err(e) if super::connect::code_of(&e) == Some(super::connect::OraCode::Ora(1307)) => Ok(()),
+        other => other
+            .map(|_| ())
+            .map_err(|e| db_error(&e, &ctx("LogMiner END_LOGMNR", start, end, oldest))),
+    };
     match (result, ended) {
         (Err(e), _) => Err(e),
         (Ok(()), Err(e)) => Err(e),
-        (Ok(()), Ok(_)) => Ok(()),
+        (Ok(()), Ok(())) => Ok(()),
     }
 }
 

@@ -89,6 +89,12 @@
 //!   missing sequence. Errors: ORA-01371 "Complete LogMiner dictionary not found", ORA-01333
 //!   "failed to establish Logminer Dictionary", ORA-01321 "No Logminer Dictionary for requested
 //!   start SCN" (Database Error Messages) — all CDC-5302.
+//! - Errors while mining (Database Error Messages): ORA-01284 "file cannot be opened", ORA-00308
+//!   "cannot open archived log", ORA-00310 "archived log contains sequence", ORA-01307 "no
+//!   LogMiner session is currently active" mean the log list changed under the session: a new
+//!   session on the current list mines the window again (CDC-5009; Debezium's OracleErrorHandler
+//!   retries 01284 and 00310, and its END_LOGMNR ignores 01307). ORA-22924 "snapshot too old" is
+//!   ORA-01555 for LOB data (CDC-5001).
 //! - LogMiner grants: "You must have the EXECUTE_CATALOG_ROLE role and the LOGMINING privilege
 //!   to query the V$LOGMNR_CONTENTS view and to use the LogMiner PL/SQL packages" (12.1
 //!   Utilities); "To query this view, you must have the LOGMINING privilege" (19c Reference);
