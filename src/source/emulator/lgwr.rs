@@ -114,13 +114,13 @@ impl LogWriters {
         self.threads
             .iter()
             .map(|l| {
-                // LGWR writes in order: up to the newest record old enough.
-                let timed = l.pending.iter().rposition(|(_, _, ts)| *ts <= cutoff);
-                let last = match timed {
+                // LGWR writes in order: up to the newest record old enough (the writer's clock
+                // gives records times in order, so a binary search finds it).
+                let next = l.pending.partition_point(|(_, _, ts)| *ts <= cutoff);
+                let last = match next.checked_sub(1) {
                     Some(i) => Some((l.pending[i].1, l.pending[i].2)),
                     None => l.flushed,
                 };
-                let next = timed.map_or(0, |i| i + 1);
                 Written {
                     first_unwritten: l.pending.get(next).map(|(n, _, _)| *n),
                     last,
