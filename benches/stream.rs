@@ -187,7 +187,7 @@ fn run(rows: Vec<LogMinerRow>, catalog: &Catalog, dir: &std::path::Path) -> u64 
         };
         // As the publisher does: decoded as the rows stream out of the buffer.
         let mut decoder = Decoder::new(&mut tx);
-        let mut records = TxRecordWriter::new("bench", "BENCH", &tx);
+        let mut records = TxRecordWriter::new("bench", "BENCH", &tx, 0);
         while let Some(event) = decoder.next_event(catalog) {
             let Event::Change(change) = event.expect("decode") else {
                 continue;

@@ -46,6 +46,9 @@ _oracle__cdc() {
             oracle__cdc,snapshot)
                 cmd="oracle__cdc__subcmd__snapshot"
                 ;;
+            oracle__cdc__subcmd__emulator,build-dictionary)
+                cmd="oracle__cdc__subcmd__emulator__subcmd__build__subcmd__dictionary"
+                ;;
             oracle__cdc__subcmd__emulator,create)
                 cmd="oracle__cdc__subcmd__emulator__subcmd__create"
                 ;;
@@ -228,8 +231,38 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__subcmd__cdc__subcmd__emulator)
-            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version init create workload dump status"
+            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version init create workload dump status build-dictionary"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        oracle__subcmd__cdc__subcmd__emulator__subcmd__build__subcmd__dictionary)
+            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

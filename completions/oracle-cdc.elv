@@ -61,6 +61,7 @@ set edit:completion:arg-completer[oracle-cdc] = {|@words|
             cand workload 'Run transactions against an emulated database'
             cand dump 'Print a table''s rows as of an SCN'
             cand status 'Show an emulated database''s SCN, tables, logs, undo and open transactions'
+            cand build-dictionary 'Extract the LogMiner dictionary into an emulated database''s redo (for downstream mining)'
         }
         &'oracle-cdc;emulator;init'= {
             cand --schema 'Schema file (YAML)'
@@ -154,6 +155,21 @@ set edit:completion:arg-completer[oracle-cdc] = {|@words|
         }
         &'oracle-cdc;emulator;status'= {
             cand --format 'Output format'
+            cand -c 'Settings file (YAML, cdc.* keys)'
+            cand --config 'Settings file (YAML, cdc.* keys)'
+            cand --set 'Override one setting; repeatable; wins over the file and the environment'
+            cand --color 'When to colour output'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+            cand --print-settings 'Validate the settings, print the effective values (secrets redacted) and exit'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'oracle-cdc;emulator;build-dictionary'= {
             cand -c 'Settings file (YAML, cdc.* keys)'
             cand --config 'Settings file (YAML, cdc.* keys)'
             cand --set 'Override one setting; repeatable; wins over the file and the environment'

@@ -178,15 +178,21 @@ catalog! {
     Cdc5008 = "CDC-5008", Failure, "Invalid SCN range for mining (ORA-01281)",
         "The LogMiner window's end SCN is not after its start SCN.",
         "This points at a bug in the caller; report it with the SCNs in the message.";
-    Cdc5009 = "CDC-5009", Failure, "Redo log overwritten while mined (ORA-00310)",
-        "An online redo log was archived and reused while LogMiner read it (ORA-00310: archived log contains sequence N; sequence M required). Capture starts a new LogMiner session on the current log list and mines the window again, up to 10 times in a row; this error means it kept happening.",
-        "Add redo log groups or make them larger so a log stays online longer than a mining window (fewer log switches), or lower cdc.stream.window.scn; check the archive destinations are reachable (`oracle-cdc doctor`).";
+    Cdc5009 = "CDC-5009", Failure, "Redo log changed while mined (ORA-00310/00308/01284)",
+        "A log changed between listing it and reading it: an online redo log was archived and reused while LogMiner read it (ORA-00310: archived log contains sequence N; sequence M required), a listed log cannot be opened any more because it was switched, archived or purged, or is locked (ORA-01284: file cannot be opened; ORA-00308: cannot open archived log), or the LogMiner session was gone when its rows were read (ORA-01307: no LogMiner session is currently active). Capture starts a new LogMiner session on the current log list and mines the window again, up to 10 times in a row (Debezium retries these too); this error means it kept happening. A log that is gone for good then shows as missing (CDC-5004).",
+        "Add redo log groups or make them larger so a log stays online longer than a mining window (fewer log switches), or lower cdc.stream.window.scn; keep archived logs until capture has mined them (RMAN deletion policy, FRA size); check the archive destinations are reachable (`oracle-cdc doctor`).";
     Cdc5201 = "CDC-5201", Failure, "Mining database lacks a redo log the offsets need",
         "Mining runs on a downstream database (cdc.mining.database.url), and the redo the stored position (or the snapshot's start) needs is not there (ORA-01291): the log was never shipped from the source, was deleted on the downstream, or a sequence is missing in the middle (a gap in redo transport). The message gives the SCN, the thread and sequence when known, and the oldest SCN the downstream has.",
         "Ship the missing archived logs to the downstream (resolve the gap: check V$ARCHIVE_GAP and the source's LOG_ARCHIVE_DEST_n status, or copy the archives and register them) and start capture again; `oracle-cdc doctor` lists what the downstream holds. If the logs are gone everywhere the stream cannot resume here: take a new snapshot (fresh state directory, or `oracle-cdc offsets edit reset-table`).";
-    Cdc5202 = "CDC-5202", Failure, "Stopped while waiting for redo on the mining database",
-        "Capture was told to stop (Ctrl-C, SIGTERM) while it waited for the downstream mining database to receive the redo a snapshot chunk's position needs. Capture ends cleanly (exit 0): the chunks not published yet are read again at the next start. This code shows only in logs.",
-        "Nothing to do; if capture keeps waiting, check redo transport to the downstream (with archived-log shipping, redo arrives only after each log switch).";
+    Cdc5202 = "CDC-5202", Failure, "Stopped while waiting for minable redo",
+        "Capture was told to stop (Ctrl-C, SIGTERM) while it waited for the redo a snapshot chunk's position needs to become minable: LogMiner returns only redo the log writer has written (V$THREAD.LAST_REDO_CHANGE# of every open thread), and a downstream mining database only the redo shipped to it. Capture ends cleanly (exit 0): the chunks not published yet are read again at the next start. This code shows only in logs.",
+        "Nothing to do; if capture keeps waiting, check V$THREAD (an open RAC instance that writes no redo holds the bound back) and, on a downstream, redo transport (with archived-log shipping, redo arrives only after each log switch).";
+    Cdc5301 = "CDC-5301", Usage, "Downstream mining needs the dictionary in the redo",
+        "Mining runs on a downstream database (cdc.mining.database.url) with cdc.mining.dictionary=online_catalog. LogMiner's online catalog is the mining database's own dictionary, and Oracle's Utilities says that with it \"you must mine the redo log files in the same database that generated them\": on another database the source's object numbers decode to nothing (\"UNKNOWN\".\"OBJ# n\") or to the wrong tables, so changes would be lost without a word. Capture refuses before it mines anything.",
+        "Extract the dictionary into the redo on the source (as a user with EXECUTE_CATALOG_ROLE, in CDB$ROOT on a CDB): `EXECUTE DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS);` then `ALTER SYSTEM ARCHIVE LOG CURRENT;` so the build reaches an archived log the downstream receives (emulator: `oracle-cdc emulator build-dictionary SOURCE_DIR`), and set cdc.mining.dictionary=redo_logs. Or mine on the source: remove cdc.mining.database.url.";
+    Cdc5302 = "CDC-5302", Failure, "No LogMiner dictionary in the redo for the window",
+        "cdc.mining.dictionary=redo_logs, and the mining database holds no dictionary build (an archived log V$ARCHIVED_LOG marks DICTIONARY_BEGIN/DICTIONARY_END) that ends at or before the window's first SCN: LogMiner fails with ORA-01371 (complete LogMiner dictionary not found), ORA-01333 or ORA-01321 (no dictionary for the requested start SCN). The message gives the window's SCN and the builds it holds.",
+        "On the source run `EXECUTE DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS);` and `ALTER SYSTEM ARCHIVE LOG CURRENT;` (emulator: `oracle-cdc emulator build-dictionary SOURCE_DIR`), make sure its logs reach (and stay on) the mining database, and start capture again; a resume position before every build needs an older build, or a new snapshot. Rebuild now and then: with DDL_DICT_TRACKING LogMiner reads all redo from the build on.";
     Cdc6001 = "CDC-6001", Failure, "File I/O error",
         "A local file or directory could not be read or written; the message names it.",
         "Check the path, free space and permissions.";
@@ -382,7 +388,18 @@ pub enum CdcError {
         source_dbid: u64,
     },
 
-    #[error("CDC-5202: stopped while waiting for the mining database's redo up to SCN {needed} (it has redo up to SCN {have})")]
+    #[error("CDC-5301: the mining database {mining} is a downstream of the source and cdc.mining.dictionary is online_catalog: LogMiner's online catalog decodes only redo of the database that generated it")]
+    DownstreamOnlineCatalog { mining: String },
+
+    #[error("CDC-5302: {mining}: no LogMiner dictionary in the redo for mining from SCN {scn} (ORA-01371: complete LogMiner dictionary not found){}", if builds.is_empty() { "; it holds no dictionary build".to_string() } else { format!("; its builds end at SCN {}", builds.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")) })]
+    NoDictionaryInRedo {
+        mining: String,
+        scn: u64,
+        /// NEXT_CHANGE# of the logs the builds it holds end in.
+        builds: Vec<u64>,
+    },
+
+    #[error("CDC-5202: stopped while waiting for minable redo up to SCN {needed} (LogMiner can see redo up to SCN {have}: what LGWR has written on every open thread, and on a downstream what was shipped there)")]
     StoppedWaitingForRedo { needed: u64, have: u64 },
 
     #[error("CDC-2203: {} is not a usable emulated standby or downstream: {reason}", path.display())]
@@ -503,7 +520,7 @@ pub enum CdcError {
     #[error("CDC-8005: {} holds another export: {reason}", path.display())]
     OtherExport { path: PathBuf, reason: String },
 
-    #[error("CDC-5009: ORA-00310: a redo log was overwritten while mined: {0}")]
+    #[error("CDC-5009: a redo log changed under LogMiner while mined (a new session mines the window again): {0}")]
     LogOverwritten(String),
 
     #[error("CDC-8101: invalid signal: {0}")]
@@ -558,6 +575,8 @@ impl CdcError {
             CdcError::MiningOtherDatabase { .. } => Code::Cdc2202,
             CdcError::EmulatorTopology { .. } => Code::Cdc2203,
             CdcError::StoppedWaitingForRedo { .. } => Code::Cdc5202,
+            CdcError::DownstreamOnlineCatalog { .. } => Code::Cdc5301,
+            CdcError::NoDictionaryInRedo { .. } => Code::Cdc5302,
             CdcError::DownstreamNoWrites { .. } => Code::Cdc2204,
             CdcError::ReadOnly { .. } => Code::Cdc5005,
             CdcError::Database(_) => Code::Cdc5006,

@@ -184,6 +184,37 @@ fn live_conformance() {
         logs.iter().any(|l| l.next_scn.is_none()),
         "no current log: {logs:?}"
     );
+
+    // redo_threads(): at least one OPEN thread, written no further than the current SCN; the
+    // mining bound is below it. host_utc_offset() and dictionary_builds() answer.
+    let threads = session
+        .redo_threads()
+        .unwrap_or_else(|e| panic!("redo_threads(): {e}"));
+    let now = session
+        .current_scn()
+        .unwrap_or_else(|e| panic!("current_scn(): {e}"));
+    assert!(threads.iter().any(|t| t.is_open()), "{threads:?}");
+    assert!(
+        threads.iter().all(|t| t.last_redo_scn <= now),
+        "{threads:?} (current {now})"
+    );
+    let bound = session
+        .mining_limit()
+        .unwrap_or_else(|e| panic!("mining_limit(): {e}"));
+    if db.role.as_oracle() == "PRIMARY" {
+        assert!(bound.is_some_and(|b| b < now), "{bound:?} (current {now})");
+    }
+    let offset = session
+        .host_utc_offset()
+        .unwrap_or_else(|e| panic!("host_utc_offset(): {e}"));
+    assert!(offset.is_some());
+    let builds = session
+        .dictionary_builds()
+        .unwrap_or_else(|e| panic!("dictionary_builds(): {e}"));
+    println!(
+        "oracle_live: threads {threads:?}, mining bound {bound:?}, host offset {offset:?}s, {} dictionary builds",
+        builds.len()
+    );
 }
 
 /// A table with a primary key whose columns bind and compare simply (numbers, character, dates,

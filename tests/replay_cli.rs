@@ -379,3 +379,33 @@ fn a_missing_replay_directory_or_file_is_named() {
     assert!(err.starts_with("CDC-6001"), "{err}");
     assert!(err.contains("logmnr.csv"), "{err}");
 }
+
+/// The export's TIMESTAMP columns are its database host's clock: `database.host_utc_offset` in
+/// the replay's schema.yaml says how far from UTC it was, and `source.ts_ms` is the commit's
+/// instant in UTC.
+#[test]
+fn commit_times_are_converted_from_the_exporting_hosts_offset() {
+    let ts_ms = |schema: &str| {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("export");
+        make(&dir, EXPORT);
+        std::fs::write(dir.join("schema.yaml"), schema).unwrap();
+        ok(&capture(root.path(), "none", Some(122)));
+        let line = std::fs::read_dir(root.path().join("out"))
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|x| x == "jsonl"))
+            .map(|p| std::fs::read_to_string(p).unwrap())
+            .unwrap();
+        let first: Json = serde_json::from_str(line.lines().next().unwrap()).unwrap();
+        first["value"]["source"]["ts_ms"].as_i64().unwrap()
+    };
+    // Committed at 2024-05-01 10:00:04 on the host's clock.
+    assert_eq!(ts_ms(SCHEMA), 1_714_557_604_000, "+00:00 when not given");
+    let east = SCHEMA.replace(
+        "  dbid: 4242\n",
+        "  dbid: 4242\n  host_utc_offset: \"+02:00\"\n",
+    );
+    assert_eq!(ts_ms(&east), 1_714_550_404_000, "08:00:04 UTC");
+}

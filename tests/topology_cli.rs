@@ -126,6 +126,22 @@ fn create(dir: &Path, role: &str, primary: &Path, extra: &[&str]) -> std::proces
     run(&args)
 }
 
+/// Mining on `downstream` with the dictionary in the redo (the online catalog cannot decode
+/// another database's redo: CDC-5301).
+fn mine_on(sets: &mut Vec<String>, downstream: &Path) {
+    sets.push(format!(
+        "cdc.mining.database.url=emulator:{}",
+        downstream.display()
+    ));
+    sets.push("cdc.mining.dictionary=redo_logs".into());
+}
+
+/// `emulator build-dictionary DB`: DBMS_LOGMNR_D.BUILD into the redo, and a log switch.
+fn build_dictionary(db: &Path) {
+    let out = run(&["emulator", "build-dictionary", db.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("dictionary built"));
+}
+
 fn ok(out: &std::process::Output) {
     assert!(
         out.status.success(),
@@ -250,11 +266,9 @@ fn capture_mining_on_a_downstream_converges_and_a_missing_log_stops_it_with_cdc_
     assert_eq!(ds["tables"].as_array().unwrap().len(), 0);
     assert!(ds["logs"].as_array().unwrap().len() > 1);
 
+    build_dictionary(&e.db);
     let mut sets = common(&e, &e.db);
-    sets.push(format!(
-        "cdc.mining.database.url=emulator:{}",
-        downstream.display()
-    ));
+    mine_on(&mut sets, &downstream);
     let end = current_scn(&e.db);
     ok(&capture(&sets, end));
     workload(&e.db, 150, 6);
@@ -310,10 +324,7 @@ fn capture_mining_on_a_downstream_converges_and_a_missing_log_stops_it_with_cdc_
         &["--from-sequence", &last_seq.to_string()],
     );
     let mut late_sets = common(&e, &e.db);
-    late_sets.push(format!(
-        "cdc.mining.database.url=emulator:{}",
-        late.display()
-    ));
+    mine_on(&mut late_sets, &late);
     let doctor = Command::new(cargo_bin("oracle-cdc"))
         .args(
             late_sets
@@ -346,10 +357,7 @@ fn capture_mining_on_a_downstream_converges_and_a_missing_log_stops_it_with_cdc_
     let other_ds = other.dir.path().join("ds");
     create(&other_ds, "downstream", &other.db, &[]);
     let mut wrong = common(&e, &e.db);
-    wrong.push(format!(
-        "cdc.mining.database.url=emulator:{}",
-        other_ds.display()
-    ));
+    mine_on(&mut wrong, &other_ds);
     let out = capture(&wrong, current_scn(&e.db));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && err.contains("CDC-2202"), "{err}");
@@ -401,9 +409,10 @@ fn archived_log_downstream_capture_waits_for_shipped_redo_stops_cleanly_and_conv
         &e.db,
         &["--shipping", "archived"],
     );
+    build_dictionary(&e.db);
     let mut sets = common(&e, &e.db);
+    mine_on(&mut sets, &downstream);
     sets.extend([
-        format!("cdc.mining.database.url=emulator:{}", downstream.display()),
         // One wave per table: every chunk of it is read at one SCN.
         "cdc.snapshot.chunk.rows=100000".into(),
         "cdc.snapshot.new.tables=auto".into(),
@@ -531,6 +540,8 @@ fn capture_on_a_standby_converges_while_the_primary_commits_and_apply_moves() {
 #[test]
 fn downstream_mining_with_scns_and_snapshot_reads_from_the_standby_converges() {
     let e = emulated(SCHEMA);
+    // Built before the SCNs capture starts from (the standby's applied SCN lags).
+    build_dictionary(&e.db);
     workload(&e.db, 120, 13);
     let standby = e.dir.path().join("standby");
     let downstream = e.dir.path().join("downstream");
@@ -538,10 +549,7 @@ fn downstream_mining_with_scns_and_snapshot_reads_from_the_standby_converges() {
     create(&downstream, "downstream", &e.db, &[]);
     let standby_before = fingerprint(&standby);
     let mut sets = common(&e, &standby);
-    sets.push(format!(
-        "cdc.mining.database.url=emulator:{}",
-        downstream.display()
-    ));
+    mine_on(&mut sets, &downstream);
     ok(&capture(&sets, current_scn(&standby)));
     workload(&e.db, 150, 14);
     let applied = current_scn(&standby);
@@ -561,4 +569,111 @@ fn downstream_mining_with_scns_and_snapshot_reads_from_the_standby_converges() {
             .unwrap()
             <= applied));
     assert_eq!(fingerprint(&standby), standby_before);
+}
+
+fn doctor_check(sets: &[String], id: &str) -> Json {
+    let doctor = Command::new(cargo_bin("oracle-cdc"))
+        .args(
+            sets.iter()
+                .flat_map(|s| ["--set".to_string(), s.clone()])
+                .chain(["doctor".into(), "--format".into(), "json".into()]),
+        )
+        .output()
+        .unwrap();
+    let report: Json = serde_json::from_slice(&doctor.stdout).unwrap();
+    report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == id)
+        .unwrap()
+        .clone()
+}
+
+#[test]
+fn downstream_mining_needs_the_dictionary_in_the_redo() {
+    let e = emulated(SCHEMA);
+    workload(&e.db, 60, 21);
+    let downstream = e.dir.path().join("downstream");
+    create(&downstream, "downstream", &e.db, &[]);
+    let mut sets = common(&e, &e.db);
+    sets.push(format!(
+        "cdc.mining.database.url=emulator:{}",
+        downstream.display()
+    ));
+
+    // The online catalog (the default) is the downstream's own dictionary: refused before
+    // anything is mined or written, and doctor says so.
+    let out = capture(&sets, current_scn(&e.db));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("CDC-5301") && err.contains("DBMS_LOGMNR_D.BUILD"),
+        "{err}"
+    );
+    assert!(!e.out.exists() || records(&e.out).is_empty());
+    let mining = doctor_check(&sets, "connection.mining");
+    assert_eq!(mining["severity"], "FAIL", "{mining}");
+    assert!(
+        mining["found"].as_str().unwrap().contains("online_catalog"),
+        "{mining}"
+    );
+    assert!(
+        mining["fix"].as_str().unwrap().contains("redo_logs"),
+        "{mining}"
+    );
+
+    // The dictionary from the redo, but no build yet: ORA-01371 as CDC-5302.
+    sets.push("cdc.mining.dictionary=redo_logs".into());
+    let mining = doctor_check(&sets, "connection.mining");
+    assert_eq!(mining["severity"], "FAIL", "{mining}");
+    assert!(
+        mining["found"]
+            .as_str()
+            .unwrap()
+            .contains("no LogMiner dictionary build"),
+        "{mining}"
+    );
+    let out = capture(&sets, current_scn(&e.db));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "mined without a dictionary");
+    assert!(
+        err.contains("CDC-5302") && err.contains("ORA-01371"),
+        "{err}"
+    );
+
+    // Built on the source: the stored position (from before the build) still cannot be
+    // mined; a fresh start converges.
+    build_dictionary(&e.db);
+    let mining = doctor_check(&sets, "connection.mining");
+    assert_eq!(mining["severity"], "FAIL", "{mining}");
+    assert!(
+        mining["found"]
+            .as_str()
+            .unwrap()
+            .contains("where mining starts"),
+        "{mining}"
+    );
+    std::fs::remove_dir_all(&e.state).unwrap();
+    if e.out.exists() {
+        std::fs::remove_dir_all(&e.out).unwrap();
+    }
+    let mining = doctor_check(&sets, "connection.mining");
+    assert_eq!(mining["severity"], "PASS", "{mining}");
+    assert!(
+        mining["found"]
+            .as_str()
+            .unwrap()
+            .contains("dictionary from the redo"),
+        "{mining}"
+    );
+    ok(&capture(&sets, current_scn(&e.db)));
+    workload(&e.db, 80, 22);
+    let end = current_scn(&e.db);
+    ok(&capture(&sets, end));
+    let recs = records(&e.out);
+    for t in TABLES {
+        assert_converges(&e.db, &recs, t, end);
+    }
+    assert_exactly_once(&recs);
 }

@@ -13,6 +13,9 @@ mod signals;
 pub mod status;
 mod throttle;
 
+#[cfg(test)]
+mod bound_tests;
+
 use crate::errors::Result;
 use crate::names::TableName;
 use crate::offsets::{DatabaseIdentity, Offsets, SignalSnapshot, SnapshotState, StreamPosition};
@@ -59,13 +62,13 @@ pub struct Capture<'a> {
     pub stop_at: Option<Scn>,
 }
 
-/// Whether `r` ended because capture was told to stop while waiting for a mining database's
-/// redo (a clean stop: what was not published is read again at the next start).
+/// Whether `r` ended because capture was told to stop while waiting for minable redo (a clean
+/// stop: what was not published is read again at the next start).
 fn stopped_waiting<T>(r: Result<T>) -> Result<bool> {
     match r {
         Err(crate::errors::CdcError::StoppedWaitingForRedo { needed, have }) => {
             tracing::info!(
-                "stopped while waiting for redo up to SCN {needed} on the mining database (it has up to SCN {have})"
+                "stopped while waiting for minable redo up to SCN {needed} (LogMiner can see up to SCN {have})"
             );
             Ok(true)
         }
@@ -75,8 +78,18 @@ fn stopped_waiting<T>(r: Result<T>) -> Result<bool> {
 }
 
 /// Refuse what the source cannot do before anything is opened: a replay (`replay:DIR`) holds
-/// no table data, so only `cdc.snapshot.mode=none` can run on it.
+/// no table data, so only `cdc.snapshot.mode=none` can run on it; a downstream mining database
+/// cannot decode the source's redo with its own online catalog (CDC-5301).
 pub fn check_source(s: &Settings) -> Result<()> {
+    if let Some(url) = s.mining_url() {
+        if s.mining_dictionary == crate::source::model::Dictionary::OnlineCatalog
+            && s.snapshot.mode != SnapshotMode::SnapshotOnly
+        {
+            return Err(crate::errors::CdcError::DownstreamOnlineCatalog {
+                mining: url.to_string(),
+            });
+        }
+    }
     if let Some(dir) = s.database_url().strip_prefix(crate::source::replay::PREFIX) {
         if s.snapshot.mode != SnapshotMode::None {
             return Err(crate::errors::CdcError::ReplayHasNoData {
@@ -342,7 +355,8 @@ impl Capture<'_> {
                 publisher.heartbeat()?;
                 last_heartbeat = std::time::Instant::now();
             }
-            // On a downstream mining database, no further than the redo shipped there.
+            // No further than the redo LogMiner can see: written on every open thread (and on a
+            // downstream mining database, shipped there).
             let end = publisher.minable(self.stop_at.map_or(current, |t| t.min(current)))?;
             if paused {
                 status.set_with(

@@ -63,6 +63,9 @@ pub struct Publisher<'a> {
     mined_from: Scn,
     /// Commit time (ms) of the last published transaction, for the lag in milliseconds.
     last_commit_ms: Option<i64>,
+    /// The database host's UTC offset (seconds) and when it was asked: LogMiner's commit
+    /// times are DATEs of the host's clock. Asked again after a minute (DST changes).
+    host_offset: Option<(i32, std::time::Instant)>,
     db_name: String,
     streaming: bool,
     dlq_path: std::path::PathBuf,
@@ -142,6 +145,7 @@ impl<'a> Publisher<'a> {
             next_mine: next,
             mined_from: next,
             last_commit_ms: None,
+            host_offset: None,
             mined_to: next.saturating_sub(1),
             db_name: db_name.to_string(),
             streaming,
@@ -336,21 +340,36 @@ impl<'a> Publisher<'a> {
         Ok(scn)
     }
 
-    /// The highest SCN the mining database's redo covers, when it is behind the source
-    /// (downstream capture: only the redo shipped there).
+    /// The highest SCN a mining window may end at: before what LGWR has not written yet on
+    /// some open thread (V$THREAD), and on a downstream mining database no further than the
+    /// redo shipped there. A window ending at CURRENT_SCN could miss redo still in a log
+    /// buffer, and the next window would start past it.
     pub fn mining_limit(&mut self) -> Result<Option<Scn>> {
         self.on_session(|s| s.mining_limit())
     }
 
-    /// `end`, or less when the mining database has redo only up to an earlier SCN.
+    /// `end`, or less when LogMiner can see redo only up to an earlier SCN.
     pub fn minable(&mut self, end: Scn) -> Result<Scn> {
         Ok(self.mining_limit()?.map_or(end, |l| l.min(end)))
     }
 
+    /// The database host's offset from UTC in seconds, asked at most once a minute (unknown:
+    /// UTC).
+    fn host_offset_secs(&mut self) -> Result<i32> {
+        if let Some((secs, at)) = self.host_offset {
+            if at.elapsed() < std::time::Duration::from_secs(60) {
+                return Ok(secs);
+            }
+        }
+        let secs = self.on_session(|s| s.host_utc_offset())?.unwrap_or(0);
+        self.host_offset = Some((secs, std::time::Instant::now()));
+        Ok(secs)
+    }
+
     /// Mine up to `end` and publish every transaction committed up to it; then make the sink
-    /// durable and move the positions. Returns whether anything was mined. On a downstream
-    /// mining database this waits until the redo up to `end` has arrived there (a chunk read at
-    /// SCN s is published only after every change committed before s).
+    /// durable and move the positions. Returns whether anything was mined. This waits until
+    /// the redo up to `end` is minable (written by LGWR; on a downstream, shipped there): a
+    /// chunk read at SCN s is published only after every change committed before s.
     pub fn stream_until(&mut self, end: Scn) -> Result<bool> {
         if end < self.next_mine {
             return Ok(false);
@@ -359,13 +378,13 @@ impl<'a> Publisher<'a> {
         while let Some(limit) = self.mining_limit()?.filter(|l| *l < end) {
             if !announced {
                 tracing::info!(
-                    "waiting for redo: the mining database has redo up to SCN {limit}, SCN {end} is needed"
+                    "waiting for redo: LogMiner can see redo up to SCN {limit}, SCN {end} is needed"
                 );
                 self.status.set_with(
                     super::status::State::WaitingForRedo,
                     None,
                     None,
-                    Some("the mining database has not received the redo up to the chunks' SCN yet"),
+                    Some("the redo up to the chunks' SCN is not minable yet (not written by LGWR on every open thread, or not shipped to the mining database)"),
                 )?;
                 announced = true;
             }
@@ -380,6 +399,7 @@ impl<'a> Publisher<'a> {
             ));
         }
         let window = self.settings.stream.window_scn.max(1);
+        let host_offset = self.host_offset_secs()?;
         let mut from = self.next_mine;
         let mut retries = 0u32;
         while from <= end {
@@ -445,7 +465,7 @@ impl<'a> Publisher<'a> {
                         rewind = Some(tx.start_scn);
                         break;
                     }
-                    self.publish_tx(tx)?;
+                    self.publish_tx(tx, host_offset)?;
                 }
             }
             self.parse_seconds += parse_started.elapsed().as_secs_f64();
@@ -492,7 +512,7 @@ impl<'a> Publisher<'a> {
 
     /// Publish a committed transaction, decoding its rows as they stream from the buffer (its
     /// spill file, then memory), so a transaction of any size is published in bounded memory.
-    fn publish_tx(&mut self, mut tx: Committed) -> Result<()> {
+    fn publish_tx(&mut self, mut tx: Committed, host_offset: i32) -> Result<()> {
         if self.already_published(&tx) {
             return Ok(());
         }
@@ -502,7 +522,7 @@ impl<'a> Publisher<'a> {
         );
         let mut wrote = false;
         let mut events = Decoder::new(&mut tx);
-        let mut records = TxRecordWriter::new(&prefix, &db_name, &tx);
+        let mut records = TxRecordWriter::new(&prefix, &db_name, &tx, host_offset);
         while let Some(event) = events.next_event(&self.catalog) {
             match event {
                 Ok(Event::Change(change)) => {
@@ -557,7 +577,9 @@ impl<'a> Publisher<'a> {
         }
         p.stream.threads.insert(tx.thread, tx.commit_scn);
         drop(p);
-        self.last_commit_ms = crate::encode::epoch_ms(&tx.commit_timestamp).or(self.last_commit_ms);
+        self.last_commit_ms =
+            crate::source::model::host_time_to_epoch_ms(&tx.commit_timestamp, host_offset)
+                .or(self.last_commit_ms);
         Ok(())
     }
 

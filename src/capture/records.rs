@@ -138,9 +138,17 @@ struct TableParts {
 const NOW_EVERY: u32 = 64;
 
 impl<'a> TxRecordWriter<'a> {
-    pub fn new(topic_prefix: &'a str, db_name: &'a str, tx: &'a Committed) -> Self {
+    /// `host_offset_secs`: the database host's offset from UTC, which the transaction's
+    /// COMMIT_TIMESTAMP (a DATE of the host's clock) is converted from for `source.ts_ms`.
+    pub fn new(
+        topic_prefix: &'a str,
+        db_name: &'a str,
+        tx: &'a Committed,
+        host_offset_secs: i32,
+    ) -> Self {
         let ts_ms =
-            crate::encode::epoch_ms(&tx.commit_timestamp).unwrap_or_else(crate::record::now_ms);
+            crate::source::model::host_time_to_epoch_ms(&tx.commit_timestamp, host_offset_secs)
+                .unwrap_or_else(crate::record::now_ms);
         let mut source_head = b",\"source\":{\"version\":".to_vec();
         write_json_str(&mut source_head, env!("CARGO_PKG_VERSION"));
         source_head.extend_from_slice(b",\"connector\":\"oracle\",\"name\":");
@@ -301,7 +309,7 @@ mod tests {
         change: &Change,
         tx: &Committed,
     ) -> Vec<Vec<u8>> {
-        TxRecordWriter::new(topic_prefix, db_name, tx)
+        TxRecordWriter::new(topic_prefix, db_name, tx, 0)
             .lines(schema, change)
             .map(<[u8]>::to_vec)
             .collect()
@@ -471,7 +479,7 @@ mod tests {
             change(ChangeOp::Delete, Some(row("9", "b")), None),
         ];
         let tx = tx();
-        let mut writer = TxRecordWriter::new("cdc", "DB", &tx);
+        let mut writer = TxRecordWriter::new("cdc", "DB", &tx, 0);
         let strip_now = |l: &[u8]| {
             let v: Json = serde_json::from_slice(l).unwrap();
             assert_eq!(v["topic"], "cdc.PDB1.HR.EMP");
@@ -503,7 +511,7 @@ mod tests {
         renamed[1].name = "FULL \"NAME\"".into();
         schema.history.push((100, renamed));
         let tx = tx();
-        let mut writer = TxRecordWriter::new("cdc", "DB", &tx);
+        let mut writer = TxRecordWriter::new("cdc", "DB", &tx, 0);
         let first = change(ChangeOp::Create, None, Some(row("1", "a")));
         let mut second = change(ChangeOp::Create, None, Some(row("2", "b")));
         second.scn = 150;

@@ -347,6 +347,19 @@ Example:\n  oracle-cdc emulator status demo-db --format json",
         after_long_help = EXIT_CODES
     )]
     Status(EmulatorStatusArgs),
+
+    /// Extract the LogMiner dictionary into an emulated database's redo (for downstream mining)
+    #[command(
+        name = "build-dictionary",
+        long_about = "Do on an emulated primary what a DBA does on a source for downstream mining with the dictionary \
+in the redo: EXECUTE DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS), then ALTER SYSTEM \
+ARCHIVE LOG CURRENT. The build goes into the redo of thread 1, whose log is then archived: that log is marked \
+DICTIONARY_BEGIN and DICTIONARY_END, and LogMiner with cdc.mining.dictionary=redo_logs can mine windows that \
+start at or after its end. The database must be in ARCHIVELOG mode; a standby or downstream takes no builds.\n\n\
+Example:\n  oracle-cdc emulator build-dictionary demo-db",
+        after_long_help = EXIT_CODES
+    )]
+    BuildDictionary(EmulatorDir),
 }
 
 #[derive(Debug, Args)]

@@ -1,4 +1,4 @@
-//! `oracle-cdc emulator init | workload | dump | status`.
+//! `oracle-cdc emulator init | create | workload | dump | status | build-dictionary`.
 
 use super::args::{
     EmulatorCommand, EmulatorCreateArgs, EmulatorDir, EmulatorDumpArgs, EmulatorStatusArgs,
@@ -36,6 +36,15 @@ pub fn run(
         EmulatorCommand::Workload(a) => workload(a, global, printer),
         EmulatorCommand::Dump(a) => dump(a, global, printer),
         EmulatorCommand::Status(a) => status(a, global, printer),
+        EmulatorCommand::BuildDictionary(d) => {
+            let dir = resolve_dir(&d, global)?;
+            let mut w = emulator::writer::Writer::open(&dir, clock::system(), true)?;
+            let (scn, sequence) = w.build_dictionary()?;
+            printer.line(&format!(
+                "LogMiner dictionary built into the redo at SCN {scn} (thread 1 sequence {sequence}, archived: DICTIONARY_BEGIN and DICTIONARY_END)"
+            ))?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 
@@ -257,6 +266,7 @@ fn status(
     let db = crate::source::Session::database(&mut session)?;
     let current_scn = crate::source::Session::current_scn(&mut session)?;
     let log_files = crate::source::Session::logs(&mut session)?;
+    let threads = crate::source::Session::redo_threads(&mut session)?;
     let downstream = conn.is_downstream();
     let topology = conn.topology_json();
     let report = conn.with_replica(|r, now| {
@@ -311,6 +321,12 @@ fn status(
             "flashback_oldest_scn": r.schema.database.start_scn,
             "tables": tables,
             "logs": logs,
+            // V$THREAD: how far each thread's LGWR has written (what LogMiner can see).
+            "threads": threads.iter().map(|t| json!({
+                "thread": t.thread, "status": t.status, "enabled": t.enabled,
+                "sequence": t.sequence, "last_redo_scn": t.last_redo_scn,
+                "last_redo_time": t.last_redo_time,
+            })).collect::<Vec<_>>(),
             "open_transactions": open,
         })
     })?;

@@ -3,7 +3,7 @@
 use super::facts::{Connect, Facts, SourceKind};
 use super::Finding;
 use crate::errors::Code;
-use crate::source::model::{DatabaseRole, OpenMode};
+use crate::source::model::{dictionary_for, DatabaseRole, Dictionary, OpenMode};
 
 pub(super) fn check(id: &str, f: &Facts) -> Finding {
     match id {
@@ -75,13 +75,25 @@ fn mining(f: &Facts) -> Finding {
             "check on the downstream that the registered logs come from the source (V$STANDBY_LOG.DBID for real-time shipping)",
         );
     }
+    if let Some(problem) = dictionary(f, m) {
+        return problem;
+    }
     let first = logs.iter().map(|l| l.first_scn).min().unwrap_or(0);
     let through = match &m.limit {
         Ok(Some(l)) => format!("up to SCN {l}"),
         _ => "up to the current log".to_string(),
     };
+    let dict = match (&f.settings.mining_dictionary, &m.builds) {
+        (Dictionary::RedoLogs, Ok(b)) => b
+            .iter()
+            .map(|b| b.end_next_scn)
+            .max()
+            .map(|n| format!("; the dictionary from the redo (newest build ends at SCN {n})"))
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
     Finding::pass(format!(
-        "mining on {} ({}, DBID {}): {} logs of the source ({}, DBID {}) from SCN {first} {through}",
+        "mining on {} ({}, DBID {}): {} logs of the source ({}, DBID {}) from SCN {first} {through}{dict}",
         m.target,
         db.name,
         db.dbid,
@@ -89,6 +101,57 @@ fn mining(f: &Facts) -> Finding {
         source.name,
         source.dbid
     ))
+}
+
+/// What LogMiner decodes the shipped redo with: the online catalog cannot (CDC-5301); a
+/// dictionary in the redo must be there, whole before where mining starts (CDC-5302).
+fn dictionary(f: &Facts, m: &super::facts::MiningFacts) -> Option<Finding> {
+    if !f.streams() {
+        return None;
+    }
+    if f.settings.mining_dictionary == Dictionary::OnlineCatalog {
+        let info = Code::Cdc5301.info();
+        return Some(
+            Finding::fail(
+                format!(
+                    "cdc.mining.dictionary is online_catalog: LogMiner on {} would decode the source's redo with its own dictionary (capture refuses it: CDC-5301)",
+                    m.target
+                ),
+                info.remedy,
+            )
+            .because(info.explanation),
+        );
+    }
+    let builds = match &m.builds {
+        Ok(b) => b,
+        Err(e) => {
+            return Some(Finding::warn(
+                format!("{}: the dictionary builds (V$ARCHIVED_LOG.DICTIONARY_BEGIN/END) cannot be read: {e}", m.target),
+                "grant SELECT on V_$ARCHIVED_LOG on the mining database",
+            ))
+        }
+    };
+    // Where mining starts: the stored resume position, else now.
+    let start = match (&f.offsets, &f.current_scn) {
+        (Ok(Some(o)), _) if o.stream.is_some() => o.stream.as_ref().map(|s| s.resume_scn),
+        (_, Ok(c)) => Some(*c),
+        _ => None,
+    }?;
+    if dictionary_for(builds, start).is_some() {
+        return None;
+    }
+    let info = Code::Cdc5302.info();
+    let found = match builds.iter().map(|b| b.end_next_scn).max() {
+        None => format!(
+            "cdc.mining.dictionary is redo_logs but the redo {} holds has no LogMiner dictionary build (no archived log marked DICTIONARY_BEGIN/DICTIONARY_END)",
+            m.target
+        ),
+        Some(newest) => format!(
+            "cdc.mining.dictionary is redo_logs but no dictionary build in the redo {} holds ends by SCN {start}, where mining starts (the newest ends at SCN {newest})",
+            m.target
+        ),
+    };
+    Some(Finding::fail(found, info.remedy).because(info.explanation))
 }
 
 fn client(f: &Facts) -> Finding {

@@ -84,6 +84,8 @@ pub struct MiningFacts {
     pub logs: Fact<Vec<LogFile>>,
     /// The highest SCN its redo covers, when behind the source.
     pub limit: Fact<Option<Scn>>,
+    /// The LogMiner dictionary builds in the redo it holds (for `cdc.mining.dictionary`).
+    pub builds: Fact<Vec<crate::source::model::DictionaryBuild>>,
 }
 
 impl MiningFacts {
@@ -93,6 +95,7 @@ impl MiningFacts {
             db: Err(NO_SESSION.into()),
             logs: Err(NO_SESSION.into()),
             limit: Err(NO_SESSION.into()),
+            builds: Err(NO_SESSION.into()),
         };
         let session = crate::source::open_mining(settings, url).and_then(|c| {
             m.target = c.describe();
@@ -104,13 +107,15 @@ impl MiningFacts {
                 let e = e.to_string();
                 m.db = Err(e.clone());
                 m.logs = Err(e.clone());
-                m.limit = Err(e);
+                m.limit = Err(e.clone());
+                m.builds = Err(e);
                 return m;
             }
         };
         m.db = fact(session.database());
         m.logs = fact(session.logs());
         m.limit = fact(session.mining_limit());
+        m.builds = fact(session.dictionary_builds());
         m
     }
 }

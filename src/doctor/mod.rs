@@ -115,7 +115,7 @@ pub const CHECKS: &[CheckSpec] = &[
     spec("connection.role", Area::Connection, "Database role and open mode",
         "a standby or read-only database accepts no writes: capture then runs read-only (no signal table, nothing written), which is what will happen"),
     spec("connection.mining", Area::Connection, "Mining database (downstream capture)",
-        "with cdc.mining.database.url set, LogMiner runs on that downstream database: it must be reachable and hold the source's redo (the same DBID as the source), or capture mines nothing or another database's changes (CDC-2202)"),
+        "with cdc.mining.database.url set, LogMiner runs on that downstream database: it must be reachable and hold the source's redo (the same DBID as the source), or capture mines nothing or another database's changes (CDC-2202); and it must decode that redo with a dictionary from the redo (cdc.mining.dictionary=redo_logs, a DBMS_LOGMNR_D.BUILD whole before where mining starts), since the online catalog is its own (CDC-5301, CDC-5302)"),
     spec("redo.archivelog", Area::Redo, "ARCHIVELOG mode",
         "in NOARCHIVELOG mode online logs are overwritten after a few switches: changes not mined by then are lost and a restart cannot resume"),
     spec("redo.force-logging", Area::Redo, "FORCE LOGGING",

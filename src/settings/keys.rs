@@ -92,6 +92,7 @@ pub const DATABASE_PASSWORD: &str = "cdc.database.password";
 pub const MINING_DATABASE_URL: &str = "cdc.mining.database.url";
 pub const MINING_DATABASE_USER: &str = "cdc.mining.database.user";
 pub const MINING_DATABASE_PASSWORD: &str = "cdc.mining.database.password";
+pub const MINING_DICTIONARY: &str = "cdc.mining.dictionary";
 pub const CONNECT_RETRIES: &str = "cdc.database.connect.retries";
 pub const CONNECT_BACKOFF_MS: &str = "cdc.database.connect.backoff.ms";
 pub const CONNECT_BACKOFF_MAX_MS: &str = "cdc.database.connect.backoff.max.ms";
@@ -176,6 +177,8 @@ pub const KEYS: &[KeySpec] = &[
         "The user on the mining database; unset: `cdc.database.user`."),
     key(MINING_DATABASE_PASSWORD, Kind::Secret, None,
         "That user's password, written like `cdc.database.password` (`${env:NAME}`, `${file:PATH}`); unset: `cdc.database.password`. Never printed."),
+    key(MINING_DICTIONARY, Kind::Enum(&["online_catalog", "redo_logs"]), Some("online_catalog"),
+        "The dictionary LogMiner decodes the redo with. `online_catalog` (DICT_FROM_ONLINE_CATALOG): the database's own, which works only where the redo was generated, so capture with `cdc.mining.database.url` set refuses it (CDC-5301). `redo_logs` (DICT_FROM_REDO_LOGS + DDL_DICT_TRACKING): a dictionary extracted into the redo on the source with `EXECUTE DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS)`; each window adds the logs from the newest build at or before it (V$ARCHIVED_LOG.DICTIONARY_BEGIN/DICTIONARY_END), and without one fails with CDC-5302 (ORA-01371). Needed for downstream mining; rebuild it now and then, since LogMiner reads all redo from the build on."),
     key(DATABASE_READ_ONLY, Kind::Enum(&["false", "true"]), Some("false"),
         "`true` forbids every write to the database, as on a standby: the source signal channel is refused (CDC-8105) and only the file channel is read. Capture, snapshots of every kind, signals and doctor never write in any case; a physical standby or read-only open mode is detected on its own."),
     key(CONNECT_RETRIES, Kind::UInt { min: 0, max: 1000 }, Some("8"),

@@ -237,6 +237,8 @@ pub struct Settings {
     pub signal: SignalSettings,
     /// cdc.database.read.only: nothing may be written to the database.
     pub read_only: bool,
+    /// cdc.mining.dictionary: the dictionary LogMiner decodes with.
+    pub mining_dictionary: crate::source::model::Dictionary,
     /// cdc.doctor.read.rate: rows per second one snapshot reader is assumed to read.
     pub doctor_read_rate: u64,
     pub faults: FaultSettings,
@@ -367,6 +369,10 @@ impl Settings {
                 .get(keys::MINING_DATABASE_USER)
                 .map(|e| e.raw.display()),
             mining_password,
+            mining_dictionary: match v.text(keys::MINING_DICTIONARY).as_str() {
+                "redo_logs" => crate::source::model::Dictionary::RedoLogs,
+                _ => crate::source::model::Dictionary::OnlineCatalog,
+            },
             state_dir: PathBuf::from(v.text(keys::STATE_DIR)),
             connect: ConnectRetry {
                 retries: v.uint(keys::CONNECT_RETRIES) as u32,

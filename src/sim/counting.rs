@@ -106,6 +106,15 @@ impl Session for CountingSession {
     ) -> Result<()> {
         note(&self.counts, self.inner.insert_signal(table, row))
     }
+    fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
+        self.inner.redo_threads()
+    }
+    fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
+        self.inner.dictionary_builds()
+    }
+    fn host_utc_offset(&mut self) -> Result<Option<i32>> {
+        self.inner.host_utc_offset()
+    }
     fn mining_limit(&mut self) -> Result<Option<Scn>> {
         self.inner.mining_limit()
     }

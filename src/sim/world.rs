@@ -24,7 +24,7 @@ pub fn schema_yaml(rng: &mut ChaCha8Rng, env: &Environment) -> String {
         ""
     };
     let mut s = format!(
-        "seed: {}\ndatabase:\n{cdb}  redo_threads: {threads}\n  log_size: {}\ntables:\n",
+        "seed: {}\ndatabase:\n{cdb}  redo_threads: {threads}\n  redo_write_delay_ms: 0\n  log_size: {}\ntables:\n",
         rng.gen::<u32>(),
         rng.gen_range(40..400)
     );

@@ -237,6 +237,21 @@ impl Session for ContainerSession {
         self.inner.mining_limit()
     }
 
+    fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
+        self.enter_home()?;
+        self.inner.redo_threads()
+    }
+
+    fn host_utc_offset(&mut self) -> Result<Option<i32>> {
+        // SYSTIMESTAMP is the host's in every container.
+        self.inner.host_utc_offset()
+    }
+
+    fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
+        self.enter_home()?;
+        self.inner.dictionary_builds()
+    }
+
     fn mine(
         &mut self,
         start: Scn,

@@ -170,8 +170,26 @@ impl Session for DownstreamSession {
     fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
         self.source.insert_signal(table, row)
     }
+    fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
+        self.source.redo_threads()
+    }
+    fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
+        self.on_mining(|m| m.dictionary_builds())
+    }
+    /// The source host's: the redo (and so LogMiner's TIMESTAMP columns) carries its clock.
+    fn host_utc_offset(&mut self) -> Result<Option<i32>> {
+        self.source.host_utc_offset()
+    }
+    /// Both limits: the redo shipped to the mining database, and what the source's LGWR has
+    /// written (real-time shipping sends only written redo, and the source's V$THREAD says how
+    /// far that is).
     fn mining_limit(&mut self) -> Result<Option<Scn>> {
-        self.on_mining(|m| m.mining_limit())
+        let shipped = self.on_mining(|m| m.mining_limit())?;
+        let written = self.source.mining_limit()?;
+        Ok(match (shipped, written) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        })
     }
     fn mine(
         &mut self,

@@ -75,8 +75,9 @@ pub trait Session: Send {
     /// rows number `step`, `2*step`, … (0-based), at most `q.count` of them. Fewer means the
     /// rows ran out: what follows the last boundary is the final chunk.
     fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<Value>>>;
-    /// The time an SCN maps to (`SCN_TO_TIMESTAMP`), as `YYYY-MM-DD HH24:MI:SS`; `None` when the
-    /// database no longer (or not yet) maps it (ORA-08181).
+    /// The time an SCN maps to (`SCN_TO_TIMESTAMP`), as `YYYY-MM-DD HH24:MI:SS` in the database
+    /// host's time (see [`Session::host_utc_offset`]); `None` when the database no longer (or
+    /// not yet) maps it (ORA-08181).
     fn scn_to_time(&mut self, scn: Scn) -> Result<Option<String>>;
     /// Redo logs still available for mining (V$LOG/V$ARCHIVED_LOG), by thread and sequence.
     fn logs(&mut self) -> Result<Vec<LogFile>>;
@@ -87,12 +88,28 @@ pub trait Session: Send {
     /// channel's one write, made only by `signal send --channel source` (never by capture,
     /// snapshots or doctor). A read-only database refuses it with ORA-16000.
     fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()>;
-    /// The highest SCN the redo this database holds covers, when that is behind the source's
-    /// current SCN: a downstream mining database has only the redo shipped to it (with
-    /// archived-log shipping, not the source's current log). Mining windows end there.
-    /// `None`: no limit (the database mines its own redo, up to its current SCN).
-    fn mining_limit(&mut self) -> Result<Option<Scn>> {
+    /// The database host's offset from UTC in seconds (SYSTIMESTAMP's): V$LOGMNR_CONTENTS's
+    /// TIMESTAMP and COMMIT_TIMESTAMP are DATEs in the host's time, whatever the session's
+    /// time zone. `None`: unknown (taken as UTC).
+    fn host_utc_offset(&mut self) -> Result<Option<i32>> {
         Ok(None)
+    }
+    /// The LogMiner dictionaries `DBMS_LOGMNR_D.BUILD` put into the redo this database holds
+    /// (V$ARCHIVED_LOG.DICTIONARY_BEGIN/DICTIONARY_END), for `cdc.mining.dictionary=redo_logs`.
+    fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
+        Ok(Vec::new())
+    }
+    /// V$THREAD: the redo threads and how far LGWR has written each. Empty where the source
+    /// has no redo threads of its own to report (a replay).
+    fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
+        Ok(Vec::new())
+    }
+    /// The highest SCN a mining window may end at: LogMiner returns only redo LGWR has
+    /// written, so no further than [`written_bound`] of [`Session::redo_threads`]; and a
+    /// downstream mining database has only the redo shipped to it (with archived-log
+    /// shipping, not the source's current log). `None`: no limit known.
+    fn mining_limit(&mut self) -> Result<Option<Scn>> {
+        Ok(written_bound(&self.redo_threads()?))
     }
     /// V$LOGMNR_CONTENTS rows with `start <= SCN <= end`, in redo order.
     fn mine(
@@ -162,6 +179,7 @@ pub fn open_mining(settings: &crate::settings::Settings, url: &str) -> Result<Bo
         let faults = emulator::Faults::from_settings(settings);
         let connector = emulator::EmulatorConnector::open(dir, faults)?
             .with_login(settings.mining_user(), service.as_deref());
+        connector.set_dictionary(settings.mining_dictionary)?;
         return Ok(Box::new(container::ContainerConnector::new(Box::new(
             connector,
         ))));
@@ -185,10 +203,10 @@ fn open_raw(settings: &crate::settings::Settings) -> Result<Box<dyn Connector>> 
     if let Some(rest) = url.strip_prefix("emulator:") {
         let (dir, service) = emulator::parse_url(rest)?;
         let faults = emulator::Faults::from_settings(settings);
-        return Ok(Box::new(
-            emulator::EmulatorConnector::open(&dir, faults)?
-                .with_login(settings.database_user(), service.as_deref()),
-        ));
+        let connector = emulator::EmulatorConnector::open(&dir, faults)?
+            .with_login(settings.database_user(), service.as_deref());
+        connector.set_dictionary(settings.mining_dictionary)?;
+        return Ok(Box::new(connector));
     }
     if let Some(dir) = url.strip_prefix(replay::PREFIX) {
         if dir.is_empty() {

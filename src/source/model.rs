@@ -266,6 +266,115 @@ pub struct LogFile {
     pub dbid: Option<u64>,
 }
 
+/// A UTC offset as `TO_CHAR(SYSTIMESTAMP, 'TZH:TZM')` prints it (`+02:00`, `-05:30`), in seconds
+/// east of UTC; `None` for anything else or beyond -12:00..+14:00.
+pub fn parse_utc_offset(text: &str) -> Option<i32> {
+    let t = text.trim();
+    let (sign, rest) = match t.as_bytes().first()? {
+        b'+' => (1, &t[1..]),
+        b'-' => (-1, &t[1..]),
+        _ => return None,
+    };
+    let (h, m) = rest.split_once(':')?;
+    if h.is_empty() || h.len() > 2 || m.len() != 2 {
+        return None;
+    }
+    let (h, m): (i32, i32) = (h.parse().ok()?, m.parse().ok()?);
+    let secs = sign * (h * 3600 + m * 60);
+    (m < 60 && (-12 * 3600..=14 * 3600).contains(&secs)).then_some(secs)
+}
+
+/// Milliseconds since the epoch (UTC) of a DATE the database host's clock filled in
+/// (`YYYY-MM-DD HH24:MI:SS`, such as V$LOGMNR_CONTENTS.COMMIT_TIMESTAMP), the host being
+/// `offset_secs` east of UTC.
+pub fn host_time_to_epoch_ms(text: &str, offset_secs: i32) -> Option<i64> {
+    crate::encode::epoch_ms(text).map(|ms| ms - i64::from(offset_secs) * 1000)
+}
+
+/// The dictionary LogMiner decodes the redo with (`cdc.mining.dictionary`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dictionary {
+    /// DICT_FROM_ONLINE_CATALOG: the mining database's own catalog; valid only on the database
+    /// that generated the redo.
+    #[default]
+    OnlineCatalog,
+    /// DICT_FROM_REDO_LOGS + DDL_DICT_TRACKING: a `DBMS_LOGMNR_D.BUILD` extracted into the redo.
+    RedoLogs,
+}
+
+impl Dictionary {
+    pub fn as_setting(self) -> &'static str {
+        match self {
+            Dictionary::OnlineCatalog => "online_catalog",
+            Dictionary::RedoLogs => "redo_logs",
+        }
+    }
+}
+
+/// A LogMiner dictionary extracted into the redo (`DBMS_LOGMNR_D.BUILD` with
+/// STORE_IN_REDO_LOGS): the archived logs V$ARCHIVED_LOG marks DICTIONARY_BEGIN and
+/// DICTIONARY_END = 'YES' (one log may be both).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DictionaryBuild {
+    pub thread: u32,
+    pub begin_sequence: u64,
+    /// FIRST_CHANGE# of the log the build begins in: LogMiner reads from there.
+    pub begin_scn: Scn,
+    pub end_sequence: u64,
+    /// NEXT_CHANGE# of the log it ends in: the dictionary is whole below it.
+    pub end_next_scn: Scn,
+}
+
+/// The newest build whole before `start`: its last log ends at or before `start` (the log
+/// holding the end of the dictionary "must have been created before the redo log files that
+/// you want to analyze, but should be as recent as possible", Utilities, "Example 4: Using
+/// the LogMiner Dictionary in the Redo Log Files"). `None`: LogMiner would fail with ORA-01371.
+pub fn dictionary_for(builds: &[DictionaryBuild], start: Scn) -> Option<&DictionaryBuild> {
+    builds
+        .iter()
+        .filter(|b| b.end_next_scn <= start)
+        .max_by_key(|b| (b.end_next_scn, b.begin_scn))
+}
+
+/// One redo thread as V$THREAD shows it (one per RAC instance; one on a single instance).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RedoThread {
+    pub thread: u32,
+    /// STATUS: `OPEN` or `CLOSED` (its instance is down).
+    pub status: String,
+    /// ENABLED: `PUBLIC`, `PRIVATE` (used only for instance recovery) or `DISABLED`.
+    pub enabled: String,
+    /// SEQUENCE#: the thread's current log.
+    pub sequence: u64,
+    /// LAST_REDO_CHANGE#: the SCN of the newest redo LGWR has written for the thread.
+    pub last_redo_scn: Scn,
+    /// LAST_REDO_TIME as `YYYY-MM-DD HH24:MI:SS` (the database host's time); `None` when unknown.
+    pub last_redo_time: Option<String>,
+}
+
+impl RedoThread {
+    pub fn is_open(&self) -> bool {
+        self.status.eq_ignore_ascii_case("OPEN")
+    }
+}
+
+/// The highest SCN a mining window may end at so that LogMiner has every change up to it:
+/// LogMiner returns only redo LGWR has written, and V$THREAD.LAST_REDO_CHANGE# says how far
+/// that is per thread. Every OPEN thread counts (a CLOSED one writes nothing more; a PRIVATE
+/// one serves only instance recovery, as Debezium also skips it); one less than the lowest,
+/// because more redo at that very SCN may still sit in the log buffer (several changes share
+/// an SCN) and LogMiner reads its end SCN as exclusive + 1 (Debezium's
+/// `log.mining.redo.thread.scn.adjustment`, default 1, DBZ-8503). `None`: no open thread
+/// reported (no bound known, e.g. a replay).
+pub fn written_bound(threads: &[RedoThread]) -> Option<Scn> {
+    threads
+        .iter()
+        .filter(|t| t.is_open() && !t.enabled.eq_ignore_ascii_case("PRIVATE"))
+        .map(|t| t.last_redo_scn.saturating_sub(1))
+        .min()
+}
+
 /// V$LOGMNR_CONTENTS operation codes used by the tool.
 pub mod op {
     pub const INSERT: u32 = 1;
@@ -310,7 +419,8 @@ pub struct LogMinerRow {
     pub commit_scn: Option<Scn>,
     /// Set on COMMIT rows: the SCN the transaction started at.
     pub start_scn: Option<Scn>,
-    /// `YYYY-MM-DD HH24:MI:SS` in the session time zone (UTC).
+    /// `YYYY-MM-DD HH24:MI:SS`: a DATE in the database host's time zone (not the session's),
+    /// as the view shows it; [`Session::host_utc_offset`](crate::source::Session) converts it.
     pub timestamp: String,
     pub commit_timestamp: Option<String>,
     /// 16 hex digits: undo segment (2 bytes), slot (2), sequence (4), each little-endian.

@@ -10,8 +10,9 @@ use crate::source::model::{op, LogMinerRow, Scn};
 use crate::source::rowid::{RowId, LOB_ROWID};
 use crate::types::{ColumnType, Value};
 
-/// Rows with `start <= SCN <= end`, in redo order.
-pub fn mine(replica: &Replica, start: Scn, end: Scn) -> Result<Vec<LogMinerRow>> {
+/// Rows with `start <= SCN <= end`, in redo order: only redo LGWR has written at `now_ms`
+/// (see [`super::lgwr`]); what is still in a log buffer is not in the log files LogMiner reads.
+pub fn mine(replica: &Replica, start: Scn, end: Scn, now_ms: i64) -> Result<Vec<LogMinerRow>> {
     if end < start {
         return Err(CdcError::InvalidScnRange { start, end });
     }
@@ -55,11 +56,15 @@ pub fn mine(replica: &Replica, start: Scn, end: Scn) -> Result<Vec<LogMinerRow>>
         out: &mut out,
         window_start: start,
     };
+    let written = replica.written(now_ms);
     for (i, rec) in replica.records.iter().enumerate().skip(from) {
         if rec.scn() > end {
             break;
         }
-        renderer.record(replica.records_base + i as u64, rec)?;
+        let n = replica.records_base + i as u64;
+        if replica.is_written(&written, n, rec) {
+            renderer.record(n, rec)?;
+        }
     }
     Ok(out)
 }
@@ -74,6 +79,14 @@ fn timestamp(ms: i64) -> String {
     chrono::DateTime::from_timestamp_millis(ms)
         .map(|t| t.format("%Y-%m-%d %H:%M:%S").to_string())
         .unwrap_or_default()
+}
+
+impl Replica {
+    /// A moment as the database host's clock shows it, `YYYY-MM-DD HH24:MI:SS` (the DATE
+    /// columns LogMiner and V$THREAD fill from the host's time).
+    pub fn host_time(&self, ms: i64) -> String {
+        timestamp(ms + i64::from(self.schema.database.host_offset_secs()) * 1000)
+    }
 }
 
 impl Renderer<'_> {
@@ -105,7 +118,7 @@ impl Renderer<'_> {
             scn,
             commit_scn: None,
             start_scn: None,
-            timestamp: timestamp(ts),
+            timestamp: self.replica.host_time(ts),
             commit_timestamp: None,
             xid: xid_text,
             xidusn: u32::from(xid.usn),
@@ -297,7 +310,7 @@ impl Renderer<'_> {
                 for xid in xids {
                     let mut row = self.base(n, *scn, *ts, *xid, op::COMMIT);
                     row.commit_scn = Some(*scn);
-                    row.commit_timestamp = Some(timestamp(*ts));
+                    row.commit_timestamp = Some(self.replica.host_time(*ts));
                     row.start_scn = self.replica.xid_start.get(xid).copied();
                     self.push_sql(row, "commit;".into());
                 }
@@ -323,7 +336,11 @@ impl Renderer<'_> {
                 row.info = Some("USER DDL (PlSql=0 RecDep=0)".into());
                 self.push_sql(row, sql.clone());
             }
-            Redo::Extent { .. } | Redo::Stats { .. } | Redo::LogSwitch { .. } => {}
+            // The build's rows are LogMiner's own dictionary tables: the tool never asks for them.
+            Redo::Extent { .. }
+            | Redo::Stats { .. }
+            | Redo::LogSwitch { .. }
+            | Redo::DictionaryBuild { .. } => {}
         }
         Ok(())
     }

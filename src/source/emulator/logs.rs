@@ -154,3 +154,25 @@ impl Replica {
             .unwrap_or(1)
     }
 }
+
+impl Replica {
+    /// The dictionary builds in `logs` (the logs a database holds), as V$ARCHIVED_LOG's
+    /// DICTIONARY_BEGIN/DICTIONARY_END show them: only in archived logs.
+    pub fn dictionary_builds_in(&self, logs: &[LogFile]) -> Vec<DictionaryBuild> {
+        self.dictionary_builds
+            .iter()
+            .filter_map(|(thread, sequence, _)| {
+                let log = logs
+                    .iter()
+                    .find(|l| l.thread == *thread && l.sequence == *sequence && l.archived)?;
+                Some(DictionaryBuild {
+                    thread: *thread,
+                    begin_sequence: *sequence,
+                    begin_scn: log.first_scn,
+                    end_sequence: *sequence,
+                    end_next_scn: log.next_scn?,
+                })
+            })
+            .collect()
+    }
+}

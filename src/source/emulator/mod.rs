@@ -10,6 +10,7 @@ pub mod clock;
 pub mod condition;
 pub mod generate;
 pub mod key_index;
+pub mod lgwr;
 pub mod logminer;
 pub mod logs;
 pub mod redo;
@@ -157,6 +158,8 @@ struct Shared {
     tail: Mutex<RedoTail>,
     clock: Arc<dyn Clock>,
     faults: Mutex<FaultState>,
+    /// The dictionary LogMiner sessions use (`cdc.mining.dictionary`).
+    dictionary: Mutex<Dictionary>,
 }
 
 #[derive(Default)]
@@ -276,6 +279,7 @@ impl EmulatorConnector {
                 reads: 0,
                 mines: 0,
             }),
+            dictionary: Mutex::new(Dictionary::OnlineCatalog),
         };
         shared.refresh()?;
         Ok(EmulatorConnector {
@@ -306,6 +310,13 @@ impl EmulatorConnector {
         self.shared.refresh()?;
         let r = self.shared.replica.read().map_err(|_| poisoned())?;
         Ok(f(&r, self.shared.clock.now_ms()))
+    }
+
+    /// The dictionary its LogMiner sessions start with (`cdc.mining.dictionary`; default the
+    /// online catalog).
+    pub fn set_dictionary(&self, d: Dictionary) -> Result<()> {
+        *self.shared.dictionary.lock().map_err(|_| poisoned())? = d;
+        Ok(())
     }
 
     /// A downstream mining database (see [`topology`]).
@@ -380,6 +391,10 @@ impl Connector for EmulatorConnector {
     }
 }
 
+#[cfg(test)]
+mod dictionary_tests;
+#[cfg(test)]
+mod lgwr_tests;
 #[cfg(test)]
 mod session_tests;
 #[cfg(test)]

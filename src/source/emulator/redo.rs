@@ -136,6 +136,11 @@ pub enum Redo {
     /// The current log of `thread` was archived; a new sequence starts.
     #[serde(rename = "S")]
     LogSwitch { scn: Scn, thread: u32, ts: i64 },
+    /// `DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS)`: the LogMiner
+    /// dictionary extracted into the redo of `thread`, whole at this SCN (one record stands for
+    /// the build's many; its log is both DICTIONARY_BEGIN and DICTIONARY_END).
+    #[serde(rename = "Y")]
+    DictionaryBuild { scn: Scn, thread: u32, ts: i64 },
 }
 
 impl Redo {
@@ -151,7 +156,8 @@ impl Redo {
             | Redo::Ddl { scn, .. }
             | Redo::Extent { scn, .. }
             | Redo::Stats { scn, .. }
-            | Redo::LogSwitch { scn, .. } => *scn,
+            | Redo::LogSwitch { scn, .. }
+            | Redo::DictionaryBuild { scn, .. } => *scn,
         }
     }
 
@@ -166,7 +172,8 @@ impl Redo {
             | Redo::Rollback { ts, .. }
             | Redo::Ddl { ts, .. }
             | Redo::Stats { ts, .. }
-            | Redo::LogSwitch { ts, .. } => Some(*ts),
+            | Redo::LogSwitch { ts, .. }
+            | Redo::DictionaryBuild { ts, .. } => Some(*ts),
             Redo::Extent { .. } => None,
         }
     }

@@ -43,6 +43,14 @@ pub struct DatabaseSpec {
     pub open_mode: OpenModeSpec,
     /// Redo threads (more than one is RAC-like).
     pub redo_threads: u32,
+    /// LGWR's timed write, in ms: redo not yet forced out by a COMMIT, ROLLBACK or log switch
+    /// of its thread stays in the log buffer (LogMiner does not return it) until it is this
+    /// old. Oracle's LGWR writes at least every 3 seconds. 0: every record is written at once.
+    pub redo_write_delay_ms: u64,
+    /// The database host's offset from UTC, `+HH:MM` or `-HH:MM` (SYSTIMESTAMP's TZH:TZM): the
+    /// DATE columns LogMiner fills from the host's clock (V$LOGMNR_CONTENTS.TIMESTAMP and
+    /// COMMIT_TIMESTAMP, V$THREAD.LAST_REDO_TIME) and SCN_TO_TIMESTAMP are in this time.
+    pub host_utc_offset: String,
     /// Redo records per log file; a log switch follows.
     pub log_size: u64,
     /// Archived logs kept per thread (0: all); older ones are gone (mining them: ORA-01291).
@@ -170,6 +178,8 @@ impl Default for DatabaseSpec {
             role: RoleSpec::Primary,
             open_mode: OpenModeSpec::ReadWrite,
             redo_threads: 1,
+            redo_write_delay_ms: 3000,
+            host_utc_offset: "+00:00".into(),
             log_size: 20_000,
             archived_logs_kept: 0,
             start_scn: 1_000_000,
@@ -446,6 +456,12 @@ impl SchemaFile {
         if self.database.redo_threads == 0 || self.database.redo_threads > 8 {
             return Err(bad("database.redo_threads must be 1..8".into()));
         }
+        if crate::source::model::parse_utc_offset(&self.database.host_utc_offset).is_none() {
+            return Err(bad(format!(
+                "database.host_utc_offset `{}` must be +HH:MM or -HH:MM, from -12:00 to +14:00",
+                self.database.host_utc_offset
+            )));
+        }
         if self.database.log_size < 10 {
             return Err(bad(
                 "database.log_size must be at least 10 redo records".into()
@@ -615,6 +631,11 @@ impl SchemaFile {
 }
 
 impl DatabaseSpec {
+    /// `host_utc_offset` in seconds east of UTC (validated when the schema is read).
+    pub fn host_offset_secs(&self) -> i32 {
+        crate::source::model::parse_utc_offset(&self.host_utc_offset).unwrap_or(0)
+    }
+
     /// The capture user's grants as SESSION_PRIVS / SESSION_ROLES / USER_TAB_PRIVS show them.
     pub fn granted(&self) -> crate::source::model::Privileges {
         super::access::privileges_of(&self.privileges)

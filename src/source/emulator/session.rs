@@ -130,6 +130,44 @@ impl EmulatorSession {
         Ok(major(&self.replica()?.schema.database.version))
     }
 
+    /// Where START_LOGMNR's dictionary makes LogMiner read from for a window starting at
+    /// `start`: the online catalog decodes only this database's own redo (a downstream:
+    /// CDC-5301, where Oracle would decode the foreign object numbers to `"UNKNOWN"."OBJ# n"`);
+    /// a dictionary in the redo must be whole before the window, and LogMiner reads on from the
+    /// log it begins in (else ORA-01371, CDC-5302).
+    fn dictionary_from(&self, start: Scn) -> Result<Scn> {
+        let dictionary = *self.shared.dictionary.lock().map_err(|_| poisoned())?;
+        match dictionary {
+            Dictionary::OnlineCatalog if self.shared.downstream() => {
+                Err(CdcError::DownstreamOnlineCatalog {
+                    mining: self.shared.describe(),
+                })
+            }
+            Dictionary::OnlineCatalog => Ok(start),
+            Dictionary::RedoLogs => {
+                let builds = self.builds()?;
+                match dictionary_for(&builds, start) {
+                    Some(b) => Ok(b.begin_scn.min(start)),
+                    None => Err(CdcError::NoDictionaryInRedo {
+                        mining: self.shared.describe(),
+                        scn: start,
+                        builds: builds.iter().map(|b| b.end_next_scn).collect(),
+                    }),
+                }
+            }
+        }
+    }
+
+    /// The dictionary builds in the logs this database holds.
+    fn builds(&self) -> Result<Vec<DictionaryBuild>> {
+        let r = self.replica()?;
+        let logs = match self.shared.downstream() {
+            true => topology::downstream_logs(&self.shared.role, &r),
+            false => r.log_files(),
+        };
+        Ok(r.dictionary_builds_in(&logs))
+    }
+
     /// The views the adapter's log list reads (V$LOG, V$LOGFILE, V$ARCHIVED_LOG …).
     fn read_log_views(&self) -> Result<()> {
         for view in [
@@ -379,10 +417,8 @@ impl Session for EmulatorSession {
         if scn < r.schema.database.start_scn || scn > r.current_scn {
             return Ok(None);
         }
-        Ok(r.time_of(scn).and_then(|ms| {
-            chrono::DateTime::from_timestamp_millis(ms)
-                .map(|t| t.format("%Y-%m-%d %H:%M:%S").to_string())
-        }))
+        // SCN_TO_TIMESTAMP answers in the host's time, as LogMiner's DATEs.
+        Ok(r.time_of(scn).map(|ms| r.host_time(ms)))
     }
 
     fn logs(&mut self) -> Result<Vec<LogFile>> {
@@ -395,17 +431,49 @@ impl Session for EmulatorSession {
         Ok(r.log_files())
     }
 
-    fn mining_limit(&mut self) -> Result<Option<Scn>> {
-        // Only a downstream holds less redo than it mines; elsewhere no round trip (and no
-        // fault drill is consumed).
-        if !self.shared.downstream() {
-            return Ok(None);
-        }
+    fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
         self.call()?;
-        Ok(topology::downstream_limit(
-            &self.shared.role,
-            &*self.replica()?,
-        ))
+        self.user
+            .read_dictionary("V_$ARCHIVED_LOG", "reading V$ARCHIVED_LOG")?;
+        self.builds()
+    }
+
+    fn host_utc_offset(&mut self) -> Result<Option<i32>> {
+        // The source's host on a downstream too: the redo's times are the source's.
+        self.call()?;
+        Ok(Some(self.replica()?.schema.database.host_offset_secs()))
+    }
+
+    fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
+        self.call()?;
+        self.user.read_dictionary("V_$THREAD", "reading V$THREAD")?;
+        if let topology::Role::Downstream { scn, .. } = &self.shared.role {
+            // Its own thread, which only the shipped redo's mining touches: idle.
+            return Ok(vec![RedoThread {
+                thread: 1,
+                status: "OPEN".into(),
+                enabled: "PUBLIC".into(),
+                sequence: 1,
+                last_redo_scn: *scn,
+                last_redo_time: None,
+            }]);
+        }
+        Ok(self.replica()?.redo_threads(self.shared.clock.now_ms()))
+    }
+
+    /// The written redo of every open thread (V$THREAD); on a downstream also only what was
+    /// shipped there (real-time shipping sends the source's written redo; archived-log
+    /// shipping only whole logs).
+    fn mining_limit(&mut self) -> Result<Option<Scn>> {
+        self.call()?;
+        self.user.read_dictionary("V_$THREAD", "reading V$THREAD")?;
+        let r = self.replica()?;
+        let written = written_bound(&r.redo_threads(self.shared.clock.now_ms()));
+        let shipped = topology::downstream_limit(&self.shared.role, &r);
+        Ok(match (written, shipped) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        })
     }
 
     fn instance_config(&mut self) -> Result<InstanceConfig> {
@@ -485,7 +553,19 @@ impl Session for EmulatorSession {
             end,
             &self.shared.describe(),
         )?;
-        let mut rows = super::logminer::mine(&*self.replica()?, start, end)?;
+        let from = self.dictionary_from(start)?;
+        if from < start {
+            // LogMiner reads on from the dictionary build: those logs must be there too.
+            topology::check_window(
+                &self.shared.role,
+                &*self.replica()?,
+                from,
+                end,
+                &self.shared.describe(),
+            )?;
+        }
+        let mut rows =
+            super::logminer::mine(&*self.replica()?, start, end, self.shared.clock.now_ms())?;
         if let Some(p) = &pdb {
             rows.retain(|r| &r.src_con_name == p);
         }

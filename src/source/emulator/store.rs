@@ -140,7 +140,11 @@ pub struct Replica {
     pub scn_times: Vec<(Scn, i64)>,
     /// Logs per thread (index thread-1), oldest first.
     pub logs: Vec<Vec<LogSeq>>,
+    /// LogMiner dictionary builds in the redo: (thread, the sequence of the log it is in, SCN).
+    pub dictionary_builds: Vec<(u32, u64, Scn)>,
     pub current_scn: Scn,
+    /// Which redo each thread's LGWR has written (what LogMiner can see).
+    pub lgwr: super::lgwr::LogWriters,
     commits_since_prune: u64,
     /// Time of the commit being applied.
     commit_ts: i64,
@@ -204,6 +208,8 @@ impl Replica {
                 })
                 .collect(),
             current_scn: start,
+            dictionary_builds: Vec::new(),
+            lgwr: super::lgwr::LogWriters::new(threads),
             commits_since_prune: 0,
             commit_ts: 0,
         }
@@ -471,6 +477,10 @@ impl Replica {
                     t.changes_since_stats = num_rows.max(&1) * 2;
                 }
             }
+            Redo::DictionaryBuild { scn, thread, .. } => {
+                let sequence = self.sequence_of(*thread, n);
+                self.dictionary_builds.push((*thread, sequence, *scn));
+            }
             Redo::LogSwitch { scn, thread, ts } => {
                 let logs = self
                     .logs
@@ -489,6 +499,7 @@ impl Replica {
                 });
             }
         }
+        self.lgwr.record(n, &record, &self.xid_thread);
         self.records.push_back(Arc::new(record));
         Ok(())
     }

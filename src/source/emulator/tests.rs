@@ -9,9 +9,9 @@ use crate::names::TableName;
 use crate::source::rowid::RowId;
 use crate::types::Value;
 
-const T0: i64 = 1_700_000_000_000;
+pub(super) const T0: i64 = 1_700_000_000_000;
 
-const EMP: &str = r#"
+pub(super) const EMP: &str = r#"
 seed: 5
 database:
   start_scn: 5000
@@ -33,13 +33,13 @@ tables:
     rows: 3
 "#;
 
-struct Db {
-    dir: tempfile::TempDir,
-    clock: ManualClock,
+pub(super) struct Db {
+    pub(super) dir: tempfile::TempDir,
+    pub(super) clock: ManualClock,
 }
 
 impl Db {
-    fn new(schema: &str) -> Db {
+    pub(super) fn new(schema: &str) -> Db {
         let dir = tempfile::tempdir().unwrap();
         let schema_path = dir.path().join("in.yaml");
         std::fs::write(&schema_path, schema).unwrap();
@@ -53,13 +53,13 @@ impl Db {
         .unwrap();
         Db { dir, clock }
     }
-    fn path(&self) -> PathBuf {
+    pub(super) fn path(&self) -> PathBuf {
         self.dir.path().join("db")
     }
-    fn writer(&self) -> Writer {
+    pub(super) fn writer(&self) -> Writer {
         Writer::open(&self.path(), Arc::new(self.clock.clone()), false).unwrap()
     }
-    fn connector(&self) -> EmulatorConnector {
+    pub(super) fn connector(&self) -> EmulatorConnector {
         self.connector_with(Faults::default())
     }
     fn connector_with(&self, faults: Faults) -> EmulatorConnector {
@@ -76,7 +76,7 @@ fn text(s: &str) -> Value {
     Value::Text(s.to_string())
 }
 
-fn emp_row(id: i64, name: &str) -> Vec<Value> {
+pub(super) fn emp_row(id: i64, name: &str) -> Vec<Value> {
     vec![
         num(id),
         text(name),
@@ -105,7 +105,7 @@ fn read(s: &mut dyn Session, table: &str, scn: Scn) -> Result<Vec<FetchedRow>> {
     Ok(rows)
 }
 
-fn mine(s: &mut dyn Session, start: Scn, end: Scn) -> Vec<LogMinerRow> {
+pub(super) fn mine(s: &mut dyn Session, start: Scn, end: Scn) -> Vec<LogMinerRow> {
     let mut rows = Vec::new();
     s.mine(start, end, &mut |r| {
         rows.push(r);
@@ -890,6 +890,8 @@ fn primary_with_logs() -> Db {
         "  undo_retention: 900\n  log_size: 10",
     ));
     let mut w = db.writer();
+    // A LogMiner dictionary in the redo (sequence 1), for downstream mining.
+    w.build_dictionary().unwrap();
     for id in 1..=40 {
         let x = w.begin().unwrap();
         w.insert(x, 0, emp_row(id, "n")).unwrap();
@@ -984,6 +986,7 @@ fn a_downstream_holds_only_shipped_logs_and_a_gap_is_ora_01291() {
     let conn =
         EmulatorConnector::open_with_clock(&ds, Faults::default(), Arc::new(db.clock.clone()))
             .unwrap();
+    conn.set_dictionary(Dictionary::RedoLogs).unwrap();
     let mut s = conn.connect().unwrap();
     let info = s.database().unwrap();
     assert_eq!((info.name.as_str(), info.dbid), ("DOWN", 7));
@@ -1016,8 +1019,9 @@ fn a_downstream_holds_only_shipped_logs_and_a_gap_is_ora_01291() {
     let seq3 = logs.iter().find(|l| l.sequence == 3).unwrap();
     let limit = s.mining_limit().unwrap().unwrap();
     assert_eq!(Some(limit + 1), seq3.next_scn);
-    // What it mines is what the source's LogMiner shows for the same window.
-    let from = logs[0].first_scn;
+    // What it mines is what the source's LogMiner shows for the same window (from the end of
+    // the dictionary build's log on).
+    let from = logs[1].first_scn;
     let ours: Vec<_> = mine(&mut *s, from, limit)
         .iter()
         .map(|r| r.sql_redo.clone())

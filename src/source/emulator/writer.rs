@@ -808,6 +808,39 @@ impl Writer {
         self.redo.flush()
     }
 
+    /// `DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS)` and then `ALTER
+    /// SYSTEM ARCHIVE LOG CURRENT`, as a DBA runs them for a downstream: the dictionary goes into
+    /// the redo of thread 1, whose log is then archived (only archived logs show
+    /// DICTIONARY_BEGIN/END). Needs ARCHIVELOG mode ("the database must be open and in
+    /// ARCHIVELOG mode and archiving must be enabled", Utilities). Returns the build's SCN and
+    /// the sequence of the log holding it.
+    pub fn build_dictionary(&mut self) -> Result<(Scn, u64)> {
+        if !self.replica.schema.database.archivelog {
+            return Err(CdcError::Workload(
+                "DBMS_LOGMNR_D.BUILD with STORE_IN_REDO_LOGS needs the database in ARCHIVELOG mode (database.archivelog: true)".into(),
+            ));
+        }
+        let scn = self.scn();
+        let ts = self.now();
+        let n = self.replica.next_record();
+        self.redo
+            .append(&Redo::DictionaryBuild { scn, thread: 1, ts })?;
+        self.replica
+            .apply(Redo::DictionaryBuild { scn, thread: 1, ts })?;
+        let sequence = self.replica.sequence_of(1, n);
+        self.log_fill[0] = 0;
+        let sw = Redo::LogSwitch {
+            scn: self.next_scn,
+            thread: 1,
+            ts,
+        };
+        self.redo.append(&sw)?;
+        self.replica.apply(sw)?;
+        self.redo.publish()?;
+        self.redo.flush()?;
+        Ok((scn, sequence))
+    }
+
     /// Bulk loading: hand records to the file at commit only (`emulator init`).
     pub fn set_batching(&mut self, on: bool) {
         self.batching = on;

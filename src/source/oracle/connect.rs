@@ -172,14 +172,32 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
             scn,
             oldest: ctx.oldest_scn.unwrap_or(0),
         },
-        // A log was archived and reused while it was read: a new session mines it again.
-        Some(OraCode::Ora(310)) => CdcError::LogOverwritten(format!("{}: {text}", ctx.operation)),
+        // A log was archived and reused while it was read (00310), switched, archived, purged or
+        // locked after it was listed (01284 file cannot be opened, 00308 cannot open archived
+        // log), or the LogMiner session is gone (01307): a new session on the current log list
+        // mines the window again (Debezium's OracleErrorHandler retries 01284 and 00310).
+        Some(OraCode::Ora(310 | 308 | 1284 | 1307)) => {
+            CdcError::LogOverwritten(format!("{}: {text}", ctx.operation))
+        }
+        // ORA-22924 "snapshot too old" for a LOB read AS OF SCN: as ORA-01555 (LOB undo is kept
+        // in the LOB segment, per RETENTION/PCTVERSION).
+        Some(OraCode::Ora(22924)) => CdcError::SnapshotTooOld {
+            table: table(),
+            scn,
+        },
         Some(OraCode::Ora(16000)) => CdcError::ReadOnly {
             operation: format!("{}: {text}", ctx.operation),
         },
         Some(OraCode::Ora(1281)) => CdcError::InvalidScnRange {
             start: scn,
             end: ctx.end_scn.unwrap_or(0),
+        },
+        // The dictionary in the redo is not (wholly) in the log list, none was built, or none
+        // is old enough for the start SCN (DICT_FROM_REDO_LOGS).
+        Some(OraCode::Ora(1371 | 1333 | 1321)) => CdcError::NoDictionaryInRedo {
+            mining: format!("{}: {text}", ctx.operation),
+            scn,
+            builds: Vec::new(),
         },
         // End of file on the channel, not connected, lost contact; DPI-1080 "connection was
         // closed by ORA-%d"; DPI-1010 "not connected".
@@ -324,6 +342,13 @@ mod tests {
             (OraCode::Dpi(1080), Code::Cdc5007),
             (OraCode::Ora(1281), Code::Cdc5008),
             (OraCode::Ora(310), Code::Cdc5009),
+            (OraCode::Ora(308), Code::Cdc5009),
+            (OraCode::Ora(1284), Code::Cdc5009),
+            (OraCode::Ora(1307), Code::Cdc5009),
+            (OraCode::Ora(22924), Code::Cdc5001),
+            (OraCode::Ora(1371), Code::Cdc5302),
+            (OraCode::Ora(1333), Code::Cdc5302),
+            (OraCode::Ora(1321), Code::Cdc5302),
         ];
         for (code, want) in cases {
             assert_eq!(

@@ -10,7 +10,10 @@ use super::fetch::{Bind, Cols};
 use super::sql;
 use super::types_map;
 use crate::errors::{CdcError, Result};
-use crate::source::model::{op, LogFile, LogMinerRow, OpenTransaction, Scn};
+use crate::source::model::{
+    dictionary_for, op, Dictionary, DictionaryBuild, LogFile, LogMinerRow, OpenTransaction,
+    RedoThread, Scn,
+};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Archived logs first (an archive cannot be overwritten under the reader), then the online
@@ -125,6 +128,82 @@ pub fn read_logs(conn: &oracle::Connection) -> Result<Vec<LogFile>> {
     Ok(merge_logs(archived, online))
 }
 
+/// V$THREAD: every redo thread and the SCN of the last redo LGWR wrote for it.
+pub fn read_threads(conn: &oracle::Connection) -> Result<Vec<RedoThread>> {
+    let c = CallContext {
+        operation: "reading V$THREAD",
+        ..CallContext::default()
+    };
+    let mut out = Vec::new();
+    for row in conn
+        .query(sql::REDO_THREADS, &[])
+        .map_err(|e| db_error(&e, &c))?
+    {
+        let row = row.map_err(|e| db_error(&e, &c))?;
+        let r = Cols { row: &row, ctx: &c };
+        out.push(RedoThread {
+            thread: r.u32(0)?,
+            status: r.string(1)?,
+            enabled: r.string(2)?,
+            sequence: r.u64(3)?,
+            last_redo_scn: r.u64(4)?,
+            last_redo_time: r.opt_string(5)?,
+        });
+    }
+    Ok(out)
+}
+
+/// One row of [`sql::DICTIONARY_LOGS`]: (THREAD#, SEQUENCE#, FIRST_CHANGE#, NEXT_CHANGE#,
+/// DICTIONARY_BEGIN = 'YES', DICTIONARY_END = 'YES').
+pub type DictionaryLog = (u32, u64, Scn, Option<Scn>, bool, bool);
+
+/// Dictionary builds from the logs marked DICTIONARY_BEGIN/END: each BEGIN pairs with the first
+/// END at or after it on its thread (a log archived to several destinations counts once); a
+/// BEGIN without its END yet is not whole and left out.
+pub fn pair_builds(mut rows: Vec<DictionaryLog>) -> Vec<DictionaryBuild> {
+    rows.sort_by_key(|r| (r.0, r.1));
+    rows.dedup_by_key(|r| (r.0, r.1));
+    let mut out = Vec::new();
+    for (i, b) in rows.iter().enumerate().filter(|(_, r)| r.4) {
+        let end = rows[i..].iter().find(|r| r.0 == b.0 && r.5);
+        if let Some((_, seq, _, Some(next), _, _)) = end {
+            out.push(DictionaryBuild {
+                thread: b.0,
+                begin_sequence: b.1,
+                begin_scn: b.2,
+                end_sequence: *seq,
+                end_next_scn: *next,
+            });
+        }
+    }
+    out
+}
+
+/// The dictionary builds the database's archived logs hold.
+pub fn read_dictionary_builds(conn: &oracle::Connection) -> Result<Vec<DictionaryBuild>> {
+    let c = CallContext {
+        operation: "reading V$ARCHIVED_LOG dictionary builds",
+        ..CallContext::default()
+    };
+    let mut rows = Vec::new();
+    for row in conn
+        .query(sql::DICTIONARY_LOGS, &[])
+        .map_err(|e| db_error(&e, &c))?
+    {
+        let row = row.map_err(|e| db_error(&e, &c))?;
+        let r = Cols { row: &row, ctx: &c };
+        rows.push((
+            r.u32(0)?,
+            r.u64(1)?,
+            r.u64(2)?,
+            r.opt_u64(3)?,
+            r.string(4)? == "YES",
+            r.string(5)? == "YES",
+        ));
+    }
+    Ok(pair_builds(rows))
+}
+
 /// Transactions open now on any instance, oldest first.
 pub fn open_transactions(conn: &oracle::Connection) -> Result<Vec<OpenTransaction>> {
     let c = CallContext {
@@ -194,11 +273,14 @@ fn contents_row(r: &Cols) -> Result<LogMinerRow> {
     })
 }
 
-/// Add the logs, start LogMiner, stream the window, end LogMiner. `in_pdb`: the session is
-/// inside a PDB (per-PDB mining, 19c+): no log is added, START_LOGMNR finds them by SCN.
+/// Add the logs, start LogMiner, stream the window, end LogMiner. With the dictionary in the
+/// redo the logs run from the newest build whole before the window (LogMiner reads from it).
+/// `in_pdb`: the session is inside a PDB (per-PDB mining, 19c+): no log is added, START_LOGMNR
+/// finds them by SCN.
 pub fn mine(
     conn: &oracle::Connection,
     logs: &[LogFile],
+    dictionary: Dictionary,
     start: Scn,
     end: Scn,
     in_pdb: bool,
@@ -208,7 +290,23 @@ pub fn mine(
         return Err(CdcError::InvalidScnRange { start, end });
     }
     let oldest = logs.iter().map(|l| l.first_scn).min();
-    let chosen = logs_for_window(logs, start, end)?;
+    // The window's own logs first: a missing one is ORA-01291 whatever the dictionary.
+    logs_for_window(logs, start, end)?;
+    let (from, start_statement) = match dictionary {
+        Dictionary::OnlineCatalog => (start, sql::START_LOGMNR),
+        Dictionary::RedoLogs => {
+            let builds = read_dictionary_builds(conn)?;
+            let Some(b) = dictionary_for(&builds, start) else {
+                return Err(CdcError::NoDictionaryInRedo {
+                    mining: "the mining database".into(),
+                    scn: start,
+                    builds: builds.iter().map(|b| b.end_next_scn).collect(),
+                });
+            };
+            (b.begin_scn.min(start), sql::START_LOGMNR_REDO_DICTIONARY)
+        }
+    };
+    let chosen = logs_for_window(logs, from, end)?;
     let add = ctx("LogMiner ADD_LOGFILE", start, end, oldest);
     for (i, log) in chosen.iter().enumerate().filter(|_| !in_pdb) {
         let statement = if i == 0 {
@@ -221,20 +319,25 @@ pub fn mine(
             .map_err(|e| db_error(&e, &add))?;
     }
     tracing::debug!(start, end, logs = chosen.len(), "LogMiner session starting");
-    let result = stream(conn, start, end, oldest, row);
-    // Always end the session: it holds PGA memory and the log list until then.
-    let ended = conn
-        .execute(sql::END_LOGMNR, &[])
-        .map_err(|e| db_error(&e, &ctx("LogMiner END_LOGMNR", start, end, oldest)));
+    let result = stream(conn, start_statement, start, end, oldest, row);
+    // Always end the session: it holds PGA memory and the log list until then. One already
+    // gone (ORA-01307: no LogMiner session is currently active) is ended (as Debezium does).
+    let ended = match conn.execute(sql::END_LOGMNR, &[]) {
+        Err(e) if super::connect::code_of(&e) == Some(super::connect::OraCode::Ora(1307)) => Ok(()),
+        other => other
+            .map(|_| ())
+            .map_err(|e| db_error(&e, &ctx("LogMiner END_LOGMNR", start, end, oldest))),
+    };
     match (result, ended) {
         (Err(e), _) => Err(e),
         (Ok(()), Err(e)) => Err(e),
-        (Ok(()), Ok(_)) => Ok(()),
+        (Ok(()), Ok(())) => Ok(()),
     }
 }
 
 fn stream(
     conn: &oracle::Connection,
+    start_statement: &str,
     start: Scn,
     end: Scn,
     oldest: Option<Scn>,
@@ -246,7 +349,7 @@ fn stream(
     );
     let binds = [("startscn", s.as_sql()), ("endscn", e.as_sql())];
     let started = ctx("LogMiner START_LOGMNR", start, end, oldest);
-    conn.execute_named(sql::START_LOGMNR, &binds)
+    conn.execute_named(start_statement, &binds)
         .map_err(|err| db_error(&err, &started))?;
     let read = ctx("reading V$LOGMNR_CONTENTS", start, end, oldest);
     let mut stmt = conn
@@ -352,5 +455,40 @@ mod tests {
             Err(CdcError::MissingLogFile { .. })
         ));
         assert!(logs_for_window(&logs, 120, 180).is_ok());
+    }
+
+    #[test]
+    fn dictionary_builds_pair_begin_and_end_logs_and_the_newest_whole_one_is_used() {
+        let rows = vec![
+            // Thread 1: a build over sequences 5..6, archived twice (two destinations).
+            (1, 5, 500, Some(600), true, false),
+            (1, 6, 600, Some(700), false, true),
+            (1, 5, 500, Some(600), true, false),
+            // A build in one log (sequence 9).
+            (1, 9, 900, Some(1000), true, true),
+            // A build begun in sequence 12 whose end is not archived yet.
+            (1, 12, 1200, Some(1300), true, false),
+        ];
+        let builds = pair_builds(rows);
+        let spans: Vec<_> = builds
+            .iter()
+            .map(|b| {
+                (
+                    b.begin_sequence,
+                    b.begin_scn,
+                    b.end_sequence,
+                    b.end_next_scn,
+                )
+            })
+            .collect();
+        assert_eq!(spans, vec![(5, 500, 6, 700), (9, 900, 9, 1000)]);
+        // The end log must be over before the window starts.
+        assert!(dictionary_for(&builds, 699).is_none());
+        assert_eq!(dictionary_for(&builds, 700).map(|b| b.begin_scn), Some(500));
+        assert_eq!(dictionary_for(&builds, 999).map(|b| b.begin_scn), Some(500));
+        assert_eq!(
+            dictionary_for(&builds, 5000).map(|b| b.begin_scn),
+            Some(900)
+        );
     }
 }

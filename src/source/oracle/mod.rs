@@ -36,6 +36,11 @@ pub struct OracleConnector {
     url: String,
     user: String,
     password: Password,
+    /// A downstream mining database (`cdc.mining.database.url`): its own V$THREAD says nothing
+    /// of the source's redo it mines.
+    mining: bool,
+    /// `cdc.mining.dictionary`: the dictionary LogMiner sessions start with.
+    dictionary: Dictionary,
 }
 
 impl fmt::Debug for OracleConnector {
@@ -55,7 +60,9 @@ impl OracleConnector {
         let password = settings
             .database_password()
             .map(|s| Password::new(s.expose()));
-        Self::new(settings.database_url(), settings.database_user(), password)
+        let mut c = Self::new(settings.database_url(), settings.database_user(), password)?;
+        c.dictionary = settings.mining_dictionary;
+        Ok(c)
     }
 
     /// The mining (downstream) database of `cdc.mining.database.url`, with
@@ -64,7 +71,10 @@ impl OracleConnector {
         let password = settings
             .mining_password()
             .map(|s| Password::new(s.expose()));
-        Self::new(url, settings.mining_user(), password)
+        let mut c = Self::new(url, settings.mining_user(), password)?;
+        c.mining = true;
+        c.dictionary = settings.mining_dictionary;
+        Ok(c)
     }
 
     /// The same checks as [`OracleConnector::from_settings`], from plain values.
@@ -106,6 +116,8 @@ impl OracleConnector {
             url: url.to_string(),
             user,
             password,
+            mining: false,
+            dictionary: Dictionary::OnlineCatalog,
         })
     }
 
@@ -117,6 +129,9 @@ impl OracleConnector {
             conn,
             container: None,
             column_types: HashMap::new(),
+            mining: self.mining,
+            standby: None,
+            dictionary: self.dictionary,
         })
     }
 }
@@ -162,6 +177,11 @@ pub struct OracleSession {
     container: Option<Container>,
     /// DATA_TYPE per column, per table read, to build select lists.
     column_types: HashMap<TableName, HashMap<String, String>>,
+    /// Opened as a downstream mining database (see [`OracleConnector`]).
+    mining: bool,
+    /// Whether the database is a standby (V$DATABASE.DATABASE_ROLE), once asked.
+    standby: Option<bool>,
+    dictionary: Dictionary,
 }
 
 fn ctx(operation: &'static str) -> CallContext {
@@ -718,6 +738,50 @@ impl Session for OracleSession {
         logminer::read_logs(&self.conn)
     }
 
+    fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
+        logminer::read_threads(&self.conn)
+    }
+
+    fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
+        logminer::read_dictionary_builds(&self.conn)
+    }
+
+    fn host_utc_offset(&mut self) -> Result<Option<i32>> {
+        let c = ctx("reading the host's time zone (SYSTIMESTAMP)");
+        let row = self
+            .conn
+            .query_row(sql::HOST_UTC_OFFSET, &[])
+            .map_err(|e| db_error(&e, &c))?;
+        let text = Cols { row: &row, ctx: &c }.string(0)?;
+        parse_utc_offset(&text).map(Some).ok_or_else(|| {
+            CdcError::Database(format!("SYSTIMESTAMP's offset `{text}` is not +HH:MM"))
+        })
+    }
+
+    /// On the database whose redo is mined: before what LGWR has written on every open thread.
+    /// A downstream mining database's own threads say nothing of the shipped redo (the
+    /// source's V$THREAD bounds it, see `mining.rs`).
+    fn mining_limit(&mut self) -> Result<Option<Scn>> {
+        if self.mining {
+            return Ok(None);
+        }
+        // A standby mines redo it received, which its primary's LGWR had written; its V$THREAD
+        // describes the primary's threads as its control file last saw them (Debezium caps
+        // by V$THREAD in its PRIMARY capture mode only).
+        let standby = match self.standby {
+            Some(s) => s,
+            None => {
+                let s = self.database()?.role != DatabaseRole::Primary;
+                self.standby = Some(s);
+                s
+            }
+        };
+        if standby {
+            return Ok(None);
+        }
+        Ok(written_bound(&self.redo_threads()?))
+    }
+
     fn instance_config(&mut self) -> Result<InstanceConfig> {
         instance::read(&self.conn)
     }
@@ -764,7 +828,7 @@ impl Session for OracleSession {
         // log files is for CDB$ROOT and non-CDBs only.
         let in_pdb = self.current_container()?.pdb.is_some();
         let logs = logminer::read_logs(&self.conn)?;
-        logminer::mine(&self.conn, &logs, start, end, in_pdb, row)
+        logminer::mine(&self.conn, &logs, self.dictionary, start, end, in_pdb, row)
     }
 }
 

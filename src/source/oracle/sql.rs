@@ -62,6 +62,39 @@
 //!   LIMIT_VALUE VARCHAR2(10), `UNLIMITED` for no limit (23ai Reference); the resource names
 //!   are lower case in real output (`processes`, `sessions`); GV$RESOURCE_LIMIT is readable
 //!   only in CDB$ROOT or a non-CDB (ORDS reference), so from a PDB this part may be unknown.
+//! - `V$THREAD` (10.2 to 23ai Reference): STATUS `OPEN`/`CLOSED`, ENABLED `DISABLED`, `PRIVATE`
+//!   or `PUBLIC`, SEQUENCE# the current log, LAST_REDO_SEQUENCE#/LAST_REDO_BLOCK "written by
+//!   LGWR", LAST_REDO_CHANGE# "SCN of last redo for the thread", LAST_REDO_TIME a DATE. Debezium
+//!   (`OracleConnection.getRedoThreadState`, `AbstractLogMinerStreamingChangeEventSource.
+//!   calculateUpperBounds`) caps its mining window at the lowest LAST_REDO_CHANGE# of the OPEN
+//!   threads minus 1 and skips PRIVATE threads (instance recovery only); LGWR writes at a
+//!   commit, a log switch, and every 3 seconds (Concepts, "Log Writer Process"; Reference,
+//!   "log file sync": a commit waits until its redo is written).
+//! - Time: SYSTIMESTAMP "returns the system date, including fractional seconds and time zone, of
+//!   the system on which the database resides" (SQL Reference 9.2 to 12.2); V$LOGMNR_CONTENTS's
+//!   TIMESTAMP and COMMIT_TIMESTAMP are DATEs of that clock, not of the session's TIME_ZONE
+//!   (oracle-facts §8). Debezium subtracts `SYSTIMESTAMP`'s offset from them
+//!   (`LogMinerStreamingChangeEventSourceMetrics.setDatabaseTimeDifference`, the buffered and
+//!   unbuffered event sources) and from SCN_TO_TIMESTAMP's result
+//!   (`OracleSnapshotChangeEventSource.getSnapshotSourceTimestamp`): both are host time.
+//! - Dictionary in the redo: "When you use the dictionary in the online catalog, you must mine
+//!   the redo log files in the same database that generated them" (12.1 Utilities, Example 4),
+//!   so a downstream needs `DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS)`
+//!   on the source (ARCHIVELOG mode; EXECUTE_CATALOG_ROLE; in CDB$ROOT of a CDB), found through
+//!   V$ARCHIVED_LOG.DICTIONARY_BEGIN/DICTIONARY_END, and START_LOGMNR with DICT_FROM_REDO_LOGS
+//!   (+ DDL_DICT_TRACKING, "applies any DDL statements seen in the redo log files to its internal
+//!   dictionary", Utilities "Tracking DDL Statements in the LogMiner Dictionary"). The log that
+//!   holds the end of the build "must have been created before the redo log files that you want
+//!   to analyze"; with DDL_DICT_TRACKING LogMiner reads from the build's commit on, with no
+//!   missing sequence. Errors: ORA-01371 "Complete LogMiner dictionary not found", ORA-01333
+//!   "failed to establish Logminer Dictionary", ORA-01321 "No Logminer Dictionary for requested
+//!   start SCN" (Database Error Messages) — all CDC-5302.
+//! - Errors while mining (Database Error Messages): ORA-01284 "file cannot be opened", ORA-00308
+//!   "cannot open archived log", ORA-00310 "archived log contains sequence", ORA-01307 "no
+//!   LogMiner session is currently active" mean the log list changed under the session: a new
+//!   session on the current list mines the window again (CDC-5009; Debezium's OracleErrorHandler
+//!   retries 01284 and 00310, and its END_LOGMNR ignores 01307). ORA-22924 "snapshot too old" is
+//!   ORA-01555 for LOB data (CDC-5001).
 //! - LogMiner grants: "You must have the EXECUTE_CATALOG_ROLE role and the LOGMINING privilege
 //!   to query the V$LOGMNR_CONTENTS view and to use the LogMiner PL/SQL packages" (12.1
 //!   Utilities); "To query this view, you must have the LOGMINING privilege" (19c Reference);
@@ -288,6 +321,18 @@ AND a.DEST_ID IN (SELECT s.DEST_ID FROM V$ARCHIVE_DEST_STATUS s \
 WHERE s.STATUS = 'VALID' AND s.TYPE = 'LOCAL') \
 ORDER BY a.THREAD#, a.SEQUENCE#, a.DEST_ID";
 
+/// The database host's offset from UTC, e.g. `+02:00`: SYSTIMESTAMP "returns the system date,
+/// including fractional seconds and time zone, of the system on which the database resides"
+/// (SQL Reference), and V$LOGMNR_CONTENTS's TIMESTAMP/COMMIT_TIMESTAMP are DATEs of that clock.
+/// Debezium subtracts the same offset (`OracleConnection.getDatabaseSystemTime`). No privilege.
+pub const HOST_UTC_OFFSET: &str = "SELECT TO_CHAR(SYSTIMESTAMP, 'TZH:TZM') FROM DUAL";
+
+/// The redo threads and how far LGWR has written each: mining windows end before the lowest
+/// LAST_REDO_CHANGE# of the OPEN threads (see `model::written_bound`). LAST_REDO_TIME is a
+/// DATE, as fixed-format text. Privilege: SELECT on V_$THREAD (SELECT_CATALOG_ROLE).
+pub const REDO_THREADS: &str = "SELECT THREAD#, STATUS, ENABLED, SEQUENCE#, LAST_REDO_CHANGE#, \
+TO_CHAR(LAST_REDO_TIME, 'YYYY-MM-DD HH24:MI:SS') FROM V$THREAD ORDER BY THREAD#";
+
 // ---------------------------------------------------------------------------------------------
 // Pre-flight checks (`doctor`): each one is optional; a missing grant leaves its part unknown
 // ---------------------------------------------------------------------------------------------
@@ -337,6 +382,26 @@ LOGFILENAME => :logfilename, OPTIONS => SYS.DBMS_LOGMNR.ADDFILE); END;";
 pub const START_LOGMNR: &str = "BEGIN SYS.DBMS_LOGMNR.START_LOGMNR(\
 STARTSCN => :startscn, ENDSCN => :endscn, \
 OPTIONS => SYS.DBMS_LOGMNR.DICT_FROM_ONLINE_CATALOG + SYS.DBMS_LOGMNR.NO_ROWID_IN_STMT); END;";
+
+/// [`START_LOGMNR`] with the dictionary from the redo (`cdc.mining.dictionary=redo_logs`, a
+/// downstream): DICT_FROM_REDO_LOGS loads the dictionary a `DBMS_LOGMNR_D.BUILD` put into the
+/// added logs, DDL_DICT_TRACKING applies the DDL read after it, so each change decodes with the
+/// dictionary of its SCN; LogMiner then reads from the build on ("No missing redo log files …
+/// are allowed from the required starting SCN", Utilities, "DDL_DICT_TRACKING and Specified
+/// Time or SCN Ranges"). Binds and privilege as [`START_LOGMNR`].
+pub const START_LOGMNR_REDO_DICTIONARY: &str = "BEGIN SYS.DBMS_LOGMNR.START_LOGMNR(\
+STARTSCN => :startscn, ENDSCN => :endscn, \
+OPTIONS => SYS.DBMS_LOGMNR.DICT_FROM_REDO_LOGS + SYS.DBMS_LOGMNR.DDL_DICT_TRACKING \
++ SYS.DBMS_LOGMNR.NO_ROWID_IN_STMT); END;";
+
+/// Archived logs holding the beginning or the end of a LogMiner dictionary build
+/// (`DBMS_LOGMNR_D.BUILD` with STORE_IN_REDO_LOGS): DICTIONARY_BEGIN / DICTIONARY_END are
+/// `YES` or `NO` (Utilities, "Extracting a LogMiner Dictionary to the Redo Log Files", and its
+/// Examples 4 and 5, which query exactly these columns). Privilege: SELECT on V_$ARCHIVED_LOG.
+pub const DICTIONARY_LOGS: &str = "SELECT a.THREAD#, a.SEQUENCE#, a.FIRST_CHANGE#, \
+a.NEXT_CHANGE#, a.DICTIONARY_BEGIN, a.DICTIONARY_END FROM V$ARCHIVED_LOG a \
+WHERE a.STATUS = 'A' AND (a.DICTIONARY_BEGIN = 'YES' OR a.DICTIONARY_END = 'YES') \
+ORDER BY a.THREAD#, a.SEQUENCE#";
 
 /// End the LogMiner session and free its resources. Privilege: as [`ADD_FIRST_LOGFILE`].
 pub const END_LOGMNR: &str = "BEGIN SYS.DBMS_LOGMNR.END_LOGMNR; END;";

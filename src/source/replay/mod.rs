@@ -268,6 +268,12 @@ impl Session for ReplaySession {
             .map(|r| r.timestamp.clone()))
     }
 
+    /// The exporting database host's, as `database.host_utc_offset` of the replay's
+    /// `schema.yaml` gives it (default `+00:00`): the export's TIMESTAMP columns are its clock.
+    fn host_utc_offset(&mut self) -> Result<Option<i32>> {
+        Ok(Some(self.loaded.schema.database.host_offset_secs()))
+    }
+
     fn logs(&mut self) -> Result<Vec<LogFile>> {
         let l = &self.loaded;
         let first = l.export.rows.iter().find(|r| r.scn == l.first_scn);
