@@ -6,12 +6,19 @@ use super::schema::TableLogging;
 use super::sql_redo::{self, Col, CSF_PIECE_BYTES};
 use super::store::{Replica, TableState};
 use crate::errors::{CdcError, Result};
+use crate::source::filter::MiningFilter;
 use crate::source::model::{op, LogMinerRow, Scn};
 use crate::source::rowid::{RowId, LOB_ROWID};
 use crate::types::{ColumnType, Value};
 
-/// Rows with `start <= SCN <= end`, in redo order.
-pub fn mine(replica: &Replica, start: Scn, end: Scn) -> Result<Vec<LogMinerRow>> {
+/// Rows with `start <= SCN <= end` that `filter` keeps, in redo order. The filter is the
+/// query's WHERE clause: a row it drops is never built (its SQL_REDO never rendered).
+pub fn mine(
+    replica: &Replica,
+    start: Scn,
+    end: Scn,
+    filter: &MiningFilter,
+) -> Result<Vec<LogMinerRow>> {
     if end < start {
         return Err(CdcError::InvalidScnRange { start, end });
     }
@@ -54,6 +61,7 @@ pub fn mine(replica: &Replica, start: Scn, end: Scn) -> Result<Vec<LogMinerRow>>
         replica,
         out: &mut out,
         window_start: start,
+        filter,
     };
     for (i, rec) in replica.records.iter().enumerate().skip(from) {
         if rec.scn() > end {
@@ -68,6 +76,7 @@ struct Renderer<'a> {
     replica: &'a Replica,
     out: &'a mut Vec<LogMinerRow>,
     window_start: Scn,
+    filter: &'a MiningFilter,
 }
 
 fn timestamp(ms: i64) -> String {
@@ -126,7 +135,12 @@ impl Renderer<'_> {
             status: 0,
             info: None,
             src_con_name: self.con_name(xid),
-            username: self.replica.schema.database.workload_user.clone(),
+            username: self
+                .replica
+                .xid_user
+                .get(&xid)
+                .unwrap_or(&self.replica.schema.database.workload_user)
+                .clone(),
             data_obj: 0,
         }
     }
@@ -140,6 +154,11 @@ impl Renderer<'_> {
             .get(&xid)
             .cloned()
             .unwrap_or_else(|| "CDB$ROOT".to_string())
+    }
+
+    /// Whether the query's WHERE keeps a row with these columns.
+    fn keeps(&self, row: &LogMinerRow) -> bool {
+        self.filter.keeps(row)
     }
 
     /// Push a statement, cut into CSF pieces.
@@ -169,11 +188,40 @@ impl Renderer<'_> {
         row
     }
 
+    /// The row of a change Oracle made itself (`Redo::Other`), as operation `code`, without
+    /// SQL_REDO.
+    fn other_row(&self, n: u64, rec: &Redo, scn: Scn, ts: i64, code: u32) -> LogMinerRow {
+        let Redo::Other {
+            xid,
+            owner,
+            table,
+            obj,
+            rid,
+            info,
+            ..
+        } = rec
+        else {
+            return self.base(n, scn, ts, Xid::default(), code);
+        };
+        let mut row = self.base(n, scn, ts, *xid, code);
+        row.seg_owner = Some(owner.clone());
+        row.table_name = Some(table.clone());
+        row.data_obj = u64::from(*obj);
+        row.info = info.clone();
+        if code != op::DDL {
+            row.row_id = rid.clone();
+            row.ssn = 1;
+        }
+        row
+    }
+
     fn record(&mut self, n: u64, rec: &Redo) -> Result<()> {
         match rec {
             Redo::Begin { scn, xid, ts, .. } => {
                 let row = self.base(n, *scn, *ts, *xid, op::START);
-                self.push_sql(row, "set transaction read write;".into());
+                if self.keeps(&row) {
+                    self.push_sql(row, "set transaction read write;".into());
+                }
             }
             Redo::Insert {
                 scn,
@@ -186,6 +234,9 @@ impl Renderer<'_> {
                 let t = &self.replica.tables[*tab as usize];
                 let cols = t.columns_at(*scn);
                 let row = self.with_table(self.base(n, *scn, *ts, *xid, op::INSERT), t, rid);
+                if !self.keeps(&row) {
+                    return Ok(());
+                }
                 let items: Vec<Col> = cols
                     .iter()
                     .zip(after)
@@ -208,6 +259,9 @@ impl Renderer<'_> {
                 let t = &self.replica.tables[*tab as usize];
                 let cols = t.columns_at(*scn);
                 let row = self.with_table(self.base(n, *scn, *ts, *xid, op::UPDATE), t, rid);
+                if !self.keeps(&row) {
+                    return Ok(());
+                }
                 let mut changed: Vec<usize> = if set_cols.is_empty() {
                     (0..cols.len())
                         .filter(|&i| !cols[i].virtual_column && before.get(i) != after.get(i))
@@ -264,6 +318,9 @@ impl Renderer<'_> {
                 let t = &self.replica.tables[*tab as usize];
                 let cols = t.columns_at(*scn);
                 let row = self.with_table(self.base(n, *scn, *ts, *xid, op::DELETE), t, rid);
+                if !self.keeps(&row) {
+                    return Ok(());
+                }
                 // The undo of a delete holds the whole row, so every column is in the WHERE.
                 let wh: Vec<Col> = cols
                     .iter()
@@ -281,6 +338,23 @@ impl Renderer<'_> {
                     Redo::Insert { tab, rid, .. } => (*tab, rid, op::DELETE),
                     Redo::Update { tab, rid, .. } => (*tab, rid, op::UPDATE),
                     Redo::Delete { tab, rid, .. } => (*tab, rid, op::INSERT),
+                    Redo::Other {
+                        op: code @ (op::INSERT | op::UPDATE | op::DELETE),
+                        ..
+                    } => {
+                        let inverse = match *code {
+                            op::INSERT => op::DELETE,
+                            op::DELETE => op::INSERT,
+                            _ => op::UPDATE,
+                        };
+                        let mut row = self.other_row(n, undone, *scn, *ts, inverse);
+                        row.rollback = 1;
+                        row.ssn = 0;
+                        if self.keeps(&row) {
+                            self.out.push(row);
+                        }
+                        return Ok(());
+                    }
                     _ => return Ok(()),
                 };
                 let t = &self.replica.tables[tab as usize];
@@ -288,7 +362,9 @@ impl Renderer<'_> {
                 row.rollback = 1;
                 row.ssn = 0;
                 // With NO_ROWID_IN_STMT an undo row's SQL_REDO (only a ROWID predicate) is empty.
-                self.out.push(row);
+                if self.keeps(&row) {
+                    self.out.push(row);
+                }
             }
             Redo::Commit { scn, xids, ts } => {
                 for xid in xids {
@@ -296,13 +372,17 @@ impl Renderer<'_> {
                     row.commit_scn = Some(*scn);
                     row.commit_timestamp = Some(timestamp(*ts));
                     row.start_scn = self.replica.xid_start.get(xid).copied();
-                    self.push_sql(row, "commit;".into());
+                    if self.keeps(&row) {
+                        self.push_sql(row, "commit;".into());
+                    }
                 }
             }
             Redo::Rollback { scn, xid, ts } => {
                 let mut row = self.base(n, *scn, *ts, *xid, op::ROLLBACK);
                 row.start_scn = self.replica.xid_start.get(xid).copied();
-                self.push_sql(row, "rollback;".into());
+                if self.keeps(&row) {
+                    self.push_sql(row, "rollback;".into());
+                }
             }
             Redo::Ddl {
                 scn,
@@ -318,7 +398,17 @@ impl Renderer<'_> {
                 row.table_name = Some(t.def.name.table.clone());
                 row.data_obj = u64::from(t.data_object_id);
                 row.info = Some("USER DDL (PlSql=0 RecDep=0)".into());
-                self.push_sql(row, sql.clone());
+                if self.keeps(&row) {
+                    self.push_sql(row, sql.clone());
+                }
+            }
+            Redo::Other {
+                scn, ts, op, sql, ..
+            } => {
+                let row = self.other_row(n, rec, *scn, *ts, *op);
+                if self.keeps(&row) {
+                    self.push_sql(row, sql.clone());
+                }
             }
             Redo::Extent { .. } | Redo::Stats { .. } | Redo::LogSwitch { .. } => {}
         }
@@ -362,6 +452,9 @@ impl Renderer<'_> {
             let mut r = row.clone();
             r.operation_code = op::LOB_WRITE;
             r.operation = op::name(op::LOB_WRITE).to_string();
+            if !self.keeps(&r) {
+                continue;
+            }
             let sql = sql_redo::lob_write_as(&t.def.name, &c.name, &c.data_type, &key, v);
             self.push_sql(r, sql);
         }

@@ -5,6 +5,7 @@
 //! replays the redo into a multi-version [`store::Replica`] and tails it for new records, so
 //! readers in other processes see commits as the one [`writer::Writer`] makes them.
 
+pub mod background;
 pub mod clock;
 pub mod condition;
 pub mod generate;
@@ -565,6 +566,7 @@ impl Session for EmulatorSession {
         &mut self,
         start: Scn,
         end: Scn,
+        filter: &crate::source::MiningFilter,
         row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
     ) -> Result<()> {
         self.call()?;
@@ -581,7 +583,7 @@ impl Session for EmulatorSession {
             end,
             &self.shared.describe(),
         )?;
-        let rows = logminer::mine(&*self.replica()?, start, end)?;
+        let rows = logminer::mine(&*self.replica()?, start, end, filter)?;
         // ORA-00310 comes part-way through a window: some rows were already handed over.
         let stop_at = if fail { rows.len() / 2 } else { rows.len() };
         for r in rows.into_iter().take(stop_at) {
@@ -598,6 +600,8 @@ impl Session for EmulatorSession {
     }
 }
 
+#[cfg(test)]
+mod background_tests;
 #[cfg(test)]
 mod tests;
 

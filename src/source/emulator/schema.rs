@@ -68,6 +68,31 @@ pub struct DatabaseSpec {
     pub processes_in_use: u64,
     pub sessions: u64,
     pub sessions_in_use: u64,
+    /// What Oracle itself writes into the redo beside the workload (see [`BackgroundSpec`]).
+    pub background: BackgroundSpec,
+}
+
+/// The redo Oracle writes on its own while the workload runs, which V$LOGMNR_CONTENTS shows
+/// beside the application's changes (oracle-facts §8, "Filtering"): recursive SYS
+/// transactions on the dictionary and Oracle's internal DDL. Counted in workload transactions.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BackgroundSpec {
+    /// A SYS transaction every N workload transactions (0: never): a sequence cache refill
+    /// (SYS.SEQ$), DML monitoring (SYS.MON_MODS_ALL$) or column usage (SYS.COL_USAGE$).
+    pub sys_every: u64,
+    /// A DDL row Oracle runs itself (INFO `INTERNAL DDL…`), in a SYS transaction of its own,
+    /// every N workload transactions (0: never).
+    pub internal_ddl_every: u64,
+}
+
+impl Default for BackgroundSpec {
+    fn default() -> Self {
+        BackgroundSpec {
+            sys_every: 4,
+            internal_ddl_every: 50,
+        }
+    }
 }
 
 /// One archive destination of the emulated database.
@@ -183,6 +208,7 @@ impl Default for DatabaseSpec {
             processes_in_use: 60,
             sessions: 472,
             sessions_in_use: 40,
+            background: BackgroundSpec::default(),
         }
     }
 }
@@ -310,6 +336,22 @@ pub struct TableSpec {
     /// Optimizer statistics after init: `current`, `stale` or `missing`.
     #[serde(default)]
     pub statistics: StatsSpec,
+    /// A materialized view log on the table (`CREATE MATERIALIZED VIEW LOG ON …`): every
+    /// change also writes an `MLOG$_<TABLE>` row in the same transaction.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub materialized_view_log: bool,
+    /// Transactions of the table's owner (USERNAME = the owner) on this table alone, per
+    /// workload transaction: a busy schema beside the workload's (0: none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub background_transactions: u32,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -392,6 +434,8 @@ pub struct TableDef {
     pub partitions: Option<PartitionSpec>,
     pub rows: u64,
     pub statistics: StatsSpec,
+    pub materialized_view_log: bool,
+    pub background_transactions: u32,
 }
 
 impl SchemaFile {
@@ -499,6 +543,12 @@ impl SchemaFile {
                     }
                 )));
             }
+            if crate::source::filter::is_oracle_schema(&name.owner) {
+                return Err(bad(format!(
+                    "table `{name}`: {} is a schema Oracle maintains; its rows come from database.background",
+                    name.owner
+                )));
+            }
             if !seen.insert(name.clone()) {
                 return Err(bad(format!("table `{name}` is declared twice")));
             }
@@ -600,6 +650,8 @@ impl SchemaFile {
                 partitions: t.partitions.clone(),
                 rows: t.rows,
                 statistics: t.statistics,
+                materialized_view_log: t.materialized_view_log,
+                background_transactions: t.background_transactions,
             });
         }
         Ok(out)

@@ -106,7 +106,7 @@ fn read(s: &mut dyn Session, table: &str, scn: Scn) -> Result<Vec<FetchedRow>> {
 
 fn mine(s: &mut dyn Session, start: Scn, end: Scn) -> Vec<LogMinerRow> {
     let mut rows = Vec::new();
-    s.mine(start, end, &mut |r| {
+    s.mine(start, end, &Default::default(), &mut |r| {
         rows.push(r);
         Ok(())
     })
@@ -662,11 +662,15 @@ tables:
         .windows(2)
         .all(|w| w[0].next_scn == Some(w[1].first_scn) && w[1].sequence == w[0].sequence + 1));
     let end = s.current_scn().unwrap();
-    let e = s.mine(5000, end, &mut |_| Ok(())).unwrap_err();
+    let e = s
+        .mine(5000, end, &Default::default(), &mut |_| Ok(()))
+        .unwrap_err();
     assert_eq!(e.code(), crate::errors::Code::Cdc5004, "{e}");
     assert!(e.to_string().contains("ORA-01291"));
     assert!(!mine(&mut *s, logs[0].first_scn, end).is_empty());
-    let e = s.mine(end, end - 1, &mut |_| Ok(())).unwrap_err();
+    let e = s
+        .mine(end, end - 1, &Default::default(), &mut |_| Ok(()))
+        .unwrap_err();
     assert_eq!(e.code(), crate::errors::Code::Cdc5008);
 }
 
@@ -1027,7 +1031,9 @@ fn a_downstream_holds_only_shipped_logs_and_a_gap_is_ora_01291() {
         .collect();
     assert!(!ours.is_empty());
     assert_eq!(ours, theirs);
-    let e = s.mine(limit, limit + 2, &mut |_| Ok(())).unwrap_err();
+    let e = s
+        .mine(limit, limit + 2, &Default::default(), &mut |_| Ok(()))
+        .unwrap_err();
     assert_eq!(e.code(), crate::errors::Code::Cdc5201, "{e}");
     assert!(
         e.to_string().contains("sequence 4") && e.to_string().contains("ORA-01291"),
@@ -1053,7 +1059,7 @@ fn a_downstream_holds_only_shipped_logs_and_a_gap_is_ora_01291() {
     assert_eq!(d.logs().unwrap(), logs);
     assert_eq!(d.mining_limit().unwrap(), Some(limit));
     assert_eq!(
-        d.mine(limit, limit + 2, &mut |_| Ok(()))
+        d.mine(limit, limit + 2, &Default::default(), &mut |_| Ok(()))
             .unwrap_err()
             .code(),
         crate::errors::Code::Cdc5201

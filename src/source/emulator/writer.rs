@@ -257,6 +257,12 @@ impl Writer {
 
     /// Start a transaction; it is written (START) with its first change, as in Oracle.
     pub fn begin(&mut self) -> Result<Xid> {
+        self.begin_as(None)
+    }
+
+    /// Start a transaction run by `user` (V$LOGMNR_CONTENTS.USERNAME); `None`: the
+    /// database's workload user.
+    pub fn begin_as(&mut self, user: Option<&str>) -> Result<Xid> {
         let threads = self.replica.schema.database.redo_threads.max(1);
         self.next_slot = self.next_slot.wrapping_add(1);
         let xid = Xid {
@@ -274,6 +280,7 @@ impl Writer {
                 xid,
                 thread,
                 ts,
+                user: user.map(str::to_string),
             },
             thread,
         )?;
@@ -440,7 +447,8 @@ impl Writer {
         )?;
         let tx = self.tx(xid)?;
         tx.changes.push(n);
-        tx.overlay.insert((table, rid), Some(row));
+        tx.overlay.insert((table, rid), Some(row.clone()));
+        self.mview_log(xid, table, rid, &row, 'I')?;
         Ok(rid)
     }
 
@@ -520,7 +528,8 @@ impl Writer {
         )?;
         let tx = self.tx(xid)?;
         tx.changes.push(n);
-        tx.overlay.insert((table, rid), Some(after));
+        tx.overlay.insert((table, rid), Some(after.clone()));
+        self.mview_log(xid, table, rid, &after, 'U')?;
         Ok(rid)
     }
 
@@ -528,6 +537,7 @@ impl Writer {
         let before = self
             .row(Some(xid), table, rid)
             .ok_or_else(|| CdcError::Workload(format!("no row at {}", rid.encode())))?;
+        let logged = before.clone();
         self.lock(xid, table, rid)?;
         let scn = self.scn();
         let ts = self.now();
@@ -545,7 +555,57 @@ impl Writer {
         let tx = self.tx(xid)?;
         tx.changes.push(n);
         tx.overlay.insert((table, rid), None);
+        self.mview_log(xid, table, rid, &logged, 'D')
+    }
+
+    /// A change Oracle makes itself in transaction `xid` ([`Redo::Other`]).
+    pub fn other(&mut self, xid: Xid, c: super::background::OtherChange) -> Result<()> {
+        let scn = self.scn();
+        let ts = self.now();
+        let n = self.write(
+            Redo::Other {
+                scn,
+                xid,
+                op: c.op,
+                owner: c.owner,
+                table: c.table,
+                pdb: c.pdb,
+                obj: c.obj,
+                rid: c.rid,
+                sql: c.sql,
+                info: c.info,
+                ts,
+            },
+            self.thread_of(xid),
+        )?;
+        self.tx(xid)?.changes.push(n);
         Ok(())
+    }
+
+    /// The materialized view log row of a change to `table`, when it has one (`I`nsert,
+    /// `U`pdate, `D`elete), in the same transaction.
+    fn mview_log(
+        &mut self,
+        xid: Xid,
+        table: usize,
+        rid: RowId,
+        row: &[Value],
+        dml: char,
+    ) -> Result<()> {
+        let t = &self.replica.tables[table];
+        if !t.def.materialized_view_log {
+            return Ok(());
+        }
+        let change = super::background::mview_log_row(
+            t,
+            table,
+            self.replica.next_record(),
+            xid,
+            rid,
+            row,
+            dml,
+        );
+        self.other(xid, change)
     }
 
     pub fn savepoint(&mut self, xid: Xid) -> Result<Savepoint> {

@@ -11,6 +11,7 @@ use super::sql;
 use super::types_map;
 use crate::errors::{CdcError, Result};
 use crate::source::model::{op, LogFile, LogMinerRow, OpenTransaction, Scn};
+use crate::source::MiningFilter;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Archived logs first (an archive cannot be overwritten under the reader), then the online
@@ -200,6 +201,7 @@ pub fn mine(
     logs: &[LogFile],
     start: Scn,
     end: Scn,
+    filter: &MiningFilter,
     row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
 ) -> Result<()> {
     if start > end {
@@ -219,7 +221,7 @@ pub fn mine(
             .map_err(|e| db_error(&e, &add))?;
     }
     tracing::debug!(start, end, logs = chosen.len(), "LogMiner session starting");
-    let result = stream(conn, start, end, oldest, row);
+    let result = stream(conn, start, end, oldest, filter, row);
     // Always end the session: it holds PGA memory and the log list until then.
     let ended = conn
         .execute(sql::END_LOGMNR, &[])
@@ -236,6 +238,7 @@ fn stream(
     start: Scn,
     end: Scn,
     oldest: Option<Scn>,
+    filter: &MiningFilter,
     row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
 ) -> Result<()> {
     let (s, e) = (
@@ -247,13 +250,22 @@ fn stream(
     conn.execute_named(sql::START_LOGMNR, &binds)
         .map_err(|err| db_error(&err, &started))?;
     let read = ctx("reading V$LOGMNR_CONTENTS", start, end, oldest);
+    let contents = sql::logmnr_contents(filter, start, end);
+    let values = contents
+        .binds
+        .iter()
+        .map(|(name, v)| Ok((name.as_str(), Bind::from_value(v)?)))
+        .collect::<std::result::Result<Vec<_>, String>>()
+        .map_err(|e| CdcError::Database(format!("V$LOGMNR_CONTENTS binds: {e}")))?;
+    let named: Vec<(&str, &dyn oracle::sql_type::ToSql)> =
+        values.iter().map(|(n, b)| (*n, b.as_sql())).collect();
     let mut stmt = conn
-        .statement(sql::LOGMNR_CONTENTS)
+        .statement(&contents.text)
         .fetch_array_size(1000)
         .build()
         .map_err(|err| db_error(&err, &read))?;
     for r in stmt
-        .query_named(&binds)
+        .query_named(&named)
         .map_err(|err| db_error(&err, &read))?
     {
         let r = r.map_err(|err| db_error(&err, &read))?;

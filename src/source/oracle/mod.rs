@@ -732,13 +732,14 @@ impl Session for OracleSession {
         &mut self,
         start: Scn,
         end: Scn,
+        filter: &crate::source::MiningFilter,
         row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
     ) -> Result<()> {
         if start > end {
             return Err(CdcError::InvalidScnRange { start, end });
         }
         let logs = logminer::read_logs(&self.conn)?;
-        logminer::mine(&self.conn, &logs, start, end, row)
+        logminer::mine(&self.conn, &logs, start, end, filter, row)
     }
 }
 
