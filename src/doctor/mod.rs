@@ -139,7 +139,7 @@ pub const CHECKS: &[CheckSpec] = &[
     spec("privileges.logmining", Area::Privileges, "Grants streaming needs",
         "streaming mines the redo with DBMS_LOGMNR and V$LOGMNR_CONTENTS and lists logs and open transactions from V$ views"),
     spec("privileges.rowid-chunking", Area::Privileges, "Grants ROWID chunking needs",
-        "tables without a usable key are cut into ROWID ranges from their extents, read from DBA_EXTENTS"),
+        "tables without a usable key are cut into ROWID ranges from their extents, read from DBA_EXTENTS (and DBA_TABLESPACES: a bigfile tablespace lays ROWIDs out differently)"),
     spec("privileges.multitenant", Area::Privileges, "Grants multitenant capture needs",
         "a common user reaches the PDBs' containers with SET CONTAINER"),
     spec("undo.retention", Area::Undo, "Undo retention vs the longest chunk read",

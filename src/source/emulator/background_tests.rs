@@ -315,3 +315,14 @@ fn a_filtered_window_is_the_unfiltered_one_with_the_predicate_applied() {
         assert!(!kept(f), "{what} rows are filtered out");
     }
 }
+
+#[test]
+fn tables_of_oracle_schemas_are_refused() {
+    let schema =
+        "tables:\n  - name: SYS.MY_TABLE\n    columns:\n      - { name: ID, type: NUMBER }\n";
+    let e = schema::SchemaFile::parse(Path::new("s.yaml"), schema).unwrap_err();
+    assert!(
+        e.to_string().contains("SYS is a schema Oracle maintains"),
+        "{e}"
+    );
+}

@@ -70,6 +70,10 @@ pub struct DatabaseSpec {
     pub sessions_in_use: u64,
     /// What Oracle itself writes into the redo beside the workload (see [`BackgroundSpec`]).
     pub background: BackgroundSpec,
+    /// Tablespaces created BIGFILE (one data file, relative file number 1024, ROWIDs with a
+    /// 32-bit block number); 23ai creates SYSTEM, SYSAUX and USERS so. Tables are in USERS
+    /// unless their `tablespace` says otherwise.
+    pub bigfile_tablespaces: Vec<String>,
 }
 
 /// The redo Oracle writes on its own while the workload runs, which V$LOGMNR_CONTENTS shows
@@ -209,6 +213,7 @@ impl Default for DatabaseSpec {
             sessions: 472,
             sessions_in_use: 40,
             background: BackgroundSpec::default(),
+            bigfile_tablespaces: Vec::new(),
         }
     }
 }
@@ -344,6 +349,10 @@ pub struct TableSpec {
     /// workload transaction: a busy schema beside the workload's (0: none).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub background_transactions: u32,
+    /// The tablespace the table's segments are in (default `USERS`); bigfile when it is in
+    /// `database.bigfile_tablespaces`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tablespace: Option<String>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -436,6 +445,8 @@ pub struct TableDef {
     pub statistics: StatsSpec,
     pub materialized_view_log: bool,
     pub background_transactions: u32,
+    /// Its tablespace is a bigfile tablespace.
+    pub bigfile: bool,
 }
 
 impl SchemaFile {
@@ -652,6 +663,13 @@ impl SchemaFile {
                 statistics: t.statistics,
                 materialized_view_log: t.materialized_view_log,
                 background_transactions: t.background_transactions,
+                bigfile: {
+                    let ts = t.tablespace.as_deref().unwrap_or("USERS");
+                    self.database
+                        .bigfile_tablespaces
+                        .iter()
+                        .any(|b| b.eq_ignore_ascii_case(ts))
+                },
             });
         }
         Ok(out)

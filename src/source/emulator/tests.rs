@@ -310,7 +310,7 @@ fn rowids_are_extended_rowids_inside_extents_and_move_with_rows() {
     let e = &extents[0];
     let (lo, hi) = RowId::extent_bounds(
         e.data_object_id as u32,
-        e.relative_fno,
+        e.rowid_fno(),
         e.block_id as u32,
         e.blocks as u32,
     );

@@ -84,7 +84,7 @@ pub(super) fn pick_row(w: &Writer, rng: &mut ChaCha8Rng, xid: Xid, table: usize)
         let (_, e) = &t.extents[rng.gen_range(0..t.extents.len())];
         let probe = RowId {
             data_object: e.data_object_id as u32,
-            relative_fno: e.relative_fno,
+            relative_fno: e.rowid_fno(),
             block: (e.block_id + rng.gen_range(0..e.blocks)) as u32,
             slot: 0,
         };

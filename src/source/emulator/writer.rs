@@ -19,6 +19,10 @@ pub const LOCK_FILE: &str = "writer.lock";
 /// Rows per block: an 8K block holds about this many rows of a typical width.
 const ROWS_PER_BLOCK: u32 = 50;
 
+/// DBA_EXTENTS.RELATIVE_FNO of every extent in a bigfile tablespace ("In a bigfile tablespace,
+/// the relative file number is always 1024", Administrator's Guide, data file numbers).
+const BIGFILE_FNO: u32 = 1024;
+
 /// Where the next row of a segment goes.
 #[derive(Debug, Clone, Default)]
 struct Segment {
@@ -339,15 +343,24 @@ impl Writer {
     }
 
     /// A new ROWID in the table's (or partition's) segment, allocating an extent when full.
+    /// In a bigfile tablespace DBA_EXTENTS shows relative file 1024 and the ROWID's nine
+    /// characters after the object number are the block number alone (file part `AAA`).
     fn allocate(&mut self, table: usize, part: Option<usize>) -> Result<RowId> {
         let p = part.unwrap_or(0);
-        let (data_object, fno) = {
+        let (data_object, fno, bigfile) = {
             let t = &self.replica.tables[table];
-            match part {
-                Some(i) => (t.partition_objects[i], 5),
-                None => (t.data_object_id, 4),
-            }
+            let data_object = match part {
+                Some(i) => t.partition_objects[i],
+                None => t.data_object_id,
+            };
+            let fno = match (t.def.bigfile, part) {
+                (true, _) => BIGFILE_FNO,
+                (false, Some(_)) => 5,
+                (false, None) => 4,
+            };
+            (data_object, fno, t.def.bigfile)
         };
+        let rowid_fno = if bigfile { 0 } else { fno };
         let seg = &mut self.segments[table][p];
         let need_extent = match seg.extents.get(seg.extent) {
             None => true,
@@ -384,6 +397,7 @@ impl Writer {
                             relative_fno: fno,
                             block_id: u64::from(block_id),
                             blocks: u64::from(blocks),
+                            bigfile,
                         },
                     },
                     1,
@@ -394,7 +408,7 @@ impl Writer {
         let (block_id, _) = seg.extents[seg.extent];
         let rid = RowId {
             data_object,
-            relative_fno: fno,
+            relative_fno: rowid_fno,
             block: block_id + seg.block_in_extent,
             slot: seg.slot,
         };

@@ -516,6 +516,7 @@ impl Session for OracleSession {
                 relative_fno: r.u32(2)?,
                 block_id: r.u64(3)?,
                 blocks: r.u64(4)?,
+                bigfile: r.opt_string(5)?.as_deref() == Some("YES"),
             });
         }
         Ok(out)

@@ -67,6 +67,24 @@
 //!   Utilities); "To query this view, you must have the LOGMINING privilege" (19c Reference);
 //!   before 12c it was SELECT ANY TRANSACTION (10.2/11.1 Reference). `doctor` asks for exactly
 //!   these (see `src/doctor/privileges.rs`).
+//! - The mining filter ([`logmnr_contents`]) follows Debezium's `BufferedLogMinerQueryBuilder`
+//!   and `AbstractLogMinerQueryBuilder` (read in its source): `OPERATION_CODE IN (…)` of the
+//!   codes it handles, DDL only where `INFO NOT LIKE 'INTERNAL DDL%'`, `TABLE_NAME NOT LIKE
+//!   'MLOG$%'`, `SEG_OWNER IS NULL OR SEG_OWNER NOT IN (<OracleConnectorConfig.EXCLUDED_SCHEMAS>)`
+//!   without include lists, the signal table ORed into the table predicate, and the PDB
+//!   predicate on the whole query because "transactions cannot span across multiple pluggable
+//!   database boundaries" (its comment; oracle-facts §8); it too splits IN lists at 1000. Here
+//!   every part is NULL-safe (`INFO IS NULL OR …`): a bare `INFO NOT LIKE …` is unknown for a
+//!   NULL INFO and would drop the row. V$LOGMNR_CONTENTS SEG_OWNER, TABLE_NAME, INFO,
+//!   SRC_CON_NAME, USERNAME are columns of the 19c Reference. "An expression list can contain up
+//!   to 1000 expressions" (9i SQL Reference, Expression List; ORA-01795). LIKE: `_` matches one
+//!   character, `%` zero or more, the ESCAPE character makes the next `%` or `_` literal and is
+//!   itself written twice; if any operand is NULL the result is unknown (10g SQL Reference, LIKE
+//!   Condition). `UPPER(col)` because capture's patterns match case-insensitively.
+//! - Bigfile tablespaces ([`EXTENTS`]): `V$TABLESPACE.BIGFILE` "Indicates whether the tablespace
+//!   is a bigfile tablespace (YES) or a smallfile tablespace (NO)" (11.1/18c Reference); the
+//!   same column in DBA_TABLESPACES (10g+), joined on DBA_EXTENTS.TABLESPACE_NAME. What it changes
+//!   in a ROWID is in `source::rowid`.
 //! - Repeated named binds (`:l1` several times in a key predicate): ODPI-C numbers placeholders
 //!   so that "duplicate names do not count as additional placeholders" and lists "the unique bind
 //!   variables" (dpiStmt docs bundled with the `oracle` crate 0.6.3, whose own test shows
@@ -236,12 +254,16 @@ pub const TABLE_COLUMN_TYPES: &str = "SELECT COLUMN_NAME, DATA_TYPE FROM ALL_TAB
 WHERE OWNER = :owner AND TABLE_NAME = :table_name";
 
 /// Extents of one table's segments (table, partitions, subpartitions) with the data object id of
-/// each segment; `DECODE` compares the partition names NULL-safely.
-/// Binds: `:owner`, `:table_name`. Privilege: SELECT on DBA_EXTENTS and DBA_OBJECTS.
+/// each segment and whether its tablespace is bigfile (`DBA_TABLESPACES.BIGFILE` YES/NO: its
+/// ROWIDs then carry the block number in place of the relative file, and RELATIVE_FNO is 1024);
+/// `DECODE` compares the partition names NULL-safely.
+/// Binds: `:owner`, `:table_name`. Privilege: SELECT on DBA_EXTENTS, DBA_OBJECTS and
+/// DBA_TABLESPACES (SELECT_CATALOG_ROLE).
 pub const EXTENTS: &str = "SELECT e.PARTITION_NAME, o.DATA_OBJECT_ID, e.RELATIVE_FNO, \
-e.BLOCK_ID, e.BLOCKS FROM DBA_EXTENTS e JOIN DBA_OBJECTS o ON o.OWNER = e.OWNER \
+e.BLOCK_ID, e.BLOCKS, t.BIGFILE FROM DBA_EXTENTS e JOIN DBA_OBJECTS o ON o.OWNER = e.OWNER \
 AND o.OBJECT_NAME = e.SEGMENT_NAME AND o.OBJECT_TYPE = e.SEGMENT_TYPE \
 AND DECODE(o.SUBOBJECT_NAME, e.PARTITION_NAME, 1, 0) = 1 \
+JOIN DBA_TABLESPACES t ON t.TABLESPACE_NAME = e.TABLESPACE_NAME \
 WHERE e.OWNER = :owner AND e.SEGMENT_NAME = :table_name \
 AND e.SEGMENT_TYPE IN ('TABLE', 'TABLE PARTITION', 'TABLE SUBPARTITION') \
 AND o.DATA_OBJECT_ID IS NOT NULL ORDER BY e.RELATIVE_FNO, e.BLOCK_ID";
