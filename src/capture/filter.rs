@@ -86,12 +86,9 @@ pub fn mining_filter(settings: &Settings, cdb: bool) -> MiningFilter {
     let mut tables = Vec::new();
     if let (true, Some(t)) = (settings.signal.source, &settings.signal.data_collection) {
         tables.push((t.owner.clone(), t.table.clone()));
-        if let Some(list) = pdbs.as_mut() {
-            match &t.pdb {
-                Some(pdb) => add(&mut pdbs, Part::One(NameMatch::Equals(pdb.to_uppercase()))),
-                None => list.clear(),
-            }
-        }
+        // A signal table named without its PDB: in whichever container it is.
+        let pdb = t.pdb.as_ref().map(|p| NameMatch::Equals(p.to_uppercase()));
+        add(&mut pdbs, pdb.map_or(Part::Any, Part::One));
     }
     MiningFilter {
         operation_codes: crate::stream::decode::handled_codes(),
@@ -228,5 +225,16 @@ mod tests {
         assert!(keeps_table(&f, &t("PDB2.OPS.SIGNALS"), op::INSERT));
         assert!(!keeps_table(&f, &t("PDB2.OPS.OTHER"), op::INSERT));
         assert!(!keeps_table(&f, &t("PDB3.OPS.SIGNALS"), op::INSERT));
+        // Named without its PDB in a CDB: every container.
+        let f = mining_filter(
+            &settings(&[
+                "cdc.tables.include=PDB1.HR.*",
+                "cdc.signal.enabled.channels=source",
+                "cdc.signal.data.collection=OPS.SIGNALS",
+            ]),
+            true,
+        );
+        assert_eq!(f.pdbs, None);
+        assert!(keeps_table(&f, &t("PDB1.HR.EMP"), op::INSERT));
     }
 }

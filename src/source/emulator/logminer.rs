@@ -146,14 +146,30 @@ impl Renderer<'_> {
     }
 
     fn con_name(&self, xid: Xid) -> String {
+        self.con_name_ref(xid).to_string()
+    }
+
+    fn con_name_ref(&self, xid: Xid) -> &str {
         if !self.replica.schema.database.multitenant {
-            return self.replica.schema.database.name.clone();
+            return &self.replica.schema.database.name;
         }
         self.replica
             .xid_pdb
             .get(&xid)
-            .cloned()
-            .unwrap_or_else(|| "CDB$ROOT".to_string())
+            .map_or("CDB$ROOT", String::as_str)
+    }
+
+    /// Whether the query's WHERE drops a change row of `t` (known before the row is built, so
+    /// a dropped row costs no rendering).
+    fn drops(&self, code: u32, xid: Xid, t: &TableState) -> bool {
+        !self.filter.is_everything()
+            && !self.filter.keeps_parts(
+                code,
+                None,
+                Some(&t.def.name.owner),
+                Some(&t.def.name.table),
+                self.con_name_ref(xid),
+            )
     }
 
     /// Whether the query's WHERE keeps a row with these columns.
@@ -232,18 +248,21 @@ impl Renderer<'_> {
                 ts,
             } => {
                 let t = &self.replica.tables[*tab as usize];
-                let cols = t.columns_at(*scn);
-                let row = self.with_table(self.base(n, *scn, *ts, *xid, op::INSERT), t, rid);
-                if !self.keeps(&row) {
+                // Its LOB_WRITE rows follow it: nothing to render only if both are dropped.
+                if self.drops(op::INSERT, *xid, t) && self.drops(op::LOB_WRITE, *xid, t) {
                     return Ok(());
                 }
-                let items: Vec<Col> = cols
-                    .iter()
-                    .zip(after)
-                    .filter(|(c, _)| !c.virtual_column)
-                    .map(|(c, v)| (c.name.as_str(), &c.data_type, v))
-                    .collect();
-                self.push_sql(row.clone(), sql_redo::insert(&t.def.name, &items));
+                let cols = t.columns_at(*scn);
+                let row = self.with_table(self.base(n, *scn, *ts, *xid, op::INSERT), t, rid);
+                if self.keeps(&row) {
+                    let items: Vec<Col> = cols
+                        .iter()
+                        .zip(after)
+                        .filter(|(c, _)| !c.virtual_column)
+                        .map(|(c, v)| (c.name.as_str(), &c.data_type, v))
+                        .collect();
+                    self.push_sql(row.clone(), sql_redo::insert(&t.def.name, &items));
+                }
                 self.lob_writes(row, t, cols, after);
             }
             Redo::Update {
@@ -257,6 +276,9 @@ impl Renderer<'_> {
                 ts,
             } => {
                 let t = &self.replica.tables[*tab as usize];
+                if self.drops(op::UPDATE, *xid, t) {
+                    return Ok(());
+                }
                 let cols = t.columns_at(*scn);
                 let row = self.with_table(self.base(n, *scn, *ts, *xid, op::UPDATE), t, rid);
                 if !self.keeps(&row) {
@@ -316,6 +338,9 @@ impl Renderer<'_> {
                 ts,
             } => {
                 let t = &self.replica.tables[*tab as usize];
+                if self.drops(op::DELETE, *xid, t) {
+                    return Ok(());
+                }
                 let cols = t.columns_at(*scn);
                 let row = self.with_table(self.base(n, *scn, *ts, *xid, op::DELETE), t, rid);
                 if !self.keeps(&row) {
@@ -403,8 +428,25 @@ impl Renderer<'_> {
                 }
             }
             Redo::Other {
-                scn, ts, op, sql, ..
+                scn,
+                ts,
+                op,
+                sql,
+                xid,
+                owner,
+                table,
+                info,
+                ..
             } => {
+                if !self.filter.keeps_parts(
+                    *op,
+                    info.as_deref(),
+                    Some(owner),
+                    Some(table),
+                    self.con_name_ref(*xid),
+                ) {
+                    return Ok(());
+                }
                 let row = self.other_row(n, rec, *scn, *ts, *op);
                 if self.keeps(&row) {
                     self.push_sql(row, sql.clone());
