@@ -45,7 +45,7 @@ fn bench(c: &mut Criterion) {
     g.bench_function("logminer 100k rows", |b| {
         b.iter(|| {
             let mut n = 0u64;
-            s.mine(1_000_000, scn, &mut |r| {
+            s.mine(1_000_000, scn, &Default::default(), &mut |r| {
                 n += u64::from(r.operation_code == 1);
                 Ok(())
             })

@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all=(parser emulator stream snapshot scaling parquet)
+all=(parser emulator stream snapshot scaling parquet filter)
 if [[ "${1:-}" != "--summary" ]]; then
     benches=("$@")
     [[ ${#benches[@]} -eq 0 ]] && benches=("${all[@]}")
@@ -53,7 +53,7 @@ def rate(n, s, unit):
 
 def unit_of(full_id):
     g = full_id.split("/")[0]
-    return {"stream": "events", "snapshot": "rows", "scaling": "rows", "parquet": "rows", "parser": "stmts"}.get(g, "elem")
+    return {"stream": "events", "filter": "events", "snapshot": "rows", "scaling": "rows", "parquet": "rows", "parser": "stmts"}.get(g, "elem")
 
 rows = []
 for fid, (secs, tp) in results.items():

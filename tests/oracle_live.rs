@@ -451,22 +451,27 @@ fn live_multitenant() {
         .unwrap_or_else(|e| panic!("current_scn(): {e}"));
     let start = end.saturating_sub(2000);
     let mut named = 0u64;
-    let mined = wrapped.mine(start, end, &mut |r| {
-        if matches!(r.operation_code, 1..=3) {
-            assert!(
-                !r.src_con_name.is_empty(),
-                "a DML row without SRC_CON_NAME: {r:?}"
-            );
-            if landed != "CDB$ROOT" {
-                assert_eq!(
-                    r.src_con_name, landed,
-                    "per-PDB mining returned another PDB's row"
+    let mined = wrapped.mine(
+        start,
+        end,
+        &oracle_cdc::source::MiningFilter::default(),
+        &mut |r| {
+            if matches!(r.operation_code, 1..=3) {
+                assert!(
+                    !r.src_con_name.is_empty(),
+                    "a DML row without SRC_CON_NAME: {r:?}"
                 );
+                if landed != "CDB$ROOT" {
+                    assert_eq!(
+                        r.src_con_name, landed,
+                        "per-PDB mining returned another PDB's row"
+                    );
+                }
+                named += 1;
             }
-            named += 1;
-        }
-        Ok(())
-    });
+            Ok(())
+        },
+    );
     match mined {
         Ok(()) => println!("oracle_live: mined {named} DML rows in {start}..{end}"),
         // The window may be older than the retained redo on a quiet test database.

@@ -7,6 +7,7 @@
 //! memory for streaming (streaming catches up before a wave is read), so memory holds at most
 //! one wave (`cdc.snapshot.threads` chunks, capped by `cdc.snapshot.max.pending.chunks`).
 
+pub mod filter;
 mod publisher;
 pub mod records;
 mod signals;

@@ -92,6 +92,12 @@ pub struct Publisher<'a> {
     window: (Scn, Scn),
     windows: u64,
     throttle: super::throttle::Throttle,
+    /// The mining query's WHERE clause (see `capture::filter`).
+    filter: crate::source::MiningFilter,
+    /// Rows LogMiner returned, and rows of captured tables decoded: their ratio shows the
+    /// filter at work.
+    rows_mined: u64,
+    rows_captured: u64,
 }
 
 impl<'a> Publisher<'a> {
@@ -125,7 +131,12 @@ impl<'a> Publisher<'a> {
                 .map(|(t, n)| (t.to_string(), *n))
                 .collect();
         }
+        let filter = super::filter::mining_filter(settings, catalog.cdb);
+        tracing::debug!(?filter, "mining filter");
         Ok(Publisher {
+            filter,
+            rows_mined: 0,
+            rows_captured: 0,
             connector,
             stop: None,
             settings,
@@ -219,6 +230,8 @@ impl<'a> Publisher<'a> {
             "spilled_bytes": self.buffer.spilled_bytes(),
             "records": self.records,
             "transactions": self.transactions,
+            "rows_mined": self.rows_mined,
+            "rows_captured": self.rows_captured,
         })
     }
 
@@ -249,6 +262,8 @@ impl<'a> Publisher<'a> {
         st.parse_seconds = self.parse_seconds;
         (st.window_start_scn, st.window_end_scn) = self.window;
         st.windows = self.windows;
+        st.rows_mined = self.rows_mined;
+        st.rows_captured = self.rows_captured;
     }
 
     /// Queue one record line in the sink, counted for the sink metrics.
@@ -416,7 +431,9 @@ impl<'a> Publisher<'a> {
                 .spill_dir
                 .join(format!("window-{}-{from}.spill", self.spool_seq));
             let mine_started = std::time::Instant::now();
-            let mined = self.session.mine(from, to, &mut |r| {
+            let mut mined_rows = 0u64;
+            let mined = self.session.mine(from, to, &self.filter, &mut |r| {
+                mined_rows += 1;
                 bytes += row_bytes(&r);
                 rows.push(r);
                 if bytes > spool_limit {
@@ -448,6 +465,7 @@ impl<'a> Publisher<'a> {
             }
             mined?;
             retries = 0;
+            self.rows_mined += mined_rows;
             self.mine_seconds += mine_started.elapsed().as_secs_f64();
             self.window = (from, to);
             self.windows += 1;
@@ -565,6 +583,7 @@ impl<'a> Publisher<'a> {
                 Err(e) => return Err(e),
             }
         }
+        self.rows_captured += events.captured_rows();
         if wrote {
             self.transactions += 1;
         }

@@ -78,6 +78,10 @@ pub struct StreamStats {
     pub window_start_scn: u64,
     pub window_end_scn: u64,
     pub windows: u64,
+    /// Rows V$LOGMNR_CONTENTS returned (after the mining filter), and rows of captured
+    /// tables decoded from them.
+    pub rows_mined: u64,
+    pub rows_captured: u64,
 }
 
 /// The sink's numbers.

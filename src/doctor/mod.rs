@@ -139,7 +139,7 @@ pub const CHECKS: &[CheckSpec] = &[
     spec("privileges.logmining", Area::Privileges, "Grants streaming needs",
         "streaming mines the redo with DBMS_LOGMNR and V$LOGMNR_CONTENTS and lists logs and open transactions from V$ views; without them streaming stops with CDC-2401 (ORA-01031, PLS-00201, ORA-00942)"),
     spec("privileges.rowid-chunking", Area::Privileges, "Grants ROWID chunking needs",
-        "tables without a usable key are cut into ROWID ranges from their extents, read from DBA_EXTENTS; without it the snapshot stops with CDC-2401 (ORA-00942)"),
+        "tables without a usable key are cut into ROWID ranges from their extents, read from DBA_EXTENTS (and DBA_TABLESPACES: a bigfile tablespace lays ROWIDs out differently); without them the snapshot stops with CDC-2401 (ORA-00942)"),
     spec("privileges.multitenant", Area::Privileges, "Grants multitenant capture needs",
         "a common user in CDB$ROOT reads each PDB's catalog and tables after ALTER SESSION SET CONTAINER, which needs SET CONTAINER; without it capture stops with CDC-2401 (ORA-01031)"),
     spec("undo.retention", Area::Undo, "Undo retention vs the longest chunk read",

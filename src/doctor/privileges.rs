@@ -5,7 +5,7 @@
 //! | every run | CREATE SESSION; SELECT on V_$DATABASE, V_$PARAMETER, DBA_OBJECTS |
 //! | snapshots (mode ≠ none) | FLASHBACK and SELECT on each captured table (or FLASHBACK / SELECT ANY TABLE) |
 //! | streaming (mode ≠ snapshot_only) | LOGMINING (SELECT ANY TRANSACTION before 12c); EXECUTE on DBMS_LOGMNR; SELECT on V_$LOG, V_$LOGFILE, V_$ARCHIVED_LOG, V_$ARCHIVE_DEST_STATUS, V_$LOGMNR_CONTENTS, V_$THREAD, GV_$TRANSACTION, GV_$INSTANCE |
-//! | ROWID chunking (a captured table without usable key) | SELECT on DBA_EXTENTS |
+//! | ROWID chunking (a captured table without usable key) | SELECT on DBA_EXTENTS, DBA_TABLESPACES |
 //! | multitenant (a CDB) | SET CONTAINER |
 //!
 //! A dictionary view's SELECT is also held through SELECT_CATALOG_ROLE or SELECT ANY
@@ -168,7 +168,12 @@ pub(super) fn check(id: &str, f: &Facts) -> Finding {
             if rowid.is_empty() {
                 return Finding::pass("not needed: no captured table is read by ROWID ranges");
             }
-            judge(p, vec![g.dictionary("DBA_EXTENTS")]).because(format!(
+            // DBA_TABLESPACES: whether a segment's tablespace is bigfile (its ROWID layout).
+            judge(
+                p,
+                vec![g.dictionary("DBA_EXTENTS"), g.dictionary("DBA_TABLESPACES")],
+            )
+            .because(format!(
                 "{} (here: {})",
                 super::check("privileges.rowid-chunking")
                     .map(|c| c.why)

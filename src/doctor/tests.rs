@@ -435,7 +435,7 @@ fn a_keyless_table_with_row_movement_warns_and_names_the_safer_key() {
     );
     assert_eq!(
         get(&r, "privileges.rowid-chunking").found,
-        "SELECT on DBA_EXTENTS"
+        "SELECT on DBA_EXTENTS, DBA_TABLESPACES"
     );
     // With a NOT NULL unique key, that key is the fix.
     let db = Db::new(

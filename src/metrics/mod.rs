@@ -241,6 +241,18 @@ fn render_parts(b: &Board, m: &SnapshotMetrics) -> String {
         s.windows as f64,
     );
     o.one(
+        "stream_rows_mined_total",
+        "counter",
+        "Rows V$LOGMNR_CONTENTS returned (the mining filter leaves other schemas, SYS and internal DDL out).",
+        s.rows_mined as f64,
+    );
+    o.one(
+        "stream_rows_captured_total",
+        "counter",
+        "Rows of captured tables decoded from the mined rows (changes, LOB writes, DDL).",
+        s.rows_captured as f64,
+    );
+    o.one(
         "stream_transactions_total",
         "counter",
         "Transactions published (with at least one record).",
@@ -327,6 +339,8 @@ mod tests {
             b.stream.published_commit_scn = 1_000_040;
             b.stream.lag_ms = Some(1500);
             b.sink.bytes = 4096;
+            b.stream.rows_mined = 900;
+            b.stream.rows_captured = 120;
         }
         status
             .snapshot
@@ -366,6 +380,8 @@ mod tests {
         assert!(has("oracle_cdc_stream_lag_scns 60"));
         assert!(has("oracle_cdc_stream_lag_seconds 1.5"));
         assert!(has("oracle_cdc_sink_bytes_total 4096"));
+        assert!(has("oracle_cdc_stream_rows_mined_total 900"));
+        assert!(has("oracle_cdc_stream_rows_captured_total 120"));
         assert!(has(
             "oracle_cdc_snapshot_rows_scanned_total{table=\"PDB1.SALES.\\\"Odd\\\"\"} 7"
         ));

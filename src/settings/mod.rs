@@ -481,8 +481,12 @@ impl Settings {
     }
 
     /// Whether a table is captured per cdc.tables.include / cdc.tables.exclude.
+    /// Materialized view logs (`MLOG$_…`) never are: they are Oracle's record of another
+    /// table's changes, and the mining query leaves their rows out.
     pub fn is_captured(&self, table: &TableName) -> bool {
-        (self.include.is_empty() || self.include.matches(table)) && !self.exclude.matches(table)
+        (self.include.is_empty() || self.include.matches(table))
+            && !self.exclude.matches(table)
+            && !crate::source::filter::is_mview_log(&table.table)
     }
 
     /// Every effective key with its printable value (secrets redacted) and origin, in key order.

@@ -80,6 +80,8 @@ fn nested_maps_are_flattened_and_per_table_keys_parse() {
     );
     assert!(s.is_captured(&emp));
     assert!(!s.is_captured(&"PDB2.HR.EMP".parse().unwrap()));
+    // A materialized view log never is, even where a pattern matches it.
+    assert!(!s.is_captured(&"PDB1.HR.MLOG$_EMP".parse().unwrap()));
 }
 
 #[test]

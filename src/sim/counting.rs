@@ -122,8 +122,9 @@ impl Session for CountingSession {
         &mut self,
         start: Scn,
         end: Scn,
+        filter: &crate::source::MiningFilter,
         row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
     ) -> Result<()> {
-        note(&self.counts, self.inner.mine(start, end, row))
+        note(&self.counts, self.inner.mine(start, end, filter, row))
     }
 }

@@ -486,7 +486,8 @@ fn segments(extents: &[Extent]) -> Vec<Segment> {
         .iter()
         .map(|e| Segment {
             object: e.data_object_id as u32,
-            fno: e.relative_fno,
+            // As the extent's ROWIDs encode the file (0 in a bigfile tablespace).
+            fno: e.rowid_fno(),
             block: e.block_id as u32,
             blocks: e.blocks as u32,
         })

@@ -256,9 +256,10 @@ impl Session for ContainerSession {
         &mut self,
         start: Scn,
         end: Scn,
+        filter: &super::MiningFilter,
         row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
     ) -> Result<()> {
         self.enter_home()?;
-        self.inner.mine(start, end, row)
+        self.inner.mine(start, end, filter, row)
     }
 }

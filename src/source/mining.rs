@@ -195,8 +195,9 @@ impl Session for DownstreamSession {
         &mut self,
         start: Scn,
         end: Scn,
+        filter: &crate::source::MiningFilter,
         row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
     ) -> Result<()> {
-        self.on_mining(|m| m.mine(start, end, row))
+        self.on_mining(|m| m.mine(start, end, filter, row))
     }
 }

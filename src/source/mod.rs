@@ -8,6 +8,7 @@
 
 pub mod container;
 pub mod emulator;
+pub mod filter;
 pub mod mining;
 pub mod model;
 pub mod oracle;
@@ -17,6 +18,7 @@ pub mod rowid;
 
 pub use retry::{backoff, connect_retrying, connect_with, is_transient};
 
+pub use filter::MiningFilter;
 pub use model::*;
 
 use crate::errors::{CdcError, Code, Result};
@@ -111,11 +113,13 @@ pub trait Session: Send {
     fn mining_limit(&mut self) -> Result<Option<Scn>> {
         Ok(written_bound(&self.redo_threads()?))
     }
-    /// V$LOGMNR_CONTENTS rows with `start <= SCN <= end`, in redo order.
+    /// V$LOGMNR_CONTENTS rows with `start <= SCN <= end` that `filter` keeps (the query's
+    /// WHERE clause; see [`filter`]), in redo order.
     fn mine(
         &mut self,
         start: Scn,
         end: Scn,
+        filter: &MiningFilter,
         row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
     ) -> Result<()>;
 }

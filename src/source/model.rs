@@ -183,9 +183,26 @@ impl TableInfo {
 pub struct Extent {
     pub partition: Option<String>,
     pub data_object_id: u64,
+    /// DBA_EXTENTS.RELATIVE_FNO: 1024 for every extent of a bigfile tablespace.
     pub relative_fno: u32,
     pub block_id: u64,
     pub blocks: u64,
+    /// The segment's tablespace is a bigfile tablespace (DBA_TABLESPACES.BIGFILE = 'YES').
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bigfile: bool,
+}
+
+impl Extent {
+    /// The relative file number as this extent's ROWIDs encode it (see `rowid`): RELATIVE_FNO
+    /// in a smallfile tablespace; in a bigfile one the nine characters after the data object
+    /// number are all block number (a 32-bit block number leaves the first three `AAA`), so 0.
+    pub fn rowid_fno(&self) -> u32 {
+        if self.bigfile {
+            0
+        } else {
+            self.relative_fno
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

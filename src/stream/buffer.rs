@@ -7,6 +7,7 @@
 //! ([`super::spill`]). A transaction keeps its oldest rows on disk and its newest in memory; a
 //! COMMIT hands them back as a stream ([`TxRows`]): disk part, then memory part.
 
+use super::decode::Handling;
 use super::spill::{self, SpillFile};
 use crate::errors::Result;
 use crate::source::model::{op, LogMinerRow, Scn};
@@ -369,8 +370,11 @@ impl TxBuffer {
         };
         let mut scratch = [0u8; 32];
         let key = self.key_for(&row.xid, &mut scratch);
-        match row.operation_code {
-            op::START => {
+        let Some(handling) = Handling::of(row.operation_code) else {
+            return Ok(None);
+        };
+        match handling {
+            Handling::Start => {
                 let tx = self.open.entry(key.into_owned()).or_default();
                 tx.start_scn = Some(row.scn);
                 if tx.first_scn == 0 {
@@ -378,7 +382,7 @@ impl TxBuffer {
                 }
                 Ok(None)
             }
-            op::COMMIT => {
+            Handling::Commit => {
                 let tx = self.take(&key).unwrap_or_default();
                 let (start_scn, first_scn) = (tx.start_scn, tx.first_scn);
                 let mut rows = TxRows::from_tx(tx)?;
@@ -405,13 +409,13 @@ impl TxBuffer {
                     rows,
                 }))
             }
-            op::ROLLBACK => {
+            Handling::Rollback => {
                 // Dropping a transaction removes its spill file.
                 self.take(&key);
                 self.take(&format!("{}{UNKNOWN_SQN}", prefix(&key)));
                 Ok(None)
             }
-            op::INSERT | op::UPDATE | op::DELETE | op::LOB_WRITE | op::DDL => {
+            Handling::Dml | Handling::LobWrite | Handling::Ddl => {
                 // Looked up by the borrowed key; a key is only allocated for a new transaction.
                 let tx = match self.open.get_mut(key.as_ref()) {
                     Some(tx) => tx,
@@ -433,7 +437,6 @@ impl TxBuffer {
                 }
                 Ok(None)
             }
-            _ => Ok(None),
         }
     }
 }

@@ -151,6 +151,46 @@ pub enum Event {
     },
 }
 
+/// What capture does with a V$LOGMNR_CONTENTS row, by OPERATION_CODE: the one table the
+/// transaction buffer and the decoder dispatch on. The mining filter's operation codes are
+/// derived from it ([`handled_codes`]), so the query never leaves out a row they handle; a
+/// code handled here is mined from then on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Handling {
+    /// A transaction starts (buffer).
+    Start,
+    /// It commits: the buffer hands it to the decoder.
+    Commit,
+    /// It rolled back: the buffer drops it.
+    Rollback,
+    /// INSERT, UPDATE, DELETE (and their undo rows, ROLLBACK = 1).
+    Dml,
+    /// A LOB's content, merged into the change it follows.
+    LobWrite,
+    /// DDL of a captured table, or a CREATE TABLE.
+    Ddl,
+}
+
+impl Handling {
+    /// `None`: capture has no use for the code.
+    pub fn of(code: u32) -> Option<Handling> {
+        Some(match code {
+            op::START => Handling::Start,
+            op::COMMIT => Handling::Commit,
+            op::ROLLBACK => Handling::Rollback,
+            op::INSERT | op::UPDATE | op::DELETE => Handling::Dml,
+            op::LOB_WRITE => Handling::LobWrite,
+            op::DDL => Handling::Ddl,
+            _ => return None,
+        })
+    }
+}
+
+/// Every OPERATION_CODE capture handles (LogMiner's codes are 0..=255), ascending.
+pub fn handled_codes() -> Vec<u32> {
+    (0..=255).filter(|c| Handling::of(*c).is_some()).collect()
+}
+
 /// A DDL row creating a table (`CREATE TABLE`, any case; `CREATE GLOBAL TEMPORARY` tables are
 /// never captured, so not those).
 pub fn is_create_table(row: &LogMinerRow) -> bool {
@@ -250,6 +290,8 @@ pub struct Decoder {
     done: bool,
     /// The table of the last row decoded (see `Catalog::table_of`).
     last_table: Option<TableName>,
+    /// Rows of captured tables decoded.
+    captured: u64,
 }
 
 impl Decoder {
@@ -263,6 +305,7 @@ impl Decoder {
             flush: 0,
             done: false,
             last_table: None,
+            captured: 0,
         }
     }
 
@@ -292,8 +335,18 @@ impl Decoder {
         }
     }
 
+    /// Rows of captured tables decoded so far (changes, LOB writes and DDL).
+    pub fn captured_rows(&self) -> u64 {
+        self.captured
+    }
+
     /// Decode one row (taken: its strings move into the change).
     fn decode_row(&mut self, row: LogMinerRow, catalog: &Catalog) {
+        // Oracle's own DDL (INFO `INTERNAL DDL…`) changes nothing capture tracks; the mining
+        // filter leaves it out too.
+        if crate::source::filter::is_internal_ddl(&row) {
+            return;
+        }
         let Some(t) = catalog.table_of(&row, &mut self.last_table) else {
             // A table created while capture runs: the publisher decides whether it is captured.
             if let Some(table) = catalog.name_of(&row).filter(|_| is_create_table(&row)) {
@@ -311,8 +364,9 @@ impl Decoder {
                 redo_error(row, t, xid, e.to_string())
             };
         let cols = t.columns_at(row.scn);
-        match row.operation_code {
-            op::DDL => {
+        self.captured += 1;
+        match Handling::of(row.operation_code) {
+            Some(Handling::Ddl) => {
                 self.pending.push_back(Ok(Event::Ddl {
                     table: t.name.clone(),
                     scn: row.scn,
@@ -321,7 +375,7 @@ impl Decoder {
                 // Published (and applied to the catalog) before later rows are decoded.
                 self.flush = self.pending.len();
             }
-            op::LOB_WRITE => {
+            Some(Handling::LobWrite) => {
                 // Merge the LOB's content into the change of the same row just before it.
                 let lob = match parse_lob_write(&row.sql_redo) {
                     Ok(l) => l,
@@ -369,7 +423,7 @@ impl Decoder {
                     }
                 }
             }
-            op::INSERT | op::UPDATE | op::DELETE => {
+            Some(Handling::Dml) => {
                 let dml = match parse_dml(&row.sql_redo) {
                     Ok(d) => d,
                     Err(e) => {
@@ -554,6 +608,68 @@ mod tests {
         assert_eq!(streamed[0].row_id, "A");
         assert_eq!(c_of(&streamed[0]), c_of(&streamed[201]), "merged: 'Test2'");
         assert!(c_of(&streamed[0]).is_some());
+    }
+
+    /// Oracle's own DDL on a captured table (INFO `INTERNAL DDL…`) is no schema change and
+    /// no CREATE TABLE; user DDL is.
+    #[test]
+    fn internal_ddl_is_skipped_and_user_ddl_is_not() {
+        let ddl = |info: &str, sql: &str, table: &str| {
+            let mut r = row(op::DDL, 5, "", sql);
+            r.info = Some(info.into());
+            r.table_name = Some(table.into());
+            r
+        };
+        let internal = "INTERNAL DDL (PlSql=0 RecDep=0)";
+        let user = "USER DDL (PlSql=0 RecDep=0)";
+        let rows = vec![
+            ddl(
+                internal,
+                "CREATE INDEX \"O\".\"SYS_AI_1\" ON \"O\".\"T\"(\"C\")",
+                "T",
+            ),
+            ddl(internal, "create table \"O\".\"TMP\" (\"X\" NUMBER)", "TMP"),
+            ddl(user, "alter table \"O\".\"T\" add (\"D\" DATE)", "T"),
+            ddl(user, "create table \"O\".\"NEW\" (\"X\" NUMBER)", "NEW"),
+        ];
+        let mut tx = Committed {
+            xid: "0200030004000000".into(),
+            start_scn: 1,
+            commit_scn: 10,
+            thread: 1,
+            commit_timestamp: String::new(),
+            rows: TxRows::from_vec(rows),
+        };
+        let mut d = Decoder::new(&mut tx);
+        let mut got = Vec::new();
+        while let Some(e) = d.next_event(&catalog()) {
+            match e {
+                Ok(Event::Ddl { table, .. }) => got.push(table.table),
+                other => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(got, ["T", "NEW"]);
+        assert_eq!(d.captured_rows(), 1, "the user DDL of the captured table");
+    }
+
+    /// The mining filter's operation codes are exactly those the buffer and decoder act on.
+    #[test]
+    fn handled_codes_are_the_dispatch_table() {
+        assert_eq!(handled_codes(), [1, 2, 3, 5, 6, 7, 10, 36]);
+        for code in 0..=255 {
+            let buffered = matches!(
+                Handling::of(code),
+                Some(Handling::Dml | Handling::LobWrite | Handling::Ddl)
+            );
+            assert_eq!(
+                buffered,
+                matches!(
+                    code,
+                    op::INSERT | op::UPDATE | op::DELETE | op::LOB_WRITE | op::DDL
+                ),
+                "{code}"
+            );
+        }
     }
 
     /// Rows of two captured tables and an uncaptured one, interleaved in one transaction: each

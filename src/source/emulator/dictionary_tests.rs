@@ -33,7 +33,13 @@ fn downstream(db: &Db, name: &str, missing: Vec<u64>) -> EmulatorConnector {
 }
 
 fn err(s: &mut dyn Session, start: Scn, end: Scn) -> CdcError {
-    s.mine(start, end, &mut |_| Ok(())).unwrap_err()
+    s.mine(
+        start,
+        end,
+        &crate::source::MiningFilter::default(),
+        &mut |_| Ok(()),
+    )
+    .unwrap_err()
 }
 
 #[test]

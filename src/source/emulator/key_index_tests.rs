@@ -113,7 +113,7 @@ proptest! {
         for (i, (ops, commit)) in txs.iter().enumerate() {
             let xid = Xid { usn: 1, slot: i as u16, sqn: i as u32 + 1 };
             scn += 1;
-            r.apply(Redo::Begin { scn, xid, thread: 1, ts: scn as i64 }).unwrap();
+            r.apply(Redo::Begin { scn, xid, thread: 1, ts: scn as i64, user: None }).unwrap();
             let before_tx = live.clone();
             for o in ops {
                 scn += 1;

@@ -97,7 +97,8 @@ impl LogWriters {
             | Redo::Update { xid, .. }
             | Redo::Delete { xid, .. }
             | Redo::Undo { xid, .. }
-            | Redo::Ddl { xid, .. } => {
+            | Redo::Ddl { xid, .. }
+            | Redo::Other { xid, .. } => {
                 if let Some(l) = self.thread(of(xid)) {
                     l.pending.push_back((n, scn, ts));
                 }
@@ -182,6 +183,7 @@ impl super::store::Replica {
             | Redo::Delete { xid, .. }
             | Redo::Undo { xid, .. }
             | Redo::Ddl { xid, .. }
+            | Redo::Other { xid, .. }
             | Redo::Rollback { xid, .. } => Some(of(xid)),
             Redo::Commit { xids, .. } => xids.first().map(of),
             Redo::Extent { .. } | Redo::Stats { .. } => None,

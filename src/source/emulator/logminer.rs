@@ -6,13 +6,22 @@ use super::schema::TableLogging;
 use super::sql_redo::{self, Col, CSF_PIECE_BYTES};
 use super::store::{Replica, TableState};
 use crate::errors::{CdcError, Result};
+use crate::source::filter::MiningFilter;
 use crate::source::model::{op, LogMinerRow, Scn};
 use crate::source::rowid::{RowId, LOB_ROWID};
 use crate::types::{ColumnType, Value};
 
-/// Rows with `start <= SCN <= end`, in redo order: only redo LGWR has written at `now_ms`
-/// (see [`super::lgwr`]); what is still in a log buffer is not in the log files LogMiner reads.
-pub fn mine(replica: &Replica, start: Scn, end: Scn, now_ms: i64) -> Result<Vec<LogMinerRow>> {
+/// Rows with `start <= SCN <= end` that `filter` keeps, in redo order: only redo LGWR has
+/// written at `now_ms` (see [`super::lgwr`]); what is still in a log buffer is not in the log
+/// files LogMiner reads. The filter is the query's WHERE clause: a row it drops is never built
+/// (its SQL_REDO never rendered).
+pub fn mine(
+    replica: &Replica,
+    start: Scn,
+    end: Scn,
+    now_ms: i64,
+    filter: &MiningFilter,
+) -> Result<Vec<LogMinerRow>> {
     if end < start {
         return Err(CdcError::InvalidScnRange { start, end });
     }
@@ -55,6 +64,7 @@ pub fn mine(replica: &Replica, start: Scn, end: Scn, now_ms: i64) -> Result<Vec<
         replica,
         out: &mut out,
         window_start: start,
+        filter,
     };
     let written = replica.written(now_ms);
     for (i, rec) in replica.records.iter().enumerate().skip(from) {
@@ -73,6 +83,7 @@ struct Renderer<'a> {
     replica: &'a Replica,
     out: &'a mut Vec<LogMinerRow>,
     window_start: Scn,
+    filter: &'a MiningFilter,
 }
 
 fn timestamp(ms: i64) -> String {
@@ -139,7 +150,12 @@ impl Renderer<'_> {
             status: 0,
             info: None,
             src_con_name: self.con_name(xid),
-            username: self.replica.schema.database.workload_user.clone(),
+            username: self
+                .replica
+                .xid_user
+                .get(&xid)
+                .unwrap_or(&self.replica.schema.database.workload_user)
+                .clone(),
             data_obj: 0,
         }
     }
@@ -148,14 +164,35 @@ impl Renderer<'_> {
     /// 12.1, "The V$LOGMNR_CONTENTS View in a CDB": "When mining takes place in a non-CDB, the
     /// SRC_CON_xxx columns are NULL").
     fn con_name(&self, xid: Xid) -> String {
+        self.con_name_ref(xid).to_string()
+    }
+
+    fn con_name_ref(&self, xid: Xid) -> &str {
         if !self.replica.schema.database.multitenant {
-            return String::new();
+            return "";
         }
         self.replica
             .xid_pdb
             .get(&xid)
-            .cloned()
-            .unwrap_or_else(|| "CDB$ROOT".to_string())
+            .map_or("CDB$ROOT", String::as_str)
+    }
+
+    /// Whether the query's WHERE drops a change row of `t` (known before the row is built, so
+    /// a dropped row costs no rendering).
+    fn drops(&self, code: u32, xid: Xid, t: &TableState) -> bool {
+        !self.filter.is_everything()
+            && !self.filter.keeps_parts(
+                code,
+                None,
+                Some(&t.def.name.owner),
+                Some(&t.def.name.table),
+                self.con_name_ref(xid),
+            )
+    }
+
+    /// Whether the query's WHERE keeps a row with these columns.
+    fn keeps(&self, row: &LogMinerRow) -> bool {
+        self.filter.keeps(row)
     }
 
     /// Push a statement, cut into CSF pieces.
@@ -185,11 +222,40 @@ impl Renderer<'_> {
         row
     }
 
+    /// The row of a change Oracle made itself (`Redo::Other`), as operation `code`, without
+    /// SQL_REDO.
+    fn other_row(&self, n: u64, rec: &Redo, scn: Scn, ts: i64, code: u32) -> LogMinerRow {
+        let Redo::Other {
+            xid,
+            owner,
+            table,
+            obj,
+            rid,
+            info,
+            ..
+        } = rec
+        else {
+            return self.base(n, scn, ts, Xid::default(), code);
+        };
+        let mut row = self.base(n, scn, ts, *xid, code);
+        row.seg_owner = Some(owner.clone());
+        row.table_name = Some(table.clone());
+        row.data_obj = u64::from(*obj);
+        row.info = info.clone();
+        if code != op::DDL {
+            row.row_id = rid.clone();
+            row.ssn = 1;
+        }
+        row
+    }
+
     fn record(&mut self, n: u64, rec: &Redo) -> Result<()> {
         match rec {
             Redo::Begin { scn, xid, ts, .. } => {
                 let row = self.base(n, *scn, *ts, *xid, op::START);
-                self.push_sql(row, "set transaction read write;".into());
+                if self.keeps(&row) {
+                    self.push_sql(row, "set transaction read write;".into());
+                }
             }
             Redo::Insert {
                 scn,
@@ -200,15 +266,21 @@ impl Renderer<'_> {
                 ts,
             } => {
                 let t = &self.replica.tables[*tab as usize];
+                // Its LOB_WRITE rows follow it: nothing to render only if both are dropped.
+                if self.drops(op::INSERT, *xid, t) && self.drops(op::LOB_WRITE, *xid, t) {
+                    return Ok(());
+                }
                 let cols = t.columns_at(*scn);
                 let row = self.with_table(self.base(n, *scn, *ts, *xid, op::INSERT), t, rid);
-                let items: Vec<Col> = cols
-                    .iter()
-                    .zip(after)
-                    .filter(|(c, _)| !c.virtual_column)
-                    .map(|(c, v)| (c.name.as_str(), &c.data_type, v))
-                    .collect();
-                self.push_sql(row.clone(), sql_redo::insert(&t.def.name, &items));
+                if self.keeps(&row) {
+                    let items: Vec<Col> = cols
+                        .iter()
+                        .zip(after)
+                        .filter(|(c, _)| !c.virtual_column)
+                        .map(|(c, v)| (c.name.as_str(), &c.data_type, v))
+                        .collect();
+                    self.push_sql(row.clone(), sql_redo::insert(&t.def.name, &items));
+                }
                 self.lob_writes(row, t, cols, after);
             }
             Redo::Update {
@@ -222,8 +294,14 @@ impl Renderer<'_> {
                 ts,
             } => {
                 let t = &self.replica.tables[*tab as usize];
+                if self.drops(op::UPDATE, *xid, t) {
+                    return Ok(());
+                }
                 let cols = t.columns_at(*scn);
                 let row = self.with_table(self.base(n, *scn, *ts, *xid, op::UPDATE), t, rid);
+                if !self.keeps(&row) {
+                    return Ok(());
+                }
                 let mut changed: Vec<usize> = if set_cols.is_empty() {
                     (0..cols.len())
                         .filter(|&i| !cols[i].virtual_column && before.get(i) != after.get(i))
@@ -278,8 +356,14 @@ impl Renderer<'_> {
                 ts,
             } => {
                 let t = &self.replica.tables[*tab as usize];
+                if self.drops(op::DELETE, *xid, t) {
+                    return Ok(());
+                }
                 let cols = t.columns_at(*scn);
                 let row = self.with_table(self.base(n, *scn, *ts, *xid, op::DELETE), t, rid);
+                if !self.keeps(&row) {
+                    return Ok(());
+                }
                 // The undo of a delete holds the whole row, so every column is in the WHERE.
                 let wh: Vec<Col> = cols
                     .iter()
@@ -297,6 +381,23 @@ impl Renderer<'_> {
                     Redo::Insert { tab, rid, .. } => (*tab, rid, op::DELETE),
                     Redo::Update { tab, rid, .. } => (*tab, rid, op::UPDATE),
                     Redo::Delete { tab, rid, .. } => (*tab, rid, op::INSERT),
+                    Redo::Other {
+                        op: code @ (op::INSERT | op::UPDATE | op::DELETE),
+                        ..
+                    } => {
+                        let inverse = match *code {
+                            op::INSERT => op::DELETE,
+                            op::DELETE => op::INSERT,
+                            _ => op::UPDATE,
+                        };
+                        let mut row = self.other_row(n, undone, *scn, *ts, inverse);
+                        row.rollback = 1;
+                        row.ssn = 0;
+                        if self.keeps(&row) {
+                            self.out.push(row);
+                        }
+                        return Ok(());
+                    }
                     _ => return Ok(()),
                 };
                 let t = &self.replica.tables[tab as usize];
@@ -304,7 +405,9 @@ impl Renderer<'_> {
                 row.rollback = 1;
                 row.ssn = 0;
                 // With NO_ROWID_IN_STMT an undo row's SQL_REDO (only a ROWID predicate) is empty.
-                self.out.push(row);
+                if self.keeps(&row) {
+                    self.out.push(row);
+                }
             }
             Redo::Commit { scn, xids, ts } => {
                 for xid in xids {
@@ -312,13 +415,17 @@ impl Renderer<'_> {
                     row.commit_scn = Some(*scn);
                     row.commit_timestamp = Some(self.replica.host_time(*ts));
                     row.start_scn = self.replica.xid_start.get(xid).copied();
-                    self.push_sql(row, "commit;".into());
+                    if self.keeps(&row) {
+                        self.push_sql(row, "commit;".into());
+                    }
                 }
             }
             Redo::Rollback { scn, xid, ts } => {
                 let mut row = self.base(n, *scn, *ts, *xid, op::ROLLBACK);
                 row.start_scn = self.replica.xid_start.get(xid).copied();
-                self.push_sql(row, "rollback;".into());
+                if self.keeps(&row) {
+                    self.push_sql(row, "rollback;".into());
+                }
             }
             Redo::Ddl {
                 scn,
@@ -334,7 +441,34 @@ impl Renderer<'_> {
                 row.table_name = Some(t.def.name.table.clone());
                 row.data_obj = u64::from(t.data_object_id);
                 row.info = Some("USER DDL (PlSql=0 RecDep=0)".into());
-                self.push_sql(row, sql.clone());
+                if self.keeps(&row) {
+                    self.push_sql(row, sql.clone());
+                }
+            }
+            Redo::Other {
+                scn,
+                ts,
+                op,
+                sql,
+                xid,
+                owner,
+                table,
+                info,
+                ..
+            } => {
+                if !self.filter.keeps_parts(
+                    *op,
+                    info.as_deref(),
+                    Some(owner),
+                    Some(table),
+                    self.con_name_ref(*xid),
+                ) {
+                    return Ok(());
+                }
+                let row = self.other_row(n, rec, *scn, *ts, *op);
+                if self.keeps(&row) {
+                    self.push_sql(row, sql.clone());
+                }
             }
             // The build's rows are LogMiner's own dictionary tables: the tool never asks for them.
             Redo::Extent { .. }
@@ -382,6 +516,9 @@ impl Renderer<'_> {
             let mut r = row.clone();
             r.operation_code = op::LOB_WRITE;
             r.operation = op::name(op::LOB_WRITE).to_string();
+            if !self.keeps(&r) {
+                continue;
+            }
             let sql = sql_redo::lob_write_as(&t.def.name, &c.name, &c.data_type, &key, v);
             self.push_sql(r, sql);
         }

@@ -6,6 +6,7 @@
 //! readers in other processes see commits as the one [`writer::Writer`] makes them.
 
 pub mod access;
+pub mod background;
 pub mod clock;
 pub mod condition;
 pub mod generate;
@@ -391,6 +392,8 @@ impl Connector for EmulatorConnector {
     }
 }
 
+#[cfg(test)]
+mod background_tests;
 #[cfg(test)]
 mod dictionary_tests;
 #[cfg(test)]

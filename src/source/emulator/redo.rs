@@ -13,7 +13,9 @@ use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// A transaction id: undo segment, slot, sequence (V$TRANSACTION.XIDUSN/XIDSLOT/XIDSQN).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 pub struct Xid {
     pub usn: u16,
     pub slot: u16,
@@ -61,6 +63,9 @@ pub enum Redo {
         xid: Xid,
         thread: u32,
         ts: i64,
+        /// The user it runs as (V$LOGMNR_CONTENTS.USERNAME); `None`: `database.workload_user`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        user: Option<String>,
     },
     #[serde(rename = "I")]
     Insert {
@@ -116,6 +121,28 @@ pub enum Redo {
         change: DdlChange,
         ts: i64,
     },
+    /// A change to a table the schema does not hold, which Oracle makes itself: recursive SQL
+    /// on SYS's dictionary, a materialized view log row, Oracle's internal DDL. Kept as
+    /// LogMiner renders it (SQL_REDO, INFO); it changes no table of the replica.
+    #[serde(rename = "O")]
+    Other {
+        scn: Scn,
+        xid: Xid,
+        /// OPERATION_CODE: INSERT, UPDATE, DELETE or DDL.
+        op: u32,
+        owner: String,
+        table: String,
+        /// The PDB it happened in; `None`: CDB$ROOT, or a database without multitenant.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pdb: Option<String>,
+        /// DATA_OBJ# and ROW_ID.
+        obj: u32,
+        rid: String,
+        sql: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        info: Option<String>,
+        ts: i64,
+    },
     /// Space management: a new extent for table `tab` (partition index `part`, if any).
     #[serde(rename = "E")]
     Extent {
@@ -154,6 +181,7 @@ impl Redo {
             | Redo::Commit { scn, .. }
             | Redo::Rollback { scn, .. }
             | Redo::Ddl { scn, .. }
+            | Redo::Other { scn, .. }
             | Redo::Extent { scn, .. }
             | Redo::Stats { scn, .. }
             | Redo::LogSwitch { scn, .. }
@@ -171,6 +199,7 @@ impl Redo {
             | Redo::Commit { ts, .. }
             | Redo::Rollback { ts, .. }
             | Redo::Ddl { ts, .. }
+            | Redo::Other { ts, .. }
             | Redo::Stats { ts, .. }
             | Redo::LogSwitch { ts, .. }
             | Redo::DictionaryBuild { ts, .. } => Some(*ts),
@@ -339,6 +368,7 @@ mod tests {
             },
             thread: 1,
             ts: 0,
+            user: None,
         }
     }
 

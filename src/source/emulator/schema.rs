@@ -81,6 +81,35 @@ pub struct DatabaseSpec {
     pub users: Vec<super::access::UserSpec>,
     /// PDBs besides those the tables name, or that are not open (V$PDBS).
     pub pdbs: Vec<super::access::PdbSpec>,
+    /// What Oracle itself writes into the redo beside the workload (see [`BackgroundSpec`]).
+    pub background: BackgroundSpec,
+    /// Tablespaces created BIGFILE (one data file, relative file number 1024, ROWIDs with a
+    /// 32-bit block number); 23ai creates SYSTEM, SYSAUX and USERS so. Tables are in USERS
+    /// unless their `tablespace` says otherwise.
+    pub bigfile_tablespaces: Vec<String>,
+}
+
+/// The redo Oracle writes on its own while the workload runs, which V$LOGMNR_CONTENTS shows
+/// beside the application's changes (oracle-facts §8, "Filtering"): recursive SYS
+/// transactions on the dictionary and Oracle's internal DDL. Counted in workload transactions.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BackgroundSpec {
+    /// A SYS transaction every N workload transactions (0: never): a sequence cache refill
+    /// (SYS.SEQ$), DML monitoring (SYS.MON_MODS_ALL$) or column usage (SYS.COL_USAGE$).
+    pub sys_every: u64,
+    /// A DDL row Oracle runs itself (INFO `INTERNAL DDL…`), in a SYS transaction of its own,
+    /// every N workload transactions (0: never).
+    pub internal_ddl_every: u64,
+}
+
+impl Default for BackgroundSpec {
+    fn default() -> Self {
+        BackgroundSpec {
+            sys_every: 4,
+            internal_ddl_every: 50,
+        }
+    }
 }
 
 /// One archive destination of the emulated database.
@@ -200,6 +229,8 @@ impl Default for DatabaseSpec {
             sessions_in_use: 40,
             users: Vec::new(),
             pdbs: Vec::new(),
+            background: BackgroundSpec::default(),
+            bigfile_tablespaces: Vec::new(),
         }
     }
 }
@@ -327,6 +358,26 @@ pub struct TableSpec {
     /// Optimizer statistics after init: `current`, `stale` or `missing`.
     #[serde(default)]
     pub statistics: StatsSpec,
+    /// A materialized view log on the table (`CREATE MATERIALIZED VIEW LOG ON …`): every
+    /// change also writes an `MLOG$_<TABLE>` row in the same transaction.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub materialized_view_log: bool,
+    /// Transactions of the table's owner (USERNAME = the owner) on this table alone, per
+    /// workload transaction: a busy schema beside the workload's (0: none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub background_transactions: u32,
+    /// The tablespace the table's segments are in (default `USERS`); bigfile when it is in
+    /// `database.bigfile_tablespaces`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tablespace: Option<String>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -409,6 +460,10 @@ pub struct TableDef {
     pub partitions: Option<PartitionSpec>,
     pub rows: u64,
     pub statistics: StatsSpec,
+    pub materialized_view_log: bool,
+    pub background_transactions: u32,
+    /// Its tablespace is a bigfile tablespace.
+    pub bigfile: bool,
 }
 
 impl SchemaFile {
@@ -523,6 +578,12 @@ impl SchemaFile {
                     }
                 )));
             }
+            if crate::source::filter::is_oracle_schema(&name.owner) {
+                return Err(bad(format!(
+                    "table `{name}`: {} is a schema Oracle maintains; its rows come from database.background",
+                    name.owner
+                )));
+            }
             if !seen.insert(name.clone()) {
                 return Err(bad(format!("table `{name}` is declared twice")));
             }
@@ -624,6 +685,15 @@ impl SchemaFile {
                 partitions: t.partitions.clone(),
                 rows: t.rows,
                 statistics: t.statistics,
+                materialized_view_log: t.materialized_view_log,
+                background_transactions: t.background_transactions,
+                bigfile: {
+                    let ts = t.tablespace.as_deref().unwrap_or("USERS");
+                    self.database
+                        .bigfile_tablespaces
+                        .iter()
+                        .any(|b| b.eq_ignore_ascii_case(ts))
+                },
             });
         }
         Ok(out)

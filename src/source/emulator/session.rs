@@ -522,6 +522,7 @@ impl Session for EmulatorSession {
         &mut self,
         start: Scn,
         end: Scn,
+        filter: &crate::source::MiningFilter,
         row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
     ) -> Result<()> {
         self.call()?;
@@ -564,8 +565,13 @@ impl Session for EmulatorSession {
                 &self.shared.describe(),
             )?;
         }
-        let mut rows =
-            super::logminer::mine(&*self.replica()?, start, end, self.shared.clock.now_ms())?;
+        let mut rows = super::logminer::mine(
+            &*self.replica()?,
+            start,
+            end,
+            self.shared.clock.now_ms(),
+            filter,
+        )?;
         if let Some(p) = &pdb {
             rows.retain(|r| &r.src_con_name == p);
         }

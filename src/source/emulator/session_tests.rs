@@ -180,7 +180,11 @@ fn flashback_needs_its_grant() {
     assert_eq!(e.code(), Code::Cdc2401);
     assert!(e.to_string().contains("ORA-01031"), "{e}");
     assert!(e.to_string().contains("FLASHBACK"), "{e}");
-    let e = err(s.mine(1, 2, &mut |_| Ok(())));
+    let e = err(
+        s.mine(1, 2, &crate::source::MiningFilter::default(), &mut |_| {
+            Ok(())
+        }),
+    );
     assert_eq!(e.code(), Code::Cdc2401);
     assert!(e.to_string().contains("PLS-00201"), "{e}");
 }
@@ -211,10 +215,15 @@ fn logminer_in_the_root_labels_each_row_with_its_pdb_and_a_pdb_mines_its_own() {
     let end = change_both(&db);
     let mine = |s: &mut dyn Session| {
         let mut out = Vec::new();
-        s.mine(start + 1, end, &mut |r| {
-            out.push((r.operation.clone(), r.src_con_name.clone(), r.table_name));
-            Ok(())
-        })
+        s.mine(
+            start + 1,
+            end,
+            &crate::source::MiningFilter::default(),
+            &mut |r| {
+                out.push((r.operation.clone(), r.src_con_name.clone(), r.table_name));
+                Ok(())
+            },
+        )
         .unwrap();
         out
     };
@@ -242,7 +251,11 @@ fn logminer_in_the_root_labels_each_row_with_its_pdb_and_a_pdb_mines_its_own() {
 fn before_19c_logminer_refuses_to_run_in_a_pdb() {
     let db = Db::new(&cdb("12.2.0.1.0", USERS));
     let mut s = db.session(None, Some("PDB1"));
-    let e = err(s.mine(1, 2, &mut |_| Ok(())));
+    let e = err(
+        s.mine(1, 2, &crate::source::MiningFilter::default(), &mut |_| {
+            Ok(())
+        }),
+    );
     assert_eq!(e.code(), Code::Cdc2302);
     assert!(e.to_string().contains("ORA-65040"), "{e}");
 }
@@ -264,10 +277,15 @@ fn the_container_logic_reads_each_pdb_in_it_and_mines_in_the_root() {
     let end = change_both(&db);
     // The last read left the session in PDB1; mining moves it back to the root.
     let mut pdbs = Vec::new();
-    s.mine(start + 1, end, &mut |r| {
-        pdbs.push(r.src_con_name);
-        Ok(())
-    })
+    s.mine(
+        start + 1,
+        end,
+        &crate::source::MiningFilter::default(),
+        &mut |r| {
+            pdbs.push(r.src_con_name);
+            Ok(())
+        },
+    )
     .unwrap();
     assert!(pdbs.contains(&"PDB2".to_string()), "{pdbs:?}");
     assert_eq!(s.container().unwrap().as_deref(), Some("CDB$ROOT"));

@@ -136,6 +136,8 @@ pub struct Replica {
     pub xid_start: HashMap<Xid, Scn>,
     /// PDB of every transaction's first change (SRC_CON_NAME of its START/COMMIT rows).
     pub xid_pdb: HashMap<Xid, String>,
+    /// User of every transaction that does not run as the workload user (USERNAME).
+    pub xid_user: HashMap<Xid, String>,
     /// (scn, ts) of records with a timestamp: maps SCNs to time.
     pub scn_times: Vec<(Scn, i64)>,
     /// Logs per thread (index thread-1), oldest first.
@@ -196,6 +198,7 @@ impl Replica {
             xid_thread: HashMap::new(),
             xid_start: HashMap::new(),
             xid_pdb: HashMap::new(),
+            xid_user: HashMap::new(),
             scn_times: Vec::new(),
             logs: (0..threads)
                 .map(|_| {
@@ -336,8 +339,15 @@ impl Replica {
         };
         match &record {
             Redo::Begin {
-                scn, xid, thread, ..
+                scn,
+                xid,
+                thread,
+                user,
+                ..
             } => {
+                if let Some(u) = user {
+                    self.xid_user.insert(*xid, u.clone());
+                }
                 self.open.insert(
                     *xid,
                     OpenTx {
@@ -357,6 +367,19 @@ impl Replica {
                     self.xid_pdb.entry(*xid).or_insert_with(|| pdb.clone());
                 }
                 match self.open.get_mut(xid) {
+                    Some(tx) => tx.changes.push(n),
+                    None => {
+                        return Err(self
+                            .damaged(n, format!("change of transaction {xid}, which is not open")))
+                    }
+                }
+            }
+            Redo::Other { xid, pdb, .. } => {
+                if let Some(pdb) = pdb {
+                    self.xid_pdb.entry(*xid).or_insert_with(|| pdb.clone());
+                }
+                match self.open.get_mut(xid) {
+                    // Undone like any change; committing it changes no table.
                     Some(tx) => tx.changes.push(n),
                     None => {
                         return Err(self
@@ -754,6 +777,7 @@ impl Replica {
             self.xid_start.remove(&x);
             self.xid_thread.remove(&x);
             self.xid_pdb.remove(&x);
+            self.xid_user.remove(&x);
         }
     }
 

@@ -107,7 +107,7 @@ fn read(s: &mut dyn Session, table: &str, scn: Scn) -> Result<Vec<FetchedRow>> {
 
 pub(super) fn mine(s: &mut dyn Session, start: Scn, end: Scn) -> Vec<LogMinerRow> {
     let mut rows = Vec::new();
-    s.mine(start, end, &mut |r| {
+    s.mine(start, end, &Default::default(), &mut |r| {
         rows.push(r);
         Ok(())
     })
@@ -311,7 +311,7 @@ fn rowids_are_extended_rowids_inside_extents_and_move_with_rows() {
     let e = &extents[0];
     let (lo, hi) = RowId::extent_bounds(
         e.data_object_id as u32,
-        e.relative_fno,
+        e.rowid_fno(),
         e.block_id as u32,
         e.blocks as u32,
     );
@@ -663,11 +663,15 @@ tables:
         .windows(2)
         .all(|w| w[0].next_scn == Some(w[1].first_scn) && w[1].sequence == w[0].sequence + 1));
     let end = s.current_scn().unwrap();
-    let e = s.mine(5000, end, &mut |_| Ok(())).unwrap_err();
+    let e = s
+        .mine(5000, end, &Default::default(), &mut |_| Ok(()))
+        .unwrap_err();
     assert_eq!(e.code(), crate::errors::Code::Cdc5004, "{e}");
     assert!(e.to_string().contains("ORA-01291"));
     assert!(!mine(&mut *s, logs[0].first_scn, end).is_empty());
-    let e = s.mine(end, end - 1, &mut |_| Ok(())).unwrap_err();
+    let e = s
+        .mine(end, end - 1, &Default::default(), &mut |_| Ok(()))
+        .unwrap_err();
     assert_eq!(e.code(), crate::errors::Code::Cdc5008);
 }
 
@@ -1032,7 +1036,9 @@ fn a_downstream_holds_only_shipped_logs_and_a_gap_is_ora_01291() {
         .collect();
     assert!(!ours.is_empty());
     assert_eq!(ours, theirs);
-    let e = s.mine(limit, limit + 2, &mut |_| Ok(())).unwrap_err();
+    let e = s
+        .mine(limit, limit + 2, &Default::default(), &mut |_| Ok(()))
+        .unwrap_err();
     assert_eq!(e.code(), crate::errors::Code::Cdc5201, "{e}");
     assert!(
         e.to_string().contains("sequence 4") && e.to_string().contains("ORA-01291"),
@@ -1058,7 +1064,7 @@ fn a_downstream_holds_only_shipped_logs_and_a_gap_is_ora_01291() {
     assert_eq!(d.logs().unwrap(), logs);
     assert_eq!(d.mining_limit().unwrap(), Some(limit));
     assert_eq!(
-        d.mine(limit, limit + 2, &mut |_| Ok(()))
+        d.mine(limit, limit + 2, &Default::default(), &mut |_| Ok(()))
             .unwrap_err()
             .code(),
         crate::errors::Code::Cdc5201

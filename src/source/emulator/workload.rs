@@ -74,6 +74,67 @@ pub fn new_row(w: &Writer, table: usize, rng: &mut ChaCha8Rng, serial: u64) -> V
         .collect()
 }
 
+/// A random row of `table` visible to `xid` and not locked by another transaction.
+pub(super) fn pick_row(w: &Writer, rng: &mut ChaCha8Rng, xid: Xid, table: usize) -> Option<RowId> {
+    for _ in 0..8 {
+        let t = &w.replica().tables[table];
+        if t.extents.is_empty() {
+            return None;
+        }
+        let (_, e) = &t.extents[rng.gen_range(0..t.extents.len())];
+        let probe = RowId {
+            data_object: e.data_object_id as u32,
+            relative_fno: e.rowid_fno(),
+            block: (e.block_id + rng.gen_range(0..e.blocks)) as u32,
+            slot: 0,
+        };
+        let found =
+            t.rows.range(probe..).map(|(r, _)| *r).take(64).find(|r| {
+                w.row(Some(xid), table, *r).is_some() && !w.locked_by_other(xid, table, *r)
+            });
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+/// New values for one to three columns of `row` that are neither key nor partition key;
+/// `false` when the table has no such column.
+pub(super) fn change_some_columns(
+    w: &Writer,
+    rng: &mut ChaCha8Rng,
+    table: usize,
+    row: &mut [Value],
+) -> bool {
+    let cols = w.columns(table);
+    let part_col = w.replica().tables[table]
+        .def
+        .partitions
+        .as_ref()
+        .map(|p| p.column.clone());
+    let candidates: Vec<usize> = (0..cols.len())
+        .filter(|&i| !is_key(w, table, &cols[i].name) && Some(&cols[i].name) != part_col.as_ref())
+        .collect();
+    if candidates.is_empty() {
+        return false;
+    }
+    let n = rng.gen_range(1..=candidates.len().min(3));
+    for _ in 0..n {
+        let ci = candidates[rng.gen_range(0..candidates.len())];
+        let serial = w.serials[table];
+        let v = gen_for(w, table, &cols[ci]).value(rng, serial);
+        if let Some(slot) = row.get_mut(ci) {
+            *slot = if v.is_null() && !cols[ci].nullable {
+                slot.clone()
+            } else {
+                v
+            };
+        }
+    }
+    true
+}
+
 #[derive(Debug, Clone)]
 pub struct WorkloadOptions {
     pub transactions: Option<u64>,
@@ -178,6 +239,9 @@ pub struct Workload<'a> {
     tables: Vec<usize>,
     s: WorkloadSummary,
     added_columns: u64,
+    /// What Oracle and other users write meanwhile (database.background and the tables'
+    /// background_transactions).
+    background: super::background::Background,
 }
 
 impl<'a> Workload<'a> {
@@ -218,6 +282,10 @@ impl<'a> Workload<'a> {
             ));
         }
         let rng = ChaCha8Rng::seed_from_u64(o.seed);
+        let background = super::background::Background::new(
+            w.replica().schema.database.background.clone(),
+            o.seed,
+        );
         let first = w.replica().current_scn;
         Ok(Workload {
             w,
@@ -229,6 +297,7 @@ impl<'a> Workload<'a> {
                 ..Default::default()
             },
             added_columns: 0,
+            background,
         })
     }
 
@@ -294,6 +363,7 @@ impl<'a> Workload<'a> {
                 self.w.commit(&[xid])?;
                 self.s.committed += 1;
             }
+            self.background.after_transaction(self.w)?;
             // Long transactions keep changing, then end.
             let mut k = 0;
             while k < longs.len() {
@@ -393,27 +463,7 @@ impl<'a> Workload<'a> {
 
     /// A random row visible to `xid` and not locked by another transaction.
     fn pick_row(&mut self, xid: Xid, table: usize) -> Option<RowId> {
-        for _ in 0..8 {
-            let t = &self.w.replica().tables[table];
-            if t.extents.is_empty() {
-                return None;
-            }
-            let (_, e) = &t.extents[self.rng.gen_range(0..t.extents.len())];
-            let probe = RowId {
-                data_object: e.data_object_id as u32,
-                relative_fno: e.relative_fno,
-                block: (e.block_id + self.rng.gen_range(0..e.blocks)) as u32,
-                slot: 0,
-            };
-            let found = t.rows.range(probe..).map(|(r, _)| *r).take(64).find(|r| {
-                self.w.row(Some(xid), table, *r).is_some()
-                    && !self.w.locked_by_other(xid, table, *r)
-            });
-            if found.is_some() {
-                return found;
-            }
-        }
-        None
+        pick_row(self.w, &mut self.rng, xid, table)
     }
 
     fn update(&mut self, xid: Xid, table: usize, rid: RowId) -> Result<()> {
@@ -461,27 +511,8 @@ impl<'a> Workload<'a> {
             changed = true;
             self.s.key_updates += 1;
         }
-        if !changed {
-            let candidates: Vec<usize> = (0..cols.len())
-                .filter(|&i| {
-                    !is_key(self.w, table, &cols[i].name)
-                        && Some(&cols[i].name) != part_col.as_ref()
-                })
-                .collect();
-            if candidates.is_empty() {
-                return Ok(());
-            }
-            let n = self.rng.gen_range(1..=candidates.len().min(3));
-            for _ in 0..n {
-                let ci = candidates[self.rng.gen_range(0..candidates.len())];
-                let serial = self.w.serials[table];
-                let v = gen_for(self.w, table, &cols[ci]).value(&mut self.rng, serial);
-                row[ci] = if v.is_null() && !cols[ci].nullable {
-                    row[ci].clone()
-                } else {
-                    v
-                };
-            }
+        if !changed && !change_some_columns(self.w, &mut self.rng, table, &mut row) {
+            return Ok(());
         }
         self.w.update(xid, table, rid, row)?;
         self.s.updates += 1;

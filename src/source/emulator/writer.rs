@@ -19,6 +19,10 @@ pub const LOCK_FILE: &str = "writer.lock";
 /// Rows per block: an 8K block holds about this many rows of a typical width.
 const ROWS_PER_BLOCK: u32 = 50;
 
+/// DBA_EXTENTS.RELATIVE_FNO of every extent in a bigfile tablespace ("In a bigfile tablespace,
+/// the relative file number is always 1024", Administrator's Guide, data file numbers).
+const BIGFILE_FNO: u32 = 1024;
+
 /// Where the next row of a segment goes.
 #[derive(Debug, Clone, Default)]
 struct Segment {
@@ -257,6 +261,12 @@ impl Writer {
 
     /// Start a transaction; it is written (START) with its first change, as in Oracle.
     pub fn begin(&mut self) -> Result<Xid> {
+        self.begin_as(None)
+    }
+
+    /// Start a transaction run by `user` (V$LOGMNR_CONTENTS.USERNAME); `None`: the
+    /// database's workload user.
+    pub fn begin_as(&mut self, user: Option<&str>) -> Result<Xid> {
         let threads = self.replica.schema.database.redo_threads.max(1);
         self.next_slot = self.next_slot.wrapping_add(1);
         let xid = Xid {
@@ -274,6 +284,7 @@ impl Writer {
                 xid,
                 thread,
                 ts,
+                user: user.map(str::to_string),
             },
             thread,
         )?;
@@ -361,15 +372,24 @@ impl Writer {
     }
 
     /// A new ROWID in the table's (or partition's) segment, allocating an extent when full.
+    /// In a bigfile tablespace DBA_EXTENTS shows relative file 1024 and the ROWID's nine
+    /// characters after the object number are the block number alone (file part `AAA`).
     fn allocate(&mut self, table: usize, part: Option<usize>) -> Result<RowId> {
         let p = part.unwrap_or(0);
-        let (data_object, fno) = {
+        let (data_object, fno, bigfile) = {
             let t = &self.replica.tables[table];
-            match part {
-                Some(i) => (t.partition_objects[i], 5),
-                None => (t.data_object_id, 4),
-            }
+            let data_object = match part {
+                Some(i) => t.partition_objects[i],
+                None => t.data_object_id,
+            };
+            let fno = match (t.def.bigfile, part) {
+                (true, _) => BIGFILE_FNO,
+                (false, Some(_)) => 5,
+                (false, None) => 4,
+            };
+            (data_object, fno, t.def.bigfile)
         };
+        let rowid_fno = if bigfile { 0 } else { fno };
         let seg = &mut self.segments[table][p];
         let need_extent = match seg.extents.get(seg.extent) {
             None => true,
@@ -406,6 +426,7 @@ impl Writer {
                             relative_fno: fno,
                             block_id: u64::from(block_id),
                             blocks: u64::from(blocks),
+                            bigfile,
                         },
                     },
                     1,
@@ -416,7 +437,7 @@ impl Writer {
         let (block_id, _) = seg.extents[seg.extent];
         let rid = RowId {
             data_object,
-            relative_fno: fno,
+            relative_fno: rowid_fno,
             block: block_id + seg.block_in_extent,
             slot: seg.slot,
         };
@@ -470,7 +491,8 @@ impl Writer {
         )?;
         let tx = self.tx(xid)?;
         tx.changes.push(n);
-        tx.overlay.insert((table, rid), Some(row));
+        tx.overlay.insert((table, rid), Some(row.clone()));
+        self.mview_log(xid, table, rid, &row, 'I')?;
         Ok(rid)
     }
 
@@ -551,7 +573,8 @@ impl Writer {
         )?;
         let tx = self.tx(xid)?;
         tx.changes.push(n);
-        tx.overlay.insert((table, rid), Some(after));
+        tx.overlay.insert((table, rid), Some(after.clone()));
+        self.mview_log(xid, table, rid, &after, 'U')?;
         Ok(rid)
     }
 
@@ -560,6 +583,7 @@ impl Writer {
         let before = self
             .row(Some(xid), table, rid)
             .ok_or_else(|| CdcError::Workload(format!("no row at {}", rid.encode())))?;
+        let logged = before.clone();
         self.lock(xid, table, rid)?;
         let scn = self.scn();
         let ts = self.now();
@@ -577,7 +601,57 @@ impl Writer {
         let tx = self.tx(xid)?;
         tx.changes.push(n);
         tx.overlay.insert((table, rid), None);
+        self.mview_log(xid, table, rid, &logged, 'D')
+    }
+
+    /// A change Oracle makes itself in transaction `xid` ([`Redo::Other`]).
+    pub fn other(&mut self, xid: Xid, c: super::background::OtherChange) -> Result<()> {
+        let scn = self.scn();
+        let ts = self.now();
+        let n = self.write(
+            Redo::Other {
+                scn,
+                xid,
+                op: c.op,
+                owner: c.owner,
+                table: c.table,
+                pdb: c.pdb,
+                obj: c.obj,
+                rid: c.rid,
+                sql: c.sql,
+                info: c.info,
+                ts,
+            },
+            self.thread_of(xid),
+        )?;
+        self.tx(xid)?.changes.push(n);
         Ok(())
+    }
+
+    /// The materialized view log row of a change to `table`, when it has one (`I`nsert,
+    /// `U`pdate, `D`elete), in the same transaction.
+    fn mview_log(
+        &mut self,
+        xid: Xid,
+        table: usize,
+        rid: RowId,
+        row: &[Value],
+        dml: char,
+    ) -> Result<()> {
+        let t = &self.replica.tables[table];
+        if !t.def.materialized_view_log {
+            return Ok(());
+        }
+        let change = super::background::mview_log_row(
+            t,
+            table,
+            self.replica.next_record(),
+            xid,
+            rid,
+            row,
+            dml,
+        );
+        self.other(xid, change)
     }
 
     pub fn savepoint(&mut self, xid: Xid) -> Result<Savepoint> {

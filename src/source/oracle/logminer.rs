@@ -14,6 +14,7 @@ use crate::source::model::{
     dictionary_for, op, Dictionary, DictionaryBuild, LogFile, LogMinerRow, OpenTransaction,
     RedoThread, Scn,
 };
+use crate::source::MiningFilter;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Archived logs first (an archive cannot be overwritten under the reader), then the online
@@ -273,17 +274,22 @@ fn contents_row(r: &Cols) -> Result<LogMinerRow> {
     })
 }
 
+/// How a session mines: its LogMiner dictionary, and whether it is inside a PDB (per-PDB
+/// mining, 19c+: no log is added, START_LOGMNR finds them by SCN).
+#[derive(Debug, Clone, Copy)]
+pub struct How {
+    pub dictionary: Dictionary,
+    pub in_pdb: bool,
+}
+
 /// Add the logs, start LogMiner, stream the window, end LogMiner. With the dictionary in the
 /// redo the logs run from the newest build whole before the window (LogMiner reads from it).
-/// `in_pdb`: the session is inside a PDB (per-PDB mining, 19c+): no log is added, START_LOGMNR
-/// finds them by SCN.
 pub fn mine(
     conn: &oracle::Connection,
     logs: &[LogFile],
-    dictionary: Dictionary,
-    start: Scn,
-    end: Scn,
-    in_pdb: bool,
+    how: How,
+    (start, end): (Scn, Scn),
+    filter: &MiningFilter,
     row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
 ) -> Result<()> {
     if start > end {
@@ -292,6 +298,7 @@ pub fn mine(
     let oldest = logs.iter().map(|l| l.first_scn).min();
     // The window's own logs first: a missing one is ORA-01291 whatever the dictionary.
     logs_for_window(logs, start, end)?;
+    let How { dictionary, in_pdb } = how;
     let (from, start_statement) = match dictionary {
         Dictionary::OnlineCatalog => (start, sql::START_LOGMNR),
         Dictionary::RedoLogs => {
@@ -319,7 +326,7 @@ pub fn mine(
             .map_err(|e| db_error(&e, &add))?;
     }
     tracing::debug!(start, end, logs = chosen.len(), "LogMiner session starting");
-    let result = stream(conn, start_statement, start, end, oldest, row);
+    let result = stream(conn, start_statement, start, end, oldest, filter, row);
     // Always end the session: it holds PGA memory and the log list until then. One already
     // gone (ORA-01307: no LogMiner session is currently active) is ended (as Debezium does).
     let ended = match conn.execute(sql::END_LOGMNR, &[]) {
@@ -341,6 +348,7 @@ fn stream(
     start: Scn,
     end: Scn,
     oldest: Option<Scn>,
+    filter: &MiningFilter,
     row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
 ) -> Result<()> {
     let (s, e) = (
@@ -352,13 +360,22 @@ fn stream(
     conn.execute_named(start_statement, &binds)
         .map_err(|err| db_error(&err, &started))?;
     let read = ctx("reading V$LOGMNR_CONTENTS", start, end, oldest);
+    let contents = sql::logmnr_contents(filter, start, end);
+    let values = contents
+        .binds
+        .iter()
+        .map(|(name, v)| Ok((name.as_str(), Bind::from_value(v)?)))
+        .collect::<std::result::Result<Vec<_>, String>>()
+        .map_err(|e| CdcError::Database(format!("V$LOGMNR_CONTENTS binds: {e}")))?;
+    let named: Vec<(&str, &dyn oracle::sql_type::ToSql)> =
+        values.iter().map(|(n, b)| (*n, b.as_sql())).collect();
     let mut stmt = conn
-        .statement(sql::LOGMNR_CONTENTS)
+        .statement(&contents.text)
         .fetch_array_size(1000)
         .build()
         .map_err(|err| db_error(&err, &read))?;
     for r in stmt
-        .query_named(&binds)
+        .query_named(&named)
         .map_err(|err| db_error(&err, &read))?
     {
         let r = r.map_err(|err| db_error(&err, &read))?;

@@ -559,6 +559,7 @@ impl Session for OracleSession {
                 relative_fno: r.u32(2)?,
                 block_id: r.u64(3)?,
                 blocks: r.u64(4)?,
+                bigfile: r.opt_string(5)?.as_deref() == Some("YES"),
             });
         }
         Ok(out)
@@ -819,6 +820,7 @@ impl Session for OracleSession {
         &mut self,
         start: Scn,
         end: Scn,
+        filter: &crate::source::MiningFilter,
         row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
     ) -> Result<()> {
         if start > end {
@@ -828,7 +830,11 @@ impl Session for OracleSession {
         // log files is for CDB$ROOT and non-CDBs only.
         let in_pdb = self.current_container()?.pdb.is_some();
         let logs = logminer::read_logs(&self.conn)?;
-        logminer::mine(&self.conn, &logs, self.dictionary, start, end, in_pdb, row)
+        let how = logminer::How {
+            dictionary: self.dictionary,
+            in_pdb,
+        };
+        logminer::mine(&self.conn, &logs, how, (start, end), filter, row)
     }
 }
 

@@ -100,6 +100,24 @@
 //!   Utilities); "To query this view, you must have the LOGMINING privilege" (19c Reference);
 //!   before 12c it was SELECT ANY TRANSACTION (10.2/11.1 Reference). `doctor` asks for exactly
 //!   these (see `src/doctor/privileges.rs`).
+//! - The mining filter ([`logmnr_contents`]) follows Debezium's `BufferedLogMinerQueryBuilder`
+//!   and `AbstractLogMinerQueryBuilder` (read in its source): `OPERATION_CODE IN (…)` of the
+//!   codes it handles, DDL only where `INFO NOT LIKE 'INTERNAL DDL%'`, `TABLE_NAME NOT LIKE
+//!   'MLOG$%'`, `SEG_OWNER IS NULL OR SEG_OWNER NOT IN (<OracleConnectorConfig.EXCLUDED_SCHEMAS>)`
+//!   without include lists, the signal table ORed into the table predicate, and the PDB
+//!   predicate on the whole query because "transactions cannot span across multiple pluggable
+//!   database boundaries" (its comment; oracle-facts §8); it too splits IN lists at 1000. Here
+//!   every part is NULL-safe (`INFO IS NULL OR …`): a bare `INFO NOT LIKE …` is unknown for a
+//!   NULL INFO and would drop the row. V$LOGMNR_CONTENTS SEG_OWNER, TABLE_NAME, INFO,
+//!   SRC_CON_NAME, USERNAME are columns of the 19c Reference. "An expression list can contain up
+//!   to 1000 expressions" (9i SQL Reference, Expression List; ORA-01795). LIKE: `_` matches one
+//!   character, `%` zero or more, the ESCAPE character makes the next `%` or `_` literal and is
+//!   itself written twice; if any operand is NULL the result is unknown (10g SQL Reference, LIKE
+//!   Condition). `UPPER(col)` because capture's patterns match case-insensitively.
+//! - Bigfile tablespaces ([`EXTENTS`]): `V$TABLESPACE.BIGFILE` "Indicates whether the tablespace
+//!   is a bigfile tablespace (YES) or a smallfile tablespace (NO)" (11.1/18c Reference); the
+//!   same column in DBA_TABLESPACES (10g+), joined on DBA_EXTENTS.TABLESPACE_NAME. What it changes
+//!   in a ROWID is in `source::rowid`.
 //! - Repeated named binds (`:l1` several times in a key predicate): ODPI-C numbers placeholders
 //!   so that "duplicate names do not count as additional placeholders" and lists "the unique bind
 //!   variables" (dpiStmt docs bundled with the `oracle` crate 0.6.3, whose own test shows
@@ -281,12 +299,16 @@ pub const TABLE_COLUMN_TYPES: &str = "SELECT COLUMN_NAME, DATA_TYPE FROM ALL_TAB
 WHERE OWNER = :owner AND TABLE_NAME = :table_name";
 
 /// Extents of one table's segments (table, partitions, subpartitions) with the data object id of
-/// each segment; `DECODE` compares the partition names NULL-safely.
-/// Binds: `:owner`, `:table_name`. Privilege: SELECT on DBA_EXTENTS and DBA_OBJECTS.
+/// each segment and whether its tablespace is bigfile (`DBA_TABLESPACES.BIGFILE` YES/NO: its
+/// ROWIDs then carry the block number in place of the relative file, and RELATIVE_FNO is 1024);
+/// `DECODE` compares the partition names NULL-safely.
+/// Binds: `:owner`, `:table_name`. Privilege: SELECT on DBA_EXTENTS, DBA_OBJECTS and
+/// DBA_TABLESPACES (SELECT_CATALOG_ROLE).
 pub const EXTENTS: &str = "SELECT e.PARTITION_NAME, o.DATA_OBJECT_ID, e.RELATIVE_FNO, \
-e.BLOCK_ID, e.BLOCKS FROM DBA_EXTENTS e JOIN DBA_OBJECTS o ON o.OWNER = e.OWNER \
+e.BLOCK_ID, e.BLOCKS, t.BIGFILE FROM DBA_EXTENTS e JOIN DBA_OBJECTS o ON o.OWNER = e.OWNER \
 AND o.OBJECT_NAME = e.SEGMENT_NAME AND o.OBJECT_TYPE = e.SEGMENT_TYPE \
 AND DECODE(o.SUBOBJECT_NAME, e.PARTITION_NAME, 1, 0) = 1 \
+JOIN DBA_TABLESPACES t ON t.TABLESPACE_NAME = e.TABLESPACE_NAME \
 WHERE e.OWNER = :owner AND e.SEGMENT_NAME = :table_name \
 AND e.SEGMENT_TYPE IN ('TABLE', 'TABLE PARTITION', 'TABLE SUBPARTITION') \
 AND o.DATA_OBJECT_ID IS NOT NULL ORDER BY e.RELATIVE_FNO, e.BLOCK_ID";
@@ -408,12 +430,135 @@ pub const END_LOGMNR: &str = "BEGIN SYS.DBMS_LOGMNR.END_LOGMNR; END;";
 
 /// Every column of oracle-facts §5, in redo order (no ORDER BY: the view returns rows in the
 /// order LogMiner reads them). Dates as fixed-format text. Binds: `:startscn`, `:endscn`.
-/// Privilege: LOGMINING (12c+; SELECT ANY TRANSACTION before).
+/// Privilege: LOGMINING (12c+; SELECT ANY TRANSACTION before). The query capture sends is this
+/// one with the mining filter ANDed ([`logmnr_contents`]).
 pub const LOGMNR_CONTENTS: &str = "SELECT SCN, COMMIT_SCN, START_SCN, \
 TO_CHAR(TIMESTAMP, 'YYYY-MM-DD HH24:MI:SS'), TO_CHAR(COMMIT_TIMESTAMP, 'YYYY-MM-DD HH24:MI:SS'), \
 XID, XIDUSN, XIDSLT, XIDSQN, OPERATION_CODE, OPERATION, SEG_OWNER, TABLE_NAME, ROW_ID, SQL_REDO, \
 CSF, ROLLBACK, RS_ID, SSN, THREAD#, SEQUENCE#, STATUS, INFO, SRC_CON_NAME, USERNAME, DATA_OBJ# \
 FROM V$LOGMNR_CONTENTS WHERE SCN >= :startscn AND SCN <= :endscn";
+
+/// Oracle allows at most 1000 expressions in one IN list (ORA-01795).
+const IN_LIST_MAX: usize = 1000;
+
+/// [`LOGMNR_CONTENTS`] with the mining filter ANDed, each part NULL-safe as
+/// `MiningFilter::keeps` evaluates it (the emulator applies that to the same rows):
+///
+/// ```text
+/// … WHERE SCN >= :startscn AND SCN <= :endscn
+/// AND OPERATION_CODE IN (1, 2, 3, 5, 6, 7, 10, 36)
+/// AND (OPERATION_CODE <> 5 OR INFO IS NULL OR INFO NOT LIKE 'INTERNAL DDL%')
+/// AND (TABLE_NAME IS NULL OR TABLE_NAME NOT LIKE 'MLOG$%')
+/// AND (SEG_OWNER IS NULL OR UPPER(SEG_OWNER) IN (:owner1) OR UPPER(SEG_OWNER) LIKE :owner2
+///      ESCAPE '\' OR (SEG_OWNER = :table_owner1 AND TABLE_NAME = :table_name1))
+/// AND (UPPER(SRC_CON_NAME) IN (:pdb1, :pdb2))
+/// ```
+///
+/// - Operation codes are literals: the decoder's own list (`stream::decode::handled_codes`),
+///   not input. START/COMMIT/ROLLBACK rows have no SEG_OWNER or TABLE_NAME, hence the
+///   `IS NULL` arms; a transaction stays in one container, so its START and COMMIT carry the
+///   PDB of its changes and the SRC_CON_NAME condition applies to every row (as Debezium's
+///   `BufferedLogMinerQueryBuilder` applies its PDB predicate to the whole query).
+/// - Owners and PDBs are binds, compared upper-cased because capture's table patterns match
+///   case-insensitively; `Owners::NotOracle` is `SEG_OWNER NOT IN (<Oracle's schemas>)` with
+///   literals (a fixed list). Lists longer than 1000 are split into ORed IN lists (ORA-01795).
+/// - Internal DDL and materialized view logs are left out as Debezium's query does
+///   (`INFO NOT LIKE 'INTERNAL DDL%'` for DDL, `TABLE_NAME NOT LIKE 'MLOG$%'`), NULL-safe here.
+///
+/// Binds: `:startscn`, `:endscn` (NUMBER), then `:ownerN`, `:table_ownerN`/`:table_nameN`,
+/// `:pdbN` (VARCHAR2). Privilege: as [`LOGMNR_CONTENTS`].
+pub fn logmnr_contents(filter: &crate::source::MiningFilter, start: u64, end: u64) -> Statement {
+    use crate::source::filter::{Owners, ORACLE_SCHEMAS};
+    let mut text = LOGMNR_CONTENTS.to_string();
+    let mut binds = vec![
+        ("startscn".to_string(), Value::Number(start.to_string())),
+        ("endscn".to_string(), Value::Number(end.to_string())),
+    ];
+    if !filter.operation_codes.is_empty() {
+        let codes: Vec<String> = filter.operation_codes.iter().map(u32::to_string).collect();
+        text.push_str(&format!(" AND OPERATION_CODE IN ({})", codes.join(", ")));
+    }
+    if filter.skip_internal_ddl {
+        text.push_str(
+            " AND (OPERATION_CODE <> 5 OR INFO IS NULL OR INFO NOT LIKE 'INTERNAL DDL%')",
+        );
+    }
+    if filter.skip_mview_logs {
+        text.push_str(" AND (TABLE_NAME IS NULL OR TABLE_NAME NOT LIKE 'MLOG$%')");
+    }
+    let mut owner_terms: Vec<String> = match &filter.owners {
+        Owners::All => Vec::new(),
+        Owners::NotOracle => {
+            let quoted: Vec<String> = ORACLE_SCHEMAS.iter().map(|o| format!("'{o}'")).collect();
+            vec![format!("SEG_OWNER NOT IN ({})", quoted.join(", "))]
+        }
+        Owners::Only(list) => {
+            let t = name_terms("SEG_OWNER", "owner", list, &mut binds);
+            // No owner at all: only rows without one pass.
+            if t.is_empty() {
+                vec!["1 = 0".to_string()]
+            } else {
+                t
+            }
+        }
+    };
+    if !owner_terms.is_empty() {
+        for (k, (owner, table)) in filter.tables.iter().enumerate() {
+            let i = k + 1;
+            owner_terms.push(format!(
+                "(SEG_OWNER = :table_owner{i} AND TABLE_NAME = :table_name{i})"
+            ));
+            binds.push((format!("table_owner{i}"), Value::Text(owner.clone())));
+            binds.push((format!("table_name{i}"), Value::Text(table.clone())));
+        }
+        text.push_str(&format!(
+            " AND (SEG_OWNER IS NULL OR {})",
+            owner_terms.join(" OR ")
+        ));
+    }
+    if let Some(pdbs) = &filter.pdbs {
+        let t = name_terms("SRC_CON_NAME", "pdb", pdbs, &mut binds);
+        let t = if t.is_empty() {
+            vec!["1 = 0".to_string()]
+        } else {
+            t
+        };
+        text.push_str(&format!(" AND ({})", t.join(" OR ")));
+    }
+    Statement { text, binds }
+}
+
+/// `UPPER(col) IN (:p1, …)` (split at 1000) and `UPPER(col) LIKE :pN ESCAPE '\\'` terms of a
+/// name condition list, their binds named `prefix`1, `prefix`2, ….
+fn name_terms(
+    column: &str,
+    prefix: &str,
+    list: &[crate::source::filter::NameMatch],
+    binds: &mut Vec<(String, Value)>,
+) -> Vec<String> {
+    use crate::source::filter::NameMatch;
+    let mut equal = Vec::new();
+    let mut likes = Vec::new();
+    for (k, m) in list.iter().enumerate() {
+        let name = format!("{prefix}{}", k + 1);
+        match m {
+            NameMatch::Equals(v) => {
+                equal.push(format!(":{name}"));
+                binds.push((name, Value::Text(v.clone())));
+            }
+            NameMatch::Like(p) => {
+                likes.push(format!("UPPER({column}) LIKE :{name} ESCAPE '\\'"));
+                binds.push((name, Value::Text(p.clone())));
+            }
+        }
+    }
+    let mut terms: Vec<String> = equal
+        .chunks(IN_LIST_MAX)
+        .map(|c| format!("UPPER({column}) IN ({})", c.join(", ")))
+        .collect();
+    terms.append(&mut likes);
+    terms
+}
 
 // ---------------------------------------------------------------------------------------------
 // Flashback reads

@@ -301,10 +301,14 @@ impl Session for ReplaySession {
         Err(self.no_data("insert a signal row (a replay is an export, not a database)"))
     }
 
+    /// The exported rows in the window, unfiltered: the export is what a query returned
+    /// back then, and its columns (SRC_CON_NAME, INFO) may be blank where the exporting
+    /// query did not select them, so a filter could drop rows the export means.
     fn mine(
         &mut self,
         start: Scn,
         end: Scn,
+        _filter: &crate::source::MiningFilter,
         row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
     ) -> Result<()> {
         if end < start {

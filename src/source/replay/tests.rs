@@ -74,21 +74,21 @@ fn mine_returns_the_rows_of_the_range_in_file_order() {
     let (_dir, c) = replay(EXPORT);
     let mut s = c.unwrap().replay_session();
     let mut scns = Vec::new();
-    s.mine(51, 53, &mut |r| {
+    s.mine(51, 53, &Default::default(), &mut |r| {
         scns.push((r.scn, r.operation_code));
         Ok(())
     })
     .unwrap();
     assert_eq!(scns, vec![(51, 6), (52, 1), (53, 7)]);
     let mut n = 0;
-    s.mine(0, 1000, &mut |_| {
+    s.mine(0, 1000, &Default::default(), &mut |_| {
         n += 1;
         Ok(())
     })
     .unwrap();
     assert_eq!(n, 8);
     assert!(matches!(
-        s.mine(10, 9, &mut |_| Ok(())),
+        s.mine(10, 9, &Default::default(), &mut |_| Ok(())),
         Err(CdcError::InvalidScnRange { .. })
     ));
 }
