@@ -15,6 +15,7 @@ pub mod redo;
 pub mod schema;
 pub mod sql_redo;
 pub mod store;
+pub mod supplemental;
 pub mod topology;
 pub mod workload;
 pub mod writer;

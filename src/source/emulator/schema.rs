@@ -187,11 +187,28 @@ impl Default for DatabaseSpec {
     }
 }
 
+/// Database-level supplemental logging (V$DATABASE.SUPPLEMENTAL_LOG_DATA_*).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SupplementalSpec {
+    /// `ALTER DATABASE ADD SUPPLEMENTAL LOG DATA`.
     pub min: bool,
+    /// `… ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS`.
     pub all: bool,
+    /// `… ADD SUPPLEMENTAL LOG DATA (PRIMARY KEY) COLUMNS`.
+    #[serde(skip_serializing_if = "is_false")]
+    pub primary_key: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl SupplementalSpec {
+    /// SUPPLEMENTAL_LOG_DATA_MIN is YES, or IMPLICIT because identification key logging is on.
+    pub fn minimal(&self) -> bool {
+        self.min || self.all || self.primary_key
+    }
 }
 
 impl Default for SupplementalSpec {
@@ -199,6 +216,7 @@ impl Default for SupplementalSpec {
         SupplementalSpec {
             min: true,
             all: false,
+            primary_key: false,
         }
     }
 }
