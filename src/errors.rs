@@ -115,6 +115,12 @@ catalog! {
     Cdc3002 = "CDC-3002", Failure, "SQL_REDO cannot be decoded",
         "A V$LOGMNR_CONTENTS row's SQL_REDO text (or a value in it) could not be parsed; the message gives the SCN, the transaction (XID), the table and the position in the text.",
         "Report it with the row (oracle-cdc can replay an export of V$LOGMNR_CONTENTS: replay:DIR). To keep streaming meanwhile, set cdc.on.decode.error=dlq: such rows go to the dead-letter output.";
+    Cdc3201 = "CDC-3201", Failure, "Change lacks columns (no ALL COLUMNS logging)",
+        "A change of a captured table was mined whose SQL_REDO holds neither a new value (SET) nor an old value (WHERE) for some of the table's columns. An UPDATE's redo carries the changed columns, and the unchanged ones only as supplemental logging adds them: all of them with (ALL) COLUMNS logging, only the key with PRIMARY KEY logging, none without. The record would silently lack those columns, so capture stops at the change instead; the message names the table, the SCN, the transaction and the columns. (LOB, LONG, XMLTYPE and JSON columns are never supplementally logged: an UPDATE that leaves them alone is published with the unavailable-value placeholder for them, see commands/capture.md.) `oracle-cdc doctor` FAILs supplemental.table for every captured table without ALL COLUMNS logging.",
+        "Turn on ALL COLUMNS logging for the table: ALTER TABLE \"OWNER\".\"TABLE\" ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS; (in a CDB first ALTER SESSION SET CONTAINER = the PDB), or for every table ALTER DATABASE ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS. That helps only redo written afterwards: to move past the incomplete changes already written, start capture once with cdc.on.decode.error=dlq (each goes to the dead-letter output), then re-snapshot the table (`signal send execute-snapshot`, or `oracle-cdc offsets edit reset-table`).";
+    Cdc3202 = "CDC-3202", Failure, "Redo written without minimal supplemental logging",
+        "LogMiner marked a change of a captured table STATUS 3 with INFO 'no supplemental log data found': the redo was written while database-level minimal supplemental logging was off, so LogMiner built its SQL_REDO from today's dictionary and does not guarantee it is accurate (chained rows, index-organised tables, the columns of an UPDATE). Capture stops rather than publish it; the message names the table, the SCN and the transaction. `oracle-cdc doctor` FAILs supplemental.database while minimal supplemental logging is off.",
+        "ALTER DATABASE ADD SUPPLEMENTAL LOG DATA; (in CDB$ROOT for a container database), and ALL COLUMNS logging on the captured tables (see CDC-3201). That helps only redo written afterwards: to move past the changes already written, start capture once with cdc.on.decode.error=dlq (each goes to the dead-letter output), then re-snapshot the tables (`signal send execute-snapshot`, or a fresh state directory).";
     Cdc2201 = "CDC-2201", Usage, "Invalid mining database settings",
         "cdc.mining.database.url names a mining (downstream) database that cannot be used: a `replay:` URL, the same URL as cdc.database.url, or an emulated directory that is not an emulated downstream database.",
         "Set cdc.mining.database.url to the downstream database that receives the source's redo (an EZConnect string, a TNS alias, or `emulator:DIR` made by `oracle-cdc emulator create --downstream-of`), or remove it to mine on the source itself.";
@@ -315,6 +321,24 @@ pub enum CdcError {
         xid: String,
         table: String,
         message: String,
+    },
+
+    #[error("CDC-3201: {table} changed at SCN {scn} (XID {xid}) and the redo holds no value for {columns}: the table has no ALL COLUMNS supplemental logging")]
+    IncompleteChange {
+        scn: u64,
+        xid: String,
+        table: String,
+        /// The columns without a value, comma-separated.
+        columns: String,
+    },
+
+    #[error("CDC-3202: {table} changed at SCN {scn} (XID {xid}), and LogMiner marks it STATUS {status} ({info}): the redo was written without minimal supplemental logging")]
+    NoSupplementalLogging {
+        scn: u64,
+        xid: String,
+        table: String,
+        status: i32,
+        info: String,
     },
 
     #[error("CDC-4001: {} is not an emulated database: {reason}", path.display())]
@@ -523,6 +547,8 @@ impl CdcError {
             CdcError::UnknownCode(_) => Code::Cdc1007,
             CdcError::UnsupportedType { .. } => Code::Cdc3001,
             CdcError::RedoParse { .. } => Code::Cdc3002,
+            CdcError::IncompleteChange { .. } => Code::Cdc3201,
+            CdcError::NoSupplementalLogging { .. } => Code::Cdc3202,
             CdcError::EmulatorNotFound { .. } => Code::Cdc4001,
             CdcError::EmulatorSchema { .. } => Code::Cdc4002,
             CdcError::EmulatorBusy { .. } => Code::Cdc4003,

@@ -215,6 +215,7 @@ impl<'a> Publisher<'a> {
             "spilled_bytes": self.buffer.spilled_bytes(),
             "records": self.records,
             "transactions": self.transactions,
+            "dead_letters": self.status.board().stream.dead_letters.clone(),
         })
     }
 
@@ -583,7 +584,10 @@ impl<'a> Publisher<'a> {
                 );
                 return Ok(true);
             };
-            let columns = info.columns.clone();
+            // The layout at the CREATE: the statement's, as the dictionary may already show
+            // columns added since (the changes in between do not have them).
+            let columns =
+                crate::stream::ddl::create_table(sql).unwrap_or_else(|| info.columns.clone());
             let mut decisions = crate::snapshot::target::resolve(self.settings, vec![info], &[])?;
             let Some(crate::snapshot::target::Decision::Capture(t)) = decisions.first() else {
                 return Ok(true);
@@ -594,6 +598,12 @@ impl<'a> Publisher<'a> {
             self.new_targets.append(&mut decisions);
             // Durable before the offsets move past the CREATE.
             super::save_history(&self.history_path, &self.catalog)?;
+        } else if let Some(columns) = crate::stream::ddl::create_table(sql) {
+            // Known already (mined again after a restart, or in today's dictionary when capture
+            // started): from the CREATE on, its layout is the statement's, not today's.
+            if self.catalog.apply_create(table, scn, columns) {
+                super::save_history(&self.history_path, &self.catalog)?;
+            }
         }
         self.created.borrow_mut().push((table.clone(), scn));
         Ok(true)
@@ -674,6 +684,13 @@ impl<'a> Publisher<'a> {
             .open(&self.dlq_path)
             .map_err(|err| CdcError::io(&self.dlq_path, err))?;
         writeln!(f, "{line}").map_err(|err| CdcError::io(&self.dlq_path, err))?;
+        *self
+            .status
+            .board()
+            .stream
+            .dead_letters
+            .entry(e.code().info().code.to_string())
+            .or_default() += 1;
         tracing::warn!("{e}: written to {}", self.dlq_path.display());
         Ok(())
     }

@@ -78,6 +78,8 @@ pub struct StreamStats {
     pub window_start_scn: u64,
     pub window_end_scn: u64,
     pub windows: u64,
+    /// Changes written to the dead-letter output (cdc.on.decode.error=dlq), by CDC code.
+    pub dead_letters: BTreeMap<String, u64>,
 }
 
 /// The sink's numbers.

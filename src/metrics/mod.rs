@@ -240,6 +240,14 @@ fn render_parts(b: &Board, m: &SnapshotMetrics) -> String {
         "LogMiner windows mined.",
         s.windows as f64,
     );
+    o.family(
+        "stream_dead_letters_total",
+        "counter",
+        "Changes written to the dead-letter output (cdc.on.decode.error=dlq), by CDC code.",
+    );
+    for (code, n) in &s.dead_letters {
+        o.sample("stream_dead_letters_total", &[("code", code)], *n as f64);
+    }
     o.one(
         "stream_transactions_total",
         "counter",
@@ -327,6 +335,7 @@ mod tests {
             b.stream.published_commit_scn = 1_000_040;
             b.stream.lag_ms = Some(1500);
             b.sink.bytes = 4096;
+            b.stream.dead_letters.insert("CDC-3201".into(), 2);
         }
         status
             .snapshot
@@ -366,6 +375,9 @@ mod tests {
         assert!(has("oracle_cdc_stream_lag_scns 60"));
         assert!(has("oracle_cdc_stream_lag_seconds 1.5"));
         assert!(has("oracle_cdc_sink_bytes_total 4096"));
+        assert!(has(
+            "oracle_cdc_stream_dead_letters_total{code=\"CDC-3201\"} 2"
+        ));
         assert!(has(
             "oracle_cdc_snapshot_rows_scanned_total{table=\"PDB1.SALES.\\\"Odd\\\"\"} 7"
         ));
