@@ -320,6 +320,8 @@ pub struct Decoder {
     done: bool,
     /// The table of the last row decoded (see `Catalog::table_of`).
     last_table: Option<TableName>,
+    /// Which columns the row being decoded names (see `typed`).
+    seen: Vec<bool>,
 }
 
 impl Decoder {
@@ -333,6 +335,7 @@ impl Decoder {
             flush: 0,
             done: false,
             last_table: None,
+            seen: Vec::new(),
         }
     }
 
@@ -461,9 +464,12 @@ impl Decoder {
                     }
                 };
                 let kind = dml.kind;
+                // One buffer for every row's columns named (no allocation per change).
+                let mut seen = std::mem::take(&mut self.seen);
+                seen.clear();
+                seen.resize(cols.len(), false);
                 let images = (|| -> Result<(Option<Image>, Option<Image>)> {
                     let xid = self.xid.as_str();
-                    let mut seen = vec![false; cols.len()];
                     Ok(match kind {
                         DmlKind::Insert => {
                             (None, Some(typed(t, cols, dml.new, &row, xid, &mut seen)?))
@@ -498,6 +504,7 @@ impl Decoder {
                         }
                     })
                 })();
+                self.seen = seen;
                 match images {
                     Err(e) => self.pending.push_back(Err(e)),
                     Ok((before, after)) => self.pending.push_back(Ok(Event::Change(Change {
