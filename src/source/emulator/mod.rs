@@ -7,7 +7,9 @@
 
 pub mod clock;
 pub mod condition;
+pub mod conform;
 pub mod generate;
+pub mod key_gen;
 pub mod key_index;
 pub mod logminer;
 pub mod logs;
@@ -97,7 +99,7 @@ pub fn init(
             for _ in 0..batch {
                 let serial = w.serials[ti] + 1;
                 w.serials[ti] = serial;
-                let row = workload::new_row(&w, ti, &mut rng, serial);
+                let row = workload::new_row(&w, ti, &mut rng, serial)?;
                 w.insert(xid, ti, row)?;
             }
             w.commit(&[xid])?;

@@ -587,6 +587,12 @@ impl SchemaFile {
                 .iter()
                 .map(|u| check_cols("unique_keys", u))
                 .collect::<Result<Vec<_>>>()?;
+            for k in primary_key.iter().chain(unique_keys.iter().flatten()) {
+                let ty = columns.iter().find(|c| &c.name == k).map(|c| &c.data_type);
+                if let Some(e) = ty.and_then(super::key_gen::key_type_error) {
+                    return Err(bad(format!("table `{name}`: key column `{k}`: {e}")));
+                }
+            }
             if t.organization == OrganizationSpec::IndexOrganized && primary_key.is_empty() {
                 return Err(bad(format!(
                     "table `{name}`: an index-organised table needs a primary key"
