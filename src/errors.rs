@@ -178,6 +178,15 @@ catalog! {
     Cdc5009 = "CDC-5009", Failure, "Redo log overwritten while mined (ORA-00310)",
         "An online redo log was archived and reused while LogMiner read it (ORA-00310: archived log contains sequence N; sequence M required). Capture starts a new LogMiner session on the current log list and mines the window again, up to 10 times in a row; this error means it kept happening.",
         "Add redo log groups or make them larger so a log stays online longer than a mining window (fewer log switches), or lower cdc.stream.window.scn; check the archive destinations are reachable (`oracle-cdc doctor`).";
+    Cdc5010 = "CDC-5010", Failure, "Redo log cannot be opened (ORA-01284, ORA-00308)",
+        "A redo log file LogMiner was given could not be opened while the window was mined: ORA-01284 (file cannot be opened: it no longer exists where V$LOG / V$ARCHIVED_LOG said, or is not accessible) at ADD_LOGFILE or START_LOGMNR, or ORA-00308 (cannot open archived log) part-way through the query, typically an archived log deleted (RMAN, a retention job) or an online log switched and archived between listing the logs and reading them. Capture starts a new LogMiner session on the log list as it is now and mines the window again from its start, up to 10 times in a row, publishing nothing from the failed attempt; this error means it kept happening.",
+        "Keep archived logs until capture has mined them (an RMAN deletion policy or retention job that runs behind the stored resume position: `oracle-cdc offsets inspect` shows it), check the archive destination's files are readable by the database (ASM or NFS paths included) and that the archiver keeps up; `oracle-cdc doctor` checks the destinations and the retained logs. If the log is gone for good, restore it from backup (RMAN> RESTORE ARCHIVELOG …).";
+    Cdc5011 = "CDC-5011", Failure, "No LogMiner session is active (ORA-01307)",
+        "V$LOGMNR_CONTENTS was queried without an active LogMiner session: the session was ended under the query (END_LOGMNR from another call, a session reset by the database, a killed or recycled session). Capture starts a new LogMiner session and mines the window again from its start, up to 10 times in a row, publishing nothing from the failed attempt; this error means it kept happening.",
+        "Check that nothing else ends the capture user's LogMiner sessions (another tool on the same connection pool, a script calling DBMS_LOGMNR.END_LOGMNR, a resource manager plan killing long sessions) and the database's alert log for session terminations.";
+    Cdc5012 = "CDC-5012", Failure, "LOB snapshot too old (ORA-22924)",
+        "A snapshot chunk read AS OF SCN needed an older version of a LOB value that was already overwritten: old LOB versions live in the LOB segment itself (its RETENTION, or PCTVERSION for BasicFiles), not in undo. The chunk is retried like an ORA-01555 (CDC-5001): halved down to 1,000 rows, then the snapshot stops with CDC-8001.",
+        "Keep old LOB versions longer: for BasicFiles LOBs ALTER TABLE \"O\".\"T\" MODIFY LOB (\"C\") (PCTVERSION 20) or (RETENTION); SecureFiles LOBs follow UNDO_RETENTION (ALTER SYSTEM SET UNDO_RETENTION = 3600). Or read smaller chunks (cdc.snapshot.chunk.rows) while the LOBs are updated less, or exclude the column (cdc.columns.exclude).";
     Cdc5201 = "CDC-5201", Failure, "Mining database lacks a redo log the offsets need",
         "Mining runs on a downstream database (cdc.mining.database.url), and the redo the stored position (or the snapshot's start) needs is not there (ORA-01291): the log was never shipped from the source, was deleted on the downstream, or a sequence is missing in the middle (a gap in redo transport). The message gives the SCN, the thread and sequence when known, and the oldest SCN the downstream has.",
         "Ship the missing archived logs to the downstream (resolve the gap: check V$ARCHIVE_GAP and the source's LOG_ARCHIVE_DEST_n status, or copy the archives and register them) and start capture again; `oracle-cdc doctor` lists what the downstream holds. If the logs are gone everywhere the stream cannot resume here: take a new snapshot (fresh state directory, or `oracle-cdc offsets edit reset-table`).";
@@ -242,7 +251,7 @@ catalog! {
         "The edit names something the offsets or the settings do not have (a table that is not captured, a table or signal the offsets do not hold), or the edited offsets are not valid: the message names the field or table at fault and why. Nothing was written.",
         "Fix what the message names: table names as PDB.OWNER.TABLE or OWNER.TABLE of a captured table (`oracle-cdc offsets inspect` lists the ones in the offsets), or the field in the edited JSON (commands/offsets.md documents every field).";
     Cdc8001 = "CDC-8001", Failure, "Snapshot chunk cannot be read",
-        "A snapshot chunk kept failing: its undo was gone (ORA-01555 or ORA-08181) even after halving the chunk down to 1,000 rows, or it failed more than cdc.snapshot.chunk.retries times.",
+        "A snapshot chunk kept failing: its undo was gone (ORA-01555 or ORA-08181, or a LOB's old version: ORA-22924) even after halving the chunk down to 1,000 rows, or it failed more than cdc.snapshot.chunk.retries times.",
         "Raise UNDO_RETENTION (and consider RETENTION GUARANTEE), lower the load on the source while snapshotting, or lower cdc.snapshot.threads; the chunks already read are kept and the next start resumes at this chunk.";
     Cdc8002 = "CDC-8002", Failure, "Table has no usable key",
         "A captured table has no primary key (or cdc.key.* choice) whose columns are all NOT NULL and of a chunkable type, and cdc.key.missing=fail.",
@@ -509,6 +518,16 @@ pub enum CdcError {
     #[error("CDC-5009: ORA-00310: a redo log was overwritten while mined: {0}")]
     LogOverwritten(String),
 
+    /// ORA-01284 / ORA-00308: a log file could not be opened while mined.
+    #[error("CDC-5010: a redo log could not be opened while mined: {0}")]
+    LogUnavailable(String),
+
+    #[error("CDC-5011: ORA-01307: no LogMiner session is currently active: {0}")]
+    NoLogMinerSession(String),
+
+    #[error("CDC-5012: ORA-22924: snapshot too old: a LOB of {table} read AS OF SCN {scn} needs a version that is no longer kept")]
+    LobSnapshotTooOld { table: String, scn: u64 },
+
     #[error("CDC-8101: invalid signal: {0}")]
     InvalidSignal(String),
 
@@ -585,6 +604,9 @@ impl CdcError {
             CdcError::NoTables(_) => Code::Cdc8003,
             CdcError::OtherExport { .. } => Code::Cdc8005,
             CdcError::LogOverwritten(_) => Code::Cdc5009,
+            CdcError::LogUnavailable(_) => Code::Cdc5010,
+            CdcError::NoLogMinerSession(_) => Code::Cdc5011,
+            CdcError::LobSnapshotTooOld { .. } => Code::Cdc5012,
             CdcError::InvalidSignal(_) => Code::Cdc8101,
             CdcError::SignalTable(_) => Code::Cdc8102,
             CdcError::SignalIdUsed(_) => Code::Cdc8103,

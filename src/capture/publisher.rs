@@ -22,7 +22,8 @@ use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
 
-/// How many times in a row one window is mined again after a lost connection or ORA-00310.
+/// How many times in a row one window is mined again after a lost connection, ORA-00310,
+/// ORA-01284 / ORA-00308 or ORA-01307.
 const MINE_RETRIES: u32 = 10;
 
 /// The state directory's subdirectory of transaction buffer spill files.
@@ -415,7 +416,10 @@ impl<'a> Publisher<'a> {
             match &mined {
                 // A new session mines the same window again (on the log list as it is now);
                 // nothing was published from it.
-                Err(CdcError::ConnectionLost(m)) | Err(CdcError::LogOverwritten(m))
+                Err(CdcError::ConnectionLost(m))
+                | Err(CdcError::LogOverwritten(m))
+                | Err(CdcError::LogUnavailable(m))
+                | Err(CdcError::NoLogMinerSession(m))
                     if retries < MINE_RETRIES =>
                 {
                     retries += 1;

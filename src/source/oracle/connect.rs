@@ -163,6 +163,23 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
         },
         // A log was archived and reused while it was read: a new session mines it again.
         Some(OraCode::Ora(310)) => CdcError::LogOverwritten(format!("{}: {text}", ctx.operation)),
+        // A log file could not be opened (ORA-01284 "file cannot be opened": the file or its
+        // directory does not exist or is inaccessible; ORA-00308 "cannot open archived log"):
+        // a log purged or switched since the log list was read. A new session on the list as it
+        // is now mines the window again.
+        Some(OraCode::Ora(1284 | 308)) => {
+            CdcError::LogUnavailable(format!("{}: {text}", ctx.operation))
+        }
+        // "no LogMiner session is currently active": the session ended under the query.
+        Some(OraCode::Ora(1307)) => {
+            CdcError::NoLogMinerSession(format!("{}: {text}", ctx.operation))
+        }
+        // "snapshot too old" for a LOB: its old version (kept in the LOB segment, not in undo)
+        // is gone; the chunk is read again like an ORA-01555.
+        Some(OraCode::Ora(22924)) => CdcError::LobSnapshotTooOld {
+            table: table(),
+            scn,
+        },
         Some(OraCode::Ora(16000)) => CdcError::ReadOnly {
             operation: format!("{}: {text}", ctx.operation),
         },
@@ -295,6 +312,10 @@ mod tests {
             (OraCode::Dpi(1080), Code::Cdc5007),
             (OraCode::Ora(1281), Code::Cdc5008),
             (OraCode::Ora(310), Code::Cdc5009),
+            (OraCode::Ora(1284), Code::Cdc5010),
+            (OraCode::Ora(308), Code::Cdc5010),
+            (OraCode::Ora(1307), Code::Cdc5011),
+            (OraCode::Ora(22924), Code::Cdc5012),
         ];
         for (code, want) in cases {
             assert_eq!(
@@ -305,6 +326,12 @@ mod tests {
         }
         match runtime_error(Some(OraCode::Ora(1555)), "x", &ctx) {
             CdcError::SnapshotTooOld { table, scn } => {
+                assert_eq!((table.as_str(), scn), ("HR.EMP", 100))
+            }
+            other => panic!("{other:?}"),
+        }
+        match runtime_error(Some(OraCode::Ora(22924)), "x", &ctx) {
+            CdcError::LobSnapshotTooOld { table, scn } => {
                 assert_eq!((table.as_str(), scn), ("HR.EMP", 100))
             }
             other => panic!("{other:?}"),
