@@ -124,6 +124,12 @@ catalog! {
     Cdc3002 = "CDC-3002", Failure, "SQL_REDO cannot be decoded",
         "A V$LOGMNR_CONTENTS row's SQL_REDO text (or a value in it) could not be parsed; the message gives the SCN, the transaction (XID), the table and the position in the text.",
         "Report it with the row (oracle-cdc can replay an export of V$LOGMNR_CONTENTS: replay:DIR). To keep streaming meanwhile, set cdc.on.decode.error=dlq: such rows go to the dead-letter output.";
+    Cdc3201 = "CDC-3201", Failure, "Change lacks columns (no ALL COLUMNS logging)",
+        "A change of a captured table was mined whose SQL_REDO holds neither a new value (SET) nor an old value (WHERE) for some of the table's columns. An UPDATE's redo carries the changed columns, and the unchanged ones only as supplemental logging adds them: all of them with (ALL) COLUMNS logging, only the key with PRIMARY KEY logging, none without. The record would silently lack those columns, so capture stops at the change instead; the message names the table, the SCN, the transaction and the columns. (LOB, LONG, XMLTYPE and JSON columns are never supplementally logged: an UPDATE that leaves them alone is published with the unavailable-value placeholder for them, see commands/capture.md.) `oracle-cdc doctor` FAILs supplemental.table for every captured table without ALL COLUMNS logging.",
+        "Turn on ALL COLUMNS logging for the table: ALTER TABLE \"OWNER\".\"TABLE\" ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS; (in a CDB first ALTER SESSION SET CONTAINER = the PDB), or for every table ALTER DATABASE ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS. That helps only redo written afterwards: to move past the incomplete changes already written, start capture once with cdc.on.decode.error=dlq (each goes to the dead-letter output), then re-snapshot the table (`signal send execute-snapshot`, or `oracle-cdc offsets edit reset-table`).";
+    Cdc3202 = "CDC-3202", Failure, "Redo written without minimal supplemental logging",
+        "LogMiner marked a change of a captured table STATUS 3 with INFO 'no supplemental log data found': the redo was written while database-level minimal supplemental logging was off, so LogMiner built its SQL_REDO from today's dictionary and does not guarantee it is accurate (chained rows, index-organised tables, the columns of an UPDATE). Capture stops rather than publish it; the message names the table, the SCN and the transaction. `oracle-cdc doctor` FAILs supplemental.database while minimal supplemental logging is off.",
+        "ALTER DATABASE ADD SUPPLEMENTAL LOG DATA; (in CDB$ROOT for a container database), and ALL COLUMNS logging on the captured tables (see CDC-3201). That helps only redo written afterwards: to move past the changes already written, start capture once with cdc.on.decode.error=dlq (each goes to the dead-letter output), then re-snapshot the tables (`signal send execute-snapshot`, or a fresh state directory).";
     Cdc2201 = "CDC-2201", Usage, "Invalid mining database settings",
         "cdc.mining.database.url names a mining (downstream) database that cannot be used: a `replay:` URL, the same URL as cdc.database.url, or an emulated directory that is not an emulated downstream database.",
         "Set cdc.mining.database.url to the downstream database that receives the source's redo (an EZConnect string, a TNS alias, or `emulator:DIR` made by `oracle-cdc emulator create --downstream-of`), or remove it to mine on the source itself.";
@@ -178,9 +184,18 @@ catalog! {
     Cdc5008 = "CDC-5008", Failure, "Invalid SCN range for mining (ORA-01281)",
         "The LogMiner window's end SCN is not after its start SCN.",
         "This points at a bug in the caller; report it with the SCNs in the message.";
-    Cdc5009 = "CDC-5009", Failure, "Redo log changed while mined (ORA-00310/00308/01284)",
-        "A log changed between listing it and reading it: an online redo log was archived and reused while LogMiner read it (ORA-00310: archived log contains sequence N; sequence M required), a listed log cannot be opened any more because it was switched, archived or purged, or is locked (ORA-01284: file cannot be opened; ORA-00308: cannot open archived log), or the LogMiner session was gone when its rows were read (ORA-01307: no LogMiner session is currently active). Capture starts a new LogMiner session on the current log list and mines the window again, up to 10 times in a row (Debezium retries these too); this error means it kept happening. A log that is gone for good then shows as missing (CDC-5004).",
-        "Add redo log groups or make them larger so a log stays online longer than a mining window (fewer log switches), or lower cdc.stream.window.scn; keep archived logs until capture has mined them (RMAN deletion policy, FRA size); check the archive destinations are reachable (`oracle-cdc doctor`).";
+    Cdc5009 = "CDC-5009", Failure, "Redo log overwritten while mined (ORA-00310)",
+        "An online redo log was archived and reused while LogMiner read it (ORA-00310: archived log contains sequence N; sequence M required). Capture starts a new LogMiner session on the current log list and mines the window again, up to 10 times in a row; this error means it kept happening.",
+        "Add redo log groups or make them larger so a log stays online longer than a mining window (fewer log switches), or lower cdc.stream.window.scn; check the archive destinations are reachable (`oracle-cdc doctor`).";
+    Cdc5010 = "CDC-5010", Failure, "Redo log cannot be opened (ORA-01284, ORA-00308)",
+        "A redo log file LogMiner was given could not be opened while the window was mined: ORA-01284 (file cannot be opened: it no longer exists where V$LOG / V$ARCHIVED_LOG said, or is not accessible) at ADD_LOGFILE or START_LOGMNR, or ORA-00308 (cannot open archived log) part-way through the query, typically an archived log deleted (RMAN, a retention job) or an online log switched and archived between listing the logs and reading them. Capture starts a new LogMiner session on the log list as it is now and mines the window again from its start, up to 10 times in a row, publishing nothing from the failed attempt; this error means it kept happening.",
+        "Keep archived logs until capture has mined them (an RMAN deletion policy or retention job that runs behind the stored resume position: `oracle-cdc offsets inspect` shows it), check the archive destination's files are readable by the database (ASM or NFS paths included) and that the archiver keeps up; `oracle-cdc doctor` checks the destinations and the retained logs. If the log is gone for good, restore it from backup (RMAN> RESTORE ARCHIVELOG …).";
+    Cdc5011 = "CDC-5011", Failure, "No LogMiner session is active (ORA-01307)",
+        "V$LOGMNR_CONTENTS was queried without an active LogMiner session: the session was ended under the query (END_LOGMNR from another call, a session reset by the database, a killed or recycled session). Capture starts a new LogMiner session and mines the window again from its start, up to 10 times in a row, publishing nothing from the failed attempt; this error means it kept happening.",
+        "Check that nothing else ends the capture user's LogMiner sessions (another tool on the same connection pool, a script calling DBMS_LOGMNR.END_LOGMNR, a resource manager plan killing long sessions) and the database's alert log for session terminations.";
+    Cdc5012 = "CDC-5012", Failure, "LOB snapshot too old (ORA-22924)",
+        "A snapshot chunk read AS OF SCN needed an older version of a LOB value that was already overwritten: old LOB versions live in the LOB segment itself (its RETENTION, or PCTVERSION for BasicFiles), not in undo. The chunk is retried like an ORA-01555 (CDC-5001): halved down to 1,000 rows, then the snapshot stops with CDC-8001.",
+        "Keep old LOB versions longer: for BasicFiles LOBs ALTER TABLE \"O\".\"T\" MODIFY LOB (\"C\") (PCTVERSION 20) or (RETENTION); SecureFiles LOBs follow UNDO_RETENTION (ALTER SYSTEM SET UNDO_RETENTION = 3600). Or read smaller chunks (cdc.snapshot.chunk.rows) while the LOBs are updated less, or exclude the column (cdc.columns.exclude).";
     Cdc5201 = "CDC-5201", Failure, "Mining database lacks a redo log the offsets need",
         "Mining runs on a downstream database (cdc.mining.database.url), and the redo the stored position (or the snapshot's start) needs is not there (ORA-01291): the log was never shipped from the source, was deleted on the downstream, or a sequence is missing in the middle (a gap in redo transport). The message gives the SCN, the thread and sequence when known, and the oldest SCN the downstream has.",
         "Ship the missing archived logs to the downstream (resolve the gap: check V$ARCHIVE_GAP and the source's LOG_ARCHIVE_DEST_n status, or copy the archives and register them) and start capture again; `oracle-cdc doctor` lists what the downstream holds. If the logs are gone everywhere the stream cannot resume here: take a new snapshot (fresh state directory, or `oracle-cdc offsets edit reset-table`).";
@@ -251,7 +266,7 @@ catalog! {
         "The edit names something the offsets or the settings do not have (a table that is not captured, a table or signal the offsets do not hold), or the edited offsets are not valid: the message names the field or table at fault and why. Nothing was written.",
         "Fix what the message names: table names as PDB.OWNER.TABLE or OWNER.TABLE of a captured table (`oracle-cdc offsets inspect` lists the ones in the offsets), or the field in the edited JSON (commands/offsets.md documents every field).";
     Cdc8001 = "CDC-8001", Failure, "Snapshot chunk cannot be read",
-        "A snapshot chunk kept failing: its undo was gone (ORA-01555 or ORA-08181) even after halving the chunk down to 1,000 rows, or it failed more than cdc.snapshot.chunk.retries times.",
+        "A snapshot chunk kept failing: its undo was gone (ORA-01555 or ORA-08181, or a LOB's old version: ORA-22924) even after halving the chunk down to 1,000 rows, or it failed more than cdc.snapshot.chunk.retries times.",
         "Raise UNDO_RETENTION (and consider RETENTION GUARANTEE), lower the load on the source while snapshotting, or lower cdc.snapshot.threads; the chunks already read are kept and the next start resumes at this chunk.";
     Cdc8002 = "CDC-8002", Failure, "Table has no usable key",
         "A captured table has no primary key (or cdc.key.* choice) whose columns are all NOT NULL and of a chunkable type, and cdc.key.missing=fail.",
@@ -330,6 +345,24 @@ pub enum CdcError {
         xid: String,
         table: String,
         message: String,
+    },
+
+    #[error("CDC-3201: {table} changed at SCN {scn} (XID {xid}) and the redo holds no value for {columns}: the table has no ALL COLUMNS supplemental logging")]
+    IncompleteChange {
+        scn: u64,
+        xid: String,
+        table: String,
+        /// The columns without a value, comma-separated.
+        columns: String,
+    },
+
+    #[error("CDC-3202: {table} changed at SCN {scn} (XID {xid}), and LogMiner marks it STATUS {status} ({info}): the redo was written without minimal supplemental logging")]
+    NoSupplementalLogging {
+        scn: u64,
+        xid: String,
+        table: String,
+        status: i32,
+        info: String,
     },
 
     #[error("CDC-4001: {} is not an emulated database: {reason}", path.display())]
@@ -523,6 +556,16 @@ pub enum CdcError {
     #[error("CDC-5009: a redo log changed under LogMiner while mined (a new session mines the window again): {0}")]
     LogOverwritten(String),
 
+    /// ORA-01284 / ORA-00308: a log file could not be opened while mined.
+    #[error("CDC-5010: a redo log could not be opened while mined: {0}")]
+    LogUnavailable(String),
+
+    #[error("CDC-5011: ORA-01307: no LogMiner session is currently active: {0}")]
+    NoLogMinerSession(String),
+
+    #[error("CDC-5012: ORA-22924: snapshot too old: a LOB of {table} read AS OF SCN {scn} needs a version that is no longer kept")]
+    LobSnapshotTooOld { table: String, scn: u64 },
+
     #[error("CDC-8101: invalid signal: {0}")]
     InvalidSignal(String),
 
@@ -561,6 +604,8 @@ impl CdcError {
             CdcError::UnknownCode(_) => Code::Cdc1007,
             CdcError::UnsupportedType { .. } => Code::Cdc3001,
             CdcError::RedoParse { .. } => Code::Cdc3002,
+            CdcError::IncompleteChange { .. } => Code::Cdc3201,
+            CdcError::NoSupplementalLogging { .. } => Code::Cdc3202,
             CdcError::EmulatorNotFound { .. } => Code::Cdc4001,
             CdcError::EmulatorSchema { .. } => Code::Cdc4002,
             CdcError::EmulatorBusy { .. } => Code::Cdc4003,
@@ -602,6 +647,9 @@ impl CdcError {
             CdcError::NoTables(_) => Code::Cdc8003,
             CdcError::OtherExport { .. } => Code::Cdc8005,
             CdcError::LogOverwritten(_) => Code::Cdc5009,
+            CdcError::LogUnavailable(_) => Code::Cdc5010,
+            CdcError::NoLogMinerSession(_) => Code::Cdc5011,
+            CdcError::LobSnapshotTooOld { .. } => Code::Cdc5012,
             CdcError::InvalidSignal(_) => Code::Cdc8101,
             CdcError::SignalTable(_) => Code::Cdc8102,
             CdcError::SignalIdUsed(_) => Code::Cdc8103,

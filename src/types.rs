@@ -268,6 +268,24 @@ impl ColumnType {
         )
     }
 
+    /// Columns supplemental logging never puts in the redo: "all columns of that row (except for
+    /// LOBs, LONGs, and ADTs)" (Utilities, "Database-Level Identification Key Logging");
+    /// XMLTYPE is an ADT, a native JSON column is stored as a LOB. An UPDATE that leaves such a
+    /// column alone carries no value for it, whatever the logging.
+    pub fn never_supplementally_logged(&self) -> bool {
+        matches!(
+            self,
+            ColumnType::Clob
+                | ColumnType::Nclob
+                | ColumnType::Blob
+                | ColumnType::Xmltype
+                | ColumnType::Json
+                | ColumnType::Long
+                | ColumnType::LongRaw
+                | ColumnType::Other { .. }
+        )
+    }
+
     /// National character types, rendered with `UNISTR` in SQL_REDO.
     pub fn is_national(&self) -> bool {
         matches!(

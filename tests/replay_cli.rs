@@ -161,6 +161,9 @@ fn rec(op: &str, before: Json, after: Json, at: (u64, u64, &str), row: &str) -> 
     })
 }
 
+/// A CLOB an UPDATE leaves alone, or a DELETE's: never in the redo (commands/capture.md).
+const UNAVAILABLE: &str = "__debezium_unavailable_value";
+
 fn expected() -> Vec<Json> {
     let t1 = "0200030004000000";
     vec![
@@ -180,8 +183,8 @@ fn expected() -> Vec<Json> {
         ),
         rec(
             "u",
-            json!({"ID": 1, "NAME": "O'Brien", "QTY": 3}),
-            json!({"ID": 1, "NAME": "O'Brien", "QTY": 4}),
+            json!({"ID": 1, "NAME": "O'Brien", "QTY": 3, "NOTES": UNAVAILABLE}),
+            json!({"ID": 1, "NAME": "O'Brien", "QTY": 4, "NOTES": UNAVAILABLE}),
             (106, 109, "0300010002000000"),
             "A",
         ),
@@ -194,15 +197,15 @@ fn expected() -> Vec<Json> {
         ),
         rec(
             "d",
-            json!({"ID": 2, "NAME": "long name", "QTY": 7, "COLOR": null}),
+            json!({"ID": 2, "NAME": "long name", "QTY": 7, "NOTES": UNAVAILABLE, "COLOR": null}),
             Json::Null,
             (118, 119, "0700010001000000"),
             "B",
         ),
         rec(
             "u",
-            json!({"ID": 9, "NAME": "old", "QTY": 1}),
-            json!({"ID": 9, "NAME": "old", "QTY": 5}),
+            json!({"ID": 9, "NAME": "old", "QTY": 1, "NOTES": UNAVAILABLE}),
+            json!({"ID": 9, "NAME": "old", "QTY": 5, "NOTES": UNAVAILABLE}),
             (100, 120, "0500060007000000"),
             "J",
         ),

@@ -22,7 +22,8 @@ use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
 
-/// How many times in a row one window is mined again after a lost connection or ORA-00310.
+/// How many times in a row one window is mined again after a lost connection, ORA-00310,
+/// ORA-01284 / ORA-00308 or ORA-01307.
 const MINE_RETRIES: u32 = 10;
 
 /// The state directory's subdirectory of transaction buffer spill files.
@@ -232,6 +233,7 @@ impl<'a> Publisher<'a> {
             "transactions": self.transactions,
             "rows_mined": self.rows_mined,
             "rows_captured": self.rows_captured,
+            "dead_letters": self.status.board().stream.dead_letters.clone(),
         })
     }
 
@@ -451,7 +453,10 @@ impl<'a> Publisher<'a> {
             match &mined {
                 // A new session mines the same window again (on the log list as it is now);
                 // nothing was published from it.
-                Err(CdcError::ConnectionLost(m)) | Err(CdcError::LogOverwritten(m))
+                Err(CdcError::ConnectionLost(m))
+                | Err(CdcError::LogOverwritten(m))
+                | Err(CdcError::LogUnavailable(m))
+                | Err(CdcError::NoLogMinerSession(m))
                     if retries < MINE_RETRIES =>
                 {
                     retries += 1;
@@ -624,7 +629,10 @@ impl<'a> Publisher<'a> {
                 );
                 return Ok(true);
             };
-            let columns = info.columns.clone();
+            // The layout at the CREATE: the statement's, as the dictionary may already show
+            // columns added since (the changes in between do not have them).
+            let columns =
+                crate::stream::ddl::create_table(sql).unwrap_or_else(|| info.columns.clone());
             let mut decisions = crate::snapshot::target::resolve(self.settings, vec![info], &[])?;
             let Some(crate::snapshot::target::Decision::Capture(t)) = decisions.first() else {
                 return Ok(true);
@@ -635,6 +643,12 @@ impl<'a> Publisher<'a> {
             self.new_targets.append(&mut decisions);
             // Durable before the offsets move past the CREATE.
             super::save_history(&self.history_path, &self.catalog)?;
+        } else if let Some(columns) = crate::stream::ddl::create_table(sql) {
+            // Known already (mined again after a restart, or in today's dictionary when capture
+            // started): from the CREATE on, its layout is the statement's, not today's.
+            if self.catalog.apply_create(table, scn, columns) {
+                super::save_history(&self.history_path, &self.catalog)?;
+            }
         }
         self.created.borrow_mut().push((table.clone(), scn));
         Ok(true)
@@ -715,6 +729,13 @@ impl<'a> Publisher<'a> {
             .open(&self.dlq_path)
             .map_err(|err| CdcError::io(&self.dlq_path, err))?;
         writeln!(f, "{line}").map_err(|err| CdcError::io(&self.dlq_path, err))?;
+        *self
+            .status
+            .board()
+            .stream
+            .dead_letters
+            .entry(e.code().info().code.to_string())
+            .or_default() += 1;
         tracing::warn!("{e}: written to {}", self.dlq_path.display());
         Ok(())
     }

@@ -82,6 +82,8 @@ pub struct StreamStats {
     /// tables decoded from them.
     pub rows_mined: u64,
     pub rows_captured: u64,
+    /// Changes written to the dead-letter output (cdc.on.decode.error=dlq), by CDC code.
+    pub dead_letters: BTreeMap<String, u64>,
 }
 
 /// The sink's numbers.

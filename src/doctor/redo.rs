@@ -324,7 +324,10 @@ fn supplemental_database(f: &Facts) -> Finding {
         (true, false, _) => Finding::pass("minimal supplemental logging is on"),
         (false, _, false) => not_needed(f, "minimal supplemental logging is off"),
         (false, _, true) => Finding::fail(
-            "minimal supplemental logging is off",
+            format!(
+                "minimal supplemental logging is off: capture stops with {} at the first change",
+                crate::errors::Code::Cdc3202
+            ),
             if db.cdb {
                 "-- in CDB$ROOT\nALTER DATABASE ADD SUPPLEMENTAL LOG DATA;"
             } else {
@@ -383,9 +386,10 @@ fn supplemental_table(f: &Facts) -> Finding {
     let names: Vec<String> = missing.iter().map(|t| t.to_string()).collect();
     Finding::fail(
         format!(
-            "{} of {} captured tables have no ALL COLUMNS logging: {}",
+            "{} of {} captured tables have no ALL COLUMNS logging (capture stops with {} at an UPDATE that leaves a column out): {}",
             missing.len(),
             targets.len(),
+            crate::errors::Code::Cdc3201,
             list(&names, 8)
         ),
         fix.join("\n"),

@@ -284,6 +284,11 @@ fn missing_minimal_supplemental_logging_fails() {
         fix(&r, "supplemental.database"),
         "ALTER DATABASE ADD SUPPLEMENTAL LOG DATA;"
     );
+    // The code capture stops with (stream::decode, CDC-3202).
+    assert_eq!(
+        get(&r, "supplemental.database").found,
+        "minimal supplemental logging is off: capture stops with CDC-3202 at the first change"
+    );
 }
 
 #[test]
@@ -298,7 +303,7 @@ fn a_table_without_all_columns_logging_fails_unless_the_database_logs_all() {
     assert_eq!(problems(&r), vec![("supplemental.table", Severity::Fail)]);
     assert_eq!(
         get(&r, "supplemental.table").found,
-        "1 of 2 captured tables have no ALL COLUMNS logging: HR.DEPT"
+        "1 of 2 captured tables have no ALL COLUMNS logging (capture stops with CDC-3201 at an UPDATE that leaves a column out): HR.DEPT"
     );
     assert_eq!(
         fix(&r, "supplemental.table"),

@@ -240,6 +240,14 @@ fn render_parts(b: &Board, m: &SnapshotMetrics) -> String {
         "LogMiner windows mined.",
         s.windows as f64,
     );
+    o.family(
+        "stream_dead_letters_total",
+        "counter",
+        "Changes written to the dead-letter output (cdc.on.decode.error=dlq), by CDC code.",
+    );
+    for (code, n) in &s.dead_letters {
+        o.sample("stream_dead_letters_total", &[("code", code)], *n as f64);
+    }
     o.one(
         "stream_rows_mined_total",
         "counter",
@@ -341,6 +349,7 @@ mod tests {
             b.sink.bytes = 4096;
             b.stream.rows_mined = 900;
             b.stream.rows_captured = 120;
+            b.stream.dead_letters.insert("CDC-3201".into(), 2);
         }
         status
             .snapshot
@@ -382,6 +391,9 @@ mod tests {
         assert!(has("oracle_cdc_sink_bytes_total 4096"));
         assert!(has("oracle_cdc_stream_rows_mined_total 900"));
         assert!(has("oracle_cdc_stream_rows_captured_total 120"));
+        assert!(has(
+            "oracle_cdc_stream_dead_letters_total{code=\"CDC-3201\"} 2"
+        ));
         assert!(has(
             "oracle_cdc_snapshot_rows_scanned_total{table=\"PDB1.SALES.\\\"Odd\\\"\"} 7"
         ));

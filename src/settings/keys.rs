@@ -157,6 +157,10 @@ pub const FAULT_CONNECT_FAIL_EVERY: &str = "cdc.emulator.fault.connect.fail.ever
 pub const FAULT_DROP_PER_MILLE: &str = "cdc.emulator.fault.drop.per.mille";
 pub const FAULT_ORA01555_READS: &str = "cdc.emulator.fault.ora01555.reads";
 pub const FAULT_ORA00310_MINES: &str = "cdc.emulator.fault.ora00310.mines";
+pub const FAULT_ORA01284_MINES: &str = "cdc.emulator.fault.ora01284.mines";
+pub const FAULT_ORA00308_MINES: &str = "cdc.emulator.fault.ora00308.mines";
+pub const FAULT_ORA01307_MINES: &str = "cdc.emulator.fault.ora01307.mines";
+pub const FAULT_ORA22924_READS: &str = "cdc.emulator.fault.ora22924.reads";
 pub const FAULT_READ_DELAY_MS: &str = "cdc.emulator.fault.read.delay.ms";
 pub const FAULT_CALL_LATENCY_MS: &str = "cdc.emulator.fault.call.latency.ms";
 pub const FAULT_SINK_DELAY_MS: &str = "cdc.emulator.fault.sink.delay.ms";
@@ -301,6 +305,14 @@ pub const KEYS: &[KeySpec] = &[
         "Emulator fault drills: ordinal numbers of flashback reads (1 = the first of the process) that fail with ORA-01555."),
     key(FAULT_ORA00310_MINES, Kind::List, None,
         "Emulator fault drills: ordinal numbers of LogMiner windows (1 = the first of the process) that fail half-way with ORA-00310, as when an online log is reused while read."),
+    key(FAULT_ORA01284_MINES, Kind::List, None,
+        "Emulator fault drills: ordinal numbers of LogMiner windows that fail before their first row with ORA-01284, as when a listed log file was purged before it was added."),
+    key(FAULT_ORA00308_MINES, Kind::List, None,
+        "Emulator fault drills: ordinal numbers of LogMiner windows that fail half-way with ORA-00308, as when an archived log is deleted while the window is read."),
+    key(FAULT_ORA01307_MINES, Kind::List, None,
+        "Emulator fault drills: ordinal numbers of LogMiner windows whose query fails with ORA-01307, as when the LogMiner session was ended under it."),
+    key(FAULT_ORA22924_READS, Kind::List, None,
+        "Emulator fault drills: ordinal numbers of flashback reads (1 = the first of the process) that fail with ORA-22924, a LOB's old version gone."),
     key(FAULT_READ_DELAY_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),
         "Emulator fault drills: extra milliseconds every flashback read takes (a slow read)."),
     key(FAULT_CALL_LATENCY_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),

@@ -188,6 +188,10 @@ pub struct FaultSettings {
     pub drop_per_mille: u32,
     pub ora01555_reads: Vec<u64>,
     pub ora00310_mines: Vec<u64>,
+    pub ora01284_mines: Vec<u64>,
+    pub ora00308_mines: Vec<u64>,
+    pub ora01307_mines: Vec<u64>,
+    pub ora22924_reads: Vec<u64>,
     pub read_delay_ms: u64,
     pub call_latency_ms: u64,
     /// cdc.emulator.fault.sink.delay.ms: a slow sink, on purpose.
@@ -349,14 +353,16 @@ impl Settings {
                     .map_err(|_| invalid(keys::FAULT_ORA01555_READS, n, "a list of whole numbers"))
             })
             .collect::<Result<Vec<_>>>()?;
-        let ora00310_mines = v
-            .list(keys::FAULT_ORA00310_MINES)
-            .iter()
-            .map(|n| {
-                n.parse::<u64>()
-                    .map_err(|_| invalid(keys::FAULT_ORA00310_MINES, n, "a list of whole numbers"))
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let ordinals = |key: &str| {
+            v.list(key)
+                .iter()
+                .map(|n| {
+                    n.parse::<u64>()
+                        .map_err(|_| invalid(key, n, "a list of whole numbers"))
+                })
+                .collect::<Result<Vec<_>>>()
+        };
+        let ora00310_mines = ordinals(keys::FAULT_ORA00310_MINES)?;
         let settings = Settings {
             database_url: v.text(keys::DATABASE_URL),
             database_user: entries.get(keys::DATABASE_USER).map(|e| e.raw.display()),
@@ -442,6 +448,10 @@ impl Settings {
                 drop_per_mille: v.uint(keys::FAULT_DROP_PER_MILLE) as u32,
                 ora01555_reads,
                 ora00310_mines,
+                ora01284_mines: ordinals(keys::FAULT_ORA01284_MINES)?,
+                ora00308_mines: ordinals(keys::FAULT_ORA00308_MINES)?,
+                ora01307_mines: ordinals(keys::FAULT_ORA01307_MINES)?,
+                ora22924_reads: ordinals(keys::FAULT_ORA22924_READS)?,
                 read_delay_ms: v.uint(keys::FAULT_READ_DELAY_MS),
                 call_latency_ms: v.uint(keys::FAULT_CALL_LATENCY_MS),
                 sink_delay_ms: v.uint(keys::FAULT_SINK_DELAY_MS),

@@ -460,7 +460,16 @@ pub fn check(
             }
             _ => {
                 if let Some(after) = field(r, &["value", "after"]).as_object() {
-                    rows.insert(key, (scn_of(r, "scn").unwrap_or(0), after.clone()));
+                    let mut after = after.clone();
+                    // A LOB the change left alone (the placeholder): a consumer keeps its value.
+                    if let Some((_, old)) = rows.get(&key) {
+                        for (col, v) in after.iter_mut() {
+                            if is_unavailable(v) {
+                                *v = old.get(col).cloned().unwrap_or(Json::Null);
+                            }
+                        }
+                    }
+                    rows.insert(key, (scn_of(r, "scn").unwrap_or(0), after));
                 }
             }
         }
@@ -507,6 +516,15 @@ pub fn check(
         }
     }
     Ok(found)
+}
+
+/// The record value of [`crate::stream::decode::UNAVAILABLE_VALUE`] (text, or base64 bytes).
+fn is_unavailable(v: &Json) -> bool {
+    use base64::Engine;
+    let text = crate::stream::decode::UNAVAILABLE_VALUE;
+    v.as_str().is_some_and(|s| {
+        s == text || s == base64::engine::general_purpose::STANDARD.encode(text.as_bytes())
+    })
 }
 
 fn is_incremental(r: &Json) -> bool {

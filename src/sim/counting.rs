@@ -15,6 +15,7 @@ fn note<T>(counts: &Counts, r: Result<T>) -> Result<T> {
     let kind = match &r {
         Err(CdcError::ConnectionLost(_)) => "connection lost",
         Err(CdcError::SnapshotTooOld { .. }) => "ORA-01555 on a read",
+        Err(CdcError::LobSnapshotTooOld { .. }) => "ORA-22924 on a read",
         _ => return r,
     };
     if let Ok(mut c) = counts.lock() {

@@ -267,7 +267,7 @@ impl World {
                 .transpose()?;
             let serial = self.writer.serials[table] + 1;
             self.writer.serials[table] = serial;
-            let row = workload::new_row(&self.writer, table, &mut self.rng, serial);
+            let row = workload::new_row(&self.writer, table, &mut self.rng, serial)?;
             let rid = self.writer.insert(xid, table, row)?;
             if let Some(&(t, r)) = self.longs[i].rows.last() {
                 if self.rng.gen_range(0..2) == 0 {
@@ -276,7 +276,7 @@ impl World {
                         let last = row.len() - 1;
                         let serial = self.writer.serials[t] + 1;
                         self.writer.serials[t] = serial;
-                        let fresh = workload::new_row(&self.writer, t, &mut self.rng, serial);
+                        let fresh = workload::new_row(&self.writer, t, &mut self.rng, serial)?;
                         row[last] = fresh[last].clone();
                         self.writer.update(xid, t, r, row)?;
                     }

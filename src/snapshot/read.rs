@@ -232,7 +232,9 @@ impl<'a> Reader<'a> {
             let mut item = wave[i].clone();
             let mut back: Vec<Pending> = Vec::new();
             match e {
-                CdcError::SnapshotTooOld { .. } | CdcError::InvalidScn { .. } => {
+                CdcError::SnapshotTooOld { .. }
+                | CdcError::LobSnapshotTooOld { .. }
+                | CdcError::InvalidScn { .. } => {
                     let half = item.rows / 2;
                     if half < min_rows {
                         self.ops.emit(

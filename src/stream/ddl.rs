@@ -21,23 +21,7 @@ pub fn apply(columns: &[ColumnInfo], sql: &str) -> Option<Vec<ColumnInfo>> {
         "ADD" => {
             let mut out = columns.to_vec();
             for def in list(args) {
-                let (name, ty) = split_word(def.trim())?;
-                let name = ident(name)?;
-                let ty_text = ty.trim();
-                let (ty_text, not_null) = match ty_text.to_ascii_uppercase().find(" NOT NULL") {
-                    Some(i) => (&ty_text[..i], true),
-                    None => (ty_text, false),
-                };
-                let ty_text = ty_text.to_ascii_uppercase();
-                let ty_text = ty_text.split(" DEFAULT ").next().unwrap_or("");
-                let data_type = ColumnType::parse(ty_text).ok()?;
-                out.push(ColumnInfo {
-                    name,
-                    data_type,
-                    nullable: !not_null,
-                    virtual_column: false,
-                    hidden: false,
-                });
+                out.push(column_def(def)?);
             }
             Some(out)
         }
@@ -92,6 +76,84 @@ pub fn apply(columns: &[ColumnInfo], sql: &str) -> Option<Vec<ColumnInfo>> {
     }
 }
 
+/// The columns of `CREATE TABLE name (column type [DEFAULT …] [NOT NULL], …[, constraints])`
+/// read from the statement. The dictionary is no substitute: capture may read it long after the
+/// CREATE, when it already shows columns added since, which the table's earlier changes do not
+/// have. `None` for any other form (AS SELECT, object and XMLType tables, virtual columns, a type
+/// the parser does not know): the caller then falls back to the dictionary.
+pub fn create_table(sql: &str) -> Option<Vec<ColumnInfo>> {
+    let text = sql.trim().trim_end_matches(';').trim();
+    let head = text.get(..12)?;
+    if !head.eq_ignore_ascii_case("CREATE TABLE") {
+        return None;
+    }
+    let rest = skip_name(text[12..].trim_start())?.trim_start();
+    if !rest.starts_with('(') {
+        return None;
+    }
+    let mut depth = 0i32;
+    let close = rest.char_indices().find_map(|(i, c)| {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            _ => {}
+        }
+        (depth == 0).then_some(i)
+    })?;
+    let after = rest[close + 1..].to_ascii_uppercase();
+    if after.split_whitespace().any(|w| w == "AS") {
+        return None;
+    }
+    let mut out = Vec::new();
+    for item in list(&rest[..=close]) {
+        let (first, _) = split_word(item.trim())?;
+        let constraint = !first.starts_with('"')
+            && matches!(
+                first.to_ascii_uppercase().as_str(),
+                "CONSTRAINT" | "PRIMARY" | "UNIQUE" | "FOREIGN" | "CHECK" | "SUPPLEMENTAL"
+            );
+        if !constraint {
+            out.push(column_def(item)?);
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// `name type [DEFAULT …] [NOT NULL] [inline constraint]` (a virtual column is `None`).
+fn column_def(def: &str) -> Option<ColumnInfo> {
+    let (name, ty) = split_word(def.trim())?;
+    let name = ident(name)?;
+    let upper = format!("{} ", ty.trim().to_ascii_uppercase());
+    if upper.contains(" AS (") || upper.starts_with("AS ") || upper.contains("GENERATED ") {
+        return None;
+    }
+    let not_null = upper.contains(" NOT NULL ");
+    let end = [
+        " DEFAULT ",
+        " NOT NULL ",
+        " NULL ",
+        " CONSTRAINT ",
+        " PRIMARY KEY",
+        " UNIQUE ",
+        " REFERENCES ",
+        " CHECK ",
+        " INVISIBLE ",
+        " VISIBLE ",
+    ]
+    .iter()
+    .filter_map(|k| upper.find(k))
+    .min()
+    .unwrap_or(upper.len());
+    let data_type = ColumnType::parse(upper[..end].trim()).ok()?;
+    Some(ColumnInfo {
+        name,
+        data_type,
+        nullable: !not_null,
+        virtual_column: false,
+        hidden: false,
+    })
+}
+
 fn ident(text: &str) -> Option<String> {
     let mut parts = split_identifiers(text.trim()).ok()?;
     (parts.len() == 1).then(|| parts.remove(0))
@@ -137,7 +199,8 @@ fn split_word_ident(t: &str) -> Option<(&str, &str)> {
     (end > 0).then(|| (&t[..end], &t[end..]))
 }
 
-/// `(a NUMBER(5), b VARCHAR2(3))` or `a NUMBER(5)` → the items, split on top-level commas.
+/// `(a NUMBER(5), b VARCHAR2(3))` or `a NUMBER(5)` → the items, split on top-level commas
+/// outside quotes.
 fn list(text: &str) -> Vec<&str> {
     let t = text.trim();
     let inner = if t.starts_with('(') && t.ends_with(')') {
@@ -147,8 +210,13 @@ fn list(text: &str) -> Vec<&str> {
     };
     let mut out = Vec::new();
     let (mut depth, mut start) = (0i32, 0usize);
+    // Inside a quoted identifier or a string literal (a DEFAULT), a comma splits nothing.
+    let mut quote: Option<char> = None;
     for (i, c) in inner.char_indices() {
         match c {
+            '"' | '\'' if quote == Some(c) => quote = None,
+            '"' | '\'' if quote.is_none() => quote = Some(c),
+            _ if quote.is_some() => {}
             '(' => depth += 1,
             ')' => depth -= 1,
             ',' if depth == 0 => {
@@ -212,6 +280,37 @@ mod tests {
             ["ID", "FULL_NAME"]
         );
         assert!(apply(&base, "CREATE INDEX I ON HR.EMP(NAME)").is_none());
+        assert!(apply(&base, "ALTER TABLE HR.EMP ADD (V AS (ID + 1))").is_none());
         assert!(apply(&base, "ALTER TABLE HR.EMP MOVE").is_none());
+    }
+
+    #[test]
+    fn create_table_columns_come_from_the_statement() {
+        let c = create_table(
+            "create table \"SHOP\".\"T\" (\"ID\" NUMBER(10) NOT NULL, \"NOTE\" VARCHAR2(100), \
+             at timestamp(6) default systimestamp not null, \"Odd, name\" NUMBER(12,2), \
+             CONSTRAINT t_pk PRIMARY KEY (\"ID\"), UNIQUE (NOTE)) TABLESPACE USERS;",
+        )
+        .unwrap();
+        assert_eq!(names(&c), ["ID", "NOTE", "AT", "Odd, name"]);
+        assert_eq!(
+            c.iter().map(|c| c.nullable).collect::<Vec<_>>(),
+            [false, true, false, true]
+        );
+        assert_eq!(c[2].data_type, ColumnType::parse("TIMESTAMP(6)").unwrap());
+        assert_eq!(
+            names(&create_table("CREATE TABLE T (ID NUMBER PRIMARY KEY, N VARCHAR2(5))").unwrap()),
+            ["ID", "N"]
+        );
+        // Forms read from the dictionary instead.
+        for sql in [
+            "create table t as select * from u",
+            "create table t (a, b) as select 1, 2 from dual",
+            "create table t (a number, v as (a + 1))",
+            "create table t of person_typ",
+            "create index i on t (a)",
+        ] {
+            assert!(create_table(sql).is_none(), "{sql}");
+        }
     }
 }

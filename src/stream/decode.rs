@@ -6,7 +6,7 @@ use super::parse::{into_value, parse_dml, parse_lob_write, to_value, DmlKind, Li
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
 use crate::source::model::{op, ColumnInfo, LogMinerRow, Scn, TableInfo};
-use crate::types::Value;
+use crate::types::{ColumnType, Value};
 use std::collections::{HashMap, VecDeque};
 
 /// A captured table's schema over time.
@@ -91,6 +91,21 @@ impl Catalog {
         t.history.retain(|(s, _)| *s != scn);
         let at = t.history.partition_point(|(s, _)| *s < scn);
         t.history.insert(at, (scn, next));
+        true
+    }
+
+    /// A table was created at `scn` with `columns` (read from its CREATE TABLE): its layout from
+    /// then on, until a later DDL. Returns whether the history changed.
+    pub fn apply_create(&mut self, table: &TableName, scn: Scn, columns: Vec<ColumnInfo>) -> bool {
+        let Some(t) = self.tables.get_mut(table) else {
+            return false;
+        };
+        if t.history.iter().any(|(s, c)| *s == scn && *c == columns) {
+            return false;
+        }
+        t.history.retain(|(s, _)| *s != scn);
+        let at = t.history.partition_point(|(s, _)| *s < scn);
+        t.history.insert(at, (scn, columns));
         true
     }
 
@@ -204,6 +219,11 @@ pub fn is_create_table_sql(sql: &str) -> bool {
         .is_some_and(|p| p.eq_ignore_ascii_case("create table"))
 }
 
+/// V$LOGMNR_CONTENTS.STATUS 3: "the SQL is not guaranteed to be accurate" (Utilities,
+/// "DDL_DICT_TRACKING and Supplemental Logging Settings": redo written without supplemental
+/// logging, INFO 'no supplemental log data found').
+const NOT_GUARANTEED: i32 = 3;
+
 /// Where `name` is in the table's columns (images are kept in that order).
 fn position(cols: &[ColumnInfo], name: &str) -> usize {
     cols.iter()
@@ -220,30 +240,51 @@ fn redo_error(row: &LogMinerRow, t: &TableSchema, xid: &str, message: String) ->
     }
 }
 
-/// The typed image of a statement's items (taken, so their names move into it).
+/// What a column whose value the redo does not hold is published as: Debezium's default
+/// `unavailable.value.placeholder`, as text (as bytes in binary columns, so base64 in a record).
+pub const UNAVAILABLE_VALUE: &str = "__debezium_unavailable_value";
+
+/// [`UNAVAILABLE_VALUE`] as a value of a column of type `ty`.
+pub fn unavailable(ty: &ColumnType) -> Value {
+    match ty {
+        ColumnType::Blob | ColumnType::LongRaw => {
+            Value::Bytes(UNAVAILABLE_VALUE.as_bytes().to_vec())
+        }
+        _ => Value::Text(UNAVAILABLE_VALUE.to_string()),
+    }
+}
+
+/// The typed image of a statement's items (taken, so their names move into it); `seen` marks
+/// the columns the statement names.
 fn typed(
     t: &TableSchema,
     cols: &[ColumnInfo],
     items: Vec<(String, Literal)>,
     row: &LogMinerRow,
     xid: &str,
+    seen: &mut [bool],
 ) -> Result<Image> {
     let mut out: Image = Vec::with_capacity(items.len());
     let mut last = 0;
     let mut in_order = true;
     for (name, lit) in items {
-        // Excluded columns are never published. LogMiner cannot render some types (VECTOR,
-        // BOOLEAN before 23ai's support, BFILE, XMLTYPE in-line…): their value is unavailable
-        // in the redo, so the column is left out of the image rather than guessed.
-        if t.excluded.contains(&name) || matches!(lit, Literal::Unsupported) {
+        // Excluded columns are never published.
+        if t.excluded.contains(&name) {
             continue;
         }
         let Some(i) = cols.iter().position(|c| c.name == name) else {
             let message = format!("column {name} is not in the table's columns at this SCN");
             return Err(redo_error(row, t, xid, message));
         };
-        let v = into_value(lit, &cols[i].data_type)
-            .map_err(|message| redo_error(row, t, xid, format!("column {name}: {message}")))?;
+        seen[i] = true;
+        // LogMiner cannot render some types (VECTOR, BOOLEAN before 23ai's support, BFILE,
+        // XMLTYPE in-line…): the redo holds no value for them, so the placeholder, never a guess.
+        let v = if matches!(lit, Literal::Unsupported) {
+            unavailable(&cols[i].data_type)
+        } else {
+            into_value(lit, &cols[i].data_type)
+                .map_err(|message| redo_error(row, t, xid, format!("column {name}: {message}")))?
+        };
         in_order &= out.is_empty() || i > last;
         last = i;
         out.push((name, v));
@@ -275,6 +316,35 @@ fn overlay(base: &[(String, Value)], set: Image, cols: &[ColumnInfo]) -> Image {
     out
 }
 
+/// The published columns a change's statement names no value for (`seen` marks the ones it
+/// names), as indexes into `cols`: first the LOB-like ones, which supplemental logging never logs
+/// ([`ColumnType::never_supplementally_logged`]), then the others, which it would have logged
+/// with ALL COLUMNS logging on. Virtual and excluded columns are never published.
+fn unlogged(t: &TableSchema, cols: &[ColumnInfo], seen: &[bool]) -> (Vec<usize>, Vec<usize>) {
+    let mut lobs = Vec::new();
+    let mut missing = Vec::new();
+    for (i, c) in cols.iter().enumerate() {
+        if seen.get(i).copied().unwrap_or(true) || c.virtual_column || t.excluded.contains(&c.name)
+        {
+            continue;
+        }
+        if c.data_type.never_supplementally_logged() {
+            lobs.push(i);
+        } else {
+            missing.push(i);
+        }
+    }
+    (lobs, missing)
+}
+
+/// `image` with the placeholder for each of `lobs` (indexes into `cols`), in column order.
+fn with_unavailable(image: &mut Image, cols: &[ColumnInfo], lobs: &[usize]) {
+    for &i in lobs {
+        image.push((cols[i].name.clone(), unavailable(&cols[i].data_type)));
+    }
+    image.sort_by_key(|(n, _)| position(cols, n));
+}
+
 /// Changes kept back so a LOB_WRITE can still merge into the change it belongs to.
 const LOB_LOOKBACK: usize = 64;
 
@@ -292,6 +362,8 @@ pub struct Decoder {
     last_table: Option<TableName>,
     /// Rows of captured tables decoded.
     captured: u64,
+    /// Which columns the row being decoded names (see `typed`).
+    seen: Vec<bool>,
 }
 
 impl Decoder {
@@ -306,6 +378,7 @@ impl Decoder {
             done: false,
             last_table: None,
             captured: 0,
+            seen: Vec::new(),
         }
     }
 
@@ -375,6 +448,16 @@ impl Decoder {
                 // Published (and applied to the catalog) before later rows are decoded.
                 self.flush = self.pending.len();
             }
+            Some(Handling::Dml | Handling::LobWrite) if row.status == NOT_GUARANTEED => {
+                // Written without minimal supplemental logging: LogMiner guessed the SQL.
+                self.pending.push_back(Err(CdcError::NoSupplementalLogging {
+                    scn: row.scn,
+                    xid: self.xid.clone(),
+                    table: t.name.to_string(),
+                    status: row.status,
+                    info: row.info.clone().unwrap_or_default(),
+                }));
+            }
             Some(Handling::LobWrite) => {
                 // Merge the LOB's content into the change of the same row just before it.
                 let lob = match parse_lob_write(&row.sql_redo) {
@@ -433,19 +516,47 @@ impl Decoder {
                     }
                 };
                 let kind = dml.kind;
+                // One buffer for every row's columns named (no allocation per change).
+                let mut seen = std::mem::take(&mut self.seen);
+                seen.clear();
+                seen.resize(cols.len(), false);
                 let images = (|| -> Result<(Option<Image>, Option<Image>)> {
                     let xid = self.xid.as_str();
                     Ok(match kind {
-                        DmlKind::Insert => (None, Some(typed(t, cols, dml.new, &row, xid)?)),
-                        DmlKind::Delete => (Some(typed(t, cols, dml.old, &row, xid)?), None),
+                        DmlKind::Insert => {
+                            (None, Some(typed(t, cols, dml.new, &row, xid, &mut seen)?))
+                        }
+                        DmlKind::Delete => {
+                            let mut before = typed(t, cols, dml.old, &row, xid, &mut seen)?;
+                            let (lobs, _) = unlogged(t, cols, &seen);
+                            if !lobs.is_empty() {
+                                with_unavailable(&mut before, cols, &lobs);
+                            }
+                            (Some(before), None)
+                        }
                         DmlKind::Update => {
-                            let before = typed(t, cols, dml.old, &row, xid)?;
-                            let set = typed(t, cols, dml.new, &row, xid)?;
+                            let mut before = typed(t, cols, dml.old, &row, xid, &mut seen)?;
+                            let set = typed(t, cols, dml.new, &row, xid, &mut seen)?;
+                            let (lobs, missing) = unlogged(t, cols, &seen);
+                            if !missing.is_empty() {
+                                let names: Vec<&str> =
+                                    missing.iter().map(|&i| cols[i].name.as_str()).collect();
+                                return Err(CdcError::IncompleteChange {
+                                    scn: row.scn,
+                                    xid: xid.to_string(),
+                                    table: t.name.to_string(),
+                                    columns: names.join(", "),
+                                });
+                            }
+                            if !lobs.is_empty() {
+                                with_unavailable(&mut before, cols, &lobs);
+                            }
                             let after = overlay(&before, set, cols);
                             (Some(before), Some(after))
                         }
                     })
                 })();
+                self.seen = seen;
                 match images {
                     Err(e) => self.pending.push_back(Err(e)),
                     Ok((before, after)) => self.pending.push_back(Ok(Event::Change(Change {
@@ -481,7 +592,6 @@ pub fn decode(tx: &mut Committed, catalog: &Catalog) -> Vec<Result<Event>> {
 mod tests {
     use super::*;
     use crate::stream::buffer::TxBuffer;
-    use crate::types::ColumnType;
 
     fn col(name: &str, data_type: ColumnType) -> ColumnInfo {
         ColumnInfo {
@@ -713,5 +823,116 @@ mod tests {
             .collect();
         let want = [("T", 1), ("U", 2), ("U", 3), ("T", 5), ("U", 6)];
         assert_eq!(got, want.map(|(t, s)| (t.to_string(), s)));
+    }
+
+    /// O.T with ID, A and a CLOB C; `excluded` columns are never published.
+    fn catalog_with_a(excluded: &[&str]) -> Catalog {
+        let mut c = catalog();
+        let t = c.tables.values_mut().next().unwrap();
+        t.history[0]
+            .1
+            .insert(1, col("A", ColumnType::Varchar2 { length: 10 }));
+        t.excluded = excluded.iter().map(|e| e.to_string()).collect();
+        c
+    }
+
+    fn decode_one(cat: &Catalog, r: LogMinerRow) -> Result<Event> {
+        let mut tx = Committed {
+            xid: "0200030004000000".into(),
+            start_scn: 1,
+            commit_scn: 10,
+            thread: 1,
+            commit_timestamp: String::new(),
+            rows: TxRows::from_vec(vec![r]),
+        };
+        decode(&mut tx, cat).pop().unwrap()
+    }
+
+    #[test]
+    fn an_update_without_a_columns_old_value_is_cdc_3201_naming_it() {
+        // Minimal logging only: the WHERE holds the changed column, not A.
+        let r = row(
+            op::UPDATE,
+            5,
+            "A",
+            "update \"O\".\"T\" set \"ID\" = '2' where \"ID\" = '1';",
+        );
+        match decode_one(&catalog_with_a(&[]), r.clone()) {
+            Err(e @ CdcError::IncompleteChange { .. }) => {
+                assert_eq!(e.code(), crate::errors::Code::Cdc3201);
+                assert!(e.to_string().contains("no value for A:"), "{e}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // An excluded column is never published, so nothing is missing.
+        assert!(decode_one(&catalog_with_a(&["A"]), r).is_ok());
+    }
+
+    #[test]
+    fn a_lob_an_update_leaves_alone_is_the_unavailable_placeholder() {
+        let image = |e: Result<Event>| match e {
+            Ok(Event::Change(c)) => (c.before.unwrap(), c.after.unwrap()),
+            other => panic!("{other:?}"),
+        };
+        let ph = Value::Text(UNAVAILABLE_VALUE.into());
+        let (before, after) = image(decode_one(
+            &catalog_with_a(&[]),
+            row(
+                op::UPDATE,
+                5,
+                "A",
+                "update \"O\".\"T\" set \"A\" = 'y' where \"ID\" = '1' and \"A\" = 'x';",
+            ),
+        ));
+        let text = |s: &str| Value::Text(s.into());
+        let id = Value::Number("1".into());
+        assert_eq!(
+            before,
+            vec![
+                ("ID".into(), id.clone()),
+                ("A".into(), text("x")),
+                ("C".into(), ph.clone())
+            ]
+        );
+        assert_eq!(
+            after,
+            vec![
+                ("ID".into(), id.clone()),
+                ("A".into(), text("y")),
+                ("C".into(), ph.clone())
+            ]
+        );
+        // Set in the statement: its value.
+        let (_, after) = image(decode_one(
+            &catalog_with_a(&[]),
+            row(
+                op::UPDATE,
+                5,
+                "A",
+                "update \"O\".\"T\" set \"C\" = 'new' where \"ID\" = '1' and \"A\" = 'x';",
+            ),
+        ));
+        assert_eq!(after[2], ("C".into(), text("new")));
+        assert_eq!(
+            unavailable(&ColumnType::Blob),
+            Value::Bytes(UNAVAILABLE_VALUE.into())
+        );
+    }
+
+    #[test]
+    fn a_row_logminer_marks_status_3_is_cdc_3202() {
+        let mut r = row(op::INSERT, 5, "A", &insert(1, "'x'"));
+        r.status = 3;
+        r.info = Some("no supplemental log data found".into());
+        match decode_one(&catalog(), r) {
+            Err(e @ CdcError::NoSupplementalLogging { .. }) => {
+                assert_eq!(e.code(), crate::errors::Code::Cdc3202);
+                assert!(
+                    e.to_string().contains("no supplemental log data found"),
+                    "{e}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -151,7 +151,7 @@ fn scn_order(recs: &[Json], idle: bool) {
 
 /// The latest record per (table, key): what a consumer keeping the latest record holds.
 pub fn latest_per_key(recs: &[Json]) -> BTreeMap<(String, String), Map<String, Json>> {
-    let mut latest = BTreeMap::new();
+    let mut latest: BTreeMap<(String, String), Map<String, Json>> = BTreeMap::new();
     for r in recs {
         let Some(op) = r["value"]["op"].as_str() else {
             continue;
@@ -167,14 +167,28 @@ pub fn latest_per_key(recs: &[Json]) -> BTreeMap<(String, String), Map<String, J
                 latest.remove(&(table, key));
             }
             _ => {
-                latest.insert(
-                    (table, key),
-                    r["value"]["after"].as_object().unwrap().clone(),
-                );
+                let mut after = r["value"]["after"].as_object().unwrap().clone();
+                // A LOB the change left alone: the consumer keeps the value it holds.
+                if let Some(old) = latest.get(&(table.clone(), key.clone())) {
+                    for (col, v) in after.iter_mut() {
+                        if is_unavailable(v) {
+                            *v = old.get(col).cloned().unwrap_or(Json::Null);
+                        }
+                    }
+                }
+                latest.insert((table, key), after);
             }
         }
     }
     latest
+}
+
+/// Debezium's placeholder for a value the redo does not hold (text, or base64 of its bytes).
+pub fn is_unavailable(v: &Json) -> bool {
+    matches!(
+        v.as_str(),
+        Some("__debezium_unavailable_value" | "X19kZWJleml1bV91bmF2YWlsYWJsZV92YWx1ZQ==")
+    )
 }
 
 /// A table's rows at an SCN, from `emulator dump`.

@@ -395,7 +395,7 @@ impl Background {
                 None => {
                     let serial = w.serials[table] + 1;
                     w.serials[table] = serial;
-                    let row = super::workload::new_row(w, table, &mut self.rng, serial);
+                    let row = super::workload::new_row(w, table, &mut self.rng, serial)?;
                     w.insert(xid, table, row)?;
                 }
             }

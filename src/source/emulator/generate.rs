@@ -154,6 +154,23 @@ impl ColumnGen {
             (Some(Generator::Choice(v)), _) if v.is_empty() => {
                 return Err("choice needs at least one value".into())
             }
+            (Some(Generator::Text { .. }), t)
+                if !matches!(
+                    t,
+                    ColumnType::Varchar2 { .. }
+                        | ColumnType::Nvarchar2 { .. }
+                        | ColumnType::Char { .. }
+                        | ColumnType::Nchar { .. }
+                        | ColumnType::Long
+                        | ColumnType::Clob
+                        | ColumnType::Nclob
+                ) =>
+            {
+                return Err(format!(
+                    "a text generator does not fit type {}",
+                    t.sql_name()
+                ))
+            }
             (Some(Generator::Int { .. } | Generator::Decimal { .. } | Generator::Sequence), t)
                 if !matches!(
                     t,
@@ -179,14 +196,31 @@ impl ColumnGen {
             gen,
             null_pct,
         };
-        // Typed values of constants and choices must parse now, not mid-workload.
-        if let Some(Generator::Choice(v)) = &g.gen {
-            for s in v {
-                g.typed(s)?;
+        // Constants, choices and range ends must parse and fit the column now (as Oracle would
+        // take them: ORA-12899, ORA-01438), not fail mid-workload.
+        let fits = |what: &str, v: Value| -> Result<(), String> {
+            super::conform::conform(ty, v)
+                .map(|_| ())
+                .map_err(|r| format!("{what} does not fit {}: {r}", ty.sql_name()))
+        };
+        match &g.gen {
+            Some(Generator::Choice(v)) => {
+                for s in v {
+                    fits(&format!("choice `{s}`"), g.typed(s)?)?;
+                }
             }
-        }
-        if let Some(Generator::Constant(s)) = &g.gen {
-            g.typed(s)?;
+            Some(Generator::Constant(s)) => fits(&format!("constant `{s}`"), g.typed(s)?)?,
+            Some(Generator::Int { min, max }) => {
+                for n in [min, max] {
+                    fits(&format!("int {n}"), g.number_value(*n as f64, 0))?;
+                }
+            }
+            Some(Generator::Decimal { min, max, scale }) => {
+                for n in [min, max] {
+                    fits(&format!("decimal {n}"), g.number_value(*n, *scale))?;
+                }
+            }
+            _ => {}
         }
         Ok(g)
     }
@@ -243,16 +277,34 @@ impl ColumnGen {
         }
     }
 
-    fn text_value(&self, s: String) -> Value {
+    /// Text cut to the column's length (bytes for VARCHAR2 and CHAR, characters for NVARCHAR2
+    /// and NCHAR) and blank-padded in CHAR and NCHAR, as Oracle stores it.
+    fn text_value(&self, mut s: String) -> Value {
+        let bytes = |s: &mut String, n: usize| {
+            let mut end = n.min(s.len());
+            while !s.is_char_boundary(end) {
+                end -= 1;
+            }
+            s.truncate(end);
+        };
         match &self.ty {
-            ColumnType::Char { length } | ColumnType::Nchar { length } => {
+            ColumnType::Char { length } => {
+                bytes(&mut s, *length as usize);
+                s.extend(std::iter::repeat_n(' ', *length as usize - s.len()));
+                Value::Text(s)
+            }
+            ColumnType::Nchar { length } => {
                 let mut s: String = s.chars().take(*length as usize).collect();
                 while s.chars().count() < *length as usize {
                     s.push(' ');
                 }
                 Value::Text(s)
             }
-            ColumnType::Varchar2 { length } | ColumnType::Nvarchar2 { length } => {
+            ColumnType::Varchar2 { length } => {
+                bytes(&mut s, *length as usize);
+                Value::Text(s)
+            }
+            ColumnType::Nvarchar2 { length } => {
                 Value::Text(s.chars().take(*length as usize).collect())
             }
             _ => Value::Text(s),
@@ -286,7 +338,8 @@ impl ColumnGen {
             ColumnType::Raw { .. } | ColumnType::Blob | ColumnType::LongRaw => {
                 Value::Bytes(s.as_bytes().to_vec())
             }
-            _ => self.text_value(s.to_string()),
+            // As given: the writer pads a CHAR, and a value too long is ORA-12899, not cut.
+            _ => Value::Text(s.to_string()),
         })
     }
 
@@ -307,13 +360,19 @@ impl ColumnGen {
                 self.text_value(format!("{}é{}", word(rng), rng.gen_range(0..100)))
             }
             ColumnType::Number { precision, scale } => {
-                let p = precision.unwrap_or(9).min(9) as i32;
-                let s = scale.unwrap_or(0).clamp(0, 4);
-                let int_digits = (p - s as i32).max(1);
-                let max = 10f64.powi(int_digits) - 1.0;
-                let v: f64 = rng.gen_range(0.0..max.min(1_000_000.0));
-                let v = if rng.gen_range(0..10) == 0 { -v } else { v };
-                Value::Number(normalize_number(&format!("{v:.*}", s as usize)))
+                // k × 10^-e, at most four digits after the point and below a million where the
+                // column allows; never more than p digits, never at or above 10^(p-s).
+                let p = i32::from(precision.unwrap_or(9));
+                let s = i32::from(scale.unwrap_or(0));
+                let e = s.min(4);
+                let digits = (p - s + e).min(6 + e).clamp(0, 9) as u32;
+                let k = rng.gen_range(0..10u64.pow(digits));
+                let text = super::key_gen::shift_point(&k.to_string(), e);
+                Value::Number(if k > 0 && rng.gen_range(0..10) == 0 {
+                    format!("-{text}")
+                } else {
+                    text
+                })
             }
             ColumnType::Float { .. } => Value::Number(normalize_number(&format!(
                 "{:.3}",
@@ -337,20 +396,23 @@ impl ColumnGen {
             ColumnType::TimestampLtz { fsp } => {
                 Value::TimestampTz(format!("{}.{} +00:00", date_time(rng), fraction(rng, *fsp)))
             }
-            ColumnType::IntervalYm { .. } => {
+            ColumnType::IntervalYm { precision } => {
                 let sign = if rng.gen_bool(0.2) { '-' } else { '+' };
+                // The years fit the leading precision (ORA-01873 otherwise).
+                let years = 10u64.pow(u32::from(*precision).min(9)).min(20);
                 Value::IntervalYm(format!(
                     "{sign}{:02}-{:02}",
-                    rng.gen_range(0..20),
+                    rng.gen_range(0..years),
                     rng.gen_range(0..12)
                 ))
             }
-            ColumnType::IntervalDs { fsp, .. } => {
+            ColumnType::IntervalDs { precision, fsp } => {
                 let sign = if rng.gen_bool(0.2) { '-' } else { '+' };
                 let frac = &fraction(rng, *fsp)[..(*fsp as usize).max(1)];
+                let days = 10u64.pow(u32::from(*precision).min(9)).min(100);
                 Value::IntervalDs(format!(
                     "{sign}{:03} {:02}:{:02}:{:02}.{frac}",
-                    rng.gen_range(0..100),
+                    rng.gen_range(0..days),
                     rng.gen_range(0..24),
                     rng.gen_range(0..60),
                     rng.gen_range(0..60)
@@ -400,7 +462,8 @@ impl ColumnGen {
             // Object types: the emulator stores no attribute values, only NULL.
             ColumnType::Other { .. } => Value::Null,
             ColumnType::Vector { dimensions } => {
-                let d = dimensions.unwrap_or(3).clamp(1, 64) as usize;
+                // A VECTOR(n) value has exactly n dimensions.
+                let d = dimensions.unwrap_or(3).max(1) as usize;
                 Value::Vector(
                     (0..d)
                         .map(|_| (rng.gen_range(-100..100) as f32) / 8.0)

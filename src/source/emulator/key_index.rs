@@ -121,6 +121,13 @@ impl KeyIndex {
         }
     }
 
+    /// The rows any retained version of which has `row`'s key.
+    pub fn rows_with_key(&self, row: &[Value]) -> &[RowId] {
+        self.key_of(row)
+            .and_then(|k| self.map.get(&k))
+            .map_or(&[], |v| v.as_slice())
+    }
+
     /// Whether the index orders reads by `key_columns` (the primary key, in its order).
     pub fn serves(&self, pk: &[String], key_columns: &[String]) -> bool {
         !key_columns.is_empty() && pk == key_columns

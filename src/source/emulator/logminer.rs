@@ -2,9 +2,9 @@
 //! DICT_FROM_ONLINE_CATALOG + NO_ROWID_IN_STMT and the NLS settings of oracle-facts §5.
 
 use super::redo::{Redo, Xid};
-use super::schema::TableLogging;
 use super::sql_redo::{self, Col, CSF_PIECE_BYTES};
 use super::store::{Replica, TableState};
+use super::supplemental;
 use crate::errors::{CdcError, Result};
 use crate::source::filter::MiningFilter;
 use crate::source::model::{op, LogMinerRow, Scn};
@@ -219,6 +219,8 @@ impl Renderer<'_> {
             .map(|r| u64::from(r.data_object))
             .unwrap_or(u64::from(t.data_object_id));
         row.ssn = 1;
+        (row.status, row.info) =
+            supplemental::dml_status(&self.replica.schema.database.supplemental_logging);
         row
     }
 
@@ -331,16 +333,9 @@ impl Renderer<'_> {
                         Some((cols[i].name.as_str(), &cols[i].data_type, after.get(i)?))
                     })
                     .collect();
-                let all = self.replica.schema.database.supplemental_logging.all
-                    || t.def.logging == TableLogging::All;
-                let pk = t.def.logging == TableLogging::PrimaryKey;
-                let wh: Vec<Col> = (0..cols.len())
-                    .filter(|&i| {
-                        !cols[i].virtual_column
-                            && (all
-                                || changed.contains(&i)
-                                || (pk && t.def.primary_key.contains(&cols[i].name)))
-                    })
+                let logging = &self.replica.schema.database.supplemental_logging;
+                let wh: Vec<Col> = supplemental::update_where(logging, &t.def, cols, &changed)
+                    .into_iter()
                     .filter_map(|i| {
                         Some((cols[i].name.as_str(), &cols[i].data_type, before.get(i)?))
                     })

@@ -9,7 +9,9 @@ pub mod access;
 pub mod background;
 pub mod clock;
 pub mod condition;
+pub mod conform;
 pub mod generate;
+pub mod key_gen;
 pub mod key_index;
 pub mod lgwr;
 pub mod logminer;
@@ -19,6 +21,7 @@ pub mod schema;
 mod session;
 pub mod sql_redo;
 pub mod store;
+pub mod supplemental;
 pub mod topology;
 pub mod workload;
 pub mod writer;
@@ -100,7 +103,7 @@ pub fn init(
             for _ in 0..batch {
                 let serial = w.serials[ti] + 1;
                 w.serials[ti] = serial;
-                let row = workload::new_row(&w, ti, &mut rng, serial);
+                let row = workload::new_row(&w, ti, &mut rng, serial)?;
                 w.insert(xid, ti, row)?;
             }
             w.commit(&[xid])?;
@@ -124,6 +127,15 @@ pub struct InitSummary {
     pub tables: usize,
     pub rows: u64,
     pub scn: Scn,
+}
+
+/// How a fault drill fails a LogMiner window.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum MineFault {
+    Ora00310,
+    Ora01284,
+    Ora00308,
+    Ora01307,
 }
 
 /// Fault drills, switched on per run by settings (`cdc.emulator.fault.*`).
@@ -402,6 +414,9 @@ mod lgwr_tests;
 mod session_tests;
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod fault_tests;
 
 /// An emulated database (or topology) goes into a new or empty directory only.
 pub(crate) fn ensure_new_dir(dir: &Path) -> Result<()> {

@@ -235,11 +235,28 @@ impl Default for DatabaseSpec {
     }
 }
 
+/// Database-level supplemental logging (V$DATABASE.SUPPLEMENTAL_LOG_DATA_*).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SupplementalSpec {
+    /// `ALTER DATABASE ADD SUPPLEMENTAL LOG DATA`.
     pub min: bool,
+    /// `… ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS`.
     pub all: bool,
+    /// `… ADD SUPPLEMENTAL LOG DATA (PRIMARY KEY) COLUMNS`.
+    #[serde(skip_serializing_if = "is_false")]
+    pub primary_key: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl SupplementalSpec {
+    /// SUPPLEMENTAL_LOG_DATA_MIN is YES, or IMPLICIT because identification key logging is on.
+    pub fn minimal(&self) -> bool {
+        self.min || self.all || self.primary_key
+    }
 }
 
 impl Default for SupplementalSpec {
@@ -247,6 +264,7 @@ impl Default for SupplementalSpec {
         SupplementalSpec {
             min: true,
             all: false,
+            primary_key: false,
         }
     }
 }
@@ -370,10 +388,6 @@ pub struct TableSpec {
     /// `database.bigfile_tablespaces`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tablespace: Option<String>,
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -654,6 +668,12 @@ impl SchemaFile {
                 .iter()
                 .map(|u| check_cols("unique_keys", u))
                 .collect::<Result<Vec<_>>>()?;
+            for k in primary_key.iter().chain(unique_keys.iter().flatten()) {
+                let ty = columns.iter().find(|c| &c.name == k).map(|c| &c.data_type);
+                if let Some(e) = ty.and_then(super::key_gen::key_type_error) {
+                    return Err(bad(format!("table `{name}`: key column `{k}`: {e}")));
+                }
+            }
             if t.organization == OrganizationSpec::IndexOrganized && primary_key.is_empty() {
                 return Err(bad(format!(
                     "table `{name}`: an index-organised table needs a primary key"

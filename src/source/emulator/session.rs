@@ -8,7 +8,7 @@
 
 use super::access::{self, User, ROOT};
 use super::store::Replica;
-use super::{poisoned, topology, writer, Shared};
+use super::{poisoned, topology, writer, MineFault, Shared};
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
 use crate::source::model::*;
@@ -355,17 +355,24 @@ impl Session for EmulatorSession {
     ) -> Result<u64> {
         self.call()?;
         let name = self.flashback_table(&query.table)?;
-        let (fail, delay) = {
+        let (fail, lob_fail, delay) = {
             let mut f = self.shared.faults.lock().map_err(|_| poisoned())?;
             f.reads += 1;
             let n = f.reads;
             (
                 f.faults.settings.ora01555_reads.contains(&n),
+                f.faults.settings.ora22924_reads.contains(&n),
                 f.faults.settings.read_delay_ms,
             )
         };
         if fail {
             return Err(CdcError::SnapshotTooOld {
+                table: query.table.to_string(),
+                scn: query.scn,
+            });
+        }
+        if lob_fail {
+            return Err(CdcError::LobSnapshotTooOld {
                 table: query.table.to_string(),
                 scn: query.scn,
             });
@@ -541,11 +548,22 @@ impl Session for EmulatorSession {
             self.read_log_views()?;
         }
         self.user.logmining(version)?;
-        let fail = {
+        let fault = {
             let mut f = self.shared.faults.lock().map_err(|_| poisoned())?;
             f.mines += 1;
             let n = f.mines;
-            f.faults.settings.ora00310_mines.contains(&n)
+            let s = &f.faults.settings;
+            if s.ora00310_mines.contains(&n) {
+                Some(MineFault::Ora00310)
+            } else if s.ora01284_mines.contains(&n) {
+                Some(MineFault::Ora01284)
+            } else if s.ora00308_mines.contains(&n) {
+                Some(MineFault::Ora00308)
+            } else if s.ora01307_mines.contains(&n) {
+                Some(MineFault::Ora01307)
+            } else {
+                None
+            }
         };
         topology::check_window(
             &self.shared.role,
@@ -565,6 +583,42 @@ impl Session for EmulatorSession {
                 &self.shared.describe(),
             )?;
         }
+        let (sequence, log) = {
+            let r = self.replica()?;
+            let seq = r
+                .logs
+                .first()
+                .and_then(|l| l.last())
+                .map_or(1, |s| s.sequence);
+            (
+                seq,
+                format!("/u01/arch/1_{seq}_{}.arc", r.schema.database.dbid),
+            )
+        };
+        // ORA-01284 (ADD_LOGFILE of a purged log) and ORA-01307 (the query without a session)
+        // come before any row; ORA-00310 and ORA-00308 part-way through the window, when
+        // LogMiner reaches the log: some rows were already handed over.
+        let window = format!("mining SCN {start} to {end}");
+        let err = match fault {
+            None => None,
+            Some(MineFault::Ora01284) => {
+                return Err(CdcError::LogUnavailable(format!(
+                    "ORA-01284: file {log} cannot be opened ({window})"
+                )))
+            }
+            Some(MineFault::Ora01307) => {
+                return Err(CdcError::NoLogMinerSession(format!(
+                    "ORA-01307: no LogMiner session is currently active ({window})"
+                )))
+            }
+            Some(MineFault::Ora00310) => Some(CdcError::LogOverwritten(format!(
+                "ORA-00310: archived log contains sequence {}; sequence {sequence} required ({window})",
+                sequence + 1
+            ))),
+            Some(MineFault::Ora00308) => Some(CdcError::LogUnavailable(format!(
+                "ORA-00308: cannot open archived log '{log}' ({window})"
+            ))),
+        };
         let mut rows = super::logminer::mine(
             &*self.replica()?,
             start,
@@ -575,18 +629,17 @@ impl Session for EmulatorSession {
         if let Some(p) = &pdb {
             rows.retain(|r| &r.src_con_name == p);
         }
-        // ORA-00310 comes part-way through a window: some rows were already handed over.
-        let stop_at = if fail { rows.len() / 2 } else { rows.len() };
+        let stop_at = if err.is_some() {
+            rows.len() / 2
+        } else {
+            rows.len()
+        };
         for r in rows.into_iter().take(stop_at) {
             row(r)?;
         }
-        if fail {
-            return Err(CdcError::LogOverwritten(format!(
-                "ORA-00310: archived log contains sequence {}; sequence {} required (mining SCN {start} to {end})",
-                self.replica()?.logs.first().and_then(|l| l.last()).map_or(1, |s| s.sequence + 1),
-                self.replica()?.logs.first().and_then(|l| l.last()).map_or(1, |s| s.sequence),
-            )));
+        match err {
+            Some(e) => Err(e),
+            None => Ok(()),
         }
-        Ok(())
     }
 }

@@ -43,9 +43,33 @@ pub struct TableState {
     /// (commit SCN, commit time) of the commits that changed the table, oldest first; the
     /// ones older than the undo retention are cut down to the newest of them.
     pub change_commits: Vec<(Scn, i64)>,
+    /// The highest row serial the redo has used: one per insert, and every key value made
+    /// from a serial (see [`super::key_gen`]), so a writer opened later never repeats a key.
+    pub serial_high: u64,
 }
 
 impl TableState {
+    /// Count a written row image (`insert`: a new row) toward [`TableState::serial_high`].
+    fn note_serial(&mut self, row: &[Value], insert: bool) {
+        let mut high = self.serial_high + u64::from(insert);
+        let keys = self
+            .def
+            .primary_key
+            .iter()
+            .chain(self.def.unique_keys.iter().flatten());
+        for k in keys {
+            if let Some(i) = self.columns.iter().position(|c| &c.name == k) {
+                if let Some(s) = row
+                    .get(i)
+                    .and_then(|v| super::key_gen::serial_of(&self.columns[i].data_type, v))
+                {
+                    high = high.max(s);
+                }
+            }
+        }
+        self.serial_high = high;
+    }
+
     /// The column layout in force at `scn`.
     pub fn columns_at(&self, scn: Scn) -> &[ColumnInfo] {
         self.history
@@ -185,6 +209,7 @@ impl Replica {
                     changes_since_stats: 0,
                     live_rows: 0,
                     change_commits: Vec::new(),
+                    serial_high: 0,
                     def,
                 }
             })
@@ -283,6 +308,7 @@ impl Replica {
             changes_since_stats: 0,
             live_rows: 0,
             change_commits: Vec::new(),
+            serial_high: 0,
             def,
         });
         Ok(())
@@ -363,6 +389,11 @@ impl Replica {
             | Redo::Update { xid, tab, .. }
             | Redo::Delete { xid, tab, .. } => {
                 let ti = check_tab(*tab)?;
+                match &record {
+                    Redo::Insert { after, .. } => self.tables[ti].note_serial(after, true),
+                    Redo::Update { after, .. } => self.tables[ti].note_serial(after, false),
+                    _ => {}
+                }
                 if let Some(pdb) = &self.tables[ti].def.name.pdb {
                     self.xid_pdb.entry(*xid).or_insert_with(|| pdb.clone());
                 }
@@ -810,7 +841,7 @@ impl Replica {
             open_mode: d.open_mode.into(),
             archivelog: d.archivelog,
             force_logging: d.force_logging,
-            supplemental_min: d.supplemental_logging.min || d.supplemental_logging.all,
+            supplemental_min: d.supplemental_logging.minimal(),
             supplemental_all: d.supplemental_logging.all,
             undo_retention_secs: d.undo_retention,
             undo_guarantee: d.undo_guarantee,

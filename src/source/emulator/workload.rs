@@ -11,33 +11,16 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
 
-/// A value for a key column made from the row's serial number, so keys never collide.
-pub fn key_value(ty: &ColumnType, serial: u64) -> Value {
-    match ty {
-        ColumnType::Number { .. } | ColumnType::Float { .. } => Value::Number(serial.to_string()),
-        ColumnType::Char { length } | ColumnType::Nchar { length } => {
-            let mut s = format!("K{serial:08}");
-            while s.len() < *length as usize {
-                s.push(' ');
-            }
-            Value::Text(s)
-        }
-        ColumnType::Date => Value::Date(date_from_serial(serial)),
-        ColumnType::Timestamp { .. } => {
-            Value::Timestamp(format!("{}.000000000", date_from_serial(serial)))
-        }
-        ColumnType::Raw { .. } => Value::Bytes(serial.to_be_bytes().to_vec()),
-        _ => Value::Text(format!("K{serial:08}")),
-    }
-}
-
-fn date_from_serial(serial: u64) -> String {
-    let base = chrono::NaiveDate::from_ymd_opt(2001, 1, 1)
-        .and_then(|d| d.and_hms_opt(0, 0, 0))
-        .unwrap_or_default();
-    (base + chrono::Duration::seconds(serial as i64))
-        .format("%Y-%m-%d %H:%M:%S")
-        .to_string()
+/// The key value of row `serial` in a key column of `table` (see [`super::key_gen`]); a type
+/// with no room left for another key is CDC-4006, naming the column.
+pub fn key_value(w: &Writer, table: usize, col: &ColumnInfo, serial: u64) -> Result<Value> {
+    super::key_gen::key_value(&col.data_type, serial).map_err(|e| {
+        CdcError::Workload(format!(
+            "{}.{}: {e}",
+            w.replica().tables[table].def.name,
+            col.name
+        ))
+    })
 }
 
 fn gen_for(w: &Writer, table: usize, col: &ColumnInfo) -> ColumnGen {
@@ -55,19 +38,20 @@ fn is_key(w: &Writer, table: usize, col: &str) -> bool {
         || def.unique_keys.iter().any(|u| u.iter().any(|k| k == col))
 }
 
-/// A new row for `table` with serial `serial`.
-pub fn new_row(w: &Writer, table: usize, rng: &mut ChaCha8Rng, serial: u64) -> Vec<Value> {
+/// A new row for `table` with serial `serial`: key columns (primary and unique) from the
+/// serial, the others from their generators.
+pub fn new_row(w: &Writer, table: usize, rng: &mut ChaCha8Rng, serial: u64) -> Result<Vec<Value>> {
     w.columns(table)
         .iter()
         .map(|c| {
             if is_key(w, table, &c.name) {
-                key_value(&c.data_type, serial)
+                key_value(w, table, c, serial)
             } else {
                 let v = gen_for(w, table, c).value(rng, serial);
                 if v.is_null() && !c.nullable {
-                    key_value(&c.data_type, serial)
+                    Ok(ColumnGen::by_type(&c.data_type).value(rng, serial))
                 } else {
-                    v
+                    Ok(v)
                 }
             }
         })
@@ -454,7 +438,7 @@ impl<'a> Workload<'a> {
             }
             let serial = self.w.serials[table] + 1;
             self.w.serials[table] = serial;
-            let row = new_row(self.w, table, &mut self.rng, serial);
+            let row = new_row(self.w, table, &mut self.rng, serial)?;
             self.w.insert(xid, table, row)?;
             self.s.inserts += 1;
         }
@@ -505,7 +489,7 @@ impl<'a> Workload<'a> {
             self.w.serials[table] = serial;
             for k in &def.primary_key {
                 if let Some(ci) = cols.iter().position(|c| &c.name == k) {
-                    row[ci] = key_value(&cols[ci].data_type, serial);
+                    row[ci] = key_value(self.w, table, &cols[ci], serial)?;
                 }
             }
             changed = true;
@@ -587,3 +571,7 @@ impl<'a> Workload<'a> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+#[path = "workload_tests.rs"]
+mod tests;

@@ -14,6 +14,9 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+#[path = "writer_rules.rs"]
+mod rules;
+
 pub const LOCK_FILE: &str = "writer.lock";
 
 /// Rows per block: an 8K block holds about this many rows of a typical width.
@@ -174,8 +177,7 @@ impl Writer {
                 }
             }
             self.segments[ti] = segs;
-            let key_max = max_serial(t);
-            self.serials[ti] = key_max.max(t.rows.len() as u64);
+            self.serials[ti] = t.serial_high;
         }
         let max_sqn = self
             .replica
@@ -449,30 +451,10 @@ impl Writer {
         Ok(rid)
     }
 
-    fn check_row(&self, table: usize, row: &[Value]) -> Result<()> {
-        let t = &self.replica.tables[table];
-        if row.len() != t.columns.len() {
-            return Err(CdcError::Workload(format!(
-                "{}: {} values for {} columns",
-                t.def.name,
-                row.len(),
-                t.columns.len()
-            )));
-        }
-        for (c, v) in t.columns.iter().zip(row) {
-            if !c.nullable && v.is_null() {
-                return Err(CdcError::Workload(format!(
-                    "ORA-01400: cannot insert NULL into (\"{}\".\"{}\".\"{}\")",
-                    t.def.name.owner, t.def.name.table, c.name
-                )));
-            }
-        }
-        Ok(())
-    }
-
     pub fn insert(&mut self, xid: Xid, table: usize, row: Vec<Value>) -> Result<RowId> {
         self.check_container(xid, table)?;
-        self.check_row(table, &row)?;
+        let row = self.conform_row(table, row, false)?;
+        self.check_unique(table, None, &row)?;
         let part = self.partition_of(table, &row);
         let rid = self.allocate(table, part)?;
         self.lock(xid, table, rid)?;
@@ -538,10 +520,11 @@ impl Writer {
         cols: Vec<u32>,
     ) -> Result<RowId> {
         self.check_container(xid, table)?;
-        self.check_row(table, &after)?;
+        let after = self.conform_row(table, after, true)?;
         let before = self
             .row(Some(xid), table, rid)
             .ok_or_else(|| CdcError::Workload(format!("no row at {}", rid.encode())))?;
+        self.check_unique(table, Some(rid), &after)?;
         self.lock(xid, table, rid)?;
         let t = &self.replica.tables[table];
         let old_part = self.partition_of(table, &before);
@@ -935,26 +918,6 @@ impl Writer {
     pub fn is_iot(&self, table: usize) -> bool {
         self.replica.tables[table].def.organization == Organization::IndexOrganized
     }
-}
-
-/// The highest whole-number value of a single numeric primary key, so new keys continue it.
-fn max_serial(t: &super::store::TableState) -> u64 {
-    let [pk] = t.def.primary_key.as_slice() else {
-        return 0;
-    };
-    let Some(ci) = t.columns.iter().position(|c| &c.name == pk) else {
-        return 0;
-    };
-    t.rows
-        .values()
-        .flat_map(|vs| vs.iter())
-        .filter_map(|v| v.row.as_ref())
-        .filter_map(|r| match &r[ci] {
-            Value::Number(n) | Value::Text(n) => n.trim().parse::<u64>().ok(),
-            _ => None,
-        })
-        .max()
-        .unwrap_or(0)
 }
 
 /// Take the directory's writer lock (one writer at a time, like one instance).

@@ -172,16 +172,22 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
             scn,
             oldest: ctx.oldest_scn.unwrap_or(0),
         },
-        // A log was archived and reused while it was read (00310), switched, archived, purged or
-        // locked after it was listed (01284 file cannot be opened, 00308 cannot open archived
-        // log), or the LogMiner session is gone (01307): a new session on the current log list
-        // mines the window again (Debezium's OracleErrorHandler retries 01284 and 00310).
-        Some(OraCode::Ora(310 | 308 | 1284 | 1307)) => {
-            CdcError::LogOverwritten(format!("{}: {text}", ctx.operation))
+        // A log was archived and reused while it was read: a new session mines it again.
+        Some(OraCode::Ora(310)) => CdcError::LogOverwritten(format!("{}: {text}", ctx.operation)),
+        // A log file could not be opened (ORA-01284 "file cannot be opened": the file or its
+        // directory does not exist or is inaccessible; ORA-00308 "cannot open archived log"):
+        // a log purged or switched since the log list was read. A new session on the list as it
+        // is now mines the window again.
+        Some(OraCode::Ora(1284 | 308)) => {
+            CdcError::LogUnavailable(format!("{}: {text}", ctx.operation))
         }
-        // ORA-22924 "snapshot too old" for a LOB read AS OF SCN: as ORA-01555 (LOB undo is kept
-        // in the LOB segment, per RETENTION/PCTVERSION).
-        Some(OraCode::Ora(22924)) => CdcError::SnapshotTooOld {
+        // "no LogMiner session is currently active": the session ended under the query.
+        Some(OraCode::Ora(1307)) => {
+            CdcError::NoLogMinerSession(format!("{}: {text}", ctx.operation))
+        }
+        // "snapshot too old" for a LOB: its old version (kept in the LOB segment, not in undo)
+        // is gone; the chunk is read again like an ORA-01555.
+        Some(OraCode::Ora(22924)) => CdcError::LobSnapshotTooOld {
             table: table(),
             scn,
         },
@@ -342,10 +348,10 @@ mod tests {
             (OraCode::Dpi(1080), Code::Cdc5007),
             (OraCode::Ora(1281), Code::Cdc5008),
             (OraCode::Ora(310), Code::Cdc5009),
-            (OraCode::Ora(308), Code::Cdc5009),
-            (OraCode::Ora(1284), Code::Cdc5009),
-            (OraCode::Ora(1307), Code::Cdc5009),
-            (OraCode::Ora(22924), Code::Cdc5001),
+            (OraCode::Ora(1284), Code::Cdc5010),
+            (OraCode::Ora(308), Code::Cdc5010),
+            (OraCode::Ora(1307), Code::Cdc5011),
+            (OraCode::Ora(22924), Code::Cdc5012),
             (OraCode::Ora(1371), Code::Cdc5302),
             (OraCode::Ora(1333), Code::Cdc5302),
             (OraCode::Ora(1321), Code::Cdc5302),
@@ -359,6 +365,12 @@ mod tests {
         }
         match runtime_error(Some(OraCode::Ora(1555)), "x", &ctx) {
             CdcError::SnapshotTooOld { table, scn } => {
+                assert_eq!((table.as_str(), scn), ("HR.EMP", 100))
+            }
+            other => panic!("{other:?}"),
+        }
+        match runtime_error(Some(OraCode::Ora(22924)), "x", &ctx) {
+            CdcError::LobSnapshotTooOld { table, scn } => {
                 assert_eq!((table.as_str(), scn), ("HR.EMP", 100))
             }
             other => panic!("{other:?}"),

@@ -337,6 +337,12 @@ pub fn mine(
     };
     match (result, ended) {
         (Err(e), _) => Err(e),
+        // ORA-01307 from END_LOGMNR: the session is closed already, nothing is left to end
+        // (Debezium's LogMinerSessionContext takes it the same way); the window was read whole.
+        (Ok(()), Err(CdcError::NoLogMinerSession(m))) => {
+            tracing::debug!("END_LOGMNR: {m}");
+            Ok(())
+        }
         (Ok(()), Err(e)) => Err(e),
         (Ok(()), Ok(())) => Ok(()),
     }

@@ -125,6 +125,16 @@
 //!   (`dpiStmt_bindByName`), one call per name. Not found in an Oracle OCI manual in so many
 //!   words: the TimesTen SQL Reference ("Duplicate Parameter Names") describes Oracle Database
 //!   numbering each occurrence for *positional* binds only. The live suite exercises it.
+//! - Errors of the mining statements (Database Error Messages, checked with the search tool; the
+//!   mapping is in `connect.rs`): ORA-01284 "file string cannot be opened" (the file or directory
+//!   does not exist or is inaccessible) and ORA-00308 "cannot open archived log" are what
+//!   ADD_LOGFILE / START_LOGMNR / the contents query give for a log purged or switched after
+//!   V$LOG / V$ARCHIVED_LOG were read (Debezium retries ORA-01284 as "likely locked"); ORA-01307
+//!   "no LogMiner session is currently active" is a query (or END_LOGMNR) without a started
+//!   session. All three are transient for capture: a new session mines the window again. ORA-22924
+//!   "snapshot too old" on a flashback read: "the version of the LOB value needed for the
+//!   consistent read was already overwritten by another writer" (old LOB versions are kept in the
+//!   LOB segment by its RETENTION / PCTVERSION, not in undo).
 
 use crate::names::TableName;
 use crate::source::model::ChunkRange;

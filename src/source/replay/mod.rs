@@ -177,7 +177,7 @@ impl Session for ReplaySession {
             open_mode: d.open_mode.into(),
             archivelog: d.archivelog,
             force_logging: d.force_logging,
-            supplemental_min: d.supplemental_logging.min || d.supplemental_logging.all,
+            supplemental_min: d.supplemental_logging.minimal(),
             supplemental_all: d.supplemental_logging.all,
             undo_retention_secs: d.undo_retention,
             undo_guarantee: d.undo_guarantee,
