@@ -43,7 +43,8 @@ fn assert_table_converges(db: &Path, recs: &[Json], table: &str, scn: u64) {
 /// The latest record of each row of `table`: by its key, or, for a table without one (its
 /// records' key is null), by `source.row_id`; a delete removes the row.
 fn latest_per_row(recs: &[Json], table: &str) -> Vec<Map<String, Json>> {
-    let mut latest = std::collections::BTreeMap::new();
+    let mut latest: std::collections::BTreeMap<String, Map<String, Json>> =
+        std::collections::BTreeMap::new();
     for r in recs {
         let topic = r["topic"].as_str().unwrap_or_default();
         if topic.trim_start_matches("oracle-cdc.") != table {
@@ -59,7 +60,17 @@ fn latest_per_row(recs: &[Json], table: &str) -> Vec<Map<String, Json>> {
                 latest.remove(&id);
             }
             Some(_) => {
-                latest.insert(id, v["after"].as_object().cloned().unwrap_or_default());
+                let mut after = v["after"].as_object().cloned().unwrap_or_default();
+                // Debezium's placeholder for a LOB an UPDATE left alone: the consumer keeps
+                // what it holds.
+                if let Some(prev) = latest.get(&id) {
+                    for (c, val) in after.iter_mut() {
+                        if is_unavailable(val) {
+                            *val = prev.get(c).cloned().unwrap_or(Json::Null);
+                        }
+                    }
+                }
+                latest.insert(id, after);
             }
             None => {}
         }
@@ -117,7 +128,7 @@ fn finish(w: std::process::Child) {
 /// The README's "Run it": the example schema (PDB1 and PDB2), a workload running, capture with
 /// the README's settings; at the end every table's latest records equal the table.
 #[test]
-#[ignore = "AUDIT_LOG has no ALL COLUMNS logging in the example yet, and BOOLEAN/VECTOR/BFILE/XMLTYPE do not stream yet"]
+#[ignore = "BOOLEAN, VECTOR and XMLTYPE do not stream yet, and LogMiner ignores ALL_TYPES (its BFILE column): issue #19"]
 fn the_readme_main_job_converges_on_the_example_schema() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("demo-db");
