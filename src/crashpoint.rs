@@ -23,6 +23,9 @@ pub const POINTS: &[&str] = &[
     "snapshot.chunk.published",
     "capture.offsets.saved",
     "export.chunk.synced",
+    // Not a crash point: capture waits for redo LGWR has not written yet (the simulation moves
+    // its clock on here, as time passes for a real database's log writer).
+    "publisher.waiting.for.redo",
 ];
 
 /// Ordering rules a test may break on purpose to show the simulation catches it.

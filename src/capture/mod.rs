@@ -386,6 +386,10 @@ impl Capture<'_> {
                 return finish(CaptureEnd::ReachedScn(current), &mut publisher, &offsets);
             }
             if !moved {
+                if end < current {
+                    // Waiting for redo LGWR has not written (the simulation moves its clock).
+                    crate::crashpoint::hit("publisher.waiting.for.redo")?;
+                }
                 std::thread::sleep(Duration::from_millis(
                     s.stream.poll_ms.min(s.signal.poll_ms),
                 ));

@@ -411,6 +411,7 @@ impl<'a> Publisher<'a> {
                     have: limit,
                 });
             }
+            crate::crashpoint::hit("publisher.waiting.for.redo")?;
             std::thread::sleep(std::time::Duration::from_millis(
                 self.settings.stream.poll_ms.max(1),
             ));

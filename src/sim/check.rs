@@ -137,6 +137,8 @@ pub fn offsets_step(path: &Path, out: &Path, last: &mut Option<Offsets>) -> Opti
 /// A committed transaction's surviving changes, from the redo.
 struct Tx {
     commit_scn: Scn,
+    /// When it committed (ms since the epoch, UTC): `source.ts_ms` is it, to the second.
+    commit_ts: i64,
     /// DML SCNs in redo order, with the table of each.
     changes: Vec<(Scn, u32)>,
 }
@@ -172,13 +174,14 @@ fn history(db: &Path) -> Result<History> {
                     c.retain(|(k, _, _)| *k != of);
                 }
             }
-            Redo::Commit { scn, xids, .. } => {
+            Redo::Commit { scn, xids, ts } => {
                 for x in xids {
                     let changes = open.remove(&x).unwrap_or_default();
                     done.insert(
                         x.hex().to_lowercase(),
                         Tx {
                             commit_scn: scn,
+                            commit_ts: ts,
                             changes: changes.into_iter().map(|(_, s, t)| (s, t)).collect(),
                         },
                     );
@@ -393,6 +396,17 @@ pub fn check(
                 "invariant 4 (commit order): {} carries commit SCN {c}; the transaction committed at {}",
                 describe(i, r),
                 tx.commit_scn
+            ));
+            break;
+        }
+        // LogMiner's COMMIT_TIMESTAMP is a DATE of the host's clock: converted to UTC, the
+        // commit instant to the second, whatever the host's time zone.
+        let want_ms = tx.commit_ts.div_euclid(1000) * 1000;
+        if field(r, &["value", "source", "ts_ms"]).as_i64() != Some(want_ms) {
+            v.push(format!(
+                "commit time: {} has source.ts_ms {}; the transaction committed at {want_ms} (UTC)",
+                describe(i, r),
+                field(r, &["value", "source", "ts_ms"])
             ));
             break;
         }

@@ -76,6 +76,10 @@ struct Live {
     needs_baseline: bool,
     violations: Vec<String>,
     outcome: Outcome,
+    /// Times capture waited for redo LGWR had not written.
+    redo_waits: u64,
+    /// The database's LGWR writes late: time moves on while capture waits.
+    lgwr_delay: bool,
 }
 
 /// One seed: plan, run with faults and restarts, check. `Err` only when the simulation itself
@@ -138,6 +142,7 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
         max_pending: u64::from(plan.max_pending.min(plan.threads)),
         needs_baseline: matches!(plan.mode, SnapshotMode::None | SnapshotMode::OnSignal),
         signal_pct: plan.features.signal_in_run_pct,
+        lgwr_delay: plan.environment.redo_write_delay_ms > 0,
         ..Live::default()
     }));
     let paths = Paths {
@@ -321,6 +326,18 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
         if env.busy_schema {
             *f.entry("busy uncaptured schema".into()).or_default() += 1;
         }
+        if env.redo_write_delay_ms > 0 {
+            *f.entry("redo written late (LGWR delay)".into())
+                .or_default() += 1;
+        }
+        if env.host_utc_offset != "+00:00" {
+            *f.entry("host clock not UTC".into()).or_default() += 1;
+        }
+        let waits = l.redo_waits;
+        *l.outcome
+            .features
+            .entry("waits for redo".into())
+            .or_default() += waits;
         l.violations.append(&mut wrong);
     }
     if let Ok(c) = counts.lock() {
@@ -373,6 +390,15 @@ fn hook(
     reader: EmulatorConnector,
 ) -> impl FnMut(&'static str) -> Result<()> {
     move |point| {
+        if point == "publisher.waiting.for.redo" {
+            // Time passes while capture waits for LGWR's timed write.
+            let mut l = live.borrow_mut();
+            if l.lgwr_delay {
+                world.borrow().clock.advance(50);
+            }
+            l.redo_waits += 1;
+            return Ok(());
+        }
         let mut l = live.borrow_mut();
         let n = {
             let c = l.hits.entry(point).or_default();

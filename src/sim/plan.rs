@@ -59,7 +59,7 @@ pub struct Plan {
 /// The shape of the simulated database, drawn from a stream of its own (added after
 /// [`Features`]): a container database with one or two PDBs, and a busy schema capture leaves
 /// out. The default is the shape every seed had before.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Environment {
     /// 0: not a CDB; 1: every table in PDB1; 2: ACCOUNTS in PDB1, the others in PDB2.
     pub pdbs: u8,
@@ -67,6 +67,23 @@ pub struct Environment {
     pub busy_schema: bool,
     /// Its initial rows.
     pub busy_rows: u64,
+    /// `database.redo_write_delay_ms`: LGWR's timed write (0: every record written at once).
+    pub redo_write_delay_ms: u64,
+    /// `database.host_utc_offset`: the host's clock, which LogMiner's times are in.
+    pub host_utc_offset: &'static str,
+}
+
+impl Default for Environment {
+    /// The shape seeds had before environments were drawn.
+    fn default() -> Self {
+        Environment {
+            pdbs: 0,
+            busy_schema: false,
+            busy_rows: 0,
+            redo_write_delay_ms: 0,
+            host_utc_offset: "+00:00",
+        }
+    }
 }
 
 impl Environment {
@@ -76,6 +93,8 @@ impl Environment {
             pdbs: [0, 0, 1, 2][r.gen_range(0..4)],
             busy_schema: r.gen_range(0..3) == 0,
             busy_rows: r.gen_range(0..80),
+            redo_write_delay_ms: [0, 0, 0, 40, 300, 3000][r.gen_range(0..6)],
+            host_utc_offset: ["+00:00", "+00:00", "+05:30", "-08:00", "+13:45"][r.gen_range(0..5)],
         }
     }
 

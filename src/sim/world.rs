@@ -24,8 +24,10 @@ pub fn schema_yaml(rng: &mut ChaCha8Rng, env: &Environment) -> String {
         ""
     };
     let mut s = format!(
-        "seed: {}\ndatabase:\n{cdb}  redo_threads: {threads}\n  redo_write_delay_ms: 0\n  log_size: {}\ntables:\n",
+        "seed: {}\ndatabase:\n{cdb}  redo_threads: {threads}\n  redo_write_delay_ms: {}\n  host_utc_offset: \"{}\"\n  log_size: {}\ntables:\n",
         rng.gen::<u32>(),
+        env.redo_write_delay_ms,
+        env.host_utc_offset,
         rng.gen_range(40..400)
     );
     s.push_str(&format!(

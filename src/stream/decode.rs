@@ -78,13 +78,15 @@ impl Catalog {
         let Some(t) = self.tables.get_mut(table) else {
             return false;
         };
-        let current = t.columns_at(scn).to_vec();
+        // The layout just before the DDL: seen again (a restart, a rewind to an open
+        // transaction's start) it is applied to what it changed, not on top of itself.
+        let current = t.columns_at(scn.saturating_sub(1)).to_vec();
         let Some(next) =
             super::ddl::apply(&current, sql).or_else(|| dictionary.map(|i| i.columns.clone()))
         else {
             return false;
         };
-        if next == current {
+        if next == current || t.history.iter().any(|(s, c)| *s == scn && *c == next) {
             return false;
         }
         // Seen again after a restart: the same SCN replaces, never duplicates.
@@ -626,6 +628,25 @@ mod tests {
             },
         );
         c
+    }
+
+    /// A DDL seen again (a restart mines it once more) leaves the history as once (simulation
+    /// seed 83: an ADD COLUMN re-applied on top of itself gave the column three times).
+    #[test]
+    fn a_ddl_seen_again_is_applied_once() {
+        let mut c = catalog();
+        let t = TableName::new(None, "O", "T");
+        let sql = "ALTER TABLE \"O\".\"T\" ADD (X VARCHAR2(30))";
+        assert!(c.apply_ddl(&t, 50, sql, None));
+        assert!(!c.apply_ddl(&t, 50, sql, None));
+        assert!(!c.apply_ddl(&t, 50, sql, None));
+        let names: Vec<&str> = c.tables[&t]
+            .columns_at(60)
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect();
+        assert_eq!(names, ["ID", "C", "X"]);
+        assert_eq!(c.tables[&t].history.len(), 2);
     }
 
     fn row(code: u32, scn: Scn, rid: &str, sql: &str) -> LogMinerRow {
