@@ -285,6 +285,19 @@ pub fn remove_file(path: &Path) -> Result<()> {
     std::fs::remove_file(path).map_err(|e| CdcError::io(path, e))
 }
 
+/// Before anything else is written: `path`, when it exists, must be a regular file, not a link.
+pub fn check_file(path: &Path) -> Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => Err(symlink_error(path)),
+        Ok(m) if !m.is_file() => Err(refused(
+            Code::Cdc6304,
+            path,
+            "is not a regular file (a directory, FIFO or device): remove it",
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Read a file of at most `limit` bytes without following a link or blocking on a FIFO: the
 /// size is looked at before anything is read.
 pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>> {

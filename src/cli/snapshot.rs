@@ -122,6 +122,12 @@ pub fn snapshot(
                 ParquetCompression::None
             },
         });
+    // Each table's file is checked before the offsets are first written.
+    for d in &decisions {
+        if let Decision::Capture(t) = d {
+            crate::localfs::check_file(&a.out.join(sink.file_name(t)))?;
+        }
+    }
     sink.recover(&offsets)?;
     if !already_done {
         if offsets.snapshot.is_some() {
