@@ -85,6 +85,9 @@ _oracle__cdc() {
             oracle__cdc__subcmd__offsets__subcmd__edit,set-scn)
                 cmd="oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__set__subcmd__scn"
                 ;;
+            oracle__cdc__subcmd__offsets__subcmd__edit,set-sink)
+                cmd="oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__set__subcmd__sink"
+                ;;
             oracle__cdc__subcmd__signal,send)
                 cmd="oracle__cdc__subcmd__signal__subcmd__send"
                 ;;
@@ -659,7 +662,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__subcmd__cdc__subcmd__offsets__subcmd__edit)
-            opts="-i -c -q -v -h -V --interactive --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version set-scn reset-table mark-done forget-table drop-signal"
+            opts="-i -c -q -v -h -V --interactive --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version set-scn reset-table mark-done forget-table drop-signal set-sink"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -840,6 +843,44 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --skip-xid)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        oracle__subcmd__cdc__subcmd__offsets__subcmd__edit__subcmd__set__subcmd__sink)
+            opts="-c -q -v -h -V --segment --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --segment)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -297,6 +297,7 @@ set edit:completion:arg-completer[oracle-cdc] = {|@words|
             cand mark-done 'Count a table''s snapshot as done without reading the rest of it'
             cand forget-table 'Remove everything the offsets hold about a table'
             cand drop-signal 'Remove a running signal snapshot'
+            cand set-sink 'Set the file sink''s acknowledged length (a position capture refused, CDC-7010)'
         }
         &'oracle-cdc;offsets;edit;set-scn'= {
             cand --resume-scn 'Restart mining at this SCN (at most SCN; default: SCN, or the stored resume SCN when older)'
@@ -377,6 +378,26 @@ set edit:completion:arg-completer[oracle-cdc] = {|@words|
             cand --version 'Print version'
         }
         &'oracle-cdc;offsets;edit;drop-signal'= {
+            cand --dir 'Directory holding offsets.json (default: cdc.state.dir; an export''s --out directory works too)'
+            cand -c 'Settings file (YAML, cdc.* keys)'
+            cand --config 'Settings file (YAML, cdc.* keys)'
+            cand --set 'Override one setting; repeatable; wins over the file and the environment'
+            cand --color 'When to colour output'
+            cand --dry-run 'Print the diff and what would be skipped; write nothing'
+            cand --force 'Write an edit that skips data (the warning names what is lost)'
+            cand --offline 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+            cand --print-settings 'Validate the settings, print the effective values (secrets redacted) and exit'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'oracle-cdc;offsets;edit;set-sink'= {
+            cand --segment 'The segment (default: the stored one)'
             cand --dir 'Directory holding offsets.json (default: cdc.state.dir; an export''s --out directory works too)'
             cand -c 'Settings file (YAML, cdc.* keys)'
             cand --config 'Settings file (YAML, cdc.* keys)'

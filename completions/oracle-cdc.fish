@@ -241,6 +241,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -f -a "mark-done" -d 'Count a table\'s snapshot as done without reading the rest of it'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -f -a "forget-table" -d 'Remove everything the offsets hold about a table'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -f -a "drop-signal" -d 'Remove a running signal snapshot'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -f -a "set-sink" -d 'Set the file sink\'s acknowledged length (a position capture refused, CDC-7010)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -l color -d 'When to colour output' -r -f -a "auto\t''

@@ -82,6 +82,12 @@ catalog! {
     Cdc1007 = "CDC-1007", Usage, "Unknown error code",
         "`oracle-cdc explain` was given a code that is not in the catalog.",
         "Run `oracle-cdc explain --list` to see every code.";
+    Cdc1008 = "CDC-1008", Usage, "Setting value too long",
+        "A setting's value is longer than oracle-cdc accepts (1 MiB): a file pasted into `--set` or an environment variable, most likely. Such a value would also make `--print-settings` and the checks slow.",
+        "Shorten the value; for a long list of tables use patterns (`cdc.tables.include: [HR.*]`).";
+    Cdc1009 = "CDC-1009", Usage, "Settings file too large or too deeply nested",
+        "The settings file is larger than 16 MiB, or its maps and lists nest more than 64 levels deep. Settings keys need a few levels at most; the file is refused before it is parsed (a deeply nested one took the YAML parser half a minute).",
+        "Write keys flat (`cdc.snapshot.chunk.rows: 1000`) or in a few nested maps; the message names the line where the nesting got too deep.";
     Cdc2001 = "CDC-2001", Failure, "Oracle Client libraries not found (DPI-1047)",
         "Connecting to a real Oracle database needs the Oracle Client libraries (Instant Client) at run time; oracle-cdc could not load libclntsh. The binary itself builds and runs without them: only database connections need them.",
         "Install Oracle Instant Client (Basic or Basic Light, 19c or later) and make it findable: on Linux unzip it, e.g. to /opt/oracle/instantclient_23_5, then `sudo sh -c 'echo /opt/oracle/instantclient_23_5 > /etc/ld.so.conf.d/oracle-instantclient.conf' && sudo ldconfig` (or set LD_LIBRARY_PATH); on macOS set DYLD_LIBRARY_PATH or put it in ~/lib; on Windows add its folder to PATH. Instant Client also needs libaio (Debian: `apt-get install libaio1`). To try oracle-cdc without a database, use `cdc.database.url: emulator:DIR`.";
@@ -160,6 +166,15 @@ catalog! {
     Cdc4006 = "CDC-4006", Usage, "Workload options are invalid",
         "The emulator workload options cannot be run as given (for example a mix that sums to zero).",
         "See `oracle-cdc emulator workload --help`.";
+    Cdc4007 = "CDC-4007", Usage, "Emulator size beyond its limits",
+        "An emulator schema asks for more than the emulator is built for: more initial rows per table, tables, columns or redo log size than its limits (the message names the field and the limit). It would take hours and all the disk before failing.",
+        "Lower the value in the schema file (examples/emulator-schema.yaml documents each field); the emulator is for tests and demos, not volume.";
+    Cdc4008 = "CDC-4008", Failure, "Emulated redo is behind what was read",
+        "The emulated database's redo file is shorter than what its readers (LogMiner sessions, capture) already read: it was cut or replaced while in use. A database never loses redo it wrote, so the database would now be behind what capture published.",
+        "Put the redo file back (or create the database again with `emulator init` and start capture with a fresh state directory); do not edit an emulated database's files by hand.";
+    Cdc4009 = "CDC-4009", Failure, "SCN goes backwards in the emulated redo",
+        "A record of the emulated redo file has a lower SCN than the record before it. The one writer hands SCNs out in order, so the file was changed by something else.",
+        "Restore the redo file, or create the database again with `emulator init`.";
     Cdc5001 = "CDC-5001", Failure, "Snapshot too old (ORA-01555)",
         "A read AS OF SCN needed undo that the database no longer keeps.",
         "Reduce cdc.snapshot.chunk.rows so each read is shorter, or raise UNDO_RETENTION (ALTER SYSTEM SET UNDO_RETENTION = 3600) and consider RETENTION GUARANTEE on the undo tablespace.";
@@ -241,6 +256,24 @@ catalog! {
     Cdc6206 = "CDC-6206", Failure, "Kafka position does not match the stored offsets",
         "With transactions, each Kafka transaction carries the offsets that capture stores after it in the offsets topic. On start the last committed ones are compared with the local offsets file: the file may be one transaction behind (a crash between the two writes; the Kafka copy is taken), but here the Kafka copy is further ahead, or behind, which means another capture wrote to the topics or the offsets file was replaced.",
         "Point the capture at its own state directory and offsets topic (cdc.sink.kafka.topic.offsets), or start afresh with a new state directory, a new transactional id and new topics.";
+    Cdc6301 = "CDC-6301", Failure, "Path is a symbolic link",
+        "State, spool, spill, sink, export and emulator paths are never opened through a symbolic link: a link planted at `capture.lock`, `spill`, a segment or the directory itself could make oracle-cdc truncate, chmod or delete a file elsewhere. The message names the link and where it points.",
+        "Remove the link (`rm PATH` removes the link, not its target) and name the real directory in the setting (`readlink -f PATH` shows where the link leads).";
+    Cdc6302 = "CDC-6302", Failure, "Directory belongs to another user",
+        "A state, sink, export or emulator directory that already exists belongs to a user other than the one running oracle-cdc (and not to root). Its owner could plant links or files in it before capture runs, as ssh's StrictModes guards against.",
+        "`chown USER DIR` if the directory is yours, or point the setting (cdc.state.dir, cdc.sink.dir, --out) at a directory of your own; oracle-cdc creates a missing one with mode 0700.";
+    Cdc6303 = "CDC-6303", Failure, "Directory is writable by other users",
+        "A state, sink, export or emulator directory is writable by its group or by others: they could plant links or files in it. oracle-cdc refuses it, as ssh's StrictModes does.",
+        "`chmod go-w DIR` (or `chmod 700 DIR`), or let oracle-cdc create the directory (mode 0700, 0750 with cdc.files.group.readable=true).";
+    Cdc6304 = "CDC-6304", Failure, "Not a regular file or directory",
+        "Where oracle-cdc reads or writes a file it found a directory, FIFO, socket or device (or a file where it needs a directory). It does not open it: a FIFO would block capture, a device would be written to.",
+        "Remove the entry the message names (it is not one oracle-cdc wrote), then run again.";
+    Cdc6305 = "CDC-6305", Failure, "File too large",
+        "A file oracle-cdc reads whole (a signal file in the spool) is larger than it may be; it is not read. A signal is a small JSON document.",
+        "Remove the file from the spool; send the signal again with `oracle-cdc signal send`.";
+    Cdc6306 = "CDC-6306", Failure, "Two tables map to one file name",
+        "Export and offsets file names are made from table names by one escaping rule that keeps every name apart, also on case-insensitive file systems; only names longer than a file name may be are shortened with a hash, and two of those collided.",
+        "Export the two tables into separate directories (`--tables`), or report it.";
     Cdc7001 = "CDC-7001", Failure, "Offsets belong to another database",
         "The stored offsets were written for a database with another DBID or incarnation (RESETLOGS). Resuming from them would skip or repeat changes.",
         "Point the settings at the database the offsets belong to, or start from scratch with a fresh state directory (or a new --out directory for exports).";
@@ -265,6 +298,18 @@ catalog! {
     Cdc7008 = "CDC-7008", Usage, "Invalid offsets edit",
         "The edit names something the offsets or the settings do not have (a table that is not captured, a table or signal the offsets do not hold), or the edited offsets are not valid: the message names the field or table at fault and why. Nothing was written.",
         "Fix what the message names: table names as PDB.OWNER.TABLE or OWNER.TABLE of a captured table (`oracle-cdc offsets inspect` lists the ones in the offsets), or the field in the edited JSON (commands/offsets.md documents every field).";
+    Cdc7009 = "CDC-7009", Failure, "Offsets position is past the database's current SCN",
+        "The stored stream position (stream.commit_scn or stream.resume_scn) is after the SCN the database is at now. Capture never writes such a position: the offsets were edited by hand, or belong to another copy of the database with the same DBID (a restore). Capture would wait for SCNs that do not come and publish nothing while transactions commit, so it refuses to start. On a standby the check is not made: its current SCN lags the primary's.",
+        "If this is the right database, `oracle-cdc offsets edit set-scn SCN` with the SCN the message names (the current one) or an older one; otherwise point cdc.database.url at the database the offsets belong to. `oracle-cdc offsets inspect` shows the position and the current SCN.";
+    Cdc7010 = "CDC-7010", Failure, "Sink position does not end on a record",
+        "The acknowledged length of the current sink segment (sink.bytes in the offsets) does not end on a record: the byte before it is not the newline that ends every record. Capture writes only whole records, so the offsets were edited by hand; cutting the segment there would leave a torn record (or delete acknowledged records).",
+        "`oracle-cdc offsets edit set-sink BYTES` with a length the message names: the next record end keeps every record in the segment (nothing is cut), an earlier one cuts records and needs --force. `--segment NAME` names another segment.";
+    Cdc7011 = "CDC-7011", Failure, "Offsets name an unknown table",
+        "The offsets (snapshot progress, a signal snapshot) name a table that is not a table name, or that the database does not have and capture never captured (it is not in the schema history). Capture never writes such a name: the offsets were edited by hand. A table that was captured and then dropped is not an error.",
+        "`oracle-cdc offsets edit forget-table NAME` removes it (quote names with lower-case letters or dots: 'HR.\"emp\"'); a name that does not parse is fixed with `oracle-cdc offsets edit --interactive`.";
+    Cdc7012 = "CDC-7012", Failure, "Malformed transaction id in the offsets",
+        "stream.commit_xids lists the transactions already published at the stream's commit SCN, each as V$LOGMNR_CONTENTS.XID shows it (16 hex digits). One is not a transaction id, so it matches nothing and the transaction it was meant to skip would be published again unnoticed, or a real one would be missing.",
+        "`oracle-cdc offsets edit set-scn SCN` with the commit SCN the message names: the transactions committed there are published again (add --skip-xid XID for each one known to be published).";
     Cdc8001 = "CDC-8001", Failure, "Snapshot chunk cannot be read",
         "A snapshot chunk kept failing: its undo was gone (ORA-01555 or ORA-08181, or a LOB's old version: ORA-22924) even after halving the chunk down to 1,000 rows, or it failed more than cdc.snapshot.chunk.retries times.",
         "Raise UNDO_RETENTION (and consider RETENTION GUARANTEE), lower the load on the source while snapshotting, or lower cdc.snapshot.threads; the chunks already read are kept and the next start resumes at this chunk.";
@@ -295,6 +340,9 @@ catalog! {
     Cdc8106 = "CDC-8106", Failure, "Gave up waiting for the signal",
         "`signal send --wait` saw no outcome for the signal (accepted, rejected, done) in the ops events within --timeout: capture may not be running, or the snapshot is still going.",
         "Check that capture runs with this state directory (`oracle-cdc offsets inspect` shows running signal snapshots); the signal stays in the spool and is picked up when capture runs.";
+    Cdc8107 = "CDC-8107", Usage, "Signal filter refused by the database",
+        "An execute-snapshot signal's filter (additional-conditions, `signal send --filter`) was parsed by the database against its table and refused: a column the table does not have (ORA-00904), a syntax error, or (on the emulator) something it cannot evaluate (ORA-03001). The signal is not sent. Capture checks the filters of every signal (also of the source channel's) the same way before accepting it and rejects it with the reason; a filter that fails only while rows are read fails that signal (`signal-failed`), never capture.",
+        "Fix the condition (column names as the table has them: `oracle-cdc doctor --check tables` lists them; quoted names keep their case), then send the signal again.";
     Cdc9001 = "CDC-9001", Failure, "Simulated crash",
         "A fault drill (the deterministic simulation, `cargo run --example sim`) stopped the engine at a named crash point, as if the process had been killed there. Only what was durably written before the point survives.",
         "Nothing to fix: restart. This error appears only while a simulation has armed a crash point; a production run never arms one.";
@@ -510,6 +558,19 @@ pub enum CdcError {
     #[error("{code}: {message}")]
     Kafka { code: Code, message: String },
 
+    /// A local path refused (CDC-6301..CDC-6306): a link, another user's directory, …
+    #[error("{code}: {}: {message}", path.display())]
+    LocalPath {
+        code: Code,
+        path: PathBuf,
+        message: String,
+    },
+
+    /// An error whose code says it all (the hardening checks: settings limits, offsets checks,
+    /// signals, the emulator's redo checks).
+    #[error("{code}: {message}")]
+    Coded { code: Code, message: String },
+
     #[error("CDC-7001: offsets {} belong to database DBID {found_dbid} incarnation {found_incarnation}, not the connected DBID {dbid} incarnation {incarnation}", path.display())]
     OffsetsOtherDatabase {
         path: PathBuf,
@@ -599,7 +660,9 @@ impl CdcError {
         match self {
             CdcError::Settings { code, .. }
             | CdcError::Connect { code, .. }
-            | CdcError::Kafka { code, .. } => *code,
+            | CdcError::Kafka { code, .. }
+            | CdcError::LocalPath { code, .. }
+            | CdcError::Coded { code, .. } => *code,
             CdcError::Argument(_) => Code::Cdc1006,
             CdcError::UnknownCode(_) => Code::Cdc1007,
             CdcError::UnsupportedType { .. } => Code::Cdc3001,
@@ -681,6 +744,13 @@ impl CdcError {
         }
     }
 
+    pub fn coded(code: Code, message: impl Into<String>) -> Self {
+        CdcError::Coded {
+            code,
+            message: message.into(),
+        }
+    }
+
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         CdcError::Io {
             path: path.into(),
@@ -690,6 +760,15 @@ impl CdcError {
 }
 
 pub type Result<T, E = CdcError> = std::result::Result<T, E>;
+
+/// `text` for a message: at most `max` characters, with how long it really is when cut, so
+/// an oversized value (a signal's, a setting's) is never echoed whole into events and logs.
+pub fn shown(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => text.to_string(),
+        Some((at, _)) => format!("{}… ({} bytes)", &text[..at], text.len()),
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -93,7 +93,7 @@ impl ExportSink {
         if self.parquet.is_some() {
             return parquet::part_name(&t.name().to_string(), 0);
         }
-        format!("{}.{}", t.name(), self.format.extension())
+        format!("{}.{}", t.name().file_stem(), self.format.extension())
     }
 
     /// Every file of the table so far.
@@ -139,12 +139,11 @@ impl ExportSink {
         }
         let path = self.dir.join(&name);
         let acknowledged = progress.file.as_ref().map(|f| f.bytes).unwrap_or(0);
-        let mut file = OpenOptions::new()
-            .create(true)
-            .write(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(|e| CdcError::io(&path, e))?;
+        let mut file = crate::localfs::open(
+            &path,
+            OpenOptions::new().create(true).write(true).truncate(false),
+            crate::localfs::Kind::Data,
+        )?;
         let len = file.metadata().map_err(|e| CdcError::io(&path, e))?.len();
         if len > acknowledged {
             tracing::info!(

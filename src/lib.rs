@@ -12,6 +12,7 @@ pub mod encode;
 pub mod errors;
 pub mod export;
 pub mod kafka;
+pub mod localfs;
 pub mod metrics;
 pub mod names;
 pub mod offsets;

@@ -1,5 +1,12 @@
-//! Table names: `PDB.OWNER.TABLE` in a multitenant database, `OWNER.TABLE` outside one, and the
-//! include/exclude patterns that select them.
+//! Table names: `PDB.OWNER.TABLE` in a multitenant database, `OWNER.TABLE` outside one, the
+//! include/exclude patterns that select them, and the one mapping from a name to a file name.
+//!
+//! A name's text ([`TableName`]'s `Display`, its serde form, the key of its offsets entries) is
+//! canonical: a part that an unquoted identifier would give back as it is (`HR`, `EMP_2`, `A$#`)
+//! is written bare, any other in double quotes (`HR."emp"`, `"A.B".C`, `A."B.C"`, `"/tmp/x".T`),
+//! so the text parses back to the same name and two names never share a text. Oracle allows any
+//! character but `"` and NUL in a quoted identifier ("Database Object Names and Qualifiers",
+//! SQL Language Reference); a `"` (never from Oracle) is doubled all the same.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -29,31 +36,161 @@ impl TableName {
         format!("\"{}\".\"{}\"", self.owner, self.table)
     }
 
-    /// The same table without its PDB part (for matching outside multitenant).
+    /// The same table without its PDB part, parts joined as they are (`OWNER.TABLE`, for
+    /// matching outside multitenant and in database calls; not unambiguous).
     pub fn owner_table(&self) -> String {
         format!("{}.{}", self.owner, self.table)
+    }
+
+    /// The parts joined as they are, `PDB.OWNER.TABLE` (pattern matching, Kafka topic names).
+    /// Not unambiguous: `A."B.C"` and `"A.B".C` both give `A.B.C`; `Display` keeps them apart.
+    pub fn raw(&self) -> String {
+        match &self.pdb {
+            Some(p) => format!("{p}.{}.{}", self.owner, self.table),
+            None => self.owner_table(),
+        }
+    }
+
+    /// The file-name stem of the table's files (exports, Parquet parts): see [`file_stem`].
+    pub fn file_stem(&self) -> String {
+        file_stem(self)
+    }
+}
+
+/// Whether an unquoted identifier gives `part` back unchanged: an ASCII capital letter, then
+/// capitals, digits, `_`, `$` and `#`.
+fn bare(part: &str) -> bool {
+    let mut b = part.bytes();
+    b.next().is_some_and(|c| c.is_ascii_uppercase())
+        && b.all(|c| {
+            c.is_ascii_uppercase() || c.is_ascii_digit() || matches!(c, b'_' | b'$' | b'#')
+        })
+}
+
+fn write_part(f: &mut fmt::Formatter<'_>, part: &str) -> fmt::Result {
+    if bare(part) {
+        f.write_str(part)
+    } else {
+        write!(f, "\"{}\"", part.replace('"', "\"\""))
     }
 }
 
 impl fmt::Display for TableName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.pdb {
-            Some(p) => write!(f, "{p}.{}.{}", self.owner, self.table),
-            None => write!(f, "{}.{}", self.owner, self.table),
+        if let Some(p) = &self.pdb {
+            write_part(f, p)?;
+            f.write_str(".")?;
+        }
+        write_part(f, &self.owner)?;
+        f.write_str(".")?;
+        write_part(f, &self.table)
+    }
+}
+
+/// Longest file-name stem before it is shortened with a hash: file names may have 255 bytes,
+/// and the stem gets a suffix (`.00000.parquet`, `.jsonl`) and Parquet's `.NAME.footer`.
+const MAX_STEM: usize = 200;
+
+/// Windows device names: a file named so (with any extension) is the device.
+const RESERVED: &[&str] = &[
+    "CON", "PRN", "AUX", "NUL", "COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7", "COM8",
+    "COM9", "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9", "CONIN$",
+    "CONOUT$",
+];
+
+/// The one mapping from a table name to a file name (without extension), used for every file
+/// named after a table. Parts are joined with `.`; in a part, `A`-`Z`, `0`-`9`, `_`, `$` and
+/// `#` stay, every other byte (lower-case letters, `.`, `/`, `\\`, `%`, space, non-ASCII, …)
+/// becomes `%XX` (upper-case hex) — escaped, never stripped. So:
+/// - it is injective, also on case-insensitive file systems (the result has no lower-case
+///   letter, and `%` only starts an escape): `A."B.C"` → `A.B%2EC`, `"A.B".C` → `A%2EB.C`,
+///   `HR."emp"` → `HR.%65%6D%70`, apart from `HR.EMP`;
+/// - it is safe on every OS: no separator, no `..`, no control character, no leading or trailing
+///   dot or space, and a part that is a Windows device name (`CON`, `NUL`, `COM1`…) has its
+///   first letter escaped (`%43ON`);
+/// - plain names keep their look (`HR.EMP` → `HR.EMP`).
+///
+/// A stem longer than 200 bytes (Oracle allows 128-byte identifiers) is cut and ends with `~`
+/// and a 128-bit hash of the whole name (`~` never appears otherwise); the callers refuse two
+/// tables that end up with one stem (CDC-6306) instead of mixing their rows.
+pub fn file_stem(t: &TableName) -> String {
+    let mut out = String::new();
+    let parts = t.pdb.iter().chain([&t.owner, &t.table]);
+    for (i, part) in parts.enumerate() {
+        if i > 0 {
+            out.push('.');
+        }
+        let reserved = RESERVED.iter().any(|r| r.eq_ignore_ascii_case(part));
+        for (j, b) in part.bytes().enumerate() {
+            let keep =
+                b.is_ascii_uppercase() || b.is_ascii_digit() || matches!(b, b'_' | b'$' | b'#');
+            if keep && !(reserved && j == 0) {
+                out.push(b as char);
+            } else {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        }
+        if part.is_empty() {
+            // Oracle has no empty identifier; still kept apart from every other part.
+            out.push('%');
         }
     }
+    if out.len() > MAX_STEM {
+        let mut cut = MAX_STEM - 34;
+        // Not inside an escape.
+        while out.as_bytes()[..cut]
+            .iter()
+            .rev()
+            .take(2)
+            .any(|&b| b == b'%')
+        {
+            cut -= 1;
+        }
+        out = format!(
+            "{}~{:032X}",
+            &out[..cut],
+            fnv1a_128(t.to_string().as_bytes())
+        );
+    }
+    out
+}
+
+/// [`file_stem`] of a table named by its text (an offsets key); a text that is not a table
+/// name (an offsets file edited by hand) is escaped whole, as one part.
+pub fn key_file_stem(key: &str) -> String {
+    match key.parse::<TableName>() {
+        Ok(t) => file_stem(&t),
+        Err(_) => file_stem(&TableName::new(None, "", key)),
+    }
+}
+
+/// FNV-1a, 128 bits: stable across builds and platforms (file names must stay the same).
+fn fnv1a_128(bytes: &[u8]) -> u128 {
+    const OFFSET: u128 = 0x6c62272e07bb014262b821756295c58d;
+    const PRIME: u128 = 0x0000000001000000000000000000013B;
+    bytes
+        .iter()
+        .fold(OFFSET, |h, &b| (h ^ u128::from(b)).wrapping_mul(PRIME))
 }
 
 /// Split `A.B."c.d"` into identifier parts, upper-casing unquoted ones.
 pub fn split_identifiers(text: &str) -> Result<Vec<String>, String> {
     let mut parts = Vec::new();
-    let mut chars = text.trim().chars().peekable();
+    let full = text;
+    let text = crate::errors::shown(full, 300);
+    let text = text.as_str();
+    let mut chars = full.trim().chars().peekable();
     loop {
         let mut part = String::new();
         if chars.peek() == Some(&'"') {
             chars.next();
             loop {
                 match chars.next() {
+                    // `""` is a `"` in the name (the canonical text doubles it).
+                    Some('"') if chars.peek() == Some(&'"') => {
+                        chars.next();
+                        part.push('"');
+                    }
                     Some('"') => break,
                     Some(c) => part.push(c),
                     None => return Err(format!("unterminated quote in `{text}`")),
@@ -88,7 +225,8 @@ impl FromStr for TableName {
             [owner, table] => Ok(TableName::new(None, owner, table)),
             [pdb, owner, table] => Ok(TableName::new(Some(pdb), owner, table)),
             _ => Err(format!(
-                "`{s}` is not a table name: expected PDB.OWNER.TABLE or OWNER.TABLE"
+                "`{}` is not a table name: expected PDB.OWNER.TABLE or OWNER.TABLE",
+                crate::errors::shown(s, 300)
             )),
         }
     }
@@ -154,13 +292,16 @@ impl TablePatterns {
     }
 
     pub fn matches(&self, table: &TableName) -> bool {
-        (table.pdb.is_some() && self.three_part.is_match(table.to_string()))
+        (table.pdb.is_some() && self.three_part.is_match(table.raw()))
             || self.two_part.is_match(table.owner_table())
     }
 }
 
 #[cfg(test)]
-mod tests {
+mod tests;
+
+#[cfg(test)]
+mod pattern_tests {
     use super::*;
 
     #[test]
@@ -170,6 +311,7 @@ mod tests {
         let t: TableName = "HR.\"Mixed.Case\"".parse().unwrap();
         assert_eq!(t.table, "Mixed.Case");
         assert_eq!(t.quoted(), "\"HR\".\"Mixed.Case\"");
+        assert_eq!(t.to_string(), "HR.\"Mixed.Case\"");
         assert!("EMP".parse::<TableName>().is_err());
         assert!("A.B.C.D".parse::<TableName>().is_err());
         assert!("A..B".parse::<TableName>().is_err());

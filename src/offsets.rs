@@ -19,6 +19,7 @@ pub mod edit;
 pub(crate) mod fixtures;
 pub mod inspect;
 pub mod losses;
+pub mod startup;
 pub mod validate;
 
 /// The format this build writes. Older versions are read and upgraded on the next write.
@@ -143,7 +144,7 @@ pub struct SignalOutcome {
     /// `execute-snapshot`, `pause-snapshot`, …
     #[serde(rename = "type")]
     pub kind: String,
-    /// `done`, `stopped`, `rejected` or `applied`.
+    /// `done`, `stopped`, `failed` (reading it failed), `rejected` or `applied`.
     pub outcome: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub reason: String,

@@ -17,12 +17,7 @@ pub struct OpsLog {
 
 impl OpsLog {
     pub fn to_file(path: &Path) -> Result<OpsLog> {
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|e| CdcError::io(path, e))?;
-        crate::offsets::set_private(path)?;
+        let file = crate::localfs::append(path, crate::localfs::Kind::State)?;
         Ok(OpsLog {
             path: Some(path.to_path_buf()),
             file: Mutex::new(Some(file)),

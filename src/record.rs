@@ -50,7 +50,7 @@ pub struct TableContext<'a> {
 
 impl TableContext<'_> {
     pub fn topic(&self) -> String {
-        format!("{}.{}", self.topic_prefix, self.table)
+        format!("{}.{}", self.topic_prefix, self.table.raw())
     }
 
     /// The row as a JSON object of column → value.

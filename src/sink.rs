@@ -3,7 +3,7 @@
 
 use crate::errors::{CdcError, Result};
 use crate::offsets::SinkPosition;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -40,7 +40,7 @@ pub fn segment_name(index: u64) -> String {
     format!("segment-{index:06}.jsonl")
 }
 
-fn segment_index(name: &str) -> Option<u64> {
+pub fn segment_index(name: &str) -> Option<u64> {
     name.strip_prefix("segment-")?
         .strip_suffix(".jsonl")?
         .parse()
@@ -99,7 +99,8 @@ impl FileSink {
         segment_bytes: u64,
         position: Option<&SinkPosition>,
     ) -> Result<FileSink> {
-        std::fs::create_dir_all(dir).map_err(|e| CdcError::io(dir, e))?;
+        // Not a link, not another user's, not writable by others (created 0700 when missing).
+        crate::localfs::ensure_dir(dir)?;
         let existing = segments(dir)?;
         let (index, bytes, records) = match position {
             Some(p) => {
@@ -124,24 +125,36 @@ impl FileSink {
                 (1, 0, 0)
             }
         };
-        for (i, path) in &existing {
-            if *i > index {
-                std::fs::remove_file(path).map_err(|e| CdcError::io(path, e))?;
-            }
-        }
         let path = dir.join(segment_name(index));
-        let mut file = OpenOptions::new()
-            .create(true)
-            .write(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(|e| CdcError::io(&path, e))?;
+        let mut file = crate::localfs::read_write(&path, crate::localfs::Kind::Data)?;
         let len = file.metadata().map_err(|e| CdcError::io(&path, e))?.len();
         if len < bytes {
             return Err(CdcError::OffsetsDamaged {
                 path: path.clone(),
-                message: format!("the segment has {len} bytes but the offsets acknowledge {bytes}"),
+                message: format!(
+                    "the segment has {len} bytes but the offsets acknowledge {bytes}{}",
+                    record_ends_hint(&mut file, len.min(bytes))
+                ),
             });
+        }
+        // Capture acknowledges whole records only: a length inside one was edited by hand, and
+        // cutting there would leave a torn record.
+        if bytes > 0 && byte_at(&mut file, bytes - 1).map_err(|e| CdcError::io(&path, e))? != b'\n'
+        {
+            return Err(CdcError::coded(
+                crate::errors::Code::Cdc7010,
+                format!(
+                    "{}: the offsets acknowledge {bytes} bytes (sink.bytes), which is inside a record, not at its end: cutting the segment there would leave a torn record{}",
+                    path.display(),
+                    record_ends_hint(&mut file, bytes)
+                ),
+            ));
+        }
+        // Only after the position is known to be sound: later segments go.
+        for (i, p) in &existing {
+            if *i > index {
+                crate::localfs::remove_file(p)?;
+            }
         }
         if len > bytes {
             tracing::info!(
@@ -195,7 +208,7 @@ impl FileSink {
         self.file.sync_data().map_err(|e| CdcError::io(&path, e))?;
         self.index += 1;
         let next = self.dir.join(segment_name(self.index));
-        self.file = File::create(&next).map_err(|e| CdcError::io(&next, e))?;
+        self.file = crate::localfs::create(&next, crate::localfs::Kind::Data)?;
         self.bytes = 0;
         Ok(())
     }
@@ -230,6 +243,42 @@ impl RecordSink for FileSink {
             records: self.records,
         })
     }
+}
+
+fn byte_at(file: &mut File, at: u64) -> std::io::Result<u8> {
+    use std::io::Read;
+    let mut b = [0u8; 1];
+    file.seek(SeekFrom::Start(at))?;
+    file.read_exact(&mut b)?;
+    Ok(b[0])
+}
+
+/// The record ends around byte `at` of a segment, as `offsets edit set-sink` commands: the last
+/// one at or before it (cuts what follows: --force) and the next one (keeps every record).
+fn record_ends_hint(file: &mut File, at: u64) -> String {
+    use std::io::Read;
+    let mut text = Vec::new();
+    if file.seek(SeekFrom::Start(0)).is_err() || file.read_to_end(&mut text).is_err() {
+        return String::new();
+    }
+    let at = (at as usize).min(text.len());
+    let before = text[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let after = text[at..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map(|i| at + i + 1);
+    let mut out = format!(
+        "; `oracle-cdc offsets edit set-sink {before} --force` acknowledges the records up to byte {before} (the records after it are cut)"
+    );
+    if let Some(a) = after {
+        out.push_str(&format!(
+            ", `oracle-cdc offsets edit set-sink {a}` keeps every record up to byte {a}"
+        ));
+    }
+    out
 }
 
 /// Records to stdout (no exactly-once: a restart repeats what was not acknowledged).

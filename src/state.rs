@@ -26,16 +26,10 @@ impl StateDir {
         }
     }
 
-    /// Create the directory (mode 0700) if needed.
+    /// Create the directory (mode 0700) if needed; an existing one must not be a link, another
+    /// user's or writable by others ([`crate::localfs::check_dir`]).
     pub fn create(&self) -> Result<()> {
-        std::fs::create_dir_all(&self.path).map_err(|e| CdcError::io(&self.path, e))?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&self.path, std::fs::Permissions::from_mode(0o700))
-                .map_err(|e| CdcError::io(&self.path, e))?;
-        }
-        Ok(())
+        crate::localfs::ensure_dir(&self.path)
     }
 
     pub fn offsets(&self) -> PathBuf {
@@ -51,10 +45,7 @@ impl StateDir {
         self.create()?;
         let path = self.path.join(LOCK_FILE);
         match lock_with_pid(&path)? {
-            Ok(file) => {
-                crate::offsets::set_private(&path)?;
-                Ok(StateLock { _file: file })
-            }
+            Ok(file) => Ok(StateLock { _file: file }),
             Err(pid) => Err(CdcError::StateBusy {
                 path: self.path.clone(),
                 pid,
@@ -77,16 +68,11 @@ impl StateDir {
 }
 
 /// Take an exclusive lock on `path` and write our pid into it; `Ok(Err(pid))` names the process
-/// that holds it. The lock lasts as long as the returned file (or the process).
+/// that holds it. The lock lasts as long as the returned file (or the process). A link at
+/// `path` is refused, never followed (the pid write truncates the file).
 pub fn lock_with_pid(path: &Path) -> Result<std::result::Result<File, String>> {
     use std::io::{Seek, Write};
-    let mut file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .map_err(|e| CdcError::io(path, e))?;
+    let mut file = crate::localfs::read_write(path, crate::localfs::Kind::State)?;
     match file.try_lock() {
         Ok(()) => {
             file.set_len(0).map_err(|e| CdcError::io(path, e))?;

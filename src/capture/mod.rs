@@ -114,6 +114,7 @@ impl Capture<'_> {
     pub fn run(&self) -> Result<(CaptureEnd, CaptureSummary)> {
         let s = self.settings;
         check_source(s)?;
+        crate::localfs::set_group_readable(s.files_group_readable);
         let state = StateDir::new(&s.state_dir);
         let _lock = state.lock()?;
         let ops = Arc::new(OpsLog::to_file(&state.ops())?);
@@ -160,7 +161,9 @@ impl Capture<'_> {
         }
         let mut session = crate::source::connect_retrying(self.connector, &s.connect)?;
         let db = session.database()?;
-        let mut decisions = resolve(s, session.tables()?, &[])?;
+        let all_tables = session.tables()?;
+        let db_tables: Vec<TableName> = all_tables.iter().map(|t| t.name.clone()).collect();
+        let mut decisions = resolve(s, all_tables, &[])?;
         // The signal table carries signals, not data.
         if let Some(signal_table) = &s.signal.data_collection {
             decisions.retain(|d| d.table() != signal_table);
@@ -183,6 +186,16 @@ impl Capture<'_> {
         let mut offsets = match Offsets::load(&offsets_path)? {
             Some(o) => {
                 o.check_database(&offsets_path, &db)?;
+                // Before anything is published: offsets capture could not have written.
+                let facts = crate::offsets::startup::Facts {
+                    current_scn: session.current_scn()?,
+                    role: db.role,
+                    tables: &db_tables,
+                    history: crate::offsets::startup::history_tables(
+                        &state.path.join(HISTORY_FILE),
+                    )?,
+                };
+                crate::offsets::startup::check(&o, &offsets_path, &facts)?;
                 o
             }
             None => Offsets::new(DatabaseIdentity::of(&db)),
@@ -261,7 +274,9 @@ impl Capture<'_> {
             status.clone(),
         )?;
         publisher.set_stop(self.stop);
-        let desk = SignalDesk::new(&state.path, s, ops).with_status(status.clone());
+        let desk = SignalDesk::new(&state.path, s, ops)
+            .with_status(status.clone())
+            .with_connector(self.connector);
         self.new_tables(&mut offsets, &new_tables, ops)?;
         offsets.save(&offsets_path)?;
         save_history(&state.path.join(HISTORY_FILE), publisher.catalog())?;
@@ -521,7 +536,7 @@ impl Capture<'_> {
             records: sig.records,
             ..Default::default()
         };
-        let outcome = self.read_snapshot(
+        let outcome = match self.read_snapshot(
             &decisions,
             &mut st,
             Some((&sig.id, kind)),
@@ -530,7 +545,30 @@ impl Capture<'_> {
             desk,
             ops,
             status,
-        )?;
+        ) {
+            Ok(o) => o,
+            // What reading the signal's tables raised fails the signal, not capture: before,
+            // a filter the database refused stopped capture with CDC-8001 at every start.
+            Err(e) if fails_signal(&e) => {
+                offsets.signals.retain(|g| g.id != sig.id);
+                signals::record_id(
+                    offsets,
+                    &sig.id,
+                    "execute-snapshot",
+                    "failed",
+                    &e.to_string(),
+                );
+                publisher.positions().borrow().apply(offsets);
+                offsets.save(&StateDir::new(&self.settings.state_dir).offsets())?;
+                tracing::warn!("signal {} failed: {e}", sig.id);
+                ops.emit(
+                    "signal-failed",
+                    json!({"signal": sig.id, "kind": kind.as_str(), "tables": sig.tables, "rows": st.records, "code": e.code().info().code, "reason": e.to_string()}),
+                )?;
+                return Ok(());
+            }
+            Err(e) => return Err(e),
+        };
         if outcome == Outcome::Completed {
             offsets.signals.retain(|g| g.id != sig.id);
             signals::record_id(offsets, &sig.id, "execute-snapshot", "done", "");
@@ -584,6 +622,23 @@ impl Capture<'_> {
         }
         Ok(())
     }
+}
+
+/// Errors of reading a signal snapshot's tables (after the reader's retries) that end the
+/// signal: a chunk that cannot be read, a table gone, without a key or beyond reach. Errors of
+/// the sink, the offsets, the stream and the connection stay capture's.
+fn fails_signal(e: &crate::errors::CdcError) -> bool {
+    use crate::errors::CdcError as E;
+    matches!(
+        e,
+        E::ChunkFailed { .. }
+            | E::UnknownTable { .. }
+            | E::UnsupportedType { .. }
+            | E::NoUsableKey { .. }
+            | E::TableDefinitionChanged { .. }
+            | E::Privilege { .. }
+            | E::ContainerUnreachable(_)
+    )
 }
 
 /// Tables created while capture runs (CREATE TABLE in the stream) get an incremental snapshot,

@@ -724,11 +724,7 @@ impl<'a> Publisher<'a> {
                 .map_err(|err| CdcError::io("<record>", std::io::Error::other(err)))?;
             self.write_line(&bytes)?;
         }
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&self.dlq_path)
-            .map_err(|err| CdcError::io(&self.dlq_path, err))?;
+        let mut f = crate::localfs::append(&self.dlq_path, crate::localfs::Kind::Data)?;
         writeln!(f, "{line}").map_err(|err| CdcError::io(&self.dlq_path, err))?;
         *self
             .status

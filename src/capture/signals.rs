@@ -24,6 +24,8 @@ pub struct SignalDesk<'a> {
     seen: Cell<bool>,
     /// Where `set-throttle` puts the snapshot throttle.
     status: Option<super::status::Status>,
+    /// The database that checks a signal's filters before it is accepted.
+    connector: Option<&'a dyn crate::source::Connector>,
 }
 
 /// What applying a signal did.
@@ -45,7 +47,40 @@ impl<'a> SignalDesk<'a> {
             last_poll: Cell::new(None),
             seen: Cell::new(false),
             status: None,
+            connector: None,
         }
+    }
+
+    /// Filters of `execute-snapshot` signals are checked against this database's tables
+    /// (parsed there, their columns resolved) before a signal is accepted.
+    pub fn with_connector(mut self, connector: &'a dyn crate::source::Connector) -> Self {
+        self.connector = Some(connector);
+        self
+    }
+
+    /// Why the database refuses one of the signal's filters, if it does. An error that says
+    /// nothing about the filter (a lost connection) is returned: the signal stays in the spool
+    /// and is checked again by the next start.
+    fn filter_problem(&self, signal: &Signal) -> Result<Option<String>> {
+        let (Action::ExecuteSnapshot { filters, .. }, Some(connector)) =
+            (&signal.action, self.connector)
+        else {
+            return Ok(None);
+        };
+        if filters.is_empty() {
+            return Ok(None);
+        }
+        let mut session = crate::source::connect_retrying(connector, &self.settings.connect)?;
+        for (table, filter) in filters {
+            match session.check_condition(table, filter) {
+                Ok(()) => {}
+                Err(e) if refuses_filter(&e) => {
+                    return Ok(Some(format!("the filter for {table} is refused: {e}")))
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(None)
     }
 
     /// `set-throttle` signals change the throttle on this status board.
@@ -97,7 +132,13 @@ impl<'a> SignalDesk<'a> {
                     continue;
                 }
             };
-            let outcome = apply(signal, offsets, decisions, self.settings);
+            let outcome = if is_duplicate(signal, offsets) {
+                Applied::Duplicate
+            } else if let Some(why) = self.filter_problem(signal)? {
+                Applied::Rejected(why)
+            } else {
+                apply(signal, offsets, decisions, self.settings)
+            };
             if let (
                 Applied::Accepted(..),
                 Action::SetThrottle {
@@ -189,10 +230,26 @@ fn initial_running(o: &Offsets) -> bool {
     o.snapshot.as_ref().is_some_and(|s| !s.completed)
 }
 
-fn apply(signal: &Signal, o: &mut Offsets, decisions: &[Decision], s: &Settings) -> Applied {
-    if o.signals.iter().any(|x| x.id == signal.id)
+/// What the database says about a filter itself (not about reaching it).
+pub(super) fn refuses_filter(e: &crate::errors::CdcError) -> bool {
+    use crate::errors::CdcError as E;
+    matches!(
+        e,
+        E::Database(_)
+            | E::UnknownTable { .. }
+            | E::Privilege { .. }
+            | E::ContainerUnreachable(_)
+            | E::Settings { .. }
+    )
+}
+
+fn is_duplicate(signal: &Signal, o: &Offsets) -> bool {
+    o.signals.iter().any(|x| x.id == signal.id)
         || o.signal_history.iter().any(|x| x.id == signal.id)
-    {
+}
+
+fn apply(signal: &Signal, o: &mut Offsets, decisions: &[Decision], s: &Settings) -> Applied {
+    if is_duplicate(signal, o) {
         return Applied::Duplicate;
     }
     match &signal.action {

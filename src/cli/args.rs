@@ -747,6 +747,24 @@ Example:\n  oracle-cdc offsets edit drop-signal sig-42 --force",
         after_long_help = OFFSETS_EDIT_EXIT_CODES
     )]
     DropSignal(OffsetsSignalArg),
+
+    /// Set the file sink's acknowledged length (a position capture refused, CDC-7010)
+    #[command(
+        long_about = "Set how much of the file sink's current segment (cdc.sink.dir) counts as acknowledged: BYTES must end on a record (0, or just after a newline) and be within the segment; the record count is counted again from the segments. Capture cuts everything after it on the next start: a length before the stored one cuts acknowledged records and needs --force; a later one keeps records that streaming may publish again. --segment names another segment (segment-NNNNNN.jsonl); later segments are removed on the next start.\n\n\
+Example:\n  oracle-cdc offsets edit set-sink 16384",
+        after_long_help = OFFSETS_EDIT_EXIT_CODES
+    )]
+    SetSink(SetSinkArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SetSinkArgs {
+    /// The acknowledged length of the segment, in bytes (0, or the end of a record)
+    #[arg(value_name = "BYTES")]
+    pub bytes: u64,
+    /// The segment (default: the stored one)
+    #[arg(long, value_name = "NAME")]
+    pub segment: Option<String>,
 }
 
 #[derive(Debug, Args)]

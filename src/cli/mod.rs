@@ -80,14 +80,16 @@ fn init_logging(global: &args::GlobalArgs) {
 
 /// Load settings from the global options and the process environment.
 pub fn load_settings(global: &args::GlobalArgs) -> Result<Settings, CdcError> {
-    Settings::load(
+    let s = Settings::load(
         &LoadOptions {
             config: global.config.clone(),
             sets: global.set.clone(),
             env: Vec::new(),
         }
         .with_process_env(),
-    )
+    )?;
+    crate::localfs::set_group_readable(s.files_group_readable);
+    Ok(s)
 }
 
 fn dispatch(cli: Cli, printer: &Printer) -> anyhow::Result<ExitCode> {

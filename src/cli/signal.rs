@@ -87,7 +87,7 @@ pub fn send(a: SignalSendArgs, global: &GlobalArgs, printer: &Printer) -> anyhow
         .unwrap_or_default();
     printer.note(&format!("{}: {name} {detail}", signal.id));
     Ok(match name {
-        "signal-rejected" | "signal-stopped" => ExitCode::from(1),
+        "signal-rejected" | "signal-stopped" | "signal-failed" => ExitCode::from(1),
         _ => ExitCode::SUCCESS,
     })
 }
@@ -257,9 +257,11 @@ fn check_tables(signal: &Signal, settings: &Settings) -> Result<()> {
             )));
         }
     }
-    let known = crate::source::open(settings)
-        .and_then(|c| c.connect())
-        .and_then(|mut s| s.tables());
+    let mut session = crate::source::open(settings).and_then(|c| c.connect());
+    let known = match &mut session {
+        Ok(s) => s.tables(),
+        Err(e) => Err(CdcError::Database(e.to_string())),
+    };
     match known {
         Ok(known) => {
             for t in tables {
@@ -281,6 +283,21 @@ fn check_tables(signal: &Signal, settings: &Settings) -> Result<()> {
         }
         // The signal can still be checked by capture; say the database was not asked.
         Err(e) => tracing::warn!("could not check that the tables exist: {e}"),
+    }
+    // Each filter parsed by the database against its table's columns, so a bad one is refused
+    // here, not by capture (which checks again before it accepts the signal).
+    if let (Action::ExecuteSnapshot { filters, .. }, Ok(session)) = (&signal.action, &mut session) {
+        for (table, filter) in filters {
+            if let Err(e) = session.check_condition(table, filter) {
+                return Err(CdcError::coded(
+                    crate::errors::Code::Cdc8107,
+                    format!(
+                        "the filter for {table} (`{}`) is refused by the database: {e}",
+                        crate::errors::shown(filter, 200)
+                    ),
+                ));
+            }
+        }
     }
     if let Action::ExecuteSnapshot { kind, .. } = &signal.action {
         if *kind == SnapshotKind::Blocking {
@@ -333,9 +350,8 @@ fn wait(
                 }
                 let name = event.get("event").and_then(Json::as_str).unwrap_or("");
                 let final_event = match name {
-                    "signal-rejected" | "signal-duplicate" | "signal-done" | "signal-stopped" => {
-                        true
-                    }
+                    "signal-rejected" | "signal-duplicate" | "signal-done" | "signal-stopped"
+                    | "signal-failed" => true,
                     "signal-accepted" => !runs,
                     _ => false,
                 };

@@ -75,7 +75,9 @@ pub fn snapshot(
             Decision::Skip { .. } => None,
         })
         .collect();
-    std::fs::create_dir_all(&a.out).map_err(|e| CdcError::io(&a.out, e))?;
+    check_file_names(&a.out, &decisions)?;
+    // Not a link, not another user's, not writable by others (created 0700 when missing).
+    crate::localfs::ensure_dir(&a.out)?;
     // One export (or offsets edit) at a time in a directory.
     let _lock = crate::state::StateDir::new(&a.out).lock()?;
     let offsets_path = a.out.join(OFFSETS_FILE);
@@ -120,6 +122,12 @@ pub fn snapshot(
                 ParquetCompression::None
             },
         });
+    // Each table's file is checked before the offsets are first written.
+    for d in &decisions {
+        if let Decision::Capture(t) = d {
+            crate::localfs::check_file(&a.out.join(sink.file_name(t)))?;
+        }
+    }
     sink.recover(&offsets)?;
     if !already_done {
         if offsets.snapshot.is_some() {
@@ -170,6 +178,28 @@ pub fn snapshot(
     }
     summary(&offsets, &sink, printer)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Every captured table gets files of its own: two tables whose names map to one file name
+/// (only possible for names shortened with a hash) are refused before anything is written.
+fn check_file_names(out: &std::path::Path, decisions: &[Decision]) -> Result<(), CdcError> {
+    let mut seen: std::collections::HashMap<String, &TableName> = Default::default();
+    for d in decisions {
+        if let Decision::Capture(t) = d {
+            let stem = t.name().file_stem().to_ascii_lowercase();
+            if let Some(other) = seen.insert(stem, t.name()) {
+                return Err(CdcError::LocalPath {
+                    code: crate::errors::Code::Cdc6306,
+                    path: out.join(t.name().file_stem()),
+                    message: format!(
+                        "tables {other} and {} would share this file name; export them into separate directories (--tables)",
+                        t.name()
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Close the open files, give every captured table its file (even an empty one), then save the

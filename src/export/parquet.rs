@@ -50,13 +50,14 @@ impl Default for ParquetOptions {
     }
 }
 
-/// The name of a table's file number `index`.
+/// The name of a table's file number `index` (`table`: the table's text, as in the offsets;
+/// the file is named by [`crate::names::file_stem`]).
 pub fn part_name(table: &str, index: u32) -> String {
-    format!("{table}.{index:05}.parquet")
+    format!("{}.{index:05}.parquet", crate::names::key_file_stem(table))
 }
 
 fn part_index(table: &str, name: &str) -> Option<u32> {
-    name.strip_prefix(table)?
+    name.strip_prefix(crate::names::key_file_stem(table).as_str())?
         .strip_prefix('.')?
         .strip_suffix(".parquet")?
         .parse()
@@ -199,7 +200,8 @@ impl ParquetFiles {
                 .unwrap_or(&name);
             if part_index(table, part).is_some_and(|i| i >= from) {
                 let p = e.path();
-                std::fs::remove_file(&p).map_err(|e| CdcError::io(&p, e))?;
+                // A link or a directory under the name is refused, its target never touched.
+                crate::localfs::remove_file(&p)?;
                 tracing::info!("{}: removed, it was never acknowledged", p.display());
             }
         }
@@ -215,11 +217,11 @@ impl ParquetFiles {
             path: self.dir.join(super::OFFSETS_FILE),
             message,
         };
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&path)
-            .map_err(|e| CdcError::io(&path, e))?;
+        let mut file = crate::localfs::open(
+            &path,
+            OpenOptions::new().read(true).write(true),
+            crate::localfs::Kind::Data,
+        )?;
         let len = file.metadata().map_err(|e| CdcError::io(&path, e))?.len();
         if len < bytes.max(MAGIC_LEN) {
             return Err(damaged(format!(
@@ -314,7 +316,7 @@ impl ParquetFiles {
         }
         let name = part_name(&table, index);
         let path = self.dir.join(&name);
-        let file = File::create(&path).map_err(|e| CdcError::io(&path, e))?;
+        let file = crate::localfs::create(&path, crate::localfs::Kind::Data)?;
         let props = self.properties();
         let schema = layout.schema();
         // The footer's file-level part, as the writer will write it when it closes.

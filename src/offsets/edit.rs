@@ -29,6 +29,8 @@ pub enum Operation {
     ForgetTable(String),
     /// Remove a signal snapshot.
     DropSignal(String),
+    /// The file sink's acknowledged length of the current segment (or of `segment`).
+    SetSink { bytes: u64, segment: Option<String> },
 }
 
 impl Operation {
@@ -53,6 +55,10 @@ impl Operation {
             Operation::MarkDone(t) => format!("mark-done {t}"),
             Operation::ForgetTable(t) => format!("forget-table {t}"),
             Operation::DropSignal(id) => format!("drop-signal {id}"),
+            Operation::SetSink { bytes, segment } => match segment {
+                Some(seg) => format!("set-sink {bytes} --segment {seg}"),
+                None => format!("set-sink {bytes}"),
+            },
         }
     }
 }
@@ -108,6 +114,9 @@ pub fn apply(op: &Operation, old: Option<&Offsets>, ctx: &Context) -> Result<App
         Operation::MarkDone(t) => mark_done(&mut o, t, ctx, &mut notes)?,
         Operation::ForgetTable(t) => forget_table(&mut o, t, ctx, &mut notes)?,
         Operation::DropSignal(id) => drop_signal(&mut o, id, &mut notes)?,
+        Operation::SetSink { bytes, segment } => {
+            set_sink(&mut o, *bytes, segment.as_deref(), ctx, &mut notes)?
+        }
     }
     Ok(Applied { offsets: o, notes })
 }
@@ -370,7 +379,19 @@ fn reset_table(o: &mut Offsets, table: &str, ctx: &Context, notes: &mut Vec<Stri
             export.tables.join(", ")
         )));
     }
-    // Not snapshotted here yet: an incremental snapshot of it, as a signal would start.
+    // Not snapshotted here yet: an incremental snapshot of it, as a signal would start — of a
+    // table the database has (capture refuses offsets naming one it never knew, CDC-7011).
+    if let Some(tables) = ctx.live.and_then(|l| l.tables.as_ref()) {
+        if !tables.contains(&wanted) {
+            return Err(CdcError::InvalidEdit(format!(
+                "the database has no table {wanted}, and the offsets do not hold it: nothing to snapshot again"
+            )));
+        }
+    } else {
+        notes.push(format!(
+            "the database was not asked whether {wanted} exists: capture refuses the offsets (CDC-7011) if it does not"
+        ));
+    }
     let id = signal_id(o, ctx.now);
     notes.push(format!(
         "{wanted} is not in the offsets' snapshots: an incremental snapshot of it (signal {id}) runs while streaming on the next start"
@@ -527,6 +548,85 @@ fn drop_signal(o: &mut Offsets, id: &str, notes: &mut Vec<String>) -> Result<()>
         )));
     }
     notes.push(format!("signal snapshot {id} is removed"));
+    Ok(())
+}
+
+/// `set-sink`: the file sink's acknowledged length, checked against the segment files in
+/// cdc.sink.dir (it must end on a record), with the record count counted again from them.
+fn set_sink(
+    o: &mut Offsets,
+    bytes: u64,
+    segment: Option<&str>,
+    ctx: &Context,
+    notes: &mut Vec<String>,
+) -> Result<()> {
+    let Some(old) = o.sink.clone() else {
+        return Err(CdcError::InvalidEdit(
+            "these offsets have no sink position (an export, or a capture that never started): nothing to set".into(),
+        ));
+    };
+    if matches!(old.segment.as_str(), "kafka" | "stdout") {
+        return Err(CdcError::InvalidEdit(format!(
+            "the sink is {}: set-sink is for the file sink's segments",
+            old.segment
+        )));
+    }
+    let name = segment.unwrap_or(&old.segment).to_string();
+    let dir = &ctx.settings.sink.dir;
+    let segments = crate::sink::segments(dir)?;
+    let Some(index) = crate::sink::segment_index(&name) else {
+        return Err(CdcError::InvalidEdit(format!(
+            "--segment `{name}` is not a segment name (segment-NNNNNN.jsonl)"
+        )));
+    };
+    let mut records = 0u64;
+    let mut found = false;
+    for (i, path) in &segments {
+        if *i > index {
+            continue;
+        }
+        let text = std::fs::read(path).map_err(|e| CdcError::io(path, e))?;
+        if *i < index {
+            records += text.iter().filter(|&&b| b == b'\n').count() as u64;
+            continue;
+        }
+        found = true;
+        if bytes > text.len() as u64 {
+            return Err(CdcError::InvalidEdit(format!(
+                "{} has {} bytes: set-sink {bytes} is past its end",
+                path.display(),
+                text.len()
+            )));
+        }
+        let upto = &text[..bytes as usize];
+        if bytes > 0 && upto.last() != Some(&b'\n') {
+            let before = upto.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+            let after = text[bytes as usize..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map(|p| bytes as usize + p + 1);
+            return Err(CdcError::InvalidEdit(format!(
+                "byte {bytes} of {} is inside a record: the records around it end at byte {before}{}",
+                path.display(),
+                after.map(|a| format!(" and byte {a}")).unwrap_or_default()
+            )));
+        }
+        records += upto.iter().filter(|&&b| b == b'\n').count() as u64;
+    }
+    if !found && bytes > 0 {
+        return Err(CdcError::InvalidEdit(format!(
+            "{} has no segment {name}",
+            dir.display()
+        )));
+    }
+    o.sink = Some(super::SinkPosition {
+        segment: name.clone(),
+        bytes,
+        records,
+    });
+    notes.push(format!(
+        "the sink acknowledges {name} up to byte {bytes} ({records} records in all); the next start cuts what follows"
+    ));
     Ok(())
 }
 

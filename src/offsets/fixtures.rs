@@ -153,5 +153,6 @@ pub fn live(current: Scn, oldest: Scn) -> Live {
             dbid: None,
         }],
         scn_times: Default::default(),
+        tables: None,
     }
 }

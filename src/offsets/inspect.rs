@@ -16,6 +16,8 @@ pub struct Live {
     pub logs: Vec<LogFile>,
     /// Times of the SCNs asked for (`SCN_TO_TIMESTAMP`), where the database still maps them.
     pub scn_times: std::collections::BTreeMap<Scn, String>,
+    /// The database's tables, when it listed them (`offsets edit` refuses names it lacks).
+    pub tables: Option<Vec<crate::names::TableName>>,
 }
 
 impl Live {
@@ -86,11 +88,16 @@ pub fn probe(settings: &Settings, scns: &[Scn]) -> Reach {
                 scn_times.insert(scn, t);
             }
         }
+        let tables = s
+            .tables()
+            .ok()
+            .map(|t| t.into_iter().map(|t| t.name).collect());
         Ok(Live {
             database,
             current_scn,
             logs,
             scn_times,
+            tables,
         })
     };
     match attempt() {
@@ -285,6 +292,7 @@ mod tests {
             current_scn: 500,
             logs: vec![log(1, 100), log(1, 200), log(2, 150), log(2, 300)],
             scn_times: Default::default(),
+            tables: None,
         };
         assert_eq!(live.oldest_scn(), Some(150));
         assert!(!live.retains(149));

@@ -31,7 +31,17 @@ pub fn analyze(old: Option<&Offsets>, new: &Offsets, settings: &Settings) -> Ana
         &mut a,
     );
     signals(old, new, &mut a);
-    if old.sink != new.sink {
+    let forward = match (&old.sink, &new.sink) {
+        (Some(o), Some(n)) => o.segment == n.segment && n.bytes >= o.bytes,
+        _ => false,
+    };
+    if old.sink != new.sink && forward {
+        a.notes.push(format!(
+            "the sink position moves forward ({} → {}): records after the old position are kept, and streaming (which resumes at the stored stream position) may publish them again",
+            sink_text(old.sink.as_ref()),
+            sink_text(new.sink.as_ref())
+        ));
+    } else if old.sink != new.sink {
         a.losses.push(format!(
             "the sink position changes ({} → {}): on the next start capture cuts its output back to the new position, so records after it are lost, or keeps records it will write again",
             sink_text(old.sink.as_ref()),

@@ -97,6 +97,7 @@ pub const CONNECT_RETRIES: &str = "cdc.database.connect.retries";
 pub const CONNECT_BACKOFF_MS: &str = "cdc.database.connect.backoff.ms";
 pub const CONNECT_BACKOFF_MAX_MS: &str = "cdc.database.connect.backoff.max.ms";
 pub const STATE_DIR: &str = "cdc.state.dir";
+pub const FILES_GROUP_READABLE: &str = "cdc.files.group.readable";
 pub const SNAPSHOT_MODE: &str = "cdc.snapshot.mode";
 pub const CHUNK_ROWS: &str = "cdc.snapshot.chunk.rows";
 pub const THREADS: &str = "cdc.snapshot.threads";
@@ -174,7 +175,7 @@ pub const KEYS: &[KeySpec] = &[
     key(DATABASE_USER, Kind::Text, None,
         "The capture user. In a CDB a common user (`C##…`) on the CDB's service captures any PDB (root mode), a user on a PDB's service that PDB only (per-PDB mode, 19c+). An emulated database logs in as one of its schema's `database.users` (unset: the first); a replay needs none."),
     key(DATABASE_PASSWORD, Kind::Secret, None,
-        "The capture user's password: `${env:NAME}` reads an environment variable, `${file:PATH}` a file (trailing newline removed). Never printed."),
+        "The capture user's password: `${env:NAME}` reads an environment variable, `${file:PATH}` a file (trailing newline removed). Never printed, not even in an error. Pass it that way, not with `--set` (a command line is visible to every user of the host in the process list) and not inside `cdc.database.url` (it is redacted when printed, but stays in the settings file)."),
     key(MINING_DATABASE_URL, Kind::Text, None,
         "Downstream capture: the database LogMiner runs on, which receives the source's redo (an EZConnect string, a TNS alias, or `emulator:DIR` made by `oracle-cdc emulator create --downstream-of`). Unset: mining runs on `cdc.database.url`. When set, only mining (the log list and V$LOGMNR_CONTENTS) uses it; SCNs, the catalog and snapshot reads still come from `cdc.database.url` (the source or its standby), and `doctor` checks both and that the downstream holds the source's redo (same DBID)."),
     key(MINING_DATABASE_USER, Kind::Text, None,
@@ -192,7 +193,9 @@ pub const KEYS: &[KeySpec] = &[
     key(CONNECT_BACKOFF_MAX_MS, Kind::UInt { min: 0, max: 3_600_000 }, Some("30000"),
         "Longest wait between two connect retries."),
     key(STATE_DIR, Kind::Path, Some(".oracle-cdc"),
-        "Directory of the stored offsets, signals spool and other state. Created with mode 0700; its files with 0600."),
+        "Directory of the stored offsets, signals spool and other state. Created with mode 0700; its files with 0600. An existing directory must belong to this user (or root) and not be writable by group or others (CDC-6302, CDC-6303), and no state path may be a symbolic link (CDC-6301)."),
+    key(FILES_GROUP_READABLE, Kind::Enum(&["false", "true"]), Some("false"),
+        "Modes of the data files oracle-cdc writes (sink segments, exports, dead letters, the emulator's files) and of the directories it creates: `false` 0600 and 0700, `true` 0640 and 0750 (readable by the group, e.g. a consumer's). Set with fchmod, so the umask never widens them. State files (offsets, lock, events, spill, signals) stay 0600."),
     key(SNAPSHOT_MODE, Kind::Enum(SNAPSHOT_MODES), Some("initial"),
         "Whether capture snapshots on its first start: `initial` reads every captured table then streams (streaming starts at the same moment); `none` streams from the current SCN, including transactions already open; `snapshot_only` reads every table then stays idle; `on_signal` waits for a snapshot signal."),
     key(CHUNK_ROWS, Kind::UInt { min: 1, max: 100_000_000 }, Some("100000"),

@@ -109,7 +109,8 @@ pub(super) fn collect(options: &LoadOptions) -> Result<BTreeMap<String, Entry>> 
     for set in &options.sets {
         let (key, value) = set.split_once('=').ok_or_else(|| {
             CdcError::Argument(format!(
-                "--set `{set}` is not KEY=VALUE (e.g. --set cdc.snapshot.threads=8)"
+                "--set {} is not KEY=VALUE (e.g. --set cdc.snapshot.threads=8)",
+                unsplit_set(set)
             ))
         })?;
         let key = key.trim().to_string();
@@ -126,8 +127,42 @@ pub(super) fn collect(options: &LoadOptions) -> Result<BTreeMap<String, Entry>> 
     Ok(entries)
 }
 
+/// A `--set` without `=`, for its error: when it starts with a secret's key (`cdc.database.password
+/// hunter2`), only the key — the rest is the secret.
+fn unsplit_set(set: &str) -> String {
+    let secret = keys::KEYS
+        .iter()
+        .filter(|k| k.kind == Kind::Secret)
+        .find(|k| set.trim_start().starts_with(k.key));
+    match secret {
+        Some(k) => format!(
+            "`{}…` (the rest is not shown: it is a secret's value)",
+            k.key
+        ),
+        None => format!("`{}`", crate::errors::shown(set, 120)),
+    }
+}
+
+/// The longest setting value accepted: beyond it a value is a mistake (a file pasted into
+/// `--set`), and printing or checking it would be slow.
+pub const MAX_VALUE_BYTES: usize = 1 << 20;
+/// The largest settings file read, and how deep its maps and lists may nest (keys need a few
+/// levels; a deeply nested file took the YAML parser half a minute before it failed).
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+pub const MAX_DEPTH: usize = 64;
+
 /// Validate one key and its value.
 fn check(key: &str, raw: &Raw, whence: &str) -> Result<()> {
+    let size = match raw {
+        Raw::Scalar(s) => s.len(),
+        Raw::List(items) => items.iter().map(|i| i.len() + 1).sum(),
+    };
+    if size > MAX_VALUE_BYTES {
+        return Err(CdcError::settings(
+            Code::Cdc1008,
+            format!("setting `{}` {whence} has a value of {size} bytes; at most {MAX_VALUE_BYTES} are accepted", crate::errors::shown(key, 120)),
+        ));
+    }
     let Some((spec, _table)) = keys::lookup(key) else {
         if key.starts_with(keys::KAFKA_PRODUCER_PREFIX) {
             let known: Vec<&str> = keys::KEYS
@@ -150,7 +185,12 @@ fn check(key: &str, raw: &Raw, whence: &str) -> Result<()> {
             format!("unknown setting `{key}` {whence}{hint}"),
         ));
     };
-    let value = raw.display();
+    // A secret's value is never echoed, not even when it is wrong.
+    let value = if spec.kind == Kind::Secret {
+        "<redacted>".to_string()
+    } else {
+        raw.display()
+    };
     match (spec.kind, raw) {
         (Kind::List, _) => Ok(()),
         (_, Raw::List(_)) => Err(invalid(
@@ -181,12 +221,32 @@ fn check(key: &str, raw: &Raw, whence: &str) -> Result<()> {
 }
 
 fn read_file(path: &PathBuf) -> Result<Vec<(String, Raw)>> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let cannot = |e: std::io::Error| {
         CdcError::settings(
             Code::Cdc1004,
             format!("cannot read settings file {}: {e}", path.display()),
         )
-    })?;
+    };
+    let len = std::fs::metadata(path).map_err(cannot)?.len();
+    if len > MAX_FILE_BYTES {
+        return Err(CdcError::settings(
+            Code::Cdc1009,
+            format!(
+                "settings file {} has {len} bytes; at most {MAX_FILE_BYTES} are read",
+                path.display()
+            ),
+        ));
+    }
+    let text = std::fs::read_to_string(path).map_err(cannot)?;
+    if let Some((line, depth)) = too_deep(&text) {
+        return Err(CdcError::settings(
+            Code::Cdc1009,
+            format!(
+                "settings file {}:{line}: nested {depth} levels deep; at most {MAX_DEPTH} are read (keys are flat `cdc.a.b: v` or a few nested maps)",
+                path.display()
+            ),
+        ));
+    }
     let doc: serde_yaml::Value = serde_yaml::from_str(&text).map_err(|e| {
         let at = e
             .location()
@@ -215,6 +275,46 @@ fn read_file(path: &PathBuf) -> Result<Vec<(String, Raw)>> {
         }
     }
     Ok(out)
+}
+
+/// Where the YAML nests deeper than [`MAX_DEPTH`] (line, depth), before it is parsed: flow
+/// brackets outside quotes, and block indentation (each deeper indent one level).
+fn too_deep(text: &str) -> Option<(usize, usize)> {
+    let mut indents: Vec<usize> = Vec::new();
+    let mut flow = 0usize;
+    for (n, line) in text.lines().enumerate() {
+        let body = line.trim_start_matches(' ');
+        if flow == 0 && !body.is_empty() && !body.starts_with('#') {
+            let indent = line.len() - body.len();
+            while indents.last().is_some_and(|&i| i >= indent) {
+                indents.pop();
+            }
+            // A list item's dash opens a level of its own (`- - - x`).
+            let dashes = body.split(' ').take_while(|t| *t == "-").count();
+            indents.push(indent);
+            if indents.len() + dashes > MAX_DEPTH {
+                return Some((n + 1, indents.len() + dashes));
+            }
+        }
+        let mut quote: Option<char> = None;
+        for c in body.chars() {
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), _) => {}
+                (None, '\'' | '"') => quote = Some(c),
+                (None, '#') => break,
+                (None, '[' | '{') => {
+                    flow += 1;
+                    if flow > MAX_DEPTH {
+                        return Some((n + 1, flow));
+                    }
+                }
+                (None, ']' | '}') => flow = flow.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
+    None
 }
 
 fn flatten(

@@ -243,6 +243,8 @@ pub struct Settings {
     pub read_only: bool,
     /// cdc.mining.dictionary: the dictionary LogMiner decodes with.
     pub mining_dictionary: crate::source::model::Dictionary,
+    /// cdc.files.group.readable: data files 0640 (else 0600).
+    pub files_group_readable: bool,
     /// cdc.doctor.read.rate: rows per second one snapshot reader is assumed to read.
     pub doctor_read_rate: u64,
     pub faults: FaultSettings,
@@ -441,6 +443,7 @@ impl Settings {
             },
             signal: signal_settings(&v)?,
             read_only: v.text(keys::DATABASE_READ_ONLY) == "true",
+            files_group_readable: v.text(keys::FILES_GROUP_READABLE) == "true",
             doctor_read_rate: v.uint(keys::DOCTOR_READ_RATE).max(1),
             faults: FaultSettings {
                 seed: v.uint(keys::FAULT_SEED),
@@ -507,9 +510,14 @@ impl Settings {
                 Some(e) if spec.kind == Kind::Secret => {
                     ("<redacted>".to_string(), e.origin.to_string())
                 }
+                Some(e) if matches!(spec.key, keys::DATABASE_URL | keys::MINING_DATABASE_URL) => {
+                    (redact_url(&e.raw.display()), e.origin.to_string())
+                }
                 Some(e) => (e.raw.display(), e.origin.to_string()),
                 None => ("".to_string(), "unset".to_string()),
             };
+            // A long value is shown cut (its length said): printing a megabyte is no help.
+            let value = crate::errors::shown(&value, 200);
             out.push((spec.key.to_string(), value, origin));
         }
         for (key, e) in &self.entries {
@@ -518,6 +526,27 @@ impl Settings {
             }
         }
         out
+    }
+}
+
+/// A connect string with a password in it (`user/secret@host:1521/svc`,
+/// `scheme://user:secret@host`) with the password replaced by `<redacted>`.
+pub fn redact_url(url: &str) -> String {
+    let Some(at) = url.rfind('@') else {
+        return url.to_string();
+    };
+    let (creds, rest) = url.split_at(at);
+    let (scheme, creds) = match creds.find("://") {
+        Some(i) => creds.split_at(i + 3),
+        None => ("", creds),
+    };
+    let sep = match (creds.find('/'), creds.find(':')) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    match sep {
+        Some(i) => format!("{scheme}{}<redacted>{rest}", &creds[..=i]),
+        None => url.to_string(),
     }
 }
 
@@ -622,9 +651,16 @@ fn kafka_settings(v: &Values) -> Result<KafkaSettings> {
 }
 
 pub(crate) fn invalid(key: &str, value: &str, allowed: &str) -> CdcError {
+    let value = match key {
+        keys::DATABASE_URL | keys::MINING_DATABASE_URL => redact_url(value),
+        _ => value.to_string(),
+    };
     CdcError::settings(
         Code::Cdc1002,
-        format!("setting `{key}` has invalid value `{value}`: expected {allowed}"),
+        format!(
+            "setting `{key}` has invalid value `{}`: expected {allowed}",
+            crate::errors::shown(&value, 200)
+        ),
     )
 }
 

@@ -5,7 +5,7 @@
 
 pub mod spool;
 
-use crate::errors::{CdcError, Result};
+use crate::errors::{shown, CdcError, Result};
 use crate::names::TableName;
 use serde_json::{json, Value as Json};
 
@@ -79,9 +79,15 @@ fn bad(what: &str, why: impl std::fmt::Display) -> CdcError {
 }
 
 fn table_name(field: &str, v: &Json) -> Result<TableName> {
-    let text = v
-        .as_str()
-        .ok_or_else(|| bad(field, format!("expected a table name string, found {v}")))?;
+    let text = v.as_str().ok_or_else(|| {
+        bad(
+            field,
+            format!(
+                "expected a table name string, found {}",
+                shown(&v.to_string(), 64)
+            ),
+        )
+    })?;
     text.parse::<TableName>().map_err(|e| bad(field, e))
 }
 
@@ -129,7 +135,7 @@ impl Signal {
         {
             return Err(bad(
                 "signal",
-                format!("unknown field `{k}` (expected id, type, data)"),
+                format!("unknown field `{}` (expected id, type, data)", shown(k, 48)),
             ));
         }
         let id = obj
@@ -153,7 +159,10 @@ impl Signal {
             other => {
                 return Err(bad(
                     "data",
-                    format!("expected a JSON object, found {other}"),
+                    format!(
+                        "expected a JSON object, found {}",
+                        shown(&other.to_string(), 64)
+                    ),
                 ))
             }
         };
@@ -170,7 +179,10 @@ impl Signal {
                 Some(other) => {
                     return Err(bad(
                         "data.data-collections",
-                        format!("expected a list of table names, found {other}"),
+                        format!(
+                            "expected a list of table names, found {}",
+                            shown(&other.to_string(), 64)
+                        ),
                     ))
                 }
             };
@@ -195,12 +207,12 @@ impl Signal {
                 let kind = match data.get("type") {
                     None | Some(Json::Null) => SnapshotKind::Incremental,
                     Some(Json::String(s)) => SnapshotKind::parse(s).ok_or_else(|| {
-                        bad("data.type", format!("`{s}` is not incremental or blocking"))
+                        bad("data.type", format!("`{}` is not incremental or blocking", shown(s, 48)))
                     })?,
                     Some(other) => {
                         return Err(bad(
                             "data.type",
-                            format!("expected a string, found {other}"),
+                            format!("expected a string, found {}", shown(&other.to_string(), 64)),
                         ))
                     }
                 };
@@ -221,7 +233,7 @@ impl Signal {
                     Some(v) => v.as_u64().ok_or_else(|| {
                         bad(
                             "data.max-rows-per-second",
-                            format!("expected a whole number of rows per second (0: no limit), found {v}"),
+                            format!("expected a whole number of rows per second (0: no limit), found {}", shown(&v.to_string(), 64)),
                         )
                     })?,
                     None => {
@@ -237,7 +249,8 @@ impl Signal {
                 return Err(bad(
                     "type",
                     format!(
-                        "unknown signal type `{other}` (expected one of: {})",
+                        "unknown signal type `{}` (expected one of: {})",
+                        shown(other, 48),
                         TYPES.join(", ")
                     ),
                 ))
@@ -301,7 +314,7 @@ fn conditions(
         Some(other) => {
             return Err(bad(
                 "data.additional-conditions",
-                format!("expected a list, found {other}"),
+                format!("expected a list, found {}", shown(&other.to_string(), 64)),
             ))
         }
     };
@@ -341,7 +354,10 @@ pub fn check_id(id: &str) -> Result<()> {
     if id.len() > MAX_ID_LEN {
         return Err(bad(
             "id",
-            format!("`{id}` is longer than {MAX_ID_LEN} characters"),
+            format!(
+                "`{}` is longer than {MAX_ID_LEN} characters",
+                shown(id, MAX_ID_LEN)
+            ),
         ));
     }
     if let Some(c) = id

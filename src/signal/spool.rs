@@ -12,6 +12,10 @@ pub const DIR: &str = "signals";
 pub const PROCESSED: &str = "processed";
 pub const REJECTED: &str = "rejected";
 
+/// The largest signal file read: a signal is a small JSON document (Debezium's signal table
+/// holds its data in a VARCHAR2(2048)); a larger file is refused before anything is read.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
 pub struct Spool {
     pub dir: PathBuf,
 }
@@ -42,19 +46,15 @@ impl Spool {
         }
     }
 
+    /// The spool and its two outcome directories (mode 0700); links and other users'
+    /// directories are refused ([`crate::localfs::ensure_dir`]).
     fn create_dirs(&self) -> Result<()> {
         for d in [
             self.dir.clone(),
             self.dir.join(PROCESSED),
             self.dir.join(REJECTED),
         ] {
-            std::fs::create_dir_all(&d).map_err(io(&d))?;
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o700))
-                    .map_err(io(&d))?;
-            }
+            crate::localfs::ensure_dir(&d)?;
         }
         Ok(())
     }
@@ -72,18 +72,23 @@ impl Spool {
         Ok(path)
     }
 
-    /// The signal files waiting, oldest first.
+    /// The entries waiting, oldest first: every entry of the spool but its two outcome
+    /// directories and hidden files (a `signal send` writing its temp file). Each is checked
+    /// before it is read — its name (`<millis>-<id>.json`), that it is a regular file and not a
+    /// link, its size — and an entry that fails is a [`Pending`] with the reason, so it gets
+    /// an outcome (rejected) like any bad signal instead of waiting there forever.
     pub fn pending(&self) -> Result<Vec<Pending>> {
         let mut names: Vec<PathBuf> = match std::fs::read_dir(&self.dir) {
             Ok(rd) => rd
                 .filter_map(|e| e.ok())
-                .map(|e| e.path())
-                .filter(|p| {
-                    p.is_file()
-                        && p.file_name()
-                            .and_then(|n| n.to_str())
-                            .is_some_and(|n| !n.starts_with('.') && n.ends_with(".json"))
+                .filter(|e| {
+                    let n = e.file_name();
+                    let n = n.to_string_lossy();
+                    let outcome_dir = (n == PROCESSED || n == REJECTED)
+                        && e.file_type().is_ok_and(|t| t.is_dir());
+                    !outcome_dir && !n.starts_with('.')
                 })
+                .map(|e| e.path())
                 .collect(),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(e) => return Err(CdcError::io(&self.dir, e)),
@@ -92,8 +97,8 @@ impl Spool {
         Ok(names
             .into_iter()
             .map(|path| {
-                let signal = std::fs::read(&path)
-                    .map_err(|e| CdcError::io(&path, e))
+                let signal = check_name(&path)
+                    .and_then(|()| crate::localfs::read_limited(&path, MAX_FILE_BYTES))
                     .and_then(|bytes| {
                         let v: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
                             CdcError::InvalidSignal(format!("{}: not JSON: {e}", path.display()))
@@ -115,7 +120,17 @@ impl Spool {
         let Some(name) = p.path.file_name() else {
             return Ok(());
         };
-        let to = self.dir.join(sub).join(name);
+        // A name already there (a file sent twice by hand) gets a suffix: nothing is replaced.
+        let mut to = self.dir.join(sub).join(name);
+        let mut n = 1;
+        while std::fs::symlink_metadata(&to).is_ok() {
+            n += 1;
+            to = self
+                .dir
+                .join(sub)
+                .join(format!("{}.{n}", name.to_string_lossy()));
+        }
+        // rename moves a link or a directory itself, never what it points to.
         std::fs::rename(&p.path, &to).map_err(io(&p.path))
     }
 
@@ -145,5 +160,25 @@ impl Spool {
             }
         }
         Ok(ids)
+    }
+}
+
+/// A spool entry's name must be what `signal send` writes: `<millis>-<id>.json`.
+fn check_name(path: &Path) -> Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let id = name
+        .strip_suffix(".json")
+        .and_then(|n| n.split_once('-'))
+        .filter(|(ms, _)| !ms.is_empty() && ms.bytes().all(|b| b.is_ascii_digit()))
+        .map(|(_, id)| id);
+    match id {
+        Some(id) if super::check_id(id).is_ok() => Ok(()),
+        _ => Err(CdcError::InvalidSignal(format!(
+            "{}: not a signal file name (`signal send` writes <millis>-<id>.json)",
+            path.display()
+        ))),
     }
 }

@@ -80,6 +80,9 @@ impl Session for CountingSession {
     ) -> Result<u64> {
         note(&self.counts, self.inner.read_as_of(query, row))
     }
+    fn check_condition(&mut self, table: &TableName, condition: &str) -> Result<()> {
+        note(&self.counts, self.inner.check_condition(table, condition))
+    }
     fn key_range(
         &mut self,
         table: &TableName,

@@ -198,6 +198,11 @@ impl Session for ContainerSession {
         self.inner.read_as_of(query, row)
     }
 
+    fn check_condition(&mut self, table: &TableName, condition: &str) -> Result<()> {
+        self.enter_table(table)?;
+        self.inner.check_condition(table, condition)
+    }
+
     fn key_range(
         &mut self,
         table: &TableName,

@@ -147,6 +147,9 @@ impl Session for DownstreamSession {
     ) -> Result<u64> {
         self.source.read_as_of(query, row)
     }
+    fn check_condition(&mut self, table: &TableName, condition: &str) -> Result<()> {
+        self.source.check_condition(table, condition)
+    }
     fn key_range(
         &mut self,
         table: &TableName,

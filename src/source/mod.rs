@@ -66,6 +66,14 @@ pub trait Session: Send {
         query: &FlashbackQuery,
         row: &mut dyn FnMut(FetchedRow) -> Result<()>,
     ) -> Result<u64>;
+    /// Whether the database accepts `condition` (a snapshot filter, a signal's
+    /// additional-conditions) as the WHERE condition of a read of `table`: parsed, its columns
+    /// resolved, nothing fetched. An error here is the database's own (ORA-00904 for an
+    /// unknown column, ORA-00920 and the like for syntax). A source that cannot tell says yes;
+    /// the first chunk read then fails that signal, never capture.
+    fn check_condition(&mut self, _table: &TableName, _condition: &str) -> Result<()> {
+        Ok(())
+    }
     /// `SELECT MIN(k), MAX(k) … AS OF SCN` of a single-column key; `None` for an empty table.
     fn key_range(
         &mut self,

@@ -11,20 +11,21 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-/// Create the spill directory (mode 0700) and remove what an earlier run left in it.
+/// Create the spill directory (mode 0700) and remove the spill files an earlier run left in
+/// it. A link (the directory or an entry) is refused, never followed; entries that are not
+/// spill files (`tx-*.spill`, capture's `window-*.spill`) are left alone.
 pub fn prepare_dir(dir: &Path) -> Result<()> {
-    std::fs::create_dir_all(dir).map_err(|e| CdcError::io(dir, e))?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
-            .map_err(|e| CdcError::io(dir, e))?;
-    }
+    crate::localfs::ensure_dir(dir)?;
     for entry in std::fs::read_dir(dir).map_err(|e| CdcError::io(dir, e))? {
         let entry = entry.map_err(|e| CdcError::io(dir, e))?;
-        let path = entry.path();
-        if path.is_file() {
-            std::fs::remove_file(&path).map_err(|e| CdcError::io(&path, e))?;
+        let name = entry.file_name();
+        let ours = name.to_str().is_some_and(|n| {
+            (n.starts_with("tx-") || n.starts_with("window-")) && n.ends_with(".spill")
+        });
+        if ours {
+            crate::localfs::remove_file(&entry.path())?;
+        } else {
+            tracing::warn!("{}: not a spill file; left alone", entry.path().display());
         }
     }
     Ok(())

@@ -25,6 +25,10 @@ fn operation(op: &OffsetsEditOp) -> Operation {
         OffsetsEditOp::MarkDone(a) => Operation::MarkDone(a.table.clone()),
         OffsetsEditOp::ForgetTable(a) => Operation::ForgetTable(a.table.clone()),
         OffsetsEditOp::DropSignal(a) => Operation::DropSignal(a.id.clone()),
+        OffsetsEditOp::SetSink(a) => Operation::SetSink {
+            bytes: a.bytes,
+            segment: a.segment.clone(),
+        },
     }
 }
 
@@ -40,7 +44,7 @@ pub fn run(a: OffsetsEditArgs, global: &GlobalArgs, printer: &Printer) -> anyhow
         }
         (None, false) => {
             return Err(CdcError::Argument(
-                "name an operation (set-scn, reset-table, mark-done, forget-table, drop-signal) or --interactive; see oracle-cdc offsets edit --help".into(),
+                "name an operation (set-scn, reset-table, mark-done, forget-table, drop-signal, set-sink) or --interactive; see oracle-cdc offsets edit --help".into(),
             )
             .into())
         }

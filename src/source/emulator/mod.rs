@@ -80,15 +80,15 @@ pub fn init(
         schema.seed = s;
     }
     ensure_new_dir(dir)?;
-    std::fs::create_dir_all(dir).map_err(|e| CdcError::io(dir, e))?;
+    crate::localfs::ensure_dir(dir)?;
     let stored = serde_yaml::to_string(&schema).map_err(|e| CdcError::EmulatorSchema {
         path: schema_path.to_path_buf(),
         message: e.to_string(),
     })?;
     let schema_out = dir.join(SCHEMA_FILE);
-    std::fs::write(&schema_out, stored).map_err(|e| CdcError::io(&schema_out, e))?;
+    crate::localfs::write(&schema_out, stored.as_bytes(), crate::localfs::Kind::Data)?;
     let redo_path = dir.join(redo::REDO_FILE);
-    std::fs::File::create(&redo_path).map_err(|e| CdcError::io(&redo_path, e))?;
+    crate::localfs::create(&redo_path, crate::localfs::Kind::Data)?;
     let seed = schema.seed;
     let mut w = writer::Writer::open_unchecked(dir, schema, clock, true)?;
     w.set_batching(true);

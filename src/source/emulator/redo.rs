@@ -8,7 +8,7 @@ use crate::source::model::{ColumnInfo, Extent, Scn};
 use crate::types::Value;
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -215,6 +215,9 @@ pub struct RedoTail {
     path: PathBuf,
     offset: u64,
     line: u64,
+    /// The SCN of the last record read: SCNs never go back (one writer hands them out in
+    /// order), so a lower one means the file was changed by something else.
+    last_scn: Scn,
 }
 
 impl RedoTail {
@@ -223,6 +226,7 @@ impl RedoTail {
             path: dir.join(REDO_FILE),
             offset: 0,
             line: 0,
+            last_scn: 0,
         }
     }
 
@@ -231,16 +235,35 @@ impl RedoTail {
         self.offset
     }
 
-    /// Whether the file holds bytes past what was read.
+    /// Whether the file holds bytes past what was read — or fewer than were read (a cut
+    /// file: [`RedoTail::read_new`] refuses it).
     pub fn has_more(&self) -> bool {
         std::fs::metadata(&self.path)
-            .map(|m| m.len() > self.offset)
+            .map(|m| m.len() != self.offset)
             .unwrap_or(false)
     }
 
     /// Read every complete record appended since the last call.
     pub fn read_new(&mut self, mut each: impl FnMut(Redo) -> Result<()>) -> Result<()> {
         let mut file = File::open(&self.path).map_err(|e| CdcError::io(&self.path, e))?;
+        let len = file
+            .metadata()
+            .map_err(|e| CdcError::io(&self.path, e))?
+            .len();
+        if len < self.offset {
+            // Readers saw redo that is gone: the database would now be behind what they (and
+            // capture's offsets) know. A database never loses redo it wrote.
+            return Err(CdcError::coded(
+                crate::errors::Code::Cdc4008,
+                format!(
+                    "redo file {} has {len} bytes, but {} bytes ({} records, up to SCN {}) were read from it: it was cut or replaced while in use",
+                    self.path.display(),
+                    self.offset,
+                    self.line,
+                    self.last_scn
+                ),
+            ));
+        }
         file.seek(SeekFrom::Start(self.offset))
             .map_err(|e| CdcError::io(&self.path, e))?;
         let mut reader = BufReader::with_capacity(1 << 20, file);
@@ -260,6 +283,19 @@ impl RedoTail {
                     line: self.line + 1,
                     message: e.to_string(),
                 })?;
+            if record.scn() < self.last_scn {
+                return Err(CdcError::coded(
+                    crate::errors::Code::Cdc4009,
+                    format!(
+                        "redo file {} line {}: SCN {} after SCN {}: SCNs never go back",
+                        self.path.display(),
+                        self.line + 1,
+                        record.scn(),
+                        self.last_scn
+                    ),
+                ));
+            }
+            self.last_scn = record.scn();
             self.offset += n as u64;
             self.line += 1;
             each(record)?;
@@ -278,13 +314,8 @@ impl RedoWriter {
     /// Open for appending; a torn last line (a writer killed mid-record) is cut off first.
     pub fn open(dir: &Path, durable: bool) -> Result<RedoWriter> {
         let path = dir.join(REDO_FILE);
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(|e| CdcError::io(&path, e))?;
+        // Not through a link; mode 0600 (or 0640, cdc.files.group.readable).
+        let mut file = crate::localfs::read_write(&path, crate::localfs::Kind::Data)?;
         let len = file.metadata().map_err(|e| CdcError::io(&path, e))?.len();
         if len > 0 {
             let good =
@@ -357,6 +388,7 @@ fn last_complete_line_end(file: &mut File, len: u64) -> std::io::Result<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs::OpenOptions;
 
     fn begin(scn: Scn) -> Redo {
         Redo::Begin {
@@ -402,6 +434,43 @@ mod tests {
             Ok(())
         })
         .unwrap();
+        assert_eq!(seen, vec![10, 11, 12]);
+    }
+
+    #[test]
+    fn a_redo_cut_behind_its_readers_and_scns_going_back_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut w = RedoWriter::open(dir.path(), false).unwrap();
+        for scn in [10, 11, 12] {
+            w.append(&begin(scn)).unwrap();
+        }
+        w.flush().unwrap();
+        drop(w);
+        let mut tail = RedoTail::new(dir.path());
+        tail.read_new(|_| Ok(())).unwrap();
+        // Cut behind what was read: the database would be behind its readers.
+        let path = dir.path().join(REDO_FILE);
+        let text = std::fs::read(&path).unwrap();
+        let first = text.iter().position(|&b| b == b'\n').unwrap() + 1;
+        std::fs::write(&path, &text[..first]).unwrap();
+        assert!(tail.has_more(), "a shorter file is looked at");
+        let e = tail.read_new(|_| Ok(())).unwrap_err();
+        assert_eq!(e.code(), crate::errors::Code::Cdc4008, "{e}");
+        // An SCN lower than the one before it.
+        std::fs::write(&path, &text).unwrap();
+        let mut w = RedoWriter::open(dir.path(), false).unwrap();
+        w.append(&begin(5)).unwrap();
+        w.flush().unwrap();
+        let mut tail = RedoTail::new(dir.path());
+        let mut seen = Vec::new();
+        let e = tail
+            .read_new(|r| {
+                seen.push(r.scn());
+                Ok(())
+            })
+            .unwrap_err();
+        assert_eq!(e.code(), crate::errors::Code::Cdc4009, "{e}");
+        assert!(e.to_string().contains("line 4"), "{e}");
         assert_eq!(seen, vec![10, 11, 12]);
     }
 

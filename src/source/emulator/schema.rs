@@ -480,6 +480,25 @@ pub struct TableDef {
     pub bigfile: bool,
 }
 
+/// The emulator's size limits: beyond them a schema is a mistake (a typo'd `rows`) that would
+/// take hours and the disk before failing.
+pub const MAX_ROWS: u64 = 10_000_000;
+pub const MAX_TABLES: u64 = 10_000;
+pub const MAX_LOG_SIZE: u64 = 100_000_000;
+
+fn limit(path: &Path, what: &str, value: u64, max: u64) -> Result<()> {
+    if value > max {
+        return Err(CdcError::coded(
+            crate::errors::Code::Cdc4007,
+            format!(
+                "emulator schema {}: {what} is {value}; the emulator takes at most {max}",
+                path.display()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 impl SchemaFile {
     pub fn read(path: &Path) -> Result<SchemaFile> {
         let text = std::fs::read_to_string(path).map_err(|e| CdcError::EmulatorSchema {
@@ -516,7 +535,7 @@ impl SchemaFile {
             .ok_or_else(|| CdcError::Workload("CREATE TABLE without a table".into()))
     }
 
-    /// Validate and type every table.
+    /// Validate and type every table (and refuse sizes beyond the emulator's limits, CDC-4007).
     pub fn tables(&self, path: &Path) -> Result<Vec<TableDef>> {
         let bad = |message: String| CdcError::EmulatorSchema {
             path: path.to_path_buf(),
@@ -531,6 +550,13 @@ impl SchemaFile {
                 self.database.host_utc_offset
             )));
         }
+        limit(path, "tables", self.tables.len() as u64, MAX_TABLES)?;
+        limit(
+            path,
+            "database.log_size",
+            self.database.log_size,
+            MAX_LOG_SIZE,
+        )?;
         if self.database.log_size < 10 {
             return Err(bad(
                 "database.log_size must be at least 10 redo records".into()
@@ -604,6 +630,14 @@ impl SchemaFile {
             if t.columns.is_empty() {
                 return Err(bad(format!("table `{name}` has no columns")));
             }
+            limit(path, &format!("table `{name}` rows"), t.rows, MAX_ROWS)?;
+            // Oracle's own limit: 1000 columns per table.
+            limit(
+                path,
+                &format!("table `{name}` columns"),
+                t.columns.len() as u64,
+                1000,
+            )?;
             let mut columns = Vec::new();
             let mut generators = Vec::new();
             let mut col_names = BTreeSet::new();

@@ -348,6 +348,17 @@ impl Session for EmulatorSession {
         Ok(out)
     }
 
+    /// As Oracle parses `SELECT … WHERE (condition)`: the table must be readable by the user,
+    /// the condition must compile against its columns (the emulator's condition compiler, which
+    /// also refuses with ORA-03001 what it could not evaluate).
+    fn check_condition(&mut self, table: &TableName, condition: &str) -> Result<()> {
+        self.call()?;
+        let name = self.flashback_table(table)?;
+        let r = self.replica()?;
+        let t = r.table(&name)?;
+        super::condition::compile(condition, &t.columns).map(drop)
+    }
+
     fn read_as_of(
         &mut self,
         query: &FlashbackQuery,

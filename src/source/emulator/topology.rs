@@ -208,10 +208,10 @@ pub fn create(dir: &Path, file: &TopologyFile) -> Result<()> {
         ));
     }
     super::read_primary_schema(named)?;
-    std::fs::create_dir_all(dir).map_err(|e| CdcError::io(dir, e))?;
+    crate::localfs::ensure_dir(dir)?;
     let text = serde_yaml::to_string(file).map_err(|e| bad(dir, e.to_string()))?;
     let path = dir.join(TOPOLOGY_FILE);
-    std::fs::write(&path, text).map_err(|e| CdcError::io(&path, e))
+    crate::localfs::write(&path, text.as_bytes(), crate::localfs::Kind::Data)
 }
 
 impl Role {

@@ -653,6 +653,21 @@ impl Session for OracleSession {
         Ok(count)
     }
 
+    fn check_condition(&mut self, table: &TableName, condition: &str) -> Result<()> {
+        let c = CallContext {
+            table: Some(table.owner_table()),
+            operation: "filter check",
+            ..CallContext::default()
+        };
+        let text = sql::condition_check(table, condition)
+            .map_err(|e| CdcError::Database(format!("filter of {table}: {e}")))?;
+        // Parsed when executed; `1 = 0` returns no row.
+        for r in self.conn.query(&text, &[]).map_err(|e| db_error(&e, &c))? {
+            r.map_err(|e| db_error(&e, &c))?;
+        }
+        Ok(())
+    }
+
     fn key_range(
         &mut self,
         table: &TableName,

@@ -52,6 +52,12 @@
 //!   restrictions (11.2 SQL Reference, SELECT, as quoted in a mirror) forbid a column expression or a subquery in the
 //!   AS OF expression and AS OF with FOR UPDATE, nothing about inline views or analytic
 //!   functions; the AS OF clause belongs to the table reference, here inside the inline view.
+//! - Filter check ([`condition_check`]): parsing runs a syntax check and then a semantic check
+//!   that every object and column named exists and is accessible (Database SQL Tuning Guide,
+//!   "SQL Parsing"); ORA-00904 "identifier: invalid identifier" names the column (Error Help).
+//!   Quoted identifiers "may contain any character other than a double quotation" (ORA-00911,
+//!   12.2 Error Messages) and neither form may contain NUL (SQL Reference, "Database Object
+//!   Names and Qualifiers"), so `quote_table` covers every name Oracle allows.
 //! - Pre-flight statements: V$ARCHIVE_DEST_STATUS STATUS values (VALID, INACTIVE "no destination
 //!   information", DEFERRED, ERROR, DISABLED, BAD PARAM, ALTERNATE, FULL) and TYPE (LOCAL,
 //!   PHYSICAL, CROSS-INSTANCE, LOGICAL, SNAPSHOT, DOWNSTREAM) per the 10g..11.2 Reference; the
@@ -777,6 +783,23 @@ pub fn flashback_select(
     };
     text.push_str(&format!(" ORDER BY {}", order.join(", ")));
     Ok(Statement { text, binds })
+}
+
+/// `SELECT 1 FROM "O"."T" WHERE 1 = 0 AND (<filter>)`: whether Oracle accepts a signal's
+/// filter for the table, without reading a row. Parsing a statement checks its syntax, then its
+/// semantics — every column and object it names must exist and be accessible (Database SQL
+/// Tuning Guide, "SQL Parsing": syntax check, semantic check) — so an unknown column is
+/// ORA-00904 and a syntax error ORA-009xx here, at `signal send`, rather than at the first
+/// chunk. `1 = 0` makes the query return nothing; errors that depend on a row's value
+/// (ORA-01722 converting one) can only come from reading rows. The filter passes
+/// [`crate::sql_condition::filter_condition`] first, as in a flashback read. Privilege: SELECT
+/// on the table (or SELECT ANY TABLE).
+pub fn condition_check(table: &TableName, filter: &str) -> Result<String, String> {
+    let condition = crate::sql_condition::filter_condition(filter)?;
+    Ok(format!(
+        "SELECT 1 FROM {} WHERE 1 = 0 AND {condition}",
+        quote_table(table)?
+    ))
 }
 
 /// `SELECT MIN("K"), MAX("K") FROM "O"."T" AS OF SCN :scn`: the key range of a one-column key

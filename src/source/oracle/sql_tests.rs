@@ -857,3 +857,13 @@ fn signal_insert_statement() {
     );
     assert!(insert_signal(&TableName::new(None, "CDC", "SIG\"NAL")).is_err());
 }
+
+#[test]
+fn condition_check_parses_the_filter_and_reads_nothing() {
+    assert_eq!(
+        condition_check(&emp(), "SAL > 10 AND \"Odd col\" IS NULL").unwrap(),
+        "SELECT 1 FROM \"HR\".\"EMP\" WHERE 1 = 0 AND (SAL > 10 AND \"Odd col\" IS NULL)"
+    );
+    assert!(condition_check(&emp(), "1 = 1) OR (1 = 1").is_err());
+    assert!(condition_check(&emp(), "A = 1; DROP TABLE X").is_err());
+}
