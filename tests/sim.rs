@@ -158,3 +158,16 @@ fn replay() {
     println!("{o:#?}");
     assert!(o.failure().is_none(), "{}", o.failure().unwrap_or_default());
 }
+
+/// Found with the environment draws (PDBs, a late log writer, a host clock off UTC): a DDL
+/// mined twice (a restart, a rewind to an open transaction's START) was applied on top of
+/// itself, an ADD COLUMN giving the column several times (fixed: `Catalog::apply_ddl` applies a
+/// DDL to the layout before its SCN).
+#[test]
+fn environment_regression_seeds() {
+    for seed in [83, 202, 319] {
+        let o = sim::run_seed(seed).unwrap();
+        assert!(o.failure().is_none(), "{}", o.failure().unwrap_or_default());
+        assert!(o.crashes + o.restarts > 0, "seed {seed} no longer restarts");
+    }
+}
