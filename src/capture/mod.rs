@@ -734,6 +734,12 @@ fn catalog(
     };
     let mut c = Catalog {
         cdb,
+        // Only the reason an UNSUPPORTED row gives depends on it; unknown is read as FALSE.
+        goldengate_replication: session
+            .instance_config()
+            .ok()
+            .and_then(|i| i.goldengate_replication)
+            .unwrap_or(false),
         tables: Default::default(),
     };
     for d in decisions {

@@ -155,6 +155,8 @@ impl World {
             shared_commit_pct: rng.gen_range(0..20),
             tables: Vec::new(),
             seed: 0,
+            lob_pct: 0,
+            lob_edit_pct: 0,
         };
         let mut w = World {
             writer,
