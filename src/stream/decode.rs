@@ -851,9 +851,11 @@ impl Decoder {
                     (Some(before), None)
                 }
                 DmlKind::Update => {
+                    // The before image is the WHERE's: a LOB-like column the SET names has no
+                    // old value in the redo either (the placeholder, as when it is not named).
                     let mut before = typed(t, cols, dml.old, &row, xid, &mut seen)?;
-                    let set = typed(t, cols, dml.new, &row, xid, &mut seen)?;
                     complete_before(t, cols, &seen, &row, xid, &mut before)?;
+                    let set = typed(t, cols, dml.new, &row, xid, &mut seen)?;
                     let after = overlay(&before, set, cols);
                     (Some(before), Some(after))
                 }
