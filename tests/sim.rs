@@ -33,7 +33,13 @@ fn seeds(range: std::ops::Range<u64>) {
             "seeds {range:?} never ran cdc.snapshot.mode={mode}"
         );
     }
-    for shape in ["PDBs: 0", "PDBs: 1", "PDBs: 2", "busy uncaptured schema"] {
+    for shape in [
+        "PDBs: 0",
+        "PDBs: 1",
+        "PDBs: 2",
+        "busy uncaptured schema",
+        "LOB-like table",
+    ] {
         assert!(
             feature(shape) > 0,
             "seeds {range:?} never drew {shape}:\n{}",

@@ -67,6 +67,15 @@ pub struct Environment {
     pub busy_schema: bool,
     /// Its initial rows.
     pub busy_rows: u64,
+    /// A table `SHOP.DOCS` with CLOB, BLOB, JSON, XMLTYPE and extended VARCHAR2 columns (the
+    /// database with ENABLE_GOLDENGATE_REPLICATION and MAX_STRING_SIZE=EXTENDED), so every
+    /// redo form of a LOB-like value is drawn; from a stream of its own (added later).
+    pub lob_table: bool,
+    /// Its initial rows.
+    pub lob_rows: u64,
+    /// The workload's `lob_pct`: values past what a row keeps (locators, LOB_WRITE pieces,
+    /// XML DOC and 32K rows).
+    pub lob_pct: u8,
 }
 
 impl Environment {
@@ -76,6 +85,17 @@ impl Environment {
             pdbs: [0, 0, 1, 2][r.gen_range(0..4)],
             busy_schema: r.gen_range(0..3) == 0,
             busy_rows: r.gen_range(0..80),
+            ..Environment::draw_lobs(seed)
+        }
+    }
+
+    fn draw_lobs(seed: u64) -> Environment {
+        let mut r = ChaCha8Rng::seed_from_u64(seed ^ 0x10b5_0f0c_1a55_0b1d);
+        Environment {
+            lob_table: r.gen_range(0..3) == 0,
+            lob_rows: r.gen_range(0..40),
+            lob_pct: [0, 10, 30, 60][r.gen_range(0..4)],
+            ..Environment::default()
         }
     }
 

@@ -384,7 +384,7 @@ pub const UNAVAILABLE_VALUE: &str = "__debezium_unavailable_value";
 /// [`UNAVAILABLE_VALUE`] as a value of a column of type `ty`.
 pub fn unavailable(ty: &ColumnType) -> Value {
     match ty {
-        ColumnType::Blob | ColumnType::LongRaw => {
+        ColumnType::Blob | ColumnType::LongRaw | ColumnType::Raw { .. } => {
             Value::Bytes(UNAVAILABLE_VALUE.as_bytes().to_vec())
         }
         _ => Value::Text(UNAVAILABLE_VALUE.to_string()),

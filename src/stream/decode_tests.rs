@@ -336,6 +336,11 @@ fn a_lob_an_update_leaves_alone_is_the_unavailable_placeholder() {
         unavailable(&ColumnType::Blob),
         Value::Bytes(UNAVAILABLE_VALUE.into())
     );
+    // An extended RAW (never supplementally logged) is binary too: base64 in a record.
+    assert_eq!(
+        unavailable(&ColumnType::Raw { length: 32767 }),
+        Value::Bytes(UNAVAILABLE_VALUE.into())
+    );
 }
 
 #[test]
