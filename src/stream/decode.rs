@@ -851,11 +851,18 @@ impl Decoder {
                     (Some(before), None)
                 }
                 DmlKind::Update => {
-                    // The before image is the WHERE's: a LOB-like column the SET names has no
-                    // old value in the redo either (the placeholder, as when it is not named).
                     let mut before = typed(t, cols, dml.old, &row, xid, &mut seen)?;
-                    complete_before(t, cols, &seen, &row, xid, &mut before)?;
+                    // The LOB-like columns the WHERE lacks have no old value in the redo, named
+                    // in the SET or not: the placeholder in the before image.
+                    let (lobs, _) = unlogged(t, cols, &seen);
                     let set = typed(t, cols, dml.new, &row, xid, &mut seen)?;
+                    let (_, missing) = unlogged(t, cols, &seen);
+                    if !missing.is_empty() {
+                        return Err(incomplete(t, cols, &missing, &row, xid));
+                    }
+                    if !lobs.is_empty() {
+                        with_unavailable(&mut before, cols, &lobs);
+                    }
                     let after = overlay(&before, set, cols);
                     (Some(before), Some(after))
                 }
@@ -1125,18 +1132,29 @@ fn complete_before(
 ) -> Result<()> {
     let (lobs, missing) = unlogged(t, cols, seen);
     if !missing.is_empty() {
-        let names: Vec<&str> = missing.iter().map(|&i| cols[i].name.as_str()).collect();
-        return Err(CdcError::IncompleteChange {
-            scn: row.scn,
-            xid: xid.to_string(),
-            table: t.name.to_string(),
-            columns: names.join(", "),
-        });
+        return Err(incomplete(t, cols, &missing, row, xid));
     }
     if !lobs.is_empty() {
         with_unavailable(before, cols, &lobs);
     }
     Ok(())
+}
+
+/// CDC-3201 for the columns `missing` (indexes into `cols`).
+fn incomplete(
+    t: &TableSchema,
+    cols: &[ColumnInfo],
+    missing: &[usize],
+    row: &LogMinerRow,
+    xid: &str,
+) -> CdcError {
+    let names: Vec<&str> = missing.iter().map(|&i| cols[i].name.as_str()).collect();
+    CdcError::IncompleteChange {
+        scn: row.scn,
+        xid: xid.to_string(),
+        table: t.name.to_string(),
+        columns: names.join(", "),
+    }
 }
 
 /// Decode a whole committed transaction at once (small transactions, tests); see [`Decoder`].
