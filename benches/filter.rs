@@ -89,6 +89,8 @@ fn database(busy: bool) -> (tempfile::TempDir, EmulatorConnector, u64, u64) {
         shared_commit_pct: 0,
         tables: vec!["APP.ORDERS".parse().expect("name")],
         seed: 9,
+        lob_pct: 0,
+        lob_edit_pct: 0,
     };
     let end = Workload::new(&mut w, o)
         .expect("workload")

@@ -130,6 +130,21 @@ catalog! {
     Cdc3002 = "CDC-3002", Failure, "SQL_REDO cannot be decoded",
         "A V$LOGMNR_CONTENTS row's SQL_REDO text (or a value in it) could not be parsed; the message gives the SCN, the transaction (XID), the table and the position in the text.",
         "Report it with the row (oracle-cdc can replay an export of V$LOGMNR_CONTENTS: replay:DIR). To keep streaming meanwhile, set cdc.on.decode.error=dlq: such rows go to the dead-letter output.";
+    Cdc3003 = "CDC-3003", Failure, "LogMiner wrote a captured table's change as UNSUPPORTED",
+        "V$LOGMNR_CONTENTS holds an OPERATION_CODE 255 (UNSUPPORTED) row for a captured table: LogMiner could not build the change and the row carries none of its values. It does so for every change of a table with a column of a type it does not support: BFILE (\"the entire table is ignored by LogMiner\", Utilities), BOOLEAN and VECTOR (23ai), native JSON while ENABLE_GOLDENGATE_REPLICATION is FALSE, collections and objects with nested tables or REFs. The message names the table, the SCN, the transaction and the ROW_ID. `oracle-cdc doctor` FAILs tables.column-types for such a table when capture streams. Each one is counted (metric stream_unsupported_total) and logged as an `unsupported-redo` ops event.",
+        "Capture such tables by snapshot only (`cdc.snapshot.mode: snapshot_only`, or re-snapshot them with `signal send execute-snapshot`), exclude them from streaming (`cdc.tables.exclude`), set ENABLE_GOLDENGATE_REPLICATION=TRUE for JSON columns, or keep the value in a supported type (a BFILE's directory and name in VARCHAR2 columns). To keep streaming meanwhile, cdc.on.unsupported.redo=dlq writes each such change to the dead-letter output (skip: only counted and logged).";
+    Cdc3004 = "CDC-3004", Failure, "LogMiner reports missing redo (MISSING_SCN)",
+        "V$LOGMNR_CONTENTS holds a MISSING_SCN row (OPERATION_CODE 34): LogMiner found a gap in the redo it was given, so changes in that SCN range may be missing from the stream (most often not every log of the range was added to the mining session). The message gives the SCN range the row covers.",
+        "Check that every archived log of the range is present and minable (`oracle-cdc doctor --check redo`), then re-snapshot the captured tables (`signal send execute-snapshot`) so their rows are whole again. cdc.on.unsupported.redo=skip or dlq goes on past the gap (counted in stream_unsupported_total, an `unsupported-redo` ops event).";
+    Cdc3005 = "CDC-3005", Failure, "A change's value is not in the redo",
+        "LogMiner wrote a change of a captured table without a value capture needs: a LOB changed piece by piece (DBMS_LOB.WRITE at an offset, ERASE, TRIM) whose earlier content is not in the transaction, a LOB_WRITE without its SEL_LOB_LOCATOR, a native JSON column whose document never followed its INSERT's `/* JSON */ EMPTY_BLOB()`, or `Unsupported Type` in place of a column's value. Publishing the change would put a wrong or missing value in the record; the message names the table, the column, the SCN and the transaction.",
+        "Re-snapshot the table (`signal send execute-snapshot`) to read the current value; exclude the column (`cdc.columns.exclude`) if its value is not needed. cdc.on.unsupported.redo=dlq writes such changes to the dead-letter output and goes on (skip: only counted and logged).";
+    Cdc3006 = "CDC-3006", Failure, "An operation code capture does not know",
+        "A V$LOGMNR_CONTENTS row of a captured table carries an OPERATION_CODE that Oracle does not document and capture has no decision for (see commands/capture.md, \"LogMiner rows\"); what it changed is unknown. Capture's mining query asks only for the codes it knows, so this comes from a source that hands every row over (a replay export).",
+        "Report the row (with its OPERATION and SQL_REDO). cdc.on.unsupported.redo=skip or dlq goes on past such rows (counted in stream_unsupported_total, an `unsupported-redo` ops event).";
+    Cdc3007 = "CDC-3007", Failure, "A captured table cannot be streamed",
+        "A table capture streams has a column of a type LogMiner writes no change for (BFILE, BOOLEAN, VECTOR, native JSON without ENABLE_GOLDENGATE_REPLICATION; see commands/types.md): its snapshot is complete, but every later change arrives as an UNSUPPORTED row (CDC-3003). Capture says so when it starts (a `table-not-streamable` ops event) and doctor FAILs tables.column-types.",
+        "Snapshot the table only (cdc.snapshot.mode: snapshot_only, or periodic `signal send execute-snapshot`), exclude it from capture (cdc.tables.exclude), or change the column's type; for JSON columns set ENABLE_GOLDENGATE_REPLICATION=TRUE.";
     Cdc3201 = "CDC-3201", Failure, "Change lacks columns (no ALL COLUMNS logging)",
         "A change of a captured table was mined whose SQL_REDO holds neither a new value (SET) nor an old value (WHERE) for some of the table's columns. An UPDATE's redo carries the changed columns, and the unchanged ones only as supplemental logging adds them: all of them with (ALL) COLUMNS logging, only the key with PRIMARY KEY logging, none without. The record would silently lack those columns, so capture stops at the change instead; the message names the table, the SCN, the transaction and the columns. (LOB, LONG, XMLTYPE and JSON columns are never supplementally logged: an UPDATE that leaves them alone is published with the unavailable-value placeholder for them, see commands/capture.md.) `oracle-cdc doctor` FAILs supplemental.table for every captured table without ALL COLUMNS logging.",
         "Turn on ALL COLUMNS logging for the table: ALTER TABLE \"OWNER\".\"TABLE\" ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS; (in a CDB first ALTER SESSION SET CONTAINER = the PDB), or for every table ALTER DATABASE ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS. That helps only redo written afterwards: to move past the incomplete changes already written, start capture once with cdc.on.decode.error=dlq (each goes to the dead-letter output), then re-snapshot the table (`signal send execute-snapshot`, or `oracle-cdc offsets edit reset-table`).";
@@ -385,6 +400,37 @@ pub enum CdcError {
         table: String,
         column: String,
         data_type: String,
+    },
+
+    #[error("CDC-3003: {table} changed at SCN {scn} (XID {xid}, ROW_ID {row_id}), but LogMiner wrote the change as UNSUPPORTED (OPERATION_CODE 255) without its values{reason}")]
+    UnsupportedRow {
+        scn: u64,
+        xid: String,
+        table: String,
+        row_id: String,
+        /// `: why` (the table's column type LogMiner ignores), or empty.
+        reason: String,
+    },
+
+    #[error("CDC-3004: LogMiner reports missing redo at SCN {scn} (MISSING_SCN, thread {thread}): changes in that range may be missing")]
+    MissingScn { scn: u64, thread: u32 },
+
+    #[error("CDC-3005: {table} changed at SCN {scn} (XID {xid}), and the redo does not hold the value of {column}: {message}")]
+    ValueNotInRedo {
+        scn: u64,
+        xid: String,
+        table: String,
+        column: String,
+        message: String,
+    },
+
+    #[error("CDC-3006: {table} has a row with OPERATION_CODE {code} ({operation}) at SCN {scn} (XID {xid}), which capture does not know")]
+    UnknownOperation {
+        scn: u64,
+        xid: String,
+        table: String,
+        code: u32,
+        operation: String,
     },
 
     #[error("CDC-3002: cannot decode SQL_REDO at SCN {scn} (XID {xid}, {table}): {message}")]
@@ -656,6 +702,18 @@ pub enum CdcError {
 }
 
 impl CdcError {
+    /// A change LogMiner did not give in full (CDC-3003 … CDC-3006): what
+    /// `cdc.on.unsupported.redo` decides about.
+    pub fn is_unsupported_redo(&self) -> bool {
+        matches!(
+            self,
+            CdcError::UnsupportedRow { .. }
+                | CdcError::MissingScn { .. }
+                | CdcError::ValueNotInRedo { .. }
+                | CdcError::UnknownOperation { .. }
+        )
+    }
+
     pub fn code(&self) -> Code {
         match self {
             CdcError::Settings { code, .. }
@@ -667,6 +725,10 @@ impl CdcError {
             CdcError::UnknownCode(_) => Code::Cdc1007,
             CdcError::UnsupportedType { .. } => Code::Cdc3001,
             CdcError::RedoParse { .. } => Code::Cdc3002,
+            CdcError::UnsupportedRow { .. } => Code::Cdc3003,
+            CdcError::MissingScn { .. } => Code::Cdc3004,
+            CdcError::ValueNotInRedo { .. } => Code::Cdc3005,
+            CdcError::UnknownOperation { .. } => Code::Cdc3006,
             CdcError::IncompleteChange { .. } => Code::Cdc3201,
             CdcError::NoSupplementalLogging { .. } => Code::Cdc3202,
             CdcError::EmulatorNotFound { .. } => Code::Cdc4001,

@@ -17,6 +17,7 @@ pub mod metrics;
 pub mod names;
 pub mod offsets;
 pub mod ops;
+pub mod oson;
 pub mod record;
 pub mod settings;
 pub mod signal;

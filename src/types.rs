@@ -283,7 +283,52 @@ impl ColumnType {
                 | ColumnType::Long
                 | ColumnType::LongRaw
                 | ColumnType::Other { .. }
-        )
+        ) || self.is_extended()
+    }
+
+    /// A VARCHAR2, NVARCHAR2 or RAW longer than the standard limits (4,000 bytes; NVARCHAR2
+    /// 2,000 characters; RAW 2,000 bytes): allowed only with MAX_STRING_SIZE=EXTENDED, and
+    /// "LogMiner treats 32 KB columns as LOBs for the purposes of supplemental logging"
+    /// (Utilities 12.1, "Supported Data Types and Table Storage Attributes").
+    pub fn is_extended(&self) -> bool {
+        match self {
+            ColumnType::Varchar2 { length } => *length > 4000,
+            ColumnType::Nvarchar2 { length } | ColumnType::Raw { length } => *length > 2000,
+            _ => false,
+        }
+    }
+
+    /// What LogMiner writes for a change of a table with a column of this type; see
+    /// [`LogMinerSupport`]. `goldengate_replication` is the ENABLE_GOLDENGATE_REPLICATION
+    /// parameter, which native JSON columns need.
+    pub fn logminer_support(&self, goldengate_replication: bool) -> LogMinerSupport {
+        match self {
+            // Utilities 12.1 "Unsupported Data Types and Table Storage Attributes": "If a table
+            // contains columns having any of these unsupported data types, then the entire
+            // table is ignored by LogMiner" (BFILE, collections, objects with nested tables and
+            // REFs).
+            ColumnType::Bfile => LogMinerSupport::TableUnsupported(
+                "LogMiner ignores tables with BFILE columns (Utilities, \"Unsupported Data Types\")",
+            ),
+            // Debezium's Oracle connector documents both as types LogMiner cannot capture, and
+            // its maintainers report that their changes come as OPERATION_CODE 255 rows that
+            // carry nothing of the change (debezium/debezium#6721).
+            ColumnType::Boolean => LogMinerSupport::TableUnsupported(
+                "LogMiner writes changes of tables with BOOLEAN columns as UNSUPPORTED rows",
+            ),
+            ColumnType::Vector { .. } => LogMinerSupport::TableUnsupported(
+                "LogMiner writes changes of tables with VECTOR columns as UNSUPPORTED rows",
+            ),
+            // "For Oracle LogMiner, the JSON data type is not emitted out-of-the-box. This data
+            // type requires that the Oracle GoldenGate feature be enabled, otherwise LogMiner
+            // emits events for a table that uses JSON as unsupported" (Debezium
+            // OracleJsonDataTypeIT; its documentation: ENABLE_GOLDENGATE_REPLICATION=TRUE).
+            ColumnType::Json if !goldengate_replication => LogMinerSupport::TableUnsupported(
+                "LogMiner writes changes of tables with JSON columns as UNSUPPORTED rows unless ENABLE_GOLDENGATE_REPLICATION is TRUE",
+            ),
+            ColumnType::Other { .. } => LogMinerSupport::NoRecordMapping,
+            _ => LogMinerSupport::Streams,
+        }
     }
 
     /// National character types, rendered with `UNISTR` in SQL_REDO.
@@ -293,6 +338,18 @@ impl ColumnType {
             ColumnType::Nvarchar2 { .. } | ColumnType::Nchar { .. } | ColumnType::Nclob
         )
     }
+}
+
+/// Whether the changes of a table with a column of some type can be streamed from LogMiner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogMinerSupport {
+    /// LogMiner writes the values: the stream carries them.
+    Streams,
+    /// LogMiner writes no usable row for any change of such a table (OPERATION_CODE 255,
+    /// UNSUPPORTED): the table can be snapshotted, not streamed. The text says why.
+    TableUnsupported(&'static str),
+    /// The type has no record mapping at all (object types, REFs, collections): CDC-3001.
+    NoRecordMapping,
 }
 
 fn split_args(text: &str) -> Result<(String, Vec<String>), String> {

@@ -173,12 +173,14 @@ fn row(code: u32, scn: u64, sql: &str) -> LogMinerRow {
     }
 }
 
-/// SQL_REDO as LogMiner writes it (oracle-facts §6), one of each statement shape.
+/// SQL_REDO as LogMiner writes it (oracle-facts §6), one of each statement shape; in this order
+/// a valid transaction (the LOB_WRITE of the INSERT's row follows it: a locator alone would be
+/// an UPDATE whose other columns the key-only WHERE lacks, CDC-3201).
 const STATEMENTS: &[(u32, &str)] = &[
     (op::INSERT, "insert into \"O\".\"T\"(\"ID\",\"NAME\",\"AT\",\"BIN\",\"C\") values ('1','it''s',TO_DATE('2024-01-31 10:00:00', 'YYYY-MM-DD HH24:MI:SS'),HEXTORAW('0aff'),EMPTY_CLOB());"),
+    (op::LOB_WRITE, "DECLARE \n loc_c CLOB; \nBEGIN\n select \"C\" into loc_c from \"O\".\"T\" where \"ID\" = '1' and ROWID = 'AAAR0sAAFAAAACIAAA' for update;\n dbms_lob.write(loc_c, 5, 1, 'Test2');\nEND;"),
     (op::UPDATE, "update \"O\".\"T\" set \"NAME\" = UNISTR('\\00e9t\\00e9'), \"AT\" = NULL where \"ID\" = '1' and \"NAME\" = 'it''s' and \"AT\" = TO_DATE('2024-01-31 10:00:00', 'YYYY-MM-DD HH24:MI:SS') and \"BIN\" = HEXTORAW('0aff') and ROWID = 'AAAR0sAAFAAAACIAAA';"),
     (op::DELETE, "delete from \"O\".\"T\" where \"ID\" = '1' and \"NAME\" IS NULL and \"BIN\" = HEXTORAW('0aff') and ROWID = 'AAAR0sAAFAAAACIAAA';"),
-    (op::LOB_WRITE, "DECLARE \n loc_c CLOB; \nBEGIN\n select \"C\" into loc_c from \"O\".\"T\" where \"ID\" = '1' and ROWID = 'AAAR0sAAFAAAACIAAA' for update;\n dbms_lob.write(loc_c, 5, 1, 'Test2');\nEND;"),
     (op::DDL, "ALTER TABLE \"O\".\"T\" ADD (\"EXTRA\" VARCHAR2(10))"),
 ];
 

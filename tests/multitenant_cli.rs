@@ -128,7 +128,6 @@ fn finish(w: std::process::Child) {
 /// The README's "Run it": the example schema (PDB1 and PDB2), a workload running, capture with
 /// the README's settings; at the end every table's latest records equal the table.
 #[test]
-#[ignore = "BOOLEAN, VECTOR and XMLTYPE do not stream yet, and LogMiner ignores ALL_TYPES (its BFILE column): issue #19"]
 fn the_readme_main_job_converges_on_the_example_schema() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("demo-db");

@@ -40,6 +40,7 @@ fn seeds(range: std::ops::Range<u64>) {
         "busy uncaptured schema",
         "redo written late (LGWR delay)",
         "host clock not UTC",
+        "LOB-like table",
     ] {
         assert!(
             feature(shape) > 0,

@@ -94,6 +94,7 @@ pub fn mining_filter(settings: &Settings, cdb: bool) -> MiningFilter {
         operation_codes: crate::stream::decode::handled_codes(),
         skip_internal_ddl: true,
         skip_mview_logs: true,
+        internal_with_row_id: true,
         owners: match owners {
             None => Owners::NotOracle,
             Some(list) => Owners::Only(list),
@@ -183,8 +184,9 @@ mod tests {
         assert!(!keeps_table(&f, &t("PDB1.BATCH.JOBS"), op::INSERT));
         assert!(!keeps_table(&f, &t("PDB2.HR.EMP"), op::INSERT));
         assert!(!keeps_table(&f, &t("PDB1.SYS.SEQ$"), op::UPDATE));
-        // Codes capture does not handle, internal DDL and materialized view logs: out.
-        assert!(!keeps_table(&f, &t("PDB1.HR.EMP"), op::MISSING_SCN));
+        // Codes the decoder ignores, internal DDL and materialized view logs: out.
+        assert!(!keeps_table(&f, &t("PDB1.HR.EMP"), op::SELECT_FOR_UPDATE));
+        assert!(keeps_table(&f, &t("PDB1.HR.EMP"), op::UNSUPPORTED));
         assert!(!keeps_table(&f, &t("PDB1.HR.MLOG$_EMP"), op::INSERT));
         assert!(!f.keeps_parts(
             op::DDL,

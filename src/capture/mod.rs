@@ -262,6 +262,9 @@ impl Capture<'_> {
             json!({"mode": format!("{:?}", s.snapshot.mode).to_lowercase(), "first_start": first_start, "position": offsets.stream}),
         )?;
         let streaming = s.snapshot.mode != SnapshotMode::SnapshotOnly;
+        if streaming {
+            not_streamable(&catalog, ops)?;
+        }
         let mut publisher = Publisher::new(
             self.connector,
             s,
@@ -761,6 +764,42 @@ pub(crate) fn table_schema(
     }
 }
 
+/// Captured tables LogMiner writes no change of (a column type it does not stream): a
+/// `table-not-streamable` ops event and a warning for each (CDC-3007); their changes will
+/// come as UNSUPPORTED rows (CDC-3003).
+fn not_streamable(catalog: &Catalog, ops: &OpsLog) -> Result<()> {
+    let mut names: Vec<&TableName> = catalog.tables.keys().collect();
+    names.sort();
+    for name in names {
+        let t = &catalog.tables[name];
+        let cols = t.history.last().map(|(_, c)| c.as_slice()).unwrap_or(&[]);
+        let why: Vec<String> = cols
+            .iter()
+            .filter_map(
+                |c| match c.data_type.logminer_support(catalog.goldengate_replication) {
+                    crate::types::LogMinerSupport::TableUnsupported(w) => {
+                        Some(format!("{} {}: {w}", c.name, c.data_type.sql_name()))
+                    }
+                    _ => None,
+                },
+            )
+            .collect();
+        if why.is_empty() {
+            continue;
+        }
+        let e = crate::errors::Code::Cdc3007;
+        tracing::warn!(
+            "{e}: {name} cannot be streamed: {}; its changes will arrive as UNSUPPORTED rows (CDC-3003)",
+            why.join("; ")
+        );
+        ops.emit(
+            "table-not-streamable",
+            json!({"table": name.to_string(), "code": e.info().code, "columns": why}),
+        )?;
+    }
+    Ok(())
+}
+
 /// Write the schema history atomically (mode 0600).
 pub(crate) fn save_history(path: &std::path::Path, catalog: &Catalog) -> Result<()> {
     let text = serde_json::to_vec_pretty(&catalog.history())
@@ -793,6 +832,12 @@ fn catalog(
     };
     let mut c = Catalog {
         cdb,
+        // Only the reason an UNSUPPORTED row gives depends on it; unknown is read as FALSE.
+        goldengate_replication: session
+            .instance_config()
+            .ok()
+            .and_then(|i| i.goldengate_replication)
+            .unwrap_or(false),
         tables: Default::default(),
     };
     for d in decisions {

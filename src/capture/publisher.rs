@@ -482,7 +482,17 @@ impl<'a> Publisher<'a> {
                 .flatten()
                 .chain(rows.into_iter().map(Ok))
             {
-                if let Some(tx) = self.buffer.push(row?)? {
+                let row = row?;
+                if row.operation_code == crate::source::model::op::MISSING_SCN {
+                    // Redo LogMiner could not read: no transaction to wait for.
+                    let e = CdcError::MissingScn {
+                        scn: row.scn,
+                        thread: row.thread,
+                    };
+                    self.unsupported_redo(e, None)?;
+                    continue;
+                }
+                if let Some(tx) = self.buffer.push(row)? {
                     if tx.start_scn < self.mined_from && !self.already_published(&tx) {
                         // Mined from its middle (e.g. after `offsets edit set-scn`): publishing
                         // it now would lose its first changes.
@@ -583,6 +593,7 @@ impl<'a> Publisher<'a> {
                 }
                 // A spill file that cannot be read is not a decoding problem.
                 Err(e @ CdcError::Io { .. }) => return Err(e),
+                Err(e) if e.is_unsupported_redo() => self.unsupported_redo(e, Some(&tx))?,
                 Err(e) if self.settings.on_decode_error == OnDecodeError::Dlq => {
                     self.dead_letter(&tx, &e)?
                 }
@@ -708,6 +719,46 @@ impl<'a> Publisher<'a> {
             }
         }
         Ok(())
+    }
+
+    /// A change LogMiner did not give in full: counted, an `unsupported-redo` ops event, then
+    /// what cdc.on.unsupported.redo says (stop, go on, or a dead letter too).
+    fn unsupported_redo(&mut self, e: CdcError, tx: Option<&Committed>) -> Result<()> {
+        use crate::settings::OnUnsupportedRedo;
+        let code = e.code().info().code;
+        *self
+            .status
+            .board()
+            .stream
+            .unsupported
+            .entry(code.to_string())
+            .or_default() += 1;
+        let action = match self.settings.on_unsupported_redo {
+            OnUnsupportedRedo::Fail => "fail",
+            OnUnsupportedRedo::Skip => "skip",
+            OnUnsupportedRedo::Dlq => "dlq",
+        };
+        self.status.emit(
+            "unsupported-redo",
+            serde_json::json!({
+                "code": code,
+                "error": e.to_string(),
+                "xid": tx.map(|t| t.xid.clone()),
+                "commit_scn": tx.map(|t| t.commit_scn),
+                "action": action,
+            }),
+        )?;
+        match self.settings.on_unsupported_redo {
+            OnUnsupportedRedo::Fail => Err(e),
+            OnUnsupportedRedo::Skip => {
+                tracing::warn!("{e}: skipped (cdc.on.unsupported.redo=skip)");
+                Ok(())
+            }
+            OnUnsupportedRedo::Dlq => {
+                let none = Committed::for_tests("", 0, 0, 0, "");
+                self.dead_letter(tx.unwrap_or(&none), &e)
+            }
+        }
     }
 
     fn dead_letter(&mut self, tx: &Committed, e: &CdcError) -> Result<()> {

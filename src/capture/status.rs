@@ -84,6 +84,9 @@ pub struct StreamStats {
     pub rows_captured: u64,
     /// Changes written to the dead-letter output (cdc.on.decode.error=dlq), by CDC code.
     pub dead_letters: BTreeMap<String, u64>,
+    /// Changes LogMiner did not give in full (CDC-3003 … CDC-3006), by CDC code, whatever
+    /// cdc.on.unsupported.redo did with them.
+    pub unsupported: BTreeMap<String, u64>,
 }
 
 /// The sink's numbers.
@@ -180,6 +183,11 @@ impl FlowWatch {
 }
 
 impl Status {
+    /// Append an ops event.
+    pub fn emit(&self, event: &str, fields: serde_json::Value) -> crate::errors::Result<()> {
+        self.ops.emit(event, fields)
+    }
+
     pub fn new(ops: Arc<OpsLog>) -> Status {
         Status {
             board: Arc::new(Mutex::new(Board {

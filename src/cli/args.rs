@@ -494,6 +494,14 @@ pub struct EmulatorWorkloadArgs {
     /// Percent of commits that share their commit SCN with the previous commit
     #[arg(long, default_value_t = 3)]
     pub shared_commit_pct: u8,
+    /// Percent of CLOB, NCLOB, BLOB, JSON, XMLTYPE and extended VARCHAR2 values written longer
+    /// than a row keeps (out of line: LOB_WRITE, XML DOC WRITE, 32K_WRITE rows)
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(0..=100))]
+    pub lob_pct: u8,
+    /// Percent of updates that change a CLOB or BLOB piece by piece through its locator
+    /// (DBMS_LOB.WRITE at an offset, ERASE, TRIM); capture cannot rebuild those (CDC-3005)
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=100))]
+    pub lob_edit_pct: u8,
     /// Only these tables (default: every table)
     #[arg(long, value_delimiter = ',', value_name = "T1,T2")]
     pub tables: Vec<String>,

@@ -166,6 +166,8 @@ fn workload(
         shared_commit_pct: a.shared_commit_pct.min(100),
         tables,
         seed: a.seed,
+        lob_pct: a.lob_pct,
+        lob_edit_pct: a.lob_edit_pct,
     };
     let mut writer = emulator::writer::Writer::open(&dir, clock::system(), true)?;
     let summary = workload::Workload::new(&mut writer, options)?.run(&|| false)?;

@@ -252,9 +252,30 @@ fn iot_key(f: &Facts) -> Finding {
     )
 }
 
+/// Which column types of the captured tables stream, which only snapshot (LogMiner writes
+/// their tables' changes as UNSUPPORTED rows) and which are refused (no record mapping).
 fn column_types(f: &Facts, captured: &[Resolved]) -> Finding {
+    use crate::types::LogMinerSupport;
     let mut severity = Severity::Warn;
     let (mut found, mut fixes) = (Vec::new(), Vec::new());
+    // ENABLE_GOLDENGATE_REPLICATION; unknown (V$PARAMETER not readable) counts as FALSE.
+    let gg = f
+        .config
+        .as_ref()
+        .ok()
+        .and_then(|c| c.goldengate_replication);
+    let (mut streams, mut snapshot_only, mut refused) = (
+        Vec::<String>::new(),
+        Vec::<String>::new(),
+        Vec::<String>::new(),
+    );
+    let note = |list: &mut Vec<String>, ty: &ColumnType| {
+        let name = ty.sql_name();
+        let base = name.split('(').next().unwrap_or(&name).to_string();
+        if !list.contains(&base) {
+            list.push(base);
+        }
+    };
     for r in captured {
         let name = &r.info.name;
         match &r.outcome {
@@ -279,6 +300,46 @@ fn column_types(f: &Facts, captured: &[Resolved]) -> Finding {
             }
             _ => {}
         }
+        // LogMiner looks at the table's columns, excluded ones too.
+        let mut unstreamable = Vec::new();
+        for c in &r.info.columns {
+            match c.data_type.logminer_support(gg.unwrap_or(false)) {
+                LogMinerSupport::Streams => note(&mut streams, &c.data_type),
+                LogMinerSupport::NoRecordMapping => note(&mut refused, &c.data_type),
+                LogMinerSupport::TableUnsupported(why) => {
+                    note(&mut snapshot_only, &c.data_type);
+                    unstreamable.push((c, why));
+                }
+            }
+        }
+        if r.outcome.is_err() {
+            continue;
+        }
+        if !unstreamable.is_empty() && f.streams() {
+            severity = Severity::Fail;
+            for (c, why) in &unstreamable {
+                let unknown = if c.data_type == ColumnType::Json && gg.is_none() {
+                    " (ENABLE_GOLDENGATE_REPLICATION could not be read)"
+                } else {
+                    ""
+                };
+                found.push(format!(
+                    "{name}.{} is {}: {why}{unknown}; the snapshot reads it, but every change of the table arrives without its values (CDC-3003)",
+                    c.name,
+                    c.data_type.sql_name()
+                ));
+            }
+            let json = unstreamable
+                .iter()
+                .any(|(c, _)| c.data_type == ColumnType::Json);
+            fixes.push(if json {
+                "ALTER SYSTEM SET ENABLE_GOLDENGATE_REPLICATION = TRUE SCOPE = BOTH;  # JSON columns".to_string()
+            } else {
+                format!(
+                    "cdc.tables.exclude: [{name}]  # or cdc.snapshot.mode: snapshot_only, or keep the values in types LogMiner streams (a BFILE's directory and name in VARCHAR2 columns)"
+                )
+            });
+        }
         let bfiles: Vec<&str> = r
             .info
             .columns
@@ -286,19 +347,8 @@ fn column_types(f: &Facts, captured: &[Resolved]) -> Finding {
             .filter(|c| c.data_type == ColumnType::Bfile)
             .map(|c| c.name.as_str())
             .collect();
-        if bfiles.is_empty() || r.outcome.is_err() {
-            continue;
-        }
-        if f.streams() {
-            severity = Severity::Fail;
-            found.push(format!(
-                "{name} has BFILE column {}: LogMiner ignores the whole table, so none of its changes are streamed",
-                bfiles.join(", ")
-            ));
-            fixes.push(format!(
-                "cdc.tables.exclude: [{name}]  # or keep the file's directory and name in VARCHAR2 columns instead of a BFILE"
-            ));
-        } else if f.kind == super::facts::SourceKind::Oracle
+        if !bfiles.is_empty()
+            && f.kind == super::facts::SourceKind::Oracle
             && r.target()
                 .is_some_and(|t| t.columns.iter().any(|c| c.data_type == ColumnType::Bfile))
         {
@@ -317,15 +367,27 @@ fn column_types(f: &Facts, captured: &[Resolved]) -> Finding {
             ));
         }
     }
-    items(
-        severity,
-        found,
-        fixes,
-        format!(
-            "every column of the {} captured tables has a record mapping",
+    let list = |l: &[String]| {
+        if l.is_empty() {
+            "none".to_string()
+        } else {
+            l.join(", ")
+        }
+    };
+    let summary = format!(
+        "stream: {}; snapshot only: {}; refused: {} (commands/types.md)",
+        list(&streams),
+        list(&snapshot_only),
+        list(&refused)
+    );
+    if found.is_empty() {
+        return Finding::pass(format!(
+            "every column of the {} captured tables has a record mapping; {summary}",
             captured.len()
-        ),
-    )
+        ));
+    }
+    found.push(summary);
+    items(severity, found, fixes, String::new())
 }
 
 fn name_length(f: &Facts, captured: &[Resolved]) -> Finding {

@@ -505,7 +505,8 @@ fn an_unsupported_column_type_fails_with_the_exclusion_that_fixes_it() {
     assert_eq!(problems(&r), vec![("tables.column-types", Severity::Fail)]);
     assert_eq!(
         get(&r, "tables.column-types").found,
-        "HR.MAP.SHAPE is MDSYS.SDO_GEOMETRY: no record mapping, the snapshot stops (CDC-3001)"
+        "HR.MAP.SHAPE is MDSYS.SDO_GEOMETRY: no record mapping, the snapshot stops (CDC-3001)\n\
+         stream: VARCHAR2, NUMBER, DATE; snapshot only: none; refused: MDSYS.SDO_GEOMETRY (commands/types.md)"
     );
     assert_eq!(
         fix(&r, "tables.column-types"),

@@ -248,6 +248,14 @@ fn render_parts(b: &Board, m: &SnapshotMetrics) -> String {
     for (code, n) in &s.dead_letters {
         o.sample("stream_dead_letters_total", &[("code", code)], *n as f64);
     }
+    o.family(
+        "stream_unsupported_total",
+        "counter",
+        "Changes LogMiner did not give in full (UNSUPPORTED rows, MISSING_SCN, values not in the redo, unknown operation codes), by CDC code, whatever cdc.on.unsupported.redo did with them.",
+    );
+    for (code, n) in &s.unsupported {
+        o.sample("stream_unsupported_total", &[("code", code)], *n as f64);
+    }
     o.one(
         "stream_rows_mined_total",
         "counter",

@@ -90,6 +90,14 @@ pub enum OnDecodeError {
     Dlq,
 }
 
+/// cdc.on.unsupported.redo: a change LogMiner did not give in full (CDC-3003 … CDC-3006).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnUnsupportedRedo {
+    Fail,
+    Skip,
+    Dlq,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SinkType {
     File,
@@ -235,6 +243,7 @@ pub struct Settings {
     pub keys: BTreeMap<TableName, Vec<String>>,
     pub key_missing: KeyMissing,
     pub on_decode_error: OnDecodeError,
+    pub on_unsupported_redo: OnUnsupportedRedo,
     pub columns_exclude: Vec<ColumnRef>,
     pub sink: SinkSettings,
     pub stream: StreamSettings,
@@ -420,6 +429,11 @@ impl Settings {
             on_decode_error: match v.text(keys::ON_DECODE_ERROR).as_str() {
                 "dlq" => OnDecodeError::Dlq,
                 _ => OnDecodeError::Fail,
+            },
+            on_unsupported_redo: match v.text(keys::ON_UNSUPPORTED_REDO).as_str() {
+                "skip" => OnUnsupportedRedo::Skip,
+                "dlq" => OnUnsupportedRedo::Dlq,
+                _ => OnUnsupportedRedo::Fail,
             },
             columns_exclude,
             sink: SinkSettings {

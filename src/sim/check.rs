@@ -461,22 +461,41 @@ pub fn check(
         .into_iter()
         .map(|(t, rows)| (t, rows.into_iter().map(|(k, r)| (k, (0, r))).collect()))
         .collect();
+    // A key change is a `d` then a `c` of the same change (same SCN and transaction): the `c`
+    // has the placeholder for LOB-like values the redo does not hold, which a consumer takes
+    // from the row the `d` removed.
+    let mut moved: Option<(String, Json, Json, Map<String, Json>)> = None;
     for r in &recs {
         let Some(topic) = r["topic"].as_str() else {
             continue;
         };
         let table = topic.split_once('.').map_or(topic, |(_, t)| t).to_string();
         let key = canonical(&r["key"]);
-        let rows = latest.entry(table).or_default();
+        let at = (
+            field(r, &["value", "source", "scn"]).clone(),
+            field(r, &["value", "source", "txId"]).clone(),
+        );
+        let from = moved
+            .take()
+            .filter(|(t, scn, tx, _)| *t == table && *scn == at.0 && *tx == at.1)
+            .map(|(_, _, _, row)| row);
+        let rows = latest.entry(table.clone()).or_default();
         match field(r, &["value", "op"]).as_str() {
             Some("d") => {
-                rows.remove(&key);
+                if let Some((_, row)) = rows.remove(&key) {
+                    moved = Some((table, at.0, at.1, row));
+                }
             }
-            _ => {
+            op => {
                 if let Some(after) = field(r, &["value", "after"]).as_object() {
                     let mut after = after.clone();
+                    let old = match (rows.get(&key), op) {
+                        (Some((_, old)), _) => Some(old),
+                        (None, Some("c")) => from.as_ref(),
+                        _ => None,
+                    };
                     // A LOB the change left alone (the placeholder): a consumer keeps its value.
-                    if let Some((_, old)) = rows.get(&key) {
+                    if let Some(old) = old {
                         for (col, v) in after.iter_mut() {
                             if is_unavailable(v) {
                                 *v = old.get(col).cloned().unwrap_or(Json::Null);

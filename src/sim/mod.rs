@@ -3,7 +3,10 @@
 //! a restart from what is on disk; after every run the eight invariants are checked against the
 //! emulator's own table contents ([`check`]).
 //!
-//! A seed decides everything: the schema, the workload (mix, long transactions, rollbacks,
+//! A seed decides everything: the schema (with or without a table of CLOB, BLOB, JSON, XMLTYPE
+//! and extended VARCHAR2 columns, whose values the workload makes long by `lob_pct`, so every
+//! redo form of [`crate::source::emulator::lob_redo`] but piecewise edits is drawn), the
+//! workload (mix, long transactions, rollbacks,
 //! savepoint rollbacks, key updates, row movement, ADD/DROP COLUMN, CREATE TABLE), the settings
 //! (chunk size, threads, pending-chunk limit, snapshot mode, mining window, buffer memory), the
 //! signals sent through the file spool (execute/pause/resume/stop-snapshot), the faults
@@ -116,6 +119,7 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
     world
         .borrow_mut()
         .set_create_table_every(plan.features.create_table_every);
+    world.borrow_mut().set_lob_pct(plan.environment.lob_pct);
     let sender = Rc::new(RefCell::new(signals::Sender::new(
         &state,
         ChaCha8Rng::seed_from_u64(plan.seed ^ 0x5197_a15e_5e7d_0001),
@@ -325,6 +329,9 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
         *f.entry(format!("PDBs: {}", env.pdbs)).or_default() += 1;
         if env.busy_schema {
             *f.entry("busy uncaptured schema".into()).or_default() += 1;
+        }
+        if env.lob_table {
+            *f.entry("LOB-like table".into()).or_default() += 1;
         }
         if env.redo_write_delay_ms > 0 {
             *f.entry("redo written late (LGWR delay)".into())

@@ -71,6 +71,15 @@ pub struct Environment {
     pub redo_write_delay_ms: u64,
     /// `database.host_utc_offset`: the host's clock, which LogMiner's times are in.
     pub host_utc_offset: &'static str,
+    /// A table `SHOP.DOCS` with CLOB, BLOB, JSON, XMLTYPE and extended VARCHAR2 columns (the
+    /// database with ENABLE_GOLDENGATE_REPLICATION and MAX_STRING_SIZE=EXTENDED), so every
+    /// redo form of a LOB-like value is drawn; from a stream of its own (added later).
+    pub lob_table: bool,
+    /// Its initial rows.
+    pub lob_rows: u64,
+    /// The workload's `lob_pct`: values past what a row keeps (locators, LOB_WRITE pieces,
+    /// XML DOC and 32K rows).
+    pub lob_pct: u8,
 }
 
 impl Default for Environment {
@@ -82,6 +91,9 @@ impl Default for Environment {
             busy_rows: 0,
             redo_write_delay_ms: 0,
             host_utc_offset: "+00:00",
+            lob_table: false,
+            lob_rows: 0,
+            lob_pct: 0,
         }
     }
 }
@@ -95,6 +107,17 @@ impl Environment {
             busy_rows: r.gen_range(0..80),
             redo_write_delay_ms: [0, 0, 0, 40, 300, 3000][r.gen_range(0..6)],
             host_utc_offset: ["+00:00", "+00:00", "+05:30", "-08:00", "+13:45"][r.gen_range(0..5)],
+            ..Environment::draw_lobs(seed)
+        }
+    }
+
+    fn draw_lobs(seed: u64) -> Environment {
+        let mut r = ChaCha8Rng::seed_from_u64(seed ^ 0x10b5_0f0c_1a55_0b1d);
+        Environment {
+            lob_table: r.gen_range(0..3) == 0,
+            lob_rows: r.gen_range(0..40),
+            lob_pct: [0, 10, 30, 60][r.gen_range(0..4)],
+            ..Environment::default()
         }
     }
 

@@ -23,8 +23,13 @@ pub fn schema_yaml(rng: &mut ChaCha8Rng, env: &Environment) -> String {
     } else {
         ""
     };
+    let lobs = if env.lob_table {
+        "  goldengate_replication: true\n  max_string_size: extended\n"
+    } else {
+        ""
+    };
     let mut s = format!(
-        "seed: {}\ndatabase:\n{cdb}  redo_threads: {threads}\n  redo_write_delay_ms: {}\n  host_utc_offset: \"{}\"\n  log_size: {}\ntables:\n",
+        "seed: {}\ndatabase:\n{cdb}{lobs}  redo_threads: {threads}\n  redo_write_delay_ms: {}\n  host_utc_offset: \"{}\"\n  log_size: {}\ntables:\n",
         rng.gen::<u32>(),
         env.redo_write_delay_ms,
         env.host_utc_offset,
@@ -95,6 +100,26 @@ pub fn schema_yaml(rng: &mut ChaCha8Rng, env: &Environment) -> String {
             env.busy_rows
         ));
     }
+    if env.lob_table {
+        // Last, so the tables above keep the rows they had before it was drawn.
+        s.push_str(&format!(
+            r#"  - name: {}
+    columns:
+      - {{ name: ID, type: NUMBER(10), nullable: false }}
+      - {{ name: TITLE, type: VARCHAR2(40) }}
+      - {{ name: BODY, type: CLOB, null_pct: 10 }}
+      - {{ name: PIC, type: BLOB, null_pct: 10 }}
+      - {{ name: META, type: JSON }}
+      - {{ name: PAGE, type: XMLTYPE, null_pct: 10 }}
+      - {{ name: LONGTEXT, type: VARCHAR2(8000) }}
+    primary_key: [ID]
+    supplemental_logging: all
+    rows: {}
+"#,
+            env.table_name("SHOP.DOCS"),
+            env.lob_rows
+        ));
+    }
     s
 }
 
@@ -157,6 +182,8 @@ impl World {
             shared_commit_pct: rng.gen_range(0..20),
             tables: Vec::new(),
             seed: 0,
+            lob_pct: 0,
+            lob_edit_pct: 0,
         };
         let mut w = World {
             writer,
@@ -175,6 +202,11 @@ impl World {
     /// CREATE TABLE every `n` workload transactions of a batch (0: never).
     pub fn set_create_table_every(&mut self, n: u64) {
         self.options.create_table_every = n;
+    }
+
+    /// The workload's `lob_pct` (its LOB choices have a random source of their own).
+    pub fn set_lob_pct(&mut self, pct: u8) {
+        self.options.lob_pct = pct;
     }
 
     /// The settings whose `cdc.tables.*` decide which tables [`World::table_names`] lists.

@@ -258,6 +258,8 @@ tables:
         shared_commit_pct: 0,
         tables: vec![],
         seed: 3,
+        lob_pct: 0,
+        lob_edit_pct: 0,
     };
     let summary = workload::Workload::new(&mut w, opts)
         .unwrap()
@@ -369,6 +371,8 @@ fn chunks_equal_the_table_as_of_their_scn_under_a_concurrent_workload() {
                 shared_commit_pct: 10,
                 tables: vec![],
                 seed: 5,
+                lob_pct: 0,
+                lob_edit_pct: 0,
             };
             workload::Workload::new(&mut w, opts)
                 .unwrap()

@@ -114,6 +114,10 @@ pub struct MiningFilter {
     pub skip_internal_ddl: bool,
     /// Leave out rows of materialized view logs ([`is_mview_log`]).
     pub skip_mview_logs: bool,
+    /// Keep INTERNAL rows (OPERATION_CODE 0) only with a ROW_ID other than
+    /// `AAAAAAAAAAAAAAAAAA`: those that end a statement whose LOB rows came first (Debezium
+    /// mines them the same way, `ROW_ID NOT LIKE '%AAAAAAAAAAAA'`, debezium/debezium#8076).
+    pub internal_with_row_id: bool,
     /// The SEG_OWNER condition.
     pub owners: Owners,
     /// Tables kept whatever the owner condition says, as (SEG_OWNER, TABLE_NAME) compared
@@ -126,6 +130,12 @@ pub struct MiningFilter {
 impl MiningFilter {
     /// Whether the row passes, evaluated as the SQL rendering would be.
     pub fn keeps(&self, row: &LogMinerRow) -> bool {
+        if self.internal_with_row_id
+            && row.operation_code == op::INTERNAL
+            && row.row_id == super::rowid::LOB_ROWID
+        {
+            return false;
+        }
         self.keeps_parts(
             row.operation_code,
             row.info.as_deref(),

@@ -394,6 +394,14 @@ pub fn written_bound(threads: &[RedoThread]) -> Option<Scn> {
 
 /// V$LOGMNR_CONTENTS operation codes used by the tool.
 pub mod op {
+    // V$LOGMNR_CONTENTS.OPERATION_CODE values. The Reference (19c, V$LOGMNR_CONTENTS.OPERATION)
+    // documents INTERNAL, INSERT, DELETE, UPDATE, DDL, START, COMMIT, SEL_LOB_LOCATOR, LOB_WRITE,
+    // LOB_TRIM, SELECT_FOR_UPDATE, LOB_ERASE, MISSING_SCN, ROLLBACK, XML DOC BEGIN, XML DOC
+    // WRITE, XML DOC END and UNSUPPORTED; the codes are the ones Debezium's `EventType` maps
+    // them to. 27 (REPLICATION_MARKER) and 91..93 (the 32K_BEGIN/WRITE/END rows of VARCHAR2
+    // values over 4,000 bytes with MAX_STRING_SIZE=EXTENDED) are undocumented codes real
+    // LogMiner output carries (Debezium `EventType`, `ExtendedStringParser`).
+    pub const INTERNAL: u32 = 0;
     pub const INSERT: u32 = 1;
     pub const DELETE: u32 = 2;
     pub const UPDATE: u32 = 3;
@@ -403,33 +411,50 @@ pub mod op {
     pub const SELECT_LOB_LOCATOR: u32 = 9;
     pub const LOB_WRITE: u32 = 10;
     pub const LOB_TRIM: u32 = 11;
+    pub const SELECT_FOR_UPDATE: u32 = 25;
+    pub const REPLICATION_MARKER: u32 = 27;
     pub const LOB_ERASE: u32 = 29;
     pub const MISSING_SCN: u32 = 34;
     pub const ROLLBACK: u32 = 36;
+    pub const XML_BEGIN: u32 = 68;
+    pub const XML_WRITE: u32 = 70;
+    pub const XML_END: u32 = 71;
+    pub const EXTENDED_STRING_BEGIN: u32 = 91;
+    pub const EXTENDED_STRING_WRITE: u32 = 92;
+    pub const EXTENDED_STRING_END: u32 = 93;
     pub const UNSUPPORTED: u32 = 255;
 
     /// V$LOGMNR_CONTENTS.OPERATION for a code.
     pub fn name(code: u32) -> &'static str {
         match code {
+            INTERNAL => "INTERNAL",
             INSERT => "INSERT",
             DELETE => "DELETE",
             UPDATE => "UPDATE",
             DDL => "DDL",
             START => "START",
             COMMIT => "COMMIT",
-            SELECT_LOB_LOCATOR => "SELECT_LOB_LOCATOR",
+            SELECT_LOB_LOCATOR => "SEL_LOB_LOCATOR",
             LOB_WRITE => "LOB_WRITE",
             LOB_TRIM => "LOB_TRIM",
+            SELECT_FOR_UPDATE => "SELECT_FOR_UPDATE",
+            REPLICATION_MARKER => "REPLICATION_MARKER",
             LOB_ERASE => "LOB_ERASE",
             MISSING_SCN => "MISSING_SCN",
             ROLLBACK => "ROLLBACK",
+            XML_BEGIN => "XML DOC BEGIN",
+            XML_WRITE => "XML DOC WRITE",
+            XML_END => "XML DOC END",
+            EXTENDED_STRING_BEGIN => "32K_BEGIN",
+            EXTENDED_STRING_WRITE => "32K_WRITE",
+            EXTENDED_STRING_END => "32K_END",
             _ => "UNSUPPORTED",
         }
     }
 }
 
 /// One row of V$LOGMNR_CONTENTS (the columns oracle-facts §5 lists).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LogMinerRow {
     pub scn: Scn,
     /// Set on COMMIT rows; NULL on others (the tool mines without COMMITTED_DATA_ONLY).
@@ -531,6 +556,13 @@ pub struct InstanceConfig {
     pub compatible: Option<String>,
     /// The UNDO_TABLESPACE parameter, e.g. `UNDOTBS1`.
     pub undo_tablespace: Option<String>,
+    /// ENABLE_GOLDENGATE_REPLICATION: LogMiner writes changes of native JSON columns only
+    /// when it is TRUE.
+    #[serde(default)]
+    pub goldengate_replication: Option<bool>,
+    /// MAX_STRING_SIZE: `STANDARD` or `EXTENDED`.
+    #[serde(default)]
+    pub max_string_size: Option<String>,
     pub processes: Option<ResourceUse>,
     pub sessions: Option<ResourceUse>,
     pub archive_destinations: Option<Vec<ArchiveDestination>>,

@@ -11,6 +11,7 @@ use super::decode::Handling;
 use super::spill::{self, SpillFile};
 use crate::errors::Result;
 use crate::source::model::{op, LogMinerRow, Scn};
+use crate::source::rowid::LOB_ROWID;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::iter::Peekable;
@@ -195,8 +196,21 @@ fn is_partial(xid: &str) -> bool {
     xid.len() == 16 && xid[8..].eq_ignore_ascii_case(UNKNOWN_SQN)
 }
 
-fn is_change(r: &LogMinerRow) -> bool {
-    matches!(r.operation_code, op::INSERT | op::UPDATE | op::DELETE)
+/// A row an undo row (ROLLBACK = 1) can undo: a DML row, the INTERNAL row that ends a
+/// statement, an UNSUPPORTED row.
+fn is_undoable(r: &LogMinerRow) -> bool {
+    matches!(
+        r.operation_code,
+        op::INSERT | op::UPDATE | op::DELETE | op::INTERNAL | op::UNSUPPORTED
+    )
+}
+
+/// A row of a statement's rows (DML, LOB, XML, extended string).
+fn is_statement_row(r: &LogMinerRow) -> bool {
+    matches!(
+        Handling::of(r.operation_code),
+        Handling::Dml | Handling::Piece(_)
+    )
 }
 
 impl TxBuffer {
@@ -314,11 +328,16 @@ impl TxBuffer {
         Ok(())
     }
 
-    /// Cancel the newest change of `row`'s ROW_ID in `tx` (memory first, then its spill file),
-    /// with the LOB writes that followed it.
+    /// Cancel the newest change of `row`'s ROW_ID in `tx` (memory first, then its spill file)
+    /// with the rest of its statement: the rows with the empty ROW_ID right before it (the
+    /// INSERT or UPDATE and the LOB, XML and extended-string rows of a statement that ended
+    /// with this row, debezium/debezium#7472), and LOB_WRITE rows with its ROW_ID right after it
+    /// (the combined form, preamble and write in one row).
     fn undo(tx: &mut OpenTx, row: &LogMinerRow) -> Result<u64> {
         let rid = row.row_id.as_str();
         let lob_of = |r: &LogMinerRow| r.operation_code == op::LOB_WRITE && r.row_id == rid;
+        let leader = |r: &LogMinerRow| r.row_id == LOB_ROWID && is_statement_row(r);
+        let target = |r: &LogMinerRow| r.row_id == rid && is_undoable(r);
         let mut freed = 0;
         let mut remove = |tx: &mut OpenTx, i: usize| {
             let r = tx.rows.remove(i);
@@ -326,18 +345,23 @@ impl TxBuffer {
             tx.bytes = tx.bytes.saturating_sub(b);
             freed += b;
         };
-        if let Some(i) = tx
-            .rows
-            .iter()
-            .rposition(|r| r.row_id == rid && is_change(r))
-        {
+        if let Some(mut i) = tx.rows.iter().rposition(target) {
             remove(tx, i);
             // LOB writes that belonged to the undone change go with it.
             while i < tx.rows.len() && lob_of(&tx.rows[i]) {
                 remove(tx, i);
             }
+            while i > 0 && leader(&tx.rows[i - 1]) {
+                i -= 1;
+                remove(tx, i);
+            }
+            if i == 0 {
+                if let Some(file) = tx.spill.as_mut() {
+                    file.cancel_trailing(leader)?;
+                }
+            }
         } else if let Some(file) = tx.spill.as_mut() {
-            let found = file.cancel_newest(|r| r.row_id == rid && is_change(r), lob_of)?;
+            let found = file.cancel_newest(target, lob_of, leader)?;
             if found == Some(true) {
                 while !tx.rows.is_empty() && lob_of(&tx.rows[0]) {
                     remove(tx, 0);
@@ -370,9 +394,11 @@ impl TxBuffer {
         };
         let mut scratch = [0u8; 32];
         let key = self.key_for(&row.xid, &mut scratch);
-        let Some(handling) = Handling::of(row.operation_code) else {
+        let handling = Handling::of(row.operation_code);
+        // INTERNAL rows matter only as the end of a statement, with the row's own ROW_ID.
+        if handling == Handling::StatementEnd && row.row_id == LOB_ROWID {
             return Ok(None);
-        };
+        }
         match handling {
             Handling::Start => {
                 let tx = self.open.entry(key.into_owned()).or_default();
@@ -415,7 +441,12 @@ impl TxBuffer {
                 self.take(&format!("{}{UNKNOWN_SQN}", prefix(&key)));
                 Ok(None)
             }
-            Handling::Dml | Handling::LobWrite | Handling::Ddl => {
+            Handling::Ignored => Ok(None),
+            Handling::Dml
+            | Handling::Piece(_)
+            | Handling::StatementEnd
+            | Handling::Ddl
+            | Handling::Reported => {
                 // Looked up by the borrowed key; a key is only allocated for a new transaction.
                 let tx = match self.open.get_mut(key.as_ref()) {
                     Some(tx) => tx,

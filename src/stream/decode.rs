@@ -2,10 +2,15 @@
 //! decoded with each table's columns as of the change's SCN (the schema history).
 
 use super::buffer::{Committed, TxRows};
-use super::parse::{into_value, parse_dml, parse_lob_write, to_value, DmlKind, Literal};
+use super::parse::{
+    into_value, parse_dml, parse_extended_begin, parse_extended_write, parse_lob_row,
+    parse_xml_begin, parse_xml_write, to_value, DmlKind, Literal,
+};
+use super::statement::Build;
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
 use crate::source::model::{op, ColumnInfo, LogMinerRow, Scn, TableInfo};
+use crate::source::rowid::LOB_ROWID;
 use crate::types::{ColumnType, Value};
 use std::collections::{HashMap, VecDeque};
 
@@ -38,6 +43,8 @@ impl TableSchema {
 pub struct Catalog {
     /// A multitenant database: SRC_CON_NAME is the PDB part of table names.
     pub cdb: bool,
+    /// ENABLE_GOLDENGATE_REPLICATION, for the reason an UNSUPPORTED row gives.
+    pub goldengate_replication: bool,
     pub tables: HashMap<TableName, TableSchema, foldhash::fast::RandomState>,
 }
 
@@ -169,9 +176,9 @@ pub enum Event {
 }
 
 /// What capture does with a V$LOGMNR_CONTENTS row, by OPERATION_CODE: the one table the
-/// transaction buffer and the decoder dispatch on. The mining filter's operation codes are
-/// derived from it ([`handled_codes`]), so the query never leaves out a row they handle; a
-/// code handled here is mined from then on.
+/// transaction buffer and the decoder dispatch on ([`HANDLING`]). The mining filter's operation
+/// codes are derived from it ([`handled_codes`]): every code with a decision other than
+/// [`Handling::Ignored`] is mined, so the query never leaves out a row capture acts on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Handling {
     /// A transaction starts (buffer).
@@ -182,30 +189,160 @@ pub enum Handling {
     Rollback,
     /// INSERT, UPDATE, DELETE (and their undo rows, ROLLBACK = 1).
     Dml,
-    /// A LOB's content, merged into the change it follows.
-    LobWrite,
+    /// A row of a value written apart from its statement's DML: merged into that change.
+    Piece(PieceKind),
+    /// INTERNAL: with the row's own ROW_ID it ends a statement whose other rows carried
+    /// `AAAAAAAAAAAAAAAAAA` (and marks where an undone statement starts); others are dropped.
+    StatementEnd,
     /// DDL of a captured table, or a CREATE TABLE.
     Ddl,
+    /// Changes no data capture publishes: not mined.
+    Ignored,
+    /// LogMiner could not give the change (UNSUPPORTED), lost redo (MISSING_SCN), or wrote a
+    /// code no table entry knows: counted, an `unsupported-redo` ops event, and
+    /// `cdc.on.unsupported.redo` decides (stop, skip or dead-letter).
+    Reported,
 }
 
+/// The rows of a value written apart from its statement's DML.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PieceKind {
+    /// SEL_LOB_LOCATOR: the row and column of the LOB the next rows write.
+    LobLocator,
+    LobWrite,
+    LobTrim,
+    LobErase,
+    XmlBegin,
+    XmlWrite,
+    XmlEnd,
+    ExtendedBegin,
+    ExtendedWrite,
+    ExtendedEnd,
+}
+
+/// Every OPERATION_CODE with a decision, and why. Oracle documents 0–7, 9–11, 25, 29, 34,
+/// 36, 68, 70, 71 and 255 (Reference, V$LOGMNR_CONTENTS.OPERATION); 27 and 91–93 are in real
+/// output (Debezium `EventType`). Any other code gets [`Handling::Reported`] and is not mined.
+pub const HANDLING: &[(u32, Handling, &str)] = &[
+    (
+        op::INTERNAL,
+        Handling::StatementEnd,
+        "the end of a statement whose LOB, XML or extended-string rows came first",
+    ),
+    (op::INSERT, Handling::Dml, "a row inserted"),
+    (op::DELETE, Handling::Dml, "a row deleted"),
+    (op::UPDATE, Handling::Dml, "a row updated"),
+    (
+        op::DDL,
+        Handling::Ddl,
+        "a captured table's definition changed, or a table was created",
+    ),
+    (op::START, Handling::Start, "a transaction starts"),
+    (op::COMMIT, Handling::Commit, "a transaction commits"),
+    (
+        op::SELECT_LOB_LOCATOR,
+        Handling::Piece(PieceKind::LobLocator),
+        "which row and LOB column the next LOB rows write",
+    ),
+    (
+        op::LOB_WRITE,
+        Handling::Piece(PieceKind::LobWrite),
+        "DBMS_LOB.WRITE of part of a LOB",
+    ),
+    (
+        op::LOB_TRIM,
+        Handling::Piece(PieceKind::LobTrim),
+        "DBMS_LOB.TRIM of a LOB",
+    ),
+    (
+        op::SELECT_FOR_UPDATE,
+        Handling::Ignored,
+        "a row locked by SELECT … FOR UPDATE: no change",
+    ),
+    (
+        op::REPLICATION_MARKER,
+        Handling::Ignored,
+        "GoldenGate's replication marker: no change",
+    ),
+    (
+        op::LOB_ERASE,
+        Handling::Piece(PieceKind::LobErase),
+        "DBMS_LOB.ERASE of part of a LOB",
+    ),
+    (
+        op::MISSING_SCN,
+        Handling::Reported,
+        "LogMiner found a gap in the redo (CDC-3004)",
+    ),
+    (op::ROLLBACK, Handling::Rollback, "a transaction rolls back"),
+    (
+        op::XML_BEGIN,
+        Handling::Piece(PieceKind::XmlBegin),
+        "which row and XMLTYPE column the next XML rows write",
+    ),
+    (
+        op::XML_WRITE,
+        Handling::Piece(PieceKind::XmlWrite),
+        "part of an XML document",
+    ),
+    (
+        op::XML_END,
+        Handling::Piece(PieceKind::XmlEnd),
+        "the end of an XML document",
+    ),
+    (
+        op::EXTENDED_STRING_BEGIN,
+        Handling::Piece(PieceKind::ExtendedBegin),
+        "which row and column a VARCHAR2 value over 4,000 bytes is written to",
+    ),
+    (
+        op::EXTENDED_STRING_WRITE,
+        Handling::Piece(PieceKind::ExtendedWrite),
+        "part of a VARCHAR2 value over 4,000 bytes",
+    ),
+    (
+        op::EXTENDED_STRING_END,
+        Handling::Piece(PieceKind::ExtendedEnd),
+        "the end of a VARCHAR2 value over 4,000 bytes",
+    ),
+    (
+        op::UNSUPPORTED,
+        Handling::Reported,
+        "a change LogMiner cannot build (CDC-3003)",
+    ),
+];
+
 impl Handling {
-    /// `None`: capture has no use for the code.
-    pub fn of(code: u32) -> Option<Handling> {
-        Some(match code {
-            op::START => Handling::Start,
-            op::COMMIT => Handling::Commit,
-            op::ROLLBACK => Handling::Rollback,
-            op::INSERT | op::UPDATE | op::DELETE => Handling::Dml,
-            op::LOB_WRITE => Handling::LobWrite,
-            op::DDL => Handling::Ddl,
-            _ => return None,
-        })
+    /// The decision for a code ([`HANDLING`]); [`Handling::Reported`] for a code it lacks.
+    pub fn of(code: u32) -> Handling {
+        HANDLING
+            .iter()
+            .find(|(c, _, _)| *c == code)
+            .map_or(Handling::Reported, |(_, h, _)| *h)
+    }
+
+    /// Whether the transaction buffer keeps rows of this kind until their commit.
+    pub fn is_buffered(self) -> bool {
+        matches!(
+            self,
+            Handling::Dml
+                | Handling::Piece(_)
+                | Handling::StatementEnd
+                | Handling::Ddl
+                | Handling::Reported
+        )
     }
 }
 
-/// Every OPERATION_CODE capture handles (LogMiner's codes are 0..=255), ascending.
+/// Every OPERATION_CODE capture mines, ascending: the codes of [`HANDLING`] but the ignored.
 pub fn handled_codes() -> Vec<u32> {
-    (0..=255).filter(|c| Handling::of(*c).is_some()).collect()
+    let mut codes: Vec<u32> = HANDLING
+        .iter()
+        .filter(|(_, h, _)| *h != Handling::Ignored)
+        .map(|(c, _, _)| *c)
+        .collect();
+    codes.sort_unstable();
+    codes
 }
 
 /// A DDL row creating a table (`CREATE TABLE`, any case; `CREATE GLOBAL TEMPORARY` tables are
@@ -249,7 +386,7 @@ pub const UNAVAILABLE_VALUE: &str = "__debezium_unavailable_value";
 /// [`UNAVAILABLE_VALUE`] as a value of a column of type `ty`.
 pub fn unavailable(ty: &ColumnType) -> Value {
     match ty {
-        ColumnType::Blob | ColumnType::LongRaw => {
+        ColumnType::Blob | ColumnType::LongRaw | ColumnType::Raw { .. } => {
             Value::Bytes(UNAVAILABLE_VALUE.as_bytes().to_vec())
         }
         _ => Value::Text(UNAVAILABLE_VALUE.to_string()),
@@ -279,14 +416,19 @@ fn typed(
             return Err(redo_error(row, t, xid, message));
         };
         seen[i] = true;
-        // LogMiner cannot render some types (VECTOR, BOOLEAN before 23ai's support, BFILE,
-        // XMLTYPE in-line…): the redo holds no value for them, so the placeholder, never a guess.
-        let v = if matches!(lit, Literal::Unsupported) {
-            unavailable(&cols[i].data_type)
-        } else {
-            into_value(lit, &cols[i].data_type)
-                .map_err(|message| redo_error(row, t, xid, format!("column {name}: {message}")))?
-        };
+        // `Unsupported Type`: LogMiner did not write the value (Debezium LogMinerDmlParserTest,
+        // DBZ-3078). Never published as a guess or a placeholder: CDC-3005.
+        if matches!(lit, Literal::Unsupported) {
+            return Err(CdcError::ValueNotInRedo {
+                scn: row.scn,
+                xid: xid.to_string(),
+                table: t.name.to_string(),
+                column: name,
+                message: "LogMiner wrote `Unsupported Type` in its place".into(),
+            });
+        }
+        let v = into_value(lit, &cols[i].data_type)
+            .map_err(|message| redo_error(row, t, xid, format!("column {name}: {message}")))?;
         in_order &= out.is_empty() || i > last;
         last = i;
         out.push((name, v));
@@ -347,18 +489,26 @@ fn with_unavailable(image: &mut Image, cols: &[ColumnInfo], lobs: &[usize]) {
     image.sort_by_key(|(n, _)| position(cols, n));
 }
 
-/// Changes kept back so a LOB_WRITE can still merge into the change it belongs to.
-const LOB_LOOKBACK: usize = 64;
+/// The statement being put together: the last change in `pending`, which rows after its DML
+/// (LOB, XML and extended-string rows, the statement's last UPDATE or INTERNAL row) still add
+/// to.
+#[derive(Debug)]
+struct Open {
+    table: TableName,
+    /// Its row with the real ROW_ID came: only a LOB row in the combined form (preamble and
+    /// write in one LOB_WRITE, the change's own ROW_ID) may still add to it.
+    closed: bool,
+    /// The value being rebuilt, with its column.
+    build: Option<Build>,
+}
 
-/// Decodes a committed transaction's rows as they stream in, holding back only the last few
-/// changes (a LOB_WRITE merges into the latest change of the same row among them). The catalog
-/// is passed per call so DDL events can be applied between calls.
+/// Decodes a committed transaction's rows as they stream in, holding back only the statement
+/// being put together. The catalog is passed per call so DDL events can be applied between
+/// calls.
 pub struct Decoder {
     rows: TxRows,
     xid: String,
     pending: VecDeque<Result<Event>>,
-    /// Events at the front of `pending` to hand out before decoding more rows.
-    flush: usize,
     done: bool,
     /// The table of the last row decoded (see `Catalog::table_of`).
     last_table: Option<TableName>,
@@ -366,6 +516,14 @@ pub struct Decoder {
     captured: u64,
     /// Which columns the row being decoded names (see `typed`).
     seen: Vec<bool>,
+    open: Option<Open>,
+}
+
+/// Whether a table has columns whose values LogMiner writes in rows after the DML.
+fn has_pieces(cols: &[ColumnInfo]) -> bool {
+    cols.iter().any(|c| {
+        c.data_type.is_lob() || c.data_type == ColumnType::Json || c.data_type.is_extended()
+    })
 }
 
 impl Decoder {
@@ -376,11 +534,11 @@ impl Decoder {
             xid: tx.xid.clone(),
             // Room for a small transaction's changes without regrowing.
             pending: VecDeque::with_capacity(16),
-            flush: 0,
             done: false,
             last_table: None,
             captured: 0,
             seen: Vec::new(),
+            open: None,
         }
     }
 
@@ -390,20 +548,21 @@ impl Decoder {
     /// read, after which the stream ends.
     pub fn next_event(&mut self, catalog: &Catalog) -> Option<Result<Event>> {
         loop {
-            if self.flush > 0 || self.done || self.pending.len() > LOB_LOOKBACK {
-                self.flush = self.flush.saturating_sub(1);
-                if let Some(e) = self.pending.pop_front() {
-                    return Some(e);
-                }
-                if self.done {
-                    return None;
-                }
+            let held = usize::from(self.open.is_some());
+            if self.pending.len() > held {
+                return self.pending.pop_front();
+            }
+            if self.done {
+                return self.pending.pop_front();
             }
             match self.rows.next() {
-                None => self.done = true,
+                None => {
+                    self.release(catalog);
+                    self.done = true;
+                }
                 Some(Err(e)) => {
+                    self.release(catalog);
                     self.pending.push_back(Err(e));
-                    self.flush = self.pending.len();
                 }
                 Some(Ok(row)) => self.decode_row(row, catalog),
             }
@@ -415,6 +574,108 @@ impl Decoder {
         self.captured
     }
 
+    /// The open statement's change, if it is still a change (not an error).
+    fn open_change(&mut self) -> Option<&mut Change> {
+        self.open.as_ref()?;
+        match self.pending.back_mut() {
+            Some(Ok(Event::Change(c))) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The open statement is done: its value in progress goes into the change, a JSON
+    /// document that never came is reported.
+    fn release(&mut self, catalog: &Catalog) {
+        self.finish_build(catalog);
+        let Some(open) = self.open.take() else {
+            return;
+        };
+        let xid = self.xid.clone();
+        let Some(Ok(Event::Change(c))) = self.pending.back() else {
+            return;
+        };
+        let Some(t) = catalog.tables.get(&open.table) else {
+            return;
+        };
+        let cols = t.columns_at(c.scn);
+        let missing = c.after.as_ref().and_then(|a| {
+            a.iter().find(|(n, v)| {
+                matches!(v, Value::Json(j) if j.is_empty())
+                    && cols
+                        .iter()
+                        .any(|col| &col.name == n && col.data_type == ColumnType::Json)
+            })
+        });
+        if let Some((column, _)) = missing {
+            let e = CdcError::ValueNotInRedo {
+                scn: c.scn,
+                xid,
+                table: t.name.to_string(),
+                column: column.clone(),
+                message: "the INSERT named `/* JSON */ EMPTY_BLOB()` and no row of the statement wrote the document".into(),
+            };
+            if let Some(last) = self.pending.back_mut() {
+                *last = Err(e);
+            }
+        }
+    }
+
+    /// The value being rebuilt is complete: into the open change (or its error in place of
+    /// the change).
+    fn finish_build(&mut self, catalog: &Catalog) {
+        let Some(build) = self.open.as_mut().and_then(|o| o.build.take()) else {
+            return;
+        };
+        let Some(table) = self.open.as_ref().map(|o| o.table.clone()) else {
+            return;
+        };
+        let xid = self.xid.clone();
+        let Some(Ok(Event::Change(c))) = self.pending.back_mut() else {
+            return;
+        };
+        let Some(t) = catalog.tables.get(&table) else {
+            return;
+        };
+        let column = build.column.clone();
+        if t.excluded.contains(&column) {
+            return;
+        }
+        let cols = t.columns_at(c.scn);
+        let (scn, name) = (c.scn, t.name.to_string());
+        match build.finish() {
+            Ok(v) => {
+                if let Some(after) = c.after.as_mut() {
+                    match after.iter_mut().find(|(n, _)| *n == column) {
+                        Some(slot) => slot.1 = v,
+                        None => after.push((column, v)),
+                    }
+                    after.sort_by_key(|(n, _)| position(cols, n));
+                }
+            }
+            Err((unsupported, message)) => {
+                let e = if unsupported {
+                    CdcError::ValueNotInRedo {
+                        scn,
+                        xid,
+                        table: name,
+                        column,
+                        message,
+                    }
+                } else {
+                    CdcError::RedoParse {
+                        scn,
+                        xid,
+                        table: name,
+                        message: format!("column {column}: {message}"),
+                    }
+                };
+                if let Some(last) = self.pending.back_mut() {
+                    *last = Err(e);
+                }
+            }
+        }
+    }
+
     /// Decode one row (taken: its strings move into the change).
     fn decode_row(&mut self, row: LogMinerRow, catalog: &Catalog) {
         // Oracle's own DDL (INFO `INTERNAL DDL…`) changes nothing capture tracks; the mining
@@ -422,7 +683,32 @@ impl Decoder {
         if crate::source::filter::is_internal_ddl(&row) {
             return;
         }
+        let handling = Handling::of(row.operation_code);
+        match handling {
+            Handling::Start | Handling::Commit | Handling::Rollback | Handling::Ignored => return,
+            Handling::StatementEnd => {
+                // No table names on these rows: it ends whatever statement is open.
+                if row.row_id != LOB_ROWID {
+                    self.finish_build(catalog);
+                    let rid = row.row_id;
+                    if let Some(c) = self.open_change() {
+                        if c.row_id == LOB_ROWID {
+                            c.row_id = rid;
+                        }
+                    }
+                    if let Some(o) = self.open.as_mut() {
+                        o.closed = true;
+                    }
+                }
+                return;
+            }
+            _ => {}
+        }
         let Some(t) = catalog.table_of(&row, &mut self.last_table) else {
+            // Another table's statement: the open one is over.
+            if matches!(handling, Handling::Dml | Handling::Ddl) {
+                self.release(catalog);
+            }
             // A table created while capture runs: the publisher decides whether it is captured.
             if let Some(table) = catalog.name_of(&row).filter(|_| is_create_table(&row)) {
                 self.pending.push_back(Ok(Event::Ddl {
@@ -430,28 +716,24 @@ impl Decoder {
                     scn: row.scn,
                     sql: row.sql_redo,
                 }));
-                self.flush = self.pending.len();
             }
             return;
         };
-        let parse_err =
-            |row: &LogMinerRow, t: &TableSchema, xid: &str, e: super::parse::ParseError| {
-                redo_error(row, t, xid, e.to_string())
-            };
-        let cols = t.columns_at(row.scn);
         self.captured += 1;
-        match Handling::of(row.operation_code) {
-            Some(Handling::Ddl) => {
+        let cols = t.columns_at(row.scn);
+        match handling {
+            Handling::Ddl => {
+                self.release(catalog);
+                // Published (and applied to the catalog) before later rows are decoded.
                 self.pending.push_back(Ok(Event::Ddl {
                     table: t.name.clone(),
                     scn: row.scn,
-                    sql: row.sql_redo.clone(),
+                    sql: row.sql_redo,
                 }));
-                // Published (and applied to the catalog) before later rows are decoded.
-                self.flush = self.pending.len();
             }
-            Some(Handling::Dml | Handling::LobWrite) if row.status == NOT_GUARANTEED => {
+            Handling::Dml | Handling::Piece(_) if row.status == NOT_GUARANTEED => {
                 // Written without minimal supplemental logging: LogMiner guessed the SQL.
+                self.release(catalog);
                 self.pending.push_back(Err(CdcError::NoSupplementalLogging {
                     scn: row.scn,
                     xid: self.xid.clone(),
@@ -460,127 +742,420 @@ impl Decoder {
                     info: row.info.clone().unwrap_or_default(),
                 }));
             }
-            Some(Handling::LobWrite) => {
-                // Merge the LOB's content into the change of the same row just before it.
-                let lob = match parse_lob_write(&row.sql_redo) {
-                    Ok(l) => l,
-                    Err(e) => {
-                        self.pending
-                            .push_back(Err(parse_err(&row, t, &self.xid, e)));
-                        return;
-                    }
-                };
-                if t.excluded.iter().any(|e| e == &lob.column) {
-                    return;
-                }
-                let Some(col) = cols.iter().find(|c| c.name == lob.column) else {
-                    return;
-                };
-                let value = match to_value(&lob.data, &col.data_type) {
-                    Ok(v) => v,
-                    Err(message) => {
-                        self.pending.push_back(Err(CdcError::RedoParse {
-                            scn: row.scn,
-                            xid: self.xid.clone(),
-                            table: t.name.to_string(),
-                            message,
-                        }));
-                        return;
-                    }
-                };
-                let target = self.pending.iter_mut().rev().find_map(|e| match e {
-                    Ok(Event::Change(c))
-                        if c.table == t.name && c.row_id == row.row_id && c.after.is_some() =>
-                    {
-                        Some(c)
-                    }
-                    _ => None,
-                });
-                if let Some(c) = target {
-                    if let Some(after) = c.after.as_mut() {
-                        match after.iter_mut().find(|(n, _)| n == &lob.column) {
-                            Some(slot) => slot.1 = value,
-                            None => after.push((lob.column.clone(), value)),
-                        }
-                        after.sort_by_key(|(n, _)| {
-                            cols.iter().position(|c| &c.name == n).unwrap_or(usize::MAX)
-                        });
-                    }
-                }
-            }
-            Some(Handling::Dml) => {
-                let dml = match parse_dml(&row.sql_redo) {
-                    Ok(d) => d,
-                    Err(e) => {
-                        self.pending
-                            .push_back(Err(parse_err(&row, t, &self.xid, e)));
-                        return;
-                    }
-                };
-                let kind = dml.kind;
-                // One buffer for every row's columns named (no allocation per change).
-                let mut seen = std::mem::take(&mut self.seen);
-                seen.clear();
-                seen.resize(cols.len(), false);
-                let images = (|| -> Result<(Option<Image>, Option<Image>)> {
-                    let xid = self.xid.as_str();
-                    Ok(match kind {
-                        DmlKind::Insert => {
-                            (None, Some(typed(t, cols, dml.new, &row, xid, &mut seen)?))
-                        }
-                        DmlKind::Delete => {
-                            let mut before = typed(t, cols, dml.old, &row, xid, &mut seen)?;
-                            let (lobs, _) = unlogged(t, cols, &seen);
-                            if !lobs.is_empty() {
-                                with_unavailable(&mut before, cols, &lobs);
+            Handling::Reported => {
+                self.release(catalog);
+                let e = if row.operation_code == op::UNSUPPORTED {
+                    let gg = catalog.goldengate_replication;
+                    let reason = cols
+                        .iter()
+                        .find_map(|c| match c.data_type.logminer_support(gg) {
+                            crate::types::LogMinerSupport::TableUnsupported(why) => {
+                                Some(format!(": column {} — {why}", c.name))
                             }
-                            (Some(before), None)
-                        }
-                        DmlKind::Update => {
-                            let mut before = typed(t, cols, dml.old, &row, xid, &mut seen)?;
-                            let set = typed(t, cols, dml.new, &row, xid, &mut seen)?;
-                            let (lobs, missing) = unlogged(t, cols, &seen);
-                            if !missing.is_empty() {
-                                let names: Vec<&str> =
-                                    missing.iter().map(|&i| cols[i].name.as_str()).collect();
-                                return Err(CdcError::IncompleteChange {
-                                    scn: row.scn,
-                                    xid: xid.to_string(),
-                                    table: t.name.to_string(),
-                                    columns: names.join(", "),
-                                });
-                            }
-                            if !lobs.is_empty() {
-                                with_unavailable(&mut before, cols, &lobs);
-                            }
-                            let after = overlay(&before, set, cols);
-                            (Some(before), Some(after))
-                        }
-                    })
-                })();
-                self.seen = seen;
-                match images {
-                    Err(e) => self.pending.push_back(Err(e)),
-                    Ok((before, after)) => self.pending.push_back(Ok(Event::Change(Change {
-                        table: t.name.clone(),
-                        op: match kind {
-                            DmlKind::Insert => ChangeOp::Create,
-                            DmlKind::Update => ChangeOp::Update,
-                            DmlKind::Delete => ChangeOp::Delete,
-                        },
-                        before,
-                        after,
+                            _ => None,
+                        })
+                        .unwrap_or_default();
+                    CdcError::UnsupportedRow {
                         scn: row.scn,
-                        rs_id: row.rs_id,
-                        ssn: row.ssn,
+                        xid: self.xid.clone(),
+                        table: t.name.to_string(),
                         row_id: row.row_id,
-                        user: row.username,
-                        timestamp: row.timestamp,
-                    }))),
-                }
+                        reason,
+                    }
+                } else if row.operation_code == op::MISSING_SCN {
+                    CdcError::MissingScn {
+                        scn: row.scn,
+                        thread: row.thread,
+                    }
+                } else {
+                    CdcError::UnknownOperation {
+                        scn: row.scn,
+                        xid: self.xid.clone(),
+                        table: t.name.to_string(),
+                        code: row.operation_code,
+                        operation: row.operation,
+                    }
+                };
+                self.pending.push_back(Err(e));
+            }
+            Handling::Piece(kind) => {
+                let t = t.clone();
+                self.piece(kind, row, &t, catalog);
+            }
+            Handling::Dml => {
+                let t = t.clone();
+                self.dml(row, &t, catalog);
             }
             _ => {}
         }
+    }
+
+    /// An INSERT, UPDATE or DELETE. An UPDATE with the row's ROW_ID that follows its own
+    /// statement's earlier rows (the in-row LOB values of an INSERT or UPDATE) merges into it.
+    fn dml(&mut self, row: LogMinerRow, t: &TableSchema, catalog: &Catalog) {
+        let cols = t.columns_at(row.scn);
+        let dml = match parse_dml(&row.sql_redo) {
+            Ok(d) => d,
+            Err(e) => {
+                self.release(catalog);
+                self.pending
+                    .push_back(Err(redo_error(&row, t, &self.xid, e.to_string())));
+                return;
+            }
+        };
+        let kind = dml.kind;
+        let continues = kind == DmlKind::Update
+            && row.row_id != LOB_ROWID
+            && self
+                .open
+                .as_ref()
+                .is_some_and(|o| !o.closed && o.table == t.name);
+        // One buffer for every row's columns named (no allocation per change).
+        let mut seen = std::mem::take(&mut self.seen);
+        seen.clear();
+        seen.resize(cols.len(), false);
+        if continues {
+            self.finish_build(catalog);
+            let set = typed(t, cols, dml.new, &row, &self.xid, &mut seen);
+            self.seen = seen;
+            let rid = row.row_id;
+            match set {
+                Ok(set) => {
+                    if let Some(c) = self.open_change() {
+                        if let Some(after) = c.after.as_mut() {
+                            *after = overlay(after, set, cols);
+                        }
+                        c.row_id = rid;
+                    }
+                }
+                Err(e) => {
+                    if let Some(last) = self.pending.back_mut() {
+                        *last = Err(e);
+                    }
+                }
+            }
+            if let Some(o) = self.open.as_mut() {
+                o.closed = true;
+            }
+            return;
+        }
+        self.release(catalog);
+        let images = (|| -> Result<(Option<Image>, Option<Image>)> {
+            let xid = self.xid.as_str();
+            Ok(match kind {
+                DmlKind::Insert => (None, Some(typed(t, cols, dml.new, &row, xid, &mut seen)?)),
+                DmlKind::Delete => {
+                    let mut before = typed(t, cols, dml.old, &row, xid, &mut seen)?;
+                    let (lobs, _) = unlogged(t, cols, &seen);
+                    if !lobs.is_empty() {
+                        with_unavailable(&mut before, cols, &lobs);
+                    }
+                    (Some(before), None)
+                }
+                DmlKind::Update => {
+                    let mut before = typed(t, cols, dml.old, &row, xid, &mut seen)?;
+                    // The LOB-like columns the WHERE lacks have no old value in the redo, named
+                    // in the SET or not: the placeholder in the before image.
+                    let (lobs, _) = unlogged(t, cols, &seen);
+                    let set = typed(t, cols, dml.new, &row, xid, &mut seen)?;
+                    let (_, missing) = unlogged(t, cols, &seen);
+                    if !missing.is_empty() {
+                        return Err(incomplete(t, cols, &missing, &row, xid));
+                    }
+                    if !lobs.is_empty() {
+                        with_unavailable(&mut before, cols, &lobs);
+                    }
+                    let after = overlay(&before, set, cols);
+                    (Some(before), Some(after))
+                }
+            })
+        })();
+        self.seen = seen;
+        match images {
+            Err(e) => self.pending.push_back(Err(e)),
+            Ok((before, after)) => {
+                let open = row.row_id == LOB_ROWID || (kind != DmlKind::Delete && has_pieces(cols));
+                let closed = row.row_id != LOB_ROWID;
+                self.pending.push_back(Ok(Event::Change(Change {
+                    table: t.name.clone(),
+                    op: match kind {
+                        DmlKind::Insert => ChangeOp::Create,
+                        DmlKind::Update => ChangeOp::Update,
+                        DmlKind::Delete => ChangeOp::Delete,
+                    },
+                    before,
+                    after,
+                    scn: row.scn,
+                    rs_id: row.rs_id,
+                    ssn: row.ssn,
+                    row_id: row.row_id,
+                    user: row.username,
+                    timestamp: row.timestamp,
+                })));
+                if open {
+                    self.open = Some(Open {
+                        table: t.name.clone(),
+                        closed,
+                        build: None,
+                    });
+                }
+            }
+        }
+    }
+
+    /// A LOB, XML or extended-string row of table `t`.
+    fn piece(&mut self, kind: PieceKind, row: LogMinerRow, t: &TableSchema, catalog: &Catalog) {
+        let cols = t.columns_at(row.scn);
+        let parse_err = |row: &LogMinerRow, xid: &str, e: super::parse::ParseError| {
+            redo_error(row, t, xid, e.to_string())
+        };
+        let begin = match kind {
+            PieceKind::LobLocator
+            | PieceKind::LobWrite
+            | PieceKind::LobTrim
+            | PieceKind::LobErase => {
+                let lob = match parse_lob_row(&row.sql_redo) {
+                    Ok(l) => l,
+                    Err(e) => {
+                        self.fail_open(parse_err(&row, &self.xid.clone(), e), catalog);
+                        return;
+                    }
+                };
+                if let Some(locator) = lob.locator {
+                    self.begin(&row, t, catalog, locator, |c, ty, base| {
+                        Build::lob(c, ty, base)
+                    });
+                }
+                if let Some(p) = lob.piece {
+                    match self.open.as_mut().and_then(|o| o.build.as_mut()) {
+                        Some(b) => b.lob_piece(&p),
+                        None => {
+                            self.orphan(&row, t, catalog, "a LOB row without its SEL_LOB_LOCATOR")
+                        }
+                    }
+                }
+                return;
+            }
+            PieceKind::XmlBegin => parse_xml_begin(&row.sql_redo).map(|l| (l, true)),
+            PieceKind::ExtendedBegin => parse_extended_begin(&row.sql_redo).map(|l| (l, false)),
+            PieceKind::XmlWrite => {
+                match parse_xml_write(&row.sql_redo) {
+                    Ok(p) => match self.open.as_mut().and_then(|o| o.build.as_mut()) {
+                        Some(b) => b.xml_piece(p),
+                        None => self.orphan(
+                            &row,
+                            t,
+                            catalog,
+                            "an XML DOC WRITE without its XML DOC BEGIN",
+                        ),
+                    },
+                    Err(e) => self.fail_open(parse_err(&row, &self.xid.clone(), e), catalog),
+                }
+                return;
+            }
+            PieceKind::ExtendedWrite => {
+                match parse_extended_write(&row.sql_redo) {
+                    Ok(lit) => match self.open.as_mut().and_then(|o| o.build.as_mut()) {
+                        Some(b) => b.extended_piece(lit),
+                        None => self.orphan(&row, t, catalog, "a 32K_WRITE without its 32K_BEGIN"),
+                    },
+                    Err(e) => self.fail_open(parse_err(&row, &self.xid.clone(), e), catalog),
+                }
+                return;
+            }
+            PieceKind::XmlEnd | PieceKind::ExtendedEnd => {
+                self.finish_build(catalog);
+                return;
+            }
+        };
+        match begin {
+            Ok((locator, true)) => {
+                self.begin(&row, t, catalog, locator, |c, ty, _| Build::xml(c, ty))
+            }
+            Ok((locator, false)) => {
+                self.begin(&row, t, catalog, locator, |c, ty, _| Build::extended(c, ty))
+            }
+            Err(e) => self.fail_open(parse_err(&row, &self.xid.clone(), e), catalog),
+        }
+        let _ = cols;
+    }
+
+    /// A value's rows begin: they belong to the open statement when it is this table's and
+    /// the row's key matches; else to a change of their own (an UPDATE made through a locator,
+    /// with no DML row), its before image the locator's key.
+    fn begin(
+        &mut self,
+        row: &LogMinerRow,
+        t: &TableSchema,
+        catalog: &Catalog,
+        locator: super::parse::Locator,
+        make: impl Fn(&str, &ColumnType, Option<&Value>) -> Build,
+    ) {
+        self.finish_build(catalog);
+        let cols = t.columns_at(row.scn);
+        let Some(col) = cols.iter().find(|c| c.name == locator.column) else {
+            let message = format!(
+                "column {} is not in the table's columns at this SCN",
+                locator.column
+            );
+            self.fail_open(redo_error(row, t, &self.xid, message), catalog);
+            return;
+        };
+        let ty = col.data_type.clone();
+        let key: Vec<(String, Value)> = locator
+            .key
+            .iter()
+            .filter_map(|(n, lit)| {
+                let c = cols.iter().find(|c| &c.name == n)?;
+                Some((n.clone(), to_value(lit, &c.data_type).ok()?))
+            })
+            .collect();
+        let rid = row.row_id.clone();
+        let same = self.open.as_ref().is_some_and(|o| o.table == t.name)
+            && match self.pending.back() {
+                Some(Ok(Event::Change(c))) => {
+                    let image = c.after.as_ref().or(c.before.as_ref());
+                    (rid != LOB_ROWID && c.row_id == rid)
+                        || (!self.open.as_ref().is_some_and(|o| o.closed)
+                            && key.iter().all(|(n, v)| {
+                                image.is_none_or(|img| img.iter().all(|(m, w)| m != n || w == v))
+                            }))
+                }
+                // The statement failed already: its later rows go with it.
+                Some(Err(_)) => !self.open.as_ref().is_some_and(|o| o.closed),
+                _ => false,
+            };
+        if !same {
+            self.release(catalog);
+            let change = self.locator_change(row, t, locator.key);
+            let failed = change.is_err();
+            self.pending.push_back(change.map(Event::Change));
+            self.open = Some(Open {
+                table: t.name.clone(),
+                closed: rid != LOB_ROWID,
+                build: None,
+            });
+            if failed {
+                return;
+            }
+        }
+        let base = match self.pending.back() {
+            Some(Ok(Event::Change(c))) => {
+                let current = c.after.as_ref().and_then(|a| {
+                    a.iter()
+                        .find(|(n, _)| *n == col.name)
+                        .map(|(_, v)| v.clone())
+                });
+                match (c.op, current) {
+                    (ChangeOp::Create, None) => Some(Value::Null),
+                    (_, Some(v)) if v != unavailable(&ty) => Some(v),
+                    _ => None,
+                }
+            }
+            _ => return,
+        };
+        let build = make(&col.name, &ty, base.as_ref());
+        if let Some(o) = self.open.as_mut() {
+            o.build = Some(build);
+        }
+    }
+
+    /// The change a locator's rows make when no DML row came before them: an UPDATE whose
+    /// before image is the locator's WHERE (the logged columns) and the LOB-like columns'
+    /// placeholders.
+    fn locator_change(
+        &self,
+        row: &LogMinerRow,
+        t: &TableSchema,
+        key: Vec<(String, Literal)>,
+    ) -> Result<Change> {
+        let cols = t.columns_at(row.scn);
+        let mut seen = vec![false; cols.len()];
+        let mut before = typed(t, cols, key, row, &self.xid, &mut seen)?;
+        complete_before(t, cols, &seen, row, &self.xid, &mut before)?;
+        Ok(Change {
+            table: t.name.clone(),
+            op: ChangeOp::Update,
+            after: Some(before.clone()),
+            before: Some(before),
+            scn: row.scn,
+            rs_id: row.rs_id.clone(),
+            ssn: row.ssn,
+            row_id: row.row_id.clone(),
+            user: row.username.clone(),
+            timestamp: row.timestamp.clone(),
+        })
+    }
+
+    /// A row of a value without its first row (the transaction was seen from its middle, or
+    /// the export lacks it): the value cannot be rebuilt.
+    fn orphan(&mut self, row: &LogMinerRow, t: &TableSchema, catalog: &Catalog, what: &str) {
+        if matches!(self.pending.back(), Some(Err(_))) && self.open.is_some() {
+            return;
+        }
+        self.release(catalog);
+        self.pending.push_back(Err(CdcError::ValueNotInRedo {
+            scn: row.scn,
+            xid: self.xid.clone(),
+            table: t.name.to_string(),
+            column: "?".into(),
+            message: format!("{what} (operation {})", row.operation),
+        }));
+    }
+
+    /// An error in a row of the open statement: the statement's change becomes that error
+    /// (its later rows go with it); without an open statement the error stands alone.
+    fn fail_open(&mut self, e: CdcError, catalog: &Catalog) {
+        if self.open.is_some() {
+            if let Some(o) = self.open.as_mut() {
+                o.build = None;
+            }
+            if let Some(last) = self.pending.back_mut() {
+                if last.is_ok() {
+                    *last = Err(e);
+                }
+            }
+            return;
+        }
+        self.release(catalog);
+        self.pending.push_back(Err(e));
+    }
+}
+
+/// An UPDATE's before image made whole: a column neither logged nor set is CDC-3201; LOB-like
+/// ones (never supplementally logged) get the placeholder.
+fn complete_before(
+    t: &TableSchema,
+    cols: &[ColumnInfo],
+    seen: &[bool],
+    row: &LogMinerRow,
+    xid: &str,
+    before: &mut Image,
+) -> Result<()> {
+    let (lobs, missing) = unlogged(t, cols, seen);
+    if !missing.is_empty() {
+        return Err(incomplete(t, cols, &missing, row, xid));
+    }
+    if !lobs.is_empty() {
+        with_unavailable(before, cols, &lobs);
+    }
+    Ok(())
+}
+
+/// CDC-3201 for the columns `missing` (indexes into `cols`).
+fn incomplete(
+    t: &TableSchema,
+    cols: &[ColumnInfo],
+    missing: &[usize],
+    row: &LogMinerRow,
+    xid: &str,
+) -> CdcError {
+    let names: Vec<&str> = missing.iter().map(|&i| cols[i].name.as_str()).collect();
+    CdcError::IncompleteChange {
+        scn: row.scn,
+        xid: xid.to_string(),
+        table: t.name.to_string(),
+        columns: names.join(", "),
     }
 }
 
@@ -591,369 +1166,5 @@ pub fn decode(tx: &mut Committed, catalog: &Catalog) -> Vec<Result<Event>> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::stream::buffer::TxBuffer;
-
-    fn col(name: &str, data_type: ColumnType) -> ColumnInfo {
-        ColumnInfo {
-            name: name.into(),
-            data_type,
-            nullable: true,
-            virtual_column: false,
-            hidden: false,
-        }
-    }
-
-    fn catalog() -> Catalog {
-        let name = TableName::new(None, "O", "T");
-        let cols = vec![
-            col(
-                "ID",
-                ColumnType::Number {
-                    precision: None,
-                    scale: None,
-                },
-            ),
-            col("C", ColumnType::Clob),
-        ];
-        let mut c = Catalog::default();
-        c.tables.insert(
-            name.clone(),
-            TableSchema {
-                name,
-                history: vec![(0, cols)],
-                key: vec!["ID".into()],
-                excluded: vec![],
-            },
-        );
-        c
-    }
-
-    /// A DDL seen again (a restart mines it once more) leaves the history as once (simulation
-    /// seed 83: an ADD COLUMN re-applied on top of itself gave the column three times).
-    #[test]
-    fn a_ddl_seen_again_is_applied_once() {
-        let mut c = catalog();
-        let t = TableName::new(None, "O", "T");
-        let sql = "ALTER TABLE \"O\".\"T\" ADD (X VARCHAR2(30))";
-        assert!(c.apply_ddl(&t, 50, sql, None));
-        assert!(!c.apply_ddl(&t, 50, sql, None));
-        assert!(!c.apply_ddl(&t, 50, sql, None));
-        let names: Vec<&str> = c.tables[&t]
-            .columns_at(60)
-            .iter()
-            .map(|c| c.name.as_str())
-            .collect();
-        assert_eq!(names, ["ID", "C", "X"]);
-        assert_eq!(c.tables[&t].history.len(), 2);
-    }
-
-    fn row(code: u32, scn: Scn, rid: &str, sql: &str) -> LogMinerRow {
-        LogMinerRow {
-            scn,
-            commit_scn: (code == op::COMMIT).then_some(scn),
-            start_scn: None,
-            timestamp: String::new(),
-            commit_timestamp: None,
-            xid: "0200030004000000".into(),
-            xidusn: 0,
-            xidslt: 0,
-            xidsqn: 0,
-            operation_code: code,
-            operation: op::name(code).into(),
-            seg_owner: Some("O".into()),
-            table_name: Some("T".into()),
-            row_id: rid.into(),
-            sql_redo: sql.into(),
-            csf: 0,
-            rollback: 0,
-            rs_id: String::new(),
-            ssn: 0,
-            thread: 1,
-            sequence: 1,
-            status: 0,
-            info: None,
-            src_con_name: String::new(),
-            username: String::new(),
-            data_obj: 0,
-        }
-    }
-
-    fn insert(id: u64, c: &str) -> String {
-        format!("insert into \"O\".\"T\"(\"ID\",\"C\") values ('{id}',{c});")
-    }
-
-    const LOB: &str = "DECLARE \n loc_c CLOB; \nBEGIN\n select \"C\" into loc_c from \"O\".\"T\" where \"ID\" = '1' and ROWID = 'A' for update;\n dbms_lob.write(loc_c, 5, 1, 'Test2');\nEND;";
-
-    fn changes(events: Vec<Result<Event>>) -> Vec<Change> {
-        events
-            .into_iter()
-            .map(|e| match e {
-                Ok(Event::Change(c)) => c,
-                other => panic!("{other:?}"),
-            })
-            .collect()
-    }
-
-    #[test]
-    fn lob_writes_merge_into_their_change_when_the_transaction_streams_from_disk() {
-        let rows: Vec<LogMinerRow> =
-            std::iter::once(row(op::INSERT, 1, "A", &insert(1, "EMPTY_CLOB()")))
-                .chain(std::iter::once(row(op::LOB_WRITE, 2, "A", LOB)))
-                .chain(
-                    (0..200)
-                        .map(|i| row(op::INSERT, 3 + i, &format!("R{i}"), &insert(100 + i, "'x'"))),
-                )
-                .chain(std::iter::once(row(
-                    op::INSERT,
-                    300,
-                    "Z",
-                    &insert(2, "'Test2'"),
-                )))
-                .collect();
-        let dir = tempfile::tempdir().unwrap();
-        let mut b = TxBuffer::new(4096, dir.path().join("spill")).unwrap();
-        for r in rows.iter().cloned() {
-            assert!(b.push(r).unwrap().is_none());
-        }
-        assert!(b.spilled_bytes() > 0);
-        let mut tx = b.push(row(op::COMMIT, 400, "", "")).unwrap().unwrap();
-        let streamed = changes(decode(&mut tx, &catalog()));
-        // The same rows decoded from memory give the same changes.
-        let mut whole = Committed {
-            xid: tx.xid.clone(),
-            start_scn: 1,
-            commit_scn: 400,
-            thread: 1,
-            commit_timestamp: String::new(),
-            rows: TxRows::from_vec(rows),
-        };
-        assert_eq!(changes(decode(&mut whole, &catalog())), streamed);
-        assert_eq!(streamed.len(), 202, "the LOB write is no change of its own");
-        let c_of = |c: &Change| {
-            c.after
-                .as_ref()
-                .and_then(|a| a.iter().find(|(n, _)| n == "C").map(|(_, v)| v.clone()))
-        };
-        assert_eq!(streamed[0].row_id, "A");
-        assert_eq!(c_of(&streamed[0]), c_of(&streamed[201]), "merged: 'Test2'");
-        assert!(c_of(&streamed[0]).is_some());
-    }
-
-    /// Oracle's own DDL on a captured table (INFO `INTERNAL DDL…`) is no schema change and
-    /// no CREATE TABLE; user DDL is.
-    #[test]
-    fn internal_ddl_is_skipped_and_user_ddl_is_not() {
-        let ddl = |info: &str, sql: &str, table: &str| {
-            let mut r = row(op::DDL, 5, "", sql);
-            r.info = Some(info.into());
-            r.table_name = Some(table.into());
-            r
-        };
-        let internal = "INTERNAL DDL (PlSql=0 RecDep=0)";
-        let user = "USER DDL (PlSql=0 RecDep=0)";
-        let rows = vec![
-            ddl(
-                internal,
-                "CREATE INDEX \"O\".\"SYS_AI_1\" ON \"O\".\"T\"(\"C\")",
-                "T",
-            ),
-            ddl(internal, "create table \"O\".\"TMP\" (\"X\" NUMBER)", "TMP"),
-            ddl(user, "alter table \"O\".\"T\" add (\"D\" DATE)", "T"),
-            ddl(user, "create table \"O\".\"NEW\" (\"X\" NUMBER)", "NEW"),
-        ];
-        let mut tx = Committed {
-            xid: "0200030004000000".into(),
-            start_scn: 1,
-            commit_scn: 10,
-            thread: 1,
-            commit_timestamp: String::new(),
-            rows: TxRows::from_vec(rows),
-        };
-        let mut d = Decoder::new(&mut tx);
-        let mut got = Vec::new();
-        while let Some(e) = d.next_event(&catalog()) {
-            match e {
-                Ok(Event::Ddl { table, .. }) => got.push(table.table),
-                other => panic!("{other:?}"),
-            }
-        }
-        assert_eq!(got, ["T", "NEW"]);
-        assert_eq!(d.captured_rows(), 1, "the user DDL of the captured table");
-    }
-
-    /// The mining filter's operation codes are exactly those the buffer and decoder act on.
-    #[test]
-    fn handled_codes_are_the_dispatch_table() {
-        assert_eq!(handled_codes(), [1, 2, 3, 5, 6, 7, 10, 36]);
-        for code in 0..=255 {
-            let buffered = matches!(
-                Handling::of(code),
-                Some(Handling::Dml | Handling::LobWrite | Handling::Ddl)
-            );
-            assert_eq!(
-                buffered,
-                matches!(
-                    code,
-                    op::INSERT | op::UPDATE | op::DELETE | op::LOB_WRITE | op::DDL
-                ),
-                "{code}"
-            );
-        }
-    }
-
-    /// Rows of two captured tables and an uncaptured one, interleaved in one transaction: each
-    /// change is of its own row's table (the decoder remembers the last table it looked up).
-    #[test]
-    fn interleaved_tables_decode_to_their_own_table() {
-        let mut cat = catalog();
-        let u = TableName::new(None, "O", "U");
-        let mut schema = cat.tables[&TableName::new(None, "O", "T")].clone();
-        schema.name = u.clone();
-        cat.tables.insert(u.clone(), schema);
-        let on = |table: &str, id: u64| {
-            let mut r = row(
-                op::INSERT,
-                id,
-                "A",
-                &insert(id, "'x'").replace("\"T\"", &format!("\"{table}\"")),
-            );
-            r.table_name = Some(table.into());
-            r
-        };
-        let rows = vec![
-            on("T", 1),
-            on("U", 2),
-            on("U", 3),
-            on("V", 4),
-            on("T", 5),
-            on("U", 6),
-        ];
-        let mut tx = Committed {
-            xid: "0200030004000000".into(),
-            start_scn: 1,
-            commit_scn: 10,
-            thread: 1,
-            commit_timestamp: String::new(),
-            rows: TxRows::from_vec(rows),
-        };
-        let got: Vec<(String, u64)> = changes(decode(&mut tx, &cat))
-            .into_iter()
-            .map(|c| (c.table.table.clone(), c.scn))
-            .collect();
-        let want = [("T", 1), ("U", 2), ("U", 3), ("T", 5), ("U", 6)];
-        assert_eq!(got, want.map(|(t, s)| (t.to_string(), s)));
-    }
-
-    /// O.T with ID, A and a CLOB C; `excluded` columns are never published.
-    fn catalog_with_a(excluded: &[&str]) -> Catalog {
-        let mut c = catalog();
-        let t = c.tables.values_mut().next().unwrap();
-        t.history[0]
-            .1
-            .insert(1, col("A", ColumnType::Varchar2 { length: 10 }));
-        t.excluded = excluded.iter().map(|e| e.to_string()).collect();
-        c
-    }
-
-    fn decode_one(cat: &Catalog, r: LogMinerRow) -> Result<Event> {
-        let mut tx = Committed {
-            xid: "0200030004000000".into(),
-            start_scn: 1,
-            commit_scn: 10,
-            thread: 1,
-            commit_timestamp: String::new(),
-            rows: TxRows::from_vec(vec![r]),
-        };
-        decode(&mut tx, cat).pop().unwrap()
-    }
-
-    #[test]
-    fn an_update_without_a_columns_old_value_is_cdc_3201_naming_it() {
-        // Minimal logging only: the WHERE holds the changed column, not A.
-        let r = row(
-            op::UPDATE,
-            5,
-            "A",
-            "update \"O\".\"T\" set \"ID\" = '2' where \"ID\" = '1';",
-        );
-        match decode_one(&catalog_with_a(&[]), r.clone()) {
-            Err(e @ CdcError::IncompleteChange { .. }) => {
-                assert_eq!(e.code(), crate::errors::Code::Cdc3201);
-                assert!(e.to_string().contains("no value for A:"), "{e}");
-            }
-            other => panic!("{other:?}"),
-        }
-        // An excluded column is never published, so nothing is missing.
-        assert!(decode_one(&catalog_with_a(&["A"]), r).is_ok());
-    }
-
-    #[test]
-    fn a_lob_an_update_leaves_alone_is_the_unavailable_placeholder() {
-        let image = |e: Result<Event>| match e {
-            Ok(Event::Change(c)) => (c.before.unwrap(), c.after.unwrap()),
-            other => panic!("{other:?}"),
-        };
-        let ph = Value::Text(UNAVAILABLE_VALUE.into());
-        let (before, after) = image(decode_one(
-            &catalog_with_a(&[]),
-            row(
-                op::UPDATE,
-                5,
-                "A",
-                "update \"O\".\"T\" set \"A\" = 'y' where \"ID\" = '1' and \"A\" = 'x';",
-            ),
-        ));
-        let text = |s: &str| Value::Text(s.into());
-        let id = Value::Number("1".into());
-        assert_eq!(
-            before,
-            vec![
-                ("ID".into(), id.clone()),
-                ("A".into(), text("x")),
-                ("C".into(), ph.clone())
-            ]
-        );
-        assert_eq!(
-            after,
-            vec![
-                ("ID".into(), id.clone()),
-                ("A".into(), text("y")),
-                ("C".into(), ph.clone())
-            ]
-        );
-        // Set in the statement: its value.
-        let (_, after) = image(decode_one(
-            &catalog_with_a(&[]),
-            row(
-                op::UPDATE,
-                5,
-                "A",
-                "update \"O\".\"T\" set \"C\" = 'new' where \"ID\" = '1' and \"A\" = 'x';",
-            ),
-        ));
-        assert_eq!(after[2], ("C".into(), text("new")));
-        assert_eq!(
-            unavailable(&ColumnType::Blob),
-            Value::Bytes(UNAVAILABLE_VALUE.into())
-        );
-    }
-
-    #[test]
-    fn a_row_logminer_marks_status_3_is_cdc_3202() {
-        let mut r = row(op::INSERT, 5, "A", &insert(1, "'x'"));
-        r.status = 3;
-        r.info = Some("no supplemental log data found".into());
-        match decode_one(&catalog(), r) {
-            Err(e @ CdcError::NoSupplementalLogging { .. }) => {
-                assert_eq!(e.code(), crate::errors::Code::Cdc3202);
-                assert!(
-                    e.to_string().contains("no supplemental log data found"),
-                    "{e}"
-                );
-            }
-            other => panic!("{other:?}"),
-        }
-    }
-}
+#[path = "decode_tests.rs"]
+mod tests;

@@ -5,3 +5,4 @@ pub mod ddl;
 pub mod decode;
 pub mod parse;
 pub mod spill;
+pub mod statement;

@@ -10,8 +10,14 @@
 
 use std::fmt::{self, Write as _};
 
+mod pieces;
 mod value;
+pub use pieces::{
+    parse_extended_begin, parse_extended_write, parse_lob_row, parse_xml_begin, parse_xml_write,
+    LobPiece, LobRow, Locator, XmlPiece,
+};
 pub use value::{into_value, to_value};
+pub(crate) use value::{stored_float_bits, stored_number};
 
 #[cfg(test)]
 mod proptests;
@@ -193,95 +199,28 @@ pub fn parse_dml(sql: &str) -> Result<Dml, ParseError> {
     })
 }
 
-/// Parse a LOB_WRITE row's PL/SQL block. The data is either assigned to a buffer variable
-/// (`buf_c := '…'; dbms_lob.write(loc_c, 6, 1, buf_c);`, as 19c and 23ai write it) or given
-/// inline as `dbms_lob.write`'s last argument.
+/// Parse a LOB_WRITE row that carries its locator's preamble too (`DECLARE … select … for
+/// update; buf_c := '…'; dbms_lob.write(loc_c, 6, 1, buf_c); END;`, the layout of Debezium's
+/// SelectLobParserTest with the write after it). The data is a buffer variable or given inline
+/// as `dbms_lob.write`'s last argument. See [`parse_lob_row`] for every LOB row.
 pub fn parse_lob_write(sql: &str) -> Result<LobWrite, ParseError> {
-    let mut c = Cursor {
-        s: sql,
-        b: sql.as_bytes(),
-        pos: 0,
+    let row = parse_lob_row(sql)?;
+    let fail = |m: &str| ParseError {
+        message: m.into(),
+        offset: sql.len(),
+        excerpt: String::new(),
     };
-    c.expect_keyword("declare")?;
-    // The declarations (`loc_c CLOB;` …) never matter: skip statement by statement.
-    while !c.keyword("begin") {
-        match find_byte(&c.b[c.pos..], b';') {
-            Some(i) => c.pos += i + 1,
-            None => return c.fail(c.pos, "expected BEGIN"),
-        }
-    }
-    c.expect_keyword("select")?;
-    c.ws();
-    let at = c.pos;
-    let Some(column) = c.column()? else {
-        return c.fail(at, "expected the LOB column");
+    let Some(Locator {
+        owner,
+        table,
+        column,
+        key,
+    }) = row.locator
+    else {
+        return Err(fail("no locator in the LOB_WRITE block"));
     };
-    c.expect_keyword("into")?;
-    c.ident()?;
-    c.expect_keyword("from")?;
-    let (owner, table) = c.table()?;
-    let key = if c.keyword("where") {
-        c.conditions()?
-    } else {
-        Vec::new()
-    };
-    c.expect_keyword("for")?;
-    c.expect_keyword("update")?;
-    c.expect(b';')?;
-    let mut buffers: Vec<(&str, Literal)> = Vec::new();
-    let mut write = None;
-    while !c.keyword("end") {
-        c.ws();
-        let at = c.pos;
-        let (name, _) = c.ident()?;
-        if c.eat(b'.') {
-            let (proc_name, _) = c.ident()?;
-            if !name.eq_ignore_ascii_case("dbms_lob") || !proc_name.eq_ignore_ascii_case("write") {
-                return c.fail(at, "expected dbms_lob.write");
-            }
-            if write.is_some() {
-                return c.fail(at, "more than one dbms_lob.write");
-            }
-            c.expect(b'(')?;
-            c.ident()?;
-            c.expect(b',')?;
-            c.unsigned()?; // the amount: implied by the data
-            c.expect(b',')?;
-            let offset = c.unsigned()?;
-            c.expect(b',')?;
-            c.ws();
-            let save = c.pos;
-            let var = c.ident().ok().and_then(|(v, _)| {
-                let i = buffers
-                    .iter()
-                    .position(|(n, _)| n.eq_ignore_ascii_case(v))?;
-                Some(buffers.swap_remove(i).1)
-            });
-            let data = match var {
-                Some(lit) => lit,
-                None => {
-                    c.pos = save;
-                    match c.literal()? {
-                        Literal::Bare(_) => return c.fail(save, "unknown LOB buffer"),
-                        lit => lit,
-                    }
-                }
-            };
-            c.expect(b')')?;
-            write = Some((data, offset));
-        } else {
-            c.ws();
-            if !c.b[c.pos..].starts_with(b":=") {
-                return c.fail(c.pos, "expected `:=`");
-            }
-            c.pos += 2;
-            buffers.push((name, c.literal()?));
-        }
-        c.expect(b';')?;
-    }
-    c.end()?;
-    let Some((data, offset)) = write else {
-        return c.fail(c.pos, "no dbms_lob.write in the LOB_WRITE block");
+    let Some(LobPiece::Write { data, offset, .. }) = row.piece else {
+        return Err(fail("no dbms_lob.write in the LOB_WRITE block"));
     };
     Ok(LobWrite {
         owner,

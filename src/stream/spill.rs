@@ -302,6 +302,7 @@ impl SpillFile {
         &mut self,
         target: impl Fn(&LogMinerRow) -> bool,
         follower: impl Fn(&LogMinerRow) -> bool,
+        leader: impl Fn(&LogMinerRow) -> bool,
     ) -> Result<Option<bool>> {
         let mut end = self.end;
         // Live records after the target, oldest first, for the followers.
@@ -324,6 +325,19 @@ impl SpillFile {
             return Ok(None);
         };
         self.cancel(start);
+        // The live records right before it that `leader` accepts go too.
+        let mut back = start;
+        while back > 0 {
+            let (s, len) = self.before(back)?;
+            back = s;
+            if self.cancelled.contains(&s) {
+                continue;
+            }
+            if !leader(&self.read_at(s, len)?) {
+                break;
+            }
+            self.cancel(s);
+        }
         let mut to_end = true;
         for (off, follows) in after.into_iter().rev() {
             if !follows {
@@ -334,6 +348,24 @@ impl SpillFile {
         }
         self.trim_tail()?;
         Ok(Some(to_end))
+    }
+
+    /// Cancel the newest live records while `leader` accepts them (the start of a statement
+    /// whose end was cancelled in memory).
+    pub fn cancel_trailing(&mut self, leader: impl Fn(&LogMinerRow) -> bool) -> Result<()> {
+        let mut end = self.end;
+        while end > 0 {
+            let (start, len) = self.before(end)?;
+            end = start;
+            if self.cancelled.contains(&start) {
+                continue;
+            }
+            if !leader(&self.read_at(start, len)?) {
+                break;
+            }
+            self.cancel(start);
+        }
+        self.trim_tail()
     }
 
     fn cancel(&mut self, offset: u64) {

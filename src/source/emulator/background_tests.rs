@@ -84,6 +84,8 @@ impl Db {
             shared_commit_pct: 0,
             tables: tables.to_vec(),
             seed,
+            lob_pct: 0,
+            lob_edit_pct: 0,
         };
         Workload::new(&mut w, o).unwrap().run(&|| false).unwrap();
         w.replica().current_scn

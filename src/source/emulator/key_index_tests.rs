@@ -132,7 +132,7 @@ proptest! {
                         let (rid, before) = live[n].clone();
                         let after = row(a, b, counter);
                         live[n].1 = after.clone();
-                        Redo::Update { scn, xid, tab: 0, rid: rid.encode(), before, after, cols: vec![], ts }
+                        Redo::Update { scn, xid, tab: 0, rid: rid.encode(), before, after, cols: vec![], lob_ops: vec![], ts }
                     }
                     Op::Touch(n) => {
                         let n = n % live.len();
@@ -140,7 +140,7 @@ proptest! {
                         let mut after = before.clone();
                         after[2] = Value::Text(format!("t{counter}"));
                         live[n].1 = after.clone();
-                        Redo::Update { scn, xid, tab: 0, rid: rid.encode(), before, after, cols: vec![], ts }
+                        Redo::Update { scn, xid, tab: 0, rid: rid.encode(), before, after, cols: vec![], lob_ops: vec![], ts }
                     }
                     Op::Delete(n) => {
                         let (rid, before) = live.remove(n % live.len());

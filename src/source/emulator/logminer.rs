@@ -1,15 +1,16 @@
 //! V$LOGMNR_CONTENTS rendered from the emulated redo, as LogMiner would show it with
 //! DICT_FROM_ONLINE_CATALOG + NO_ROWID_IN_STMT and the NLS settings of oracle-facts §5.
 
+use super::lob_redo;
 use super::redo::{Redo, Xid};
 use super::sql_redo::{self, Col, CSF_PIECE_BYTES};
 use super::store::{Replica, TableState};
 use super::supplemental;
 use crate::errors::{CdcError, Result};
 use crate::source::filter::MiningFilter;
-use crate::source::model::{op, LogMinerRow, Scn};
+use crate::source::model::{op, ColumnInfo, LogMinerRow, Scn};
 use crate::source::rowid::{RowId, LOB_ROWID};
-use crate::types::{ColumnType, Value};
+use crate::types::LogMinerSupport;
 
 /// Rows with `start <= SCN <= end` that `filter` keeps, in redo order: only redo LGWR has
 /// written at `now_ms` (see [`super::lgwr`]); what is still in a log buffer is not in the log
@@ -268,22 +269,31 @@ impl Renderer<'_> {
                 ts,
             } => {
                 let t = &self.replica.tables[*tab as usize];
-                // Its LOB_WRITE rows follow it: nothing to render only if both are dropped.
-                if self.drops(op::INSERT, *xid, t) && self.drops(op::LOB_WRITE, *xid, t) {
+                let cols = t.columns_at(*scn);
+                let base = self.base(n, *scn, *ts, *xid, op::INSERT);
+                if self.unsupported(t, cols) {
+                    self.push_unsupported(base, t, rid);
                     return Ok(());
                 }
-                let cols = t.columns_at(*scn);
-                let row = self.with_table(self.base(n, *scn, *ts, *xid, op::INSERT), t, rid);
-                if self.keeps(&row) {
-                    let items: Vec<Col> = cols
-                        .iter()
-                        .zip(after)
-                        .filter(|(c, _)| !c.virtual_column)
-                        .map(|(c, v)| (c.name.as_str(), &c.data_type, v))
-                        .collect();
-                    self.push_sql(row.clone(), sql_redo::insert(&t.def.name, &items));
+                let stmt = self.stmt(t, cols);
+                if stmt.is_plain() {
+                    if self.drops(op::INSERT, *xid, t) {
+                        return Ok(());
+                    }
+                    let row = self.with_table(base, t, rid);
+                    if self.keeps(&row) {
+                        let items: Vec<Col> = cols
+                            .iter()
+                            .zip(after)
+                            .filter(|(c, _)| !c.virtual_column)
+                            .map(|(c, v)| (c.name.as_str(), &c.data_type, v))
+                            .collect();
+                        self.push_sql(row, sql_redo::insert(&t.def.name, &items));
+                    }
+                    return Ok(());
                 }
-                self.lob_writes(row, t, cols, after);
+                let pieces = stmt.insert(after);
+                self.push_pieces(base, t, rid, pieces);
             }
             Redo::Update {
                 scn,
@@ -293,15 +303,24 @@ impl Renderer<'_> {
                 before,
                 after,
                 cols: set_cols,
+                lob_ops,
                 ts,
             } => {
                 let t = &self.replica.tables[*tab as usize];
-                if self.drops(op::UPDATE, *xid, t) {
+                let cols = t.columns_at(*scn);
+                let base = self.base(n, *scn, *ts, *xid, op::UPDATE);
+                if self.unsupported(t, cols) {
+                    self.push_unsupported(base, t, rid);
                     return Ok(());
                 }
-                let cols = t.columns_at(*scn);
-                let row = self.with_table(self.base(n, *scn, *ts, *xid, op::UPDATE), t, rid);
-                if !self.keeps(&row) {
+                let stmt = self.stmt(t, cols);
+                if let Some(first) = lob_ops.first() {
+                    let pieces = stmt.lob_edit(after, first.col(), lob_ops);
+                    self.push_pieces(base, t, rid, pieces);
+                    return Ok(());
+                }
+                let plain = stmt.is_plain();
+                if plain && self.drops(op::UPDATE, *xid, t) {
                     return Ok(());
                 }
                 let mut changed: Vec<usize> = if set_cols.is_empty() {
@@ -322,25 +341,37 @@ impl Renderer<'_> {
                     // An UPDATE that set columns to their own values still names them.
                     changed = (0..cols.len())
                         .filter(|&i| {
-                            !cols[i].virtual_column && !t.def.primary_key.contains(&cols[i].name)
+                            !cols[i].virtual_column
+                                && !t.def.primary_key.contains(&cols[i].name)
+                                && !cols[i].data_type.never_supplementally_logged()
                         })
                         .take(1)
                         .collect();
                 }
-                let set: Vec<Col> = changed
-                    .iter()
-                    .filter_map(|&i| {
-                        Some((cols[i].name.as_str(), &cols[i].data_type, after.get(i)?))
-                    })
-                    .collect();
                 let logging = &self.replica.schema.database.supplemental_logging;
-                let wh: Vec<Col> = supplemental::update_where(logging, &t.def, cols, &changed)
-                    .into_iter()
-                    .filter_map(|i| {
-                        Some((cols[i].name.as_str(), &cols[i].data_type, before.get(i)?))
-                    })
-                    .collect();
-                self.push_sql(row, sql_redo::update(&t.def.name, &set, &wh));
+                let where_cols = supplemental::update_where(logging, &t.def, cols, &changed);
+                if plain {
+                    let row = self.with_table(base, t, rid);
+                    if !self.keeps(&row) {
+                        return Ok(());
+                    }
+                    let set: Vec<Col> = changed
+                        .iter()
+                        .filter_map(|&i| {
+                            Some((cols[i].name.as_str(), &cols[i].data_type, after.get(i)?))
+                        })
+                        .collect();
+                    let wh: Vec<Col> = where_cols
+                        .into_iter()
+                        .filter_map(|i| {
+                            Some((cols[i].name.as_str(), &cols[i].data_type, before.get(i)?))
+                        })
+                        .collect();
+                    self.push_sql(row, sql_redo::update(&t.def.name, &set, &wh));
+                    return Ok(());
+                }
+                let pieces = stmt.update(before, after, &changed, &where_cols);
+                self.push_pieces(base, t, rid, pieces);
             }
             Redo::Delete {
                 scn,
@@ -351,10 +382,15 @@ impl Renderer<'_> {
                 ts,
             } => {
                 let t = &self.replica.tables[*tab as usize];
+                let cols = t.columns_at(*scn);
+                if self.unsupported(t, cols) {
+                    let base = self.base(n, *scn, *ts, *xid, op::DELETE);
+                    self.push_unsupported(base, t, rid);
+                    return Ok(());
+                }
                 if self.drops(op::DELETE, *xid, t) {
                     return Ok(());
                 }
-                let cols = t.columns_at(*scn);
                 let row = self.with_table(self.base(n, *scn, *ts, *xid, op::DELETE), t, rid);
                 if !self.keeps(&row) {
                     return Ok(());
@@ -396,6 +432,11 @@ impl Renderer<'_> {
                     _ => return Ok(()),
                 };
                 let t = &self.replica.tables[tab as usize];
+                let code = if self.unsupported(t, t.columns_at(*scn)) {
+                    op::UNSUPPORTED
+                } else {
+                    code
+                };
                 let mut row = self.with_table(self.base(n, *scn, *ts, *xid, code), t, rid);
                 row.rollback = 1;
                 row.ssn = 0;
@@ -474,48 +515,68 @@ impl Renderer<'_> {
         Ok(())
     }
 
-    /// LOB values arrive as LOB_WRITE rows after the INSERT that wrote EMPTY_CLOB()/EMPTY_BLOB().
-    fn lob_writes(
-        &mut self,
-        row: LogMinerRow,
-        t: &TableState,
-        cols: &[crate::source::model::ColumnInfo],
-        after: &[Value],
-    ) {
-        let key: Vec<Col> = cols
-            .iter()
-            .zip(after)
-            .filter(|(c, _)| {
-                if t.def.primary_key.is_empty() {
-                    !c.data_type.is_lob() && !c.virtual_column && c.data_type != ColumnType::Json
-                } else {
-                    t.def.primary_key.contains(&c.name)
-                }
-            })
-            .map(|(c, v)| (c.name.as_str(), &c.data_type, v))
-            .collect();
-        for (c, v) in cols.iter().zip(after) {
-            let is_lob = matches!(
-                c.data_type,
-                ColumnType::Clob | ColumnType::Nclob | ColumnType::Blob
-            );
-            let empty = match v {
-                Value::Null => true,
-                Value::Text(s) => s.is_empty(),
-                Value::Bytes(b) => b.is_empty(),
-                _ => false,
-            };
-            if !is_lob || empty {
-                continue;
-            }
-            let mut r = row.clone();
-            r.operation_code = op::LOB_WRITE;
-            r.operation = op::name(op::LOB_WRITE).to_string();
-            if !self.keeps(&r) {
-                continue;
-            }
-            let sql = sql_redo::lob_write_as(&t.def.name, &c.name, &c.data_type, &key, v);
-            self.push_sql(r, sql);
+    /// Whether LogMiner writes this table's changes as UNSUPPORTED rows (a column type it
+    /// ignores, see [`ColumnType::logminer_support`]).
+    fn unsupported(&self, _t: &TableState, cols: &[ColumnInfo]) -> bool {
+        let gg = self.replica.schema.database.goldengate_replication;
+        cols.iter().any(|c| {
+            matches!(
+                c.data_type.logminer_support(gg),
+                LogMinerSupport::TableUnsupported(_)
+            )
+        })
+    }
+
+    /// One OPERATION_CODE 255 row for a change: the table and the ROW_ID, no SQL_REDO ("it
+    /// returns absolutely nothing about the event, not even the other columns", Debezium's
+    /// maintainers on such rows, debezium/debezium#6721).
+    fn push_unsupported(&mut self, mut base: LogMinerRow, t: &TableState, rid: &str) {
+        base.operation_code = op::UNSUPPORTED;
+        base.operation = op::name(op::UNSUPPORTED).to_string();
+        let row = self.with_table(base, t, rid);
+        if self.keeps(&row) {
+            self.out.push(row);
         }
+    }
+
+    fn stmt<'s>(&'s self, t: &'s TableState, cols: &'s [ColumnInfo]) -> lob_redo::Stmt<'s> {
+        lob_redo::Stmt {
+            table: &t.def.name,
+            def: &t.def,
+            cols,
+            logging: &self.replica.schema.database.supplemental_logging,
+        }
+    }
+
+    /// The rows of one statement ([`lob_redo`]): each with the row's ROW_ID or the empty one,
+    /// the table's names (none on an INTERNAL row), its own operation code.
+    fn push_pieces(
+        &mut self,
+        base: LogMinerRow,
+        t: &TableState,
+        rid: &str,
+        pieces: Vec<lob_redo::Piece>,
+    ) {
+        let mut named = self.with_table(base, t, rid);
+        for p in pieces {
+            let mut row = named.clone();
+            row.operation_code = p.code;
+            row.operation = op::name(p.code).to_string();
+            if !p.own_rid {
+                row.row_id = LOB_ROWID.to_string();
+            }
+            if !p.named {
+                row.seg_owner = None;
+                row.table_name = None;
+                row.status = 0;
+                row.info = None;
+            } else if let Some(info) = p.info {
+                row.info = Some(info.to_string());
+            }
+            if self.keeps(&row) {
+                self.push_sql(row, p.sql);
+            }
+        }
+        named.sql_redo.clear();
     }
 }

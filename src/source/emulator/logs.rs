@@ -108,6 +108,8 @@ impl Replica {
             container: d.multitenant.then(|| "CDB$ROOT".to_string()),
             compatible: Some(d.compatible.clone()),
             undo_tablespace: Some("UNDOTBS1".into()),
+            goldengate_replication: Some(d.goldengate_replication),
+            max_string_size: Some(d.max_string_size.parameter().into()),
             processes: Some(ResourceUse {
                 current: d.processes_in_use,
                 limit: Some(d.processes),

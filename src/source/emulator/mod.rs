@@ -14,6 +14,8 @@ pub mod generate;
 pub mod key_gen;
 pub mod key_index;
 pub mod lgwr;
+pub mod lob_edit;
+pub mod lob_redo;
 pub mod logminer;
 pub mod logs;
 pub mod redo;

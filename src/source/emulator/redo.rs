@@ -52,6 +52,30 @@ pub enum DdlChange {
     },
 }
 
+/// One DBMS_LOB call on a LOB column of a row (an application writing through a locator).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum LobOp {
+    /// `DBMS_LOB.WRITE(loc, amount, offset, data)`: `data` (text for CLOB/NCLOB, bytes for a
+    /// BLOB) at the 1-based `offset` (characters, or bytes for a BLOB).
+    Write { col: u32, offset: u64, data: Value },
+    /// `DBMS_LOB.ERASE(loc, amount, offset)`: `amount` characters (bytes) from `offset` become
+    /// spaces (zero bytes); the length is unchanged.
+    Erase { col: u32, offset: u64, amount: u64 },
+    /// `DBMS_LOB.TRIM(loc, len)`: the LOB is cut to `len`.
+    Trim { col: u32, len: u64 },
+}
+
+impl LobOp {
+    pub fn col(&self) -> usize {
+        match self {
+            LobOp::Write { col, .. } | LobOp::Erase { col, .. } | LobOp::Trim { col, .. } => {
+                *col as usize
+            }
+        }
+    }
+}
+
 /// One redo record. `ts` is milliseconds since the Unix epoch on the writer's clock.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "k")]
@@ -87,6 +111,10 @@ pub enum Redo {
         /// Columns the statement's SET named (empty: those whose value changed).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         cols: Vec<u32>,
+        /// The change was made piece by piece through a LOB locator (`SELECT … FOR UPDATE`,
+        /// then DBMS_LOB.WRITE / ERASE / TRIM), not by an UPDATE statement; in this order.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        lob_ops: Vec<LobOp>,
         ts: i64,
     },
     #[serde(rename = "D")]

@@ -87,6 +87,32 @@ pub struct DatabaseSpec {
     /// 32-bit block number); 23ai creates SYSTEM, SYSAUX and USERS so. Tables are in USERS
     /// unless their `tablespace` says otherwise.
     pub bigfile_tablespaces: Vec<String>,
+    /// The ENABLE_GOLDENGATE_REPLICATION parameter (default FALSE): LogMiner writes the changes
+    /// of tables with native JSON columns only when it is TRUE, else as UNSUPPORTED rows.
+    pub goldengate_replication: bool,
+    /// The MAX_STRING_SIZE parameter: `standard` (VARCHAR2 up to 4,000 bytes, NVARCHAR2 and
+    /// RAW up to 2,000) or `extended` (up to 32,767 bytes; longer values are written in
+    /// 32K_BEGIN/WRITE/END rows).
+    pub max_string_size: MaxStringSize,
+}
+
+/// The MAX_STRING_SIZE parameter.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MaxStringSize {
+    #[default]
+    Standard,
+    Extended,
+}
+
+impl MaxStringSize {
+    /// V$PARAMETER's value.
+    pub fn parameter(self) -> &'static str {
+        match self {
+            MaxStringSize::Standard => "STANDARD",
+            MaxStringSize::Extended => "EXTENDED",
+        }
+    }
 }
 
 /// The redo Oracle writes on its own while the workload runs, which V$LOGMNR_CONTENTS shows
@@ -231,6 +257,8 @@ impl Default for DatabaseSpec {
             pdbs: Vec::new(),
             background: BackgroundSpec::default(),
             bigfile_tablespaces: Vec::new(),
+            goldengate_replication: false,
+            max_string_size: MaxStringSize::Standard,
         }
     }
 }
@@ -654,6 +682,16 @@ impl SchemaFile {
                 }
                 let data_type = ColumnType::parse(&c.data_type)
                     .map_err(|e| bad(format!("table `{name}` column `{cname}`: {e}")))?;
+                // ORA-00910: VARCHAR2 over 4,000 bytes, NVARCHAR2 and RAW over 2,000 need
+                // MAX_STRING_SIZE=EXTENDED (SQL Reference, "Data Types", extended data types).
+                if data_type.is_extended()
+                    && self.database.max_string_size != MaxStringSize::Extended
+                {
+                    return Err(bad(format!(
+                        "table `{name}` column `{cname}`: ORA-00910: specified length too long for its datatype ({} needs database.max_string_size: extended)",
+                        data_type.sql_name()
+                    )));
+                }
                 if matches!(data_type, ColumnType::Other { .. }) && !c.nullable {
                     return Err(bad(format!(
                         "table `{name}` column `{cname}`: object-type columns are emulated as NULL and must be nullable"

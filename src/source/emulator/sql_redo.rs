@@ -38,10 +38,16 @@ pub fn literal(value: &Value, ty: &ColumnType) -> String {
     match ty {
         ColumnType::Clob | ColumnType::Nclob => return "EMPTY_CLOB()".into(),
         ColumnType::Blob => return "EMPTY_BLOB()".into(),
+        // A native JSON column is an OSON BLOB: the INSERT names its empty locator, the
+        // document follows (Debezium LogMinerDmlParserTest, dbz#1884).
+        ColumnType::Json => return format!("{JSON_COMMENT} EMPTY_BLOB()"),
         _ => {}
     }
     value_literal(value, ty)
 }
+
+/// LogMiner's prefix of a native JSON column's value (oracle-facts §6).
+pub const JSON_COMMENT: &str = "/* JSON */";
 
 /// `insert into "O"."T"("C1","C2") values ('1','x');`
 pub fn insert(table: &TableName, cols: &[Col]) -> String {
@@ -188,7 +194,7 @@ pub fn binary_double_raw(v: f64) -> [u8; 8] {
     stored.to_be_bytes()
 }
 
-fn quote_ident(name: &str) -> String {
+pub(super) fn quote_ident(name: &str) -> String {
     format!("\"{name}\"")
 }
 
@@ -202,19 +208,30 @@ fn is_null(value: &Value, ty: &ColumnType) -> bool {
     }
 }
 
-/// A LOB being SET is written inline (the in-row case); everything else as in VALUES.
-fn set_literal(value: &Value, ty: &ColumnType) -> String {
-    if !is_null(value, ty) && matches!(ty, ColumnType::Clob | ColumnType::Nclob | ColumnType::Blob)
-    {
-        return value_literal(value, ty);
+/// A LOB being SET is written inline (the in-row case); everything else as in VALUES. A JSON
+/// document SET inline is its OSON image: `/* JSON */ HEXTORAW('ff4a5a…')` (Debezium
+/// LogMinerDmlParserTest, dbz#1884).
+pub(super) fn set_literal(value: &Value, ty: &ColumnType) -> String {
+    if is_null(value, ty) {
+        return "NULL".into();
     }
-    literal(value, ty)
+    match (ty, value) {
+        (ColumnType::Clob | ColumnType::Nclob | ColumnType::Blob, _) => value_literal(value, ty),
+        (ColumnType::Json, Value::Json(text) | Value::Text(text)) => {
+            match crate::oson::encode_text(text) {
+                Ok(b) => format!("{JSON_COMMENT} HEXTORAW('{}')", hex(&b)),
+                Err(_) => format!("{JSON_COMMENT} {}", quoted(text)),
+            }
+        }
+        _ => literal(value, ty),
+    }
 }
 
-fn where_clause(cols: &[Col]) -> String {
-    let items: Vec<String> = cols
-        .iter()
-        .filter(|(_, t, _)| !t.is_lob() && !matches!(t, ColumnType::Json))
+/// The WHERE items of these columns (`"C" = 'v'`, `"C" IS NULL`): LOB-like columns, which
+/// supplemental logging never logs, are left out.
+pub(super) fn where_items(cols: &[Col]) -> Vec<String> {
+    cols.iter()
+        .filter(|(_, t, _)| !t.is_lob() && !matches!(t, ColumnType::Json) && !t.is_extended())
         .map(|(n, t, v)| {
             if is_null(v, t) {
                 format!("{} IS NULL", quote_ident(n))
@@ -222,7 +239,11 @@ fn where_clause(cols: &[Col]) -> String {
                 format!("{} = {}", quote_ident(n), value_literal(v, t))
             }
         })
-        .collect();
+        .collect()
+}
+
+pub(super) fn where_clause(cols: &[Col]) -> String {
+    let items = where_items(cols);
     if items.is_empty() {
         String::new()
     } else {
@@ -389,12 +410,12 @@ fn lob_text(value: &Value) -> &str {
     }
 }
 
-fn utf16_len(s: &str) -> usize {
+pub(super) fn utf16_len(s: &str) -> usize {
     s.encode_utf16().count()
 }
 
 /// `'…'` with quotes doubled; pieces over [`LITERAL_PIECE_BYTES`] joined with ` || `.
-fn quoted(s: &str) -> String {
+pub(super) fn quoted(s: &str) -> String {
     let units = s.chars().map(|c| {
         if c == '\'' {
             "''".to_string()
@@ -409,7 +430,7 @@ fn quoted(s: &str) -> String {
 /// `\XXXX` UTF-16 code units. Upper-case hex, as real LogMiner output shows it (Debezium
 /// LogMinerDmlParserTest DBZ-3367: `UNISTR('\963F\72F8…')`). Long values become several
 /// `UNISTR('…')` joined with ` || ` (Debezium UnistrHelper handles exactly that form).
-fn unistr(s: &str) -> String {
+pub(super) fn unistr(s: &str) -> String {
     let units = s.chars().map(|c| match c {
         '\'' => "''".to_string(),
         '\\' => "\\005C".to_string(),
@@ -711,7 +732,7 @@ mod tests {
                     ("J", &ColumnType::Json, &j),
                 ]
             ),
-            "insert into \"HR\".\"EMP\"(\"ID\",\"C\",\"NC\",\"B\",\"J\") values ('1',EMPTY_CLOB(),EMPTY_CLOB(),EMPTY_BLOB(),'{\"a\":1}');"
+            "insert into \"HR\".\"EMP\"(\"ID\",\"C\",\"NC\",\"B\",\"J\") values ('1',EMPTY_CLOB(),EMPTY_CLOB(),EMPTY_BLOB(),/* JSON */ EMPTY_BLOB());"
         );
         assert_eq!(
             update(
@@ -740,6 +761,24 @@ mod tests {
             literal(&Value::Null, &ColumnType::Clob),
             "NULL",
             "a NULL LOB is NULL, not empty"
+        );
+    }
+
+    /// A JSON document SET inline is its OSON image: exactly what LogMiner wrote for
+    /// `{"name":"Sally Field","age":77}` in Debezium's LogMinerDmlParserTest (dbz#1884).
+    #[test]
+    fn a_json_update_sets_the_oson_image() {
+        let (id, j) = (
+            num("1"),
+            Value::Json(r#"{"name":"Sally Field","age":77}"#.into()),
+        );
+        assert_eq!(
+            update(
+                &TableName::new(None, "DEBEZIUM", "DBZ1872"),
+                &[("EXTRA_DATA", &ColumnType::Json, &j)],
+                &[("ID", &NUM, &id), ("EXTRA_DATA", &ColumnType::Json, &j)]
+            ),
+            "update \"DEBEZIUM\".\"DBZ1872\" set \"EXTRA_DATA\" = /* JSON */ HEXTORAW('ff4a5a012106020009001700009ce600050000046e616d650361676584020201000800140b53616c6c79204669656c6421c14e') where \"ID\" = '1';"
         );
     }
 

@@ -43,7 +43,7 @@ pub fn dml_status(db: &SupplementalSpec) -> (i32, Option<String>) {
 
 /// Columns supplemental logging adds to every UPDATE of the table (unconditional log groups):
 /// indexes into `cols`, in table column order.
-fn logged_columns(db: &SupplementalSpec, def: &TableDef, cols: &[ColumnInfo]) -> Vec<usize> {
+pub fn logged_columns(db: &SupplementalSpec, def: &TableDef, cols: &[ColumnInfo]) -> Vec<usize> {
     let all_but_lobs = || -> Vec<usize> {
         (0..cols.len())
             .filter(|&i| {

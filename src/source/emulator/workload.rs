@@ -139,6 +139,15 @@ pub struct WorkloadOptions {
     pub shared_commit_pct: u8,
     pub tables: Vec<crate::names::TableName>,
     pub seed: u64,
+    /// Percent of the LOB-like values written (CLOB, NCLOB, BLOB, JSON, XMLTYPE, extended
+    /// VARCHAR2) made longer than a row keeps: written out of line, in LOB_WRITE (XML DOC
+    /// WRITE, 32K_WRITE) rows. Drawn from a random source of its own, so the other choices of
+    /// a seed stay the same.
+    pub lob_pct: u8,
+    /// Percent of updates of a row with a CLOB or BLOB value that change it piece by piece
+    /// through its locator (DBMS_LOB.WRITE at an offset, ERASE, TRIM) instead of an UPDATE:
+    /// LogMiner's rows then lack the LOB's earlier content, and capture reports CDC-3005.
+    pub lob_edit_pct: u8,
 }
 
 impl WorkloadOptions {
@@ -202,6 +211,8 @@ pub struct WorkloadSummary {
     pub ddl: u64,
     #[serde(skip_serializing_if = "is_zero")]
     pub tables_created: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub lob_edits: u64,
     pub long_transactions: u64,
     pub first_scn: Scn,
     pub last_scn: Scn,
@@ -222,6 +233,8 @@ pub struct Workload<'a> {
     rng: ChaCha8Rng,
     tables: Vec<usize>,
     s: WorkloadSummary,
+    /// The LOB choices' own random source (see [`WorkloadOptions::lob_pct`]).
+    lob_rng: ChaCha8Rng,
     added_columns: u64,
     /// What Oracle and other users write meanwhile (database.background and the tables'
     /// background_transactions).
@@ -271,10 +284,12 @@ impl<'a> Workload<'a> {
             o.seed,
         );
         let first = w.replica().current_scn;
+        let lob_rng = ChaCha8Rng::seed_from_u64(o.seed ^ 0x10b5_10b5_10b5_10b5);
         Ok(Workload {
             w,
             o,
             rng,
+            lob_rng,
             tables,
             s: WorkloadSummary {
                 first_scn: first,
@@ -438,7 +453,8 @@ impl<'a> Workload<'a> {
             }
             let serial = self.w.serials[table] + 1;
             self.w.serials[table] = serial;
-            let row = new_row(self.w, table, &mut self.rng, serial)?;
+            let mut row = new_row(self.w, table, &mut self.rng, serial)?;
+            self.enlarge(table, &mut row, None);
             self.w.insert(xid, table, row)?;
             self.s.inserts += 1;
         }
@@ -454,6 +470,17 @@ impl<'a> Workload<'a> {
         let Some(mut row) = self.w.row(Some(xid), table, rid) else {
             return Ok(());
         };
+        if self.o.lob_edit_pct > 0 && self.lob_rng.gen_range(0..100) < self.o.lob_edit_pct {
+            if let Some((col, ops)) =
+                super::lob_edit::plan(self.w.columns(table), &row, &mut self.lob_rng)
+            {
+                self.w.lob_edit(xid, table, rid, col, ops)?;
+                self.s.lob_edits += 1;
+                self.s.updates += 1;
+                return Ok(());
+            }
+        }
+        let original = row.clone();
         let cols: Vec<ColumnInfo> = self.w.columns(table).to_vec();
         let def = self.w.replica().tables[table].def.clone();
         let part_col = def.partitions.as_ref().map(|p| p.column.clone());
@@ -498,9 +525,31 @@ impl<'a> Workload<'a> {
         if !changed && !change_some_columns(self.w, &mut self.rng, table, &mut row) {
             return Ok(());
         }
+        self.enlarge(table, &mut row, Some(&original));
         self.w.update(xid, table, rid, row)?;
         self.s.updates += 1;
         Ok(())
+    }
+
+    /// Make some LOB-like values of `row` (those that differ from `before`, when given) longer
+    /// than a row keeps, by `lob_pct`.
+    fn enlarge(&mut self, table: usize, row: &mut [Value], before: Option<&[Value]>) {
+        if self.o.lob_pct == 0 {
+            return;
+        }
+        let cols = self.w.columns(table).to_vec();
+        for (i, c) in cols.iter().enumerate() {
+            let Some(v) = row.get_mut(i) else { continue };
+            if v.is_null() || before.is_some_and(|b| b.get(i) == Some(v)) {
+                continue;
+            }
+            if !super::lob_edit::is_lob_like(&c.data_type) {
+                continue;
+            }
+            if self.lob_rng.gen_range(0..100) < self.o.lob_pct {
+                *v = super::lob_edit::large(&c.data_type, v, &mut self.lob_rng);
+            }
+        }
     }
 
     /// CREATE TABLE `<first table>_NEW<k>` with the first table's layout; from then on the

@@ -40,6 +40,8 @@ fn options(seed: u64) -> WorkloadOptions {
         shared_commit_pct: 0,
         tables: Vec::new(),
         seed,
+        lob_pct: 0,
+        lob_edit_pct: 0,
     }
 }
 

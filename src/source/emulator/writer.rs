@@ -511,6 +511,45 @@ impl Writer {
         self.update_columns(xid, table, rid, after, cols)
     }
 
+    /// DBMS_LOB calls on one LOB column of a row through its locator (`SELECT … FOR UPDATE`,
+    /// then WRITE / ERASE / TRIM in order): the column's new value is what they leave. A write
+    /// past the end pads with spaces (zero bytes for a BLOB), as DBMS_LOB.WRITE does; ORA-22922
+    /// for a NULL LOB (no locator to write through), ORA-21560 for a TRIM past the end.
+    pub fn lob_edit(
+        &mut self,
+        xid: Xid,
+        table: usize,
+        rid: RowId,
+        col: usize,
+        ops: Vec<super::redo::LobOp>,
+    ) -> Result<RowId> {
+        let before = self
+            .row(Some(xid), table, rid)
+            .ok_or_else(|| CdcError::Workload(format!("no row at {}", rid.encode())))?;
+        let ty = self
+            .columns(table)
+            .get(col)
+            .map(|c| c.data_type.clone())
+            .ok_or_else(|| CdcError::Workload(format!("no column {col}")))?;
+        let mut value = match before.get(col) {
+            Some(Value::Null) | None => {
+                return Err(CdcError::Workload(
+                    "ORA-22922: nonexistent LOB value (the column is NULL)".into(),
+                ))
+            }
+            Some(v) => v.clone(),
+        };
+        for op in &ops {
+            if op.col() != col {
+                return Err(CdcError::Workload("a LOB edit names another column".into()));
+            }
+            value = super::lob_redo::apply(&value, &ty, op).map_err(CdcError::Workload)?;
+        }
+        let mut after = before;
+        after[col] = value;
+        self.update_with(xid, table, rid, after, vec![col as u32], ops)
+    }
+
     fn update_columns(
         &mut self,
         xid: Xid,
@@ -518,6 +557,18 @@ impl Writer {
         rid: RowId,
         after: Vec<Value>,
         cols: Vec<u32>,
+    ) -> Result<RowId> {
+        self.update_with(xid, table, rid, after, cols, Vec::new())
+    }
+
+    fn update_with(
+        &mut self,
+        xid: Xid,
+        table: usize,
+        rid: RowId,
+        after: Vec<Value>,
+        cols: Vec<u32>,
+        lob_ops: Vec<super::redo::LobOp>,
     ) -> Result<RowId> {
         self.check_container(xid, table)?;
         let after = self.conform_row(table, after, true)?;
@@ -550,6 +601,7 @@ impl Writer {
                 before,
                 after: after.clone(),
                 cols,
+                lob_ops,
                 ts,
             },
             self.thread_of(xid),

@@ -69,6 +69,11 @@ pub fn read(conn: &oracle::Connection) -> Result<InstanceConfig> {
         for (name, value) in rows {
             match name.as_str() {
                 "compatible" => config.compatible = value,
+                "enable_goldengate_replication" => {
+                    config.goldengate_replication =
+                        value.map(|v| v.trim().eq_ignore_ascii_case("TRUE"))
+                }
+                "max_string_size" => config.max_string_size = value,
                 _ => config.undo_tablespace = value,
             }
         }

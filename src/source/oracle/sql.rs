@@ -375,9 +375,12 @@ TO_CHAR(LAST_REDO_TIME, 'YYYY-MM-DD HH24:MI:SS') FROM V$THREAD ORDER BY THREAD#"
 // Pre-flight checks (`doctor`): each one is optional; a missing grant leaves its part unknown
 // ---------------------------------------------------------------------------------------------
 
-/// COMPATIBLE and UNDO_TABLESPACE. Privilege: SELECT on V_$PARAMETER (SELECT_CATALOG_ROLE).
+/// COMPATIBLE, UNDO_TABLESPACE, ENABLE_GOLDENGATE_REPLICATION (LogMiner writes native JSON
+/// columns only when TRUE: Debezium's OracleJsonDataTypeIT and its documentation; the
+/// parameter is TRUE/FALSE, Reference) and MAX_STRING_SIZE (STANDARD/EXTENDED, Reference).
+/// Names in V$PARAMETER are lower case. Privilege: SELECT on V_$PARAMETER (SELECT_CATALOG_ROLE).
 pub const INSTANCE_PARAMETERS: &str = "SELECT NAME, VALUE FROM V$PARAMETER \
-WHERE NAME IN ('compatible', 'undo_tablespace')";
+WHERE NAME IN ('compatible', 'undo_tablespace', 'enable_goldengate_replication', 'max_string_size')";
 
 /// Use and limit of processes and sessions. LIMIT_VALUE is text: a number (with leading blanks)
 /// or `UNLIMITED`. Privilege: SELECT on V_$RESOURCE_LIMIT (SELECT_CATALOG_ROLE).
@@ -462,9 +465,10 @@ const IN_LIST_MAX: usize = 1000;
 ///
 /// ```text
 /// … WHERE SCN >= :startscn AND SCN <= :endscn
-/// AND OPERATION_CODE IN (1, 2, 3, 5, 6, 7, 10, 36)
+/// AND OPERATION_CODE IN (0, 1, 2, 3, 5, 6, 7, 9, 10, 11, 29, 34, 36, 68, 70, 71, 91, 92, 93, 255)
 /// AND (OPERATION_CODE <> 5 OR INFO IS NULL OR INFO NOT LIKE 'INTERNAL DDL%')
 /// AND (TABLE_NAME IS NULL OR TABLE_NAME NOT LIKE 'MLOG$%')
+/// AND (OPERATION_CODE <> 0 OR ROW_ID <> 'AAAAAAAAAAAAAAAAAA')
 /// AND (SEG_OWNER IS NULL OR UPPER(SEG_OWNER) IN (:owner1) OR UPPER(SEG_OWNER) LIKE :owner2
 ///      ESCAPE '\' OR (SEG_OWNER = :table_owner1 AND TABLE_NAME = :table_name1))
 /// AND (UPPER(SRC_CON_NAME) IN (:pdb1, :pdb2))
@@ -501,6 +505,9 @@ pub fn logmnr_contents(filter: &crate::source::MiningFilter, start: u64, end: u6
     }
     if filter.skip_mview_logs {
         text.push_str(" AND (TABLE_NAME IS NULL OR TABLE_NAME NOT LIKE 'MLOG$%')");
+    }
+    if filter.internal_with_row_id {
+        text.push_str(" AND (OPERATION_CODE <> 0 OR ROW_ID <> 'AAAAAAAAAAAAAAAAAA')");
     }
     let mut owner_terms: Vec<String> = match &filter.owners {
         Owners::All => Vec::new(),

@@ -146,7 +146,7 @@ fn redo_thread_statement() {
 fn preflight_statements() {
     assert_eq!(
         INSTANCE_PARAMETERS,
-        "SELECT NAME, VALUE FROM V$PARAMETER WHERE NAME IN ('compatible', 'undo_tablespace')"
+        "SELECT NAME, VALUE FROM V$PARAMETER WHERE NAME IN ('compatible', 'undo_tablespace', 'enable_goldengate_replication', 'max_string_size')"
     );
     assert_eq!(
         RESOURCE_LIMITS,
@@ -244,9 +244,10 @@ fn capture_filter() -> crate::source::MiningFilter {
     crate::capture::filter::mining_filter(&settings, true)
 }
 
-const CONTENTS_FILTER: &str = " AND OPERATION_CODE IN (1, 2, 3, 5, 6, 7, 10, 36) \
+const CONTENTS_FILTER: &str = " AND OPERATION_CODE IN (0, 1, 2, 3, 5, 6, 7, 9, 10, 11, 29, 34, 36, 68, 70, 71, 91, 92, 93, 255) \
 AND (OPERATION_CODE <> 5 OR INFO IS NULL OR INFO NOT LIKE 'INTERNAL DDL%') \
 AND (TABLE_NAME IS NULL OR TABLE_NAME NOT LIKE 'MLOG$%') \
+AND (OPERATION_CODE <> 0 OR ROW_ID <> 'AAAAAAAAAAAAAAAAAA') \
 AND (SEG_OWNER IS NULL OR UPPER(SEG_OWNER) IN (:owner1) OR UPPER(SEG_OWNER) LIKE :owner2 ESCAPE '\\' \
 OR (SEG_OWNER = :table_owner1 AND TABLE_NAME = :table_name1)) \
 AND (UPPER(SRC_CON_NAME) IN (:pdb1))";
@@ -314,7 +315,7 @@ fn each_kind_of_row_is_kept_or_dropped_as_the_sql_would() {
         };
     let user_ddl = Some("USER DDL (PlSql=0 RecDep=0)");
     let internal = Some("INTERNAL DDL (PlSql=0 RecDep=0)");
-    let cases: [(&str, bool, bool); 17] = [
+    let cases: [(&str, bool, bool); 20] = [
         // START/COMMIT/ROLLBACK: SEG_OWNER and TABLE_NAME NULL, SRC_CON_NAME the PDB.
         (
             "START in PDB1",
@@ -397,11 +398,35 @@ fn each_kind_of_row_is_kept_or_dropped_as_the_sql_would() {
             true,
         ),
         (
-            "MISSING_SCN of HR: OPERATION_CODE",
-            row(op::MISSING_SCN, Some("HR"), Some("EMP"), None, "PDB1"),
+            "MISSING_SCN: reported, so mined",
+            row(op::MISSING_SCN, None, None, None, "PDB1"),
+            true,
+        ),
+        (
+            "SELECT_FOR_UPDATE of HR: OPERATION_CODE",
+            row(op::SELECT_FOR_UPDATE, Some("HR"), Some("EMP"), None, "PDB1"),
             false,
         ),
+        (
+            "UNSUPPORTED of HR",
+            row(op::UNSUPPORTED, Some("HR"), Some("EMP"), None, "PDB1"),
+            true,
+        ),
+        (
+            "XML DOC WRITE of HR",
+            row(op::XML_WRITE, Some("HR"), Some("EMP"), None, "PDB1"),
+            true,
+        ),
     ];
+    // INTERNAL rows only with a row's own ROW_ID (they have no owner or table).
+    let internal_row = |rid: &str| crate::source::model::LogMinerRow {
+        operation_code: op::INTERNAL,
+        row_id: rid.into(),
+        src_con_name: "PDB1".into(),
+        ..Default::default()
+    };
+    assert!(f.keeps(&internal_row("AAAR0oAAEAAAACAAAA")));
+    assert!(!f.keeps(&internal_row(crate::source::rowid::LOB_ROWID)));
     for (what, kept, expected) in cases {
         assert_eq!(kept, expected, "{what}");
     }

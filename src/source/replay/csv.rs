@@ -200,8 +200,10 @@ const COLUMNS: &[(&str, Col)] = &[
     ("DATA_OBJ", Col::DataObj),
 ];
 
-/// OPERATION_CODE values V$LOGMNR_CONTENTS has (oracle-facts §5).
-const KNOWN_CODES: &[u32] = &[1, 2, 3, 5, 6, 7, 9, 10, 11, 29, 34, 36, 68, 70, 71, 255];
+/// OPERATION_CODE values V$LOGMNR_CONTENTS has (`model::op`).
+const KNOWN_CODES: &[u32] = &[
+    0, 1, 2, 3, 5, 6, 7, 9, 10, 11, 25, 27, 29, 34, 36, 68, 70, 71, 91, 92, 93, 255,
+];
 
 fn column_of(header: &str) -> Option<Col> {
     let name = header.trim().trim_matches('"').to_ascii_uppercase();
@@ -221,22 +223,18 @@ fn header_name(col: Col) -> &'static str {
     }
 }
 
-/// Code → name for the operations the model does not name itself.
+/// Code → V$LOGMNR_CONTENTS.OPERATION.
 fn operation_name(code: u32) -> &'static str {
-    match code {
-        68 => "XML DOC BEGIN",
-        70 => "XML DOC WRITE",
-        71 => "XML DOC END",
-        c => op::name(c),
-    }
+    op::name(code)
 }
 
 fn code_of_name(name: &str) -> Option<u32> {
     let n = name.trim().to_ascii_uppercase();
-    KNOWN_CODES
-        .iter()
-        .copied()
-        .find(|c| operation_name(*c) == n || (*c == op::UNSUPPORTED && n == "UNSUPPORTED"))
+    KNOWN_CODES.iter().copied().find(|c| {
+        operation_name(*c) == n
+            || (*c == op::UNSUPPORTED && n == "UNSUPPORTED")
+            || (*c == op::SELECT_LOB_LOCATOR && n == "SELECT_LOB_LOCATOR")
+    })
 }
 
 /// A parsed export: its rows in file order.

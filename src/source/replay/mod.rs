@@ -293,6 +293,8 @@ impl Session for ReplaySession {
         Ok(InstanceConfig {
             container: d.multitenant.then(|| "CDB$ROOT".to_string()),
             compatible: Some(d.compatible.clone()),
+            goldengate_replication: Some(d.goldengate_replication),
+            max_string_size: Some(d.max_string_size.parameter().into()),
             ..InstanceConfig::default()
         })
     }

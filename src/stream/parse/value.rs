@@ -51,6 +51,10 @@ pub fn to_value(lit: &Literal, ty: &ColumnType) -> Result<Value, String> {
         (T::Blob, L::EmptyBlob) => Value::Bytes(Vec::new()),
         (T::Clob | T::Nclob, L::EmptyClob) => Value::Text(String::new()),
         (T::Json, L::Str(s) | L::Unistr(s)) => Value::Json(s.clone()),
+        // `/* JSON */ HEXTORAW('ff4a5a…')`: the binary OSON image (see `crate::oson`).
+        (T::Json, L::HexToRaw(b)) => Value::Json(crate::oson::decode(b)?),
+        // `/* JSON */ EMPTY_BLOB()` in an INSERT: the document follows in later rows of the
+        // statement; the decoder fills it in (or reports that it never came).
         (T::Json, L::EmptyClob | L::EmptyBlob) => Value::Json(String::new()),
         (T::Boolean, L::Str(s) | L::Bare(s)) => Value::Boolean(boolean(s)?),
         (T::Vector { .. }, L::Str(s)) => Value::Vector(vector(s)?),
@@ -182,7 +186,7 @@ fn number_text(s: &str) -> Result<String, String> {
 
 /// Oracle's NUMBER storage: an exponent byte, then base-100 digits (d + 1 for positives,
 /// 101 − d for negatives, which end with a 102 byte).
-fn stored_number(b: &[u8]) -> Result<String, String> {
+pub(crate) fn stored_number(b: &[u8]) -> Result<String, String> {
     let bad = || "HEXTORAW is not an Oracle NUMBER".to_string();
     let (&e, rest) = b.split_first().ok_or_else(bad)?;
     if e == 0x80 {
@@ -248,7 +252,7 @@ fn float<F: std::str::FromStr>(s: &str) -> Result<F, String> {
 
 /// Undo Oracle's binary float storage: big-endian IEEE 754 with the sign bit set for positives
 /// and every bit inverted for negatives (so the bytes sort as the numbers do).
-fn stored_float_bits(b: &[u8], n: usize) -> Result<u64, String> {
+pub(crate) fn stored_float_bits(b: &[u8], n: usize) -> Result<u64, String> {
     if b.len() != n {
         return Err(format!(
             "a {n}-byte binary float was expected, not {} bytes",
