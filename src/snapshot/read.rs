@@ -1,6 +1,6 @@
 //! Reading chunks: up to `cdc.snapshot.threads` at once, each on a session of its own, all at
 //! one SCN taken just before them; failed chunks retried with a fresh SCN, chunks whose undo is
-//! gone halved down to 1,000 rows, then CDC-8001.
+//! gone halved down to exactly 1,000 rows (a half below that is read at 1,000), then CDC-8001.
 
 use super::plan::{Chunk, Planner};
 use super::target::{Strategy, TableTarget};
@@ -235,8 +235,10 @@ impl<'a> Reader<'a> {
                 CdcError::SnapshotTooOld { .. }
                 | CdcError::LobSnapshotTooOld { .. }
                 | CdcError::InvalidScn { .. } => {
-                    let half = item.rows / 2;
-                    if half < min_rows {
+                    // Halved, but never below the floor: a 1,500-row chunk is read again at
+                    // 1,000 rows; only a chunk already at the floor gives up.
+                    let half = (item.rows / 2).max(min_rows);
+                    if item.rows <= min_rows {
                         self.ops.emit(
                             "snapshot-chunk-failed",
                             json!({"table": table, "chunk": item.chunk.describe(), "code": e.code().info().code, "reason": e.to_string()}),
@@ -251,7 +253,7 @@ impl<'a> Reader<'a> {
                     }
                     let split = self.on_main(|s| {
                         let scn = s.current_scn()?;
-                        planner.split(&item.chunk, item.rows, s, scn)
+                        planner.split(&item.chunk, half, s, scn)
                     })?;
                     let into: Vec<String> = match &split {
                         Some((a, b)) => vec![a.describe(), b.describe()],

@@ -486,6 +486,72 @@ fn ora_01555_halves_the_chunk_and_gives_up_with_cdc_8001() {
 }
 
 #[test]
+fn ora_01555_on_a_chunk_between_1000_and_2000_rows_reads_it_again_at_1000() {
+    let (_d, db) = make_db(&schema(
+        3000,
+        "    primary_key: [A]",
+        "    statistics: missing",
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let ops_path = dir.path().join("ops.jsonl");
+    let ops = OpsLog::to_file(&ops_path).unwrap();
+    let mut sink = Collect::default();
+    // A 1,500-row chunk fails once: read again as 1,000 rows and the 500 after them.
+    let out = run_snapshot(
+        &db,
+        &[
+            "cdc.snapshot.chunk.rows=1500",
+            "cdc.snapshot.threads=1",
+            "cdc.emulator.fault.ora01555.reads=1",
+        ],
+        &mut sink,
+        &ops,
+    )
+    .unwrap();
+    assert_eq!(out, Outcome::Completed);
+    let events = crate::ops::read_events(&ops_path).unwrap();
+    let halve = events
+        .iter()
+        .find(|e| e["event"] == "snapshot-chunk-retry")
+        .unwrap();
+    assert_eq!(halve["action"], "halve");
+    assert_eq!(halve["rows"], 1000);
+    let sizes: Vec<usize> = sink.chunks.iter().map(|c| c.1.rows.len()).collect();
+    assert_eq!(sizes, vec![1000, 500, 1500]);
+    let rows: std::collections::BTreeSet<String> = sink
+        .chunks
+        .iter()
+        .flat_map(|c| c.1.rows.iter().map(|r| r.rowid.clone()))
+        .collect();
+    assert_eq!(rows.len(), 3000, "every row read once");
+
+    // The 1,000-row re-read fails too: that one is at the floor, CDC-8001.
+    let mut sink = Collect::default();
+    let dir = tempfile::tempdir().unwrap();
+    let ops_path = dir.path().join("ops.jsonl");
+    let e = run_snapshot(
+        &db,
+        &[
+            "cdc.snapshot.chunk.rows=1500",
+            "cdc.snapshot.threads=1",
+            "cdc.emulator.fault.ora01555.reads=1,2",
+        ],
+        &mut sink,
+        &OpsLog::to_file(&ops_path).unwrap(),
+    )
+    .unwrap_err();
+    assert_eq!(e.code(), crate::errors::Code::Cdc8001, "{e}");
+    assert!(e.to_string().contains("below 1000 rows"), "{e}");
+    let events = crate::ops::read_events(&ops_path).unwrap();
+    let retries: Vec<&serde_json::Value> = events
+        .iter()
+        .filter(|e| e["event"] == "snapshot-chunk-retry")
+        .collect();
+    assert_eq!(retries.len(), 1, "{retries:?}");
+    assert_eq!(retries[0]["rows"], 1000);
+}
+
+#[test]
 fn dropped_connections_are_retried_up_to_the_limit() {
     let (_d, db) = make_db(&schema(50, "    primary_key: [A]", ""));
     let mut sink = Collect::default();
