@@ -16,7 +16,7 @@ pub mod replay;
 mod retry;
 pub mod rowid;
 
-pub use retry::{backoff, connect_retrying, connect_with, is_transient};
+pub use retry::{backoff, connect_retrying, connect_with, is_transient, Reconnecting};
 
 pub use filter::MiningFilter;
 pub use model::*;
