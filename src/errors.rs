@@ -271,6 +271,9 @@ catalog! {
     Cdc8002 = "CDC-8002", Failure, "Table has no usable key",
         "A captured table has no primary key (or cdc.key.* choice) whose columns are all NOT NULL and of a chunkable type, and cdc.key.missing=fail.",
         "Name a NOT NULL unique key with cdc.key.PDB.OWNER.TABLE, set cdc.key.missing=rowid (heap tables) or skip, or exclude the table.";
+    Cdc8006 = "CDC-8006", Usage, "Chosen key is not unique",
+        "The columns `cdc.key.PDB.OWNER.TABLE` names do not identify one row: no primary key, unique key or unique index of the table lies within them, or one of them is nullable. Every record of the table would be keyed by them, so a consumer that keeps the latest record per key (a compacted topic, an upsert) would keep one row for all the rows that share a key and lose the others without an error. Capture, the snapshot export and doctor (tables.keys) refuse such a key.",
+        "Name columns a primary key, unique key or unique index covers (the message lists the table's), make them NOT NULL (ALTER TABLE … MODIFY (COL NOT NULL)) or add a unique index (CREATE UNIQUE INDEX … ON … (COLS)). If the columns are unique and NOT NULL in fact and you stand by it, list the table in cdc.key.unchecked: doctor then reads a sample of the keys and FAILs on a duplicate it finds.";
     Cdc8003 = "CDC-8003", Usage, "No table to capture",
         "cdc.tables.include / cdc.tables.exclude (or --tables) select no table of the database.",
         "Check the patterns against the tables the database has (`oracle-cdc plan-chunks` lists what is captured; `oracle-cdc emulator status` lists an emulated database's tables).";
@@ -547,6 +550,14 @@ pub enum CdcError {
     #[error("CDC-8002: table {table} has no usable key ({reason}) and cdc.key.missing=fail")]
     NoUsableKey { table: String, reason: String },
 
+    #[error("CDC-8006: setting `cdc.key.{table}` ({}) is not a unique key: {reason}; {fix}", columns.join(","))]
+    KeyNotUnique {
+        table: String,
+        columns: Vec<String>,
+        reason: String,
+        fix: String,
+    },
+
     #[error("CDC-8003: no table to capture: {0}")]
     NoTables(String),
 
@@ -645,6 +656,7 @@ impl CdcError {
             CdcError::ScnNotRetained(_) => Code::Cdc7007,
             CdcError::InvalidEdit(_) => Code::Cdc7008,
             CdcError::NoTables(_) => Code::Cdc8003,
+            CdcError::KeyNotUnique { .. } => Code::Cdc8006,
             CdcError::OtherExport { .. } => Code::Cdc8005,
             CdcError::LogOverwritten(_) => Code::Cdc5009,
             CdcError::LogUnavailable(_) => Code::Cdc5010,

@@ -599,3 +599,61 @@ fn an_export_reconnects_after_dropped_connections_like_capture() {
         }
     }
 }
+
+#[test]
+fn a_chosen_key_that_is_not_unique_is_refused_by_capture_and_the_export() {
+    let (dir, db) = setup();
+    let out = dir.path().join("out");
+    let state = dir.path().join("state");
+    let key = "cdc.key.PDB1.APP.ORDERS=CUSTOMER";
+    let export = oracle_cdc(
+        &db,
+        &["--set", key, "snapshot", "--out", out.to_str().unwrap()],
+    );
+    let capture = oracle_cdc(
+        &db,
+        &[
+            "--set",
+            key,
+            "--set",
+            &format!("cdc.state.dir={}", state.display()),
+            "--set",
+            &format!("cdc.sink.dir={}", dir.path().join("sink").display()),
+            "capture",
+            "--stop-at-scn",
+            "1",
+        ],
+    );
+    for run in [export, capture] {
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains("CDC-8006")
+                && stderr.contains("CUSTOMER")
+                && stderr.contains("nullable"),
+            "{stderr}"
+        );
+    }
+    assert!(
+        !dir.path().join("sink").exists()
+            || std::fs::read_dir(dir.path().join("sink"))
+                .unwrap()
+                .next()
+                .is_none()
+    );
+    // On the operator's word it runs (CUSTOMER is nullable: ROWID ranges, keyed by CUSTOMER).
+    ok(oracle_cdc(
+        &db,
+        &[
+            "--set",
+            key,
+            "--set",
+            "cdc.key.unchecked=APP.ORDERS",
+            "snapshot",
+            "--out",
+            out.to_str().unwrap(),
+            "--tables",
+            "PDB1.APP.ORDERS",
+        ],
+    ));
+}

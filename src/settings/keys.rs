@@ -110,6 +110,7 @@ pub const TABLES_ORDER: &str = "cdc.snapshot.tables.order";
 pub const COLUMNS_EXCLUDE: &str = "cdc.columns.exclude";
 pub const KEY: &str = "cdc.key";
 pub const KEY_MISSING: &str = "cdc.key.missing";
+pub const KEY_UNCHECKED: &str = "cdc.key.unchecked";
 pub const ON_DECODE_ERROR: &str = "cdc.on.decode.error";
 pub const TABLES_INCLUDE: &str = "cdc.tables.include";
 pub const TABLES_EXCLUDE: &str = "cdc.tables.exclude";
@@ -220,7 +221,9 @@ pub const KEYS: &[KeySpec] = &[
     key(COLUMNS_EXCLUDE, Kind::List, None,
         "Columns never read nor published, as `PDB.OWNER.TABLE.COLUMN` or `OWNER.TABLE.COLUMN`."),
     per_table(KEY, Kind::List,
-        "The key columns to chunk and identify the table's rows by, instead of its primary key, e.g. `cdc.key.PDB1.HR.EMP: EMAIL`."),
+        "The key columns to chunk and identify the table's rows by, instead of its primary key, e.g. `cdc.key.PDB1.HR.EMP: EMAIL`. They must be NOT NULL and covered by a primary key, unique key or unique index of the table (CDC-8006 otherwise), unless the table is in `cdc.key.unchecked`."),
+    key(KEY_UNCHECKED, Kind::List, None,
+        "Tables whose `cdc.key` is taken as unique and NOT NULL on your word, as `PDB.OWNER.TABLE` or `OWNER.TABLE`. Without it a `cdc.key` must be covered by the table's primary key, a unique key or a unique index and have NOT NULL columns, or capture and the snapshot export refuse it (CDC-8006): records keyed by columns two rows share make a latest-per-key consumer lose one of the rows. For a table listed here doctor reads a sample of the keys (`tables.keys`) and FAILs on a duplicate."),
     key(KEY_MISSING, Kind::Enum(&["rowid", "fail", "skip"]), Some("rowid"),
         "What to do with a table without a usable key: `rowid` chunks it by ROWID ranges (heap tables), `fail` stops, `skip` leaves it out."),
     key(ON_DECODE_ERROR, Kind::Enum(&["fail", "dlq"]), Some("fail"),

@@ -233,6 +233,8 @@ pub struct Settings {
     pub include: TablePatterns,
     pub exclude: TablePatterns,
     pub keys: BTreeMap<TableName, Vec<String>>,
+    /// cdc.key.unchecked: tables whose cdc.key is unique on the operator's word.
+    pub keys_unchecked: Vec<TableName>,
     pub key_missing: KeyMissing,
     pub on_decode_error: OnDecodeError,
     pub columns_exclude: Vec<ColumnRef>,
@@ -342,6 +344,14 @@ impl Settings {
                     .map_err(|e: String| invalid(keys::TABLES_ORDER, t, &e))
             })
             .collect::<Result<Vec<_>>>()?;
+        let keys_unchecked = v
+            .list(keys::KEY_UNCHECKED)
+            .iter()
+            .map(|t| {
+                t.parse()
+                    .map_err(|e: String| invalid(keys::KEY_UNCHECKED, t, &e))
+            })
+            .collect::<Result<Vec<_>>>()?;
         let patterns = |key: &str| {
             TablePatterns::new(&v.list(key)).map_err(|e| invalid(key, &v.text(key), &e))
         };
@@ -410,6 +420,7 @@ impl Settings {
             include: patterns(keys::TABLES_INCLUDE)?,
             exclude: patterns(keys::TABLES_EXCLUDE)?,
             keys: table_keys,
+            keys_unchecked,
             key_missing: match v.text(keys::KEY_MISSING).as_str() {
                 "fail" => KeyMissing::Fail,
                 "skip" => KeyMissing::Skip,
@@ -488,6 +499,13 @@ impl Settings {
     /// `cdc.mining.database.password`, else `cdc.database.password`.
     pub fn mining_password(&self) -> Option<&Secret> {
         self.mining_password.as_ref().or(self.database_password())
+    }
+
+    /// Whether cdc.key.unchecked lists the table (by its full name, or OWNER.TABLE for any PDB).
+    pub fn key_unchecked(&self, table: &TableName) -> bool {
+        self.keys_unchecked.iter().any(|t| {
+            t == table || (t.pdb.is_none() && t.owner == table.owner && t.table == table.table)
+        })
     }
 
     /// Whether a table is captured per cdc.tables.include / cdc.tables.exclude.

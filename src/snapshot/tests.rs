@@ -193,6 +193,8 @@ tables:
     let settings = Settings::from_pairs(&[
         "cdc.key.APP.NK=E",
         "cdc.key.APP.IOT=V",
+        // Neither is unique: taken on the operator's word, to see what the reader makes of them.
+        "cdc.key.unchecked=APP.NK,APP.IOT",
         "cdc.snapshot.chunk.rows=5",
     ])
     .unwrap();

@@ -503,6 +503,14 @@ impl Session for OracleSession {
                 column: r.string(4)?,
             })
         })?;
+        rows.unique_indexes = self.rows(sql::UNIQUE_INDEXES, &ctx("reading ALL_INDEXES"), |r| {
+            Ok(catalog::IndexRow {
+                owner: r.string(0)?,
+                table: r.string(1)?,
+                index: r.string(2)?,
+                column: r.string(3)?,
+            })
+        })?;
         rows.objects = self.rows(sql::DATA_OBJECTS, &ctx("reading DBA_OBJECTS"), |r| {
             Ok(catalog::ObjectRow {
                 owner: r.string(0)?,

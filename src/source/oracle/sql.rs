@@ -135,6 +135,15 @@
 //!   "snapshot too old" on a flashback read: "the version of the LOB value needed for the
 //!   consistent read was already overwritten by another writer" (old LOB versions are kept in the
 //!   LOB segment by its RETENTION / PCTVERSION, not in undo).
+//! - Unique indexes ([`UNIQUE_INDEXES`]): ALL_INDEXES "describes the indexes on the tables
+//!   accessible to the current user"; OWNER, INDEX_NAME, INDEX_TYPE (NORMAL, NORMAL/REV, BITMAP,
+//!   FUNCTION-BASED NORMAL, …, IOT - TOP, DOMAIN), TABLE_OWNER, TABLE_NAME, TABLE_TYPE (TABLE,
+//!   CLUSTER, …) and UNIQUENESS "unique (UNIQUE) or nonunique (NONUNIQUE)" (11.1 Reference);
+//!   ALL_IND_COLUMNS INDEX_OWNER, INDEX_NAME, TABLE_OWNER, TABLE_NAME, COLUMN_NAME and
+//!   COLUMN_POSITION "position of the column or attribute within the index", and "for join
+//!   indexes, the TABLE_NAME and TABLE_OWNER columns in this view may not match" *_INDEXES
+//!   (21c Reference). A key constraint may use a nonunique index (a deferrable one does), so a
+//!   `cdc.key` is checked against the constraints and the unique indexes both.
 
 use crate::names::TableName;
 use crate::source::model::ChunkRange;
@@ -283,6 +292,22 @@ pub const KEYS: &str = concat!(
     "WHERE c.CONSTRAINT_TYPE IN ('P', 'U') AND c.STATUS = 'ENABLED' AND ",
     user_owner!("c.OWNER"),
     " ORDER BY c.OWNER, c.TABLE_NAME, c.CONSTRAINT_TYPE, c.CONSTRAINT_NAME, cc.POSITION"
+);
+
+/// Unique B-tree indexes on user tables with their columns in COLUMN_POSITION order: those a
+/// primary or unique key made and those created on their own (CREATE UNIQUE INDEX), which
+/// enforce uniqueness without a constraint. Function-based, bitmap, domain and IOT-top
+/// indexes are left out (their columns are not table columns, or the primary key covers them).
+/// The table is taken from ALL_INDEXES: ALL_IND_COLUMNS's TABLE_NAME may differ for join
+/// indexes. Privilege: as [`TABLES`].
+pub const UNIQUE_INDEXES: &str = concat!(
+    "SELECT i.TABLE_OWNER, i.TABLE_NAME, i.INDEX_NAME, ic.COLUMN_NAME ",
+    "FROM ALL_INDEXES i JOIN ALL_IND_COLUMNS ic ON ic.INDEX_OWNER = i.OWNER ",
+    "AND ic.INDEX_NAME = i.INDEX_NAME ",
+    "WHERE i.UNIQUENESS = 'UNIQUE' AND i.TABLE_TYPE = 'TABLE' ",
+    "AND i.INDEX_TYPE IN ('NORMAL', 'NORMAL/REV') AND ",
+    user_owner!("i.TABLE_OWNER"),
+    " ORDER BY i.TABLE_OWNER, i.TABLE_NAME, i.INDEX_NAME, ic.COLUMN_POSITION"
 );
 
 /// Data object ids (not OBJECT_ID) of tables, partitions and subpartitions that have a segment.
