@@ -274,6 +274,9 @@ catalog! {
     Cdc8006 = "CDC-8006", Usage, "Chosen key is not unique",
         "The columns `cdc.key.PDB.OWNER.TABLE` names do not identify one row: no primary key, unique key or unique index of the table lies within them, or one of them is nullable. Every record of the table would be keyed by them, so a consumer that keeps the latest record per key (a compacted topic, an upsert) would keep one row for all the rows that share a key and lose the others without an error. Capture, the snapshot export and doctor (tables.keys) refuse such a key.",
         "Name columns a primary key, unique key or unique index covers (the message lists the table's), make them NOT NULL (ALTER TABLE … MODIFY (COL NOT NULL)) or add a unique index (CREATE UNIQUE INDEX … ON … (COLS)). If the columns are unique and NOT NULL in fact and you stand by it, list the table in cdc.key.unchecked: doctor then reads a sample of the keys and FAILs on a duplicate it finds.";
+    Cdc8007 = "CDC-8007", Failure, "Table columns changed during a CSV export",
+        "An ADD, DROP or RENAME COLUMN on a table while `oracle-cdc snapshot --format csv` exported it: the chunks read since have other columns than the header row of the table's file, and a CSV file has one header. The export stopped before writing such a chunk; the file holds the chunks read before the change, each consistent at its SCN. (JSON lines and records exports carry the columns in every row and go on; a Parquet export starts the table's next file with the new schema.)",
+        "Export the table again into a new --out directory (`oracle-cdc snapshot --tables PDB.OWNER.TABLE --out NEW`), or use --format jsonl or parquet, which follow the change.";
     Cdc8003 = "CDC-8003", Usage, "No table to capture",
         "cdc.tables.include / cdc.tables.exclude (or --tables) select no table of the database.",
         "Check the patterns against the tables the database has (`oracle-cdc plan-chunks` lists what is captured; `oracle-cdc emulator status` lists an emulated database's tables).";
@@ -558,6 +561,15 @@ pub enum CdcError {
         fix: String,
     },
 
+    #[error("CDC-8007: the columns of {table} changed during its CSV export: a chunk read at SCN {scn} has ({}), the header of {} has ({})", after.join(", "), file.display(), before.join(", "))]
+    ExportLayoutChanged {
+        table: String,
+        scn: crate::source::model::Scn,
+        file: PathBuf,
+        before: Vec<String>,
+        after: Vec<String>,
+    },
+
     #[error("CDC-8003: no table to capture: {0}")]
     NoTables(String),
 
@@ -657,6 +669,7 @@ impl CdcError {
             CdcError::InvalidEdit(_) => Code::Cdc7008,
             CdcError::NoTables(_) => Code::Cdc8003,
             CdcError::KeyNotUnique { .. } => Code::Cdc8006,
+            CdcError::ExportLayoutChanged { .. } => Code::Cdc8007,
             CdcError::OtherExport { .. } => Code::Cdc8005,
             CdcError::LogOverwritten(_) => Code::Cdc5009,
             CdcError::LogUnavailable(_) => Code::Cdc5010,

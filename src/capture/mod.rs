@@ -16,6 +16,8 @@ mod throttle;
 
 #[cfg(test)]
 mod bound_tests;
+#[cfg(test)]
+mod ddl_tests;
 
 use crate::errors::Result;
 use crate::names::TableName;
@@ -693,18 +695,12 @@ pub(crate) fn table_schema(
     t: &crate::snapshot::target::TableTarget,
     history: Vec<(Scn, Vec<crate::source::model::ColumnInfo>)>,
 ) -> TableSchema {
-    let excluded: Vec<String> = t
-        .info
-        .columns
-        .iter()
-        .filter(|col| !t.columns.iter().any(|k| k.name == col.name))
-        .map(|col| col.name.clone())
-        .collect();
     TableSchema {
         name: t.info.name.clone(),
         history,
         key: t.record_key.clone(),
-        excluded,
+        // By name: a column added later that cdc.columns.exclude names stays out too.
+        excluded: t.excluded.clone(),
     }
 }
 

@@ -771,6 +771,22 @@ impl ChunkSink for Publisher<'_> {
         Ok(true)
     }
 
+    /// While streaming, the schema history knows the table's layout at `scn`: every DDL
+    /// committed before it was streamed by [`ChunkSink::wave`] (a blocking snapshot streamed up
+    /// to its pinned SCN before it began). Without a stream (snapshot_only) the reader asks the
+    /// dictionary.
+    fn columns(
+        &mut self,
+        t: &TableTarget,
+        scn: Scn,
+    ) -> Option<Vec<crate::source::model::ColumnInfo>> {
+        if !self.streaming {
+            return None;
+        }
+        let schema = self.catalog.tables.get(t.name())?;
+        Some(t.read_columns(schema.columns_at(scn)))
+    }
+
     fn wave(&mut self, scn: Scn) -> Result<()> {
         crate::crashpoint::hit("publisher.wave")?;
         let scn = crate::crashpoint::wave_catch_up_to(scn);
@@ -796,7 +812,8 @@ impl ChunkSink for Publisher<'_> {
             topic_prefix: &settings.sink.topic_prefix,
             db: t.name().pdb.as_deref().unwrap_or(&db_name),
             table: t.name(),
-            columns: &t.columns,
+            // The columns the chunk was read with: the table's at its SCN.
+            columns: &chunk.columns,
             key_columns: &t.record_key,
         };
         let ts = now_ms();

@@ -40,11 +40,23 @@ pub struct TableTarget {
     pub warnings: Vec<String>,
     /// cdc.snapshot.select.override for this table.
     pub filter: Option<String>,
+    /// The columns cdc.columns.exclude names for this table, whether it has them yet or not.
+    pub excluded: Vec<String>,
 }
 
 impl TableTarget {
     pub fn name(&self) -> &TableName {
         &self.info.name
+    }
+
+    /// Of a layout of the table (`layout`, e.g. after an ADD COLUMN), the columns a snapshot
+    /// reads: all but those cdc.columns.exclude names (a column added later included).
+    pub fn read_columns(&self, layout: &[ColumnInfo]) -> Vec<ColumnInfo> {
+        layout
+            .iter()
+            .filter(|c| !self.excluded.contains(&c.name))
+            .cloned()
+            .collect()
     }
 }
 
@@ -310,6 +322,12 @@ fn decide(settings: &Settings, info: TableInfo) -> Result<Decision> {
         _ => {}
     }
     let filter = per_table(&settings.snapshot.select_overrides, &name).cloned();
+    let excluded = settings
+        .columns_exclude
+        .iter()
+        .filter(|c| excluded(settings, &name, &c.column))
+        .map(|c| c.column.clone())
+        .collect();
     Ok(Decision::Capture(Box::new(TableTarget {
         info,
         columns,
@@ -318,6 +336,7 @@ fn decide(settings: &Settings, info: TableInfo) -> Result<Decision> {
         reason,
         warnings,
         filter,
+        excluded,
     })))
 }
 

@@ -283,6 +283,18 @@ pub const COLUMNS: &str = concat!(
     "ORDER BY c.OWNER, c.TABLE_NAME, c.COLUMN_ID NULLS LAST, c.INTERNAL_COLUMN_ID"
 );
 
+/// [`COLUMNS`] of one table: what a snapshot chunk selects when no change stream tells the
+/// table's layout (the export), read after the chunk's SCN is taken.
+/// Binds: `:owner`, `:table_name`. Privilege: as [`TABLES`].
+pub const TABLE_COLUMNS: &str = concat!(
+    "SELECT c.OWNER, c.TABLE_NAME, c.COLUMN_NAME, c.DATA_TYPE, c.DATA_TYPE_OWNER, ",
+    "c.DATA_PRECISION, c.DATA_SCALE, c.CHAR_LENGTH, c.DATA_LENGTH, c.NULLABLE, ",
+    "c.VIRTUAL_COLUMN, c.HIDDEN_COLUMN ",
+    "FROM ALL_TAB_COLS c WHERE c.OWNER = :owner AND c.TABLE_NAME = :table_name ",
+    "AND c.USER_GENERATED = 'YES' ",
+    "ORDER BY c.COLUMN_ID NULLS LAST, c.INTERNAL_COLUMN_ID"
+);
+
 /// Enabled primary ('P') and unique ('U') keys with their columns in POSITION order.
 /// Privilege: as [`TABLES`].
 pub const KEYS: &str = concat!(
