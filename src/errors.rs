@@ -124,6 +124,12 @@ catalog! {
     Cdc3002 = "CDC-3002", Failure, "SQL_REDO cannot be decoded",
         "A V$LOGMNR_CONTENTS row's SQL_REDO text (or a value in it) could not be parsed; the message gives the SCN, the transaction (XID), the table and the position in the text.",
         "Report it with the row (oracle-cdc can replay an export of V$LOGMNR_CONTENTS: replay:DIR). To keep streaming meanwhile, set cdc.on.decode.error=dlq: such rows go to the dead-letter output.";
+    Cdc3020 = "CDC-3020", Failure, "Unescaped quotes make a change ambiguous",
+        "LogMiner wrote a string value of the change with its quotes not doubled (a known LogMiner fault, seen with MAX_STRING_SIZE=EXTENDED; Debezium DBZ-8034, DBZ-8200), and the statement can be read more than one way that fits the table's columns and types: e.g. a value holding `', '` could end at either quote. Capture does not guess. (Where exactly one reading fits, capture reads it, with a `redo-recovered` ops event and a count in oracle_cdc_stream_recovered_changes_total.)",
+        "The row's value is in the table: set cdc.on.decode.error=dlq to dead-letter this change and go on, then send an execute-snapshot signal for the table (with a filter on the row's key) so its current row is published again. The message names the SCN and XID; `V$LOGMNR_CONTENTS` at that SCN shows the statement.";
+    Cdc3021 = "CDC-3021", Failure, "LogMiner's dictionary does not match the table",
+        "LogMiner decoded a change with a dictionary that does not know this version of the table (STATUS 2, INFO 'Dictionary Mismatch' in V$LOGMNR_CONTENTS: a DDL its dictionary did not track). It then names the columns \"COL 1\", \"COL 2\", … by position and writes the values as their storage bytes (HEXTORAW), or writes no statement at all ('Dictionary Version Mismatch'). Capture maps the positions onto the columns its schema history has at the change's SCN and reads the bytes by type (a `redo-recovered` ops event); this change could not be read so: the message says why (no statement, a position past the table's columns, an INSERT of another column count, a type whose storage bytes are not read).",
+        "Mine with a dictionary that follows the table's DDL: cdc.mining.dictionary=redo_logs with a LogMiner dictionary built into the redo before this SCN (EXECUTE DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS); LogMiner then applies the DDL it mines, DDL_DICT_TRACKING). With the online catalog, changes made before a DDL cannot be decoded once the DDL is done. To go on meanwhile, set cdc.on.decode.error=dlq and re-snapshot the table (execute-snapshot signal) once capture is past the SCN.";
     Cdc3201 = "CDC-3201", Failure, "Change lacks columns (no ALL COLUMNS logging)",
         "A change of a captured table was mined whose SQL_REDO holds neither a new value (SET) nor an old value (WHERE) for some of the table's columns. An UPDATE's redo carries the changed columns, and the unchanged ones only as supplemental logging adds them: all of them with (ALL) COLUMNS logging, only the key with PRIMARY KEY logging, none without. The record would silently lack those columns, so capture stops at the change instead; the message names the table, the SCN, the transaction and the columns. (LOB, LONG, XMLTYPE and JSON columns are never supplementally logged: an UPDATE that leaves them alone is published with the unavailable-value placeholder for them, see commands/capture.md.) `oracle-cdc doctor` FAILs supplemental.table for every captured table without ALL COLUMNS logging.",
         "Turn on ALL COLUMNS logging for the table: ALTER TABLE \"OWNER\".\"TABLE\" ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS; (in a CDB first ALTER SESSION SET CONTAINER = the PDB), or for every table ALTER DATABASE ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS. That helps only redo written afterwards: to move past the incomplete changes already written, start capture once with cdc.on.decode.error=dlq (each goes to the dead-letter output), then re-snapshot the table (`signal send execute-snapshot`, or `oracle-cdc offsets edit reset-table`).";
@@ -351,6 +357,25 @@ pub enum CdcError {
         xid: String,
         table: String,
         message: String,
+    },
+
+    #[error("CDC-3020: {table} changed at SCN {scn} (XID {xid}): LogMiner wrote a string value with its quotes not doubled, and the statement reads {readings} ways that fit the table's columns: `{excerpt}`; set cdc.on.decode.error=dlq to dead-letter it, then re-snapshot the row (execute-snapshot signal)")]
+    AmbiguousQuotes {
+        scn: u64,
+        xid: String,
+        table: String,
+        readings: usize,
+        excerpt: String,
+    },
+
+    #[error("CDC-3021: {table} changed at SCN {scn} (XID {xid}): LogMiner's dictionary does not match this version of the table (STATUS {status}, INFO '{info}'): {reason}; mine with cdc.mining.dictionary=redo_logs and a dictionary built into the redo before SCN {scn}")]
+    DictionaryMismatch {
+        scn: u64,
+        xid: String,
+        table: String,
+        status: i32,
+        info: String,
+        reason: String,
     },
 
     #[error("CDC-3201: {table} changed at SCN {scn} (XID {xid}) and the redo holds no value for {columns}: the table has no ALL COLUMNS supplemental logging")]
@@ -628,6 +653,8 @@ impl CdcError {
             CdcError::UnsupportedType { .. } => Code::Cdc3001,
             CdcError::RedoParse { .. } => Code::Cdc3002,
             CdcError::IncompleteChange { .. } => Code::Cdc3201,
+            CdcError::AmbiguousQuotes { .. } => Code::Cdc3020,
+            CdcError::DictionaryMismatch { .. } => Code::Cdc3021,
             CdcError::NoSupplementalLogging { .. } => Code::Cdc3202,
             CdcError::EmulatorNotFound { .. } => Code::Cdc4001,
             CdcError::EmulatorSchema { .. } => Code::Cdc4002,

@@ -234,6 +234,7 @@ impl<'a> Publisher<'a> {
             "rows_mined": self.rows_mined,
             "rows_captured": self.rows_captured,
             "dead_letters": self.status.board().stream.dead_letters.clone(),
+            "recovered": self.status.board().stream.recovered.clone(),
         })
     }
 
@@ -547,6 +548,9 @@ impl<'a> Publisher<'a> {
         let mut events = Decoder::new(&mut tx);
         let mut records = TxRecordWriter::new(&prefix, &db_name, &tx, host_offset);
         while let Some(event) = events.next_event(&self.catalog) {
+            for r in events.take_recovered() {
+                self.recovered(&r)?;
+            }
             match event {
                 Ok(Event::Change(change)) => {
                     if self.signal_table.as_ref() == Some(&change.table) {
@@ -707,6 +711,22 @@ impl<'a> Publisher<'a> {
             }
         }
         Ok(())
+    }
+
+    /// A change LogMiner wrote wrong, read all the same: an ops event and a count, never silent.
+    fn recovered(&mut self, r: &crate::stream::decode::Recovery) -> Result<()> {
+        let kind = r.kind.name();
+        *self
+            .status
+            .board()
+            .stream
+            .recovered
+            .entry(kind.to_string())
+            .or_default() += 1;
+        self.status.emit(
+            "redo-recovered",
+            serde_json::json!({"kind": kind, "table": r.table.to_string(), "scn": r.scn, "xid": r.xid}),
+        )
     }
 
     fn dead_letter(&mut self, tx: &Committed, e: &CdcError) -> Result<()> {

@@ -84,6 +84,9 @@ pub struct StreamStats {
     pub rows_captured: u64,
     /// Changes written to the dead-letter output (cdc.on.decode.error=dlq), by CDC code.
     pub dead_letters: BTreeMap<String, u64>,
+    /// Changes LogMiner wrote wrong and capture read all the same, by kind
+    /// (`unescaped-quotes`, `column-positions`).
+    pub recovered: BTreeMap<String, u64>,
 }
 
 /// The sink's numbers.
@@ -200,6 +203,11 @@ impl Status {
     /// The board, even if a thread panicked holding it (the numbers stay usable).
     pub fn board(&self) -> MutexGuard<'_, Board> {
         self.board.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// An ops event of the capture (see [`OpsLog::emit`]).
+    pub fn emit(&self, event: &str, fields: serde_json::Value) -> Result<()> {
+        self.ops.emit(event, fields)
     }
 
     pub fn state(&self) -> State {

@@ -9,6 +9,8 @@ use crate::source::model::{op, ColumnInfo, LogMinerRow, Scn, TableInfo};
 use crate::types::{ColumnType, Value};
 use std::collections::{HashMap, VecDeque};
 
+pub use super::lenient::{Recovery, RecoveryKind};
+
 /// A captured table's schema over time.
 #[derive(Debug, Clone)]
 pub struct TableSchema {
@@ -364,6 +366,8 @@ pub struct Decoder {
     captured: u64,
     /// Which columns the row being decoded names (see `typed`).
     seen: Vec<bool>,
+    /// Changes read by a recovery (undoubled quotes, `COL n` names), for the caller to report.
+    recovered: Vec<Recovery>,
 }
 
 impl Decoder {
@@ -379,7 +383,13 @@ impl Decoder {
             last_table: None,
             captured: 0,
             seen: Vec::new(),
+            recovered: Vec::new(),
         }
+    }
+
+    /// The changes read by a recovery since the last call (see [`Recovery`]).
+    pub fn take_recovered(&mut self) -> Vec<Recovery> {
+        std::mem::take(&mut self.recovered)
     }
 
     /// The next event, decoded with `catalog`; `None` at the end of the transaction. Rows of
@@ -507,15 +517,21 @@ impl Decoder {
                 }
             }
             Some(Handling::Dml) => {
-                let dml = match parse_dml(&row.sql_redo) {
+                // What LogMiner writes wrong (undoubled quotes, `COL n` names) is read where
+                // the table's columns make it certain (see `lenient`), else an error.
+                let rec = &mut self.recovered;
+                let dml = parse_dml(&row.sql_redo)
+                    .or_else(|e| super::lenient::reread(&row, t, cols, &self.xid, e, rec))
+                    .and_then(|d| super::lenient::named(d, &row, t, cols, &self.xid, rec));
+                let dml = match dml {
                     Ok(d) => d,
                     Err(e) => {
-                        self.pending
-                            .push_back(Err(parse_err(&row, t, &self.xid, e)));
+                        self.pending.push_back(Err(e));
                         return;
                     }
                 };
                 let kind = dml.kind;
+                let recovered_before = self.recovered.len();
                 // One buffer for every row's columns named (no allocation per change).
                 let mut seen = std::mem::take(&mut self.seen);
                 seen.clear();
@@ -558,7 +574,11 @@ impl Decoder {
                 })();
                 self.seen = seen;
                 match images {
-                    Err(e) => self.pending.push_back(Err(e)),
+                    Err(e) => {
+                        // Not read after all: an error, not a recovery.
+                        self.recovered.truncate(recovered_before);
+                        self.pending.push_back(Err(e))
+                    }
                     Ok((before, after)) => self.pending.push_back(Ok(Event::Change(Change {
                         table: t.name.clone(),
                         op: match kind {

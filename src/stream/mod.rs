@@ -3,5 +3,6 @@
 pub mod buffer;
 pub mod ddl;
 pub mod decode;
+mod lenient;
 pub mod parse;
 pub mod spill;

@@ -10,7 +10,9 @@
 
 use std::fmt::{self, Write as _};
 
+pub mod relaxed;
 mod value;
+pub use relaxed::{parse_dml_relaxed, Relaxed};
 pub use value::{into_value, to_value};
 
 #[cfg(test)]
