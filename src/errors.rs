@@ -359,12 +359,13 @@ pub enum CdcError {
         message: String,
     },
 
-    #[error("CDC-3020: {table} changed at SCN {scn} (XID {xid}): LogMiner wrote a string value with its quotes not doubled, and the statement reads {readings} ways that fit the table's columns: `{excerpt}`; set cdc.on.decode.error=dlq to dead-letter it, then re-snapshot the row (execute-snapshot signal)")]
+    #[error("CDC-3020: {table} changed at SCN {scn} (XID {xid}): LogMiner wrote a string value with its quotes not doubled, and the statement reads {readings} that fit the table's columns: `{excerpt}`; set cdc.on.decode.error=dlq to dead-letter it, then re-snapshot the row (execute-snapshot signal)")]
     AmbiguousQuotes {
         scn: u64,
         xid: String,
         table: String,
-        readings: usize,
+        /// `2 ways`, or more than are tried.
+        readings: String,
         excerpt: String,
     },
 

@@ -146,13 +146,16 @@ pub(super) fn reread(
             });
             Ok(d)
         }
-        Relaxed::Many(readings) => Err(CdcError::AmbiguousQuotes {
-            scn: row.scn,
-            xid: xid.to_string(),
-            table: t.name.to_string(),
-            readings,
-            excerpt: excerpt(&row.sql_redo),
-        }),
+        Relaxed::Many(n) => Err(ambiguous(row, t, xid, format!("{n} ways"))),
+        Relaxed::TooMany => Err(ambiguous(
+            row,
+            t,
+            xid,
+            format!(
+                "more ways than are tried ({})",
+                super::parse::relaxed::MAX_READINGS
+            ),
+        )),
         Relaxed::None => Err(parse_error(row, t, xid, e.to_string())),
     }
 }
@@ -234,6 +237,16 @@ pub(super) fn named(
         xid: xid.to_string(),
     });
     Ok(dml)
+}
+
+fn ambiguous(row: &LogMinerRow, t: &TableSchema, xid: &str, readings: String) -> CdcError {
+    CdcError::AmbiguousQuotes {
+        scn: row.scn,
+        xid: xid.to_string(),
+        table: t.name.to_string(),
+        readings,
+        excerpt: excerpt(&row.sql_redo),
+    }
 }
 
 fn mismatch(row: &LogMinerRow, t: &TableSchema, xid: &str, reason: String) -> CdcError {
