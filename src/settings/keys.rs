@@ -165,6 +165,8 @@ pub const FAULT_ORA22924_READS: &str = "cdc.emulator.fault.ora22924.reads";
 pub const FAULT_READ_DELAY_MS: &str = "cdc.emulator.fault.read.delay.ms";
 pub const FAULT_CALL_LATENCY_MS: &str = "cdc.emulator.fault.call.latency.ms";
 pub const FAULT_SINK_DELAY_MS: &str = "cdc.emulator.fault.sink.delay.ms";
+pub const FAULT_UNESCAPED_QUOTES_TABLES: &str = "cdc.emulator.fault.unescaped.quotes.tables";
+pub const FAULT_DICTIONARY_MISMATCH_TABLES: &str = "cdc.emulator.fault.dictionary.mismatch.tables";
 
 const U32MAX: u64 = u32::MAX as u64;
 
@@ -320,6 +322,10 @@ pub const KEYS: &[KeySpec] = &[
         "Emulator fault drills: extra milliseconds every flashback read takes (a slow read)."),
     key(FAULT_CALL_LATENCY_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),
         "Emulator fault drills: fixed milliseconds of latency added to every call, like a network round trip."),
+    key(FAULT_UNESCAPED_QUOTES_TABLES, Kind::List, None,
+        "Emulator fault drills: table patterns (`OWNER.TABLE`, `PDB.OWNER.TABLE`, `*` and `?`) whose changes LogMiner renders with the quotes inside string values not doubled, as some releases do for MAX_STRING_SIZE=EXTENDED columns (Debezium DBZ-8034, DBZ-8200). Capture reads such a statement where the table's columns allow one reading, else stops with CDC-3020."),
+    key(FAULT_DICTIONARY_MISMATCH_TABLES, Kind::List, None,
+        "Emulator fault drills: table patterns whose changes LogMiner renders as after a dictionary mismatch: `\"COL n\"` names, values as HEXTORAW of their storage bytes, STATUS 2, INFO `Dictionary Mismatch` (a change holding a LOB, interval, zoned timestamp or other value without a public storage format is rendered normally). Capture reads such a change by column position, else stops with CDC-3021."),
     key(FAULT_SINK_DELAY_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),
         "Fault drills (any database): extra milliseconds every sink commit takes, like a slow disk or a slow consumer; capture pauses reading meanwhile (`paused-for-flow-control`)."),
 ];

@@ -196,6 +196,10 @@ pub struct FaultSettings {
     pub call_latency_ms: u64,
     /// cdc.emulator.fault.sink.delay.ms: a slow sink, on purpose.
     pub sink_delay_ms: u64,
+    /// Table patterns whose SQL_REDO is rendered with undoubled quotes / as after a
+    /// dictionary mismatch (`COL n`).
+    pub unescaped_quotes_tables: Vec<String>,
+    pub dictionary_mismatch_tables: Vec<String>,
 }
 
 /// Retrying a connection that failed transiently (see [`crate::source::connect_retrying`]).
@@ -355,6 +359,11 @@ impl Settings {
         let patterns = |key: &str| {
             TablePatterns::new(&v.list(key)).map_err(|e| invalid(key, &v.text(key), &e))
         };
+        let fault_tables = |key: &str| -> Result<Vec<String>> {
+            let list = v.list(key);
+            TablePatterns::new(&list).map_err(|e| invalid(key, &v.text(key), &e))?;
+            Ok(list)
+        };
         let ora01555_reads = v
             .list(keys::FAULT_ORA01555_READS)
             .iter()
@@ -466,6 +475,8 @@ impl Settings {
                 read_delay_ms: v.uint(keys::FAULT_READ_DELAY_MS),
                 call_latency_ms: v.uint(keys::FAULT_CALL_LATENCY_MS),
                 sink_delay_ms: v.uint(keys::FAULT_SINK_DELAY_MS),
+                unescaped_quotes_tables: fault_tables(keys::FAULT_UNESCAPED_QUOTES_TABLES)?,
+                dictionary_mismatch_tables: fault_tables(keys::FAULT_DICTIONARY_MISMATCH_TABLES)?,
             },
             entries: redact_secrets(entries),
         };
