@@ -145,6 +145,12 @@ catalog! {
     Cdc3007 = "CDC-3007", Failure, "A captured table cannot be streamed",
         "A table capture streams has a column of a type LogMiner writes no change for (BFILE, BOOLEAN, VECTOR, native JSON without ENABLE_GOLDENGATE_REPLICATION; see commands/types.md): its snapshot is complete, but every later change arrives as an UNSUPPORTED row (CDC-3003). Capture says so when it starts (a `table-not-streamable` ops event) and doctor FAILs tables.column-types.",
         "Snapshot the table only (cdc.snapshot.mode: snapshot_only, or periodic `signal send execute-snapshot`), exclude it from capture (cdc.tables.exclude), or change the column's type; for JSON columns set ENABLE_GOLDENGATE_REPLICATION=TRUE.";
+    Cdc3020 = "CDC-3020", Failure, "Unescaped quotes make a change ambiguous",
+        "LogMiner wrote a string value of the change with its quotes not doubled (a known LogMiner fault, seen with MAX_STRING_SIZE=EXTENDED; Debezium DBZ-8034, DBZ-8200), and the statement can be read more than one way that fits the table's columns and types: e.g. a value holding `', '` could end at either quote. Capture does not guess. (Where exactly one reading fits, capture reads it, with a `redo-recovered` ops event and a count in oracle_cdc_stream_recovered_changes_total.)",
+        "The row's value is in the table: set cdc.on.decode.error=dlq to dead-letter this change and go on, then send an execute-snapshot signal for the table (with a filter on the row's key) so its current row is published again. The message names the SCN and XID; `V$LOGMNR_CONTENTS` at that SCN shows the statement.";
+    Cdc3021 = "CDC-3021", Failure, "LogMiner's dictionary does not match the table",
+        "LogMiner decoded a change with a dictionary that does not know this version of the table (STATUS 2, INFO 'Dictionary Mismatch' in V$LOGMNR_CONTENTS: a DDL its dictionary did not track). It then names the columns \"COL 1\", \"COL 2\", … by position and writes the values as their storage bytes (HEXTORAW), or writes no statement at all ('Dictionary Version Mismatch'). Capture maps the positions onto the columns its schema history has at the change's SCN and reads the bytes by type (a `redo-recovered` ops event); this change could not be read so: the message says why (no statement, a position past the table's columns, an INSERT of another column count, a type whose storage bytes are not read).",
+        "Mine with a dictionary that follows the table's DDL: cdc.mining.dictionary=redo_logs with a LogMiner dictionary built into the redo before this SCN (EXECUTE DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS); LogMiner then applies the DDL it mines, DDL_DICT_TRACKING). With the online catalog, changes made before a DDL cannot be decoded once the DDL is done. To go on meanwhile, set cdc.on.decode.error=dlq and re-snapshot the table (execute-snapshot signal) once capture is past the SCN.";
     Cdc3201 = "CDC-3201", Failure, "Change lacks columns (no ALL COLUMNS logging)",
         "A change of a captured table was mined whose SQL_REDO holds neither a new value (SET) nor an old value (WHERE) for some of the table's columns. An UPDATE's redo carries the changed columns, and the unchanged ones only as supplemental logging adds them: all of them with (ALL) COLUMNS logging, only the key with PRIMARY KEY logging, none without. The record would silently lack those columns, so capture stops at the change instead; the message names the table, the SCN, the transaction and the columns. (LOB, LONG, XMLTYPE and JSON columns are never supplementally logged: an UPDATE that leaves them alone is published with the unavailable-value placeholder for them, see commands/capture.md.) `oracle-cdc doctor` FAILs supplemental.table for every captured table without ALL COLUMNS logging.",
         "Turn on ALL COLUMNS logging for the table: ALTER TABLE \"OWNER\".\"TABLE\" ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS; (in a CDB first ALTER SESSION SET CONTAINER = the PDB), or for every table ALTER DATABASE ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS. That helps only redo written afterwards: to move past the incomplete changes already written, start capture once with cdc.on.decode.error=dlq (each goes to the dead-letter output), then re-snapshot the table (`signal send execute-snapshot`, or `oracle-cdc offsets edit reset-table`).";
@@ -331,6 +337,12 @@ catalog! {
     Cdc8002 = "CDC-8002", Failure, "Table has no usable key",
         "A captured table has no primary key (or cdc.key.* choice) whose columns are all NOT NULL and of a chunkable type, and cdc.key.missing=fail.",
         "Name a NOT NULL unique key with cdc.key.PDB.OWNER.TABLE, set cdc.key.missing=rowid (heap tables) or skip, or exclude the table.";
+    Cdc8006 = "CDC-8006", Usage, "Chosen key is not unique",
+        "The columns `cdc.key.PDB.OWNER.TABLE` names do not identify one row: no primary key, unique key or unique index of the table lies within them, or one of them is nullable. Every record of the table would be keyed by them, so a consumer that keeps the latest record per key (a compacted topic, an upsert) would keep one row for all the rows that share a key and lose the others without an error. Capture, the snapshot export and doctor (tables.keys) refuse such a key.",
+        "Name columns a primary key, unique key or unique index covers (the message lists the table's), make them NOT NULL (ALTER TABLE … MODIFY (COL NOT NULL)) or add a unique index (CREATE UNIQUE INDEX … ON … (COLS)). If the columns are unique and NOT NULL in fact and you stand by it, list the table in cdc.key.unchecked: doctor then reads a sample of the keys and FAILs on a duplicate it finds.";
+    Cdc8007 = "CDC-8007", Failure, "Table columns changed during a CSV export",
+        "An ADD, DROP or RENAME COLUMN on a table while `oracle-cdc snapshot --format csv` exported it: the chunks read since have other columns than the header row of the table's file, and a CSV file has one header. The export stopped before writing such a chunk; the file holds the chunks read before the change, each consistent at its SCN. (JSON lines and records exports carry the columns in every row and go on; a Parquet export starts the table's next file with the new schema.)",
+        "Export the table again into a new --out directory (`oracle-cdc snapshot --tables PDB.OWNER.TABLE --out NEW`), or use --format jsonl or parquet, which follow the change.";
     Cdc8003 = "CDC-8003", Usage, "No table to capture",
         "cdc.tables.include / cdc.tables.exclude (or --tables) select no table of the database.",
         "Check the patterns against the tables the database has (`oracle-cdc plan-chunks` lists what is captured; `oracle-cdc emulator status` lists an emulated database's tables).";
@@ -439,6 +451,26 @@ pub enum CdcError {
         xid: String,
         table: String,
         message: String,
+    },
+
+    #[error("CDC-3020: {table} changed at SCN {scn} (XID {xid}): LogMiner wrote a string value with its quotes not doubled, and the statement reads {readings} that fit the table's columns: `{excerpt}`; set cdc.on.decode.error=dlq to dead-letter it, then re-snapshot the row (execute-snapshot signal)")]
+    AmbiguousQuotes {
+        scn: u64,
+        xid: String,
+        table: String,
+        /// `2 ways`, or more than are tried.
+        readings: String,
+        excerpt: String,
+    },
+
+    #[error("CDC-3021: {table} changed at SCN {scn} (XID {xid}): LogMiner's dictionary does not match this version of the table (STATUS {status}, INFO '{info}'): {reason}; mine with cdc.mining.dictionary=redo_logs and a dictionary built into the redo before SCN {scn}")]
+    DictionaryMismatch {
+        scn: u64,
+        xid: String,
+        table: String,
+        status: i32,
+        info: String,
+        reason: String,
     },
 
     #[error("CDC-3201: {table} changed at SCN {scn} (XID {xid}) and the redo holds no value for {columns}: the table has no ALL COLUMNS supplemental logging")]
@@ -654,6 +686,23 @@ pub enum CdcError {
     #[error("CDC-8002: table {table} has no usable key ({reason}) and cdc.key.missing=fail")]
     NoUsableKey { table: String, reason: String },
 
+    #[error("CDC-8006: setting `cdc.key.{table}` ({}) is not a unique key: {reason}; {fix}", columns.join(","))]
+    KeyNotUnique {
+        table: String,
+        columns: Vec<String>,
+        reason: String,
+        fix: String,
+    },
+
+    #[error("CDC-8007: the columns of {table} changed during its CSV export: a chunk read at SCN {scn} has ({}), the header of {} has ({})", after.join(", "), file.display(), before.join(", "))]
+    ExportLayoutChanged {
+        table: String,
+        scn: crate::source::model::Scn,
+        file: PathBuf,
+        before: Vec<String>,
+        after: Vec<String>,
+    },
+
     #[error("CDC-8003: no table to capture: {0}")]
     NoTables(String),
 
@@ -730,6 +779,8 @@ impl CdcError {
             CdcError::ValueNotInRedo { .. } => Code::Cdc3005,
             CdcError::UnknownOperation { .. } => Code::Cdc3006,
             CdcError::IncompleteChange { .. } => Code::Cdc3201,
+            CdcError::AmbiguousQuotes { .. } => Code::Cdc3020,
+            CdcError::DictionaryMismatch { .. } => Code::Cdc3021,
             CdcError::NoSupplementalLogging { .. } => Code::Cdc3202,
             CdcError::EmulatorNotFound { .. } => Code::Cdc4001,
             CdcError::EmulatorSchema { .. } => Code::Cdc4002,
@@ -770,6 +821,8 @@ impl CdcError {
             CdcError::ScnNotRetained(_) => Code::Cdc7007,
             CdcError::InvalidEdit(_) => Code::Cdc7008,
             CdcError::NoTables(_) => Code::Cdc8003,
+            CdcError::KeyNotUnique { .. } => Code::Cdc8006,
+            CdcError::ExportLayoutChanged { .. } => Code::Cdc8007,
             CdcError::OtherExport { .. } => Code::Cdc8005,
             CdcError::LogOverwritten(_) => Code::Cdc5009,
             CdcError::LogUnavailable(_) => Code::Cdc5010,

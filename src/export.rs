@@ -60,6 +60,8 @@ pub struct ExportSink {
     files: HashMap<String, File>,
     /// Bytes written per table file (acknowledged + this run).
     lengths: HashMap<String, u64>,
+    /// The header row of each CSV file: its columns, which every chunk must have.
+    headers: HashMap<String, Vec<String>>,
     /// The Parquet writer, which keeps its own files.
     parquet: Option<parquet::ParquetFiles>,
     /// A chunk's encoded bytes, kept from chunk to chunk: a new buffer each time costs its
@@ -76,6 +78,7 @@ impl ExportSink {
             db_name: db_name.to_string(),
             files: HashMap::new(),
             lengths: HashMap::new(),
+            headers: HashMap::new(),
             parquet: (format == ExportFormat::Parquet)
                 .then(|| parquet::ParquetFiles::new(dir, ParquetOptions::default())),
             buf: Vec::new(),
@@ -132,7 +135,13 @@ impl ExportSink {
     }
 
     /// Open the table's file: cut back to the acknowledged length on a restart, new otherwise.
-    fn open(&mut self, t: &TableTarget, progress: &TableProgress) -> Result<()> {
+    /// `columns`: those of the first chunk, for a new CSV file's header.
+    fn open(
+        &mut self,
+        t: &TableTarget,
+        columns: &[crate::source::model::ColumnInfo],
+        progress: &TableProgress,
+    ) -> Result<()> {
         let name = self.file_name(t);
         if self.files.contains_key(&name) {
             return Ok(());
@@ -167,9 +176,23 @@ impl ExportSink {
         file.seek(std::io::SeekFrom::Start(acknowledged))
             .map_err(|e| CdcError::io(&path, e))?;
         let mut length = acknowledged;
+        if acknowledged > 0 && self.format == ExportFormat::Csv {
+            // Resumed: the header already written names the file's columns.
+            let mut r = csv::Reader::from_path(&path)
+                .map_err(|e| CdcError::io(&path, std::io::Error::other(e)))?;
+            let header = r
+                .headers()
+                .map_err(|e| CdcError::io(&path, std::io::Error::other(e)))?;
+            self.headers
+                .insert(name.clone(), header.iter().map(str::to_string).collect());
+        }
         if acknowledged == 0 && self.format == ExportFormat::Csv {
+            self.headers.insert(
+                name.clone(),
+                columns.iter().map(|c| c.name.clone()).collect(),
+            );
             let mut w = csv::Writer::from_writer(Vec::new());
-            w.write_record(t.columns.iter().map(|c| c.name.as_str()))
+            w.write_record(columns.iter().map(|c| c.name.as_str()))
                 .map_err(|e| CdcError::io(&path, std::io::Error::other(e)))?;
             let header = w
                 .into_inner()
@@ -190,7 +213,7 @@ impl ExportSink {
         if let Some(p) = &mut self.parquet {
             return p.ensure(t, progress);
         }
-        self.open(t, progress)?;
+        self.open(t, &t.columns, progress)?;
         let name = self.file_name(t);
         let path = self.dir.join(&name);
         if let Some(f) = self.files.get_mut(&name) {
@@ -214,7 +237,7 @@ impl ChunkSink for ExportSink {
         if let Some(p) = &mut self.parquet {
             return p.publish(t, chunk, progress);
         }
-        self.open(t, progress)?;
+        self.open(t, &chunk.columns, progress)?;
         let name = self.file_name(t);
         let path = self.dir.join(&name);
         let mut buf = std::mem::take(&mut self.buf);
@@ -224,19 +247,20 @@ impl ChunkSink for ExportSink {
             topic_prefix: &self.topic_prefix,
             db: t.name().pdb.as_deref().unwrap_or(&self.db_name),
             table: t.name(),
-            columns: &t.columns,
+            // The columns the chunk was read with: the table's at its SCN.
+            columns: &chunk.columns,
             key_columns: &t.record_key,
         };
         match self.format {
             ExportFormat::Jsonl => {
-                let keys: Vec<Vec<u8>> = t
+                let keys: Vec<Vec<u8>> = chunk
                     .columns
                     .iter()
                     .map(|c| encode::json_key(&c.name))
                     .collect();
                 // Each row freed as soon as it is written (see `write_csv_rows`).
                 for row in std::mem::take(&mut chunk.rows) {
-                    encode::write_json_row(&mut buf, &keys, &t.columns, &row.values);
+                    encode::write_json_row(&mut buf, &keys, &chunk.columns, &row.values);
                     buf.push(b'\n');
                 }
             }
@@ -254,7 +278,19 @@ impl ChunkSink for ExportSink {
                 }
             }
             ExportFormat::Csv => {
-                encode::write_csv_rows(&mut buf, &t.columns, std::mem::take(&mut chunk.rows));
+                // A CSV file has one header: a chunk of another layout cannot go under it.
+                let header = self.headers.get(&name).cloned().unwrap_or_default();
+                let now: Vec<String> = chunk.columns.iter().map(|c| c.name.clone()).collect();
+                if header != now {
+                    return Err(CdcError::ExportLayoutChanged {
+                        table: t.name().to_string(),
+                        scn: chunk.scn,
+                        file: path.clone(),
+                        before: header,
+                        after: now,
+                    });
+                }
+                encode::write_csv_rows(&mut buf, &chunk.columns, std::mem::take(&mut chunk.rows));
             }
             // Parquet chunks went to the Parquet writer at the top.
             ExportFormat::Parquet => {}
@@ -274,3 +310,7 @@ impl ChunkSink for ExportSink {
         Ok(())
     }
 }
+
+#[cfg(test)]
+#[path = "export/layout_tests.rs"]
+mod layout_tests;

@@ -560,3 +560,100 @@ fn ctrl_c_stops_cleanly_with_offsets_saved_and_the_rerun_resumes() {
         );
     }
 }
+
+#[test]
+fn an_export_reconnects_after_dropped_connections_like_capture() {
+    let (dir, db) = setup();
+    // A fifth of the calls drop the connection: the catalog reads before the first chunk as
+    // well as the chunk reads. Every export still completes and equals the tables.
+    for seed in 1..=4 {
+        let out = dir.path().join(format!("out-{seed}"));
+        let run = oracle_cdc(
+            &db,
+            &[
+                "--set",
+                "cdc.emulator.fault.drop.per.mille=200",
+                "--set",
+                &format!("cdc.emulator.fault.seed={seed}"),
+                "--set",
+                "cdc.snapshot.chunk.retries=50",
+                "--set",
+                "cdc.database.connect.backoff.ms=1",
+                "--set",
+                "cdc.snapshot.chunk.rows=200",
+                "snapshot",
+                "--out",
+                out.to_str().unwrap(),
+                "--format",
+                "jsonl",
+            ],
+        );
+        assert!(
+            run.status.success(),
+            "seed {seed}: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        for table in ["PDB1.APP.ORDERS", "PDB1.APP.EVENTS"] {
+            let file = std::fs::read_to_string(out.join(format!("{table}.jsonl"))).unwrap();
+            assert_eq!(file, dump(&db, table, "jsonl"), "seed {seed}: {table}");
+        }
+    }
+}
+
+#[test]
+fn a_chosen_key_that_is_not_unique_is_refused_by_capture_and_the_export() {
+    let (dir, db) = setup();
+    let out = dir.path().join("out");
+    let state = dir.path().join("state");
+    let key = "cdc.key.PDB1.APP.ORDERS=CUSTOMER";
+    let export = oracle_cdc(
+        &db,
+        &["--set", key, "snapshot", "--out", out.to_str().unwrap()],
+    );
+    let capture = oracle_cdc(
+        &db,
+        &[
+            "--set",
+            key,
+            "--set",
+            &format!("cdc.state.dir={}", state.display()),
+            "--set",
+            &format!("cdc.sink.dir={}", dir.path().join("sink").display()),
+            "capture",
+            "--stop-at-scn",
+            "1",
+        ],
+    );
+    for run in [export, capture] {
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains("CDC-8006")
+                && stderr.contains("CUSTOMER")
+                && stderr.contains("nullable"),
+            "{stderr}"
+        );
+    }
+    assert!(
+        !dir.path().join("sink").exists()
+            || std::fs::read_dir(dir.path().join("sink"))
+                .unwrap()
+                .next()
+                .is_none()
+    );
+    // On the operator's word it runs (CUSTOMER is nullable: ROWID ranges, keyed by CUSTOMER).
+    ok(oracle_cdc(
+        &db,
+        &[
+            "--set",
+            key,
+            "--set",
+            "cdc.key.unchecked=APP.ORDERS",
+            "snapshot",
+            "--out",
+            out.to_str().unwrap(),
+            "--tables",
+            "PDB1.APP.ORDERS",
+        ],
+    ));
+}

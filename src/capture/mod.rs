@@ -16,6 +16,8 @@ mod throttle;
 
 #[cfg(test)]
 mod bound_tests;
+#[cfg(test)]
+mod ddl_tests;
 
 use crate::errors::Result;
 use crate::names::TableName;
@@ -159,16 +161,17 @@ impl Capture<'_> {
             tracing::info!("metrics at http://{bound}/metrics");
             ops.emit("metrics-listening", json!({"address": bound.to_string()}))?;
         }
-        let mut session = crate::source::connect_retrying(self.connector, &s.connect)?;
-        let db = session.database()?;
-        let all_tables = session.tables()?;
+        // Start-up reads reconnect after a dropped connection, as streaming does.
+        let mut session = crate::source::Reconnecting::new(self.connector, &s.connect);
+        let db = session.call(|s| s.database())?;
+        let all_tables = session.call(|s| s.tables())?;
         let db_tables: Vec<TableName> = all_tables.iter().map(|t| t.name.clone()).collect();
         let mut decisions = resolve(s, all_tables, &[])?;
         // The signal table carries signals, not data.
         if let Some(signal_table) = &s.signal.data_collection {
             decisions.retain(|d| d.table() != signal_table);
         }
-        let (catalog, new_tables) = catalog(state, db.cdb, &decisions, session.as_mut(), s)?;
+        let (catalog, new_tables) = catalog(state, db.cdb, &decisions, &mut session, s)?;
         let offsets_path = state.offsets();
         // The Kafka sink first: with transactions it fences an older producer and may take
         // newer offsets from Kafka (a crash between its commit and the local offsets write).
@@ -188,7 +191,7 @@ impl Capture<'_> {
                 o.check_database(&offsets_path, &db)?;
                 // Before anything is published: offsets capture could not have written.
                 let facts = crate::offsets::startup::Facts {
-                    current_scn: session.current_scn()?,
+                    current_scn: session.call(|s| s.current_scn())?,
                     role: db.role,
                     tables: &db_tables,
                     history: crate::offsets::startup::history_tables(
@@ -205,15 +208,20 @@ impl Capture<'_> {
             // Streaming starts now; transactions already open are mined from their START and
             // published whole, but only those committing from now on.
             let start = if replay {
-                match session.logs()?.iter().map(|l| l.first_scn).min() {
+                match session
+                    .call(|s| s.logs())?
+                    .iter()
+                    .map(|l| l.first_scn)
+                    .min()
+                {
                     Some(first) => first,
-                    None => session.current_scn()?,
+                    None => session.call(|s| s.current_scn())?,
                 }
             } else {
-                session.current_scn()?
+                session.call(|s| s.current_scn())?
             };
             let oldest_open = session
-                .open_transactions()?
+                .call(|s| s.open_transactions())?
                 .iter()
                 .map(|t| t.start_scn)
                 .min();
@@ -491,8 +499,8 @@ impl Capture<'_> {
     ) -> Result<()> {
         let kind = SnapshotKind::parse(&sig.kind).unwrap_or(SnapshotKind::Incremental);
         let tables: Vec<TableName> = sig.tables.iter().filter_map(|t| t.parse().ok()).collect();
-        let mut session = crate::source::connect_retrying(self.connector, &self.settings.connect)?;
-        let decisions = match resolve(self.settings, session.tables()?, &tables) {
+        let mut session = crate::source::Reconnecting::new(self.connector, &self.settings.connect);
+        let decisions = match resolve(self.settings, session.call(|s| s.tables())?, &tables) {
             Ok(d) => d,
             Err(e) => {
                 // A table dropped (or no longer captured) since the signal came: nothing to
@@ -749,18 +757,12 @@ pub(crate) fn table_schema(
     t: &crate::snapshot::target::TableTarget,
     history: Vec<(Scn, Vec<crate::source::model::ColumnInfo>)>,
 ) -> TableSchema {
-    let excluded: Vec<String> = t
-        .info
-        .columns
-        .iter()
-        .filter(|col| !t.columns.iter().any(|k| k.name == col.name))
-        .map(|col| col.name.clone())
-        .collect();
     TableSchema {
         name: t.info.name.clone(),
         history,
         key: t.record_key.clone(),
-        excluded,
+        // By name: a column added later that cdc.columns.exclude names stays out too.
+        excluded: t.excluded.clone(),
     }
 }
 
@@ -813,7 +815,7 @@ fn catalog(
     state: &StateDir,
     cdb: bool,
     decisions: &[Decision],
-    session: &mut dyn crate::source::Session,
+    session: &mut crate::source::Reconnecting<'_>,
     settings: &Settings,
 ) -> Result<(Catalog, Vec<TableName>)> {
     let path = state.path.join(HISTORY_FILE);
@@ -834,7 +836,7 @@ fn catalog(
         cdb,
         // Only the reason an UNSUPPORTED row gives depends on it; unknown is read as FALSE.
         goldengate_replication: session
-            .instance_config()
+            .call(|s| s.instance_config())
             .ok()
             .and_then(|i| i.goldengate_replication)
             .unwrap_or(false),
@@ -867,7 +869,10 @@ fn catalog(
     };
     // The source signal channel's table is decoded for its signals.
     if let (true, Some(name)) = (settings.signal.source, &settings.signal.data_collection) {
-        let info = session.tables()?.into_iter().find(|t| &t.name == name);
+        let info = session
+            .call(|s| s.tables())?
+            .into_iter()
+            .find(|t| &t.name == name);
         let Some(info) = info else {
             return Err(crate::errors::CdcError::SignalChannel(format!(
                 "the signal table {name} ({}) does not exist: create it with Debezium's layout (id VARCHAR2(42) PRIMARY KEY, type VARCHAR2(32) NOT NULL, data VARCHAR2(2048))",

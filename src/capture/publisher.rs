@@ -234,6 +234,7 @@ impl<'a> Publisher<'a> {
             "rows_mined": self.rows_mined,
             "rows_captured": self.rows_captured,
             "dead_letters": self.status.board().stream.dead_letters.clone(),
+            "recovered": self.status.board().stream.recovered.clone(),
         })
     }
 
@@ -558,6 +559,9 @@ impl<'a> Publisher<'a> {
         let mut events = Decoder::new(&mut tx);
         let mut records = TxRecordWriter::new(&prefix, &db_name, &tx, host_offset);
         while let Some(event) = events.next_event(&self.catalog) {
+            for r in events.take_recovered() {
+                self.recovered(&r)?;
+            }
             match event {
                 Ok(Event::Change(change)) => {
                     if self.signal_table.as_ref() == Some(&change.table) {
@@ -761,6 +765,22 @@ impl<'a> Publisher<'a> {
         }
     }
 
+    /// A change LogMiner wrote wrong, read all the same: an ops event and a count, never silent.
+    fn recovered(&mut self, r: &crate::stream::decode::Recovery) -> Result<()> {
+        let kind = r.kind.name();
+        *self
+            .status
+            .board()
+            .stream
+            .recovered
+            .entry(kind.to_string())
+            .or_default() += 1;
+        self.status.emit(
+            "redo-recovered",
+            serde_json::json!({"kind": kind, "table": r.table.to_string(), "scn": r.scn, "xid": r.xid}),
+        )
+    }
+
     fn dead_letter(&mut self, tx: &Committed, e: &CdcError) -> Result<()> {
         let line = serde_json::json!({"xid": tx.xid, "commit_scn": tx.commit_scn, "error": e.to_string(), "code": e.code().info().code});
         if self.settings.sink.kind == crate::settings::SinkType::Kafka {
@@ -819,6 +839,22 @@ impl ChunkSink for Publisher<'_> {
         Ok(true)
     }
 
+    /// While streaming, the schema history knows the table's layout at `scn`: every DDL
+    /// committed before it was streamed by [`ChunkSink::wave`] (a blocking snapshot streamed up
+    /// to its pinned SCN before it began). Without a stream (snapshot_only) the reader asks the
+    /// dictionary.
+    fn columns(
+        &mut self,
+        t: &TableTarget,
+        scn: Scn,
+    ) -> Option<Vec<crate::source::model::ColumnInfo>> {
+        if !self.streaming {
+            return None;
+        }
+        let schema = self.catalog.tables.get(t.name())?;
+        Some(t.read_columns(schema.columns_at(scn)))
+    }
+
     fn wave(&mut self, scn: Scn) -> Result<()> {
         crate::crashpoint::hit("publisher.wave")?;
         let scn = crate::crashpoint::wave_catch_up_to(scn);
@@ -844,7 +880,8 @@ impl ChunkSink for Publisher<'_> {
             topic_prefix: &settings.sink.topic_prefix,
             db: t.name().pdb.as_deref().unwrap_or(&db_name),
             table: t.name(),
-            columns: &t.columns,
+            // The columns the chunk was read with: the table's at its SCN.
+            columns: &chunk.columns,
             key_columns: &t.record_key,
         };
         let ts = now_ms();

@@ -87,6 +87,9 @@ pub struct StreamStats {
     /// Changes LogMiner did not give in full (CDC-3003 … CDC-3006), by CDC code, whatever
     /// cdc.on.unsupported.redo did with them.
     pub unsupported: BTreeMap<String, u64>,
+    /// Changes LogMiner wrote wrong and capture read all the same, by kind
+    /// (`unescaped-quotes`, `column-positions`).
+    pub recovered: BTreeMap<String, u64>,
 }
 
 /// The sink's numbers.
@@ -183,11 +186,6 @@ impl FlowWatch {
 }
 
 impl Status {
-    /// Append an ops event.
-    pub fn emit(&self, event: &str, fields: serde_json::Value) -> crate::errors::Result<()> {
-        self.ops.emit(event, fields)
-    }
-
     pub fn new(ops: Arc<OpsLog>) -> Status {
         Status {
             board: Arc::new(Mutex::new(Board {
@@ -208,6 +206,11 @@ impl Status {
     /// The board, even if a thread panicked holding it (the numbers stay usable).
     pub fn board(&self) -> MutexGuard<'_, Board> {
         self.board.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// An ops event of the capture (see [`OpsLog::emit`]).
+    pub fn emit(&self, event: &str, fields: serde_json::Value) -> Result<()> {
+        self.ops.emit(event, fields)
     }
 
     pub fn state(&self) -> State {

@@ -34,9 +34,10 @@ fn resolve(
     settings: &crate::settings::Settings,
     only: &[TableName],
 ) -> anyhow::Result<(crate::source::model::DatabaseInfo, Vec<Decision>)> {
-    let mut s = connector.connect()?;
-    let db = s.database()?;
-    let tables = s.tables()?;
+    // A dropped connection is reconnected, as capture does.
+    let mut s = source::Reconnecting::new(connector, &settings.connect);
+    let db = s.call(|s| s.database())?;
+    let tables = s.call(|s| s.tables())?;
     Ok((db, target::resolve(settings, tables, only)?))
 }
 
@@ -349,7 +350,7 @@ pub fn plan_chunks(
     let connector = source::open(&settings)?;
     let only = parse_tables(&a.tables)?;
     let (_db, decisions) = resolve(connector.as_ref(), &settings, &only)?;
-    let mut session = connector.connect()?;
+    let mut session = source::Reconnecting::new(connector.as_ref(), &settings.connect);
     let mut plans = Vec::new();
     for d in &decisions {
         match d {
@@ -357,17 +358,19 @@ pub fn plan_chunks(
                 plans.push(json!({"table": table.to_string(), "skipped": reason}))
             }
             Decision::Capture(t) => {
-                let scn = session.current_scn()?;
-                let mut planner = crate::snapshot::plan::Planner::new(
-                    t,
-                    settings.snapshot.chunk_rows,
-                    None,
-                    session.as_mut(),
-                    scn,
-                )?;
+                let scn = session.call(|s| s.current_scn())?;
+                let mut planner = session.call(|s| {
+                    crate::snapshot::plan::Planner::new(
+                        t,
+                        settings.snapshot.chunk_rows,
+                        None,
+                        s,
+                        scn,
+                    )
+                })?;
                 let mut chunks: Vec<Chunk> = Vec::new();
                 while !planner.is_done() {
-                    let next = planner.next(session.as_mut(), scn, 1000)?;
+                    let next = session.call(|s| planner.next(s, scn, 1000))?;
                     if next.is_empty() {
                         break;
                     }

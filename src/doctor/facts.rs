@@ -2,6 +2,7 @@
 //! stored offsets, and each captured table's resolution by the snapshot's own rules.
 
 use crate::errors::{CdcError, Code};
+use crate::names::TableName;
 use crate::offsets::Offsets;
 use crate::settings::{Settings, SnapshotMode};
 use crate::snapshot::target::{self, Decision};
@@ -36,6 +37,70 @@ pub enum Connect {
 pub struct Resolved {
     pub info: TableInfo,
     pub outcome: Result<Decision, CdcError>,
+    /// For a `cdc.key` listed in cdc.key.unchecked: two equal keys found among the first
+    /// [`KEY_SAMPLE_ROWS`] in key order (`Some`, described), none (`None`), or why no sample.
+    pub key_sample: Option<Fact<Option<String>>>,
+}
+
+/// Keys doctor reads to look for a duplicate of a `cdc.key` taken on the operator's word.
+pub const KEY_SAMPLE_ROWS: u32 = 10_000;
+
+/// Two equal adjacent keys among the first [`KEY_SAMPLE_ROWS`] of `columns` in key order.
+fn sample_duplicate(
+    session: &mut dyn Session,
+    t: &target::TableTarget,
+    columns: &[String],
+    scn: Fact<Scn>,
+) -> Fact<Option<String>> {
+    if let Some(c) = columns
+        .iter()
+        .filter_map(|c| t.info.column(c))
+        .find(|c| !c.data_type.is_chunkable_key())
+    {
+        return Err(format!(
+            "not sampled: column {} has type {}, which cannot be ordered",
+            c.name,
+            c.data_type.sql_name()
+        ));
+    }
+    let q = BoundaryQuery {
+        table: t.info.name.clone(),
+        key_columns: columns.to_vec(),
+        scn: scn?,
+        lower: None,
+        step: 1,
+        count: KEY_SAMPLE_ROWS,
+    };
+    let keys = fact(session.key_boundaries(&q))?;
+    let show = |k: &[crate::types::Value]| {
+        columns
+            .iter()
+            .zip(k)
+            .map(|(c, v)| format!("{c}={v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    // In key order, equal keys are neighbours.
+    if let Some(w) = keys
+        .windows(2)
+        .find(|w| crate::types::compare_keys(&w[0], &w[1]).is_eq())
+    {
+        return Ok(Some(format!(
+            "rows share the key {} (in a sample of {} keys)",
+            show(&w[0]),
+            keys.len()
+        )));
+    }
+    Ok(keys
+        .iter()
+        .find(|k| k.iter().any(|v| v.is_null()))
+        .map(|k| {
+            format!(
+                "a row has the NULL key {} (in a sample of {} keys)",
+                show(k),
+                keys.len()
+            )
+        }))
 }
 
 impl Resolved {
@@ -206,10 +271,29 @@ impl Facts {
                         CdcError::settings(Code::Cdc1002, "table resolution returned nothing")
                     })
                 }),
+                key_sample: None,
             })
             .collect()),
             Err(e) => Err(e.clone()),
         };
+        // A key unique on the operator's word: look for a counterexample.
+        if let Ok(list) = &mut facts.captured {
+            for r in list.iter_mut() {
+                let Ok(Decision::Capture(t)) = &r.outcome else {
+                    continue;
+                };
+                let name = &r.info.name;
+                let chosen = settings.keys.get(name).or_else(|| {
+                    settings
+                        .keys
+                        .get(&TableName::new(None, &name.owner, &name.table))
+                });
+                if let (Some(cols), true) = (chosen, settings.key_unchecked(name)) {
+                    let scn = facts.current_scn.clone();
+                    r.key_sample = Some(sample_duplicate(session.as_mut(), t, cols, scn));
+                }
+            }
+        }
         facts
     }
 

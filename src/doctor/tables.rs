@@ -165,6 +165,11 @@ fn keys(f: &Facts, captured: &[Resolved]) -> Finding {
                 ));
                 fixes.push(key_fix(f, &r.info));
             }
+            Err(e @ CdcError::KeyNotUnique { fix, .. }) => {
+                severity = Severity::Fail;
+                found.push(format!("{name}: {e}"));
+                fixes.push(fix.clone());
+            }
             Ok(Decision::Skip { reason, .. }) if reason.contains("cdc.key.missing=skip") => {
                 found.push(format!("{name}: left out, {reason}"));
                 fixes.push(key_fix(f, &r.info));
@@ -175,6 +180,26 @@ fn keys(f: &Facts, captured: &[Resolved]) -> Finding {
                     t.reason
                 ));
                 fixes.push(key_fix(f, &r.info));
+            }
+            _ => {}
+        }
+        match &r.key_sample {
+            Some(Ok(Some(dup))) => {
+                severity = Severity::Fail;
+                found.push(format!(
+                    "{name}: cdc.key.unchecked takes its cdc.key as unique, but {dup}: a latest-per-key consumer would keep one of those rows (CDC-8006)"
+                ));
+                fixes.push(format!(
+                    "cdc.key.{name}: <columns a primary key, unique key or unique index covers>  # and remove {name} from cdc.key.unchecked"
+                ));
+            }
+            Some(Err(why)) => {
+                found.push(format!(
+                    "{name}: cdc.key.unchecked takes its cdc.key as unique; {why}"
+                ));
+                fixes.push(format!(
+                    "check by hand that no two rows of {name} share the key and none has a NULL in it"
+                ));
             }
             _ => {}
         }

@@ -463,6 +463,46 @@ fn a_keyless_table_with_row_movement_warns_and_names_the_safer_key() {
 }
 
 #[test]
+fn a_chosen_key_that_is_not_unique_fails_tables_keys() {
+    // The issue's case: REGION has 2 values in 2,005 rows.
+    let movers = r#"
+  - name: APP.MOVERS
+    columns:
+      - { name: ID, type: NUMBER(10), nullable: false }
+      - { name: REGION, type: VARCHAR2(8), nullable: false, generate: { choice: [EAST, WEST] } }
+      - { name: CODE, type: VARCHAR2(12), nullable: false }
+      - { name: TAG, type: NUMBER(10), nullable: false, generate: sequence }
+    primary_key: [ID]
+    unique_indexes: [[CODE]]
+    supplemental_logging: all
+    rows: 2005
+"#;
+    let db = Db::new(HEALTHY_DB, &with_table(movers));
+    let r = db.report(&["cdc.key.APP.MOVERS=REGION"]);
+    assert_eq!(problems(&r), vec![("tables.keys", Severity::Fail)]);
+    let found = &get(&r, "tables.keys").found;
+    assert!(
+        found.contains("CDC-8006") && found.contains("APP.MOVERS"),
+        "{found}"
+    );
+    assert!(
+        fix(&r, "tables.keys").contains("unique index MOVERS_UX1 (CODE)"),
+        "{}",
+        fix(&r, "tables.keys")
+    );
+    // A unique index backs CODE (no constraint does).
+    assert_eq!(problems(&db.report(&["cdc.key.APP.MOVERS=CODE"])), vec![]);
+    // On the operator's word, a sample still finds REGION's duplicates.
+    let r = db.report(&["cdc.key.APP.MOVERS=REGION", "cdc.key.unchecked=APP.MOVERS"]);
+    assert_eq!(problems(&r), vec![("tables.keys", Severity::Fail)]);
+    let found = &get(&r, "tables.keys").found;
+    assert!(found.contains("rows share the key REGION=EAST"), "{found}");
+    // TAG is unique in fact (a sequence): the sample finds nothing.
+    let r = db.report(&["cdc.key.APP.MOVERS=TAG", "cdc.key.unchecked=APP.MOVERS"]);
+    assert_eq!(problems(&r), vec![]);
+}
+
+#[test]
 fn an_index_organised_table_without_usable_key_warns_of_one_chunk() {
     let iot = r#"
   - name: HR.IOT

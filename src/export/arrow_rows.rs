@@ -165,6 +165,11 @@ pub struct TableLayout {
 }
 
 impl TableLayout {
+    /// The columns the layout was made for.
+    pub fn columns(&self) -> &[ColumnInfo] {
+        &self.columns
+    }
+
     pub fn new(table: &str, columns: &[ColumnInfo]) -> Result<TableLayout> {
         let mappings: Vec<Mapping> = columns.iter().map(|c| mapping(&c.data_type)).collect();
         let mut fields = Vec::new();

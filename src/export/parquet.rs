@@ -420,6 +420,21 @@ impl ParquetFiles {
         progress: &mut TableProgress,
     ) -> Result<()> {
         let table = t.name().to_string();
+        // Columns added, dropped or renamed since the open file began: it ends there, and the
+        // table goes on in its next file with the chunk's schema.
+        if self
+            .tables
+            .get(&table)
+            .and_then(|f| f.layout.as_ref())
+            .is_some_and(|l| l.columns() != chunk.columns.as_slice())
+        {
+            self.close(&table)?;
+            self.tables.entry(table.clone()).or_default().layout = None;
+        }
+        let entry = self.tables.entry(table.clone()).or_default();
+        if entry.layout.is_none() {
+            entry.layout = Some(Arc::new(TableLayout::new(&table, &chunk.columns)?));
+        }
         if self.tables.get(&table).is_none_or(|f| f.open.is_none()) {
             self.open(t)?;
         }

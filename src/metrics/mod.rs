@@ -256,6 +256,18 @@ fn render_parts(b: &Board, m: &SnapshotMetrics) -> String {
     for (code, n) in &s.unsupported {
         o.sample("stream_unsupported_total", &[("code", code)], *n as f64);
     }
+    o.family(
+        "stream_recovered_changes_total",
+        "counter",
+        "Changes LogMiner wrote wrong (undoubled quotes, COL n names) and capture read the one way the table's columns allow, by kind.",
+    );
+    for (kind, n) in &s.recovered {
+        o.sample(
+            "stream_recovered_changes_total",
+            &[("kind", kind)],
+            *n as f64,
+        );
+    }
     o.one(
         "stream_rows_mined_total",
         "counter",
@@ -358,6 +370,7 @@ mod tests {
             b.stream.rows_mined = 900;
             b.stream.rows_captured = 120;
             b.stream.dead_letters.insert("CDC-3201".into(), 2);
+            b.stream.recovered.insert("unescaped-quotes".into(), 3);
         }
         status
             .snapshot
@@ -401,6 +414,9 @@ mod tests {
         assert!(has("oracle_cdc_stream_rows_captured_total 120"));
         assert!(has(
             "oracle_cdc_stream_dead_letters_total{code=\"CDC-3201\"} 2"
+        ));
+        assert!(has(
+            "oracle_cdc_stream_recovered_changes_total{kind=\"unescaped-quotes\"} 3"
         ));
         assert!(has(
             "oracle_cdc_snapshot_rows_scanned_total{table=\"PDB1.SALES.\\\"Odd\\\"\"} 7"

@@ -111,6 +111,7 @@ pub const TABLES_ORDER: &str = "cdc.snapshot.tables.order";
 pub const COLUMNS_EXCLUDE: &str = "cdc.columns.exclude";
 pub const KEY: &str = "cdc.key";
 pub const KEY_MISSING: &str = "cdc.key.missing";
+pub const KEY_UNCHECKED: &str = "cdc.key.unchecked";
 pub const ON_DECODE_ERROR: &str = "cdc.on.decode.error";
 pub const ON_UNSUPPORTED_REDO: &str = "cdc.on.unsupported.redo";
 pub const TABLES_INCLUDE: &str = "cdc.tables.include";
@@ -166,6 +167,8 @@ pub const FAULT_ORA22924_READS: &str = "cdc.emulator.fault.ora22924.reads";
 pub const FAULT_READ_DELAY_MS: &str = "cdc.emulator.fault.read.delay.ms";
 pub const FAULT_CALL_LATENCY_MS: &str = "cdc.emulator.fault.call.latency.ms";
 pub const FAULT_SINK_DELAY_MS: &str = "cdc.emulator.fault.sink.delay.ms";
+pub const FAULT_UNESCAPED_QUOTES_TABLES: &str = "cdc.emulator.fault.unescaped.quotes.tables";
+pub const FAULT_DICTIONARY_MISMATCH_TABLES: &str = "cdc.emulator.fault.dictionary.mismatch.tables";
 
 const U32MAX: u64 = u32::MAX as u64;
 
@@ -224,7 +227,9 @@ pub const KEYS: &[KeySpec] = &[
     key(COLUMNS_EXCLUDE, Kind::List, None,
         "Columns never read nor published, as `PDB.OWNER.TABLE.COLUMN` or `OWNER.TABLE.COLUMN`."),
     per_table(KEY, Kind::List,
-        "The key columns to chunk and identify the table's rows by, instead of its primary key, e.g. `cdc.key.PDB1.HR.EMP: EMAIL`."),
+        "The key columns to chunk and identify the table's rows by, instead of its primary key, e.g. `cdc.key.PDB1.HR.EMP: EMAIL`. They must be NOT NULL and covered by a primary key, unique key or unique index of the table (CDC-8006 otherwise), unless the table is in `cdc.key.unchecked`."),
+    key(KEY_UNCHECKED, Kind::List, None,
+        "Tables whose `cdc.key` is taken as unique and NOT NULL on your word, as `PDB.OWNER.TABLE` or `OWNER.TABLE`. Without it a `cdc.key` must be covered by the table's primary key, a unique key or a unique index and have NOT NULL columns, or capture and the snapshot export refuse it (CDC-8006): records keyed by columns two rows share make a latest-per-key consumer lose one of the rows. For a table listed here doctor reads a sample of the keys (`tables.keys`) and FAILs on a duplicate."),
     key(KEY_MISSING, Kind::Enum(&["rowid", "fail", "skip"]), Some("rowid"),
         "What to do with a table without a usable key: `rowid` chunks it by ROWID ranges (heap tables), `fail` stops, `skip` leaves it out."),
     key(ON_DECODE_ERROR, Kind::Enum(&["fail", "dlq"]), Some("fail"),
@@ -323,6 +328,10 @@ pub const KEYS: &[KeySpec] = &[
         "Emulator fault drills: extra milliseconds every flashback read takes (a slow read)."),
     key(FAULT_CALL_LATENCY_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),
         "Emulator fault drills: fixed milliseconds of latency added to every call, like a network round trip."),
+    key(FAULT_UNESCAPED_QUOTES_TABLES, Kind::List, None,
+        "Emulator fault drills: table patterns (`OWNER.TABLE`, `PDB.OWNER.TABLE`, `*` and `?`) whose changes LogMiner renders with the quotes inside string values not doubled, as some releases do for MAX_STRING_SIZE=EXTENDED columns (Debezium DBZ-8034, DBZ-8200). Capture reads such a statement where the table's columns allow one reading, else stops with CDC-3020."),
+    key(FAULT_DICTIONARY_MISMATCH_TABLES, Kind::List, None,
+        "Emulator fault drills: table patterns whose changes LogMiner renders as after a dictionary mismatch: `\"COL n\"` names, values as HEXTORAW of their storage bytes, STATUS 2, INFO `Dictionary Mismatch` (a change holding a LOB, interval, zoned timestamp or other value without a public storage format is rendered normally). Capture reads such a change by column position, else stops with CDC-3021."),
     key(FAULT_SINK_DELAY_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),
         "Fault drills (any database): extra milliseconds every sink commit takes, like a slow disk or a slow consumer; capture pauses reading meanwhile (`paused-for-flow-control`)."),
 ];

@@ -204,6 +204,10 @@ pub struct FaultSettings {
     pub call_latency_ms: u64,
     /// cdc.emulator.fault.sink.delay.ms: a slow sink, on purpose.
     pub sink_delay_ms: u64,
+    /// Table patterns whose SQL_REDO is rendered with undoubled quotes / as after a
+    /// dictionary mismatch (`COL n`).
+    pub unescaped_quotes_tables: Vec<String>,
+    pub dictionary_mismatch_tables: Vec<String>,
 }
 
 /// Retrying a connection that failed transiently (see [`crate::source::connect_retrying`]).
@@ -241,6 +245,8 @@ pub struct Settings {
     pub include: TablePatterns,
     pub exclude: TablePatterns,
     pub keys: BTreeMap<TableName, Vec<String>>,
+    /// cdc.key.unchecked: tables whose cdc.key is unique on the operator's word.
+    pub keys_unchecked: Vec<TableName>,
     pub key_missing: KeyMissing,
     pub on_decode_error: OnDecodeError,
     pub on_unsupported_redo: OnUnsupportedRedo,
@@ -353,8 +359,21 @@ impl Settings {
                     .map_err(|e: String| invalid(keys::TABLES_ORDER, t, &e))
             })
             .collect::<Result<Vec<_>>>()?;
+        let keys_unchecked = v
+            .list(keys::KEY_UNCHECKED)
+            .iter()
+            .map(|t| {
+                t.parse()
+                    .map_err(|e: String| invalid(keys::KEY_UNCHECKED, t, &e))
+            })
+            .collect::<Result<Vec<_>>>()?;
         let patterns = |key: &str| {
             TablePatterns::new(&v.list(key)).map_err(|e| invalid(key, &v.text(key), &e))
+        };
+        let fault_tables = |key: &str| -> Result<Vec<String>> {
+            let list = v.list(key);
+            TablePatterns::new(&list).map_err(|e| invalid(key, &v.text(key), &e))?;
+            Ok(list)
         };
         let ora01555_reads = v
             .list(keys::FAULT_ORA01555_READS)
@@ -421,6 +440,7 @@ impl Settings {
             include: patterns(keys::TABLES_INCLUDE)?,
             exclude: patterns(keys::TABLES_EXCLUDE)?,
             keys: table_keys,
+            keys_unchecked,
             key_missing: match v.text(keys::KEY_MISSING).as_str() {
                 "fail" => KeyMissing::Fail,
                 "skip" => KeyMissing::Skip,
@@ -472,6 +492,8 @@ impl Settings {
                 read_delay_ms: v.uint(keys::FAULT_READ_DELAY_MS),
                 call_latency_ms: v.uint(keys::FAULT_CALL_LATENCY_MS),
                 sink_delay_ms: v.uint(keys::FAULT_SINK_DELAY_MS),
+                unescaped_quotes_tables: fault_tables(keys::FAULT_UNESCAPED_QUOTES_TABLES)?,
+                dictionary_mismatch_tables: fault_tables(keys::FAULT_DICTIONARY_MISMATCH_TABLES)?,
             },
             entries: redact_secrets(entries),
         };
@@ -505,6 +527,13 @@ impl Settings {
     /// `cdc.mining.database.password`, else `cdc.database.password`.
     pub fn mining_password(&self) -> Option<&Secret> {
         self.mining_password.as_ref().or(self.database_password())
+    }
+
+    /// Whether cdc.key.unchecked lists the table (by its full name, or OWNER.TABLE for any PDB).
+    pub fn key_unchecked(&self, table: &TableName) -> bool {
+        self.keys_unchecked.iter().any(|t| {
+            t == table || (t.pdb.is_none() && t.owner == table.owner && t.table == table.table)
+        })
     }
 
     /// Whether a table is captured per cdc.tables.include / cdc.tables.exclude.

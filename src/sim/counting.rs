@@ -67,6 +67,9 @@ impl Session for CountingSession {
     fn extents(&mut self, table: &TableName) -> Result<Vec<Extent>> {
         note(&self.counts, self.inner.extents(table))
     }
+    fn table_columns(&mut self, table: &TableName) -> Result<Option<Vec<ColumnInfo>>> {
+        note(&self.counts, self.inner.table_columns(table))
+    }
     fn current_scn(&mut self) -> Result<Scn> {
         note(&self.counts, self.inner.current_scn())
     }

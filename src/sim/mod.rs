@@ -325,6 +325,13 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
         *f.entry("signal files processed".into()).or_default() += processed;
         *f.entry("signal files rejected".into()).or_default() += rejected;
         *f.entry(format!("mode: {}", plan.mode_name())).or_default() += 1;
+        if plan.redo_forms.unescaped_quotes {
+            *f.entry("SQL_REDO with undoubled quotes".into())
+                .or_default() += 1;
+        }
+        if plan.redo_forms.dictionary_mismatch {
+            *f.entry("SQL_REDO with COL n names".into()).or_default() += 1;
+        }
         let env = &plan.environment;
         *f.entry(format!("PDBs: {}", env.pdbs)).or_default() += 1;
         if env.busy_schema {

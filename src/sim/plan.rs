@@ -52,6 +52,8 @@ pub struct Plan {
     /// What is drawn from the second stream (features added later, so that older seeds keep
     /// the plans above).
     pub features: Features,
+    /// SQL_REDO forms LogMiner writes wrong, drawn from a stream of their own.
+    pub redo_forms: RedoForms,
     /// The database's shape, drawn from a third stream.
     pub environment: Environment,
 }
@@ -179,6 +181,7 @@ impl Plan {
     pub fn from_seed(seed: u64) -> Plan {
         let mut p = Plan::featured(seed);
         p.environment = Environment::draw(seed);
+        p.redo_forms = RedoForms::draw(seed);
         p
     }
 
@@ -253,6 +256,7 @@ impl Plan {
             before: r.gen_range(0..6),
             steps: r.gen_range(1..5),
             features: Features::default(),
+            redo_forms: RedoForms::default(),
             environment: Environment::default(),
         }
     }
@@ -323,6 +327,7 @@ impl Plan {
                 }
             ),
         ];
+        s.extend(self.redo_forms.settings());
         if !reads.is_empty() {
             s.push(format!("cdc.emulator.fault.ora01555.reads={reads}"));
         }
@@ -344,5 +349,66 @@ pub fn crash_error(point: &str, out: &Path) -> CdcError {
         _ => CdcError::SimulatedCrash {
             point: point.to_string(),
         },
+    }
+}
+
+/// SQL_REDO as a real LogMiner sometimes writes it (see `source::emulator::redo_faults`): string
+/// values with undoubled quotes, and `COL n` names with storage bytes after a dictionary
+/// mismatch. Drawn from a stream of their own, so older seeds keep their plans.
+#[derive(Debug, Clone, Default)]
+pub struct RedoForms {
+    /// Every SHOP table's values with undoubled quotes.
+    pub unescaped_quotes: bool,
+    /// SHOP.ORDERS's changes as after a dictionary mismatch.
+    pub dictionary_mismatch: bool,
+}
+
+impl RedoForms {
+    fn draw(seed: u64) -> RedoForms {
+        let mut r = ChaCha8Rng::seed_from_u64(seed ^ 0x0dd5_ea1e_d0c0_1a75);
+        RedoForms {
+            unescaped_quotes: r.gen_range(0..4) == 0,
+            dictionary_mismatch: r.gen_range(0..4) == 0,
+        }
+    }
+
+    fn settings(&self) -> Vec<String> {
+        let mut s = Vec::new();
+        if self.unescaped_quotes {
+            s.push("cdc.emulator.fault.unescaped.quotes.tables=SHOP.*".into());
+        }
+        if self.dictionary_mismatch {
+            s.push("cdc.emulator.fault.dictionary.mismatch.tables=SHOP.ORDERS".into());
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod redo_forms_tests {
+    use super::*;
+
+    #[test]
+    fn the_quick_sets_draw_each_redo_form_and_older_plans_keep_theirs() {
+        let plans: Vec<Plan> = (1000..1200).map(Plan::from_seed).collect();
+        let quotes = plans
+            .iter()
+            .filter(|p| p.redo_forms.unescaped_quotes)
+            .count();
+        let col_n = plans
+            .iter()
+            .filter(|p| p.redo_forms.dictionary_mismatch)
+            .count();
+        assert!(quotes > 20 && col_n > 20, "{quotes} {col_n}");
+        let p = plans
+            .iter()
+            .find(|p| p.redo_forms.unescaped_quotes)
+            .unwrap();
+        assert!(p
+            .settings(Path::new("db"), Path::new("s"), Path::new("o"))
+            .contains(&"cdc.emulator.fault.unescaped.quotes.tables=SHOP.*".to_string()));
+        // The regression seeds' plans (classic, featured) have none.
+        assert!(!Plan::featured(2).redo_forms.unescaped_quotes);
+        assert!(!Plan::classic(7).redo_forms.dictionary_mismatch);
     }
 }

@@ -40,6 +40,17 @@ pub trait ChunkSink {
         Ok(())
     }
 
+    /// The columns `t` has at `scn`, when the sink knows them (capture: from the schema history,
+    /// after [`ChunkSink::wave`] streamed up to `scn`), cdc.columns.exclude left out; `None`
+    /// has the reader ask the dictionary.
+    fn columns(
+        &mut self,
+        _t: &TableTarget,
+        _scn: crate::source::model::Scn,
+    ) -> Option<Vec<crate::source::model::ColumnInfo>> {
+        None
+    }
+
     /// Before a wave's SCN is taken: true to be asked again (a throttle waits, and may stream
     /// meanwhile), false to read the wave.
     fn pace(&mut self, _t: &TableTarget) -> Result<bool> {
@@ -175,7 +186,11 @@ impl Snapshot<'_> {
                         while !stop() && sink.pace(t)? {}
                         return Ok(());
                     }
-                    ReaderEvent::Wave(scn) => return sink.wave(scn),
+                    ReaderEvent::Wave(scn, columns) => {
+                        sink.wave(scn)?;
+                        *columns = sink.columns(t, scn);
+                        return Ok(());
+                    }
                     ReaderEvent::Chunk(rc) => rc,
                 };
                 let rows = rc.rows.len() as u64;

@@ -382,11 +382,12 @@ impl Planner {
         rowid_chunk(&taken, blocks)
     }
 
-    /// Cut a chunk in two halves of about `rows / 2` rows each (for ORA-01555 retries).
+    /// Cut a chunk in two for an ORA-01555 retry: a key chunk after its first `first_rows`
+    /// rows, a ROWID chunk in two halves of its blocks.
     pub fn split(
         &self,
         chunk: &Chunk,
-        rows: u64,
+        first_rows: u64,
         session: &mut dyn Session,
         scn: Scn,
     ) -> Result<Option<(Chunk, Chunk)>> {
@@ -397,7 +398,7 @@ impl Planner {
                     key_columns: self.key.clone(),
                     scn,
                     lower: lower.clone(),
-                    step: (rows / 2).max(1),
+                    step: first_rows.max(1),
                     count: 1,
                 };
                 let Some(mid) = session.key_boundaries(&q)?.into_iter().next() else {

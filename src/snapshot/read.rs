@@ -1,13 +1,13 @@
 //! Reading chunks: up to `cdc.snapshot.threads` at once, each on a session of its own, all at
 //! one SCN taken just before them; failed chunks retried with a fresh SCN, chunks whose undo is
-//! gone halved down to 1,000 rows, then CDC-8001.
+//! gone halved down to exactly 1,000 rows (a half below that is read at 1,000), then CDC-8001.
 
 use super::plan::{Chunk, Planner};
 use super::target::{Strategy, TableTarget};
 use crate::errors::{CdcError, Result};
 use crate::ops::{OpsLog, SnapshotMetrics};
 use crate::settings::Settings;
-use crate::source::model::{FetchedRow, FlashbackQuery, Scn};
+use crate::source::model::{ColumnInfo, FetchedRow, FlashbackQuery, Scn};
 use crate::source::{Connector, Session};
 use serde_json::json;
 use std::sync::{Arc, Mutex};
@@ -17,11 +17,13 @@ pub const MIN_HALVED_ROWS: u64 = 1000;
 
 /// What the reader tells its caller, in order.
 #[derive(Debug)]
-pub enum ReaderEvent {
+pub enum ReaderEvent<'a> {
     /// The next wave is due: its SCN is taken when this returns (a throttle waits here).
     Pace,
-    /// A wave of chunks is about to be read at this SCN.
-    Wave(Scn),
+    /// A wave of chunks is about to be read at this SCN. The caller may say which columns the
+    /// table has at it (from the change stream's schema history, streamed up to it); left
+    /// `None`, the dictionary is asked.
+    Wave(Scn, &'a mut Option<Vec<ColumnInfo>>),
     /// A chunk was read.
     Chunk(ReadChunk),
 }
@@ -42,6 +44,9 @@ pub struct ReadChunk {
     pub chunk: Chunk,
     pub scn: Scn,
     pub rows: Vec<FetchedRow>,
+    /// The columns read, in the rows' order: the table's at `scn` (an ADD, DROP or RENAME
+    /// COLUMN since the snapshot began shows here), cdc.columns.exclude left out.
+    pub columns: Vec<ColumnInfo>,
     /// Reads it took (1 when the first one succeeded).
     pub attempts: u32,
     /// The table's last chunk.
@@ -58,10 +63,10 @@ pub struct Reader<'a> {
     sessions: Vec<Option<Box<dyn Session>>>,
 }
 
-fn query(t: &TableTarget, chunk: &Chunk, scn: Scn) -> FlashbackQuery {
+fn query(t: &TableTarget, columns: &[ColumnInfo], chunk: &Chunk, scn: Scn) -> FlashbackQuery {
     FlashbackQuery {
         table: t.info.name.clone(),
-        columns: t.columns.iter().map(|c| c.name.clone()).collect(),
+        columns: columns.iter().map(|c| c.name.clone()).collect(),
         key_columns: match &t.strategy {
             Strategy::Key(k) => k.clone(),
             _ => Vec::new(),
@@ -203,11 +208,16 @@ impl<'a> Reader<'a> {
             if pending.is_empty() {
                 return Ok(true);
             }
-            emit(ReaderEvent::Wave(scn))?;
+            let mut known = None;
+            emit(ReaderEvent::Wave(scn, &mut known))?;
+            let columns = match known {
+                Some(c) => c,
+                None => self.columns_now(t)?,
+            };
             let n = threads.min(pending.len());
             let mut wave: Vec<Pending> = pending.drain(..n).collect();
             let chunks: Vec<Chunk> = wave.iter().map(|p| p.chunk.clone()).collect();
-            let results = self.read_wave(t, &chunks, scn);
+            let results = self.read_wave(t, &columns, &chunks, scn);
             let last_wave = planner.is_done() && pending.is_empty();
             let count = wave.len();
             let mut failed: Option<(usize, CdcError)> = None;
@@ -218,6 +228,7 @@ impl<'a> Reader<'a> {
                         chunk: wave[i].chunk.clone(),
                         scn,
                         rows,
+                        columns: columns.clone(),
                         attempts: wave[i].attempts,
                         is_final: last_wave && i + 1 == count,
                     }))?,
@@ -235,8 +246,10 @@ impl<'a> Reader<'a> {
                 CdcError::SnapshotTooOld { .. }
                 | CdcError::LobSnapshotTooOld { .. }
                 | CdcError::InvalidScn { .. } => {
-                    let half = item.rows / 2;
-                    if half < min_rows {
+                    // Halved, but never below the floor: a 1,500-row chunk is read again at
+                    // 1,000 rows; only a chunk already at the floor gives up.
+                    let half = (item.rows / 2).max(min_rows);
+                    if item.rows <= min_rows {
                         self.ops.emit(
                             "snapshot-chunk-failed",
                             json!({"table": table, "chunk": item.chunk.describe(), "code": e.code().info().code, "reason": e.to_string()}),
@@ -251,7 +264,7 @@ impl<'a> Reader<'a> {
                     }
                     let split = self.on_main(|s| {
                         let scn = s.current_scn()?;
-                        planner.split(&item.chunk, item.rows, s, scn)
+                        planner.split(&item.chunk, half, s, scn)
                     })?;
                     let into: Vec<String> = match &split {
                         Some((a, b)) => vec![a.describe(), b.describe()],
@@ -312,10 +325,25 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The table's columns from the dictionary now, read after the wave's SCN was taken: if
+    /// its DDL is newer than that SCN the read fails with ORA-01466 and the chunks are read
+    /// again at a fresh SCN, so the columns a successful read selects are the ones at its SCN.
+    /// Columns cdc.columns.exclude names stay out; a table the dictionary no longer has keeps
+    /// the columns it was planned with (its read fails on its own).
+    fn columns_now(&mut self, t: &TableTarget) -> Result<Vec<ColumnInfo>> {
+        let name = t.info.name.clone();
+        let now = self.on_main(|s| s.table_columns(&name))?;
+        Ok(match now {
+            Some(cols) => t.read_columns(&cols),
+            None => t.columns.clone(),
+        })
+    }
+
     /// Read a wave of chunks in parallel at `scn`, each on its own session.
     fn read_wave(
         &mut self,
         t: &TableTarget,
+        columns: &[ColumnInfo],
         wave: &[Chunk],
         scn: Scn,
     ) -> Vec<Result<Vec<FetchedRow>>> {
@@ -327,7 +355,7 @@ impl<'a> Reader<'a> {
                 .iter_mut()
                 .zip(wave)
                 .map(|(slot, chunk)| {
-                    let q = query(t, chunk, scn);
+                    let q = query(t, columns, chunk, scn);
                     scope.spawn(move || {
                         if slot.is_none() {
                             *slot = Some(crate::source::connect_retrying(connector, policy)?);

@@ -40,11 +40,23 @@ pub struct TableTarget {
     pub warnings: Vec<String>,
     /// cdc.snapshot.select.override for this table.
     pub filter: Option<String>,
+    /// The columns cdc.columns.exclude names for this table, whether it has them yet or not.
+    pub excluded: Vec<String>,
 }
 
 impl TableTarget {
     pub fn name(&self) -> &TableName {
         &self.info.name
+    }
+
+    /// Of a layout of the table (`layout`, e.g. after an ADD COLUMN), the columns a snapshot
+    /// reads: all but those cdc.columns.exclude names (a column added later included).
+    pub fn read_columns(&self, layout: &[ColumnInfo]) -> Vec<ColumnInfo> {
+        layout
+            .iter()
+            .filter(|c| !self.excluded.contains(&c.name))
+            .cloned()
+            .collect()
     }
 }
 
@@ -135,6 +147,62 @@ fn per_table<'a, T>(
         .or_else(|| map.get(&TableName::new(None, &table.owner, &table.table)))
 }
 
+/// A chosen key must identify one row: NOT NULL columns that a primary key, unique key or
+/// unique index lies within. Records are keyed by it, so two rows sharing a key would be one
+/// row to a consumer that keeps the latest record per key (CDC-8006).
+fn check_unique(info: &TableInfo, cols: &[String]) -> Result<()> {
+    let name = &info.name;
+    let refuse = |reason: String| {
+        let mut known: Vec<String> = info
+            .primary_key
+            .iter()
+            .map(|k| format!("primary key {} ({})", k.name, k.columns.join(",")))
+            .chain(
+                info.unique_keys
+                    .iter()
+                    .map(|k| format!("unique key {} ({})", k.name, k.columns.join(","))),
+            )
+            .chain(
+                info.unique_indexes
+                    .iter()
+                    .map(|k| format!("unique index {} ({})", k.name, k.columns.join(","))),
+            )
+            .collect();
+        known.dedup();
+        let fix = if known.is_empty() {
+            format!("{name} has no primary key, unique key or unique index: add one (CREATE UNIQUE INDEX … ON {} (…)), or list the table in cdc.key.unchecked if the columns are unique and NOT NULL on purpose", name.quoted())
+        } else {
+            format!("{name} has {}: name one of them, or list the table in cdc.key.unchecked if the columns are unique and NOT NULL on purpose", known.join(", "))
+        };
+        Err(CdcError::KeyNotUnique {
+            table: name.to_string(),
+            columns: cols.to_vec(),
+            reason,
+            fix,
+        })
+    };
+    let nullable: Vec<&str> = cols
+        .iter()
+        .filter(|c| info.column(c).is_some_and(|col| col.nullable))
+        .map(|c| c.as_str())
+        .collect();
+    if !nullable.is_empty() {
+        return refuse(format!(
+            "{} nullable, and rows whose key is NULL share it",
+            match nullable.as_slice() {
+                [one] => format!("column {one} is"),
+                many => format!("columns {} are", many.join(", ")),
+            }
+        ));
+    }
+    if info.uniqueness_of(cols).is_none() {
+        return refuse(
+            "no primary key, unique key or unique index lies within these columns, so rows may share them".into(),
+        );
+    }
+    Ok(())
+}
+
 fn decide(settings: &Settings, info: TableInfo) -> Result<Decision> {
     let name = info.name.clone();
     let columns: Vec<ColumnInfo> = info
@@ -169,6 +237,9 @@ fn decide(settings: &Settings, info: TableInfo) -> Result<Decision> {
                 ));
             }
         }
+    }
+    if let Some(cols) = chosen.filter(|_| !settings.key_unchecked(&name)) {
+        check_unique(&info, cols)?;
     }
     let (candidate, source) = match (chosen, &info.primary_key) {
         (Some(cols), _) => (
@@ -251,6 +322,12 @@ fn decide(settings: &Settings, info: TableInfo) -> Result<Decision> {
         _ => {}
     }
     let filter = per_table(&settings.snapshot.select_overrides, &name).cloned();
+    let excluded = settings
+        .columns_exclude
+        .iter()
+        .filter(|c| excluded(settings, &name, &c.column))
+        .map(|c| c.column.clone())
+        .collect();
     Ok(Decision::Capture(Box::new(TableTarget {
         info,
         columns,
@@ -259,6 +336,7 @@ fn decide(settings: &Settings, info: TableInfo) -> Result<Decision> {
         reason,
         warnings,
         filter,
+        excluded,
     })))
 }
 
@@ -287,6 +365,7 @@ mod tests {
                 columns: c.iter().map(|s| s.to_string()).collect(),
             }),
             unique_keys: vec![],
+            unique_indexes: vec![],
             organization: Organization::Heap,
             row_movement: false,
             data_object_id: 1,
@@ -340,9 +419,10 @@ mod tests {
         assert_eq!(t.strategy, Strategy::Rowid);
         assert_eq!(t.reason, "ROWID ranges: it has no primary key");
 
+        // A nullable chosen key is unique only on the operator's word.
         let t = target(
             only_target(
-                &["cdc.key.HR.EMP=EMAIL"],
+                &["cdc.key.HR.EMP=EMAIL", "cdc.key.unchecked=HR.EMP"],
                 table(
                     "HR.EMP",
                     vec![
@@ -430,6 +510,72 @@ mod tests {
             "{:?}",
             t.warnings
         );
+    }
+
+    #[test]
+    fn a_chosen_key_must_be_unique_and_not_null_unless_unchecked() {
+        let movers = || {
+            table(
+                "APP.MOVERS",
+                vec![
+                    col("ID", "NUMBER(5)", false),
+                    col("REGION", "VARCHAR2(8)", false),
+                    col("CODE", "VARCHAR2(8)", false),
+                    col("NOTE", "VARCHAR2(8)", true),
+                ],
+                Some(&["ID"]),
+            )
+        };
+        // Not backed by any uniqueness: refused, with what the table has.
+        let e = only_target(&["cdc.key.APP.MOVERS=REGION"], movers()).unwrap_err();
+        assert_eq!(e.code(), Code::Cdc8006, "{e}");
+        let text = e.to_string();
+        assert!(
+            text.contains("cdc.key.APP.MOVERS") && text.contains("primary key PK (ID)"),
+            "{text}"
+        );
+        // A nullable column: refused too.
+        let mut t = movers();
+        t.unique_indexes = vec![KeyConstraint {
+            name: "MOVERS_UX".into(),
+            columns: vec!["NOTE".into()],
+        }];
+        let e = only_target(&["cdc.key.APP.MOVERS=NOTE"], t).unwrap_err();
+        assert_eq!(e.code(), Code::Cdc8006, "{e}");
+        assert!(e.to_string().contains("column NOTE is nullable"), "{e}");
+        // Backed: a unique index within the columns, a unique key, or the primary key.
+        let mut t = movers();
+        t.unique_indexes = vec![KeyConstraint {
+            name: "MOVERS_UX".into(),
+            columns: vec!["CODE".into(), "REGION".into()],
+        }];
+        let ok = target(only_target(&["cdc.key.APP.MOVERS=REGION,CODE"], t.clone()).unwrap());
+        assert_eq!(
+            ok.strategy,
+            Strategy::Key(vec!["REGION".into(), "CODE".into()])
+        );
+        let e = only_target(&["cdc.key.APP.MOVERS=CODE"], t).unwrap_err();
+        assert_eq!(
+            e.code(),
+            Code::Cdc8006,
+            "part of a unique index is not unique"
+        );
+        let mut t = movers();
+        t.unique_keys = vec![KeyConstraint {
+            name: "MOVERS_UK".into(),
+            columns: vec!["CODE".into()],
+        }];
+        target(only_target(&["cdc.key.APP.MOVERS=CODE"], t).unwrap());
+        target(only_target(&["cdc.key.APP.MOVERS=REGION,ID"], movers()).unwrap());
+        // On the operator's word (a PDB-less name covers every PDB).
+        let t = target(
+            only_target(
+                &["cdc.key.APP.MOVERS=REGION", "cdc.key.unchecked=APP.MOVERS"],
+                movers(),
+            )
+            .unwrap(),
+        );
+        assert_eq!(t.record_key, vec!["REGION".to_string()]);
     }
 
     #[test]

@@ -193,6 +193,8 @@ tables:
     let settings = Settings::from_pairs(&[
         "cdc.key.APP.NK=E",
         "cdc.key.APP.IOT=V",
+        // Neither is unique: taken on the operator's word, to see what the reader makes of them.
+        "cdc.key.unchecked=APP.NK,APP.IOT",
         "cdc.snapshot.chunk.rows=5",
     ])
     .unwrap();
@@ -490,6 +492,72 @@ fn ora_01555_halves_the_chunk_and_gives_up_with_cdc_8001() {
 }
 
 #[test]
+fn ora_01555_on_a_chunk_between_1000_and_2000_rows_reads_it_again_at_1000() {
+    let (_d, db) = make_db(&schema(
+        3000,
+        "    primary_key: [A]",
+        "    statistics: missing",
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let ops_path = dir.path().join("ops.jsonl");
+    let ops = OpsLog::to_file(&ops_path).unwrap();
+    let mut sink = Collect::default();
+    // A 1,500-row chunk fails once: read again as 1,000 rows and the 500 after them.
+    let out = run_snapshot(
+        &db,
+        &[
+            "cdc.snapshot.chunk.rows=1500",
+            "cdc.snapshot.threads=1",
+            "cdc.emulator.fault.ora01555.reads=1",
+        ],
+        &mut sink,
+        &ops,
+    )
+    .unwrap();
+    assert_eq!(out, Outcome::Completed);
+    let events = crate::ops::read_events(&ops_path).unwrap();
+    let halve = events
+        .iter()
+        .find(|e| e["event"] == "snapshot-chunk-retry")
+        .unwrap();
+    assert_eq!(halve["action"], "halve");
+    assert_eq!(halve["rows"], 1000);
+    let sizes: Vec<usize> = sink.chunks.iter().map(|c| c.1.rows.len()).collect();
+    assert_eq!(sizes, vec![1000, 500, 1500]);
+    let rows: std::collections::BTreeSet<String> = sink
+        .chunks
+        .iter()
+        .flat_map(|c| c.1.rows.iter().map(|r| r.rowid.clone()))
+        .collect();
+    assert_eq!(rows.len(), 3000, "every row read once");
+
+    // The 1,000-row re-read fails too: that one is at the floor, CDC-8001.
+    let mut sink = Collect::default();
+    let dir = tempfile::tempdir().unwrap();
+    let ops_path = dir.path().join("ops.jsonl");
+    let e = run_snapshot(
+        &db,
+        &[
+            "cdc.snapshot.chunk.rows=1500",
+            "cdc.snapshot.threads=1",
+            "cdc.emulator.fault.ora01555.reads=1,2",
+        ],
+        &mut sink,
+        &OpsLog::to_file(&ops_path).unwrap(),
+    )
+    .unwrap_err();
+    assert_eq!(e.code(), crate::errors::Code::Cdc8001, "{e}");
+    assert!(e.to_string().contains("below 1000 rows"), "{e}");
+    let events = crate::ops::read_events(&ops_path).unwrap();
+    let retries: Vec<&serde_json::Value> = events
+        .iter()
+        .filter(|e| e["event"] == "snapshot-chunk-retry")
+        .collect();
+    assert_eq!(retries.len(), 1, "{retries:?}");
+    assert_eq!(retries[0]["rows"], 1000);
+}
+
+#[test]
 fn dropped_connections_are_retried_up_to_the_limit() {
     let (_d, db) = make_db(&schema(50, "    primary_key: [A]", ""));
     let mut sink = Collect::default();
@@ -528,4 +596,116 @@ fn dropped_connections_are_retried_up_to_the_limit() {
         ),
         "{e}"
     );
+}
+
+/// Without a change stream (the export, snapshot_only) the reader asks the dictionary for the
+/// table's columns after each wave's SCN is taken: chunks read after an ADD COLUMN have it, and
+/// after a DROP COLUMN they no longer select it (before: ORA-00904 until CDC-8001), each equal
+/// to the table as of its SCN. cdc.columns.exclude still applies to a column added later.
+#[test]
+fn without_a_stream_chunks_select_the_columns_the_dictionary_has_at_their_scn() {
+    use crate::source::emulator::redo::DdlChange;
+    let (_d, db) = make_db(&schema(300, "    primary_key: [A]", ""));
+    let mut w = Writer::open(&db, clock::system(), false).unwrap();
+    let chunks = std::rc::Rc::new(std::cell::Cell::new(0u32));
+    let n = chunks.clone();
+    let armed = crate::crashpoint::arm(move |point| {
+        if point != "snapshot.chunk.published" {
+            return Ok(());
+        }
+        n.set(n.get() + 1);
+        let column = |name: &str| crate::source::model::ColumnInfo {
+            name: name.into(),
+            data_type: crate::types::ColumnType::Varchar2 { length: 8 },
+            nullable: true,
+            virtual_column: false,
+            hidden: false,
+        };
+        match n.get() {
+            2 => {
+                w.ddl(
+                    0,
+                    DdlChange::AddColumn {
+                        column: column("D"),
+                    },
+                )?;
+                w.ddl(
+                    0,
+                    DdlChange::AddColumn {
+                        column: column("SECRET"),
+                    },
+                )?;
+                let rids: Vec<_> = w.replica().tables[0].rows.keys().copied().collect();
+                let x = w.begin()?;
+                for rid in rids {
+                    w.update_set(x, 0, rid, &[(3, Value::Text("d".into()))])?;
+                }
+                w.commit(&[x])?;
+            }
+            4 => {
+                w.ddl(0, DdlChange::DropColumn { name: "C".into() })?;
+            }
+            _ => {}
+        }
+        Ok(())
+    });
+    let mut sink = Collect::default();
+    let out = run_snapshot(
+        &db,
+        &[
+            "cdc.snapshot.chunk.rows=50",
+            "cdc.snapshot.threads=1",
+            "cdc.columns.exclude=APP.T.SECRET",
+        ],
+        &mut sink,
+        &OpsLog::discard(),
+    );
+    drop(armed);
+    assert_eq!(out.unwrap(), Outcome::Completed);
+    let names = |c: &ReadChunk| c.columns.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
+    let layouts: Vec<Vec<String>> = sink.chunks.iter().map(|c| names(&c.1)).collect();
+    assert_eq!(layouts.len(), 6);
+    assert_eq!(layouts[0], ["A", "B", "C"]);
+    assert_eq!(layouts[2], ["A", "B", "C", "D"]);
+    assert_eq!(layouts[5], ["A", "B", "D"]);
+    let conn = EmulatorConnector::open(&db, Faults::default()).unwrap();
+    let settings = Settings::from_pairs::<&str>(&[]).unwrap();
+    let t = &targets(&settings, &conn)[0];
+    let mut checked = 0;
+    for (_, c, _, _) in &sink.chunks {
+        let mut s = conn.connect().unwrap();
+        let q = FlashbackQuery {
+            table: t.info.name.clone(),
+            columns: names(c),
+            key_columns: vec!["A".into()],
+            scn: c.scn,
+            range: c.chunk.range(),
+            filter: None,
+        };
+        let mut rows = Vec::new();
+        // Reads before the last DDL fail now with ORA-01466, as Oracle's do.
+        match s.read_as_of(&q, &mut |r| {
+            rows.push(r);
+            Ok(())
+        }) {
+            Err(crate::errors::CdcError::TableDefinitionChanged { .. }) => continue,
+            other => other.map(|_| ()).unwrap(),
+        }
+        checked += 1;
+        assert_eq!(
+            c.rows,
+            rows,
+            "chunk {} at SCN {}",
+            c.chunk.describe(),
+            c.scn
+        );
+    }
+    assert!(checked >= 2, "the chunks after the DROP");
+    for (_, c, _, _) in &sink.chunks[2..] {
+        let d = names(c).iter().position(|n| n == "D").unwrap();
+        assert!(c
+            .rows
+            .iter()
+            .all(|r| r.values[d] == Value::Text("d".into())));
+    }
 }

@@ -179,6 +179,11 @@ impl Session for ContainerSession {
         self.inner.extents(table)
     }
 
+    fn table_columns(&mut self, table: &TableName) -> Result<Option<Vec<ColumnInfo>>> {
+        self.enter_table(table)?;
+        self.inner.table_columns(table)
+    }
+
     fn current_scn(&mut self) -> Result<Scn> {
         // V$DATABASE.CURRENT_SCN is the CDB's in every container: no switch needed.
         self.inner.current_scn()

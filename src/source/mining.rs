@@ -134,6 +134,9 @@ impl Session for DownstreamSession {
     fn extents(&mut self, table: &TableName) -> Result<Vec<Extent>> {
         self.source.extents(table)
     }
+    fn table_columns(&mut self, table: &TableName) -> Result<Option<Vec<ColumnInfo>>> {
+        self.source.table_columns(table)
+    }
     fn current_scn(&mut self) -> Result<Scn> {
         self.source.current_scn()
     }

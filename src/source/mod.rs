@@ -16,7 +16,7 @@ pub mod replay;
 mod retry;
 pub mod rowid;
 
-pub use retry::{backoff, connect_retrying, connect_with, is_transient};
+pub use retry::{backoff, connect_retrying, connect_with, is_transient, Reconnecting};
 
 pub use filter::MiningFilter;
 pub use model::*;
@@ -53,6 +53,15 @@ pub trait Session: Send {
     fn privileges(&mut self) -> Result<Privileges>;
     /// Every user table: columns, keys, organisation, row movement, partitions, statistics.
     fn tables(&mut self) -> Result<Vec<TableInfo>>;
+    /// One table's columns as the dictionary has them now (`None`: no such table); what a
+    /// snapshot chunk selects when no change stream tells the table's layout.
+    fn table_columns(&mut self, table: &TableName) -> Result<Option<Vec<ColumnInfo>>> {
+        Ok(self
+            .tables()?
+            .into_iter()
+            .find(|t| &t.name == table)
+            .map(|t| t.columns))
+    }
     /// The table's extents (DBA_EXTENTS joined with its data object ids), in file/block order.
     fn extents(&mut self, table: &TableName) -> Result<Vec<Extent>>;
     /// `SELECT CURRENT_SCN FROM V$DATABASE`.

@@ -162,6 +162,10 @@ pub struct TableInfo {
     pub columns: Vec<ColumnInfo>,
     pub primary_key: Option<KeyConstraint>,
     pub unique_keys: Vec<KeyConstraint>,
+    /// Unique indexes (ALL_INDEXES.UNIQUENESS = 'UNIQUE'), named by the index: those the primary
+    /// and unique keys made, and those created without a constraint (CREATE UNIQUE INDEX).
+    #[serde(default)]
+    pub unique_indexes: Vec<KeyConstraint>,
     pub organization: Organization,
     pub row_movement: bool,
     /// Data object id of an unpartitioned table (DBA_OBJECTS.DATA_OBJECT_ID).
@@ -175,6 +179,25 @@ pub struct TableInfo {
 impl TableInfo {
     pub fn column(&self, name: &str) -> Option<&ColumnInfo> {
         self.columns.iter().find(|c| c.name == name)
+    }
+
+    /// What makes `columns` identify one row: the primary key, a unique key or a unique index
+    /// whose columns are all among them (with the columns NOT NULL, no two rows can then share
+    /// their values), or `None`.
+    pub fn uniqueness_of(&self, columns: &[String]) -> Option<String> {
+        let within = |k: &KeyConstraint| {
+            !k.columns.is_empty() && k.columns.iter().all(|c| columns.contains(c))
+        };
+        if let Some(pk) = self.primary_key.as_ref().filter(|k| within(k)) {
+            return Some(format!("primary key {}", pk.name));
+        }
+        if let Some(uk) = self.unique_keys.iter().find(|k| within(k)) {
+            return Some(format!("unique key {}", uk.name));
+        }
+        self.unique_indexes
+            .iter()
+            .find(|k| within(k))
+            .map(|ix| format!("unique index {}", ix.name))
     }
 }
 

@@ -88,6 +88,53 @@ pub fn connect_with(
     }
 }
 
+/// A session that comes back: each [`Reconnecting::call`] runs on it, and a connection lost
+/// during the call (ORA-03113 and the like, CDC-5007) is replaced by a new session (with the
+/// connect retries above) and the call made again, up to `policy.retries` times in a row. For
+/// the catalog and planning calls of capture and the `snapshot` export; the calls are reads,
+/// so making one again changes nothing.
+pub struct Reconnecting<'c> {
+    connector: &'c dyn Connector,
+    policy: ConnectRetry,
+    session: Option<Box<dyn Session>>,
+}
+
+impl<'c> Reconnecting<'c> {
+    /// Nothing is opened until the first call.
+    pub fn new(connector: &'c dyn Connector, policy: &ConnectRetry) -> Reconnecting<'c> {
+        Reconnecting {
+            connector,
+            policy: *policy,
+            session: None,
+        }
+    }
+
+    /// Run `f` on the session, reconnecting after a lost connection.
+    pub fn call<T>(&mut self, mut f: impl FnMut(&mut dyn Session) -> Result<T>) -> Result<T> {
+        let mut lost = 0u32;
+        loop {
+            let session = match self.session.as_mut() {
+                Some(s) => s,
+                None => self
+                    .session
+                    .insert(connect_retrying(self.connector, &self.policy)?),
+            };
+            match f(session.as_mut()) {
+                Err(CdcError::ConnectionLost(m)) if lost < self.policy.retries => {
+                    lost += 1;
+                    tracing::warn!(
+                        "connection to {} lost ({m}); reconnecting ({lost} of {})",
+                        self.connector.describe(),
+                        self.policy.retries
+                    );
+                    self.session = None;
+                }
+                other => return other,
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,6 +14,8 @@ use crate::source::rowid::LOB_ROWID;
 use crate::types::{ColumnType, Value};
 use std::collections::{HashMap, VecDeque};
 
+pub use super::lenient::{Recovery, RecoveryKind};
+
 /// A captured table's schema over time.
 #[derive(Debug, Clone)]
 pub struct TableSchema {
@@ -370,7 +372,12 @@ fn position(cols: &[ColumnInfo], name: &str) -> usize {
         .unwrap_or(usize::MAX)
 }
 
-fn redo_error(row: &LogMinerRow, t: &TableSchema, xid: &str, message: String) -> CdcError {
+pub(super) fn redo_error(
+    row: &LogMinerRow,
+    t: &TableSchema,
+    xid: &str,
+    message: String,
+) -> CdcError {
     CdcError::RedoParse {
         scn: row.scn,
         xid: xid.to_string(),
@@ -517,6 +524,8 @@ pub struct Decoder {
     /// Which columns the row being decoded names (see `typed`).
     seen: Vec<bool>,
     open: Option<Open>,
+    /// Changes read by a recovery (undoubled quotes, `COL n` names), for the caller to report.
+    recovered: Vec<Recovery>,
 }
 
 /// Whether a table has columns whose values LogMiner writes in rows after the DML.
@@ -539,7 +548,13 @@ impl Decoder {
             captured: 0,
             seen: Vec::new(),
             open: None,
+            recovered: Vec::new(),
         }
+    }
+
+    /// The changes read by a recovery since the last call (see [`Recovery`]).
+    pub fn take_recovered(&mut self) -> Vec<Recovery> {
+        std::mem::take(&mut self.recovered)
     }
 
     /// The next event, decoded with `catalog`; `None` at the end of the transaction. Rows of
@@ -794,12 +809,18 @@ impl Decoder {
     /// statement's earlier rows (the in-row LOB values of an INSERT or UPDATE) merges into it.
     fn dml(&mut self, row: LogMinerRow, t: &TableSchema, catalog: &Catalog) {
         let cols = t.columns_at(row.scn);
-        let dml = match parse_dml(&row.sql_redo) {
+        // What LogMiner writes wrong (undoubled quotes, `COL n` names) is read where the
+        // table's columns make it certain (see `lenient`), else an error.
+        let recovered_before = self.recovered.len();
+        let rec = &mut self.recovered;
+        let dml = parse_dml(&row.sql_redo)
+            .or_else(|e| super::lenient::reread(&row, t, cols, &self.xid, e, rec))
+            .and_then(|d| super::lenient::named(d, &row, t, cols, &self.xid, rec));
+        let dml = match dml {
             Ok(d) => d,
             Err(e) => {
                 self.release(catalog);
-                self.pending
-                    .push_back(Err(redo_error(&row, t, &self.xid, e.to_string())));
+                self.pending.push_back(Err(e));
                 return;
             }
         };
@@ -829,6 +850,8 @@ impl Decoder {
                     }
                 }
                 Err(e) => {
+                    // Not read after all: an error, not a recovery.
+                    self.recovered.truncate(recovered_before);
                     if let Some(last) = self.pending.back_mut() {
                         *last = Err(e);
                     }
@@ -872,7 +895,11 @@ impl Decoder {
         })();
         self.seen = seen;
         match images {
-            Err(e) => self.pending.push_back(Err(e)),
+            Err(e) => {
+                // Not read after all: an error, not a recovery.
+                self.recovered.truncate(recovered_before);
+                self.pending.push_back(Err(e))
+            }
             Ok((before, after)) => {
                 let open = row.row_id == LOB_ROWID || (kind != DmlKind::Delete && has_pieces(cols));
                 let closed = row.row_id != LOB_ROWID;

@@ -3,6 +3,7 @@
 pub mod buffer;
 pub mod ddl;
 pub mod decode;
+mod lenient;
 pub mod parse;
 pub mod spill;
 pub mod statement;

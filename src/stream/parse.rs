@@ -11,11 +11,13 @@
 use std::fmt::{self, Write as _};
 
 mod pieces;
+pub mod relaxed;
 mod value;
 pub use pieces::{
     parse_extended_begin, parse_extended_write, parse_lob_row, parse_xml_begin, parse_xml_write,
     LobPiece, LobRow, Locator, XmlPiece,
 };
+pub use relaxed::{parse_dml_relaxed, Relaxed};
 pub use value::{into_value, to_value};
 pub(crate) use value::{stored_float_bits, stored_number};
 

@@ -3,6 +3,7 @@
 
 use super::lob_redo;
 use super::redo::{Redo, Xid};
+use super::redo_faults::{self, RedoFaults};
 use super::sql_redo::{self, Col, CSF_PIECE_BYTES};
 use super::store::{Replica, TableState};
 use super::supplemental;
@@ -22,6 +23,18 @@ pub fn mine(
     end: Scn,
     now_ms: i64,
     filter: &MiningFilter,
+) -> Result<Vec<LogMinerRow>> {
+    mine_with_faults(replica, start, end, now_ms, filter, &RedoFaults::default())
+}
+
+/// [`mine`], with the SQL_REDO faults `faults` asks for (see [`super::redo_faults`]).
+pub fn mine_with_faults(
+    replica: &Replica,
+    start: Scn,
+    end: Scn,
+    now_ms: i64,
+    filter: &MiningFilter,
+    faults: &RedoFaults,
 ) -> Result<Vec<LogMinerRow>> {
     if end < start {
         return Err(CdcError::InvalidScnRange { start, end });
@@ -66,6 +79,7 @@ pub fn mine(
         out: &mut out,
         window_start: start,
         filter,
+        faults,
     };
     let written = replica.written(now_ms);
     for (i, rec) in replica.records.iter().enumerate().skip(from) {
@@ -85,6 +99,7 @@ struct Renderer<'a> {
     out: &'a mut Vec<LogMinerRow>,
     window_start: Scn,
     filter: &'a MiningFilter,
+    faults: &'a RedoFaults,
 }
 
 fn timestamp(ms: i64) -> String {
@@ -196,6 +211,49 @@ impl Renderer<'_> {
         self.filter.keeps(row)
     }
 
+    /// A change's statement from its two column lists (`render`), with the faults asked for
+    /// on its table: `COL n` names and storage bytes with STATUS 2 (when every value has a
+    /// storage format the emulator writes), quotes not doubled.
+    fn statement(
+        &self,
+        mut row: LogMinerRow,
+        t: &TableState,
+        cols: &[ColumnInfo],
+        a: &[Col],
+        b: &[Col],
+        render: impl Fn(&[Col], &[Col]) -> String,
+    ) -> (LogMinerRow, String) {
+        let positional = |items: &[Col]| {
+            let with_pos: Option<Vec<_>> = items
+                .iter()
+                .map(|(n, ty, v)| {
+                    let i = cols
+                        .iter()
+                        .filter(|c| !c.virtual_column)
+                        .position(|c| c.name == *n)?;
+                    Some((i, *ty, *v))
+                })
+                .collect();
+            redo_faults::positional(&with_pos?)
+        };
+        let mut sql = None;
+        if self.faults.mismatch(&t.def.name) {
+            if let (Some(pa), Some(pb)) = (positional(a), positional(b)) {
+                let raw = redo_faults::raw();
+                let ca: Vec<Col> = pa.iter().map(|(n, v)| (n.as_str(), &raw, v)).collect();
+                let cb: Vec<Col> = pb.iter().map(|(n, v)| (n.as_str(), &raw, v)).collect();
+                row.status = redo_faults::STATUS_INVALID;
+                row.info = Some(redo_faults::DICTIONARY_MISMATCH.into());
+                sql = Some(render(&ca, &cb));
+            }
+        }
+        let mut sql = sql.unwrap_or_else(|| render(a, b));
+        if self.faults.quotes(&t.def.name) {
+            sql = redo_faults::undouble(&sql);
+        }
+        (row, sql)
+    }
+
     /// Push a statement, cut into CSF pieces.
     fn push_sql(&mut self, row: LogMinerRow, sql: String) {
         let pieces = sql_redo::split_csf(&sql, CSF_PIECE_BYTES);
@@ -288,7 +346,10 @@ impl Renderer<'_> {
                             .filter(|(c, _)| !c.virtual_column)
                             .map(|(c, v)| (c.name.as_str(), &c.data_type, v))
                             .collect();
-                        self.push_sql(row, sql_redo::insert(&t.def.name, &items));
+                        let (row, sql) = self.statement(row, t, cols, &items, &[], |a, _| {
+                            sql_redo::insert(&t.def.name, a)
+                        });
+                        self.push_sql(row, sql);
                     }
                     return Ok(());
                 }
@@ -367,7 +428,10 @@ impl Renderer<'_> {
                             Some((cols[i].name.as_str(), &cols[i].data_type, before.get(i)?))
                         })
                         .collect();
-                    self.push_sql(row, sql_redo::update(&t.def.name, &set, &wh));
+                    let (row, sql) = self.statement(row, t, cols, &set, &wh, |a, b| {
+                        sql_redo::update(&t.def.name, a, b)
+                    });
+                    self.push_sql(row, sql);
                     return Ok(());
                 }
                 let pieces = stmt.update(before, after, &changed, &where_cols);
@@ -402,7 +466,10 @@ impl Renderer<'_> {
                     .filter(|(c, _)| !c.virtual_column)
                     .map(|(c, v)| (c.name.as_str(), &c.data_type, v))
                     .collect();
-                self.push_sql(row, sql_redo::delete(&t.def.name, &wh));
+                let (row, sql) = self.statement(row, t, cols, &wh, &[], |a, _| {
+                    sql_redo::delete(&t.def.name, a)
+                });
+                self.push_sql(row, sql);
             }
             Redo::Undo { scn, xid, of, ts } => {
                 let Some(undone) = self.replica.record(*of) else {

@@ -19,6 +19,7 @@ pub mod lob_redo;
 pub mod logminer;
 pub mod logs;
 pub mod redo;
+pub mod redo_faults;
 pub mod schema;
 mod session;
 pub mod sql_redo;
@@ -419,6 +420,8 @@ mod tests;
 
 #[cfg(test)]
 mod fault_tests;
+#[cfg(test)]
+mod redo_fault_tests;
 
 /// An emulated database (or topology) goes into a new or empty directory only.
 pub(crate) fn ensure_new_dir(dir: &Path) -> Result<()> {

@@ -389,6 +389,10 @@ pub struct TableSpec {
     pub primary_key: Vec<String>,
     #[serde(default)]
     pub unique_keys: Vec<Vec<String>>,
+    /// CREATE UNIQUE INDEX without a constraint: ALL_INDEXES lists it (UNIQUENESS 'UNIQUE'),
+    /// ALL_CONSTRAINTS does not; the writer enforces it like a unique key.
+    #[serde(default)]
+    pub unique_indexes: Vec<Vec<String>>,
     #[serde(default)]
     pub organization: OrganizationSpec,
     #[serde(default)]
@@ -496,6 +500,8 @@ pub struct TableDef {
     pub generators: Vec<super::generate::ColumnGen>,
     pub primary_key: Vec<String>,
     pub unique_keys: Vec<Vec<String>>,
+    /// Unique indexes created without a constraint.
+    pub unique_indexes: Vec<Vec<String>>,
     pub organization: Organization,
     pub row_movement: bool,
     pub logging: TableLogging,
@@ -740,7 +746,16 @@ impl SchemaFile {
                 .iter()
                 .map(|u| check_cols("unique_keys", u))
                 .collect::<Result<Vec<_>>>()?;
-            for k in primary_key.iter().chain(unique_keys.iter().flatten()) {
+            let unique_indexes = t
+                .unique_indexes
+                .iter()
+                .map(|u| check_cols("unique_indexes", u))
+                .collect::<Result<Vec<_>>>()?;
+            for k in primary_key
+                .iter()
+                .chain(unique_keys.iter().flatten())
+                .chain(unique_indexes.iter().flatten())
+            {
                 let ty = columns.iter().find(|c| &c.name == k).map(|c| &c.data_type);
                 if let Some(e) = ty.and_then(super::key_gen::key_type_error) {
                     return Err(bad(format!("table `{name}`: key column `{k}`: {e}")));
@@ -768,6 +783,7 @@ impl SchemaFile {
                 generators,
                 primary_key,
                 unique_keys,
+                unique_indexes,
                 organization: match t.organization {
                     OrganizationSpec::Heap => Organization::Heap,
                     OrganizationSpec::IndexOrganized => Organization::IndexOrganized,
@@ -827,5 +843,28 @@ impl TableDef {
             })
             .collect();
         (pk, uks)
+    }
+
+    /// The unique indexes as ALL_INDEXES lists them: the one each key constraint made (named
+    /// like it, as Oracle names an index it creates for a constraint), then those created on
+    /// their own (`<TABLE>_UX<n>`).
+    pub fn indexes(&self) -> Vec<crate::source::model::KeyConstraint> {
+        let (pk, uks) = self.constraints();
+        pk.into_iter()
+            .chain(uks)
+            .chain(self.own_indexes())
+            .collect()
+    }
+
+    /// The unique indexes created without a constraint.
+    pub fn own_indexes(&self) -> Vec<crate::source::model::KeyConstraint> {
+        self.unique_indexes
+            .iter()
+            .enumerate()
+            .map(|(i, cols)| crate::source::model::KeyConstraint {
+                name: format!("{}_UX{}", self.name.table, i + 1),
+                columns: cols.clone(),
+            })
+            .collect()
     }
 }

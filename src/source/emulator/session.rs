@@ -630,12 +630,17 @@ impl Session for EmulatorSession {
                 "ORA-00308: cannot open archived log '{log}' ({window})"
             ))),
         };
-        let mut rows = super::logminer::mine(
+        let redo_faults = {
+            let f = self.shared.faults.lock().map_err(|_| poisoned())?;
+            super::redo_faults::RedoFaults::from_settings(&f.faults.settings)
+        };
+        let mut rows = super::logminer::mine_with_faults(
             &*self.replica()?,
             start,
             end,
             self.shared.clock.now_ms(),
             filter,
+            &redo_faults,
         )?;
         if let Some(p) = &pdb {
             rows.retain(|r| &r.src_con_name == p);

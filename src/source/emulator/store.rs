@@ -56,7 +56,8 @@ impl TableState {
             .def
             .primary_key
             .iter()
-            .chain(self.def.unique_keys.iter().flatten());
+            .chain(self.def.unique_keys.iter().flatten())
+            .chain(self.def.unique_indexes.iter().flatten());
         for k in keys {
             if let Some(i) = self.columns.iter().position(|c| &c.name == k) {
                 if let Some(s) = row
@@ -97,6 +98,7 @@ impl TableState {
             columns: self.columns.clone(),
             primary_key,
             unique_keys,
+            unique_indexes: d.indexes(),
             organization: d.organization,
             row_movement: d.row_movement,
             data_object_id: u64::from(self.data_object_id),

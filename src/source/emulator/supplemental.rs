@@ -5,7 +5,8 @@
 //!   key logging (`… (ALL) COLUMNS`, `… (PRIMARY KEY) COLUMNS`) implies it (V$DATABASE shows
 //!   SUPPLEMENTAL_LOG_DATA_MIN = IMPLICIT). ALL logs "all columns of that row (except for LOBs,
 //!   LONGs, and ADTs)" whenever a row is updated; PRIMARY KEY logs the key columns, or for a table
-//!   without one a non-null unique key, or for a table with neither every column but LONGs and
+//!   without one "one or more non-null unique index key constraints or index keys" (a unique
+//!   key, or a unique index of its own), or for a table with neither every column but LONGs and
 //!   LOBs, "similar to specifying ALL".
 //! - "Table-Level Identification Key Logging": the same options for one table; statements are
 //!   cumulative; for a table without any, "only the changed column" is in the redo.
@@ -61,6 +62,7 @@ pub fn logged_columns(db: &SupplementalSpec, def: &TableDef, cols: &[ColumnInfo]
     let key = if def.primary_key.is_empty() {
         def.unique_keys
             .iter()
+            .chain(def.unique_indexes.iter())
             .find(|u| !u.is_empty() && u.iter().all(not_null))
     } else {
         Some(&def.primary_key)

@@ -36,6 +36,10 @@ fn is_key(w: &Writer, table: usize, col: &str) -> bool {
     let def = &w.replica().tables[table].def;
     def.primary_key.iter().any(|k| k == col)
         || def.unique_keys.iter().any(|u| u.iter().any(|k| k == col))
+        || def
+            .unique_indexes
+            .iter()
+            .any(|u| u.iter().any(|k| k == col))
 }
 
 /// A new row for `table` with serial `serial`: key columns (primary and unique) from the

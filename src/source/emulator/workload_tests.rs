@@ -307,3 +307,66 @@ fn the_writer_refuses_what_oracle_refuses() {
         });
     assert!(counts.values().all(|n| *n == 1), "{counts:?}");
 }
+
+#[test]
+fn a_unique_index_without_a_constraint_is_enforced_and_listed() {
+    let (dir, clock) = db(r#"
+tables:
+  - name: APP.MOVERS
+    columns:
+      - { name: ID, type: NUMBER(4), nullable: false }
+      - { name: REGION, type: VARCHAR2(8), nullable: false }
+      - { name: CODE, type: VARCHAR2(8), nullable: false }
+    primary_key: [ID]
+    unique_indexes: [[REGION, CODE]]
+    rows: 20
+"#);
+    let mut w = writer(&dir, &clock);
+    // The workload (and init) write values unique in the index's columns.
+    Workload::new(&mut w, options(7))
+        .unwrap()
+        .run(&|| false)
+        .unwrap();
+    let rows: Vec<Vec<Value>> = w.replica().tables[0]
+        .rows
+        .values()
+        .filter_map(|v| v.last()?.row.as_ref().map(|r| r.to_vec()))
+        .collect();
+    let pairs: HashSet<(String, String)> = rows
+        .iter()
+        .map(|r| (r[1].to_string(), r[2].to_string()))
+        .collect();
+    assert!(rows.len() > 3);
+    assert_eq!(pairs.len(), rows.len(), "every (REGION, CODE) once");
+    // ORA-00001 names the index, as Oracle does for a unique index of its own.
+    let x = w.begin().unwrap();
+    let mut copy = rows[0].clone();
+    copy[0] = Value::Number("9999".into());
+    assert_eq!(
+        w.insert(x, 0, copy.clone()).unwrap_err().to_string(),
+        "CDC-5006: ORA-00001: unique constraint (APP.MOVERS_UX1) violated"
+    );
+    copy[2] = Value::Text("other".into());
+    w.insert(x, 0, copy).unwrap();
+    w.commit(&[x]).unwrap();
+    // ALL_INDEXES lists it after the primary key's own index; ALL_CONSTRAINTS does not.
+    let info = w.replica().tables[0].info();
+    let names: Vec<(&str, Vec<&str>)> = info
+        .unique_indexes
+        .iter()
+        .map(|k| {
+            (
+                k.name.as_str(),
+                k.columns.iter().map(|c| c.as_str()).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("MOVERS_PK", vec!["ID"]),
+            ("MOVERS_UX1", vec!["REGION", "CODE"])
+        ]
+    );
+    assert!(info.unique_keys.is_empty());
+}

@@ -63,7 +63,9 @@ impl Writer {
     ) -> Result<()> {
         let t = &self.replica.tables[table];
         let (pk, uks) = t.def.constraints();
-        for (i, c) in pk.iter().chain(uks.iter()).enumerate() {
+        // A unique index without a constraint is enforced the same way; ORA-00001 names it.
+        let own = t.def.own_indexes();
+        for (i, c) in pk.iter().chain(uks.iter()).chain(own.iter()).enumerate() {
             let Some(pos) = c
                 .columns
                 .iter()

@@ -1,4 +1,4 @@
-//! The table catalog: six dictionary queries (`sql::TABLES` … `sql::ALL_COLUMN_LOG_GROUPS`),
+//! The table catalog: seven dictionary queries (`sql::TABLES` … `sql::ALL_COLUMN_LOG_GROUPS`),
 //! one round trip each, joined in memory by [`assemble`], which is pure and tested here.
 
 use super::types_map;
@@ -51,6 +51,16 @@ pub struct KeyRow {
     pub column: String,
 }
 
+/// One ALL_INDEXES × ALL_IND_COLUMNS row of a unique index (in COLUMN_POSITION order within an
+/// index).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct IndexRow {
+    pub owner: String,
+    pub table: String,
+    pub index: String,
+    pub column: String,
+}
+
 /// One DBA_OBJECTS row with a segment.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ObjectRow {
@@ -68,6 +78,7 @@ pub struct CatalogRows {
     pub tables: Vec<TableRow>,
     pub columns: Vec<ColumnRow>,
     pub keys: Vec<KeyRow>,
+    pub unique_indexes: Vec<IndexRow>,
     pub objects: Vec<ObjectRow>,
     /// (owner, table) with STALE_STATS = 'YES'.
     pub stale: HashSet<(String, String)>,
@@ -123,6 +134,17 @@ pub fn assemble(pdb: Option<&str>, rows: CatalogRows) -> (Vec<TableInfo>, Vec<St
             )),
         }
     }
+    let mut indexes: BTreeMap<Key, Vec<KeyConstraint>> = BTreeMap::new();
+    for ix in rows.unique_indexes {
+        let list = indexes.entry((ix.owner, ix.table)).or_default();
+        match list.last_mut() {
+            Some(c) if c.name == ix.index => c.columns.push(ix.column),
+            _ => list.push(KeyConstraint {
+                name: ix.index,
+                columns: vec![ix.column],
+            }),
+        }
+    }
     let mut objects: BTreeMap<Key, Vec<ObjectRow>> = BTreeMap::new();
     for o in rows.objects {
         objects
@@ -161,6 +183,7 @@ pub fn assemble(pdb: Option<&str>, rows: CatalogRows) -> (Vec<TableInfo>, Vec<St
                 columns: columns.remove(&key).unwrap_or_default(),
                 primary_key,
                 unique_keys,
+                unique_indexes: indexes.remove(&key).unwrap_or_default(),
                 organization: if t.iot_type.as_deref() == Some("IOT") {
                     Organization::IndexOrganized
                 } else {
@@ -331,6 +354,57 @@ mod tests {
         assert!(sales.primary_key.is_none());
         assert_eq!(tables[2].organization, Organization::IndexOrganized);
         assert!(tables[2].columns.is_empty());
+    }
+
+    #[test]
+    fn unique_indexes_keep_their_column_order_per_table() {
+        let ix = |table: &str, index: &str, column: &str| IndexRow {
+            owner: "HR".into(),
+            table: table.into(),
+            index: index.into(),
+            column: column.into(),
+        };
+        let rows = CatalogRows {
+            tables: ["EMP", "LOG"]
+                .iter()
+                .map(|t| TableRow {
+                    owner: "HR".into(),
+                    name: t.to_string(),
+                    ..TableRow::default()
+                })
+                .collect(),
+            unique_indexes: vec![
+                ix("EMP", "EMP_PK", "ID"),
+                ix("EMP", "EMP_UX", "REGION"),
+                ix("EMP", "EMP_UX", "CODE"),
+            ],
+            ..CatalogRows::default()
+        };
+        let (tables, _) = assemble(None, rows);
+        let names: Vec<(&str, Vec<&str>)> = tables[0]
+            .unique_indexes
+            .iter()
+            .map(|k| {
+                (
+                    k.name.as_str(),
+                    k.columns.iter().map(|c| c.as_str()).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [("EMP_PK", vec!["ID"]), ("EMP_UX", vec!["REGION", "CODE"])]
+        );
+        assert!(tables[1].unique_indexes.is_empty());
+        // A superset of a unique index's columns is unique too; a subset is not.
+        let emp = &tables[0];
+        let cols = |c: &[&str]| c.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            emp.uniqueness_of(&cols(&["CODE", "REGION", "X"]))
+                .as_deref(),
+            Some("unique index EMP_UX")
+        );
+        assert_eq!(emp.uniqueness_of(&cols(&["REGION"])), None);
     }
 
     #[test]

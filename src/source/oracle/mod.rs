@@ -246,6 +246,24 @@ fn statement_binds<'s>(statement: &'s sql::Statement, what: &str) -> Result<Vec<
         .map_err(|e| CdcError::Database(format!("{what}: {e}")))
 }
 
+/// One row of [`sql::COLUMNS`] or [`sql::TABLE_COLUMNS`].
+fn column_row(r: &Cols) -> Result<catalog::ColumnRow> {
+    Ok(catalog::ColumnRow {
+        owner: r.string(0)?,
+        table: r.string(1)?,
+        name: r.string(2)?,
+        data_type: r.string(3)?,
+        data_type_owner: r.opt_string(4)?,
+        precision: r.opt_i64(5)?,
+        scale: r.opt_i64(6)?,
+        char_length: r.opt_i64(7)?,
+        data_length: r.opt_i64(8)?,
+        nullable: r.string(9)?,
+        virtual_column: r.string(10)?,
+        hidden: r.string(11)?,
+    })
+}
+
 impl OracleSession {
     /// All rows of a statement without binds, each converted by `f`.
     fn rows<T>(
@@ -287,7 +305,20 @@ impl OracleSession {
         Ok(container)
     }
 
-    fn table_column_types(&mut self, table: &TableName) -> Result<&HashMap<String, String>> {
+    /// Each column's DATA_TYPE, cached per table; read again when `columns` names one the cache
+    /// does not have (added since).
+    fn table_column_types(
+        &mut self,
+        table: &TableName,
+        columns: &[String],
+    ) -> Result<&HashMap<String, String>> {
+        if self
+            .column_types
+            .get(table)
+            .is_some_and(|t| columns.iter().any(|c| !t.contains_key(c)))
+        {
+            self.column_types.remove(table);
+        }
         if !self.column_types.contains_key(table) {
             let c = CallContext {
                 table: Some(table.owner_table()),
@@ -318,7 +349,7 @@ impl OracleSession {
 
     /// How to fetch each key column of `table`.
     fn key_fetches(&mut self, table: &TableName, key_columns: &[String]) -> Result<Vec<Fetch>> {
-        let types = self.table_column_types(table)?;
+        let types = self.table_column_types(table, key_columns)?;
         key_columns
             .iter()
             .map(|c| key_fetch(table, c, types.get(c).map(String::as_str).unwrap_or("")))
@@ -478,22 +509,7 @@ impl Session for OracleSession {
             })?,
             ..catalog::CatalogRows::default()
         };
-        rows.columns = self.rows(sql::COLUMNS, &ctx("reading ALL_TAB_COLS"), |r| {
-            Ok(catalog::ColumnRow {
-                owner: r.string(0)?,
-                table: r.string(1)?,
-                name: r.string(2)?,
-                data_type: r.string(3)?,
-                data_type_owner: r.opt_string(4)?,
-                precision: r.opt_i64(5)?,
-                scale: r.opt_i64(6)?,
-                char_length: r.opt_i64(7)?,
-                data_length: r.opt_i64(8)?,
-                nullable: r.string(9)?,
-                virtual_column: r.string(10)?,
-                hidden: r.string(11)?,
-            })
-        })?;
+        rows.columns = self.rows(sql::COLUMNS, &ctx("reading ALL_TAB_COLS"), column_row)?;
         rows.keys = self.rows(sql::KEYS, &ctx("reading ALL_CONSTRAINTS"), |r| {
             Ok(catalog::KeyRow {
                 owner: r.string(0)?,
@@ -501,6 +517,14 @@ impl Session for OracleSession {
                 constraint: r.string(2)?,
                 kind: r.string(3)?,
                 column: r.string(4)?,
+            })
+        })?;
+        rows.unique_indexes = self.rows(sql::UNIQUE_INDEXES, &ctx("reading ALL_INDEXES"), |r| {
+            Ok(catalog::IndexRow {
+                owner: r.string(0)?,
+                table: r.string(1)?,
+                index: r.string(2)?,
+                column: r.string(3)?,
             })
         })?;
         rows.objects = self.rows(sql::DATA_OBJECTS, &ctx("reading DBA_OBJECTS"), |r| {
@@ -530,6 +554,50 @@ impl Session for OracleSession {
             tracing::warn!("{w}");
         }
         Ok(tables)
+    }
+
+    fn table_columns(&mut self, table: &TableName) -> Result<Option<Vec<ColumnInfo>>> {
+        let pdb = self.current_container()?.pdb;
+        let c = CallContext {
+            table: Some(table.owner_table()),
+            operation: "reading ALL_TAB_COLS",
+            ..CallContext::default()
+        };
+        let (owner, name) = (
+            Bind::Text(table.owner.clone()),
+            Bind::Text(table.table.clone()),
+        );
+        let mut columns = Vec::new();
+        for row in self
+            .conn
+            .query_named(
+                sql::TABLE_COLUMNS,
+                &[("owner", owner.as_sql()), ("table_name", name.as_sql())],
+            )
+            .map_err(|e| db_error(&e, &c))?
+        {
+            let row = row.map_err(|e| db_error(&e, &c))?;
+            columns.push(column_row(&Cols { row: &row, ctx: &c })?);
+        }
+        if columns.is_empty() {
+            return Ok(None);
+        }
+        // The layout may have changed: the fetch types are read again with it.
+        self.column_types.remove(table);
+        let rows = catalog::CatalogRows {
+            tables: vec![catalog::TableRow {
+                owner: table.owner.clone(),
+                name: table.table.clone(),
+                ..catalog::TableRow::default()
+            }],
+            columns,
+            ..catalog::CatalogRows::default()
+        };
+        let (mut tables, warnings) = catalog::assemble(pdb.as_deref(), rows);
+        for w in warnings {
+            tracing::warn!("{w}");
+        }
+        Ok(tables.pop().map(|t| t.columns))
     }
 
     fn extents(&mut self, table: &TableName) -> Result<Vec<Extent>> {
@@ -603,7 +671,7 @@ impl Session for OracleSession {
             operation: "flashback read",
             ..CallContext::default()
         };
-        let types = self.table_column_types(&query.table)?;
+        let types = self.table_column_types(&query.table, &query.columns)?;
         let mut items = Vec::with_capacity(query.columns.len());
         let mut hows = Vec::with_capacity(query.columns.len());
         for column in &query.columns {
@@ -680,7 +748,7 @@ impl Session for OracleSession {
             operation: "key range probe",
             ..CallContext::default()
         };
-        let types = self.table_column_types(table)?;
+        let types = self.table_column_types(table, &[key_column.to_string()])?;
         let data_type = types.get(key_column).map(String::as_str).unwrap_or("");
         let how = key_fetch(table, key_column, data_type)?;
         let what = format!("key range of {table}");

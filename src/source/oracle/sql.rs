@@ -141,6 +141,15 @@
 //!   "snapshot too old" on a flashback read: "the version of the LOB value needed for the
 //!   consistent read was already overwritten by another writer" (old LOB versions are kept in the
 //!   LOB segment by its RETENTION / PCTVERSION, not in undo).
+//! - Unique indexes ([`UNIQUE_INDEXES`]): ALL_INDEXES "describes the indexes on the tables
+//!   accessible to the current user"; OWNER, INDEX_NAME, INDEX_TYPE (NORMAL, NORMAL/REV, BITMAP,
+//!   FUNCTION-BASED NORMAL, …, IOT - TOP, DOMAIN), TABLE_OWNER, TABLE_NAME, TABLE_TYPE (TABLE,
+//!   CLUSTER, …) and UNIQUENESS "unique (UNIQUE) or nonunique (NONUNIQUE)" (11.1 Reference);
+//!   ALL_IND_COLUMNS INDEX_OWNER, INDEX_NAME, TABLE_OWNER, TABLE_NAME, COLUMN_NAME and
+//!   COLUMN_POSITION "position of the column or attribute within the index", and "for join
+//!   indexes, the TABLE_NAME and TABLE_OWNER columns in this view may not match" *_INDEXES
+//!   (21c Reference). A key constraint may use a nonunique index (a deferrable one does), so a
+//!   `cdc.key` is checked against the constraints and the unique indexes both.
 
 use crate::names::TableName;
 use crate::source::model::ChunkRange;
@@ -280,6 +289,18 @@ pub const COLUMNS: &str = concat!(
     "ORDER BY c.OWNER, c.TABLE_NAME, c.COLUMN_ID NULLS LAST, c.INTERNAL_COLUMN_ID"
 );
 
+/// [`COLUMNS`] of one table: what a snapshot chunk selects when no change stream tells the
+/// table's layout (the export), read after the chunk's SCN is taken.
+/// Binds: `:owner`, `:table_name`. Privilege: as [`TABLES`].
+pub const TABLE_COLUMNS: &str = concat!(
+    "SELECT c.OWNER, c.TABLE_NAME, c.COLUMN_NAME, c.DATA_TYPE, c.DATA_TYPE_OWNER, ",
+    "c.DATA_PRECISION, c.DATA_SCALE, c.CHAR_LENGTH, c.DATA_LENGTH, c.NULLABLE, ",
+    "c.VIRTUAL_COLUMN, c.HIDDEN_COLUMN ",
+    "FROM ALL_TAB_COLS c WHERE c.OWNER = :owner AND c.TABLE_NAME = :table_name ",
+    "AND c.USER_GENERATED = 'YES' ",
+    "ORDER BY c.COLUMN_ID NULLS LAST, c.INTERNAL_COLUMN_ID"
+);
+
 /// Enabled primary ('P') and unique ('U') keys with their columns in POSITION order.
 /// Privilege: as [`TABLES`].
 pub const KEYS: &str = concat!(
@@ -289,6 +310,22 @@ pub const KEYS: &str = concat!(
     "WHERE c.CONSTRAINT_TYPE IN ('P', 'U') AND c.STATUS = 'ENABLED' AND ",
     user_owner!("c.OWNER"),
     " ORDER BY c.OWNER, c.TABLE_NAME, c.CONSTRAINT_TYPE, c.CONSTRAINT_NAME, cc.POSITION"
+);
+
+/// Unique B-tree indexes on user tables with their columns in COLUMN_POSITION order: those a
+/// primary or unique key made and those created on their own (CREATE UNIQUE INDEX), which
+/// enforce uniqueness without a constraint. Function-based, bitmap, domain and IOT-top
+/// indexes are left out (their columns are not table columns, or the primary key covers them).
+/// The table is taken from ALL_INDEXES: ALL_IND_COLUMNS's TABLE_NAME may differ for join
+/// indexes. Privilege: as [`TABLES`].
+pub const UNIQUE_INDEXES: &str = concat!(
+    "SELECT i.TABLE_OWNER, i.TABLE_NAME, i.INDEX_NAME, ic.COLUMN_NAME ",
+    "FROM ALL_INDEXES i JOIN ALL_IND_COLUMNS ic ON ic.INDEX_OWNER = i.OWNER ",
+    "AND ic.INDEX_NAME = i.INDEX_NAME ",
+    "WHERE i.UNIQUENESS = 'UNIQUE' AND i.TABLE_TYPE = 'TABLE' ",
+    "AND i.INDEX_TYPE IN ('NORMAL', 'NORMAL/REV') AND ",
+    user_owner!("i.TABLE_OWNER"),
+    " ORDER BY i.TABLE_OWNER, i.TABLE_NAME, i.INDEX_NAME, ic.COLUMN_POSITION"
 );
 
 /// Data object ids (not OBJECT_ID) of tables, partitions and subpartitions that have a segment.

@@ -138,6 +138,7 @@ impl ReplaySession {
             columns: d.columns.clone(),
             primary_key,
             unique_keys,
+            unique_indexes: d.indexes(),
             organization: d.organization,
             row_movement: d.row_movement,
             data_object_id,
