@@ -381,30 +381,81 @@ impl Offsets {
 /// records with the offsets document there (then the local write follows).
 type SaveHook = Box<dyn FnMut(&[u8]) -> Result<()> + Send>;
 
-static SAVE_HOOK: std::sync::Mutex<Option<(PathBuf, SaveHook)>> = std::sync::Mutex::new(None);
+/// The hooks by offsets path. One per path: two sinks in one process (the simulation's and the
+/// tests' parallel captures) each keep their own, and dropping one guard removes only its hook.
+static SAVE_HOOKS: std::sync::Mutex<Vec<(PathBuf, SaveHook)>> = std::sync::Mutex::new(Vec::new());
+
+fn save_hooks() -> std::sync::MutexGuard<'static, Vec<(PathBuf, SaveHook)>> {
+    SAVE_HOOKS.lock().unwrap_or_else(|p| p.into_inner())
+}
 
 /// Run `hook` with the document before every [`Offsets::save`] to `path`, until the guard drops.
 pub fn set_save_hook(path: &Path, hook: SaveHook) -> SaveHookGuard {
-    let mut h = SAVE_HOOK.lock().unwrap_or_else(|p| p.into_inner());
-    *h = Some((path.to_path_buf(), hook));
-    SaveHookGuard
+    let mut h = save_hooks();
+    h.retain(|(p, _)| p != path);
+    h.push((path.to_path_buf(), hook));
+    SaveHookGuard {
+        path: path.to_path_buf(),
+    }
 }
 
-/// Removes the save hook when dropped.
-pub struct SaveHookGuard;
+/// Removes its path's save hook when dropped.
+pub struct SaveHookGuard {
+    path: PathBuf,
+}
 
 impl Drop for SaveHookGuard {
     fn drop(&mut self) {
-        let mut h = SAVE_HOOK.lock().unwrap_or_else(|p| p.into_inner());
-        *h = None;
+        save_hooks().retain(|(p, _)| p != &self.path);
     }
 }
 
 fn run_save_hook(path: &Path, bytes: &[u8]) -> Result<()> {
-    let mut h = SAVE_HOOK.lock().unwrap_or_else(|p| p.into_inner());
-    match h.as_mut() {
-        Some((p, hook)) if p == path => hook(bytes),
-        _ => Ok(()),
+    let mut h = save_hooks();
+    match h.iter_mut().find(|(p, _)| p == path) {
+        Some((_, hook)) => hook(bytes),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod save_hook_tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    /// Two sinks' hooks live side by side: each save runs its own path's hook, and dropping one
+    /// guard leaves the other (one global slot let a second sink's guard remove the first's,
+    /// so the Kafka mock test lost its offsets transaction when tests ran in parallel).
+    #[test]
+    fn hooks_are_per_path_and_a_guard_removes_only_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a.json"), dir.path().join("b.json"));
+        let (na, nb) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let (ca, cb) = (na.clone(), nb.clone());
+        let ga = set_save_hook(
+            &a,
+            Box::new(move |_| {
+                ca.fetch_add(1, Ordering::SeqCst);
+                Ok(())
+            }),
+        );
+        let gb = set_save_hook(
+            &b,
+            Box::new(move |_| {
+                cb.fetch_add(1, Ordering::SeqCst);
+                Ok(())
+            }),
+        );
+        run_save_hook(&a, b"{}").unwrap();
+        drop(gb);
+        run_save_hook(&a, b"{}").unwrap();
+        run_save_hook(&b, b"{}").unwrap();
+        assert_eq!(na.load(Ordering::SeqCst), 2);
+        assert_eq!(nb.load(Ordering::SeqCst), 0);
+        drop(ga);
+        run_save_hook(&a, b"{}").unwrap();
+        assert_eq!(na.load(Ordering::SeqCst), 2);
     }
 }
 
