@@ -127,7 +127,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__capture)
+        oracle__cdc__subcmd__capture)
             opts="-c -q -v -h -V --stop-at-scn --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -161,7 +161,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__completions)
+        oracle__cdc__subcmd__completions)
             opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -191,8 +191,8 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__doctor)
-            opts="-c -q -v -h -V --format --check --skip --strict --config --set --quiet --verbose --color --print-settings --help --version"
+        oracle__cdc__subcmd__doctor)
+            opts="-c -q -v -h -V --format --check --skip --strict --fail-on --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -208,6 +208,10 @@ _oracle__cdc() {
                     ;;
                 --skip)
                     COMPREPLY=($(compgen -W "connection redo supplemental privileges undo tables settings connection.client connection.login connection.version connection.multitenant connection.role connection.mining redo.archivelog redo.force-logging redo.archive-dest redo.log-size redo.switch-rate redo.retention supplemental.database supplemental.table privileges.catalog privileges.snapshot privileges.logmining privileges.rowid-chunking privileges.multitenant undo.retention tables.selection tables.keys tables.row-movement-rowid tables.iot-key tables.column-types tables.name-length tables.lob tables.estimate settings.mode settings.sessions settings.references settings.memory" -- "${cur}"))
+                    return 0
+                    ;;
+                --fail-on)
+                    COMPREPLY=($(compgen -W "warn fail" -- "${cur}"))
                     return 0
                     ;;
                 --config)
@@ -233,7 +237,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__emulator)
+        oracle__cdc__subcmd__emulator)
             opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version init create workload dump status build-dictionary"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -263,7 +267,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__emulator__subcmd__build__subcmd__dictionary)
+        oracle__cdc__subcmd__emulator__subcmd__build__subcmd__dictionary)
             opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -293,7 +297,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__emulator__subcmd__create)
+        oracle__cdc__subcmd__emulator__subcmd__create)
             opts="-c -q -v -h -V --standby-of --apply-lag-scn --downstream-of --shipping --from-sequence --missing-sequence --name --dbid --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -355,7 +359,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__emulator__subcmd__dump)
+        oracle__cdc__subcmd__emulator__subcmd__dump)
             opts="-c -q -v -h -V --table --scn --format --rowid --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -397,8 +401,8 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__emulator__subcmd__init)
-            opts="-c -q -v -h -V --schema --seed --config --set --quiet --verbose --color --print-settings --help --version"
+        oracle__cdc__subcmd__emulator__subcmd__init)
+            opts="-c -q -v -h -V --schema --seed --if-missing --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -435,7 +439,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__emulator__subcmd__status)
+        oracle__cdc__subcmd__emulator__subcmd__status)
             opts="-c -q -v -h -V --format --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -469,7 +473,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__emulator__subcmd__workload)
+        oracle__cdc__subcmd__emulator__subcmd__workload)
             opts="-c -q -v -h -V --transactions --duration --rate --mix --tx-size --rollback-pct --savepoint-pct --key-update-pct --row-move-pct --long-every --long-span --ddl-every --create-table-every --shared-commit-pct --tables --seed --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -563,8 +567,8 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__explain)
-            opts="-c -q -v -h -V --list --format --config --set --quiet --verbose --color --print-settings --help --version"
+        oracle__cdc__subcmd__explain)
+            opts="-c -q -v -h -V --list --oracle --format --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -597,7 +601,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__man)
+        oracle__cdc__subcmd__man)
             opts="-c -q -v -h -V --out --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -631,7 +635,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__offsets)
+        oracle__cdc__subcmd__offsets)
             opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version inspect edit"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -661,7 +665,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__offsets__subcmd__edit)
+        oracle__cdc__subcmd__offsets__subcmd__edit)
             opts="-i -c -q -v -h -V --interactive --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version set-scn reset-table mark-done forget-table drop-signal set-sink"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -695,7 +699,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__offsets__subcmd__edit__subcmd__drop__subcmd__signal)
+        oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__drop__subcmd__signal)
             opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -729,7 +733,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__offsets__subcmd__edit__subcmd__forget__subcmd__table)
+        oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__forget__subcmd__table)
             opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -763,7 +767,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__offsets__subcmd__edit__subcmd__mark__subcmd__done)
+        oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__mark__subcmd__done)
             opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -797,7 +801,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__offsets__subcmd__edit__subcmd__reset__subcmd__table)
+        oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__reset__subcmd__table)
             opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -831,7 +835,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__offsets__subcmd__edit__subcmd__set__subcmd__scn)
+        oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__set__subcmd__scn)
             opts="-c -q -v -h -V --resume-scn --skip-xid --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -873,7 +877,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__offsets__subcmd__edit__subcmd__set__subcmd__sink)
+        oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__set__subcmd__sink)
             opts="-c -q -v -h -V --segment --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -911,7 +915,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__offsets__subcmd__inspect)
+        oracle__cdc__subcmd__offsets__subcmd__inspect)
             opts="-c -q -v -h -V --dir --offline --format --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -949,7 +953,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__plan__subcmd__chunks)
+        oracle__cdc__subcmd__plan__subcmd__chunks)
             opts="-c -q -v -h -V --tables --format --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -987,7 +991,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__signal)
+        oracle__cdc__subcmd__signal)
             opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version send"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1017,7 +1021,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__signal__subcmd__send)
+        oracle__cdc__subcmd__signal__subcmd__send)
             opts="-c -q -v -h -V --tables --filter --type --rows-per-second --id --channel --wait --timeout --config --set --quiet --verbose --color --print-settings --help --version execute-snapshot pause-snapshot resume-snapshot stop-snapshot set-throttle"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1075,7 +1079,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__snapshot)
+        oracle__cdc__subcmd__snapshot)
             opts="-c -q -v -h -V --tables --out --format --records --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -41,7 +41,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "plan-chunks" 
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "offsets" -d 'Show or change the stored offsets: where capture is, what is left of the snapshot'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "signal" -d 'Send a signal to a running capture: snapshot tables, pause, resume, stop'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "doctor" -d 'Pre-flight checks of the database, the capture user and the settings'
-complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "explain" -d 'Explain a CDC-NNNN error code'
+complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "explain" -d 'Explain a CDC-NNNN error code, or what the tool does with an ORA-NNNNN error'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "man" -d 'Print man pages'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status build-dictionary" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
@@ -67,6 +67,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -l if-missing -d 'When DIR already holds an emulated database, keep it as it is and succeed (scripts that are run again, like the README\'s main job)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
@@ -353,12 +354,14 @@ settings.mode\t''
 settings.sessions\t''
 settings.references\t''
 settings.memory\t''"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l fail-on -d 'The worst result that still exits 0 is the one below this: `fail` (default) exits 1 when a check FAILs, `warn` when one WARNs or FAILs (a CI gate, like DMS\'s FailOnAssessmentFailure)' -r -f -a "warn\t''
+fail\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l strict -d 'Exit 1 when a check WARNs, not only when one FAILs'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l strict -d 'Exit 1 when a check WARNs, not only when one FAILs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
@@ -371,7 +374,8 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l set -d
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l list -d 'List every code with its title'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l list -d 'List every code with its title, in code order'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l oracle -d 'List the Oracle errors (ORA-, DPI-) the tool handles in a way of its own, and the code each becomes'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'

@@ -9,6 +9,7 @@
 
 pub mod filter;
 mod publisher;
+pub use publisher::SPILL_DIR;
 pub mod records;
 mod signals;
 pub mod status;

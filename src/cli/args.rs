@@ -158,10 +158,12 @@ oracle-cdc signal send pause",
     )]
     Doctor(DoctorArgs),
 
-    /// Explain a CDC-NNNN error code
+    /// Explain a CDC-NNNN error code, or what the tool does with an ORA-NNNNN error
     #[command(
-        long_about = "Explain a CDC-NNNN error code: what it means and how to fix it.\n\n\
-Examples:\n  oracle-cdc explain CDC-8001\n  oracle-cdc explain --list",
+        long_about = "Explain a CDC-NNNN error code: what it means and how to fix it. Given an Oracle error \
+(ORA-NNNNN or DPI-NNNN), say what oracle-cdc does with it: the code it becomes at login and during calls, \
+read from the Oracle adapter's error mapping (retried, halved, reconnected, or stopped with which remedy).\n\n\
+Examples:\n  oracle-cdc explain CDC-8001\n  oracle-cdc explain ORA-01555\n  oracle-cdc explain --list\n  oracle-cdc explain --oracle",
         after_long_help = EXIT_CODES
     )]
     Explain(ExplainArgs),
@@ -241,9 +243,9 @@ settings that contradict the database or the stored offsets. Each check has a st
 FAIL, SKIP), what was found, why it matters and the exact fix (SQL or a setting). Read-only: nothing is written \
 to the database. The same command is installed as `oracle-cdc-doctor`.\n\n\
 Examples:\n  oracle-cdc -c settings.yaml doctor\n  oracle-cdc doctor --check redo --check privileges.logmining --format json\n  \
-oracle-cdc-doctor -c settings.yaml --strict --skip tables.lob";
+oracle-cdc-doctor -c settings.yaml --fail-on warn --skip tables.lob";
 
-pub const DOCTOR_EXIT_CODES: &str = "Exit codes:\n  0  no check FAILs (WARN and SKIP allowed)\n  1  a check FAILs, or WARNs with --strict\n  2  usage or settings error";
+pub const DOCTOR_EXIT_CODES: &str = "Exit codes:\n  0  no check FAILs (WARN and SKIP allowed; with --fail-on warn or --strict, no check WARNs either)\n  1  a check FAILs, or WARNs with --fail-on warn (--strict)\n  2  usage or settings error";
 
 #[derive(Debug, Args)]
 pub struct DoctorArgs {
@@ -258,19 +260,33 @@ pub struct DoctorArgs {
     #[arg(long = "skip", value_name = "ID", value_delimiter = ',', hide_possible_values = true,
           value_parser = clap::builder::PossibleValuesParser::new(crate::doctor::selectors()))]
     pub skip: Vec<String>,
-    /// Exit 1 when a check WARNs, not only when one FAILs
-    #[arg(long)]
+    /// Exit 1 when a check WARNs, not only when one FAILs (the same as --fail-on warn)
+    #[arg(long, conflicts_with = "fail_on")]
     pub strict: bool,
+    /// The worst result that still exits 0 is the one below this: `fail` (default) exits 1 when
+    /// a check FAILs, `warn` when one WARNs or FAILs (a CI gate, like DMS's FailOnAssessmentFailure)
+    #[arg(long, value_enum, value_name = "SEVERITY")]
+    pub fail_on: Option<FailOn>,
+}
+
+/// The severity at which doctor exits 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    Warn,
+    Fail,
 }
 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
-    /// The code, e.g. CDC-8001 (or 8001)
-    #[arg(required_unless_present = "list")]
+    /// The code, e.g. CDC-8001 (or 8001), or an Oracle error, e.g. ORA-01555 or DPI-1047
+    #[arg(required_unless_present_any = ["list", "oracle"])]
     pub code: Option<String>,
-    /// List every code with its title
-    #[arg(long)]
+    /// List every code with its title, in code order
+    #[arg(long, conflicts_with = "oracle")]
     pub list: bool,
+    /// List the Oracle errors (ORA-, DPI-) the tool handles in a way of its own, and the code each becomes
+    #[arg(long)]
+    pub oracle: bool,
     /// Output format
     #[arg(long, value_enum, default_value_t = TableFormat::Table)]
     pub format: TableFormat,
@@ -445,6 +461,10 @@ pub struct EmulatorInitArgs {
     /// Seed of the initial rows' values (default: the schema's seed)
     #[arg(long)]
     pub seed: Option<u64>,
+    /// When DIR already holds an emulated database, keep it as it is and succeed (scripts that
+    /// are run again, like the README's main job)
+    #[arg(long)]
+    pub if_missing: bool,
 }
 
 #[derive(Debug, Args)]

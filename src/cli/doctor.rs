@@ -85,10 +85,11 @@ pub fn run(a: DoctorArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::Res
         .into());
     }
     let report = doctor::run(&settings, &selection);
-    let code = report.exit_code(a.strict);
+    let strict = a.strict || a.fail_on == Some(super::args::FailOn::Warn);
+    let code = report.exit_code(strict);
     match a.format {
-        TableFormat::Json => printer.json(&to_json(&report, a.strict))?,
-        TableFormat::Table => print_tables(&report, a.strict, printer)?,
+        TableFormat::Json => printer.json(&to_json(&report, strict))?,
+        TableFormat::Table => print_tables(&report, strict, printer)?,
     }
     Ok(ExitCode::from(code))
 }
@@ -159,7 +160,7 @@ fn print_tables(report: &Report, strict: bool, printer: &Printer) -> std::io::Re
     let verdict = match (s.fail, s.warn, strict) {
         (0, 0, _) => "ready".to_string(),
         (0, _, false) => "ready, with warnings".to_string(),
-        (0, _, true) => "warnings fail with --strict".to_string(),
+        (0, _, true) => "not ready: warnings fail with --fail-on warn".to_string(),
         _ => "not ready: fix the FAIL rows first".to_string(),
     };
     printer.line(&format!("summary: {} — {verdict}", parts.join(", ")))
