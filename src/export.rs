@@ -15,7 +15,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 mod arrow_rows;
+mod pace;
 mod parquet;
+pub use pace::Paced;
 pub use parquet::{ParquetCompression, ParquetOptions};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,8 +26,10 @@ pub enum ExportFormat {
     Jsonl,
     /// One full record per line (Kafka-shaped: topic, key, value envelope, headers).
     Records,
-    /// A header row, then one row per line.
+    /// A header row, then one row per line; DATE and TIMESTAMP as ISO-8601 text.
     Csv,
+    /// CSV with DATE and TIMESTAMP as epoch integers, as records carry them.
+    CsvEpoch,
     /// Parquet files (Arrow schema from the Oracle types), one row group per chunk.
     Parquet,
 }
@@ -36,12 +40,13 @@ impl ExportFormat {
             ExportFormat::Jsonl => "jsonl",
             ExportFormat::Records => "records",
             ExportFormat::Csv => "csv",
+            ExportFormat::CsvEpoch => "csv-epoch",
             ExportFormat::Parquet => "parquet",
         }
     }
     pub fn extension(self) -> &'static str {
         match self {
-            ExportFormat::Csv => "csv",
+            ExportFormat::Csv | ExportFormat::CsvEpoch => "csv",
             ExportFormat::Parquet => "parquet",
             _ => "jsonl",
         }
@@ -167,7 +172,7 @@ impl ExportSink {
         file.seek(std::io::SeekFrom::Start(acknowledged))
             .map_err(|e| CdcError::io(&path, e))?;
         let mut length = acknowledged;
-        if acknowledged == 0 && self.format == ExportFormat::Csv {
+        if acknowledged == 0 && matches!(self.format, ExportFormat::Csv | ExportFormat::CsvEpoch) {
             let mut w = csv::Writer::from_writer(Vec::new());
             w.write_record(t.columns.iter().map(|c| c.name.as_str()))
                 .map_err(|e| CdcError::io(&path, std::io::Error::other(e)))?;
@@ -253,8 +258,14 @@ impl ChunkSink for ExportSink {
                     buf.push(b'\n');
                 }
             }
-            ExportFormat::Csv => {
-                encode::write_csv_rows(&mut buf, &t.columns, std::mem::take(&mut chunk.rows));
+            ExportFormat::Csv | ExportFormat::CsvEpoch => {
+                let times = if self.format == ExportFormat::CsvEpoch {
+                    encode::CsvTimes::Epoch
+                } else {
+                    encode::CsvTimes::Iso
+                };
+                let rows = std::mem::take(&mut chunk.rows);
+                encode::write_csv_rows_with(&mut buf, &t.columns, rows, times);
             }
             // Parquet chunks went to the Parquet writer at the top.
             ExportFormat::Parquet => {}

@@ -13,7 +13,7 @@ pub use publisher::SPILL_DIR;
 pub mod records;
 mod signals;
 pub mod status;
-mod throttle;
+pub mod throttle;
 
 #[cfg(test)]
 mod bound_tests;

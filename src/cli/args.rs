@@ -99,8 +99,10 @@ Examples:\n  oracle-cdc -c settings.yaml capture\n  oracle-cdc --set cdc.databas
     /// One-off snapshot_only export of tables to files
     #[command(
         long_about = "Export the captured tables to files once (snapshot_only): one file per table, named after it \
-(PDB.OWNER.TABLE.jsonl or .csv), read in chunks AS OF SCN, several chunks in parallel. JSON lines hold one \
-object per row (--records: full Debezium-shaped records); CSV has a header row (value encoding: commands/types.md). \
+(PDB.OWNER.TABLE.jsonl, .csv, or .NNNNN.parquet), read in chunks AS OF SCN, several chunks in parallel. JSON lines hold one \
+object per row (--records: full Debezium-shaped records); CSV has a header row, dates and timestamps as ISO-8601 text \
+(--csv-times epoch: epoch integers) and decimals as exact text; Parquet has typed columns (value encoding: commands/types.md). \
+The read throttle cdc.snapshot.max.rows.per.second applies (0: none). \
 A manifest.json lists every chunk's SCN and the row counts. Re-running with the same --out resumes where it \
 stopped, re-reading only chunks that were not yet written; Ctrl-C stops cleanly with the offsets saved.\n\n\
 Examples:\n  oracle-cdc snapshot --out export/ --format csv\n  oracle-cdc snapshot --tables PDB1.HR.EMPLOYEES --records",
@@ -218,6 +220,16 @@ pub struct SnapshotArgs {
     /// JSON lines of full records (Debezium envelope, op r) instead of plain rows
     #[arg(long, conflicts_with = "format")]
     pub records: bool,
+    /// CSV: DATE and TIMESTAMP cells as ISO-8601 text (iso: 2024-02-14T10:58:02.202590) or as
+    /// epoch milli-/micro-/nanoseconds like records (epoch)
+    #[arg(long, value_enum, default_value_t = CsvTimesArg::Iso, value_name = "HOW")]
+    pub csv_times: CsvTimesArg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CsvTimesArg {
+    Iso,
+    Epoch,
 }
 
 #[derive(Debug, Args)]
@@ -349,7 +361,8 @@ Example:\n  oracle-cdc emulator workload demo-db --transactions 500 --rate 200 -
     /// Print a table's rows as of an SCN
     #[command(
         long_about = "Print a table's rows as of an SCN (default: now), one JSON object per row with values in the \
-same encoding the records use, or CSV with a header row.\n\n\
+same encoding the records use, or CSV with a header row (as snapshot --format csv writes it: dates and timestamps as \
+ISO-8601 text).\n\n\
 Example:\n  oracle-cdc emulator dump demo-db --table PDB1.HR.EMP --scn 1000250",
         after_long_help = EXIT_CODES
     )]
@@ -641,6 +654,11 @@ pub struct SignalSendArgs {
     /// With --wait: give up after this many seconds (CDC-8106)
     #[arg(long, default_value_t = 600, value_name = "SECONDS")]
     pub timeout: u64,
+
+    /// The state directory to signal (default: cdc.state.dir); a running export's --out
+    /// directory takes set-throttle
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]

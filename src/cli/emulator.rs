@@ -256,7 +256,8 @@ fn dump(a: EmulatorDumpArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::
                     columns
                         .iter()
                         .zip(&row.values)
-                        .map(|(c, v)| encode::to_csv(v, &c.data_type)),
+                        // As CSV exports write them: times as ISO-8601 text.
+                        .map(|(c, v)| encode::to_csv_iso(v, &c.data_type)),
                 );
                 w.write_record(&rec)?;
             }

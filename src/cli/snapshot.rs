@@ -1,6 +1,8 @@
 //! `oracle-cdc snapshot` and `oracle-cdc plan-chunks`.
 
-use super::args::{ExportFormatArg, GlobalArgs, PlanChunksArgs, SnapshotArgs, TableFormat};
+use super::args::{
+    CsvTimesArg, ExportFormatArg, GlobalArgs, PlanChunksArgs, SnapshotArgs, TableFormat,
+};
 use super::progress::SnapshotProgress;
 use super::Printer;
 use crate::errors::CdcError;
@@ -64,6 +66,9 @@ pub fn snapshot(
     let (db, decisions) = resolve(connector.as_ref(), &settings, &only)?;
     let format = match (a.records, a.format) {
         (true, _) => ExportFormat::Records,
+        (false, ExportFormatArg::Csv) if a.csv_times == CsvTimesArg::Epoch => {
+            ExportFormat::CsvEpoch
+        }
         (false, ExportFormatArg::Csv) => ExportFormat::Csv,
         (false, ExportFormatArg::Jsonl) => ExportFormat::Jsonl,
         (false, ExportFormatArg::Parquet) => ExportFormat::Parquet,
@@ -147,6 +152,8 @@ pub fn snapshot(
         };
         let stop = stop_flag();
         let mut state = offsets.snapshot.clone().unwrap_or_default();
+        // The read throttle and its set-throttle signal (from --out's spool).
+        let mut paced = crate::export::Paced::new(&mut sink, &settings, &a.out, &ops);
         let outcome = run.run(
             &decisions,
             &mut state,
@@ -154,9 +161,16 @@ pub fn snapshot(
                 offsets.snapshot = Some(st.clone());
                 offsets.save(&offsets_path)
             },
-            &mut sink,
+            &mut paced,
             &|| stop.load(Ordering::SeqCst),
         );
+        if !paced.waited.is_zero() {
+            tracing::info!(
+                "the read throttle held the export back {:.1}s",
+                paced.waited.as_secs_f64()
+            );
+        }
+        drop(paced);
         offsets.snapshot = Some(state);
         progress.finish();
         if outcome? == Outcome::Stopped {

@@ -227,9 +227,12 @@ pub fn problems(o: &Offsets) -> Vec<String> {
         }
     }
     if let Some(e) = &o.export {
-        if !matches!(e.format.as_str(), "jsonl" | "csv" | "records" | "parquet") {
+        if !matches!(
+            e.format.as_str(),
+            "jsonl" | "csv" | "csv-epoch" | "records" | "parquet"
+        ) {
             out.push(format!(
-                "export.format `{}` is not jsonl, csv, records or parquet",
+                "export.format `{}` is not jsonl, csv, csv-epoch, records or parquet",
                 e.format
             ));
         }
