@@ -684,11 +684,26 @@ is validated (tables captured by the settings; an SCN within the retained logs w
 else a warning); a change that would skip data — changes never published, snapshot rows never read — is refused \
 unless --force is given, and the warning names what is lost. Then a timestamped backup (offsets.json.bak-…) is \
 written, the new offsets are written atomically, and the diff is printed. --dry-run prints the diff and writes \
-nothing. --interactive opens the JSON in $EDITOR (or $VISUAL) instead of an operation.\n\n\
-Examples:\n  oracle-cdc offsets edit set-scn 1000500 --dry-run\n  oracle-cdc offsets edit --interactive",
+nothing. --interactive opens the JSON in $EDITOR (or $VISUAL) instead of an operation; `apply FILE|-` takes an \
+edited document from a file or stdin, checked the same way.\n\n\
+Examples:\n  oracle-cdc offsets edit set-scn 1000500 --dry-run\n  oracle-cdc offsets edit --interactive\n  \
+oracle-cdc offsets edit apply edited.json --dry-run",
         after_long_help = OFFSETS_EDIT_EXIT_CODES
     )]
     Edit(OffsetsEditArgs),
+
+    /// Forget every position, so the next start is a first start (with the safety of an edit)
+    #[command(
+        long_about = "Reset the offsets: keep only the database they belong to (and an export's format and \
+tables), so the next start is a first start: capture takes the snapshot cdc.snapshot.mode asks for and streams \
+from there, an export starts over. Like Kafka Connect's DELETE of a connector's offsets, with the safety of every \
+edit: refused while a capture holds the state directory, what it skips (changes never published, a sink position \
+dropped) needs --force and is named, a timestamped backup, an atomic write, the diff printed; --dry-run shows it \
+only. To undo, `offsets edit apply` the backup.\n\n\
+Examples:\n  oracle-cdc offsets reset --dry-run\n  oracle-cdc offsets reset --force",
+        after_long_help = OFFSETS_EDIT_EXIT_CODES
+    )]
+    Reset(OffsetsResetArgs),
 }
 
 pub const OFFSETS_INSPECT_EXIT_CODES: &str = "Exit codes:\n  0  success (also when the database is unreachable, or there are no offsets yet)\n  1  damaged or newer offsets (CDC-7002, CDC-7003), offsets of another database than the reachable one (CDC-7001), I/O\n  2  usage or settings error";
@@ -741,7 +756,7 @@ committed exactly at SCN (a poison transaction) and publishes the others there. 
 again; moving forward skips them and needs --force. With the database reachable, SCN must be within the \
 retained redo logs and not after the current SCN. With no offsets yet (and the database reachable) it starts \
 them, so the first start streams from SCN.\n\n\
-Examples:\n  oracle-cdc offsets edit set-scn 1000500 --dry-run\n  oracle-cdc offsets edit set-scn 1000812 --skip-xid 0A001B00C3010000 --force",
+Examples:\n  oracle-cdc offsets edit set-scn 1000500 --dry-run\n  oracle-cdc offsets edit set-scn 1000812 --skip-xid 0a001b00c3010000 --force",
         after_long_help = OFFSETS_EDIT_EXIT_CODES
     )]
     SetScn(SetScnArgs),
@@ -786,6 +801,19 @@ Example:\n  oracle-cdc offsets edit drop-signal sig-42 --force",
     )]
     DropSignal(OffsetsSignalArg),
 
+    /// Replace the offsets with an edited offsets document from a file or stdin
+    #[command(
+        long_about = "Replace the stored offsets with the offsets document in FILE (or on stdin with `-`), for \
+scripted recovery: `offsets inspect --format json`'s offsets object, or a copy of offsets.json, edited with jq or \
+a script. It is checked exactly as an --interactive edit is (valid offsets of this format, no unknown fields, the \
+same database, tables captured by the settings), weighed for what it would skip (--force), diffed, backed up and \
+written atomically; --dry-run shows the diff only.\n\n\
+Examples:\n  oracle-cdc offsets edit apply fixed-offsets.json --dry-run\n  \
+jq '.stream.commit_scn = 1000812' state/offsets.json | oracle-cdc offsets edit apply - --force",
+        after_long_help = OFFSETS_EDIT_EXIT_CODES
+    )]
+    Apply(OffsetsApplyArgs),
+
     /// Set the file sink's acknowledged length (a position capture refused, CDC-7010)
     #[command(
         long_about = "Set how much of the file sink's current segment (cdc.sink.dir) counts as acknowledged: BYTES must end on a record (0, or just after a newline) and be within the segment; the record count is counted again from the segments. Capture cuts everything after it on the next start: a length before the stored one cuts acknowledged records and needs --force; a later one keeps records that streaming may publish again. --segment names another segment (segment-NNNNNN.jsonl); later segments are removed on the next start.\n\n\
@@ -793,6 +821,29 @@ Example:\n  oracle-cdc offsets edit set-sink 16384",
         after_long_help = OFFSETS_EDIT_EXIT_CODES
     )]
     SetSink(SetSinkArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct OffsetsApplyArgs {
+    /// The edited offsets document (JSON), or `-` for stdin
+    #[arg(value_name = "FILE|-")]
+    pub file: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct OffsetsResetArgs {
+    /// Print the diff and what would be skipped; write nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Write a reset that skips data (the warning names what is lost)
+    #[arg(long)]
+    pub force: bool,
+    /// Directory holding offsets.json (default: cdc.state.dir; an export's --out directory works too)
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// Do not connect to the database (no DBID check; a warning says so)
+    #[arg(long)]
+    pub offline: bool,
 }
 
 #[derive(Debug, Args)]
@@ -813,7 +864,7 @@ pub struct SetScnArgs {
     /// Restart mining at this SCN (at most SCN; default: SCN, or the stored resume SCN when older)
     #[arg(long, value_name = "SCN")]
     pub resume_scn: Option<u64>,
-    /// Leave out this transaction (16 hex digits, as V$LOGMNR_CONTENTS.XID) that committed at SCN; repeatable
+    /// Leave out this transaction (16 hex digits, as V$LOGMNR_CONTENTS.XID; stored in lower case, as records carry it) that committed at SCN; repeatable
     #[arg(long, value_name = "XID", value_delimiter = ',')]
     pub skip_xid: Vec<String>,
 }

@@ -146,7 +146,7 @@ pub fn problems(o: &Offsets) -> Vec<String> {
                     "stream.commit_xids: `{x}` is not a transaction id (16 hex digits)"
                 ));
             }
-            if !seen.insert(x.to_ascii_uppercase()) {
+            if !seen.insert(x.to_ascii_lowercase()) {
                 out.push(format!("stream.commit_xids: {x} is listed twice"));
             }
         }
@@ -319,7 +319,7 @@ mod tests {
         o.stream = Some(StreamPosition {
             resume_scn: 100,
             commit_scn: 120,
-            commit_xids: vec!["0A001B00C3010000".into()],
+            commit_xids: vec!["0a001b00c3010000".into()],
             threads: BTreeMap::from([(1, 120)]),
         });
         o
