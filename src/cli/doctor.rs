@@ -5,7 +5,7 @@ use super::args::{
     DoctorArgs, GlobalArgs, TableFormat, DOCTOR_ABOUT, DOCTOR_EXIT_CODES, DOCTOR_LONG_ABOUT,
 };
 use super::Printer;
-use crate::doctor::{self, Area, Report, Selection, Severity};
+use crate::doctor::{self, Area, CheckResult, Report, Selection, Severity};
 use crate::errors::CdcError;
 use clap::Parser;
 use comfy_table::{Attribute, Cell, Color};
@@ -94,10 +94,13 @@ pub fn run(a: DoctorArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::Res
     Ok(ExitCode::from(code))
 }
 
-/// The report for programs: the same content as the tables.
+/// The report for programs: the same content as the tables, with what produced it and when.
 pub fn to_json(report: &Report, strict: bool) -> serde_json::Value {
     json!({
+        "tool": { "name": "oracle-cdc", "version": env!("CARGO_PKG_VERSION") },
+        "checked_at": report.checked_at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         "target": report.target,
+        "database": report.database,
         "summary": report.summary(),
         "strict": strict,
         "exit_code": report.exit_code(strict),
@@ -133,7 +136,7 @@ fn print_tables(report: &Report, strict: bool, printer: &Printer) -> std::io::Re
                     Cell::new(r.id),
                     severity_cell(r.severity),
                     Cell::new(details),
-                    Cell::new(r.fix.clone().unwrap_or_default()),
+                    Cell::new(fix_kinds(r)),
                 ]
             })
             .collect();
@@ -142,6 +145,10 @@ fn print_tables(report: &Report, strict: bool, printer: &Printer) -> std::io::Re
             .map(Cell::new)
             .collect();
         printer.styled_table(header, rows)?;
+        // Fixes go below the table, unwrapped, so each block can be copied whole.
+        for line in fix_blocks(&results) {
+            printer.line(&line)?;
+        }
     }
     let s = report.summary();
     let mut parts = vec![
@@ -164,6 +171,63 @@ fn print_tables(report: &Report, strict: bool, printer: &Printer) -> std::io::Re
         _ => "not ready: fix the FAIL rows first".to_string(),
     };
     printer.line(&format!("summary: {} — {verdict}", parts.join(", ")))
+}
+
+/// What the fix column says: which blocks below the table hold the fix.
+fn fix_kinds(r: &CheckResult) -> String {
+    let kinds: Vec<&str> = [
+        (r.fix_sql.is_some(), "SQL"),
+        (r.fix_settings.is_some(), "settings"),
+        (r.fix_steps.is_some(), "steps"),
+    ]
+    .into_iter()
+    .filter_map(|(has, kind)| has.then_some(kind))
+    .collect();
+    if kinds.is_empty() {
+        String::new()
+    } else {
+        format!("{} below", kinds.join(", "))
+    }
+}
+
+/// The fixes of `results`, as blocks to copy: SQL under a `--` heading, settings lines under a
+/// `#` heading (each heading a comment of its own language, so copying it along is harmless),
+/// steps as a list. Every block is preceded by a blank line.
+pub fn fix_blocks(results: &[&CheckResult]) -> Vec<String> {
+    let mut out = Vec::new();
+    for r in results {
+        let sev = r.severity.as_str();
+        let mut blocks: Vec<(usize, Vec<String>)> = Vec::new();
+        // In the order the fix gives them (the first alternative first).
+        let at = |part: &str| {
+            let first = part.lines().next().unwrap_or_default();
+            r.fix.as_deref().and_then(|f| f.find(first)).unwrap_or(0)
+        };
+        if let Some(sql) = &r.fix_sql {
+            let mut b = vec![format!("-- fix {} ({sev}): SQL, as a DBA", r.id)];
+            b.extend(sql.lines().map(str::to_string));
+            blocks.push((at(sql), b));
+        }
+        if let Some(settings) = &r.fix_settings {
+            let mut b = vec![format!("# fix {} ({sev}): settings file lines", r.id)];
+            b.extend(settings.lines().map(str::to_string));
+            blocks.push((at(settings), b));
+        }
+        if let Some(steps) = &r.fix_steps {
+            let mut b = vec![format!("fix {} ({sev}):", r.id)];
+            b.extend(steps.lines().map(|l| format!("  - {l}")));
+            blocks.push((at(steps), b));
+        }
+        blocks.sort_by_key(|(at, _)| *at);
+        for (_, b) in blocks {
+            out.push(String::new());
+            out.extend(b);
+        }
+    }
+    if !out.is_empty() {
+        out.push(String::new());
+    }
+    out
 }
 
 /// A summary count, coloured by its severity when it is not zero and colour is on.
