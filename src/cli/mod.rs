@@ -7,6 +7,7 @@ pub mod docs;
 pub mod doctor;
 mod emulator;
 mod explain;
+mod live;
 mod offsets;
 mod printer;
 mod progress;

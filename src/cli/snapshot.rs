@@ -3,7 +3,7 @@
 use super::args::{
     CsvTimesArg, ExportFormatArg, GlobalArgs, PlanChunksArgs, SnapshotArgs, TableFormat,
 };
-use super::progress::SnapshotProgress;
+use super::progress::{SnapshotProgress, Spinner};
 use super::Printer;
 use crate::errors::CdcError;
 use crate::export::{
@@ -31,15 +31,27 @@ fn parse_tables(list: &[String]) -> Result<Vec<TableName>, CdcError> {
         .collect()
 }
 
-fn resolve(
-    connector: &dyn Connector,
+/// Open the database of the settings and resolve the tables to read, saying so on a spinner
+/// (opening a large emulated database, or connecting to Oracle, can take a while).
+fn open_and_resolve(
     settings: &crate::settings::Settings,
     only: &[TableName],
-) -> anyhow::Result<(crate::source::model::DatabaseInfo, Vec<Decision>)> {
+    quiet: bool,
+) -> anyhow::Result<(
+    Box<dyn Connector>,
+    crate::source::model::DatabaseInfo,
+    Vec<Decision>,
+)> {
+    let spinner = Spinner::new(quiet, "opening the database");
+    let connector = source::open(settings)?;
+    spinner.say(&format!("connecting to {}", connector.describe()));
     let mut s = connector.connect()?;
     let db = s.database()?;
+    spinner.say(&format!("reading the catalog of {}", db.name));
     let tables = s.tables()?;
-    Ok((db, target::resolve(settings, tables, only)?))
+    spinner.say(&format!("planning {} tables", tables.len()));
+    let decisions = target::resolve(settings, tables, only)?;
+    Ok((connector, db, decisions))
 }
 
 /// Ctrl-C asks the snapshot to stop after the chunks in flight; a second one exits at once.
@@ -61,9 +73,8 @@ pub fn snapshot(
     printer: &Printer,
 ) -> anyhow::Result<ExitCode> {
     let settings = super::load_settings(global)?;
-    let connector = source::open(&settings)?;
     let only = parse_tables(&a.tables)?;
-    let (db, decisions) = resolve(connector.as_ref(), &settings, &only)?;
+    let (connector, db, decisions) = open_and_resolve(&settings, &only, printer.quiet)?;
     let format = match (a.records, a.format) {
         (true, _) => ExportFormat::Records,
         (false, ExportFormatArg::Csv) if a.csv_times == CsvTimesArg::Epoch => {
@@ -140,7 +151,7 @@ pub fn snapshot(
         }
         let ops = OpsLog::to_file(&a.out.join(OPS_FILE))?;
         let metrics = Arc::new(Mutex::new(SnapshotMetrics::default()));
-        let progress = SnapshotProgress::new(printer.quiet, captured.len() as u64);
+        let progress = SnapshotProgress::new(printer.quiet);
         let run = Snapshot {
             connector: connector.as_ref(),
             settings: &settings,
@@ -191,6 +202,14 @@ pub fn snapshot(
         finish_export(&a.out, &mut offsets, &decisions, &mut sink, None)?;
     }
     summary(&offsets, &sink, printer)?;
+    if let Some(state) = &offsets.snapshot {
+        printer.outcome(&super::live::export_line(
+            state.records,
+            state.order.len(),
+            format.name(),
+            &a.out,
+        ))?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -360,9 +379,8 @@ pub fn plan_chunks(
     printer: &Printer,
 ) -> anyhow::Result<ExitCode> {
     let settings = super::load_settings(global)?;
-    let connector = source::open(&settings)?;
     let only = parse_tables(&a.tables)?;
-    let (_db, decisions) = resolve(connector.as_ref(), &settings, &only)?;
+    let (connector, _db, decisions) = open_and_resolve(&settings, &only, printer.quiet)?;
     let mut session = connector.connect()?;
     let mut plans = Vec::new();
     for d in &decisions {
