@@ -70,6 +70,12 @@ _oracle__cdc() {
             oracle__cdc__subcmd__offsets,inspect)
                 cmd="oracle__cdc__subcmd__offsets__subcmd__inspect"
                 ;;
+            oracle__cdc__subcmd__offsets,reset)
+                cmd="oracle__cdc__subcmd__offsets__subcmd__reset"
+                ;;
+            oracle__cdc__subcmd__offsets__subcmd__edit,apply)
+                cmd="oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__apply"
+                ;;
             oracle__cdc__subcmd__offsets__subcmd__edit,drop-signal)
                 cmd="oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__drop__subcmd__signal"
                 ;;
@@ -636,7 +642,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets)
-            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version inspect edit"
+            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version inspect edit reset"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -666,8 +672,42 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit)
-            opts="-i -c -q -v -h -V --interactive --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version set-scn reset-table mark-done forget-table drop-signal set-sink"
+            opts="-i -c -q -v -h -V --interactive --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version set-scn reset-table mark-done forget-table drop-signal apply set-sink"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__apply)
+            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -953,6 +993,40 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        oracle__cdc__subcmd__offsets__subcmd__reset)
+            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         oracle__cdc__subcmd__plan__subcmd__chunks)
             opts="-c -q -v -h -V --tables --format --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1022,7 +1096,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__signal__subcmd__send)
-            opts="-c -q -v -h -V --tables --filter --type --rows-per-second --id --channel --wait --timeout --config --set --quiet --verbose --color --print-settings --help --version execute-snapshot pause-snapshot resume-snapshot stop-snapshot set-throttle"
+            opts="-c -q -v -h -V --tables --filter --type --rows-per-second --id --channel --wait --timeout --dir --config --set --quiet --verbose --color --print-settings --help --version execute-snapshot pause-snapshot resume-snapshot stop-snapshot set-throttle"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1056,6 +1130,10 @@ _oracle__cdc() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1080,7 +1158,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__snapshot)
-            opts="-c -q -v -h -V --tables --out --format --records --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --tables --out --format --records --csv-times --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1096,6 +1174,10 @@ _oracle__cdc() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "jsonl csv parquet" -- "${cur}"))
+                    return 0
+                    ;;
+                --csv-times)
+                    COMPREPLY=($(compgen -W "iso epoch" -- "${cur}"))
                     return 0
                     ;;
                 --config)

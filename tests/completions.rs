@@ -1,7 +1,9 @@
 //! The committed completion scripts complete at every level. Bash is run for real: the script is
 //! sourced, the function `complete -p` registered is called with the words of a command line,
-//! and COMPREPLY is what a TAB would offer. zsh, fish and PowerShell are not installed on the
-//! project's machines: their generated text is checked for the same completions instead.
+//! and COMPREPLY is what a TAB would offer. fish (`complete -C`) and zsh (TAB typed into an
+//! interactive zsh in tmux) are run for real where they are installed, and the tests say they
+//! are skipped where not; PowerShell is not installed on the project's machines: its generated
+//! text is checked for the same completions instead.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -140,4 +142,167 @@ fn zsh_fish_and_powershell_scripts_complete_subcommand_options() {
         .nth(1)
         .expect("PowerShell: an offsets edit set-scn block");
     assert!(block[..block.find('}').unwrap_or(block.len())].contains("'--skip-xid'"));
+}
+
+fn installed(program: &str) -> bool {
+    Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// What fish offers for `line` (`complete -C`, the words before the cursor), names only.
+fn fish_complete(bin: &str, line: &str) -> Vec<String> {
+    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("completions")
+        .join(format!("{bin}.fish"));
+    let out = Command::new("fish")
+        .arg("--no-config")
+        .arg("-c")
+        .arg(format!(
+            "source '{}'; or exit 3; complete -C '{line}'",
+            file.display()
+        ))
+        .output()
+        .expect("fish runs");
+    assert!(out.status.success(), "fish: {out:?}");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.split('\t').next().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn fish_completes_at_every_level() {
+    if !installed("fish") {
+        eprintln!("skipped: fish is not installed (the fish script's text is checked above)");
+        return;
+    }
+    let formats = fish_complete("oracle-cdc", "oracle-cdc snapshot --format ");
+    assert_eq!(formats, ["csv", "jsonl", "parquet"]);
+    let emulator = fish_complete("oracle-cdc", "oracle-cdc emulator ");
+    for c in ["init", "workload", "dump", "status"] {
+        assert!(emulator.contains(&c.to_string()), "{c}: {emulator:?}");
+    }
+    // Three levels down: clap_complete's fish script stopped at two (`--skip-xid` was never
+    // offered, and `edit`'s commands were offered again after `set-scn`).
+    assert_eq!(
+        fish_complete("oracle-cdc", "oracle-cdc offsets edit set-scn --sk"),
+        ["--skip-xid"]
+    );
+    let after = fish_complete("oracle-cdc", "oracle-cdc offsets edit set-scn ");
+    assert!(!after.contains(&"mark-done".to_string()), "{after:?}");
+    let apply = fish_complete("oracle-cdc", "oracle-cdc offsets edit apply --");
+    assert!(apply.contains(&"--dry-run".to_string()), "{apply:?}");
+    assert!(
+        !apply.contains(&"--interactive".to_string()),
+        "edit's own option: {apply:?}"
+    );
+    let edit = fish_complete("oracle-cdc", "oracle-cdc offsets edit --");
+    assert!(edit.contains(&"--interactive".to_string()), "{edit:?}");
+    assert_eq!(
+        fish_complete("oracle-cdc", "oracle-cdc signal send --channel "),
+        ["file", "source"]
+    );
+    assert_eq!(
+        fish_complete("oracle-cdc", "oracle-cdc capture --color "),
+        ["always", "auto", "never"]
+    );
+    assert_eq!(
+        fish_complete("oracle-cdc-doctor", "oracle-cdc-doctor --fail-on "),
+        ["fail", "warn"]
+    );
+}
+
+/// A tmux server of this test alone, on its own socket, killed when dropped.
+struct Tmux(String);
+
+impl Tmux {
+    fn run(&self, args: &[&str]) -> std::process::Output {
+        Command::new("tmux")
+            .args(["-L", &self.0, "-f", "/dev/null"])
+            .args(args)
+            .output()
+            .expect("tmux runs")
+    }
+
+    fn screen(&self) -> String {
+        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "z"]).stdout).to_string()
+    }
+
+    /// Type `line`, press TAB, and return the screen once it shows `expect` (or after 10 s).
+    fn tab(&self, line: &str, expect: &str) -> String {
+        self.run(&["send-keys", "-t", "z", "C-u", "clear", "Enter"]);
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        self.run(&["send-keys", "-t", "z", "-l", line]);
+        self.run(&["send-keys", "-t", "z", "Tab"]);
+        let start = std::time::Instant::now();
+        loop {
+            let s = self.screen();
+            if s.contains(expect) || start.elapsed() > std::time::Duration::from_secs(10) {
+                return s;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-L", &self.0, "kill-server"])
+            .output();
+    }
+}
+
+#[test]
+fn zsh_completes_at_every_level() {
+    if !installed("zsh") || !installed("tmux") {
+        eprintln!(
+            "skipped: zsh or tmux is not installed (zsh is driven through a terminal in tmux; the zsh script's text is checked above)"
+        );
+        return;
+    }
+    let completions = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("completions");
+    let tmux = Tmux(format!("oracle-cdc-zsh-{}", std::process::id()));
+    let out = tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "z",
+        "-x",
+        "200",
+        "-y",
+        "40",
+        "env",
+        "-i",
+        "TERM=xterm",
+        "HOME=/nonexistent",
+        "PATH=/usr/bin:/bin",
+        "zsh",
+        "-f",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let setup = format!(
+        "PS1='%% '; fpath=('{}' $fpath); autoload -U compinit; compinit -u -D; zstyle ':completion:*' list-prompt ''",
+        completions.display()
+    );
+    tmux.run(&["send-keys", "-t", "z", "-l", &setup]);
+    tmux.run(&["send-keys", "-t", "z", "Enter"]);
+    let s = tmux.tab("oracle-cdc snapshot --format ", "parquet");
+    for v in ["jsonl", "csv", "parquet"] {
+        assert!(s.contains(v), "zsh snapshot --format <TAB>:\n{s}");
+    }
+    let s = tmux.tab("oracle-cdc emulator ", "workload");
+    for c in ["init", "workload", "dump", "status"] {
+        assert!(s.contains(c), "zsh emulator <TAB>:\n{s}");
+    }
+    let s = tmux.tab("oracle-cdc offsets edit set-scn --sk", "--skip-xid");
+    assert!(
+        s.contains("% oracle-cdc offsets edit set-scn --skip-xid"),
+        "{s}"
+    );
+    let s = tmux.tab("oracle-cdc-doctor --fail-on ", "warn");
+    assert!(s.contains("warn") && s.contains("fail"), "{s}");
 }

@@ -25,10 +25,109 @@ pub fn completion(shell: Shell, bin: &str) -> Vec<u8> {
     let mut cmd = command(bin);
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut cmd, bin, &mut out);
-    if shell == Shell::Bash {
-        out = fix_bash_names(&out, bin);
+    match shell {
+        Shell::Bash => out = fix_bash_names(&out, bin),
+        Shell::Fish => out = fix_fish_depth(&out, &command(bin), bin),
+        _ => {}
     }
     out
+}
+
+/// clap_complete's fish script stops at two levels of subcommands (its generator says so, and
+/// clap issue #5975 is still open): `offsets edit set-scn --<TAB>` offered `edit`'s options and
+/// its commands again, never `--skip-xid`. For every command with subcommands two levels down,
+/// its lines are made to stop once one of its subcommands is on the line, and each
+/// subcommand's own options are added under the full chain of commands. `tests/completions.rs`
+/// completes in a real fish when one is installed.
+fn fix_fish_depth(script: &[u8], root: &clap::Command, bin: &str) -> Vec<u8> {
+    let mut text = String::from_utf8_lossy(script).to_string();
+    let using = format!("__fish_{}_using_subcommand", bin.replace('-', "_"));
+    if !text.contains(&using) {
+        return script.to_vec();
+    }
+    let mut root = root.clone();
+    root.build();
+    let mut added = String::new();
+    for first in root.get_subcommands() {
+        for second in first.get_subcommands() {
+            let children: Vec<&clap::Command> = second
+                .get_subcommands()
+                .filter(|c| c.get_name() != "help")
+                .collect();
+            if children.is_empty() {
+                continue;
+            }
+            let names: Vec<&str> = children.iter().map(|c| c.get_name()).collect();
+            let at_second = format!(
+                "{using} {}; and __fish_seen_subcommand_from {}",
+                first.get_name(),
+                second.get_name()
+            );
+            text = text.replace(
+                &format!("-n \"{at_second}\""),
+                &format!(
+                    "-n \"{at_second}; and not __fish_seen_subcommand_from {}\"",
+                    names.join(" ")
+                ),
+            );
+            for third in children {
+                let cond = format!(
+                    "{at_second}; and __fish_seen_subcommand_from {}",
+                    third.get_name()
+                );
+                for arg in third.get_arguments().filter(|a| !a.is_hide_set()) {
+                    if let Some(line) = fish_option(bin, &cond, arg) {
+                        added.push_str(&line);
+                        added.push('\n');
+                    }
+                }
+            }
+        }
+    }
+    text.push_str(&added);
+    text.into_bytes()
+}
+
+/// One `complete` line for an option (positional arguments are left to fish's file names).
+fn fish_option(bin: &str, cond: &str, arg: &clap::Arg) -> Option<String> {
+    let long = arg.get_long();
+    let short = arg.get_short();
+    if long.is_none() && short.is_none() {
+        return None;
+    }
+    let mut line = format!("complete -c {bin} -n \"{cond}\"");
+    if let Some(s) = short {
+        line.push_str(&format!(" -s {s}"));
+    }
+    if let Some(l) = long {
+        line.push_str(&format!(" -l {l}"));
+    }
+    if let Some(help) = arg.get_help() {
+        let help = help.to_string();
+        let first = help.lines().next().unwrap_or_default();
+        line.push_str(&format!(
+            " -d '{}'",
+            first.replace('\\', "\\\\").replace('\'', "\\'")
+        ));
+    }
+    if arg.get_action().takes_values() {
+        line.push_str(" -r");
+        let values: Vec<String> = arg
+            .get_possible_values()
+            .iter()
+            .filter(|v| !v.is_hide_set())
+            .map(|v| v.get_name().to_string())
+            .collect();
+        if !values.is_empty() {
+            line.push_str(&format!(" -f -a \"{}\"", values.join(" ")));
+        } else if matches!(
+            arg.get_value_hint(),
+            clap::ValueHint::AnyPath | clap::ValueHint::FilePath | clap::ValueHint::DirPath
+        ) {
+            line.push_str(" -F");
+        }
+    }
+    Some(line)
 }
 
 /// clap_complete's bash script names each subcommand's state after the binary twice over: the
