@@ -252,8 +252,10 @@ archive destinations, redo log sizes and switch rate, retained logs vs the store
 logging; the grants each configured feature needs (and no more); undo retention vs the longest chunk read; the \
 captured tables (keys, row movement, index-organised tables, column types, name lengths, LOBs, size); and \
 settings that contradict the database or the stored offsets. Each check has a stable id, a severity (PASS, WARN, \
-FAIL, SKIP), what was found, why it matters and the exact fix (SQL or a setting). Read-only: nothing is written \
-to the database. The same command is installed as `oracle-cdc-doctor`.\n\n\
+FAIL, SKIP), what was found, the objects it is about, why it matters and the exact fix: SQL to run as a DBA, \
+settings lines and steps, printed as blocks to copy below each area's table (--format json: fix_sql, \
+fix_settings, fix_steps, with the tool version, the time and the database's name and DBID). Read-only: nothing \
+is written to the database. The same command is installed as `oracle-cdc-doctor`.\n\n\
 Examples:\n  oracle-cdc -c settings.yaml doctor\n  oracle-cdc doctor --check redo --check privileges.logmining --format json\n  \
 oracle-cdc-doctor -c settings.yaml --fail-on warn --skip tables.lob";
 
