@@ -229,10 +229,11 @@ fn the_table_prints_each_fix_below_it_as_a_block_to_copy() {
         "{text}"
     );
     assert!(text.contains("SQL below"), "{text}");
-    assert!(
-        text.contains("settings, SQL below") || text.contains("SQL, settings below"),
-        "{text}"
-    );
+    // undo.retention's settings line comes first in its fix, so its block does too.
+    assert!(text.contains("settings, SQL below"), "{text}");
+    let settings = text.find("# fix undo.retention (WARN)").unwrap();
+    let sql = text.find("-- fix undo.retention (WARN)").unwrap();
+    assert!(settings < sql, "{text}");
 }
 
 #[test]

@@ -173,16 +173,30 @@ fn print_tables(report: &Report, strict: bool, printer: &Printer) -> std::io::Re
     printer.line(&format!("summary: {} — {verdict}", parts.join(", ")))
 }
 
-/// What the fix column says: which blocks below the table hold the fix.
-fn fix_kinds(r: &CheckResult) -> String {
-    let kinds: Vec<&str> = [
-        (r.fix_sql.is_some(), "SQL"),
-        (r.fix_settings.is_some(), "settings"),
-        (r.fix_steps.is_some(), "steps"),
+/// Where `part` starts in the whole fix: blocks are listed in the order the fix gives them
+/// (the first alternative first).
+fn position(r: &CheckResult, part: &str) -> usize {
+    let first = part.lines().next().unwrap_or_default();
+    r.fix.as_deref().and_then(|f| f.find(first)).unwrap_or(0)
+}
+
+/// The fix's parts that are there, in the fix's order, with the name of each kind.
+fn parts(r: &CheckResult) -> Vec<(&'static str, &str)> {
+    let mut parts: Vec<(&'static str, &str)> = [
+        ("SQL", &r.fix_sql),
+        ("settings", &r.fix_settings),
+        ("steps", &r.fix_steps),
     ]
     .into_iter()
-    .filter_map(|(has, kind)| has.then_some(kind))
+    .filter_map(|(kind, part)| part.as_deref().map(|p| (kind, p)))
     .collect();
+    parts.sort_by_key(|(_, p)| position(r, p));
+    parts
+}
+
+/// What the fix column says: which blocks below the table hold the fix.
+fn fix_kinds(r: &CheckResult) -> String {
+    let kinds: Vec<&str> = parts(r).into_iter().map(|(kind, _)| kind).collect();
     if kinds.is_empty() {
         String::new()
     } else {
@@ -197,31 +211,22 @@ pub fn fix_blocks(results: &[&CheckResult]) -> Vec<String> {
     let mut out = Vec::new();
     for r in results {
         let sev = r.severity.as_str();
-        let mut blocks: Vec<(usize, Vec<String>)> = Vec::new();
-        // In the order the fix gives them (the first alternative first).
-        let at = |part: &str| {
-            let first = part.lines().next().unwrap_or_default();
-            r.fix.as_deref().and_then(|f| f.find(first)).unwrap_or(0)
-        };
-        if let Some(sql) = &r.fix_sql {
-            let mut b = vec![format!("-- fix {} ({sev}): SQL, as a DBA", r.id)];
-            b.extend(sql.lines().map(str::to_string));
-            blocks.push((at(sql), b));
-        }
-        if let Some(settings) = &r.fix_settings {
-            let mut b = vec![format!("# fix {} ({sev}): settings file lines", r.id)];
-            b.extend(settings.lines().map(str::to_string));
-            blocks.push((at(settings), b));
-        }
-        if let Some(steps) = &r.fix_steps {
-            let mut b = vec![format!("fix {} ({sev}):", r.id)];
-            b.extend(steps.lines().map(|l| format!("  - {l}")));
-            blocks.push((at(steps), b));
-        }
-        blocks.sort_by_key(|(at, _)| *at);
-        for (_, b) in blocks {
+        for (kind, part) in parts(r) {
             out.push(String::new());
-            out.extend(b);
+            match kind {
+                "SQL" => {
+                    out.push(format!("-- fix {} ({sev}): SQL, as a DBA", r.id));
+                    out.extend(part.lines().map(str::to_string));
+                }
+                "settings" => {
+                    out.push(format!("# fix {} ({sev}): settings file lines", r.id));
+                    out.extend(part.lines().map(str::to_string));
+                }
+                _ => {
+                    out.push(format!("fix {} ({sev}):", r.id));
+                    out.extend(part.lines().map(|l| format!("  - {l}")));
+                }
+            }
         }
     }
     if !out.is_empty() {
