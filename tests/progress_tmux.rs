@@ -122,12 +122,16 @@ impl Drop for Tmux {
     }
 }
 
-/// Numbers to `N`, durations to `Ns`, an ETA to `ETA …`, spinner frames to `*`, bar fill to
-/// `[bar]`.
+/// Numbers to `N`, durations (and `-`, not known yet) to `Ns`, an ETA to `ETA …`, spinner frames
+/// to `*`, bar fill to `[bar]`.
 fn normalise(line: &str) -> String {
+    // Not known yet (`-`) or a number: which one a look at the screen catches is timing.
     let mut n = normalise_chars(line)
         .replace("NhNmNs", "Ns")
-        .replace("NmNs", "Ns");
+        .replace("NmNs", "Ns")
+        .replace("Nms", "Ns")
+        .replace("mined SCN -", "mined SCN N")
+        .replace("lag -", "lag Ns");
     if let Some(at) = n.find("ETA ") {
         n.truncate(at);
         n.push_str("ETA …");
