@@ -12,7 +12,13 @@ pub fn run(a: CaptureArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::Re
     let settings = super::load_settings(global)?;
     crate::capture::check_source(&settings)?;
     let connector = {
-        let _opening = Spinner::new(printer.quiet, "opening the database");
+        let _opening = Spinner::new(
+            printer.quiet,
+            &format!(
+                "opening {}",
+                crate::settings::redact_url(settings.database_url())
+            ),
+        );
         source::open(&settings)?
     };
     let stop = super::snapshot::stop_flag();

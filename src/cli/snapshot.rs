@@ -42,7 +42,13 @@ fn open_and_resolve(
     crate::source::model::DatabaseInfo,
     Vec<Decision>,
 )> {
-    let spinner = Spinner::new(quiet, "opening the database");
+    let spinner = Spinner::new(
+        quiet,
+        &format!(
+            "opening {}",
+            crate::settings::redact_url(settings.database_url())
+        ),
+    );
     let connector = source::open(settings)?;
     spinner.say(&format!("connecting to {}", connector.describe()));
     let mut s = connector.connect()?;
