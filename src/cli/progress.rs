@@ -40,6 +40,19 @@ pub const TABLE_TEMPLATE: &str =
     "{prefix:>12} [{bar:30}] {human_pos}/~{human_len} rows  {rate}  ETA {eta}";
 pub const TABLE_UNKNOWN_TEMPLATE: &str = "{prefix:>12} {spinner} {human_pos} rows  {rate}";
 
+/// The bars being drawn, if any: a note printed meanwhile goes above them rather than through
+/// them (a line written straight to stderr leaves a stale copy of the bars behind).
+static DRAWING: Mutex<Option<MultiProgress>> = Mutex::new(None);
+
+/// A line for the operator on stderr, above the bars when they are drawn.
+pub fn note(text: &str) {
+    let drawing = DRAWING.lock().ok().and_then(|d| d.clone());
+    match drawing {
+        Some(multi) => multi.suspend(|| eprintln!("{text}")),
+        None => eprintln!("{text}"),
+    }
+}
+
 /// Whether progress is drawn on this terminal: stderr is one and --quiet is not given.
 fn drawn(quiet: bool) -> bool {
     !quiet && std::io::stderr().is_terminal()
@@ -132,6 +145,9 @@ impl SnapshotProgress {
             };
         }
         let multi = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
+        if let Ok(mut d) = DRAWING.lock() {
+            *d = Some(multi.clone());
+        }
         let status = with_status.then(|| {
             let bar = multi.add(ProgressBar::new_spinner());
             bar.set_style(style("{spinner} {msg}"));
@@ -152,6 +168,9 @@ impl SnapshotProgress {
     }
 
     pub fn finish(&self) {
+        if let Ok(mut d) = DRAWING.lock() {
+            *d = None;
+        }
         if let SnapshotProgress::Bars {
             overall,
             tables,

@@ -68,7 +68,7 @@ pub(super) fn stop_flag() -> Arc<AtomicBool> {
         if s.swap(true, Ordering::SeqCst) {
             std::process::exit(130);
         }
-        eprintln!("stopping after the chunks being read; Ctrl-C again to stop at once");
+        super::progress::note("stopping after the chunks being read; Ctrl-C again to stop at once");
     });
     stop
 }
