@@ -41,7 +41,7 @@ Register-ArgumentCompleter -Native -CommandName 'oracle-cdc' -ScriptBlock {
             [CompletionResult]::new('offsets', 'offsets', [CompletionResultType]::ParameterValue, 'Show or change the stored offsets: where capture is, what is left of the snapshot')
             [CompletionResult]::new('signal', 'signal', [CompletionResultType]::ParameterValue, 'Send a signal to a running capture: snapshot tables, pause, resume, stop')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Pre-flight checks of the database, the capture user and the settings')
-            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a CDC-NNNN error code')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a CDC-NNNN error code, or what the tool does with an ORA-NNNNN error')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print man pages')
             break
@@ -75,6 +75,7 @@ Register-ArgumentCompleter -Native -CommandName 'oracle-cdc' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Override one setting; repeatable; wins over the file and the environment')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output')
+            [CompletionResult]::new('--if-missing', '--if-missing', [CompletionResultType]::ParameterName, 'When DIR already holds an emulated database, keep it as it is and succeed (scripts that are run again, like the README''s main job)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace)')
@@ -218,6 +219,7 @@ Register-ArgumentCompleter -Native -CommandName 'oracle-cdc' -ScriptBlock {
             [CompletionResult]::new('--tables', '--tables', [CompletionResultType]::ParameterName, 'Only these captured tables (default: every captured table)')
             [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'Directory of the files, the manifest and the resume state')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'File format')
+            [CompletionResult]::new('--csv-times', '--csv-times', [CompletionResultType]::ParameterName, 'CSV: DATE and TIMESTAMP cells as ISO-8601 text (iso: 2024-02-14T10:58:02.202590) or as epoch milli-/micro-/nanoseconds like records (epoch)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Override one setting; repeatable; wins over the file and the environment')
@@ -268,6 +270,7 @@ Register-ArgumentCompleter -Native -CommandName 'oracle-cdc' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'Show the stored offsets: stream position and lag, snapshot progress, signals, sink')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change the stored offsets: validated, backed up, written atomically, diff shown')
+            [CompletionResult]::new('reset', 'reset', [CompletionResultType]::ParameterValue, 'Forget every position, so the next start is a first start (with the safety of an edit)')
             break
         }
         'oracle-cdc;offsets;inspect' {
@@ -315,12 +318,13 @@ Register-ArgumentCompleter -Native -CommandName 'oracle-cdc' -ScriptBlock {
             [CompletionResult]::new('mark-done', 'mark-done', [CompletionResultType]::ParameterValue, 'Count a table''s snapshot as done without reading the rest of it')
             [CompletionResult]::new('forget-table', 'forget-table', [CompletionResultType]::ParameterValue, 'Remove everything the offsets hold about a table')
             [CompletionResult]::new('drop-signal', 'drop-signal', [CompletionResultType]::ParameterValue, 'Remove a running signal snapshot')
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Replace the offsets with an edited offsets document from a file or stdin')
             [CompletionResult]::new('set-sink', 'set-sink', [CompletionResultType]::ParameterValue, 'Set the file sink''s acknowledged length (a position capture refused, CDC-7010)')
             break
         }
         'oracle-cdc;offsets;edit;set-scn' {
             [CompletionResult]::new('--resume-scn', '--resume-scn', [CompletionResultType]::ParameterName, 'Restart mining at this SCN (at most SCN; default: SCN, or the stored resume SCN when older)')
-            [CompletionResult]::new('--skip-xid', '--skip-xid', [CompletionResultType]::ParameterName, 'Leave out this transaction (16 hex digits, as V$LOGMNR_CONTENTS.XID) that committed at SCN; repeatable')
+            [CompletionResult]::new('--skip-xid', '--skip-xid', [CompletionResultType]::ParameterName, 'Leave out this transaction (16 hex digits, as V$LOGMNR_CONTENTS.XID; stored in lower case, as records carry it) that committed at SCN; repeatable')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Directory holding offsets.json (default: cdc.state.dir; an export''s --out directory works too)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
@@ -420,6 +424,26 @@ Register-ArgumentCompleter -Native -CommandName 'oracle-cdc' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'oracle-cdc;offsets;edit;apply' {
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Directory holding offsets.json (default: cdc.state.dir; an export''s --out directory works too)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Override one setting; repeatable; wins over the file and the environment')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the diff and what would be skipped; write nothing')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Write an edit that skips data (the warning names what is lost)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Do not connect to the database (no DBID or retained-log checks; a warning says so)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace)')
+            [CompletionResult]::new('--print-settings', '--print-settings', [CompletionResultType]::ParameterName, 'Validate the settings, print the effective values (secrets redacted) and exit')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'oracle-cdc;offsets;edit;set-sink' {
             [CompletionResult]::new('--segment', '--segment', [CompletionResultType]::ParameterName, 'The segment (default: the stored one)')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Directory holding offsets.json (default: cdc.state.dir; an export''s --out directory works too)')
@@ -430,6 +454,26 @@ Register-ArgumentCompleter -Native -CommandName 'oracle-cdc' -ScriptBlock {
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the diff and what would be skipped; write nothing')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Write an edit that skips data (the warning names what is lost)')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Do not connect to the database (no DBID or retained-log checks; a warning says so)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace)')
+            [CompletionResult]::new('--print-settings', '--print-settings', [CompletionResultType]::ParameterName, 'Validate the settings, print the effective values (secrets redacted) and exit')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'oracle-cdc;offsets;reset' {
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Directory holding offsets.json (default: cdc.state.dir; an export''s --out directory works too)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Override one setting; repeatable; wins over the file and the environment')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the diff and what would be skipped; write nothing')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Write a reset that skips data (the warning names what is lost)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Do not connect to the database (no DBID check; a warning says so)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace)')
@@ -466,6 +510,7 @@ Register-ArgumentCompleter -Native -CommandName 'oracle-cdc' -ScriptBlock {
             [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'The signal''s id (default: a fresh one); at most 42 characters of letters, digits, - _ . :')
             [CompletionResult]::new('--channel', '--channel', [CompletionResultType]::ParameterName, 'file: the state directory''s spool (no database write); source: a row inserted into the signal table cdc.signal.data.collection (refused on a read-only database)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'With --wait: give up after this many seconds (CDC-8106)')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'The state directory to signal (default: cdc.state.dir); a running export''s --out directory takes set-throttle')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Override one setting; repeatable; wins over the file and the environment')
@@ -486,11 +531,12 @@ Register-ArgumentCompleter -Native -CommandName 'oracle-cdc' -ScriptBlock {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Run only this check or area (repeatable, or comma-separated), e.g. redo or redo.archivelog')
             [CompletionResult]::new('--skip', '--skip', [CompletionResultType]::ParameterName, 'Leave this check or area out (repeatable, or comma-separated; the names --check takes)')
+            [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'The worst result that still exits 0 is the one below this: `fail` (default) exits 1 when a check FAILs, `warn` when one WARNs or FAILs (a CI gate, like DMS''s FailOnAssessmentFailure)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Override one setting; repeatable; wins over the file and the environment')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output')
-            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 1 when a check WARNs, not only when one FAILs')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 1 when a check WARNs, not only when one FAILs (the same as --fail-on warn)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace)')
@@ -508,7 +554,8 @@ Register-ArgumentCompleter -Native -CommandName 'oracle-cdc' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Override one setting; repeatable; wins over the file and the environment')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output')
-            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'List every code with its title')
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'List every code with its title, in code order')
+            [CompletionResult]::new('--oracle', '--oracle', [CompletionResultType]::ParameterName, 'List the Oracle errors (ORA-, DPI-) the tool handles in a way of its own, and the code each becomes')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace)')

@@ -23,7 +23,7 @@ _oracle__cdc__doctor() {
 
     case "${cmd}" in
         oracle__cdc__doctor)
-            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --format --check --skip --strict --help --version"
+            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --format --check --skip --strict --fail-on --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -55,6 +55,10 @@ _oracle__cdc__doctor() {
                     ;;
                 --skip)
                     COMPREPLY=($(compgen -W "connection redo supplemental privileges undo tables settings connection.client connection.login connection.version connection.multitenant connection.role connection.mining redo.archivelog redo.force-logging redo.archive-dest redo.log-size redo.switch-rate redo.retention supplemental.database supplemental.table privileges.catalog privileges.snapshot privileges.logmining privileges.rowid-chunking privileges.multitenant undo.retention tables.selection tables.keys tables.row-movement-rowid tables.iot-key tables.column-types tables.name-length tables.lob tables.estimate settings.mode settings.sessions settings.references settings.memory" -- "${cur}"))
+                    return 0
+                    ;;
+                --fail-on)
+                    COMPREPLY=($(compgen -W "warn fail" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -83,9 +83,11 @@ settings.mode\t''
 settings.sessions\t''
 settings.references\t''
 settings.memory\t''"
+complete -c oracle-cdc-doctor -l fail-on -d 'The worst result that still exits 0 is the one below this: `fail` (default) exits 1 when a check FAILs, `warn` when one WARNs or FAILs (a CI gate, like DMS\'s FailOnAssessmentFailure)' -r -f -a "warn\t''
+fail\t''"
 complete -c oracle-cdc-doctor -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc-doctor -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc-doctor -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
-complete -c oracle-cdc-doctor -l strict -d 'Exit 1 when a check WARNs, not only when one FAILs'
+complete -c oracle-cdc-doctor -l strict -d 'Exit 1 when a check WARNs, not only when one FAILs (the same as --fail-on warn)'
 complete -c oracle-cdc-doctor -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc-doctor -s V -l version -d 'Print version'

@@ -70,6 +70,12 @@ _oracle__cdc() {
             oracle__cdc__subcmd__offsets,inspect)
                 cmd="oracle__cdc__subcmd__offsets__subcmd__inspect"
                 ;;
+            oracle__cdc__subcmd__offsets,reset)
+                cmd="oracle__cdc__subcmd__offsets__subcmd__reset"
+                ;;
+            oracle__cdc__subcmd__offsets__subcmd__edit,apply)
+                cmd="oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__apply"
+                ;;
             oracle__cdc__subcmd__offsets__subcmd__edit,drop-signal)
                 cmd="oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__drop__subcmd__signal"
                 ;;
@@ -127,7 +133,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__capture)
+        oracle__cdc__subcmd__capture)
             opts="-c -q -v -h -V --stop-at-scn --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -161,7 +167,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__completions)
+        oracle__cdc__subcmd__completions)
             opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -191,8 +197,8 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__doctor)
-            opts="-c -q -v -h -V --format --check --skip --strict --config --set --quiet --verbose --color --print-settings --help --version"
+        oracle__cdc__subcmd__doctor)
+            opts="-c -q -v -h -V --format --check --skip --strict --fail-on --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -208,6 +214,10 @@ _oracle__cdc() {
                     ;;
                 --skip)
                     COMPREPLY=($(compgen -W "connection redo supplemental privileges undo tables settings connection.client connection.login connection.version connection.multitenant connection.role connection.mining redo.archivelog redo.force-logging redo.archive-dest redo.log-size redo.switch-rate redo.retention supplemental.database supplemental.table privileges.catalog privileges.snapshot privileges.logmining privileges.rowid-chunking privileges.multitenant undo.retention tables.selection tables.keys tables.row-movement-rowid tables.iot-key tables.column-types tables.name-length tables.lob tables.estimate settings.mode settings.sessions settings.references settings.memory" -- "${cur}"))
+                    return 0
+                    ;;
+                --fail-on)
+                    COMPREPLY=($(compgen -W "warn fail" -- "${cur}"))
                     return 0
                     ;;
                 --config)
@@ -233,7 +243,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__emulator)
+        oracle__cdc__subcmd__emulator)
             opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version init create workload dump status build-dictionary"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -263,7 +273,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__emulator__subcmd__build__subcmd__dictionary)
+        oracle__cdc__subcmd__emulator__subcmd__build__subcmd__dictionary)
             opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -293,7 +303,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__emulator__subcmd__create)
+        oracle__cdc__subcmd__emulator__subcmd__create)
             opts="-c -q -v -h -V --standby-of --apply-lag-scn --downstream-of --shipping --from-sequence --missing-sequence --name --dbid --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -355,7 +365,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__emulator__subcmd__dump)
+        oracle__cdc__subcmd__emulator__subcmd__dump)
             opts="-c -q -v -h -V --table --scn --format --rowid --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -397,8 +407,8 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__emulator__subcmd__init)
-            opts="-c -q -v -h -V --schema --seed --config --set --quiet --verbose --color --print-settings --help --version"
+        oracle__cdc__subcmd__emulator__subcmd__init)
+            opts="-c -q -v -h -V --schema --seed --if-missing --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -435,7 +445,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__emulator__subcmd__status)
+        oracle__cdc__subcmd__emulator__subcmd__status)
             opts="-c -q -v -h -V --format --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -469,7 +479,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__emulator__subcmd__workload)
+        oracle__cdc__subcmd__emulator__subcmd__workload)
             opts="-c -q -v -h -V --transactions --duration --rate --mix --tx-size --rollback-pct --savepoint-pct --key-update-pct --row-move-pct --long-every --long-span --ddl-every --create-table-every --shared-commit-pct --lob-pct --lob-edit-pct --tables --seed --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -571,8 +581,8 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__explain)
-            opts="-c -q -v -h -V --list --format --config --set --quiet --verbose --color --print-settings --help --version"
+        oracle__cdc__subcmd__explain)
+            opts="-c -q -v -h -V --list --oracle --format --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -605,7 +615,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__man)
+        oracle__cdc__subcmd__man)
             opts="-c -q -v -h -V --out --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -639,8 +649,8 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__offsets)
-            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version inspect edit"
+        oracle__cdc__subcmd__offsets)
+            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version inspect edit reset"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -669,8 +679,8 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__offsets__subcmd__edit)
-            opts="-i -c -q -v -h -V --interactive --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version set-scn reset-table mark-done forget-table drop-signal set-sink"
+        oracle__cdc__subcmd__offsets__subcmd__edit)
+            opts="-i -c -q -v -h -V --interactive --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version set-scn reset-table mark-done forget-table drop-signal apply set-sink"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -703,7 +713,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__offsets__subcmd__edit__subcmd__drop__subcmd__signal)
+        oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__apply)
             opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -737,7 +747,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__offsets__subcmd__edit__subcmd__forget__subcmd__table)
+        oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__drop__subcmd__signal)
             opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -771,7 +781,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__offsets__subcmd__edit__subcmd__mark__subcmd__done)
+        oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__forget__subcmd__table)
             opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -805,7 +815,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__offsets__subcmd__edit__subcmd__reset__subcmd__table)
+        oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__mark__subcmd__done)
             opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -839,7 +849,41 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__offsets__subcmd__edit__subcmd__set__subcmd__scn)
+        oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__reset__subcmd__table)
+            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__set__subcmd__scn)
             opts="-c -q -v -h -V --resume-scn --skip-xid --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -881,7 +925,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__offsets__subcmd__edit__subcmd__set__subcmd__sink)
+        oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__set__subcmd__sink)
             opts="-c -q -v -h -V --segment --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -919,7 +963,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__offsets__subcmd__inspect)
+        oracle__cdc__subcmd__offsets__subcmd__inspect)
             opts="-c -q -v -h -V --dir --offline --format --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -957,7 +1001,41 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__plan__subcmd__chunks)
+        oracle__cdc__subcmd__offsets__subcmd__reset)
+            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        oracle__cdc__subcmd__plan__subcmd__chunks)
             opts="-c -q -v -h -V --tables --format --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -995,7 +1073,7 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__signal)
+        oracle__cdc__subcmd__signal)
             opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version send"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1025,8 +1103,8 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__signal__subcmd__send)
-            opts="-c -q -v -h -V --tables --filter --type --rows-per-second --id --channel --wait --timeout --config --set --quiet --verbose --color --print-settings --help --version execute-snapshot pause-snapshot resume-snapshot stop-snapshot set-throttle"
+        oracle__cdc__subcmd__signal__subcmd__send)
+            opts="-c -q -v -h -V --tables --filter --type --rows-per-second --id --channel --wait --timeout --dir --config --set --quiet --verbose --color --print-settings --help --version execute-snapshot pause-snapshot resume-snapshot stop-snapshot set-throttle"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1060,6 +1138,10 @@ _oracle__cdc() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1083,8 +1165,8 @@ _oracle__cdc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        oracle__subcmd__cdc__subcmd__snapshot)
-            opts="-c -q -v -h -V --tables --out --format --records --config --set --quiet --verbose --color --print-settings --help --version"
+        oracle__cdc__subcmd__snapshot)
+            opts="-c -q -v -h -V --tables --out --format --records --csv-times --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1100,6 +1182,10 @@ _oracle__cdc() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "jsonl csv parquet" -- "${cur}"))
+                    return 0
+                    ;;
+                --csv-times)
+                    COMPREPLY=($(compgen -W "iso epoch" -- "${cur}"))
                     return 0
                     ;;
                 --config)

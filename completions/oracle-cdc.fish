@@ -41,7 +41,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "plan-chunks" 
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "offsets" -d 'Show or change the stored offsets: where capture is, what is left of the snapshot'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "signal" -d 'Send a signal to a running capture: snapshot tables, pause, resume, stop'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "doctor" -d 'Pre-flight checks of the database, the capture user and the settings'
-complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "explain" -d 'Explain a CDC-NNNN error code'
+complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "explain" -d 'Explain a CDC-NNNN error code, or what the tool does with an ORA-NNNNN error'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "man" -d 'Print man pages'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status build-dictionary" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
@@ -67,6 +67,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -l if-missing -d 'When DIR already holds an emulated database, keep it as it is and succeed (scripts that are run again, like the README\'s main job)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
@@ -172,6 +173,8 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l out -
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l format -d 'File format' -r -f -a "jsonl\t''
 csv\t''
 parquet\t'Parquet files with an Arrow schema from the Oracle types'"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l csv-times -d 'CSV: DATE and TIMESTAMP cells as ISO-8601 text (iso: 2024-02-14T10:58:02.202590) or as epoch milli-/micro-/nanoseconds like records (epoch)' -r -f -a "iso\t''
+epoch\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l color -d 'When to colour output' -r -f -a "auto\t''
@@ -196,18 +199,19 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -s v 
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -s V -l version -d 'Print version'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit" -l color -d 'When to colour output' -r -f -a "auto\t''
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit" -s q -l quiet -d 'Print only results and errors'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit" -s V -l version -d 'Print version'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit" -f -a "inspect" -d 'Show the stored offsets: stream position and lag, snapshot progress, signals, sink'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit" -f -a "edit" -d 'Change the stored offsets: validated, backed up, written atomically, diff shown'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -s V -l version -d 'Print version'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -f -a "inspect" -d 'Show the stored offsets: stream position and lag, snapshot progress, signals, sink'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -f -a "edit" -d 'Change the stored offsets: validated, backed up, written atomically, diff shown'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -f -a "reset" -d 'Forget every position, so the next start is a first start (with the safety of an edit)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from inspect" -l dir -d 'Directory holding offsets.json (default: cdc.state.dir; an export\'s --out directory works too)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from inspect" -l format -d 'Output format' -r -f -a "table\t''
 json\t''"
@@ -222,28 +226,43 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from inspect" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from inspect" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from inspect" -s V -l version -d 'Print version'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -l dir -d 'Directory holding offsets.json (default: cdc.state.dir; an export\'s --out directory works too)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -l color -d 'When to colour output' -r -f -a "auto\t''
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink" -l dir -d 'Directory holding offsets.json (default: cdc.state.dir; an export\'s --out directory works too)' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -s i -l interactive -d 'Edit the offsets JSON in $VISUAL or $EDITOR instead of an operation: validated, diffed, confirmed'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -l yes -d 'With --interactive: write without asking for confirmation'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -l force -d 'Write an edit that skips data (the warning names what is lost)'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -s q -l quiet -d 'Print only results and errors'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -s V -l version -d 'Print version'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -f -a "set-scn" -d 'Stream from a commit SCN on the next start'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -f -a "reset-table" -d 'Snapshot a table again, from its first row, on the next start'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -f -a "mark-done" -d 'Count a table\'s snapshot as done without reading the rest of it'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -f -a "forget-table" -d 'Remove everything the offsets hold about a table'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -f -a "drop-signal" -d 'Remove a running signal snapshot'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit" -f -a "set-sink" -d 'Set the file sink\'s acknowledged length (a position capture refused, CDC-7010)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink" -s i -l interactive -d 'Edit the offsets JSON in $VISUAL or $EDITOR instead of an operation: validated, diffed, confirmed'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink" -l yes -d 'With --interactive: write without asking for confirmation'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink" -l force -d 'Write an edit that skips data (the warning names what is lost)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink" -s V -l version -d 'Print version'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink" -f -a "set-scn" -d 'Stream from a commit SCN on the next start'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink" -f -a "reset-table" -d 'Snapshot a table again, from its first row, on the next start'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink" -f -a "mark-done" -d 'Count a table\'s snapshot as done without reading the rest of it'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink" -f -a "forget-table" -d 'Remove everything the offsets hold about a table'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink" -f -a "drop-signal" -d 'Remove a running signal snapshot'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink" -f -a "apply" -d 'Replace the offsets with an edited offsets document from a file or stdin'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink" -f -a "set-sink" -d 'Set the file sink\'s acknowledged length (a position capture refused, CDC-7010)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -l dir -d 'Directory holding offsets.json (default: cdc.state.dir; an export\'s --out directory works too)' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -l color -d 'When to colour output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -l force -d 'Write a reset that skips data (the warning names what is lost)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -l offline -d 'Do not connect to the database (no DBID check; a warning says so)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -l color -d 'When to colour output' -r -f -a "auto\t''
@@ -264,6 +283,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l channel -d 'file: the state directory\'s spool (no database write); source: a row inserted into the signal table cdc.signal.data.collection (refused on a read-only database)' -r -f -a "file\t''
 source\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l timeout -d 'With --wait: give up after this many seconds (CDC-8106)' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l dir -d 'The state directory to signal (default: cdc.state.dir); a running export\'s --out directory takes set-throttle' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l color -d 'When to colour output' -r -f -a "auto\t''
@@ -355,12 +375,14 @@ settings.mode\t''
 settings.sessions\t''
 settings.references\t''
 settings.memory\t''"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l fail-on -d 'The worst result that still exits 0 is the one below this: `fail` (default) exits 1 when a check FAILs, `warn` when one WARNs or FAILs (a CI gate, like DMS\'s FailOnAssessmentFailure)' -r -f -a "warn\t''
+fail\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l strict -d 'Exit 1 when a check WARNs, not only when one FAILs'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l strict -d 'Exit 1 when a check WARNs, not only when one FAILs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
@@ -373,7 +395,8 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l set -d
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l list -d 'List every code with its title'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l list -d 'List every code with its title, in code order'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l oracle -d 'List the Oracle errors (ORA-, DPI-) the tool handles in a way of its own, and the code each becomes'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
@@ -400,3 +423,90 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand man" -s v -l verbo
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand man" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand man" -s V -l version -d 'Print version'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l resume-scn -d 'Restart mining at this SCN (at most SCN; default: SCN, or the stored resume SCN when older)' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l skip-xid -d 'Leave out this transaction (16 hex digits, as V$LOGMNR_CONTENTS.XID; stored in lower case, as records carry it) that committed at SCN; repeatable' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l force -d 'Write an edit that skips data (the warning names what is lost)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l dir -d 'Directory holding offsets.json (default: cdc.state.dir; an export\'s --out directory works too)' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l color -d 'When to colour output' -r -f -a "auto always never"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -s V -l version -d 'Print version'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -l force -d 'Write an edit that skips data (the warning names what is lost)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -l dir -d 'Directory holding offsets.json (default: cdc.state.dir; an export\'s --out directory works too)' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -l color -d 'When to colour output' -r -f -a "auto always never"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -s V -l version -d 'Print version'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -l force -d 'Write an edit that skips data (the warning names what is lost)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -l dir -d 'Directory holding offsets.json (default: cdc.state.dir; an export\'s --out directory works too)' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -l color -d 'When to colour output' -r -f -a "auto always never"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -s V -l version -d 'Print version'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -l force -d 'Write an edit that skips data (the warning names what is lost)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -l dir -d 'Directory holding offsets.json (default: cdc.state.dir; an export\'s --out directory works too)' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -l color -d 'When to colour output' -r -f -a "auto always never"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -s V -l version -d 'Print version'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -l force -d 'Write an edit that skips data (the warning names what is lost)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -l dir -d 'Directory holding offsets.json (default: cdc.state.dir; an export\'s --out directory works too)' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -l color -d 'When to colour output' -r -f -a "auto always never"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -s V -l version -d 'Print version'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -l force -d 'Write an edit that skips data (the warning names what is lost)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -l dir -d 'Directory holding offsets.json (default: cdc.state.dir; an export\'s --out directory works too)' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -l color -d 'When to colour output' -r -f -a "auto always never"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -s V -l version -d 'Print version'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -l segment -d 'The segment (default: the stored one)' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -l force -d 'Write an edit that skips data (the warning names what is lost)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -l dir -d 'Directory holding offsets.json (default: cdc.state.dir; an export\'s --out directory works too)' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -l color -d 'When to colour output' -r -f -a "auto always never"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -s V -l version -d 'Print version'

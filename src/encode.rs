@@ -248,14 +248,83 @@ pub fn write_csv_value(out: &mut Vec<u8>, v: &Value, ty: &ColumnType) {
 pub struct CsvColumn {
     integral: bool,
     timestamp_unit: u32,
+    /// DATE and TIMESTAMP cells as ISO-8601 text with this many fractional digits (the
+    /// column's precision), instead of epoch integers.
+    iso_fraction: Option<u8>,
 }
 
 impl CsvColumn {
+    /// The record encoding: DATE and TIMESTAMP as epoch integers.
     pub fn of(ty: &ColumnType) -> CsvColumn {
         CsvColumn {
             integral: is_integral_type(ty),
             timestamp_unit: timestamp_unit(ty),
+            iso_fraction: None,
         }
+    }
+
+    /// DATE and TIMESTAMP as ISO-8601 text (`2024-02-14T10:58:02.202590`), what spreadsheets,
+    /// pandas and duckdb read as times; everything else as [`CsvColumn::of`].
+    pub fn iso(ty: &ColumnType) -> CsvColumn {
+        CsvColumn {
+            iso_fraction: Some(match ty {
+                ColumnType::Timestamp { fsp } => *fsp,
+                _ => 0,
+            }),
+            ..CsvColumn::of(ty)
+        }
+    }
+}
+
+/// How a CSV export writes DATE and TIMESTAMP cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CsvTimes {
+    /// ISO-8601 civil time, no zone (Oracle's DATE and TIMESTAMP have none).
+    #[default]
+    Iso,
+    /// Epoch milli-, micro- or nanoseconds, as records carry them.
+    Epoch,
+}
+
+/// `2024-02-14 10:58:02.202590000` → `2024-02-14T10:58:02.202590` with `fraction` digits
+/// (never cutting a digit that is not zero: the text stays exact). A text not in the canonical
+/// `YYYY-MM-DD HH24:MI:SS[.FF]` shape is returned as it is.
+pub fn iso_time(s: &str, fraction: u8) -> std::borrow::Cow<'_, str> {
+    let b = s.as_bytes();
+    let shaped = b.len() >= 19
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b[10] == b' '
+        && b[13] == b':'
+        && b[16] == b':'
+        && (b.len() == 19 || b[19] == b'.');
+    if !shaped {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(b.len());
+    out.push_str(&s[..10]);
+    out.push('T');
+    out.push_str(&s[11..19]);
+    if let Some(digits) = s.get(20..) {
+        let significant = digits.trim_end_matches('0').len();
+        let n = significant.max(usize::from(fraction)).min(digits.len());
+        if n > 0 {
+            out.push('.');
+            out.push_str(&digits[..n]);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// [`to_csv`] with DATE and TIMESTAMP as ISO-8601 text.
+pub fn to_csv_iso(v: &Value, ty: &ColumnType) -> String {
+    let fraction = match ty {
+        ColumnType::Timestamp { fsp } => *fsp,
+        _ => 0,
+    };
+    match v {
+        Value::Date(s) | Value::Timestamp(s) => iso_time(s, fraction).into_owned(),
+        _ => to_csv(v, ty),
     }
 }
 
@@ -285,6 +354,9 @@ fn write_csv_cell(out: &mut Vec<u8>, v: &Value, col: CsvColumn, ty: &ColumnType)
             (None, Some(rest)) => write_csv_text(out, "0.", rest),
             (None, None) => write_csv_text(out, "", n),
         },
+        Value::Date(s) | Value::Timestamp(s) if col.iso_fraction.is_some() => {
+            write_csv_text(out, "", &iso_time(s, col.iso_fraction.unwrap_or(0)))
+        }
         // A DATE has no fraction: its milliseconds are its seconds and `000`.
         Value::Date(s) => match civil_seconds(s.as_bytes()) {
             Some(secs) => write_seconds_as_ms(out, secs),
@@ -421,9 +493,25 @@ pub fn write_csv_row(
 pub fn write_csv_rows(
     out: &mut Vec<u8>,
     columns: &[crate::source::model::ColumnInfo],
-    mut rows: Vec<crate::source::model::FetchedRow>,
+    rows: Vec<crate::source::model::FetchedRow>,
 ) {
-    let kinds = csv_columns(columns);
+    write_csv_rows_with(out, columns, rows, CsvTimes::Epoch)
+}
+
+/// [`write_csv_rows`] with the times written as `times` says (the export's choice).
+pub fn write_csv_rows_with(
+    out: &mut Vec<u8>,
+    columns: &[crate::source::model::ColumnInfo],
+    mut rows: Vec<crate::source::model::FetchedRow>,
+    times: CsvTimes,
+) {
+    let kinds: Vec<CsvColumn> = match times {
+        CsvTimes::Epoch => csv_columns(columns),
+        CsvTimes::Iso => columns
+            .iter()
+            .map(|c| CsvColumn::iso(&c.data_type))
+            .collect(),
+    };
     for i in 0..rows.len() {
         prefetch_ahead(&rows, i);
         let row = std::mem::take(&mut rows[i]);

@@ -15,7 +15,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 mod arrow_rows;
+mod pace;
 mod parquet;
+pub use pace::Paced;
 pub use parquet::{ParquetCompression, ParquetOptions};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,8 +26,10 @@ pub enum ExportFormat {
     Jsonl,
     /// One full record per line (Kafka-shaped: topic, key, value envelope, headers).
     Records,
-    /// A header row, then one row per line.
+    /// A header row, then one row per line; DATE and TIMESTAMP as ISO-8601 text.
     Csv,
+    /// CSV with DATE and TIMESTAMP as epoch integers, as records carry them.
+    CsvEpoch,
     /// Parquet files (Arrow schema from the Oracle types), one row group per chunk.
     Parquet,
 }
@@ -36,12 +40,13 @@ impl ExportFormat {
             ExportFormat::Jsonl => "jsonl",
             ExportFormat::Records => "records",
             ExportFormat::Csv => "csv",
+            ExportFormat::CsvEpoch => "csv-epoch",
             ExportFormat::Parquet => "parquet",
         }
     }
     pub fn extension(self) -> &'static str {
         match self {
-            ExportFormat::Csv => "csv",
+            ExportFormat::Csv | ExportFormat::CsvEpoch => "csv",
             ExportFormat::Parquet => "parquet",
             _ => "jsonl",
         }
@@ -176,7 +181,7 @@ impl ExportSink {
         file.seek(std::io::SeekFrom::Start(acknowledged))
             .map_err(|e| CdcError::io(&path, e))?;
         let mut length = acknowledged;
-        if acknowledged > 0 && self.format == ExportFormat::Csv {
+        if acknowledged > 0 && matches!(self.format, ExportFormat::Csv | ExportFormat::CsvEpoch) {
             // Resumed: the header already written names the file's columns.
             let mut r = csv::Reader::from_path(&path)
                 .map_err(|e| CdcError::io(&path, std::io::Error::other(e)))?;
@@ -186,7 +191,7 @@ impl ExportSink {
             self.headers
                 .insert(name.clone(), header.iter().map(str::to_string).collect());
         }
-        if acknowledged == 0 && self.format == ExportFormat::Csv {
+        if acknowledged == 0 && matches!(self.format, ExportFormat::Csv | ExportFormat::CsvEpoch) {
             self.headers.insert(
                 name.clone(),
                 columns.iter().map(|c| c.name.clone()).collect(),
@@ -277,7 +282,7 @@ impl ChunkSink for ExportSink {
                     buf.push(b'\n');
                 }
             }
-            ExportFormat::Csv => {
+            ExportFormat::Csv | ExportFormat::CsvEpoch => {
                 // A CSV file has one header: a chunk of another layout cannot go under it.
                 let header = self.headers.get(&name).cloned().unwrap_or_default();
                 let now: Vec<String> = chunk.columns.iter().map(|c| c.name.clone()).collect();
@@ -290,7 +295,13 @@ impl ChunkSink for ExportSink {
                         after: now,
                     });
                 }
-                encode::write_csv_rows(&mut buf, &chunk.columns, std::mem::take(&mut chunk.rows));
+                let times = if self.format == ExportFormat::CsvEpoch {
+                    encode::CsvTimes::Epoch
+                } else {
+                    encode::CsvTimes::Iso
+                };
+                let rows = std::mem::take(&mut chunk.rows);
+                encode::write_csv_rows_with(&mut buf, &chunk.columns, rows, times);
             }
             // Parquet chunks went to the Parquet writer at the top.
             ExportFormat::Parquet => {}

@@ -342,6 +342,13 @@ impl Offsets {
             serde_json::from_value(raw).map_err(|e| damaged(e.to_string()))?
         };
         offsets.format = FORMAT_VERSION;
+        // One XID case everywhere (lower, as capture writes them and records carry them): a
+        // hand-edited or older file's upper-case XIDs are lowered as they are read.
+        if let Some(s) = offsets.stream.as_mut() {
+            for x in &mut s.commit_xids {
+                x.make_ascii_lowercase();
+            }
+        }
         Ok((offsets, format))
     }
 

@@ -132,6 +132,111 @@ fn fail_exits_1_warn_exits_0_unless_strict() {
 }
 
 #[test]
+fn json_names_the_tool_time_and_database_and_splits_each_fix_by_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    setup(
+        dir.path(),
+        &HEALTHY
+            .replace(
+                "  name: CLI\n",
+                "  name: CLI\n  dbid: 4242\n  undo_retention: 10\n",
+            )
+            .replace("    supplemental_logging: all\n", ""),
+    );
+    let out = doctor(dir.path(), "oracle-cdc", &["--format", "json"]);
+    let v = json(&out);
+    assert_eq!(v["tool"]["name"], "oracle-cdc");
+    assert_eq!(v["tool"]["version"], env!("CARGO_PKG_VERSION"));
+    let at = v["checked_at"].as_str().unwrap();
+    let parsed = chrono::DateTime::parse_from_rfc3339(at).unwrap();
+    assert!(
+        at.ends_with('Z') && parsed.offset().local_minus_utc() == 0,
+        "{at}"
+    );
+    let age = chrono::Utc::now().signed_duration_since(parsed);
+    assert!(age.num_seconds() >= 0 && age.num_seconds() < 600, "{at}");
+    assert_eq!(v["database"]["name"], "CLI");
+    assert_eq!(v["database"]["dbid"], 4242);
+    let check = |id: &str| {
+        v["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap_or_else(|| panic!("no {id}"))
+            .clone()
+    };
+    let table = check("supplemental.table");
+    assert_eq!(table["objects"], serde_json::json!(["HR.EMP"]));
+    assert!(table["fix_sql"]
+        .as_str()
+        .unwrap()
+        .starts_with("ALTER TABLE \"HR\".\"EMP\" ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS;"));
+    assert_eq!(table["fix_settings"], serde_json::Value::Null);
+    // undo.retention: a settings line and SQL, each in its own field.
+    let undo = check("undo.retention");
+    assert_eq!(undo["severity"], "WARN", "{undo}");
+    assert!(undo["fix_settings"]
+        .as_str()
+        .unwrap()
+        .starts_with("cdc.snapshot.chunk.rows: "));
+    let sql = undo["fix_sql"].as_str().unwrap();
+    assert!(
+        sql.contains("ALTER SYSTEM SET UNDO_RETENTION") && !sql.contains("cdc."),
+        "{sql}"
+    );
+    assert_eq!(check("redo.archivelog")["objects"], serde_json::json!([]));
+}
+
+#[test]
+fn the_table_prints_each_fix_below_it_as_a_block_to_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    setup(
+        dir.path(),
+        &HEALTHY
+            .replace("  name: CLI\n", "  name: CLI\n  undo_retention: 10\n")
+            .replace("    supplemental_logging: all\n", ""),
+    );
+    let out = doctor(dir.path(), "oracle-cdc", &["--format", "json"]);
+    let v = json(&out);
+    let out = doctor(dir.path(), "oracle-cdc", &[]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    for c in v["checks"].as_array().unwrap() {
+        for (field, heading) in [("fix_sql", "-- fix"), ("fix_settings", "# fix")] {
+            let Some(block) = c[field].as_str() else {
+                continue;
+            };
+            let head = format!(
+                "{heading} {} ({}): ",
+                c["id"].as_str().unwrap(),
+                c["severity"].as_str().unwrap()
+            );
+            let at = lines
+                .iter()
+                .position(|l| l.starts_with(&head))
+                .unwrap_or_else(|| panic!("no {head:?} line:\n{text}"));
+            // The block follows its heading line for line, outside any table cell.
+            let want: Vec<&str> = block.lines().collect();
+            assert_eq!(&lines[at + 1..at + 1 + want.len()], &want[..], "{text}");
+        }
+    }
+    // The SQL is not in the table's cells: no cell border on a line holding it.
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains("SUPPLEMENTAL LOG DATA (ALL)") && l.contains('│')),
+        "{text}"
+    );
+    assert!(text.contains("SQL below"), "{text}");
+    // undo.retention's settings line comes first in its fix, so its block does too.
+    assert!(text.contains("settings, SQL below"), "{text}");
+    let settings = text.find("# fix undo.retention (WARN)").unwrap();
+    let sql = text.find("-- fix undo.retention (WARN)").unwrap();
+    assert!(settings < sql, "{text}");
+}
+
+#[test]
 fn usage_errors_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     setup(dir.path(), HEALTHY);
@@ -216,11 +321,18 @@ fn the_doctor_binary_prints_exactly_what_the_subcommand_prints() {
         let a = doctor(dir.path(), "oracle-cdc", &args);
         let b = doctor(dir.path(), "oracle-cdc-doctor", &args);
         assert_eq!(a.status.code(), b.status.code(), "{args:?}");
-        assert_eq!(
-            String::from_utf8_lossy(&a.stdout),
-            String::from_utf8_lossy(&b.stdout),
-            "{args:?}"
-        );
+        // The two runs may fall in different seconds: the time is the one field that differs.
+        let untimed = |o: &std::process::Output| {
+            let text = String::from_utf8_lossy(&o.stdout).to_string();
+            match serde_json::from_str::<serde_json::Value>(&text) {
+                Ok(mut v) => {
+                    v["checked_at"] = serde_json::Value::Null;
+                    v.to_string()
+                }
+                Err(_) => text,
+            }
+        };
+        assert_eq!(untimed(&a), untimed(&b), "{args:?}");
         assert_eq!(a.status.code(), Some(1), "supplemental.table FAILs");
     }
     bin("oracle-cdc-doctor")

@@ -95,3 +95,79 @@ fn every_command_has_a_man_page_and_help_with_an_example() {
     root.build();
     walk(&root, "oracle-cdc".into(), &pages);
 }
+
+/// The sections of a man page (`.SH NAME` … in order).
+fn sections(page: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(page)
+        .lines()
+        .filter_map(|l| l.strip_prefix(".SH "))
+        .map(|s| s.trim_matches('"').to_string())
+        .collect()
+}
+
+#[test]
+fn man_pages_have_exit_status_environment_files_and_see_also() {
+    let pages = docs::man_pages().unwrap();
+    for (name, page) in &pages {
+        let s = sections(page);
+        for wanted in [
+            "NAME",
+            "SYNOPSIS",
+            "DESCRIPTION",
+            "EXIT STATUS",
+            "ENVIRONMENT",
+            "SEE ALSO",
+        ] {
+            assert!(
+                s.iter().any(|x| x == wanted),
+                "{name}: no {wanted} section in {s:?}"
+            );
+        }
+        assert!(
+            !s.iter().any(|x| x == "EXTRA"),
+            "{name}: exit codes under EXTRA"
+        );
+        let text = String::from_utf8_lossy(page);
+        // EXIT STATUS lists 0 and the usage error 2 on every page.
+        let exit = text.split(".SH \"EXIT STATUS\"").nth(1).unwrap();
+        let exit = &exit[..exit.find(".SH").unwrap()];
+        assert!(
+            exit.contains("\\fB0\\fR") && exit.contains("\\fB2\\fR"),
+            "{name}: {exit}"
+        );
+    }
+    // The binaries' own pages list every setting's environment variable, and the state layout.
+    for root in ["oracle-cdc.1", "oracle-cdc-doctor.1"] {
+        let text = String::from_utf8_lossy(&pages[root]).to_string();
+        for k in oracle_cdc::settings::KEYS {
+            if let Some(var) = k.env_var() {
+                let roffed = var.replace('-', "\\-");
+                assert!(
+                    text.contains(&roffed),
+                    "{root}: {var} missing from ENVIRONMENT"
+                );
+            }
+        }
+        assert!(text.contains("ORACLE_CDC_LOG"), "{root}");
+        assert!(
+            sections(&pages[root]).iter().any(|x| x == "FILES"),
+            "{root}: no FILES"
+        );
+    }
+    let root = String::from_utf8_lossy(&pages["oracle-cdc.1"]).to_string();
+    for f in [
+        "offsets.json",
+        "capture.lock",
+        "ops.jsonl",
+        "manifest.json",
+        "redo.log",
+        "segment\\-NNNNNN.jsonl",
+    ] {
+        assert!(root.contains(f), "oracle-cdc.1 FILES lacks {f}");
+    }
+    // SEE ALSO names the parent and the siblings.
+    let snapshot = String::from_utf8_lossy(&pages["oracle-cdc-snapshot.1"]).to_string();
+    let see = snapshot.split(".SH \"SEE ALSO\"").nth(1).unwrap();
+    assert!(see.contains("\\fBoracle\\-cdc\\fR(1)"), "{see}");
+    assert!(see.contains("\\fBoracle\\-cdc\\-capture\\fR(1)"), "{see}");
+}

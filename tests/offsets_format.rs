@@ -56,7 +56,7 @@ fn everything() -> Offsets {
     o.stream = Some(StreamPosition {
         resume_scn: 1,
         commit_scn: 1,
-        commit_xids: vec!["0A001B00C3010000".into()],
+        commit_xids: vec!["0a001b00c3010000".into()],
         threads: BTreeMap::from([(1, 1)]),
     });
     o.sink = Some(SinkPosition {

@@ -9,10 +9,11 @@
 
 pub mod filter;
 mod publisher;
+pub use publisher::SPILL_DIR;
 pub mod records;
 mod signals;
 pub mod status;
-mod throttle;
+pub mod throttle;
 
 #[cfg(test)]
 mod bound_tests;
@@ -132,6 +133,8 @@ impl Capture<'_> {
                     if let Err(e) = flow.check(&status) {
                         tracing::warn!("capture state: {e}");
                     }
+                    let board = status.board().clone();
+                    self.progress.capture_status(&board);
                     if (self.stop)() {
                         if let Err(e) = status.set(State::Stopping) {
                             tracing::warn!("capture state: {e}");
@@ -162,8 +165,10 @@ impl Capture<'_> {
             ops.emit("metrics-listening", json!({"address": bound.to_string()}))?;
         }
         // Start-up reads reconnect after a dropped connection, as streaming does.
+        status.doing(format!("connecting to {}", self.connector.describe()));
         let mut session = crate::source::Reconnecting::new(self.connector, &s.connect);
         let db = session.call(|s| s.database())?;
+        status.doing("reading the catalog");
         let all_tables = session.call(|s| s.tables())?;
         let db_tables: Vec<TableName> = all_tables.iter().map(|t| t.name.clone()).collect();
         let mut decisions = resolve(s, all_tables, &[])?;
@@ -171,6 +176,7 @@ impl Capture<'_> {
         if let Some(signal_table) = &s.signal.data_collection {
             decisions.retain(|d| d.table() != signal_table);
         }
+        status.doing(format!("planning {} tables", decisions.len()));
         let (catalog, new_tables) = catalog(state, db.cdb, &decisions, &mut session, s)?;
         let offsets_path = state.offsets();
         // The Kafka sink first: with transactions it fences an older producer and may take
@@ -703,6 +709,10 @@ struct StateProgress<'p> {
 }
 
 impl Progress for StateProgress<'_> {
+    fn tables_planned(&self, total: u64, done: u64) {
+        self.inner.tables_planned(total, done);
+    }
+
     fn table_started(&self, table: &str, estimated_rows: Option<u64>, rows_done: u64) {
         let chunk = self.chunks_done.get(table).copied().unwrap_or(0) + 1;
         if let Err(e) = self

@@ -123,6 +123,9 @@ pub struct Board {
     pub stream: StreamStats,
     pub sink: SinkStats,
     pub throttle: ThrottleStats,
+    /// What a long step of the current state is doing ("connecting to …", "reading the
+    /// catalog"): for the terminal's status line, never an event. Cleared on a state change.
+    pub activity: Option<String>,
     /// Whether the state was announced yet (the first one always is).
     announced: bool,
 }
@@ -195,6 +198,7 @@ impl Status {
                 stream: StreamStats::default(),
                 sink: SinkStats::default(),
                 throttle: ThrottleStats::default(),
+                activity: None,
                 announced: false,
             })),
             snapshot: Arc::new(Mutex::new(SnapshotMetrics::default())),
@@ -237,6 +241,9 @@ impl Status {
                 return Ok(());
             }
             let changed = !b.announced || b.state != state || b.table.as_deref() != table;
+            if b.state != state {
+                b.activity = None;
+            }
             b.announced = true;
             b.state = state;
             b.table = table.map(str::to_string);
@@ -273,6 +280,11 @@ impl Status {
             0
         };
         self.sink_busy_since.store(v, Ordering::SeqCst);
+    }
+
+    /// What the current state is busy with, for the terminal (no event, no log line).
+    pub fn doing(&self, what: impl Into<String>) {
+        self.board().activity = Some(what.into());
     }
 
     /// The chunk now being read of the table being snapshotted (no event: chunks have theirs).

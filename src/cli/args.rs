@@ -99,8 +99,10 @@ Examples:\n  oracle-cdc -c settings.yaml capture\n  oracle-cdc --set cdc.databas
     /// One-off snapshot_only export of tables to files
     #[command(
         long_about = "Export the captured tables to files once (snapshot_only): one file per table, named after it \
-(PDB.OWNER.TABLE.jsonl or .csv), read in chunks AS OF SCN, several chunks in parallel. JSON lines hold one \
-object per row (--records: full Debezium-shaped records); CSV has a header row (value encoding: commands/types.md). \
+(PDB.OWNER.TABLE.jsonl, .csv, or .NNNNN.parquet), read in chunks AS OF SCN, several chunks in parallel. JSON lines hold one \
+object per row (--records: full Debezium-shaped records); CSV has a header row, dates and timestamps as ISO-8601 text \
+(--csv-times epoch: epoch integers) and decimals as exact text; Parquet has typed columns (value encoding: commands/types.md). \
+The read throttle cdc.snapshot.max.rows.per.second applies (0: none). \
 A manifest.json lists every chunk's SCN and the row counts. Re-running with the same --out resumes where it \
 stopped, re-reading only chunks that were not yet written; Ctrl-C stops cleanly with the offsets saved.\n\n\
 Examples:\n  oracle-cdc snapshot --out export/ --format csv\n  oracle-cdc snapshot --tables PDB1.HR.EMPLOYEES --records",
@@ -158,10 +160,12 @@ oracle-cdc signal send pause",
     )]
     Doctor(DoctorArgs),
 
-    /// Explain a CDC-NNNN error code
+    /// Explain a CDC-NNNN error code, or what the tool does with an ORA-NNNNN error
     #[command(
-        long_about = "Explain a CDC-NNNN error code: what it means and how to fix it.\n\n\
-Examples:\n  oracle-cdc explain CDC-8001\n  oracle-cdc explain --list",
+        long_about = "Explain a CDC-NNNN error code: what it means and how to fix it. Given an Oracle error \
+(ORA-NNNNN or DPI-NNNN), say what oracle-cdc does with it: the code it becomes at login and during calls, \
+read from the Oracle adapter's error mapping (retried, halved, reconnected, or stopped with which remedy).\n\n\
+Examples:\n  oracle-cdc explain CDC-8001\n  oracle-cdc explain ORA-01555\n  oracle-cdc explain --list\n  oracle-cdc explain --oracle",
         after_long_help = EXIT_CODES
     )]
     Explain(ExplainArgs),
@@ -216,6 +220,16 @@ pub struct SnapshotArgs {
     /// JSON lines of full records (Debezium envelope, op r) instead of plain rows
     #[arg(long, conflicts_with = "format")]
     pub records: bool,
+    /// CSV: DATE and TIMESTAMP cells as ISO-8601 text (iso: 2024-02-14T10:58:02.202590) or as
+    /// epoch milli-/micro-/nanoseconds like records (epoch)
+    #[arg(long, value_enum, default_value_t = CsvTimesArg::Iso, value_name = "HOW")]
+    pub csv_times: CsvTimesArg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CsvTimesArg {
+    Iso,
+    Epoch,
 }
 
 #[derive(Debug, Args)]
@@ -238,12 +252,14 @@ archive destinations, redo log sizes and switch rate, retained logs vs the store
 logging; the grants each configured feature needs (and no more); undo retention vs the longest chunk read; the \
 captured tables (keys, row movement, index-organised tables, column types, name lengths, LOBs, size); and \
 settings that contradict the database or the stored offsets. Each check has a stable id, a severity (PASS, WARN, \
-FAIL, SKIP), what was found, why it matters and the exact fix (SQL or a setting). Read-only: nothing is written \
-to the database. The same command is installed as `oracle-cdc-doctor`.\n\n\
+FAIL, SKIP), what was found, the objects it is about, why it matters and the exact fix: SQL to run as a DBA, \
+settings lines and steps, printed as blocks to copy below each area's table (--format json: fix_sql, \
+fix_settings, fix_steps, with the tool version, the time and the database's name and DBID). Read-only: nothing \
+is written to the database. The same command is installed as `oracle-cdc-doctor`.\n\n\
 Examples:\n  oracle-cdc -c settings.yaml doctor\n  oracle-cdc doctor --check redo --check privileges.logmining --format json\n  \
-oracle-cdc-doctor -c settings.yaml --strict --skip tables.lob";
+oracle-cdc-doctor -c settings.yaml --fail-on warn --skip tables.lob";
 
-pub const DOCTOR_EXIT_CODES: &str = "Exit codes:\n  0  no check FAILs (WARN and SKIP allowed)\n  1  a check FAILs, or WARNs with --strict\n  2  usage or settings error";
+pub const DOCTOR_EXIT_CODES: &str = "Exit codes:\n  0  no check FAILs (WARN and SKIP allowed; with --fail-on warn or --strict, no check WARNs either)\n  1  a check FAILs, or WARNs with --fail-on warn (--strict)\n  2  usage or settings error";
 
 #[derive(Debug, Args)]
 pub struct DoctorArgs {
@@ -258,19 +274,33 @@ pub struct DoctorArgs {
     #[arg(long = "skip", value_name = "ID", value_delimiter = ',', hide_possible_values = true,
           value_parser = clap::builder::PossibleValuesParser::new(crate::doctor::selectors()))]
     pub skip: Vec<String>,
-    /// Exit 1 when a check WARNs, not only when one FAILs
-    #[arg(long)]
+    /// Exit 1 when a check WARNs, not only when one FAILs (the same as --fail-on warn)
+    #[arg(long, conflicts_with = "fail_on")]
     pub strict: bool,
+    /// The worst result that still exits 0 is the one below this: `fail` (default) exits 1 when
+    /// a check FAILs, `warn` when one WARNs or FAILs (a CI gate, like DMS's FailOnAssessmentFailure)
+    #[arg(long, value_enum, value_name = "SEVERITY")]
+    pub fail_on: Option<FailOn>,
+}
+
+/// The severity at which doctor exits 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    Warn,
+    Fail,
 }
 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
-    /// The code, e.g. CDC-8001 (or 8001)
-    #[arg(required_unless_present = "list")]
+    /// The code, e.g. CDC-8001 (or 8001), or an Oracle error, e.g. ORA-01555 or DPI-1047
+    #[arg(required_unless_present_any = ["list", "oracle"])]
     pub code: Option<String>,
-    /// List every code with its title
-    #[arg(long)]
+    /// List every code with its title, in code order
+    #[arg(long, conflicts_with = "oracle")]
     pub list: bool,
+    /// List the Oracle errors (ORA-, DPI-) the tool handles in a way of its own, and the code each becomes
+    #[arg(long)]
+    pub oracle: bool,
     /// Output format
     #[arg(long, value_enum, default_value_t = TableFormat::Table)]
     pub format: TableFormat,
@@ -333,7 +363,8 @@ Example:\n  oracle-cdc emulator workload demo-db --transactions 500 --rate 200 -
     /// Print a table's rows as of an SCN
     #[command(
         long_about = "Print a table's rows as of an SCN (default: now), one JSON object per row with values in the \
-same encoding the records use, or CSV with a header row.\n\n\
+same encoding the records use, or CSV with a header row (as snapshot --format csv writes it: dates and timestamps as \
+ISO-8601 text).\n\n\
 Example:\n  oracle-cdc emulator dump demo-db --table PDB1.HR.EMP --scn 1000250",
         after_long_help = EXIT_CODES
     )]
@@ -445,6 +476,10 @@ pub struct EmulatorInitArgs {
     /// Seed of the initial rows' values (default: the schema's seed)
     #[arg(long)]
     pub seed: Option<u64>,
+    /// When DIR already holds an emulated database, keep it as it is and succeed (scripts that
+    /// are run again, like the README's main job)
+    #[arg(long)]
+    pub if_missing: bool,
 }
 
 #[derive(Debug, Args)]
@@ -629,6 +664,11 @@ pub struct SignalSendArgs {
     /// With --wait: give up after this many seconds (CDC-8106)
     #[arg(long, default_value_t = 600, value_name = "SECONDS")]
     pub timeout: u64,
+
+    /// The state directory to signal (default: cdc.state.dir); a running export's --out
+    /// directory takes set-throttle
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -654,11 +694,26 @@ is validated (tables captured by the settings; an SCN within the retained logs w
 else a warning); a change that would skip data — changes never published, snapshot rows never read — is refused \
 unless --force is given, and the warning names what is lost. Then a timestamped backup (offsets.json.bak-…) is \
 written, the new offsets are written atomically, and the diff is printed. --dry-run prints the diff and writes \
-nothing. --interactive opens the JSON in $EDITOR (or $VISUAL) instead of an operation.\n\n\
-Examples:\n  oracle-cdc offsets edit set-scn 1000500 --dry-run\n  oracle-cdc offsets edit --interactive",
+nothing. --interactive opens the JSON in $EDITOR (or $VISUAL) instead of an operation; `apply FILE|-` takes an \
+edited document from a file or stdin, checked the same way.\n\n\
+Examples:\n  oracle-cdc offsets edit set-scn 1000500 --dry-run\n  oracle-cdc offsets edit --interactive\n  \
+oracle-cdc offsets edit apply edited.json --dry-run",
         after_long_help = OFFSETS_EDIT_EXIT_CODES
     )]
     Edit(OffsetsEditArgs),
+
+    /// Forget every position, so the next start is a first start (with the safety of an edit)
+    #[command(
+        long_about = "Reset the offsets: keep only the database they belong to (and an export's format and \
+tables), so the next start is a first start: capture takes the snapshot cdc.snapshot.mode asks for and streams \
+from there, an export starts over. Like Kafka Connect's DELETE of a connector's offsets, with the safety of every \
+edit: refused while a capture holds the state directory, what it skips (changes never published, a sink position \
+dropped) needs --force and is named, a timestamped backup, an atomic write, the diff printed; --dry-run shows it \
+only. To undo, `offsets edit apply` the backup.\n\n\
+Examples:\n  oracle-cdc offsets reset --dry-run\n  oracle-cdc offsets reset --force",
+        after_long_help = OFFSETS_EDIT_EXIT_CODES
+    )]
+    Reset(OffsetsResetArgs),
 }
 
 pub const OFFSETS_INSPECT_EXIT_CODES: &str = "Exit codes:\n  0  success (also when the database is unreachable, or there are no offsets yet)\n  1  damaged or newer offsets (CDC-7002, CDC-7003), offsets of another database than the reachable one (CDC-7001), I/O\n  2  usage or settings error";
@@ -711,7 +766,7 @@ committed exactly at SCN (a poison transaction) and publishes the others there. 
 again; moving forward skips them and needs --force. With the database reachable, SCN must be within the \
 retained redo logs and not after the current SCN. With no offsets yet (and the database reachable) it starts \
 them, so the first start streams from SCN.\n\n\
-Examples:\n  oracle-cdc offsets edit set-scn 1000500 --dry-run\n  oracle-cdc offsets edit set-scn 1000812 --skip-xid 0A001B00C3010000 --force",
+Examples:\n  oracle-cdc offsets edit set-scn 1000500 --dry-run\n  oracle-cdc offsets edit set-scn 1000812 --skip-xid 0a001b00c3010000 --force",
         after_long_help = OFFSETS_EDIT_EXIT_CODES
     )]
     SetScn(SetScnArgs),
@@ -756,6 +811,19 @@ Example:\n  oracle-cdc offsets edit drop-signal sig-42 --force",
     )]
     DropSignal(OffsetsSignalArg),
 
+    /// Replace the offsets with an edited offsets document from a file or stdin
+    #[command(
+        long_about = "Replace the stored offsets with the offsets document in FILE (or on stdin with `-`), for \
+scripted recovery: `offsets inspect --format json`'s offsets object, or a copy of offsets.json, edited with jq or \
+a script. It is checked exactly as an --interactive edit is (valid offsets of this format, no unknown fields, the \
+same database, tables captured by the settings), weighed for what it would skip (--force), diffed, backed up and \
+written atomically; --dry-run shows the diff only.\n\n\
+Examples:\n  oracle-cdc offsets edit apply fixed-offsets.json --dry-run\n  \
+jq '.stream.commit_scn = 1000812' state/offsets.json | oracle-cdc offsets edit apply - --force",
+        after_long_help = OFFSETS_EDIT_EXIT_CODES
+    )]
+    Apply(OffsetsApplyArgs),
+
     /// Set the file sink's acknowledged length (a position capture refused, CDC-7010)
     #[command(
         long_about = "Set how much of the file sink's current segment (cdc.sink.dir) counts as acknowledged: BYTES must end on a record (0, or just after a newline) and be within the segment; the record count is counted again from the segments. Capture cuts everything after it on the next start: a length before the stored one cuts acknowledged records and needs --force; a later one keeps records that streaming may publish again. --segment names another segment (segment-NNNNNN.jsonl); later segments are removed on the next start.\n\n\
@@ -763,6 +831,29 @@ Example:\n  oracle-cdc offsets edit set-sink 16384",
         after_long_help = OFFSETS_EDIT_EXIT_CODES
     )]
     SetSink(SetSinkArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct OffsetsApplyArgs {
+    /// The edited offsets document (JSON), or `-` for stdin
+    #[arg(value_name = "FILE|-")]
+    pub file: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct OffsetsResetArgs {
+    /// Print the diff and what would be skipped; write nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Write a reset that skips data (the warning names what is lost)
+    #[arg(long)]
+    pub force: bool,
+    /// Directory holding offsets.json (default: cdc.state.dir; an export's --out directory works too)
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// Do not connect to the database (no DBID check; a warning says so)
+    #[arg(long)]
+    pub offline: bool,
 }
 
 #[derive(Debug, Args)]
@@ -783,7 +874,7 @@ pub struct SetScnArgs {
     /// Restart mining at this SCN (at most SCN; default: SCN, or the stored resume SCN when older)
     #[arg(long, value_name = "SCN")]
     pub resume_scn: Option<u64>,
-    /// Leave out this transaction (16 hex digits, as V$LOGMNR_CONTENTS.XID) that committed at SCN; repeatable
+    /// Leave out this transaction (16 hex digits, as V$LOGMNR_CONTENTS.XID; stored in lower case, as records carry it) that committed at SCN; repeatable
     #[arg(long, value_name = "XID", value_delimiter = ',')]
     pub skip_xid: Vec<String>,
 }

@@ -1,7 +1,7 @@
 //! `oracle-cdc capture`.
 
 use super::args::{CaptureArgs, GlobalArgs};
-use super::progress::SnapshotProgress;
+use super::progress::{SnapshotProgress, Spinner};
 use super::Printer;
 use crate::capture::{Capture, CaptureEnd};
 use crate::source;
@@ -11,9 +11,18 @@ use std::sync::atomic::Ordering;
 pub fn run(a: CaptureArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
     let settings = super::load_settings(global)?;
     crate::capture::check_source(&settings)?;
-    let connector = source::open(&settings)?;
+    let connector = {
+        let _opening = Spinner::new(
+            printer.quiet,
+            &format!(
+                "opening {}",
+                crate::settings::redact_url(settings.database_url())
+            ),
+        );
+        source::open(&settings)?
+    };
     let stop = super::snapshot::stop_flag();
-    let progress = SnapshotProgress::new(printer.quiet, 0);
+    let progress = SnapshotProgress::capture(printer.quiet);
     let capture = Capture {
         connector: connector.as_ref(),
         settings: &settings,
@@ -35,14 +44,15 @@ pub fn run(a: CaptureArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::Re
         })
         .unwrap_or_default();
     printer.note(&format!(
-        "{}: {} records ({} snapshot rows, {} transactions) this run; {position}",
+        "{}: {} records ({} snapshot rows, {} transactions) this run, {}; {position}",
         match end {
             CaptureEnd::Stopped => "stopped".to_string(),
             CaptureEnd::ReachedScn(s) => format!("reached SCN {s}"),
         },
         summary.records,
         summary.snapshot_rows,
-        summary.transactions
+        summary.transactions,
+        super::live::capture_destination(&settings.sink),
     ));
     Ok(ExitCode::SUCCESS)
 }

@@ -5,7 +5,7 @@ use super::args::{
     DoctorArgs, GlobalArgs, TableFormat, DOCTOR_ABOUT, DOCTOR_EXIT_CODES, DOCTOR_LONG_ABOUT,
 };
 use super::Printer;
-use crate::doctor::{self, Area, Report, Selection, Severity};
+use crate::doctor::{self, Area, CheckResult, Report, Selection, Severity};
 use crate::errors::CdcError;
 use clap::Parser;
 use comfy_table::{Attribute, Cell, Color};
@@ -85,18 +85,22 @@ pub fn run(a: DoctorArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::Res
         .into());
     }
     let report = doctor::run(&settings, &selection);
-    let code = report.exit_code(a.strict);
+    let strict = a.strict || a.fail_on == Some(super::args::FailOn::Warn);
+    let code = report.exit_code(strict);
     match a.format {
-        TableFormat::Json => printer.json(&to_json(&report, a.strict))?,
-        TableFormat::Table => print_tables(&report, a.strict, printer)?,
+        TableFormat::Json => printer.json(&to_json(&report, strict))?,
+        TableFormat::Table => print_tables(&report, strict, printer)?,
     }
     Ok(ExitCode::from(code))
 }
 
-/// The report for programs: the same content as the tables.
+/// The report for programs: the same content as the tables, with what produced it and when.
 pub fn to_json(report: &Report, strict: bool) -> serde_json::Value {
     json!({
+        "tool": { "name": "oracle-cdc", "version": env!("CARGO_PKG_VERSION") },
+        "checked_at": report.checked_at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         "target": report.target,
+        "database": report.database,
         "summary": report.summary(),
         "strict": strict,
         "exit_code": report.exit_code(strict),
@@ -132,7 +136,7 @@ fn print_tables(report: &Report, strict: bool, printer: &Printer) -> std::io::Re
                     Cell::new(r.id),
                     severity_cell(r.severity),
                     Cell::new(details),
-                    Cell::new(r.fix.clone().unwrap_or_default()),
+                    Cell::new(fix_kinds(r)),
                 ]
             })
             .collect();
@@ -141,6 +145,10 @@ fn print_tables(report: &Report, strict: bool, printer: &Printer) -> std::io::Re
             .map(Cell::new)
             .collect();
         printer.styled_table(header, rows)?;
+        // Fixes go below the table, unwrapped, so each block can be copied whole.
+        for line in fix_blocks(&results) {
+            printer.line(&line)?;
+        }
     }
     let s = report.summary();
     let mut parts = vec![
@@ -159,10 +167,72 @@ fn print_tables(report: &Report, strict: bool, printer: &Printer) -> std::io::Re
     let verdict = match (s.fail, s.warn, strict) {
         (0, 0, _) => "ready".to_string(),
         (0, _, false) => "ready, with warnings".to_string(),
-        (0, _, true) => "warnings fail with --strict".to_string(),
+        (0, _, true) => "not ready: warnings fail with --fail-on warn".to_string(),
         _ => "not ready: fix the FAIL rows first".to_string(),
     };
     printer.line(&format!("summary: {} — {verdict}", parts.join(", ")))
+}
+
+/// Where `part` starts in the whole fix: blocks are listed in the order the fix gives them
+/// (the first alternative first).
+fn position(r: &CheckResult, part: &str) -> usize {
+    let first = part.lines().next().unwrap_or_default();
+    r.fix.as_deref().and_then(|f| f.find(first)).unwrap_or(0)
+}
+
+/// The fix's parts that are there, in the fix's order, with the name of each kind.
+fn parts(r: &CheckResult) -> Vec<(&'static str, &str)> {
+    let mut parts: Vec<(&'static str, &str)> = [
+        ("SQL", &r.fix_sql),
+        ("settings", &r.fix_settings),
+        ("steps", &r.fix_steps),
+    ]
+    .into_iter()
+    .filter_map(|(kind, part)| part.as_deref().map(|p| (kind, p)))
+    .collect();
+    parts.sort_by_key(|(_, p)| position(r, p));
+    parts
+}
+
+/// What the fix column says: which blocks below the table hold the fix.
+fn fix_kinds(r: &CheckResult) -> String {
+    let kinds: Vec<&str> = parts(r).into_iter().map(|(kind, _)| kind).collect();
+    if kinds.is_empty() {
+        String::new()
+    } else {
+        format!("{} below", kinds.join(", "))
+    }
+}
+
+/// The fixes of `results`, as blocks to copy: SQL under a `--` heading, settings lines under a
+/// `#` heading (each heading a comment of its own language, so copying it along is harmless),
+/// steps as a list. Every block is preceded by a blank line.
+pub fn fix_blocks(results: &[&CheckResult]) -> Vec<String> {
+    let mut out = Vec::new();
+    for r in results {
+        let sev = r.severity.as_str();
+        for (kind, part) in parts(r) {
+            out.push(String::new());
+            match kind {
+                "SQL" => {
+                    out.push(format!("-- fix {} ({sev}): SQL, as a DBA", r.id));
+                    out.extend(part.lines().map(str::to_string));
+                }
+                "settings" => {
+                    out.push(format!("# fix {} ({sev}): settings file lines", r.id));
+                    out.extend(part.lines().map(str::to_string));
+                }
+                _ => {
+                    out.push(format!("fix {} ({sev}):", r.id));
+                    out.extend(part.lines().map(|l| format!("  - {l}")));
+                }
+            }
+        }
+    }
+    if !out.is_empty() {
+        out.push(String::new());
+    }
+    out
 }
 
 /// A summary count, coloured by its severity when it is not zero and colour is on.

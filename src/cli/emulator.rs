@@ -22,8 +22,18 @@ pub fn run(
 ) -> anyhow::Result<ExitCode> {
     match cmd {
         EmulatorCommand::Init(a) => {
+            if a.if_missing && a.dir.join(emulator::SCHEMA_FILE).exists() {
+                // An emulated database is there (open checks it is one): leave it alone.
+                let scn = EmulatorConnector::open(&a.dir, Faults::default())?
+                    .with_replica(|r, _| r.current_scn)?;
+                printer.outcome(&format!(
+                    "{} already holds an emulated database (current SCN {scn}); left as it is",
+                    a.dir.display()
+                ))?;
+                return Ok(ExitCode::SUCCESS);
+            }
             let s = emulator::init(&a.dir, &a.schema, a.seed, clock::system())?;
-            printer.line(&format!(
+            printer.outcome(&format!(
                 "created {}: {} tables, {} rows, current SCN {}",
                 a.dir.display(),
                 s.tables,
@@ -40,7 +50,7 @@ pub fn run(
             let dir = resolve_dir(&d, global)?;
             let mut w = emulator::writer::Writer::open(&dir, clock::system(), true)?;
             let (scn, sequence) = w.build_dictionary()?;
-            printer.line(&format!(
+            printer.outcome(&format!(
                 "LogMiner dictionary built into the redo at SCN {scn} (thread 1 sequence {sequence}, archived: DICTIONARY_BEGIN and DICTIONARY_END)"
             ))?;
             Ok(ExitCode::SUCCESS)
@@ -113,7 +123,7 @@ fn create(a: EmulatorCreateArgs, printer: &Printer) -> anyhow::Result<ExitCode> 
             crate::source::Session::logs(&mut s)?.len()
         ),
     };
-    printer.line(&format!("created {}: {what}", a.dir.display()))?;
+    printer.outcome(&format!("created {}: {what}", a.dir.display()))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -171,6 +181,10 @@ fn workload(
     };
     let mut writer = emulator::writer::Writer::open(&dir, clock::system(), true)?;
     let summary = workload::Workload::new(&mut writer, options)?.run(&|| false)?;
+    if printer.quiet {
+        // Often run in the background of another command's terminal (the README's main job).
+        return Ok(ExitCode::SUCCESS);
+    }
     let value = serde_json::to_value(&summary)?;
     let rows = value
         .as_object()
@@ -244,7 +258,8 @@ fn dump(a: EmulatorDumpArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::
                     columns
                         .iter()
                         .zip(&row.values)
-                        .map(|(c, v)| encode::to_csv(v, &c.data_type)),
+                        // As CSV exports write them: times as ISO-8601 text.
+                        .map(|(c, v)| encode::to_csv_iso(v, &c.data_type)),
                 );
                 w.write_record(&rec)?;
             }

@@ -7,6 +7,7 @@ pub mod docs;
 pub mod doctor;
 mod emulator;
 mod explain;
+mod live;
 mod offsets;
 mod printer;
 mod progress;
@@ -26,6 +27,7 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
+    let argv = help_command(argv.into_iter().map(Into::into).collect());
     let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
         Err(e) => return clap_error(e),
@@ -39,6 +41,30 @@ where
         Ok(code) => code,
         Err(e) => report(e),
     }
+}
+
+/// `oracle-cdc [GLOBAL…] help [COMMAND…]` is `oracle-cdc [GLOBAL…] [COMMAND…] --help`, as in
+/// git, cargo and kubectl. (clap's own `help` subcommand is off: it would add a `help` command
+/// to every command group's man pages and completions.)
+fn help_command(mut argv: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    // The global options that take a separate value.
+    const WITH_VALUE: &[&str] = &["-c", "--config", "--set", "--color"];
+    let mut i = 1;
+    while let Some(arg) = argv.get(i).and_then(|a| a.to_str()) {
+        if arg == "--" {
+            return argv;
+        }
+        if arg.starts_with('-') {
+            i += if WITH_VALUE.contains(&arg) { 2 } else { 1 };
+            continue;
+        }
+        if arg == "help" {
+            argv.remove(i);
+            argv.push("--help".into());
+        }
+        return argv;
+    }
+    argv
 }
 
 fn clap_error(e: clap::Error) -> ExitCode {
@@ -71,8 +97,13 @@ fn init_logging(global: &args::GlobalArgs) {
     };
     let filter = tracing_subscriber::EnvFilter::try_from_env("ORACLE_CDC_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
+    use std::io::IsTerminal;
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(printer::use_color(
+            global.color,
+            std::io::stderr().is_terminal(),
+        ))
         .with_writer(std::io::stderr)
         .with_target(false)
         .try_init();

@@ -15,6 +15,7 @@ pub fn run(c: OffsetsCommand, global: &GlobalArgs, printer: &Printer) -> anyhow:
     match c {
         OffsetsCommand::Inspect(a) => inspect(a, global, printer),
         OffsetsCommand::Edit(a) => edit::run(a, global, printer),
+        OffsetsCommand::Reset(a) => edit::reset(a, global, printer),
     }
 }
 

@@ -4,6 +4,16 @@ use super::args::ColorChoice;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 use std::io::{self, IsTerminal, Write};
 
+/// Whether to colour a stream: `--color always|never`, else (auto) when it is a terminal and
+/// NO_COLOR is unset or empty. The tables (stdout) and the logs (stderr) decide alike.
+pub fn use_color(choice: ColorChoice, terminal: bool) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && terminal,
+    }
+}
+
 pub struct Printer {
     pub quiet: bool,
     pub color: bool,
@@ -12,14 +22,7 @@ pub struct Printer {
 
 impl Printer {
     pub fn new(choice: ColorChoice, quiet: bool) -> Printer {
-        let color = match choice {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => {
-                std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                    && io::stdout().is_terminal()
-            }
-        };
+        let color = use_color(choice, io::stdout().is_terminal());
         Printer {
             quiet,
             color,
@@ -86,6 +89,15 @@ impl Printer {
             t.add_row(r);
         }
         self.line(&t.to_string())
+    }
+
+    /// What a command that changes something did ("created demo-db: …"), on stdout; hidden
+    /// with --quiet, which leaves only results (what a command is run to show) and errors.
+    pub fn outcome(&self, text: &str) -> io::Result<()> {
+        if self.quiet {
+            return Ok(());
+        }
+        self.line(text)
     }
 
     /// A note for the operator on stderr (hidden with --quiet).

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 pub fn send(a: SignalSendArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
     let settings = super::load_settings(global)?;
     let signal = build(&a)?;
-    let state = StateDir::new(&settings.state_dir);
+    let state = StateDir::new(a.dir.as_ref().unwrap_or(&settings.state_dir));
     let source = a.channel == SignalChannelArg::Source;
     // The source channel needs no state directory unless --wait follows the ops events.
     if !state.path.is_dir() && (!source || a.wait) {

@@ -1,7 +1,9 @@
 //! `oracle-cdc snapshot` and `oracle-cdc plan-chunks`.
 
-use super::args::{ExportFormatArg, GlobalArgs, PlanChunksArgs, SnapshotArgs, TableFormat};
-use super::progress::SnapshotProgress;
+use super::args::{
+    CsvTimesArg, ExportFormatArg, GlobalArgs, PlanChunksArgs, SnapshotArgs, TableFormat,
+};
+use super::progress::{SnapshotProgress, Spinner};
 use super::Printer;
 use crate::errors::CdcError;
 use crate::export::{
@@ -29,16 +31,35 @@ fn parse_tables(list: &[String]) -> Result<Vec<TableName>, CdcError> {
         .collect()
 }
 
-fn resolve(
-    connector: &dyn Connector,
+/// Open the database of the settings and resolve the tables to read, saying so on a spinner
+/// (opening a large emulated database, or connecting to Oracle, can take a while).
+fn open_and_resolve(
     settings: &crate::settings::Settings,
     only: &[TableName],
-) -> anyhow::Result<(crate::source::model::DatabaseInfo, Vec<Decision>)> {
+    quiet: bool,
+) -> anyhow::Result<(
+    Box<dyn Connector>,
+    crate::source::model::DatabaseInfo,
+    Vec<Decision>,
+)> {
+    let spinner = Spinner::new(
+        quiet,
+        &format!(
+            "opening {}",
+            crate::settings::redact_url(settings.database_url())
+        ),
+    );
+    let connector = source::open(settings)?;
+    spinner.say(&format!("connecting to {}", connector.describe()));
     // A dropped connection is reconnected, as capture does.
-    let mut s = source::Reconnecting::new(connector, &settings.connect);
+    let mut s = source::Reconnecting::new(connector.as_ref(), &settings.connect);
     let db = s.call(|s| s.database())?;
+    spinner.say(&format!("reading the catalog of {}", db.name));
     let tables = s.call(|s| s.tables())?;
-    Ok((db, target::resolve(settings, tables, only)?))
+    drop(s);
+    spinner.say(&format!("planning {} tables", tables.len()));
+    let decisions = target::resolve(settings, tables, only)?;
+    Ok((connector, db, decisions))
 }
 
 /// Ctrl-C asks the snapshot to stop after the chunks in flight; a second one exits at once.
@@ -49,7 +70,7 @@ pub(super) fn stop_flag() -> Arc<AtomicBool> {
         if s.swap(true, Ordering::SeqCst) {
             std::process::exit(130);
         }
-        eprintln!("stopping after the chunks being read; Ctrl-C again to stop at once");
+        super::progress::note("stopping after the chunks being read; Ctrl-C again to stop at once");
     });
     stop
 }
@@ -60,11 +81,13 @@ pub fn snapshot(
     printer: &Printer,
 ) -> anyhow::Result<ExitCode> {
     let settings = super::load_settings(global)?;
-    let connector = source::open(&settings)?;
     let only = parse_tables(&a.tables)?;
-    let (db, decisions) = resolve(connector.as_ref(), &settings, &only)?;
+    let (connector, db, decisions) = open_and_resolve(&settings, &only, printer.quiet)?;
     let format = match (a.records, a.format) {
         (true, _) => ExportFormat::Records,
+        (false, ExportFormatArg::Csv) if a.csv_times == CsvTimesArg::Epoch => {
+            ExportFormat::CsvEpoch
+        }
         (false, ExportFormatArg::Csv) => ExportFormat::Csv,
         (false, ExportFormatArg::Jsonl) => ExportFormat::Jsonl,
         (false, ExportFormatArg::Parquet) => ExportFormat::Parquet,
@@ -136,7 +159,7 @@ pub fn snapshot(
         }
         let ops = OpsLog::to_file(&a.out.join(OPS_FILE))?;
         let metrics = Arc::new(Mutex::new(SnapshotMetrics::default()));
-        let progress = SnapshotProgress::new(printer.quiet, captured.len() as u64);
+        let progress = SnapshotProgress::new(printer.quiet);
         let run = Snapshot {
             connector: connector.as_ref(),
             settings: &settings,
@@ -148,6 +171,8 @@ pub fn snapshot(
         };
         let stop = stop_flag();
         let mut state = offsets.snapshot.clone().unwrap_or_default();
+        // The read throttle and its set-throttle signal (from --out's spool).
+        let mut paced = crate::export::Paced::new(&mut sink, &settings, &a.out, &ops);
         let outcome = run.run(
             &decisions,
             &mut state,
@@ -155,9 +180,16 @@ pub fn snapshot(
                 offsets.snapshot = Some(st.clone());
                 offsets.save(&offsets_path)
             },
-            &mut sink,
+            &mut paced,
             &|| stop.load(Ordering::SeqCst),
         );
+        if !paced.waited.is_zero() {
+            tracing::info!(
+                "the read throttle held the export back {:.1}s",
+                paced.waited.as_secs_f64()
+            );
+        }
+        drop(paced);
         offsets.snapshot = Some(state);
         progress.finish();
         if outcome? == Outcome::Stopped {
@@ -178,6 +210,14 @@ pub fn snapshot(
         finish_export(&a.out, &mut offsets, &decisions, &mut sink, None)?;
     }
     summary(&offsets, &sink, printer)?;
+    if let Some(state) = &offsets.snapshot {
+        printer.outcome(&super::live::export_line(
+            state.records,
+            state.order.len(),
+            format.name(),
+            &a.out,
+        ))?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -347,9 +387,8 @@ pub fn plan_chunks(
     printer: &Printer,
 ) -> anyhow::Result<ExitCode> {
     let settings = super::load_settings(global)?;
-    let connector = source::open(&settings)?;
     let only = parse_tables(&a.tables)?;
-    let (_db, decisions) = resolve(connector.as_ref(), &settings, &only)?;
+    let (connector, _db, decisions) = open_and_resolve(&settings, &only, printer.quiet)?;
     let mut session = source::Reconnecting::new(connector.as_ref(), &settings.connect);
     let mut plans = Vec::new();
     for d in &decisions {

@@ -289,7 +289,7 @@ fn multitenant(f: &Facts) -> Finding {
                         others.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(", ")
                     ),
                     format!(
-                        "capture several PDBs as a common user in the root: cdc.database.url: HOST:PORT/<CDB service>, cdc.database.user: C##… (CREATE USER C##CDC … CONTAINER=ALL; GRANT SET CONTAINER TO C##CDC CONTAINER=ALL;) — or limit cdc.tables.include to {pdb}"
+                        "-- capture several PDBs as a common user in the root (in CDB$ROOT):\nCREATE USER C##CDC IDENTIFIED BY <password> CONTAINER=ALL;\nGRANT SET CONTAINER TO C##CDC CONTAINER=ALL;\ncdc.database.url: HOST:PORT/<CDB service>\ncdc.database.user: C##CDC\nor limit cdc.tables.include to {pdb}'s tables"
                     ),
                 );
             }
@@ -302,10 +302,12 @@ fn multitenant(f: &Facts) -> Finding {
                 )),
                 _ => Finding::fail(
                     format!("{found}: before 19c LogMiner cannot run inside a PDB (ORA-65040, CDC-2302)"),
-                    format!(
-                        "connect a common user to the root container: cdc.database.url: HOST:PORT/<service of CDB$ROOT>, cdc.database.user: {} (CREATE USER C##CDC … CONTAINER=ALL)",
-                        if f.grantee().starts_with("C##") { f.grantee() } else { "C##CDC".into() }
-                    ),
+                    {
+                        let user = if f.grantee().starts_with("C##") { f.grantee() } else { "C##CDC".into() };
+                        format!(
+                            "-- connect a common user to the root container (in CDB$ROOT):\nCREATE USER {user} IDENTIFIED BY <password> CONTAINER=ALL;\ncdc.database.url: HOST:PORT/<service of CDB$ROOT>\ncdc.database.user: {user}"
+                        )
+                    },
                 ),
             }
         }

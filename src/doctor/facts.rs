@@ -120,6 +120,8 @@ pub struct Facts {
     pub kind: SourceKind,
     /// What was checked; never contains a password.
     pub target: String,
+    /// When gathering started.
+    pub gathered_at: chrono::DateTime<chrono::Utc>,
     pub connect: Connect,
     pub db: Fact<DatabaseInfo>,
     pub privileges: Fact<Privileges>,
@@ -219,6 +221,7 @@ impl Facts {
                 (SourceKind::Oracle, Some(user)) => format!("Oracle {url} as {user}"),
                 (SourceKind::Oracle, None) => format!("Oracle {url}"),
             },
+            gathered_at: chrono::Utc::now(),
             connect: Connect::Connected,
             db: Err(NO_SESSION.into()),
             privileges: Err(NO_SESSION.into()),

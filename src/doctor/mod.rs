@@ -190,6 +190,8 @@ pub(crate) struct Finding {
     /// Overrides the check's own "why" when the reason depends on what was found.
     pub why: Option<String>,
     pub fix: Option<String>,
+    /// The tables, privileges or settings the finding is about.
+    pub objects: Vec<String>,
 }
 
 impl Finding {
@@ -199,6 +201,7 @@ impl Finding {
             found: found.into(),
             why: None,
             fix: None,
+            objects: Vec::new(),
         }
     }
     pub fn skip(found: impl Into<String>) -> Finding {
@@ -207,6 +210,7 @@ impl Finding {
             found: found.into(),
             why: None,
             fix: None,
+            objects: Vec::new(),
         }
     }
     pub fn warn(found: impl Into<String>, fix: impl Into<String>) -> Finding {
@@ -215,6 +219,7 @@ impl Finding {
             found: found.into(),
             why: None,
             fix: Some(fix.into()),
+            objects: Vec::new(),
         }
     }
     pub fn fail(found: impl Into<String>, fix: impl Into<String>) -> Finding {
@@ -223,15 +228,75 @@ impl Finding {
             found: found.into(),
             why: None,
             fix: Some(fix.into()),
+            objects: Vec::new(),
         }
     }
     pub fn because(mut self, why: impl Into<String>) -> Finding {
         self.why = Some(why.into());
         self
     }
+
+    /// The objects (tables, privileges) the finding names.
+    pub fn on(mut self, objects: Vec<String>) -> Finding {
+        self.objects = objects;
+        self
+    }
+}
+
+/// A fix split by what it is, so each part can be copied whole: SQL to run as a DBA (with its
+/// `--` comments), `cdc.*` settings lines for the settings file (with their `#` comments), and
+/// steps in words.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct FixParts {
+    pub sql: Option<String>,
+    pub settings: Option<String>,
+    pub steps: Option<String>,
+}
+
+/// Split a fix text line by line: a `cdc.KEY: VALUE` line is a setting; a line of SQL (ending
+/// in `;`, a `--` comment, or an SQL*Plus command) is SQL; anything else is a step. The checks
+/// write each line as one of the three (tests hold them to it), so the split loses nothing.
+pub fn split_fix(fix: &str) -> FixParts {
+    const SQL_STARTS: &[&str] = &[
+        "--", "ALTER ", "GRANT ", "CREATE ", "DROP ", "EXEC ", "BEGIN", "SHUTDOWN", "STARTUP",
+        "SELECT ", "RESTORE ",
+    ];
+    let (mut sql, mut settings, mut steps) = (Vec::new(), Vec::new(), Vec::new());
+    for line in fix.lines() {
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        let setting = t.starts_with("cdc.")
+            && t.split_once(": ")
+                .is_some_and(|(k, _)| !k.contains(char::is_whitespace));
+        if setting {
+            settings.push(t.to_string());
+        } else if t.ends_with(';') || SQL_STARTS.iter().any(|p| t.starts_with(p)) {
+            sql.push(t.to_string());
+        } else {
+            steps.push(t.to_string());
+        }
+    }
+    // A lone comment is no SQL to run.
+    if sql.iter().all(|l| l.starts_with("--")) {
+        steps.extend(
+            sql.drain(..)
+                .map(|l| l.trim_start_matches('-').trim().to_string()),
+        );
+    }
+    let join = |v: Vec<String>| (!v.is_empty()).then(|| v.join("\n"));
+    FixParts {
+        sql: join(sql),
+        settings: join(settings),
+        steps: join(steps),
+    }
 }
 
 /// One check's result, as reported.
+///
+/// `fix` is the whole fix as one text; `fix_sql`, `fix_settings` and `fix_steps` are the same
+/// lines split by kind, each a block to copy as it is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CheckResult {
     pub id: &'static str,
@@ -244,6 +309,15 @@ pub struct CheckResult {
     pub why: String,
     /// The exact fix: SQL to run (as a DBA), or a setting to change. `None` for PASS/SKIP.
     pub fix: Option<String>,
+    /// The SQL (and SQL*Plus or RMAN commands) of the fix, to run as a DBA, with `--` comments.
+    pub fix_sql: Option<String>,
+    /// The `cdc.*` lines of the fix, for the settings file, with `#` comments.
+    pub fix_settings: Option<String>,
+    /// What is left of the fix: steps in words.
+    pub fix_steps: Option<String>,
+    /// The tables, privileges or settings the result is about (empty when it is about the
+    /// database as a whole).
+    pub objects: Vec<String>,
 }
 
 /// Counts of each severity.
@@ -260,7 +334,29 @@ pub struct Summary {
 pub struct Report {
     /// What was checked (`emulator:DIR` or `Oracle URL as USER`); never a password.
     pub target: String,
+    /// The database's name and DBID, when the session could read them.
+    pub database: Option<ReportDatabase>,
+    /// When the facts were gathered.
+    #[serde(serialize_with = "rfc3339")]
+    pub checked_at: chrono::DateTime<chrono::Utc>,
     pub results: Vec<CheckResult>,
+}
+
+/// RFC 3339 in UTC, whole seconds: `2026-12-02T00:18:59Z`.
+fn rfc3339<S: serde::Serializer>(
+    t: &chrono::DateTime<chrono::Utc>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+}
+
+/// The database a report is about (V$DATABASE.NAME and DBID, the release from
+/// PRODUCT_COMPONENT_VERSION).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReportDatabase {
+    pub name: String,
+    pub dbid: u64,
+    pub version: String,
 }
 
 impl Report {
@@ -333,6 +429,7 @@ pub fn evaluate(facts: &Facts, selection: &Selection) -> Report {
             Area::Undo | Area::Tables => tables::check(c.id, facts),
             Area::Settings => settings_checks::check(c.id, facts),
         };
+        let parts = f.fix.as_deref().map(split_fix).unwrap_or_default();
         results.push(CheckResult {
             id: c.id,
             area: c.area,
@@ -341,10 +438,20 @@ pub fn evaluate(facts: &Facts, selection: &Selection) -> Report {
             found: f.found,
             why: f.why.unwrap_or_else(|| c.why.to_string()),
             fix: f.fix,
+            fix_sql: parts.sql,
+            fix_settings: parts.settings,
+            fix_steps: parts.steps,
+            objects: f.objects,
         });
     }
     Report {
         target: facts.target.clone(),
+        checked_at: facts.gathered_at,
+        database: facts.db.as_ref().ok().map(|d| ReportDatabase {
+            name: d.name.clone(),
+            dbid: d.dbid,
+            version: d.version.clone(),
+        }),
         results,
     }
 }

@@ -231,7 +231,7 @@ fn judge(p: &Privileges, needs: Vec<Need>) -> Finding {
     }
     let labels: Vec<String> = missing.iter().map(|n| n.label.clone()).collect();
     let grants: Vec<String> = missing.iter().map(|n| n.grant.clone()).collect();
-    Finding::fail(format!("missing: {}", labels.join(", ")), grants.join("\n"))
+    Finding::fail(format!("missing: {}", labels.join(", ")), grants.join("\n")).on(labels)
 }
 
 fn snapshot(f: &Facts, p: &Privileges, g: &Grants) -> Finding {
@@ -291,5 +291,5 @@ fn snapshot(f: &Facts, p: &Privileges, g: &Grants) -> Finding {
         }
         lines.join("\n")
     };
-    Finding::fail(format!("missing: {}", list(&labels, 8)), fix)
+    Finding::fail(format!("missing: {}", list(&labels, 8)), fix).on(labels)
 }

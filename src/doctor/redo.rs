@@ -305,7 +305,7 @@ fn retention(f: &Facts) -> Finding {
         Err(_) => Finding::fail(
             format!("the stream resumes at SCN {resume}, but {covered}: the redo in between is gone"),
             format!(
-                "restore the archived logs from SCN {resume} from backup before capture starts (RMAN> RESTORE ARCHIVELOG FROM SCN {resume};), or start over with a new snapshot: move {} away",
+                "-- in RMAN (rman target /), before capture starts: restore the archived logs from backup\nRESTORE ARCHIVELOG FROM SCN {resume};\nor start over with a new snapshot: move {} away",
                 f.settings.state_dir.display()
             ),
         ),
@@ -394,4 +394,5 @@ fn supplemental_table(f: &Facts) -> Finding {
         ),
         fix.join("\n"),
     )
+    .on(names)
 }

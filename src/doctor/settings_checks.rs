@@ -140,12 +140,20 @@ fn references(f: &Facts) -> Finding {
     let captured: Vec<&TableInfo> = all.iter().filter(|t| s.is_captured(&t.name)).collect();
     let find = |p: &TableName| captured.iter().copied().find(|t| names(p, &t.name));
     let (mut warn, mut fail, mut fixes) = (Vec::new(), Vec::new(), Vec::new());
+    // The settings keys at fault, each once.
+    let mut objects: Vec<String> = Vec::new();
+    let mut on = |key: String| {
+        if !objects.contains(&key) {
+            objects.push(key);
+        }
+    };
     let mut count = 0;
     for (table, cols) in &s.keys {
         count += 1;
         match find(table) {
             None => {
                 warn.push(format!("cdc.key.{table} names no captured table"));
+                on(format!("cdc.key.{table}"));
                 fixes.push(format!("remove cdc.key.{table}, or capture the table"));
             }
             Some(t) => {
@@ -154,6 +162,7 @@ fn references(f: &Facts) -> Finding {
                         "cdc.key.{table} names column {c}, which {} does not have: the snapshot refuses to start (CDC-1002)",
                         t.name
                     ));
+                    on(format!("cdc.key.{table}"));
                     let have: Vec<&str> = t.columns.iter().map(|c| c.name.as_str()).collect();
                     fixes.push(format!(
                         "cdc.key.{table}: <columns of {}: {}>",
@@ -170,6 +179,7 @@ fn references(f: &Facts) -> Finding {
             warn.push(format!(
                 "cdc.snapshot.select.override.{table} names no captured table"
             ));
+            on(format!("cdc.snapshot.select.override.{table}"));
             fixes.push(format!("remove cdc.snapshot.select.override.{table}"));
         }
     }
@@ -179,6 +189,7 @@ fn references(f: &Facts) -> Finding {
             warn.push(format!(
                 "cdc.snapshot.tables.order lists {table}, which is not captured"
             ));
+            on("cdc.snapshot.tables.order".to_string());
             fixes.push(format!("remove {table} from cdc.snapshot.tables.order"));
         }
     }
@@ -190,6 +201,7 @@ fn references(f: &Facts) -> Finding {
                     "cdc.columns.exclude lists {}.{}, but {} is not captured",
                     c.table, c.column, c.table
                 ));
+                on("cdc.columns.exclude".to_string());
                 fixes.push(format!(
                     "remove {}.{} from cdc.columns.exclude",
                     c.table, c.column
@@ -200,6 +212,7 @@ fn references(f: &Facts) -> Finding {
                     "cdc.columns.exclude lists {}.{}, but {} has no such column",
                     c.table, c.column, t.name
                 ));
+                on("cdc.columns.exclude".to_string());
                 fixes.push(format!(
                     "remove {}.{} from cdc.columns.exclude",
                     c.table, c.column
@@ -218,8 +231,8 @@ fn references(f: &Facts) -> Finding {
     let failed = !fail.is_empty();
     fail.extend(warn);
     if failed {
-        Finding::fail(fail.join("\n"), fixes.join("\n"))
+        Finding::fail(fail.join("\n"), fixes.join("\n")).on(objects)
     } else {
-        Finding::warn(fail.join("\n"), fixes.join("\n"))
+        Finding::warn(fail.join("\n"), fixes.join("\n")).on(objects)
     }
 }

@@ -197,7 +197,9 @@ pub(super) fn estimate(f: &Facts) -> Finding {
     if !stale.is_empty() {
         found.push_str(&format!("; stale statistics for {}", list(&stale, 5)));
     }
-    Finding::warn(found, fix.join("\n"))
+    let mut objects = unknown;
+    objects.extend(stale);
+    Finding::warn(found, fix.join("\n")).on(objects)
 }
 
 pub(super) fn memory(f: &Facts) -> Finding {

@@ -34,12 +34,25 @@ pub(super) fn check(id: &str, f: &Facts) -> Finding {
     }
 }
 
-/// PASS with `ok` when nothing was found; else the items at `severity` with their fixes.
-fn items(severity: Severity, found: Vec<String>, fixes: Vec<String>, ok: String) -> Finding {
+/// PASS with `ok` when nothing was found; else the items at `severity` with their fixes, about
+/// `objects` (the tables or columns found, each once, in the order found).
+fn items(
+    severity: Severity,
+    found: Vec<String>,
+    fixes: Vec<String>,
+    objects: Vec<String>,
+    ok: String,
+) -> Finding {
     if found.is_empty() {
         return Finding::pass(ok);
     }
-    let f = Finding::warn(found.join("\n"), fixes.join("\n"));
+    let mut unique: Vec<String> = Vec::new();
+    for o in objects {
+        if !unique.contains(&o) {
+            unique.push(o);
+        }
+    }
+    let f = Finding::warn(found.join("\n"), fixes.join("\n")).on(unique);
     Finding { severity, ..f }
 }
 
@@ -92,7 +105,7 @@ fn key_fix(f: &Facts, info: &TableInfo) -> String {
         }
     }
     format!(
-        "ALTER TABLE {} ADD PRIMARY KEY (<columns that identify a row>);  -- or name NOT NULL number, character, DATE, TIMESTAMP or RAW columns: cdc.key.{name}: COL1,COL2",
+        "ALTER TABLE {} ADD PRIMARY KEY (<columns that identify a row>);\ncdc.key.{name}: COL1,COL2  # or, without a new key: NOT NULL number, character, DATE, TIMESTAMP or RAW columns that identify a row",
         name.quoted()
     )
 }
@@ -154,9 +167,10 @@ fn selection(f: &Facts, captured: &[Resolved]) -> Finding {
 
 fn keys(f: &Facts, captured: &[Resolved]) -> Finding {
     let mut severity = Severity::Warn;
-    let (mut found, mut fixes) = (Vec::new(), Vec::new());
+    let (mut found, mut fixes, mut objects) = (Vec::new(), Vec::new(), Vec::new());
     for r in captured {
         let name = &r.info.name;
+        let before = found.len();
         match &r.outcome {
             Err(CdcError::NoUsableKey { reason, .. }) => {
                 severity = Severity::Fail;
@@ -203,6 +217,9 @@ fn keys(f: &Facts, captured: &[Resolved]) -> Finding {
             }
             _ => {}
         }
+        if found.len() > before {
+            objects.push(name.to_string());
+        }
     }
     let keyed = f
         .targets()
@@ -213,17 +230,19 @@ fn keys(f: &Facts, captured: &[Resolved]) -> Finding {
         severity,
         found,
         fixes,
+        objects,
         format!("{keyed} captured tables are read by a usable key"),
     )
 }
 
 fn row_movement(f: &Facts) -> Finding {
-    let (mut found, mut fixes) = (Vec::new(), Vec::new());
+    let (mut found, mut fixes, mut objects) = (Vec::new(), Vec::new(), Vec::new());
     for t in f.targets() {
         if t.strategy != Strategy::Rowid || !t.info.row_movement {
             continue;
         }
         let name = t.name();
+        objects.push(name.to_string());
         found.push(format!(
             "{name}: ROW MOVEMENT ENABLED and read by ROWID ranges ({})",
             t.reason
@@ -235,7 +254,7 @@ fn row_movement(f: &Facts) -> Finding {
                 k.name
             ),
             None => format!(
-                "ALTER TABLE {} DISABLE ROW MOVEMENT;  -- or add a NOT NULL unique key and name it with cdc.key.{name}",
+                "ALTER TABLE {} DISABLE ROW MOVEMENT;  -- or add a NOT NULL unique key and name its columns in cdc.key.{name}",
                 name.quoted()
             ),
         });
@@ -245,11 +264,11 @@ fn row_movement(f: &Facts) -> Finding {
     } else {
         "no table is read by ROWID ranges (cdc.key.missing is not rowid)"
     };
-    items(Severity::Warn, found, fixes, ok.into())
+    items(Severity::Warn, found, fixes, objects, ok.into())
 }
 
 fn iot_key(f: &Facts) -> Finding {
-    let (mut found, mut fixes) = (Vec::new(), Vec::new());
+    let (mut found, mut fixes, mut objects) = (Vec::new(), Vec::new(), Vec::new());
     for t in f.targets() {
         if t.strategy != Strategy::Single || t.info.organization != Organization::IndexOrganized {
             continue;
@@ -261,6 +280,7 @@ fn iot_key(f: &Facts) -> Finding {
             .num_rows
             .map(|n| format!("{n} rows"))
             .unwrap_or_else(|| "an unknown number of rows".into());
+        objects.push(name.to_string());
         found.push(format!("{name}: {} — one read of {rows}", t.reason));
         fixes.push(match usable_unique_key(&t.info) {
             Some(k) => format!("cdc.key.{name}: {}  # unique key {}", k.columns.join(","), k.name),
@@ -273,6 +293,7 @@ fn iot_key(f: &Facts) -> Finding {
         Severity::Warn,
         found,
         fixes,
+        objects,
         "no index-organised table is read in a single chunk".into(),
     )
 }
@@ -282,7 +303,10 @@ fn iot_key(f: &Facts) -> Finding {
 fn column_types(f: &Facts, captured: &[Resolved]) -> Finding {
     use crate::types::LogMinerSupport;
     let mut severity = Severity::Warn;
-    let (mut found, mut fixes) = (Vec::new(), Vec::new());
+    let (mut found, mut objects) = (Vec::new(), Vec::new());
+    // One settings line per key, so the lines can be pasted into a settings file as they are.
+    let (mut exclude_columns, mut exclude_tables, mut dlq) = (Vec::new(), Vec::new(), false);
+    let mut sql_fixes: Vec<String> = Vec::new();
     // ENABLE_GOLDENGATE_REPLICATION; unknown (V$PARAMETER not readable) counts as FALSE.
     let gg = f
         .config
@@ -311,17 +335,16 @@ fn column_types(f: &Facts, captured: &[Resolved]) -> Finding {
                 found.push(format!(
                     "{name}.{column} is {data_type}: no record mapping, the snapshot stops (CDC-3001)"
                 ));
-                fixes.push(format!(
-                    "cdc.columns.exclude: [{name}.{column}]  # or cdc.on.decode.error: dlq to skip the table"
-                ));
+                objects.push(format!("{name}.{column}"));
+                exclude_columns.push(format!("{name}.{column}"));
+                dlq = true;
             }
             Ok(Decision::Skip { reason, .. }) if reason.starts_with("CDC-3001") => {
                 found.push(format!(
                     "{name}: skipped (cdc.on.decode.error=dlq): {reason}"
                 ));
-                fixes.push(format!(
-                    "cdc.columns.exclude: [{name}.<column>]  # to capture the rest of the table"
-                ));
+                objects.push(name.to_string());
+                exclude_columns.push(format!("{name}.<column>"));
             }
             _ => {}
         }
@@ -357,13 +380,17 @@ fn column_types(f: &Facts, captured: &[Resolved]) -> Finding {
             let json = unstreamable
                 .iter()
                 .any(|(c, _)| c.data_type == ColumnType::Json);
-            fixes.push(if json {
-                "ALTER SYSTEM SET ENABLE_GOLDENGATE_REPLICATION = TRUE SCOPE = BOTH;  # JSON columns".to_string()
+            for (c, _) in &unstreamable {
+                objects.push(format!("{name}.{}", c.name));
+            }
+            let sql = "ALTER SYSTEM SET ENABLE_GOLDENGATE_REPLICATION = TRUE SCOPE = BOTH;  -- JSON columns";
+            if json {
+                if !sql_fixes.iter().any(|f| f == sql) {
+                    sql_fixes.push(sql.to_string());
+                }
             } else {
-                format!(
-                    "cdc.tables.exclude: [{name}]  # or cdc.snapshot.mode: snapshot_only, or keep the values in types LogMiner streams (a BFILE's directory and name in VARCHAR2 columns)"
-                )
-            });
+                exclude_tables.push(name.to_string());
+            }
         }
         let bfiles: Vec<&str> = r
             .info
@@ -382,15 +409,29 @@ fn column_types(f: &Facts, captured: &[Resolved]) -> Finding {
                 "{name} has BFILE column {}: the Oracle adapter cannot read BFILE locators (CDC-3001)",
                 bfiles.join(", ")
             ));
-            fixes.push(format!(
-                "cdc.columns.exclude: [{}]",
-                bfiles
-                    .iter()
-                    .map(|c| format!("{name}.{c}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
+            for c in bfiles {
+                objects.push(format!("{name}.{c}"));
+                exclude_columns.push(format!("{name}.{c}"));
+            }
         }
+    }
+    let mut fixes = sql_fixes;
+    if !exclude_columns.is_empty() {
+        fixes.push(format!(
+            "cdc.columns.exclude: [{}]  # {}",
+            exclude_columns.join(", "),
+            if dlq {
+                "or cdc.on.decode.error: dlq to skip the tables"
+            } else {
+                "to capture the rest of each table"
+            }
+        ));
+    }
+    if !exclude_tables.is_empty() {
+        fixes.push(format!(
+            "cdc.tables.exclude: [{}]  # or cdc.snapshot.mode: snapshot_only, or keep the values in types LogMiner streams (a BFILE's directory and name in VARCHAR2 columns)",
+            exclude_tables.join(", ")
+        ));
     }
     let list = |l: &[String]| {
         if l.is_empty() {
@@ -412,17 +453,18 @@ fn column_types(f: &Facts, captured: &[Resolved]) -> Finding {
         ));
     }
     found.push(summary);
-    items(severity, found, fixes, String::new())
+    items(severity, found, fixes, objects, String::new())
 }
 
 fn name_length(f: &Facts, captured: &[Resolved]) -> Finding {
     if !f.streams() {
         return Finding::pass(format!("not needed: {} does not use LogMiner", f.mode()));
     }
-    let (mut found, mut fixes) = (Vec::new(), Vec::new());
+    let (mut found, mut fixes, mut objects) = (Vec::new(), Vec::new(), Vec::new());
     let long = |s: &str| s.len() > LOGMINER_NAME_BYTES;
     for r in captured {
         let n = &r.info.name;
+        let before = found.len();
         if long(&n.owner) {
             found.push(format!("{n}: owner {} is {} bytes", n.owner, n.owner.len()));
             fixes.push(format!(
@@ -444,6 +486,9 @@ fn name_length(f: &Facts, captured: &[Resolved]) -> Finding {
                 c.name
             ));
         }
+        if found.len() > before {
+            objects.push(n.to_string());
+        }
     }
     // Reported up to 21c; not confirmed lifted in 23ai, so a warning there.
     let severity = if f.major_version().is_some_and(|v| v >= 23) {
@@ -455,6 +500,7 @@ fn name_length(f: &Facts, captured: &[Resolved]) -> Finding {
         severity,
         found,
         fixes,
+        objects,
         format!(
             "every owner, table and column name of the {} captured tables fits in 30 bytes",
             captured.len()
@@ -496,6 +542,7 @@ fn lob(f: &Facts) -> Finding {
         Severity::Warn,
         found,
         fix,
+        columns,
         "no LOB or LONG column is captured".into(),
     )
 }

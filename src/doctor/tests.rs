@@ -436,7 +436,7 @@ fn a_keyless_table_with_row_movement_warns_and_names_the_safer_key() {
     );
     assert_eq!(
         fix(&r, "tables.row-movement-rowid"),
-        "ALTER TABLE \"HR\".\"LOG\" DISABLE ROW MOVEMENT;  -- or add a NOT NULL unique key and name it with cdc.key.HR.LOG"
+        "ALTER TABLE \"HR\".\"LOG\" DISABLE ROW MOVEMENT;  -- or add a NOT NULL unique key and name its columns in cdc.key.HR.LOG"
     );
     assert_eq!(
         get(&r, "privileges.rowid-chunking").found,
@@ -550,7 +550,7 @@ fn an_unsupported_column_type_fails_with_the_exclusion_that_fixes_it() {
     );
     assert_eq!(
         fix(&r, "tables.column-types"),
-        "cdc.columns.exclude: [HR.MAP.SHAPE]  # or cdc.on.decode.error: dlq to skip the table"
+        "cdc.columns.exclude: [HR.MAP.SHAPE]  # or cdc.on.decode.error: dlq to skip the tables"
     );
     assert_eq!(
         problems(&db.report(&["cdc.columns.exclude=HR.MAP.SHAPE"])),
@@ -593,7 +593,7 @@ fn retained_logs_newer_than_the_stored_resume_scn_fail() {
     assert_eq!(
         c.fix.as_deref(),
         Some(format!(
-            "restore the archived logs from SCN 1000001 from backup before capture starts (RMAN> RESTORE ARCHIVELOG FROM SCN 1000001;), or start over with a new snapshot: move {} away",
+            "-- in RMAN (rman target /), before capture starts: restore the archived logs from backup\nRESTORE ARCHIVELOG FROM SCN 1000001;\nor start over with a new snapshot: move {} away",
             db.state().display()
         )
         .as_str())

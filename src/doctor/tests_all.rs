@@ -151,3 +151,138 @@ fn every_misconfiguration_at_once_is_reported_by_its_own_check() {
         ]
     );
 }
+
+/// A `cdc.KEY: VALUE` setting somewhere in `text` (a setting hidden in a comment or a step).
+fn holds_setting(text: &str) -> bool {
+    text.split_whitespace()
+        .any(|w| w.starts_with("cdc.") && w.ends_with(':') && w.len() > 5)
+}
+
+#[test]
+fn every_fix_splits_into_sql_settings_and_steps_each_copyable_as_it_is() {
+    let db = Db::new(ALL_WRONG_DB, ALL_WRONG_TABLES);
+    db.store_stream_position(1_000_001, false);
+    let r = db.report(&["cdc.key.HR.GONE=ID", "cdc.database.user=CDC"]);
+    let mut kinds = (0, 0, 0);
+    for c in &r.results {
+        let Some(fix) = &c.fix else {
+            assert!(c.fix_sql.is_none() && c.fix_settings.is_none() && c.fix_steps.is_none());
+            continue;
+        };
+        let count = |p: &Option<String>| p.as_deref().map_or(0, |t| t.lines().count());
+        // Nothing lost: every line of the fix is in exactly one part.
+        assert_eq!(
+            fix.lines().filter(|l| !l.trim().is_empty()).count(),
+            count(&c.fix_sql) + count(&c.fix_settings) + count(&c.fix_steps),
+            "{}: {fix}",
+            c.id
+        );
+        if let Some(sql) = &c.fix_sql {
+            kinds.0 += 1;
+            for line in sql.lines() {
+                assert!(
+                    !holds_setting(line),
+                    "{}: a setting inside SQL: {line}",
+                    c.id
+                );
+            }
+        }
+        if let Some(settings) = &c.fix_settings {
+            kinds.1 += 1;
+            // The lines are a settings file as they stand: each key once, every key and
+            // value valid.
+            let file = db.dir.path().join(format!("{}.yaml", c.id));
+            std::fs::write(&file, settings).unwrap();
+            crate::settings::Settings::load(&crate::settings::LoadOptions {
+                config: Some(file),
+                ..Default::default()
+            })
+            .unwrap_or_else(|e| panic!("{}: {e}\n{settings}", c.id));
+            let keys: Vec<&str> = settings
+                .lines()
+                .filter_map(|l| l.split_once(':'))
+                .map(|k| k.0)
+                .collect();
+            let mut unique = keys.clone();
+            unique.sort();
+            unique.dedup();
+            assert_eq!(keys.len(), unique.len(), "{}: {settings}", c.id);
+        }
+        if let Some(steps) = &c.fix_steps {
+            kinds.2 += 1;
+            for line in steps.lines() {
+                assert!(
+                    !holds_setting(line),
+                    "{}: a setting inside a step: {line}",
+                    c.id
+                );
+                assert!(
+                    !line.trim_end().ends_with(';'),
+                    "{}: SQL inside a step: {line}",
+                    c.id
+                );
+            }
+        }
+    }
+    assert!(kinds.0 > 5 && kinds.1 > 3 && kinds.2 > 1, "{kinds:?}");
+    // Mixed fixes are split: undo.retention's settings line and its SQL alternative.
+    let undo = get(&r, "undo.retention");
+    assert_eq!(
+        undo.fix_settings.as_deref(),
+        Some("cdc.snapshot.chunk.rows: 50000")
+    );
+    assert!(undo
+        .fix_sql
+        .as_deref()
+        .unwrap()
+        .contains("ALTER SYSTEM SET UNDO_RETENTION = 20"));
+    let keys = get(&r, "tables.keys");
+    assert!(keys
+        .fix_sql
+        .as_deref()
+        .unwrap()
+        .starts_with("ALTER TABLE \"HR\".\"LOG\" ADD PRIMARY KEY"));
+    assert!(keys
+        .fix_settings
+        .as_deref()
+        .unwrap()
+        .starts_with("cdc.key.HR.LOG: COL1,COL2"));
+    let retention = get(&r, "redo.retention");
+    assert!(retention
+        .fix_sql
+        .as_deref()
+        .unwrap()
+        .contains("\nRESTORE ARCHIVELOG FROM SCN 1000001;"));
+    assert!(retention
+        .fix_steps
+        .as_deref()
+        .unwrap()
+        .starts_with("or start over with a new snapshot"));
+}
+
+#[test]
+fn each_result_names_the_objects_it_is_about() {
+    let db = Db::new(ALL_WRONG_DB, ALL_WRONG_TABLES);
+    let r = db.report(&["cdc.key.HR.GONE=ID", "cdc.database.user=CDC"]);
+    let objects = |id: &str| get(&r, id).objects.clone();
+    assert_eq!(objects("supplemental.table"), vec!["HR.EMP"]);
+    assert_eq!(objects("tables.keys"), vec!["HR.LOG"]);
+    assert_eq!(objects("tables.row-movement-rowid"), vec!["HR.LOG"]);
+    assert_eq!(objects("tables.iot-key"), vec!["HR.IOT"]);
+    assert_eq!(objects("tables.column-types"), vec!["HR.MAP.SHAPE"]);
+    assert_eq!(
+        objects("tables.name-length"),
+        vec!["HR.A_TABLE_NAME_THAT_IS_LONGER_THAN_30"]
+    );
+    assert_eq!(objects("tables.lob"), vec!["HR.DOC.BODY"]);
+    assert_eq!(objects("tables.estimate"), vec!["HR.DOC"]);
+    assert_eq!(
+        objects("privileges.logmining"),
+        vec!["LOGMINING", "EXECUTE on DBMS_LOGMNR"]
+    );
+    assert!(objects("privileges.snapshot").contains(&"FLASHBACK on HR.EMP".to_string()));
+    assert_eq!(objects("settings.references"), vec!["cdc.key.HR.GONE"]);
+    // About the database as a whole: no objects.
+    assert!(objects("redo.archivelog").is_empty());
+    assert_eq!(r.database.as_ref().map(|d| d.dbid), Some(1_234_567_890));
+}

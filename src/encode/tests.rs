@@ -553,3 +553,60 @@ fn a_chunk_of_csv_rows_is_its_rows_one_after_the_other() {
     write_csv_rows(&mut chunk, &columns, rows.clone());
     assert_eq!(chunk, one_by_one);
 }
+
+#[test]
+fn iso_times_keep_the_columns_digits_and_never_drop_one() {
+    assert_eq!(iso_time("2024-02-14 10:58:02", 0), "2024-02-14T10:58:02");
+    assert_eq!(
+        iso_time("2024-02-14 10:58:02.202590000", 6),
+        "2024-02-14T10:58:02.202590"
+    );
+    assert_eq!(
+        iso_time("2024-02-14 10:58:02.000000000", 3),
+        "2024-02-14T10:58:02.000"
+    );
+    assert_eq!(
+        iso_time("2024-02-14 10:58:02.000000000", 0),
+        "2024-02-14T10:58:02"
+    );
+    // A digit beyond the declared precision is kept: the text stays exact.
+    assert_eq!(
+        iso_time("2024-02-14 10:58:02.123456789", 3),
+        "2024-02-14T10:58:02.123456789"
+    );
+    // Not the canonical shape: as it is.
+    assert_eq!(iso_time("-4712-01-01 00:00:00", 0), "-4712-01-01 00:00:00");
+    // The fast CSV path writes what to_csv_iso gives.
+    let columns: Vec<crate::source::model::ColumnInfo> = [("D", "DATE"), ("T", "TIMESTAMP(6)")]
+        .iter()
+        .map(|(n, t)| crate::source::model::ColumnInfo {
+            name: n.to_string(),
+            data_type: ty(t),
+            nullable: true,
+            virtual_column: false,
+            hidden: false,
+        })
+        .collect();
+    let values = vec![
+        Value::Date("2001-02-03 04:05:06".into()),
+        Value::Timestamp("2001-02-03 04:05:06.700000000".into()),
+    ];
+    let mut out = Vec::new();
+    write_csv_rows_with(
+        &mut out,
+        &columns,
+        vec![crate::source::model::FetchedRow {
+            values: values.clone(),
+            ..Default::default()
+        }],
+        CsvTimes::Iso,
+    );
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "2001-02-03T04:05:06,2001-02-03T04:05:06.700000\n"
+    );
+    assert_eq!(
+        to_csv_iso(&values[1], &columns[1].data_type),
+        "2001-02-03T04:05:06.700000"
+    );
+}

@@ -103,7 +103,10 @@ fn mapping(ty: &ColumnType) -> Mapping {
         ColumnType::Float { .. } => Mapping::Float,
         ColumnType::BinaryFloat => Mapping::BinaryFloat,
         ColumnType::BinaryDouble => Mapping::BinaryDouble,
-        ColumnType::Date => Mapping::Timestamp(TimeUnit::Second),
+        // Milliseconds, not seconds: Parquet's TIMESTAMP logical type has no seconds unit, so
+        // an Arrow Timestamp(second) is written as a bare INT64 that pyarrow and duckdb read
+        // as a number (tests/parquet_readers.rs).
+        ColumnType::Date => Mapping::Timestamp(TimeUnit::Millisecond),
         ColumnType::Timestamp { fsp } => Mapping::Timestamp(unit(*fsp)),
         ColumnType::TimestampTz { fsp } => Mapping::Zoned {
             unit: unit(*fsp),
@@ -533,7 +536,7 @@ mod tests {
             ("NUMBER", DataType::Utf8),
             ("FLOAT(126)", DataType::Float64),
             ("BINARY_FLOAT", DataType::Float32),
-            ("DATE", DataType::Timestamp(TimeUnit::Second, None)),
+            ("DATE", DataType::Timestamp(TimeUnit::Millisecond, None)),
             (
                 "TIMESTAMP(3)",
                 DataType::Timestamp(TimeUnit::Millisecond, None),

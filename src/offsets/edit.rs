@@ -146,10 +146,11 @@ fn set_scn(
     for x in skip_xids {
         if !is_xid(x) {
             return Err(CdcError::InvalidEdit(format!(
-                "--skip-xid `{x}` is not a transaction id: expected 16 hex digits as V$LOGMNR_CONTENTS.XID shows it, e.g. 0A001B00C3010000"
+                "--skip-xid `{x}` is not a transaction id: expected 16 hex digits as V$LOGMNR_CONTENTS.XID shows it, e.g. 0a001b00c3010000"
             )));
         }
-        let x = x.to_ascii_uppercase();
+        // One case everywhere: lower, as capture stores them and records carry them.
+        let x = x.to_ascii_lowercase();
         if !xids.contains(&x) {
             xids.push(x);
         }
@@ -163,7 +164,7 @@ fn set_scn(
         let mut all: Vec<String> = s
             .commit_xids
             .iter()
-            .map(|x| x.to_ascii_uppercase())
+            .map(|x| x.to_ascii_lowercase())
             .collect();
         for x in xids {
             if !all.contains(&x) {

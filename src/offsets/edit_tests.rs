@@ -86,7 +86,7 @@ fn set_scn_skip_xid_skips_exactly_that_transaction() {
     let op = Operation::SetScn {
         scn: 1000120,
         resume_scn: None,
-        skip_xids: vec![XID_B.to_ascii_lowercase()],
+        skip_xids: vec![XID_B.to_ascii_uppercase()],
     };
     let new = run(op, &old).unwrap().offsets;
     let s = new.stream.clone().unwrap();
@@ -367,4 +367,26 @@ fn resume_points_survive_edits_untouched() {
         a.offsets.snapshot.as_ref().unwrap().tables["SALES.ORDERS"].next,
         Some(ResumePoint::Key(vec![Value::Number("6".into())]))
     );
+}
+
+#[test]
+fn xids_are_stored_in_one_case() {
+    // Upper case typed on the command line is stored as capture stores XIDs: lower case.
+    let old = streaming();
+    let op = Operation::SetScn {
+        scn: 1000120,
+        resume_scn: None,
+        skip_xids: vec!["0B000200D4020000".into()],
+    };
+    let new = run(op, &old).unwrap().offsets;
+    assert_eq!(
+        new.stream.unwrap().commit_xids,
+        vec![XID_A.to_string(), "0b000200d4020000".to_string()]
+    );
+    // A file with upper-case XIDs (a hand edit, an older oracle-cdc) is read in lower case.
+    let mut upper = streaming();
+    upper.stream.as_mut().unwrap().commit_xids = vec!["0A001B00C3010000".into()];
+    let text = String::from_utf8(upper.to_bytes().unwrap()).unwrap();
+    let (read, _) = Offsets::parse(std::path::Path::new("o.json"), &text).unwrap();
+    assert_eq!(read.stream.unwrap().commit_xids, vec![XID_A.to_string()]);
 }

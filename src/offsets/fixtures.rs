@@ -4,8 +4,8 @@ use super::inspect::Live;
 use super::*;
 use crate::source::model::{DatabaseInfo, DatabaseRole, LogFile, OpenMode};
 
-pub const XID_A: &str = "0A001B00C3010000";
-pub const XID_B: &str = "0B000200D4020000";
+pub const XID_A: &str = "0a001b00c3010000";
+pub const XID_B: &str = "0b000200d4020000";
 
 pub fn identity() -> DatabaseIdentity {
     DatabaseIdentity {

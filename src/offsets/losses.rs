@@ -120,12 +120,12 @@ fn position(o: &StreamPosition, n: &StreamPosition, a: &mut Analysis) {
     let x0: Vec<String> = o
         .commit_xids
         .iter()
-        .map(|x| x.to_ascii_uppercase())
+        .map(|x| x.to_ascii_lowercase())
         .collect();
     let x1: Vec<String> = n
         .commit_xids
         .iter()
-        .map(|x| x.to_ascii_uppercase())
+        .map(|x| x.to_ascii_lowercase())
         .collect();
     if c1 > c0 {
         // Lost: what the old position had not published, up to what the new one counts as

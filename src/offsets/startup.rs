@@ -140,7 +140,7 @@ mod tests {
         o.stream = Some(StreamPosition {
             resume_scn: 100,
             commit_scn: 99,
-            commit_xids: vec!["0A001B00C3010000".into()],
+            commit_xids: vec!["0a001b00c3010000".into()],
             threads: Default::default(),
         });
         o

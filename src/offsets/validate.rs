@@ -146,7 +146,7 @@ pub fn problems(o: &Offsets) -> Vec<String> {
                     "stream.commit_xids: `{x}` is not a transaction id (16 hex digits)"
                 ));
             }
-            if !seen.insert(x.to_ascii_uppercase()) {
+            if !seen.insert(x.to_ascii_lowercase()) {
                 out.push(format!("stream.commit_xids: {x} is listed twice"));
             }
         }
@@ -227,9 +227,12 @@ pub fn problems(o: &Offsets) -> Vec<String> {
         }
     }
     if let Some(e) = &o.export {
-        if !matches!(e.format.as_str(), "jsonl" | "csv" | "records" | "parquet") {
+        if !matches!(
+            e.format.as_str(),
+            "jsonl" | "csv" | "csv-epoch" | "records" | "parquet"
+        ) {
             out.push(format!(
-                "export.format `{}` is not jsonl, csv, records or parquet",
+                "export.format `{}` is not jsonl, csv, csv-epoch, records or parquet",
                 e.format
             ));
         }
@@ -316,7 +319,7 @@ mod tests {
         o.stream = Some(StreamPosition {
             resume_scn: 100,
             commit_scn: 120,
-            commit_xids: vec!["0A001B00C3010000".into()],
+            commit_xids: vec!["0a001b00c3010000".into()],
             threads: BTreeMap::from([(1, 120)]),
         });
         o

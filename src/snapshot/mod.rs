@@ -18,9 +18,14 @@ use target::{Decision, TableTarget};
 
 /// Progress reporting; the CLI draws bars, tests and embedders can ignore it.
 pub trait Progress: Send + Sync {
+    /// The snapshot reads `total` tables, `done` of them already read by an earlier run.
+    fn tables_planned(&self, _total: u64, _done: u64) {}
     fn table_started(&self, table: &str, estimated_rows: Option<u64>, rows_done: u64);
     fn rows_read(&self, table: &str, rows: u64);
     fn table_finished(&self, table: &str, rows: u64);
+    /// Capture's status board, every few tens of milliseconds while capture runs (the
+    /// terminal's status line).
+    fn capture_status(&self, _board: &crate::capture::status::Board) {}
 }
 
 pub struct NoProgress;
@@ -151,6 +156,9 @@ impl Snapshot<'_> {
             m.tables_total = captured.len() as u64;
             m.tables_remaining = remaining(state);
         }
+        let total = captured.len() as u64;
+        self.progress
+            .tables_planned(total, total.saturating_sub(remaining(state)));
         save(state)?;
         self.emit(
             "snapshot-started",

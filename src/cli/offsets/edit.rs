@@ -1,7 +1,7 @@
 //! `oracle-cdc offsets edit`: an operation or `--interactive`, then the same path for both:
 //! validate, weigh what would be skipped, print the diff, back up, write atomically.
 
-use super::super::args::{GlobalArgs, OffsetsEditArgs, OffsetsEditOp};
+use super::super::args::{GlobalArgs, OffsetsEditArgs, OffsetsEditOp, OffsetsResetArgs};
 use super::super::Printer;
 use crate::errors::CdcError;
 use crate::offsets::commit::{self, Step};
@@ -11,11 +11,23 @@ use crate::offsets::{diff, losses, validate, Offsets, FORMAT_VERSION};
 use crate::ops::OpsLog;
 use serde_json::json;
 use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-fn operation(op: &OffsetsEditOp) -> Operation {
-    match op {
+/// Where the new offsets come from.
+enum Mode {
+    /// An operation (set-scn, reset-table, …).
+    Op(Operation),
+    /// The operator edits the JSON in an editor.
+    Interactive,
+    /// An edited document from a file or stdin (`-`).
+    Apply(PathBuf),
+    /// Nothing but the database (and an export's spec): the next start is a first start.
+    Reset,
+}
+
+fn operation(op: &OffsetsEditOp) -> Option<Operation> {
+    Some(match op {
         OffsetsEditOp::SetScn(a) => Operation::SetScn {
             scn: a.scn,
             resume_scn: a.resume_scn,
@@ -29,13 +41,35 @@ fn operation(op: &OffsetsEditOp) -> Operation {
             bytes: a.bytes,
             segment: a.segment.clone(),
         },
-    }
+        OffsetsEditOp::Apply(_) => return None,
+    })
+}
+
+/// `offsets reset`: the edit pipeline with offsets that hold nothing but their database.
+pub fn reset(
+    a: OffsetsResetArgs,
+    global: &GlobalArgs,
+    printer: &Printer,
+) -> anyhow::Result<ExitCode> {
+    let args = OffsetsEditArgs {
+        operation: None,
+        interactive: false,
+        yes: false,
+        dry_run: a.dry_run,
+        force: a.force,
+        dir: a.dir,
+        offline: a.offline,
+    };
+    run_mode(Mode::Reset, args, global, printer)
 }
 
 pub fn run(a: OffsetsEditArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
-    let op = match (&a.operation, a.interactive) {
-        (Some(op), false) => Some(operation(op)),
-        (None, true) => None,
+    let mode = match (&a.operation, a.interactive) {
+        (Some(OffsetsEditOp::Apply(f)), false) => Mode::Apply(f.file.clone()),
+        (Some(op), false) => Mode::Op(operation(op).ok_or_else(|| {
+            CdcError::Argument("this operation is not an edit of the offsets".into())
+        })?),
+        (None, true) => Mode::Interactive,
         (Some(_), true) => {
             return Err(CdcError::Argument(
                 "--interactive edits the JSON by hand and takes no operation; drop one of them".into(),
@@ -44,15 +78,34 @@ pub fn run(a: OffsetsEditArgs, global: &GlobalArgs, printer: &Printer) -> anyhow
         }
         (None, false) => {
             return Err(CdcError::Argument(
-                "name an operation (set-scn, reset-table, mark-done, forget-table, drop-signal, set-sink) or --interactive; see oracle-cdc offsets edit --help".into(),
+                "name an operation (set-scn, reset-table, mark-done, forget-table, drop-signal, set-sink, apply) or --interactive; see oracle-cdc offsets edit --help".into(),
             )
             .into())
         }
     };
+    run_mode(mode, a, global, printer)
+}
+
+fn run_mode(
+    mode: Mode,
+    a: OffsetsEditArgs,
+    global: &GlobalArgs,
+    printer: &Printer,
+) -> anyhow::Result<ExitCode> {
     let settings = super::super::load_settings(global)?;
-    if op.is_none() && !a.yes && !a.dry_run && !interactive_terminal() {
+    let interactive = matches!(mode, Mode::Interactive);
+    if interactive && !a.yes && !a.dry_run && !interactive_terminal() {
         return Err(no_terminal().into());
     }
+    // Read the document first: stdin is read once, before anything is locked.
+    let applied_text = match &mode {
+        Mode::Apply(file) => Some(read_document(file)?),
+        _ => None,
+    };
+    let op = match &mode {
+        Mode::Op(op) => Some(op.clone()),
+        _ => None,
+    };
     let state = super::state_dir(a.dir.clone(), &settings);
     let path = state.offsets();
     let set_scn = matches!(op, Some(Operation::SetScn { .. }));
@@ -127,20 +180,33 @@ pub fn run(a: OffsetsEditArgs, global: &GlobalArgs, printer: &Printer) -> anyhow
         live: reach.live(),
         now,
     };
-    let new = match (&op, &old) {
-        (Some(op), _) => {
+    let new = match (&mode, &op, &old) {
+        (_, Some(op), _) => {
             let applied = edit::apply(op, old.as_ref(), &ctx)?;
             notes.extend(applied.notes);
             applied.offsets
         }
-        (None, Some(old)) => match by_hand(old, &settings, printer)? {
+        (Mode::Apply(_), None, Some(old)) => {
+            parse_edited(applied_text.as_deref().unwrap_or_default(), old, &settings)?
+        }
+        (Mode::Reset, None, Some(old)) => {
+            let mut fresh = Offsets::new(old.database.clone());
+            // An export keeps what it exports: it starts over, cutting its files back.
+            fresh.export = old.export.clone();
+            notes.push(
+                "after the reset the next start is a first start: capture takes the snapshot cdc.snapshot.mode asks for, an export starts over"
+                    .into(),
+            );
+            fresh
+        }
+        (_, None, Some(old)) => match by_hand(old, &settings, printer)? {
             Some(new) => new,
             None => {
                 printer.note("no change: the offsets are left as they are");
                 return Ok(ExitCode::SUCCESS);
             }
         },
-        (None, None) => return Err(CdcError::NoOffsets { path }.into()),
+        (_, None, None) => return Err(CdcError::NoOffsets { path }.into()),
     };
     validate::check(&new, old.as_ref(), &settings)?;
     let analysis = losses::analyze(old.as_ref(), &new, &settings);
@@ -181,7 +247,7 @@ pub fn run(a: OffsetsEditArgs, global: &GlobalArgs, printer: &Printer) -> anyhow
         printer.note("dry run: nothing written");
         return Ok(ExitCode::SUCCESS);
     }
-    if op.is_none() && !a.yes && !confirm("write these changes?")? {
+    if interactive && !a.yes && !confirm("write these changes?")? {
         printer.note("not written: the offsets are left as they are");
         return Ok(ExitCode::SUCCESS);
     }
@@ -192,9 +258,12 @@ pub fn run(a: OffsetsEditArgs, global: &GlobalArgs, printer: &Printer) -> anyhow
         now,
         &mut crash_hook(),
     )?;
-    let described = op
-        .as_ref()
-        .map_or("interactive".to_string(), Operation::describe);
+    let described = match &mode {
+        Mode::Op(op) => op.describe(),
+        Mode::Interactive => "interactive".to_string(),
+        Mode::Apply(f) => format!("apply {}", f.display()),
+        Mode::Reset => "reset".to_string(),
+    };
     if let Ok(ops) = OpsLog::to_file(&state.ops()) {
         // The audit trail; the offsets are written already, so a failure here is only logged.
         if let Err(e) = ops.emit(
@@ -215,6 +284,36 @@ pub fn run(a: OffsetsEditArgs, global: &GlobalArgs, printer: &Printer) -> anyhow
         None => format!("wrote {}", path.display()),
     });
     Ok(ExitCode::SUCCESS)
+}
+
+/// The document of `apply`: a file, or stdin for `-` (at most the offsets file size limit).
+fn read_document(file: &Path) -> anyhow::Result<String> {
+    use std::io::Read;
+    const MAX: u64 = 64 << 20;
+    let mut bytes = Vec::new();
+    if file.as_os_str() == "-" {
+        std::io::stdin()
+            .take(MAX + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| CdcError::io("stdin", e))?;
+    } else {
+        bytes = crate::localfs::read_limited(file, MAX)?;
+    }
+    if bytes.len() as u64 > MAX {
+        return Err(CdcError::InvalidEdit(format!(
+            "{}: more than {MAX} bytes; not an offsets document",
+            file.display()
+        ))
+        .into());
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        CdcError::InvalidEdit(format!(
+            "{}: not UTF-8 text (byte {})",
+            file.display(),
+            e.utf8_error().valid_up_to()
+        ))
+        .into()
+    })
 }
 
 /// Warnings are shown even with --quiet.

@@ -432,7 +432,7 @@ pub(crate) fn ensure_new_dir(dir: &Path) -> Result<()> {
             .is_none();
         if !empty {
             return Err(CdcError::Argument(format!(
-                "{} exists and is not empty; choose a new directory",
+                "{} exists and is not empty; choose a new directory (or, to keep the emulated database already there, add --if-missing)",
                 dir.display()
             )));
         }

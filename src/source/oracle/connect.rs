@@ -222,7 +222,7 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
             operation: ctx.operation.to_string(),
             message: text,
         },
-        Some(OraCode::Ora(6550)) if text.contains("PLS-00201") => CdcError::Privilege {
+        Some(OraCode::Ora(6550)) if text.contains(PLS_NOT_DECLARED) => CdcError::Privilege {
             operation: ctx.operation.to_string(),
             message: text,
         },
@@ -232,6 +232,68 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
         }
         _ => CdcError::Database(format!("{}: {text}", ctx.operation)),
     }
+}
+
+/// PLS-00201 "identifier must be declared": inside ORA-06550, a package the user may not execute.
+const PLS_NOT_DECLARED: &str = "PLS-00201";
+
+/// Texts a message may carry that change how its code is mapped (see [`runtime_error`]).
+const MESSAGE_QUALIFIERS: &[&str] = &[PLS_NOT_DECLARED];
+
+/// What the tool makes of one Oracle error: the catalog code it becomes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OracleErrorHandling {
+    /// The code when a login fails with it ([`connect_error`]); `None`: the general CDC-2006.
+    pub at_login: Option<Code>,
+    /// The code when a call on an open connection fails with it ([`runtime_error`]), and the
+    /// message text that decides it, if any; empty: the general CDC-5006.
+    pub in_calls: Vec<(Code, Option<&'static str>)>,
+}
+
+impl OracleErrorHandling {
+    /// Whether the tool handles the error in a way of its own (not only the general codes).
+    pub fn is_specific(&self) -> bool {
+        self.at_login.is_some() || !self.in_calls.is_empty()
+    }
+}
+
+/// How [`connect_error`] and [`runtime_error`] treat `code`, found by running them (for
+/// `oracle-cdc explain ORA-NNNNN`): the mapping above is the one source, never a list kept
+/// beside it.
+pub fn handling_of(code: OraCode) -> OracleErrorHandling {
+    let name = match code {
+        OraCode::Ora(n) => format!("ORA-{n:05}"),
+        OraCode::Dpi(n) => format!("DPI-{n:04}"),
+    };
+    let at_login = connect_error(Some(code), &name, "", "db").code();
+    let mut in_calls = Vec::new();
+    let ctx = CallContext::default();
+    let general = runtime_error(None, &name, &ctx).code();
+    let plain = runtime_error(Some(code), &name, &ctx).code();
+    if plain != general {
+        in_calls.push((plain, None));
+    }
+    for q in MESSAGE_QUALIFIERS {
+        let c = runtime_error(Some(code), &format!("{name}: {q}"), &ctx).code();
+        if c != plain && c != general {
+            in_calls.push((c, Some(*q)));
+        }
+    }
+    OracleErrorHandling {
+        at_login: (at_login != connect_error(None, &name, "", "db").code()).then_some(at_login),
+        in_calls,
+    }
+}
+
+/// Every Oracle error with handling of its own (ORA-00000..ORA-99999, DPI-0000..DPI-9999), in
+/// code order.
+pub fn handled_codes() -> Vec<(OraCode, OracleErrorHandling)> {
+    (0..=99_999)
+        .map(OraCode::Ora)
+        .chain((0..=9_999).map(OraCode::Dpi))
+        .map(|c| (c, handling_of(c)))
+        .filter(|(_, h)| h.is_specific())
+        .collect()
 }
 
 /// Map an `oracle` crate error from a call on an open connection.
@@ -320,6 +382,28 @@ mod tests {
         assert!(!e.to_string().contains(password));
         assert!(!format!("{e:?}").contains(password));
         assert!(!format!("{:?}", Password::new(password)).contains(password));
+    }
+
+    #[test]
+    fn explain_finds_what_the_mapping_does() {
+        let h = handling_of(OraCode::Ora(1555));
+        assert_eq!(h.at_login, None);
+        assert_eq!(h.in_calls, vec![(Code::Cdc5001, None)]);
+        let h = handling_of(OraCode::Ora(1017));
+        assert_eq!(h.at_login, Some(Code::Cdc2002));
+        assert!(h.in_calls.is_empty());
+        // Only with PLS-00201 in the message is ORA-06550 a missing grant.
+        let h = handling_of(OraCode::Ora(6550));
+        assert_eq!(h.in_calls, vec![(Code::Cdc2401, Some("PLS-00201"))]);
+        assert!(!handling_of(OraCode::Ora(12345)).is_specific());
+        let all = handled_codes();
+        for c in [1555, 1291, 310, 3113, 942, 1017] {
+            assert!(
+                all.iter().any(|(k, _)| *k == OraCode::Ora(c)),
+                "ORA-{c} not listed"
+            );
+        }
+        assert!(all.iter().any(|(k, _)| *k == OraCode::Dpi(1047)));
     }
 
     #[test]

@@ -1,0 +1,360 @@
+//! The operator's first contact: `help CMD`, `-q` on the commands that change things, the
+//! README's main job run twice as written, logs that follow `--color`, `explain` sorted and
+//! for Oracle errors.
+
+use assert_cmd::cargo::cargo_bin;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(cargo_bin("oracle-cdc"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).to_string()
+}
+
+fn init(dir: &Path) -> PathBuf {
+    let db = dir.join("db");
+    let schema = root().join("examples/emulator-schema.yaml");
+    let o = run(&[
+        "-q",
+        "emulator",
+        "init",
+        db.to_str().unwrap(),
+        "--schema",
+        schema.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(o.stdout.is_empty(), "init -q printed {}", text(&o.stdout));
+    db
+}
+
+#[test]
+fn help_command_is_help_of_the_command() {
+    for path in [vec!["snapshot"], vec!["emulator", "init"], vec![]] {
+        let mut help: Vec<&str> = vec!["help"];
+        help.extend(&path);
+        let a = run(&help);
+        assert!(a.status.success(), "help {path:?}: {}", text(&a.stderr));
+        let mut flag = path.clone();
+        flag.push("--help");
+        let b = run(&flag);
+        assert_eq!(text(&a.stdout), text(&b.stdout), "help {path:?}");
+    }
+    // Global options before `help` stay where they are.
+    let o = run(&["--color", "never", "help", "capture"]);
+    assert!(o.status.success());
+    assert!(text(&o.stdout).contains("Usage: oracle-cdc capture"));
+    // A table named `help` is still a value, not the help command.
+    let o = run(&["explain", "help"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stdout));
+}
+
+#[test]
+fn quiet_commands_that_change_things_print_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = init(dir.path());
+    let db = db.to_str().unwrap();
+    let o = run(&["-q", "emulator", "workload", db, "--transactions", "5"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        o.stdout.is_empty(),
+        "workload -q printed {}",
+        text(&o.stdout)
+    );
+    assert!(
+        o.stderr.is_empty(),
+        "workload -q printed {}",
+        text(&o.stderr)
+    );
+    // Without -q the summary is there.
+    let o = run(&["emulator", "workload", db, "--transactions", "5"]);
+    assert!(text(&o.stdout).contains("committed"), "{}", text(&o.stdout));
+}
+
+#[test]
+fn init_if_missing_keeps_the_database_and_refuses_other_directories() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = init(dir.path());
+    let schema = root().join("examples/emulator-schema.yaml");
+    let args = |extra: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = ["emulator", "init", db.to_str().unwrap(), "--schema"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        v.push(schema.display().to_string());
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    let redo = std::fs::read(db.join("redo.log")).unwrap();
+    let again = |extra: &[&str]| {
+        Command::new(cargo_bin("oracle-cdc"))
+            .args(args(extra))
+            .output()
+            .unwrap()
+    };
+    let o = again(&[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("--if-missing"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = again(&["--if-missing"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("already holds an emulated database"));
+    assert_eq!(
+        std::fs::read(db.join("redo.log")).unwrap(),
+        redo,
+        "left as it is"
+    );
+    // A directory with something else in it is still refused.
+    let other = dir.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    std::fs::write(other.join("notes.txt"), "x").unwrap();
+    let o = run(&[
+        "emulator",
+        "init",
+        other.to_str().unwrap(),
+        "--schema",
+        schema.to_str().unwrap(),
+        "--if-missing",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+}
+
+/// The README's main job, exactly as written there, with the binary it builds replaced by the
+/// one under test.
+fn readme_main_job() -> String {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let run_it = readme.split("## Run it").nth(1).expect("README: ## Run it");
+    let block = run_it.split("```sh\n").nth(1).expect("README: a sh block");
+    let line = block.lines().next().unwrap();
+    let line = line
+        .strip_prefix("cargo build --release && ")
+        .expect("the main job starts by building");
+    assert!(line.contains("./target/release/oracle-cdc"));
+    line.replace(
+        "./target/release/oracle-cdc",
+        &cargo_bin("oracle-cdc").display().to_string(),
+    )
+}
+
+fn wait_for(what: &str, secs: u64, mut ok: impl FnMut() -> bool) {
+    let until = Instant::now() + Duration::from_secs(secs);
+    while !ok() {
+        assert!(Instant::now() < until, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn capture_starts(state: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(state.join("ops.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|e| e["event"] == "capture-started")
+        .collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn readme_main_job_runs_again_as_written_and_resumes() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    // The job names examples/emulator-schema.yaml relative to the work tree.
+    std::fs::create_dir(dir.path().join("examples")).unwrap();
+    std::fs::copy(
+        root().join("examples/emulator-schema.yaml"),
+        dir.path().join("examples/emulator-schema.yaml"),
+    )
+    .unwrap();
+    let job = readme_main_job();
+    let state = dir.path().join("demo-state");
+    for round in 1..=2 {
+        // Output to files: a pipe nobody reads while the job runs would fill and block it.
+        let out_path = dir.path().join(format!("stdout-{round}"));
+        let err_path = dir.path().join(format!("stderr-{round}"));
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(&job)
+            .current_dir(dir.path())
+            .process_group(0)
+            .stdout(std::fs::File::create(&out_path).unwrap())
+            .stderr(std::fs::File::create(&err_path).unwrap())
+            .spawn()
+            .unwrap();
+        let pgid = child.id().to_string();
+        let output = || {
+            format!(
+                "{}\n{}",
+                std::fs::read_to_string(&out_path).unwrap_or_default(),
+                std::fs::read_to_string(&err_path).unwrap_or_default()
+            )
+        };
+        // Running: the capture has started this round and written records.
+        wait_for("the capture to start", 120, || {
+            capture_starts(&state).len() >= round
+                && std::fs::read_dir(dir.path().join("demo-out"))
+                    .map(|d| d.count() > 0)
+                    .unwrap_or(false)
+        });
+        std::thread::sleep(Duration::from_millis(500));
+        // Ctrl-C, as the README says: to the whole job.
+        Command::new("kill")
+            .args(["-s", "INT", "--", &format!("-{pgid}")])
+            .status()
+            .unwrap();
+        let until = Instant::now() + Duration::from_secs(60);
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            if Instant::now() >= until {
+                let _ = Command::new("kill")
+                    .args(["-s", "KILL", "--", &format!("-{pgid}")])
+                    .status();
+                panic!("round {round}: the job did not stop\n{}", output());
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        };
+        // The workload runs in the background, where a non-interactive shell ignores SIGINT
+        // (an interactive one keeps it out of the terminal's process group): end it, so the
+        // next round's workload gets the writer.
+        let _ = Command::new("kill")
+            .args(["-s", "TERM", "--", &format!("-{pgid}")])
+            .status();
+        wait_for("the workload to end", 30, || {
+            !Command::new("kill")
+                .args(["-s", "0", "--", &format!("-{pgid}")])
+                .stderr(Stdio::null())
+                .status()
+                .unwrap()
+                .success()
+        });
+        // The shell (sh -c stands in for the operator's interactive shell, which ignores the
+        // SIGINT) may die of it; the capture must have stopped cleanly.
+        use std::os::unix::process::ExitStatusExt;
+        assert!(
+            status.success() || status.signal() == Some(2),
+            "round {round}: {status}\n{}",
+            output()
+        );
+        let stderr = std::fs::read_to_string(&err_path).unwrap();
+        assert!(
+            stderr.contains("\nstopped: "),
+            "round {round}: capture did not stop cleanly\n{}",
+            output()
+        );
+        let stdout = std::fs::read_to_string(&out_path).unwrap();
+        // The background workload ran with -q: nothing of it reached the terminal.
+        assert!(!stdout.contains("committed"), "round {round}: {stdout}");
+        if round == 2 {
+            assert!(
+                stdout.contains("already holds an emulated database"),
+                "{stdout}"
+            );
+        }
+    }
+    let starts = capture_starts(&state);
+    assert_eq!(starts.len(), 2, "{starts:?}");
+    assert_eq!(starts[0]["first_start"], true);
+    assert_eq!(starts[1]["first_start"], false, "the second run resumes");
+}
+
+#[test]
+fn logs_follow_color_like_the_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = init(dir.path());
+    let status = run(&[
+        "emulator",
+        "status",
+        db.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let scn = serde_json::from_slice::<serde_json::Value>(&status.stdout).unwrap()["current_scn"]
+        .as_u64()
+        .unwrap();
+    let capture = |color: &str, n: usize| {
+        let mut c = Command::new(cargo_bin("oracle-cdc"));
+        c.env_remove("NO_COLOR")
+            .args([
+                "--set",
+                &format!("cdc.database.url=emulator:{}", db.display()),
+            ])
+            .args([
+                "--set",
+                &format!(
+                    "cdc.state.dir={}",
+                    dir.path().join(format!("s{n}")).display()
+                ),
+            ])
+            .args([
+                "--set",
+                &format!(
+                    "cdc.sink.dir={}",
+                    dir.path().join(format!("o{n}")).display()
+                ),
+            ])
+            .args(["-v", "--color", color, "capture", "--stop-at-scn"])
+            .arg(scn.to_string());
+        let o = c.output().unwrap();
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        text(&o.stderr)
+    };
+    let always = capture("always", 1);
+    assert!(always.contains("INFO"), "{always}");
+    assert!(
+        always.contains('\u{1b}'),
+        "--color always colours the logs: {always}"
+    );
+    let never = capture("never", 2);
+    assert!(never.contains("INFO"), "{never}");
+    assert!(!never.contains('\u{1b}'), "--color never: {never}");
+    // auto: stderr is a pipe here, not a terminal.
+    let auto = capture("auto", 3);
+    assert!(!auto.contains('\u{1b}'), "--color auto into a pipe: {auto}");
+}
+
+#[test]
+fn explain_lists_in_order_and_explains_oracle_errors() {
+    let o = run(&["explain", "--list"]);
+    let codes: Vec<String> = text(&o.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().find(|w| w.starts_with("CDC-")))
+        .map(str::to_string)
+        .collect();
+    let mut sorted = codes.clone();
+    sorted.sort();
+    assert!(codes.len() > 50);
+    assert_eq!(codes, sorted);
+    let o = run(&["explain", "ORA-01555"]);
+    assert!(o.status.success());
+    let t = text(&o.stdout);
+    assert!(
+        t.starts_with("ORA-01555: what oracle-cdc does with it"),
+        "{t}"
+    );
+    assert!(t.contains("CDC-5001"), "{t}");
+    assert!(t.contains("Remedy:"), "{t}");
+    let o = run(&["explain", "ora-1017", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["oracle_error"], "ORA-01017");
+    assert_eq!(v["becomes"][0]["code"], "CDC-2002");
+    let o = run(&["explain", "ORA-12345"]);
+    assert!(text(&o.stdout).contains("no handling of its own"));
+    assert!(text(&o.stdout).contains("CDC-5006"));
+    let o = run(&["explain", "--oracle"]);
+    assert!(text(&o.stdout).contains("ORA-00310"));
+}
