@@ -121,6 +121,10 @@ fn records(out: &Path) -> Vec<Json> {
     for f in files {
         for line in std::fs::read_to_string(f).unwrap().lines() {
             let r: Json = serde_json::from_str(line).unwrap();
+            if r["topic"] == "oracle-cdc" {
+                // A schema change event (the export's ADD COLUMN): checked on its own.
+                continue;
+            }
             // Debezium's JsonConverter wrapper: the payloads are compared.
             let key = &r["key"]["payload"];
             if r["value"].is_null() {
@@ -145,6 +149,28 @@ fn records(out: &Path) -> Vec<Json> {
         }
     }
     recs
+}
+
+/// The schema change events (Debezium's, on the topic named by the prefix alone).
+fn schema_changes(out: &Path) -> Vec<Json> {
+    let mut files: Vec<_> = std::fs::read_dir(out)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .flat_map(|f| {
+            std::fs::read_to_string(f)
+                .unwrap()
+                .lines()
+                .map(|l| serde_json::from_str::<Json>(l).unwrap())
+                .collect::<Vec<_>>()
+        })
+        .filter(|r| r["topic"] == "oracle-cdc")
+        .collect()
 }
 
 /// A record as compared: `at` is (SCN, commit SCN, XID); the key is the image's ID.
@@ -231,8 +257,23 @@ fn a_hand_written_export_decodes_to_the_exact_records() {
     let root = tempfile::tempdir().unwrap();
     make(&root.path().join("export"), EXPORT);
     let err = ok(&capture(root.path(), "none", Some(122)));
-    // Six change records and the tombstone after the delete.
-    assert!(err.contains("reached SCN 122: 7 records"), "{err}");
+    // Six change records, the tombstone after the delete and the ADD COLUMN's schema change.
+    assert!(err.contains("reached SCN 122: 8 records"), "{err}");
+    let changes = schema_changes(&root.path().join("out"));
+    assert_eq!(changes.len(), 1, "{changes:#?}");
+    let v = &changes[0]["value"]["payload"];
+    assert!(
+        v["ddl"].as_str().unwrap().to_uppercase().contains("COLOR"),
+        "{v}"
+    );
+    assert_eq!(v["tableChanges"][0]["type"], "ALTER");
+    let columns: Vec<&str> = v["tableChanges"][0]["table"]["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(columns.last(), Some(&"COLOR"), "the layout after the DDL");
     let got = records(&root.path().join("out"));
     let want = expected();
     for (i, (g, w)) in got.iter().zip(&want).enumerate() {
@@ -302,8 +343,8 @@ fn stop_at_scn_inside_the_export_and_resume() {
     // A second run continues where the first stopped; without --stop-at-scn a replay ends at
     // the export's last SCN.
     let err = ok(&capture(root.path(), "none", None));
-    // Three change records and the tombstone after the delete.
-    assert!(err.contains("reached SCN 122: 4 records"), "{err}");
+    // Three change records, the tombstone after the delete and the ADD COLUMN's schema change.
+    assert!(err.contains("reached SCN 122: 5 records"), "{err}");
     assert_eq!(records(&root.path().join("out")), expected());
 }
 
