@@ -145,6 +145,7 @@ fn run(
     let rows = mine(s, range, filter);
     let mined = rows.len() as u64;
     let schema = catalog.tables.values().next().expect("table");
+    let fmt = oracle_cdc::record::format::Format::default();
     let mut buffer = TxBuffer::default();
     let mut sink = FileSink::open(dir, u64::MAX, None).expect("sink");
     let mut events = 0u64;
@@ -153,7 +154,7 @@ fn run(
             continue;
         };
         let mut decoder = Decoder::new(&mut tx);
-        let mut records = TxRecordWriter::new("bench", "BENCH", &tx, 0);
+        let mut records = TxRecordWriter::new("bench", "BENCH", &tx, 0, &fmt, false);
         while let Some(event) = decoder.next_event(catalog) {
             let Event::Change(change) = event.expect("decode") else {
                 continue;

@@ -178,6 +178,7 @@ fn borrow(v: &[(String, ColumnType, Value)]) -> Vec<sql_redo::Col<'_>> {
 /// at the end); returns the events written.
 fn run(rows: Vec<LogMinerRow>, catalog: &Catalog, dir: &std::path::Path) -> u64 {
     let schema = catalog.tables.values().next().expect("table");
+    let fmt = oracle_cdc::record::format::Format::default();
     let mut buffer = TxBuffer::default();
     let mut sink = FileSink::open(dir, u64::MAX, None).expect("sink");
     let mut events = 0u64;
@@ -187,7 +188,7 @@ fn run(rows: Vec<LogMinerRow>, catalog: &Catalog, dir: &std::path::Path) -> u64 
         };
         // As the publisher does: decoded as the rows stream out of the buffer.
         let mut decoder = Decoder::new(&mut tx);
-        let mut records = TxRecordWriter::new("bench", "BENCH", &tx, 0);
+        let mut records = TxRecordWriter::new("bench", "BENCH", &tx, 0, &fmt, false);
         while let Some(event) = decoder.next_event(catalog) {
             let Event::Change(change) = event.expect("decode") else {
                 continue;

@@ -270,15 +270,22 @@ impl ChunkSink for ExportSink {
                 }
             }
             ExportFormat::Records => {
+                // Debezium's default format; topics name the PDB (files are per table).
+                let fmt = crate::record::format::Format::default();
+                let schemas = ctx.schemas(&fmt, true);
                 let ts = now_ms();
                 let n = chunk.rows.len();
                 for (i, row) in chunk.rows.iter().enumerate() {
-                    let marker = SnapshotMarker::for_row(first_record, last_record, i, n);
-                    serde_json::to_writer(
-                        &mut buf,
-                        &ctx.snapshot_record(row, chunk.scn, marker, ts),
-                    )
-                    .map_err(|e| CdcError::io(&path, std::io::Error::other(e)))?;
+                    let (table_first, table_last) = (progress.rows == 0, chunk.is_final);
+                    let marker = SnapshotMarker::in_table(
+                        first_record,
+                        last_record,
+                        table_first,
+                        table_last,
+                        i,
+                        n,
+                    );
+                    buf.extend(ctx.snapshot_line(&fmt, &schemas, row, chunk.scn, marker, ts));
                     buf.push(b'\n');
                 }
             }

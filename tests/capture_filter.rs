@@ -116,10 +116,18 @@ fn capture_mines_only_its_own_rows_and_converges_beside_a_busy_schema() {
     assert_scn_order(&recs);
     let topics: std::collections::BTreeSet<&str> =
         recs.iter().filter_map(|r| r["topic"].as_str()).collect();
+    // Table topics of the captured schema only, and the schema change topic (`oracle-cdc`)
+    // with only the captured schema's DDL (the CREATE TABLEs of the new tables).
     assert!(
-        topics.iter().all(|t| t.contains(".SHOP.")),
+        topics
+            .iter()
+            .all(|t| t.contains(".SHOP.") || *t == "oracle-cdc"),
         "only the captured schema: {topics:?}"
     );
+    assert!(recs
+        .iter()
+        .filter(|r| r["topic"] == "oracle-cdc")
+        .all(|r| r["value"]["payload"]["schemaName"] == "SHOP"));
     for table in [
         "PDB1.SHOP.ACCOUNTS",
         "PDB1.SHOP.ACCOUNTS_NEW1",

@@ -294,8 +294,8 @@ fn sigterm_mid_snapshot_stops_cleanly_and_the_next_run_resumes() {
     // the chunks after the restart: there are at least the 400 initial ones).
     let keys: Vec<String> = recs
         .iter()
-        .filter(|r| r["value"]["op"] == "r")
-        .map(|r| r["key"].to_string())
+        .filter(|r| r["value"]["payload"]["op"] == "r")
+        .map(|r| r["key"]["payload"].to_string())
         .collect();
     let distinct: std::collections::HashSet<&String> = keys.iter().collect();
     assert_eq!(
@@ -430,10 +430,13 @@ fn the_snapshot_throttle_holds_its_rate_changes_by_signal_and_lets_streaming_go_
 
     // The workload's changes came before the snapshot's last rows.
     let recs = records(&e.out);
-    let last_snapshot = recs.iter().rposition(|r| r["value"]["op"] == "r").unwrap();
+    let last_snapshot = recs
+        .iter()
+        .rposition(|r| r["value"]["payload"]["op"] == "r")
+        .unwrap();
     let first_change = recs
         .iter()
-        .position(|r| r["value"]["source"]["commit_scn"].is_string())
+        .position(|r| r["value"]["payload"]["source"]["commit_scn"].is_string())
         .expect("the workload's changes were published");
     assert!(
         first_change < last_snapshot,

@@ -142,7 +142,7 @@ fn without_logmining_streaming_stops_with_cdc_2401() {
     r.assert_fails("privileges.logmining", "ORA-01031", &[]);
     // The snapshot it took first stands; nothing streamed.
     let recs = records(&r.e.out);
-    assert!(recs.iter().all(|x| x["value"]["op"] == "r"));
+    assert!(recs.iter().all(|x| x["value"]["payload"]["op"] == "r"));
 }
 
 #[test]

@@ -272,7 +272,7 @@ fn a_failing_signal_fails_alone_and_every_spool_entry_gets_an_outcome() {
     let recs = records(&e.out);
     let from_good = recs
         .iter()
-        .filter(|r| r["value"]["source"]["snapshot"] == "incremental")
+        .filter(|r| r["value"]["payload"]["source"]["snapshot"] == "incremental")
         .count();
     assert_eq!(
         from_good, 10,

@@ -326,7 +326,7 @@ fn capture_to(args: &[String], end: u64) {
 /// Every record of a table's topic, as the file sink's JSON shape (topic, key, value, headers).
 fn topic_records(brokers: &str, table: &str, committed: bool) -> Vec<Json> {
     let mut c = Consumer::new(&[brokers.to_string()], "test", Duration::from_secs(10));
-    let topic = format!("oracle-cdc.{table}");
+    let topic = topic_of(table);
     c.read_topic(&topic, committed)
         .unwrap()
         .into_iter()
@@ -361,7 +361,7 @@ fn check_topics(db: &Path, brokers: &str, end: u64, exactly_once: bool) -> usize
         assert!(!recs.is_empty(), "{table}: no records");
         // Headers: snapshot records say so, change records carry their source position.
         for r in &recs {
-            match r["value"]["op"].as_str() {
+            match r["value"]["payload"]["op"].as_str() {
                 Some("r") => assert!(r["headers"]["cdc.snapshot"].is_string(), "{r}"),
                 _ => assert!(r["headers"]["cdc.commit_scn"].is_string(), "{r}"),
             }
@@ -374,7 +374,7 @@ fn check_topics(db: &Path, brokers: &str, end: u64, exactly_once: bool) -> usize
             let mut by_key: std::collections::BTreeMap<String, Vec<Json>> = Default::default();
             for r in &recs {
                 by_key
-                    .entry(r["key"].to_string())
+                    .entry(r["key"]["payload"].to_string())
                     .or_default()
                     .push(r.clone());
             }
@@ -496,7 +496,7 @@ fn idempotent_producer_converges_across_kills_at_least_once() {
         let mut by_key: std::collections::BTreeMap<String, Vec<Json>> = Default::default();
         for r in &recs {
             by_key
-                .entry(r["key"].to_string())
+                .entry(r["key"]["payload"].to_string())
                 .or_default()
                 .push(r.clone());
         }
@@ -513,8 +513,8 @@ fn idempotent_producer_converges_across_kills_at_least_once() {
 fn per_key_order(recs: &[Json]) {
     let mut seen = std::collections::HashSet::new();
     let mut max = 0u64;
-    for r in recs {
-        let src = &r["value"]["source"];
+    for r in recs.iter().filter(|r| is_change(r)) {
+        let src = &r["value"]["payload"]["source"];
         let num = |k: &str| src[k].as_str().and_then(|s| s.parse::<u64>().ok());
         let pos = match num("commit_scn") {
             Some(c) => 2 * c,
@@ -522,7 +522,7 @@ fn per_key_order(recs: &[Json]) {
         };
         let id = format!(
             "{}|{}|{}|{}",
-            r["value"]["op"], src["scn"], src["txId"], src["rs_id"]
+            r["value"]["payload"]["op"], src["scn"], src["txId"], src["rs_id"]
         );
         if !seen.insert(id) {
             continue;
@@ -778,7 +778,7 @@ fn an_undecodable_transaction_goes_to_the_dlq_topic() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 
     let recs = topic_records(&broker.addr(), "APP.OTHER", false);
-    let keys: Vec<&Json> = recs.iter().map(|r| &r["key"]["K"]).collect();
+    let keys: Vec<&Json> = recs.iter().map(|r| &r["key"]["payload"]["K"]).collect();
     assert_eq!(keys, [&json!(1), &json!(3)], "{recs:#?}");
     let mut c = Consumer::new(&[broker.addr()], "test", Duration::from_secs(10));
     let letters = c.read_topic("test-dead-letters", false).unwrap();

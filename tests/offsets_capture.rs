@@ -141,7 +141,7 @@ fn records(out: &Path) -> Vec<Json> {
 }
 
 fn commit_scn(r: &Json) -> Option<u64> {
-    r["value"]["source"]["commit_scn"]
+    r["value"]["payload"]["source"]["commit_scn"]
         .as_str()
         .and_then(|s| s.parse().ok())
 }
@@ -159,8 +159,9 @@ fn reset_table_resnapshots_exactly_that_table() {
     let new = &recs[before..];
     assert!(!new.is_empty());
     assert!(
-        new.iter()
-            .all(|r| r["value"]["op"] == "r" && r["topic"] == "oracle-cdc.SHOP.CUSTOMERS"),
+        new.iter().all(
+            |r| r["value"]["payload"]["op"] == "r" && r["topic"] == "oracle-cdc.SHOP.CUSTOMERS"
+        ),
         "only CUSTOMERS is read again"
     );
     let rows = run(&[
@@ -194,15 +195,28 @@ fn set_scn_back_republishes_from_there_and_nothing_before() {
     env.cdc(&["offsets", "edit", "set-scn", &from.to_string()]);
     env.capture_to_now();
     let after = env.records();
-    let again = &after[recs.len()..];
+    // A tombstone (after a delete) carries no envelope: the change records are compared.
+    let again: Vec<&Json> = after[recs.len()..]
+        .iter()
+        .filter(|r| commit_scn(r).is_some())
+        .collect();
     assert_eq!(
         again.len(),
         expected.len(),
         "every change committed at or after {from} again, nothing else"
     );
-    for (a, e) in again.iter().zip(expected) {
-        assert_eq!(a["value"]["after"], e["value"]["after"]);
-        assert_eq!(a["value"]["source"]["txId"], e["value"]["source"]["txId"]);
-        assert_eq!(a["value"]["source"]["scn"], e["value"]["source"]["scn"]);
+    for (a, e) in again.into_iter().zip(expected) {
+        assert_eq!(
+            a["value"]["payload"]["after"],
+            e["value"]["payload"]["after"]
+        );
+        assert_eq!(
+            a["value"]["payload"]["source"]["txId"],
+            e["value"]["payload"]["source"]["txId"]
+        );
+        assert_eq!(
+            a["value"]["payload"]["source"]["scn"],
+            e["value"]["payload"]["source"]["scn"]
+        );
     }
 }

@@ -121,10 +121,22 @@ fn records(out: &Path) -> Vec<Json> {
     for f in files {
         for line in std::fs::read_to_string(f).unwrap().lines() {
             let r: Json = serde_json::from_str(line).unwrap();
-            let v = &r["value"];
+            if r["topic"] == "oracle-cdc" {
+                // A schema change event (the export's ADD COLUMN): checked on its own.
+                continue;
+            }
+            // Debezium's JsonConverter wrapper: the payloads are compared.
+            let key = &r["key"]["payload"];
+            if r["value"].is_null() {
+                // A tombstone follows its delete, with the same key.
+                let last: &Json = recs.last().expect("a tombstone first");
+                assert_eq!((&last["op"], &last["key"]), (&json!("d"), key), "{r}");
+                continue;
+            }
+            let v = &r["value"]["payload"];
             recs.push(json!({
                 "topic": r["topic"],
-                "key": r["key"],
+                "key": key,
                 "op": v["op"],
                 "before": v["before"],
                 "after": v["after"],
@@ -137,6 +149,28 @@ fn records(out: &Path) -> Vec<Json> {
         }
     }
     recs
+}
+
+/// The schema change events (Debezium's, on the topic named by the prefix alone).
+fn schema_changes(out: &Path) -> Vec<Json> {
+    let mut files: Vec<_> = std::fs::read_dir(out)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .flat_map(|f| {
+            std::fs::read_to_string(f)
+                .unwrap()
+                .lines()
+                .map(|l| serde_json::from_str::<Json>(l).unwrap())
+                .collect::<Vec<_>>()
+        })
+        .filter(|r| r["topic"] == "oracle-cdc")
+        .collect()
 }
 
 /// A record as compared: `at` is (SCN, commit SCN, XID); the key is the image's ID.
@@ -223,7 +257,23 @@ fn a_hand_written_export_decodes_to_the_exact_records() {
     let root = tempfile::tempdir().unwrap();
     make(&root.path().join("export"), EXPORT);
     let err = ok(&capture(root.path(), "none", Some(122)));
-    assert!(err.contains("reached SCN 122: 6 records"), "{err}");
+    // Six change records, the tombstone after the delete and the ADD COLUMN's schema change.
+    assert!(err.contains("reached SCN 122: 8 records"), "{err}");
+    let changes = schema_changes(&root.path().join("out"));
+    assert_eq!(changes.len(), 1, "{changes:#?}");
+    let v = &changes[0]["value"]["payload"];
+    assert!(
+        v["ddl"].as_str().unwrap().to_uppercase().contains("COLOR"),
+        "{v}"
+    );
+    assert_eq!(v["tableChanges"][0]["type"], "ALTER");
+    let columns: Vec<&str> = v["tableChanges"][0]["table"]["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(columns.last(), Some(&"COLOR"), "the layout after the DDL");
     let got = records(&root.path().join("out"));
     let want = expected();
     for (i, (g, w)) in got.iter().zip(&want).enumerate() {
@@ -293,7 +343,8 @@ fn stop_at_scn_inside_the_export_and_resume() {
     // A second run continues where the first stopped; without --stop-at-scn a replay ends at
     // the export's last SCN.
     let err = ok(&capture(root.path(), "none", None));
-    assert!(err.contains("reached SCN 122: 3 records"), "{err}");
+    // Three change records, the tombstone after the delete and the ADD COLUMN's schema change.
+    assert!(err.contains("reached SCN 122: 5 records"), "{err}");
     assert_eq!(records(&root.path().join("out")), expected());
 }
 
@@ -384,8 +435,9 @@ fn a_missing_replay_directory_or_file_is_named() {
 }
 
 /// The export's TIMESTAMP columns are its database host's clock: `database.host_utc_offset` in
-/// the replay's schema.yaml says how far from UTC it was, and `source.ts_ms` is the commit's
-/// instant in UTC.
+/// the replay's schema.yaml says how far from UTC it was; `source.commit_ts_ms` is the commit's
+/// instant in UTC and `source.ts_ms` the change's (Debezium's `setCommitTime` and
+/// `setSourceTime`, both less the database's offset).
 #[test]
 fn commit_times_are_converted_from_the_exporting_hosts_offset() {
     let ts_ms = |schema: &str| {
@@ -402,13 +454,25 @@ fn commit_times_are_converted_from_the_exporting_hosts_offset() {
             .map(|p| std::fs::read_to_string(p).unwrap())
             .unwrap();
         let first: Json = serde_json::from_str(line.lines().next().unwrap()).unwrap();
-        first["value"]["source"]["ts_ms"].as_i64().unwrap()
+        let s = &first["value"]["payload"]["source"];
+        (
+            s["commit_ts_ms"].as_i64().unwrap(),
+            s["ts_ms"].as_i64().unwrap(),
+        )
     };
-    // Committed at 2024-05-01 10:00:04 on the host's clock.
-    assert_eq!(ts_ms(SCHEMA), 1_714_557_604_000, "+00:00 when not given");
+    // Changed at 10:00:02 and committed at 2024-05-01 10:00:04 on the host's clock.
+    assert_eq!(
+        ts_ms(SCHEMA),
+        (1_714_557_604_000, 1_714_557_602_000),
+        "+00:00 when not given"
+    );
     let east = SCHEMA.replace(
         "  dbid: 4242\n",
         "  dbid: 4242\n  host_utc_offset: \"+02:00\"\n",
     );
-    assert_eq!(ts_ms(&east), 1_714_550_404_000, "08:00:04 UTC");
+    assert_eq!(
+        ts_ms(&east),
+        (1_714_550_404_000, 1_714_550_402_000),
+        "08:00:04 UTC"
+    );
 }

@@ -145,7 +145,10 @@ fn chunks_of(state: &Path, id: &str) -> usize {
 
 fn snapshot_records<'a>(recs: &'a [Json], table: &str) -> Vec<&'a Json> {
     recs.iter()
-        .filter(|r| r["value"]["op"] == "r" && r["topic"] == format!("oracle-cdc.{table}"))
+        .filter(|r| {
+            r["value"]["payload"]["op"] == "r"
+                && topic_matches(r["topic"].as_str().unwrap_or(""), table)
+        })
         .collect()
 }
 
@@ -219,7 +222,7 @@ fn incremental_snapshot_by_signal_converges_across_a_kill_under_a_live_workload(
     assert!(!snap.is_empty());
     assert!(
         snap.iter()
-            .all(|r| r["value"]["source"]["snapshot"] == "incremental"),
+            .all(|r| r["value"]["payload"]["source"]["snapshot"] == "incremental"),
         "every record of a signal's snapshot is marked incremental"
     );
     assert!(
@@ -514,12 +517,14 @@ fn every_signal_works_on_a_read_only_standby_that_is_never_written() {
         emea.len(),
         "the filter reads exactly the matching rows"
     );
-    assert!(got.iter().all(|r| r["value"]["after"]["REGION"] == "EMEA"));
+    assert!(got
+        .iter()
+        .all(|r| r["value"]["payload"]["after"]["REGION"] == "EMEA"));
     assert_converges(&e.db, &recs, "PDB1.SHOP.ACCOUNTS", end);
     assert_eq!(
         snapshot_records(&recs, "PDB1.SHOP.ACCOUNTS")
             .iter()
-            .filter(|r| r["value"]["source"]["snapshot"] == "incremental")
+            .filter(|r| r["value"]["payload"]["source"]["snapshot"] == "incremental")
             .count(),
         2 * dump(&e.db, "PDB1.SHOP.ACCOUNTS", end).len(),
         "sb-1 (resumed after kill -9) and blk each read every row exactly once"
@@ -663,7 +668,7 @@ fn a_table_added_to_the_include_list_is_snapshotted_on_its_own_with_new_tables_a
     assert!(!snap.is_empty());
     assert!(snap
         .iter()
-        .all(|r| r["value"]["source"]["snapshot"] == "incremental"));
+        .all(|r| r["value"]["payload"]["source"]["snapshot"] == "incremental"));
     assert_converges(&e2.db, &recs, "PDB1.SHOP.ORDERS", end);
     assert_scn_order_idle(&recs);
     let o = e2.offsets();

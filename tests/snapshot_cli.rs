@@ -154,26 +154,36 @@ fn records_carry_the_debezium_envelope_with_first_and_last() {
     // Tables are read in name order: EVENTS first, ORDERS last.
     let events = read("PDB1.APP.EVENTS");
     let orders = read("PDB1.APP.ORDERS");
-    assert_eq!(events[0]["value"]["source"]["snapshot"], "first");
+    assert_eq!(events[0]["value"]["payload"]["source"]["snapshot"], "first");
     assert_eq!(
-        orders.last().unwrap()["value"]["source"]["snapshot"],
+        orders.last().unwrap()["value"]["payload"]["source"]["snapshot"],
         "last"
     );
-    let middle: Vec<&serde_json::Value> = events[1..]
+    // Debezium's markers for a table's first and last record that are not the snapshot's.
+    assert_eq!(
+        events.last().unwrap()["value"]["payload"]["source"]["snapshot"],
+        "last_in_data_collection"
+    );
+    assert_eq!(
+        orders[0]["value"]["payload"]["source"]["snapshot"],
+        "first_in_data_collection"
+    );
+    let middle: Vec<&serde_json::Value> = events[1..events.len() - 1]
         .iter()
-        .chain(&orders[..orders.len() - 1])
+        .chain(&orders[1..orders.len() - 1])
         .collect();
     assert!(middle
         .iter()
-        .all(|r| r["value"]["source"]["snapshot"] == "true"
+        .all(|r| r["value"]["payload"]["source"]["snapshot"] == "true"
             && r["headers"]["cdc.snapshot"] == "true"));
     let r = &orders[0];
     assert_eq!(r["topic"], "oracle-cdc.PDB1.APP.ORDERS");
-    assert_eq!(r["key"], serde_json::json!({"ID": 1}));
-    assert_eq!(r["value"]["op"], "r");
-    assert!(r["value"]["before"].is_null());
-    assert_eq!(r["value"]["source"]["db"], "PDB1");
-    assert!(r["value"]["source"]["txId"].is_null());
+    assert_eq!(r["key"]["payload"], serde_json::json!({"ID": 1}));
+    assert_eq!(r["key"]["schema"]["name"], "oracle-cdc.PDB1.APP.ORDERS.Key");
+    assert_eq!(r["value"]["payload"]["op"], "r");
+    assert!(r["value"]["payload"]["before"].is_null());
+    assert_eq!(r["value"]["payload"]["source"]["db"], "PDB1");
+    assert!(r["value"]["payload"]["source"]["txId"].is_null());
     assert!(
         events[0]["key"].is_null(),
         "a keyless table has no record key"

@@ -144,7 +144,9 @@ fn without_minimal_supplemental_logging_capture_stops_with_the_code_doctor_names
         "{letters:?}"
     );
     assert_eq!(counted(&e.state, "CDC-3202"), letters.len() as u64);
-    assert!(records(&e.out).iter().all(|r| r["value"]["op"] == "r"));
+    assert!(records(&e.out)
+        .iter()
+        .all(|r| r["value"]["payload"]["op"] == "r"));
 }
 
 #[test]

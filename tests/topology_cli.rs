@@ -201,9 +201,9 @@ fn capture_on_a_lagging_standby_converges_writes_nothing_and_places_chunks_at_th
     // CURRENT_SCN), never at the primary's SCN, which the standby cannot read yet.
     let snapshot_scns: Vec<u64> = recs
         .iter()
-        .filter(|r| r["value"]["op"] == "r")
+        .filter(|r| r["value"]["payload"]["op"] == "r")
         .map(|r| {
-            r["value"]["source"]["scn"]
+            r["value"]["payload"]["source"]["scn"]
                 .as_str()
                 .unwrap()
                 .parse()
@@ -279,7 +279,7 @@ fn capture_mining_on_a_downstream_converges_and_a_missing_log_stops_it_with_cdc_
         assert_converges(&e.db, &recs, t, end);
     }
     assert_exactly_once(&recs);
-    assert!(recs.iter().any(|r| r["value"]["op"] == "u"));
+    assert!(recs.iter().any(|r| r["value"]["payload"]["op"] == "u"));
 
     // doctor checks both connections and their agreement.
     let doctor = Command::new(cargo_bin("oracle-cdc"))
@@ -441,7 +441,9 @@ fn archived_log_downstream_capture_waits_for_shipped_redo_stops_cleanly_and_conv
     sigterm(c);
     let orders_rows = |recs: &[Json]| {
         recs.iter()
-            .filter(|r| r["value"]["op"] == "r" && r["topic"] == "oracle-cdc.SHOP.ORDERS")
+            .filter(|r| {
+                r["value"]["payload"]["op"] == "r" && r["topic"] == "oracle-cdc.SHOP.ORDERS"
+            })
             .count()
     };
     assert_eq!(
@@ -561,8 +563,8 @@ fn downstream_mining_with_scns_and_snapshot_reads_from_the_standby_converges() {
     assert_exactly_once(&recs);
     assert!(recs
         .iter()
-        .filter(|r| r["value"]["op"] == "r")
-        .all(|r| r["value"]["source"]["scn"]
+        .filter(|r| r["value"]["payload"]["op"] == "r")
+        .all(|r| r["value"]["payload"]["source"]["scn"]
             .as_str()
             .unwrap()
             .parse::<u64>()

@@ -179,8 +179,9 @@ fn no_window_ends_past_the_redo_lgwr_has_written() {
 
 #[test]
 fn commit_times_from_a_host_east_of_utc_are_published_as_utc() {
-    // The host's clock is 5:30 ahead of UTC: LogMiner's COMMIT_TIMESTAMP shows that, and the
-    // records' source.ts_ms must still be the commit's instant.
+    // The host's clock is 5:30 ahead of UTC: LogMiner's COMMIT_TIMESTAMP and TIMESTAMP show
+    // that, and the records' source.commit_ts_ms must still be the commit's instant (and
+    // source.ts_ms the change's: the same second here).
     let commits = Rc::new(RefCell::new(Vec::new()));
     let c = commits.clone();
     let run = capture_while(
@@ -202,7 +203,9 @@ fn commit_times_from_a_host_east_of_utc_are_published_as_utc() {
     assert_eq!(recs.len(), 1, "{recs:?}");
     // A DATE has whole seconds.
     let at = commits.borrow()[0];
-    assert_eq!(recs[0]["value"]["source"]["ts_ms"], at / 1000 * 1000);
+    let source = &recs[0]["value"]["payload"]["source"];
+    assert_eq!(source["commit_ts_ms"], at / 1000 * 1000);
+    assert_eq!(source["ts_ms"], at / 1000 * 1000);
     let (violations, _) = run.violations();
     assert!(violations.is_empty(), "{violations:#?}");
 }

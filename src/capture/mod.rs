@@ -293,7 +293,8 @@ impl Capture<'_> {
         publisher.set_stop(self.stop);
         let desk = SignalDesk::new(&state.path, s, ops)
             .with_status(status.clone())
-            .with_connector(self.connector);
+            .with_connector(self.connector)
+            .with_database(&db.name, db.cdb);
         self.new_tables(&mut offsets, &new_tables, ops)?;
         offsets.save(&offsets_path)?;
         save_history(&state.path.join(HISTORY_FILE), publisher.catalog())?;

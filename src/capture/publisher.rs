@@ -99,6 +99,8 @@ pub struct Publisher<'a> {
     /// filter at work.
     rows_mined: u64,
     rows_captured: u64,
+    /// Whether record topics name the PDB (`cdc.topic.include.pdb`, decided at start).
+    with_pdb: bool,
 }
 
 impl<'a> Publisher<'a> {
@@ -134,7 +136,14 @@ impl<'a> Publisher<'a> {
         }
         let filter = super::filter::mining_filter(settings, catalog.cdb);
         tracing::debug!(?filter, "mining filter");
+        let pdbs: std::collections::BTreeSet<_> = catalog
+            .tables
+            .keys()
+            .filter_map(|t| t.pdb.as_ref())
+            .collect();
+        let with_pdb = settings.record.topic_has_pdb(pdbs.len());
         Ok(Publisher {
+            with_pdb,
             filter,
             rows_mined: 0,
             rows_captured: 0,
@@ -557,7 +566,15 @@ impl<'a> Publisher<'a> {
         );
         let mut wrote = false;
         let mut events = Decoder::new(&mut tx);
-        let mut records = TxRecordWriter::new(&prefix, &db_name, &tx, host_offset);
+        let settings = self.settings;
+        let mut records = TxRecordWriter::new(
+            &prefix,
+            &db_name,
+            &tx,
+            host_offset,
+            &settings.record,
+            self.with_pdb,
+        );
         while let Some(event) = events.next_event(&self.catalog) {
             for r in events.take_recovered() {
                 self.recovered(&r)?;
@@ -580,6 +597,7 @@ impl<'a> Publisher<'a> {
                 Ok(Event::Ddl { table, scn, sql }) => {
                     tracing::info!("DDL on {table} at SCN {scn}: {sql}");
                     if self.table_created(&table, scn, &sql)? {
+                        self.schema_change(&tx, &table, scn, &sql, host_offset)?;
                         continue;
                     }
                     let dictionary = match crate::stream::ddl::apply(&[], &sql) {
@@ -594,6 +612,7 @@ impl<'a> Publisher<'a> {
                         // Durable before the offsets move past the DDL.
                         super::save_history(&self.history_path, &self.catalog)?;
                     }
+                    self.schema_change(&tx, &table, scn, &sql, host_offset)?;
                 }
                 // A spill file that cannot be read is not a decoding problem.
                 Err(e @ CdcError::Io { .. }) => return Err(e),
@@ -605,6 +624,10 @@ impl<'a> Publisher<'a> {
             }
         }
         self.rows_captured += events.captured_rows();
+        if let Some(line) = records.end_line() {
+            self.write_line(line)?;
+            self.records += 1;
+        }
         if wrote {
             self.transactions += 1;
         }
@@ -620,6 +643,45 @@ impl<'a> Publisher<'a> {
         self.last_commit_ms =
             crate::source::model::host_time_to_epoch_ms(&tx.commit_timestamp, host_offset)
                 .or(self.last_commit_ms);
+        Ok(())
+    }
+
+    /// A schema change event for a DDL on a captured table (`cdc.include.schema.changes`), with
+    /// the table's layout after it.
+    fn schema_change(
+        &mut self,
+        tx: &Committed,
+        table: &TableName,
+        scn: Scn,
+        sql: &str,
+        host_offset: i32,
+    ) -> Result<()> {
+        if !self.settings.record.schema_changes || self.signal_table.as_ref() == Some(table) {
+            return Ok(());
+        }
+        let Some(schema) = self.catalog.tables.get(table) else {
+            return Ok(());
+        };
+        let commit_ms =
+            crate::source::model::host_time_to_epoch_ms(&tx.commit_timestamp, host_offset)
+                .unwrap_or_else(now_ms);
+        let line = crate::record::schema_change::line(
+            &crate::record::schema_change::Ddl {
+                topic_prefix: &self.settings.sink.topic_prefix,
+                db: table.pdb.as_deref().unwrap_or(&self.db_name),
+                table,
+                sql,
+                scn,
+                commit_scn: tx.commit_scn,
+                xid: &tx.xid,
+                commit_ms,
+                columns: schema.columns_at(scn),
+                key: &schema.key,
+            },
+            &self.settings.record,
+        );
+        self.write_line(&line)?;
+        self.records += 1;
         Ok(())
     }
 
@@ -872,7 +934,7 @@ impl ChunkSink for Publisher<'_> {
         chunk: &mut ReadChunk,
         first_record: bool,
         last_record: bool,
-        _progress: &mut TableProgress,
+        progress: &mut TableProgress,
     ) -> Result<()> {
         let settings = self.settings;
         let db_name = self.db_name.clone();
@@ -886,13 +948,21 @@ impl ChunkSink for Publisher<'_> {
         };
         let ts = now_ms();
         let n = chunk.rows.len();
+        let (table_first, table_last) = (progress.rows == 0, chunk.is_final);
+        let schemas = ctx.schemas(&settings.record, self.with_pdb);
         for (i, row) in chunk.rows.iter().enumerate() {
             let marker = match self.signal_snapshot {
                 Some(_) => SnapshotMarker::Incremental,
-                None => SnapshotMarker::for_row(first_record, last_record, i, n),
+                None => SnapshotMarker::in_table(
+                    first_record,
+                    last_record,
+                    table_first,
+                    table_last,
+                    i,
+                    n,
+                ),
             };
-            let line = serde_json::to_vec(&ctx.snapshot_record(row, chunk.scn, marker, ts))
-                .map_err(|e| CdcError::io("<record>", std::io::Error::other(e)))?;
+            let line = ctx.snapshot_line(&settings.record, &schemas, row, chunk.scn, marker, ts);
             self.write_line(&line)?;
         }
         self.records += n as u64;

@@ -1,11 +1,23 @@
-//! Change records (op c/u/d) in Debezium's Oracle envelope, written straight to JSON bytes (the
-//! stream path's hot spot: no `serde_json::Value` is built per record).
+//! Change records (op c/u/d) as Debezium 3.x's Oracle connector writes them, straight to JSON
+//! bytes (the stream path's hot spot: no `serde_json::Value` is built per record). The line is
+//! Kafka-shaped (`topic`, `key`, `value`, `headers`); key and value are what Kafka Connect's
+//! JsonConverter gives (with `{"schema":…,"payload":…}` when the format asks). A delete is
+//! followed by a tombstone (same key, null value), a key change is a delete, a tombstone and a
+//! create (headers `__debezium.newkey` / `__debezium.oldkey`), and with transaction metadata the
+//! transaction's records are framed by BEGIN and END events on the transaction topic
+//! (`RelationalChangeRecordEmitter`, `EventDispatcher`, `TransactionMonitor` and
+//! `BufferedLogMinerStreamingChangeEventSource`: `ts_ms` is the change's time, `commit_ts_ms`
+//! the commit's, `start_scn`/`start_ts_ms` the transaction's first change's, `txSeq` the
+//! change's place in the transaction from 1).
 
-use crate::encode::{write_json_str, write_json_str_body, write_json_value};
+use crate::encode::write_json_str;
+use crate::record::format::Format;
+use crate::record::{schema, value};
 use crate::source::model::ColumnInfo;
 use crate::stream::buffer::Committed;
 use crate::stream::decode::{Change, ChangeOp, TableSchema};
 use crate::types::Value;
+use std::collections::BTreeMap;
 
 type Image = [(String, Value)];
 
@@ -31,6 +43,7 @@ fn write_pair(
     i: Option<usize>,
     name: &str,
     v: &Value,
+    fmt: &Format,
 ) {
     match i.and_then(|i| keys.get(i)).filter(|(n, _)| n == name) {
         Some((_, key)) => out.extend_from_slice(key),
@@ -40,12 +53,12 @@ fn write_pair(
         }
     }
     match i {
-        Some(i) => write_json_value(out, v, &cols[i].data_type),
+        Some(i) => value::write(out, v, &cols[i].data_type, fmt),
         None => out.extend_from_slice(b"null"),
     }
 }
 
-fn write_image(out: &mut Vec<u8>, cols: &[ColumnInfo], keys: &Keys, values: &Image) {
+fn write_image(out: &mut Vec<u8>, cols: &[ColumnInfo], keys: &Keys, values: &Image, fmt: &Format) {
     out.push(b'{');
     let mut from = 0;
     for (n, (name, v)) in values.iter().enumerate() {
@@ -53,17 +66,19 @@ fn write_image(out: &mut Vec<u8>, cols: &[ColumnInfo], keys: &Keys, values: &Ima
             out.push(b',');
         }
         let i = column(cols, &mut from, name);
-        write_pair(out, cols, keys, i, name, v);
+        write_pair(out, cols, keys, i, name, v, fmt);
     }
     out.push(b'}');
 }
 
+/// The key's payload (`null` for a table without a key).
 fn write_key(
     out: &mut Vec<u8>,
     schema: &TableSchema,
     cols: &[ColumnInfo],
     keys: &Keys,
     image: &Image,
+    fmt: &Format,
 ) {
     if schema.key.is_empty() {
         out.extend_from_slice(b"null");
@@ -78,7 +93,7 @@ fn write_key(
         // A key column missing from the image is null (as the column would be).
         let v = key_value(image, k).unwrap_or(&Value::Null);
         let i = column(cols, &mut from, k);
-        write_pair(out, cols, keys, i, k, v);
+        write_pair(out, cols, keys, i, k, v, fmt);
     }
     out.push(b'}');
 }
@@ -99,6 +114,43 @@ fn write_int(out: &mut Vec<u8>, n: impl itoa::Integer) {
     out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
+/// A record's topic: `PREFIX.[PDB.]OWNER.TABLE`, with the characters Kafka refuses in a topic
+/// name replaced by `_` (Debezium's `TopicNameSanitizer`).
+pub fn topic_of(prefix: &str, table: &crate::names::TableName, with_pdb: bool) -> String {
+    let mut t = prefix.to_string();
+    let pdb = table.pdb.as_ref().filter(|_| with_pdb);
+    for part in pdb.into_iter().chain([&table.owner, &table.table]) {
+        t.push('.');
+        t.push_str(part);
+    }
+    t.chars()
+        .map(|c| match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '.' | '_' | '-' => c,
+            _ => '_',
+        })
+        .collect()
+}
+
+/// The processing time, in nanoseconds since the epoch.
+pub fn now_ns() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as i64)
+        .unwrap_or(0)
+}
+
+/// The envelope's `,"op":"c","ts_ms":…,"ts_us":…,"ts_ns":…` after `transaction`.
+pub fn write_op_and_times(out: &mut Vec<u8>, op: &str, now_ns: i64) {
+    out.extend_from_slice(b",\"op\":\"");
+    out.extend_from_slice(op.as_bytes());
+    out.extend_from_slice(b"\",\"ts_ms\":");
+    write_int(out, now_ns / 1_000_000);
+    out.extend_from_slice(b",\"ts_us\":");
+    write_int(out, now_ns / 1000);
+    out.extend_from_slice(b",\"ts_ns\":");
+    write_int(out, now_ns);
+}
+
 /// Writes the change records of one committed transaction. The envelope's text that is the
 /// same for every record of the transaction, or of a table within it, is escaped once (a
 /// record has two dozen strings, and escaping them one by one was a sixth of the stream's
@@ -107,7 +159,12 @@ fn write_int(out: &mut Vec<u8>, n: impl itoa::Integer) {
 pub struct TxRecordWriter<'a> {
     topic_prefix: &'a str,
     db_name: &'a str,
-    /// `,"source":{"version":…,"connector":"oracle","name":…,"ts_ms":COMMIT_MS`
+    fmt: &'a Format,
+    /// Whether topics name the PDB.
+    with_pdb: bool,
+    host_offset_secs: i32,
+    commit_ms: i64,
+    /// `{"version":…,"connector":"oracle","name":…,"ts_ms":`
     source_head: Vec<u8>,
     /// `","commit_scn":"N","lcr_position":null,"rs_id":`
     after_scn: Vec<u8>,
@@ -117,18 +174,33 @@ pub struct TxRecordWriter<'a> {
     tail: Vec<u8>,
     xid: &'a str,
     table: Option<TableParts>,
-    now_ms: i64,
+    now_ns: i64,
     since_now: u32,
-    /// The lines of the change being written, back to back.
+    /// Changes written so far (`txSeq` of the last), and the first one's SCN and time.
+    events: u64,
+    start: Option<(crate::source::model::Scn, i64)>,
+    /// Records per table (`data_collection_order`, and END's counts), and in all.
+    per_table: BTreeMap<String, u64>,
+    total: u64,
+    /// The lines of the change being written, back to back, and where each ends.
     buf: Vec<u8>,
+    ends: Vec<usize>,
 }
 
 /// The parts of the envelope fixed by the table (and the transaction).
 struct TableParts {
     name: crate::names::TableName,
-    /// `{"topic":"PREFIX.[PDB.]OWNER.TABLE","key":`
+    /// Debezium's data-collection name, `DB.OWNER.TABLE`.
+    collection: String,
+    /// `{"topic":"…","key":`
     head: Vec<u8>,
-    /// `,"snapshot":"false","db":…,"sequence":null,"schema":…,"table":…,"txId":…,"scn":"`
+    /// `{"schema":KEY_SCHEMA,"payload":` when key schemas are on.
+    key_head: Option<Vec<u8>>,
+    /// `{"schema":ENVELOPE_SCHEMA,"payload":` when value schemas are on.
+    value_head: Option<Vec<u8>>,
+    /// `,"snapshot":"false","db":…,"sequence":null,"ts_us":`
+    db: Vec<u8>,
+    /// `,"schema":…,"table":…,"txId":…,"scn":"`
     middle: Vec<u8>,
     keys: Vec<(String, Vec<u8>)>,
 }
@@ -137,24 +209,36 @@ struct TableParts {
 /// writing a tenth of a record; a transaction's records are written within microseconds).
 const NOW_EVERY: u32 = 64;
 
+/// Which record of a change is being written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Plain,
+    /// The delete of a key change (`__debezium.newkey` header).
+    KeyDelete,
+    /// The create of a key change (`__debezium.oldkey` header).
+    KeyCreate,
+}
+
 impl<'a> TxRecordWriter<'a> {
     /// `host_offset_secs`: the database host's offset from UTC, which the transaction's
-    /// COMMIT_TIMESTAMP (a DATE of the host's clock) is converted from for `source.ts_ms`.
+    /// COMMIT_TIMESTAMP and the changes' TIMESTAMPs (DATEs of the host's clock) are converted
+    /// from. `with_pdb`: whether topics name the PDB ([`Format::topic_has_pdb`]).
     pub fn new(
         topic_prefix: &'a str,
         db_name: &'a str,
         tx: &'a Committed,
         host_offset_secs: i32,
+        fmt: &'a Format,
+        with_pdb: bool,
     ) -> Self {
-        let ts_ms =
+        let commit_ms =
             crate::source::model::host_time_to_epoch_ms(&tx.commit_timestamp, host_offset_secs)
                 .unwrap_or_else(crate::record::now_ms);
-        let mut source_head = b",\"source\":{\"version\":".to_vec();
+        let mut source_head = b"{\"version\":".to_vec();
         write_json_str(&mut source_head, env!("CARGO_PKG_VERSION"));
         source_head.extend_from_slice(b",\"connector\":\"oracle\",\"name\":");
         write_json_str(&mut source_head, topic_prefix);
         source_head.extend_from_slice(b",\"ts_ms\":");
-        write_int(&mut source_head, ts_ms);
         let mut after_scn = b"\",\"commit_scn\":\"".to_vec();
         write_int(&mut after_scn, tx.commit_scn);
         after_scn.extend_from_slice(b"\",\"lcr_position\":null,\"rs_id\":");
@@ -167,62 +251,210 @@ impl<'a> TxRecordWriter<'a> {
         TxRecordWriter {
             topic_prefix,
             db_name,
+            fmt,
+            with_pdb,
+            host_offset_secs,
+            commit_ms,
             source_head,
             after_scn,
             thread,
             tail,
             xid: &tx.xid,
             table: None,
-            now_ms: 0,
+            now_ns: 0,
             since_now: NOW_EVERY,
+            events: 0,
+            start: None,
+            per_table: BTreeMap::new(),
+            total: 0,
             buf: Vec::with_capacity(4096),
+            ends: Vec::with_capacity(4),
         }
     }
 
     /// The record lines of `change` (JSON without the newline), in the writer's buffer: one,
-    /// or for an update that changes the key a delete of the old key and a create of the new
-    /// one (tombstone-free), as Debezium publishes it.
+    /// a delete and its tombstone, or for an update that changes the key a delete of the old
+    /// key, its tombstone and a create of the new one, as Debezium publishes them; the first
+    /// change of a transaction with metadata is preceded by the BEGIN event.
     pub fn lines(
         &mut self,
         schema: &TableSchema,
         change: &Change,
     ) -> impl Iterator<Item = &[u8]> + '_ {
         self.buf.clear();
+        self.ends.clear();
+        self.events += 1;
+        let change_ms =
+            crate::source::model::host_time_to_epoch_ms(&change.timestamp, self.host_offset_secs)
+                .unwrap_or(self.commit_ms);
+        if self.start.is_none() {
+            self.start = Some((change.scn, change_ms));
+            if self.fmt.transaction_metadata {
+                self.write_tx_event(false, change_ms);
+            }
+        }
         let before = change.before.as_deref();
         let after = change.after.as_deref();
-        let first_end = match (change.op, before, after) {
+        match (change.op, before, after) {
             (ChangeOp::Update, Some(b), Some(a)) if key_changed(schema, b, a) => {
-                self.write_line(schema, change, ChangeOp::Delete, Some(b), None);
-                let end = self.buf.len();
-                self.write_line(schema, change, ChangeOp::Create, None, Some(a));
-                end
+                self.write_line(
+                    schema,
+                    change,
+                    ChangeOp::Delete,
+                    Some(b),
+                    None,
+                    change_ms,
+                    Role::KeyDelete,
+                    Some(a),
+                );
+                self.write_tombstone(schema, change, b);
+                self.write_line(
+                    schema,
+                    change,
+                    ChangeOp::Create,
+                    None,
+                    Some(a),
+                    change_ms,
+                    Role::KeyCreate,
+                    Some(b),
+                );
             }
-            _ => {
-                self.write_line(schema, change, change.op, before, after);
-                self.buf.len()
+            (ChangeOp::Delete, Some(b), _) => {
+                self.write_line(
+                    schema,
+                    change,
+                    ChangeOp::Delete,
+                    Some(b),
+                    after,
+                    change_ms,
+                    Role::Plain,
+                    None,
+                );
+                self.write_tombstone(schema, change, b);
             }
-        };
-        let (first, second) = self.buf.split_at(first_end);
-        std::iter::once(first).chain((!second.is_empty()).then_some(second))
+            _ => self.write_line(
+                schema,
+                change,
+                change.op,
+                before,
+                after,
+                change_ms,
+                Role::Plain,
+                None,
+            ),
+        }
+        let buf = &self.buf;
+        let mut from = 0;
+        self.ends.iter().map(move |&end| {
+            let line = &buf[from..end];
+            from = end;
+            line
+        })
+    }
+
+    /// The END event of the transaction when it wrote records and the format provides
+    /// transaction metadata (else `None`).
+    pub fn end_line(&mut self) -> Option<&[u8]> {
+        let (_, start_ms) = self.start?;
+        if !self.fmt.transaction_metadata || self.total == 0 {
+            return None;
+        }
+        self.buf.clear();
+        self.ends.clear();
+        self.write_tx_event(true, start_ms);
+        Some(&self.buf[..])
+    }
+
+    fn end(&mut self) {
+        self.ends.push(self.buf.len());
+    }
+
+    /// A BEGIN or END event on the transaction topic (`TransactionStructMaker`): key `{id}`,
+    /// value `{status, id, event_count, data_collections, ts_ms}`.
+    fn write_tx_event(&mut self, end: bool, ts_ms: i64) {
+        let out = &mut self.buf;
+        out.extend_from_slice(b"{\"topic\":");
+        let topic = format!("{}.{}", self.topic_prefix, self.fmt.transaction_topic);
+        write_json_str(out, &topic);
+        out.extend_from_slice(b",\"key\":");
+        if self.fmt.key_schemas {
+            out.extend_from_slice(br#"{"schema":{"type":"struct","fields":[{"type":"string","optional":false,"field":"id"}],"optional":false,"name":"io.debezium.connector.common.TransactionMetadataKey","version":1},"payload":"#);
+        }
+        out.extend_from_slice(b"{\"id\":");
+        write_json_str(out, self.xid);
+        out.push(b'}');
+        if self.fmt.key_schemas {
+            out.push(b'}');
+        }
+        out.extend_from_slice(b",\"value\":");
+        if self.fmt.value_schemas {
+            out.extend_from_slice(br#"{"schema":{"type":"struct","fields":[{"type":"string","optional":false,"field":"status"},{"type":"string","optional":false,"field":"id"},{"type":"int64","optional":true,"field":"event_count"},{"type":"array","items":{"type":"struct","fields":[{"type":"string","optional":false,"field":"data_collection"},{"type":"int64","optional":false,"field":"event_count"}],"optional":false,"name":"event.collection","version":1},"optional":true,"field":"data_collections"},{"type":"int64","optional":false,"field":"ts_ms"}],"optional":false,"name":"io.debezium.connector.common.TransactionMetadataValue","version":1},"payload":"#);
+        }
+        out.extend_from_slice(if end {
+            b"{\"status\":\"END\",\"id\":"
+        } else {
+            b"{\"status\":\"BEGIN\",\"id\":"
+        });
+        write_json_str(out, self.xid);
+        if end {
+            out.extend_from_slice(b",\"event_count\":");
+            write_int(out, self.total);
+            out.extend_from_slice(b",\"data_collections\":[");
+            for (i, (name, n)) in self.per_table.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(b"{\"data_collection\":");
+                write_json_str(out, name);
+                out.extend_from_slice(b",\"event_count\":");
+                write_int(out, *n);
+                out.push(b'}');
+            }
+            out.push(b']');
+        } else {
+            out.extend_from_slice(b",\"event_count\":null,\"data_collections\":null");
+        }
+        out.extend_from_slice(b",\"ts_ms\":");
+        write_int(out, ts_ms);
+        out.push(b'}');
+        if self.fmt.value_schemas {
+            out.push(b'}');
+        }
+        out.extend_from_slice(b",\"headers\":{}}");
+        self.end();
     }
 
     /// The table's parts of the envelope (taken out; `write_line` puts them back), made anew
     /// when the table differs from the last change's.
-    fn take_table_parts(&mut self, change: &Change, cols: &[ColumnInfo]) -> TableParts {
+    fn take_table_parts(
+        &mut self,
+        change: &Change,
+        schema: &TableSchema,
+        cols: &[ColumnInfo],
+    ) -> TableParts {
         let table = &change.table;
         if let Some(t) = self.table.take().filter(|t| t.name == *table) {
             return t;
         }
-        let mut head = b"{\"topic\":\"".to_vec();
-        write_json_str_body(&mut head, self.topic_prefix);
-        for part in table.pdb.iter().chain([&table.owner, &table.table]) {
-            head.push(b'.');
-            write_json_str_body(&mut head, part);
-        }
-        head.extend_from_slice(b"\",\"key\":");
-        let mut middle = b",\"snapshot\":\"false\",\"db\":".to_vec();
-        write_json_str(&mut middle, table.pdb.as_deref().unwrap_or(self.db_name));
-        middle.extend_from_slice(b",\"sequence\":null,\"schema\":");
+        let topic = topic_of(self.topic_prefix, table, self.with_pdb);
+        let mut head = b"{\"topic\":".to_vec();
+        write_json_str(&mut head, &topic);
+        head.extend_from_slice(b",\"key\":");
+        let key_head = self
+            .fmt
+            .key_schemas
+            .then(|| schema::key_schema(&topic, cols, &schema.key, self.fmt))
+            .flatten()
+            .map(|s| schema::wrapper_head(&s));
+        let value_head = self
+            .fmt
+            .value_schemas
+            .then(|| schema::wrapper_head(&schema::envelope_schema(&topic, cols, self.fmt)));
+        let db_name = table.pdb.as_deref().unwrap_or(self.db_name);
+        let mut db = b",\"snapshot\":\"false\",\"db\":".to_vec();
+        write_json_str(&mut db, db_name);
+        db.extend_from_slice(b",\"sequence\":null,\"ts_us\":");
+        let mut middle = b",\"schema\":".to_vec();
         write_json_str(&mut middle, &table.owner);
         middle.extend_from_slice(b",\"table\":");
         write_json_str(&mut middle, &table.table);
@@ -235,12 +467,53 @@ impl<'a> TxRecordWriter<'a> {
             .collect();
         TableParts {
             name: table.clone(),
+            collection: format!("{db_name}.{}.{}", table.owner, table.table),
             head,
+            key_head,
+            value_head,
+            db,
             middle,
             keys,
         }
     }
 
+    fn write_key_part(
+        &mut self,
+        parts: &TableParts,
+        schema: &TableSchema,
+        cols: &[ColumnInfo],
+        img: Option<&Image>,
+    ) {
+        let out = &mut self.buf;
+        match (img, &parts.key_head) {
+            (Some(img), Some(kh)) => {
+                out.extend_from_slice(kh);
+                write_key(out, schema, cols, &parts.keys, img, self.fmt);
+                out.push(b'}');
+            }
+            (Some(img), None) => write_key(out, schema, cols, &parts.keys, img, self.fmt),
+            (None, _) => out.extend_from_slice(b"null"),
+        }
+    }
+
+    /// The tombstone after a delete: the same key, a null value.
+    fn write_tombstone(&mut self, schema: &TableSchema, change: &Change, before: &Image) {
+        if !self.fmt.tombstones {
+            return;
+        }
+        let cols = schema.columns_at(change.scn);
+        let parts = self.take_table_parts(change, schema, cols);
+        self.buf.extend_from_slice(&parts.head);
+        self.write_key_part(&parts, schema, cols, Some(before));
+        self.buf
+            .extend_from_slice(b",\"value\":null,\"headers\":{\"cdc.scn\":\"");
+        write_int(&mut self.buf, change.scn);
+        self.buf.extend_from_slice(&self.tail);
+        self.table = Some(parts);
+        self.end();
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn write_line(
         &mut self,
         schema: &TableSchema,
@@ -248,49 +521,106 @@ impl<'a> TxRecordWriter<'a> {
         op: ChangeOp,
         before: Option<&Image>,
         after: Option<&Image>,
+        change_ms: i64,
+        role: Role,
+        other: Option<&Image>,
     ) {
         if self.since_now >= NOW_EVERY {
-            self.now_ms = crate::record::now_ms();
+            self.now_ns = now_ns();
             self.since_now = 0;
         }
         self.since_now += 1;
         let cols = schema.columns_at(change.scn);
-        let parts = self.take_table_parts(change, cols);
+        let parts = self.take_table_parts(change, schema, cols);
+        self.total += 1;
+        let order = {
+            let n = self.per_table.entry(parts.collection.clone()).or_default();
+            *n += 1;
+            *n
+        };
+        self.buf.extend_from_slice(&parts.head);
+        self.write_key_part(&parts, schema, cols, after.or(before));
+        let fmt = self.fmt;
         let out = &mut self.buf;
-        out.extend_from_slice(&parts.head);
-        match after.or(before) {
-            Some(img) => write_key(out, schema, cols, &parts.keys, img),
-            None => out.extend_from_slice(b"null"),
+        out.extend_from_slice(b",\"value\":");
+        if let Some(vh) = &parts.value_head {
+            out.extend_from_slice(vh);
         }
-        out.extend_from_slice(b",\"value\":{\"before\":");
+        out.extend_from_slice(b"{\"before\":");
         match before {
-            Some(b) => write_image(out, cols, &parts.keys, b),
+            Some(b) => write_image(out, cols, &parts.keys, b, fmt),
             None => out.extend_from_slice(b"null"),
         }
         out.extend_from_slice(b",\"after\":");
         match after {
-            Some(a) => write_image(out, cols, &parts.keys, a),
+            Some(a) => write_image(out, cols, &parts.keys, a, fmt),
             None => out.extend_from_slice(b"null"),
         }
+        out.extend_from_slice(b",\"source\":");
         out.extend_from_slice(&self.source_head);
+        write_int(out, change_ms);
+        out.extend_from_slice(&parts.db);
+        write_int(out, change_ms * 1000);
+        out.extend_from_slice(b",\"ts_ns\":");
+        write_int(out, change_ms * 1_000_000);
         out.extend_from_slice(&parts.middle);
         write_int(out, change.scn);
         out.extend_from_slice(&self.after_scn);
-        write_json_str(out, &change.rs_id);
+        // Debezium trims RS_ID's blanks (`LogMinerEventRow`).
+        write_json_str(out, change.rs_id.trim());
         out.extend_from_slice(b",\"ssn\":");
         write_int(out, change.ssn);
         out.extend_from_slice(&self.thread);
         write_json_str(out, &change.user);
-        out.extend_from_slice(b",\"row_id\":");
-        write_json_str(out, &change.row_id);
-        out.extend_from_slice(b"},\"op\":\"");
-        out.extend_from_slice(op.code().as_bytes());
-        out.extend_from_slice(b"\",\"ts_ms\":");
-        write_int(out, self.now_ms);
-        out.extend_from_slice(b",\"transaction\":null},\"headers\":{\"cdc.scn\":\"");
+        out.extend_from_slice(b",\"redo_sql\":null,\"row_id\":");
+        if change.row_id.trim().is_empty() {
+            out.extend_from_slice(b"null");
+        } else {
+            write_json_str(out, &change.row_id);
+        }
+        out.extend_from_slice(b",\"commit_ts_ms\":");
+        write_int(out, self.commit_ms);
+        let (start_scn, start_ms) = self.start.unwrap_or((change.scn, change_ms));
+        out.extend_from_slice(b",\"start_scn\":\"");
+        write_int(out, start_scn);
+        out.extend_from_slice(b"\",\"start_ts_ms\":");
+        write_int(out, start_ms);
+        out.extend_from_slice(b",\"txSeq\":");
+        write_int(out, self.events);
+        out.extend_from_slice(b"},\"transaction\":");
+        if fmt.transaction_metadata {
+            out.extend_from_slice(b"{\"id\":");
+            write_json_str(out, self.xid);
+            out.extend_from_slice(b",\"total_order\":");
+            write_int(out, self.total);
+            out.extend_from_slice(b",\"data_collection_order\":");
+            write_int(out, order);
+            out.push(b'}');
+        } else {
+            out.extend_from_slice(b"null");
+        }
+        write_op_and_times(out, op.code(), self.now_ns);
+        out.push(b'}');
+        if parts.value_head.is_some() {
+            out.push(b'}');
+        }
+        out.extend_from_slice(b",\"headers\":{");
+        if let (Some(other), Role::KeyDelete | Role::KeyCreate) = (other, role) {
+            out.extend_from_slice(if role == Role::KeyDelete {
+                b"\"__debezium.newkey\":"
+            } else {
+                b"\"__debezium.oldkey\":"
+            });
+            let mut key = Vec::new();
+            write_key(&mut key, schema, cols, &parts.keys, other, fmt);
+            write_json_str(out, &String::from_utf8_lossy(&key));
+            out.push(b',');
+        }
+        out.extend_from_slice(b"\"cdc.scn\":\"");
         write_int(out, change.scn);
         out.extend_from_slice(&self.tail);
         self.table = Some(parts);
+        self.end();
     }
 }
 
@@ -301,7 +631,7 @@ mod tests {
     use crate::types::ColumnType;
     use serde_json::{json, Value as Json};
 
-    /// A change's record lines from a fresh writer, owned.
+    /// A change's record lines from a fresh writer in Debezium's default format, owned.
     fn change_record_lines(
         topic_prefix: &str,
         db_name: &str,
@@ -309,10 +639,37 @@ mod tests {
         change: &Change,
         tx: &Committed,
     ) -> Vec<Vec<u8>> {
-        TxRecordWriter::new(topic_prefix, db_name, tx, 0)
+        lines_in(
+            &Format::default(),
+            topic_prefix,
+            db_name,
+            schema,
+            change,
+            tx,
+        )
+    }
+
+    fn lines_in(
+        fmt: &Format,
+        topic_prefix: &str,
+        db_name: &str,
+        schema: &TableSchema,
+        change: &Change,
+        tx: &Committed,
+    ) -> Vec<Vec<u8>> {
+        TxRecordWriter::new(topic_prefix, db_name, tx, 0, fmt, false)
             .lines(schema, change)
             .map(<[u8]>::to_vec)
             .collect()
+    }
+
+    /// Debezium's defaults without the JsonConverter schemas (the envelope alone).
+    fn bare() -> Format {
+        Format {
+            value_schemas: false,
+            key_schemas: false,
+            ..Format::default()
+        }
     }
 
     fn schema() -> TableSchema {
@@ -369,6 +726,11 @@ mod tests {
         ]
     }
 
+    /// The record's `payload` of key or value (the JsonConverter wrapper's).
+    fn payload(v: &Json) -> &Json {
+        &v["payload"]
+    }
+
     #[test]
     fn records_are_valid_json_in_debeziums_envelope() {
         let c = change(
@@ -379,9 +741,12 @@ mod tests {
         let lines = change_record_lines("cdc", "DB", &schema(), &c, &tx());
         assert_eq!(lines.len(), 1);
         let r: Json = serde_json::from_slice(&lines[0]).unwrap();
-        assert_eq!(r["topic"], "cdc.PDB1.HR.EMP");
-        assert_eq!(r["key"], json!({"ID": 7}));
-        let v = &r["value"];
+        // One PDB captured: Debezium's topic, `PREFIX.OWNER.TABLE`.
+        assert_eq!(r["topic"], "cdc.HR.EMP");
+        assert_eq!(payload(&r["key"]), &json!({"ID": 7}));
+        assert_eq!(r["key"]["schema"]["name"], "cdc.HR.EMP.Key");
+        let v = payload(&r["value"]);
+        assert_eq!(r["value"]["schema"]["name"], "cdc.HR.EMP.Envelope");
         assert_eq!(v["op"], "u");
         assert_eq!(
             v["before"],
@@ -409,10 +774,101 @@ mod tests {
             ),
             (Some(1), Some(1), Some("false"))
         );
+        // The change's own time (its TIMESTAMP was not known here: the commit's).
         assert_eq!(s["ts_ms"], 1_704_164_645_000i64);
+        assert_eq!(s["ts_us"], 1_704_164_645_000_000i64);
+        assert_eq!(s["ts_ns"], 1_704_164_645_000_000_000i64);
+        assert_eq!(s["commit_ts_ms"], 1_704_164_645_000i64);
+        assert_eq!(
+            (s["start_scn"].as_str(), s["txSeq"].as_u64()),
+            (Some("95"), Some(1))
+        );
+        // Debezium trims RS_ID.
+        assert_eq!(s["rs_id"], "0x000001.00000002.0010");
+        assert!(s["redo_sql"].is_null() && s["lcr_position"].is_null());
+        let ts = v["ts_ms"].as_i64().unwrap();
+        assert_eq!(v["ts_us"].as_i64().unwrap() / 1000, ts);
+        assert_eq!(v["ts_ns"].as_i64().unwrap() / 1_000_000, ts);
+        assert!(v["transaction"].is_null());
         assert_eq!(
             r["headers"],
             json!({"cdc.scn": "95", "cdc.commit_scn": "100"})
+        );
+    }
+
+    /// The value's schema lists exactly the payload's fields, in its order, with Debezium's
+    /// names and types for the source block.
+    #[test]
+    fn the_value_schema_describes_the_payload() {
+        let c = change(ChangeOp::Create, None, Some(row("7", "a")));
+        let r: Json =
+            serde_json::from_slice(&change_record_lines("cdc", "DB", &schema(), &c, &tx())[0])
+                .unwrap();
+        let schema = &r["value"]["schema"];
+        let names = |s: &Json| -> Vec<String> {
+            s["fields"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|f| f["field"].as_str().unwrap().to_string())
+                .collect()
+        };
+        let payload = r["value"]["payload"].as_object().unwrap();
+        assert_eq!(names(schema), payload.keys().cloned().collect::<Vec<_>>());
+        let source = &schema["fields"][2];
+        assert_eq!(source["name"], "io.debezium.connector.oracle.Source");
+        assert_eq!(
+            names(source),
+            payload["source"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .cloned()
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(
+            names(source),
+            [
+                "version",
+                "connector",
+                "name",
+                "ts_ms",
+                "snapshot",
+                "db",
+                "sequence",
+                "ts_us",
+                "ts_ns",
+                "schema",
+                "table",
+                "txId",
+                "scn",
+                "commit_scn",
+                "lcr_position",
+                "rs_id",
+                "ssn",
+                "redo_thread",
+                "user_name",
+                "redo_sql",
+                "row_id",
+                "commit_ts_ms",
+                "start_scn",
+                "start_ts_ms",
+                "txSeq"
+            ]
+        );
+        let after = &schema["fields"][1];
+        assert_eq!(after["name"], "cdc.HR.EMP.Value");
+        assert_eq!(
+            after["fields"][0],
+            json!({"type": "int32", "optional": true, "field": "ID"})
+        );
+        assert_eq!(
+            after["fields"][2],
+            json!({"type": "int64", "optional": true, "name": "io.debezium.time.Timestamp", "version": 1, "field": "HIRED"})
+        );
+        assert_eq!(
+            r["key"]["schema"],
+            json!({"type": "struct", "fields": [{"type": "int32", "optional": false, "field": "ID"}], "optional": false, "name": "cdc.HR.EMP.Key"})
         );
     }
 
@@ -427,49 +883,140 @@ mod tests {
             ]),
         );
         let line =
-            String::from_utf8(change_record_lines("cdc", "DB", &schema(), &c, &tx()).remove(0))
+            String::from_utf8(lines_in(&bare(), "cdc", "DB", &schema(), &c, &tx()).remove(0))
                 .unwrap();
         // The record's own time (`value.ts_ms`) is when it was written.
         let (head, tail) = line.split_once("\"op\":\"u\",\"ts_ms\":").unwrap();
+        let (_, tail) = tail.split_once(",\"ts_ns\":").unwrap();
         let tail = tail.trim_start_matches(|c: char| c.is_ascii_digit());
         let expected_head = concat!(
-            r#"{"topic":"cdc.PDB1.HR.EMP","key":{"ID":-7},"value":{"before":{"ID":-7,"NAME":"a\"b","HIRED":86400000},"#,
+            r#"{"topic":"cdc.HR.EMP","key":{"ID":-7},"value":{"before":{"ID":-7,"NAME":"a\"b","HIRED":86400000},"#,
             r#""after":{"ID":-7,"NAME":null},"source":{"version":""#,
             env!("CARGO_PKG_VERSION"),
             r#"","connector":"oracle","name":"cdc","ts_ms":1704164645000,"snapshot":"false","db":"PDB1","#,
-            r#""sequence":null,"schema":"HR","table":"EMP","txId":"0a001b00c3010000","scn":"95","commit_scn":"100","#,
-            r#""lcr_position":null,"rs_id":" 0x000001.00000002.0010 ","ssn":1,"redo_thread":1,"user_name":"APP","#,
-            r#""row_id":"AAAR0oAAEAAAACAAAB"},"#
+            r#""sequence":null,"ts_us":1704164645000000,"ts_ns":1704164645000000000,"schema":"HR","table":"EMP","#,
+            r#""txId":"0a001b00c3010000","scn":"95","commit_scn":"100","#,
+            r#""lcr_position":null,"rs_id":"0x000001.00000002.0010","ssn":1,"redo_thread":1,"user_name":"APP","#,
+            r#""redo_sql":null,"row_id":"AAAR0oAAEAAAACAAAB","commit_ts_ms":1704164645000,"start_scn":"95","#,
+            r#""start_ts_ms":1704164645000,"txSeq":1},"transaction":null,"#
         );
         assert_eq!(head, expected_head);
         assert_eq!(
             tail,
-            r#","transaction":null},"headers":{"cdc.scn":"95","cdc.commit_scn":"100"}}"#
+            r#"},"headers":{"cdc.scn":"95","cdc.commit_scn":"100"}}"#
         );
     }
 
-    #[test]
-    fn a_key_change_is_a_delete_and_a_create() {
-        let c = change(ChangeOp::Update, Some(row("7", "a")), Some(row("8", "a")));
-        let lines: Vec<Json> = change_record_lines("cdc", "DB", &schema(), &c, &tx())
+    fn parsed(lines: Vec<Vec<u8>>) -> Vec<Json> {
+        lines
             .iter()
             .map(|l| serde_json::from_slice(l).unwrap())
-            .collect();
-        assert_eq!(lines.len(), 2);
+            .collect()
+    }
+
+    /// Debezium's `emitUpdateAsPrimaryKeyChangeRecord`: a delete of the old key (header
+    /// `__debezium.newkey`), its tombstone, and a create of the new key (`__debezium.oldkey`).
+    #[test]
+    fn a_key_change_is_a_delete_a_tombstone_and_a_create() {
+        let c = change(ChangeOp::Update, Some(row("7", "a")), Some(row("8", "a")));
+        let lines = parsed(lines_in(&bare(), "cdc", "DB", &schema(), &c, &tx()));
+        assert_eq!(lines.len(), 3);
         assert_eq!(
             (lines[0]["value"]["op"].as_str(), &lines[0]["key"]),
             (Some("d"), &json!({"ID": 7}))
         );
         assert!(lines[0]["value"]["after"].is_null());
+        assert_eq!(lines[0]["headers"]["__debezium.newkey"], r#"{"ID":8}"#);
         assert_eq!(
-            (lines[1]["value"]["op"].as_str(), &lines[1]["key"]),
+            (&lines[1]["key"], &lines[1]["value"]),
+            (&json!({"ID": 7}), &Json::Null)
+        );
+        assert_eq!(
+            (lines[2]["value"]["op"].as_str(), &lines[2]["key"]),
             (Some("c"), &json!({"ID": 8}))
         );
-        assert!(lines[1]["value"]["before"].is_null());
+        assert!(lines[2]["value"]["before"].is_null());
+        assert_eq!(lines[2]["headers"]["__debezium.oldkey"], r#"{"ID":7}"#);
+    }
+
+    #[test]
+    fn a_delete_is_followed_by_its_tombstone_unless_switched_off() {
+        let c = change(ChangeOp::Delete, Some(row("7", "a")), None);
+        let lines = parsed(change_record_lines("cdc", "DB", &schema(), &c, &tx()));
+        assert_eq!(lines.len(), 2);
+        assert_eq!(payload(&lines[0]["value"])["op"], "d");
+        assert_eq!(lines[1]["key"], lines[0]["key"]);
+        assert!(lines[1]["value"].is_null());
+        let off = Format {
+            tombstones: false,
+            ..Format::default()
+        };
+        assert_eq!(lines_in(&off, "cdc", "DB", &schema(), &c, &tx()).len(), 1);
+    }
+
+    /// `provide.transaction.metadata`: BEGIN before the first record, the `transaction` block
+    /// counting records in all and per table, END with the counts (tombstones not counted).
+    #[test]
+    fn transaction_metadata_frames_the_records_and_counts_them() {
+        let fmt = Format {
+            transaction_metadata: true,
+            ..bare()
+        };
+        let tx = tx();
+        let mut writer = TxRecordWriter::new("cdc", "DB", &tx, 0, &fmt, false);
+        let mut other = change(ChangeOp::Create, None, Some(row("9", "b")));
+        other.table = "PDB1.HR.DEPT".parse().unwrap();
+        let mut all = Vec::new();
+        for c in [
+            change(ChangeOp::Create, None, Some(row("7", "a"))),
+            other,
+            change(ChangeOp::Delete, Some(row("7", "a")), None),
+        ] {
+            all.extend(parsed(
+                writer.lines(&schema(), &c).map(<[u8]>::to_vec).collect(),
+            ));
+        }
+        all.extend(parsed(vec![writer.end_line().unwrap().to_vec()]));
+        let begin = &all[0];
+        assert_eq!(begin["topic"], "cdc.transaction");
+        assert_eq!(begin["key"], json!({"id": "0a001b00c3010000"}));
+        assert_eq!(
+            (
+                begin["value"]["status"].as_str(),
+                &begin["value"]["event_count"]
+            ),
+            (Some("BEGIN"), &Json::Null)
+        );
+        let blocks: Vec<&Json> = all[1..]
+            .iter()
+            .filter(|r| !r["value"].is_null() && r["topic"] != "cdc.transaction")
+            .map(|r| &r["value"]["transaction"])
+            .collect();
+        assert_eq!(
+            blocks,
+            [
+                &json!({"id": "0a001b00c3010000", "total_order": 1, "data_collection_order": 1}),
+                &json!({"id": "0a001b00c3010000", "total_order": 2, "data_collection_order": 1}),
+                &json!({"id": "0a001b00c3010000", "total_order": 3, "data_collection_order": 2}),
+            ]
+        );
+        let end = all.last().unwrap();
+        assert_eq!(end["value"]["status"], "END");
+        assert_eq!(end["value"]["event_count"], 3);
+        assert_eq!(
+            end["value"]["data_collections"],
+            json!([
+                {"data_collection": "PDB1.HR.DEPT", "event_count": 1},
+                {"data_collection": "PDB1.HR.EMP", "event_count": 2},
+            ])
+        );
+        // The source's txSeq counts changes.
+        assert_eq!(all[2]["value"]["source"]["txSeq"], 2);
+        assert_eq!(all[2]["value"]["source"]["start_scn"], "95");
     }
 
     /// One writer reused across a transaction writes each change as a fresh writer would
-    /// (nothing of a longer earlier line is left), and the topic is `prefix.PDB.OWNER.TABLE`.
+    /// (nothing of a longer earlier line is left), and the topic names the PDB when asked.
     #[test]
     fn a_reused_writer_writes_each_change_as_a_fresh_one() {
         let long = "x".repeat(700);
@@ -479,26 +1026,31 @@ mod tests {
             change(ChangeOp::Delete, Some(row("9", "b")), None),
         ];
         let tx = tx();
-        let mut writer = TxRecordWriter::new("cdc", "DB", &tx, 0);
-        let strip_now = |l: &[u8]| {
-            let v: Json = serde_json::from_slice(l).unwrap();
+        let fmt = Format::default();
+        let mut writer = TxRecordWriter::new("cdc", "DB", &tx, 0, &fmt, true);
+        let strip = |l: &[u8]| {
+            let mut v: Json = serde_json::from_slice(l).unwrap();
             assert_eq!(v["topic"], "cdc.PDB1.HR.EMP");
-            let mut v = v;
-            v["value"]["ts_ms"] = Json::Null;
+            if !v["value"].is_null() {
+                for f in ["ts_ms", "ts_us", "ts_ns"] {
+                    v["value"]["payload"][f] = Json::Null;
+                }
+                v["value"]["payload"]["source"]["txSeq"] = Json::Null;
+            }
             v
         };
         for c in &changes {
-            let reused: Vec<Json> = writer.lines(&schema(), c).map(strip_now).collect();
-            let fresh: Vec<Json> = change_record_lines("cdc", "DB", &schema(), c, &tx)
-                .iter()
-                .map(|l| strip_now(l))
+            let reused: Vec<Json> = writer.lines(&schema(), c).map(strip).collect();
+            let fresh: Vec<Json> = TxRecordWriter::new("cdc", "DB", &tx, 0, &fmt, true)
+                .lines(&schema(), c)
+                .map(strip)
                 .collect();
             assert_eq!(reused, fresh);
         }
         assert_eq!(
             writer.lines(&schema(), &changes[0]).count(),
-            2,
-            "a key change is two records"
+            3,
+            "a key change is three records"
         );
     }
 
@@ -511,7 +1063,8 @@ mod tests {
         renamed[1].name = "FULL \"NAME\"".into();
         schema.history.push((100, renamed));
         let tx = tx();
-        let mut writer = TxRecordWriter::new("cdc", "DB", &tx, 0);
+        let fmt = bare();
+        let mut writer = TxRecordWriter::new("cdc", "DB", &tx, 0, &fmt, false);
         let first = change(ChangeOp::Create, None, Some(row("1", "a")));
         let mut second = change(ChangeOp::Create, None, Some(row("2", "b")));
         second.scn = 150;
@@ -530,5 +1083,12 @@ mod tests {
         assert_eq!(lines[0]["value"]["after"]["NAME"], "a");
         assert_eq!(lines[1]["value"]["after"]["FULL \"NAME\""], "b");
         assert!(lines[1]["value"]["after"].get("NAME").is_none());
+    }
+
+    #[test]
+    fn topics_replace_what_kafka_refuses() {
+        let t: crate::names::TableName = "PDB1.HR.\"A$B\"".parse().unwrap();
+        assert_eq!(topic_of("cdc", &t, false), "cdc.HR.A_B");
+        assert_eq!(topic_of("cdc", &t, true), "cdc.PDB1.HR.A_B");
     }
 }

@@ -26,6 +26,8 @@ pub struct SignalDesk<'a> {
     status: Option<super::status::Status>,
     /// The database that checks a signal's filters before it is accepted.
     connector: Option<&'a dyn crate::source::Connector>,
+    /// The database name and whether it is a CDB (`with_database`).
+    database: Option<(String, bool)>,
 }
 
 /// What applying a signal did.
@@ -48,7 +50,15 @@ impl<'a> SignalDesk<'a> {
             seen: Cell::new(false),
             status: None,
             connector: None,
+            database: None,
         }
+    }
+
+    /// The database's name and whether it is a CDB, for Debezium's `DATABASE.SCHEMA.TABLE`
+    /// names of a non-CDB's tables ([`Signal::resolved`]).
+    pub fn with_database(mut self, name: &str, cdb: bool) -> Self {
+        self.database = Some((name.to_string(), cdb));
+        self
     }
 
     /// Filters of `execute-snapshot` signals are checked against this database's tables
@@ -121,7 +131,10 @@ impl<'a> SignalDesk<'a> {
         let n = pending.len();
         for p in pending {
             let signal = match &p.signal {
-                Ok(s) => s,
+                Ok(s) => &match &self.database {
+                    Some((name, cdb)) => s.resolved(name, *cdb),
+                    None => s.clone(),
+                },
                 Err(e) => {
                     self.ops.emit(
                         "signal-rejected",
@@ -330,6 +343,11 @@ fn apply(signal: &Signal, o: &mut Offsets, decisions: &[Decision], s: &Settings)
                 }
                 None => Applied::Rejected("no snapshot is running".into()),
             }
+        }
+        // Debezium's `Log` action: the message, at INFO (the ops event carries it too).
+        Action::Log { message } => {
+            tracing::info!("signal {}: {message}", signal.id);
+            Applied::Accepted(format!("logged: {message}"), Vec::new())
         }
         Action::ResumeSnapshot => {
             if let Some(st) = o.snapshot.as_mut().filter(|s| !s.completed && s.paused) {

@@ -240,10 +240,22 @@ fn build(a: &SignalSendArgs) -> Result<Signal> {
 
 /// The named tables must be captured per the settings and, when the database answers, exist.
 fn check_tables(signal: &Signal, settings: &Settings) -> Result<()> {
-    let tables = signal.tables();
-    if tables.is_empty() {
+    if signal.tables().is_empty() {
         return Ok(());
     }
+    let mut session = crate::source::open(settings).and_then(|c| c.connect());
+    // Debezium's `DATABASE.SCHEMA.TABLE` of a non-CDB's table is checked as `SCHEMA.TABLE`
+    // (capture resolves it the same way).
+    let database = match &mut session {
+        Ok(s) => s.database().ok(),
+        Err(_) => None,
+    };
+    let resolved = match &database {
+        Some(d) => signal.resolved(&d.name, d.cdb),
+        None => signal.clone(),
+    };
+    let signal = &resolved;
+    let tables = signal.tables();
     for t in tables {
         if settings.signal.data_collection.as_ref() == Some(t) {
             return Err(CdcError::SignalTable(format!(
@@ -257,7 +269,6 @@ fn check_tables(signal: &Signal, settings: &Settings) -> Result<()> {
             )));
         }
     }
-    let mut session = crate::source::open(settings).and_then(|c| c.connect());
     let known = match &mut session {
         Ok(s) => s.tables(),
         Err(e) => Err(CdcError::Database(e.to_string())),

@@ -118,6 +118,19 @@ pub const TABLES_INCLUDE: &str = "cdc.tables.include";
 pub const TABLES_EXCLUDE: &str = "cdc.tables.exclude";
 pub const SINK_TYPE: &str = "cdc.sink.type";
 pub const SINK_DIR: &str = "cdc.sink.dir";
+// Record format: Debezium's connector properties (and Kafka Connect's JsonConverter's).
+pub const DECIMAL_HANDLING_MODE: &str = "cdc.decimal.handling.mode";
+pub const TIME_PRECISION_MODE: &str = "cdc.time.precision.mode";
+pub const INTERVAL_HANDLING_MODE: &str = "cdc.interval.handling.mode";
+pub const BINARY_HANDLING_MODE: &str = "cdc.binary.handling.mode";
+pub const TOMBSTONES_ON_DELETE: &str = "cdc.tombstones.on.delete";
+pub const PROVIDE_TRANSACTION_METADATA: &str = "cdc.provide.transaction.metadata";
+pub const INCLUDE_SCHEMA_CHANGES: &str = "cdc.include.schema.changes";
+pub const VALUE_CONVERTER_SCHEMAS_ENABLE: &str = "cdc.value.converter.schemas.enable";
+pub const KEY_CONVERTER_SCHEMAS_ENABLE: &str = "cdc.key.converter.schemas.enable";
+pub const TOPIC_TRANSACTION: &str = "cdc.topic.transaction";
+pub const TOPIC_INCLUDE_PDB: &str = "cdc.topic.include.pdb";
+
 pub const SINK_FORMAT: &str = "cdc.sink.format";
 pub const SINK_SEGMENT_BYTES: &str = "cdc.sink.segment.bytes";
 pub const SINK_TOPIC_PREFIX: &str = "cdc.sink.topic.prefix";
@@ -283,7 +296,7 @@ pub const KEYS: &[KeySpec] = &[
     key(KAFKA_PRODUCER_BATCH_SIZE, Kind::UInt { min: 1024, max: 67_108_864 }, Some("1048576"),
         "Kafka producer: bytes of records per partition sent in one record batch."),
     key(SINK_TOPIC_PREFIX, Kind::Text, Some("oracle-cdc"),
-        "Prefix of record topics: `PREFIX.PDB.OWNER.TABLE`."),
+        "Prefix of record topics (Debezium's `topic.prefix`): `PREFIX.OWNER.TABLE`, or `PREFIX.PDB.OWNER.TABLE` (see `cdc.topic.include.pdb`)."),
     key(STREAM_WINDOW_SCN, Kind::UInt { min: 1, max: u64::MAX }, Some("100000"),
         "Largest SCN range one LogMiner session mines; a larger backlog is mined window by window."),
     key(STREAM_POLL_MS, Kind::UInt { min: 10, max: 60_000 }, Some("500"),
@@ -334,6 +347,28 @@ pub const KEYS: &[KeySpec] = &[
         "Emulator fault drills: table patterns whose changes LogMiner renders as after a dictionary mismatch: `\"COL n\"` names, values as HEXTORAW of their storage bytes, STATUS 2, INFO `Dictionary Mismatch` (a change holding a LOB, interval, zoned timestamp or other value without a public storage format is rendered normally). Capture reads such a change by column position, else stops with CDC-3021."),
     key(FAULT_SINK_DELAY_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),
         "Fault drills (any database): extra milliseconds every sink commit takes, like a slow disk or a slow consumer; capture pauses reading meanwhile (`paused-for-flow-control`)."),
+    key(DECIMAL_HANDLING_MODE, Kind::Enum(&["precise", "double", "string"]), Some("precise"),
+        "Debezium's `decimal.handling.mode`: `precise` writes NUMBER(p,s>0), NUMBER(p≥19) and NUMBER(p,s<0) with p−s≥19 as Kafka Connect `Decimal` (the unscaled value's two's-complement bytes, base64 in JSON; `scale` in the schema) and NUMBER/FLOAT without precision as `io.debezium.data.VariableScaleDecimal` (`{\"scale\":S,\"value\":BYTES}`); `double` writes every NUMBER with scale ≥ 0 as a JSON double; `string` as its exact decimal text (padded to its scale). NUMBER(p,s≤0) with p−s < 19 is an integer in `precise` mode (and with s < 0 in every mode). commands/types.md has the table."),
+    key(TIME_PRECISION_MODE, Kind::Enum(&["adaptive", "adaptive_time_microseconds", "connect"]), Some("adaptive"),
+        "Debezium's `time.precision.mode`: `adaptive` writes DATE and TIMESTAMP(0–3) in epoch milliseconds (`io.debezium.time.Timestamp`), TIMESTAMP(4–6) in microseconds (`MicroTimestamp`), TIMESTAMP(7–9) in nanoseconds (`NanoTimestamp`); `adaptive_time_microseconds` is the same for Oracle's types; `connect` writes all of them in milliseconds (`org.apache.kafka.connect.data.Timestamp`)."),
+    key(INTERVAL_HANDLING_MODE, Kind::Enum(&["numeric", "string"]), Some("numeric"),
+        "Debezium's `interval.handling.mode`: `numeric` writes INTERVAL values as microseconds (`io.debezium.time.MicroDuration`, a month counted as 365.25/12 days); `string` as `PnYnMnDTnHnMnS` (`io.debezium.time.Interval`)."),
+    key(BINARY_HANDLING_MODE, Kind::Enum(&["bytes", "base64", "base64-url-safe", "hex"]), Some("bytes"),
+        "Debezium's `binary.handling.mode` for RAW, LONG RAW and BLOB: `bytes` (Connect bytes: base64 text in JSON), `base64`, `base64-url-safe` or `hex` strings."),
+    key(TOMBSTONES_ON_DELETE, Kind::Enum(&["true", "false"]), Some("true"),
+        "Debezium's `tombstones.on.delete`: a delete (and the delete of a key change) is followed by a tombstone, a record with the same key and a null value, so a compacted topic forgets the row."),
+    key(PROVIDE_TRANSACTION_METADATA, Kind::Enum(&["true", "false"]), Some("false"),
+        "Debezium's `provide.transaction.metadata`: every change record's `transaction` block holds `id`, `total_order` and `data_collection_order`, and each transaction's records are framed by BEGIN and END events (END with `event_count` and per-table `data_collections`) on the topic `PREFIX.` + `cdc.topic.transaction`."),
+    key(INCLUDE_SCHEMA_CHANGES, Kind::Enum(&["true", "false"]), Some("true"),
+        "Debezium's `include.schema.changes`: a DDL on a captured table is published as a schema change event on the topic `PREFIX` (key `{databaseName}`, value with `source`, `ts_ms`, `databaseName`, `schemaName`, `ddl` and `tableChanges`)."),
+    key(VALUE_CONVERTER_SCHEMAS_ENABLE, Kind::Enum(&["true", "false"]), Some("true"),
+        "Kafka Connect's JsonConverter `value.converter.schemas.enable`: every record value is `{\"schema\":…,\"payload\":…}` with the Connect schema of the envelope (logical names such as `org.apache.kafka.connect.data.Decimal` and `io.debezium.time.Timestamp`); `false` writes the envelope alone."),
+    key(KEY_CONVERTER_SCHEMAS_ENABLE, Kind::Enum(&["true", "false"]), Some("true"),
+        "Kafka Connect's JsonConverter `key.converter.schemas.enable` for record keys (a table without a key has a null key either way)."),
+    key(TOPIC_TRANSACTION, Kind::Text, Some("transaction"),
+        "Debezium's `topic.transaction`: the transaction metadata topic is `PREFIX.` and this."),
+    key(TOPIC_INCLUDE_PDB, Kind::Enum(&["auto", "true", "false"]), Some("auto"),
+        "Whether record topics name the PDB (`PREFIX.PDB.OWNER.TABLE`) or not (`PREFIX.OWNER.TABLE`, Debezium's, whose connector captures one PDB): `auto` names it only when the captured tables are in more than one PDB."),
 ];
 
 /// The spec for a key, resolving per-table keys by prefix. Fixed keys win over prefixes, so

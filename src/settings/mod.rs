@@ -256,6 +256,8 @@ pub struct Settings {
     pub signal: SignalSettings,
     /// cdc.database.read.only: nothing may be written to the database.
     pub read_only: bool,
+    /// How records are encoded (Debezium's properties, `crate::record::format`).
+    pub record: crate::record::format::Format,
     /// cdc.mining.dictionary: the dictionary LogMiner decodes with.
     pub mining_dictionary: crate::source::model::Dictionary,
     /// cdc.files.group.readable: data files 0640 (else 0600).
@@ -477,6 +479,7 @@ impl Settings {
             },
             signal: signal_settings(&v)?,
             read_only: v.text(keys::DATABASE_READ_ONLY) == "true",
+            record: crate::record::format::Format::from_values(|k| v.text(k)),
             files_group_readable: v.text(keys::FILES_GROUP_READABLE) == "true",
             doctor_read_rate: v.uint(keys::DOCTOR_READ_RATE).max(1),
             faults: FaultSettings {

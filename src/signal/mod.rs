@@ -16,6 +16,7 @@ pub const TYPES: &[&str] = &[
     "resume-snapshot",
     "stop-snapshot",
     "set-throttle",
+    "log",
 ];
 
 /// The longest id: Debezium's signal table has `id VARCHAR(42)`.
@@ -66,6 +67,10 @@ pub enum Action {
         rows_per_second: u64,
         tables: Vec<TableName>,
     },
+    /// Debezium's `log` signal: the message is written to the log (and an ops event).
+    Log {
+        message: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,6 +105,7 @@ impl Signal {
             Action::ResumeSnapshot => "resume-snapshot",
             Action::StopSnapshot { .. } => "stop-snapshot",
             Action::SetThrottle { .. } => "set-throttle",
+            Action::Log { .. } => "log",
         }
     }
 
@@ -109,7 +115,7 @@ impl Signal {
             Action::ExecuteSnapshot { tables, .. }
             | Action::StopSnapshot { tables }
             | Action::SetThrottle { tables, .. } => tables,
-            Action::PauseSnapshot | Action::ResumeSnapshot => &[],
+            Action::PauseSnapshot | Action::ResumeSnapshot | Action::Log { .. } => &[],
         }
     }
 
@@ -245,6 +251,20 @@ impl Signal {
                 },
                 tables: tables(false)?,
             },
+            "log" => Action::Log {
+                message: match data.get("message") {
+                    Some(Json::String(m)) => m.clone(),
+                    other => {
+                        return Err(bad(
+                            "data.message",
+                            format!(
+                                "expected the message to log as a string, found {}",
+                                other.map_or("nothing".to_string(), |v| shown(&v.to_string(), 64))
+                            ),
+                        ))
+                    }
+                },
+            },
             other => {
                 return Err(bad(
                     "type",
@@ -296,9 +316,61 @@ impl Signal {
                 }
                 d
             }
+            Action::Log { message } => json!({"message": message}),
             _ => Json::Null,
         };
         json!({"id": self.id, "type": self.type_name(), "data": data})
+    }
+
+    /// The signal with Debezium's non-CDB names resolved: outside a multitenant database
+    /// Debezium names a table `DATABASE.SCHEMA.TABLE`, so a three-part name whose first part is
+    /// this database's name (`database`, case-insensitive) is the table `SCHEMA.TABLE`. In a CDB
+    /// the first part is the PDB, as here.
+    pub fn resolved(&self, database: &str, cdb: bool) -> Signal {
+        let fix = |t: &TableName| -> TableName {
+            match &t.pdb {
+                Some(p) if !cdb && p.eq_ignore_ascii_case(database) => TableName {
+                    pdb: None,
+                    ..t.clone()
+                },
+                _ => t.clone(),
+            }
+        };
+        let fix_all = |ts: &[TableName]| -> Vec<TableName> {
+            let mut out: Vec<TableName> = Vec::new();
+            for t in ts.iter().map(fix) {
+                if !out.contains(&t) {
+                    out.push(t);
+                }
+            }
+            out
+        };
+        let action = match &self.action {
+            Action::ExecuteSnapshot {
+                tables,
+                kind,
+                filters,
+            } => Action::ExecuteSnapshot {
+                tables: fix_all(tables),
+                kind: *kind,
+                filters: filters.iter().map(|(t, f)| (fix(t), f.clone())).collect(),
+            },
+            Action::StopSnapshot { tables } => Action::StopSnapshot {
+                tables: fix_all(tables),
+            },
+            Action::SetThrottle {
+                rows_per_second,
+                tables,
+            } => Action::SetThrottle {
+                rows_per_second: *rows_per_second,
+                tables: fix_all(tables),
+            },
+            other => other.clone(),
+        };
+        Signal {
+            id: self.id.clone(),
+            action,
+        }
     }
 }
 

@@ -177,3 +177,52 @@ fn set_throttle_round_trips_and_needs_its_rate() {
         );
     }
 }
+
+/// Debezium's `log` signal: `{"type":"log","data":{"message":…}}`.
+#[test]
+fn log_signals_carry_their_message() {
+    let v =
+        serde_json::json!({"id": "note-1", "type": "log", "data": {"message": "deploy 42 starts"}});
+    let s = Signal::from_json(&v).unwrap();
+    assert_eq!(
+        s.action,
+        Action::Log {
+            message: "deploy 42 starts".into()
+        }
+    );
+    assert_eq!(s.type_name(), "log");
+    assert_eq!(Signal::from_json(&s.to_json()).unwrap(), s);
+    let e = Signal::from_json(&serde_json::json!({"id": "x", "type": "log", "data": {}}))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("CDC-8101") && e.contains("data.message"),
+        "{e}"
+    );
+}
+
+/// Debezium names a non-CDB's table `DATABASE.SCHEMA.TABLE`: resolved to `SCHEMA.TABLE` when
+/// the first part is the database's name, left alone in a CDB (there it is the PDB).
+#[test]
+fn debeziums_database_schema_table_names_resolve_outside_a_cdb() {
+    let v = serde_json::json!({"id": "s1", "type": "execute-snapshot", "data": {
+        "data-collections": ["SHOP.APP.BIG", "APP.BIG", "OTHER.APP.SMALL"],
+        "additional-conditions": [{"data-collection": "SHOP.APP.BIG", "filter": "ID > 5"}]}});
+    let s = Signal::from_json(&v).unwrap();
+    let r = s.resolved("shop", false);
+    let big: crate::names::TableName = "APP.BIG".parse().unwrap();
+    assert_eq!(
+        r.tables(),
+        [big.clone(), "OTHER.APP.SMALL".parse().unwrap()],
+        "the database's prefix dropped (once), another first part kept"
+    );
+    let Action::ExecuteSnapshot { filters, .. } = &r.action else {
+        panic!("{r:?}")
+    };
+    assert_eq!(filters, &[(big, "ID > 5".to_string())]);
+    assert_eq!(
+        s.resolved("SHOP", true),
+        s,
+        "in a CDB the first part is the PDB"
+    );
+}

@@ -71,7 +71,12 @@ fn table_contents(conn: &EmulatorConnector, scn: Scn, only: Option<&str>) -> Res
             for row in r.read_as_of(&q, now)? {
                 let mut obj = Map::new();
                 for (c, v) in columns.iter().zip(&row.values) {
-                    obj.insert(c.name.clone(), crate::encode::to_json(v, &c.data_type));
+                    // As records carry it (the simulation keeps Debezium's default value modes).
+                    let fmt = crate::record::format::Format::default();
+                    obj.insert(
+                        c.name.clone(),
+                        crate::record::value::to_json(v, &c.data_type, &fmt),
+                    );
                 }
                 let k: Map<String, Json> = key
                     .iter()
@@ -137,7 +142,7 @@ pub fn offsets_step(path: &Path, out: &Path, last: &mut Option<Offsets>) -> Opti
 /// A committed transaction's surviving changes, from the redo.
 struct Tx {
     commit_scn: Scn,
-    /// When it committed (ms since the epoch, UTC): `source.ts_ms` is it, to the second.
+    /// When it committed (ms since the epoch, UTC): `source.commit_ts_ms` is it, to the second.
     commit_ts: i64,
     /// DML SCNs in redo order, with the table of each.
     changes: Vec<(Scn, u32)>,
@@ -204,8 +209,20 @@ fn history(db: &Path) -> Result<History> {
     Ok(History { txs: done, added })
 }
 
+/// A path into a record; `key` and `value` are read inside JsonConverter's
+/// `{"schema":…,"payload":…}` when the record has it.
 fn field<'a>(r: &'a Json, path: &[&str]) -> &'a Json {
-    path.iter().fold(r, |v, k| &v[*k])
+    path.iter().fold(r, |v, k| match *k {
+        "key" | "value" => payload(&v[*k]),
+        _ => &v[*k],
+    })
+}
+
+fn payload(v: &Json) -> &Json {
+    match v.get("payload") {
+        Some(p) if v.get("schema").is_some() => p,
+        _ => v,
+    }
 }
 
 fn scn_of(r: &Json, k: &str) -> Option<Scn> {
@@ -287,6 +304,22 @@ pub fn check(
     // signal snapshots are left out: two snapshots may read the same row at the same SCN.
     let mut seen = HashSet::new();
     for (i, r) in recs.iter().enumerate() {
+        if r["value"].is_null() && r["topic"].as_str().is_some_and(|t| t.contains('.')) {
+            // A tombstone: right after its delete, with the same topic and key.
+            let follows = i.checked_sub(1).map(|p| &recs[p]).is_some_and(|d| {
+                field(d, &["value", "op"]) == "d"
+                    && d["topic"] == r["topic"]
+                    && d["key"] == r["key"]
+            });
+            if !follows {
+                v.push(format!(
+                    "tombstone: {} does not follow its delete",
+                    describe(i, r)
+                ));
+                break;
+            }
+            continue;
+        }
         if is_incremental(r) {
             continue;
         }
@@ -402,11 +435,11 @@ pub fn check(
         // LogMiner's COMMIT_TIMESTAMP is a DATE of the host's clock: converted to UTC, the
         // commit instant to the second, whatever the host's time zone.
         let want_ms = tx.commit_ts.div_euclid(1000) * 1000;
-        if field(r, &["value", "source", "ts_ms"]).as_i64() != Some(want_ms) {
+        if field(r, &["value", "source", "commit_ts_ms"]).as_i64() != Some(want_ms) {
             v.push(format!(
-                "commit time: {} has source.ts_ms {}; the transaction committed at {want_ms} (UTC)",
+                "commit time: {} has source.commit_ts_ms {}; the transaction committed at {want_ms} (UTC)",
                 describe(i, r),
-                field(r, &["value", "source", "ts_ms"])
+                field(r, &["value", "source", "commit_ts_ms"])
             ));
             break;
         }
@@ -469,8 +502,16 @@ pub fn check(
         let Some(topic) = r["topic"].as_str() else {
             continue;
         };
-        let table = topic.split_once('.').map_or(topic, |(_, t)| t).to_string();
-        let key = canonical(&r["key"]);
+        // Schema change events are on the prefix's own topic; a tombstone (no value) follows
+        // its delete, which already removed the key.
+        let Some((_, table)) = topic.split_once('.') else {
+            continue;
+        };
+        if r["value"].is_null() {
+            continue;
+        }
+        let table = table.to_string();
+        let key = canonical(payload(&r["key"]));
         let at = (
             field(r, &["value", "source", "scn"]).clone(),
             field(r, &["value", "source", "txId"]).clone(),
@@ -566,7 +607,8 @@ fn is_incremental(r: &Json) -> bool {
 
 fn topic_table(r: &Json) -> Option<String> {
     let topic = r["topic"].as_str()?;
-    Some(topic.split_once('.').map_or(topic, |(_, t)| t).to_string())
+    // Schema change events are on the prefix's own topic.
+    Some(topic.split_once('.')?.1.to_string())
 }
 
 /// A table's rows at `scn`, read once per (table, SCN); `None` when the emulator no longer
@@ -607,7 +649,7 @@ fn snapshot_row_differs(
     let Some(contents) = rows_at(conn, &table, scn, cache)? else {
         return Ok(None);
     };
-    let key = canonical(&r["key"]);
+    let key = canonical(payload(&r["key"]));
     let Some(row) = contents.get(&table).and_then(|t| t.get(&key)) else {
         return Ok(Some(format!("the table has no key {key} at SCN {scn}")));
     };
@@ -639,7 +681,7 @@ fn snapshot_only_missing(
         if !e.0.contains(&scn) {
             e.0.push(scn);
         }
-        e.1.insert(canonical(&r["key"]));
+        e.1.insert(canonical(payload(&r["key"])));
     }
     for (table, (scns, keys)) in per_table {
         let mut always: Option<HashSet<String>> = None;

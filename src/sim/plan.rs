@@ -300,6 +300,8 @@ impl Plan {
             "cdc.database.connect.backoff.ms=1".into(),
             "cdc.database.connect.backoff.max.ms=8".into(),
             "cdc.heartbeat.interval.ms=0".into(),
+            // The checks name tables by their topics.
+            "cdc.topic.include.pdb=true".into(),
             "cdc.metrics.interval.ms=0".into(),
             format!("cdc.emulator.fault.seed={}", self.seed),
             format!("cdc.emulator.fault.drop.per.mille={}", self.drop_per_mille),

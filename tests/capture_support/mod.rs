@@ -79,11 +79,41 @@ pub fn wait_for_event(state: &Path, secs: u64, what: &str, pred: impl Fn(&Json) 
     }
 }
 
+/// A record's value or key payload, as a consumer of Kafka Connect's JsonConverter reads it
+/// (inside `{"schema":…,"payload":…}` when schemas are on).
+pub fn payload(v: &Json) -> &Json {
+    match v.get("payload") {
+        Some(p) if v.get("schema").is_some() => p,
+        _ => v,
+    }
+}
+
+/// Whether a record's topic is the table's: `oracle-cdc.OWNER.TABLE` (Debezium's topic, when
+/// the capture spans one PDB) or `oracle-cdc.PDB.OWNER.TABLE` (when it spans several).
+pub fn topic_matches(topic: &str, table: &str) -> bool {
+    let t = topic.trim_start_matches("oracle-cdc.");
+    t == table || table.ends_with(&format!(".{t}")) && table.split('.').count() == 3
+}
+
+/// The topic of a table of a capture that spans one PDB (or none): `oracle-cdc.OWNER.TABLE`.
+pub fn topic_of(table: &str) -> String {
+    let parts: Vec<&str> = table.split('.').collect();
+    format!(
+        "oracle-cdc.{}",
+        parts[parts.len().saturating_sub(2)..].join(".")
+    )
+}
+
+/// A change or snapshot record (not a tombstone, heartbeat or transaction event).
+pub fn is_change(r: &Json) -> bool {
+    payload(&r["value"])["op"].is_string()
+}
+
 /// No record is published twice.
 pub fn assert_exactly_once(recs: &[Json]) {
     let mut seen = HashSet::new();
-    for r in recs {
-        let v = &r["value"];
+    for r in recs.iter().filter(|r| is_change(r)) {
+        let v = payload(&r["value"]);
         let id = format!(
             "{}|{}|{}|{}|{}|{}|{}",
             v["op"],
@@ -92,14 +122,14 @@ pub fn assert_exactly_once(recs: &[Json]) {
             v["source"]["rs_id"],
             v["source"]["row_id"],
             v["source"]["snapshot"],
-            r["key"]
+            payload(&r["key"])
         );
         assert!(seen.insert(id.clone()), "record published twice: {id}");
     }
 }
 
 fn commit_of(r: &Json) -> Option<u64> {
-    r["value"]["source"]["commit_scn"]
+    payload(&r["value"])["source"]["commit_scn"]
         .as_str()
         .and_then(|s| s.parse::<u64>().ok())
 }
@@ -120,8 +150,8 @@ pub fn assert_scn_order_idle(recs: &[Json]) {
 fn scn_order(recs: &[Json], idle: bool) {
     let mut last_commit = 0u64;
     for (i, r) in recs.iter().enumerate() {
-        if r["value"]["source"].is_null() {
-            continue; // a heartbeat
+        if payload(&r["value"])["source"].is_null() {
+            continue; // a heartbeat, a tombstone
         }
         if let Some(c) = commit_of(r) {
             assert!(
@@ -130,7 +160,7 @@ fn scn_order(recs: &[Json], idle: bool) {
             );
             last_commit = c;
         } else {
-            let s: u64 = r["value"]["source"]["scn"]
+            let s: u64 = payload(&r["value"])["source"]["scn"]
                 .as_str()
                 .unwrap()
                 .parse()
@@ -149,25 +179,33 @@ fn scn_order(recs: &[Json], idle: bool) {
     }
 }
 
-/// The latest record per (table, key): what a consumer keeping the latest record holds.
+/// The latest record per (table, key): what a consumer written for Debezium's Oracle connector
+/// with its default settings holds. It reads the JsonConverter envelope (`schema`, `payload`),
+/// takes `payload.after`, forgets a key at its delete or tombstone, and decodes each field by
+/// its Connect schema into the value `emulator dump` prints ([`decode`]).
 pub fn latest_per_key(recs: &[Json]) -> BTreeMap<(String, String), Map<String, Json>> {
     let mut latest: BTreeMap<(String, String), Map<String, Json>> = BTreeMap::new();
     for r in recs {
-        let Some(op) = r["value"]["op"].as_str() else {
+        let Some(topic) = r["topic"].as_str() else {
             continue;
         };
-        let table = r["topic"]
-            .as_str()
-            .unwrap()
-            .trim_start_matches("oracle-cdc.")
-            .to_string();
-        let key = r["key"].to_string();
+        let table = topic.trim_start_matches("oracle-cdc.").to_string();
+        let key = payload(&r["key"]).to_string();
+        if r["value"].is_null() {
+            // A tombstone: the key is gone.
+            latest.remove(&(table, key));
+            continue;
+        }
+        let v = payload(&r["value"]);
+        let Some(op) = v["op"].as_str() else {
+            continue;
+        };
         match op {
             "d" => {
                 latest.remove(&(table, key));
             }
             _ => {
-                let mut after = r["value"]["after"].as_object().unwrap().clone();
+                let mut after = decoded_after(r);
                 // A LOB the change left alone: the consumer keeps the value it holds.
                 if let Some(old) = latest.get(&(table.clone(), key.clone())) {
                     for (col, v) in after.iter_mut() {
@@ -181,6 +219,186 @@ pub fn latest_per_key(recs: &[Json]) -> BTreeMap<(String, String), Map<String, J
         }
     }
     latest
+}
+
+/// A record's `payload.after`, each field decoded by its schema ([`decode`]).
+pub fn decoded_after(r: &Json) -> Map<String, Json> {
+    let fields = after_schema(&r["value"]);
+    let mut after = Map::new();
+    if let Some(image) = payload(&r["value"])["after"].as_object() {
+        for (col, value) in image {
+            let schema = fields.and_then(|f| f.iter().find(|f| f["field"] == col.as_str()));
+            after.insert(col.clone(), decode(value, schema));
+        }
+    }
+    after
+}
+
+/// The fields of the `after` struct in a record value's schema.
+fn after_schema(value: &Json) -> Option<&Vec<Json>> {
+    value["schema"]["fields"]
+        .as_array()?
+        .iter()
+        .find(|f| f["field"] == "after")?["fields"]
+        .as_array()
+}
+
+/// `BigDecimal(new BigInteger(bytes), scale).toPlainString()`, trailing zeros dropped, as
+/// Oracle prints a NUMBER (`0.5`, `-12`).
+fn decimal_text(b64: &str, scale: i64) -> String {
+    use base64::Engine;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(b64)
+        .unwrap();
+    let neg = bytes.first().is_some_and(|b| b & 0x80 != 0);
+    // Magnitude of the two's complement value, as decimal digits.
+    let mut mag: Vec<u8> = if neg {
+        let mut m: Vec<u8> = bytes.iter().map(|b| !b).collect();
+        for b in m.iter_mut().rev() {
+            let (v, c) = b.overflowing_add(1);
+            *b = v;
+            if !c {
+                break;
+            }
+        }
+        m
+    } else {
+        bytes
+    };
+    let mut digits = Vec::new();
+    while mag.iter().any(|b| *b != 0) {
+        let mut rem = 0u32;
+        for b in mag.iter_mut() {
+            let cur = rem * 256 + u32::from(*b);
+            *b = (cur / 10) as u8;
+            rem = cur % 10;
+        }
+        digits.push(b'0' + rem as u8);
+    }
+    if digits.is_empty() {
+        digits.push(b'0');
+    }
+    digits.reverse();
+    let mut d = String::from_utf8(digits).unwrap();
+    if scale < 0 {
+        d.push_str(&"0".repeat((-scale) as usize));
+    }
+    let s = scale.max(0) as usize;
+    if d.len() <= s {
+        d = format!("{}{d}", "0".repeat(s + 1 - d.len()));
+    }
+    let (int, frac) = d.split_at(d.len() - s);
+    let frac = frac.trim_end_matches('0');
+    let mut out = if neg && !d.trim_matches('0').is_empty() {
+        "-".to_string()
+    } else {
+        String::new()
+    };
+    out.push_str(int);
+    if !frac.is_empty() {
+        out.push('.');
+        out.push_str(frac);
+    }
+    out
+}
+
+/// A field's value decoded by its Connect schema into what `emulator dump` prints: precise
+/// decimals to their exact text (an integer's stays a number), JSON documents parsed. What
+/// has no inverse (microsecond durations, zoned timestamps with padded fractions) is compared
+/// by [`same_value`].
+pub fn decode(v: &Json, schema: Option<&Json>) -> Json {
+    let Some(schema) = schema else {
+        return v.clone();
+    };
+    if v.is_null() {
+        return Json::Null;
+    }
+    match schema["name"].as_str() {
+        Some("org.apache.kafka.connect.data.Decimal") => {
+            let scale: i64 = schema["parameters"]["scale"]
+                .as_str()
+                .unwrap()
+                .parse()
+                .unwrap();
+            Json::String(decimal_text(v.as_str().unwrap(), scale))
+        }
+        Some("io.debezium.data.VariableScaleDecimal") => {
+            let text = decimal_text(v["value"].as_str().unwrap(), v["scale"].as_i64().unwrap());
+            Json::String(text)
+        }
+        Some("io.debezium.data.Json") => serde_json::from_str(v.as_str().unwrap()).unwrap(),
+        _ => v.clone(),
+    }
+}
+
+/// Whether a decoded record value is the dump's: the same JSON, or the same duration in
+/// microseconds (Debezium's `MicroDuration`: a month is 365.25 / 12 days), or the same instant
+/// and offset of a zoned timestamp, or a decimal dump prints as an integer.
+pub fn same_value(have: &Json, want: &Json) -> bool {
+    if have == want {
+        return true;
+    }
+    match (have, want) {
+        (Json::Number(n), Json::String(iso)) if iso.starts_with('P') || iso.starts_with("-P") => {
+            iso_micros(iso) == n.as_i64()
+        }
+        (Json::String(a), Json::String(b)) => {
+            let p = |s: &str| {
+                chrono::DateTime::parse_from_rfc3339(s)
+                    .ok()
+                    .map(|t| (t, t.offset().local_minus_utc()))
+            };
+            p(a).is_some() && p(a) == p(b)
+        }
+        (Json::String(a), Json::Number(b)) => a == &b.to_string(),
+        _ => false,
+    }
+}
+
+/// `P-3Y-6M` / `P1DT2H3M4.56S` (what `emulator dump` prints) in Debezium's microseconds.
+fn iso_micros(iso: &str) -> Option<i64> {
+    let body = iso.strip_prefix('P')?;
+    let (date, time) = body.split_once('T').unwrap_or((body, ""));
+    let mut months = 0f64;
+    let mut days = 0f64;
+    let mut secs = 0f64;
+    let mut num = String::new();
+    for c in date.chars() {
+        match c {
+            'Y' => {
+                months += num.parse::<f64>().ok()? * 12.0;
+                num.clear();
+            }
+            'M' => {
+                months += num.parse::<f64>().ok()?;
+                num.clear();
+            }
+            'D' => {
+                days += num.parse::<f64>().ok()?;
+                num.clear();
+            }
+            _ => num.push(c),
+        }
+    }
+    for c in time.chars() {
+        match c {
+            'H' => {
+                secs += num.parse::<f64>().ok()? * 3600.0;
+                num.clear();
+            }
+            'M' => {
+                secs += num.parse::<f64>().ok()? * 60.0;
+                num.clear();
+            }
+            'S' => {
+                secs += num.parse::<f64>().ok()?;
+                num.clear();
+            }
+            _ => num.push(c),
+        }
+    }
+    let d = months * (365.25 / 12.0) + days;
+    Some(((d * 86_400.0 + secs) * 1e6).round() as i64)
 }
 
 /// Debezium's placeholder for a value the redo does not hold (text, or base64 of its bytes).
@@ -221,20 +439,29 @@ pub fn assert_converges(db: &Path, recs: &[Json], table: &str, scn: u64) {
     let rows = dump(db, table, scn);
     let mine: BTreeMap<String, &Map<String, Json>> = latest
         .iter()
-        .filter(|((t, _), _)| t == table)
-        .map(|(_, v)| (v["ID"].to_string(), v))
+        .filter(|((t, _), _)| topic_matches(t, table))
+        .map(|(_, v)| (id_text(&v["ID"]), v))
         .collect();
     assert_eq!(mine.len(), rows.len(), "{table}: row count");
     for row in &rows {
         let got = mine
-            .get(&row["ID"].to_string())
+            .get(&id_text(&row["ID"]))
             .unwrap_or_else(|| panic!("{table}: row {} missing", row["ID"]));
         for (col, want) in row {
             // A column added after the row's last change is absent from its record: NULL.
             let have = got.get(col).unwrap_or(&Json::Null);
-            assert_eq!(have, want, "{table} row {} column {col}", row["ID"]);
+            assert!(
+                same_value(have, want),
+                "{table} row {} column {col}: {have} in the records, {want} in the dump",
+                row["ID"]
+            );
         }
     }
+}
+
+/// An ID as text, whether a number or a decoded decimal's string.
+fn id_text(v: &Json) -> String {
+    v.as_str().map_or_else(|| v.to_string(), str::to_string)
 }
 
 /// A fresh emulated database made from `schema` (YAML), with a state and an output directory
