@@ -551,7 +551,8 @@ fn expected(commits: &[(&str, u64)]) -> Vec<Json> {
             "DBZ1872",
             "c",
             Json::Null,
-            json!({"ID": 1, "EXTRA_DATA": {"name": "Sally Field", "age": 77}}),
+            // A JSON column is its document's text in a record (Debezium's io.debezium.data.Json).
+            json!({"ID": 1, "EXTRA_DATA": r#"{"name":"Sally Field","age":77}"#}),
             161,
             T_JSON,
             "AAAR0sAAEAAAACAAAA",
@@ -560,7 +561,7 @@ fn expected(commits: &[(&str, u64)]) -> Vec<Json> {
             "DBZ1872",
             "u",
             json!({"ID": 1, "EXTRA_DATA": UNAVAILABLE}),
-            json!({"ID": 1, "EXTRA_DATA": {"name": "Sally Field", "age": 78}}),
+            json!({"ID": 1, "EXTRA_DATA": r#"{"name":"Sally Field","age":78}"#}),
             163,
             T_JSON,
             "AAAR0sAAEAAAACAAAA",
@@ -588,6 +589,11 @@ fn capture(root: &Path, extra: &[&str]) -> Output {
         format!("cdc.sink.dir={}", root.join("out").display()),
         "cdc.snapshot.mode=none".into(),
         "cdc.stream.poll.ms=10".into(),
+        // The values as such: no JSON converter schemas, no tombstones (the record contract
+        // has its own tests in debezium_records.rs and record::value).
+        "cdc.value.converter.schemas.enable=false".into(),
+        "cdc.key.converter.schemas.enable=false".into(),
+        "cdc.tombstones.on.delete=false".into(),
     ]
     .into_iter()
     .chain(extra.iter().map(|s| s.to_string()))

@@ -136,8 +136,8 @@ fn run(extra: &[&str], drop_old: bool) -> (Vec<String>, Vec<String>) {
     for (_, path) in crate::sink::segments(&out).unwrap() {
         for line in std::fs::read_to_string(path).unwrap().lines() {
             let r: serde_json::Value = serde_json::from_str(line).unwrap();
-            if r["value"]["op"] == "r" {
-                last_chunk = r["value"]["after"]
+            if r["value"]["payload"]["op"] == "r" {
+                last_chunk = r["value"]["payload"]["after"]
                     .as_object()
                     .unwrap()
                     .keys()
