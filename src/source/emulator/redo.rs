@@ -254,6 +254,16 @@ impl RedoTail {
         }
     }
 
+    /// A tail that starts after record `line` - 1, which ends at byte `offset` (a checkpoint's
+    /// point).
+    pub fn starting_at(dir: &Path, offset: u64, line: u64) -> RedoTail {
+        RedoTail {
+            path: dir.join(REDO_FILE),
+            offset,
+            line,
+        }
+    }
+
     /// Byte offset up to which records were read (all complete lines).
     pub fn offset(&self) -> u64 {
         self.offset
@@ -268,6 +278,11 @@ impl RedoTail {
 
     /// Read every complete record appended since the last call.
     pub fn read_new(&mut self, mut each: impl FnMut(Redo) -> Result<()>) -> Result<()> {
+        self.read_new_at(|r, _| each(r))
+    }
+
+    /// [`RedoTail::read_new`], with each record's byte offset in the file.
+    pub fn read_new_at(&mut self, mut each: impl FnMut(Redo, u64) -> Result<()>) -> Result<()> {
         let mut file = File::open(&self.path).map_err(|e| CdcError::io(&self.path, e))?;
         file.seek(SeekFrom::Start(self.offset))
             .map_err(|e| CdcError::io(&self.path, e))?;
@@ -288,9 +303,10 @@ impl RedoTail {
                     line: self.line + 1,
                     message: e.to_string(),
                 })?;
+            let at = self.offset;
             self.offset += n as u64;
             self.line += 1;
-            each(record)?;
+            each(record, at)?;
         }
     }
 }
@@ -300,6 +316,8 @@ pub struct RedoWriter {
     path: PathBuf,
     file: std::io::BufWriter<File>,
     durable: bool,
+    /// Byte offset the next record goes to.
+    pos: u64,
 }
 
 impl RedoWriter {
@@ -313,7 +331,7 @@ impl RedoWriter {
             .truncate(false)
             .open(&path)
             .map_err(|e| CdcError::io(&path, e))?;
-        let len = file.metadata().map_err(|e| CdcError::io(&path, e))?.len();
+        let mut len = file.metadata().map_err(|e| CdcError::io(&path, e))?.len();
         if len > 0 {
             let good =
                 last_complete_line_end(&mut file, len).map_err(|e| CdcError::io(&path, e))?;
@@ -323,6 +341,7 @@ impl RedoWriter {
                     path.display()
                 );
                 file.set_len(good).map_err(|e| CdcError::io(&path, e))?;
+                len = good;
             }
         }
         file.seek(SeekFrom::End(0))
@@ -331,7 +350,13 @@ impl RedoWriter {
             path,
             file: std::io::BufWriter::with_capacity(1 << 20, file),
             durable,
+            pos: len,
         })
+    }
+
+    /// Byte offset the next appended record starts at.
+    pub fn position(&self) -> u64 {
+        self.pos
     }
 
     pub fn append(&mut self, record: &Redo) -> Result<()> {
@@ -343,13 +368,24 @@ impl RedoWriter {
         line.push(b'\n');
         self.file
             .write_all(&line)
-            .map_err(|e| CdcError::io(&self.path, e))
+            .map_err(|e| CdcError::io(&self.path, e))?;
+        self.pos += line.len() as u64;
+        Ok(())
     }
 
     /// Hand what was appended to the file, so readers (LogMiner, CURRENT_SCN) see it, as LGWR
     /// writes the redo of open transactions too. Not durable yet.
     pub fn publish(&mut self) -> Result<()> {
         self.file.flush().map_err(|e| CdcError::io(&self.path, e))
+    }
+
+    /// Flush and sync, durable or not (before a checkpoint that stands at this point).
+    pub fn sync(&mut self) -> Result<()> {
+        self.file.flush().map_err(|e| CdcError::io(&self.path, e))?;
+        self.file
+            .get_ref()
+            .sync_data()
+            .map_err(|e| CdcError::io(&self.path, e))
     }
 
     /// Make everything appended so far visible to readers, and durable when asked to be.

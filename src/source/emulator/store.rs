@@ -3,6 +3,7 @@
 
 use super::key_index::KeyIndex;
 use super::redo::{DdlChange, Redo, Xid};
+use super::redo_index::RedoIndex;
 use super::schema::{SchemaFile, StatsSpec, TableDef};
 use crate::errors::{CdcError, Result};
 use crate::source::model::*;
@@ -46,9 +47,71 @@ pub struct TableState {
     /// The highest row serial the redo has used: one per insert, and every key value made
     /// from a serial (see [`super::key_gen`]), so a writer opened later never repeats a key.
     pub serial_high: u64,
+    /// CREATE TABLE's schema entry, for a table made after `emulator init` (a checkpoint
+    /// rebuilds its definition from it).
+    pub created_spec: Option<serde_json::Value>,
+}
+
+/// A table's rows: every retained version by ROWID.
+pub type Rows = BTreeMap<RowId, Vec<Version>>;
+
+/// A committed change to rows not read yet (see [`Replica::load_rows`]), applied when they are.
+#[derive(Debug)]
+enum Pending {
+    Commit(Arc<Redo>, Scn),
+    AddColumn(usize),
+    DropColumn(usize, usize),
+}
+
+/// Rows still in a checkpoint file, and what the redo after it changed.
+#[derive(Debug)]
+struct Unloaded {
+    disk: super::checkpoint::RowsOnDisk,
+    pending: Vec<Pending>,
 }
 
 impl TableState {
+    /// A new table without rows.
+    pub fn empty(def: TableDef, created_spec: Option<serde_json::Value>) -> TableState {
+        TableState {
+            columns: def.columns.clone(),
+            history: Vec::new(),
+            last_ddl_scn: 0,
+            last_change_scn: 0,
+            rows: BTreeMap::new(),
+            key_index: KeyIndex::for_table(&def.primary_key, &def.columns, &BTreeMap::new()),
+            extents: Vec::new(),
+            data_object_id: 0,
+            partition_objects: Vec::new(),
+            stats: None,
+            changes_since_stats: 0,
+            live_rows: 0,
+            change_commits: Vec::new(),
+            serial_high: 0,
+            created_spec,
+            def,
+        }
+    }
+
+    /// Add (`None`) or drop (`Some(i)`) a column in every version.
+    fn reshape_rows(&mut self, drop: Option<usize>) {
+        for versions in self.rows.values_mut() {
+            for v in versions.iter_mut() {
+                if let Some(row) = &v.row {
+                    let mut r = row.to_vec();
+                    match drop {
+                        None => r.push(Value::Null),
+                        Some(i) if i < r.len() => {
+                            r.remove(i);
+                        }
+                        Some(_) => {}
+                    }
+                    v.row = Some(r.into());
+                }
+            }
+        }
+    }
+
     /// Count a written row image (`insert`: a new row) toward [`TableState::serial_high`].
     fn note_serial(&mut self, row: &[Value], insert: bool) {
         let mut high = self.serial_high + u64::from(insert);
@@ -135,10 +198,12 @@ pub struct OpenTx {
     pub thread: u32,
     /// Record numbers of the changes not undone, in redo order.
     pub changes: Vec<u64>,
+    /// Those changes' records (a commit applies them; they are not read back from the file).
+    pub records: Vec<Arc<Redo>>,
 }
 
 /// One redo log of a thread.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct LogSeq {
     pub sequence: u64,
     pub first_scn: Scn,
@@ -151,9 +216,12 @@ pub struct Replica {
     pub schema: SchemaFile,
     pub tables: Vec<TableState>,
     pub open: BTreeMap<Xid, OpenTx>,
-    /// Redo records kept in memory for mining, from record number `records_base` on.
+    /// The newest redo records, kept parsed for mining, from record number `records_base` on
+    /// (at most [`super::redo_index::CACHE`] when the replica reads a redo file).
     pub records: VecDeque<Arc<Redo>>,
     pub records_base: u64,
+    /// Where older retained records are in the redo file.
+    pub index: RedoIndex,
     /// Thread of every transaction seen (for THREAD# of its rows).
     pub xid_thread: HashMap<Xid, u32>,
     /// START SCN of every transaction seen (COMMIT rows carry it).
@@ -174,6 +242,8 @@ pub struct Replica {
     commits_since_prune: u64,
     /// Time of the commit being applied.
     commit_ts: i64,
+    /// Opened from a checkpoint whose rows are not read yet.
+    unloaded: Option<Unloaded>,
 }
 
 impl Replica {
@@ -191,27 +261,13 @@ impl Replica {
                     .map(|i| next_object + i)
                     .collect::<Vec<_>>();
                 next_object += parts as u32;
-                TableState {
-                    columns: def.columns.clone(),
-                    history: vec![(start, def.columns.clone())],
-                    last_ddl_scn: start,
-                    last_change_scn: start,
-                    rows: BTreeMap::new(),
-                    key_index: KeyIndex::for_table(
-                        &def.primary_key,
-                        &def.columns,
-                        &BTreeMap::new(),
-                    ),
-                    extents: Vec::new(),
-                    data_object_id,
-                    partition_objects,
-                    stats: None,
-                    changes_since_stats: 0,
-                    live_rows: 0,
-                    change_commits: Vec::new(),
-                    serial_high: 0,
-                    def,
-                }
+                let mut t = TableState::empty(def, None);
+                t.history = vec![(start, t.columns.clone())];
+                t.last_ddl_scn = start;
+                t.last_change_scn = start;
+                t.data_object_id = data_object_id;
+                t.partition_objects = partition_objects;
+                t
             })
             .collect();
         Replica {
@@ -220,6 +276,7 @@ impl Replica {
             open: BTreeMap::new(),
             records: VecDeque::new(),
             records_base: 0,
+            index: RedoIndex::new(None),
             xid_thread: HashMap::new(),
             xid_start: HashMap::new(),
             xid_pdb: HashMap::new(),
@@ -240,7 +297,66 @@ impl Replica {
             lgwr: super::lgwr::LogWriters::new(threads),
             commits_since_prune: 0,
             commit_ts: 0,
+            unloaded: None,
         }
+    }
+
+    pub(super) fn commits_since_prune(&self) -> u64 {
+        self.commits_since_prune
+    }
+
+    pub(super) fn commit_ts(&self) -> i64 {
+        self.commit_ts
+    }
+
+    /// State restored from a checkpoint taken before record `next_record`.
+    pub(super) fn restore_counters(&mut self, commits: u64, commit_ts: i64, next_record: u64) {
+        self.commits_since_prune = commits;
+        self.commit_ts = commit_ts;
+        self.records.clear();
+        self.records_base = next_record;
+    }
+
+    /// The tables' rows are in a checkpoint file, read on first use.
+    pub(super) fn rows_on_disk(&mut self, disk: super::checkpoint::RowsOnDisk) {
+        self.unloaded = Some(Unloaded {
+            disk,
+            pending: Vec::new(),
+        });
+    }
+
+    /// Whether every table's rows are in memory.
+    pub fn rows_loaded(&self) -> bool {
+        self.unloaded.is_none()
+    }
+
+    /// Read the rows a checkpoint left on disk, and apply the changes committed since.
+    pub fn load_rows(&mut self) -> Result<()> {
+        let Some(u) = self.unloaded.take() else {
+            return Ok(());
+        };
+        for (i, t) in self.tables.iter_mut().enumerate() {
+            t.rows = match u.disk.read(i) {
+                Ok(rows) => rows,
+                Err(e) => {
+                    self.unloaded = Some(u);
+                    return Err(e);
+                }
+            };
+            // Rebuilt below, once the changes since are in.
+            t.key_index = None;
+        }
+        for p in u.pending {
+            match p {
+                Pending::Commit(change, scn) => self.commit_rows(&change, scn),
+                Pending::AddColumn(t) => self.tables[t].reshape_rows(None),
+                Pending::DropColumn(t, i) => self.tables[t].reshape_rows(Some(i)),
+            }
+        }
+        for t in &mut self.tables {
+            t.key_index = KeyIndex::for_table(&t.def.primary_key, &t.columns, &t.rows);
+        }
+        Ok(())
     }
 
     /// Number of the next record to be applied.
@@ -248,9 +364,87 @@ impl Replica {
         self.records_base + self.records.len() as u64
     }
 
-    pub fn record(&self, n: u64) -> Option<&Arc<Redo>> {
-        n.checked_sub(self.records_base)
-            .and_then(|i| self.records.get(i as usize))
+    /// Replay the redo file at `path`: records older than the cache are read back from it.
+    pub fn backed_by(mut self, path: std::path::PathBuf) -> Replica {
+        self.index = RedoIndex::new(Some(path));
+        self
+    }
+
+    /// Retained record number `n`: from the cache, an open transaction, or the redo file.
+    pub fn record(&self, n: u64) -> Result<Option<Arc<Redo>>> {
+        if n >= self.records_base {
+            return Ok(self.records.get((n - self.records_base) as usize).cloned());
+        }
+        if n < self.index.first {
+            return Ok(None);
+        }
+        for tx in self.open.values() {
+            if let Ok(i) = tx.changes.binary_search(&n) {
+                return Ok(tx.records.get(i).cloned());
+            }
+        }
+        let mut found = None;
+        if let Some(mark) = self.index.start_for(n) {
+            self.index.read(mark, n + 1, |at, rec| {
+                if at == n {
+                    found = Some(Arc::new(rec));
+                    return Ok(false);
+                }
+                Ok(true)
+            })?;
+        }
+        Ok(found)
+    }
+
+    /// SCN of the oldest retained record (the current SCN when there is none).
+    pub fn first_kept_scn(&self) -> Scn {
+        match self.index.first_scn {
+            Some(s) if self.index.first < self.next_record() => s,
+            _ => self.current_scn,
+        }
+    }
+
+    /// Every retained record with an SCN in `start..=end`, oldest first (those older than the
+    /// cache read back from the redo file).
+    pub fn each_record(
+        &self,
+        start: Scn,
+        end: Scn,
+        mut each: impl FnMut(u64, &Redo) -> Result<()>,
+    ) -> Result<()> {
+        // Records before the cache can be in range when the cache's first is not below `start`.
+        let need_file = self.records_base > self.index.first
+            && self.records.front().is_none_or(|r| r.scn() >= start);
+        let from = if need_file {
+            if let Some(mark) = self.index.start_for_scn(start) {
+                let first = self.index.first;
+                let mut past_end = false;
+                self.index.read(mark, self.records_base, |n, rec| {
+                    if n < first || rec.scn() < start {
+                        return Ok(true);
+                    }
+                    if rec.scn() > end {
+                        past_end = true;
+                        return Ok(false);
+                    }
+                    each(n, &rec)?;
+                    Ok(true)
+                })?;
+                if past_end {
+                    return Ok(());
+                }
+            }
+            0
+        } else {
+            self.records.partition_point(|r| r.scn() < start)
+        };
+        for (i, rec) in self.records.iter().enumerate().skip(from) {
+            if rec.scn() > end {
+                break;
+            }
+            each(self.records_base + i as u64, rec)?;
+        }
+        Ok(())
     }
 
     /// CREATE TABLE: a new, empty table from its schema entry, with data object ids after
@@ -272,6 +466,7 @@ impl Replica {
                 ),
             ));
         }
+        let spec_json = spec.clone();
         let spec: super::schema::TableSpec = serde_json::from_value(spec.clone())
             .map_err(|e| self.damaged(n, format!("CREATE TABLE: {e}")))?;
         let def = self
@@ -293,24 +488,13 @@ impl Replica {
             .max()
             .map_or(73_000, |m| m + 1);
         let parts = def.partitions.as_ref().map(|p| p.list.len()).unwrap_or(0) as u32;
-        self.tables.push(TableState {
-            columns: def.columns.clone(),
-            // The DDL record's own handling adds (scn, columns).
-            history: Vec::new(),
-            last_ddl_scn: scn,
-            last_change_scn: scn,
-            rows: BTreeMap::new(),
-            key_index: KeyIndex::for_table(&def.primary_key, &def.columns, &BTreeMap::new()),
-            extents: Vec::new(),
-            data_object_id: next_object,
-            partition_objects: (1..=parts).map(|i| next_object + i).collect(),
-            stats: None,
-            changes_since_stats: 0,
-            live_rows: 0,
-            change_commits: Vec::new(),
-            serial_high: 0,
-            def,
-        });
+        // The DDL record's own handling adds (scn, columns) to its history.
+        let mut t = TableState::empty(def, Some(spec_json));
+        t.last_ddl_scn = scn;
+        t.last_change_scn = scn;
+        t.data_object_id = next_object;
+        t.partition_objects = (1..=parts).map(|i| next_object + i).collect();
+        self.tables.push(t);
         Ok(())
     }
 
@@ -342,14 +526,19 @@ impl Replica {
         }
     }
 
-    /// Apply one record read from the redo.
+    /// Apply one record (not read from a file: it stays in memory).
     pub fn apply(&mut self, record: Redo) -> Result<()> {
+        self.apply_at(record, None)
+    }
+
+    /// Apply one record read from the redo file at byte `offset`.
+    pub fn apply_at(&mut self, record: Redo, offset: Option<u64>) -> Result<()> {
         let n = self.next_record();
+        let record = Arc::new(record);
         self.current_scn = self.current_scn.max(record.scn());
+        self.index.note(n, record.scn(), offset);
         if let Some(ts) = record.ts() {
-            if self.scn_times.last().map(|l| l.0) != Some(record.scn()) {
-                self.scn_times.push((record.scn(), ts));
-            }
+            self.note_time(record.scn(), ts);
         }
         let table_count = self.tables.len();
         let check_tab = |tab: u32| -> Result<usize> {
@@ -363,7 +552,7 @@ impl Replica {
                 })
             }
         };
-        match &record {
+        match &*record {
             Redo::Begin {
                 scn,
                 xid,
@@ -380,6 +569,7 @@ impl Replica {
                         start_scn: *scn,
                         thread: *thread,
                         changes: Vec::new(),
+                        records: Vec::new(),
                     },
                 );
                 self.xid_thread.insert(*xid, *thread);
@@ -389,7 +579,7 @@ impl Replica {
             | Redo::Update { xid, tab, .. }
             | Redo::Delete { xid, tab, .. } => {
                 let ti = check_tab(*tab)?;
-                match &record {
+                match &*record {
                     Redo::Insert { after, .. } => self.tables[ti].note_serial(after, true),
                     Redo::Update { after, .. } => self.tables[ti].note_serial(after, false),
                     _ => {}
@@ -398,7 +588,10 @@ impl Replica {
                     self.xid_pdb.entry(*xid).or_insert_with(|| pdb.clone());
                 }
                 match self.open.get_mut(xid) {
-                    Some(tx) => tx.changes.push(n),
+                    Some(tx) => {
+                        tx.changes.push(n);
+                        tx.records.push(record.clone());
+                    }
                     None => {
                         return Err(self
                             .damaged(n, format!("change of transaction {xid}, which is not open")))
@@ -411,7 +604,10 @@ impl Replica {
                 }
                 match self.open.get_mut(xid) {
                     // Undone like any change; committing it changes no table.
-                    Some(tx) => tx.changes.push(n),
+                    Some(tx) => {
+                        tx.changes.push(n);
+                        tx.records.push(record.clone());
+                    }
                     None => {
                         return Err(self
                             .damaged(n, format!("change of transaction {xid}, which is not open")))
@@ -423,6 +619,7 @@ impl Replica {
                     Some(tx) => match tx.changes.iter().rposition(|c| c == of) {
                         Some(i) => {
                             tx.changes.remove(i);
+                            tx.records.remove(i);
                             true
                         }
                         None => false,
@@ -442,12 +639,7 @@ impl Replica {
                     let tx = self.open.remove(xid).ok_or_else(|| {
                         self.damaged(n, format!("commit of {xid}, which is not open"))
                     })?;
-                    for c in tx.changes {
-                        let Some(change) = self.record(c).cloned() else {
-                            return Err(
-                                self.damaged(n, format!("commit refers to missing record {c}"))
-                            );
-                        };
+                    for change in tx.records {
                         self.apply_committed(&change, *scn);
                     }
                 }
@@ -475,43 +667,37 @@ impl Replica {
                 if let Some(pdb) = &self.tables[ti].def.name.pdb {
                     self.xid_pdb.entry(*xid).or_insert_with(|| pdb.clone());
                 }
+                let unloaded = self.unloaded.as_mut();
                 let t = &mut self.tables[ti];
-                match change {
+                let reshape = match change {
                     DdlChange::AddColumn { column } => {
                         t.columns.push(column.clone());
-                        for versions in t.rows.values_mut() {
-                            for v in versions.iter_mut() {
-                                if let Some(row) = &v.row {
-                                    let mut r = row.to_vec();
-                                    r.push(Value::Null);
-                                    v.row = Some(r.into());
-                                }
-                            }
-                        }
+                        Some(None)
                     }
                     DdlChange::DropColumn { name } => {
                         let Some(i) = t.columns.iter().position(|c| &c.name == name) else {
                             return Err(self.damaged(n, format!("drop of unknown column {name}")));
                         };
                         t.columns.remove(i);
-                        for versions in t.rows.values_mut() {
-                            for v in versions.iter_mut() {
-                                if let Some(row) = &v.row {
-                                    let mut r = row.to_vec();
-                                    if i < r.len() {
-                                        r.remove(i);
-                                    }
-                                    v.row = Some(r.into());
-                                }
-                            }
-                        }
+                        Some(Some(i))
                     }
                     // Created above with its columns.
-                    DdlChange::CreateTable { .. } => {}
-                }
+                    DdlChange::CreateTable { .. } => None,
+                };
                 t.last_ddl_scn = *scn;
                 t.history.push((*scn, t.columns.clone()));
-                t.key_index = KeyIndex::for_table(&t.def.primary_key, &t.columns, &t.rows);
+                match unloaded {
+                    Some(u) => u.pending.extend(reshape.map(|d| match d {
+                        None => Pending::AddColumn(ti),
+                        Some(i) => Pending::DropColumn(ti, i),
+                    })),
+                    None => {
+                        if let Some(d) = reshape {
+                            t.reshape_rows(d);
+                        }
+                        t.key_index = KeyIndex::for_table(&t.def.primary_key, &t.columns, &t.rows);
+                    }
+                }
             }
             Redo::Extent { tab, part, ext, .. } => {
                 let i = check_tab(*tab)?;
@@ -554,19 +740,60 @@ impl Replica {
             }
         }
         self.lgwr.record(n, &record, &self.xid_thread);
-        self.records.push_back(Arc::new(record));
+        self.records.push_back(record);
+        // Older records are read back from the file when mined.
+        while self.records.len() > super::redo_index::CACHE && self.index.can_evict() {
+            self.records.pop_front();
+            self.records_base += 1;
+        }
         Ok(())
     }
 
-    fn apply_committed(&mut self, change: &Redo, commit_scn: Scn) {
-        let (tab, rid, row, delta) = match change {
+    /// Map `scn` to time `ts`. Of a run of records with one timestamp only the first and the
+    /// last are kept: [`Replica::time_of`] and [`Replica::undo_floor`] answer the same, and a
+    /// bulk load (thousands of records a millisecond) keeps two entries a millisecond.
+    fn note_time(&mut self, scn: Scn, ts: i64) {
+        let len = self.scn_times.len();
+        match self.scn_times.last() {
+            Some(&(s, _)) if s == scn => {}
+            Some(&(_, t)) if t == ts && len >= 2 && self.scn_times[len - 2].1 == ts => {
+                self.scn_times[len - 1].0 = scn;
+            }
+            _ => self.scn_times.push((scn, ts)),
+        }
+    }
+
+    fn apply_committed(&mut self, change: &Arc<Redo>, commit_scn: Scn) {
+        let (tab, delta) = match &**change {
+            Redo::Insert { tab, .. } => (*tab, 1i64),
+            Redo::Update { tab, .. } => (*tab, 0),
+            Redo::Delete { tab, .. } => (*tab, -1),
+            _ => return,
+        };
+        let commit_ts = self.commit_ts;
+        let t = &mut self.tables[tab as usize];
+        t.live_rows = (t.live_rows as i64 + delta).max(0) as u64;
+        t.last_change_scn = t.last_change_scn.max(commit_scn);
+        if t.change_commits.last().map(|c| c.0) != Some(commit_scn) {
+            t.change_commits.push((commit_scn, commit_ts));
+        }
+        t.changes_since_stats += 1;
+        match &mut self.unloaded {
+            Some(u) => u.pending.push(Pending::Commit(change.clone(), commit_scn)),
+            None => self.commit_rows(change, commit_scn),
+        }
+    }
+
+    /// A committed change's new version of its row.
+    fn commit_rows(&mut self, change: &Redo, commit_scn: Scn) {
+        let (tab, rid, row) = match change {
             Redo::Insert {
                 tab, rid, after, ..
-            } => (*tab, rid, Some(after), 1i64),
-            Redo::Update {
+            }
+            | Redo::Update {
                 tab, rid, after, ..
-            } => (*tab, rid, Some(after), 0),
-            Redo::Delete { tab, rid, .. } => (*tab, rid, None, -1),
+            } => (*tab, rid, Some(after)),
+            Redo::Delete { tab, rid, .. } => (*tab, rid, None),
             _ => return,
         };
         let Ok(rid) = RowId::decode(rid) else { return };
@@ -589,12 +816,6 @@ impl Replica {
             }
             _ => versions.push(version),
         }
-        t.live_rows = (t.live_rows as i64 + delta).max(0) as u64;
-        t.last_change_scn = t.last_change_scn.max(commit_scn);
-        if t.change_commits.last().map(|c| c.0) != Some(commit_scn) {
-            t.change_commits.push((commit_scn, self.commit_ts));
-        }
-        t.changes_since_stats += 1;
     }
 
     /// Milliseconds timestamp of `scn` (of the newest record at or below it).
@@ -753,6 +974,10 @@ impl Replica {
             if expired > 1 {
                 t.change_commits.drain(..expired - 1);
             }
+            if self.unloaded.is_some() {
+                // Rows still on disk: pruned once read.
+                continue;
+            }
             let (rows, key_index) = (&mut t.rows, &mut t.key_index);
             rows.retain(|rid, versions| {
                 let keep_from = versions
@@ -783,17 +1008,25 @@ impl Replica {
             .map(|l| l.first_record)
             .min()
             .unwrap_or(0);
-        let keep_from = oldest_open.min(oldest_log);
-        while self.records_base < keep_from && !self.records.is_empty() {
-            self.records.pop_front();
-            self.records_base += 1;
+        let keep_from = oldest_open.min(oldest_log).min(self.next_record());
+        if keep_from > self.index.first {
+            let scn = match self.record(keep_from) {
+                Ok(Some(r)) => Some(r.scn()),
+                Ok(None) => Some(self.current_scn),
+                // Unreadable now: keep what is retained; the next prune tries again.
+                Err(_) => None,
+            };
+            if let Some(scn) = scn {
+                self.index.prune(keep_from, scn);
+                while self.records_base < keep_from && !self.records.is_empty() {
+                    self.records.pop_front();
+                    self.records_base += 1;
+                }
+                self.records_base = self.records_base.max(keep_from);
+            }
         }
         // Transactions whose records are all gone need no bookkeeping any more.
-        let first_kept = self
-            .records
-            .front()
-            .map(|r| r.scn())
-            .unwrap_or(self.current_scn);
+        let first_kept = self.first_kept_scn();
         let open = &self.open;
         let starts = &self.xid_start;
         let keep =
