@@ -125,6 +125,8 @@ Register-ArgumentCompleter -Native -CommandName 'oracle-cdc' -ScriptBlock {
             [CompletionResult]::new('--ddl-every', '--ddl-every', [CompletionResultType]::ParameterName, 'Run an ADD/DROP COLUMN every N transactions (0: never)')
             [CompletionResult]::new('--create-table-every', '--create-table-every', [CompletionResultType]::ParameterName, 'CREATE TABLE every N transactions (0: never): a copy of the first table''s layout named TABLE_NEW<k>, changed by later transactions like the others')
             [CompletionResult]::new('--shared-commit-pct', '--shared-commit-pct', [CompletionResultType]::ParameterName, 'Percent of commits that share their commit SCN with the previous commit')
+            [CompletionResult]::new('--lob-pct', '--lob-pct', [CompletionResultType]::ParameterName, 'Percent of CLOB, NCLOB, BLOB, JSON, XMLTYPE and extended VARCHAR2 values written longer than a row keeps (out of line: LOB_WRITE, XML DOC WRITE, 32K_WRITE rows)')
+            [CompletionResult]::new('--lob-edit-pct', '--lob-edit-pct', [CompletionResultType]::ParameterName, 'Percent of updates that change a CLOB or BLOB piece by piece through its locator (DBMS_LOB.WRITE at an offset, ERASE, TRIM); capture cannot rebuild those (CDC-3005)')
             [CompletionResult]::new('--tables', '--tables', [CompletionResultType]::ParameterName, 'Only these tables (default: every table)')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the workload''s random choices')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')

@@ -118,6 +118,8 @@ set edit:completion:arg-completer[oracle-cdc] = {|@words|
             cand --ddl-every 'Run an ADD/DROP COLUMN every N transactions (0: never)'
             cand --create-table-every 'CREATE TABLE every N transactions (0: never): a copy of the first table''s layout named TABLE_NEW<k>, changed by later transactions like the others'
             cand --shared-commit-pct 'Percent of commits that share their commit SCN with the previous commit'
+            cand --lob-pct 'Percent of CLOB, NCLOB, BLOB, JSON, XMLTYPE and extended VARCHAR2 values written longer than a row keeps (out of line: LOB_WRITE, XML DOC WRITE, 32K_WRITE rows)'
+            cand --lob-edit-pct 'Percent of updates that change a CLOB or BLOB piece by piece through its locator (DBMS_LOB.WRITE at an offset, ERASE, TRIM); capture cannot rebuild those (CDC-3005)'
             cand --tables 'Only these tables (default: every table)'
             cand --seed 'Seed of the workload''s random choices'
             cand -c 'Settings file (YAML, cdc.* keys)'
