@@ -143,3 +143,36 @@ fn a_checkpoint_that_does_not_match_the_redo_is_ignored() {
         "the checkpoint of other redo was used"
     );
 }
+
+#[test]
+fn a_reader_keeps_reading_the_checkpoint_it_opened_after_a_newer_one_replaces_it() {
+    let db = Db::new(EMP);
+    // A reader opened from init's checkpoint, its rows not read yet.
+    let reader = db.connector();
+    assert!(!reader.with_replica_meta(|r, _| r.rows_loaded()).unwrap());
+    let scns = work_after_checkpoint(&db);
+    // The writer's new checkpoint replaces the file; a half-written one of a killed writer
+    // stays behind as checkpoint.tmp and changes nothing.
+    let mut w = db.writer();
+    w.checkpoint().unwrap();
+    drop(w);
+    std::fs::write(
+        db.path().join("checkpoint.tmp"),
+        b"oracle-cdc emulator checkpoint 1\n{",
+    )
+    .unwrap();
+    let mut s = reader.emulator_session().unwrap();
+    let mut got = String::new();
+    for &scn in &scns {
+        got += &format!("{:?}\n", read(&mut s, "HR.EMP", scn));
+    }
+    std::fs::remove_file(db.path().join(CHECKPOINT_FILE)).unwrap();
+    let c = db.connector();
+    let mut s = c.emulator_session().unwrap();
+    let mut want = String::new();
+    for &scn in &scns {
+        want += &format!("{:?}\n", read(&mut s, "HR.EMP", scn));
+    }
+    assert_eq!(got, want);
+    assert!(want.contains("anne"));
+}
