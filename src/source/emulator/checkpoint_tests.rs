@@ -176,3 +176,21 @@ fn a_reader_keeps_reading_the_checkpoint_it_opened_after_a_newer_one_replaces_it
     assert_eq!(got, want);
     assert!(want.contains("anne"));
 }
+
+#[test]
+fn a_reader_that_never_reads_rows_reads_them_once_too_many_changes_wait() {
+    let db = Db::new(EMP);
+    let reader = db.connector();
+    let mut w = db.writer();
+    let x = w.begin().unwrap();
+    for id in 0..store::PENDING_LIMIT as i64 + 1 {
+        w.insert(x, 0, emp_row(100 + id, "p")).unwrap();
+    }
+    w.commit(&[x]).unwrap();
+    w.flush().unwrap();
+    let (loaded, pending) = reader
+        .with_replica_meta(|r, _| (r.rows_loaded(), r.pending_changes()))
+        .unwrap();
+    assert!(loaded, "{pending} changes wait for rows never read");
+    assert_eq!(pending, 0);
+}

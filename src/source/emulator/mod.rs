@@ -222,6 +222,9 @@ impl Shared {
             }
             _ => tail.read_new_at(|r, at| replica.apply_at(r, Some(at)))?,
         }
+        if replica.pending_changes() > store::PENDING_LIMIT {
+            replica.load_rows()?;
+        }
         replica.prune(self.clock.now_ms());
         Ok(())
     }

@@ -57,6 +57,10 @@ pub struct TableState {
     pub created_spec: Option<serde_json::Value>,
 }
 
+/// Changes a replica keeps waiting for its rows before it reads them (see
+/// [`Replica::pending_changes`]).
+pub const PENDING_LIMIT: usize = if cfg!(test) { 16 } else { 1_000_000 };
+
 /// A table's rows: every retained version by ROWID.
 pub type Rows = BTreeMap<RowId, Vec<Version>>;
 
@@ -328,6 +332,13 @@ impl Replica {
             disk,
             pending: Vec::new(),
         });
+    }
+
+    /// Changes waiting for the rows to be read: past [`PENDING_LIMIT`] the owner reads them
+    /// (a reader that never reads rows, such as a capture that only streams, would otherwise
+    /// keep every change since the checkpoint, unpruned).
+    pub fn pending_changes(&self) -> usize {
+        self.unloaded.as_ref().map_or(0, |u| u.pending.len())
     }
 
     /// Whether every table's rows are in memory.
