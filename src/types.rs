@@ -456,6 +456,16 @@ pub fn compare(a: &Value, b: &Value) -> std::cmp::Ordering {
 /// Compare two decimal texts (`-1.5`, `.15`, `12`) exactly, without floating point.
 pub fn compare_decimal(a: &str, b: &str) -> std::cmp::Ordering {
     use std::cmp::Ordering;
+    // Plain integers as Oracle prints them (no sign, no leading zero): what `parts` below makes
+    // of them is the text itself, so compare length, then digits (keys are mostly these).
+    let plain =
+        |s: &str| !s.starts_with('0') && !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+    if plain(a) && plain(b) {
+        return a
+            .len()
+            .cmp(&b.len())
+            .then_with(|| a.as_bytes().cmp(b.as_bytes()));
+    }
     fn parts(s: &str) -> (bool, &str, &str) {
         let s = s.trim();
         let (neg, d) = match s.strip_prefix('-') {

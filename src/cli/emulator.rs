@@ -286,7 +286,7 @@ fn status(
     let threads = crate::source::Session::redo_threads(&mut session)?;
     let downstream = conn.is_downstream();
     let topology = conn.topology_json();
-    let report = conn.with_replica(|r, now| {
+    let report = conn.with_replica_meta(|r, now| {
         let tables: Vec<_> = r
             .tables
             .iter()

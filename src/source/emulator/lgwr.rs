@@ -27,12 +27,12 @@ use crate::source::model::{RedoThread, Scn};
 use std::collections::{HashMap, VecDeque};
 
 /// The log writer of every thread.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct LogWriters {
     threads: Vec<ThreadLog>,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 struct ThreadLog {
     /// SCN and time of the newest record the last forced write (COMMIT, ROLLBACK, log switch)
     /// covered.

@@ -61,18 +61,13 @@ pub fn mine_with_faults(
             });
         }
     }
-    let first_kept = replica
-        .records
-        .front()
-        .map(|r| r.scn())
-        .unwrap_or(replica.current_scn);
-    if replica.records_base > 0 && start < first_kept {
+    let first_kept = replica.first_kept_scn();
+    if replica.index.first > 0 && start < first_kept {
         return Err(CdcError::MissingLogFile {
             scn: start,
             oldest: first_kept,
         });
     }
-    let from = replica.records.partition_point(|r| r.scn() < start);
     let mut out = Vec::new();
     let mut renderer = Renderer {
         replica,
@@ -82,15 +77,12 @@ pub fn mine_with_faults(
         faults,
     };
     let written = replica.written(now_ms);
-    for (i, rec) in replica.records.iter().enumerate().skip(from) {
-        if rec.scn() > end {
-            break;
-        }
-        let n = replica.records_base + i as u64;
+    replica.each_record(start, end, |n, rec| {
         if replica.is_written(&written, n, rec) {
             renderer.record(n, rec)?;
         }
-    }
+        Ok(())
+    })?;
     Ok(out)
 }
 
@@ -472,10 +464,10 @@ impl Renderer<'_> {
                 self.push_sql(row, sql);
             }
             Redo::Undo { scn, xid, of, ts } => {
-                let Some(undone) = self.replica.record(*of) else {
+                let Some(undone) = self.replica.record(*of)? else {
                     return Ok(());
                 };
-                let (tab, rid, code) = match &**undone {
+                let (tab, rid, code) = match &*undone {
                     Redo::Insert { tab, rid, .. } => (*tab, rid, op::DELETE),
                     Redo::Update { tab, rid, .. } => (*tab, rid, op::UPDATE),
                     Redo::Delete { tab, rid, .. } => (*tab, rid, op::INSERT),
@@ -488,7 +480,7 @@ impl Renderer<'_> {
                             op::DELETE => op::INSERT,
                             _ => op::UPDATE,
                         };
-                        let mut row = self.other_row(n, undone, *scn, *ts, inverse);
+                        let mut row = self.other_row(n, &undone, *scn, *ts, inverse);
                         row.rollback = 1;
                         row.ssn = 0;
                         if self.keeps(&row) {

@@ -1,12 +1,16 @@
 //! The embedded emulated Oracle database.
 //!
-//! A directory holds `schema.yaml` (the schema file it was made from) and `redo.log`, an
-//! append-only file of every change (see [`redo`]). Every process that opens the directory
-//! replays the redo into a multi-version [`store::Replica`] and tails it for new records, so
-//! readers in other processes see commits as the one [`writer::Writer`] makes them.
+//! A directory holds `schema.yaml` (the schema file it was made from), `redo.log`, an
+//! append-only file of every change (see [`redo`]), and `checkpoint.dat`, the state at a point
+//! of the redo (see [`checkpoint`]). Every process that opens the directory starts from the
+//! checkpoint, replays the redo after it into a multi-version [`store::Replica`] and tails it
+//! for new records, so readers in other processes see commits as the one [`writer::Writer`]
+//! makes them. Rows are read from the checkpoint on first use; old redo records are read back
+//! from the file when mined ([`redo_index`]).
 
 pub mod access;
 pub mod background;
+pub mod checkpoint;
 pub mod clock;
 pub mod condition;
 pub mod conform;
@@ -20,6 +24,8 @@ pub mod logminer;
 pub mod logs;
 pub mod redo;
 pub mod redo_faults;
+pub mod redo_index;
+pub mod rowfile;
 pub mod schema;
 mod session;
 pub mod sql_redo;
@@ -118,6 +124,7 @@ pub fn init(
         }
     }
     w.flush()?;
+    w.checkpoint()?;
     Ok(InitSummary {
         tables: w.replica().tables.len(),
         rows: rows_total,
@@ -180,7 +187,8 @@ struct Shared {
 
 #[derive(Default)]
 struct Held {
-    pending: std::collections::VecDeque<redo::Redo>,
+    /// With each record's byte offset in the redo file.
+    pending: std::collections::VecDeque<(redo::Redo, u64)>,
     /// The highest SCN of the primary's redo seen.
     primary_scn: Scn,
 }
@@ -200,22 +208,35 @@ impl Shared {
                 let mut held = self.held.lock().map_err(|_| poisoned())?;
                 let held = &mut *held;
                 held.primary_scn = held.primary_scn.max(replica.current_scn);
-                tail.read_new(|r| {
+                tail.read_new_at(|r, at| {
                     held.primary_scn = held.primary_scn.max(r.scn());
-                    held.pending.push_back(r);
+                    held.pending.push_back((r, at));
                     Ok(())
                 })?;
                 let applied = held.primary_scn.saturating_sub(apply_lag_scn);
-                while held.pending.front().is_some_and(|r| r.scn() <= applied) {
-                    if let Some(r) = held.pending.pop_front() {
-                        replica.apply(r)?;
+                while held.pending.front().is_some_and(|r| r.0.scn() <= applied) {
+                    if let Some((r, at)) = held.pending.pop_front() {
+                        replica.apply_at(r, Some(at))?;
                     }
                 }
                 replica.current_scn = replica.current_scn.max(applied);
             }
-            _ => tail.read_new(|r| replica.apply(r))?,
+            _ => tail.read_new_at(|r, at| replica.apply_at(r, Some(at)))?,
+        }
+        if replica.pending_changes() > store::PENDING_LIMIT {
+            replica.load_rows()?;
         }
         replica.prune(self.clock.now_ms());
+        Ok(())
+    }
+
+    /// [`Shared::refresh`], and the rows a checkpoint left on disk read (before any read of
+    /// table rows).
+    fn refresh_rows(&self) -> Result<()> {
+        self.refresh()?;
+        if !self.replica.read().map_err(|_| poisoned())?.rows_loaded() {
+            self.replica.write().map_err(|_| poisoned())?.load_rows()?;
+        }
         Ok(())
     }
 
@@ -280,13 +301,30 @@ impl EmulatorConnector {
         let resolved = topology::resolve(dir)?;
         let schema = resolved.schema;
         let defs = schema.tables(&resolved.data_dir.join(SCHEMA_FILE))?;
+        let redo_path = resolved.data_dir.join(redo::REDO_FILE);
+        let fresh = || Replica::new(schema.clone(), defs.clone()).backed_by(redo_path.clone());
+        // A primary starts from its checkpoint; a standby or downstream applies the primary's
+        // redo its own way, from the start.
+        let (replica, tail) = match resolved.role {
+            topology::Role::Primary => match checkpoint::open(&resolved.data_dir, fresh) {
+                (r, Some((offset, line))) => {
+                    let last = r.current_scn;
+                    (
+                        r,
+                        RedoTail::starting_at(&resolved.data_dir, offset, line, last),
+                    )
+                }
+                (r, None) => (r, RedoTail::new(&resolved.data_dir)),
+            },
+            _ => (fresh(), RedoTail::new(&resolved.data_dir)),
+        };
         let seed = faults.settings.seed;
         let shared = Shared {
             dir: dir.to_path_buf(),
             role: resolved.role,
             held: Mutex::new(Held::default()),
-            replica: RwLock::new(Replica::new(schema, defs)),
-            tail: Mutex::new(RedoTail::new(&resolved.data_dir)),
+            replica: RwLock::new(replica),
+            tail: Mutex::new(tail),
             clock,
             faults: Mutex::new(FaultState {
                 faults,
@@ -321,8 +359,16 @@ impl EmulatorConnector {
         self
     }
 
-    /// Run `f` on the up-to-date replica (for `emulator status`/`dump` and tests).
+    /// Run `f` on the up-to-date replica, its rows read (for `emulator dump` and tests).
     pub fn with_replica<T>(&self, f: impl FnOnce(&Replica, i64) -> T) -> Result<T> {
+        self.shared.refresh_rows()?;
+        let r = self.shared.replica.read().map_err(|_| poisoned())?;
+        Ok(f(&r, self.shared.clock.now_ms()))
+    }
+
+    /// [`EmulatorConnector::with_replica`] for what needs no table rows (`emulator status`):
+    /// rows a checkpoint left on disk stay there.
+    pub fn with_replica_meta<T>(&self, f: impl FnOnce(&Replica, i64) -> T) -> Result<T> {
         self.shared.refresh()?;
         let r = self.shared.replica.read().map_err(|_| poisoned())?;
         Ok(f(&r, self.shared.clock.now_ms()))
@@ -410,9 +456,13 @@ impl Connector for EmulatorConnector {
 #[cfg(test)]
 mod background_tests;
 #[cfg(test)]
+mod checkpoint_tests;
+#[cfg(test)]
 mod dictionary_tests;
 #[cfg(test)]
 mod lgwr_tests;
+#[cfg(test)]
+mod redo_index_tests;
 #[cfg(test)]
 mod session_tests;
 #[cfg(test)]

@@ -258,6 +258,17 @@ impl RedoTail {
         }
     }
 
+    /// A tail that starts after record `line` - 1, which ends at byte `offset` (a checkpoint's
+    /// point); `last_scn` is the highest SCN before it, so SCNs going back are still refused.
+    pub fn starting_at(dir: &Path, offset: u64, line: u64, last_scn: Scn) -> RedoTail {
+        RedoTail {
+            path: dir.join(REDO_FILE),
+            offset,
+            line,
+            last_scn,
+        }
+    }
+
     /// Byte offset up to which records were read (all complete lines).
     pub fn offset(&self) -> u64 {
         self.offset
@@ -273,6 +284,11 @@ impl RedoTail {
 
     /// Read every complete record appended since the last call.
     pub fn read_new(&mut self, mut each: impl FnMut(Redo) -> Result<()>) -> Result<()> {
+        self.read_new_at(|r, _| each(r))
+    }
+
+    /// [`RedoTail::read_new`], with each record's byte offset in the file.
+    pub fn read_new_at(&mut self, mut each: impl FnMut(Redo, u64) -> Result<()>) -> Result<()> {
         let mut file = File::open(&self.path).map_err(|e| CdcError::io(&self.path, e))?;
         let len = file
             .metadata()
@@ -324,9 +340,10 @@ impl RedoTail {
                 ));
             }
             self.last_scn = record.scn();
+            let at = self.offset;
             self.offset += n as u64;
             self.line += 1;
-            each(record)?;
+            each(record, at)?;
         }
     }
 }
@@ -336,6 +353,8 @@ pub struct RedoWriter {
     path: PathBuf,
     file: std::io::BufWriter<File>,
     durable: bool,
+    /// Byte offset the next record goes to.
+    pos: u64,
 }
 
 impl RedoWriter {
@@ -344,7 +363,7 @@ impl RedoWriter {
         let path = dir.join(REDO_FILE);
         // Not through a link; mode 0600 (or 0640, cdc.files.group.readable).
         let mut file = crate::localfs::read_write(&path, crate::localfs::Kind::Data)?;
-        let len = file.metadata().map_err(|e| CdcError::io(&path, e))?.len();
+        let mut len = file.metadata().map_err(|e| CdcError::io(&path, e))?.len();
         if len > 0 {
             let good =
                 last_complete_line_end(&mut file, len).map_err(|e| CdcError::io(&path, e))?;
@@ -354,6 +373,7 @@ impl RedoWriter {
                     path.display()
                 );
                 file.set_len(good).map_err(|e| CdcError::io(&path, e))?;
+                len = good;
             }
         }
         file.seek(SeekFrom::End(0))
@@ -362,7 +382,13 @@ impl RedoWriter {
             path,
             file: std::io::BufWriter::with_capacity(1 << 20, file),
             durable,
+            pos: len,
         })
+    }
+
+    /// Byte offset the next appended record starts at.
+    pub fn position(&self) -> u64 {
+        self.pos
     }
 
     pub fn append(&mut self, record: &Redo) -> Result<()> {
@@ -374,13 +400,24 @@ impl RedoWriter {
         line.push(b'\n');
         self.file
             .write_all(&line)
-            .map_err(|e| CdcError::io(&self.path, e))
+            .map_err(|e| CdcError::io(&self.path, e))?;
+        self.pos += line.len() as u64;
+        Ok(())
     }
 
     /// Hand what was appended to the file, so readers (LogMiner, CURRENT_SCN) see it, as LGWR
     /// writes the redo of open transactions too. Not durable yet.
     pub fn publish(&mut self) -> Result<()> {
         self.file.flush().map_err(|e| CdcError::io(&self.path, e))
+    }
+
+    /// Flush and sync, durable or not (before a checkpoint that stands at this point).
+    pub fn sync(&mut self) -> Result<()> {
+        self.file.flush().map_err(|e| CdcError::io(&self.path, e))?;
+        self.file
+            .get_ref()
+            .sync_data()
+            .map_err(|e| CdcError::io(&self.path, e))
     }
 
     /// Make everything appended so far visible to readers, and durable when asked to be.

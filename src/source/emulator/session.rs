@@ -365,6 +365,7 @@ impl Session for EmulatorSession {
         row: &mut dyn FnMut(FetchedRow) -> Result<()>,
     ) -> Result<u64> {
         self.call()?;
+        self.shared.refresh_rows()?;
         let name = self.flashback_table(&query.table)?;
         let (fail, lob_fail, delay) = {
             let mut f = self.shared.faults.lock().map_err(|_| poisoned())?;
@@ -411,6 +412,7 @@ impl Session for EmulatorSession {
         scn: Scn,
     ) -> Result<Option<(crate::types::Value, crate::types::Value)>> {
         self.call()?;
+        self.shared.refresh_rows()?;
         let name = self.flashback_table(table)?;
         self.replica()?
             .key_range(&name, key_column, scn, self.shared.clock.now_ms())
@@ -418,6 +420,7 @@ impl Session for EmulatorSession {
 
     fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<crate::types::Value>>> {
         self.call()?;
+        self.shared.refresh_rows()?;
         let name = self.flashback_table(&q.table)?;
         let mut q = q.clone();
         q.table = name;

@@ -3,6 +3,7 @@
 
 use super::key_index::KeyIndex;
 use super::redo::{DdlChange, Redo, Xid};
+use super::redo_index::RedoIndex;
 use super::schema::{SchemaFile, StatsSpec, TableDef};
 use crate::errors::{CdcError, Result};
 use crate::source::model::*;
@@ -10,6 +11,11 @@ use crate::source::rowid::RowId;
 use crate::types::{compare_keys, Value};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
+
+#[path = "store_flashback.rs"]
+mod flashback;
+#[path = "store_records.rs"]
+mod records;
 
 /// A committed version of a row: its values from `scn` on, or deleted (`None`).
 #[derive(Debug, Clone)]
@@ -46,9 +52,75 @@ pub struct TableState {
     /// The highest row serial the redo has used: one per insert, and every key value made
     /// from a serial (see [`super::key_gen`]), so a writer opened later never repeats a key.
     pub serial_high: u64,
+    /// CREATE TABLE's schema entry, for a table made after `emulator init` (a checkpoint
+    /// rebuilds its definition from it).
+    pub created_spec: Option<serde_json::Value>,
+}
+
+/// Changes a replica keeps waiting for its rows before it reads them (see
+/// [`Replica::pending_changes`]).
+pub const PENDING_LIMIT: usize = if cfg!(test) { 16 } else { 1_000_000 };
+
+/// A table's rows: every retained version by ROWID.
+pub type Rows = BTreeMap<RowId, Vec<Version>>;
+
+/// A committed change to rows not read yet (see [`Replica::load_rows`]), applied when they are.
+#[derive(Debug)]
+enum Pending {
+    Commit(Arc<Redo>, Scn),
+    AddColumn(usize),
+    DropColumn(usize, usize),
+}
+
+/// Rows still in a checkpoint file, and what the redo after it changed.
+#[derive(Debug)]
+struct Unloaded {
+    disk: super::checkpoint::RowsOnDisk,
+    pending: Vec<Pending>,
 }
 
 impl TableState {
+    /// A new table without rows.
+    pub fn empty(def: TableDef, created_spec: Option<serde_json::Value>) -> TableState {
+        TableState {
+            columns: def.columns.clone(),
+            history: Vec::new(),
+            last_ddl_scn: 0,
+            last_change_scn: 0,
+            rows: BTreeMap::new(),
+            key_index: KeyIndex::for_table(&def.primary_key, &def.columns, &BTreeMap::new()),
+            extents: Vec::new(),
+            data_object_id: 0,
+            partition_objects: Vec::new(),
+            stats: None,
+            changes_since_stats: 0,
+            live_rows: 0,
+            change_commits: Vec::new(),
+            serial_high: 0,
+            created_spec,
+            def,
+        }
+    }
+
+    /// Add (`None`) or drop (`Some(i)`) a column in every version.
+    fn reshape_rows(&mut self, drop: Option<usize>) {
+        for versions in self.rows.values_mut() {
+            for v in versions.iter_mut() {
+                if let Some(row) = &v.row {
+                    let mut r = row.to_vec();
+                    match drop {
+                        None => r.push(Value::Null),
+                        Some(i) if i < r.len() => {
+                            r.remove(i);
+                        }
+                        Some(_) => {}
+                    }
+                    v.row = Some(r.into());
+                }
+            }
+        }
+    }
+
     /// Count a written row image (`insert`: a new row) toward [`TableState::serial_high`].
     fn note_serial(&mut self, row: &[Value], insert: bool) {
         let mut high = self.serial_high + u64::from(insert);
@@ -137,10 +209,12 @@ pub struct OpenTx {
     pub thread: u32,
     /// Record numbers of the changes not undone, in redo order.
     pub changes: Vec<u64>,
+    /// Those changes' records (a commit applies them; they are not read back from the file).
+    pub records: Vec<Arc<Redo>>,
 }
 
 /// One redo log of a thread.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct LogSeq {
     pub sequence: u64,
     pub first_scn: Scn,
@@ -153,9 +227,12 @@ pub struct Replica {
     pub schema: SchemaFile,
     pub tables: Vec<TableState>,
     pub open: BTreeMap<Xid, OpenTx>,
-    /// Redo records kept in memory for mining, from record number `records_base` on.
+    /// The newest redo records, kept parsed for mining, from record number `records_base` on
+    /// (at most [`super::redo_index::CACHE`] when the replica reads a redo file).
     pub records: VecDeque<Arc<Redo>>,
     pub records_base: u64,
+    /// Where older retained records are in the redo file.
+    pub index: RedoIndex,
     /// Thread of every transaction seen (for THREAD# of its rows).
     pub xid_thread: HashMap<Xid, u32>,
     /// START SCN of every transaction seen (COMMIT rows carry it).
@@ -176,6 +253,8 @@ pub struct Replica {
     commits_since_prune: u64,
     /// Time of the commit being applied.
     commit_ts: i64,
+    /// Opened from a checkpoint whose rows are not read yet.
+    unloaded: Option<Unloaded>,
 }
 
 impl Replica {
@@ -193,27 +272,13 @@ impl Replica {
                     .map(|i| next_object + i)
                     .collect::<Vec<_>>();
                 next_object += parts as u32;
-                TableState {
-                    columns: def.columns.clone(),
-                    history: vec![(start, def.columns.clone())],
-                    last_ddl_scn: start,
-                    last_change_scn: start,
-                    rows: BTreeMap::new(),
-                    key_index: KeyIndex::for_table(
-                        &def.primary_key,
-                        &def.columns,
-                        &BTreeMap::new(),
-                    ),
-                    extents: Vec::new(),
-                    data_object_id,
-                    partition_objects,
-                    stats: None,
-                    changes_since_stats: 0,
-                    live_rows: 0,
-                    change_commits: Vec::new(),
-                    serial_high: 0,
-                    def,
-                }
+                let mut t = TableState::empty(def, None);
+                t.history = vec![(start, t.columns.clone())];
+                t.last_ddl_scn = start;
+                t.last_change_scn = start;
+                t.data_object_id = data_object_id;
+                t.partition_objects = partition_objects;
+                t
             })
             .collect();
         Replica {
@@ -222,6 +287,7 @@ impl Replica {
             open: BTreeMap::new(),
             records: VecDeque::new(),
             records_base: 0,
+            index: RedoIndex::new(None),
             xid_thread: HashMap::new(),
             xid_start: HashMap::new(),
             xid_pdb: HashMap::new(),
@@ -242,7 +308,73 @@ impl Replica {
             lgwr: super::lgwr::LogWriters::new(threads),
             commits_since_prune: 0,
             commit_ts: 0,
+            unloaded: None,
         }
+    }
+
+    pub(super) fn commits_since_prune(&self) -> u64 {
+        self.commits_since_prune
+    }
+
+    pub(super) fn commit_ts(&self) -> i64 {
+        self.commit_ts
+    }
+
+    /// State restored from a checkpoint taken before record `next_record`.
+    pub(super) fn restore_counters(&mut self, commits: u64, commit_ts: i64, next_record: u64) {
+        self.commits_since_prune = commits;
+        self.commit_ts = commit_ts;
+        self.records.clear();
+        self.records_base = next_record;
+    }
+
+    /// The tables' rows are in a checkpoint file, read on first use.
+    pub(super) fn rows_on_disk(&mut self, disk: super::checkpoint::RowsOnDisk) {
+        self.unloaded = Some(Unloaded {
+            disk,
+            pending: Vec::new(),
+        });
+    }
+
+    /// Changes waiting for the rows to be read: past [`PENDING_LIMIT`] the owner reads them
+    /// (a reader that never reads rows, such as a capture that only streams, would otherwise
+    /// keep every change since the checkpoint, unpruned).
+    pub fn pending_changes(&self) -> usize {
+        self.unloaded.as_ref().map_or(0, |u| u.pending.len())
+    }
+
+    /// Whether every table's rows are in memory.
+    pub fn rows_loaded(&self) -> bool {
+        self.unloaded.is_none()
+    }
+
+    /// Read the rows a checkpoint left on disk, and apply the changes committed since.
+    pub fn load_rows(&mut self) -> Result<()> {
+        let Some(u) = self.unloaded.take() else {
+            return Ok(());
+        };
+        for (i, t) in self.tables.iter_mut().enumerate() {
+            t.rows = match u.disk.read(i) {
+                Ok(rows) => rows,
+                Err(e) => {
+                    self.unloaded = Some(u);
+                    return Err(e);
+                }
+            };
+            // Rebuilt below, once the changes since are in.
+            t.key_index = None;
+        }
+        for p in u.pending {
+            match p {
+                Pending::Commit(change, scn) => self.commit_rows(&change, scn),
+                Pending::AddColumn(t) => self.tables[t].reshape_rows(None),
+                Pending::DropColumn(t, i) => self.tables[t].reshape_rows(Some(i)),
+            }
+        }
+        for t in &mut self.tables {
+            t.key_index = KeyIndex::for_table(&t.def.primary_key, &t.columns, &t.rows);
+        }
+        Ok(())
     }
 
     /// Number of the next record to be applied.
@@ -250,9 +382,10 @@ impl Replica {
         self.records_base + self.records.len() as u64
     }
 
-    pub fn record(&self, n: u64) -> Option<&Arc<Redo>> {
-        n.checked_sub(self.records_base)
-            .and_then(|i| self.records.get(i as usize))
+    /// Replay the redo file at `path`: records older than the cache are read back from it.
+    pub fn backed_by(mut self, path: std::path::PathBuf) -> Replica {
+        self.index = RedoIndex::new(Some(path));
+        self
     }
 
     /// CREATE TABLE: a new, empty table from its schema entry, with data object ids after
@@ -274,6 +407,7 @@ impl Replica {
                 ),
             ));
         }
+        let spec_json = spec.clone();
         let spec: super::schema::TableSpec = serde_json::from_value(spec.clone())
             .map_err(|e| self.damaged(n, format!("CREATE TABLE: {e}")))?;
         let def = self
@@ -295,24 +429,13 @@ impl Replica {
             .max()
             .map_or(73_000, |m| m + 1);
         let parts = def.partitions.as_ref().map(|p| p.list.len()).unwrap_or(0) as u32;
-        self.tables.push(TableState {
-            columns: def.columns.clone(),
-            // The DDL record's own handling adds (scn, columns).
-            history: Vec::new(),
-            last_ddl_scn: scn,
-            last_change_scn: scn,
-            rows: BTreeMap::new(),
-            key_index: KeyIndex::for_table(&def.primary_key, &def.columns, &BTreeMap::new()),
-            extents: Vec::new(),
-            data_object_id: next_object,
-            partition_objects: (1..=parts).map(|i| next_object + i).collect(),
-            stats: None,
-            changes_since_stats: 0,
-            live_rows: 0,
-            change_commits: Vec::new(),
-            serial_high: 0,
-            def,
-        });
+        // The DDL record's own handling adds (scn, columns) to its history.
+        let mut t = TableState::empty(def, Some(spec_json));
+        t.last_ddl_scn = scn;
+        t.last_change_scn = scn;
+        t.data_object_id = next_object;
+        t.partition_objects = (1..=parts).map(|i| next_object + i).collect();
+        self.tables.push(t);
         Ok(())
     }
 
@@ -344,14 +467,19 @@ impl Replica {
         }
     }
 
-    /// Apply one record read from the redo.
+    /// Apply one record (not read from a file: it stays in memory).
     pub fn apply(&mut self, record: Redo) -> Result<()> {
+        self.apply_at(record, None)
+    }
+
+    /// Apply one record read from the redo file at byte `offset`.
+    pub fn apply_at(&mut self, record: Redo, offset: Option<u64>) -> Result<()> {
         let n = self.next_record();
+        let record = Arc::new(record);
         self.current_scn = self.current_scn.max(record.scn());
+        self.index.note(n, record.scn(), offset);
         if let Some(ts) = record.ts() {
-            if self.scn_times.last().map(|l| l.0) != Some(record.scn()) {
-                self.scn_times.push((record.scn(), ts));
-            }
+            self.note_time(record.scn(), ts);
         }
         let table_count = self.tables.len();
         let check_tab = |tab: u32| -> Result<usize> {
@@ -365,7 +493,7 @@ impl Replica {
                 })
             }
         };
-        match &record {
+        match &*record {
             Redo::Begin {
                 scn,
                 xid,
@@ -382,6 +510,7 @@ impl Replica {
                         start_scn: *scn,
                         thread: *thread,
                         changes: Vec::new(),
+                        records: Vec::new(),
                     },
                 );
                 self.xid_thread.insert(*xid, *thread);
@@ -391,7 +520,7 @@ impl Replica {
             | Redo::Update { xid, tab, .. }
             | Redo::Delete { xid, tab, .. } => {
                 let ti = check_tab(*tab)?;
-                match &record {
+                match &*record {
                     Redo::Insert { after, .. } => self.tables[ti].note_serial(after, true),
                     Redo::Update { after, .. } => self.tables[ti].note_serial(after, false),
                     _ => {}
@@ -400,7 +529,10 @@ impl Replica {
                     self.xid_pdb.entry(*xid).or_insert_with(|| pdb.clone());
                 }
                 match self.open.get_mut(xid) {
-                    Some(tx) => tx.changes.push(n),
+                    Some(tx) => {
+                        tx.changes.push(n);
+                        tx.records.push(record.clone());
+                    }
                     None => {
                         return Err(self
                             .damaged(n, format!("change of transaction {xid}, which is not open")))
@@ -413,7 +545,10 @@ impl Replica {
                 }
                 match self.open.get_mut(xid) {
                     // Undone like any change; committing it changes no table.
-                    Some(tx) => tx.changes.push(n),
+                    Some(tx) => {
+                        tx.changes.push(n);
+                        tx.records.push(record.clone());
+                    }
                     None => {
                         return Err(self
                             .damaged(n, format!("change of transaction {xid}, which is not open")))
@@ -425,6 +560,7 @@ impl Replica {
                     Some(tx) => match tx.changes.iter().rposition(|c| c == of) {
                         Some(i) => {
                             tx.changes.remove(i);
+                            tx.records.remove(i);
                             true
                         }
                         None => false,
@@ -444,12 +580,7 @@ impl Replica {
                     let tx = self.open.remove(xid).ok_or_else(|| {
                         self.damaged(n, format!("commit of {xid}, which is not open"))
                     })?;
-                    for c in tx.changes {
-                        let Some(change) = self.record(c).cloned() else {
-                            return Err(
-                                self.damaged(n, format!("commit refers to missing record {c}"))
-                            );
-                        };
+                    for change in tx.records {
                         self.apply_committed(&change, *scn);
                     }
                 }
@@ -477,43 +608,37 @@ impl Replica {
                 if let Some(pdb) = &self.tables[ti].def.name.pdb {
                     self.xid_pdb.entry(*xid).or_insert_with(|| pdb.clone());
                 }
+                let unloaded = self.unloaded.as_mut();
                 let t = &mut self.tables[ti];
-                match change {
+                let reshape = match change {
                     DdlChange::AddColumn { column } => {
                         t.columns.push(column.clone());
-                        for versions in t.rows.values_mut() {
-                            for v in versions.iter_mut() {
-                                if let Some(row) = &v.row {
-                                    let mut r = row.to_vec();
-                                    r.push(Value::Null);
-                                    v.row = Some(r.into());
-                                }
-                            }
-                        }
+                        Some(None)
                     }
                     DdlChange::DropColumn { name } => {
                         let Some(i) = t.columns.iter().position(|c| &c.name == name) else {
                             return Err(self.damaged(n, format!("drop of unknown column {name}")));
                         };
                         t.columns.remove(i);
-                        for versions in t.rows.values_mut() {
-                            for v in versions.iter_mut() {
-                                if let Some(row) = &v.row {
-                                    let mut r = row.to_vec();
-                                    if i < r.len() {
-                                        r.remove(i);
-                                    }
-                                    v.row = Some(r.into());
-                                }
-                            }
-                        }
+                        Some(Some(i))
                     }
                     // Created above with its columns.
-                    DdlChange::CreateTable { .. } => {}
-                }
+                    DdlChange::CreateTable { .. } => None,
+                };
                 t.last_ddl_scn = *scn;
                 t.history.push((*scn, t.columns.clone()));
-                t.key_index = KeyIndex::for_table(&t.def.primary_key, &t.columns, &t.rows);
+                match unloaded {
+                    Some(u) => u.pending.extend(reshape.map(|d| match d {
+                        None => Pending::AddColumn(ti),
+                        Some(i) => Pending::DropColumn(ti, i),
+                    })),
+                    None => {
+                        if let Some(d) = reshape {
+                            t.reshape_rows(d);
+                        }
+                        t.key_index = KeyIndex::for_table(&t.def.primary_key, &t.columns, &t.rows);
+                    }
+                }
             }
             Redo::Extent { tab, part, ext, .. } => {
                 let i = check_tab(*tab)?;
@@ -556,19 +681,60 @@ impl Replica {
             }
         }
         self.lgwr.record(n, &record, &self.xid_thread);
-        self.records.push_back(Arc::new(record));
+        self.records.push_back(record);
+        // Older records are read back from the file when mined.
+        while self.records.len() > super::redo_index::CACHE && self.index.can_evict() {
+            self.records.pop_front();
+            self.records_base += 1;
+        }
         Ok(())
     }
 
-    fn apply_committed(&mut self, change: &Redo, commit_scn: Scn) {
-        let (tab, rid, row, delta) = match change {
+    /// Map `scn` to time `ts`. Of a run of records with one timestamp only the first and the
+    /// last are kept: [`Replica::time_of`] and [`Replica::undo_floor`] answer the same, and a
+    /// bulk load (thousands of records a millisecond) keeps two entries a millisecond.
+    fn note_time(&mut self, scn: Scn, ts: i64) {
+        let len = self.scn_times.len();
+        match self.scn_times.last() {
+            Some(&(s, _)) if s == scn => {}
+            Some(&(_, t)) if t == ts && len >= 2 && self.scn_times[len - 2].1 == ts => {
+                self.scn_times[len - 1].0 = scn;
+            }
+            _ => self.scn_times.push((scn, ts)),
+        }
+    }
+
+    fn apply_committed(&mut self, change: &Arc<Redo>, commit_scn: Scn) {
+        let (tab, delta) = match &**change {
+            Redo::Insert { tab, .. } => (*tab, 1i64),
+            Redo::Update { tab, .. } => (*tab, 0),
+            Redo::Delete { tab, .. } => (*tab, -1),
+            _ => return,
+        };
+        let commit_ts = self.commit_ts;
+        let t = &mut self.tables[tab as usize];
+        t.live_rows = (t.live_rows as i64 + delta).max(0) as u64;
+        t.last_change_scn = t.last_change_scn.max(commit_scn);
+        if t.change_commits.last().map(|c| c.0) != Some(commit_scn) {
+            t.change_commits.push((commit_scn, commit_ts));
+        }
+        t.changes_since_stats += 1;
+        match &mut self.unloaded {
+            Some(u) => u.pending.push(Pending::Commit(change.clone(), commit_scn)),
+            None => self.commit_rows(change, commit_scn),
+        }
+    }
+
+    /// A committed change's new version of its row.
+    fn commit_rows(&mut self, change: &Redo, commit_scn: Scn) {
+        let (tab, rid, row) = match change {
             Redo::Insert {
                 tab, rid, after, ..
-            } => (*tab, rid, Some(after), 1i64),
-            Redo::Update {
+            }
+            | Redo::Update {
                 tab, rid, after, ..
-            } => (*tab, rid, Some(after), 0),
-            Redo::Delete { tab, rid, .. } => (*tab, rid, None, -1),
+            } => (*tab, rid, Some(after)),
+            Redo::Delete { tab, rid, .. } => (*tab, rid, None),
             _ => return,
         };
         let Ok(rid) = RowId::decode(rid) else { return };
@@ -591,12 +757,6 @@ impl Replica {
             }
             _ => versions.push(version),
         }
-        t.live_rows = (t.live_rows as i64 + delta).max(0) as u64;
-        t.last_change_scn = t.last_change_scn.max(commit_scn);
-        if t.change_commits.last().map(|c| c.0) != Some(commit_scn) {
-            t.change_commits.push((commit_scn, self.commit_ts));
-        }
-        t.changes_since_stats += 1;
     }
 
     /// Milliseconds timestamp of `scn` (of the newest record at or below it).
@@ -616,132 +776,6 @@ impl Replica {
         }
     }
 
-    /// The checks Oracle makes before any `AS OF SCN` read of a table.
-    fn flashback_table(
-        &self,
-        table: &crate::names::TableName,
-        scn: Scn,
-        now_ms: i64,
-    ) -> Result<&TableState> {
-        let t = self.table(table)?;
-        if scn > self.current_scn {
-            return Err(CdcError::InvalidScn {
-                scn,
-                reason: format!("after the current SCN {}", self.current_scn),
-            });
-        }
-        if scn < self.schema.database.start_scn {
-            return Err(CdcError::InvalidScn {
-                scn,
-                reason: format!(
-                    "before the database's oldest flashback SCN {}",
-                    self.schema.database.start_scn
-                ),
-            });
-        }
-        if scn < t.last_ddl_scn {
-            return Err(CdcError::TableDefinitionChanged {
-                table: table.to_string(),
-                scn,
-                ddl_scn: Some(t.last_ddl_scn),
-            });
-        }
-        // Reading at an old SCN needs the undo of every later change to the table; undo of
-        // changes committed longer ago than UNDO_RETENTION may be overwritten (and here is).
-        if self.undo_expired(t, scn, now_ms) {
-            return Err(CdcError::SnapshotTooOld {
-                table: table.to_string(),
-                scn,
-            });
-        }
-        Ok(t)
-    }
-
-    /// The sorted keys of the rows visible at `scn` with key >= `lower`.
-    fn sorted_keys<'a>(
-        &'a self,
-        table: &crate::names::TableName,
-        key_columns: &[String],
-        scn: Scn,
-        lower: Option<&[Value]>,
-        now_ms: i64,
-    ) -> Result<Box<dyn Iterator<Item = Vec<Value>> + 'a>> {
-        let t = self.flashback_table(table, scn, now_ms)?;
-        if let Some(ix) = t.key_index.as_ref() {
-            if ix.serves(&t.def.primary_key, key_columns) {
-                let keys = ix.visible(&t.rows, scn, lower, None);
-                return Ok(Box::new(keys.map(|(_, _, key)| key.to_vec())));
-            }
-        }
-        let idx: Vec<usize> = key_columns
-            .iter()
-            .map(|c| {
-                t.columns.iter().position(|x| &x.name == c).ok_or_else(|| {
-                    CdcError::Database(format!("ORA-00904: \"{c}\": invalid identifier"))
-                })
-            })
-            .collect::<Result<_>>()?;
-        let mut keys: Vec<Vec<Value>> = t
-            .rows
-            .values()
-            .filter_map(|v| visible_version(v, scn))
-            .map(|row| idx.iter().map(|&i| row[i].clone()).collect::<Vec<_>>())
-            .filter(|k| lower.is_none_or(|l| !compare_keys(k, l).is_lt()))
-            .collect();
-        keys.sort_by(|a, b| compare_keys(a, b));
-        Ok(Box::new(keys.into_iter()))
-    }
-
-    /// MIN and MAX of a one-column key as of `scn`.
-    pub fn key_range(
-        &self,
-        table: &crate::names::TableName,
-        column: &str,
-        scn: Scn,
-        now_ms: i64,
-    ) -> Result<Option<(Value, Value)>> {
-        let t = self.flashback_table(table, scn, now_ms)?;
-        let column = [column.to_string()];
-        if let Some(ix) = t.key_index.as_ref() {
-            if ix.serves(&t.def.primary_key, &column) {
-                let first = |(_, _, k): (_, _, &[Value])| (!k[0].is_null()).then(|| k[0].clone());
-                let min = ix.visible(&t.rows, scn, None, None).find_map(first);
-                let max = ix.visible(&t.rows, scn, None, None).rev().find_map(first);
-                return Ok(min.zip(max));
-            }
-        }
-        let keys: Vec<Vec<Value>> = self
-            .sorted_keys(table, &column, scn, None, now_ms)?
-            .collect();
-        let non_null: Vec<&Value> = keys
-            .iter()
-            .map(|k| &k[0])
-            .filter(|v| !v.is_null())
-            .collect();
-        Ok(match (non_null.first(), non_null.last()) {
-            (Some(a), Some(b)) => Some(((*a).clone(), (*b).clone())),
-            _ => None,
-        })
-    }
-
-    /// Index boundary probes (see [`crate::source::Session::key_boundaries`]).
-    pub fn key_boundaries(&self, q: &BoundaryQuery, now_ms: i64) -> Result<Vec<Vec<Value>>> {
-        let keys = self.sorted_keys(&q.table, &q.key_columns, q.scn, q.lower.as_deref(), now_ms)?;
-        let step = q.step.max(1) as usize;
-        Ok(keys
-            .skip(step)
-            .step_by(step)
-            .take(q.count as usize)
-            .collect())
-    }
-
-    /// Whether a read of `t` at `scn` needs undo older than the retention.
-    pub fn undo_expired(&self, t: &TableState, scn: Scn, now_ms: i64) -> bool {
-        let limit = now_ms - (self.schema.database.undo_retention as i64) * 1000;
-        let i = t.change_commits.partition_point(|(_, ts)| *ts < limit);
-        i > 0 && t.change_commits[i - 1].0 > scn
-    }
-
     /// Drop versions and records nobody can read any more. Called now and then by the owner.
     pub fn prune(&mut self, now_ms: i64) {
         if self.commits_since_prune < 5_000 {
@@ -754,6 +788,10 @@ impl Replica {
             let expired = t.change_commits.partition_point(|(_, ts)| *ts < limit);
             if expired > 1 {
                 t.change_commits.drain(..expired - 1);
+            }
+            if self.unloaded.is_some() {
+                // Rows still on disk: pruned once read.
+                continue;
             }
             let (rows, key_index) = (&mut t.rows, &mut t.key_index);
             rows.retain(|rid, versions| {
@@ -785,17 +823,25 @@ impl Replica {
             .map(|l| l.first_record)
             .min()
             .unwrap_or(0);
-        let keep_from = oldest_open.min(oldest_log);
-        while self.records_base < keep_from && !self.records.is_empty() {
-            self.records.pop_front();
-            self.records_base += 1;
+        let keep_from = oldest_open.min(oldest_log).min(self.next_record());
+        if keep_from > self.index.first {
+            let scn = match self.record(keep_from) {
+                Ok(Some(r)) => Some(r.scn()),
+                Ok(None) => Some(self.current_scn),
+                // Unreadable now: keep what is retained; the next prune tries again.
+                Err(_) => None,
+            };
+            if let Some(scn) = scn {
+                self.index.prune(keep_from, scn);
+                while self.records_base < keep_from && !self.records.is_empty() {
+                    self.records.pop_front();
+                    self.records_base += 1;
+                }
+                self.records_base = self.records_base.max(keep_from);
+            }
         }
         // Transactions whose records are all gone need no bookkeeping any more.
-        let first_kept = self
-            .records
-            .front()
-            .map(|r| r.scn())
-            .unwrap_or(self.current_scn);
+        let first_kept = self.first_kept_scn();
         let open = &self.open;
         let starts = &self.xid_start;
         let keep =
@@ -848,96 +894,5 @@ impl Replica {
             undo_retention_secs: d.undo_retention,
             undo_guarantee: d.undo_guarantee,
         }
-    }
-
-    /// A flashback read: the checks Oracle makes, then the rows as committed at `q.scn`.
-    pub fn read_as_of(&self, q: &FlashbackQuery, now_ms: i64) -> Result<Vec<FetchedRow>> {
-        let t = self.flashback_table(&q.table, q.scn, now_ms)?;
-        let col_index = |name: &str| -> Result<usize> {
-            t.columns
-                .iter()
-                .position(|c| c.name == name)
-                .ok_or_else(|| {
-                    CdcError::Database(format!("ORA-00904: \"{name}\": invalid identifier"))
-                })
-        };
-        let select: Vec<usize> = q
-            .columns
-            .iter()
-            .map(|c| col_index(c))
-            .collect::<Result<_>>()?;
-        let key: Vec<usize> = q
-            .key_columns
-            .iter()
-            .map(|c| col_index(c))
-            .collect::<Result<_>>()?;
-        let iot = t.def.organization == Organization::IndexOrganized;
-        let filter = match &q.filter {
-            Some(text) => Some(super::condition::compile(text, &t.columns)?),
-            None => None,
-        };
-        // Reads by the primary key walk the key index over the range only, already in order.
-        let (rows_in, ordered) = super::key_index::rows_to_read(t, q, iot)?;
-        // A scan in ROWID order fails on the first row the condition cannot evaluate; an
-        // ordered read reports the same one: the failing row with the lowest ROWID.
-        let mut failed: Option<(RowId, CdcError)> = None;
-        let mut rows: Vec<FetchedRow> = Vec::new();
-        // Each row's key, to sort by, when the rows do not come in key order.
-        let mut keys: Vec<Vec<Value>> = Vec::new();
-        for (rid, row) in rows_in {
-            // In key order already: no key to compare or sort by.
-            let key_values: Vec<Value> = match ordered {
-                true => Vec::new(),
-                false => key.iter().map(|&i| row[i].clone()).collect(),
-            };
-            if let (ChunkRange::Key { lower, upper }, false) = (&q.range, ordered) {
-                if let Some(l) = lower {
-                    if compare_keys(&key_values, l).is_lt() {
-                        continue;
-                    }
-                }
-                if let Some(u) = upper {
-                    if !compare_keys(&key_values, u).is_lt() {
-                        continue;
-                    }
-                }
-            }
-            // Oracle runs `WHERE <range> AND (<condition>)`: rows outside the chunk never reach
-            // the condition, so they cannot raise its conversion errors.
-            if let Some(f) = &filter {
-                match f.try_matches(row) {
-                    Ok(true) => {}
-                    Ok(false) => continue,
-                    Err(e) if ordered => {
-                        if failed.as_ref().is_none_or(|(r, _)| rid < *r) {
-                            failed = Some((rid, e));
-                        }
-                        continue;
-                    }
-                    Err(e) => return Err(e),
-                }
-            }
-            let rowid = if iot {
-                super::key_index::logical_rowid(&key_values, row, &t.def.primary_key, &t.columns)
-            } else {
-                rid.encode()
-            };
-            rows.push(FetchedRow {
-                rowid,
-                values: select.iter().map(|&i| row[i].clone()).collect(),
-            });
-            if !ordered {
-                keys.push(key_values);
-            }
-        }
-        if let Some((_, e)) = failed {
-            return Err(e);
-        }
-        if !key.is_empty() && !ordered {
-            let mut keyed: Vec<(Vec<Value>, FetchedRow)> = keys.into_iter().zip(rows).collect();
-            keyed.sort_by(|a, b| compare_keys(&a.0, &b.0));
-            rows = keyed.into_iter().map(|(_, r)| r).collect();
-        }
-        Ok(rows)
     }
 }

@@ -86,7 +86,7 @@ pub(super) fn emp_row(id: i64, name: &str) -> Vec<Value> {
     ]
 }
 
-fn read(s: &mut dyn Session, table: &str, scn: Scn) -> Result<Vec<FetchedRow>> {
+pub(super) fn read(s: &mut dyn Session, table: &str, scn: Scn) -> Result<Vec<FetchedRow>> {
     let table: TableName = table.parse().unwrap();
     let info = s.tables()?.into_iter().find(|t| t.name == table).unwrap();
     let q = FlashbackQuery {

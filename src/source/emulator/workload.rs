@@ -390,6 +390,7 @@ impl<'a> Workload<'a> {
             self.end_long(l.xid)?;
         }
         self.w.flush()?;
+        self.w.checkpoint_if_due()?;
         self.s.last_scn = self.w.replica().current_scn;
         Ok(self.s)
     }

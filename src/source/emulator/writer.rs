@@ -43,6 +43,10 @@ struct TxState {
     changes: Vec<u64>,
     /// Rows it changed: (table, rowid) → its current image (None: deleted by it).
     overlay: HashMap<(usize, RowId), Option<Vec<Value>>>,
+    /// Fingerprints of the keys of every image it ever put in `overlay` (a superset of those
+    /// there now): a key not among them is in none of its images, so the unique-key check
+    /// need not scan them (see [`Writer::note_keys`]).
+    keys_seen: std::collections::HashSet<u64>,
 }
 
 /// A savepoint: the number of changes made before it.
@@ -53,6 +57,8 @@ pub struct Writer {
     dir: PathBuf,
     replica: Replica,
     redo: RedoWriter,
+    /// Redo offset of the last checkpoint (0: none).
+    checkpoint_at: u64,
     _lock: File,
     clock: Arc<dyn Clock>,
     next_scn: Scn,
@@ -112,9 +118,18 @@ impl Writer {
         let start = schema.database.start_scn;
         // The writer cuts a torn record before anyone reads it.
         let redo = RedoWriter::open(dir, durable)?;
-        let mut replica = Replica::new(schema, defs);
-        let mut tail = RedoTail::new(dir);
-        tail.read_new(|r| replica.apply(r))?;
+        let redo_path = dir.join(super::redo::REDO_FILE);
+        let fresh = || Replica::new(schema.clone(), defs.clone()).backed_by(redo_path.clone());
+        let (mut replica, mut tail, checkpoint_at) = match super::checkpoint::open(dir, fresh) {
+            (r, Some((offset, line))) => {
+                let last = r.current_scn;
+                (r, RedoTail::starting_at(dir, offset, line, last), offset)
+            }
+            (r, None) => (r, RedoTail::new(dir), 0),
+        };
+        // The writer checks keys and picks rows: it works on every row.
+        replica.load_rows()?;
+        tail.read_new_at(|r, at| replica.apply_at(r, Some(at)))?;
         // The schema's tables and those CREATE TABLE made since.
         let table_count = replica.tables.len();
         let mut w = Writer {
@@ -130,6 +145,7 @@ impl Writer {
             serials: vec![0; table_count],
             batching: false,
             redo,
+            checkpoint_at,
             _lock: lock,
             clock,
             replica,
@@ -205,6 +221,7 @@ impl Writer {
                 TxState {
                     changes,
                     overlay: HashMap::new(),
+                    keys_seen: Default::default(),
                 },
             );
             self.rollback(xid)?;
@@ -233,8 +250,9 @@ impl Writer {
     /// Append a record and apply it to our replica (the file is the source of truth).
     fn write(&mut self, record: Redo, thread: u32) -> Result<u64> {
         let n = self.replica.next_record();
+        let at = self.redo.position();
         self.redo.append(&record)?;
-        self.replica.apply(record)?;
+        self.replica.apply_at(record, Some(at))?;
         let t = (thread as usize)
             .saturating_sub(1)
             .min(self.log_fill.len() - 1);
@@ -248,8 +266,9 @@ impl Writer {
                 thread: t as u32 + 1,
                 ts,
             };
+            let at = self.redo.position();
             self.redo.append(&sw)?;
-            self.replica.apply(sw)?;
+            self.replica.apply_at(sw, Some(at))?;
         }
         if !self.batching {
             self.redo.publish()?;
@@ -471,6 +490,7 @@ impl Writer {
             },
             self.thread_of(xid),
         )?;
+        self.note_keys(xid, table, &row)?;
         let tx = self.tx(xid)?;
         tx.changes.push(n);
         tx.overlay.insert((table, rid), Some(row.clone()));
@@ -606,6 +626,7 @@ impl Writer {
             },
             self.thread_of(xid),
         )?;
+        self.note_keys(xid, table, &after)?;
         let tx = self.tx(xid)?;
         tx.changes.push(n);
         tx.overlay.insert((table, rid), Some(after.clone()));
@@ -712,7 +733,7 @@ impl Writer {
         let changes = self.tx(xid)?.changes.clone();
         let mut overlay = HashMap::new();
         for n in changes {
-            let Some(rec) = self.replica.record(n).cloned() else {
+            let Some(rec) = self.replica.record(n)? else {
                 continue;
             };
             match &*rec {
@@ -932,10 +953,11 @@ impl Writer {
         let scn = self.scn();
         let ts = self.now();
         let n = self.replica.next_record();
+        let at = self.redo.position();
         self.redo
             .append(&Redo::DictionaryBuild { scn, thread: 1, ts })?;
         self.replica
-            .apply(Redo::DictionaryBuild { scn, thread: 1, ts })?;
+            .apply_at(Redo::DictionaryBuild { scn, thread: 1, ts }, Some(at))?;
         let sequence = self.replica.sequence_of(1, n);
         self.log_fill[0] = 0;
         let sw = Redo::LogSwitch {
@@ -943,11 +965,32 @@ impl Writer {
             thread: 1,
             ts,
         };
+        let at = self.redo.position();
         self.redo.append(&sw)?;
-        self.replica.apply(sw)?;
+        self.replica.apply_at(sw, Some(at))?;
         self.redo.publish()?;
         self.redo.flush()?;
         Ok((scn, sequence))
+    }
+
+    /// Write a checkpoint of the database as of the redo written so far (see
+    /// [`super::checkpoint`]): the redo is flushed and synced first, so the checkpoint never
+    /// stands past what a crash keeps.
+    pub fn checkpoint(&mut self) -> Result<()> {
+        self.redo.publish()?;
+        self.redo.sync()?;
+        super::checkpoint::write(&self.dir, &self.replica, self.redo.position())?;
+        self.checkpoint_at = self.redo.position();
+        Ok(())
+    }
+
+    /// A checkpoint once the redo after the last one is long enough to slow opening down
+    /// ([`CHECKPOINT_AFTER_BYTES`]); at the end of a workload run.
+    pub fn checkpoint_if_due(&mut self) -> Result<()> {
+        if self.redo.position().saturating_sub(self.checkpoint_at) >= CHECKPOINT_AFTER_BYTES {
+            self.checkpoint()?;
+        }
+        Ok(())
     }
 
     /// Bulk loading: hand records to the file at commit only (`emulator init`).
@@ -973,6 +1016,10 @@ impl Writer {
 }
 
 /// Take the directory's writer lock (one writer at a time, like one instance).
+/// Redo bytes after a checkpoint that make the next one due (about 250k rows of redo: a
+/// second of replay).
+pub const CHECKPOINT_AFTER_BYTES: u64 = 64 << 20;
+
 fn lock_dir(dir: &Path) -> Result<File> {
     crate::state::lock_with_pid(&dir.join(LOCK_FILE))?.map_err(|pid| CdcError::EmulatorBusy {
         path: dir.to_path_buf(),

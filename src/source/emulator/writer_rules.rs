@@ -85,11 +85,15 @@ impl Writer {
                         .is_some_and(|o| o == *k || compare(o, k) == Ordering::Equal)
                 })
             };
-            // Rows some open transaction wrote: their image there is the one that counts.
+            // Rows some open transaction wrote: their image there is the one that counts. Only
+            // a transaction that ever wrote an equal key can hold one (scanning every image of
+            // every open transaction made a bulk load quadratic in its transaction size).
+            let fingerprint = key_fingerprint(table, &c.name, &key);
             let mut conflict = self.txs.values().any(|tx| {
-                tx.overlay.iter().any(|((tb, r), img)| {
-                    *tb == table && Some(*r) != rid && img.as_deref().is_some_and(same)
-                })
+                tx.keys_seen.contains(&fingerprint)
+                    && tx.overlay.iter().any(|((tb, r), img)| {
+                        *tb == table && Some(*r) != rid && img.as_deref().is_some_and(same)
+                    })
             });
             if !conflict {
                 let open = |r: &RowId| {
@@ -117,5 +121,108 @@ impl Writer {
             }
         }
         Ok(())
+    }
+
+    /// Remember the key fingerprints of an image `xid` puts in its overlay.
+    pub(super) fn note_keys(&mut self, xid: super::Xid, table: usize, row: &[Value]) -> Result<()> {
+        let t = &self.replica.tables[table];
+        let (pk, uks) = t.def.constraints();
+        let mut prints = Vec::new();
+        for c in pk.iter().chain(uks.iter()) {
+            let Some(key) = c
+                .columns
+                .iter()
+                .map(|k| {
+                    t.columns
+                        .iter()
+                        .position(|col| &col.name == k)
+                        .and_then(|p| row.get(p))
+                })
+                .collect::<Option<Vec<&Value>>>()
+            else {
+                continue;
+            };
+            prints.push(key_fingerprint(table, &c.name, &key));
+        }
+        self.tx(xid)?.keys_seen.extend(prints);
+        Ok(())
+    }
+}
+
+/// A hash of a key such that keys the unique check finds equal (`==`, or [`compare`] equal,
+/// also across value kinds by their text) hash the same: numbers and decimal-looking text by
+/// their value, everything else by its text.
+pub(super) fn key_fingerprint(table: usize, constraint: &str, key: &[&Value]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (table, constraint).hash(&mut h);
+    for v in key {
+        match v {
+            Value::Null => 0u8.hash(&mut h),
+            Value::Number(s) => decimal_parts(s).hash(&mut h),
+            other => {
+                let text = other.to_string();
+                let t = text.trim();
+                let decimal = !t.is_empty()
+                    && t.trim_start_matches(['-', '+'])
+                        .chars()
+                        .all(|c| c.is_ascii_digit() || c == '.');
+                if decimal {
+                    decimal_parts(&text).hash(&mut h)
+                } else {
+                    text.hash(&mut h)
+                }
+            }
+        }
+        0xffu8.hash(&mut h);
+    }
+    h.finish()
+}
+
+/// The value of a decimal text as [`crate::types::compare_decimal`] sees it.
+fn decimal_parts(s: &str) -> (bool, &str, &str) {
+    let s = s.trim();
+    let (neg, d) = match s.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    let (i, f) = d.split_once('.').unwrap_or((d, ""));
+    let i = i.trim_start_matches('0');
+    let f = f.trim_end_matches('0');
+    let zero = i.is_empty() && f.is_empty();
+    (neg && !zero, i, f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_the_unique_check_finds_equal_have_one_fingerprint() {
+        let n = |s: &str| Value::Number(s.into());
+        let t = |s: &str| Value::Text(s.into());
+        let fp = |v: &[Value]| key_fingerprint(0, "PK", &v.iter().collect::<Vec<_>>());
+        for (a, b) in [
+            (vec![n("1")], vec![n("1.0")]),
+            (vec![n("-0")], vec![n("0")]),
+            (vec![n("007.50")], vec![n("7.5")]),
+            (vec![n("5")], vec![t("5")]),
+            (vec![n("1"), t("x")], vec![n("1.00"), t("x")]),
+            (vec![Value::Null, t("x")], vec![Value::Null, t("x")]),
+        ] {
+            assert!(
+                a.iter()
+                    .zip(&b)
+                    .all(|(x, y)| x == y || compare(x, y) == Ordering::Equal),
+                "{a:?} {b:?}"
+            );
+            assert_eq!(fp(&a), fp(&b), "{a:?} {b:?}");
+        }
+        assert_ne!(fp(&[n("1")]), fp(&[n("2")]));
+        assert_ne!(fp(&[t("a")]), fp(&[t("b")]));
+        assert_ne!(
+            key_fingerprint(0, "PK", &[&n("1")]),
+            key_fingerprint(0, "UK", &[&n("1")])
+        );
     }
 }

@@ -1,0 +1,196 @@
+//! Checkpoints: a database opens from its checkpoint and replays only the redo after it, with
+//! the rows read only when something reads rows; what it shows is what a full replay shows.
+
+use super::checkpoint::CHECKPOINT_FILE;
+use super::redo::DdlChange;
+use super::tests::{emp_row, mine, read, Db, EMP};
+use super::*;
+use crate::source::Session;
+use crate::types::Value;
+
+/// Reads at several SCNs and the whole LogMiner view, as one string to compare.
+fn everything(db: &Db, scns: &[Scn]) -> String {
+    let c = db.connector();
+    let mut s = c.emulator_session().unwrap();
+    let mut out = String::new();
+    for &scn in scns {
+        out += &format!(
+            "{scn}: {:?}\n",
+            read(&mut s, "HR.EMP", scn).map(|r| r.len())
+        );
+        out += &format!("{:?}\n", read(&mut s, "HR.EMP", scn));
+        out += &format!("{:?}\n", read(&mut s, "HR.OTHER", scn));
+    }
+    let start = c.with_replica(|r, _| r.schema.database.start_scn).unwrap();
+    let now = s.current_scn().unwrap();
+    out += &format!("{:?}", mine(&mut s, start, now));
+    out
+}
+
+/// Changes after the checkpoint: inserts, updates, deletes, a DDL, and a transaction left open.
+fn work_after_checkpoint(db: &Db) -> Vec<Scn> {
+    let mut w = db.writer();
+    let mut scns = vec![w.replica().current_scn];
+    let x = w.begin().unwrap();
+    let a = w.insert(x, 0, emp_row(1, "ann")).unwrap();
+    let b = w.insert(x, 0, emp_row(2, "bob")).unwrap();
+    scns.push(w.commit(&[x]).unwrap());
+    db.clock.advance(1000);
+    let x = w.begin().unwrap();
+    w.update(x, 0, a, emp_row(1, "anne")).unwrap();
+    w.delete(x, 0, b).unwrap();
+    scns.push(w.commit(&[x]).unwrap());
+    db.clock.advance(1000);
+    scns.push(
+        w.ddl(
+            0,
+            DdlChange::AddColumn {
+                column: crate::source::model::ColumnInfo {
+                    name: "EXTRA".into(),
+                    ..w.columns(0)[1].clone()
+                },
+            },
+        )
+        .unwrap(),
+    );
+    let x = w.begin().unwrap();
+    let mut row = emp_row(3, "cy");
+    row.push(Value::Text("e".into()));
+    w.insert(x, 0, row).unwrap();
+    scns.push(w.commit(&[x]).unwrap());
+    let open = w.begin().unwrap();
+    let mut row = emp_row(4, "dee");
+    row.push(Value::Null);
+    w.insert(open, 0, row).unwrap();
+    w.flush().unwrap();
+    // The writer goes away with the transaction open (as if killed: no rollback written).
+    drop(w);
+    scns
+}
+
+#[test]
+fn init_leaves_a_checkpoint_whose_rows_are_read_only_when_rows_are_read() {
+    let db = Db::new(EMP);
+    assert!(db.path().join(CHECKPOINT_FILE).is_file());
+    let c = db.connector();
+    let (loaded, rows) = c
+        .with_replica_meta(|r, _| (r.rows_loaded(), r.tables[1].live_rows))
+        .unwrap();
+    assert!(!loaded, "opening read the rows");
+    assert_eq!(rows, 3);
+    let mut s = c.emulator_session().unwrap();
+    let scn = s.current_scn().unwrap();
+    assert_eq!(read(&mut s, "HR.OTHER", scn).unwrap().len(), 3);
+    assert!(c.with_replica_meta(|r, _| r.rows_loaded()).unwrap());
+}
+
+#[test]
+fn a_database_opened_from_its_checkpoint_shows_what_a_full_replay_shows() {
+    let db = Db::new(EMP);
+    let scns = work_after_checkpoint(&db);
+    let from_checkpoint = everything(&db, &scns);
+    // A second checkpoint, taken by a writer that rolled back the open transaction.
+    let mut w = db.writer();
+    w.checkpoint().unwrap();
+    drop(w);
+    let after_second = everything(&db, &scns);
+    std::fs::remove_file(db.path().join(CHECKPOINT_FILE)).unwrap();
+    let replayed = everything(&db, &scns);
+    assert_eq!(after_second, replayed);
+    // Before the rollback the open transaction's insert was not visible either; only the
+    // LogMiner view (its ROLLBACK) differs.
+    assert_eq!(
+        from_checkpoint
+            .lines()
+            .take(scns.len() * 3)
+            .collect::<Vec<_>>(),
+        replayed.lines().take(scns.len() * 3).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn a_checkpoint_that_does_not_match_the_redo_is_ignored() {
+    let db = Db::new(EMP);
+    let scns = work_after_checkpoint(&db);
+    let mut w = db.writer();
+    w.checkpoint().unwrap();
+    drop(w);
+    let want = everything(&db, &scns);
+    let cp = db.path().join(CHECKPOINT_FILE);
+    let good = std::fs::read(&cp).unwrap();
+    // A cut file and garbage are ignored, and the redo replayed.
+    for bad in [good[..good.len() - 1].to_vec(), b"junk".to_vec()] {
+        std::fs::write(&cp, &bad).unwrap();
+        assert_eq!(everything(&db, &scns), want);
+    }
+    // Damaged rows are found when they are read: the read fails rather than lose rows.
+    let mut damaged = good.clone();
+    let n = damaged.len();
+    damaged[n - 3] = 0xff;
+    std::fs::write(&cp, &damaged).unwrap();
+    let e = db.connector().with_replica(|_, _| ()).unwrap_err();
+    assert!(e.to_string().contains(CHECKPOINT_FILE), "{e}");
+    // The redo rewritten before the checkpoint's point (another database in the directory).
+    std::fs::write(&cp, &good).unwrap();
+    let redo = db.path().join(redo::REDO_FILE);
+    let mut text = std::fs::read(&redo).unwrap();
+    let i = text.windows(3).rposition(|w| w == b"dee").unwrap();
+    text[i + 2] = b'a';
+    std::fs::write(&redo, &text).unwrap();
+    let c = db.connector();
+    assert!(
+        c.with_replica_meta(|r, _| r.rows_loaded()).unwrap(),
+        "the checkpoint of other redo was used"
+    );
+}
+
+#[test]
+fn a_reader_keeps_reading_the_checkpoint_it_opened_after_a_newer_one_replaces_it() {
+    let db = Db::new(EMP);
+    // A reader opened from init's checkpoint, its rows not read yet.
+    let reader = db.connector();
+    assert!(!reader.with_replica_meta(|r, _| r.rows_loaded()).unwrap());
+    let scns = work_after_checkpoint(&db);
+    // The writer's new checkpoint replaces the file; a half-written one of a killed writer
+    // stays behind as checkpoint.tmp and changes nothing.
+    let mut w = db.writer();
+    w.checkpoint().unwrap();
+    drop(w);
+    std::fs::write(
+        db.path().join("checkpoint.tmp"),
+        b"oracle-cdc emulator checkpoint 1\n{",
+    )
+    .unwrap();
+    let mut s = reader.emulator_session().unwrap();
+    let mut got = String::new();
+    for &scn in &scns {
+        got += &format!("{:?}\n", read(&mut s, "HR.EMP", scn));
+    }
+    std::fs::remove_file(db.path().join(CHECKPOINT_FILE)).unwrap();
+    let c = db.connector();
+    let mut s = c.emulator_session().unwrap();
+    let mut want = String::new();
+    for &scn in &scns {
+        want += &format!("{:?}\n", read(&mut s, "HR.EMP", scn));
+    }
+    assert_eq!(got, want);
+    assert!(want.contains("anne"));
+}
+
+#[test]
+fn a_reader_that_never_reads_rows_reads_them_once_too_many_changes_wait() {
+    let db = Db::new(EMP);
+    let reader = db.connector();
+    let mut w = db.writer();
+    let x = w.begin().unwrap();
+    for id in 0..store::PENDING_LIMIT as i64 + 1 {
+        w.insert(x, 0, emp_row(100 + id, "p")).unwrap();
+    }
+    w.commit(&[x]).unwrap();
+    w.flush().unwrap();
+    let (loaded, pending) = reader
+        .with_replica_meta(|r, _| (r.rows_loaded(), r.pending_changes()))
+        .unwrap();
+    assert!(loaded, "{pending} changes wait for rows never read");
+    assert_eq!(pending, 0);
+}

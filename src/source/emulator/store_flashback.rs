@@ -1,0 +1,228 @@
+//! Flashback reads of the replica: the checks Oracle makes before an `AS OF SCN` read
+//! (ORA-08181, ORA-01466, ORA-01555) and the reads themselves (rows, key ranges, boundaries).
+
+use super::*;
+
+impl Replica {
+    /// The checks Oracle makes before any `AS OF SCN` read of a table.
+    pub(super) fn flashback_table(
+        &self,
+        table: &crate::names::TableName,
+        scn: Scn,
+        now_ms: i64,
+    ) -> Result<&TableState> {
+        let t = self.table(table)?;
+        if scn > self.current_scn {
+            return Err(CdcError::InvalidScn {
+                scn,
+                reason: format!("after the current SCN {}", self.current_scn),
+            });
+        }
+        if scn < self.schema.database.start_scn {
+            return Err(CdcError::InvalidScn {
+                scn,
+                reason: format!(
+                    "before the database's oldest flashback SCN {}",
+                    self.schema.database.start_scn
+                ),
+            });
+        }
+        if scn < t.last_ddl_scn {
+            return Err(CdcError::TableDefinitionChanged {
+                table: table.to_string(),
+                scn,
+                ddl_scn: Some(t.last_ddl_scn),
+            });
+        }
+        // Reading at an old SCN needs the undo of every later change to the table; undo of
+        // changes committed longer ago than UNDO_RETENTION may be overwritten (and here is).
+        if self.undo_expired(t, scn, now_ms) {
+            return Err(CdcError::SnapshotTooOld {
+                table: table.to_string(),
+                scn,
+            });
+        }
+        Ok(t)
+    }
+
+    /// The sorted keys of the rows visible at `scn` with key >= `lower`.
+    pub(super) fn sorted_keys<'a>(
+        &'a self,
+        table: &crate::names::TableName,
+        key_columns: &[String],
+        scn: Scn,
+        lower: Option<&[Value]>,
+        now_ms: i64,
+    ) -> Result<Box<dyn Iterator<Item = Vec<Value>> + 'a>> {
+        let t = self.flashback_table(table, scn, now_ms)?;
+        if let Some(ix) = t.key_index.as_ref() {
+            if ix.serves(&t.def.primary_key, key_columns) {
+                let keys = ix.visible(&t.rows, scn, lower, None);
+                return Ok(Box::new(keys.map(|(_, _, key)| key.to_vec())));
+            }
+        }
+        let idx: Vec<usize> = key_columns
+            .iter()
+            .map(|c| {
+                t.columns.iter().position(|x| &x.name == c).ok_or_else(|| {
+                    CdcError::Database(format!("ORA-00904: \"{c}\": invalid identifier"))
+                })
+            })
+            .collect::<Result<_>>()?;
+        let mut keys: Vec<Vec<Value>> = t
+            .rows
+            .values()
+            .filter_map(|v| visible_version(v, scn))
+            .map(|row| idx.iter().map(|&i| row[i].clone()).collect::<Vec<_>>())
+            .filter(|k| lower.is_none_or(|l| !compare_keys(k, l).is_lt()))
+            .collect();
+        keys.sort_by(|a, b| compare_keys(a, b));
+        Ok(Box::new(keys.into_iter()))
+    }
+
+    /// MIN and MAX of a one-column key as of `scn`.
+    pub fn key_range(
+        &self,
+        table: &crate::names::TableName,
+        column: &str,
+        scn: Scn,
+        now_ms: i64,
+    ) -> Result<Option<(Value, Value)>> {
+        let t = self.flashback_table(table, scn, now_ms)?;
+        let column = [column.to_string()];
+        if let Some(ix) = t.key_index.as_ref() {
+            if ix.serves(&t.def.primary_key, &column) {
+                let first = |(_, _, k): (_, _, &[Value])| (!k[0].is_null()).then(|| k[0].clone());
+                let min = ix.visible(&t.rows, scn, None, None).find_map(first);
+                let max = ix.visible(&t.rows, scn, None, None).rev().find_map(first);
+                return Ok(min.zip(max));
+            }
+        }
+        let keys: Vec<Vec<Value>> = self
+            .sorted_keys(table, &column, scn, None, now_ms)?
+            .collect();
+        let non_null: Vec<&Value> = keys
+            .iter()
+            .map(|k| &k[0])
+            .filter(|v| !v.is_null())
+            .collect();
+        Ok(match (non_null.first(), non_null.last()) {
+            (Some(a), Some(b)) => Some(((*a).clone(), (*b).clone())),
+            _ => None,
+        })
+    }
+
+    /// Index boundary probes (see [`crate::source::Session::key_boundaries`]).
+    pub fn key_boundaries(&self, q: &BoundaryQuery, now_ms: i64) -> Result<Vec<Vec<Value>>> {
+        let keys = self.sorted_keys(&q.table, &q.key_columns, q.scn, q.lower.as_deref(), now_ms)?;
+        let step = q.step.max(1) as usize;
+        Ok(keys
+            .skip(step)
+            .step_by(step)
+            .take(q.count as usize)
+            .collect())
+    }
+
+    /// Whether a read of `t` at `scn` needs undo older than the retention.
+    pub fn undo_expired(&self, t: &TableState, scn: Scn, now_ms: i64) -> bool {
+        let limit = now_ms - (self.schema.database.undo_retention as i64) * 1000;
+        let i = t.change_commits.partition_point(|(_, ts)| *ts < limit);
+        i > 0 && t.change_commits[i - 1].0 > scn
+    }
+
+    /// A flashback read: the checks Oracle makes, then the rows as committed at `q.scn`.
+    pub fn read_as_of(&self, q: &FlashbackQuery, now_ms: i64) -> Result<Vec<FetchedRow>> {
+        let t = self.flashback_table(&q.table, q.scn, now_ms)?;
+        let col_index = |name: &str| -> Result<usize> {
+            t.columns
+                .iter()
+                .position(|c| c.name == name)
+                .ok_or_else(|| {
+                    CdcError::Database(format!("ORA-00904: \"{name}\": invalid identifier"))
+                })
+        };
+        let select: Vec<usize> = q
+            .columns
+            .iter()
+            .map(|c| col_index(c))
+            .collect::<Result<_>>()?;
+        let key: Vec<usize> = q
+            .key_columns
+            .iter()
+            .map(|c| col_index(c))
+            .collect::<Result<_>>()?;
+        let iot = t.def.organization == Organization::IndexOrganized;
+        let filter = match &q.filter {
+            Some(text) => Some(super::super::condition::compile(text, &t.columns)?),
+            None => None,
+        };
+        // Reads by the primary key walk the key index over the range only, already in order.
+        let (rows_in, ordered) = super::super::key_index::rows_to_read(t, q, iot)?;
+        // A scan in ROWID order fails on the first row the condition cannot evaluate; an
+        // ordered read reports the same one: the failing row with the lowest ROWID.
+        let mut failed: Option<(RowId, CdcError)> = None;
+        let mut rows: Vec<FetchedRow> = Vec::new();
+        // Each row's key, to sort by, when the rows do not come in key order.
+        let mut keys: Vec<Vec<Value>> = Vec::new();
+        for (rid, row) in rows_in {
+            // In key order already: no key to compare or sort by.
+            let key_values: Vec<Value> = match ordered {
+                true => Vec::new(),
+                false => key.iter().map(|&i| row[i].clone()).collect(),
+            };
+            if let (ChunkRange::Key { lower, upper }, false) = (&q.range, ordered) {
+                if let Some(l) = lower {
+                    if compare_keys(&key_values, l).is_lt() {
+                        continue;
+                    }
+                }
+                if let Some(u) = upper {
+                    if !compare_keys(&key_values, u).is_lt() {
+                        continue;
+                    }
+                }
+            }
+            // Oracle runs `WHERE <range> AND (<condition>)`: rows outside the chunk never reach
+            // the condition, so they cannot raise its conversion errors.
+            if let Some(f) = &filter {
+                match f.try_matches(row) {
+                    Ok(true) => {}
+                    Ok(false) => continue,
+                    Err(e) if ordered => {
+                        if failed.as_ref().is_none_or(|(r, _)| rid < *r) {
+                            failed = Some((rid, e));
+                        }
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            let rowid = if iot {
+                super::super::key_index::logical_rowid(
+                    &key_values,
+                    row,
+                    &t.def.primary_key,
+                    &t.columns,
+                )
+            } else {
+                rid.encode()
+            };
+            rows.push(FetchedRow {
+                rowid,
+                values: select.iter().map(|&i| row[i].clone()).collect(),
+            });
+            if !ordered {
+                keys.push(key_values);
+            }
+        }
+        if let Some((_, e)) = failed {
+            return Err(e);
+        }
+        if !key.is_empty() && !ordered {
+            let mut keyed: Vec<(Vec<Value>, FetchedRow)> = keys.into_iter().zip(rows).collect();
+            keyed.sort_by(|a, b| compare_keys(&a.0, &b.0));
+            rows = keyed.into_iter().map(|(_, r)| r).collect();
+        }
+        Ok(rows)
+    }
+}
