@@ -370,10 +370,10 @@ catalog! {
     Cdc8107 = "CDC-8107", Usage, "Signal filter refused by the database",
         "An execute-snapshot signal's filter (additional-conditions, `signal send --filter`) was parsed by the database against its table and refused: a column the table does not have (ORA-00904), a syntax error, or (on the emulator) something it cannot evaluate (ORA-03001). The signal is not sent. Capture checks the filters of every signal (also of the source channel's) the same way before accepting it and rejects it with the reason; a filter that fails only while rows are read fails that signal (`signal-failed`), never capture.",
         "Fix the condition (column names as the table has them: `oracle-cdc doctor --check tables` lists them; quoted names keep their case), then send the signal again.";
-    Cdc8140 = "CDC-8140", Usage, "Signal data-collection pattern is not a regular expression",
+    Cdc8140 = "CDC-8140", Usage, "Signal pattern is not a regular expression",
         "A data-collections entry (or an additional-conditions data-collection) that is not a plain table name is read as a regular expression, as Debezium reads it (Java's Pattern syntax, matched against the whole name), and this one does not compile: an unbalanced group or bracket, a dangling quantifier, or a construct the regular expression engine does not have (look-around, back-references).",
         "Fix the pattern (escape the dots of a name: `SALES\\.ORD.*`), or name the tables one by one (`oracle-cdc plan-chunks` lists them).";
-    Cdc8141 = "CDC-8141", Usage, "Signal data-collection pattern matches no captured table",
+    Cdc8141 = "CDC-8141", Usage, "Signal pattern matches no captured table",
         "A regular expression in a signal's data-collections matches none of the captured tables (Debezium's DATABASE.SCHEMA.TABLE or PDB.SCHEMA.TABLE name, or SCHEMA.TABLE), or an additional-conditions pattern matches none of the signal's tables. Debezium would keep such an entry as a table name and snapshot nothing for it; here the signal is refused, so a typo never passes for a finished snapshot.",
         "Check the pattern against the captured tables (`oracle-cdc plan-chunks` lists them); patterns match the whole name and are case-sensitive (Oracle's names are upper case unless quoted); additional-conditions patterns ignore case.";
     Cdc8142 = "CDC-8142", Usage, "Signal filter SELECT reads another table",
