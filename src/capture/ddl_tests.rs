@@ -136,13 +136,10 @@ fn run(extra: &[&str], drop_old: bool) -> (Vec<String>, Vec<String>) {
     for (_, path) in crate::sink::segments(&out).unwrap() {
         for line in std::fs::read_to_string(path).unwrap().lines() {
             let r: serde_json::Value = serde_json::from_str(line).unwrap();
-            if r["value"]["op"] == "r" {
-                last_chunk = r["value"]["after"]
-                    .as_object()
-                    .unwrap()
-                    .keys()
-                    .cloned()
-                    .collect();
+            // The value is JsonConverter's {"schema","payload"} by default.
+            let v = r["value"].get("payload").unwrap_or(&r["value"]);
+            if v["op"] == "r" {
+                last_chunk = v["after"].as_object().unwrap().keys().cloned().collect();
             }
         }
     }
