@@ -503,8 +503,8 @@ Register-ArgumentCompleter -Native -CommandName 'oracle-cdc' -ScriptBlock {
             break
         }
         'oracle-cdc;signal;send' {
-            [CompletionResult]::new('--tables', '--tables', [CompletionResultType]::ParameterName, 'Tables (PDB.OWNER.TABLE or OWNER.TABLE, comma-separated): what execute-snapshot reads, or what stop-snapshot stops')
-            [CompletionResult]::new('--filter', '--filter', [CompletionResultType]::ParameterName, 'A filter for one table of --tables: TABLE=CONDITION (a SQL condition, as in a WHERE clause); repeat for more tables')
+            [CompletionResult]::new('--tables', '--tables', [CompletionResultType]::ParameterName, 'Tables (PDB.OWNER.TABLE or OWNER.TABLE, comma-separated, or Debezium''s regular expressions such as `SALES\\..*`, matched against the captured tables): what execute-snapshot reads, or what stop-snapshot stops')
+            [CompletionResult]::new('--filter', '--filter', [CompletionResultType]::ParameterName, 'A filter for one table of --tables: TABLE=CONDITION (a SQL condition, as in a WHERE clause; with --type blocking also `SELECT * FROM TABLE WHERE condition`); repeat for more tables')
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'execute-snapshot: incremental (streaming goes on) or blocking (streaming pauses)')
             [CompletionResult]::new('--rows-per-second', '--rows-per-second', [CompletionResultType]::ParameterName, 'set-throttle: rows per second snapshots may read from now on (0: no limit)')
             [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'The signal''s id (default: a fresh one); at most 42 characters of letters, digits, - _ . :')

@@ -477,8 +477,8 @@ set edit:completion:arg-completer[oracle-cdc] = {|@words|
             cand send 'Check a signal and hand it to the running capture'
         }
         &'oracle-cdc;signal;send'= {
-            cand --tables 'Tables (PDB.OWNER.TABLE or OWNER.TABLE, comma-separated): what execute-snapshot reads, or what stop-snapshot stops'
-            cand --filter 'A filter for one table of --tables: TABLE=CONDITION (a SQL condition, as in a WHERE clause); repeat for more tables'
+            cand --tables 'Tables (PDB.OWNER.TABLE or OWNER.TABLE, comma-separated, or Debezium''s regular expressions such as `SALES\\..*`, matched against the captured tables): what execute-snapshot reads, or what stop-snapshot stops'
+            cand --filter 'A filter for one table of --tables: TABLE=CONDITION (a SQL condition, as in a WHERE clause; with --type blocking also `SELECT * FROM TABLE WHERE condition`); repeat for more tables'
             cand --type 'execute-snapshot: incremental (streaming goes on) or blocking (streaming pauses)'
             cand --rows-per-second 'set-throttle: rows per second snapshots may read from now on (0: no limit)'
             cand --id 'The signal''s id (default: a fresh one); at most 42 characters of letters, digits, - _ . :'

@@ -274,8 +274,8 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -f -a "send" -d 'Check a signal and hand it to the running capture'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l tables -d 'Tables (PDB.OWNER.TABLE or OWNER.TABLE, comma-separated): what execute-snapshot reads, or what stop-snapshot stops' -r
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l filter -d 'A filter for one table of --tables: TABLE=CONDITION (a SQL condition, as in a WHERE clause); repeat for more tables' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l tables -d 'Tables (PDB.OWNER.TABLE or OWNER.TABLE, comma-separated, or Debezium\'s regular expressions such as `SALES\\\\..*`, matched against the captured tables): what execute-snapshot reads, or what stop-snapshot stops' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l filter -d 'A filter for one table of --tables: TABLE=CONDITION (a SQL condition, as in a WHERE clause; with --type blocking also `SELECT * FROM TABLE WHERE condition`); repeat for more tables' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l type -d 'execute-snapshot: incremental (streaming goes on) or blocking (streaming pauses)' -r -f -a "incremental\t''
 blocking\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l rows-per-second -d 'set-throttle: rows per second snapshots may read from now on (0: no limit)' -r

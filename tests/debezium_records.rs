@@ -163,6 +163,101 @@ fn transaction_metadata_frames_and_counts_every_transaction() {
     }
 }
 
+fn signal_send(a: &[String], args: &[&str]) -> std::process::Output {
+    let mut send = a.to_vec();
+    send.extend(["signal", "send"].iter().chain(args).map(|s| s.to_string()));
+    std::process::Command::new(assert_cmd::cargo::cargo_bin("oracle-cdc"))
+        .args(&send)
+        .output()
+        .unwrap()
+}
+
+/// Debezium reads `data-collections` as regular expressions and takes a blocking snapshot's
+/// filter as a whole SELECT: a pattern matches the captured tables (both here), the SELECT's
+/// condition narrows the one it names (before: CDC-8101 "not a table name" for the pattern).
+/// A SELECT of another table (CDC-8142), of another shape (CDC-8143) and a pattern that
+/// matches nothing (CDC-8141) are refused by `signal send`.
+#[test]
+fn a_signal_takes_debeziums_patterns_and_a_whole_select_filter() {
+    let e = emulated(SCHEMA);
+    let a = args(&e.db, &e.state, &e.out, &["cdc.snapshot.mode=none"]);
+    capture_to(&a, current_scn(&e.db));
+    let o = signal_send(
+        &a,
+        &[
+            "execute-snapshot",
+            "--tables",
+            r"SHOPDB\.SHOP\..*",
+            "--type",
+            "blocking",
+            "--filter",
+            r"SHOP\.ORD.*=SELECT * FROM SHOPDB.SHOP.ORDERS WHERE ID <= 10",
+            "--id",
+            "dbz-pattern",
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    capture_to(&a, current_scn(&e.db));
+    let recs = records(&e.out);
+    let snap = |topic: &str| {
+        recs.iter()
+            .filter(|r| r["topic"] == topic && payload(&r["value"])["op"] == "r")
+            .map(|r| payload(&r["value"])["after"]["ID"].as_i64().unwrap())
+            .collect::<std::collections::BTreeSet<_>>()
+    };
+    assert_eq!(
+        snap("oracle-cdc.SHOP.ACCOUNTS").len(),
+        60,
+        "the pattern matched ACCOUNTS"
+    );
+    assert_eq!(
+        snap("oracle-cdc.SHOP.ORDERS"),
+        (1..=10).collect(),
+        "the SELECT's condition narrowed ORDERS"
+    );
+    for (args, code) in [
+        (
+            vec![
+                "execute-snapshot",
+                "--tables",
+                "SHOP.ORDERS",
+                "--type",
+                "blocking",
+                "--filter",
+                "SHOP.ORDERS=SELECT * FROM SHOP.ACCOUNTS WHERE ID > 1",
+            ],
+            "CDC-8142",
+        ),
+        (
+            vec![
+                "execute-snapshot",
+                "--tables",
+                "SHOP.ORDERS",
+                "--type",
+                "blocking",
+                "--filter",
+                "SHOP.ORDERS=SELECT ID FROM SHOP.ORDERS WHERE ID > 1",
+            ],
+            "CDC-8143",
+        ),
+        (
+            vec!["execute-snapshot", "--tables", r"NOPE\..*"],
+            "CDC-8141",
+        ),
+        (
+            vec!["execute-snapshot", "--tables", r"SHOP\.(ORD"],
+            "CDC-8140",
+        ),
+    ] {
+        let o = signal_send(&a, &args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            o.status.code() == Some(2) && err.contains(code),
+            "{args:?}: {err}"
+        );
+    }
+}
+
 /// Outside a CDB Debezium names a table `DATABASE.SCHEMA.TABLE`: `signal send` takes that name
 /// (CDC-8102 before: "the database has no table SHOPDB.SHOP.ORDERS"), and capture snapshots
 /// `SHOP.ORDERS`; a first part that is not the database's name is still refused.

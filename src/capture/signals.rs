@@ -4,6 +4,7 @@
 //! a signal nor runs one twice.
 
 use crate::errors::Result;
+use crate::names::TableName;
 use crate::offsets::{Offsets, SignalOutcome, SignalSnapshot, SIGNAL_HISTORY};
 use crate::ops::OpsLog;
 use crate::settings::Settings;
@@ -129,11 +130,24 @@ impl<'a> SignalDesk<'a> {
         self.seen.set(false);
         let pending = self.spool.pending()?;
         let n = pending.len();
+        let captured: Vec<TableName> = decisions
+            .iter()
+            .filter_map(|d| match d {
+                Decision::Capture(c) => Some(c.name().clone()),
+                Decision::Skip { .. } => None,
+            })
+            .filter(|t| self.settings.signal.data_collection.as_ref() != Some(t))
+            .collect();
         for p in pending {
-            let signal = match &p.signal {
-                Ok(s) => &match &self.database {
-                    Some((name, cdb)) => s.resolved(name, *cdb),
-                    None => s.clone(),
+            // Debezium's forms resolved: DATABASE.SCHEMA.TABLE names, patterns matched against
+            // the captured tables (a pattern refused is the signal rejected).
+            let (signal, refused) = match &p.signal {
+                Ok(s) => match s.expanded(
+                    &captured,
+                    self.database.as_ref().map(|(n, c)| (n.as_str(), *c)),
+                ) {
+                    Ok(x) => (x, None),
+                    Err(e) => (s.clone(), Some(e.to_string())),
                 },
                 Err(e) => {
                     self.ops.emit(
@@ -145,8 +159,11 @@ impl<'a> SignalDesk<'a> {
                     continue;
                 }
             };
+            let signal = &signal;
             let outcome = if is_duplicate(signal, offsets) {
                 Applied::Duplicate
+            } else if let Some(why) = refused {
+                Applied::Rejected(why)
             } else if let Some(why) = self.filter_problem(signal)? {
                 Applied::Rejected(why)
             } else {

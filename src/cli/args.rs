@@ -629,13 +629,15 @@ pub struct SignalSendArgs {
     #[arg(value_enum)]
     pub signal: SignalType,
 
-    /// Tables (PDB.OWNER.TABLE or OWNER.TABLE, comma-separated): what execute-snapshot reads, or
-    /// what stop-snapshot stops
+    /// Tables (PDB.OWNER.TABLE or OWNER.TABLE, comma-separated, or Debezium's regular
+    /// expressions such as `SALES\\..*`, matched against the captured tables): what
+    /// execute-snapshot reads, or what stop-snapshot stops
     #[arg(long, value_delimiter = ',', value_name = "TABLES")]
     pub tables: Vec<String>,
 
     /// A filter for one table of --tables: TABLE=CONDITION (a SQL condition, as in a WHERE
-    /// clause); repeat for more tables
+    /// clause; with --type blocking also `SELECT * FROM TABLE WHERE condition`); repeat for more
+    /// tables
     #[arg(long = "filter", value_name = "TABLE=CONDITION")]
     pub filters: Vec<String>,
 

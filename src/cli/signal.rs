@@ -151,11 +151,19 @@ fn build(a: &SignalSendArgs) -> Result<Signal> {
         }
         None => crate::signal::new_id(),
     };
+    // Debezium's regular expressions (`SALES\\..*`) go as they are: capture matches them.
+    let patterns: Vec<String> = a
+        .tables
+        .iter()
+        .map(|t| t.trim())
+        .filter(|t| crate::signal::collections::is_pattern(t))
+        .map(String::from)
+        .collect();
     let tables: Vec<TableName> = a
         .tables
         .iter()
         .map(|t| t.trim())
-        .filter(|t| !t.is_empty())
+        .filter(|t| !t.is_empty() && !crate::signal::collections::is_pattern(t))
         .map(|t| {
             t.parse::<TableName>()
                 .map_err(|e| CdcError::InvalidSignal(format!("--tables: {e}")))
@@ -173,31 +181,35 @@ fn build(a: &SignalSendArgs) -> Result<Signal> {
     }
     let action = match a.signal {
         SignalType::ExecuteSnapshot => {
-            if tables.is_empty() {
+            if tables.is_empty() && patterns.is_empty() {
                 return Err(CdcError::InvalidSignal(
                     "execute-snapshot needs --tables: name the tables to snapshot".into(),
                 ));
             }
-            let mut filters: Vec<(TableName, String)> = Vec::new();
+            let mut filters: Vec<(String, String)> = Vec::new();
             for f in &a.filters {
                 let Some((t, cond)) = f.split_once('=') else {
                     return Err(CdcError::InvalidSignal(format!(
                         "--filter `{f}`: expected TABLE=CONDITION"
                     )));
                 };
-                let table: TableName = t
-                    .trim()
-                    .parse()
-                    .map_err(|e| CdcError::InvalidSignal(format!("--filter `{f}`: {e}")))?;
+                let t = t.trim();
+                let table = if crate::signal::collections::is_pattern(t) {
+                    t.to_string()
+                } else {
+                    t.parse::<TableName>()
+                        .map_err(|e| CdcError::InvalidSignal(format!("--filter `{f}`: {e}")))?
+                        .to_string()
+                };
                 filters.push((table, cond.to_string()));
             }
             let data = serde_json::json!({
-                "data-collections": tables.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+                "data-collections": tables.iter().map(|t| t.to_string()).chain(patterns.iter().cloned()).collect::<Vec<_>>(),
                 "type": match a.snapshot_type {
                     SignalSnapshotType::Incremental => "INCREMENTAL",
                     SignalSnapshotType::Blocking => "BLOCKING",
                 },
-                "additional-conditions": filters.iter().map(|(t, f)| serde_json::json!({"data-collection": t.to_string(), "filter": f})).collect::<Vec<_>>(),
+                "additional-conditions": filters.iter().map(|(t, f)| serde_json::json!({"data-collection": t, "filter": f})).collect::<Vec<_>>(),
             });
             // One parser checks every channel's signals (filters included).
             return Signal::from_json(
@@ -205,7 +217,7 @@ fn build(a: &SignalSendArgs) -> Result<Signal> {
             );
         }
         SignalType::PauseSnapshot => {
-            if !tables.is_empty() {
+            if !tables.is_empty() || !patterns.is_empty() {
                 return Err(CdcError::InvalidSignal(
                     "pause-snapshot pauses the running snapshot; it takes no --tables".into(),
                 ));
@@ -213,7 +225,7 @@ fn build(a: &SignalSendArgs) -> Result<Signal> {
             Action::PauseSnapshot
         }
         SignalType::ResumeSnapshot => {
-            if !tables.is_empty() {
+            if !tables.is_empty() || !patterns.is_empty() {
                 return Err(CdcError::InvalidSignal(
                     "resume-snapshot resumes the paused snapshot; it takes no --tables".into(),
                 ));
@@ -235,24 +247,48 @@ fn build(a: &SignalSendArgs) -> Result<Signal> {
             "--rows-per-second is only for set-throttle".into(),
         ));
     }
-    Ok(Signal { id, action })
+    Ok(Signal {
+        id,
+        action,
+        patterns: crate::signal::Patterns {
+            tables: patterns,
+            conditions: Vec::new(),
+        },
+    })
 }
 
 /// The named tables must be captured per the settings and, when the database answers, exist.
 fn check_tables(signal: &Signal, settings: &Settings) -> Result<()> {
-    if signal.tables().is_empty() {
+    if signal.tables().is_empty() && signal.patterns.is_empty() {
         return Ok(());
     }
     let mut session = crate::source::open(settings).and_then(|c| c.connect());
     // Debezium's `DATABASE.SCHEMA.TABLE` of a non-CDB's table is checked as `SCHEMA.TABLE`
-    // (capture resolves it the same way).
+    // (capture resolves it the same way), and its patterns are matched against the captured
+    // tables (capture matches them again against its own).
     let database = match &mut session {
         Ok(s) => s.database().ok(),
         Err(_) => None,
     };
-    let resolved = match &database {
-        Some(d) => signal.resolved(&d.name, d.cdb),
-        None => signal.clone(),
+    let resolved = match &mut session {
+        Ok(s) if !signal.patterns.is_empty() => {
+            let captured: Vec<crate::names::TableName> = s
+                .tables()?
+                .into_iter()
+                .map(|k| k.name)
+                .filter(|t| {
+                    settings.is_captured(t) && settings.signal.data_collection.as_ref() != Some(t)
+                })
+                .collect();
+            signal.expanded(
+                &captured,
+                database.as_ref().map(|d| (d.name.as_str(), d.cdb)),
+            )?
+        }
+        _ => match &database {
+            Some(d) => signal.resolved(&d.name, d.cdb),
+            None => signal.clone(),
+        },
     };
     let signal = &resolved;
     let tables = signal.tables();

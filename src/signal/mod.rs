@@ -3,7 +3,10 @@
 //! directory under the state directory) or the source channel (rows of a signal table, read from
 //! the change stream).
 
+pub mod collections;
 pub mod spool;
+
+pub use collections::Patterns;
 
 use crate::errors::{shown, CdcError, Result};
 use crate::names::TableName;
@@ -77,6 +80,9 @@ pub enum Action {
 pub struct Signal {
     pub id: String,
     pub action: Action,
+    /// Entries given as regular expressions, until [`Signal::expanded`] matches them against
+    /// the captured tables.
+    pub patterns: Patterns,
 }
 
 fn bad(what: &str, why: impl std::fmt::Display) -> CdcError {
@@ -172,6 +178,7 @@ impl Signal {
                 ))
             }
         };
+        let patterns = std::cell::RefCell::new(Patterns::default());
         let tables = |required: bool| -> Result<Vec<TableName>> {
             let list = match data.get("data-collections") {
                 None | Some(Json::Null) if !required => return Ok(Vec::new()),
@@ -200,6 +207,14 @@ impl Signal {
             }
             let mut out: Vec<TableName> = Vec::new();
             for t in list {
+                // Debezium reads an entry as a regular expression: kept for `expanded`.
+                if let Some(p) = t.as_str().filter(|p| collections::is_pattern(p)) {
+                    let mut ps = patterns.borrow_mut();
+                    if !ps.tables.iter().any(|q| q == p) {
+                        ps.tables.push(p.to_string());
+                    }
+                    continue;
+                }
                 let name = table_name("data.data-collections", t)?;
                 if !out.contains(&name) {
                     out.push(name);
@@ -222,7 +237,7 @@ impl Signal {
                         ))
                     }
                 };
-                let filters = conditions(&data, &tables)?;
+                let filters = conditions(&data, &tables, kind, &mut patterns.borrow_mut())?;
                 Action::ExecuteSnapshot {
                     tables,
                     kind,
@@ -279,11 +294,20 @@ impl Signal {
         Ok(Signal {
             id: id.to_string(),
             action,
+            patterns: patterns.into_inner(),
         })
     }
 
     /// The signal in Debezium's shape (what the file channel stores).
     pub fn to_json(&self) -> Json {
+        // Names first, then the patterns not yet expanded (as they came).
+        let collections = |tables: &[TableName]| -> Vec<String> {
+            tables
+                .iter()
+                .map(|t| t.to_string())
+                .chain(self.patterns.tables.iter().cloned())
+                .collect()
+        };
         let data = match &self.action {
             Action::ExecuteSnapshot {
                 tables,
@@ -291,19 +315,25 @@ impl Signal {
                 filters,
             } => {
                 let mut d = json!({
-                    "data-collections": tables.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+                    "data-collections": collections(tables),
                     "type": kind.as_str().to_ascii_uppercase(),
                 });
-                if !filters.is_empty() {
+                if !filters.is_empty() || !self.patterns.conditions.is_empty() {
                     d["additional-conditions"] = filters
                         .iter()
                         .map(|(t, f)| json!({"data-collection": t.to_string(), "filter": f}))
+                        .chain(
+                            self.patterns
+                                .conditions
+                                .iter()
+                                .map(|(t, f)| json!({"data-collection": t, "filter": f})),
+                        )
                         .collect();
                 }
                 d
             }
-            Action::StopSnapshot { tables } if !tables.is_empty() => json!({
-                "data-collections": tables.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+            Action::StopSnapshot { tables } if !collections(tables).is_empty() => json!({
+                "data-collections": collections(tables),
                 "type": "INCREMENTAL",
             }),
             Action::SetThrottle {
@@ -311,8 +341,8 @@ impl Signal {
                 tables,
             } => {
                 let mut d = json!({"max-rows-per-second": rows_per_second});
-                if !tables.is_empty() {
-                    d["data-collections"] = tables.iter().map(|t| t.to_string()).collect();
+                if !collections(tables).is_empty() {
+                    d["data-collections"] = collections(tables).into();
                 }
                 d
             }
@@ -370,15 +400,20 @@ impl Signal {
         Signal {
             id: self.id.clone(),
             action,
+            patterns: self.patterns.clone(),
         }
     }
 }
 
 /// `additional-conditions`: `[{"data-collection": T, "filter": SQL}]`, each for a named table,
-/// each a single SQL condition.
+/// each a single SQL condition (or, blocking, `SELECT * FROM T WHERE condition`). Entries whose
+/// table is a pattern, or all of them when the signal's tables have patterns, wait in `patterns`
+/// for the captured tables.
 fn conditions(
     data: &serde_json::Map<String, Json>,
     tables: &[TableName],
+    kind: SnapshotKind,
+    patterns: &mut Patterns,
 ) -> Result<Vec<(TableName, String)>> {
     let list = match data.get("additional-conditions") {
         None | Some(Json::Null) => return Ok(Vec::new()),
@@ -393,11 +428,24 @@ fn conditions(
     let mut out: Vec<(TableName, String)> = Vec::new();
     for c in list {
         let field = "data.additional-conditions";
-        let table = table_name(
-            field,
-            c.get("data-collection")
-                .ok_or_else(|| bad(field, "an entry has no data-collection"))?,
-        )?;
+        let dc = c
+            .get("data-collection")
+            .ok_or_else(|| bad(field, "an entry has no data-collection"))?;
+        if let Some(text) = dc.as_str() {
+            if !patterns.tables.is_empty() || collections::is_pattern(text) {
+                let filter = c.get("filter").and_then(Json::as_str).ok_or_else(|| {
+                    bad(
+                        field,
+                        format!("the entry for {} has no filter string", shown(text, 80)),
+                    )
+                })?;
+                patterns
+                    .conditions
+                    .push((text.to_string(), filter.to_string()));
+                continue;
+            }
+        }
+        let table = table_name(field, dc)?;
         if !tables.contains(&table) {
             return Err(bad(
                 field,
@@ -408,12 +456,11 @@ fn conditions(
             .get("filter")
             .and_then(Json::as_str)
             .ok_or_else(|| bad(field, format!("the entry for {table} has no filter string")))?;
-        crate::sql_condition::filter_condition(filter)
-            .map_err(|why| bad(field, format!("{table}: {why}")))?;
+        let condition = collections::condition_of(&table, filter, kind)?;
         if out.iter().any(|(t, _)| t == &table) {
             return Err(bad(field, format!("{table} has more than one filter")));
         }
-        out.push((table, filter.trim().to_string()));
+        out.push((table, condition));
     }
     Ok(out)
 }

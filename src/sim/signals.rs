@@ -104,6 +104,7 @@ impl Sender {
         let signal = Signal {
             id: format!("sim-{:05}", self.next),
             action,
+            patterns: Default::default(),
         };
         let kind = match &signal.action {
             Action::ExecuteSnapshot { kind, filters, .. } => format!(
