@@ -29,6 +29,14 @@ fn arg(args: &[String], name: &str) -> Option<u64> {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if let Some(seed) = arg(&args, "--seed") {
+        // One seed replayed: the engine's logs help, on stderr, filtered by ORACLE_CDC_LOG
+        // (as the CLI does), e.g. `ORACLE_CDC_LOG=oracle_cdc=debug`.
+        if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_env("ORACLE_CDC_LOG") {
+            let _ = tracing_subscriber::fmt()
+                .with_env_filter(filter)
+                .with_writer(std::io::stderr)
+                .try_init();
+        }
         let plan = sim::Plan::from_seed(seed);
         println!("{plan:#?}");
         match sim::run_plan(&plan) {

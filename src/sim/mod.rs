@@ -368,6 +368,7 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
                     &clean_emulator,
                     &db,
                     &out,
+                    &paths.offsets,
                     (start, end),
                     baseline,
                     &settings,
