@@ -382,6 +382,18 @@ fn forms() -> (String, Vec<(&'static str, u64)>) {
 
 const T_UNSUPPORTED: &str = "0800010007000000";
 const T_ERASE: &str = "0900010008000000";
+const T_NO_DOC: &str = "0a00010009000000";
+
+/// A JSON document inserted as `/* JSON */ EMPTY_BLOB()` whose document no later row of the
+/// transaction writes, committed at 213: the value is not in the redo.
+fn json_insert_without_its_document() -> String {
+    tx(
+        211,
+        T_NO_DOC,
+        vec![(1, JSON_T, NO_RID, "insert into \"DEBEZIUM\".\"DBZ1872\"(\"ID\",\"EXTRA_DATA\") values ('2',/* JSON */ EMPTY_BLOB());".into())],
+    )
+    .0
+}
 
 /// MISSING_SCN at SCN 200: LogMiner found a gap in the redo.
 fn missing_scn() -> String {
@@ -666,8 +678,8 @@ fn every_lob_xml_json_and_extended_string_form_decodes_to_the_exact_values() {
     assert!(!root.path().join("state").join("dlq.jsonl").exists());
 }
 
-/// Each of MISSING_SCN, an UNSUPPORTED row and an erase of a LOB the redo does not hold stops
-/// capture with its own code by default.
+/// Each of MISSING_SCN, an UNSUPPORTED row, an erase of a LOB the redo does not hold and a JSON
+/// INSERT whose document never follows stops capture with its own code by default.
 #[test]
 fn missing_scn_unsupported_and_unknowable_values_stop_capture_with_their_codes() {
     let (forms, _) = forms();
@@ -687,6 +699,11 @@ fn missing_scn_unsupported_and_unknowable_values_stop_capture_with_their_codes()
             erase_of_an_unknown_lob(),
             "CDC-3005",
             vec!["DEBEZIUM.CLOB_TEST", T_ERASE, "VAL_CLOB"],
+        ),
+        (
+            json_insert_without_its_document(),
+            "CDC-3005",
+            vec!["DEBEZIUM.DBZ1872", T_NO_DOC, "EXTRA_DATA", "EMPTY_BLOB()"],
         ),
     ] {
         let root = tempfile::tempdir().unwrap();
@@ -712,12 +729,13 @@ fn missing_scn_unsupported_and_unknowable_values_stop_capture_with_their_codes()
 fn skip_and_dlq_report_each_one_with_its_code_and_publish_the_rest() {
     let (forms, commits) = forms();
     let export = format!(
-        "{forms}{}{}{}",
+        "{forms}{}{}{}{}",
         missing_scn(),
         unsupported(),
-        erase_of_an_unknown_lob()
+        erase_of_an_unknown_lob(),
+        json_insert_without_its_document()
     );
-    let codes = ["CDC-3004", "CDC-3003", "CDC-3005"];
+    let codes = ["CDC-3004", "CDC-3003", "CDC-3005", "CDC-3005"];
     for mode in ["skip", "dlq"] {
         let root = tempfile::tempdir().unwrap();
         make(&root.path().join("export"), &export);
@@ -764,7 +782,8 @@ fn skip_and_dlq_report_each_one_with_its_code_and_publish_the_rest() {
             [
                 ("CDC-3004", "", 0),
                 ("CDC-3003", T_UNSUPPORTED, 203),
-                ("CDC-3005", T_ERASE, 209)
+                ("CDC-3005", T_ERASE, 209),
+                ("CDC-3005", T_NO_DOC, 213)
             ],
             "{dlq}"
         );
