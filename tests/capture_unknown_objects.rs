@@ -131,6 +131,15 @@ fn unknown_object_rows_resolve_by_object_number_and_converge() {
     assert!(unknown_rows(&state, "resolved") > 0);
     // OTHER.NOISE is not captured: its rows are counted and never published.
     assert!(unknown_rows(&state, "not-captured") > 0);
+    // Named once a run, each: OTHER.NOISE's one object number.
+    let named: Vec<Json> = events(&state)
+        .into_iter()
+        .filter(|e| e["event"] == "unknown-object")
+        .collect();
+    assert!(!named.is_empty() && named.len() <= 2, "{named:?}");
+    assert!(named
+        .iter()
+        .all(|e| e["object"] == named[0]["object"] && e["outcome"] == "not-captured"));
     assert!(!recs
         .iter()
         .any(|r| r["topic"].as_str().unwrap_or("").contains("OTHER")));

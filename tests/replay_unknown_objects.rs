@@ -182,6 +182,12 @@ fn oracles_unknown_object_example_is_published_as_its_table() {
             && text.contains("cdc.mining.dictionary=redo_logs"),
         "{text}"
     );
+    let named: Vec<Json> = lines(&state.join("ops.jsonl"))
+        .into_iter()
+        .filter(|e| e["event"] == "unknown-object")
+        .collect();
+    assert_eq!(named.len(), 1, "{named:?}");
+    assert_eq!(named[0]["object"], 51000);
     let metrics = lines(&state.join("ops.jsonl"))
         .into_iter()
         .rev()

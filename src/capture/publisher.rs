@@ -625,7 +625,7 @@ impl<'a> Publisher<'a> {
             }
         }
         self.rows_captured += events.captured_rows();
-        self.unknown_objects(events.take_unknown());
+        self.unknown_objects(events.take_unknown())?;
         if let Some(line) = records.end_line() {
             self.write_line(line)?;
             self.records += 1;
@@ -846,18 +846,41 @@ impl<'a> Publisher<'a> {
         )
     }
 
-    /// Rows LogMiner could not name (`UNKNOWN`.`OBJ# n`), by outcome: on the status board.
-    fn unknown_objects(&mut self, rows: crate::stream::unknown::UnknownRows) {
+    /// Rows LogMiner could not name (`UNKNOWN`.`OBJ# n`), by outcome: on the status board;
+    /// each object number no captured table has is named once a run (`unknown-object` ops
+    /// event, a warning).
+    fn unknown_objects(&mut self, rows: crate::stream::unknown::UnknownRows) -> Result<()> {
         if rows == Default::default() {
-            return;
+            return Ok(());
         }
-        let mut b = self.status.board();
-        for (outcome, n) in rows.outcomes() {
-            *b.stream
-                .unknown_objects
-                .entry(outcome.to_string())
-                .or_default() += n;
+        let new: Vec<(String, u64)> = {
+            let mut b = self.status.board();
+            for (outcome, n) in rows.outcomes() {
+                *b.stream
+                    .unknown_objects
+                    .entry(outcome.to_string())
+                    .or_default() += n;
+            }
+            rows.objects
+                .into_iter()
+                .filter(|o| b.stream.unknown_objects_named.insert(o.clone()))
+                .collect()
+        };
+        for (container, object) in new {
+            let within = if container.is_empty() {
+                String::new()
+            } else {
+                format!(" in {container}")
+            };
+            tracing::warn!(
+                "LogMiner wrote rows of \"UNKNOWN\".\"OBJ# {object}\"{within}, which is no captured table's object number: not published (oracle_cdc_stream_unknown_object_rows_total{{outcome=\"not-captured\"}})"
+            );
+            self.status.emit(
+                "unknown-object",
+                serde_json::json!({"object": object, "container": container, "outcome": "not-captured"}),
+            )?;
         }
+        Ok(())
     }
 
     fn dead_letter(&mut self, tx: &Committed, e: &CdcError) -> Result<()> {

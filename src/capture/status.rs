@@ -93,6 +93,8 @@ pub struct StreamStats {
     /// Rows of objects LogMiner's dictionary did not know, by outcome (`resolved`,
     /// `not-captured`).
     pub unknown_objects: BTreeMap<String, u64>,
+    /// The (container, object number) of those not captured already named by an ops event.
+    pub unknown_objects_named: std::collections::BTreeSet<(String, u64)>,
 }
 
 /// The sink's numbers.

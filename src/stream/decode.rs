@@ -709,7 +709,7 @@ impl Decoder {
             Resolution::Named => self.decode_named(row, catalog),
             // Another table's row: as any row of a table not captured.
             Resolution::NotCaptured => {
-                self.unknown.not_captured += 1;
+                self.unknown.not_captured(&row);
                 self.decode_named(row, catalog)
             }
             Resolution::Captured(object) => {

@@ -24,21 +24,39 @@ use crate::source::model::{LogMinerRow, TableInfo};
 use std::collections::VecDeque;
 
 /// How many unknown-object rows a decoder saw, by outcome.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct UnknownRows {
     /// Resolved to a captured table and decoded (or dead-lettered with CDC-3050).
     pub resolved: u64,
     /// Of an object number no captured table has: not published.
     pub not_captured: u64,
+    /// Those objects as (SRC_CON_NAME, object number), each once (at most
+    /// [`OBJECTS_KEPT`]), for the caller to name them.
+    pub objects: Vec<(String, u64)>,
 }
+
+/// How many not-captured objects one decoder names.
+pub const OBJECTS_KEPT: usize = 64;
 
 impl UnknownRows {
     /// (outcome label, count) for the metric.
-    pub fn outcomes(self) -> [(&'static str, u64); 2] {
+    pub fn outcomes(&self) -> [(&'static str, u64); 2] {
         [
             ("resolved", self.resolved),
             ("not-captured", self.not_captured),
         ]
+    }
+
+    pub(super) fn not_captured(&mut self, row: &LogMinerRow) {
+        self.not_captured += 1;
+        let n = object_number(row).unwrap_or(0);
+        let seen = self
+            .objects
+            .iter()
+            .any(|(c, o)| *o == n && *c == row.src_con_name);
+        if !seen && self.objects.len() < OBJECTS_KEPT {
+            self.objects.push((row.src_con_name.clone(), n));
+        }
     }
 }
 
