@@ -151,6 +151,9 @@ catalog! {
     Cdc3021 = "CDC-3021", Failure, "LogMiner's dictionary does not match the table",
         "LogMiner decoded a change with a dictionary that does not know this version of the table (STATUS 2, INFO 'Dictionary Mismatch' in V$LOGMNR_CONTENTS: a DDL its dictionary did not track). It then names the columns \"COL 1\", \"COL 2\", … by position and writes the values as their storage bytes (HEXTORAW), or writes no statement at all ('Dictionary Version Mismatch'). Capture maps the positions onto the columns its schema history has at the change's SCN and reads the bytes by type (a `redo-recovered` ops event); this change could not be read so: the message says why (no statement, a position past the table's columns, an INSERT of another column count, a type whose storage bytes are not read).",
         "Mine with a dictionary that follows the table's DDL: cdc.mining.dictionary=redo_logs with a LogMiner dictionary built into the redo before this SCN (EXECUTE DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS); LogMiner then applies the DDL it mines, DDL_DICT_TRACKING). With the online catalog, changes made before a DDL cannot be decoded once the DDL is done. To go on meanwhile, set cdc.on.decode.error=dlq and re-snapshot the table (execute-snapshot signal) once capture is past the SCN.";
+    Cdc3050 = "CDC-3050", Failure, "LogMiner's dictionary does not know the object",
+        "LogMiner wrote a change with SEG_OWNER 'UNKNOWN' and TABLE_NAME 'OBJ# n': its dictionary does not know the object (mining the online catalog after the table was dropped and purged or its definition changed, a dictionary built into the redo before the table existed, a dictionary mismatch). Without the dictionary it names the columns \"COL 1\", \"COL 2\", … by position and writes every value as HEXTORAW of its storage bytes, or writes no statement ('Dictionary Version Mismatch'). Capture resolves the object number (DATA_OBJ#) to the captured table or partition with that data object id, and reads the positions with the columns its schema history has at the change's SCN (a `redo-recovered` ops event); this change could not be read so, and the message says why. Rows of an object number that is no captured table's are not published: they are counted in oracle_cdc_stream_unknown_object_rows_total{outcome=\"not-captured\"}.",
+        "Mine with a dictionary that knows the object at the change's SCN: cdc.mining.dictionary=redo_logs with a LogMiner dictionary built into the redo after the table was created and before this SCN (EXECUTE DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS); DICT_FROM_REDO_LOGS + DDL_DICT_TRACKING then follows later DDL). To go on meanwhile, set cdc.on.decode.error=dlq (the change goes to the dead-letter output with its SCN, XID and object number) and re-snapshot the table (execute-snapshot signal) once capture is past the SCN.";
     Cdc3201 = "CDC-3201", Failure, "Change lacks columns (no ALL COLUMNS logging)",
         "A change of a captured table was mined whose SQL_REDO holds neither a new value (SET) nor an old value (WHERE) for some of the table's columns. An UPDATE's redo carries the changed columns, and the unchanged ones only as supplemental logging adds them: all of them with (ALL) COLUMNS logging, only the key with PRIMARY KEY logging, none without. The record would silently lack those columns, so capture stops at the change instead; the message names the table, the SCN, the transaction and the columns. (LOB, LONG, XMLTYPE and JSON columns are never supplementally logged: an UPDATE that leaves them alone is published with the unavailable-value placeholder for them, see commands/capture.md.) `oracle-cdc doctor` FAILs supplemental.table for every captured table without ALL COLUMNS logging.",
         "Turn on ALL COLUMNS logging for the table: ALTER TABLE \"OWNER\".\"TABLE\" ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS; (in a CDB first ALTER SESSION SET CONTAINER = the PDB), or for every table ALTER DATABASE ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS. That helps only redo written afterwards: to move past the incomplete changes already written, start capture once with cdc.on.decode.error=dlq (each goes to the dead-letter output), then re-snapshot the table (`signal send execute-snapshot`, or `oracle-cdc offsets edit reset-table`).";
@@ -485,6 +488,16 @@ pub enum CdcError {
         reason: String,
     },
 
+    #[error("CDC-3050: {table} (LogMiner's \"UNKNOWN\".\"OBJ# {object}\") changed at SCN {scn} (XID {xid}), and LogMiner's dictionary does not know the object: {reason}; mine with cdc.mining.dictionary=redo_logs and a dictionary built into the redo after the table was created and before SCN {scn}")]
+    UnknownObject {
+        scn: u64,
+        xid: String,
+        table: String,
+        /// The object number (DATA_OBJ#, TABLE_NAME `OBJ# n`).
+        object: u64,
+        reason: String,
+    },
+
     #[error("CDC-3201: {table} changed at SCN {scn} (XID {xid}) and the redo holds no value for {columns}: the table has no ALL COLUMNS supplemental logging")]
     IncompleteChange {
         scn: u64,
@@ -793,6 +806,7 @@ impl CdcError {
             CdcError::IncompleteChange { .. } => Code::Cdc3201,
             CdcError::AmbiguousQuotes { .. } => Code::Cdc3020,
             CdcError::DictionaryMismatch { .. } => Code::Cdc3021,
+            CdcError::UnknownObject { .. } => Code::Cdc3050,
             CdcError::NoSupplementalLogging { .. } => Code::Cdc3202,
             CdcError::EmulatorNotFound { .. } => Code::Cdc4001,
             CdcError::EmulatorSchema { .. } => Code::Cdc4002,

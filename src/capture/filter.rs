@@ -19,6 +19,9 @@
 //!   (`OWNER.TABLE`, any PDB) or no include patterns: every container.
 //! - Rows without SEG_OWNER (START, COMMIT, ROLLBACK) always pass: a transaction's changes
 //!   to captured tables are published at its COMMIT.
+//! - Rows of objects LogMiner's dictionary does not know (`UNKNOWN`.`OBJ# n`) pass whatever
+//!   the owner: the decoder resolves them by object number and counts those of tables it
+//!   does not capture (`stream::unknown`).
 
 use crate::settings::Settings;
 use crate::source::filter::{like_literal, MiningFilter, NameMatch, Owners};
@@ -99,6 +102,7 @@ pub fn mining_filter(settings: &Settings, cdb: bool) -> MiningFilter {
             None => Owners::NotOracle,
             Some(list) => Owners::Only(list),
         },
+        unknown_objects: true,
         tables,
         pdbs,
     }

@@ -852,6 +852,7 @@ fn catalog(
             .and_then(|i| i.goldengate_replication)
             .unwrap_or(false),
         tables: Default::default(),
+        objects: Default::default(),
     };
     for d in decisions {
         if let Decision::Capture(t) = d {
@@ -866,6 +867,7 @@ fn catalog(
                     stored_history.unwrap_or_else(|| vec![(0, t.info.columns.clone())]),
                 ),
             );
+            c.add_objects(&t.info);
         }
     }
     // Tables the previous run did not capture (none on a first start).
@@ -899,6 +901,7 @@ fn catalog(
                 excluded: Vec::new(),
             },
         );
+        c.add_objects(&info);
     }
     Ok((c, new))
 }

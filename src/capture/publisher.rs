@@ -244,6 +244,7 @@ impl<'a> Publisher<'a> {
             "rows_captured": self.rows_captured,
             "dead_letters": self.status.board().stream.dead_letters.clone(),
             "recovered": self.status.board().stream.recovered.clone(),
+            "unknown_object_rows": self.status.board().stream.unknown_objects.clone(),
         })
     }
 
@@ -624,6 +625,7 @@ impl<'a> Publisher<'a> {
             }
         }
         self.rows_captured += events.captured_rows();
+        self.unknown_objects(events.take_unknown())?;
         if let Some(line) = records.end_line() {
             self.write_line(line)?;
             self.records += 1;
@@ -718,6 +720,7 @@ impl<'a> Publisher<'a> {
             self.catalog
                 .tables
                 .insert(table.clone(), super::table_schema(t, vec![(scn, columns)]));
+            self.catalog.add_objects(&t.info);
             self.new_targets.append(&mut decisions);
             // Durable before the offsets move past the CREATE.
             super::save_history(&self.history_path, &self.catalog)?;
@@ -841,6 +844,43 @@ impl<'a> Publisher<'a> {
             "redo-recovered",
             serde_json::json!({"kind": kind, "table": r.table.to_string(), "scn": r.scn, "xid": r.xid}),
         )
+    }
+
+    /// Rows LogMiner could not name (`UNKNOWN`.`OBJ# n`), by outcome: on the status board;
+    /// each object number no captured table has is named once a run (`unknown-object` ops
+    /// event, a warning).
+    fn unknown_objects(&mut self, rows: crate::stream::unknown::UnknownRows) -> Result<()> {
+        if rows == Default::default() {
+            return Ok(());
+        }
+        let new: Vec<(String, u64)> = {
+            let mut b = self.status.board();
+            for (outcome, n) in rows.outcomes() {
+                *b.stream
+                    .unknown_objects
+                    .entry(outcome.to_string())
+                    .or_default() += n;
+            }
+            rows.objects
+                .into_iter()
+                .filter(|o| b.stream.unknown_objects_named.insert(o.clone()))
+                .collect()
+        };
+        for (container, object) in new {
+            let within = if container.is_empty() {
+                String::new()
+            } else {
+                format!(" in {container}")
+            };
+            tracing::warn!(
+                "LogMiner wrote rows of \"UNKNOWN\".\"OBJ# {object}\"{within}, which is no captured table's object number: not published (oracle_cdc_stream_unknown_object_rows_total{{outcome=\"not-captured\"}})"
+            );
+            self.status.emit(
+                "unknown-object",
+                serde_json::json!({"object": object, "container": container, "outcome": "not-captured"}),
+            )?;
+        }
+        Ok(())
     }
 
     fn dead_letter(&mut self, tx: &Committed, e: &CdcError) -> Result<()> {

@@ -90,6 +90,11 @@ pub struct StreamStats {
     /// Changes LogMiner wrote wrong and capture read all the same, by kind
     /// (`unescaped-quotes`, `column-positions`).
     pub recovered: BTreeMap<String, u64>,
+    /// Rows of objects LogMiner's dictionary did not know, by outcome (`resolved`,
+    /// `not-captured`).
+    pub unknown_objects: BTreeMap<String, u64>,
+    /// The (container, object number) of those not captured already named by an ops event.
+    pub unknown_objects_named: std::collections::BTreeSet<(String, u64)>,
 }
 
 /// The sink's numbers.

@@ -18,9 +18,14 @@ pub(super) fn check(id: &str, f: &Facts) -> Finding {
 
 fn mining(f: &Facts) -> Finding {
     let Some(m) = &f.mining else {
-        return Finding::pass(
-            "not used: LogMiner runs on the source (cdc.mining.database.url is not set)",
-        );
+        let mut found =
+            "not used: LogMiner runs on the source (cdc.mining.database.url is not set)"
+                .to_string();
+        if f.streams() && f.settings.mining_dictionary == Dictionary::OnlineCatalog {
+            // The online catalog knows only today's objects (stream::unknown).
+            found.push_str("; with the online catalog a change mined after its table's DDL or DROP … PURGE can come as \"UNKNOWN\".\"OBJ# n\" with \"COL n\" names: read by object number and position where the types allow, else CDC-3050 (cdc.mining.dictionary=redo_logs decodes each change as of its SCN)");
+        }
+        return Finding::pass(found);
     };
     let remedy = Code::Cdc2202.info().remedy;
     let db = match &m.db {

@@ -268,6 +268,18 @@ fn render_parts(b: &Board, m: &SnapshotMetrics) -> String {
             *n as f64,
         );
     }
+    o.family(
+        "stream_unknown_object_rows_total",
+        "counter",
+        "Rows LogMiner wrote for an object its dictionary does not know (UNKNOWN.\"OBJ# n\"), by outcome: resolved to a captured table by object number, or not-captured (not published).",
+    );
+    for (outcome, n) in &s.unknown_objects {
+        o.sample(
+            "stream_unknown_object_rows_total",
+            &[("outcome", outcome)],
+            *n as f64,
+        );
+    }
     o.one(
         "stream_rows_mined_total",
         "counter",

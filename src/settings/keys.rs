@@ -182,6 +182,7 @@ pub const FAULT_CALL_LATENCY_MS: &str = "cdc.emulator.fault.call.latency.ms";
 pub const FAULT_SINK_DELAY_MS: &str = "cdc.emulator.fault.sink.delay.ms";
 pub const FAULT_UNESCAPED_QUOTES_TABLES: &str = "cdc.emulator.fault.unescaped.quotes.tables";
 pub const FAULT_DICTIONARY_MISMATCH_TABLES: &str = "cdc.emulator.fault.dictionary.mismatch.tables";
+pub const FAULT_UNKNOWN_OBJECTS_TABLES: &str = "cdc.emulator.fault.unknown.objects.tables";
 
 const U32MAX: u64 = u32::MAX as u64;
 
@@ -345,6 +346,8 @@ pub const KEYS: &[KeySpec] = &[
         "Emulator fault drills: table patterns (`OWNER.TABLE`, `PDB.OWNER.TABLE`, `*` and `?`) whose changes LogMiner renders with the quotes inside string values not doubled, as some releases do for MAX_STRING_SIZE=EXTENDED columns (Debezium DBZ-8034, DBZ-8200). Capture reads such a statement where the table's columns allow one reading, else stops with CDC-3020."),
     key(FAULT_DICTIONARY_MISMATCH_TABLES, Kind::List, None,
         "Emulator fault drills: table patterns whose changes LogMiner renders as after a dictionary mismatch: `\"COL n\"` names, values as HEXTORAW of their storage bytes, STATUS 2, INFO `Dictionary Mismatch` (a change holding a LOB, interval, zoned timestamp or other value without a public storage format is rendered normally). Capture reads such a change by column position, else stops with CDC-3021."),
+    key(FAULT_UNKNOWN_OBJECTS_TABLES, Kind::List, None,
+        "Emulator fault drills: table patterns whose changes LogMiner renders as of an object its dictionary does not know (the online catalog after DROP TABLE … PURGE, a dictionary built before the table existed): SEG_OWNER `UNKNOWN`, TABLE_NAME `OBJ# n` (n the object number, DATA_OBJ#), `\"COL n\"` names and values as HEXTORAW of their storage bytes; a change holding a value without a public storage format, or of a table with LOB, XML or extended-string columns, comes as one STATUS 2 row with SQL_REDO `Dictionary Version Mismatch`. Capture resolves such rows by object number and reads them by column position, else CDC-3050."),
     key(FAULT_SINK_DELAY_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),
         "Fault drills (any database): extra milliseconds every sink commit takes, like a slow disk or a slow consumer; capture pauses reading meanwhile (`paused-for-flow-control`)."),
     key(DECIMAL_HANDLING_MODE, Kind::Enum(&["precise", "double", "string"]), Some("precise"),

@@ -208,6 +208,9 @@ pub struct FaultSettings {
     /// dictionary mismatch (`COL n`).
     pub unescaped_quotes_tables: Vec<String>,
     pub dictionary_mismatch_tables: Vec<String>,
+    /// Table patterns LogMiner renders as objects its dictionary does not know
+    /// (`UNKNOWN`.`OBJ# n`).
+    pub unknown_objects_tables: Vec<String>,
 }
 
 /// Retrying a connection that failed transiently (see [`crate::source::connect_retrying`]).
@@ -497,6 +500,7 @@ impl Settings {
                 sink_delay_ms: v.uint(keys::FAULT_SINK_DELAY_MS),
                 unescaped_quotes_tables: fault_tables(keys::FAULT_UNESCAPED_QUOTES_TABLES)?,
                 dictionary_mismatch_tables: fault_tables(keys::FAULT_DICTIONARY_MISMATCH_TABLES)?,
+                unknown_objects_tables: fault_tables(keys::FAULT_UNKNOWN_OBJECTS_TABLES)?,
             },
             entries: redact_secrets(entries),
         };

@@ -332,6 +332,10 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
         if plan.redo_forms.dictionary_mismatch {
             *f.entry("SQL_REDO with COL n names".into()).or_default() += 1;
         }
+        if plan.redo_forms.unknown_objects {
+            *f.entry("SQL_REDO of unknown objects (OBJ# n)".into())
+                .or_default() += 1;
+        }
         let env = &plan.environment;
         *f.entry(format!("PDBs: {}", env.pdbs)).or_default() += 1;
         if env.busy_schema {

@@ -355,14 +355,18 @@ pub fn crash_error(point: &str, out: &Path) -> CdcError {
 }
 
 /// SQL_REDO as a real LogMiner sometimes writes it (see `source::emulator::redo_faults`): string
-/// values with undoubled quotes, and `COL n` names with storage bytes after a dictionary
-/// mismatch. Drawn from a stream of their own, so older seeds keep their plans.
+/// values with undoubled quotes, `COL n` names with storage bytes after a dictionary
+/// mismatch, and a table named `UNKNOWN`.`OBJ# n` as of an object the dictionary does not know.
+/// Drawn from a stream of their own, so older seeds keep their plans.
 #[derive(Debug, Clone, Default)]
 pub struct RedoForms {
     /// Every SHOP table's values with undoubled quotes.
     pub unescaped_quotes: bool,
     /// SHOP.ORDERS's changes as after a dictionary mismatch.
     pub dictionary_mismatch: bool,
+    /// SHOP.ACCOUNTS's changes as of an object LogMiner's dictionary does not know
+    /// (`UNKNOWN`.`OBJ# n`, `COL n` names).
+    pub unknown_objects: bool,
 }
 
 impl RedoForms {
@@ -371,6 +375,8 @@ impl RedoForms {
         RedoForms {
             unescaped_quotes: r.gen_range(0..4) == 0,
             dictionary_mismatch: r.gen_range(0..4) == 0,
+            // Drawn after the others: their draws stay as they were.
+            unknown_objects: r.gen_range(0..4) == 0,
         }
     }
 
@@ -381,6 +387,9 @@ impl RedoForms {
         }
         if self.dictionary_mismatch {
             s.push("cdc.emulator.fault.dictionary.mismatch.tables=SHOP.ORDERS".into());
+        }
+        if self.unknown_objects {
+            s.push("cdc.emulator.fault.unknown.objects.tables=SHOP.ACCOUNTS".into());
         }
         s
     }
@@ -401,7 +410,14 @@ mod redo_forms_tests {
             .iter()
             .filter(|p| p.redo_forms.dictionary_mismatch)
             .count();
-        assert!(quotes > 20 && col_n > 20, "{quotes} {col_n}");
+        let unknown = plans
+            .iter()
+            .filter(|p| p.redo_forms.unknown_objects)
+            .count();
+        assert!(
+            quotes > 20 && col_n > 20 && unknown > 20,
+            "{quotes} {col_n} {unknown}"
+        );
         let p = plans
             .iter()
             .find(|p| p.redo_forms.unescaped_quotes)
@@ -412,5 +428,6 @@ mod redo_forms_tests {
         // The regression seeds' plans (classic, featured) have none.
         assert!(!Plan::featured(2).redo_forms.unescaped_quotes);
         assert!(!Plan::classic(7).redo_forms.dictionary_mismatch);
+        assert!(!Plan::classic(7).redo_forms.unknown_objects);
     }
 }

@@ -63,6 +63,21 @@ pub fn is_internal_ddl(row: &LogMinerRow) -> bool {
             .is_some_and(|i| i.starts_with(INTERNAL_DDL_PREFIX))
 }
 
+/// SEG_OWNER of a row whose object LogMiner's dictionary does not know (dictionary mismatch, an
+/// object created after the dictionary build, mining the online catalog after DROP … PURGE):
+/// TABLE_NAME is then `OBJ# <n>`, n the object number (DATA_OBJ#), and SQL_REDO names the
+/// columns `"COL 1"`, `"COL 2"`, … (Utilities, "LogMiner Configuration"; oracle-facts §6).
+pub const UNKNOWN_OWNER: &str = "UNKNOWN";
+
+/// TABLE_NAME prefix of such a row (`OBJ# 45522`).
+pub const UNKNOWN_TABLE_PREFIX: &str = "OBJ# ";
+
+/// Whether (SEG_OWNER, TABLE_NAME) name an object LogMiner's dictionary does not know
+/// (`SEG_OWNER = 'UNKNOWN' AND TABLE_NAME LIKE 'OBJ# %'`).
+pub fn is_unknown_object(owner: Option<&str>, table: Option<&str>) -> bool {
+    owner == Some(UNKNOWN_OWNER) && table.is_some_and(|t| t.starts_with(UNKNOWN_TABLE_PREFIX))
+}
+
 /// One condition on a name column, compared upper-cased (`UPPER(col) = :v`, `UPPER(col) LIKE
 /// :v ESCAPE '\'`): capture's table patterns match case-insensitively.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,6 +135,10 @@ pub struct MiningFilter {
     pub internal_with_row_id: bool,
     /// The SEG_OWNER condition.
     pub owners: Owners,
+    /// Keep rows of objects LogMiner's dictionary does not know ([`is_unknown_object`]) whatever
+    /// the owner condition says: their owner is unknown, so only the decoder can tell by the
+    /// object number whether they are a captured table's.
+    pub unknown_objects: bool,
     /// Tables kept whatever the owner condition says, as (SEG_OWNER, TABLE_NAME) compared
     /// exactly: the signal table.
     pub tables: Vec<(String, String)>,
@@ -175,7 +194,8 @@ impl MiningFilter {
             };
             let listed =
                 || table.is_some_and(|t| self.tables.iter().any(|(o, n)| o == owner && n == t));
-            if !owner_ok && !listed() {
+            let unknown = || self.unknown_objects && is_unknown_object(Some(owner), table);
+            if !owner_ok && !listed() && !unknown() {
                 return false;
             }
         }
@@ -266,6 +286,24 @@ mod tests {
         assert!(like("", "%"));
         assert!(!like("", "_"));
         assert_eq!(like_literal("A_B%\\"), "A\\_B\\%\\\\");
+    }
+
+    #[test]
+    fn unknown_objects_pass_any_owner_condition_when_asked() {
+        let only_hr = |unknown_objects| MiningFilter {
+            owners: Owners::Only(vec![NameMatch::Equals("HR".into())]),
+            unknown_objects,
+            ..Default::default()
+        };
+        let keeps = |f: &MiningFilter, owner, table| {
+            f.keeps_parts(op::INSERT, None, Some(owner), Some(table), "")
+        };
+        assert!(keeps(&only_hr(true), "UNKNOWN", "OBJ# 73001"));
+        assert!(!keeps(&only_hr(false), "UNKNOWN", "OBJ# 73001"));
+        // A schema really named UNKNOWN is an owner like any other.
+        assert!(!keeps(&only_hr(true), "UNKNOWN", "ORDERS"));
+        assert!(!keeps(&only_hr(true), "APP", "OBJ# 73001"));
+        assert!(keeps(&only_hr(true), "HR", "EMP"));
     }
 
     #[test]

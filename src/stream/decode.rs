@@ -48,6 +48,8 @@ pub struct Catalog {
     /// ENABLE_GOLDENGATE_REPLICATION, for the reason an UNSUPPORTED row gives.
     pub goldengate_replication: bool,
     pub tables: HashMap<TableName, TableSchema, foldhash::fast::RandomState>,
+    /// Captured tables by object number, for rows LogMiner could not name (`unknown`).
+    pub objects: HashMap<u64, Vec<TableName>, foldhash::fast::RandomState>,
 }
 
 impl Catalog {
@@ -526,6 +528,8 @@ pub struct Decoder {
     open: Option<Open>,
     /// Changes read by a recovery (undoubled quotes, `COL n` names), for the caller to report.
     recovered: Vec<Recovery>,
+    /// Rows of objects LogMiner's dictionary did not know (`unknown`).
+    unknown: super::unknown::UnknownRows,
 }
 
 /// Whether a table has columns whose values LogMiner writes in rows after the DML.
@@ -549,7 +553,13 @@ impl Decoder {
             seen: Vec::new(),
             open: None,
             recovered: Vec::new(),
+            unknown: Default::default(),
         }
+    }
+
+    /// The rows of unknown objects seen since the last call, by outcome (see `unknown`).
+    pub fn take_unknown(&mut self) -> super::unknown::UnknownRows {
+        std::mem::take(&mut self.unknown)
     }
 
     /// The changes read by a recovery since the last call (see [`Recovery`]).
@@ -691,8 +701,27 @@ impl Decoder {
         }
     }
 
-    /// Decode one row (taken: its strings move into the change).
-    fn decode_row(&mut self, row: LogMinerRow, catalog: &Catalog) {
+    /// Decode one row (taken: its strings move into the change); a row LogMiner could not
+    /// name (`UNKNOWN`.`OBJ# n`) as its captured table's, its errors as CDC-3050.
+    fn decode_row(&mut self, mut row: LogMinerRow, catalog: &Catalog) {
+        use super::unknown::Resolution;
+        match super::unknown::resolve(&mut row, catalog) {
+            Resolution::Named => self.decode_named(row, catalog),
+            // Another table's row: as any row of a table not captured.
+            Resolution::NotCaptured => {
+                self.unknown.not_captured(&row);
+                self.decode_named(row, catalog)
+            }
+            Resolution::Captured(object) => {
+                self.unknown.resolved += 1;
+                let from = self.pending.len();
+                self.decode_named(row, catalog);
+                super::unknown::name_errors(&mut self.pending, from, object);
+            }
+        }
+    }
+
+    fn decode_named(&mut self, row: LogMinerRow, catalog: &Catalog) {
         // Oracle's own DDL (INFO `INTERNAL DDL…`) changes nothing capture tracks; the mining
         // filter leaves it out too.
         if crate::source::filter::is_internal_ddl(&row) {

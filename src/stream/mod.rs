@@ -7,3 +7,4 @@ mod lenient;
 pub mod parse;
 pub mod spill;
 pub mod statement;
+pub mod unknown;

@@ -188,7 +188,9 @@ impl Renderer<'_> {
     /// Whether the query's WHERE drops a change row of `t` (known before the row is built, so
     /// a dropped row costs no rendering).
     fn drops(&self, code: u32, xid: Xid, t: &TableState) -> bool {
+        // Rendered as an unknown object: the built row's names decide (`keeps`).
         !self.filter.is_everything()
+            && !self.faults.unknown(&t.def.name)
             && !self.filter.keeps_parts(
                 code,
                 None,
@@ -228,22 +230,45 @@ impl Renderer<'_> {
                 .collect();
             redo_faults::positional(&with_pos?)
         };
+        let unknown = self.faults.unknown(&t.def.name);
         let mut sql = None;
-        if self.faults.mismatch(&t.def.name) {
+        if self.faults.mismatch(&t.def.name) || unknown {
             if let (Some(pa), Some(pb)) = (positional(a), positional(b)) {
                 let raw = redo_faults::raw();
                 let ca: Vec<Col> = pa.iter().map(|(n, v)| (n.as_str(), &raw, v)).collect();
                 let cb: Vec<Col> = pb.iter().map(|(n, v)| (n.as_str(), &raw, v)).collect();
-                row.status = redo_faults::STATUS_INVALID;
-                row.info = Some(redo_faults::DICTIONARY_MISMATCH.into());
+                if !unknown {
+                    row.status = redo_faults::STATUS_INVALID;
+                    row.info = Some(redo_faults::DICTIONARY_MISMATCH.into());
+                }
                 sql = Some(render(&ca, &cb));
             }
+        }
+        if unknown {
+            let Some(sql) = sql else {
+                return Self::unreadable(row);
+            };
+            // The statement names the object as the row does.
+            let name = format!(
+                "\"{}\".\"{}\"",
+                row.seg_owner.as_deref().unwrap_or_default(),
+                row.table_name.as_deref().unwrap_or_default()
+            );
+            return (row, sql.replacen(&t.def.name.quoted(), &name, 1));
         }
         let mut sql = sql.unwrap_or_else(|| render(a, b));
         if self.faults.quotes(&t.def.name) {
             sql = redo_faults::undouble(&sql);
         }
         (row, sql)
+    }
+
+    /// A change LogMiner's dictionary cannot render: STATUS 2, INFO `Dictionary Mismatch`,
+    /// SQL_REDO `Dictionary Version Mismatch` (see `redo_faults`).
+    fn unreadable(mut row: LogMinerRow) -> (LogMinerRow, String) {
+        row.status = redo_faults::STATUS_INVALID;
+        row.info = Some(redo_faults::DICTIONARY_MISMATCH.into());
+        (row, redo_faults::VERSION_MISMATCH.into())
     }
 
     /// Push a statement, cut into CSF pieces.
@@ -272,6 +297,14 @@ impl Renderer<'_> {
         row.ssn = 1;
         (row.status, row.info) =
             supplemental::dml_status(&self.replica.schema.database.supplemental_logging);
+        if self.faults.unknown(&t.def.name) {
+            row.seg_owner = Some(crate::source::filter::UNKNOWN_OWNER.into());
+            row.table_name = Some(format!(
+                "{}{}",
+                crate::source::filter::UNKNOWN_TABLE_PREFIX,
+                row.data_obj
+            ));
+        }
         row
     }
 
@@ -617,6 +650,14 @@ impl Renderer<'_> {
         pieces: Vec<lob_redo::Piece>,
     ) {
         let mut named = self.with_table(base, t, rid);
+        if self.faults.unknown(&t.def.name) {
+            // The statement's rows as the one row LogMiner cannot render.
+            let (row, sql) = Self::unreadable(named);
+            if self.keeps(&row) {
+                self.push_sql(row, sql);
+            }
+            return;
+        }
         for p in pieces {
             let mut row = named.clone();
             row.operation_code = p.code;

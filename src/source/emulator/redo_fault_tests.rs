@@ -5,6 +5,7 @@
 
 use super::tests::{emp_row, mine, Db, EMP};
 use super::*;
+use crate::source::model::LogMinerRow;
 use crate::types::Value;
 
 fn faults(quotes: &str, mismatch: &str) -> Faults {
@@ -81,4 +82,63 @@ fn the_dictionary_mismatch_drill_writes_col_n_and_storage_bytes() {
             .all(|r| r.0 == 2 && r.1.as_deref() == Some("Dictionary Mismatch")),
         "{rows:?}"
     );
+}
+
+/// HR.EMP's DML rows mined with the unknown-object drill on it and the filter capture sends
+/// for `HR.*` (with or without its UNKNOWN arm).
+fn unknown_rows(unknown_objects: bool) -> Vec<LogMinerRow> {
+    use crate::source::filter::{MiningFilter, NameMatch, Owners};
+    let db = Db::new(EMP);
+    let mut w = db.writer();
+    let x = w.begin().unwrap();
+    let rid = w.insert(x, 0, emp_row(7, "O'Brien")).unwrap();
+    w.update_set(x, 0, rid, &[(1, Value::Text("it's".into()))])
+        .unwrap();
+    w.delete(x, 0, rid).unwrap();
+    let c = w.commit(&[x]).unwrap();
+    let mut f = Faults::default();
+    f.settings.unknown_objects_tables = vec!["HR.EMP".into()];
+    let conn =
+        EmulatorConnector::open_with_clock(&db.path(), f, Arc::new(db.clock.clone())).unwrap();
+    let mut s = conn.connect().unwrap();
+    let filter = MiningFilter {
+        owners: Owners::Only(vec![NameMatch::Equals("HR".into())]),
+        unknown_objects,
+        ..Default::default()
+    };
+    let mut rows = Vec::new();
+    s.mine(c - 4, c, &filter, &mut |r| {
+        rows.push(r);
+        Ok(())
+    })
+    .unwrap();
+    rows.retain(|r| matches!(r.operation.as_str(), "INSERT" | "UPDATE" | "DELETE"));
+    rows
+}
+
+#[test]
+fn the_unknown_object_drill_names_the_object_number_and_col_n() {
+    let rows = unknown_rows(true);
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    let obj = rows[0].data_obj;
+    assert!(obj >= 73_000, "{obj}");
+    for r in &rows {
+        assert_eq!(r.seg_owner.as_deref(), Some("UNKNOWN"));
+        assert_eq!(r.table_name, Some(format!("OBJ# {obj}")));
+        assert_eq!(r.data_obj, obj);
+        assert_eq!((r.status, r.info.as_deref()), (0, None), "{r:?}");
+    }
+    assert_eq!(
+        rows[0].sql_redo,
+        format!("insert into \"UNKNOWN\".\"OBJ# {obj}\"(\"COL 1\",\"COL 2\",\"COL 3\",\"COL 4\",\"COL 5\") values (HEXTORAW('c108'),HEXTORAW('4f27427269656e'),HEXTORAW('78780101010101'),HEXTORAW('0a0b'),NULL);")
+    );
+    assert_eq!(
+        rows[1].sql_redo,
+        format!("update \"UNKNOWN\".\"OBJ# {obj}\" set \"COL 2\" = HEXTORAW('69742773') where \"COL 1\" = HEXTORAW('c108') and \"COL 2\" = HEXTORAW('4f27427269656e');")
+    );
+    assert!(rows[2].sql_redo.starts_with(&format!(
+        "delete from \"UNKNOWN\".\"OBJ# {obj}\" where \"COL 1\" = HEXTORAW('c108')"
+    )));
+    // The owner list alone leaves them out, as Oracle's WHERE would.
+    assert!(unknown_rows(false).is_empty());
 }

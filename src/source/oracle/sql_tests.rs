@@ -257,6 +257,7 @@ AND (OPERATION_CODE <> 5 OR INFO IS NULL OR INFO NOT LIKE 'INTERNAL DDL%') \
 AND (TABLE_NAME IS NULL OR TABLE_NAME NOT LIKE 'MLOG$%') \
 AND (OPERATION_CODE <> 0 OR ROW_ID <> 'AAAAAAAAAAAAAAAAAA') \
 AND (SEG_OWNER IS NULL OR UPPER(SEG_OWNER) IN (:owner1) OR UPPER(SEG_OWNER) LIKE :owner2 ESCAPE '\\' \
+OR (SEG_OWNER = 'UNKNOWN' AND TABLE_NAME LIKE 'OBJ# %') \
 OR (SEG_OWNER = :table_owner1 AND TABLE_NAME = :table_name1)) \
 AND (UPPER(SRC_CON_NAME) IN (:pdb1))";
 
@@ -323,7 +324,7 @@ fn each_kind_of_row_is_kept_or_dropped_as_the_sql_would() {
         };
     let user_ddl = Some("USER DDL (PlSql=0 RecDep=0)");
     let internal = Some("INTERNAL DDL (PlSql=0 RecDep=0)");
-    let cases: [(&str, bool, bool); 20] = [
+    let cases: [(&str, bool, bool); 23] = [
         // START/COMMIT/ROLLBACK: SEG_OWNER and TABLE_NAME NULL, SRC_CON_NAME the PDB.
         (
             "START in PDB1",
@@ -424,6 +425,33 @@ fn each_kind_of_row_is_kept_or_dropped_as_the_sql_would() {
             "XML DOC WRITE of HR",
             row(op::XML_WRITE, Some("HR"), Some("EMP"), None, "PDB1"),
             true,
+        ),
+        (
+            "INSERT of an object the dictionary does not know: the UNKNOWN arm",
+            row(
+                op::INSERT,
+                Some("UNKNOWN"),
+                Some("OBJ# 73001"),
+                None,
+                "PDB1",
+            ),
+            true,
+        ),
+        (
+            "an unknown object in another PDB: SRC_CON_NAME",
+            row(
+                op::UPDATE,
+                Some("UNKNOWN"),
+                Some("OBJ# 73001"),
+                None,
+                "PDB2",
+            ),
+            false,
+        ),
+        (
+            "a table of a schema named UNKNOWN: owner",
+            row(op::INSERT, Some("UNKNOWN"), Some("ORDERS"), None, "PDB1"),
+            false,
         ),
     ];
     // INTERNAL rows only with a row's own ROW_ID (they have no owner or table).
