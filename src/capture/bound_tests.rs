@@ -60,6 +60,7 @@ impl Run {
             &self.conn,
             &self.db,
             &self.out,
+            &self.db.with_file_name("state").join("offsets.json"),
             (self.start + 1, end),
             self.baseline,
             &self.settings,

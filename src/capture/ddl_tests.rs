@@ -127,6 +127,7 @@ fn run(extra: &[&str], drop_old: bool) -> (Vec<String>, Vec<String>) {
         &conn,
         &db,
         &out,
+        &state.join("offsets.json"),
         (start + 1, last),
         check::Contents::new(),
         &settings,

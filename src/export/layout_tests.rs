@@ -31,6 +31,7 @@ fn target() -> TableTarget {
         organization: Organization::Heap,
         row_movement: false,
         data_object_id: 1,
+        object_id: 1,
         partitions: vec![],
         stats: TableStats::default(),
         supplemental_all_columns: true,

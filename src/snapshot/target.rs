@@ -369,6 +369,7 @@ mod tests {
             organization: Organization::Heap,
             row_movement: false,
             data_object_id: 1,
+            object_id: 1,
             partitions: vec![],
             stats: TableStats {
                 num_rows: Some(10),

@@ -145,6 +145,11 @@ pub enum Organization {
 pub struct PartitionInfo {
     pub name: String,
     pub data_object_id: u64,
+    /// The partition's object number (DBA_OBJECTS.OBJECT_ID): what LogMiner names an object
+    /// by (`OBJ# n`, DATA_OBJ#); it differs from the data object id once the segment is rebuilt
+    /// (TRUNCATE, MOVE, EXCHANGE PARTITION). 0: not known (offsets and files written before).
+    #[serde(default)]
+    pub object_id: u64,
 }
 
 /// Optimizer statistics (ALL_TABLES.NUM_ROWS, BLOCKS, LAST_ANALYZED; ALL_TAB_STATISTICS.STALE_STATS).
@@ -170,6 +175,9 @@ pub struct TableInfo {
     pub row_movement: bool,
     /// Data object id of an unpartitioned table (DBA_OBJECTS.DATA_OBJECT_ID).
     pub data_object_id: u64,
+    /// Object number of an unpartitioned table (DBA_OBJECTS.OBJECT_ID), as for partitions.
+    #[serde(default)]
+    pub object_id: u64,
     pub partitions: Vec<PartitionInfo>,
     pub stats: TableStats,
     /// ALL_LOG_GROUPS has ALL COLUMN LOGGING for the table.

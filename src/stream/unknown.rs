@@ -3,18 +3,16 @@
 //! (Utilities, "LogMiner Configuration"; after `DROP TABLE … PURGE` with the online catalog,
 //! Debezium's `HybridMiningStrategyIT`). The mining filter keeps them whatever the owner list
 //! (`source::filter::is_unknown_object`); here each is resolved by its object number to the
-//! captured table (or partition) with that data object id, renamed to it, and decoded like a
+//! captured table (or partition) with that OBJECT_ID, renamed to it, and decoded like a
 //! dictionary mismatch (`lenient::named`: by column position where the types make it
 //! certain). A resolved row that cannot be read is CDC-3050 with the object number; a row of
 //! an object no captured table has is not published, only counted
 //! (`oracle_cdc_stream_unknown_object_rows_total{outcome="not-captured"}`).
 //!
 //! The object number is DATA_OBJ# (the TABLE_NAME's `n` where DATA_OBJ# is 0, as in a replay
-//! export without it). Debezium reads DATA_OBJ# as ALL_OBJECTS.OBJECT_ID; the catalog holds
-//! DATA_OBJECT_IDs (DBA_OBJECTS, per partition). The two are the same number for a segment
-//! created with its table and never rebuilt; after TRUNCATE, MOVE or a partition exchange they
-//! can differ, and such a row counts as not captured (visible in the metric, never a wrong
-//! record).
+//! export without it): DBA_OBJECTS.OBJECT_ID, as Debezium reads it, not the DATA_OBJECT_ID a
+//! ROWID carries (the two differ after TRUNCATE, MOVE or a partition exchange). A catalog read
+//! before it kept object ids (0) falls back to the data object id.
 
 use super::decode::{Catalog, Event};
 use crate::errors::{CdcError, Result};
@@ -131,10 +129,21 @@ pub(super) fn name_errors(pending: &mut VecDeque<Result<Event>>, from: usize, ob
 }
 
 impl Catalog {
-    /// Index a captured table's object numbers (its data object id, or its partitions').
+    /// Index a captured table's object numbers (its OBJECT_ID, or its partitions').
     pub fn add_objects(&mut self, info: &TableInfo) {
-        let ids = std::iter::once(info.data_object_id)
-            .chain(info.partitions.iter().map(|p| p.data_object_id))
+        let number = |object_id: u64, data_object_id: u64| {
+            if object_id != 0 {
+                object_id
+            } else {
+                data_object_id
+            }
+        };
+        let ids = std::iter::once(number(info.object_id, info.data_object_id))
+            .chain(
+                info.partitions
+                    .iter()
+                    .map(|p| number(p.object_id, p.data_object_id)),
+            )
             .filter(|id| *id != 0);
         for id in ids {
             let names = self.objects.entry(id).or_default();
@@ -170,12 +179,14 @@ mod tests {
             organization: crate::source::model::Organization::Heap,
             row_movement: false,
             data_object_id: id,
+            object_id: id,
             partitions: parts
                 .iter()
                 .enumerate()
                 .map(|(i, id)| PartitionInfo {
                     name: format!("P{i}"),
                     data_object_id: *id,
+                    object_id: *id,
                 })
                 .collect(),
             stats: Default::default(),
@@ -211,6 +222,28 @@ mod tests {
             src_con_name: pdb.into(),
             ..Default::default()
         }
+    }
+
+    /// After TRUNCATE (or MOVE, EXCHANGE PARTITION) a segment has a new data object id while
+    /// the object keeps its number; LogMiner names the object by the number.
+    #[test]
+    fn rows_resolve_by_object_id_where_the_segment_was_rebuilt() {
+        let mut emp = info("HR.EMP", 90001, &[]);
+        emp.object_id = 73001;
+        let mut sales = info("HR.SALES", 0, &[90010]);
+        sales.partitions[0].object_id = 73010;
+        let c = catalog(false, &[emp, sales]);
+        let mut r = unknown(73001, 73001, "");
+        assert_eq!(resolve(&mut r, &c), Resolution::Captured(73001));
+        assert_eq!(r.table_name.as_deref(), Some("EMP"));
+        let mut r = unknown(73010, 73010, "");
+        assert_eq!(resolve(&mut r, &c), Resolution::Captured(73010));
+        assert_eq!(r.table_name.as_deref(), Some("SALES"));
+        // The data object ids are not object numbers.
+        assert_eq!(
+            resolve(&mut unknown(90001, 90001, ""), &c),
+            Resolution::NotCaptured
+        );
     }
 
     #[test]

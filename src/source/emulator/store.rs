@@ -174,6 +174,8 @@ impl TableState {
             organization: d.organization,
             row_movement: d.row_movement,
             data_object_id: u64::from(self.data_object_id),
+            // The emulator never rebuilds a segment (no TRUNCATE or MOVE): one number serves.
+            object_id: u64::from(self.data_object_id),
             partitions: d
                 .partitions
                 .iter()
@@ -182,6 +184,7 @@ impl TableState {
                 .map(|(p, id)| PartitionInfo {
                     name: p.name.clone(),
                     data_object_id: u64::from(*id),
+                    object_id: u64::from(*id),
                 })
                 .collect(),
             stats: TableStats {

@@ -70,6 +70,7 @@ pub struct ObjectRow {
     /// TABLE, TABLE PARTITION or TABLE SUBPARTITION.
     pub object_type: String,
     pub data_object_id: u64,
+    pub object_id: u64,
 }
 
 /// Everything the catalog queries returned.
@@ -166,14 +167,15 @@ pub fn assemble(pdb: Option<&str>, rows: CatalogRows) -> (Vec<TableInfo>, Vec<St
                     unique_keys.push(c);
                 }
             }
-            let mut data_object_id = 0;
+            let (mut data_object_id, mut object_id) = (0, 0);
             let mut partitions = Vec::new();
             for o in objects.remove(&key).unwrap_or_default() {
                 match (o.object_type.as_str(), o.subobject) {
-                    ("TABLE", _) => data_object_id = o.data_object_id,
+                    ("TABLE", _) => (data_object_id, object_id) = (o.data_object_id, o.object_id),
                     (_, Some(name)) => partitions.push(PartitionInfo {
                         name,
                         data_object_id: o.data_object_id,
+                        object_id: o.object_id,
                     }),
                     (_, None) => {}
                 }
@@ -191,6 +193,7 @@ pub fn assemble(pdb: Option<&str>, rows: CatalogRows) -> (Vec<TableInfo>, Vec<St
                 },
                 row_movement: t.row_movement.as_deref() == Some("ENABLED"),
                 data_object_id,
+                object_id,
                 partitions,
                 stats: TableStats {
                     num_rows: t.num_rows,
@@ -244,6 +247,7 @@ mod tests {
             subobject: sub.map(str::to_string),
             object_type: object_type.into(),
             data_object_id: id,
+            object_id: id + 1_000,
         }
     }
 
@@ -328,6 +332,10 @@ mod tests {
         assert_eq!(emp.unique_keys.len(), 1);
         assert_eq!(emp.unique_keys[0].columns, ["NAME", "ID"]);
         assert_eq!(emp.data_object_id, 73001);
+        assert_eq!(
+            emp.object_id, 74001,
+            "OBJECT_ID is read beside DATA_OBJECT_ID"
+        );
         assert!(emp.partitions.is_empty());
         assert_eq!(emp.stats.num_rows, Some(14));
         assert!(emp.stats.stale);
@@ -343,11 +351,13 @@ mod tests {
             vec![
                 PartitionInfo {
                     name: "P2023".into(),
-                    data_object_id: 73010
+                    data_object_id: 73010,
+                    object_id: 74010
                 },
                 PartitionInfo {
                     name: "P2024".into(),
-                    data_object_id: 73011
+                    data_object_id: 73011,
+                    object_id: 74011
                 },
             ]
         );

@@ -534,6 +534,7 @@ impl Session for OracleSession {
                 subobject: r.opt_string(2)?,
                 object_type: r.string(3)?,
                 data_object_id: r.u64(4)?,
+                object_id: r.u64(5)?,
             })
         })?;
         let pairs = |r: &Cols| Ok((r.string(0)?, r.string(1)?));

@@ -139,9 +139,10 @@
 //!   `TABLE_NAME LIKE 'OBJ#%'` rows in its hybrid strategy's query
 //!   (`AbstractLogMinerQueryBuilder`), and its `HybridMiningStrategyIT` notes that after `DROP
 //!   TABLE … PURGE` the online catalog names the table `UNKNOWN.OBJ# <num>` (the PDB still in
-//!   SRC_CON_NAME). Not confirmed: that the two numbers are equal for a segment never rebuilt
-//!   (the tool's catalog holds DATA_OBJECT_IDs, [`DATA_OBJECTS`]); `stream::unknown` says what
-//!   follows when they differ.
+//!   SRC_CON_NAME). The 8i/9i Reference names DATA_OBJ# "the data block object number" and
+//!   DATA_DOBJ# "the data block data object number": `OBJ# n` is the object number, so
+//!   [`DATA_OBJECTS`] reads OBJECT_ID beside DATA_OBJECT_ID (they differ once TRUNCATE, MOVE or
+//!   EXCHANGE PARTITION rebuilt the segment) and `stream::unknown` matches by OBJECT_ID.
 //! - Bigfile tablespaces ([`EXTENTS`]): `V$TABLESPACE.BIGFILE` "Indicates whether the tablespace
 //!   is a bigfile tablespace (YES) or a smallfile tablespace (NO)" (11.1/18c Reference); the
 //!   same column in DBA_TABLESPACES (10g+), joined on DBA_EXTENTS.TABLESPACE_NAME. What it changes
@@ -350,10 +351,12 @@ pub const UNIQUE_INDEXES: &str = concat!(
     " ORDER BY i.TABLE_OWNER, i.TABLE_NAME, i.INDEX_NAME, ic.COLUMN_POSITION"
 );
 
-/// Data object ids (not OBJECT_ID) of tables, partitions and subpartitions that have a segment.
+/// Data object ids of tables, partitions and subpartitions that have a segment (ROWIDs carry
+/// them: chunk ranges), and their object numbers, OBJECT_ID (LogMiner's DATA_OBJ# and `OBJ# n`:
+/// unknown-object rows are matched by it).
 /// Privilege: SELECT on DBA_OBJECTS (SELECT_CATALOG_ROLE).
 pub const DATA_OBJECTS: &str = concat!(
-    "SELECT o.OWNER, o.OBJECT_NAME, o.SUBOBJECT_NAME, o.OBJECT_TYPE, o.DATA_OBJECT_ID ",
+    "SELECT o.OWNER, o.OBJECT_NAME, o.SUBOBJECT_NAME, o.OBJECT_TYPE, o.DATA_OBJECT_ID, o.OBJECT_ID ",
     "FROM DBA_OBJECTS o ",
     "WHERE o.OBJECT_TYPE IN ('TABLE', 'TABLE PARTITION', 'TABLE SUBPARTITION') ",
     "AND o.DATA_OBJECT_ID IS NOT NULL AND ",

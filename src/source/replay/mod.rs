@@ -142,6 +142,8 @@ impl ReplaySession {
             organization: d.organization,
             row_movement: d.row_movement,
             data_object_id,
+            // DATA_OBJ# is the object number (OBJECT_ID); a replay has no other.
+            object_id: data_object_id,
             partitions: d
                 .partitions
                 .iter()
@@ -149,6 +151,7 @@ impl ReplaySession {
                 .map(|p| PartitionInfo {
                     name: p.name.clone(),
                     data_object_id: 0,
+                    object_id: 0,
                 })
                 .collect(),
             stats: TableStats::default(),
