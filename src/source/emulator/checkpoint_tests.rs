@@ -69,7 +69,7 @@ fn work_after_checkpoint(db: &Db) -> Vec<Scn> {
 }
 
 #[test]
-fn init_leaves_a_checkpoint_whose_rows_are_read_only_when_rows_are_read() {
+fn init_leaves_a_checkpoint_whose_rows_are_read_from_the_file_when_rows_are_read() {
     let db = Db::new(EMP);
     assert!(db.path().join(CHECKPOINT_FILE).is_file());
     let c = db.connector();
@@ -81,6 +81,9 @@ fn init_leaves_a_checkpoint_whose_rows_are_read_only_when_rows_are_read() {
     let mut s = c.emulator_session().unwrap();
     let scn = s.current_scn().unwrap();
     assert_eq!(read(&mut s, "HR.OTHER", scn).unwrap().len(), 3);
+    // Read from the file, not loaded into memory; what reads them directly loads them.
+    assert!(!c.with_replica_meta(|r, _| r.rows_loaded()).unwrap());
+    c.with_replica(|_, _| ()).unwrap();
     assert!(c.with_replica_meta(|r, _| r.rows_loaded()).unwrap());
 }
 
@@ -123,10 +126,28 @@ fn a_checkpoint_that_does_not_match_the_redo_is_ignored() {
         std::fs::write(&cp, &bad).unwrap();
         assert_eq!(everything(&db, &scns), want);
     }
-    // Damaged rows are found when they are read: the read fails rather than lose rows.
+    // Damaged rows are found when they are read: the read fails rather than lose rows. The
+    // last table's last row ends with a name's text; its directory comes after it.
+    let header: serde_json::Value = {
+        let line = good.split(|b| *b == b'\n').nth(1).unwrap();
+        serde_json::from_slice(line).unwrap()
+    };
+    let section = |key: &str| {
+        let s = &header[key][1];
+        (s[0].as_u64().unwrap() + s[1].as_u64().unwrap()) as usize
+    };
+    for at in [section("rows") - 2, section("dirs") - 2] {
+        let mut damaged = good.clone();
+        damaged[at] = 0xff;
+        std::fs::write(&cp, &damaged).unwrap();
+        let c = db.connector();
+        let mut s = c.emulator_session().unwrap();
+        let e = read(&mut s, "HR.OTHER", scns[0]).unwrap_err();
+        assert!(e.to_string().contains(CHECKPOINT_FILE), "{e}");
+    }
+    // Loading every row reads the rows sections, not the directories.
     let mut damaged = good.clone();
-    let n = damaged.len();
-    damaged[n - 3] = 0xff;
+    damaged[section("rows") - 2] = 0xff;
     std::fs::write(&cp, &damaged).unwrap();
     let e = db.connector().with_replica(|_, _| ()).unwrap_err();
     assert!(e.to_string().contains(CHECKPOINT_FILE), "{e}");

@@ -230,11 +230,23 @@ impl Shared {
         Ok(())
     }
 
-    /// [`Shared::refresh`], and the rows a checkpoint left on disk read (before any read of
-    /// table rows).
-    fn refresh_rows(&self) -> Result<()> {
+    /// [`Shared::refresh`], and every table's rows in memory (for what reads them directly).
+    fn refresh_all_rows(&self) -> Result<()> {
         self.refresh()?;
         if !self.replica.read().map_err(|_| poisoned())?.rows_loaded() {
+            self.replica.write().map_err(|_| poisoned())?.load_rows()?;
+        }
+        Ok(())
+    }
+
+    /// [`Shared::refresh`] before a flashback read: the rows a checkpoint left on disk stay
+    /// there when reads can take them from the file, and are loaded otherwise.
+    fn refresh_rows(&self) -> Result<()> {
+        self.refresh()?;
+        let r = self.replica.read().map_err(|_| poisoned())?;
+        // Rows in a key-ordered checkpoint are read from it chunk by chunk.
+        if !r.rows_loaded() && !r.disk_serves_reads() {
+            drop(r);
             self.replica.write().map_err(|_| poisoned())?.load_rows()?;
         }
         Ok(())
@@ -361,7 +373,7 @@ impl EmulatorConnector {
 
     /// Run `f` on the up-to-date replica, its rows read (for `emulator dump` and tests).
     pub fn with_replica<T>(&self, f: impl FnOnce(&Replica, i64) -> T) -> Result<T> {
-        self.shared.refresh_rows()?;
+        self.shared.refresh_all_rows()?;
         let r = self.shared.replica.read().map_err(|_| poisoned())?;
         Ok(f(&r, self.shared.clock.now_ms()))
     }

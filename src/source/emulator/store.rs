@@ -12,6 +12,8 @@ use crate::types::{compare_keys, Value};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
 
+#[path = "store_disk.rs"]
+mod disk;
 #[path = "store_flashback.rs"]
 mod flashback;
 #[path = "store_records.rs"]
@@ -64,19 +66,32 @@ pub const PENDING_LIMIT: usize = if cfg!(test) { 16 } else { 1_000_000 };
 /// A table's rows: every retained version by ROWID.
 pub type Rows = BTreeMap<RowId, Vec<Version>>;
 
-/// A committed change to rows not read yet (see [`Replica::load_rows`]), applied when they are.
-#[derive(Debug)]
-enum Pending {
-    Commit(Arc<Redo>, Scn),
-    AddColumn(usize),
-    DropColumn(usize, usize),
-}
-
-/// Rows still in a checkpoint file, and what the redo after it changed.
+/// Rows still in a checkpoint file. Changes committed after the checkpoint are in the tables'
+/// `rows` (and `key_index`) meanwhile, on top of the file's: reads merge the two
+/// ([`Replica::load_rows`] does so for good).
 #[derive(Debug)]
 struct Unloaded {
     disk: super::checkpoint::RowsOnDisk,
-    pending: Vec<Pending>,
+    /// Changes committed since the checkpoint.
+    pending: usize,
+    /// Columns added (`None`) and dropped (`Some(i)`) since, per table: applied to the file's
+    /// rows as they are read.
+    reshapes: Vec<Vec<Option<usize>>>,
+    /// Each table's row directory, read on first use.
+    dirs: Vec<std::sync::OnceLock<Vec<super::rowfile::DirEntry>>>,
+}
+
+/// Positions of a table's primary key columns now (`None` without a primary key, or when a key
+/// column was dropped).
+pub fn key_positions(t: &TableState) -> Option<Vec<usize>> {
+    if t.def.primary_key.is_empty() {
+        return None;
+    }
+    t.def
+        .primary_key
+        .iter()
+        .map(|k| t.columns.iter().position(|c| &c.name == k))
+        .collect()
 }
 
 impl TableState {
@@ -105,19 +120,7 @@ impl TableState {
     /// Add (`None`) or drop (`Some(i)`) a column in every version.
     fn reshape_rows(&mut self, drop: Option<usize>) {
         for versions in self.rows.values_mut() {
-            for v in versions.iter_mut() {
-                if let Some(row) = &v.row {
-                    let mut r = row.to_vec();
-                    match drop {
-                        None => r.push(Value::Null),
-                        Some(i) if i < r.len() => {
-                            r.remove(i);
-                        }
-                        Some(_) => {}
-                    }
-                    v.row = Some(r.into());
-                }
-            }
+            reshape_versions(versions, drop);
         }
     }
 
@@ -191,6 +194,23 @@ impl TableState {
                 stale,
             },
             supplemental_all_columns: d.logging == super::schema::TableLogging::All,
+        }
+    }
+}
+
+/// Add (`None`) or drop (`Some(i)`) a column in a row's versions.
+fn reshape_versions(versions: &mut [Version], drop: Option<usize>) {
+    for v in versions.iter_mut() {
+        if let Some(row) = &v.row {
+            let mut r = row.to_vec();
+            match drop {
+                None => r.push(Value::Null),
+                Some(i) if i < r.len() => {
+                    r.remove(i);
+                }
+                Some(_) => {}
+            }
+            v.row = Some(r.into());
         }
     }
 }
@@ -331,8 +351,12 @@ impl Replica {
     /// The tables' rows are in a checkpoint file, read on first use.
     pub(super) fn rows_on_disk(&mut self, disk: super::checkpoint::RowsOnDisk) {
         self.unloaded = Some(Unloaded {
+            dirs: (0..disk.sections.len())
+                .map(|_| std::sync::OnceLock::new())
+                .collect(),
             disk,
-            pending: Vec::new(),
+            pending: 0,
+            reshapes: Vec::new(),
         });
     }
 
@@ -340,7 +364,7 @@ impl Replica {
     /// (a reader that never reads rows, such as a capture that only streams, would otherwise
     /// keep every change since the checkpoint, unpruned).
     pub fn pending_changes(&self) -> usize {
-        self.unloaded.as_ref().map_or(0, |u| u.pending.len())
+        self.unloaded.as_ref().map_or(0, |u| u.pending)
     }
 
     /// Whether every table's rows are in memory.
@@ -348,30 +372,32 @@ impl Replica {
         self.unloaded.is_none()
     }
 
-    /// Read the rows a checkpoint left on disk, and apply the changes committed since.
+    /// Read the rows a checkpoint left on disk, under the changes committed since.
     pub fn load_rows(&mut self) -> Result<()> {
         let Some(u) = self.unloaded.take() else {
             return Ok(());
         };
-        for (i, t) in self.tables.iter_mut().enumerate() {
-            t.rows = match u.disk.read(i) {
-                Ok(rows) => rows,
+        let mut base = Vec::with_capacity(self.tables.len());
+        for i in 0..self.tables.len() {
+            match u.disk.read(i) {
+                Ok(rows) => base.push(rows),
                 Err(e) => {
                     self.unloaded = Some(u);
                     return Err(e);
                 }
-            };
-            // Rebuilt below, once the changes since are in.
-            t.key_index = None;
-        }
-        for p in u.pending {
-            match p {
-                Pending::Commit(change, scn) => self.commit_rows(&change, scn),
-                Pending::AddColumn(t) => self.tables[t].reshape_rows(None),
-                Pending::DropColumn(t, i) => self.tables[t].reshape_rows(Some(i)),
             }
         }
-        for t in &mut self.tables {
+        for (i, (t, mut rows)) in self.tables.iter_mut().zip(base).enumerate() {
+            for d in u.reshapes.get(i).into_iter().flatten() {
+                for versions in rows.values_mut() {
+                    reshape_versions(versions, *d);
+                }
+            }
+            // Every change since is newer than the checkpoint's versions of its row.
+            for (rid, versions) in std::mem::take(&mut t.rows) {
+                rows.entry(rid).or_default().extend(versions);
+            }
+            t.rows = rows;
             t.key_index = KeyIndex::for_table(&t.def.primary_key, &t.columns, &t.rows);
         }
         Ok(())
@@ -627,18 +653,17 @@ impl Replica {
                 };
                 t.last_ddl_scn = *scn;
                 t.history.push((*scn, t.columns.clone()));
-                match unloaded {
-                    Some(u) => u.pending.extend(reshape.map(|d| match d {
-                        None => Pending::AddColumn(ti),
-                        Some(i) => Pending::DropColumn(ti, i),
-                    })),
-                    None => {
-                        if let Some(d) = reshape {
-                            t.reshape_rows(d);
-                        }
-                        t.key_index = KeyIndex::for_table(&t.def.primary_key, &t.columns, &t.rows);
+                if let (Some(u), Some(d)) = (unloaded, reshape) {
+                    // The file's rows are reshaped as they are read.
+                    if u.reshapes.len() <= ti {
+                        u.reshapes.resize(ti + 1, Vec::new());
                     }
+                    u.reshapes[ti].push(d);
                 }
+                if let Some(d) = reshape {
+                    t.reshape_rows(d);
+                }
+                t.key_index = KeyIndex::for_table(&t.def.primary_key, &t.columns, &t.rows);
             }
             Redo::Extent { tab, part, ext, .. } => {
                 let i = check_tab(*tab)?;
@@ -719,10 +744,10 @@ impl Replica {
             t.change_commits.push((commit_scn, commit_ts));
         }
         t.changes_since_stats += 1;
-        match &mut self.unloaded {
-            Some(u) => u.pending.push(Pending::Commit(change.clone(), commit_scn)),
-            None => self.commit_rows(change, commit_scn),
+        if let Some(u) = &mut self.unloaded {
+            u.pending += 1;
         }
+        self.commit_rows(change, commit_scn);
     }
 
     /// A committed change's new version of its row.
