@@ -128,6 +128,23 @@ fn schema_fingerprint(dir: &Path) -> std::io::Result<u64> {
 /// Write the checkpoint of `replica` (rows loaded), which has applied the redo up to byte
 /// `redo_offset` (flushed and, for a durable writer, synced by the caller).
 pub fn write(dir: &Path, replica: &Replica, redo_offset: u64) -> Result<()> {
+    write_with(dir, replica, redo_offset, Vec::new())
+}
+
+/// A part of the checkpoint's body: bytes, or a bulk load's spilled rows copied in.
+enum Part {
+    Bytes(Vec<u8>),
+    Spill(std::fs::File),
+}
+
+/// [`write`], table `i`'s rows being `spilled[i]` where there is one (a bulk load's, whose
+/// rows are not in the replica).
+pub fn write_with(
+    dir: &Path,
+    replica: &Replica,
+    redo_offset: u64,
+    mut spilled: Vec<Option<super::rowfile::SpilledRows>>,
+) -> Result<()> {
     let redo = dir.join(super::redo::REDO_FILE);
     let io = |p: &Path| {
         let p = p.to_path_buf();
@@ -189,18 +206,52 @@ pub fn write(dir: &Path, replica: &Replica, redo_offset: u64) -> Result<()> {
     let mut sections = Vec::with_capacity(replica.tables.len());
     let mut dir_sections = Vec::with_capacity(replica.tables.len());
     let mut key_ordered = Vec::with_capacity(replica.tables.len());
-    let mut body = Vec::new();
-    for t in &replica.tables {
-        let at = body.len() as u64;
-        let mut dir = Vec::new();
+    let mut parts: Vec<Part> = Vec::new();
+    let mut at = 0u64;
+    spilled.resize_with(replica.tables.len(), || None);
+    for (t, spill) in replica.tables.iter().zip(spilled) {
         let pk = super::store::key_positions(t).unwrap_or_default();
-        key_ordered.push(super::rowfile::encode_table(
-            &t.rows, &pk, &mut body, &mut dir,
-        ));
-        sections.push((at, body.len() as u64 - at));
-        let at = body.len() as u64;
-        body.extend_from_slice(&dir);
-        dir_sections.push((at, dir.len() as u64));
+        let (mut rows, mut dir_bytes) = (Vec::new(), Vec::new());
+        match spill {
+            Some(sp) if sp.rid_ordered => {
+                rows.extend_from_slice(&sp.count.to_le_bytes());
+                sections.push((at, 8 + sp.len));
+                at += 8 + sp.len;
+                parts.push(Part::Bytes(rows));
+                parts.push(Part::Spill(sp.file));
+                dir_bytes = sp.dir;
+                key_ordered.push(sp.key_ordered);
+            }
+            Some(mut sp) => {
+                // Not in ROWID order (rows of several partitions): sorted here.
+                let mut buf = sp.count.to_le_bytes().to_vec();
+                sp.file.read_to_end(&mut buf).map_err(io(dir))?;
+                let sorted = super::rowfile::decode_rows(&buf).map_err(CdcError::Database)?;
+                key_ordered.push(super::rowfile::encode_table(
+                    &sorted,
+                    &pk,
+                    &mut rows,
+                    &mut dir_bytes,
+                ));
+                sections.push((at, rows.len() as u64));
+                at += rows.len() as u64;
+                parts.push(Part::Bytes(rows));
+            }
+            None => {
+                key_ordered.push(super::rowfile::encode_table(
+                    &t.rows,
+                    &pk,
+                    &mut rows,
+                    &mut dir_bytes,
+                ));
+                sections.push((at, rows.len() as u64));
+                at += rows.len() as u64;
+                parts.push(Part::Bytes(rows));
+            }
+        }
+        dir_sections.push((at, dir_bytes.len() as u64));
+        at += dir_bytes.len() as u64;
+        parts.push(Part::Bytes(dir_bytes));
     }
     let header = |sections: &[(u64, u64)], dirs: &[(u64, u64)]| -> Result<Vec<u8>> {
         let h = Header {
@@ -235,10 +286,22 @@ pub fn write(dir: &Path, replica: &Replica, redo_offset: u64) -> Result<()> {
     head.push(b'\n');
     let tmp = dir.join(TMP_FILE);
     // Not through a link; private like the redo it mirrors (0600, or 0640 by setting).
-    let mut f = crate::localfs::create(&tmp, crate::localfs::Kind::Data)?;
-    for part in [MAGIC, &head, &meta, &body] {
+    let f = crate::localfs::create(&tmp, crate::localfs::Kind::Data)?;
+    let mut f = std::io::BufWriter::with_capacity(1 << 20, f);
+    for part in [MAGIC, &head, &meta] {
         f.write_all(part).map_err(io(&tmp))?;
     }
+    for part in parts {
+        match part {
+            Part::Bytes(b) => f.write_all(&b).map_err(io(&tmp))?,
+            Part::Spill(mut file) => {
+                std::io::copy(&mut file, &mut f).map_err(io(&tmp))?;
+            }
+        }
+    }
+    let f = f
+        .into_inner()
+        .map_err(|e| CdcError::io(&tmp, e.into_error()))?;
     f.sync_all().map_err(io(&tmp))?;
     drop(f);
     let dest = dir.join(CHECKPOINT_FILE);

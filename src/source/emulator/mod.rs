@@ -99,8 +99,11 @@ pub fn init(
     let redo_path = dir.join(redo::REDO_FILE);
     crate::localfs::create(&redo_path, crate::localfs::Kind::Data)?;
     let seed = schema.seed;
-    let mut w = writer::Writer::open_unchecked(dir, schema, clock, true)?;
+    // Not synced at every commit: a load cut short leaves no usable database either way; the
+    // redo is synced once, before the checkpoint that ends the load.
+    let mut w = writer::Writer::open_unchecked(dir, schema, clock, false)?;
     w.set_batching(true);
+    w.start_bulk_load()?;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut rows_total = 0;
     for ti in 0..w.replica().tables.len() {
@@ -124,12 +127,13 @@ pub fn init(
         }
     }
     w.flush()?;
-    w.checkpoint()?;
-    Ok(InitSummary {
+    let summary = InitSummary {
         tables: w.replica().tables.len(),
         rows: rows_total,
         scn: w.replica().current_scn,
-    })
+    };
+    w.finish_bulk_load()?;
+    Ok(summary)
 }
 
 #[derive(Debug, Clone)]

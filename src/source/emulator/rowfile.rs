@@ -104,15 +104,7 @@ pub fn encode_table(
     }
     put_u64(dir_out, dir.len() as u64);
     for e in &dir {
-        put_rid(dir_out, &e.rid);
-        put_u64(dir_out, e.offset);
-        match &e.key {
-            None => dir_out.push(0),
-            Some(k) => {
-                dir_out.push(1);
-                put_values(dir_out, k);
-            }
-        }
+        put_dir_entry(dir_out, e);
     }
     ordered
 }
@@ -133,6 +125,144 @@ fn put_values(out: &mut Vec<u8>, row: &[Value]) {
     for value in row {
         put_value(out, value);
     }
+}
+
+/// A table's rows written to a file as a bulk load commits them (`emulator init`), in the rows
+/// section's form, so that the loader need not keep them: a checkpoint copies them in
+/// ([`super::checkpoint::write`]). Each row has one version.
+pub struct RowSpill {
+    file: std::io::BufWriter<std::fs::File>,
+    pk: Vec<usize>,
+    count: u64,
+    /// Bytes of rows written (the section's offsets are these plus [`ROWS_START`]).
+    len: u64,
+    dir: Vec<DirEntry>,
+    since_entry: usize,
+    last_rid: Option<RowId>,
+    last_key: Option<Vec<Value>>,
+    key_ordered: bool,
+    rid_ordered: bool,
+    buf: Vec<u8>,
+}
+
+/// What a [`RowSpill`] wrote.
+pub struct SpilledRows {
+    pub file: std::fs::File,
+    pub count: u64,
+    pub len: u64,
+    /// The directory section.
+    pub dir: Vec<u8>,
+    pub key_ordered: bool,
+    /// Whether the rows came in ROWID order (a partitioned table's do not: then the
+    /// checkpoint sorts them).
+    pub rid_ordered: bool,
+}
+
+impl RowSpill {
+    /// A spill in a temporary file in `dir` (removed when dropped); `pk`: the primary key's
+    /// column positions (empty without one).
+    pub fn new(dir: &std::path::Path, pk: Vec<usize>) -> std::io::Result<RowSpill> {
+        Ok(RowSpill {
+            file: std::io::BufWriter::with_capacity(1 << 20, tempfile::tempfile_in(dir)?),
+            pk,
+            count: 0,
+            len: 0,
+            dir: Vec::new(),
+            since_entry: DIR_EVERY,
+            last_rid: None,
+            last_key: None,
+            key_ordered: true,
+            rid_ordered: true,
+            buf: Vec::with_capacity(256),
+        })
+    }
+
+    /// Row `rid` as committed at `scn`.
+    pub fn push(&mut self, rid: RowId, scn: u64, row: &[Value]) -> std::io::Result<()> {
+        use std::io::Write;
+        if self.last_rid.is_some_and(|l| l >= rid) {
+            self.rid_ordered = false;
+        }
+        self.last_rid = Some(rid);
+        let key = (!self.pk.is_empty()).then(|| {
+            self.pk
+                .iter()
+                .map(|&i| row.get(i).cloned().unwrap_or(Value::Null))
+                .collect::<Vec<_>>()
+        });
+        if let Some(k) = &key {
+            if self
+                .last_key
+                .as_ref()
+                .is_some_and(|l| !compare_keys(l, k).is_lt())
+            {
+                self.key_ordered = false;
+            }
+        }
+        self.since_entry += 1;
+        if self.since_entry >= DIR_EVERY {
+            self.dir.push(DirEntry {
+                rid,
+                offset: ROWS_START + self.len,
+                key: key.clone(),
+            });
+            self.since_entry = 0;
+        }
+        self.last_key = key;
+        self.buf.clear();
+        let version = [(scn, row)];
+        encode_row_parts(&rid, &version, &mut self.buf);
+        self.file.write_all(&self.buf)?;
+        self.len += self.buf.len() as u64;
+        self.count += 1;
+        Ok(())
+    }
+
+    pub fn finish(self) -> std::io::Result<SpilledRows> {
+        use std::io::Seek;
+        let mut file = self.file.into_inner().map_err(|e| e.into_error())?;
+        file.rewind()?;
+        let mut dir = Vec::new();
+        put_u64(&mut dir, self.dir.len() as u64);
+        for e in &self.dir {
+            put_dir_entry(&mut dir, e);
+        }
+        Ok(SpilledRows {
+            file,
+            count: self.count,
+            len: self.len,
+            dir,
+            key_ordered: self.key_ordered,
+            rid_ordered: self.rid_ordered,
+        })
+    }
+}
+
+fn put_dir_entry(out: &mut Vec<u8>, e: &DirEntry) {
+    put_rid(out, &e.rid);
+    put_u64(out, e.offset);
+    match &e.key {
+        None => out.push(0),
+        Some(k) => {
+            out.push(1);
+            put_values(out, k);
+        }
+    }
+}
+
+/// A row whose versions are (SCN, values) pairs.
+fn encode_row_parts(rid: &RowId, versions: &[(u64, &[Value])], out: &mut Vec<u8>) {
+    let len_at = out.len();
+    put_u32(out, 0);
+    put_rid(out, rid);
+    put_u32(out, versions.len() as u32);
+    for (scn, row) in versions {
+        put_u64(out, *scn);
+        out.push(1);
+        put_values(out, row);
+    }
+    let len = (out.len() - len_at - 4) as u32;
+    out[len_at..len_at + 4].copy_from_slice(&len.to_le_bytes());
 }
 
 fn encode_row(rid: &RowId, versions: &[Version], out: &mut Vec<u8>) {

@@ -275,6 +275,9 @@ pub struct Replica {
     commit_ts: i64,
     /// Opened from a checkpoint whose rows are not read yet.
     unloaded: Option<Unloaded>,
+    /// A bulk load's committed rows, written to files instead of kept (see
+    /// [`Replica::spill_rows`]), and the first thing that went wrong doing so.
+    bulk: Option<(Vec<super::rowfile::RowSpill>, Option<String>)>,
 }
 
 impl Replica {
@@ -329,6 +332,7 @@ impl Replica {
             commits_since_prune: 0,
             commit_ts: 0,
             unloaded: None,
+            bulk: None,
         }
     }
 
@@ -401,6 +405,41 @@ impl Replica {
             t.key_index = KeyIndex::for_table(&t.def.primary_key, &t.columns, &t.rows);
         }
         Ok(())
+    }
+
+    /// A bulk load into empty tables (`emulator init`): from now on committed inserts go to a
+    /// file per table in `dir` (in the checkpoint's row form) instead of into the replica, and
+    /// no row is kept; [`Replica::take_spills`] hands them to the checkpoint. The replica then
+    /// holds no rows: only the loader, which never reads them back, may do this.
+    pub fn spill_rows(&mut self, dir: &std::path::Path) -> Result<()> {
+        let spills = self
+            .tables
+            .iter()
+            .map(|t| {
+                super::rowfile::RowSpill::new(dir, key_positions(t).unwrap_or_default())
+                    .map_err(|e| CdcError::io(dir, e))
+            })
+            .collect::<Result<_>>()?;
+        self.bulk = Some((spills, None));
+        Ok(())
+    }
+
+    /// The rows a bulk load spilled, per table.
+    pub fn take_spills(&mut self) -> Result<Vec<Option<super::rowfile::SpilledRows>>> {
+        let Some((spills, failed)) = self.bulk.take() else {
+            return Ok(Vec::new());
+        };
+        if let Some(why) = failed {
+            return Err(CdcError::Database(format!("emulator bulk load: {why}")));
+        }
+        spills
+            .into_iter()
+            .map(|s| {
+                s.finish()
+                    .map(Some)
+                    .map_err(|e| CdcError::Database(format!("emulator bulk load: {e}")))
+            })
+            .collect()
     }
 
     /// Number of the next record to be applied.
@@ -752,6 +791,27 @@ impl Replica {
 
     /// A committed change's new version of its row.
     fn commit_rows(&mut self, change: &Redo, commit_scn: Scn) {
+        if let Some((spills, failed)) = &mut self.bulk {
+            let why = match change {
+                Redo::Insert {
+                    tab, rid, after, ..
+                } => match (RowId::decode(rid), spills.get_mut(*tab as usize)) {
+                    (Ok(rid), Some(spill)) => spill
+                        .push(rid, commit_scn, after)
+                        .err()
+                        .map(|e| e.to_string()),
+                    _ => Some(format!("an insert into table {tab} at ROWID {rid}")),
+                },
+                Redo::Update { .. } | Redo::Delete { .. } => {
+                    Some("an update or delete of a loaded row".into())
+                }
+                _ => None,
+            };
+            if failed.is_none() {
+                *failed = why;
+            }
+            return;
+        }
         let (tab, rid, row) = match change {
             Redo::Insert {
                 tab, rid, after, ..
