@@ -15,9 +15,15 @@
 //! fingerprint of the redo bytes before that point and of `schema.yaml`, where each table's
 //! rows are), the replica's metadata as JSON (tables' columns, extents, statistics, commits,
 //! logs, open transactions, the redo index), then each table's rows in
-//! [`super::rowfile`]'s binary form. Opening reads the header and the metadata only; the rows
-//! are read when something first reads a table's rows ([`super::store::Replica::load_rows`]),
-//! so `emulator status` of a 10M-row database reads a few kilobytes.
+//! [`super::rowfile`]'s binary form, each followed by its row directory. Opening reads the header
+//! and the metadata only; an `AS OF SCN` read reads the rows of its chunk from the file through
+//! the directory (`store_disk.rs`), and what needs every row in memory loads them
+//! ([`super::store::Replica::load_rows`]), so `emulator status` of a 10M-row database reads a few
+//! kilobytes and an export of it holds a chunk at a time.
+//!
+//! `emulator init` writes the rows it loads to spill files as they commit
+//! ([`super::rowfile::RowSpill`]) and this module copies them in ([`write_with`]): the loader
+//! never holds the table.
 //!
 //! Only the writer writes it (after flushing and syncing the redo up to the point it
 //! describes), to `checkpoint.tmp`, synced, then renamed over `checkpoint.dat`: a writer killed
@@ -384,10 +390,7 @@ impl RowsOnDisk {
             let want = window.min((end - at) as usize);
             let buf = self.read_at(offset + at, want)?;
             let mut pos = 0usize;
-            loop {
-                let Some(n) = super::rowfile::row_len(&buf[pos..]) else {
-                    break;
-                };
+            while let Some(n) = super::rowfile::row_len(&buf[pos..]) {
                 if pos + n > buf.len() {
                     break;
                 }

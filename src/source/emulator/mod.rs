@@ -5,8 +5,8 @@
 //! of the redo (see [`checkpoint`]). Every process that opens the directory starts from the
 //! checkpoint, replays the redo after it into a multi-version [`store::Replica`] and tails it
 //! for new records, so readers in other processes see commits as the one [`writer::Writer`]
-//! makes them. Rows are read from the checkpoint on first use; old redo records are read back
-//! from the file when mined ([`redo_index`]).
+//! makes them. Flashback reads take rows from the checkpoint file chunk by chunk, under the
+//! changes since; old redo records are read back from the file when mined ([`redo_index`]).
 
 pub mod access;
 pub mod background;

@@ -37,9 +37,13 @@ pub struct DirEntry {
     pub key: Option<Vec<Value>>,
 }
 
+/// A row whose versions have different primary keys (a key update).
+#[derive(Debug)]
+pub struct KeyChanged;
+
 /// The primary key of a row's versions (at key columns `pk`): `None` without a live version;
 /// `Err` when its versions have different keys.
-pub fn row_key(versions: &[Version], pk: &[usize]) -> Result<Option<Vec<Value>>, ()> {
+pub fn row_key(versions: &[Version], pk: &[usize]) -> Result<Option<Vec<Value>>, KeyChanged> {
     let mut key: Option<Vec<Value>> = None;
     for row in versions.iter().filter_map(|v| v.row.as_ref()) {
         let k: Vec<Value> = pk
@@ -49,7 +53,7 @@ pub fn row_key(versions: &[Version], pk: &[usize]) -> Result<Option<Vec<Value>>,
         match &key {
             None => key = Some(k),
             Some(have) if compare_keys(have, &k).is_eq() => {}
-            Some(_) => return Err(()),
+            Some(_) => return Err(KeyChanged),
         }
     }
     Ok(key)
@@ -76,7 +80,7 @@ pub fn encode_table(
         } else {
             match row_key(versions, pk) {
                 Ok(k) => k,
-                Err(()) => {
+                Err(KeyChanged) => {
                     ordered = false;
                     None
                 }

@@ -1,5 +1,7 @@
-//! The in-memory replica every process builds from the redo: committed data as versions by
-//! commit SCN (what `AS OF SCN` reads), open transactions, schema history, extents, logs.
+//! The replica every process builds from the redo: committed data as versions by commit SCN
+//! (what `AS OF SCN` reads), open transactions, schema history, extents, logs. Rows are in
+//! memory, or, for a replica opened from a checkpoint, in its file with the changes since in
+//! memory on top (`store_disk.rs` reads them).
 
 use super::key_index::KeyIndex;
 use super::redo::{DdlChange, Redo, Xid};

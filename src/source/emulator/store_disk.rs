@@ -21,6 +21,9 @@ use std::cmp::Ordering;
 /// A row read from the file or the changes since, with its visible version.
 pub(crate) type ReadRow = (RowId, Arc<[Value]>);
 
+/// What a key scan hands each row: its ROWID, visible version and key; false stops the scan.
+pub(crate) type KeyedRow<'a> = &'a mut dyn FnMut(RowId, Arc<[Value]>, &[Value]) -> Result<bool>;
+
 impl Unloaded {
     fn dir(&self, i: usize) -> Result<&[DirEntry]> {
         let Some(lock) = self.dirs.get(i) else {
@@ -157,7 +160,7 @@ impl Replica {
         scn: Scn,
         lower: Option<&[Value]>,
         upper: Option<&[Value]>,
-        each: &mut dyn FnMut(RowId, Arc<[Value]>, &[Value]) -> Result<bool>,
+        each: KeyedRow<'_>,
     ) -> Result<bool> {
         let (Some((u, i)), Some(ix), Some(pk)) =
             (self.disk_table(t), t.key_index.as_ref(), key_positions(t))

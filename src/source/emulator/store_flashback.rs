@@ -143,7 +143,7 @@ impl Replica {
             // Every step-th key after `lower`, reading no further than the last one.
             let (mut seen, mut out) = (0usize, Vec::new());
             let disk = self.disk_key_scan(t, q.scn, q.lower.as_deref(), None, &mut |_, _, k| {
-                if seen >= step && (seen - step) % step == 0 {
+                if seen >= step && (seen - step).is_multiple_of(step) {
                     out.push(k.to_vec());
                 }
                 seen += 1;
@@ -245,11 +245,11 @@ impl Replica {
         // Reads by the primary key walk the key index over the range only, already in order;
         // rows still in the checkpoint file are read from it, chunk by chunk.
         let from_disk = self.disk_rows_to_read(t, q, iot)?;
-        let (rows_in, ordered): (Box<dyn Iterator<Item = (RowId, &Arc<[Value]>)>>, bool) =
-            match &from_disk {
-                Some((rows, ordered)) => (Box::new(rows.iter().map(|(r, a)| (*r, a))), *ordered),
-                None => super::super::key_index::rows_to_read(t, q, iot)?,
-            };
+        type Rows<'r> = Box<dyn Iterator<Item = (RowId, &'r Arc<[Value]>)> + 'r>;
+        let (rows_in, ordered): (Rows<'_>, bool) = match &from_disk {
+            Some((rows, ordered)) => (Box::new(rows.iter().map(|(r, a)| (*r, a))), *ordered),
+            None => super::super::key_index::rows_to_read(t, q, iot)?,
+        };
         // A scan in ROWID order fails on the first row the condition cannot evaluate; an
         // ordered read reports the same one: the failing row with the lowest ROWID.
         let mut failed: Option<(RowId, CdcError)> = None;
