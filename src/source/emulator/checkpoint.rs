@@ -15,9 +15,15 @@
 //! fingerprint of the redo bytes before that point and of `schema.yaml`, where each table's
 //! rows are), the replica's metadata as JSON (tables' columns, extents, statistics, commits,
 //! logs, open transactions, the redo index), then each table's rows in
-//! [`super::rowfile`]'s binary form. Opening reads the header and the metadata only; the rows
-//! are read when something first reads a table's rows ([`super::store::Replica::load_rows`]),
-//! so `emulator status` of a 10M-row database reads a few kilobytes.
+//! [`super::rowfile`]'s binary form, each followed by its row directory. Opening reads the header
+//! and the metadata only; an `AS OF SCN` read reads the rows of its chunk from the file through
+//! the directory (`store_disk.rs`), and what needs every row in memory loads them
+//! ([`super::store::Replica::load_rows`]), so `emulator status` of a 10M-row database reads a few
+//! kilobytes and an export of it holds a chunk at a time.
+//!
+//! `emulator init` writes the rows it loads to spill files as they commit
+//! ([`super::rowfile::RowSpill`]) and this module copies them in ([`write_with`]): the loader
+//! never holds the table.
 //!
 //! Only the writer writes it (after flushing and syncing the redo up to the point it
 //! describes), to `checkpoint.tmp`, synced, then renamed over `checkpoint.dat`: a writer killed
@@ -25,11 +31,13 @@
 //! redo (the redo cut shorter, other bytes before its point, another schema file) is ignored
 //! with a warning, and the whole redo is replayed: the redo stays the source of truth.
 
+use super::key_index::KeyIndex;
 use super::redo::{Redo, Xid};
 use super::redo_index::RedoIndex;
 use super::store::{LogSeq, OpenTx, Replica};
 use crate::errors::{CdcError, Result};
 use crate::source::model::{ColumnInfo, Extent, Scn};
+use crate::source::rowid::RowId;
 use serde::{Deserialize, Serialize};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -37,7 +45,7 @@ use std::sync::Arc;
 
 pub const CHECKPOINT_FILE: &str = "checkpoint.dat";
 const TMP_FILE: &str = "checkpoint.tmp";
-const MAGIC: &[u8] = b"oracle-cdc emulator checkpoint 1\n";
+const MAGIC: &[u8] = b"oracle-cdc emulator checkpoint 2\n";
 /// Bytes of redo before the checkpoint's point that its fingerprint covers.
 const FINGERPRINT_BYTES: u64 = 4096;
 
@@ -52,6 +60,10 @@ struct Header {
     meta_len: u64,
     /// Each table's rows: (offset in the file, length).
     rows: Vec<(u64, u64)>,
+    /// Each table's row directory: (offset in the file, length).
+    dirs: Vec<(u64, u64)>,
+    /// Whether each table is key-ordered (see [`super::rowfile`]).
+    key_ordered: Vec<bool>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -122,6 +134,23 @@ fn schema_fingerprint(dir: &Path) -> std::io::Result<u64> {
 /// Write the checkpoint of `replica` (rows loaded), which has applied the redo up to byte
 /// `redo_offset` (flushed and, for a durable writer, synced by the caller).
 pub fn write(dir: &Path, replica: &Replica, redo_offset: u64) -> Result<()> {
+    write_with(dir, replica, redo_offset, Vec::new())
+}
+
+/// A part of the checkpoint's body: bytes, or a bulk load's spilled rows copied in.
+enum Part {
+    Bytes(Vec<u8>),
+    Spill(std::fs::File),
+}
+
+/// [`write`], table `i`'s rows being `spilled[i]` where there is one (a bulk load's, whose
+/// rows are not in the replica).
+pub fn write_with(
+    dir: &Path,
+    replica: &Replica,
+    redo_offset: u64,
+    mut spilled: Vec<Option<super::rowfile::SpilledRows>>,
+) -> Result<()> {
     let redo = dir.join(super::redo::REDO_FILE);
     let io = |p: &Path| {
         let p = p.to_path_buf();
@@ -181,13 +210,56 @@ pub fn write(dir: &Path, replica: &Replica, redo_offset: u64) -> Result<()> {
     };
     let meta = serde_json::to_vec(&meta).map_err(|e| CdcError::Database(e.to_string()))?;
     let mut sections = Vec::with_capacity(replica.tables.len());
-    let mut body = Vec::new();
-    for t in &replica.tables {
-        let at = body.len() as u64;
-        super::rowfile::encode_rows(&t.rows, &mut body);
-        sections.push((at, body.len() as u64 - at));
+    let mut dir_sections = Vec::with_capacity(replica.tables.len());
+    let mut key_ordered = Vec::with_capacity(replica.tables.len());
+    let mut parts: Vec<Part> = Vec::new();
+    let mut at = 0u64;
+    spilled.resize_with(replica.tables.len(), || None);
+    for (t, spill) in replica.tables.iter().zip(spilled) {
+        let pk = super::store::key_positions(t).unwrap_or_default();
+        let (mut rows, mut dir_bytes) = (Vec::new(), Vec::new());
+        match spill {
+            Some(sp) if sp.rid_ordered => {
+                rows.extend_from_slice(&sp.count.to_le_bytes());
+                sections.push((at, 8 + sp.len));
+                at += 8 + sp.len;
+                parts.push(Part::Bytes(rows));
+                parts.push(Part::Spill(sp.file));
+                dir_bytes = sp.dir;
+                key_ordered.push(sp.key_ordered);
+            }
+            Some(mut sp) => {
+                // Not in ROWID order (rows of several partitions): sorted here.
+                let mut buf = sp.count.to_le_bytes().to_vec();
+                sp.file.read_to_end(&mut buf).map_err(io(dir))?;
+                let sorted = super::rowfile::decode_rows(&buf).map_err(CdcError::Database)?;
+                key_ordered.push(super::rowfile::encode_table(
+                    &sorted,
+                    &pk,
+                    &mut rows,
+                    &mut dir_bytes,
+                ));
+                sections.push((at, rows.len() as u64));
+                at += rows.len() as u64;
+                parts.push(Part::Bytes(rows));
+            }
+            None => {
+                key_ordered.push(super::rowfile::encode_table(
+                    &t.rows,
+                    &pk,
+                    &mut rows,
+                    &mut dir_bytes,
+                ));
+                sections.push((at, rows.len() as u64));
+                at += rows.len() as u64;
+                parts.push(Part::Bytes(rows));
+            }
+        }
+        dir_sections.push((at, dir_bytes.len() as u64));
+        at += dir_bytes.len() as u64;
+        parts.push(Part::Bytes(dir_bytes));
     }
-    let header = |sections: &[(u64, u64)]| -> Result<Vec<u8>> {
+    let header = |sections: &[(u64, u64)], dirs: &[(u64, u64)]| -> Result<Vec<u8>> {
         let h = Header {
             redo_offset,
             next_record: replica.next_record(),
@@ -195,16 +267,19 @@ pub fn write(dir: &Path, replica: &Replica, redo_offset: u64) -> Result<()> {
             schema_fingerprint: schema_fingerprint(dir).map_err(io(dir))?,
             meta_len: meta.len() as u64,
             rows: sections.to_vec(),
+            dirs: dirs.to_vec(),
+            key_ordered: key_ordered.clone(),
         };
         let mut line = serde_json::to_vec(&h).map_err(|e| CdcError::Database(e.to_string()))?;
         line.push(b'\n');
         Ok(line)
     };
     // The header's length depends on the offsets it holds: place the rows after a first draft.
-    let draft = header(&sections)?;
+    let draft = header(&sections, &dir_sections)?;
     let base = (MAGIC.len() + draft.len() + 24 + meta.len()) as u64;
-    let placed: Vec<(u64, u64)> = sections.iter().map(|(o, l)| (base + o, *l)).collect();
-    let mut head = header(&placed)?;
+    let place =
+        |s: &[(u64, u64)]| -> Vec<(u64, u64)> { s.iter().map(|(o, l)| (base + o, *l)).collect() };
+    let mut head = header(&place(&sections), &place(&dir_sections))?;
     // Pad the header line to a fixed width so the rows land where it says.
     let width = draft.len() + 24;
     if head.len() > width {
@@ -217,10 +292,22 @@ pub fn write(dir: &Path, replica: &Replica, redo_offset: u64) -> Result<()> {
     head.push(b'\n');
     let tmp = dir.join(TMP_FILE);
     // Not through a link; private like the redo it mirrors (0600, or 0640 by setting).
-    let mut f = crate::localfs::create(&tmp, crate::localfs::Kind::Data)?;
-    for part in [MAGIC, &head, &meta, &body] {
+    let f = crate::localfs::create(&tmp, crate::localfs::Kind::Data)?;
+    let mut f = std::io::BufWriter::with_capacity(1 << 20, f);
+    for part in [MAGIC, &head, &meta] {
         f.write_all(part).map_err(io(&tmp))?;
     }
+    for part in parts {
+        match part {
+            Part::Bytes(b) => f.write_all(&b).map_err(io(&tmp))?,
+            Part::Spill(mut file) => {
+                std::io::copy(&mut file, &mut f).map_err(io(&tmp))?;
+            }
+        }
+    }
+    let f = f
+        .into_inner()
+        .map_err(|e| CdcError::io(&tmp, e.into_error()))?;
     f.sync_all().map_err(io(&tmp))?;
     drop(f);
     let dest = dir.join(CHECKPOINT_FILE);
@@ -239,26 +326,92 @@ pub struct RowsOnDisk {
     pub path: PathBuf,
     file: Arc<std::fs::File>,
     pub sections: Vec<(u64, u64)>,
+    pub dirs: Vec<(u64, u64)>,
+    pub key_ordered: Vec<bool>,
 }
 
+/// Bytes read from the file at a time by a scan.
+const SCAN_WINDOW: usize = if cfg!(test) { 64 } else { 1 << 20 };
+
 impl RowsOnDisk {
-    /// Table `i`'s rows.
-    pub fn read(&self, i: usize) -> Result<super::store::Rows> {
-        let Some(&(offset, len)) = self.sections.get(i) else {
-            return Ok(Default::default());
-        };
-        use std::os::unix::fs::FileExt;
-        let mut buf = vec![0u8; len as usize];
-        self.file
-            .read_exact_at(&mut buf, offset)
-            .map_err(|e| CdcError::io(&self.path, e))?;
-        super::rowfile::decode_rows(&buf).map_err(|m| CdcError::RedoDamaged {
+    fn damaged(&self, i: usize, m: String) -> CdcError {
+        CdcError::RedoDamaged {
             path: self.path.clone(),
             line: 0,
             message: format!(
                 "the rows of table {i} in the checkpoint: {m} (remove {CHECKPOINT_FILE} to replay the whole redo instead)"
             ),
-        })
+        }
+    }
+
+    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
+        use std::os::unix::fs::FileExt;
+        let mut buf = vec![0u8; len];
+        self.file
+            .read_exact_at(&mut buf, offset)
+            .map_err(|e| CdcError::io(&self.path, e))?;
+        Ok(buf)
+    }
+
+    /// Table `i`'s rows.
+    pub fn read(&self, i: usize) -> Result<super::store::Rows> {
+        let Some(&(offset, len)) = self.sections.get(i) else {
+            return Ok(Default::default());
+        };
+        let buf = self.read_at(offset, len as usize)?;
+        super::rowfile::decode_rows(&buf).map_err(|m| self.damaged(i, m))
+    }
+
+    /// Table `i`'s row directory.
+    pub fn read_dir(&self, i: usize) -> Result<Vec<super::rowfile::DirEntry>> {
+        let Some(&(offset, len)) = self.dirs.get(i) else {
+            return Ok(Vec::new());
+        };
+        let buf = self.read_at(offset, len as usize)?;
+        super::rowfile::decode_dir(&buf).map_err(|m| self.damaged(i, m))
+    }
+
+    /// Table `i`'s rows from byte `from` of its rows section up to byte `to` (the section's
+    /// end when `None`), in ROWID order, until `each` says stop (returns false).
+    pub fn scan(
+        &self,
+        i: usize,
+        from: u64,
+        to: Option<u64>,
+        each: &mut dyn FnMut(RowId, Vec<super::store::Version>) -> Result<bool>,
+    ) -> Result<()> {
+        let Some(&(offset, len)) = self.sections.get(i) else {
+            return Ok(());
+        };
+        let end = to.unwrap_or(len).min(len);
+        let mut at = from.max(super::rowfile::ROWS_START);
+        let mut window = SCAN_WINDOW;
+        while at < end {
+            let want = window.min((end - at) as usize);
+            let buf = self.read_at(offset + at, want)?;
+            let mut pos = 0usize;
+            while let Some(n) = super::rowfile::row_len(&buf[pos..]) {
+                if pos + n > buf.len() {
+                    break;
+                }
+                let (rid, versions) = super::rowfile::decode_row(&buf[pos..pos + n])
+                    .map_err(|m| self.damaged(i, m))?;
+                pos += n;
+                if !each(rid, versions)? {
+                    return Ok(());
+                }
+            }
+            if pos == 0 {
+                if want as u64 == end - at {
+                    return Err(self.damaged(i, format!("a row at byte {at} is cut short")));
+                }
+                // A row longer than the window: read it whole.
+                window = window.saturating_mul(2);
+                continue;
+            }
+            at += pos as u64;
+        }
+        Ok(())
     }
 }
 
@@ -309,7 +462,14 @@ fn read(dir: &Path, path: &Path, replica: &mut Replica) -> std::result::Result<(
         return Err(format!("{} changed since", super::SCHEMA_FILE));
     }
     let file_len = std::fs::metadata(path).map_err(|e| e.to_string())?.len();
-    if h.rows.iter().any(|(o, l)| o.saturating_add(*l) > file_len) {
+    if h.rows.len() != h.dirs.len() || h.rows.len() != h.key_ordered.len() {
+        return Err("its sections do not match".into());
+    }
+    if h.rows
+        .iter()
+        .chain(&h.dirs)
+        .any(|(o, l)| o.saturating_add(*l) > file_len)
+    {
         return Err("it is cut short".into());
     }
     let mut meta = vec![0u8; h.meta_len as usize];
@@ -350,7 +510,8 @@ fn read(dir: &Path, path: &Path, replica: &mut Replica) -> std::result::Result<(
         t.live_rows = tm.live_rows;
         t.change_commits = tm.change_commits;
         t.serial_high = tm.serial_high;
-        t.key_index = None;
+        // The index of the rows changed after the checkpoint (none yet).
+        t.key_index = KeyIndex::for_table(&t.def.primary_key, &t.columns, &Default::default());
     }
     replica.open = meta
         .open
@@ -384,6 +545,8 @@ fn read(dir: &Path, path: &Path, replica: &mut Replica) -> std::result::Result<(
         path: path.to_path_buf(),
         file: keep,
         sections: h.rows,
+        dirs: h.dirs,
+        key_ordered: h.key_ordered,
     });
     Ok((h.redo_offset, h.next_record))
 }

@@ -69,7 +69,7 @@ fn work_after_checkpoint(db: &Db) -> Vec<Scn> {
 }
 
 #[test]
-fn init_leaves_a_checkpoint_whose_rows_are_read_only_when_rows_are_read() {
+fn init_leaves_a_checkpoint_whose_rows_are_read_from_the_file_when_rows_are_read() {
     let db = Db::new(EMP);
     assert!(db.path().join(CHECKPOINT_FILE).is_file());
     let c = db.connector();
@@ -81,6 +81,9 @@ fn init_leaves_a_checkpoint_whose_rows_are_read_only_when_rows_are_read() {
     let mut s = c.emulator_session().unwrap();
     let scn = s.current_scn().unwrap();
     assert_eq!(read(&mut s, "HR.OTHER", scn).unwrap().len(), 3);
+    // Read from the file, not loaded into memory; what reads them directly loads them.
+    assert!(!c.with_replica_meta(|r, _| r.rows_loaded()).unwrap());
+    c.with_replica(|_, _| ()).unwrap();
     assert!(c.with_replica_meta(|r, _| r.rows_loaded()).unwrap());
 }
 
@@ -123,10 +126,28 @@ fn a_checkpoint_that_does_not_match_the_redo_is_ignored() {
         std::fs::write(&cp, &bad).unwrap();
         assert_eq!(everything(&db, &scns), want);
     }
-    // Damaged rows are found when they are read: the read fails rather than lose rows.
+    // Damaged rows are found when they are read: the read fails rather than lose rows. The
+    // last table's last row ends with a name's text; its directory comes after it.
+    let header: serde_json::Value = {
+        let line = good.split(|b| *b == b'\n').nth(1).unwrap();
+        serde_json::from_slice(line).unwrap()
+    };
+    let section = |key: &str| {
+        let s = &header[key][1];
+        (s[0].as_u64().unwrap() + s[1].as_u64().unwrap()) as usize
+    };
+    for at in [section("rows") - 2, section("dirs") - 2] {
+        let mut damaged = good.clone();
+        damaged[at] = 0xff;
+        std::fs::write(&cp, &damaged).unwrap();
+        let c = db.connector();
+        let mut s = c.emulator_session().unwrap();
+        let e = read(&mut s, "HR.OTHER", scns[0]).unwrap_err();
+        assert!(e.to_string().contains(CHECKPOINT_FILE), "{e}");
+    }
+    // Loading every row reads the rows sections, not the directories.
     let mut damaged = good.clone();
-    let n = damaged.len();
-    damaged[n - 3] = 0xff;
+    damaged[section("rows") - 2] = 0xff;
     std::fs::write(&cp, &damaged).unwrap();
     let e = db.connector().with_replica(|_, _| ()).unwrap_err();
     assert!(e.to_string().contains(CHECKPOINT_FILE), "{e}");
@@ -193,4 +214,94 @@ fn a_reader_that_never_reads_rows_reads_them_once_too_many_changes_wait() {
         .unwrap();
     assert!(loaded, "{pending} changes wait for rows never read");
     assert_eq!(pending, 0);
+}
+
+/// A bulk load's tables: one with a key, a partitioned one without (its rows come in the order
+/// of two segments), and one with a compound key.
+const LOADED: &str = r#"
+seed: 9
+database:
+  start_scn: 5000
+tables:
+  - name: APP.T
+    columns:
+      - { name: ID, type: NUMBER(12), nullable: false }
+      - { name: NAME, type: VARCHAR2(40), generate: { text: { min: 3, max: 30 } } }
+    primary_key: [ID]
+    rows: 130
+  - name: APP.LOG
+    columns:
+      - { name: REGION, type: VARCHAR2(8), nullable: false, generate: { choice: [EMEA, APAC] } }
+      - { name: MSG, type: VARCHAR2(20) }
+    partitions:
+      column: REGION
+      list:
+        - { name: P_EMEA, values: [EMEA] }
+        - { name: P_APAC, values: [APAC] }
+    rows: 70
+  - name: APP.PAIR
+    columns:
+      - { name: A, type: VARCHAR2(10), nullable: false }
+      - { name: B, type: NUMBER(5), nullable: false }
+    primary_key: [A, B]
+    rows: 40
+"#;
+
+#[test]
+fn a_bulk_loads_checkpoint_reads_as_its_replayed_redo_and_the_loader_kept_no_rows() {
+    let db = Db::new(LOADED);
+    let tables = ["APP.T", "APP.LOG", "APP.PAIR"];
+    let reads = |c: &EmulatorConnector| -> Vec<String> {
+        let mut s = c.emulator_session().unwrap();
+        let scn = s.current_scn().unwrap();
+        tables
+            .iter()
+            .map(|t| format!("{:?}", read(&mut s, t, scn).unwrap()))
+            .collect()
+    };
+    let from_checkpoint = db.connector();
+    let got = reads(&from_checkpoint);
+    assert!(!from_checkpoint
+        .with_replica_meta(|r, _| r.rows_loaded())
+        .unwrap());
+    let counts: Vec<usize> = got
+        .iter()
+        .map(|r| r.matches("FetchedRow").count())
+        .collect();
+    assert_eq!(counts, [130, 70, 40]);
+    std::fs::remove_file(db.path().join(CHECKPOINT_FILE)).unwrap();
+    assert_eq!(reads(&db.connector()), got);
+    // The loader's replica holds none of the rows it loaded.
+    let dir = tempfile::tempdir().unwrap();
+    let schema = schema::SchemaFile::parse(std::path::Path::new("t.yaml"), LOADED).unwrap();
+    std::fs::write(
+        dir.path().join(SCHEMA_FILE),
+        serde_yaml::to_string(&schema).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join(redo::REDO_FILE), b"").unwrap();
+    let mut w =
+        writer::Writer::open_unchecked(dir.path(), schema, Arc::new(db.clock.clone()), false)
+            .unwrap();
+    w.start_bulk_load().unwrap();
+    let x = w.begin().unwrap();
+    w.insert(
+        x,
+        0,
+        vec![Value::Number("1".into()), Value::Text("a".into())],
+    )
+    .unwrap();
+    w.commit(&[x]).unwrap();
+    assert!(w.replica().tables[0].rows.is_empty());
+    assert_eq!(w.replica().tables[0].live_rows, 1);
+    w.finish_bulk_load().unwrap();
+    let c = EmulatorConnector::open_with_clock(
+        dir.path(),
+        Faults::default(),
+        Arc::new(db.clock.clone()),
+    )
+    .unwrap();
+    let mut s = c.emulator_session().unwrap();
+    let scn = s.current_scn().unwrap();
+    assert_eq!(read(&mut s, "APP.T", scn).unwrap().len(), 1);
 }

@@ -5,8 +5,8 @@
 //! of the redo (see [`checkpoint`]). Every process that opens the directory starts from the
 //! checkpoint, replays the redo after it into a multi-version [`store::Replica`] and tails it
 //! for new records, so readers in other processes see commits as the one [`writer::Writer`]
-//! makes them. Rows are read from the checkpoint on first use; old redo records are read back
-//! from the file when mined ([`redo_index`]).
+//! makes them. Flashback reads take rows from the checkpoint file chunk by chunk, under the
+//! changes since; old redo records are read back from the file when mined ([`redo_index`]).
 
 pub mod access;
 pub mod background;
@@ -99,8 +99,11 @@ pub fn init(
     let redo_path = dir.join(redo::REDO_FILE);
     crate::localfs::create(&redo_path, crate::localfs::Kind::Data)?;
     let seed = schema.seed;
-    let mut w = writer::Writer::open_unchecked(dir, schema, clock, true)?;
+    // Not synced at every commit: a load cut short leaves no usable database either way; the
+    // redo is synced once, before the checkpoint that ends the load.
+    let mut w = writer::Writer::open_unchecked(dir, schema, clock, false)?;
     w.set_batching(true);
+    w.start_bulk_load()?;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut rows_total = 0;
     for ti in 0..w.replica().tables.len() {
@@ -124,12 +127,13 @@ pub fn init(
         }
     }
     w.flush()?;
-    w.checkpoint()?;
-    Ok(InitSummary {
+    let summary = InitSummary {
         tables: w.replica().tables.len(),
         rows: rows_total,
         scn: w.replica().current_scn,
-    })
+    };
+    w.finish_bulk_load()?;
+    Ok(summary)
 }
 
 #[derive(Debug, Clone)]
@@ -230,11 +234,23 @@ impl Shared {
         Ok(())
     }
 
-    /// [`Shared::refresh`], and the rows a checkpoint left on disk read (before any read of
-    /// table rows).
-    fn refresh_rows(&self) -> Result<()> {
+    /// [`Shared::refresh`], and every table's rows in memory (for what reads them directly).
+    fn refresh_all_rows(&self) -> Result<()> {
         self.refresh()?;
         if !self.replica.read().map_err(|_| poisoned())?.rows_loaded() {
+            self.replica.write().map_err(|_| poisoned())?.load_rows()?;
+        }
+        Ok(())
+    }
+
+    /// [`Shared::refresh`] before a flashback read: the rows a checkpoint left on disk stay
+    /// there when reads can take them from the file, and are loaded otherwise.
+    fn refresh_rows(&self) -> Result<()> {
+        self.refresh()?;
+        let r = self.replica.read().map_err(|_| poisoned())?;
+        // Rows in a key-ordered checkpoint are read from it chunk by chunk.
+        if !r.rows_loaded() && !r.disk_serves_reads() {
+            drop(r);
             self.replica.write().map_err(|_| poisoned())?.load_rows()?;
         }
         Ok(())
@@ -361,7 +377,7 @@ impl EmulatorConnector {
 
     /// Run `f` on the up-to-date replica, its rows read (for `emulator dump` and tests).
     pub fn with_replica<T>(&self, f: impl FnOnce(&Replica, i64) -> T) -> Result<T> {
-        self.shared.refresh_rows()?;
+        self.shared.refresh_all_rows()?;
         let r = self.shared.replica.read().map_err(|_| poisoned())?;
         Ok(f(&r, self.shared.clock.now_ms()))
     }

@@ -1,39 +1,308 @@
 //! The binary form of a table's rows in a checkpoint (see [`super::checkpoint`]): every retained
 //! version of every row, in ROWID order, so that loading is one sequential decode (no JSON, no
-//! redo replay) and the map is built from sorted input.
+//! redo replay), and a reader can read one chunk's rows from the file without the others
+//! ([`super::store`]'s disk reads): a sparse directory gives where a ROWID, or a primary key,
+//! starts.
 //!
-//! Layout, little-endian: `u64` row count; per row the ROWID (`u32` data object, file, block,
-//! slot), a `u32` version count, and per version its `u64` SCN and a `u8` (0: deleted, 1: a
-//! row of `u32` values follow). A value is a tag byte and its payload; text is a `u32` byte
-//! length and UTF-8.
+//! Rows section, little-endian: `u64` row count; per row a `u32` byte length of the rest (so a
+//! reader knows how much to read), the ROWID (`u32` data object, file, block, slot), a `u32`
+//! version count, and per version its `u64` SCN and a `u8` (0: deleted, 1: a row of `u32`
+//! values follow). A value is a tag byte and its payload; text is a `u32` byte length and
+//! UTF-8.
+//!
+//! Directory section: `u64` entry count; per entry a ROWID, the `u64` offset of its row in the
+//! rows section, and its primary key (`u8` 0: none, 1: `u32` values follow). One entry every
+//! [`DIR_EVERY`] rows (at a row with a key where the table has one). The directory finds key
+//! ranges only when the table is *key-ordered*: every row has one key over all its versions and
+//! keys rise with the ROWID (a bulk load's rows, and any table whose keys were never updated
+//! out of order); [`encode_table`] says whether it is.
 
 use super::store::Version;
 use crate::source::rowid::RowId;
-use crate::types::Value;
+use crate::types::{compare_keys, Value};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-pub fn encode_rows(rows: &BTreeMap<RowId, Vec<Version>>, out: &mut Vec<u8>) {
-    put_u64(out, rows.len() as u64);
-    for (rid, versions) in rows {
-        for x in [rid.data_object, rid.relative_fno, rid.block, rid.slot] {
-            put_u32(out, x);
+/// Rows between two directory entries (few in unit tests, so that reads cross entries).
+pub const DIR_EVERY: usize = if cfg!(test) { 2 } else { 256 };
+
+/// Bytes before the first row of a rows section (its row count).
+pub const ROWS_START: u64 = 8;
+
+/// A directory entry: where row `rid` (with primary key `key`) starts in the rows section.
+#[derive(Debug, Clone)]
+pub struct DirEntry {
+    pub rid: RowId,
+    pub offset: u64,
+    pub key: Option<Vec<Value>>,
+}
+
+/// A row whose versions have different primary keys (a key update).
+#[derive(Debug)]
+pub struct KeyChanged;
+
+/// The primary key of a row's versions (at key columns `pk`): `None` without a live version;
+/// `Err` when its versions have different keys.
+pub fn row_key(versions: &[Version], pk: &[usize]) -> Result<Option<Vec<Value>>, KeyChanged> {
+    let mut key: Option<Vec<Value>> = None;
+    for row in versions.iter().filter_map(|v| v.row.as_ref()) {
+        let k: Vec<Value> = pk
+            .iter()
+            .map(|&i| row.get(i).cloned().unwrap_or(Value::Null))
+            .collect();
+        match &key {
+            None => key = Some(k),
+            Some(have) if compare_keys(have, &k).is_eq() => {}
+            Some(_) => return Err(KeyChanged),
         }
-        put_u32(out, versions.len() as u32);
-        for v in versions {
-            put_u64(out, v.scn);
-            match &v.row {
-                None => out.push(0),
-                Some(row) => {
-                    out.push(1);
-                    put_u32(out, row.len() as u32);
-                    for value in row.iter() {
-                        put_value(out, value);
-                    }
+    }
+    Ok(key)
+}
+
+/// Encode a table's rows into `rows_out` and its directory into `dir_out`; `pk`: the primary
+/// key's column positions (empty without one). Returns whether the table is key-ordered.
+pub fn encode_table(
+    rows: &BTreeMap<RowId, Vec<Version>>,
+    pk: &[usize],
+    rows_out: &mut Vec<u8>,
+    dir_out: &mut Vec<u8>,
+) -> bool {
+    let base = rows_out.len();
+    put_u64(rows_out, rows.len() as u64);
+    let mut dir: Vec<DirEntry> = Vec::new();
+    let mut ordered = true;
+    let mut last_key: Option<Vec<Value>> = None;
+    let mut since_entry = DIR_EVERY;
+    for (rid, versions) in rows {
+        let offset = (rows_out.len() - base) as u64;
+        let key = if pk.is_empty() {
+            None
+        } else {
+            match row_key(versions, pk) {
+                Ok(k) => k,
+                Err(KeyChanged) => {
+                    ordered = false;
+                    None
                 }
+            }
+        };
+        if let Some(k) = &key {
+            if last_key
+                .as_ref()
+                .is_some_and(|l| !compare_keys(l, k).is_lt())
+            {
+                ordered = false;
+            }
+            last_key = Some(k.clone());
+        }
+        since_entry += 1;
+        if since_entry >= DIR_EVERY && (pk.is_empty() || key.is_some() || dir.is_empty()) {
+            dir.push(DirEntry {
+                rid: *rid,
+                offset,
+                key: key.clone(),
+            });
+            since_entry = 0;
+        }
+        encode_row(rid, versions, rows_out);
+    }
+    put_u64(dir_out, dir.len() as u64);
+    for e in &dir {
+        put_dir_entry(dir_out, e);
+    }
+    ordered
+}
+
+/// Only the rows section (for tests and tools that need no directory).
+pub fn encode_rows(rows: &BTreeMap<RowId, Vec<Version>>, out: &mut Vec<u8>) {
+    encode_table(rows, &[], out, &mut Vec::new());
+}
+
+fn put_rid(out: &mut Vec<u8>, rid: &RowId) {
+    for x in [rid.data_object, rid.relative_fno, rid.block, rid.slot] {
+        put_u32(out, x);
+    }
+}
+
+fn put_values(out: &mut Vec<u8>, row: &[Value]) {
+    put_u32(out, row.len() as u32);
+    for value in row {
+        put_value(out, value);
+    }
+}
+
+/// A table's rows written to a file as a bulk load commits them (`emulator init`), in the rows
+/// section's form, so that the loader need not keep them: a checkpoint copies them in
+/// ([`super::checkpoint::write`]). Each row has one version.
+pub struct RowSpill {
+    file: std::io::BufWriter<std::fs::File>,
+    pk: Vec<usize>,
+    count: u64,
+    /// Bytes of rows written (the section's offsets are these plus [`ROWS_START`]).
+    len: u64,
+    dir: Vec<DirEntry>,
+    since_entry: usize,
+    last_rid: Option<RowId>,
+    last_key: Option<Vec<Value>>,
+    key_ordered: bool,
+    rid_ordered: bool,
+    buf: Vec<u8>,
+}
+
+/// What a [`RowSpill`] wrote.
+pub struct SpilledRows {
+    pub file: std::fs::File,
+    pub count: u64,
+    pub len: u64,
+    /// The directory section.
+    pub dir: Vec<u8>,
+    pub key_ordered: bool,
+    /// Whether the rows came in ROWID order (a partitioned table's do not: then the
+    /// checkpoint sorts them).
+    pub rid_ordered: bool,
+}
+
+impl RowSpill {
+    /// A spill in a temporary file in `dir` (removed when dropped); `pk`: the primary key's
+    /// column positions (empty without one).
+    pub fn new(dir: &std::path::Path, pk: Vec<usize>) -> std::io::Result<RowSpill> {
+        Ok(RowSpill {
+            file: std::io::BufWriter::with_capacity(1 << 20, tempfile::tempfile_in(dir)?),
+            pk,
+            count: 0,
+            len: 0,
+            dir: Vec::new(),
+            since_entry: DIR_EVERY,
+            last_rid: None,
+            last_key: None,
+            key_ordered: true,
+            rid_ordered: true,
+            buf: Vec::with_capacity(256),
+        })
+    }
+
+    /// Row `rid` as committed at `scn`.
+    pub fn push(&mut self, rid: RowId, scn: u64, row: &[Value]) -> std::io::Result<()> {
+        use std::io::Write;
+        if self.last_rid.is_some_and(|l| l >= rid) {
+            self.rid_ordered = false;
+        }
+        self.last_rid = Some(rid);
+        let key = (!self.pk.is_empty()).then(|| {
+            self.pk
+                .iter()
+                .map(|&i| row.get(i).cloned().unwrap_or(Value::Null))
+                .collect::<Vec<_>>()
+        });
+        if let Some(k) = &key {
+            if self
+                .last_key
+                .as_ref()
+                .is_some_and(|l| !compare_keys(l, k).is_lt())
+            {
+                self.key_ordered = false;
+            }
+        }
+        self.since_entry += 1;
+        if self.since_entry >= DIR_EVERY {
+            self.dir.push(DirEntry {
+                rid,
+                offset: ROWS_START + self.len,
+                key: key.clone(),
+            });
+            self.since_entry = 0;
+        }
+        self.last_key = key;
+        self.buf.clear();
+        let version = [(scn, row)];
+        encode_row_parts(&rid, &version, &mut self.buf);
+        self.file.write_all(&self.buf)?;
+        self.len += self.buf.len() as u64;
+        self.count += 1;
+        Ok(())
+    }
+
+    pub fn finish(self) -> std::io::Result<SpilledRows> {
+        use std::io::Seek;
+        let mut file = self.file.into_inner().map_err(|e| e.into_error())?;
+        file.rewind()?;
+        let mut dir = Vec::new();
+        put_u64(&mut dir, self.dir.len() as u64);
+        for e in &self.dir {
+            put_dir_entry(&mut dir, e);
+        }
+        Ok(SpilledRows {
+            file,
+            count: self.count,
+            len: self.len,
+            dir,
+            key_ordered: self.key_ordered,
+            rid_ordered: self.rid_ordered,
+        })
+    }
+}
+
+fn put_dir_entry(out: &mut Vec<u8>, e: &DirEntry) {
+    put_rid(out, &e.rid);
+    put_u64(out, e.offset);
+    match &e.key {
+        None => out.push(0),
+        Some(k) => {
+            out.push(1);
+            put_values(out, k);
+        }
+    }
+}
+
+/// A row whose versions are (SCN, values) pairs.
+fn encode_row_parts(rid: &RowId, versions: &[(u64, &[Value])], out: &mut Vec<u8>) {
+    let len_at = out.len();
+    put_u32(out, 0);
+    put_rid(out, rid);
+    put_u32(out, versions.len() as u32);
+    for (scn, row) in versions {
+        put_u64(out, *scn);
+        out.push(1);
+        put_values(out, row);
+    }
+    let len = (out.len() - len_at - 4) as u32;
+    out[len_at..len_at + 4].copy_from_slice(&len.to_le_bytes());
+}
+
+fn encode_row(rid: &RowId, versions: &[Version], out: &mut Vec<u8>) {
+    let len_at = out.len();
+    put_u32(out, 0);
+    put_rid(out, rid);
+    put_u32(out, versions.len() as u32);
+    for v in versions {
+        put_u64(out, v.scn);
+        match &v.row {
+            None => out.push(0),
+            Some(row) => {
+                out.push(1);
+                put_values(out, row);
             }
         }
     }
+    let len = (out.len() - len_at - 4) as u32;
+    out[len_at..len_at + 4].copy_from_slice(&len.to_le_bytes());
+}
+
+/// The length of the row starting at `buf[0..]` (its length prefix included), when `buf` holds
+/// at least its prefix.
+pub fn row_len(buf: &[u8]) -> Option<usize> {
+    let b = buf.get(..4)?;
+    Some(4 + u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+}
+
+/// Decode the one row that `buf` holds exactly (its length prefix included).
+pub fn decode_row(buf: &[u8]) -> Result<(RowId, Vec<Version>), String> {
+    let mut c = Cursor { buf, at: 4 };
+    let row = c.row()?;
+    if c.at != buf.len() {
+        return Err(format!("{} bytes after a row", buf.len() - c.at));
+    }
+    Ok(row)
 }
 
 pub fn decode_rows(buf: &[u8]) -> Result<BTreeMap<RowId, Vec<Version>>, String> {
@@ -41,37 +310,42 @@ pub fn decode_rows(buf: &[u8]) -> Result<BTreeMap<RowId, Vec<Version>>, String> 
     let count = c.u64()?;
     let mut rows = Vec::with_capacity(count.min(1 << 24) as usize);
     for _ in 0..count {
-        let rid = RowId {
-            data_object: c.u32()?,
-            relative_fno: c.u32()?,
-            block: c.u32()?,
-            slot: c.u32()?,
-        };
-        let n = c.u32()?;
-        let mut versions = Vec::with_capacity(n.min(1024) as usize);
-        for _ in 0..n {
-            let scn = c.u64()?;
-            let row = match c.u8()? {
-                0 => None,
-                1 => {
-                    let len = c.u32()?;
-                    let mut values = Vec::with_capacity(len.min(4096) as usize);
-                    for _ in 0..len {
-                        values.push(c.value()?);
-                    }
-                    Some(Arc::from(values.into_boxed_slice()))
-                }
-                b => return Err(format!("bad row flag {b} at byte {}", c.at - 1)),
-            };
-            versions.push(Version { scn, row });
+        let len = c.u32()? as usize;
+        let end = c.at + len;
+        let row = c.row()?;
+        if c.at != end {
+            return Err(format!(
+                "a row's length says {len} bytes, it has {}",
+                len + c.at - end
+            ));
         }
-        rows.push((rid, versions));
+        rows.push(row);
     }
     if c.at != buf.len() {
         return Err(format!("{} bytes after the last row", buf.len() - c.at));
     }
     // Written in ROWID order: the map is built from sorted input.
     Ok(rows.into_iter().collect())
+}
+
+pub fn decode_dir(buf: &[u8]) -> Result<Vec<DirEntry>, String> {
+    let mut c = Cursor { buf, at: 0 };
+    let count = c.u64()?;
+    let mut dir = Vec::with_capacity(count.min(1 << 20) as usize);
+    for _ in 0..count {
+        let rid = c.rid()?;
+        let offset = c.u64()?;
+        let key = match c.u8()? {
+            0 => None,
+            1 => Some(c.values()?),
+            b => return Err(format!("bad key flag {b} at byte {}", c.at - 1)),
+        };
+        dir.push(DirEntry { rid, offset, key });
+    }
+    if c.at != buf.len() {
+        return Err(format!("{} bytes after the directory", buf.len() - c.at));
+    }
+    Ok(dir)
 }
 
 fn put_u32(out: &mut Vec<u8>, x: u32) {
@@ -147,6 +421,37 @@ struct Cursor<'a> {
 }
 
 impl Cursor<'_> {
+    fn rid(&mut self) -> Result<RowId, String> {
+        Ok(RowId {
+            data_object: self.u32()?,
+            relative_fno: self.u32()?,
+            block: self.u32()?,
+            slot: self.u32()?,
+        })
+    }
+    fn values(&mut self) -> Result<Vec<Value>, String> {
+        let len = self.u32()?;
+        let mut values = Vec::with_capacity(len.min(4096) as usize);
+        for _ in 0..len {
+            values.push(self.value()?);
+        }
+        Ok(values)
+    }
+    fn row(&mut self) -> Result<(RowId, Vec<Version>), String> {
+        let rid = self.rid()?;
+        let n = self.u32()?;
+        let mut versions = Vec::with_capacity(n.min(1024) as usize);
+        for _ in 0..n {
+            let scn = self.u64()?;
+            let row = match self.u8()? {
+                0 => None,
+                1 => Some(Arc::from(self.values()?.into_boxed_slice())),
+                b => return Err(format!("bad row flag {b} at byte {}", self.at - 1)),
+            };
+            versions.push(Version { scn, row });
+        }
+        Ok((rid, versions))
+    }
     fn take(&mut self, n: usize) -> Result<&[u8], String> {
         let end = self
             .at

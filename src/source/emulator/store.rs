@@ -1,5 +1,7 @@
-//! The in-memory replica every process builds from the redo: committed data as versions by
-//! commit SCN (what `AS OF SCN` reads), open transactions, schema history, extents, logs.
+//! The replica every process builds from the redo: committed data as versions by commit SCN
+//! (what `AS OF SCN` reads), open transactions, schema history, extents, logs. Rows are in
+//! memory, or, for a replica opened from a checkpoint, in its file with the changes since in
+//! memory on top (`store_disk.rs` reads them).
 
 use super::key_index::KeyIndex;
 use super::redo::{DdlChange, Redo, Xid};
@@ -12,6 +14,8 @@ use crate::types::{compare_keys, Value};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
 
+#[path = "store_disk.rs"]
+mod disk;
 #[path = "store_flashback.rs"]
 mod flashback;
 #[path = "store_records.rs"]
@@ -64,19 +68,32 @@ pub const PENDING_LIMIT: usize = if cfg!(test) { 16 } else { 1_000_000 };
 /// A table's rows: every retained version by ROWID.
 pub type Rows = BTreeMap<RowId, Vec<Version>>;
 
-/// A committed change to rows not read yet (see [`Replica::load_rows`]), applied when they are.
-#[derive(Debug)]
-enum Pending {
-    Commit(Arc<Redo>, Scn),
-    AddColumn(usize),
-    DropColumn(usize, usize),
-}
-
-/// Rows still in a checkpoint file, and what the redo after it changed.
+/// Rows still in a checkpoint file. Changes committed after the checkpoint are in the tables'
+/// `rows` (and `key_index`) meanwhile, on top of the file's: reads merge the two
+/// ([`Replica::load_rows`] does so for good).
 #[derive(Debug)]
 struct Unloaded {
     disk: super::checkpoint::RowsOnDisk,
-    pending: Vec<Pending>,
+    /// Changes committed since the checkpoint.
+    pending: usize,
+    /// Columns added (`None`) and dropped (`Some(i)`) since, per table: applied to the file's
+    /// rows as they are read.
+    reshapes: Vec<Vec<Option<usize>>>,
+    /// Each table's row directory, read on first use.
+    dirs: Vec<std::sync::OnceLock<Vec<super::rowfile::DirEntry>>>,
+}
+
+/// Positions of a table's primary key columns now (`None` without a primary key, or when a key
+/// column was dropped).
+pub fn key_positions(t: &TableState) -> Option<Vec<usize>> {
+    if t.def.primary_key.is_empty() {
+        return None;
+    }
+    t.def
+        .primary_key
+        .iter()
+        .map(|k| t.columns.iter().position(|c| &c.name == k))
+        .collect()
 }
 
 impl TableState {
@@ -105,19 +122,7 @@ impl TableState {
     /// Add (`None`) or drop (`Some(i)`) a column in every version.
     fn reshape_rows(&mut self, drop: Option<usize>) {
         for versions in self.rows.values_mut() {
-            for v in versions.iter_mut() {
-                if let Some(row) = &v.row {
-                    let mut r = row.to_vec();
-                    match drop {
-                        None => r.push(Value::Null),
-                        Some(i) if i < r.len() => {
-                            r.remove(i);
-                        }
-                        Some(_) => {}
-                    }
-                    v.row = Some(r.into());
-                }
-            }
+            reshape_versions(versions, drop);
         }
     }
 
@@ -198,6 +203,23 @@ impl TableState {
     }
 }
 
+/// Add (`None`) or drop (`Some(i)`) a column in a row's versions.
+fn reshape_versions(versions: &mut [Version], drop: Option<usize>) {
+    for v in versions.iter_mut() {
+        if let Some(row) = &v.row {
+            let mut r = row.to_vec();
+            match drop {
+                None => r.push(Value::Null),
+                Some(i) if i < r.len() => {
+                    r.remove(i);
+                }
+                Some(_) => {}
+            }
+            v.row = Some(r.into());
+        }
+    }
+}
+
 pub(super) fn visible_version(versions: &[Version], scn: Scn) -> Option<&Arc<[Value]>> {
     let idx = versions.partition_point(|v| v.scn <= scn);
     if idx == 0 {
@@ -258,6 +280,9 @@ pub struct Replica {
     commit_ts: i64,
     /// Opened from a checkpoint whose rows are not read yet.
     unloaded: Option<Unloaded>,
+    /// A bulk load's committed rows, written to files instead of kept (see
+    /// [`Replica::spill_rows`]), and the first thing that went wrong doing so.
+    bulk: Option<(Vec<super::rowfile::RowSpill>, Option<String>)>,
 }
 
 impl Replica {
@@ -312,6 +337,7 @@ impl Replica {
             commits_since_prune: 0,
             commit_ts: 0,
             unloaded: None,
+            bulk: None,
         }
     }
 
@@ -334,8 +360,12 @@ impl Replica {
     /// The tables' rows are in a checkpoint file, read on first use.
     pub(super) fn rows_on_disk(&mut self, disk: super::checkpoint::RowsOnDisk) {
         self.unloaded = Some(Unloaded {
+            dirs: (0..disk.sections.len())
+                .map(|_| std::sync::OnceLock::new())
+                .collect(),
             disk,
-            pending: Vec::new(),
+            pending: 0,
+            reshapes: Vec::new(),
         });
     }
 
@@ -343,7 +373,7 @@ impl Replica {
     /// (a reader that never reads rows, such as a capture that only streams, would otherwise
     /// keep every change since the checkpoint, unpruned).
     pub fn pending_changes(&self) -> usize {
-        self.unloaded.as_ref().map_or(0, |u| u.pending.len())
+        self.unloaded.as_ref().map_or(0, |u| u.pending)
     }
 
     /// Whether every table's rows are in memory.
@@ -351,33 +381,70 @@ impl Replica {
         self.unloaded.is_none()
     }
 
-    /// Read the rows a checkpoint left on disk, and apply the changes committed since.
+    /// Read the rows a checkpoint left on disk, under the changes committed since.
     pub fn load_rows(&mut self) -> Result<()> {
         let Some(u) = self.unloaded.take() else {
             return Ok(());
         };
-        for (i, t) in self.tables.iter_mut().enumerate() {
-            t.rows = match u.disk.read(i) {
-                Ok(rows) => rows,
+        let mut base = Vec::with_capacity(self.tables.len());
+        for i in 0..self.tables.len() {
+            match u.disk.read(i) {
+                Ok(rows) => base.push(rows),
                 Err(e) => {
                     self.unloaded = Some(u);
                     return Err(e);
                 }
-            };
-            // Rebuilt below, once the changes since are in.
-            t.key_index = None;
-        }
-        for p in u.pending {
-            match p {
-                Pending::Commit(change, scn) => self.commit_rows(&change, scn),
-                Pending::AddColumn(t) => self.tables[t].reshape_rows(None),
-                Pending::DropColumn(t, i) => self.tables[t].reshape_rows(Some(i)),
             }
         }
-        for t in &mut self.tables {
+        for (i, (t, mut rows)) in self.tables.iter_mut().zip(base).enumerate() {
+            for d in u.reshapes.get(i).into_iter().flatten() {
+                for versions in rows.values_mut() {
+                    reshape_versions(versions, *d);
+                }
+            }
+            // Every change since is newer than the checkpoint's versions of its row.
+            for (rid, versions) in std::mem::take(&mut t.rows) {
+                rows.entry(rid).or_default().extend(versions);
+            }
+            t.rows = rows;
             t.key_index = KeyIndex::for_table(&t.def.primary_key, &t.columns, &t.rows);
         }
         Ok(())
+    }
+
+    /// A bulk load into empty tables (`emulator init`): from now on committed inserts go to a
+    /// file per table in `dir` (in the checkpoint's row form) instead of into the replica, and
+    /// no row is kept; [`Replica::take_spills`] hands them to the checkpoint. The replica then
+    /// holds no rows: only the loader, which never reads them back, may do this.
+    pub fn spill_rows(&mut self, dir: &std::path::Path) -> Result<()> {
+        let spills = self
+            .tables
+            .iter()
+            .map(|t| {
+                super::rowfile::RowSpill::new(dir, key_positions(t).unwrap_or_default())
+                    .map_err(|e| CdcError::io(dir, e))
+            })
+            .collect::<Result<_>>()?;
+        self.bulk = Some((spills, None));
+        Ok(())
+    }
+
+    /// The rows a bulk load spilled, per table.
+    pub fn take_spills(&mut self) -> Result<Vec<Option<super::rowfile::SpilledRows>>> {
+        let Some((spills, failed)) = self.bulk.take() else {
+            return Ok(Vec::new());
+        };
+        if let Some(why) = failed {
+            return Err(CdcError::Database(format!("emulator bulk load: {why}")));
+        }
+        spills
+            .into_iter()
+            .map(|s| {
+                s.finish()
+                    .map(Some)
+                    .map_err(|e| CdcError::Database(format!("emulator bulk load: {e}")))
+            })
+            .collect()
     }
 
     /// Number of the next record to be applied.
@@ -630,18 +697,17 @@ impl Replica {
                 };
                 t.last_ddl_scn = *scn;
                 t.history.push((*scn, t.columns.clone()));
-                match unloaded {
-                    Some(u) => u.pending.extend(reshape.map(|d| match d {
-                        None => Pending::AddColumn(ti),
-                        Some(i) => Pending::DropColumn(ti, i),
-                    })),
-                    None => {
-                        if let Some(d) = reshape {
-                            t.reshape_rows(d);
-                        }
-                        t.key_index = KeyIndex::for_table(&t.def.primary_key, &t.columns, &t.rows);
+                if let (Some(u), Some(d)) = (unloaded, reshape) {
+                    // The file's rows are reshaped as they are read.
+                    if u.reshapes.len() <= ti {
+                        u.reshapes.resize(ti + 1, Vec::new());
                     }
+                    u.reshapes[ti].push(d);
                 }
+                if let Some(d) = reshape {
+                    t.reshape_rows(d);
+                }
+                t.key_index = KeyIndex::for_table(&t.def.primary_key, &t.columns, &t.rows);
             }
             Redo::Extent { tab, part, ext, .. } => {
                 let i = check_tab(*tab)?;
@@ -722,14 +788,35 @@ impl Replica {
             t.change_commits.push((commit_scn, commit_ts));
         }
         t.changes_since_stats += 1;
-        match &mut self.unloaded {
-            Some(u) => u.pending.push(Pending::Commit(change.clone(), commit_scn)),
-            None => self.commit_rows(change, commit_scn),
+        if let Some(u) = &mut self.unloaded {
+            u.pending += 1;
         }
+        self.commit_rows(change, commit_scn);
     }
 
     /// A committed change's new version of its row.
     fn commit_rows(&mut self, change: &Redo, commit_scn: Scn) {
+        if let Some((spills, failed)) = &mut self.bulk {
+            let why = match change {
+                Redo::Insert {
+                    tab, rid, after, ..
+                } => match (RowId::decode(rid), spills.get_mut(*tab as usize)) {
+                    (Ok(rid), Some(spill)) => spill
+                        .push(rid, commit_scn, after)
+                        .err()
+                        .map(|e| e.to_string()),
+                    _ => Some(format!("an insert into table {tab} at ROWID {rid}")),
+                },
+                Redo::Update { .. } | Redo::Delete { .. } => {
+                    Some("an update or delete of a loaded row".into())
+                }
+                _ => None,
+            };
+            if failed.is_none() {
+                *failed = why;
+            }
+            return;
+        }
         let (tab, rid, row) = match change {
             Redo::Insert {
                 tab, rid, after, ..

@@ -57,6 +57,13 @@ impl Replica {
         let t = self.flashback_table(table, scn, now_ms)?;
         if let Some(ix) = t.key_index.as_ref() {
             if ix.serves(&t.def.primary_key, key_columns) {
+                let mut keys = Vec::new();
+                if self.disk_key_scan(t, scn, lower, None, &mut |_, _, k| {
+                    keys.push(k.to_vec());
+                    Ok(true)
+                })? {
+                    return Ok(Box::new(keys.into_iter()));
+                }
                 let keys = ix.visible(&t.rows, scn, lower, None);
                 return Ok(Box::new(keys.map(|(_, _, key)| key.to_vec())));
             }
@@ -69,13 +76,17 @@ impl Replica {
                 })
             })
             .collect::<Result<_>>()?;
-        let mut keys: Vec<Vec<Value>> = t
-            .rows
-            .values()
-            .filter_map(|v| visible_version(v, scn))
-            .map(|row| idx.iter().map(|&i| row[i].clone()).collect::<Vec<_>>())
-            .filter(|k| lower.is_none_or(|l| !compare_keys(k, l).is_lt()))
-            .collect();
+        let key_of = |row: &[Value]| idx.iter().map(|&i| row[i].clone()).collect::<Vec<_>>();
+        let mut keys: Vec<Vec<Value>> = match self.disk_rowid_rows(t, None, scn)? {
+            Some(rows) => rows.iter().map(|(_, row)| key_of(row)).collect(),
+            None => t
+                .rows
+                .values()
+                .filter_map(|v| visible_version(v, scn))
+                .map(|row| key_of(row))
+                .collect(),
+        };
+        keys.retain(|k| lower.is_none_or(|l| !compare_keys(k, l).is_lt()));
         keys.sort_by(|a, b| compare_keys(a, b));
         Ok(Box::new(keys.into_iter()))
     }
@@ -92,6 +103,15 @@ impl Replica {
         let column = [column.to_string()];
         if let Some(ix) = t.key_index.as_ref() {
             if ix.serves(&t.def.primary_key, &column) {
+                if let Some(max) = self.disk_max_key(t, scn)? {
+                    let mut min = None;
+                    self.disk_key_scan(t, scn, None, None, &mut |_, _, k| {
+                        min = (!k[0].is_null()).then(|| k[0].clone());
+                        Ok(min.is_none())
+                    })?;
+                    let max = max.and_then(|k| (!k[0].is_null()).then(|| k[0].clone()));
+                    return Ok(min.zip(max));
+                }
                 let first = |(_, _, k): (_, _, &[Value])| (!k[0].is_null()).then(|| k[0].clone());
                 let min = ix.visible(&t.rows, scn, None, None).find_map(first);
                 let max = ix.visible(&t.rows, scn, None, None).rev().find_map(first);
@@ -114,13 +134,79 @@ impl Replica {
 
     /// Index boundary probes (see [`crate::source::Session::key_boundaries`]).
     pub fn key_boundaries(&self, q: &BoundaryQuery, now_ms: i64) -> Result<Vec<Vec<Value>>> {
-        let keys = self.sorted_keys(&q.table, &q.key_columns, q.scn, q.lower.as_deref(), now_ms)?;
         let step = q.step.max(1) as usize;
+        let t = self.flashback_table(&q.table, q.scn, now_ms)?;
+        if t.key_index
+            .as_ref()
+            .is_some_and(|ix| ix.serves(&t.def.primary_key, &q.key_columns))
+        {
+            // Every step-th key after `lower`, reading no further than the last one.
+            let (mut seen, mut out) = (0usize, Vec::new());
+            let disk = self.disk_key_scan(t, q.scn, q.lower.as_deref(), None, &mut |_, _, k| {
+                if seen >= step && (seen - step).is_multiple_of(step) {
+                    out.push(k.to_vec());
+                }
+                seen += 1;
+                Ok(out.len() < q.count as usize)
+            })?;
+            if disk {
+                return Ok(out);
+            }
+        }
+        let keys = self.sorted_keys(&q.table, &q.key_columns, q.scn, q.lower.as_deref(), now_ms)?;
         Ok(keys
             .skip(step)
             .step_by(step)
             .take(q.count as usize)
             .collect())
+    }
+
+    /// [`super::super::key_index::rows_to_read`] for rows still in the checkpoint file: the
+    /// rows the read looks at and whether they come in key order; `None` when they are in memory.
+    fn disk_rows_to_read(
+        &self,
+        t: &TableState,
+        q: &FlashbackQuery,
+        iot: bool,
+    ) -> Result<Option<(Vec<disk::ReadRow>, bool)>> {
+        if self.unloaded.is_none() {
+            return Ok(None);
+        }
+        let by_key = t
+            .key_index
+            .as_ref()
+            .is_some_and(|ix| ix.serves(&t.def.primary_key, &q.key_columns));
+        match &q.range {
+            ChunkRange::Rowid { start, end } => {
+                if iot {
+                    return Err(CdcError::Database(
+                        "ORA-01410: invalid ROWID (an index-organized table has no physical ROWID ranges)".into(),
+                    ));
+                }
+                let bad = |e| CdcError::Database(format!("ORA-01410: invalid ROWID: {e}"));
+                let s = RowId::decode(start).map_err(bad)?;
+                let e = RowId::decode(end).map_err(bad)?;
+                if s > e {
+                    return Ok(Some((Vec::new(), false)));
+                }
+                Ok(self
+                    .disk_rowid_rows(t, Some((s, e)), q.scn)?
+                    .map(|r| (r, false)))
+            }
+            range if by_key => {
+                let (lower, upper) = match range {
+                    ChunkRange::Key { lower, upper } => (lower.as_deref(), upper.as_deref()),
+                    _ => (None, None),
+                };
+                let mut rows = Vec::new();
+                let disk = self.disk_key_scan(t, q.scn, lower, upper, &mut |rid, row, _| {
+                    rows.push((rid, row));
+                    Ok(true)
+                })?;
+                Ok(disk.then_some((rows, true)))
+            }
+            _ => Ok(self.disk_rowid_rows(t, None, q.scn)?.map(|r| (r, false))),
+        }
     }
 
     /// Whether a read of `t` at `scn` needs undo older than the retention.
@@ -156,8 +242,14 @@ impl Replica {
             Some(text) => Some(super::super::condition::compile(text, &t.columns)?),
             None => None,
         };
-        // Reads by the primary key walk the key index over the range only, already in order.
-        let (rows_in, ordered) = super::super::key_index::rows_to_read(t, q, iot)?;
+        // Reads by the primary key walk the key index over the range only, already in order;
+        // rows still in the checkpoint file are read from it, chunk by chunk.
+        let from_disk = self.disk_rows_to_read(t, q, iot)?;
+        type Rows<'r> = Box<dyn Iterator<Item = (RowId, &'r Arc<[Value]>)> + 'r>;
+        let (rows_in, ordered): (Rows<'_>, bool) = match &from_disk {
+            Some((rows, ordered)) => (Box::new(rows.iter().map(|(r, a)| (*r, a))), *ordered),
+            None => super::super::key_index::rows_to_read(t, q, iot)?,
+        };
         // A scan in ROWID order fails on the first row the condition cannot evaluate; an
         // ordered read reports the same one: the failing row with the lowest ROWID.
         let mut failed: Option<(RowId, CdcError)> = None;

@@ -984,6 +984,28 @@ impl Writer {
         Ok(())
     }
 
+    /// Start a bulk load of empty tables (`emulator init`): committed rows go to files, not
+    /// into the replica ([`Replica::spill_rows`]). The unique-key check then sees no committed
+    /// row: the loader's keys are made from distinct serials ([`super::key_gen`]), so none can
+    /// repeat. Ends with [`Writer::finish_bulk_load`], after which the writer is gone.
+    pub fn start_bulk_load(&mut self) -> Result<()> {
+        if self.replica.tables.iter().any(|t| t.live_rows > 0) {
+            return Err(CdcError::Workload(
+                "a bulk load is only for empty tables".into(),
+            ));
+        }
+        let dir = self.dir.clone();
+        self.replica.spill_rows(&dir)
+    }
+
+    /// The checkpoint of a bulk load, its rows copied from the files they were spilled to.
+    pub fn finish_bulk_load(mut self) -> Result<()> {
+        self.redo.publish()?;
+        self.redo.sync()?;
+        let spills = self.replica.take_spills()?;
+        super::checkpoint::write_with(&self.dir, &self.replica, self.redo.position(), spills)
+    }
+
     /// A checkpoint once the redo after the last one is long enough to slow opening down
     /// ([`CHECKPOINT_AFTER_BYTES`]); at the end of a workload run.
     pub fn checkpoint_if_due(&mut self) -> Result<()> {
