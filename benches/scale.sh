@@ -64,3 +64,42 @@ echo "load after: $(uptime)" >&2
 echo "| rows | emulator init (time, rows/s, peak RSS) | emulator status (time, peak RSS) | CSV export (time, rows/s, peak RSS) | redo + checkpoint on disk |"
 echo "|---|---|---|---|---|"
 printf '%s\n' "${rows_table[@]}"
+
+# ---- Stream path: one big transaction (issue 23, h-stream) ------------------------------------
+# One transaction of N changes of the stream bench's table (6 inserts, 3 updates, 1 delete in
+# every 10; SQL_REDO from the emulator's renderer) through capture's transaction buffer at its
+# default limit (cdc.stream.buffer.memory.bytes = 256 MiB; the rest spills to files), decode
+# and Debezium-shaped records (JsonConverter schemas on, the default), into a sink that counts
+# the bytes (the file sink's write is the stream bench's plain-write row: 3.8 KB a change, so
+# 10M changes would be 38 GB of disk). `cargo bench --bench stream` with
+# ORACLE_CDC_BENCH_BIG_TX=N, under /usr/bin/time for the peak RSS.
+#   SCALE_TX_SIZES="1000 1000000 10000000" (default)   SCALE_TX_SIZES=none skips this table
+#   SCALE_SIZES=" " skips the export table above
+stream_tx_table() {
+    local tx_sizes=(${SCALE_TX_SIZES:-1000 1000000 10000000})
+    [[ "${tx_sizes[0]}" == none ]] && return
+    local bench
+    bench=$(cargo bench --bench stream --no-run --message-format=json 2>/dev/null \
+        | python3 -c 'import json,sys
+for l in sys.stdin:
+    m = json.loads(l)
+    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "stream" and m.get("executable"):
+        print(m["executable"])' | tail -1)
+    local rows=()
+    for n in "${tx_sizes[@]}"; do
+        echo "== stream: one transaction of $n changes" >&2
+        local out
+        out=$(ORACLE_CDC_BENCH_BIG_TX=$n /usr/bin/time -f "rss %M" "$bench" --bench 2>&1)
+        read -r _ events lines bytes wall cpu < <(grep -E '^[0-9]+ ' <<<"$out" | tail -1)
+        local kb
+        kb=$(grep -E '^rss ' <<<"$out" | tail -1 | cut -d' ' -f2)
+        rows+=("$(python3 -c "
+n=$n; e=$events; w=$wall; c=$cpu; b=$bytes
+print(f'| {n:,} | {w:.2f} s | {c:.2f} s | {e/c/1e3:,.0f} k events/s | {b/1e9:,.2f} GB | {$kb/1024:,.0f} MiB |')")")
+    done
+    echo
+    echo "| changes in the transaction | wall | CPU | events/s (CPU) | record bytes | peak RSS |"
+    echo "|---|---|---|---|---|---|"
+    printf '%s\n' "${rows[@]}"
+}
+stream_tx_table

@@ -36,7 +36,54 @@ fn plain_write(bytes: &[u8], dir: &std::path::Path) {
     f.sync_data().expect("sync");
 }
 
+/// `ORACLE_CDC_BENCH_BIG_TX=N`: one transaction of N changes through capture's default buffer
+/// (256 MiB in memory, the rest spilled), decode and records into a counting sink, timed on
+/// the wall clock and in CPU time; `benches/scale.sh` runs it under `/usr/bin/time` for the
+/// peak RSS. Prints `changes events lines bytes wall_s cpu_s`.
+fn big_transaction(changes: u64) {
+    let catalog = input::catalog(false);
+    let fmt = oracle_cdc::record::format::Format::default();
+    let limit = std::env::var("ORACLE_CDC_STREAM_BUFFER_MEMORY_BYTES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(268_435_456);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut sink = input::Counting::default();
+    let cpu = bench_clock::Clock::Cpu;
+    let wall = std::time::Instant::now();
+    let mut written = None;
+    let took = cpu.once(
+        || (),
+        |()| {
+            written = Some(input::run_buffered(
+                input::one_transaction(changes),
+                &catalog,
+                &fmt,
+                limit,
+                &dir.path().join("spill"),
+                &mut sink,
+            ))
+        },
+    );
+    let w = written.expect("ran");
+    assert_eq!(w.events, changes, "every change is one event");
+    println!(
+        "{changes} {} {} {} {:.3} {:.3}",
+        w.events,
+        w.lines,
+        sink.bytes,
+        wall.elapsed().as_secs_f64(),
+        took.as_secs_f64()
+    );
+}
+
 fn bench(c: &mut Criterion) {
+    if let Some(n) = std::env::var("ORACLE_CDC_BENCH_BIG_TX")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        return big_transaction(n);
+    }
     let catalog = input::catalog(false);
     let fmt = oracle_cdc::record::format::Format::default();
     let rows = input::mined(TXS, false);
