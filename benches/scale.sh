@@ -111,10 +111,11 @@ stream_tx_table
 # process, /usr/bin/time), once into the file sink and once into a local Kafka-compatible broker
 # (tansu, in-memory storage, on loopback; as tests/kafka_sink.rs starts it). Records and bytes
 # are the file sink's (the same changes give the same records in both).
-#   SCALE_SINK_TX=20000 (workload transactions)   SCALE_LAG_RATES="50 200 800" (transactions/s, 20 s each)
-# NOT WORKING YET, so off unless set: in their first run (2026-12-02) the timed captures wrote no
-# records (0 lines after the workload; the cause is not found yet) and the lag section stopped the
-# script. Both need fixing before their numbers mean anything.
+# Lag: capture runs while the workload writes at a fixed rate for 20 s; per change record, the
+# record's processing time (value ts_ms) minus its transaction's commit time (source
+# commit_ts_ms: the host's DATE, whole seconds, so ±1 s), with cdc.stream.poll.ms at its default.
+#   SCALE_SINK_TX=20000 (workload transactions)   SCALE_SINK_TX=none skips
+#   SCALE_LAG_RATES="100 400" (transactions/s)    SCALE_LAG_RATES=none skips
 sink_db() { # sink_db DIR: a fresh database of APP.T with 1,000 rows
     cat > "$1.yaml" <<YAML
 seed: 7
@@ -128,6 +129,7 @@ tables:
       - { name: AMOUNT, type: "NUMBER(9,2)", generate: { decimal: { min: 1, max: 9000, scale: 2 } } }
       - { name: CREATED, type: DATE }
     primary_key: [ID]
+    supplemental_logging: all
     rows: 1000
 YAML
     rm -rf "$1"
@@ -139,7 +141,7 @@ scn_of() {
 }
 
 sink_table() {
-    local ntx=${SCALE_SINK_TX:-none}
+    local ntx=${SCALE_SINK_TX:-20000}
     [[ "$ntx" == none ]] && return
     local tansu=${TANSU_BIN:-$(command -v tansu || echo "$HOME/.cargo/bin/tansu")}
     local d="$dir/sinks" db="$dir/sinks/db"
@@ -185,7 +187,7 @@ for name, w, u, s in (('file', $f_wall, $f_user, $f_sys), ('kafka (tansu, loopba
 }
 
 lag_table() {
-    local rates=(${SCALE_LAG_RATES:-none})
+    local rates=(${SCALE_LAG_RATES:-100 400})
     [[ "${rates[0]}" == none ]] && return
     local rows=()
     for r in "${rates[@]}"; do
