@@ -177,6 +177,7 @@ sink_table() {
     local lines bytes
     lines=$(( $(cat "$d"/out/segment-*.jsonl | wc -l) - before_lines ))
     bytes=$(( $(cat "$d"/out/segment-*.jsonl | wc -c) - before_bytes ))
+    [[ -n "${SCALE_KEEP:-}" ]] || rm -rf "$d"
     echo
     echo "| sink | records | wall | CPU (user + sys) | records/s (wall) | MB/s (wall) |"
     echo "|---|---|---|---|---|---|"
@@ -228,6 +229,7 @@ for l in sys.stdin:
 lags.sort()
 q=lambda f: lags[min(len(lags)-1, int(f*len(lags)))] if lags else 0
 print(f'| $r | {n:,} | {q(0.5):,} ms | {q(0.99):,} ms | {lags[-1] if lags else 0:,} ms |')")")
+        [[ -n "${SCALE_KEEP:-}" ]] || rm -rf "$d"
     done
     echo
     echo "| workload (transactions/s) | change records | lag p50 | lag p99 | lag max |"
