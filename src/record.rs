@@ -6,6 +6,7 @@
 //! record schemas; change records are written by `capture::records`.
 
 pub mod format;
+pub mod heads;
 pub mod schema;
 pub mod schema_change;
 pub mod value;

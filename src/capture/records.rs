@@ -12,12 +12,14 @@
 
 use crate::encode::write_json_str;
 use crate::record::format::Format;
-use crate::record::{schema, value};
+use crate::record::heads::Heads;
+use crate::record::value;
 use crate::source::model::ColumnInfo;
 use crate::stream::buffer::Committed;
 use crate::stream::decode::{Change, ChangeOp, TableSchema};
 use crate::types::Value;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 type Image = [(String, Value)];
 
@@ -192,17 +194,13 @@ struct TableParts {
     name: crate::names::TableName,
     /// Debezium's data-collection name, `DB.OWNER.TABLE`.
     collection: String,
-    /// `{"topic":"…","key":`
-    head: Vec<u8>,
-    /// `{"schema":KEY_SCHEMA,"payload":` when key schemas are on.
-    key_head: Option<Vec<u8>>,
-    /// `{"schema":ENVELOPE_SCHEMA,"payload":` when value schemas are on.
-    value_head: Option<Vec<u8>>,
+    /// The topic head, the JsonConverter schema heads and the column keys of the table's
+    /// layout (made once per layout, `record::heads`).
+    heads: Rc<Heads>,
     /// `,"snapshot":"false","db":…,"sequence":null,"ts_us":`
     db: Vec<u8>,
     /// `,"schema":…,"table":…,"txId":…,"scn":"`
     middle: Vec<u8>,
-    keys: Vec<(String, Vec<u8>)>,
 }
 
 /// Records written between two reads of the clock for `value.ts_ms` (a read costs as much as
@@ -437,19 +435,7 @@ impl<'a> TxRecordWriter<'a> {
             return t;
         }
         let topic = topic_of(self.topic_prefix, table, self.with_pdb);
-        let mut head = b"{\"topic\":".to_vec();
-        write_json_str(&mut head, &topic);
-        head.extend_from_slice(b",\"key\":");
-        let key_head = self
-            .fmt
-            .key_schemas
-            .then(|| schema::key_schema(&topic, cols, &schema.key, self.fmt))
-            .flatten()
-            .map(|s| schema::wrapper_head(&s));
-        let value_head = self
-            .fmt
-            .value_schemas
-            .then(|| schema::wrapper_head(&schema::envelope_schema(&topic, cols, self.fmt)));
+        let heads = crate::record::heads::heads(&topic, cols, &schema.key, self.fmt);
         let db_name = table.pdb.as_deref().unwrap_or(self.db_name);
         let mut db = b",\"snapshot\":\"false\",\"db\":".to_vec();
         write_json_str(&mut db, db_name);
@@ -461,19 +447,12 @@ impl<'a> TxRecordWriter<'a> {
         middle.extend_from_slice(b",\"txId\":");
         write_json_str(&mut middle, self.xid);
         middle.extend_from_slice(b",\"scn\":\"");
-        let keys = cols
-            .iter()
-            .map(|c| (c.name.clone(), crate::encode::json_key(&c.name)))
-            .collect();
         TableParts {
             name: table.clone(),
             collection: format!("{db_name}.{}.{}", table.owner, table.table),
-            head,
-            key_head,
-            value_head,
+            heads,
             db,
             middle,
-            keys,
         }
     }
 
@@ -485,13 +464,14 @@ impl<'a> TxRecordWriter<'a> {
         img: Option<&Image>,
     ) {
         let out = &mut self.buf;
-        match (img, &parts.key_head) {
+        let heads = &parts.heads;
+        match (img, &heads.key_head) {
             (Some(img), Some(kh)) => {
                 out.extend_from_slice(kh);
-                write_key(out, schema, cols, &parts.keys, img, self.fmt);
+                write_key(out, schema, cols, &heads.keys, img, self.fmt);
                 out.push(b'}');
             }
-            (Some(img), None) => write_key(out, schema, cols, &parts.keys, img, self.fmt),
+            (Some(img), None) => write_key(out, schema, cols, &heads.keys, img, self.fmt),
             (None, _) => out.extend_from_slice(b"null"),
         }
     }
@@ -503,7 +483,7 @@ impl<'a> TxRecordWriter<'a> {
         }
         let cols = schema.columns_at(change.scn);
         let parts = self.take_table_parts(change, schema, cols);
-        self.buf.extend_from_slice(&parts.head);
+        self.buf.extend_from_slice(&parts.heads.topic_head);
         self.write_key_part(&parts, schema, cols, Some(before));
         self.buf
             .extend_from_slice(b",\"value\":null,\"headers\":{\"cdc.scn\":\"");
@@ -533,27 +513,34 @@ impl<'a> TxRecordWriter<'a> {
         let cols = schema.columns_at(change.scn);
         let parts = self.take_table_parts(change, schema, cols);
         self.total += 1;
-        let order = {
-            let n = self.per_table.entry(parts.collection.clone()).or_default();
-            *n += 1;
-            *n
+        // The name is copied only for the table's first record in the transaction.
+        let order = match self.per_table.get_mut(&parts.collection) {
+            Some(n) => {
+                *n += 1;
+                *n
+            }
+            None => {
+                self.per_table.insert(parts.collection.clone(), 1);
+                1
+            }
         };
-        self.buf.extend_from_slice(&parts.head);
+        self.buf.extend_from_slice(&parts.heads.topic_head);
         self.write_key_part(&parts, schema, cols, after.or(before));
         let fmt = self.fmt;
         let out = &mut self.buf;
         out.extend_from_slice(b",\"value\":");
-        if let Some(vh) = &parts.value_head {
+        let heads = &parts.heads;
+        if let Some(vh) = &heads.value_head {
             out.extend_from_slice(vh);
         }
         out.extend_from_slice(b"{\"before\":");
         match before {
-            Some(b) => write_image(out, cols, &parts.keys, b, fmt),
+            Some(b) => write_image(out, cols, &heads.keys, b, fmt),
             None => out.extend_from_slice(b"null"),
         }
         out.extend_from_slice(b",\"after\":");
         match after {
-            Some(a) => write_image(out, cols, &parts.keys, a, fmt),
+            Some(a) => write_image(out, cols, &heads.keys, a, fmt),
             None => out.extend_from_slice(b"null"),
         }
         out.extend_from_slice(b",\"source\":");
@@ -601,7 +588,7 @@ impl<'a> TxRecordWriter<'a> {
         }
         write_op_and_times(out, op.code(), self.now_ns);
         out.push(b'}');
-        if parts.value_head.is_some() {
+        if heads.value_head.is_some() {
             out.push(b'}');
         }
         out.extend_from_slice(b",\"headers\":{");
@@ -612,7 +599,7 @@ impl<'a> TxRecordWriter<'a> {
                 b"\"__debezium.oldkey\":"
             });
             let mut key = Vec::new();
-            write_key(&mut key, schema, cols, &parts.keys, other, fmt);
+            write_key(&mut key, schema, cols, &heads.keys, other, fmt);
             write_json_str(out, &String::from_utf8_lossy(&key));
             out.push(b',');
         }

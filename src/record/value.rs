@@ -366,10 +366,100 @@ pub fn write(out: &mut Vec<u8>, v: &Value, ty: &ColumnType, fmt: &Format) {
         Value::Timestamp(_) if fmt.time != TimePrecision::Connect => write_json_value(out, v, ty),
         Value::Number(n) => match numeric(ty, fmt) {
             Some(Numeric::Int(_)) if integral_text(n) => out.extend_from_slice(n.as_bytes()),
+            Some(Numeric::Decimal { scale, .. }) if write_decimal(out, n, Some(scale)) => {}
+            Some(Numeric::Variable) if write_decimal(out, n, None) => {}
             _ => out.extend_from_slice(to_json(v, ty, fmt).to_string().as_bytes()),
         },
         _ => out.extend_from_slice(to_json(v, ty, fmt).to_string().as_bytes()),
     }
+}
+
+/// Appends what [`number`] gives for a `Decimal` at scale `to` (`"BASE64"`) or, without `to`,
+/// a `VariableScaleDecimal` (`{"scale":S,"value":"BASE64"}`), without the strings and the
+/// JSON value it builds; returns false (nothing written) for text it leaves to [`number`]:
+/// anything but `-?digits[.digits]` (an exponent, blanks, a `+`), or a value beyond 128 bits.
+/// The bytes are the same: the unscaled value's minimal two's complement, as
+/// `BigInteger.toByteArray()` (and [`twos_complement`]) give it, the digits cut, not rounded,
+/// when the scale is lower (as [`rescale`] does).
+fn write_decimal(out: &mut Vec<u8>, text: &str, to: Option<i32>) -> bool {
+    let (neg, body) = match text.as_bytes() {
+        [b'-', rest @ ..] => (true, rest),
+        b => (false, b),
+    };
+    let mut unscaled: u128 = 0;
+    let (mut digits, mut frac, mut dot) = (0usize, 0i32, false);
+    for &b in body {
+        match b {
+            b'0'..=b'9' => {
+                let Some(u) = unscaled
+                    .checked_mul(10)
+                    .and_then(|u| u.checked_add(u128::from(b - b'0')))
+                else {
+                    return false;
+                };
+                unscaled = u;
+                digits += 1;
+                frac += i32::from(dot);
+            }
+            b'.' if !dot => dot = true,
+            _ => return false,
+        }
+    }
+    if digits == 0 {
+        return false;
+    }
+    let scale = frac;
+    if let Some(to) = to {
+        let shift = to - scale;
+        if shift >= 0 {
+            match 10u128
+                .checked_pow(shift as u32)
+                .and_then(|p| unscaled.checked_mul(p))
+            {
+                Some(u) => unscaled = u,
+                None => return false,
+            }
+        } else {
+            // u128::MAX < 10^39: a cut of 39 digits or more leaves nothing.
+            unscaled = 10u128
+                .checked_pow(shift.unsigned_abs())
+                .map_or(0, |p| unscaled / p);
+        }
+    }
+    let Ok(magnitude) = i128::try_from(unscaled) else {
+        return false;
+    };
+    let value = if neg { -magnitude } else { magnitude };
+    let bytes = value.to_be_bytes();
+    // The minimal form: drop a leading byte that only repeats the next byte's sign bit.
+    let mut start = 0;
+    while start + 1 < bytes.len()
+        && ((bytes[start] == 0 && bytes[start + 1] & 0x80 == 0)
+            || (bytes[start] == 0xff && bytes[start + 1] & 0x80 != 0))
+    {
+        start += 1;
+    }
+    let mut b64_buf = [0u8; 24];
+    let Ok(n) =
+        base64::engine::general_purpose::STANDARD.encode_slice(&bytes[start..], &mut b64_buf)
+    else {
+        return false;
+    };
+    match to {
+        Some(_) => {
+            out.push(b'"');
+            out.extend_from_slice(&b64_buf[..n]);
+            out.push(b'"');
+        }
+        None => {
+            out.extend_from_slice(b"{\"scale\":");
+            out.extend_from_slice(itoa::Buffer::new().format(scale).as_bytes());
+            out.extend_from_slice(b",\"value\":\"");
+            out.extend_from_slice(&b64_buf[..n]);
+            out.extend_from_slice(b"\"}");
+        }
+    }
+    true
 }
 
 /// An integer as Oracle prints it: written as it is, it is what parsing and printing gives.

@@ -331,3 +331,84 @@ fn other_types() {
     );
     assert_eq!(enc(Value::Boolean(true), "BOOLEAN", &fmt), json!(true));
 }
+
+/// The byte writer's own path for `Decimal` and `VariableScaleDecimal` writes exactly the text
+/// the JSON value gives, for every shape of Oracle's decimal text, scale, sign and size (and
+/// texts it leaves to the JSON value: exponents, blanks, a `+`, more than 38 digits).
+#[test]
+fn decimals_are_written_byte_for_byte_as_their_json() {
+    let texts = [
+        "0",
+        "-0",
+        "7",
+        "-7",
+        "127",
+        "128",
+        "-128",
+        "-129",
+        "255",
+        "256",
+        "-256",
+        "-257",
+        ".5",
+        "-.5",
+        "5.",
+        "0.00",
+        "-0.001",
+        "1.5",
+        "-1.5",
+        ".15",
+        "000123.4500",
+        "32767",
+        "32768",
+        "-32768",
+        "-32769",
+        "12345678901234567890",
+        "-12345678901234567890",
+        "99999999999999999999999999999999999999",
+        "-99999999999999999999999999999999999999",
+        "170141183460469231731687303715884105727",
+        "170141183460469231731687303715884105728",
+        "-170141183460469231731687303715884105728",
+        "999999999999999999999999999999999999999",
+        "1.5E+125",
+        "1E-3",
+        " 7",
+        "+7",
+        "",
+        ".",
+        "-",
+        "1.2.3",
+        "12a",
+        "0.000000000000000000000000000000000000000001",
+    ];
+    let types = [
+        "NUMBER(10,2)",
+        "NUMBER(38,10)",
+        "NUMBER(38,-2)",
+        "NUMBER(5,1)",
+        "NUMBER(4,6)",
+        "NUMBER(38,0)",
+        "NUMBER(20)",
+        "NUMBER",
+        "FLOAT(10)",
+        "NUMBER(*,30)",
+    ];
+    for fmt in [Format::default(), with(|f| f.decimal = DecimalMode::String)] {
+        for t in types {
+            let Ok(column) = ColumnType::parse(t) else {
+                continue;
+            };
+            for text in texts {
+                let v = Value::Number(text.into());
+                let mut out = Vec::new();
+                write(&mut out, &v, &column, &fmt);
+                assert_eq!(
+                    String::from_utf8(out).unwrap(),
+                    to_json(&v, &column, &fmt).to_string(),
+                    "{text:?} in {t}"
+                );
+            }
+        }
+    }
+}
