@@ -21,6 +21,7 @@ pub const CRASHABLE: &[&str] = &[
     "publisher.chunk.committed",
     "snapshot.chunk.published",
     "capture.offsets.saved",
+    "snapshot.wave.overlapped",
 ];
 
 #[derive(Debug, Clone)]
