@@ -21,8 +21,11 @@ pub const CRASHABLE: &[&str] = &[
     "publisher.chunk.committed",
     "snapshot.chunk.published",
     "capture.offsets.saved",
-    "snapshot.wave.overlapped",
 ];
+
+/// Crash points added later, drawn from a stream of their own (so older seeds keep their
+/// crashes): the next wave being read while the last is half published.
+pub const CRASHABLE_LATER: &[&str] = &["snapshot.wave.overlapped"];
 
 #[derive(Debug, Clone)]
 pub struct Plan {

@@ -287,8 +287,11 @@ struct ReadWave {
 
 type Background<'s, 'a> = std::thread::ScopedJoinHandle<'s, (Waves<'a>, Result<Option<ReadWave>>)>;
 
+/// Where the reader's events go.
+type Emit<'e> = &'e mut dyn FnMut(ReaderEvent) -> Result<()>;
+
 fn gone() -> CdcError {
-    CdcError::Database("a snapshot wave reader thread panicked".into())
+    CdcError::Database("a snapshot wave reader thread panicked (or the reader went missing)".into())
 }
 
 fn read_waves<'s, 'e, 'a: 's>(
@@ -391,7 +394,7 @@ fn read_waves<'s, 'e, 'a: 's>(
                 if may {
                     emit(ReaderEvent::Overlap(&mut may))?;
                 }
-                if let (true, Some(mut moved)) = (may, w.take()) {
+                if let Some(mut moved) = if may { w.take() } else { None } {
                     // A blocking snapshot reads every wave at one SCN: with the same columns.
                     let reuse = pinned.then(|| columns.clone());
                     *next = Some(scope.spawn(move || {
@@ -419,7 +422,7 @@ impl<'a> Waves<'a> {
         &mut self,
         scope: &'s std::thread::Scope<'s, 'e>,
         t: &TableTarget,
-        announce: Option<&mut dyn FnMut(ReaderEvent) -> Result<()>>,
+        announce: Option<Emit<'_>>,
         reuse: Option<Vec<ColumnInfo>>,
     ) -> Result<Option<ReadWave>>
     where
