@@ -21,6 +21,8 @@ pub const POINTS: &[&str] = &[
     "publisher.window.mined",
     "publisher.chunk.committed",
     "snapshot.chunk.published",
+    // The next wave's reads have begun while chunks of the last one are still to be published.
+    "snapshot.wave.overlapped",
     "capture.offsets.saved",
     "export.chunk.synced",
     // Not a crash point: capture waits for redo LGWR has not written yet (the simulation moves

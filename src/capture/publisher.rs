@@ -912,6 +912,18 @@ impl<'a> Publisher<'a> {
 }
 
 impl ChunkSink for Publisher<'_> {
+    /// The next wave is read while this one is published unless a throttle limits the table:
+    /// then its wait (which streams) comes first, as before every wave.
+    fn ready(&mut self, t: &TableTarget) -> Result<bool> {
+        let b = self.status.board();
+        let limited = b.throttle.max_rows_per_second > 0
+            || b.throttle
+                .table_max_rows_per_second
+                .get(&t.name().to_string())
+                .is_some_and(|n| *n > 0);
+        Ok(!limited)
+    }
+
     fn pace(&mut self, t: &TableTarget) -> Result<bool> {
         let limits = {
             let b = self.status.board();

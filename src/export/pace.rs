@@ -115,6 +115,16 @@ impl<S: ChunkSink> ChunkSink for Paced<'_, S> {
         self.inner.wave(scn)
     }
 
+    /// No overlapping waves while a limit applies to the table: each waits for its throttle.
+    fn ready(&mut self, t: &TableTarget) -> Result<bool> {
+        self.take_signals()?;
+        let name = t.name().to_string();
+        if self.limits.all > 0 || self.limits.tables.get(&name).is_some_and(|n| *n > 0) {
+            return Ok(false);
+        }
+        self.inner.ready(t)
+    }
+
     fn pace(&mut self, t: &TableTarget) -> Result<bool> {
         self.take_signals()?;
         let wait = self

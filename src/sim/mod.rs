@@ -154,6 +154,7 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
         out: out.clone(),
     };
     let mut fault_rng = ChaCha8Rng::seed_from_u64(plan.seed ^ 0x5eed_fa17);
+    let mut later_rng = ChaCha8Rng::seed_from_u64(plan.seed ^ 0x07e7_1a95_0000_0001);
     let redo = db.join(emulator::redo::REDO_FILE);
 
     world.borrow_mut().run(plan.before)?;
@@ -174,6 +175,17 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
         let crash = (fault_rng.gen_range(0..100) < plan.crash_pct).then(|| {
             let p = plan::CRASHABLE[fault_rng.gen_range(0..plan::CRASHABLE.len())];
             (p, fault_rng.gen_range(1..6))
+        });
+        // Runs the older draw left without a crash: one in eight (when the plan crashes at all)
+        // crashes at a later point, from a stream of its own, so older seeds keep their crashes.
+        let crash = crash.or_else(|| {
+            (plan.crash_pct > 0 && later_rng.gen_range(0..8) == 0).then(|| {
+                let later = plan::CRASHABLE_LATER;
+                (
+                    later[later_rng.gen_range(0..later.len())],
+                    later_rng.gen_range(1..6),
+                )
+            })
         });
         let stop_after =
             (fault_rng.gen_range(0..100) < plan.stop_pct).then(|| fault_rng.gen_range(1..40u32));

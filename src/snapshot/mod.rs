@@ -1,6 +1,7 @@
 //! Snapshots: each captured table cut into chunks ([`plan`]), read `AS OF SCN` in parallel
-//! ([`read`]), published through a [`ChunkSink`], progress stored in the offsets after every
-//! acknowledged chunk so a restart re-reads only what was not acknowledged.
+//! ([`read`]; the next wave while the last is published), published through a [`ChunkSink`],
+//! progress stored in the offsets after every acknowledged chunk so a restart re-reads only
+//! what was not acknowledged (a wave read but not published is read again).
 
 pub mod plan;
 pub mod read;
@@ -39,8 +40,9 @@ impl Progress for NoProgress {
 /// Where chunks go. `publish` returns once the chunk is durable: only then is it acknowledged
 /// in the offsets.
 pub trait ChunkSink {
-    /// A wave of chunks is about to be read at `scn` (capture publishes the changes committed
-    /// before it first).
+    /// The chunks of a wave read at `scn` come next (capture publishes the changes committed
+    /// before it first). Called after the last chunk of the wave before is published: before
+    /// the wave is read, or, when it was read while that one was published, after.
     fn wave(&mut self, _scn: crate::source::model::Scn) -> Result<()> {
         Ok(())
     }
@@ -60,6 +62,13 @@ pub trait ChunkSink {
     /// meanwhile), false to read the wave.
     fn pace(&mut self, _t: &TableTarget) -> Result<bool> {
         Ok(false)
+    }
+
+    /// The next wave may be read now, while chunks of the last one are still to be published
+    /// (true by default). False has the reader publish them first, then ask [`ChunkSink::pace`]:
+    /// a sink whose pacing streams or waits says false while it would.
+    fn ready(&mut self, _t: &TableTarget) -> Result<bool> {
+        Ok(true)
     }
 
     /// `first_record`: the chunk's first row is the snapshot's first record; `last_record`: its
@@ -180,7 +189,7 @@ impl Snapshot<'_> {
             }
             let resume = entry.next.clone();
             let rows_before = entry.rows;
-            let mut planner = reader.planner(t, resume.as_ref())?;
+            let planner = reader.planner(t, resume.as_ref())?;
             table_entry(state, &name).state = TableState::InProgress;
             self.emit(
                 "snapshot-table-started",
@@ -188,10 +197,14 @@ impl Snapshot<'_> {
             )?;
             self.progress
                 .table_started(&name, t.info.stats.num_rows, rows_before);
-            let completed = reader.read_table(t, &mut planner, stop, &mut |ev: ReaderEvent| {
+            let completed = reader.read_table(t, planner, stop, &mut |ev: ReaderEvent| {
                 let mut rc: ReadChunk = match ev {
                     ReaderEvent::Pace => {
                         while !stop() && sink.pace(t)? {}
+                        return Ok(());
+                    }
+                    ReaderEvent::Overlap(may) => {
+                        *may = sink.ready(t)?;
                         return Ok(());
                     }
                     ReaderEvent::Wave(scn, columns) => {
@@ -266,3 +279,5 @@ fn table_entry<'s>(state: &'s mut SnapshotState, name: &str) -> &'s mut TablePro
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod wave_tests;

@@ -1,6 +1,8 @@
 //! Reading chunks: up to `cdc.snapshot.threads` at once, each on a session of its own, all at
 //! one SCN taken just before them; failed chunks retried with a fresh SCN, chunks whose undo is
 //! gone halved down to exactly 1,000 rows (a half below that is read at 1,000), then CDC-8001.
+//! The next wave is read while the last one is published, within
+//! `cdc.snapshot.max.pending.chunks` ([`Reader::read_table`]).
 
 use super::plan::{Chunk, Planner};
 use super::target::{Strategy, TableTarget};
@@ -10,6 +12,7 @@ use crate::settings::Settings;
 use crate::source::model::{ColumnInfo, FetchedRow, FlashbackQuery, Scn};
 use crate::source::{Connector, Session};
 use serde_json::json;
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 /// Smallest chunk the ORA-01555 halving goes down to.
@@ -18,11 +21,15 @@ pub const MIN_HALVED_ROWS: u64 = 1000;
 /// What the reader tells its caller, in order.
 #[derive(Debug)]
 pub enum ReaderEvent<'a> {
-    /// The next wave is due: its SCN is taken when this returns (a throttle waits here).
+    /// The next wave is due and no chunk waits to be published: its SCN is taken when this
+    /// returns (a throttle waits here, and may stream meanwhile).
     Pace,
-    /// A wave of chunks is about to be read at this SCN. The caller may say which columns the
-    /// table has at it (from the change stream's schema history, streamed up to it); left
-    /// `None`, the dictionary is asked.
+    /// The next wave could be read now, while chunks of the last one are still to be
+    /// published: set `false` to have it wait until they are (then `Pace` comes first).
+    Overlap(&'a mut bool),
+    /// A wave of chunks read (or about to be read) at this SCN comes next: the changes committed
+    /// before it go first. The caller may say which columns the table has at it (from the
+    /// change stream's schema history, streamed up to it); left `None`, the dictionary's stand.
     Wave(Scn, &'a mut Option<Vec<ColumnInfo>>),
     /// A chunk was read.
     Chunk(ReadChunk),
@@ -75,6 +82,26 @@ fn query(t: &TableTarget, columns: &[ColumnInfo], chunk: &Chunk, scn: Scn) -> Fl
         range: chunk.range(),
         filter: t.filter.clone(),
     }
+}
+
+/// Read one chunk on `slot`'s session (connecting one if it has none); the session comes back
+/// unless its connection was lost.
+fn read_in(
+    connector: &dyn Connector,
+    policy: &crate::settings::ConnectRetry,
+    slot: Option<Box<dyn Session>>,
+    q: &FlashbackQuery,
+) -> (Option<Box<dyn Session>>, Result<Vec<FetchedRow>>) {
+    let mut s = match slot {
+        Some(s) => s,
+        None => match crate::source::connect_retrying(connector, policy) {
+            Ok(s) => s,
+            Err(e) => return (None, Err(e)),
+        },
+    };
+    let r = read_on(s.as_mut(), q);
+    let keep = !matches!(r, Err(CdcError::ConnectionLost(_)));
+    (keep.then_some(s), r)
 }
 
 fn read_on(session: &mut dyn Session, q: &FlashbackQuery) -> Result<Vec<FetchedRow>> {
@@ -158,9 +185,29 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// Chunks read in one wave: `cdc.snapshot.threads`, capped by
+    /// `cdc.snapshot.max.pending.chunks`.
+    fn wave_size(&self) -> usize {
+        self.sessions
+            .len()
+            .min(self.settings.snapshot.max_pending_chunks.max(1) as usize)
+    }
+
     /// Read the table's chunks from the planner, handing each to `emit` in chunk order, and
-    /// telling it each wave's SCN before the wave is read (capture streams up to it first).
+    /// telling it each wave's SCN before the wave's chunks (capture streams up to it first).
     /// Returns false when `stop` said to stop before the table was done.
+    ///
+    /// Waves overlap: while one wave's chunks are published, a thread of its own takes the next
+    /// wave's SCN, plans it, asks the dictionary for its columns and reads it, once the chunks
+    /// held (read or being read, not yet published) leave room for a whole wave under
+    /// `cdc.snapshot.max.pending.chunks` and the caller agrees ([`ReaderEvent::Overlap`]; not
+    /// while a throttle would wait, as its wait streams). Its `Wave` comes only after the last
+    /// chunk before it is published: the changes committed between the two SCNs still go
+    /// between the two waves' chunks. Its columns are the dictionary's after its SCN (a DDL
+    /// newer than the SCN fails the read with ORA-01466); when the caller names others at
+    /// `Wave` (capture's schema history, streamed up to the SCN by then), the wave is dropped
+    /// and read again the way a wave that does not overlap is: SCN, `Wave`, the caller's
+    /// columns, then the reads.
     ///
     /// A failed chunk goes back to the front of the queue with the chunks after it (their reads
     /// are dropped), so every chunk is published right after the changes committed before its
@@ -168,161 +215,41 @@ impl<'a> Reader<'a> {
     pub fn read_table(
         &mut self,
         t: &TableTarget,
-        planner: &mut Planner,
+        planner: Planner,
         stop: &dyn Fn() -> bool,
         emit: &mut dyn FnMut(ReaderEvent) -> Result<()>,
     ) -> Result<bool> {
-        // A wave's chunks are held in memory until published: never more than
-        // cdc.snapshot.max.pending.chunks of them.
-        let threads = self
-            .sessions
-            .len()
-            .min(self.settings.snapshot.max_pending_chunks.max(1) as usize);
-        let chunk_rows = self.settings.snapshot.chunk_rows;
-        let retries = self.settings.snapshot.chunk_retries;
-        let min_rows = MIN_HALVED_ROWS.min(chunk_rows);
-        let table = t.info.name.to_string();
-        let mut pending: std::collections::VecDeque<Pending> = std::collections::VecDeque::new();
-        loop {
-            if stop() {
-                return Ok(false);
-            }
-            emit(ReaderEvent::Pace)?;
-            if stop() {
-                return Ok(false);
-            }
-            let scn = match self.pin_scn {
-                Some(pinned) => pinned,
-                None => self.on_main(|s| s.current_scn())?,
-            };
-            let want = threads.saturating_sub(pending.len());
-            if want > 0 && !planner.is_done() {
-                let more = self.on_main(|s| planner.next(s, scn, want))?;
-                pending.extend(more.into_iter().map(|chunk| Pending {
-                    chunk,
-                    rows: chunk_rows,
-                    attempts: 0,
-                    retries: 0,
-                }));
-            }
-            if pending.is_empty() {
-                return Ok(true);
-            }
-            let mut known = None;
-            emit(ReaderEvent::Wave(scn, &mut known))?;
-            let columns = match known {
-                Some(c) => c,
-                None => self.columns_now(t)?,
-            };
-            let n = threads.min(pending.len());
-            let mut wave: Vec<Pending> = pending.drain(..n).collect();
-            let chunks: Vec<Chunk> = wave.iter().map(|p| p.chunk.clone()).collect();
-            let results = self.read_wave(t, &columns, &chunks, scn);
-            let last_wave = planner.is_done() && pending.is_empty();
-            let count = wave.len();
-            let mut failed: Option<(usize, CdcError)> = None;
-            for (i, result) in results.into_iter().enumerate() {
-                wave[i].attempts += 1;
-                match result {
-                    Ok(rows) => emit(ReaderEvent::Chunk(ReadChunk {
-                        chunk: wave[i].chunk.clone(),
-                        scn,
-                        rows,
-                        columns: columns.clone(),
-                        attempts: wave[i].attempts,
-                        is_final: last_wave && i + 1 == count,
-                    }))?,
-                    Err(e) => {
-                        failed = Some((i, e));
-                        break;
-                    }
+        let threads = self.sessions.len();
+        let reader = Reader {
+            connector: self.connector,
+            settings: self.settings,
+            ops: self.ops,
+            metrics: self.metrics.clone(),
+            pin_scn: self.pin_scn,
+            sessions: std::mem::take(&mut self.sessions),
+        };
+        let mut w = Some(Waves {
+            reader,
+            planner,
+            pending: VecDeque::new(),
+        });
+        let r = std::thread::scope(|scope| {
+            let mut next = None;
+            let r = read_waves(scope, t, stop, emit, &mut w, &mut next);
+            // A wave still being read when the table ends early (a stop, an error): its reads
+            // are dropped, its sessions kept.
+            if let Some(h) = next.take() {
+                if let Ok((back, _)) = h.join() {
+                    w = Some(back);
                 }
             }
-            let Some((i, e)) = failed else { continue };
-            self.count_retry();
-            let mut item = wave[i].clone();
-            let mut back: Vec<Pending> = Vec::new();
-            match e {
-                CdcError::SnapshotTooOld { .. }
-                | CdcError::LobSnapshotTooOld { .. }
-                | CdcError::InvalidScn { .. } => {
-                    // Halved, but never below the floor: a 1,500-row chunk is read again at
-                    // 1,000 rows; only a chunk already at the floor gives up.
-                    let half = (item.rows / 2).max(min_rows);
-                    if item.rows <= min_rows {
-                        self.ops.emit(
-                            "snapshot-chunk-failed",
-                            json!({"table": table, "chunk": item.chunk.describe(), "code": e.code().info().code, "reason": e.to_string()}),
-                        )?;
-                        return Err(CdcError::ChunkFailed {
-                            table,
-                            chunk: item.chunk.describe(),
-                            reason: format!(
-                                "{e}; the chunk cannot be halved below {min_rows} rows"
-                            ),
-                        });
-                    }
-                    let split = self.on_main(|s| {
-                        let scn = s.current_scn()?;
-                        planner.split(&item.chunk, half, s, scn)
-                    })?;
-                    let into: Vec<String> = match &split {
-                        Some((a, b)) => vec![a.describe(), b.describe()],
-                        None => vec![item.chunk.describe()],
-                    };
-                    self.ops.emit(
-                        "snapshot-chunk-retry",
-                        json!({"table": table, "chunk": item.chunk.describe(), "code": e.code().info().code, "action": "halve", "rows": half, "into": into}),
-                    )?;
-                    match split {
-                        Some((a, b)) => {
-                            back.push(Pending {
-                                chunk: a,
-                                rows: half,
-                                ..item.clone()
-                            });
-                            back.push(Pending {
-                                chunk: b,
-                                rows: half,
-                                ..item
-                            });
-                        }
-                        // Fewer rows than a half: the same range again, counted at half the size.
-                        None => back.push(Pending { rows: half, ..item }),
-                    }
-                }
-                // What a retry cannot change: a missing grant, a container out of reach.
-                CdcError::UnknownTable { .. }
-                | CdcError::Settings { .. }
-                | CdcError::UnsupportedType { .. }
-                | CdcError::Privilege { .. }
-                | CdcError::ContainerUnreachable(_) => return Err(e),
-                other => {
-                    item.retries += 1;
-                    if item.retries > retries {
-                        self.ops.emit(
-                            "snapshot-chunk-failed",
-                            json!({"table": table, "chunk": item.chunk.describe(), "code": other.code().info().code, "reason": other.to_string()}),
-                        )?;
-                        return Err(CdcError::ChunkFailed {
-                            table,
-                            chunk: item.chunk.describe(),
-                            reason: format!("{other}; gave up after {retries} retries"),
-                        });
-                    }
-                    self.ops.emit(
-                        "snapshot-chunk-retry",
-                        json!({"table": table, "chunk": item.chunk.describe(), "code": other.code().info().code, "action": "retry", "retry": item.retries}),
-                    )?;
-                    back.push(item);
-                }
-            }
-            // The failed chunk (or its halves) first, then the rest of the wave, then the queue.
-            back.extend(wave.drain(i + 1..));
-            for p in back.into_iter().rev() {
-                pending.push_front(p);
-            }
-        }
+            r
+        });
+        self.sessions = match w {
+            Some(w) => w.reader.sessions,
+            None => (0..threads).map(|_| None).collect(),
+        };
+        r
     }
 
     /// The table's columns from the dictionary now, read after the wave's SCN was taken: if
@@ -338,47 +265,330 @@ impl<'a> Reader<'a> {
             None => t.columns.clone(),
         })
     }
+}
 
-    /// Read a wave of chunks in parallel at `scn`, each on its own session.
-    fn read_wave(
+/// What reads waves: the sessions, the planner and the queue of chunks. It moves into the
+/// thread that reads the next wave while the last one is published, and back.
+struct Waves<'a> {
+    reader: Reader<'a>,
+    planner: Planner,
+    pending: VecDeque<Pending>,
+}
+
+/// A wave read: its SCN and columns, its chunks and what each read returned.
+struct ReadWave {
+    scn: Scn,
+    columns: Vec<ColumnInfo>,
+    /// `Wave` was emitted before the reads began (the wave did not overlap another).
+    announced: bool,
+    wave: Vec<Pending>,
+    results: Vec<Result<Vec<FetchedRow>>>,
+}
+
+type Background<'s, 'a> = std::thread::ScopedJoinHandle<'s, (Waves<'a>, Result<Option<ReadWave>>)>;
+
+/// Where the reader's events go.
+type Emit<'e> = &'e mut dyn FnMut(ReaderEvent) -> Result<()>;
+
+fn gone() -> CdcError {
+    CdcError::Database("a snapshot wave reader thread panicked (or the reader went missing)".into())
+}
+
+fn read_waves<'s, 'e, 'a: 's>(
+    scope: &'s std::thread::Scope<'s, 'e>,
+    t: &'s TableTarget,
+    stop: &dyn Fn() -> bool,
+    emit: &mut dyn FnMut(ReaderEvent) -> Result<()>,
+    w: &mut Option<Waves<'a>>,
+    next: &mut Option<Background<'s, 'a>>,
+) -> Result<bool> {
+    let table = t.info.name.to_string();
+    loop {
+        if stop() {
+            return Ok(false);
+        }
+        let read = match next.take() {
+            Some(h) => {
+                let (back, r) = h.join().map_err(|_| gone())?;
+                *w = Some(back);
+                r?
+            }
+            None => {
+                // Nothing waits to be published: the throttle may wait (and stream), then the
+                // SCN is taken with streaming caught up to the last wave.
+                emit(ReaderEvent::Pace)?;
+                if stop() {
+                    return Ok(false);
+                }
+                let ws = w.as_mut().ok_or_else(gone)?;
+                ws.next_wave(scope, t, Some(&mut *emit), None)?
+            }
+        };
+        let Some(read) = read else {
+            return Ok(true);
+        };
+        let ws = w.as_mut().ok_or_else(gone)?;
+        let ReadWave {
+            scn,
+            mut columns,
+            announced,
+            mut wave,
+            results,
+        } = read;
+        if !announced {
+            let mut known = None;
+            emit(ReaderEvent::Wave(scn, &mut known))?;
+            if let Some(c) = known {
+                let names =
+                    |cs: &[ColumnInfo]| cs.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
+                if names(&c) != names(&columns) {
+                    tracing::debug!(
+                        "{table}: the columns at SCN {scn} are not the dictionary's; the wave is read again"
+                    );
+                    for p in wave.into_iter().rev() {
+                        ws.pending.push_front(p);
+                    }
+                    continue;
+                }
+                // The caller's, for the records (the same names).
+                columns = c;
+            }
+        }
+        let last_wave = ws.planner.is_done() && ws.pending.is_empty();
+        let count = wave.len();
+        let mut chunks: Vec<ReadChunk> = Vec::new();
+        let mut failed = None;
+        for (i, result) in results.into_iter().enumerate() {
+            wave[i].attempts += 1;
+            match result {
+                Ok(rows) => chunks.push(ReadChunk {
+                    chunk: wave[i].chunk.clone(),
+                    scn,
+                    rows,
+                    columns: columns.clone(),
+                    attempts: wave[i].attempts,
+                    is_final: last_wave && i + 1 == count,
+                }),
+                Err(e) => {
+                    failed = Some((i, e));
+                    break;
+                }
+            }
+        }
+        // Requeued before the next wave is planned; a chunk that gives up fails the table after
+        // the chunks read before it are published.
+        let fatal = match failed {
+            Some((i, e)) => ws.retry(&mut wave, i, e, &table)?,
+            None => None,
+        };
+        let ops = ws.reader.ops;
+        let size = ws.reader.wave_size();
+        let max_pending = ws.reader.settings.snapshot.max_pending_chunks.max(1) as usize;
+        let pinned = ws.reader.pin_scn.is_some();
+        let total = chunks.len();
+        let mut asked = fatal.is_some();
+        for (j, rc) in chunks.into_iter().enumerate() {
+            if !asked && total - j + size <= max_pending {
+                asked = true;
+                let mut may = !stop();
+                if may {
+                    emit(ReaderEvent::Overlap(&mut may))?;
+                }
+                if let Some(mut moved) = if may { w.take() } else { None } {
+                    // A blocking snapshot reads every wave at one SCN: with the same columns.
+                    let reuse = pinned.then(|| columns.clone());
+                    *next = Some(scope.spawn(move || {
+                        let r = moved.next_wave(scope, t, None, reuse);
+                        (moved, r)
+                    }));
+                    crate::crashpoint::hit("snapshot.wave.overlapped")?;
+                }
+            }
+            emit(ReaderEvent::Chunk(rc))?;
+        }
+        if let Some((event, e)) = fatal {
+            ops.emit("snapshot-chunk-failed", event)?;
+            return Err(e);
+        }
+    }
+}
+
+impl<'a> Waves<'a> {
+    /// Take the next wave's SCN, plan its chunks and read them, each on a session of its own;
+    /// `None` when the table has no chunk left. `announce`: nothing waits to be published, so
+    /// `Wave` is emitted before the reads and the caller may give the columns; else they are
+    /// `reuse`, or the dictionary's.
+    fn next_wave<'s, 'e>(
         &mut self,
+        scope: &'s std::thread::Scope<'s, 'e>,
         t: &TableTarget,
-        columns: &[ColumnInfo],
-        wave: &[Chunk],
-        scn: Scn,
-    ) -> Vec<Result<Vec<FetchedRow>>> {
-        let connector = self.connector;
-        let policy = &self.settings.connect;
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = self
-                .sessions
-                .iter_mut()
-                .zip(wave)
-                .map(|(slot, chunk)| {
-                    let q = query(t, columns, chunk, scn);
-                    scope.spawn(move || {
-                        if slot.is_none() {
-                            *slot = Some(crate::source::connect_retrying(connector, policy)?);
-                        }
-                        let Some(s) = slot.as_deref_mut() else {
-                            return Err(CdcError::ConnectionLost("no session".into()));
-                        };
-                        let r = read_on(s, &q);
-                        if matches!(r, Err(CdcError::ConnectionLost(_))) {
-                            *slot = None; // reconnect next time
-                        }
-                        r
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join().unwrap_or_else(|_| {
-                        Err(CdcError::Database("a chunk reader thread panicked".into()))
-                    })
-                })
-                .collect()
-        })
+        announce: Option<Emit<'_>>,
+        reuse: Option<Vec<ColumnInfo>>,
+    ) -> Result<Option<ReadWave>>
+    where
+        'a: 's,
+    {
+        let r = &mut self.reader;
+        let size = r.wave_size();
+        let scn = match r.pin_scn {
+            Some(pinned) => pinned,
+            None => r.on_main(|s| s.current_scn())?,
+        };
+        let want = size.saturating_sub(self.pending.len());
+        if want > 0 && !self.planner.is_done() {
+            let chunk_rows = r.settings.snapshot.chunk_rows;
+            let planner = &mut self.planner;
+            let more = r.on_main(|s| planner.next(s, scn, want))?;
+            self.pending.extend(more.into_iter().map(|chunk| Pending {
+                chunk,
+                rows: chunk_rows,
+                attempts: 0,
+                retries: 0,
+            }));
+        }
+        if self.pending.is_empty() {
+            return Ok(None);
+        }
+        let mut known = None;
+        let announced = announce.is_some();
+        if let Some(emit) = announce {
+            emit(ReaderEvent::Wave(scn, &mut known))?;
+        }
+        let columns = match known.or(reuse) {
+            Some(c) => c,
+            None => r.columns_now(t)?,
+        };
+        let n = size.min(self.pending.len());
+        let wave: Vec<Pending> = self.pending.drain(..n).collect();
+        let connector: &'a dyn Connector = r.connector;
+        let settings: &'a Settings = r.settings;
+        let handles: Vec<_> = wave
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let q = query(t, &columns, &p.chunk, scn);
+                let slot = r.sessions[i].take();
+                scope.spawn(move || read_in(connector, &settings.connect, slot, &q))
+            })
+            .collect();
+        let results = handles
+            .into_iter()
+            .enumerate()
+            .map(|(i, h)| match h.join() {
+                Ok((slot, res)) => {
+                    r.sessions[i] = slot;
+                    res
+                }
+                Err(_) => Err(CdcError::Database("a chunk reader thread panicked".into())),
+            })
+            .collect();
+        Ok(Some(ReadWave {
+            scn,
+            columns,
+            announced,
+            wave,
+            results,
+        }))
+    }
+
+    /// Put the `i`-th chunk of a wave that failed with `e` back at the front of the queue (its
+    /// halves after ORA-01555), with the chunks read after it. A chunk that cannot be read
+    /// (halved to the floor, or out of retries) gives the `snapshot-chunk-failed` event and
+    /// the error to end the table with, once the chunks before it are published.
+    fn retry(
+        &mut self,
+        wave: &mut [Pending],
+        i: usize,
+        e: CdcError,
+        table: &str,
+    ) -> Result<Option<(serde_json::Value, CdcError)>> {
+        let retries = self.reader.settings.snapshot.chunk_retries;
+        let min_rows = MIN_HALVED_ROWS.min(self.reader.settings.snapshot.chunk_rows);
+        let table = table.to_string();
+        self.reader.count_retry();
+        let planner = &self.planner;
+        let mut item = wave[i].clone();
+        let mut back: Vec<Pending> = Vec::new();
+        match e {
+            CdcError::SnapshotTooOld { .. }
+            | CdcError::LobSnapshotTooOld { .. }
+            | CdcError::InvalidScn { .. } => {
+                // Halved, but never below the floor: a 1,500-row chunk is read again at
+                // 1,000 rows; only a chunk already at the floor gives up.
+                let half = (item.rows / 2).max(min_rows);
+                if item.rows <= min_rows {
+                    let event = json!({"table": table, "chunk": item.chunk.describe(), "code": e.code().info().code, "reason": e.to_string()});
+                    return Ok(Some((
+                        event,
+                        CdcError::ChunkFailed {
+                            table,
+                            chunk: item.chunk.describe(),
+                            reason: format!(
+                                "{e}; the chunk cannot be halved below {min_rows} rows"
+                            ),
+                        },
+                    )));
+                }
+                let split = self.reader.on_main(|s| {
+                    let scn = s.current_scn()?;
+                    planner.split(&item.chunk, half, s, scn)
+                })?;
+                let into: Vec<String> = match &split {
+                    Some((a, b)) => vec![a.describe(), b.describe()],
+                    None => vec![item.chunk.describe()],
+                };
+                self.reader.ops.emit(
+                    "snapshot-chunk-retry",
+                    json!({"table": table, "chunk": item.chunk.describe(), "code": e.code().info().code, "action": "halve", "rows": half, "into": into}),
+                )?;
+                match split {
+                    Some((a, b)) => {
+                        back.push(Pending {
+                            chunk: a,
+                            rows: half,
+                            ..item.clone()
+                        });
+                        back.push(Pending {
+                            chunk: b,
+                            rows: half,
+                            ..item
+                        });
+                    }
+                    // Fewer rows than a half: the same range again, counted at half the size.
+                    None => back.push(Pending { rows: half, ..item }),
+                }
+            }
+            // What a retry cannot change: a missing grant, a container out of reach.
+            CdcError::UnknownTable { .. }
+            | CdcError::Settings { .. }
+            | CdcError::UnsupportedType { .. }
+            | CdcError::Privilege { .. }
+            | CdcError::ContainerUnreachable(_) => return Err(e),
+            other => {
+                item.retries += 1;
+                if item.retries > retries {
+                    let event = json!({"table": table, "chunk": item.chunk.describe(), "code": other.code().info().code, "reason": other.to_string()});
+                    return Ok(Some((
+                        event,
+                        CdcError::ChunkFailed {
+                            table,
+                            chunk: item.chunk.describe(),
+                            reason: format!("{other}; gave up after {retries} retries"),
+                        },
+                    )));
+                }
+                self.reader.ops.emit(
+                    "snapshot-chunk-retry",
+                    json!({"table": table, "chunk": item.chunk.describe(), "code": other.code().info().code, "action": "retry", "retry": item.retries}),
+                )?;
+                back.push(item);
+            }
+        }
+        // The failed chunk (or its halves) first, then the rest of the wave, then the queue.
+        back.extend(wave[i + 1..].iter().cloned());
+        for p in back.into_iter().rev() {
+            self.pending.push_front(p);
+        }
+        Ok(None)
     }
 }

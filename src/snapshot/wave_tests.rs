@@ -1,0 +1,315 @@
+//! Overlapping waves: the next wave is read while the last one is published, the order rule
+//! still holds (every chunk after the `wave` call for its SCN, which comes after the last chunk
+//! before it), and the chunks held — read or being read, not yet published — never exceed
+//! `cdc.snapshot.max.pending.chunks`. A connector that watches every read counts them.
+
+use super::read::ReadChunk;
+use super::target::{resolve, TableTarget};
+use super::*;
+use crate::names::TableName;
+use crate::source::emulator::{clock, init, EmulatorConnector, Faults};
+use crate::source::model::*;
+use crate::source::Session;
+use crate::types::Value;
+use std::sync::Condvar;
+use std::time::Duration;
+
+/// What the watched sessions and the sink saw, in one place.
+#[derive(Default)]
+struct Seen {
+    reads_started: usize,
+    published: usize,
+    /// Most chunks held at once: reads started, less chunks published.
+    most_held: usize,
+    /// What the sink was told, in order: `wave SCN` and `chunk SCN`.
+    events: Vec<(&'static str, Scn)>,
+}
+
+#[derive(Default)]
+struct Watch {
+    seen: Mutex<Seen>,
+    changed: Condvar,
+}
+
+impl Watch {
+    fn update(&self, f: impl FnOnce(&mut Seen)) {
+        let mut s = self.seen.lock().unwrap();
+        f(&mut s);
+        let held = s.reads_started - s.published;
+        s.most_held = s.most_held.max(held);
+        self.changed.notify_all();
+    }
+
+    /// Wait (up to a minute, a failure guard, not a timing) until `ready` holds.
+    fn wait_for(&self, ready: impl Fn(&Seen) -> bool) -> bool {
+        let s = self.seen.lock().unwrap();
+        let (s, _) = self
+            .changed
+            .wait_timeout_while(s, Duration::from_secs(60), |s| !ready(s))
+            .unwrap();
+        ready(&s)
+    }
+}
+
+struct Watched {
+    inner: EmulatorConnector,
+    watch: Arc<Watch>,
+}
+
+impl crate::source::Connector for Watched {
+    fn connect(&self) -> Result<Box<dyn Session>> {
+        Ok(Box::new(WatchedSession {
+            inner: self.inner.connect()?,
+            watch: self.watch.clone(),
+        }))
+    }
+    fn describe(&self) -> String {
+        self.inner.describe()
+    }
+}
+
+struct WatchedSession {
+    inner: Box<dyn Session>,
+    watch: Arc<Watch>,
+}
+
+impl Session for WatchedSession {
+    fn database(&mut self) -> Result<DatabaseInfo> {
+        self.inner.database()
+    }
+    fn privileges(&mut self) -> Result<Privileges> {
+        self.inner.privileges()
+    }
+    fn tables(&mut self) -> Result<Vec<TableInfo>> {
+        self.inner.tables()
+    }
+    fn table_columns(&mut self, table: &TableName) -> Result<Option<Vec<ColumnInfo>>> {
+        self.inner.table_columns(table)
+    }
+    fn extents(&mut self, table: &TableName) -> Result<Vec<Extent>> {
+        self.inner.extents(table)
+    }
+    fn current_scn(&mut self) -> Result<Scn> {
+        self.inner.current_scn()
+    }
+    fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>> {
+        self.inner.open_transactions()
+    }
+    fn read_as_of(
+        &mut self,
+        q: &FlashbackQuery,
+        row: &mut dyn FnMut(FetchedRow) -> Result<()>,
+    ) -> Result<u64> {
+        self.watch.update(|s| s.reads_started += 1);
+        self.inner.read_as_of(q, row)
+    }
+    fn key_range(
+        &mut self,
+        table: &TableName,
+        key_column: &str,
+        scn: Scn,
+    ) -> Result<Option<(Value, Value)>> {
+        self.inner.key_range(table, key_column, scn)
+    }
+    fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<Value>>> {
+        self.inner.key_boundaries(q)
+    }
+    fn scn_to_time(&mut self, scn: Scn) -> Result<Option<String>> {
+        self.inner.scn_to_time(scn)
+    }
+    fn logs(&mut self) -> Result<Vec<LogFile>> {
+        self.inner.logs()
+    }
+    fn instance_config(&mut self) -> Result<InstanceConfig> {
+        self.inner.instance_config()
+    }
+    fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
+        self.inner.insert_signal(table, row)
+    }
+    fn mine(
+        &mut self,
+        start: Scn,
+        end: Scn,
+        filter: &crate::source::MiningFilter,
+        row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
+    ) -> Result<()> {
+        self.inner.mine(start, end, filter, row)
+    }
+}
+
+/// A sink that tells the watch what it is given; `gate` holds the publish of the first wave's
+/// last chunk until a read of the next wave has begun.
+struct Sink {
+    watch: Arc<Watch>,
+    wave_size: usize,
+    gate: bool,
+    rows: Vec<Vec<Value>>,
+    overlapped: bool,
+}
+
+impl ChunkSink for Sink {
+    fn wave(&mut self, scn: Scn) -> Result<()> {
+        self.watch.update(|s| s.events.push(("wave", scn)));
+        Ok(())
+    }
+
+    fn publish(
+        &mut self,
+        _t: &TableTarget,
+        c: &mut ReadChunk,
+        _first: bool,
+        _last: bool,
+        _p: &mut crate::offsets::TableProgress,
+    ) -> Result<()> {
+        let published = self.watch.seen.lock().unwrap().published;
+        if self.gate && published + 1 == self.wave_size {
+            let n = self.wave_size;
+            self.overlapped = self.watch.wait_for(|s| s.reads_started > n);
+        }
+        self.rows.extend(c.rows.iter().map(|r| r.values.clone()));
+        let scn = c.scn;
+        self.watch.update(|s| {
+            s.published += 1;
+            s.events.push(("chunk", scn));
+        });
+        Ok(())
+    }
+}
+
+fn table(rows: u64) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("schema.yaml");
+    std::fs::write(
+        &schema,
+        format!(
+            r#"
+tables:
+  - name: APP.T
+    columns:
+      - {{ name: A, type: NUMBER(10), nullable: false }}
+      - {{ name: B, type: VARCHAR2(12) }}
+    primary_key: [A]
+    rows: {rows}
+"#
+        ),
+    )
+    .unwrap();
+    let db = dir.path().join("db");
+    init(&db, &schema, None, clock::system()).unwrap();
+    (dir, db)
+}
+
+/// Snapshot the table with `pairs`; returns the watch and the sink.
+fn snapshot(db: &std::path::Path, pairs: &[&str], gate: bool) -> (Arc<Watch>, Sink) {
+    let settings = Settings::from_pairs(pairs).unwrap();
+    let watch = Arc::new(Watch::default());
+    let conn = Watched {
+        inner: EmulatorConnector::open(db, Faults::from_settings(&settings)).unwrap(),
+        watch: watch.clone(),
+    };
+    let mut s = crate::source::Connector::connect(&conn).unwrap();
+    let decisions = resolve(&settings, s.tables().unwrap(), &[]).unwrap();
+    let wave_size = settings
+        .snapshot
+        .threads
+        .min(settings.snapshot.max_pending_chunks) as usize;
+    let mut sink = Sink {
+        watch: watch.clone(),
+        wave_size,
+        gate,
+        rows: Vec::new(),
+        overlapped: false,
+    };
+    let ops = OpsLog::discard();
+    let out = Snapshot {
+        connector: &conn,
+        settings: &settings,
+        ops: &ops,
+        progress: &NoProgress,
+        metrics: Default::default(),
+        pin_scn: None,
+        signal: None,
+    }
+    .run(
+        &decisions,
+        &mut SnapshotState::default(),
+        &mut |_| Ok(()),
+        &mut sink,
+        &|| false,
+    )
+    .unwrap();
+    assert_eq!(out, Outcome::Completed);
+    (watch, sink)
+}
+
+/// Every row once, in key order; every chunk after the `wave` of its SCN with no chunk of
+/// another SCN between them.
+fn assert_complete_and_ordered(watch: &Watch, sink: &Sink, rows: u64) {
+    let keys: Vec<&Value> = sink.rows.iter().map(|r| &r[0]).collect();
+    assert_eq!(keys.len() as u64, rows, "rows published");
+    for w in keys.windows(2) {
+        assert_eq!(
+            crate::types::compare_keys(&[w[0].clone()], &[w[1].clone()]),
+            std::cmp::Ordering::Less,
+            "{:?} then {:?}",
+            w[0],
+            w[1]
+        );
+    }
+    let mut wave = None;
+    for (what, scn) in &watch.seen.lock().unwrap().events {
+        match *what {
+            "wave" => wave = Some(*scn),
+            _ => assert_eq!(
+                Some(*scn),
+                wave,
+                "a chunk read at {scn} after another wave's call"
+            ),
+        }
+    }
+}
+
+#[test]
+fn the_next_wave_is_read_while_the_last_one_is_published() {
+    let (_d, db) = table(400);
+    let (watch, sink) = snapshot(
+        &db,
+        &[
+            "cdc.snapshot.chunk.rows=50",
+            "cdc.snapshot.threads=2",
+            "cdc.snapshot.max.pending.chunks=4",
+        ],
+        true,
+    );
+    // Before: the first wave's last chunk was published before any read of the second began.
+    assert!(
+        sink.overlapped,
+        "no read of the second wave began before the first wave's last chunk was published"
+    );
+    assert_complete_and_ordered(&watch, &sink, 400);
+    let seen = watch.seen.lock().unwrap();
+    assert_eq!(seen.published, 8);
+    assert!(seen.most_held <= 4, "{} chunks held", seen.most_held);
+}
+
+#[test]
+fn chunks_held_stay_within_max_pending_chunks() {
+    let (_d, db) = table(600);
+    for (threads, max_pending) in [(3, 4), (2, 2), (3, 8), (1, 2)] {
+        let (watch, sink) = snapshot(
+            &db,
+            &[
+                "cdc.snapshot.chunk.rows=40",
+                &format!("cdc.snapshot.threads={threads}"),
+                &format!("cdc.snapshot.max.pending.chunks={max_pending}"),
+            ],
+            false,
+        );
+        assert_complete_and_ordered(&watch, &sink, 600);
+        let most = watch.seen.lock().unwrap().most_held;
+        assert!(
+            most <= max_pending,
+            "threads {threads}, max.pending.chunks {max_pending}: {most} chunks held"
+        );
+    }
+}
