@@ -1162,7 +1162,7 @@ fn emulator_cases(out: &mut Vec<Case>) {
             },
         )
     };
-    for rows in ["10000001", "1000000000000", "18446744073709551615"] {
+    for rows in ["100000001", "1000000000000", "18446744073709551615"] {
         out.push(init(
             format!("rows: {rows}"),
             table(&format!("    rows: {rows}\n")),
