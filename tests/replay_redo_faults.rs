@@ -5,10 +5,11 @@
 //! allow exactly one reading, each with a `redo-recovered` ops event; otherwise CDC-3020 /
 //! CDC-3021 with the SCN and XID. (On main each of these stopped capture with CDC-3002.)
 
-use assert_cmd::cargo::cargo_bin;
+mod capture_support;
+use capture_support::{afters, replay_capture};
 use serde_json::Value as Json;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 const SCHEMA: &str = r#"
 database:
@@ -64,50 +65,7 @@ fn export(txs: &[String]) -> String {
 }
 
 fn run(root: &Path, export: &str, extra: &[&str]) -> Output {
-    let dir = root.join("export");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("schema.yaml"), SCHEMA).unwrap();
-    std::fs::write(dir.join("logmnr.csv"), export).unwrap();
-    let mut args: Vec<String> = [
-        format!("cdc.database.url=replay:{}", dir.display()),
-        format!("cdc.state.dir={}", root.join("state").display()),
-        format!("cdc.sink.dir={}", root.join("out").display()),
-        "cdc.snapshot.mode=none".into(),
-        "cdc.stream.poll.ms=10".into(),
-        // The values as such: no JSON converter schemas, no tombstones (the record contract
-        // has its own tests in debezium_records.rs and record::value).
-        "cdc.value.converter.schemas.enable=false".into(),
-        "cdc.key.converter.schemas.enable=false".into(),
-        "cdc.tombstones.on.delete=false".into(),
-    ]
-    .into_iter()
-    .chain(extra.iter().map(|s| s.to_string()))
-    .flat_map(|s| ["--set".to_string(), s])
-    .collect();
-    args.push("capture".into());
-    Command::new(cargo_bin("oracle-cdc"))
-        .args(&args)
-        .output()
-        .unwrap()
-}
-
-/// The `after` images published, in order.
-fn afters(out: &Path) -> Vec<Json> {
-    let mut files: Vec<_> = std::fs::read_dir(out)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .collect();
-    files.sort();
-    let mut v = Vec::new();
-    for f in files {
-        for line in std::fs::read_to_string(f).unwrap().lines() {
-            let r: Json = serde_json::from_str(line).unwrap();
-            v.push(r["value"]["after"].clone());
-        }
-    }
-    v
+    replay_capture(root, SCHEMA, export, extra)
 }
 
 fn events(root: &Path, name: &str) -> Vec<Json> {

@@ -8,10 +8,11 @@
 //! as HR.JOBS's; a row of another object number is not, and is counted; an UPDATE whose value
 //! is not a NUMBER's bytes is CDC-3050 naming the object number.
 
-use assert_cmd::cargo::cargo_bin;
+mod capture_support;
+use capture_support::{afters, replay_capture};
 use serde_json::Value as Json;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 const SCHEMA: &str = r#"
 database:
@@ -58,29 +59,7 @@ fn tx(xid: &str, scn: u64, changes: &[(u32, &str, &str, u64, &str)]) -> String {
 }
 
 fn run(root: &Path, export: &str) -> Output {
-    let dir = root.join("export");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("schema.yaml"), SCHEMA).unwrap();
-    std::fs::write(dir.join("logmnr.csv"), export).unwrap();
-    let args: Vec<String> = [
-        format!("cdc.database.url=replay:{}", dir.display()),
-        format!("cdc.state.dir={}", root.join("state").display()),
-        format!("cdc.sink.dir={}", root.join("out").display()),
-        "cdc.snapshot.mode=none".into(),
-        "cdc.stream.poll.ms=10".into(),
-        "cdc.on.decode.error=dlq".into(),
-        "cdc.value.converter.schemas.enable=false".into(),
-        "cdc.key.converter.schemas.enable=false".into(),
-        "cdc.tombstones.on.delete=false".into(),
-    ]
-    .into_iter()
-    .flat_map(|s| ["--set".to_string(), s])
-    .chain(["capture".to_string()])
-    .collect();
-    Command::new(cargo_bin("oracle-cdc"))
-        .args(&args)
-        .output()
-        .unwrap()
+    replay_capture(root, SCHEMA, export, &["cdc.on.decode.error=dlq"])
 }
 
 fn lines(path: &Path) -> Vec<Json> {
@@ -88,22 +67,6 @@ fn lines(path: &Path) -> Vec<Json> {
         .unwrap_or_default()
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
-        .collect()
-}
-
-/// The `after` images published, in order.
-fn afters(out: &Path) -> Vec<Json> {
-    let mut files: Vec<_> = std::fs::read_dir(out)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .collect();
-    files.sort();
-    files
-        .iter()
-        .flat_map(|f| lines(f))
-        .map(|r| r["value"]["after"].clone())
         .collect()
 }
 

@@ -54,6 +54,57 @@ pub fn records(out: &Path) -> Vec<Json> {
         .collect()
 }
 
+/// Capture, once through, from a replay export (`schema` and `export` written as
+/// `root/export/schema.yaml` and `logmnr.csv`), into `root/out` with its state in `root/state`:
+/// no snapshot, and the values as such (no JSON converter schemas, no tombstones: the record
+/// contract has its own tests in debezium_records.rs and record::value). `extra`: more settings.
+pub fn replay_capture(root: &Path, schema: &str, export: &str, extra: &[&str]) -> Output {
+    let dir = root.join("export");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("schema.yaml"), schema).unwrap();
+    std::fs::write(dir.join("logmnr.csv"), export).unwrap();
+    let mut args: Vec<String> = [
+        format!("cdc.database.url=replay:{}", dir.display()),
+        format!("cdc.state.dir={}", root.join("state").display()),
+        format!("cdc.sink.dir={}", root.join("out").display()),
+        "cdc.snapshot.mode=none".into(),
+        "cdc.stream.poll.ms=10".into(),
+        "cdc.value.converter.schemas.enable=false".into(),
+        "cdc.key.converter.schemas.enable=false".into(),
+        "cdc.tombstones.on.delete=false".into(),
+    ]
+    .into_iter()
+    .chain(extra.iter().map(|s| s.to_string()))
+    .flat_map(|s| ["--set".to_string(), s])
+    .collect();
+    args.push("capture".into());
+    Command::new(cargo_bin("oracle-cdc"))
+        .args(&args)
+        .output()
+        .unwrap()
+}
+
+/// The `after` images the file sink's segments hold, in order.
+pub fn afters(out: &Path) -> Vec<Json> {
+    let mut files: Vec<_> = std::fs::read_dir(out)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .flat_map(|f| {
+            std::fs::read_to_string(f)
+                .unwrap()
+                .lines()
+                .map(|l| serde_json::from_str::<Json>(l).unwrap()["value"]["after"].clone())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 /// The ops events of a state directory.
 pub fn events(state: &Path) -> Vec<Json> {
     std::fs::read_to_string(state.join("ops.jsonl"))
