@@ -331,7 +331,7 @@ fn live_key_probes_and_filter() {
     // key_range(): MIN and MAX of a one-column key.
     if key.len() == 1 {
         let range = session
-            .key_range(&table.name, &key[0], scn)
+            .key_range(&table.name, &key[0], Some(scn))
             .unwrap_or_else(|e| panic!("key_range({}): {e}", table.name));
         match (&range, keys.first(), keys.last()) {
             (None, None, _) => {}

@@ -397,16 +397,11 @@ pub fn plan_chunks(
                 plans.push(json!({"table": table.to_string(), "skipped": reason}))
             }
             Decision::Capture(t) => {
-                let scn = session.call(|s| s.current_scn())?;
                 let mut planner = session.call(|s| {
-                    crate::snapshot::plan::Planner::new(
-                        t,
-                        settings.snapshot.chunk_rows,
-                        None,
-                        s,
-                        scn,
-                    )
+                    crate::snapshot::plan::Planner::new(t, settings.snapshot.chunk_rows, None, s)
                 })?;
+                // Index boundary probes read as of one SCN, so the plan is of one moment.
+                let scn = session.call(|s| s.current_scn())?;
                 let mut chunks: Vec<Chunk> = Vec::new();
                 while !planner.is_done() {
                     let next = session.call(|s| planner.next(s, scn, 1000))?;

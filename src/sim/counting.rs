@@ -90,7 +90,7 @@ impl Session for CountingSession {
         &mut self,
         table: &TableName,
         key_column: &str,
-        scn: Scn,
+        scn: Option<Scn>,
     ) -> Result<Option<(Value, Value)>> {
         note(&self.counts, self.inner.key_range(table, key_column, scn))
     }

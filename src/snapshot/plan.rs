@@ -162,13 +162,13 @@ fn as_int(v: &Value) -> Option<i128> {
 }
 
 impl Planner {
-    /// Start planning `t` from `resume` (or the beginning), with `session` at `scn`.
+    /// Start planning `t` from `resume` (or the beginning) with `session`: an even split asks
+    /// the current MIN and MAX of the key, no SCN (the bounds need no read consistency).
     pub fn new(
         t: &TableTarget,
         chunk_rows: u64,
         resume: Option<&ResumePoint>,
         session: &mut dyn Session,
-        scn: Scn,
     ) -> Result<Planner> {
         let mut p = Planner {
             table: t.info.name.clone(),
@@ -192,7 +192,7 @@ impl Planner {
                 p.method = Method::IndexProbes;
                 let fresh = t.info.stats.num_rows.filter(|_| !t.info.stats.stale);
                 if let (true, Some(rows)) = (integral_key(t, key), fresh) {
-                    if let Some((lo, hi)) = session.key_range(&t.info.name, &key[0], scn)? {
+                    if let Some((lo, hi)) = session.key_range(&t.info.name, &key[0], None)? {
                         if let (Some(min), Some(max)) = (as_int(&lo), as_int(&hi)) {
                             let chunks = rows.div_ceil(p.chunk_rows).max(1);
                             p.method = Method::EvenSplit { min, max, chunks };

@@ -127,7 +127,8 @@ impl<'a> Reader<'a> {
             ops,
             metrics,
             pin_scn: None,
-            sessions: (0..threads).map(|_| None).collect(),
+            // The coordinating session, then one per reading thread.
+            sessions: (0..=threads).map(|_| None).collect(),
         }
     }
 
@@ -179,17 +180,14 @@ impl<'a> Reader<'a> {
         resume: Option<&crate::offsets::ResumePoint>,
     ) -> Result<Planner> {
         let rows = self.settings.snapshot.chunk_rows;
-        self.on_main(|s| {
-            let scn = s.current_scn()?;
-            Planner::new(t, rows, resume, s, scn)
-        })
+        self.on_main(|s| Planner::new(t, rows, resume, s))
     }
 
     /// Chunks read in one wave: `cdc.snapshot.threads`, capped by
     /// `cdc.snapshot.max.pending.chunks`.
     fn wave_size(&self) -> usize {
-        self.sessions
-            .len()
+        (self.sessions.len() - 1)
+            .max(1)
             .min(self.settings.snapshot.max_pending_chunks.max(1) as usize)
     }
 
@@ -232,6 +230,7 @@ impl<'a> Reader<'a> {
             reader,
             planner,
             pending: VecDeque::new(),
+            dictionary_columns: t.columns.clone(),
         });
         let r = std::thread::scope(|scope| {
             let mut next = None;
@@ -273,6 +272,9 @@ struct Waves<'a> {
     reader: Reader<'a>,
     planner: Planner,
     pending: VecDeque<Pending>,
+    /// The columns the dictionary gave last (at first, those the table was planned with): the
+    /// next wave is read with them while the dictionary is asked again.
+    dictionary_columns: Vec<ColumnInfo>,
 }
 
 /// A wave read: its SCN and columns, its chunks and what each read returned.
@@ -314,6 +316,9 @@ fn read_waves<'s, 'e, 'a: 's>(
                 r?
             }
             None => {
+                if w.as_ref().is_some_and(Waves::is_done) {
+                    return Ok(true);
+                }
                 // Nothing waits to be published: the throttle may wait (and stream), then the
                 // SCN is taken with streaming caught up to the last wave.
                 emit(ReaderEvent::Pace)?;
@@ -414,6 +419,12 @@ fn read_waves<'s, 'e, 'a: 's>(
 }
 
 impl<'a> Waves<'a> {
+    /// The table is planned to its end and no chunk is left: no wave, so no SCN to take (a
+    /// round trip) and no pace to wait for.
+    fn is_done(&self) -> bool {
+        self.pending.is_empty() && self.planner.is_done()
+    }
+
     /// Take the next wave's SCN, plan its chunks and read them, each on a session of its own;
     /// `None` when the table has no chunk left. `announce`: nothing waits to be published, so
     /// `Wave` is emitted before the reads and the caller may give the columns; else they are
@@ -428,6 +439,9 @@ impl<'a> Waves<'a> {
     where
         'a: 's,
     {
+        if self.is_done() {
+            return Ok(None);
+        }
         let r = &mut self.reader;
         let size = r.wave_size();
         let scn = match r.pin_scn {
@@ -454,34 +468,34 @@ impl<'a> Waves<'a> {
         if let Some(emit) = announce {
             emit(ReaderEvent::Wave(scn, &mut known))?;
         }
-        let columns = match known.or(reuse) {
-            Some(c) => c,
-            None => r.columns_now(t)?,
-        };
         let n = size.min(self.pending.len());
         let wave: Vec<Pending> = self.pending.drain(..n).collect();
-        let connector: &'a dyn Connector = r.connector;
-        let settings: &'a Settings = r.settings;
-        let handles: Vec<_> = wave
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let q = query(t, &columns, &p.chunk, scn);
-                let slot = r.sessions[i].take();
-                scope.spawn(move || read_in(connector, &settings.connect, slot, &q))
-            })
-            .collect();
-        let results = handles
-            .into_iter()
-            .enumerate()
-            .map(|(i, h)| match h.join() {
-                Ok((slot, res)) => {
-                    r.sessions[i] = slot;
-                    res
+        let (columns, results) = match known.or(reuse) {
+            Some(c) => {
+                let results = read_wave(scope, r, t, &wave, &c, scn, false).0;
+                (c, results)
+            }
+            None => {
+                // The dictionary is asked after the SCN, as the reads run with the columns it
+                // gave last (one round trip fewer a wave). Columns other than those read (a
+                // DDL before the SCN) read the wave again with them; a DDL after the SCN fails
+                // the reads with ORA-01466 and the wave is retried at a fresh SCN.
+                let guess = std::mem::take(&mut self.dictionary_columns);
+                let (results, now) = read_wave(scope, r, t, &wave, &guess, scn, true);
+                let now = now.unwrap_or_else(|| Ok(guess.clone()))?;
+                self.dictionary_columns = now.clone();
+                if column_names(&now) == column_names(&guess) {
+                    (now, results)
+                } else {
+                    tracing::debug!(
+                        "{}: the dictionary's columns changed before SCN {scn}; the wave is read again with them",
+                        t.info.name
+                    );
+                    let results = read_wave(scope, r, t, &wave, &now, scn, false).0;
+                    (now, results)
                 }
-                Err(_) => Err(CdcError::Database("a chunk reader thread panicked".into())),
-            })
-            .collect();
+            }
+        };
         Ok(Some(ReadWave {
             scn,
             columns,
@@ -490,7 +504,54 @@ impl<'a> Waves<'a> {
             results,
         }))
     }
+}
 
+fn column_names(cs: &[ColumnInfo]) -> Vec<&str> {
+    cs.iter().map(|c| c.name.as_str()).collect()
+}
+
+/// The result of each chunk read.
+type WaveResults = Vec<Result<Vec<FetchedRow>>>;
+
+/// Read `wave`'s chunks at `scn` with `columns`, each on a reading session of its own (the
+/// coordinating one, the first, stays free); with `ask_dictionary`, the table's columns are
+/// asked on the coordinating session meanwhile.
+fn read_wave<'s, 'e, 'a: 's>(
+    scope: &'s std::thread::Scope<'s, 'e>,
+    r: &mut Reader<'a>,
+    t: &TableTarget,
+    wave: &[Pending],
+    columns: &[ColumnInfo],
+    scn: Scn,
+    ask_dictionary: bool,
+) -> (WaveResults, Option<Result<Vec<ColumnInfo>>>) {
+    let connector: &'a dyn Connector = r.connector;
+    let settings: &'a Settings = r.settings;
+    let handles: Vec<_> = wave
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let q = query(t, columns, &p.chunk, scn);
+            let slot = r.sessions[i + 1].take();
+            scope.spawn(move || read_in(connector, &settings.connect, slot, &q))
+        })
+        .collect();
+    let asked = ask_dictionary.then(|| r.columns_now(t));
+    let results = handles
+        .into_iter()
+        .enumerate()
+        .map(|(i, h)| match h.join() {
+            Ok((slot, res)) => {
+                r.sessions[i + 1] = slot;
+                res
+            }
+            Err(_) => Err(CdcError::Database("a chunk reader thread panicked".into())),
+        })
+        .collect();
+    (results, asked)
+}
+
+impl<'a> Waves<'a> {
     /// Put the `i`-th chunk of a wave that failed with `e` back at the front of the queue (its
     /// halves after ORA-01555), with the chunks read after it. A chunk that cannot be read
     /// (halved to the floor, or out of retries) gives the `snapshot-chunk-failed` event and

@@ -78,7 +78,7 @@ fn full_plan(
 ) -> (Planner, Vec<Chunk>, u64) {
     let mut s = conn.connect().unwrap();
     let scn = s.current_scn().unwrap();
-    let mut p = Planner::new(t, chunk_rows, None, s.as_mut(), scn).unwrap();
+    let mut p = Planner::new(t, chunk_rows, None, s.as_mut()).unwrap();
     let mut all = Vec::new();
     while !p.is_done() {
         let next = p.next(s.as_mut(), scn, 3).unwrap();

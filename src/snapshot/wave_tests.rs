@@ -107,7 +107,7 @@ impl Session for WatchedSession {
         &mut self,
         table: &TableName,
         key_column: &str,
-        scn: Scn,
+        scn: Option<Scn>,
     ) -> Result<Option<(Value, Value)>> {
         self.inner.key_range(table, key_column, scn)
     }

@@ -212,7 +212,7 @@ impl Session for ContainerSession {
         &mut self,
         table: &TableName,
         key_column: &str,
-        scn: Scn,
+        scn: Option<Scn>,
     ) -> Result<Option<(Value, Value)>> {
         self.enter_table(table)?;
         self.inner.key_range(table, key_column, scn)

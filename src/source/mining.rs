@@ -157,7 +157,7 @@ impl Session for DownstreamSession {
         &mut self,
         table: &TableName,
         key_column: &str,
-        scn: Scn,
+        scn: Option<Scn>,
     ) -> Result<Option<(crate::types::Value, crate::types::Value)>> {
         self.source.key_range(table, key_column, scn)
     }

@@ -83,12 +83,14 @@ pub trait Session: Send {
     fn check_condition(&mut self, _table: &TableName, _condition: &str) -> Result<()> {
         Ok(())
     }
-    /// `SELECT MIN(k), MAX(k) … AS OF SCN` of a single-column key; `None` for an empty table.
+    /// `SELECT MIN(k), MAX(k)` of a single-column key, `AS OF SCN` with `scn`, of the current
+    /// rows without (what planning asks: chunk bounds need no read consistency, and so no SCN
+    /// taken first); `None` for an empty table.
     fn key_range(
         &mut self,
         table: &TableName,
         key_column: &str,
-        scn: Scn,
+        scn: Option<Scn>,
     ) -> Result<Option<(Value, Value)>>;
     /// Index boundary probes: with the table's rows ordered by key from `q.lower` on, the keys of
     /// rows number `step`, `2*step`, … (0-based), at most `q.count` of them. Fewer means the

@@ -419,6 +419,14 @@ impl User {
             || self.has_object(&table.owner, &table.table, "SELECT")
     }
 
+    /// `SELECT … FROM t`: SELECT on the table (or SELECT ANY TABLE, or owning it).
+    pub fn select(&self, table: &TableName) -> Result<()> {
+        if !self.may_select(table) {
+            return Err(self.no_table(table, &format!("read of {}", table.owner_table())));
+        }
+        Ok(())
+    }
+
     /// `SELECT … FROM t AS OF SCN`: SELECT and FLASHBACK on the table.
     pub fn flashback(&self, table: &TableName) -> Result<()> {
         let operation = format!("flashback read of {}", table.owner_table());

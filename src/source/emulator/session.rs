@@ -409,13 +409,23 @@ impl Session for EmulatorSession {
         &mut self,
         table: &TableName,
         key_column: &str,
-        scn: Scn,
+        scn: Option<Scn>,
     ) -> Result<Option<(crate::types::Value, crate::types::Value)>> {
         self.call()?;
         self.shared.refresh_rows()?;
-        let name = self.flashback_table(table)?;
-        self.replica()?
-            .key_range(&name, key_column, scn, self.shared.clock.now_ms())
+        // Without an SCN, a plain SELECT of the current rows (as of the newest SCN: no undo
+        // needed, no FLASHBACK privilege).
+        let name = match scn {
+            Some(_) => self.flashback_table(table)?,
+            None => {
+                let name = self.resolve(table, &format!("read of {}", table.owner_table()))?;
+                self.user.select(&name)?;
+                name
+            }
+        };
+        let r = self.replica()?;
+        let scn = scn.unwrap_or(r.current_scn);
+        r.key_range(&name, key_column, scn, self.shared.clock.now_ms())
     }
 
     fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<crate::types::Value>>> {

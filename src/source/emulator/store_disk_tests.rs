@@ -95,7 +95,7 @@ fn reads(c: &EmulatorConnector, scn: Scn) -> String {
             out += &format!("rowid {a}..{b}: {}\n", fetch(&mut s, &q));
         }
     }
-    out += &format!("range: {:?}\n", s.key_range(&emp(), "ID", scn));
+    out += &format!("range: {:?}\n", s.key_range(&emp(), "ID", Some(scn)));
     for (lower, step) in [(None, 1), (None, 3), (key(5), 2), (key(60), 1)] {
         let q = BoundaryQuery {
             table: emp(),
@@ -230,7 +230,7 @@ fn a_read_of_the_file_at_an_scn_whose_undo_is_gone_fails_with_ora_01555() {
     db.clock.advance(901_000);
     let e = s.read_as_of(&q, &mut |_| Ok(())).unwrap_err();
     assert!(matches!(e, CdcError::SnapshotTooOld { .. }), "{e}");
-    let e = s.key_range(&emp(), "ID", old).unwrap_err();
+    let e = s.key_range(&emp(), "ID", Some(old)).unwrap_err();
     assert!(matches!(e, CdcError::SnapshotTooOld { .. }), "{e}");
     let q = query(&mut s, new, ChunkRange::Whole);
     assert!(fetch(&mut s, &q).contains("\"b\""));

@@ -741,11 +741,11 @@ impl Session for OracleSession {
         &mut self,
         table: &TableName,
         key_column: &str,
-        scn: Scn,
+        scn: Option<Scn>,
     ) -> Result<Option<(Value, Value)>> {
         let c = CallContext {
             table: Some(table.owner_table()),
-            scn: Some(scn),
+            scn,
             operation: "key range probe",
             ..CallContext::default()
         };

@@ -890,23 +890,29 @@ pub fn condition_check(table: &TableName, filter: &str) -> Result<String, String
 }
 
 /// `SELECT MIN("K"), MAX("K") FROM "O"."T" AS OF SCN :scn`: the key range of a one-column key
-/// as of the snapshot SCN. MIN and MAX ignore NULLs and an aggregate without GROUP BY always
+/// as of an SCN; without one, `SELECT MIN("K"), MAX("K") FROM "O"."T"`, the current rows' (what
+/// the planner asks: even-split bounds need no read consistency, as the first chunk starts
+/// unbounded and the last ends unbounded, so no SCN is taken for them). MIN and MAX ignore NULLs and an aggregate without GROUP BY always
 /// returns one row, so an empty table (or one whose keys are all NULL) gives `NULL, NULL`.
 /// With an index on the key the optimizer can answer both from the index edges (INDEX FULL SCAN
 /// (MIN/MAX)). Privilege: FLASHBACK and SELECT on the table (or FLASHBACK ANY TABLE and SELECT
-/// ANY TABLE), as the flashback read.
+/// ANY TABLE), as the flashback read; without an SCN, SELECT only.
 pub fn key_range_select(
     table: &TableName,
     key_column: &str,
-    scn: u64,
+    scn: Option<u64>,
 ) -> Result<Statement, String> {
     let k = quote_ident(key_column)?;
-    Ok(Statement {
-        text: format!(
-            "SELECT MIN({k}), MAX({k}) FROM {} AS OF SCN :scn",
-            quote_table(table)?
-        ),
-        binds: vec![("scn".to_string(), Value::Number(scn.to_string()))],
+    let table = quote_table(table)?;
+    Ok(match scn {
+        Some(scn) => Statement {
+            text: format!("SELECT MIN({k}), MAX({k}) FROM {table} AS OF SCN :scn"),
+            binds: vec![("scn".to_string(), Value::Number(scn.to_string()))],
+        },
+        None => Statement {
+            text: format!("SELECT MIN({k}), MAX({k}) FROM {table}"),
+            binds: Vec::new(),
+        },
     })
 }
 

@@ -748,14 +748,22 @@ fn filter_condition_accepts_conditions_and_refuses_escapes() {
 
 #[test]
 fn key_range_statement() {
-    let s = key_range_select(&emp(), "ID", 1234).unwrap();
+    let s = key_range_select(&emp(), "ID", Some(1234)).unwrap();
     assert_eq!(
         s.text,
         "SELECT MIN(\"ID\"), MAX(\"ID\") FROM \"HR\".\"EMP\" AS OF SCN :scn"
     );
     assert_eq!(s.binds, vec![("scn".into(), Value::Number("1234".into()))]);
-    assert!(key_range_select(&emp(), "I\"D", 1).is_err());
-    assert!(key_range_select(&TableName::new(None, "HR", ""), "ID", 1).is_err());
+    // The planner's: the current rows, no SCN bound.
+    let now = key_range_select(&emp(), "ID", None).unwrap();
+    assert_eq!(
+        now.text,
+        "SELECT MIN(\"ID\"), MAX(\"ID\") FROM \"HR\".\"EMP\""
+    );
+    assert!(now.binds.is_empty());
+    assert!(key_range_select(&emp(), "I\"D", Some(1)).is_err());
+    assert!(key_range_select(&emp(), "I\"D", None).is_err());
+    assert!(key_range_select(&TableName::new(None, "HR", ""), "ID", Some(1)).is_err());
 }
 
 #[test]

@@ -250,7 +250,7 @@ impl Session for ReplaySession {
         &mut self,
         table: &TableName,
         _key_column: &str,
-        _scn: Scn,
+        _scn: Option<Scn>,
     ) -> Result<Option<(Value, Value)>> {
         Err(self.no_data(&format!("read the key range of {table}")))
     }

@@ -108,7 +108,7 @@ fn snapshot_reads_fail_with_cdc_2008() {
     };
     let errors = [
         s.read_as_of(&q, &mut |_| Ok(())).unwrap_err(),
-        s.key_range(&t, "ID", 53).unwrap_err(),
+        s.key_range(&t, "ID", Some(53)).unwrap_err(),
         s.key_boundaries(&BoundaryQuery {
             table: t.clone(),
             key_columns: vec!["ID".into()],
