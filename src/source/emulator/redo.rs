@@ -12,6 +12,19 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+#[path = "redo_compact.rs"]
+pub mod compact;
+
+/// The record a redo line (without its newline) holds: JSON, or a bulk load's compact insert
+/// ([`compact`]).
+pub fn parse_line(line: &[u8]) -> std::result::Result<Redo, String> {
+    if compact::is_compact(line) {
+        compact::parse_insert(line)
+    } else {
+        serde_json::from_slice(line).map_err(|e| e.to_string())
+    }
+}
+
 /// A transaction id: undo segment, slot, sequence (V$TRANSACTION.XIDUSN/XIDSLOT/XIDSQN).
 #[derive(
     Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
@@ -321,12 +334,11 @@ impl RedoTail {
                 // End, or a torn line still being written: leave it for the next call.
                 return Ok(());
             }
-            let record: Redo =
-                serde_json::from_slice(&buf[..n - 1]).map_err(|e| CdcError::RedoDamaged {
-                    path: self.path.clone(),
-                    line: self.line + 1,
-                    message: e.to_string(),
-                })?;
+            let record = parse_line(&buf[..n - 1]).map_err(|message| CdcError::RedoDamaged {
+                path: self.path.clone(),
+                line: self.line + 1,
+                message,
+            })?;
             if record.scn() < self.last_scn {
                 return Err(CdcError::coded(
                     crate::errors::Code::Cdc4009,
@@ -400,6 +412,16 @@ impl RedoWriter {
         line.push(b'\n');
         self.file
             .write_all(&line)
+            .map_err(|e| CdcError::io(&self.path, e))?;
+        self.pos += line.len() as u64;
+        Ok(())
+    }
+
+    /// Append a record already encoded as one line, its newline included (a bulk load's
+    /// [`compact`] inserts).
+    pub fn append_line(&mut self, line: &[u8]) -> Result<()> {
+        self.file
+            .write_all(line)
             .map_err(|e| CdcError::io(&self.path, e))?;
         self.pos += line.len() as u64;
         Ok(())
