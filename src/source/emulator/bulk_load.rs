@@ -19,7 +19,7 @@
 
 use super::conform::{conform, Refused};
 use super::generate::ColumnGen;
-use super::writer::Writer;
+use super::writer::{EncodedRow, Writer};
 use crate::errors::{CdcError, Result};
 use crate::types::{ColumnType, Value};
 use rand_chacha::ChaCha8Rng;
@@ -74,19 +74,21 @@ fn load_table(w: &mut Writer, ti: usize, target: u64, rng: &mut ChaCha8Rng) -> R
         return load_table_threaded(w, ti, target, rng, &plan);
     }
     let mut row = vec![Value::Null; plan.columns.len()];
+    let mut enc = EncodedRow::default();
     let mut line = Vec::with_capacity(512);
     let mut done = 0;
     while done < target {
-        let xid = w.begin()?;
+        let mut tx = w.bulk_begin(ti)?;
         let batch = (target - done).min(TX_ROWS);
         for _ in 0..batch {
             let serial = w.serials[ti] + 1;
             w.serials[ti] = serial;
             plan.fill(&mut row, rng, serial)?;
             plan.conform(&mut row)?;
-            w.bulk_insert(xid, ti, &row, &mut line)?;
+            enc.encode(&row);
+            w.bulk_insert(&mut tx, serial, &row, &enc, &mut line)?;
         }
-        w.bulk_commit(xid)?;
+        w.bulk_commit(tx)?;
         done += batch;
     }
     Ok(())
@@ -94,7 +96,7 @@ fn load_table(w: &mut Writer, ti: usize, target: u64, rng: &mut ChaCha8Rng) -> R
 
 /// One transaction's rows, made ahead by the generating thread.
 struct Batch {
-    rows: Vec<Vec<Value>>,
+    rows: Vec<(Vec<Value>, EncodedRow)>,
     /// Rows made (the rest of `rows` are buffers kept for reuse).
     len: usize,
     /// Why the row after the last one made could not be made.
@@ -130,15 +132,17 @@ fn load_table_threaded(
                 });
                 b.len = 0;
                 b.failed = None;
-                b.rows
-                    .resize_with(n.max(b.rows.len()), || vec![Value::Null; width]);
-                for row in b.rows.iter_mut().take(n) {
+                b.rows.resize_with(n.max(b.rows.len()), || {
+                    (vec![Value::Null; width], EncodedRow::default())
+                });
+                for (row, enc) in b.rows.iter_mut().take(n) {
                     let serial = first + made + b.len as u64;
                     let r = plan.fill(row, rng, serial).and_then(|_| plan.conform(row));
                     if let Err(e) = r {
                         b.failed = Some(e);
                         break;
                     }
+                    enc.encode(row);
                     b.len += 1;
                 }
                 made += n as u64;
@@ -157,16 +161,16 @@ fn load_table_threaded(
                     "emulator bulk load: the thread making rows stopped".into(),
                 ));
             };
-            let xid = w.begin()?;
-            for row in &b.rows[..b.len] {
+            let mut tx = w.bulk_begin(ti)?;
+            for (row, enc) in &b.rows[..b.len] {
                 let serial = w.serials[ti] + 1;
                 w.serials[ti] = serial;
-                w.bulk_insert(xid, ti, row, &mut line)?;
+                w.bulk_insert(&mut tx, serial, row, enc, &mut line)?;
             }
             if let Some(e) = b.failed.take() {
                 return Err(e);
             }
-            w.bulk_commit(xid)?;
+            w.bulk_commit(tx)?;
             done += b.len as u64;
             // The making thread may have finished: then the buffers are not needed.
             let _ = empty_tx.send(b);

@@ -40,9 +40,8 @@ pub(crate) fn push_digits(s: &mut String, mut n: u64, width: usize) {
             break;
         }
     }
-    for &b in &buf[i..] {
-        s.push(char::from(b));
-    }
+    // ASCII digits.
+    s.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
 }
 
 /// [`crate::types::oracle_number_text`] of `s`, in place.

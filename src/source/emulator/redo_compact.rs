@@ -12,6 +12,7 @@
 //! the two apart by the first byte.
 
 use super::{Redo, Xid};
+use crate::source::rowid::RowId;
 use crate::types::Value;
 
 /// Whether every value of `row` has a compact form.
@@ -49,7 +50,7 @@ pub(crate) fn put_u64(out: &mut Vec<u8>, mut n: u64) {
     out.extend_from_slice(&buf[i..]);
 }
 
-fn put_i64(out: &mut Vec<u8>, n: i64) {
+pub(crate) fn put_i64(out: &mut Vec<u8>, n: i64) {
     if n < 0 {
         out.push(b'-');
     }
@@ -58,7 +59,9 @@ fn put_i64(out: &mut Vec<u8>, n: i64) {
 
 fn put_escaped(out: &mut Vec<u8>, s: &str) {
     let b = s.as_bytes();
-    if !b.iter().any(|c| matches!(c, b'\\' | b'\t' | b'\n' | b'\r')) {
+    // Tab, newline and CR are below 14; most bytes are ruled out by one comparison.
+    let special = |c: u8| (c < 14 && matches!(c, b'\t' | b'\n' | b'\r')) || c == b'\\';
+    if !b.iter().any(|&c| special(c)) {
         out.extend_from_slice(b);
         return;
     }
@@ -75,22 +78,29 @@ fn put_escaped(out: &mut Vec<u8>, s: &str) {
 
 /// The compact line (with its newline) of an insert; `false`, and nothing written, when a
 /// value has no compact form ([`fits`]).
-#[allow(clippy::too_many_arguments)]
 pub fn encode_insert(
     out: &mut Vec<u8>,
-    scn: u64,
-    xid: Xid,
-    tab: u32,
-    rid: &str,
+    (scn, xid, tab): (u64, Xid, u32),
+    rid: &RowId,
     ts: i64,
     row: &[Value],
 ) -> bool {
-    if !fits(row) {
+    let mut values = Vec::new();
+    if !encode_values(&mut values, row) {
         return false;
     }
-    out.extend_from_slice(b"I\t");
-    put_u64(out, scn);
-    out.push(b'\t');
+    let (mut tx, mut ts_text) = (Vec::new(), Vec::new());
+    encode_tx(&mut tx, xid, tab);
+    put_i64(&mut ts_text, ts);
+    encode_head(out, scn, &tx, rid, &ts_text);
+    out.extend_from_slice(&values);
+    out.push(b'\n');
+    true
+}
+
+/// The fields of a transaction's inserts into one table: XID and table number (with their
+/// tabs), for [`encode_head`].
+pub fn encode_tx(out: &mut Vec<u8>, xid: Xid, tab: u32) {
     put_u64(out, u64::from(xid.usn));
     out.push(b'.');
     put_u64(out, u64::from(xid.slot));
@@ -99,9 +109,26 @@ pub fn encode_insert(
     out.push(b'\t');
     put_u64(out, u64::from(tab));
     out.push(b'\t');
-    put_escaped(out, rid);
+}
+
+/// A line's fields before its values (`tx` from [`encode_tx`], `ts` the time's digits from
+/// [`put_i64`]); the values ([`encode_values`]) and the newline follow.
+pub fn encode_head(out: &mut Vec<u8>, scn: u64, tx: &[u8], rid: &RowId, ts: &[u8]) {
+    out.extend_from_slice(b"I\t");
+    put_u64(out, scn);
     out.push(b'\t');
-    put_i64(out, ts);
+    out.extend_from_slice(tx);
+    // ROWID digits need no escapes.
+    rid.encode_into(out);
+    out.push(b'\t');
+    out.extend_from_slice(ts);
+}
+
+/// The value fields of a line; `false` (and `out` as it was) when a value has no compact form.
+pub fn encode_values(out: &mut Vec<u8>, row: &[Value]) -> bool {
+    if !fits(row) {
+        return false;
+    }
     for v in row {
         if let Some((t, s)) = tag(v) {
             out.push(b'\t');
@@ -109,7 +136,6 @@ pub fn encode_insert(
             put_escaped(out, s);
         }
     }
-    out.push(b'\n');
     true
 }
 
@@ -225,15 +251,8 @@ mod tests {
             Value::Json("{\"a\":\"\\t\"}".into()),
         ];
         let mut line = Vec::new();
-        assert!(encode_insert(
-            &mut line,
-            123_456,
-            xid,
-            2,
-            "AAAR0IAAEAAAACAAAA",
-            -5,
-            &row
-        ));
+        let rid = RowId::decode("AAAR0IAAEAAAACAAAA").unwrap();
+        assert!(encode_insert(&mut line, (123_456, xid, 2), &rid, -5, &row));
         assert_eq!(line.last(), Some(&b'\n'));
         assert_eq!(line.iter().filter(|&&b| b == b'\n').count(), 1);
         let back = parse_insert(&line[..line.len() - 1]).unwrap();
@@ -251,10 +270,8 @@ mod tests {
         let mut out = Vec::new();
         assert!(!encode_insert(
             &mut out,
-            1,
-            xid,
-            0,
-            "AAAR0IAAEAAAACAAAA",
+            (1, xid, 0),
+            &rid,
             0,
             &[Value::Bytes(vec![1])]
         ));

@@ -124,6 +124,11 @@ fn put_rid(out: &mut Vec<u8>, rid: &RowId) {
     }
 }
 
+/// A row's values in the rows section's form (what [`RowSpill::push_encoded`] takes).
+pub fn encode_values(out: &mut Vec<u8>, row: &[Value]) {
+    put_values(out, row);
+}
+
 fn put_values(out: &mut Vec<u8>, row: &[Value]) {
     put_u32(out, row.len() as u32);
     for value in row {
@@ -150,6 +155,7 @@ pub struct RowSpill {
     pending: Vec<u8>,
     pending_rows: Vec<usize>,
     key_buf: Vec<Value>,
+    values_buf: Vec<u8>,
 }
 
 /// What a [`RowSpill`] wrote.
@@ -183,6 +189,7 @@ impl RowSpill {
             pending: Vec::with_capacity(1 << 16),
             pending_rows: Vec::new(),
             key_buf: Vec::new(),
+            values_buf: Vec::new(),
         })
     }
 
@@ -195,6 +202,16 @@ impl RowSpill {
     /// Row `rid` of a transaction that has not committed yet (a bulk load's): encoded now,
     /// written with its commit SCN by [`RowSpill::commit_pending`].
     pub fn push_pending(&mut self, rid: RowId, row: &[Value]) {
+        let mut values = std::mem::take(&mut self.values_buf);
+        values.clear();
+        put_values(&mut values, row);
+        self.push_encoded(rid, row, &values);
+        self.values_buf = values;
+    }
+
+    /// [`RowSpill::push_pending`] of a row whose values are encoded already (`values`, by
+    /// [`encode_values`]; `row` gives its key).
+    pub fn push_encoded(&mut self, rid: RowId, row: &[Value], values: &[u8]) {
         if self.last_rid.is_some_and(|l| l >= rid) {
             self.rid_ordered = false;
         }
@@ -235,8 +252,14 @@ impl RowSpill {
             self.last_key = None;
         }
         self.pending_rows.push(self.pending.len());
-        // The SCN is written at commit.
-        encode_row_parts(&rid, &[(0, row)], &mut self.pending);
+        // As encode_row_parts lays a row of one version out; the SCN is written at commit.
+        let out = &mut self.pending;
+        put_u32(out, (16 + 4 + 8 + 1 + values.len()) as u32);
+        put_rid(out, &rid);
+        put_u32(out, 1);
+        put_u64(out, 0);
+        out.push(1);
+        out.extend_from_slice(values);
     }
 
     /// Write the rows pushed since the last commit, committed at `scn`; how many there were.
@@ -297,21 +320,6 @@ fn put_dir_entry(out: &mut Vec<u8>, e: &DirEntry) {
             put_values(out, k);
         }
     }
-}
-
-/// A row whose versions are (SCN, values) pairs.
-fn encode_row_parts(rid: &RowId, versions: &[(u64, &[Value])], out: &mut Vec<u8>) {
-    let len_at = out.len();
-    put_u32(out, 0);
-    put_rid(out, rid);
-    put_u32(out, versions.len() as u32);
-    for (scn, row) in versions {
-        put_u64(out, *scn);
-        out.push(1);
-        put_values(out, row);
-    }
-    let len = (out.len() - len_at - 4) as u32;
-    out[len_at..len_at + 4].copy_from_slice(&len.to_le_bytes());
 }
 
 fn encode_row(rid: &RowId, versions: &[Version], out: &mut Vec<u8>) {

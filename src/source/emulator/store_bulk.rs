@@ -8,18 +8,18 @@ use super::*;
 
 impl Replica {
     /// Apply insert record number `n` (at byte `offset` of the redo file) of `xid`: row `row`
-    /// at `rid` of table `tab`, at `scn` and time `ts`. Needs [`Replica::spill_rows`] first.
-    #[allow(clippy::too_many_arguments)]
+    /// (its values encoded as [`super::super::rowfile::encode_values`] does in `values`) with
+    /// serial `serial` at `rid` of table `tab`, at `scn` and time `ts`. Needs
+    /// [`Replica::spill_rows`] first.
     pub(crate) fn bulk_insert(
         &mut self,
         n: u64,
         offset: u64,
-        scn: Scn,
-        ts: i64,
+        (scn, ts): (Scn, i64),
         xid: Xid,
-        tab: usize,
-        rid: RowId,
+        (tab, rid, serial): (usize, RowId, u64),
         row: &[Value],
+        values: &[u8],
     ) -> Result<()> {
         if n != self.next_record() {
             return Err(self.damaged(n, format!("bulk insert as record {n}")));
@@ -40,7 +40,9 @@ impl Replica {
         self.index.note(n, scn, Some(offset));
         self.note_time(scn, ts);
         let t = &mut self.tables[tab];
-        t.note_serial(row, true);
+        // What note_serial finds: one more insert, and the row's keys, made from `serial`
+        // (key_gen reads them back as it).
+        t.serial_high = (t.serial_high + 1).max(serial);
         if let Some(pdb) = &t.def.name.pdb {
             if !self.xid_pdb.contains_key(&xid) {
                 self.xid_pdb.insert(xid, pdb.clone());
@@ -55,7 +57,7 @@ impl Replica {
         match &mut self.bulk {
             Some((spills, _)) => match spills.get_mut(tab) {
                 Some(spill) => {
-                    spill.push_pending(rid, row);
+                    spill.push_encoded(rid, row, values);
                     Ok(())
                 }
                 None => Err(CdcError::Database(format!(

@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 #[path = "writer_bulk.rs"]
 mod bulk;
+pub(crate) use bulk::EncodedRow;
 #[path = "writer_rules.rs"]
 mod rules;
 
