@@ -1,5 +1,6 @@
-//! The emulated database's redo: an append-only file of JSON lines, one record per change, like
-//! Oracle's own redo. Every process that opens the directory replays it; the one writer appends.
+//! The emulated database's redo: an append-only file of lines, one record per change, like
+//! Oracle's own redo. A line is the record as JSON, or, for the inserts of `emulator init`'s
+//! bulk load, the same record in a compact form ([`compact`]); [`parse_line`] reads both. Every process that opens the directory replays it; the one writer appends.
 //! A commit is flushed and fsynced before the writer goes on; a torn last line left by a killed
 //! writer is ignored by readers and cut off by the next writer.
 

@@ -13,8 +13,7 @@ impl Replica {
     /// [`Replica::spill_rows`] first.
     pub(crate) fn bulk_insert(
         &mut self,
-        n: u64,
-        offset: u64,
+        (n, offset): (u64, u64),
         (scn, ts): (Scn, i64),
         xid: Xid,
         (tab, rid, serial): (usize, RowId, u64),
@@ -44,9 +43,7 @@ impl Replica {
         // (key_gen reads them back as it).
         t.serial_high = (t.serial_high + 1).max(serial);
         if let Some(pdb) = &t.def.name.pdb {
-            if !self.xid_pdb.contains_key(&xid) {
-                self.xid_pdb.insert(xid, pdb.clone());
-            }
+            self.xid_pdb.entry(xid).or_insert_with(|| pdb.clone());
         }
         // The cache holds records from `records_base` on without gaps: this one is not in it,
         // so it starts after it (the records dropped are in the file, as every record is).

@@ -113,8 +113,7 @@ impl Writer {
         let at = self.redo.position();
         self.redo.append_line(line)?;
         self.replica.bulk_insert(
-            n,
-            at,
+            (n, at),
             (scn, ts),
             tx.xid,
             (table, rid, serial),
