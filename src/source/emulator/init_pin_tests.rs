@@ -301,3 +301,62 @@ fn a_seeded_init_shows_what_the_general_writers_load_showed() {
         );
     }
 }
+
+/// A load that fails part-way fails the same way through either path, on one thread or two
+/// (a key type that runs out of room; an empty text in a NOT NULL column).
+#[test]
+fn a_load_that_fails_fails_with_the_general_writers_error() {
+    let schemas = [
+        // NUMBER(3) has room for 999 keys: row 1,000 fails, in the threaded path.
+        r#"
+tables:
+  - name: APP.K
+    columns:
+      - { name: ID, type: NUMBER(3), nullable: false }
+      - { name: V, type: VARCHAR2(10) }
+    primary_key: [ID]
+    rows: 2500
+"#,
+        // An empty text is NULL: ORA-01400 at the first empty one, on one thread.
+        r#"
+tables:
+  - name: APP.E
+    columns:
+      - { name: ID, type: NUMBER(10), nullable: false }
+      - { name: V, type: VARCHAR2(10), nullable: false, generate: { text: { min: 0, max: 3 } } }
+    primary_key: [ID]
+    rows: 900
+"#,
+        r#"
+tables:
+  - name: APP.E
+    columns:
+      - { name: ID, type: NUMBER(10), nullable: false }
+      - { name: V, type: VARCHAR2(10), nullable: false, generate: { text: { min: 0, max: 90 } } }
+    primary_key: [ID]
+    rows: 90000
+"#,
+    ];
+    for schema in schemas {
+        let error = |bulk: bool| {
+            let dir = tempfile::tempdir().unwrap();
+            let schema_path = dir.path().join("in.yaml");
+            std::fs::write(&schema_path, schema).unwrap();
+            init_with(
+                &dir.path().join("db"),
+                &schema_path,
+                None,
+                Arc::new(Ticking(AtomicI64::new(0))),
+                bulk,
+            )
+            .unwrap_err()
+            .to_string()
+        };
+        let general = error(false);
+        assert!(
+            general.contains("ORA-01400") || general.contains("room for 999"),
+            "{general}"
+        );
+        assert_eq!(error(true), general);
+    }
+}
