@@ -574,4 +574,55 @@ mod tests {
         assert!(err.to_string().starts_with("CDC-4004"), "{err}");
         assert!(err.to_string().contains("line 2"), "{err}");
     }
+
+    #[test]
+    fn compact_inserts_are_read_between_json_lines_and_their_damage_has_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut w = RedoWriter::open(dir.path(), false).unwrap();
+        w.append(&begin(10)).unwrap();
+        let xid = Xid {
+            usn: 1,
+            slot: 2,
+            sqn: 3,
+        };
+        let rid = crate::source::rowid::RowId::decode("AAAR0IAAEAAAACAAAA").unwrap();
+        let row = [Value::Number("1".into()), Value::Text("a\tb".into())];
+        let mut line = Vec::new();
+        assert!(compact::encode_insert(
+            &mut line,
+            (11, xid, 0),
+            &rid,
+            5,
+            &row
+        ));
+        w.append_line(&line).unwrap();
+        w.append(&begin(12)).unwrap();
+        w.flush().unwrap();
+        let mut seen = Vec::new();
+        RedoTail::new(dir.path())
+            .read_new(|r| {
+                seen.push(r);
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(seen.len(), 3);
+        assert_eq!(
+            seen[1],
+            Redo::Insert {
+                scn: 11,
+                xid,
+                tab: 0,
+                rid: rid.encode(),
+                after: row.to_vec(),
+                ts: 5
+            }
+        );
+        // A compact line cut in its values: RedoDamaged naming line 2.
+        let path = dir.path().join(REDO_FILE);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replace("\tN1\t", "\tQ1\t")).unwrap();
+        let err = RedoTail::new(dir.path()).read_new(|_| Ok(())).unwrap_err();
+        assert!(err.to_string().starts_with("CDC-4004"), "{err}");
+        assert!(err.to_string().contains("line 2"), "{err}");
+    }
 }
