@@ -163,11 +163,14 @@ fn history(db: &Path) -> Result<History> {
     let mut done = HashMap::new();
     let mut added = HashMap::new();
     for (n, line) in text.lines().enumerate() {
-        let r: Redo = serde_json::from_str(line).map_err(|e| CdcError::RedoDamaged {
-            path: path.clone(),
-            line: n as u64 + 1,
-            message: e.to_string(),
-        })?;
+        let r: Redo =
+            crate::source::emulator::redo::parse_line(line.as_bytes()).map_err(|message| {
+                CdcError::RedoDamaged {
+                    path: path.clone(),
+                    line: n as u64 + 1,
+                    message,
+                }
+            })?;
         match r {
             Redo::Insert { scn, xid, tab, .. }
             | Redo::Update { scn, xid, tab, .. }

@@ -62,6 +62,20 @@ impl RowId {
         out
     }
 
+    /// [`RowId::encode`], appended to `out`.
+    pub fn encode_into(&self, out: &mut Vec<u8>) {
+        for (value, width) in [
+            (u64::from(self.data_object), 6),
+            (u64::from(self.relative_fno), 3),
+            (u64::from(self.block), 6),
+            (u64::from(self.slot), 3),
+        ] {
+            for i in (0..width).rev() {
+                out.push(ALPHABET[((value >> (6 * i)) & 63) as usize]);
+            }
+        }
+    }
+
     /// Parse the 18-character text form.
     pub fn decode(text: &str) -> Result<RowId, String> {
         let len = text.chars().count();
@@ -191,6 +205,15 @@ mod tests {
         assert_eq!(rid(98, 1, 801, 31).encode(), "AAAABiAABAAAAMhAAf");
         assert_eq!(rid(81652, 32, 147, 0).to_string(), "AAAT70AAgAAAACTAAA");
         assert_eq!(rid(0, 0, 0, 0).encode(), LOB_ROWID);
+        for r in [
+            rid(98, 1, 801, 31),
+            rid(u32::MAX, 1023, 4_000_000, 65535),
+            rid(0, 0, 0, 0),
+        ] {
+            let mut out = b"x".to_vec();
+            r.encode_into(&mut out);
+            assert_eq!(out, format!("x{}", r.encode()).into_bytes());
+        }
     }
 
     /// The 11g DBA Handbook's bigfile example: block 20 in the nine characters after the object.

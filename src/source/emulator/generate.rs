@@ -4,6 +4,10 @@ use crate::types::{ColumnType, Value};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
+#[path = "generate_fast.rs"]
+mod fast;
+pub(crate) use fast::{push_digits, text_slot};
+
 /// How a column's values are made (schema file `generate:`): `sequence`, or a map with one of
 /// `int: {min, max}`, `decimal: {min, max, scale}`, `text: {min, max}`, `choice: [..]`,
 /// `constant: VALUE`.
@@ -239,6 +243,11 @@ impl ColumnGen {
         if self.null_pct > 0 && rng.gen_range(0..100) < self.null_pct {
             return Value::Null;
         }
+        self.draw(rng, serial)
+    }
+
+    /// [`ColumnGen::value`] after its NULL draw.
+    fn draw(&self, rng: &mut impl Rng, serial: u64) -> Value {
         match &self.gen {
             Some(Generator::Sequence) => self.number_value(serial as f64, 0),
             Some(Generator::Int { min, max }) => {

@@ -184,6 +184,32 @@ pub fn key_value(ty: &ColumnType, serial: u64) -> Result<Value, String> {
     })
 }
 
+/// [`key_value`] into `out`, reusing its buffer for the common key types (integer NUMBER keys,
+/// `K00000001` text keys): a bulk load makes one a row.
+pub fn key_value_into(ty: &ColumnType, serial: u64, out: &mut Value) -> Result<(), String> {
+    match ty {
+        ColumnType::Number { precision, scale } => {
+            let (e, digits) = number_layout(*precision, *scale);
+            if e == 0 && u128::from(serial) < 10u128.pow(digits) {
+                let s = super::generate::text_slot(out, Value::Number);
+                super::generate::push_digits(s, serial, 1);
+                return Ok(());
+            }
+        }
+        ColumnType::Varchar2 { length } | ColumnType::Nvarchar2 { length } if *length >= 9 => {
+            let s = super::generate::text_slot(out, Value::Text);
+            s.push('K');
+            super::generate::push_digits(s, serial, 8);
+            if s.len() <= *length as usize {
+                return Ok(());
+            }
+        }
+        _ => {}
+    }
+    *out = key_value(ty, serial)?;
+    Ok(())
+}
+
 /// The serial [`key_value`] made `v` from, if it made it (any other value: `None`).
 pub fn serial_of(ty: &ColumnType, v: &Value) -> Option<u64> {
     match (ty, v) {

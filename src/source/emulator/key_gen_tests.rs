@@ -93,3 +93,22 @@ fn narrow_types_say_when_they_run_out() {
         .unwrap_err()
         .starts_with("ORA-02269"));
 }
+
+#[test]
+fn keys_into_a_reused_slot_are_the_keys() {
+    let mut slot = Value::Date("left over".into());
+    for t in KEY_TYPES
+        .iter()
+        .chain(&["VARCHAR2(9)", "NUMBER(3)", "VARCHAR2(30)"])
+    {
+        let ty = ty(t);
+        for serial in (1..2000).chain([99_999_999, 100_000_000, 999, 1000, 123_456_789_012]) {
+            let want = key_value(&ty, serial);
+            let got = key_value_into(&ty, serial, &mut slot);
+            match want {
+                Ok(v) => assert_eq!((got, &slot), (Ok(()), &v), "{t} {serial}"),
+                Err(e) => assert_eq!(got, Err(e), "{t} {serial}"),
+            }
+        }
+    }
+}

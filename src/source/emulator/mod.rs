@@ -10,6 +10,7 @@
 
 pub mod access;
 pub mod background;
+mod bulk_load;
 pub mod checkpoint;
 pub mod clock;
 pub mod condition;
@@ -80,6 +81,18 @@ pub fn init(
     seed: Option<u64>,
     clock: Arc<dyn Clock>,
 ) -> Result<InitSummary> {
+    init_with(dir, schema_path, seed, clock, true)
+}
+
+/// [`init`]; `bulk`: through the bulk loader where a table allows (else every row through the
+/// general writer, as before it: tests compare the two).
+fn init_with(
+    dir: &Path,
+    schema_path: &Path,
+    seed: Option<u64>,
+    clock: Arc<dyn Clock>,
+    bulk: bool,
+) -> Result<InitSummary> {
     let text = std::fs::read_to_string(schema_path).map_err(|e| CdcError::EmulatorSchema {
         path: schema_path.to_path_buf(),
         message: e.to_string(),
@@ -105,27 +118,7 @@ pub fn init(
     w.set_batching(true);
     w.start_bulk_load()?;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let mut rows_total = 0;
-    for ti in 0..w.replica().tables.len() {
-        let target = w.replica().tables[ti].def.rows;
-        let mut done = 0;
-        while done < target {
-            let xid = w.begin()?;
-            let batch = (target - done).min(1000);
-            for _ in 0..batch {
-                let serial = w.serials[ti] + 1;
-                w.serials[ti] = serial;
-                let row = workload::new_row(&w, ti, &mut rng, serial)?;
-                w.insert(xid, ti, row)?;
-            }
-            w.commit(&[xid])?;
-            done += batch;
-        }
-        rows_total += done;
-        if w.replica().tables[ti].def.statistics != schema::StatsSpec::Missing {
-            w.gather_stats(ti)?;
-        }
-    }
+    let rows_total = bulk_load::load(&mut w, &mut rng, bulk)?;
     w.flush()?;
     let summary = InitSummary {
         tables: w.replica().tables.len(),
@@ -486,6 +479,8 @@ mod tests;
 
 #[cfg(test)]
 mod fault_tests;
+#[cfg(test)]
+mod init_pin_tests;
 #[cfg(test)]
 mod redo_fault_tests;
 

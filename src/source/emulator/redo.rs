@@ -1,5 +1,6 @@
-//! The emulated database's redo: an append-only file of JSON lines, one record per change, like
-//! Oracle's own redo. Every process that opens the directory replays it; the one writer appends.
+//! The emulated database's redo: an append-only file of lines, one record per change, like
+//! Oracle's own redo. A line is the record as JSON, or, for the inserts of `emulator init`'s
+//! bulk load, the same record in a compact form ([`compact`]); [`parse_line`] reads both. Every process that opens the directory replays it; the one writer appends.
 //! A commit is flushed and fsynced before the writer goes on; a torn last line left by a killed
 //! writer is ignored by readers and cut off by the next writer.
 
@@ -11,6 +12,19 @@ use std::fmt;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+
+#[path = "redo_compact.rs"]
+pub mod compact;
+
+/// The record a redo line (without its newline) holds: JSON, or a bulk load's compact insert
+/// ([`compact`]).
+pub fn parse_line(line: &[u8]) -> std::result::Result<Redo, String> {
+    if compact::is_compact(line) {
+        compact::parse_insert(line)
+    } else {
+        serde_json::from_slice(line).map_err(|e| e.to_string())
+    }
+}
 
 /// A transaction id: undo segment, slot, sequence (V$TRANSACTION.XIDUSN/XIDSLOT/XIDSQN).
 #[derive(
@@ -321,12 +335,11 @@ impl RedoTail {
                 // End, or a torn line still being written: leave it for the next call.
                 return Ok(());
             }
-            let record: Redo =
-                serde_json::from_slice(&buf[..n - 1]).map_err(|e| CdcError::RedoDamaged {
-                    path: self.path.clone(),
-                    line: self.line + 1,
-                    message: e.to_string(),
-                })?;
+            let record = parse_line(&buf[..n - 1]).map_err(|message| CdcError::RedoDamaged {
+                path: self.path.clone(),
+                line: self.line + 1,
+                message,
+            })?;
             if record.scn() < self.last_scn {
                 return Err(CdcError::coded(
                     crate::errors::Code::Cdc4009,
@@ -400,6 +413,16 @@ impl RedoWriter {
         line.push(b'\n');
         self.file
             .write_all(&line)
+            .map_err(|e| CdcError::io(&self.path, e))?;
+        self.pos += line.len() as u64;
+        Ok(())
+    }
+
+    /// Append a record already encoded as one line, its newline included (a bulk load's
+    /// [`compact`] inserts).
+    pub fn append_line(&mut self, line: &[u8]) -> Result<()> {
+        self.file
+            .write_all(line)
             .map_err(|e| CdcError::io(&self.path, e))?;
         self.pos += line.len() as u64;
         Ok(())
@@ -547,6 +570,57 @@ mod tests {
             "{\"k\":\"B\",\"scn\":1,\"xid\":{\"usn\":1,\"slot\":1,\"sqn\":1},\"thread\":1,\"ts\":0}\nnot json\n",
         )
         .unwrap();
+        let err = RedoTail::new(dir.path()).read_new(|_| Ok(())).unwrap_err();
+        assert!(err.to_string().starts_with("CDC-4004"), "{err}");
+        assert!(err.to_string().contains("line 2"), "{err}");
+    }
+
+    #[test]
+    fn compact_inserts_are_read_between_json_lines_and_their_damage_has_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut w = RedoWriter::open(dir.path(), false).unwrap();
+        w.append(&begin(10)).unwrap();
+        let xid = Xid {
+            usn: 1,
+            slot: 2,
+            sqn: 3,
+        };
+        let rid = crate::source::rowid::RowId::decode("AAAR0IAAEAAAACAAAA").unwrap();
+        let row = [Value::Number("1".into()), Value::Text("a\tb".into())];
+        let mut line = Vec::new();
+        assert!(compact::encode_insert(
+            &mut line,
+            (11, xid, 0),
+            &rid,
+            5,
+            &row
+        ));
+        w.append_line(&line).unwrap();
+        w.append(&begin(12)).unwrap();
+        w.flush().unwrap();
+        let mut seen = Vec::new();
+        RedoTail::new(dir.path())
+            .read_new(|r| {
+                seen.push(r);
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(seen.len(), 3);
+        assert_eq!(
+            seen[1],
+            Redo::Insert {
+                scn: 11,
+                xid,
+                tab: 0,
+                rid: rid.encode(),
+                after: row.to_vec(),
+                ts: 5
+            }
+        );
+        // A compact line cut in its values: RedoDamaged naming line 2.
+        let path = dir.path().join(REDO_FILE);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replace("\tN1\t", "\tQ1\t")).unwrap();
         let err = RedoTail::new(dir.path()).read_new(|_| Ok(())).unwrap_err();
         assert!(err.to_string().starts_with("CDC-4004"), "{err}");
         assert!(err.to_string().contains("line 2"), "{err}");

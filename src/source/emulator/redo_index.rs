@@ -129,12 +129,13 @@ impl RedoIndex {
                     message: "the redo file ends before a record the replica has applied (was it replaced?)".into(),
                 });
             }
-            let record: Redo =
-                serde_json::from_slice(&buf[..got - 1]).map_err(|e| CdcError::RedoDamaged {
+            let record = super::redo::parse_line(&buf[..got - 1]).map_err(|message| {
+                CdcError::RedoDamaged {
                     path: path.clone(),
                     line: n + 1,
-                    message: e.to_string(),
-                })?;
+                    message,
+                }
+            })?;
             if !each(n, record)? {
                 break;
             }

@@ -124,6 +124,11 @@ fn put_rid(out: &mut Vec<u8>, rid: &RowId) {
     }
 }
 
+/// A row's values in the rows section's form (what [`RowSpill::push_encoded`] takes).
+pub fn encode_values(out: &mut Vec<u8>, row: &[Value]) {
+    put_values(out, row);
+}
+
 fn put_values(out: &mut Vec<u8>, row: &[Value]) {
     put_u32(out, row.len() as u32);
     for value in row {
@@ -146,7 +151,11 @@ pub struct RowSpill {
     last_key: Option<Vec<Value>>,
     key_ordered: bool,
     rid_ordered: bool,
-    buf: Vec<u8>,
+    /// Rows of the open transaction (see [`RowSpill::push_pending`]), and where each starts.
+    pending: Vec<u8>,
+    pending_rows: Vec<usize>,
+    key_buf: Vec<Value>,
+    values_buf: Vec<u8>,
 }
 
 /// What a [`RowSpill`] wrote.
@@ -177,28 +186,50 @@ impl RowSpill {
             last_key: None,
             key_ordered: true,
             rid_ordered: true,
-            buf: Vec::with_capacity(256),
+            pending: Vec::with_capacity(1 << 16),
+            pending_rows: Vec::new(),
+            key_buf: Vec::new(),
+            values_buf: Vec::new(),
         })
     }
 
     /// Row `rid` as committed at `scn`.
     pub fn push(&mut self, rid: RowId, scn: u64, row: &[Value]) -> std::io::Result<()> {
-        use std::io::Write;
+        self.push_pending(rid, row);
+        self.commit_pending(scn).map(|_| ())
+    }
+
+    /// Row `rid` of a transaction that has not committed yet (a bulk load's): encoded now,
+    /// written with its commit SCN by [`RowSpill::commit_pending`].
+    pub fn push_pending(&mut self, rid: RowId, row: &[Value]) {
+        let mut values = std::mem::take(&mut self.values_buf);
+        values.clear();
+        put_values(&mut values, row);
+        self.push_encoded(rid, row, &values);
+        self.values_buf = values;
+    }
+
+    /// [`RowSpill::push_pending`] of a row whose values are encoded already (`values`, by
+    /// [`encode_values`]; `row` gives its key).
+    pub fn push_encoded(&mut self, rid: RowId, row: &[Value], values: &[u8]) {
         if self.last_rid.is_some_and(|l| l >= rid) {
             self.rid_ordered = false;
         }
         self.last_rid = Some(rid);
-        let key = (!self.pk.is_empty()).then(|| {
-            self.pk
-                .iter()
-                .map(|&i| row.get(i).cloned().unwrap_or(Value::Null))
-                .collect::<Vec<_>>()
-        });
-        if let Some(k) = &key {
+        let has_key = !self.pk.is_empty();
+        if has_key {
+            // The key into a reused buffer: no allocation a row once the buffers have grown.
+            self.key_buf.resize(self.pk.len(), Value::Null);
+            for (slot, &i) in self.key_buf.iter_mut().zip(&self.pk) {
+                match row.get(i) {
+                    Some(v) => slot.clone_from(v),
+                    None => *slot = Value::Null,
+                }
+            }
             if self
                 .last_key
                 .as_ref()
-                .is_some_and(|l| !compare_keys(l, k).is_lt())
+                .is_some_and(|l| !compare_keys(l, &self.key_buf).is_lt())
             {
                 self.key_ordered = false;
             }
@@ -207,23 +238,60 @@ impl RowSpill {
         if self.since_entry >= DIR_EVERY {
             self.dir.push(DirEntry {
                 rid,
-                offset: ROWS_START + self.len,
-                key: key.clone(),
+                offset: ROWS_START + self.len + self.pending.len() as u64,
+                key: has_key.then(|| self.key_buf.clone()),
             });
             self.since_entry = 0;
         }
-        self.last_key = key;
-        self.buf.clear();
-        let version = [(scn, row)];
-        encode_row_parts(&rid, &version, &mut self.buf);
-        self.file.write_all(&self.buf)?;
-        self.len += self.buf.len() as u64;
-        self.count += 1;
-        Ok(())
+        if has_key {
+            match &mut self.last_key {
+                Some(l) => std::mem::swap(l, &mut self.key_buf),
+                None => self.last_key = Some(self.key_buf.clone()),
+            }
+        } else {
+            self.last_key = None;
+        }
+        self.pending_rows.push(self.pending.len());
+        // As encode_row_parts lays a row of one version out; the SCN is written at commit.
+        let out = &mut self.pending;
+        put_u32(out, (16 + 4 + 8 + 1 + values.len()) as u32);
+        put_rid(out, &rid);
+        put_u32(out, 1);
+        put_u64(out, 0);
+        out.push(1);
+        out.extend_from_slice(values);
+    }
+
+    /// Write the rows pushed since the last commit, committed at `scn`; how many there were.
+    pub fn commit_pending(&mut self, scn: u64) -> std::io::Result<u64> {
+        use std::io::Write;
+        // Each row: u32 length, 16 bytes of ROWID, u32 version count, then the version's SCN.
+        const SCN_AT: usize = 4 + 16 + 4;
+        for &at in &self.pending_rows {
+            self.pending[at + SCN_AT..at + SCN_AT + 8].copy_from_slice(&scn.to_le_bytes());
+        }
+        self.file.write_all(&self.pending)?;
+        let rows = self.pending_rows.len() as u64;
+        self.len += self.pending.len() as u64;
+        self.count += rows;
+        self.pending.clear();
+        self.pending_rows.clear();
+        Ok(rows)
+    }
+
+    /// Rows pushed and not committed yet.
+    pub fn pending(&self) -> usize {
+        self.pending_rows.len()
     }
 
     pub fn finish(self) -> std::io::Result<SpilledRows> {
         use std::io::Seek;
+        if !self.pending_rows.is_empty() {
+            return Err(std::io::Error::other(format!(
+                "{} rows of a transaction that never committed",
+                self.pending_rows.len()
+            )));
+        }
         let mut file = self.file.into_inner().map_err(|e| e.into_error())?;
         file.rewind()?;
         let mut dir = Vec::new();
@@ -252,21 +320,6 @@ fn put_dir_entry(out: &mut Vec<u8>, e: &DirEntry) {
             put_values(out, k);
         }
     }
-}
-
-/// A row whose versions are (SCN, values) pairs.
-fn encode_row_parts(rid: &RowId, versions: &[(u64, &[Value])], out: &mut Vec<u8>) {
-    let len_at = out.len();
-    put_u32(out, 0);
-    put_rid(out, rid);
-    put_u32(out, versions.len() as u32);
-    for (scn, row) in versions {
-        put_u64(out, *scn);
-        out.push(1);
-        put_values(out, row);
-    }
-    let len = (out.len() - len_at - 4) as u32;
-    out[len_at..len_at + 4].copy_from_slice(&len.to_le_bytes());
 }
 
 fn encode_row(rid: &RowId, versions: &[Version], out: &mut Vec<u8>) {

@@ -14,6 +14,8 @@ use crate::types::{compare_keys, Value};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
 
+#[path = "store_bulk.rs"]
+mod bulk;
 #[path = "store_disk.rs"]
 mod disk;
 #[path = "store_flashback.rs"]

@@ -23,7 +23,7 @@ pub fn key_value(w: &Writer, table: usize, col: &ColumnInfo, serial: u64) -> Res
     })
 }
 
-fn gen_for(w: &Writer, table: usize, col: &ColumnInfo) -> ColumnGen {
+pub(super) fn gen_for(w: &Writer, table: usize, col: &ColumnInfo) -> ColumnGen {
     let def = &w.replica().tables[table].def;
     def.columns
         .iter()
@@ -32,7 +32,7 @@ fn gen_for(w: &Writer, table: usize, col: &ColumnInfo) -> ColumnGen {
         .unwrap_or_else(|| ColumnGen::by_type(&col.data_type))
 }
 
-fn is_key(w: &Writer, table: usize, col: &str) -> bool {
+pub(super) fn is_key(w: &Writer, table: usize, col: &str) -> bool {
     let def = &w.replica().tables[table].def;
     def.primary_key.iter().any(|k| k == col)
         || def.unique_keys.iter().any(|u| u.iter().any(|k| k == col))

@@ -14,6 +14,9 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+#[path = "writer_bulk.rs"]
+mod bulk;
+pub(crate) use bulk::EncodedRow;
 #[path = "writer_rules.rs"]
 mod rules;
 
@@ -253,6 +256,15 @@ impl Writer {
         let at = self.redo.position();
         self.redo.append(&record)?;
         self.replica.apply_at(record, Some(at))?;
+        self.count_record(thread)?;
+        if !self.batching {
+            self.redo.publish()?;
+        }
+        Ok(n)
+    }
+
+    /// A record of `thread` was written: its log switches when full.
+    fn count_record(&mut self, thread: u32) -> Result<()> {
         let t = (thread as usize)
             .saturating_sub(1)
             .min(self.log_fill.len() - 1);
@@ -270,10 +282,7 @@ impl Writer {
             self.redo.append(&sw)?;
             self.replica.apply_at(sw, Some(at))?;
         }
-        if !self.batching {
-            self.redo.publish()?;
-        }
-        Ok(n)
+        Ok(())
     }
 
     fn thread_of(&self, xid: Xid) -> u32 {
