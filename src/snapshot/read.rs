@@ -344,9 +344,7 @@ fn read_waves<'s, 'e, 'a: 's>(
             let mut known = None;
             emit(ReaderEvent::Wave(scn, &mut known))?;
             if let Some(c) = known {
-                let names =
-                    |cs: &[ColumnInfo]| cs.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
-                if names(&c) != names(&columns) {
+                if column_names(&c) != column_names(&columns) {
                     tracing::debug!(
                         "{table}: the columns at SCN {scn} are not the dictionary's; the wave is read again"
                     );
