@@ -57,11 +57,12 @@ fn mode(f: &Facts) -> Finding {
     Finding::pass(found)
 }
 
-/// Sessions one capture holds at most: every snapshot reader, the mining stream, and the
-/// session that reads the catalog and plans chunks.
+/// Sessions one capture holds at most: every snapshot reader and the session that takes the
+/// snapshot's SCNs and plans its chunks, the mining stream, and the session that reads the
+/// catalog.
 pub fn sessions_needed(f: &Facts) -> u64 {
     let readers = if f.snapshots() {
-        u64::from(f.settings.snapshot.threads)
+        u64::from(f.settings.snapshot.threads) + 1
     } else {
         0
     };
@@ -102,7 +103,7 @@ fn sessions(f: &Facts) -> Finding {
         );
     }
     let found = format!(
-        "capture needs up to {needed} sessions ({} snapshot readers, cdc.snapshot.threads={threads}, plus mining and catalog); {}",
+        "capture needs up to {needed} sessions ({} snapshot readers, cdc.snapshot.threads={threads}, plus the snapshot's coordinator, mining and catalog); {}",
         if f.snapshots() { threads } else { 0 },
         known.join(", ")
     );
