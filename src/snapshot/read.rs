@@ -91,6 +91,7 @@ fn read_in(
     policy: &crate::settings::ConnectRetry,
     slot: Option<Box<dyn Session>>,
     q: &FlashbackQuery,
+    rows_hint: usize,
 ) -> (Option<Box<dyn Session>>, Result<Vec<FetchedRow>>) {
     let mut s = match slot {
         Some(s) => s,
@@ -99,13 +100,19 @@ fn read_in(
             Err(e) => return (None, Err(e)),
         },
     };
-    let r = read_on(s.as_mut(), q);
+    let r = read_on(s.as_mut(), q, rows_hint);
     let keep = !matches!(r, Err(CdcError::ConnectionLost(_)));
     (keep.then_some(s), r)
 }
 
-fn read_on(session: &mut dyn Session, q: &FlashbackQuery) -> Result<Vec<FetchedRow>> {
-    let mut rows = Vec::new();
+/// Read one chunk, its rows' vector made for `rows_hint` rows at once (growing it by doubling
+/// copied and faulted in a chunk's worth of memory several times over).
+fn read_on(
+    session: &mut dyn Session,
+    q: &FlashbackQuery,
+    rows_hint: usize,
+) -> Result<Vec<FetchedRow>> {
+    let mut rows = Vec::with_capacity(rows_hint);
     session.read_as_of(q, &mut |r| {
         rows.push(r);
         Ok(())
@@ -531,7 +538,10 @@ fn read_wave<'s, 'e, 'a: 's>(
         .map(|(i, p)| {
             let q = query(t, columns, &p.chunk, scn);
             let slot = r.sessions[i + 1].take();
-            scope.spawn(move || read_in(connector, &settings.connect, slot, &q))
+            // A chunk holds about `cdc.snapshot.chunk.rows` rows (a whole-table read may hold
+            // more, and grows).
+            let hint = settings.snapshot.chunk_rows.min(1 << 20) as usize;
+            scope.spawn(move || read_in(connector, &settings.connect, slot, &q, hint))
         })
         .collect();
     let asked = ask_dictionary.then(|| r.columns_now(t));

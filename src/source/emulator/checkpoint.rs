@@ -334,7 +334,7 @@ pub struct RowsOnDisk {
 const SCAN_WINDOW: usize = if cfg!(test) { 64 } else { 1 << 20 };
 
 impl RowsOnDisk {
-    fn damaged(&self, i: usize, m: String) -> CdcError {
+    pub(super) fn damaged(&self, i: usize, m: String) -> CdcError {
         CdcError::RedoDamaged {
             path: self.path.clone(),
             line: 0,
@@ -342,6 +342,16 @@ impl RowsOnDisk {
                 "the rows of table {i} in the checkpoint: {m} (remove {CHECKPOINT_FILE} to replay the whole redo instead)"
             ),
         }
+    }
+
+    /// `len` bytes at `offset` into `buf` (reused: a fresh megabyte a window was the kernel
+    /// zeroing pages for the allocator).
+    fn read_into(&self, buf: &mut Vec<u8>, offset: u64, len: usize) -> Result<()> {
+        use std::os::unix::fs::FileExt;
+        buf.resize(len, 0);
+        self.file
+            .read_exact_at(buf, offset)
+            .map_err(|e| CdcError::io(&self.path, e))
     }
 
     fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
@@ -380,24 +390,40 @@ impl RowsOnDisk {
         to: Option<u64>,
         each: &mut dyn FnMut(RowId, Vec<super::store::Version>) -> Result<bool>,
     ) -> Result<()> {
+        self.scan_raw(i, from, to, &mut |raw| {
+            let versions = raw.versions().map_err(|m| self.damaged(i, m))?;
+            each(raw.rid, versions)
+        })
+    }
+
+    /// [`RowsOnDisk::scan`] handing each row undecoded (its versions decoded by the caller as
+    /// it needs them), read through one buffer.
+    pub fn scan_raw(
+        &self,
+        i: usize,
+        from: u64,
+        to: Option<u64>,
+        each: &mut dyn FnMut(&super::rowfile::RawRow<'_>) -> Result<bool>,
+    ) -> Result<()> {
         let Some(&(offset, len)) = self.sections.get(i) else {
             return Ok(());
         };
         let end = to.unwrap_or(len).min(len);
         let mut at = from.max(super::rowfile::ROWS_START);
         let mut window = SCAN_WINDOW;
+        let mut buf = Vec::new();
         while at < end {
             let want = window.min((end - at) as usize);
-            let buf = self.read_at(offset + at, want)?;
+            self.read_into(&mut buf, offset + at, want)?;
             let mut pos = 0usize;
             while let Some(n) = super::rowfile::row_len(&buf[pos..]) {
                 if pos + n > buf.len() {
                     break;
                 }
-                let (rid, versions) = super::rowfile::decode_row(&buf[pos..pos + n])
+                let raw = super::rowfile::RawRow::parse(&buf[pos..pos + n])
                     .map_err(|m| self.damaged(i, m))?;
                 pos += n;
-                if !each(rid, versions)? {
+                if !each(&raw)? {
                     return Ok(());
                 }
             }

@@ -350,12 +350,76 @@ pub fn row_len(buf: &[u8]) -> Option<usize> {
 
 /// Decode the one row that `buf` holds exactly (its length prefix included).
 pub fn decode_row(buf: &[u8]) -> Result<(RowId, Vec<Version>), String> {
-    let mut c = Cursor { buf, at: 4 };
-    let row = c.row()?;
-    if c.at != buf.len() {
-        return Err(format!("{} bytes after a row", buf.len() - c.at));
+    let raw = RawRow::parse(buf)?;
+    Ok((raw.rid, raw.versions()?))
+}
+
+/// A row of the rows section, its versions not yet decoded: a read decodes only the version it
+/// sees ([`RawRow::visible`]), where decoding every version of every row into shared rows, then
+/// copying the one seen out, was most of an export's time.
+pub struct RawRow<'a> {
+    pub rid: RowId,
+    /// The row's bytes (its length prefix included).
+    buf: &'a [u8],
+    /// Where its version count starts.
+    versions_at: usize,
+}
+
+impl<'a> RawRow<'a> {
+    /// The one row that `buf` holds exactly (its length prefix included).
+    pub fn parse(buf: &'a [u8]) -> Result<RawRow<'a>, String> {
+        let mut c = Cursor { buf, at: 4 };
+        let rid = c.rid()?;
+        Ok(RawRow {
+            rid,
+            buf,
+            versions_at: c.at,
+        })
     }
-    Ok(row)
+
+    /// Every version, decoded.
+    pub fn versions(&self) -> Result<Vec<Version>, String> {
+        let mut c = Cursor {
+            buf: self.buf,
+            at: self.versions_at,
+        };
+        let versions = c.versions()?;
+        c.end()?;
+        Ok(versions)
+    }
+
+    /// The values of the version visible at `scn`: the newest at or below it (versions are
+    /// kept in SCN order); `None` when there is none or it is a delete.
+    pub fn visible(&self, scn: u64) -> Result<Option<Vec<Value>>, String> {
+        let mut c = Cursor {
+            buf: self.buf,
+            at: self.versions_at,
+        };
+        let n = c.u32()?;
+        let mut seen: Option<usize> = None;
+        for _ in 0..n {
+            let at = c.at;
+            let v_scn = c.u64()?;
+            if v_scn > scn {
+                break;
+            }
+            seen = Some(at);
+            match c.u8()? {
+                0 => {}
+                1 => c.skip_values()?,
+                b => return Err(format!("bad row flag {b} at byte {}", c.at - 1)),
+            }
+        }
+        let Some(at) = seen else {
+            return Ok(None);
+        };
+        c.at = at + 8;
+        match c.u8()? {
+            0 => Ok(None),
+            1 => c.values().map(Some),
+            b => Err(format!("bad row flag {b} at byte {}", c.at - 1)),
+        }
+    }
 }
 
 pub fn decode_rows(buf: &[u8]) -> Result<BTreeMap<RowId, Vec<Version>>, String> {
@@ -492,6 +556,37 @@ impl Cursor<'_> {
     }
     fn row(&mut self) -> Result<(RowId, Vec<Version>), String> {
         let rid = self.rid()?;
+        Ok((rid, self.versions()?))
+    }
+    fn end(&self) -> Result<(), String> {
+        match self.buf.len() - self.at {
+            0 => Ok(()),
+            n => Err(format!("{n} bytes after a row")),
+        }
+    }
+    /// Past a row's values without decoding them.
+    fn skip_values(&mut self) -> Result<(), String> {
+        for _ in 0..self.u32()? {
+            let tag = self.u8()?;
+            let n = match tag {
+                0 => 0,
+                1 | 2 | 5..=10 | 12 => self.u32()? as usize,
+                3 => 4,
+                4 => 8,
+                11 => 1,
+                13 => (self.u32()? as usize).saturating_mul(4),
+                14 => {
+                    let d = self.u32()? as usize;
+                    self.take(d)?;
+                    self.u32()? as usize
+                }
+                t => return Err(format!("unknown value tag {t} at byte {}", self.at - 1)),
+            };
+            self.take(n)?;
+        }
+        Ok(())
+    }
+    fn versions(&mut self) -> Result<Vec<Version>, String> {
         let n = self.u32()?;
         let mut versions = Vec::with_capacity(n.min(1024) as usize);
         for _ in 0..n {
@@ -503,7 +598,7 @@ impl Cursor<'_> {
             };
             versions.push(Version { scn, row });
         }
-        Ok((rid, versions))
+        Ok(versions)
     }
     fn take(&mut self, n: usize) -> Result<&[u8], String> {
         let end = self

@@ -392,17 +392,12 @@ impl Session for EmulatorSession {
         if delay > 0 {
             std::thread::sleep(std::time::Duration::from_millis(delay));
         }
-        let rows = {
-            let r = self.replica()?;
-            let mut q = query.clone();
-            q.table = name;
-            r.read_as_of(&q, self.shared.clock.now_ms())?
-        };
-        let n = rows.len() as u64;
-        for r in rows {
-            row(r)?;
-        }
-        Ok(n)
+        // Rows go to the caller as they are read, under the replica's read lock (as a cursor
+        // hands rows over while the server reads).
+        let r = self.replica()?;
+        let mut q = query.clone();
+        q.table = name;
+        r.read_as_of_each(&q, self.shared.clock.now_ms(), row)
     }
 
     fn key_range(

@@ -210,15 +210,20 @@ fn reshape_versions(versions: &mut [Version], drop: Option<usize>) {
     for v in versions.iter_mut() {
         if let Some(row) = &v.row {
             let mut r = row.to_vec();
-            match drop {
-                None => r.push(Value::Null),
-                Some(i) if i < r.len() => {
-                    r.remove(i);
-                }
-                Some(_) => {}
-            }
+            reshape_row(&mut r, drop);
             v.row = Some(r.into());
         }
+    }
+}
+
+/// A row of the columns before a column was added (`None`: NULL at the end) or dropped (`Some(i)`).
+fn reshape_row(r: &mut Vec<Value>, drop: Option<usize>) {
+    match drop {
+        None => r.push(Value::Null),
+        Some(i) if i < r.len() => {
+            r.remove(i);
+        }
+        Some(_) => {}
     }
 }
 

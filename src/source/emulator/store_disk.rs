@@ -14,15 +14,46 @@
 //! row, keys rising with the ROWID: see [`super::super::rowfile`]); for any other table with a
 //! primary key the session loads the rows first ([`Replica::disk_serves_reads`]).
 
-use super::super::rowfile::{row_key, DirEntry, ROWS_START};
+use super::super::rowfile::{row_key, DirEntry, RawRow, ROWS_START};
 use super::*;
 use std::cmp::Ordering;
 
+/// A row a read sees: decoded from the file for this read alone (its values can be moved into
+/// the fetched row), or shared with the versions the replica holds.
+pub(crate) enum SeenRow {
+    File(Vec<Value>),
+    Shared(Arc<[Value]>),
+}
+
+impl std::ops::Deref for SeenRow {
+    type Target = [Value];
+    fn deref(&self) -> &[Value] {
+        match self {
+            SeenRow::File(v) => v,
+            SeenRow::Shared(a) => a,
+        }
+    }
+}
+
+impl SeenRow {
+    /// The values at positions `select`: moved out when they are the whole row in order.
+    pub(crate) fn select(self, select: &[usize]) -> Vec<Value> {
+        match self {
+            SeenRow::File(v)
+                if select.len() == v.len() && select.iter().enumerate().all(|(a, &b)| a == b) =>
+            {
+                v
+            }
+            row => select.iter().map(|&i| row[i].clone()).collect(),
+        }
+    }
+}
+
 /// A row read from the file or the changes since, with its visible version.
-pub(crate) type ReadRow = (RowId, Arc<[Value]>);
+pub(crate) type ReadRow = (RowId, SeenRow);
 
 /// What a key scan hands each row: its ROWID, visible version and key; false stops the scan.
-pub(crate) type KeyedRow<'a> = &'a mut dyn FnMut(RowId, Arc<[Value]>, &[Value]) -> Result<bool>;
+pub(crate) type KeyedRow<'a> = &'a mut dyn FnMut(RowId, SeenRow, &[Value]) -> Result<bool>;
 
 impl Unloaded {
     fn dir(&self, i: usize) -> Result<&[DirEntry]> {
@@ -37,6 +68,10 @@ impl Unloaded {
         Ok(lock.get().map_or(&[], |d| d.as_slice()))
     }
 
+    fn reshapes(&self, i: usize) -> &[Option<usize>] {
+        self.reshapes.get(i).map_or(&[][..], |r| r.as_slice())
+    }
+
     /// Table `i`'s rows from byte `from` to `to` of its section, reshaped to today's columns.
     fn scan(
         &self,
@@ -45,28 +80,40 @@ impl Unloaded {
         to: Option<u64>,
         each: &mut dyn FnMut(RowId, Vec<Version>) -> Result<bool>,
     ) -> Result<()> {
-        let reshapes = self.reshapes.get(i).map_or(&[][..], |r| r.as_slice());
-        self.disk.scan(i, from, to, &mut |rid, mut versions| {
-            for d in reshapes {
-                reshape_versions(&mut versions, *d);
-            }
-            each(rid, versions)
+        self.disk.scan_raw(i, from, to, &mut |raw| {
+            each(raw.rid, self.versions(i, raw)?)
         })
+    }
+
+    /// Every version of a row of table `i`, reshaped to today's columns.
+    fn versions(&self, i: usize, raw: &RawRow<'_>) -> Result<Vec<Version>> {
+        let mut versions = raw.versions().map_err(|m| self.disk.damaged(i, m))?;
+        for d in self.reshapes(i) {
+            reshape_versions(&mut versions, *d);
+        }
+        Ok(versions)
+    }
+
+    /// The version of a row of table `i` visible at `scn`, reshaped to today's columns.
+    fn visible(&self, i: usize, raw: &RawRow<'_>, scn: Scn) -> Result<Option<Vec<Value>>> {
+        let mut row = raw.visible(scn).map_err(|m| self.disk.damaged(i, m))?;
+        if let Some(r) = row.as_mut() {
+            for d in self.reshapes(i) {
+                reshape_row(r, *d);
+            }
+        }
+        Ok(row)
     }
 }
 
 /// The visible version at `scn` of a row with `base` versions in the file and `delta` since.
-fn merged_visible(
-    delta: Option<&Vec<Version>>,
-    base: &[Version],
-    scn: Scn,
-) -> Option<Arc<[Value]>> {
+fn merged_visible(delta: Option<&Vec<Version>>, base: &[Version], scn: Scn) -> Option<SeenRow> {
     if let Some(d) = delta {
         if d.first().is_some_and(|v| v.scn <= scn) {
-            return visible_version(d, scn).cloned();
+            return visible_version(d, scn).cloned().map(SeenRow::Shared);
         }
     }
-    visible_version(base, scn).cloned()
+    visible_version(base, scn).cloned().map(SeenRow::Shared)
 }
 
 /// Whether `row`'s key (at `pk`) is `key`.
@@ -119,7 +166,8 @@ impl Replica {
         // The file's ROWIDs, when changes since may have added rows among them.
         let mut seen: Vec<RowId> = Vec::new();
         let note = !t.rows.is_empty();
-        u.scan(i, from, None, &mut |rid, versions| {
+        u.disk.scan_raw(i, from, None, &mut |raw| {
+            let rid = raw.rid;
             if let Some((s, e)) = range {
                 if rid < s {
                     return Ok(true);
@@ -131,7 +179,12 @@ impl Replica {
             if note {
                 seen.push(rid);
             }
-            if let Some(row) = merged_visible(t.rows.get(&rid), &versions, scn) {
+            let row = match t.rows.get(&rid) {
+                Some(delta) => merged_visible(Some(delta), &u.versions(i, raw)?, scn),
+                // Unchanged since the checkpoint: only the version seen is decoded.
+                None => u.visible(i, raw, scn)?.map(SeenRow::File),
+            };
+            if let Some(row) = row {
                 out.push((rid, row));
             }
             Ok(true)
@@ -142,7 +195,9 @@ impl Replica {
         };
         let mut added: Vec<ReadRow> = delta
             .filter(|(rid, _)| seen.binary_search(rid).is_err())
-            .filter_map(|(rid, v)| visible_version(v, scn).map(|r| (*rid, r.clone())))
+            .filter_map(|(rid, v)| {
+                visible_version(v, scn).map(|r| (*rid, SeenRow::Shared(r.clone())))
+            })
             .collect();
         if !added.is_empty() {
             out.append(&mut added);
@@ -183,20 +238,50 @@ impl Replica {
         let mut delta = ix.visible(&t.rows, scn, lower, upper).peekable();
         let mut stopped = false;
         {
-            let mut base = |rid: RowId, versions: Vec<Version>| -> Result<bool> {
-                let Ok(Some(key)) = row_key(&versions, &pk) else {
-                    return Ok(true);
+            let mut base = |raw: &RawRow<'_>| -> Result<bool> {
+                let rid = raw.rid;
+                let one_key: [Value; 1];
+                let many_keys: Vec<Value>;
+                let (key, row): (&[Value], Option<SeenRow>) = match t.rows.get(&rid) {
+                    Some(since) => {
+                        let versions = u.versions(i, raw)?;
+                        let Ok(Some(key)) = row_key(&versions, &pk) else {
+                            return Ok(true);
+                        };
+                        let row = merged_visible(Some(since), &versions, scn)
+                            .filter(|row| has_key(row, &pk, &key));
+                        many_keys = key;
+                        (&many_keys, row)
+                    }
+                    // Unchanged since the checkpoint: only the version seen is decoded, and a
+                    // key-ordered row has one key in every version: the one seen has it. A row
+                    // with none seen is passed over (the next one seen stops the scan as well).
+                    None => {
+                        let Some(row) = u.visible(i, raw, scn)? else {
+                            return Ok(true);
+                        };
+                        if let [k] = pk.as_slice() {
+                            one_key = [row.get(*k).cloned().unwrap_or(Value::Null)];
+                            (&one_key, Some(SeenRow::File(row)))
+                        } else {
+                            many_keys = pk
+                                .iter()
+                                .map(|&k| row.get(k).cloned().unwrap_or(Value::Null))
+                                .collect();
+                            (&many_keys, Some(SeenRow::File(row)))
+                        }
+                    }
                 };
-                if lower.is_some_and(|l| compare_keys(&key, l).is_lt()) {
+                if lower.is_some_and(|l| compare_keys(key, l).is_lt()) {
                     return Ok(true);
                 }
-                if upper.is_some_and(|h| !compare_keys(&key, h).is_lt()) {
+                if upper.is_some_and(|h| !compare_keys(key, h).is_lt()) {
                     return Ok(false);
                 }
                 while let Some((drid, drow, dkey)) = delta.peek() {
-                    match compare_keys(dkey, &key).then(drid.cmp(&rid)) {
+                    match compare_keys(dkey, key).then(drid.cmp(&rid)) {
                         Ordering::Less => {
-                            if !each(*drid, (*drow).clone(), dkey)? {
+                            if !each(*drid, SeenRow::Shared((*drow).clone()), dkey)? {
                                 stopped = true;
                                 return Ok(false);
                             }
@@ -210,19 +295,19 @@ impl Replica {
                         Ordering::Greater => break,
                     }
                 }
-                if let Some(row) = merged_visible(t.rows.get(&rid), &versions, scn) {
-                    if has_key(&row, &pk, &key) && !each(rid, row, &key)? {
+                if let Some(row) = row {
+                    if !each(rid, row, key)? {
                         stopped = true;
                         return Ok(false);
                     }
                 }
                 Ok(true)
             };
-            u.scan(i, from, None, &mut base)?;
+            u.disk.scan_raw(i, from, None, &mut base)?;
         }
         if !stopped {
             for (rid, row, key) in delta {
-                if !each(rid, row.clone(), key)? {
+                if !each(rid, SeenRow::Shared(row.clone()), key)? {
                     break;
                 }
             }

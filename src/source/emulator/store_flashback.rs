@@ -161,22 +161,24 @@ impl Replica {
             .collect())
     }
 
-    /// [`super::super::key_index::rows_to_read`] for rows still in the checkpoint file: the
-    /// rows the read looks at and whether they come in key order; `None` when they are in memory.
-    fn disk_rows_to_read(
+    /// [`super::super::key_index::rows_to_read`] for rows still in the checkpoint file: hands
+    /// `each` the rows the read looks at and whether they come in key order; false when they
+    /// are in memory.
+    fn disk_read(
         &self,
         t: &TableState,
         q: &FlashbackQuery,
         iot: bool,
-    ) -> Result<Option<(Vec<disk::ReadRow>, bool)>> {
+        each: &mut dyn FnMut(RowId, disk::SeenRow, bool) -> Result<()>,
+    ) -> Result<bool> {
         if self.unloaded.is_none() {
-            return Ok(None);
+            return Ok(false);
         }
         let by_key = t
             .key_index
             .as_ref()
             .is_some_and(|ix| ix.serves(&t.def.primary_key, &q.key_columns));
-        match &q.range {
+        let rows = match &q.range {
             ChunkRange::Rowid { start, end } => {
                 if iot {
                     return Err(CdcError::Database(
@@ -187,26 +189,30 @@ impl Replica {
                 let s = RowId::decode(start).map_err(bad)?;
                 let e = RowId::decode(end).map_err(bad)?;
                 if s > e {
-                    return Ok(Some((Vec::new(), false)));
+                    return Ok(true);
                 }
-                Ok(self
-                    .disk_rowid_rows(t, Some((s, e)), q.scn)?
-                    .map(|r| (r, false)))
+                self.disk_rowid_rows(t, Some((s, e)), q.scn)?
             }
             range if by_key => {
                 let (lower, upper) = match range {
                     ChunkRange::Key { lower, upper } => (lower.as_deref(), upper.as_deref()),
                     _ => (None, None),
                 };
-                let mut rows = Vec::new();
-                let disk = self.disk_key_scan(t, q.scn, lower, upper, &mut |rid, row, _| {
-                    rows.push((rid, row));
+                // In key order as read: each row goes on as it is read.
+                return self.disk_key_scan(t, q.scn, lower, upper, &mut |rid, row, _| {
+                    each(rid, row, true)?;
                     Ok(true)
-                })?;
-                Ok(disk.then_some((rows, true)))
+                });
             }
-            _ => Ok(self.disk_rowid_rows(t, None, q.scn)?.map(|r| (r, false))),
+            _ => self.disk_rowid_rows(t, None, q.scn)?,
+        };
+        let Some(rows) = rows else {
+            return Ok(false);
+        };
+        for (rid, row) in rows {
+            each(rid, row, false)?;
         }
+        Ok(true)
     }
 
     /// Whether a read of `t` at `scn` needs undo older than the retention.
@@ -218,6 +224,24 @@ impl Replica {
 
     /// A flashback read: the checks Oracle makes, then the rows as committed at `q.scn`.
     pub fn read_as_of(&self, q: &FlashbackQuery, now_ms: i64) -> Result<Vec<FetchedRow>> {
+        let mut rows = Vec::new();
+        self.read_as_of_each(q, now_ms, &mut |r| {
+            rows.push(r);
+            Ok(())
+        })?;
+        Ok(rows)
+    }
+
+    /// [`Replica::read_as_of`] handing each row to `each`, in the read's order: as it is read
+    /// when the rows come in key order and no condition applies, otherwise once all are read
+    /// (then they are sorted, and a condition's error is the one the lowest failing ROWID
+    /// raises, before any row). Returns how many rows it handed over.
+    pub fn read_as_of_each(
+        &self,
+        q: &FlashbackQuery,
+        now_ms: i64,
+        each: &mut dyn FnMut(FetchedRow) -> Result<()>,
+    ) -> Result<u64> {
         let t = self.flashback_table(&q.table, q.scn, now_ms)?;
         let col_index = |name: &str| -> Result<usize> {
             t.columns
@@ -242,79 +266,94 @@ impl Replica {
             Some(text) => Some(super::super::condition::compile(text, &t.columns)?),
             None => None,
         };
-        // Reads by the primary key walk the key index over the range only, already in order;
-        // rows still in the checkpoint file are read from it, chunk by chunk.
-        let from_disk = self.disk_rows_to_read(t, q, iot)?;
-        type Rows<'r> = Box<dyn Iterator<Item = (RowId, &'r Arc<[Value]>)> + 'r>;
-        let (rows_in, ordered): (Rows<'_>, bool) = match &from_disk {
-            Some((rows, ordered)) => (Box::new(rows.iter().map(|(r, a)| (*r, a))), *ordered),
-            None => super::super::key_index::rows_to_read(t, q, iot)?,
-        };
         // A scan in ROWID order fails on the first row the condition cannot evaluate; an
         // ordered read reports the same one: the failing row with the lowest ROWID.
         let mut failed: Option<(RowId, CdcError)> = None;
-        let mut rows: Vec<FetchedRow> = Vec::new();
-        // Each row's key, to sort by, when the rows do not come in key order.
+        // Rows held back: read out of key order (with each one's key, to sort by), or under a
+        // condition that may still fail.
+        let mut held: Vec<FetchedRow> = Vec::new();
         let mut keys: Vec<Vec<Value>> = Vec::new();
-        for (rid, row) in rows_in {
-            // In key order already: no key to compare or sort by.
-            let key_values: Vec<Value> = match ordered {
-                true => Vec::new(),
-                false => key.iter().map(|&i| row[i].clone()).collect(),
-            };
-            if let (ChunkRange::Key { lower, upper }, false) = (&q.range, ordered) {
-                if let Some(l) = lower {
-                    if compare_keys(&key_values, l).is_lt() {
-                        continue;
-                    }
-                }
-                if let Some(u) = upper {
-                    if !compare_keys(&key_values, u).is_lt() {
-                        continue;
-                    }
-                }
-            }
-            // Oracle runs `WHERE <range> AND (<condition>)`: rows outside the chunk never reach
-            // the condition, so they cannot raise its conversion errors.
-            if let Some(f) = &filter {
-                match f.try_matches(row) {
-                    Ok(true) => {}
-                    Ok(false) => continue,
-                    Err(e) if ordered => {
-                        if failed.as_ref().is_none_or(|(r, _)| rid < *r) {
-                            failed = Some((rid, e));
+        let mut unordered = false;
+        let mut count = 0u64;
+        {
+            let mut take = |rid: RowId, row: disk::SeenRow, ordered: bool| -> Result<()> {
+                // In key order already: no key to compare or sort by.
+                let key_values: Vec<Value> = match ordered {
+                    true => Vec::new(),
+                    false => key.iter().map(|&i| row[i].clone()).collect(),
+                };
+                if let (ChunkRange::Key { lower, upper }, false) = (&q.range, ordered) {
+                    if let Some(l) = lower {
+                        if compare_keys(&key_values, l).is_lt() {
+                            return Ok(());
                         }
-                        continue;
                     }
-                    Err(e) => return Err(e),
+                    if let Some(u) = upper {
+                        if !compare_keys(&key_values, u).is_lt() {
+                            return Ok(());
+                        }
+                    }
                 }
-            }
-            let rowid = if iot {
-                super::super::key_index::logical_rowid(
-                    &key_values,
-                    row,
-                    &t.def.primary_key,
-                    &t.columns,
-                )
-            } else {
-                rid.encode()
+                // Oracle runs `WHERE <range> AND (<condition>)`: rows outside the chunk never
+                // reach the condition, so they cannot raise its conversion errors.
+                if let Some(f) = &filter {
+                    match f.try_matches(&row) {
+                        Ok(true) => {}
+                        Ok(false) => return Ok(()),
+                        Err(e) if ordered => {
+                            if failed.as_ref().is_none_or(|(r, _)| rid < *r) {
+                                failed = Some((rid, e));
+                            }
+                            return Ok(());
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+                let rowid = if iot {
+                    super::super::key_index::logical_rowid(
+                        &key_values,
+                        &row,
+                        &t.def.primary_key,
+                        &t.columns,
+                    )
+                } else {
+                    rid.encode()
+                };
+                let fetched = FetchedRow {
+                    rowid,
+                    values: row.select(&select),
+                };
+                count += 1;
+                if ordered && filter.is_none() {
+                    return each(fetched);
+                }
+                held.push(fetched);
+                if !ordered {
+                    unordered = true;
+                    keys.push(key_values);
+                }
+                Ok(())
             };
-            rows.push(FetchedRow {
-                rowid,
-                values: select.iter().map(|&i| row[i].clone()).collect(),
-            });
-            if !ordered {
-                keys.push(key_values);
+            // Reads by the primary key walk the key index over the range only, already in
+            // order; rows still in the checkpoint file are read from it, chunk by chunk.
+            if !self.disk_read(t, q, iot, &mut take)? {
+                let (rows, ordered) = super::super::key_index::rows_to_read(t, q, iot)?;
+                for (rid, row) in rows {
+                    take(rid, disk::SeenRow::Shared(row.clone()), ordered)?;
+                }
             }
         }
         if let Some((_, e)) = failed {
             return Err(e);
         }
-        if !key.is_empty() && !ordered {
-            let mut keyed: Vec<(Vec<Value>, FetchedRow)> = keys.into_iter().zip(rows).collect();
+        if !key.is_empty() && unordered {
+            let mut keyed: Vec<(Vec<Value>, FetchedRow)> = keys.into_iter().zip(held).collect();
             keyed.sort_by(|a, b| compare_keys(&a.0, &b.0));
-            rows = keyed.into_iter().map(|(_, r)| r).collect();
+            held = keyed.into_iter().map(|(_, r)| r).collect();
         }
-        Ok(rows)
+        for r in held {
+            each(r)?;
+        }
+        Ok(count)
     }
 }
