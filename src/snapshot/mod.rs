@@ -189,15 +189,18 @@ impl Snapshot<'_> {
             }
             let resume = entry.next.clone();
             let rows_before = entry.rows;
-            let planner = reader.planner(t, resume.as_ref())?;
+            // Nothing waits to be published: the throttle may wait (and stream) before the
+            // table's first SCN, which is taken while the table is planned.
+            while !stop() && sink.pace(t)? {}
+            let planned = reader.planner(t, resume.as_ref())?;
             table_entry(state, &name).state = TableState::InProgress;
             self.emit(
                 "snapshot-table-started",
-                json!({"table": name, "strategy": t.strategy.name(), "reason": t.reason, "method": planner.describe(), "resumed_at": resume}),
+                json!({"table": name, "strategy": t.strategy.name(), "reason": t.reason, "method": planned.0.describe(), "resumed_at": resume}),
             )?;
             self.progress
                 .table_started(&name, t.info.stats.num_rows, rows_before);
-            let completed = reader.read_table(t, planner, stop, &mut |ev: ReaderEvent| {
+            let completed = reader.read_table(t, planned, stop, &mut |ev: ReaderEvent| {
                 let mut rc: ReadChunk = match ev {
                     ReaderEvent::Pace => {
                         while !stop() && sink.pace(t)? {}

@@ -180,14 +180,44 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Start planning a table.
+    /// Start planning a table, and take its first wave's SCN meanwhile on a reading session
+    /// (one round trip fewer a table: the planner's key range or extents are asked without an
+    /// SCN, so the two need not follow each other). Call it only when [`ReaderEvent::Pace`]
+    /// would be answered (nothing waits to be published; capture has streamed as far as it
+    /// goes): the SCN it takes is then no older than what streaming has published. `None`
+    /// for the SCN when the reading session could not take it (the first wave takes its own).
     pub fn planner(
         &mut self,
         t: &TableTarget,
         resume: Option<&crate::offsets::ResumePoint>,
-    ) -> Result<Planner> {
+    ) -> Result<(Planner, Option<Scn>)> {
         let rows = self.settings.snapshot.chunk_rows;
-        self.on_main(|s| Planner::new(t, rows, resume, s))
+        if self.pin_scn.is_some() || self.sessions.len() < 2 {
+            return Ok((self.on_main(|s| Planner::new(t, rows, resume, s))?, None));
+        }
+        let connector = self.connector;
+        let policy = &self.settings.connect;
+        let slot = self.sessions[1].take();
+        std::thread::scope(|scope| {
+            let scn = scope.spawn(move || {
+                let mut s = match slot {
+                    Some(s) => s,
+                    None => crate::source::connect_retrying(connector, policy).ok()?,
+                };
+                let scn = s.current_scn();
+                let keep = !matches!(scn, Err(CdcError::ConnectionLost(_)));
+                Some((keep.then_some(s), scn.ok()))
+            });
+            let planner = self.on_main(|s| Planner::new(t, rows, resume, s));
+            let scn = match scn.join() {
+                Ok(Some((slot, scn))) => {
+                    self.sessions[1] = slot;
+                    scn
+                }
+                _ => None,
+            };
+            Ok((planner?, scn))
+        })
     }
 
     /// Chunks read in one wave: `cdc.snapshot.threads`, capped by
@@ -220,7 +250,7 @@ impl<'a> Reader<'a> {
     pub fn read_table(
         &mut self,
         t: &TableTarget,
-        planner: Planner,
+        (planner, first_scn): (Planner, Option<Scn>),
         stop: &dyn Fn() -> bool,
         emit: &mut dyn FnMut(ReaderEvent) -> Result<()>,
     ) -> Result<bool> {
@@ -238,6 +268,7 @@ impl<'a> Reader<'a> {
             planner,
             pending: VecDeque::new(),
             dictionary_columns: t.columns.clone(),
+            first_scn,
         });
         let r = std::thread::scope(|scope| {
             let mut next = None;
@@ -282,6 +313,8 @@ struct Waves<'a> {
     /// The columns the dictionary gave last (at first, those the table was planned with): the
     /// next wave is read with them while the dictionary is asked again.
     dictionary_columns: Vec<ColumnInfo>,
+    /// The first wave's SCN, taken while the table was planned (after the pace).
+    first_scn: Option<Scn>,
 }
 
 /// A wave read: its SCN and columns, its chunks and what each read returned.
@@ -327,12 +360,15 @@ fn read_waves<'s, 'e, 'a: 's>(
                     return Ok(true);
                 }
                 // Nothing waits to be published: the throttle may wait (and stream), then the
-                // SCN is taken with streaming caught up to the last wave.
-                emit(ReaderEvent::Pace)?;
-                if stop() {
-                    return Ok(false);
-                }
+                // SCN is taken with streaming caught up to the last wave (the first wave's was
+                // taken so, before the table was planned).
                 let ws = w.as_mut().ok_or_else(gone)?;
+                if ws.first_scn.is_none() {
+                    emit(ReaderEvent::Pace)?;
+                    if stop() {
+                        return Ok(false);
+                    }
+                }
                 ws.next_wave(scope, t, Some(&mut *emit), None)?
             }
         };
@@ -449,9 +485,10 @@ impl<'a> Waves<'a> {
         }
         let r = &mut self.reader;
         let size = r.wave_size();
-        let scn = match r.pin_scn {
-            Some(pinned) => pinned,
-            None => r.on_main(|s| s.current_scn())?,
+        let scn = match (r.pin_scn, self.first_scn.take()) {
+            (Some(pinned), _) => pinned,
+            (None, Some(first)) => first,
+            (None, None) => r.on_main(|s| s.current_scn())?,
         };
         let want = size.saturating_sub(self.pending.len());
         if want > 0 && !self.planner.is_done() {

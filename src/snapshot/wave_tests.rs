@@ -23,6 +23,13 @@ struct Seen {
     most_held: usize,
     /// What the sink was told, in order: `wave SCN` and `chunk SCN`.
     events: Vec<(&'static str, Scn)>,
+    /// SCNs taken, and the sink's paces.
+    scns: usize,
+    paces: usize,
+    /// Whether the first SCN was taken after a pace.
+    first_scn_after_pace: Option<bool>,
+    /// Whether the planner's key range saw an SCN taken while it ran.
+    range_overlapped_scn: Option<bool>,
 }
 
 #[derive(Default)]
@@ -90,6 +97,12 @@ impl Session for WatchedSession {
         self.inner.extents(table)
     }
     fn current_scn(&mut self) -> Result<Scn> {
+        self.watch.update(|s| {
+            if s.scns == 0 {
+                s.first_scn_after_pace = Some(s.paces > 0);
+            }
+            s.scns += 1;
+        });
         self.inner.current_scn()
     }
     fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>> {
@@ -109,6 +122,9 @@ impl Session for WatchedSession {
         key_column: &str,
         scn: Option<Scn>,
     ) -> Result<Option<(Value, Value)>> {
+        // The first wave's SCN is taken while the table is planned: this returns once it is.
+        let saw = self.watch.wait_for(|s| s.scns > 0);
+        self.watch.update(|s| s.range_overlapped_scn = Some(saw));
         self.inner.key_range(table, key_column, scn)
     }
     fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<Value>>> {
@@ -148,6 +164,11 @@ struct Sink {
 }
 
 impl ChunkSink for Sink {
+    fn pace(&mut self, _t: &TableTarget) -> Result<bool> {
+        self.watch.update(|s| s.paces += 1);
+        Ok(false)
+    }
+
     fn wave(&mut self, scn: Scn) -> Result<()> {
         self.watch.update(|s| s.events.push(("wave", scn)));
         Ok(())
@@ -290,6 +311,31 @@ fn the_next_wave_is_read_while_the_last_one_is_published() {
     let seen = watch.seen.lock().unwrap();
     assert_eq!(seen.published, 8);
     assert!(seen.most_held <= 4, "{} chunks held", seen.most_held);
+}
+
+#[test]
+fn the_first_scn_is_taken_after_the_pace_while_the_table_is_planned() {
+    let (_d, db) = table(300);
+    let (watch, sink) = snapshot(
+        &db,
+        &["cdc.snapshot.chunk.rows=50", "cdc.snapshot.threads=2"],
+        false,
+    );
+    assert_complete_and_ordered(&watch, &sink, 300);
+    let seen = watch.seen.lock().unwrap();
+    // Before: the planner's MIN/MAX, then the SCN (two round trips where one does).
+    assert_eq!(
+        seen.range_overlapped_scn,
+        Some(true),
+        "the key range was asked before any SCN was taken"
+    );
+    assert_eq!(
+        seen.first_scn_after_pace,
+        Some(true),
+        "an SCN before the pace"
+    );
+    // 6 chunks in waves of 2: 3 SCNs, the first taken beside the planning.
+    assert_eq!(seen.scns, 3);
 }
 
 #[test]
