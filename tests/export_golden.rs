@@ -6,27 +6,16 @@
 //! wrote, before the read path decoded only the version a read sees (issue 23). A change that
 //! makes the export faster must not change one byte.
 
-use assert_cmd::cargo::cargo_bin;
+mod capture_support;
+
+use capture_support::run;
 use std::path::Path;
-use std::process::Command;
 
 /// FNV-1a, 64 bits: stable across Rust versions (the std hasher is not promised to be).
 fn fnv(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
     })
-}
-
-fn run(args: &[&str]) {
-    let out = Command::new(cargo_bin("oracle-cdc"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
 }
 
 /// (file, bytes, digest) as main wrote them; ALL_TYPES's three since the redo's floats are parsed

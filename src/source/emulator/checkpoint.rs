@@ -37,7 +37,6 @@ use super::redo_index::RedoIndex;
 use super::store::{LogSeq, OpenTx, Replica};
 use crate::errors::{CdcError, Result};
 use crate::source::model::{ColumnInfo, Extent, Scn};
-use crate::source::rowid::RowId;
 use serde::{Deserialize, Serialize};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -382,22 +381,8 @@ impl RowsOnDisk {
     }
 
     /// Table `i`'s rows from byte `from` of its rows section up to byte `to` (the section's
-    /// end when `None`), in ROWID order, until `each` says stop (returns false).
-    pub fn scan(
-        &self,
-        i: usize,
-        from: u64,
-        to: Option<u64>,
-        each: &mut dyn FnMut(RowId, Vec<super::store::Version>) -> Result<bool>,
-    ) -> Result<()> {
-        self.scan_raw(i, from, to, &mut |raw| {
-            let versions = raw.versions().map_err(|m| self.damaged(i, m))?;
-            each(raw.rid, versions)
-        })
-    }
-
-    /// [`RowsOnDisk::scan`] handing each row undecoded (its versions decoded by the caller as
-    /// it needs them), read through one buffer.
+    /// end when `None`), in ROWID order, until `each` says stop (returns false); each row handed
+    /// over undecoded (the caller decodes the versions it needs), read through one buffer.
     pub fn scan_raw(
         &self,
         i: usize,

@@ -348,12 +348,6 @@ pub fn row_len(buf: &[u8]) -> Option<usize> {
     Some(4 + u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
 }
 
-/// Decode the one row that `buf` holds exactly (its length prefix included).
-pub fn decode_row(buf: &[u8]) -> Result<(RowId, Vec<Version>), String> {
-    let raw = RawRow::parse(buf)?;
-    Ok((raw.rid, raw.versions()?))
-}
-
 /// A row of the rows section, its versions not yet decoded: a read decodes only the version it
 /// sees ([`RawRow::visible`]), where decoding every version of every row into shared rows, then
 /// copying the one seen out, was most of an export's time.
