@@ -2,7 +2,7 @@
 //! keeps row locks, and applies its own records to its replica once they are written.
 
 use super::clock::Clock;
-use super::redo::{DdlChange, Redo, RedoTail, RedoWriter, Xid};
+use super::redo::{Redo, RedoTail, RedoWriter, Xid};
 use super::schema::{SchemaFile, TableDef};
 use super::store::Replica;
 use crate::errors::{CdcError, Result};
@@ -17,6 +17,8 @@ use std::sync::Arc;
 #[path = "writer_bulk.rs"]
 mod bulk;
 pub(crate) use bulk::EncodedRow;
+#[path = "writer_ddl.rs"]
+mod ddl;
 #[path = "writer_rules.rs"]
 mod rules;
 
@@ -817,169 +819,8 @@ impl Writer {
         self.locks.keys().any(|(t, _)| *t == table)
     }
 
-    /// ALTER TABLE … ADD / DROP COLUMN, in a transaction of its own.
-    pub fn ddl(&mut self, table: usize, change: DdlChange) -> Result<Scn> {
-        if self.table_busy(table) {
-            return Err(CdcError::Workload(
-                "ORA-00054: resource busy and acquire with NOWAIT specified".into(),
-            ));
-        }
-        let t = &self.replica.tables[table];
-        let sql = match &change {
-            DdlChange::AddColumn { column } => format!(
-                "ALTER TABLE {} ADD ({} {})",
-                t.def.name.quoted(),
-                column.name,
-                column.data_type.sql_name()
-            ),
-            DdlChange::DropColumn { name } => {
-                format!("alter table {} drop column {name}", t.def.name.quoted())
-            }
-            DdlChange::CreateTable { .. } => {
-                return Err(CdcError::Workload(
-                    "CREATE TABLE goes through Writer::create_table".into(),
-                ))
-            }
-        };
-        if let DdlChange::DropColumn { name } = &change {
-            if t.def.primary_key.contains(name)
-                || t.def.partitions.as_ref().is_some_and(|p| &p.column == name)
-            {
-                return Err(CdcError::Workload(format!(
-                    "ORA-12992: cannot drop key column {name}"
-                )));
-            }
-        }
-        let xid = self.begin()?;
-        let scn = self.scn();
-        let ts = self.now();
-        self.write(
-            Redo::Ddl {
-                scn,
-                xid,
-                tab: table as u32,
-                sql,
-                change,
-                ts,
-            },
-            self.thread_of(xid),
-        )?;
-        self.commit(&[xid])
-    }
-
-    /// CREATE TABLE, in a transaction of its own (DDL commits). Returns the new table's index.
-    pub fn create_table(&mut self, spec: &super::schema::TableSpec) -> Result<usize> {
-        let def = self.replica.schema.created_table(spec)?;
-        if self.replica.table_index(&def.name).is_some() {
-            return Err(CdcError::Workload(format!(
-                "ORA-00955: name is already used by an existing object: {}",
-                def.name
-            )));
-        }
-        let mut cols: Vec<String> = def
-            .columns
-            .iter()
-            .map(|c| {
-                format!(
-                    "\"{}\" {}{}",
-                    c.name,
-                    c.data_type.sql_name(),
-                    if c.nullable { "" } else { " NOT NULL" }
-                )
-            })
-            .collect();
-        if !def.primary_key.is_empty() {
-            cols.push(format!(
-                "PRIMARY KEY ({})",
-                def.primary_key
-                    .iter()
-                    .map(|k| format!("\"{k}\""))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
-        let sql = format!("create table {} ({})", def.name.quoted(), cols.join(", "));
-        let spec = serde_json::to_value(spec)
-            .map_err(|e| CdcError::Workload(format!("CREATE TABLE {}: {e}", def.name)))?;
-        let tab = self.replica.tables.len();
-        let xid = self.begin()?;
-        let scn = self.scn();
-        let ts = self.now();
-        self.write(
-            Redo::Ddl {
-                scn,
-                xid,
-                tab: tab as u32,
-                sql,
-                change: DdlChange::CreateTable { spec },
-                ts,
-            },
-            self.thread_of(xid),
-        )?;
-        self.commit(&[xid])?;
-        let parts = self.replica.tables[tab].partition_objects.len().max(1);
-        self.segments.push(vec![Segment::default(); parts]);
-        self.serials.push(0);
-        Ok(tab)
-    }
-
-    /// DBMS_STATS.GATHER_TABLE_STATS.
-    pub fn gather_stats(&mut self, table: usize) -> Result<()> {
-        let t = &self.replica.tables[table];
-        let num_rows = t.live_rows;
-        let blocks: u64 = t.extents.iter().map(|(_, e)| e.blocks).sum();
-        let scn = self.next_scn;
-        let ts = self.now();
-        self.write(
-            Redo::Stats {
-                scn,
-                tab: table as u32,
-                num_rows,
-                blocks,
-                ts,
-            },
-            1,
-        )?;
-        self.redo.flush()
-    }
-
     pub fn flush(&mut self) -> Result<()> {
         self.redo.flush()
-    }
-
-    /// `DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS)` and then `ALTER
-    /// SYSTEM ARCHIVE LOG CURRENT`, as a DBA runs them for a downstream: the dictionary goes into
-    /// the redo of thread 1, whose log is then archived (only archived logs show
-    /// DICTIONARY_BEGIN/END). Needs ARCHIVELOG mode ("the database must be open and in
-    /// ARCHIVELOG mode and archiving must be enabled", Utilities). Returns the build's SCN and
-    /// the sequence of the log holding it.
-    pub fn build_dictionary(&mut self) -> Result<(Scn, u64)> {
-        if !self.replica.schema.database.archivelog {
-            return Err(CdcError::Workload(
-                "DBMS_LOGMNR_D.BUILD with STORE_IN_REDO_LOGS needs the database in ARCHIVELOG mode (database.archivelog: true)".into(),
-            ));
-        }
-        let scn = self.scn();
-        let ts = self.now();
-        let n = self.replica.next_record();
-        let at = self.redo.position();
-        self.redo
-            .append(&Redo::DictionaryBuild { scn, thread: 1, ts })?;
-        self.replica
-            .apply_at(Redo::DictionaryBuild { scn, thread: 1, ts }, Some(at))?;
-        let sequence = self.replica.sequence_of(1, n);
-        self.log_fill[0] = 0;
-        let sw = Redo::LogSwitch {
-            scn: self.next_scn,
-            thread: 1,
-            ts,
-        };
-        let at = self.redo.position();
-        self.redo.append(&sw)?;
-        self.replica.apply_at(sw, Some(at))?;
-        self.redo.publish()?;
-        self.redo.flush()?;
-        Ok((scn, sequence))
     }
 
     /// Write a checkpoint of the database as of the redo written so far (see
