@@ -41,8 +41,18 @@ fn plain_write(bytes: &[u8], dir: &std::path::Path) {
 /// `ORACLE_CDC_BENCH_BIG_TX=N`: one transaction of N changes through capture's default buffer
 /// (256 MiB in memory, the rest spilled), decode and records into a counting sink, timed on
 /// the wall clock and in CPU time; `benches/scale.sh` runs it under `/usr/bin/time` for the
-/// peak RSS. Prints `changes events lines bytes wall_s cpu_s`.
+/// peak RSS. Prints `changes events lines bytes wall_s cpu_s generator_cpu_s`: the rows are
+/// made (their SQL_REDO rendered) as the buffer takes them, inside the clock, so the generator
+/// alone is timed first and its CPU time printed too; the path's own is the difference.
 fn big_transaction(changes: u64) {
+    let generator = bench_clock::Clock::Cpu.once(
+        || (),
+        |()| {
+            input::one_transaction(changes)
+                .map(|row| std::hint::black_box(row).sql_redo.len() as u64)
+                .sum::<u64>()
+        },
+    );
     let catalog = input::catalog(false);
     let fmt = oracle_cdc::record::format::Format::default();
     let limit = std::env::var("ORACLE_CDC_STREAM_BUFFER_MEMORY_BYTES")
@@ -70,12 +80,13 @@ fn big_transaction(changes: u64) {
     let w = written.expect("ran");
     assert_eq!(w.events, changes, "every change is one event");
     println!(
-        "{changes} {} {} {} {:.3} {:.3}",
+        "{changes} {} {} {} {:.3} {:.3} {:.3}",
         w.events,
         w.lines,
         sink.bytes,
         wall.elapsed().as_secs_f64(),
-        took.as_secs_f64()
+        took.as_secs_f64(),
+        generator.as_secs_f64()
     );
 }
 
@@ -87,25 +98,15 @@ fn bench(c: &mut Criterion) {
         return big_transaction(n);
     }
     let catalog = input::catalog(false);
-    let fmt = oracle_cdc::record::format::Format::default();
     let rows = input::mined(TXS, false);
-    let run = |rows, dir: &std::path::Path| input::run(rows, &catalog, &fmt, dir).events;
-    let fresh = || tempfile::tempdir().expect("tempdir");
-    let first = fresh();
-    // Every change is one event; a delete is followed by its tombstone (a tenth of the changes).
-    assert_eq!(
-        input::run(rows.clone(), &catalog, &fmt, first.path()),
-        input::Written {
-            events: EVENTS,
-            lines: EVENTS + TXS
-        },
-    );
-    let bytes = std::fs::read(first.path().join(segment_name(1))).expect("read");
-
-    // For profilers (`perf stat`, callgrind): run the path n times, without criterion.
+    // For profilers (`perf stat`, callgrind): run the path n times, without criterion
+    // (`ORACLE_CDC_BENCH_SCHEMAS=off` for the schemas-off records).
     if let Some(n) = bench_clock::repeat() {
+        let schemas = std::env::var("ORACLE_CDC_BENCH_SCHEMAS").as_deref() != Ok("off");
+        let fmt = format(schemas);
         for _ in 0..n {
-            run(rows.clone(), fresh().path());
+            let dir = tempfile::tempdir().expect("tempdir");
+            input::run(rows.clone(), &catalog, &fmt, dir.path());
         }
         return;
     }
@@ -114,32 +115,66 @@ fn bench(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(15))
         .throughput(Throughput::Elements(EVENTS));
     let clock = bench_clock::Clock::from_env();
-    // Each run writes into a new directory (a capture appends to its segments and never
-    // truncates one this size); the previous one is removed outside the clock.
-    let engine = || {
-        clock.once(
-            || (rows.clone(), fresh()),
-            |(rows, dir)| (run(rows, dir.path()), dir),
-        )
-    };
-    let plain = || {
-        clock.once(fresh, |dir| {
-            plain_write(&bytes, dir.path());
-            dir
-        })
-    };
-    g.bench_function(format!("rows to JSONL ({} time)", clock.name()), |b| {
-        b.iter_custom(|iters| (0..iters).map(|_| engine()).sum())
-    });
-    g.bench_function(
-        format!("plain write of the JSONL bytes ({} time)", clock.name()),
-        |b| b.iter_custom(|iters| (0..iters).map(|_| plain()).sum()),
-    );
+    // Debezium's default records (JsonConverter schemas in every line, 3.8 KB), then the same
+    // records with `cdc.{key,value}.converter.schemas.enable=false` (0.5 KB): what a consumer
+    // with a schema registry, or none, is sent.
+    for (schemas, suffix) in [(true, ""), (false, ", schemas off")] {
+        let fmt = format(schemas);
+        let run = |rows, dir: &std::path::Path| input::run(rows, &catalog, &fmt, dir).events;
+        let fresh = || tempfile::tempdir().expect("tempdir");
+        let first = fresh();
+        // Every change is one event; a delete is followed by its tombstone (a tenth of the changes).
+        assert_eq!(
+            input::run(rows.clone(), &catalog, &fmt, first.path()),
+            input::Written {
+                events: EVENTS,
+                lines: EVENTS + TXS
+            },
+        );
+        let bytes = std::fs::read(first.path().join(segment_name(1))).expect("read");
+        eprintln!(
+            "stream{suffix}: {} bytes in {} lines ({} bytes a line)",
+            bytes.len(),
+            EVENTS + TXS,
+            bytes.len() as u64 / (EVENTS + TXS)
+        );
+        // Each run writes into a new directory (a capture appends to its segments and never
+        // truncates one this size); the previous one is removed outside the clock.
+        let engine = || {
+            clock.once(
+                || (rows.clone(), fresh()),
+                |(rows, dir)| (run(rows, dir.path()), dir),
+            )
+        };
+        let plain = || {
+            clock.once(fresh, |dir| {
+                plain_write(&bytes, dir.path());
+                dir
+            })
+        };
+        let name = format!("rows to JSONL{suffix} ({} time)", clock.name());
+        g.bench_function(&name, |b| {
+            b.iter_custom(|iters| (0..iters).map(|_| engine()).sum())
+        });
+        g.bench_function(
+            format!(
+                "plain write of the JSONL bytes{suffix} ({} time)",
+                clock.name()
+            ),
+            |b| b.iter_custom(|iters| (0..iters).map(|_| plain()).sum()),
+        );
+        bench_clock::record_ratio(&format!("stream/{name}"), &clock.ratios(engine, plain));
+    }
     g.finish();
-    bench_clock::record_ratio(
-        &format!("stream/rows to JSONL ({} time)", clock.name()),
-        &clock.ratios(engine, plain),
-    );
+}
+
+/// Debezium's defaults, with or without the JsonConverter schemas of key and value.
+fn format(schemas: bool) -> oracle_cdc::record::format::Format {
+    oracle_cdc::record::format::Format {
+        value_schemas: schemas,
+        key_schemas: schemas,
+        ..Default::default()
+    }
 }
 
 criterion_group!(benches, bench);
