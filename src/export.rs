@@ -239,7 +239,37 @@ impl ChunkSink for ExportSink {
         last_record: bool,
         progress: &mut TableProgress,
     ) -> Result<()> {
+        self.write_chunk(t, chunk, first_record, last_record, progress, true)
+    }
+
+    /// Written, not synced: a table's chunks go to one file, so the fsync after the wave's
+    /// last chunk covers them all.
+    fn publish_unsynced(
+        &mut self,
+        t: &TableTarget,
+        chunk: &mut ReadChunk,
+        first_record: bool,
+        last_record: bool,
+        progress: &mut TableProgress,
+    ) -> Result<()> {
+        self.write_chunk(t, chunk, first_record, last_record, progress, false)
+    }
+}
+
+impl ExportSink {
+    /// Append a chunk to its table's file; with `sync` the file is then made durable (with
+    /// every chunk written to it before).
+    fn write_chunk(
+        &mut self,
+        t: &TableTarget,
+        chunk: &mut ReadChunk,
+        first_record: bool,
+        last_record: bool,
+        progress: &mut TableProgress,
+        sync: bool,
+    ) -> Result<()> {
         if let Some(p) = &mut self.parquet {
+            // A Parquet file's row groups are durable one by one.
             return p.publish(t, chunk, progress);
         }
         self.open(t, &chunk.columns, progress)?;
@@ -319,8 +349,10 @@ impl ChunkSink for ExportSink {
             .ok_or_else(|| CdcError::io(&path, std::io::Error::other("file not open")))?;
         file.write_all(&buf).map_err(|e| CdcError::io(&path, e))?;
         // Durable before the offsets acknowledge it.
-        file.sync_data().map_err(|e| CdcError::io(&path, e))?;
-        crate::crashpoint::hit("export.chunk.synced")?;
+        if sync {
+            file.sync_data().map_err(|e| CdcError::io(&path, e))?;
+            crate::crashpoint::hit("export.chunk.synced")?;
+        }
         let len = self.lengths.entry(name.clone()).or_default();
         *len += buf.len() as u64;
         progress.file = Some(FileProgress { name, bytes: *len });

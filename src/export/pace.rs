@@ -153,4 +153,19 @@ impl<S: ChunkSink> ChunkSink for Paced<'_, S> {
         self.throttle.count(&t.name().to_string(), rows);
         Ok(())
     }
+
+    fn publish_unsynced(
+        &mut self,
+        t: &TableTarget,
+        chunk: &mut ReadChunk,
+        first_record: bool,
+        last_record: bool,
+        progress: &mut TableProgress,
+    ) -> Result<()> {
+        let rows = chunk.rows.len() as u64;
+        self.inner
+            .publish_unsynced(t, chunk, first_record, last_record, progress)?;
+        self.throttle.count(&t.name().to_string(), rows);
+        Ok(())
+    }
 }

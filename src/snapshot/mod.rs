@@ -73,7 +73,9 @@ pub trait ChunkSink {
 
     /// `first_record`: the chunk's first row is the snapshot's first record; `last_record`: its
     /// last row is the snapshot's last. A sink may take the chunk's rows (to free each as soon
-    /// as it is written, while it is still in the cache); the caller counted them before.
+    /// as it is written, while it is still in the cache); the caller counted them before. When
+    /// it returns, the chunk is durable, and so is every chunk published before it: the caller
+    /// acknowledges them (saves the state that counts them).
     fn publish(
         &mut self,
         t: &TableTarget,
@@ -82,6 +84,21 @@ pub trait ChunkSink {
         last_record: bool,
         progress: &mut TableProgress,
     ) -> Result<()>;
+
+    /// [`ChunkSink::publish`] of a chunk that more chunks of its wave follow at once: it need
+    /// not be durable yet, the `publish` of the wave's last makes them all durable together (one
+    /// fsync and one acknowledgement a wave, not one a chunk). The caller saves no state between
+    /// the two. A sink that cannot wait makes the chunk durable now (the default).
+    fn publish_unsynced(
+        &mut self,
+        t: &TableTarget,
+        chunk: &mut ReadChunk,
+        first_record: bool,
+        last_record: bool,
+        progress: &mut TableProgress,
+    ) -> Result<()> {
+        self.publish(t, chunk, first_record, last_record, progress)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -181,6 +198,10 @@ impl Snapshot<'_> {
         );
         reader.pin_scn = self.pin_scn;
         let last_index = captured.len().saturating_sub(1);
+        // Chunks published but not yet durable (more of their wave came right after): their
+        // `snapshot-chunk-done` events and rows, given once the wave's last makes them durable
+        // and the state that counts them is saved.
+        let mut unacked: Vec<(serde_json::Value, u64)> = Vec::new();
         for (i, t) in captured.iter().enumerate() {
             let name = t.name().to_string();
             let entry = table_entry(state, &name);
@@ -221,7 +242,11 @@ impl Snapshot<'_> {
                 let first = state.records == 0 && rows > 0;
                 let last = i == last_index && rc.is_final;
                 let entry = table_entry(state, &name);
-                sink.publish(t, &mut rc, first, last, entry)?;
+                let durable = rc.wave_rest == 0;
+                match durable {
+                    true => sink.publish(t, &mut rc, first, last, entry)?,
+                    false => sink.publish_unsynced(t, &mut rc, first, last, entry)?,
+                }
                 crate::crashpoint::hit("snapshot.chunk.published")?;
                 entry.chunks += 1;
                 entry.rows += rows;
@@ -232,18 +257,27 @@ impl Snapshot<'_> {
                 }
                 let chunk_no = entry.chunks;
                 state.records += rows;
-                save(state)?;
-                self.emit(
-                    "snapshot-chunk-done",
+                unacked.push((
                     json!({"table": name, "chunk": chunk_no, "range": rc.chunk.describe(), "scn": rc.scn, "rows": rows, "attempts": rc.attempts}),
-                )?;
-                if let Ok(mut m) = self.metrics.lock() {
-                    m.chunks_done += 1;
-                    *m.rows_scanned.entry(name.clone()).or_default() += rows;
+                    rows,
+                ));
+                if !durable {
+                    return Ok(());
                 }
-                self.progress.rows_read(&name, rows);
+                save(state)?;
+                for (event, rows) in unacked.drain(..) {
+                    self.emit("snapshot-chunk-done", event)?;
+                    if let Ok(mut m) = self.metrics.lock() {
+                        m.chunks_done += 1;
+                        *m.rows_scanned.entry(name.clone()).or_default() += rows;
+                    }
+                    self.progress.rows_read(&name, rows);
+                }
                 Ok(())
             })?;
+            // A wave's chunks come one after the other, its last durable: a table ends (or
+            // stops) between waves, never with chunks the state would count before they are.
+            debug_assert!(unacked.is_empty(), "chunks left unacknowledged");
             if !completed {
                 save(state)?;
                 return Ok(Outcome::Stopped);

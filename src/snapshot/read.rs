@@ -58,6 +58,9 @@ pub struct ReadChunk {
     pub attempts: u32,
     /// The table's last chunk.
     pub is_final: bool,
+    /// Chunks of the same wave, read already, that come right after this one (0 for the
+    /// wave's last): the caller may make them durable and acknowledge them together.
+    pub wave_rest: usize,
 }
 
 pub struct Reader<'a> {
@@ -414,6 +417,7 @@ fn read_waves<'s, 'e, 'a: 's>(
                     columns: columns.clone(),
                     attempts: wave[i].attempts,
                     is_final: last_wave && i + 1 == count,
+                    wave_rest: 0,
                 }),
                 Err(e) => {
                     failed = Some((i, e));
@@ -433,7 +437,8 @@ fn read_waves<'s, 'e, 'a: 's>(
         let pinned = ws.reader.pin_scn.is_some();
         let total = chunks.len();
         let mut asked = fatal.is_some();
-        for (j, rc) in chunks.into_iter().enumerate() {
+        for (j, mut rc) in chunks.into_iter().enumerate() {
+            rc.wave_rest = total - j - 1;
             if !asked && total - j + size <= max_pending {
                 asked = true;
                 let mut may = !stop();

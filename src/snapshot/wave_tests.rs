@@ -30,6 +30,13 @@ struct Seen {
     first_scn_after_pace: Option<bool>,
     /// Whether the planner's key range saw an SCN taken while it ran.
     range_overlapped_scn: Option<bool>,
+    /// Chunks published durable, published not yet durable, and not durable now.
+    durable: usize,
+    unsynced: usize,
+    unsynced_pending: usize,
+    /// States saved, and of them saved while a chunk they count was not durable.
+    saves: usize,
+    saves_ahead_of_durable: usize,
 }
 
 #[derive(Default)]
@@ -182,6 +189,33 @@ impl ChunkSink for Sink {
         _last: bool,
         _p: &mut crate::offsets::TableProgress,
     ) -> Result<()> {
+        self.take(c);
+        self.watch.update(|s| {
+            s.durable += 1;
+            s.unsynced_pending = 0;
+        });
+        Ok(())
+    }
+
+    fn publish_unsynced(
+        &mut self,
+        _t: &TableTarget,
+        c: &mut ReadChunk,
+        _first: bool,
+        _last: bool,
+        _p: &mut crate::offsets::TableProgress,
+    ) -> Result<()> {
+        self.take(c);
+        self.watch.update(|s| {
+            s.unsynced += 1;
+            s.unsynced_pending += 1;
+        });
+        Ok(())
+    }
+}
+
+impl Sink {
+    fn take(&mut self, c: &ReadChunk) {
         let published = self.watch.seen.lock().unwrap().published;
         if self.gate && published + 1 == self.wave_size {
             let n = self.wave_size;
@@ -193,7 +227,6 @@ impl ChunkSink for Sink {
             s.published += 1;
             s.events.push(("chunk", scn));
         });
-        Ok(())
     }
 }
 
@@ -222,6 +255,15 @@ tables:
 
 /// Snapshot the table with `pairs`; returns the watch and the sink.
 fn snapshot(db: &std::path::Path, pairs: &[&str], gate: bool) -> (Arc<Watch>, Sink) {
+    let (watch, sink, _) = snapshot_with_metrics(db, pairs, gate);
+    (watch, sink)
+}
+
+fn snapshot_with_metrics(
+    db: &std::path::Path,
+    pairs: &[&str],
+    gate: bool,
+) -> (Arc<Watch>, Sink, SnapshotMetrics) {
     let settings = Settings::from_pairs(pairs).unwrap();
     let watch = Arc::new(Watch::default());
     let conn = Watched {
@@ -242,25 +284,36 @@ fn snapshot(db: &std::path::Path, pairs: &[&str], gate: bool) -> (Arc<Watch>, Si
         overlapped: false,
     };
     let ops = OpsLog::discard();
+    let metrics: Arc<Mutex<SnapshotMetrics>> = Default::default();
+    let saved = watch.clone();
     let out = Snapshot {
         connector: &conn,
         settings: &settings,
         ops: &ops,
         progress: &NoProgress,
-        metrics: Default::default(),
+        metrics: metrics.clone(),
         pin_scn: None,
         signal: None,
     }
     .run(
         &decisions,
         &mut SnapshotState::default(),
-        &mut |_| Ok(()),
+        &mut |_| {
+            saved.update(|s| {
+                s.saves += 1;
+                if s.unsynced_pending > 0 {
+                    s.saves_ahead_of_durable += 1;
+                }
+            });
+            Ok(())
+        },
         &mut sink,
         &|| false,
     )
     .unwrap();
     assert_eq!(out, Outcome::Completed);
-    (watch, sink)
+    let metrics = metrics.lock().unwrap().clone();
+    (watch, sink, metrics)
 }
 
 /// Every row once, in key order; every chunk after the `wave` of its SCN with no chunk of
@@ -358,4 +411,35 @@ fn chunks_held_stay_within_max_pending_chunks() {
             "threads {threads}, max.pending.chunks {max_pending}: {most} chunks held"
         );
     }
+}
+
+#[test]
+fn a_wave_is_made_durable_and_acknowledged_once_after_its_last_chunk() {
+    let (_d, db) = table(1000);
+    let (watch, sink, metrics) = snapshot_with_metrics(
+        &db,
+        &[
+            "cdc.snapshot.chunk.rows=50",
+            "cdc.snapshot.threads=4",
+            "cdc.snapshot.max.pending.chunks=8",
+        ],
+        false,
+    );
+    assert_complete_and_ordered(&watch, &sink, 1000);
+    let seen = watch.seen.lock().unwrap();
+    // 20 chunks in waves of 4: each wave's last published durable, the three before it not.
+    // Before: every chunk was published durable and acknowledged on its own (20 and 20).
+    assert_eq!((seen.durable, seen.unsynced), (5, 15));
+    assert_eq!(
+        seen.saves_ahead_of_durable, 0,
+        "a state was saved counting chunks not yet durable"
+    );
+    assert!(
+        seen.saves >= 5 && seen.saves < 20,
+        "{} saves for 5 waves",
+        seen.saves
+    );
+    // Every chunk is still acknowledged, once the wave's last made it durable.
+    assert_eq!(metrics.chunks_done, 20);
+    assert_eq!(metrics.rows_scanned.values().sum::<u64>(), 1000);
 }
