@@ -63,9 +63,11 @@ print(f'| {n:,} | {i:.1f} s ({n/i/1e3:,.0f} k rows/s), {$init_kb/1024:,.0f} MiB 
 done
 
 echo "load after: $(uptime)" >&2
-echo "| rows | emulator init (time, rows/s, peak RSS) | emulator status (time, peak RSS) | CSV export (time, rows/s, peak RSS) | redo + checkpoint on disk |"
-echo "|---|---|---|---|---|"
-printf '%s\n' "${rows_table[@]}"
+if (( ${#rows_table[@]} )); then
+    echo "| rows | emulator init (time, rows/s, peak RSS) | emulator status (time, peak RSS) | CSV export (time, rows/s, peak RSS) | redo + checkpoint on disk |"
+    echo "|---|---|---|---|---|"
+    printf '%s\n' "${rows_table[@]}"
+fi
 
 # ---- Stream path: one big transaction (issue 23, h-stream) ------------------------------------
 # One transaction of N changes of the stream bench's table (6 inserts, 3 updates, 1 delete in
@@ -98,7 +100,8 @@ for l in sys.stdin:
         rows+=("$(python3 -c "
 n=$n; e=$events; w=$wall; c=$cpu; g=$generator; b=$bytes
 rate = lambda t: f'{e/t/1e3:,.0f} k events/s' if t >= 0.05 else '(too short to time)'
-print(f'| {n:,} | {w:.2f} s | {c:.2f} s | {g:.2f} s | {rate(c - g)} | {b/1e9:,.2f} GB | {$kb/1024:,.0f} MiB |')")")
+size = f'{b/1e9:,.2f} GB' if b >= 1e9 else f'{b/1e6:,.1f} MB'
+print(f'| {n:,} | {w:.2f} s | {c:.2f} s | {g:.2f} s | {rate(c - g)} | {size} | {$kb/1024:,.0f} MiB |')")")
     done
     echo
     echo "The generator renders each row's SQL_REDO as the buffer takes it (inside the clock); it is"
