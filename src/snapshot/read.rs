@@ -108,6 +108,23 @@ fn read_in(
     (keep.then_some(s), r)
 }
 
+/// A session, or `None` when it could not be connected (the read that needs it connects again
+/// and reports why).
+fn connect_retrying_ok(
+    connector: &dyn Connector,
+    policy: &crate::settings::ConnectRetry,
+) -> Option<Box<dyn Session>> {
+    match crate::source::connect_retrying(connector, policy) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            tracing::debug!(
+                "a reading session connected ahead failed ({e}); its read connects again"
+            );
+            None
+        }
+    }
+}
+
 /// Read one chunk, its rows' vector made for `rows_hint` rows at once (growing it by doubling
 /// copied and faulted in a chunk's worth of memory several times over).
 fn read_on(
@@ -189,6 +206,11 @@ impl<'a> Reader<'a> {
     /// would be answered (nothing waits to be published; capture has streamed as far as it
     /// goes): the SCN it takes is then no older than what streaming has published. `None`
     /// for the SCN when the reading session could not take it (the first wave takes its own).
+    ///
+    /// The other reading sessions the first wave will use are connected meanwhile too (a
+    /// connection is several round trips on Oracle, and the container check one more): as
+    /// many as the table's statistics say it has chunks, up to a wave. One that fails to
+    /// connect is left to the read, which connects again with its retries and reports it.
     pub fn planner(
         &mut self,
         t: &TableTarget,
@@ -201,6 +223,7 @@ impl<'a> Reader<'a> {
         let connector = self.connector;
         let policy = &self.settings.connect;
         let slot = self.sessions[1].take();
+        let ahead = self.sessions_ahead(t);
         std::thread::scope(|scope| {
             let scn = scope.spawn(move || {
                 let mut s = match slot {
@@ -211,7 +234,19 @@ impl<'a> Reader<'a> {
                 let keep = !matches!(scn, Err(CdcError::ConnectionLost(_)));
                 Some((keep.then_some(s), scn.ok()))
             });
+            let connects: Vec<_> = (2..=ahead)
+                .filter(|i| self.sessions[*i].is_none())
+                .map(|i| {
+                    let h = scope.spawn(move || connect_retrying_ok(connector, policy));
+                    (i, h)
+                })
+                .collect();
             let planner = self.on_main(|s| Planner::new(t, rows, resume, s));
+            for (i, h) in connects {
+                if let Ok(Some(s)) = h.join() {
+                    self.sessions[i] = Some(s);
+                }
+            }
             let scn = match scn.join() {
                 Ok(Some((slot, scn))) => {
                     self.sessions[1] = slot;
@@ -221,6 +256,17 @@ impl<'a> Reader<'a> {
             };
             Ok((planner?, scn))
         })
+    }
+
+    /// How many reading sessions the table's first wave will use: a wave, or fewer when the
+    /// statistics say the table has fewer chunks (a table without them: a wave).
+    fn sessions_ahead(&self, t: &TableTarget) -> usize {
+        let wave = self.wave_size();
+        let rows = self.settings.snapshot.chunk_rows.max(1);
+        match t.info.stats.num_rows {
+            Some(n) => (n.div_ceil(rows).max(1) as usize).min(wave),
+            None => wave,
+        }
     }
 
     /// Chunks read in one wave: `cdc.snapshot.threads`, capped by

@@ -37,6 +37,9 @@ struct Seen {
     /// States saved, and of them saved while a chunk they count was not durable.
     saves: usize,
     saves_ahead_of_durable: usize,
+    /// Sessions connected, and how many were when the first wave was announced.
+    connects: usize,
+    connects_at_first_wave: Option<usize>,
 }
 
 #[derive(Default)]
@@ -72,6 +75,7 @@ struct Watched {
 
 impl crate::source::Connector for Watched {
     fn connect(&self) -> Result<Box<dyn Session>> {
+        self.watch.update(|s| s.connects += 1);
         Ok(Box::new(WatchedSession {
             inner: self.inner.connect()?,
             watch: self.watch.clone(),
@@ -177,7 +181,10 @@ impl ChunkSink for Sink {
     }
 
     fn wave(&mut self, scn: Scn) -> Result<()> {
-        self.watch.update(|s| s.events.push(("wave", scn)));
+        self.watch.update(|s| {
+            s.events.push(("wave", scn));
+            s.connects_at_first_wave.get_or_insert(s.connects);
+        });
         Ok(())
     }
 
@@ -442,4 +449,32 @@ fn a_wave_is_made_durable_and_acknowledged_once_after_its_last_chunk() {
     // Every chunk is still acknowledged, once the wave's last made it durable.
     assert_eq!(metrics.chunks_done, 20);
     assert_eq!(metrics.rows_scanned.values().sum::<u64>(), 1000);
+}
+
+#[test]
+fn the_first_waves_sessions_are_connected_while_the_table_is_planned() {
+    // (rows, chunk rows): 1,000 rows in chunks of 50 fill a wave of 4; 100 rows make 2 chunks.
+    for (rows, threads, want_readers) in [(1000, 4, 4), (100, 4, 2), (1000, 1, 1)] {
+        let (_d, db) = table(rows);
+        let (watch, sink) = snapshot(
+            &db,
+            &[
+                "cdc.snapshot.chunk.rows=50",
+                &format!("cdc.snapshot.threads={threads}"),
+            ],
+            false,
+        );
+        assert_complete_and_ordered(&watch, &sink, rows);
+        let seen = watch.seen.lock().unwrap();
+        // The test's own session and the coordinating one, then a reading session for each
+        // chunk of the first wave. Before: only the one taking the first SCN was connected;
+        // the others connected as their reads began, a connection later.
+        assert_eq!(
+            seen.connects_at_first_wave,
+            Some(2 + want_readers),
+            "{rows} rows, {threads} threads: sessions connected when the first wave began"
+        );
+        // No session is connected twice.
+        assert_eq!(seen.connects, 2 + threads.min(rows as usize / 50));
+    }
 }
