@@ -1,10 +1,11 @@
 //! The real Oracle adapter: [`OracleConnector`] opens [`OracleSession`]s through the `oracle`
 //! crate (ODPI-C, which loads the Oracle Client libraries at run time).
 //!
-//! Layout: every statement is in [`sql`]; [`connect`] opens connections and maps errors to the
-//! CDC-NNNN catalog; [`catalog`] assembles tables; [`logminer`] handles logs, open transactions
-//! and mining; [`fetch`] turns fetched columns into values and values into binds;
-//! [`types_map`] holds the pure type and text conversions.
+//! Layout: every statement is in [`sql`]; [`OracleConnector`] holds one database's settings;
+//! [`connect`] opens connections and maps errors to the CDC-NNNN catalog; [`catalog`]
+//! assembles tables; [`logminer`] handles logs, open transactions and mining; [`fetch`] turns
+//! fetched columns into values and values into binds; [`types_map`] holds the pure type and
+//! text conversions.
 //!
 //! Every session starts with the NLS settings of oracle-facts §5, UTC as session time zone and
 //! binary sorting, so values, SQL_REDO and key ranges share one canonical form. Nothing here
@@ -12,139 +13,26 @@
 
 pub mod catalog;
 pub mod connect;
+mod connector;
 pub mod fetch;
 pub mod instance;
 pub mod logminer;
 pub mod sql;
 pub mod types_map;
 
-use self::connect::{db_error, CallContext, Password};
+pub use self::connector::OracleConnector;
+
+use self::connect::{db_error, CallContext};
 use self::fetch::{Bind, Cols, Fetch};
 use super::model::*;
-use super::{Connector, Session};
-use crate::errors::{CdcError, Code, Result};
+use super::Session;
+use crate::errors::{CdcError, Result};
 use crate::names::TableName;
 use crate::types::Value;
 use std::collections::{BTreeSet, HashMap, HashSet};
-use std::fmt;
 
 /// Rows per fetch round trip for flashback reads.
 const FETCH_ROWS: u32 = 500;
-
-/// Connects to one Oracle database as one user.
-pub struct OracleConnector {
-    url: String,
-    user: String,
-    password: Password,
-    /// A downstream mining database (`cdc.mining.database.url`): its own V$THREAD says nothing
-    /// of the source's redo it mines.
-    mining: bool,
-    /// `cdc.mining.dictionary`: the dictionary LogMiner sessions start with.
-    dictionary: Dictionary,
-}
-
-impl fmt::Debug for OracleConnector {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("OracleConnector")
-            .field("url", &self.url)
-            .field("user", &self.user)
-            .field("password", &self.password)
-            .finish()
-    }
-}
-
-impl OracleConnector {
-    /// From `cdc.database.url`, `cdc.database.user` and `cdc.database.password`. Nothing is
-    /// contacted yet; a missing client library shows on the first `connect()`.
-    pub fn from_settings(settings: &crate::settings::Settings) -> Result<Self> {
-        let password = settings
-            .database_password()
-            .map(|s| Password::new(s.expose()));
-        let mut c = Self::new(settings.database_url(), settings.database_user(), password)?;
-        c.dictionary = settings.mining_dictionary;
-        Ok(c)
-    }
-
-    /// The mining (downstream) database of `cdc.mining.database.url`, with
-    /// `cdc.mining.database.user`/`password` (else those of `cdc.database.*`).
-    pub fn mining_from_settings(settings: &crate::settings::Settings, url: &str) -> Result<Self> {
-        let password = settings
-            .mining_password()
-            .map(|s| Password::new(s.expose()));
-        let mut c = Self::new(url, settings.mining_user(), password)?;
-        c.mining = true;
-        c.dictionary = settings.mining_dictionary;
-        Ok(c)
-    }
-
-    /// The same checks as [`OracleConnector::from_settings`], from plain values.
-    pub fn new(url: &str, user: Option<&str>, password: Option<Password>) -> Result<Self> {
-        let url = url.trim();
-        if url.is_empty() {
-            return Err(CdcError::settings(
-                Code::Cdc2007,
-                "cdc.database.url is not set: give an EZConnect string (host[:port]/service), \
-                 a TNS alias, or emulator:DIR",
-            ));
-        }
-        if url.chars().any(char::is_whitespace) {
-            return Err(CdcError::settings(
-                Code::Cdc2007,
-                format!(
-                    "cdc.database.url `{url}` contains spaces: use host[:port]/service or a TNS \
-                     alias (write a connect descriptor without spaces)"
-                ),
-            ));
-        }
-        let user = match user.map(str::trim) {
-            Some(u) if !u.is_empty() => u.to_string(),
-            _ => {
-                return Err(CdcError::settings(
-                    Code::Cdc1002,
-                    "cdc.database.user must name the capture user for an Oracle database",
-                ))
-            }
-        };
-        let password = password.ok_or_else(|| {
-            CdcError::settings(
-                Code::Cdc1002,
-                "cdc.database.password must be set for an Oracle database, e.g. \
-                 ${env:ORACLE_CDC_PASSWORD}",
-            )
-        })?;
-        Ok(OracleConnector {
-            url: url.to_string(),
-            user,
-            password,
-            mining: false,
-            dictionary: Dictionary::OnlineCatalog,
-        })
-    }
-
-    /// Open a session without boxing it.
-    pub fn open(&self) -> Result<OracleSession> {
-        let conn = connect::open(&self.url, &self.user, &self.password)?;
-        setup_session(&conn)?;
-        Ok(OracleSession {
-            conn,
-            container: None,
-            column_types: HashMap::new(),
-            mining: self.mining,
-            standby: None,
-            dictionary: self.dictionary,
-        })
-    }
-}
-
-impl Connector for OracleConnector {
-    fn connect(&self) -> Result<Box<dyn Session>> {
-        Ok(Box::new(self.open()?))
-    }
-
-    fn describe(&self) -> String {
-        format!("Oracle {} as {}", self.url, self.user)
-    }
-}
 
 /// The NLS, time zone and sort settings of oracle-facts §5, at connect and again after every
 /// container switch (a session's settings are not promised to follow it into another container).
@@ -923,87 +811,4 @@ impl Session for OracleSession {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn settings(pairs: &[&str]) -> crate::settings::Settings {
-        match crate::settings::Settings::from_pairs(pairs) {
-            Ok(s) => s,
-            Err(e) => panic!("settings: {e}"),
-        }
-    }
-
-    #[test]
-    fn from_settings_checks_url_and_user() {
-        let ok = OracleConnector::from_settings(&settings(&[
-            "cdc.database.url=db.example.com:1521/ORCLPDB1",
-            "cdc.database.user=c##cdc",
-            "cdc.database.password=Very-Secret-1",
-        ]));
-        let ok = match ok {
-            Ok(c) => c,
-            Err(e) => panic!("{e}"),
-        };
-        assert_eq!(
-            ok.describe(),
-            "Oracle db.example.com:1521/ORCLPDB1 as c##cdc"
-        );
-        assert!(!format!("{ok:?}").contains("Very-Secret-1"));
-        assert!(!ok.describe().contains("Very-Secret-1"));
-
-        let no_user = OracleConnector::new("db:1521/X", None, Some(Password::new("p")));
-        match no_user {
-            Err(e) => {
-                assert_eq!(e.code(), Code::Cdc1002);
-                assert!(e.to_string().contains("cdc.database.user"), "{e}");
-            }
-            Ok(_) => panic!("accepted a missing user"),
-        }
-        for url in ["", "  ", "db:1521/X Y"] {
-            match OracleConnector::new(url, Some("u"), Some(Password::new("p"))) {
-                Err(e) => assert_eq!(e.code(), Code::Cdc2007, "{url:?}: {e}"),
-                Ok(_) => panic!("accepted url {url:?}"),
-            }
-        }
-        assert!(OracleConnector::new("ORCL", Some("u"), None).is_err());
-    }
-
-    #[test]
-    fn key_columns_fetch_like_the_flashback_read() {
-        let t = TableName::new(None, "HR", "EMP");
-        assert_eq!(key_fetch(&t, "ID", "NUMBER").ok(), Some(Fetch::Native));
-        assert_eq!(key_fetch(&t, "ID", "").ok(), Some(Fetch::Native));
-        assert_eq!(key_fetch(&t, "FLAG", "BOOLEAN").ok(), Some(Fetch::Boolean));
-        for data_type in ["JSON", "VECTOR", "XMLTYPE", "BFILE"] {
-            match key_fetch(&t, "C", data_type) {
-                Err(e) => assert_eq!(e.code(), Code::Cdc3001, "{data_type}: {e}"),
-                Ok(how) => panic!("{data_type} accepted as a key ({how:?})"),
-            }
-        }
-        match column_access(&t, "DOC", "JSON") {
-            Ok((sql::SelectItem::Json("DOC"), Fetch::Json)) => {}
-            other => panic!("{other:?}"),
-        }
-    }
-
-    #[test]
-    fn connect_without_client_library_is_cdc_2001_and_hides_the_password() {
-        let connector = match OracleConnector::new(
-            "localhost:1/NOPE",
-            Some("cdc"),
-            Some(Password::new("Another-Known-Pw-42")),
-        ) {
-            Ok(c) => c,
-            Err(e) => panic!("{e}"),
-        };
-        let e = match connector.connect() {
-            Ok(_) => panic!("connected to localhost:1?"),
-            Err(e) => e,
-        };
-        assert!(!e.to_string().contains("Another-Known-Pw-42"));
-        assert!(!format!("{e:?}").contains("Another-Known-Pw-42"));
-        if std::env::var_os("ORACLE_CDC_TEST_URL").is_none() {
-            assert_eq!(e.code(), Code::Cdc2001, "{e}");
-        }
-    }
-}
+mod tests;

@@ -1,0 +1,129 @@
+//! The publisher as the snapshot's chunk sink: the throttle's pace (streaming while it waits),
+//! each wave's SCN reached by the stream first, and a chunk's rows published at that place.
+
+use super::Publisher;
+use crate::capture::throttle;
+use crate::errors::Result;
+use crate::offsets::TableProgress;
+use crate::record::{now_ms, SnapshotMarker, TableContext};
+use crate::snapshot::read::ReadChunk;
+use crate::snapshot::target::TableTarget;
+use crate::snapshot::ChunkSink;
+use crate::source::model::Scn;
+
+impl ChunkSink for Publisher<'_> {
+    /// The next wave is read while this one is published unless a throttle limits the table:
+    /// then its wait (which streams) comes first, as before every wave.
+    fn ready(&mut self, t: &TableTarget) -> Result<bool> {
+        let b = self.status.board();
+        let limited = b.throttle.max_rows_per_second > 0
+            || b.throttle
+                .table_max_rows_per_second
+                .get(&t.name().to_string())
+                .is_some_and(|n| *n > 0);
+        Ok(!limited)
+    }
+
+    fn pace(&mut self, t: &TableTarget) -> Result<bool> {
+        let limits = {
+            let b = self.status.board();
+            throttle::Limits {
+                all: b.throttle.max_rows_per_second,
+                tables: b.throttle.table_max_rows_per_second.clone(),
+            }
+        };
+        let wait = self
+            .throttle
+            .wait(&limits, &t.name().to_string(), std::time::Instant::now());
+        if wait.is_zero() {
+            return Ok(false);
+        }
+        let started = std::time::Instant::now();
+        std::thread::sleep(wait.min(std::time::Duration::from_millis(
+            self.settings.stream.poll_ms,
+        )));
+        let blocking = self.signal_snapshot == Some(crate::signal::SnapshotKind::Blocking);
+        if self.streaming && !blocking {
+            // Streaming goes on while the snapshot waits; the next wave's SCN is taken after.
+            let current = self.current_scn()?;
+            let end = self.minable(current.saturating_sub(1))?;
+            self.stream_until(end)?;
+        }
+        self.status.board().throttle.wait_seconds += started.elapsed().as_secs_f64();
+        Ok(true)
+    }
+
+    /// While streaming, the schema history knows the table's layout at `scn`: every DDL
+    /// committed before it was streamed by [`ChunkSink::wave`] (a blocking snapshot streamed up
+    /// to its pinned SCN before it began). Without a stream (snapshot_only) the reader asks the
+    /// dictionary.
+    fn columns(
+        &mut self,
+        t: &TableTarget,
+        scn: Scn,
+    ) -> Option<Vec<crate::source::model::ColumnInfo>> {
+        if !self.streaming {
+            return None;
+        }
+        let schema = self.catalog.tables.get(t.name())?;
+        Some(t.read_columns(schema.columns_at(scn)))
+    }
+
+    fn wave(&mut self, scn: Scn) -> Result<()> {
+        crate::crashpoint::hit("publisher.wave")?;
+        let scn = crate::crashpoint::wave_catch_up_to(scn);
+        let blocking = self.signal_snapshot == Some(crate::signal::SnapshotKind::Blocking);
+        if self.streaming && !blocking {
+            // Everything committed before the chunks' SCN goes first.
+            self.stream_until(scn.saturating_sub(1))?;
+        }
+        Ok(())
+    }
+
+    fn publish(
+        &mut self,
+        t: &TableTarget,
+        chunk: &mut ReadChunk,
+        first_record: bool,
+        last_record: bool,
+        progress: &mut TableProgress,
+    ) -> Result<()> {
+        let settings = self.settings;
+        let db_name = self.db_name.clone();
+        let ctx = TableContext {
+            topic_prefix: &settings.sink.topic_prefix,
+            db: t.name().pdb.as_deref().unwrap_or(&db_name),
+            table: t.name(),
+            // The columns the chunk was read with: the table's at its SCN.
+            columns: &chunk.columns,
+            key_columns: &t.record_key,
+        };
+        let ts = now_ms();
+        let n = chunk.rows.len();
+        let (table_first, table_last) = (progress.rows == 0, chunk.is_final);
+        let schemas = ctx.schemas(&settings.record, self.with_pdb);
+        for (i, row) in chunk.rows.iter().enumerate() {
+            let marker = match self.signal_snapshot {
+                Some(_) => SnapshotMarker::Incremental,
+                None => SnapshotMarker::in_table(
+                    first_record,
+                    last_record,
+                    table_first,
+                    table_last,
+                    i,
+                    n,
+                ),
+            };
+            let line = ctx.snapshot_line(&settings.record, &schemas, row, chunk.scn, marker, ts);
+            self.write_line(&line)?;
+        }
+        self.records += n as u64;
+        self.snapshot_rows += n as u64;
+        self.throttle.count(&t.name().to_string(), n as u64);
+        crate::crashpoint::hit("publisher.chunk.committed")?;
+        let pos = self.commit_sink()?;
+        self.positions.borrow_mut().sink = Some(pos);
+        self.refresh();
+        Ok(())
+    }
+}

@@ -1,0 +1,125 @@
+//! [`OracleConnector`]: the settings of one database and user, checked before anything is
+//! contacted, and each connection opened with the session set up as oracle-facts §5 says.
+
+use super::connect::{self, Password};
+use super::{setup_session, OracleSession};
+use crate::errors::{CdcError, Code, Result};
+use crate::source::model::Dictionary;
+use crate::source::{Connector, Session};
+use std::collections::HashMap;
+use std::fmt;
+
+/// Connects to one Oracle database as one user.
+pub struct OracleConnector {
+    url: String,
+    user: String,
+    password: Password,
+    /// A downstream mining database (`cdc.mining.database.url`): its own V$THREAD says nothing
+    /// of the source's redo it mines.
+    mining: bool,
+    /// `cdc.mining.dictionary`: the dictionary LogMiner sessions start with.
+    dictionary: Dictionary,
+}
+
+impl fmt::Debug for OracleConnector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OracleConnector")
+            .field("url", &self.url)
+            .field("user", &self.user)
+            .field("password", &self.password)
+            .finish()
+    }
+}
+
+impl OracleConnector {
+    /// From `cdc.database.url`, `cdc.database.user` and `cdc.database.password`. Nothing is
+    /// contacted yet; a missing client library shows on the first `connect()`.
+    pub fn from_settings(settings: &crate::settings::Settings) -> Result<Self> {
+        let password = settings
+            .database_password()
+            .map(|s| Password::new(s.expose()));
+        let mut c = Self::new(settings.database_url(), settings.database_user(), password)?;
+        c.dictionary = settings.mining_dictionary;
+        Ok(c)
+    }
+
+    /// The mining (downstream) database of `cdc.mining.database.url`, with
+    /// `cdc.mining.database.user`/`password` (else those of `cdc.database.*`).
+    pub fn mining_from_settings(settings: &crate::settings::Settings, url: &str) -> Result<Self> {
+        let password = settings
+            .mining_password()
+            .map(|s| Password::new(s.expose()));
+        let mut c = Self::new(url, settings.mining_user(), password)?;
+        c.mining = true;
+        c.dictionary = settings.mining_dictionary;
+        Ok(c)
+    }
+
+    /// The same checks as [`OracleConnector::from_settings`], from plain values.
+    pub fn new(url: &str, user: Option<&str>, password: Option<Password>) -> Result<Self> {
+        let url = url.trim();
+        if url.is_empty() {
+            return Err(CdcError::settings(
+                Code::Cdc2007,
+                "cdc.database.url is not set: give an EZConnect string (host[:port]/service), \
+                 a TNS alias, or emulator:DIR",
+            ));
+        }
+        if url.chars().any(char::is_whitespace) {
+            return Err(CdcError::settings(
+                Code::Cdc2007,
+                format!(
+                    "cdc.database.url `{url}` contains spaces: use host[:port]/service or a TNS \
+                     alias (write a connect descriptor without spaces)"
+                ),
+            ));
+        }
+        let user = match user.map(str::trim) {
+            Some(u) if !u.is_empty() => u.to_string(),
+            _ => {
+                return Err(CdcError::settings(
+                    Code::Cdc1002,
+                    "cdc.database.user must name the capture user for an Oracle database",
+                ))
+            }
+        };
+        let password = password.ok_or_else(|| {
+            CdcError::settings(
+                Code::Cdc1002,
+                "cdc.database.password must be set for an Oracle database, e.g. \
+                 ${env:ORACLE_CDC_PASSWORD}",
+            )
+        })?;
+        Ok(OracleConnector {
+            url: url.to_string(),
+            user,
+            password,
+            mining: false,
+            dictionary: Dictionary::OnlineCatalog,
+        })
+    }
+
+    /// Open a session without boxing it.
+    pub fn open(&self) -> Result<OracleSession> {
+        let conn = connect::open(&self.url, &self.user, &self.password)?;
+        setup_session(&conn)?;
+        Ok(OracleSession {
+            conn,
+            container: None,
+            column_types: HashMap::new(),
+            mining: self.mining,
+            standby: None,
+            dictionary: self.dictionary,
+        })
+    }
+}
+
+impl Connector for OracleConnector {
+    fn connect(&self) -> Result<Box<dyn Session>> {
+        Ok(Box::new(self.open()?))
+    }
+
+    fn describe(&self) -> String {
+        format!("Oracle {} as {}", self.url, self.user)
+    }
+}
