@@ -8,6 +8,9 @@
 //! one wave (`cdc.snapshot.threads` chunks, capped by `cdc.snapshot.max.pending.chunks`).
 
 pub mod filter;
+mod history;
+pub use history::HISTORY_FILE;
+use history::{catalog, not_streamable, save_history, table_schema};
 mod publisher;
 pub use publisher::SPILL_DIR;
 pub mod records;
@@ -32,7 +35,6 @@ use crate::snapshot::{Outcome, Progress, Snapshot};
 use crate::source::model::Scn;
 use crate::source::Connector;
 use crate::state::StateDir;
-use crate::stream::decode::{Catalog, TableSchema};
 use publisher::Publisher;
 use serde_json::json;
 use signals::SignalDesk;
@@ -755,153 +757,4 @@ fn store_progress(offsets: &mut Offsets, signal: Option<&str>, st: &SnapshotStat
             }
         }
     }
-}
-
-pub const HISTORY_FILE: &str = "schema-history.json";
-
-type History =
-    std::collections::BTreeMap<String, Vec<(Scn, Vec<crate::source::model::ColumnInfo>)>>;
-
-/// How the decoder sees a captured table: its column history, record key and the columns
-/// cdc.columns.exclude leaves out.
-pub(crate) fn table_schema(
-    t: &crate::snapshot::target::TableTarget,
-    history: Vec<(Scn, Vec<crate::source::model::ColumnInfo>)>,
-) -> TableSchema {
-    TableSchema {
-        name: t.info.name.clone(),
-        history,
-        key: t.record_key.clone(),
-        // By name: a column added later that cdc.columns.exclude names stays out too.
-        excluded: t.excluded.clone(),
-    }
-}
-
-/// Captured tables LogMiner writes no change of (a column type it does not stream): a
-/// `table-not-streamable` ops event and a warning for each (CDC-3007); their changes will
-/// come as UNSUPPORTED rows (CDC-3003).
-fn not_streamable(catalog: &Catalog, ops: &OpsLog) -> Result<()> {
-    let mut names: Vec<&TableName> = catalog.tables.keys().collect();
-    names.sort();
-    for name in names {
-        let t = &catalog.tables[name];
-        let cols = t.history.last().map(|(_, c)| c.as_slice()).unwrap_or(&[]);
-        let why: Vec<String> = cols
-            .iter()
-            .filter_map(
-                |c| match c.data_type.logminer_support(catalog.goldengate_replication) {
-                    crate::types::LogMinerSupport::TableUnsupported(w) => {
-                        Some(format!("{} {}: {w}", c.name, c.data_type.sql_name()))
-                    }
-                    _ => None,
-                },
-            )
-            .collect();
-        if why.is_empty() {
-            continue;
-        }
-        let e = crate::errors::Code::Cdc3007;
-        tracing::warn!(
-            "{e}: {name} cannot be streamed: {}; its changes will arrive as UNSUPPORTED rows (CDC-3003)",
-            why.join("; ")
-        );
-        ops.emit(
-            "table-not-streamable",
-            json!({"table": name.to_string(), "code": e.info().code, "columns": why}),
-        )?;
-    }
-    Ok(())
-}
-
-/// Write the schema history atomically (mode 0600).
-pub(crate) fn save_history(path: &std::path::Path, catalog: &Catalog) -> Result<()> {
-    let text = serde_json::to_vec_pretty(&catalog.history())
-        .map_err(|e| crate::errors::CdcError::io(path, std::io::Error::other(e)))?;
-    crate::offsets::write_atomically(path, &text)
-}
-
-/// The captured tables' schemas for decoding: the stored history where there is one (changes
-/// may be mined from before today's dictionary), else today's columns.
-fn catalog(
-    state: &StateDir,
-    cdb: bool,
-    decisions: &[Decision],
-    session: &mut crate::source::Reconnecting<'_>,
-    settings: &Settings,
-) -> Result<(Catalog, Vec<TableName>)> {
-    let path = state.path.join(HISTORY_FILE);
-    let (stored, had_history): (History, bool) = match std::fs::read(&path) {
-        Ok(bytes) => (
-            serde_json::from_slice(&bytes).map_err(|e| {
-                crate::errors::CdcError::OffsetsDamaged {
-                    path: path.clone(),
-                    message: e.to_string(),
-                }
-            })?,
-            true,
-        ),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => (History::new(), false),
-        Err(e) => return Err(crate::errors::CdcError::io(&path, e)),
-    };
-    let mut c = Catalog {
-        cdb,
-        // Only the reason an UNSUPPORTED row gives depends on it; unknown is read as FALSE.
-        goldengate_replication: session
-            .call(|s| s.instance_config())
-            .ok()
-            .and_then(|i| i.goldengate_replication)
-            .unwrap_or(false),
-        tables: Default::default(),
-        objects: Default::default(),
-    };
-    for d in decisions {
-        if let Decision::Capture(t) = d {
-            let stored_history = stored
-                .get(&t.info.name.to_string())
-                .filter(|h| !h.is_empty())
-                .cloned();
-            c.tables.insert(
-                t.info.name.clone(),
-                table_schema(
-                    t,
-                    stored_history.unwrap_or_else(|| vec![(0, t.info.columns.clone())]),
-                ),
-            );
-            c.add_objects(&t.info);
-        }
-    }
-    // Tables the previous run did not capture (none on a first start).
-    let new: Vec<TableName> = if had_history {
-        c.tables
-            .keys()
-            .filter(|t| !stored.contains_key(&t.to_string()))
-            .cloned()
-            .collect()
-    } else {
-        Vec::new()
-    };
-    // The source signal channel's table is decoded for its signals.
-    if let (true, Some(name)) = (settings.signal.source, &settings.signal.data_collection) {
-        let info = session
-            .call(|s| s.tables())?
-            .into_iter()
-            .find(|t| &t.name == name);
-        let Some(info) = info else {
-            return Err(crate::errors::CdcError::SignalChannel(format!(
-                "the signal table {name} ({}) does not exist: create it with Debezium's layout (id VARCHAR2(42) PRIMARY KEY, type VARCHAR2(32) NOT NULL, data VARCHAR2(2048))",
-                crate::settings::keys::SIGNAL_DATA_COLLECTION
-            )));
-        };
-        c.tables.insert(
-            name.clone(),
-            TableSchema {
-                name: name.clone(),
-                history: vec![(0, info.columns.clone())],
-                key: vec!["ID".into()],
-                excluded: Vec::new(),
-            },
-        );
-        c.add_objects(&info);
-    }
-    Ok((c, new))
 }
