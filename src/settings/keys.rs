@@ -219,7 +219,7 @@ pub const KEYS: &[KeySpec] = &[
     key(CHUNK_ROWS, Kind::UInt { min: 1, max: 100_000_000 }, Some("100000"),
         "Rows per snapshot chunk (about). Each chunk is one `SELECT … AS OF SCN` read."),
     key(THREADS, Kind::UInt { min: 1, max: 256 }, Some("4"),
-        "Chunks of a table read in parallel, each on its own connection."),
+        "Chunks of a table read in parallel, each on its own connection (a snapshot holds this many + 2: the coordinating one and the one that takes SCNs)."),
     key(MAX_PENDING_CHUNKS, Kind::UInt { min: 1, max: 100_000 }, Some("16"),
         "Chunks that may wait in memory for streaming to reach their SCN; reads pause beyond that."),
     key(CHUNK_RETRIES, Kind::UInt { min: 0, max: 1000 }, Some("3"),

@@ -1,8 +1,9 @@
 //! Reading chunks: up to `cdc.snapshot.threads` at once, each on a session of its own, all at
-//! one SCN taken just before them; failed chunks retried with a fresh SCN, chunks whose undo is
-//! gone halved down to exactly 1,000 rows (a half below that is read at 1,000), then CDC-8001.
-//! The next wave is read while the last one is published, within
-//! `cdc.snapshot.max.pending.chunks` ([`Reader::read_table`]).
+//! one SCN taken before them (the first wave's while the table is planned, each later wave's
+//! while the wave before it is read, on a session of its own: [`Waves::next_scn`]); failed
+//! chunks retried with a fresh SCN, chunks whose undo is gone halved down to exactly 1,000 rows
+//! (a half below that is read at 1,000), then CDC-8001. The next wave is read while the last one
+//! is published, within `cdc.snapshot.max.pending.chunks` ([`Reader::read_table`]).
 
 use super::plan::{Chunk, Planner};
 use super::target::{Strategy, TableTarget};
@@ -71,6 +72,9 @@ pub struct Reader<'a> {
     /// Every wave at this SCN (a blocking snapshot) instead of the current one.
     pub pin_scn: Option<Scn>,
     sessions: Vec<Option<Box<dyn Session>>>,
+    /// The session that takes the next wave's SCN while a wave is read (see
+    /// [`Waves::next_scn`]).
+    clock: Option<Box<dyn Session>>,
 }
 
 fn query(t: &TableTarget, columns: &[ColumnInfo], chunk: &Chunk, scn: Scn) -> FlashbackQuery {
@@ -156,6 +160,7 @@ impl<'a> Reader<'a> {
             pin_scn: None,
             // The coordinating session, then one per reading thread.
             sessions: (0..=threads).map(|_| None).collect(),
+            clock: None,
         }
     }
 
@@ -311,6 +316,7 @@ impl<'a> Reader<'a> {
             metrics: self.metrics.clone(),
             pin_scn: self.pin_scn,
             sessions: std::mem::take(&mut self.sessions),
+            clock: self.clock.take(),
         };
         let mut w = Some(Waves {
             reader,
@@ -318,6 +324,7 @@ impl<'a> Reader<'a> {
             pending: VecDeque::new(),
             dictionary_columns: t.columns.clone(),
             first_scn,
+            next_scn: None,
         });
         let r = std::thread::scope(|scope| {
             let mut next = None;
@@ -331,9 +338,9 @@ impl<'a> Reader<'a> {
             }
             r
         });
-        self.sessions = match w {
-            Some(w) => w.reader.sessions,
-            None => (0..threads).map(|_| None).collect(),
+        (self.sessions, self.clock) = match w {
+            Some(w) => (w.reader.sessions, w.reader.clock),
+            None => ((0..threads).map(|_| None).collect(), None),
         };
         r
     }
@@ -364,6 +371,11 @@ struct Waves<'a> {
     dictionary_columns: Vec<ColumnInfo>,
     /// The first wave's SCN, taken while the table was planned (after the pace).
     first_scn: Option<Scn>,
+    /// The next wave's SCN, taken while the last wave was read (one round trip fewer a wave).
+    /// It is newer than that wave's, and streaming moves only when a wave is announced or a
+    /// pace waits: dropped before a pace (whose wait may stream past it) and after a failed
+    /// read (a retry takes a fresh SCN), it is never older than what streaming has published.
+    next_scn: Option<Scn>,
 }
 
 /// A wave read: its SCN and columns, its chunks and what each read returned.
@@ -413,6 +425,7 @@ fn read_waves<'s, 'e, 'a: 's>(
                 // taken so, before the table was planned).
                 let ws = w.as_mut().ok_or_else(gone)?;
                 if ws.first_scn.is_none() {
+                    ws.next_scn = None;
                     emit(ReaderEvent::Pace)?;
                     if stop() {
                         return Ok(false);
@@ -474,7 +487,10 @@ fn read_waves<'s, 'e, 'a: 's>(
         // Requeued before the next wave is planned; a chunk that gives up fails the table after
         // the chunks read before it are published.
         let fatal = match failed {
-            Some((i, e)) => ws.retry(&mut wave, i, e, &table)?,
+            Some((i, e)) => {
+                ws.next_scn = None;
+                ws.retry(&mut wave, i, e, &table)?
+            }
             None => None,
         };
         let ops = ws.reader.ops;
@@ -536,10 +552,11 @@ impl<'a> Waves<'a> {
         }
         let r = &mut self.reader;
         let size = r.wave_size();
-        let scn = match (r.pin_scn, self.first_scn.take()) {
-            (Some(pinned), _) => pinned,
-            (None, Some(first)) => first,
-            (None, None) => r.on_main(|s| s.current_scn())?,
+        let scn = match (r.pin_scn, self.first_scn.take(), self.next_scn.take()) {
+            (Some(pinned), _, _) => pinned,
+            (None, Some(first), _) => first,
+            (None, None, Some(next)) => next,
+            (None, None, None) => r.on_main(|s| s.current_scn())?,
         };
         let want = size.saturating_sub(self.pending.len());
         if want > 0 && !self.planner.is_done() {
@@ -563,6 +580,9 @@ impl<'a> Waves<'a> {
         }
         let n = size.min(self.pending.len());
         let wave: Vec<Pending> = self.pending.drain(..n).collect();
+        // Another wave follows: its SCN is taken while this one is read.
+        let more = !self.pending.is_empty() || !self.planner.is_done();
+        let clock = (r.pin_scn.is_none() && more).then(|| take_next_scn(scope, r));
         let (columns, results) = match known.or(reuse) {
             Some(c) => {
                 let results = read_wave(scope, r, t, &wave, &c, scn, false).0;
@@ -589,6 +609,12 @@ impl<'a> Waves<'a> {
                 }
             }
         };
+        if let Some(h) = clock {
+            let (slot, next) = h.join().unwrap_or((None, None));
+            r.clock = slot;
+            // Newer than this wave's, so a retry or a wave read again keeps the order.
+            self.next_scn = next.filter(|n| *n >= scn);
+        }
         Ok(Some(ReadWave {
             scn,
             columns,
@@ -597,6 +623,32 @@ impl<'a> Waves<'a> {
             results,
         }))
     }
+}
+
+type Clock<'s> = std::thread::ScopedJoinHandle<'s, (Option<Box<dyn Session>>, Option<Scn>)>;
+
+/// Take the next wave's SCN on the clock session (connected the first time), beside the reads;
+/// `None` when it could not be taken (the next wave takes its own then, as before).
+fn take_next_scn<'s, 'e, 'a: 's>(
+    scope: &'s std::thread::Scope<'s, 'e>,
+    r: &mut Reader<'a>,
+) -> Clock<'s> {
+    let connector: &'a dyn Connector = r.connector;
+    let slot = r.clock.take();
+    scope.spawn(move || {
+        // One attempt: a refused connect only means the next wave takes its own SCN, and the
+        // reads must not wait for retries.
+        let mut s = match slot.map_or_else(|| connector.connect(), Ok) {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::debug!("the session for the next wave's SCN did not connect ({e})");
+                return (None, None);
+            }
+        };
+        let scn = s.current_scn();
+        let keep = !matches!(scn, Err(CdcError::ConnectionLost(_)));
+        (keep.then_some(s), scn.ok())
+    })
 }
 
 fn column_names(cs: &[ColumnInfo]) -> Vec<&str> {

@@ -40,6 +40,8 @@ struct Seen {
     /// Sessions connected, and how many were when the first wave was announced.
     connects: usize,
     connects_at_first_wave: Option<usize>,
+    /// SCNs taken on the coordinating session (the one the planner asked the key range on).
+    scns_on_coordinator: usize,
 }
 
 #[derive(Default)]
@@ -79,6 +81,7 @@ impl crate::source::Connector for Watched {
         Ok(Box::new(WatchedSession {
             inner: self.inner.connect()?,
             watch: self.watch.clone(),
+            coordinator: false,
         }))
     }
     fn describe(&self) -> String {
@@ -89,6 +92,8 @@ impl crate::source::Connector for Watched {
 struct WatchedSession {
     inner: Box<dyn Session>,
     watch: Arc<Watch>,
+    /// The planner asked its key range here.
+    coordinator: bool,
 }
 
 impl Session for WatchedSession {
@@ -108,7 +113,9 @@ impl Session for WatchedSession {
         self.inner.extents(table)
     }
     fn current_scn(&mut self) -> Result<Scn> {
+        let coordinator = self.coordinator;
         self.watch.update(|s| {
+            s.scns_on_coordinator += usize::from(coordinator);
             if s.scns == 0 {
                 s.first_scn_after_pace = Some(s.paces > 0);
             }
@@ -134,6 +141,7 @@ impl Session for WatchedSession {
         scn: Option<Scn>,
     ) -> Result<Option<(Value, Value)>> {
         // The first wave's SCN is taken while the table is planned: this returns once it is.
+        self.coordinator = true;
         let saw = self.watch.wait_for(|s| s.scns > 0);
         self.watch.update(|s| s.range_overlapped_scn = Some(saw));
         self.inner.key_range(table, key_column, scn)
@@ -474,7 +482,29 @@ fn the_first_waves_sessions_are_connected_while_the_table_is_planned() {
             Some(2 + want_readers),
             "{rows} rows, {threads} threads: sessions connected when the first wave began"
         );
-        // No session is connected twice.
-        assert_eq!(seen.connects, 2 + threads.min(rows as usize / 50));
+        // No session is connected twice: the test's, the coordinating one, the readers, and
+        // the one that takes the next wave's SCN when there is more than one wave.
+        let chunks = rows as usize / 50;
+        let clock = usize::from(chunks > threads);
+        assert_eq!(seen.connects, 2 + threads.min(chunks) + clock);
+    }
+}
+
+#[test]
+fn the_next_waves_scn_is_taken_while_the_last_one_is_read() {
+    let (_d, db) = table(1000);
+    for gate in [false, true] {
+        let (watch, sink) = snapshot(
+            &db,
+            &["cdc.snapshot.chunk.rows=50", "cdc.snapshot.threads=4"],
+            gate,
+        );
+        assert_complete_and_ordered(&watch, &sink, 1000);
+        let seen = watch.seen.lock().unwrap();
+        // 20 chunks in 5 waves: the first SCN beside the planning, each of the 4 others while
+        // the wave before it was read, on a session of its own. Before: on the coordinating
+        // session, after the wave before it was read (a round trip a wave).
+        assert_eq!(seen.scns, 5, "gate {gate}");
+        assert_eq!(seen.scns_on_coordinator, 0, "gate {gate}");
     }
 }
