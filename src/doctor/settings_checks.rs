@@ -57,12 +57,12 @@ fn mode(f: &Facts) -> Finding {
     Finding::pass(found)
 }
 
-/// Sessions one capture holds at most: every snapshot reader and the session that takes the
-/// snapshot's SCNs and plans its chunks, the mining stream, and the session that reads the
-/// catalog.
+/// Sessions one capture holds at most: every snapshot reader, the snapshot's coordinating
+/// session (it plans the chunks) and the one that takes each next wave's SCN, the mining
+/// stream, and the session that reads the catalog.
 pub fn sessions_needed(f: &Facts) -> u64 {
     let readers = if f.snapshots() {
-        u64::from(f.settings.snapshot.threads) + 1
+        u64::from(f.settings.snapshot.threads) + 2
     } else {
         0
     };
@@ -103,7 +103,7 @@ fn sessions(f: &Facts) -> Finding {
         );
     }
     let found = format!(
-        "capture needs up to {needed} sessions ({} snapshot readers, cdc.snapshot.threads={threads}, plus the snapshot's coordinator, mining and catalog); {}",
+        "capture needs up to {needed} sessions ({} snapshot readers, cdc.snapshot.threads={threads}, plus the snapshot's coordinator and SCN session, mining and catalog); {}",
         if f.snapshots() { threads } else { 0 },
         known.join(", ")
     );

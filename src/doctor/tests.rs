@@ -691,14 +691,15 @@ fn settings_the_database_contradicts_are_reported() {
         vec![],
         "mining and catalog need only 2 sessions"
     );
-    // 4 readers, the snapshot's coordinating session, mining and catalog: 7 sessions, 6 free.
+    // 4 readers, the snapshot's coordinating and SCN sessions, mining and catalog: 8 sessions,
+    // 6 free: 2 readers fit.
     let db = Db::new("  sessions: 10\n  sessions_in_use: 4\n", HEALTHY_TABLES);
     let r = db.report(&["cdc.snapshot.threads=4"]);
     assert_eq!(problems(&r), vec![("settings.sessions", Severity::Fail)]);
     assert!(get(&r, "settings.sessions")
         .found
-        .starts_with("capture needs up to 7 sessions (4 snapshot readers"));
-    assert!(fix(&r, "settings.sessions").starts_with("cdc.snapshot.threads: 3"));
+        .starts_with("capture needs up to 8 sessions (4 snapshot readers"));
+    assert!(fix(&r, "settings.sessions").starts_with("cdc.snapshot.threads: 2"));
 
     let db = Db::healthy();
     let r = db.report(&["cdc.key.HR.GONE=ID", "cdc.columns.exclude=HR.EMP.NOPE"]);
