@@ -231,13 +231,9 @@ impl<'a> Reader<'a> {
         let ahead = self.sessions_ahead(t);
         std::thread::scope(|scope| {
             let scn = scope.spawn(move || {
-                let mut s = match slot {
-                    Some(s) => s,
-                    None => crate::source::connect_retrying(connector, policy).ok()?,
-                };
-                let scn = s.current_scn();
-                let keep = !matches!(scn, Err(CdcError::ConnectionLost(_)));
-                Some((keep.then_some(s), scn.ok()))
+                take_scn(slot, || {
+                    crate::source::connect_retrying(connector, policy).ok()
+                })
             });
             let connects: Vec<_> = (2..=ahead)
                 .filter(|i| self.sessions[*i].is_none())
@@ -253,11 +249,11 @@ impl<'a> Reader<'a> {
                 }
             }
             let scn = match scn.join() {
-                Ok(Some((slot, scn))) => {
+                Ok((slot, scn)) => {
                     self.sessions[1] = slot;
                     scn
                 }
-                _ => None,
+                Err(_) => None,
             };
             Ok((planner?, scn))
         })
@@ -638,17 +634,28 @@ fn take_next_scn<'s, 'e, 'a: 's>(
     scope.spawn(move || {
         // One attempt: a refused connect only means the next wave takes its own SCN, and the
         // reads must not wait for retries.
-        let mut s = match slot.map_or_else(|| connector.connect(), Ok) {
-            Ok(s) => s,
+        take_scn(slot, || match connector.connect() {
+            Ok(s) => Some(s),
             Err(e) => {
                 tracing::debug!("the session for the next wave's SCN did not connect ({e})");
-                return (None, None);
+                None
             }
-        };
-        let scn = s.current_scn();
-        let keep = !matches!(scn, Err(CdcError::ConnectionLost(_)));
-        (keep.then_some(s), scn.ok())
+        })
     })
+}
+
+/// The current SCN on `slot`'s session (connected by `connect` when it has none): the session
+/// comes back unless its connection was lost; the SCN is `None` when it could not be taken.
+fn take_scn(
+    slot: Option<Box<dyn Session>>,
+    connect: impl FnOnce() -> Option<Box<dyn Session>>,
+) -> (Option<Box<dyn Session>>, Option<Scn>) {
+    let Some(mut s) = slot.or_else(connect) else {
+        return (None, None);
+    };
+    let scn = s.current_scn();
+    let keep = !matches!(scn, Err(CdcError::ConnectionLost(_)));
+    (keep.then_some(s), scn.ok())
 }
 
 fn column_names(cs: &[ColumnInfo]) -> Vec<&str> {
