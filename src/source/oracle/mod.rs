@@ -41,13 +41,8 @@ fn setup_session(conn: &oracle::Connection) -> Result<()> {
         operation: "session setup",
         ..CallContext::default()
     };
-    for statement in [
-        sql::SESSION_NLS,
-        sql::SESSION_TIME_ZONE,
-        sql::SESSION_BINARY_SORT,
-    ] {
-        conn.execute(statement, &[]).map_err(|e| db_error(&e, &c))?;
-    }
+    conn.execute(&sql::session_setup(), &[])
+        .map_err(|e| db_error(&e, &c))?;
     Ok(())
 }
 

@@ -206,6 +206,22 @@ pub const SESSION_TIME_ZONE: &str = "ALTER SESSION SET TIME_ZONE='00:00'";
 /// snapshot planner uses for chunk boundaries (a linguistic NLS_SORT would not). Privilege: none.
 pub const SESSION_BINARY_SORT: &str = "ALTER SESSION SET NLS_SORT='BINARY' NLS_COMP='BINARY'";
 
+/// The three statements above in one round trip: an anonymous PL/SQL block that runs each with
+/// EXECUTE IMMEDIATE (which issues SQL that PL/SQL cannot hold directly, ALTER SESSION among
+/// it: PL/SQL Language Reference, "EXECUTE IMMEDIATE Statement"), their quotes doubled inside
+/// the string literals. Sent at every connect and after every container switch, so a
+/// multi-PDB capture pays one round trip there, not three. Privilege: none.
+pub fn session_setup() -> String {
+    let mut block = String::from("BEGIN ");
+    for statement in [SESSION_NLS, SESSION_TIME_ZONE, SESSION_BINARY_SORT] {
+        block.push_str("EXECUTE IMMEDIATE '");
+        block.push_str(&statement.replace('\'', "''"));
+        block.push_str("'; ");
+    }
+    block.push_str("END;");
+    block
+}
+
 // ---------------------------------------------------------------------------------------------
 // SCNs and database identity
 // ---------------------------------------------------------------------------------------------
