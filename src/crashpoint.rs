@@ -19,6 +19,8 @@ pub const POINTS: &[&str] = &[
     "atomic_write.dir_synced",
     "publisher.wave",
     "publisher.window.mined",
+    // A chunk written but not committed: more of its wave follow, the last one commits them all.
+    "publisher.chunk.written",
     "publisher.chunk.committed",
     "snapshot.chunk.published",
     // The next wave's reads have begun while chunks of the last one are still to be published.

@@ -22,6 +22,8 @@ pub mod throttle;
 mod bound_tests;
 #[cfg(test)]
 mod ddl_tests;
+#[cfg(test)]
+mod wave_commit_tests;
 
 use crate::errors::Result;
 use crate::names::TableName;

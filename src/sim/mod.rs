@@ -438,7 +438,7 @@ fn hook(
         };
         match point {
             "publisher.wave" => l.chunks_in_wave = 0,
-            "publisher.chunk.committed" => {
+            "publisher.chunk.committed" | "publisher.chunk.written" => {
                 l.chunks_in_wave += 1;
                 if l.chunks_in_wave > l.max_pending {
                     let m = format!(

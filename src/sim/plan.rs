@@ -24,8 +24,9 @@ pub const CRASHABLE: &[&str] = &[
 ];
 
 /// Crash points added later, drawn from a stream of their own (so older seeds keep their
-/// crashes): the next wave being read while the last is half published.
-pub const CRASHABLE_LATER: &[&str] = &["snapshot.wave.overlapped"];
+/// crashes): the next wave being read while the last is half published; a chunk written but not
+/// committed, the rest of its wave still to come.
+pub const CRASHABLE_LATER: &[&str] = &["snapshot.wave.overlapped", "publisher.chunk.written"];
 
 #[derive(Debug, Clone)]
 pub struct Plan {

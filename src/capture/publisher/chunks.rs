@@ -88,6 +88,41 @@ impl ChunkSink for Publisher<'_> {
         last_record: bool,
         progress: &mut TableProgress,
     ) -> Result<()> {
+        self.write_chunk(t, chunk, first_record, last_record, progress)?;
+        crate::crashpoint::hit("publisher.chunk.committed")?;
+        let pos = self.commit_sink()?;
+        self.positions.borrow_mut().sink = Some(pos);
+        self.refresh();
+        Ok(())
+    }
+
+    /// The wave's last chunk comes next, and its commit makes this one durable with it: one
+    /// commit (an fsync, or a Kafka transaction) a wave, not one a chunk. Nothing is streamed
+    /// between a wave's chunks, so no other commit can make this chunk's lines durable before
+    /// the state that counts them is saved.
+    fn publish_unsynced(
+        &mut self,
+        t: &TableTarget,
+        chunk: &mut ReadChunk,
+        first_record: bool,
+        last_record: bool,
+        progress: &mut TableProgress,
+    ) -> Result<()> {
+        self.write_chunk(t, chunk, first_record, last_record, progress)?;
+        crate::crashpoint::hit("publisher.chunk.written")
+    }
+}
+
+impl Publisher<'_> {
+    /// A chunk's rows as snapshot records, written to the sink and not yet committed.
+    fn write_chunk(
+        &mut self,
+        t: &TableTarget,
+        chunk: &mut ReadChunk,
+        first_record: bool,
+        last_record: bool,
+        progress: &mut TableProgress,
+    ) -> Result<()> {
         let settings = self.settings;
         let db_name = self.db_name.clone();
         let ctx = TableContext {
@@ -120,10 +155,6 @@ impl ChunkSink for Publisher<'_> {
         self.records += n as u64;
         self.snapshot_rows += n as u64;
         self.throttle.count(&t.name().to_string(), n as u64);
-        crate::crashpoint::hit("publisher.chunk.committed")?;
-        let pos = self.commit_sink()?;
-        self.positions.borrow_mut().sink = Some(pos);
-        self.refresh();
         Ok(())
     }
 }

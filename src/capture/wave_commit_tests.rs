@@ -1,0 +1,117 @@
+//! Capture's snapshot commits its sink once a wave: the chunks of a wave are published one
+//! after the other with nothing streamed between them, so all but the last are written
+//! without a commit and the last one's commit (an fsync of the file sink, a Kafka
+//! transaction) makes the whole wave durable before the state that counts it is saved.
+
+use crate::capture::{Capture, CaptureEnd};
+use crate::settings::Settings;
+use crate::sim::check;
+use crate::snapshot::NoProgress;
+use crate::source::emulator::{self, clock, EmulatorConnector, Faults};
+use crate::source::Connector;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+const SCHEMA: &str = r#"
+seed: 5
+database:
+  start_scn: 7000
+tables:
+  - name: HR.EMP
+    columns:
+      - { name: ID, type: NUMBER(10), nullable: false }
+      - { name: NAME, type: VARCHAR2(40) }
+    primary_key: [ID]
+    supplemental_logging: all
+    rows: 8000
+"#;
+
+#[test]
+fn a_capture_snapshot_commits_its_sink_once_a_wave() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, state, out) = (
+        dir.path().join("db"),
+        dir.path().join("state"),
+        dir.path().join("out"),
+    );
+    let schema = dir.path().join("schema.yaml");
+    std::fs::write(&schema, SCHEMA).unwrap();
+    emulator::init(&db, &schema, None, clock::system()).unwrap();
+    let conn = EmulatorConnector::open(&db, Faults::default()).unwrap();
+    let start = conn.connect().unwrap().current_scn().unwrap();
+    let settings = Settings::from_pairs(&[
+        &format!("cdc.database.url=emulator:{}", db.display()),
+        &format!("cdc.state.dir={}", state.display()),
+        &format!("cdc.sink.dir={}", out.display()),
+        "cdc.snapshot.mode=initial",
+        "cdc.snapshot.chunk.rows=1000",
+        "cdc.snapshot.threads=4",
+        "cdc.stream.poll.ms=10",
+        "cdc.heartbeat.interval.ms=0",
+        "cdc.metrics.interval.ms=0",
+    ])
+    .unwrap();
+    let points: Rc<RefCell<Vec<&'static str>>> = Rc::default();
+    let p = points.clone();
+    let armed = crate::crashpoint::arm(move |point| {
+        p.borrow_mut().push(point);
+        Ok(())
+    });
+    let (end, _) = Capture {
+        connector: &conn,
+        settings: &settings,
+        progress: &NoProgress,
+        stop: &|| false,
+        stop_at: Some(start),
+    }
+    .run()
+    .unwrap();
+    drop(armed);
+    assert!(matches!(end, CaptureEnd::ReachedScn(_)), "{end:?}");
+    let points = points.borrow();
+    let mut hits: HashMap<&str, u32> = HashMap::new();
+    for p in points.iter() {
+        *hits.entry(p).or_default() += 1;
+    }
+    let count = |p: &str| hits.get(p).copied().unwrap_or(0);
+    let published = count("snapshot.chunk.published");
+    assert_eq!(published, 8, "8,000 rows in chunks of 1,000");
+    // Two waves of four: one commit each, the three chunks before it written only.
+    assert_eq!(count("publisher.chunk.committed"), 2, "{hits:?}");
+    assert_eq!(count("publisher.chunk.written"), 6, "{hits:?}");
+    // Between a chunk written and its wave's commit nothing is made durable: no sink commit
+    // and no offsets save (which would count a chunk whose lines a crash could still lose).
+    let mut unsynced = false;
+    for p in points.iter() {
+        match *p {
+            "publisher.chunk.written" => unsynced = true,
+            "publisher.chunk.committed" => unsynced = false,
+            "sink.commit.synced" | "atomic_write.renamed" | "capture.offsets.saved" => {
+                assert!(
+                    !unsynced,
+                    "{p} while a chunk is written but not committed: {points:?}"
+                )
+            }
+            _ => {}
+        }
+    }
+    assert!(!unsynced, "a wave ended without its commit");
+    // One sink commit a wave and one when streaming ends (before: one a chunk).
+    assert_eq!(count("sink.commit.synced"), 3, "{hits:?}");
+
+    // Every row once, and the records converge to the table.
+    let now = conn.connect().unwrap().current_scn().unwrap();
+    let found = check::check(
+        &conn,
+        &db,
+        &out,
+        &state.join("offsets.json"),
+        (start + 1, now),
+        check::Contents::new(),
+        &settings,
+    )
+    .unwrap();
+    assert!(found.violations.is_empty(), "{:#?}", found.violations);
+    assert_eq!(found.records, 8000);
+}
