@@ -29,6 +29,11 @@ const LATENCY_MS: u64 = 20;
 #[path = "support/table.rs"]
 mod bench_table;
 
+// Shared by the benches; this one uses where results are stored.
+#[allow(dead_code)]
+#[path = "support/clock.rs"]
+mod bench_clock;
+
 fn snapshot(conn: &EmulatorConnector, settings: &Settings, dir: &std::path::Path) {
     let mut s = conn.connect().expect("connect");
     let db = s.database().expect("db");
@@ -95,7 +100,8 @@ fn waves_alone(dir: &std::path::Path, schema_path: &std::path::Path) {
     let pairs = std::env::var("ORACLE_CDC_BENCH_PAIRS")
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(9usize);
+        .unwrap_or(9usize)
+        .max(1);
     let mut json = Vec::new();
     let mut extra_at = Vec::new();
     for threads in [1u32, 4] {
@@ -145,14 +151,7 @@ fn waves_alone(dir: &std::path::Path, schema_path: &std::path::Path) {
     }
     let ratio = extra_at[0] / extra_at[1].max(1e-9);
     eprintln!("scaling/waves alone: 20 more chunks at 4 threads vs 1: {ratio:.2}×");
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
-        || std::path::PathBuf::from("target"),
-        std::path::PathBuf::from,
-    );
-    let path = target.join("criterion/ratios/scaling_waves alone.json");
-    if let Some(parent) = path.parent() {
-        let _ = std::fs::create_dir_all(parent);
-    }
+    let path = bench_clock::ratio_file("scaling/waves alone");
     let body = format!(
         "{{\"id\":\"scaling/waves alone\",{},\"ratio\":{ratio:.3},\"pairs\":{pairs}}}\n",
         json.join(",")

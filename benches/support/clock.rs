@@ -132,21 +132,24 @@ pub fn record_ratio(id: &str, ratios: &[f64]) {
         "{id}: {median:.2}× the plain write (median of {} pairs, {min:.2}–{max:.2})",
         ratios.len()
     );
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
-        || std::path::PathBuf::from("target"),
-        std::path::PathBuf::from,
-    );
-    let path = target
-        .join("criterion/ratios")
-        .join(format!("{}.json", id.replace('/', "_")));
+    let path = ratio_file(id);
     let json = format!(
         "{{\"id\":{id:?},\"median\":{median},\"min\":{min},\"max\":{max},\"pairs\":{}}}\n",
         ratios.len()
     );
-    if let Some(dir) = path.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
     if let Err(e) = std::fs::write(&path, json) {
         eprintln!("{}: {e}", path.display());
     }
+}
+
+/// Where a bench stores a result `benches/run.sh` reads: `target/criterion/ratios/<id>.json`,
+/// the id's `/` made `_` (the directory is made).
+pub fn ratio_file(id: &str) -> std::path::PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+        || std::path::PathBuf::from("target"),
+        std::path::PathBuf::from,
+    );
+    let dir = target.join("criterion/ratios");
+    let _ = std::fs::create_dir_all(&dir);
+    dir.join(format!("{}.json", id.replace('/', "_")))
 }
