@@ -153,6 +153,12 @@ sink_table() {
     local ntx=${SCALE_SINK_TX:-20000}
     [[ "$ntx" == none ]] && return
     local tansu=${TANSU_BIN:-$(command -v tansu || echo "$HOME/.cargo/bin/tansu")}
+    # Without a broker the Kafka capture would wait for one forever (delivery.timeout.ms=0).
+    if [[ ! -x "$tansu" ]]; then
+        echo "benches/scale.sh: no tansu at $tansu: the sink table is skipped (install it as .ci/run does:" \
+            "cargo install tansu --version 0.6.0 --features dynostore --locked; or set TANSU_BIN)" >&2
+        return
+    fi
     local d="$dir/sinks" db="$dir/sinks/db"
     rm -rf "$d"; mkdir -p "$d"
     sink_db "$db"
@@ -161,7 +167,15 @@ sink_table() {
     "$tansu" broker --listener-url "tcp://127.0.0.1:$port" --advertised-listener-url "tcp://127.0.0.1:$port" \
         --storage-engine memory://tansu/ >"$d/tansu.log" 2>&1 &
     local broker=$!
-    sleep 3
+    local waited=0
+    until python3 -c "import socket,sys; socket.create_connection(('127.0.0.1', $port), 1)" 2>/dev/null; do
+        if ! kill -0 "$broker" 2>/dev/null || (( waited >= 30 )); then
+            echo "benches/scale.sh: the broker did not start (see $d/tansu.log): the sink table is skipped" >&2
+            kill "$broker" 2>/dev/null || true
+            return
+        fi
+        sleep 1; waited=$((waited + 1))
+    done
     local common=(--set "cdc.database.url=emulator:$db" --set cdc.tables.include=APP.T)
     local file=(--set cdc.sink.type=file --set "cdc.sink.dir=$d/out" --set "cdc.state.dir=$d/state-file")
     local kafka=(--set cdc.sink.type=kafka --set "cdc.sink.kafka.brokers=127.0.0.1:$port" --set "cdc.state.dir=$d/state-kafka")
