@@ -93,6 +93,7 @@ pub const MINING_DATABASE_URL: &str = "cdc.mining.database.url";
 pub const MINING_DATABASE_USER: &str = "cdc.mining.database.user";
 pub const MINING_DATABASE_PASSWORD: &str = "cdc.mining.database.password";
 pub const MINING_DICTIONARY: &str = "cdc.mining.dictionary";
+pub const DATABASE_DRIVER: &str = "cdc.database.driver";
 pub const CONNECT_RETRIES: &str = "cdc.database.connect.retries";
 pub const CONNECT_BACKOFF_MS: &str = "cdc.database.connect.backoff.ms";
 pub const CONNECT_BACKOFF_MAX_MS: &str = "cdc.database.connect.backoff.max.ms";
@@ -194,6 +195,8 @@ pub const KEYS: &[KeySpec] = &[
         "The capture user. In a CDB a common user (`C##…`) on the CDB's service captures any PDB (root mode), a user on a PDB's service that PDB only (per-PDB mode, 19c+). An emulated database logs in as one of its schema's `database.users` (unset: the first); a replay needs none."),
     key(DATABASE_PASSWORD, Kind::Secret, None,
         "The capture user's password: `${env:NAME}` reads an environment variable, `${file:PATH}` a file (trailing newline removed). Never printed, not even in an error. Pass it that way, not with `--set` (a command line is visible to every user of the host in the process list) and not inside `cdc.database.url` (it is redacted when printed, but stays in the settings file)."),
+    key(DATABASE_DRIVER, Kind::Enum(&["thin", "thick"]), Some("thin"),
+        "How oracle-cdc talks to an Oracle database (`cdc.database.url` and `cdc.mining.database.url`; `emulator:` and `replay:` URLs ignore it), as python-oracledb's two modes. `thin`: the pure-Rust `oracledb` driver speaks Oracle Net itself, nothing else to install. It cannot log in where the database requires native network encryption or checksumming, nor as an account that has only an 11G password verifier, nor with Kerberos or other external authentication or a password-store wallet: such a login fails with CDC-2009. `thick`: the `oracle` crate through ODPI-C and the Oracle Client libraries (Instant Client, 19c or later) loaded at run time (without them CDC-2001); it supports what Instant Client supports. Values and errors are the same either way (capture.md, Drivers)."),
     key(MINING_DATABASE_URL, Kind::Text, None,
         "Downstream capture: the database LogMiner runs on, which receives the source's redo (an EZConnect string, a TNS alias, or `emulator:DIR` made by `oracle-cdc emulator create --downstream-of`). Unset: mining runs on `cdc.database.url`. When set, only mining (the log list and V$LOGMNR_CONTENTS) uses it; SCNs, the catalog and snapshot reads still come from `cdc.database.url` (the source or its standby), and `doctor` checks both and that the downstream holds the source's redo (same DBID)."),
     key(MINING_DATABASE_USER, Kind::Text, None,

@@ -77,6 +77,28 @@ pub enum SnapshotMode {
     OnSignal,
 }
 
+/// `cdc.database.driver`: which driver the Oracle adapter opens its sessions with
+/// (`src/source/oracle/driver/`). Only the adapter acts on it; no other part of the engine
+/// knows either driver.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DatabaseDriver {
+    /// The pure-Rust `oracledb` crate: Oracle Net spoken by the process itself.
+    #[default]
+    Thin,
+    /// The `oracle` crate: ODPI-C and the Oracle Client libraries (Instant Client).
+    Thick,
+}
+
+impl DatabaseDriver {
+    /// The setting's value: `thin` or `thick`.
+    pub fn name(self) -> &'static str {
+        match self {
+            DatabaseDriver::Thin => "thin",
+            DatabaseDriver::Thick => "thick",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KeyMissing {
     Rowid,
@@ -263,6 +285,8 @@ pub struct Settings {
     pub record: crate::record::format::Format,
     /// cdc.mining.dictionary: the dictionary LogMiner decodes with.
     pub mining_dictionary: crate::source::model::Dictionary,
+    /// cdc.database.driver: thin (default) or thick, for Oracle URLs.
+    pub database_driver: DatabaseDriver,
     /// cdc.files.group.readable: data files 0640 (else 0600).
     pub files_group_readable: bool,
     /// cdc.doctor.read.rate: rows per second one snapshot reader is assumed to read.
@@ -413,6 +437,10 @@ impl Settings {
             mining_dictionary: match v.text(keys::MINING_DICTIONARY).as_str() {
                 "redo_logs" => crate::source::model::Dictionary::RedoLogs,
                 _ => crate::source::model::Dictionary::OnlineCatalog,
+            },
+            database_driver: match v.text(keys::DATABASE_DRIVER).as_str() {
+                "thick" => DatabaseDriver::Thick,
+                _ => DatabaseDriver::Thin,
             },
             state_dir: PathBuf::from(v.text(keys::STATE_DIR)),
             connect: ConnectRetry {

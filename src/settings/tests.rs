@@ -330,3 +330,24 @@ fn a_mining_url_must_name_another_database() {
         Code::Cdc2201
     );
 }
+
+#[test]
+fn the_database_driver_is_thin_unless_thick_is_asked_for() {
+    let s = load(None, &[], &[]).unwrap();
+    assert_eq!(s.database_driver, DatabaseDriver::Thin);
+    assert_eq!(s.database_driver.name(), "thin");
+    let s = load(None, &[], &["cdc.database.driver=thick"]).unwrap();
+    assert_eq!(s.database_driver, DatabaseDriver::Thick);
+    let s = load(None, &[("ORACLE_CDC_DATABASE_DRIVER", "thick")], &[]).unwrap();
+    assert_eq!(s.database_driver, DatabaseDriver::Thick);
+    let f = file("cdc:\n  database:\n    driver: thin\n");
+    assert_eq!(
+        load(Some(&f), &[], &[]).unwrap().database_driver,
+        DatabaseDriver::Thin
+    );
+    let (code, msg) = err(load(None, &[], &["cdc.database.driver=oci"]));
+    assert_eq!(code, Code::Cdc1002);
+    for part in ["cdc.database.driver", "oci", "thin, thick"] {
+        assert!(msg.contains(part), "{msg} lacks {part}");
+    }
+}

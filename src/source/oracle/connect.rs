@@ -1,9 +1,12 @@
 //! Opening a connection, and turning Oracle's errors into the project's catalog.
 //!
 //! The mapping is a pure function of (ORA-/DPI- code, message text) so it can be tested without
-//! a database; the one test that touches the real client library expects DPI-1047 on machines
-//! without Instant Client. The password is held in [`Password`], whose `Debug` is redacted, and
-//! every message built from an Oracle error passes through [`redact`] first.
+//! a database, and it is the same for both drivers: `driver/` turns each driver's errors into a
+//! code and a message first (the thin driver's own errors get the code the thick one reports for
+//! the same condition). The tests that touch the real drivers expect "no listener" from the thin
+//! driver and DPI-1047 from the thick one on machines without Instant Client. The password is
+//! held in [`Password`], whose `Debug` is redacted, and every message built from an Oracle error
+//! passes through [`redact`] first.
 
 use crate::errors::{CdcError, Code};
 use std::fmt;
@@ -48,6 +51,16 @@ pub enum OraCode {
     Dpi(i32),
 }
 
+impl fmt::Display for OraCode {
+    /// `ORA-03113`, `DPI-1047`: as Oracle prints them.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OraCode::Ora(n) => write!(f, "ORA-{n:05}"),
+            OraCode::Dpi(n) => write!(f, "DPI-{n:04}"),
+        }
+    }
+}
+
 /// The first `ORA-NNNNN` or `DPI-NNNN` in a message.
 pub fn code_in_message(message: &str) -> Option<OraCode> {
     for (prefix, make) in [
@@ -67,38 +80,8 @@ pub fn code_in_message(message: &str) -> Option<OraCode> {
     None
 }
 
-/// The code of an `oracle` crate error: the structured one when there is one, else the text.
-pub fn code_of(e: &oracle::Error) -> Option<OraCode> {
-    if let Some(n) = e.oci_code() {
-        return Some(OraCode::Ora(n));
-    }
-    if let Some(n) = e.dpi_code() {
-        return Some(OraCode::Dpi(n));
-    }
-    e.db_error()
-        .map(|d| d.message().to_string())
-        .and_then(|m| code_in_message(&m))
-        .or_else(|| code_in_message(&e.to_string()))
-}
-
-/// The message of an `oracle` crate error, first line only: ORA- texts end with a newline and
-/// sometimes an `ORA-06512: at line` backtrace that says nothing useful.
-pub fn message_of(e: &oracle::Error) -> String {
-    let text = match e.db_error() {
-        Some(d) => d.message().to_string(),
-        None => e.to_string(),
-    };
-    let mut lines = text.lines().map(str::trim);
-    let mut first = lines.next().unwrap_or_default().to_string();
-    // A PL/SQL error (ORA-06550) says what went wrong on its PLS- line.
-    if let Some(pls) = lines.find(|l| l.starts_with("PLS-")) {
-        first.push(' ');
-        first.push_str(pls);
-    }
-    first
-}
-
-const CLIENT_FIX: &str = "install Oracle Instant Client (Basic or Basic Light, 19c or later) and \
+const CLIENT_FIX: &str = "thick mode (cdc.database.driver=thick) needs them: use the thin driver \
+(cdc.database.driver=thin, the default, needs no client libraries) or install Oracle Instant Client (Basic or Basic Light, 19c or later) and \
 make it findable (Linux: ldconfig or LD_LIBRARY_PATH; macOS: DYLD_LIBRARY_PATH or ~/lib; \
 Windows: PATH; Debian also needs libaio1). Without a database, cdc.database.url: emulator:DIR \
 runs on the embedded emulator. `oracle-cdc explain CDC-2001` has the steps";
@@ -261,10 +244,7 @@ impl OracleErrorHandling {
 /// `oracle-cdc explain ORA-NNNNN`): the mapping above is the one source, never a list kept
 /// beside it.
 pub fn handling_of(code: OraCode) -> OracleErrorHandling {
-    let name = match code {
-        OraCode::Ora(n) => format!("ORA-{n:05}"),
-        OraCode::Dpi(n) => format!("DPI-{n:04}"),
-    };
+    let name = code.to_string();
     let at_login = connect_error(Some(code), &name, "", "db").code();
     let mut in_calls = Vec::new();
     let ctx = CallContext::default();
@@ -294,26 +274,6 @@ pub fn handled_codes() -> Vec<(OraCode, OracleErrorHandling)> {
         .map(|c| (c, handling_of(c)))
         .filter(|(_, h)| h.is_specific())
         .collect()
-}
-
-/// Map an `oracle` crate error from a call on an open connection.
-pub fn db_error(e: &oracle::Error, ctx: &CallContext) -> CdcError {
-    runtime_error(code_of(e), &message_of(e), ctx)
-}
-
-/// Open one connection. Every failure is a `CdcError::Connect` whose text never contains the
-/// password.
-pub fn open(url: &str, user: &str, password: &Password) -> Result<oracle::Connection, CdcError> {
-    tracing::debug!(url, user, "connecting to Oracle");
-    let mut connector = oracle::Connector::new(user, password.expose(), url);
-    connector.driver_name("oracle-cdc");
-    connector.connect().map_err(|e| {
-        let message = match e.db_error() {
-            Some(d) => d.message().to_string(),
-            None => e.to_string(),
-        };
-        connect_error(code_of(&e), &message, password.expose(), url)
-    })
 }
 
 #[cfg(test)]
@@ -487,17 +447,35 @@ mod tests {
         );
     }
 
-    /// The real connection layer on a machine without Instant Client: DPI-1047 → CDC-2001,
-    /// with the fix in the message and without the password. A machine set up for the live
-    /// suite (`ORACLE_CDC_TEST_URL` set) has a client library, so there the connect fails for
-    /// another reason (nothing listens on port 1) and only the redaction is checked.
-    #[test]
-    fn real_connect_without_client_library_is_cdc_2001() {
-        let password = Password::new("Known-Pa55word-Xyzzy");
-        let e = match open("localhost:1/NOPE", "cdc_test", &password) {
+    fn refused(driver: super::super::driver::Driver, password: &Password) -> CdcError {
+        match super::super::driver::open(driver, "localhost:1/NOPE", "cdc_test", password) {
             Ok(_) => panic!("connected to localhost:1?"),
             Err(e) => e,
-        };
+        }
+    }
+
+    /// The thin driver (the default) on a port where nothing listens: "no listener" (CDC-2003,
+    /// as ORA-12541 is), without the password.
+    #[test]
+    fn real_thin_connect_to_a_closed_port_is_cdc_2003() {
+        let password = Password::new("Known-Pa55word-Xyzzy");
+        let e = refused(super::super::driver::Driver::Thin, &password);
+        let (shown, debug) = (e.to_string(), format!("{e:?}"));
+        assert!(!shown.contains("Known-Pa55word-Xyzzy"), "{shown}");
+        assert!(!debug.contains("Known-Pa55word-Xyzzy"), "{debug}");
+        assert_eq!(e.code(), Code::Cdc2003, "{shown}");
+        assert!(shown.contains("no listener"), "{shown}");
+        assert!(shown.contains("ORA-12541"), "{shown}");
+    }
+
+    /// The thick driver on a machine without Instant Client: DPI-1047 → CDC-2001, with the fix
+    /// in the message and without the password. A machine set up for the live suite
+    /// (`ORACLE_CDC_TEST_URL` set) has a client library, so there the connect fails for another
+    /// reason (nothing listens on port 1) and only the redaction is checked.
+    #[test]
+    fn real_thick_connect_without_client_library_is_cdc_2001() {
+        let password = Password::new("Known-Pa55word-Xyzzy");
+        let e = refused(super::super::driver::Driver::Thick, &password);
         let shown = e.to_string();
         let debug = format!("{e:?}");
         assert!(!shown.contains("Known-Pa55word-Xyzzy"), "{shown}");
@@ -512,6 +490,7 @@ mod tests {
             "{shown}"
         );
         assert!(shown.contains("Instant Client"), "{shown}");
+        assert!(shown.contains("cdc.database.driver=thin"), "{shown}");
         assert!(shown.contains("emulator:"), "{shown}");
     }
 }

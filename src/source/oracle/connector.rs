@@ -1,7 +1,8 @@
 //! [`OracleConnector`]: the settings of one database and user, checked before anything is
 //! contacted, and each connection opened with the session set up as oracle-facts §5 says.
 
-use super::connect::{self, Password};
+use super::connect::Password;
+use super::driver::{self, Driver};
 use super::{setup_session, OracleSession};
 use crate::errors::{CdcError, Code, Result};
 use crate::source::model::Dictionary;
@@ -19,6 +20,8 @@ pub struct OracleConnector {
     mining: bool,
     /// `cdc.mining.dictionary`: the dictionary LogMiner sessions start with.
     dictionary: Dictionary,
+    /// `cdc.database.driver`: thin (the default) or thick.
+    driver: Driver,
 }
 
 impl fmt::Debug for OracleConnector {
@@ -27,19 +30,22 @@ impl fmt::Debug for OracleConnector {
             .field("url", &self.url)
             .field("user", &self.user)
             .field("password", &self.password)
+            .field("driver", &self.driver)
             .finish()
     }
 }
 
 impl OracleConnector {
-    /// From `cdc.database.url`, `cdc.database.user` and `cdc.database.password`. Nothing is
-    /// contacted yet; a missing client library shows on the first `connect()`.
+    /// From `cdc.database.url`, `cdc.database.user`, `cdc.database.password` and
+    /// `cdc.database.driver`. Nothing is contacted yet; a missing client library (thick mode)
+    /// shows on the first `connect()`.
     pub fn from_settings(settings: &crate::settings::Settings) -> Result<Self> {
         let password = settings
             .database_password()
             .map(|s| Password::new(s.expose()));
         let mut c = Self::new(settings.database_url(), settings.database_user(), password)?;
         c.dictionary = settings.mining_dictionary;
+        c.driver = settings.database_driver;
         Ok(c)
     }
 
@@ -52,6 +58,7 @@ impl OracleConnector {
         let mut c = Self::new(url, settings.mining_user(), password)?;
         c.mining = true;
         c.dictionary = settings.mining_dictionary;
+        c.driver = settings.database_driver;
         Ok(c)
     }
 
@@ -96,13 +103,25 @@ impl OracleConnector {
             password,
             mining: false,
             dictionary: Dictionary::OnlineCatalog,
+            driver: Driver::default(),
         })
+    }
+
+    /// The same connector with another driver.
+    pub fn with_driver(mut self, driver: Driver) -> Self {
+        self.driver = driver;
+        self
+    }
+
+    /// The driver its connections use.
+    pub fn driver(&self) -> Driver {
+        self.driver
     }
 
     /// Open a session without boxing it.
     pub fn open(&self) -> Result<OracleSession> {
-        let conn = connect::open(&self.url, &self.user, &self.password)?;
-        setup_session(&conn)?;
+        let conn = driver::open(self.driver, &self.url, &self.user, &self.password)?;
+        setup_session(&*conn)?;
         Ok(OracleSession {
             conn,
             container: None,

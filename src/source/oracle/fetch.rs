@@ -1,21 +1,27 @@
-//! Fetching column values as [`Value`]s and binding [`Value`]s, with the `oracle` crate.
+//! Turning fetched [`Cell`]s into [`Value`]s and [`Value`]s into binds: one conversion for both
+//! drivers (`driver/`), pure, so what each driver delivers is tested without a database.
 //!
 //! What is supported (see also `types_map.rs` for the text forms):
 //! - VARCHAR2, NVARCHAR2, CHAR (blank padding kept), NCHAR, LONG, CLOB, NCLOB, ROWID, UROWID:
 //!   `Value::Text`; LOBs and LONGs are read whole.
 //! - NUMBER, FLOAT: `Value::Number` with the exact decimal text (ODPI-C converts the Oracle
-//!   NUMBER digit by digit, no binary floating point), without a leading zero (`.15`).
+//!   NUMBER digit by digit, the thin driver's `OracleNumber` keeps every digit too: no binary
+//!   floating point on either), without a leading zero (`.15`).
 //! - BINARY_FLOAT / BINARY_DOUBLE: `Value::BinaryFloat(f32)` / `Value::BinaryDouble(f64)`, NaN and
 //!   ±Inf included (fetched natively).
 //! - DATE, TIMESTAMP(n): `Value::Date` / `Value::Timestamp` (`…SS.FF9`).
-//! - TIMESTAMP WITH TIME ZONE: `Value::TimestampTz` with the stored offset. A region-named zone
+//! - TIMESTAMP WITH TIME ZONE: `Value::TimestampTz` with the stored offset. Flashback reads and
+//!   key probes select it as `TO_CHAR(…, 'YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM')` on both drivers
+//!   ([`Fetch::TimestampTz`]; the thin driver would return a native fetch in UTC without the
+//!   offset), and the text is parsed back into the canonical form. A region-named zone
 //!   (`Europe/Paris`) is printed as its offset at that instant, as TZH:TZM does.
 //! - TIMESTAMP WITH LOCAL TIME ZONE: `Value::TimestampTz` in UTC (`+00:00`), because the session
 //!   time zone is set to UTC.
 //! - INTERVAL YEAR TO MONTH / DAY TO SECOND: `Value::IntervalYm` / `Value::IntervalDs`.
 //! - RAW, LONG RAW, BLOB: `Value::Bytes`, read whole.
 //! - BFILE: not fetched. The `oracle` crate 0.6 keeps its BFILE locator type private, so the
-//!   directory and file name cannot be read; a flashback read that selects a BFILE column fails
+//!   directory and file name cannot be read (the adapter reads no locators with `oracledb`
+//!   either); a flashback read that selects a BFILE column fails
 //!   with CDC-3001 before it is sent (the snapshot refuses such tables with CDC-3001 anyway).
 //! - XMLTYPE: serialised by the database (`XMLSERIALIZE … AS CLOB`) into `Value::Text`.
 //! - JSON (21c type): serialised by the database (`JSON_SERIALIZE … RETURNING CLOB`) into
@@ -23,18 +29,17 @@
 //! - VECTOR (23ai): serialised by the database (`VECTOR_SERIALIZE … RETURNING CLOB`) and parsed
 //!   into `Value::Vector(Vec<f32>)`; FLOAT64 elements lose precision, sparse vectors and BINARY
 //!   vectors are refused.
-//! - BOOLEAN (23ai): `Value::Boolean`, natively with a 23ai client, else from the 1/0 a
-//!   pre-23ai client receives.
+//! - BOOLEAN (23ai): `Value::Boolean`, natively with a 23ai client (and the thin driver), else
+//!   from the 1/0 a pre-23ai client receives.
 //!
 //! Not supported (CDC-3001 naming the column): BFILE, object types, collections (VARRAY,
 //! nested tables), REF, ANYDATA, SDO_GEOMETRY and other types the catalog mapping refuses.
 
-use super::connect::{db_error, CallContext};
-use super::types_map::{self, DateTimeParts};
+use super::connect::CallContext;
+use super::driver::{Cell, DbSession, FetchOptions};
+use super::types_map;
 use crate::errors::{CdcError, Result};
 use crate::types::Value;
-use oracle::sql_type::{IntervalDS, IntervalYM, OracleType, Timestamp, ToSql};
-use oracle::{Connection, SqlValue};
 
 /// How a select-list column must be turned into a [`Value`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,103 +54,89 @@ pub enum Fetch {
     Xml,
     /// A BOOLEAN column (native, or 1/0 for older clients).
     Boolean,
-}
-
-fn parts(ts: &Timestamp) -> DateTimeParts {
-    DateTimeParts {
-        year: ts.year(),
-        month: ts.month(),
-        day: ts.day(),
-        hour: ts.hour(),
-        minute: ts.minute(),
-        second: ts.second(),
-        nanosecond: ts.nanosecond(),
-        offset_minutes: ts.tz_hour_offset() * 60 + ts.tz_minute_offset(),
-    }
+    /// A TIMESTAMP WITH TIME ZONE column as `TO_CHAR(…, 'YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM')`
+    /// text: the thin driver loses the offset of a native fetch, so both drivers select it so.
+    TimestampTz,
 }
 
 fn unsupported(column: &str, what: impl std::fmt::Display) -> CdcError {
     CdcError::Database(format!("column {column}: {what}"))
 }
 
-/// One fetched column as a [`Value`].
-pub fn value(v: &SqlValue, how: Fetch, column: &str, ctx: &CallContext) -> Result<Value> {
-    let oracle = |e: oracle::Error| db_error(&e, ctx);
-    if v.is_null().map_err(oracle)? {
+/// The text of a serialised column (JSON, VECTOR, XMLTYPE, TSTZ): a CLOB or VARCHAR2.
+fn text(cell: Cell, column: &str) -> Result<String> {
+    match cell {
+        Cell::Text(s) | Cell::Number(s) => Ok(s),
+        other => Err(unsupported(column, format!("expected text, got {other:?}"))),
+    }
+}
+
+/// One fetched column as a [`Value`]: the one conversion for both drivers, a pure function.
+pub fn value(cell: Cell, how: Fetch, column: &str, ctx: &CallContext) -> Result<Value> {
+    if cell == Cell::Null {
         return Ok(Value::Null);
     }
     match how {
-        Fetch::Json => return Ok(Value::Json(v.get::<String>().map_err(oracle)?)),
-        Fetch::Xml => return Ok(Value::Text(v.get::<String>().map_err(oracle)?)),
+        Fetch::Json => return Ok(Value::Json(text(cell, column)?)),
+        Fetch::Xml => return Ok(Value::Text(text(cell, column)?)),
         Fetch::Vector => {
-            let text = v.get::<String>().map_err(oracle)?;
-            return types_map::parse_vector(&text)
+            return types_map::parse_vector(&text(cell, column)?)
                 .map(Value::Vector)
                 .map_err(|e| unsupported(column, e));
         }
         Fetch::Boolean => {
-            if matches!(v.oracle_type().map_err(oracle)?, OracleType::Boolean) {
-                return Ok(Value::Boolean(v.get::<bool>().map_err(oracle)?));
+            if let Cell::Boolean(b) = cell {
+                return Ok(Value::Boolean(b));
             }
-            let text = v.get::<String>().map_err(oracle)?;
-            return types_map::parse_boolean(&text)
+            return types_map::parse_boolean(&text(cell, column)?)
                 .map(Value::Boolean)
+                .map_err(|e| unsupported(column, e));
+        }
+        Fetch::TimestampTz => {
+            if let Cell::TimestampTz(p) = cell {
+                return Ok(Value::TimestampTz(types_map::format_timestamp_tz(&p)));
+            }
+            let t = text(cell, column)?;
+            return types_map::parse_timestamp_tz(&t)
+                .map(|p| Value::TimestampTz(types_map::format_timestamp_tz(&p)))
                 .map_err(|e| unsupported(column, e));
         }
         Fetch::Native => {}
     }
-    let ty = v.oracle_type().map_err(oracle)?.clone();
-    Ok(match ty {
-        OracleType::Varchar2(_)
-        | OracleType::NVarchar2(_)
-        | OracleType::Char(_)
-        | OracleType::NChar(_)
-        | OracleType::Long
-        | OracleType::CLOB
-        | OracleType::NCLOB
-        | OracleType::Rowid
-        | OracleType::Xml => Value::Text(v.get::<String>().map_err(oracle)?),
-        OracleType::Number(_, _)
-        | OracleType::Float(_)
-        | OracleType::Int64
-        | OracleType::UInt64 => Value::Number(types_map::canonical_number(
-            &v.get::<String>().map_err(oracle)?,
+    Ok(match cell {
+        Cell::Null => Value::Null,
+        Cell::Text(s) => Value::Text(s),
+        Cell::Number(s) => Value::Number(types_map::canonical_number(&s)),
+        Cell::BinaryFloat(f) => Value::BinaryFloat(f),
+        Cell::BinaryDouble(f) => Value::BinaryDouble(f),
+        Cell::Date(p) => Value::Date(types_map::format_date(&p)),
+        Cell::Timestamp(p) => Value::Timestamp(types_map::format_timestamp(&p)),
+        Cell::TimestampTz(p) => Value::TimestampTz(types_map::format_timestamp_tz(&p)),
+        Cell::IntervalYm { years, months } => {
+            Value::IntervalYm(types_map::format_interval_ym(years, months))
+        }
+        Cell::IntervalDs {
+            days,
+            hours,
+            minutes,
+            seconds,
+            nanoseconds,
+            fsp,
+        } => Value::IntervalDs(types_map::format_interval_ds(
+            days,
+            hours,
+            minutes,
+            seconds,
+            nanoseconds,
+            fsp,
         )),
-        OracleType::BinaryFloat => Value::BinaryFloat(v.get::<f32>().map_err(oracle)?),
-        OracleType::BinaryDouble => Value::BinaryDouble(v.get::<f64>().map_err(oracle)?),
-        OracleType::Date => Value::Date(types_map::format_date(&parts(
-            &v.get::<Timestamp>().map_err(oracle)?,
-        ))),
-        OracleType::Timestamp(_) => Value::Timestamp(types_map::format_timestamp(&parts(
-            &v.get::<Timestamp>().map_err(oracle)?,
-        ))),
-        OracleType::TimestampTZ(_) | OracleType::TimestampLTZ(_) => Value::TimestampTz(
-            types_map::format_timestamp_tz(&parts(&v.get::<Timestamp>().map_err(oracle)?)),
-        ),
-        OracleType::IntervalYM(_) => {
-            let i = v.get::<IntervalYM>().map_err(oracle)?;
-            Value::IntervalYm(types_map::format_interval_ym(i.years(), i.months()))
-        }
-        OracleType::IntervalDS(_, fsp) => {
-            let i = v.get::<IntervalDS>().map_err(oracle)?;
-            Value::IntervalDs(types_map::format_interval_ds(
-                i.days(),
-                i.hours(),
-                i.minutes(),
-                i.seconds(),
-                i.nanoseconds(),
-                fsp,
-            ))
-        }
-        OracleType::Raw(_) | OracleType::LongRaw | OracleType::BLOB => {
-            Value::Bytes(v.get::<Vec<u8>>().map_err(oracle)?)
-        }
-        OracleType::Boolean => Value::Boolean(v.get::<bool>().map_err(oracle)?),
-        other => {
+        Cell::Bytes(b) => Value::Bytes(b),
+        Cell::Boolean(b) => Value::Boolean(b),
+        Cell::Unsupported(data_type) => {
             return Err(CdcError::UnsupportedType {
                 table: ctx.table.clone().unwrap_or_default(),
                 column: column.to_string(),
-                data_type: other.to_string(),
+                data_type,
             })
         }
     })
@@ -179,51 +170,46 @@ impl Bind {
             other => return Err(format!("a {other:?} value cannot be bound")),
         })
     }
-
-    pub fn as_sql(&self) -> &dyn ToSql {
-        self
-    }
-}
-
-impl ToSql for Bind {
-    fn oratype(&self, _conn: &Connection) -> oracle::Result<OracleType> {
-        Ok(match self {
-            Bind::Number(_) => OracleType::Number(0, 0),
-            // VARCHAR2 size is in bytes; at least 1 so an empty string binds.
-            Bind::Text(s) => {
-                OracleType::Varchar2(u32::try_from(s.len().max(1)).unwrap_or(u32::MAX))
-            }
-            Bind::Raw(b) => OracleType::Raw(u32::try_from(b.len().max(1)).unwrap_or(u32::MAX)),
-            Bind::BinaryFloat(_) => OracleType::BinaryFloat,
-            Bind::BinaryDouble(_) => OracleType::BinaryDouble,
-        })
-    }
-
-    fn to_sql(&self, val: &mut SqlValue) -> oracle::Result<()> {
-        match self {
-            Bind::Number(s) | Bind::Text(s) => val.set(s),
-            Bind::Raw(b) => val.set(b),
-            Bind::BinaryFloat(f) => val.set(f),
-            Bind::BinaryDouble(f) => val.set(f),
-        }
-    }
 }
 
 /// Typed getters for catalog rows: every failure becomes a `CdcError` with the call's context.
 pub struct Cols<'a> {
-    pub row: &'a oracle::Row,
+    pub row: &'a [Cell],
     pub ctx: &'a CallContext,
 }
 
 impl Cols<'_> {
-    fn get<T: oracle::sql_type::FromSql>(&self, i: usize) -> Result<T> {
-        self.row
-            .get::<usize, T>(i)
-            .map_err(|e| db_error(&e, self.ctx))
+    fn wrong(&self, i: usize, want: &str) -> CdcError {
+        CdcError::Database(format!(
+            "{}: column {} is not {want}: {:?}",
+            self.ctx.operation,
+            i + 1,
+            self.row.get(i)
+        ))
     }
 
+    fn cell(&self, i: usize) -> Result<&Cell> {
+        self.row.get(i).ok_or_else(|| {
+            CdcError::Database(format!(
+                "{}: the row has {} columns, column {} was read",
+                self.ctx.operation,
+                self.row.len(),
+                i + 1
+            ))
+        })
+    }
+
+    /// Text as the session's NLS settings print it (dates `YYYY-MM-DD HH24:MI:SS`, numbers as
+    /// the driver's decimal text), as both drivers convert a column read as a string.
     pub fn opt_string(&self, i: usize) -> Result<Option<String>> {
-        self.get::<Option<String>>(i)
+        Ok(match self.cell(i)? {
+            Cell::Null => None,
+            Cell::Text(s) | Cell::Number(s) => Some(s.clone()),
+            Cell::Date(p) => Some(types_map::format_date(p)),
+            Cell::Timestamp(p) => Some(types_map::format_timestamp(p)),
+            Cell::TimestampTz(p) => Some(types_map::format_timestamp_tz(p)),
+            _ => return Err(self.wrong(i, "text")),
+        })
     }
 
     /// NULL reads as the empty string (Oracle stores '' as NULL anyway).
@@ -231,8 +217,20 @@ impl Cols<'_> {
         Ok(self.opt_string(i)?.unwrap_or_default())
     }
 
+    fn opt_integer<T: std::str::FromStr>(&self, i: usize, what: &str) -> Result<Option<T>> {
+        match self.cell(i)? {
+            Cell::Null => Ok(None),
+            Cell::Number(s) | Cell::Text(s) => s
+                .trim()
+                .parse::<T>()
+                .map(Some)
+                .map_err(|_| self.wrong(i, what)),
+            _ => Err(self.wrong(i, what)),
+        }
+    }
+
     pub fn opt_u64(&self, i: usize) -> Result<Option<u64>> {
-        self.get::<Option<u64>>(i)
+        self.opt_integer(i, "a whole number from 0 to 2^64")
     }
 
     pub fn u64(&self, i: usize) -> Result<u64> {
@@ -240,7 +238,7 @@ impl Cols<'_> {
     }
 
     pub fn opt_i64(&self, i: usize) -> Result<Option<i64>> {
-        self.get::<Option<i64>>(i)
+        self.opt_integer(i, "a whole number")
     }
 
     pub fn u32(&self, i: usize) -> Result<u32> {
@@ -251,8 +249,46 @@ impl Cols<'_> {
     }
 
     pub fn opt_bytes(&self, i: usize) -> Result<Option<Vec<u8>>> {
-        self.get::<Option<Vec<u8>>>(i)
+        match self.cell(i)? {
+            Cell::Null => Ok(None),
+            Cell::Bytes(b) => Ok(Some(b.clone())),
+            _ => Err(self.wrong(i, "RAW")),
+        }
     }
+}
+
+/// Every row of a query, each converted by `f`; driver errors mapped with `ctx`.
+pub fn query_all<T>(
+    conn: &dyn DbSession,
+    statement: &str,
+    binds: &[(&str, Bind)],
+    fetch: FetchOptions,
+    ctx: &CallContext,
+    mut f: impl FnMut(&Cols) -> Result<T>,
+) -> Result<Vec<T>> {
+    let mut out = Vec::new();
+    for row in conn
+        .query(statement, binds, fetch)
+        .map_err(|e| e.runtime(ctx))?
+    {
+        let row = row.map_err(|e| e.runtime(ctx))?;
+        out.push(f(&Cols { row: &row, ctx })?);
+    }
+    Ok(out)
+}
+
+/// The one row of a query (ORA-01403 when there is none), converted by `f`.
+pub fn query_one<T>(
+    conn: &dyn DbSession,
+    statement: &str,
+    binds: &[(&str, Bind)],
+    ctx: &CallContext,
+    f: impl FnOnce(&Cols) -> Result<T>,
+) -> Result<T> {
+    let row = conn
+        .query_row(statement, binds)
+        .map_err(|e| e.runtime(ctx))?;
+    f(&Cols { row: &row, ctx })
 }
 
 #[cfg(test)]

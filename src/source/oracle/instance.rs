@@ -4,7 +4,8 @@
 //! leaves that part unknown (`None`) with a warning, so one missing grant does not hide the
 //! rest. Other errors (a lost connection) fail the call.
 
-use super::connect::{db_error, CallContext};
+use super::connect::CallContext;
+use super::driver::{DbSession, FetchOptions};
 use super::fetch::Cols;
 use super::{is_missing_privilege, sql};
 use crate::errors::{CdcError, Result};
@@ -12,7 +13,7 @@ use crate::source::model::*;
 
 /// Run `statement` and convert each row; `Ok(None)` when the view cannot be read.
 fn optional<T>(
-    conn: &oracle::Connection,
+    conn: &dyn DbSession,
     statement: &str,
     operation: &'static str,
     mut f: impl FnMut(&Cols) -> Result<T>,
@@ -21,17 +22,20 @@ fn optional<T>(
         operation,
         ..CallContext::default()
     };
-    let rows = match conn.query(statement, &[]) {
+    let rows = match conn.query(statement, &[], FetchOptions::default()) {
         Ok(rows) => rows,
         Err(e) if is_missing_privilege(&e) => {
-            tracing::warn!("{operation}: {e}; that part of the pre-flight checks is unknown");
+            tracing::warn!(
+                "{operation}: {}; that part of the pre-flight checks is unknown",
+                e.message
+            );
             return Ok(None);
         }
-        Err(e) => return Err(db_error(&e, &c)),
+        Err(e) => return Err(e.runtime(&c)),
     };
     let mut out = Vec::new();
     for row in rows {
-        let row = row.map_err(|e| db_error(&e, &c))?;
+        let row = row.map_err(|e| e.runtime(&c))?;
         out.push(f(&Cols { row: &row, ctx: &c })?);
     }
     Ok(Some(out))
@@ -51,7 +55,7 @@ pub fn parse_limit(text: &str) -> Result<Option<u64>> {
 }
 
 /// Read every part of the instance configuration.
-pub fn read(conn: &oracle::Connection) -> Result<InstanceConfig> {
+pub fn read(conn: &dyn DbSession) -> Result<InstanceConfig> {
     let mut config = InstanceConfig::default();
     if let Some(rows) = optional(conn, sql::CONTAINER_NAME, "reading the container", |r| {
         Ok((r.string(0)?, r.string(1)?))

@@ -5,8 +5,9 @@
 //! V$LOGMNR_CONTENTS and always ends the LogMiner session, also when the stream fails.
 //! In a CDB this must run in CDB$ROOT (see `sql.rs`).
 
-use super::connect::{db_error, CallContext};
-use super::fetch::{Bind, Cols};
+use super::connect::{CallContext, OraCode};
+use super::driver::{DbSession, FetchOptions};
+use super::fetch::{self, Bind, Cols};
 use super::sql;
 use super::types_map;
 use crate::errors::{CdcError, Result};
@@ -81,77 +82,79 @@ fn ctx(operation: &'static str, start: Scn, end: Scn, oldest: Option<Scn>) -> Ca
 }
 
 /// Online and archived logs still available for mining.
-pub fn read_logs(conn: &oracle::Connection) -> Result<Vec<LogFile>> {
+pub fn read_logs(conn: &dyn DbSession) -> Result<Vec<LogFile>> {
     let c = CallContext {
         operation: "reading V$LOG",
         ..CallContext::default()
     };
-    let mut online = Vec::new();
-    for row in conn
-        .query(sql::ONLINE_LOGS, &[])
-        .map_err(|e| db_error(&e, &c))?
-    {
-        let row = row.map_err(|e| db_error(&e, &c))?;
-        let r = Cols { row: &row, ctx: &c };
-        let current = r.string(5)? == "CURRENT";
-        online.push(LogFile {
-            name: r.string(0)?,
-            thread: r.u32(1)?,
-            sequence: r.u64(2)?,
-            first_scn: r.u64(3)?,
-            // The current log's NEXT_CHANGE# is a "maximum SCN" sentinel, not a real bound.
-            next_scn: if current { None } else { r.opt_u64(4)? },
-            archived: false,
-            dbid: None,
-        });
-    }
+    let online = fetch::query_all(
+        conn,
+        sql::ONLINE_LOGS,
+        &[],
+        FetchOptions::default(),
+        &c,
+        |r| {
+            let current = r.string(5)? == "CURRENT";
+            Ok(LogFile {
+                name: r.string(0)?,
+                thread: r.u32(1)?,
+                sequence: r.u64(2)?,
+                first_scn: r.u64(3)?,
+                // The current log's NEXT_CHANGE# is a "maximum SCN" sentinel, not a real bound.
+                next_scn: if current { None } else { r.opt_u64(4)? },
+                archived: false,
+                dbid: None,
+            })
+        },
+    )?;
     let c = CallContext {
         operation: "reading V$ARCHIVED_LOG",
         ..CallContext::default()
     };
-    let mut archived = Vec::new();
-    for row in conn
-        .query(sql::ARCHIVED_LOGS, &[])
-        .map_err(|e| db_error(&e, &c))?
-    {
-        let row = row.map_err(|e| db_error(&e, &c))?;
-        let r = Cols { row: &row, ctx: &c };
-        archived.push(LogFile {
-            name: r.string(0)?,
-            thread: r.u32(1)?,
-            sequence: r.u64(2)?,
-            first_scn: r.u64(3)?,
-            next_scn: r.opt_u64(4)?,
-            archived: true,
-            dbid: None,
-        });
-    }
+    let archived = fetch::query_all(
+        conn,
+        sql::ARCHIVED_LOGS,
+        &[],
+        FetchOptions::default(),
+        &c,
+        |r| {
+            Ok(LogFile {
+                name: r.string(0)?,
+                thread: r.u32(1)?,
+                sequence: r.u64(2)?,
+                first_scn: r.u64(3)?,
+                next_scn: r.opt_u64(4)?,
+                archived: true,
+                dbid: None,
+            })
+        },
+    )?;
     Ok(merge_logs(archived, online))
 }
 
 /// V$THREAD: every redo thread and the SCN of the last redo LGWR wrote for it.
-pub fn read_threads(conn: &oracle::Connection) -> Result<Vec<RedoThread>> {
+pub fn read_threads(conn: &dyn DbSession) -> Result<Vec<RedoThread>> {
     let c = CallContext {
         operation: "reading V$THREAD",
         ..CallContext::default()
     };
-    let mut out = Vec::new();
-    for row in conn
-        .query(sql::REDO_THREADS, &[])
-        .map_err(|e| db_error(&e, &c))?
-    {
-        let row = row.map_err(|e| db_error(&e, &c))?;
-        let r = Cols { row: &row, ctx: &c };
-        out.push(RedoThread {
-            thread: r.u32(0)?,
-            status: r.string(1)?,
-            enabled: r.string(2)?,
-            sequence: r.u64(3)?,
-            last_redo_scn: r.u64(4)?,
-            last_redo_time: r.opt_string(5)?,
-        });
-    }
-    Ok(out)
+    fetch::query_all(
+        conn,
+        sql::REDO_THREADS,
+        &[],
+        FetchOptions::default(),
+        &c,
+        |r| {
+            Ok(RedoThread {
+                thread: r.u32(0)?,
+                status: r.string(1)?,
+                enabled: r.string(2)?,
+                sequence: r.u64(3)?,
+                last_redo_scn: r.u64(4)?,
+                last_redo_time: r.opt_string(5)?,
+            })
+        },
+    )
 }
 
 /// One row of [`sql::DICTIONARY_LOGS`]: (THREAD#, SEQUENCE#, FIRST_CHANGE#, NEXT_CHANGE#,
@@ -181,49 +184,51 @@ pub fn pair_builds(mut rows: Vec<DictionaryLog>) -> Vec<DictionaryBuild> {
 }
 
 /// The dictionary builds the database's archived logs hold.
-pub fn read_dictionary_builds(conn: &oracle::Connection) -> Result<Vec<DictionaryBuild>> {
+pub fn read_dictionary_builds(conn: &dyn DbSession) -> Result<Vec<DictionaryBuild>> {
     let c = CallContext {
         operation: "reading V$ARCHIVED_LOG dictionary builds",
         ..CallContext::default()
     };
-    let mut rows = Vec::new();
-    for row in conn
-        .query(sql::DICTIONARY_LOGS, &[])
-        .map_err(|e| db_error(&e, &c))?
-    {
-        let row = row.map_err(|e| db_error(&e, &c))?;
-        let r = Cols { row: &row, ctx: &c };
-        rows.push((
-            r.u32(0)?,
-            r.u64(1)?,
-            r.u64(2)?,
-            r.opt_u64(3)?,
-            r.string(4)? == "YES",
-            r.string(5)? == "YES",
-        ));
-    }
+    let rows = fetch::query_all(
+        conn,
+        sql::DICTIONARY_LOGS,
+        &[],
+        FetchOptions::default(),
+        &c,
+        |r| {
+            Ok((
+                r.u32(0)?,
+                r.u64(1)?,
+                r.u64(2)?,
+                r.opt_u64(3)?,
+                r.string(4)? == "YES",
+                r.string(5)? == "YES",
+            ))
+        },
+    )?;
     Ok(pair_builds(rows))
 }
 
 /// Transactions open now on any instance, oldest first.
-pub fn open_transactions(conn: &oracle::Connection) -> Result<Vec<OpenTransaction>> {
+pub fn open_transactions(conn: &dyn DbSession) -> Result<Vec<OpenTransaction>> {
     let c = CallContext {
         operation: "reading V$TRANSACTION",
         ..CallContext::default()
     };
-    let mut out = Vec::new();
-    for row in conn
-        .query(sql::OPEN_TRANSACTIONS, &[])
-        .map_err(|e| db_error(&e, &c))?
-    {
-        let row = row.map_err(|e| db_error(&e, &c))?;
-        let r = Cols { row: &row, ctx: &c };
-        out.push(OpenTransaction {
-            xid: types_map::xid_hex(r.u32(0)?, r.u32(1)?, r.u32(2)?),
-            start_scn: types_map::scn_from_parts(r.u64(4)?, r.u64(3)?),
-            thread: r.u32(5)?,
-        });
-    }
+    let mut out = fetch::query_all(
+        conn,
+        sql::OPEN_TRANSACTIONS,
+        &[],
+        FetchOptions::default(),
+        &c,
+        |r| {
+            Ok(OpenTransaction {
+                xid: types_map::xid_hex(r.u32(0)?, r.u32(1)?, r.u32(2)?),
+                start_scn: types_map::scn_from_parts(r.u64(4)?, r.u64(3)?),
+                thread: r.u32(5)?,
+            })
+        },
+    )?;
     out.sort_by_key(|t| t.start_scn);
     Ok(out)
 }
@@ -285,7 +290,7 @@ pub struct How {
 /// Add the logs, start LogMiner, stream the window, end LogMiner. With the dictionary in the
 /// redo the logs run from the newest build whole before the window (LogMiner reads from it).
 pub fn mine(
-    conn: &oracle::Connection,
+    conn: &dyn DbSession,
     logs: &[LogFile],
     how: How,
     (start, end): (Scn, Scn),
@@ -321,19 +326,16 @@ pub fn mine(
         } else {
             sql::ADD_LOGFILE
         };
-        let name = Bind::Text(log.name.clone());
-        conn.execute_named(statement, &[("logfilename", name.as_sql())])
-            .map_err(|e| db_error(&e, &add))?;
+        conn.execute(statement, &[("logfilename", Bind::Text(log.name.clone()))])
+            .map_err(|e| e.runtime(&add))?;
     }
     tracing::debug!(start, end, logs = chosen.len(), "LogMiner session starting");
     let result = stream(conn, start_statement, start, end, oldest, filter, row);
     // Always end the session: it holds PGA memory and the log list until then. One already
     // gone (ORA-01307: no LogMiner session is currently active) is ended (as Debezium does).
     let ended = match conn.execute(sql::END_LOGMNR, &[]) {
-        Err(e) if super::connect::code_of(&e) == Some(super::connect::OraCode::Ora(1307)) => Ok(()),
-        other => other
-            .map(|_| ())
-            .map_err(|e| db_error(&e, &ctx("LogMiner END_LOGMNR", start, end, oldest))),
+        Err(e) if e.code == Some(OraCode::Ora(1307)) => Ok(()),
+        other => other.map_err(|e| e.runtime(&ctx("LogMiner END_LOGMNR", start, end, oldest))),
     };
     match (result, ended) {
         (Err(e), _) => Err(e),
@@ -349,7 +351,7 @@ pub fn mine(
 }
 
 fn stream(
-    conn: &oracle::Connection,
+    conn: &dyn DbSession,
     start_statement: &str,
     start: Scn,
     end: Scn,
@@ -357,14 +359,13 @@ fn stream(
     filter: &MiningFilter,
     row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
 ) -> Result<()> {
-    let (s, e) = (
-        Bind::Number(start.to_string()),
-        Bind::Number(end.to_string()),
-    );
-    let binds = [("startscn", s.as_sql()), ("endscn", e.as_sql())];
+    let binds = [
+        ("startscn", Bind::Number(start.to_string())),
+        ("endscn", Bind::Number(end.to_string())),
+    ];
     let started = ctx("LogMiner START_LOGMNR", start, end, oldest);
-    conn.execute_named(start_statement, &binds)
-        .map_err(|err| db_error(&err, &started))?;
+    conn.execute(start_statement, &binds)
+        .map_err(|err| err.runtime(&started))?;
     let read = ctx("reading V$LOGMNR_CONTENTS", start, end, oldest);
     let contents = sql::logmnr_contents(filter, start, end);
     let values = contents
@@ -373,18 +374,11 @@ fn stream(
         .map(|(name, v)| Ok((name.as_str(), Bind::from_value(v)?)))
         .collect::<std::result::Result<Vec<_>, String>>()
         .map_err(|e| CdcError::Database(format!("V$LOGMNR_CONTENTS binds: {e}")))?;
-    let named: Vec<(&str, &dyn oracle::sql_type::ToSql)> =
-        values.iter().map(|(n, b)| (*n, b.as_sql())).collect();
-    let mut stmt = conn
-        .statement(&contents.text)
-        .fetch_array_size(1000)
-        .build()
-        .map_err(|err| db_error(&err, &read))?;
-    for r in stmt
-        .query_named(&named)
-        .map_err(|err| db_error(&err, &read))?
-    {
-        let r = r.map_err(|err| db_error(&err, &read))?;
+    let rows = conn
+        .query(&contents.text, &values, FetchOptions::rows(1000))
+        .map_err(|err| err.runtime(&read))?;
+    for r in rows {
+        let r = r.map_err(|err| err.runtime(&read))?;
         row(contents_row(&Cols {
             row: &r,
             ctx: &read,

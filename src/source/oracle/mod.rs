@@ -1,8 +1,10 @@
-//! The real Oracle adapter: [`OracleConnector`] opens [`OracleSession`]s through the `oracle`
-//! crate (ODPI-C, which loads the Oracle Client libraries at run time).
+//! The real Oracle adapter: [`OracleConnector`] opens [`OracleSession`]s through one of two
+//! drivers (`cdc.database.driver`): the pure-Rust `oracledb` crate (thin, the default) or the
+//! `oracle` crate (thick: ODPI-C, which loads the Oracle Client libraries at run time).
 //!
 //! Layout: every statement is in [`sql`]; [`OracleConnector`] holds one database's settings;
-//! [`connect`] opens connections and maps errors to the CDC-NNNN catalog; [`catalog`]
+//! [`driver`] is the one session interface both drivers implement (no other file names a driver
+//! crate); [`connect`] maps errors to the CDC-NNNN catalog; [`catalog`]
 //! assembles tables; [`logminer`] handles logs, open transactions and mining; [`fetch`] turns
 //! fetched columns into values and values into binds; [`types_map`] holds the pure type and
 //! text conversions.
@@ -14,15 +16,18 @@
 pub mod catalog;
 pub mod connect;
 mod connector;
+pub mod driver;
 pub mod fetch;
 pub mod instance;
 pub mod logminer;
+mod reads;
 pub mod sql;
 pub mod types_map;
 
 pub use self::connector::OracleConnector;
 
-use self::connect::{db_error, CallContext};
+use self::connect::CallContext;
+use self::driver::{DbSession, DriverError, FetchOptions};
 use self::fetch::{Bind, Cols, Fetch};
 use super::model::*;
 use super::Session;
@@ -36,14 +41,13 @@ const FETCH_ROWS: u32 = 500;
 
 /// The NLS, time zone and sort settings of oracle-facts §5, at connect and again after every
 /// container switch (a session's settings are not promised to follow it into another container).
-fn setup_session(conn: &oracle::Connection) -> Result<()> {
+fn setup_session(conn: &dyn DbSession) -> Result<()> {
     let c = CallContext {
         operation: "session setup",
         ..CallContext::default()
     };
     conn.execute(&sql::session_setup(), &[])
-        .map_err(|e| db_error(&e, &c))?;
-    Ok(())
+        .map_err(|e| e.runtime(&c))
 }
 
 /// Where this session runs: the container's name (`None` outside a CDB) and, for a PDB, the
@@ -56,7 +60,7 @@ struct Container {
 
 /// One connection.
 pub struct OracleSession {
-    conn: oracle::Connection,
+    conn: Box<dyn DbSession>,
     container: Option<Container>,
     /// DATA_TYPE per column, per table read, to build select lists.
     column_types: HashMap<TableName, HashMap<String, String>>,
@@ -75,11 +79,8 @@ fn ctx(operation: &'static str) -> CallContext {
 }
 
 /// A missing view or privilege on an optional detail (undo guarantee, PDB list): warn, go on.
-fn is_missing_privilege(e: &oracle::Error) -> bool {
-    matches!(
-        connect::code_of(e),
-        Some(connect::OraCode::Ora(942 | 1031 | 1039))
-    )
+fn is_missing_privilege(e: &DriverError) -> bool {
+    e.is_missing_privilege()
 }
 
 /// How a column is selected and fetched, by its ALL_TAB_COLS.DATA_TYPE: one rule for flashback
@@ -102,15 +103,24 @@ fn column_access<'a>(
         "VECTOR" => (sql::SelectItem::Vector(column), Fetch::Vector),
         "XMLTYPE" => (sql::SelectItem::Xml(column), Fetch::Xml),
         "BOOLEAN" => (sql::SelectItem::Plain(column), Fetch::Boolean),
+        // `TIMESTAMP(6) WITH TIME ZONE`: as text with its offset (the thin driver would lose it).
+        t if t.starts_with("TIMESTAMP") && t.ends_with(" WITH TIME ZONE") => {
+            (sql::SelectItem::TimestampTz(column), Fetch::TimestampTz)
+        }
         _ => (sql::SelectItem::Plain(column), Fetch::Native),
     })
 }
 
-/// The [`Fetch`] of a key column: a column the database must serialise (JSON, VECTOR, XMLTYPE)
-/// cannot be compared or ordered, so it cannot be a key either.
-fn key_fetch(table: &TableName, column: &str, data_type: &str) -> Result<Fetch> {
+/// How a key column is selected and fetched: a column the database must serialise (JSON,
+/// VECTOR, XMLTYPE) cannot be compared or ordered, so it cannot be a key either; a TIMESTAMP
+/// WITH TIME ZONE is selected as text as in the flashback read.
+fn key_access<'a>(
+    table: &TableName,
+    column: &'a str,
+    data_type: &str,
+) -> Result<(sql::SelectItem<'a>, Fetch)> {
     match column_access(table, column, data_type)? {
-        (sql::SelectItem::Plain(_), how) => Ok(how),
+        access @ (sql::SelectItem::Plain(_) | sql::SelectItem::TimestampTz(_), _) => Ok(access),
         _ => Err(CdcError::UnsupportedType {
             table: table.to_string(),
             column: column.to_string(),
@@ -119,14 +129,12 @@ fn key_fetch(table: &TableName, column: &str, data_type: &str) -> Result<Fetch> 
     }
 }
 
-/// A generated statement's binds, converted for the driver.
-fn statement_binds<'s>(statement: &'s sql::Statement, what: &str) -> Result<Vec<(&'s str, Bind)>> {
-    statement
-        .binds
-        .iter()
-        .map(|(name, v)| Ok((name.as_str(), Bind::from_value(v)?)))
-        .collect::<std::result::Result<Vec<_>, String>>()
-        .map_err(|e| CdcError::Database(format!("{what}: {e}")))
+/// `:owner` and `:table_name` of the catalog statements about one table.
+fn table_binds(table: &TableName) -> [(&'static str, Bind); 2] {
+    [
+        ("owner", Bind::Text(table.owner.clone())),
+        ("table_name", Bind::Text(table.table.clone())),
+    ]
 }
 
 /// One row of [`sql::COLUMNS`] or [`sql::TABLE_COLUMNS`].
@@ -153,18 +161,9 @@ impl OracleSession {
         &self,
         statement: &str,
         c: &CallContext,
-        mut f: impl FnMut(&Cols) -> Result<T>,
+        f: impl FnMut(&Cols) -> Result<T>,
     ) -> Result<Vec<T>> {
-        let mut out = Vec::new();
-        for row in self
-            .conn
-            .query(statement, &[])
-            .map_err(|e| db_error(&e, c))?
-        {
-            let row = row.map_err(|e| db_error(&e, c))?;
-            out.push(f(&Cols { row: &row, ctx: c })?);
-        }
-        Ok(out)
+        fetch::query_all(&*self.conn, statement, &[], FetchOptions::default(), c, f)
     }
 
     fn current_container(&mut self) -> Result<Container> {
@@ -172,14 +171,11 @@ impl OracleSession {
             return Ok(c.clone());
         }
         let c = ctx("reading the container name");
-        let row = self
-            .conn
-            .query_row(sql::CONTAINER_NAME, &[])
-            .map_err(|e| db_error(&e, &c))?;
-        let r = Cols { row: &row, ctx: &c };
-        let name = r.string(0)?;
+        let (name, con_id) = fetch::query_one(&*self.conn, sql::CONTAINER_NAME, &[], &c, |r| {
+            Ok((r.string(0)?, r.string(1)?))
+        })?;
         // CON_ID 0: not a CDB; 1: CDB$ROOT; 2: PDB$SEED; 3 and up: PDBs.
-        let con_id = r.string(1)?.trim().parse::<u32>().unwrap_or(0);
+        let con_id = con_id.trim().parse::<u32>().unwrap_or(0);
         let container = Container {
             name: (con_id >= 1).then(|| name.clone()),
             pdb: (con_id >= 2).then_some(name),
@@ -208,34 +204,30 @@ impl OracleSession {
                 operation: "reading column types",
                 ..CallContext::default()
             };
-            let (owner, name) = (
-                Bind::Text(table.owner.clone()),
-                Bind::Text(table.table.clone()),
-            );
-            let mut types = HashMap::new();
-            for row in self
-                .conn
-                .query_named(
-                    sql::TABLE_COLUMN_TYPES,
-                    &[("owner", owner.as_sql()), ("table_name", name.as_sql())],
-                )
-                .map_err(|e| db_error(&e, &c))?
-            {
-                let row = row.map_err(|e| db_error(&e, &c))?;
-                let r = Cols { row: &row, ctx: &c };
-                types.insert(r.string(0)?, r.string(1)?);
-            }
-            self.column_types.insert(table.clone(), types);
+            let types = fetch::query_all(
+                &*self.conn,
+                sql::TABLE_COLUMN_TYPES,
+                &table_binds(table),
+                FetchOptions::default(),
+                &c,
+                |r| Ok((r.string(0)?, r.string(1)?)),
+            )?;
+            self.column_types
+                .insert(table.clone(), types.into_iter().collect());
         }
         Ok(&self.column_types[table])
     }
 
-    /// How to fetch each key column of `table`.
-    fn key_fetches(&mut self, table: &TableName, key_columns: &[String]) -> Result<Vec<Fetch>> {
+    /// How to select and fetch each key column of `table`.
+    fn key_accesses<'k>(
+        &mut self,
+        table: &TableName,
+        key_columns: &'k [String],
+    ) -> Result<Vec<(sql::SelectItem<'k>, Fetch)>> {
         let types = self.table_column_types(table, key_columns)?;
         key_columns
             .iter()
-            .map(|c| key_fetch(table, c, types.get(c).map(String::as_str).unwrap_or("")))
+            .map(|c| key_access(table, c, types.get(c).map(String::as_str).unwrap_or("")))
             .collect()
     }
 }
@@ -252,8 +244,8 @@ impl Session for OracleSession {
         self.container = None;
         self.conn
             .execute(&statement, &[])
-            .map_err(|e| db_error(&e, &c))?;
-        setup_session(&self.conn)
+            .map_err(|e| e.runtime(&c))?;
+        setup_session(&*self.conn)
     }
 
     fn database(&mut self) -> Result<DatabaseInfo> {
@@ -261,7 +253,7 @@ impl Session for OracleSession {
         let row = self
             .conn
             .query_row(sql::DATABASE_INFO, &[])
-            .map_err(|e| db_error(&e, &c))?;
+            .map_err(|e| e.runtime(&c))?;
         let r = Cols { row: &row, ctx: &c };
         let cdb = r.string(2)? == "YES";
         let role_text = r.string(7)?;
@@ -281,11 +273,8 @@ impl Session for OracleSession {
             Ok((r.string(0)?, r.string(1)?))
         })?;
         let (product, base_version) = products.into_iter().next().unwrap_or_default();
-        // The OCI call gives the full release (19.22.0.0.0); the view only the base (19.0.0.0.0).
-        let version = match self.conn.server_version() {
-            Ok((v, _)) => v.to_string(),
-            Err(_) => base_version,
-        };
+        // The driver gives the full release (19.22.0.0.0); the view only the base (19.0.0.0.0).
+        let version = self.conn.server_version().unwrap_or(base_version);
 
         let c = ctx("reading V$PARAMETER");
         let params = self.rows(sql::UNDO_PARAMETERS, &c, |r| {
@@ -306,19 +295,15 @@ impl Session for OracleSession {
         let mut undo_guarantee = false;
         if let Some(ts) = undo_tablespace.filter(|t| !t.is_empty()) {
             let c = ctx("reading DBA_TABLESPACES");
-            let ts = Bind::Text(ts);
-            match self.conn.query_row_named(
-                sql::UNDO_RETENTION_MODE,
-                &[("tablespace_name", ts.as_sql())],
-            ) {
+            let binds = [("tablespace_name", Bind::Text(ts))];
+            match self.conn.query_row(sql::UNDO_RETENTION_MODE, &binds) {
                 Ok(row) => undo_guarantee = Cols { row: &row, ctx: &c }.string(0)? == "GUARANTEE",
-                Err(e) if is_missing_privilege(&e) => {
-                    tracing::warn!(
-                        "cannot read DBA_TABLESPACES ({e}); assuming no RETENTION GUARANTEE"
-                    )
-                }
-                Err(e) if e.kind() == oracle::ErrorKind::NoDataFound => {}
-                Err(e) => return Err(db_error(&e, &c)),
+                Err(e) if is_missing_privilege(&e) => tracing::warn!(
+                    "cannot read DBA_TABLESPACES ({}); assuming no RETENTION GUARANTEE",
+                    e.message
+                ),
+                Err(e) if e.no_data_found => {}
+                Err(e) => return Err(e.runtime(&c)),
             }
         }
         let mut pdbs = Vec::new();
@@ -447,22 +432,14 @@ impl Session for OracleSession {
             operation: "reading ALL_TAB_COLS",
             ..CallContext::default()
         };
-        let (owner, name) = (
-            Bind::Text(table.owner.clone()),
-            Bind::Text(table.table.clone()),
-        );
-        let mut columns = Vec::new();
-        for row in self
-            .conn
-            .query_named(
-                sql::TABLE_COLUMNS,
-                &[("owner", owner.as_sql()), ("table_name", name.as_sql())],
-            )
-            .map_err(|e| db_error(&e, &c))?
-        {
-            let row = row.map_err(|e| db_error(&e, &c))?;
-            columns.push(column_row(&Cols { row: &row, ctx: &c })?);
-        }
+        let columns = fetch::query_all(
+            &*self.conn,
+            sql::TABLE_COLUMNS,
+            &table_binds(table),
+            FetchOptions::default(),
+            &c,
+            column_row,
+        )?;
         if columns.is_empty() {
             return Ok(None);
         }
@@ -490,58 +467,43 @@ impl Session for OracleSession {
             operation: "reading DBA_EXTENTS",
             ..CallContext::default()
         };
-        let (owner, name) = (
-            Bind::Text(table.owner.clone()),
-            Bind::Text(table.table.clone()),
-        );
-        let mut out = Vec::new();
-        for row in self
-            .conn
-            .query_named(
-                sql::EXTENTS,
-                &[("owner", owner.as_sql()), ("table_name", name.as_sql())],
-            )
-            .map_err(|e| db_error(&e, &c))?
-        {
-            let row = row.map_err(|e| db_error(&e, &c))?;
-            let r = Cols { row: &row, ctx: &c };
-            out.push(Extent {
-                partition: r.opt_string(0)?,
-                data_object_id: r.u64(1)?,
-                relative_fno: r.u32(2)?,
-                block_id: r.u64(3)?,
-                blocks: r.u64(4)?,
-                bigfile: r.opt_string(5)?.as_deref() == Some("YES"),
-            });
-        }
-        Ok(out)
+        fetch::query_all(
+            &*self.conn,
+            sql::EXTENTS,
+            &table_binds(table),
+            FetchOptions::default(),
+            &c,
+            |r| {
+                Ok(Extent {
+                    partition: r.opt_string(0)?,
+                    data_object_id: r.u64(1)?,
+                    relative_fno: r.u32(2)?,
+                    block_id: r.u64(3)?,
+                    blocks: r.u64(4)?,
+                    bigfile: r.opt_string(5)?.as_deref() == Some("YES"),
+                })
+            },
+        )
     }
 
     fn current_scn(&mut self) -> Result<Scn> {
         let c = ctx("reading the current SCN");
-        let row = self
-            .conn
-            .query_row(sql::CURRENT_SCN, &[])
-            .map_err(|e| db_error(&e, &c))?;
-        Cols { row: &row, ctx: &c }.u64(0)
+        fetch::query_one(&*self.conn, sql::CURRENT_SCN, &[], &c, |r| r.u64(0))
     }
 
     fn scn_to_time(&mut self, scn: Scn) -> Result<Option<String>> {
         let c = ctx("mapping an SCN to a time");
-        let b = Bind::Text(scn.to_string());
-        match self
-            .conn
-            .query_row_named(sql::SCN_TO_TIME, &[("scn", b.as_sql())])
-        {
+        let binds = [("scn", Bind::Text(scn.to_string()))];
+        match self.conn.query_row(sql::SCN_TO_TIME, &binds) {
             Ok(row) => Cols { row: &row, ctx: &c }.opt_string(0),
             // ORA-08181: the database no longer keeps the SCN-to-time mapping for it.
-            Err(e) if matches!(db_error(&e, &c), CdcError::InvalidScn { .. }) => Ok(None),
-            Err(e) => Err(db_error(&e, &c)),
+            Err(e) if matches!(e.runtime(&c), CdcError::InvalidScn { .. }) => Ok(None),
+            Err(e) => Err(e.runtime(&c)),
         }
     }
 
     fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>> {
-        logminer::open_transactions(&self.conn)
+        logminer::open_transactions(&*self.conn)
     }
 
     fn read_as_of(
@@ -549,60 +511,7 @@ impl Session for OracleSession {
         query: &FlashbackQuery,
         row: &mut dyn FnMut(FetchedRow) -> Result<()>,
     ) -> Result<u64> {
-        let c = CallContext {
-            table: Some(query.table.owner_table()),
-            scn: Some(query.scn),
-            operation: "flashback read",
-            ..CallContext::default()
-        };
-        let types = self.table_column_types(&query.table, &query.columns)?;
-        let mut items = Vec::with_capacity(query.columns.len());
-        let mut hows = Vec::with_capacity(query.columns.len());
-        for column in &query.columns {
-            let data_type = types.get(column).map(String::as_str).unwrap_or("");
-            let (item, how) = column_access(&query.table, column, data_type)?;
-            items.push(item);
-            hows.push(how);
-        }
-        let what = format!("flashback read of {}", query.table);
-        let statement = sql::flashback_select(
-            &query.table,
-            &items,
-            &query.key_columns,
-            query.scn,
-            &query.range,
-            query.filter.as_deref(),
-        )
-        .map_err(|e| CdcError::Database(format!("{what}: {e}")))?;
-        let binds = statement_binds(&statement, &what)?;
-        let params: Vec<(&str, &dyn oracle::sql_type::ToSql)> =
-            binds.iter().map(|(n, b)| (*n, b.as_sql())).collect();
-        // LOBs are fetched inline (the crate's default), i.e. read whole with the row.
-        let mut stmt = self
-            .conn
-            .statement(&statement.text)
-            .fetch_array_size(FETCH_ROWS)
-            .build()
-            .map_err(|e| db_error(&e, &c))?;
-        let mut count = 0u64;
-        for r in stmt.query_named(&params).map_err(|e| db_error(&e, &c))? {
-            let r = r.map_err(|e| db_error(&e, &c))?;
-            let values = r.sql_values();
-            let rowid = match values.first() {
-                Some(v) => v.get::<String>().map_err(|e| db_error(&e, &c))?,
-                None => String::new(),
-            };
-            let mut out = Vec::with_capacity(hows.len());
-            for (i, how) in hows.iter().enumerate() {
-                let v = values.get(i + 1).ok_or_else(|| {
-                    CdcError::Database(format!("flashback read of {}: short row", query.table))
-                })?;
-                out.push(fetch::value(v, *how, &query.columns[i], &c)?);
-            }
-            row(FetchedRow { rowid, values: out })?;
-            count += 1;
-        }
-        Ok(count)
+        reads::read_as_of(self, query, row)
     }
 
     fn check_condition(&mut self, table: &TableName, condition: &str) -> Result<()> {
@@ -614,10 +523,7 @@ impl Session for OracleSession {
         let text = sql::condition_check(table, condition)
             .map_err(|e| CdcError::Database(format!("filter of {table}: {e}")))?;
         // Parsed when executed; `1 = 0` returns no row.
-        for r in self.conn.query(&text, &[]).map_err(|e| db_error(&e, &c))? {
-            r.map_err(|e| db_error(&e, &c))?;
-        }
-        Ok(())
+        self.rows(&text, &c, |_| Ok(())).map(|_| ())
     }
 
     fn key_range(
@@ -626,101 +532,28 @@ impl Session for OracleSession {
         key_column: &str,
         scn: Option<Scn>,
     ) -> Result<Option<(Value, Value)>> {
-        let c = CallContext {
-            table: Some(table.owner_table()),
-            scn,
-            operation: "key range probe",
-            ..CallContext::default()
-        };
-        let types = self.table_column_types(table, &[key_column.to_string()])?;
-        let data_type = types.get(key_column).map(String::as_str).unwrap_or("");
-        let how = key_fetch(table, key_column, data_type)?;
-        let what = format!("key range of {table}");
-        let statement = sql::key_range_select(table, key_column, scn)
-            .map_err(|e| CdcError::Database(format!("{what}: {e}")))?;
-        let binds = statement_binds(&statement, &what)?;
-        let params: Vec<(&str, &dyn oracle::sql_type::ToSql)> =
-            binds.iter().map(|(n, b)| (*n, b.as_sql())).collect();
-        let row = self
-            .conn
-            .query_row_named(&statement.text, &params)
-            .map_err(|e| db_error(&e, &c))?;
-        let values = row.sql_values();
-        let (Some(min), Some(max)) = (values.first(), values.get(1)) else {
-            return Err(CdcError::Database(format!("{what}: short row")));
-        };
-        let min = fetch::value(min, how, key_column, &c)?;
-        let max = fetch::value(max, how, key_column, &c)?;
-        // Both are NULL together: no row, or no non-NULL key (MIN and MAX skip NULLs).
-        Ok(match (min, max) {
-            (Value::Null, _) | (_, Value::Null) => None,
-            (min, max) => Some((min, max)),
-        })
+        reads::key_range(self, table, key_column, scn)
     }
 
     fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<Value>>> {
-        let c = CallContext {
-            table: Some(q.table.owner_table()),
-            scn: Some(q.scn),
-            operation: "key boundary probe",
-            ..CallContext::default()
-        };
-        let hows = self.key_fetches(&q.table, &q.key_columns)?;
-        let what = format!("key boundaries of {}", q.table);
-        // As the emulator: a step of 0 rows means 1.
-        let statement = sql::key_boundaries_select(
-            &q.table,
-            &q.key_columns,
-            q.scn,
-            q.lower.as_deref(),
-            q.step.max(1),
-            q.count,
-        )
-        .map_err(|e| CdcError::Database(format!("{what}: {e}")))?;
-        let binds = statement_binds(&statement, &what)?;
-        let params: Vec<(&str, &dyn oracle::sql_type::ToSql)> =
-            binds.iter().map(|(n, b)| (*n, b.as_sql())).collect();
-        let mut stmt = self
-            .conn
-            .statement(&statement.text)
-            .fetch_array_size(FETCH_ROWS)
-            .build()
-            .map_err(|e| db_error(&e, &c))?;
-        let mut out = Vec::new();
-        for r in stmt.query_named(&params).map_err(|e| db_error(&e, &c))? {
-            let r = r.map_err(|e| db_error(&e, &c))?;
-            let values = r.sql_values();
-            let mut key = Vec::with_capacity(hows.len());
-            for (i, how) in hows.iter().enumerate() {
-                let v = values
-                    .get(i)
-                    .ok_or_else(|| CdcError::Database(format!("{what}: short row")))?;
-                key.push(fetch::value(v, *how, &q.key_columns[i], &c)?);
-            }
-            out.push(key);
-        }
-        Ok(out)
+        reads::key_boundaries(self, q)
     }
 
     fn logs(&mut self) -> Result<Vec<LogFile>> {
-        logminer::read_logs(&self.conn)
+        logminer::read_logs(&*self.conn)
     }
 
     fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
-        logminer::read_threads(&self.conn)
+        logminer::read_threads(&*self.conn)
     }
 
     fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
-        logminer::read_dictionary_builds(&self.conn)
+        logminer::read_dictionary_builds(&*self.conn)
     }
 
     fn host_utc_offset(&mut self) -> Result<Option<i32>> {
         let c = ctx("reading the host's time zone (SYSTIMESTAMP)");
-        let row = self
-            .conn
-            .query_row(sql::HOST_UTC_OFFSET, &[])
-            .map_err(|e| db_error(&e, &c))?;
-        let text = Cols { row: &row, ctx: &c }.string(0)?;
+        let text = fetch::query_one(&*self.conn, sql::HOST_UTC_OFFSET, &[], &c, |r| r.string(0))?;
         parse_utc_offset(&text).map(Some).ok_or_else(|| {
             CdcError::Database(format!("SYSTIMESTAMP's offset `{text}` is not +HH:MM"))
         })
@@ -751,7 +584,7 @@ impl Session for OracleSession {
     }
 
     fn instance_config(&mut self) -> Result<InstanceConfig> {
-        instance::read(&self.conn)
+        instance::read(&*self.conn)
     }
 
     fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
@@ -770,17 +603,19 @@ impl Session for OracleSession {
             )));
         }
         let text = sql::insert_signal(table).map_err(CdcError::Database)?;
+        let binds = [
+            ("signal_id", Bind::Text(row.id.clone())),
+            ("signal_type", Bind::Text(row.kind.clone())),
+            // Oracle stores the empty VARCHAR2 as NULL: no data binds as ''.
+            (
+                "signal_data",
+                Bind::Text(row.data.clone().unwrap_or_default()),
+            ),
+        ];
         self.conn
-            .execute_named(
-                &text,
-                &[
-                    ("signal_id", &row.id),
-                    ("signal_type", &row.kind),
-                    ("signal_data", &row.data),
-                ],
-            )
-            .map_err(|e| db_error(&e, &c))?;
-        self.conn.commit().map_err(|e| db_error(&e, &c))
+            .execute(&text, &binds)
+            .map_err(|e| e.runtime(&c))?;
+        self.conn.commit().map_err(|e| e.runtime(&c))
     }
 
     fn mine(
@@ -796,12 +631,12 @@ impl Session for OracleSession {
         // Inside a PDB (19c+), START_LOGMNR by SCN range finds that PDB's logs itself; adding
         // log files is for CDB$ROOT and non-CDBs only.
         let in_pdb = self.current_container()?.pdb.is_some();
-        let logs = logminer::read_logs(&self.conn)?;
+        let logs = logminer::read_logs(&*self.conn)?;
         let how = logminer::How {
             dictionary: self.dictionary,
             in_pdb,
         };
-        logminer::mine(&self.conn, &logs, how, (start, end), filter, row)
+        logminer::mine(&*self.conn, &logs, how, (start, end), filter, row)
     }
 }
 

@@ -683,8 +683,8 @@ fn name_terms(
 // Flashback reads
 // ---------------------------------------------------------------------------------------------
 
-/// How one column appears in a flashback select list. Types the `oracle` crate cannot fetch
-/// natively are serialised to text by the database.
+/// How one column appears in a flashback select list or key probe. Types a driver cannot fetch
+/// as they are are serialised to text by the database, the same way for both drivers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SelectItem<'a> {
     /// `"C"`, fetched as its own type.
@@ -695,7 +695,28 @@ pub enum SelectItem<'a> {
     Vector(&'a str),
     /// XMLTYPE: `XMLSERIALIZE(CONTENT "C" AS CLOB)`.
     Xml(&'a str),
+    /// TIMESTAMP WITH TIME ZONE: `TO_CHAR("C", 'YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM')`, the
+    /// canonical text with the stored offset (the thin driver returns a native TSTZ in UTC
+    /// without it). A key bound of that text converts back with the same format
+    /// (`TO_TIMESTAMP_TZ`, [`bind_expr`]), so key ranges compare instants as before.
+    TimestampTz(&'a str),
 }
+
+impl<'a> SelectItem<'a> {
+    /// The column it selects.
+    pub fn column(&self) -> &'a str {
+        match *self {
+            SelectItem::Plain(c)
+            | SelectItem::Json(c)
+            | SelectItem::Vector(c)
+            | SelectItem::Xml(c)
+            | SelectItem::TimestampTz(c) => c,
+        }
+    }
+}
+
+/// The format of TIMESTAMP WITH TIME ZONE text, fetched and bound (`Value::TimestampTz`).
+pub const TIMESTAMP_TZ_FORMAT: &str = "YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM";
 
 /// A generated statement and its named binds, in the order they first appear.
 #[derive(Debug, Clone, PartialEq)]
@@ -723,12 +744,26 @@ pub fn quote_table(table: &TableName) -> Result<String, String> {
 }
 
 fn select_item(item: &SelectItem) -> Result<String, String> {
-    Ok(match item {
-        SelectItem::Plain(c) => quote_ident(c)?,
-        SelectItem::Json(c) => format!("JSON_SERIALIZE({} RETURNING CLOB)", quote_ident(c)?),
-        SelectItem::Vector(c) => format!("VECTOR_SERIALIZE({} RETURNING CLOB)", quote_ident(c)?),
-        SelectItem::Xml(c) => format!("XMLSERIALIZE(CONTENT {} AS CLOB)", quote_ident(c)?),
-    })
+    Ok(item_expr(item, &quote_ident(item.column())?))
+}
+
+/// `item`'s serialisation applied to `expr` (the quoted column, an aggregate of it, or an alias).
+fn item_expr(item: &SelectItem, expr: &str) -> String {
+    match item {
+        SelectItem::Plain(_) => expr.to_string(),
+        SelectItem::Json(_) => format!("JSON_SERIALIZE({expr} RETURNING CLOB)"),
+        SelectItem::Vector(_) => format!("VECTOR_SERIALIZE({expr} RETURNING CLOB)"),
+        SelectItem::Xml(_) => format!("XMLSERIALIZE(CONTENT {expr} AS CLOB)"),
+        SelectItem::TimestampTz(_) => format!("TO_CHAR({expr}, '{TIMESTAMP_TZ_FORMAT}')"),
+    }
+}
+
+/// A key column's select item: only columns that can be compared and ordered.
+fn key_item<'a>(item: &SelectItem<'a>) -> Result<&'a str, String> {
+    match item {
+        SelectItem::Plain(c) | SelectItem::TimestampTz(c) => Ok(c),
+        other => Err(format!("{other:?} cannot be a key column")),
+    }
 }
 
 /// The bind expression for one key bound: dates and timestamps travel as their canonical text
@@ -739,9 +774,7 @@ fn bind_expr(name: &str, value: &Value) -> Result<String, String> {
         Value::BinaryFloat(_) | Value::BinaryDouble(_) => format!(":{name}"),
         Value::Date(_) => format!("TO_DATE(:{name}, 'YYYY-MM-DD HH24:MI:SS')"),
         Value::Timestamp(_) => format!("TO_TIMESTAMP(:{name}, 'YYYY-MM-DD HH24:MI:SS.FF9')"),
-        Value::TimestampTz(_) => {
-            format!("TO_TIMESTAMP_TZ(:{name}, 'YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM')")
-        }
+        Value::TimestampTz(_) => format!("TO_TIMESTAMP_TZ(:{name}, '{TIMESTAMP_TZ_FORMAT}')"),
         Value::Null => return Err("a key bound cannot be NULL".into()),
         other => return Err(format!("a {other:?} value cannot bound a key range")),
     })
@@ -911,22 +944,28 @@ pub fn condition_check(table: &TableName, filter: &str) -> Result<String, String
 /// unbounded and the last ends unbounded, so no SCN is taken for them). MIN and MAX ignore NULLs and an aggregate without GROUP BY always
 /// returns one row, so an empty table (or one whose keys are all NULL) gives `NULL, NULL`.
 /// With an index on the key the optimizer can answer both from the index edges (INDEX FULL SCAN
-/// (MIN/MAX)). Privilege: FLASHBACK and SELECT on the table (or FLASHBACK ANY TABLE and SELECT
-/// ANY TABLE), as the flashback read; without an SCN, SELECT only.
+/// (MIN/MAX)). A TIMESTAMP WITH TIME ZONE key ([`SelectItem::TimestampTz`]) is read as
+/// `TO_CHAR(MIN("K"), …)`, the flashback read's form. Privilege: FLASHBACK and SELECT on the
+/// table (or FLASHBACK ANY TABLE and SELECT ANY TABLE), as the flashback read; without an SCN,
+/// SELECT only.
 pub fn key_range_select(
     table: &TableName,
-    key_column: &str,
+    key: SelectItem,
     scn: Option<u64>,
 ) -> Result<Statement, String> {
-    let k = quote_ident(key_column)?;
+    let k = quote_ident(key_item(&key)?)?;
+    let (min, max) = (
+        item_expr(&key, &format!("MIN({k})")),
+        item_expr(&key, &format!("MAX({k})")),
+    );
     let table = quote_table(table)?;
     Ok(match scn {
         Some(scn) => Statement {
-            text: format!("SELECT MIN({k}), MAX({k}) FROM {table} AS OF SCN :scn"),
+            text: format!("SELECT {min}, {max} FROM {table} AS OF SCN :scn"),
             binds: vec![("scn".to_string(), Value::Number(scn.to_string()))],
         },
         None => Statement {
-            text: format!("SELECT MIN({k}), MAX({k}) FROM {table}"),
+            text: format!("SELECT {min}, {max} FROM {table}"),
             binds: Vec::new(),
         },
     })
@@ -955,7 +994,9 @@ pub fn key_range_select(
 ///   name the index, which need not share the constraint's name (a hint naming a missing index
 ///   is silently ignored), and an INDEX(t) hint without a name forbids the full scan even when
 ///   the only usable index does not lead with the key.
-/// - Inner columns are aliased K1… and RN, so a key column named RN cannot clash.
+/// - Inner columns are aliased K1… and RN, so a key column named RN cannot clash. A TIMESTAMP
+///   WITH TIME ZONE key is numbered by its own value (its instant) and selected outside as
+///   `TO_CHAR(Kn, …)`, the flashback read's form ([`SelectItem::TimestampTz`]).
 /// - NULLs: ORDER BY sorts them last (as the emulator); a key column that is NULL fails every
 ///   lower-bound comparison, so such rows are not counted once a lower bound is given.
 ///
@@ -963,15 +1004,19 @@ pub fn key_range_select(
 /// as the flashback read.
 pub fn key_boundaries_select(
     table: &TableName,
-    key_columns: &[String],
+    keys: &[SelectItem],
     scn: u64,
     lower: Option<&[Value]>,
     step: u64,
     count: u32,
 ) -> Result<Statement, String> {
-    if key_columns.is_empty() {
+    if keys.is_empty() {
         return Err("boundary probes need key columns".into());
     }
+    let key_columns = keys
+        .iter()
+        .map(|k| key_item(k).map(str::to_string))
+        .collect::<Result<Vec<_>, _>>()?;
     if step == 0 {
         return Err("boundary probes need a step of at least 1 row".into());
     }
@@ -992,9 +1037,14 @@ pub fn key_boundaries_select(
         quoted.join(", "),
         quote_table(table)?
     );
-    if let Some(p) = key_range_predicate(key_columns, lower, None, &mut binds)? {
+    if let Some(p) = key_range_predicate(&key_columns, lower, None, &mut binds)? {
         inner.push_str(&format!(" WHERE {p}"));
     }
+    let outer: Vec<String> = keys
+        .iter()
+        .zip(&aliases)
+        .map(|(k, a)| item_expr(k, a))
+        .collect();
     // u64 * u32 + 1 < 2^97: exact in u128 and in an Oracle NUMBER (38 digits).
     let max_rn = u128::from(step) * u128::from(count) + 1;
     binds.push(("max_rn".into(), Value::Number(max_rn.to_string())));
@@ -1002,7 +1052,7 @@ pub fn key_boundaries_select(
     let text = format!(
         "SELECT {} FROM ({inner}) WHERE RN > 1 AND RN <= :max_rn AND MOD(RN - 1, :step) = 0 \
          ORDER BY RN",
-        aliases.join(", ")
+        outer.join(", ")
     );
     Ok(Statement { text, binds })
 }

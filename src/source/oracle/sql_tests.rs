@@ -485,6 +485,10 @@ fn cols(names: &[&str]) -> Vec<String> {
     names.iter().map(|s| s.to_string()).collect()
 }
 
+fn keys<'a>(names: &[&'a str]) -> Vec<SelectItem<'a>> {
+    names.iter().map(|c| SelectItem::Plain(c)).collect()
+}
+
 #[test]
 fn flashback_whole_table_orders_by_key() {
     let s = flashback_select(
@@ -570,6 +574,52 @@ fn flashback_composite_key_is_expanded_column_by_column() {
         upper_only.text,
         "SELECT ROWID, \"A\" FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE ((\"A\" < TO_TIMESTAMP(:u1, 'YYYY-MM-DD HH24:MI:SS.FF9')) OR (\"A\" = TO_TIMESTAMP(:u1, 'YYYY-MM-DD HH24:MI:SS.FF9') AND \"B\" < :u2)) ORDER BY \"A\", \"B\""
     );
+}
+
+/// TIMESTAMP WITH TIME ZONE columns and keys are selected as TO_CHAR text with the offset, and
+/// key bounds of that text convert back with the same format.
+#[test]
+fn timestamp_tz_is_selected_as_text_with_its_offset() {
+    let lower = [Value::TimestampTz(
+        "2020-01-01 00:00:00.000000000 +01:00".into(),
+    )];
+    let read = flashback_select(
+        &emp(),
+        &[SelectItem::TimestampTz("AT"), SelectItem::Plain("N")],
+        &cols(&["AT"]),
+        5,
+        &ChunkRange::Key {
+            lower: Some(lower.to_vec()),
+            upper: None,
+        },
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        read.text,
+        "SELECT ROWID, TO_CHAR(\"AT\", 'YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM'), \"N\" FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE ((\"AT\" >= TO_TIMESTAMP_TZ(:l1, 'YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM'))) ORDER BY \"AT\""
+    );
+    let range = key_range_select(&emp(), SelectItem::TimestampTz("AT"), Some(5)).unwrap();
+    assert_eq!(
+        range.text,
+        "SELECT TO_CHAR(MIN(\"AT\"), 'YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM'), TO_CHAR(MAX(\"AT\"), 'YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM') FROM \"HR\".\"EMP\" AS OF SCN :scn"
+    );
+    let probe = key_boundaries_select(
+        &emp(),
+        &[SelectItem::Plain("ID"), SelectItem::TimestampTz("AT")],
+        5,
+        None,
+        10,
+        2,
+    )
+    .unwrap();
+    assert_eq!(
+        probe.text,
+        "SELECT K1, TO_CHAR(K2, 'YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM') FROM (SELECT \"ID\" K1, \"AT\" K2, ROW_NUMBER() OVER (ORDER BY \"ID\", \"AT\") RN FROM \"HR\".\"EMP\" AS OF SCN :scn) WHERE RN > 1 AND RN <= :max_rn AND MOD(RN - 1, :step) = 0 ORDER BY RN"
+    );
+    // Only comparable columns can be keys.
+    assert!(key_range_select(&emp(), SelectItem::Json("DOC"), None).is_err());
+    assert!(key_boundaries_select(&emp(), &[SelectItem::Xml("X")], 5, None, 1, 1).is_err());
 }
 
 #[test]
@@ -757,27 +807,32 @@ fn filter_condition_accepts_conditions_and_refuses_escapes() {
 
 #[test]
 fn key_range_statement() {
-    let s = key_range_select(&emp(), "ID", Some(1234)).unwrap();
+    let s = key_range_select(&emp(), SelectItem::Plain("ID"), Some(1234)).unwrap();
     assert_eq!(
         s.text,
         "SELECT MIN(\"ID\"), MAX(\"ID\") FROM \"HR\".\"EMP\" AS OF SCN :scn"
     );
     assert_eq!(s.binds, vec![("scn".into(), Value::Number("1234".into()))]);
     // The planner's: the current rows, no SCN bound.
-    let now = key_range_select(&emp(), "ID", None).unwrap();
+    let now = key_range_select(&emp(), SelectItem::Plain("ID"), None).unwrap();
     assert_eq!(
         now.text,
         "SELECT MIN(\"ID\"), MAX(\"ID\") FROM \"HR\".\"EMP\""
     );
     assert!(now.binds.is_empty());
-    assert!(key_range_select(&emp(), "I\"D", Some(1)).is_err());
-    assert!(key_range_select(&emp(), "I\"D", None).is_err());
-    assert!(key_range_select(&TableName::new(None, "HR", ""), "ID", Some(1)).is_err());
+    assert!(key_range_select(&emp(), SelectItem::Plain("I\"D"), Some(1)).is_err());
+    assert!(key_range_select(&emp(), SelectItem::Plain("I\"D"), None).is_err());
+    assert!(key_range_select(
+        &TableName::new(None, "HR", ""),
+        SelectItem::Plain("ID"),
+        Some(1)
+    )
+    .is_err());
 }
 
 #[test]
 fn key_boundaries_single_column_without_lower_bound() {
-    let s = key_boundaries_select(&emp(), &cols(&["ID"]), 1234, None, 1000, 8).unwrap();
+    let s = key_boundaries_select(&emp(), &keys(&["ID"]), 1234, None, 1000, 8).unwrap();
     assert_eq!(
         s.text,
         "SELECT K1 FROM (SELECT \"ID\" K1, ROW_NUMBER() OVER (ORDER BY \"ID\") RN FROM \"HR\".\"EMP\" AS OF SCN :scn) WHERE RN > 1 AND RN <= :max_rn AND MOD(RN - 1, :step) = 0 ORDER BY RN"
@@ -796,7 +851,7 @@ fn key_boundaries_single_column_without_lower_bound() {
 fn key_boundaries_single_column_with_lower_bound() {
     let s = key_boundaries_select(
         &emp(),
-        &cols(&["ID"]),
+        &keys(&["ID"]),
         7,
         Some(&[Value::Number("500".into())]),
         10,
@@ -815,7 +870,7 @@ fn key_boundaries_single_column_with_lower_bound() {
 
 #[test]
 fn key_boundaries_composite_key_without_lower_bound() {
-    let s = key_boundaries_select(&emp(), &cols(&["A", "RN", "C"]), 7, None, 1, 2).unwrap();
+    let s = key_boundaries_select(&emp(), &keys(&["A", "RN", "C"]), 7, None, 1, 2).unwrap();
     assert_eq!(
         s.text,
         "SELECT K1, K2, K3 FROM (SELECT \"A\" K1, \"RN\" K2, \"C\" K3, ROW_NUMBER() OVER (ORDER BY \"A\", \"RN\", \"C\") RN FROM \"HR\".\"EMP\" AS OF SCN :scn) WHERE RN > 1 AND RN <= :max_rn AND MOD(RN - 1, :step) = 0 ORDER BY RN"
@@ -830,7 +885,7 @@ fn key_boundaries_composite_key_with_lower_bound_uses_the_flashback_expansion() 
         Value::Text("x".into()),
         Value::Date("2020-01-01 00:00:00".into()),
     ];
-    let s = key_boundaries_select(&emp(), &cols(&["A", "B", "C"]), 7, Some(&lower), 50, 4).unwrap();
+    let s = key_boundaries_select(&emp(), &keys(&["A", "B", "C"]), 7, Some(&lower), 50, 4).unwrap();
     assert_eq!(
         s.text,
         "SELECT K1, K2, K3 FROM (SELECT \"A\" K1, \"B\" K2, \"C\" K3, ROW_NUMBER() OVER (ORDER BY \"A\", \"B\", \"C\") RN FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE ((\"A\" > :l1) OR (\"A\" = :l1 AND \"B\" > :l2) OR (\"A\" = :l1 AND \"B\" = :l2 AND \"C\" >= TO_DATE(:l3, 'YYYY-MM-DD HH24:MI:SS')))) WHERE RN > 1 AND RN <= :max_rn AND MOD(RN - 1, :step) = 0 ORDER BY RN"
@@ -866,24 +921,24 @@ fn key_boundaries_composite_key_with_lower_bound_uses_the_flashback_expansion() 
 #[test]
 fn key_boundaries_limits() {
     // The largest step and count are exact: u64::MAX * u32::MAX + 1.
-    let s = key_boundaries_select(&emp(), &cols(&["ID"]), 1, None, u64::MAX, u32::MAX).unwrap();
+    let s = key_boundaries_select(&emp(), &keys(&["ID"]), 1, None, u64::MAX, u32::MAX).unwrap();
     let expected = u128::from(u64::MAX) * u128::from(u32::MAX) + 1;
     assert_eq!(
         s.binds[1],
         ("max_rn".into(), Value::Number(expected.to_string()))
     );
-    assert!(key_boundaries_select(&emp(), &cols(&["ID"]), 1, None, 0, 1).is_err());
+    assert!(key_boundaries_select(&emp(), &keys(&["ID"]), 1, None, 0, 1).is_err());
     assert!(key_boundaries_select(&emp(), &[], 1, None, 1, 1).is_err());
     assert!(key_boundaries_select(
         &emp(),
-        &cols(&["A", "B"]),
+        &keys(&["A", "B"]),
         1,
         Some(&[Value::Number("1".into())]),
         1,
         1
     )
     .is_err());
-    assert!(key_boundaries_select(&emp(), &cols(&["ID"]), 1, Some(&[Value::Null]), 1, 1).is_err());
+    assert!(key_boundaries_select(&emp(), &keys(&["ID"]), 1, Some(&[Value::Null]), 1, 1).is_err());
 }
 
 /// The outer filter of the boundary probe, evaluated in Rust on row numbers 1..=n, keeps exactly
@@ -894,7 +949,7 @@ fn key_boundaries_row_filter_matches_the_emulator() {
         for step in 1u64..7 {
             for count in 0u32..6 {
                 let s =
-                    key_boundaries_select(&emp(), &cols(&["ID"]), 1, None, step, count).unwrap();
+                    key_boundaries_select(&emp(), &keys(&["ID"]), 1, None, step, count).unwrap();
                 let bind = |name: &str| match s.binds.iter().find(|(n, _)| n == name) {
                     Some((_, Value::Number(v))) => v.parse::<u128>().unwrap(),
                     other => panic!("{name}: {other:?}"),

@@ -1,4 +1,5 @@
-//! The adapter without a database: settings checks, select lists, a missing client library.
+//! The adapter without a database: settings checks, select lists, the driver setting, a
+//! missing client library.
 
 use super::connect::Password;
 use super::*;
@@ -50,11 +51,12 @@ fn from_settings_checks_url_and_user() {
 #[test]
 fn key_columns_fetch_like_the_flashback_read() {
     let t = TableName::new(None, "HR", "EMP");
-    assert_eq!(key_fetch(&t, "ID", "NUMBER").ok(), Some(Fetch::Native));
-    assert_eq!(key_fetch(&t, "ID", "").ok(), Some(Fetch::Native));
-    assert_eq!(key_fetch(&t, "FLAG", "BOOLEAN").ok(), Some(Fetch::Boolean));
+    let how = |c, d| key_access(&t, c, d).ok().map(|(_, how)| how);
+    assert_eq!(how("ID", "NUMBER"), Some(Fetch::Native));
+    assert_eq!(how("ID", ""), Some(Fetch::Native));
+    assert_eq!(how("FLAG", "BOOLEAN"), Some(Fetch::Boolean));
     for data_type in ["JSON", "VECTOR", "XMLTYPE", "BFILE"] {
-        match key_fetch(&t, "C", data_type) {
+        match key_access(&t, "C", data_type) {
             Err(e) => assert_eq!(e.code(), Code::Cdc3001, "{data_type}: {e}"),
             Ok(how) => panic!("{data_type} accepted as a key ({how:?})"),
         }
@@ -63,10 +65,45 @@ fn key_columns_fetch_like_the_flashback_read() {
         Ok((sql::SelectItem::Json("DOC"), Fetch::Json)) => {}
         other => panic!("{other:?}"),
     }
+    // TIMESTAMP WITH TIME ZONE: as TO_CHAR text with the offset, in reads and key probes alike;
+    // WITH LOCAL TIME ZONE natively (in the session's UTC).
+    for access in [
+        column_access(&t, "AT", "TIMESTAMP(6) WITH TIME ZONE"),
+        key_access(&t, "AT", "TIMESTAMP(9) WITH TIME ZONE"),
+    ] {
+        match access {
+            Ok((sql::SelectItem::TimestampTz("AT"), Fetch::TimestampTz)) => {}
+            other => panic!("{other:?}"),
+        }
+    }
+    match column_access(&t, "AT", "TIMESTAMP(6) WITH LOCAL TIME ZONE") {
+        Ok((sql::SelectItem::Plain("AT"), Fetch::Native)) => {}
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]
-fn connect_without_client_library_is_cdc_2001_and_hides_the_password() {
+fn the_driver_setting_reaches_the_connector() {
+    let base = [
+        "cdc.database.url=db.example.com:1521/ORCLPDB1",
+        "cdc.database.user=c##cdc",
+        "cdc.database.password=Very-Secret-1",
+    ];
+    let thin = OracleConnector::from_settings(&settings(&base)).map(|c| c.driver());
+    assert_eq!(thin.ok(), Some(driver::Driver::Thin));
+    let mut pairs = base.to_vec();
+    pairs.push("cdc.database.driver=thick");
+    let s = settings(&pairs);
+    assert_eq!(
+        OracleConnector::from_settings(&s).map(|c| c.driver()).ok(),
+        Some(driver::Driver::Thick)
+    );
+    let mining = OracleConnector::mining_from_settings(&s, "mine.example.com/M");
+    assert_eq!(mining.map(|c| c.driver()).ok(), Some(driver::Driver::Thick));
+}
+
+#[test]
+fn connect_without_client_library_is_cdc_2001_on_thick_and_no_listener_on_thin() {
     let connector = match OracleConnector::new(
         "localhost:1/NOPE",
         Some("cdc"),
@@ -81,6 +118,12 @@ fn connect_without_client_library_is_cdc_2001_and_hides_the_password() {
     };
     assert!(!e.to_string().contains("Another-Known-Pw-42"));
     assert!(!format!("{e:?}").contains("Another-Known-Pw-42"));
+    assert_eq!(e.code(), Code::Cdc2003, "{e}");
+    let e = match connector.with_driver(driver::Driver::Thick).connect() {
+        Ok(_) => panic!("connected to localhost:1?"),
+        Err(e) => e,
+    };
+    assert!(!e.to_string().contains("Another-Known-Pw-42"));
     if std::env::var_os("ORACLE_CDC_TEST_URL").is_none() {
         assert_eq!(e.code(), Code::Cdc2001, "{e}");
     }

@@ -108,6 +108,53 @@ pub fn number_for_bind(text: &str) -> String {
     }
 }
 
+/// A number's decimal text without an exponent, for drivers that parse only plain decimals
+/// (the thin driver's `OracleNumber`): `1.5E+3` → `1500`, `-2E-3` → `-0.002`, `.5` → `0.5`.
+/// An exponent beyond ±200 is left as it is (no NUMBER has one; the bind then fails).
+pub fn plain_decimal(text: &str) -> String {
+    let t = number_for_bind(text);
+    let Some(at) = t.find(['e', 'E']) else {
+        return t;
+    };
+    let Ok(exponent) = t[at + 1..].parse::<i32>() else {
+        return t;
+    };
+    if exponent.abs() > 200 {
+        return t;
+    }
+    let mantissa = &t[..at];
+    let (negative, mantissa) = match mantissa.strip_prefix('-') {
+        Some(m) => (true, m),
+        None => (false, mantissa),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = format!("{int}{frac}");
+    // Where the point goes in `digits`.
+    let point = i32::try_from(int.len()).unwrap_or(0) + exponent;
+    let mut out = if point <= 0 {
+        format!("0.{}{digits}", "0".repeat(point.unsigned_abs() as usize))
+    } else if point as usize >= digits.len() {
+        format!("{digits}{}", "0".repeat(point as usize - digits.len()))
+    } else {
+        format!(
+            "{}.{}",
+            &digits[..point as usize],
+            &digits[point as usize..]
+        )
+    };
+    let trimmed = out.trim_start_matches('0');
+    out = if trimmed.is_empty() || trimmed.starts_with('.') {
+        format!("0{trimmed}")
+    } else {
+        trimmed.to_string()
+    };
+    if negative {
+        format!("-{out}")
+    } else {
+        out
+    }
+}
+
 /// Calendar and clock fields of a fetched DATE or TIMESTAMP.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DateTimeParts {
@@ -149,6 +196,74 @@ pub fn format_timestamp_tz(p: &DateTimeParts) -> String {
         abs / 60,
         abs % 60
     )
+}
+
+/// The reverse of [`format_timestamp_tz`], for the `TO_CHAR(…, 'YYYY-MM-DD HH24:MI:SS.FF9
+/// TZH:TZM')` text flashback reads select (`sql::SelectItem::TimestampTz`): the offset may be
+/// negative under an hour (`-00:30`); up to nine fraction digits.
+pub fn parse_timestamp_tz(text: &str) -> Result<DateTimeParts, String> {
+    let t = text.trim();
+    let bad = || {
+        format!(
+            "`{}` is not a YYYY-MM-DD HH24:MI:SS.FF TZH:TZM timestamp",
+            abbreviate(t)
+        )
+    };
+    let number = |s: &str| -> Result<u32, String> {
+        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        s.parse::<u32>().map_err(|_| bad())
+    };
+    let mut fields = t.split(' ');
+    let (Some(date), Some(time), Some(offset), None) =
+        (fields.next(), fields.next(), fields.next(), fields.next())
+    else {
+        return Err(bad());
+    };
+    let date: Vec<&str> = date.split('-').collect();
+    let time: Vec<&str> = time.split(':').collect();
+    let ([year, month, day], [hour, minute, second]) = (date.as_slice(), time.as_slice()) else {
+        return Err(bad());
+    };
+    let (second, fraction) = second.split_once('.').unwrap_or((second, ""));
+    if fraction.len() > 9 {
+        return Err(bad());
+    }
+    let nanosecond = if fraction.is_empty() {
+        0
+    } else {
+        number(fraction)? * 10u32.pow(9 - fraction.len() as u32)
+    };
+    let (sign, offset) = match offset.split_at_checked(1) {
+        Some(("+", rest)) => (1, rest),
+        Some(("-", rest)) => (-1, rest),
+        _ => return Err(bad()),
+    };
+    let (tzh, tzm) = offset.split_once(':').ok_or_else(bad)?;
+    let (tzh, tzm) = (number(tzh)?, number(tzm)?);
+    let p = DateTimeParts {
+        year: i32::try_from(number(year)?).map_err(|_| bad())?,
+        month: number(month)?,
+        day: number(day)?,
+        hour: number(hour)?,
+        minute: number(minute)?,
+        second: number(second)?,
+        nanosecond,
+        offset_minutes: sign * i32::try_from(tzh * 60 + tzm).map_err(|_| bad())?,
+    };
+    let valid = (1..=12).contains(&p.month)
+        && (1..=31).contains(&p.day)
+        && p.hour < 24
+        && p.minute < 60
+        && p.second < 60
+        && tzh < 24
+        && tzm < 60;
+    if valid {
+        Ok(p)
+    } else {
+        Err(bad())
+    }
 }
 
 /// INTERVAL YEAR TO MONTH: `+YY-MM` (years at least two digits), e.g. `-03-06`.
@@ -474,6 +589,52 @@ mod tests {
             format_timestamp_tz(&parts(0, 0)),
             "2020-02-01 03:04:05.000000000 +00:00"
         );
+    }
+
+    #[test]
+    fn timestamp_tz_text_parses_back_to_the_same_form() {
+        for text in [
+            "2020-02-01 03:04:05.202590000 +01:00",
+            "2020-02-01 03:04:05.000000000 -03:30",
+            "2020-02-01 03:04:05.000000000 +00:00",
+            "0001-01-01 00:00:00.000000001 -00:30",
+            "9999-12-31 23:59:59.999999999 +14:00",
+        ] {
+            let p = parse_timestamp_tz(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(format_timestamp_tz(&p), text);
+        }
+        let p = parse_timestamp_tz("2020-02-01 03:04:05.5 -00:30").unwrap();
+        assert_eq!((p.nanosecond, p.offset_minutes), (500_000_000, -30));
+        assert_eq!(
+            p,
+            parse_timestamp_tz(" 2020-02-01 03:04:05.500000000 -00:30 ").unwrap()
+        );
+        for bad in [
+            "",
+            "2020-02-01 03:04:05",
+            "2020-02-01 03:04:05.1 01:00",
+            "2020-13-01 03:04:05.1 +01:00",
+            "2020-02-01 03:04:05.1234567891 +01:00",
+            "2020-02-01 3:04:05.x +01:00",
+            "2020-02-01T03:04:05.1 +01:00",
+        ] {
+            assert!(parse_timestamp_tz(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn plain_decimals_expand_exponents() {
+        assert_eq!(plain_decimal("1.5E+3"), "1500");
+        assert_eq!(plain_decimal("-2E-3"), "-0.002");
+        assert_eq!(plain_decimal("1.25e1"), "12.5");
+        assert_eq!(plain_decimal("1E+125").len(), 126);
+        assert_eq!(plain_decimal(".5"), "0.5");
+        assert_eq!(plain_decimal("-.5"), "-0.5");
+        assert_eq!(
+            plain_decimal("12345678901234567890123"),
+            "12345678901234567890123"
+        );
+        assert_eq!(plain_decimal("1E+999"), "1E+999");
     }
 
     #[test]

@@ -1,0 +1,214 @@
+//! One small database-session interface, [`DbSession`], and its two implementations: [`thin`]
+//! (the pure-Rust `oracledb` crate, which speaks Oracle Net itself) and [`thick`] (the `oracle`
+//! crate: ODPI-C and the Oracle Client libraries loaded at run time).
+//!
+//! Why an interface: the thick driver needs Instant Client on every machine that connects, the
+//! thin one needs nothing but is a beta with known gaps (no native network encryption, no 11G
+//! verifiers, no external authentication, TIMESTAMP WITH TIME ZONE without its offset). Both are
+//! compiled in and `cdc.database.driver` picks one per connection. Everything above this module
+//! (the session in `mod.rs`, `logminer`, `instance`) is written once against [`DbSession`]:
+//! statements come from `sql.rs` whatever the driver, every fetched column arrives as a
+//! driver-neutral [`Cell`] that `fetch::value` turns into a [`Value`](crate::types::Value), and
+//! every error as a [`DriverError`] (the ORA-/DPI- code, the message) that `connect.rs` maps to
+//! the catalog. So values and error codes are the same on both drivers, and the conversions are
+//! tested once, without a database. No code outside this module names either driver crate.
+
+pub mod thick;
+pub mod thin;
+
+use super::connect::{self, CallContext, OraCode, Password};
+use super::fetch::Bind;
+use super::types_map::DateTimeParts;
+use crate::errors::{CdcError, Code};
+use std::time::Duration;
+
+pub use crate::settings::DatabaseDriver as Driver;
+
+/// One fetched column, whatever the driver: the database type's value in the form both drivers
+/// can give exactly (NUMBER as decimal text, never through a float).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell {
+    Null,
+    /// VARCHAR2, NVARCHAR2, CHAR, NCHAR, LONG, CLOB, NCLOB (read whole), ROWID, UROWID.
+    Text(String),
+    /// NUMBER and FLOAT: the driver's exact decimal text (`0.15`, `-7`, `1E+125` never occurs:
+    /// both print every digit).
+    Number(String),
+    BinaryFloat(f32),
+    BinaryDouble(f64),
+    Date(DateTimeParts),
+    Timestamp(DateTimeParts),
+    /// TIMESTAMP WITH TIME ZONE (with the offset the driver knows) and WITH LOCAL TIME ZONE (in
+    /// the session's time zone, UTC).
+    TimestampTz(DateTimeParts),
+    IntervalYm {
+        years: i32,
+        months: i32,
+    },
+    IntervalDs {
+        days: i32,
+        hours: i32,
+        minutes: i32,
+        seconds: i32,
+        nanoseconds: i32,
+        /// The column's fractional seconds precision.
+        fsp: u8,
+    },
+    /// RAW, LONG RAW, BLOB (read whole).
+    Bytes(Vec<u8>),
+    Boolean(bool),
+    /// A type this adapter does not fetch, by the driver's name for it.
+    Unsupported(String),
+}
+
+/// A failed driver call: what the catalog mapping in `connect.rs` needs, nothing driver-specific.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DriverError {
+    /// The ORA-/DPI- number. A thin error without one gets the number the thick driver reports
+    /// for the same condition (no listener: ORA-12541; connection closed: ORA-03113; …).
+    pub code: Option<OraCode>,
+    /// The driver's message, first line (plus a PLS- line); passwords are redacted later.
+    pub message: String,
+    /// A single-row query found no row (ORA-01403).
+    pub no_data_found: bool,
+    /// The thin driver met something it cannot do (it panicked, or refused the server): thick
+    /// mode may work where thin does not (CDC-2009 at login).
+    pub thin_limit: bool,
+}
+
+impl DriverError {
+    pub fn new(code: Option<OraCode>, message: impl Into<String>) -> DriverError {
+        DriverError {
+            code,
+            message: message.into(),
+            no_data_found: false,
+            thin_limit: false,
+        }
+    }
+
+    /// The error of a call on an open session, in the catalog ([`connect::runtime_error`]).
+    pub fn runtime(&self, ctx: &CallContext) -> CdcError {
+        if self.thin_limit {
+            return CdcError::Database(format!(
+                "{}: the thin driver failed ({}); cdc.database.driver=thick (with Oracle Instant \
+                 Client) does not have this limit",
+                ctx.operation, self.message
+            ));
+        }
+        connect::runtime_error(self.code, &self.message, ctx)
+    }
+
+    /// The error of a failed login ([`connect::connect_error`], or CDC-2009 for a thin limit).
+    pub fn at_login(&self, password: &Password, url: &str) -> CdcError {
+        if self.thin_limit {
+            return thin_limit_error(&self.message, password.expose(), url);
+        }
+        connect::connect_error(self.code, &self.message, password.expose(), url)
+    }
+
+    /// A missing view or privilege (ORA-00942, ORA-01031, ORA-01039).
+    pub fn is_missing_privilege(&self) -> bool {
+        matches!(self.code, Some(OraCode::Ora(942 | 1031 | 1039)))
+    }
+}
+
+/// CDC-2009: the thin driver stopped at a feature it does not support; the remedy names thick
+/// mode. `detail` is the driver's message (or its panic), redacted here.
+pub fn thin_limit_error(detail: &str, password: &str, url: &str) -> CdcError {
+    let detail = connect::redact(detail.trim(), password);
+    CdcError::Connect {
+        code: Code::Cdc2009,
+        message: format!(
+            "{url}: the thin driver cannot log in to this database ({detail}): it does not \
+             support native network encryption or checksumming required by the server, accounts \
+             with only an 11G password verifier, external (Kerberos) authentication or \
+             password-store wallets; set cdc.database.driver=thick and install Oracle Instant \
+             Client (oracle-cdc explain CDC-2009)"
+        ),
+    }
+}
+
+pub type DbResult<T> = std::result::Result<T, DriverError>;
+
+/// Fetch tuning of one query; 0 leaves the driver's default.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FetchOptions {
+    /// Rows per fetch round trip.
+    pub array_size: u32,
+    /// Rows returned with the execute itself.
+    pub prefetch: u32,
+}
+
+impl FetchOptions {
+    /// `rows` per round trip, the first batch with the execute.
+    pub fn rows(rows: u32) -> FetchOptions {
+        FetchOptions {
+            array_size: rows,
+            prefetch: rows,
+        }
+    }
+}
+
+/// The rows of a query, each a [`Cell`] per select-list column.
+pub type Rows<'s> = Box<dyn Iterator<Item = DbResult<Vec<Cell>>> + 's>;
+
+/// One connection, as the adapter uses it. Binds are named (`:scn` ↔ `("scn", …)`).
+pub trait DbSession: Send {
+    /// Which driver this is.
+    fn driver(&self) -> Driver;
+
+    /// A statement without result rows: DML, ALTER SESSION, a PL/SQL block.
+    fn execute(&self, sql: &str, binds: &[(&str, Bind)]) -> DbResult<()>;
+
+    /// A query's rows, fetched as `fetch` says.
+    fn query(&self, sql: &str, binds: &[(&str, Bind)], fetch: FetchOptions) -> DbResult<Rows<'_>>;
+
+    /// The first row of a query; `no_data_found` when there is none.
+    fn query_row(&self, sql: &str, binds: &[(&str, Bind)]) -> DbResult<Vec<Cell>> {
+        match self.query(sql, binds, FetchOptions::rows(2))?.next() {
+            Some(row) => row,
+            None => Err(DriverError {
+                no_data_found: true,
+                ..DriverError::new(Some(OraCode::Ora(1403)), "ORA-01403: no data found")
+            }),
+        }
+    }
+
+    fn commit(&self) -> DbResult<()>;
+
+    /// The server's full release, e.g. `19.22.0.0.0`.
+    fn server_version(&self) -> DbResult<String>;
+
+    /// How long one round trip may take (`None`: no limit).
+    fn set_call_timeout(&self, timeout: Option<Duration>) -> DbResult<()>;
+}
+
+/// Open one session with `driver`. Every failure is a `CdcError::Connect` whose text never
+/// contains the password.
+pub fn open(
+    driver: Driver,
+    url: &str,
+    user: &str,
+    password: &Password,
+) -> Result<Box<dyn DbSession>, CdcError> {
+    tracing::debug!(url, user, driver = driver.name(), "connecting to Oracle");
+    match driver {
+        Driver::Thin => Ok(Box::new(thin::ThinSession::open(url, user, password)?)),
+        Driver::Thick => Ok(Box::new(thick::ThickSession::open(url, user, password)?)),
+    }
+}
+
+/// A message's first line, plus the PLS- line of a PL/SQL error (ORA-06550 says what went wrong
+/// there); ORA- texts end with a newline and sometimes an `ORA-06512: at line` backtrace.
+pub fn first_line(text: &str) -> String {
+    let mut lines = text.lines().map(str::trim);
+    let mut first = lines.next().unwrap_or_default().to_string();
+    if let Some(pls) = lines.find(|l| l.starts_with("PLS-")) {
+        first.push(' ');
+        first.push_str(pls);
+    }
+    first
+}
+
+#[cfg(test)]
+mod tests;

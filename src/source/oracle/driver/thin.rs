@@ -1,0 +1,550 @@
+//! Thin mode (`cdc.database.driver=thin`, the default): the pure-Rust `oracledb` crate (pinned
+//! `=26.0.0-beta.5`), which speaks Oracle Net itself, so nothing but this binary is needed.
+//!
+//! What this module makes up for, from the beta's source:
+//! - It panics where it meets what it does not implement: a server that requires native network
+//!   encryption (`todo!()` on the ACCEPT packet), an account with only an 11G verifier (an
+//!   `unwrap()` on the missing PBKDF2 parameters), batch errors. Every call runs inside
+//!   [`guard`], which turns a panic into a [`DriverError`] marked `thin_limit` (CDC-2009 at
+//!   login) and keeps the panic message off stderr. After a panic inside a call the driver's
+//!   connection lock is poisoned: later calls fail as "not connected" (ORA-03114) and capture
+//!   reconnects.
+//! - Its errors without an ORA number (a refused TCP connection, the listener's refusal, the
+//!   network closing the connection, a call timeout) get the number the thick driver reports for
+//!   the same condition (see [`error`]), so both drivers map to the same CDC codes.
+//! - TIMESTAMP WITH TIME ZONE arrives in UTC without its offset: the adapter selects such columns
+//!   as `TO_CHAR(…, 'YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM')` on both drivers (`sql::SelectItem::
+//!   TimestampTz`); a plain TSTZ (none is selected so) would come as UTC (`+00:00`).
+//! - TIMESTAMP WITH LOCAL TIME ZONE arrives in the session's time zone, which the session setup
+//!   makes UTC, as on thick.
+//! - NUMBER arrives as `OracleNumber`, whose text has every digit (no float in between); binds
+//!   are parsed into one from the exact decimal text.
+//! - LOBs are read whole (the crate fetches CLOB/NCLOB/BLOB as LONG/LONG RAW unless asked for
+//!   locators). There is no cancel call; a call timeout sends a break and resets the connection.
+
+use super::{Cell, DbResult, DbSession, Driver, DriverError, FetchOptions, Rows};
+use crate::errors::CdcError;
+use crate::source::oracle::connect::{OraCode, Password};
+use crate::source::oracle::fetch::Bind;
+use crate::source::oracle::types_map::{self, DateTimeParts};
+use oracledb::{
+    Config, Connection, Cursor, ErrorKind, Metadata, OracleIntervalDS, OracleIntervalYM,
+    OracleNumber, OracleTimestamp, Row, ToDbValue,
+};
+use std::cell::{Cell as StdCell, RefCell};
+use std::panic::AssertUnwindSafe;
+use std::sync::Once;
+use std::time::Duration;
+
+thread_local! {
+    /// Set while this thread runs a [`guard`]ed call: the panic hook then keeps quiet.
+    static QUIET: StdCell<bool> = const { StdCell::new(false) };
+    /// The last quiet panic's message and location.
+    static PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+static HOOK: Once = Once::new();
+
+/// A panic hook that records panics inside [`guard`] instead of printing them, and hands every
+/// other panic to the hook that was there before.
+fn install_hook() {
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if QUIET.with(StdCell::get) {
+                let text = payload_text(info.payload());
+                let text = match info.location() {
+                    // The crate's own path, from `oracledb-<version>/` on.
+                    Some(l) => {
+                        let file = l.file();
+                        let file = file.find("oracledb-").map_or(file, |at| &file[at..]);
+                        format!("{text} at {file}:{}", l.line())
+                    }
+                    None => text,
+                };
+                PANIC.with(|p| *p.borrow_mut() = Some(text));
+            } else {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// Run `f`, turning a panic into `Err` with its message (the driver's `todo!()`s and
+/// `unwrap()`s on what it does not support).
+pub fn guard<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    install_hook();
+    let was = QUIET.with(|q| q.replace(true));
+    let result = std::panic::catch_unwind(AssertUnwindSafe(f));
+    QUIET.with(|q| q.set(was));
+    result.map_err(|payload| {
+        let recorded = PANIC.with(|p| p.borrow_mut().take());
+        recorded.unwrap_or_else(|| payload_text(&*payload))
+    })
+}
+
+/// A panic's message (`panic!` with a literal or a formatted text).
+fn payload_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".to_string())
+}
+
+/// A panic inside a driver call.
+fn panicked(message: String) -> DriverError {
+    DriverError {
+        thin_limit: true,
+        ..DriverError::new(None, format!("the driver panicked: {message}"))
+    }
+}
+
+/// [`guard`] for a call that returns a driver result.
+fn call<T>(f: impl FnOnce() -> DbResult<T>) -> DbResult<T> {
+    guard(f).unwrap_or_else(|m| Err(panicked(m)))
+}
+
+/// Where an error happened: a login maps some conditions differently (a timeout while
+/// connecting is ORA-12170, during a call DPI-1067 as on thick).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    Connect,
+    Call,
+}
+
+/// A socket error's equivalent ORA- number, from the I/O error text in the driver's message
+/// (the crate keeps the `io::Error` private).
+pub fn io_code(text: &str, phase: Phase) -> Option<OraCode> {
+    let t = text.to_ascii_lowercase();
+    if t.contains("refused") {
+        // ECONNREFUSED: nothing listens there (thick: ORA-12541).
+        return Some(OraCode::Ora(12541));
+    }
+    if [
+        "lookup",
+        "name or service not known",
+        "nodename nor servname",
+        "no such host",
+    ]
+    .iter()
+    .any(|m| t.contains(m))
+    {
+        return Some(OraCode::Ora(12545));
+    }
+    match phase {
+        // Reset, broken pipe, end of file: the connection is gone (thick: ORA-03113).
+        Phase::Call => Some(OraCode::Ora(3113)),
+        Phase::Connect
+            if ["reset", "broken pipe", "aborted", "end of file"]
+                .iter()
+                .any(|m| t.contains(m)) =>
+        {
+            Some(OraCode::Ora(3113))
+        }
+        Phase::Connect => None,
+    }
+}
+
+/// What a thin error is, for the mapping: the crate's `ErrorKind` reduced to what decides a
+/// code (the crate's errors cannot be built outside it, this can: the mapping is tested).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    /// ORA-01403 from a single-row query.
+    NoDataFound,
+    /// The listener refused the connection with this ORA- number.
+    Refused(usize),
+    /// The listener does not know the service (its text says "Similar to ORA-12514").
+    UnknownService,
+    /// The listener does not know the SID (ORA-12505).
+    UnknownSid,
+    /// The database or network closed the connection, or it could not recover from an
+    /// interrupted call.
+    Closed,
+    /// Not connected any more (or its lock poisoned by a panic in an earlier call).
+    NotConnected,
+    /// The call timeout (or, while connecting, the TCP connect timeout) passed.
+    Timeout,
+    /// A socket error; its text says which.
+    Stream,
+    /// Something the thin driver does not do (server release, feature).
+    Unsupported,
+    /// Anything else (a bad connect string, a conversion): no code.
+    Other,
+}
+
+impl Failure {
+    fn of(kind: &ErrorKind) -> Failure {
+        match kind {
+            ErrorKind::NoDataFound => Failure::NoDataFound,
+            ErrorKind::ListenerRefusedConnection(_, _, _, n) => Failure::Refused(*n),
+            ErrorKind::InvalidServiceName(..) => Failure::UnknownService,
+            ErrorKind::InvalidSid(..) => Failure::UnknownSid,
+            ErrorKind::DeadConnection | ErrorKind::UnableToRecover => Failure::Closed,
+            ErrorKind::NotConnected | ErrorKind::LockPoisoned => Failure::NotConnected,
+            ErrorKind::CallTimeoutExceeded => Failure::Timeout,
+            ErrorKind::StreamOperation => Failure::Stream,
+            ErrorKind::ServerVersionNotSupported
+            | ErrorKind::NotImplemented(_)
+            | ErrorKind::UnsupportedDeepDataSecurityFeature => Failure::Unsupported,
+            _ => Failure::Other,
+        }
+    }
+}
+
+/// An error the database returned (ORA-`code`).
+pub fn db_error(code: usize, message: &str) -> DriverError {
+    DriverError {
+        no_data_found: code == 1403,
+        ..DriverError::new(
+            i32::try_from(code).ok().map(OraCode::Ora),
+            super::first_line(message),
+        )
+    }
+}
+
+/// A thin error without an ORA number as a [`DriverError`]: the code is the one the thick
+/// driver reports for the same condition, and is named in the message (`… (similar to
+/// ORA-03113)`) so that message-based checks (connect retries) see it too.
+pub fn failure(f: Failure, text: &str, phase: Phase) -> DriverError {
+    let code = match f {
+        Failure::NoDataFound => return db_error(1403, "ORA-01403: no data found"),
+        Failure::Refused(n) => i32::try_from(n).ok().map(OraCode::Ora),
+        Failure::UnknownService => Some(OraCode::Ora(12514)),
+        Failure::UnknownSid => Some(OraCode::Ora(12505)),
+        Failure::Closed => Some(OraCode::Ora(3113)),
+        Failure::NotConnected => Some(OraCode::Ora(3114)),
+        Failure::Timeout => Some(match phase {
+            Phase::Connect => OraCode::Ora(12170),
+            Phase::Call => OraCode::Dpi(1067),
+        }),
+        Failure::Stream => io_code(text, phase),
+        Failure::Unsupported | Failure::Other => None,
+    };
+    let message = match code {
+        Some(c) if !text.contains(&c.to_string()) => format!("{text} (similar to {c})"),
+        _ => text.to_string(),
+    };
+    DriverError {
+        thin_limit: f == Failure::Unsupported,
+        ..DriverError::new(code, super::first_line(&message))
+    }
+}
+
+/// An `oracledb` error as the interface's [`DriverError`].
+pub fn error(e: &oracledb::Error, phase: Phase) -> DriverError {
+    match e.kind() {
+        ErrorKind::DbError(d) => db_error(d.code(), d.message()),
+        kind => failure(Failure::of(kind), &e.to_string(), phase),
+    }
+}
+
+/// A bind converted to the value the crate sends: a NUMBER from the exact decimal text.
+enum Owned {
+    Number(OracleNumber),
+    Text(String),
+    Raw(Vec<u8>),
+    Float(f32),
+    Double(f64),
+}
+
+/// A NUMBER bind from its exact decimal text (an exponent is expanded first: the crate parses
+/// plain decimals only).
+pub fn number_bind(text: &str) -> DbResult<OracleNumber> {
+    let plain = types_map::plain_decimal(text);
+    let bad = |why: String| {
+        DriverError::new(None, format!("`{text}` cannot be bound as a NUMBER: {why}"))
+    };
+    match guard(|| plain.parse::<OracleNumber>()) {
+        Ok(Ok(n)) => Ok(n),
+        Ok(Err(e)) => Err(bad(e.to_string())),
+        Err(panic) => Err(bad(panic)),
+    }
+}
+
+impl Owned {
+    fn from_bind(b: &Bind) -> DbResult<Owned> {
+        Ok(match b {
+            Bind::Number(s) => Owned::Number(number_bind(s)?),
+            Bind::Text(s) => Owned::Text(s.clone()),
+            Bind::Raw(b) => Owned::Raw(b.clone()),
+            Bind::BinaryFloat(f) => Owned::Float(*f),
+            Bind::BinaryDouble(f) => Owned::Double(*f),
+        })
+    }
+
+    fn as_db(&self) -> &dyn ToDbValue {
+        match self {
+            Owned::Number(n) => n,
+            Owned::Text(s) => s,
+            Owned::Raw(b) => b,
+            Owned::Float(f) => f,
+            Owned::Double(f) => f,
+        }
+    }
+}
+
+fn owned_binds<'b>(binds: &[(&'b str, Bind)]) -> DbResult<Vec<(&'b str, Owned)>> {
+    binds
+        .iter()
+        .map(|(n, b)| Ok((*n, Owned::from_bind(b)?)))
+        .collect()
+}
+
+fn named<'o>(owned: &'o [(&'o str, Owned)]) -> Vec<(&'o str, &'o dyn ToDbValue)> {
+    owned.iter().map(|(n, o)| (*n, o.as_db())).collect()
+}
+
+/// One thin-mode connection.
+pub struct ThinSession {
+    conn: Option<Connection>,
+}
+
+impl ThinSession {
+    pub fn open(url: &str, user: &str, password: &Password) -> Result<ThinSession, CdcError> {
+        let conn = login(url, password, || {
+            let config = Config::default()
+                .set_credentials(user, password.expose())
+                .set_connect_string(url)?
+                .set_driver_name("oracle-cdc");
+            oracledb::connect(config)
+        })?;
+        Ok(ThinSession { conn: Some(conn) })
+    }
+
+    fn conn(&self) -> DbResult<&Connection> {
+        self.conn
+            .as_ref()
+            .ok_or_else(|| DriverError::new(Some(OraCode::Ora(3114)), "not connected"))
+    }
+}
+
+/// Run a login, guarded: its error mapped by [`connect::connect_error`], a panic (what the driver
+/// does on native network encryption and 11G verifiers) turned into CDC-2009, which names thick
+/// mode; neither message contains the password.
+///
+/// [`connect::connect_error`]: crate::source::oracle::connect::connect_error
+pub fn login<T>(
+    url: &str,
+    password: &Password,
+    f: impl FnOnce() -> Result<T, oracledb::Error>,
+) -> Result<T, CdcError> {
+    match guard(f) {
+        Ok(Ok(conn)) => Ok(conn),
+        Ok(Err(e)) => Err(error(&e, Phase::Connect).at_login(password, url)),
+        Err(panic) => Err(panicked(panic).at_login(password, url)),
+    }
+}
+
+impl Drop for ThinSession {
+    /// Closing sends a logoff; after a panic the driver's lock is poisoned and its own drop
+    /// code would panic again: run it guarded.
+    fn drop(&mut self) {
+        if let Some(conn) = self.conn.take() {
+            let _ = guard(move || drop(conn));
+        }
+    }
+}
+
+/// The rows of one query; each fetch round trip runs guarded, and so does dropping the cursor.
+struct ThinRows {
+    cursor: Option<Cursor>,
+}
+
+impl Iterator for ThinRows {
+    type Item = DbResult<Vec<Cell>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let cursor = self.cursor.as_mut()?;
+        match guard(|| cursor.next()) {
+            Ok(None) => None,
+            Ok(Some(Ok(row))) => Some(call(|| cells(&row))),
+            Ok(Some(Err(e))) => Some(Err(error(&e, Phase::Call))),
+            Err(panic) => {
+                // The cursor cannot be used after that.
+                self.cursor = None;
+                Some(Err(panicked(panic)))
+            }
+        }
+    }
+}
+
+impl Drop for ThinRows {
+    fn drop(&mut self) {
+        if let Some(cursor) = self.cursor.take() {
+            let _ = guard(move || drop(cursor));
+        }
+    }
+}
+
+impl DbSession for ThinSession {
+    fn driver(&self) -> Driver {
+        Driver::Thin
+    }
+
+    fn execute(&self, sql: &str, binds: &[(&str, Bind)]) -> DbResult<()> {
+        let conn = self.conn()?;
+        let owned = owned_binds(binds)?;
+        call(|| {
+            conn.execute_named(sql, &named(&owned))
+                .map(|_| ())
+                .map_err(|e| error(&e, Phase::Call))
+        })
+    }
+
+    fn query(&self, sql: &str, binds: &[(&str, Bind)], fetch: FetchOptions) -> DbResult<Rows<'_>> {
+        let conn = self.conn()?;
+        let owned = owned_binds(binds)?;
+        let cursor = call(|| {
+            let e = |e: oracledb::Error| error(&e, Phase::Call);
+            let mut builder = conn.statement(sql).map_err(e)?;
+            if fetch.array_size > 0 {
+                builder = builder.fetch_array_size(fetch.array_size);
+            }
+            if fetch.prefetch > 0 {
+                builder = builder.prefetch_rows(fetch.prefetch);
+            }
+            builder
+                .build()
+                .and_then(|s| s.query_named(&named(&owned)))
+                .map_err(e)
+        })?;
+        Ok(Box::new(ThinRows {
+            cursor: Some(cursor),
+        }))
+    }
+
+    fn commit(&self) -> DbResult<()> {
+        let conn = self.conn()?;
+        call(|| conn.commit().map_err(|e| error(&e, Phase::Call)))
+    }
+
+    fn server_version(&self) -> DbResult<String> {
+        let conn = self.conn()?;
+        call(|| {
+            conn.version()
+                .map(|v| v.to_string())
+                .map_err(|e| error(&e, Phase::Call))
+        })
+    }
+
+    fn set_call_timeout(&self, timeout: Option<Duration>) -> DbResult<()> {
+        let conn = self.conn()?;
+        call(|| {
+            conn.set_call_timeout(timeout)
+                .map_err(|e| error(&e, Phase::Call))
+        })
+    }
+}
+
+/// A DATE or TIMESTAMP's fields. The driver keeps no offset: TIMESTAMP WITH [LOCAL] TIME ZONE
+/// values are in UTC (TSTZ) or the session's zone, UTC (LTZ), so the offset is 0.
+pub fn parts(ts: &OracleTimestamp) -> DateTimeParts {
+    DateTimeParts {
+        year: i32::from(ts.year()),
+        month: u32::from(ts.month()),
+        day: u32::from(ts.day()),
+        hour: u32::from(ts.hour()),
+        minute: u32::from(ts.minute()),
+        second: u32::from(ts.second()),
+        nanosecond: ts.nanoseconds(),
+        offset_minutes: 0,
+    }
+}
+
+/// A NUMBER: the crate's exact decimal text.
+pub fn number(n: &OracleNumber) -> Cell {
+    Cell::Number(n.to_string())
+}
+
+pub fn interval_ym(i: &OracleIntervalYM) -> Cell {
+    Cell::IntervalYm {
+        years: i.years(),
+        months: i32::from(i.months()),
+    }
+}
+
+/// An INTERVAL DAY TO SECOND of a column with `fsp` fractional digits (the column's scale).
+pub fn interval_ds(i: &OracleIntervalDS, fsp: u8) -> Cell {
+    Cell::IntervalDs {
+        days: i.days(),
+        hours: i32::from(i.hours()),
+        minutes: i32::from(i.minutes()),
+        seconds: i32::from(i.seconds()),
+        nanoseconds: i.nanoseconds(),
+        fsp,
+    }
+}
+
+fn get<'r, T: oracledb::FromDbValue<'r>>(
+    row: &'r Row,
+    i: usize,
+    f: impl FnOnce(T) -> Cell,
+) -> DbResult<Cell> {
+    row.get::<Option<T>>(i)
+        .map(|v| v.map_or(Cell::Null, f))
+        .map_err(|e| error(&e, Phase::Call))
+}
+
+/// One column of a fetched row as a [`Cell`], by the type the driver describes.
+fn cell(row: &Row, i: usize, meta: &Metadata) -> DbResult<Cell> {
+    use oracledb as o;
+    let t = meta.db_type();
+    if t == o::DB_TYPE_NUMBER || t == o::DB_TYPE_BINARY_INTEGER {
+        return get(row, i, |n: OracleNumber| number(&n));
+    }
+    if [
+        o::DB_TYPE_VARCHAR,
+        o::DB_TYPE_NVARCHAR,
+        o::DB_TYPE_CHAR,
+        o::DB_TYPE_NCHAR,
+        o::DB_TYPE_LONG,
+        o::DB_TYPE_LONG_NVARCHAR,
+        o::DB_TYPE_CLOB,
+        o::DB_TYPE_NCLOB,
+        o::DB_TYPE_ROWID,
+        o::DB_TYPE_UROWID,
+    ]
+    .contains(&t)
+    {
+        return get(row, i, Cell::Text);
+    }
+    if [o::DB_TYPE_RAW, o::DB_TYPE_LONG_RAW, o::DB_TYPE_BLOB].contains(&t) {
+        return get(row, i, Cell::Bytes);
+    }
+    if t == o::DB_TYPE_DATE {
+        return get(row, i, |ts: OracleTimestamp| Cell::Date(parts(&ts)));
+    }
+    if t == o::DB_TYPE_TIMESTAMP {
+        return get(row, i, |ts: OracleTimestamp| Cell::Timestamp(parts(&ts)));
+    }
+    if t == o::DB_TYPE_TIMESTAMP_TZ || t == o::DB_TYPE_TIMESTAMP_LTZ {
+        return get(row, i, |ts: OracleTimestamp| Cell::TimestampTz(parts(&ts)));
+    }
+    if t == o::DB_TYPE_INTERVAL_YM {
+        return get(row, i, |v: OracleIntervalYM| interval_ym(&v));
+    }
+    if t == o::DB_TYPE_INTERVAL_DS {
+        let fsp = u8::try_from(meta.scale()).unwrap_or(6);
+        return get(row, i, |v: OracleIntervalDS| interval_ds(&v, fsp));
+    }
+    if t == o::DB_TYPE_BINARY_FLOAT {
+        return get(row, i, Cell::BinaryFloat);
+    }
+    if t == o::DB_TYPE_BINARY_DOUBLE {
+        return get(row, i, Cell::BinaryDouble);
+    }
+    if t == o::DB_TYPE_BOOLEAN {
+        return get(row, i, Cell::Boolean);
+    }
+    Ok(Cell::Unsupported(meta.data_type()))
+}
+
+/// Every column of a fetched row.
+fn cells(row: &Row) -> DbResult<Vec<Cell>> {
+    row.columns()
+        .iter()
+        .enumerate()
+        .map(|(i, meta)| cell(row, i, meta))
+        .collect()
+}
