@@ -1,6 +1,6 @@
 //! `oracle-cdc doctor` and `oracle-cdc-doctor` from the command line: exit codes 0/1/2,
 //! --strict, --check/--skip, --format json, colour, the second binary's identical output, and
-//! the DPI-1047 path on a machine without Instant Client.
+//! the DPI-1047 path on a machine without Instant Client (thick mode), the thin driver's.
 
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -85,7 +85,7 @@ fn healthy_exits_0_and_prints_areas_then_a_summary() {
     }
     assert!(
         text.trim_end()
-            .ends_with("summary: 0 FAIL, 0 WARN, 32 PASS — ready"),
+            .ends_with("summary: 0 FAIL, 0 WARN, 33 PASS — ready"),
         "{text}"
     );
     assert!(!text.contains('\u{1b}'), "no colour with NO_COLOR");
@@ -383,6 +383,8 @@ fn without_instant_client_the_client_check_fails_with_cdc_2001_and_no_password()
             "--set",
             "cdc.database.url=localhost:1521/FREEPDB1",
             "--set",
+            "cdc.database.driver=thick",
+            "--set",
             "cdc.database.user=c##cdc",
             "--set",
             "cdc.database.password=${env:CDC_DOCTOR_PW}",
@@ -398,7 +400,13 @@ fn without_instant_client_the_client_check_fails_with_cdc_2001_and_no_password()
     assert!(!stdout.contains("Very-Secret-Doctor-9") && !stderr.contains("Very-Secret-Doctor-9"));
     assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
     let v = json(&out);
-    let client = &v["checks"][0];
+    assert_eq!(v["checks"][0]["id"], "connection.driver");
+    assert_eq!(v["checks"][0]["severity"], "PASS");
+    assert!(v["checks"][0]["found"]
+        .as_str()
+        .unwrap()
+        .starts_with("thick"));
+    let client = &v["checks"][1];
     assert_eq!(client["id"], "connection.client");
     assert_eq!(client["severity"], "FAIL");
     assert!(
@@ -407,8 +415,61 @@ fn without_instant_client_the_client_check_fails_with_cdc_2001_and_no_password()
     );
     assert!(client["found"].as_str().unwrap().starts_with("CDC-2001"));
     assert!(client["fix"].as_str().unwrap().contains("Instant Client"));
-    assert_eq!(v["checks"][1]["severity"], "SKIP");
+    assert_eq!(v["checks"][2]["id"], "connection.login");
+    assert_eq!(v["checks"][2]["severity"], "SKIP");
     assert_eq!(v["target"], "Oracle localhost:1521/FREEPDB1 as c##cdc");
+}
+
+#[test]
+fn with_the_thin_driver_no_client_is_needed_and_a_closed_port_is_no_listener() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin("oracle-cdc-doctor")
+        .current_dir(dir.path())
+        .env("CDC_DOCTOR_PW", "Very-Secret-Doctor-10")
+        .args([
+            "--set",
+            "cdc.database.url=127.0.0.1:1/FREEPDB1",
+            "--set",
+            "cdc.database.user=c##cdc",
+            "--set",
+            "cdc.database.password=${env:CDC_DOCTOR_PW}",
+            "--set",
+            "cdc.state.dir=state",
+            "--format",
+            "json",
+            "--check",
+            "connection",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stdout.contains("Very-Secret-Doctor-10") && !stderr.contains("Very-Secret-Doctor-10"));
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    let v = json(&out);
+    let by_id = |id: &str| {
+        v["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == id)
+            .cloned()
+            .unwrap_or_else(|| panic!("no {id} in {v}"))
+    };
+    let driver = by_id("connection.driver");
+    assert_eq!(driver["severity"], "PASS");
+    let found = driver["found"].as_str().unwrap();
+    assert!(
+        found.starts_with("thin") && found.contains("11G password verifier"),
+        "{found}"
+    );
+    assert_eq!(by_id("connection.client")["severity"], "PASS");
+    let login = by_id("connection.login");
+    assert_eq!(login["severity"], "FAIL");
+    assert!(
+        login["found"].as_str().unwrap().starts_with("CDC-2003"),
+        "{login}"
+    );
 }
 
 #[test]
@@ -460,6 +521,6 @@ fn doctor_runs_every_check_against_a_live_oracle_when_configured() {
     let v = json(&out);
     let checks = v["checks"].as_array().unwrap();
     assert_eq!(checks.len(), oracle_cdc::doctor::CHECKS.len());
-    assert_eq!(checks[1]["id"], "connection.login");
-    assert_eq!(checks[1]["severity"], "PASS", "{}", checks[1]);
+    assert_eq!(checks[2]["id"], "connection.login");
+    assert_eq!(checks[2]["severity"], "PASS", "{}", checks[2]);
 }

@@ -1,8 +1,9 @@
 //! Live conformance of the real Oracle adapter.
 //!
 //! Runs only when `ORACLE_CDC_TEST_URL` (and `ORACLE_CDC_TEST_USER`,
-//! `ORACLE_CDC_TEST_PASSWORD`) name a reachable database and the Oracle Client libraries are
-//! installed; otherwise it prints why it is skipped and passes. The user needs the capture
+//! `ORACLE_CDC_TEST_PASSWORD`) name a reachable database, on the thin driver unless
+//! `ORACLE_CDC_TEST_DRIVER=thick` (which needs the Oracle Client libraries installed);
+//! otherwise it prints why it is skipped and passes. The user needs the capture
 //! privileges of oracle-facts §7 (SELECT_CATALOG_ROLE, FLASHBACK ANY TABLE, SELECT ANY TABLE,
 //! LOGMINING …).
 
@@ -26,8 +27,9 @@ fn live() -> Option<Live> {
         _ => {
             println!(
                 "oracle_live: skipped: ORACLE_CDC_TEST_URL is not set (set ORACLE_CDC_TEST_URL, \
-                 ORACLE_CDC_TEST_USER and ORACLE_CDC_TEST_PASSWORD, with Oracle Instant Client \
-                 installed, to run the live suite)"
+                 ORACLE_CDC_TEST_USER and ORACLE_CDC_TEST_PASSWORD to run the live suite, on \
+                 the thin driver; ORACLE_CDC_TEST_DRIVER=thick runs it on the thick one, with \
+                 Oracle Instant Client installed)"
             );
             return None;
         }
@@ -42,11 +44,15 @@ fn live() -> Option<Live> {
 }
 
 fn settings(live: &Live) -> Settings {
-    let pairs = [
+    let mut pairs = vec![
         format!("cdc.database.url={}", live.url),
         format!("cdc.database.user={}", live.user),
         format!("cdc.database.password={}", live.password),
     ];
+    // thin (the default) or thick.
+    if let Ok(driver) = std::env::var("ORACLE_CDC_TEST_DRIVER") {
+        pairs.push(format!("cdc.database.driver={driver}"));
+    }
     Settings::from_pairs(&pairs).unwrap_or_else(|e| panic!("settings: {e}"))
 }
 

@@ -247,7 +247,7 @@ pub const DOCTOR_ABOUT: &str =
     "Pre-flight checks of the database, the capture user and the settings";
 
 pub const DOCTOR_LONG_ABOUT: &str = "Check everything that would make capture fail or lose data, before deploying it: \
-the client libraries and connection, version, CDB/PDB layout, role and open mode; ARCHIVELOG, FORCE LOGGING, \
+the driver (thin or thick), the client libraries and connection, version, CDB/PDB layout, role and open mode; ARCHIVELOG, FORCE LOGGING, \
 archive destinations, redo log sizes and switch rate, retained logs vs the stored resume position; supplemental \
 logging; the grants each configured feature needs (and no more); undo retention vs the longest chunk read; the \
 captured tables (keys, row movement, index-organised tables, column types, name lengths, LOBs, size); and \

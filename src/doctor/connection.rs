@@ -1,12 +1,15 @@
-//! connection.*: client libraries, login, version, CDB/PDB layout, role and open mode.
+//! connection.*: the driver, client libraries, login, version, CDB/PDB layout, role and open
+//! mode.
 
 use super::facts::{Connect, Facts, SourceKind};
 use super::Finding;
 use crate::errors::Code;
+use crate::settings::DatabaseDriver;
 use crate::source::model::{dictionary_for, DatabaseRole, Dictionary, OpenMode};
 
 pub(super) fn check(id: &str, f: &Facts) -> Finding {
     match id {
+        "connection.driver" => driver(f),
         "connection.client" => client(f),
         "connection.login" => login(f),
         "connection.version" => version(f),
@@ -159,9 +162,53 @@ fn dictionary(f: &Facts, m: &super::facts::MiningFacts) -> Option<Finding> {
     Some(Finding::fail(found, info.remedy).because(info.explanation))
 }
 
+/// What the thin driver cannot do, as the driver check and CDC-2009 say it.
+pub(crate) const THIN_CANNOT: &str = "native network encryption or checksumming that the \
+server requires (SQLNET.ENCRYPTION_SERVER / CRYPTO_CHECKSUM_SERVER=REQUIRED), accounts with only \
+an 11G password verifier, Kerberos, RADIUS or other external authentication, password-store \
+wallets";
+
+/// Which driver connects (informational: PASS), and what the thin one cannot do; FAIL when the
+/// thin driver met one of those at login (CDC-2009).
+fn driver(f: &Facts) -> Finding {
+    let url = f.settings.database_url();
+    if f.kind == SourceKind::Emulator || url.starts_with("replay:") {
+        return Finding::pass(
+            "no database driver: the embedded emulator (or a replay) is read directly; cdc.database.driver applies to Oracle URLs only",
+        );
+    }
+    let mining = if f.settings.mining_url().is_some() {
+        "; the mining database (cdc.mining.database.url) is reached with the same driver"
+    } else {
+        ""
+    };
+    match (f.settings.database_driver, &f.connect) {
+        (_, Connect::Failed(e)) if e.code() == Code::Cdc2009 => {
+            let info = Code::Cdc2009.info();
+            Finding::fail(
+                e.to_string(),
+                "cdc.database.driver: thick\ninstall Oracle Instant Client (19c or later) and make the loader find it (oracle-cdc explain CDC-2001)",
+            )
+            .because(info.explanation)
+            .on(vec!["cdc.database.driver".into()])
+        }
+        (DatabaseDriver::Thin, _) => Finding::pass(format!(
+            "thin (cdc.database.driver=thin, the default): the pure-Rust oracledb driver speaks Oracle Net itself, no client libraries needed{mining}. It cannot do: {THIN_CANNOT} — for those set cdc.database.driver=thick and install Oracle Instant Client"
+        )),
+        (DatabaseDriver::Thick, _) => Finding::pass(format!(
+            "thick (cdc.database.driver=thick): the oracle crate through ODPI-C and Oracle Instant Client, loaded at run time (see connection.client){mining}"
+        )),
+    }
+}
+
 fn client(f: &Facts) -> Finding {
     if f.kind == SourceKind::Emulator {
         return Finding::pass("embedded emulator: no Oracle Client libraries needed");
+    }
+    if f.settings.database_driver == DatabaseDriver::Thin {
+        return Finding::pass(
+            "not needed: the thin driver (cdc.database.driver=thin) uses no Oracle Client libraries",
+        );
     }
     match &f.connect {
         Connect::Connected => Finding::pass("Oracle Client libraries loaded"),
@@ -187,6 +234,9 @@ fn login(f: &Facts) -> Finding {
         Connect::Failed(e) if e.code() == Code::Cdc2001 => Finding::skip(
             "not tried: the Oracle Client libraries could not be loaded (see connection.client)",
         ),
+        Connect::Failed(e) if e.code() == Code::Cdc2009 => {
+            Finding::skip("the thin driver cannot log in to this database (see connection.driver)")
+        }
         Connect::Failed(e) | Connect::NotTried(e) => {
             Finding::fail(e.to_string(), e.code().info().remedy)
         }

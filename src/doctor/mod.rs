@@ -104,8 +104,10 @@ const fn spec(id: &'static str, area: Area, title: &'static str, why: &'static s
 
 /// Every check, in report order. Ids are stable: scripts and `--check`/`--skip` name them.
 pub const CHECKS: &[CheckSpec] = &[
+    spec("connection.driver", Area::Connection, "Database driver (cdc.database.driver)",
+        "the thin driver (the default) needs nothing installed but cannot log in where the database requires native network encryption or checksumming, as an account with only an 11G password verifier, with Kerberos or other external authentication, or with a password-store wallet (CDC-2009); the thick driver can, with Oracle Instant Client"),
     spec("connection.client", Area::Connection, "Oracle Client libraries",
-        "the oracle crate loads Instant Client (libclntsh) at run time; without it every connection fails with DPI-1047"),
+        "in thick mode the oracle crate loads Instant Client (libclntsh) at run time; without it every connection fails with DPI-1047 (the thin driver needs none)"),
     spec("connection.login", Area::Connection, "Connection and credentials",
         "every other check and all of capture need a session as the capture user"),
     spec("connection.version", Area::Connection, "Version and edition",

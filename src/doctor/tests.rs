@@ -770,13 +770,14 @@ fn an_unreachable_emulator_fails_login_and_skips_the_rest() {
 }
 
 #[test]
-fn oracle_without_client_libraries_fails_the_client_check_with_cdc_2001() {
+fn thick_oracle_without_client_libraries_fails_the_client_check_with_cdc_2001() {
     if std::env::var_os("ORACLE_CDC_TEST_URL").is_some() {
         return; // a machine with Instant Client
     }
     let dir = tempfile::tempdir().unwrap();
     let s = Settings::from_pairs(&[
         "cdc.database.url=localhost:1521/FREEPDB1".to_string(),
+        "cdc.database.driver=thick".into(),
         "cdc.database.user=cdc".into(),
         "cdc.database.password=Doctor-Secret-77".into(),
         format!(
@@ -797,4 +798,82 @@ fn oracle_without_client_libraries_fails_the_client_check_with_cdc_2001() {
     assert_eq!(get(&r, "connection.login").severity, Severity::Skip);
     let text = format!("{r:?}");
     assert!(!text.contains("Doctor-Secret-77"));
+}
+
+/// The thin driver (the default) on a port where nothing listens: no client libraries needed,
+/// the driver check says what thin cannot do, the login fails with "no listener" (CDC-2003).
+#[test]
+fn thin_oracle_needs_no_client_libraries_and_says_what_it_cannot_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Settings::from_pairs(&[
+        "cdc.database.url=localhost:1/FREEPDB1".to_string(),
+        "cdc.database.user=cdc".into(),
+        "cdc.database.password=Doctor-Secret-78".into(),
+        format!(
+            "cdc.state.dir={}",
+            Path::new(dir.path()).join("s").display()
+        ),
+    ])
+    .unwrap();
+    let r = run(&s, &Selection::default());
+    let d = get(&r, "connection.driver");
+    assert_eq!(d.severity, Severity::Pass);
+    for part in [
+        "thin",
+        "native network encryption",
+        "11G password verifier",
+        "Kerberos",
+        "wallets",
+        "cdc.database.driver=thick",
+    ] {
+        assert!(d.found.contains(part), "{} lacks {part}", d.found);
+    }
+    let c = get(&r, "connection.client");
+    assert_eq!(c.severity, Severity::Pass);
+    assert!(c.found.contains("thin driver"), "{}", c.found);
+    let login = get(&r, "connection.login");
+    assert_eq!(login.severity, Severity::Fail);
+    assert!(login.found.starts_with("CDC-2003"), "{}", login.found);
+    assert!(!format!("{r:?}").contains("Doctor-Secret-78"));
+}
+
+/// A login the thin driver gave up on (CDC-2009): the driver check FAILs with thick mode as the
+/// fix, and the login check points at it.
+#[test]
+fn a_thin_limit_at_login_fails_the_driver_check_with_the_thick_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Settings::from_pairs(&[
+        "cdc.database.url=db.example.com:1521/ORCLPDB1".to_string(),
+        "cdc.database.user=cdc".into(),
+        "cdc.database.password=pw".into(),
+        format!("cdc.state.dir={}", dir.path().join("s").display()),
+    ])
+    .unwrap();
+    let mut facts = Facts::gather_with(
+        &s,
+        Err(crate::errors::CdcError::settings(
+            crate::errors::Code::Cdc1002,
+            "unused",
+        )),
+    );
+    facts.connect = super::facts::Connect::Failed(crate::source::oracle::driver::thin_limit_error(
+        "the driver panicked: x",
+        "pw",
+        "db",
+    ));
+    let r = evaluate(&facts, &Selection::default());
+    let d = get(&r, "connection.driver");
+    assert_eq!(d.severity, Severity::Fail);
+    assert!(d.found.starts_with("CDC-2009"), "{}", d.found);
+    assert_eq!(
+        d.fix_settings.as_deref(),
+        Some("cdc.database.driver: thick")
+    );
+    assert!(
+        d.fix_steps
+            .as_deref()
+            .is_some_and(|f| f.contains("Instant Client")),
+        "{d:?}"
+    );
+    assert_eq!(get(&r, "connection.login").severity, Severity::Skip);
 }

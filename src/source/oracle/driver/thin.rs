@@ -6,9 +6,9 @@
 //!   encryption (`todo!()` on the ACCEPT packet), an account with only an 11G verifier (an
 //!   `unwrap()` on the missing PBKDF2 parameters), batch errors. Every call runs inside
 //!   [`guard`], which turns a panic into a [`DriverError`] marked `thin_limit` (CDC-2009 at
-//!   login) and keeps the panic message off stderr. After a panic inside a call the driver's
-//!   connection lock is poisoned: later calls fail as "not connected" (ORA-03114) and capture
-//!   reconnects.
+//!   login) and keeps the panic message off stderr. After a panic inside a call the connection's
+//!   state is unknown (the driver's lock may be poisoned): the session gives it up, later calls
+//!   fail as "not connected" (ORA-03114, CDC-5007) and capture reconnects.
 //! - Its errors without an ORA number (a refused TCP connection, the listener's refusal, the
 //!   network closing the connection, a call timeout) get the number the thick driver reports for
 //!   the same condition (see [`error`]), so both drivers map to the same CDC codes.
@@ -33,7 +33,8 @@ use oracledb::{
 };
 use std::cell::{Cell as StdCell, RefCell};
 use std::panic::AssertUnwindSafe;
-use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Once};
 use std::time::Duration;
 
 thread_local! {
@@ -100,9 +101,12 @@ fn panicked(message: String) -> DriverError {
     }
 }
 
-/// [`guard`] for a call that returns a driver result.
-fn call<T>(f: impl FnOnce() -> DbResult<T>) -> DbResult<T> {
-    guard(f).unwrap_or_else(|m| Err(panicked(m)))
+/// [`guard`] for a call that returns a driver result; a panic sets `broken`.
+fn call_marking<T>(broken: &AtomicBool, f: impl FnOnce() -> DbResult<T>) -> DbResult<T> {
+    guard(f).unwrap_or_else(|m| {
+        broken.store(true, Ordering::Relaxed);
+        Err(panicked(m))
+    })
 }
 
 /// Where an error happened: a login maps some conditions differently (a timeout while
@@ -298,6 +302,8 @@ fn named<'o>(owned: &'o [(&'o str, Owned)]) -> Vec<(&'o str, &'o dyn ToDbValue)>
 /// One thin-mode connection.
 pub struct ThinSession {
     conn: Option<Connection>,
+    /// Set when a call panicked: the connection's state is unknown, it is not used again.
+    broken: Arc<AtomicBool>,
 }
 
 impl ThinSession {
@@ -309,13 +315,28 @@ impl ThinSession {
                 .set_driver_name("oracle-cdc");
             oracledb::connect(config)
         })?;
-        Ok(ThinSession { conn: Some(conn) })
+        Ok(ThinSession {
+            conn: Some(conn),
+            broken: Arc::new(AtomicBool::new(false)),
+        })
     }
 
     fn conn(&self) -> DbResult<&Connection> {
+        if self.broken.load(Ordering::Relaxed) {
+            return Err(DriverError::new(
+                Some(OraCode::Ora(3114)),
+                "not connected: the connection was given up after the thin driver panicked in a \
+                 call (similar to ORA-03114)",
+            ));
+        }
         self.conn
             .as_ref()
             .ok_or_else(|| DriverError::new(Some(OraCode::Ora(3114)), "not connected"))
+    }
+
+    /// [`call`], marking the session broken when the driver panics.
+    fn call<T>(&self, f: impl FnOnce() -> DbResult<T>) -> DbResult<T> {
+        call_marking(&self.broken, f)
     }
 }
 
@@ -349,6 +370,8 @@ impl Drop for ThinSession {
 /// The rows of one query; each fetch round trip runs guarded, and so does dropping the cursor.
 struct ThinRows {
     cursor: Option<Cursor>,
+    /// The session's flag: a panic here gives the connection up too.
+    broken: Arc<AtomicBool>,
 }
 
 impl Iterator for ThinRows {
@@ -358,11 +381,12 @@ impl Iterator for ThinRows {
         let cursor = self.cursor.as_mut()?;
         match guard(|| cursor.next()) {
             Ok(None) => None,
-            Ok(Some(Ok(row))) => Some(call(|| cells(&row))),
+            Ok(Some(Ok(row))) => Some(call_marking(&self.broken, || cells(&row))),
             Ok(Some(Err(e))) => Some(Err(error(&e, Phase::Call))),
             Err(panic) => {
-                // The cursor cannot be used after that.
+                // Neither the cursor nor the connection is used after that.
                 self.cursor = None;
+                self.broken.store(true, Ordering::Relaxed);
                 Some(Err(panicked(panic)))
             }
         }
@@ -385,7 +409,7 @@ impl DbSession for ThinSession {
     fn execute(&self, sql: &str, binds: &[(&str, Bind)]) -> DbResult<()> {
         let conn = self.conn()?;
         let owned = owned_binds(binds)?;
-        call(|| {
+        self.call(|| {
             conn.execute_named(sql, &named(&owned))
                 .map(|_| ())
                 .map_err(|e| error(&e, Phase::Call))
@@ -395,7 +419,7 @@ impl DbSession for ThinSession {
     fn query(&self, sql: &str, binds: &[(&str, Bind)], fetch: FetchOptions) -> DbResult<Rows<'_>> {
         let conn = self.conn()?;
         let owned = owned_binds(binds)?;
-        let cursor = call(|| {
+        let cursor = self.call(|| {
             let e = |e: oracledb::Error| error(&e, Phase::Call);
             let mut builder = conn.statement(sql).map_err(e)?;
             if fetch.array_size > 0 {
@@ -411,17 +435,18 @@ impl DbSession for ThinSession {
         })?;
         Ok(Box::new(ThinRows {
             cursor: Some(cursor),
+            broken: Arc::clone(&self.broken),
         }))
     }
 
     fn commit(&self) -> DbResult<()> {
         let conn = self.conn()?;
-        call(|| conn.commit().map_err(|e| error(&e, Phase::Call)))
+        self.call(|| conn.commit().map_err(|e| error(&e, Phase::Call)))
     }
 
     fn server_version(&self) -> DbResult<String> {
         let conn = self.conn()?;
-        call(|| {
+        self.call(|| {
             conn.version()
                 .map(|v| v.to_string())
                 .map_err(|e| error(&e, Phase::Call))
@@ -430,7 +455,7 @@ impl DbSession for ThinSession {
 
     fn set_call_timeout(&self, timeout: Option<Duration>) -> DbResult<()> {
         let conn = self.conn()?;
-        call(|| {
+        self.call(|| {
             conn.set_call_timeout(timeout)
                 .map_err(|e| error(&e, Phase::Call))
         })
