@@ -1,7 +1,7 @@
 //! The source boundary: the only way the engine sees a database.
 //!
-//! Three implementations: [`oracle`] (a real database through the `oracle` crate, every SQL
-//! statement in `oracle::sql`), [`emulator`] (the embedded, file-backed emulated database) and
+//! Three implementations: [`oracle`] (a real database through the thin `oracledb` or the thick
+//! `oracle` crate, `cdc.database.driver`, every SQL statement in `oracle::sql`), [`emulator`] (the embedded, file-backed emulated database) and
 //! [`replay`] (a CSV export of V$LOGMNR_CONTENTS, for reproducing decoding problems).
 //! A [`Connector`] opens [`Session`]s; each snapshot reader has a session of its own, as it has
 //! a connection of its own against Oracle.

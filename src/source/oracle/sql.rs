@@ -153,7 +153,10 @@
 //!   `SELECT :val1, :val2, :val1` with 3 bind names); the crate binds by name
 //!   (`dpiStmt_bindByName`), one call per name. Not found in an Oracle OCI manual in so many
 //!   words: the TimesTen SQL Reference ("Duplicate Parameter Names") describes Oracle Database
-//!   numbering each occurrence for *positional* binds only. The live suite exercises it.
+//!   numbering each occurrence for *positional* binds only. The thin driver (`oracledb`
+//!   26.0.0-beta.5, `Statement::check_named_binds`, read in its source) sends the named value
+//!   once per occurrence in SQL and once per name in PL/SQL, as the protocol wants. The live
+//!   suite exercises it.
 //! - Errors of the mining statements (Database Error Messages, checked with the search tool; the
 //!   mapping is in `connect.rs`): ORA-01284 "file string cannot be opened" (the file or directory
 //!   does not exist or is inaccessible) and ORA-00308 "cannot open archived log" are what
