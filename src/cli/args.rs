@@ -379,6 +379,22 @@ Example:\n  oracle-cdc emulator status demo-db --format json",
     )]
     Status(EmulatorStatusArgs),
 
+    /// Serve an emulated database to Oracle clients over Oracle Net
+    #[command(
+        long_about = "Serve an emulated database over Oracle Net, as a listener and a database: any thin Oracle \
+client (oracle-cdc's own adapter, python-oracledb, node oracledb, JDBC thin) connects to ADDR:PORT/SERVICE and logs \
+in as one of the schema's users with its password (database.users[].password; default `emulator`). The services are \
+the database's own (its name, landing in CDB$ROOT in a CDB) and each open PDB's. Every statement oracle-cdc sends to \
+Oracle is answered from the emulator's state, and a SQL subset for scripts: SELECT with WHERE (AS OF SCN too), \
+single-table INSERT, UPDATE and DELETE, COMMIT, ROLLBACK, SAVEPOINT; changes go into the redo like a workload's. \
+The cdc.emulator.fault.* settings apply to the sessions served. Runs until Ctrl-C or SIGTERM; prints the address \
+and the services on start. commands/emulator.md (\"emulator serve\") has the details.\n\n\
+Examples:\n  oracle-cdc emulator serve demo-db\n  \
+oracle-cdc emulator serve demo-db --listen 127.0.0.1:0 --format json",
+        after_long_help = EXIT_CODES
+    )]
+    Serve(EmulatorServeArgs),
+
     /// Extract the LogMiner dictionary into an emulated database's redo (for downstream mining)
     #[command(
         name = "build-dictionary",
@@ -561,6 +577,18 @@ pub struct EmulatorDumpArgs {
     /// Add each row's ROWID as a "ROWID" field/column
     #[arg(long)]
     pub rowid: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct EmulatorServeArgs {
+    #[command(flatten)]
+    pub dir: EmulatorDir,
+    /// The address to listen on; port 0 picks a free port (printed on start)
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:1521")]
+    pub listen: String,
+    /// How the address and services are printed on start
+    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    pub format: TableFormat,
 }
 
 #[derive(Debug, Args)]

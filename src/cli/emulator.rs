@@ -1,7 +1,8 @@
-//! `oracle-cdc emulator init | create | workload | dump | status | build-dictionary`.
+//! `oracle-cdc emulator init | create | workload | dump | status | serve | build-dictionary`.
 
 use super::args::{
-    EmulatorCommand, EmulatorCreateArgs, EmulatorDir, EmulatorDumpArgs, EmulatorStatusArgs,
+    EmulatorCommand, EmulatorCreateArgs, EmulatorDir, EmulatorDumpArgs, EmulatorServeArgs,
+    EmulatorStatusArgs,
     EmulatorWorkloadArgs, GlobalArgs, RowFormat, TableFormat,
 };
 use super::Printer;
@@ -46,6 +47,7 @@ pub fn run(
         EmulatorCommand::Workload(a) => workload(a, global, printer),
         EmulatorCommand::Dump(a) => dump(a, global, printer),
         EmulatorCommand::Status(a) => status(a, global, printer),
+        EmulatorCommand::Serve(a) => serve(a, global, printer),
         EmulatorCommand::BuildDictionary(d) => {
             let dir = resolve_dir(&d, global)?;
             let mut w = emulator::writer::Writer::open(&dir, clock::system(), true)?;
@@ -401,5 +403,48 @@ fn status(
             }
         }
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `emulator serve`: the listener runs until Ctrl-C or SIGTERM.
+fn serve(a: EmulatorServeArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
+    let dir = resolve_dir(&a.dir, global)?;
+    let settings = super::load_settings(global)?;
+    let options = emulator::net::ServeOptions {
+        listen: a.listen.clone(),
+        faults: Faults::from_settings(&settings),
+    };
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = stop.clone();
+    let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::SeqCst));
+    let served = emulator::net::serve(&dir, &options)?;
+    let addr = served.local_addr();
+    match a.format {
+        TableFormat::Json => {
+            let services: Vec<serde_json::Value> = served
+                .services
+                .iter()
+                .map(|s| json!({"service": s, "url": served.url(s)}))
+                .collect();
+            printer.json(&json!({"listening": addr.to_string(), "services": services}))?;
+        }
+        TableFormat::Table => {
+            let rows = served
+                .services
+                .iter()
+                .map(|s| vec![s.clone(), served.url(s)])
+                .collect();
+            printer.table(&["service", "cdc.database.url"], rows)?;
+        }
+    }
+    super::progress::note(&format!(
+        "serving {} on {addr}; log in as a user of its schema (password: database.users[].password, default `{}`); Ctrl-C stops",
+        dir.display(),
+        emulator::net::DEFAULT_PASSWORD
+    ));
+    while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    drop(served);
     Ok(ExitCode::SUCCESS)
 }

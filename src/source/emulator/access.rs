@@ -40,6 +40,50 @@ pub struct UserSpec {
     /// `all` or a list, as `database.privileges`.
     #[serde(default = "all_privileges")]
     pub privileges: PrivilegeSpec,
+    /// The password clients log in with over Oracle Net (`emulator serve`); unset: the
+    /// documented default (`net::DEFAULT_PASSWORD`). `emulator init` keeps only its verifier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password: Option<String>,
+    /// The 12c verifier of the password, as Oracle stores it (`T:` + the hash + the salt, in
+    /// hex): what `emulator init` writes in place of `password`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password_verifier: Option<String>,
+}
+
+/// `T:` + 64-byte hash + 16-byte salt in upper-case hex, as Oracle's SPARE4 holds a 12c
+/// verifier.
+pub fn format_verifier(v: &oracle_net_server::Verifier) -> String {
+    format!("T:{}{}", crate::types::hex(&v.hash).to_ascii_uppercase(), crate::types::hex(&v.salt).to_ascii_uppercase())
+}
+
+/// The reverse of [`format_verifier`].
+pub fn parse_verifier(text: &str) -> std::result::Result<oracle_net_server::Verifier, String> {
+    let hex = text
+        .trim()
+        .strip_prefix("T:")
+        .ok_or_else(|| "a 12c verifier starts with `T:`".to_string())?;
+    let bytes: Vec<u8> = (0..hex.len() / 2)
+        .map(|i| u8::from_str_radix(hex.get(2 * i..2 * i + 2).unwrap_or("zz"), 16))
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|_| "not hexadecimal".to_string())?;
+    if bytes.len() != 80 || hex.len() != 160 {
+        return Err(format!("{} bytes where a 12c verifier has 80 (64 of hash, 16 of salt)", bytes.len()));
+    }
+    let mut hash = [0u8; 64];
+    hash.copy_from_slice(&bytes[..64]);
+    Ok(oracle_net_server::Verifier {
+        salt: bytes[64..].to_vec(),
+        hash,
+    })
+}
+
+/// Replace each user's password by its verifier (what a database directory stores).
+pub fn seal_passwords(users: &mut [UserSpec]) {
+    for u in users {
+        if let Some(p) = u.password.take() {
+            u.password_verifier = Some(format_verifier(&oracle_net_server::Verifier::new(&p)));
+        }
+    }
 }
 
 fn all_privileges() -> PrivilegeSpec {

@@ -23,6 +23,7 @@ pub mod lob_edit;
 pub mod lob_redo;
 pub mod logminer;
 pub mod logs;
+pub mod net;
 pub mod redo;
 pub mod redo_faults;
 pub mod redo_index;
@@ -103,6 +104,8 @@ fn init_with(
     }
     ensure_new_dir(dir)?;
     crate::localfs::ensure_dir(dir)?;
+    // The directory keeps each user's password verifier, never the password.
+    access::seal_passwords(&mut schema.database.users);
     let stored = serde_yaml::to_string(&schema).map_err(|e| CdcError::EmulatorSchema {
         path: schema_path.to_path_buf(),
         message: e.to_string(),
@@ -448,6 +451,7 @@ impl EmulatorConnector {
             dropped: false,
             user: login.user,
             container: login.container,
+            dictionary: None,
         })
     }
 }

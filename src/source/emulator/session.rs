@@ -22,6 +22,9 @@ pub struct EmulatorSession {
     pub(super) user: User,
     /// `None` outside a CDB; else `CDB$ROOT` or a PDB.
     pub(super) container: Option<String>,
+    /// The dictionary this session's LogMiner sessions use, where START_LOGMNR's options chose
+    /// one (sessions over Oracle Net); `None`: the connector's (`cdc.mining.dictionary`).
+    pub(super) dictionary: Option<Dictionary>,
 }
 
 /// The major release of a version text (`19.22.0.0.0` → 19).
@@ -35,7 +38,7 @@ pub(super) fn major(version: &str) -> u32 {
 
 impl EmulatorSession {
     /// Latency, dropped connections; then the replica brought up to date.
-    fn call(&mut self) -> Result<()> {
+    pub(super) fn call(&mut self) -> Result<()> {
         if self.dropped {
             return Err(CdcError::ConnectionLost(
                 "ORA-03114: not connected to ORACLE".into(),
@@ -59,7 +62,7 @@ impl EmulatorSession {
         self.shared.refresh()
     }
 
-    fn replica(&self) -> Result<std::sync::RwLockReadGuard<'_, Replica>> {
+    pub(super) fn replica(&self) -> Result<std::sync::RwLockReadGuard<'_, Replica>> {
         self.shared.replica.read().map_err(|_| poisoned())
     }
 
@@ -75,22 +78,22 @@ impl EmulatorSession {
     }
 
     /// The PDB this session is in (`None` in CDB$ROOT and outside a CDB).
-    fn pdb(&self) -> Option<&str> {
+    pub(super) fn pdb(&self) -> Option<&str> {
         self.container.as_deref().filter(|c| *c != ROOT)
     }
 
-    fn in_root(&self) -> bool {
+    pub(super) fn in_root(&self) -> bool {
         self.container.as_deref() == Some(ROOT)
     }
 
     /// The table `"OWNER"."TABLE"` names in this session's container.
-    fn here(&self, table: &TableName) -> TableName {
+    pub(super) fn here(&self, table: &TableName) -> TableName {
         TableName::new(self.pdb(), &table.owner, &table.table)
     }
 
     /// Name resolution of `"OWNER"."TABLE"` for a query: without any privilege on it the table
     /// does not exist for the user; in CDB$ROOT no user table does.
-    fn resolve(&self, table: &TableName, operation: &str) -> Result<TableName> {
+    pub(super) fn resolve(&self, table: &TableName, operation: &str) -> Result<TableName> {
         self.no_tables(table)?;
         let name = self.here(table);
         let missing = || {
@@ -120,13 +123,13 @@ impl EmulatorSession {
     }
 
     /// A flashback read's checks: the table exists here, SELECT and FLASHBACK on it.
-    fn flashback_table(&self, table: &TableName) -> Result<TableName> {
+    pub(super) fn flashback_table(&self, table: &TableName) -> Result<TableName> {
         let name = self.resolve(table, &format!("flashback read of {}", table.owner_table()))?;
         self.user.flashback(&name)?;
         Ok(name)
     }
 
-    fn version_major(&self) -> Result<u32> {
+    pub(super) fn version_major(&self) -> Result<u32> {
         Ok(major(&self.replica()?.schema.database.version))
     }
 
@@ -136,7 +139,10 @@ impl EmulatorSession {
     /// a dictionary in the redo must be whole before the window, and LogMiner reads on from the
     /// log it begins in (else ORA-01371, CDC-5302).
     fn dictionary_from(&self, start: Scn) -> Result<Scn> {
-        let dictionary = *self.shared.dictionary.lock().map_err(|_| poisoned())?;
+        let dictionary = match self.dictionary {
+            Some(d) => d,
+            None => *self.shared.dictionary.lock().map_err(|_| poisoned())?,
+        };
         match dictionary {
             Dictionary::OnlineCatalog if self.shared.downstream() => {
                 Err(CdcError::DownstreamOnlineCatalog {
@@ -169,7 +175,7 @@ impl EmulatorSession {
     }
 
     /// The views the adapter's log list reads (V$LOG, V$LOGFILE, V$ARCHIVED_LOG …).
-    fn read_log_views(&self) -> Result<()> {
+    pub(super) fn read_log_views(&self) -> Result<()> {
         for view in [
             "V_$LOG",
             "V_$LOGFILE",
@@ -184,28 +190,68 @@ impl EmulatorSession {
     }
 }
 
-impl Session for EmulatorSession {
-    fn database(&mut self) -> Result<DatabaseInfo> {
+impl EmulatorSession {
+    /// A session for a reader thread: the same user, container and database, its own
+    /// connection state (a cursor's rows are read while the session answers other calls).
+    pub(super) fn reader(&self) -> EmulatorSession {
+        EmulatorSession {
+            shared: self.shared.clone(),
+            dropped: false,
+            user: self.user.clone(),
+            container: self.container.clone(),
+            dictionary: self.dictionary,
+        }
+    }
+
+    /// The user tables of this session's container the user may see (ALL_TABLES), without
+    /// the DBA_OBJECTS check [`Session::tables`] makes for the adapter's catalog join.
+    pub(super) fn visible_tables(&self) -> Result<Vec<TableInfo>> {
+        if self.shared.downstream() || self.in_root() {
+            return Ok(Vec::new());
+        }
+        let pdb = self.pdb().map(str::to_string);
+        let r = self.replica()?;
+        Ok(r.tables
+            .iter()
+            .filter(|t| t.def.name.pdb == pdb && self.user.sees_table(&t.def.name))
+            .map(|t| t.info())
+            .collect())
+    }
+
+    /// A read of a table's rows: AS OF an SCN (`flashback`: SELECT and FLASHBACK on it) or of
+    /// its current rows (SELECT only), with the fault drills of a flashback read.
+    pub(super) fn read_rows(
+        &mut self,
+        query: &FlashbackQuery,
+        flashback: bool,
+        row: &mut dyn FnMut(FetchedRow) -> Result<()>,
+    ) -> Result<u64> {
         self.call()?;
-        self.user
-            .read_dictionary("V_$DATABASE", "reading V$DATABASE")?;
-        self.user
-            .read_dictionary("V_$PARAMETER", "reading V$PARAMETER")?;
+        self.shared.refresh_rows()?;
+        let name = if flashback {
+            self.flashback_table(&query.table)?
+        } else {
+            let name = self.resolve(&query.table, &format!("read of {}", query.table.owner_table()))?;
+            self.user.select(&name)?;
+            name
+        };
+        self.read_checked(name, query, row)
+    }
+
+    /// V$DATABASE as this session sees it: a downstream shows its own identity, V$PDBS from a
+    /// PDB only that PDB, and only where the user may read them (the views' grants).
+    pub(super) fn database_view(&self) -> Result<DatabaseInfo> {
         let mut info = self.replica()?.database_info();
-        // The adapter reads these optional parts with a warning when it may not.
         if !self.user.may_read_dictionary("V_$PDBS") {
             info.pdbs.clear();
         }
         if !self.user.may_read_dictionary("DBA_TABLESPACES") {
             info.undo_guarantee = false;
         }
-        // V$PDBS queried from a PDB shows that PDB only.
         if let Some(pdb) = self.pdb() {
             info.pdbs.retain(|p| p == pdb);
         }
         if let topology::Role::Downstream { name, dbid, .. } = &self.shared.role {
-            // Another database: its own identity, open read write, with none of the
-            // source's PDBs.
             info.name = name.clone();
             info.dbid = *dbid;
             info.pdbs.clear();
@@ -213,6 +259,68 @@ impl Session for EmulatorSession {
             info.open_mode = OpenMode::ReadWrite;
         }
         Ok(info)
+    }
+
+    /// V$DATABASE.CURRENT_SCN (a downstream's own).
+    pub(super) fn scn_view(&self) -> Result<Scn> {
+        if let topology::Role::Downstream { scn, .. } = &self.shared.role {
+            return Ok(*scn);
+        }
+        Ok(self.replica()?.current_scn)
+    }
+
+    /// The fault drills of a read, then the rows, under the replica's read lock.
+    fn read_checked(
+        &mut self,
+        name: TableName,
+        query: &FlashbackQuery,
+        row: &mut dyn FnMut(FetchedRow) -> Result<()>,
+    ) -> Result<u64> {
+        let (fail, lob_fail, delay) = {
+            let mut f = self.shared.faults.lock().map_err(|_| poisoned())?;
+            f.reads += 1;
+            let n = f.reads;
+            (
+                f.faults.settings.ora01555_reads.contains(&n),
+                f.faults.settings.ora22924_reads.contains(&n),
+                f.faults.settings.read_delay_ms,
+            )
+        };
+        if fail {
+            return Err(CdcError::SnapshotTooOld {
+                table: query.table.to_string(),
+                scn: query.scn,
+            });
+        }
+        if lob_fail {
+            return Err(CdcError::LobSnapshotTooOld {
+                table: query.table.to_string(),
+                scn: query.scn,
+            });
+        }
+        if delay > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(delay));
+        }
+        // Rows go to the caller as they are read, under the replica's read lock (as a cursor
+        // hands rows over while the server reads).
+        let r = self.replica()?;
+        let mut q = query.clone();
+        q.table = name;
+        r.read_as_of_each(&q, self.shared.clock.now_ms(), row)
+    }
+}
+
+impl Session for EmulatorSession {
+    fn database(&mut self) -> Result<DatabaseInfo> {
+        self.call()?;
+        self.user
+            .read_dictionary("V_$DATABASE", "reading V$DATABASE")?;
+        self.user
+            .read_dictionary("V_$PARAMETER", "reading V$PARAMETER")?;
+        // The adapter reads V$PDBS and DBA_TABLESPACES with a warning when it may not; from a
+        // PDB V$PDBS shows that PDB only; a downstream is another database, open read write,
+        // with none of the source's PDBs.
+        self.database_view()
     }
 
     fn container(&mut self) -> Result<Option<String>> {
@@ -280,13 +388,7 @@ impl Session for EmulatorSession {
         // The catalog statements join DBA_OBJECTS (data object ids).
         self.user
             .read_dictionary("DBA_OBJECTS", "reading DBA_OBJECTS")?;
-        let pdb = self.pdb().map(str::to_string);
-        let r = self.replica()?;
-        Ok(r.tables
-            .iter()
-            .filter(|t| t.def.name.pdb == pdb && self.user.sees_table(&t.def.name))
-            .map(|t| t.info())
-            .collect())
+        self.visible_tables()
     }
 
     fn extents(&mut self, table: &TableName) -> Result<Vec<Extent>> {
@@ -317,10 +419,7 @@ impl Session for EmulatorSession {
         self.call()?;
         self.user
             .read_dictionary("V_$DATABASE", "reading the current SCN")?;
-        if let topology::Role::Downstream { scn, .. } = &self.shared.role {
-            return Ok(*scn);
-        }
-        Ok(self.replica()?.current_scn)
+        self.scn_view()
     }
 
     fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>> {
@@ -364,40 +463,7 @@ impl Session for EmulatorSession {
         query: &FlashbackQuery,
         row: &mut dyn FnMut(FetchedRow) -> Result<()>,
     ) -> Result<u64> {
-        self.call()?;
-        self.shared.refresh_rows()?;
-        let name = self.flashback_table(&query.table)?;
-        let (fail, lob_fail, delay) = {
-            let mut f = self.shared.faults.lock().map_err(|_| poisoned())?;
-            f.reads += 1;
-            let n = f.reads;
-            (
-                f.faults.settings.ora01555_reads.contains(&n),
-                f.faults.settings.ora22924_reads.contains(&n),
-                f.faults.settings.read_delay_ms,
-            )
-        };
-        if fail {
-            return Err(CdcError::SnapshotTooOld {
-                table: query.table.to_string(),
-                scn: query.scn,
-            });
-        }
-        if lob_fail {
-            return Err(CdcError::LobSnapshotTooOld {
-                table: query.table.to_string(),
-                scn: query.scn,
-            });
-        }
-        if delay > 0 {
-            std::thread::sleep(std::time::Duration::from_millis(delay));
-        }
-        // Rows go to the caller as they are read, under the replica's read lock (as a cursor
-        // hands rows over while the server reads).
-        let r = self.replica()?;
-        let mut q = query.clone();
-        q.table = name;
-        r.read_as_of_each(&q, self.shared.clock.now_ms(), row)
+        self.read_rows(query, true, row)
     }
 
     fn key_range(

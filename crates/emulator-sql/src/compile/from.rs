@@ -1,0 +1,281 @@
+//! FROM clauses: each table is scanned with the [`ScanRequest`] the statement implies (its AS
+//! OF SCN, the bounds its WHERE clause puts on the table's columns, the ROWID range, the
+//! order the query wants), DUAL is the engine's own, inline views are compiled queries.
+//! Joins are assembled in `select.rs` once the WHERE clause is compiled.
+
+use super::scope::SourceInfo;
+use super::{Clause, Compiler, Scope};
+use crate::ast::{CmpOp, Expr, ExprKind, Ident, JoinKind, TableExpr};
+use crate::compile::expr::at;
+use crate::ex::Ex;
+use crate::names::object_name;
+use crate::plan::{From, Source, SourceData, SourceState};
+use crate::pushdown::{bounds, Deriver};
+use crate::{Column, Datum, ObjectName, OraError, OraType, ScanRequest};
+use std::sync::{Arc, Mutex};
+
+/// One FROM item, scanned.
+pub struct Part<'q> {
+    pub info: SourceInfo,
+    pub from: From,
+    /// How it joins the items before it (`None` for the first; a comma is a cross join).
+    pub kind: Option<JoinKind>,
+    pub on: Option<&'q Expr>,
+    /// Orders its rows come in, as lists of slots.
+    pub orders: Vec<Vec<usize>>,
+    /// Bounds the WHERE clause implies on its columns (column, op, value).
+    pub derived: Vec<(String, CmpOp, Datum)>,
+}
+
+/// `(qualifier, column)` of an ORDER BY the scan is asked to deliver.
+pub type Wanted = Vec<(Option<String>, String)>;
+
+fn flatten<'q>(t: &'q TableExpr, kind: Option<JoinKind>, on: Option<&'q Expr>, out: &mut Vec<(&'q TableExpr, Option<JoinKind>, Option<&'q Expr>)>) {
+    match t {
+        TableExpr::Join {
+            left,
+            right,
+            kind: k,
+            on: o,
+            ..
+        } => {
+            flatten(left, kind, on, out);
+            flatten(right, Some(*k), o.as_ref(), out);
+        }
+        primary => out.push((primary, kind, on)),
+    }
+}
+
+fn is_dual(name: &ObjectName) -> bool {
+    name.name == "DUAL" && matches!(name.schema.as_deref(), None | Some("SYS") | Some("PUBLIC"))
+}
+
+/// An expression without column references: literals, binds, built-in calls of them.
+fn is_constant_ast(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Num(_)
+        | ExprKind::BinNum(..)
+        | ExprKind::Str { .. }
+        | ExprKind::Null
+        | ExprKind::Bind(_)
+        | ExprKind::DateLit(_)
+        | ExprKind::TimestampLit(_)
+        | ExprKind::IntervalLit { .. } => true,
+        ExprKind::Neg(x) | ExprKind::Cast(x, _) => is_constant_ast(x),
+        ExprKind::Arith(_, a, b) | ExprKind::Concat(a, b) => is_constant_ast(a) && is_constant_ast(b),
+        ExprKind::Call(c) => {
+            c.name.len() == 1
+                && c.over.is_none()
+                && crate::functions::lookup(&c.name[0].name).is_some()
+                && c.args.iter().all(|a| a.name.is_none() && is_constant_ast(&a.value))
+        }
+        _ => false,
+    }
+}
+
+/// Words that are never column names of a relation.
+fn pseudo(id: &Ident) -> bool {
+    !id.quoted && matches!(id.name.as_str(), "ROWNUM" | "SYSDATE" | "USER" | "UID" | "LEVEL")
+}
+
+impl Compiler<'_> {
+    pub(crate) fn from_clause<'q>(
+        &mut self,
+        items: &'q [TableExpr],
+        where_: Option<&Expr>,
+        top: bool,
+        wanted: &Wanted,
+    ) -> Result<Vec<Part<'q>>, OraError> {
+        let mut flat = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            flatten(item, (i > 0).then_some(JoinKind::Cross), None, &mut flat);
+        }
+        let single = flat.len() == 1;
+        let mut parts = Vec::with_capacity(flat.len());
+        let mut offset = 0;
+        for (t, kind, on) in flat {
+            let unqualified = single && top;
+            let wanted = if single { wanted.as_slice() } else { &[] };
+            let mut part = match t {
+                TableExpr::Table {
+                    name,
+                    as_of,
+                    alias,
+                    pos,
+                } => self.table(name, as_of.as_ref(), alias.as_ref(), *pos, where_, unqualified, wanted, offset)?,
+                TableExpr::Subquery { query, alias, .. } => {
+                    let (plan, _) = self.query(query, None)?;
+                    let alias_name = alias.as_ref().map(|a| a.name.clone());
+                    let info = SourceInfo {
+                        alias: alias_name,
+                        table: None,
+                        columns: plan.columns.clone(),
+                        offset,
+                        rowid: None,
+                    };
+                    let derived = match where_ {
+                        Some(w) => self.derive(w, &info, unqualified),
+                        None => Vec::new(),
+                    };
+                    let orders = plan
+                        .orders
+                        .iter()
+                        .map(|o| o.iter().map(|i| offset + i).collect())
+                        .collect();
+                    Part {
+                        info,
+                        from: From::View(Arc::new(plan)),
+                        kind: None,
+                        on: None,
+                        orders,
+                        derived,
+                    }
+                }
+                TableExpr::Join { .. } => return Err(crate::unimplemented("nested joins")),
+            };
+            if kind == Some(JoinKind::Left) {
+                for c in &mut part.info.columns {
+                    c.nullable = true;
+                }
+            }
+            part.kind = kind;
+            part.on = on;
+            offset += part.info.width();
+            parts.push(part);
+        }
+        Ok(parts)
+    }
+
+    /// The bounds `where_` implies on `info`'s columns.
+    fn derive(&mut self, where_: &Expr, info: &SourceInfo, unqualified: bool) -> Vec<(String, CmpOp, Datum)> {
+        let matcher = |parts: &[Ident]| -> Option<String> {
+            match parts {
+                [c] if unqualified && !pseudo(c) => Some(c.name.clone()),
+                [q, c] if info.named(q) => Some(c.name.clone()),
+                [s, t, c] if info.named_full(s, t) => Some(c.name.clone()),
+                _ => None,
+            }
+        };
+        let env = self.env.clone();
+        let mut konst = |e: &Expr| -> Option<Datum> {
+            if !is_constant_ast(e) {
+                return None;
+            }
+            let scope = Scope::empty();
+            match self.expr(e, &scope, Clause::Value) {
+                Ok(super::Typed {
+                    ex: Ex::Const(d), ..
+                }) => Some(d),
+                _ => None,
+            }
+        };
+        let mut d = Deriver {
+            column: &matcher,
+            constant: &mut konst,
+            env: &env,
+        };
+        d.derive(where_)
+    }
+
+    fn scn(&mut self, e: &Expr) -> Result<u64, OraError> {
+        let v = self.value(e)?;
+        let d = crate::convert::to_dec(&v, &self.env)?;
+        d.and_then(|d| d.to_i128())
+            .and_then(|n| u64::try_from(n).ok())
+            .ok_or_else(|| OraError::new(8181, "specified number is not a valid system change number").at(e.pos))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn table<'q>(
+        &mut self,
+        name: &[Ident],
+        as_of: Option<&Expr>,
+        alias: Option<&Ident>,
+        pos: usize,
+        where_: Option<&Expr>,
+        unqualified: bool,
+        wanted: &[(Option<String>, String)],
+        offset: usize,
+    ) -> Result<Part<'q>, OraError> {
+        let obj = object_name(name);
+        let alias = alias.map(|a| a.name.clone());
+        if is_dual(&obj) && as_of.is_none() {
+            let info = SourceInfo {
+                alias,
+                table: Some(obj),
+                columns: vec![Column::new("DUMMY", OraType::Varchar2(1))],
+                offset,
+                rowid: None,
+            };
+            return Ok(Part {
+                info,
+                from: From::Dual,
+                kind: None,
+                on: None,
+                orders: Vec::new(),
+                derived: Vec::new(),
+            });
+        }
+        let scn = as_of.map(|e| self.scn(e)).transpose()?;
+        let mut info = SourceInfo {
+            alias,
+            table: Some(obj.clone()),
+            columns: Vec::new(),
+            offset,
+            rowid: None,
+        };
+        let derived = match where_ {
+            Some(w) => self.derive(w, &info, unqualified),
+            None => Vec::new(),
+        };
+        let (bounds, rowid_between) = if derived.is_empty() {
+            (Vec::new(), None)
+        } else {
+            // The columns' types decide which bounds order as the condition does; a
+            // relation the database cannot describe gets none (its scan reports the error).
+            let columns = self.db.columns(&obj).unwrap_or_default();
+            bounds(&derived, &columns, &self.env)
+        };
+        let wanted_order: Vec<String> = wanted
+            .iter()
+            .map(|(q, c)| match q {
+                Some(q) if !info.named(&Ident { name: q.clone(), quoted: true, pos: 0 }) => None,
+                _ => Some(c.clone()),
+            })
+            .collect::<Option<Vec<_>>>()
+            .unwrap_or_default();
+        let request = ScanRequest {
+            as_of_scn: scn,
+            bounds,
+            rowid_between,
+            wanted_order,
+        };
+        let rel = self.db.scan(&obj, &request).map_err(at(pos))?;
+        let n = rel.columns.len();
+        let order: Vec<usize> = rel
+            .ordered_by
+            .iter()
+            .map_while(|c| {
+                if c == "ROWID" {
+                    Some(offset + n)
+                } else {
+                    rel.columns.iter().position(|x| x.name == *c).map(|i| offset + i)
+                }
+            })
+            .collect();
+        info.columns = rel.columns;
+        info.rowid = Some(offset + n);
+        Ok(Part {
+            info,
+            from: From::Source(Source {
+                data: SourceData(Mutex::new(SourceState::Stream(rel.rows))),
+                width: n + 1,
+                filter: None,
+            }),
+            kind: None,
+            on: None,
+            orders: if order.is_empty() { Vec::new() } else { vec![order] },
+            derived,
+        })
+    }
+}

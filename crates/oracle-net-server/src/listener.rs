@@ -1,0 +1,138 @@
+//! The listener: accepts connections, one thread each, and can be stopped.
+//!
+//! Stopping closes the listening socket (a new connect is then refused at TCP level) and shuts
+//! down every open connection, whose clients see the connection drop. The standard library
+//! sets SO_REUSEADDR on Unix listeners, so a listener restarted on the same port binds at once
+//! even while old connections linger in TIME_WAIT.
+
+use std::collections::HashMap;
+use std::io;
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::{self, JoinHandle};
+
+use crate::connect::{handshake, Handshake};
+use crate::Backend;
+
+type Registry = Arc<Mutex<HashMap<u64, TcpStream>>>;
+
+/// A running Oracle Net listener.
+pub struct Listener {
+    addr: SocketAddr,
+    stopping: Arc<AtomicBool>,
+    connections: Registry,
+    accept_thread: Option<JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for Listener {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Listener").field("addr", &self.addr).finish()
+    }
+}
+
+fn serve_connection(mut stream: TcpStream, backend: Arc<dyn Backend>, id: u64, registry: Registry) {
+    let _ = stream.set_nodelay(true);
+    let peer = stream.peer_addr().map(|a| a.to_string()).unwrap_or_default();
+    tracing::debug!(%peer, id, "connection accepted");
+    match handshake(&mut stream, backend.as_ref()) {
+        Ok(Handshake::Accepted(accepted)) => crate::session::serve(stream, backend, accepted),
+        Ok(Handshake::Ended(why)) => tracing::debug!(%peer, %why, "handshake ended"),
+        Err(e) => tracing::debug!(%peer, error = %e, "handshake failed"),
+    }
+    registry.lock().unwrap_or_else(PoisonError::into_inner).remove(&id);
+}
+
+impl Listener {
+    /// Binds `addr` (port 0 picks a free port) and starts accepting connections for `backend`.
+    pub fn bind(addr: impl ToSocketAddrs, backend: Arc<dyn Backend>) -> io::Result<Listener> {
+        let socket = TcpListener::bind(addr)?;
+        let addr = socket.local_addr()?;
+        let stopping = Arc::new(AtomicBool::new(false));
+        let connections: Registry = Arc::default();
+        let next_id = AtomicU64::new(0);
+        let (stop, registry) = (stopping.clone(), connections.clone());
+        let accept_thread = thread::Builder::new().name("oracle-net-listener".into()).spawn(move || {
+            for incoming in socket.incoming() {
+                if stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let stream = match incoming {
+                    Ok(s) => s,
+                    Err(e) => {
+                        tracing::debug!(error = %e, "accept failed");
+                        continue;
+                    }
+                };
+                let id = next_id.fetch_add(1, Ordering::Relaxed);
+                let Ok(clone) = stream.try_clone() else {
+                    continue;
+                };
+                registry.lock().unwrap_or_else(PoisonError::into_inner).insert(id, clone);
+                let (backend, registry) = (backend.clone(), registry.clone());
+                let spawned = thread::Builder::new()
+                    .name("oracle-net-conn".into())
+                    .spawn(move || serve_connection(stream, backend, id, registry.clone()));
+                if let Err(e) = spawned {
+                    tracing::warn!(error = %e, "could not start a connection thread");
+                }
+            }
+        })?;
+        tracing::info!(%addr, "Oracle Net listener started");
+        Ok(Listener {
+            addr,
+            stopping,
+            connections,
+            accept_thread: Some(accept_thread),
+        })
+    }
+
+    /// The address bound (with the port chosen when 0 was asked for).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Connections currently open.
+    pub fn connection_count(&self) -> usize {
+        self.connections.lock().unwrap_or_else(PoisonError::into_inner).len()
+    }
+
+    /// Stops accepting (new connects are refused) and closes every open connection. Idempotent.
+    pub fn stop(&mut self) {
+        let Some(thread) = self.accept_thread.take() else {
+            return;
+        };
+        self.stopping.store(true, Ordering::SeqCst);
+        // Wake the blocked accept with a connection of our own.
+        let mut wake = self.addr;
+        if wake.ip().is_unspecified() {
+            wake.set_ip(match wake {
+                SocketAddr::V4(_) => std::net::Ipv4Addr::LOCALHOST.into(),
+                SocketAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
+            });
+        }
+        match TcpStream::connect(wake) {
+            Ok(_) => {
+                let _ = thread.join();
+            }
+            Err(e) => tracing::warn!(error = %e, "could not wake the listener thread"),
+        }
+        let open: Vec<TcpStream> = self
+            .connections
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .drain()
+            .map(|(_, s)| s)
+            .collect();
+        for s in open {
+            let _ = s.shutdown(Shutdown::Both);
+        }
+        tracing::info!(addr = %self.addr, "Oracle Net listener stopped");
+    }
+}
+
+impl Drop for Listener {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}

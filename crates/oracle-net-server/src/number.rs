@@ -1,0 +1,282 @@
+//! Oracle NUMBER on the wire, exactly: base-100 digits, never through a float.
+//!
+//! Layout (what python-oracledb's `decode_number` / `encode_number` read and write): an exponent
+//! byte, then up to 20 mantissa bytes, each a base-100 digit. A positive number has the high bit
+//! of the exponent set (`0xC1 + e` for a value `0.d1d2… × 100^(e+1)`) and digits stored as
+//! `d + 1`; a negative one has the exponent byte inverted, digits stored as `101 - d` and, when
+//! it has fewer than 20 mantissa bytes, a trailing 102. Zero is the single byte 0x80.
+//! Binary floats and doubles use Oracle's sortable form: the sign bit flipped for positive
+//! values, every bit inverted for negative ones.
+
+use oracle_datum::{canonical_number, OraError};
+
+/// Mantissa bytes a NUMBER may have.
+const MAX_MANTISSA: usize = 20;
+
+fn invalid_number(text: &str) -> OraError {
+    OraError::new(1722, format!("invalid number ({text})"))
+}
+
+fn overflow() -> OraError {
+    OraError::new(1426, "numeric overflow")
+}
+
+/// Splits canonical decimal text into (negative, significant digits, decimal point index), the
+/// point index counting digits before the point (negative for leading fractional zeros).
+fn split_digits(canonical: &str) -> (bool, Vec<u8>, i64) {
+    let (neg, body) = match canonical.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, canonical),
+    };
+    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
+    let mut digits: Vec<u8> = int.bytes().chain(frac.bytes()).map(|b| b - b'0').collect();
+    let mut point = int.len() as i64;
+    let lead = digits.iter().take_while(|&&d| d == 0).count();
+    digits.drain(..lead);
+    point -= lead as i64;
+    while digits.last() == Some(&0) {
+        digits.pop();
+    }
+    (neg, digits, point)
+}
+
+/// Rounds base-100 pairs to at most 20, half up. Returns the carry into a new leading pair.
+fn round_pairs(pairs: &mut Vec<u8>) -> bool {
+    if pairs.len() <= MAX_MANTISSA {
+        return false;
+    }
+    let round_up = pairs[MAX_MANTISSA] >= 50;
+    pairs.truncate(MAX_MANTISSA);
+    if !round_up {
+        return false;
+    }
+    for p in pairs.iter_mut().rev() {
+        if *p == 99 {
+            *p = 0;
+        } else {
+            *p += 1;
+            return false;
+        }
+    }
+    true
+}
+
+/// The wire bytes of a NUMBER given as decimal text.
+pub fn encode_number(text: &str) -> Result<Vec<u8>, OraError> {
+    let canonical = canonical_number(text).ok_or_else(|| invalid_number(text))?;
+    let (neg, mut digits, mut point) = split_digits(&canonical);
+    if digits.is_empty() {
+        return Ok(vec![0x80]);
+    }
+    if point.rem_euclid(2) == 1 {
+        digits.insert(0, 0);
+        point += 1;
+    }
+    if digits.len() % 2 == 1 {
+        digits.push(0);
+    }
+    let mut pairs: Vec<u8> = digits.chunks(2).map(|p| p[0] * 10 + p[1]).collect();
+    let mut exponent = point / 2;
+    if round_pairs(&mut pairs) {
+        pairs.insert(0, 1);
+        pairs.truncate(MAX_MANTISSA);
+        exponent += 1;
+    }
+    while pairs.last() == Some(&0) {
+        pairs.pop();
+    }
+    if exponent > 63 {
+        return Err(overflow());
+    }
+    if exponent < -63 || pairs.is_empty() {
+        // Below Oracle's smallest magnitude: the value rounds to zero.
+        return Ok(vec![0x80]);
+    }
+    let exp_byte = (exponent + 192) as u8;
+    let mut out = Vec::with_capacity(pairs.len() + 2);
+    if neg {
+        out.push(!exp_byte);
+        out.extend(pairs.iter().map(|d| 101 - d));
+        if pairs.len() < MAX_MANTISSA {
+            out.push(102);
+        }
+    } else {
+        out.push(exp_byte);
+        out.extend(pairs.iter().map(|d| d + 1));
+    }
+    Ok(out)
+}
+
+/// Canonical decimal text of NUMBER wire bytes. `None` for bytes no NUMBER has.
+pub fn decode_number(bytes: &[u8]) -> Option<String> {
+    let (&first, rest) = bytes.split_first()?;
+    if rest.len() > MAX_MANTISSA + 1 {
+        return None;
+    }
+    let positive = first & 0x80 != 0;
+    if rest.is_empty() {
+        // 0x80 is zero; a lone negative exponent byte is Oracle's -1E126, not representable here.
+        return positive.then(|| "0".to_string());
+    }
+    let exponent = if positive {
+        i64::from(first) - 193
+    } else {
+        62 - i64::from(first)
+    };
+    let mantissa = if !positive && rest.last() == Some(&102) {
+        &rest[..rest.len() - 1]
+    } else {
+        rest
+    };
+    let mut text = String::with_capacity(mantissa.len() * 2 + 4);
+    for &b in mantissa {
+        let d = if positive {
+            b.checked_sub(1)?
+        } else {
+            101u8.checked_sub(b)?
+        };
+        if d > 99 {
+            return None;
+        }
+        text.push(char::from(b'0' + d / 10));
+        text.push(char::from(b'0' + d % 10));
+    }
+    let point = (exponent + 1) * 2;
+    let len = text.len() as i64;
+    let mut out = String::with_capacity(text.len() + 8);
+    if !positive {
+        out.push('-');
+    }
+    if point <= 0 {
+        out.push_str("0.");
+        out.extend(std::iter::repeat_n('0', usize::try_from(-point).ok()?));
+        out.push_str(&text);
+    } else if point >= len {
+        out.push_str(&text);
+        out.extend(std::iter::repeat_n('0', usize::try_from(point - len).ok()?));
+    } else {
+        let p = usize::try_from(point).ok()?;
+        out.push_str(&text[..p]);
+        out.push('.');
+        out.push_str(&text[p..]);
+    }
+    canonical_number(&out)
+}
+
+/// BINARY_FLOAT wire bytes.
+pub fn encode_binary_float(v: f32) -> [u8; 4] {
+    let bits = v.to_bits();
+    let bits = if bits & 0x8000_0000 == 0 {
+        bits | 0x8000_0000
+    } else {
+        !bits
+    };
+    bits.to_be_bytes()
+}
+
+pub fn decode_binary_float(b: &[u8]) -> Option<f32> {
+    let bits = u32::from_be_bytes(b.try_into().ok()?);
+    let bits = if bits & 0x8000_0000 != 0 {
+        bits & 0x7fff_ffff
+    } else {
+        !bits
+    };
+    Some(f32::from_bits(bits))
+}
+
+/// BINARY_DOUBLE wire bytes.
+pub fn encode_binary_double(v: f64) -> [u8; 8] {
+    let bits = v.to_bits();
+    let bits = if bits & 0x8000_0000_0000_0000 == 0 {
+        bits | 0x8000_0000_0000_0000
+    } else {
+        !bits
+    };
+    bits.to_be_bytes()
+}
+
+pub fn decode_binary_double(b: &[u8]) -> Option<f64> {
+    let bits = u64::from_be_bytes(b.try_into().ok()?);
+    let bits = if bits & 0x8000_0000_0000_0000 != 0 {
+        bits & 0x7fff_ffff_ffff_ffff
+    } else {
+        !bits
+    };
+    Some(f64::from_bits(bits))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Byte strings as python-oracledb's encoder writes them (and Oracle stores them).
+    #[test]
+    fn numbers_match_known_encodings() {
+        for (text, bytes) in [
+            ("0", vec![0x80]),
+            ("1", vec![0xc1, 2]),
+            ("7", vec![0xc1, 8]),
+            ("100", vec![0xc2, 2]),
+            ("123", vec![0xc2, 2, 24]),
+            ("0.5", vec![0xc0, 51]),
+            ("1.5", vec![0xc1, 2, 51]),
+            ("-1", vec![0x3e, 100, 102]),
+            ("-1.5", vec![0x3e, 100, 51, 102]),
+            ("-123", vec![0x3d, 100, 78, 102]),
+            ("0.0001", vec![0xbf, 2]),
+            ("12345678901234567890123", vec![0xcc, 2, 24, 46, 68, 90, 2, 24, 46, 68, 90, 2, 24]),
+        ] {
+            assert_eq!(encode_number(text).unwrap(), bytes, "{text}");
+            assert_eq!(decode_number(&bytes).as_deref(), Some(text), "{bytes:?}");
+        }
+    }
+
+    #[test]
+    fn thirty_eight_digits_survive() {
+        for text in [
+            "99999999999999999999999999999999999999",
+            "-12345678901234567890123456789012345678",
+            "0.12345678901234567890123456789012345678",
+            "123456789012345678901234567890.12345678",
+        ] {
+            assert_eq!(decode_number(&encode_number(text).unwrap()).as_deref(), Some(text));
+        }
+    }
+
+    #[test]
+    fn more_than_forty_digits_round() {
+        let text = "1234567890123456789012345678901234567890123";
+        let back = decode_number(&encode_number(text).unwrap()).unwrap();
+        assert_eq!(back, "1234567890123456789012345678901234567890000");
+        let nines = "9".repeat(45);
+        let back = decode_number(&encode_number(&nines).unwrap()).unwrap();
+        assert_eq!(back, format!("1{}", "0".repeat(45)));
+    }
+
+    #[test]
+    fn bad_numbers_are_errors() {
+        assert_eq!(encode_number("abc").unwrap_err().code, 1722);
+        assert_eq!(encode_number("1e200").unwrap_err().code, 1722);
+        assert_eq!(encode_number(&format!("1{}", "0".repeat(130))).unwrap_err().code, 1426);
+        assert_eq!(decode_number(&[]), None);
+        assert_eq!(decode_number(&[0xc1, 0]), None);
+        assert_eq!(decode_number(&[0xc1, 200]), None);
+    }
+
+    #[test]
+    fn binary_floats_sort_and_round_trip() {
+        assert_eq!(encode_binary_float(1.0), [0xbf, 0x80, 0, 0]);
+        assert_eq!(encode_binary_float(-1.0), [0x40, 0x7f, 0xff, 0xff]);
+        assert_eq!(encode_binary_double(1.0), [0xbf, 0xf0, 0, 0, 0, 0, 0, 0]);
+        for v in [0.0f32, -0.0, 1.5, -2.25, f32::MAX, f32::INFINITY, f32::NEG_INFINITY] {
+            assert_eq!(decode_binary_float(&encode_binary_float(v)).unwrap().to_bits(), v.to_bits());
+        }
+        assert!(decode_binary_float(&encode_binary_float(f32::NAN)).unwrap().is_nan());
+        for v in [0.1f64, -1e300, f64::INFINITY, f64::MIN_POSITIVE] {
+            assert_eq!(decode_binary_double(&encode_binary_double(v)).unwrap(), v);
+        }
+        assert!(encode_binary_float(-1.0) < encode_binary_float(0.0));
+        assert!(encode_binary_float(0.0) < encode_binary_float(2.0));
+        assert_eq!(decode_binary_float(&[1, 2]), None);
+    }
+}
