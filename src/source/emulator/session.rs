@@ -411,7 +411,8 @@ impl Session for EmulatorSession {
             return Ok(Vec::new());
         }
         let mut out: Vec<Extent> = t.extents.iter().map(|(_, e)| e.clone()).collect();
-        out.sort_by_key(|e| (e.data_object_id, e.relative_fno, e.block_id));
+        // The order of the adapter's DBA_EXTENTS query (ORDER BY RELATIVE_FNO, BLOCK_ID).
+        out.sort_by_key(|e| (e.relative_fno, e.block_id));
         Ok(out)
     }
 

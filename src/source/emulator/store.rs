@@ -174,17 +174,31 @@ impl TableState {
             _ => false,
         };
         let (primary_key, unique_keys) = d.constraints();
+        let iot = d.organization == Organization::IndexOrganized;
+        let segmentless = d.partitions.is_some() || iot;
+        // An index-organised table's primary key index is its `IOT - TOP` segment, not one of
+        // the NORMAL unique indexes ALL_INDEXES lists beside it.
+        let pk_name = primary_key.as_ref().map(|k| k.name.clone());
+        let unique_indexes = d
+            .indexes()
+            .into_iter()
+            .filter(|k| !(iot && Some(&k.name) == pk_name.as_ref()))
+            .collect();
         TableInfo {
             name: d.name.clone(),
             columns: self.columns.clone(),
             primary_key,
             unique_keys,
-            unique_indexes: d.indexes(),
+            unique_indexes,
             organization: d.organization,
             row_movement: d.row_movement,
-            data_object_id: u64::from(self.data_object_id),
-            // The emulator never rebuilds a segment (no TRUNCATE or MOVE): one number serves.
-            object_id: u64::from(self.data_object_id),
+            // A partitioned table has no segment of its own, nor has an index-organised one (its
+            // segment is its primary key index): DBA_OBJECTS.DATA_OBJECT_ID is NULL for them, so
+            // the catalog query that reads segments leaves them out; their rows are in their
+            // partitions' or their index's segment. The emulator never rebuilds a segment (no
+            // TRUNCATE or MOVE): one number serves as object and data object id.
+            data_object_id: if segmentless { 0 } else { u64::from(self.data_object_id) },
+            object_id: if segmentless { 0 } else { u64::from(self.data_object_id) },
             partitions: d
                 .partitions
                 .iter()

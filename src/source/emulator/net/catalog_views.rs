@@ -322,7 +322,10 @@ pub(super) fn objects(s: &mut EmulatorSession, dba: bool) -> Result<Relation> {
         let mut row = |sub: Datum, id: u64, data: Datum, ty: &str| {
             rows.push(vec![o.clone(), tn.clone(), sub, n(id), data, t(ty), created.clone(), created.clone(), t("VALID"), t("N"), t("N")]);
         };
-        if info.partitions.is_empty() {
+        if info.data_object_id == 0 && info.partitions.is_empty() {
+            // Index-organised: the table object has no segment (its primary key index has).
+            row(Datum::Null, info.object_id, Datum::Null, "TABLE");
+        } else if info.partitions.is_empty() {
             row(Datum::Null, info.object_id, n(info.data_object_id), "TABLE");
         } else {
             row(Datum::Null, info.object_id, Datum::Null, "TABLE");

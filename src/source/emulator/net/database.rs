@@ -190,8 +190,9 @@ impl Database for WireDatabase {
             "UID" => Ok(Datum::int(100)),
             "DBTIMEZONE" => Ok(Datum::text("+00:00")),
             "SCN_TO_TIMESTAMP" => {
+                // A text argument converts to NUMBER, as Oracle converts it implicitly.
                 let scn = match args.first() {
-                    Some(Datum::Number(n)) => n.parse::<u64>().ok(),
+                    Some(Datum::Number(n) | Datum::Text(n)) => n.trim().parse::<u64>().ok(),
                     _ => None,
                 };
                 let Some(scn) = scn else {

@@ -1,0 +1,176 @@
+//! Every call of the source interface, answered by the adapter over the wire (thin driver,
+//! `sql.rs` statements, Oracle's views) and by the emulator in-process: the same answers.
+
+use super::fixture::*;
+use oracle_cdc::names::TableName;
+use oracle_cdc::source::oracle::{connect::Password, OracleConnector};
+use oracle_cdc::source::{
+    BoundaryQuery, ChunkRange, FlashbackQuery, MiningFilter, Session, TableInfo,
+};
+use oracle_cdc::source::emulator::EmulatorSession;
+
+fn wire(url: &str) -> Box<dyn Session> {
+    let c = OracleConnector::new(url, Some(USER), Some(Password::new(PASSWORD))).expect("connector");
+    Box::new(c.open().expect("connect over Oracle Net"))
+}
+
+fn local(s: &Served, service: Option<&str>) -> EmulatorSession {
+    in_process(&s.dir, service).emulator_session().expect("in-process session")
+}
+
+/// TableInfo as both sides know it: the view's LAST_ANALYZED is a date, the in-process one a
+/// word; only whether statistics were gathered is compared.
+/// Tables in name order and partitions in name order (the catalog queries' ORDER BY; the
+/// emulator lists them as declared).
+fn comparable(mut t: Vec<TableInfo>) -> Vec<TableInfo> {
+    for i in &mut t {
+        i.stats.last_analyzed = i.stats.last_analyzed.as_ref().map(|_| "gathered".into());
+        i.partitions.sort_by(|a, b| a.name.cmp(&b.name));
+    }
+    t.sort_by(|a, b| a.name.cmp(&b.name));
+    t
+}
+
+#[test]
+fn root_calls_answer_as_in_process() {
+    let s = serve_example();
+    let mut w = wire(&s.url("DEMO"));
+    let mut l = local(&s, None);
+    assert_eq!(w.container().unwrap(), l.container().unwrap());
+    assert_eq!(w.database().unwrap(), l.database().unwrap());
+    assert_eq!(w.privileges().unwrap(), l.privileges().unwrap());
+    assert_eq!(w.current_scn().unwrap(), l.current_scn().unwrap());
+    assert_eq!(w.logs().unwrap(), l.logs().unwrap());
+    assert_eq!(w.redo_threads().unwrap(), l.redo_threads().unwrap());
+    assert_eq!(w.mining_limit().unwrap(), l.mining_limit().unwrap());
+    assert_eq!(w.dictionary_builds().unwrap(), l.dictionary_builds().unwrap());
+    assert_eq!(w.host_utc_offset().unwrap(), l.host_utc_offset().unwrap());
+    assert_eq!(w.instance_config().unwrap(), l.instance_config().unwrap());
+    assert_eq!(w.open_transactions().unwrap(), l.open_transactions().unwrap());
+    // CDB$ROOT has no user tables.
+    assert_eq!(w.tables().unwrap(), Vec::<TableInfo>::new());
+}
+
+/// Each PDB after ALTER SESSION SET CONTAINER (root mode) and through its own service
+/// (per-PDB mode): the catalog, every table's reads and probes.
+#[test]
+fn pdb_catalog_and_reads_answer_as_in_process() {
+    let s = serve_example();
+    for pdb in ["PDB1", "PDB2"] {
+        let mut root = wire(&s.url("DEMO"));
+        root.set_container(pdb).unwrap();
+        let mut own = wire(&s.url(pdb));
+        let mut l = local(&s, Some(pdb));
+        let want = comparable(l.tables().unwrap());
+        assert!(!want.is_empty(), "{pdb} has tables");
+        for w in [&mut root, &mut own] {
+            assert_eq!(w.container().unwrap(), Some(pdb.to_string()));
+            assert_eq!(comparable(w.tables().unwrap()), want, "{pdb}");
+            let scn = l.current_scn().unwrap();
+            for t in &want {
+                same_table_answers(w.as_mut(), &mut l, t, scn);
+            }
+        }
+    }
+}
+
+fn same_table_answers(w: &mut dyn Session, l: &mut EmulatorSession, t: &TableInfo, scn: u64) {
+    let name = &t.name;
+    assert_eq!(w.table_columns(name).unwrap(), l.table_columns(name).unwrap(), "{name}");
+    assert_eq!(w.extents(name).unwrap(), l.extents(name).unwrap(), "{name}");
+    let columns: Vec<String> = t.columns.iter().filter(|c| !c.virtual_column).map(|c| c.name.clone()).collect();
+    let key: Vec<String> = t.primary_key.as_ref().map(|k| k.columns.clone()).unwrap_or_default();
+    let read = |s: &mut dyn Session, range: ChunkRange| {
+        let q = FlashbackQuery {
+            table: name.clone(),
+            columns: columns.clone(),
+            key_columns: key.clone(),
+            scn,
+            range,
+            filter: None,
+        };
+        let mut rows = Vec::new();
+        s.read_as_of(&q, &mut |r| {
+            rows.push(r);
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("read of {name}: {e}"));
+        rows
+    };
+    let whole = read(l, ChunkRange::Whole);
+    assert_eq!(read(w, ChunkRange::Whole), whole, "{name} whole");
+    assert!(!whole.is_empty(), "{name} has rows");
+    if let Some(k) = key.first() {
+        assert_eq!(
+            w.key_range(name, k, Some(scn)).unwrap(),
+            l.key_range(name, k, Some(scn)).unwrap(),
+            "{name} key range"
+        );
+        let q = BoundaryQuery {
+            table: name.clone(),
+            key_columns: key.clone(),
+            scn,
+            lower: None,
+            step: 7,
+            count: 5,
+        };
+        let bounds = l.key_boundaries(&q).unwrap();
+        assert_eq!(w.key_boundaries(&q).unwrap(), bounds, "{name} boundaries");
+        if let [lower, upper, ..] = bounds.as_slice() {
+            let range = ChunkRange::Key {
+                lower: Some(lower.clone()),
+                upper: Some(upper.clone()),
+            };
+            let chunk = read(l, range.clone());
+            assert_eq!(chunk.len(), 7, "{name}: a chunk of one step");
+            assert_eq!(read(w, range), chunk, "{name} key chunk");
+        }
+    } else {
+        let first = &whole[0].rowid;
+        let last = &whole[whole.len() / 2].rowid;
+        let range = ChunkRange::Rowid {
+            start: first.clone(),
+            end: last.clone(),
+        };
+        assert_eq!(read(w, range.clone()), read(l, range), "{name} ROWID chunk");
+    }
+}
+
+#[test]
+fn mining_answers_as_in_process() {
+    let s = serve_example();
+    let mut l = local(&s, None);
+    let end = l.current_scn().unwrap();
+    let start = l.logs().unwrap().iter().map(|x| x.first_scn).min().unwrap();
+    let mine = |s: &mut dyn Session| {
+        let mut rows = Vec::new();
+        s.mine(start, end, &MiningFilter::default(), &mut |r| {
+            rows.push(r);
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("mining {start}..{end}: {e}"));
+        rows
+    };
+    let want = mine(&mut l);
+    assert!(!want.is_empty());
+    assert_eq!(mine(wire(&s.url("DEMO")).as_mut()), want, "root mode");
+    // Per-PDB mining (19c+): the PDB's own redo.
+    let mut lp = local(&s, Some("PDB1"));
+    let want = mine(&mut lp);
+    assert!(want.iter().all(|r| r.src_con_name == "PDB1" || r.src_con_name.is_empty()));
+    assert_eq!(mine(wire(&s.url("PDB1")).as_mut()), want, "per-PDB mode");
+}
+
+#[test]
+fn scn_time_and_conditions_answer_as_in_process() {
+    let s = serve_example();
+    let mut w = wire(&s.url("PDB1"));
+    let mut l = local(&s, Some("PDB1"));
+    let scn = l.current_scn().unwrap();
+    assert_eq!(w.scn_to_time(scn).unwrap(), l.scn_to_time(scn).unwrap());
+    assert_eq!(w.scn_to_time(scn + 1_000_000).unwrap(), None, "ORA-08181: no time for a future SCN");
+    let t: TableName = "PDB1.HR.EMPLOYEES".parse().unwrap();
+    w.check_condition(&t, "SALARY > 1000").unwrap();
+    let e = w.check_condition(&t, "NO_SUCH_COLUMN = 1").unwrap_err();
+    assert!(e.to_string().contains("ORA-00904"), "{e}");
+}

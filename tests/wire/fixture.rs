@@ -1,0 +1,56 @@
+//! An emulated database made from `examples/emulator-schema.yaml` (a CDB with PDB1 and PDB2,
+//! a common and a local user), served on a free loopback port.
+
+use oracle_cdc::source::emulator::{self, clock, net, EmulatorConnector, Faults};
+use std::path::{Path, PathBuf};
+
+pub const USER: &str = "C##CDC";
+pub const PASSWORD: &str = net::DEFAULT_PASSWORD;
+
+pub struct Served {
+    pub _tmp: tempfile::TempDir,
+    pub dir: PathBuf,
+    pub served: net::Served,
+}
+
+impl Served {
+    /// `host:port/SERVICE`.
+    pub fn url(&self, service: &str) -> String {
+        self.served.url(service)
+    }
+}
+
+pub fn example_schema() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/emulator-schema.yaml")
+}
+
+/// A database from `schema`, served with `faults`.
+pub fn serve_schema(schema: &Path, faults: Faults) -> Served {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("db");
+    emulator::init(&dir, schema, Some(7), clock::system()).expect("emulator init");
+    let served = net::serve(
+        &dir,
+        &net::ServeOptions {
+            listen: "127.0.0.1:0".into(),
+            faults,
+        },
+    )
+    .expect("emulator serve");
+    Served {
+        _tmp: tmp,
+        dir,
+        served,
+    }
+}
+
+pub fn serve_example() -> Served {
+    serve_schema(&example_schema(), Faults::default())
+}
+
+/// The in-process connector of the same database, as the same user on the same service.
+pub fn in_process(dir: &Path, service: Option<&str>) -> EmulatorConnector {
+    EmulatorConnector::open(dir, Faults::default())
+        .expect("open emulator")
+        .with_login(Some(USER), service)
+}
