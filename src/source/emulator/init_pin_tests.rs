@@ -274,9 +274,12 @@ fn digests(schema: &str, bulk: bool) -> (u64, u64, String) {
     (fnv(&through_checkpoint), fnv(&meta), meta)
 }
 
-/// The digests the general writer's load gave at d945148, before the bulk loader.
+/// The digests the general writer's load gave at d945148, before the bulk loader; PLAIN's table
+/// digest since the catalog answers as Oracle's views do (a partitioned or index-organised
+/// table has no segment of its own; an IOT's key index is not a NORMAL unique index): the rows,
+/// the redo and the metadata digest are unchanged.
 const PINNED: [(u64, u64); 2] = [
-    (4_596_866_302_560_707_854, 3_690_424_788_351_474_095),
+    (13_881_002_398_937_628_718, 3_690_424_788_351_474_095),
     (3_472_650_776_511_618_672, 14_936_188_168_633_129_994),
 ];
 
