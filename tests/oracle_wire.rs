@@ -4,6 +4,11 @@
 //! walk over every statement of `sql.rs`, the CLI end to end over the wire, outside clients and
 //! faults on the wire (in `tests/wire/`).
 
+mod capture_support;
+#[path = "wire/cli.rs"]
+mod cli;
+#[path = "wire/clients.rs"]
+mod clients;
 #[path = "wire/conformance.rs"]
 mod conformance;
 #[path = "wire/statements.rs"]

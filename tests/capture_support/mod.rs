@@ -551,3 +551,87 @@ pub fn emulated(schema: &str) -> Emulated {
         dir,
     }
 }
+
+/// The latest record per key of `table` equals its rows at `scn`, whatever its key (the rows
+/// compared as a multiset; a column missing from a record is NULL).
+pub fn assert_table_converges(db: &Path, recs: &[Json], table: &str, scn: u64) {
+    let rows = dump(db, table, scn);
+    let columns: Vec<String> = rows
+        .first()
+        .map(|r| r.keys().cloned().collect())
+        .unwrap_or_default();
+    let shape = |r: &Map<String, Json>| -> String {
+        let mut o = Map::new();
+        for c in &columns {
+            o.insert(c.clone(), r.get(c).cloned().unwrap_or(Json::Null));
+        }
+        Json::Object(o).to_string()
+    };
+    // Each record row is matched to one table row whose every column has the same value
+    // (`same_value`: the dump's ISO durations and zoned times against Debezium's encodings).
+    let have_rows = latest_per_row(recs, table);
+    let same_row = |h: &Map<String, Json>, w: &Map<String, Json>| {
+        columns.iter().all(|c| {
+            same_value(
+                h.get(c).unwrap_or(&Json::Null),
+                w.get(c).unwrap_or(&Json::Null),
+            )
+        })
+    };
+    let mut unmatched: Vec<&Map<String, Json>> = rows.iter().collect();
+    let mut extra = Vec::new();
+    for h in &have_rows {
+        match unmatched.iter().position(|w| same_row(h, w)) {
+            Some(i) => {
+                unmatched.swap_remove(i);
+            }
+            None => extra.push(shape(h)),
+        }
+    }
+    let missing: Vec<String> = unmatched.iter().take(3).map(|w| shape(w)).collect();
+    extra.truncate(3);
+    assert!(
+        unmatched.is_empty() && extra.is_empty() && rows.len() == have_rows.len(),
+        "{table}: {} rows in the table, {} in the records; rows not in the records (first 3): {missing:#?}; records not in the table: {extra:#?}",
+        rows.len(),
+        have_rows.len()
+    );
+}
+
+/// The latest record of each row of `table`: by its key, or, for a table without one (its
+/// records' key is null), by `source.row_id`; a delete removes the row.
+pub fn latest_per_row(recs: &[Json], table: &str) -> Vec<Map<String, Json>> {
+    let mut latest: std::collections::BTreeMap<String, Map<String, Json>> =
+        std::collections::BTreeMap::new();
+    for r in recs {
+        let topic = r["topic"].as_str().unwrap_or_default();
+        if !topic_matches(topic, table) || !is_change(r) {
+            continue;
+        }
+        let v = payload(&r["value"]);
+        let id = match payload(&r["key"]) {
+            Json::Null => v["source"]["row_id"].to_string(),
+            k => k.to_string(),
+        };
+        match v["op"].as_str() {
+            Some("d") => {
+                latest.remove(&id);
+            }
+            Some(_) => {
+                let mut after = decoded_after(r);
+                // Debezium's placeholder for a LOB an UPDATE left alone: the consumer keeps
+                // what it holds.
+                if let Some(prev) = latest.get(&id) {
+                    for (c, val) in after.iter_mut() {
+                        if is_unavailable(val) {
+                            *val = prev.get(c).cloned().unwrap_or(Json::Null);
+                        }
+                    }
+                }
+                latest.insert(id, after);
+            }
+            None => {}
+        }
+    }
+    latest.into_values().collect()
+}

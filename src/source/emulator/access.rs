@@ -161,6 +161,10 @@ pub fn privileges_of(spec: &PrivilegeSpec) -> Privileges {
     p
 }
 
+/// System privileges to write any table: known, but not in `all` (a capture user writes
+/// nothing; an application user of `emulator serve` may be granted them).
+pub const WRITE_PRIVILEGES: &[&str] = &["INSERT ANY TABLE", "UPDATE ANY TABLE", "DELETE ANY TABLE"];
+
 /// Whether a privilege list entry is one the emulator knows: a name of [`ALL_PRIVILEGES`], `all`
 /// (all of them), or an object grant `OWNER.OBJECT:PRIV` on a user table (SELECT, FLASHBACK,
 /// INSERT).
@@ -169,14 +173,14 @@ pub fn known_privilege(entry: &str) -> bool {
     if up == "ALL" {
         return true;
     }
-    if ALL_PRIVILEGES.iter().any(|p| p.eq_ignore_ascii_case(&up)) {
+    if ALL_PRIVILEGES.iter().any(|p| p.eq_ignore_ascii_case(&up)) || WRITE_PRIVILEGES.contains(&up.as_str()) {
         return true;
     }
     match up.split_once(':') {
         Some((object, privilege)) => {
             object.contains('.')
                 && !object.starts_with("SYS.")
-                && matches!(privilege, "SELECT" | "FLASHBACK" | "INSERT")
+                && matches!(privilege, "SELECT" | "FLASHBACK" | "INSERT" | "UPDATE" | "DELETE")
         }
         None => false,
     }
@@ -265,8 +269,9 @@ pub fn validate(schema: &SchemaFile) -> std::result::Result<(), String> {
         if let PrivilegeSpec::List(list) = &u.privileges {
             if let Some(bad) = list.iter().find(|p| !known_privilege(p)) {
                 return Err(format!(
-                    "database.users: {name}: unknown privilege `{bad}`; known: {} and OWNER.TABLE:SELECT|FLASHBACK|INSERT",
-                    ALL_PRIVILEGES.join(", ")
+                    "database.users: {name}: unknown privilege `{bad}`; known: {}, {} and OWNER.TABLE:SELECT|FLASHBACK|INSERT|UPDATE|DELETE",
+                    ALL_PRIVILEGES.join(", "),
+                    WRITE_PRIVILEGES.join(", ")
                 ));
             }
         }
@@ -495,10 +500,26 @@ impl User {
 
     /// `INSERT INTO t`: INSERT on the table.
     pub fn insert(&self, table: &TableName) -> Result<()> {
-        let operation = format!("insert into {}", table.owner_table());
+        self.write(table, "INSERT", "insert into")
+    }
+
+    /// `UPDATE t`: UPDATE on the table.
+    pub fn update(&self, table: &TableName) -> Result<()> {
+        self.write(table, "UPDATE", "update of")
+    }
+
+    /// `DELETE FROM t`: DELETE on the table.
+    pub fn delete(&self, table: &TableName) -> Result<()> {
+        self.write(table, "DELETE", "delete from")
+    }
+
+    /// A DML privilege: owning the table, `<PRIV> ANY TABLE`, or the object grant; without any
+    /// privilege on the table it does not exist for the user (ORA-00942), else ORA-01031.
+    fn write(&self, table: &TableName, privilege: &str, verb: &str) -> Result<()> {
+        let operation = format!("{verb} {}", table.owner_table());
         if self.owns(table)
-            || self.has_system("INSERT ANY TABLE")
-            || self.has_object(&table.owner, &table.table, "INSERT")
+            || self.has_system(&format!("{privilege} ANY TABLE"))
+            || self.has_object(&table.owner, &table.table, privilege)
         {
             return Ok(());
         }
@@ -508,7 +529,7 @@ impl User {
         Err(CdcError::Privilege {
             operation,
             message: format!(
-                "ORA-01031: insufficient privileges (INSERT on {} for {})",
+                "ORA-01031: insufficient privileges ({privilege} on {} for {})",
                 table.quoted(),
                 self.name
             ),

@@ -630,8 +630,9 @@ impl SchemaFile {
             for p in list {
                 if !super::access::known_privilege(p) {
                     return Err(bad(format!(
-                        "database.privileges: unknown privilege `{p}`; known: {} and OWNER.TABLE:SELECT|FLASHBACK|INSERT",
-                        ALL_PRIVILEGES.join(", ")
+                        "database.privileges: unknown privilege `{p}`; known: {}, {} and OWNER.TABLE:SELECT|FLASHBACK|INSERT|UPDATE|DELETE",
+                        ALL_PRIVILEGES.join(", "),
+                        super::access::WRITE_PRIVILEGES.join(", ")
                     )));
                 }
             }

@@ -316,7 +316,7 @@ pub(super) fn update(
     changes: Vec<(String, Datum)>,
 ) -> Result<(), OraError> {
     let name = s.resolve(table, &format!("update of {}", table.owner_table())).map_err(ora_error)?;
-    s.user.insert(&name).map_err(ora_error)?;
+    s.user.update(&name).map_err(ora_error)?;
     let t = transaction(s, tx)?;
     let (index, cols) = target(t, &name)?;
     let mut set = Vec::with_capacity(changes.len());
@@ -336,7 +336,7 @@ pub(super) fn update(
 
 pub(super) fn delete(s: &mut EmulatorSession, tx: &mut Option<Transaction>, table: &TableName, rid: &str) -> Result<(), OraError> {
     let name = s.resolve(table, &format!("delete from {}", table.owner_table())).map_err(ora_error)?;
-    s.user.insert(&name).map_err(ora_error)?;
+    s.user.delete(&name).map_err(ora_error)?;
     let t = transaction(s, tx)?;
     let (index, _) = target(t, &name)?;
     t.writer.delete(t.xid, index, rowid(rid)?).map_err(ora_error)

@@ -1,0 +1,193 @@
+//! The command line over Oracle Net: `emulator serve` as its own process, and every command an
+//! operator runs against Oracle (`doctor`, `plan-chunks`, `snapshot`, `capture` in root and
+//! per-PDB mode, `signal send --channel source`) pointed at `host:port/service` with a user and
+//! password, a workload writing meanwhile: the records converge to `emulator dump`.
+
+use super::capture_support::*;
+use assert_cmd::cargo::cargo_bin;
+use serde_json::Value as Json;
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+
+/// `oracle-cdc emulator serve DIR --listen 127.0.0.1:0` until dropped.
+pub struct Serve {
+    child: Child,
+    pub addr: String,
+}
+
+impl Serve {
+    pub fn start(db: &Path, extra: &[&str]) -> Serve {
+        let mut child = Command::new(cargo_bin("oracle-cdc"))
+            .args(extra)
+            .args(["emulator", "serve", db.to_str().unwrap(), "--listen", "127.0.0.1:0", "--format", "json"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // The JSON object printed on start, up to its closing brace.
+        let mut text = String::new();
+        let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+        for line in lines.by_ref() {
+            let line = line.unwrap();
+            text.push_str(&line);
+            if line == "}" {
+                break;
+            }
+        }
+        let v: Json = serde_json::from_str(&text).unwrap_or_else(|e| panic!("serve printed {text:?}: {e}"));
+        Serve {
+            child,
+            addr: v["listening"].as_str().unwrap().to_string(),
+        }
+    }
+
+    pub fn url(&self, service: &str) -> String {
+        format!("{}/{service}", self.addr)
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn example() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/emulator-schema.yaml")
+}
+
+/// `oracle-cdc` with settings (`--set` pairs) and the password in the environment, as the docs
+/// advise.
+fn cli(pairs: &[String], args: &[&str]) -> Output {
+    let mut cmd = Command::new(cargo_bin("oracle-cdc"));
+    cmd.env("ORACLE_CDC_DATABASE_PASSWORD", "emulator");
+    for p in pairs {
+        cmd.args(["--set", p]);
+    }
+    cmd.args(args).output().unwrap()
+}
+
+fn ok(o: Output, what: &str) -> Output {
+    assert!(o.status.success(), "{what}: {}\n{}", String::from_utf8_lossy(&o.stderr), String::from_utf8_lossy(&o.stdout));
+    o
+}
+
+fn workload(db: &Path, extra: &[&str]) -> Child {
+    Command::new(cargo_bin("oracle-cdc"))
+        .args(["-q", "emulator", "workload", db.to_str().unwrap()])
+        .args(extra)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn finish(w: Child) {
+    let o = w.wait_with_output().unwrap();
+    assert!(o.status.success(), "workload: {}", String::from_utf8_lossy(&o.stderr));
+}
+
+struct Wired {
+    dir: tempfile::TempDir,
+    db: PathBuf,
+    serve: Serve,
+}
+
+fn wired() -> Wired {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    run(&["emulator", "init", db.to_str().unwrap(), "--schema", example().to_str().unwrap()]);
+    let serve = Serve::start(&db, &[]);
+    Wired { dir, db, serve }
+}
+
+fn pairs(w: &Wired, service: &str, user: &str, name: &str, extra: &[&str]) -> Vec<String> {
+    let mut p = vec![
+        format!("cdc.database.url={}", w.serve.url(service)),
+        format!("cdc.database.user={user}"),
+        format!("cdc.sink.dir={}", w.dir.path().join(format!("{name}-out")).display()),
+        format!("cdc.state.dir={}", w.dir.path().join(format!("{name}-state")).display()),
+        "cdc.on.decode.error=dlq".to_string(),
+        "cdc.stream.poll.ms=50".to_string(),
+    ];
+    p.extend(extra.iter().map(|s| s.to_string()));
+    p
+}
+
+/// The README's main job over the wire, root mode: a common user on the CDB's service captures
+/// both PDBs while the workload runs; then per-PDB mode: a local user on PDB1's service.
+#[test]
+fn capture_over_the_wire_converges_in_root_and_per_pdb_mode() {
+    let w = wired();
+    let root = pairs(&w, "DEMO", "C##CDC", "root", &[]);
+    let local = pairs(&w, "PDB1", "PDB1CDC", "pdb1", &[]);
+    let load = workload(&w.db, &["--transactions", "300", "--rate", "150", "--seed", "3"]);
+    let mid = current_scn(&w.db);
+    ok(cli(&root, &["-q", "capture", "--stop-at-scn", &mid.to_string()]), "capture (root) during the workload");
+    ok(cli(&local, &["-q", "capture", "--stop-at-scn", &mid.to_string()]), "capture (PDB1) during the workload");
+    finish(load);
+    let end = current_scn(&w.db);
+    ok(cli(&root, &["-q", "capture", "--stop-at-scn", &end.to_string()]), "capture (root)");
+    ok(cli(&local, &["-q", "capture", "--stop-at-scn", &end.to_string()]), "capture (PDB1)");
+    for (name, tables) in [
+        ("root", &["PDB1.HR.EMPLOYEES", "PDB1.HR.AUDIT_LOG", "PDB1.BATCH.JOB_RUNS", "PDB2.SALES.ALL_TYPES"][..]),
+        ("pdb1", &["PDB1.HR.EMPLOYEES", "PDB1.HR.AUDIT_LOG", "PDB1.BATCH.JOB_RUNS"][..]),
+    ] {
+        let recs = records(&w.dir.path().join(format!("{name}-out")));
+        assert_exactly_once(&recs);
+        let dlq = w.dir.path().join(format!("{name}-state/dlq.jsonl"));
+        assert!(!dlq.exists(), "{name}: dead letters: {}", std::fs::read_to_string(&dlq).unwrap_or_default());
+        for t in tables {
+            assert_table_converges(&w.db, &recs, t, end);
+        }
+        if name == "pdb1" {
+            assert!(
+                !recs.iter().any(|r| r["topic"].as_str().unwrap_or_default().contains("ALL_TYPES")),
+                "per-PDB mode on PDB1 published PDB2's table"
+            );
+        }
+    }
+}
+
+/// `doctor`, `plan-chunks` and `snapshot` against the served database give what they give
+/// against the same database in-process.
+#[test]
+fn doctor_plan_and_snapshot_over_the_wire_match_in_process() {
+    let w = wired();
+    let wire = pairs(&w, "DEMO", "C##CDC", "wire", &[]);
+    let local = vec![
+        format!("cdc.database.url=emulator:{}", w.db.display()),
+        format!("cdc.state.dir={}", w.dir.path().join("local-state").display()),
+    ];
+    let doctor = ok(cli(&wire, &["doctor", "--format", "json"]), "doctor over the wire");
+    let report: Json = serde_json::from_slice(&doctor.stdout).unwrap();
+    let text = report.to_string();
+    assert!(text.contains("thin"), "doctor names the thin driver: {text}");
+    let in_process: Json = serde_json::from_slice(&ok(cli(&local, &["doctor", "--format", "json"]), "doctor").stdout).unwrap();
+    assert_eq!(report["summary"], in_process["summary"], "doctor's verdict over the wire and in-process");
+
+    let plan = ok(cli(&wire, &["plan-chunks", "--format", "json"]), "plan-chunks over the wire");
+    let plan_local = ok(cli(&local, &["plan-chunks", "--format", "json"]), "plan-chunks");
+    assert_eq!(plan.stdout, plan_local.stdout, "chunk plans");
+
+    let (out_w, out_l) = (w.dir.path().join("snap-wire"), w.dir.path().join("snap-local"));
+    ok(cli(&wire, &["-q", "snapshot", "--out", out_w.to_str().unwrap()]), "snapshot over the wire");
+    ok(cli(&local, &["-q", "snapshot", "--out", out_l.to_str().unwrap()]), "snapshot");
+    let mut compared = 0;
+    for e in std::fs::read_dir(&out_l).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().to_string();
+        if !name.ends_with(".jsonl") || name == "ops.jsonl" {
+            continue;
+        }
+        let sorted = |p: &Path| {
+            let mut l: Vec<String> = std::fs::read_to_string(p).unwrap().lines().map(str::to_string).collect();
+            l.sort();
+            l
+        };
+        assert_eq!(sorted(&out_w.join(&name)), sorted(&e.path()), "{name}");
+        compared += 1;
+    }
+    assert_eq!(compared, 4, "every table exported");
+}
