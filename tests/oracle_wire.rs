@@ -13,5 +13,7 @@ mod clients;
 mod conformance;
 #[path = "wire/statements.rs"]
 mod statements;
+#[path = "wire/faults.rs"]
+mod faults;
 #[path = "wire/fixture.rs"]
 mod fixture;

@@ -338,7 +338,7 @@ impl<'a> Publisher<'a> {
 
     /// A new session in place of a lost one (transient connect failures retried).
     fn reconnect(&self) -> Result<Box<dyn Session>> {
-        crate::source::connect_retrying(self.connector, &self.settings.connect)
+        crate::source::reconnect_retrying(self.connector, &self.settings.connect)
     }
 
     /// Run `call` on the session; a lost connection is reconnected (with the connect retries

@@ -95,6 +95,7 @@ pub const MINING_DATABASE_PASSWORD: &str = "cdc.mining.database.password";
 pub const MINING_DICTIONARY: &str = "cdc.mining.dictionary";
 pub const DATABASE_DRIVER: &str = "cdc.database.driver";
 pub const CONNECT_RETRIES: &str = "cdc.database.connect.retries";
+pub const CALL_TIMEOUT_MS: &str = "cdc.database.call.timeout.ms";
 pub const CONNECT_BACKOFF_MS: &str = "cdc.database.connect.backoff.ms";
 pub const CONNECT_BACKOFF_MAX_MS: &str = "cdc.database.connect.backoff.max.ms";
 pub const STATE_DIR: &str = "cdc.state.dir";
@@ -180,6 +181,10 @@ pub const FAULT_ORA01307_MINES: &str = "cdc.emulator.fault.ora01307.mines";
 pub const FAULT_ORA22924_READS: &str = "cdc.emulator.fault.ora22924.reads";
 pub const FAULT_READ_DELAY_MS: &str = "cdc.emulator.fault.read.delay.ms";
 pub const FAULT_CALL_LATENCY_MS: &str = "cdc.emulator.fault.call.latency.ms";
+pub const FAULT_SLOW_CALL_EVERY: &str = "cdc.emulator.fault.slow.call.every";
+pub const FAULT_SLOW_CALL_MS: &str = "cdc.emulator.fault.slow.call.ms";
+pub const FAULT_KILL_SESSION_EVERY: &str = "cdc.emulator.fault.kill.session.every";
+pub const FAULT_REGISTER_DELAY_MS: &str = "cdc.emulator.fault.register.delay.ms";
 pub const FAULT_SINK_DELAY_MS: &str = "cdc.emulator.fault.sink.delay.ms";
 pub const FAULT_UNESCAPED_QUOTES_TABLES: &str = "cdc.emulator.fault.unescaped.quotes.tables";
 pub const FAULT_DICTIONARY_MISMATCH_TABLES: &str = "cdc.emulator.fault.dictionary.mismatch.tables";
@@ -209,6 +214,8 @@ pub const KEYS: &[KeySpec] = &[
         "`true` forbids every write to the database, as on a standby: the source signal channel is refused (CDC-8105) and only the file channel is read. Capture, snapshots of every kind, signals and doctor never write in any case; a physical standby or read-only open mode is detected on its own."),
     key(CONNECT_RETRIES, Kind::UInt { min: 0, max: 1000 }, Some("8"),
         "How often capture tries again to open a connection that failed transiently (connection lost or refused: ORA-03113, ORA-03114, ORA-12537, ORA-12541 and the like) before it stops with that error. Each try waits longer (cdc.database.connect.backoff.ms, doubled each time up to cdc.database.connect.backoff.max.ms) and is logged. Wrong credentials, a locked account, an unknown service and a missing client library are never retried."),
+    key(CALL_TIMEOUT_MS, Kind::UInt { min: 0, max: 86_400_000 }, Some("0"),
+        "Longest an Oracle round trip (an execute, a fetch of rows, a PL/SQL call) may take, in milliseconds; 0: no limit (the driver waits as long as the database takes). A call over it is cancelled and counted as a lost connection (CDC-5007): capture reconnects, sets its session up again and reads or mines what it was reading again, as after a network failure. Set it where a stalled network or a hung session must not stop capture silently; keep it well above the slowest LogMiner start and fetch of your database. Oracle URLs only."),
     key(CONNECT_BACKOFF_MS, Kind::UInt { min: 0, max: 600_000 }, Some("250"),
         "Wait before the first connect retry; it doubles with each further retry (see cdc.database.connect.retries)."),
     key(CONNECT_BACKOFF_MAX_MS, Kind::UInt { min: 0, max: 3_600_000 }, Some("30000"),
@@ -345,6 +352,14 @@ pub const KEYS: &[KeySpec] = &[
         "Emulator fault drills: extra milliseconds every flashback read takes (a slow read)."),
     key(FAULT_CALL_LATENCY_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),
         "Emulator fault drills: fixed milliseconds of latency added to every call, like a network round trip."),
+    key(FAULT_SLOW_CALL_EVERY, Kind::UInt { min: 0, max: U32MAX }, Some("0"),
+        "Emulator fault drills: every Nth call of a session answers only after cdc.emulator.fault.slow.call.ms (0: never), as a database stalling under load; over Oracle Net a client's call timeout (cdc.database.call.timeout.ms) then cancels it."),
+    key(FAULT_SLOW_CALL_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),
+        "Emulator fault drills: how long a slow call (cdc.emulator.fault.slow.call.every) takes."),
+    key(FAULT_KILL_SESSION_EVERY, Kind::UInt { min: 0, max: U32MAX }, Some("0"),
+        "Emulator fault drills: every Nth call of a session finds it killed (0: never), as by ALTER SYSTEM KILL SESSION: ORA-00028, and the connection is closed (CDC-5007; capture reconnects)."),
+    key(FAULT_REGISTER_DELAY_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),
+        "Emulator fault drills, `emulator serve`: for this long after the listener starts its services are not registered yet, so a connect is refused with ORA-12514, as while a restarted database's LREG registers them with the listener."),
     key(FAULT_UNESCAPED_QUOTES_TABLES, Kind::List, None,
         "Emulator fault drills: table patterns (`OWNER.TABLE`, `PDB.OWNER.TABLE`, `*` and `?`) whose changes LogMiner renders with the quotes inside string values not doubled, as some releases do for MAX_STRING_SIZE=EXTENDED columns (Debezium DBZ-8034, DBZ-8200). Capture reads such a statement where the table's columns allow one reading, else stops with CDC-3020."),
     key(FAULT_DICTIONARY_MISMATCH_TABLES, Kind::List, None,

@@ -224,6 +224,14 @@ pub struct FaultSettings {
     pub ora22924_reads: Vec<u64>,
     pub read_delay_ms: u64,
     pub call_latency_ms: u64,
+    /// cdc.emulator.fault.slow.call.every / .ms: every Nth call of a session stalls.
+    pub slow_call_every: u32,
+    pub slow_call_ms: u64,
+    /// cdc.emulator.fault.kill.session.every: every Nth call finds its session killed.
+    pub kill_session_every: u32,
+    /// cdc.emulator.fault.register.delay.ms: services unregistered after `emulator serve`
+    /// starts.
+    pub register_delay_ms: u64,
     /// cdc.emulator.fault.sink.delay.ms: a slow sink, on purpose.
     pub sink_delay_ms: u64,
     /// Table patterns whose SQL_REDO is rendered with undoubled quotes / as after a
@@ -287,6 +295,8 @@ pub struct Settings {
     pub mining_dictionary: crate::source::model::Dictionary,
     /// cdc.database.driver: thin (default) or thick, for Oracle URLs.
     pub database_driver: DatabaseDriver,
+    /// cdc.database.call.timeout.ms: the longest Oracle round trip; `None`: no limit.
+    pub call_timeout: Option<std::time::Duration>,
     /// cdc.files.group.readable: data files 0640 (else 0600).
     pub files_group_readable: bool,
     /// cdc.doctor.read.rate: rows per second one snapshot reader is assumed to read.
@@ -442,6 +452,10 @@ impl Settings {
                 "thick" => DatabaseDriver::Thick,
                 _ => DatabaseDriver::Thin,
             },
+            call_timeout: match v.uint(keys::CALL_TIMEOUT_MS) {
+                0 => None,
+                ms => Some(std::time::Duration::from_millis(ms)),
+            },
             state_dir: PathBuf::from(v.text(keys::STATE_DIR)),
             connect: ConnectRetry {
                 retries: v.uint(keys::CONNECT_RETRIES) as u32,
@@ -525,6 +539,10 @@ impl Settings {
                 ora22924_reads: ordinals(keys::FAULT_ORA22924_READS)?,
                 read_delay_ms: v.uint(keys::FAULT_READ_DELAY_MS),
                 call_latency_ms: v.uint(keys::FAULT_CALL_LATENCY_MS),
+                slow_call_every: v.uint(keys::FAULT_SLOW_CALL_EVERY) as u32,
+                slow_call_ms: v.uint(keys::FAULT_SLOW_CALL_MS),
+                kill_session_every: v.uint(keys::FAULT_KILL_SESSION_EVERY) as u32,
+                register_delay_ms: v.uint(keys::FAULT_REGISTER_DELAY_MS),
                 sink_delay_ms: v.uint(keys::FAULT_SINK_DELAY_MS),
                 unescaped_quotes_tables: fault_tables(keys::FAULT_UNESCAPED_QUOTES_TABLES)?,
                 dictionary_mismatch_tables: fault_tables(keys::FAULT_DICTIONARY_MISMATCH_TABLES)?,

@@ -102,7 +102,9 @@ fn read_in(
 ) -> (Option<Box<dyn Session>>, Result<Vec<FetchedRow>>) {
     let mut s = match slot {
         Some(s) => s,
-        None => match crate::source::connect_retrying(connector, policy) {
+        // Readers connect after the coordinating session did: an unknown service now is a
+        // listener restarted under the snapshot (reconnect_retrying waits for it).
+        None => match crate::source::reconnect_retrying(connector, policy) {
             Ok(s) => s,
             Err(e) => return (None, Err(e)),
         },
@@ -118,7 +120,7 @@ fn connect_retrying_ok(
     connector: &dyn Connector,
     policy: &crate::settings::ConnectRetry,
 ) -> Option<Box<dyn Session>> {
-    match crate::source::connect_retrying(connector, policy) {
+    match crate::source::reconnect_retrying(connector, policy) {
         Ok(s) => Some(s),
         Err(e) => {
             tracing::debug!(
@@ -232,7 +234,7 @@ impl<'a> Reader<'a> {
         std::thread::scope(|scope| {
             let scn = scope.spawn(move || {
                 take_scn(slot, || {
-                    crate::source::connect_retrying(connector, policy).ok()
+                    crate::source::reconnect_retrying(connector, policy).ok()
                 })
             });
             let connects: Vec<_> = (2..=ahead)

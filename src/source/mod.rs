@@ -16,7 +16,10 @@ pub mod replay;
 mod retry;
 pub mod rowid;
 
-pub use retry::{backoff, connect_retrying, connect_with, is_transient, Reconnecting};
+pub use retry::{
+    backoff, connect_retrying, connect_with, is_transient, is_transient_after_loss,
+    reconnect_retrying, Reconnecting,
+};
 
 pub use filter::MiningFilter;
 pub use model::*;

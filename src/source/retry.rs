@@ -54,6 +54,21 @@ pub fn backoff(policy: &ConnectRetry, n: u32) -> Duration {
     )
 }
 
+/// Whether a failed connect may succeed if tried again, when it replaces a connection that
+/// worked: then also ORA-12514 (CDC-2004), which a restarted listener answers until the
+/// database has registered its services with it (LREG does within a minute; Debezium's error
+/// handler retries it too). On a first connect ORA-12514 is a wrong service name, not retried.
+pub fn is_transient_after_loss(e: &CdcError) -> bool {
+    is_transient(e)
+        || matches!(
+            e,
+            CdcError::Connect {
+                code: Code::Cdc2004,
+                ..
+            }
+        )
+}
+
 /// Open a session, retrying transient failures up to `policy.retries` times with bounded
 /// exponential backoff; each retry is logged.
 pub fn connect_retrying(
@@ -63,16 +78,33 @@ pub fn connect_retrying(
     connect_with(connector, policy, &mut std::thread::sleep)
 }
 
+/// [`connect_retrying`] for a session that replaces a lost one ([`is_transient_after_loss`]).
+pub fn reconnect_retrying(
+    connector: &dyn Connector,
+    policy: &ConnectRetry,
+) -> Result<Box<dyn Session>> {
+    connect_loop(connector, policy, &mut std::thread::sleep, is_transient_after_loss)
+}
+
 /// [`connect_retrying`] with the wait injected (tests record it instead of sleeping).
 pub fn connect_with(
     connector: &dyn Connector,
     policy: &ConnectRetry,
     sleep: &mut dyn FnMut(Duration),
 ) -> Result<Box<dyn Session>> {
+    connect_loop(connector, policy, sleep, is_transient)
+}
+
+fn connect_loop(
+    connector: &dyn Connector,
+    policy: &ConnectRetry,
+    sleep: &mut dyn FnMut(Duration),
+    transient: fn(&CdcError) -> bool,
+) -> Result<Box<dyn Session>> {
     let mut tried = 0u32;
     loop {
         match connector.connect() {
-            Err(e) if tried < policy.retries && is_transient(&e) => {
+            Err(e) if tried < policy.retries && transient(&e) => {
                 tried += 1;
                 let wait = backoff(policy, tried);
                 tracing::warn!(
@@ -97,6 +129,8 @@ pub struct Reconnecting<'c> {
     connector: &'c dyn Connector,
     policy: ConnectRetry,
     session: Option<Box<dyn Session>>,
+    /// A session was lost: the next connect replaces it ([`reconnect_retrying`]).
+    lost_one: bool,
 }
 
 impl<'c> Reconnecting<'c> {
@@ -106,6 +140,7 @@ impl<'c> Reconnecting<'c> {
             connector,
             policy: *policy,
             session: None,
+            lost_one: false,
         }
     }
 
@@ -115,6 +150,9 @@ impl<'c> Reconnecting<'c> {
         loop {
             let session = match self.session.as_mut() {
                 Some(s) => s,
+                None if self.lost_one => self
+                    .session
+                    .insert(reconnect_retrying(self.connector, &self.policy)?),
                 None => self
                     .session
                     .insert(connect_retrying(self.connector, &self.policy)?),
@@ -128,6 +166,7 @@ impl<'c> Reconnecting<'c> {
                         self.policy.retries
                     );
                     self.session = None;
+                    self.lost_one = true;
                 }
                 other => return other,
             }
@@ -179,6 +218,14 @@ mod tests {
         assert!(is_transient(&lost) && is_transient(&refused) && is_transient(&closed));
         assert!(!is_transient(&auth) && !is_transient(&other));
         assert!(!is_transient(&CdcError::settings(Code::Cdc2007, "bad url")));
+        // An unknown service: a typo at first, a listener not yet told of the service after a
+        // restart.
+        let unknown = CdcError::Connect {
+            code: Code::Cdc2004,
+            message: "ORA-12514: TNS:listener does not currently know of service".into(),
+        };
+        assert!(!is_transient(&unknown) && is_transient_after_loss(&unknown));
+        assert!(!is_transient_after_loss(&auth));
     }
 
     /// Connectors whose every `every`-th connect fails (the emulator's drill), counted.

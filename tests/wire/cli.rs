@@ -18,9 +18,14 @@ pub struct Serve {
 
 impl Serve {
     pub fn start(db: &Path, extra: &[&str]) -> Serve {
+        Serve::start_at(db, extra, "127.0.0.1:0")
+    }
+
+    /// On a given address (a restart on the one a previous listener had).
+    pub fn start_at(db: &Path, extra: &[&str], listen: &str) -> Serve {
         let mut child = Command::new(cargo_bin("oracle-cdc"))
             .args(extra)
-            .args(["emulator", "serve", db.to_str().unwrap(), "--listen", "127.0.0.1:0", "--format", "json"])
+            .args(["emulator", "serve", db.to_str().unwrap(), "--listen", listen, "--format", "json"])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()

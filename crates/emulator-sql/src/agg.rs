@@ -5,8 +5,8 @@
 use crate::compare::{compare, push_key};
 use crate::convert::{to_dec, to_f64};
 use crate::env::Env;
-use crate::exec::RowIter;
 use crate::ex::{is_null, Cx};
+use crate::exec::RowIter;
 use crate::number::Dec;
 use crate::plan::{AggKind, AggSpec, Group};
 use crate::{Datum, OraError};
@@ -38,7 +38,12 @@ impl Acc {
         }
     }
 
-    fn add(&mut self, spec: &AggSpec, v: Option<Cow<'_, Datum>>, env: &Arc<Env>) -> Result<(), OraError> {
+    fn add(
+        &mut self,
+        spec: &AggSpec,
+        v: Option<Cow<'_, Datum>>,
+        env: &Arc<Env>,
+    ) -> Result<(), OraError> {
         let Some(v) = v else {
             // COUNT(*): every row counts.
             self.count += 1;
@@ -83,7 +88,9 @@ impl Acc {
         let double = matches!(v, Datum::BinaryDouble(_));
         self.sum = match std::mem::replace(&mut self.sum, Sum::None) {
             Sum::Float(s, d) => Sum::Float(s + to_f64(v, env)?.unwrap_or(0.0), d || double),
-            Sum::Exact(s) if float => Sum::Float(s.to_f64() + to_f64(v, env)?.unwrap_or(0.0), double),
+            Sum::Exact(s) if float => {
+                Sum::Float(s.to_f64() + to_f64(v, env)?.unwrap_or(0.0), double)
+            }
             Sum::None if float => Sum::Float(to_f64(v, env)?.unwrap_or(0.0), double),
             Sum::Exact(s) => Sum::Exact(s.add(&to_dec(v, env)?.unwrap_or_else(Dec::zero)).fit()?),
             Sum::None => Sum::Exact(to_dec(v, env)?.unwrap_or_else(Dec::zero)),

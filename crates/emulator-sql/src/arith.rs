@@ -21,8 +21,8 @@ pub fn negate(v: &Datum, env: &Env) -> Result<Datum, OraError> {
         d if is_null(d) => Datum::Null,
         Datum::BinaryFloat(f) => Datum::BinaryFloat(-f),
         Datum::BinaryDouble(f) => Datum::BinaryDouble(-f),
-        Datum::IntervalYm(m) => Datum::IntervalYm(-m),
-        Datum::IntervalDs(n) => Datum::IntervalDs(-n),
+        Datum::IntervalYm(m) => Datum::IntervalYm(m.checked_neg().ok_or_else(number::overflow)?),
+        Datum::IntervalDs(n) => Datum::IntervalDs(n.checked_neg().ok_or_else(number::overflow)?),
         other => match to_number(other, env)? {
             None => Datum::Null,
             Some(n) => Datum::Number(number::negate(&n)),
@@ -48,7 +48,9 @@ pub fn arith(op: ArithOp, a: &Datum, b: &Datum, env: &Env) -> Result<Datum, OraE
     if is_datetime(a) || is_datetime(b) {
         return datetime_arith(op, a, b, env);
     }
-    if let (Datum::IntervalYm(_) | Datum::IntervalDs(_), _) | (_, Datum::IntervalYm(_) | Datum::IntervalDs(_)) = (a, b) {
+    if let (Datum::IntervalYm(_) | Datum::IntervalDs(_), _)
+    | (_, Datum::IntervalYm(_) | Datum::IntervalDs(_)) = (a, b)
+    {
         return interval_arith(op, a, b, env);
     }
     if is_float(a) || is_float(b) {
@@ -118,9 +120,16 @@ fn datetime_arith(op: ArithOp, a: &Datum, b: &Datum, env: &Env) -> Result<Datum,
         | (ArithOp::Add, Datum::IntervalDs(n), x)
             if is_datetime(x) =>
         {
-            let n = if op == ArithOp::Sub { -n } else { *n };
+            let n = if op == ArithOp::Sub {
+                n.checked_neg().ok_or_else(number::overflow)?
+            } else {
+                *n
+            };
             let at = fields(x).ok_or_else(|| mismatch(a, b))?;
-            let mut r = from_nanos(to_nanos(&at) + n)?;
+            let total = to_nanos(&at)
+                .checked_add(n)
+                .ok_or_else(crate::datetime::year_error)?;
+            let mut r = from_nanos(total)?;
             if matches!(x, Datum::Date(_)) {
                 r.nanosecond = 0;
             }
@@ -130,7 +139,11 @@ fn datetime_arith(op: ArithOp, a: &Datum, b: &Datum, env: &Env) -> Result<Datum,
         | (ArithOp::Add, Datum::IntervalYm(m), x)
             if is_datetime(x) =>
         {
-            let m = if op == ArithOp::Sub { -m } else { *m };
+            let m = if op == ArithOp::Sub {
+                m.checked_neg().ok_or_else(number::overflow)?
+            } else {
+                *m
+            };
             let at = fields(x).ok_or_else(|| mismatch(a, b))?;
             Ok(rebuild(x, plus_months_strict(&at, m)?))
         }
@@ -142,7 +155,11 @@ fn datetime_arith(op: ArithOp, a: &Datum, b: &Datum, env: &Env) -> Result<Datum,
             let Some(days) = to_dec(n, env)? else {
                 return Ok(Datum::Null);
             };
-            let days = if op == ArithOp::Sub { days.negate() } else { days };
+            let days = if op == ArithOp::Sub {
+                days.negate()
+            } else {
+                days
+            };
             let at = fields(x).ok_or_else(|| mismatch(a, b))?;
             let at = DateTime {
                 nanosecond: 0,
@@ -163,16 +180,26 @@ fn interval_arith(op: ArithOp, a: &Datum, b: &Datum, env: &Env) -> Result<Datum,
         (ArithOp::Sub, Datum::IntervalDs(x), Datum::IntervalDs(y)) => {
             Ok(Datum::IntervalDs(x.checked_sub(*y).ok_or_else(overflow)?))
         }
-        (ArithOp::Add, Datum::IntervalYm(x), Datum::IntervalYm(y)) => Ok(Datum::IntervalYm(x + y)),
-        (ArithOp::Sub, Datum::IntervalYm(x), Datum::IntervalYm(y)) => Ok(Datum::IntervalYm(x - y)),
+        (ArithOp::Add, Datum::IntervalYm(x), Datum::IntervalYm(y)) => {
+            Ok(Datum::IntervalYm(x.checked_add(*y).ok_or_else(overflow)?))
+        }
+        (ArithOp::Sub, Datum::IntervalYm(x), Datum::IntervalYm(y)) => {
+            Ok(Datum::IntervalYm(x.checked_sub(*y).ok_or_else(overflow)?))
+        }
         (ArithOp::Mul | ArithOp::Div, Datum::IntervalDs(x), n)
         | (ArithOp::Mul, n, Datum::IntervalDs(x)) => {
             let Some(f) = to_dec(n, env)? else {
                 return Ok(Datum::Null);
             };
             let x = Dec::from_i128(*x);
-            let r = if op == ArithOp::Div { x.div(&f)? } else { x.mul(&f) };
-            Ok(Datum::IntervalDs(r.round_scale(0).to_i128().ok_or_else(overflow)?))
+            let r = if op == ArithOp::Div {
+                x.div(&f)?
+            } else {
+                x.mul(&f)
+            };
+            Ok(Datum::IntervalDs(
+                r.round_scale(0).to_i128().ok_or_else(overflow)?,
+            ))
         }
         (ArithOp::Mul | ArithOp::Div, Datum::IntervalYm(x), n)
         | (ArithOp::Mul, n, Datum::IntervalYm(x)) => {
@@ -180,7 +207,11 @@ fn interval_arith(op: ArithOp, a: &Datum, b: &Datum, env: &Env) -> Result<Datum,
                 return Ok(Datum::Null);
             };
             let x = Dec::from_i128(i128::from(*x));
-            let r = if op == ArithOp::Div { x.div(&f)? } else { x.mul(&f) };
+            let r = if op == ArithOp::Div {
+                x.div(&f)?
+            } else {
+                x.mul(&f)
+            };
             let m = r.trunc().to_i128().ok_or_else(overflow)?;
             Ok(Datum::IntervalYm(i64::try_from(m).map_err(|_| overflow())?))
         }

@@ -323,10 +323,19 @@ pub struct PlStmt {
 #[derive(Debug, Clone)]
 pub enum PlKind {
     Null,
-    ExecuteImmediate { sql: Expr, using: Vec<Expr> },
-    Call { name: Vec<Ident>, args: Vec<Arg> },
+    ExecuteImmediate {
+        sql: Expr,
+        using: Vec<Expr>,
+    },
+    Call {
+        name: Vec<Ident>,
+        args: Vec<Arg>,
+    },
     /// `:bind := expr`: by the bind's index.
-    Assign { bind: usize, value: Expr },
+    Assign {
+        bind: usize,
+        value: Expr,
+    },
     Sql(Statement),
     Block(Block),
 }

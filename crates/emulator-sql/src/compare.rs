@@ -67,7 +67,12 @@ fn as_float(d: &Datum, env: &Env) -> Result<Option<f64>, OraError> {
 }
 
 /// `a` compared with `b`: `None` when either is NULL.
-pub fn compare(a: &Datum, b: &Datum, padded: bool, env: &Env) -> Result<Option<Ordering>, OraError> {
+pub fn compare(
+    a: &Datum,
+    b: &Datum,
+    padded: bool,
+    env: &Env,
+) -> Result<Option<Ordering>, OraError> {
     use Datum::*;
     if is_null(a) || is_null(b) {
         return Ok(None);
@@ -82,7 +87,10 @@ pub fn compare(a: &Datum, b: &Datum, padded: bool, env: &Env) -> Result<Option<O
                 _ => return Ok(None),
             }
         }
-        (BinaryFloat(_) | BinaryDouble(_), Number(_) | Text(_) | BinaryFloat(_) | BinaryDouble(_))
+        (
+            BinaryFloat(_) | BinaryDouble(_),
+            Number(_) | Text(_) | BinaryFloat(_) | BinaryDouble(_),
+        )
         | (Number(_) | Text(_), BinaryFloat(_) | BinaryDouble(_)) => {
             match (as_float(a, env)?, as_float(b, env)?) {
                 (Some(x), Some(y)) => float_cmp(x, y),
@@ -90,12 +98,13 @@ pub fn compare(a: &Datum, b: &Datum, padded: bool, env: &Env) -> Result<Option<O
             }
         }
         (Date(x) | Timestamp(x), Date(y) | Timestamp(y)) => x.cmp(y),
-        (Date(_) | Timestamp(_) | TimestampTz { .. }, Date(_) | Timestamp(_) | TimestampTz { .. }) => {
-            match (instant(a, env)?, instant(b, env)?) {
-                (Some(x), Some(y)) => x.cmp(&y),
-                _ => return Ok(None),
-            }
-        }
+        (
+            Date(_) | Timestamp(_) | TimestampTz { .. },
+            Date(_) | Timestamp(_) | TimestampTz { .. },
+        ) => match (instant(a, env)?, instant(b, env)?) {
+            (Some(x), Some(y)) => x.cmp(&y),
+            _ => return Ok(None),
+        },
         (Date(_), Text(_)) | (Text(_), Date(_)) => {
             let (x, y) = (date_of(a, env)?, date_of(b, env)?);
             x.cmp(&y)
@@ -121,21 +130,26 @@ pub fn compare(a: &Datum, b: &Datum, padded: bool, env: &Env) -> Result<Option<O
         (IntervalDs(x), Text(y)) => x.cmp(&crate::literal::interval_ds(y)?),
         (Text(x), IntervalDs(y)) => crate::literal::interval_ds(x)?.cmp(y),
         (Boolean(x), Boolean(y)) => x.cmp(y),
-        _ => {
-            return Err(inconsistent(
-                label(&datum_type(a)),
-                label(&datum_type(b)),
-            ))
-        }
+        _ => return Err(inconsistent(label(&datum_type(a)), label(&datum_type(b)))),
     }))
 }
 
 fn date_of(d: &Datum, env: &Env) -> Result<crate::DateTime, OraError> {
-    crate::convert::to_date(d, env)?.ok_or_else(|| OraError::new(1858, "a non-numeric character was found where a numeric was expected"))
+    crate::convert::to_date(d, env)?.ok_or_else(|| {
+        OraError::new(
+            1858,
+            "a non-numeric character was found where a numeric was expected",
+        )
+    })
 }
 
 fn ts_of(d: &Datum, env: &Env) -> Result<crate::DateTime, OraError> {
-    crate::convert::to_timestamp(d, env)?.ok_or_else(|| OraError::new(1858, "a non-numeric character was found where a numeric was expected"))
+    crate::convert::to_timestamp(d, env)?.ok_or_else(|| {
+        OraError::new(
+            1858,
+            "a non-numeric character was found where a numeric was expected",
+        )
+    })
 }
 
 /// Equality as DECODE sees it: two NULLs are equal.
@@ -199,6 +213,7 @@ pub fn push_key(d: &Datum, env: &Env, out: &mut Vec<u8>) {
         return;
     }
     match d {
+        Datum::Number(n) if crate::number::is_canonical(n) => part(1, n.as_bytes()),
         Datum::Number(n) => match crate::number::Dec::parse(n) {
             Some(x) => part(1, x.to_canonical().as_bytes()),
             None => part(1, n.as_bytes()),

@@ -106,10 +106,22 @@ pub fn to_text<'a>(
         Datum::Bytes(b) if b.is_empty() => return Ok(None),
         Datum::Bytes(b) => Cow::Owned(hex_upper(b)),
         Datum::Boolean(b) => Cow::Borrowed(if *b { "TRUE" } else { "FALSE" }),
-        Datum::Date(dt) => Cow::Owned(dtfmt::render(dt, None, None, env.nls.date_model(), env.decimal())?),
+        Datum::Date(dt) => Cow::Owned(dtfmt::render(
+            dt,
+            None,
+            None,
+            env.nls.date_model(),
+            env.decimal(),
+        )?),
         Datum::Timestamp(dt) => {
             let p = precision(hint);
-            Cow::Owned(dtfmt::render(dt, None, Some(p), env.nls.ts_model(), env.decimal())?)
+            Cow::Owned(dtfmt::render(
+                dt,
+                None,
+                Some(p),
+                env.nls.ts_model(),
+                env.decimal(),
+            )?)
         }
         Datum::TimestampTz { at, offset_minutes } => {
             let p = precision(hint);
@@ -117,7 +129,13 @@ pub fn to_text<'a>(
                 offset: *offset_minutes,
                 region: None,
             };
-            Cow::Owned(dtfmt::render(at, Some(zone), Some(p), env.nls.tstz_model(), env.decimal())?)
+            Cow::Owned(dtfmt::render(
+                at,
+                Some(zone),
+                Some(p),
+                env.nls.tstz_model(),
+                env.decimal(),
+            )?)
         }
         Datum::IntervalYm(m) => {
             let p = match hint {
@@ -209,9 +227,7 @@ pub fn to_timestamp(d: &Datum, env: &Env) -> Result<Option<DateTime>, OraError> 
         Datum::Date(dt) | Datum::Timestamp(dt) => *dt,
         Datum::TimestampTz { at, .. } => *at,
         Datum::Text(s) if s.is_empty() => return Ok(None),
-        Datum::Text(s) => {
-            dtfmt::read(s, env.nls.ts_model(), Target::Timestamp, &env.now.host)?.at
-        }
+        Datum::Text(s) => dtfmt::read(s, env.nls.ts_model(), Target::Timestamp, &env.now.host)?.at,
         other => return Err(inconsistent("TIMESTAMP", label(&datum_type(other)))),
     }))
 }
@@ -306,7 +322,9 @@ pub fn to_type(d: &Datum, t: &OraType, env: &Env) -> Result<Datum, OraError> {
             None => Datum::Null,
             Some(x) => Datum::Number(fit_number(x, t)?.to_canonical()),
         },
-        OraType::BinaryFloat => to_f64(d, env)?.map_or(Datum::Null, |f| Datum::BinaryFloat(f as f32)),
+        OraType::BinaryFloat => {
+            to_f64(d, env)?.map_or(Datum::Null, |f| Datum::BinaryFloat(f as f32))
+        }
         OraType::BinaryDouble => to_f64(d, env)?.map_or(Datum::Null, Datum::BinaryDouble),
         OraType::Varchar2(n) | OraType::NVarchar2(n) => {
             let s = to_text(d, env, None)?.map(Cow::into_owned);
@@ -350,12 +368,22 @@ pub fn to_type(d: &Datum, t: &OraType, env: &Env) -> Result<Datum, OraError> {
         OraType::IntervalYm(_) => match d {
             Datum::IntervalYm(m) => Datum::IntervalYm(*m),
             Datum::Text(s) => Datum::IntervalYm(crate::literal::interval_ym(s)?),
-            other => return Err(inconsistent("INTERVAL YEAR TO MONTH", label(&datum_type(other)))),
+            other => {
+                return Err(inconsistent(
+                    "INTERVAL YEAR TO MONTH",
+                    label(&datum_type(other)),
+                ))
+            }
         },
         OraType::IntervalDs(..) => match d {
             Datum::IntervalDs(n) => Datum::IntervalDs(*n),
             Datum::Text(s) => Datum::IntervalDs(crate::literal::interval_ds(s)?),
-            other => return Err(inconsistent("INTERVAL DAY TO SECOND", label(&datum_type(other)))),
+            other => {
+                return Err(inconsistent(
+                    "INTERVAL DAY TO SECOND",
+                    label(&datum_type(other)),
+                ))
+            }
         },
         OraType::Boolean => match d {
             Datum::Boolean(b) => Datum::Boolean(*b),

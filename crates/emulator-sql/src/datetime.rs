@@ -127,7 +127,9 @@ pub fn valid(dt: &DateTime) -> bool {
 
 /// DATE + n days (n exact; the result rounded to the second, as a DATE holds it).
 pub fn date_plus_days(dt: &DateTime, days: &Dec) -> Result<DateTime, OraError> {
-    let secs = days.mul(&Dec::from_i128(i128::from(SECS_PER_DAY))).round_scale(0);
+    let secs = days
+        .mul(&Dec::from_i128(i128::from(SECS_PER_DAY)))
+        .round_scale(0);
     let secs = secs.to_i128().ok_or_else(year_error)?;
     let base = i128::from(to_seconds(dt));
     let total = i64::try_from(base + secs).map_err(|_| year_error())?;
@@ -143,8 +145,16 @@ pub fn days_between(a: &DateTime, b: &DateTime) -> Result<String, OraError> {
 
 /// ADD_MONTHS: the same day `months` later, the last day when `dt` is a month's last day or
 /// the target month is shorter.
+/// Months since year 0 of `dt` plus `months`, ORA-01841 when out of any valid range.
+fn month_index(dt: &DateTime, months: i64) -> Result<i64, OraError> {
+    (astronomical(dt.year) * 12 + i64::from(dt.month) - 1)
+        .checked_add(months)
+        .filter(|t| t.abs() < 1_000_000)
+        .ok_or_else(year_error)
+}
+
 pub fn add_months(dt: &DateTime, months: i64) -> Result<DateTime, OraError> {
-    let total = astronomical(dt.year) * 12 + i64::from(dt.month) - 1 + months;
+    let total = month_index(dt, months)?;
     let year = oracle_year(total.div_euclid(12));
     let month = (total.rem_euclid(12) + 1) as u8;
     if !(-4712..=9999).contains(&year) {
@@ -167,7 +177,7 @@ pub fn add_months(dt: &DateTime, months: i64) -> Result<DateTime, OraError> {
 
 /// DATETIME ± INTERVAL YEAR TO MONTH: the same day (ORA-01839 when it does not exist).
 pub fn plus_months_strict(dt: &DateTime, months: i64) -> Result<DateTime, OraError> {
-    let total = astronomical(dt.year) * 12 + i64::from(dt.month) - 1 + months;
+    let total = month_index(dt, months)?;
     let year = oracle_year(total.div_euclid(12));
     let month = (total.rem_euclid(12) + 1) as u8;
     if !(-4712..=9999).contains(&year) {
@@ -177,11 +187,7 @@ pub fn plus_months_strict(dt: &DateTime, months: i64) -> Result<DateTime, OraErr
     if dt.day > days_in_month(year, month) {
         return Err(OraError::new(1839, "date not valid for month specified"));
     }
-    Ok(DateTime {
-        year,
-        month,
-        ..*dt
-    })
+    Ok(DateTime { year, month, ..*dt })
 }
 
 /// Day of the week, 1 = Sunday (the AMERICA territory's first day).
@@ -226,8 +232,21 @@ pub fn parse_offset(text: &str) -> Option<i16> {
 pub fn utc_alias(name: &str) -> bool {
     matches!(
         name.to_ascii_uppercase().as_str(),
-        "UTC" | "GMT" | "Z" | "ZULU" | "UCT" | "UNIVERSAL" | "GREENWICH" | "ETC/UTC" | "ETC/GMT"
-            | "ETC/UCT" | "ETC/UNIVERSAL" | "ETC/ZULU" | "ETC/GREENWICH" | "GMT0" | "ETC/GMT0"
+        "UTC"
+            | "GMT"
+            | "Z"
+            | "ZULU"
+            | "UCT"
+            | "UNIVERSAL"
+            | "GREENWICH"
+            | "ETC/UTC"
+            | "ETC/GMT"
+            | "ETC/UCT"
+            | "ETC/UNIVERSAL"
+            | "ETC/ZULU"
+            | "ETC/GREENWICH"
+            | "GMT0"
+            | "ETC/GMT0"
     )
 }
 
@@ -280,7 +299,14 @@ mod tests {
 
     #[test]
     fn civil_round_trip() {
-        for (y, m, d) in [(1970, 1, 1), (2000, 2, 29), (-4712, 1, 1), (9999, 12, 31), (1, 1, 1), (-1, 12, 31)] {
+        for (y, m, d) in [
+            (1970, 1, 1),
+            (2000, 2, 29),
+            (-4712, 1, 1),
+            (9999, 12, 31),
+            (1, 1, 1),
+            (-1, 12, 31),
+        ] {
             let days = days_from_civil(y, m, d);
             assert_eq!(civil_from_days(days), (i64::from(y), m, d));
         }
@@ -294,15 +320,24 @@ mod tests {
         let d = DateTime::parse("2024-01-31 12:00:00").unwrap();
         let plus = date_plus_days(&d, &Dec::parse("1.5").unwrap()).unwrap();
         assert_eq!(plus.date_text(), "2024-02-02 00:00:00");
-        assert_eq!(add_months(&d, 1).unwrap().date_text(), "2024-02-29 12:00:00");
+        assert_eq!(
+            add_months(&d, 1).unwrap().date_text(),
+            "2024-02-29 12:00:00"
+        );
         assert_eq!(plus_months_strict(&d, 1).unwrap_err().code, 1839);
         let a = DateTime::parse("2024-01-01 01:00:00").unwrap();
         let b = DateTime::parse("2024-01-01 00:00:00").unwrap();
-        assert_eq!(days_between(&a, &b).unwrap(), format!("0.041{}7", "6".repeat(36)));
+        assert_eq!(
+            days_between(&a, &b).unwrap(),
+            format!("0.041{}7", "6".repeat(36))
+        );
         assert_eq!(parse_offset("00:00"), Some(0));
         assert_eq!(parse_offset("-05:30"), Some(-330));
         assert_eq!(parse_offset("+15:00"), None);
-        assert_eq!(interval_ds_text(90_061_500_000_000, 2, 6), "+01 01:01:01.500000");
+        assert_eq!(
+            interval_ds_text(90_061_500_000_000, 2, 6),
+            "+01 01:01:01.500000"
+        );
         assert_eq!(interval_ym_text(-14, 2), "-01-02");
     }
 }

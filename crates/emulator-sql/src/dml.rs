@@ -28,7 +28,13 @@ fn column_path(table: &ObjectName, col: &str) -> String {
 }
 
 /// A value as `col` stores it.
-fn column_value(d: Datum, col: &Column, table: &ObjectName, env: &Env, verb: Verb) -> Result<Datum, OraError> {
+fn column_value(
+    d: Datum,
+    col: &Column,
+    table: &ObjectName,
+    env: &Env,
+    verb: Verb,
+) -> Result<Datum, OraError> {
     if is_null(&d) {
         if !col.nullable {
             let path = column_path(table, &col.name);
@@ -54,7 +60,11 @@ fn column_value(d: Datum, col: &Column, table: &ObjectName, env: &Env, verb: Ver
                 return Ok(Datum::Null);
             };
             let national = col.ora_type.is_national();
-            let len = if national { text.chars().count() } else { text.len() };
+            let len = if national {
+                text.chars().count()
+            } else {
+                text.len()
+            };
             if len > *n as usize {
                 return Err(too_long(len, *n));
             }
@@ -80,17 +90,25 @@ struct Target {
     scope_sources: Vec<crate::compile::scope::SourceInfo>,
 }
 
-fn open(c: &mut Compiler<'_>, name: &[Ident], alias: Option<&Ident>, where_: Option<&Expr>, pos: usize) -> Result<Target, OraError> {
+fn open(
+    c: &mut Compiler<'_>,
+    name: &[Ident],
+    alias: Option<&Ident>,
+    where_: Option<&Expr>,
+    pos: usize,
+) -> Result<Target, OraError> {
     let item = [TableExpr::Table {
         name: name.to_vec(),
         as_of: None,
         alias: alias.cloned(),
         pos,
     }];
-    let mut parts = c.from_clause(&item, where_, true, &Vec::new())?;
+    let mut parts = c.scan_from(&item, where_, true, &Vec::new())?;
     let part = parts.remove(0);
     if !matches!(part.from, From::Source(_)) {
-        return Err(OraError::new(1732, "data manipulation operation not legal on this view").at(pos));
+        return Err(
+            OraError::new(1732, "data manipulation operation not legal on this view").at(pos),
+        );
     }
     Ok(Target {
         scope_sources: vec![part.info],
@@ -107,7 +125,12 @@ fn scope(t: &Target) -> Scope<'static> {
     }
 }
 
-pub fn insert(session: &SqlSession, db: &mut dyn Database, ins: &Insert, binds: &[Datum]) -> Result<u64, OraError> {
+pub fn insert(
+    session: &SqlSession,
+    db: &mut dyn Database,
+    ins: &Insert,
+    binds: &[Datum],
+) -> Result<u64, OraError> {
     let table = object_name(&ins.table);
     let table_pos = ins.table.first().map_or(ins.pos, |t| t.pos);
     let cols = db.columns(&table).map_err(crate::compile::at(table_pos))?;
@@ -116,10 +139,9 @@ pub fn insert(session: &SqlSession, db: &mut dyn Database, ins: &Insert, binds: 
         Some(list) => {
             let mut v: Vec<usize> = Vec::with_capacity(list.len());
             for id in list {
-                let i = cols
-                    .iter()
-                    .position(|c| c.name == id.name)
-                    .ok_or_else(|| crate::compile::scope::invalid_identifier(std::slice::from_ref(id)))?;
+                let i = cols.iter().position(|c| c.name == id.name).ok_or_else(|| {
+                    crate::compile::scope::invalid_identifier(std::slice::from_ref(id))
+                })?;
                 if v.contains(&i) {
                     return Err(OraError::new(957, "duplicate column name").at(id.pos));
                 }
@@ -152,7 +174,9 @@ pub fn insert(session: &SqlSession, db: &mut dyn Database, ins: &Insert, binds: 
                     params: &[],
                     env: &env,
                 };
-                exs.iter().map(|e| e.eval(&cx).map(|v| v.into_owned())).collect()
+                exs.iter()
+                    .map(|e| e.eval(&cx).map(|v| v.into_owned()))
+                    .collect()
             };
             vec![if needs {
                 crate::exec::with_functions(&env, db, eval)?
@@ -223,7 +247,12 @@ fn matching(
             }
             let rowid = match row.get(rowid_slot) {
                 Some(Datum::Rowid(r)) | Some(Datum::Text(r)) => r.clone(),
-                _ => return Err(OraError::new(1732, "data manipulation operation not legal on this view")),
+                _ => {
+                    return Err(OraError::new(
+                        1732,
+                        "data manipulation operation not legal on this view",
+                    ))
+                }
             };
             let values = sets
                 .iter()
@@ -241,12 +270,23 @@ fn matching(
     }
 }
 
-pub fn update(session: &SqlSession, db: &mut dyn Database, upd: &Update, binds: &[Datum]) -> Result<u64, OraError> {
+pub fn update(
+    session: &SqlSession,
+    db: &mut dyn Database,
+    upd: &Update,
+    binds: &[Datum],
+) -> Result<u64, OraError> {
     let table = object_name(&upd.table);
     let env = session.env(db);
     let (target, cond, sets, needs) = {
         let mut c = Compiler::new(&mut *db, env.clone(), binds);
-        let target = open(&mut c, &upd.table, upd.alias.as_ref(), upd.where_.as_ref(), upd.pos)?;
+        let target = open(
+            &mut c,
+            &upd.table,
+            upd.alias.as_ref(),
+            upd.where_.as_ref(),
+            upd.pos,
+        )?;
         let s = scope(&target);
         let cond = match &upd.where_ {
             Some(w) => Some(c.cond(w, &s, Clause::Where)?),
@@ -258,7 +298,9 @@ pub fn update(session: &SqlSession, db: &mut dyn Database, upd: &Update, binds: 
             let i = cols
                 .iter()
                 .position(|col| col.name == id.name)
-                .ok_or_else(|| crate::compile::scope::invalid_identifier(std::slice::from_ref(id)))?;
+                .ok_or_else(|| {
+                    crate::compile::scope::invalid_identifier(std::slice::from_ref(id))
+                })?;
             if sets.iter().any(|(j, _)| *j == i) {
                 return Err(OraError::new(957, "duplicate column name").at(id.pos));
             }
@@ -272,7 +314,10 @@ pub fn update(session: &SqlSession, db: &mut dyn Database, upd: &Update, binds: 
     for (rowid, values) in rows {
         let mut changes = Vec::with_capacity(values.len());
         for ((i, _), v) in sets.iter().zip(values) {
-            changes.push((cols[*i].name.clone(), column_value(v, &cols[*i], &table, &env, Verb::Update)?));
+            changes.push((
+                cols[*i].name.clone(),
+                column_value(v, &cols[*i], &table, &env, Verb::Update)?,
+            ));
         }
         db.update(&table, &rowid, changes)?;
         n += 1;
@@ -280,12 +325,23 @@ pub fn update(session: &SqlSession, db: &mut dyn Database, upd: &Update, binds: 
     Ok(n)
 }
 
-pub fn delete(session: &SqlSession, db: &mut dyn Database, del: &Delete, binds: &[Datum]) -> Result<u64, OraError> {
+pub fn delete(
+    session: &SqlSession,
+    db: &mut dyn Database,
+    del: &Delete,
+    binds: &[Datum],
+) -> Result<u64, OraError> {
     let table = object_name(&del.table);
     let env = session.env(db);
     let (target, cond, needs) = {
         let mut c = Compiler::new(&mut *db, env.clone(), binds);
-        let target = open(&mut c, &del.table, del.alias.as_ref(), del.where_.as_ref(), del.pos)?;
+        let target = open(
+            &mut c,
+            &del.table,
+            del.alias.as_ref(),
+            del.where_.as_ref(),
+            del.pos,
+        )?;
         let s = scope(&target);
         let cond = match &del.where_ {
             Some(w) => Some(c.cond(w, &s, Clause::Where)?),

@@ -321,20 +321,27 @@ impl Ex {
 }
 
 /// A CASE / DECODE result converted to the type of the first result, as Oracle returns it.
-pub(crate) fn conform<'a>(v: Cow<'a, Datum>, ty: &OraType, env: &Env) -> Result<Cow<'a, Datum>, OraError> {
+pub(crate) fn conform<'a>(
+    v: Cow<'a, Datum>,
+    ty: &OraType,
+    env: &Env,
+) -> Result<Cow<'a, Datum>, OraError> {
     use crate::types::{family, Family};
-    let fits = match (family(ty), v.as_ref()) {
-        (_, Datum::Null) => true,
-        (Family::Num, Datum::Number(_)) => true,
-        (Family::Char | Family::Lob | Family::Long, Datum::Text(_)) => true,
-        (Family::Date, Datum::Date(_)) => true,
-        (Family::Ts, Datum::Timestamp(_)) => true,
-        (Family::Tstz, Datum::TimestampTz { .. }) => true,
-        (Family::Float, Datum::BinaryDouble(_) | Datum::BinaryFloat(_)) => true,
-        (Family::Raw, Datum::Bytes(_)) => true,
-        (Family::Rowid, Datum::Rowid(_)) => true,
-        _ => false,
-    };
+    let fits = matches!(
+        (family(ty), v.as_ref()),
+        (_, Datum::Null)
+            | (Family::Num, Datum::Number(_))
+            | (Family::Char | Family::Lob | Family::Long, Datum::Text(_))
+            | (Family::Date, Datum::Date(_))
+            | (Family::Ts, Datum::Timestamp(_))
+            | (Family::Tstz, Datum::TimestampTz { .. })
+            | (
+                Family::Float,
+                Datum::BinaryDouble(_) | Datum::BinaryFloat(_)
+            )
+            | (Family::Raw, Datum::Bytes(_))
+            | (Family::Rowid, Datum::Rowid(_))
+    );
     if fits {
         return Ok(v);
     }
@@ -499,8 +506,14 @@ pub fn map(e: Ex, f: &mut dyn FnMut(Ex) -> Result<Ex, OraError>) -> Result<Ex, O
 
 /// Rewrites the direct children of a node with `f`.
 pub fn map_children(e: Ex, f: &mut dyn FnMut(Ex) -> Result<Ex, OraError>) -> Result<Ex, OraError> {
-    fn b(x: Box<Ex>, f: &mut dyn FnMut(Ex) -> Result<Ex, OraError>) -> Result<Box<Ex>, OraError> {
-        Ok(Box::new(f(*x)?))
+    #[allow(clippy::boxed_local)] // children are boxed in the tree; the box is reused.
+    fn b(
+        mut x: Box<Ex>,
+        f: &mut dyn FnMut(Ex) -> Result<Ex, OraError>,
+    ) -> Result<Box<Ex>, OraError> {
+        let inner = std::mem::replace(x.as_mut(), Ex::Truth(None));
+        *x = f(inner)?;
+        Ok(x)
     }
     fn all(v: Vec<Ex>, f: &mut dyn FnMut(Ex) -> Result<Ex, OraError>) -> Result<Vec<Ex>, OraError> {
         v.into_iter().map(f).collect()

@@ -15,7 +15,11 @@ use std::sync::Arc;
 pub type RowIter = Box<dyn Iterator<Item = Result<Vec<Datum>, OraError>> + Send>;
 
 /// The rows of `plan`, with `params` as the values of its correlated references.
-pub fn run(plan: &Arc<QueryPlan>, env: &Arc<Env>, params: Arc<[Datum]>) -> Result<RowIter, OraError> {
+pub fn run(
+    plan: &Arc<QueryPlan>,
+    env: &Arc<Env>,
+    params: Arc<[Datum]>,
+) -> Result<RowIter, OraError> {
     match &plan.body {
         Body::Select(sp) => select(sp.clone(), env.clone(), params),
         Body::Union {
@@ -102,7 +106,12 @@ fn select(sp: Arc<SelectPlan>, env: Arc<Env>, params: Arc<[Datum]>) -> Result<Ro
 
 /// Reads `rows` whole and sorts them (stable, Oracle's NULL placement), keeping `visible`
 /// columns.
-fn sorted(rows: RowIter, keys: Vec<SortKey>, visible: usize, env: Arc<Env>) -> Result<RowIter, OraError> {
+fn sorted(
+    rows: RowIter,
+    keys: Vec<SortKey>,
+    visible: usize,
+    env: Arc<Env>,
+) -> Result<RowIter, OraError> {
     let mut all: Vec<Vec<Datum>> = rows.collect::<Result<_, _>>()?;
     all.sort_by(|a, b| {
         for k in &keys {
@@ -124,38 +133,49 @@ fn sorted(rows: RowIter, keys: Vec<SortKey>, visible: usize, env: Arc<Env>) -> R
 }
 
 fn project(rows: RowIter, sp: Arc<SelectPlan>, env: Arc<Env>, params: Arc<[Datum]>) -> RowIter {
-    // Plain distinct columns move out of the row instead of being cloned.
-    let mut slots: Vec<usize> = Vec::with_capacity(sp.project.len());
+    // A column that no other projected expression reads moves out of the row instead of
+    // being cloned; the others are evaluated first, while the row is whole.
+    let mut reads: Vec<usize> = Vec::new();
     for e in &sp.project {
-        match e {
-            Ex::Col(i) if !slots.contains(i) => slots.push(*i),
-            _ => {
-                slots.clear();
-                break;
-            }
+        if !matches!(e, Ex::Col(_)) {
+            crate::ex::walk(e, &mut |x| {
+                if let Ex::Col(s) = x {
+                    reads.push(*s);
+                }
+            });
         }
     }
-    if slots.len() == sp.project.len() {
-        return Box::new(rows.map(move |r| {
-            r.map(|mut row| {
-                slots
-                    .iter()
-                    .map(|&i| row.get_mut(i).map(|d| std::mem::replace(d, Datum::Null)).unwrap_or(Datum::Null))
-                    .collect()
-            })
-        }));
+    let mut moves: Vec<Option<usize>> = Vec::with_capacity(sp.project.len());
+    for e in &sp.project {
+        moves.push(match e {
+            Ex::Col(s) if !reads.contains(s) && !moves.contains(&Some(*s)) => Some(*s),
+            _ => None,
+        });
     }
     Box::new(rows.map(move |r| {
-        let row = r?;
-        let cx = Cx {
-            row: &row,
-            params: &params,
-            env: &env,
-        };
-        sp.project
-            .iter()
-            .map(|e| e.eval(&cx).map(std::borrow::Cow::into_owned))
-            .collect()
+        let mut row = r?;
+        let mut out: Vec<Datum> = Vec::with_capacity(sp.project.len());
+        {
+            let cx = Cx {
+                row: &row,
+                params: &params,
+                env: &env,
+            };
+            for (e, m) in sp.project.iter().zip(&moves) {
+                out.push(match m {
+                    Some(_) => Datum::Null,
+                    None => e.eval(&cx)?.into_owned(),
+                });
+            }
+        }
+        for (o, m) in out.iter_mut().zip(&moves) {
+            if let Some(slot) = m {
+                if let Some(d) = row.get_mut(*slot) {
+                    *o = std::mem::replace(d, Datum::Null);
+                }
+            }
+        }
+        Ok(out)
     }))
 }
 
@@ -218,9 +238,11 @@ impl Iterator for Filter {
             let Some(rn) = &self.plan.rownum else {
                 return Some(Ok(row));
             };
-            if let Some(slot) = row.get_mut(rn.slot) {
-                *slot = Datum::Number((self.count + 1).to_string());
+            // The ROWNUM slot follows the FROM clause's columns.
+            if row.len() <= rn.slot {
+                row.resize(rn.slot + 1, Datum::Null);
             }
+            row[rn.slot] = Datum::Number((self.count + 1).to_string());
             let cx = Cx {
                 row: &row,
                 params: &self.params,
@@ -249,7 +271,11 @@ impl Iterator for Filter {
     }
 }
 
-pub(crate) fn from_rows(from: &From, env: &Arc<Env>, params: &Arc<[Datum]>) -> Result<RowIter, OraError> {
+pub(crate) fn from_rows(
+    from: &From,
+    env: &Arc<Env>,
+    params: &Arc<[Datum]>,
+) -> Result<RowIter, OraError> {
     Ok(match from {
         From::Dual => Box::new(std::iter::once(Ok(vec![Datum::Text("X".into())]))),
         From::Source(src) => source_rows(src, env, params)?,
@@ -329,44 +355,46 @@ fn join_rows(j: Arc<Join>, env: &Arc<Env>, params: &Arc<[Datum]>) -> Result<RowI
     };
     let (env, params) = (env.clone(), params.clone());
     let all: Vec<usize> = (0..right.len()).collect();
-    Ok(Box::new(left.flat_map(move |l| -> Vec<Result<Vec<Datum>, OraError>> {
-        let l = match l {
-            Ok(l) => l,
-            Err(e) => return vec![Err(e)],
-        };
-        let candidates: &[usize] = match &index {
-            None => &all,
-            Some(m) => match key_of(&l, j.keys.iter().map(|k| k.0), &env) {
-                Some(k) => m.get(&k).map_or(&[], Vec::as_slice),
-                None => &[],
-            },
-        };
-        let mut out = Vec::new();
-        for &c in candidates {
-            let mut row = Vec::with_capacity(j.left_width + j.right_width);
-            row.extend_from_slice(&l);
-            row.extend_from_slice(&right[c]);
-            if let Some(on) = &j.on {
-                let cx = Cx {
-                    row: &row,
-                    params: &params,
-                    env: &env,
-                };
-                match on.test(&cx) {
-                    Ok(Some(true)) => {}
-                    Ok(_) => continue,
-                    Err(e) => return vec![Err(e)],
+    Ok(Box::new(left.flat_map(
+        move |l| -> Vec<Result<Vec<Datum>, OraError>> {
+            let l = match l {
+                Ok(l) => l,
+                Err(e) => return vec![Err(e)],
+            };
+            let candidates: &[usize] = match &index {
+                None => &all,
+                Some(m) => match key_of(&l, j.keys.iter().map(|k| k.0), &env) {
+                    Some(k) => m.get(&k).map_or(&[], Vec::as_slice),
+                    None => &[],
+                },
+            };
+            let mut out = Vec::new();
+            for &c in candidates {
+                let mut row = Vec::with_capacity(j.left_width + j.right_width);
+                row.extend_from_slice(&l);
+                row.extend_from_slice(&right[c]);
+                if let Some(on) = &j.on {
+                    let cx = Cx {
+                        row: &row,
+                        params: &params,
+                        env: &env,
+                    };
+                    match on.test(&cx) {
+                        Ok(Some(true)) => {}
+                        Ok(_) => continue,
+                        Err(e) => return vec![Err(e)],
+                    }
                 }
+                out.push(Ok(row));
             }
-            out.push(Ok(row));
-        }
-        if out.is_empty() && j.kind == crate::ast::JoinKind::Left {
-            let mut row = l;
-            row.resize(j.left_width + j.right_width, Datum::Null);
-            out.push(Ok(row));
-        }
-        out
-    })))
+            if out.is_empty() && j.kind == crate::ast::JoinKind::Left {
+                let mut row = l;
+                row.resize(j.left_width + j.right_width, Datum::Null);
+                out.push(Ok(row));
+            }
+            out
+        },
+    )))
 }
 
 /// Reads every streamed scan of a FROM item into memory, so it can be read again.
@@ -418,9 +446,21 @@ pub fn with_functions<T>(
         }
         for (name, args) in missing {
             let key = crate::env::memo_key(&name, &args);
+            if env
+                .memo
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .done
+                .contains_key(&key)
+            {
+                continue;
+            }
             let answer = match db.function(&name, &args) {
                 Some(r) => r,
-                None => Err(OraError::new(904, format!("\"{name}\": invalid identifier"))),
+                None => Err(OraError::new(
+                    904,
+                    format!("\"{name}\": invalid identifier"),
+                )),
             };
             env.memo
                 .lock()
@@ -435,7 +475,11 @@ pub fn with_functions<T>(
 }
 
 /// Runs a plan whose expressions call database functions with row values, to completion.
-pub fn eager(plan: &Arc<QueryPlan>, env: &Arc<Env>, db: &mut dyn Database) -> Result<Vec<Vec<Datum>>, OraError> {
+pub fn eager(
+    plan: &Arc<QueryPlan>,
+    env: &Arc<Env>,
+    db: &mut dyn Database,
+) -> Result<Vec<Vec<Datum>>, OraError> {
     materialise(plan)?;
     with_functions(env, db, || {
         run(plan, env, Arc::from(Vec::new()))?.collect::<Result<Vec<_>, _>>()

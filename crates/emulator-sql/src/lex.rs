@@ -77,8 +77,7 @@ pub fn lex(text: &str) -> Result<Vec<Token>, OraError> {
             }
             i += n + 2;
             Tok::Quoted(rest[1..=n].to_string())
-        } else if ch.is_ascii_digit()
-            || (ch == '.' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
+        } else if ch.is_ascii_digit() || (ch == '.' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
         {
             let (tok, len) = number(rest);
             i += len;
@@ -95,8 +94,8 @@ pub fn lex(text: &str) -> Result<Vec<Token>, OraError> {
             i += len;
             tok
         } else {
-            let (op, n) = operator(rest)
-                .ok_or_else(|| OraError::new(911, "invalid character").at(start))?;
+            let (op, n) =
+                operator(rest).ok_or_else(|| OraError::new(911, "invalid character").at(start))?;
             i += n;
             Tok::Op(op)
         };
@@ -197,7 +196,8 @@ fn number(rest: &str) -> (Tok, usize) {
     let lit = rest[..i].to_string();
     match (b.get(i), b.get(i + 1)) {
         (Some(s @ (b'f' | b'F' | b'd' | b'D')), next)
-            if !next.is_some_and(|n| n.is_ascii_alphanumeric() || matches!(n, b'_' | b'$' | b'#')) =>
+            if !next
+                .is_some_and(|n| n.is_ascii_alphanumeric() || matches!(n, b'_' | b'$' | b'#')) =>
         {
             (Tok::BinNum(lit, matches!(s, b'd' | b'D')), i + 1)
         }

@@ -12,6 +12,18 @@
 //! statement, ORA-00942 for an unknown relation, ORA-00904 for an unknown column, ORA-03001
 //! for a feature Oracle has and the emulator does not evaluate): never a panic, never a
 //! silently different answer.
+//!
+//! Entry point: [`SqlSession::execute`] runs one statement with its positional binds (in SQL
+//! every placeholder occurrence takes the next bind, in a PL/SQL block every distinct name
+//! one, as Oracle Net carries them). Queries return a `Send + 'static` row iterator that
+//! reads the database's scans as it is pulled.
+//!
+//! Layout: `lex` → `parse` (→ `ast`) → `compile` (names, types, subqueries, scan requests
+//! with `pushdown`'s bounds; → `plan`, `ex`) → `exec` (with `agg`, `window`); values through
+//! `convert`, `compare`, `arith`, `number` (exact decimals), `datetime`, `dtfmt` and `numfmt`
+//! (format models), `literal`, `like`, `functions`; statements in `dml`, `plsql`, `session`
+//! (with `nls`, `env`); result column names in `names`. No dependency beyond
+//! `oracle-datum`.
 
 pub use oracle_datum::{AfterError, Column, DateTime, Datum, OraError, OraType};
 
@@ -80,6 +92,10 @@ pub struct Bound {
     /// Column name as the relation names it.
     pub column: String,
     pub op: CmpOp,
+    /// Never NULL, and of the column's own type (a NUMBER for a NUMBER column, a DATE for a
+    /// DATE column …): the engine only pushes bounds whose comparison in that type orders
+    /// rows as the statement's condition does (not, say, a NUMBER against a VARCHAR2
+    /// column, nor anything against a CHAR column).
     pub value: Datum,
 }
 
@@ -90,7 +106,8 @@ pub struct ScanRequest {
     pub as_of_scn: Option<u64>,
     /// Bounds implied by the WHERE clause (see [`Bound`]).
     pub bounds: Vec<Bound>,
-    /// `ROWID BETWEEN CHARTOROWID(a) AND CHARTOROWID(b)` in the WHERE clause: both inclusive.
+    /// `ROWID BETWEEN CHARTOROWID(a) AND CHARTOROWID(b)` in the WHERE clause (or `ROWID >= a
+    /// AND ROWID <= b`): both inclusive.
     pub rowid_between: Option<(String, String)>,
     /// The order the statement wants its rows in (column names, or `ROWID`), ascending, when
     /// the ORDER BY is plain columns of this one relation: a database that returns rows in
@@ -117,6 +134,10 @@ pub struct Relation {
     /// datetimes in time, ROWIDs by their bytes, i.e. by each character's place in the
     /// base-64 alphabet `A-Z a-z 0-9 + /` (not by the text's ASCII order).
     pub ordered_by: Vec<String>,
+    /// The type its ROWID pseudo-column is described as: ROWID for heap tables (physical
+    /// ROWIDs), UROWID for an index-organised table's logical ones (`*…`), as Oracle describes
+    /// `SELECT ROWID` of each.
+    pub rowid_type: OraType,
 }
 
 /// A procedure argument: `NAME => value` or positional.
@@ -203,8 +224,13 @@ pub enum Outcome {
 impl std::fmt::Debug for Outcome {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Outcome::Rows { columns, .. } => f.debug_struct("Rows").field("columns", columns).finish(),
-            Outcome::Done { row_count } => f.debug_struct("Done").field("row_count", row_count).finish(),
+            Outcome::Rows { columns, .. } => {
+                f.debug_struct("Rows").field("columns", columns).finish()
+            }
+            Outcome::Done { row_count } => f
+                .debug_struct("Done")
+                .field("row_count", row_count)
+                .finish(),
             Outcome::PlSql { out } => f.debug_struct("PlSql").field("out", out).finish(),
         }
     }

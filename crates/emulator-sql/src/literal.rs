@@ -97,7 +97,9 @@ pub fn timestamp_literal(s: &str) -> Result<Datum, OraError> {
             } else {
                 parse_offset(z).ok_or_else(|| {
                     if z.contains('/') {
-                        crate::unimplemented(&format!("the time zone region {z} (only offsets and UTC)"))
+                        crate::unimplemented(&format!(
+                            "the time zone region {z} (only offsets and UTC)"
+                        ))
                     } else {
                         OraError::new(1882, "timezone region not found")
                     }
@@ -134,22 +136,32 @@ fn interval_months(s: &str, unit: IntervalUnit) -> Result<i64, OraError> {
     let months = match unit {
         IntervalUnit::YearToMonth => {
             let (y, m) = body.split_once('-').unwrap_or((body, "0"));
-            let y: i64 = num(y).ok_or_else(bad_interval)?;
+            let y: i64 = num(y)
+                .filter(|y| *y < 1_000_000_000)
+                .ok_or_else(bad_interval)?;
             let m: i64 = num(m).ok_or_else(bad_interval)?;
             if m > 11 {
                 return Err(OraError::new(1843, "not a valid month"));
             }
             y * 12 + m
         }
-        IntervalUnit::Year => num::<i64>(body).ok_or_else(bad_interval)? * 12,
+        IntervalUnit::Year => {
+            num::<i64>(body)
+                .filter(|y| *y < 1_000_000_000)
+                .ok_or_else(bad_interval)?
+                * 12
+        }
         _ => num::<i64>(body).ok_or_else(bad_interval)?,
     };
     Ok(if neg { -months } else { months })
 }
 
+/// Interval fields beyond this many units are invalid (Oracle's precision is 9 digits).
+const LIMIT: i128 = 1_000_000_000_000;
+
 fn seconds_part(s: &str) -> Result<i128, OraError> {
     let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
-    let w: i128 = num(whole).ok_or_else(bad_interval)?;
+    let w: i128 = num(whole).filter(|w| *w < LIMIT).ok_or_else(bad_interval)?;
     let mut n = w * NANOS_PER_SEC;
     if !frac.is_empty() {
         if frac.len() > 9 || !frac.bytes().all(|c| c.is_ascii_digit()) {
@@ -175,7 +187,11 @@ fn interval_nanos(s: &str, unit: IntervalUnit) -> Result<i128, OraError> {
     };
     let mut n: i128 = 0;
     if let Some(d) = day {
-        n += num::<i128>(d).ok_or_else(bad_interval)? * 86_400 * NANOS_PER_SEC;
+        n += num::<i128>(d)
+            .filter(|d| *d < LIMIT)
+            .ok_or_else(bad_interval)?
+            * 86_400
+            * NANOS_PER_SEC;
     }
     if let Some(t) = time {
         let parts: Vec<&str> = t.split(':').collect();
@@ -187,9 +203,14 @@ fn interval_nanos(s: &str, unit: IntervalUnit) -> Result<i128, OraError> {
         };
         for (k, p) in parts.iter().enumerate() {
             let field = lead as usize + k;
+            let part = |p: &str| {
+                num::<i128>(p)
+                    .filter(|v| *v < LIMIT)
+                    .ok_or_else(bad_interval)
+            };
             n += match field {
-                0 => num::<i128>(p).ok_or_else(bad_interval)? * 3600 * NANOS_PER_SEC,
-                1 => num::<i128>(p).ok_or_else(bad_interval)? * 60 * NANOS_PER_SEC,
+                0 => part(p)? * 3600 * NANOS_PER_SEC,
+                1 => part(p)? * 60 * NANOS_PER_SEC,
                 2 => seconds_part(p)?,
                 _ => return Err(bad_interval()),
             };
@@ -213,7 +234,10 @@ mod tests {
 
     #[test]
     fn literals() {
-        assert_eq!(date_literal("2020-01-31").unwrap().date_text(), "2020-01-31 00:00:00");
+        assert_eq!(
+            date_literal("2020-01-31").unwrap().date_text(),
+            "2020-01-31 00:00:00"
+        );
         assert_eq!(date_literal("2020-02-30").unwrap_err().code, 1847);
         assert_eq!(date_literal("20200101").unwrap_err().code, 1861);
         assert_eq!(
@@ -222,14 +246,23 @@ mod tests {
         );
         assert!(matches!(
             timestamp_literal("2020-01-31 10:00:00 +02:00").unwrap(),
-            Datum::TimestampTz { offset_minutes: 120, .. }
+            Datum::TimestampTz {
+                offset_minutes: 120,
+                ..
+            }
         ));
-        assert_eq!(interval("1-6", IntervalUnit::YearToMonth).unwrap(), Datum::IntervalYm(18));
+        assert_eq!(
+            interval("1-6", IntervalUnit::YearToMonth).unwrap(),
+            Datum::IntervalYm(18)
+        );
         assert_eq!(
             interval("1 02:03:04.5", IntervalUnit::DayToSecond).unwrap(),
             Datum::IntervalDs(((86_400 + 7_384) * 1_000_000_000) + 500_000_000)
         );
-        assert_eq!(interval("90", IntervalUnit::Minute).unwrap(), Datum::IntervalDs(5_400 * 1_000_000_000));
+        assert_eq!(
+            interval("90", IntervalUnit::Minute).unwrap(),
+            Datum::IntervalDs(5_400 * 1_000_000_000)
+        );
         assert_eq!(interval("x", IntervalUnit::Day).unwrap_err().code, 1867);
     }
 }

@@ -4,23 +4,28 @@
 use crate::ast::Ident;
 use crate::ObjectName;
 
-/// The name Oracle gives an unaliased select-list expression: its text with whitespace and
-/// comments outside quotes removed and letters outside quotes upper-cased
-/// (`min( "k" )` → `MIN("k")`, `SYS_CONTEXT('USERENV', 'CON_NAME')` →
-/// `SYS_CONTEXT('USERENV','CON_NAME')`).
+/// The name Oracle gives an unaliased select-list expression: its text upper-cased with
+/// every blank and comment removed, inside literals too, as Oracle's describe reports it
+/// (`to_char(sysdate, 'dd-MON-YYYY hh24.MI.SS')` → `TO_CHAR(SYSDATE,'DD-MON-YYYYHH24.MI.SS')`,
+/// `min( "k" )` → `MIN("K")`).
 pub fn expression_name(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
+    let mut quote: Option<char> = None;
     while let Some(c) = chars.next() {
+        if let Some(q) = quote {
+            if c == q {
+                quote = None;
+            }
+            if !c.is_whitespace() {
+                out.extend(c.to_uppercase());
+            }
+            continue;
+        }
         match c {
             '\'' | '"' => {
+                quote = Some(c);
                 out.push(c);
-                for d in chars.by_ref() {
-                    out.push(d);
-                    if d == c {
-                        break;
-                    }
-                }
             }
             '-' if chars.peek() == Some(&'-') => {
                 for d in chars.by_ref() {
@@ -108,15 +113,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn expression_names_drop_blanks_outside_quotes() {
-        assert_eq!(expression_name("min( \"k\" )"), "MIN(\"k\")");
+    fn expression_names_drop_every_blank() {
+        assert_eq!(expression_name("min( \"k\" )"), "MIN(\"K\")");
         assert_eq!(
             expression_name("SYS_CONTEXT('USERENV', 'CON_NAME')"),
             "SYS_CONTEXT('USERENV','CON_NAME')"
         );
         assert_eq!(
-            expression_name("TO_CHAR(t.x, 'YYYY-MM-DD HH24')"),
-            "TO_CHAR(T.X,'YYYY-MM-DD HH24')"
+            expression_name("to_char(sysdate, 'dd-MON-YYYY hh24.MI.SS')"),
+            "TO_CHAR(SYSDATE,'DD-MON-YYYYHH24.MI.SS')"
         );
         assert_eq!(expression_name("count(*) /* c */"), "COUNT(*)");
     }

@@ -32,6 +32,8 @@ pub struct Nls {
     dual_currency: String,
     calendar: String,
     nchar_conv_excp: String,
+    time_format: String,
+    time_tz_format: String,
     date_model: Arc<Model>,
     ts_model: Arc<Model>,
     tstz_model: Arc<Model>,
@@ -79,6 +81,8 @@ impl Nls {
             dual_currency: "$".into(),
             calendar: "GREGORIAN".into(),
             nchar_conv_excp: "FALSE".into(),
+            time_format: "HH.MI.SSXFF AM".into(),
+            time_tz_format: "HH.MI.SSXFF AM TZR".into(),
             date_model: model(DATE_DEFAULT),
             ts_model: model(TS_DEFAULT),
             tstz_model: model(TSTZ_DEFAULT),
@@ -169,9 +173,32 @@ impl Nls {
             "NLS_DUAL_CURRENCY" => &self.dual_currency,
             "NLS_CALENDAR" => &self.calendar,
             "NLS_NCHAR_CONV_EXCP" => &self.nchar_conv_excp,
+            "NLS_TIME_FORMAT" => &self.time_format,
+            "NLS_TIME_TZ_FORMAT" => &self.time_tz_format,
             _ => return None,
         })
     }
+
+    /// The parameters NLS_SESSION_PARAMETERS lists, in its order.
+    pub const SESSION_PARAMETERS: [&'static str; 17] = [
+        "NLS_LANGUAGE",
+        "NLS_TERRITORY",
+        "NLS_CURRENCY",
+        "NLS_ISO_CURRENCY",
+        "NLS_NUMERIC_CHARACTERS",
+        "NLS_CALENDAR",
+        "NLS_DATE_FORMAT",
+        "NLS_DATE_LANGUAGE",
+        "NLS_SORT",
+        "NLS_TIME_FORMAT",
+        "NLS_TIMESTAMP_FORMAT",
+        "NLS_TIME_TZ_FORMAT",
+        "NLS_TIMESTAMP_TZ_FORMAT",
+        "NLS_DUAL_CURRENCY",
+        "NLS_COMP",
+        "NLS_LENGTH_SEMANTICS",
+        "NLS_NCHAR_CONV_EXCP",
+    ];
 
     /// Whether ALTER SESSION's `name` is this module's.
     pub fn owns(name: &str) -> bool {
@@ -206,9 +233,9 @@ impl Nls {
                 let cs: Vec<char> = value.chars().collect();
                 let ok = cs.len() == 2
                     && cs[0] != cs[1]
-                    && cs.iter().all(|c| {
-                        c.is_ascii() && !c.is_ascii_digit() && !"+-<>".contains(*c)
-                    });
+                    && cs
+                        .iter()
+                        .all(|c| c.is_ascii() && !c.is_ascii_digit() && !"+-<>".contains(*c));
                 if !ok {
                     return Err(invalid_environment());
                 }
@@ -273,8 +300,9 @@ impl Nls {
             "NLS_CURRENCY" => self.currency = value.into(),
             "NLS_ISO_CURRENCY" => self.iso_currency = upper,
             "NLS_DUAL_CURRENCY" => self.dual_currency = value.into(),
-            // Obsolete parameters Oracle still accepts.
-            "NLS_TIME_FORMAT" | "NLS_TIME_TZ_FORMAT" => {}
+            // Obsolete parameters Oracle still accepts and lists.
+            "NLS_TIME_FORMAT" => self.time_format = value.into(),
+            "NLS_TIME_TZ_FORMAT" => self.time_tz_format = value.into(),
             _ => return Err(OraError::new(2248, "invalid option for ALTER SESSION")),
         }
         Ok(())
@@ -337,9 +365,13 @@ mod tests {
         let mut n = Nls::new();
         assert_eq!(n.date_format(), "DD-MON-RR");
         assert_eq!(n.time_zone(), "+00:00");
-        n.set("NLS_DATE_FORMAT", "YYYY-MM-DD HH24:MI:SS", "+00:00").unwrap();
+        n.set("NLS_DATE_FORMAT", "YYYY-MM-DD HH24:MI:SS", "+00:00")
+            .unwrap();
         assert_eq!(n.date_format(), "YYYY-MM-DD HH24:MI:SS");
-        assert_eq!(n.set("NLS_DATE_FORMAT", "YYYY-FF", "").unwrap_err().code, 1821);
+        assert_eq!(
+            n.set("NLS_DATE_FORMAT", "YYYY-FF", "").unwrap_err().code,
+            1821
+        );
         assert_eq!(n.set("NLS_DATE_FORMAT", "ABC", "").unwrap_err().code, 1821);
         n.set("TIME_ZONE", "00:00", "").unwrap();
         assert_eq!(n.time_zone(), "+00:00");
@@ -350,7 +382,10 @@ mod tests {
         assert_eq!(n.set("TIME_ZONE", "+99:00", "").unwrap_err().code, 1874);
         n.set("NLS_NUMERIC_CHARACTERS", ",.", "").unwrap();
         assert_eq!((n.decimal(), n.group()), (',', '.'));
-        assert_eq!(n.set("NLS_NUMERIC_CHARACTERS", "..", "").unwrap_err().code, 12705);
+        assert_eq!(
+            n.set("NLS_NUMERIC_CHARACTERS", "..", "").unwrap_err().code,
+            12705
+        );
         assert_eq!(n.set("NLS_SORT", "GERMAN", "").unwrap_err().code, 3001);
         assert_eq!(n.set("NLS_FOO", "x", "").unwrap_err().code, 2248);
         n.set("NLS_TERRITORY", "AMERICA", "").unwrap();

@@ -184,7 +184,10 @@ impl Dec {
         }
         m.push(char::from(b'0' + self.digits[0]));
         m.push(decimal);
-        let mut frac: String = self.digits[1..].iter().map(|d| char::from(b'0' + d)).collect();
+        let mut frac: String = self.digits[1..]
+            .iter()
+            .map(|d| char::from(b'0' + d))
+            .collect();
         while frac.len() < 4 {
             frac.push('0');
         }
@@ -196,7 +199,10 @@ impl Dec {
             if rounded.exp != self.exp {
                 return rounded.to_oracle_text(decimal);
             }
-            frac = rounded.digits[1..].iter().map(|d| char::from(b'0' + d)).collect();
+            frac = rounded.digits[1..]
+                .iter()
+                .map(|d| char::from(b'0' + d))
+                .collect();
             while frac.len() < 4.min(room) {
                 frac.push('0');
             }
@@ -244,10 +250,7 @@ impl Dec {
 
     /// The integer coefficient and its power of ten: value = coef × 10^shift.
     fn coef(&self) -> (&[u8], i64) {
-        (
-            &self.digits,
-            i64::from(self.exp) - self.digits.len() as i64,
-        )
+        (&self.digits, i64::from(self.exp) - self.digits.len() as i64)
     }
 
     fn from_coef(neg: bool, coef: Vec<u8>, shift: i64) -> Dec {
@@ -427,7 +430,9 @@ impl Dec {
         }
         let mut v: i128 = 0;
         for i in 0..self.exp as usize {
-            v = v.checked_mul(10)?.checked_add(i128::from(*self.digits.get(i).unwrap_or(&0)))?;
+            v = v
+                .checked_mul(10)?
+                .checked_add(i128::from(*self.digits.get(i).unwrap_or(&0)))?;
         }
         Some(if self.neg { -v } else { v })
     }
@@ -484,7 +489,11 @@ fn sub_mag(a: &[u8], b: &[u8]) -> Vec<u8> {
     let mut borrow = 0i8;
     for i in 0..out.len() {
         let idx = out.len() - 1 - i;
-        let y = if i < b.len() { b[b.len() - 1 - i] as i8 } else { 0 };
+        let y = if i < b.len() {
+            b[b.len() - 1 - i] as i8
+        } else {
+            0
+        };
         let mut x = out[idx] as i8 - y - borrow;
         if x < 0 {
             x += 10;
@@ -625,6 +634,25 @@ pub fn cmp_text(a: &str, b: &str) -> Ordering {
     }
 }
 
+/// Whether `s` is already in the canonical form of [`Dec::to_canonical`] (what a NUMBER
+/// column holds), so keys and comparisons need not normalise it.
+pub fn is_canonical(s: &str) -> bool {
+    let d = s.strip_prefix('-').unwrap_or(s);
+    let negative = d.len() != s.len();
+    let (int, frac) = match d.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (d, None),
+    };
+    let digits = |x: &str| !x.is_empty() && x.bytes().all(|c| c.is_ascii_digit());
+    if !digits(int) || (int.len() > 1 && int.starts_with('0')) {
+        return false;
+    }
+    match frac {
+        None => !(negative && int == "0"),
+        Some(f) => digits(f) && !f.ends_with('0'),
+    }
+}
+
 /// Text to NUMBER as implicit conversion and TO_NUMBER without a format read it: blanks
 /// around, a sign, digits with the session's decimal character, an exponent.
 pub fn parse_text(s: &str, decimal: char) -> Result<String, OraError> {
@@ -644,7 +672,6 @@ pub fn parse_text(s: &str, decimal: char) -> Result<String, OraError> {
     }
     out(dec(t)?)
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -683,7 +710,10 @@ mod tests {
         );
         assert_eq!(div("1", "0").unwrap_err().code, 1476);
         assert_eq!(mul("1e100", "1e100").unwrap_err().code, 1426);
-        assert_eq!(mul("123456789012345678", "1000000000000000000").unwrap(), "123456789012345678000000000000000000");
+        assert_eq!(
+            mul("123456789012345678", "1000000000000000000").unwrap(),
+            "123456789012345678000000000000000000"
+        );
     }
 
     #[test]
@@ -695,10 +725,28 @@ mod tests {
         assert_eq!(modulo("1e30", "7").unwrap(), "1");
         let d = Dec::parse("2.5").unwrap();
         assert_eq!(d.round_scale(0).to_canonical(), "3");
-        assert_eq!(Dec::parse("-2.5").unwrap().round_scale(0).to_canonical(), "-3");
-        assert_eq!(Dec::parse("1234.5678").unwrap().round_scale(-2).to_canonical(), "1200");
-        assert_eq!(Dec::parse("0.4").unwrap().round_scale(0).to_canonical(), "0");
-        assert_eq!(Dec::parse("1234.5678").unwrap().trunc_scale(2).to_canonical(), "1234.56");
+        assert_eq!(
+            Dec::parse("-2.5").unwrap().round_scale(0).to_canonical(),
+            "-3"
+        );
+        assert_eq!(
+            Dec::parse("1234.5678")
+                .unwrap()
+                .round_scale(-2)
+                .to_canonical(),
+            "1200"
+        );
+        assert_eq!(
+            Dec::parse("0.4").unwrap().round_scale(0).to_canonical(),
+            "0"
+        );
+        assert_eq!(
+            Dec::parse("1234.5678")
+                .unwrap()
+                .trunc_scale(2)
+                .to_canonical(),
+            "1234.56"
+        );
         assert_eq!(Dec::parse("-1.5").unwrap().floor().to_canonical(), "-2");
         assert_eq!(Dec::parse("1.5").unwrap().ceil().to_canonical(), "2");
         assert_eq!(cmp_text("10", "9"), Ordering::Greater);
@@ -706,6 +754,12 @@ mod tests {
         assert_eq!(cmp_text("1.50", "1.5"), Ordering::Equal);
         assert_eq!(cmp_text("0.001", "-0"), Ordering::Greater);
         assert_eq!(parse_text(" 1,5 ", ',').unwrap(), "1.5");
+        for ok in ["0", "7", "-7", "0.5", "-0.05", "10", "12.34"] {
+            assert!(is_canonical(ok), "{ok}");
+        }
+        for bad in ["-0", "01", "1.50", ".5", "1.", "", "1e3", "+1", "0.0"] {
+            assert!(!is_canonical(bad), "{bad}");
+        }
         assert_eq!(parse_text("1.5", ',').unwrap_err().code, 1722);
         assert_eq!(parse_text("abc", '.').unwrap_err().code, 1722);
     }

@@ -111,13 +111,21 @@ pub fn parse_model(fmt: &str) -> Result<NumModel, OraError> {
                 i += 1;
             }
             b'V' => {
-                let n = rest[1..].bytes().take_while(|c| *c == b'9' || *c == b'0').count();
+                let n = rest[1..]
+                    .bytes()
+                    .take_while(|c| *c == b'9' || *c == b'0')
+                    .count();
+                if n > 30 {
+                    return Err(bad_model());
+                }
                 m.shift = n as u32;
                 m.int.extend(std::iter::repeat_n('9', n));
                 i += 1 + n;
             }
             b'L' | b'C' | b'U' => {
-                return Err(crate::unimplemented("currency elements L, C and U of number formats"))
+                return Err(crate::unimplemented(
+                    "currency elements L, C and U of number formats",
+                ))
             }
             b'R' if rest.starts_with("RN") => {
                 return Err(crate::unimplemented("roman numeral number formats"))
@@ -166,7 +174,11 @@ pub fn format(n: &Dec, m: &NumModel, decimal: char, group: char) -> Result<Strin
     }
     let rounded = abs.round_scale(m.frac.len() as i32);
     if m.blank_zero && rounded.is_zero() {
-        return Ok(if m.fm { String::new() } else { " ".repeat(m.width()) });
+        return Ok(if m.fm {
+            String::new()
+        } else {
+            " ".repeat(m.width())
+        });
     }
     let text = rounded.to_canonical();
     let (int_txt, frac_txt) = text.split_once('.').unwrap_or((&text, ""));
@@ -250,7 +262,13 @@ fn signed(body: String, neg: bool, m: &NumModel) -> String {
         };
     }
     if m.trail_minus {
-        let s = if neg { "-" } else if m.fm { "" } else { " " };
+        let s = if neg {
+            "-"
+        } else if m.fm {
+            ""
+        } else {
+            " "
+        };
         return format!("{body}{s}");
     }
     let t = body.trim_start();
@@ -339,9 +357,17 @@ pub fn parse(text: &str, m: &NumModel, decimal: char, group: char) -> Result<Dec
         s = r.to_string();
     }
     if m.dollar {
-        s = s.trim_start().strip_prefix('$').ok_or_else(invalid_number)?.to_string();
+        s = s
+            .trim_start()
+            .strip_prefix('$')
+            .ok_or_else(invalid_number)?
+            .to_string();
     }
-    let s: String = s.trim().chars().filter(|c| *c != group || !m.int.contains(&',')).collect();
+    let s: String = s
+        .trim()
+        .chars()
+        .filter(|c| *c != group || !m.int.contains(&','))
+        .collect();
     let (int, frac) = match s.split_once(decimal) {
         Some((a, b)) if m.has_point => (a.to_string(), b.to_string()),
         Some(_) => return Err(invalid_number()),
@@ -354,8 +380,12 @@ pub fn parse(text: &str, m: &NumModel, decimal: char, group: char) -> Result<Dec
     if !int.bytes().chain(frac.bytes()).all(|c| c.is_ascii_digit()) {
         return Err(invalid_number());
     }
-    let mut d = Dec::parse(&format!("{}.{}", if int.is_empty() { "0" } else { &int }, frac))
-        .ok_or_else(invalid_number)?;
+    let mut d = Dec::parse(&format!(
+        "{}.{}",
+        if int.is_empty() { "0" } else { &int },
+        frac
+    ))
+    .ok_or_else(invalid_number)?;
     if m.shift > 0 {
         d = d.div(&Dec::from_i128(10i128.pow(m.shift)))?;
     }
@@ -367,7 +397,13 @@ mod tests {
     use super::*;
 
     fn f(n: &str, fmt: &str) -> String {
-        format(&Dec::parse(n).unwrap(), &parse_model(fmt).unwrap(), '.', ',').unwrap()
+        format(
+            &Dec::parse(n).unwrap(),
+            &parse_model(fmt).unwrap(),
+            '.',
+            ',',
+        )
+        .unwrap()
     }
 
     #[test]

@@ -45,7 +45,9 @@ impl Deriver<'_> {
         let mut out = Vec::new();
         for (col, r) in self.ranges(e) {
             match (&r.lo, &r.hi) {
-                (Some((a, true)), Some((b, true))) if cmp(a, b, self.env) == Some(Ordering::Equal) => {
+                (Some((a, true)), Some((b, true)))
+                    if cmp(a, b, self.env) == Some(Ordering::Equal) =>
+                {
                     out.push((col, CmpOp::Eq, a.clone()));
                     continue;
                 }
@@ -72,78 +74,14 @@ impl Deriver<'_> {
 
     fn ranges(&mut self, e: &Expr) -> Ranges {
         match &e.kind {
-            ExprKind::Cmp(op, a, b) => {
-                let hit = match self.col_const(a, b) {
-                    Some(x) => Some((x, *op)),
-                    None => self.col_const(b, a).map(|x| (x, op.flip())),
-                };
-                let Some(((col, v), op)) = hit else {
-                    return Vec::new();
-                };
-                let r = match op {
-                    CmpOp::Eq => Range {
-                        lo: Some((v.clone(), true)),
-                        hi: Some((v, true)),
-                    },
-                    CmpOp::Gt | CmpOp::Ge => Range {
-                        lo: Some((v, op == CmpOp::Ge)),
-                        hi: None,
-                    },
-                    CmpOp::Lt | CmpOp::Le => Range {
-                        lo: None,
-                        hi: Some((v, op == CmpOp::Le)),
-                    },
-                    CmpOp::Ne => return Vec::new(),
-                };
-                vec![(col, r)]
-            }
-            ExprKind::Between {
-                expr,
-                low,
-                high,
-                negated: false,
-            } => {
-                let (Some((col, lo)), Some((_, hi))) = (self.col_const(expr, low), self.col_const(expr, high)) else {
-                    return Vec::new();
-                };
-                vec![(
-                    col,
-                    Range {
-                        lo: Some((lo, true)),
-                        hi: Some((hi, true)),
-                    },
-                )]
-            }
-            ExprKind::InList {
-                expr,
-                list,
-                negated: false,
-            } => {
-                let mut r: Option<(String, Range)> = None;
-                for item in list {
-                    let Some((col, v)) = self.col_const(expr, item) else {
-                        return Vec::new();
-                    };
-                    let one = Range {
-                        lo: Some((v.clone(), true)),
-                        hi: Some((v, true)),
-                    };
-                    r = Some(match r {
-                        None => (col, one),
-                        Some((c, acc)) => match loosen(acc, one, self.env) {
-                            Some(x) => (c, x),
-                            None => return Vec::new(),
-                        },
-                    });
-                }
-                r.into_iter().collect()
-            }
             ExprKind::And(v) => {
                 let mut acc: Ranges = Vec::new();
                 for c in v {
                     for (col, r) in self.ranges(c) {
                         match acc.iter_mut().find(|(k, _)| *k == col) {
-                            Some((_, existing)) => *existing = tighten(existing.clone(), r, self.env),
+                            Some((_, existing)) => {
+                                *existing = tighten(existing.clone(), r, self.env)
+                            }
                             None => acc.push((col, r)),
                         }
                     }
@@ -167,7 +105,72 @@ impl Deriver<'_> {
                 }
                 acc.unwrap_or_default()
             }
-            _ => Vec::new(),
+            _ => self.leaf(e).into_iter().collect(),
+        }
+    }
+
+    /// The range one predicate puts on a column: `col op constant` either way round,
+    /// `col BETWEEN a AND b`, `col IN (constants)`.
+    fn leaf(&mut self, e: &Expr) -> Option<(String, Range)> {
+        match &e.kind {
+            ExprKind::Cmp(op, a, b) => {
+                let ((col, v), op) = match self.col_const(a, b) {
+                    Some(x) => (x, *op),
+                    None => (self.col_const(b, a)?, op.flip()),
+                };
+                let r = match op {
+                    CmpOp::Eq => Range {
+                        lo: Some((v.clone(), true)),
+                        hi: Some((v, true)),
+                    },
+                    CmpOp::Gt | CmpOp::Ge => Range {
+                        lo: Some((v, op == CmpOp::Ge)),
+                        hi: None,
+                    },
+                    CmpOp::Lt | CmpOp::Le => Range {
+                        lo: None,
+                        hi: Some((v, op == CmpOp::Le)),
+                    },
+                    CmpOp::Ne => return None,
+                };
+                Some((col, r))
+            }
+            ExprKind::Between {
+                expr,
+                low,
+                high,
+                negated: false,
+            } => {
+                let (col, lo) = self.col_const(expr, low)?;
+                let (_, hi) = self.col_const(expr, high)?;
+                Some((
+                    col,
+                    Range {
+                        lo: Some((lo, true)),
+                        hi: Some((hi, true)),
+                    },
+                ))
+            }
+            ExprKind::InList {
+                expr,
+                list,
+                negated: false,
+            } => {
+                let mut r: Option<(String, Range)> = None;
+                for item in list {
+                    let (col, v) = self.col_const(expr, item)?;
+                    let one = Range {
+                        lo: Some((v.clone(), true)),
+                        hi: Some((v, true)),
+                    };
+                    r = Some(match r {
+                        None => (col, one),
+                        Some((c, acc)) => (c, loosen(acc, one, self.env)?),
+                    });
+                }
+                r
+            }
+            _ => None,
         }
     }
 }
@@ -225,7 +228,10 @@ pub fn convert(value: &Datum, column: &OraType, env: &Env) -> Option<Datum> {
         (Family::Char, D::Text(_)) if !crate::types::is_fixed(column) => Some(value.clone()),
         (Family::Date, D::Date(_)) => Some(value.clone()),
         (Family::Date, D::Timestamp(t)) if t.nanosecond == 0 => Some(D::Date(*t)),
-        (Family::Date, D::Text(_)) => crate::convert::to_date(value, env).ok().flatten().map(D::Date),
+        (Family::Date, D::Text(_)) => crate::convert::to_date(value, env)
+            .ok()
+            .flatten()
+            .map(D::Date),
         (Family::Ts, D::Timestamp(_)) => Some(value.clone()),
         (Family::Ts, D::Date(t)) => Some(D::Timestamp(*t)),
         (Family::Ts, D::Text(_)) => crate::convert::to_timestamp(value, env)

@@ -14,16 +14,45 @@ use std::sync::Arc;
 
 /// Session parameters that are the database's (passed to [`Database::alter_session`]).
 const DATABASE_PARAMETERS: &[&str] = &[
-    "CONTAINER", "CURRENT_SCHEMA", "EDITION", "ISOLATION_LEVEL", "STATISTICS_LEVEL",
-    "SQL_TRACE", "TRACEFILE_IDENTIFIER", "EVENTS", "DDL_LOCK_TIMEOUT", "COMMIT_WRITE",
-    "COMMIT_LOGGING", "COMMIT_WAIT", "SKIP_UNUSABLE_INDEXES", "CURSOR_SHARING",
-    "WORKAREA_SIZE_POLICY", "SORT_AREA_SIZE", "SORT_AREA_RETAINED_SIZE", "HASH_AREA_SIZE",
-    "DB_FILE_MULTIBLOCK_READ_COUNT", "RECYCLEBIN", "GLOBAL_NAMES", "QUERY_REWRITE_ENABLED",
-    "QUERY_REWRITE_INTEGRITY", "RESULT_CACHE_MODE", "STAR_TRANSFORMATION_ENABLED",
-    "ROW_ARCHIVAL_VISIBILITY", "USE_STORED_OUTLINES", "MAX_DUMP_FILE_SIZE",
-    "SESSION_CACHED_CURSORS", "CONSTRAINTS", "FLAGGER", "ERROR_ON_OVERLAP_TIME",
-    "DEFAULT_COLLATION", "CELL_OFFLOAD_PROCESSING", "DB_BLOCK_CHECKING", "DB_BLOCK_CHECKSUM",
-    "TIMED_STATISTICS", "WRITE_ACCESS", "CONTAINER_DATA",
+    "CONTAINER",
+    "CURRENT_SCHEMA",
+    "EDITION",
+    "ISOLATION_LEVEL",
+    "STATISTICS_LEVEL",
+    "SQL_TRACE",
+    "TRACEFILE_IDENTIFIER",
+    "EVENTS",
+    "DDL_LOCK_TIMEOUT",
+    "COMMIT_WRITE",
+    "COMMIT_LOGGING",
+    "COMMIT_WAIT",
+    "SKIP_UNUSABLE_INDEXES",
+    "CURSOR_SHARING",
+    "WORKAREA_SIZE_POLICY",
+    "SORT_AREA_SIZE",
+    "SORT_AREA_RETAINED_SIZE",
+    "HASH_AREA_SIZE",
+    "DB_FILE_MULTIBLOCK_READ_COUNT",
+    "RECYCLEBIN",
+    "GLOBAL_NAMES",
+    "QUERY_REWRITE_ENABLED",
+    "QUERY_REWRITE_INTEGRITY",
+    "RESULT_CACHE_MODE",
+    "STAR_TRANSFORMATION_ENABLED",
+    "ROW_ARCHIVAL_VISIBILITY",
+    "USE_STORED_OUTLINES",
+    "MAX_DUMP_FILE_SIZE",
+    "SESSION_CACHED_CURSORS",
+    "CONSTRAINTS",
+    "FLAGGER",
+    "ERROR_ON_OVERLAP_TIME",
+    "DEFAULT_COLLATION",
+    "CELL_OFFLOAD_PROCESSING",
+    "DB_BLOCK_CHECKING",
+    "DB_BLOCK_CHECKSUM",
+    "TIMED_STATISTICS",
+    "WRITE_ACCESS",
+    "CONTAINER_DATA",
 ];
 
 fn database_parameter(name: &str) -> bool {
@@ -80,16 +109,26 @@ impl SqlSession {
 
     /// Run one statement (SQL without a trailing `;`, or a PL/SQL block) with its binds by
     /// position. Errors carry the character offset Oracle reports for them.
-    pub fn execute(&mut self, db: &mut dyn Database, sql: &str, binds: &[Datum]) -> Result<Outcome, OraError> {
+    pub fn execute(
+        &mut self,
+        db: &mut dyn Database,
+        sql: &str,
+        binds: &[Datum],
+    ) -> Result<Outcome, OraError> {
         self.run(db, sql, binds).map_err(|mut e| {
-            e.position = e
-                .position
-                .map(|p| u32::try_from(crate::lex::char_offset(sql, p as usize)).unwrap_or(u32::MAX));
+            e.position = e.position.map(|p| {
+                u32::try_from(crate::lex::char_offset(sql, p as usize)).unwrap_or(u32::MAX)
+            });
             e
         })
     }
 
-    pub(crate) fn run(&mut self, db: &mut dyn Database, sql: &str, binds: &[Datum]) -> Result<Outcome, OraError> {
+    pub(crate) fn run(
+        &mut self,
+        db: &mut dyn Database,
+        sql: &str,
+        binds: &[Datum],
+    ) -> Result<Outcome, OraError> {
         let parsed = crate::parse::parse(sql)?;
         if binds.len() < parsed.binds.len() {
             return Err(OraError::new(1008, "not all variables bound"));
@@ -107,7 +146,12 @@ impl SqlSession {
         Arc::new(Env::new(self.nls.clone(), now(db)))
     }
 
-    pub(crate) fn statement(&mut self, db: &mut dyn Database, s: &Statement, binds: &[Datum]) -> Result<Outcome, OraError> {
+    pub(crate) fn statement(
+        &mut self,
+        db: &mut dyn Database,
+        s: &Statement,
+        binds: &[Datum],
+    ) -> Result<Outcome, OraError> {
         let done = |row_count: u64| Ok(Outcome::Done { row_count });
         match s {
             Statement::Query(q) => {
@@ -156,14 +200,15 @@ impl SqlSession {
         for s in settings {
             let name = s.name.as_str();
             if Nls::owns(name) {
-                let db_zone = if name == "TIME_ZONE" && s.value.trim().eq_ignore_ascii_case("DBTIMEZONE") {
-                    match db.function("DBTIMEZONE", &[]) {
-                        Some(Ok(Datum::Text(t))) => t,
-                        _ => "+00:00".to_string(),
-                    }
-                } else {
-                    "+00:00".to_string()
-                };
+                let db_zone =
+                    if name == "TIME_ZONE" && s.value.trim().eq_ignore_ascii_case("DBTIMEZONE") {
+                        match db.function("DBTIMEZONE", &[]) {
+                            Some(Ok(Datum::Text(t))) => t,
+                            _ => "+00:00".to_string(),
+                        }
+                    } else {
+                        "+00:00".to_string()
+                    };
                 self.nls.set(name, &s.value, &db_zone)?;
             } else if database_parameter(name) {
                 db.alter_session(name, &s.value)?;

@@ -6,8 +6,8 @@
 
 use crate::compare::{order_cmp, push_key};
 use crate::env::Env;
-use crate::exec::RowIter;
 use crate::ex::Cx;
+use crate::exec::RowIter;
 use crate::plan::{SelectPlan, WinKind, WindowSpec};
 use crate::{Datum, OraError};
 use std::cmp::Ordering;
@@ -59,11 +59,7 @@ fn numbers(
     let mut parts: Vec<Vec<u8>> = Vec::with_capacity(rows.len());
     let mut orders: Vec<Vec<Datum>> = Vec::with_capacity(rows.len());
     for row in rows {
-        let cx = Cx {
-            row,
-            params,
-            env,
-        };
+        let cx = Cx { row, params, env };
         let mut key = Vec::new();
         for p in &w.partition {
             let v = p.eval(&cx)?;

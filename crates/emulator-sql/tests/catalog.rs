@@ -22,9 +22,36 @@ fn tables_use_not_in_and_correlated_not_exists() {
     assert_eq!(
         rows(&mut db, TABLES, &[]),
         vec![
-            vec![t("APP"), t("ORDERS"), NULL, t("DISABLED"), n(100), n(5), NULL, t("YES")],
-            vec![t("HR"), t("DEPT"), t("IOT"), t("DISABLED"), n(100), n(5), NULL, t("NO")],
-            vec![t("HR"), t("EMP"), NULL, t("DISABLED"), n(100), n(5), t("2026-01-02 03:04:05"), t("NO")],
+            vec![
+                t("APP"),
+                t("ORDERS"),
+                NULL,
+                t("DISABLED"),
+                n(100),
+                n(5),
+                NULL,
+                t("YES")
+            ],
+            vec![
+                t("HR"),
+                t("DEPT"),
+                t("IOT"),
+                t("DISABLED"),
+                n(100),
+                n(5),
+                NULL,
+                t("NO")
+            ],
+            vec![
+                t("HR"),
+                t("EMP"),
+                NULL,
+                t("DISABLED"),
+                n(100),
+                n(5),
+                t("2026-01-02 03:04:05"),
+                t("NO")
+            ],
         ]
     );
     assert_eq!(
@@ -36,7 +63,7 @@ fn tables_use_not_in_and_correlated_not_exists() {
             "ROW_MOVEMENT",
             "NUM_ROWS",
             "BLOCKS",
-            "TO_CHAR(T.LAST_ANALYZED,'YYYY-MM-DD HH24:MI:SS')",
+            "TO_CHAR(T.LAST_ANALYZED,'YYYY-MM-DDHH24:MI:SS')",
             "PARTITIONED"
         ]
     );
@@ -60,10 +87,26 @@ fn columns_order_nulls_last_and_exist_in_tables() {
             (t("EMP"), t("INVIS")),
         ]
     );
-    let got: Vec<_> = rows(&mut db, TABLE_COLUMNS, &[t("HR"), t("EMP")]).iter().map(col).collect();
-    assert_eq!(got, vec![(t("EMP"), t("ID")), (t("EMP"), t("NAME")), (t("EMP"), t("INVIS"))]);
+    let got: Vec<_> = rows(&mut db, TABLE_COLUMNS, &[t("HR"), t("EMP")])
+        .iter()
+        .map(col)
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (t("EMP"), t("ID")),
+            (t("EMP"), t("NAME")),
+            (t("EMP"), t("INVIS"))
+        ]
+    );
     // The owner and table binds bound the catalog scan.
-    let (_, req) = db.log.scans.iter().rev().find(|(n, _)| n.name == "ALL_TAB_COLS").unwrap();
+    let (_, req) = db
+        .log
+        .scans
+        .iter()
+        .rev()
+        .find(|(n, _)| n.name == "ALL_TAB_COLS")
+        .unwrap();
     let bound_cols: Vec<&str> = req.bounds.iter().map(|b| b.column.as_str()).collect();
     assert_eq!(bound_cols, ["OWNER", "TABLE_NAME", "USER_GENERATED"]);
     let table_types = "SELECT COLUMN_NAME, DATA_TYPE FROM ALL_TAB_COLS WHERE OWNER = :owner AND TABLE_NAME = :table_name";
@@ -102,8 +145,22 @@ fn data_objects_and_extents_with_null_safe_decode() {
     assert_eq!(
         rows(&mut db, objects, &[]),
         vec![
-            vec![t("APP"), t("ORDERS"), t("P1"), t("TABLE PARTITION"), n(75001), n(75001)],
-            vec![t("APP"), t("ORDERS"), t("P2"), t("TABLE PARTITION"), n(75010), n(75002)],
+            vec![
+                t("APP"),
+                t("ORDERS"),
+                t("P1"),
+                t("TABLE PARTITION"),
+                n(75001),
+                n(75001)
+            ],
+            vec![
+                t("APP"),
+                t("ORDERS"),
+                t("P2"),
+                t("TABLE PARTITION"),
+                n(75010),
+                n(75002)
+            ],
             vec![t("HR"), t("EMP"), NULL, t("TABLE"), n(74001), n(74001)],
         ]
     );
@@ -122,41 +179,94 @@ fn data_objects_and_extents_with_null_safe_decode() {
         vec![vec![NULL, n(74001), n(4), n(96), n(8), t("NO")]]
     );
     // The binds bound DBA_EXTENTS's scan (qualified columns of a join).
-    let (_, req) = db.log.scans.iter().rev().find(|(n, _)| n.name == "DBA_EXTENTS").unwrap();
-    assert!(req.bounds.iter().any(|b| b.column == "OWNER" && b.value == t("HR")));
-    assert!(req.bounds.iter().any(|b| b.column == "SEGMENT_NAME" && b.value == t("EMP")));
+    let (_, req) = db
+        .log
+        .scans
+        .iter()
+        .rev()
+        .find(|(n, _)| n.name == "DBA_EXTENTS")
+        .unwrap();
+    assert!(req
+        .bounds
+        .iter()
+        .any(|b| b.column == "OWNER" && b.value == t("HR")));
+    assert!(req
+        .bounds
+        .iter()
+        .any(|b| b.column == "SEGMENT_NAME" && b.value == t("EMP")));
 }
 
 #[test]
 fn identity_privileges_and_small_statements() {
     let mut db = catalog();
-    assert_eq!(rows(&mut db, "SELECT CURRENT_SCN FROM V$DATABASE", &[]), vec![vec![n(5000)]]);
+    assert_eq!(
+        rows(&mut db, "SELECT CURRENT_SCN FROM V$DATABASE", &[]),
+        vec![vec![n(5000)]]
+    );
     let info = "SELECT DBID, NAME, CDB, LOG_MODE, FORCE_LOGGING, SUPPLEMENTAL_LOG_DATA_MIN, SUPPLEMENTAL_LOG_DATA_ALL, DATABASE_ROLE, OPEN_MODE, RESETLOGS_CHANGE# FROM V$DATABASE";
     assert_eq!(
         rows(&mut db, info, &[]),
-        vec![vec![n(1234567890), t("ORCL"), t("YES"), t("ARCHIVELOG"), t("NO"), t("YES"), t("NO"), t("PRIMARY"), t("READ WRITE"), n(1)]]
+        vec![vec![
+            n(1234567890),
+            t("ORCL"),
+            t("YES"),
+            t("ARCHIVELOG"),
+            t("NO"),
+            t("YES"),
+            t("NO"),
+            t("PRIMARY"),
+            t("READ WRITE"),
+            n(1)
+        ]]
     );
     let product = "SELECT PRODUCT, VERSION FROM PRODUCT_COMPONENT_VERSION WHERE PRODUCT LIKE 'Oracle Database%'";
-    assert_eq!(rows(&mut db, product, &[]), vec![vec![t("Oracle Database 19c Enterprise Edition "), t("19.0.0.0.0")]]);
-    let mut undo = rows(&mut db, "SELECT NAME, VALUE FROM V$PARAMETER WHERE NAME IN ('undo_retention', 'undo_tablespace')", &[]);
-    undo.sort_by(|a, b| cmp_datum(&a[0], &b[0]));
-    assert_eq!(undo, vec![vec![t("undo_retention"), t("900")], vec![t("undo_tablespace"), t("UNDOTBS1")]]);
     assert_eq!(
-        rows(&mut db, "SELECT RETENTION FROM DBA_TABLESPACES WHERE TABLESPACE_NAME = :tablespace_name", &[t("UNDOTBS1")]),
+        rows(&mut db, product, &[]),
+        vec![vec![
+            t("Oracle Database 19c Enterprise Edition "),
+            t("19.0.0.0.0")
+        ]]
+    );
+    let mut undo = rows(
+        &mut db,
+        "SELECT NAME, VALUE FROM V$PARAMETER WHERE NAME IN ('undo_retention', 'undo_tablespace')",
+        &[],
+    );
+    undo.sort_by(|a, b| cmp_datum(&a[0], &b[0]));
+    assert_eq!(
+        undo,
+        vec![
+            vec![t("undo_retention"), t("900")],
+            vec![t("undo_tablespace"), t("UNDOTBS1")]
+        ]
+    );
+    assert_eq!(
+        rows(
+            &mut db,
+            "SELECT RETENTION FROM DBA_TABLESPACES WHERE TABLESPACE_NAME = :tablespace_name",
+            &[t("UNDOTBS1")]
+        ),
         vec![vec![t("GUARANTEE")]]
     );
     assert_eq!(
         rows(&mut db, "SELECT NAME FROM V$PDBS WHERE NAME <> 'PDB$SEED' AND OPEN_MODE IN ('READ WRITE', 'READ ONLY') ORDER BY CON_ID", &[]),
         vec![vec![t("PDB1")], vec![t("PDB3")]]
     );
-    let container = "SELECT SYS_CONTEXT('USERENV', 'CON_NAME'), SYS_CONTEXT('USERENV', 'CON_ID') FROM DUAL";
+    let container =
+        "SELECT SYS_CONTEXT('USERENV', 'CON_NAME'), SYS_CONTEXT('USERENV', 'CON_ID') FROM DUAL";
     assert_eq!(rows(&mut db, container, &[]), vec![vec![t("PDB1"), t("3")]]);
     let mut s = SqlSession::new();
     let (cols, _) = query(&mut db, &mut s, container, &[]).unwrap();
     assert_eq!(cols[0].name, "SYS_CONTEXT('USERENV','CON_NAME')");
     assert_eq!(cols[0].ora_type, OraType::Varchar2(256));
-    assert_eq!(rows(&mut db, "SELECT PRIVILEGE FROM SESSION_PRIVS", &[]).len(), 2);
-    assert_eq!(rows(&mut db, "SELECT ROLE FROM SESSION_ROLES", &[]).len(), 2);
+    assert_eq!(
+        rows(&mut db, "SELECT PRIVILEGE FROM SESSION_PRIVS", &[]).len(),
+        2
+    );
+    assert_eq!(
+        rows(&mut db, "SELECT ROLE FROM SESSION_ROLES", &[]).len(),
+        2
+    );
     let privs = "SELECT TABLE_SCHEMA, TABLE_NAME, PRIVILEGE FROM ALL_TAB_PRIVS WHERE GRANTEE = USER OR GRANTEE IN (SELECT ROLE FROM SESSION_ROLES)";
     assert_eq!(
         rows(&mut db, privs, &[]),
@@ -174,7 +284,10 @@ fn identity_privileges_and_small_statements() {
     let limits = "SELECT RESOURCE_NAME, CURRENT_UTILIZATION, LIMIT_VALUE FROM V$RESOURCE_LIMIT WHERE RESOURCE_NAME IN ('processes', 'sessions')";
     assert_eq!(
         rows(&mut db, limits, &[]),
-        vec![vec![t("processes"), n(50), t("       300")], vec![t("sessions"), n(60), t("       472")]]
+        vec![
+            vec![t("processes"), n(50), t("       300")],
+            vec![t("sessions"), n(60), t("       472")]
+        ]
     );
 }
 
@@ -194,9 +307,30 @@ fn transactions_and_logs() {
     assert_eq!(
         rows(&mut db, online, &[]),
         vec![
-            vec![t("/u01/redo01a.log"), n(1), n(10), n(1000), n(2000), t("INACTIVE")],
-            vec![t("/u01/redo02b.log"), n(1), n(11), n(2000), num("18446744073709551615"), t("CURRENT")],
-            vec![t("/u01/redo04.log"), n(2), n(5), n(1500), n(2500), t("ACTIVE")],
+            vec![
+                t("/u01/redo01a.log"),
+                n(1),
+                n(10),
+                n(1000),
+                n(2000),
+                t("INACTIVE")
+            ],
+            vec![
+                t("/u01/redo02b.log"),
+                n(1),
+                n(11),
+                n(2000),
+                num("18446744073709551615"),
+                t("CURRENT")
+            ],
+            vec![
+                t("/u01/redo04.log"),
+                n(2),
+                n(5),
+                n(1500),
+                n(2500),
+                t("ACTIVE")
+            ],
         ]
     );
     assert_eq!(names(&mut db, online, &[])[0], "MIN(F.MEMBER)");
@@ -209,17 +343,36 @@ fn transactions_and_logs() {
         ]
     );
     let dictionary = "SELECT a.THREAD#, a.SEQUENCE#, a.FIRST_CHANGE#, a.NEXT_CHANGE#, a.DICTIONARY_BEGIN, a.DICTIONARY_END FROM V$ARCHIVED_LOG a WHERE a.STATUS = 'A' AND (a.DICTIONARY_BEGIN = 'YES' OR a.DICTIONARY_END = 'YES') ORDER BY a.THREAD#, a.SEQUENCE#";
-    assert_eq!(rows(&mut db, dictionary, &[]), vec![vec![n(2), n(3), n(200), n(400), t("YES"), t("YES")]]);
+    assert_eq!(
+        rows(&mut db, dictionary, &[]),
+        vec![vec![n(2), n(3), n(200), n(400), t("YES"), t("YES")]]
+    );
     let dests = "SELECT s.DEST_ID, s.DEST_NAME, s.STATUS, s.TYPE, d.DESTINATION FROM V$ARCHIVE_DEST_STATUS s JOIN V$ARCHIVE_DEST d ON d.DEST_ID = s.DEST_ID WHERE s.STATUS <> 'INACTIVE' ORDER BY s.DEST_ID";
     assert_eq!(
         rows(&mut db, dests, &[]),
         vec![
-            vec![n(1), t("LOG_ARCHIVE_DEST_1"), t("VALID"), t("LOCAL"), t("/arch")],
-            vec![n(2), t("LOG_ARCHIVE_DEST_2"), t("VALID"), t("PHYSICAL"), t("standby_db")],
+            vec![
+                n(1),
+                t("LOG_ARCHIVE_DEST_1"),
+                t("VALID"),
+                t("LOCAL"),
+                t("/arch")
+            ],
+            vec![
+                n(2),
+                t("LOG_ARCHIVE_DEST_2"),
+                t("VALID"),
+                t("PHYSICAL"),
+                t("standby_db")
+            ],
         ]
     );
     assert_eq!(
-        rows(&mut db, "SELECT GROUP#, THREAD#, BYTES, MEMBERS FROM V$LOG ORDER BY THREAD#, GROUP#", &[]),
+        rows(
+            &mut db,
+            "SELECT GROUP#, THREAD#, BYTES, MEMBERS FROM V$LOG ORDER BY THREAD#, GROUP#",
+            &[]
+        ),
         vec![
             vec![n(1), n(1), n(52428800), n(2)],
             vec![n(2), n(1), n(52428800), n(2)],
@@ -231,8 +384,22 @@ fn transactions_and_logs() {
     assert_eq!(
         rows(&mut db, threads, &[]),
         vec![
-            vec![n(1), t("OPEN"), t("PUBLIC"), n(11), n(4990), t("2026-12-04 10:05:08")],
-            vec![n(2), t("OPEN"), t("PUBLIC"), n(5), n(2400), t("2026-12-04 10:04:00")],
+            vec![
+                n(1),
+                t("OPEN"),
+                t("PUBLIC"),
+                n(11),
+                n(4990),
+                t("2026-12-04 10:05:08")
+            ],
+            vec![
+                n(2),
+                t("OPEN"),
+                t("PUBLIC"),
+                n(5),
+                n(2400),
+                t("2026-12-04 10:04:00")
+            ],
         ]
     );
 }
@@ -252,7 +419,11 @@ fn log_switches_group_by_trunc_and_to_char() {
     );
     assert_eq!(
         names(&mut db, sql, &[]),
-        ["THREAD#", "TO_CHAR(TRUNC(FIRST_TIME,'HH24'),'YYYY-MM-DD HH24')", "COUNT(*)"]
+        [
+            "THREAD#",
+            "TO_CHAR(TRUNC(FIRST_TIME,'HH24'),'YYYY-MM-DDHH24')",
+            "COUNT(*)"
+        ]
     );
 }
 
@@ -260,9 +431,15 @@ fn log_switches_group_by_trunc_and_to_char() {
 fn host_offset_and_scn_time() {
     let mut db = catalog();
     // The fixture's host is at +02:00.
-    assert_eq!(value(&mut db, "SELECT TO_CHAR(SYSTIMESTAMP, 'TZH:TZM') FROM DUAL"), t("+02:00"));
+    assert_eq!(
+        value(&mut db, "SELECT TO_CHAR(SYSTIMESTAMP, 'TZH:TZM') FROM DUAL"),
+        t("+02:00")
+    );
     let scn_time = "SELECT TO_CHAR(SCN_TO_TIMESTAMP(:scn), 'YYYY-MM-DD HH24:MI:SS') FROM DUAL";
-    assert_eq!(rows(&mut db, scn_time, &[n(3725)]), vec![vec![t("2026-01-01 01:02:05")]]);
+    assert_eq!(
+        rows(&mut db, scn_time, &[n(3725)]),
+        vec![vec![t("2026-01-01 01:02:05")]]
+    );
     assert_eq!(error(&mut db, scn_time, &[n(5)]).code, 8181);
     assert_eq!(value(&mut db, "SELECT DBTIMEZONE FROM DUAL"), t("+00:00"));
 }

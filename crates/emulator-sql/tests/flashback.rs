@@ -12,7 +12,13 @@ use std::sync::atomic::Ordering;
 fn emp_db() -> MemDb {
     let mut db = MemDb::new();
     let mut cols = vec![
-        Column::new("ID", OraType::Number { precision: 10, scale: 0 }),
+        Column::new(
+            "ID",
+            OraType::Number {
+                precision: 10,
+                scale: 0,
+            },
+        ),
         Column::new("NAME", OraType::Varchar2(20)),
         Column::new("STATUS", OraType::Char(1)),
         Column::new("DOC", OraType::Clob),
@@ -31,9 +37,15 @@ fn emp_db() -> MemDb {
     );
     db.snapshot("HR", "EMP", 7);
     // After SCN 7: bob leaves, dave arrives.
-    let tb = db.tables.get_mut(&("HR".to_string(), "EMP".to_string())).unwrap();
+    let tb = db
+        .tables
+        .get_mut(&("HR".to_string(), "EMP".to_string()))
+        .unwrap();
     tb.rows.retain(|(_, r)| r[0] != n(20));
-    tb.rows.push((Some(rowid(5000)), vec![n(15), t("dave"), t("A"), NULL, NULL]));
+    tb.rows.push((
+        Some(rowid(5000)),
+        vec![n(15), t("dave"), t("A"), NULL, NULL],
+    ));
     db
 }
 
@@ -52,14 +64,27 @@ fn whole_table_as_of_scn_ordered_by_key() {
     let names: Vec<&str> = cols.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, ["ROWID", "ID", "NAME"]);
     assert_eq!(cols[0].ora_type, OraType::Rowid);
-    assert_eq!(cols[1].ora_type, OraType::Number { precision: 10, scale: 0 });
+    assert_eq!(
+        cols[1].ora_type,
+        OraType::Number {
+            precision: 10,
+            scale: 0
+        }
+    );
     assert!(!cols[1].nullable);
     let (name, req) = db.log.scans.last().unwrap();
-    assert_eq!((name.schema.as_deref(), name.name.as_str()), (Some("HR"), "EMP"));
+    assert_eq!(
+        (name.schema.as_deref(), name.name.as_str()),
+        (Some("HR"), "EMP")
+    );
     assert_eq!(req.as_of_scn, Some(7));
     assert_eq!(req.wanted_order, ["ID"]);
     // Current data: no AS OF.
-    let now = rows(&mut db, "SELECT \"ID\" FROM \"HR\".\"EMP\" ORDER BY \"ID\"", &[]);
+    let now = rows(
+        &mut db,
+        "SELECT \"ID\" FROM \"HR\".\"EMP\" ORDER BY \"ID\"",
+        &[],
+    );
     assert_eq!(ids(&now, 0), vec![n(10), n(15), n(30)]);
 }
 
@@ -73,8 +98,22 @@ fn single_key_range_is_pushed_down() {
     assert_eq!(ids(&r, 1), vec![n(10), n(20)]);
     let req = &db.log.scans.last().unwrap().1;
     assert_eq!(req.bounds.len(), 2);
-    assert_eq!((req.bounds[0].column.as_str(), req.bounds[0].op, &req.bounds[0].value), ("ID", CmpOp::Ge, &n(10)));
-    assert_eq!((req.bounds[1].column.as_str(), req.bounds[1].op, &req.bounds[1].value), ("ID", CmpOp::Lt, &n(30)));
+    assert_eq!(
+        (
+            req.bounds[0].column.as_str(),
+            req.bounds[0].op,
+            &req.bounds[0].value
+        ),
+        ("ID", CmpOp::Ge, &n(10))
+    );
+    assert_eq!(
+        (
+            req.bounds[1].column.as_str(),
+            req.bounds[1].op,
+            &req.bounds[1].value
+        ),
+        ("ID", CmpOp::Lt, &n(30))
+    );
     // A text bind for a NUMBER key is converted to the column's type for the database.
     rows(&mut db, sql, &[n(7), t("10"), t("30")]);
     assert_eq!(db.log.scans.last().unwrap().1.bounds[0].value, n(10));
@@ -94,7 +133,11 @@ fn abc_db() -> MemDb {
     db.table(
         "HR",
         "EMP",
-        vec![num_col("A"), text_col("B", 10), Column::new("C", OraType::Date)],
+        vec![
+            num_col("A"),
+            text_col("B", 10),
+            Column::new("C", OraType::Date),
+        ],
         data.iter()
             .map(|(a, b, c)| vec![n(*a), t(b), date(&format!("{c} 00:00:00"))])
             .collect(),
@@ -113,7 +156,10 @@ fn composite_lower_bound_expansion_derives_the_first_column_bound() {
     let binds = [n(9), l1.clone(), l1.clone(), l2.clone(), l1, l2, l3];
     db.honor_bounds = false;
     let r = rows(&mut db, sql, &binds);
-    let got: Vec<(Datum, Datum, Datum)> = r.iter().map(|x| (x[1].clone(), x[2].clone(), x[3].clone())).collect();
+    let got: Vec<(Datum, Datum, Datum)> = r
+        .iter()
+        .map(|x| (x[1].clone(), x[2].clone(), x[3].clone()))
+        .collect();
     assert_eq!(
         got,
         vec![
@@ -125,7 +171,14 @@ fn composite_lower_bound_expansion_derives_the_first_column_bound() {
     );
     let req = &db.log.scans.last().unwrap().1;
     assert_eq!(req.bounds.len(), 1, "{:?}", req.bounds);
-    assert_eq!((req.bounds[0].column.as_str(), req.bounds[0].op, &req.bounds[0].value), ("A", CmpOp::Ge, &n(1)));
+    assert_eq!(
+        (
+            req.bounds[0].column.as_str(),
+            req.bounds[0].op,
+            &req.bounds[0].value
+        ),
+        ("A", CmpOp::Ge, &n(1))
+    );
     assert_eq!(req.wanted_order, ["A", "B", "C"]);
     // The database applying the bound gives the same rows.
     db.honor_bounds = true;
@@ -143,7 +196,10 @@ fn composite_upper_bound_with_timestamps_and_raw() {
     db.table(
         "HR",
         "EMP",
-        vec![Column::new("A", OraType::Timestamp(9)), Column::new("B", OraType::Raw(4))],
+        vec![
+            Column::new("A", OraType::Timestamp(9)),
+            Column::new("B", OraType::Raw(4)),
+        ],
         vec![
             vec![ts("2020-01-01 00:00:00"), Datum::Bytes(vec![0])],
             vec![ts("2020-01-01 00:00:00"), Datum::Bytes(vec![1])],
@@ -154,17 +210,30 @@ fn composite_upper_bound_with_timestamps_and_raw() {
     let sql = "SELECT ROWID, \"A\" FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE ((\"A\" < TO_TIMESTAMP(:u1, 'YYYY-MM-DD HH24:MI:SS.FF9')) OR (\"A\" = TO_TIMESTAMP(:u1, 'YYYY-MM-DD HH24:MI:SS.FF9') AND \"B\" < :u2)) ORDER BY \"A\", \"B\"";
     let u1 = t("2020-01-01 00:00:00.000000000");
     let r = rows(&mut db, sql, &[n(1), u1.clone(), u1, Datum::Bytes(vec![1])]);
-    assert_eq!(ids(&r, 1), vec![ts("2019-12-31 23:59:59.999999999"), ts("2020-01-01 00:00:00")]);
+    assert_eq!(
+        ids(&r, 1),
+        vec![
+            ts("2019-12-31 23:59:59.999999999"),
+            ts("2020-01-01 00:00:00")
+        ]
+    );
     let req = &db.log.scans.last().unwrap().1;
     assert_eq!(req.bounds.len(), 1);
-    assert_eq!((req.bounds[0].column.as_str(), req.bounds[0].op), ("A", CmpOp::Le));
+    assert_eq!(
+        (req.bounds[0].column.as_str(), req.bounds[0].op),
+        ("A", CmpOp::Le)
+    );
     assert_eq!(req.bounds[0].value, ts("2020-01-01 00:00:00"));
 }
 
 #[test]
 fn rowid_range_and_serialized_columns() {
     let mut db = emp_db();
-    let all = rows(&mut db, "SELECT ROWID FROM \"HR\".\"EMP\" AS OF SCN :scn ORDER BY ROWID", &[n(7)]);
+    let all = rows(
+        &mut db,
+        "SELECT ROWID FROM \"HR\".\"EMP\" AS OF SCN :scn ORDER BY ROWID",
+        &[n(7)],
+    );
     assert_eq!(all.len(), 3);
     let start = match &all[1][0] {
         Datum::Rowid(r) => r.clone(),
@@ -194,27 +263,41 @@ fn rowid_range_and_serialized_columns() {
     assert!(cols[2..].iter().all(|c| c.ora_type == OraType::Clob));
     let docs: Vec<Datum> = r.iter().map(|x| x[3].clone()).collect();
     assert!(docs.contains(&t("bob")));
-    assert_eq!(error(&mut db, sql, &[n(7), t("not a rowid"), t(&"A".repeat(18))]).code, 1410);
+    assert_eq!(
+        error(&mut db, sql, &[n(7), t("not a rowid"), t(&"A".repeat(18))]).code,
+        1410
+    );
 }
 
 #[test]
 fn user_filters_are_anded_after_the_range() {
     let mut db = emp_db();
     let key = "SELECT ROWID, \"ID\" FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE ((\"ID\" >= :l1)) AND ((\"ID\" < :u1)) AND (STATUS = 'A' OR NAME LIKE 'x%') ORDER BY \"ID\"";
-    assert_eq!(ids(&rows(&mut db, key, &[n(7), n(10), n(40)]), 1), vec![n(10), n(30)]);
+    assert_eq!(
+        ids(&rows(&mut db, key, &[n(7), n(10), n(40)]), 1),
+        vec![n(10), n(30)]
+    );
     let whole = "SELECT ROWID, \"ID\" FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE (REGION IN ('EU', 'US')) ORDER BY \"ID\"";
     let e = error(&mut db, whole, &[n(7)]);
     assert_eq!(e.code, 904);
     assert_eq!(e.message, "ORA-00904: \"REGION\": invalid identifier");
     assert_eq!(e.position, Some(whole.find("REGION").unwrap() as u32));
     let odd = "SELECT ROWID, \"ID\" FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE ROWID BETWEEN CHARTOROWID(:rowid_start) AND CHARTOROWID(:rowid_end) AND (\"Weird (name\" = q'[it's (odd]') ORDER BY ROWID";
-    let r = rows(&mut db, odd, &[n(7), t("AAAAAAAAAAAAAAAAAA"), t("//////////////////")]);
+    let r = rows(
+        &mut db,
+        odd,
+        &[n(7), t("AAAAAAAAAAAAAAAAAA"), t("//////////////////")],
+    );
     assert_eq!(ids(&r, 1), vec![n(10)]);
-    let open = "SELECT ROWID, \"ID\" FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE (ID > 0) ORDER BY \"ID\"";
+    let open =
+        "SELECT ROWID, \"ID\" FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE (ID > 0) ORDER BY \"ID\"";
     assert_eq!(rows(&mut db, open, &[n(7)]).len(), 3);
     // CHAR blank-padding: the literal 'A ' equals CHAR(1) 'A'.
     let padded = "SELECT \"ID\" FROM \"HR\".\"EMP\" WHERE STATUS = 'A ' ORDER BY 1";
-    assert_eq!(ids(&rows(&mut db, padded, &[]), 0), vec![n(10), n(15), n(30)]);
+    assert_eq!(
+        ids(&rows(&mut db, padded, &[]), 0),
+        vec![n(10), n(15), n(30)]
+    );
 }
 
 #[test]
@@ -226,10 +309,30 @@ fn key_range_probe() {
     assert_eq!(r, vec![vec![n(10), n(30)]]);
     assert_eq!(cols[0].name, "MIN(\"ID\")");
     assert_eq!(cols[1].name, "MAX(\"ID\")");
-    assert_eq!(cols[0].ora_type, OraType::Number { precision: 10, scale: 0 });
-    assert_eq!(rows(&mut db, "SELECT MIN(\"ID\"), MAX(\"ID\") FROM \"HR\".\"EMP\"", &[]), vec![vec![n(10), n(30)]]);
+    assert_eq!(
+        cols[0].ora_type,
+        OraType::Number {
+            precision: 10,
+            scale: 0
+        }
+    );
+    assert_eq!(
+        rows(
+            &mut db,
+            "SELECT MIN(\"ID\"), MAX(\"ID\") FROM \"HR\".\"EMP\"",
+            &[]
+        ),
+        vec![vec![n(10), n(30)]]
+    );
     db.table("HR", "EMPTY", vec![num_col("ID")], vec![]);
-    assert_eq!(rows(&mut db, "SELECT MIN(\"ID\"), MAX(\"ID\") FROM \"HR\".\"EMPTY\"", &[]), vec![vec![NULL, NULL]]);
+    assert_eq!(
+        rows(
+            &mut db,
+            "SELECT MIN(\"ID\"), MAX(\"ID\") FROM \"HR\".\"EMPTY\"",
+            &[]
+        ),
+        vec![vec![NULL, NULL]]
+    );
 }
 
 fn gen_row(i: usize) -> Vec<Datum> {
@@ -260,12 +363,19 @@ fn boundary_probes_number_rows_and_stop_early() {
     assert_eq!(r, vec![vec![n(20)], vec![n(40)], vec![n(60)]]);
     assert_eq!(db.log.scans.last().unwrap().1.wanted_order, ["ID"]);
     // Ordered scan, streamed numbering, RN <= :max_rn stops the read.
-    assert!(db.produced.load(Ordering::SeqCst) <= 32, "{}", db.produced.load(Ordering::SeqCst));
+    assert!(
+        db.produced.load(Ordering::SeqCst) <= 32,
+        "{}",
+        db.produced.load(Ordering::SeqCst)
+    );
     let lower = "SELECT K1 FROM (SELECT \"ID\" K1, ROW_NUMBER() OVER (ORDER BY \"ID\") RN FROM \"HR\".\"BIG\" AS OF SCN :scn WHERE ((\"ID\" >= :l1))) WHERE RN > 1 AND RN <= :max_rn AND MOD(RN - 1, :step) = 0 ORDER BY RN";
     let r = rows(&mut db, lower, &[n(7), n(500), n(31), n(10)]);
     assert_eq!(r, vec![vec![n(520)], vec![n(540)], vec![n(560)]]);
     let req = &db.log.scans.last().unwrap().1;
-    assert_eq!((req.bounds[0].column.as_str(), req.bounds[0].op), ("ID", CmpOp::Ge));
+    assert_eq!(
+        (req.bounds[0].column.as_str(), req.bounds[0].op),
+        ("ID", CmpOp::Ge)
+    );
 }
 
 #[test]
@@ -276,7 +386,12 @@ fn boundary_probes_match_the_emulators_rule_on_unordered_data() {
     let mut sorted = keys.clone();
     sorted.sort();
     let mut db = MemDb::new();
-    db.table("HR", "EMP", vec![num_col("A"), num_col("RN"), num_col("C")], keys.iter().map(|k| vec![n(*k), n(-k), n(k % 3)]).collect());
+    db.table(
+        "HR",
+        "EMP",
+        vec![num_col("A"), num_col("RN"), num_col("C")],
+        keys.iter().map(|k| vec![n(*k), n(-k), n(k % 3)]).collect(),
+    );
     let sql = "SELECT K1, K2, K3 FROM (SELECT \"A\" K1, \"RN\" K2, \"C\" K3, ROW_NUMBER() OVER (ORDER BY \"A\", \"RN\", \"C\") RN FROM \"HR\".\"EMP\" AS OF SCN :scn) WHERE RN > 1 AND RN <= :max_rn AND MOD(RN - 1, :step) = 0 ORDER BY RN";
     db.sort_on_request = false;
     for step in 1..5u64 {
@@ -300,7 +415,17 @@ fn composite_boundary_probe_with_the_flashback_lower_bound() {
     let sql = "SELECT K1, K2, K3 FROM (SELECT \"A\" K1, \"B\" K2, \"C\" K3, ROW_NUMBER() OVER (ORDER BY \"A\", \"B\", \"C\") RN FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE ((\"A\" > :l1) OR (\"A\" = :l1 AND \"B\" > :l2) OR (\"A\" = :l1 AND \"B\" = :l2 AND \"C\" >= TO_DATE(:l3, 'YYYY-MM-DD HH24:MI:SS')))) WHERE RN > 1 AND RN <= :max_rn AND MOD(RN - 1, :step) = 0 ORDER BY RN";
     let l1 = n(1);
     let l2 = t("x");
-    let binds = [n(7), l1.clone(), l1.clone(), l2.clone(), l1, l2, t("2019-12-31 00:00:00"), n(5), n(2)];
+    let binds = [
+        n(7),
+        l1.clone(),
+        l1.clone(),
+        l2.clone(),
+        l1,
+        l2,
+        t("2019-12-31 00:00:00"),
+        n(5),
+        n(2),
+    ];
     // Rows >= (1, x, 2019-12-31) in key order: (1,x,2019-12-31) (1,x,2020-01-01) (1,x,2020-06-01)
     // (1,y,2019-01-01) (2,a,2000-01-01); RN 3 and 5.
     let r = rows(&mut db, sql, &binds);
@@ -323,7 +448,10 @@ fn condition_check_reads_nothing_and_names_bad_columns() {
     assert!(rows(&mut db, ok, &[]).is_empty());
     let bad = "SELECT 1 FROM \"HR\".\"EMP\" WHERE 1 = 0 AND (SALARY > 10)";
     let e = error(&mut db, bad, &[]);
-    assert_eq!((e.code, e.position), (904, Some(bad.find("SALARY").unwrap() as u32)));
+    assert_eq!(
+        (e.code, e.position),
+        (904, Some(bad.find("SALARY").unwrap() as u32))
+    );
     let syntax = "SELECT 1 FROM \"HR\".\"EMP\" WHERE 1 = 0 AND (SAL > )";
     assert_eq!(error(&mut db, syntax, &[]).code, 936);
 }
@@ -331,18 +459,40 @@ fn condition_check_reads_nothing_and_names_bad_columns() {
 #[test]
 fn signal_insert_and_container_switch() {
     let mut db = MemDb::new();
-    db.table("CDC", "DEBEZIUM_SIGNAL", vec![text_col("ID", 64), text_col("TYPE", 32), Column::new("DATA", OraType::Varchar2(2048))], vec![]);
+    db.table(
+        "CDC",
+        "DEBEZIUM_SIGNAL",
+        vec![
+            text_col("ID", 64),
+            text_col("TYPE", 32),
+            Column::new("DATA", OraType::Varchar2(2048)),
+        ],
+        vec![],
+    );
     let mut s = SqlSession::new();
     let sql = r#"INSERT INTO "CDC"."DEBEZIUM_SIGNAL" ("ID", "TYPE", "DATA") VALUES (:signal_id, :signal_type, :signal_data)"#;
-    let out = s.execute(&mut db, sql, &[t("sig-1"), t("execute-snapshot"), t("{}")]).unwrap();
+    let out = s
+        .execute(&mut db, sql, &[t("sig-1"), t("execute-snapshot"), t("{}")])
+        .unwrap();
     assert!(matches!(out, Outcome::Done { row_count: 1 }));
     let (table, cols, rows) = db.log.inserts.last().unwrap();
     assert_eq!(table.name, "DEBEZIUM_SIGNAL");
     assert_eq!(cols, &["ID", "TYPE", "DATA"]);
-    assert_eq!(rows, &vec![vec![t("sig-1"), t("execute-snapshot"), t("{}")]]);
-    s.execute(&mut db, "ALTER SESSION SET CONTAINER = \"PDB1\"", &[]).unwrap();
-    s.execute(&mut db, "ALTER SESSION SET CONTAINER = \"CDB$ROOT\"", &[]).unwrap();
-    assert_eq!(db.log.alter, vec![("CONTAINER".to_string(), "PDB1".to_string()), ("CONTAINER".to_string(), "CDB$ROOT".to_string())]);
+    assert_eq!(
+        rows,
+        &vec![vec![t("sig-1"), t("execute-snapshot"), t("{}")]]
+    );
+    s.execute(&mut db, "ALTER SESSION SET CONTAINER = \"PDB1\"", &[])
+        .unwrap();
+    s.execute(&mut db, "ALTER SESSION SET CONTAINER = \"CDB$ROOT\"", &[])
+        .unwrap();
+    assert_eq!(
+        db.log.alter,
+        vec![
+            ("CONTAINER".to_string(), "PDB1".to_string()),
+            ("CONTAINER".to_string(), "CDB$ROOT".to_string())
+        ]
+    );
 }
 
 #[test]
@@ -350,9 +500,15 @@ fn a_million_rows_stream_through_a_filter() {
     let mut db = big_db(1_000_000);
     let mut s = SqlSession::new();
     let out = s
-        .execute(&mut db, "SELECT ID, PAYLOAD FROM HR.BIG WHERE MOD(ID, 4) = 0", &[])
+        .execute(
+            &mut db,
+            "SELECT ID, PAYLOAD FROM HR.BIG WHERE MOD(ID, 4) = 0",
+            &[],
+        )
         .unwrap();
-    let Outcome::Rows { rows, .. } = out else { panic!() };
+    let Outcome::Rows { rows, .. } = out else {
+        panic!()
+    };
     assert_eq!(db.produced.load(Ordering::SeqCst), 0, "execute read rows");
     let mut rows = rows;
     let first: Vec<_> = rows.by_ref().take(10).collect::<Result<_, _>>().unwrap();

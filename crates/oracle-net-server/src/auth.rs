@@ -110,7 +110,10 @@ fn decrypt(key: &[u8; 32], data: &[u8]) -> Vec<u8> {
     let mut out = vec![0u8; whole];
     let ok = Aes256CbcDec::new_from_slices(key, &[0u8; 16])
         .ok()
-        .and_then(|c| c.decrypt_padded_b2b::<NoPadding>(&data[..whole], &mut out).ok())
+        .and_then(|c| {
+            c.decrypt_padded_b2b::<NoPadding>(&data[..whole], &mut out)
+                .ok()
+        })
         .is_some();
     if !ok {
         out.clear();
@@ -130,7 +133,7 @@ pub fn hex_upper(data: &[u8]) -> String {
 
 pub fn from_hex(text: &str) -> Option<Vec<u8>> {
     let t = text.trim_end_matches('\0').as_bytes();
-    if t.len() % 2 != 0 {
+    if !t.len().is_multiple_of(2) {
         return None;
     }
     let nibble = |c: u8| char::from(c).to_digit(16).map(|d| d as u8);
@@ -143,7 +146,6 @@ pub fn from_hex(text: &str) -> Option<Vec<u8>> {
 #[derive(Debug)]
 pub struct AuthRequest {
     pub user: String,
-    pub mode: u32,
     pub pairs: Vec<(String, String, u32)>,
 }
 
@@ -170,7 +172,7 @@ fn parse_auth_as(body: &[u8], raw_user: bool) -> WireResult<AuthRequest> {
     let mut r = Reader::new(body);
     let has_user = r.u8()?;
     let user_len = r.ub4()? as usize;
-    let mode = r.ub4()?;
+    r.ub4()?; // authentication mode
     r.u8()?; // pointer (key/value pairs)
     let num_pairs = r.ub4()?;
     r.u8()?; // pointer (output pairs)
@@ -202,7 +204,7 @@ fn parse_auth_as(body: &[u8], raw_user: bool) -> WireResult<AuthRequest> {
         let flags = r.ub4()?;
         pairs.push((key, value, flags));
     }
-    Ok(AuthRequest { user, mode, pairs })
+    Ok(AuthRequest { user, pairs })
 }
 
 /// What the server remembers between the two phases.
@@ -243,7 +245,11 @@ impl Challenge {
         let sesskey = encrypt(&verifier.aes_key(), &session_key_a);
         let pairs = vec![
             ("AUTH_SESSKEY".into(), hex_upper(&sesskey), 0),
-            ("AUTH_VFR_DATA".into(), hex_upper(&verifier.salt), VERIFIER_TYPE_12C),
+            (
+                "AUTH_VFR_DATA".into(),
+                hex_upper(&verifier.salt),
+                VERIFIER_TYPE_12C,
+            ),
             ("AUTH_PBKDF2_CSK_SALT".into(), hex_upper(&csk_salt), 0),
             ("AUTH_PBKDF2_VGEN_COUNT".into(), VGEN_COUNT.to_string(), 0),
             ("AUTH_PBKDF2_SDER_COUNT".into(), SDER_COUNT.to_string(), 0),
@@ -265,7 +271,12 @@ impl Challenge {
         temp.extend_from_slice(part_b.get(..32)?);
         temp.extend_from_slice(&self.session_key_a);
         let mut combo = [0u8; 32];
-        pbkdf2(hex_upper(&temp).as_bytes(), &self.csk_salt, SDER_COUNT, &mut combo);
+        pbkdf2(
+            hex_upper(&temp).as_bytes(),
+            &self.csk_salt,
+            SDER_COUNT,
+            &mut combo,
+        );
         let proven = match req.get("AUTH_PBKDF2_SPEEDY_KEY") {
             Some(speedy) => self.check_speedy_key(&combo, speedy),
             None => self.check_password(&combo, req.get("AUTH_PASSWORD")?),
@@ -279,7 +290,9 @@ impl Challenge {
         };
         let plain = decrypt(combo, speedy.get(..80).unwrap_or(&[]));
         match plain.get(16..80) {
-            Some(key) => constant_time_eq(&hash_of_key(key, &self.verifier.salt), &self.verifier.hash),
+            Some(key) => {
+                constant_time_eq(&hash_of_key(key, &self.verifier.salt), &self.verifier.hash)
+            }
             None => false,
         }
     }
@@ -324,12 +337,21 @@ mod tests {
         assert_eq!(hex_upper(&v.hash), KNOWN_HASH_HEX);
         assert!(v.matches("secret-pw"));
         assert!(!v.matches("secret-pX"));
-        assert_ne!(Verifier::new("secret-pw").salt, Verifier::new("secret-pw").salt);
+        assert_ne!(
+            Verifier::new("secret-pw").salt,
+            Verifier::new("secret-pw").salt
+        );
     }
 
     /// The client side of O5LOGON, as python-oracledb's `_generate_verifier` computes it.
     fn client_phase_two(password: &str, phase_one: &[(String, String, u32)]) -> AuthRequest {
-        let get = |k: &str| phase_one.iter().find(|p| p.0 == k).map(|p| p.1.clone()).unwrap();
+        let get = |k: &str| {
+            phase_one
+                .iter()
+                .find(|p| p.0 == k)
+                .map(|p| p.1.clone())
+                .unwrap()
+        };
         let salt = from_hex(&get("AUTH_VFR_DATA")).unwrap();
         let pkey = password_key(password.as_bytes(), &salt);
         let hash = hash_of_key(&pkey, &salt);
@@ -348,7 +370,6 @@ mod tests {
         let speedy = encrypt(&combo, &speedy_plain);
         AuthRequest {
             user: "CDC".into(),
-            mode: 0x101,
             pairs: vec![
                 ("AUTH_SESSKEY".into(), hex_upper(&client_key), 1),
                 ("AUTH_PBKDF2_SPEEDY_KEY".into(), hex_upper(&speedy), 0),
@@ -360,11 +381,17 @@ mod tests {
     fn o5logon_accepts_the_password_and_refuses_others() {
         let v = Verifier::new("secret-pw");
         let (challenge, pairs) = Challenge::new(Some(v.clone()), "CDC");
-        assert!(challenge.verify(&client_phase_two("secret-pw", &pairs)).is_some());
+        assert!(challenge
+            .verify(&client_phase_two("secret-pw", &pairs))
+            .is_some());
         let (challenge, pairs) = Challenge::new(Some(v), "CDC");
-        assert!(challenge.verify(&client_phase_two("wrong", &pairs)).is_none());
+        assert!(challenge
+            .verify(&client_phase_two("wrong", &pairs))
+            .is_none());
         let (challenge, pairs) = Challenge::new(None, "NOBODY");
-        assert!(challenge.verify(&client_phase_two("secret-pw", &pairs)).is_none());
+        assert!(challenge
+            .verify(&client_phase_two("secret-pw", &pairs))
+            .is_none());
     }
 
     #[test]
@@ -373,10 +400,19 @@ mod tests {
         for pairs in [
             vec![],
             vec![("AUTH_SESSKEY".into(), "zz".into(), 0)],
-            vec![("AUTH_SESSKEY".into(), "00".repeat(32), 0), ("AUTH_PBKDF2_SPEEDY_KEY".into(), "0".into(), 0)],
-            vec![("AUTH_SESSKEY".into(), "00".repeat(32), 0), ("AUTH_PASSWORD".into(), "00".repeat(5), 0)],
+            vec![
+                ("AUTH_SESSKEY".into(), "00".repeat(32), 0),
+                ("AUTH_PBKDF2_SPEEDY_KEY".into(), "0".into(), 0),
+            ],
+            vec![
+                ("AUTH_SESSKEY".into(), "00".repeat(32), 0),
+                ("AUTH_PASSWORD".into(), "00".repeat(5), 0),
+            ],
         ] {
-            let req = AuthRequest { user: "CDC".into(), mode: 0, pairs };
+            let req = AuthRequest {
+                user: "CDC".into(),
+                pairs,
+            };
             assert!(challenge.verify(&req).is_none());
         }
     }
@@ -384,11 +420,17 @@ mod tests {
     #[test]
     fn login_messages_parse_in_both_user_forms() {
         // python-oracledb: the user with a length byte.
-        let thin = [1u8, 1, 3, 1, 1, 1, 1, 1, 1, 1, 3, b'C', b'D', b'C', 1, 4, 4, b'A', b'_', b'K', b'Y', 1, 1, 1, b'v', 0];
+        let thin = [
+            1u8, 1, 3, 1, 1, 1, 1, 1, 1, 1, 3, b'C', b'D', b'C', 1, 4, 4, b'A', b'_', b'K', b'Y',
+            1, 1, 1, b'v', 0,
+        ];
         let req = parse_auth(&thin, false).unwrap();
         assert_eq!((req.user.as_str(), req.get("A_KY")), ("CDC", Some("v")));
         // JDBC thin: the user bare.
-        let jdbc = [1u8, 1, 3, 1, 1, 1, 1, 1, 1, 1, b'C', b'D', b'C', 1, 4, 4, b'A', b'_', b'K', b'Y', 1, 1, 1, b'v', 0];
+        let jdbc = [
+            1u8, 1, 3, 1, 1, 1, 1, 1, 1, 1, b'C', b'D', b'C', 1, 4, 4, b'A', b'_', b'K', b'Y', 1,
+            1, 1, b'v', 0,
+        ];
         let req = parse_auth(&jdbc, false).unwrap();
         assert_eq!(req.user, "CDC");
         assert!(parse_auth(&jdbc[..12], true).is_err());

@@ -7,13 +7,14 @@
 //! their four numeric parts. BOOLEAN is described as NUMBER (1 / 0), as a 19c server has no SQL
 //! BOOLEAN, and encoded as BOOLEAN only where a client binds one.
 
-use oracle_datum::{canonical_number, Column, Datum, DateTime, OraError, OraType};
+use oracle_datum::{canonical_number, Column, DateTime, Datum, OraError, OraType};
 
 use crate::lob::LobStore;
 use crate::number::{encode_binary_double, encode_binary_float, encode_number};
 use crate::rowid;
 use crate::temporal::{
-    encode_date, encode_interval_ds, encode_interval_ym, encode_timestamp, encode_timestamp_tz, shift_minutes,
+    encode_date, encode_interval_ds, encode_interval_ym, encode_timestamp, encode_timestamp_tz,
+    shift_minutes,
 };
 use crate::wire::Writer;
 
@@ -173,11 +174,20 @@ pub fn datum_text(d: &Datum) -> Option<String> {
         Datum::TimestampTz { at, offset_minutes } => {
             let sign = if *offset_minutes < 0 { '-' } else { '+' };
             let off = offset_minutes.unsigned_abs();
-            format!("{} {sign}{:02}:{:02}", at.timestamp_text(), off / 60, off % 60)
+            format!(
+                "{} {sign}{:02}:{:02}",
+                at.timestamp_text(),
+                off / 60,
+                off % 60
+            )
         }
         Datum::IntervalYm(m) => {
             let sign = if *m < 0 { '-' } else { '+' };
-            format!("{sign}{:02}-{:02}", m.unsigned_abs() / 12, m.unsigned_abs() % 12)
+            format!(
+                "{sign}{:02}-{:02}",
+                m.unsigned_abs() / 12,
+                m.unsigned_abs() % 12
+            )
         }
         Datum::IntervalDs(n) => {
             let sign = if *n < 0 { '-' } else { '+' };
@@ -199,7 +209,10 @@ pub fn datum_text(d: &Datum) -> Option<String> {
 fn inconsistent(d: &Datum, wire: &WireType) -> OraError {
     OraError::new(
         932,
-        format!("inconsistent datatypes: cannot send {d:?} as Oracle type {}", wire.ora_type),
+        format!(
+            "inconsistent datatypes: cannot send {d:?} as Oracle type {}",
+            wire.ora_type
+        ),
     )
 }
 
@@ -226,7 +239,10 @@ fn float_of(d: &Datum, wire: &WireType) -> Result<f64, OraError> {
     match d {
         Datum::BinaryFloat(f) => Ok(f64::from(*f)),
         Datum::BinaryDouble(f) => Ok(*f),
-        Datum::Number(s) | Datum::Text(s) => s.trim().parse().map_err(|_| OraError::new(1722, "invalid number")),
+        Datum::Number(s) | Datum::Text(s) => s
+            .trim()
+            .parse()
+            .map_err(|_| OraError::new(1722, "invalid number")),
         _ => Err(inconsistent(d, wire)),
     }
 }
@@ -236,7 +252,8 @@ fn datetime_of(d: &Datum, wire: &WireType) -> Result<DateTime, OraError> {
     match d {
         Datum::Date(dt) | Datum::Timestamp(dt) => Ok(*dt),
         Datum::TimestampTz { at, .. } => Ok(*at),
-        Datum::Text(s) => DateTime::parse(s).ok_or_else(|| OraError::new(1861, "literal does not match format string")),
+        Datum::Text(s) => DateTime::parse(s)
+            .ok_or_else(|| OraError::new(1861, "literal does not match format string")),
         _ => Err(inconsistent(d, wire)),
     }
 }
@@ -246,7 +263,12 @@ fn hex_decode(s: &str) -> Result<Vec<u8>, OraError> {
 }
 
 /// Writes a non-NULL value as `wire` (without any trailer a context adds after it).
-fn encode_present(w: &mut Writer, d: &Datum, wire: &WireType, lobs: &mut LobStore) -> Result<(), OraError> {
+fn encode_present(
+    w: &mut Writer,
+    d: &Datum,
+    wire: &WireType,
+    lobs: &mut LobStore,
+) -> Result<(), OraError> {
     match wire.ora_type {
         ora::VARCHAR | ora::CHAR | ora::LONG => {
             let text = datum_text(d).unwrap_or_default();
@@ -270,7 +292,9 @@ fn encode_present(w: &mut Writer, d: &Datum, wire: &WireType, lobs: &mut LobStor
         ora::TIMESTAMP_LTZ => {
             // The session time zone of this server is UTC: an instant is sent as UTC fields.
             let fields = match d {
-                Datum::TimestampTz { at, offset_minutes } => shift_minutes(at, -i64::from(*offset_minutes)),
+                Datum::TimestampTz { at, offset_minutes } => {
+                    shift_minutes(at, -i64::from(*offset_minutes))
+                }
                 other => datetime_of(other, wire)?,
             };
             w.clr(&encode_timestamp(&fields)?);
@@ -305,12 +329,14 @@ fn encode_present(w: &mut Writer, d: &Datum, wire: &WireType, lobs: &mut LobStor
         },
         ora::ROWID => {
             let text = datum_text(d).unwrap_or_default();
-            let parts = rowid::parse_physical(&text).ok_or_else(|| OraError::new(1410, "invalid ROWID"))?;
+            let parts =
+                rowid::parse_physical(&text).ok_or_else(|| OraError::new(1410, "invalid ROWID"))?;
             rowid::write_rowid(w, &parts);
         }
         ora::UROWID => {
             let text = datum_text(d).unwrap_or_default();
-            let data = rowid::urowid_bytes(&text).ok_or_else(|| OraError::new(1410, "invalid ROWID"))?;
+            let data =
+                rowid::urowid_bytes(&text).ok_or_else(|| OraError::new(1410, "invalid ROWID"))?;
             w.clr(&[data.len().min(255) as u8]);
             w.clr(&data);
         }
@@ -329,7 +355,12 @@ fn encode_present(w: &mut Writer, d: &Datum, wire: &WireType, lobs: &mut LobStor
 }
 
 /// Writes one value as `wire`: row data of a fetch, or an OUT bind's value.
-pub fn encode_value(w: &mut Writer, d: &Datum, wire: &WireType, lobs: &mut LobStore) -> Result<(), OraError> {
+pub fn encode_value(
+    w: &mut Writer,
+    d: &Datum,
+    wire: &WireType,
+    lobs: &mut LobStore,
+) -> Result<(), OraError> {
     let empty_text = matches!(d, Datum::Text(s) if s.is_empty());
     let empty_bytes = matches!(d, Datum::Bytes(b) if b.is_empty());
     if d.is_null() || empty_text || empty_bytes {
@@ -356,15 +387,30 @@ mod tests {
     #[test]
     fn values_take_their_column_encodings() {
         assert_eq!(enc(&Datum::Null, &OraType::Varchar2(10)), [0]);
-        assert_eq!(enc(&Datum::text("ab"), &OraType::Varchar2(10)), [2, b'a', b'b']);
-        assert_eq!(enc(&Datum::text("ab"), &OraType::NVarchar2(10)), [4, 0, b'a', 0, b'b']);
+        assert_eq!(
+            enc(&Datum::text("ab"), &OraType::Varchar2(10)),
+            [2, b'a', b'b']
+        );
+        assert_eq!(
+            enc(&Datum::text("ab"), &OraType::NVarchar2(10)),
+            [4, 0, b'a', 0, b'b']
+        );
         assert_eq!(enc(&Datum::int(7), &OraType::NUMBER), [2, 0xc1, 8]);
         assert_eq!(enc(&Datum::Boolean(true), &OraType::Boolean), [2, 0xc1, 2]);
         assert_eq!(enc(&Datum::Boolean(false), &OraType::Boolean), [1, 0x80]);
         assert_eq!(enc(&Datum::Bytes(vec![1, 2]), &OraType::Raw(2)), [2, 1, 2]);
-        assert_eq!(enc(&Datum::BinaryDouble(1.0), &OraType::BinaryDouble)[..2], [8, 0xbf]);
-        assert_eq!(enc(&Datum::IntervalYm(14), &OraType::IntervalYm(2)), [5, 0x80, 0, 0, 1, 62]);
-        let tz = Datum::TimestampTz { at: DateTime::date(2026, 1, 1), offset_minutes: 60 };
+        assert_eq!(
+            enc(&Datum::BinaryDouble(1.0), &OraType::BinaryDouble)[..2],
+            [8, 0xbf]
+        );
+        assert_eq!(
+            enc(&Datum::IntervalYm(14), &OraType::IntervalYm(2)),
+            [5, 0x80, 0, 0, 1, 62]
+        );
+        let tz = Datum::TimestampTz {
+            at: DateTime::date(2026, 1, 1),
+            offset_minutes: 60,
+        };
         let b = enc(&tz, &OraType::TimestampTz(6));
         assert_eq!(b[0], 13);
         assert_eq!(&b[1..8], &[120, 125, 12, 31, 24, 1, 1]);
@@ -373,7 +419,12 @@ mod tests {
     #[test]
     fn mismatched_values_are_errors() {
         let mut w = Writer::new();
-        let err = encode_value(&mut w, &Datum::Bytes(vec![1]), &column_wire_type(&OraType::Date), &mut LobStore::default());
+        let err = encode_value(
+            &mut w,
+            &Datum::Bytes(vec![1]),
+            &column_wire_type(&OraType::Date),
+            &mut LobStore::default(),
+        );
         assert_eq!(err.unwrap_err().code, 932);
     }
 }

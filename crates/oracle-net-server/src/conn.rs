@@ -52,6 +52,16 @@ impl From<io::Error> for End {
     }
 }
 
+/// How long to wait for the client's RESET after answering its break, before sending the BREAK
+/// again, and how many times.
+const BREAK_RESEND: Duration = Duration::from_secs(1);
+const BREAK_RESENDS: u32 = 5;
+/// A pause before answering a break (see `wait_job`).
+const BREAK_ANSWER_DELAY: Duration = Duration::from_millis(50);
+
+/// The largest request accepted (a peer must not make the server buffer without bound).
+const MAX_REQUEST: usize = 1 << 30;
+
 /// How long to wait for the rest of a request after a full-size packet before parsing anyway.
 const CONTINUATION_WAIT: Duration = Duration::from_millis(20);
 
@@ -65,6 +75,8 @@ pub struct Io {
     pub call_seq: u8,
     /// The client reads SB1 values as universal integers.
     pub sb1_universal: bool,
+    /// Packet contents may be traced (not during login: they carry the password proof).
+    pub trace_payloads: bool,
     events: Receiver<Event>,
     sender: Sender<Event>,
     pending: VecDeque<Packet>,
@@ -80,23 +92,25 @@ impl Io {
         let (sender, events) = std::sync::mpsc::channel();
         let mut read_half = stream.try_clone()?;
         let tx = sender.clone();
-        thread::Builder::new().name("oracle-net-reader".into()).spawn(move || loop {
-            match packet::read_packet(&mut read_half, large) {
-                Ok(Some(p)) => {
-                    if tx.send(Event::Packet(p)).is_err() {
+        thread::Builder::new()
+            .name("oracle-net-reader".into())
+            .spawn(move || loop {
+                match packet::read_packet(&mut read_half, large) {
+                    Ok(Some(p)) => {
+                        if tx.send(Event::Packet(p)).is_err() {
+                            break;
+                        }
+                    }
+                    Ok(None) => {
+                        let _ = tx.send(Event::Closed("client closed the connection".into()));
+                        break;
+                    }
+                    Err(e) => {
+                        let _ = tx.send(Event::Closed(format!("read failed: {e}")));
                         break;
                     }
                 }
-                Ok(None) => {
-                    let _ = tx.send(Event::Closed("client closed the connection".into()));
-                    break;
-                }
-                Err(e) => {
-                    let _ = tx.send(Event::Closed(format!("read failed: {e}")));
-                    break;
-                }
-            }
-        })?;
+            })?;
         Ok(Io {
             stream,
             sdu,
@@ -104,6 +118,7 @@ impl Io {
             field_version: crate::negotiate::SERVER_FIELD_VERSION,
             call_seq: 0,
             sb1_universal: false,
+            trace_payloads: false,
             events,
             sender,
             pending: VecDeque::new(),
@@ -116,14 +131,23 @@ impl Io {
     }
 
     pub fn send(&mut self, payload: &[u8]) -> io::Result<()> {
-        tracing::debug!(bytes = payload.len(), first = payload.first().copied(), "sending response");
+        tracing::debug!(
+            bytes = payload.len(),
+            first = payload.first().copied(),
+            "sending response"
+        );
         packet::write_data(&mut self.stream, payload, 0, self.sdu, self.large)
     }
 
     /// Sends just a closing status for `err`.
     pub fn send_error(&mut self, err: &OraError, cursor_id: u16) -> io::Result<()> {
         let mut w = Writer::new();
-        write_status(&mut w, &Status::error(err, cursor_id, 0), self.field_version, self.call_seq);
+        write_status(
+            &mut w,
+            &Status::error(err, cursor_id, 0),
+            self.field_version,
+            self.call_seq,
+        );
         self.send(w.as_slice())
     }
 
@@ -137,6 +161,11 @@ impl Io {
         self.send_error(&cancelled(), 0)
     }
 
+    /// Lifts the login's read timeout (the reader thread shares the socket).
+    pub fn clear_read_timeout(&self) -> io::Result<()> {
+        self.stream.set_read_timeout(None)
+    }
+
     /// Closes the socket (both directions): the reader thread ends too.
     pub fn shutdown(&self) {
         let _ = self.stream.shutdown(Shutdown::Both);
@@ -147,11 +176,17 @@ impl Io {
             return Ok(Some(Event::Packet(p)));
         }
         match timeout {
-            None => self.events.recv().map(Some).map_err(|_| End::Broken("event channel closed".into())),
+            None => self
+                .events
+                .recv()
+                .map(Some)
+                .map_err(|_| End::Broken("event channel closed".into())),
             Some(t) => match self.events.recv_timeout(t) {
                 Ok(e) => Ok(Some(e)),
                 Err(RecvTimeoutError::Timeout) => Ok(None),
-                Err(RecvTimeoutError::Disconnected) => Err(End::Broken("event channel closed".into())),
+                Err(RecvTimeoutError::Disconnected) => {
+                    Err(End::Broken("event channel closed".into()))
+                }
             },
         }
     }
@@ -166,7 +201,10 @@ impl Io {
     }
 
     /// Reads the next request: DATA packets until `parse` accepts their payloads.
-    pub fn next_message<T>(&mut self, mut parse: impl FnMut(&[u8]) -> WireResult<T>) -> Result<T, End> {
+    pub fn next_message<T>(
+        &mut self,
+        mut parse: impl FnMut(&[u8]) -> WireResult<T>,
+    ) -> Result<T, End> {
         let mut acc: Vec<u8> = Vec::new();
         let mut wait = None;
         loop {
@@ -201,7 +239,14 @@ impl Io {
             if flags & packet::DATA_FLAG_EOF != 0 {
                 return Err(End::Client("client sent EOF".into()));
             }
-            tracing::trace!(flags, len = p.wire_len(), payload = %crate::auth::hex_upper(p.payload()), "DATA packet");
+            if self.trace_payloads {
+                tracing::trace!(flags, len = p.wire_len(), payload = %crate::auth::hex_upper(p.payload()), "DATA packet");
+            } else {
+                tracing::trace!(flags, len = p.wire_len(), "DATA packet");
+            }
+            if acc.len() + p.payload().len() > MAX_REQUEST {
+                return Err(End::Broken("request larger than 1 GiB".into()));
+            }
             acc.extend_from_slice(p.payload());
             let last = flags & packet::DATA_FLAG_END_OF_REQUEST != 0 || p.wire_len() < self.sdu;
             if !last {
@@ -221,8 +266,10 @@ impl Io {
     /// and has been answered; `Err(Some(end))`: the connection is over.
     pub fn wait_job(&mut self, id: u64) -> Result<JobOutput, Option<End>> {
         let mut broken = false;
+        let mut resent = 0;
         loop {
-            match self.next_event(None).map_err(Some)? {
+            let wait = broken.then_some(BREAK_RESEND);
+            match self.next_event(wait).map_err(Some)? {
                 Some(Event::Job(jid, out)) if jid == id && !broken => return Ok(out),
                 Some(Event::Job(..)) => continue,
                 Some(Event::Closed(why)) => return Err(Some(End::Client(why))),
@@ -235,11 +282,23 @@ impl Io {
                     _ if !broken => {
                         tracing::debug!("break during a call");
                         broken = true;
-                        self.send_marker(packet::MARKER_BREAK).map_err(|e| Some(e.into()))?;
+                        // JDBC thin sends its break from another thread, which must be done
+                        // writing before the reading thread can answer our BREAK with RESET.
+                        std::thread::sleep(BREAK_ANSWER_DELAY);
+                        self.send_marker(packet::MARKER_BREAK)
+                            .map_err(|e| Some(e.into()))?;
                     }
                     _ => {}
                 },
                 Some(Event::Packet(p)) => self.pending.push_back(p),
+                None if resent < BREAK_RESENDS => {
+                    // JDBC thin now and then misses the BREAK (a race in its break handling)
+                    // and waits on; another one is harmless to clients that did see the first.
+                    resent += 1;
+                    tracing::debug!(resent, "no reset after the break: sending it again");
+                    self.send_marker(packet::MARKER_BREAK)
+                        .map_err(|e| Some(e.into()))?;
+                }
                 None => {}
             }
         }

@@ -27,7 +27,6 @@ pub struct Accepted {
     pub service: String,
     pub sdu: usize,
     pub large: bool,
-    pub descriptor: String,
 }
 
 /// How a handshake ended.
@@ -71,10 +70,15 @@ fn parse_connect(p: &Packet) -> Option<Connect> {
     let short_sdu = u32::from(u16_at(6)?);
     let data_len = usize::from(u16_at(16)?);
     let offset = usize::from(u16_at(18)?);
-    let large_sdu = b.get(50..54).map(|s| u32::from_be_bytes([s[0], s[1], s[2], s[3]]));
+    let large_sdu = b
+        .get(50..54)
+        .map(|s| u32::from_be_bytes([s[0], s[1], s[2], s[3]]));
     let sdu = large_sdu.filter(|&s| s > 0).unwrap_or(short_sdu);
     let start = offset.saturating_sub(8).min(b.len());
-    let data = b[start..].get(..data_len.min(b.len() - start)).unwrap_or(&[]).to_vec();
+    let data = b[start..]
+        .get(..data_len.min(b.len() - start))
+        .unwrap_or(&[])
+        .to_vec();
     Some(Connect {
         version,
         sdu,
@@ -84,10 +88,20 @@ fn parse_connect(p: &Packet) -> Option<Connect> {
 }
 
 fn refuse(w: &mut impl Write, code: u32) -> io::Result<()> {
-    let text = format!("(DESCRIPTION=(TMP=)(VSNNUM=0)(ERR={code})(ERROR_STACK=(ERROR=(CODE={code})(EMFI=4))))");
+    let text = format!(
+        "(DESCRIPTION=(TMP=)(VSNNUM=0)(ERR={code})(ERROR_STACK=(ERROR=(CODE={code})(EMFI=4))))"
+    );
     let mut body = Writer::new();
-    body.u8(1).u8(0).u16be(text.len() as u16).raw(text.as_bytes());
-    w.write_all(&packet::encode_packet(packet::REFUSE, 0, body.as_slice(), false))?;
+    body.u8(1)
+        .u8(0)
+        .u16be(text.len() as u16)
+        .raw(text.as_bytes());
+    w.write_all(&packet::encode_packet(
+        packet::REFUSE,
+        0,
+        body.as_slice(),
+        false,
+    ))?;
     w.flush()
 }
 
@@ -105,7 +119,12 @@ fn accept(w: &mut impl Write, version: u16, sdu: u32) -> io::Result<()> {
     a.u32be(0xffff); // TDU
     a.u8(0);
     a.u32be(0); // flags: no OOB check, no fast auth, no end of response
-    w.write_all(&packet::encode_packet(packet::ACCEPT, 0, a.as_slice(), false))?;
+    w.write_all(&packet::encode_packet(
+        packet::ACCEPT,
+        0,
+        a.as_slice(),
+        false,
+    ))?;
     w.flush()
 }
 
@@ -115,7 +134,10 @@ pub fn handshake(stream: &mut (impl Read + Write), backend: &dyn Backend) -> io:
         return Ok(Handshake::Ended("closed before CONNECT".into()));
     };
     if first.ptype != packet::CONNECT {
-        return Ok(Handshake::Ended(format!("expected CONNECT, got packet type {}", first.ptype)));
+        return Ok(Handshake::Ended(format!(
+            "expected CONNECT, got packet type {}",
+            first.ptype
+        )));
     }
     let Some(mut connect) = parse_connect(&first) else {
         return Ok(Handshake::Ended("CONNECT packet too short".into()));
@@ -123,7 +145,12 @@ pub fn handshake(stream: &mut (impl Read + Write), backend: &dyn Backend) -> io:
     while connect.data.len() < connect.data_len {
         match packet::read_packet(stream, false)? {
             Some(p) if p.ptype == packet::DATA => connect.data.extend_from_slice(p.payload()),
-            Some(p) => return Ok(Handshake::Ended(format!("expected connect data, got packet type {}", p.ptype))),
+            Some(p) => {
+                return Ok(Handshake::Ended(format!(
+                    "expected connect data, got packet type {}",
+                    p.ptype
+                )))
+            }
             None => return Ok(Handshake::Ended("closed during CONNECT".into())),
         }
     }
@@ -131,7 +158,10 @@ pub fn handshake(stream: &mut (impl Read + Write), backend: &dyn Backend) -> io:
     tracing::debug!(%descriptor, version = connect.version, sdu = connect.sdu, "CONNECT");
     let (name, by_sid) = match descriptor_value(&descriptor, "SERVICE_NAME") {
         Some(s) => (s, false),
-        None => (descriptor_value(&descriptor, "SID").unwrap_or_default(), true),
+        None => (
+            descriptor_value(&descriptor, "SID").unwrap_or_default(),
+            true,
+        ),
     };
     let answer = backend.service(&name);
     let code = match answer {
@@ -142,7 +172,9 @@ pub fn handshake(stream: &mut (impl Read + Write), backend: &dyn Backend) -> io:
     };
     if let Some(code) = code {
         refuse(stream, code)?;
-        return Ok(Handshake::Ended(format!("refused service {name:?} with ORA-{code:05}")));
+        return Ok(Handshake::Ended(format!(
+            "refused service {name:?} with ORA-{code:05}"
+        )));
     }
     let version = connect.version.min(PROTOCOL_VERSION);
     let sdu = connect.sdu.clamp(MIN_SDU, MAX_SDU);
@@ -151,7 +183,6 @@ pub fn handshake(stream: &mut (impl Read + Write), backend: &dyn Backend) -> io:
         service: name,
         sdu: sdu as usize,
         large: version >= VERSION_LARGE_SDU,
-        descriptor,
     }))
 }
 
@@ -164,14 +195,21 @@ mod tests {
         let d = "(DESCRIPTION=(ADDRESS=(PROTOCOL=TCP)(HOST=h)(PORT=1))(CONNECT_DATA=(service_name = emu )(CID=(PROGRAM=x))))";
         assert_eq!(descriptor_value(d, "SERVICE_NAME").as_deref(), Some("emu"));
         assert_eq!(descriptor_value(d, "SID"), None);
-        assert_eq!(descriptor_value("(CONNECT_DATA=(SID=ORCL))", "SID").as_deref(), Some("ORCL"));
+        assert_eq!(
+            descriptor_value("(CONNECT_DATA=(SID=ORCL))", "SID").as_deref(),
+            Some("ORCL")
+        );
         assert_eq!(descriptor_value("(SERVICE_NAME", "SERVICE_NAME"), None);
     }
 
     #[test]
     fn short_connects_do_not_panic() {
         for len in 0..80 {
-            let p = Packet { ptype: packet::CONNECT, flags: 0, body: vec![0xff; len] };
+            let p = Packet {
+                ptype: packet::CONNECT,
+                flags: 0,
+                body: vec![0xff; len],
+            };
             let _ = parse_connect(&p);
         }
     }

@@ -28,6 +28,9 @@ use crate::wire::Writer;
 use crate::worker::{execute_job, fetch_job, JobOutput};
 use crate::{Bind, Outcome, RowSource};
 
+/// Rows sent for one fetch at most, whatever the client asks (it fetches again for more).
+const MAX_ROWS_PER_FETCH: usize = 65_536;
+
 /// Where a cursor's rows are.
 #[derive(Default)]
 enum Rows {
@@ -75,6 +78,15 @@ impl Cursors {
     }
 }
 
+/// A statement as logged: not at all if it may carry a password (`… IDENTIFIED BY …`).
+fn loggable(sql: &str) -> String {
+    let upper = sql.to_ascii_uppercase();
+    if upper.contains("IDENTIFIED") || upper.contains("PASSWORD") {
+        return "<statement with a password, not logged>".into();
+    }
+    sql.chars().take(200).collect()
+}
+
 fn invalid_cursor() -> OraError {
     OraError::new(1001, "invalid cursor")
 }
@@ -88,7 +100,11 @@ fn has_lob(columns: &[Column]) -> bool {
 }
 
 /// Bind rows as the backend takes them; the first undecodable value fails the statement.
-fn to_binds(metas: &[BindMeta], rows: Vec<Vec<BindValue>>) -> Result<Vec<Vec<Bind>>, OraError> {
+fn to_binds(
+    metas: &[BindMeta],
+    plsql: bool,
+    rows: Vec<Vec<BindValue>>,
+) -> Result<Vec<Vec<Bind>>, OraError> {
     rows.into_iter()
         .map(|row| {
             row.into_iter()
@@ -96,7 +112,7 @@ fn to_binds(metas: &[BindMeta], rows: Vec<Vec<BindValue>>) -> Result<Vec<Vec<Bin
                 .map(|(v, m)| {
                     Ok(Bind {
                         value: v?,
-                        ora_type: m.ora_type(),
+                        ora_type: m.ora_type_in(plsql),
                     })
                 })
                 .collect()
@@ -137,10 +153,17 @@ fn encode_rows(
     if !rows.is_empty() {
         write_row_header(w);
     }
-    let wires: Vec<WireType> = columns.iter().enumerate().map(|(i, c)| fetch_wire_type(c, defines, i)).collect();
+    let wires: Vec<WireType> = columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| fetch_wire_type(c, defines, i))
+        .collect();
     for (n, row) in rows.iter().enumerate() {
         if row.len() != columns.len() {
-            let e = OraError::new(600, format!("row of {} values for {} columns", row.len(), columns.len()));
+            let e = OraError::new(
+                600,
+                format!("row of {} values for {} columns", row.len(), columns.len()),
+            );
             return Err((n, e));
         }
         let mut one = Writer::new();
@@ -163,7 +186,14 @@ impl Session {
             (0, None) => return self.report(Writer::new(), &invalid_cursor(), 0, 0),
             (0, Some(_)) => match self.cursors.allocate() {
                 Some(id) => id,
-                None => return self.report(Writer::new(), &OraError::new(1000, "maximum open cursors exceeded"), 0, 0),
+                None => {
+                    return self.report(
+                        Writer::new(),
+                        &OraError::new(1000, "maximum open cursors exceeded"),
+                        0,
+                        0,
+                    )
+                }
             },
             (id, None) if !self.cursors.map.contains_key(&id) => {
                 return self.report(Writer::new(), &invalid_cursor(), 0, 0);
@@ -180,7 +210,7 @@ impl Session {
                 };
             }
         }
-        tracing::debug!(cursor = id, options = ex.options, sql = %cursor.sql, binds = ex.bind_metas.len(), "execute");
+        tracing::debug!(cursor = id, options = ex.options, sql = %loggable(&cursor.sql), binds = ex.bind_metas.len(), "execute");
         if !ex.bind_metas.is_empty() {
             cursor.bind_metas = ex.bind_metas.clone();
             cursor.plsql = ex.options & ttc::OPT_NOT_PLSQL == 0;
@@ -199,9 +229,10 @@ impl Session {
         }
         let sql = cursor.sql.clone();
         let metas = cursor.bind_metas.clone();
+        let plsql = cursor.plsql;
         let dml_row_counts = ex.exec_flags() & ttc::EXEC_FLAG_DML_ROWCOUNTS != 0;
         let fetch_rows = ex.fetch_rows();
-        let binds = match to_binds(&metas, ex.bind_rows) {
+        let binds = match to_binds(&metas, plsql, ex.bind_rows) {
             Ok(b) => b,
             Err(e) => return self.report(Writer::new(), &e, id, 0),
         };
@@ -227,9 +258,9 @@ impl Session {
         let Some(cursor) = self.cursors.map.get(&id) else {
             return self.report(Writer::new(), &invalid_cursor(), id, 0);
         };
-        tracing::debug!(cursor = id, fetch, sql = %cursor.sql, "re-execute");
+        tracing::debug!(cursor = id, fetch, sql = %loggable(&cursor.sql), "re-execute");
         let sql = cursor.sql.clone();
-        let binds = match to_binds(&cursor.bind_metas, bind_rows) {
+        let binds = match to_binds(&cursor.bind_metas, cursor.plsql, bind_rows) {
             Ok(b) => b,
             Err(e) => return self.report(Writer::new(), &e, id, 0),
         };
@@ -243,8 +274,16 @@ impl Session {
         self.run_statement(id, sql, binds, opts)
     }
 
-    fn run_statement(&mut self, id: u16, sql: String, binds: Vec<Vec<Bind>>, opts: RunOpts) -> Result<(), End> {
-        let Some(JobOutput::Executed(mut results)) = self.job(execute_job(sql, binds, opts.commit))? else {
+    fn run_statement(
+        &mut self,
+        id: u16,
+        sql: String,
+        binds: Vec<Vec<Bind>>,
+        opts: RunOpts,
+    ) -> Result<(), End> {
+        let Some(JobOutput::Executed(mut results)) =
+            self.job(execute_job(sql, binds, opts.commit))?
+        else {
             return Ok(()); // cancelled by the client (already answered)
         };
         if results.len() > 1 || matches!(results.first(), Some(Ok(Outcome::Done { .. }))) {
@@ -258,7 +297,12 @@ impl Session {
         }
     }
 
-    fn send_dml(&mut self, id: u16, results: Vec<Result<Outcome, OraError>>, row_counts: bool) -> Result<(), End> {
+    fn send_dml(
+        &mut self,
+        id: u16,
+        results: Vec<Result<Outcome, OraError>>,
+        row_counts: bool,
+    ) -> Result<(), End> {
         let mut counts = Vec::with_capacity(results.len());
         for r in results {
             match r {
@@ -272,13 +316,24 @@ impl Session {
         }
         let mut w = Writer::new();
         if row_counts {
-            write_dml_row_counts(&mut w, &counts);
+            write_dml_row_counts(&mut w, &counts, id);
         }
-        write_status(&mut w, &Status::ok(id, counts.iter().sum()), self.io.field_version, self.io.call_seq);
+        write_status(
+            &mut w,
+            &Status::ok(id, counts.iter().sum()),
+            self.io.field_version,
+            self.io.call_seq,
+        );
         self.io.send(w.as_slice()).map_err(End::from)
     }
 
-    fn send_query(&mut self, id: u16, columns: Vec<Column>, rows: Box<dyn RowSource>, opts: &RunOpts) -> Result<(), End> {
+    fn send_query(
+        &mut self,
+        id: u16,
+        columns: Vec<Column>,
+        rows: Box<dyn RowSource>,
+        opts: &RunOpts,
+    ) -> Result<(), End> {
         let mut w = Writer::new();
         let Some(cursor) = self.cursors.map.get_mut(&id) else {
             return self.report(w, &invalid_cursor(), id, 0);
@@ -288,7 +343,12 @@ impl Session {
             cursor.defines = None;
         }
         if opts.describe || changed {
-            write_describe(&mut w, &columns, self.io.field_version, self.io.sb1_universal);
+            write_describe(
+                &mut w,
+                &columns,
+                self.io.field_version,
+                self.io.sb1_universal,
+            );
         }
         let needs_define = has_lob(&columns) && cursor.defines.is_none();
         cursor.columns = Some(columns);
@@ -296,24 +356,43 @@ impl Session {
         cursor.rows = if opts.describe_only {
             Rows::None
         } else {
-            Rows::Open { source: rows, peeked: None }
+            Rows::Open {
+                source: rows,
+                peeked: None,
+            }
         };
         match opts.fetch {
             Some(n) if !needs_define && !opts.describe_only => self.fetch_into(w, id, n),
             _ => {
-                write_status(&mut w, &Status::ok(id, 0), self.io.field_version, self.io.call_seq);
+                write_status(
+                    &mut w,
+                    &Status::ok(id, 0),
+                    self.io.field_version,
+                    self.io.call_seq,
+                );
                 self.io.send(w.as_slice()).map_err(End::from)
             }
         }
     }
 
     fn send_plsql(&mut self, id: u16, out: Vec<Option<Datum>>) -> Result<(), End> {
-        let metas = self.cursors.map.get(&id).map(|c| c.bind_metas.clone()).unwrap_or_default();
+        let metas = self
+            .cursors
+            .map
+            .get(&id)
+            .map(|c| c.bind_metas.clone())
+            .unwrap_or_default();
         let mut w = Writer::new();
         if !metas.is_empty() {
             let is_out = |i: usize| matches!(out.get(i), Some(Some(_)));
             let dirs: Vec<u8> = (0..metas.len())
-                .map(|i| if is_out(i) { BIND_DIR_INPUT_OUTPUT } else { BIND_DIR_INPUT })
+                .map(|i| {
+                    if is_out(i) {
+                        BIND_DIR_INPUT_OUTPUT
+                    } else {
+                        BIND_DIR_INPUT
+                    }
+                })
                 .collect();
             write_io_vector(&mut w, &dirs);
             if dirs.contains(&BIND_DIR_INPUT_OUTPUT) {
@@ -328,7 +407,12 @@ impl Session {
                 }
             }
         }
-        write_status(&mut w, &Status::ok(id, 0), self.io.field_version, self.io.call_seq);
+        write_status(
+            &mut w,
+            &Status::ok(id, 0),
+            self.io.field_version,
+            self.io.call_seq,
+        );
         self.io.send(w.as_slice()).map_err(End::from)
     }
 
@@ -355,14 +439,25 @@ impl Session {
         let Rows::Open { source, peeked } = std::mem::take(&mut cursor.rows) else {
             return self.report(w, &out_of_sequence(), id, 0);
         };
-        let Some(JobOutput::Fetched(batch)) = self.job(fetch_job(source, peeked, n as usize))? else {
+        let Some(JobOutput::Fetched(batch)) = self.job(fetch_job(
+            source,
+            peeked,
+            (n as usize).min(MAX_ROWS_PER_FETCH),
+        ))?
+        else {
             return Ok(()); // cancelled: the rows are gone with the call
         };
         let Some(cursor) = self.cursors.map.get_mut(&id) else {
             return self.report(w, &invalid_cursor(), id, 0);
         };
         let columns = cursor.columns.clone().unwrap_or_default();
-        let encoded = encode_rows(&mut w, &batch.rows, &columns, cursor.defines.as_deref(), &mut self.lobs);
+        let encoded = encode_rows(
+            &mut w,
+            &batch.rows,
+            &columns,
+            cursor.defines.as_deref(),
+            &mut self.lobs,
+        );
         let sent = match &encoded {
             Ok(()) => batch.rows.len(),
             Err((n, _)) => *n,
@@ -385,8 +480,12 @@ impl Session {
             source: batch.source,
             peeked: batch.peeked,
         };
-        write_status(&mut w, &Status::ok(id, fetched), self.io.field_version, self.io.call_seq);
+        write_status(
+            &mut w,
+            &Status::ok(id, fetched),
+            self.io.field_version,
+            self.io.call_seq,
+        );
         self.io.send(w.as_slice()).map_err(End::from)
     }
 }
-

@@ -23,8 +23,8 @@ mod codec;
 mod conn;
 mod connect;
 mod exec;
-mod lob;
 mod listener;
+mod lob;
 mod negotiate;
 mod number;
 mod packet;
@@ -43,8 +43,8 @@ pub use oracle_datum::{canonical_number, AfterError, Column, DateTime, Datum, Or
 /// binary float bytes, and packet parsing, as the server reads and writes them.
 pub mod encoding {
     pub use crate::number::{
-        decode_binary_double, decode_binary_float, decode_number, encode_binary_double, encode_binary_float,
-        encode_number,
+        decode_binary_double, decode_binary_float, decode_number, encode_binary_double,
+        encode_binary_float, encode_number,
     };
     pub use crate::packet::{read_packet, Packet};
     pub use crate::temporal::{
@@ -60,15 +60,20 @@ pub mod encoding {
         let ctx = crate::ttc::ParseContext {
             field_version: crate::negotiate::SERVER_FIELD_VERSION,
             raw_sql: false,
+            sb1_universal: false,
             lobs: &lobs,
             cursor_binds: &none,
         };
-        crate::ttc::parse_request(payload, &ctx).map(|_| ()).map_err(|e| e.to_string())
+        crate::ttc::parse_request(payload, &ctx)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
     }
 
     /// Parses a login message body (after its function header), JDBC's form or the thin drivers'.
     pub fn parse_login_bytes(body: &[u8]) -> Result<String, String> {
-        crate::auth::parse_auth(body, false).map(|r| r.user).map_err(|e| e.to_string())
+        crate::auth::parse_auth(body, false)
+            .map(|r| r.user)
+            .map_err(|e| e.to_string())
     }
 }
 

@@ -27,20 +27,32 @@ pub struct Listener {
 
 impl std::fmt::Debug for Listener {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Listener").field("addr", &self.addr).finish()
+        f.debug_struct("Listener")
+            .field("addr", &self.addr)
+            .finish()
     }
 }
 
+/// How long a client may take to connect and log in (Oracle's INBOUND_CONNECT_TIMEOUT).
+const LOGIN_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
 fn serve_connection(mut stream: TcpStream, backend: Arc<dyn Backend>, id: u64, registry: Registry) {
     let _ = stream.set_nodelay(true);
-    let peer = stream.peer_addr().map(|a| a.to_string()).unwrap_or_default();
+    let _ = stream.set_read_timeout(Some(LOGIN_TIMEOUT));
+    let peer = stream
+        .peer_addr()
+        .map(|a| a.to_string())
+        .unwrap_or_default();
     tracing::debug!(%peer, id, "connection accepted");
     match handshake(&mut stream, backend.as_ref()) {
         Ok(Handshake::Accepted(accepted)) => crate::session::serve(stream, backend, accepted),
         Ok(Handshake::Ended(why)) => tracing::debug!(%peer, %why, "handshake ended"),
         Err(e) => tracing::debug!(%peer, error = %e, "handshake failed"),
     }
-    registry.lock().unwrap_or_else(PoisonError::into_inner).remove(&id);
+    registry
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .remove(&id);
 }
 
 impl Listener {
@@ -52,32 +64,37 @@ impl Listener {
         let connections: Registry = Arc::default();
         let next_id = AtomicU64::new(0);
         let (stop, registry) = (stopping.clone(), connections.clone());
-        let accept_thread = thread::Builder::new().name("oracle-net-listener".into()).spawn(move || {
-            for incoming in socket.incoming() {
-                if stop.load(Ordering::SeqCst) {
-                    break;
-                }
-                let stream = match incoming {
-                    Ok(s) => s,
-                    Err(e) => {
-                        tracing::debug!(error = %e, "accept failed");
-                        continue;
+        let accept_thread = thread::Builder::new()
+            .name("oracle-net-listener".into())
+            .spawn(move || {
+                for incoming in socket.incoming() {
+                    if stop.load(Ordering::SeqCst) {
+                        break;
                     }
-                };
-                let id = next_id.fetch_add(1, Ordering::Relaxed);
-                let Ok(clone) = stream.try_clone() else {
-                    continue;
-                };
-                registry.lock().unwrap_or_else(PoisonError::into_inner).insert(id, clone);
-                let (backend, registry) = (backend.clone(), registry.clone());
-                let spawned = thread::Builder::new()
-                    .name("oracle-net-conn".into())
-                    .spawn(move || serve_connection(stream, backend, id, registry.clone()));
-                if let Err(e) = spawned {
-                    tracing::warn!(error = %e, "could not start a connection thread");
+                    let stream = match incoming {
+                        Ok(s) => s,
+                        Err(e) => {
+                            tracing::debug!(error = %e, "accept failed");
+                            continue;
+                        }
+                    };
+                    let id = next_id.fetch_add(1, Ordering::Relaxed);
+                    let Ok(clone) = stream.try_clone() else {
+                        continue;
+                    };
+                    registry
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .insert(id, clone);
+                    let (backend, registry) = (backend.clone(), registry.clone());
+                    let spawned = thread::Builder::new()
+                        .name("oracle-net-conn".into())
+                        .spawn(move || serve_connection(stream, backend, id, registry.clone()));
+                    if let Err(e) = spawned {
+                        tracing::warn!(error = %e, "could not start a connection thread");
+                    }
                 }
-            }
-        })?;
+            })?;
         tracing::info!(%addr, "Oracle Net listener started");
         Ok(Listener {
             addr,
@@ -94,7 +111,10 @@ impl Listener {
 
     /// Connections currently open.
     pub fn connection_count(&self) -> usize {
-        self.connections.lock().unwrap_or_else(PoisonError::into_inner).len()
+        self.connections
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
     }
 
     /// Stops accepting (new connects are refused) and closes every open connection. Idempotent.

@@ -18,6 +18,9 @@ use crate::wire::{Reader, WireResult, Writer};
 
 pub const LOCATOR_LEN: usize = 40;
 const MAGIC: &[u8; 8] = b"ORAEMULB";
+/// The largest LOB a client may write here (characters or bytes): a peer's offset must not
+/// make the server allocate without bound.
+const MAX_LOB_UNITS: u64 = 1 << 30;
 /// The chunk size announced for every LOB (Oracle's usual value for an 8K block).
 pub const CHUNK_SIZE: u32 = 8132;
 
@@ -61,7 +64,6 @@ impl Data {
 
 #[derive(Debug)]
 struct Lob {
-    kind: Kind,
     data: Data,
     open: bool,
 }
@@ -103,26 +105,42 @@ fn utf16_be(units: &[u16]) -> Vec<u8> {
 }
 
 fn units_of(bytes: &[u8]) -> Vec<u16> {
-    bytes.chunks_exact(2).map(|p| u16::from_be_bytes([p[0], p[1]])).collect()
+    bytes
+        .chunks_exact(2)
+        .map(|p| u16::from_be_bytes([p[0], p[1]]))
+        .collect()
 }
 
 impl LobStore {
     fn insert(&mut self, kind: Kind, data: Data) -> u64 {
         self.next_id += 1;
-        self.lobs.insert(self.next_id, Lob { kind, data, open: false });
+        let _ = kind; // the kind travels in the locator
+        self.lobs.insert(self.next_id, Lob { data, open: false });
         self.next_id
     }
 
     /// Writes a LOB column (or OUT bind) value: its locator with the size and chunk size.
-    pub fn write_locator(&mut self, w: &mut Writer, d: &Datum, wire: &WireType) -> Result<(), OraError> {
+    pub fn write_locator(
+        &mut self,
+        w: &mut Writer,
+        d: &Datum,
+        wire: &WireType,
+    ) -> Result<(), OraError> {
         let (kind, data) = match (wire.ora_type, d) {
             (ora::BLOB, Datum::Bytes(b)) => (Kind::Blob, Data::Bytes(b.clone())),
             (ora::CLOB, Datum::Text(s)) => {
-                let kind = if wire.csfrm == CSFRM_NCHAR { Kind::NClob } else { Kind::Clob };
+                let kind = if wire.csfrm == CSFRM_NCHAR {
+                    Kind::NClob
+                } else {
+                    Kind::Clob
+                };
                 (kind, Data::Chars(s.encode_utf16().collect()))
             }
             _ => {
-                return Err(OraError::new(932, format!("inconsistent datatypes: {d:?} is not a LOB value")));
+                return Err(OraError::new(
+                    932,
+                    format!("inconsistent datatypes: {d:?} is not a LOB value"),
+                ));
             }
         };
         let size = data.len() as u64;
@@ -152,7 +170,9 @@ impl LobStore {
 
     /// The value behind a locator a client bound.
     pub fn value_of(&self, loc: &[u8]) -> Result<Datum, OraError> {
-        let lob = locator_id(loc).and_then(|id| self.lobs.get(&id)).ok_or_else(invalid_locator)?;
+        let lob = locator_id(loc)
+            .and_then(|id| self.lobs.get(&id))
+            .ok_or_else(invalid_locator)?;
         Ok(match &lob.data {
             Data::Chars(c) => Datum::text(String::from_utf16_lossy(c)),
             Data::Bytes(b) if b.is_empty() => Datum::Null,
@@ -168,14 +188,6 @@ impl LobStore {
             }
         }
     }
-
-    pub fn len(&self) -> usize {
-        self.lobs.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.lobs.is_empty()
-    }
 }
 
 /// A LOB operation request (function 96, or the same layout as a piggyback).
@@ -185,7 +197,6 @@ pub struct LobOp {
     pub locator: Vec<u8>,
     pub source_offset: u64,
     pub dest_offset: u64,
-    pub dest_length: u32,
     pub charset: Option<u32>,
     pub data: Option<Vec<u8>>,
     pub amount: Option<u64>,
@@ -212,7 +223,11 @@ pub fn parse_lob_op(r: &mut Reader) -> WireResult<LobOp> {
         r.u8()?; // pointer (array LOB field)
         r.ub4()?;
     }
-    let locator = if has_source { r.bytes(source_len)?.to_vec() } else { Vec::new() };
+    let locator = if has_source {
+        r.bytes(source_len)?.to_vec()
+    } else {
+        Vec::new()
+    };
     if has_dest {
         r.bytes(dest_length as usize)?;
     }
@@ -229,7 +244,6 @@ pub fn parse_lob_op(r: &mut Reader) -> WireResult<LobOp> {
         locator,
         source_offset,
         dest_offset,
-        dest_length,
         charset,
         data,
         amount,
@@ -238,7 +252,9 @@ pub fn parse_lob_op(r: &mut Reader) -> WireResult<LobOp> {
 
 impl LobStore {
     fn lob_mut(&mut self, loc: &[u8]) -> Result<&mut Lob, OraError> {
-        locator_id(loc).and_then(|id| self.lobs.get_mut(&id)).ok_or_else(invalid_locator)
+        locator_id(loc)
+            .and_then(|id| self.lobs.get_mut(&id))
+            .ok_or_else(invalid_locator)
     }
 
     /// Carries out a LOB operation; writes its LOB DATA and PARAMETER messages (the caller adds
@@ -255,7 +271,11 @@ impl LobStore {
                     (_, CSFRM_NCHAR) => Kind::NClob,
                     _ => Kind::Clob,
                 };
-                let data = if kind == Kind::Blob { Data::Bytes(Vec::new()) } else { Data::Chars(Vec::new()) };
+                let data = if kind == Kind::Blob {
+                    Data::Bytes(Vec::new())
+                } else {
+                    Data::Chars(Vec::new())
+                };
                 let id = self.insert(kind, data);
                 let fresh = locator(id, kind);
                 locator_out = fresh[..op.locator.len().min(LOCATOR_LEN)].to_vec();
@@ -281,8 +301,15 @@ impl LobStore {
             }
             OP_WRITE => {
                 let lob = self.lob_mut(&op.locator)?;
-                let at = op.source_offset.max(1) as usize - 1;
+                let at = op.source_offset.max(1).saturating_sub(1);
                 let data = op.data.as_deref().unwrap_or(&[]);
+                if at.saturating_add(data.len() as u64) > MAX_LOB_UNITS {
+                    return Err(OraError::new(
+                        22925,
+                        "operation would exceed maximum size allowed for a LOB value",
+                    ));
+                }
+                let at = at as usize;
                 match &mut lob.data {
                     Data::Chars(c) => splice(c, at, &units_of(data), 0x20),
                     Data::Bytes(b) => splice(b, at, data, 0),
@@ -309,7 +336,10 @@ impl LobStore {
             OP_IS_OPEN => bool_out = Some(self.lob_mut(&op.locator)?.open),
             OP_FREE_TEMP | 0x80111 => self.free(&op.locator),
             other => {
-                return Err(OraError::new(22276, format!("unsupported LOB operation {other:#x}")));
+                return Err(OraError::new(
+                    22276,
+                    format!("unsupported LOB operation {other:#x}"),
+                ));
             }
         }
         w.u8(MSG_PARAMETER);
@@ -349,7 +379,6 @@ mod tests {
             locator: loc.to_vec(),
             source_offset: offset,
             dest_offset: 0,
-            dest_length: 0,
             charset: None,
             data: None,
             amount: Some(amount),
@@ -363,8 +392,15 @@ mod tests {
     fn clobs_read_back_in_utf16_slices() {
         let mut store = LobStore::default();
         let mut w = Writer::new();
-        let wire = WireType { ora_type: ora::CLOB, csfrm: 1, buffer_size: 4000, lob_prefetch: Some(0) };
-        store.write_locator(&mut w, &Datum::text("héllo"), &wire).unwrap();
+        let wire = WireType {
+            ora_type: ora::CLOB,
+            csfrm: 1,
+            buffer_size: 4000,
+            lob_prefetch: Some(0),
+        };
+        store
+            .write_locator(&mut w, &Datum::text("héllo"), &wire)
+            .unwrap();
         let bytes = w.into_inner();
         let loc = &bytes[bytes.len() - LOCATOR_LEN..];
         let out = read(&mut store, loc, 2, 2);
@@ -379,11 +415,30 @@ mod tests {
     #[test]
     fn lob_ops_parse_from_python_layout() {
         let mut w = Writer::new();
-        w.u8(1).ub(40).u8(0).ub(0).ub(0).ub(0).u8(0).u8(0).u8(0).ub(u64::from(OP_READ));
-        w.u8(0).u8(0).ub(1).ub(0).u8(1).raw(&[0; 6]).raw(&[9; 40]).ub(100);
+        w.u8(1)
+            .ub(40)
+            .u8(0)
+            .ub(0)
+            .ub(0)
+            .ub(0)
+            .u8(0)
+            .u8(0)
+            .u8(0)
+            .ub(u64::from(OP_READ));
+        w.u8(0)
+            .u8(0)
+            .ub(1)
+            .ub(0)
+            .u8(1)
+            .raw(&[0; 6])
+            .raw(&[9; 40])
+            .ub(100);
         let bytes = w.into_inner();
         let op = parse_lob_op(&mut Reader::new(&bytes)).unwrap();
-        assert_eq!((op.operation, op.source_offset, op.amount), (OP_READ, 1, Some(100)));
+        assert_eq!(
+            (op.operation, op.source_offset, op.amount),
+            (OP_READ, 1, Some(100))
+        );
         assert_eq!(op.locator, vec![9; 40]);
         assert!(parse_lob_op(&mut Reader::new(&bytes[..30])).is_err());
     }

@@ -72,7 +72,7 @@ pub fn protocol_response() -> Vec<u8> {
     w.raw(PLATFORM_BANNER.as_bytes()).u8(0);
     w.u16le(CHARSET_UTF8).u8(1);
     w.u16le(0); // no character set conversion graph
-    // The FDO: the clients read the national character set at 6 + fdo[5] + fdo[6] + 3.
+                // The FDO: the clients read the national character set at 6 + fdo[5] + fdo[6] + 3.
     let mut fdo = vec![0u8; 9];
     fdo.extend_from_slice(&CHARSET_UTF16.to_be_bytes());
     w.u16be(fdo.len() as u16).raw(&fdo);
@@ -82,8 +82,8 @@ pub fn protocol_response() -> Vec<u8> {
     ccaps[CCAP_FIELD_VERSION] = SERVER_FIELD_VERSION;
     ccaps[CCAP_TTC1] = 0x20 | 0x01 | 0x08; // fast bit vector, end of call status, indicators
     ccaps[CCAP_LOB] = 0x01 | 0x02 | 0x40 | 0x80; // ub8 sizes, encodings, prefetch length, 12c
-    // Long byte strings are chunked with universal (ub4) chunk lengths; without this JDBC
-    // expects one-byte chunk lengths (the thin drivers always read ub4 ones).
+                                                 // Long byte strings are chunked with universal (ub4) chunk lengths; without this JDBC
+                                                 // expects one-byte chunk lengths (the thin drivers always read ub4 ones).
     ccaps[CCAP_TTC3] = 0x20;
     w.clr(&ccaps);
     let mut rcaps = [0u8; RCAP_LEN];
@@ -154,7 +154,10 @@ pub fn parse_data_types(payload: &[u8]) -> WireResult<ClientTypes> {
     r.u8()?; // encoding flags
     let ccaps = r.clr_bytes()?;
     r.clr_bytes()?; // runtime capabilities
-    let client = ccaps.get(CCAP_FIELD_VERSION).copied().unwrap_or(SERVER_FIELD_VERSION);
+    let client = ccaps
+        .get(CCAP_FIELD_VERSION)
+        .copied()
+        .unwrap_or(SERVER_FIELD_VERSION);
     let ub2_types = ccaps.get(CCAP_UB2_DTY).is_some_and(|&b| b != 0);
     Ok(ClientTypes {
         field_version: client.min(SERVER_FIELD_VERSION),
@@ -186,14 +189,23 @@ mod tests {
         let mut r = Reader::new(&b);
         assert_eq!(r.u8().unwrap(), MSG_PROTOCOL);
         r.skip(2).unwrap();
-        assert_eq!(r.bytes(PLATFORM_BANNER.len() + 1).unwrap(), b"x86_64/Linux 2.4.xx\0");
+        assert_eq!(
+            r.bytes(PLATFORM_BANNER.len() + 1).unwrap(),
+            b"x86_64/Linux 2.4.xx\0"
+        );
         assert_eq!(r.u16le().unwrap(), CHARSET_UTF8);
         r.skip(3).unwrap();
         let fdo_len = usize::from(r.u16be().unwrap());
         let fdo = r.bytes(fdo_len).unwrap();
         let ix = 6 + usize::from(fdo[5]) + usize::from(fdo[6]);
-        assert_eq!(u16::from_be_bytes([fdo[ix + 3], fdo[ix + 4]]), CHARSET_UTF16);
-        assert_eq!(r.clr_bytes().unwrap()[CCAP_FIELD_VERSION], SERVER_FIELD_VERSION);
+        assert_eq!(
+            u16::from_be_bytes([fdo[ix + 3], fdo[ix + 4]]),
+            CHARSET_UTF16
+        );
+        assert_eq!(
+            r.clr_bytes().unwrap()[CCAP_FIELD_VERSION],
+            SERVER_FIELD_VERSION
+        );
     }
 
     #[test]
@@ -203,9 +215,21 @@ mod tests {
         w.clr(&[6, 1, 0, 0, 0xea, 0x1c, 1, 24]).clr(&[2]);
         w.raw(&[2, 2, 10, 0, 13, 0, 27, 27, 1, 0, 0]);
         let types = parse_data_types(w.as_slice()).unwrap();
-        assert_eq!(types, ClientTypes { field_version: SERVER_FIELD_VERSION, ub2_types: false, sb1_universal: true });
+        assert_eq!(
+            types,
+            ClientTypes {
+                field_version: SERVER_FIELD_VERSION,
+                ub2_types: false,
+                sb1_universal: true
+            }
+        );
         assert_eq!(data_types_response(types), [MSG_DATA_TYPES, 0]);
         assert!(parse_data_types(&[1, 2]).is_err());
-        assert_eq!(parse_protocol(b"\x01\x06\x00Java_TTC-8.2.0\x00").unwrap().driver, "Java_TTC-8.2.0");
+        assert_eq!(
+            parse_protocol(b"\x01\x06\x00Java_TTC-8.2.0\x00")
+                .unwrap()
+                .driver,
+            "Java_TTC-8.2.0"
+        );
     }
 }

@@ -224,7 +224,10 @@ mod tests {
             ("-1.5", vec![0x3e, 100, 51, 102]),
             ("-123", vec![0x3d, 100, 78, 102]),
             ("0.0001", vec![0xbf, 2]),
-            ("12345678901234567890123", vec![0xcc, 2, 24, 46, 68, 90, 2, 24, 46, 68, 90, 2, 24]),
+            (
+                "12345678901234567890123",
+                vec![0xcc, 2, 24, 46, 68, 90, 2, 24, 46, 68, 90, 2, 24],
+            ),
         ] {
             assert_eq!(encode_number(text).unwrap(), bytes, "{text}");
             assert_eq!(decode_number(&bytes).as_deref(), Some(text), "{bytes:?}");
@@ -239,7 +242,10 @@ mod tests {
             "0.12345678901234567890123456789012345678",
             "123456789012345678901234567890.12345678",
         ] {
-            assert_eq!(decode_number(&encode_number(text).unwrap()).as_deref(), Some(text));
+            assert_eq!(
+                decode_number(&encode_number(text).unwrap()).as_deref(),
+                Some(text)
+            );
         }
     }
 
@@ -257,7 +263,12 @@ mod tests {
     fn bad_numbers_are_errors() {
         assert_eq!(encode_number("abc").unwrap_err().code, 1722);
         assert_eq!(encode_number("1e200").unwrap_err().code, 1722);
-        assert_eq!(encode_number(&format!("1{}", "0".repeat(130))).unwrap_err().code, 1426);
+        assert_eq!(
+            encode_number(&format!("1{}", "0".repeat(130)))
+                .unwrap_err()
+                .code,
+            1426
+        );
         assert_eq!(decode_number(&[]), None);
         assert_eq!(decode_number(&[0xc1, 0]), None);
         assert_eq!(decode_number(&[0xc1, 200]), None);
@@ -268,10 +279,25 @@ mod tests {
         assert_eq!(encode_binary_float(1.0), [0xbf, 0x80, 0, 0]);
         assert_eq!(encode_binary_float(-1.0), [0x40, 0x7f, 0xff, 0xff]);
         assert_eq!(encode_binary_double(1.0), [0xbf, 0xf0, 0, 0, 0, 0, 0, 0]);
-        for v in [0.0f32, -0.0, 1.5, -2.25, f32::MAX, f32::INFINITY, f32::NEG_INFINITY] {
-            assert_eq!(decode_binary_float(&encode_binary_float(v)).unwrap().to_bits(), v.to_bits());
+        for v in [
+            0.0f32,
+            -0.0,
+            1.5,
+            -2.25,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+        ] {
+            assert_eq!(
+                decode_binary_float(&encode_binary_float(v))
+                    .unwrap()
+                    .to_bits(),
+                v.to_bits()
+            );
         }
-        assert!(decode_binary_float(&encode_binary_float(f32::NAN)).unwrap().is_nan());
+        assert!(decode_binary_float(&encode_binary_float(f32::NAN))
+            .unwrap()
+            .is_nan());
         for v in [0.1f64, -1e300, f64::INFINITY, f64::MIN_POSITIVE] {
             assert_eq!(decode_binary_double(&encode_binary_double(v)).unwrap(), v);
         }

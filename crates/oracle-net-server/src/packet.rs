@@ -12,7 +12,6 @@ pub const CONNECT: u8 = 1;
 pub const ACCEPT: u8 = 2;
 pub const REFUSE: u8 = 4;
 pub const DATA: u8 = 6;
-pub const RESEND: u8 = 11;
 pub const MARKER: u8 = 12;
 pub const CONTROL: u8 = 14;
 
@@ -23,7 +22,6 @@ pub const DATA_FLAG_END_OF_REQUEST: u16 = 0x0800;
 
 pub const MARKER_BREAK: u8 = 1;
 pub const MARKER_RESET: u8 = 2;
-pub const MARKER_INTERRUPT: u8 = 3;
 
 /// No packet may be longer than this (the SDU is at most 2 MB; a little room for headers).
 pub const MAX_PACKET: usize = 2 * 1024 * 1024 + 64;
@@ -58,7 +56,9 @@ impl Packet {
 
     /// The marker type of a MARKER packet.
     pub fn marker_type(&self) -> Option<u8> {
-        (self.ptype == MARKER).then(|| self.body.get(2).copied()).flatten()
+        (self.ptype == MARKER)
+            .then(|| self.body.get(2).copied())
+            .flatten()
     }
 
     /// The whole length as it was on the wire.
@@ -90,6 +90,13 @@ pub fn read_packet(r: &mut impl Read, large: bool) -> io::Result<Option<Packet>>
         return Err(io::Error::new(
             io::ErrorKind::InvalidData,
             format!("packet length {len} out of range"),
+        ));
+    }
+    // Not TNS (say, an HTTP request): refuse before waiting for a body that will not come.
+    if !matches!(header[4], 1..=7 | 9 | 11..=14) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("unknown packet type {}", header[4]),
         ));
     }
     let mut body = vec![0u8; len - HEADER];
@@ -131,7 +138,11 @@ pub fn write_data(
         out.extend(encode_packet(DATA, 0, &data_flags.to_be_bytes(), large));
     }
     while let Some(chunk) = chunks.next() {
-        let flags = if chunks.peek().is_none() { data_flags } else { 0 };
+        let flags = if chunks.peek().is_none() {
+            data_flags
+        } else {
+            0
+        };
         let mut body = Vec::with_capacity(chunk.len() + 2);
         body.extend_from_slice(&flags.to_be_bytes());
         body.extend_from_slice(chunk);
@@ -180,6 +191,7 @@ mod tests {
         assert!(read_packet(&mut &[0u8, 3, 0, 0, 6, 0, 0, 0][..], false).is_err());
         assert!(read_packet(&mut &[0xffu8, 0xff, 0xff, 0xff, 6, 0, 0, 0][..], true).is_err());
         assert!(read_packet(&mut &[0u8, 20, 0][..], false).is_err());
+        assert!(read_packet(&mut &b"GET / HTTP/1.1\r\n"[..], false).is_err());
         assert!(read_packet(&mut &[][..], false).unwrap().is_none());
     }
 }

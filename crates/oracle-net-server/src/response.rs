@@ -18,9 +18,6 @@ pub const MSG_PARAMETER: u8 = 8;
 pub const MSG_IO_VECTOR: u8 = 11;
 pub const MSG_DESCRIBE_INFO: u8 = 16;
 
-/// Call status flag: a transaction is open.
-pub const CALL_STATUS_TXN: u32 = 0x0000_0002;
-
 pub const BIND_DIR_INPUT: u8 = 0x20;
 pub const BIND_DIR_INPUT_OUTPUT: u8 = 0x30;
 
@@ -75,7 +72,7 @@ pub fn write_status(w: &mut Writer, s: &Status, field_version: u8, call_seq: u8)
     w.u8(0); // user cursor options
     w.u8(0); // UPI parameter
     w.u8(0); // warning flags
-    // rowid: block address, partition, an unused byte, block, slot
+             // rowid: block address, partition, an unused byte, block, slot
     w.ub(0).ub(0).u8(0).ub(0).ub(0);
     w.ub(0); // OS error
     w.u8(0); // statement number
@@ -164,10 +161,12 @@ pub fn write_parameters(w: &mut Writer, pairs: &[(String, String, u32)]) {
     }
 }
 
-/// The row counts of an array DML asked for with "array DML row counts".
-pub fn write_dml_row_counts(w: &mut Writer, counts: &[u64]) {
+/// The row counts of an array DML asked for with "array DML row counts". JDBC reads the first
+/// three al8o4 values (the SCN's halves and the cursor) whenever return parameters come.
+pub fn write_dml_row_counts(w: &mut Writer, counts: &[u64], cursor_id: u16) {
     w.u8(MSG_PARAMETER);
-    w.ub(0); // al8o4
+    w.ub(3); // al8o4: SCN (low, high), cursor
+    w.ub(0).ub(0).ub(u64::from(cursor_id));
     w.ub(0); // al8txl
     w.ub(0); // key/value pairs
     w.ub(0); // registration

@@ -14,7 +14,8 @@ fn digit(c: u8) -> Option<u64> {
 }
 
 fn number(text: &[u8]) -> Option<u64> {
-    text.iter().try_fold(0u64, |acc, &c| Some(acc << 6 | digit(c)?))
+    text.iter()
+        .try_fold(0u64, |acc, &c| Some(acc << 6 | digit(c)?))
 }
 
 /// The parts of a physical ROWID.
@@ -40,6 +41,7 @@ pub fn parse_physical(text: &str) -> Option<RowidParts> {
     })
 }
 
+#[cfg(test)]
 fn text_of(mut value: u64, len: usize, out: &mut String) {
     let mut chars = vec![b'A'; len];
     for c in chars.iter_mut().rev() {
@@ -50,6 +52,7 @@ fn text_of(mut value: u64, len: usize, out: &mut String) {
 }
 
 /// The 18-character text of a physical ROWID.
+#[cfg(test)]
 pub fn physical_text(p: &RowidParts) -> String {
     let mut s = String::with_capacity(18);
     text_of(u64::from(p.object), 6, &mut s);
@@ -105,7 +108,15 @@ mod tests {
     fn rowids_round_trip_through_their_parts() {
         let text = "AAAR3sAAEAAAACXAAA";
         let p = parse_physical(text).unwrap();
-        assert_eq!(p, RowidParts { object: 73196, file: 4, block: 151, slot: 0 });
+        assert_eq!(
+            p,
+            RowidParts {
+                object: 73196,
+                file: 4,
+                block: 151,
+                slot: 0
+            }
+        );
         assert_eq!(physical_text(&p), text);
         assert_eq!(parse_physical("AAAR3sAAEAAAACXAA"), None);
         assert_eq!(parse_physical("AAAR3sAAEAAAACXAA!"), None);

@@ -52,7 +52,11 @@ fn normalize_user(raw: &str) -> String {
 }
 
 /// A login message: the function header, then the auth body.
-fn parse_login(payload: &[u8], jdbc: bool, field_version: u8) -> WireResult<(u8, u8, auth::AuthRequest)> {
+fn parse_login(
+    payload: &[u8],
+    jdbc: bool,
+    field_version: u8,
+) -> WireResult<(u8, u8, auth::AuthRequest)> {
     let mut r = Reader::new(payload);
     // Piggybacks are not expected before login; a function message is.
     if r.u8()? != ttc::MSG_FUNCTION {
@@ -75,11 +79,19 @@ fn version_text(v: (u8, u8, u8, u8, u8)) -> String {
 }
 
 fn version_number(v: (u8, u8, u8, u8, u8)) -> u32 {
-    (u32::from(v.0) << 24) | (u32::from(v.1) << 16) | (u32::from(v.2 & 0x0f) << 12) | (u32::from(v.3) << 4) | u32::from(v.4 & 0x0f)
+    (u32::from(v.0) << 24)
+        | (u32::from(v.1) << 16)
+        | (u32::from(v.2 & 0x0f) << 12)
+        | (u32::from(v.3) << 4)
+        | u32::from(v.4 & 0x0f)
 }
 
 /// The session identity sent at the end of a successful login.
-fn session_pairs(backend: &dyn Backend, accepted: &Accepted, combo: &[u8; 32]) -> Vec<(String, String, u32)> {
+fn session_pairs(
+    backend: &dyn Backend,
+    accepted: &Accepted,
+    combo: &[u8; 32],
+) -> Vec<(String, String, u32)> {
     let info = backend.info();
     let sid = NEXT_SESSION_ID.fetch_add(1, Ordering::Relaxed);
     let version = version_number(info.version);
@@ -103,14 +115,22 @@ fn session_pairs(backend: &dyn Backend, accepted: &Accepted, combo: &[u8; 32]) -
         ("AUTH_NLS_LXCNCHARSET", "AL16UTF16".into()),
         ("AUTH_SERVER_PID", std::process::id().to_string()),
     ];
-    let mut out = vec![("AUTH_SVR_RESPONSE".to_string(), auth::server_response(combo), 0)];
+    let mut out = vec![(
+        "AUTH_SVR_RESPONSE".to_string(),
+        auth::server_response(combo),
+        0,
+    )];
     out.extend(pairs.into_iter().map(|(k, v)| (k.to_string(), v, 0)));
     out
 }
 
 /// Negotiation and login. `Ok((worker, jdbc))` (the worker runs the backend session) once
 /// logged in.
-fn login(io: &mut Io, backend: &Arc<dyn Backend>, accepted: &Accepted) -> Result<(Worker, bool), End> {
+fn login(
+    io: &mut Io,
+    backend: &Arc<dyn Backend>,
+    accepted: &Accepted,
+) -> Result<(Worker, bool), End> {
     let client: ClientProtocol = io.next_message(negotiate::parse_protocol)?;
     tracing::debug!(driver = %client.driver, "protocol negotiation");
     io.send(&negotiate::protocol_response())?;
@@ -148,9 +168,18 @@ fn login(io: &mut Io, backend: &Arc<dyn Backend>, accepted: &Accepted) -> Result
     let login = Login {
         user,
         service: accepted.service.clone(),
-        program: phase_one.get("AUTH_PROGRAM_NM").unwrap_or_default().to_string(),
-        machine: phase_one.get("AUTH_MACHINE").unwrap_or_default().to_string(),
-        driver: phase_two.get("SESSION_CLIENT_DRIVER_NAME").unwrap_or(&client.driver).to_string(),
+        program: phase_one
+            .get("AUTH_PROGRAM_NM")
+            .unwrap_or_default()
+            .to_string(),
+        machine: phase_one
+            .get("AUTH_MACHINE")
+            .unwrap_or_default()
+            .to_string(),
+        driver: phase_two
+            .get("SESSION_CLIENT_DRIVER_NAME")
+            .unwrap_or(&client.driver)
+            .to_string(),
     };
     let backend_session = match backend.open(&login) {
         Ok(s) => s,
@@ -201,6 +230,9 @@ pub fn serve(stream: TcpStream, backend: Arc<dyn Backend>, accepted: Accepted) {
     };
     let end = match login(&mut io, &backend, &accepted) {
         Ok((worker, jdbc)) => {
+            // Logged in: calls may be as far apart as the client likes.
+            let _ = io.clear_read_timeout();
+            io.trace_payloads = true;
             let mut session = Session {
                 io,
                 info: backend.info(),
@@ -237,6 +269,7 @@ impl Session {
                 let ctx = ParseContext {
                     field_version: self.io.field_version,
                     raw_sql: self.jdbc,
+                    sb1_universal: self.io.sb1_universal,
                     lobs,
                     cursor_binds: &lookup,
                 };
@@ -278,7 +311,11 @@ impl Session {
             Call::Ping => self.send_status(&Status::ok(0, 0)),
             Call::Version => {
                 let info = self.info.clone();
-                let banner = format!("Oracle Database {}\nVersion {}", info.banner, version_text(info.version));
+                let banner = format!(
+                    "Oracle Database {}\nVersion {}",
+                    info.banner,
+                    version_text(info.version)
+                );
                 let mut w = Writer::new();
                 w.u8(crate::response::MSG_PARAMETER);
                 w.ub(banner.len() as u64);
@@ -304,7 +341,10 @@ impl Session {
             }
             Call::Unsupported(code) => {
                 tracing::debug!(code, "unsupported function");
-                let e = OraError::new(3115, format!("unsupported network datatype or representation (function {code})"));
+                let e = OraError::new(
+                    3115,
+                    format!("unsupported network datatype or representation (function {code})"),
+                );
                 self.send_status(&Status::error(&e, 0, 0))
             }
         }
@@ -317,11 +357,22 @@ impl Session {
     }
 
     /// Sends a backend error as it asks: reported, reported then closed, or dropped.
-    pub(crate) fn report(&mut self, mut w: Writer, err: &OraError, cursor_id: u16, row_count: u64) -> Result<(), End> {
+    pub(crate) fn report(
+        &mut self,
+        mut w: Writer,
+        err: &OraError,
+        cursor_id: u16,
+        row_count: u64,
+    ) -> Result<(), End> {
         if err.after == AfterError::Drop {
             return Err(End::Drop);
         }
-        write_status(&mut w, &Status::error(err, cursor_id, row_count), self.io.field_version, self.io.call_seq);
+        write_status(
+            &mut w,
+            &Status::error(err, cursor_id, row_count),
+            self.io.field_version,
+            self.io.call_seq,
+        );
         self.io.send(w.as_slice())?;
         match err.after {
             AfterError::Close => Err(End::Close),
@@ -370,6 +421,15 @@ mod tests {
     #[test]
     fn versions_pack_as_18c_and_later_clients_read_them() {
         let n = version_number((19, 22, 0, 0, 0));
-        assert_eq!((n >> 24, (n >> 16) & 0xff, (n >> 12) & 0xf, (n >> 4) & 0xff, n & 0xf), (19, 22, 0, 0, 0));
+        assert_eq!(
+            (
+                n >> 24,
+                (n >> 16) & 0xff,
+                (n >> 12) & 0xf,
+                (n >> 4) & 0xff,
+                n & 0xf
+            ),
+            (19, 22, 0, 0, 0)
+        );
     }
 }

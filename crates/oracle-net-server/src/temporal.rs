@@ -20,7 +20,13 @@ const DURATION_OFFSET: i32 = 60;
 const NANOS_PER_DAY: i128 = 86_400 * 1_000_000_000;
 
 fn invalid_date(dt: &DateTime) -> OraError {
-    OraError::new(1841, format!("(full) year must be between -4713 and +9999, and not be 0 ({})", dt.year))
+    OraError::new(
+        1841,
+        format!(
+            "(full) year must be between -4713 and +9999, and not be 0 ({})",
+            dt.year
+        ),
+    )
 }
 
 fn valid(dt: &DateTime) -> bool {
@@ -63,7 +69,10 @@ pub fn encode_timestamp(dt: &DateTime) -> Result<[u8; 11], OraError> {
 /// TIMESTAMP WITH TIME ZONE bytes for local fields at `offset_minutes` east of UTC.
 pub fn encode_timestamp_tz(local: &DateTime, offset_minutes: i16) -> Result<[u8; 13], OraError> {
     if offset_minutes.unsigned_abs() > 15 * 60 {
-        return Err(OraError::new(1874, "time zone hour must be between -15 and 15"));
+        return Err(OraError::new(
+            1874,
+            "time zone hour must be between -15 and 15",
+        ));
     }
     let utc = shift_minutes(local, -i64::from(offset_minutes));
     let ts = encode_timestamp(&utc)?;
@@ -107,7 +116,9 @@ pub fn decode_timestamp_tz(b: &[u8]) -> Option<(DateTime, i16)> {
         return None;
     }
     let offset = (i32::from(b[11]) - TZ_HOUR_OFFSET) * 60 + i32::from(b[12]) - TZ_MINUTE_OFFSET;
-    let offset = i16::try_from(offset).ok().filter(|o| o.unsigned_abs() <= 15 * 60)?;
+    let offset = i16::try_from(offset)
+        .ok()
+        .filter(|o| o.unsigned_abs() <= 15 * 60)?;
     Some((shift_minutes(&utc, i64::from(offset)), offset))
 }
 
@@ -218,7 +229,15 @@ mod tests {
     use super::*;
 
     fn dt(y: i32, mo: u8, d: u8, h: u8, mi: u8, s: u8, ns: u32) -> DateTime {
-        DateTime { year: y, month: mo, day: d, hour: h, minute: mi, second: s, nanosecond: ns }
+        DateTime {
+            year: y,
+            month: mo,
+            day: d,
+            hour: h,
+            minute: mi,
+            second: s,
+            nanosecond: ns,
+        }
     }
 
     #[test]
@@ -268,12 +287,18 @@ mod tests {
     #[test]
     fn intervals_match_known_encodings() {
         assert_eq!(encode_interval_ym(14).unwrap(), [0x80, 0, 0, 1, 62]);
-        assert_eq!(encode_interval_ym(-14).unwrap(), [0x7f, 0xff, 0xff, 0xff, 58]);
+        assert_eq!(
+            encode_interval_ym(-14).unwrap(),
+            [0x7f, 0xff, 0xff, 0xff, 58]
+        );
         for m in [0i64, 14, -14, 11, -999_999_999 * 12] {
             assert_eq!(decode_interval_ym(&encode_interval_ym(m).unwrap()), Some(m));
         }
-        let n: i128 = ((((1 * 24 + 2) * 60 + 3) * 60 + 4) * 1_000_000_000) + 5;
-        assert_eq!(encode_interval_ds(n).unwrap(), [0x80, 0, 0, 1, 62, 63, 64, 0x80, 0, 0, 5]);
+        let n: i128 = (((24 + 2) * 60 + 3) * 60 + 4) * 1_000_000_000 + 5; // 1 day 02:03:04.000000005
+        assert_eq!(
+            encode_interval_ds(n).unwrap(),
+            [0x80, 0, 0, 1, 62, 63, 64, 0x80, 0, 0, 5]
+        );
         for v in [0i128, n, -n, -1, NANOS_PER_DAY * 99] {
             assert_eq!(decode_interval_ds(&encode_interval_ds(v).unwrap()), Some(v));
         }

@@ -35,12 +35,10 @@ pub const FN_SESSION_STATE: u8 = 176;
 pub const FN_ALTER_SESSION: u8 = 204;
 
 pub const OPT_PARSE: u32 = 0x01;
-pub const OPT_BIND: u32 = 0x08;
 pub const OPT_DEFINE: u32 = 0x10;
 pub const OPT_EXECUTE: u32 = 0x20;
 pub const OPT_FETCH: u32 = 0x40;
 pub const OPT_COMMIT: u32 = 0x100;
-pub const OPT_PLSQL_BIND: u32 = 0x400;
 pub const OPT_NOT_PLSQL: u32 = 0x8000;
 pub const OPT_DESCRIBE: u32 = 0x20000;
 /// Re-execute option: commit afterwards (autocommit).
@@ -54,6 +52,8 @@ pub struct ParseContext<'a> {
     /// JDBC thin sends SQL text bare (its length is in the header), the thin drivers with a
     /// length byte.
     pub raw_sql: bool,
+    /// JDBC thin sends SB1 values (a bind's scale) as universal integers.
+    pub sb1_universal: bool,
     pub lobs: &'a LobStore,
     /// A cursor's bind metadata and whether it is PL/SQL.
     pub cursor_binds: &'a dyn Fn(u16) -> Option<(Vec<BindMeta>, bool)>,
@@ -100,7 +100,11 @@ impl Execute {
     /// Rows to send with the execute: the thin drivers put the count in the header, JDBC in
     /// the execution count.
     pub fn fetch_rows(&self) -> u32 {
-        self.prefetch_rows.max(if self.is_query() { self.exec_count() } else { 0 })
+        self.prefetch_rows.max(if self.is_query() {
+            self.exec_count()
+        } else {
+            0
+        })
     }
 }
 
@@ -277,7 +281,11 @@ fn parse_execute(r: &mut Reader, ctx: &ParseContext) -> WireResult<Execute> {
         r.ub4()?; // chunk ids
     }
     let sql = if has_sql && sql_len > 0 {
-        let bytes = if ctx.raw_sql { r.bytes(sql_len as usize)?.to_vec() } else { r.clr_bytes()? };
+        let bytes = if ctx.raw_sql {
+            r.bytes(sql_len as usize)?.to_vec()
+        } else {
+            r.clr_bytes()?
+        };
         Some(String::from_utf8(bytes).or_else(|_| malformed("SQL is not UTF-8"))?)
     } else {
         None
@@ -301,18 +309,25 @@ fn parse_execute(r: &mut Reader, ctx: &ParseContext) -> WireResult<Execute> {
     };
     if options & OPT_DEFINE != 0 {
         for _ in 0..num_defines {
-            exec.defines.push(parse_meta(r, ctx.field_version)?);
+            exec.defines
+                .push(parse_meta(r, ctx.field_version, ctx.sb1_universal)?);
         }
         return Ok(exec);
     }
     for _ in 0..num_binds {
-        exec.bind_metas.push(parse_meta(r, ctx.field_version)?);
+        exec.bind_metas
+            .push(parse_meta(r, ctx.field_version, ctx.sb1_universal)?);
     }
     if num_binds > 0 {
         let plsql = options & OPT_NOT_PLSQL == 0;
-        let rows = if exec.is_query() { 1 } else { exec.exec_count().max(1) };
+        let rows = if exec.is_query() {
+            1
+        } else {
+            exec.exec_count().max(1)
+        };
         for _ in 0..rows {
-            exec.bind_rows.push(read_bind_row(r, &exec.bind_metas, plsql, ctx.lobs)?);
+            exec.bind_rows
+                .push(read_bind_row(r, &exec.bind_metas, plsql, ctx.lobs)?);
         }
     }
     Ok(exec)
@@ -379,7 +394,11 @@ pub fn parse_request(payload: &[u8], ctx: &ParseContext) -> WireResult<Request> 
             MSG_FUNCTION => {
                 let (code, seq) = header(&mut r, ctx)?;
                 let call = parse_call(&mut r, ctx, code)?;
-                return Ok(Request { piggybacks, call, seq });
+                return Ok(Request {
+                    piggybacks,
+                    call,
+                    seq,
+                });
             }
             other => return malformed(format!("unexpected message type {other}")),
         }

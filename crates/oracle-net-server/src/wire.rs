@@ -99,18 +99,15 @@ impl<'a> Reader<'a> {
         Ok(u16::from_le_bytes([b[0], b[1]]))
     }
 
-    pub fn u32be(&mut self) -> WireResult<u32> {
-        let b = self.bytes(4)?;
-        Ok(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
-    }
-
     /// A universal integer: (magnitude, negative).
     fn universal(&mut self, max_len: u8) -> WireResult<(u64, bool)> {
         let len_byte = self.u8()?;
         let negative = len_byte & 0x80 != 0;
         let len = len_byte & 0x7f;
         if len > max_len {
-            return malformed(format!("integer of {len} bytes where at most {max_len} fit"));
+            return malformed(format!(
+                "integer of {len} bytes where at most {max_len} fit"
+            ));
         }
         let mut value: u64 = 0;
         for &b in self.bytes(usize::from(len))? {
@@ -124,10 +121,6 @@ impl<'a> Reader<'a> {
             (_, true) => malformed("negative value where an unsigned one belongs"),
             (v, false) => Ok(v),
         }
-    }
-
-    pub fn ub1(&mut self) -> WireResult<u8> {
-        self.u8()
     }
 
     pub fn ub2(&mut self) -> WireResult<u16> {
@@ -151,6 +144,7 @@ impl<'a> Reader<'a> {
         i32::try_from(v).or_else(|_| malformed("sb4 out of range"))
     }
 
+    #[cfg(test)]
     pub fn sb8(&mut self) -> WireResult<i64> {
         let (v, neg) = self.universal(8)?;
         let v = i64::try_from(v).or_else(|_| malformed("sb8 out of range"))?;
@@ -220,10 +214,6 @@ impl Writer {
 
     pub fn len(&self) -> usize {
         self.buf.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.buf.is_empty()
     }
 
     pub fn u8(&mut self, v: u8) -> &mut Self {
@@ -350,8 +340,14 @@ mod tests {
 
     #[test]
     fn oversized_integers_are_malformed() {
-        assert!(matches!(Reader::new(&[9, 0]).ub4(), Err(WireError::Malformed(_))));
-        assert!(matches!(Reader::new(&[0x81, 1]).ub4(), Err(WireError::Malformed(_))));
+        assert!(matches!(
+            Reader::new(&[9, 0]).ub4(),
+            Err(WireError::Malformed(_))
+        ));
+        assert!(matches!(
+            Reader::new(&[0x81, 1]).ub4(),
+            Err(WireError::Malformed(_))
+        ));
         assert_eq!(Reader::new(&[4, 0]).ub4(), Err(WireError::NeedMore));
     }
 }

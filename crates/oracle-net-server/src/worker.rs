@@ -46,29 +46,42 @@ pub struct Worker {
 }
 
 fn internal_error(what: &str) -> OraError {
-    OraError::new(600, format!("internal error code, arguments: [oracle-net-server], [{what}]"))
+    OraError::new(
+        600,
+        format!("internal error code, arguments: [oracle-net-server], [{what}]"),
+    )
 }
 
 impl Worker {
     /// Starts the worker thread owning `session`; results go to `events`.
-    pub fn start(mut session: Box<dyn ServerSession>, events: Sender<Event>) -> std::io::Result<Worker> {
+    pub fn start(
+        mut session: Box<dyn ServerSession>,
+        events: Sender<Event>,
+    ) -> std::io::Result<Worker> {
         let (jobs, rx) = channel::<(u64, JobFn)>();
-        thread::Builder::new().name("oracle-net-backend".into()).spawn(move || {
-            for (id, job) in rx {
-                let out = catch_unwind(AssertUnwindSafe(|| job(session.as_mut())))
-                    .unwrap_or_else(|_| JobOutput::Done(Err(internal_error("backend call panicked"))));
-                if events.send(Event::Job(id, out)).is_err() {
-                    break;
+        thread::Builder::new()
+            .name("oracle-net-backend".into())
+            .spawn(move || {
+                for (id, job) in rx {
+                    let out = catch_unwind(AssertUnwindSafe(|| job(session.as_mut())))
+                        .unwrap_or_else(|_| {
+                            JobOutput::Done(Err(internal_error("backend call panicked")))
+                        });
+                    if events.send(Event::Job(id, out)).is_err() {
+                        break;
+                    }
                 }
-            }
-            // The connection ended (logoff or the client went away): roll back what is open.
-            let _ = catch_unwind(AssertUnwindSafe(|| session.close()));
-        })?;
+                // The connection ended (logoff or the client went away): roll back what is open.
+                let _ = catch_unwind(AssertUnwindSafe(|| session.close()));
+            })?;
         Ok(Worker { jobs, next_id: 0 })
     }
 
     /// Queues a job; its id tags the result event.
-    pub fn submit(&mut self, job: impl FnOnce(&mut dyn ServerSession) -> JobOutput + Send + 'static) -> Option<u64> {
+    pub fn submit(
+        &mut self,
+        job: impl FnOnce(&mut dyn ServerSession) -> JobOutput + Send + 'static,
+    ) -> Option<u64> {
         self.next_id += 1;
         self.jobs.send((self.next_id, Box::new(job))).ok()?;
         Some(self.next_id)
@@ -76,7 +89,11 @@ impl Worker {
 }
 
 /// Runs a statement once per bind row (then commits, for an autocommit execute).
-pub fn execute_job(sql: String, rows: Vec<Vec<Bind>>, commit: bool) -> impl FnOnce(&mut dyn ServerSession) -> JobOutput + Send {
+pub fn execute_job(
+    sql: String,
+    rows: Vec<Vec<Bind>>,
+    commit: bool,
+) -> impl FnOnce(&mut dyn ServerSession) -> JobOutput + Send {
     move |session| {
         let mut out = Vec::with_capacity(rows.len().max(1));
         if rows.is_empty() {

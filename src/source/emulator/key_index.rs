@@ -219,13 +219,40 @@ pub(super) fn logical_rowid(
     pk: &[String],
     columns: &[ColumnInfo],
 ) -> String {
-    let mut s = String::from("*");
+    // A header byte, then each key column's text with its length (Oracle keeps a block guess
+    // and the key in its internal form; what clients see is the same shape of text).
+    let mut bytes = vec![4u8];
     for k in pk {
         if let Some(i) = columns.iter().position(|c| &c.name == k) {
-            s.push_str(&crate::types::hex(row[i].to_string().as_bytes()));
+            let text = row[i].to_string();
+            let b = text.as_bytes();
+            bytes.push(u8::try_from(b.len().min(255)).unwrap_or(u8::MAX));
+            bytes.extend_from_slice(&b[..b.len().min(255)]);
         }
     }
-    s
+    logical_rowid_text(&bytes)
+}
+
+/// `*` and the bytes of a logical ROWID in ROWID base 64 (`A-Z a-z 0-9 + /`): three bytes to four
+/// characters, a last one or two to two or three, as Oracle prints a UROWID (and as the thin
+/// drivers turn its bytes on the wire back into text, so the text survives the round trip).
+pub fn logical_rowid_text(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(1 + bytes.len() * 4 / 3 + 3);
+    out.push('*');
+    for chunk in bytes.chunks(3) {
+        let mut value = chunk.iter().fold(0u32, |v, b| v << 8 | u32::from(*b));
+        let chars = chunk.len() + 1;
+        value <<= match chunk.len() {
+            1 => 4,
+            2 => 2,
+            _ => 0,
+        };
+        for i in (0..chars).rev() {
+            out.push(char::from(ALPHABET[((value >> (6 * i)) & 0x3f) as usize]));
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -210,3 +210,14 @@ proptest! {
         }
     }
 }
+
+/// Logical ROWIDs print as the thin drivers print a UROWID's bytes, so one read over Oracle
+/// Net gives back the text the emulator made (rust-oracledb's `convert_logical_rowid`).
+#[test]
+fn logical_rowids_are_canonical_rowid_base64() {
+    use super::logical_rowid_text;
+    assert_eq!(logical_rowid_text(&[4]), "*BA");
+    assert_eq!(logical_rowid_text(&[4, 1]), "*BAE");
+    assert_eq!(logical_rowid_text(&[4, 1, 0x2c]), "*BAEs");
+    assert_eq!(logical_rowid_text(&[0xff, 0xff, 0xff, 0]), "*////AA");
+}

@@ -168,6 +168,8 @@ struct FaultState {
     connects: u64,
     reads: u64,
     mines: u64,
+    /// Calls of every session (the slow-call and killed-session drills count them).
+    calls: u64,
 }
 
 struct Shared {
@@ -344,6 +346,7 @@ impl EmulatorConnector {
                 connects: 0,
                 reads: 0,
                 mines: 0,
+                calls: 0,
             }),
             dictionary: Mutex::new(Dictionary::OnlineCatalog),
         };

@@ -44,14 +44,28 @@ impl EmulatorSession {
                 "ORA-03114: not connected to ORACLE".into(),
             ));
         }
-        let (latency, drop) = {
+        let (latency, drop, slow, kill) = {
             let mut f = self.shared.faults.lock().map_err(|_| poisoned())?;
-            let per_mille = f.faults.settings.drop_per_mille;
+            f.calls += 1;
+            let n = f.calls;
+            let s = &f.faults.settings;
+            let every = |k: u32| k > 0 && n % u64::from(k) == 0;
+            let slow = every(s.slow_call_every).then_some(s.slow_call_ms);
+            let kill = every(s.kill_session_every).then_some(s.kill_session_every);
+            let (per_mille, latency) = (s.drop_per_mille, s.call_latency_ms);
             let drop = per_mille > 0 && f.rng.gen_range(0..1000) < per_mille;
-            (f.faults.settings.call_latency_ms, drop)
+            (latency, drop, slow, kill)
         };
-        if latency > 0 {
-            std::thread::sleep(std::time::Duration::from_millis(latency));
+        let wait = latency + slow.unwrap_or(0);
+        if wait > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(wait));
+        }
+        if let Some(every) = kill {
+            // ALTER SYSTEM KILL SESSION: this call fails, the session is gone.
+            self.dropped = true;
+            return Err(CdcError::ConnectionLost(format!(
+                "ORA-00028: your session has been killed (fault drill: every {every}th call)"
+            )));
         }
         if drop {
             self.dropped = true;

@@ -189,8 +189,13 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
             builds: Vec::new(),
         },
         // End of file on the channel, not connected, lost contact; DPI-1080 "connection was
-        // closed by ORA-%d"; DPI-1010 "not connected".
-        Some(OraCode::Ora(3113 | 3114 | 3135) | OraCode::Dpi(1080 | 1010)) => {
+        // closed by ORA-%d"; DPI-1010 "not connected". ORA-00028 "your session has been killed"
+        // and ORA-01012 "not logged on" after it; a call over cdc.database.call.timeout.ms
+        // (DPI-1067 "call timeout of %u ms exceeded with ORA-%d", ORA-03156 "OCI call timed
+        // out"), whose connection is reset. A new session reads or mines it again.
+        Some(
+            OraCode::Ora(3113 | 3114 | 3135 | 28 | 1012 | 3156) | OraCode::Dpi(1080 | 1010 | 1067),
+        ) => {
             CdcError::ConnectionLost(format!("{}: {text}", ctx.operation))
         }
         // LogMiner from inside a PDB before 19c (and ADD_LOGFILE there on any release).
@@ -389,6 +394,10 @@ mod tests {
             (OraCode::Ora(3113), Code::Cdc5007),
             (OraCode::Ora(3114), Code::Cdc5007),
             (OraCode::Ora(3135), Code::Cdc5007),
+            (OraCode::Ora(28), Code::Cdc5007),
+            (OraCode::Ora(1012), Code::Cdc5007),
+            (OraCode::Ora(3156), Code::Cdc5007),
+            (OraCode::Dpi(1067), Code::Cdc5007),
             (OraCode::Dpi(1080), Code::Cdc5007),
             (OraCode::Ora(1281), Code::Cdc5008),
             (OraCode::Ora(310), Code::Cdc5009),

@@ -22,6 +22,8 @@ pub struct OracleConnector {
     dictionary: Dictionary,
     /// `cdc.database.driver`: thin (the default) or thick.
     driver: Driver,
+    /// `cdc.database.call.timeout.ms`: the longest round trip; `None`: no limit.
+    call_timeout: Option<std::time::Duration>,
 }
 
 impl fmt::Debug for OracleConnector {
@@ -46,6 +48,7 @@ impl OracleConnector {
         let mut c = Self::new(settings.database_url(), settings.database_user(), password)?;
         c.dictionary = settings.mining_dictionary;
         c.driver = settings.database_driver;
+        c.call_timeout = settings.call_timeout;
         Ok(c)
     }
 
@@ -59,6 +62,7 @@ impl OracleConnector {
         c.mining = true;
         c.dictionary = settings.mining_dictionary;
         c.driver = settings.database_driver;
+        c.call_timeout = settings.call_timeout;
         Ok(c)
     }
 
@@ -104,12 +108,19 @@ impl OracleConnector {
             mining: false,
             dictionary: Dictionary::OnlineCatalog,
             driver: Driver::default(),
+            call_timeout: None,
         })
     }
 
     /// The same connector with another driver.
     pub fn with_driver(mut self, driver: Driver) -> Self {
         self.driver = driver;
+        self
+    }
+
+    /// The same connector with a call timeout on its sessions (`None`: no limit).
+    pub fn with_call_timeout(mut self, timeout: Option<std::time::Duration>) -> Self {
+        self.call_timeout = timeout;
         self
     }
 
@@ -121,6 +132,10 @@ impl OracleConnector {
     /// Open a session without boxing it.
     pub fn open(&self) -> Result<OracleSession> {
         let conn = driver::open(self.driver, &self.url, &self.user, &self.password)?;
+        if self.call_timeout.is_some() {
+            conn.set_call_timeout(self.call_timeout)
+                .map_err(|e| e.runtime(&super::connect::CallContext { operation: "setting the call timeout", ..Default::default() }))?;
+        }
         setup_session(&*conn)?;
         Ok(OracleSession {
             conn,

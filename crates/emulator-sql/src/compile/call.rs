@@ -61,20 +61,31 @@ impl Compiler<'_> {
                 return self.aggregate(kind, c, s, cl);
             }
             if c.distinct || c.star {
-                return Err(OraError::new(30482, "DISTINCT option not allowed for this function"));
+                return Err(OraError::new(
+                    30482,
+                    "DISTINCT option not allowed for this function",
+                ));
             }
             if c.args.iter().any(|a| a.name.is_some()) {
-                return Err(crate::unimplemented("named arguments in SQL function calls"));
+                return Err(crate::unimplemented(
+                    "named arguments in SQL function calls",
+                ));
             }
             match name.as_str() {
                 "CURRENT_TIMESTAMP" | "LOCALTIMESTAMP" | "SYSTIMESTAMP" if c.args.len() <= 1 => {
                     let p = match c.args.first() {
                         Some(a) => {
                             let v = self.value(&a.value)?;
-                            let n = crate::convert::to_dec(&v, &self.env)?.and_then(|d| d.to_i128());
+                            let n =
+                                crate::convert::to_dec(&v, &self.env)?.and_then(|d| d.to_i128());
                             match n {
                                 Some(n @ 0..=9) => Some(n as u8),
-                                _ => return Err(OraError::new(30088, "datetime/interval precision is out of range")),
+                                _ => {
+                                    return Err(OraError::new(
+                                        30088,
+                                        "datetime/interval precision is out of range",
+                                    ))
+                                }
                             }
                         }
                         None => None,
@@ -102,30 +113,24 @@ impl Compiler<'_> {
 
     /// A built-in call over compiled arguments, folded when they are constants.
     pub(super) fn builtin(&mut self, f: Builtin, args: Vec<Typed>) -> Result<Typed, OraError> {
-        if f == Builtin::Decode && args.len() % 2 == 1 && args.len() < 3 {
-            return Err(arg_count());
-        }
         let hints: Vec<OraType> = args.iter().map(|a| a.ty.clone()).collect();
         let exs: Vec<Ex> = args.into_iter().map(|a| a.ex).collect();
         let aux = functions::precompile(f, &exs, &hints)?;
+        // DECODE returns its first result's type (later results are converted to it), NVL
+        // its first argument's; COALESCE and CASE refuse to mix kinds (ORA-00932).
         let ty = match f {
             Builtin::Decode => {
-                // The first result's type; results are the even arguments and the default.
-                let mut results: Vec<(OraType, usize)> = hints
-                    .iter()
-                    .enumerate()
-                    .skip(2)
-                    .step_by(2)
-                    .map(|(_, t)| (t.clone(), 0))
-                    .collect();
-                if hints.len() % 2 == 0 {
-                    if let Some(t) = hints.last() {
-                        results.push((t.clone(), 0));
-                    }
+                let mut results: Vec<&OraType> = hints.iter().skip(2).step_by(2).collect();
+                if hints.len().is_multiple_of(2) {
+                    results.extend(hints.last());
                 }
-                super::expr::unify(&results)?
+                results
+                    .into_iter()
+                    .find(|t| **t != OraType::Varchar2(0))
+                    .cloned()
+                    .unwrap_or(OraType::Varchar2(0))
             }
-            Builtin::Nvl | Builtin::Coalesce => {
+            Builtin::Coalesce => {
                 let results: Vec<(OraType, usize)> = hints.iter().map(|t| (t.clone(), 0)).collect();
                 super::expr::unify(&results)?
             }
@@ -147,7 +152,10 @@ impl Compiler<'_> {
     /// A database function: called now with constant arguments, per row otherwise.
     fn db_call(&mut self, name: &str, c: &Call, s: &Scope, cl: Clause) -> Result<Typed, OraError> {
         if c.distinct || c.star {
-            return Err(OraError::new(30482, "DISTINCT option not allowed for this function"));
+            return Err(OraError::new(
+                30482,
+                "DISTINCT option not allowed for this function",
+            ));
         }
         let mut args = Vec::with_capacity(c.args.len());
         for a in &c.args {
@@ -193,7 +201,13 @@ impl Compiler<'_> {
         }
     }
 
-    fn aggregate(&mut self, kind: AggKind, c: &Call, s: &Scope, cl: Clause) -> Result<Typed, OraError> {
+    fn aggregate(
+        &mut self,
+        kind: AggKind,
+        c: &Call,
+        s: &Scope,
+        cl: Clause,
+    ) -> Result<Typed, OraError> {
         if !cl.allows_aggregates() || self.block.is_none() {
             let code = if cl == Clause::AggArg { 935 } else { 934 };
             let text = if code == 935 {
@@ -223,12 +237,17 @@ impl Compiler<'_> {
                 a.ty.clone()
             }
             (_, Some(a)) => match family(&a.ty) {
-                Family::Num | Family::Float | Family::Char => numeric_result(&a.ty, &OraType::NUMBER),
+                Family::Num | Family::Float | Family::Char => {
+                    numeric_result(&a.ty, &OraType::NUMBER)
+                }
                 _ => return Err(inconsistent("NUMBER", label(&a.ty))),
             },
             _ => OraType::NUMBER,
         };
-        let block = self.block.as_mut().ok_or_else(|| OraError::new(934, "group function is not allowed here"))?;
+        let block = self
+            .block
+            .as_mut()
+            .ok_or_else(|| OraError::new(934, "group function is not allowed here"))?;
         block.aggs.push(AggSpec {
             kind,
             arg: arg.map(|a| a.ex),
@@ -240,25 +259,43 @@ impl Compiler<'_> {
         })
     }
 
-    fn window(&mut self, kind: WinKind, c: &Call, s: &Scope, cl: Clause) -> Result<Typed, OraError> {
+    fn window(
+        &mut self,
+        kind: WinKind,
+        c: &Call,
+        s: &Scope,
+        cl: Clause,
+    ) -> Result<Typed, OraError> {
         let Some(w) = &c.over else {
-            return Err(OraError::new(30484, "missing window specification for this function"));
+            return Err(OraError::new(
+                30484,
+                "missing window specification for this function",
+            ));
         };
         if !cl.allows_windows() || self.block.is_none() {
-            return Err(OraError::new(30483, "window  functions are not allowed here"));
+            return Err(OraError::new(
+                30483,
+                "window  functions are not allowed here",
+            ));
         }
         if !c.args.is_empty() || c.star || c.distinct {
             return Err(arg_count());
         }
         if kind != WinKind::RowNumber && w.order_by.is_empty() {
-            return Err(OraError::new(30485, "missing ORDER BY expression in the window specification"));
+            return Err(OraError::new(
+                30485,
+                "missing ORDER BY expression in the window specification",
+            ));
         }
         let mut partition = Vec::with_capacity(w.partition_by.len());
         for p in &w.partition_by {
             partition.push(self.expr(p, s, Clause::Having)?.ex);
         }
         let order = self.window_order(&w.order_by, s)?;
-        let block = self.block.as_mut().ok_or_else(|| OraError::new(30483, "window  functions are not allowed here"))?;
+        let block = self
+            .block
+            .as_mut()
+            .ok_or_else(|| OraError::new(30483, "window  functions are not allowed here"))?;
         block.wins.push(WinDraft {
             kind,
             partition,
@@ -270,7 +307,11 @@ impl Compiler<'_> {
         })
     }
 
-    fn window_order(&mut self, items: &[OrderItem], s: &Scope) -> Result<Vec<(Ex, bool, bool)>, OraError> {
+    fn window_order(
+        &mut self,
+        items: &[OrderItem],
+        s: &Scope,
+    ) -> Result<Vec<(Ex, bool, bool)>, OraError> {
         let mut out = Vec::with_capacity(items.len());
         for it in items {
             let e = self.expr(&it.expr, s, Clause::Having)?;

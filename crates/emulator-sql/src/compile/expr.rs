@@ -6,17 +6,14 @@
 
 use super::scope::invalid_identifier;
 use super::{Clause, Compiler, Scope, Typed};
-use crate::ast::{ArithOp, CmpOp, Expr, ExprKind, Ident, Query};
-use crate::compare::push_key;
+use crate::ast::{ArithOp, CmpOp, Expr, ExprKind, Ident};
 use crate::convert::to_type;
-use crate::ex::{is_null, Ex, LikePat, SubCall, SubKind};
-use crate::plan::QueryPlan;
+use crate::ex::{is_null, Ex};
 use crate::types::{
-    check_comparable, datum_type, family, inconsistent, is_fixed, label, numeric_result, text_length, Family,
+    check_comparable, datum_type, family, inconsistent, is_fixed, label, numeric_result,
+    text_length, Family,
 };
 use crate::{Datum, OraError, OraType};
-use std::collections::HashSet;
-use std::sync::Arc;
 
 /// Sets the error's position if it has none.
 pub fn at(pos: usize) -> impl Fn(OraError) -> OraError {
@@ -29,7 +26,7 @@ pub fn at(pos: usize) -> impl Fn(OraError) -> OraError {
     }
 }
 
-fn typed(ex: Ex, ty: OraType) -> Typed {
+pub(super) fn typed(ex: Ex, ty: OraType) -> Typed {
     Typed { ex, ty }
 }
 
@@ -44,17 +41,117 @@ impl Compiler<'_> {
     }
 
     fn expr_inner(&mut self, e: &Expr, s: &Scope, cl: Clause) -> Result<Typed, OraError> {
+        if let Some(t) = self.literal(&e.kind)? {
+            return Ok(t);
+        }
         Ok(match &e.kind {
+            ExprKind::Name(parts) => self.name(parts, s)?,
+            ExprKind::Neg(x) => {
+                let t = self.expr(x, s, cl)?;
+                match family(&t.ty) {
+                    Family::Num | Family::Float | Family::Char | Family::Iym | Family::Ids => {}
+                    _ => return Err(inconsistent("NUMBER", label(&t.ty))),
+                }
+                let ty = match family(&t.ty) {
+                    Family::Char => OraType::NUMBER,
+                    _ => t.ty.clone(),
+                };
+                typed(Ex::Neg(Box::new(t.ex)), ty)
+            }
+            ExprKind::Arith(op, a, b) => {
+                let (a, b) = (self.expr(a, s, cl)?, self.expr(b, s, cl)?);
+                let ty = arith_type(*op, &a.ty, &b.ty)?;
+                typed(Ex::Arith(*op, Box::new(a.ex), Box::new(b.ex)), ty)
+            }
+            ExprKind::Concat(a, b) => {
+                let (a, b) = (self.expr(a, s, cl)?, self.expr(b, s, cl)?);
+                for t in [&a.ty, &b.ty] {
+                    if family(t) == Family::Long {
+                        return Err(OraError::new(997, "illegal use of LONG datatype"));
+                    }
+                }
+                let lob = family(&a.ty) == Family::Lob || family(&b.ty) == Family::Lob;
+                let ty = if lob {
+                    OraType::Clob
+                } else {
+                    crate::types::varchar(
+                        text_length(&a.ty)
+                            .saturating_add(text_length(&b.ty))
+                            .min(32767),
+                    )
+                };
+                let hints = Box::new([a.ty, b.ty]);
+                typed(Ex::Concat(Box::new(a.ex), Box::new(b.ex), hints), ty)
+            }
+            ExprKind::Call(c) => self.call(c, s, cl)?,
+            ExprKind::Case {
+                operand,
+                whens,
+                otherwise,
+            } => self.case(operand.as_deref(), whens, otherwise.as_deref(), s, cl)?,
+            ExprKind::Cast(x, t) => {
+                let v = self.expr(x, s, cl)?;
+                if family(&v.ty) == Family::Lob
+                    && family(&t.ora) != Family::Lob
+                    && family(&t.ora) != Family::Char
+                {
+                    return Err(inconsistent(label(&t.ora), label(&v.ty)));
+                }
+                typed(Ex::Cast(Box::new(v.ex), t.ora.clone()), t.ora.clone())
+            }
+            ExprKind::Trim { mode, set, from } => {
+                let mut args = vec![self.expr(from, s, cl)?];
+                if let Some(set) = set {
+                    args.push(self.expr(set, s, cl)?);
+                }
+                self.builtin(crate::functions::Builtin::Trim(*mode), args)?
+            }
+            ExprKind::Extract { field, from } => {
+                let x = self.expr(from, s, cl)?;
+                let f: &'static str = match field.as_str() {
+                    "YEAR" => "YEAR",
+                    "MONTH" => "MONTH",
+                    "DAY" => "DAY",
+                    "HOUR" => "HOUR",
+                    "MINUTE" => "MINUTE",
+                    "SECOND" => "SECOND",
+                    "TIMEZONE_HOUR" => "TIMEZONE_HOUR",
+                    "TIMEZONE_MINUTE" => "TIMEZONE_MINUTE",
+                    "TIMEZONE_REGION" => "TIMEZONE_REGION",
+                    _ => "TIMEZONE_ABBR",
+                };
+                self.builtin(crate::functions::Builtin::Extract(f), vec![x])?
+            }
+            ExprKind::Serialize { arg, returning, .. } => {
+                let x = self.expr(arg, s, cl)?;
+                let mut t = self.builtin(crate::functions::Builtin::Serialize, vec![x])?;
+                t.ty = returning.clone();
+                t
+            }
+            ExprKind::Subquery(q) => self.scalar_subquery(q, s)?,
+            _ => typed(self.cond(e, s, cl)?, OraType::Boolean),
+        })
+    }
+
+    /// A literal or bind: a constant of the type it describes as.
+    fn literal(&self, kind: &ExprKind) -> Result<Option<Typed>, OraError> {
+        Ok(Some(match kind {
             ExprKind::Num(n) => {
                 let d = crate::number::Dec::parse(n).ok_or_else(crate::number::invalid_number)?;
-                typed(Ex::Const(Datum::Number(d.fit()?.to_canonical())), OraType::NUMBER)
+                typed(
+                    Ex::Const(Datum::Number(d.fit()?.to_canonical())),
+                    OraType::NUMBER,
+                )
             }
             ExprKind::BinNum(n, double) => {
                 let f: f64 = n.parse().map_err(|_| crate::number::invalid_number())?;
                 if *double {
                     typed(Ex::Const(Datum::BinaryDouble(f)), OraType::BinaryDouble)
                 } else {
-                    typed(Ex::Const(Datum::BinaryFloat(f as f32)), OraType::BinaryFloat)
+                    typed(
+                        Ex::Const(Datum::BinaryFloat(f as f32)),
+                        OraType::BinaryFloat,
+                    )
                 }
             }
             ExprKind::Str { text, national } => {
@@ -98,87 +195,8 @@ impl Compiler<'_> {
                 };
                 typed(Ex::Const(v), ty)
             }
-            ExprKind::Name(parts) => self.name(parts, s)?,
-            ExprKind::Neg(x) => {
-                let t = self.expr(x, s, cl)?;
-                match family(&t.ty) {
-                    Family::Num | Family::Float | Family::Char | Family::Iym | Family::Ids => {}
-                    _ => return Err(inconsistent("NUMBER", label(&t.ty))),
-                }
-                let ty = match family(&t.ty) {
-                    Family::Char => OraType::NUMBER,
-                    _ => t.ty.clone(),
-                };
-                typed(Ex::Neg(Box::new(t.ex)), ty)
-            }
-            ExprKind::Arith(op, a, b) => {
-                let (a, b) = (self.expr(a, s, cl)?, self.expr(b, s, cl)?);
-                let ty = arith_type(*op, &a.ty, &b.ty)?;
-                typed(Ex::Arith(*op, Box::new(a.ex), Box::new(b.ex)), ty)
-            }
-            ExprKind::Concat(a, b) => {
-                let (a, b) = (self.expr(a, s, cl)?, self.expr(b, s, cl)?);
-                for t in [&a.ty, &b.ty] {
-                    if family(t) == Family::Long {
-                        return Err(OraError::new(997, "illegal use of LONG datatype"));
-                    }
-                }
-                let lob = family(&a.ty) == Family::Lob || family(&b.ty) == Family::Lob;
-                let ty = if lob {
-                    OraType::Clob
-                } else {
-                    crate::types::varchar(text_length(&a.ty).saturating_add(text_length(&b.ty)).min(32767))
-                };
-                let hints = Box::new([a.ty, b.ty]);
-                typed(Ex::Concat(Box::new(a.ex), Box::new(b.ex), hints), ty)
-            }
-            ExprKind::Call(c) => self.call(c, s, cl)?,
-            ExprKind::Case {
-                operand,
-                whens,
-                otherwise,
-            } => self.case(operand.as_deref(), whens, otherwise.as_deref(), s, cl)?,
-            ExprKind::Cast(x, t) => {
-                let v = self.expr(x, s, cl)?;
-                if family(&v.ty) == Family::Lob && family(&t.ora) != Family::Lob && family(&t.ora) != Family::Char {
-                    return Err(inconsistent(label(&t.ora), label(&v.ty)));
-                }
-                typed(Ex::Cast(Box::new(v.ex), t.ora.clone()), t.ora.clone())
-            }
-            ExprKind::Trim { mode, set, from } => {
-                let mut args = vec![self.expr(from, s, cl)?];
-                if let Some(set) = set {
-                    args.push(self.expr(set, s, cl)?);
-                }
-                self.builtin(crate::functions::Builtin::Trim(*mode), args)?
-            }
-            ExprKind::Extract { field, from } => {
-                let x = self.expr(from, s, cl)?;
-                let f: &'static str = match field.as_str() {
-                    "YEAR" => "YEAR",
-                    "MONTH" => "MONTH",
-                    "DAY" => "DAY",
-                    "HOUR" => "HOUR",
-                    "MINUTE" => "MINUTE",
-                    "SECOND" => "SECOND",
-                    "TIMEZONE_HOUR" => "TIMEZONE_HOUR",
-                    "TIMEZONE_MINUTE" => "TIMEZONE_MINUTE",
-                    "TIMEZONE_REGION" => "TIMEZONE_REGION",
-                    _ => "TIMEZONE_ABBR",
-                };
-                self.builtin(crate::functions::Builtin::Extract(f), vec![x])?
-            }
-            ExprKind::Serialize {
-                arg, returning, ..
-            } => {
-                let x = self.expr(arg, s, cl)?;
-                let mut t = self.builtin(crate::functions::Builtin::Serialize, vec![x])?;
-                t.ty = returning.clone();
-                t
-            }
-            ExprKind::Subquery(q) => self.scalar_subquery(q, s)?,
-            _ => typed(self.cond(e, s, cl)?, OraType::Boolean),
-        })
+            _ => return Ok(None),
+        }))
     }
 
     /// A name: pseudo-column, column (here or in an enclosing block), statement constant,
@@ -210,7 +228,10 @@ impl Compiler<'_> {
                     "CURRENT_DATE" | "CURRENT_TIMESTAMP" | "LOCALTIMESTAMP" | "SYSTIMESTAMP"
                     | "SESSIONTIMEZONE" | "DBTIMEZONE" => return self.niladic(&id.name, None),
                     "ORA_ROWSCN" | "VERSIONS_STARTSCN" | "VERSIONS_ENDSCN" => {
-                        return Err(crate::unimplemented(&format!("the pseudo-column {}", id.name)))
+                        return Err(crate::unimplemented(&format!(
+                            "the pseudo-column {}",
+                            id.name
+                        )))
                     }
                     _ => {}
                 }
@@ -294,7 +315,10 @@ impl Compiler<'_> {
                 let v = match self.db.function(name, &[]) {
                     Some(r) => r?,
                     None => {
-                        return Err(OraError::new(904, format!("\"{name}\": invalid identifier")))
+                        return Err(OraError::new(
+                            904,
+                            format!("\"{name}\": invalid identifier"),
+                        ))
                     }
                 };
                 let ty = if name == "UID" {
@@ -366,21 +390,7 @@ impl Compiler<'_> {
                 let (x, y) = (self.expr(a, s, cl)?, self.expr(b, s, cl)?);
                 self.compare(*op, x, y, a.pos, b.pos)?
             }
-            ExprKind::And(v) => {
-                let mut out = Vec::with_capacity(v.len());
-                for c in v {
-                    match self.cond(c, s, cl)? {
-                        Ex::Truth(Some(true)) => {}
-                        Ex::And(inner) => out.extend(inner),
-                        other => out.push(other),
-                    }
-                }
-                if out.iter().any(|c| matches!(c, Ex::Truth(Some(false)))) {
-                    Ex::Truth(Some(false))
-                } else {
-                    super::and_all(out).unwrap_or(Ex::Truth(Some(true)))
-                }
-            }
+            ExprKind::And(v) => self.and(v, s, cl)?,
             ExprKind::Or(v) => {
                 let mut out = Vec::with_capacity(v.len());
                 for c in v {
@@ -413,59 +423,22 @@ impl Compiler<'_> {
                 let hi = self.expr(high, s, cl)?;
                 let ge = self.compare(CmpOp::Ge, x.clone(), lo, expr.pos, low.pos)?;
                 let le = self.compare(CmpOp::Le, x, hi, expr.pos, high.pos)?;
-                let both = Ex::And(vec![ge, le]);
-                if *negated {
-                    Ex::Not(Box::new(both))
-                } else {
-                    both
-                }
+                negate(Ex::And(vec![ge, le]), *negated)
             }
             ExprKind::InList {
                 expr,
                 list,
                 negated,
-            } => {
-                let x = self.expr(expr, s, cl)?;
-                let mut items = Vec::with_capacity(list.len());
-                for item in list {
-                    let v = self.expr(item, s, cl)?;
-                    check_comparable(&x.ty, &v.ty).map_err(at(item.pos))?;
-                    let padded = is_fixed(&x.ty) && is_fixed(&v.ty);
-                    items.push((self.coerce_const(v.ex, &x.ty).map_err(at(item.pos))?, padded));
-                }
-                let e = self.in_list(x, items);
-                if *negated {
-                    Ex::Not(Box::new(e))
-                } else {
-                    e
-                }
-            }
+            } => negate(self.in_list_cond(expr, list, s, cl)?, *negated),
             ExprKind::InQuery {
                 expr,
                 query,
                 negated,
             } => {
                 let x = self.expr(expr, s, cl)?;
-                let e = self.in_query(x, query, s)?;
-                if *negated {
-                    Ex::Not(Box::new(e))
-                } else {
-                    e
-                }
+                negate(self.in_query(x, query, s)?, *negated)
             }
-            ExprKind::Exists(q) => {
-                let (plan, params, needs) = self.subquery(q, s)?;
-                if params.is_empty() {
-                    let rows = self.run_now(&plan, needs)?;
-                    Ex::Truth(Some(!rows.is_empty()))
-                } else {
-                    Ex::Sub(Box::new(SubCall {
-                        kind: SubKind::Exists,
-                        args: params.into_iter().map(|(e, _)| e).collect(),
-                        plan,
-                    }))
-                }
-            }
+            ExprKind::Exists(q) => self.exists(q, s)?,
             _ => {
                 let v = self.expr(e, s, cl)?;
                 if v.ty != OraType::Boolean {
@@ -476,8 +449,52 @@ impl Compiler<'_> {
         })
     }
 
+    fn and(&mut self, v: &[Expr], s: &Scope, cl: Clause) -> Result<Ex, OraError> {
+        let mut out = Vec::with_capacity(v.len());
+        for c in v {
+            match self.cond(c, s, cl)? {
+                Ex::Truth(Some(true)) => {}
+                Ex::And(inner) => out.extend(inner),
+                other => out.push(other),
+            }
+        }
+        Ok(if out.iter().any(|c| matches!(c, Ex::Truth(Some(false)))) {
+            Ex::Truth(Some(false))
+        } else {
+            super::and_all(out).unwrap_or(Ex::Truth(Some(true)))
+        })
+    }
+
+    fn in_list_cond(
+        &mut self,
+        expr: &Expr,
+        list: &[Expr],
+        s: &Scope,
+        cl: Clause,
+    ) -> Result<Ex, OraError> {
+        let x = self.expr(expr, s, cl)?;
+        let mut items = Vec::with_capacity(list.len());
+        for item in list {
+            let v = self.expr(item, s, cl)?;
+            check_comparable(&x.ty, &v.ty).map_err(at(item.pos))?;
+            let padded = is_fixed(&x.ty) && is_fixed(&v.ty);
+            items.push((
+                self.coerce_const(v.ex, &x.ty).map_err(at(item.pos))?,
+                padded,
+            ));
+        }
+        Ok(self.in_list(x, items))
+    }
+
     /// `a op b`, type-checked, constants converted to the other side's type.
-    pub fn compare(&mut self, op: CmpOp, a: Typed, b: Typed, apos: usize, bpos: usize) -> Result<Ex, OraError> {
+    pub fn compare(
+        &mut self,
+        op: CmpOp,
+        a: Typed,
+        b: Typed,
+        apos: usize,
+        bpos: usize,
+    ) -> Result<Ex, OraError> {
         check_comparable(&a.ty, &b.ty).map_err(at(apos))?;
         let padded = is_fixed(&a.ty) && is_fixed(&b.ty);
         let l = self.coerce_const(a.ex, &b.ty).map_err(at(apos))?;
@@ -512,188 +529,14 @@ impl Compiler<'_> {
         };
         Ok(Ex::Const(to_type(d, &target, &self.env)?))
     }
+}
 
-    /// `x IN (items)`: a hash lookup when the items are constants of the type `x` compares
-    /// in without conversion.
-    fn in_list(&self, x: Typed, items: Vec<(Ex, bool)>) -> Ex {
-        let all_const = items.iter().all(|(e, _)| e.is_const());
-        let fam = family(&x.ty);
-        let hashable = all_const
-            && !is_fixed(&x.ty)
-            && items.iter().all(|(e, _)| match (e, fam) {
-                (Ex::Const(Datum::Null), _) => true,
-                (Ex::Const(Datum::Number(_)), Family::Num) => true,
-                (Ex::Const(Datum::Text(_)), Family::Char) => true,
-                (Ex::Const(Datum::Date(_)), Family::Date) => true,
-                _ => false,
-            });
-        if hashable && items.len() > 3 {
-            let mut keys = HashSet::new();
-            let mut has_null = false;
-            for (e, _) in &items {
-                if let Ex::Const(d) = e {
-                    if is_null(d) {
-                        has_null = true;
-                    } else {
-                        let mut k = Vec::new();
-                        push_key(d, &self.env, &mut k);
-                        keys.insert(k);
-                    }
-                }
-            }
-            return Ex::InSet {
-                x: Box::new(x.ex),
-                keys: Arc::new(keys),
-                has_null,
-            };
-        }
-        let padded = items.iter().all(|(_, p)| *p) && !items.is_empty();
-        Ex::InList {
-            x: Box::new(x.ex),
-            list: items.into_iter().map(|(e, _)| e).collect(),
-            padded,
-        }
-    }
-
-    fn in_query(&mut self, x: Typed, q: &Query, s: &Scope) -> Result<Ex, OraError> {
-        let (plan, params, needs) = self.subquery(q, s)?;
-        if plan.columns.len() != 1 {
-            return Err(OraError::new(913, "too many values").at(q.pos));
-        }
-        check_comparable(&x.ty, &plan.columns[0].ora_type).map_err(at(q.pos))?;
-        if !params.is_empty() {
-            return Ok(Ex::Sub(Box::new(SubCall {
-                kind: SubKind::In(Box::new(x.ex)),
-                args: params.into_iter().map(|(e, _)| e).collect(),
-                plan,
-            })));
-        }
-        let rows = self.run_now(&plan, needs)?;
-        if rows.is_empty() {
-            return Ok(Ex::Truth(Some(false)));
-        }
-        let col_ty = plan.columns[0].ora_type.clone();
-        let mut items = Vec::with_capacity(rows.len());
-        for r in rows {
-            let v = r.into_iter().next().unwrap_or(Datum::Null);
-            let padded = is_fixed(&x.ty) && is_fixed(&col_ty);
-            items.push((self.coerce_const(Ex::Const(v), &x.ty)?, padded));
-        }
-        Ok(self.in_list(x, items))
-    }
-
-    fn scalar_subquery(&mut self, q: &Query, s: &Scope) -> Result<Typed, OraError> {
-        let (plan, params, needs) = self.subquery(q, s)?;
-        if plan.columns.len() != 1 {
-            return Err(OraError::new(913, "too many values").at(q.pos));
-        }
-        let ty = plan.columns[0].ora_type.clone();
-        if !params.is_empty() {
-            return Ok(typed(
-                Ex::Sub(Box::new(SubCall {
-                    kind: SubKind::Scalar,
-                    args: params.into_iter().map(|(e, _)| e).collect(),
-                    plan,
-                })),
-                ty,
-            ));
-        }
-        let mut rows = self.run_now(&plan, needs)?.into_iter();
-        let v = match (rows.next(), rows.next()) {
-            (None, _) => Datum::Null,
-            (Some(r), None) => r.into_iter().next().unwrap_or(Datum::Null),
-            (Some(_), Some(_)) => {
-                return Err(OraError::new(
-                    1427,
-                    "single-row subquery returns more than one row",
-                ))
-            }
-        };
-        Ok(typed(Ex::Const(v), ty))
-    }
-
-    /// Compiles a subquery of a block whose scope is `s`: its plan (read into memory when it
-    /// is correlated), its correlated references, and whether it calls database functions
-    /// with row values.
-    #[allow(clippy::type_complexity)]
-    pub(super) fn subquery(
-        &mut self,
-        q: &Query,
-        s: &Scope,
-    ) -> Result<(Arc<QueryPlan>, Vec<(Ex, OraType)>, bool), OraError> {
-        let saved_block = self.block.take();
-        let saved_needs = std::mem::replace(&mut self.needs_db, false);
-        let r = self.query(q, Some(s));
-        self.block = saved_block;
-        let needs = self.needs_db;
-        self.needs_db = saved_needs || needs;
-        let (plan, params) = r?;
-        let plan = Arc::new(plan);
-        if !params.is_empty() {
-            crate::exec::materialise(&plan)?;
-        }
-        Ok((plan, params, needs))
-    }
-
-    /// Runs an uncorrelated subquery now.
-    pub(super) fn run_now(&mut self, plan: &Arc<QueryPlan>, needs_db: bool) -> Result<Vec<Vec<Datum>>, OraError> {
-        if needs_db {
-            return crate::exec::eager(plan, &self.env, &mut *self.db);
-        }
-        crate::exec::run(plan, &self.env, Arc::from(Vec::new()))?.collect()
-    }
-
-    fn like(
-        &mut self,
-        x: &Expr,
-        pattern: &Expr,
-        escape: Option<&Expr>,
-        negated: bool,
-        s: &Scope,
-        cl: Clause,
-    ) -> Result<Ex, OraError> {
-        let v = self.expr(x, s, cl)?;
-        if family(&v.ty) == Family::Long {
-            return Err(OraError::new(997, "illegal use of LONG datatype").at(x.pos));
-        }
-        let p = self.expr(pattern, s, cl)?;
-        let esc = match escape {
-            Some(e) => Some((self.expr(e, s, cl)?, e.pos)),
-            None => None,
-        };
-        let fixed = p.ex.is_const() && esc.as_ref().is_none_or(|(e, _)| e.ex.is_const());
-        let pat = if fixed {
-            let text = |ex: &Ex| -> Result<Option<String>, OraError> {
-                match ex {
-                    Ex::Const(d) => Ok(crate::convert::to_text(d, &self.env, None)?.map(|c| c.into_owned())),
-                    _ => Ok(None),
-                }
-            };
-            let esc_char = match &esc {
-                None => Some(None),
-                Some((e, pos)) => match text(&e.ex)? {
-                    None => None,
-                    Some(t) => Some(Some(crate::like::escape_char(&t).map_err(at(*pos))?)),
-                },
-            };
-            match (text(&p.ex)?, esc_char) {
-                (Some(pt), Some(ec)) => {
-                    LikePat::Fixed(Some(crate::like::compile(&pt, ec).map_err(at(pattern.pos))?))
-                }
-                _ => LikePat::Fixed(None),
-            }
-        } else {
-            LikePat::Dynamic {
-                pattern: Box::new(p.ex),
-                escape: esc.map(|(e, _)| Box::new(e.ex)),
-            }
-        };
-        Ok(Ex::Like {
-            x: Box::new(v.ex),
-            hint: v.ty,
-            pat,
-            negated,
-        })
+/// `e`, or NOT `e`.
+fn negate(e: Ex, negated: bool) -> Ex {
+    if negated {
+        Ex::Not(Box::new(e))
+    } else {
+        e
     }
 }
 
@@ -730,7 +573,10 @@ pub fn arith_type(op: ArithOp, a: &OraType, b: &OraType) -> Result<OraType, OraE
 /// The type of CASE / DECODE results: the first non-NULL one's; ORA-00932 when results of
 /// other kinds mix in.
 pub fn unify(types: &[(OraType, usize)]) -> Result<OraType, OraError> {
-    let known: Vec<&(OraType, usize)> = types.iter().filter(|(t, _)| *t != OraType::Varchar2(0)).collect();
+    let known: Vec<&(OraType, usize)> = types
+        .iter()
+        .filter(|(t, _)| *t != OraType::Varchar2(0))
+        .collect();
     let Some((first, _)) = known.first() else {
         return Ok(OraType::Varchar2(0));
     };

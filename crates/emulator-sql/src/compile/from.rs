@@ -30,7 +30,12 @@ pub struct Part<'q> {
 /// `(qualifier, column)` of an ORDER BY the scan is asked to deliver.
 pub type Wanted = Vec<(Option<String>, String)>;
 
-fn flatten<'q>(t: &'q TableExpr, kind: Option<JoinKind>, on: Option<&'q Expr>, out: &mut Vec<(&'q TableExpr, Option<JoinKind>, Option<&'q Expr>)>) {
+fn flatten<'q>(
+    t: &'q TableExpr,
+    kind: Option<JoinKind>,
+    on: Option<&'q Expr>,
+    out: &mut Vec<(&'q TableExpr, Option<JoinKind>, Option<&'q Expr>)>,
+) {
     match t {
         TableExpr::Join {
             left,
@@ -50,6 +55,12 @@ fn is_dual(name: &ObjectName) -> bool {
     name.name == "DUAL" && matches!(name.schema.as_deref(), None | Some("SYS") | Some("PUBLIC"))
 }
 
+/// NLS_SESSION_PARAMETERS: the session's own NLS settings, which only the engine knows.
+fn is_session_view(name: &ObjectName) -> bool {
+    name.name == "NLS_SESSION_PARAMETERS"
+        && matches!(name.schema.as_deref(), None | Some("SYS") | Some("PUBLIC"))
+}
+
 /// An expression without column references: literals, binds, built-in calls of them.
 fn is_constant_ast(e: &Expr) -> bool {
     match &e.kind {
@@ -62,12 +73,16 @@ fn is_constant_ast(e: &Expr) -> bool {
         | ExprKind::TimestampLit(_)
         | ExprKind::IntervalLit { .. } => true,
         ExprKind::Neg(x) | ExprKind::Cast(x, _) => is_constant_ast(x),
-        ExprKind::Arith(_, a, b) | ExprKind::Concat(a, b) => is_constant_ast(a) && is_constant_ast(b),
+        ExprKind::Arith(_, a, b) | ExprKind::Concat(a, b) => {
+            is_constant_ast(a) && is_constant_ast(b)
+        }
         ExprKind::Call(c) => {
             c.name.len() == 1
                 && c.over.is_none()
                 && crate::functions::lookup(&c.name[0].name).is_some()
-                && c.args.iter().all(|a| a.name.is_none() && is_constant_ast(&a.value))
+                && c.args
+                    .iter()
+                    .all(|a| a.name.is_none() && is_constant_ast(&a.value))
         }
         _ => false,
     }
@@ -75,11 +90,15 @@ fn is_constant_ast(e: &Expr) -> bool {
 
 /// Words that are never column names of a relation.
 fn pseudo(id: &Ident) -> bool {
-    !id.quoted && matches!(id.name.as_str(), "ROWNUM" | "SYSDATE" | "USER" | "UID" | "LEVEL")
+    !id.quoted
+        && matches!(
+            id.name.as_str(),
+            "ROWNUM" | "SYSDATE" | "USER" | "UID" | "LEVEL"
+        )
 }
 
 impl Compiler<'_> {
-    pub(crate) fn from_clause<'q>(
+    pub(crate) fn scan_from<'q>(
         &mut self,
         items: &'q [TableExpr],
         where_: Option<&Expr>,
@@ -102,7 +121,16 @@ impl Compiler<'_> {
                     as_of,
                     alias,
                     pos,
-                } => self.table(name, as_of.as_ref(), alias.as_ref(), *pos, where_, unqualified, wanted, offset)?,
+                } => self.table(
+                    name,
+                    as_of.as_ref(),
+                    alias.as_ref(),
+                    *pos,
+                    where_,
+                    unqualified,
+                    wanted,
+                    offset,
+                )?,
                 TableExpr::Subquery { query, alias, .. } => {
                     let (plan, _) = self.query(query, None)?;
                     let alias_name = alias.as_ref().map(|a| a.name.clone());
@@ -112,6 +140,7 @@ impl Compiler<'_> {
                         columns: plan.columns.clone(),
                         offset,
                         rowid: None,
+                rowid_type: OraType::Rowid,
                     };
                     let derived = match where_ {
                         Some(w) => self.derive(w, &info, unqualified),
@@ -147,7 +176,12 @@ impl Compiler<'_> {
     }
 
     /// The bounds `where_` implies on `info`'s columns.
-    fn derive(&mut self, where_: &Expr, info: &SourceInfo, unqualified: bool) -> Vec<(String, CmpOp, Datum)> {
+    fn derive(
+        &mut self,
+        where_: &Expr,
+        info: &SourceInfo,
+        unqualified: bool,
+    ) -> Vec<(String, CmpOp, Datum)> {
         let matcher = |parts: &[Ident]| -> Option<String> {
             match parts {
                 [c] if unqualified && !pseudo(c) => Some(c.name.clone()),
@@ -182,7 +216,10 @@ impl Compiler<'_> {
         let d = crate::convert::to_dec(&v, &self.env)?;
         d.and_then(|d| d.to_i128())
             .and_then(|n| u64::try_from(n).ok())
-            .ok_or_else(|| OraError::new(8181, "specified number is not a valid system change number").at(e.pos))
+            .ok_or_else(|| {
+                OraError::new(8181, "specified number is not a valid system change number")
+                    .at(e.pos)
+            })
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -206,6 +243,7 @@ impl Compiler<'_> {
                 columns: vec![Column::new("DUMMY", OraType::Varchar2(1))],
                 offset,
                 rowid: None,
+                rowid_type: OraType::Rowid,
             };
             return Ok(Part {
                 info,
@@ -216,6 +254,9 @@ impl Compiler<'_> {
                 derived: Vec::new(),
             });
         }
+        if is_session_view(&obj) && as_of.is_none() {
+            return Ok(self.session_view(obj, alias, offset));
+        }
         let scn = as_of.map(|e| self.scn(e)).transpose()?;
         let mut info = SourceInfo {
             alias,
@@ -223,33 +264,13 @@ impl Compiler<'_> {
             columns: Vec::new(),
             offset,
             rowid: None,
+                rowid_type: OraType::Rowid,
         };
         let derived = match where_ {
             Some(w) => self.derive(w, &info, unqualified),
             None => Vec::new(),
         };
-        let (bounds, rowid_between) = if derived.is_empty() {
-            (Vec::new(), None)
-        } else {
-            // The columns' types decide which bounds order as the condition does; a
-            // relation the database cannot describe gets none (its scan reports the error).
-            let columns = self.db.columns(&obj).unwrap_or_default();
-            bounds(&derived, &columns, &self.env)
-        };
-        let wanted_order: Vec<String> = wanted
-            .iter()
-            .map(|(q, c)| match q {
-                Some(q) if !info.named(&Ident { name: q.clone(), quoted: true, pos: 0 }) => None,
-                _ => Some(c.clone()),
-            })
-            .collect::<Option<Vec<_>>>()
-            .unwrap_or_default();
-        let request = ScanRequest {
-            as_of_scn: scn,
-            bounds,
-            rowid_between,
-            wanted_order,
-        };
+        let request = self.request(&obj, &info, scn, &derived, wanted);
         let rel = self.db.scan(&obj, &request).map_err(at(pos))?;
         let n = rel.columns.len();
         let order: Vec<usize> = rel
@@ -259,12 +280,16 @@ impl Compiler<'_> {
                 if c == "ROWID" {
                     Some(offset + n)
                 } else {
-                    rel.columns.iter().position(|x| x.name == *c).map(|i| offset + i)
+                    rel.columns
+                        .iter()
+                        .position(|x| x.name == *c)
+                        .map(|i| offset + i)
                 }
             })
             .collect();
         info.columns = rel.columns;
         info.rowid = Some(offset + n);
+        info.rowid_type = rel.rowid_type;
         Ok(Part {
             info,
             from: From::Source(Source {
@@ -274,8 +299,92 @@ impl Compiler<'_> {
             }),
             kind: None,
             on: None,
-            orders: if order.is_empty() { Vec::new() } else { vec![order] },
+            orders: if order.is_empty() {
+                Vec::new()
+            } else {
+                vec![order]
+            },
             derived,
         })
+    }
+
+    /// What a scan of `obj` is asked for: its SCN, the bounds and ROWID range the WHERE
+    /// clause implies, the order the query wants.
+    fn request(
+        &mut self,
+        obj: &ObjectName,
+        info: &SourceInfo,
+        scn: Option<u64>,
+        derived: &[(String, CmpOp, Datum)],
+        wanted: &[(Option<String>, String)],
+    ) -> ScanRequest {
+        let (bounds, rowid_between) = if derived.is_empty() {
+            (Vec::new(), None)
+        } else {
+            // The columns' types decide which bounds order as the condition does; a
+            // relation the database cannot describe gets none (its scan reports the error).
+            let columns = self.db.columns(obj).unwrap_or_default();
+            bounds(derived, &columns, &self.env)
+        };
+        let wanted_order: Vec<String> = wanted
+            .iter()
+            .map(|(q, c)| match q {
+                Some(q)
+                    if !info.named(&Ident {
+                        name: q.clone(),
+                        quoted: true,
+                        pos: 0,
+                    }) =>
+                {
+                    None
+                }
+                _ => Some(c.clone()),
+            })
+            .collect::<Option<Vec<_>>>()
+            .unwrap_or_default();
+        ScanRequest {
+            as_of_scn: scn,
+            bounds,
+            rowid_between,
+            wanted_order,
+        }
+    }
+
+    /// NLS_SESSION_PARAMETERS (PARAMETER, VALUE) from the session's settings.
+    fn session_view<'q>(&self, obj: ObjectName, alias: Option<String>, offset: usize) -> Part<'q> {
+        let nls = &self.env.nls;
+        let rows: Vec<crate::Row> = crate::nls::Nls::SESSION_PARAMETERS
+            .iter()
+            .map(|p| crate::Row {
+                rowid: None,
+                values: vec![
+                    Datum::Text(p.to_string()),
+                    nls.parameter(p).map_or(Datum::Null, Datum::text),
+                ],
+            })
+            .collect();
+        let info = SourceInfo {
+            alias,
+            table: Some(obj),
+            columns: vec![
+                Column::new("PARAMETER", OraType::Varchar2(30)),
+                Column::new("VALUE", OraType::Varchar2(64)),
+            ],
+            offset,
+            rowid: Some(offset + 2),
+            rowid_type: OraType::Rowid,
+        };
+        Part {
+            info,
+            from: From::Source(Source {
+                data: SourceData(Mutex::new(SourceState::Mat(Arc::new(rows)))),
+                width: 3,
+                filter: None,
+            }),
+            kind: None,
+            on: None,
+            orders: Vec::new(),
+            derived: Vec::new(),
+        }
     }
 }

@@ -1,15 +1,25 @@
 //! The compiler: a parsed statement and its bind values become plans and compiled
-//! expressions (`expr.rs`, `call.rs`), query blocks are planned (`select.rs`) over their FROM
-//! clause's scans (`from.rs`), with names resolved in `scope.rs`. Compilation is where the
-//! database is read: relations are scanned (with the bounds and order the statement
-//! implies), uncorrelated subqueries run and become constants, correlated ones have their
-//! relations read into memory, and database functions with constant arguments are called.
+//! expressions. `expr.rs` compiles expressions and conditions, `call.rs` function calls,
+//! aggregates and analytic functions, `sub.rs` subqueries, IN lists and LIKE; `select.rs`
+//! plans query blocks over the scans `from.rs` opens, with `joins.rs` placing WHERE
+//! conjuncts, `group.rs` rewriting grouped expressions, `order.rs` choosing scan orders and
+//! early stops; `union.rs` plans UNION ALL; `scope.rs` resolves names.
+//!
+//! Compilation is where the database is read: relations are scanned (with the bounds and
+//! order the statement implies), uncorrelated subqueries run and become constants,
+//! correlated ones have their relations read into memory, and database functions with
+//! constant arguments are called.
 
 mod call;
 mod expr;
 mod from;
+mod group;
+mod joins;
+mod order;
 pub mod scope;
 mod select;
+mod sub;
+mod union;
 
 use crate::env::Env;
 use crate::ex::{walk, Cx, Ex};
@@ -172,4 +182,21 @@ impl<'d> Compiler<'d> {
         };
         Ok(t.ex.eval(&cx)?.into_owned())
     }
+}
+
+pub(super) fn const_u64(
+    c: &mut Compiler<'_>,
+    e: Option<&crate::ast::Expr>,
+) -> Result<Option<u64>, OraError> {
+    let Some(e) = e else { return Ok(None) };
+    let v = c.value(e)?;
+    let n = crate::convert::to_dec(&v, &c.env)?;
+    Ok(Some(match n {
+        None => 0,
+        Some(d) if d.is_negative() => 0,
+        Some(d) => d
+            .trunc()
+            .to_i128()
+            .map_or(u64::MAX, |n| u64::try_from(n).unwrap_or(u64::MAX)),
+    }))
 }

@@ -18,6 +18,8 @@ pub struct SourceInfo {
     pub offset: usize,
     /// The slot of its ROWID (tables only).
     pub rowid: Option<usize>,
+    /// How that ROWID is described (ROWID, or UROWID for logical ROWIDs).
+    pub rowid_type: OraType,
 }
 
 impl SourceInfo {
@@ -77,7 +79,7 @@ impl<'p> Scope<'p> {
     fn local(&self, parts: &[Ident]) -> Result<Option<(usize, OraType)>, OraError> {
         let col = |s: &SourceInfo, name: &Ident| -> Option<(usize, OraType)> {
             if !name.quoted && name.name == "ROWID" {
-                return s.rowid.map(|slot| (slot, OraType::Rowid));
+                return s.rowid.map(|slot| (slot, s.rowid_type.clone()));
             }
             s.columns
                 .iter()
@@ -101,16 +103,18 @@ impl<'p> Scope<'p> {
                 let named: Vec<&SourceInfo> = self.sources.iter().filter(|s| s.named(q)).collect();
                 match named.as_slice() {
                     [] => Ok(None),
-                    [s] => col(s, name).map(Some).ok_or_else(|| invalid_identifier(parts)),
+                    [s] => col(s, name)
+                        .map(Some)
+                        .ok_or_else(|| invalid_identifier(parts)),
                     _ => Err(ambiguous(q.pos)),
                 }
             }
-            [schema, t, name] => {
-                match self.sources.iter().find(|s| s.named_full(schema, t)) {
-                    None => Ok(None),
-                    Some(s) => col(s, name).map(Some).ok_or_else(|| invalid_identifier(parts)),
-                }
-            }
+            [schema, t, name] => match self.sources.iter().find(|s| s.named_full(schema, t)) {
+                None => Ok(None),
+                Some(s) => col(s, name)
+                    .map(Some)
+                    .ok_or_else(|| invalid_identifier(parts)),
+            },
             _ => Ok(None),
         }
     }
@@ -145,9 +149,13 @@ impl<'p> Scope<'p> {
 
     /// Unqualified ROWID: the block's one table's.
     fn rowid(&self, pos: usize) -> Result<(usize, OraType), OraError> {
-        let tables: Vec<usize> = self.sources.iter().filter_map(|s| s.rowid).collect();
+        let tables: Vec<(usize, &OraType)> = self
+            .sources
+            .iter()
+            .filter_map(|s| s.rowid.map(|r| (r, &s.rowid_type)))
+            .collect();
         match tables.as_slice() {
-            [slot] => Ok((*slot, OraType::Rowid)),
+            [(slot, ty)] => Ok((*slot, (*ty).clone())),
             [] => Err(OraError::new(
                 1445,
                 "cannot select ROWID from, or sample, a join view without a key-preserved table",
@@ -168,7 +176,7 @@ impl<'p> Scope<'p> {
     pub fn slot_type(&self, slot: usize) -> Option<OraType> {
         let s = &self.sources[self.source_of(slot)?];
         if Some(slot) == s.rowid {
-            return Some(OraType::Rowid);
+            return Some(s.rowid_type.clone());
         }
         s.columns.get(slot - s.offset).map(|c| c.ora_type.clone())
     }

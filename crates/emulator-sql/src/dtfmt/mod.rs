@@ -17,10 +17,16 @@ use crate::OraError;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum El {
     /// AD / BC; `dots`: A.D. / B.C.
-    Era { dots: bool },
+    Era {
+        dots: bool,
+    },
     /// AM / PM; `dots`: A.M. / P.M.
-    Meridian { dots: bool },
-    Cc { signed: bool },
+    Meridian {
+        dots: bool,
+    },
+    Cc {
+        signed: bool,
+    },
     D,
     Day,
     Dd,
@@ -160,8 +166,8 @@ const ELEMENTS: &[(&str, El)] = &[
     ("Y", El::Y(1)),
 ];
 
-/// Valid Oracle elements the emulator does not evaluate.
-const UNSUPPORTED: &[&str] = &["SYEAR", "YEAR", "DL", "DS", "TS", "EE", "E"];
+/// Valid Oracle elements (and the TH / SP suffixes) the emulator does not evaluate.
+const UNSUPPORTED: &[&str] = &["SYEAR", "YEAR", "DL", "DS", "TS", "EE", "E", "TH", "SP"];
 
 /// Parse a datetime format model; ORA-01821 for text that is not one.
 pub fn parse_model(fmt: &str) -> Result<Model, OraError> {
@@ -212,11 +218,15 @@ pub fn parse_model(fmt: &str) -> Result<Model, OraError> {
             i += len;
             continue;
         }
-        if let Some(word) = UNSUPPORTED
-            .iter()
-            .find(|w| urest.starts_with(*w) && !ELEMENTS.iter().any(|(k, _)| urest.starts_with(k) && k.len() >= w.len()))
-        {
-            return Err(crate::unimplemented(&format!("the datetime format element {word}")));
+        if let Some(word) = UNSUPPORTED.iter().find(|w| {
+            urest.starts_with(*w)
+                && !ELEMENTS
+                    .iter()
+                    .any(|(k, _)| urest.starts_with(k) && k.len() >= w.len())
+        }) {
+            return Err(crate::unimplemented(&format!(
+                "the datetime format element {word}"
+            )));
         }
         let Some((key, el)) = ELEMENTS.iter().find(|(k, _)| urest.starts_with(k)) else {
             return Err(not_recognized());

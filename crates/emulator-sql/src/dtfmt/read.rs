@@ -117,7 +117,10 @@ impl Cursor<'_> {
     /// Consume `lit` case-insensitively if the text starts with it.
     fn eat(&mut self, lit: &str) -> bool {
         let r = self.rest();
-        if r.len() >= lit.len() && r.is_char_boundary(lit.len()) && r[..lit.len()].eq_ignore_ascii_case(lit) {
+        if r.len() >= lit.len()
+            && r.is_char_boundary(lit.len())
+            && r[..lit.len()].eq_ignore_ascii_case(lit)
+        {
             self.i += lit.len();
             true
         } else {
@@ -189,6 +192,71 @@ fn literal(c: &mut Cursor<'_>, lit: &str, next_signed: bool) -> Result<(), OraEr
 }
 
 fn element(c: &mut Cursor<'_>, f: &mut Fields, el: El, fx: bool) -> Result<(), OraError> {
+    if numeric(c, f, el, fx)? {
+        return Ok(());
+    }
+    match el {
+        El::Dy | El::Day => {
+            let w = c.word().to_ascii_uppercase();
+            if !DAYS
+                .iter()
+                .any(|name| w == *name || (w.len() == 3 && name.starts_with(&w)))
+            {
+                return Err(e(1846, "not a valid day of the week"));
+            }
+        }
+        El::Mon | El::Month => {
+            let w = c.word().to_ascii_uppercase();
+            let m = MONTHS
+                .iter()
+                .position(|name| w == *name || (w.len() == 3 && name.starts_with(&w)))
+                .ok_or_else(|| e(1843, "not a valid month"))?;
+            f.month = Some(m as u8 + 1);
+        }
+        El::Rm => {
+            const ROMAN: [&str; 12] = [
+                "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII",
+            ];
+            let w = c.word().to_ascii_uppercase();
+            let m = ROMAN
+                .iter()
+                .position(|r| *r == w)
+                .ok_or_else(|| e(1843, "not a valid month"))?;
+            f.month = Some(m as u8 + 1);
+        }
+        El::Meridian { .. } => {
+            f.pm = Some(if c.eat("AM") || c.eat("A.M.") {
+                false
+            } else if c.eat("PM") || c.eat("P.M.") {
+                true
+            } else {
+                return Err(e(1855, "AM/A.M. or PM/P.M. required"));
+            });
+        }
+        El::Era { .. } => {
+            f.bc = if c.eat("AD") || c.eat("A.D.") {
+                false
+            } else if c.eat("BC") || c.eat("B.C.") {
+                true
+            } else {
+                return Err(e(1856, "BC/B.C. or AD/A.D. required"));
+            };
+        }
+        El::X if !(c.eat(".") || c.eat(",")) => return Err(mismatch()),
+        El::Tzr => zone_region(c, f)?,
+        El::Tzd => {
+            c.word();
+        }
+        El::Cc { .. } | El::Iw | El::Iy(_) | El::Ww | El::W | El::Q => {
+            return Err(e(1820, "format code cannot appear in date input format"));
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The numeric elements; `false` for any other.
+fn numeric(c: &mut Cursor<'_>, f: &mut Fields, el: El, fx: bool) -> Result<bool, OraError> {
     match el {
         El::Y(4) => f.year = Some(c.digits(4, fx)?),
         El::Y(n) => f.short_year = Some((c.digits(usize::from(n), fx)?, n, false)),
@@ -217,39 +285,11 @@ fn element(c: &mut Cursor<'_>, f: &mut Fields, el: El, fx: bool) -> Result<(), O
             f.year = Some(a * 1000 + b);
         }
         El::Mm => f.month = Some(month_number(c.digits(2, fx)?)?),
-        El::Mon | El::Month => {
-            let w = c.word().to_ascii_uppercase();
-            let m = MONTHS
-                .iter()
-                .position(|name| w == *name || (w.len() == 3 && name.starts_with(&w)))
-                .ok_or_else(|| e(1843, "not a valid month"))?;
-            f.month = Some(m as u8 + 1);
-        }
-        El::Rm => {
-            const ROMAN: [&str; 12] = [
-                "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII",
-            ];
-            let w = c.word().to_ascii_uppercase();
-            let m = ROMAN
-                .iter()
-                .position(|r| *r == w)
-                .ok_or_else(|| e(1843, "not a valid month"))?;
-            f.month = Some(m as u8 + 1);
-        }
         El::Dd => f.day = Some(c.digits(2, fx)?),
         El::Ddd => f.day_of_year = Some(c.digits(3, fx)?),
         El::D => {
             let d = c.digits(1, fx)?;
             if !(1..=7).contains(&d) {
-                return Err(e(1846, "not a valid day of the week"));
-            }
-        }
-        El::Dy | El::Day => {
-            let w = c.word().to_ascii_uppercase();
-            if !DAYS
-                .iter()
-                .any(|name| w == *name || (w.len() == 3 && name.starts_with(&w)))
-            {
                 return Err(e(1846, "not a valid day of the week"));
             }
         }
@@ -265,29 +305,6 @@ fn element(c: &mut Cursor<'_>, f: &mut Fields, el: El, fx: bool) -> Result<(), O
             let n = c.i - start;
             f.nanos = (v * 10i64.pow(9 - n as u32)) as u32;
         }
-        El::Meridian { .. } => {
-            f.pm = Some(if c.eat("AM") || c.eat("A.M.") {
-                false
-            } else if c.eat("PM") || c.eat("P.M.") {
-                true
-            } else {
-                return Err(e(1855, "AM/A.M. or PM/P.M. required"));
-            });
-        }
-        El::Era { .. } => {
-            f.bc = if c.eat("AD") || c.eat("A.D.") {
-                false
-            } else if c.eat("BC") || c.eat("B.C.") {
-                true
-            } else {
-                return Err(e(1856, "BC/B.C. or AD/A.D. required"));
-            };
-        }
-        El::X => {
-            if !(c.eat(".") || c.eat(",")) {
-                return Err(mismatch());
-            }
-        }
         El::Tzh => {
             let neg = c.eat("-");
             if !neg {
@@ -297,15 +314,9 @@ fn element(c: &mut Cursor<'_>, f: &mut Fields, el: El, fx: bool) -> Result<(), O
             f.tzh = Some(if neg { -h } else { h });
         }
         El::Tzm => f.tzm = Some(c.digits(2, fx)?),
-        El::Tzr => zone_region(c, f)?,
-        El::Tzd => {
-            c.word();
-        }
-        El::Cc { .. } | El::Iw | El::Iy(_) | El::Ww | El::W | El::Q => {
-            return Err(e(1820, "format code cannot appear in date input format"));
-        }
+        _ => return Ok(false),
     }
-    Ok(())
+    Ok(true)
 }
 
 fn month_number(v: i64) -> Result<u8, OraError> {
@@ -373,7 +384,11 @@ fn resolve(f: Fields, now: &DateTime) -> Result<Parsed, OraError> {
         return finish(dt, &f);
     }
     if let Some(doy) = f.day_of_year {
-        let days_in_year = if crate::datetime::is_leap(year) { 366 } else { 365 };
+        let days_in_year = if crate::datetime::is_leap(year) {
+            366
+        } else {
+            365
+        };
         if !(1..=days_in_year).contains(&doy) {
             return Err(e(
                 1848,

@@ -35,6 +35,14 @@ pub fn render(
     Ok(out)
 }
 
+/// A month's name; three blanks for a month outside 1..=12 (a value no valid DATE has).
+fn month_name(month: u8) -> &'static str {
+    MONTHS
+        .get(usize::from(month.wrapping_sub(1)))
+        .copied()
+        .unwrap_or("   ")
+}
+
 fn num(out: &mut String, v: i64, width: usize, fm: bool) {
     if fm {
         let _ = write!(out, "{v}");
@@ -74,12 +82,16 @@ fn element(
     fm: bool,
     decimal: char,
 ) -> Result<(), OraError> {
+    if !date_element(out, dt, el, case, fm) {
+        time_element(out, dt, zone, precision, el, case, fm, decimal)?;
+    }
+    Ok(())
+}
+
+/// Year, month, week and day elements; `false` for any other.
+fn date_element(out: &mut String, dt: &DateTime, el: El, case: Case, fm: bool) -> bool {
     let year = i64::from(dt.year);
     let abs_year = year.abs();
-    let hour12 = match dt.hour % 12 {
-        0 => 12,
-        h => h,
-    };
     match el {
         El::Y(n) => {
             let m = 10i64.pow(u32::from(n));
@@ -112,21 +124,24 @@ fn element(
             }
             num(out, (abs_year + 99) / 100, 2, fm);
         }
-        El::Q => num(out, i64::from((dt.month - 1) / 3 + 1), 1, fm),
+        El::Q => num(out, i64::from(dt.month.saturating_sub(1) / 3 + 1), 1, fm),
         El::Mm => num(out, i64::from(dt.month), 2, fm),
         El::Mon => {
-            let name = &MONTHS[usize::from(dt.month - 1)][..3];
+            let name = &month_name(dt.month)[..3];
             out.push_str(&cased(name, case));
         }
         El::Month => {
-            let name = cased(MONTHS[usize::from(dt.month - 1)], case);
+            let name = cased(month_name(dt.month), case);
             padded(out, &name, 9, fm);
         }
         El::Rm => {
             const ROMAN: [&str; 12] = [
                 "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII",
             ];
-            let r = ROMAN[usize::from(dt.month - 1)];
+            let r = ROMAN
+                .get(usize::from(dt.month.wrapping_sub(1)))
+                .copied()
+                .unwrap_or("");
             let r = if case == Case::Lower {
                 r.to_lowercase()
             } else {
@@ -153,6 +168,30 @@ fn element(
             7,
             fm,
         ),
+        _ => return false,
+    }
+    true
+}
+
+/// Time of day, fractional seconds, meridian and era indicators, the decimal character and
+/// time zone elements.
+#[allow(clippy::too_many_arguments)]
+fn time_element(
+    out: &mut String,
+    dt: &DateTime,
+    zone: Option<Zone<'_>>,
+    precision: Option<u8>,
+    el: El,
+    case: Case,
+    fm: bool,
+    decimal: char,
+) -> Result<(), OraError> {
+    let year = i64::from(dt.year);
+    let hour12 = match dt.hour % 12 {
+        0 => 12,
+        h => h,
+    };
+    match el {
         El::Hh12 => num(out, i64::from(hour12), 2, fm),
         El::Hh24 => num(out, i64::from(dt.hour), 2, fm),
         El::Mi => num(out, i64::from(dt.minute), 2, fm),
@@ -224,6 +263,7 @@ fn element(
                 }
             }
         }
+        _ => {}
     }
     Ok(())
 }

@@ -25,7 +25,10 @@ fn show(d: &DateTime, fmt: &str) -> String {
 fn renders_common_elements() {
     let d = dt("2026-12-04 15:05:09.123456789");
     assert_eq!(show(&d, "YYYY-MM-DD HH24:MI:SS"), "2026-12-04 15:05:09");
-    assert_eq!(show(&d, "DD-MON-RR HH.MI.SSXFF AM TZR"), "04-DEC-26 03.05.09.123456 PM +02:00");
+    assert_eq!(
+        show(&d, "DD-MON-RR HH.MI.SSXFF AM TZR"),
+        "04-DEC-26 03.05.09.123456 PM +02:00"
+    );
     assert_eq!(show(&d, "Month DD, YYYY"), "December  04, 2026");
     assert_eq!(show(&d, "FMMonth DD, YYYY"), "December 4, 2026");
     assert_eq!(show(&d, "dy Dy DY day"), "fri Fri FRI friday   ");
@@ -44,11 +47,21 @@ fn refuses_unknown_elements_and_dates_with_fractions() {
     let err = render(&dt("2026-01-01 00:00:00"), None, None, &m, '.').unwrap_err();
     assert_eq!(err.code, 1821);
     let tz = parse_model("TZH").unwrap();
-    assert_eq!(render(&dt("2026-01-01 00:00:00"), None, Some(6), &tz, '.').unwrap_err().code, 1821);
+    assert_eq!(
+        render(&dt("2026-01-01 00:00:00"), None, Some(6), &tz, '.')
+            .unwrap_err()
+            .code,
+        1821
+    );
 }
 
 fn parse_with(text: &str, fmt: &str, target: Target) -> Result<Parsed, crate::OraError> {
-    read(text, &parse_model(fmt).unwrap(), target, &dt("2026-07-15 10:00:00"))
+    read(
+        text,
+        &parse_model(fmt).unwrap(),
+        target,
+        &dt("2026-07-15 10:00:00"),
+    )
 }
 
 #[test]
@@ -71,7 +84,12 @@ fn reads_leniently() {
     .unwrap();
     assert_eq!(p.at.nanosecond, 500_000_000);
     assert_eq!(p.offset, Some(-330));
-    let p = parse_with("04-DEC-26 03.05.09.5 PM", "DD-MON-RR HH.MI.SSXFF AM", Target::Timestamp).unwrap();
+    let p = parse_with(
+        "04-DEC-26 03.05.09.5 PM",
+        "DD-MON-RR HH.MI.SSXFF AM",
+        Target::Timestamp,
+    )
+    .unwrap();
     assert_eq!(p.at.timestamp_text(), "2026-12-04 15:05:09.500000000");
 }
 

@@ -161,10 +161,17 @@ fn nls_param(f: &FuncCall, cx: &Cx<'_>) -> Result<(char, char), OraError> {
                 return Ok((cs[0], cs[1]));
             }
         }
-        return Err(OraError::new(12702, "invalid NLS parameter string used in SQL function"));
+        return Err(OraError::new(
+            12702,
+            "invalid NLS parameter string used in SQL function",
+        ));
     }
-    if upper.contains("NLS_DATE_LANGUAGE") && !(upper.contains("AMERICAN") || upper.contains("ENGLISH")) {
-        return Err(crate::unimplemented("NLS_DATE_LANGUAGE other than AMERICAN"));
+    if upper.contains("NLS_DATE_LANGUAGE")
+        && !(upper.contains("AMERICAN") || upper.contains("ENGLISH"))
+    {
+        return Err(crate::unimplemented(
+            "NLS_DATE_LANGUAGE other than AMERICAN",
+        ));
     }
     Ok(default)
 }
@@ -204,7 +211,9 @@ fn to_char(f: &FuncCall, cx: &Cx<'_>) -> Result<Datum, OraError> {
             dtfmt::render(at, Some(zone), Some(p), &*date_model(f, &fmt)?, decimal)?
         }
         Datum::IntervalDs(_) | Datum::IntervalYm(_) | Datum::Rowid(_) | Datum::Bytes(_) => {
-            to_text(&v, cx.env, f.hints.first())?.map(Cow::into_owned).unwrap_or_default()
+            to_text(&v, cx.env, f.hints.first())?
+                .map(Cow::into_owned)
+                .unwrap_or_default()
         }
         other => {
             let Some(n) = to_dec(other, cx.env)? else {
@@ -276,8 +285,9 @@ pub fn call(f: &FuncCall, cx: &Cx<'_>) -> Result<Datum, OraError> {
         ToNumber => {
             let v = arg(f, 0, cx)?;
             if f.args.len() == 1 || !matches!(v.as_ref(), Datum::Text(_)) {
-                return Ok(to_dec(&v, cx.env)?
-                    .map_or(Datum::Null, |d| Datum::Number(d.to_canonical())));
+                return Ok(
+                    to_dec(&v, cx.env)?.map_or(Datum::Null, |d| Datum::Number(d.to_canonical()))
+                );
             }
             let (Some(text), Some(fmt)) = (text_arg(f, 0, cx)?, text_arg(f, 1, cx)?) else {
                 return Ok(Datum::Null);
@@ -328,7 +338,10 @@ pub fn call(f: &FuncCall, cx: &Cx<'_>) -> Result<Datum, OraError> {
                     "MONTH" => n,
                     _ => return Err(illegal_argument()),
                 };
-                let m = months.round_scale(0).to_i128().ok_or_else(crate::number::overflow)?;
+                let m = months
+                    .round_scale(0)
+                    .to_i128()
+                    .ok_or_else(crate::number::overflow)?;
                 return Ok(Datum::IntervalYm(
                     i64::try_from(m).map_err(|_| crate::number::overflow())?,
                 ));
@@ -340,7 +353,9 @@ pub fn call(f: &FuncCall, cx: &Cx<'_>) -> Result<Datum, OraError> {
                 "SECOND" => 1_000_000_000,
                 _ => return Err(illegal_argument()),
             };
-            Ok(Datum::IntervalDs(crate::convert::days_to_nanos(&n, unit_nanos)?))
+            Ok(Datum::IntervalDs(crate::convert::days_to_nanos(
+                &n, unit_nanos,
+            )?))
         }
         _ => Ok(Datum::Null),
     }

@@ -156,14 +156,62 @@ pub fn lookup(name: &str) -> Option<(Builtin, usize, usize)> {
 /// Names Oracle has that the emulator does not evaluate (ORA-03001 rather than ORA-00904).
 pub fn known_unsupported(name: &str) -> bool {
     const NAMES: &[&str] = &[
-        "REGEXP_LIKE", "REGEXP_SUBSTR", "REGEXP_REPLACE", "REGEXP_INSTR", "REGEXP_COUNT",
-        "LISTAGG", "XMLAGG", "XMLELEMENT", "JSON_VALUE", "JSON_QUERY", "JSON_OBJECT",
-        "JSON_ARRAY", "JSON_EXISTS", "SQRT", "EXP", "LN", "LOG", "SIN", "COS", "TAN", "ATAN",
-        "STDDEV", "VARIANCE", "MEDIAN", "LAG", "LEAD", "FIRST_VALUE", "LAST_VALUE", "NTILE",
-        "PERCENT_RANK", "CUME_DIST", "RATIO_TO_REPORT", "DUMP", "VSIZE", "SOUNDEX", "ORA_HASH",
-        "STANDARD_HASH", "SYS_GUID", "NEW_TIME", "NEXT_DAY", "TZ_OFFSET", "CARDINALITY",
-        "COLLECT", "CORR", "COVAR_POP", "LNNVL", "NANVL", "WIDTH_BUCKET", "UNISTR", "ASCIISTR",
-        "COMPOSE", "DECOMPOSE", "EMPTY_CLOB", "EMPTY_BLOB", "UTL_RAW", "DBMS_LOB",
+        "REGEXP_LIKE",
+        "REGEXP_SUBSTR",
+        "REGEXP_REPLACE",
+        "REGEXP_INSTR",
+        "REGEXP_COUNT",
+        "LISTAGG",
+        "XMLAGG",
+        "XMLELEMENT",
+        "JSON_VALUE",
+        "JSON_QUERY",
+        "JSON_OBJECT",
+        "JSON_ARRAY",
+        "JSON_EXISTS",
+        "SQRT",
+        "EXP",
+        "LN",
+        "LOG",
+        "SIN",
+        "COS",
+        "TAN",
+        "ATAN",
+        "STDDEV",
+        "VARIANCE",
+        "MEDIAN",
+        "LAG",
+        "LEAD",
+        "FIRST_VALUE",
+        "LAST_VALUE",
+        "NTILE",
+        "PERCENT_RANK",
+        "CUME_DIST",
+        "RATIO_TO_REPORT",
+        "DUMP",
+        "VSIZE",
+        "SOUNDEX",
+        "ORA_HASH",
+        "STANDARD_HASH",
+        "SYS_GUID",
+        "NEW_TIME",
+        "NEXT_DAY",
+        "TZ_OFFSET",
+        "CARDINALITY",
+        "COLLECT",
+        "CORR",
+        "COVAR_POP",
+        "LNNVL",
+        "NANVL",
+        "WIDTH_BUCKET",
+        "UNISTR",
+        "ASCIISTR",
+        "COMPOSE",
+        "DECOMPOSE",
+        "EMPTY_CLOB",
+        "EMPTY_BLOB",
+        "UTL_RAW",
+        "DBMS_LOB",
     ];
     NAMES.contains(&name)
 }
@@ -194,12 +242,11 @@ pub fn result_type(f: Builtin, args: &[OraType], aux: &Aux) -> OraType {
             Family::Date | Family::Ts | Family::Tstz => OraType::Date,
             _ => numeric(arg(0)),
         },
-        Nvl | Coalesce | Greatest | Least | Nullif => {
-            args.iter()
-                .find(|t| **t != OraType::Varchar2(0))
-                .cloned()
-                .unwrap_or_else(|| arg(0))
-        }
+        Nvl | Coalesce | Greatest | Least | Nullif => args
+            .iter()
+            .find(|t| **t != OraType::Varchar2(0))
+            .cloned()
+            .unwrap_or_else(|| arg(0)),
         Nvl2 => arg(1),
         Decode => arg(2),
         ToChar => match aux {

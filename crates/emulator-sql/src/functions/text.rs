@@ -48,47 +48,7 @@ pub fn call(f: &FuncCall, cx: &Cx<'_>) -> Result<Datum, OraError> {
         },
         Substr => substr(f, &s, cx)?,
         Instr => instr(f, &s, cx)?,
-        Ltrim | Rtrim => {
-            let set: Vec<char> = match f.args.len() {
-                1 => vec![' '],
-                _ => match text_arg(f, 1, cx)? {
-                    None => return Ok(Datum::Null),
-                    Some(t) => t.chars().collect(),
-                },
-            };
-            let r = if f.f == Ltrim {
-                s.trim_start_matches(|c| set.contains(&c))
-            } else {
-                s.trim_end_matches(|c| set.contains(&c))
-            };
-            text(r.to_string())
-        }
-        Trim(mode) => {
-            let ch = match f.args.len() {
-                1 => ' ',
-                _ => match text_arg(f, 1, cx)? {
-                    None => return Ok(Datum::Null),
-                    Some(t) => {
-                        let mut it = t.chars();
-                        match (it.next(), it.next()) {
-                            (Some(c), None) => c,
-                            _ => {
-                                return Err(OraError::new(
-                                    30001,
-                                    "trim set should have only one character",
-                                ))
-                            }
-                        }
-                    }
-                },
-            };
-            let r = match mode {
-                'L' => s.trim_start_matches(ch),
-                'T' => s.trim_end_matches(ch),
-                _ => s.trim_matches(ch),
-            };
-            text(r.to_string())
-        }
+        Ltrim | Rtrim | Trim(_) => trim(f, &s, cx)?,
         Lpad | Rpad => pad(f, s, cx)?,
         Replace => {
             let from = text_arg(f, 1, cx)?;
@@ -256,4 +216,53 @@ fn pad(f: &FuncCall, s: String, cx: &Cx<'_>) -> Result<Datum, OraError> {
     } else {
         s + &padding
     }))
+}
+
+/// LTRIM / RTRIM (a set of characters, blank by default) and TRIM (one character).
+fn trim(f: &FuncCall, s: &str, cx: &Cx<'_>) -> Result<Datum, OraError> {
+    use Builtin::*;
+    Ok(match f.f {
+        Ltrim | Rtrim => {
+            let set: Vec<char> = match f.args.len() {
+                1 => vec![' '],
+                _ => match text_arg(f, 1, cx)? {
+                    None => return Ok(Datum::Null),
+                    Some(t) => t.chars().collect(),
+                },
+            };
+            let r = if f.f == Ltrim {
+                s.trim_start_matches(|c| set.contains(&c))
+            } else {
+                s.trim_end_matches(|c| set.contains(&c))
+            };
+            text(r.to_string())
+        }
+        Trim(mode) => {
+            let ch = match f.args.len() {
+                1 => ' ',
+                _ => match text_arg(f, 1, cx)? {
+                    None => return Ok(Datum::Null),
+                    Some(t) => {
+                        let mut it = t.chars();
+                        match (it.next(), it.next()) {
+                            (Some(c), None) => c,
+                            _ => {
+                                return Err(OraError::new(
+                                    30001,
+                                    "trim set should have only one character",
+                                ))
+                            }
+                        }
+                    }
+                },
+            };
+            let r = match mode {
+                'L' => s.trim_start_matches(ch),
+                'T' => s.trim_end_matches(ch),
+                _ => s.trim_matches(ch),
+            };
+            text(r.to_string())
+        }
+        _ => Datum::Null,
+    })
 }

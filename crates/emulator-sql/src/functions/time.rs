@@ -4,8 +4,8 @@
 use super::{arg, int_arg, text_arg, Builtin, FuncCall};
 use crate::convert::{to_date, to_tstz};
 use crate::datetime::{
-    add_months, days_from_civil, days_in_month, from_seconds, parse_offset, shift_zone,
-    to_seconds, utc_alias, weekday,
+    add_months, days_from_civil, days_in_month, from_seconds, parse_offset, shift_zone, to_seconds,
+    utc_alias, weekday,
 };
 use crate::ex::{is_null, Cx};
 use crate::number::Dec;
@@ -35,7 +35,7 @@ fn unit_start(dt: &DateTime, unit: &str) -> Result<DateTime, OraError> {
         "YYYY" | "SYYYY" | "YEAR" | "SYEAR" | "YYY" | "YY" | "Y" | "RRRR" | "RR" => {
             DateTime::date(dt.year, 1, 1)
         }
-        "Q" => DateTime::date(dt.year, (dt.month - 1) / 3 * 3 + 1, 1),
+        "Q" => DateTime::date(dt.year, dt.month.saturating_sub(1) / 3 * 3 + 1, 1),
         "DAY" | "DY" | "D" => {
             let back = i64::from(weekday(dt)) - 1;
             let d = days_from_civil(dt.year, dt.month, dt.day) - back;
@@ -108,7 +108,10 @@ pub fn trunc_round(f: &FuncCall, v: &Datum, cx: &Cx<'_>) -> Result<Datum, OraErr
         "MM" | "MON" | "MONTH" | "RM" => dt.day >= 16,
         "YYYY" | "SYYYY" | "YEAR" | "SYEAR" | "YYY" | "YY" | "Y" | "RRRR" | "RR" => dt.month >= 7,
         // A quarter rounds up from the 16th day of its second month.
-        "Q" => (dt.month - 1) % 3 == 2 || ((dt.month - 1) % 3 == 1 && dt.day >= 16),
+        "Q" => {
+            let m = dt.month.saturating_sub(1) % 3;
+            m == 2 || (m == 1 && dt.day >= 16)
+        }
         _ => (x - s) * 2 >= n - s,
     };
     Ok(Datum::Date(if up { next } else { start }))
@@ -182,14 +185,21 @@ pub fn call(f: &FuncCall, cx: &Cx<'_>) -> Result<Datum, OraError> {
 /// Oracle's MONTHS_BETWEEN: whole months when the days match or both are month ends,
 /// otherwise the difference in days over 31 added.
 fn months_between(a: &DateTime, b: &DateTime) -> Result<Datum, OraError> {
-    let months = (i64::from(a.year) - i64::from(b.year)) * 12 + i64::from(a.month) - i64::from(b.month);
+    let months =
+        (i64::from(a.year) - i64::from(b.year)) * 12 + i64::from(a.month) - i64::from(b.month);
     let a_end = a.day == days_in_month(a.year, a.month);
     let b_end = b.day == days_in_month(b.year, b.month);
     if a.day == b.day || (a_end && b_end) {
         return Ok(Datum::int(months));
     }
-    let secs_a = i64::from(a.day) * 86_400 + i64::from(a.hour) * 3600 + i64::from(a.minute) * 60 + i64::from(a.second);
-    let secs_b = i64::from(b.day) * 86_400 + i64::from(b.hour) * 3600 + i64::from(b.minute) * 60 + i64::from(b.second);
+    let secs_a = i64::from(a.day) * 86_400
+        + i64::from(a.hour) * 3600
+        + i64::from(a.minute) * 60
+        + i64::from(a.second);
+    let secs_b = i64::from(b.day) * 86_400
+        + i64::from(b.hour) * 3600
+        + i64::from(b.minute) * 60
+        + i64::from(b.second);
     let frac = Dec::from_i128(i128::from(secs_a - secs_b)).div(&Dec::from_i128(31 * 86_400))?;
     let total = Dec::from_i128(i128::from(months)).add(&frac);
     Ok(Datum::Number(total.fit()?.to_canonical()))
@@ -212,7 +222,8 @@ fn extract(field: &str, v: &Datum, cx: &Cx<'_>) -> Result<Datum, OraError> {
                 "HOUR" => Datum::int(secs % 86_400 / 3600),
                 "MINUTE" => Datum::int(secs % 3600 / 60),
                 "SECOND" => {
-                    let s = Dec::from_i128(n % 60_000_000_000).div(&Dec::from_i128(1_000_000_000))?;
+                    let s =
+                        Dec::from_i128(n % 60_000_000_000).div(&Dec::from_i128(1_000_000_000))?;
                     Datum::Number(s.fit()?.to_canonical())
                 }
                 _ => return Err(invalid()),
@@ -225,7 +236,12 @@ fn extract(field: &str, v: &Datum, cx: &Cx<'_>) -> Result<Datum, OraError> {
         Datum::Timestamp(d) => (*d, 0, true, false),
         Datum::TimestampTz { at, offset_minutes } => {
             // Fields of a TIMESTAMP WITH TIME ZONE are extracted in UTC.
-            (shift_zone(at, *offset_minutes, 0)?, *offset_minutes, true, true)
+            (
+                shift_zone(at, *offset_minutes, 0)?,
+                *offset_minutes,
+                true,
+                true,
+            )
         }
         other => match to_date(other, cx.env)? {
             Some(d) => (d, 0, false, false),
@@ -239,8 +255,9 @@ fn extract(field: &str, v: &Datum, cx: &Cx<'_>) -> Result<Datum, OraError> {
         "HOUR" if has_time => Datum::int(at.hour),
         "MINUTE" if has_time => Datum::int(at.minute),
         "SECOND" if has_time => {
-            let s = Dec::from_i128(i128::from(at.second) * 1_000_000_000 + i128::from(at.nanosecond))
-                .div(&Dec::from_i128(1_000_000_000))?;
+            let s =
+                Dec::from_i128(i128::from(at.second) * 1_000_000_000 + i128::from(at.nanosecond))
+                    .div(&Dec::from_i128(1_000_000_000))?;
             Datum::Number(s.fit()?.to_canonical())
         }
         "TIMEZONE_HOUR" if has_zone => Datum::int(off / 60),

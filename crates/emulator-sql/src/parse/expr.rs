@@ -2,12 +2,9 @@
 //! calls, CASE, CAST and the functions with their own syntax), with Oracle's precedence.
 
 use super::Parser;
-use crate::ast::{
-    ArithOp, Arg, Call, CmpOp, Expr, ExprKind, IntervalUnit, OrderItem, TypeName, Window,
-};
+use crate::ast::{Arg, ArithOp, Call, CmpOp, Expr, ExprKind, OrderItem, Window};
 use crate::lex::Tok;
 use crate::OraError;
-use oracle_datum::OraType;
 
 /// Oracle's limit on an expression list (ORA-01795).
 const MAX_LIST: usize = 1000;
@@ -17,7 +14,7 @@ fn boxed(e: Expr) -> Box<Expr> {
 }
 
 impl Parser<'_> {
-    fn mk(&self, kind: ExprKind, pos: usize) -> Expr {
+    pub(super) fn mk(&self, kind: ExprKind, pos: usize) -> Expr {
         Expr {
             kind,
             pos,
@@ -61,8 +58,10 @@ impl Parser<'_> {
     fn not_condition(&mut self) -> Result<Expr, OraError> {
         let pos = self.pos();
         if self.eat_word("NOT") {
-            let inner = self.not_condition()?;
-            return Ok(self.mk(ExprKind::Not(boxed(inner)), pos));
+            self.enter()?;
+            let inner = self.not_condition();
+            self.leave();
+            return Ok(self.mk(ExprKind::Not(boxed(inner?)), pos));
         }
         if self.eat_word("EXISTS") {
             self.expect_op("(", 906, "missing left parenthesis")?;
@@ -76,7 +75,8 @@ impl Parser<'_> {
             let save = (self.i, self.binds.len());
             match self.expr() {
                 Ok(x) if self.starts_predicate() => return self.predicate(x),
-                Err(e) if self.is_op(",") && e.code == 3001 => return Err(e),
+                // What the emulator does not evaluate (or nesting too deep) stays so.
+                Err(e) if e.code == 3001 => return Err(e),
                 _ => {}
             }
             self.i = save.0;
@@ -529,322 +529,5 @@ impl Parser<'_> {
             otherwise,
         };
         Ok(self.mk(kind, pos))
-    }
-
-    fn cast(&mut self, pos: usize) -> Result<Expr, OraError> {
-        self.advance();
-        self.advance(); // CAST (
-        if self.is_word("MULTISET") {
-            return Err(self.unimplemented("CAST(MULTISET …)"));
-        }
-        let x = self.expr()?;
-        self.expect_word("AS", 905, "missing keyword")?;
-        let ty = self.type_name()?;
-        self.close_paren()?;
-        Ok(self.mk(ExprKind::Cast(boxed(x), ty), pos))
-    }
-
-    fn trim(&mut self, pos: usize) -> Result<Expr, OraError> {
-        self.advance();
-        self.advance(); // TRIM (
-        let mode = if self.eat_word("LEADING") {
-            Some('L')
-        } else if self.eat_word("TRAILING") {
-            Some('T')
-        } else if self.eat_word("BOTH") {
-            Some('B')
-        } else {
-            None
-        };
-        let (set, from) = if mode.is_some() && self.eat_word("FROM") {
-            (None, self.expr()?)
-        } else {
-            let first = self.expr()?;
-            if self.eat_word("FROM") {
-                (Some(boxed(first)), self.expr()?)
-            } else if mode.is_some() {
-                return Err(self.err(905, "missing keyword"));
-            } else {
-                (None, first)
-            }
-        };
-        self.close_paren()?;
-        let kind = ExprKind::Trim {
-            mode: mode.unwrap_or('B'),
-            set,
-            from: boxed(from),
-        };
-        Ok(self.mk(kind, pos))
-    }
-
-    fn extract(&mut self, pos: usize) -> Result<Expr, OraError> {
-        self.advance();
-        self.advance(); // EXTRACT (
-        let field = match self.tok() {
-            Tok::Word(w) => w.clone(),
-            _ => return Err(self.err(905, "missing keyword")),
-        };
-        const FIELDS: [&str; 10] = [
-            "YEAR",
-            "MONTH",
-            "DAY",
-            "HOUR",
-            "MINUTE",
-            "SECOND",
-            "TIMEZONE_HOUR",
-            "TIMEZONE_MINUTE",
-            "TIMEZONE_REGION",
-            "TIMEZONE_ABBR",
-        ];
-        if !FIELDS.contains(&field.as_str()) {
-            return Err(self.err(907, "missing right parenthesis"));
-        }
-        self.advance();
-        self.expect_word("FROM", 923, "FROM keyword not found where expected")?;
-        let from = self.expr()?;
-        self.close_paren()?;
-        Ok(self.mk(
-            ExprKind::Extract {
-                field,
-                from: boxed(from),
-            },
-            pos,
-        ))
-    }
-
-    /// JSON_SERIALIZE / VECTOR_SERIALIZE (`x [RETURNING type]`) and XMLSERIALIZE
-    /// (`CONTENT|DOCUMENT x [AS type]`).
-    fn serialize(&mut self, pos: usize) -> Result<Expr, OraError> {
-        let function: &'static str = match self.tok() {
-            Tok::Word(w) if w == "JSON_SERIALIZE" => "JSON_SERIALIZE",
-            Tok::Word(w) if w == "VECTOR_SERIALIZE" => "VECTOR_SERIALIZE",
-            _ => "XMLSERIALIZE",
-        };
-        self.advance();
-        self.advance(); // (
-        if function == "XMLSERIALIZE" && !(self.eat_word("CONTENT") || self.eat_word("DOCUMENT"))
-        {
-            return Err(self.err(905, "missing keyword"));
-        }
-        let arg = self.expr()?;
-        let keyword = if function == "XMLSERIALIZE" {
-            "AS"
-        } else {
-            "RETURNING"
-        };
-        let returning = if self.eat_word(keyword) {
-            let t = self.type_name()?;
-            match t.ora {
-                OraType::Clob | OraType::Varchar2(_) | OraType::Blob | OraType::NClob => t.ora,
-                _ => return Err(OraError::new(902, "invalid datatype").at(t.pos)),
-            }
-        } else if function == "XMLSERIALIZE" {
-            OraType::Clob
-        } else {
-            OraType::Varchar2(4000)
-        };
-        if !self.is_op(")") {
-            return Err(self.unimplemented(&format!("{function} options")));
-        }
-        self.close_paren()?;
-        let kind = ExprKind::Serialize {
-            arg: boxed(arg),
-            returning,
-        };
-        Ok(self.mk(kind, pos))
-    }
-
-    fn interval_literal(&mut self, pos: usize) -> Result<Expr, OraError> {
-        self.advance(); // INTERVAL
-        let Tok::Str(text, _) = self.tok().clone() else {
-            return Err(self.err(936, "missing expression"));
-        };
-        self.advance();
-        let lead = match self.tok() {
-            Tok::Word(w) => w.clone(),
-            _ => return Err(self.err(905, "missing keyword")),
-        };
-        self.advance();
-        self.skip_precision()?;
-        let unit = if self.eat_word("TO") {
-            let to = match self.tok() {
-                Tok::Word(w) => w.clone(),
-                _ => return Err(self.err(905, "missing keyword")),
-            };
-            self.advance();
-            self.skip_precision()?;
-            match (lead.as_str(), to.as_str()) {
-                ("YEAR", "MONTH") => IntervalUnit::YearToMonth,
-                ("DAY", "SECOND") => IntervalUnit::DayToSecond,
-                ("DAY", "HOUR") => IntervalUnit::DayToHour,
-                ("DAY", "MINUTE") => IntervalUnit::DayToMinute,
-                ("HOUR", "MINUTE") => IntervalUnit::HourToMinute,
-                ("HOUR", "SECOND") => IntervalUnit::HourToSecond,
-                ("MINUTE", "SECOND") => IntervalUnit::MinuteToSecond,
-                _ => return Err(self.err(905, "missing keyword")),
-            }
-        } else {
-            match lead.as_str() {
-                "YEAR" => IntervalUnit::Year,
-                "MONTH" => IntervalUnit::Month,
-                "DAY" => IntervalUnit::Day,
-                "HOUR" => IntervalUnit::Hour,
-                "MINUTE" => IntervalUnit::Minute,
-                "SECOND" => IntervalUnit::Second,
-                _ => return Err(self.err(905, "missing keyword")),
-            }
-        };
-        Ok(self.mk(ExprKind::IntervalLit { text, unit }, pos))
-    }
-
-    /// `(p)` or `(p, s)` after a type word: the numbers.
-    fn precision(&mut self) -> Result<Vec<i64>, OraError> {
-        let mut out = Vec::new();
-        if !self.eat_op("(") {
-            return Ok(out);
-        }
-        loop {
-            let neg = self.eat_op("-");
-            let n = match self.tok() {
-                Tok::Num(s) => s
-                    .parse::<i64>()
-                    .map_err(|_| self.err(1727, "numeric precision specifier is out of range (1 to 38)"))?,
-                Tok::Op("*") => 38,
-                _ => return Err(self.err(936, "missing expression")),
-            };
-            self.advance();
-            out.push(if neg { -n } else { n });
-            // `VARCHAR2(10 CHAR)`.
-            let _ = self.eat_word("CHAR") || self.eat_word("BYTE");
-            if !self.eat_op(",") {
-                break;
-            }
-        }
-        self.close_paren()?;
-        Ok(out)
-    }
-
-    fn skip_precision(&mut self) -> Result<(), OraError> {
-        self.precision().map(|_| ())
-    }
-
-    /// A type name as CAST and the *SERIALIZE functions take it.
-    pub(super) fn type_name(&mut self) -> Result<TypeName, OraError> {
-        let pos = self.pos();
-        let word = match self.tok() {
-            Tok::Word(w) => w.clone(),
-            _ => return Err(self.err(902, "invalid datatype")),
-        };
-        self.advance();
-        let size = |v: &[i64], default: i64| -> u32 {
-            u32::try_from(v.first().copied().unwrap_or(default)).unwrap_or(0)
-        };
-        let ora = match word.as_str() {
-            "NUMBER" | "NUMERIC" | "DECIMAL" | "DEC" => {
-                let p = self.precision()?;
-                let precision = p.first().map_or(Ok(0), |&x| {
-                    u8::try_from(x).ok().filter(|x| (1..=38).contains(x)).ok_or_else(|| {
-                        OraError::new(1727, "numeric precision specifier is out of range (1 to 38)").at(pos)
-                    })
-                })?;
-                let scale = match p.get(1) {
-                    Some(&s) => i8::try_from(s).ok().filter(|s| (-84..=127).contains(s)).ok_or_else(|| {
-                        OraError::new(1728, "numeric scale specifier is out of range (-84 to 127)").at(pos)
-                    })?,
-                    None if precision == 0 => -127,
-                    None => 0,
-                };
-                OraType::Number { precision, scale }
-            }
-            "INTEGER" | "INT" | "SMALLINT" => OraType::Number {
-                precision: 38,
-                scale: 0,
-            },
-            "FLOAT" => {
-                let p = self.precision()?;
-                OraType::Float(u8::try_from(p.first().copied().unwrap_or(126)).unwrap_or(126))
-            }
-            "BINARY_FLOAT" => OraType::BinaryFloat,
-            "BINARY_DOUBLE" => OraType::BinaryDouble,
-            "VARCHAR2" | "VARCHAR" | "NVARCHAR2" | "RAW" => {
-                if !self.is_op("(") {
-                    return Err(self.err(906, "missing left parenthesis"));
-                }
-                let p = self.precision()?;
-                let n = size(&p, 1);
-                if n == 0 || n > 32767 {
-                    return Err(OraError::new(910, "specified length too long for its datatype").at(pos));
-                }
-                match word.as_str() {
-                    "NVARCHAR2" => OraType::NVarchar2(n),
-                    "RAW" => OraType::Raw(n),
-                    _ => OraType::Varchar2(n),
-                }
-            }
-            "CHAR" | "NCHAR" => {
-                let p = self.precision()?;
-                let n = size(&p, 1);
-                if word == "CHAR" {
-                    OraType::Char(n)
-                } else {
-                    OraType::NChar(n)
-                }
-            }
-            "DATE" => OraType::Date,
-            "TIMESTAMP" => {
-                let p = self.precision()?;
-                let fs = u8::try_from(p.first().copied().unwrap_or(6)).unwrap_or(6).min(9);
-                if self.eat_word("WITH") {
-                    let local = self.eat_word("LOCAL");
-                    self.expect_word("TIME", 905, "missing keyword")?;
-                    self.expect_word("ZONE", 905, "missing keyword")?;
-                    if local {
-                        OraType::TimestampLtz(fs)
-                    } else {
-                        OraType::TimestampTz(fs)
-                    }
-                } else {
-                    OraType::Timestamp(fs)
-                }
-            }
-            "INTERVAL" => {
-                let lead = match self.tok() {
-                    Tok::Word(w) => w.clone(),
-                    _ => return Err(self.err(902, "invalid datatype")),
-                };
-                self.advance();
-                let p = self.precision()?;
-                self.expect_word("TO", 905, "missing keyword")?;
-                self.advance();
-                let q = self.precision()?;
-                let lead_p = u8::try_from(p.first().copied().unwrap_or(2)).unwrap_or(2);
-                match lead.as_str() {
-                    "YEAR" => OraType::IntervalYm(lead_p),
-                    "DAY" => OraType::IntervalDs(
-                        lead_p,
-                        u8::try_from(q.first().copied().unwrap_or(6)).unwrap_or(6),
-                    ),
-                    _ => return Err(OraError::new(902, "invalid datatype").at(pos)),
-                }
-            }
-            "CLOB" => OraType::Clob,
-            "NCLOB" => OraType::NClob,
-            "BLOB" => OraType::Blob,
-            "ROWID" => OraType::Rowid,
-            "UROWID" => {
-                self.skip_precision()?;
-                OraType::Urowid
-            }
-            "BOOLEAN" => OraType::Boolean,
-            "LONG" => {
-                if self.eat_word("RAW") {
-                    OraType::LongRaw
-                } else {
-                    OraType::Long
-                }
-            }
-            _ => return Err(OraError::new(902, "invalid datatype").at(pos)),
-        };
-        Ok(TypeName { ora, pos })
     }
 }

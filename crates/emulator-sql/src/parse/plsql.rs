@@ -10,8 +10,8 @@ use crate::OraError;
 
 /// PL/SQL statements the emulator does not run (ORA-03001 naming them).
 const CONTROL: &[&str] = &[
-    "IF", "LOOP", "WHILE", "FOR", "FORALL", "CASE", "RETURN", "RAISE", "GOTO", "EXIT",
-    "CONTINUE", "OPEN", "FETCH", "CLOSE", "PIPE", "DECLARE", "PRAGMA", "MERGE", "LOCK", "SET",
+    "IF", "LOOP", "WHILE", "FOR", "FORALL", "CASE", "RETURN", "RAISE", "GOTO", "EXIT", "CONTINUE",
+    "OPEN", "FETCH", "CLOSE", "PIPE", "DECLARE", "PRAGMA", "MERGE", "LOCK", "SET",
 ];
 
 impl Parser<'_> {
@@ -68,10 +68,12 @@ impl Parser<'_> {
                     self.advance();
                     PlKind::Null
                 }
-                "BEGIN" => return Ok(PlStmt {
-                    kind: PlKind::Block(self.block()?),
-                    pos,
-                }),
+                "BEGIN" => {
+                    return Ok(PlStmt {
+                        kind: PlKind::Block(self.block()?),
+                        pos,
+                    })
+                }
                 "EXECUTE" if self.is_word_at(1, "IMMEDIATE") => self.execute_immediate()?,
                 "COMMIT" | "ROLLBACK" | "SAVEPOINT" | "INSERT" | "UPDATE" | "DELETE" => {
                     PlKind::Sql(self.statement()?)
@@ -138,7 +140,10 @@ impl Parser<'_> {
             let full: Vec<&str> = name.iter().map(|i| i.name.as_str()).collect();
             return Err(OraError::new(
                 6550,
-                format!("PLS-00201: identifier '{}' must be declared", full.join(".")),
+                format!(
+                    "PLS-00201: identifier '{}' must be declared",
+                    full.join(".")
+                ),
             )
             .at(pos));
         }
@@ -194,7 +199,10 @@ impl Parser<'_> {
         if e.code == 3001 || e.message.starts_with("ORA-06550: line") {
             return e;
         }
-        let at = e.position.map_or(self.text.len(), |p| p as usize).min(self.text.len());
+        let at = e
+            .position
+            .map_or(self.text.len(), |p| p as usize)
+            .min(self.text.len());
         let (line, column) = crate::names::line_column(self.text, at);
         let symbol = self
             .toks

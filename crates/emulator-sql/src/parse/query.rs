@@ -8,9 +8,28 @@ use crate::OraError;
 
 /// Words that end a table reference where an alias could stand.
 const NOT_ALIAS: &[&str] = &[
-    "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "NATURAL", "OUTER", "FETCH", "OFFSET",
-    "PIVOT", "UNPIVOT", "MODEL", "PARTITION", "SAMPLE", "VERSIONS", "RETURNING", "RETURN",
-    "LOG", "APPLY", "USING", "LIMIT",
+    "JOIN",
+    "INNER",
+    "LEFT",
+    "RIGHT",
+    "FULL",
+    "CROSS",
+    "NATURAL",
+    "OUTER",
+    "FETCH",
+    "OFFSET",
+    "PIVOT",
+    "UNPIVOT",
+    "MODEL",
+    "PARTITION",
+    "SAMPLE",
+    "VERSIONS",
+    "RETURNING",
+    "RETURN",
+    "LOG",
+    "APPLY",
+    "USING",
+    "LIMIT",
 ];
 
 impl Parser<'_> {
@@ -85,7 +104,9 @@ impl Parser<'_> {
             let pos = self.pos();
             if self.eat_word("UNION") {
                 if !self.eat_word("ALL") {
-                    return Err(OraError::new(3001, "unimplemented feature (UNION without ALL)").at(pos));
+                    return Err(
+                        OraError::new(3001, "unimplemented feature (UNION without ALL)").at(pos),
+                    );
                 }
                 let right = self.set_primary()?;
                 left = SetExpr::UnionAll(Box::new(left), Box::new(right));
@@ -154,7 +175,10 @@ impl Parser<'_> {
         }
         if self.eat_word("GROUP") {
             self.expect_word("BY", 924, "missing BY keyword")?;
-            if ["ROLLUP", "CUBE", "GROUPING"].iter().any(|w| self.is_word(w)) {
+            if ["ROLLUP", "CUBE", "GROUPING"]
+                .iter()
+                .any(|w| self.is_word(w))
+            {
                 return Err(self.unimplemented("ROLLUP / CUBE / GROUPING SETS"));
             }
             loop {
@@ -182,9 +206,8 @@ impl Parser<'_> {
         let name_tok = |t: &Tok| matches!(t, Tok::Word(_) | Tok::Quoted(_));
         for parts in [1usize, 2] {
             let k = parts * 2;
-            let shape = (0..parts).all(|j| {
-                name_tok(&self.at(2 * j).tok) && self.at(2 * j + 1).tok == Tok::Op(".")
-            });
+            let shape = (0..parts)
+                .all(|j| name_tok(&self.at(2 * j).tok) && self.at(2 * j + 1).tok == Tok::Op("."));
             if shape && self.at(k).tok == Tok::Op("*") {
                 let mut q = Vec::new();
                 for _ in 0..parts {
@@ -278,7 +301,10 @@ impl Parser<'_> {
     fn table_primary(&mut self) -> Result<TableExpr, OraError> {
         let pos = self.pos();
         if self.is_op("(") {
-            if !(self.is_word_at(1, "SELECT") || self.is_word_at(1, "WITH") || self.at(1).tok == Tok::Op("(")) {
+            if !(self.is_word_at(1, "SELECT")
+                || self.is_word_at(1, "WITH")
+                || self.at(1).tok == Tok::Op("("))
+            {
                 return Err(self.unimplemented("parenthesised joins"));
             }
             self.advance();
@@ -290,7 +316,11 @@ impl Parser<'_> {
                 alias,
             });
         }
-        if self.is_word("TABLE") || self.is_word("LATERAL") || self.is_word("JSON_TABLE") || self.is_word("XMLTABLE") {
+        if self.is_word("TABLE")
+            || self.is_word("LATERAL")
+            || self.is_word("JSON_TABLE")
+            || self.is_word("XMLTABLE")
+        {
             return Err(self.unimplemented("table collection expressions and LATERAL views"));
         }
         let Some(name) = self.dotted() else {
@@ -317,7 +347,11 @@ impl Parser<'_> {
                 return Err(self.err(905, "missing keyword"));
             }
         }
-        if self.is_word("VERSIONS") || self.is_word("PARTITION") || self.is_word("SAMPLE") || self.is_word("SUBPARTITION") {
+        if self.is_word("VERSIONS")
+            || self.is_word("PARTITION")
+            || self.is_word("SAMPLE")
+            || self.is_word("SUBPARTITION")
+        {
             return Err(self.unimplemented("VERSIONS, PARTITION and SAMPLE clauses"));
         }
         let alias = self.table_alias();

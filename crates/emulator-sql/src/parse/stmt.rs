@@ -9,9 +9,27 @@ use crate::OraError;
 /// Statements Oracle has that the emulator does not run: ORA-03001 naming them, not
 /// ORA-00900 (which says Oracle itself would not know them).
 const KNOWN_ELSEWHERE: &[&str] = &[
-    "CREATE", "DROP", "MERGE", "GRANT", "REVOKE", "TRUNCATE", "LOCK", "EXPLAIN", "CALL",
-    "ANALYZE", "AUDIT", "NOAUDIT", "COMMENT", "RENAME", "FLASHBACK", "PURGE", "SET",
-    "ASSOCIATE", "DISASSOCIATE", "ADMINISTER", "UPSERT",
+    "CREATE",
+    "DROP",
+    "MERGE",
+    "GRANT",
+    "REVOKE",
+    "TRUNCATE",
+    "LOCK",
+    "EXPLAIN",
+    "CALL",
+    "ANALYZE",
+    "AUDIT",
+    "NOAUDIT",
+    "COMMENT",
+    "RENAME",
+    "FLASHBACK",
+    "PURGE",
+    "SET",
+    "ASSOCIATE",
+    "DISASSOCIATE",
+    "ADMINISTER",
+    "UPSERT",
 ];
 
 impl Parser<'_> {
@@ -93,28 +111,29 @@ impl Parser<'_> {
         }
         let table = self.table_name()?;
         let _alias = self.dml_alias();
-        let columns = if self.is_op("(") && !(self.is_word_at(1, "SELECT") || self.is_word_at(1, "WITH")) {
-            self.advance();
-            let mut cols = Vec::new();
-            loop {
-                let id = self
-                    .dotted()
-                    .and_then(|mut v| v.pop())
-                    .ok_or_else(|| self.err(928, "missing SELECT keyword"))?;
-                cols.push(id);
-                if self.eat_op(",") {
-                    continue;
+        let columns =
+            if self.is_op("(") && !(self.is_word_at(1, "SELECT") || self.is_word_at(1, "WITH")) {
+                self.advance();
+                let mut cols = Vec::new();
+                loop {
+                    let id = self
+                        .dotted()
+                        .and_then(|mut v| v.pop())
+                        .ok_or_else(|| self.err(928, "missing SELECT keyword"))?;
+                    cols.push(id);
+                    if self.eat_op(",") {
+                        continue;
+                    }
+                    if self.is_op(")") {
+                        break;
+                    }
+                    return Err(self.err(917, "missing comma"));
                 }
-                if self.is_op(")") {
-                    break;
-                }
-                return Err(self.err(917, "missing comma"));
-            }
-            self.close_paren()?;
-            Some(cols)
-        } else {
-            None
-        };
+                self.close_paren()?;
+                Some(cols)
+            } else {
+                None
+            };
         let source = if self.eat_word("VALUES") {
             self.expect_op("(", 906, "missing left parenthesis")?;
             let mut values = Vec::new();
@@ -240,8 +259,10 @@ impl Parser<'_> {
         if !self.eat_word("SET") {
             return match self.tok() {
                 Tok::Word(w)
-                    if ["ENABLE", "DISABLE", "FORCE", "ADVISE", "CLOSE", "SYNC", "SWITCH"]
-                        .contains(&w.as_str()) =>
+                    if [
+                        "ENABLE", "DISABLE", "FORCE", "ADVISE", "CLOSE", "SYNC", "SWITCH",
+                    ]
+                    .contains(&w.as_str()) =>
                 {
                     Err(self.unimplemented(&format!("ALTER SESSION {w}")))
                 }

@@ -22,6 +22,16 @@ pub fn cols(spec: &[(&str, char)]) -> Vec<Column> {
 
 pub fn catalog() -> MemDb {
     let mut db = MemDb::new();
+    tables(&mut db);
+    columns_and_keys(&mut db);
+    storage(&mut db);
+    identity(&mut db);
+    super::logs::logs(&mut db);
+    db
+}
+
+/// Users, tables and external tables (TABLES, STALE_STATS, log groups).
+fn tables(db: &mut MemDb) {
     db.view(
         "ALL_USERS",
         cols(&[("USERNAME", 'T'), ("ORACLE_MAINTAINED", 'T')]),
@@ -33,21 +43,52 @@ pub fn catalog() -> MemDb {
             vec![t("AUDSYS"), t("Y")],
         ],
     );
-    let table_row = |o: &str, n: &str, iot: Datum, la: Datum, temp: &str, dropped: &str, part: &str| {
-        vec![t(o), t(n), iot, t("DISABLED"), num("100"), n_(5), la, t(part), t(temp), t("NO"), t("N"), t(dropped)]
-    };
+    let table_row =
+        |o: &str, n: &str, iot: Datum, la: Datum, temp: &str, dropped: &str, part: &str| {
+            vec![
+                t(o),
+                t(n),
+                iot,
+                t("DISABLED"),
+                num("100"),
+                n_(5),
+                la,
+                t(part),
+                t(temp),
+                t("NO"),
+                t("N"),
+                t(dropped),
+            ]
+        };
     fn n_(v: i64) -> Datum {
         n(v)
     }
     db.view(
         "ALL_TABLES",
         cols(&[
-            ("OWNER", 'T'), ("TABLE_NAME", 'T'), ("IOT_TYPE", 'T'), ("ROW_MOVEMENT", 'T'),
-            ("NUM_ROWS", 'N'), ("BLOCKS", 'N'), ("LAST_ANALYZED", 'D'), ("PARTITIONED", 'T'),
-            ("TEMPORARY", 'T'), ("NESTED", 'T'), ("SECONDARY", 'T'), ("DROPPED", 'T'),
+            ("OWNER", 'T'),
+            ("TABLE_NAME", 'T'),
+            ("IOT_TYPE", 'T'),
+            ("ROW_MOVEMENT", 'T'),
+            ("NUM_ROWS", 'N'),
+            ("BLOCKS", 'N'),
+            ("LAST_ANALYZED", 'D'),
+            ("PARTITIONED", 'T'),
+            ("TEMPORARY", 'T'),
+            ("NESTED", 'T'),
+            ("SECONDARY", 'T'),
+            ("DROPPED", 'T'),
         ]),
         vec![
-            table_row("HR", "EMP", NULL, date("2026-01-02 03:04:05"), "N", "NO", "NO"),
+            table_row(
+                "HR",
+                "EMP",
+                NULL,
+                date("2026-01-02 03:04:05"),
+                "N",
+                "NO",
+                "NO",
+            ),
             table_row("HR", "DEPT", t("IOT"), NULL, "N", "NO", "NO"),
             table_row("HR", "EXT_T", NULL, NULL, "N", "NO", "NO"),
             table_row("HR", "TMP", NULL, NULL, "Y", "NO", "NO"),
@@ -62,31 +103,169 @@ pub fn catalog() -> MemDb {
         cols(&[("OWNER", 'T'), ("TABLE_NAME", 'T')]),
         vec![vec![t("HR"), t("EXT_T")], vec![t("APP"), t("OTHER")]],
     );
-    let col_row = |o: &str, tb: &str, c: &str, ty: &str, p: Datum, nullable: &str, hidden: &str, user: &str, id: Datum, internal: i64| {
-        vec![t(o), t(tb), t(c), t(ty), NULL, p, n(0), n(0), n(22), t(nullable), t("NO"), t(hidden), t(user), id, n(internal)]
+    db.view(
+        "ALL_TAB_STATISTICS",
+        cols(&[
+            ("OWNER", 'T'),
+            ("TABLE_NAME", 'T'),
+            ("OBJECT_TYPE", 'T'),
+            ("STALE_STATS", 'T'),
+        ]),
+        vec![
+            vec![t("HR"), t("EMP"), t("TABLE"), t("YES")],
+            vec![t("HR"), t("DEPT"), t("TABLE"), t("NO")],
+            vec![t("HR"), t("EMP"), t("PARTITION"), t("YES")],
+            vec![t("SYS"), t("OBJ$"), t("TABLE"), t("YES")],
+            vec![t("APP"), t("ORDERS"), t("TABLE"), NULL],
+        ],
+    );
+    db.view(
+        "ALL_LOG_GROUPS",
+        cols(&[("OWNER", 'T'), ("TABLE_NAME", 'T'), ("LOG_GROUP_TYPE", 'T')]),
+        vec![
+            vec![t("HR"), t("EMP"), t("ALL COLUMN LOGGING")],
+            vec![t("HR"), t("DEPT"), t("PRIMARY KEY LOGGING")],
+            vec![t("SYS"), t("X"), t("ALL COLUMN LOGGING")],
+        ],
+    );
+}
+
+/// Columns, constraints and indexes (COLUMNS, KEYS, UNIQUE_INDEXES).
+fn columns_and_keys(db: &mut MemDb) {
+    let col_row = |o: &str,
+                   tb: &str,
+                   c: &str,
+                   ty: &str,
+                   p: Datum,
+                   nullable: &str,
+                   hidden: &str,
+                   user: &str,
+                   id: Datum,
+                   internal: i64| {
+        vec![
+            t(o),
+            t(tb),
+            t(c),
+            t(ty),
+            NULL,
+            p,
+            n(0),
+            n(0),
+            n(22),
+            t(nullable),
+            t("NO"),
+            t(hidden),
+            t(user),
+            id,
+            n(internal),
+        ]
     };
     db.view(
         "ALL_TAB_COLS",
         cols(&[
-            ("OWNER", 'T'), ("TABLE_NAME", 'T'), ("COLUMN_NAME", 'T'), ("DATA_TYPE", 'T'),
-            ("DATA_TYPE_OWNER", 'T'), ("DATA_PRECISION", 'N'), ("DATA_SCALE", 'N'),
-            ("CHAR_LENGTH", 'N'), ("DATA_LENGTH", 'N'), ("NULLABLE", 'T'),
-            ("VIRTUAL_COLUMN", 'T'), ("HIDDEN_COLUMN", 'T'), ("USER_GENERATED", 'T'),
-            ("COLUMN_ID", 'N'), ("INTERNAL_COLUMN_ID", 'N'),
+            ("OWNER", 'T'),
+            ("TABLE_NAME", 'T'),
+            ("COLUMN_NAME", 'T'),
+            ("DATA_TYPE", 'T'),
+            ("DATA_TYPE_OWNER", 'T'),
+            ("DATA_PRECISION", 'N'),
+            ("DATA_SCALE", 'N'),
+            ("CHAR_LENGTH", 'N'),
+            ("DATA_LENGTH", 'N'),
+            ("NULLABLE", 'T'),
+            ("VIRTUAL_COLUMN", 'T'),
+            ("HIDDEN_COLUMN", 'T'),
+            ("USER_GENERATED", 'T'),
+            ("COLUMN_ID", 'N'),
+            ("INTERNAL_COLUMN_ID", 'N'),
         ]),
         vec![
-            col_row("HR", "EMP", "INVIS", "NUMBER", NULL, "Y", "YES", "YES", NULL, 4),
-            col_row("HR", "EMP", "NAME", "VARCHAR2", NULL, "Y", "NO", "YES", n(2), 2),
-            col_row("HR", "EMP", "SYS_NC00003$", "NUMBER", NULL, "Y", "YES", "NO", NULL, 3),
-            col_row("HR", "EMP", "ID", "NUMBER", n(10), "N", "NO", "YES", n(1), 1),
-            col_row("HR", "DEPT", "DEPTNO", "NUMBER", n(4), "N", "NO", "YES", n(1), 1),
-            col_row("SYS", "OBJ$", "OBJ#", "NUMBER", NULL, "N", "NO", "YES", n(1), 1),
-            col_row("HR", "GHOST", "X", "NUMBER", NULL, "Y", "NO", "YES", n(1), 1),
+            col_row(
+                "HR", "EMP", "INVIS", "NUMBER", NULL, "Y", "YES", "YES", NULL, 4,
+            ),
+            col_row(
+                "HR",
+                "EMP",
+                "NAME",
+                "VARCHAR2",
+                NULL,
+                "Y",
+                "NO",
+                "YES",
+                n(2),
+                2,
+            ),
+            col_row(
+                "HR",
+                "EMP",
+                "SYS_NC00003$",
+                "NUMBER",
+                NULL,
+                "Y",
+                "YES",
+                "NO",
+                NULL,
+                3,
+            ),
+            col_row(
+                "HR",
+                "EMP",
+                "ID",
+                "NUMBER",
+                n(10),
+                "N",
+                "NO",
+                "YES",
+                n(1),
+                1,
+            ),
+            col_row(
+                "HR",
+                "DEPT",
+                "DEPTNO",
+                "NUMBER",
+                n(4),
+                "N",
+                "NO",
+                "YES",
+                n(1),
+                1,
+            ),
+            col_row(
+                "SYS",
+                "OBJ$",
+                "OBJ#",
+                "NUMBER",
+                NULL,
+                "N",
+                "NO",
+                "YES",
+                n(1),
+                1,
+            ),
+            col_row(
+                "HR",
+                "GHOST",
+                "X",
+                "NUMBER",
+                NULL,
+                "Y",
+                "NO",
+                "YES",
+                n(1),
+                1,
+            ),
         ],
     );
     db.view(
         "ALL_CONSTRAINTS",
-        cols(&[("OWNER", 'T'), ("TABLE_NAME", 'T'), ("CONSTRAINT_NAME", 'T'), ("CONSTRAINT_TYPE", 'T'), ("STATUS", 'T')]),
+        cols(&[
+            ("OWNER", 'T'),
+            ("TABLE_NAME", 'T'),
+            ("CONSTRAINT_NAME", 'T'),
+            ("CONSTRAINT_TYPE", 'T'),
+            ("STATUS", 'T'),
+        ]),
         vec![
             vec![t("HR"), t("EMP"), t("EMP_UK"), t("U"), t("ENABLED")],
             vec![t("HR"), t("EMP"), t("EMP_PK"), t("P"), t("ENABLED")],
@@ -97,7 +276,13 @@ pub fn catalog() -> MemDb {
     );
     db.view(
         "ALL_CONS_COLUMNS",
-        cols(&[("OWNER", 'T'), ("TABLE_NAME", 'T'), ("CONSTRAINT_NAME", 'T'), ("COLUMN_NAME", 'T'), ("POSITION", 'N')]),
+        cols(&[
+            ("OWNER", 'T'),
+            ("TABLE_NAME", 'T'),
+            ("CONSTRAINT_NAME", 'T'),
+            ("COLUMN_NAME", 'T'),
+            ("POSITION", 'N'),
+        ]),
         vec![
             vec![t("HR"), t("EMP"), t("EMP_PK"), t("ID"), n(1)],
             vec![t("HR"), t("EMP"), t("EMP_UK"), t("NAME"), n(2)],
@@ -109,18 +294,73 @@ pub fn catalog() -> MemDb {
     );
     db.view(
         "ALL_INDEXES",
-        cols(&[("OWNER", 'T'), ("INDEX_NAME", 'T'), ("TABLE_OWNER", 'T'), ("TABLE_NAME", 'T'), ("UNIQUENESS", 'T'), ("TABLE_TYPE", 'T'), ("INDEX_TYPE", 'T')]),
+        cols(&[
+            ("OWNER", 'T'),
+            ("INDEX_NAME", 'T'),
+            ("TABLE_OWNER", 'T'),
+            ("TABLE_NAME", 'T'),
+            ("UNIQUENESS", 'T'),
+            ("TABLE_TYPE", 'T'),
+            ("INDEX_TYPE", 'T'),
+        ]),
         vec![
-            vec![t("HR"), t("EMP_PK"), t("HR"), t("EMP"), t("UNIQUE"), t("TABLE"), t("NORMAL")],
-            vec![t("HR"), t("EMP_IX"), t("HR"), t("EMP"), t("NONUNIQUE"), t("TABLE"), t("NORMAL")],
-            vec![t("HR"), t("EMP_FN"), t("HR"), t("EMP"), t("UNIQUE"), t("TABLE"), t("FUNCTION-BASED NORMAL")],
-            vec![t("HR"), t("DEPT_U"), t("HR"), t("DEPT"), t("UNIQUE"), t("TABLE"), t("NORMAL/REV")],
-            vec![t("SYS"), t("I_OBJ1"), t("SYS"), t("OBJ$"), t("UNIQUE"), t("TABLE"), t("NORMAL")],
+            vec![
+                t("HR"),
+                t("EMP_PK"),
+                t("HR"),
+                t("EMP"),
+                t("UNIQUE"),
+                t("TABLE"),
+                t("NORMAL"),
+            ],
+            vec![
+                t("HR"),
+                t("EMP_IX"),
+                t("HR"),
+                t("EMP"),
+                t("NONUNIQUE"),
+                t("TABLE"),
+                t("NORMAL"),
+            ],
+            vec![
+                t("HR"),
+                t("EMP_FN"),
+                t("HR"),
+                t("EMP"),
+                t("UNIQUE"),
+                t("TABLE"),
+                t("FUNCTION-BASED NORMAL"),
+            ],
+            vec![
+                t("HR"),
+                t("DEPT_U"),
+                t("HR"),
+                t("DEPT"),
+                t("UNIQUE"),
+                t("TABLE"),
+                t("NORMAL/REV"),
+            ],
+            vec![
+                t("SYS"),
+                t("I_OBJ1"),
+                t("SYS"),
+                t("OBJ$"),
+                t("UNIQUE"),
+                t("TABLE"),
+                t("NORMAL"),
+            ],
         ],
     );
     db.view(
         "ALL_IND_COLUMNS",
-        cols(&[("INDEX_OWNER", 'T'), ("INDEX_NAME", 'T'), ("TABLE_OWNER", 'T'), ("TABLE_NAME", 'T'), ("COLUMN_NAME", 'T'), ("COLUMN_POSITION", 'N')]),
+        cols(&[
+            ("INDEX_OWNER", 'T'),
+            ("INDEX_NAME", 'T'),
+            ("TABLE_OWNER", 'T'),
+            ("TABLE_NAME", 'T'),
+            ("COLUMN_NAME", 'T'),
+            ("COLUMN_POSITION", 'N'),
+        ]),
         vec![
             vec![t("HR"), t("EMP_PK"), t("HR"), t("EMP"), t("ID"), n(1)],
             vec![t("HR"), t("EMP_IX"), t("HR"), t("EMP"), t("NAME"), n(1)],
@@ -130,48 +370,154 @@ pub fn catalog() -> MemDb {
             vec![t("SYS"), t("I_OBJ1"), t("SYS"), t("OBJ$"), t("OBJ#"), n(1)],
         ],
     );
+}
+
+/// Objects, extents and tablespaces (DATA_OBJECTS, EXTENTS, UNDO_RETENTION_MODE).
+fn storage(db: &mut MemDb) {
     db.view(
         "DBA_OBJECTS",
-        cols(&[("OWNER", 'T'), ("OBJECT_NAME", 'T'), ("SUBOBJECT_NAME", 'T'), ("OBJECT_TYPE", 'T'), ("DATA_OBJECT_ID", 'N'), ("OBJECT_ID", 'N')]),
+        cols(&[
+            ("OWNER", 'T'),
+            ("OBJECT_NAME", 'T'),
+            ("SUBOBJECT_NAME", 'T'),
+            ("OBJECT_TYPE", 'T'),
+            ("DATA_OBJECT_ID", 'N'),
+            ("OBJECT_ID", 'N'),
+        ]),
         vec![
             vec![t("HR"), t("EMP"), NULL, t("TABLE"), n(74001), n(74001)],
             vec![t("HR"), t("EMP_PK"), NULL, t("INDEX"), n(74002), n(74002)],
             vec![t("APP"), t("ORDERS"), NULL, t("TABLE"), NULL, n(75000)],
-            vec![t("APP"), t("ORDERS"), t("P2"), t("TABLE PARTITION"), n(75010), n(75002)],
-            vec![t("APP"), t("ORDERS"), t("P1"), t("TABLE PARTITION"), n(75001), n(75001)],
+            vec![
+                t("APP"),
+                t("ORDERS"),
+                t("P2"),
+                t("TABLE PARTITION"),
+                n(75010),
+                n(75002),
+            ],
+            vec![
+                t("APP"),
+                t("ORDERS"),
+                t("P1"),
+                t("TABLE PARTITION"),
+                n(75001),
+                n(75001),
+            ],
             vec![t("SYS"), t("OBJ$"), NULL, t("TABLE"), n(18), n(18)],
         ],
     );
     db.view(
         "DBA_EXTENTS",
-        cols(&[("OWNER", 'T'), ("SEGMENT_NAME", 'T'), ("SEGMENT_TYPE", 'T'), ("PARTITION_NAME", 'T'), ("TABLESPACE_NAME", 'T'), ("RELATIVE_FNO", 'N'), ("BLOCK_ID", 'N'), ("BLOCKS", 'N')]),
+        cols(&[
+            ("OWNER", 'T'),
+            ("SEGMENT_NAME", 'T'),
+            ("SEGMENT_TYPE", 'T'),
+            ("PARTITION_NAME", 'T'),
+            ("TABLESPACE_NAME", 'T'),
+            ("RELATIVE_FNO", 'N'),
+            ("BLOCK_ID", 'N'),
+            ("BLOCKS", 'N'),
+        ]),
         vec![
-            vec![t("APP"), t("ORDERS"), t("TABLE PARTITION"), t("P1"), t("USERS"), n(4), n(200), n(8)],
-            vec![t("APP"), t("ORDERS"), t("TABLE PARTITION"), t("P2"), t("BIGTS"), n(1024), n(16), n(8)],
-            vec![t("APP"), t("ORDERS"), t("TABLE PARTITION"), t("P1"), t("USERS"), n(4), n(128), n(8)],
-            vec![t("HR"), t("EMP"), t("TABLE"), NULL, t("USERS"), n(4), n(96), n(8)],
-            vec![t("HR"), t("EMP_PK"), t("INDEX"), NULL, t("USERS"), n(4), n(300), n(8)],
+            vec![
+                t("APP"),
+                t("ORDERS"),
+                t("TABLE PARTITION"),
+                t("P1"),
+                t("USERS"),
+                n(4),
+                n(200),
+                n(8),
+            ],
+            vec![
+                t("APP"),
+                t("ORDERS"),
+                t("TABLE PARTITION"),
+                t("P2"),
+                t("BIGTS"),
+                n(1024),
+                n(16),
+                n(8),
+            ],
+            vec![
+                t("APP"),
+                t("ORDERS"),
+                t("TABLE PARTITION"),
+                t("P1"),
+                t("USERS"),
+                n(4),
+                n(128),
+                n(8),
+            ],
+            vec![
+                t("HR"),
+                t("EMP"),
+                t("TABLE"),
+                NULL,
+                t("USERS"),
+                n(4),
+                n(96),
+                n(8),
+            ],
+            vec![
+                t("HR"),
+                t("EMP_PK"),
+                t("INDEX"),
+                NULL,
+                t("USERS"),
+                n(4),
+                n(300),
+                n(8),
+            ],
         ],
     );
     db.view(
         "DBA_TABLESPACES",
-        cols(&[("TABLESPACE_NAME", 'T'), ("RETENTION", 'T'), ("BIGFILE", 'T')]),
+        cols(&[
+            ("TABLESPACE_NAME", 'T'),
+            ("RETENTION", 'T'),
+            ("BIGFILE", 'T'),
+        ]),
         vec![
             vec![t("USERS"), t("NOT APPLY"), t("NO")],
             vec![t("BIGTS"), t("NOT APPLY"), t("YES")],
             vec![t("UNDOTBS1"), t("GUARANTEE"), t("NO")],
         ],
     );
+}
+
+/// Database identity, parameters, containers and privileges.
+fn identity(db: &mut MemDb) {
     db.view(
         "V$DATABASE",
         cols(&[
-            ("CURRENT_SCN", 'N'), ("DBID", 'N'), ("NAME", 'T'), ("CDB", 'T'), ("LOG_MODE", 'T'),
-            ("FORCE_LOGGING", 'T'), ("SUPPLEMENTAL_LOG_DATA_MIN", 'T'), ("SUPPLEMENTAL_LOG_DATA_ALL", 'T'),
-            ("DATABASE_ROLE", 'T'), ("OPEN_MODE", 'T'), ("RESETLOGS_CHANGE#", 'N'), ("RESETLOGS_TIME", 'D'),
+            ("CURRENT_SCN", 'N'),
+            ("DBID", 'N'),
+            ("NAME", 'T'),
+            ("CDB", 'T'),
+            ("LOG_MODE", 'T'),
+            ("FORCE_LOGGING", 'T'),
+            ("SUPPLEMENTAL_LOG_DATA_MIN", 'T'),
+            ("SUPPLEMENTAL_LOG_DATA_ALL", 'T'),
+            ("DATABASE_ROLE", 'T'),
+            ("OPEN_MODE", 'T'),
+            ("RESETLOGS_CHANGE#", 'N'),
+            ("RESETLOGS_TIME", 'D'),
         ]),
         vec![vec![
-            n(5000), n(1234567890), t("ORCL"), t("YES"), t("ARCHIVELOG"), t("NO"), t("YES"), t("NO"),
-            t("PRIMARY"), t("READ WRITE"), n(1), date("2025-01-01 00:00:00"),
+            n(5000),
+            n(1234567890),
+            t("ORCL"),
+            t("YES"),
+            t("ARCHIVELOG"),
+            t("NO"),
+            t("YES"),
+            t("NO"),
+            t("PRIMARY"),
+            t("READ WRITE"),
+            n(1),
+            date("2025-01-01 00:00:00"),
         ]],
     );
     db.view(
@@ -179,7 +525,10 @@ pub fn catalog() -> MemDb {
         cols(&[("PRODUCT", 'T'), ("VERSION", 'T')]),
         vec![
             vec![t("TNS for Linux: "), t("19.0.0.0.0")],
-            vec![t("Oracle Database 19c Enterprise Edition "), t("19.0.0.0.0")],
+            vec![
+                t("Oracle Database 19c Enterprise Edition "),
+                t("19.0.0.0.0"),
+            ],
         ],
     );
     db.view(
@@ -204,137 +553,37 @@ pub fn catalog() -> MemDb {
             vec![t("PDB1"), t("READ WRITE"), n(3)],
         ],
     );
-    db.view("SESSION_PRIVS", cols(&[("PRIVILEGE", 'T')]), vec![vec![t("CREATE SESSION")], vec![t("FLASHBACK ANY TABLE")]]);
-    db.view("SESSION_ROLES", cols(&[("ROLE", 'T')]), vec![vec![t("SELECT_CATALOG_ROLE")], vec![t("EXECUTE_CATALOG_ROLE")]]);
+    db.view(
+        "SESSION_PRIVS",
+        cols(&[("PRIVILEGE", 'T')]),
+        vec![vec![t("CREATE SESSION")], vec![t("FLASHBACK ANY TABLE")]],
+    );
+    db.view(
+        "SESSION_ROLES",
+        cols(&[("ROLE", 'T')]),
+        vec![
+            vec![t("SELECT_CATALOG_ROLE")],
+            vec![t("EXECUTE_CATALOG_ROLE")],
+        ],
+    );
     db.view(
         "ALL_TAB_PRIVS",
-        cols(&[("GRANTEE", 'T'), ("TABLE_SCHEMA", 'T'), ("TABLE_NAME", 'T'), ("PRIVILEGE", 'T')]),
-        vec![
-            vec![t("SCOTT"), t("SYS"), t("DBMS_LOGMNR"), t("EXECUTE")],
-            vec![t("SELECT_CATALOG_ROLE"), t("SYS"), t("V_$DATABASE"), t("SELECT")],
-            vec![t("PUBLIC"), t("SYS"), t("DUAL"), t("SELECT")],
-            vec![t("OTHER"), t("HR"), t("EMP"), t("SELECT")],
-        ],
-    );
-    db.view(
-        "ALL_TAB_STATISTICS",
-        cols(&[("OWNER", 'T'), ("TABLE_NAME", 'T'), ("OBJECT_TYPE", 'T'), ("STALE_STATS", 'T')]),
-        vec![
-            vec![t("HR"), t("EMP"), t("TABLE"), t("YES")],
-            vec![t("HR"), t("DEPT"), t("TABLE"), t("NO")],
-            vec![t("HR"), t("EMP"), t("PARTITION"), t("YES")],
-            vec![t("SYS"), t("OBJ$"), t("TABLE"), t("YES")],
-            vec![t("APP"), t("ORDERS"), t("TABLE"), NULL],
-        ],
-    );
-    db.view(
-        "ALL_LOG_GROUPS",
-        cols(&[("OWNER", 'T'), ("TABLE_NAME", 'T'), ("LOG_GROUP_TYPE", 'T')]),
-        vec![
-            vec![t("HR"), t("EMP"), t("ALL COLUMN LOGGING")],
-            vec![t("HR"), t("DEPT"), t("PRIMARY KEY LOGGING")],
-            vec![t("SYS"), t("X"), t("ALL COLUMN LOGGING")],
-        ],
-    );
-    logs(&mut db);
-    db
-}
-
-fn logs(db: &mut MemDb) {
-    db.view(
-        "GV$TRANSACTION",
-        cols(&[("INST_ID", 'N'), ("XIDUSN", 'N'), ("XIDSLOT", 'N'), ("XIDSQN", 'N'), ("START_SCNB", 'N'), ("START_SCNW", 'N')]),
-        vec![
-            vec![n(1), n(5), n(10), n(100), n(4000), n(0)],
-            vec![n(2), n(7), n(3), n(55), n(100), n(1)],
-            vec![n(1), n(2), n(1), n(9), n(3500), n(0)],
-        ],
-    );
-    db.view("GV$INSTANCE", cols(&[("INST_ID", 'N'), ("THREAD#", 'N')]), vec![vec![n(1), n(1)], vec![n(2), n(2)]]);
-    db.view(
-        "V$LOG",
-        cols(&[("GROUP#", 'N'), ("THREAD#", 'N'), ("SEQUENCE#", 'N'), ("FIRST_CHANGE#", 'N'), ("NEXT_CHANGE#", 'N'), ("STATUS", 'T'), ("BYTES", 'N'), ("MEMBERS", 'N')]),
-        vec![
-            vec![n(2), n(1), n(11), n(2000), num("18446744073709551615"), t("CURRENT"), n(52428800), n(2)],
-            vec![n(1), n(1), n(10), n(1000), n(2000), t("INACTIVE"), n(52428800), n(2)],
-            vec![n(3), n(1), n(0), n(0), n(0), t("UNUSED"), n(52428800), n(1)],
-            vec![n(4), n(2), n(5), n(1500), n(2500), t("ACTIVE"), n(104857600), n(1)],
-        ],
-    );
-    db.view(
-        "V$LOGFILE",
-        cols(&[("GROUP#", 'N'), ("MEMBER", 'T'), ("TYPE", 'T'), ("STATUS", 'T')]),
-        vec![
-            vec![n(1), t("/u01/redo01b.log"), t("ONLINE"), NULL],
-            vec![n(1), t("/u01/redo01a.log"), t("ONLINE"), NULL],
-            vec![n(2), t("/u01/redo02a.log"), t("ONLINE"), t("INVALID")],
-            vec![n(2), t("/u01/redo02b.log"), t("ONLINE"), NULL],
-            vec![n(3), t("/u01/redo03.log"), t("ONLINE"), NULL],
-            vec![n(4), t("/u01/redo04.log"), t("ONLINE"), t("STALE")],
-            vec![n(4), t("/u01/standby04.log"), t("STANDBY"), NULL],
-        ],
-    );
-    let arch = |name: Datum, thread: i64, seq: i64, first: i64, next: i64, status: &str, standby: &str, reset: i64, dest: i64, db: &str, de: &str| {
-        vec![name, n(thread), n(seq), n(first), n(next), t(status), t(standby), n(reset), date("2025-01-01 00:00:00"), n(dest), t(db), t(de)]
-    };
-    db.view(
-        "V$ARCHIVED_LOG",
         cols(&[
-            ("NAME", 'T'), ("THREAD#", 'N'), ("SEQUENCE#", 'N'), ("FIRST_CHANGE#", 'N'), ("NEXT_CHANGE#", 'N'),
-            ("STATUS", 'T'), ("STANDBY_DEST", 'T'), ("RESETLOGS_CHANGE#", 'N'), ("RESETLOGS_TIME", 'D'),
-            ("DEST_ID", 'N'), ("DICTIONARY_BEGIN", 'T'), ("DICTIONARY_END", 'T'),
+            ("GRANTEE", 'T'),
+            ("TABLE_SCHEMA", 'T'),
+            ("TABLE_NAME", 'T'),
+            ("PRIVILEGE", 'T'),
         ]),
         vec![
-            arch(t("/arch/2_3.arc"), 2, 3, 200, 400, "A", "NO", 1, 1, "YES", "YES"),
-            arch(t("/arch/1_8.arc"), 1, 8, 300, 500, "A", "NO", 1, 1, "NO", "NO"),
-            arch(t("/arch2/1_8.arc"), 1, 8, 300, 500, "A", "NO", 1, 2, "NO", "NO"),
-            arch(t("/arch/1_7.arc"), 1, 7, 100, 300, "D", "NO", 1, 1, "YES", "NO"),
-            arch(NULL, 1, 6, 50, 100, "A", "NO", 1, 1, "NO", "NO"),
-            arch(t("/arch/1_5.arc"), 1, 5, 10, 50, "A", "NO", 0, 1, "NO", "NO"),
-            arch(t("/arch/1_9.arc"), 1, 9, 500, 1000, "A", "YES", 1, 1, "NO", "NO"),
-        ],
-    );
-    db.view(
-        "V$ARCHIVE_DEST_STATUS",
-        cols(&[("DEST_ID", 'N'), ("DEST_NAME", 'T'), ("STATUS", 'T'), ("TYPE", 'T')]),
-        vec![
-            vec![n(3), t("LOG_ARCHIVE_DEST_3"), t("INACTIVE"), t("LOCAL")],
-            vec![n(2), t("LOG_ARCHIVE_DEST_2"), t("VALID"), t("PHYSICAL")],
-            vec![n(1), t("LOG_ARCHIVE_DEST_1"), t("VALID"), t("LOCAL")],
-        ],
-    );
-    db.view(
-        "V$ARCHIVE_DEST",
-        cols(&[("DEST_ID", 'N'), ("DESTINATION", 'T')]),
-        vec![vec![n(1), t("/arch")], vec![n(2), t("standby_db")], vec![n(3), NULL]],
-    );
-    db.view(
-        "V$LOG_HISTORY",
-        cols(&[("THREAD#", 'N'), ("FIRST_TIME", 'D')]),
-        vec![
-            vec![n(1), date("2026-12-04 09:10:00")],
-            vec![n(1), date("2026-12-04 09:55:00")],
-            vec![n(1), date("2026-12-04 08:00:00")],
-            vec![n(2), date("2026-12-04 09:30:00")],
-            vec![n(1), date("2026-12-03 09:00:00")],
-            vec![n(1), date("2026-12-03 23:59:59")],
-        ],
-    );
-    db.view(
-        "V$THREAD",
-        cols(&[("THREAD#", 'N'), ("STATUS", 'T'), ("ENABLED", 'T'), ("SEQUENCE#", 'N'), ("LAST_REDO_CHANGE#", 'N'), ("LAST_REDO_TIME", 'D')]),
-        vec![
-            vec![n(2), t("OPEN"), t("PUBLIC"), n(5), n(2400), date("2026-12-04 10:04:00")],
-            vec![n(1), t("OPEN"), t("PUBLIC"), n(11), n(4990), date("2026-12-04 10:05:08")],
-        ],
-    );
-    db.view(
-        "V$RESOURCE_LIMIT",
-        cols(&[("RESOURCE_NAME", 'T'), ("CURRENT_UTILIZATION", 'N'), ("LIMIT_VALUE", 'T')]),
-        vec![
-            vec![t("processes"), n(50), t("       300")],
-            vec![t("sessions"), n(60), t("       472")],
-            vec![t("transactions"), n(1), t("UNLIMITED")],
+            vec![t("SCOTT"), t("SYS"), t("DBMS_LOGMNR"), t("EXECUTE")],
+            vec![
+                t("SELECT_CATALOG_ROLE"),
+                t("SYS"),
+                t("V_$DATABASE"),
+                t("SELECT"),
+            ],
+            vec![t("PUBLIC"), t("SYS"), t("DUAL"), t("SELECT")],
+            vec![t("OTHER"), t("HR"), t("EMP"), t("SELECT")],
         ],
     );
 }

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod catalog;
+pub mod logs;
 
 use emulator_sql::{
     Argument, Bound, CmpOp, Column, Database, DateTime, Datum, ObjectName, OraError, OraType,
@@ -37,17 +38,24 @@ pub fn text_col(name: &str, n: u32) -> Column {
     Column::new(name, OraType::Varchar2(n))
 }
 
+/// A row as stored: its ROWID (tables) and values.
+pub type Stored = (Option<String>, Vec<Datum>);
+/// Makes the row of an index, for relations generated as they are read.
+pub type Generator = fn(usize) -> Vec<Datum>;
+/// An UPDATE as the database saw it: table, ROWID, changes.
+pub type Change = (ObjectName, String, Vec<(String, Datum)>);
+
 /// A relation: columns, rows (ROWID for tables), versions by SCN.
 #[derive(Clone, Default)]
 pub struct Table {
     pub columns: Vec<Column>,
-    pub rows: Vec<(Option<String>, Vec<Datum>)>,
+    pub rows: Vec<Stored>,
     /// (SCN, rows as of it), ascending.
-    pub versions: Vec<(u64, Vec<(Option<String>, Vec<Datum>)>)>,
+    pub versions: Vec<(u64, Vec<Stored>)>,
     /// Declared stored order (the order rows are kept in), as a scan reports it.
     pub ordered_by: Vec<String>,
     /// Rows generated on the fly: (count, generator) instead of `rows`.
-    pub generated: Option<(usize, fn(usize) -> Vec<Datum>)>,
+    pub generated: Option<(usize, Generator)>,
 }
 
 /// Every call the engine made.
@@ -57,7 +65,7 @@ pub struct Log {
     pub calls: Vec<(Vec<String>, Vec<Argument>)>,
     pub alter: Vec<(String, String)>,
     pub inserts: Vec<(ObjectName, Vec<String>, Vec<Vec<Datum>>)>,
-    pub updates: Vec<(ObjectName, String, Vec<(String, Datum)>)>,
+    pub updates: Vec<Change>,
     pub deletes: Vec<(ObjectName, String)>,
     pub tx: Vec<String>,
     pub functions: Vec<(String, Vec<Datum>)>,
@@ -204,20 +212,30 @@ impl MemDb {
     }
 
     fn table_mut(&mut self, name: &ObjectName) -> Result<&mut Table, OraError> {
-        let k = self.key(name).ok_or_else(|| OraError::no_table(&name.name))?;
-        self.tables.get_mut(&k).ok_or_else(|| OraError::no_table(&name.name))
+        let k = self
+            .key(name)
+            .ok_or_else(|| OraError::no_table(&name.name))?;
+        self.tables
+            .get_mut(&k)
+            .ok_or_else(|| OraError::no_table(&name.name))
     }
 }
 
 impl Database for MemDb {
     fn scan(&mut self, name: &ObjectName, request: &ScanRequest) -> Result<Relation, OraError> {
         self.log.scans.push((name.clone(), request.clone()));
-        let k = self.key(name).ok_or_else(|| OraError::no_table(&name.name))?;
+        let k = self
+            .key(name)
+            .ok_or_else(|| OraError::no_table(&name.name))?;
         let tb = self.tables[&k].clone();
         let counter = self.produced.clone();
         if let Some((count, generator)) = tb.generated {
             // Rows made as they are pulled: nothing is held here.
-            let bounds = if self.honor_bounds { request.bounds.clone() } else { Vec::new() };
+            let bounds = if self.honor_bounds {
+                request.bounds.clone()
+            } else {
+                Vec::new()
+            };
             let columns = tb.columns.clone();
             let rows = (0..count).filter_map(move |i| {
                 let values = generator(i);
@@ -237,6 +255,7 @@ impl Database for MemDb {
                 columns: tb.columns,
                 rows: Box::new(rows),
                 ordered_by: tb.ordered_by,
+                rowid_type: OraType::Rowid,
             });
         }
         let mut rows = match request.as_of_scn {
@@ -244,7 +263,12 @@ impl Database for MemDb {
             Some(scn) => match tb.versions.iter().rev().find(|(s, _)| *s <= scn) {
                 Some((_, r)) => r.clone(),
                 None if tb.versions.is_empty() => tb.rows.clone(),
-                None => return Err(OraError::new(1466, "unable to read data - table definition has changed")),
+                None => {
+                    return Err(OraError::new(
+                        1466,
+                        "unable to read data - table definition has changed",
+                    ))
+                }
             },
         };
         if self.honor_bounds {
@@ -256,7 +280,9 @@ impl Database for MemDb {
                     }
                 });
                 let in_rowids = match (&request.rowid_between, rid) {
-                    (Some((lo, hi)), Some(r)) => b64_key(r) >= b64_key(lo) && b64_key(r) <= b64_key(hi),
+                    (Some((lo, hi)), Some(r)) => {
+                        b64_key(r) >= b64_key(lo) && b64_key(r) <= b64_key(hi)
+                    }
                     _ => true,
                 };
                 in_bounds && in_rowids
@@ -273,7 +299,8 @@ impl Database for MemDb {
                 for (w, i) in request.wanted_order.iter().zip(&idx) {
                     let o = match i {
                         Some(i) => cmp_datum(&a.1[*i], &b.1[*i]),
-                        None if w == "ROWID" => b64_key(a.0.as_deref().unwrap_or("")).cmp(&b64_key(b.0.as_deref().unwrap_or(""))),
+                        None if w == "ROWID" => b64_key(a.0.as_deref().unwrap_or(""))
+                            .cmp(&b64_key(b.0.as_deref().unwrap_or(""))),
                         None => std::cmp::Ordering::Equal,
                     };
                     if o.is_ne() {
@@ -292,6 +319,7 @@ impl Database for MemDb {
             columns: tb.columns,
             rows: Box::new(rows),
             ordered_by,
+            rowid_type: OraType::Rowid,
         })
     }
 
@@ -319,7 +347,10 @@ impl Database for MemDb {
             ("SCN_TO_TIMESTAMP", [Datum::Number(s)]) => {
                 let scn: i64 = s.parse().unwrap_or(0);
                 if scn < 100 {
-                    return Some(Err(OraError::new(8181, "specified number is not a valid system change number")));
+                    return Some(Err(OraError::new(
+                        8181,
+                        "specified number is not a valid system change number",
+                    )));
                 }
                 let secs = scn % 86_400;
                 Datum::Timestamp(DateTime {
@@ -364,8 +395,15 @@ impl Database for MemDb {
         Ok(())
     }
 
-    fn insert(&mut self, table: &ObjectName, columns: &[String], rows: Vec<Vec<Datum>>) -> Result<u64, OraError> {
-        self.log.inserts.push((table.clone(), columns.to_vec(), rows.clone()));
+    fn insert(
+        &mut self,
+        table: &ObjectName,
+        columns: &[String],
+        rows: Vec<Vec<Datum>>,
+    ) -> Result<u64, OraError> {
+        self.log
+            .inserts
+            .push((table.clone(), columns.to_vec(), rows.clone()));
         let n = rows.len() as u64;
         self.next_rowid += 1;
         let mut next = self.next_rowid;
@@ -384,11 +422,22 @@ impl Database for MemDb {
         Ok(n)
     }
 
-    fn update(&mut self, table: &ObjectName, rowid: &str, changes: Vec<(String, Datum)>) -> Result<(), OraError> {
-        self.log.updates.push((table.clone(), rowid.to_string(), changes.clone()));
+    fn update(
+        &mut self,
+        table: &ObjectName,
+        rowid: &str,
+        changes: Vec<(String, Datum)>,
+    ) -> Result<(), OraError> {
+        self.log
+            .updates
+            .push((table.clone(), rowid.to_string(), changes.clone()));
         let tb = self.table_mut(table)?;
         let cols = tb.columns.clone();
-        if let Some((_, row)) = tb.rows.iter_mut().find(|(r, _)| r.as_deref() == Some(rowid)) {
+        if let Some((_, row)) = tb
+            .rows
+            .iter_mut()
+            .find(|(r, _)| r.as_deref() == Some(rowid))
+        {
             for (c, v) in changes {
                 if let Some(i) = cols.iter().position(|x| x.name == c) {
                     row[i] = v;
@@ -419,7 +468,10 @@ impl Database for MemDb {
     }
     fn rollback_to(&mut self, name: &str) -> Result<(), OraError> {
         if !self.log.tx.contains(&format!("SAVEPOINT {name}")) {
-            return Err(OraError::new(1086, format!("savepoint '{name}' never established in this session or is invalid")));
+            return Err(OraError::new(
+                1086,
+                format!("savepoint '{name}' never established in this session or is invalid"),
+            ));
         }
         self.log.tx.push(format!("ROLLBACK TO {name}"));
         Ok(())
@@ -434,7 +486,12 @@ impl Database for MemDb {
 }
 
 /// Runs a query: its columns and all its rows.
-pub fn query(db: &mut MemDb, s: &mut SqlSession, sql: &str, binds: &[Datum]) -> Result<(Vec<Column>, Vec<Vec<Datum>>), OraError> {
+pub fn query(
+    db: &mut MemDb,
+    s: &mut SqlSession,
+    sql: &str,
+    binds: &[Datum],
+) -> Result<(Vec<Column>, Vec<Vec<Datum>>), OraError> {
     match s.execute(db, sql, binds)? {
         Outcome::Rows { columns, rows } => Ok((columns, rows.collect::<Result<_, _>>()?)),
         other => panic!("{sql}: not a query: {other:?}"),

@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use oracle_net_server::{
-    AfterError, Backend, Bind, Column, DateTime, Datum, Listener, Login, OraError, OraType, Outcome, RowSource,
-    ServerInfo, ServerSession, ServiceAnswer, Verifier,
+    AfterError, Backend, Bind, Column, DateTime, Datum, Listener, Login, OraError, OraType,
+    Outcome, RowSource, ServerInfo, ServerSession, ServiceAnswer, Verifier,
 };
 
 pub const USER: &str = "cdc";
@@ -26,7 +26,6 @@ pub const BIG_LOB_LEN: usize = 5 * 1024 * 1024;
 pub struct State {
     pub commits: u32,
     pub rollbacks: u32,
-    pub pending: Vec<Vec<Datum>>,
     pub committed: Vec<Vec<Datum>>,
     pub bind_types: Vec<Vec<OraType>>,
     pub statements: Vec<String>,
@@ -83,17 +82,28 @@ impl Backend for Toy {
         match login.user.as_str() {
             "LOCKED" => return Err(OraError::new(28000, "The account is locked.")),
             "NOCREATE" => {
-                return Err(OraError::new(1045, format!("Login denied. User {} does not have CREATE SESSION privilege.", login.user)))
+                return Err(OraError::new(
+                    1045,
+                    format!(
+                        "Login denied. User {} does not have CREATE SESSION privilege.",
+                        login.user
+                    ),
+                ))
             }
             _ => {}
         }
         self.state.lock().unwrap().logins.push(login.clone());
-        Ok(Box::new(ToySession { state: self.state.clone() }))
+        Ok(Box::new(ToySession {
+            state: self.state.clone(),
+            pending: Vec::new(),
+        }))
     }
 }
 
 struct ToySession {
     state: Arc<Mutex<State>>,
+    /// This session's uncommitted inserts.
+    pending: Vec<Vec<Datum>>,
 }
 
 struct VecRows(std::vec::IntoIter<Vec<Datum>>);
@@ -120,7 +130,10 @@ impl RowSource for Many {
             return Ok(None);
         }
         self.0 += 1;
-        Ok(Some(vec![Datum::int(self.0), Datum::text(format!("row-{}", self.0))]))
+        Ok(Some(vec![
+            Datum::int(self.0),
+            Datum::text(format!("row-{}", self.0)),
+        ]))
     }
 }
 
@@ -142,12 +155,26 @@ fn col(name: &str, t: OraType) -> Column {
 }
 
 pub fn dt(y: i32, mo: u8, d: u8, h: u8, mi: u8, s: u8, ns: u32) -> DateTime {
-    DateTime { year: y, month: mo, day: d, hour: h, minute: mi, second: s, nanosecond: ns }
+    DateTime {
+        year: y,
+        month: mo,
+        day: d,
+        hour: h,
+        minute: mi,
+        second: s,
+        nanosecond: ns,
+    }
 }
 
 pub fn all_types_columns() -> Vec<Column> {
     vec![
-        col("ID", OraType::Number { precision: 10, scale: 0 }),
+        col(
+            "ID",
+            OraType::Number {
+                precision: 10,
+                scale: 0,
+            },
+        ),
         col("NUM", OraType::NUMBER),
         col("V", OraType::Varchar2(100)),
         col("C", OraType::Char(10)),
@@ -185,7 +212,10 @@ pub fn all_types_rows() -> Vec<Vec<Datum>> {
         Datum::BinaryDouble(std::f64::consts::PI),
         Datum::Date(dt(2026, 12, 4, 10, 5, 9, 0)),
         Datum::Timestamp(dt(2026, 12, 4, 10, 5, 9, 123_456_000)),
-        Datum::TimestampTz { at: dt(2026, 12, 4, 10, 5, 9, 500_000_000), offset_minutes: 330 },
+        Datum::TimestampTz {
+            at: dt(2026, 12, 4, 10, 5, 9, 500_000_000),
+            offset_minutes: 330,
+        },
         Datum::Timestamp(dt(2026, 1, 2, 3, 4, 5, 250_000_000)),
         Datum::IntervalYm(14),
         Datum::IntervalDs(((26 * 60 + 3) * 60 + 4) * NANOS + NANOS / 2),
@@ -207,9 +237,12 @@ pub fn all_types_rows() -> Vec<Vec<Datum>> {
         Datum::text("€    "),
         Datum::BinaryFloat(f32::INFINITY),
         Datum::BinaryDouble(f64::NAN),
-        Datum::Date(dt(1, 1, 1, 0, 0, 0, 0)),
+        Datum::Date(dt(1901, 1, 1, 0, 0, 0, 0)),
         Datum::Timestamp(dt(9999, 12, 31, 23, 59, 59, 999_999_000)),
-        Datum::TimestampTz { at: dt(2000, 2, 29, 23, 30, 0, 0), offset_minutes: -480 },
+        Datum::TimestampTz {
+            at: dt(2000, 2, 29, 23, 30, 0, 0),
+            offset_minutes: -480,
+        },
         Datum::Timestamp(dt(1970, 1, 1, 0, 0, 0, 0)),
         Datum::IntervalYm(-14),
         Datum::IntervalDs(-(((26 * 60 + 3) * 60 + 4) * NANOS + NANOS / 2)),
@@ -250,7 +283,10 @@ pub fn big_blob() -> Vec<u8> {
 }
 
 fn normalize(sql: &str) -> String {
-    sql.split_whitespace().collect::<Vec<_>>().join(" ").to_uppercase()
+    sql.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_uppercase()
 }
 
 fn number_of(d: &Datum) -> Option<f64> {
@@ -261,14 +297,171 @@ fn number_of(d: &Datum) -> Option<f64> {
 }
 
 impl ToySession {
+    /// The fixed "tables".
+    fn fixed_table(&self, n: &str) -> Option<Outcome> {
+        if n.starts_with("SELECT * FROM ALL_TYPES") {
+            return Some(rows(all_types_columns(), all_types_rows()));
+        }
+        if let Some(list) = n
+            .strip_prefix("SELECT ONLY ")
+            .and_then(|r| r.strip_suffix(" FROM ALL_TYPES"))
+        {
+            // A subset of ALL_TYPES' columns, by name.
+            let all = all_types_columns();
+            let picks: Vec<usize> = list
+                .split(',')
+                .filter_map(|name| all.iter().position(|c| c.name == name.trim()))
+                .collect();
+            let cols = picks.iter().map(|&i| all[i].clone()).collect();
+            let data = all_types_rows()
+                .into_iter()
+                .map(|r| picks.iter().map(|&i| r[i].clone()).collect())
+                .collect();
+            return Some(rows(cols, data));
+        }
+        if n.starts_with("SELECT * FROM LONG_TYPES") {
+            let cols = vec![
+                col("ID", OraType::NUMBER),
+                col("LG", OraType::Long),
+                col("UR", OraType::Urowid),
+            ];
+            let data = vec![
+                vec![
+                    Datum::int(1),
+                    Datum::text("long text"),
+                    Datum::Rowid("AAAR3sAAEAAAACXAAA".into()),
+                ],
+                vec![Datum::int(2), Datum::text("l".repeat(100_000)), Datum::Null],
+            ];
+            return Some(rows(cols, data));
+        }
+        if n.starts_with("SELECT * FROM LONG_RAWS") {
+            let cols = vec![col("ID", OraType::NUMBER), col("LR", OraType::LongRaw)];
+            return Some(rows(
+                cols,
+                vec![vec![Datum::int(1), Datum::Bytes(vec![7; 300])]],
+            ));
+        }
+        if n.starts_with("SELECT N FROM BIG_NUMBERS") {
+            let data = big_numbers()
+                .into_iter()
+                .map(|s| {
+                    vec![Datum::Number(
+                        oracle_net_server::canonical_number(s).unwrap(),
+                    )]
+                })
+                .collect();
+            return Some(rows(vec![col("N", OraType::NUMBER)], data));
+        }
+        if n.starts_with("SELECT ID, NAME FROM MANY") {
+            let cols = vec![
+                col("ID", OraType::NUMBER),
+                col("NAME", OraType::Varchar2(20)),
+            ];
+            return Some(Outcome::Rows {
+                columns: cols,
+                rows: Box::new(Many(0)),
+            });
+        }
+        if n.starts_with("SELECT ID, C, B FROM BIG_LOBS") {
+            let cols = vec![
+                col("ID", OraType::NUMBER),
+                col("C", OraType::Clob),
+                col("B", OraType::Blob),
+            ];
+            return Some(rows(
+                cols,
+                vec![vec![
+                    Datum::int(1),
+                    Datum::text(big_clob()),
+                    Datum::Bytes(big_blob()),
+                ]],
+            ));
+        }
+        None
+    }
+
+    /// Statements with behaviour: echo, PL/SQL, DML, errors, a slow one, kills and drops.
+    fn behaviour(&mut self, n: &str, binds: &[Bind]) -> Result<Outcome, OraError> {
+        let text = |name: &str, v: &str| {
+            rows(
+                vec![col(name, OraType::Varchar2(64))],
+                vec![vec![Datum::text(v)]],
+            )
+        };
+        if n.starts_with("SELECT ECHO") {
+            return Ok(self.echo(binds));
+        }
+        if n.starts_with("BEGIN TOY_PROC") {
+            return self.plsql(binds);
+        }
+        if n.starts_with("INSERT INTO T") {
+            self.pending
+                .push(binds.iter().map(|b| b.value.clone()).collect());
+            return Ok(Outcome::Done { row_count: 1 });
+        }
+        if n.starts_with("UPDATE T SET") {
+            return Ok(Outcome::Done { row_count: 3 });
+        }
+        if n.starts_with("SELECT COUNT(*) FROM T") {
+            let count = self.state.lock().unwrap().committed.len();
+            return Ok(rows(
+                vec![col("COUNT(*)", OraType::NUMBER)],
+                vec![vec![Datum::int(count as i64)]],
+            ));
+        }
+        if n.starts_with("SELECT * FROM NOPE") {
+            return Err(OraError::no_table("NOPE").at(14));
+        }
+        if n.starts_with("SELECT SLOW FROM DUAL") {
+            std::thread::sleep(SLOW);
+            return Ok(text("SLOW", "done"));
+        }
+        if n.starts_with("SELECT KILL FROM DUAL") {
+            return Err(OraError::new(28, "your session has been killed").then(AfterError::Close));
+        }
+        if n.starts_with("SELECT DROP FROM DUAL") {
+            return Err(
+                OraError::new(3113, "end-of-file on communication channel").then(AfterError::Drop)
+            );
+        }
+        if n.starts_with("SELECT FAIL FROM MIDWAY") {
+            return Ok(Outcome::Rows {
+                columns: vec![col("FAIL", OraType::NUMBER)],
+                rows: Box::new(Midway(0)),
+            });
+        }
+        if n.starts_with("SELECT DBTIMEZONE FROM DUAL") {
+            return Ok(text("DBTIMEZONE", "+00:00"));
+        }
+        if n.starts_with("SELECT 1 FROM DUAL WHERE 1 = 0") {
+            return Ok(rows(vec![col("1", OraType::NUMBER)], vec![]));
+        }
+        if n.starts_with("ALTER SESSION") || n.starts_with("BEGIN NULL") {
+            return Ok(if n.starts_with("BEGIN") {
+                Outcome::PlSql { out: vec![] }
+            } else {
+                Outcome::Done { row_count: 0 }
+            });
+        }
+        Err(OraError::invalid_statement(n))
+    }
+
     fn plsql(&self, binds: &[Bind]) -> Result<Outcome, OraError> {
-        let x = binds.first().and_then(|b| number_of(&b.value)).unwrap_or(0.0);
+        let x = binds
+            .first()
+            .and_then(|b| number_of(&b.value))
+            .unwrap_or(0.0);
         let z = match binds.get(2).map(|b| &b.value) {
             Some(Datum::Text(s)) => s.clone(),
             _ => String::new(),
         };
         Ok(Outcome::PlSql {
-            out: vec![None, Some(Datum::Number(format!("{}", x * 2.0))), Some(Datum::text(format!("{z}!")))],
+            out: vec![
+                None,
+                Some(Datum::Number(format!("{}", x * 2.0))),
+                Some(Datum::text(format!("{z}!"))),
+            ],
         })
     }
 
@@ -288,7 +481,10 @@ impl ToySession {
                 col(&format!("B{}", i + 1), t)
             })
             .collect();
-        rows(columns, vec![binds.iter().map(|b| b.value.clone()).collect()])
+        rows(
+            columns,
+            vec![binds.iter().map(|b| b.value.clone()).collect()],
+        )
     }
 }
 
@@ -298,110 +494,31 @@ impl ServerSession for ToySession {
         {
             let mut st = self.state.lock().unwrap();
             st.statements.push(n.clone());
-            st.bind_types.push(binds.iter().map(|b| b.ora_type.clone()).collect());
+            st.bind_types
+                .push(binds.iter().map(|b| b.ora_type.clone()).collect());
         }
-        let text = |name: &str, v: &str| rows(vec![col(name, OraType::Varchar2(64))], vec![vec![Datum::text(v)]]);
-        if n.starts_with("SELECT * FROM ALL_TYPES") {
-            return Ok(rows(all_types_columns(), all_types_rows()));
+        if let Some(outcome) = self.fixed_table(&n) {
+            return Ok(outcome);
         }
-        if let Some(list) = n.strip_prefix("SELECT ONLY ").and_then(|r| r.strip_suffix(" FROM ALL_TYPES")) {
-            // A subset of ALL_TYPES' columns, by name.
-            let all = all_types_columns();
-            let picks: Vec<usize> = list
-                .split(',')
-                .filter_map(|name| all.iter().position(|c| c.name == name.trim()))
-                .collect();
-            let cols = picks.iter().map(|&i| all[i].clone()).collect();
-            let data = all_types_rows().into_iter().map(|r| picks.iter().map(|&i| r[i].clone()).collect()).collect();
-            return Ok(rows(cols, data));
-        }
-        if n.starts_with("SELECT * FROM LONG_TYPES") {
-            let cols = vec![col("ID", OraType::NUMBER), col("LG", OraType::Long), col("UR", OraType::Urowid)];
-            let data = vec![
-                vec![Datum::int(1), Datum::text("long text"), Datum::Rowid("AAAR3sAAEAAAACXAAA".into())],
-                vec![Datum::int(2), Datum::text("l".repeat(100_000)), Datum::Null],
-            ];
-            return Ok(rows(cols, data));
-        }
-        if n.starts_with("SELECT * FROM LONG_RAWS") {
-            let cols = vec![col("ID", OraType::NUMBER), col("LR", OraType::LongRaw)];
-            return Ok(rows(cols, vec![vec![Datum::int(1), Datum::Bytes(vec![7; 300])]]));
-        }
-        if n.starts_with("SELECT N FROM BIG_NUMBERS") {
-            let data = big_numbers().into_iter().map(|s| vec![Datum::Number(oracle_net_server::canonical_number(s).unwrap())]).collect();
-            return Ok(rows(vec![col("N", OraType::NUMBER)], data));
-        }
-        if n.starts_with("SELECT ID, NAME FROM MANY") {
-            let cols = vec![col("ID", OraType::NUMBER), col("NAME", OraType::Varchar2(20))];
-            return Ok(Outcome::Rows { columns: cols, rows: Box::new(Many(0)) });
-        }
-        if n.starts_with("SELECT ID, C, B FROM BIG_LOBS") {
-            let cols = vec![col("ID", OraType::NUMBER), col("C", OraType::Clob), col("B", OraType::Blob)];
-            return Ok(rows(cols, vec![vec![Datum::int(1), Datum::text(big_clob()), Datum::Bytes(big_blob())]]));
-        }
-        if n.starts_with("SELECT ECHO") {
-            return Ok(self.echo(binds));
-        }
-        if n.starts_with("BEGIN TOY_PROC") {
-            return self.plsql(binds);
-        }
-        if n.starts_with("INSERT INTO T") {
-            self.state.lock().unwrap().pending.push(binds.iter().map(|b| b.value.clone()).collect());
-            return Ok(Outcome::Done { row_count: 1 });
-        }
-        if n.starts_with("UPDATE T SET") {
-            return Ok(Outcome::Done { row_count: 3 });
-        }
-        if n.starts_with("SELECT COUNT(*) FROM T") {
-            let count = self.state.lock().unwrap().committed.len();
-            return Ok(rows(vec![col("COUNT(*)", OraType::NUMBER)], vec![vec![Datum::int(count as i64)]]));
-        }
-        if n.starts_with("SELECT * FROM NOPE") {
-            return Err(OraError::no_table("NOPE").at(14));
-        }
-        if n.starts_with("SELECT SLOW FROM DUAL") {
-            std::thread::sleep(SLOW);
-            return Ok(text("SLOW", "done"));
-        }
-        if n.starts_with("SELECT KILL FROM DUAL") {
-            return Err(OraError::new(28, "your session has been killed").then(AfterError::Close));
-        }
-        if n.starts_with("SELECT DROP FROM DUAL") {
-            return Err(OraError::new(3113, "end-of-file on communication channel").then(AfterError::Drop));
-        }
-        if n.starts_with("SELECT FAIL FROM MIDWAY") {
-            return Ok(Outcome::Rows { columns: vec![col("FAIL", OraType::NUMBER)], rows: Box::new(Midway(0)) });
-        }
-        if n.starts_with("SELECT DBTIMEZONE FROM DUAL") {
-            return Ok(text("DBTIMEZONE", "+00:00"));
-        }
-        if n.starts_with("SELECT 1 FROM DUAL WHERE 1 = 0") {
-            return Ok(rows(vec![col("1", OraType::NUMBER)], vec![]));
-        }
-        if n.starts_with("ALTER SESSION") || n.starts_with("BEGIN NULL") {
-            return Ok(if n.starts_with("BEGIN") { Outcome::PlSql { out: vec![] } } else { Outcome::Done { row_count: 0 } });
-        }
-        Err(OraError::invalid_statement(&n))
+        self.behaviour(&n, binds)
     }
 
     fn commit(&mut self) -> Result<(), OraError> {
         let mut st = self.state.lock().unwrap();
         st.commits += 1;
-        let pending = std::mem::take(&mut st.pending);
-        st.committed.extend(pending);
+        st.committed.append(&mut self.pending);
         Ok(())
     }
 
     fn rollback(&mut self) -> Result<(), OraError> {
         let mut st = self.state.lock().unwrap();
         st.rollbacks += 1;
-        st.pending.clear();
+        self.pending.clear();
         Ok(())
     }
 
     fn close(&mut self) {
-        let mut st = self.state.lock().unwrap();
-        st.pending.clear();
-        st.closed += 1;
+        self.pending.clear();
+        self.state.lock().unwrap().closed += 1;
     }
 }

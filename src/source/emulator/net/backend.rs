@@ -28,10 +28,17 @@ pub struct EmulatorBackend {
     verifiers: HashMap<String, Verifier>,
     implicit: Option<Verifier>,
     next_sid: AtomicU32,
+    /// Until then the services are not registered (the register-delay drill).
+    registered_at: std::time::Instant,
 }
 
 impl EmulatorBackend {
+    /// A backend whose services register `register_delay` after now (0: at once).
     pub fn new(connector: EmulatorConnector) -> Result<Self> {
+        Self::registering_after(connector, std::time::Duration::ZERO)
+    }
+
+    pub fn registering_after(connector: EmulatorConnector, register_delay: std::time::Duration) -> Result<Self> {
         let (users, implicit) = connector.with_replica_meta(|r, _| {
             let d = &r.schema.database;
             let specs: Vec<_> = d.users.clone();
@@ -46,6 +53,7 @@ impl EmulatorBackend {
             verifiers,
             implicit: implicit.then(|| Verifier::new(DEFAULT_PASSWORD)),
             next_sid: AtomicU32::new(17),
+            registered_at: std::time::Instant::now() + register_delay,
         })
     }
 
@@ -99,6 +107,10 @@ impl Backend for EmulatorBackend {
     }
 
     fn service(&self, name: &str) -> ServiceAnswer {
+        if std::time::Instant::now() < self.registered_at {
+            // LREG has not registered the services with the listener yet.
+            return ServiceAnswer::Unknown;
+        }
         match self.services() {
             Ok(list) if list.iter().any(|s| s.eq_ignore_ascii_case(name)) => ServiceAnswer::Accept,
             Ok(_) => ServiceAnswer::Unknown,
@@ -208,7 +220,8 @@ impl Drop for Served {
 /// Open the database in `dir` and serve it on `options.listen`.
 pub fn serve(dir: &std::path::Path, options: &ServeOptions) -> Result<Served> {
     let connector = EmulatorConnector::open(dir, options.faults.clone())?;
-    let backend = EmulatorBackend::new(connector)?;
+    let delay = std::time::Duration::from_millis(options.faults.settings.register_delay_ms);
+    let backend = EmulatorBackend::registering_after(connector, delay)?;
     let services = backend.services()?;
     let listener = oracle_net_server::Listener::bind(options.listen.as_str(), std::sync::Arc::new(backend))
         .map_err(|e| {

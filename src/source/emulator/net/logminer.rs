@@ -182,6 +182,7 @@ impl LogMiner {
             columns: columns(&CONTENTS),
             rows: Box::new(rows.into_iter()),
             ordered_by: Vec::new(),
+            rowid_type: OraType::Rowid,
         })
     }
 }

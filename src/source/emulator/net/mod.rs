@@ -53,7 +53,8 @@ pub(crate) fn ora_error(e: CdcError) -> OraError {
         None => OraError::new(600, format!("internal error code, arguments: [{text}]")),
     };
     if drop {
-        out.after = AfterError::Drop;
+        // A killed session hears why before its connection closes; a lost one hears nothing.
+        out.after = if out.code == 28 { AfterError::Close } else { AfterError::Drop };
     }
     out
 }

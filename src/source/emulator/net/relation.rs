@@ -26,6 +26,7 @@ pub fn view(spec: &[(&str, OraType)], rows: Vec<Vec<Datum>>) -> Relation {
         columns: columns(spec),
         rows: Box::new(rows.into_iter().map(|values| Ok(Row { rowid: None, values }))),
         ordered_by: Vec::new(),
+        rowid_type: OraType::Rowid,
     }
 }
 

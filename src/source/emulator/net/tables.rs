@@ -109,10 +109,11 @@ pub(super) fn scan(s: &mut EmulatorSession, table: &TableName, req: &ScanRequest
     } else {
         s.user.select(&name).map_err(ora_error)?;
     }
-    let (pk, scn) = {
+    let (pk, scn, iot) = {
         let r = s.replica().map_err(ora_error)?;
         let t = r.table(&name).map_err(ora_error)?;
-        (t.def.primary_key.clone(), req.as_of_scn.unwrap_or(r.current_scn))
+        let iot = t.def.organization == crate::source::model::Organization::IndexOrganized;
+        (t.def.primary_key.clone(), req.as_of_scn.unwrap_or(r.current_scn), iot)
     };
     let orderable = !req.wanted_order.is_empty()
         && req.wanted_order.iter().all(|c| cols.iter().any(|x| &x.name == c));
@@ -154,6 +155,8 @@ pub(super) fn scan(s: &mut EmulatorSession, table: &TableName, req: &ScanRequest
             batch: Vec::new().into_iter(),
         }),
         ordered_by,
+        // An index-organised table's ROWIDs are logical (UROWID), as Oracle describes them.
+        rowid_type: if iot { oracle_datum::OraType::Urowid } else { oracle_datum::OraType::Rowid },
     })
 }
 

@@ -1,0 +1,108 @@
+//! Faults on the wire: `emulator serve` drops connections mid-call, kills sessions
+//! (ORA-00028), stalls calls past the client's call timeout, and goes down and comes back with
+//! its services not yet registered (ORA-12514). Capture over Oracle Net rides through every one
+//! on its reconnect path — the session set up again, the LogMiner session started again — and
+//! what it publishes is every change exactly once, converging to the tables.
+
+use super::capture_support::*;
+use super::cli::{example, Serve};
+use assert_cmd::cargo::cargo_bin;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+const DRILLS: &[&str] = &[
+    "--set",
+    "cdc.emulator.fault.seed=7",
+    "--set",
+    "cdc.emulator.fault.drop.per.mille=8",
+    "--set",
+    "cdc.emulator.fault.kill.session.every=60",
+    "--set",
+    "cdc.emulator.fault.slow.call.every=45",
+    "--set",
+    "cdc.emulator.fault.slow.call.ms=2500",
+];
+
+fn capture(url: &str, dir: &Path, extra: &[&str]) -> Command {
+    let mut c = Command::new(cargo_bin("oracle-cdc"));
+    c.env("ORACLE_CDC_DATABASE_PASSWORD", "emulator");
+    for s in [
+        format!("cdc.database.url={url}"),
+        "cdc.database.user=C##CDC".to_string(),
+        format!("cdc.sink.dir={}", dir.join("out").display()),
+        format!("cdc.state.dir={}", dir.join("state").display()),
+        "cdc.database.call.timeout.ms=1000".to_string(),
+        "cdc.database.connect.retries=40".to_string(),
+        "cdc.database.connect.backoff.ms=50".to_string(),
+        "cdc.database.connect.backoff.max.ms=500".to_string(),
+        "cdc.stream.poll.ms=50".to_string(),
+        "cdc.tables.include=PDB1.HR.*,PDB1.BATCH.*".to_string(),
+    ] {
+        c.args(["--set", &s]);
+    }
+    c.args(extra);
+    c
+}
+
+fn workload(db: &Path) -> Child {
+    Command::new(cargo_bin("oracle-cdc"))
+        .args(["-q", "emulator", "workload", db.to_str().unwrap(), "--transactions", "300", "--rate", "60", "--seed", "9"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn capture_survives_dropped_killed_stalled_sessions_and_a_listener_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    run(&["emulator", "init", db.to_str().unwrap(), "--schema", example().to_str().unwrap()]);
+    let serve = Serve::start(&db, DRILLS);
+    let addr = serve.addr.clone();
+    let url = format!("{addr}/DEMO");
+    let log = std::fs::File::create(dir.path().join("capture.log")).unwrap();
+    let mut cap = capture(&url, dir.path(), &["capture"])
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .unwrap();
+    let load = workload(&db);
+    std::thread::sleep(Duration::from_secs(3));
+    // The listener goes down; it comes back on the same address with its services
+    // registering late.
+    drop(serve);
+    std::thread::sleep(Duration::from_millis(2500));
+    let mut again = DRILLS.to_vec();
+    again.extend(["--set", "cdc.emulator.fault.register.delay.ms=1500"]);
+    let serve = Serve::start_at(&db, &again, &addr);
+    let o = load.wait_with_output().unwrap();
+    assert!(o.status.success(), "workload");
+    std::thread::sleep(Duration::from_secs(2));
+    let _ = cap.kill();
+    let _ = cap.wait();
+    // To the end, through the same drills.
+    let end = current_scn(&db);
+    let o = capture(&url, dir.path(), &["-q", "capture", "--stop-at-scn", &end.to_string()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "capture to {end}: {}", String::from_utf8_lossy(&o.stderr));
+    drop(serve);
+
+    let logged = std::fs::read_to_string(dir.path().join("capture.log")).unwrap();
+    for (what, needle) in [
+        ("a dropped connection", "ORA-03113"),
+        ("a killed session", "ORA-00028"),
+        ("a call past its timeout", "DPI-1067"),
+        ("the listener down", "ORA-12541"),
+        ("services not yet registered", "ORA-12514"),
+    ] {
+        assert!(logged.contains(needle), "the capture met no {what} ({needle}); its log:\n{logged}");
+    }
+    let recs = records(&dir.path().join("out"));
+    assert_exactly_once(&recs);
+    for t in ["PDB1.HR.EMPLOYEES", "PDB1.HR.AUDIT_LOG", "PDB1.BATCH.JOB_RUNS"] {
+        assert_table_converges(&db, &recs, t, end);
+    }
+}
