@@ -196,3 +196,102 @@ fn doctor_plan_and_snapshot_over_the_wire_match_in_process() {
     }
     assert_eq!(compared, 4, "every table exported");
 }
+
+/// The example schema with Debezium's signal table in PDB1, which the capture user may insert
+/// into.
+fn with_signal_table(dir: &Path) -> PathBuf {
+    let text = std::fs::read_to_string(example()).unwrap();
+    let table = "  - name: PDB1.CDC.DEBEZIUM_SIGNAL\n    columns:\n      - { name: ID, type: VARCHAR2(42), nullable: false }\n      - { name: TYPE, type: VARCHAR2(32), nullable: false }\n      - { name: DATA, type: VARCHAR2(2048) }\n    primary_key: [ID]\n    supplemental_logging: all\n    rows: 0\n";
+    let out = text
+        .replacen("tables:\n", &format!("tables:\n{table}"), 1)
+        .replacen("- { name: C##CDC }", "- { name: C##CDC, privileges: [all, \"CDC.DEBEZIUM_SIGNAL:INSERT\"] }", 1);
+    let path = dir.join("schema.yaml");
+    std::fs::write(&path, out).unwrap();
+    path
+}
+
+/// `signal send --channel source` over the wire: the signal row is inserted through Oracle Net,
+/// reaches the redo like any change, and the running capture (reading it from the stream)
+/// runs the snapshot it asks for.
+#[test]
+fn a_source_channel_signal_is_inserted_over_the_wire_and_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    let schema = with_signal_table(dir.path());
+    run(&["emulator", "init", db.to_str().unwrap(), "--schema", schema.to_str().unwrap()]);
+    let serve = Serve::start(&db, &[]);
+    let w = Wired {
+        dir,
+        db,
+        serve,
+    };
+    let p = pairs(
+        &w,
+        "DEMO",
+        "C##CDC",
+        "sig",
+        &[
+            "cdc.signal.enabled.channels=file,source",
+            "cdc.signal.data.collection=PDB1.CDC.DEBEZIUM_SIGNAL",
+            "cdc.tables.include=PDB1.HR.*",
+            "cdc.snapshot.mode=none",
+        ],
+    );
+    let state = w.dir.path().join("sig-state");
+    let mut cmd = Command::new(cargo_bin("oracle-cdc"));
+    cmd.env("ORACLE_CDC_DATABASE_PASSWORD", "emulator");
+    for s in &p {
+        cmd.args(["--set", s]);
+    }
+    let mut cap = cmd.args(["-q", "capture"]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    wait_for_event(&state, 60, "capture streaming", |e| e["event"] == "capture-state");
+    let sent = ok(
+        cli(
+            &p,
+            &[
+                "signal", "send", "execute-snapshot", "--channel", "source", "--tables", "PDB1.HR.EMPLOYEES",
+                "--filter", "PDB1.HR.EMPLOYEES=ID <= 40", "--id", "wire-1", "--wait", "--timeout", "60",
+            ],
+        ),
+        "signal send --channel source over the wire",
+    );
+    assert_eq!(String::from_utf8_lossy(&sent.stdout).trim(), "wire-1");
+    let _ = cap.kill();
+    let _ = cap.wait();
+    let recs = records(&w.dir.path().join("sig-out"));
+    let snapshot: Vec<_> = recs
+        .iter()
+        .filter(|r| payload(&r["value"])["op"] == "r" && topic_matches(r["topic"].as_str().unwrap_or_default(), "PDB1.HR.EMPLOYEES"))
+        .collect();
+    let want = dump(&w.db, "PDB1.HR.EMPLOYEES", current_scn(&w.db)).iter().filter(|r| r["ID"].as_i64().is_some_and(|i| i <= 40)).count();
+    assert_eq!(snapshot.len(), want, "the signal's snapshot with its filter");
+    assert!(recs.iter().all(|r| !r["topic"].as_str().unwrap_or_default().contains("DEBEZIUM_SIGNAL")), "signal rows are never published");
+}
+
+/// A read-only Active Data Guard standby served over Oracle Net: capture reads it there (chunks
+/// at its applied SCN), converges, and not one byte of the standby's directory changes.
+#[test]
+fn a_served_standby_is_captured_read_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    run(&["emulator", "init", db.to_str().unwrap(), "--schema", example().to_str().unwrap()]);
+    finish(workload(&db, &["--transactions", "150", "--rate", "300", "--seed", "4"]));
+    let standby = dir.path().join("standby");
+    run(&["emulator", "create", standby.to_str().unwrap(), "--standby-of", db.to_str().unwrap(), "--apply-lag-scn", "40"]);
+    let before = std::fs::read_dir(&standby).unwrap().flatten().map(|e| (e.path(), std::fs::read(e.path()).unwrap())).collect::<Vec<_>>();
+    let serve = Serve::start(&standby, &[]);
+    let w = Wired { dir, db, serve };
+    let applied = current_scn(&standby);
+    assert_eq!(applied, current_scn(&w.db) - 40);
+    let p = pairs(&w, "DEMO", "C##CDC", "stby", &["cdc.tables.include=PDB1.HR.EMPLOYEES,PDB1.BATCH.JOB_RUNS"]);
+    let doctor = ok(cli(&p, &["doctor", "--format", "json"]), "doctor on the standby");
+    assert!(String::from_utf8_lossy(&doctor.stdout).contains("PHYSICAL STANDBY"), "doctor sees a standby");
+    ok(cli(&p, &["-q", "capture", "--stop-at-scn", &applied.to_string()]), "capture on the standby");
+    let recs = records(&w.dir.path().join("stby-out"));
+    assert_exactly_once(&recs);
+    for t in ["PDB1.HR.EMPLOYEES", "PDB1.BATCH.JOB_RUNS"] {
+        assert_table_converges(&standby, &recs, t, applied);
+    }
+    let after = std::fs::read_dir(&standby).unwrap().flatten().map(|e| (e.path(), std::fs::read(e.path()).unwrap())).collect::<Vec<_>>();
+    assert_eq!(after, before, "the standby's directory was written to");
+}

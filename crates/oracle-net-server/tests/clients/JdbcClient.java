@@ -2,7 +2,8 @@
 //
 // Usage: java -Duser.timezone=UTC -cp ojdbc11.jar:. JdbcClient HOST PORT SERVICE USER PASSWORD
 // Selects every type and compares with the expected values, reads whole LOBs, binds with a
-// PreparedStatement, runs PL/SQL with OUT binds, inserts with binds and commits, checks an error.
+// PreparedStatement, runs PL/SQL with OUT binds, inserts with binds and commits, checks an error
+// and a query timeout.
 // Exits non-zero on any mismatch.
 
 import java.math.BigDecimal;
@@ -201,6 +202,22 @@ public class JdbcClient {
         }
     }
 
+    static void queryTimeout(Connection c) throws SQLException {
+        long started = System.currentTimeMillis();
+        try (Statement s = c.createStatement()) {
+            s.setQueryTimeout(1);
+            s.executeQuery("SELECT SLOW FROM DUAL");
+            check("query timeout", "no error", "ORA-01013");
+        } catch (SQLException e) {
+            check("query timeout code", e.getErrorCode(), 1013);
+        }
+        check("timeout returned before the statement ended", System.currentTimeMillis() - started < 2500, true);
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT DBTIMEZONE FROM DUAL")) {
+            rs.next();
+            check("usable after a timeout", rs.getString(1), "+00:00");
+        }
+    }
+
     public static void main(String[] a) throws Exception {
         String url = "jdbc:oracle:thin:@//" + a[0] + ":" + a[1] + "/" + a[2];
         Properties wrong = new Properties();
@@ -223,6 +240,7 @@ public class JdbcClient {
             plsql(c);
             dml(c);
             errors(c);
+            queryTimeout(c);
         }
         if (!failures.isEmpty()) {
             System.out.println("FAILED: " + failures.size() + " mismatches");
