@@ -86,7 +86,10 @@ fn served() -> Live {
             };
             let _ = workload::Workload::new(&mut w, options).and_then(|wl| wl.run(&|| false));
         });
-        println!("oracle_live: no ORACLE_CDC_TEST_URL: running against `emulator serve` at {}", served.url("DEMO"));
+        println!(
+            "oracle_live: no ORACLE_CDC_TEST_URL: running against `emulator serve` at {}",
+            served.url("DEMO")
+        );
         (served.url("DEMO"), tmp, served)
     });
     Live {
@@ -265,7 +268,10 @@ fn live_conformance() {
         .mining_limit()
         .unwrap_or_else(|e| panic!("mining_limit(): {e}"));
     if db.role.as_oracle() == "PRIMARY" {
-        assert!(bound.is_some_and(|b| b < now + slack), "{bound:?} (current {now})");
+        assert!(
+            bound.is_some_and(|b| b < now + slack),
+            "{bound:?} (current {now})"
+        );
     }
     let offset = session
         .host_utc_offset()

@@ -11,9 +11,9 @@ mod cli;
 mod clients;
 #[path = "wire/conformance.rs"]
 mod conformance;
-#[path = "wire/statements.rs"]
-mod statements;
 #[path = "wire/faults.rs"]
 mod faults;
 #[path = "wire/fixture.rs"]
 mod fixture;
+#[path = "wire/statements.rs"]
+mod statements;

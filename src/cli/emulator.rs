@@ -2,8 +2,7 @@
 
 use super::args::{
     EmulatorCommand, EmulatorCreateArgs, EmulatorDir, EmulatorDumpArgs, EmulatorServeArgs,
-    EmulatorStatusArgs,
-    EmulatorWorkloadArgs, GlobalArgs, RowFormat, TableFormat,
+    EmulatorStatusArgs, EmulatorWorkloadArgs, GlobalArgs, RowFormat, TableFormat,
 };
 use super::Printer;
 use crate::encode;

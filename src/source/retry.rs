@@ -83,7 +83,12 @@ pub fn reconnect_retrying(
     connector: &dyn Connector,
     policy: &ConnectRetry,
 ) -> Result<Box<dyn Session>> {
-    connect_loop(connector, policy, &mut std::thread::sleep, is_transient_after_loss)
+    connect_loop(
+        connector,
+        policy,
+        &mut std::thread::sleep,
+        is_transient_after_loss,
+    )
 }
 
 /// [`connect_retrying`] with the wait injected (tests record it instead of sleeping).

@@ -25,7 +25,15 @@ impl Serve {
     pub fn start_at(db: &Path, extra: &[&str], listen: &str) -> Serve {
         let mut child = Command::new(cargo_bin("oracle-cdc"))
             .args(extra)
-            .args(["emulator", "serve", db.to_str().unwrap(), "--listen", listen, "--format", "json"])
+            .args([
+                "emulator",
+                "serve",
+                db.to_str().unwrap(),
+                "--listen",
+                listen,
+                "--format",
+                "json",
+            ])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -40,7 +48,8 @@ impl Serve {
                 break;
             }
         }
-        let v: Json = serde_json::from_str(&text).unwrap_or_else(|e| panic!("serve printed {text:?}: {e}"));
+        let v: Json =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("serve printed {text:?}: {e}"));
         Serve {
             child,
             addr: v["listening"].as_str().unwrap().to_string(),
@@ -75,7 +84,12 @@ fn cli(pairs: &[String], args: &[&str]) -> Output {
 }
 
 fn ok(o: Output, what: &str) -> Output {
-    assert!(o.status.success(), "{what}: {}\n{}", String::from_utf8_lossy(&o.stderr), String::from_utf8_lossy(&o.stdout));
+    assert!(
+        o.status.success(),
+        "{what}: {}\n{}",
+        String::from_utf8_lossy(&o.stderr),
+        String::from_utf8_lossy(&o.stdout)
+    );
     o
 }
 
@@ -91,7 +105,11 @@ fn workload(db: &Path, extra: &[&str]) -> Child {
 
 fn finish(w: Child) {
     let o = w.wait_with_output().unwrap();
-    assert!(o.status.success(), "workload: {}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "workload: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 struct Wired {
@@ -103,7 +121,13 @@ struct Wired {
 fn wired() -> Wired {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("db");
-    run(&["emulator", "init", db.to_str().unwrap(), "--schema", example().to_str().unwrap()]);
+    run(&[
+        "emulator",
+        "init",
+        db.to_str().unwrap(),
+        "--schema",
+        example().to_str().unwrap(),
+    ]);
     let serve = Serve::start(&db, &[]);
     Wired { dir, db, serve }
 }
@@ -112,8 +136,14 @@ fn pairs(w: &Wired, service: &str, user: &str, name: &str, extra: &[&str]) -> Ve
     let mut p = vec![
         format!("cdc.database.url={}", w.serve.url(service)),
         format!("cdc.database.user={user}"),
-        format!("cdc.sink.dir={}", w.dir.path().join(format!("{name}-out")).display()),
-        format!("cdc.state.dir={}", w.dir.path().join(format!("{name}-state")).display()),
+        format!(
+            "cdc.sink.dir={}",
+            w.dir.path().join(format!("{name}-out")).display()
+        ),
+        format!(
+            "cdc.state.dir={}",
+            w.dir.path().join(format!("{name}-state")).display()
+        ),
         "cdc.on.decode.error=dlq".to_string(),
         "cdc.stream.poll.ms=50".to_string(),
     ];
@@ -128,28 +158,71 @@ fn capture_over_the_wire_converges_in_root_and_per_pdb_mode() {
     let w = wired();
     let root = pairs(&w, "DEMO", "C##CDC", "root", &[]);
     let local = pairs(&w, "PDB1", "PDB1CDC", "pdb1", &[]);
-    let load = workload(&w.db, &["--transactions", "300", "--rate", "150", "--seed", "3"]);
+    let load = workload(
+        &w.db,
+        &["--transactions", "300", "--rate", "150", "--seed", "3"],
+    );
     let mid = current_scn(&w.db);
-    ok(cli(&root, &["-q", "capture", "--stop-at-scn", &mid.to_string()]), "capture (root) during the workload");
-    ok(cli(&local, &["-q", "capture", "--stop-at-scn", &mid.to_string()]), "capture (PDB1) during the workload");
+    ok(
+        cli(&root, &["-q", "capture", "--stop-at-scn", &mid.to_string()]),
+        "capture (root) during the workload",
+    );
+    ok(
+        cli(
+            &local,
+            &["-q", "capture", "--stop-at-scn", &mid.to_string()],
+        ),
+        "capture (PDB1) during the workload",
+    );
     finish(load);
     let end = current_scn(&w.db);
-    ok(cli(&root, &["-q", "capture", "--stop-at-scn", &end.to_string()]), "capture (root)");
-    ok(cli(&local, &["-q", "capture", "--stop-at-scn", &end.to_string()]), "capture (PDB1)");
+    ok(
+        cli(&root, &["-q", "capture", "--stop-at-scn", &end.to_string()]),
+        "capture (root)",
+    );
+    ok(
+        cli(
+            &local,
+            &["-q", "capture", "--stop-at-scn", &end.to_string()],
+        ),
+        "capture (PDB1)",
+    );
     for (name, tables) in [
-        ("root", &["PDB1.HR.EMPLOYEES", "PDB1.HR.AUDIT_LOG", "PDB1.BATCH.JOB_RUNS", "PDB2.SALES.ALL_TYPES"][..]),
-        ("pdb1", &["PDB1.HR.EMPLOYEES", "PDB1.HR.AUDIT_LOG", "PDB1.BATCH.JOB_RUNS"][..]),
+        (
+            "root",
+            &[
+                "PDB1.HR.EMPLOYEES",
+                "PDB1.HR.AUDIT_LOG",
+                "PDB1.BATCH.JOB_RUNS",
+                "PDB2.SALES.ALL_TYPES",
+            ][..],
+        ),
+        (
+            "pdb1",
+            &[
+                "PDB1.HR.EMPLOYEES",
+                "PDB1.HR.AUDIT_LOG",
+                "PDB1.BATCH.JOB_RUNS",
+            ][..],
+        ),
     ] {
         let recs = records(&w.dir.path().join(format!("{name}-out")));
         assert_exactly_once(&recs);
         let dlq = w.dir.path().join(format!("{name}-state/dlq.jsonl"));
-        assert!(!dlq.exists(), "{name}: dead letters: {}", std::fs::read_to_string(&dlq).unwrap_or_default());
+        assert!(
+            !dlq.exists(),
+            "{name}: dead letters: {}",
+            std::fs::read_to_string(&dlq).unwrap_or_default()
+        );
         for t in tables {
             assert_table_converges(&w.db, &recs, t, end);
         }
         if name == "pdb1" {
             assert!(
-                !recs.iter().any(|r| r["topic"].as_str().unwrap_or_default().contains("ALL_TYPES")),
+                !recs.iter().any(|r| r["topic"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .contains("ALL_TYPES")),
                 "per-PDB mode on PDB1 published PDB2's table"
             );
         }
@@ -164,22 +237,54 @@ fn doctor_plan_and_snapshot_over_the_wire_match_in_process() {
     let wire = pairs(&w, "DEMO", "C##CDC", "wire", &[]);
     let local = vec![
         format!("cdc.database.url=emulator:{}", w.db.display()),
-        format!("cdc.state.dir={}", w.dir.path().join("local-state").display()),
+        format!(
+            "cdc.state.dir={}",
+            w.dir.path().join("local-state").display()
+        ),
     ];
-    let doctor = ok(cli(&wire, &["doctor", "--format", "json"]), "doctor over the wire");
+    let doctor = ok(
+        cli(&wire, &["doctor", "--format", "json"]),
+        "doctor over the wire",
+    );
     let report: Json = serde_json::from_slice(&doctor.stdout).unwrap();
     let text = report.to_string();
-    assert!(text.contains("thin"), "doctor names the thin driver: {text}");
-    let in_process: Json = serde_json::from_slice(&ok(cli(&local, &["doctor", "--format", "json"]), "doctor").stdout).unwrap();
-    assert_eq!(report["summary"], in_process["summary"], "doctor's verdict over the wire and in-process");
+    assert!(
+        text.contains("thin"),
+        "doctor names the thin driver: {text}"
+    );
+    let in_process: Json =
+        serde_json::from_slice(&ok(cli(&local, &["doctor", "--format", "json"]), "doctor").stdout)
+            .unwrap();
+    assert_eq!(
+        report["summary"], in_process["summary"],
+        "doctor's verdict over the wire and in-process"
+    );
 
-    let plan = ok(cli(&wire, &["plan-chunks", "--format", "json"]), "plan-chunks over the wire");
-    let plan_local = ok(cli(&local, &["plan-chunks", "--format", "json"]), "plan-chunks");
+    let plan = ok(
+        cli(&wire, &["plan-chunks", "--format", "json"]),
+        "plan-chunks over the wire",
+    );
+    let plan_local = ok(
+        cli(&local, &["plan-chunks", "--format", "json"]),
+        "plan-chunks",
+    );
     assert_eq!(plan.stdout, plan_local.stdout, "chunk plans");
 
-    let (out_w, out_l) = (w.dir.path().join("snap-wire"), w.dir.path().join("snap-local"));
-    ok(cli(&wire, &["-q", "snapshot", "--out", out_w.to_str().unwrap()]), "snapshot over the wire");
-    ok(cli(&local, &["-q", "snapshot", "--out", out_l.to_str().unwrap()]), "snapshot");
+    let (out_w, out_l) = (
+        w.dir.path().join("snap-wire"),
+        w.dir.path().join("snap-local"),
+    );
+    ok(
+        cli(&wire, &["-q", "snapshot", "--out", out_w.to_str().unwrap()]),
+        "snapshot over the wire",
+    );
+    ok(
+        cli(
+            &local,
+            &["-q", "snapshot", "--out", out_l.to_str().unwrap()],
+        ),
+        "snapshot",
+    );
     let mut compared = 0;
     for e in std::fs::read_dir(&out_l).unwrap().flatten() {
         let name = e.file_name().to_string_lossy().to_string();
@@ -187,7 +292,11 @@ fn doctor_plan_and_snapshot_over_the_wire_match_in_process() {
             continue;
         }
         let sorted = |p: &Path| {
-            let mut l: Vec<String> = std::fs::read_to_string(p).unwrap().lines().map(str::to_string).collect();
+            let mut l: Vec<String> = std::fs::read_to_string(p)
+                .unwrap()
+                .lines()
+                .map(str::to_string)
+                .collect();
             l.sort();
             l
         };
@@ -204,7 +313,11 @@ fn with_signal_table(dir: &Path) -> PathBuf {
     let table = "  - name: PDB1.CDC.DEBEZIUM_SIGNAL\n    columns:\n      - { name: ID, type: VARCHAR2(42), nullable: false }\n      - { name: TYPE, type: VARCHAR2(32), nullable: false }\n      - { name: DATA, type: VARCHAR2(2048) }\n    primary_key: [ID]\n    supplemental_logging: all\n    rows: 0\n";
     let out = text
         .replacen("tables:\n", &format!("tables:\n{table}"), 1)
-        .replacen("- { name: C##CDC }", "- { name: C##CDC, privileges: [all, \"CDC.DEBEZIUM_SIGNAL:INSERT\"] }", 1);
+        .replacen(
+            "- { name: C##CDC }",
+            "- { name: C##CDC, privileges: [all, \"CDC.DEBEZIUM_SIGNAL:INSERT\"] }",
+            1,
+        );
     let path = dir.join("schema.yaml");
     std::fs::write(&path, out).unwrap();
     path
@@ -218,13 +331,15 @@ fn a_source_channel_signal_is_inserted_over_the_wire_and_run() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("db");
     let schema = with_signal_table(dir.path());
-    run(&["emulator", "init", db.to_str().unwrap(), "--schema", schema.to_str().unwrap()]);
+    run(&[
+        "emulator",
+        "init",
+        db.to_str().unwrap(),
+        "--schema",
+        schema.to_str().unwrap(),
+    ]);
     let serve = Serve::start(&db, &[]);
-    let w = Wired {
-        dir,
-        db,
-        serve,
-    };
+    let w = Wired { dir, db, serve };
     let p = pairs(
         &w,
         "DEMO",
@@ -243,14 +358,33 @@ fn a_source_channel_signal_is_inserted_over_the_wire_and_run() {
     for s in &p {
         cmd.args(["--set", s]);
     }
-    let mut cap = cmd.args(["-q", "capture"]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
-    wait_for_event(&state, 60, "capture streaming", |e| e["event"] == "capture-state");
+    let mut cap = cmd
+        .args(["-q", "capture"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_event(&state, 60, "capture streaming", |e| {
+        e["event"] == "capture-state"
+    });
     let sent = ok(
         cli(
             &p,
             &[
-                "signal", "send", "execute-snapshot", "--channel", "source", "--tables", "PDB1.HR.EMPLOYEES",
-                "--filter", "PDB1.HR.EMPLOYEES=ID <= 40", "--id", "wire-1", "--wait", "--timeout", "60",
+                "signal",
+                "send",
+                "execute-snapshot",
+                "--channel",
+                "source",
+                "--tables",
+                "PDB1.HR.EMPLOYEES",
+                "--filter",
+                "PDB1.HR.EMPLOYEES=ID <= 40",
+                "--id",
+                "wire-1",
+                "--wait",
+                "--timeout",
+                "60",
             ],
         ),
         "signal send --channel source over the wire",
@@ -261,11 +395,27 @@ fn a_source_channel_signal_is_inserted_over_the_wire_and_run() {
     let recs = records(&w.dir.path().join("sig-out"));
     let snapshot: Vec<_> = recs
         .iter()
-        .filter(|r| payload(&r["value"])["op"] == "r" && topic_matches(r["topic"].as_str().unwrap_or_default(), "PDB1.HR.EMPLOYEES"))
+        .filter(|r| {
+            payload(&r["value"])["op"] == "r"
+                && topic_matches(r["topic"].as_str().unwrap_or_default(), "PDB1.HR.EMPLOYEES")
+        })
         .collect();
-    let want = dump(&w.db, "PDB1.HR.EMPLOYEES", current_scn(&w.db)).iter().filter(|r| r["ID"].as_i64().is_some_and(|i| i <= 40)).count();
-    assert_eq!(snapshot.len(), want, "the signal's snapshot with its filter");
-    assert!(recs.iter().all(|r| !r["topic"].as_str().unwrap_or_default().contains("DEBEZIUM_SIGNAL")), "signal rows are never published");
+    let want = dump(&w.db, "PDB1.HR.EMPLOYEES", current_scn(&w.db))
+        .iter()
+        .filter(|r| r["ID"].as_i64().is_some_and(|i| i <= 40))
+        .count();
+    assert_eq!(
+        snapshot.len(),
+        want,
+        "the signal's snapshot with its filter"
+    );
+    assert!(
+        recs.iter().all(|r| !r["topic"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("DEBEZIUM_SIGNAL")),
+        "signal rows are never published"
+    );
 }
 
 /// A read-only Active Data Guard standby served over Oracle Net: capture reads it there (chunks
@@ -274,24 +424,67 @@ fn a_source_channel_signal_is_inserted_over_the_wire_and_run() {
 fn a_served_standby_is_captured_read_only() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("db");
-    run(&["emulator", "init", db.to_str().unwrap(), "--schema", example().to_str().unwrap()]);
-    finish(workload(&db, &["--transactions", "150", "--rate", "300", "--seed", "4"]));
+    run(&[
+        "emulator",
+        "init",
+        db.to_str().unwrap(),
+        "--schema",
+        example().to_str().unwrap(),
+    ]);
+    finish(workload(
+        &db,
+        &["--transactions", "150", "--rate", "300", "--seed", "4"],
+    ));
     let standby = dir.path().join("standby");
-    run(&["emulator", "create", standby.to_str().unwrap(), "--standby-of", db.to_str().unwrap(), "--apply-lag-scn", "40"]);
-    let before = std::fs::read_dir(&standby).unwrap().flatten().map(|e| (e.path(), std::fs::read(e.path()).unwrap())).collect::<Vec<_>>();
+    run(&[
+        "emulator",
+        "create",
+        standby.to_str().unwrap(),
+        "--standby-of",
+        db.to_str().unwrap(),
+        "--apply-lag-scn",
+        "40",
+    ]);
+    let before = std::fs::read_dir(&standby)
+        .unwrap()
+        .flatten()
+        .map(|e| (e.path(), std::fs::read(e.path()).unwrap()))
+        .collect::<Vec<_>>();
     let serve = Serve::start(&standby, &[]);
     let w = Wired { dir, db, serve };
     let applied = current_scn(&standby);
     assert_eq!(applied, current_scn(&w.db) - 40);
-    let p = pairs(&w, "DEMO", "C##CDC", "stby", &["cdc.tables.include=PDB1.HR.EMPLOYEES,PDB1.BATCH.JOB_RUNS"]);
-    let doctor = ok(cli(&p, &["doctor", "--format", "json"]), "doctor on the standby");
-    assert!(String::from_utf8_lossy(&doctor.stdout).contains("PHYSICAL STANDBY"), "doctor sees a standby");
-    ok(cli(&p, &["-q", "capture", "--stop-at-scn", &applied.to_string()]), "capture on the standby");
+    let p = pairs(
+        &w,
+        "DEMO",
+        "C##CDC",
+        "stby",
+        &["cdc.tables.include=PDB1.HR.EMPLOYEES,PDB1.BATCH.JOB_RUNS"],
+    );
+    let doctor = ok(
+        cli(&p, &["doctor", "--format", "json"]),
+        "doctor on the standby",
+    );
+    assert!(
+        String::from_utf8_lossy(&doctor.stdout).contains("PHYSICAL STANDBY"),
+        "doctor sees a standby"
+    );
+    ok(
+        cli(
+            &p,
+            &["-q", "capture", "--stop-at-scn", &applied.to_string()],
+        ),
+        "capture on the standby",
+    );
     let recs = records(&w.dir.path().join("stby-out"));
     assert_exactly_once(&recs);
     for t in ["PDB1.HR.EMPLOYEES", "PDB1.BATCH.JOB_RUNS"] {
         assert_table_converges(&standby, &recs, t, applied);
     }
-    let after = std::fs::read_dir(&standby).unwrap().flatten().map(|e| (e.path(), std::fs::read(e.path()).unwrap())).collect::<Vec<_>>();
+    let after = std::fs::read_dir(&standby)
+        .unwrap()
+        .flatten()
+        .map(|e| (e.path(), std::fs::read(e.path()).unwrap()))
+        .collect::<Vec<_>>();
     assert_eq!(after, before, "the standby's directory was written to");
 }

@@ -3,19 +3,22 @@
 
 use super::fixture::*;
 use oracle_cdc::names::TableName;
+use oracle_cdc::source::emulator::EmulatorSession;
 use oracle_cdc::source::oracle::{connect::Password, OracleConnector};
 use oracle_cdc::source::{
     BoundaryQuery, ChunkRange, FlashbackQuery, MiningFilter, Session, TableInfo,
 };
-use oracle_cdc::source::emulator::EmulatorSession;
 
 fn wire(url: &str) -> Box<dyn Session> {
-    let c = OracleConnector::new(url, Some(USER), Some(Password::new(PASSWORD))).expect("connector");
+    let c =
+        OracleConnector::new(url, Some(USER), Some(Password::new(PASSWORD))).expect("connector");
     Box::new(c.open().expect("connect over Oracle Net"))
 }
 
 fn local(s: &Served, service: Option<&str>) -> EmulatorSession {
-    in_process(&s.dir, service).emulator_session().expect("in-process session")
+    in_process(&s.dir, service)
+        .emulator_session()
+        .expect("in-process session")
 }
 
 /// TableInfo as both sides know it: the view's LAST_ANALYZED is a date, the in-process one a
@@ -43,10 +46,16 @@ fn root_calls_answer_as_in_process() {
     assert_eq!(w.logs().unwrap(), l.logs().unwrap());
     assert_eq!(w.redo_threads().unwrap(), l.redo_threads().unwrap());
     assert_eq!(w.mining_limit().unwrap(), l.mining_limit().unwrap());
-    assert_eq!(w.dictionary_builds().unwrap(), l.dictionary_builds().unwrap());
+    assert_eq!(
+        w.dictionary_builds().unwrap(),
+        l.dictionary_builds().unwrap()
+    );
     assert_eq!(w.host_utc_offset().unwrap(), l.host_utc_offset().unwrap());
     assert_eq!(w.instance_config().unwrap(), l.instance_config().unwrap());
-    assert_eq!(w.open_transactions().unwrap(), l.open_transactions().unwrap());
+    assert_eq!(
+        w.open_transactions().unwrap(),
+        l.open_transactions().unwrap()
+    );
     // CDB$ROOT has no user tables.
     assert_eq!(w.tables().unwrap(), Vec::<TableInfo>::new());
 }
@@ -76,10 +85,23 @@ fn pdb_catalog_and_reads_answer_as_in_process() {
 
 fn same_table_answers(w: &mut dyn Session, l: &mut EmulatorSession, t: &TableInfo, scn: u64) {
     let name = &t.name;
-    assert_eq!(w.table_columns(name).unwrap(), l.table_columns(name).unwrap(), "{name}");
+    assert_eq!(
+        w.table_columns(name).unwrap(),
+        l.table_columns(name).unwrap(),
+        "{name}"
+    );
     assert_eq!(w.extents(name).unwrap(), l.extents(name).unwrap(), "{name}");
-    let columns: Vec<String> = t.columns.iter().filter(|c| !c.virtual_column).map(|c| c.name.clone()).collect();
-    let key: Vec<String> = t.primary_key.as_ref().map(|k| k.columns.clone()).unwrap_or_default();
+    let columns: Vec<String> = t
+        .columns
+        .iter()
+        .filter(|c| !c.virtual_column)
+        .map(|c| c.name.clone())
+        .collect();
+    let key: Vec<String> = t
+        .primary_key
+        .as_ref()
+        .map(|k| k.columns.clone())
+        .unwrap_or_default();
     let read = |s: &mut dyn Session, range: ChunkRange| {
         let q = FlashbackQuery {
             table: name.clone(),
@@ -157,7 +179,9 @@ fn mining_answers_as_in_process() {
     // Per-PDB mining (19c+): the PDB's own redo.
     let mut lp = local(&s, Some("PDB1"));
     let want = mine(&mut lp);
-    assert!(want.iter().all(|r| r.src_con_name == "PDB1" || r.src_con_name.is_empty()));
+    assert!(want
+        .iter()
+        .all(|r| r.src_con_name == "PDB1" || r.src_con_name.is_empty()));
     assert_eq!(mine(wire(&s.url("PDB1")).as_mut()), want, "per-PDB mode");
 }
 
@@ -168,7 +192,11 @@ fn scn_time_and_conditions_answer_as_in_process() {
     let mut l = local(&s, Some("PDB1"));
     let scn = l.current_scn().unwrap();
     assert_eq!(w.scn_to_time(scn).unwrap(), l.scn_to_time(scn).unwrap());
-    assert_eq!(w.scn_to_time(scn + 1_000_000).unwrap(), None, "ORA-08181: no time for a future SCN");
+    assert_eq!(
+        w.scn_to_time(scn + 1_000_000).unwrap(),
+        None,
+        "ORA-08181: no time for a future SCN"
+    );
     let t: TableName = "PDB1.HR.EMPLOYEES".parse().unwrap();
     w.check_condition(&t, "SALARY > 1000").unwrap();
     let e = w.check_condition(&t, "NO_SUCH_COLUMN = 1").unwrap_err();

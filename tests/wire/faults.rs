@@ -47,7 +47,18 @@ fn capture(url: &str, dir: &Path, extra: &[&str]) -> Command {
 
 fn workload(db: &Path) -> Child {
     Command::new(cargo_bin("oracle-cdc"))
-        .args(["-q", "emulator", "workload", db.to_str().unwrap(), "--transactions", "300", "--rate", "60", "--seed", "9"])
+        .args([
+            "-q",
+            "emulator",
+            "workload",
+            db.to_str().unwrap(),
+            "--transactions",
+            "300",
+            "--rate",
+            "60",
+            "--seed",
+            "9",
+        ])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -58,7 +69,13 @@ fn workload(db: &Path) -> Child {
 fn capture_survives_dropped_killed_stalled_sessions_and_a_listener_restart() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("db");
-    run(&["emulator", "init", db.to_str().unwrap(), "--schema", example().to_str().unwrap()]);
+    run(&[
+        "emulator",
+        "init",
+        db.to_str().unwrap(),
+        "--schema",
+        example().to_str().unwrap(),
+    ]);
     let serve = Serve::start(&db, DRILLS);
     let addr = serve.addr.clone();
     let url = format!("{addr}/DEMO");
@@ -84,10 +101,18 @@ fn capture_survives_dropped_killed_stalled_sessions_and_a_listener_restart() {
     let _ = cap.wait();
     // To the end, through the same drills.
     let end = current_scn(&db);
-    let o = capture(&url, dir.path(), &["-q", "capture", "--stop-at-scn", &end.to_string()])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "capture to {end}: {}", String::from_utf8_lossy(&o.stderr));
+    let o = capture(
+        &url,
+        dir.path(),
+        &["-q", "capture", "--stop-at-scn", &end.to_string()],
+    )
+    .output()
+    .unwrap();
+    assert!(
+        o.status.success(),
+        "capture to {end}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     drop(serve);
 
     let logged = std::fs::read_to_string(dir.path().join("capture.log")).unwrap();
@@ -98,11 +123,18 @@ fn capture_survives_dropped_killed_stalled_sessions_and_a_listener_restart() {
         ("the listener down", "ORA-12541"),
         ("services not yet registered", "ORA-12514"),
     ] {
-        assert!(logged.contains(needle), "the capture met no {what} ({needle}); its log:\n{logged}");
+        assert!(
+            logged.contains(needle),
+            "the capture met no {what} ({needle}); its log:\n{logged}"
+        );
     }
     let recs = records(&dir.path().join("out"));
     assert_exactly_once(&recs);
-    for t in ["PDB1.HR.EMPLOYEES", "PDB1.HR.AUDIT_LOG", "PDB1.BATCH.JOB_RUNS"] {
+    for t in [
+        "PDB1.HR.EMPLOYEES",
+        "PDB1.HR.AUDIT_LOG",
+        "PDB1.BATCH.JOB_RUNS",
+    ] {
         assert_table_converges(&db, &recs, t, end);
     }
 }

@@ -84,7 +84,9 @@ fn walk(served: &Served) -> BTreeSet<String> {
     }
     exec(root, "session_setup", &sql::session_setup(), &[]);
     mark("session_setup");
-    let scn: u64 = text(&rows(root, "CURRENT_SCN", sql::CURRENT_SCN, &[])[0][0]).parse().unwrap();
+    let scn: u64 = text(&rows(root, "CURRENT_SCN", sql::CURRENT_SCN, &[])[0][0])
+        .parse()
+        .unwrap();
     mark("CURRENT_SCN");
     for (name, text) in [
         ("DATABASE_INFO", sql::DATABASE_INFO),
@@ -111,29 +113,59 @@ fn walk(served: &Served) -> BTreeSet<String> {
         // A new database has no open transaction, no archive and no dictionary build yet.
         let empty_is_right = matches!(
             name,
-            "OPEN_TRANSACTIONS" | "OBJECT_PRIVILEGES" | "ARCHIVED_LOGS" | "DICTIONARY_LOGS" | "LOG_SWITCHES"
+            "OPEN_TRANSACTIONS"
+                | "OBJECT_PRIVILEGES"
+                | "ARCHIVED_LOGS"
+                | "DICTIONARY_LOGS"
+                | "LOG_SWITCHES"
         );
         assert!(empty_is_right || !got.is_empty(), "{name}: no rows");
         mark(name);
     }
-    rows(root, "UNDO_RETENTION_MODE", sql::UNDO_RETENTION_MODE, &named(&[("tablespace_name", Value::Text("UNDOTBS1".into()))]));
+    rows(
+        root,
+        "UNDO_RETENTION_MODE",
+        sql::UNDO_RETENTION_MODE,
+        &named(&[("tablespace_name", Value::Text("UNDOTBS1".into()))]),
+    );
     mark("UNDO_RETENTION_MODE");
-    let t = rows(root, "SCN_TO_TIME", sql::SCN_TO_TIME, &named(&[("scn", Value::Number(scn.to_string()))]));
+    let t = rows(
+        root,
+        "SCN_TO_TIME",
+        sql::SCN_TO_TIME,
+        &named(&[("scn", Value::Number(scn.to_string()))]),
+    );
     assert_eq!(t.len(), 1);
     mark("SCN_TO_TIME");
 
     // LogMiner in CDB$ROOT: the logs covering the newest SCNs, then the window.
     let logs = rows(root, "ONLINE_LOGS", sql::ONLINE_LOGS, &[]);
-    let current = logs.iter().find(|r| text(&r[5]) == "CURRENT").expect("a CURRENT log");
+    let current = logs
+        .iter()
+        .find(|r| text(&r[5]) == "CURRENT")
+        .expect("a CURRENT log");
     let (log, first): (String, u64) = (text(&current[0]), text(&current[3]).parse().unwrap());
-    exec(root, "ADD_FIRST_LOGFILE", sql::ADD_FIRST_LOGFILE, &named(&[("logfilename", Value::Text(log.clone()))]));
+    exec(
+        root,
+        "ADD_FIRST_LOGFILE",
+        sql::ADD_FIRST_LOGFILE,
+        &named(&[("logfilename", Value::Text(log.clone()))]),
+    );
     mark("ADD_FIRST_LOGFILE");
     let archived = rows(root, "ARCHIVED_LOGS", sql::ARCHIVED_LOGS, &[]);
     if let Some(a) = archived.last() {
-        exec(root, "ADD_LOGFILE", sql::ADD_LOGFILE, &named(&[("logfilename", Value::Text(text(&a[0])))]));
+        exec(
+            root,
+            "ADD_LOGFILE",
+            sql::ADD_LOGFILE,
+            &named(&[("logfilename", Value::Text(text(&a[0])))]),
+        );
     }
     mark("ADD_LOGFILE");
-    let window = named(&[("startscn", Value::Number(first.to_string())), ("endscn", Value::Number(scn.to_string()))]);
+    let window = named(&[
+        ("startscn", Value::Number(first.to_string())),
+        ("endscn", Value::Number(scn.to_string())),
+    ]);
     exec(root, "START_LOGMNR", sql::START_LOGMNR, &window);
     mark("START_LOGMNR");
     rows(root, "LOGMNR_CONTENTS", sql::LOGMNR_CONTENTS, &window);
@@ -161,21 +193,50 @@ fn walk(served: &Served) -> BTreeSet<String> {
     let after = built + 1;
     let logs = rows(root, "ARCHIVED_LOGS", sql::ARCHIVED_LOGS, &[]);
     for (i, l) in logs.iter().enumerate() {
-        let which = if i == 0 { sql::ADD_FIRST_LOGFILE } else { sql::ADD_LOGFILE };
-        exec(root, "ADD_LOGFILE", which, &named(&[("logfilename", Value::Text(text(&l[0])))]));
+        let which = if i == 0 {
+            sql::ADD_FIRST_LOGFILE
+        } else {
+            sql::ADD_LOGFILE
+        };
+        exec(
+            root,
+            "ADD_LOGFILE",
+            which,
+            &named(&[("logfilename", Value::Text(text(&l[0])))]),
+        );
     }
     let online = rows(root, "ONLINE_LOGS", sql::ONLINE_LOGS, &[]);
     if let Some(cur) = online.iter().find(|r| text(&r[5]) == "CURRENT") {
-        exec(root, "ADD_LOGFILE", sql::ADD_LOGFILE, &named(&[("logfilename", Value::Text(text(&cur[0])))]));
+        exec(
+            root,
+            "ADD_LOGFILE",
+            sql::ADD_LOGFILE,
+            &named(&[("logfilename", Value::Text(text(&cur[0])))]),
+        );
     }
-    let now: u64 = text(&rows(root, "CURRENT_SCN", sql::CURRENT_SCN, &[])[0][0]).parse().unwrap();
-    let window = named(&[("startscn", Value::Number(after.max(now).to_string())), ("endscn", Value::Number(now.to_string()))]);
-    exec(root, "START_LOGMNR_REDO_DICTIONARY", sql::START_LOGMNR_REDO_DICTIONARY, &window);
+    let now: u64 = text(&rows(root, "CURRENT_SCN", sql::CURRENT_SCN, &[])[0][0])
+        .parse()
+        .unwrap();
+    let window = named(&[
+        ("startscn", Value::Number(after.max(now).to_string())),
+        ("endscn", Value::Number(now.to_string())),
+    ]);
+    exec(
+        root,
+        "START_LOGMNR_REDO_DICTIONARY",
+        sql::START_LOGMNR_REDO_DICTIONARY,
+        &window,
+    );
     mark("START_LOGMNR_REDO_DICTIONARY");
     exec(root, "END_LOGMNR", sql::END_LOGMNR, &[]);
 
     // A PDB: the catalog, the reads, the probes, the signal insert.
-    exec(root, "set_container", &sql::set_container("PDB1").unwrap(), &[]);
+    exec(
+        root,
+        "set_container",
+        &sql::set_container("PDB1").unwrap(),
+        &[],
+    );
     mark("set_container");
     for (name, text) in [
         ("TABLES", sql::TABLES),
@@ -186,21 +247,34 @@ fn walk(served: &Served) -> BTreeSet<String> {
         ("DATA_OBJECTS", sql::DATA_OBJECTS),
         ("ALL_COLUMN_LOG_GROUPS", sql::ALL_COLUMN_LOG_GROUPS),
     ] {
-        assert!(!rows(root, name, text, &[]).is_empty(), "{name}: no rows in PDB1");
+        assert!(
+            !rows(root, name, text, &[]).is_empty(),
+            "{name}: no rows in PDB1"
+        );
         mark(name);
     }
     let emp: TableName = "HR.EMPLOYEES".parse().unwrap();
-    let owner_table = named(&[("owner", Value::Text("HR".into())), ("table_name", Value::Text("EMPLOYEES".into()))]);
+    let owner_table = named(&[
+        ("owner", Value::Text("HR".into())),
+        ("table_name", Value::Text("EMPLOYEES".into())),
+    ]);
     for (name, text) in [
         ("TABLE_COLUMNS", sql::TABLE_COLUMNS),
         ("TABLE_COLUMN_TYPES", sql::TABLE_COLUMN_TYPES),
         ("EXTENTS", sql::EXTENTS),
     ] {
-        assert!(!rows(root, name, text, &owner_table).is_empty(), "{name}: no rows for HR.EMPLOYEES");
+        assert!(
+            !rows(root, name, text, &owner_table).is_empty(),
+            "{name}: no rows for HR.EMPLOYEES"
+        );
         mark(name);
     }
     let key = vec!["ID".to_string()];
-    let items = [SelectItem::Plain("ID"), SelectItem::Plain("NAME"), SelectItem::Plain("UPDATED_AT")];
+    let items = [
+        SelectItem::Plain("ID"),
+        SelectItem::Plain("NAME"),
+        SelectItem::Plain("UPDATED_AT"),
+    ];
     for range in [
         ChunkRange::Whole,
         ChunkRange::Key {
@@ -208,7 +282,8 @@ fn walk(served: &Served) -> BTreeSet<String> {
             upper: Some(vec![Value::Number("20".into())]),
         },
     ] {
-        let st = sql::flashback_select(&emp, &items, &key, scn, &range, Some("SALARY > 0")).unwrap();
+        let st =
+            sql::flashback_select(&emp, &items, &key, scn, &range, Some("SALARY > 0")).unwrap();
         rows(root, "flashback_select", &st.text, &binds(&st));
     }
     // A keyless table in ROWID ranges, its TIMESTAMP WITH TIME ZONE column as text.
@@ -225,12 +300,29 @@ fn walk(served: &Served) -> BTreeSet<String> {
     assert!(!rows(root, "flashback_select", &st.text, &binds(&st)).is_empty());
     mark("flashback_select");
     let st = sql::key_range_select(&emp, SelectItem::Plain("ID"), Some(scn)).unwrap();
-    assert_eq!(rows(root, "key_range_select", &st.text, &binds(&st)).len(), 1);
+    assert_eq!(
+        rows(root, "key_range_select", &st.text, &binds(&st)).len(),
+        1
+    );
     let st = sql::key_range_select(&emp, SelectItem::Plain("ID"), None).unwrap();
-    assert_eq!(rows(root, "key_range_select", &st.text, &binds(&st)).len(), 1);
+    assert_eq!(
+        rows(root, "key_range_select", &st.text, &binds(&st)).len(),
+        1
+    );
     mark("key_range_select");
-    let st = sql::key_boundaries_select(&emp, &[SelectItem::Plain("ID")], scn, Some(&[Value::Number("5".into())]), 10, 3).unwrap();
-    assert_eq!(rows(root, "key_boundaries_select", &st.text, &binds(&st)).len(), 3);
+    let st = sql::key_boundaries_select(
+        &emp,
+        &[SelectItem::Plain("ID")],
+        scn,
+        Some(&[Value::Number("5".into())]),
+        10,
+        3,
+    )
+    .unwrap();
+    assert_eq!(
+        rows(root, "key_boundaries_select", &st.text, &binds(&st)).len(),
+        3
+    );
     mark("key_boundaries_select");
     let text = sql::condition_check(&emp, "REGION = 'EMEA'").unwrap();
     assert!(rows(root, "condition_check", &text, &[]).is_empty());
@@ -256,8 +348,20 @@ fn defined() -> BTreeSet<String> {
         let name = line
             .strip_prefix("pub const ")
             .or_else(|| line.strip_prefix("pub fn "))
-            .map(|rest| rest.split([':', '(', '<', ' ']).next().unwrap_or_default().to_string())
-            .or_else(|| line.strip_prefix("pub use ").and_then(|r| r.trim_end_matches(';').rsplit("::").next().map(str::to_string)));
+            .map(|rest| {
+                rest.split([':', '(', '<', ' '])
+                    .next()
+                    .unwrap_or_default()
+                    .to_string()
+            })
+            .or_else(|| {
+                line.strip_prefix("pub use ").and_then(|r| {
+                    r.trim_end_matches(';')
+                        .rsplit("::")
+                        .next()
+                        .map(str::to_string)
+                })
+            });
         if let Some(n) = name.filter(|n| !n.is_empty()) {
             out.insert(n);
         }
@@ -272,10 +376,22 @@ fn every_sql_rs_statement_is_answered_over_the_wire() {
     let defined = defined();
     assert!(defined.len() > 40, "sql.rs parsed: {defined:?}");
     let exempt: BTreeSet<String> = NOT_STATEMENTS.iter().map(|(n, _)| n.to_string()).collect();
-    let missing: Vec<&String> = defined.iter().filter(|n| !ran.contains(*n) && !exempt.contains(*n)).collect();
-    assert!(missing.is_empty(), "statements of sql.rs without a served answer in this walk: {missing:?}");
-    let unknown: Vec<&String> = ran.union(&exempt).filter(|n| !defined.contains(*n)).collect();
-    assert!(unknown.is_empty(), "walked names sql.rs no longer defines: {unknown:?}");
+    let missing: Vec<&String> = defined
+        .iter()
+        .filter(|n| !ran.contains(*n) && !exempt.contains(*n))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "statements of sql.rs without a served answer in this walk: {missing:?}"
+    );
+    let unknown: Vec<&String> = ran
+        .union(&exempt)
+        .filter(|n| !defined.contains(*n))
+        .collect();
+    assert!(
+        unknown.is_empty(),
+        "walked names sql.rs no longer defines: {unknown:?}"
+    );
 }
 
 /// The example schema with a signal table in PDB1 (Debezium's layout).
@@ -284,7 +400,11 @@ fn signal_schema() -> std::path::PathBuf {
     let signal = "  - name: PDB1.HR.SIGNALS\n    columns:\n      - { name: ID, type: VARCHAR2(64), nullable: false }\n      - { name: TYPE, type: VARCHAR2(32), nullable: false }\n      - { name: DATA, type: VARCHAR2(2048) }\n    primary_key: [ID]\n    rows: 1\n";
     let out = text
         .replacen("tables:\n", &format!("tables:\n{signal}"), 1)
-        .replacen("- { name: C##CDC }", "- { name: C##CDC, privileges: [all, \"HR.SIGNALS:INSERT\"] }", 1);
+        .replacen(
+            "- { name: C##CDC }",
+            "- { name: C##CDC, privileges: [all, \"HR.SIGNALS:INSERT\"] }",
+            1,
+        );
     assert_ne!(out, text, "the example schema has a tables: list");
     let dir = std::env::temp_dir().join(format!("oracle-cdc-walk-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");

@@ -383,7 +383,10 @@ pub fn canonical_number(text: &str) -> Option<String> {
         out.push_str(sig);
     } else if point >= sig_len {
         out.push_str(sig);
-        out.extend(std::iter::repeat_n('0', usize::try_from(point - sig_len).ok()?));
+        out.extend(std::iter::repeat_n(
+            '0',
+            usize::try_from(point - sig_len).ok()?,
+        ));
     } else {
         let p = usize::try_from(point).ok()?;
         out.push_str(&sig[..p]);
@@ -420,10 +423,16 @@ mod tests {
     #[test]
     fn datetimes_parse_the_project_forms() {
         let d = DateTime::parse("2026-12-04 10:05:09.5").unwrap();
-        assert_eq!((d.year, d.month, d.day, d.hour, d.minute, d.second), (2026, 12, 4, 10, 5, 9));
+        assert_eq!(
+            (d.year, d.month, d.day, d.hour, d.minute, d.second),
+            (2026, 12, 4, 10, 5, 9)
+        );
         assert_eq!(d.nanosecond, 500_000_000);
         assert_eq!(d.timestamp_text(), "2026-12-04 10:05:09.500000000");
-        assert_eq!(DateTime::parse("2026-02-01").unwrap().date_text(), "2026-02-01 00:00:00");
+        assert_eq!(
+            DateTime::parse("2026-02-01").unwrap().date_text(),
+            "2026-02-01 00:00:00"
+        );
         assert!(DateTime::parse("2026-13-01").is_none());
         assert!(DateTime::parse("2026-01-01 10:00:00.").is_none());
     }

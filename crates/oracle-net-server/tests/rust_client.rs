@@ -60,6 +60,16 @@ fn logs_in_and_reports_the_server() {
     assert!(logins[0].driver.contains("rust"), "{}", logins[0].driver);
     // The client's ALTER SESSION SET TIME_ZONE reached the backend as the first statement.
     assert!(toy.state.lock().unwrap().statements[0].starts_with("ALTER SESSION SET TIME_ZONE"));
+    // Closing the connection closes the backend session.
+    drop(conn);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while toy.state.lock().unwrap().closed == 0 {
+        assert!(
+            Instant::now() < deadline,
+            "the backend session was not closed"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 #[test]

@@ -53,7 +53,11 @@ pub struct UserSpec {
 /// `T:` + 64-byte hash + 16-byte salt in upper-case hex, as Oracle's SPARE4 holds a 12c
 /// verifier.
 pub fn format_verifier(v: &oracle_net_server::Verifier) -> String {
-    format!("T:{}{}", crate::types::hex(&v.hash).to_ascii_uppercase(), crate::types::hex(&v.salt).to_ascii_uppercase())
+    format!(
+        "T:{}{}",
+        crate::types::hex(&v.hash).to_ascii_uppercase(),
+        crate::types::hex(&v.salt).to_ascii_uppercase()
+    )
 }
 
 /// The reverse of [`format_verifier`].
@@ -67,7 +71,10 @@ pub fn parse_verifier(text: &str) -> std::result::Result<oracle_net_server::Veri
         .collect::<std::result::Result<_, _>>()
         .map_err(|_| "not hexadecimal".to_string())?;
     if bytes.len() != 80 || hex.len() != 160 {
-        return Err(format!("{} bytes where a 12c verifier has 80 (64 of hash, 16 of salt)", bytes.len()));
+        return Err(format!(
+            "{} bytes where a 12c verifier has 80 (64 of hash, 16 of salt)",
+            bytes.len()
+        ));
     }
     let mut hash = [0u8; 64];
     hash.copy_from_slice(&bytes[..64]);
@@ -173,14 +180,19 @@ pub fn known_privilege(entry: &str) -> bool {
     if up == "ALL" {
         return true;
     }
-    if ALL_PRIVILEGES.iter().any(|p| p.eq_ignore_ascii_case(&up)) || WRITE_PRIVILEGES.contains(&up.as_str()) {
+    if ALL_PRIVILEGES.iter().any(|p| p.eq_ignore_ascii_case(&up))
+        || WRITE_PRIVILEGES.contains(&up.as_str())
+    {
         return true;
     }
     match up.split_once(':') {
         Some((object, privilege)) => {
             object.contains('.')
                 && !object.starts_with("SYS.")
-                && matches!(privilege, "SELECT" | "FLASHBACK" | "INSERT" | "UPDATE" | "DELETE")
+                && matches!(
+                    privilege,
+                    "SELECT" | "FLASHBACK" | "INSERT" | "UPDATE" | "DELETE"
+                )
         }
         None => false,
     }

@@ -245,7 +245,10 @@ impl EmulatorSession {
         let name = if flashback {
             self.flashback_table(&query.table)?
         } else {
-            let name = self.resolve(&query.table, &format!("read of {}", query.table.owner_table()))?;
+            let name = self.resolve(
+                &query.table,
+                &format!("read of {}", query.table.owner_table()),
+            )?;
             self.user.select(&name)?;
             name
         };

@@ -197,8 +197,16 @@ impl TableState {
             // the catalog query that reads segments leaves them out; their rows are in their
             // partitions' or their index's segment. The emulator never rebuilds a segment (no
             // TRUNCATE or MOVE): one number serves as object and data object id.
-            data_object_id: if segmentless { 0 } else { u64::from(self.data_object_id) },
-            object_id: if segmentless { 0 } else { u64::from(self.data_object_id) },
+            data_object_id: if segmentless {
+                0
+            } else {
+                u64::from(self.data_object_id)
+            },
+            object_id: if segmentless {
+                0
+            } else {
+                u64::from(self.data_object_id)
+            },
             partitions: d
                 .partitions
                 .iter()

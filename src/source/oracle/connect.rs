@@ -195,9 +195,7 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
         // out"), whose connection is reset. A new session reads or mines it again.
         Some(
             OraCode::Ora(3113 | 3114 | 3135 | 28 | 1012 | 3156) | OraCode::Dpi(1080 | 1010 | 1067),
-        ) => {
-            CdcError::ConnectionLost(format!("{}: {text}", ctx.operation))
-        }
+        ) => CdcError::ConnectionLost(format!("{}: {text}", ctx.operation)),
         // LogMiner from inside a PDB before 19c (and ADD_LOGFILE there on any release).
         Some(OraCode::Ora(65040)) => CdcError::PdbMining(format!(
             "{}: {text} (LogMiner runs in CDB$ROOT: connect the capture user to the root \

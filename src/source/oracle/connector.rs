@@ -133,8 +133,12 @@ impl OracleConnector {
     pub fn open(&self) -> Result<OracleSession> {
         let conn = driver::open(self.driver, &self.url, &self.user, &self.password)?;
         if self.call_timeout.is_some() {
-            conn.set_call_timeout(self.call_timeout)
-                .map_err(|e| e.runtime(&super::connect::CallContext { operation: "setting the call timeout", ..Default::default() }))?;
+            conn.set_call_timeout(self.call_timeout).map_err(|e| {
+                e.runtime(&super::connect::CallContext {
+                    operation: "setting the call timeout",
+                    ..Default::default()
+                })
+            })?;
         }
         setup_session(&*conn)?;
         Ok(OracleSession {

@@ -140,7 +140,7 @@ impl Compiler<'_> {
                         columns: plan.columns.clone(),
                         offset,
                         rowid: None,
-                rowid_type: OraType::Rowid,
+                        rowid_type: OraType::Rowid,
                     };
                     let derived = match where_ {
                         Some(w) => self.derive(w, &info, unqualified),
@@ -264,7 +264,7 @@ impl Compiler<'_> {
             columns: Vec::new(),
             offset,
             rowid: None,
-                rowid_type: OraType::Rowid,
+            rowid_type: OraType::Rowid,
         };
         let derived = match where_ {
             Some(w) => self.derive(w, &info, unqualified),

@@ -199,8 +199,10 @@ def dml(conn):
     with conn.cursor() as cur:
         cur.execute("INSERT INTO T (ID, NAME) VALUES (:1, :2)", [1, "one"])
         check("insert rowcount", cur.rowcount, 1)
-        cur.executemany("INSERT INTO T (ID, NAME) VALUES (:1, :2)", [(2, "two"), (3, "three")])
+        cur.executemany("INSERT INTO T (ID, NAME) VALUES (:1, :2)", [(2, "two"), (3, "three")],
+                        arraydmlrowcounts=True)
         check("executemany rowcount", cur.rowcount, 2)
+        check("array DML row counts", cur.getarraydmlrowcounts(), [1, 1])
         conn.commit()
         cur.execute("INSERT INTO T (ID, NAME) VALUES (:1, :2)", [4, "four"])
         conn.rollback()

@@ -38,7 +38,10 @@ impl EmulatorBackend {
         Self::registering_after(connector, std::time::Duration::ZERO)
     }
 
-    pub fn registering_after(connector: EmulatorConnector, register_delay: std::time::Duration) -> Result<Self> {
+    pub fn registering_after(
+        connector: EmulatorConnector,
+        register_delay: std::time::Duration,
+    ) -> Result<Self> {
         let (users, implicit) = connector.with_replica_meta(|r, _| {
             let d = &r.schema.database;
             let specs: Vec<_> = d.users.clone();
@@ -86,16 +89,25 @@ fn user_verifier(u: &access::UserSpec) -> Result<Verifier> {
             )
         });
     }
-    Ok(Verifier::new(u.password.as_deref().unwrap_or(DEFAULT_PASSWORD)))
+    Ok(Verifier::new(
+        u.password.as_deref().unwrap_or(DEFAULT_PASSWORD),
+    ))
 }
 
 impl Backend for EmulatorBackend {
     fn info(&self) -> ServerInfo {
         let (name, version) = self
             .connector
-            .with_replica_meta(|r, _| (r.schema.database.name.clone(), r.schema.database.version.clone()))
+            .with_replica_meta(|r, _| {
+                (
+                    r.schema.database.name.clone(),
+                    r.schema.database.version.clone(),
+                )
+            })
             .unwrap_or_else(|_| ("EMU".into(), "19.0.0.0.0".into()));
-        let mut parts = version.split('.').map(|p| p.trim().parse::<u8>().unwrap_or(0));
+        let mut parts = version
+            .split('.')
+            .map(|p| p.trim().parse::<u8>().unwrap_or(0));
         let mut next = || parts.next().unwrap_or(0);
         ServerInfo {
             version: (next(), next(), next(), next(), next()),
@@ -130,7 +142,8 @@ impl Backend for EmulatorBackend {
 
     fn open(&self, login: &Login) -> std::result::Result<Box<dyn ServerSession>, OraError> {
         let db_name = self.info().db_name;
-        let service = (!login.service.eq_ignore_ascii_case(&db_name)).then_some(login.service.as_str());
+        let service =
+            (!login.service.eq_ignore_ascii_case(&db_name)).then_some(login.service.as_str());
         let session = self
             .connector
             .clone()

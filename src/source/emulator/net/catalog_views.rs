@@ -22,7 +22,8 @@ fn created(s: &EmulatorSession) -> Result<Datum> {
     let r = s.replica()?;
     let ms = r.time_of(r.schema.database.start_scn).unwrap_or(0);
     let at = chrono::DateTime::from_timestamp_millis(ms).unwrap_or_default();
-    Ok(DateTime::parse(&at.format("%Y-%m-%d %H:%M:%S").to_string()).map_or(Datum::Null, Datum::Date))
+    Ok(DateTime::parse(&at.format("%Y-%m-%d %H:%M:%S").to_string())
+        .map_or(Datum::Null, Datum::Date))
 }
 
 /// ALL_TAB_COLS's DATA_TYPE, DATA_TYPE_OWNER, DATA_PRECISION, DATA_SCALE, CHAR_LENGTH,
@@ -32,10 +33,38 @@ pub(super) fn dictionary_type(
 ) -> (String, Option<String>, Option<i64>, Option<i64>, i64, i64) {
     let plain = |name: &str, len: i64| (name.to_string(), None, None, None, 0, len);
     match t {
-        ColumnType::Varchar2 { length } => ("VARCHAR2".into(), None, None, None, (*length).into(), (*length).into()),
-        ColumnType::Nvarchar2 { length } => ("NVARCHAR2".into(), None, None, None, (*length).into(), i64::from(*length) * 2),
-        ColumnType::Char { length } => ("CHAR".into(), None, None, None, (*length).into(), (*length).into()),
-        ColumnType::Nchar { length } => ("NCHAR".into(), None, None, None, (*length).into(), i64::from(*length) * 2),
+        ColumnType::Varchar2 { length } => (
+            "VARCHAR2".into(),
+            None,
+            None,
+            None,
+            (*length).into(),
+            (*length).into(),
+        ),
+        ColumnType::Nvarchar2 { length } => (
+            "NVARCHAR2".into(),
+            None,
+            None,
+            None,
+            (*length).into(),
+            i64::from(*length) * 2,
+        ),
+        ColumnType::Char { length } => (
+            "CHAR".into(),
+            None,
+            None,
+            None,
+            (*length).into(),
+            (*length).into(),
+        ),
+        ColumnType::Nchar { length } => (
+            "NCHAR".into(),
+            None,
+            None,
+            None,
+            (*length).into(),
+            i64::from(*length) * 2,
+        ),
         ColumnType::Number { precision, scale } => (
             "NUMBER".into(),
             None,
@@ -44,14 +73,44 @@ pub(super) fn dictionary_type(
             0,
             22,
         ),
-        ColumnType::Float { precision } => ("FLOAT".into(), None, Some((*precision).into()), None, 0, 22),
+        ColumnType::Float { precision } => {
+            ("FLOAT".into(), None, Some((*precision).into()), None, 0, 22)
+        }
         ColumnType::BinaryFloat => plain("BINARY_FLOAT", 4),
         ColumnType::BinaryDouble => plain("BINARY_DOUBLE", 8),
         ColumnType::Date => plain("DATE", 7),
-        ColumnType::Timestamp { fsp } => (format!("TIMESTAMP({fsp})"), None, None, Some((*fsp).into()), 0, 11),
-        ColumnType::TimestampTz { fsp } => (format!("TIMESTAMP({fsp}) WITH TIME ZONE"), None, None, Some((*fsp).into()), 0, 13),
-        ColumnType::TimestampLtz { fsp } => (format!("TIMESTAMP({fsp}) WITH LOCAL TIME ZONE"), None, None, Some((*fsp).into()), 0, 11),
-        ColumnType::IntervalYm { precision } => (format!("INTERVAL YEAR({precision}) TO MONTH"), None, Some((*precision).into()), Some(0), 0, 5),
+        ColumnType::Timestamp { fsp } => (
+            format!("TIMESTAMP({fsp})"),
+            None,
+            None,
+            Some((*fsp).into()),
+            0,
+            11,
+        ),
+        ColumnType::TimestampTz { fsp } => (
+            format!("TIMESTAMP({fsp}) WITH TIME ZONE"),
+            None,
+            None,
+            Some((*fsp).into()),
+            0,
+            13,
+        ),
+        ColumnType::TimestampLtz { fsp } => (
+            format!("TIMESTAMP({fsp}) WITH LOCAL TIME ZONE"),
+            None,
+            None,
+            Some((*fsp).into()),
+            0,
+            11,
+        ),
+        ColumnType::IntervalYm { precision } => (
+            format!("INTERVAL YEAR({precision}) TO MONTH"),
+            None,
+            Some((*precision).into()),
+            Some(0),
+            0,
+            5,
+        ),
         ColumnType::IntervalDs { precision, fsp } => (
             format!("INTERVAL DAY({precision}) TO SECOND({fsp})"),
             None,
@@ -118,12 +177,20 @@ pub(super) fn all_tables(s: &mut EmulatorSession) -> Result<Relation> {
                 t("YES"),
                 opt_n(info.stats.num_rows),
                 opt_n(info.stats.blocks),
-                if info.stats.last_analyzed.is_some() { created.clone() } else { Datum::Null },
+                if info.stats.last_analyzed.is_some() {
+                    created.clone()
+                } else {
+                    Datum::Null
+                },
                 yes_no(!info.partitions.is_empty()),
                 t("N"),
                 t("N"),
                 t("NO"),
-                t(if info.row_movement { "ENABLED" } else { "DISABLED" }),
+                t(if info.row_movement {
+                    "ENABLED"
+                } else {
+                    "DISABLED"
+                }),
                 t("NO"),
             ]
         })
@@ -183,7 +250,11 @@ pub(super) fn all_tab_cols(s: &mut EmulatorSession, hidden: bool) -> Result<Rela
                 if chars > 0 { t("B") } else { Datum::Null },
                 yes_no(c.hidden),
                 yes_no(c.virtual_column),
-                if c.virtual_column { Datum::Null } else { n(internal) },
+                if c.virtual_column {
+                    Datum::Null
+                } else {
+                    n(internal)
+                },
                 n(internal),
                 t("YES"),
             ]);
@@ -206,10 +277,24 @@ pub(super) fn all_constraints(s: &mut EmulatorSession) -> Result<Relation> {
     ];
     let mut rows = Vec::new();
     for info in s.visible_tables()? {
-        let keys = info.primary_key.iter().map(|k| ("P", k)).chain(info.unique_keys.iter().map(|k| ("U", k)));
+        let keys = info
+            .primary_key
+            .iter()
+            .map(|k| ("P", k))
+            .chain(info.unique_keys.iter().map(|k| ("U", k)));
         for (kind, k) in keys {
             let [o, tn] = owner_table(&info);
-            rows.push(vec![o.clone(), t(&k.name), t(kind), tn, t("ENABLED"), t("NOT DEFERRABLE"), t("VALIDATED"), o, t(&k.name)]);
+            rows.push(vec![
+                o.clone(),
+                t(&k.name),
+                t(kind),
+                tn,
+                t("ENABLED"),
+                t("NOT DEFERRABLE"),
+                t("VALIDATED"),
+                o,
+                t(&k.name),
+            ]);
         }
     }
     Ok(view(&spec, rows))
@@ -243,7 +328,16 @@ fn indexes(info: &TableInfo) -> Vec<(&'static str, &crate::source::model::KeyCon
     let mut out: Vec<(&'static str, &crate::source::model::KeyConstraint)> = info
         .unique_indexes
         .iter()
-        .map(|k| (if iot && Some(&k.name) == pk.as_ref() { "IOT - TOP" } else { "NORMAL" }, k))
+        .map(|k| {
+            (
+                if iot && Some(&k.name) == pk.as_ref() {
+                    "IOT - TOP"
+                } else {
+                    "NORMAL"
+                },
+                k,
+            )
+        })
         .collect();
     if iot && !out.iter().any(|(ty, _)| *ty == "IOT - TOP") {
         if let Some(k) = &info.primary_key {
@@ -268,7 +362,16 @@ pub(super) fn all_indexes(s: &mut EmulatorSession) -> Result<Relation> {
     for info in s.visible_tables()? {
         for (ty, k) in indexes(&info) {
             let [o, tn] = owner_table(&info);
-            rows.push(vec![o.clone(), t(&k.name), t(ty), o, tn, t("TABLE"), t("UNIQUE"), t("VALID")]);
+            rows.push(vec![
+                o.clone(),
+                t(&k.name),
+                t(ty),
+                o,
+                tn,
+                t("TABLE"),
+                t("UNIQUE"),
+                t("VALID"),
+            ]);
         }
     }
     Ok(view(&spec, rows))
@@ -289,7 +392,15 @@ pub(super) fn all_ind_columns(s: &mut EmulatorSession) -> Result<Relation> {
         for (_, k) in indexes(&info) {
             for (i, c) in k.columns.iter().enumerate() {
                 let [o, tn] = owner_table(&info);
-                rows.push(vec![o.clone(), t(&k.name), o, tn, t(c), n(i as i64 + 1), t("ASC")]);
+                rows.push(vec![
+                    o.clone(),
+                    t(&k.name),
+                    o,
+                    tn,
+                    t(c),
+                    n(i as i64 + 1),
+                    t("ASC"),
+                ]);
             }
         }
     }
@@ -300,7 +411,8 @@ pub(super) fn all_ind_columns(s: &mut EmulatorSession) -> Result<Relation> {
 /// of its own (DATA_OBJECT_ID NULL); its partitions have one each.
 pub(super) fn objects(s: &mut EmulatorSession, dba: bool) -> Result<Relation> {
     if dba {
-        s.user.read_dictionary("DBA_OBJECTS", "reading DBA_OBJECTS")?;
+        s.user
+            .read_dictionary("DBA_OBJECTS", "reading DBA_OBJECTS")?;
     }
     let created = created(s)?;
     let spec = [
@@ -320,7 +432,19 @@ pub(super) fn objects(s: &mut EmulatorSession, dba: bool) -> Result<Relation> {
     for info in s.visible_tables()? {
         let [o, tn] = owner_table(&info);
         let mut row = |sub: Datum, id: u64, data: Datum, ty: &str| {
-            rows.push(vec![o.clone(), tn.clone(), sub, n(id), data, t(ty), created.clone(), created.clone(), t("VALID"), t("N"), t("N")]);
+            rows.push(vec![
+                o.clone(),
+                tn.clone(),
+                sub,
+                n(id),
+                data,
+                t(ty),
+                created.clone(),
+                created.clone(),
+                t("VALID"),
+                t("N"),
+                t("N"),
+            ]);
         };
         if info.data_object_id == 0 && info.partitions.is_empty() {
             // Index-organised: the table object has no segment (its primary key index has).
@@ -330,7 +454,12 @@ pub(super) fn objects(s: &mut EmulatorSession, dba: bool) -> Result<Relation> {
         } else {
             row(Datum::Null, info.object_id, Datum::Null, "TABLE");
             for p in &info.partitions {
-                row(t(&p.name), p.object_id, n(p.data_object_id), "TABLE PARTITION");
+                row(
+                    t(&p.name),
+                    p.object_id,
+                    n(p.data_object_id),
+                    "TABLE PARTITION",
+                );
             }
         }
     }
@@ -362,8 +491,16 @@ pub(super) fn all_tab_statistics(s: &mut EmulatorSession) -> Result<Relation> {
                 t("TABLE"),
                 opt_n(info.stats.num_rows),
                 opt_n(info.stats.blocks),
-                if analyzed { created.clone() } else { Datum::Null },
-                if analyzed { yes_no(info.stats.stale) } else { Datum::Null },
+                if analyzed {
+                    created.clone()
+                } else {
+                    Datum::Null
+                },
+                if analyzed {
+                    yes_no(info.stats.stale)
+                } else {
+                    Datum::Null
+                },
             ]
         })
         .collect();
@@ -385,7 +522,14 @@ pub(super) fn all_log_groups(s: &mut EmulatorSession) -> Result<Relation> {
         .filter(|i| i.supplemental_all_columns)
         .map(|info| {
             let [o, tn] = owner_table(info);
-            vec![o, t(format!("SYS_C{:05}", info.object_id % 100_000)), tn, t("ALL COLUMN LOGGING"), t("ALWAYS"), t("GENERATED NAME")]
+            vec![
+                o,
+                t(format!("SYS_C{:05}", info.object_id % 100_000)),
+                tn,
+                t("ALL COLUMN LOGGING"),
+                t("ALWAYS"),
+                t("GENERATED NAME"),
+            ]
         })
         .collect();
     Ok(view(&spec, rows))
@@ -403,7 +547,10 @@ pub(super) fn all_users(s: &mut EmulatorSession) -> Result<Relation> {
         ("ORACLE_MAINTAINED", text(1)),
     ];
     let mut names: std::collections::BTreeMap<String, bool> = Default::default();
-    for o in crate::source::filter::ORACLE_SCHEMAS.iter().chain(&["SYS", "SYSTEM", "PUBLIC", "XDB", "OUTLN"]) {
+    for o in crate::source::filter::ORACLE_SCHEMAS
+        .iter()
+        .chain(&["SYS", "SYSTEM", "PUBLIC", "XDB", "OUTLN"])
+    {
         names.insert(o.to_string(), true);
     }
     {
@@ -420,7 +567,13 @@ pub(super) fn all_users(s: &mut EmulatorSession) -> Result<Relation> {
         .enumerate()
         .map(|(i, (name, oracle))| {
             let common = oracle || name.starts_with("C##");
-            vec![t(&name), n(i as i64), created.clone(), yes_no(common), y_n(oracle)]
+            vec![
+                t(&name),
+                n(i as i64),
+                created.clone(),
+                yes_no(common),
+                y_n(oracle),
+            ]
         })
         .collect();
     Ok(view(&spec, rows))
@@ -444,7 +597,8 @@ pub(super) fn all_external_tables() -> Relation {
 /// DBA_EXTENTS of every visible table (the catalog statement narrows by OWNER and
 /// SEGMENT_NAME); an index-organised table's segment is its index, not listed under the table.
 pub(super) fn dba_extents(s: &mut EmulatorSession) -> Result<Relation> {
-    s.user.read_dictionary("DBA_EXTENTS", "reading DBA_EXTENTS")?;
+    s.user
+        .read_dictionary("DBA_EXTENTS", "reading DBA_EXTENTS")?;
     let spec = [
         ("OWNER", NAME),
         ("SEGMENT_NAME", NAME),
@@ -463,7 +617,11 @@ pub(super) fn dba_extents(s: &mut EmulatorSession) -> Result<Relation> {
         let extents = crate::source::Session::extents(s, &info.name)?;
         for (i, e) in extents.iter().enumerate() {
             let [o, tn] = owner_table(&info);
-            let ty = if e.partition.is_some() { "TABLE PARTITION" } else { "TABLE" };
+            let ty = if e.partition.is_some() {
+                "TABLE PARTITION"
+            } else {
+                "TABLE"
+            };
             rows.push(vec![
                 o,
                 tn,
@@ -483,7 +641,8 @@ pub(super) fn dba_extents(s: &mut EmulatorSession) -> Result<Relation> {
 }
 
 pub(super) fn dba_tablespaces(s: &mut EmulatorSession) -> Result<Relation> {
-    s.user.read_dictionary("DBA_TABLESPACES", "reading DBA_TABLESPACES")?;
+    s.user
+        .read_dictionary("DBA_TABLESPACES", "reading DBA_TABLESPACES")?;
     let guarantee = s.replica()?.schema.database.undo_guarantee;
     let spec = [
         ("TABLESPACE_NAME", NAME),
@@ -494,12 +653,28 @@ pub(super) fn dba_tablespaces(s: &mut EmulatorSession) -> Result<Relation> {
         ("BIGFILE", text(3)),
     ];
     let row = |name: &str, contents: &str, retention: &str, big: bool| {
-        vec![t(name), n(8192), t("ONLINE"), t(contents), t(retention), yes_no(big)]
+        vec![
+            t(name),
+            n(8192),
+            t("ONLINE"),
+            t(contents),
+            t(retention),
+            yes_no(big),
+        ]
     };
     let rows = vec![
         row("SYSTEM", "PERMANENT", "NOT APPLY", false),
         row("SYSAUX", "PERMANENT", "NOT APPLY", false),
-        row("UNDOTBS1", "UNDO", if guarantee { "GUARANTEE" } else { "NOGUARANTEE" }, false),
+        row(
+            "UNDOTBS1",
+            "UNDO",
+            if guarantee {
+                "GUARANTEE"
+            } else {
+                "NOGUARANTEE"
+            },
+            false,
+        ),
         row("TEMP", "TEMPORARY", "NOT APPLY", false),
         row("USERS", "PERMANENT", "NOT APPLY", false),
         row("BIGFILE_DATA", "PERMANENT", "NOT APPLY", true),
@@ -508,7 +683,13 @@ pub(super) fn dba_tablespaces(s: &mut EmulatorSession) -> Result<Relation> {
 }
 
 pub(super) fn session_privs(s: &mut EmulatorSession) -> Relation {
-    let rows = s.user.privileges.system.iter().map(|p| vec![t(p)]).collect();
+    let rows = s
+        .user
+        .privileges
+        .system
+        .iter()
+        .map(|p| vec![t(p)])
+        .collect();
     view(&[("PRIVILEGE", text(40))], rows)
 }
 
@@ -538,7 +719,17 @@ pub(super) fn all_tab_privs(s: &mut EmulatorSession) -> Relation {
         .objects
         .iter()
         .map(|(owner, object, privilege)| {
-            vec![t(owner), t(&user), t(owner), t(object), t(privilege), t("NO"), t("NO"), t("NO"), t("TABLE")]
+            vec![
+                t(owner),
+                t(&user),
+                t(owner),
+                t(object),
+                t(privilege),
+                t("NO"),
+                t("NO"),
+                t("NO"),
+                t("TABLE"),
+            ]
         })
         .collect();
     view(&spec, rows)
@@ -547,7 +738,11 @@ pub(super) fn all_tab_privs(s: &mut EmulatorSession) -> Relation {
 pub(super) fn product_component_version(s: &mut EmulatorSession) -> Result<Relation> {
     let d = s.replica()?.schema.database.clone();
     let major = super::super::session::major(&d.version);
-    let label = if major >= 23 { format!("{major}ai") } else { format!("{major}c") };
+    let label = if major >= 23 {
+        format!("{major}ai")
+    } else {
+        format!("{major}c")
+    };
     let base = format!("{major}.0.0.0.0");
     let rows = vec![vec![
         t(format!("Oracle Database {label} {} ", d.edition)),
@@ -556,7 +751,12 @@ pub(super) fn product_component_version(s: &mut EmulatorSession) -> Result<Relat
         t("Production"),
     ]];
     Ok(view(
-        &[("PRODUCT", text(80)), ("VERSION", text(80)), ("VERSION_FULL", text(80)), ("STATUS", text(80))],
+        &[
+            ("PRODUCT", text(80)),
+            ("VERSION", text(80)),
+            ("VERSION_FULL", text(80)),
+            ("STATUS", text(80)),
+        ],
         rows,
     ))
 }
@@ -571,11 +771,35 @@ mod tests {
     #[test]
     fn dictionary_types_read_back_as_the_column_type() {
         for text in [
-            "VARCHAR2(40)", "NVARCHAR2(10)", "CHAR(3)", "NCHAR(2)", "NUMBER", "NUMBER(10)", "NUMBER(12,2)",
-            "NUMBER(5,-2)", "FLOAT(63)", "BINARY_FLOAT", "BINARY_DOUBLE", "DATE", "TIMESTAMP(3)",
-            "TIMESTAMP(6) WITH TIME ZONE", "TIMESTAMP(9) WITH LOCAL TIME ZONE", "INTERVAL YEAR(4) TO MONTH",
-            "INTERVAL DAY(3) TO SECOND(6)", "RAW(16)", "LONG", "LONG RAW", "CLOB", "NCLOB", "BLOB",
-            "BFILE", "ROWID", "UROWID", "XMLTYPE", "BOOLEAN", "JSON",
+            "VARCHAR2(40)",
+            "NVARCHAR2(10)",
+            "CHAR(3)",
+            "NCHAR(2)",
+            "NUMBER",
+            "NUMBER(10)",
+            "NUMBER(12,2)",
+            "NUMBER(5,-2)",
+            "FLOAT(63)",
+            "BINARY_FLOAT",
+            "BINARY_DOUBLE",
+            "DATE",
+            "TIMESTAMP(3)",
+            "TIMESTAMP(6) WITH TIME ZONE",
+            "TIMESTAMP(9) WITH LOCAL TIME ZONE",
+            "INTERVAL YEAR(4) TO MONTH",
+            "INTERVAL DAY(3) TO SECOND(6)",
+            "RAW(16)",
+            "LONG",
+            "LONG RAW",
+            "CLOB",
+            "NCLOB",
+            "BLOB",
+            "BFILE",
+            "ROWID",
+            "UROWID",
+            "XMLTYPE",
+            "BOOLEAN",
+            "JSON",
         ] {
             let t = ColumnType::parse(text).unwrap();
             let (ty, owner, p, s, chars, bytes) = dictionary_type(&t);

@@ -105,7 +105,10 @@ impl WireDatabase {
         let s = &mut self.session;
         let (db_name, multitenant) = {
             let r = s.replica().map_err(ora_error)?;
-            (r.schema.database.name.clone(), r.schema.database.multitenant)
+            (
+                r.schema.database.name.clone(),
+                r.schema.database.multitenant,
+            )
         };
         let container = s.container.clone();
         Ok(match attribute {
@@ -125,7 +128,9 @@ impl WireDatabase {
             "CDB_NAME" if multitenant => Datum::text(db_name),
             "CDB_NAME" => Datum::Null,
             "DB_NAME" | "DB_UNIQUE_NAME" => Datum::text(db_name),
-            "SESSION_USER" | "CURRENT_USER" | "AUTHENTICATED_IDENTITY" => Datum::text(s.user.name.clone()),
+            "SESSION_USER" | "CURRENT_USER" | "AUTHENTICATED_IDENTITY" => {
+                Datum::text(s.user.name.clone())
+            }
             "CURRENT_SCHEMA" => Datum::text(self.schema()),
             "SERVICE_NAME" => Datum::text(self.service.clone()),
             "INSTANCE_NAME" => Datum::text(format!("{}1", db_name.to_ascii_lowercase())),
@@ -137,7 +142,10 @@ impl WireDatabase {
             "SERVER_HOST" | "HOST" => Datum::text("emulator"),
             "LANGUAGE" => Datum::text("AMERICAN_AMERICA.AL32UTF8"),
             other => {
-                return Err(OraError::new(2003, format!("invalid USERENV parameter ({other})")))
+                return Err(OraError::new(
+                    2003,
+                    format!("invalid USERENV parameter ({other})"),
+                ))
             }
         })
     }
@@ -171,8 +179,9 @@ impl Database for WireDatabase {
             .map(|c| {
                 Ok(Column {
                     name: c.name.clone(),
-                    ora_type: super::values::ora_type(&c.data_type)
-                        .map_err(|t| OraError::new(3001, format!("unimplemented feature (type {t})")))?,
+                    ora_type: super::values::ora_type(&c.data_type).map_err(|t| {
+                        OraError::new(3001, format!("unimplemented feature (type {t})"))
+                    })?,
                     nullable: c.nullable,
                 })
             })
@@ -196,13 +205,24 @@ impl Database for WireDatabase {
                     _ => None,
                 };
                 let Some(scn) = scn else {
-                    return Some(Err(OraError::new(8181, "specified number is not a valid system change number")));
+                    return Some(Err(OraError::new(
+                        8181,
+                        "specified number is not a valid system change number",
+                    )));
                 };
                 match self.session.scn_to_time(scn) {
-                    Ok(Some(text)) => DateTime::parse(&text)
-                        .map(Datum::Timestamp)
-                        .ok_or_else(|| OraError::new(8181, "specified number is not a valid system change number")),
-                    Ok(None) => Err(OraError::new(8181, format!("specified number is not a valid system change number ({scn})"))),
+                    Ok(Some(text)) => {
+                        DateTime::parse(&text).map(Datum::Timestamp).ok_or_else(|| {
+                            OraError::new(
+                                8181,
+                                "specified number is not a valid system change number",
+                            )
+                        })
+                    }
+                    Ok(None) => Err(OraError::new(
+                        8181,
+                        format!("specified number is not a valid system change number ({scn})"),
+                    )),
                     Err(e) => Err(ora_error(e)),
                 }
             }
@@ -227,7 +247,10 @@ impl Database for WireDatabase {
             }
             _ => Err(OraError::new(
                 6550,
-                format!("line 1, column 7: PLS-00201: identifier '{}' must be declared", procedure.join(".")),
+                format!(
+                    "line 1, column 7: PLS-00201: identifier '{}' must be declared",
+                    procedure.join(".")
+                ),
             )),
         }
     }
@@ -239,7 +262,10 @@ impl Database for WireDatabase {
                 // A container switch ends the session's LogMiner session and transaction state
                 // is refused with one open (ORA-65023 on Oracle).
                 if self.tx.is_some() {
-                    return Err(OraError::new(65023, "active transaction exists in container"));
+                    return Err(OraError::new(
+                        65023,
+                        "active transaction exists in container",
+                    ));
                 }
                 self.session.set_container(&quoted).map_err(ora_error)?;
                 self.logminer = LogMiner::default();
@@ -250,17 +276,30 @@ impl Database for WireDatabase {
                 self.current_schema = Some(value.to_string());
                 Ok(())
             }
-            other => Err(OraError::new(2248, format!("invalid option for ALTER SESSION ({other})"))),
+            other => Err(OraError::new(
+                2248,
+                format!("invalid option for ALTER SESSION ({other})"),
+            )),
         }
     }
 
-    fn insert(&mut self, table: &ObjectName, columns: &[String], rows: Vec<Vec<Datum>>) -> Result<u64, OraError> {
+    fn insert(
+        &mut self,
+        table: &ObjectName,
+        columns: &[String],
+        rows: Vec<Vec<Datum>>,
+    ) -> Result<u64, OraError> {
         self.session.call().map_err(ora_error)?;
         let name = tables::table_name(table, &self.schema());
         tables::insert(&mut self.session, &mut self.tx, &name, columns, rows)
     }
 
-    fn update(&mut self, table: &ObjectName, rowid: &str, changes: Vec<(String, Datum)>) -> Result<(), OraError> {
+    fn update(
+        &mut self,
+        table: &ObjectName,
+        rowid: &str,
+        changes: Vec<(String, Datum)>,
+    ) -> Result<(), OraError> {
         let name = tables::table_name(table, &self.schema());
         tables::update(&mut self.session, &mut self.tx, &name, rowid, changes)
     }
@@ -288,10 +327,14 @@ impl Database for WireDatabase {
 
     fn host_time(&mut self) -> (DateTime, i16) {
         let (offset, ms) = match self.session.replica() {
-            Ok(r) => (r.schema.database.host_offset_secs(), self.session.shared.clock.now_ms()),
+            Ok(r) => (
+                r.schema.database.host_offset_secs(),
+                self.session.shared.clock.now_ms(),
+            ),
             Err(_) => (0, 0),
         };
-        let local = chrono::DateTime::from_timestamp_millis(ms + i64::from(offset) * 1000).unwrap_or_default();
+        let local = chrono::DateTime::from_timestamp_millis(ms + i64::from(offset) * 1000)
+            .unwrap_or_default();
         let text = local.format("%Y-%m-%d %H:%M:%S%.9f").to_string();
         (
             DateTime::parse(&text).unwrap_or_default(),

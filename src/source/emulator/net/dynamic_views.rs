@@ -30,7 +30,8 @@ fn created(s: &EmulatorSession) -> Result<Datum> {
 }
 
 fn grant(s: &EmulatorSession, view: &str) -> Result<()> {
-    s.user.read_dictionary(view, &format!("reading {}", view.replacen("_$", "$", 1)))
+    s.user
+        .read_dictionary(view, &format!("reading {}", view.replacen("_$", "$", 1)))
 }
 
 pub(super) fn v_database(s: &mut EmulatorSession) -> Result<Relation> {
@@ -71,13 +72,23 @@ pub(super) fn v_database(s: &mut EmulatorSession) -> Result<Relation> {
         created.clone(),
         n(info.resetlogs_scn),
         created,
-        t(if info.archivelog { "ARCHIVELOG" } else { "NOARCHIVELOG" }),
+        t(if info.archivelog {
+            "ARCHIVELOG"
+        } else {
+            "NOARCHIVELOG"
+        }),
         n(scn),
         t(info.open_mode.as_oracle()),
         t(info.role.as_oracle()),
         yes_no(info.force_logging),
         // SUPPLEMENTAL_LOG_DATA_MIN is IMPLICIT when only PK/UI logging implies it.
-        t(if min || info.supplemental_min { "YES" } else if pk || ui || all { "IMPLICIT" } else { "NO" }),
+        t(if min || info.supplemental_min {
+            "YES"
+        } else if pk || ui || all {
+            "IMPLICIT"
+        } else {
+            "NO"
+        }),
         yes_no(pk),
         yes_no(ui),
         t("NO"),
@@ -95,16 +106,32 @@ pub(super) fn v_database(s: &mut EmulatorSession) -> Result<Relation> {
 /// PDB (and not the seed) shows.
 pub(super) fn v_pdbs(s: &mut EmulatorSession) -> Result<Relation> {
     grant(s, "V_$PDBS")?;
-    let spec = [("CON_ID", NUM), ("DBID", NUM), ("NAME", NAME), ("OPEN_MODE", text(10)), ("RESTRICTED", text(3))];
+    let spec = [
+        ("CON_ID", NUM),
+        ("DBID", NUM),
+        ("NAME", NAME),
+        ("OPEN_MODE", text(10)),
+        ("RESTRICTED", text(3)),
+    ];
     let (multitenant, pdbs, dbid) = {
         let r = s.replica()?;
-        (r.schema.database.multitenant, super::super::access::pdbs(&r.schema), r.schema.database.dbid)
+        (
+            r.schema.database.multitenant,
+            super::super::access::pdbs(&r.schema),
+            r.schema.database.dbid,
+        )
     };
     let mut rows = Vec::new();
     if multitenant && !s.shared.downstream() {
         let here = s.pdb().map(str::to_string);
         if here.is_none() {
-            rows.push(vec![n(2), n(dbid + 2), t("PDB$SEED"), t("READ ONLY"), t("NO")]);
+            rows.push(vec![
+                n(2),
+                n(dbid + 2),
+                t("PDB$SEED"),
+                t("READ ONLY"),
+                t("NO"),
+            ]);
         }
         for (i, (name, mode)) in pdbs.iter().enumerate() {
             if here.as_ref().is_some_and(|h| h != name) {
@@ -115,7 +142,13 @@ pub(super) fn v_pdbs(s: &mut EmulatorSession) -> Result<Relation> {
                 super::super::access::PdbOpenMode::ReadOnly => "READ ONLY",
                 super::super::access::PdbOpenMode::Mounted => "MOUNTED",
             };
-            rows.push(vec![n(i as i64 + 3), n(dbid + 3 + i as u64), t(name), t(open), t("NO")]);
+            rows.push(vec![
+                n(i as i64 + 3),
+                n(dbid + 3 + i as u64),
+                t(name),
+                t(open),
+                t("NO"),
+            ]);
         }
     }
     Ok(view(&spec, rows))
@@ -130,27 +163,62 @@ pub(super) fn v_parameter(s: &mut EmulatorSession) -> Result<Relation> {
         ("compatible", config.compatible.clone().unwrap_or_default()),
         ("undo_management", "AUTO".into()),
         ("undo_retention", d.undo_retention.to_string()),
-        ("undo_tablespace", config.undo_tablespace.clone().unwrap_or_default()),
-        ("enable_goldengate_replication", if d.goldengate_replication { "TRUE" } else { "FALSE" }.into()),
-        ("max_string_size", config.max_string_size.clone().unwrap_or_default()),
+        (
+            "undo_tablespace",
+            config.undo_tablespace.clone().unwrap_or_default(),
+        ),
+        (
+            "enable_goldengate_replication",
+            if d.goldengate_replication {
+                "TRUE"
+            } else {
+                "FALSE"
+            }
+            .into(),
+        ),
+        (
+            "max_string_size",
+            config.max_string_size.clone().unwrap_or_default(),
+        ),
         ("processes", d.processes.to_string()),
         ("sessions", d.sessions.to_string()),
-        ("enable_pluggable_database", if d.multitenant { "TRUE" } else { "FALSE" }.into()),
-        ("cluster_database", if d.redo_threads > 1 { "TRUE" } else { "FALSE" }.into()),
+        (
+            "enable_pluggable_database",
+            if d.multitenant { "TRUE" } else { "FALSE" }.into(),
+        ),
+        (
+            "cluster_database",
+            if d.redo_threads > 1 { "TRUE" } else { "FALSE" }.into(),
+        ),
     ];
     for a in config.archive_destinations.iter().flatten() {
-        params.push((
-            "log_archive_dest",
-            format!("{}={}", a.name, a.destination),
-        ));
+        params.push(("log_archive_dest", format!("{}={}", a.name, a.destination)));
     }
-    let spec = [("NUM", NUM), ("NAME", text(80)), ("TYPE", NUM), ("VALUE", text(4000)), ("DISPLAY_VALUE", text(4000)), ("ISDEFAULT", text(9))];
+    let spec = [
+        ("NUM", NUM),
+        ("NAME", text(80)),
+        ("TYPE", NUM),
+        ("VALUE", text(4000)),
+        ("DISPLAY_VALUE", text(4000)),
+        ("ISDEFAULT", text(9)),
+    ];
     let rows = params
         .into_iter()
         .enumerate()
         .map(|(i, (name, value))| {
-            let name = if name == "log_archive_dest" { format!("log_archive_dest_{}", i) } else { name.to_string() };
-            vec![n(i as i64 + 1), t(name), n(2), t(value.clone()), t(value), t("FALSE")]
+            let name = if name == "log_archive_dest" {
+                format!("log_archive_dest_{}", i)
+            } else {
+                name.to_string()
+            };
+            vec![
+                n(i as i64 + 1),
+                t(name),
+                n(2),
+                t(value.clone()),
+                t(value),
+                t("FALSE"),
+            ]
         })
         .collect();
     Ok(view(&spec, rows))
@@ -198,7 +266,11 @@ pub(super) fn transactions(s: &mut EmulatorSession, global: bool) -> Result<Rela
                 n(tx.start_scn & 0xFFFF_FFFF),
                 n(tx.start_scn >> 32),
                 n(tx.start_scn),
-                Datum::Bytes((0..8).filter_map(|i| u8::from_str_radix(tx.xid.get(2 * i..2 * i + 2)?, 16).ok()).collect()),
+                Datum::Bytes(
+                    (0..8)
+                        .filter_map(|i| u8::from_str_radix(tx.xid.get(2 * i..2 * i + 2)?, 16).ok())
+                        .collect(),
+                ),
             ];
             if global {
                 row.insert(0, n(tx.thread));
@@ -211,7 +283,14 @@ pub(super) fn transactions(s: &mut EmulatorSession, global: bool) -> Result<Rela
 
 /// GV$INSTANCE / V$INSTANCE: one instance per redo thread (RAC), instance n on thread n.
 pub(super) fn instances(s: &mut EmulatorSession, global: bool) -> Result<Relation> {
-    grant(s, if global { "GV_$INSTANCE" } else { "V_$INSTANCE" })?;
+    grant(
+        s,
+        if global {
+            "GV_$INSTANCE"
+        } else {
+            "V_$INSTANCE"
+        },
+    )?;
     let d = s.replica()?.schema.database.clone();
     let threads = if global { d.redo_threads.max(1) } else { 1 };
     let mut spec = vec![
@@ -234,7 +313,10 @@ pub(super) fn instances(s: &mut EmulatorSession, global: bool) -> Result<Relatio
                 n(i),
                 t(format!("{}{i}", d.name.to_ascii_lowercase())),
                 t("emulator"),
-                t(format!("{}.0.0.0.0", super::super::session::major(&d.version))),
+                t(format!(
+                    "{}.0.0.0.0",
+                    super::super::session::major(&d.version)
+                )),
                 t(d.version.clone()),
                 n(i),
                 t("OPEN"),
@@ -327,7 +409,12 @@ fn online_groups(s: &EmulatorSession) -> Result<Vec<(u32, u32, Option<LogFile>)>
 
 pub(super) fn v_log(s: &mut EmulatorSession) -> Result<Relation> {
     grant(s, "V_$LOG")?;
-    let bytes = s.replica()?.schema.database.redo_group_mb.saturating_mul(1024 * 1024);
+    let bytes = s
+        .replica()?
+        .schema
+        .database
+        .redo_group_mb
+        .saturating_mul(1024 * 1024);
     let spec = [
         ("GROUP#", NUM),
         ("THREAD#", NUM),
@@ -350,13 +437,28 @@ pub(super) fn v_log(s: &mut EmulatorSession) -> Result<Relation> {
                 n(bytes),
                 n(1),
                 yes_no(l.next_scn.is_some()),
-                t(if l.next_scn.is_none() { "CURRENT" } else { "INACTIVE" }),
+                t(if l.next_scn.is_none() {
+                    "CURRENT"
+                } else {
+                    "INACTIVE"
+                }),
                 n(l.first_scn),
                 // The current log's NEXT_CHANGE# is the highest SCN there is.
                 n(l.next_scn.unwrap_or(0xFFFF_FFFF_FFFF)),
                 n(0),
             ],
-            None => vec![n(group), n(thread), n(0), n(bytes), n(1), t("YES"), t("UNUSED"), n(0), Datum::Null, n(0)],
+            None => vec![
+                n(group),
+                n(thread),
+                n(0),
+                n(bytes),
+                n(1),
+                t("YES"),
+                t("UNUSED"),
+                n(0),
+                Datum::Null,
+                n(0),
+            ],
         })
         .collect();
     Ok(view(&spec, rows))
@@ -364,7 +466,14 @@ pub(super) fn v_log(s: &mut EmulatorSession) -> Result<Relation> {
 
 pub(super) fn v_logfile(s: &mut EmulatorSession) -> Result<Relation> {
     grant(s, "V_$LOGFILE")?;
-    let spec = [("GROUP#", NUM), ("STATUS", text(7)), ("TYPE", text(7)), ("MEMBER", text(513)), ("IS_RECOVERY_DEST_FILE", text(3)), ("CON_ID", NUM)];
+    let spec = [
+        ("GROUP#", NUM),
+        ("STATUS", text(7)),
+        ("TYPE", text(7)),
+        ("MEMBER", text(513)),
+        ("IS_RECOVERY_DEST_FILE", text(3)),
+        ("CON_ID", NUM),
+    ];
     let rows = online_groups(s)?
         .into_iter()
         .map(|(group, thread, log)| {
@@ -423,8 +532,12 @@ pub(super) fn v_archived_log(s: &mut EmulatorSession) -> Result<Relation> {
         .iter()
         .enumerate()
         .map(|(i, l)| {
-            let begin = builds.iter().any(|b| b.thread == l.thread && b.begin_sequence == l.sequence);
-            let end = builds.iter().any(|b| b.thread == l.thread && b.end_sequence == l.sequence);
+            let begin = builds
+                .iter()
+                .any(|b| b.thread == l.thread && b.begin_sequence == l.sequence);
+            let end = builds
+                .iter()
+                .any(|b| b.thread == l.thread && b.end_sequence == l.sequence);
             vec![
                 n(i as i64 + 1),
                 t(&l.name),
@@ -449,21 +562,53 @@ pub(super) fn v_archived_log(s: &mut EmulatorSession) -> Result<Relation> {
 }
 
 pub(super) fn archive_dest(s: &mut EmulatorSession, status_view: bool) -> Result<Relation> {
-    grant(s, if status_view { "V_$ARCHIVE_DEST_STATUS" } else { "V_$ARCHIVE_DEST" })?;
+    grant(
+        s,
+        if status_view {
+            "V_$ARCHIVE_DEST_STATUS"
+        } else {
+            "V_$ARCHIVE_DEST"
+        },
+    )?;
     let config = s.replica()?.instance_config(s.shared.clock.now_ms());
     let dests = config.archive_destinations.unwrap_or_default();
-    let spec = [("DEST_ID", NUM), ("DEST_NAME", text(256)), ("STATUS", text(9)), ("TYPE", text(20)), ("DESTINATION", text(256)), ("TARGET", text(16))];
+    let spec = [
+        ("DEST_ID", NUM),
+        ("DEST_NAME", text(256)),
+        ("STATUS", text(9)),
+        ("TYPE", text(20)),
+        ("DESTINATION", text(256)),
+        ("TARGET", text(16)),
+    ];
     let mut rows: Vec<Vec<Datum>> = dests
         .iter()
         .map(|a| {
-            let target = if a.kind == "LOCAL" { "PRIMARY" } else { "STANDBY" };
-            vec![n(a.dest_id), t(&a.name), t(&a.status), t(&a.kind), t(&a.destination), t(target)]
+            let target = if a.kind == "LOCAL" {
+                "PRIMARY"
+            } else {
+                "STANDBY"
+            };
+            vec![
+                n(a.dest_id),
+                t(&a.name),
+                t(&a.status),
+                t(&a.kind),
+                t(&a.destination),
+                t(target),
+            ]
         })
         .collect();
     // The destinations not configured are listed INACTIVE, as Oracle lists all 31.
     for id in 1..=31u32 {
         if !dests.iter().any(|a| a.dest_id == id) {
-            rows.push(vec![n(id), t(format!("LOG_ARCHIVE_DEST_{id}")), t("INACTIVE"), t("LOCAL"), Datum::Null, t("PRIMARY")]);
+            rows.push(vec![
+                n(id),
+                t(format!("LOG_ARCHIVE_DEST_{id}")),
+                t("INACTIVE"),
+                t("LOCAL"),
+                Datum::Null,
+                t("PRIMARY"),
+            ]);
         }
     }
     rows.sort_by_key(|r| match &r[0] {
@@ -476,12 +621,29 @@ pub(super) fn archive_dest(s: &mut EmulatorSession, status_view: bool) -> Result
 pub(super) fn v_resource_limit(s: &mut EmulatorSession) -> Result<Relation> {
     grant(s, "V_$RESOURCE_LIMIT")?;
     let config = s.replica()?.instance_config(s.shared.clock.now_ms());
-    let spec = [("RESOURCE_NAME", text(30)), ("CURRENT_UTILIZATION", NUM), ("MAX_UTILIZATION", NUM), ("INITIAL_ALLOCATION", text(10)), ("LIMIT_VALUE", text(10))];
+    let spec = [
+        ("RESOURCE_NAME", text(30)),
+        ("CURRENT_UTILIZATION", NUM),
+        ("MAX_UTILIZATION", NUM),
+        ("INITIAL_ALLOCATION", text(10)),
+        ("LIMIT_VALUE", text(10)),
+    ];
     let mut rows = Vec::new();
-    for (name, use_) in [("processes", config.processes), ("sessions", config.sessions)] {
+    for (name, use_) in [
+        ("processes", config.processes),
+        ("sessions", config.sessions),
+    ] {
         if let Some(u) = use_ {
-            let limit = u.limit.map_or(" UNLIMITED".to_string(), |l| format!("{l:>10}"));
-            rows.push(vec![t(name), n(u.current), n(u.current), t(limit.clone()), t(limit)]);
+            let limit = u
+                .limit
+                .map_or(" UNLIMITED".to_string(), |l| format!("{l:>10}"));
+            rows.push(vec![
+                t(name),
+                n(u.current),
+                n(u.current),
+                t(limit.clone()),
+                t(limit),
+            ]);
         }
     }
     Ok(view(&spec, rows))
@@ -495,14 +657,29 @@ pub(super) fn v_log_history(s: &mut EmulatorSession) -> Result<Relation> {
         r.logs
             .iter()
             .enumerate()
-            .flat_map(|(i, logs)| logs.iter().map(move |l| (i as u32 + 1, l.sequence, l.first_scn, l.first_ts)))
+            .flat_map(|(i, logs)| {
+                logs.iter()
+                    .map(move |l| (i as u32 + 1, l.sequence, l.first_scn, l.first_ts))
+            })
             .collect()
     };
-    let spec = [("RECID", NUM), ("THREAD#", NUM), ("SEQUENCE#", NUM), ("FIRST_CHANGE#", NUM), ("FIRST_TIME", OraType::Date)];
+    let spec = [
+        ("RECID", NUM),
+        ("THREAD#", NUM),
+        ("SEQUENCE#", NUM),
+        ("FIRST_CHANGE#", NUM),
+        ("FIRST_TIME", OraType::Date),
+    ];
     let mut rows = Vec::new();
     for (i, (thread, seq, first, ts)) in entries.into_iter().enumerate() {
         let Some(ts) = ts else { continue };
-        rows.push(vec![n(i as i64 + 1), n(thread), n(seq), n(first), host_date(s, ts)?]);
+        rows.push(vec![
+            n(i as i64 + 1),
+            n(thread),
+            n(seq),
+            n(first),
+            host_date(s, ts)?,
+        ]);
     }
     Ok(view(&spec, rows))
 }

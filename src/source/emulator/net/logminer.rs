@@ -13,8 +13,8 @@
 //! NO_SQL_DELIMITER 64, PRINT_PRETTY_SQL 512, CONTINUOUS_MINE 1024, NO_ROWID_IN_STMT 2048,
 //! STRING_LITERALS_IN_STMT 4096.
 
-use super::relation::*;
 use super::ora_error;
+use super::relation::*;
 use crate::source::emulator::EmulatorSession;
 use crate::source::model::{Dictionary, LogMinerRow, Scn};
 use crate::source::{MiningFilter, Session};
@@ -59,7 +59,11 @@ pub struct LogMiner {
 
 fn arg<'a>(args: &'a [Argument], name: &str, position: usize) -> Option<&'a Datum> {
     args.iter()
-        .find(|a| a.name.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(name)))
+        .find(|a| {
+            a.name
+                .as_deref()
+                .is_some_and(|n| n.eq_ignore_ascii_case(name))
+        })
         .or_else(|| args.get(position).filter(|a| a.name.is_none()))
         .map(|a| &a.value)
         .filter(|d| !d.is_null())
@@ -68,23 +72,37 @@ fn arg<'a>(args: &'a [Argument], name: &str, position: usize) -> Option<&'a Datu
 fn number(d: Option<&Datum>, what: &str) -> Result<Option<u64>, OraError> {
     match d {
         None => Ok(None),
-        Some(Datum::Number(n)) => n
-            .parse::<u64>()
-            .map(Some)
-            .map_err(|_| OraError::new(1281, format!("SCN range specified is invalid ({what} {n})"))),
-        Some(other) => Err(OraError::new(6550, format!("PLS-00306: wrong number or types of arguments in call ({what} {other:?})"))),
+        Some(Datum::Number(n)) => n.parse::<u64>().map(Some).map_err(|_| {
+            OraError::new(1281, format!("SCN range specified is invalid ({what} {n})"))
+        }),
+        Some(other) => Err(OraError::new(
+            6550,
+            format!("PLS-00306: wrong number or types of arguments in call ({what} {other:?})"),
+        )),
     }
 }
 
 impl LogMiner {
     /// `DBMS_LOGMNR.<procedure>(args)`.
-    pub fn call(&mut self, s: &mut EmulatorSession, procedure: &str, args: &[Argument]) -> Result<(), OraError> {
+    pub fn call(
+        &mut self,
+        s: &mut EmulatorSession,
+        procedure: &str,
+        args: &[Argument],
+    ) -> Result<(), OraError> {
         let version = s.version_major().map_err(ora_error)?;
         // EXECUTE on DBMS_LOGMNR (or EXECUTE_CATALOG_ROLE) for every call.
         if !(s.user.privileges.roles.contains("EXECUTE_CATALOG_ROLE")
-            || s.user.privileges.objects.contains(&("SYS".into(), "DBMS_LOGMNR".into(), "EXECUTE".into())))
+            || s.user.privileges.objects.contains(&(
+                "SYS".into(),
+                "DBMS_LOGMNR".into(),
+                "EXECUTE".into(),
+            )))
         {
-            return Err(OraError::new(6550, "line 1, column 7: PLS-00201: identifier 'SYS.DBMS_LOGMNR' must be declared"));
+            return Err(OraError::new(
+                6550,
+                "line 1, column 7: PLS-00201: identifier 'SYS.DBMS_LOGMNR' must be declared",
+            ));
         }
         if s.pdb().is_some() && (version < 19 || procedure == "ADD_LOGFILE") {
             return Err(OraError::new(65040, format!("operation not allowed from within a pluggable database (DBMS_LOGMNR.{procedure})")));
@@ -96,20 +114,29 @@ impl LogMiner {
                 let before = self.logs.len();
                 self.logs.retain(|l| l != &name);
                 if before == self.logs.len() {
-                    return Err(OraError::new(1290, format!("cannot remove unlisted logfile {name}")));
+                    return Err(OraError::new(
+                        1290,
+                        format!("cannot remove unlisted logfile {name}"),
+                    ));
                 }
                 Ok(())
             }
             "START_LOGMNR" => self.start(s, args),
             "END_LOGMNR" => {
                 if self.started.is_none() && self.logs.is_empty() {
-                    return Err(OraError::new(1307, "no LogMiner session is currently active"));
+                    return Err(OraError::new(
+                        1307,
+                        "no LogMiner session is currently active",
+                    ));
                 }
                 *self = LogMiner::default();
                 s.dictionary = None;
                 Ok(())
             }
-            other => Err(OraError::new(6550, format!("line 1, column 7: PLS-00302: component '{other}' must be declared"))),
+            other => Err(OraError::new(
+                6550,
+                format!("line 1, column 7: PLS-00302: component '{other}' must be declared"),
+            )),
         }
     }
 
@@ -126,10 +153,18 @@ impl LogMiner {
                 self.logs.push(name);
             }
             ADDFILE if self.logs.contains(&name) => {
-                return Err(OraError::new(1289, format!("cannot add duplicate logfile {name}")))
+                return Err(OraError::new(
+                    1289,
+                    format!("cannot add duplicate logfile {name}"),
+                ))
             }
             ADDFILE => self.logs.push(name),
-            other => return Err(OraError::new(1296, format!("character set mismatch or invalid option {other} for ADD_LOGFILE"))),
+            other => {
+                return Err(OraError::new(
+                    1296,
+                    format!("character set mismatch or invalid option {other} for ADD_LOGFILE"),
+                ))
+            }
         }
         Ok(())
     }
@@ -139,17 +174,29 @@ impl LogMiner {
         let end = number(arg(args, "ENDSCN", 1), "ENDSCN")?.unwrap_or(u64::MAX >> 16);
         let options = number(arg(args, "OPTIONS", 4), "OPTIONS")?.unwrap_or(0) as u32;
         if options & CONTINUOUS_MINE != 0 && s.version_major().map_err(ora_error)? >= 19 {
-            return Err(OraError::new(44609, "CONTINOUS_MINE is desupported for use with DBMS_LOGMNR.START_LOGMNR"));
+            return Err(OraError::new(
+                44609,
+                "CONTINOUS_MINE is desupported for use with DBMS_LOGMNR.START_LOGMNR",
+            ));
         }
         if options & COMMITTED_DATA_ONLY != 0 {
-            return Err(OraError::new(3001, "unimplemented feature (the emulator's LogMiner has no COMMITTED_DATA_ONLY)"));
+            return Err(OraError::new(
+                3001,
+                "unimplemented feature (the emulator's LogMiner has no COMMITTED_DATA_ONLY)",
+            ));
         }
         if start > end {
-            return Err(OraError::new(1281, format!("SCN range specified is invalid ({start} > {end})")));
+            return Err(OraError::new(
+                1281,
+                format!("SCN range specified is invalid ({start} > {end})"),
+            ));
         }
         // In CDB$ROOT and outside a CDB LogMiner reads the logs added; a PDB (19c+) finds them.
         if s.pdb().is_none() && self.logs.is_empty() {
-            return Err(OraError::new(1292, "no log file has been specified for the current LogMiner session"));
+            return Err(OraError::new(
+                1292,
+                "no log file has been specified for the current LogMiner session",
+            ));
         }
         s.dictionary = Some(if options & DICT_FROM_REDO_LOGS != 0 {
             Dictionary::RedoLogs
@@ -190,7 +237,10 @@ impl LogMiner {
 fn text_arg(args: &[Argument], name: &str, position: usize) -> Result<String, OraError> {
     match arg(args, name, position) {
         Some(Datum::Text(s)) => Ok(s.clone()),
-        _ => Err(OraError::new(6550, format!("PLS-00306: wrong number or types of arguments in call ({name})"))),
+        _ => Err(OraError::new(
+            6550,
+            format!("PLS-00306: wrong number or types of arguments in call ({name})"),
+        )),
     }
 }
 
@@ -246,7 +296,11 @@ fn contents_row(r: LogMinerRow) -> Row {
             n(r.xidusn),
             n(r.xidslt),
             n(r.xidsqn),
-            if xid.len() == 8 { Datum::Bytes(xid) } else { Datum::Null },
+            if xid.len() == 8 {
+                Datum::Bytes(xid)
+            } else {
+                Datum::Null
+            },
             t(r.operation),
             n(r.operation_code),
             opt(r.seg_owner),

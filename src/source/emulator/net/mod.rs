@@ -39,7 +39,10 @@ pub(crate) fn ora_error(e: CdcError) -> OraError {
     let text = e.to_string();
     let mut out = match text.find("ORA-") {
         Some(at) => {
-            let digits: String = text[at + 4..].chars().take_while(char::is_ascii_digit).collect();
+            let digits: String = text[at + 4..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
             match digits.parse::<u32>() {
                 Ok(code) => OraError {
                     code,
@@ -54,7 +57,11 @@ pub(crate) fn ora_error(e: CdcError) -> OraError {
     };
     if drop {
         // A killed session hears why before its connection closes; a lost one hears nothing.
-        out.after = if out.code == 28 { AfterError::Close } else { AfterError::Drop };
+        out.after = if out.code == 28 {
+            AfterError::Close
+        } else {
+            AfterError::Drop
+        };
     }
     out
 }

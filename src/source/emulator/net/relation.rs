@@ -24,7 +24,12 @@ pub fn columns(spec: &[(&str, OraType)]) -> Vec<Column> {
 pub fn view(spec: &[(&str, OraType)], rows: Vec<Vec<Datum>>) -> Relation {
     Relation {
         columns: columns(spec),
-        rows: Box::new(rows.into_iter().map(|values| Ok(Row { rowid: None, values }))),
+        rows: Box::new(rows.into_iter().map(|values| {
+            Ok(Row {
+                rowid: None,
+                values,
+            })
+        })),
         ordered_by: Vec::new(),
         rowid_type: OraType::Rowid,
     }

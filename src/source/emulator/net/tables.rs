@@ -15,13 +15,13 @@
 //! lock does. A session does not see its own uncommitted changes in its queries (the emulator
 //! applies a transaction's changes at its commit); the change itself is checked and stored.
 
-use super::values::{ora_type, to_datum, to_value};
 use super::ora_error;
+use super::values::{ora_type, to_datum, to_value};
 use crate::errors::CdcError;
 use crate::names::TableName;
+use crate::source::emulator::redo::Xid;
 use crate::source::emulator::writer::{Savepoint, Writer};
 use crate::source::emulator::EmulatorSession;
-use crate::source::emulator::redo::Xid;
 use crate::source::model::{ChunkRange, FetchedRow, FlashbackQuery};
 use crate::source::rowid::RowId;
 use crate::types::{ColumnType, Value};
@@ -39,12 +39,21 @@ const BATCH: usize = 256;
 /// `"OWNER"."TABLE"` as the session's container names it; an unqualified name is the
 /// session's current schema.
 pub(super) fn table_name(name: &ObjectName, current_schema: &str) -> TableName {
-    TableName::new(None, name.schema.as_deref().unwrap_or(current_schema), &name.name)
+    TableName::new(
+        None,
+        name.schema.as_deref().unwrap_or(current_schema),
+        &name.name,
+    )
 }
 
 /// The columns of a table the session may see (ORA-00942 otherwise).
-pub(super) fn columns(s: &mut EmulatorSession, table: &TableName) -> Result<(TableName, Vec<crate::source::model::ColumnInfo>), OraError> {
-    let name = s.resolve(table, &format!("read of {}", table.owner_table())).map_err(ora_error)?;
+pub(super) fn columns(
+    s: &mut EmulatorSession,
+    table: &TableName,
+) -> Result<(TableName, Vec<crate::source::model::ColumnInfo>), OraError> {
+    let name = s
+        .resolve(table, &format!("read of {}", table.owner_table()))
+        .map_err(ora_error)?;
     let r = s.replica().map_err(ora_error)?;
     let t = r.table(&name).map_err(ora_error)?;
     Ok((name, t.columns.clone()))
@@ -55,9 +64,13 @@ pub(super) fn columns(s: &mut EmulatorSession, table: &TableName) -> Result<(Tab
 fn bound_value(b: &Bound, t: &ColumnType) -> Option<Value> {
     let fits = matches!(
         (&b.value, t),
-        (Datum::Number(_), ColumnType::Number { .. } | ColumnType::Float { .. })
-            | (Datum::Text(_), ColumnType::Varchar2 { .. } | ColumnType::Nvarchar2 { .. })
-            | (Datum::Date(_), ColumnType::Date)
+        (
+            Datum::Number(_),
+            ColumnType::Number { .. } | ColumnType::Float { .. }
+        ) | (
+            Datum::Text(_),
+            ColumnType::Varchar2 { .. } | ColumnType::Nvarchar2 { .. }
+        ) | (Datum::Date(_), ColumnType::Date)
             | (Datum::Timestamp(_), ColumnType::Timestamp { .. })
             | (Datum::TimestampTz { .. }, ColumnType::TimestampTz { .. })
             | (Datum::Bytes(_), ColumnType::Raw { .. })
@@ -68,7 +81,11 @@ fn bound_value(b: &Bound, t: &ColumnType) -> Option<Value> {
 /// The chunk of the table the request's bounds allow: rows from the first key column's lower
 /// bound (inclusive; a prefix of the key compares below every longer key with it), and below
 /// a one-column key's strict upper bound; or the ROWID range.
-fn chunk(req: &ScanRequest, key: &[String], columns: &[crate::source::model::ColumnInfo]) -> ChunkRange {
+fn chunk(
+    req: &ScanRequest,
+    key: &[String],
+    columns: &[crate::source::model::ColumnInfo],
+) -> ChunkRange {
     if let Some((start, end)) = &req.rowid_between {
         return ChunkRange::Rowid {
             start: start.clone(),
@@ -78,14 +95,20 @@ fn chunk(req: &ScanRequest, key: &[String], columns: &[crate::source::model::Col
     let Some(first) = key.first() else {
         return ChunkRange::Whole;
     };
-    let Some(ty) = columns.iter().find(|c| &c.name == first).map(|c| &c.data_type) else {
+    let Some(ty) = columns
+        .iter()
+        .find(|c| &c.name == first)
+        .map(|c| &c.data_type)
+    else {
         return ChunkRange::Whole;
     };
     let mine = req.bounds.iter().filter(|b| &b.column == first);
     let mut lower = None;
     let mut upper = None;
     for b in mine {
-        let Some(v) = bound_value(b, ty) else { continue };
+        let Some(v) = bound_value(b, ty) else {
+            continue;
+        };
         match b.op {
             CmpOp::Ge | CmpOp::Gt | CmpOp::Eq => lower = Some(vec![v]),
             CmpOp::Lt if key.len() == 1 => upper = Some(vec![v]),
@@ -101,7 +124,11 @@ fn chunk(req: &ScanRequest, key: &[String], columns: &[crate::source::model::Col
 /// Read a table: AS OF the request's SCN (SELECT and FLASHBACK on it) or its current rows
 /// (SELECT), in the order the request wants when it names columns of the table, else by the
 /// primary key (ROWID without one). Rows stream from a reader thread.
-pub(super) fn scan(s: &mut EmulatorSession, table: &TableName, req: &ScanRequest) -> Result<Relation, OraError> {
+pub(super) fn scan(
+    s: &mut EmulatorSession,
+    table: &TableName,
+    req: &ScanRequest,
+) -> Result<Relation, OraError> {
     let (name, cols) = columns(s, table)?;
     let flashback = req.as_of_scn.is_some();
     if flashback {
@@ -113,15 +140,32 @@ pub(super) fn scan(s: &mut EmulatorSession, table: &TableName, req: &ScanRequest
         let r = s.replica().map_err(ora_error)?;
         let t = r.table(&name).map_err(ora_error)?;
         let iot = t.def.organization == crate::source::model::Organization::IndexOrganized;
-        (t.def.primary_key.clone(), req.as_of_scn.unwrap_or(r.current_scn), iot)
+        (
+            t.def.primary_key.clone(),
+            req.as_of_scn.unwrap_or(r.current_scn),
+            iot,
+        )
     };
     let orderable = !req.wanted_order.is_empty()
-        && req.wanted_order.iter().all(|c| cols.iter().any(|x| &x.name == c));
-    let key = if orderable { req.wanted_order.clone() } else { pk };
+        && req
+            .wanted_order
+            .iter()
+            .all(|c| cols.iter().any(|x| &x.name == c));
+    let key = if orderable {
+        req.wanted_order.clone()
+    } else {
+        pk
+    };
     let mut types = Vec::with_capacity(cols.len());
     for c in &cols {
         types.push(ora_type(&c.data_type).map_err(|ty| {
-            OraError::new(3001, format!("unimplemented feature (column {} of type {ty} is not served)", c.name))
+            OraError::new(
+                3001,
+                format!(
+                    "unimplemented feature (column {} of type {ty} is not served)",
+                    c.name
+                ),
+            )
         })?);
     }
     let query = FlashbackQuery {
@@ -132,7 +176,11 @@ pub(super) fn scan(s: &mut EmulatorSession, table: &TableName, req: &ScanRequest
         range: chunk(req, &key, &cols),
         filter: None,
     };
-    let ordered_by = if key.is_empty() { vec!["ROWID".to_string()] } else { key };
+    let ordered_by = if key.is_empty() {
+        vec!["ROWID".to_string()]
+    } else {
+        key
+    };
     let columns: Vec<Column> = cols
         .iter()
         .zip(&types)
@@ -147,7 +195,12 @@ pub(super) fn scan(s: &mut EmulatorSession, table: &TableName, req: &ScanRequest
     std::thread::Builder::new()
         .name("emulator-net-read".into())
         .spawn(move || read_into(&mut reader, &query, flashback, &types, &sender))
-        .map_err(|e| OraError::new(600, format!("internal error code, arguments: [reader thread: {e}]")))?;
+        .map_err(|e| {
+            OraError::new(
+                600,
+                format!("internal error code, arguments: [reader thread: {e}]"),
+            )
+        })?;
     Ok(Relation {
         columns,
         rows: Box::new(Batches {
@@ -156,7 +209,11 @@ pub(super) fn scan(s: &mut EmulatorSession, table: &TableName, req: &ScanRequest
         }),
         ordered_by,
         // An index-organised table's ROWIDs are logical (UROWID), as Oracle describes them.
-        rowid_type: if iot { oracle_datum::OraType::Urowid } else { oracle_datum::OraType::Rowid },
+        rowid_type: if iot {
+            oracle_datum::OraType::Urowid
+        } else {
+            oracle_datum::OraType::Rowid
+        },
     })
 }
 
@@ -225,7 +282,10 @@ pub(super) struct Transaction {
 }
 
 /// The session's transaction, begun at its first change.
-fn transaction<'a>(s: &EmulatorSession, tx: &'a mut Option<Transaction>) -> Result<&'a mut Transaction, OraError> {
+fn transaction<'a>(
+    s: &EmulatorSession,
+    tx: &'a mut Option<Transaction>,
+) -> Result<&'a mut Transaction, OraError> {
     if tx.is_none() {
         let started = Instant::now();
         let writer = loop {
@@ -255,11 +315,15 @@ fn transaction<'a>(s: &EmulatorSession, tx: &'a mut Option<Transaction>) -> Resu
             savepoints: Vec::new(),
         });
     }
-    tx.as_mut().ok_or_else(|| OraError::new(600, "internal error code, arguments: [no transaction]"))
+    tx.as_mut()
+        .ok_or_else(|| OraError::new(600, "internal error code, arguments: [no transaction]"))
 }
 
 /// The writer's index of a table and its columns.
-fn target(t: &Transaction, name: &TableName) -> Result<(usize, Vec<crate::source::model::ColumnInfo>), OraError> {
+fn target(
+    t: &Transaction,
+    name: &TableName,
+) -> Result<(usize, Vec<crate::source::model::ColumnInfo>), OraError> {
     t.writer
         .table_defs()
         .iter()
@@ -270,7 +334,13 @@ fn target(t: &Transaction, name: &TableName) -> Result<(usize, Vec<crate::source
 
 fn stored(d: &Datum, c: &crate::source::model::ColumnInfo) -> Result<Value, OraError> {
     if c.virtual_column && !d.is_null() {
-        return Err(OraError::new(54013, format!("INSERT operation disallowed on virtual columns (\"{}\")", c.name)));
+        return Err(OraError::new(
+            54013,
+            format!(
+                "INSERT operation disallowed on virtual columns (\"{}\")",
+                c.name
+            ),
+        ));
     }
     to_value(d, &c.data_type)
 }
@@ -282,7 +352,9 @@ pub(super) fn insert(
     columns: &[String],
     rows: Vec<Vec<Datum>>,
 ) -> Result<u64, OraError> {
-    let name = s.resolve(table, &format!("insert into {}", table.owner_table())).map_err(ora_error)?;
+    let name = s
+        .resolve(table, &format!("insert into {}", table.owner_table()))
+        .map_err(ora_error)?;
     s.user.insert(&name).map_err(ora_error)?;
     let t = transaction(s, tx)?;
     let (index, cols) = target(t, &name)?;
@@ -298,7 +370,13 @@ pub(super) fn insert(
         }
         for (c, v) in cols.iter().zip(&row) {
             if !c.nullable && v.is_null() && !c.virtual_column {
-                return Err(OraError::new(1400, format!("cannot insert NULL into (\"{}\".\"{}\".\"{}\")", name.owner, name.table, c.name)));
+                return Err(OraError::new(
+                    1400,
+                    format!(
+                        "cannot insert NULL into (\"{}\".\"{}\".\"{}\")",
+                        name.owner, name.table, c.name
+                    ),
+                ));
             }
         }
         t.writer.insert(t.xid, index, row).map_err(ora_error)?;
@@ -318,7 +396,9 @@ pub(super) fn update(
     rid: &str,
     changes: Vec<(String, Datum)>,
 ) -> Result<(), OraError> {
-    let name = s.resolve(table, &format!("update of {}", table.owner_table())).map_err(ora_error)?;
+    let name = s
+        .resolve(table, &format!("update of {}", table.owner_table()))
+        .map_err(ora_error)?;
     s.user.update(&name).map_err(ora_error)?;
     let t = transaction(s, tx)?;
     let (index, cols) = target(t, &name)?;
@@ -329,20 +409,34 @@ pub(super) fn update(
             .position(|c| &c.name == column)
             .ok_or_else(|| OraError::new(904, format!("\"{column}\": invalid identifier")))?;
         if cols[i].virtual_column {
-            return Err(OraError::new(54017, format!("UPDATE operation disallowed on virtual columns (\"{column}\")")));
+            return Err(OraError::new(
+                54017,
+                format!("UPDATE operation disallowed on virtual columns (\"{column}\")"),
+            ));
         }
         set.push((i, stored(d, &cols[i])?));
     }
-    t.writer.update_set(t.xid, index, rowid(rid)?, &set).map_err(ora_error)?;
+    t.writer
+        .update_set(t.xid, index, rowid(rid)?, &set)
+        .map_err(ora_error)?;
     Ok(())
 }
 
-pub(super) fn delete(s: &mut EmulatorSession, tx: &mut Option<Transaction>, table: &TableName, rid: &str) -> Result<(), OraError> {
-    let name = s.resolve(table, &format!("delete from {}", table.owner_table())).map_err(ora_error)?;
+pub(super) fn delete(
+    s: &mut EmulatorSession,
+    tx: &mut Option<Transaction>,
+    table: &TableName,
+    rid: &str,
+) -> Result<(), OraError> {
+    let name = s
+        .resolve(table, &format!("delete from {}", table.owner_table()))
+        .map_err(ora_error)?;
     s.user.delete(&name).map_err(ora_error)?;
     let t = transaction(s, tx)?;
     let (index, _) = target(t, &name)?;
-    t.writer.delete(t.xid, index, rowid(rid)?).map_err(ora_error)
+    t.writer
+        .delete(t.xid, index, rowid(rid)?)
+        .map_err(ora_error)
 }
 
 /// COMMIT: the transaction's changes at one commit SCN, durable before this returns; the
@@ -363,7 +457,11 @@ pub(super) fn rollback(tx: &mut Option<Transaction>) -> Result<(), OraError> {
     Ok(())
 }
 
-pub(super) fn savepoint(s: &EmulatorSession, tx: &mut Option<Transaction>, name: &str) -> Result<(), OraError> {
+pub(super) fn savepoint(
+    s: &EmulatorSession,
+    tx: &mut Option<Transaction>,
+    name: &str,
+) -> Result<(), OraError> {
     let t = transaction(s, tx)?;
     let sp = t.writer.savepoint(t.xid).map_err(ora_error)?;
     t.savepoints.retain(|(n, _)| n != name);
@@ -372,9 +470,18 @@ pub(super) fn savepoint(s: &EmulatorSession, tx: &mut Option<Transaction>, name:
 }
 
 pub(super) fn rollback_to(tx: &mut Option<Transaction>, name: &str) -> Result<(), OraError> {
-    let never = || OraError::new(1086, format!("savepoint '{name}' never established in this session or is invalid"));
+    let never = || {
+        OraError::new(
+            1086,
+            format!("savepoint '{name}' never established in this session or is invalid"),
+        )
+    };
     let t = tx.as_mut().ok_or_else(never)?;
-    let at = t.savepoints.iter().rposition(|(n, _)| n == name).ok_or_else(never)?;
+    let at = t
+        .savepoints
+        .iter()
+        .rposition(|(n, _)| n == name)
+        .ok_or_else(never)?;
     let sp = t.savepoints[at].1;
     t.savepoints.truncate(at + 1);
     t.writer.rollback_to(t.xid, sp).map_err(ora_error)

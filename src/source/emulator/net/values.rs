@@ -112,29 +112,42 @@ pub fn to_datum(v: &Value, t: &OraType) -> Result<Datum, OraError> {
     Ok(match v {
         Value::Null => Datum::Null,
         Value::Number(n) => Datum::Number(
-            oracle_datum::canonical_number(n).ok_or_else(|| OraError::new(1722, format!("invalid number `{n}`")))?,
+            oracle_datum::canonical_number(n)
+                .ok_or_else(|| OraError::new(1722, format!("invalid number `{n}`")))?,
         ),
         Value::Text(s) if matches!(t, OraType::Rowid | OraType::Urowid) => Datum::Rowid(s.clone()),
         Value::Text(s) | Value::Json(s) => Datum::text(s.clone()),
         Value::BinaryFloat(f) => Datum::BinaryFloat(*f),
         Value::BinaryDouble(f) => Datum::BinaryDouble(*f),
         Value::Date(s) => Datum::Date(DateTime::parse(s).ok_or_else(|| bad("DATE", s))?),
-        Value::Timestamp(s) => Datum::Timestamp(DateTime::parse(s).ok_or_else(|| bad("TIMESTAMP", s))?),
+        Value::Timestamp(s) => {
+            Datum::Timestamp(DateTime::parse(s).ok_or_else(|| bad("TIMESTAMP", s))?)
+        }
         Value::TimestampTz(s) => {
-            let (at, off) = s.trim().rsplit_once(' ').ok_or_else(|| bad("TIMESTAMP WITH TIME ZONE", s))?;
+            let (at, off) = s
+                .trim()
+                .rsplit_once(' ')
+                .ok_or_else(|| bad("TIMESTAMP WITH TIME ZONE", s))?;
             Datum::TimestampTz {
                 at: DateTime::parse(at).ok_or_else(|| bad("TIMESTAMP WITH TIME ZONE", s))?,
                 offset_minutes: offset_minutes(off).ok_or_else(|| bad("TIME ZONE", s))?,
             }
         }
-        Value::IntervalYm(s) => Datum::IntervalYm(interval_ym(s).ok_or_else(|| bad("INTERVAL YEAR TO MONTH", s))?),
-        Value::IntervalDs(s) => Datum::IntervalDs(interval_ds(s).ok_or_else(|| bad("INTERVAL DAY TO SECOND", s))?),
+        Value::IntervalYm(s) => {
+            Datum::IntervalYm(interval_ym(s).ok_or_else(|| bad("INTERVAL YEAR TO MONTH", s))?)
+        }
+        Value::IntervalDs(s) => {
+            Datum::IntervalDs(interval_ds(s).ok_or_else(|| bad("INTERVAL DAY TO SECOND", s))?)
+        }
         Value::Bytes(b) if b.is_empty() && matches!(t, OraType::Raw(_)) => Datum::Null,
         Value::Bytes(b) => Datum::Bytes(b.clone()),
         Value::Boolean(b) => Datum::Boolean(*b),
         Value::Vector(v) => Datum::Text(vector_text(v)),
         Value::Bfile { .. } => {
-            return Err(OraError::new(3001, "unimplemented feature (BFILE locators are not served)"))
+            return Err(OraError::new(
+                3001,
+                "unimplemented feature (BFILE locators are not served)",
+            ))
         }
     })
 }
@@ -148,7 +161,11 @@ fn vector_text(v: &[f32]) -> String {
             // Rust prints `1.5E0`; Oracle `1.5E+000`.
             let (mantissa, exp) = s.split_once('E').unwrap_or((&s, "0"));
             let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
-            let mantissa = if mantissa.contains('.') { mantissa.to_string() } else { format!("{mantissa}.0") };
+            let mantissa = if mantissa.contains('.') {
+                mantissa.to_string()
+            } else {
+                format!("{mantissa}.0")
+            };
             let e: i32 = exp.parse().unwrap_or(0);
             format!("{mantissa}E{}{:03}", if e < 0 { '-' } else { '+' }, e.abs())
         })
@@ -164,7 +181,14 @@ fn ds_text(nanos: i128, fsp: u8) -> String {
     let (d, rem) = (secs / 86_400, secs % 86_400);
     let sign = if neg { -1 } else { 1 };
     let part = |x: u128| sign * i32::try_from(x).unwrap_or(i32::MAX);
-    types_map::format_interval_ds(part(d), part(rem / 3600), part(rem % 3600 / 60), part(rem % 60), part(frac), fsp)
+    types_map::format_interval_ds(
+        part(d),
+        part(rem / 3600),
+        part(rem % 3600 / 60),
+        part(rem % 60),
+        part(frac),
+        fsp,
+    )
 }
 
 fn ym_text(months: i64) -> String {
@@ -177,13 +201,23 @@ fn ym_text(months: i64) -> String {
 /// converted it to the column's type already; what is left is the text form.
 pub fn to_value(d: &Datum, t: &ColumnType) -> Result<Value, OraError> {
     let mismatch = |what: &str| {
-        OraError::new(932, format!("inconsistent datatypes: expected {} got {what}", type_name(t)))
+        OraError::new(
+            932,
+            format!(
+                "inconsistent datatypes: expected {} got {what}",
+                type_name(t)
+            ),
+        )
     };
     Ok(match d {
         Datum::Null => Value::Null,
         Datum::Number(n) => match t {
-            ColumnType::BinaryFloat => Value::BinaryFloat(n.parse().map_err(|_| mismatch("NUMBER"))?),
-            ColumnType::BinaryDouble => Value::BinaryDouble(n.parse().map_err(|_| mismatch("NUMBER"))?),
+            ColumnType::BinaryFloat => {
+                Value::BinaryFloat(n.parse().map_err(|_| mismatch("NUMBER"))?)
+            }
+            ColumnType::BinaryDouble => {
+                Value::BinaryDouble(n.parse().map_err(|_| mismatch("NUMBER"))?)
+            }
             ColumnType::Boolean => Value::Boolean(n != "0"),
             _ => Value::Number(crate::types::oracle_number_text(n)),
         },
@@ -206,7 +240,12 @@ pub fn to_value(d: &Datum, t: &ColumnType) -> Result<Value, OraError> {
         Datum::TimestampTz { at, offset_minutes } => {
             let sign = if *offset_minutes < 0 { '-' } else { '+' };
             let abs = offset_minutes.unsigned_abs();
-            Value::TimestampTz(format!("{} {sign}{:02}:{:02}", at.timestamp_text(), abs / 60, abs % 60))
+            Value::TimestampTz(format!(
+                "{} {sign}{:02}:{:02}",
+                at.timestamp_text(),
+                abs / 60,
+                abs % 60
+            ))
         }
         Datum::IntervalYm(m) => Value::IntervalYm(ym_text(*m)),
         Datum::IntervalDs(n) => {
@@ -231,17 +270,56 @@ mod tests {
     #[test]
     fn stored_texts_become_typed_values_and_back() {
         let cases: Vec<(Value, ColumnType)> = vec![
-            (Value::Number(".15".into()), ColumnType::Number { precision: None, scale: None }),
-            (Value::Number("-12345678901234567890123".into()), ColumnType::Number { precision: Some(38), scale: Some(0) }),
+            (
+                Value::Number(".15".into()),
+                ColumnType::Number {
+                    precision: None,
+                    scale: None,
+                },
+            ),
+            (
+                Value::Number("-12345678901234567890123".into()),
+                ColumnType::Number {
+                    precision: Some(38),
+                    scale: Some(0),
+                },
+            ),
             (Value::Date("2026-12-04 10:05:09".into()), ColumnType::Date),
-            (Value::Timestamp("2026-12-04 10:05:09.123456000".into()), ColumnType::Timestamp { fsp: 6 }),
-            (Value::TimestampTz("2026-12-04 10:05:09.123456000 -03:30".into()), ColumnType::TimestampTz { fsp: 6 }),
-            (Value::IntervalYm("-03-06".into()), ColumnType::IntervalYm { precision: 2 }),
-            (Value::IntervalDs("+001 02:03:04.560000".into()), ColumnType::IntervalDs { precision: 3, fsp: 6 }),
-            (Value::IntervalDs("-000 00:00:00.500000".into()), ColumnType::IntervalDs { precision: 3, fsp: 6 }),
+            (
+                Value::Timestamp("2026-12-04 10:05:09.123456000".into()),
+                ColumnType::Timestamp { fsp: 6 },
+            ),
+            (
+                Value::TimestampTz("2026-12-04 10:05:09.123456000 -03:30".into()),
+                ColumnType::TimestampTz { fsp: 6 },
+            ),
+            (
+                Value::IntervalYm("-03-06".into()),
+                ColumnType::IntervalYm { precision: 2 },
+            ),
+            (
+                Value::IntervalDs("+001 02:03:04.560000".into()),
+                ColumnType::IntervalDs {
+                    precision: 3,
+                    fsp: 6,
+                },
+            ),
+            (
+                Value::IntervalDs("-000 00:00:00.500000".into()),
+                ColumnType::IntervalDs {
+                    precision: 3,
+                    fsp: 6,
+                },
+            ),
             (Value::Bytes(vec![0, 255]), ColumnType::Raw { length: 10 }),
-            (Value::Text("ünï".into()), ColumnType::Nvarchar2 { length: 10 }),
-            (Value::BinaryDouble(f64::NEG_INFINITY), ColumnType::BinaryDouble),
+            (
+                Value::Text("ünï".into()),
+                ColumnType::Nvarchar2 { length: 10 },
+            ),
+            (
+                Value::BinaryDouble(f64::NEG_INFINITY),
+                ColumnType::BinaryDouble,
+            ),
         ];
         for (v, t) in cases {
             let o = ora_type(&t).unwrap();
@@ -252,18 +330,34 @@ mod tests {
             to_datum(&Value::Number(".15".into()), &OraType::NUMBER).unwrap(),
             Datum::Number("0.15".into())
         );
-        assert_eq!(to_datum(&Value::Text(String::new()), &OraType::Varchar2(1)).unwrap(), Datum::Null);
+        assert_eq!(
+            to_datum(&Value::Text(String::new()), &OraType::Varchar2(1)).unwrap(),
+            Datum::Null
+        );
     }
 
     #[test]
     fn unreadable_texts_and_types_are_errors_not_nulls() {
-        assert_eq!(to_datum(&Value::Date("yesterday".into()), &OraType::Date).unwrap_err().code, 1858);
-        assert_eq!(to_datum(&Value::Number("x".into()), &OraType::NUMBER).unwrap_err().code, 1722);
+        assert_eq!(
+            to_datum(&Value::Date("yesterday".into()), &OraType::Date)
+                .unwrap_err()
+                .code,
+            1858
+        );
+        assert_eq!(
+            to_datum(&Value::Number("x".into()), &OraType::NUMBER)
+                .unwrap_err()
+                .code,
+            1722
+        );
         assert!(ora_type(&ColumnType::Bfile).is_err());
     }
 
     #[test]
     fn vectors_print_as_vector_serialize_does() {
-        assert_eq!(vector_text(&[1.0, 2.5, -0.125]), "[1.0E+000,2.5E+000,-1.25E-001]");
+        assert_eq!(
+            vector_text(&[1.0, 2.5, -0.125]),
+            "[1.0E+000,2.5E+000,-1.25E-001]"
+        );
     }
 }
