@@ -58,6 +58,9 @@ _oracle__cdc() {
             oracle__cdc__subcmd__emulator,init)
                 cmd="oracle__cdc__subcmd__emulator__subcmd__init"
                 ;;
+            oracle__cdc__subcmd__emulator,serve)
+                cmd="oracle__cdc__subcmd__emulator__subcmd__serve"
+                ;;
             oracle__cdc__subcmd__emulator,status)
                 cmd="oracle__cdc__subcmd__emulator__subcmd__status"
                 ;;
@@ -244,7 +247,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__emulator)
-            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version init create workload dump status build-dictionary"
+            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version init create workload dump status serve build-dictionary"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -420,6 +423,44 @@ _oracle__cdc() {
                     ;;
                 --seed)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        oracle__cdc__subcmd__emulator__subcmd__serve)
+            opts="-c -q -v -h -V --listen --format --config --set --quiet --verbose --color --print-settings --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
                     return 0
                     ;;
                 --config)

@@ -61,6 +61,7 @@ set edit:completion:arg-completer[oracle-cdc] = {|@words|
             cand workload 'Run transactions against an emulated database'
             cand dump 'Print a table''s rows as of an SCN'
             cand status 'Show an emulated database''s SCN, tables, logs, undo and open transactions'
+            cand serve 'Serve an emulated database to Oracle clients over Oracle Net'
             cand build-dictionary 'Extract the LogMiner dictionary into an emulated database''s redo (for downstream mining)'
         }
         &'oracle-cdc;emulator;init'= {
@@ -158,6 +159,23 @@ set edit:completion:arg-completer[oracle-cdc] = {|@words|
         }
         &'oracle-cdc;emulator;status'= {
             cand --format 'Output format'
+            cand -c 'Settings file (YAML, cdc.* keys)'
+            cand --config 'Settings file (YAML, cdc.* keys)'
+            cand --set 'Override one setting; repeatable; wins over the file and the environment'
+            cand --color 'When to colour output'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+            cand --print-settings 'Validate the settings, print the effective values (secrets redacted) and exit'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'oracle-cdc;emulator;serve'= {
+            cand --listen 'The address to listen on; port 0 picks a free port (printed on start)'
+            cand --format 'How the address and services are printed on start'
             cand -c 'Settings file (YAML, cdc.* keys)'
             cand --config 'Settings file (YAML, cdc.* keys)'
             cand --set 'Override one setting; repeatable; wins over the file and the environment'

@@ -5,7 +5,9 @@
 //! one place: while a backend call runs it still sees a client's break. Break handling follows
 //! what the thin clients expect of a server without out-of-band breaks: a BREAK or INTERRUPT
 //! marker during a call is answered with a BREAK marker; the client then sends RESET, answered
-//! with RESET and an ORA-01013 status. The abandoned call's result is dropped when it arrives.
+//! with RESET and an ORA-01013 status. The abandoned call's result is dropped when it arrives
+//! (the backend call itself runs to its end; the next call waits for it). A RESET between calls
+//! is answered the same way; a break between calls needs no answer.
 //!
 //! Requests are not length-prefixed: a request is complete when it parses. A packet shorter
 //! than the SDU (or flagged end-of-request, as JDBC does) ends one; after a full-size packet

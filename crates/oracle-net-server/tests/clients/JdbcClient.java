@@ -100,6 +100,24 @@ public class JdbcClient {
         }
     }
 
+    static void longTypes(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT * FROM LONG_TYPES")) {
+            rs.next();
+            check("LONG", rs.getString(2), "long text");
+            check("UROWID", rs.getString(3), "AAAR3sAAEAAAACXAAA");
+            rs.next();
+            check("100 KB LONG", rs.getString(2), repeat("l", 100000));
+            rs.getString(3);
+            check("NULL UROWID", rs.wasNull(), true);
+        }
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT * FROM LONG_RAWS")) {
+            rs.next();
+            byte[] want = new byte[300];
+            Arrays.fill(want, (byte) 7);
+            check("LONG RAW", rs.getBytes(2), want);
+        }
+    }
+
     static void numbersAndRows(Connection c) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT N FROM BIG_NUMBERS")) {
             rs.next();
@@ -234,6 +252,7 @@ public class JdbcClient {
         try (Connection c = DriverManager.getConnection(url, p)) {
             check("product version", c.getMetaData().getDatabaseProductVersion().contains("19.22.0.0.0"), true);
             allTypes(c);
+            longTypes(c);
             numbersAndRows(c);
             bigLobs(c);
             binds(c);

@@ -114,6 +114,10 @@ async function numbersAndRows(conn) {
   r = await conn.execute('SELECT ID, NAME FROM MANY', [], {fetchArraySize: 500, prefetchRows: 500});
   check('MANY rows', r.rows.length, 10000);
   check('MANY last', r.rows[9999], [10000, 'row-10000']);
+  r = await conn.execute('SELECT * FROM LONG_TYPES');
+  check('LONG and UROWID', r.rows, [[1, 'long text', 'AAAR3sAAEAAAACXAAA'], [2, 'l'.repeat(100000), null]]);
+  r = await conn.execute('SELECT * FROM LONG_RAWS');
+  check('LONG RAW', r.rows, [[1, Buffer.alloc(300, 7)]]);
 }
 
 async function binds(conn) {

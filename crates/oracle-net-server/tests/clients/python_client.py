@@ -142,6 +142,11 @@ def numbers_and_rows(conn):
                 check(f"MANY row {n}", row, (n, f"row-{n}"))
                 break
     check("MANY rows", n, 10000)
+    with conn.cursor() as cur:
+        cur.execute("SELECT * FROM LONG_TYPES")
+        check("LONG and UROWID", cur.fetchall(), [(1, "long text", "AAAR3sAAEAAAACXAAA"), (2, "l" * 100000, None)])
+        cur.execute("SELECT * FROM LONG_RAWS")
+        check("LONG RAW", cur.fetchall(), [(1, b"\x07" * 300)])
 
 
 def binds(conn):
