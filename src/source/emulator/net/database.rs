@@ -9,7 +9,7 @@
 
 use super::logminer::{self, LogMiner};
 use super::tables::{self, Transaction};
-use super::{catalog_views as cat, dynamic_views as dynv, ora_error};
+use super::{account_views as acc, catalog_views as cat, dynamic_views as dynv, ora_error};
 use crate::source::emulator::access::ROOT;
 use crate::source::emulator::EmulatorSession;
 use crate::source::Session;
@@ -70,14 +70,14 @@ impl WireDatabase {
             "ALL_OBJECTS" => cat::objects(s, false),
             "ALL_TAB_STATISTICS" => cat::all_tab_statistics(s),
             "ALL_LOG_GROUPS" => cat::all_log_groups(s),
-            "ALL_USERS" => cat::all_users(s),
-            "ALL_EXTERNAL_TABLES" => Ok(cat::all_external_tables()),
-            "DBA_EXTENTS" => cat::dba_extents(s),
-            "DBA_TABLESPACES" => cat::dba_tablespaces(s),
-            "SESSION_PRIVS" => Ok(cat::session_privs(s)),
-            "SESSION_ROLES" => Ok(cat::session_roles(s)),
-            "ALL_TAB_PRIVS" => Ok(cat::all_tab_privs(s)),
-            "PRODUCT_COMPONENT_VERSION" => cat::product_component_version(s),
+            "ALL_USERS" => acc::all_users(s),
+            "ALL_EXTERNAL_TABLES" => Ok(acc::all_external_tables()),
+            "DBA_EXTENTS" => acc::dba_extents(s),
+            "DBA_TABLESPACES" => acc::dba_tablespaces(s),
+            "SESSION_PRIVS" => Ok(acc::session_privs(s)),
+            "SESSION_ROLES" => Ok(acc::session_roles(s)),
+            "ALL_TAB_PRIVS" => Ok(acc::all_tab_privs(s)),
+            "PRODUCT_COMPONENT_VERSION" => acc::product_component_version(s),
             "V$DATABASE" => dynv::v_database(s),
             "V$PDBS" => dynv::v_pdbs(s),
             "V$PARAMETER" => dynv::v_parameter(s),

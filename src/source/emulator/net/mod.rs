@@ -9,13 +9,14 @@
 //!   sessions at login;
 //! - [`database`]: one session's [`emulator_sql::Database`]: which relation a name is (a
 //!   catalog view, a V$ view, a user table), functions, DBMS_LOGMNR, ALTER SESSION, writes;
-//! - [`catalog_views`], [`dynamic_views`]: ALL_/DBA_ and V$ views built from the same
+//! - [`catalog_views`], [`account_views`], [`dynamic_views`]: ALL_/DBA_ and V$ views built from the same
 //!   [`EmulatorSession`](super::EmulatorSession) answers the engine gets in-process, with the
 //!   same privilege checks, so the two ways into the database cannot disagree;
 //! - [`tables`]: user tables read AS OF an SCN (streamed from a reader thread) and written
 //!   through the emulator's one writer; [`logminer`]: a LogMiner session per connection;
 //! - [`values`]: stored values as Oracle's typed values and back.
 
+mod account_views;
 pub mod backend;
 mod catalog_views;
 mod database;
