@@ -39,25 +39,6 @@ fn capture_to(pairs: &[String], end: u64) -> std::process::Output {
     o
 }
 
-fn workload(db: &Path, extra: &[&str]) -> std::process::Child {
-    Command::new(cargo_bin("oracle-cdc"))
-        .args(["-q", "emulator", "workload", db.to_str().unwrap()])
-        .args(extra)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
-}
-
-fn finish(w: std::process::Child) {
-    let o = w.wait_with_output().unwrap();
-    assert!(
-        o.status.success(),
-        "workload: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-}
-
 /// The README's "Run it": the example schema (PDB1 and PDB2), a workload running, capture with
 /// the README's settings; at the end every table's latest records equal the table.
 #[test]

@@ -635,3 +635,24 @@ pub fn latest_per_row(recs: &[Json], table: &str) -> Vec<Map<String, Json>> {
     }
     latest.into_values().collect()
 }
+
+/// `oracle-cdc -q emulator workload DB EXTRA…` in the background.
+pub fn workload(db: &Path, extra: &[&str]) -> std::process::Child {
+    Command::new(cargo_bin("oracle-cdc"))
+        .args(["-q", "emulator", "workload", db.to_str().unwrap()])
+        .args(extra)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits for a [`workload`], which must have succeeded.
+pub fn finish(w: std::process::Child) {
+    let o = w.wait_with_output().unwrap();
+    assert!(
+        o.status.success(),
+        "workload: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

@@ -93,25 +93,6 @@ fn ok(o: Output, what: &str) -> Output {
     o
 }
 
-fn workload(db: &Path, extra: &[&str]) -> Child {
-    Command::new(cargo_bin("oracle-cdc"))
-        .args(["-q", "emulator", "workload", db.to_str().unwrap()])
-        .args(extra)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
-}
-
-fn finish(w: Child) {
-    let o = w.wait_with_output().unwrap();
-    assert!(
-        o.status.success(),
-        "workload: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-}
-
 struct Wired {
     dir: tempfile::TempDir,
     db: PathBuf,

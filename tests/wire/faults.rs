@@ -8,7 +8,7 @@ use super::capture_support::*;
 use super::cli::{example, Serve};
 use assert_cmd::cargo::cargo_bin;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 const DRILLS: &[&str] = &[
@@ -45,26 +45,6 @@ fn capture(url: &str, dir: &Path, extra: &[&str]) -> Command {
     c
 }
 
-fn workload(db: &Path) -> Child {
-    Command::new(cargo_bin("oracle-cdc"))
-        .args([
-            "-q",
-            "emulator",
-            "workload",
-            db.to_str().unwrap(),
-            "--transactions",
-            "300",
-            "--rate",
-            "60",
-            "--seed",
-            "9",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap()
-}
-
 #[test]
 fn capture_survives_dropped_killed_stalled_sessions_and_a_listener_restart() {
     let dir = tempfile::tempdir().unwrap();
@@ -85,7 +65,10 @@ fn capture_survives_dropped_killed_stalled_sessions_and_a_listener_restart() {
         .stderr(log)
         .spawn()
         .unwrap();
-    let load = workload(&db);
+    let load = workload(
+        &db,
+        &["--transactions", "300", "--rate", "60", "--seed", "9"],
+    );
     std::thread::sleep(Duration::from_secs(3));
     // The listener goes down; it comes back on the same address with its services
     // registering late.
