@@ -43,6 +43,7 @@ mod functions;
 mod lex;
 mod like;
 mod literal;
+mod minmax;
 mod names;
 mod nls;
 mod number;
@@ -205,6 +206,19 @@ pub trait Database {
     /// The database host's clock: local time and its offset from UTC in minutes
     /// (SYSDATE, SYSTIMESTAMP).
     fn host_time(&mut self) -> (DateTime, i16);
+
+    /// The smallest and largest non-NULL value of a column (both NULL for none), when the
+    /// database can tell them from an index on it without reading the table, as Oracle's
+    /// INDEX FULL SCAN (MIN/MAX) does for `SELECT MIN(c), MAX(c) FROM t`; `None`: it cannot,
+    /// and the engine reads the rows. The same checks as [`Database::scan`] apply.
+    fn min_max(
+        &mut self,
+        _table: &ObjectName,
+        _column: &str,
+        _as_of_scn: Option<u64>,
+    ) -> Option<Result<(Datum, Datum), OraError>> {
+        None
+    }
 }
 
 /// What a statement gave.

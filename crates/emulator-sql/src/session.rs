@@ -155,6 +155,9 @@ impl SqlSession {
         let done = |row_count: u64| Ok(Outcome::Done { row_count });
         match s {
             Statement::Query(q) => {
+                if let Some(answer) = crate::minmax::answer(db, q, binds) {
+                    return answer;
+                }
                 let env = self.env(db);
                 let (plan, needs) = {
                     let mut c = Compiler::new(&mut *db, env.clone(), binds);

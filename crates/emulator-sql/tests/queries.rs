@@ -286,3 +286,55 @@ fn database_functions_over_row_values() {
     assert_eq!(value(&mut db, "SELECT USER FROM DUAL"), t("SCOTT"));
     assert_eq!(value(&mut db, "SELECT UID + 1 FROM DUAL"), n(43));
 }
+
+/// `SELECT MIN(c), MAX(c) FROM t` is answered from the ends of an index on `c` when the database
+/// has one, without a scan, typed as the column and named as Oracle names the items; anything
+/// more (a WHERE, another column, another aggregate) reads the rows.
+#[test]
+fn min_and_max_of_an_indexed_column_come_from_the_index() {
+    let mut db = db();
+    db.index_ends
+        .insert(("EMP".into(), "ID".into()), (n(1), n(5)));
+    let mut s = SqlSession::new();
+    match s
+        .execute(
+            &mut db,
+            "SELECT MIN(\"ID\"), MAX(ID) hi FROM SCOTT.EMP AS OF SCN :1",
+            &[n(77)],
+        )
+        .unwrap()
+    {
+        emulator_sql::Outcome::Rows { columns, rows } => {
+            let names: Vec<&str> = columns.iter().map(|c| c.name.as_str()).collect();
+            assert_eq!(names, ["MIN(\"ID\")", "HI"]);
+            assert_eq!(columns[0].ora_type, OraType::NUMBER);
+            let rows: Vec<Vec<Datum>> = rows.map(Result::unwrap).collect();
+            assert_eq!(rows, vec![vec![n(1), n(5)]]);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        db.log.scans.is_empty(),
+        "the table was read: {:?}",
+        db.log.scans
+    );
+    // The general path: a WHERE clause, or a column without index ends.
+    assert_eq!(
+        rows(
+            &mut db,
+            "SELECT MAX(ID) FROM SCOTT.EMP WHERE DEPT = 10",
+            &[]
+        ),
+        vec![vec![n(3)]]
+    );
+    assert_eq!(
+        rows(&mut db, "SELECT MIN(SAL), MAX(SAL) FROM SCOTT.EMP", &[]),
+        vec![vec![n(100), n(300)]]
+    );
+    assert_eq!(db.log.scans.len(), 2);
+    // An unknown column is still ORA-00904.
+    assert_eq!(
+        error(&mut db, "SELECT MIN(NOPE) FROM SCOTT.EMP", &[]).code,
+        904
+    );
+}

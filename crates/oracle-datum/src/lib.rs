@@ -334,6 +334,26 @@ impl fmt::Display for OraError {
 
 impl std::error::Error for OraError {}
 
+/// Whether `text` is already in [`canonical_number`]'s form (then it is its own canonical text):
+/// an optional `-`, digits without a leading zero (or one `0`), and an optional fraction that
+/// does not end in `0`; not `-0`.
+pub fn is_canonical_number(text: &str) -> bool {
+    let t = text.strip_prefix('-').unwrap_or(text);
+    let (int, frac) = match t.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (t, None),
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(int) || (int.len() > 1 && int.starts_with('0')) {
+        return false;
+    }
+    match frac {
+        Some(f) => digits(f) && !f.ends_with('0'),
+        // `-0` is `0`.
+        None => !(int == "0" && t.len() != text.len()),
+    }
+}
+
 /// The canonical text of a decimal number: no exponent, no `+`, no leading zeros before the
 /// integer digit, no trailing fractional zeros, `0` for any zero (`-0.50` → `-0.5`,
 /// `.15` → `0.15`, `1E3` → `1000`). `None` for text that is not a decimal number.
@@ -417,6 +437,26 @@ mod tests {
         }
         for bad in ["", ".", "1.2.3", "abc", "1e", "--1", "1e999"] {
             assert_eq!(canonical_number(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn canonical_texts_are_recognised_as_such() {
+        for text in [
+            "7",
+            "-1.5",
+            "0.15",
+            "0",
+            "12345678901234567890123",
+            "-0.001",
+        ] {
+            assert!(is_canonical_number(text), "{text}");
+            assert_eq!(canonical_number(text).as_deref(), Some(text));
+        }
+        for text in [
+            ".15", "-.5", "007", "1.50", "-0", "1e3", "", "1.", "+1", "1.2.3",
+        ] {
+            assert!(!is_canonical_number(text), "{text}");
         }
     }
 

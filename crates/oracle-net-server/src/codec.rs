@@ -270,13 +270,26 @@ fn encode_present(
     lobs: &mut LobStore,
 ) -> Result<(), OraError> {
     match wire.ora_type {
-        ora::VARCHAR | ora::CHAR | ora::LONG => {
-            let text = datum_text(d).unwrap_or_default();
-            w.clr(&text_bytes(&text, wire.csfrm));
-        }
-        ora::NUMBER | ora::BINARY_INTEGER | ora::FLOAT => {
-            w.clr(&encode_number(&number_text(d, wire)?)?);
-        }
+        // Text in the database character set, and canonical numbers, are written from the
+        // datum itself: a query's rows are mostly these, and copying each value first costs
+        // more than encoding it.
+        ora::VARCHAR | ora::CHAR | ora::LONG => match d {
+            Datum::Text(s) if wire.csfrm != CSFRM_NCHAR => {
+                w.clr(s.as_bytes());
+            }
+            _ => {
+                let text = datum_text(d).unwrap_or_default();
+                w.clr(&text_bytes(&text, wire.csfrm));
+            }
+        },
+        ora::NUMBER | ora::BINARY_INTEGER | ora::FLOAT => match d {
+            Datum::Number(s) => {
+                w.clr(&encode_number(s)?);
+            }
+            _ => {
+                w.clr(&encode_number(&number_text(d, wire)?)?);
+            }
+        },
         ora::BINARY_FLOAT => {
             w.clr(&encode_binary_float(float_of(d, wire)? as f32));
         }

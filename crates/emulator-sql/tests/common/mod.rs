@@ -81,6 +81,8 @@ pub struct MemDb {
     pub sort_on_request: bool,
     /// Rows handed out by scans so far.
     pub produced: Arc<AtomicUsize>,
+    /// MIN and MAX of (table, column) as an index would give them (`Database::min_max`).
+    pub index_ends: BTreeMap<(String, String), (Datum, Datum)>,
     next_rowid: u64,
 }
 
@@ -153,6 +155,7 @@ impl MemDb {
             honor_bounds: true,
             sort_on_request: true,
             produced: Arc::new(AtomicUsize::new(0)),
+            index_ends: BTreeMap::new(),
             next_rowid: 1000,
         }
     }
@@ -482,6 +485,18 @@ impl Database for MemDb {
             DateTime::parse("2026-12-04 10:05:09.123456789").unwrap_or_default(),
             120,
         )
+    }
+
+    fn min_max(
+        &mut self,
+        table: &ObjectName,
+        column: &str,
+        _as_of_scn: Option<u64>,
+    ) -> Option<Result<(Datum, Datum), OraError>> {
+        self.index_ends
+            .get(&(table.name.clone(), column.to_string()))
+            .cloned()
+            .map(Ok)
     }
 }
 

@@ -325,6 +325,40 @@ impl Database for WireDatabase {
         tables::rollback_to(&mut self.tx, name)
     }
 
+    /// From the key index, for a column that leads the primary key or a unique key or index
+    /// (an index Oracle would read the ends of); other columns are read whole by the engine.
+    fn min_max(
+        &mut self,
+        table: &ObjectName,
+        column: &str,
+        as_of_scn: Option<u64>,
+    ) -> Option<Result<(Datum, Datum), OraError>> {
+        let name = tables::table_name(table, &self.schema());
+        let (resolved, cols) = match tables::columns(&mut self.session, &name) {
+            Ok(v) => v,
+            Err(e) => return Some(Err(e)),
+        };
+        let leads = {
+            let r = self.session.replica().ok()?;
+            let def = &r.table(&resolved).ok()?.def;
+            std::iter::once(&def.primary_key)
+                .chain(&def.unique_keys)
+                .chain(&def.unique_indexes)
+                .any(|k| k.first().is_some_and(|c| c == column))
+        };
+        let ty = cols.iter().find(|c| c.name == column)?.data_type.clone();
+        if !leads {
+            return None;
+        }
+        let wire = super::values::ora_type(&ty).ok()?;
+        Some(match self.session.key_range(&name, column, as_of_scn) {
+            Ok(Some((min, max))) => super::values::into_datum(min, &wire)
+                .and_then(|a| Ok((a, super::values::into_datum(max, &wire)?))),
+            Ok(None) => Ok((Datum::Null, Datum::Null)),
+            Err(e) => Err(ora_error(e)),
+        })
+    }
+
     fn host_time(&mut self) -> (DateTime, i16) {
         let (offset, ms) = match self.session.replica() {
             Ok(r) => (

@@ -16,7 +16,7 @@
 //! applies a transaction's changes at its commit); the change itself is checked and stored.
 
 use super::ora_error;
-use super::values::{ora_type, to_datum, to_value};
+use super::values::{into_datum, ora_type, to_value};
 use crate::errors::CdcError;
 use crate::names::TableName;
 use crate::source::emulator::redo::Xid;
@@ -230,8 +230,8 @@ fn read_into(
     let closed = || CdcError::Database("the cursor was closed".into());
     let result = s.read_rows(query, flashback, &mut |row: FetchedRow| {
         let mut values = Vec::with_capacity(row.values.len());
-        for (v, t) in row.values.iter().zip(types) {
-            values.push(to_datum(v, t).map_err(|e| CdcError::Database(e.message))?);
+        for (v, t) in row.values.into_iter().zip(types) {
+            values.push(into_datum(v, t).map_err(|e| CdcError::Database(e.message))?);
         }
         batch.push(Row {
             rowid: Some(row.rowid),

@@ -109,14 +109,35 @@ fn interval_ds(text: &str) -> Option<i128> {
 
 /// A stored value as Oracle's value of the column's type.
 pub fn to_datum(v: &Value, t: &OraType) -> Result<Datum, OraError> {
+    match v {
+        Value::Number(_) | Value::Text(_) | Value::Json(_) | Value::Bytes(_) => {
+            into_datum(v.clone(), t)
+        }
+        other => borrowed_datum(other, t),
+    }
+}
+
+/// [`to_datum`] of a value the caller gives away: its text or bytes move into the datum (a
+/// flashback read over the wire converts every value it sends, so no copy is made of them).
+pub fn into_datum(v: Value, t: &OraType) -> Result<Datum, OraError> {
     Ok(match v {
-        Value::Null => Datum::Null,
+        Value::Number(n) if oracle_datum::is_canonical_number(&n) => Datum::Number(n),
         Value::Number(n) => Datum::Number(
-            oracle_datum::canonical_number(n)
+            oracle_datum::canonical_number(&n)
                 .ok_or_else(|| OraError::new(1722, format!("invalid number `{n}`")))?,
         ),
-        Value::Text(s) if matches!(t, OraType::Rowid | OraType::Urowid) => Datum::Rowid(s.clone()),
-        Value::Text(s) | Value::Json(s) => Datum::text(s.clone()),
+        Value::Text(s) if matches!(t, OraType::Rowid | OraType::Urowid) => Datum::Rowid(s),
+        Value::Text(s) | Value::Json(s) => Datum::text(s),
+        Value::Bytes(b) if b.is_empty() && matches!(t, OraType::Raw(_)) => Datum::Null,
+        Value::Bytes(b) => Datum::Bytes(b),
+        other => borrowed_datum(&other, t)?,
+    })
+}
+
+fn borrowed_datum(v: &Value, t: &OraType) -> Result<Datum, OraError> {
+    Ok(match v {
+        Value::Null => Datum::Null,
+        Value::Number(_) | Value::Text(_) | Value::Json(_) => return into_datum(v.clone(), t),
         Value::BinaryFloat(f) => Datum::BinaryFloat(*f),
         Value::BinaryDouble(f) => Datum::BinaryDouble(*f),
         Value::Date(s) => Datum::Date(DateTime::parse(s).ok_or_else(|| bad("DATE", s))?),
@@ -139,8 +160,7 @@ pub fn to_datum(v: &Value, t: &OraType) -> Result<Datum, OraError> {
         Value::IntervalDs(s) => {
             Datum::IntervalDs(interval_ds(s).ok_or_else(|| bad("INTERVAL DAY TO SECOND", s))?)
         }
-        Value::Bytes(b) if b.is_empty() && matches!(t, OraType::Raw(_)) => Datum::Null,
-        Value::Bytes(b) => Datum::Bytes(b.clone()),
+        Value::Bytes(_) => return into_datum(v.clone(), t),
         Value::Boolean(b) => Datum::Boolean(*b),
         Value::Vector(v) => Datum::Text(vector_text(v)),
         Value::Bfile { .. } => {
