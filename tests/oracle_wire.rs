@@ -11,6 +11,8 @@ mod cli;
 mod clients;
 #[path = "wire/conformance.rs"]
 mod conformance;
+#[path = "wire/errors.rs"]
+mod errors;
 #[path = "wire/faults.rs"]
 mod faults;
 #[path = "wire/fixture.rs"]

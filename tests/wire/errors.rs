@@ -1,0 +1,126 @@
+//! Oracle's errors over the wire, as the adapter maps them: a login refused for a wrong
+//! password, an unknown service or no listener; ORA-01555 on a flashback read; a missing grant
+//! (ORA-00942 for a view, ORA-01031 for AS OF without FLASHBACK); LogMiner inside a PDB before
+//! 19c (ORA-65040). Each the error code the same call gives in-process.
+
+use super::fixture::*;
+use oracle_cdc::errors::{CdcError, Code};
+use oracle_cdc::source::emulator::Faults;
+use oracle_cdc::source::oracle::{connect::Password, OracleConnector};
+use oracle_cdc::source::{ChunkRange, FlashbackQuery, MiningFilter, Session};
+
+fn connect(url: &str, user: &str, password: &str) -> Result<Box<dyn Session>, CdcError> {
+    let c = OracleConnector::new(url, Some(user), Some(Password::new(password)))?;
+    Ok(Box::new(c.open()?))
+}
+
+fn code(r: Result<Box<dyn Session>, CdcError>) -> Code {
+    match r {
+        Ok(_) => panic!("connected"),
+        Err(e) => e.code(),
+    }
+}
+
+#[test]
+fn logins_fail_with_their_codes() {
+    let s = serve_example();
+    assert_eq!(
+        code(connect(&s.url("DEMO"), USER, "wrong")),
+        Code::Cdc2002,
+        "ORA-01017"
+    );
+    assert_eq!(
+        code(connect(&s.url("DEMO"), "NOBODY", PASSWORD)),
+        Code::Cdc2002,
+        "ORA-01017 for an unknown user too"
+    );
+    assert_eq!(
+        code(connect(&s.url("NOSUCH"), USER, PASSWORD)),
+        Code::Cdc2004,
+        "ORA-12514"
+    );
+    assert_eq!(
+        code(connect(&s.url("PDB3"), USER, PASSWORD)),
+        Code::Cdc2004,
+        "a MOUNTED PDB's service is not registered"
+    );
+    // A local user of PDB1 cannot log in to the root.
+    assert_eq!(
+        code(connect(&s.url("DEMO"), "PDB1CDC", PASSWORD)),
+        Code::Cdc2002
+    );
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    assert_eq!(
+        code(connect(&format!("127.0.0.1:{port}/DEMO"), USER, PASSWORD)),
+        Code::Cdc2003,
+        "no listener"
+    );
+    // The example's application user logs in with its own password.
+    connect(&s.url("PDB1"), "HR", "hr").expect("HR/hr on PDB1");
+}
+
+fn read(s: &mut dyn Session, table: &str, scn: u64) -> Result<u64, CdcError> {
+    let q = FlashbackQuery {
+        table: table.parse().unwrap(),
+        columns: vec!["ID".into()],
+        key_columns: vec!["ID".into()],
+        scn,
+        range: ChunkRange::Whole,
+        filter: None,
+    };
+    s.read_as_of(&q, &mut |_| Ok(()))
+}
+
+#[test]
+fn snapshot_too_old_and_missing_grants_keep_their_codes() {
+    let mut faults = Faults::default();
+    faults.settings.ora01555_reads = vec![1];
+    let s = serve_schema(&example_schema(), faults);
+    let mut w = connect(&s.url("PDB1"), USER, PASSWORD).unwrap();
+    let scn = w.current_scn().unwrap();
+    let first = read(w.as_mut(), "PDB1.HR.EMPLOYEES", scn).unwrap_err();
+    assert_eq!(first.code(), Code::Cdc5001, "ORA-01555: {first}");
+    assert!(
+        read(w.as_mut(), "PDB1.HR.EMPLOYEES", scn).unwrap() > 0,
+        "the next read works"
+    );
+    // HR owns its tables but has no FLASHBACK on another's, and no dictionary grants.
+    let mut hr = connect(&s.url("PDB1"), "HR", "hr").unwrap();
+    let e = read(hr.as_mut(), "PDB1.BATCH.JOB_RUNS", scn).unwrap_err();
+    assert_eq!(
+        e.code(),
+        Code::Cdc2401,
+        "ORA-00942 for a table without a grant: {e}"
+    );
+    assert!(e.to_string().contains("ORA-00942"), "{e}");
+    let e = hr
+        .privileges()
+        .map(|_| ())
+        .and_then(|_| hr.logs().map(|_| ()))
+        .unwrap_err();
+    assert_eq!(e.code(), Code::Cdc2401, "V$LOG without SELECT on it: {e}");
+    assert!(
+        read(hr.as_mut(), "PDB1.HR.EMPLOYEES", scn).unwrap() > 0,
+        "the owner reads its own table AS OF SCN"
+    );
+}
+
+#[test]
+fn mining_inside_a_pdb_before_19c_is_refused() {
+    let text = std::fs::read_to_string(example_schema()).unwrap();
+    let old = text.replacen("version: 19.22.0.0.0", "version: 18.14.0.0.0", 1);
+    assert_ne!(old, text, "the example schema names its version");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("schema.yaml");
+    std::fs::write(&path, old).unwrap();
+    let s = serve_schema(&path, Faults::default());
+    let mut w = connect(&s.url("PDB1"), USER, PASSWORD).unwrap();
+    let end = w.current_scn().unwrap();
+    let e = w
+        .mine(end - 10, end, &MiningFilter::default(), &mut |_| Ok(()))
+        .unwrap_err();
+    assert_eq!(e.code(), Code::Cdc2302, "ORA-65040: {e}");
+}
