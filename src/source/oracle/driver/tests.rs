@@ -127,8 +127,10 @@ fn thin_call_errors_map_like_thick_ones() {
         (thin::failure(Failure::NotConnected, "not connected to database", Phase::Call), Code::Cdc5007),
         (thin::failure(Failure::Stream, "stream operation failed: Connection reset by peer (os error 104)", Phase::Call), Code::Cdc5007),
         (thin::failure(Failure::Stream, "stream operation failed: Broken pipe (os error 32)", Phase::Call), Code::Cdc5007),
-        // A call timeout recovered (thick: DPI-1067): the session is usable, not lost.
-        (thin::failure(Failure::Timeout, "the configured call timeout was exceeded", Phase::Call), Code::Cdc5006),
+        // A call over cdc.database.call.timeout.ms (thick: DPI-1067) was cancelled: what it was
+        // reading or mining is read again on a new session (the state a break leaves, a
+        // LogMiner session half-started, is not trusted), as after a lost connection.
+        (thin::failure(Failure::Timeout, "the configured call timeout was exceeded", Phase::Call), Code::Cdc5007),
         (thin::failure(Failure::Other, "unsupported conversion from number to raw", Phase::Call), Code::Cdc5006),
     ];
     for (e, want) in cases {
