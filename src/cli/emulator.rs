@@ -436,11 +436,13 @@ fn serve(a: EmulatorServeArgs, global: &GlobalArgs, printer: &Printer) -> anyhow
             printer.table(&["service", "cdc.database.url"], rows)?;
         }
     }
-    super::progress::note(&format!(
-        "serving {} on {addr}; log in as a user of its schema (password: database.users[].password, default `{}`); Ctrl-C stops",
-        dir.display(),
-        emulator::net::DEFAULT_PASSWORD
-    ));
+    if !printer.quiet {
+        super::progress::note(&format!(
+            "serving {} on {addr}; log in as a user of its schema (password: database.users[].password, default `{}`); Ctrl-C stops",
+            dir.display(),
+            emulator::net::DEFAULT_PASSWORD
+        ));
+    }
     while !stop.load(std::sync::atomic::Ordering::SeqCst) {
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
