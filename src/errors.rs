@@ -124,6 +124,9 @@ catalog! {
     Cdc2302 = "CDC-2302", Failure, "LogMiner cannot run in this PDB (ORA-65040)",
         "Before Oracle 19c, DBMS_LOGMNR and V$LOGMNR_CONTENTS work only in CDB$ROOT: a session inside a PDB gets ORA-65040. From 19c a PDB can be mined on its own (per-PDB mode: START_LOGMNR by SCN range, no ADD_LOGFILE), returning only that PDB's redo.",
         "Connect a common user (C##…) to the CDB's root service (root mode, every release), or upgrade to 19c or later for per-PDB mining.";
+    Cdc2303 = "CDC-2303", Failure, "The capture user sees no PDB from CDB$ROOT (CONTAINER_DATA)",
+        "In CDB$ROOT, V$PDBS, V$TRANSACTION and the other container data objects show a common user only the rows of the containers its CONTAINER_DATA attribute names, and by default that is the root alone: capture in root mode then finds no PDB and so no table, and would miss the transactions open in the PDBs when it starts (their first changes lost).",
+        "As a DBA in CDB$ROOT: ALTER USER C##CDC SET CONTAINER_DATA=ALL CONTAINER=CURRENT; (or name the captured PDBs: CONTAINER_DATA=(CDB$ROOT, PDB1, PDB2)). `oracle-cdc doctor --check privileges.multitenant` checks it. Or capture one PDB in per-PDB mode, connected to its service (19c and later).";
     Cdc2401 = "CDC-2401", Failure, "The capture user lacks a privilege",
         "The database refused a call for want of a grant: ORA-01031 (insufficient privileges), ORA-00942 (a view or table the user may not see, or that does not exist), PLS-00201 (a package the user may not execute) or ORA-01045 (no CREATE SESSION). The message names the call and what it needed.",
         "Run `oracle-cdc doctor --check privileges`: it lists every grant the configured features need, with the GRANT statement for each one missing (in a CDB, for a common user, with CONTAINER=ALL).";
@@ -613,6 +616,10 @@ pub enum CdcError {
     #[error("CDC-2302: {0}")]
     PdbMining(String),
 
+    /// Root mode without a CONTAINER_DATA attribute that shows the PDBs.
+    #[error("CDC-2303: {0}")]
+    ContainerData(String),
+
     #[error("CDC-5007: connection lost: {0}")]
     ConnectionLost(String),
 
@@ -833,6 +840,7 @@ impl CdcError {
             CdcError::Privilege { .. } => Code::Cdc2401,
             CdcError::ContainerUnreachable(_) => Code::Cdc2301,
             CdcError::PdbMining(_) => Code::Cdc2302,
+            CdcError::ContainerData(_) => Code::Cdc2303,
             CdcError::ConnectionLost(_) => Code::Cdc5007,
             CdcError::InvalidScnRange { .. } => Code::Cdc5008,
             CdcError::Io { .. } => Code::Cdc6001,

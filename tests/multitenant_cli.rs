@@ -92,8 +92,9 @@ database:
   multitenant: true
   version: VERSION
   users:
-    - { name: C##CDC }
+    - { name: C##CDC, container_data: all }
     - { name: PDB2CDC, container: PDB2 }
+    - { name: C##ROOTONLY }
 tables:
   - name: PDB1.SHOP.ACCOUNTS
     columns:
@@ -284,4 +285,11 @@ fn unreachable_containers_fail_with_their_codes() {
     );
     let e = capture_fails(&cdb.db, &cdb.pairs(&[&url]));
     assert!(e.contains("CDC-2004") && e.contains("ORA-12514"), "{e}");
+    // A common user whose CONTAINER_DATA is Oracle's default (the root's rows only) sees no PDB
+    // from the root: not "no table", but the ALTER USER that fixes it.
+    let e = capture_fails(&cdb.db, &cdb.pairs(&["cdc.database.user=C##ROOTONLY"]));
+    assert!(
+        e.contains("CDC-2303") && e.contains("CONTAINER_DATA=ALL"),
+        "{e}"
+    );
 }

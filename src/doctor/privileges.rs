@@ -191,7 +191,33 @@ pub(super) fn check(id: &str, f: &Facts) -> Finding {
                     "not needed: the session stays in {pdb} (per-PDB mode)"
                 ));
             }
-            judge(p, vec![g.system("SET CONTAINER")])
+            let set_container = judge(p, vec![g.system("SET CONTAINER")]);
+            let lacks_set = set_container.severity == super::Severity::Fail;
+            // Root mode also needs the PDBs' rows of V$PDBS and V$TRANSACTION in the root.
+            match &p.container_data {
+                Some(cd) if !cd.covers_a_pdb() => Finding::fail(
+                    format!(
+                        "CONTAINER_DATA: {} sees only CDB$ROOT's rows of V$PDBS and V$TRANSACTION (Oracle's default), so capture in the root finds no PDB (CDC-2303){}",
+                        g.grantee,
+                        if lacks_set { "; and SET CONTAINER is missing" } else { "" }
+                    ),
+                    format!(
+                        "ALTER USER {} SET CONTAINER_DATA=ALL CONTAINER=CURRENT;{}",
+                        g.grantee,
+                        if lacks_set { format!("\nGRANT SET CONTAINER TO {} CONTAINER=ALL;", g.grantee) } else { String::new() }
+                    ),
+                )
+                .on(vec!["CONTAINER_DATA".to_string()]),
+                Some(cd) if !lacks_set => {
+                    let mut f = set_container;
+                    f.found.push_str(&format!(
+                        "; CONTAINER_DATA {}",
+                        if cd.all { "ALL".to_string() } else { cd.containers.iter().cloned().collect::<Vec<_>>().join(", ") }
+                    ));
+                    f
+                }
+                _ => set_container,
+            }
         }
     }
 }

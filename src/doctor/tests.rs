@@ -877,3 +877,34 @@ fn a_thin_limit_at_login_fails_the_driver_check_with_the_thick_fix() {
     );
     assert_eq!(get(&r, "connection.login").severity, Severity::Skip);
 }
+
+/// Root mode needs a CONTAINER_DATA attribute that shows the PDBs' rows of V$PDBS and
+/// V$TRANSACTION in CDB$ROOT: without it (Oracle's default) privileges.multitenant fails with
+/// the ALTER USER that sets it; with it, it passes and says so.
+#[test]
+fn root_mode_without_container_data_fails_with_the_alter_user() {
+    let tables = HEALTHY_TABLES.replace("HR.", "PDB1.HR.");
+    let db = Db::new(
+        "  multitenant: true\n  users: [{ name: C##CDC }]\n",
+        &tables,
+    );
+    let r = db.report(&[]);
+    let m = get(&r, "privileges.multitenant");
+    assert_eq!(m.severity, Severity::Fail, "{}", m.found);
+    assert!(m.found.contains("CONTAINER_DATA"), "{}", m.found);
+    assert!(
+        m.fix.as_deref().is_some_and(
+            |f| f.contains("ALTER USER C##CDC SET CONTAINER_DATA=ALL CONTAINER=CURRENT")
+        ),
+        "{:?}",
+        m.fix
+    );
+    let ok = Db::new(
+        "  multitenant: true\n  users: [{ name: C##CDC, container_data: all }]\n",
+        &tables,
+    );
+    let r = ok.report(&[]);
+    let m = get(&r, "privileges.multitenant");
+    assert_eq!(m.severity, Severity::Pass, "{}", m.found);
+    assert!(m.found.contains("CONTAINER_DATA ALL"), "{}", m.found);
+}

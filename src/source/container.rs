@@ -124,6 +124,19 @@ impl ContainerSession {
         }
     }
 
+    /// In the root no PDB shows: CDC-2303 when that is the user's CONTAINER_DATA attribute (the
+    /// root alone, Oracle's default for a common user), not an empty database.
+    fn pdbs_hidden(&mut self) -> Result<()> {
+        let user_sees = self.inner.privileges()?.container_data;
+        match user_sees {
+            Some(cd) if !cd.covers_a_pdb() => Err(CdcError::ContainerData(format!(
+                "in CDB$ROOT V$PDBS shows this user no PDB: its CONTAINER_DATA attribute is {} (the root's rows only), so no PDB's table can be found and the transactions open in the PDBs would be missed; as a DBA in CDB$ROOT: ALTER USER <capture user> SET CONTAINER_DATA=ALL CONTAINER=CURRENT",
+                if cd.containers.is_empty() { "the default".to_string() } else { cd.containers.iter().cloned().collect::<Vec<_>>().join(", ") }
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// Where mining, log lists and instance-wide views are read: the root, or the PDB itself.
     fn enter_home(&mut self) -> Result<()> {
         match self.mode.clone() {
@@ -158,7 +171,11 @@ impl Session for ContainerSession {
             Mode::Pdb(home) => vec![home.clone()],
             _ => {
                 self.enter(ROOT_CONTAINER)?;
-                self.inner.database()?.pdbs
+                let pdbs = self.inner.database()?.pdbs;
+                if pdbs.is_empty() {
+                    self.pdbs_hidden()?;
+                }
+                pdbs
             }
         };
         let mut out = Vec::new();

@@ -112,6 +112,34 @@ pub struct Privileges {
     pub roles: BTreeSet<String>,
     /// USER_TAB_PRIVS: (owner, object, privilege), e.g. (SYS, V_$DATABASE, SELECT).
     pub objects: BTreeSet<(String, String, String)>,
+    /// The user's default CONTAINER_DATA attribute (DBA_CONTAINER_DATA), read in CDB$ROOT:
+    /// which containers' rows its V$ and CDB_ views show there; `None` outside the root of a
+    /// CDB, or where it could not be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub container_data: Option<ContainerData>,
+}
+
+/// A CONTAINER_DATA attribute: all containers, or the ones listed (CDB$ROOT always among them).
+/// By default a common user in CDB$ROOT sees only the root's rows of V$PDBS, V$TRANSACTION and
+/// every other container data object (Reference, "About Dynamic Performance Views"; CDB_*
+/// views: "By default, a user connected to the root will only see data pertaining to the
+/// root"); `ALTER USER … SET CONTAINER_DATA=ALL CONTAINER=CURRENT` extends it to every PDB.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContainerData {
+    pub all: bool,
+    pub containers: BTreeSet<String>,
+}
+
+impl ContainerData {
+    /// Whether the rows of `container` show.
+    pub fn covers(&self, container: &str) -> bool {
+        self.all || container == ROOT_CONTAINER || self.containers.contains(container)
+    }
+
+    /// Whether any PDB's rows show.
+    pub fn covers_a_pdb(&self) -> bool {
+        self.all || self.containers.iter().any(|c| c != ROOT_CONTAINER)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -295,8 +295,8 @@ fn with_signal_table(dir: &Path) -> PathBuf {
     let out = text
         .replacen("tables:\n", &format!("tables:\n{table}"), 1)
         .replacen(
-            "- { name: C##CDC }",
-            "- { name: C##CDC, privileges: [all, \"CDC.DEBEZIUM_SIGNAL:INSERT\"] }",
+            "- { name: C##CDC, container_data: all }",
+            "- { name: C##CDC, container_data: all, privileges: [all, \"CDC.DEBEZIUM_SIGNAL:INSERT\"] }",
             1,
         );
     let path = dir.join("schema.yaml");

@@ -108,6 +108,7 @@ fn walk(served: &Served) -> BTreeSet<String> {
         ("REDO_GROUPS", sql::REDO_GROUPS),
         ("LOG_SWITCHES", sql::LOG_SWITCHES),
         ("DICTIONARY_LOGS", sql::DICTIONARY_LOGS),
+        ("CONTAINER_DATA", sql::CONTAINER_DATA),
     ] {
         let got = rows(root, name, text, &plain(text));
         // A new database has no open transaction, no archive and no dictionary build yet.
@@ -401,8 +402,8 @@ fn signal_schema() -> std::path::PathBuf {
     let out = text
         .replacen("tables:\n", &format!("tables:\n{signal}"), 1)
         .replacen(
-            "- { name: C##CDC }",
-            "- { name: C##CDC, privileges: [all, \"HR.SIGNALS:INSERT\"] }",
+            "- { name: C##CDC, container_data: all }",
+            "- { name: C##CDC, container_data: all, privileges: [all, \"HR.SIGNALS:INSERT\"] }",
             1,
         );
     assert_ne!(out, text, "the example schema has a tables: list");

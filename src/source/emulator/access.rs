@@ -48,6 +48,10 @@ pub struct UserSpec {
     /// hex): what `emulator init` writes in place of `password`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password_verifier: Option<String>,
+    /// A common user's CONTAINER_DATA attribute: `all`, or the containers whose rows its V$
+    /// views show in CDB$ROOT (`[PDB1]`); unset: the root's alone, as Oracle's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub container_data: Option<PrivilegeSpec>,
 }
 
 /// `T:` + 64-byte hash + 16-byte salt in upper-case hex, as Oracle's SPARE4 holds a 12c
@@ -128,7 +132,30 @@ pub struct User {
     pub name: String,
     /// The PDB of a local user.
     pub local_to: Option<String>,
+    /// Its grants; `container_data`, the CONTAINER_DATA attribute, is set for a common user of
+    /// a CDB.
     pub privileges: Privileges,
+}
+
+/// A common user's CONTAINER_DATA attribute from the schema file (`None`: the root's alone).
+fn container_data(spec: Option<&PrivilegeSpec>) -> crate::source::model::ContainerData {
+    use crate::source::model::ContainerData;
+    match spec {
+        Some(PrivilegeSpec::All(_)) => ContainerData {
+            all: true,
+            containers: Default::default(),
+        },
+        Some(PrivilegeSpec::List(l)) => ContainerData {
+            all: false,
+            containers: std::iter::once(ROOT.to_string())
+                .chain(l.iter().map(|c| c.to_ascii_uppercase()))
+                .collect(),
+        },
+        None => ContainerData {
+            all: false,
+            containers: [ROOT.to_string()].into_iter().collect(),
+        },
+    }
 }
 
 /// The grants a privilege list names, as SESSION_PRIVS / SESSION_ROLES / ALL_TAB_PRIVS show
@@ -203,18 +230,29 @@ pub fn known_privilege(entry: &str) -> bool {
 pub fn users(schema: &SchemaFile) -> Vec<User> {
     let d = &schema.database;
     if d.users.is_empty() {
+        // The one implicit user is set up as commands/capture.md's setup makes the capture
+        // user: in a CDB with CONTAINER_DATA=ALL.
+        let mut privileges = privileges_of(&d.privileges);
+        privileges.container_data = d
+            .multitenant
+            .then(|| container_data(Some(&PrivilegeSpec::All(super::schema::AllWord::All))));
         return vec![User {
             name: if d.multitenant { "C##CDC" } else { "CDC" }.to_string(),
             local_to: None,
-            privileges: privileges_of(&d.privileges),
+            privileges,
         }];
     }
     d.users
         .iter()
-        .map(|u| User {
-            name: u.name.to_ascii_uppercase(),
-            local_to: u.container.as_ref().map(|c| c.to_ascii_uppercase()),
-            privileges: privileges_of(&u.privileges),
+        .map(|u| {
+            let mut privileges = privileges_of(&u.privileges);
+            privileges.container_data = (d.multitenant && u.container.is_none())
+                .then(|| container_data(u.container_data.as_ref()));
+            User {
+                name: u.name.to_ascii_uppercase(),
+                local_to: u.container.as_ref().map(|c| c.to_ascii_uppercase()),
+                privileges,
+            }
         })
         .collect()
 }
@@ -288,6 +326,21 @@ pub fn validate(schema: &SchemaFile) -> std::result::Result<(), String> {
             }
         }
         let common = name.starts_with("C##");
+        if let Some(PrivilegeSpec::List(list)) = &u.container_data {
+            if let Some(bad) = list.iter().find(|c| {
+                !c.eq_ignore_ascii_case(ROOT)
+                    && !pdbs.iter().any(|(p, _)| p.eq_ignore_ascii_case(c))
+            }) {
+                return Err(format!(
+                    "database.users: {name}: container_data names `{bad}`, which is not a container of this database"
+                ));
+            }
+        }
+        if u.container_data.is_some() && (!d.multitenant || u.container.is_some()) {
+            return Err(format!(
+                "database.users: {name}: container_data is a common user's attribute in a CDB (ORA-65056 for a local user)"
+            ));
+        }
         match (&u.container, d.multitenant) {
             (Some(_), false) => {
                 return Err(format!(
@@ -350,10 +403,16 @@ pub fn login(schema: &SchemaFile, user: Option<&str>, service: Option<&str>) -> 
             let local_to = (d.multitenant && !w.starts_with("C##"))
                 .then(|| service.map(|s| s.trim().to_ascii_uppercase()))
                 .map(|s| s.unwrap_or_else(|| ROOT.to_string()));
-            all.first().cloned().map(|u| User {
-                name: w.clone(),
-                local_to,
-                ..u
+            all.first().cloned().map(|mut u| {
+                // A local user has no CONTAINER_DATA attribute.
+                if local_to.is_some() {
+                    u.privileges.container_data = None;
+                }
+                User {
+                    name: w.clone(),
+                    local_to,
+                    ..u
+                }
             })
         }
     };
@@ -413,11 +472,17 @@ pub fn login(schema: &SchemaFile, user: Option<&str>, service: Option<&str>) -> 
 
 /// SYS AS SYSDBA: every privilege, in CDB$ROOT (or the non-CDB).
 pub fn sysdba(schema: &SchemaFile) -> Login {
+    let mut privileges = privileges_of(&all_privileges());
+    // SYS sees every container's rows (its CONTAINER_DATA cannot be changed: ORA-65041).
+    privileges.container_data = schema
+        .database
+        .multitenant
+        .then(|| container_data(Some(&all_privileges())));
     Login {
         user: User {
             name: "SYS".into(),
             local_to: None,
-            privileges: privileges_of(&all_privileges()),
+            privileges,
         },
         container: schema.database.multitenant.then(|| ROOT.to_string()),
     }
@@ -754,6 +819,14 @@ tables:
             (
                 "database: { users: [{ name: X, privileges: [DROP ANY TABLE] }] }\ntables: []",
                 "unknown privilege",
+            ),
+            (
+                "database: { multitenant: true, users: [{ name: C##X, container_data: [PDB7] }] }\ntables: [{ name: PDB1.A.T, columns: [{ name: C, type: NUMBER }] }]",
+                "not a container of this database",
+            ),
+            (
+                "database: { multitenant: true, users: [{ name: X, container: PDB1, container_data: all }] }\ntables: [{ name: PDB1.A.T, columns: [{ name: C, type: NUMBER }] }]",
+                "ORA-65056",
             ),
         ] {
             match SchemaFile::parse(std::path::Path::new("t.yaml"), yaml) {

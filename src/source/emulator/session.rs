@@ -268,6 +268,12 @@ impl EmulatorSession {
         if let Some(pdb) = self.pdb() {
             info.pdbs.retain(|p| p == pdb);
         }
+        // From CDB$ROOT, V$PDBS shows the PDBs the user's CONTAINER_DATA covers.
+        if self.in_root() {
+            if let Some(cd) = &self.user.privileges.container_data {
+                info.pdbs.retain(|p| cd.covers(p));
+            }
+        }
         if let topology::Role::Downstream { name, dbid, .. } = &self.shared.role {
             info.name = name.clone();
             info.dbid = *dbid;
@@ -394,7 +400,12 @@ impl Session for EmulatorSession {
 
     fn privileges(&mut self) -> Result<Privileges> {
         self.call()?;
-        Ok(self.user.privileges.clone())
+        let mut p = self.user.privileges.clone();
+        // DBA_CONTAINER_DATA is read in CDB$ROOT, where the attribute applies.
+        if !self.in_root() {
+            p.container_data = None;
+        }
+        Ok(p)
     }
 
     fn tables(&mut self) -> Result<Vec<TableInfo>> {
@@ -450,11 +461,21 @@ impl Session for EmulatorSession {
         }
         let pdb = self.pdb().map(str::to_string);
         let r = self.replica()?;
+        // From CDB$ROOT, the transactions of the containers the user's CONTAINER_DATA covers
+        // (the root's own always).
+        let seen = |x: &crate::source::emulator::redo::Xid| match (
+            &self.user.privileges.container_data,
+            r.xid_pdb.get(x),
+        ) {
+            (Some(cd), Some(p)) if self.in_root() => cd.covers(p),
+            _ => true,
+        };
         let mut out: Vec<OpenTransaction> = r
             .open
             .iter()
             // From a PDB, V$TRANSACTION shows that PDB's transactions.
             .filter(|(xid, _)| pdb.is_none() || r.xid_pdb.get(xid) == pdb.as_ref())
+            .filter(|(xid, _)| seen(xid))
             .map(|(xid, t)| OpenTransaction {
                 xid: xid.hex(),
                 start_scn: t.start_scn,

@@ -41,9 +41,9 @@ tables:
 }
 
 const USERS: &str = r#"  users:
-    - { name: C##CDC }
-    - { name: C##NOSET, privileges: [CREATE SESSION, SELECT ANY TABLE, FLASHBACK ANY TABLE, SELECT_CATALOG_ROLE, LOGMINING, EXECUTE_CATALOG_ROLE] }
-    - { name: C##NOFLASH, privileges: [CREATE SESSION, SET CONTAINER, SELECT ANY TABLE, SELECT_CATALOG_ROLE] }
+    - { name: C##CDC, container_data: all }
+    - { name: C##NOSET, container_data: all, privileges: [CREATE SESSION, SELECT ANY TABLE, FLASHBACK ANY TABLE, SELECT_CATALOG_ROLE, LOGMINING, EXECUTE_CATALOG_ROLE] }
+    - { name: C##NOFLASH, container_data: all, privileges: [CREATE SESSION, SET CONTAINER, SELECT ANY TABLE, SELECT_CATALOG_ROLE] }
     - { name: PDB1CDC, container: PDB1, privileges: all }"#;
 
 struct Db {
@@ -305,4 +305,54 @@ fn the_container_logic_reads_each_pdb_in_it_and_mines_in_the_root() {
     );
     let e = err(rows(local.as_mut(), "PDB2.APP.T"));
     assert_eq!(e.code(), Code::Cdc2301, "{e}");
+}
+
+/// From CDB$ROOT a common user sees the PDBs' rows of V$PDBS and V$TRANSACTION only as far as
+/// its CONTAINER_DATA attribute goes (by default the root's alone); inside a PDB the attribute
+/// does not apply. Root-mode capture then stops with CDC-2303 instead of finding no table.
+#[test]
+fn container_data_decides_what_the_root_shows_of_the_pdbs() {
+    let users = r#"  users:
+    - { name: C##ALL, container_data: all }
+    - { name: C##ROOT }
+    - { name: C##ONE, container_data: [PDB1] }"#;
+    let db = Db::new(&cdb("19.22.0.0.0", users));
+    // A transaction open in each PDB.
+    let mut w = Writer::open(&db.path(), Arc::new(db.clock.clone()), false).unwrap();
+    let t1 = w.replica().table_index(&t("PDB1.APP.T")).unwrap();
+    let t2 = w.replica().table_index(&t("PDB2.APP.T")).unwrap();
+    let a = w.begin().unwrap();
+    w.insert(a, t1, vec![Value::Number("100".into()), Value::Null])
+        .unwrap();
+    let b = w.begin().unwrap();
+    w.insert(b, t2, vec![Value::Number("200".into()), Value::Null])
+        .unwrap();
+    w.flush().unwrap();
+    let seen = |user: &str| {
+        let mut s = db.session(Some(user), None);
+        let pdbs = s.database().unwrap().pdbs;
+        let open = s.open_transactions().unwrap().len();
+        let cd = s.privileges().unwrap().container_data.unwrap();
+        (pdbs, open, cd.covers_a_pdb())
+    };
+    assert_eq!(
+        seen("C##ALL"),
+        (vec!["PDB1".to_string(), "PDB2".to_string()], 2, true)
+    );
+    assert_eq!(seen("C##ROOT"), (Vec::<String>::new(), 0, false));
+    assert_eq!(seen("C##ONE"), (vec!["PDB1".to_string()], 1, true));
+    // Inside a PDB: that PDB's rows, whatever the attribute, and no attribute read.
+    let mut s = db.session(Some("C##ROOT"), Some("PDB2"));
+    assert_eq!(s.database().unwrap().pdbs, ["PDB2"]);
+    assert_eq!(s.open_transactions().unwrap().len(), 1);
+    assert_eq!(s.privileges().unwrap().container_data, None);
+    // Root mode: tables of the PDBs the user sees; none at all is CDC-2303.
+    let names = |user: &str| -> Result<Vec<String>> {
+        let mut s = db.wrapped(Some(user), None);
+        Ok(s.tables()?.iter().map(|t| t.name.to_string()).collect())
+    };
+    assert_eq!(names("C##ONE").unwrap(), ["PDB1.APP.T"]);
+    let e = err(names("C##ROOT"));
+    assert_eq!(e.code(), Code::Cdc2303, "{e}");
+    assert!(e.to_string().contains("CONTAINER_DATA=ALL"), "{e}");
 }

@@ -354,10 +354,39 @@ impl Session for OracleSession {
             })?
             .into_iter()
             .collect();
+        // In CDB$ROOT: which PDBs' rows V$PDBS and V$TRANSACTION show this user.
+        let container_data = if self.current_container()?.name.as_deref() == Some(ROOT_CONTAINER) {
+            let c = ctx("reading DBA_CONTAINER_DATA");
+            match self.rows(sql::CONTAINER_DATA, &c, |r| {
+                Ok((r.string(0)?, r.opt_string(1)?))
+            }) {
+                Ok(rows) => {
+                    let all = rows.iter().any(|(all, _)| all == "Y");
+                    // The attribute always holds the root (ORA-65057); no row is the default.
+                    let containers = match all {
+                        true => Default::default(),
+                        false => rows
+                            .into_iter()
+                            .filter_map(|(_, c)| c)
+                            .chain([ROOT_CONTAINER.to_string()])
+                            .collect(),
+                    };
+                    Some(ContainerData { all, containers })
+                }
+                Err(CdcError::Privilege { message, .. }) => {
+                    tracing::warn!("cannot read DBA_CONTAINER_DATA ({message}); the PDBs the user sees from CDB$ROOT are unknown");
+                    None
+                }
+                Err(e) => return Err(e),
+            }
+        } else {
+            None
+        };
         Ok(Privileges {
             system,
             roles,
             objects,
+            container_data,
         })
     }
 

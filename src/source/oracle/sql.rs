@@ -291,6 +291,14 @@ pub const OBJECT_PRIVILEGES: &str =
     "SELECT TABLE_SCHEMA, TABLE_NAME, PRIVILEGE FROM ALL_TAB_PRIVS \
 WHERE GRANTEE = USER OR GRANTEE IN (SELECT ROLE FROM SESSION_ROLES)";
 
+/// The user's default CONTAINER_DATA attribute (read in CDB$ROOT): one row with ALL_CONTAINERS
+/// 'Y' for `CONTAINER_DATA=ALL`, else one row per container named; no row: the default, the
+/// root alone. DBA_CONTAINER_DATA "displays default (user-level) and object-specific
+/// CONTAINER_DATA attributes" (Reference 19c): user-level rows have DEFAULT_ATTR 'Y' and no
+/// OWNER / OBJECT_NAME. Privilege: SELECT on DBA_CONTAINER_DATA (SELECT_CATALOG_ROLE).
+pub const CONTAINER_DATA: &str = "SELECT ALL_CONTAINERS, CONTAINER_NAME FROM DBA_CONTAINER_DATA \
+WHERE USERNAME = USER AND DEFAULT_ATTR = 'Y' AND OWNER IS NULL";
+
 // ---------------------------------------------------------------------------------------------
 // Tables
 // ---------------------------------------------------------------------------------------------

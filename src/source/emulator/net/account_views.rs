@@ -235,3 +235,51 @@ pub(super) fn product_component_version(s: &mut EmulatorSession) -> Result<Relat
         rows,
     ))
 }
+
+/// DBA_CONTAINER_DATA: the users' default (user-level) CONTAINER_DATA attributes, one row with
+/// ALL_CONTAINERS 'Y' for `all`, else one row per container named; users with the default (the
+/// root alone) have none. Read in CDB$ROOT (a PDB's has no rows: the attribute is the root's).
+pub(super) fn dba_container_data(s: &mut EmulatorSession) -> Result<Relation> {
+    s.user
+        .read_dictionary("DBA_CONTAINER_DATA", "reading DBA_CONTAINER_DATA")?;
+    let spec = [
+        ("USERNAME", NAME),
+        ("DEFAULT_ATTR", text(1)),
+        ("OWNER", NAME),
+        ("OBJECT_NAME", NAME),
+        ("ALL_CONTAINERS", text(1)),
+        ("CONTAINER_NAME", NAME),
+        ("CON_ID", NUM),
+    ];
+    let mut rows = Vec::new();
+    if s.in_root() {
+        let users = {
+            let r = s.replica()?;
+            super::super::access::users(&r.schema)
+        };
+        for u in users {
+            let Some(cd) = &u.privileges.container_data else {
+                continue;
+            };
+            let row = |all: bool, container: Option<&str>| {
+                vec![
+                    t(&u.name),
+                    t("Y"),
+                    opt(None::<String>),
+                    opt(None::<String>),
+                    y_n(all),
+                    opt(container),
+                    n(1),
+                ]
+            };
+            if cd.all {
+                rows.push(row(true, None));
+            } else if cd.containers.len() > 1 {
+                for c in &cd.containers {
+                    rows.push(row(false, Some(c)));
+                }
+            }
+        }
+    }
+    Ok(view(&spec, rows))
+}

@@ -74,6 +74,7 @@ impl WireDatabase {
             "ALL_EXTERNAL_TABLES" => Ok(acc::all_external_tables()),
             "DBA_EXTENTS" => acc::dba_extents(s),
             "DBA_TABLESPACES" => acc::dba_tablespaces(s),
+            "DBA_CONTAINER_DATA" => acc::dba_container_data(s),
             "SESSION_PRIVS" => Ok(acc::session_privs(s)),
             "SESSION_ROLES" => Ok(acc::session_roles(s)),
             "ALL_TAB_PRIVS" => Ok(acc::all_tab_privs(s)),

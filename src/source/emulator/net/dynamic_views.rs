@@ -122,9 +122,17 @@ pub(super) fn v_pdbs(s: &mut EmulatorSession) -> Result<Relation> {
         )
     };
     let mut rows = Vec::new();
+    // From CDB$ROOT only the containers the user's CONTAINER_DATA covers show.
+    let cd = s
+        .user
+        .privileges
+        .container_data
+        .clone()
+        .filter(|_| s.in_root());
+    let covered = |c: &str| cd.as_ref().is_none_or(|cd| cd.covers(c));
     if multitenant && !s.shared.downstream() {
         let here = s.pdb().map(str::to_string);
-        if here.is_none() {
+        if here.is_none() && covered("PDB$SEED") {
             rows.push(vec![
                 n(2),
                 n(dbid + 2),
@@ -134,7 +142,7 @@ pub(super) fn v_pdbs(s: &mut EmulatorSession) -> Result<Relation> {
             ]);
         }
         for (i, (name, mode)) in pdbs.iter().enumerate() {
-            if here.as_ref().is_some_and(|h| h != name) {
+            if here.as_ref().is_some_and(|h| h != name) || !covered(name) {
                 continue;
             }
             let open = match mode {
