@@ -178,6 +178,9 @@ catalog! {
     Cdc2204 = "CDC-2204", Failure, "An emulated downstream database takes no transactions",
         "A write (a workload, a signal row) was sent to an emulated downstream mining database. It models only the redo shipped to it from its source; the source's tables are not there.",
         "Write to the source database (the directory the downstream was created from); mine on the downstream with cdc.mining.database.url.";
+    Cdc2205 = "CDC-2205", Failure, "Mining database holds only another incarnation's redo",
+        "The logs the mining (downstream) database received from the source (V$FOREIGN_ARCHIVED_LOG, with the source's DBID) all belong to another incarnation of it: their RESETLOGS_CHANGE# is not the source's V$DATABASE.RESETLOGS_CHANGE#. The source was opened with RESETLOGS (a point-in-time recovery, a flashback database, an activated standby) after they were written, or the downstream receives a database cloned from the source with the same DBID. Redo of another incarnation is a different history: capture never mines it. Logs of an older incarnation beside the current one's are left out silently.",
+        "Check that redo transport runs from the source's current incarnation (the source's LOG_ARCHIVE_DEST_n, V$ARCHIVE_DEST_STATUS on both sides) and that cdc.database.url names the database whose redo is shipped. After a RESETLOGS of the source the stored offsets belong to the old incarnation too: start from a fresh snapshot (a new state directory).";
     Cdc4001 = "CDC-4001", Failure, "Emulator database not found",
         "The directory given as an emulated database does not hold one (no schema.yaml / redo).",
         "Create it with `oracle-cdc emulator init DIR --schema FILE`, or fix the path in cdc.database.url (emulator:DIR).";
@@ -247,6 +250,9 @@ catalog! {
     Cdc5202 = "CDC-5202", Failure, "Stopped while waiting for minable redo",
         "Capture was told to stop (Ctrl-C, SIGTERM) while it waited for the redo a snapshot chunk's position needs to become minable: LogMiner returns only redo the log writer has written (V$THREAD.LAST_REDO_CHANGE# of every open thread), and a downstream mining database only the redo shipped to it. Capture ends cleanly (exit 0): the chunks not published yet are read again at the next start. This code shows only in logs.",
         "Nothing to do; if capture keeps waiting, check V$THREAD (an open RAC instance that writes no redo holds the bound back) and, on a downstream, redo transport (with archived-log shipping, redo arrives only after each log switch).";
+    Cdc5203 = "CDC-5203", Failure, "A redo thread's logs do not cover the mining window",
+        "On RAC every instance writes its own redo thread, and a mining window needs the logs of every thread that has redo in it: an open thread's from the window's first SCN on (or from its ENABLE_CHANGE#, if it was enabled later), a closed thread's up to its last redo (V$THREAD). For one thread they are not all there: its oldest available log starts after the window's first SCN (the logs before were deleted or never archived where capture reads them), a sequence is missing in between, or the thread has no log at all. Mining on without them would skip that instance's changes without a word (Debezium's consistency check, DBZ-6013, refuses the same). The message names the thread, the SCN and what is missing.",
+        "Make that thread's archived logs available again (restore them with RMAN: RESTORE ARCHIVELOG FROM SEQUENCE n THREAD t, or fix the archive destination every instance writes to, so V$ARCHIVED_LOG lists them with STATUS 'A' on a VALID LOCAL destination) and start capture again; `oracle-cdc doctor` (redo.retention) lists what each thread holds. Keep archived logs of every thread until capture has mined past them. If they are gone for good the stream cannot resume here: take a new snapshot (a fresh state directory, or `oracle-cdc offsets edit reset-table`).";
     Cdc5301 = "CDC-5301", Usage, "Downstream mining needs the dictionary in the redo",
         "Mining runs on a downstream database (cdc.mining.database.url) with cdc.mining.dictionary=online_catalog. LogMiner's online catalog is the mining database's own dictionary, and Oracle's Utilities says that with it \"you must mine the redo log files in the same database that generated them\": on another database the source's object numbers decode to nothing (\"UNKNOWN\".\"OBJ# n\") or to the wrong tables, so changes would be lost without a word. Capture refuses before it mines anything.",
         "Extract the dictionary into the redo on the source (as a user with EXECUTE_CATALOG_ROLE, in CDB$ROOT on a CDB): `EXECUTE DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS);` then `ALTER SYSTEM ARCHIVE LOG CURRENT;` so the build reaches an archived log the downstream receives (emulator: `oracle-cdc emulator build-dictionary SOURCE_DIR`), and set cdc.mining.dictionary=redo_logs. Or mine on the source: remove cdc.mining.database.url.";
@@ -578,6 +584,21 @@ pub enum CdcError {
         source_dbid: u64,
     },
 
+    #[error("CDC-5203: redo thread {thread} lacks logs for mining from SCN {scn}: {reason}")]
+    ThreadLogsMissing {
+        thread: u32,
+        scn: u64,
+        reason: String,
+    },
+
+    #[error("CDC-2205: the mining database {mining} holds the source's redo (DBID {dbid}) only of another incarnation: its logs have RESETLOGS_CHANGE# {}, the source's is {source_resetlogs}", found.iter().map(u64::to_string).collect::<Vec<_>>().join(", "))]
+    MiningOtherIncarnation {
+        mining: String,
+        dbid: u64,
+        source_resetlogs: u64,
+        found: Vec<u64>,
+    },
+
     #[error("CDC-5301: the mining database {mining} is a downstream of the source and cdc.mining.dictionary is online_catalog: LogMiner's online catalog decodes only redo of the database that generated it")]
     DownstreamOnlineCatalog { mining: String },
 
@@ -830,6 +851,8 @@ impl CdcError {
             CdcError::MissingLogFile { .. } => Code::Cdc5004,
             CdcError::MiningLogMissing { .. } => Code::Cdc5201,
             CdcError::MiningOtherDatabase { .. } => Code::Cdc2202,
+            CdcError::MiningOtherIncarnation { .. } => Code::Cdc2205,
+            CdcError::ThreadLogsMissing { .. } => Code::Cdc5203,
             CdcError::EmulatorTopology { .. } => Code::Cdc2203,
             CdcError::StoppedWaitingForRedo { .. } => Code::Cdc5202,
             CdcError::DownstreamOnlineCatalog { .. } => Code::Cdc5301,

@@ -80,11 +80,24 @@ impl Run {
     }
 }
 
-/// Capture (`cdc.snapshot.mode=none`) on a new emulated database whose clock stands still;
-/// after capture's round N (its offsets saved) `step(N, writer, clock)` runs; capture stops
-/// after `rounds` rounds.
+/// Capture (`cdc.snapshot.mode=none`) on a new emulated database whose clock stands still
+/// but while capture waits for redo (one LGWR period, 3 s, per wait); after capture's round N
+/// (its offsets saved) `step(N, writer, clock)` runs; capture stops after `rounds` rounds.
 fn capture_while(
     schema_text: &str,
+    rounds: u32,
+    step: impl FnMut(u32, &mut Writer, &ManualClock) -> Result<()> + 'static,
+) -> Run {
+    capture_with(schema_text, &["cdc.snapshot.mode=none"], rounds, step)
+}
+
+/// Waits for minable redo one capture may make before the test calls it a hang.
+const MAX_REDO_WAITS: u32 = 2_000;
+
+/// [`capture_while`] with `extra` settings.
+fn capture_with(
+    schema_text: &str,
+    extra: &[&str],
     rounds: u32,
     mut step: impl FnMut(u32, &mut Writer, &ManualClock) -> Result<()> + 'static,
 ) -> Run {
@@ -101,22 +114,40 @@ fn capture_while(
     let conn = EmulatorConnector::open_with_clock(&db, Faults::default(), Arc::new(clock.clone()))
         .unwrap();
     let start = conn.connect().unwrap().current_scn().unwrap();
-    let settings = Settings::from_pairs(&[
-        &format!("cdc.database.url=emulator:{}", db.display()),
-        &format!("cdc.state.dir={}", state.display()),
-        &format!("cdc.sink.dir={}", out.display()),
-        "cdc.snapshot.mode=none",
+    let (url, state_dir, sink_dir) = (
+        format!("cdc.database.url=emulator:{}", db.display()),
+        format!("cdc.state.dir={}", state.display()),
+        format!("cdc.sink.dir={}", out.display()),
+    );
+    let mut pairs: Vec<&str> = vec![
+        &url,
+        &state_dir,
+        &sink_dir,
         "cdc.stream.poll.ms=10",
         "cdc.signal.poll.ms=10",
         "cdc.heartbeat.interval.ms=0",
         "cdc.metrics.interval.ms=0",
-    ])
-    .unwrap();
+    ];
+    pairs.extend_from_slice(extra);
+    let settings = Settings::from_pairs(&pairs).unwrap();
     let baseline = check::contents(&conn, start, &settings).unwrap();
     let mut writer = Writer::open(&db, Arc::new(clock.clone()), false).unwrap();
     let done = Arc::new(AtomicU32::new(0));
     let d = done.clone();
+    let waits = AtomicU32::new(0);
+    let waiting_clock = clock.clone();
     let armed = crate::crashpoint::arm(move |point| {
+        if point == "publisher.waiting.for.redo" {
+            // Time passes while capture waits for redo to become minable; waiting on and on
+            // is a hang.
+            waiting_clock.advance(3_000);
+            if waits.fetch_add(1, Ordering::SeqCst) >= MAX_REDO_WAITS {
+                return Err(crate::errors::CdcError::Database(format!(
+                    "capture waited for minable redo {MAX_REDO_WAITS} times: the mining bound does not move"
+                )));
+            }
+            return Ok(());
+        }
         if point != "capture.offsets.saved" {
             return Ok(());
         }
@@ -209,4 +240,35 @@ fn commit_times_from_a_host_east_of_utc_are_published_as_utc() {
     assert_eq!(source["ts_ms"], at / 1000 * 1000);
     let (violations, _) = run.violations();
     assert!(violations.is_empty(), "{violations:#?}");
+}
+
+#[test]
+fn capture_converges_with_an_idle_open_rac_thread() {
+    // Two instances; every transaction runs on thread 1: thread 2 is open and writes no redo,
+    // so its V$THREAD position (LAST_REDO_CHANGE# …) stands still at the database's start. The
+    // snapshot's chunks wait for the redo up to their SCN and the stream for the redo up to the
+    // last commit: both must get past the idle thread without anything written to the
+    // database, within a bounded number of waits (each one LGWR period).
+    let run = capture_with(
+        &schema("  redo_threads: 2\n  idle_threads: [2]"),
+        &["cdc.snapshot.mode=initial", "cdc.snapshot.chunk.rows=2"],
+        10,
+        |n, w, _| {
+            if n < 4 {
+                let x = w.begin()?;
+                w.insert(x, 0, emp(300 + i64::from(n)))?;
+                w.commit(&[x])?;
+            }
+            Ok(())
+        },
+    );
+    let threads = run.conn.connect().unwrap().redo_threads().unwrap();
+    let idle = threads.iter().find(|t| t.thread == 2).unwrap();
+    assert_eq!(
+        idle.last_redo_scn, 7000,
+        "thread 2 wrote nothing since the database started: {threads:?}"
+    );
+    let (violations, records) = run.violations();
+    assert!(violations.is_empty(), "{violations:#?}");
+    assert_eq!(records, 5 + 4, "the five rows of the snapshot and the four inserts");
 }

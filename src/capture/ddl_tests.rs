@@ -14,7 +14,7 @@ use crate::source::emulator::{self, clock, EmulatorConnector, Faults};
 use crate::source::model::ColumnInfo;
 use crate::source::Connector;
 use crate::types::{ColumnType, Value};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 
 const SCHEMA: &str = r#"
@@ -42,8 +42,13 @@ fn run(extra: &[&str], drop_old: bool) -> (Vec<String>, Vec<String>) {
     );
     let schema = dir.path().join("schema.yaml");
     std::fs::write(&schema, SCHEMA).unwrap();
-    emulator::init(&db, &schema, None, clock::system()).unwrap();
-    let conn = EmulatorConnector::open(&db, Faults::default()).unwrap();
+    // The database's clock moves while capture waits for redo (one LGWR period a wait): the
+    // last commit becomes minable once the SCN moved on past it (`source::threads`).
+    let clock = clock::ManualClock::new(clock::system().now_ms());
+    emulator::init(&db, &schema, None, Arc::new(clock.clone())).unwrap();
+    let conn =
+        EmulatorConnector::open_with_clock(&db, Faults::default(), Arc::new(clock.clone()))
+            .unwrap();
     let start = conn.connect().unwrap().current_scn().unwrap();
     let mut pairs = vec![
         format!("cdc.database.url=emulator:{}", db.display()),
@@ -58,12 +63,16 @@ fn run(extra: &[&str], drop_old: bool) -> (Vec<String>, Vec<String>) {
     ];
     pairs.extend(extra.iter().map(|s| s.to_string()));
     let settings = Settings::from_pairs(&pairs).unwrap();
-    let mut w = Writer::open(&db, clock::system(), false).unwrap();
+    let mut w = Writer::open(&db, Arc::new(clock.clone()), false).unwrap();
     let chunks = Arc::new(AtomicU32::new(0));
     let rounds = Arc::new(AtomicU32::new(0));
-    let (c, r) = (chunks.clone(), rounds.clone());
+    // The last change the hook made: streaming rounds count once it is published.
+    let last_change = Arc::new(AtomicU64::new(0));
+    let (c, r, l) = (chunks.clone(), rounds.clone(), last_change.clone());
+    let offsets_path = state.join("offsets.json");
     let armed = crate::crashpoint::arm(move |point| {
         match point {
+            "publisher.waiting.for.redo" => clock.advance(3_000),
             "snapshot.chunk.published" => {
                 let n = c.fetch_add(1, Ordering::SeqCst) + 1;
                 let rids: Vec<_> = w.replica().tables[0].rows.keys().copied().collect();
@@ -84,7 +93,7 @@ fn run(extra: &[&str], drop_old: bool) -> (Vec<String>, Vec<String>) {
                             let v = Value::Text(format!("n{}", k * 50 + i));
                             w.update_set(x, 0, *rid, &[(at, v)])?;
                         }
-                        w.commit(&[x])?;
+                        l.fetch_max(w.commit(&[x])?, Ordering::SeqCst);
                     }
                 }
                 if n == 6 && drop_old {
@@ -94,12 +103,17 @@ fn run(extra: &[&str], drop_old: bool) -> (Vec<String>, Vec<String>) {
                         for rid in part {
                             w.update_set(x, 0, *rid, &[(1, Value::Text("renamed".into()))])?;
                         }
-                        w.commit(&[x])?;
+                        l.fetch_max(w.commit(&[x])?, Ordering::SeqCst);
                     }
                 }
             }
             "capture.offsets.saved" => {
-                r.fetch_add(1, Ordering::SeqCst);
+                let published = crate::offsets::Offsets::load(&offsets_path)?
+                    .and_then(|o| o.stream)
+                    .map_or(0, |p| p.commit_scn);
+                if published >= l.load(Ordering::SeqCst) {
+                    r.fetch_add(1, Ordering::SeqCst);
+                }
             }
             _ => {}
         }

@@ -39,7 +39,9 @@ fn a_capture_snapshot_commits_its_sink_once_a_wave() {
     std::fs::write(&schema, SCHEMA).unwrap();
     emulator::init(&db, &schema, None, clock::system()).unwrap();
     let conn = EmulatorConnector::open(&db, Faults::default()).unwrap();
-    let start = conn.connect().unwrap().current_scn().unwrap();
+    // The load's last change (V$DATABASE.CURRENT_SCN is one past it while no transaction is
+    // open: no redo of this quiet database reaches that).
+    let start = conn.with_replica_meta(|r, _| r.newest_change_scn()).unwrap();
     let settings = Settings::from_pairs(&[
         &format!("cdc.database.url=emulator:{}", db.display()),
         &format!("cdc.state.dir={}", state.display()),
@@ -97,8 +99,10 @@ fn a_capture_snapshot_commits_its_sink_once_a_wave() {
         }
     }
     assert!(!unsynced, "a wave ended without its commit");
-    // One sink commit a wave and one when streaming ends (before: one a chunk).
-    assert_eq!(count("sink.commit.synced"), 3, "{hits:?}");
+    // One sink commit a wave (before: one a chunk). The chunks are read at CURRENT_SCN, one
+    // past the load's last change, so the last wave's stream already reaches the stop SCN:
+    // streaming has nothing left to commit.
+    assert_eq!(count("sink.commit.synced"), 2, "{hits:?}");
 
     // Every row once, and the records converge to the table.
     let now = conn.connect().unwrap().current_scn().unwrap();

@@ -282,10 +282,18 @@ fn status(
     // What the database's views show (a downstream: its own identity and the shipped logs).
     let mut session = conn.emulator_session()?;
     let db = crate::source::Session::database(&mut session)?;
-    let current_scn = crate::source::Session::current_scn(&mut session)?;
+    let downstream = conn.is_downstream();
+    // A primary's newest change (V$DATABASE.CURRENT_SCN is one past it while no transaction
+    // is open, `Replica::current_scn_view`): what committed work has reached, the SCN to stop
+    // a capture at. A standby's applied SCN, a downstream's own.
+    let current_scn = match (downstream, db.role) {
+        (false, crate::source::model::DatabaseRole::Primary) => {
+            conn.with_replica_meta(|r, _| r.newest_change_scn())?
+        }
+        _ => crate::source::Session::current_scn(&mut session)?,
+    };
     let log_files = crate::source::Session::logs(&mut session)?;
     let threads = crate::source::Session::redo_threads(&mut session)?;
-    let downstream = conn.is_downstream();
     let topology = conn.topology_json();
     let report = conn.with_replica_meta(|r, now| {
         let tables: Vec<_> = r
@@ -344,6 +352,9 @@ fn status(
                 "thread": t.thread, "status": t.status, "enabled": t.enabled,
                 "sequence": t.sequence, "last_redo_scn": t.last_redo_scn,
                 "last_redo_time": t.last_redo_time,
+                "last_redo_sequence": t.last_redo_sequence,
+                "last_redo_block": t.last_redo_block,
+                "enabled_scn": t.enabled_scn,
             })).collect::<Vec<_>>(),
             "open_transactions": open,
         })

@@ -3,7 +3,7 @@
 
 use super::facts::{Connect, Facts, SourceKind};
 use super::Finding;
-use crate::errors::Code;
+use crate::errors::{CdcError, Code};
 use crate::settings::DatabaseDriver;
 use crate::source::model::{dictionary_for, DatabaseRole, Dictionary, OpenMode};
 
@@ -53,18 +53,35 @@ fn mining(f: &Facts) -> Finding {
         Ok(s) => s,
         Err(e) => return Finding::skip(format!("the source is unknown: {e}")),
     };
-    let others = crate::source::mining::foreign_dbids(logs, source.dbid);
-    if !others.is_empty() {
-        let list: Vec<String> = others.iter().map(u64::to_string).collect();
-        return Finding::fail(
-            format!(
-                "the mining database {} ({}, DBID {}) holds redo of DBID {}, not the source's ({}, DBID {})",
-                m.target, db.name, db.dbid, list.join(", "), source.name, source.dbid
-            ),
-            remedy,
-        )
-        .because(Code::Cdc2202.info().explanation);
-    }
+    // The source's logs of its current incarnation; other sources' beside them are fine (a
+    // downstream may receive several databases' redo).
+    let logs = &match crate::source::mining::received_from(
+        logs.clone(),
+        crate::source::model::RedoSource::of(source),
+        &m.target,
+        &f.settings.database_url().to_string(),
+    ) {
+        Ok(l) => l,
+        Err(e @ CdcError::MiningOtherIncarnation { .. }) => {
+            return Finding::fail(
+                format!("{e} ({}, DBID {})", db.name, db.dbid),
+                Code::Cdc2205.info().remedy,
+            )
+            .because(Code::Cdc2205.info().explanation)
+        }
+        Err(_) => {
+            let others = crate::source::mining::foreign_dbids(logs, source.dbid);
+            let list: Vec<String> = others.iter().map(u64::to_string).collect();
+            return Finding::fail(
+                format!(
+                    "the mining database {} ({}, DBID {}) holds redo of DBID {}, not the source's ({}, DBID {})",
+                    m.target, db.name, db.dbid, list.join(", "), source.name, source.dbid
+                ),
+                remedy,
+            )
+            .because(Code::Cdc2202.info().explanation);
+        }
+    };
     if logs.is_empty() {
         return Finding::warn(
             format!(

@@ -131,6 +131,8 @@ pub struct Facts {
     pub captured: Fact<Vec<Resolved>>,
     pub config: Fact<InstanceConfig>,
     pub logs: Fact<Vec<LogFile>>,
+    /// V$THREAD (on a downstream, the source's): each thread's logs are judged on their own.
+    pub threads: Fact<Vec<RedoThread>>,
     pub current_scn: Fact<Scn>,
     /// The offsets in `cdc.state.dir`, if any.
     pub offsets_path: PathBuf,
@@ -147,7 +149,8 @@ pub struct MiningFacts {
     pub target: String,
     /// Its own V$DATABASE (name, DBID, role).
     pub db: Fact<DatabaseInfo>,
-    /// The redo logs it holds, with the DBID of the database that wrote them.
+    /// The redo logs it received, every source's, with the DBID (and where known the
+    /// incarnation) of the database that wrote them.
     pub logs: Fact<Vec<LogFile>>,
     /// The highest SCN its redo covers, when behind the source.
     pub limit: Fact<Option<Scn>>,
@@ -156,7 +159,9 @@ pub struct MiningFacts {
 }
 
 impl MiningFacts {
-    fn gather(settings: &Settings, url: &str) -> MiningFacts {
+    /// `source`: the source's identity when known (the bound and the dictionary builds are
+    /// then of its redo alone).
+    fn gather(settings: &Settings, url: &str, source: Option<RedoSource>) -> MiningFacts {
         let mut m = MiningFacts {
             target: url.to_string(),
             db: Err(NO_SESSION.into()),
@@ -181,6 +186,12 @@ impl MiningFacts {
         };
         m.db = fact(session.database());
         m.logs = fact(session.logs());
+        if let Some(source) = source {
+            if let Err(e) = session.mine_redo_of(source) {
+                m.limit = fact(Err(e));
+                return m;
+            }
+        }
         m.limit = fact(session.mining_limit());
         m.builds = fact(session.dictionary_builds());
         m
@@ -229,17 +240,22 @@ impl Facts {
             captured: Err(NO_SESSION.into()),
             config: Err(NO_SESSION.into()),
             logs: Err(NO_SESSION.into()),
+            threads: Err(NO_SESSION.into()),
             current_scn: Err(NO_SESSION.into()),
             offsets_path,
             offsets,
-            mining: settings
+            mining: None,
+        };
+        let mining = |source: Option<RedoSource>| {
+            settings
                 .mining_url()
-                .map(|url| MiningFacts::gather(settings, url)),
+                .map(|url| MiningFacts::gather(settings, url, source))
         };
         let connector = match connector {
             Ok(c) => c,
             Err(e) => {
                 facts.connect = Connect::NotTried(e);
+                facts.mining = mining(None);
                 return facts;
             }
         };
@@ -248,14 +264,17 @@ impl Facts {
             Ok(s) => s,
             Err(e) => {
                 facts.connect = Connect::Failed(e);
+                facts.mining = mining(None);
                 return facts;
             }
         };
         facts.db = fact(session.database());
+        facts.mining = mining(facts.db.as_ref().ok().map(RedoSource::of));
         facts.privileges = fact(session.privileges());
         facts.tables = fact(session.tables());
         facts.config = fact(session.instance_config());
         facts.logs = fact(session.logs());
+        facts.threads = fact(session.redo_threads());
         facts.current_scn = fact(session.current_scn());
         facts.captured = match &facts.tables {
             Ok(tables) => Ok({

@@ -4,7 +4,7 @@
 //! |---|---|
 //! | every run | CREATE SESSION; SELECT on V_$DATABASE, V_$PARAMETER, DBA_OBJECTS |
 //! | snapshots (mode ≠ none) | FLASHBACK and SELECT on each captured table (or FLASHBACK / SELECT ANY TABLE) |
-//! | streaming (mode ≠ snapshot_only) | LOGMINING (SELECT ANY TRANSACTION before 12c); EXECUTE on DBMS_LOGMNR; SELECT on V_$LOG, V_$LOGFILE, V_$ARCHIVED_LOG, V_$ARCHIVE_DEST_STATUS, V_$LOGMNR_CONTENTS, V_$THREAD, GV_$TRANSACTION, GV_$INSTANCE |
+//! | streaming (mode ≠ snapshot_only) | LOGMINING (SELECT ANY TRANSACTION before 12c); EXECUTE on DBMS_LOGMNR; SELECT on V_$LOG, V_$LOGFILE, V_$ARCHIVED_LOG, V_$ARCHIVE_DEST_STATUS, V_$LOGMNR_CONTENTS, V_$THREAD, GV_$DATABASE, GV_$TRANSACTION, GV_$INSTANCE |
 //! | ROWID chunking (a captured table without usable key) | SELECT on DBA_EXTENTS, DBA_TABLESPACES |
 //! | multitenant (a CDB) | SET CONTAINER |
 //!
@@ -148,6 +148,7 @@ pub(super) fn check(id: &str, f: &Facts) -> Finding {
                 "V_$ARCHIVE_DEST_STATUS",
                 "V_$LOGMNR_CONTENTS",
                 "V_$THREAD",
+                "GV_$DATABASE",
                 "GV_$TRANSACTION",
                 "GV_$INSTANCE",
             ] {

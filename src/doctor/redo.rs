@@ -281,6 +281,11 @@ fn retention(f: &Facts) -> Finding {
     };
     let resume = stream.resume_scn;
     let covered = oldest(logs).unwrap_or_else(|| "no log is retained".into());
+    // On RAC each thread's logs count on their own (CDC-5203): say what each holds.
+    let covered = match per_thread(logs) {
+        Some(each) => format!("{covered}: {each}"),
+        None => covered,
+    };
     // A downstream holds redo only up to what was shipped: mining waits beyond that.
     let limit = f
         .mining
@@ -292,10 +297,27 @@ fn retention(f: &Facts) -> Finding {
             "the stream resumes at SCN {resume}; the mining database has redo up to SCN {current} so far ({covered}): capture waits for the next logs"
         ));
     }
-    match crate::source::oracle::logminer::logs_for_window(logs, resume, current.max(resume)) {
+    // Every thread's logs from the resume position on (V$THREAD; unknown: not judged).
+    let threads = f.threads.as_deref().unwrap_or_default();
+    let window = crate::source::oracle::logminer::logs_for_window(logs, resume, current.max(resume))
+        .and_then(|_| crate::source::threads::check_thread_logs(threads, logs, resume));
+    match window {
         Ok(_) => Finding::pass(format!(
             "the stream resumes at SCN {resume}; {covered}, and the logs from there on are complete"
         )),
+        Err(e @ crate::errors::CdcError::ThreadLogsMissing { .. }) if f.mining.is_some() => {
+            Finding::fail(
+                format!(
+                    "the stream resumes at SCN {resume}, but on the mining database {covered}: {e} (capture stops with CDC-5201)"
+                ),
+                crate::errors::Code::Cdc5201.info().remedy,
+            )
+        }
+        Err(e @ crate::errors::CdcError::ThreadLogsMissing { .. }) => Finding::fail(
+            format!("the stream resumes at SCN {resume}, but {covered}: {e}"),
+            crate::errors::Code::Cdc5203.info().remedy,
+        )
+        .because(crate::errors::Code::Cdc5203.info().explanation),
         Err(_) if f.mining.is_some() => Finding::fail(
             format!(
                 "the stream resumes at SCN {resume}, but on the mining database {covered}: it lacks redo the offsets need (capture stops with CDC-5201)"
@@ -310,6 +332,31 @@ fn retention(f: &Facts) -> Finding {
             ),
         ),
     }
+}
+
+/// Each thread's retained logs, when there is more than one thread: "thread 1: sequences 3-7
+/// from SCN 1200; thread 2: sequence 1 from SCN 1000".
+fn per_thread(logs: &[crate::source::model::LogFile]) -> Option<String> {
+    let mut threads: BTreeMap<u32, Vec<&crate::source::model::LogFile>> = BTreeMap::new();
+    for l in logs {
+        threads.entry(l.thread).or_default().push(l);
+    }
+    if threads.len() < 2 {
+        return None;
+    }
+    let each: Vec<String> = threads
+        .iter()
+        .map(|(t, ls)| {
+            let first = ls.iter().map(|l| l.sequence).min().unwrap_or(0);
+            let last = ls.iter().map(|l| l.sequence).max().unwrap_or(0);
+            let from = ls.iter().map(|l| l.first_scn).min().unwrap_or(0);
+            match first == last {
+                true => format!("thread {t}: sequence {first} from SCN {from}"),
+                false => format!("thread {t}: sequences {first}-{last} from SCN {from}"),
+            }
+        })
+        .collect();
+    Some(each.join("; "))
 }
 
 fn supplemental_database(f: &Facts) -> Finding {

@@ -151,6 +151,7 @@ pub fn live(current: Scn, oldest: Scn) -> Live {
             next_scn: None,
             archived: false,
             dbid: None,
+            ..LogFile::default()
         }],
         scn_times: Default::default(),
         tables: None,

@@ -265,6 +265,7 @@ mod tests {
             next_scn: None,
             archived: true,
             dbid: None,
+            ..LogFile::default()
         }
     }
 

@@ -93,6 +93,7 @@ pub const MINING_DATABASE_URL: &str = "cdc.mining.database.url";
 pub const MINING_DATABASE_USER: &str = "cdc.mining.database.user";
 pub const MINING_DATABASE_PASSWORD: &str = "cdc.mining.database.password";
 pub const MINING_DICTIONARY: &str = "cdc.mining.dictionary";
+pub const MINING_IDLE_THREAD_MS: &str = "cdc.mining.idle.thread.ms";
 pub const DATABASE_DRIVER: &str = "cdc.database.driver";
 pub const CONNECT_RETRIES: &str = "cdc.database.connect.retries";
 pub const CALL_TIMEOUT_MS: &str = "cdc.database.call.timeout.ms";
@@ -210,6 +211,8 @@ pub const KEYS: &[KeySpec] = &[
         "That user's password, written like `cdc.database.password` (`${env:NAME}`, `${file:PATH}`); unset: `cdc.database.password`. Never printed."),
     key(MINING_DICTIONARY, Kind::Enum(&["online_catalog", "redo_logs"]), Some("online_catalog"),
         "The dictionary LogMiner decodes the redo with. `online_catalog` (DICT_FROM_ONLINE_CATALOG): the database's own, which works only where the redo was generated, so capture with `cdc.mining.database.url` set refuses it (CDC-5301). `redo_logs` (DICT_FROM_REDO_LOGS + DDL_DICT_TRACKING): a dictionary extracted into the redo on the source with `EXECUTE DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS)`; each window adds the logs from the newest build at or before it (V$ARCHIVED_LOG.DICTIONARY_BEGIN/DICTIONARY_END), and without one fails with CDC-5302 (ORA-01371). Needed for downstream mining; rebuild it now and then, since LogMiner reads all redo from the build on."),
+    key(MINING_IDLE_THREAD_MS, Kind::UInt { min: 0, max: 600_000 }, Some("5000"),
+        "How long, in milliseconds, a redo thread's written position (V$THREAD LAST_REDO_CHANGE#, LAST_REDO_SEQUENCE#, LAST_REDO_BLOCK) must stand still for capture to take the thread for idle. LogMiner returns only redo the log writer has written, so no mining window ends past what any open thread has written; an idle thread (an idle RAC instance) writes nothing and would hold every window back. LGWR writes a thread's buffer at least every three seconds, so a thread whose position stood still that long had nothing unwritten: capture then bounds it by the lowest current SCN of the instances it read before (GV$DATABASE), without writing anything (commands/capture.md, \"The mining bound\"). Keep it above 3000 on Oracle (the default leaves two seconds of margin); the longer, the later a quiet database's last changes are published. Oracle URLs; an emulated database uses its own LGWR period, database.redo_write_delay_ms."),
     key(DATABASE_READ_ONLY, Kind::Enum(&["false", "true"]), Some("false"),
         "`true` forbids every write to the database, as on a standby: the source signal channel is refused (CDC-8105) and only the file channel is read. Capture, snapshots of every kind, signals and doctor never write in any case; a physical standby or read-only open mode is detected on its own."),
     key(CONNECT_RETRIES, Kind::UInt { min: 0, max: 1000 }, Some("8"),

@@ -261,6 +261,9 @@ impl Default for ConnectRetry {
     }
 }
 
+/// `cdc.mining.idle.thread.ms`'s default: LGWR's three seconds and a margin.
+pub const DEFAULT_IDLE_THREAD_MS: u64 = 5_000;
+
 /// The validated, effective settings.
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -297,6 +300,9 @@ pub struct Settings {
     pub database_driver: DatabaseDriver,
     /// cdc.database.call.timeout.ms: the longest Oracle round trip; `None`: no limit.
     pub call_timeout: Option<std::time::Duration>,
+    /// cdc.mining.idle.thread.ms: how long a redo thread's written position stands still
+    /// before the thread counts as idle.
+    pub idle_thread_ms: u64,
     /// cdc.files.group.readable: data files 0640 (else 0600).
     pub files_group_readable: bool,
     /// cdc.doctor.read.rate: rows per second one snapshot reader is assumed to read.
@@ -456,6 +462,7 @@ impl Settings {
                 0 => None,
                 ms => Some(std::time::Duration::from_millis(ms)),
             },
+            idle_thread_ms: v.uint(keys::MINING_IDLE_THREAD_MS),
             state_dir: PathBuf::from(v.text(keys::STATE_DIR)),
             connect: ConnectRetry {
                 retries: v.uint(keys::CONNECT_RETRIES) as u32,

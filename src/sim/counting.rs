@@ -122,6 +122,9 @@ impl Session for CountingSession {
     fn host_utc_offset(&mut self) -> Result<Option<i32>> {
         self.inner.host_utc_offset()
     }
+    fn mine_redo_of(&mut self, source: crate::source::model::RedoSource) -> Result<()> {
+        self.inner.mine_redo_of(source)
+    }
     fn mining_limit(&mut self) -> Result<Option<Scn>> {
         self.inner.mining_limit()
     }

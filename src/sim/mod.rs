@@ -81,8 +81,9 @@ struct Live {
     outcome: Outcome,
     /// Times capture waited for redo LGWR had not written.
     redo_waits: u64,
-    /// The database's LGWR writes late: time moves on while capture waits.
-    lgwr_delay: bool,
+    /// The database's LGWR period (`database.redo_write_delay_ms`; 0: it writes at once): time
+    /// moves on while capture waits.
+    lgwr_delay_ms: u64,
 }
 
 /// One seed: plan, run with faults and restarts, check. `Err` only when the simulation itself
@@ -146,7 +147,7 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
         max_pending: u64::from(plan.max_pending.min(plan.threads)),
         needs_baseline: matches!(plan.mode, SnapshotMode::None | SnapshotMode::OnSignal),
         signal_pct: plan.features.signal_in_run_pct,
-        lgwr_delay: plan.environment.redo_write_delay_ms > 0,
+        lgwr_delay_ms: plan.environment.redo_write_delay_ms,
         ..Live::default()
     }));
     let paths = Paths {
@@ -422,10 +423,14 @@ fn hook(
 ) -> impl FnMut(&'static str) -> Result<()> {
     move |point| {
         if point == "publisher.waiting.for.redo" {
-            // Time passes while capture waits for LGWR's timed write.
+            // Time passes while capture waits: for LGWR's timed write, and for an idle
+            // thread's written position to stand still long enough (`source::threads`).
+            // A tenth of the period a wait (at least 50 ms): an idle thread is told from a busy
+            // one after ten waits.
             let mut l = live.borrow_mut();
-            if l.lgwr_delay {
-                world.borrow().clock.advance(50);
+            if l.lgwr_delay_ms > 0 {
+                let step = i64::try_from(l.lgwr_delay_ms / 10).unwrap_or(i64::MAX);
+                world.borrow().clock.advance(step.max(50));
             }
             l.redo_waits += 1;
             return Ok(());

@@ -230,8 +230,10 @@ impl World {
             .collect()
     }
 
+    /// The SCN of the newest change (a log switch or statistics after it carry the SCN of the
+    /// next record, which no capture of a quiet database reaches).
     pub fn current_scn(&self) -> Scn {
-        self.writer.replica().current_scn
+        self.writer.replica().newest_change_scn()
     }
 
     /// `n` workload transactions, then a step of each long transaction (open a new one now and

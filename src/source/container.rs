@@ -259,6 +259,10 @@ impl Session for ContainerSession {
         self.inner.insert_signal(table, row)
     }
 
+    fn mine_redo_of(&mut self, source: RedoSource) -> Result<()> {
+        self.inner.mine_redo_of(source)
+    }
+
     fn mining_limit(&mut self) -> Result<Option<Scn>> {
         self.enter_home()?;
         self.inner.mining_limit()

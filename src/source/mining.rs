@@ -38,6 +38,7 @@ impl Connector for DownstreamConnector {
             source_name: self.source.describe(),
             mining_connector: self.mining.clone(),
             mining: None,
+            source_redo: None,
         }))
     }
 
@@ -63,28 +64,71 @@ pub fn foreign_dbids(logs: &[LogFile], source_dbid: u64) -> Vec<u64> {
     out
 }
 
+/// The source's logs of its current incarnation among those a mining database received, or
+/// why there are none: logs only of other databases (CDC-2202; a downstream may receive
+/// several sources' redo, GoldenGate's downstream configuration allows one real-time and
+/// more archived-log sources), or the source's only of another incarnation (CDC-2205). A
+/// database that received nothing yet passes (a window needing redo then fails with CDC-5201).
+pub fn received_from(
+    logs: Vec<LogFile>,
+    source: RedoSource,
+    mining: &str,
+    source_url: &str,
+) -> Result<Vec<LogFile>> {
+    let others = foreign_dbids(&logs, source.dbid);
+    let theirs: Vec<LogFile> = logs
+        .into_iter()
+        .filter(|l| l.dbid.is_none_or(|d| d == source.dbid))
+        .collect();
+    if theirs.is_empty() {
+        if let Some(other) = others.first() {
+            return Err(CdcError::MiningOtherDatabase {
+                mining: mining.to_string(),
+                mining_dbid: *other,
+                source_url: source_url.to_string(),
+                source_dbid: source.dbid,
+            });
+        }
+    }
+    let mut found: Vec<u64> = theirs.iter().filter_map(|l| l.resetlogs_scn).collect();
+    found.sort_unstable();
+    found.dedup();
+    let current: Vec<LogFile> = theirs.into_iter().filter(|l| source.holds(l)).collect();
+    if current.is_empty() && !found.is_empty() {
+        return Err(CdcError::MiningOtherIncarnation {
+            mining: mining.to_string(),
+            dbid: source.dbid,
+            source_resetlogs: source.resetlogs_scn,
+            found,
+        });
+    }
+    Ok(current)
+}
+
 struct DownstreamSession {
     source: Box<dyn Session>,
     source_name: String,
     mining_connector: Arc<dyn Connector>,
     mining: Option<Box<dyn Session>>,
+    /// The source's identity, once the mining session was checked against it.
+    source_redo: Option<RedoSource>,
 }
 
 impl DownstreamSession {
-    /// The mining session, connected (and checked to hold the source's redo) on first use.
+    /// The mining session, connected (told whose redo to mine, and checked to hold it) on
+    /// first use.
     fn mining(&mut self) -> Result<&mut Box<dyn Session>> {
         if self.mining.is_none() {
             let mut m = self.mining_connector.connect()?;
-            let source_dbid = self.source.database()?.dbid;
-            let logs = m.logs()?;
-            if let Some(other) = foreign_dbids(&logs, source_dbid).first() {
-                return Err(CdcError::MiningOtherDatabase {
-                    mining: self.mining_connector.describe(),
-                    mining_dbid: *other,
-                    source_url: self.source_name.clone(),
-                    source_dbid,
-                });
-            }
+            let source = RedoSource::of(&self.source.database()?);
+            m.mine_redo_of(source)?;
+            received_from(
+                m.logs()?,
+                source,
+                &self.mining_connector.describe(),
+                &self.source_name,
+            )?;
+            self.source_redo = Some(source);
             self.mining = Some(m);
         }
         match self.mining.as_mut() {
@@ -110,6 +154,15 @@ impl DownstreamSession {
                 sequence: None,
                 oldest: Some(oldest),
             }),
+            // A thread's logs not all received: a gap in redo transport.
+            Err(CdcError::ThreadLogsMissing { thread, scn, reason }) => {
+                Err(CdcError::MiningLogMissing {
+                    mining: format!("{describe} (thread {thread}: {reason})"),
+                    scn,
+                    sequence: None,
+                    oldest: None,
+                })
+            }
             other => other,
         }
     }
@@ -167,8 +220,13 @@ impl Session for DownstreamSession {
     fn scn_to_time(&mut self, scn: Scn) -> Result<Option<String>> {
         self.source.scn_to_time(scn)
     }
+    /// The source's logs (of its current incarnation) the mining database received.
     fn logs(&mut self) -> Result<Vec<LogFile>> {
-        self.on_mining(|m| m.logs())
+        let logs = self.on_mining(|m| m.logs())?;
+        match self.source_redo {
+            Some(source) => Ok(logs.into_iter().filter(|l| source.holds(l)).collect()),
+            None => Ok(logs),
+        }
     }
     fn instance_config(&mut self) -> Result<InstanceConfig> {
         self.source.instance_config()
@@ -186,17 +244,27 @@ impl Session for DownstreamSession {
     fn host_utc_offset(&mut self) -> Result<Option<i32>> {
         self.source.host_utc_offset()
     }
-    /// Both limits: the redo shipped to the mining database, and what the source's LGWR has
-    /// written (real-time shipping sends only written redo, and the source's V$THREAD says how
-    /// far that is).
+    /// Both limits: what the source's LGWR has written (real-time shipping sends only written
+    /// redo, and the source's V$THREAD says how far that is, idle threads included), and the
+    /// redo shipped to the mining database, read in that order. A source thread that received
+    /// all its LGWR wrote does not hold the shipped end back (`threads::shipped_end_for`): an
+    /// idle RAC instance's standby redo log stands still. A source that does not cap (a
+    /// standby, whose V$THREAD is its primary's as last seen) leaves the mining database's own
+    /// end.
     fn mining_limit(&mut self) -> Result<Option<Scn>> {
-        let shipped = self.on_mining(|m| m.mining_limit())?;
-        let written = self.source.mining_limit()?;
-        Ok(match (shipped, written) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        })
+        let Some(written) = self.source.mining_limit()? else {
+            return self.on_mining(|m| m.mining_limit());
+        };
+        let threads = self.source.redo_threads()?;
+        let logs = self.logs()?;
+        Ok(Some(
+            crate::source::threads::shipped_end_for(&logs, &threads)
+                .map_or(written, |shipped| shipped.min(written)),
+        ))
     }
+    /// Every source thread's logs must have been received from the window on (the source's
+    /// V$THREAD against the received logs, CDC-5203 as CDC-5201: a gap in transport), then
+    /// LogMiner on the mining database.
     fn mine(
         &mut self,
         start: Scn,
@@ -204,6 +272,15 @@ impl Session for DownstreamSession {
         filter: &crate::source::MiningFilter,
         row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
     ) -> Result<()> {
+        let threads = self.source.redo_threads()?;
+        let logs = self.logs()?;
+        self.on_mining(|_| {
+            if logs.is_empty() {
+                // LogMiner's own ORA-01291 says it.
+                return Ok(());
+            }
+            crate::source::threads::check_thread_logs(&threads, &logs, start)
+        })?;
         self.on_mining(|m| m.mine(start, end, filter, row))
     }
 }

@@ -15,6 +15,7 @@ pub mod oracle;
 pub mod replay;
 mod retry;
 pub mod rowid;
+pub mod threads;
 
 pub use retry::{
     backoff, connect_retrying, connect_with, is_transient, is_transient_after_loss,
@@ -134,6 +135,13 @@ pub trait Session: Send {
     /// shipping, not the source's current log). `None`: no limit known.
     fn mining_limit(&mut self) -> Result<Option<Scn>> {
         Ok(written_bound(&self.redo_threads()?))
+    }
+    /// On a downstream mining database: mine only `source`'s redo (its DBID, its current
+    /// incarnation) among the logs received there, which may hold other databases' too. Where
+    /// the session mines the database's own redo, nothing to do.
+    fn mine_redo_of(&mut self, source: RedoSource) -> Result<()> {
+        let _ = source;
+        Ok(())
     }
     /// V$LOGMNR_CONTENTS rows with `start <= SCN <= end` that `filter` keeps (the query's
     /// WHERE clause; see [`filter`]), in redo order.

@@ -325,7 +325,7 @@ pub struct FetchedRow {
 }
 
 /// A redo log that can be mined.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LogFile {
     pub name: String,
     pub thread: u32,
@@ -336,10 +336,43 @@ pub struct LogFile {
     /// An archived log (V$ARCHIVED_LOG) rather than an online one.
     pub archived: bool,
     /// DBID of the database whose redo this is, where the database says so (the logs a
-    /// downstream mining database received from its source); `None`: the connected database's
-    /// own redo.
+    /// downstream mining database received from its source: V$FOREIGN_ARCHIVED_LOG.SOURCE_DBID,
+    /// V$STANDBY_LOG.DBID); `None`: the connected database's own redo.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dbid: Option<u64>,
+    /// RESETLOGS_CHANGE# of the incarnation the log belongs to, where the view gives it
+    /// (V$FOREIGN_ARCHIVED_LOG); `None`: not reported (V$STANDBY_LOG has no such column).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resetlogs_scn: Option<Scn>,
+    /// Of a log still being written on a downstream (a standby redo log, NEXT_CHANGE# not
+    /// filled in yet): the highest SCN it is known to hold whole, V$STANDBY_LOG.LAST_CHANGE#
+    /// minus 1 where the database fills it in; `None`: nothing known beyond its first SCN.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub received_to: Option<Scn>,
+}
+
+/// The database whose redo a downstream mining database mines, as the source's V$DATABASE
+/// names it: its DBID and the incarnation (RESETLOGS_CHANGE#) capture follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RedoSource {
+    pub dbid: u64,
+    pub resetlogs_scn: Scn,
+}
+
+impl RedoSource {
+    pub fn of(info: &DatabaseInfo) -> Self {
+        RedoSource {
+            dbid: info.dbid,
+            resetlogs_scn: info.resetlogs_scn,
+        }
+    }
+
+    /// Whether `log` is this source's redo of its current incarnation (a log that does not
+    /// say is taken as it).
+    pub fn holds(&self, log: &LogFile) -> bool {
+        log.dbid.is_none_or(|d| d == self.dbid)
+            && log.resetlogs_scn.is_none_or(|r| r == self.resetlogs_scn)
+    }
 }
 
 /// A UTC offset as `TO_CHAR(SYSTIMESTAMP, 'TZH:TZM')` prints it (`+02:00`, `-05:30`), in seconds
@@ -414,7 +447,7 @@ pub fn dictionary_for(builds: &[DictionaryBuild], start: Scn) -> Option<&Diction
 }
 
 /// One redo thread as V$THREAD shows it (one per RAC instance; one on a single instance).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RedoThread {
     pub thread: u32,
     /// STATUS: `OPEN` or `CLOSED` (its instance is down).
@@ -427,11 +460,41 @@ pub struct RedoThread {
     pub last_redo_scn: Scn,
     /// LAST_REDO_TIME as `YYYY-MM-DD HH24:MI:SS` (the database host's time); `None` when unknown.
     pub last_redo_time: Option<String>,
+    /// LAST_REDO_SEQUENCE# and LAST_REDO_BLOCK: the log sequence and block LGWR last wrote
+    /// (with LAST_REDO_CHANGE#, the thread's written position: it stands still while the
+    /// thread writes nothing). `None`: not reported.
+    #[serde(default)]
+    pub last_redo_sequence: Option<u64>,
+    #[serde(default)]
+    pub last_redo_block: Option<u64>,
+    /// ENABLE_CHANGE#: the SCN the thread was enabled at (no redo of it exists before);
+    /// `None`: not reported.
+    #[serde(default)]
+    pub enabled_scn: Option<Scn>,
 }
 
 impl RedoThread {
     pub fn is_open(&self) -> bool {
         self.status.eq_ignore_ascii_case("OPEN")
+    }
+
+    /// An OPEN thread other than a PRIVATE one (which serves instance recovery only): its
+    /// unwritten redo holds the mining bound back.
+    pub fn counts_for_bound(&self) -> bool {
+        self.is_open() && !self.enabled.eq_ignore_ascii_case("PRIVATE")
+    }
+
+    pub fn is_disabled(&self) -> bool {
+        self.enabled.eq_ignore_ascii_case("DISABLED")
+    }
+
+    /// Where LGWR last wrote: (LAST_REDO_CHANGE#, LAST_REDO_SEQUENCE#, LAST_REDO_BLOCK).
+    pub fn written_position(&self) -> (Scn, Option<u64>, Option<u64>) {
+        (
+            self.last_redo_scn,
+            self.last_redo_sequence,
+            self.last_redo_block,
+        )
     }
 }
 
@@ -446,7 +509,7 @@ impl RedoThread {
 pub fn written_bound(threads: &[RedoThread]) -> Option<Scn> {
     threads
         .iter()
-        .filter(|t| t.is_open() && !t.enabled.eq_ignore_ascii_case("PRIVATE"))
+        .filter(|t| t.counts_for_bound())
         .map(|t| t.last_redo_scn.saturating_sub(1))
         .min()
 }

@@ -3,11 +3,51 @@
 
 use super::fixture::*;
 use oracle_cdc::names::TableName;
-use oracle_cdc::source::emulator::EmulatorSession;
+use oracle_cdc::settings::Settings;
+use oracle_cdc::source::emulator::{self, clock, topology, writer::Writer, EmulatorSession};
+use oracle_cdc::source::mining::DownstreamConnector;
+use oracle_cdc::source::model::RedoSource;
+use oracle_cdc::source::Connector;
 use oracle_cdc::source::oracle::{connect::Password, OracleConnector};
 use oracle_cdc::source::{
     BoundaryQuery, ChunkRange, FlashbackQuery, MiningFilter, Session, TableInfo,
 };
+
+/// A session on a downstream mining database over Oracle Net, as `cdc.mining.database.url`
+/// opens it.
+fn wire_mining(url: &str) -> Box<dyn Session> {
+    let settings = Settings::from_pairs(&[
+        &format!("cdc.database.url={url}"),
+        &format!("cdc.database.user={USER}"),
+        &format!("cdc.database.password={PASSWORD}"),
+    ])
+    .expect("settings");
+    let c = OracleConnector::mining_from_settings(&settings, url).expect("connector");
+    Box::new(c.open().expect("connect over Oracle Net"))
+}
+
+/// A downstream of `source` in `dir` (real-time shipping, every log received).
+fn downstream_of(source: &std::path::Path, dir: &std::path::Path, dbid: u64) {
+    topology::create(
+        dir,
+        &topology::TopologyFile::Downstream {
+            source: source.to_path_buf(),
+            name: "DOWNSTRM".into(),
+            dbid,
+            scn: 77,
+            shipping: topology::Shipping::RealTime,
+            from_sequence: 1,
+            missing_sequences: Vec::new(),
+        },
+    )
+    .expect("downstream");
+}
+
+/// A dictionary build and its log switch, so a whole log is there to ship.
+fn build_dictionary(dir: &std::path::Path) {
+    let mut w = Writer::open(dir, clock::system(), true).expect("writer");
+    w.build_dictionary().expect("dictionary build");
+}
 
 fn wire(url: &str) -> Box<dyn Session> {
     let c =
@@ -201,4 +241,176 @@ fn scn_time_and_conditions_answer_as_in_process() {
     w.check_condition(&t, "SALARY > 1000").unwrap();
     let e = w.check_condition(&t, "NO_SUCH_COLUMN = 1").unwrap_err();
     assert!(e.to_string().contains("ORA-00904"), "{e}");
+}
+
+/// A downstream's received logs over the wire are V$FOREIGN_ARCHIVED_LOG and V$STANDBY_LOG,
+/// with the source's DBID and incarnation, as in-process; so are where they end and the
+/// dictionary builds among them. Before, the adapter read the downstream's own V$LOG /
+/// V$ARCHIVED_LOG, whose logs say no DBID.
+#[test]
+fn a_downstream_lists_and_bounds_the_shipped_logs_as_in_process() {
+    let s = serve_example();
+    build_dictionary(&s.dir);
+    let source = local(&s, None).database().unwrap();
+    let ds = s._tmp.path().join("downstream");
+    downstream_of(&s.dir, &ds, source.dbid + 1);
+    let served = serve_dir(&ds);
+    let mut w = wire_mining(&served.url("DEMO"));
+    let mut l = in_process(&ds, None).emulator_session().unwrap();
+    let logs = w.logs().unwrap();
+    assert_eq!(logs, l.logs().unwrap());
+    assert!(
+        logs.iter().all(|x| x.dbid == Some(source.dbid)),
+        "{logs:?}"
+    );
+    assert!(
+        logs.iter()
+            .any(|x| x.archived && x.resetlogs_scn == Some(source.resetlogs_scn)),
+        "a foreign archived log of the source's incarnation: {logs:?}"
+    );
+    assert!(
+        logs.iter()
+            .any(|x| !x.archived && x.next_scn.is_none() && x.received_to.is_some()),
+        "a standby redo log being written: {logs:?}"
+    );
+    let redo = RedoSource::of(&source);
+    w.mine_redo_of(redo).unwrap();
+    l.mine_redo_of(redo).unwrap();
+    let limit = w.mining_limit().unwrap();
+    assert!(limit.is_some());
+    assert_eq!(limit, l.mining_limit().unwrap());
+    let builds = w.dictionary_builds().unwrap();
+    assert!(!builds.is_empty());
+    assert_eq!(builds, l.dictionary_builds().unwrap());
+    assert_eq!(w.redo_threads().unwrap(), l.redo_threads().unwrap());
+}
+
+/// Mining on a downstream that received only another database's redo is refused (CDC-2202),
+/// and one that received only the source's redo of another incarnation too (CDC-2205: here a
+/// clone with the same DBID); before, the logs read there carried no DBID and nothing fired.
+#[test]
+fn a_downstream_of_another_database_or_incarnation_is_refused_over_the_wire() {
+    let s = serve_example();
+    let source = in_process(&s.dir, None);
+    let text = std::fs::read_to_string(example_schema()).unwrap();
+    for (name, schema, code) in [
+        (
+            "other",
+            text.replace("dbid: 3141592653", "dbid: 2718281828"),
+            oracle_cdc::errors::Code::Cdc2202,
+        ),
+        (
+            "clone",
+            text.replace("start_scn: 1000000", "start_scn: 2000000"),
+            oracle_cdc::errors::Code::Cdc2205,
+        ),
+    ] {
+        assert_ne!(schema, text);
+        let dir = s._tmp.path().join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        let schema_path = dir.join("schema.yaml");
+        std::fs::write(&schema_path, schema).unwrap();
+        emulator::init(&dir.join("db"), &schema_path, Some(7), clock::system()).unwrap();
+        build_dictionary(&dir.join("db"));
+        let ds = dir.join("downstream");
+        downstream_of(&dir.join("db"), &ds, 99);
+        let served = serve_dir(&ds);
+        let url = served.url("DEMO");
+        let settings = Settings::from_pairs(&[
+            &format!("cdc.database.url={url}"),
+            &format!("cdc.database.user={USER}"),
+            &format!("cdc.database.password={PASSWORD}"),
+        ])
+        .unwrap();
+        let mining = OracleConnector::mining_from_settings(&settings, &url).unwrap();
+        let over_the_wire = DownstreamConnector::new(Box::new(source.clone()), Box::new(mining));
+        let locally = DownstreamConnector::new(
+            Box::new(source.clone()),
+            Box::new(in_process(&ds, None)),
+        );
+        for c in [over_the_wire, locally] {
+            let mut session = c.connect().unwrap();
+            let e = session.logs().unwrap_err();
+            assert_eq!(e.code(), code, "{name}: {e}");
+        }
+    }
+}
+
+/// An idle RAC instance over the wire: its V$THREAD position stands still, and the adapter's
+/// bound still reaches the last commit once the position stood still for
+/// `cdc.mining.idle.thread.ms` (before, the bound stayed below the idle thread's last redo).
+/// And a window its busy thread's deleted logs no longer cover is CDC-5203 both ways, though
+/// the idle thread's first log keeps the list's oldest SCN low.
+#[test]
+fn an_idle_rac_thread_over_the_wire() {
+    let tmp = tempfile::tempdir().unwrap();
+    let schema = tmp.path().join("rac.yaml");
+    std::fs::write(
+        &schema,
+        "seed: 3\ndatabase:\n  name: RAC\n  redo_threads: 2\n  idle_threads: [2]\n  redo_write_delay_ms: 200\n  log_size: 12\n  archived_logs_kept: 1\ntables:\n  - name: APP.T\n    columns:\n      - { name: ID, type: NUMBER(10), nullable: false }\n      - { name: V, type: VARCHAR2(10) }\n    primary_key: [ID]\n    supplemental_logging: all\n    rows: 3\n",
+    )
+    .unwrap();
+    let dir = tmp.path().join("db");
+    emulator::init(&dir, &schema, Some(7), clock::system()).unwrap();
+    let start = in_process(&dir, None).emulator_session().unwrap().current_scn().unwrap();
+    let mut writer = Writer::open(&dir, clock::system(), true).unwrap();
+    let mut commit = 0;
+    for i in 0..12 {
+        let x = writer.begin().unwrap();
+        writer
+            .insert(
+                x,
+                0,
+                vec![
+                    oracle_cdc::types::Value::Number((100 + i).to_string()),
+                    oracle_cdc::types::Value::Text("v".into()),
+                ],
+            )
+            .unwrap();
+        commit = writer.commit(&[x]).unwrap();
+    }
+    drop(writer);
+    let served = serve_dir(&dir);
+    let c = OracleConnector::new(
+        &served.url("RAC"),
+        Some(USER),
+        Some(Password::new(PASSWORD)),
+    )
+    .unwrap()
+    .with_idle_thread_ms(400);
+    let mut w = c.open().unwrap();
+    let threads = w.redo_threads().unwrap();
+    let idle = threads.iter().find(|t| t.thread == 2).unwrap().clone();
+    assert!(idle.last_redo_scn < start, "thread 2 wrote nothing: {threads:?}");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let bound = w.mining_limit().unwrap().unwrap();
+        if bound >= commit {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the bound stays at {bound}, below the last commit {commit}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let now = w.redo_threads().unwrap();
+    assert_eq!(
+        now.iter().find(|t| t.thread == 2),
+        Some(&idle),
+        "the idle thread's position did not move"
+    );
+    // Thread 1's first logs are gone (one archive kept); thread 2's first log is there.
+    let mut l = in_process(&dir, None).emulator_session().unwrap();
+    let logs = l.logs().unwrap();
+    assert!(
+        logs.iter().any(|x| x.thread == 2 && x.first_scn < start),
+        "{logs:?}"
+    );
+    for s in [&mut *w, &mut l as &mut dyn Session] {
+        let e = s
+            .mine(start, commit, &MiningFilter::default(), &mut |_| Ok(()))
+            .unwrap_err();
+        assert_eq!(e.code(), oracle_cdc::errors::Code::Cdc5203, "{e}");
+    }
 }

@@ -44,6 +44,18 @@ pub fn serve_schema(schema: &Path, faults: Faults) -> Served {
     }
 }
 
+/// A directory already made (a standby or downstream of another), served.
+pub fn serve_dir(dir: &Path) -> net::Served {
+    net::serve(
+        dir,
+        &net::ServeOptions {
+            listen: "127.0.0.1:0".into(),
+            faults: Faults::default(),
+        },
+    )
+    .expect("emulator serve")
+}
+
 pub fn serve_example() -> Served {
     serve_schema(&example_schema(), Faults::default())
 }

@@ -109,9 +109,14 @@ fn walk(served: &Served) -> BTreeSet<String> {
         ("LOG_SWITCHES", sql::LOG_SWITCHES),
         ("DICTIONARY_LOGS", sql::DICTIONARY_LOGS),
         ("CONTAINER_DATA", sql::CONTAINER_DATA),
+        ("LOWEST_INSTANCE_SCN", sql::LOWEST_INSTANCE_SCN),
+        ("FOREIGN_LOGS", sql::FOREIGN_LOGS),
+        ("STANDBY_LOGS", sql::STANDBY_LOGS),
+        ("FOREIGN_DICTIONARY_LOGS", sql::FOREIGN_DICTIONARY_LOGS),
     ] {
         let got = rows(root, name, text, &plain(text));
-        // A new database has no open transaction, no archive and no dictionary build yet.
+        // A new database has no open transaction, no archive and no dictionary build yet; a
+        // primary received no other database's redo (a downstream's walk is below).
         let empty_is_right = matches!(
             name,
             "OPEN_TRANSACTIONS"
@@ -119,6 +124,9 @@ fn walk(served: &Served) -> BTreeSet<String> {
                 | "ARCHIVED_LOGS"
                 | "DICTIONARY_LOGS"
                 | "LOG_SWITCHES"
+                | "FOREIGN_LOGS"
+                | "STANDBY_LOGS"
+                | "FOREIGN_DICTIONARY_LOGS"
         );
         assert!(empty_is_right || !got.is_empty(), "{name}: no rows");
         mark(name);
@@ -230,6 +238,7 @@ fn walk(served: &Served) -> BTreeSet<String> {
     );
     mark("START_LOGMNR_REDO_DICTIONARY");
     exec(root, "END_LOGMNR", sql::END_LOGMNR, &[]);
+    downstream_walk(served);
 
     // A PDB: the catalog, the reads, the probes, the signal insert.
     exec(
@@ -339,6 +348,76 @@ fn walk(served: &Served) -> BTreeSet<String> {
     root.commit().expect("commit");
     mark("insert_signal");
     ran
+}
+
+/// A downstream of the served database, served too: the logs it received from the source (a
+/// dictionary build's among them) answer with the source's DBID and incarnation, and its own
+/// V$LOG holds its own redo only.
+fn downstream_walk(served: &Served) {
+    use oracle_cdc::source::emulator::{net, topology};
+    let root = session(&served.url("DEMO"));
+    let source: Vec<String> = rows(
+        root.as_ref(),
+        "DATABASE_INFO",
+        "SELECT DBID, RESETLOGS_CHANGE# FROM V$DATABASE",
+        &[],
+    )[0]
+    .iter()
+    .map(text)
+    .collect();
+    let dir = served._tmp.path().join("downstream");
+    topology::create(
+        &dir,
+        &topology::TopologyFile::Downstream {
+            source: served.dir.clone(),
+            name: "DOWNSTRM".into(),
+            dbid: 424_242,
+            scn: 77,
+            shipping: topology::Shipping::RealTime,
+            from_sequence: 1,
+            missing_sequences: Vec::new(),
+        },
+    )
+    .expect("downstream");
+    let ds = net::serve(
+        &dir,
+        &net::ServeOptions {
+            listen: "127.0.0.1:0".into(),
+            faults: Default::default(),
+        },
+    )
+    .expect("serve the downstream");
+    let m = session(&ds.url("DEMO"));
+    let m = m.as_ref();
+    let foreign = rows(m, "FOREIGN_LOGS", sql::FOREIGN_LOGS, &[]);
+    assert!(!foreign.is_empty(), "the source's archived logs arrived");
+    for r in &foreign {
+        assert_eq!(
+            (text(&r[5]), text(&r[6])),
+            (source[0].clone(), source[1].clone()),
+            "SOURCE_DBID and RESETLOGS_CHANGE# are the source's: {r:?}"
+        );
+    }
+    let standby = rows(m, "STANDBY_LOGS", sql::STANDBY_LOGS, &[]);
+    assert!(!standby.is_empty(), "real-time shipping writes a standby redo log");
+    for r in &standby {
+        assert_eq!(text(&r[6]), source[0], "V$STANDBY_LOG.DBID: {r:?}");
+        assert!(matches!(r[4], Cell::Null), "being written: {r:?}");
+    }
+    let builds = rows(
+        m,
+        "FOREIGN_DICTIONARY_LOGS",
+        sql::FOREIGN_DICTIONARY_LOGS,
+        &[],
+    );
+    assert!(
+        builds.iter().any(|r| text(&r[4]) == "YES"),
+        "the dictionary build arrived: {builds:?}"
+    );
+    // Its own V$LOG: one log of its own, none of the source's.
+    let own = rows(m, "ONLINE_LOGS", sql::ONLINE_LOGS, &[]);
+    assert_eq!(own.len(), 1, "{own:?}");
+    assert!(rows(m, "ARCHIVED_LOGS", sql::ARCHIVED_LOGS, &[]).is_empty());
 }
 
 /// `pub const NAME` and `pub fn name` of `sql.rs`, and its `pub use` re-exports.

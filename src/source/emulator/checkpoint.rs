@@ -104,6 +104,9 @@ struct Meta {
     logs: Vec<Vec<LogSeq>>,
     dictionary_builds: Vec<(u32, u64, Scn)>,
     current_scn: Scn,
+    /// `Replica::own_scn` (0 in a checkpoint written before it was kept).
+    #[serde(default)]
+    own_scn: Scn,
     lgwr: super::lgwr::LogWriters,
     index: RedoIndex,
     commits_since_prune: u64,
@@ -202,6 +205,7 @@ pub fn write_with(
         logs: replica.logs.clone(),
         dictionary_builds: replica.dictionary_builds.clone(),
         current_scn: replica.current_scn,
+        own_scn: replica.own_scn,
         lgwr: replica.lgwr.clone(),
         index: replica.index.clone(),
         commits_since_prune: replica.commits_since_prune(),
@@ -547,6 +551,7 @@ fn read(dir: &Path, path: &Path, replica: &mut Replica) -> std::result::Result<(
     replica.logs = meta.logs;
     replica.dictionary_builds = meta.dictionary_builds;
     replica.current_scn = meta.current_scn;
+    replica.own_scn = meta.own_scn;
     replica.lgwr = meta.lgwr;
     let path_kept = replica.index.path.clone();
     replica.index = meta.index;

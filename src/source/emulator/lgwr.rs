@@ -11,16 +11,15 @@
 //! forced a write; LGWR writes in order, so a written record has every earlier one of its
 //! thread written too.
 //!
-//! An idle open thread (nothing left in its log buffer) reports CURRENT_SCN + 1 as its
-//! LAST_REDO_CHANGE#. On Oracle the SCN and the redo of an open instance move on by
-//! themselves (background processes generate redo, and LGWR writes it within its three
-//! seconds), so an idle thread's LAST_REDO_CHANGE# keeps following the current SCN. The
-//! emulator's SCN moves only with its workload's redo, so it stands that in by reporting the
-//! SCN the thread's next redo will carry at the least: nothing below it can still arrive on that
-//! thread (the writer gives every new record an SCN above the current one), and the last
-//! commit of a quiet database can be mined. (Sources: Oracle Concepts, "Log Writer Process";
-//! Reference, "log file sync" and V$THREAD; Debezium's RAC flush strategy waits "3 seconds for
-//! Oracle to flush automatically".)
+//! V$THREAD shows, per thread, the SCN, time, log sequence and "block" (here: the record
+//! number) of the newest record written. An idle open thread writes nothing, so all of them
+//! stand still however far the current SCN moves, as on Oracle (V$THREAD: LAST_REDO_CHANGE#
+//! "SCN of last redo for the thread", LAST_REDO_SEQUENCE# / LAST_REDO_BLOCK "written by
+//! LGWR"); on RAC an idle instance's thread holds a bound taken as the lowest over the threads
+//! (Debezium DBZ-8055). How capture still finds a bound that moves is in
+//! `crate::source::threads`. ENABLE_CHANGE# is the SCN the thread's first log starts at.
+//! (Sources: Oracle Concepts, "Log Writer Process"; Reference, "log file sync" and V$THREAD;
+//! Debezium's RAC flush strategy waits "3 seconds for Oracle to flush automatically".)
 
 use super::redo::{Redo, Xid};
 use crate::source::model::{RedoThread, Scn};
@@ -37,6 +36,9 @@ struct ThreadLog {
     /// SCN and time of the newest record the last forced write (COMMIT, ROLLBACK, log switch)
     /// covered.
     flushed: Option<(Scn, i64)>,
+    /// That record's number (`None` in a checkpoint written before it was kept).
+    #[serde(default)]
+    flushed_record: Option<u64>,
     /// The thread's records after it, oldest first: (record number, SCN, time).
     pending: VecDeque<(u64, Scn, i64)>,
 }
@@ -48,6 +50,8 @@ pub struct Written {
     pub first_unwritten: Option<u64>,
     /// SCN and time of the newest written record (`None`: nothing written yet).
     pub last: Option<(Scn, i64)>,
+    /// Its record number, where known.
+    pub last_record: Option<u64>,
 }
 
 impl LogWriters {
@@ -73,19 +77,19 @@ impl LogWriters {
                 threads.dedup();
                 for t in threads {
                     if let Some(l) = self.thread(t) {
-                        l.flush(scn, ts);
+                        l.flush(n, scn, ts);
                     }
                 }
             }
             Redo::Rollback { xid, .. } => {
                 if let Some(l) = self.thread(of(xid)) {
-                    l.flush(scn, ts);
+                    l.flush(n, scn, ts);
                 }
             }
             // A dictionary build commits (and is written) like any transaction.
             Redo::LogSwitch { thread, .. } | Redo::DictionaryBuild { thread, .. } => {
                 if let Some(l) = self.thread(*thread) {
-                    l.flush(scn, ts);
+                    l.flush(n, scn, ts);
                 }
             }
             Redo::Begin { thread, .. } => {
@@ -118,13 +122,17 @@ impl LogWriters {
                 // LGWR writes in order: up to the newest record old enough (the writer's clock
                 // gives records times in order, so a binary search finds it).
                 let next = l.pending.partition_point(|(_, _, ts)| *ts <= cutoff);
-                let last = match next.checked_sub(1) {
-                    Some(i) => Some((l.pending[i].1, l.pending[i].2)),
-                    None => l.flushed,
+                let (last, last_record) = match next.checked_sub(1) {
+                    Some(i) => (
+                        Some((l.pending[i].1, l.pending[i].2)),
+                        Some(l.pending[i].0),
+                    ),
+                    None => (l.flushed, l.flushed_record),
                 };
                 Written {
                     first_unwritten: l.pending.get(next).map(|(n, _, _)| *n),
                     last,
+                    last_record,
                 }
             })
             .collect()
@@ -132,39 +140,51 @@ impl LogWriters {
 }
 
 impl ThreadLog {
-    fn flush(&mut self, scn: Scn, ts: i64) {
+    fn flush(&mut self, n: u64, scn: Scn, ts: i64) {
         self.pending.clear();
         self.flushed = Some((scn, ts));
+        self.flushed_record = Some(n);
     }
 }
 
-/// V$THREAD rows from each thread's written state: `current_scn` is V$DATABASE.CURRENT_SCN,
-/// `first_scn` the SCN a thread's first log starts at, `sequence` each thread's current log.
+/// One thread's layout for V$THREAD: its current log's sequence, the SCN its first log starts
+/// at (ENABLE_CHANGE#), and the log sequence a record number falls in.
+pub struct ThreadLayout<'a> {
+    pub sequence: u64,
+    pub enabled_scn: Scn,
+    pub sequence_of: &'a dyn Fn(u64) -> u64,
+}
+
+/// V$THREAD rows from each thread's written state: the newest written record's SCN, time, log
+/// sequence and number; a thread that has written nothing yet shows the SCN it was enabled at.
 pub fn thread_rows(
     written: &[Written],
-    sequences: &[u64],
-    current_scn: Scn,
-    first_scn: Scn,
-    now_ms: i64,
+    layout: &[ThreadLayout<'_>],
     time: impl Fn(i64) -> String,
 ) -> Vec<RedoThread> {
     written
         .iter()
         .enumerate()
         .map(|(i, w)| {
-            let (scn, at) = match (w.first_unwritten, w.last) {
-                // Idle: see the module comment.
-                (None, _) => (current_scn + 1, Some(now_ms)),
-                (Some(_), Some((scn, ts))) => (scn, Some(ts)),
-                (Some(_), None) => (first_scn, None),
+            let l = layout.get(i);
+            let enabled = l.map_or(0, |l| l.enabled_scn);
+            let (scn, at) = match w.last {
+                Some((scn, ts)) => (scn, Some(ts)),
+                None => (enabled, None),
             };
             RedoThread {
                 thread: i as u32 + 1,
                 status: "OPEN".into(),
                 enabled: "PUBLIC".into(),
-                sequence: sequences.get(i).copied().unwrap_or(1),
+                sequence: l.map_or(1, |l| l.sequence),
                 last_redo_scn: scn,
                 last_redo_time: at.map(&time),
+                last_redo_sequence: Some(match (w.last_record, l) {
+                    (Some(n), Some(l)) => (l.sequence_of)(n),
+                    _ => 1,
+                }),
+                last_redo_block: Some(w.last_record.unwrap_or(0)),
+                enabled_scn: Some(enabled),
             }
         })
         .collect()
@@ -209,18 +229,25 @@ impl super::store::Replica {
 
     /// V$THREAD at `now_ms`.
     pub fn redo_threads(&self, now_ms: i64) -> Vec<RedoThread> {
-        let sequences: Vec<u64> = self
+        let sequence_of: Vec<Box<dyn Fn(u64) -> u64 + '_>> = (0..self.logs.len())
+            .map(|i| {
+                let f: Box<dyn Fn(u64) -> u64 + '_> =
+                    Box::new(move |n| self.sequence_of(i as u32 + 1, n));
+                f
+            })
+            .collect();
+        let layout: Vec<ThreadLayout<'_>> = self
             .logs
             .iter()
-            .map(|l| l.last().map_or(1, |s| s.sequence))
+            .zip(&sequence_of)
+            .map(|(l, f)| ThreadLayout {
+                sequence: l.last().map_or(1, |s| s.sequence),
+                enabled_scn: l
+                    .first()
+                    .map_or(self.schema.database.start_scn, |s| s.first_scn),
+                sequence_of: &**f,
+            })
             .collect();
-        thread_rows(
-            &self.written(now_ms),
-            &sequences,
-            self.current_scn,
-            self.schema.database.start_scn,
-            now_ms,
-            |ms| self.host_time(ms),
-        )
+        thread_rows(&self.written(now_ms), &layout, |ms| self.host_time(ms))
     }
 }

@@ -67,6 +67,7 @@ impl Replica {
                     next_scn: next,
                     archived: archive.is_some(),
                     dbid: None,
+                    ..LogFile::default()
                 });
             }
         }

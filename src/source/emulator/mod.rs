@@ -455,6 +455,8 @@ impl EmulatorConnector {
             user: login.user,
             container: login.container,
             dictionary: None,
+            idle: None,
+            shipped_from: None,
         })
     }
 }

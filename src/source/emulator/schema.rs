@@ -43,6 +43,10 @@ pub struct DatabaseSpec {
     pub open_mode: OpenModeSpec,
     /// Redo threads (more than one is RAC-like).
     pub redo_threads: u32,
+    /// Threads whose instance is open but runs no transaction (no service or session on
+    /// it): the workload's transactions go round the other threads, and these write no redo
+    /// at all, so V$THREAD shows them standing still (an idle RAC instance).
+    pub idle_threads: Vec<u32>,
     /// LGWR's timed write, in ms: redo not yet forced out by a COMMIT, ROLLBACK or log switch
     /// of its thread stays in the log buffer (LogMiner does not return it) until it is this
     /// old. Oracle's LGWR writes at least every 3 seconds. 0: every record is written at once.
@@ -233,6 +237,7 @@ impl Default for DatabaseSpec {
             role: RoleSpec::Primary,
             open_mode: OpenModeSpec::ReadWrite,
             redo_threads: 1,
+            idle_threads: Vec::new(),
             redo_write_delay_ms: 3000,
             host_utc_offset: "+00:00".into(),
             log_size: 20_000,
@@ -579,6 +584,23 @@ impl SchemaFile {
         };
         if self.database.redo_threads == 0 || self.database.redo_threads > 8 {
             return Err(bad("database.redo_threads must be 1..8".into()));
+        }
+        let threads = self.database.redo_threads;
+        if let Some(t) = self
+            .database
+            .idle_threads
+            .iter()
+            .find(|t| **t == 0 || **t > threads)
+        {
+            return Err(bad(format!(
+                "database.idle_threads names thread {t}; the database has threads 1..{threads}"
+            )));
+        }
+        if (1..=threads).all(|t| self.database.idle_threads.contains(&t)) {
+            return Err(bad(
+                "database.idle_threads names every thread: at least one must take transactions"
+                    .into(),
+            ));
         }
         if crate::source::model::parse_utc_offset(&self.database.host_utc_offset).is_none() {
             return Err(bad(format!(

@@ -25,6 +25,11 @@ pub struct EmulatorSession {
     /// The dictionary this session's LogMiner sessions use, where START_LOGMNR's options chose
     /// one (sessions over Oracle Net); `None`: the connector's (`cdc.mining.dictionary`).
     pub(super) dictionary: Option<Dictionary>,
+    /// The looks at V$THREAD the mining bound is taken from (`source::threads`), its quiet
+    /// period the database's LGWR period; made at the first look.
+    pub(super) idle: Option<crate::source::threads::IdleThreads>,
+    /// On a downstream: whose redo capture mines (`Session::mine_redo_of`).
+    pub(super) shipped_from: Option<RedoSource>,
 }
 
 /// The major release of a version text (`19.22.0.0.0` → 19).
@@ -182,10 +187,19 @@ impl EmulatorSession {
     fn builds(&self) -> Result<Vec<DictionaryBuild>> {
         let r = self.replica()?;
         let logs = match self.shared.downstream() {
-            true => topology::downstream_logs(&self.shared.role, &r),
+            true => topology::downstream_logs(&self.shared.role, &r, self.shared.clock.now_ms()),
             false => r.log_files(),
         };
         Ok(r.dictionary_builds_in(&logs))
+    }
+
+    /// The views a downstream's received log list is read from.
+    pub(super) fn read_shipped_views(&self) -> Result<()> {
+        for view in ["V_$FOREIGN_ARCHIVED_LOG", "V_$STANDBY_LOG", "V_$LOGFILE"] {
+            self.user
+                .read_dictionary(view, "reading the received redo log list")?;
+        }
+        Ok(())
     }
 
     /// The views the adapter's log list reads (V$LOG, V$LOGFILE, V$ARCHIVED_LOG …).
@@ -214,6 +228,8 @@ impl EmulatorSession {
             user: self.user.clone(),
             container: self.container.clone(),
             dictionary: self.dictionary,
+            idle: None,
+            shipped_from: self.shipped_from,
         }
     }
 
@@ -284,12 +300,12 @@ impl EmulatorSession {
         Ok(info)
     }
 
-    /// V$DATABASE.CURRENT_SCN (a downstream's own).
+    /// V$DATABASE.CURRENT_SCN (a downstream's own; see [`Replica::current_scn_view`]).
     pub(super) fn scn_view(&self) -> Result<Scn> {
         if let topology::Role::Downstream { scn, .. } = &self.shared.role {
             return Ok(*scn);
         }
-        Ok(self.replica()?.current_scn)
+        Ok(self.replica()?.current_scn_view())
     }
 
     /// The fault drills of a read, then the rows, under the replica's read lock.
@@ -545,27 +561,38 @@ impl Session for EmulatorSession {
             return Ok(None);
         }
         let r = self.replica()?;
-        if scn < r.schema.database.start_scn || scn > r.current_scn {
+        if scn < r.schema.database.start_scn || scn > r.current_scn_view() {
             return Ok(None);
         }
         // SCN_TO_TIMESTAMP answers in the host's time, as LogMiner's DATEs.
         Ok(r.time_of(scn).map(|ms| r.host_time(ms)))
     }
 
+    /// The logs the adapter reads: a downstream's received ones (V$FOREIGN_ARCHIVED_LOG,
+    /// V$STANDBY_LOG), else V$LOG/V$ARCHIVED_LOG.
     fn logs(&mut self) -> Result<Vec<LogFile>> {
         self.call()?;
-        self.read_log_views()?;
-        let r = self.replica()?;
         if self.shared.downstream() {
-            return Ok(topology::downstream_logs(&self.shared.role, &r));
+            self.read_shipped_views()?;
+            let r = self.replica()?;
+            let now = self.shared.clock.now_ms();
+            return Ok(topology::downstream_logs(&self.shared.role, &r, now));
         }
-        Ok(r.log_files())
+        self.read_log_views()?;
+        Ok(self.replica()?.log_files())
     }
 
     fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
         self.call()?;
-        self.user
-            .read_dictionary("V_$ARCHIVED_LOG", "reading V$ARCHIVED_LOG")?;
+        match self.shared.downstream() {
+            true => self.user.read_dictionary(
+                "V_$FOREIGN_ARCHIVED_LOG",
+                "reading V$FOREIGN_ARCHIVED_LOG",
+            )?,
+            false => self
+                .user
+                .read_dictionary("V_$ARCHIVED_LOG", "reading V$ARCHIVED_LOG")?,
+        }
         self.builds()
     }
 
@@ -578,33 +605,57 @@ impl Session for EmulatorSession {
     fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
         self.call()?;
         self.user.read_dictionary("V_$THREAD", "reading V$THREAD")?;
-        if let topology::Role::Downstream { scn, .. } = &self.shared.role {
-            // Its own thread, which only the shipped redo's mining touches: idle.
-            return Ok(vec![RedoThread {
-                thread: 1,
-                status: "OPEN".into(),
-                enabled: "PUBLIC".into(),
-                sequence: 1,
-                last_redo_scn: *scn,
-                last_redo_time: None,
-            }]);
+        if let Some(own) = topology::own_thread(&self.shared.role) {
+            // A downstream's own thread, which writes nothing of the shipped redo.
+            return Ok(vec![own]);
         }
         Ok(self.replica()?.redo_threads(self.shared.clock.now_ms()))
     }
 
-    /// The written redo of every open thread (V$THREAD); on a downstream also only what was
-    /// shipped there (real-time shipping sends the source's written redo; archived-log
-    /// shipping only whole logs).
+    /// As the adapter bounds mining (`source::threads`): the written redo of every open
+    /// thread, an idle one bounded by the SCN once it stood still for the LGWR period (this
+    /// database's LGWR writes by the same clock, so no margin is needed). A standby is not
+    /// capped (its redo was written by the primary, as the adapter does not cap a standby);
+    /// a downstream only by the redo shipped there (real-time shipping sends the source's
+    /// written redo, archived-log shipping only whole logs): the source's own V$THREAD bounds
+    /// what its LGWR wrote (`source::mining`).
     fn mining_limit(&mut self) -> Result<Option<Scn>> {
         self.call()?;
         self.user.read_dictionary("V_$THREAD", "reading V$THREAD")?;
-        let r = self.replica()?;
-        let written = written_bound(&r.redo_threads(self.shared.clock.now_ms()));
-        let shipped = topology::downstream_limit(&self.shared.role, &r);
-        Ok(match (written, shipped) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        })
+        match &self.shared.role {
+            topology::Role::Standby { .. } => return Ok(None),
+            topology::Role::Downstream { .. } => {
+                self.read_shipped_views()?;
+                let r = self.replica()?;
+                let now = self.shared.clock.now_ms();
+                return Ok(topology::downstream_limit(&self.shared.role, &r, now));
+            }
+            topology::Role::Primary => {}
+        }
+        self.user
+            .read_dictionary("GV_$DATABASE", "reading GV$DATABASE")?;
+        let now = self.shared.clock.now_ms();
+        let (scn, threads, delay) = {
+            let r = self.replica()?;
+            (
+                r.current_scn_view(),
+                r.redo_threads(now),
+                r.schema.database.redo_write_delay_ms,
+            )
+        };
+        let idle = self
+            .idle
+            .get_or_insert_with(|| crate::source::threads::IdleThreads::new(delay));
+        Ok(idle.bound(crate::source::threads::RedoSample {
+            at_ms: now,
+            scn,
+            threads,
+        }))
+    }
+
+    fn mine_redo_of(&mut self, source: RedoSource) -> Result<()> {
+        self.shipped_from = Some(source);
+        Ok(())
     }
 
     fn instance_config(&mut self) -> Result<InstanceConfig> {
@@ -667,9 +718,20 @@ impl Session for EmulatorSession {
                     "ORA-65040: operation not allowed from within a pluggable database (DBMS_LOGMNR in PDB {p}, release {version})"
                 )));
             }
+        } else if self.shared.downstream() {
+            // The adapter adds the logs received (foreign archived and standby redo logs).
+            self.read_shipped_views()?;
         } else {
-            // The adapter lists and adds the log files itself in CDB$ROOT and outside a CDB.
+            // The adapter lists and adds the log files itself in CDB$ROOT and outside a CDB,
+            // each thread's from the window on (V$THREAD).
             self.read_log_views()?;
+            self.user.read_dictionary("V_$THREAD", "reading V$THREAD")?;
+            let r = self.replica()?;
+            crate::source::threads::check_window_logs(
+                &r.redo_threads(self.shared.clock.now_ms()),
+                &r.log_files(),
+                start,
+            )?;
         }
         self.user.logmining(version)?;
         let fault = {
@@ -689,12 +751,13 @@ impl Session for EmulatorSession {
                 None
             }
         };
+        let now = self.shared.clock.now_ms();
         topology::check_window(
             &self.shared.role,
             &*self.replica()?,
-            start,
-            end,
+            (start, end),
             &self.shared.describe(),
+            now,
         )?;
         let from = self.dictionary_from(start)?;
         if from < start {
@@ -702,9 +765,9 @@ impl Session for EmulatorSession {
             topology::check_window(
                 &self.shared.role,
                 &*self.replica()?,
-                from,
-                end,
+                (from, end),
                 &self.shared.describe(),
+                now,
             )?;
         }
         let (sequence, log) = {

@@ -304,6 +304,10 @@ pub struct Replica {
     /// LogMiner dictionary builds in the redo: (thread, the sequence of the log it is in, SCN).
     pub dictionary_builds: Vec<(u32, u64, Scn)>,
     pub current_scn: Scn,
+    /// The SCN of the newest record that took an SCN of its own: every record but a log
+    /// switch, statistics and an extent, which carry the SCN the next record will have
+    /// (`Replica::current_scn_view`). 0: not known (a checkpoint written before it was kept).
+    pub own_scn: Scn,
     /// Which redo each thread's LGWR has written (what LogMiner can see).
     pub lgwr: super::lgwr::LogWriters,
     commits_since_prune: u64,
@@ -363,6 +367,7 @@ impl Replica {
                 })
                 .collect(),
             current_scn: start,
+            own_scn: 0,
             dictionary_builds: Vec::new(),
             lgwr: super::lgwr::LogWriters::new(threads),
             commits_since_prune: 0,
@@ -578,6 +583,12 @@ impl Replica {
         let n = self.next_record();
         let record = Arc::new(record);
         self.current_scn = self.current_scn.max(record.scn());
+        if !matches!(
+            &*record,
+            Redo::LogSwitch { .. } | Redo::Stats { .. } | Redo::Extent { .. }
+        ) {
+            self.own_scn = self.own_scn.max(record.scn());
+        }
         self.index.note(n, record.scn(), offset);
         if let Some(ts) = record.ts() {
             self.note_time(record.scn(), ts);

@@ -4,6 +4,37 @@
 use super::*;
 
 impl Replica {
+    /// V$DATABASE.CURRENT_SCN. Oracle's SCN is not a count of redo: it moves on while nothing
+    /// is written (the database takes SCNs for its own work), a commit takes an SCN above every
+    /// one handed out before, and redo made later carries the SCN of that moment, which several
+    /// changes may share. The emulator's SCN moves only with its records, so it shows what that
+    /// means for its own next record: on a primary with no transaction open, the SCN after the
+    /// newest record that took one of its own ([`Replica::own_scn`]). The next record carries
+    /// at least that SCN (a log switch, statistics or an extent share the next record's), and
+    /// no commit can take it: a transaction's START comes first. A read `AS OF` it therefore
+    /// sees every record so far and stays the same whatever commits later, and an idle
+    /// database's last commit lies below an SCN the database has reached, as on Oracle (the
+    /// mining bound of an idle redo thread needs that, `source::threads`). While a
+    /// transaction is open its commit may come next, so CURRENT_SCN is the newest record's
+    /// SCN. A standby's is the SCN redo apply has reached.
+    pub fn current_scn_view(&self) -> Scn {
+        let primary = self.schema.database.role == crate::source::emulator::schema::RoleSpec::Primary;
+        match primary && self.open.is_empty() && self.own_scn > 0 {
+            true => self.current_scn.max(self.own_scn + 1),
+            false => self.current_scn,
+        }
+    }
+
+    /// The SCN of the newest change: the newest record that took an SCN of its own (a log
+    /// switch, statistics or an extent carry the next record's), the SCN a capture of a quiet
+    /// database can reach (`emulator status`).
+    pub fn newest_change_scn(&self) -> Scn {
+        match self.own_scn {
+            0 => self.current_scn,
+            own => own,
+        }
+    }
+
     /// The checks Oracle makes before any `AS OF SCN` read of a table.
     pub(super) fn flashback_table(
         &self,
@@ -12,10 +43,11 @@ impl Replica {
         now_ms: i64,
     ) -> Result<&TableState> {
         let t = self.table(table)?;
-        if scn > self.current_scn {
+        let current = self.current_scn_view();
+        if scn > current {
             return Err(CdcError::InvalidScn {
                 scn,
-                reason: format!("after the current SCN {}", self.current_scn),
+                reason: format!("after the current SCN {current}"),
             });
         }
         if scn < self.schema.database.start_scn {

@@ -18,7 +18,7 @@
 use super::schema::{OpenModeSpec, RoleSpec, SchemaFile};
 use super::store::Replica;
 use crate::errors::{CdcError, Result};
-use crate::source::model::{LogFile, Scn};
+use crate::source::model::{LogFile, RedoThread, Scn};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -233,66 +233,101 @@ impl Role {
     }
 }
 
-/// Every log the source wrote, per thread and sequence, with NEXT_CHANGE# (None: current).
-fn all_logs(replica: &Replica) -> Vec<LogFile> {
+/// Every log the source wrote, per thread and sequence, with NEXT_CHANGE# (None: current), as
+/// a downstream would hold it at `now_ms`: a whole log as a foreign archived log
+/// (V$FOREIGN_ARCHIVED_LOG, with the source's DBID and RESETLOGS_CHANGE#), the current one as
+/// the standby redo log real-time shipping writes (V$STANDBY_LOG, the source's DBID, no
+/// incarnation column). Real-time shipping sends what the source's LGWR writes as it writes
+/// it, so a standby redo log holds its thread's redo up to the thread's newest written record
+/// (LAST_CHANGE# one past it), from its first SCN on: an idle thread's stands still as its
+/// V$THREAD position does.
+fn all_logs(replica: &Replica, now_ms: i64) -> Vec<LogFile> {
+    let d = &replica.schema.database;
+    let written = replica.written(now_ms);
     let mut out = Vec::new();
     for (i, logs) in replica.logs.iter().enumerate() {
         let thread = i as u32 + 1;
+        let last_written = written.get(i).and_then(|w| w.last).map(|(scn, _)| scn);
         for (j, l) in logs.iter().enumerate() {
             let next = logs.get(j + 1).map(|n| n.first_scn);
             out.push(LogFile {
-                name: format!(
-                    "/u01/downstream/foreign/{thread}_{}_1000000001.arc",
-                    l.sequence
-                ),
+                name: match next {
+                    Some(_) => format!(
+                        "/u01/downstream/foreign/{thread}_{}_1000000001.arc",
+                        l.sequence
+                    ),
+                    None => format!("/u01/downstream/standby/srl_t{thread}.log"),
+                },
                 thread,
                 sequence: l.sequence,
                 first_scn: l.first_scn,
                 next_scn: next,
                 archived: next.is_some(),
-                dbid: Some(replica.schema.database.dbid),
+                dbid: Some(d.dbid),
+                resetlogs_scn: next.map(|_| d.start_scn),
+                received_to: match next {
+                    Some(_) => None,
+                    None => Some(last_written.unwrap_or(0).max(l.first_scn)),
+                },
             });
         }
     }
     out
 }
 
-/// The logs a downstream holds (the source's redo shipped to it), carrying the source's DBID.
-pub fn downstream_logs(role: &Role, replica: &Replica) -> Vec<LogFile> {
-    all_logs(replica)
+/// A downstream's own redo thread (V$THREAD there): it takes no transactions, so its thread
+/// wrote last when the database was made, at its own SCN. `None` off a downstream.
+pub fn own_thread(role: &Role) -> Option<RedoThread> {
+    let Role::Downstream { scn, .. } = role else {
+        return None;
+    };
+    Some(RedoThread {
+        thread: 1,
+        status: "OPEN".into(),
+        enabled: "PUBLIC".into(),
+        sequence: 1,
+        last_redo_scn: *scn,
+        last_redo_time: None,
+        last_redo_sequence: Some(1),
+        last_redo_block: Some(0),
+        enabled_scn: Some(*scn),
+    })
+}
+
+/// A downstream's own redo logs (V$LOG, V$LOGFILE): one current online log of its own thread,
+/// from its own SCN on; it has archived none (V$ARCHIVED_LOG is empty). Not the source's redo.
+pub fn own_logs(role: &Role) -> Vec<LogFile> {
+    let Role::Downstream { name, scn, .. } = role else {
+        return Vec::new();
+    };
+    vec![LogFile {
+        name: format!("/u01/oradata/{name}/redo01.log"),
+        thread: 1,
+        sequence: 1,
+        first_scn: *scn,
+        next_scn: None,
+        ..LogFile::default()
+    }]
+}
+
+/// The logs a downstream holds at `now_ms` (the source's redo shipped to it), carrying the
+/// source's DBID.
+pub fn downstream_logs(role: &Role, replica: &Replica, now_ms: i64) -> Vec<LogFile> {
+    all_logs(replica, now_ms)
         .into_iter()
         .filter(|l| role.shipped(l))
         .collect()
 }
 
-/// The highest SCN a downstream's redo covers without a gap (from its oldest log on, per
-/// thread; the lowest over threads). `None` off a downstream.
-pub fn downstream_limit(role: &Role, replica: &Replica) -> Option<Scn> {
+/// Where the source's redo a downstream holds ends at `now_ms` (per thread from its oldest
+/// log on without a gap; the lowest over threads, `source::threads::shipped_end`), as the
+/// adapter reads it from V$FOREIGN_ARCHIVED_LOG and V$STANDBY_LOG. `None` off a downstream,
+/// or with nothing received.
+pub fn downstream_limit(role: &Role, replica: &Replica, now_ms: i64) -> Option<Scn> {
     let Role::Downstream { .. } = role else {
         return None;
     };
-    let logs = all_logs(replica);
-    let threads = replica.logs.len().max(1) as u32;
-    let mut limit: Option<Scn> = None;
-    for t in 1..=threads {
-        let mut thread_limit: Option<Scn> = None;
-        let mut started = false;
-        for l in logs.iter().filter(|l| l.thread == t) {
-            if role.shipped(l) {
-                started = true;
-                thread_limit = Some(match l.next_scn {
-                    Some(n) => n.saturating_sub(1),
-                    None => replica.current_scn,
-                });
-            } else if started {
-                break;
-            }
-        }
-        let tl = thread_limit.unwrap_or(0);
-        limit = Some(limit.map_or(tl, |l| l.min(tl)));
-    }
-    // Redo up to the source's current SCN: no limit beyond the caller's own end.
-    limit.filter(|l| *l < replica.current_scn)
+    crate::source::threads::shipped_end(&downstream_logs(role, replica, now_ms))
 }
 
 /// Before mining `start..=end` on a downstream: every log of the source the window touches
@@ -300,14 +335,14 @@ pub fn downstream_limit(role: &Role, replica: &Replica) -> Option<Scn> {
 pub fn check_window(
     role: &Role,
     replica: &Replica,
-    start: Scn,
-    end: Scn,
+    (start, end): (Scn, Scn),
     describe: &str,
+    now_ms: i64,
 ) -> Result<()> {
     let Role::Downstream { .. } = role else {
         return Ok(());
     };
-    let logs = all_logs(replica);
+    let logs = all_logs(replica, now_ms);
     let oldest = logs
         .iter()
         .filter(|l| role.shipped(l))

@@ -301,7 +301,11 @@ impl Writer {
     /// Start a transaction run by `user` (V$LOGMNR_CONTENTS.USERNAME); `None`: the
     /// database's workload user.
     pub fn begin_as(&mut self, user: Option<&str>) -> Result<Xid> {
-        let threads = self.replica.schema.database.redo_threads.max(1);
+        // Round the threads whose instance takes transactions (not the idle ones).
+        let d = &self.replica.schema.database;
+        let busy: Vec<u32> = (1..=d.redo_threads.max(1))
+            .filter(|t| !d.idle_threads.contains(t))
+            .collect();
         self.next_slot = self.next_slot.wrapping_add(1);
         let xid = Xid {
             usn: (self.next_sqn % 10) as u16 + 1,
@@ -309,7 +313,10 @@ impl Writer {
             sqn: self.next_sqn,
         };
         self.next_sqn += 1;
-        let thread = (self.next_sqn % threads) + 1;
+        let thread = match busy.len() {
+            0 => 1,
+            n => busy[(self.next_sqn as usize) % n],
+        };
         let scn = self.scn();
         let ts = self.now();
         self.write(

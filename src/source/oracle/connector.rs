@@ -24,6 +24,9 @@ pub struct OracleConnector {
     driver: Driver,
     /// `cdc.database.call.timeout.ms`: the longest round trip; `None`: no limit.
     call_timeout: Option<std::time::Duration>,
+    /// `cdc.mining.idle.thread.ms`: how long a redo thread's written position must stand
+    /// still for the thread to count as idle.
+    idle_thread_ms: u64,
 }
 
 impl fmt::Debug for OracleConnector {
@@ -49,6 +52,7 @@ impl OracleConnector {
         c.dictionary = settings.mining_dictionary;
         c.driver = settings.database_driver;
         c.call_timeout = settings.call_timeout;
+        c.idle_thread_ms = settings.idle_thread_ms;
         Ok(c)
     }
 
@@ -63,6 +67,7 @@ impl OracleConnector {
         c.dictionary = settings.mining_dictionary;
         c.driver = settings.database_driver;
         c.call_timeout = settings.call_timeout;
+        c.idle_thread_ms = settings.idle_thread_ms;
         Ok(c)
     }
 
@@ -109,7 +114,14 @@ impl OracleConnector {
             dictionary: Dictionary::OnlineCatalog,
             driver: Driver::default(),
             call_timeout: None,
+            idle_thread_ms: crate::settings::DEFAULT_IDLE_THREAD_MS,
         })
+    }
+
+    /// The same connector with another quiet period for idle redo threads.
+    pub fn with_idle_thread_ms(mut self, ms: u64) -> Self {
+        self.idle_thread_ms = ms;
+        self
     }
 
     /// The same connector with another driver.
@@ -148,6 +160,9 @@ impl OracleConnector {
             mining: self.mining,
             standby: None,
             dictionary: self.dictionary,
+            idle: crate::source::threads::IdleThreads::new(self.idle_thread_ms),
+            started: std::time::Instant::now(),
+            shipped_from: None,
         })
     }
 }

@@ -13,7 +13,7 @@ use super::types_map;
 use crate::errors::{CdcError, Result};
 use crate::source::model::{
     dictionary_for, op, Dictionary, DictionaryBuild, LogFile, LogMinerRow, OpenTransaction,
-    RedoThread, Scn,
+    RedoSource, RedoThread, Scn,
 };
 use crate::source::MiningFilter;
 use std::collections::{BTreeMap, BTreeSet};
@@ -71,6 +71,21 @@ pub fn logs_for_window(logs: &[LogFile], start: Scn, end: Scn) -> Result<Vec<Log
     Ok(chosen)
 }
 
+/// [`logs_for_window`], and every redo thread's logs from the window on (`threads`: V$THREAD;
+/// empty: not judged, as on a downstream whose own V$THREAD is not the source's): a RAC thread
+/// whose older logs are gone while another thread's keep the oldest SCN low is CDC-5203, not
+/// a window mined without that instance's changes.
+pub fn window_logs(
+    logs: &[LogFile],
+    threads: &[RedoThread],
+    start: Scn,
+    end: Scn,
+) -> Result<Vec<LogFile>> {
+    let chosen = logs_for_window(logs, start, end)?;
+    crate::source::threads::check_thread_logs(threads, logs, start)?;
+    Ok(chosen)
+}
+
 fn ctx(operation: &'static str, start: Scn, end: Scn, oldest: Option<Scn>) -> CallContext {
     CallContext {
         scn: Some(start),
@@ -104,6 +119,7 @@ pub fn read_logs(conn: &dyn DbSession) -> Result<Vec<LogFile>> {
                 next_scn: if current { None } else { r.opt_u64(4)? },
                 archived: false,
                 dbid: None,
+                ..LogFile::default()
             })
         },
     )?;
@@ -126,6 +142,7 @@ pub fn read_logs(conn: &dyn DbSession) -> Result<Vec<LogFile>> {
                 next_scn: r.opt_u64(4)?,
                 archived: true,
                 dbid: None,
+                ..LogFile::default()
             })
         },
     )?;
@@ -152,9 +169,132 @@ pub fn read_threads(conn: &dyn DbSession) -> Result<Vec<RedoThread>> {
                 sequence: r.u64(3)?,
                 last_redo_scn: r.u64(4)?,
                 last_redo_time: r.opt_string(5)?,
+                last_redo_sequence: r.opt_u64(6)?,
+                last_redo_block: r.opt_u64(7)?,
+                enabled_scn: r.opt_u64(8)?,
             })
         },
     )
+}
+
+/// The lowest current SCN over the instances (GV$DATABASE).
+pub fn lowest_instance_scn(conn: &dyn DbSession) -> Result<Scn> {
+    let c = CallContext {
+        operation: "reading GV$DATABASE",
+        ..CallContext::default()
+    };
+    fetch::query_one(conn, sql::LOWEST_INSTANCE_SCN, &[], &c, |r| r.u64(0))
+}
+
+/// V$STANDBY_LOG.DBID is text: the primary's DBID, or `UNASSIGNED`.
+fn standby_dbid(text: Option<String>) -> Option<u64> {
+    text.and_then(|t| t.trim().parse().ok())
+}
+
+/// The logs a downstream mining database received: its foreign archived logs and its standby
+/// redo logs holding redo, each with the DBID (and where known the incarnation) of the
+/// database that wrote it, one per (DBID, thread, sequence), archives first.
+pub fn read_shipped_logs(conn: &dyn DbSession) -> Result<Vec<LogFile>> {
+    let c = CallContext {
+        operation: "reading V$FOREIGN_ARCHIVED_LOG",
+        ..CallContext::default()
+    };
+    let foreign = fetch::query_all(
+        conn,
+        sql::FOREIGN_LOGS,
+        &[],
+        FetchOptions::default(),
+        &c,
+        |r| {
+            Ok(LogFile {
+                name: r.string(0)?,
+                thread: r.u32(1)?,
+                sequence: r.u64(2)?,
+                first_scn: r.u64(3)?,
+                next_scn: r.opt_u64(4)?,
+                archived: true,
+                dbid: r.opt_u64(5)?,
+                resetlogs_scn: r.opt_u64(6)?,
+                received_to: None,
+            })
+        },
+    )?;
+    let c = CallContext {
+        operation: "reading V$STANDBY_LOG",
+        ..CallContext::default()
+    };
+    let standby = fetch::query_all(
+        conn,
+        sql::STANDBY_LOGS,
+        &[],
+        FetchOptions::default(),
+        &c,
+        |r| {
+            let next = r.opt_u64(4)?;
+            Ok(LogFile {
+                name: r.string(0)?,
+                thread: r.u32(1)?,
+                sequence: r.u64(2)?,
+                first_scn: r.u64(3)?,
+                next_scn: next,
+                archived: false,
+                dbid: standby_dbid(r.opt_string(6)?),
+                resetlogs_scn: None,
+                // LAST_CHANGE#: the redo in the log is below it.
+                received_to: match next {
+                    Some(_) => None,
+                    None => r.opt_u64(5)?.map(|l| l.saturating_sub(1)),
+                },
+            })
+        },
+    )?;
+    let mut by_seq: BTreeMap<(Option<u64>, u32, u64), LogFile> = BTreeMap::new();
+    for log in foreign.into_iter().chain(standby) {
+        by_seq
+            .entry((log.dbid, log.thread, log.sequence))
+            .or_insert(log);
+    }
+    Ok(by_seq.into_values().collect())
+}
+
+/// The dictionary builds among a downstream's foreign archived logs of `source`.
+pub fn read_shipped_dictionary_builds(
+    conn: &dyn DbSession,
+    source: Option<RedoSource>,
+) -> Result<Vec<DictionaryBuild>> {
+    let c = CallContext {
+        operation: "reading V$FOREIGN_ARCHIVED_LOG dictionary builds",
+        ..CallContext::default()
+    };
+    let rows = fetch::query_all(
+        conn,
+        sql::FOREIGN_DICTIONARY_LOGS,
+        &[],
+        FetchOptions::default(),
+        &c,
+        |r| {
+            let log = LogFile {
+                dbid: r.opt_u64(6)?,
+                resetlogs_scn: r.opt_u64(7)?,
+                ..LogFile::default()
+            };
+            let row: DictionaryLog = (
+                r.u32(0)?,
+                r.u64(1)?,
+                r.u64(2)?,
+                r.opt_u64(3)?,
+                r.string(4)? == "YES",
+                r.string(5)? == "YES",
+            );
+            Ok((log, row))
+        },
+    )?;
+    Ok(pair_builds(
+        rows.into_iter()
+            .filter(|(log, _)| source.is_none_or(|s| s.holds(log)))
+            .map(|(_, row)| row)
+            .collect(),
+    ))
 }
 
 /// One row of [`sql::DICTIONARY_LOGS`]: (THREAD#, SEQUENCE#, FIRST_CHANGE#, NEXT_CHANGE#,
@@ -279,19 +419,23 @@ fn contents_row(r: &Cols) -> Result<LogMinerRow> {
     })
 }
 
-/// How a session mines: its LogMiner dictionary, and whether it is inside a PDB (per-PDB
-/// mining, 19c+: no log is added, START_LOGMNR finds them by SCN).
+/// How a session mines: its LogMiner dictionary, whether it is inside a PDB (per-PDB
+/// mining, 19c+: no log is added, START_LOGMNR finds them by SCN), and on a downstream mining
+/// database whose redo (its dictionary builds are among the foreign archived logs of it).
 #[derive(Debug, Clone, Copy)]
 pub struct How {
     pub dictionary: Dictionary,
     pub in_pdb: bool,
+    pub shipped_from: Option<RedoSource>,
+    /// A downstream mining database (the logs are the ones it received).
+    pub downstream: bool,
 }
 
 /// Add the logs, start LogMiner, stream the window, end LogMiner. With the dictionary in the
 /// redo the logs run from the newest build whole before the window (LogMiner reads from it).
 pub fn mine(
     conn: &dyn DbSession,
-    logs: &[LogFile],
+    (logs, threads): (&[LogFile], &[RedoThread]),
     how: How,
     (start, end): (Scn, Scn),
     filter: &MiningFilter,
@@ -301,13 +445,22 @@ pub fn mine(
         return Err(CdcError::InvalidScnRange { start, end });
     }
     let oldest = logs.iter().map(|l| l.first_scn).min();
-    // The window's own logs first: a missing one is ORA-01291 whatever the dictionary.
-    logs_for_window(logs, start, end)?;
-    let How { dictionary, in_pdb } = how;
+    // The window's own logs first: a missing one is ORA-01291 whatever the dictionary, a
+    // thread without its logs CDC-5203.
+    window_logs(logs, threads, start, end)?;
+    let How {
+        dictionary,
+        in_pdb,
+        shipped_from,
+        downstream,
+    } = how;
     let (from, start_statement) = match dictionary {
         Dictionary::OnlineCatalog => (start, sql::START_LOGMNR),
         Dictionary::RedoLogs => {
-            let builds = read_dictionary_builds(conn)?;
+            let builds = match downstream {
+                true => read_shipped_dictionary_builds(conn, shipped_from)?,
+                false => read_dictionary_builds(conn)?,
+            };
             let Some(b) = dictionary_for(&builds, start) else {
                 return Err(CdcError::NoDictionaryInRedo {
                     mining: "the mining database".into(),
@@ -318,7 +471,7 @@ pub fn mine(
             (b.begin_scn.min(start), sql::START_LOGMNR_REDO_DICTIONARY)
         }
     };
-    let chosen = logs_for_window(logs, from, end)?;
+    let chosen = window_logs(logs, threads, from, end)?;
     let add = ctx("LogMiner ADD_LOGFILE", start, end, oldest);
     for (i, log) in chosen.iter().enumerate().filter(|_| !in_pdb) {
         let statement = if i == 0 {
@@ -403,7 +556,38 @@ mod tests {
             next_scn: next,
             archived,
             dbid: None,
+            ..LogFile::default()
         }
+    }
+
+    #[test]
+    fn a_rac_thread_whose_older_logs_are_gone_is_cdc_5203_not_a_silent_gap() {
+        // Thread 1 (busy) switched logs and its sequences 1..=2 were deleted; thread 2 (idle)
+        // still has its first log from SCN 100, so the list's oldest SCN is low.
+        let logs = vec![
+            log(1, 3, 500, Some(700), true),
+            log(1, 4, 700, None, false),
+            log(2, 1, 100, None, false),
+        ];
+        let thread = |n: u32| RedoThread {
+            thread: n,
+            status: "OPEN".into(),
+            enabled: "PUBLIC".into(),
+            sequence: 1,
+            last_redo_scn: 800,
+            enabled_scn: Some(100),
+            ..RedoThread::default()
+        };
+        let threads = [thread(1), thread(2)];
+        // The log list alone takes thread 1's logs from 500 for a window from 300: thread 1's
+        // changes from 300 to 499 would be skipped without a word.
+        let chosen = logs_for_window(&logs, 300, 750).unwrap();
+        assert_eq!(chosen.len(), 3);
+        let e = window_logs(&logs, &threads, 300, 750).unwrap_err();
+        assert_eq!(e.code(), crate::errors::Code::Cdc5203, "{e}");
+        assert!(e.to_string().contains("redo thread 1"), "{e}");
+        // From 500 on every thread's logs are there.
+        assert_eq!(window_logs(&logs, &threads, 500, 750).unwrap().len(), 3);
     }
 
     #[test]

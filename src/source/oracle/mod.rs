@@ -69,6 +69,12 @@ pub struct OracleSession {
     /// Whether the database is a standby (V$DATABASE.DATABASE_ROLE), once asked.
     standby: Option<bool>,
     dictionary: Dictionary,
+    /// The looks at V$THREAD the mining bound is taken from (idle threads included).
+    idle: crate::source::threads::IdleThreads,
+    /// When the session started, for the looks' times.
+    started: std::time::Instant,
+    /// On a downstream mining database: whose redo to mine among the logs received.
+    shipped_from: Option<RedoSource>,
 }
 
 fn ctx(operation: &'static str) -> CallContext {
@@ -568,7 +574,12 @@ impl Session for OracleSession {
         reads::key_boundaries(self, q)
     }
 
+    /// On a downstream mining database the logs it received (V$FOREIGN_ARCHIVED_LOG,
+    /// V$STANDBY_LOG: every source's, each with its DBID), not its own V$LOG/V$ARCHIVED_LOG.
     fn logs(&mut self) -> Result<Vec<LogFile>> {
+        if self.mining {
+            return logminer::read_shipped_logs(&*self.conn);
+        }
         logminer::read_logs(&*self.conn)
     }
 
@@ -577,7 +588,15 @@ impl Session for OracleSession {
     }
 
     fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
+        if self.mining {
+            return logminer::read_shipped_dictionary_builds(&*self.conn, self.shipped_from);
+        }
         logminer::read_dictionary_builds(&*self.conn)
+    }
+
+    fn mine_redo_of(&mut self, source: RedoSource) -> Result<()> {
+        self.shipped_from = Some(source);
+        Ok(())
     }
 
     fn host_utc_offset(&mut self) -> Result<Option<i32>> {
@@ -588,12 +607,19 @@ impl Session for OracleSession {
         })
     }
 
-    /// On the database whose redo is mined: before what LGWR has written on every open thread.
-    /// A downstream mining database's own threads say nothing of the shipped redo (the
-    /// source's V$THREAD bounds it, see `mining.rs`).
+    /// On the database whose redo is mined: before what LGWR has written on every open thread,
+    /// an idle thread bounded by the instances' SCN once it stood still for the quiet period
+    /// (`source::threads`). A downstream mining database's own threads say nothing of the
+    /// shipped redo: there the bound is where the source's redo received ends (the source's
+    /// V$THREAD bounds what its LGWR wrote, see `mining.rs`).
     fn mining_limit(&mut self) -> Result<Option<Scn>> {
         if self.mining {
-            return Ok(None);
+            let source = self.shipped_from;
+            let logs: Vec<LogFile> = logminer::read_shipped_logs(&*self.conn)?
+                .into_iter()
+                .filter(|l| source.is_none_or(|s| s.holds(l)))
+                .collect();
+            return Ok(crate::source::threads::shipped_end(&logs));
         }
         // A standby mines redo it received, which its primary's LGWR had written; its V$THREAD
         // describes the primary's threads as its control file last saw them (Debezium caps
@@ -609,7 +635,16 @@ impl Session for OracleSession {
         if standby {
             return Ok(None);
         }
-        Ok(written_bound(&self.redo_threads()?))
+        // The instances' SCN first, then V$THREAD: redo written after the SCN was read
+        // carries at least that SCN.
+        let scn = logminer::lowest_instance_scn(&*self.conn)?;
+        let threads = self.redo_threads()?;
+        let at_ms = i64::try_from(self.started.elapsed().as_millis()).unwrap_or(i64::MAX);
+        Ok(self.idle.bound(crate::source::threads::RedoSample {
+            at_ms,
+            scn,
+            threads,
+        }))
     }
 
     fn instance_config(&mut self) -> Result<InstanceConfig> {
@@ -660,12 +695,37 @@ impl Session for OracleSession {
         // Inside a PDB (19c+), START_LOGMNR by SCN range finds that PDB's logs itself; adding
         // log files is for CDB$ROOT and non-CDBs only.
         let in_pdb = self.current_container()?.pdb.is_some();
-        let logs = logminer::read_logs(&*self.conn)?;
         let how = logminer::How {
             dictionary: self.dictionary,
             in_pdb,
+            shipped_from: self.shipped_from,
+            downstream: self.mining,
         };
-        logminer::mine(&*self.conn, &logs, how, (start, end), filter, row)
+        if self.mining {
+            // The source's redo received here; its threads are the source's, whose V$THREAD
+            // is not this database's: the shipped logs are judged by their sequences alone.
+            let source = self.shipped_from;
+            let logs: Vec<LogFile> = logminer::read_shipped_logs(&*self.conn)?
+                .into_iter()
+                .filter(|l| source.is_none_or(|s| s.holds(l)))
+                .collect();
+            return logminer::mine(&*self.conn, (&logs, &[]), how, (start, end), filter, row);
+        }
+        let logs = logminer::read_logs(&*self.conn)?;
+        // Every thread's logs must cover the window (V$THREAD); inside a PDB LogMiner finds
+        // the logs itself.
+        let threads = match in_pdb {
+            true => Vec::new(),
+            false => logminer::read_threads(&*self.conn)?,
+        };
+        logminer::mine(
+            &*self.conn,
+            (&logs, &threads),
+            how,
+            (start, end),
+            filter,
+            row,
+        )
     }
 }
 

@@ -454,11 +454,50 @@ ORDER BY a.THREAD#, a.SEQUENCE#, a.DEST_ID";
 /// Debezium subtracts the same offset (`OracleConnection.getDatabaseSystemTime`). No privilege.
 pub const HOST_UTC_OFFSET: &str = "SELECT TO_CHAR(SYSTIMESTAMP, 'TZH:TZM') FROM DUAL";
 
-/// The redo threads and how far LGWR has written each: mining windows end before the lowest
-/// LAST_REDO_CHANGE# of the OPEN threads (see `model::written_bound`). LAST_REDO_TIME is a
+/// The redo threads and how far LGWR has written each (LAST_REDO_CHANGE#, and with
+/// LAST_REDO_SEQUENCE# and LAST_REDO_BLOCK the written position that stands still while the
+/// thread writes nothing); ENABLE_CHANGE# for the log continuity check. Mining windows end
+/// before the lowest bound over the OPEN threads (see `source::threads`). LAST_REDO_TIME is a
 /// DATE, as fixed-format text. Privilege: SELECT on V_$THREAD (SELECT_CATALOG_ROLE).
 pub const REDO_THREADS: &str = "SELECT THREAD#, STATUS, ENABLED, SEQUENCE#, LAST_REDO_CHANGE#, \
-TO_CHAR(LAST_REDO_TIME, 'YYYY-MM-DD HH24:MI:SS') FROM V$THREAD ORDER BY THREAD#";
+TO_CHAR(LAST_REDO_TIME, 'YYYY-MM-DD HH24:MI:SS'), LAST_REDO_SEQUENCE#, LAST_REDO_BLOCK, \
+ENABLE_CHANGE# FROM V$THREAD ORDER BY THREAD#";
+
+/// The lowest current SCN over the instances: each RAC instance holds an SCN of its own, and
+/// redo an instance writes later carries at least the SCN it has now; read before V$THREAD, it
+/// bounds what an idle thread can still write (see `source::threads`). On a single instance it
+/// is V$DATABASE.CURRENT_SCN. Privilege: SELECT on GV_$DATABASE (SELECT_CATALOG_ROLE).
+pub const LOWEST_INSTANCE_SCN: &str = "SELECT MIN(CURRENT_SCN) FROM GV$DATABASE";
+
+/// A downstream mining database's received archived logs: foreign archived logs, with the DBID
+/// and RESETLOGS_CHANGE# of the database that wrote them (capture keeps the source's, of its
+/// current incarnation). Deleted or unavailable ones (STATUS not 'A') and cleared ones (NAME
+/// NULL) are left out, as in [`ARCHIVED_LOGS`]. Privilege: SELECT on V_$FOREIGN_ARCHIVED_LOG
+/// (SELECT_CATALOG_ROLE).
+pub const FOREIGN_LOGS: &str = "SELECT a.NAME, a.THREAD#, a.SEQUENCE#, a.FIRST_CHANGE#, \
+a.NEXT_CHANGE#, a.SOURCE_DBID, a.RESETLOGS_CHANGE# FROM V$FOREIGN_ARCHIVED_LOG a \
+WHERE a.STATUS = 'A' AND a.NAME IS NOT NULL ORDER BY a.SOURCE_DBID, a.THREAD#, a.SEQUENCE#";
+
+/// A downstream mining database's standby redo logs that hold redo (STATUS 'ACTIVE': being
+/// written, ARCHIVED 'YES', or whole and waiting to be archived, ARCHIVED 'NO'), one usable
+/// member each (V$LOGFILE TYPE 'STANDBY'), with the DBID of the primary they receive from
+/// (VARCHAR2; 'UNASSIGNED' for an unused one). NEXT_CHANGE# is filled in once the log is whole;
+/// LAST_CHANGE# bounds the redo the log holds. Privilege: SELECT on V_$STANDBY_LOG and
+/// V_$LOGFILE.
+pub const STANDBY_LOGS: &str = "SELECT MIN(f.MEMBER), l.THREAD#, l.SEQUENCE#, \
+l.FIRST_CHANGE#, l.NEXT_CHANGE#, l.LAST_CHANGE#, l.DBID FROM V$STANDBY_LOG l \
+JOIN V$LOGFILE f ON f.GROUP# = l.GROUP# WHERE f.TYPE = 'STANDBY' \
+AND (f.STATUS IS NULL OR f.STATUS NOT IN ('INVALID', 'DELETED')) AND l.STATUS = 'ACTIVE' \
+GROUP BY l.GROUP#, l.THREAD#, l.SEQUENCE#, l.FIRST_CHANGE#, l.NEXT_CHANGE#, l.LAST_CHANGE#, \
+l.DBID ORDER BY l.THREAD#, l.SEQUENCE#";
+
+/// [`DICTIONARY_LOGS`] among a downstream's foreign archived logs, with their source's DBID
+/// and incarnation. Privilege: SELECT on V_$FOREIGN_ARCHIVED_LOG.
+pub const FOREIGN_DICTIONARY_LOGS: &str = "SELECT a.THREAD#, a.SEQUENCE#, a.FIRST_CHANGE#, \
+a.NEXT_CHANGE#, a.DICTIONARY_BEGIN, a.DICTIONARY_END, a.SOURCE_DBID, a.RESETLOGS_CHANGE# \
+FROM V$FOREIGN_ARCHIVED_LOG a \
+WHERE a.STATUS = 'A' AND (a.DICTIONARY_BEGIN = 'YES' OR a.DICTIONARY_END = 'YES') \
+ORDER BY a.THREAD#, a.SEQUENCE#";
 
 // ---------------------------------------------------------------------------------------------
 // Pre-flight checks (`doctor`): each one is optional; a missing grant leaves its part unknown

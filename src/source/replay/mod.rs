@@ -289,6 +289,7 @@ impl Session for ReplaySession {
             next_scn: Some(l.last_scn.saturating_add(1)),
             archived: true,
             dbid: None,
+            ..LogFile::default()
         }])
     }
 

@@ -34,8 +34,37 @@ fn grant(s: &EmulatorSession, view: &str) -> Result<()> {
         .read_dictionary(view, &format!("reading {}", view.replacen("_$", "$", 1)))
 }
 
+/// GV$DATABASE: V$DATABASE as each instance (one per redo thread; a downstream's one) sees
+/// it, INST_ID first. The emulator's instances share one SCN.
+pub(super) fn gv_database(s: &mut EmulatorSession) -> Result<Relation> {
+    grant(s, "GV_$DATABASE")?;
+    let instances = match s.shared.downstream() {
+        true => 1,
+        false => s.replica()?.schema.database.redo_threads.max(1),
+    };
+    let one = database_row(s)?;
+    let mut spec = vec![("INST_ID", NUM)];
+    spec.extend(one.0.iter().cloned());
+    let rows = (1..=instances)
+        .map(|i| {
+            let mut row = vec![n(i)];
+            row.extend(one.1.iter().cloned());
+            row
+        })
+        .collect();
+    Ok(view(&spec, rows))
+}
+
 pub(super) fn v_database(s: &mut EmulatorSession) -> Result<Relation> {
     grant(s, "V_$DATABASE")?;
+    let (spec, row) = database_row(s)?;
+    Ok(view(&spec, vec![row]))
+}
+
+type Spec = Vec<(&'static str, OraType)>;
+
+/// V$DATABASE's columns and its one row.
+fn database_row(s: &mut EmulatorSession) -> Result<(Spec, Vec<Datum>)> {
     let info = s.database_view()?;
     let scn = s.scn_view()?;
     let created = created(s)?;
@@ -99,7 +128,7 @@ pub(super) fn v_database(s: &mut EmulatorSession) -> Result<Relation> {
         yes_no(info.cdb),
         n(0),
     ];
-    Ok(view(&spec, vec![row]))
+    Ok((spec.to_vec(), row))
 }
 
 /// V$PDBS: CON_ID 2 is PDB$SEED, the PDBs follow in name order from 3; from a PDB only that
@@ -349,7 +378,9 @@ pub(super) fn v_thread(s: &mut EmulatorSession) -> Result<Relation> {
         ("GROUPS", NUM),
         ("INSTANCE", text(80)),
         ("SEQUENCE#", NUM),
+        ("ENABLE_CHANGE#", NUM),
         ("LAST_REDO_SEQUENCE#", NUM),
+        ("LAST_REDO_BLOCK", NUM),
         ("LAST_REDO_CHANGE#", NUM),
         ("LAST_REDO_TIME", OraType::Date),
         ("CON_ID", NUM),
@@ -365,7 +396,9 @@ pub(super) fn v_thread(s: &mut EmulatorSession) -> Result<Relation> {
                 n(groups),
                 t(format!("instance {}", th.thread)),
                 n(th.sequence),
-                n(th.sequence),
+                opt_n(th.enabled_scn),
+                opt_n(th.last_redo_sequence),
+                opt_n(th.last_redo_block),
                 n(th.last_redo_scn),
                 th.last_redo_time.as_deref().map_or(Datum::Null, date),
                 n(0),
@@ -375,13 +408,46 @@ pub(super) fn v_thread(s: &mut EmulatorSession) -> Result<Relation> {
     Ok(view(&spec, rows))
 }
 
-/// The logs this database holds: a downstream's shipped ones, else its own.
+/// The database's own logs (V$LOG, V$ARCHIVED_LOG): a downstream's are its own redo's, not
+/// the source's it received (those are V$FOREIGN_ARCHIVED_LOG and V$STANDBY_LOG).
 fn log_list(s: &EmulatorSession) -> Result<Vec<LogFile>> {
-    let r = s.replica()?;
     Ok(match s.shared.downstream() {
-        true => topology::downstream_logs(&s.shared.role, &r),
-        false => r.log_files(),
+        true => topology::own_logs(&s.shared.role),
+        false => s.replica()?.log_files(),
     })
+}
+
+/// The source's logs a downstream received (empty elsewhere).
+fn received(s: &EmulatorSession) -> Result<Vec<LogFile>> {
+    if !s.shared.downstream() {
+        return Ok(Vec::new());
+    }
+    let r = s.replica()?;
+    Ok(topology::downstream_logs(
+        &s.shared.role,
+        &r,
+        s.shared.clock.now_ms(),
+    ))
+}
+
+/// A downstream's standby redo log groups: one per source thread after its own online groups,
+/// with the log being written there (real-time shipping), if any.
+fn standby_groups(s: &EmulatorSession) -> Result<Vec<(u32, u32, Option<LogFile>)>> {
+    if !s.shared.downstream() {
+        return Ok(Vec::new());
+    }
+    let own = s.replica()?.schema.database.redo_groups.max(1);
+    let threads = s.replica()?.logs.len().max(1) as u32;
+    let current = received(s)?;
+    Ok((1..=threads)
+        .map(|thread| {
+            let log = current
+                .iter()
+                .find(|l| l.thread == thread && l.next_scn.is_none())
+                .cloned();
+            (own + thread, thread, log)
+        })
+        .collect())
 }
 
 /// V$LOG: `redo_groups` groups per thread holding the thread's newest logs (the current one
@@ -482,7 +548,7 @@ pub(super) fn v_logfile(s: &mut EmulatorSession) -> Result<Relation> {
         ("IS_RECOVERY_DEST_FILE", text(3)),
         ("CON_ID", NUM),
     ];
-    let rows = online_groups(s)?
+    let mut rows: Vec<Vec<Datum>> = online_groups(s)?
         .into_iter()
         .map(|(group, thread, log)| {
             let member = match log {
@@ -490,6 +556,143 @@ pub(super) fn v_logfile(s: &mut EmulatorSession) -> Result<Relation> {
                 None => format!("/u01/oradata/redo{thread:02}_g{group}.log"),
             };
             vec![n(group), Datum::Null, t("ONLINE"), t(member), t("NO"), n(0)]
+        })
+        .collect();
+    for (group, thread, log) in standby_groups(s)? {
+        let member = log.map_or(format!("/u01/downstream/standby/srl_t{thread}.log"), |l| l.name);
+        rows.push(vec![
+            n(group),
+            Datum::Null,
+            t("STANDBY"),
+            t(member),
+            t("NO"),
+            n(0),
+        ]);
+    }
+    Ok(view(&spec, rows))
+}
+
+/// V$STANDBY_LOG: on a downstream receiving in real time, the standby redo log of each source
+/// thread, ACTIVE with ARCHIVED 'YES' while written (NEXT_CHANGE# not yet filled in) and
+/// LAST_CHANGE# one past the redo it holds; an unused group is UNASSIGNED. DBID is text, the
+/// primary's DBID. Empty off a downstream.
+pub(super) fn v_standby_log(s: &mut EmulatorSession) -> Result<Relation> {
+    grant(s, "V_$STANDBY_LOG")?;
+    let bytes = s
+        .replica()?
+        .schema
+        .database
+        .redo_group_mb
+        .saturating_mul(1024 * 1024);
+    let spec = [
+        ("GROUP#", NUM),
+        ("DBID", text(40)),
+        ("THREAD#", NUM),
+        ("SEQUENCE#", NUM),
+        ("BYTES", NUM),
+        ("BLOCKSIZE", NUM),
+        ("USED", NUM),
+        ("ARCHIVED", text(3)),
+        ("STATUS", text(10)),
+        ("FIRST_CHANGE#", NUM),
+        ("NEXT_CHANGE#", NUM),
+        ("LAST_CHANGE#", NUM),
+        ("CON_ID", NUM),
+    ];
+    let rows = standby_groups(s)?
+        .into_iter()
+        .map(|(group, thread, log)| match log {
+            Some(l) => vec![
+                n(group),
+                t(l.dbid.map_or("UNASSIGNED".to_string(), |d| d.to_string())),
+                n(thread),
+                n(l.sequence),
+                n(bytes),
+                n(512),
+                n(bytes / 2),
+                t("YES"),
+                t("ACTIVE"),
+                n(l.first_scn),
+                opt_n(l.next_scn),
+                opt_n(l.received_to.map(|r| r + 1)),
+                n(0),
+            ],
+            None => vec![
+                n(group),
+                t("UNASSIGNED"),
+                n(thread),
+                n(0),
+                n(bytes),
+                n(512),
+                n(0),
+                t("YES"),
+                t("UNASSIGNED"),
+                Datum::Null,
+                Datum::Null,
+                Datum::Null,
+                n(0),
+            ],
+        })
+        .collect();
+    Ok(view(&spec, rows))
+}
+
+/// V$FOREIGN_ARCHIVED_LOG: on a downstream, the source's whole logs it received, with the
+/// source's DBID (SOURCE_DBID) and incarnation, STATUS 'A', and the dictionary builds they
+/// hold; empty elsewhere.
+pub(super) fn v_foreign_archived_log(s: &mut EmulatorSession) -> Result<Relation> {
+    grant(s, "V_$FOREIGN_ARCHIVED_LOG")?;
+    let logs: Vec<LogFile> = received(s)?.into_iter().filter(|l| l.archived).collect();
+    let builds = s.replica()?.dictionary_builds_in(&logs);
+    let created = created(s)?;
+    let spec = [
+        ("RECID", NUM),
+        ("NAME", text(513)),
+        ("DEST_ID", NUM),
+        ("THREAD#", NUM),
+        ("SEQUENCE#", NUM),
+        ("RESETLOGS_CHANGE#", NUM),
+        ("RESETLOGS_TIME", OraType::Date),
+        ("FIRST_CHANGE#", NUM),
+        ("NEXT_CHANGE#", NUM),
+        ("REGISTRAR", text(7)),
+        ("ARCHIVED", text(3)),
+        ("DELETED", text(3)),
+        ("STATUS", text(1)),
+        ("DICTIONARY_BEGIN", text(3)),
+        ("DICTIONARY_END", text(3)),
+        ("SOURCE_DBID", NUM),
+        ("CON_ID", NUM),
+    ];
+    let rows = logs
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let begin = builds
+                .iter()
+                .any(|b| b.thread == l.thread && b.begin_sequence == l.sequence);
+            let end = builds
+                .iter()
+                .any(|b| b.thread == l.thread && b.end_sequence == l.sequence);
+            vec![
+                n(i as i64 + 1),
+                t(&l.name),
+                n(2),
+                n(l.thread),
+                n(l.sequence),
+                opt_n(l.resetlogs_scn),
+                created.clone(),
+                n(l.first_scn),
+                opt_n(l.next_scn),
+                t("RFS"),
+                t("YES"),
+                t("NO"),
+                t("A"),
+                yes_no(begin),
+                yes_no(end),
+                opt_n(l.dbid),
+                n(0),
+            ]
         })
         .collect();
     Ok(view(&spec, rows))
