@@ -115,6 +115,9 @@ catalog! {
     Cdc2009 = "CDC-2009", Failure, "The thin driver cannot connect to this database",
         "The thin driver (cdc.database.driver=thin, the default) speaks Oracle Net itself and does not support everything Oracle's client libraries do: a database (sqlnet.ora) that requires native network encryption or checksumming, an account that has only an 11G password verifier (no 12C verifier), Kerberos, RADIUS or other external authentication, password-store wallets, and database releases before 12.1. The driver stopped at such a feature during the login (it gives up on them; oracle-cdc catches that and reports it here).",
         "Set cdc.database.driver=thick and install Oracle Instant Client (19c or later; `oracle-cdc explain CDC-2001` has the steps): thick mode supports all of these. Or change the database side: give the account a 12C verifier (ALTER USER … IDENTIFIED BY … with SQLNET.ALLOWED_LOGON_VERSION_SERVER=12 or higher), use TLS (tcps) instead of native network encryption, or a password instead of external authentication. `oracle-cdc doctor --check connection.driver` names what thin cannot do.";
+    Cdc2010 = "CDC-2010", Failure, "The database is not accepting connections now",
+        "The listener answered but the database refused the session for a reason that passes: it is starting or shutting down (ORA-01033 initialization or shutdown in progress, ORA-01089 immediate shutdown in progress, ORA-01034 ORACLE not available), its dispatchers or handlers are busy or blocked (ORA-12516, ORA-12520, ORA-12528), or the connection was closed or timed out on the way (ORA-12537, ORA-12547, ORA-12170, ORA-03113, ORA-03114, ORA-03135). oracle-cdc retries these: a first connect cdc.database.connect.retries times, a connection that worked and was lost for up to cdc.database.reconnect.max.ms, with cdc.database.connect.backoff.ms doubling up to cdc.database.connect.backoff.max.ms between tries; this error means the database stayed unavailable that long.",
+        "Check the database and listener (`lsnrctl status`, the alert log) and start the database if it is down; if outages last longer where you run (a patching window), raise cdc.database.reconnect.max.ms (and cdc.database.connect.retries for the first connect). Capture resumes from its offsets when started again.";
     Cdc2101 = "CDC-2101", Failure, "Cannot serve metrics on the address",
         "cdc.metrics.listen names an address capture cannot listen on: another process holds the port, the address is not one of this host's, or the port needs privileges.",
         "Pick a free port on a local address (e.g. `127.0.0.1:9464`; `ss -ltn` shows the ports in use), or leave cdc.metrics.listen unset to serve no metrics.";
@@ -215,8 +218,8 @@ catalog! {
         "A read AS OF SCN asked for a table whose definition changed (DDL) after that SCN.",
         "Read at an SCN after the table's last DDL; a snapshot restarts the chunk with a fresh SCN.";
     Cdc5004 = "CDC-5004", Failure, "Redo log needed for mining is missing (ORA-01291)",
-        "LogMiner needs a redo log that is no longer available (deleted archive or overwritten online log).",
-        "Restore the archived logs from backup if possible; otherwise the stream cannot resume here: take a new snapshot (`oracle-cdc offsets edit reset-table`, or start with a fresh state directory).";
+        "LogMiner needs a redo log that is not available. Older than the oldest log still there (an archive deleted, an online log overwritten): the stream cannot go on from here and capture stops at once. Within the logs but missing from the list (a gap in a thread's sequences, a log being archived while the list was read, an archiver or redo transport lagging): capture lists the logs again and mines the window again, with the backoff of cdc.database.connect.backoff.ms, up to 10 times in a row; this error then means the gap stayed.",
+        "For a gap, check the archiver (the alert log, V$ARCHIVE_DEST_STATUS) and that no job deletes archives in the middle of the sequence. Restore the archived logs from backup if possible; otherwise the stream cannot resume here: take a new snapshot (`oracle-cdc offsets edit reset-table`, or start with a fresh state directory).";
     Cdc5005 = "CDC-5005", Failure, "Database is read-only (ORA-16000)",
         "A write was sent to a database open read-only (e.g. a physical standby).",
         "Nothing should write to a read-only database: use the file signal channel and read-only settings.";
@@ -224,13 +227,13 @@ catalog! {
         "The database returned an error without a more specific code; the message carries it.",
         "Read the ORA- error in the message.";
     Cdc5007 = "CDC-5007", Failure, "Connection lost",
-        "The connection to the database dropped during a call (ORA-03113/ORA-03135 or a network error).",
-        "The operation is retried where that is safe; if it persists check the network and the database's alert log.";
+        "The connection to the database dropped during a call: ORA-03113 / ORA-03114 / ORA-03135 (the network or the server process went away), ORA-00028 (the session was killed) and ORA-01012 after it, ORA-01089 (the instance is shutting down), ORA-02396 (the profile's IDLE_TIME ended an idle session), a call over cdc.database.call.timeout.ms. Capture reconnects and makes the call again (a mining window is mined again from its start, a snapshot chunk read again; nothing from the failed call is published), each retry an ops event `source-retry` and a count in oracle_cdc_source_retries_total; while the database is down it keeps trying for cdc.database.reconnect.max.ms. This error means the connection kept dropping (10 calls in a row) or the database stayed away that long.",
+        "Check the network and the database's alert log (a restart, killed sessions); for an IDLE_TIME profile limit give the capture user a profile without one (ALTER PROFILE … LIMIT IDLE_TIME UNLIMITED) or keep it, capture reconnects; raise cdc.database.reconnect.max.ms if outages last longer.";
     Cdc5008 = "CDC-5008", Failure, "Invalid SCN range for mining (ORA-01281)",
         "The LogMiner window's end SCN is not after its start SCN.",
         "This points at a bug in the caller; report it with the SCNs in the message.";
-    Cdc5009 = "CDC-5009", Failure, "Redo log overwritten while mined (ORA-00310)",
-        "An online redo log was archived and reused while LogMiner read it (ORA-00310: archived log contains sequence N; sequence M required). Capture starts a new LogMiner session on the current log list and mines the window again, up to 10 times in a row; this error means it kept happening.",
+    Cdc5009 = "CDC-5009", Failure, "Redo log overwritten while mined (ORA-00310, ORA-01368)",
+        "An online redo log was archived and reused while LogMiner read it (ORA-00310: archived log contains sequence N; sequence M required; ORA-01368: redo log file header mismatch, the file now holds a later sequence). Capture starts a new LogMiner session on the current log list and mines the window again, up to 10 times in a row; this error means it kept happening.",
         "Add redo log groups or make them larger so a log stays online longer than a mining window (fewer log switches), or lower cdc.stream.window.scn; check the archive destinations are reachable (`oracle-cdc doctor`).";
     Cdc5010 = "CDC-5010", Failure, "Redo log cannot be opened (ORA-01284, ORA-00308)",
         "A redo log file LogMiner was given could not be opened while the window was mined: ORA-01284 (file cannot be opened: it no longer exists where V$LOG / V$ARCHIVED_LOG said, or is not accessible) at ADD_LOGFILE or START_LOGMNR, or ORA-00308 (cannot open archived log) part-way through the query, typically an archived log deleted (RMAN, a retention job) or an online log switched and archived between listing the logs and reading them. Capture starts a new LogMiner session on the log list as it is now and mines the window again from its start, up to 10 times in a row, publishing nothing from the failed attempt; this error means it kept happening.",
@@ -558,7 +561,7 @@ pub enum CdcError {
         ddl_scn: Option<u64>,
     },
 
-    #[error("CDC-5004: ORA-01291: missing log file: mining from SCN {scn} needs redo older than the oldest retained log (first SCN {oldest})")]
+    #[error("CDC-5004: ORA-01291: missing log file: mining from SCN {scn} {}", missing_log_detail(*scn, *oldest))]
     MissingLogFile { scn: u64, oldest: u64 },
 
     #[error("CDC-5201: the mining database {mining} lacks redo the capture needs: ORA-01291: missing log file{}: mining from SCN {scn}{}", sequence.map(|(t, q)| format!(" (thread {t} sequence {q})")).unwrap_or_default(), oldest.map(|o| format!("; the oldest SCN it has is {o}")).unwrap_or_default())]
@@ -903,6 +906,13 @@ impl CdcError {
         }
     }
 
+    /// ORA-01291 for redo within the retained logs: a hole in the log list (a log being
+    /// archived or shipped while the list was read), which a later list may fill; redo older
+    /// than the oldest log is gone for good.
+    pub fn is_log_gap(&self) -> bool {
+        matches!(self, CdcError::MissingLogFile { scn, oldest } if *oldest > 0 && scn >= oldest)
+    }
+
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         CdcError::Io {
             path: path.into(),
@@ -912,6 +922,19 @@ impl CdcError {
 }
 
 pub type Result<T, E = CdcError> = std::result::Result<T, E>;
+
+/// What CDC-5004 says of a missing log: purged (older than the oldest log still there), or a
+/// gap in the list within the retained logs (retried: see [`CdcError::is_log_gap`]).
+fn missing_log_detail(scn: u64, oldest: u64) -> String {
+    if scn < oldest || oldest == 0 {
+        format!("needs redo older than the oldest retained log (first SCN {oldest})")
+    } else {
+        format!(
+            "needs a log that is not in the log list: a gap in a thread's sequences, or a log not \
+             archived (or shipped) yet; the oldest retained log starts at SCN {oldest}"
+        )
+    }
+}
 
 /// `text` for a message: at most `max` characters, with how long it really is when cut, so
 /// an oversized value (a signal's, a setting's) is never echoed whole into events and logs.

@@ -21,9 +21,22 @@ use std::rc::Rc;
 mod chunks;
 mod unusual;
 
-/// How many times in a row one window is mined again after a lost connection, ORA-00310,
-/// ORA-01284 / ORA-00308 or ORA-01307.
+/// How many times in a row one window is mined again after a transient failure
+/// ([`crate::source::is_transient_call`]), or one call made again after a lost connection.
 const MINE_RETRIES: u32 = 10;
+
+/// Wait `d`, in slices, ending early once `stop` says so (Ctrl-C during a backoff).
+fn sleep_unless_stopped(d: std::time::Duration, stop: Option<&(dyn Fn() -> bool + Sync)>) {
+    let slice = std::time::Duration::from_millis(100);
+    let until = std::time::Instant::now() + d;
+    loop {
+        let now = std::time::Instant::now();
+        if now >= until || stop.is_some_and(|s| s()) {
+            return;
+        }
+        std::thread::sleep(slice.min(until - now));
+    }
+}
 
 /// The state directory's subdirectory of transaction buffer spill files.
 pub const SPILL_DIR: &str = "spill";
@@ -242,6 +255,7 @@ impl<'a> Publisher<'a> {
             "rows_mined": self.rows_mined,
             "rows_captured": self.rows_captured,
             "dead_letters": self.status.board().stream.dead_letters.clone(),
+            "source_retries": self.status.board().stream.source_retries.clone(),
             "recovered": self.status.board().stream.recovered.clone(),
             "unknown_object_rows": self.status.board().stream.unknown_objects.clone(),
         })
@@ -336,23 +350,48 @@ impl<'a> Publisher<'a> {
         }
     }
 
-    /// A new session in place of a lost one (transient connect failures retried).
+    /// A new session in place of a lost one: transient connect failures retried for
+    /// cdc.database.reconnect.max.ms (a database restarting), each wait cut short by a stop.
     fn reconnect(&self) -> Result<Box<dyn Session>> {
-        crate::source::reconnect_retrying(self.connector, &self.settings.connect)
+        let stop = self.stop;
+        crate::source::reconnect_with(self.connector, &self.settings.connect, &mut |d| {
+            sleep_unless_stopped(d, stop)
+        })
     }
 
-    /// Run `call` on the session; a lost connection is reconnected (with the connect retries
-    /// and their backoff) and the call made again, up to MINE_RETRIES times, as a mining window is.
+    /// After the transient failure `e` of `operation` (retry number `attempt`): counted and
+    /// announced (metric, ops event `source-retry`), then the backoff waited and, where the
+    /// session may be gone, a new one opened. Nothing from the failed call was published.
+    fn retry_after(&mut self, e: &CdcError, operation: &str, attempt: u32) -> Result<()> {
+        let wait = crate::source::backoff(&self.settings.connect, attempt);
+        let cause = crate::source::retry_cause(e);
+        let message = e.to_string();
+        self.status.source_retry(&super::status::SourceRetry {
+            cause: &cause,
+            code: e.code().info().code,
+            operation,
+            attempt,
+            wait_ms: wait.as_millis() as u64,
+            message: &message,
+        })?;
+        self.status.doing(format!("retrying {operation} ({cause})"));
+        sleep_unless_stopped(wait, self.stop);
+        // A new session also for log errors: its LogMiner session starts on the log list as
+        // it is now.
+        self.session = self.reconnect()?;
+        Ok(())
+    }
+
+    /// Run `call` on the session; a lost connection is reconnected (with the backoff and
+    /// cdc.database.reconnect.max.ms) and the call made again, up to MINE_RETRIES times in a
+    /// row, as a mining window is.
     fn on_session<T>(&mut self, call: impl Fn(&mut dyn Session) -> Result<T>) -> Result<T> {
         let mut lost = 0;
         loop {
             match call(self.session.as_mut()) {
-                Err(CdcError::ConnectionLost(e)) if lost < MINE_RETRIES => {
+                Err(e @ CdcError::ConnectionLost(_)) if lost < MINE_RETRIES => {
                     lost += 1;
-                    tracing::warn!(
-                        "connection lost ({e}); reconnecting ({lost} of {MINE_RETRIES})"
-                    );
-                    self.session = self.reconnect()?;
+                    self.retry_after(&e, "a call on the database", lost)?;
                 }
                 other => return other,
             }
@@ -461,25 +500,16 @@ impl<'a> Publisher<'a> {
                 }
                 Ok(())
             });
-            match &mined {
+            match mined {
                 // A new session mines the same window again (on the log list as it is now);
                 // nothing was published from it.
-                Err(CdcError::ConnectionLost(m))
-                | Err(CdcError::LogOverwritten(m))
-                | Err(CdcError::LogUnavailable(m))
-                | Err(CdcError::NoLogMinerSession(m))
-                    if retries < MINE_RETRIES =>
-                {
+                Err(e) if retries < MINE_RETRIES && crate::source::is_transient_call(&e) => {
                     retries += 1;
-                    tracing::warn!(
-                        "mining SCN {from} to {to} failed ({m}); a new session mines it again"
-                    );
-                    self.session = self.reconnect()?;
+                    self.retry_after(&e, &format!("mining SCN {from} to {to}"), retries)?;
                     continue;
                 }
-                _ => {}
+                other => other?,
             }
-            mined?;
             retries = 0;
             self.rows_mined += mined_rows;
             self.mine_seconds += mine_started.elapsed().as_secs_f64();

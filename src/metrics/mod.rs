@@ -249,6 +249,14 @@ fn render_parts(b: &Board, m: &SnapshotMetrics) -> String {
         o.sample("stream_dead_letters_total", &[("code", code)], *n as f64);
     }
     o.family(
+        "source_retries_total",
+        "counter",
+        "Calls on the database made again after a transient failure (a lost connection, a killed session, the database shutting down, a log switched or not yet archived under LogMiner), by cause: the ORA- error, or the CDC code.",
+    );
+    for (cause, n) in &s.source_retries {
+        o.sample("source_retries_total", &[("cause", cause)], *n as f64);
+    }
+    o.family(
         "stream_unsupported_total",
         "counter",
         "Changes LogMiner did not give in full (UNSUPPORTED rows, MISSING_SCN, values not in the redo, unknown operation codes), by CDC code, whatever cdc.on.unsupported.redo did with them.",
@@ -384,6 +392,18 @@ mod tests {
             b.stream.dead_letters.insert("CDC-3201".into(), 2);
             b.stream.recovered.insert("unescaped-quotes".into(), 3);
         }
+        for attempt in 1..=2 {
+            status
+                .source_retry(&crate::capture::status::SourceRetry {
+                    cause: "ORA-03113",
+                    code: "CDC-5007",
+                    operation: "mining SCN 1 to 2",
+                    attempt,
+                    wait_ms: 250,
+                    message: "end-of-file on communication channel",
+                })
+                .unwrap();
+        }
         status
             .snapshot
             .lock()
@@ -426,6 +446,9 @@ mod tests {
         assert!(has("oracle_cdc_stream_rows_captured_total 120"));
         assert!(has(
             "oracle_cdc_stream_dead_letters_total{code=\"CDC-3201\"} 2"
+        ));
+        assert!(has(
+            "oracle_cdc_source_retries_total{cause=\"ORA-03113\"} 2"
         ));
         assert!(has(
             "oracle_cdc_stream_recovered_changes_total{kind=\"unescaped-quotes\"} 3"

@@ -98,6 +98,7 @@ pub const CONNECT_RETRIES: &str = "cdc.database.connect.retries";
 pub const CALL_TIMEOUT_MS: &str = "cdc.database.call.timeout.ms";
 pub const CONNECT_BACKOFF_MS: &str = "cdc.database.connect.backoff.ms";
 pub const CONNECT_BACKOFF_MAX_MS: &str = "cdc.database.connect.backoff.max.ms";
+pub const RECONNECT_MAX_MS: &str = "cdc.database.reconnect.max.ms";
 pub const STATE_DIR: &str = "cdc.state.dir";
 pub const FILES_GROUP_READABLE: &str = "cdc.files.group.readable";
 pub const SNAPSHOT_MODE: &str = "cdc.snapshot.mode";
@@ -185,6 +186,11 @@ pub const FAULT_SLOW_CALL_EVERY: &str = "cdc.emulator.fault.slow.call.every";
 pub const FAULT_SLOW_CALL_MS: &str = "cdc.emulator.fault.slow.call.ms";
 pub const FAULT_KILL_SESSION_EVERY: &str = "cdc.emulator.fault.kill.session.every";
 pub const FAULT_REGISTER_DELAY_MS: &str = "cdc.emulator.fault.register.delay.ms";
+pub const FAULT_RESTART_EVERY: &str = "cdc.emulator.fault.restart.every";
+pub const FAULT_RESTART_MS: &str = "cdc.emulator.fault.restart.ms";
+pub const FAULT_IDLE_TIMEOUT_MS: &str = "cdc.emulator.fault.idle.timeout.ms";
+pub const FAULT_ORA01368_MINES: &str = "cdc.emulator.fault.ora01368.mines";
+pub const FAULT_ORA01291_MINES: &str = "cdc.emulator.fault.ora01291.mines";
 pub const FAULT_SINK_DELAY_MS: &str = "cdc.emulator.fault.sink.delay.ms";
 pub const FAULT_UNESCAPED_QUOTES_TABLES: &str = "cdc.emulator.fault.unescaped.quotes.tables";
 pub const FAULT_DICTIONARY_MISMATCH_TABLES: &str = "cdc.emulator.fault.dictionary.mismatch.tables";
@@ -213,13 +219,15 @@ pub const KEYS: &[KeySpec] = &[
     key(DATABASE_READ_ONLY, Kind::Enum(&["false", "true"]), Some("false"),
         "`true` forbids every write to the database, as on a standby: the source signal channel is refused (CDC-8105) and only the file channel is read. Capture, snapshots of every kind, signals and doctor never write in any case; a physical standby or read-only open mode is detected on its own."),
     key(CONNECT_RETRIES, Kind::UInt { min: 0, max: 1000 }, Some("8"),
-        "How often capture tries again to open a connection that failed transiently (connection lost or refused: ORA-03113, ORA-03114, ORA-12537, ORA-12541 and the like) before it stops with that error. Each try waits longer (cdc.database.connect.backoff.ms, doubled each time up to cdc.database.connect.backoff.max.ms) and is logged. Wrong credentials, a locked account, an unknown service and a missing client library are never retried."),
+        "How often oracle-cdc tries again to open its first connection when that failed transiently (connection lost or refused, no listener yet, the database starting, shutting down or busy: ORA-12541, ORA-03113, ORA-12537, ORA-01033, ORA-01089, ORA-12528 and the like, CDC-2003 and CDC-2010) before it stops with that error. Each try waits longer (cdc.database.connect.backoff.ms, doubled each time up to cdc.database.connect.backoff.max.ms) and is logged. Wrong credentials, a locked account, an unknown service and a missing client library are never retried. A connection lost later is reconnected for cdc.database.reconnect.max.ms instead."),
     key(CALL_TIMEOUT_MS, Kind::UInt { min: 0, max: 86_400_000 }, Some("0"),
         "Longest an Oracle round trip (an execute, a fetch of rows, a PL/SQL call) may take, in milliseconds; 0: no limit (the driver waits as long as the database takes). A call over it is cancelled and counted as a lost connection (CDC-5007): capture reconnects, sets its session up again and reads or mines what it was reading again, as after a network failure. Set it where a stalled network or a hung session must not stop capture silently; keep it well above the slowest LogMiner start and fetch of your database. Oracle URLs only."),
     key(CONNECT_BACKOFF_MS, Kind::UInt { min: 0, max: 600_000 }, Some("250"),
         "Wait before the first connect retry; it doubles with each further retry (see cdc.database.connect.retries)."),
     key(CONNECT_BACKOFF_MAX_MS, Kind::UInt { min: 0, max: 3_600_000 }, Some("30000"),
         "Longest wait between two connect retries."),
+    key(RECONNECT_MAX_MS, Kind::UInt { min: 0, max: 86_400_000 }, Some("600000"),
+        "After a connection that worked is lost (ORA-03113, a killed session, ORA-01089 while the database shuts down, ORA-02396 after the profile's IDLE_TIME, a call timeout): how long capture keeps trying to reconnect, counted in the waits between tries (cdc.database.connect.backoff.ms doubling up to cdc.database.connect.backoff.max.ms), before it stops with the last error. Besides the failures a first connect retries, an unknown service (ORA-12514, CDC-2004) is retried here: a restarted listener answers it until the database registers again. The default rides out a database restart; 0: cdc.database.connect.retries tries, as a first connect."),
     key(STATE_DIR, Kind::Path, Some(".oracle-cdc"),
         "Directory of the stored offsets, signals spool and other state. Created with mode 0700; its files with 0600. An existing directory must belong to this user (or root) and not be writable by group or others (CDC-6302, CDC-6303), and no state path may be a symbolic link (CDC-6301)."),
     key(FILES_GROUP_READABLE, Kind::Enum(&["false", "true"]), Some("false"),
@@ -358,6 +366,16 @@ pub const KEYS: &[KeySpec] = &[
         "Emulator fault drills: how long a slow call (cdc.emulator.fault.slow.call.every) takes."),
     key(FAULT_KILL_SESSION_EVERY, Kind::UInt { min: 0, max: U32MAX }, Some("0"),
         "Emulator fault drills: every Nth call of a session finds it killed (0: never), as by ALTER SYSTEM KILL SESSION: ORA-00028, and the connection is closed (CDC-5007; capture reconnects)."),
+    key(FAULT_RESTART_EVERY, Kind::UInt { min: 0, max: U32MAX }, Some("0"),
+        "Emulator fault drills: every Nth call (of all sessions) the database restarts (0: never), as by SHUTDOWN IMMEDIATE and STARTUP: that call fails with ORA-01089, every open session is gone (its next call: ORA-03113), and for cdc.emulator.fault.restart.ms a login is refused with ORA-01033 (over `emulator serve` the listener answers ORA-12514, the services unregistered, until the database is open and cdc.emulator.fault.register.delay.ms later). Capture reconnects for cdc.database.reconnect.max.ms."),
+    key(FAULT_RESTART_MS, Kind::UInt { min: 0, max: 600_000 }, Some("2000"),
+        "Emulator fault drills: how long a restart (cdc.emulator.fault.restart.every) keeps the database down."),
+    key(FAULT_IDLE_TIMEOUT_MS, Kind::UInt { min: 0, max: 86_400_000 }, Some("0"),
+        "Emulator fault drills: a session that made no call for longer than this is ended by the database (0: never), as by a profile's IDLE_TIME: its next call fails with ORA-02396 and the connection is closed (CDC-5007; capture reconnects)."),
+    key(FAULT_ORA01368_MINES, Kind::List, None,
+        "Emulator fault drills: ordinal numbers of LogMiner windows that fail half-way with ORA-01368 (redo log file header mismatch), as when an online log is recycled for a later sequence while read."),
+    key(FAULT_ORA01291_MINES, Kind::List, None,
+        "Emulator fault drills: ordinal numbers of LogMiner windows whose START_LOGMNR fails with ORA-01291 (missing logfile) although the redo is retained, as when a log was being archived while the log list was read."),
     key(FAULT_REGISTER_DELAY_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),
         "Emulator fault drills, `emulator serve`: for this long after the listener starts its services are not registered yet, so a connect is refused with ORA-12514, as while a restarted database's LREG registers them with the listener."),
     key(FAULT_UNESCAPED_QUOTES_TABLES, Kind::List, None,

@@ -229,6 +229,14 @@ pub struct FaultSettings {
     pub slow_call_ms: u64,
     /// cdc.emulator.fault.kill.session.every: every Nth call finds its session killed.
     pub kill_session_every: u32,
+    /// cdc.emulator.fault.restart.every / .ms: every Nth call the database restarts and is
+    /// down this long.
+    pub restart_every: u32,
+    pub restart_ms: u64,
+    /// cdc.emulator.fault.idle.timeout.ms: a session idle longer is ended (ORA-02396).
+    pub idle_timeout_ms: u64,
+    pub ora01368_mines: Vec<u64>,
+    pub ora01291_mines: Vec<u64>,
     /// cdc.emulator.fault.register.delay.ms: services unregistered after `emulator serve`
     /// starts.
     pub register_delay_ms: u64,
@@ -249,6 +257,9 @@ pub struct ConnectRetry {
     pub retries: u32,
     pub backoff_ms: u64,
     pub backoff_max_ms: u64,
+    /// After a connection that worked is lost: how long (in waits between tries) to keep
+    /// reconnecting; 0: `retries` tries, as a first connect.
+    pub reconnect_max_ms: u64,
 }
 
 impl Default for ConnectRetry {
@@ -257,6 +268,7 @@ impl Default for ConnectRetry {
             retries: 8,
             backoff_ms: 250,
             backoff_max_ms: 30_000,
+            reconnect_max_ms: 600_000,
         }
     }
 }
@@ -461,6 +473,7 @@ impl Settings {
                 retries: v.uint(keys::CONNECT_RETRIES) as u32,
                 backoff_ms: v.uint(keys::CONNECT_BACKOFF_MS),
                 backoff_max_ms: v.uint(keys::CONNECT_BACKOFF_MAX_MS),
+                reconnect_max_ms: v.uint(keys::RECONNECT_MAX_MS),
             },
             snapshot: SnapshotSettings {
                 mode: match v.text(keys::SNAPSHOT_MODE).as_str() {
@@ -542,6 +555,11 @@ impl Settings {
                 slow_call_every: v.uint(keys::FAULT_SLOW_CALL_EVERY) as u32,
                 slow_call_ms: v.uint(keys::FAULT_SLOW_CALL_MS),
                 kill_session_every: v.uint(keys::FAULT_KILL_SESSION_EVERY) as u32,
+                restart_every: v.uint(keys::FAULT_RESTART_EVERY) as u32,
+                restart_ms: v.uint(keys::FAULT_RESTART_MS),
+                idle_timeout_ms: v.uint(keys::FAULT_IDLE_TIMEOUT_MS),
+                ora01368_mines: ordinals(keys::FAULT_ORA01368_MINES)?,
+                ora01291_mines: ordinals(keys::FAULT_ORA01291_MINES)?,
                 register_delay_ms: v.uint(keys::FAULT_REGISTER_DELAY_MS),
                 sink_delay_ms: v.uint(keys::FAULT_SINK_DELAY_MS),
                 unescaped_quotes_tables: fault_tables(keys::FAULT_UNESCAPED_QUOTES_TABLES)?,

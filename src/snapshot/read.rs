@@ -797,7 +797,7 @@ impl<'a> Waves<'a> {
                 }
                 self.reader.ops.emit(
                     "snapshot-chunk-retry",
-                    json!({"table": table, "chunk": item.chunk.describe(), "code": other.code().info().code, "action": "retry", "retry": item.retries}),
+                    json!({"table": table, "chunk": item.chunk.describe(), "code": other.code().info().code, "cause": crate::source::retry_cause(&other), "action": "retry", "retry": item.retries}),
                 )?;
                 back.push(item);
             }

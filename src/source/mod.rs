@@ -18,7 +18,7 @@ pub mod rowid;
 
 pub use retry::{
     backoff, connect_retrying, connect_with, is_transient, is_transient_after_loss,
-    reconnect_retrying, Reconnecting,
+    is_transient_call, reconnect_retrying, reconnect_with, retry_cause, Reconnecting,
 };
 
 pub use filter::MiningFilter;

@@ -19,6 +19,10 @@ use std::sync::Arc;
 pub struct EmulatorSession {
     pub(super) shared: Arc<Shared>,
     pub(super) dropped: bool,
+    /// The database's restart count when the session was opened (the restart drill).
+    pub(super) epoch: u64,
+    /// When the session last made a call (the idle-time drill).
+    pub(super) last_call: std::time::Instant,
     pub(super) user: User,
     /// `None` outside a CDB; else `CDB$ROOT` or a PDB.
     pub(super) container: Option<String>,
@@ -44,12 +48,44 @@ impl EmulatorSession {
                 "ORA-03114: not connected to ORACLE".into(),
             ));
         }
+        let idle = std::mem::replace(&mut self.last_call, std::time::Instant::now()).elapsed();
         let (latency, drop, slow, kill) = {
             let mut f = self.shared.faults.lock().map_err(|_| poisoned())?;
+            if f.restarts != self.epoch {
+                // The instance this session ran in has gone (a restart since it logged in).
+                self.dropped = true;
+                return Err(CdcError::ConnectionLost(
+                    "ORA-03113: end-of-file on communication channel (the database restarted)"
+                        .into(),
+                ));
+            }
+            let idle_limit = f.faults.settings.idle_timeout_ms;
+            if idle_limit > 0 && idle.as_millis() > u128::from(idle_limit) {
+                // The profile's IDLE_TIME: PMON ended the session while it was idle; its next
+                // call learns it.
+                self.dropped = true;
+                return Err(CdcError::ConnectionLost(format!(
+                    "ORA-02396: exceeded maximum idle time, please connect again (idle {} ms, fault drill: {idle_limit} ms)",
+                    idle.as_millis()
+                )));
+            }
             f.calls += 1;
             let n = f.calls;
             let s = &f.faults.settings;
             let every = |k: u32| k > 0 && n % u64::from(k) == 0;
+            if every(s.restart_every) {
+                // SHUTDOWN IMMEDIATE: this call fails, every session ends, logins are refused
+                // until the database is open again.
+                let down_ms = s.restart_ms;
+                let every = s.restart_every;
+                f.restarts += 1;
+                f.down_until =
+                    Some(std::time::Instant::now() + std::time::Duration::from_millis(down_ms));
+                self.dropped = true;
+                return Err(CdcError::ConnectionLost(format!(
+                    "ORA-01089: immediate shutdown or close in progress - no operations are permitted (fault drill: a restart every {every}th call, down {down_ms} ms)"
+                )));
+            }
             let slow = every(s.slow_call_every).then_some(s.slow_call_ms);
             let kill = every(s.kill_session_every).then_some(s.kill_session_every);
             let (per_mille, latency) = (s.drop_per_mille, s.call_latency_ms);
@@ -211,6 +247,8 @@ impl EmulatorSession {
         EmulatorSession {
             shared: self.shared.clone(),
             dropped: false,
+            epoch: self.epoch,
+            last_call: std::time::Instant::now(),
             user: self.user.clone(),
             container: self.container.clone(),
             dictionary: self.dictionary,
@@ -685,6 +723,10 @@ impl Session for EmulatorSession {
                 Some(MineFault::Ora00308)
             } else if s.ora01307_mines.contains(&n) {
                 Some(MineFault::Ora01307)
+            } else if s.ora01368_mines.contains(&n) {
+                Some(MineFault::Ora01368)
+            } else if s.ora01291_mines.contains(&n) {
+                Some(MineFault::Ora01291)
             } else {
                 None
             }
@@ -735,6 +777,17 @@ impl Session for EmulatorSession {
                     "ORA-01307: no LogMiner session is currently active ({window})"
                 )))
             }
+            // START_LOGMNR on a log list that lacks a log of the window: one being archived
+            // when the list was read (the archiver behind). The oldest log is still there.
+            Some(MineFault::Ora01291) => {
+                return Err(CdcError::MissingLogFile {
+                    scn: start,
+                    oldest: self.replica()?.first_kept_scn().min(start),
+                })
+            }
+            Some(MineFault::Ora01368) => Some(CdcError::LogOverwritten(format!(
+                "ORA-01368: Redo log file header mismatch for thread 1 sequence {sequence} ({window})"
+            ))),
             Some(MineFault::Ora00310) => Some(CdcError::LogOverwritten(format!(
                 "ORA-00310: archived log contains sequence {}; sequence {sequence} required ({window})",
                 sequence + 1
