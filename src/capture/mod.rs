@@ -23,6 +23,8 @@ mod bound_tests;
 #[cfg(test)]
 mod ddl_tests;
 #[cfg(test)]
+mod dictionary_build_tests;
+#[cfg(test)]
 mod wave_commit_tests;
 
 use crate::errors::Result;

@@ -19,6 +19,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 mod chunks;
+mod dictionary;
 mod unusual;
 
 /// How many times in a row one window is mined again after a transient failure
@@ -107,6 +108,8 @@ pub struct Publisher<'a> {
     throttle: super::throttle::Throttle,
     /// The mining query's WHERE clause (see `capture::filter`).
     filter: crate::source::MiningFilter,
+    /// LogMiner dictionary builds at log switches (`cdc.mining.dictionary.build`).
+    dictionary: dictionary::DictionaryBuilds,
     /// Rows LogMiner returned, and rows of captured tables decoded: their ratio shows the
     /// filter at work.
     rows_mined: u64,
@@ -159,6 +162,7 @@ impl<'a> Publisher<'a> {
             filter,
             rows_mined: 0,
             rows_captured: 0,
+            dictionary: dictionary::DictionaryBuilds::default(),
             connector,
             stop: None,
             settings,
@@ -290,6 +294,7 @@ impl<'a> Publisher<'a> {
         st.windows = self.windows;
         st.rows_mined = self.rows_mined;
         st.rows_captured = self.rows_captured;
+        st.dictionary_builds = self.dictionary.made;
     }
 
     /// Queue one record line in the sink, counted for the sink metrics.
@@ -465,6 +470,7 @@ impl<'a> Publisher<'a> {
                 self.settings.stream.poll_ms.max(1),
             ));
         }
+        self.build_dictionary_at_switch()?;
         let window = self.settings.stream.window_scn.max(1);
         let host_offset = self.host_offset_secs()?;
         let mut from = self.next_mine;

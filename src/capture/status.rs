@@ -98,6 +98,8 @@ pub struct StreamStats {
     /// Calls retried after a transient failure (a lost connection, a log switched under
     /// LogMiner, ORA-01291 for a hole in the log list), by cause (`ORA-03113`, or the CDC code).
     pub source_retries: BTreeMap<String, u64>,
+    /// LogMiner dictionaries capture built into the redo (`cdc.mining.dictionary.build`).
+    pub dictionary_builds: u64,
 }
 
 /// One retry of a call on the database (see [`Status::source_retry`]).

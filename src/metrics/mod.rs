@@ -248,6 +248,12 @@ fn render_parts(b: &Board, m: &SnapshotMetrics) -> String {
     for (code, n) in &s.dead_letters {
         o.sample("stream_dead_letters_total", &[("code", code)], *n as f64);
     }
+    o.one(
+        "stream_dictionary_builds_total",
+        "counter",
+        "LogMiner dictionaries capture built into the redo at log switches (cdc.mining.dictionary.build).",
+        s.dictionary_builds as f64,
+    );
     o.family(
         "source_retries_total",
         "counter",

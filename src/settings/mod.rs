@@ -305,6 +305,9 @@ pub struct Settings {
     pub record: crate::record::format::Format,
     /// cdc.mining.dictionary: the dictionary LogMiner decodes with.
     pub mining_dictionary: crate::source::model::Dictionary,
+    /// cdc.mining.dictionary.build=log_switch: capture builds a dictionary into the redo at
+    /// each log switch it sees (with the redo_logs dictionary).
+    pub dictionary_build_at_switch: bool,
     /// cdc.database.driver: thin (default) or thick, for Oracle URLs.
     pub database_driver: DatabaseDriver,
     /// cdc.database.call.timeout.ms: the longest Oracle round trip; `None`: no limit.
@@ -460,6 +463,7 @@ impl Settings {
                 "redo_logs" => crate::source::model::Dictionary::RedoLogs,
                 _ => crate::source::model::Dictionary::OnlineCatalog,
             },
+            dictionary_build_at_switch: v.text(keys::MINING_DICTIONARY_BUILD) == "log_switch",
             database_driver: match v.text(keys::DATABASE_DRIVER).as_str() {
                 "thick" => DatabaseDriver::Thick,
                 _ => DatabaseDriver::Thin,

@@ -279,6 +279,11 @@ impl Session for ContainerSession {
         self.inner.dictionary_builds()
     }
 
+    fn build_dictionary(&mut self) -> Result<()> {
+        self.enter_home()?;
+        self.inner.build_dictionary()
+    }
+
     fn mine(
         &mut self,
         start: Scn,

@@ -182,6 +182,10 @@ impl Session for DownstreamSession {
     fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
         self.on_mining(|m| m.dictionary_builds())
     }
+    /// On the source: the redo (and so the build) is generated there and shipped.
+    fn build_dictionary(&mut self) -> Result<()> {
+        self.source.build_dictionary()
+    }
     /// The source host's: the redo (and so LogMiner's TIMESTAMP columns) carries its clock.
     fn host_utc_offset(&mut self) -> Result<Option<i32>> {
         self.source.host_utc_offset()

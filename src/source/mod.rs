@@ -123,6 +123,14 @@ pub trait Session: Send {
     fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
         Ok(Vec::new())
     }
+    /// `DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS)` on the database that
+    /// generates the redo: a new LogMiner dictionary in the current online log. A source
+    /// without one (a replay) refuses.
+    fn build_dictionary(&mut self) -> Result<()> {
+        Err(CdcError::Database(
+            "this source has no redo to build a LogMiner dictionary into".into(),
+        ))
+    }
     /// V$THREAD: the redo threads and how far LGWR has written each. Empty where the source
     /// has no redo threads of its own to report (a replay).
     fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {

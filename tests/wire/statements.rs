@@ -231,6 +231,11 @@ fn walk(served: &Served) -> BTreeSet<String> {
     mark("START_LOGMNR_REDO_DICTIONARY");
     exec(root, "END_LOGMNR", sql::END_LOGMNR, &[]);
 
+    // Capture's own build (into the current log; the emulator's tests follow it into
+    // V$ARCHIVED_LOG).
+    exec(root, "BUILD_DICTIONARY", sql::BUILD_DICTIONARY, &[]);
+    mark("BUILD_DICTIONARY");
+
     // A PDB: the catalog, the reads, the probes, the signal insert.
     exec(
         root,

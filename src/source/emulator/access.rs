@@ -653,6 +653,20 @@ impl User {
         self.read_dictionary("V_$LOGMNR_CONTENTS", "reading V$LOGMNR_CONTENTS")
     }
 
+    /// DBMS_LOGMNR_D.BUILD: EXECUTE on the package (or EXECUTE_CATALOG_ROLE), else the
+    /// PLS-00201 a call of an unknown package gets.
+    pub fn build_dictionary(&self) -> Result<()> {
+        if self.has_object("SYS", "DBMS_LOGMNR_D", "EXECUTE")
+            || self.has_role("EXECUTE_CATALOG_ROLE")
+        {
+            return Ok(());
+        }
+        Err(CdcError::Privilege {
+            operation: "DBMS_LOGMNR_D.BUILD".into(),
+            message: "ORA-06550: line 1, column 7: PLS-00201: identifier 'SYS.DBMS_LOGMNR_D' must be declared".into(),
+        })
+    }
+
     /// `ALTER SESSION SET CONTAINER = target`.
     pub fn set_container(&self, target: &str) -> Result<()> {
         let refuse = |why: &str| {

@@ -652,6 +652,23 @@ impl Session for EmulatorSession {
         Ok(config)
     }
 
+    fn build_dictionary(&mut self) -> Result<()> {
+        self.call()?;
+        self.user.build_dictionary()?;
+        if let Some(pdb) = self.pdb() {
+            // The dictionary of the whole CDB is built from the root; LogMiner cannot use one
+            // from inside a PDB (ORA-01371 there).
+            return Err(CdcError::PdbMining(format!(
+                "ORA-65040: operation not allowed from within a pluggable database (DBMS_LOGMNR_D.BUILD in PDB {pdb})"
+            )));
+        }
+        // The emulator's writer: a standby or read-only database refuses it (ORA-16000), a
+        // downstream has no redo of its own to build into, another writer makes it wait.
+        let mut w = writer::Writer::open(&self.shared.dir, self.shared.clock.clone(), true)?;
+        w.build_dictionary_in_redo()?;
+        Ok(())
+    }
+
     fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
         self.call()?;
         let name = self.resolve(table, &format!("insert into {}", table.owner_table()))?;

@@ -136,16 +136,14 @@ impl Writer {
         self.redo.flush()
     }
 
-    /// `DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS)` and then `ALTER
-    /// SYSTEM ARCHIVE LOG CURRENT`, as a DBA runs them for a downstream: the dictionary goes into
-    /// the redo of thread 1, whose log is then archived (only archived logs show
-    /// DICTIONARY_BEGIN/END). Needs ARCHIVELOG mode ("the database must be open and in
-    /// ARCHIVELOG mode and archiving must be enabled", Utilities). Returns the build's SCN and
-    /// the sequence of the log holding it.
-    pub fn build_dictionary(&mut self) -> Result<(Scn, u64)> {
+    /// `DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS)` alone, as capture runs
+    /// it (`cdc.mining.dictionary.build`): the dictionary goes into thread 1's current log,
+    /// usable once that log is archived by a later switch. Returns the build's SCN and the
+    /// sequence of the log holding it.
+    pub fn build_dictionary_in_redo(&mut self) -> Result<(Scn, u64)> {
         if !self.replica.schema.database.archivelog {
-            return Err(CdcError::Workload(
-                "DBMS_LOGMNR_D.BUILD with STORE_IN_REDO_LOGS needs the database in ARCHIVELOG mode (database.archivelog: true)".into(),
+            return Err(CdcError::Database(
+                "ORA-01325: archive log mode must be enabled to build into the logstream (DBMS_LOGMNR_D.BUILD with STORE_IN_REDO_LOGS; database.archivelog: true)".into(),
             ));
         }
         let scn = self.scn();
@@ -156,7 +154,20 @@ impl Writer {
             .append(&Redo::DictionaryBuild { scn, thread: 1, ts })?;
         self.replica
             .apply_at(Redo::DictionaryBuild { scn, thread: 1, ts }, Some(at))?;
-        let sequence = self.replica.sequence_of(1, n);
+        self.redo.publish()?;
+        self.redo.flush()?;
+        Ok((scn, self.replica.sequence_of(1, n)))
+    }
+
+    /// `DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS)` and then `ALTER
+    /// SYSTEM ARCHIVE LOG CURRENT`, as a DBA runs them for a downstream: the dictionary goes into
+    /// the redo of thread 1, whose log is then archived (only archived logs show
+    /// DICTIONARY_BEGIN/END). Needs ARCHIVELOG mode ("the database must be open and in
+    /// ARCHIVELOG mode and archiving must be enabled", Utilities). Returns the build's SCN and
+    /// the sequence of the log holding it.
+    pub fn build_dictionary(&mut self) -> Result<(Scn, u64)> {
+        let (scn, sequence) = self.build_dictionary_in_redo()?;
+        let ts = self.now();
         self.log_fill[0] = 0;
         let sw = Redo::LogSwitch {
             scn: self.next_scn,

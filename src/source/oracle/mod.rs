@@ -580,6 +580,13 @@ impl Session for OracleSession {
         logminer::read_dictionary_builds(&*self.conn)
     }
 
+    fn build_dictionary(&mut self) -> Result<()> {
+        let c = ctx("DBMS_LOGMNR_D.BUILD");
+        self.conn
+            .execute(sql::BUILD_DICTIONARY, &[])
+            .map_err(|e| e.runtime(&c))
+    }
+
     fn host_utc_offset(&mut self) -> Result<Option<i32>> {
         let c = ctx("reading the host's time zone (SYSTIMESTAMP)");
         let text = fetch::query_one(&*self.conn, sql::HOST_UTC_OFFSET, &[], &c, |r| r.string(0))?;

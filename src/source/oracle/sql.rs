@@ -533,6 +533,17 @@ a.NEXT_CHANGE#, a.DICTIONARY_BEGIN, a.DICTIONARY_END FROM V$ARCHIVED_LOG a \
 WHERE a.STATUS = 'A' AND (a.DICTIONARY_BEGIN = 'YES' OR a.DICTIONARY_END = 'YES') \
 ORDER BY a.THREAD#, a.SEQUENCE#";
 
+/// Extract the LogMiner dictionary into the redo (`cdc.mining.dictionary.build=log_switch`,
+/// on the source, in CDB$ROOT of a CDB): DBMS_LOGMNR_D.BUILD with STORE_IN_REDO_LOGS writes it
+/// into the current online log; once that log is archived V$ARCHIVED_LOG marks it
+/// DICTIONARY_BEGIN / DICTIONARY_END and a window after it can start LogMiner from it. Needs
+/// ARCHIVELOG mode ("the database must be open and in ARCHIVELOG mode and archiving must be
+/// enabled", Utilities, "Extracting the LogMiner Dictionary to the Redo Log Files") and EXECUTE
+/// on DBMS_LOGMNR_D (or EXECUTE_CATALOG_ROLE); it writes redo, no table; a standby refuses it
+/// (ORA-16000). Debezium's redo_log_catalog strategy builds at each log switch the same way.
+pub const BUILD_DICTIONARY: &str = "BEGIN SYS.DBMS_LOGMNR_D.BUILD(\
+OPTIONS => SYS.DBMS_LOGMNR_D.STORE_IN_REDO_LOGS); END;";
+
 /// End the LogMiner session and free its resources. Privilege: as [`ADD_FIRST_LOGFILE`].
 pub const END_LOGMNR: &str = "BEGIN SYS.DBMS_LOGMNR.END_LOGMNR; END;";
 

@@ -235,6 +235,9 @@ impl Database for WireDatabase {
         let parts: Vec<&str> = name.iter().map(String::as_str).collect();
         match parts.as_slice() {
             ["SYS", "DBMS_LOGMNR", c] | ["DBMS_LOGMNR", c] => logminer::constant(c).map(Datum::int),
+            ["SYS", "DBMS_LOGMNR_D", c] | ["DBMS_LOGMNR_D", c] => {
+                logminer::dictionary_constant(c).map(Datum::int)
+            }
             _ => None,
         }
     }
@@ -245,6 +248,9 @@ impl Database for WireDatabase {
         match parts.as_slice() {
             ["SYS", "DBMS_LOGMNR", p] | ["DBMS_LOGMNR", p] => {
                 self.logminer.call(&mut self.session, p, args)
+            }
+            ["SYS", "DBMS_LOGMNR_D", "BUILD"] | ["DBMS_LOGMNR_D", "BUILD"] => {
+                logminer::build(&mut self.session, args)
             }
             _ => Err(OraError::new(
                 6550,
