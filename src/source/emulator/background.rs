@@ -215,7 +215,7 @@ impl Background {
         let (obj, pdb, columns) = match table {
             Some(t) => {
                 let s = &w.replica().tables[t];
-                (s.data_object_id, s.def.name.pdb.clone(), s.columns.len())
+                (s.table_object_id(), s.def.name.pdb.clone(), s.columns.len())
             }
             None => (0, None, 0),
         };
@@ -339,7 +339,7 @@ impl Background {
                     owner: name.owner.clone(),
                     table: name.table.clone(),
                     pdb: name.pdb.clone(),
-                    obj: s.data_object_id,
+                    obj: s.table_object_id(),
                     rid: crate::source::rowid::LOB_ROWID.into(),
                     sql,
                     info: Some(INTERNAL_DDL_INFO.into()),
