@@ -618,7 +618,7 @@ fn without_a_stream_chunks_select_the_columns_the_dictionary_has_at_their_scn() 
         n.set(n.get() + 1);
         let column = |name: &str| crate::source::model::ColumnInfo {
             name: name.into(),
-            data_type: crate::types::ColumnType::Varchar2 { length: 8 },
+            data_type: crate::types::ColumnType::varchar2(8),
             nullable: true,
             virtual_column: false,
             hidden: false,

@@ -267,9 +267,7 @@ fn interleaved_tables_decode_to_their_own_table() {
 fn catalog_with_a(excluded: &[&str]) -> Catalog {
     let mut c = catalog();
     let t = c.tables.values_mut().next().unwrap();
-    t.history[0]
-        .1
-        .insert(1, col("A", ColumnType::Varchar2 { length: 10 }));
+    t.history[0].1.insert(1, col("A", ColumnType::varchar2(10)));
     t.excluded = excluded.iter().map(|e| e.to_string()).collect();
     c
 }

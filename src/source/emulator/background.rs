@@ -100,9 +100,9 @@ pub fn mview_log_row(
         table: mview_log_name(&t.def.name.table),
     };
     let date = ColumnType::Date;
-    let v1 = ColumnType::Varchar2 { length: 1 };
+    let v1 = ColumnType::varchar2(1);
     let raw = ColumnType::Raw { length: 255 };
-    let rowid_type = ColumnType::Varchar2 { length: 255 };
+    let rowid_type = ColumnType::varchar2(255);
     let num = num_type();
     let snaptime = Value::Date("4000-01-01 00:00:00".into());
     let kind = Value::Text(dml.to_string());

@@ -242,7 +242,7 @@ fn flashback_errors_match_oracle() {
         DdlChange::AddColumn {
             column: ColumnInfo {
                 name: "EXTRA".into(),
-                data_type: crate::types::ColumnType::Varchar2 { length: 5 },
+                data_type: crate::types::ColumnType::varchar2(5),
                 nullable: true,
                 virtual_column: false,
                 hidden: false,

@@ -636,7 +636,7 @@ impl<'a> Workload<'a> {
                 DdlChange::AddColumn {
                     column: ColumnInfo {
                         name: format!("WL_COL_{}", self.added_columns),
-                        data_type: ColumnType::Varchar2 { length: 30 },
+                        data_type: ColumnType::varchar2(30),
                         nullable: true,
                         virtual_column: false,
                         hidden: false,
