@@ -60,6 +60,10 @@ tables:
 "#;
 
 fn capture(db: &Path, state: &Path, out: &Path, to: u64, unknown: &str) {
+    capture_with(db, state, out, to, unknown, &[]);
+}
+
+fn capture_with(db: &Path, state: &Path, out: &Path, to: u64, unknown: &str, extra: &[&str]) {
     let args: Vec<String> = [
         format!("cdc.database.url=emulator:{}", db.display()),
         format!("cdc.state.dir={}", state.display()),
@@ -70,6 +74,7 @@ fn capture(db: &Path, state: &Path, out: &Path, to: u64, unknown: &str) {
         format!("cdc.emulator.fault.unknown.objects.tables={unknown}"),
     ]
     .into_iter()
+    .chain(extra.iter().map(|s| s.to_string()))
     .flat_map(|s| ["--set".to_string(), s])
     .chain(["-q", "capture", "--stop-at-scn"].map(String::from))
     .chain([to.to_string()])
@@ -151,6 +156,53 @@ fn unknown_object_rows_resolve_by_object_number_and_converge() {
 /// A TIMESTAMP WITH TIME ZONE value has no storage format the emulator writes, so its changes
 /// come as LogMiner's unreadable form: each is dead-lettered with CDC-3050 naming the SCN,
 /// the XID and the object number.
+/// TRUNCATE gives a segment a new data object id, which later ROWIDs carry, while the object
+/// keeps its number: LogMiner's `OBJ# n` after a truncate still names the table (or partition)
+/// and its rows resolve; with the truncate records published the consumer converges.
+#[test]
+fn unknown_object_rows_after_a_truncate_still_resolve() {
+    let Emulated {
+        dir: _dir,
+        db,
+        state,
+        out,
+    } = emulated(SCHEMA);
+    let unknown = "APP.LOST,APP.PARTED";
+    let extra = ["cdc.skipped.operations=none"];
+    capture_with(&db, &state, &out, current_scn(&db), unknown, &extra);
+    run(&[
+        "emulator",
+        "workload",
+        db.to_str().unwrap(),
+        "--transactions",
+        "120",
+        "--truncate-every",
+        "25",
+        "--seed",
+        "6",
+    ]);
+    let end = current_scn(&db);
+    capture_with(&db, &state, &out, end, unknown, &extra);
+    let recs = records(&out);
+    assert_exactly_once(&recs);
+    let truncated: Vec<&str> = recs
+        .iter()
+        .filter(|r| payload(&r["value"])["op"] == "t")
+        .filter_map(|r| r["topic"].as_str())
+        .collect();
+    assert!(
+        truncated
+            .iter()
+            .any(|t| t.ends_with("LOST") || t.ends_with("PARTED")),
+        "{truncated:?}"
+    );
+    for table in ["APP.LOST", "APP.PARTED", "APP.ZONED"] {
+        assert_converges(&db, &recs, table, end);
+    }
+    assert_eq!(unknown_rows(&state, "not-captured"), 0);
+    assert!(dead_letters(&state).is_empty());
+}
+
 #[test]
 fn unknown_object_rows_that_cannot_be_read_are_dead_lettered_with_cdc_3050() {
     let Emulated {

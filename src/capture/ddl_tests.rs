@@ -70,7 +70,7 @@ fn run(extra: &[&str], drop_old: bool) -> (Vec<String>, Vec<String>) {
                 if n == 3 {
                     let column = ColumnInfo {
                         name: "NOTE".into(),
-                        data_type: ColumnType::Varchar2 { length: 20 },
+                        data_type: ColumnType::varchar2(20),
                         nullable: true,
                         virtual_column: false,
                         hidden: false,

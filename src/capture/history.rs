@@ -98,14 +98,19 @@ pub(super) fn catalog(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => (History::new(), false),
         Err(e) => return Err(crate::errors::CdcError::io(&path, e)),
     };
+    let config = session.call(|s| s.instance_config()).ok();
     let mut c = Catalog {
         cdb,
         // Only the reason an UNSUPPORTED row gives depends on it; unknown is read as FALSE.
-        goldengate_replication: session
-            .call(|s| s.instance_config())
-            .ok()
+        goldengate_replication: config
+            .as_ref()
             .and_then(|i| i.goldengate_replication)
             .unwrap_or(false),
+        // Unknown is STANDARD, the default.
+        extended_strings: config
+            .as_ref()
+            .and_then(|i| i.max_string_size.as_deref())
+            .is_some_and(|m| m.eq_ignore_ascii_case("EXTENDED")),
         tables: Default::default(),
         objects: Default::default(),
     };

@@ -636,7 +636,8 @@ impl<'a> Publisher<'a> {
                         self.schema_change(&tx, &table, scn, &sql, host_offset)?;
                         continue;
                     }
-                    let dictionary = match crate::stream::ddl::apply(&[], &sql) {
+                    let extended = self.catalog.extended_strings;
+                    let dictionary = match crate::stream::ddl::apply(&[], &sql, extended) {
                         // The statement tells the new layout; no need to ask the dictionary.
                         Some(_) => None,
                         None => self.session.tables()?.into_iter().find(|t| t.name == table),
@@ -746,8 +747,8 @@ impl<'a> Publisher<'a> {
             };
             // The layout at the CREATE: the statement's, as the dictionary may already show
             // columns added since (the changes in between do not have them).
-            let columns =
-                crate::stream::ddl::create_table(sql).unwrap_or_else(|| info.columns.clone());
+            let columns = crate::stream::ddl::create_table(sql, self.catalog.extended_strings)
+                .unwrap_or_else(|| info.columns.clone());
             let mut decisions = crate::snapshot::target::resolve(self.settings, vec![info], &[])?;
             let Some(crate::snapshot::target::Decision::Capture(t)) = decisions.first() else {
                 return Ok(true);
@@ -759,7 +760,9 @@ impl<'a> Publisher<'a> {
             self.new_targets.append(&mut decisions);
             // Durable before the offsets move past the CREATE.
             super::save_history(&self.history_path, &self.catalog)?;
-        } else if let Some(columns) = crate::stream::ddl::create_table(sql) {
+        } else if let Some(columns) =
+            crate::stream::ddl::create_table(sql, self.catalog.extended_strings)
+        {
             // Known already (mined again after a restart, or in today's dictionary when capture
             // started): from the CREATE on, its layout is the statement's, not today's.
             if self.catalog.apply_create(table, scn, columns) {

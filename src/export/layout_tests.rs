@@ -14,7 +14,7 @@ use crate::types::{ColumnType, Value};
 fn col(name: &str) -> ColumnInfo {
     ColumnInfo {
         name: name.into(),
-        data_type: ColumnType::Varchar2 { length: 8 },
+        data_type: ColumnType::varchar2(8),
         nullable: true,
         virtual_column: false,
         hidden: false,

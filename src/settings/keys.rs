@@ -130,6 +130,7 @@ pub const BINARY_HANDLING_MODE: &str = "cdc.binary.handling.mode";
 pub const TOMBSTONES_ON_DELETE: &str = "cdc.tombstones.on.delete";
 pub const PROVIDE_TRANSACTION_METADATA: &str = "cdc.provide.transaction.metadata";
 pub const INCLUDE_SCHEMA_CHANGES: &str = "cdc.include.schema.changes";
+pub const SKIPPED_OPERATIONS: &str = "cdc.skipped.operations";
 pub const VALUE_CONVERTER_SCHEMAS_ENABLE: &str = "cdc.value.converter.schemas.enable";
 pub const KEY_CONVERTER_SCHEMAS_ENABLE: &str = "cdc.key.converter.schemas.enable";
 pub const TOPIC_TRANSACTION: &str = "cdc.topic.transaction";
@@ -403,6 +404,8 @@ pub const KEYS: &[KeySpec] = &[
         "Debezium's `provide.transaction.metadata`: every change record's `transaction` block holds `id`, `total_order` and `data_collection_order`, and each transaction's records are framed by BEGIN and END events (END with `event_count` and per-table `data_collections`) on the topic `PREFIX.` + `cdc.topic.transaction`."),
     key(INCLUDE_SCHEMA_CHANGES, Kind::Enum(&["true", "false"]), Some("true"),
         "Debezium's `include.schema.changes`: a DDL on a captured table is published as a schema change event on the topic `PREFIX` (key `{databaseName}`, value with `source`, `ts_ms`, `databaseName`, `schemaName`, `ddl` and `tableChanges`)."),
+    key(SKIPPED_OPERATIONS, Kind::List, Some("t"),
+        "Debezium's `skipped.operations`: the operations of the change stream left out, from `c` (inserts), `u` (updates), `d` (deletes) and `t` (truncates), or `none`. The default skips truncate records, as Debezium's does: set `none` (or a list without `t`) to publish Debezium's truncate record (`op` `t`, no key, `before` and `after` null) for a TRUNCATE TABLE of a captured table, which a consumer keeping the latest record per key needs to drop the table's rows. A skipped delete has no tombstone; a skipped record is not counted in transaction metadata. Snapshot reads (`r`) are never skipped."),
     key(VALUE_CONVERTER_SCHEMAS_ENABLE, Kind::Enum(&["true", "false"]), Some("true"),
         "Kafka Connect's JsonConverter `value.converter.schemas.enable`: every record value is `{\"schema\":…,\"payload\":…}` with the Connect schema of the envelope (logical names such as `org.apache.kafka.connect.data.Decimal` and `io.debezium.time.Timestamp`); `false` writes the envelope alone."),
     key(KEY_CONVERTER_SCHEMAS_ENABLE, Kind::Enum(&["true", "false"]), Some("true"),

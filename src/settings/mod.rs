@@ -541,7 +541,17 @@ impl Settings {
             },
             signal: signal_settings(&v)?,
             read_only: v.text(keys::DATABASE_READ_ONLY) == "true",
-            record: crate::record::format::Format::from_values(|k| v.text(k)),
+            record: {
+                let skipped = v.list(keys::SKIPPED_OPERATIONS);
+                crate::record::format::SkippedOperations::parse(&skipped).map_err(|e| {
+                    invalid(
+                        keys::SKIPPED_OPERATIONS,
+                        &skipped.join(","),
+                        &format!("none, or a list of c, u, d, t, r ({e})"),
+                    )
+                })?;
+                crate::record::format::Format::from_values(|k| v.text(k))
+            },
             files_group_readable: v.text(keys::FILES_GROUP_READABLE) == "true",
             doctor_read_rate: v.uint(keys::DOCTOR_READ_RATE).max(1),
             faults: FaultSettings {

@@ -257,6 +257,7 @@ tables:
         long_span: 0,
         ddl_every: 0,
         create_table_every: 0,
+        truncate_every: 0,
         shared_commit_pct: 0,
         tables: vec![],
         seed: 3,
@@ -370,6 +371,7 @@ fn chunks_equal_the_table_as_of_their_scn_under_a_concurrent_workload() {
                 long_span: 20,
                 ddl_every: 0,
                 create_table_every: 0,
+                truncate_every: 0,
                 shared_commit_pct: 10,
                 tables: vec![],
                 seed: 5,
@@ -616,7 +618,7 @@ fn without_a_stream_chunks_select_the_columns_the_dictionary_has_at_their_scn() 
         n.set(n.get() + 1);
         let column = |name: &str| crate::source::model::ColumnInfo {
             name: name.into(),
-            data_type: crate::types::ColumnType::Varchar2 { length: 8 },
+            data_type: crate::types::ColumnType::varchar2(8),
             nullable: true,
             virtual_column: false,
             hidden: false,

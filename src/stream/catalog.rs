@@ -36,6 +36,9 @@ pub struct Catalog {
     pub cdb: bool,
     /// ENABLE_GOLDENGATE_REPLICATION, for the reason an UNSUPPORTED row gives.
     pub goldengate_replication: bool,
+    /// MAX_STRING_SIZE=EXTENDED: the size of a character-semantics column a DDL statement
+    /// declares (`VARCHAR2(1500 CHAR)` is 6,000 bytes, an extended string, else 4,000).
+    pub extended_strings: bool,
     pub tables: HashMap<TableName, TableSchema, foldhash::fast::RandomState>,
     /// Captured tables by object number, for rows LogMiner could not name (`unknown`).
     pub objects: HashMap<u64, Vec<TableName>, foldhash::fast::RandomState>,
@@ -85,8 +88,8 @@ impl Catalog {
         // The layout just before the DDL: seen again (a restart, a rewind to an open
         // transaction's start) it is applied to what it changed, not on top of itself.
         let current = t.columns_at(scn.saturating_sub(1)).to_vec();
-        let Some(next) =
-            super::ddl::apply(&current, sql).or_else(|| dictionary.map(|i| i.columns.clone()))
+        let Some(next) = super::ddl::apply(&current, sql, self.extended_strings)
+            .or_else(|| dictionary.map(|i| i.columns.clone()))
         else {
             return false;
         };

@@ -16,7 +16,8 @@ use std::collections::VecDeque;
 
 pub use super::catalog::{Catalog, TableSchema};
 pub use super::handling::{
-    handled_codes, is_create_table, is_create_table_sql, Handling, PieceKind, HANDLING,
+    handled_codes, is_create_table, is_create_table_sql, is_truncate_table_sql, Handling,
+    PieceKind, HANDLING,
 };
 pub use super::lenient::{Recovery, RecoveryKind};
 
@@ -25,6 +26,8 @@ pub enum ChangeOp {
     Create,
     Update,
     Delete,
+    /// TRUNCATE TABLE: every row of the table is gone (no images, no key).
+    Truncate,
 }
 
 impl ChangeOp {
@@ -33,6 +36,7 @@ impl ChangeOp {
             ChangeOp::Create => "c",
             ChangeOp::Update => "u",
             ChangeOp::Delete => "d",
+            ChangeOp::Truncate => "t",
         }
     }
 }
@@ -472,6 +476,24 @@ impl Decoder {
         self.captured += 1;
         let cols = t.columns_at(row.scn);
         match handling {
+            Handling::Ddl if is_truncate_table_sql(&row.sql_redo) => {
+                self.release(catalog);
+                // Every row is gone: a change of the whole table, published at its place in
+                // the transaction as Debezium does (a truncate record, op `t`); the layout
+                // stays.
+                self.pending.push_back(Ok(Event::Change(Change {
+                    table: t.name.clone(),
+                    op: ChangeOp::Truncate,
+                    before: None,
+                    after: None,
+                    scn: row.scn,
+                    rs_id: row.rs_id,
+                    ssn: row.ssn,
+                    row_id: row.row_id,
+                    user: row.username,
+                    timestamp: row.timestamp,
+                })));
+            }
             Handling::Ddl => {
                 self.release(catalog);
                 // Published (and applied to the catalog) before later rows are decoded.

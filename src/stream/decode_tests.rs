@@ -267,9 +267,7 @@ fn interleaved_tables_decode_to_their_own_table() {
 fn catalog_with_a(excluded: &[&str]) -> Catalog {
     let mut c = catalog();
     let t = c.tables.values_mut().next().unwrap();
-    t.history[0]
-        .1
-        .insert(1, col("A", ColumnType::Varchar2 { length: 10 }));
+    t.history[0].1.insert(1, col("A", ColumnType::varchar2(10)));
     t.excluded = excluded.iter().map(|e| e.to_string()).collect();
     c
 }
@@ -374,6 +372,50 @@ fn a_row_logminer_marks_status_3_is_cdc_3202() {
                 e.to_string().contains("no supplemental log data found"),
                 "{e}"
             );
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A TRUNCATE TABLE of a captured table is a change of the whole table, op `t`, with the DDL
+/// row's position; other DDL stays DDL (`ALTER TABLE … TRUNCATE PARTITION` included).
+#[test]
+fn a_truncate_table_is_a_truncate_change() {
+    for (sql, truncate) in [
+        ("truncate table \"O\".\"T\"", true),
+        ("TRUNCATE  TABLE\n o.t REUSE STORAGE", true),
+        ("Truncate Table T drop all storage cascade", true),
+        ("alter table o.t truncate partition p1", false),
+        ("truncate cluster o.c", false),
+        ("truncated table", false),
+    ] {
+        assert_eq!(is_truncate_table_sql(sql), truncate, "{sql}");
+    }
+    let mut ddl = row(
+        op::DDL,
+        7,
+        "AAAAAAAAAAAAAAAAAA",
+        "truncate table \"O\".\"T\"",
+    );
+    ddl.info = Some("USER DDL (PlSql=0 RecDep=0)".into());
+    ddl.username = "APP".into();
+    let mut tx = Committed {
+        xid: "0200030004000000".into(),
+        start_scn: 1,
+        commit_scn: 10,
+        thread: 1,
+        commit_timestamp: String::new(),
+        rows: TxRows::from_vec(vec![ddl]),
+    };
+    let events = decode(&mut tx, &catalog());
+    assert_eq!(events.len(), 1);
+    match &events[0] {
+        Ok(Event::Change(c)) => {
+            assert_eq!(
+                (c.op, c.scn, c.row_id.as_str(), c.user.as_str()),
+                (ChangeOp::Truncate, 7, "AAAAAAAAAAAAAAAAAA", "APP")
+            );
+            assert!(c.before.is_none() && c.after.is_none());
         }
         other => panic!("{other:?}"),
     }

@@ -71,17 +71,12 @@ fn is_col_n(name: &str) -> bool {
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// Whether `text` fits a character column's declared length (characters: the weaker of the
-/// two length semantics).
+/// Whether `text` fits a character column's length in characters: the declared characters of
+/// a character-semantics column, else its bytes (a limit any value keeps, whatever the
+/// database character set: its bytes there are not the text's UTF-8 bytes).
 fn fits_length(ty: &ColumnType, text: &str) -> bool {
-    let max = match ty {
-        ColumnType::Varchar2 { length }
-        | ColumnType::Nvarchar2 { length }
-        | ColumnType::Char { length }
-        | ColumnType::Nchar { length } => *length as usize,
-        _ => return true,
-    };
-    text.chars().count() <= max
+    ty.max_chars()
+        .is_none_or(|max| text.chars().count() <= max as usize)
 }
 
 /// Whether a reading of a statement fits the table: every column it names is one of the
@@ -298,9 +293,9 @@ mod tests {
         let cols = vec![
             col("ID", number.clone(), false),
             col("V", number, true),
-            col("NAME", ColumnType::Varchar2 { length: 40 }, false),
-            col("CODE", ColumnType::Varchar2 { length: 3 }, false),
-            col("NOTE", ColumnType::Varchar2 { length: 40 }, false),
+            col("NAME", ColumnType::varchar2(40), false),
+            col("CODE", ColumnType::varchar2(3), false),
+            col("NOTE", ColumnType::varchar2(40), false),
         ];
         let mut c = Catalog::default();
         c.tables.insert(

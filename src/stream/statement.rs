@@ -393,7 +393,7 @@ mod tests {
         let mut x = Build::xml("X", &ColumnType::Xmltype);
         x.xml_piece(XmlPiece::Null);
         assert_eq!(x.finish().unwrap(), Value::Null);
-        let mut e = Build::extended("E", &ColumnType::Varchar2 { length: 8000 });
+        let mut e = Build::extended("E", &ColumnType::varchar2(8000));
         e.extended_piece(Literal::Str("ab".into()));
         e.extended_piece(Literal::Str("cd".into()));
         assert_eq!(e.finish().unwrap(), Value::Text("abcd".into()));

@@ -232,8 +232,9 @@ fn scn_order(recs: &[Json], idle: bool) {
 
 /// The latest record per (table, key): what a consumer written for Debezium's Oracle connector
 /// with its default settings holds. It reads the JsonConverter envelope (`schema`, `payload`),
-/// takes `payload.after`, forgets a key at its delete or tombstone, and decodes each field by
-/// its Connect schema into the value `emulator dump` prints ([`decode`]).
+/// takes `payload.after`, forgets a key at its delete or tombstone, forgets every key of the
+/// table at a truncate record (`op` `t`, no key), and decodes each field by its Connect schema
+/// into the value `emulator dump` prints ([`decode`]).
 pub fn latest_per_key(recs: &[Json]) -> BTreeMap<(String, String), Map<String, Json>> {
     let mut latest: BTreeMap<(String, String), Map<String, Json>> = BTreeMap::new();
     for r in recs {
@@ -255,6 +256,7 @@ pub fn latest_per_key(recs: &[Json]) -> BTreeMap<(String, String), Map<String, J
             "d" => {
                 latest.remove(&(table, key));
             }
+            "t" => latest.retain(|(t, _), _| *t != table),
             _ => {
                 let mut after = decoded_after(r);
                 // A LOB the change left alone: the consumer keeps the value it holds.
@@ -599,7 +601,8 @@ pub fn assert_table_converges(db: &Path, recs: &[Json], table: &str, scn: u64) {
 }
 
 /// The latest record of each row of `table`: by its key, or, for a table without one (its
-/// records' key is null), by `source.row_id`; a delete removes the row.
+/// records' key is null), by `source.row_id`; a delete removes the row, a truncate record
+/// (`op` `t`) every row.
 pub fn latest_per_row(recs: &[Json], table: &str) -> Vec<Map<String, Json>> {
     let mut latest: std::collections::BTreeMap<String, Map<String, Json>> =
         std::collections::BTreeMap::new();
@@ -617,6 +620,7 @@ pub fn latest_per_row(recs: &[Json], table: &str) -> Vec<Map<String, Json>> {
             Some("d") => {
                 latest.remove(&id);
             }
+            Some("t") => latest.clear(),
             Some(_) => {
                 let mut after = decoded_after(r);
                 // Debezium's placeholder for a LOB an UPDATE left alone: the consumer keeps

@@ -261,8 +261,10 @@ impl RowPlan {
 fn stored_as_is(ty: &ColumnType, v: &Value) -> bool {
     match (ty, v) {
         (_, Value::Null) => true,
-        (ColumnType::Varchar2 { length }, Value::Text(s)) => {
-            !s.is_empty() && s.len() <= *length as usize
+        (ColumnType::Varchar2 { length, chars }, Value::Text(s)) => {
+            !s.is_empty()
+                && s.len() <= *length as usize
+                && chars.is_none_or(|n| s.chars().count() <= n as usize)
         }
         (ColumnType::Number { precision, scale }, Value::Number(n)) => match (precision, scale) {
             (None, None) => true,

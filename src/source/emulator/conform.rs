@@ -2,14 +2,16 @@
 //! every row through this; schema files' constants and choices are checked with it too.
 //! Checked with the search tool against Oracle's Error Messages and SQL Language Reference:
 //! - ORA-12899 "value too large for column %s (actual: %s, maximum: %s)": widths in bytes for
-//!   byte semantics (VARCHAR2, CHAR and RAW here: the schema's lengths carry no CHAR semantics),
-//!   in characters for NVARCHAR2 and NCHAR.
+//!   byte semantics (VARCHAR2, CHAR and RAW), in characters for character semantics
+//!   (`VARCHAR2(n CHAR)`, `CHAR(n CHAR)`: at most n characters, and at most the column's bytes,
+//!   the emulator's character set being AL32UTF8), NVARCHAR2 and NCHAR.
 //! - ORA-01438 "value larger than specified precision allowed for this column" (19c wording):
 //!   NUMBER(p,s) holds values below 10^(p-s) after rounding to s digits after the point (a
 //!   negative s rounds left of it); more fraction digits than s are rounded, not refused.
 //! - ORA-01873 "the leading precision of the interval is too small".
-//! - CHAR and NCHAR values are blank-padded to the column's length; a zero-length VARCHAR2, CHAR
-//!   or RAW value is NULL (so NOT NULL refuses it with ORA-01400).
+//! - CHAR and NCHAR values are blank-padded to the column's length (in characters for
+//!   `CHAR(n CHAR)`); a zero-length VARCHAR2, CHAR or RAW value is NULL (so NOT NULL refuses it
+//!   with ORA-01400).
 
 use crate::types::{ColumnType, Value};
 
@@ -77,7 +79,10 @@ pub fn conform(ty: &ColumnType, v: Value) -> Result<Value, Refused> {
         (ColumnType::Raw { .. } | ColumnType::LongRaw, Value::Bytes(b)) if b.is_empty() => {
             Value::Null
         }
-        (ColumnType::Varchar2 { length }, Value::Text(s)) => {
+        (ColumnType::Varchar2 { length, chars }, Value::Text(s)) => {
+            if let Some(n) = chars {
+                too_large(s.chars().count(), *n)?;
+            }
             too_large(s.len(), *length)?;
             Value::Text(s)
         }
@@ -85,7 +90,20 @@ pub fn conform(ty: &ColumnType, v: Value) -> Result<Value, Refused> {
             too_large(s.chars().count(), *length)?;
             Value::Text(s)
         }
-        (ColumnType::Char { length }, Value::Text(mut s)) => {
+        (
+            ColumnType::Char {
+                length,
+                chars: Some(n),
+            },
+            Value::Text(mut s),
+        ) => {
+            let count = s.chars().count();
+            too_large(count, *n)?;
+            s.extend(std::iter::repeat_n(' ', *n as usize - count));
+            too_large(s.len(), *length)?;
+            Value::Text(s)
+        }
+        (ColumnType::Char { length, .. }, Value::Text(mut s)) => {
             too_large(s.len(), *length)?;
             let pad = *length as usize - s.len();
             s.extend(std::iter::repeat_n(' ', pad));
@@ -248,6 +266,37 @@ mod tests {
         );
         assert_eq!(t("NVARCHAR2(3)", "ééé"), Ok(Value::Text("ééé".into())));
         assert_eq!(t("VARCHAR2(3)", ""), Ok(Value::Null));
+        // Character semantics count characters: 3 of up to 4 bytes each; CHAR pads to 3
+        // characters (`é` plus two blanks, four bytes).
+        assert_eq!(
+            t("VARCHAR2(3 CHAR)", "日本語"),
+            Ok(Value::Text("日本語".into()))
+        );
+        assert_eq!(
+            t("VARCHAR2(3 CHAR)", "日本語字"),
+            Err(Refused::TooLarge {
+                actual: 4,
+                maximum: 3
+            })
+        );
+        assert_eq!(t("CHAR(3 CHAR)", "é"), Ok(Value::Text("é  ".into())));
+        assert_eq!(t("CHAR(3 BYTE)", "é"), Ok(Value::Text("é ".into())));
+        assert_eq!(
+            t("CHAR(2 CHAR)", "ñño"),
+            Err(Refused::TooLarge {
+                actual: 3,
+                maximum: 2
+            })
+        );
+        // And bytes where the type's maximum caps them: 1,500 characters in 4,000 bytes.
+        assert!(t("VARCHAR2(1500 CHAR)", &"é".repeat(1500)).is_ok());
+        assert_eq!(
+            t("VARCHAR2(1500 CHAR)", &"日".repeat(1500)),
+            Err(Refused::TooLarge {
+                actual: 4500,
+                maximum: 4000
+            })
+        );
         let raw = conform(
             &ColumnType::parse("RAW(2)").unwrap(),
             Value::Bytes(vec![1, 2, 3]),

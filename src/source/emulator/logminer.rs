@@ -291,9 +291,11 @@ impl Renderer<'_> {
         row.seg_owner = Some(t.def.name.owner.clone());
         row.table_name = Some(t.def.name.table.clone());
         row.row_id = rid.to_string();
+        // DATA_OBJ# is the object's number (see `capture.md`, unknown objects): a segment a
+        // TRUNCATE made has a new data object number in its ROWIDs, the same object number.
         row.data_obj = RowId::decode(rid)
-            .map(|r| u64::from(r.data_object))
-            .unwrap_or(u64::from(t.data_object_id));
+            .map(|r| u64::from(t.object_of_segment(r.data_object)))
+            .unwrap_or(u64::from(t.table_object_id()));
         row.ssn = 1;
         (row.status, row.info) =
             supplemental::dml_status(&self.replica.schema.database.supplemental_logging);
@@ -567,7 +569,7 @@ impl Renderer<'_> {
                 let mut row = self.base(n, *scn, *ts, *xid, op::DDL);
                 row.seg_owner = Some(t.def.name.owner.clone());
                 row.table_name = Some(t.def.name.table.clone());
-                row.data_obj = u64::from(t.data_object_id);
+                row.data_obj = u64::from(t.table_object_id());
                 row.info = Some("USER DDL (PlSql=0 RecDep=0)".into());
                 if self.keeps(&row) {
                     self.push_sql(row, sql.clone());

@@ -689,7 +689,10 @@ impl SchemaFile {
                         "table `{name}`: column `{cname}` is declared twice"
                     )));
                 }
-                let data_type = ColumnType::parse(&c.data_type)
+                // A character-semantics length (`VARCHAR2(10 CHAR)`) is n characters of up to
+                // 4 bytes (the emulated database is AL32UTF8), within the type's maximum.
+                let extended = self.database.max_string_size == MaxStringSize::Extended;
+                let data_type = ColumnType::parse_sized(&c.data_type, extended)
                     .map_err(|e| bad(format!("table `{name}` column `{cname}`: {e}")))?;
                 // ORA-00910: VARCHAR2 over 4,000 bytes, NVARCHAR2 and RAW over 2,000 need
                 // MAX_STRING_SIZE=EXTENDED (SQL Reference, "Data Types", extended data types).

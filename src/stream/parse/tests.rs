@@ -220,7 +220,7 @@ fn lob_write_blocks() {
             precision: None,
             scale: None,
         },
-        ColumnType::Varchar2 { length: 40 },
+        ColumnType::varchar2(40),
     );
     let (id, tag) = (Value::Number("2".into()), Value::Text("Test2".into()));
     let key = [("ID", &num, &id), ("VAL_DATA", &vc, &tag)];
@@ -645,7 +645,7 @@ fn to_value_dates_timestamps_and_intervals() {
 
 #[test]
 fn to_value_text_lobs_booleans_and_mismatches() {
-    let chr = ColumnType::Char { length: 5 };
+    let chr = ColumnType::char(5);
     assert_eq!(to_value(&s("ab   "), &chr), Ok(Value::Text("ab   ".into())));
     let nv = ColumnType::Nvarchar2 { length: 5 };
     assert_eq!(
@@ -709,7 +709,7 @@ fn to_value_text_lobs_booleans_and_mismatches() {
         ),
         (s("0a"), ColumnType::Raw { length: 2 }),
         (Literal::EmptyClob, ColumnType::Blob),
-        (bare("7"), ColumnType::Varchar2 { length: 1 }),
+        (bare("7"), ColumnType::varchar2(1)),
     ];
     for (lit, ty) in mismatches {
         assert!(to_value(&lit, &ty).is_err(), "{lit:?} {ty:?}");
