@@ -363,6 +363,14 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
         if env.host_utc_offset != "+00:00" {
             *f.entry("host clock not UTC".into()).or_default() += 1;
         }
+        let t = &plan.transients;
+        if t.restart_every > 0 {
+            *f.entry("database restarts".into()).or_default() += 1;
+        }
+        if !t.ora01368_mines.is_empty() || !t.ora01291_mines.is_empty() {
+            *f.entry("logs switched or missing under LogMiner".into())
+                .or_default() += 1;
+        }
         let waits = l.redo_waits;
         *l.outcome
             .features
