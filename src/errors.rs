@@ -210,7 +210,7 @@ catalog! {
         "Use an SCN between the oldest flashback point and the current SCN; `oracle-cdc emulator status` shows both for an emulated database.";
     Cdc5003 = "CDC-5003", Failure, "Table definition has changed (ORA-01466)",
         "A read AS OF SCN asked for a table whose definition changed (DDL) after that SCN.",
-        "Read at an SCN after the table's last DDL; a snapshot restarts the chunk with a fresh SCN.";
+        "Read at an SCN after the table's last DDL. A snapshot does so itself: the chunk (or the key boundaries of the next chunks) is read again at a fresh SCN, up to cdc.snapshot.chunk.ddl.retries times, each a snapshot-chunk-retry ops event; only a blocking snapshot, whose chunks are all read at the SCN streaming paused at, cannot (send its signal again).";
     Cdc5004 = "CDC-5004", Failure, "Redo log needed for mining is missing (ORA-01291)",
         "LogMiner needs a redo log that is no longer available (deleted archive or overwritten online log).",
         "Restore the archived logs from backup if possible; otherwise the stream cannot resume here: take a new snapshot (`oracle-cdc offsets edit reset-table`, or start with a fresh state directory).";
@@ -338,8 +338,8 @@ catalog! {
         "stream.commit_xids lists the transactions already published at the stream's commit SCN, each as V$LOGMNR_CONTENTS.XID shows it (16 hex digits). One is not a transaction id, so it matches nothing and the transaction it was meant to skip would be published again unnoticed, or a real one would be missing.",
         "`oracle-cdc offsets edit set-scn SCN` with the commit SCN the message names: the transactions committed there are published again (add --skip-xid XID for each one known to be published).";
     Cdc8001 = "CDC-8001", Failure, "Snapshot chunk cannot be read",
-        "A snapshot chunk kept failing: its undo was gone (ORA-01555 or ORA-08181, or a LOB's old version: ORA-22924) even after halving the chunk down to 1,000 rows, or it failed more than cdc.snapshot.chunk.retries times.",
-        "Raise UNDO_RETENTION (and consider RETENTION GUARANTEE), lower the load on the source while snapshotting, or lower cdc.snapshot.threads; the chunks already read are kept and the next start resumes at this chunk.";
+        "A snapshot chunk kept failing: its undo was gone (ORA-01555 or ORA-08181, or a LOB's old version: ORA-22924) even after halving the chunk down to 1,000 rows, or it failed more than cdc.snapshot.chunk.retries times, or its table's definition changed under every read at a fresh SCN more than cdc.snapshot.chunk.ddl.retries times (ORA-01466: ADD / DROP COLUMN while the table is read), or under a blocking snapshot, whose chunks are all read at one SCN. The message names the error of the last read.",
+        "Undo gone (ORA-01555, ORA-08181, ORA-22924): raise UNDO_RETENTION (and consider RETENTION GUARANTEE), lower the load on the source while snapshotting, or lower cdc.snapshot.threads. Table definition changed (ORA-01466): hold DDL on the table until its snapshot is done, or raise cdc.snapshot.chunk.ddl.retries; a blocking snapshot's signal is sent again. The chunks already read are kept and the next start resumes at this chunk.";
     Cdc8002 = "CDC-8002", Failure, "Table has no usable key",
         "A captured table has no primary key (or cdc.key.* choice) whose columns are all NOT NULL and of a chunkable type, and cdc.key.missing=fail.",
         "Name a NOT NULL unique key with cdc.key.PDB.OWNER.TABLE, set cdc.key.missing=rowid (heap tables) or skip, or exclude the table.";

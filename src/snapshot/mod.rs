@@ -315,6 +315,8 @@ fn table_entry<'s>(state: &'s mut SnapshotState, name: &str) -> &'s mut TablePro
 }
 
 #[cfg(test)]
+mod ddl_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod wave_tests;

@@ -12,9 +12,10 @@ use crate::ops::{OpsLog, SnapshotMetrics};
 use crate::settings::Settings;
 use crate::source::model::{ColumnInfo, FetchedRow, FlashbackQuery, Scn};
 use crate::source::{Connector, Session};
-use serde_json::json;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
+
+mod retry;
 
 /// Smallest chunk the ORA-01555 halving goes down to.
 pub const MIN_HALVED_ROWS: u64 = 1000;
@@ -44,6 +45,8 @@ struct Pending {
     rows: u64,
     attempts: u32,
     retries: u32,
+    /// Reads again after ORA-01466 (counted apart: each is a new DDL).
+    ddl_retries: u32,
 }
 
 /// A chunk read at one SCN.
@@ -548,26 +551,32 @@ impl<'a> Waves<'a> {
         if self.is_done() {
             return Ok(None);
         }
-        let r = &mut self.reader;
-        let size = r.wave_size();
-        let scn = match (r.pin_scn, self.first_scn.take(), self.next_scn.take()) {
+        let size = self.reader.wave_size();
+        let mut scn = match (
+            self.reader.pin_scn,
+            self.first_scn.take(),
+            self.next_scn.take(),
+        ) {
             (Some(pinned), _, _) => pinned,
             (None, Some(first), _) => first,
             (None, None, Some(next)) => next,
-            (None, None, None) => r.on_main(|s| s.current_scn())?,
+            (None, None, None) => self.reader.on_main(|s| s.current_scn())?,
         };
         let want = size.saturating_sub(self.pending.len());
         if want > 0 && !self.planner.is_done() {
-            let chunk_rows = r.settings.snapshot.chunk_rows;
-            let planner = &mut self.planner;
-            let more = r.on_main(|s| planner.next(s, scn, want))?;
+            let chunk_rows = self.reader.settings.snapshot.chunk_rows;
+            // Planned at a fresh SCN when the one taken cannot be read any more (a DDL since).
+            let (more, planned_at) = self.plan_next(scn, want, &t.info.name.to_string())?;
+            scn = planned_at;
             self.pending.extend(more.into_iter().map(|chunk| Pending {
                 chunk,
                 rows: chunk_rows,
                 attempts: 0,
                 retries: 0,
+                ddl_retries: 0,
             }));
         }
+        let r = &mut self.reader;
         if self.pending.is_empty() {
             return Ok(None);
         }
@@ -706,107 +715,4 @@ fn read_wave<'s, 'e, 'a: 's>(
         })
         .collect();
     (results, asked)
-}
-
-impl<'a> Waves<'a> {
-    /// Put the `i`-th chunk of a wave that failed with `e` back at the front of the queue (its
-    /// halves after ORA-01555), with the chunks read after it. A chunk that cannot be read
-    /// (halved to the floor, or out of retries) gives the `snapshot-chunk-failed` event and
-    /// the error to end the table with, once the chunks before it are published.
-    fn retry(
-        &mut self,
-        wave: &mut [Pending],
-        i: usize,
-        e: CdcError,
-        table: &str,
-    ) -> Result<Option<(serde_json::Value, CdcError)>> {
-        let retries = self.reader.settings.snapshot.chunk_retries;
-        let min_rows = MIN_HALVED_ROWS.min(self.reader.settings.snapshot.chunk_rows);
-        let table = table.to_string();
-        self.reader.count_retry();
-        let planner = &self.planner;
-        let mut item = wave[i].clone();
-        let mut back: Vec<Pending> = Vec::new();
-        match e {
-            CdcError::SnapshotTooOld { .. }
-            | CdcError::LobSnapshotTooOld { .. }
-            | CdcError::InvalidScn { .. } => {
-                // Halved, but never below the floor: a 1,500-row chunk is read again at
-                // 1,000 rows; only a chunk already at the floor gives up.
-                let half = (item.rows / 2).max(min_rows);
-                if item.rows <= min_rows {
-                    let event = json!({"table": table, "chunk": item.chunk.describe(), "code": e.code().info().code, "reason": e.to_string()});
-                    return Ok(Some((
-                        event,
-                        CdcError::ChunkFailed {
-                            table,
-                            chunk: item.chunk.describe(),
-                            reason: format!(
-                                "{e}; the chunk cannot be halved below {min_rows} rows"
-                            ),
-                        },
-                    )));
-                }
-                let split = self.reader.on_main(|s| {
-                    let scn = s.current_scn()?;
-                    planner.split(&item.chunk, half, s, scn)
-                })?;
-                let into: Vec<String> = match &split {
-                    Some((a, b)) => vec![a.describe(), b.describe()],
-                    None => vec![item.chunk.describe()],
-                };
-                self.reader.ops.emit(
-                    "snapshot-chunk-retry",
-                    json!({"table": table, "chunk": item.chunk.describe(), "code": e.code().info().code, "action": "halve", "rows": half, "into": into}),
-                )?;
-                match split {
-                    Some((a, b)) => {
-                        back.push(Pending {
-                            chunk: a,
-                            rows: half,
-                            ..item.clone()
-                        });
-                        back.push(Pending {
-                            chunk: b,
-                            rows: half,
-                            ..item
-                        });
-                    }
-                    // Fewer rows than a half: the same range again, counted at half the size.
-                    None => back.push(Pending { rows: half, ..item }),
-                }
-            }
-            // What a retry cannot change: a missing grant, a container out of reach.
-            CdcError::UnknownTable { .. }
-            | CdcError::Settings { .. }
-            | CdcError::UnsupportedType { .. }
-            | CdcError::Privilege { .. }
-            | CdcError::ContainerUnreachable(_) => return Err(e),
-            other => {
-                item.retries += 1;
-                if item.retries > retries {
-                    let event = json!({"table": table, "chunk": item.chunk.describe(), "code": other.code().info().code, "reason": other.to_string()});
-                    return Ok(Some((
-                        event,
-                        CdcError::ChunkFailed {
-                            table,
-                            chunk: item.chunk.describe(),
-                            reason: format!("{other}; gave up after {retries} retries"),
-                        },
-                    )));
-                }
-                self.reader.ops.emit(
-                    "snapshot-chunk-retry",
-                    json!({"table": table, "chunk": item.chunk.describe(), "code": other.code().info().code, "action": "retry", "retry": item.retries}),
-                )?;
-                back.push(item);
-            }
-        }
-        // The failed chunk (or its halves) first, then the rest of the wave, then the queue.
-        back.extend(wave[i + 1..].iter().cloned());
-        for p in back.into_iter().rev() {
-            self.pending.push_front(p);
-        }
-        Ok(None)
-    }
 }
