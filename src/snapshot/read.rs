@@ -15,6 +15,7 @@ use crate::source::{Connector, Session};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
+mod last;
 mod retry;
 
 /// Smallest chunk the ORA-01555 halving goes down to.
@@ -49,6 +50,18 @@ struct Pending {
     ddl_retries: u32,
 }
 
+impl Pending {
+    fn new(chunk: Chunk, rows: u64) -> Pending {
+        Pending {
+            chunk,
+            rows,
+            attempts: 0,
+            retries: 0,
+            ddl_retries: 0,
+        }
+    }
+}
+
 /// A chunk read at one SCN.
 #[derive(Debug, Clone)]
 pub struct ReadChunk {
@@ -62,6 +75,11 @@ pub struct ReadChunk {
     pub attempts: u32,
     /// The table's last chunk.
     pub is_final: bool,
+    /// No chunk of the table after this one has rows: its last row is the table's last record
+    /// (a chunk with rows; set only where the caller asked for it, [`Reader::marks`]). The
+    /// table's last chunks may be empty (ROWID ranges past the rows, a filter), so this is
+    /// not [`ReadChunk::is_final`].
+    pub last_rows: bool,
     /// Chunks of the same wave, read already, that come right after this one (0 for the
     /// wave's last): the caller may make them durable and acknowledge them together.
     pub wave_rest: usize,
@@ -74,6 +92,12 @@ pub struct Reader<'a> {
     pub metrics: Arc<Mutex<SnapshotMetrics>>,
     /// Every wave at this SCN (a blocking snapshot) instead of the current one.
     pub pin_scn: Option<Scn>,
+    /// Find the chunk holding each table's last record ([`ReadChunk::last_rows`]): the sink
+    /// marks it (Debezium's `last` / `last_in_data_collection`). Before the last chunk with
+    /// rows of a wave is handed over, the reader looks past the wave for rows: in the next
+    /// wave (read meanwhile, and read on at its SCN while its chunks are all empty), or, when
+    /// no wave is read ahead, in the next chunks read at this wave's SCN.
+    pub marks: bool,
     sessions: Vec<Option<Box<dyn Session>>>,
     /// The session that takes the next wave's SCN while a wave is read (see
     /// [`Waves::next_scn`]).
@@ -163,6 +187,7 @@ impl<'a> Reader<'a> {
             ops,
             metrics,
             pin_scn: None,
+            marks: false,
             // The coordinating session, then one per reading thread.
             sessions: (0..=threads).map(|_| None).collect(),
             clock: None,
@@ -316,6 +341,7 @@ impl<'a> Reader<'a> {
             ops: self.ops,
             metrics: self.metrics.clone(),
             pin_scn: self.pin_scn,
+            marks: self.marks,
             sessions: std::mem::take(&mut self.sessions),
             clock: self.clock.take(),
         };
@@ -332,7 +358,7 @@ impl<'a> Reader<'a> {
             let r = read_waves(scope, t, stop, emit, &mut w, &mut next);
             // A wave still being read when the table ends early (a stop, an error): its reads
             // are dropped, its sessions kept.
-            if let Some(h) = next.take() {
+            if let Some(Ahead::Reading(h)) = next.take() {
                 if let Ok((back, _)) = h.join() {
                     w = Some(back);
                 }
@@ -391,6 +417,13 @@ struct ReadWave {
 
 type Background<'s, 'a> = std::thread::ScopedJoinHandle<'s, (Waves<'a>, Result<Option<ReadWave>>)>;
 
+/// The next wave, read while the last one is published: still being read, or read (taken
+/// early to see whether it has rows, [`Reader::marks`]).
+enum Ahead<'s, 'a> {
+    Reading(Background<'s, 'a>),
+    Read(Result<Option<ReadWave>>),
+}
+
 /// Where the reader's events go.
 type Emit<'e> = &'e mut dyn FnMut(ReaderEvent) -> Result<()>;
 
@@ -404,7 +437,7 @@ fn read_waves<'s, 'e, 'a: 's>(
     stop: &dyn Fn() -> bool,
     emit: &mut dyn FnMut(ReaderEvent) -> Result<()>,
     w: &mut Option<Waves<'a>>,
-    next: &mut Option<Background<'s, 'a>>,
+    next: &mut Option<Ahead<'s, 'a>>,
 ) -> Result<bool> {
     let table = t.info.name.to_string();
     loop {
@@ -412,11 +445,12 @@ fn read_waves<'s, 'e, 'a: 's>(
             return Ok(false);
         }
         let read = match next.take() {
-            Some(h) => {
+            Some(Ahead::Reading(h)) => {
                 let (back, r) = h.join().map_err(|_| gone())?;
                 *w = Some(back);
                 r?
             }
+            Some(Ahead::Read(r)) => r?,
             None => {
                 if w.as_ref().is_some_and(Waves::is_done) {
                     return Ok(true);
@@ -477,6 +511,7 @@ fn read_waves<'s, 'e, 'a: 's>(
                     columns: columns.clone(),
                     attempts: wave[i].attempts,
                     is_final: last_wave && i + 1 == count,
+                    last_rows: false,
                     wave_rest: 0,
                 }),
                 Err(e) => {
@@ -498,11 +533,21 @@ fn read_waves<'s, 'e, 'a: 's>(
         let size = ws.reader.wave_size();
         let max_pending = ws.reader.settings.snapshot.max_pending_chunks.max(1) as usize;
         let pinned = ws.reader.pin_scn.is_some();
-        let total = chunks.len();
+        // The chunk with the table's last record: known now when this wave ends the table,
+        // else once past the wave is looked at, just before it is handed over.
+        let mut undecided = None;
+        let marks = ws.reader.marks && fatal.is_none();
+        if let (true, Some(x)) = (marks, chunks.iter().rposition(|c| !c.rows.is_empty())) {
+            match chunks.len() == count && last_wave {
+                true => chunks[x].last_rows = true,
+                false => undecided = Some(x),
+            }
+        }
+        let mut queue: VecDeque<ReadChunk> = chunks.into();
         let mut asked = fatal.is_some();
-        for (j, mut rc) in chunks.into_iter().enumerate() {
-            rc.wave_rest = total - j - 1;
-            if !asked && total - j + size <= max_pending {
+        let mut j = 0;
+        while let Some(mut rc) = queue.pop_front() {
+            if !asked && queue.len() + 1 + size <= max_pending {
                 asked = true;
                 let mut may = !stop();
                 if may {
@@ -511,14 +556,19 @@ fn read_waves<'s, 'e, 'a: 's>(
                 if let Some(mut moved) = if may { w.take() } else { None } {
                     // A blocking snapshot reads every wave at one SCN: with the same columns.
                     let reuse = pinned.then(|| columns.clone());
-                    *next = Some(scope.spawn(move || {
+                    *next = Some(Ahead::Reading(scope.spawn(move || {
                         let r = moved.next_wave(scope, t, None, reuse);
                         (moved, r)
-                    }));
+                    })));
                     crate::crashpoint::hit("snapshot.wave.overlapped")?;
                 }
             }
+            if undecided == Some(j) {
+                rc.last_rows = last::nothing_after(w, next, t, &mut rc, &mut queue)?;
+            }
+            rc.wave_rest = queue.len();
             emit(ReaderEvent::Chunk(rc))?;
+            j += 1;
         }
         if let Some((event, e)) = fatal {
             ops.emit("snapshot-chunk-failed", event)?;
@@ -568,13 +618,10 @@ impl<'a> Waves<'a> {
             // Planned at a fresh SCN when the one taken cannot be read any more (a DDL since).
             let (more, planned_at) = self.plan_next(scn, want, &t.info.name.to_string())?;
             scn = planned_at;
-            self.pending.extend(more.into_iter().map(|chunk| Pending {
-                chunk,
-                rows: chunk_rows,
-                attempts: 0,
-                retries: 0,
-                ddl_retries: 0,
-            }));
+            self.pending.extend(
+                more.into_iter()
+                    .map(|chunk| Pending::new(chunk, chunk_rows)),
+            );
         }
         let r = &mut self.reader;
         if self.pending.is_empty() {
@@ -590,7 +637,7 @@ impl<'a> Waves<'a> {
         // Another wave follows: its SCN is taken while this one is read.
         let more = !self.pending.is_empty() || !self.planner.is_done();
         let clock = (r.pin_scn.is_none() && more).then(|| take_next_scn(scope, r));
-        let (columns, results) = match known.or(reuse) {
+        let (columns, mut results) = match known.or(reuse) {
             Some(c) => {
                 let results = read_wave(scope, r, t, &wave, &c, scn, false).0;
                 (c, results)
@@ -622,6 +669,8 @@ impl<'a> Waves<'a> {
             // Newer than this wave's, so a retry or a wave read again keeps the order.
             self.next_scn = next.filter(|n| *n >= scn);
         }
+        let mut wave = wave;
+        self.read_on_while_empty(scope, t, scn, &columns, &mut wave, &mut results);
         Ok(Some(ReadWave {
             scn,
             columns,
