@@ -373,9 +373,9 @@ catalog! {
     Cdc8106 = "CDC-8106", Failure, "Gave up waiting for the signal",
         "`signal send --wait` saw no outcome for the signal (accepted, rejected, done) in the ops events within --timeout: capture may not be running, or the snapshot is still going.",
         "Check that capture runs with this state directory (`oracle-cdc offsets inspect` shows running signal snapshots); the signal stays in the spool and is picked up when capture runs.";
-    Cdc8107 = "CDC-8107", Usage, "Signal filter refused by the database",
-        "An execute-snapshot signal's filter (additional-conditions, `signal send --filter`) was parsed by the database against its table and refused: a column the table does not have (ORA-00904), a syntax error, or (on the emulator) something it cannot evaluate (ORA-03001). The signal is not sent. Capture checks the filters of every signal (also of the source channel's) the same way before accepting it and rejects it with the reason; a filter that fails only while rows are read fails that signal (`signal-failed`), never capture.",
-        "Fix the condition (column names as the table has them: `oracle-cdc doctor --check tables` lists them; quoted names keep their case), then send the signal again.";
+    Cdc8107 = "CDC-8107", Usage, "Snapshot filter refused by the database",
+        "A filter of a snapshot's reads was refused by the database: an execute-snapshot signal's (additional-conditions, `signal send --filter`) or `cdc.snapshot.select.override`'s. Either the database refused to parse it against its table — a column the table does not have (ORA-00904), a syntax error, or (on the emulator) something it cannot evaluate (ORA-03001): `signal send` does not send such a signal, and capture checks the filters of every signal (also of the source channel's) the same way and rejects it with the reason — or it parsed, and a row's value fails a conversion the condition makes while the rows are read: ORA-01722 (invalid number) where a character column is compared with a number, as in `CODE = 10` on a row holding 'ten' (Oracle converts every CODE to a number), or a text that is no date (ORA-01858, ORA-01861 …) where one is compared with a date. Reading again cannot help (the same row is read), so it is not retried: a signal's snapshot ends with `signal-failed` (capture goes on streaming and runs the next signal); a cdc.snapshot.select.override stops capture or the export.",
+        "Fix the condition: name columns as the table has them (`oracle-cdc doctor --check tables` lists them; quoted names keep their case), and compare a column with a literal of its own type — a character column with quoted text (`CODE = '10'`, not `CODE = 10`), a date column with TO_DATE('2024-01-31', 'YYYY-MM-DD'). Then send the signal again, or correct cdc.snapshot.select.override and start again (the chunks already read are kept).";
     Cdc8140 = "CDC-8140", Usage, "Signal pattern is not a regular expression",
         "A data-collections entry (or an additional-conditions data-collection) that is not a plain table name is read as a regular expression, as Debezium reads it (Java's Pattern syntax, matched against the whole name), and this one does not compile: an unbalanced group or bracket, a dangling quantifier, or a construct the regular expression engine does not have (look-around, back-references).",
         "Fix the pattern (escape the dots of a name: `SALES\\.ORD.*`), or name the tables one by one (`oracle-cdc plan-chunks` lists them).";
@@ -734,6 +734,16 @@ pub enum CdcError {
     #[error("CDC-8003: no table to capture: {0}")]
     NoTables(String),
 
+    /// A snapshot read's filter (`cdc.snapshot.select.override`, a signal's
+    /// additional-conditions) cannot be evaluated on a row: a value it converts does not
+    /// convert (ORA-01722 invalid number; a text that is no date). A retry reads the same row.
+    #[error("CDC-8107: {table}: a row fails the snapshot's filter: {message}{}", filter.as_deref().map(|f| format!(" (the filter read: `{}`; cdc.snapshot.select.override and a signal's additional-conditions, ANDed)", shown(f, 200))).unwrap_or_default())]
+    FilterFailed {
+        table: String,
+        filter: Option<String>,
+        message: String,
+    },
+
     #[error("CDC-8005: {} holds another export: {reason}", path.display())]
     OtherExport { path: PathBuf, reason: String },
 
@@ -850,6 +860,7 @@ impl CdcError {
             CdcError::ScnNotRetained(_) => Code::Cdc7007,
             CdcError::InvalidEdit(_) => Code::Cdc7008,
             CdcError::NoTables(_) => Code::Cdc8003,
+            CdcError::FilterFailed { .. } => Code::Cdc8107,
             CdcError::KeyNotUnique { .. } => Code::Cdc8006,
             CdcError::ExportLayoutChanged { .. } => Code::Cdc8007,
             CdcError::OtherExport { .. } => Code::Cdc8005,

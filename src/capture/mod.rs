@@ -660,6 +660,7 @@ fn fails_signal(e: &crate::errors::CdcError) -> bool {
             | E::UnsupportedType { .. }
             | E::NoUsableKey { .. }
             | E::TableDefinitionChanged { .. }
+            | E::FilterFailed { .. }
             | E::Privilege { .. }
             | E::ContainerUnreachable(_)
     )

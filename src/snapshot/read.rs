@@ -136,7 +136,15 @@ fn read_in(
             Err(e) => return (None, Err(e)),
         },
     };
-    let r = read_on(s.as_mut(), q, rows_hint);
+    // The filter read, and the table's whole name, for the message (a source may not know).
+    let r = read_on(s.as_mut(), q, rows_hint).map_err(|e| match e {
+        CdcError::FilterFailed { message, .. } => CdcError::FilterFailed {
+            table: q.table.to_string(),
+            filter: q.filter.clone(),
+            message,
+        },
+        other => other,
+    });
     let keep = !matches!(r, Err(CdcError::ConnectionLost(_)));
     (keep.then_some(s), r)
 }

@@ -183,8 +183,10 @@ impl<'a> Waves<'a> {
                 )?;
                 back.push(item);
             }
-            // What a retry cannot change: a missing grant, a container out of reach.
+            // What a retry cannot change: a missing grant, a container out of reach, a row the
+            // filter cannot be evaluated on (the same row is read again).
             CdcError::UnknownTable { .. }
+            | CdcError::FilterFailed { .. }
             | CdcError::Settings { .. }
             | CdcError::UnsupportedType { .. }
             | CdcError::Privilege { .. }
