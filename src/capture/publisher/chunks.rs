@@ -141,6 +141,9 @@ impl Publisher<'_> {
         };
         let ts = now_ms();
         let n = chunk.rows.len();
+        if n == 0 {
+            crate::crashpoint::hit("publisher.chunk.empty")?;
+        }
         let (table_first, table_last) = (progress.rows == 0, chunk.last_rows);
         let schemas = ctx.schemas(&settings.record, self.with_pdb);
         for (i, row) in chunk.rows.iter().enumerate() {
