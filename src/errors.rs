@@ -216,7 +216,7 @@ catalog! {
         "Use an SCN between the oldest flashback point and the current SCN; `oracle-cdc emulator status` shows both for an emulated database.";
     Cdc5003 = "CDC-5003", Failure, "Table definition has changed (ORA-01466)",
         "A read AS OF SCN asked for a table whose definition changed (DDL) after that SCN.",
-        "Read at an SCN after the table's last DDL; a snapshot restarts the chunk with a fresh SCN.";
+        "Read at an SCN after the table's last DDL. A snapshot does so itself: the chunk (or the key boundaries of the next chunks) is read again at a fresh SCN, up to cdc.snapshot.chunk.ddl.retries times, each a snapshot-chunk-retry ops event; only a blocking snapshot, whose chunks are all read at the SCN streaming paused at, cannot (send its signal again).";
     Cdc5004 = "CDC-5004", Failure, "Redo log needed for mining is missing (ORA-01291)",
         "LogMiner needs a redo log that is not available. Older than the oldest log still there (an archive deleted, an online log overwritten): the stream cannot go on from here and capture stops at once. Within the logs but missing from the list (a gap in a thread's sequences, a log being archived while the list was read, an archiver or redo transport lagging): capture lists the logs again and mines the window again, with the backoff of cdc.database.connect.backoff.ms, up to 10 times in a row; this error then means the gap stayed.",
         "For a gap, check the archiver (the alert log, V$ARCHIVE_DEST_STATUS) and that no job deletes archives in the middle of the sequence. Restore the archived logs from backup if possible; otherwise the stream cannot resume here: take a new snapshot (`oracle-cdc offsets edit reset-table`, or start with a fresh state directory).";
@@ -344,8 +344,8 @@ catalog! {
         "stream.commit_xids lists the transactions already published at the stream's commit SCN, each as V$LOGMNR_CONTENTS.XID shows it (16 hex digits). One is not a transaction id, so it matches nothing and the transaction it was meant to skip would be published again unnoticed, or a real one would be missing.",
         "`oracle-cdc offsets edit set-scn SCN` with the commit SCN the message names: the transactions committed there are published again (add --skip-xid XID for each one known to be published).";
     Cdc8001 = "CDC-8001", Failure, "Snapshot chunk cannot be read",
-        "A snapshot chunk kept failing: its undo was gone (ORA-01555 or ORA-08181, or a LOB's old version: ORA-22924) even after halving the chunk down to 1,000 rows, or it failed more than cdc.snapshot.chunk.retries times.",
-        "Raise UNDO_RETENTION (and consider RETENTION GUARANTEE), lower the load on the source while snapshotting, or lower cdc.snapshot.threads; the chunks already read are kept and the next start resumes at this chunk.";
+        "A snapshot chunk kept failing: its undo was gone (ORA-01555 or ORA-08181, or a LOB's old version: ORA-22924) even after halving the chunk down to 1,000 rows, or it failed more than cdc.snapshot.chunk.retries times, or its table's definition changed under every read at a fresh SCN more than cdc.snapshot.chunk.ddl.retries times (ORA-01466: ADD / DROP COLUMN while the table is read), or under a blocking snapshot, whose chunks are all read at one SCN. The message names the error of the last read.",
+        "Undo gone (ORA-01555, ORA-08181, ORA-22924): raise UNDO_RETENTION (and consider RETENTION GUARANTEE), lower the load on the source while snapshotting, or lower cdc.snapshot.threads. Table definition changed (ORA-01466): hold DDL on the table until its snapshot is done, or raise cdc.snapshot.chunk.ddl.retries; a blocking snapshot's signal is sent again. The chunks already read are kept and the next start resumes at this chunk.";
     Cdc8002 = "CDC-8002", Failure, "Table has no usable key",
         "A captured table has no primary key (or cdc.key.* choice) whose columns are all NOT NULL and of a chunkable type, and cdc.key.missing=fail.",
         "Name a NOT NULL unique key with cdc.key.PDB.OWNER.TABLE, set cdc.key.missing=rowid (heap tables) or skip, or exclude the table.";
@@ -379,9 +379,9 @@ catalog! {
     Cdc8106 = "CDC-8106", Failure, "Gave up waiting for the signal",
         "`signal send --wait` saw no outcome for the signal (accepted, rejected, done) in the ops events within --timeout: capture may not be running, or the snapshot is still going.",
         "Check that capture runs with this state directory (`oracle-cdc offsets inspect` shows running signal snapshots); the signal stays in the spool and is picked up when capture runs.";
-    Cdc8107 = "CDC-8107", Usage, "Signal filter refused by the database",
-        "An execute-snapshot signal's filter (additional-conditions, `signal send --filter`) was parsed by the database against its table and refused: a column the table does not have (ORA-00904), a syntax error, or (on the emulator) something it cannot evaluate (ORA-03001). The signal is not sent. Capture checks the filters of every signal (also of the source channel's) the same way before accepting it and rejects it with the reason; a filter that fails only while rows are read fails that signal (`signal-failed`), never capture.",
-        "Fix the condition (column names as the table has them: `oracle-cdc doctor --check tables` lists them; quoted names keep their case), then send the signal again.";
+    Cdc8107 = "CDC-8107", Usage, "Snapshot filter refused by the database",
+        "A filter of a snapshot's reads was refused by the database: an execute-snapshot signal's (additional-conditions, `signal send --filter`) or `cdc.snapshot.select.override`'s. Either the database refused to parse it against its table — a column the table does not have (ORA-00904), a syntax error, or (on the emulator) something it cannot evaluate (ORA-03001): `signal send` does not send such a signal, and capture checks the filters of every signal (also of the source channel's) the same way and rejects it with the reason — or it parsed, and a row's value fails a conversion the condition makes while the rows are read: ORA-01722 (invalid number) where a character column is compared with a number, as in `CODE = 10` on a row holding 'ten' (Oracle converts every CODE to a number), or a text that is no date (ORA-01858, ORA-01861 …) where one is compared with a date. Reading again cannot help (the same row is read), so it is not retried: a signal's snapshot ends with `signal-failed` (capture goes on streaming and runs the next signal); a cdc.snapshot.select.override stops capture or the export.",
+        "Fix the condition: name columns as the table has them (`oracle-cdc doctor --check tables` lists them; quoted names keep their case), and compare a column with a literal of its own type — a character column with quoted text (`CODE = '10'`, not `CODE = 10`), a date column with TO_DATE('2024-01-31', 'YYYY-MM-DD'). Then send the signal again, or correct cdc.snapshot.select.override and start again (the chunks already read are kept).";
     Cdc8140 = "CDC-8140", Usage, "Signal pattern is not a regular expression",
         "A data-collections entry (or an additional-conditions data-collection) that is not a plain table name is read as a regular expression, as Debezium reads it (Java's Pattern syntax, matched against the whole name), and this one does not compile: an unbalanced group or bracket, a dangling quantifier, or a construct the regular expression engine does not have (look-around, back-references).",
         "Fix the pattern (escape the dots of a name: `SALES\\.ORD.*`), or name the tables one by one (`oracle-cdc plan-chunks` lists them).";
@@ -744,6 +744,16 @@ pub enum CdcError {
     #[error("CDC-8003: no table to capture: {0}")]
     NoTables(String),
 
+    /// A snapshot read's filter (`cdc.snapshot.select.override`, a signal's
+    /// additional-conditions) cannot be evaluated on a row: a value it converts does not
+    /// convert (ORA-01722 invalid number; a text that is no date). A retry reads the same row.
+    #[error("CDC-8107: {table}: a row fails the snapshot's filter: {message}{}", filter.as_deref().map(|f| format!(" (the filter read: `{}`; cdc.snapshot.select.override and a signal's additional-conditions, ANDed)", shown(f, 200))).unwrap_or_default())]
+    FilterFailed {
+        table: String,
+        filter: Option<String>,
+        message: String,
+    },
+
     #[error("CDC-8005: {} holds another export: {reason}", path.display())]
     OtherExport { path: PathBuf, reason: String },
 
@@ -861,6 +871,7 @@ impl CdcError {
             CdcError::ScnNotRetained(_) => Code::Cdc7007,
             CdcError::InvalidEdit(_) => Code::Cdc7008,
             CdcError::NoTables(_) => Code::Cdc8003,
+            CdcError::FilterFailed { .. } => Code::Cdc8107,
             CdcError::KeyNotUnique { .. } => Code::Cdc8006,
             CdcError::ExportLayoutChanged { .. } => Code::Cdc8007,
             CdcError::OtherExport { .. } => Code::Cdc8005,

@@ -293,3 +293,70 @@ fn unreachable_containers_fail_with_their_codes() {
         "{e}"
     );
 }
+
+/// A per-PDB session (a local user on PDB2's service) asked for PDB1's tables: CDC-2301, the
+/// code doctor's `connection.multitenant` FAILs with and capture.md names, whose remedy (a
+/// common user in the root, or include PDB2's tables only) fixes it; not CDC-8003 ("no table
+/// to capture", check the patterns), as if the table did not exist. Also when PDB2's own
+/// tables are named beside it, and for `snapshot --tables`.
+#[test]
+fn a_local_user_asked_for_another_pdbs_tables_fails_with_cdc_2301() {
+    let cdb = Cdb::new("19.22.0.0.0");
+    let url = format!(
+        "cdc.database.url=emulator:{}?service=PDB2",
+        cdb.db.display()
+    );
+    for include in [
+        "cdc.tables.include=PDB1.SHOP.ACCOUNTS",
+        "cdc.tables.include=PDB2.SHOP.*,PDB1.SHOP.ACCOUNTS",
+    ] {
+        let e = capture_fails(
+            &cdb.db,
+            &cdb.pairs(&[&url, "cdc.database.user=pdb2cdc", include]),
+        );
+        assert!(e.starts_with("CDC-2301"), "{include}: {e}");
+        assert!(e.contains("PDB1") && e.contains("PDB2"), "{include}: {e}");
+        assert!(
+            !std::fs::read_dir(cdb.dir.path().join("out"))
+                .map(|d| d.flatten().any(|f| f.metadata().is_ok_and(|m| m.len() > 0)))
+                .unwrap_or(false),
+            "{include}: nothing is published"
+        );
+    }
+    // doctor says the same.
+    let mut args = settings_args(&cdb.pairs(&[
+        &url,
+        "cdc.database.user=pdb2cdc",
+        "cdc.tables.include=PDB1.SHOP.ACCOUNTS",
+    ]));
+    args.extend(["doctor", "--check", "connection.multitenant"].map(String::from));
+    let o = Command::new(cargo_bin("oracle-cdc"))
+        .args(&args)
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("CDC-2301"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    // The export, named by --tables.
+    let mut args = settings_args(&cdb.pairs(&[&url, "cdc.database.user=pdb2cdc"]));
+    let out = cdb.dir.path().join("export");
+    args.extend(
+        [
+            "-q",
+            "snapshot",
+            "--tables",
+            "PDB1.SHOP.ACCOUNTS",
+            "--out",
+            out.to_str().unwrap(),
+        ]
+        .map(String::from),
+    );
+    let o = Command::new(cargo_bin("oracle-cdc"))
+        .args(&args)
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && e.starts_with("CDC-2301"), "{e}");
+}

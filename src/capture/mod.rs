@@ -174,6 +174,8 @@ impl Capture<'_> {
         status.doing(format!("connecting to {}", self.connector.describe()));
         let mut session = crate::source::Reconnecting::new(self.connector, &s.connect);
         let db = session.call(|s| s.database())?;
+        let container = session.call(|s| s.container())?;
+        crate::source::container::check_reachable(container.as_deref(), s, &[])?;
         status.doing("reading the catalog");
         let all_tables = session.call(|s| s.tables())?;
         let db_tables: Vec<TableName> = all_tables.iter().map(|t| t.name.clone()).collect();
@@ -660,6 +662,7 @@ fn fails_signal(e: &crate::errors::CdcError) -> bool {
             | E::UnsupportedType { .. }
             | E::NoUsableKey { .. }
             | E::TableDefinitionChanged { .. }
+            | E::FilterFailed { .. }
             | E::Privilege { .. }
             | E::ContainerUnreachable(_)
     )

@@ -276,22 +276,7 @@ fn version(f: &Facts) -> Finding {
 /// The PDBs `cdc.tables.include` names literally (three-part patterns without a wildcard in
 /// the PDB part).
 fn named_pdbs(f: &Facts) -> Vec<String> {
-    let mut out: Vec<String> = f
-        .settings
-        .include
-        .patterns()
-        .iter()
-        .filter_map(|p| {
-            let parts = crate::names::split_identifiers(p).ok()?;
-            let [pdb, _, _] = parts.as_slice() else {
-                return None;
-            };
-            (!pdb.contains(['*', '?'])).then(|| pdb.to_ascii_uppercase())
-        })
-        .collect();
-    out.sort();
-    out.dedup();
-    out
+    crate::source::container::named_pdbs(&f.settings)
 }
 
 /// The mode the session's container gives (`source::container`), what it needs, and whether the

@@ -57,6 +57,7 @@ fn chunk(scn: u64, columns: &[&str], is_final: bool) -> ReadChunk {
         columns: columns.iter().map(|c| col(c)).collect(),
         attempts: 1,
         is_final,
+        last_rows: is_final,
         wave_rest: 0,
     }
 }

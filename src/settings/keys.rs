@@ -108,6 +108,7 @@ pub const THREADS: &str = "cdc.snapshot.threads";
 pub const MAX_PENDING_CHUNKS: &str = "cdc.snapshot.max.pending.chunks";
 pub const MAX_ROWS_PER_SECOND: &str = "cdc.snapshot.max.rows.per.second";
 pub const CHUNK_RETRIES: &str = "cdc.snapshot.chunk.retries";
+pub const CHUNK_DDL_RETRIES: &str = "cdc.snapshot.chunk.ddl.retries";
 pub const PARQUET_FILE_ROWS: &str = "cdc.snapshot.parquet.file.rows";
 pub const PARQUET_COMPRESSION: &str = "cdc.snapshot.parquet.compression";
 pub const SELECT_OVERRIDE: &str = "cdc.snapshot.select.override";
@@ -246,6 +247,8 @@ pub const KEYS: &[KeySpec] = &[
         "Chunks that may wait in memory for streaming to reach their SCN; reads pause beyond that."),
     key(CHUNK_RETRIES, Kind::UInt { min: 0, max: 1000 }, Some("3"),
         "How often a failed chunk is read again with a fresh SCN before the snapshot stops with CDC-8001."),
+    key(CHUNK_DDL_RETRIES, Kind::UInt { min: 0, max: 1000 }, Some("30"),
+        "How often a chunk is read again with a fresh SCN after its table's definition changed since the chunk's SCN (ORA-01466, CDC-5003: an ADD or DROP COLUMN while the snapshot reads the table), before the snapshot stops with CDC-8001. Counted apart from `cdc.snapshot.chunk.retries`: each such failure is a new DDL, not a fault of the read. Key boundaries asked AS OF a wave's SCN are asked again so too."),
     key(PARQUET_FILE_ROWS, Kind::UInt { min: 0, max: u64::MAX }, Some("10000000"),
         "Parquet exports (`snapshot --format parquet`): rows after which a table continues in its next file, `PDB.OWNER.TABLE.NNNNN.parquet` (0: one file per table). Each chunk is one row group."),
     key(PARQUET_COMPRESSION, Kind::Enum(&["zstd", "none"]), Some("zstd"),

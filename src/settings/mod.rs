@@ -168,6 +168,8 @@ pub struct SnapshotSettings {
     pub threads: u32,
     pub max_pending_chunks: u32,
     pub chunk_retries: u32,
+    /// Reads again at a fresh SCN after ORA-01466 (a DDL newer than the chunk's SCN).
+    pub chunk_ddl_retries: u32,
     /// Rows per Parquet export file (0: one per table).
     pub parquet_file_rows: u64,
     /// Parquet exports compress their pages with zstd (else not at all).
@@ -492,6 +494,7 @@ impl Settings {
                 threads: v.uint(keys::THREADS) as u32,
                 max_pending_chunks: v.uint(keys::MAX_PENDING_CHUNKS) as u32,
                 chunk_retries: v.uint(keys::CHUNK_RETRIES) as u32,
+                chunk_ddl_retries: v.uint(keys::CHUNK_DDL_RETRIES) as u32,
                 parquet_file_rows: v.uint(keys::PARQUET_FILE_ROWS),
                 parquet_zstd: v.text(keys::PARQUET_COMPRESSION) == "zstd",
                 select_overrides,

@@ -302,6 +302,23 @@ impl Planner {
         }
     }
 
+    /// Where the chunks [`Planner::next`] gives next start, for events: `[lower, …)`.
+    pub fn next_start(&self) -> String {
+        match self.queued.front() {
+            Some(c) => c.describe(),
+            None => match &self.next_lower {
+                Some(k) => format!(
+                    "[{}, …)",
+                    k.iter()
+                        .map(|v| v.to_string())
+                        .collect::<Vec<_>>()
+                        .join(",")
+                ),
+                None => "[-∞, …)".into(),
+            },
+        }
+    }
+
     pub fn is_done(&self) -> bool {
         self.queued.is_empty()
             && (self.done || !matches!(self.method, Method::IndexProbes))

@@ -262,6 +262,16 @@ impl Replica {
             .map(|c| col_index(c))
             .collect::<Result<_>>()?;
         let iot = t.def.organization == Organization::IndexOrganized;
+        // A row value the condition cannot convert (ORA-01722 …): the filter's fault, as the
+        // Oracle adapter reports it (`oracle::connect::runtime_error`).
+        let row_fails_filter = |e: CdcError| match e {
+            CdcError::Database(message) => CdcError::FilterFailed {
+                table: q.table.to_string(),
+                filter: q.filter.clone(),
+                message,
+            },
+            other => other,
+        };
         let filter = match &q.filter {
             Some(text) => Some(super::super::condition::compile(text, &t.columns)?),
             None => None,
@@ -297,7 +307,7 @@ impl Replica {
                 // Oracle runs `WHERE <range> AND (<condition>)`: rows outside the chunk never
                 // reach the condition, so they cannot raise its conversion errors.
                 if let Some(f) = &filter {
-                    match f.try_matches(&row) {
+                    match f.try_matches(&row).map_err(row_fails_filter) {
                         Ok(true) => {}
                         Ok(false) => return Ok(()),
                         Err(e) if ordered => {

@@ -237,6 +237,18 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
             operation: ctx.operation.to_string(),
             message: text,
         },
+        // A value the statement converts and cannot: an invalid number, a text that is no
+        // date. The tool's own statements bind every value with its type, so only a snapshot
+        // filter (cdc.snapshot.select.override, a signal's additional-conditions) converts
+        // row values: a row fails the filter, which no retry can change (CDC-8107).
+        Some(OraCode::Ora(
+            1722 | 1830 | 1840 | 1841 | 1843 | 1847 | 1850 | 1851 | 1852 | 1858 | 1861 | 1874
+            | 1875,
+        )) => CdcError::FilterFailed {
+            table: table(),
+            filter: None,
+            message: text,
+        },
         // ALTER SESSION SET CONTAINER into a PDB that does not exist, or is not open.
         Some(OraCode::Ora(65011 | 1109)) => {
             CdcError::ContainerUnreachable(format!("{}: {text}", ctx.operation))
@@ -413,6 +425,8 @@ mod tests {
             (OraCode::Ora(1555), Code::Cdc5001),
             (OraCode::Ora(8181), Code::Cdc5002),
             (OraCode::Ora(1466), Code::Cdc5003),
+            (OraCode::Ora(1722), Code::Cdc8107),
+            (OraCode::Ora(1858), Code::Cdc8107),
             (OraCode::Ora(1291), Code::Cdc5004),
             (OraCode::Ora(16000), Code::Cdc5005),
             (OraCode::Ora(942), Code::Cdc2401),
