@@ -540,6 +540,35 @@ impl Decoder {
     /// statement's earlier rows (the in-row LOB values of an INSERT or UPDATE) merges into it.
     fn dml(&mut self, row: LogMinerRow, t: &TableSchema, catalog: &Catalog) {
         let cols = t.columns_at(row.scn);
+        // A captured column of a type capture does not stream (LONG, LONG RAW): the change is
+        // reported, never published with a value LogMiner may have replaced ('LONG DATA').
+        if let Some((c, why)) = cols
+            .iter()
+            .find_map(|c| match c.data_type.logminer_support(true) {
+                crate::types::LogMinerSupport::ColumnNotStreamed(why)
+                    if !t.excluded.contains(&c.name) =>
+                {
+                    Some((c, why))
+                }
+                _ => None,
+            })
+        {
+            let e = CdcError::ColumnNotStreamed {
+                scn: row.scn,
+                xid: self.xid.clone(),
+                table: t.name.to_string(),
+                column: c.name.clone(),
+                data_type: if c.data_type == ColumnType::Long {
+                    "LONG"
+                } else {
+                    "LONG RAW"
+                },
+                reason: why,
+            };
+            self.release(catalog);
+            self.pending.push_back(Err(e));
+            return;
+        }
         // What LogMiner writes wrong (undoubled quotes, `COL n` names) is read where the
         // table's columns make it certain (see `lenient`), else an error.
         let recovered_before = self.recovered.len();

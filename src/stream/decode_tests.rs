@@ -378,3 +378,56 @@ fn a_row_logminer_marks_status_3_is_cdc_3202() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A captured LONG column: every change of its table is CDC-3008, never published with the
+/// column's text (LogMiner writes 'LONG DATA' in place of a long value); with the column
+/// excluded, the rest of the row streams. (Before, `'LONG DATA'` was published as the value.)
+#[test]
+fn a_captured_long_column_is_reported_never_published() {
+    let name = TableName::new(None, "O", "L");
+    let number = ColumnType::Number {
+        precision: None,
+        scale: None,
+    };
+    let mut c = Catalog::default();
+    c.tables.insert(
+        name.clone(),
+        TableSchema {
+            name: name.clone(),
+            history: vec![(0, vec![col("ID", number), col("BODY", ColumnType::Long)])],
+            key: vec!["ID".into()],
+            excluded: vec![],
+        },
+    );
+    let mut r = row(
+        op::INSERT,
+        1,
+        "R1",
+        "insert into \"O\".\"L\"(\"ID\",\"BODY\") values ('1','LONG DATA');",
+    );
+    r.table_name = Some("L".into());
+    let tx = |rows: Vec<LogMinerRow>| Committed {
+        xid: "0200030004000000".into(),
+        start_scn: 1,
+        commit_scn: 10,
+        thread: 1,
+        commit_timestamp: String::new(),
+        rows: TxRows::from_vec(rows),
+    };
+    let got = decode(&mut tx(vec![r.clone()]), &c);
+    match &got[..] {
+        [Err(e @ CdcError::ColumnNotStreamed { column, .. })] => {
+            assert_eq!(column, "BODY");
+            assert_eq!(e.code(), crate::errors::Code::Cdc3008);
+            assert!(e.is_unsupported_redo());
+            assert!(e.to_string().contains("cdc.columns.exclude"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    c.tables.get_mut(&name).unwrap().excluded = vec!["BODY".into()];
+    let got = changes(decode(&mut tx(vec![r]), &c));
+    assert_eq!(
+        got[0].after,
+        Some(vec![("ID".to_string(), Value::Number("1".into()))])
+    );
+}
