@@ -1,5 +1,6 @@
 //! What LogMiner writes for the value forms of issue 35 (items 5, 9, 15), as the emulator
-//! renders them: LONG values past the inline threshold.
+//! renders them: the UNSUPPORTED rows of 23ai's BOOLEAN and VECTOR tables and of BFILE tables,
+//! LONG values past the inline threshold, and the LOB forms of BASICFILE storage.
 
 use super::tests::{mine, Db};
 use crate::source::model::{op, LogMinerRow};
@@ -40,6 +41,60 @@ fn dml(rows: Vec<LogMinerRow>, table: &str) -> Vec<LogMinerRow> {
     rows.into_iter()
         .filter(|r| r.table_name.as_deref() == Some(table))
         .collect()
+}
+
+/// Every change of a table with a BOOLEAN, VECTOR or BFILE column is one UNSUPPORTED row
+/// (OPERATION_CODE 255) with the table, the ROW_ID and SQL_REDO `Unsupported`, never a
+/// statement with `Unsupported Type` in the value's place. (Before, the row's SQL_REDO was
+/// empty.)
+#[test]
+fn boolean_vector_and_bfile_tables_are_unsupported_rows() {
+    let db = Db::new(TYPES);
+    let mut w = db.writer();
+    let x = w.begin().unwrap();
+    let flag = w
+        .insert(
+            x,
+            0,
+            vec![
+                num(1),
+                Value::Boolean(true),
+                Value::Vector(vec![1.0, 2.0, 3.0]),
+            ],
+        )
+        .unwrap();
+    w.update_set(x, 0, flag, &[(1, Value::Boolean(false))])
+        .unwrap();
+    let doc = w
+        .insert(
+            x,
+            1,
+            vec![
+                num(1),
+                Value::Bfile {
+                    directory: "DATA_DIR".into(),
+                    file: "a.pdf".into(),
+                },
+            ],
+        )
+        .unwrap();
+    w.delete(x, 1, doc).unwrap();
+    let c = w.commit(&[x]).unwrap();
+    let mut s = db.connector().connect().unwrap();
+    let rows = mine(&mut *s, 5000, c);
+    for table in ["FLAGS", "DOCS"] {
+        let rows = dml(rows.clone(), table);
+        assert_eq!(rows.len(), 2, "{table}: {rows:?}");
+        for r in rows {
+            assert_eq!(
+                (r.operation_code, r.operation.as_str()),
+                (op::UNSUPPORTED, "UNSUPPORTED")
+            );
+            assert_eq!(r.sql_redo, "Unsupported");
+            assert_eq!(r.seg_owner.as_deref(), Some("APP"));
+            assert_eq!(r.row_id.len(), 18);
+        }
+    }
 }
 
 /// A LONG value is in the statement while short; past the inline threshold LogMiner writes
