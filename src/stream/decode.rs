@@ -215,6 +215,18 @@ struct Open {
     closed: bool,
     /// The value being rebuilt, with its column.
     build: Option<Build>,
+    /// The LOB columns whose values the statement's rows rebuilt so far.
+    built: Vec<String>,
+}
+
+/// A LOB row without its SEL_LOB_LOCATOR that came before the DML of its statement (BASICFILE
+/// storage out of row), held for the table's next INSERT or UPDATE.
+#[derive(Debug)]
+struct Unlocated {
+    table: TableName,
+    row: LogMinerRow,
+    kind: Option<super::parse::LobKind>,
+    piece: super::parse::LobPiece,
 }
 
 /// Decodes a committed transaction's rows as they stream in, holding back only the statement
@@ -236,6 +248,8 @@ pub struct Decoder {
     recovered: Vec<Recovery>,
     /// Rows of objects LogMiner's dictionary did not know (`unknown`).
     unknown: super::unknown::UnknownRows,
+    /// LOB rows waiting for their statement's DML (see [`Unlocated`]).
+    unlocated: Vec<Unlocated>,
 }
 
 /// Whether a table has columns whose values LogMiner writes in rows after the DML.
@@ -260,6 +274,7 @@ impl Decoder {
             open: None,
             recovered: Vec::new(),
             unknown: Default::default(),
+            unlocated: Vec::new(),
         }
     }
 
@@ -289,6 +304,7 @@ impl Decoder {
             match self.rows.next() {
                 None => {
                     self.release(catalog);
+                    self.unlocated_left();
                     self.done = true;
                 }
                 Some(Err(e)) => {
@@ -368,6 +384,9 @@ impl Decoder {
             return;
         };
         let column = build.column.clone();
+        if let Some(o) = self.open.as_mut() {
+            o.built.push(column.clone());
+        }
         if t.excluded.contains(&column) {
             return;
         }
@@ -684,7 +703,11 @@ impl Decoder {
                         table: t.name.clone(),
                         closed,
                         build: None,
+                        built: Vec::new(),
                     });
+                }
+                if kind != DmlKind::Delete {
+                    self.attach_unlocated(t, catalog);
                 }
             }
         }

@@ -216,6 +216,12 @@ pub(super) fn set_literal(value: &Value, ty: &ColumnType) -> String {
         return "NULL".into();
     }
     match (ty, value) {
+        // An empty LOB is its empty locator, as in an INSERT (the `EMPTY_CLOB()` of the UPDATE
+        // that starts a BASICFILE value: see `lob_redo`).
+        (ColumnType::Clob | ColumnType::Nclob, Value::Text(t)) if t.is_empty() => {
+            "EMPTY_CLOB()".into()
+        }
+        (ColumnType::Blob, Value::Bytes(b)) if b.is_empty() => "EMPTY_BLOB()".into(),
         (ColumnType::Clob | ColumnType::Nclob | ColumnType::Blob, _) => value_literal(value, ty),
         (ColumnType::Json, Value::Json(text) | Value::Text(text)) => {
             match crate::oson::encode_text(text) {
