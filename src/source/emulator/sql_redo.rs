@@ -279,7 +279,9 @@ fn value_literal(value: &Value, ty: &ColumnType) -> String {
     if matches!(ty, ColumnType::Long | ColumnType::LongRaw) && long > LONG_INLINE_BYTES {
         return LONG_DATA.into();
     }
-    // Types LogMiner cannot decode (BOOLEAN: 23ai LogMiner leaves it out of SQL_REDO).
+    // Types LogMiner gives no value of. A change of a table with a BFILE, BOOLEAN or VECTOR
+    // column never gets here: LogMiner writes it as one UNSUPPORTED row
+    // (`logminer::push_unsupported`); an XMLTYPE value comes in XML DOC rows (`lob_redo`).
     if matches!(
         ty,
         ColumnType::Bfile | ColumnType::Vector { .. } | ColumnType::Xmltype | ColumnType::Boolean
