@@ -137,8 +137,8 @@ catalog! {
         "A captured table has a column whose Oracle type oracle-cdc cannot turn into a record value, so the table cannot be snapshotted or streamed faithfully.",
         "Exclude the column with cdc.columns.exclude, or set cdc.on.decode.error=dlq to skip the table with a snapshot-complete event that names the reason.";
     Cdc3002 = "CDC-3002", Failure, "SQL_REDO cannot be decoded",
-        "A V$LOGMNR_CONTENTS row's SQL_REDO text (or a value in it) could not be parsed; the message gives the SCN, the transaction (XID), the table and the position in the text.",
-        "Report it with the row (oracle-cdc can replay an export of V$LOGMNR_CONTENTS: replay:DIR). To keep streaming meanwhile, set cdc.on.decode.error=dlq: such rows go to the dead-letter output.";
+        "A V$LOGMNR_CONTENTS row's SQL_REDO text (or a value in it) could not be parsed; the message gives the SCN, the transaction (XID), the table and the position in the text. A date or timestamp in Oracle's default NLS formats (`TO_DATE('15-MAY-21', 'DD-MON-RR')`, `TO_TIMESTAMP('15-MAY-21 01.02.03.123456 PM')`) comes from a LogMiner session that did not set capture's formats: the century, and a DATE's time of day, are not in the text, and the message names the NLS parameter to set.",
+        "Report it with the row (oracle-cdc can replay an export of V$LOGMNR_CONTENTS: replay:DIR). For a default-NLS date, mine (or export a replay) from a session that ran ALTER SESSION SET NLS_DATE_FORMAT='YYYY-MM-DD HH24:MI:SS' NLS_TIMESTAMP_FORMAT='YYYY-MM-DD HH24:MI:SS.FF9' NLS_TIMESTAMP_TZ_FORMAT='YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM', as capture's own session does. To keep streaming meanwhile, set cdc.on.decode.error=dlq: such rows go to the dead-letter output.";
     Cdc3003 = "CDC-3003", Failure, "LogMiner wrote a captured table's change as UNSUPPORTED",
         "V$LOGMNR_CONTENTS holds an OPERATION_CODE 255 (UNSUPPORTED) row for a captured table: LogMiner could not build the change and the row carries none of its values. It does so for every change of a table with a column of a type it does not support: BFILE (\"the entire table is ignored by LogMiner\", Utilities), BOOLEAN and VECTOR (23ai), native JSON while ENABLE_GOLDENGATE_REPLICATION is FALSE, collections and objects with nested tables or REFs. The message names the table, the SCN, the transaction and the ROW_ID. `oracle-cdc doctor` FAILs tables.column-types for such a table when capture streams. Each one is counted (metric stream_unsupported_total) and logged as an `unsupported-redo` ops event.",
         "Capture such tables by snapshot only (`cdc.snapshot.mode: snapshot_only`, or re-snapshot them with `signal send execute-snapshot`), exclude them from streaming (`cdc.tables.exclude`), set ENABLE_GOLDENGATE_REPLICATION=TRUE for JSON columns, or keep the value in a supported type (a BFILE's directory and name in VARCHAR2 columns). To keep streaming meanwhile, cdc.on.unsupported.redo=dlq writes each such change to the dead-letter output (skip: only counted and logged).";
@@ -146,14 +146,17 @@ catalog! {
         "V$LOGMNR_CONTENTS holds a MISSING_SCN row (OPERATION_CODE 34): LogMiner found a gap in the redo it was given, so changes in that SCN range may be missing from the stream (most often not every log of the range was added to the mining session). The message gives the SCN range the row covers.",
         "Check that every archived log of the range is present and minable (`oracle-cdc doctor --check redo`), then re-snapshot the captured tables (`signal send execute-snapshot`) so their rows are whole again. cdc.on.unsupported.redo=skip or dlq goes on past the gap (counted in stream_unsupported_total, an `unsupported-redo` ops event).";
     Cdc3005 = "CDC-3005", Failure, "A change's value is not in the redo",
-        "LogMiner wrote a change of a captured table without a value capture needs: a LOB changed piece by piece (DBMS_LOB.WRITE at an offset, ERASE, TRIM) whose earlier content is not in the transaction, a LOB_WRITE without its SEL_LOB_LOCATOR, a native JSON column whose document never followed its INSERT's `/* JSON */ EMPTY_BLOB()`, or `Unsupported Type` in place of a column's value. Publishing the change would put a wrong or missing value in the record; the message names the table, the column, the SCN and the transaction.",
+        "LogMiner wrote a change of a captured table without a value capture needs: a LOB changed piece by piece (DBMS_LOB.WRITE at an offset, ERASE, TRIM) whose earlier content is not in the transaction, a LOB row without its SEL_LOB_LOCATOR (BASICFILE storage out of row) whose column the table does not settle or that no INSERT or UPDATE of its table follows, a native JSON column whose document never followed its INSERT's `/* JSON */ EMPTY_BLOB()`, or `Unsupported Type` in place of a column's value. Publishing the change would put a wrong or missing value in the record; the message names the table, the column, the SCN and the transaction.",
         "Re-snapshot the table (`signal send execute-snapshot`) to read the current value; exclude the column (`cdc.columns.exclude`) if its value is not needed. cdc.on.unsupported.redo=dlq writes such changes to the dead-letter output and goes on (skip: only counted and logged).";
     Cdc3006 = "CDC-3006", Failure, "An operation code capture does not know",
         "A V$LOGMNR_CONTENTS row of a captured table carries an OPERATION_CODE that Oracle does not document and capture has no decision for (see commands/capture.md, \"LogMiner rows\"); what it changed is unknown. Capture's mining query asks only for the codes it knows, so this comes from a source that hands every row over (a replay export).",
         "Report the row (with its OPERATION and SQL_REDO). cdc.on.unsupported.redo=skip or dlq goes on past such rows (counted in stream_unsupported_total, an `unsupported-redo` ops event).";
     Cdc3007 = "CDC-3007", Failure, "A captured table cannot be streamed",
-        "A table capture streams has a column of a type LogMiner writes no change for (BFILE, BOOLEAN, VECTOR, native JSON without ENABLE_GOLDENGATE_REPLICATION; see commands/types.md): its snapshot is complete, but every later change arrives as an UNSUPPORTED row (CDC-3003). Capture says so when it starts (a `table-not-streamable` ops event) and doctor FAILs tables.column-types.",
-        "Snapshot the table only (cdc.snapshot.mode: snapshot_only, or periodic `signal send execute-snapshot`), exclude it from capture (cdc.tables.exclude), or change the column's type; for JSON columns set ENABLE_GOLDENGATE_REPLICATION=TRUE.";
+        "A table capture streams has a column of a type LogMiner writes no change for (BFILE, BOOLEAN, VECTOR, native JSON without ENABLE_GOLDENGATE_REPLICATION; see commands/types.md): its snapshot is complete, but every later change arrives as an UNSUPPORTED row (CDC-3003). Or it has a LONG or LONG RAW column that is captured: capture does not stream those types, and every change of the table is CDC-3008. Capture says so when it starts (a `table-not-streamable` ops event) and doctor FAILs tables.column-types.",
+        "Snapshot the table only (cdc.snapshot.mode: snapshot_only, or periodic `signal send execute-snapshot`), exclude it from capture (cdc.tables.exclude), or change the column's type; for JSON columns set ENABLE_GOLDENGATE_REPLICATION=TRUE; for a LONG or LONG RAW column exclude the column (cdc.columns.exclude) and the rest of the table streams.";
+    Cdc3008 = "CDC-3008", Failure, "A captured column's type is not streamed",
+        "A change of a captured table was mined while the table has a column of a type capture does not stream: LONG or LONG RAW. LogMiner writes such a value in the statement only while it is short; past a size threshold it writes the text 'LONG DATA' in its place and the data in operations of their own (Debezium DBZ-3605), so a published value could be that text instead of the data. Debezium's Oracle connector does not capture these types either. The message names the table, the column, the SCN and the transaction. `oracle-cdc doctor` lists the column under \"snapshot only\" (tables.column-types) and capture names it when it starts (CDC-3007). Each one is counted (metric stream_unsupported_total) and logged as an `unsupported-redo` ops event.",
+        "Exclude the column (cdc.columns.exclude: [OWNER.TABLE.COLUMN]): the rest of the table then streams. Or capture the table by snapshot only (cdc.snapshot.mode: snapshot_only, or re-snapshot it with `signal send execute-snapshot`), or convert the column to a LOB, which LogMiner writes in full (ALTER TABLE \"O\".\"T\" MODIFY (\"C\" CLOB), BLOB for LONG RAW). To keep streaming meanwhile, cdc.on.unsupported.redo=dlq writes each such change to the dead-letter output (skip: only counted and logged).";
     Cdc3020 = "CDC-3020", Failure, "Unescaped quotes make a change ambiguous",
         "LogMiner wrote a string value of the change with its quotes not doubled (a known LogMiner fault, seen with MAX_STRING_SIZE=EXTENDED; Debezium DBZ-8034, DBZ-8200), and the statement can be read more than one way that fits the table's columns and types: e.g. a value holding `', '` could end at either quote. Capture does not guess. (Where exactly one reading fits, capture reads it, with a `redo-recovered` ops event and a count in oracle_cdc_stream_recovered_changes_total.)",
         "The row's value is in the table: set cdc.on.decode.error=dlq to dead-letter this change and go on, then send an execute-snapshot signal for the table (with a filter on the row's key) so its current row is published again. The message names the SCN and XID; `V$LOGMNR_CONTENTS` at that SCN shows the statement.";
@@ -458,6 +461,16 @@ pub enum CdcError {
         table: String,
         column: String,
         message: String,
+    },
+
+    #[error("CDC-3008: {table} changed at SCN {scn} (XID {xid}), and its column {column} is {data_type}, which capture does not stream: {reason}; exclude the column (cdc.columns.exclude) to stream the rest of the table")]
+    ColumnNotStreamed {
+        scn: u64,
+        xid: String,
+        table: String,
+        column: String,
+        data_type: &'static str,
+        reason: &'static str,
     },
 
     #[error("CDC-3006: {table} has a row with OPERATION_CODE {code} ({operation}) at SCN {scn} (XID {xid}), which capture does not know")]
@@ -799,7 +812,7 @@ pub enum CdcError {
 }
 
 impl CdcError {
-    /// A change LogMiner did not give in full (CDC-3003 … CDC-3006): what
+    /// A change LogMiner did not give in full (CDC-3003 … CDC-3006, CDC-3008): what
     /// `cdc.on.unsupported.redo` decides about.
     pub fn is_unsupported_redo(&self) -> bool {
         matches!(
@@ -808,6 +821,7 @@ impl CdcError {
                 | CdcError::MissingScn { .. }
                 | CdcError::ValueNotInRedo { .. }
                 | CdcError::UnknownOperation { .. }
+                | CdcError::ColumnNotStreamed { .. }
         )
     }
 
@@ -826,6 +840,7 @@ impl CdcError {
             CdcError::MissingScn { .. } => Code::Cdc3004,
             CdcError::ValueNotInRedo { .. } => Code::Cdc3005,
             CdcError::UnknownOperation { .. } => Code::Cdc3006,
+            CdcError::ColumnNotStreamed { .. } => Code::Cdc3008,
             CdcError::IncompleteChange { .. } => Code::Cdc3201,
             CdcError::AmbiguousQuotes { .. } => Code::Cdc3020,
             CdcError::DictionaryMismatch { .. } => Code::Cdc3021,

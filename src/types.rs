@@ -445,6 +445,16 @@ impl ColumnType {
             ColumnType::Json if !goldengate_replication => LogMinerSupport::TableUnsupported(
                 "LogMiner writes changes of tables with JSON columns as UNSUPPORTED rows unless ENABLE_GOLDENGATE_REPLICATION is TRUE",
             ),
+            // LogMiner writes a LONG or LONG RAW value inline only while it is short; past a
+            // size threshold it writes the text 'LONG DATA' in the value's place and the data
+            // in LONG DATA operations (debezium/debezium#4615, DBZ-3605: "once the character
+            // or binary data length reaches a specific threshold, Oracle will re-construct
+            // the SQL differently … UPDATE table set long_col = 'LONG DATA'"). Debezium's
+            // Oracle connector lists both among its unsupported types (oracle.adoc,
+            // "Unsupported data types"); capture does not stream them either.
+            ColumnType::Long | ColumnType::LongRaw => LogMinerSupport::ColumnNotStreamed(
+                "LogMiner writes a LONG or LONG RAW value past a size threshold as the text 'LONG DATA' in its place (Debezium DBZ-3605); like Debezium's Oracle connector, capture does not stream these types",
+            ),
             ColumnType::Other { .. } => LogMinerSupport::NoRecordMapping,
             _ => LogMinerSupport::Streams,
         }
@@ -467,6 +477,10 @@ pub enum LogMinerSupport {
     /// LogMiner writes no usable row for any change of such a table (OPERATION_CODE 255,
     /// UNSUPPORTED): the table can be snapshotted, not streamed. The text says why.
     TableUnsupported(&'static str),
+    /// LogMiner writes the table's changes, but not always this column's value: capture does
+    /// not stream the column (a change of the table while it is captured is CDC-3008); the
+    /// rest of the table streams once the column is excluded (`cdc.columns.exclude`).
+    ColumnNotStreamed(&'static str),
     /// The type has no record mapping at all (object types, REFs, collections): CDC-3001.
     NoRecordMapping,
 }

@@ -32,9 +32,10 @@ pub(crate) fn table_schema(
     }
 }
 
-/// Captured tables LogMiner writes no change of (a column type it does not stream): a
-/// `table-not-streamable` ops event and a warning for each (CDC-3007); their changes will
-/// come as UNSUPPORTED rows (CDC-3003).
+/// Captured tables LogMiner writes no change of (a column type it does not stream), or with a
+/// captured column capture does not stream (LONG, LONG RAW): a `table-not-streamable` ops
+/// event and a warning for each (CDC-3007); their changes will come as UNSUPPORTED rows
+/// (CDC-3003), or stop capture with CDC-3008.
 pub(super) fn not_streamable(catalog: &Catalog, ops: &OpsLog) -> Result<()> {
     let mut names: Vec<&TableName> = catalog.tables.keys().collect();
     names.sort();
@@ -48,6 +49,15 @@ pub(super) fn not_streamable(catalog: &Catalog, ops: &OpsLog) -> Result<()> {
                     crate::types::LogMinerSupport::TableUnsupported(w) => {
                         Some(format!("{} {}: {w}", c.name, c.data_type.sql_name()))
                     }
+                    crate::types::LogMinerSupport::ColumnNotStreamed(w)
+                        if !t.excluded.contains(&c.name) =>
+                    {
+                        Some(format!(
+                            "{} {}: {w} (CDC-3008; exclude the column to stream the rest)",
+                            c.name,
+                            c.data_type.sql_name()
+                        ))
+                    }
                     _ => None,
                 },
             )
@@ -57,7 +67,7 @@ pub(super) fn not_streamable(catalog: &Catalog, ops: &OpsLog) -> Result<()> {
         }
         let e = crate::errors::Code::Cdc3007;
         tracing::warn!(
-            "{e}: {name} cannot be streamed: {}; its changes will arrive as UNSUPPORTED rows (CDC-3003)",
+            "{e}: {name} cannot be streamed: {}; its changes will not be published (CDC-3003, CDC-3008)",
             why.join("; ")
         );
         ops.emit(

@@ -274,7 +274,7 @@ pub const KEYS: &[KeySpec] = &[
     key(ON_DECODE_ERROR, Kind::Enum(&["fail", "dlq"]), Some("fail"),
         "On a value or statement that cannot be decoded: `fail` stops with its CDC error; `dlq` writes it to the dead-letter output and goes on."),
     key(ON_UNSUPPORTED_REDO, Kind::Enum(&["fail", "skip", "dlq"]), Some("fail"),
-        "On a change LogMiner did not give in full: an UNSUPPORTED row of a captured table (CDC-3003), MISSING_SCN (CDC-3004), a value not in the redo such as a LOB changed piece by piece (CDC-3005), an unknown operation code (CDC-3006). `fail` stops with its CDC error; `skip` goes on; `dlq` writes it to the dead-letter output and goes on. Each is counted (metric stream_unsupported_total) and logged as an `unsupported-redo` ops event whatever the choice."),
+        "On a change LogMiner did not give in full: an UNSUPPORTED row of a captured table (CDC-3003), MISSING_SCN (CDC-3004), a value not in the redo such as a LOB changed piece by piece (CDC-3005), an unknown operation code (CDC-3006), a change of a table whose LONG or LONG RAW column is captured (CDC-3008). `fail` stops with its CDC error; `skip` goes on; `dlq` writes it to the dead-letter output and goes on. Each is counted (metric stream_unsupported_total) and logged as an `unsupported-redo` ops event whatever the choice."),
     key(TABLES_INCLUDE, Kind::List, None,
         "Table patterns to capture (`*` and `?`; `PDB.OWNER.TABLE` or `OWNER.TABLE`, case-insensitive). Empty: every table not owned by Oracle."),
     key(TABLES_EXCLUDE, Kind::List, None,

@@ -219,6 +219,18 @@ struct Open {
     closed: bool,
     /// The value being rebuilt, with its column.
     build: Option<Build>,
+    /// The LOB columns whose values the statement's rows rebuilt so far.
+    built: Vec<String>,
+}
+
+/// A LOB row without its SEL_LOB_LOCATOR that came before the DML of its statement (BASICFILE
+/// storage out of row), held for the table's next INSERT or UPDATE.
+#[derive(Debug)]
+struct Unlocated {
+    table: TableName,
+    row: LogMinerRow,
+    kind: Option<super::parse::LobKind>,
+    piece: super::parse::LobPiece,
 }
 
 /// Decodes a committed transaction's rows as they stream in, holding back only the statement
@@ -240,6 +252,8 @@ pub struct Decoder {
     recovered: Vec<Recovery>,
     /// Rows of objects LogMiner's dictionary did not know (`unknown`).
     unknown: super::unknown::UnknownRows,
+    /// LOB rows waiting for their statement's DML (see [`Unlocated`]).
+    unlocated: Vec<Unlocated>,
 }
 
 /// Whether a table has columns whose values LogMiner writes in rows after the DML.
@@ -264,6 +278,7 @@ impl Decoder {
             open: None,
             recovered: Vec::new(),
             unknown: Default::default(),
+            unlocated: Vec::new(),
         }
     }
 
@@ -293,6 +308,7 @@ impl Decoder {
             match self.rows.next() {
                 None => {
                     self.release(catalog);
+                    self.unlocated_left();
                     self.done = true;
                 }
                 Some(Err(e)) => {
@@ -372,6 +388,9 @@ impl Decoder {
             return;
         };
         let column = build.column.clone();
+        if let Some(o) = self.open.as_mut() {
+            o.built.push(column.clone());
+        }
         if t.excluded.contains(&column) {
             return;
         }
@@ -562,6 +581,35 @@ impl Decoder {
     /// statement's earlier rows (the in-row LOB values of an INSERT or UPDATE) merges into it.
     fn dml(&mut self, row: LogMinerRow, t: &TableSchema, catalog: &Catalog) {
         let cols = t.columns_at(row.scn);
+        // A captured column of a type capture does not stream (LONG, LONG RAW): the change is
+        // reported, never published with a value LogMiner may have replaced ('LONG DATA').
+        if let Some((c, why)) = cols
+            .iter()
+            .find_map(|c| match c.data_type.logminer_support(true) {
+                crate::types::LogMinerSupport::ColumnNotStreamed(why)
+                    if !t.excluded.contains(&c.name) =>
+                {
+                    Some((c, why))
+                }
+                _ => None,
+            })
+        {
+            let e = CdcError::ColumnNotStreamed {
+                scn: row.scn,
+                xid: self.xid.clone(),
+                table: t.name.to_string(),
+                column: c.name.clone(),
+                data_type: if c.data_type == ColumnType::Long {
+                    "LONG"
+                } else {
+                    "LONG RAW"
+                },
+                reason: why,
+            };
+            self.release(catalog);
+            self.pending.push_back(Err(e));
+            return;
+        }
         // What LogMiner writes wrong (undoubled quotes, `COL n` names) is read where the
         // table's columns make it certain (see `lenient`), else an error.
         let recovered_before = self.recovered.len();
@@ -677,7 +725,11 @@ impl Decoder {
                         table: t.name.clone(),
                         closed,
                         build: None,
+                        built: Vec::new(),
                     });
+                }
+                if kind != DmlKind::Delete {
+                    self.attach_unlocated(t, catalog);
                 }
             }
         }

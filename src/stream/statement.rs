@@ -113,8 +113,16 @@ impl<T: Copy> Cells<T> {
     }
 
     fn finish(self) -> Result<Vec<T>, String> {
-        if !self.len_known {
-            return Err("its length is not in the redo (writes into a LOB whose content the transaction does not hold, and no trim)".into());
+        // Writes that cover the value from its first position on, with no trim after them: a
+        // new value at least as long as the old one. An UPDATE that grows a LOB writes no
+        // LOB_TRIM (only a shorter value needs one: redpanda-data/connect#4430, SecureFile
+        // "LOB_WRITE(s) → LOB_TRIM(N)"), and Debezium merges such writes into the value
+        // whatever followed (TransactionCommitConsumer's LobUnderConstruction ignores LOB_TRIM).
+        // A DBMS_LOB.WRITE at offset 1 through a locator, of a LOB the transaction does not
+        // hold, reads the same in the redo; its tail, if the LOB was longer, is not in it.
+        let from_start = !self.len_known && self.holes.is_empty() && !self.cells.is_empty();
+        if !self.len_known && !from_start {
+            return Err("its length is not in the redo (writes into a LOB whose content the transaction does not hold, not from its start, and no trim)".into());
         }
         if let Some(h) = self.holes.first() {
             return Err(format!(
@@ -221,6 +229,21 @@ impl Build {
                     c.write(at(*offset), &units);
                     Ok(())
                 }
+                // Text LogMiner could not show as a literal (a CLOB holding NUL characters)
+                // comes as its bytes, `buf_b := HEXTORAW('…')` (redpanda-data/connect's
+                // lob_parser_test.go, "CLOB HEXTORAW fallback with zero bytes": six zero
+                // bytes written as six characters): the text in the database character set
+                // (AL32UTF8 here; an NCLOB's in AL16UTF16), as every HEXTORAW of text.
+                Literal::HexToRaw(_) => match crate::stream::parse::to_value(data, &self.ty) {
+                    Ok(Value::Text(t)) => {
+                        let mut units: Vec<u16> = t.encode_utf16().collect();
+                        units.truncate(*amount as usize);
+                        c.write(at(*offset), &units);
+                        Ok(())
+                    }
+                    Ok(_) => Err("a CLOB write without text".to_string()),
+                    Err(e) => Err(format!("a CLOB write's HEXTORAW: {e}")),
+                },
                 _ => Err("a CLOB write without text".to_string()),
             },
             (
@@ -334,15 +357,18 @@ mod tests {
     }
 
     #[test]
-    fn a_rewrite_of_an_unknown_lob_needs_its_trim() {
+    fn a_rewrite_of_an_unknown_lob_from_its_start_is_the_new_value() {
+        // A growing UPDATE: writes from position 1 on, no trim (a shorter value gets one).
         let mut b = Build::lob("C", &ColumnType::Clob, None);
         b.lob_piece(&write("abc", 1));
-        assert!(
-            matches!(b.clone().finish(), Err((true, _))),
-            "length unknown"
-        );
+        b.lob_piece(&write("def", 4));
+        assert_eq!(b.clone().finish().unwrap(), Value::Text("abcdef".into()));
         b.lob_piece(&LobPiece::Trim { len: 3 });
         assert_eq!(b.finish().unwrap(), Value::Text("abc".into()));
+        // Not from its start: the first positions are not in the redo.
+        let mut b = Build::lob("C", &ColumnType::Clob, None);
+        b.lob_piece(&write("def", 4));
+        assert!(matches!(b.finish(), Err((true, _))), "length unknown");
         // BASICFILE: trim to 0 first, then the writes.
         let mut b = Build::lob("C", &ColumnType::Blob, None);
         b.lob_piece(&LobPiece::Trim { len: 0 });
@@ -352,6 +378,34 @@ mod tests {
             offset: 1,
         });
         assert_eq!(b.finish().unwrap(), Value::Bytes(vec![1, 2]));
+    }
+
+    /// A CLOB written as HEXTORAW (text with NUL characters; redpanda-data/connect's
+    /// lob_parser_test.go) is its text in the database character set. (Before, "a CLOB write
+    /// without text".)
+    #[test]
+    fn a_clob_written_as_hextoraw_is_its_text() {
+        let mut b = Build::lob("C", &ColumnType::Clob, Some(&Value::Null));
+        b.lob_piece(&LobPiece::Write {
+            data: Literal::HexToRaw(vec![0, 0, b'a', 0xc3, 0xa9]),
+            amount: 4,
+            offset: 1,
+        });
+        assert_eq!(b.finish().unwrap(), Value::Text("\0\0aé".into()));
+        let mut b = Build::lob("C", &ColumnType::Nclob, Some(&Value::Null));
+        b.lob_piece(&LobPiece::Write {
+            data: Literal::HexToRaw(vec![0, 0, 0, b'x']),
+            amount: 2,
+            offset: 1,
+        });
+        assert_eq!(b.finish().unwrap(), Value::Text("\0x".into()));
+        let mut b = Build::lob("C", &ColumnType::Clob, Some(&Value::Null));
+        b.lob_piece(&LobPiece::Write {
+            data: Literal::HexToRaw(vec![0xff]),
+            amount: 1,
+            offset: 1,
+        });
+        assert!(matches!(b.finish(), Err((true, m)) if m.contains("HEXTORAW")));
     }
 
     #[test]

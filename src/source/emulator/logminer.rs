@@ -11,6 +11,9 @@ use crate::errors::{CdcError, Result};
 use crate::source::filter::MiningFilter;
 use crate::source::model::{op, ColumnInfo, LogMinerRow, Scn};
 use crate::source::rowid::{RowId, LOB_ROWID};
+
+/// SQL_REDO of an UNSUPPORTED row (see `push_unsupported`).
+pub const UNSUPPORTED_SQL: &str = "Unsupported";
 use crate::types::LogMinerSupport;
 
 /// Rows with `start <= SCN <= end` that `filter` keeps, in redo order: only redo LGWR has
@@ -621,15 +624,21 @@ impl Renderer<'_> {
         })
     }
 
-    /// One OPERATION_CODE 255 row for a change: the table and the ROW_ID, no SQL_REDO ("it
-    /// returns absolutely nothing about the event, not even the other columns", Debezium's
-    /// maintainers on such rows, debezium/debezium#6721).
+    /// One OPERATION_CODE 255 row for a change: the table and the ROW_ID, and SQL_REDO
+    /// `Unsupported` in place of a statement (a public capture of such rows shows OPERATION
+    /// `UNSUPPORTED`, SQL_REDO and SQL_UNDO `Unsupported`: kkempf.wordpress.com, "archive log"
+    /// tag; "it returns absolutely nothing about the event, not even the other columns",
+    /// Debezium's maintainers on such rows, debezium/debezium#6721). 23ai writes every change
+    /// of a table with a BOOLEAN or VECTOR column so (Debezium's oracle.adoc lists both as
+    /// unsupported; an OpenLogReplicator fixture on 23ai Free, mined for INSERT/UPDATE/DELETE
+    /// only, found no statement for its BOOLEAN table), and BFILE tables are "ignored by
+    /// LogMiner" (Utilities, "Unsupported Data Types and Table Storage Attributes").
     fn push_unsupported(&mut self, mut base: LogMinerRow, t: &TableState, rid: &str) {
         base.operation_code = op::UNSUPPORTED;
         base.operation = op::name(op::UNSUPPORTED).to_string();
         let row = self.with_table(base, t, rid);
         if self.keeps(&row) {
-            self.out.push(row);
+            self.push_sql(row, UNSUPPORTED_SQL.to_string());
         }
     }
 

@@ -535,6 +535,8 @@ mod fault_tests;
 mod init_pin_tests;
 #[cfg(test)]
 mod redo_fault_tests;
+#[cfg(test)]
+mod value_forms_tests;
 
 /// An emulated database (or topology) goes into a new or empty directory only.
 pub(crate) fn ensure_new_dir(dir: &Path) -> Result<()> {

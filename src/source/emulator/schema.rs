@@ -486,6 +486,40 @@ pub struct ColumnSpec {
     /// Percent of generated values that are NULL (nullable columns only).
     #[serde(default)]
     pub null_pct: u8,
+    /// A CLOB, NCLOB or BLOB column's storage (`LOB (C) STORE AS SECUREFILE | BASICFILE`):
+    /// `securefile`, the default since 12c (`DB_SECUREFILE` PREFERRED), or `basicfile`. What
+    /// LogMiner writes for an out-of-line value differs (see `lob_redo`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lob_storage: Option<LobStorageSpec>,
+    /// `ENABLE STORAGE IN ROW` (the default): values up to about 4,000 bytes stay in the row;
+    /// `false` (`DISABLE STORAGE IN ROW`) keeps every value out of line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub storage_in_row: Option<bool>,
+}
+
+/// `STORE AS SECUREFILE` or `STORE AS BASICFILE`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LobStorageSpec {
+    #[default]
+    Securefile,
+    Basicfile,
+}
+
+/// How a LOB column is stored (see [`ColumnSpec::lob_storage`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LobStorage {
+    pub basicfile: bool,
+    pub in_row: bool,
+}
+
+impl Default for LobStorage {
+    fn default() -> Self {
+        LobStorage {
+            basicfile: false,
+            in_row: true,
+        }
+    }
 }
 
 fn yes() -> bool {
@@ -512,6 +546,8 @@ pub struct TableDef {
     pub background_transactions: u32,
     /// Its tablespace is a bigfile tablespace.
     pub bigfile: bool,
+    /// The LOB columns not stored as SECUREFILE with storage in row, by name.
+    pub lob_storage: Vec<(String, LobStorage)>,
 }
 
 /// The emulator's size limits: beyond them a schema is a mistake (a typo'd `rows`) that would
@@ -678,6 +714,7 @@ impl SchemaFile {
             let mut columns = Vec::new();
             let mut generators = Vec::new();
             let mut col_names = BTreeSet::new();
+            let mut lob_storage = Vec::new();
             for c in &t.columns {
                 let cname = crate::names::split_identifiers(&c.name)
                     .ok()
@@ -708,6 +745,23 @@ impl SchemaFile {
                     return Err(bad(format!(
                         "table `{name}` column `{cname}`: object-type columns are emulated as NULL and must be nullable"
                     )));
+                }
+                if c.lob_storage.is_some() || c.storage_in_row.is_some() {
+                    if !matches!(
+                        data_type,
+                        ColumnType::Clob | ColumnType::Nclob | ColumnType::Blob
+                    ) {
+                        return Err(bad(format!(
+                            "table `{name}` column `{cname}`: lob_storage and storage_in_row are for CLOB, NCLOB and BLOB columns"
+                        )));
+                    }
+                    let storage = LobStorage {
+                        basicfile: c.lob_storage == Some(LobStorageSpec::Basicfile),
+                        in_row: c.storage_in_row.unwrap_or(true),
+                    };
+                    if storage != LobStorage::default() {
+                        lob_storage.push((cname.clone(), storage));
+                    }
                 }
                 let gen = super::generate::ColumnGen::new(
                     &data_type,
@@ -808,6 +862,7 @@ impl SchemaFile {
                         .iter()
                         .any(|b| b.eq_ignore_ascii_case(ts))
                 },
+                lob_storage,
             });
         }
         Ok(out)
@@ -827,6 +882,15 @@ impl DatabaseSpec {
 }
 
 impl TableDef {
+    /// How LOB column `column` is stored.
+    pub fn lob_storage(&self, column: &str) -> LobStorage {
+        self.lob_storage
+            .iter()
+            .find(|(c, _)| c == column)
+            .map(|(_, s)| *s)
+            .unwrap_or_default()
+    }
+
     /// The primary key and unique keys as ALL_CONSTRAINTS names them.
     pub fn constraints(
         &self,

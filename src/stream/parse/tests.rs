@@ -643,6 +643,110 @@ fn to_value_dates_timestamps_and_intervals() {
     assert!(to_value(&raw(&[120, 120, 1, 2, 1, 1]), &d).is_err());
 }
 
+/// TIMESTAMP WITH TIME ZONE (13 bytes: UTC date and time, nanoseconds, zone hours + 20 and
+/// minutes + 60) and the INTERVALs (5 and 11 bytes, each field offset) as HEXTORAW, which
+/// LogMiner writes for every value when its dictionary does not know the table. (Before, each
+/// was "HEXTORAW(…) cannot be a … value".)
+#[test]
+fn to_value_zoned_timestamps_and_intervals_from_storage_bytes() {
+    let raw = |b: &[u8]| Literal::HexToRaw(b.to_vec());
+    let tz = ColumnType::TimestampTz { fsp: 6 };
+    // 2024-05-01 05:00:00.5 UTC at +05:30.
+    let b = [120, 124, 5, 1, 6, 1, 1, 0x1d, 0xcd, 0x65, 0x00, 25, 90];
+    assert_eq!(
+        to_value(&raw(&b), &tz),
+        Ok(Value::TimestampTz(
+            "2024-05-01 10:30:00.500000000 +05:30".into()
+        ))
+    );
+    // 2025-01-01 01:30 UTC at -03:30 is the evening before.
+    let b = [120, 125, 1, 1, 2, 31, 1, 0, 0, 0, 0, 17, 30];
+    assert_eq!(
+        to_value(&raw(&b), &tz),
+        Ok(Value::TimestampTz(
+            "2024-12-31 22:00:00.000000000 -03:30".into()
+        ))
+    );
+    // A named region (high bit of the zone hour) is not an offset: an error, not a guess.
+    let b = [120, 125, 1, 1, 2, 31, 1, 0, 0, 0, 0, 0x80 | 0x01, 0x2c];
+    let e = to_value(&raw(&b), &tz).unwrap_err();
+    assert!(e.contains("time zone region"), "{e}");
+    assert!(to_value(&raw(&b[..11]), &tz).is_err());
+    let ym = ColumnType::IntervalYm { precision: 2 };
+    assert_eq!(
+        to_value(&raw(&[0x7f, 0xff, 0xff, 0xfd, 54]), &ym),
+        Ok(Value::IntervalYm("-03-06".into()))
+    );
+    assert_eq!(
+        to_value(&raw(&[0x80, 0, 0, 1, 62]), &ym),
+        Ok(Value::IntervalYm("+01-02".into()))
+    );
+    assert!(
+        to_value(&raw(&[0x80, 0, 0, 1, 40]), &ym).is_err(),
+        "mixed signs"
+    );
+    let ds = ColumnType::IntervalDs {
+        precision: 3,
+        fsp: 6,
+    };
+    assert_eq!(
+        to_value(
+            &raw(&[0x80, 0, 0, 1, 62, 63, 64, 0xa1, 0x60, 0xec, 0x00]),
+            &ds
+        ),
+        Ok(Value::IntervalDs("+001 02:03:04.560000000".into()))
+    );
+    assert_eq!(
+        to_value(
+            &raw(&[0x7f, 0xff, 0xff, 0xff, 58, 60, 60, 0x80, 0, 0, 0]),
+            &ds
+        ),
+        Ok(Value::IntervalDs("-001 02:00:00.000000000".into()))
+    );
+    assert!(to_value(&raw(&[0x80, 0, 0, 1, 62, 63, 64]), &ds).is_err());
+}
+
+/// Values in Oracle's default NLS formats (a LogMiner session that did not set them) lose the
+/// century, and for DATE the time of day: an error that names the NLS parameter to set, never
+/// "no valid fraction of a second".
+#[test]
+fn default_nls_formats_are_refused_with_the_setting_that_avoids_them() {
+    let cases = [
+        (
+            Literal::ToTimestamp("15-MAY-21 01.02.03.123456 PM".into()),
+            ColumnType::Timestamp { fsp: 6 },
+            "NLS_TIMESTAMP_FORMAT='YYYY-MM-DD HH24:MI:SS.FF9'",
+        ),
+        (
+            Literal::ToDate("15-MAY-21".into()),
+            ColumnType::Date,
+            "NLS_DATE_FORMAT='YYYY-MM-DD HH24:MI:SS'",
+        ),
+        (
+            Literal::ToTimestampTz("15-MAY-21 01.02.03.123456 PM +02:00".into()),
+            ColumnType::TimestampTz { fsp: 6 },
+            "NLS_TIMESTAMP_TZ_FORMAT='YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM'",
+        ),
+        (
+            Literal::ToTimestamp("15-MAY-21 01.02.03.123456 PM".into()),
+            ColumnType::TimestampLtz { fsp: 6 },
+            "NLS_TIMESTAMP_FORMAT",
+        ),
+    ];
+    for (lit, ty, setting) in cases {
+        let e = to_value(&lit, &ty).unwrap_err();
+        assert!(
+            e.contains("Oracle's default") && e.contains(setting) && !e.contains("fraction"),
+            "{e}"
+        );
+        let e = into_value(lit, &ty).unwrap_err();
+        assert!(e.contains(setting), "{e}");
+    }
+    // The whole statement, as LogMiner writes it in such a session.
+    let d = ok("insert into \"O\".\"T\"(\"D\") values (TO_DATE('15-MAY-21', 'DD-MON-RR'));");
+    assert_eq!(d.new[0].1, Literal::ToDate("15-MAY-21".into()));
+}
+
 #[test]
 fn to_value_text_lobs_booleans_and_mismatches() {
     let chr = ColumnType::char(5);
