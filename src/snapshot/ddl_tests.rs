@@ -39,7 +39,10 @@ impl Hook {
             false => DdlChange::AddColumn {
                 column: ColumnInfo {
                     name: "X".into(),
-                    data_type: ColumnType::Varchar2 { length: 8 },
+                    data_type: ColumnType::Varchar2 {
+                        length: 8,
+                        chars: None,
+                    },
                     nullable: true,
                     virtual_column: false,
                     hidden: false,
