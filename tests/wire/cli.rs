@@ -113,6 +113,8 @@ fn wired() -> Wired {
     Wired { dir, db, serve }
 }
 
+const LONG_EXCLUDED: &str = "cdc.columns.exclude=PDB2.SALES.ALL_TYPES.C_LONG";
+
 fn pairs(w: &Wired, service: &str, user: &str, name: &str, extra: &[&str]) -> Vec<String> {
     let mut p = vec![
         format!("cdc.database.url={}", w.serve.url(service)),
@@ -127,6 +129,8 @@ fn pairs(w: &Wired, service: &str, user: &str, name: &str, extra: &[&str]) -> Ve
         ),
         "cdc.on.decode.error=dlq".to_string(),
         "cdc.stream.poll.ms=50".to_string(),
+        // LONG is snapshot-only, as in Debezium (CDC-3008): the README's job leaves it out.
+        LONG_EXCLUDED.to_string(),
     ];
     p.extend(extra.iter().map(|s| s.to_string()));
     p
@@ -196,7 +200,7 @@ fn capture_over_the_wire_converges_in_root_and_per_pdb_mode() {
             std::fs::read_to_string(&dlq).unwrap_or_default()
         );
         for t in tables {
-            assert_table_converges(&w.db, &recs, t, end);
+            assert_table_converges_without(&w.db, &recs, t, end, &["C_LONG"]);
         }
         if name == "pdb1" {
             assert!(
@@ -222,6 +226,7 @@ fn doctor_plan_and_snapshot_over_the_wire_match_in_process() {
             "cdc.state.dir={}",
             w.dir.path().join("local-state").display()
         ),
+        LONG_EXCLUDED.to_string(),
     ];
     let doctor = ok(
         cli(&wire, &["doctor", "--format", "json"]),
