@@ -60,6 +60,23 @@ fn root_calls_answer_as_in_process() {
     assert_eq!(w.tables().unwrap(), Vec::<TableInfo>::new());
 }
 
+/// A 26ai database (release update 23.26, "Oracle AI Database 26ai" in PRODUCT_COMPONENT_VERSION):
+/// the adapter reads its edition as in-process. (Before, `LIKE 'Oracle Database%'` found no row
+/// and the edition was empty.)
+#[test]
+fn a_26ai_database_answers_as_in_process() {
+    let tmp = tempfile::tempdir().unwrap();
+    let schema = tmp.path().join("schema.yaml");
+    let text = std::fs::read_to_string(example_schema()).unwrap();
+    std::fs::write(&schema, text.replace("19.22.0.0.0", "23.26.0.0.0")).unwrap();
+    let s = serve_schema(&schema, Default::default());
+    let mut w = wire(&s.url("DEMO"));
+    let mut l = local(&s, None);
+    let (wd, ld) = (w.database().unwrap(), l.database().unwrap());
+    assert_eq!(wd, ld);
+    assert_eq!(wd.edition, "Enterprise Edition");
+}
+
 /// Each PDB after ALTER SESSION SET CONTAINER (root mode) and through its own service
 /// (per-PDB mode): the catalog, every table's reads and probes.
 #[test]

@@ -240,9 +240,10 @@ FROM V$DATABASE";
 
 /// Product name (edition) and base version. Privilege: none (PRODUCT_COMPONENT_VERSION is
 /// granted to PUBLIC). The full version (`19.22.0.0.0`) comes from the OCI server version call,
-/// which is not SQL.
+/// which is not SQL. From 23.26 the product is "Oracle AI Database 26ai …" (the 26ai Upgrade
+/// Guide, "About Oracle Database Release Numbers"), hence `Oracle%Database%`.
 pub const PRODUCT_VERSION: &str = "SELECT PRODUCT, VERSION FROM PRODUCT_COMPONENT_VERSION \
-WHERE PRODUCT LIKE 'Oracle Database%'";
+WHERE PRODUCT LIKE 'Oracle%Database%'";
 
 /// UNDO_RETENTION (seconds) and the undo tablespace of this instance.
 /// Privilege: SELECT on V_$PARAMETER (SELECT_CATALOG_ROLE).
@@ -429,20 +430,24 @@ pub const OPEN_TRANSACTIONS: &str = "SELECT t.XIDUSN, t.XIDSLOT, t.XIDSQN, t.STA
 t.START_SCNW, i.THREAD# FROM GV$TRANSACTION t JOIN GV$INSTANCE i ON i.INST_ID = t.INST_ID \
 ORDER BY t.START_SCNW, t.START_SCNB";
 
-/// Online redo logs that hold redo (CURRENT, ACTIVE, INACTIVE), one usable member per group.
+/// Online redo logs that hold redo (CURRENT, ACTIVE, INACTIVE), one usable member per group:
+/// V$LOGFILE.STATUS is blank for a member in use, INVALID (inaccessible), STALE ("contents are
+/// incomplete") or DELETED (Reference, V$LOGFILE); a STALE member would hand LogMiner a partial
+/// file, so a group with no other member drops out and the window check reports the gap.
 /// Privilege: SELECT on V_$LOG and V_$LOGFILE.
 pub const ONLINE_LOGS: &str = "SELECT MIN(f.MEMBER), l.THREAD#, l.SEQUENCE#, l.FIRST_CHANGE#, \
 l.NEXT_CHANGE#, l.STATUS FROM V$LOG l JOIN V$LOGFILE f ON f.GROUP# = l.GROUP# \
-WHERE f.TYPE = 'ONLINE' AND (f.STATUS IS NULL OR f.STATUS NOT IN ('INVALID', 'DELETED')) \
+WHERE f.TYPE = 'ONLINE' AND (f.STATUS IS NULL OR f.STATUS NOT IN ('INVALID', 'STALE', 'DELETED')) \
 AND l.STATUS IN ('CURRENT', 'ACTIVE', 'INACTIVE') \
 GROUP BY l.GROUP#, l.THREAD#, l.SEQUENCE#, l.FIRST_CHANGE#, l.NEXT_CHANGE#, l.STATUS \
 ORDER BY l.THREAD#, l.SEQUENCE#";
 
 /// Archived logs still on disk (STATUS 'A') of the current incarnation, on a valid local
-/// destination. Privilege: SELECT on V_$ARCHIVED_LOG, V_$DATABASE, V_$ARCHIVE_DEST_STATUS.
+/// destination, archived by the archiver (ARCHIVED 'NO' is a record RMAN made by inspecting a
+/// log, Reference V$ARCHIVED_LOG; Debezium's `allMinableLogsQuery` requires 'YES' too). Privilege: SELECT on V_$ARCHIVED_LOG, V_$DATABASE, V_$ARCHIVE_DEST_STATUS.
 pub const ARCHIVED_LOGS: &str = "SELECT a.NAME, a.THREAD#, a.SEQUENCE#, a.FIRST_CHANGE#, \
 a.NEXT_CHANGE# FROM V$ARCHIVED_LOG a CROSS JOIN V$DATABASE d \
-WHERE a.STATUS = 'A' AND a.NAME IS NOT NULL AND a.STANDBY_DEST = 'NO' \
+WHERE a.STATUS = 'A' AND a.ARCHIVED = 'YES' AND a.NAME IS NOT NULL AND a.STANDBY_DEST = 'NO' \
 AND a.RESETLOGS_CHANGE# = d.RESETLOGS_CHANGE# AND a.RESETLOGS_TIME = d.RESETLOGS_TIME \
 AND a.DEST_ID IN (SELECT s.DEST_ID FROM V$ARCHIVE_DEST_STATUS s \
 WHERE s.STATUS = 'VALID' AND s.TYPE = 'LOCAL') \
@@ -527,10 +532,15 @@ OPTIONS => SYS.DBMS_LOGMNR.DICT_FROM_REDO_LOGS + SYS.DBMS_LOGMNR.DDL_DICT_TRACKI
 /// Archived logs holding the beginning or the end of a LogMiner dictionary build
 /// (`DBMS_LOGMNR_D.BUILD` with STORE_IN_REDO_LOGS): DICTIONARY_BEGIN / DICTIONARY_END are
 /// `YES` or `NO` (Utilities, "Extracting a LogMiner Dictionary to the Redo Log Files", and its
-/// Examples 4 and 5, which query exactly these columns). Privilege: SELECT on V_$ARCHIVED_LOG.
+/// Examples 4 and 5, which query exactly these columns). With [`ARCHIVED_LOGS`]'s predicates: a
+/// build of an earlier incarnation (sequence numbers restart at RESETLOGS) or one recorded for a
+/// standby destination is not a build this database's log list can reach. Privilege: SELECT on
+/// V_$ARCHIVED_LOG, V_$DATABASE.
 pub const DICTIONARY_LOGS: &str = "SELECT a.THREAD#, a.SEQUENCE#, a.FIRST_CHANGE#, \
-a.NEXT_CHANGE#, a.DICTIONARY_BEGIN, a.DICTIONARY_END FROM V$ARCHIVED_LOG a \
-WHERE a.STATUS = 'A' AND (a.DICTIONARY_BEGIN = 'YES' OR a.DICTIONARY_END = 'YES') \
+a.NEXT_CHANGE#, a.DICTIONARY_BEGIN, a.DICTIONARY_END FROM V$ARCHIVED_LOG a CROSS JOIN V$DATABASE d \
+WHERE a.STATUS = 'A' AND a.ARCHIVED = 'YES' AND a.NAME IS NOT NULL AND a.STANDBY_DEST = 'NO' \
+AND a.RESETLOGS_CHANGE# = d.RESETLOGS_CHANGE# AND a.RESETLOGS_TIME = d.RESETLOGS_TIME \
+AND (a.DICTIONARY_BEGIN = 'YES' OR a.DICTIONARY_END = 'YES') \
 ORDER BY a.THREAD#, a.SEQUENCE#";
 
 /// Extract the LogMiner dictionary into the redo (`cdc.mining.dictionary.build=log_switch`,

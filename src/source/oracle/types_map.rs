@@ -340,8 +340,10 @@ pub fn scn_from_parts(wrap: u64, base: u64) -> u64 {
 /// → `Free`.
 pub fn edition_from_product(product: &str) -> String {
     let rest = product.trim();
-    let rest = rest
-        .strip_prefix("Oracle Database")
+    // 26ai renamed the product: `Oracle AI Database 26ai Enterprise Edition `.
+    let rest = ["Oracle AI Database", "Oracle Database"]
+        .iter()
+        .find_map(|p| rest.strip_prefix(p))
         .unwrap_or(rest)
         .trim_start();
     // Skip the release label (`19c`, `23ai`, `12c`) when there is one.
@@ -724,6 +726,11 @@ mod tests {
             "Enterprise Edition"
         );
         assert_eq!(edition_from_product("Oracle Database 23ai Free"), "Free");
+        assert_eq!(
+            edition_from_product("Oracle AI Database 26ai Enterprise Edition "),
+            "Enterprise Edition"
+        );
+        assert_eq!(edition_from_product("Oracle AI Database 26ai Free"), "Free");
         assert_eq!(
             edition_from_product("Oracle Database 21c Express Edition "),
             "Express Edition"

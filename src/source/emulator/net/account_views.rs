@@ -213,14 +213,23 @@ pub(super) fn all_tab_privs(s: &mut EmulatorSession) -> Relation {
 pub(super) fn product_component_version(s: &mut EmulatorSession) -> Result<Relation> {
     let d = s.replica()?.schema.database.clone();
     let major = super::super::session::major(&d.version);
-    let label = if major >= 23 {
-        format!("{major}ai")
-    } else {
-        format!("{major}c")
+    let minor: u32 = d
+        .version
+        .split('.')
+        .nth(1)
+        .and_then(|m| m.trim().parse().ok())
+        .unwrap_or(0);
+    // From release update 23.26 (October 2025) the product is "Oracle AI Database 26ai"
+    // (the 26ai Upgrade Guide, "About Oracle Database Release Numbers"); its major version
+    // stays 23.
+    let product = match (major, minor) {
+        (23, m) if m >= 26 => "Oracle AI Database 26ai".to_string(),
+        (m, _) if m >= 23 => format!("Oracle Database {m}ai"),
+        (m, _) => format!("Oracle Database {m}c"),
     };
     let base = format!("{major}.0.0.0.0");
     let rows = vec![vec![
-        t(format!("Oracle Database {label} {} ", d.edition)),
+        t(format!("{product} {} ", d.edition)),
         t(base),
         t(d.version.clone()),
         t("Production"),
