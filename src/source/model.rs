@@ -117,6 +117,36 @@ pub struct Privileges {
     /// CDB, or where it could not be read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub container_data: Option<ContainerData>,
+    /// USER_GOLDENGATE_PRIVILEGES, read inside a PDB (per-PDB mining needs a local user
+    /// provisioned by `DBMS_GOLDENGATE_AUTH.GRANT_ADMIN_PRIVILEGE`); `None` in CDB$ROOT, outside
+    /// a CDB, or where it could not be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goldengate: Option<Vec<GoldenGateGrant>>,
+}
+
+/// One row of USER_GOLDENGATE_PRIVILEGES (Reference, ALL_GOLDENGATE_PRIVILEGES: PRIVILEGE_TYPE
+/// `APPLY`, `CAPTURE` or `*` for both; GRANT_SELECT_PRIVILEGES `YES` when the grant made the
+/// user a full privilege administrator, with SELECT_CATALOG_ROLE).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoldenGateGrant {
+    pub privilege_type: String,
+    pub select_privileges: bool,
+}
+
+impl GoldenGateGrant {
+    /// A CAPTURE (or both) administrator privilege.
+    pub fn captures(&self) -> bool {
+        matches!(self.privilege_type.trim(), "CAPTURE" | "*")
+    }
+}
+
+impl Privileges {
+    /// USER_GOLDENGATE_PRIVILEGES holds a CAPTURE privilege (`None`: not read).
+    pub fn goldengate_capture(&self) -> Option<bool> {
+        self.goldengate
+            .as_ref()
+            .map(|rows| rows.iter().any(GoldenGateGrant::captures))
+    }
 }
 
 /// A CONTAINER_DATA attribute: all containers, or the ones listed (CDB$ROOT always among them).

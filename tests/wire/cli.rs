@@ -296,7 +296,7 @@ fn with_signal_table(dir: &Path) -> PathBuf {
         .replacen("tables:\n", &format!("tables:\n{table}"), 1)
         .replacen(
             "- { name: C##CDC, container_data: all }",
-            "- { name: C##CDC, container_data: all, privileges: [all, \"CDC.DEBEZIUM_SIGNAL:INSERT\"] }",
+            "- { name: C##CDC, container_data: all, privileges: [all, \"PDB1.CDC.DEBEZIUM_SIGNAL:INSERT\"] }",
             1,
         );
     let path = dir.join("schema.yaml");

@@ -74,6 +74,9 @@ fn pdb_catalog_and_reads_answer_as_in_process() {
         assert!(!want.is_empty(), "{pdb} has tables");
         for w in [&mut root, &mut own] {
             assert_eq!(w.container().unwrap(), Some(pdb.to_string()));
+            // The grants in effect in the PDB (common and local), as SESSION_PRIVS,
+            // ALL_TAB_PRIVS and USER_GOLDENGATE_PRIVILEGES show them there.
+            assert_eq!(w.privileges().unwrap(), l.privileges().unwrap(), "{pdb}");
             assert_eq!(comparable(w.tables().unwrap()), want, "{pdb}");
             let scn = l.current_scn().unwrap();
             for t in &want {
@@ -201,4 +204,29 @@ fn scn_time_and_conditions_answer_as_in_process() {
     w.check_condition(&t, "SALARY > 1000").unwrap();
     let e = w.check_condition(&t, "NO_SUCH_COLUMN = 1").unwrap_err();
     assert!(e.to_string().contains("ORA-00904"), "{e}");
+}
+
+/// A local user made a GoldenGate administrator in its PDB (the example's PDB1CDC): its grants
+/// and USER_GOLDENGATE_PRIVILEGES over the wire as in-process.
+#[test]
+fn a_local_users_grants_answer_as_in_process() {
+    let s = serve_example();
+    let c = OracleConnector::new(
+        &s.url("PDB1"),
+        Some("PDB1CDC"),
+        Some(Password::new(PASSWORD)),
+    )
+    .expect("connector");
+    let mut w = c.open().expect("connect over Oracle Net");
+    let mut l = oracle_cdc::source::emulator::EmulatorConnector::open(
+        &s.dir,
+        oracle_cdc::source::emulator::Faults::default(),
+    )
+    .expect("open emulator")
+    .with_login(Some("PDB1CDC"), Some("PDB1"))
+    .emulator_session()
+    .expect("in-process session");
+    let p = l.privileges().unwrap();
+    assert_eq!(p.goldengate_capture(), Some(true), "{p:?}");
+    assert_eq!(w.privileges().unwrap(), p);
 }

@@ -254,6 +254,14 @@ fn walk(served: &Served) -> BTreeSet<String> {
         );
         mark(name);
     }
+    // Read inside a PDB: the user's GoldenGate administrator grants (none for C##CDC here).
+    rows(
+        root,
+        "GOLDENGATE_PRIVILEGES",
+        sql::GOLDENGATE_PRIVILEGES,
+        &[],
+    );
+    mark("GOLDENGATE_PRIVILEGES");
     let emp: TableName = "HR.EMPLOYEES".parse().unwrap();
     let owner_table = named(&[
         ("owner", Value::Text("HR".into())),
@@ -403,7 +411,7 @@ fn signal_schema() -> std::path::PathBuf {
         .replacen("tables:\n", &format!("tables:\n{signal}"), 1)
         .replacen(
             "- { name: C##CDC, container_data: all }",
-            "- { name: C##CDC, container_data: all, privileges: [all, \"HR.SIGNALS:INSERT\"] }",
+            "- { name: C##CDC, container_data: all, privileges: [all, \"PDB1.HR.SIGNALS:INSERT\"] }",
             1,
         );
     assert_ne!(out, text, "the example schema has a tables: list");

@@ -626,17 +626,6 @@ impl SchemaFile {
                     .into(),
             ));
         }
-        if let PrivilegeSpec::List(list) = &self.database.privileges {
-            for p in list {
-                if !super::access::known_privilege(p) {
-                    return Err(bad(format!(
-                        "database.privileges: unknown privilege `{p}`; known: {}, {} and OWNER.TABLE:SELECT|FLASHBACK|INSERT|UPDATE|DELETE",
-                        ALL_PRIVILEGES.join(", "),
-                        super::access::WRITE_PRIVILEGES.join(", ")
-                    )));
-                }
-            }
-        }
         super::access::validate(self).map_err(bad)?;
         let mut seen = BTreeSet::new();
         let mut out = Vec::new();

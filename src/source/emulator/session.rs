@@ -432,16 +432,26 @@ impl Session for EmulatorSession {
             }
         }
         self.user.set_container(&target)?;
+        // What the user may do is now what it holds there (common and local grants).
+        self.user.enter(Some(&target));
         self.container = Some(target);
         Ok(())
     }
 
     fn privileges(&mut self) -> Result<Privileges> {
         self.call()?;
+        // SESSION_PRIVS, SESSION_ROLES and ALL_TAB_PRIVS of this container.
         let mut p = self.user.privileges.clone();
         // DBA_CONTAINER_DATA is read in CDB$ROOT, where the attribute applies.
         if !self.in_root() {
             p.container_data = None;
+        }
+        // USER_GOLDENGATE_PRIVILEGES is read inside a PDB (per-PDB mining's requirement).
+        match self.pdb() {
+            Some(_) => {
+                p.goldengate.get_or_insert_with(Vec::new);
+            }
+            None => p.goldengate = None,
         }
         Ok(p)
     }

@@ -382,11 +382,31 @@ impl Session for OracleSession {
         } else {
             None
         };
+        // In a PDB: the GoldenGate administrator grant per-PDB mining requires.
+        let goldengate = if self.current_container()?.pdb.is_some() {
+            let c = ctx("reading USER_GOLDENGATE_PRIVILEGES");
+            match self.rows(sql::GOLDENGATE_PRIVILEGES, &c, |r| {
+                Ok(GoldenGateGrant {
+                    privilege_type: r.string(0)?,
+                    select_privileges: r.opt_string(1)?.as_deref() == Some("YES"),
+                })
+            }) {
+                Ok(rows) => Some(rows),
+                Err(CdcError::Privilege { message, .. }) => {
+                    tracing::warn!("cannot read USER_GOLDENGATE_PRIVILEGES ({message}); whether the user is a GoldenGate administrator is unknown");
+                    None
+                }
+                Err(e) => return Err(e),
+            }
+        } else {
+            None
+        };
         Ok(Privileges {
             system,
             roles,
             objects,
             container_data,
+            goldengate,
         })
     }
 

@@ -167,6 +167,21 @@
 //!   "snapshot too old" on a flashback read: "the version of the LOB value needed for the
 //!   consistent read was already overwritten by another writer" (old LOB versions are kept in the
 //!   LOB segment by its RETENTION / PCTVERSION, not in undo).
+//! - Grants in a CDB ([`SESSION_PRIVILEGES`], [`OBJECT_PRIVILEGES`], read in each container
+//!   doctor judges): "all users, including common users, can exercise their privileges only
+//!   within the current container"; SET CONTAINER "must be granted either commonly or in the
+//!   container to which the user is attempting to switch" (Security Guide 19c, "How the Oracle
+//!   Multitenant Option Affects Privileges"); privileges granted commonly hold in every container,
+//!   granted locally only in that one ("Managing Commonly and Locally Granted Privileges"); "a
+//!   common privilege cannot be granted or revoked on a local object" (ORA-65033), so a grant on
+//!   a PDB's table is always local to it and CDB$ROOT's SESSION_PRIVS / ALL_TAB_PRIVS do not show
+//!   it. A local user cannot be granted commonly (ORA-65030).
+//! - Per-PDB LogMiner ([`GOLDENGATE_PRIVILEGES`]): 19c Utilities 23.12.1 ("Understanding How to
+//!   Run LogMiner Sessions", "Requirements for Running LogMiner for Individual PDBs") has the
+//!   local user provisioned with `DBMS_GOLDENGATE_AUTH.GRANT_ADMIN_PRIVILEGE`; the package runs
+//!   AS SYSDBA only (PL/SQL Packages, DBMS_GOLDENGATE_AUTH Security Model); ALL_/USER_GOLDENGATE_
+//!   PRIVILEGES list the grant (Reference 12.1 to 23ai). Which privileges DO_GRANTS gives is not
+//!   listed there.
 //! - Unique indexes ([`UNIQUE_INDEXES`]): ALL_INDEXES "describes the indexes on the tables
 //!   accessible to the current user"; OWNER, INDEX_NAME, INDEX_TYPE (NORMAL, NORMAL/REV, BITMAP,
 //!   FUNCTION-BASED NORMAL, …, IOT - TOP, DOMAIN), TABLE_OWNER, TABLE_NAME, TABLE_TYPE (TABLE,
@@ -298,6 +313,17 @@ WHERE GRANTEE = USER OR GRANTEE IN (SELECT ROLE FROM SESSION_ROLES)";
 /// OWNER / OBJECT_NAME. Privilege: SELECT on DBA_CONTAINER_DATA (SELECT_CATALOG_ROLE).
 pub const CONTAINER_DATA: &str = "SELECT ALL_CONTAINERS, CONTAINER_NAME FROM DBA_CONTAINER_DATA \
 WHERE USERNAME = USER AND DEFAULT_ATTR = 'Y' AND OWNER IS NULL";
+
+/// The user's GoldenGate administrator privileges, read inside a PDB: LogMiner run for one PDB
+/// (19c and later, per-PDB mode) requires a local user provisioned with
+/// `DBMS_GOLDENGATE_AUTH.GRANT_ADMIN_PRIVILEGE(grantee => …, privilege_type => 'CAPTURE',
+/// grant_select_privileges => TRUE, do_grants => TRUE, container => 'CURRENT')` (Utilities 19c,
+/// 23.12.1, "Requirements for Running LogMiner for Individual PDBs"). USER_GOLDENGATE_PRIVILEGES
+/// has the columns of ALL_GOLDENGATE_PRIVILEGES but USERNAME (Reference 12.1 to 23ai):
+/// PRIVILEGE_TYPE `APPLY`, `CAPTURE` or `*` (both), GRANT_SELECT_PRIVILEGES `YES` (a full
+/// privilege administrator, with SELECT_CATALOG_ROLE) or `NO`. Privilege: none (a USER_ view).
+pub const GOLDENGATE_PRIVILEGES: &str =
+    "SELECT PRIVILEGE_TYPE, GRANT_SELECT_PRIVILEGES FROM USER_GOLDENGATE_PRIVILEGES";
 
 // ---------------------------------------------------------------------------------------------
 // Tables

@@ -78,6 +78,7 @@ impl WireDatabase {
             "SESSION_PRIVS" => Ok(acc::session_privs(s)),
             "SESSION_ROLES" => Ok(acc::session_roles(s)),
             "ALL_TAB_PRIVS" => Ok(acc::all_tab_privs(s)),
+            "USER_GOLDENGATE_PRIVILEGES" => acc::user_goldengate_privileges(s),
             "PRODUCT_COMPONENT_VERSION" => acc::product_component_version(s),
             "V$DATABASE" => dynv::v_database(s),
             "V$PDBS" => dynv::v_pdbs(s),
