@@ -160,8 +160,11 @@ impl Session for ContainerSession {
         self.enter(name)
     }
 
+    /// The grants in effect where the session is now: a user exercises its privileges only in
+    /// the current container, those granted commonly and those granted there (Security Guide,
+    /// "How the Oracle Multitenant Option Affects Privileges"); `doctor` reads each PDB's after
+    /// `set_container`. Read first thing, it is the home container's.
     fn privileges(&mut self) -> Result<Privileges> {
-        self.enter_home()?;
         self.inner.privileges()
     }
 
