@@ -138,6 +138,10 @@ pub struct Facts {
     pub config: Fact<InstanceConfig>,
     pub logs: Fact<Vec<LogFile>>,
     pub current_scn: Fact<Scn>,
+    /// The clock LogMiner's TIMESTAMP and COMMIT_TIMESTAMP are in, seconds east of UTC, as
+    /// capture reads it (`Session::host_utc_offset`: SYSTIMESTAMP's offset, measured through
+    /// SCN_TO_TIMESTAMP when TIME_AT_DBTIMEZONE is set).
+    pub clock: Fact<Option<i32>>,
     /// The offsets in `cdc.state.dir`, if any.
     pub offsets_path: PathBuf,
     pub offsets: Result<Option<Offsets>, CdcError>,
@@ -237,6 +241,7 @@ impl Facts {
             config: Err(NO_SESSION.into()),
             logs: Err(NO_SESSION.into()),
             current_scn: Err(NO_SESSION.into()),
+            clock: Err(NO_SESSION.into()),
             offsets_path,
             offsets,
             mining: settings
@@ -264,6 +269,7 @@ impl Facts {
         facts.config = fact(session.instance_config());
         facts.logs = fact(session.logs());
         facts.current_scn = fact(session.current_scn());
+        facts.clock = fact(session.host_utc_offset());
         facts.captured = match &facts.tables {
             Ok(tables) => Ok({
                 let mut captured: Vec<&TableInfo> = tables

@@ -273,7 +273,8 @@ impl Session for ContainerSession {
     }
 
     fn host_utc_offset(&mut self) -> Result<Option<i32>> {
-        // SYSTIMESTAMP is the host's in every container.
+        // Read where mining runs: TIME_AT_DBTIMEZONE and DBTIMEZONE may differ per PDB.
+        self.enter_home()?;
         self.inner.host_utc_offset()
     }
 

@@ -390,6 +390,17 @@ pub fn parse_utc_offset(text: &str) -> Option<i32> {
     (m < 60 && (-12 * 3600..=14 * 3600).contains(&secs)).then_some(secs)
 }
 
+/// The offset from UTC, in seconds, of a clock that showed `local` when UTC was `utc` (both
+/// `YYYY-MM-DD HH24:MI:SS`, read together), rounded to the quarter hour every time zone's
+/// offset is a multiple of; `None` when the texts do not parse, the offset is beyond
+/// -12:00..+14:00, or the reading is more than 5 minutes from a quarter hour (a stale clock).
+pub fn clock_offset_secs(local: &str, utc: &str) -> Option<i32> {
+    let diff = (crate::encode::epoch_ms(local)? - crate::encode::epoch_ms(utc)?) / 1000;
+    let quarter = (diff as f64 / 900.0).round() as i64 * 900;
+    let secs = i32::try_from(quarter).ok()?;
+    ((diff - quarter).abs() <= 300 && (-12 * 3600..=14 * 3600).contains(&secs)).then_some(secs)
+}
+
 /// Milliseconds since the epoch (UTC) of a DATE the database host's clock filled in
 /// (`YYYY-MM-DD HH24:MI:SS`, such as V$LOGMNR_CONTENTS.COMMIT_TIMESTAMP), the host being
 /// `offset_secs` east of UTC.
@@ -652,6 +663,10 @@ pub struct InstanceConfig {
     /// MAX_STRING_SIZE: `STANDARD` or `EXTENDED`.
     #[serde(default)]
     pub max_string_size: Option<String>,
+    /// TIME_AT_DBTIMEZONE (23c and later): `OFF`, `USER_SQL` or `DATABASE`; `None` before 23c
+    /// (no such parameter) or where it could not be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_at_dbtimezone: Option<String>,
     pub processes: Option<ResourceUse>,
     pub sessions: Option<ResourceUse>,
     pub archive_destinations: Option<Vec<ArchiveDestination>>,

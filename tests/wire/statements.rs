@@ -101,6 +101,7 @@ fn walk(served: &Served) -> BTreeSet<String> {
         ("ONLINE_LOGS", sql::ONLINE_LOGS),
         ("ARCHIVED_LOGS", sql::ARCHIVED_LOGS),
         ("HOST_UTC_OFFSET", sql::HOST_UTC_OFFSET),
+        ("DATE_CLOCK", sql::DATE_CLOCK),
         ("REDO_THREADS", sql::REDO_THREADS),
         ("INSTANCE_PARAMETERS", sql::INSTANCE_PARAMETERS),
         ("RESOURCE_LIMITS", sql::RESOURCE_LIMITS),
@@ -138,6 +139,9 @@ fn walk(served: &Served) -> BTreeSet<String> {
     );
     assert_eq!(t.len(), 1);
     mark("SCN_TO_TIME");
+    // 19c (the example schema): no such parameter, no row.
+    assert!(rows(root, "TIME_AT_DBTIMEZONE", sql::TIME_AT_DBTIMEZONE, &[]).is_empty());
+    mark("TIME_AT_DBTIMEZONE");
 
     // LogMiner in CDB$ROOT: the logs covering the newest SCNs, then the window.
     let logs = rows(root, "ONLINE_LOGS", sql::ONLINE_LOGS, &[]);

@@ -426,3 +426,46 @@ fn grants_hold_only_in_the_container_they_were_made_in() {
     assert!(p.roles.contains("SELECT_CATALOG_ROLE"), "{p:?}");
     assert_eq!(p.goldengate_capture(), Some(true));
 }
+
+/// TIME_AT_DBTIMEZONE (23c+; DATABASE from 26ai): V$PARAMETER shows it; with USER_SQL
+/// SYSTIMESTAMP alone follows the database time zone and LogMiner's DATEs and SCN_TO_TIMESTAMP
+/// keep the host's clock, with DATABASE they follow it too; before 23c no such parameter.
+#[test]
+fn time_at_dbtimezone_moves_the_clocks_oracle_says_it_moves() {
+    let version = |v: &str, mode: &str| {
+        format!("{v}\n  host_utc_offset: \"+05:30\"\n  db_time_zone: \"-08:00\"\n  time_at_dbtimezone: {mode}")
+    };
+    for (mode, parameter, dates) in [
+        ("off", "OFF", 5 * 3600 + 1800),
+        ("user_sql", "USER_SQL", 5 * 3600 + 1800),
+        ("database", "DATABASE", -8 * 3600),
+    ] {
+        let db = Db::new(&cdb(&version("23.26.0.0.0", mode), USERS));
+        let mut s = db.session(None, None);
+        assert_eq!(
+            s.instance_config().unwrap().time_at_dbtimezone.as_deref(),
+            Some(parameter)
+        );
+        assert_eq!(s.host_utc_offset().unwrap(), Some(dates), "{mode}");
+        // 2023-11-14 22:13:20 UTC: 03:43:20 the next day at +05:30, 14:13:20 at -08:00.
+        let want = if dates > 0 {
+            "2023-11-15 03:43:20"
+        } else {
+            "2023-11-14 14:13:20"
+        };
+        let scn = s.current_scn().unwrap();
+        assert_eq!(s.scn_to_time(scn).unwrap().as_deref(), Some(want), "{mode}");
+    }
+    // Before 23c the parameter does not exist; DATABASE is a 26ai value.
+    let db = Db::new(&cdb("19.22.0.0.0", USERS));
+    let mut s = db.session(None, None);
+    assert_eq!(s.instance_config().unwrap().time_at_dbtimezone, None);
+    for (v, mode) in [("19.22.0.0.0", "user_sql"), ("23.5.0.24.0", "database")] {
+        let e = schema::SchemaFile::parse(
+            std::path::Path::new("s.yaml"),
+            &cdb(&version(v, mode), USERS),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("database.time_at_dbtimezone"), "{e}");
+    }
+}
