@@ -192,3 +192,19 @@ fn without_create_session_there_is_no_login() {
         "{err}"
     );
 }
+
+#[test]
+fn a_grant_in_another_container_does_not_count_for_a_pdbs_table() {
+    // FLASHBACK on PDB1.APP.ITEMS alone, a grant local to PDB1: APP.EVENTS has none there.
+    let mut privileges = all_but(&["FLASHBACK ANY TABLE"]);
+    privileges.insert_str(privileges.len() - 1, ", \"PDB1.APP.ITEMS:FLASHBACK\"");
+    let r = Rehearsal::new(true, &privileges);
+    let c = r.doctor("privileges.snapshot");
+    assert_eq!(c["found"], "missing: FLASHBACK on PDB1.APP.EVENTS", "{c:#}");
+    assert_eq!(
+        c["fix"],
+        "ALTER SESSION SET CONTAINER = PDB1;\nGRANT FLASHBACK ON \"APP\".\"EVENTS\" TO C##CDC;",
+        "{c:#}"
+    );
+    r.assert_fails("privileges.snapshot", "ORA-01031", &[]);
+}

@@ -255,7 +255,12 @@ fn version(f: &Facts) -> Finding {
         .and_then(|c| c.compatible.clone())
         .map(|c| format!(", COMPATIBLE {c}"))
         .unwrap_or_default();
-    let found = format!("Oracle Database {} {}{compatible}", db.version, db.edition);
+    let found = format!(
+        "Oracle Database {} {}{compatible}{}",
+        db.version,
+        db.edition,
+        clock(f)
+    );
     match f.major_version() {
         Some(v) if v < 12 => Finding::fail(
             format!("{found}: older than 12.1"),
@@ -269,6 +274,40 @@ fn version(f: &Facts) -> Finding {
         None => Finding::warn(
             format!("{found}: the release number cannot be read"),
             "check V$VERSION / PRODUCT_COMPONENT_VERSION; oracle-cdc needs 19c or later",
+        ),
+    }
+}
+
+/// `UTC+05:30` for an offset in seconds.
+fn utc(secs: i32) -> String {
+    let (sign, a) = if secs < 0 { ('-', -secs) } else { ('+', secs) };
+    format!("UTC{sign}{:02}:{:02}", a / 3600, a % 3600 / 60)
+}
+
+/// TIME_AT_DBTIMEZONE (23c and later) and the clock capture reads LogMiner's times in: with
+/// USER_SQL, SYSDATE and SYSTIMESTAMP follow the database time zone while LogMiner's DATEs keep
+/// the host's clock; with DATABASE every time does (Reference 26ai, TIME_AT_DBTIMEZONE).
+fn clock(f: &Facts) -> String {
+    let parameter = f
+        .config
+        .as_ref()
+        .ok()
+        .and_then(|c| c.time_at_dbtimezone.clone());
+    let offset = match &f.clock {
+        Ok(Some(secs)) => utc(*secs),
+        Ok(None) => "UTC (unknown)".into(),
+        Err(e) => format!("unknown ({e})"),
+    };
+    match parameter.as_deref().map(str::trim) {
+        None => format!("; LogMiner's times in {offset} (the host's clock)"),
+        Some(p) if p.eq_ignore_ascii_case("OFF") => {
+            format!("; TIME_AT_DBTIMEZONE=OFF, LogMiner's times in {offset} (the host's clock)")
+        }
+        Some(p) if p.eq_ignore_ascii_case("USER_SQL") => format!(
+            "; TIME_AT_DBTIMEZONE=USER_SQL: SYSDATE and SYSTIMESTAMP in the database time zone, LogMiner's times in the host's clock, {offset} (measured with SCN_TO_TIMESTAMP)"
+        ),
+        Some(p) => format!(
+            "; TIME_AT_DBTIMEZONE={p}: LogMiner's times too in the database time zone, {offset} (measured with SCN_TO_TIMESTAMP)"
         ),
     }
 }

@@ -124,7 +124,13 @@ pub struct Facts {
     pub gathered_at: chrono::DateTime<chrono::Utc>,
     pub connect: Connect,
     pub db: Fact<DatabaseInfo>,
+    /// The grants in effect where the session lands (CDB$ROOT in root mode, the PDB in per-PDB
+    /// mode).
     pub privileges: Fact<Privileges>,
+    /// Root mode: the grants in effect inside each PDB of a captured table, read there (ALTER
+    /// SESSION SET CONTAINER, the same call, back to the root): a PDB's local grants and grants
+    /// on its tables do not show in CDB$ROOT. Empty in other modes.
+    pub pdb_privileges: std::collections::BTreeMap<String, Fact<Privileges>>,
     /// Every user table of the database.
     pub tables: Fact<Vec<TableInfo>>,
     /// The tables `cdc.tables.include`/`exclude` capture, resolved one by one.
@@ -132,6 +138,10 @@ pub struct Facts {
     pub config: Fact<InstanceConfig>,
     pub logs: Fact<Vec<LogFile>>,
     pub current_scn: Fact<Scn>,
+    /// The clock LogMiner's TIMESTAMP and COMMIT_TIMESTAMP are in, seconds east of UTC, as
+    /// capture reads it (`Session::host_utc_offset`: SYSTIMESTAMP's offset, measured through
+    /// SCN_TO_TIMESTAMP when TIME_AT_DBTIMEZONE is set).
+    pub clock: Fact<Option<i32>>,
     /// The offsets in `cdc.state.dir`, if any.
     pub offsets_path: PathBuf,
     pub offsets: Result<Option<Offsets>, CdcError>,
@@ -225,11 +235,13 @@ impl Facts {
             connect: Connect::Connected,
             db: Err(NO_SESSION.into()),
             privileges: Err(NO_SESSION.into()),
+            pdb_privileges: Default::default(),
             tables: Err(NO_SESSION.into()),
             captured: Err(NO_SESSION.into()),
             config: Err(NO_SESSION.into()),
             logs: Err(NO_SESSION.into()),
             current_scn: Err(NO_SESSION.into()),
+            clock: Err(NO_SESSION.into()),
             offsets_path,
             offsets,
             mining: settings
@@ -257,6 +269,7 @@ impl Facts {
         facts.config = fact(session.instance_config());
         facts.logs = fact(session.logs());
         facts.current_scn = fact(session.current_scn());
+        facts.clock = fact(session.host_utc_offset());
         facts.captured = match &facts.tables {
             Ok(tables) => Ok({
                 let mut captured: Vec<&TableInfo> = tables
@@ -279,6 +292,27 @@ impl Facts {
             .collect()),
             Err(e) => Err(e.clone()),
         };
+        // Root mode: each captured PDB's grants, read inside it.
+        let root_mode = facts.db.as_ref().is_ok_and(|d| d.cdb)
+            && facts
+                .config
+                .as_ref()
+                .is_ok_and(|c| c.container.as_deref() == Some(ROOT_CONTAINER));
+        if let (true, Ok(list)) = (root_mode, &facts.captured) {
+            let pdbs: std::collections::BTreeSet<String> = list
+                .iter()
+                .filter_map(|r| r.info.name.pdb.clone())
+                .collect();
+            for pdb in pdbs {
+                let p = session
+                    .set_container(&pdb)
+                    .and_then(|_| session.privileges());
+                facts.pdb_privileges.insert(pdb, fact(p));
+            }
+            if let Err(e) = session.set_container(ROOT_CONTAINER) {
+                tracing::warn!("back to CDB$ROOT after reading the PDBs' grants: {e}");
+            }
+        }
         // A key unique on the operator's word: look for a counterexample.
         if let Ok(list) = &mut facts.captured {
             for r in list.iter_mut() {
@@ -333,6 +367,12 @@ impl Facts {
     pub fn major_version(&self) -> Option<u32> {
         let db = self.db.as_ref().ok()?;
         db.version.split('.').next()?.trim().parse().ok()
+    }
+
+    /// The grants in effect in `pdb` (root mode: read there), else where the session is.
+    pub fn privileges_in(&self, pdb: Option<&str>) -> &Fact<Privileges> {
+        pdb.and_then(|p| self.pdb_privileges.get(p))
+            .unwrap_or(&self.privileges)
     }
 
     /// Captured tables that resolved to a capture decision.

@@ -143,7 +143,7 @@ pub const CHECKS: &[CheckSpec] = &[
     spec("privileges.rowid-chunking", Area::Privileges, "Grants ROWID chunking needs",
         "tables without a usable key are cut into ROWID ranges from their extents, read from DBA_EXTENTS (and DBA_TABLESPACES: a bigfile tablespace lays ROWIDs out differently); without them the snapshot stops with CDC-2401 (ORA-00942)"),
     spec("privileges.multitenant", Area::Privileges, "Grants multitenant capture needs",
-        "a common user in CDB$ROOT reads each PDB's catalog and tables after ALTER SESSION SET CONTAINER, which needs SET CONTAINER; without it capture stops with CDC-2401 (ORA-01031)"),
+        "a common user in CDB$ROOT lists the PDBs from V$PDBS (SELECT on V_$PDBS, rows as far as its CONTAINER_DATA attribute goes) and reads each PDB's catalog and tables after ALTER SESSION SET CONTAINER, which needs SET CONTAINER; without it capture stops with CDC-2401 (ORA-01031), without the others it finds no PDB"),
     spec("undo.retention", Area::Undo, "Undo retention vs the longest chunk read",
         "a chunk is read AS OF one SCN; if the read outlasts the undo kept for that SCN it fails with ORA-01555, is halved down to 1,000 rows, and then stops with CDC-8001"),
     spec("tables.selection", Area::Tables, "Captured tables",

@@ -204,7 +204,13 @@ fn doctor_names_the_multitenant_mode_and_what_it_cannot_reach() {
         db.path().display()
     );
     let r = db.report(&[&url]);
-    assert_eq!(problems(&r), vec![], "{:#?}", r.results);
+    // The implicit user is no GoldenGate administrator, which per-PDB mining asks for.
+    assert_eq!(
+        problems(&r),
+        vec![("privileges.logmining", Severity::Warn)],
+        "{:#?}",
+        r.results
+    );
     assert!(get(&r, "connection.multitenant")
         .found
         .starts_with("per-PDB mode: connected to PDB PDB2"));
@@ -907,4 +913,148 @@ fn root_mode_without_container_data_fails_with_the_alter_user() {
     let m = get(&r, "privileges.multitenant");
     assert_eq!(m.severity, Severity::Pass, "{}", m.found);
     assert!(m.found.contains("CONTAINER_DATA ALL"), "{}", m.found);
+}
+
+/// Root mode reads each captured PDB's grants inside it (ALTER SESSION SET CONTAINER, the same
+/// privileges() call, back to the root): a PDB's local grants and grants on its tables do not
+/// show in CDB$ROOT. Each table is judged with its own PDB's grants and the fix is given there.
+#[test]
+fn root_mode_judges_each_table_with_the_grants_of_its_own_pdb() {
+    let tables = format!(
+        "{}{}",
+        HEALTHY_TABLES.replace("HR.", "PDB1.HR."),
+        HEALTHY_TABLES.replace("HR.", "PDB2.HR.")
+    );
+    let db = Db::new(
+        r#"  multitenant: true
+  users:
+    - name: C##CDC
+      container_data: all
+      privileges: [CREATE SESSION, SET CONTAINER, SELECT_CATALOG_ROLE, EXECUTE_CATALOG_ROLE, LOGMINING, "PDB2.HR.EMP:SELECT"]
+      local_privileges:
+        PDB1: [FLASHBACK ANY TABLE, SELECT ANY TABLE]
+        PDB2: ["HR.EMP:FLASHBACK", "HR.DEPT:SELECT"]
+"#,
+        &tables,
+    );
+    let r = db.report(&[]);
+    assert_eq!(
+        problems(&r),
+        vec![("privileges.snapshot", Severity::Fail)],
+        "{:#?}",
+        r.results
+    );
+    let s = get(&r, "privileges.snapshot");
+    assert_eq!(s.found, "missing: FLASHBACK on PDB2.HR.DEPT");
+    assert_eq!(
+        s.fix.as_deref(),
+        Some("ALTER SESSION SET CONTAINER = PDB2;\nGRANT FLASHBACK ON \"HR\".\"DEPT\" TO C##CDC;")
+    );
+    assert_eq!(s.objects, vec!["FLASHBACK on PDB2.HR.DEPT"]);
+}
+
+/// Root mode lists the PDBs from V$PDBS: without SELECT on it (or a role giving it) the list is
+/// empty, and privileges.multitenant names the grant.
+#[test]
+fn root_mode_needs_select_on_v_pdbs() {
+    let held: Vec<String> = crate::source::emulator::schema::ALL_PRIVILEGES
+        .iter()
+        .filter(|p| {
+            !matches!(
+                **p,
+                "SELECT_CATALOG_ROLE" | "SELECT ANY DICTIONARY" | "SYS.V_$PDBS:SELECT"
+            )
+        })
+        .map(|p| format!("\"{p}\""))
+        .collect();
+    let db = Db::new(
+        &format!(
+            "  multitenant: true\n  users: [{{ name: C##CDC, container_data: all, privileges: [{}] }}]\n",
+            held.join(", ")
+        ),
+        &HEALTHY_TABLES.replace("HR.", "PDB1.HR."),
+    );
+    let r = db.report(&[]);
+    let m = get(&r, "privileges.multitenant");
+    assert_eq!(m.severity, Severity::Fail, "{}", m.found);
+    assert_eq!(m.found, "missing: SELECT on V$PDBS");
+    assert_eq!(
+        m.fix.as_deref(),
+        Some("GRANT SELECT ON SYS.V_$PDBS TO C##CDC CONTAINER=ALL;")
+    );
+}
+
+/// Per-PDB mining (the session in a PDB, streaming, 19c+) needs the user 19c's Utilities guide
+/// describes (23.12.1): provisioned with DBMS_GOLDENGATE_AUTH.GRANT_ADMIN_PRIVILEGE, which
+/// USER_GOLDENGATE_PRIVILEGES shows. Neither it nor the LogMiner grants: FAIL with the call;
+/// the grants alone: WARN naming the requirement; both: PASS.
+#[test]
+fn per_pdb_mining_asks_for_the_goldengate_administrator_grant() {
+    let db = Db::new(
+        r#"  multitenant: true
+  users:
+    - { name: C##CDC, container_data: all }
+    - { name: PDB1GG, container: PDB1, goldengate: capture }
+    - { name: PDB1CDC, container: PDB1 }
+    - { name: PDB1NONE, container: PDB1, privileges: [CREATE SESSION, SELECT ANY TABLE, FLASHBACK ANY TABLE, SELECT_CATALOG_ROLE] }
+"#,
+        &HEALTHY_TABLES.replace("HR.", "PDB1.HR."),
+    );
+    let url = format!(
+        "cdc.database.url=emulator:{}?service=PDB1",
+        db.path().display()
+    );
+    let as_user = |user: &str, extra: &[&str]| {
+        let u = format!("cdc.database.user={user}");
+        let mut all = vec![url.as_str(), u.as_str()];
+        all.extend_from_slice(extra);
+        db.report(&all)
+    };
+    let call = "BEGIN DBMS_GOLDENGATE_AUTH.GRANT_ADMIN_PRIVILEGE(grantee => '{U}', privilege_type => 'CAPTURE', grant_select_privileges => TRUE, do_grants => TRUE, container => 'CURRENT'); END;";
+
+    let r = as_user("PDB1GG", &[]);
+    assert_eq!(problems(&r), vec![], "{:#?}", r.results);
+    assert!(
+        get(&r, "privileges.logmining")
+            .found
+            .contains("a GoldenGate CAPTURE administrator in PDB1"),
+        "{}",
+        get(&r, "privileges.logmining").found
+    );
+
+    let r = as_user("PDB1CDC", &[]);
+    assert_eq!(problems(&r), vec![("privileges.logmining", Severity::Warn)]);
+    let l = get(&r, "privileges.logmining");
+    assert!(
+        l.found.contains("23.12.1") && l.found.contains("USER_GOLDENGATE_PRIVILEGES"),
+        "{}",
+        l.found
+    );
+    assert_eq!(
+        l.fix_sql.as_deref(),
+        Some(
+            format!(
+                "-- as SYSDBA (DBMS_GOLDENGATE_AUTH runs AS SYSDBA only), in PDB1:\nALTER SESSION SET CONTAINER = PDB1;\n{}",
+                call.replace("{U}", "PDB1CDC")
+            )
+            .as_str()
+        )
+    );
+
+    let r = as_user("PDB1NONE", &[]);
+    let l = get(&r, "privileges.logmining");
+    assert_eq!(l.severity, Severity::Fail, "{}", l.found);
+    let fix = l.fix.as_deref().unwrap_or_default();
+    assert!(fix.contains(&call.replace("{U}", "PDB1NONE")), "{fix}");
+    // The grants themselves, made in the PDB (a local user cannot be granted commonly).
+    assert!(
+        fix.ends_with(
+            "GRANT LOGMINING TO PDB1NONE;\nGRANT EXECUTE ON SYS.DBMS_LOGMNR TO PDB1NONE;"
+        ),
+        "{fix}"
+    );
+
+    // Without streaming nothing is mined.
+    let r = as_user("PDB1CDC", &["cdc.snapshot.mode=snapshot_only"]);
+    assert_eq!(problems(&r), vec![]);
 }

@@ -217,8 +217,11 @@ impl Session for ContainerSession {
         self.enter(name)
     }
 
+    /// The grants in effect where the session is now: a user exercises its privileges only in
+    /// the current container, those granted commonly and those granted there (Security Guide,
+    /// "How the Oracle Multitenant Option Affects Privileges"); `doctor` reads each PDB's after
+    /// `set_container`. Read first thing, it is the home container's.
     fn privileges(&mut self) -> Result<Privileges> {
-        self.enter_home()?;
         self.inner.privileges()
     }
 
@@ -327,7 +330,8 @@ impl Session for ContainerSession {
     }
 
     fn host_utc_offset(&mut self) -> Result<Option<i32>> {
-        // SYSTIMESTAMP is the host's in every container.
+        // Read where mining runs: TIME_AT_DBTIMEZONE and DBTIMEZONE may differ per PDB.
+        self.enter_home()?;
         self.inner.host_utc_offset()
     }
 

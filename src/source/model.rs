@@ -117,6 +117,36 @@ pub struct Privileges {
     /// CDB, or where it could not be read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub container_data: Option<ContainerData>,
+    /// USER_GOLDENGATE_PRIVILEGES, read inside a PDB (per-PDB mining needs a local user
+    /// provisioned by `DBMS_GOLDENGATE_AUTH.GRANT_ADMIN_PRIVILEGE`); `None` in CDB$ROOT, outside
+    /// a CDB, or where it could not be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goldengate: Option<Vec<GoldenGateGrant>>,
+}
+
+/// One row of USER_GOLDENGATE_PRIVILEGES (Reference, ALL_GOLDENGATE_PRIVILEGES: PRIVILEGE_TYPE
+/// `APPLY`, `CAPTURE` or `*` for both; GRANT_SELECT_PRIVILEGES `YES` when the grant made the
+/// user a full privilege administrator, with SELECT_CATALOG_ROLE).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoldenGateGrant {
+    pub privilege_type: String,
+    pub select_privileges: bool,
+}
+
+impl GoldenGateGrant {
+    /// A CAPTURE (or both) administrator privilege.
+    pub fn captures(&self) -> bool {
+        matches!(self.privilege_type.trim(), "CAPTURE" | "*")
+    }
+}
+
+impl Privileges {
+    /// USER_GOLDENGATE_PRIVILEGES holds a CAPTURE privilege (`None`: not read).
+    pub fn goldengate_capture(&self) -> Option<bool> {
+        self.goldengate
+            .as_ref()
+            .map(|rows| rows.iter().any(GoldenGateGrant::captures))
+    }
 }
 
 /// A CONTAINER_DATA attribute: all containers, or the ones listed (CDB$ROOT always among them).
@@ -358,6 +388,17 @@ pub fn parse_utc_offset(text: &str) -> Option<i32> {
     let (h, m): (i32, i32) = (h.parse().ok()?, m.parse().ok()?);
     let secs = sign * (h * 3600 + m * 60);
     (m < 60 && (-12 * 3600..=14 * 3600).contains(&secs)).then_some(secs)
+}
+
+/// The offset from UTC, in seconds, of a clock that showed `local` when UTC was `utc` (both
+/// `YYYY-MM-DD HH24:MI:SS`, read together), rounded to the quarter hour every time zone's
+/// offset is a multiple of; `None` when the texts do not parse, the offset is beyond
+/// -12:00..+14:00, or the reading is more than 5 minutes from a quarter hour (a stale clock).
+pub fn clock_offset_secs(local: &str, utc: &str) -> Option<i32> {
+    let diff = (crate::encode::epoch_ms(local)? - crate::encode::epoch_ms(utc)?) / 1000;
+    let quarter = (diff as f64 / 900.0).round() as i64 * 900;
+    let secs = i32::try_from(quarter).ok()?;
+    ((diff - quarter).abs() <= 300 && (-12 * 3600..=14 * 3600).contains(&secs)).then_some(secs)
 }
 
 /// Milliseconds since the epoch (UTC) of a DATE the database host's clock filled in
@@ -622,6 +663,10 @@ pub struct InstanceConfig {
     /// MAX_STRING_SIZE: `STANDARD` or `EXTENDED`.
     #[serde(default)]
     pub max_string_size: Option<String>,
+    /// TIME_AT_DBTIMEZONE (23c and later): `OFF`, `USER_SQL` or `DATABASE`; `None` before 23c
+    /// (no such parameter) or where it could not be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_at_dbtimezone: Option<String>,
     pub processes: Option<ResourceUse>,
     pub sessions: Option<ResourceUse>,
     pub archive_destinations: Option<Vec<ArchiveDestination>>,

@@ -301,7 +301,7 @@ fn with_signal_table(dir: &Path) -> PathBuf {
         .replacen("tables:\n", &format!("tables:\n{table}"), 1)
         .replacen(
             "- { name: C##CDC, container_data: all }",
-            "- { name: C##CDC, container_data: all, privileges: [all, \"CDC.DEBEZIUM_SIGNAL:INSERT\"] }",
+            "- { name: C##CDC, container_data: all, privileges: [all, \"PDB1.CDC.DEBEZIUM_SIGNAL:INSERT\"] }",
             1,
         );
     let path = dir.join("schema.yaml");
@@ -473,4 +473,107 @@ fn a_served_standby_is_captured_read_only() {
         .map(|e| (e.path(), std::fs::read(e.path()).unwrap()))
         .collect::<Vec<_>>();
     assert_eq!(after, before, "the standby's directory was written to");
+}
+
+/// A 26ai database with TIME_AT_DBTIMEZONE=USER_SQL and a database time zone 13:30 from the
+/// host's: SYSTIMESTAMP answers at -08:00 while LogMiner's DATEs keep the host's +05:30. Capture
+/// over the wire reads the parameter, measures LogMiner's clock (SCN_TO_TIMESTAMP of the current
+/// SCN against UTC) and publishes each change at its instant: source.ts_ms and commit_ts_ms fall
+/// between the workload's start and the capture's end, not 13.5 hours off.
+#[test]
+fn a_26ai_database_whose_systimestamp_follows_dbtimezone_is_captured_at_the_right_times() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, schema) = (dir.path().join("db"), dir.path().join("schema.yaml"));
+    std::fs::write(
+        &schema,
+        r#"seed: 5
+database:
+  version: 23.26.0.0.0
+  multitenant: true
+  host_utc_offset: "+05:30"
+  db_time_zone: "-08:00"
+  time_at_dbtimezone: user_sql
+tables:
+  - name: PDB1.HR.T
+    columns:
+      - { name: ID, type: NUMBER(10), nullable: false }
+      - { name: V, type: VARCHAR2(20) }
+    primary_key: [ID]
+    supplemental_logging: all
+    rows: 10
+"#,
+    )
+    .unwrap();
+    run(&[
+        "emulator",
+        "init",
+        db.to_str().unwrap(),
+        "--schema",
+        schema.to_str().unwrap(),
+    ]);
+    let w = Wired {
+        serve: Serve::start(&db, &[]),
+        db,
+        dir,
+    };
+    let p = pairs(&w, "EMU", "C##CDC", "tz", &[]);
+    let doctor: Json = serde_json::from_slice(
+        &ok(
+            cli(
+                &p,
+                &[
+                    "doctor",
+                    "--check",
+                    "connection.version",
+                    "--format",
+                    "json",
+                ],
+            ),
+            "doctor",
+        )
+        .stdout,
+    )
+    .unwrap();
+    let found = doctor["checks"][0]["found"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        found.contains("TIME_AT_DBTIMEZONE=USER_SQL") && found.contains("UTC+05:30"),
+        "{found}"
+    );
+    // The snapshot first, then changes to stream.
+    let start = current_scn(&w.db);
+    ok(
+        cli(&p, &["-q", "capture", "--stop-at-scn", &start.to_string()]),
+        "capture (snapshot)",
+    );
+    let before = chrono::Utc::now().timestamp_millis();
+    finish(workload(
+        &w.db,
+        &["--transactions", "20", "--rate", "0", "--seed", "4"],
+    ));
+    let end = current_scn(&w.db);
+    ok(
+        cli(&p, &["-q", "capture", "--stop-at-scn", &end.to_string()]),
+        "capture (stream)",
+    );
+    let after = chrono::Utc::now().timestamp_millis();
+    let recs = records(&w.dir.path().join("tz-out"));
+    let changes: Vec<&Json> = recs
+        .iter()
+        .filter(|r| is_change(r) && payload(&r["value"])["op"] != "r")
+        .collect();
+    assert!(!changes.is_empty(), "{} records, none streamed", recs.len());
+    for r in changes {
+        let source = &payload(&r["value"])["source"];
+        for field in ["ts_ms", "commit_ts_ms"] {
+            let at = source[field].as_i64().unwrap_or_default();
+            assert!(
+                (before - 2_000..=after + 2_000).contains(&at),
+                "{field} {at} outside {before}..{after} (off by {} h): {source}",
+                (at - before) as f64 / 3_600_000.0
+            );
+        }
+    }
 }

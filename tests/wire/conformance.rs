@@ -91,6 +91,9 @@ fn pdb_catalog_and_reads_answer_as_in_process() {
         assert!(!want.is_empty(), "{pdb} has tables");
         for w in [&mut root, &mut own] {
             assert_eq!(w.container().unwrap(), Some(pdb.to_string()));
+            // The grants in effect in the PDB (common and local), as SESSION_PRIVS,
+            // ALL_TAB_PRIVS and USER_GOLDENGATE_PRIVILEGES show them there.
+            assert_eq!(w.privileges().unwrap(), l.privileges().unwrap(), "{pdb}");
             assert_eq!(comparable(w.tables().unwrap()), want, "{pdb}");
             let scn = l.current_scn().unwrap();
             for t in &want {
@@ -208,7 +211,11 @@ fn scn_time_and_conditions_answer_as_in_process() {
     let mut w = wire(&s.url("PDB1"));
     let mut l = local(&s, Some("PDB1"));
     let scn = l.current_scn().unwrap();
-    assert_eq!(w.scn_to_time(scn).unwrap(), l.scn_to_time(scn).unwrap());
+    // Below the current SCN (which maps to the time now, read twice here).
+    assert_eq!(
+        w.scn_to_time(scn - 1).unwrap(),
+        l.scn_to_time(scn - 1).unwrap()
+    );
     assert_eq!(
         w.scn_to_time(scn + 1_000_000).unwrap(),
         None,
@@ -218,4 +225,148 @@ fn scn_time_and_conditions_answer_as_in_process() {
     w.check_condition(&t, "SALARY > 1000").unwrap();
     let e = w.check_condition(&t, "NO_SUCH_COLUMN = 1").unwrap_err();
     assert!(e.to_string().contains("ORA-00904"), "{e}");
+}
+
+/// A local user made a GoldenGate administrator in its PDB (the example's PDB1CDC): its grants
+/// and USER_GOLDENGATE_PRIVILEGES over the wire as in-process.
+#[test]
+fn a_local_users_grants_answer_as_in_process() {
+    let s = serve_example();
+    let c = OracleConnector::new(
+        &s.url("PDB1"),
+        Some("PDB1CDC"),
+        Some(Password::new(PASSWORD)),
+    )
+    .expect("connector");
+    let mut w = c.open().expect("connect over Oracle Net");
+    let mut l = oracle_cdc::source::emulator::EmulatorConnector::open(
+        &s.dir,
+        oracle_cdc::source::emulator::Faults::default(),
+    )
+    .expect("open emulator")
+    .with_login(Some("PDB1CDC"), Some("PDB1"))
+    .emulator_session()
+    .expect("in-process session");
+    let p = l.privileges().unwrap();
+    assert_eq!(p.goldengate_capture(), Some(true), "{p:?}");
+    assert_eq!(w.privileges().unwrap(), p);
+}
+
+/// A 26ai database with TIME_AT_DBTIMEZONE set and a database time zone 13:30 from the host's:
+/// over the wire SYSTIMESTAMP and DBTIMEZONE answer -08:00 for both values; the adapter reads
+/// the parameter and measures the clock of LogMiner's DATEs as the emulator keeps it (USER_SQL:
+/// the host's +05:30; DATABASE: -08:00).
+#[test]
+fn a_26ai_clock_answers_as_in_process() {
+    use oracle_cdc::source::oracle::driver::{self, Cell, Driver, FetchOptions};
+    for (mode, dates) in [("user_sql", 5 * 3600 + 1800), ("database", -8 * 3600)] {
+        let dir = tempfile::tempdir().unwrap();
+        let schema = dir.path().join("schema.yaml");
+        let text = std::fs::read_to_string(example_schema())
+            .unwrap()
+            .replacen("  version: 19.22.0.0.0\n", "  version: 23.26.0.0.0\n", 1)
+            .replacen(
+                "  time_at_dbtimezone: off",
+                &format!("  time_at_dbtimezone: {mode}"),
+                1,
+            )
+            .replacen(
+                "  db_time_zone: \"+00:00\"",
+                "  db_time_zone: \"-08:00\"",
+                1,
+            )
+            .replacen(
+                "  host_utc_offset: \"+00:00\"",
+                "  host_utc_offset: \"+05:30\"",
+                1,
+            )
+            .replacen("  log_size: 20000", "  log_size: 100", 1);
+        std::fs::write(&schema, text).unwrap();
+        let s = serve_schema(&schema, Default::default());
+        let mut w = wire(&s.url("DEMO"));
+        let mut l = local(&s, None);
+        assert_eq!(l.host_utc_offset().unwrap(), Some(dates), "{mode}");
+        assert_eq!(
+            w.host_utc_offset().unwrap(),
+            Some(dates),
+            "{mode} over the wire"
+        );
+        // With log switches (V$LOG_HISTORY.FIRST_TIME, hours of the host's clock).
+        let lc = l.instance_config().unwrap();
+        assert!(
+            !lc.log_switches.clone().unwrap_or_default().is_empty(),
+            "{lc:?}"
+        );
+        assert_eq!(w.instance_config().unwrap(), lc, "{mode}");
+        let raw = driver::open(Driver::Thin, &s.url("DEMO"), USER, &Password::new(PASSWORD))
+            .expect("connect");
+        let one = |sql: &str| -> String {
+            let rows: Vec<Vec<Cell>> = raw
+                .query(sql, &[], FetchOptions::rows(10))
+                .and_then(|r| r.collect())
+                .unwrap_or_else(|e| panic!("{sql}: {e:?}"));
+            match &rows[0][0] {
+                Cell::Text(t) => t.clone(),
+                other => panic!("{sql}: {other:?}"),
+            }
+        };
+        assert_eq!(
+            one("SELECT TO_CHAR(SYSTIMESTAMP, 'TZH:TZM') FROM DUAL"),
+            "-08:00"
+        );
+        assert_eq!(one("SELECT DBTIMEZONE FROM DUAL"), "-08:00");
+        assert_eq!(
+            one("SELECT VALUE FROM V$PARAMETER WHERE NAME = 'time_at_dbtimezone'"),
+            mode.to_ascii_uppercase()
+        );
+    }
+}
+
+/// The log switches of the last day, with TIME_AT_DBTIMEZONE=USER_SQL and a database time zone
+/// 13:30 ahead of the host's: V$LOG_HISTORY.FIRST_TIME keeps the host's clock while SYSDATE
+/// answers in the database time zone, so `FIRST_TIME > SYSDATE - 1` would miss the switches of
+/// 20 hours ago. The day is counted back from SCN_TO_TIMESTAMP of the current SCN, and over the
+/// wire the switches are those in-process counts: every one of the last 24 hours, by host hour.
+#[test]
+fn the_last_days_log_switches_answer_as_in_process_whatever_sysdate_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("schema.yaml");
+    let text = std::fs::read_to_string(example_schema())
+        .unwrap()
+        .replacen("  version: 19.22.0.0.0\n", "  version: 23.26.0.0.0\n", 1)
+        .replacen(
+            "  time_at_dbtimezone: off",
+            "  time_at_dbtimezone: user_sql",
+            1,
+        )
+        .replacen(
+            "  db_time_zone: \"+00:00\"",
+            "  db_time_zone: \"+05:30\"",
+            1,
+        )
+        .replacen(
+            "  host_utc_offset: \"+00:00\"",
+            "  host_utc_offset: \"-08:00\"",
+            1,
+        )
+        .replacen("  log_size: 20000", "  log_size: 100", 1);
+    std::fs::write(&schema, text).unwrap();
+    // 20 hours ago on a host at -08:00 (the hour read before and after, an hour may turn).
+    let hour = || {
+        (chrono::Utc::now() - chrono::Duration::hours(28))
+            .format("%Y-%m-%d %H")
+            .to_string()
+    };
+    let before = hour();
+    let s = serve_schema_made_ago(&schema, 20 * 3_600_000);
+    let mut w = wire(&s.url("DEMO"));
+    let mut l = local(&s, None);
+    let lc = l.instance_config().unwrap();
+    let switches = lc.log_switches.clone().unwrap_or_default();
+    let after = hour();
+    assert!(
+        switches.iter().any(|h| h.hour == before || h.hour == after),
+        "{switches:?}, want {before} or {after}"
+    );
+    assert_eq!(w.instance_config().unwrap().log_switches, lc.log_switches);
 }

@@ -101,6 +101,7 @@ fn walk(served: &Served) -> BTreeSet<String> {
         ("ONLINE_LOGS", sql::ONLINE_LOGS),
         ("ARCHIVED_LOGS", sql::ARCHIVED_LOGS),
         ("HOST_UTC_OFFSET", sql::HOST_UTC_OFFSET),
+        ("DATE_CLOCK", sql::DATE_CLOCK),
         ("REDO_THREADS", sql::REDO_THREADS),
         ("INSTANCE_PARAMETERS", sql::INSTANCE_PARAMETERS),
         ("RESOURCE_LIMITS", sql::RESOURCE_LIMITS),
@@ -138,6 +139,9 @@ fn walk(served: &Served) -> BTreeSet<String> {
     );
     assert_eq!(t.len(), 1);
     mark("SCN_TO_TIME");
+    // 19c (the example schema): no such parameter, no row.
+    assert!(rows(root, "TIME_AT_DBTIMEZONE", sql::TIME_AT_DBTIMEZONE, &[]).is_empty());
+    mark("TIME_AT_DBTIMEZONE");
 
     // LogMiner in CDB$ROOT: the logs covering the newest SCNs, then the window.
     let logs = rows(root, "ONLINE_LOGS", sql::ONLINE_LOGS, &[]);
@@ -259,6 +263,14 @@ fn walk(served: &Served) -> BTreeSet<String> {
         );
         mark(name);
     }
+    // Read inside a PDB: the user's GoldenGate administrator grants (none for C##CDC here).
+    rows(
+        root,
+        "GOLDENGATE_PRIVILEGES",
+        sql::GOLDENGATE_PRIVILEGES,
+        &[],
+    );
+    mark("GOLDENGATE_PRIVILEGES");
     let emp: TableName = "HR.EMPLOYEES".parse().unwrap();
     let owner_table = named(&[
         ("owner", Value::Text("HR".into())),
@@ -408,7 +420,7 @@ fn signal_schema() -> std::path::PathBuf {
         .replacen("tables:\n", &format!("tables:\n{signal}"), 1)
         .replacen(
             "- { name: C##CDC, container_data: all }",
-            "- { name: C##CDC, container_data: all, privileges: [all, \"HR.SIGNALS:INSERT\"] }",
+            "- { name: C##CDC, container_data: all, privileges: [all, \"PDB1.HR.SIGNALS:INSERT\"] }",
             1,
         );
     assert_ne!(out, text, "the example schema has a tables: list");

@@ -104,10 +104,11 @@ fn timestamp(ms: i64) -> String {
 }
 
 impl Replica {
-    /// A moment as the database host's clock shows it, `YYYY-MM-DD HH24:MI:SS` (the DATE
-    /// columns LogMiner and V$THREAD fill from the host's time).
+    /// A moment as the database's own DATEs show it, `YYYY-MM-DD HH24:MI:SS` (the columns
+    /// LogMiner and V$THREAD fill, SCN_TO_TIMESTAMP): the host's clock, or the database time
+    /// zone's with TIME_AT_DBTIMEZONE=DATABASE.
     pub fn host_time(&self, ms: i64) -> String {
-        timestamp(ms + i64::from(self.schema.database.host_offset_secs()) * 1000)
+        timestamp(ms + i64::from(self.schema.database.date_clock_offset_secs()) * 1000)
     }
 }
 

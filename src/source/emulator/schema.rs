@@ -51,6 +51,15 @@ pub struct DatabaseSpec {
     /// DATE columns LogMiner fills from the host's clock (V$LOGMNR_CONTENTS.TIMESTAMP and
     /// COMMIT_TIMESTAMP, V$THREAD.LAST_REDO_TIME) and SCN_TO_TIMESTAMP are in this time.
     pub host_utc_offset: String,
+    /// The TIME_AT_DBTIMEZONE parameter (a parameter from 23c; Reference 26ai, 2.413):
+    /// `off` (the default, every release's behaviour before: every time is the host's),
+    /// `user_sql` (SYSDATE and SYSTIMESTAMP return `db_time_zone`'s time, every other
+    /// time-dependent operation stays on the host's) or `database` (26ai: every time-dependent
+    /// operation uses `db_time_zone`, LogMiner's DATEs, V$THREAD.LAST_REDO_TIME and
+    /// SCN_TO_TIMESTAMP too). Oracle sets it per PDB; here one value holds in every container.
+    pub time_at_dbtimezone: TimeAtDbTimezone,
+    /// DBTIMEZONE, `+HH:MM` or `-HH:MM`: the database time zone (default `+00:00`).
+    pub db_time_zone: String,
     /// Redo records per log file; a log switch follows.
     pub log_size: u64,
     /// Archived logs kept per thread (0: all); older ones are gone (mining them: ORA-01291).
@@ -94,6 +103,35 @@ pub struct DatabaseSpec {
     /// RAW up to 2,000) or `extended` (up to 32,767 bytes; longer values are written in
     /// 32K_BEGIN/WRITE/END rows).
     pub max_string_size: MaxStringSize,
+}
+
+/// The TIME_AT_DBTIMEZONE parameter.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeAtDbTimezone {
+    #[default]
+    Off,
+    UserSql,
+    Database,
+}
+
+impl TimeAtDbTimezone {
+    /// V$PARAMETER's value.
+    pub fn parameter(self) -> &'static str {
+        match self {
+            TimeAtDbTimezone::Off => "OFF",
+            TimeAtDbTimezone::UserSql => "USER_SQL",
+            TimeAtDbTimezone::Database => "DATABASE",
+        }
+    }
+}
+
+/// `(major, minor)` of a version text (`23.26.0.0.0` → (23, 26); 26ai is release 23.26).
+pub fn release(version: &str) -> (u32, u32) {
+    let mut parts = version
+        .split('.')
+        .map(|p| p.trim().parse::<u32>().unwrap_or(0));
+    (parts.next().unwrap_or(0), parts.next().unwrap_or(0))
 }
 
 /// The MAX_STRING_SIZE parameter.
@@ -235,6 +273,8 @@ impl Default for DatabaseSpec {
             redo_threads: 1,
             redo_write_delay_ms: 3000,
             host_utc_offset: "+00:00".into(),
+            time_at_dbtimezone: TimeAtDbTimezone::Off,
+            db_time_zone: "+00:00".into(),
             log_size: 20_000,
             archived_logs_kept: 0,
             start_scn: 1_000_000,
@@ -622,6 +662,27 @@ impl SchemaFile {
                 self.database.host_utc_offset
             )));
         }
+        if crate::source::model::parse_utc_offset(&self.database.db_time_zone).is_none() {
+            return Err(bad(format!(
+                "database.db_time_zone `{}` must be +HH:MM or -HH:MM, from -12:00 to +14:00",
+                self.database.db_time_zone
+            )));
+        }
+        // TIME_AT_DBTIMEZONE exists from 23c (OFF, USER_SQL: 23c Reference); DATABASE is a
+        // 26ai value (26ai Reference, 2.413), release 23.26.
+        let at = release(&self.database.version);
+        let needs = match self.database.time_at_dbtimezone {
+            TimeAtDbTimezone::Off => None,
+            TimeAtDbTimezone::UserSql => Some(((23, 0), "23c")),
+            TimeAtDbTimezone::Database => Some(((23, 26), "26ai (23.26)")),
+        };
+        if let Some((_, name)) = needs.filter(|(first, _)| at < *first) {
+            return Err(bad(format!(
+                "database.time_at_dbtimezone: {} is a value of Oracle {name} and later; database.version is {}",
+                self.database.time_at_dbtimezone.parameter(),
+                self.database.version
+            )));
+        }
         limit(path, "tables", self.tables.len() as u64, MAX_TABLES)?;
         limit(
             path,
@@ -661,17 +722,6 @@ impl SchemaFile {
                 "database.processes_in_use / sessions_in_use cannot exceed processes / sessions"
                     .into(),
             ));
-        }
-        if let PrivilegeSpec::List(list) = &self.database.privileges {
-            for p in list {
-                if !super::access::known_privilege(p) {
-                    return Err(bad(format!(
-                        "database.privileges: unknown privilege `{p}`; known: {}, {} and OWNER.TABLE:SELECT|FLASHBACK|INSERT|UPDATE|DELETE",
-                        ALL_PRIVILEGES.join(", "),
-                        super::access::WRITE_PRIVILEGES.join(", ")
-                    )));
-                }
-            }
         }
         super::access::validate(self).map_err(bad)?;
         let mut seen = BTreeSet::new();
@@ -873,6 +923,31 @@ impl DatabaseSpec {
     /// `host_utc_offset` in seconds east of UTC (validated when the schema is read).
     pub fn host_offset_secs(&self) -> i32 {
         crate::source::model::parse_utc_offset(&self.host_utc_offset).unwrap_or(0)
+    }
+
+    /// `db_time_zone` (DBTIMEZONE) in seconds east of UTC.
+    pub fn db_offset_secs(&self) -> i32 {
+        crate::source::model::parse_utc_offset(&self.db_time_zone).unwrap_or(0)
+    }
+
+    /// The clock SYSDATE and SYSTIMESTAMP read: the host's, or with TIME_AT_DBTIMEZONE
+    /// USER_SQL or DATABASE the database time zone's.
+    pub fn sql_clock_offset_secs(&self) -> i32 {
+        match self.time_at_dbtimezone {
+            TimeAtDbTimezone::Off => self.host_offset_secs(),
+            _ => self.db_offset_secs(),
+        }
+    }
+
+    /// The clock of the DATEs the database fills in itself (V$LOGMNR_CONTENTS TIMESTAMP and
+    /// COMMIT_TIMESTAMP, V$THREAD.LAST_REDO_TIME, SCN_TO_TIMESTAMP): the host's, unless
+    /// TIME_AT_DBTIMEZONE=DATABASE puts every time-dependent operation in the database time
+    /// zone (USER_SQL changes SYSDATE and SYSTIMESTAMP alone).
+    pub fn date_clock_offset_secs(&self) -> i32 {
+        match self.time_at_dbtimezone {
+            TimeAtDbTimezone::Database => self.db_offset_secs(),
+            _ => self.host_offset_secs(),
+        }
     }
 
     /// The capture user's grants as SESSION_PRIVS / SESSION_ROLES / USER_TAB_PRIVS show them.

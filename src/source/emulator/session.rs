@@ -432,16 +432,26 @@ impl Session for EmulatorSession {
             }
         }
         self.user.set_container(&target)?;
+        // What the user may do is now what it holds there (common and local grants).
+        self.user.enter(Some(&target));
         self.container = Some(target);
         Ok(())
     }
 
     fn privileges(&mut self) -> Result<Privileges> {
         self.call()?;
+        // SESSION_PRIVS, SESSION_ROLES and ALL_TAB_PRIVS of this container.
         let mut p = self.user.privileges.clone();
         // DBA_CONTAINER_DATA is read in CDB$ROOT, where the attribute applies.
         if !self.in_root() {
             p.container_data = None;
+        }
+        // USER_GOLDENGATE_PRIVILEGES is read inside a PDB (per-PDB mining's requirement).
+        match self.pdb() {
+            Some(_) => {
+                p.goldengate.get_or_insert_with(Vec::new);
+            }
+            None => p.goldengate = None,
         }
         Ok(p)
     }
@@ -586,7 +596,12 @@ impl Session for EmulatorSession {
         if scn < r.schema.database.start_scn || scn > r.current_scn {
             return Ok(None);
         }
-        // SCN_TO_TIMESTAMP answers in the host's time, as LogMiner's DATEs.
+        // SCN_TO_TIMESTAMP answers in the clock of LogMiner's DATEs. On Oracle the current
+        // SCN moves on while the database is idle (its background work) and maps to the time
+        // now; the emulator's stands still while idle, so its current SCN maps to now too.
+        if scn == r.current_scn {
+            return Ok(Some(r.host_time(self.shared.clock.now_ms())));
+        }
         Ok(r.time_of(scn).map(|ms| r.host_time(ms)))
     }
 
@@ -608,9 +623,13 @@ impl Session for EmulatorSession {
     }
 
     fn host_utc_offset(&mut self) -> Result<Option<i32>> {
-        // The source's host on a downstream too: the redo's times are the source's.
+        // The source's host on a downstream too: the redo's times are the source's. The clock
+        // LogMiner's DATEs are in: the host's, the database time zone's with
+        // TIME_AT_DBTIMEZONE=DATABASE.
         self.call()?;
-        Ok(Some(self.replica()?.schema.database.host_offset_secs()))
+        Ok(Some(
+            self.replica()?.schema.database.date_clock_offset_secs(),
+        ))
     }
 
     fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {

@@ -78,6 +78,7 @@ pub fn read(conn: &dyn DbSession) -> Result<InstanceConfig> {
                         value.map(|v| v.trim().eq_ignore_ascii_case("TRUE"))
                 }
                 "max_string_size" => config.max_string_size = value,
+                "time_at_dbtimezone" => config.time_at_dbtimezone = value,
                 _ => config.undo_tablespace = value,
             }
         }

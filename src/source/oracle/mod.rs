@@ -382,11 +382,31 @@ impl Session for OracleSession {
         } else {
             None
         };
+        // In a PDB: the GoldenGate administrator grant per-PDB mining requires.
+        let goldengate = if self.current_container()?.pdb.is_some() {
+            let c = ctx("reading USER_GOLDENGATE_PRIVILEGES");
+            match self.rows(sql::GOLDENGATE_PRIVILEGES, &c, |r| {
+                Ok(GoldenGateGrant {
+                    privilege_type: r.string(0)?,
+                    select_privileges: r.opt_string(1)?.as_deref() == Some("YES"),
+                })
+            }) {
+                Ok(rows) => Some(rows),
+                Err(CdcError::Privilege { message, .. }) => {
+                    tracing::warn!("cannot read USER_GOLDENGATE_PRIVILEGES ({message}); whether the user is a GoldenGate administrator is unknown");
+                    None
+                }
+                Err(e) => return Err(e),
+            }
+        } else {
+            None
+        };
         Ok(Privileges {
             system,
             roles,
             objects,
             container_data,
+            goldengate,
         })
     }
 
@@ -587,7 +607,35 @@ impl Session for OracleSession {
             .map_err(|e| e.runtime(&c))
     }
 
+    /// The clock LogMiner's DATEs are in. SYSTIMESTAMP's offset is the host's, unless
+    /// TIME_AT_DBTIMEZONE (23c and later) is set: then SYSTIMESTAMP answers in DBTIMEZONE and,
+    /// with USER_SQL, LogMiner's DATEs still in the host's clock; that clock is then measured
+    /// through SCN_TO_TIMESTAMP (see `sql::DATE_CLOCK`).
     fn host_utc_offset(&mut self) -> Result<Option<i32>> {
+        let c = ctx("reading TIME_AT_DBTIMEZONE (V$PARAMETER)");
+        let mode = match self.rows(sql::TIME_AT_DBTIMEZONE, &c, |r| r.opt_string(0)) {
+            Ok(rows) => rows.into_iter().flatten().next(),
+            Err(CdcError::Privilege { message, .. }) => {
+                tracing::warn!("cannot read V$PARAMETER ({message}); taking SYSTIMESTAMP's offset as the clock of LogMiner's times (right unless TIME_AT_DBTIMEZONE is set)");
+                None
+            }
+            Err(e) => return Err(e),
+        };
+        if mode
+            .as_deref()
+            .is_some_and(|m| !m.trim().eq_ignore_ascii_case("OFF"))
+        {
+            let c = ctx("reading the database's clock (SCN_TO_TIMESTAMP of the current SCN)");
+            let (local, utc) = fetch::query_one(&*self.conn, sql::DATE_CLOCK, &[], &c, |r| {
+                Ok((r.string(0)?, r.string(1)?))
+            })?;
+            return clock_offset_secs(&local, &utc).map(Some).ok_or_else(|| {
+                CdcError::Database(format!(
+                    "TIME_AT_DBTIMEZONE is {}: the database's clock, SCN_TO_TIMESTAMP(CURRENT_SCN) `{local}` at `{utc}` UTC, is no whole quarter hour from UTC",
+                    mode.as_deref().unwrap_or_default().trim()
+                ))
+            });
+        }
         let c = ctx("reading the host's time zone (SYSTIMESTAMP)");
         let text = fetch::query_one(&*self.conn, sql::HOST_UTC_OFFSET, &[], &c, |r| r.string(0))?;
         parse_utc_offset(&text).map(Some).ok_or_else(|| {

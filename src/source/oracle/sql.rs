@@ -83,6 +83,18 @@
 //!   (`LogMinerStreamingChangeEventSourceMetrics.setDatabaseTimeDifference`, the buffered and
 //!   unbuffered event sources) and from SCN_TO_TIMESTAMP's result
 //!   (`OracleSnapshotChangeEventSource.getSnapshotSourceTimestamp`): both are host time.
+//! - TIME_AT_DBTIMEZONE ([`TIME_AT_DBTIMEZONE`], [`DATE_CLOCK`]): "specifies whether
+//!   time-dependent database operations use the time zone of the database host system or the
+//!   time zone of the PDB"; examples given are SYSDATE and SYSTIMESTAMP, DATE/TIMESTAMP columns
+//!   queried, the scheduler and Oracle Flashback Technology. OFF: the host's for all; USER_SQL:
+//!   SYSDATE and SYSTIMESTAMP by the PDB's DBTIMEZONE, all others the host's; DATABASE: all by
+//!   DBTIMEZONE. String, not modifiable (a restart), modifiable in a PDB, "available starting
+//!   with Oracle AI Database 26ai" (Reference 26ai, 2.413); the 23c Reference already lists OFF
+//!   and USER_SQL. The SQL Reference's SYSDATE/SYSTIMESTAMP pages (23ai, 26ai) still speak of
+//!   TRUE/FALSE. Where LogMiner's TIMESTAMP falls under DATABASE is not said in so many words:
+//!   taken here as a time-dependent operation like the others (check on a 26ai database), which
+//!   is why the clock is measured with SCN_TO_TIMESTAMP (flashback, same class) rather than
+//!   assumed.
 //! - Dictionary in the redo: "When you use the dictionary in the online catalog, you must mine
 //!   the redo log files in the same database that generated them" (12.1 Utilities, Example 4),
 //!   so a downstream needs `DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS)`
@@ -167,6 +179,21 @@
 //!   "snapshot too old" on a flashback read: "the version of the LOB value needed for the
 //!   consistent read was already overwritten by another writer" (old LOB versions are kept in the
 //!   LOB segment by its RETENTION / PCTVERSION, not in undo).
+//! - Grants in a CDB ([`SESSION_PRIVILEGES`], [`OBJECT_PRIVILEGES`], read in each container
+//!   doctor judges): "all users, including common users, can exercise their privileges only
+//!   within the current container"; SET CONTAINER "must be granted either commonly or in the
+//!   container to which the user is attempting to switch" (Security Guide 19c, "How the Oracle
+//!   Multitenant Option Affects Privileges"); privileges granted commonly hold in every container,
+//!   granted locally only in that one ("Managing Commonly and Locally Granted Privileges"); "a
+//!   common privilege cannot be granted or revoked on a local object" (ORA-65033), so a grant on
+//!   a PDB's table is always local to it and CDB$ROOT's SESSION_PRIVS / ALL_TAB_PRIVS do not show
+//!   it. A local user cannot be granted commonly (ORA-65030).
+//! - Per-PDB LogMiner ([`GOLDENGATE_PRIVILEGES`]): 19c Utilities 23.12.1 ("Understanding How to
+//!   Run LogMiner Sessions", "Requirements for Running LogMiner for Individual PDBs") has the
+//!   local user provisioned with `DBMS_GOLDENGATE_AUTH.GRANT_ADMIN_PRIVILEGE`; the package runs
+//!   AS SYSDBA only (PL/SQL Packages, DBMS_GOLDENGATE_AUTH Security Model); ALL_/USER_GOLDENGATE_
+//!   PRIVILEGES list the grant (Reference 12.1 to 23ai). Which privileges DO_GRANTS gives is not
+//!   listed there.
 //! - Unique indexes ([`UNIQUE_INDEXES`]): ALL_INDEXES "describes the indexes on the tables
 //!   accessible to the current user"; OWNER, INDEX_NAME, INDEX_TYPE (NORMAL, NORMAL/REV, BITMAP,
 //!   FUNCTION-BASED NORMAL, …, IOT - TOP, DOMAIN), TABLE_OWNER, TABLE_NAME, TABLE_TYPE (TABLE,
@@ -299,6 +326,17 @@ WHERE GRANTEE = USER OR GRANTEE IN (SELECT ROLE FROM SESSION_ROLES)";
 /// OWNER / OBJECT_NAME. Privilege: SELECT on DBA_CONTAINER_DATA (SELECT_CATALOG_ROLE).
 pub const CONTAINER_DATA: &str = "SELECT ALL_CONTAINERS, CONTAINER_NAME FROM DBA_CONTAINER_DATA \
 WHERE USERNAME = USER AND DEFAULT_ATTR = 'Y' AND OWNER IS NULL";
+
+/// The user's GoldenGate administrator privileges, read inside a PDB: LogMiner run for one PDB
+/// (19c and later, per-PDB mode) requires a local user provisioned with
+/// `DBMS_GOLDENGATE_AUTH.GRANT_ADMIN_PRIVILEGE(grantee => …, privilege_type => 'CAPTURE',
+/// grant_select_privileges => TRUE, do_grants => TRUE, container => 'CURRENT')` (Utilities 19c,
+/// 23.12.1, "Requirements for Running LogMiner for Individual PDBs"). USER_GOLDENGATE_PRIVILEGES
+/// has the columns of ALL_GOLDENGATE_PRIVILEGES but USERNAME (Reference 12.1 to 23ai):
+/// PRIVILEGE_TYPE `APPLY`, `CAPTURE` or `*` (both), GRANT_SELECT_PRIVILEGES `YES` (a full
+/// privilege administrator, with SELECT_CATALOG_ROLE) or `NO`. Privilege: none (a USER_ view).
+pub const GOLDENGATE_PRIVILEGES: &str =
+    "SELECT PRIVILEGE_TYPE, GRANT_SELECT_PRIVILEGES FROM USER_GOLDENGATE_PRIVILEGES";
 
 // ---------------------------------------------------------------------------------------------
 // Tables
@@ -459,6 +497,27 @@ ORDER BY a.THREAD#, a.SEQUENCE#, a.DEST_ID";
 /// Debezium subtracts the same offset (`OracleConnection.getDatabaseSystemTime`). No privilege.
 pub const HOST_UTC_OFFSET: &str = "SELECT TO_CHAR(SYSTIMESTAMP, 'TZH:TZM') FROM DUAL";
 
+/// The TIME_AT_DBTIMEZONE parameter (23c and later; no row before): `OFF` (the default, the
+/// earlier releases' behaviour), `USER_SQL` (SYSDATE and SYSTIMESTAMP return the time of the
+/// PDB's DBTIMEZONE, every other time-dependent operation keeps the host's) or `DATABASE` (26ai:
+/// every time-dependent operation uses DBTIMEZONE) (Reference 26ai, 2.413 TIME_AT_DBTIMEZONE;
+/// 23c Reference: OFF and USER_SQL). Not OFF, [`HOST_UTC_OFFSET`] no longer tells the clock of
+/// LogMiner's DATEs: [`DATE_CLOCK`] measures it. Privilege: SELECT on V_$PARAMETER.
+pub const TIME_AT_DBTIMEZONE: &str =
+    "SELECT VALUE FROM V$PARAMETER WHERE NAME = 'time_at_dbtimezone'";
+
+/// The clock of the DATEs the database fills in itself, measured: SCN_TO_TIMESTAMP of the
+/// current SCN (Flashback Technology, a time-dependent operation, so in the clock LogMiner's
+/// TIMESTAMP and COMMIT_TIMESTAMP use: the host's with TIME_AT_DBTIMEZONE OFF or USER_SQL,
+/// DBTIMEZONE's with DATABASE) beside the instant now in UTC (`SYS_EXTRACT_UTC(SYSTIMESTAMP)`,
+/// right in whatever zone SYSTIMESTAMP answers). The current SCN moves on with the database's
+/// background work, and its mapping is kept every few seconds, so the difference is the
+/// offset within seconds: rounded to the quarter hour (`model::clock_offset_secs`).
+/// Privilege: SELECT on V_$DATABASE.
+pub const DATE_CLOCK: &str =
+    "SELECT TO_CHAR(SCN_TO_TIMESTAMP(CURRENT_SCN), 'YYYY-MM-DD HH24:MI:SS'), \
+TO_CHAR(SYS_EXTRACT_UTC(SYSTIMESTAMP), 'YYYY-MM-DD HH24:MI:SS') FROM V$DATABASE";
+
 /// The redo threads and how far LGWR has written each: mining windows end before the lowest
 /// LAST_REDO_CHANGE# of the OPEN threads (see `model::written_bound`). LAST_REDO_TIME is a
 /// DATE, as fixed-format text. Privilege: SELECT on V_$THREAD (SELECT_CATALOG_ROLE).
@@ -471,10 +530,12 @@ TO_CHAR(LAST_REDO_TIME, 'YYYY-MM-DD HH24:MI:SS') FROM V$THREAD ORDER BY THREAD#"
 
 /// COMPATIBLE, UNDO_TABLESPACE, ENABLE_GOLDENGATE_REPLICATION (LogMiner writes native JSON
 /// columns only when TRUE: Debezium's OracleJsonDataTypeIT and its documentation; the
-/// parameter is TRUE/FALSE, Reference) and MAX_STRING_SIZE (STANDARD/EXTENDED, Reference).
-/// Names in V$PARAMETER are lower case. Privilege: SELECT on V_$PARAMETER (SELECT_CATALOG_ROLE).
+/// parameter is TRUE/FALSE, Reference), MAX_STRING_SIZE (STANDARD/EXTENDED, Reference) and
+/// TIME_AT_DBTIMEZONE (see [`TIME_AT_DBTIMEZONE`]). Names in V$PARAMETER are lower case.
+/// Privilege: SELECT on V_$PARAMETER (SELECT_CATALOG_ROLE).
 pub const INSTANCE_PARAMETERS: &str = "SELECT NAME, VALUE FROM V$PARAMETER \
-WHERE NAME IN ('compatible', 'undo_tablespace', 'enable_goldengate_replication', 'max_string_size')";
+WHERE NAME IN ('compatible', 'undo_tablespace', 'enable_goldengate_replication', 'max_string_size', \
+'time_at_dbtimezone')";
 
 /// Use and limit of processes and sessions. LIMIT_VALUE is text: a number (with leading blanks)
 /// or `UNLIMITED`. Privilege: SELECT on V_$RESOURCE_LIMIT (SELECT_CATALOG_ROLE).
@@ -493,11 +554,15 @@ pub const REDO_GROUPS: &str =
     "SELECT GROUP#, THREAD#, BYTES, MEMBERS FROM V$LOG ORDER BY THREAD#, GROUP#";
 
 /// Log switches per redo thread and clock hour over the last 24 hours: V$LOG_HISTORY has one
-/// row per log, FIRST_TIME being when the switch into it happened. Privilege: SELECT on
-/// V_$LOG_HISTORY (SELECT_CATALOG_ROLE).
+/// row per log, FIRST_TIME being when the switch into it happened. The day is counted back from
+/// SCN_TO_TIMESTAMP of the current SCN, not from SYSDATE: FIRST_TIME is in the clock of the
+/// database's own DATEs, which with TIME_AT_DBTIMEZONE=USER_SQL (23c and later) is the host's
+/// while SYSDATE answers in DBTIMEZONE's (see [`DATE_CLOCK`]). Privilege: SELECT on
+/// V_$LOG_HISTORY and V_$DATABASE (SELECT_CATALOG_ROLE).
 pub const LOG_SWITCHES: &str = "SELECT THREAD#, \
 TO_CHAR(TRUNC(FIRST_TIME, 'HH24'), 'YYYY-MM-DD HH24'), COUNT(*) FROM V$LOG_HISTORY \
-WHERE FIRST_TIME > SYSDATE - 1 GROUP BY THREAD#, TRUNC(FIRST_TIME, 'HH24') ORDER BY 1, 2";
+WHERE FIRST_TIME > (SELECT CAST(SCN_TO_TIMESTAMP(CURRENT_SCN) AS DATE) - 1 FROM V$DATABASE) \
+GROUP BY THREAD#, TRUNC(FIRST_TIME, 'HH24') ORDER BY 1, 2";
 
 // ---------------------------------------------------------------------------------------------
 // LogMiner

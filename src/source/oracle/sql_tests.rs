@@ -79,6 +79,10 @@ fn privilege_statements() {
         OBJECT_PRIVILEGES,
         "SELECT TABLE_SCHEMA, TABLE_NAME, PRIVILEGE FROM ALL_TAB_PRIVS WHERE GRANTEE = USER OR GRANTEE IN (SELECT ROLE FROM SESSION_ROLES)"
     );
+    assert_eq!(
+        GOLDENGATE_PRIVILEGES,
+        "SELECT PRIVILEGE_TYPE, GRANT_SELECT_PRIVILEGES FROM USER_GOLDENGATE_PRIVILEGES"
+    );
 }
 
 #[test]
@@ -149,6 +153,35 @@ fn host_utc_offset_statement() {
         HOST_UTC_OFFSET,
         "SELECT TO_CHAR(SYSTIMESTAMP, 'TZH:TZM') FROM DUAL"
     );
+    assert_eq!(
+        TIME_AT_DBTIMEZONE,
+        "SELECT VALUE FROM V$PARAMETER WHERE NAME = 'time_at_dbtimezone'"
+    );
+    assert_eq!(
+        DATE_CLOCK,
+        "SELECT TO_CHAR(SCN_TO_TIMESTAMP(CURRENT_SCN), 'YYYY-MM-DD HH24:MI:SS'), TO_CHAR(SYS_EXTRACT_UTC(SYSTIMESTAMP), 'YYYY-MM-DD HH24:MI:SS') FROM V$DATABASE"
+    );
+}
+
+/// The clock of the database's DATEs from one reading of it beside UTC: a quarter-hour offset,
+/// a few seconds of SCN-to-time granularity forgiven, a stale reading refused.
+#[test]
+fn a_clock_offset_is_the_quarter_hour_nearest_the_difference() {
+    use crate::source::model::clock_offset_secs;
+    let utc = "2026-03-01 12:00:00";
+    for (local, want) in [
+        ("2026-03-01 17:30:02", Some(5 * 3600 + 1800)),
+        ("2026-03-01 03:59:57", Some(-8 * 3600)),
+        ("2026-03-02 01:45:00", Some(13 * 3600 + 2700)),
+        ("2026-03-01 12:00:00", Some(0)),
+        // Seven minutes from any quarter hour: a stale SCN_TO_TIMESTAMP, not an offset.
+        ("2026-03-01 12:07:00", None),
+        // Beyond -12:00..+14:00.
+        ("2026-03-02 03:00:00", None),
+        ("not a time", None),
+    ] {
+        assert_eq!(clock_offset_secs(local, utc), want, "{local}");
+    }
 }
 
 #[test]
@@ -163,7 +196,7 @@ fn redo_thread_statement() {
 fn preflight_statements() {
     assert_eq!(
         INSTANCE_PARAMETERS,
-        "SELECT NAME, VALUE FROM V$PARAMETER WHERE NAME IN ('compatible', 'undo_tablespace', 'enable_goldengate_replication', 'max_string_size')"
+        "SELECT NAME, VALUE FROM V$PARAMETER WHERE NAME IN ('compatible', 'undo_tablespace', 'enable_goldengate_replication', 'max_string_size', 'time_at_dbtimezone')"
     );
     assert_eq!(
         RESOURCE_LIMITS,
@@ -179,7 +212,7 @@ fn preflight_statements() {
     );
     assert_eq!(
         LOG_SWITCHES,
-        "SELECT THREAD#, TO_CHAR(TRUNC(FIRST_TIME, 'HH24'), 'YYYY-MM-DD HH24'), COUNT(*) FROM V$LOG_HISTORY WHERE FIRST_TIME > SYSDATE - 1 GROUP BY THREAD#, TRUNC(FIRST_TIME, 'HH24') ORDER BY 1, 2"
+        "SELECT THREAD#, TO_CHAR(TRUNC(FIRST_TIME, 'HH24'), 'YYYY-MM-DD HH24'), COUNT(*) FROM V$LOG_HISTORY WHERE FIRST_TIME > (SELECT CAST(SCN_TO_TIMESTAMP(CURRENT_SCN) AS DATE) - 1 FROM V$DATABASE) GROUP BY THREAD#, TRUNC(FIRST_TIME, 'HH24') ORDER BY 1, 2"
     );
 }
 

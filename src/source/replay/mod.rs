@@ -275,7 +275,7 @@ impl Session for ReplaySession {
     /// The exporting database host's, as `database.host_utc_offset` of the replay's
     /// `schema.yaml` gives it (default `+00:00`): the export's TIMESTAMP columns are its clock.
     fn host_utc_offset(&mut self) -> Result<Option<i32>> {
-        Ok(Some(self.loaded.schema.database.host_offset_secs()))
+        Ok(Some(self.loaded.schema.database.date_clock_offset_secs()))
     }
 
     fn logs(&mut self) -> Result<Vec<LogFile>> {

@@ -292,3 +292,36 @@ pub(super) fn dba_container_data(s: &mut EmulatorSession) -> Result<Relation> {
     }
     Ok(view(&spec, rows))
 }
+
+/// USER_GOLDENGATE_PRIVILEGES: the user's GoldenGate administrator grants in effect in this
+/// container (`DBMS_GOLDENGATE_AUTH.GRANT_ADMIN_PRIVILEGE`; Reference, ALL_GOLDENGATE_PRIVILEGES:
+/// PRIVILEGE_TYPE VARCHAR2(7), GRANT_SELECT_PRIVILEGES VARCHAR2(3), CREATE_TIME TIMESTAMP(6);
+/// the USER_ view has no USERNAME). Any user may read its own.
+pub(super) fn user_goldengate_privileges(s: &mut EmulatorSession) -> Result<Relation> {
+    let created = match created(s)? {
+        oracle_datum::Datum::Date(d) => oracle_datum::Datum::Timestamp(d),
+        other => other,
+    };
+    let rows = s
+        .user
+        .privileges
+        .goldengate
+        .iter()
+        .flatten()
+        .map(|g| {
+            vec![
+                t(&g.privilege_type),
+                yes_no(g.select_privileges),
+                created.clone(),
+            ]
+        })
+        .collect();
+    Ok(view(
+        &[
+            ("PRIVILEGE_TYPE", text(7)),
+            ("GRANT_SELECT_PRIVILEGES", text(3)),
+            ("CREATE_TIME", OraType::Timestamp(6)),
+        ],
+        rows,
+    ))
+}

@@ -78,6 +78,7 @@ impl WireDatabase {
             "SESSION_PRIVS" => Ok(acc::session_privs(s)),
             "SESSION_ROLES" => Ok(acc::session_roles(s)),
             "ALL_TAB_PRIVS" => Ok(acc::all_tab_privs(s)),
+            "USER_GOLDENGATE_PRIVILEGES" => acc::user_goldengate_privileges(s),
             "PRODUCT_COMPONENT_VERSION" => acc::product_component_version(s),
             "V$DATABASE" => dynv::v_database(s),
             "V$PDBS" => dynv::v_pdbs(s),
@@ -198,7 +199,12 @@ impl Database for WireDatabase {
             },
             "USER" => Ok(Datum::text(self.session.user.name.clone())),
             "UID" => Ok(Datum::int(100)),
-            "DBTIMEZONE" => Ok(Datum::text("+00:00")),
+            "DBTIMEZONE" => Ok(Datum::text(
+                self.session
+                    .replica()
+                    .map(|r| r.schema.database.db_time_zone.clone())
+                    .unwrap_or_else(|_| "+00:00".into()),
+            )),
             "SCN_TO_TIMESTAMP" => {
                 // A text argument converts to NUMBER, as Oracle converts it implicitly.
                 let scn = match args.first() {
@@ -366,10 +372,12 @@ impl Database for WireDatabase {
         })
     }
 
+    /// SYSDATE and SYSTIMESTAMP: the host's clock, the database time zone's with
+    /// TIME_AT_DBTIMEZONE USER_SQL or DATABASE.
     fn host_time(&mut self) -> (DateTime, i16) {
         let (offset, ms) = match self.session.replica() {
             Ok(r) => (
-                r.schema.database.host_offset_secs(),
+                r.schema.database.sql_clock_offset_secs(),
                 self.session.shared.clock.now_ms(),
             ),
             Err(_) => (0, 0),

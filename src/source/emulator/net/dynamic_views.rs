@@ -199,6 +199,9 @@ pub(super) fn v_parameter(s: &mut EmulatorSession) -> Result<Relation> {
             if d.redo_threads > 1 { "TRUE" } else { "FALSE" }.into(),
         ),
     ];
+    if let Some(t) = &config.time_at_dbtimezone {
+        params.push(("time_at_dbtimezone", t.clone()));
+    }
     for a in config.archive_destinations.iter().flatten() {
         params.push(("log_archive_dest", format!("{}={}", a.name, a.destination)));
     }
