@@ -268,6 +268,10 @@ fn live_conformance() {
     let bound = session
         .mining_limit()
         .unwrap_or_else(|e| panic!("mining_limit(): {e}"));
+    // A workload writes meanwhile: the bound is compared with the SCN read after it.
+    let now = session
+        .current_scn()
+        .unwrap_or_else(|e| panic!("current_scn(): {e}"));
     if db.role.as_oracle() == "PRIMARY" {
         assert!(
             bound.is_some_and(|b| b < now + slack),

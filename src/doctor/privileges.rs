@@ -7,6 +7,7 @@
 //! | streaming (mode ≠ snapshot_only) | LOGMINING (SELECT ANY TRANSACTION before 12c); EXECUTE on DBMS_LOGMNR; SELECT on V_$LOG, V_$LOGFILE, V_$ARCHIVED_LOG, V_$ARCHIVE_DEST_STATUS, V_$LOGMNR_CONTENTS, V_$THREAD, GV_$TRANSACTION, GV_$INSTANCE |
 //! | ROWID chunking (a captured table without usable key) | SELECT on DBA_EXTENTS, DBA_TABLESPACES |
 //! | multitenant, root mode | SET CONTAINER; SELECT on V_$PDBS; a CONTAINER_DATA attribute covering the PDBs |
+//! | dictionary builds (cdc.mining.dictionary=redo_logs, .build=log_switch, not read-only, root or non-CDB) | EXECUTE on DBMS_LOGMNR_D |
 //! | per-PDB mining (streaming, the session in a PDB, 19c+) | the LogMiner grants above, and a local user provisioned with DBMS_GOLDENGATE_AUTH.GRANT_ADMIN_PRIVILEGE (USER_GOLDENGATE_PRIVILEGES) |
 //!
 //! A dictionary view's SELECT is also held through SELECT_CATALOG_ROLE or SELECT ANY
@@ -24,7 +25,7 @@
 use super::facts::Facts;
 use super::{list, Finding};
 use crate::snapshot::target::Strategy;
-use crate::source::model::{Privileges, ROOT_CONTAINER};
+use crate::source::model::{Dictionary, Privileges, ROOT_CONTAINER};
 
 /// One way to hold a needed grant.
 enum Alt {
@@ -181,6 +182,29 @@ pub(super) fn check(id: &str, f: &Facts) -> Finding {
                     g.grantee, g.scope
                 ),
             });
+            // cdc.mining.dictionary.build=log_switch: capture runs DBMS_LOGMNR_D.BUILD in
+            // CDB$ROOT (or the non-CDB) of the database it mines; without EXECUTE it stops
+            // building (`dictionary-build-failed`) and every window reads back to the last
+            // build a DBA made.
+            let s = &f.settings;
+            if s.mining_dictionary == Dictionary::RedoLogs
+                && s.dictionary_build_at_switch
+                && !s.read_only
+                && s.mining_url().is_none()
+                && home_pdb(f).is_none()
+            {
+                needs.push(Need {
+                    label: "EXECUTE on DBMS_LOGMNR_D".into(),
+                    alts: vec![
+                        Alt::Object("SYS".into(), "DBMS_LOGMNR_D".into(), "EXECUTE"),
+                        Alt::Role("EXECUTE_CATALOG_ROLE"),
+                    ],
+                    grant: format!(
+                        "GRANT EXECUTE ON SYS.DBMS_LOGMNR_D TO {}{};",
+                        g.grantee, g.scope
+                    ),
+                });
+            }
             for view in [
                 "V_$LOG",
                 "V_$LOGFILE",

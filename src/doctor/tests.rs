@@ -336,6 +336,31 @@ fn missing_grants_are_named_per_feature_and_only_when_needed() {
         l.fix.as_deref(),
         Some("GRANT LOGMINING TO C##CDC;\nGRANT EXECUTE ON SYS.DBMS_LOGMNR TO C##CDC;")
     );
+    // With a dictionary from the redo built at log switches, DBMS_LOGMNR_D too (and not
+    // when nothing may be written).
+    let r = db.report(&[
+        "cdc.database.user=C##CDC",
+        "cdc.mining.dictionary=redo_logs",
+    ]);
+    let l = get(&r, "privileges.logmining");
+    assert_eq!(
+        l.found,
+        "missing: LOGMINING, EXECUTE on DBMS_LOGMNR, EXECUTE on DBMS_LOGMNR_D"
+    );
+    assert!(l
+        .fix
+        .as_deref()
+        .is_some_and(|f| f.ends_with("GRANT EXECUTE ON SYS.DBMS_LOGMNR_D TO C##CDC;")));
+    let r = db.report(&[
+        "cdc.database.user=C##CDC",
+        "cdc.mining.dictionary=redo_logs",
+        "cdc.database.read.only=true",
+    ]);
+    assert_eq!(
+        get(&r, "privileges.logmining").found,
+        "missing: LOGMINING, EXECUTE on DBMS_LOGMNR"
+    );
+    let r = db.report(&["cdc.database.user=C##CDC"]);
     assert!(get(&r, "privileges.catalog")
         .found
         .contains("(via SELECT_CATALOG_ROLE)"));
