@@ -103,6 +103,7 @@ fn walk(served: &Served) -> BTreeSet<String> {
         ("HOST_UTC_OFFSET", sql::HOST_UTC_OFFSET),
         ("REDO_THREADS", sql::REDO_THREADS),
         ("INSTANCE_PARAMETERS", sql::INSTANCE_PARAMETERS),
+        ("CHARACTER_SETS", sql::CHARACTER_SETS),
         ("RESOURCE_LIMITS", sql::RESOURCE_LIMITS),
         ("ARCHIVE_DESTINATIONS", sql::ARCHIVE_DESTINATIONS),
         ("REDO_GROUPS", sql::REDO_GROUPS),

@@ -110,6 +110,8 @@ impl Replica {
             undo_tablespace: Some("UNDOTBS1".into()),
             goldengate_replication: Some(d.goldengate_replication),
             max_string_size: Some(d.max_string_size.parameter().into()),
+            character_set: Some(d.character_set.name().into()),
+            national_character_set: Some(d.national_character_set.name().into()),
             processes: Some(ResourceUse {
                 current: d.processes_in_use,
                 limit: Some(d.processes),

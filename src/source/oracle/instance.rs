@@ -84,6 +84,19 @@ pub fn read(conn: &dyn DbSession) -> Result<InstanceConfig> {
     }
     if let Some(rows) = optional(
         conn,
+        sql::CHARACTER_SETS,
+        "reading NLS_DATABASE_PARAMETERS",
+        |r| Ok((r.string(0)?, r.opt_string(1)?)),
+    )? {
+        for (name, value) in rows {
+            match name.trim() {
+                "NLS_CHARACTERSET" => config.character_set = value,
+                _ => config.national_character_set = value,
+            }
+        }
+    }
+    if let Some(rows) = optional(
+        conn,
         sql::RESOURCE_LIMITS,
         "reading V$RESOURCE_LIMIT",
         |r| Ok((r.string(0)?, r.u64(1)?, r.string(2)?)),
