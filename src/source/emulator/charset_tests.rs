@@ -213,3 +213,145 @@ fn the_schema_takes_only_oracles_combinations() {
     .contains("AL16UTF16 and UTF8"));
     assert!(bad("character_set: WE8MSWIN1252", "character_set: JA16SJIS").contains("JA16SJIS"));
 }
+
+/// A table keyed by text: WE8MSWIN1252 orders '€' (0x80) and 'Ÿ' (0x9F) before 'é' (0xE9),
+/// where UTF-8 has é (c3 a9) < Ÿ (c5 b8) < € (e2 82 ac).
+const WE8_KEYS: &str = r#"
+seed: 5
+database:
+  start_scn: 5000
+  character_set: WE8MSWIN1252
+tables:
+  - name: HR.CODES
+    columns:
+      - { name: CODE, type: VARCHAR2(4), nullable: false }
+    primary_key: [CODE]
+"#;
+
+/// National keys (AL16UTF16): a supplementary character (d83d de00) before U+FF01, which
+/// UTF-8 (f0 9f 98 80 vs ef bc 81) puts the other way.
+const NATIONAL_KEYS: &str = r#"
+seed: 5
+database:
+  start_scn: 5000
+tables:
+  - name: HR.CODES
+    columns:
+      - { name: CODE, type: NVARCHAR2(4), nullable: false }
+    primary_key: [CODE]
+"#;
+
+/// `keys` inserted; the keys as a read ordered by key returns them, and the boundary probes'
+/// keys (every row).
+fn ordered(schema: &str, keys: &[&str]) -> (Vec<String>, Vec<String>) {
+    let db = Db::new(schema);
+    let mut w = db.writer();
+    let x = w.begin().unwrap();
+    for k in keys {
+        w.insert(x, 0, vec![text(k)]).unwrap();
+    }
+    let c = w.commit(&[x]).unwrap();
+    let mut s = db.connector().connect().unwrap();
+    let read: Vec<String> = super::tests::read(&mut *s, "HR.CODES", c)
+        .unwrap()
+        .into_iter()
+        .map(|r| r.values[0].to_string())
+        .collect();
+    let q = crate::source::model::BoundaryQuery {
+        table: "HR.CODES".parse().unwrap(),
+        key_columns: vec!["CODE".into()],
+        scn: c,
+        lower: Some(vec![text("a")]),
+        step: 1,
+        count: 10,
+    };
+    let probes = s
+        .key_boundaries(&q)
+        .unwrap()
+        .into_iter()
+        .map(|k| k[0].to_string())
+        .collect();
+    (read, probes)
+}
+
+#[test]
+fn keys_order_as_the_bytes_of_their_character_set() {
+    let (read, probes) = ordered(WE8_KEYS, &["é", "z", "€", "a", "Ÿ"]);
+    assert_eq!(read, ["a", "z", "€", "Ÿ", "é"]);
+    // Probes from 'a' on, every row: the keys after the first, in the same order.
+    assert_eq!(probes, ["z", "€", "Ÿ", "é"]);
+    let (read, _) = ordered(NATIONAL_KEYS, &["\u{FF01}", "😀", "a"]);
+    assert_eq!(read, ["a", "😀", "\u{FF01}"]);
+    // The default database set is AL32UTF8: UTF-8 byte order for VARCHAR2 keys.
+    let (read, _) = ordered(
+        &WE8_KEYS.replace("  character_set: WE8MSWIN1252\n", ""),
+        &["é", "z", "€", "a", "Ÿ"],
+    );
+    assert_eq!(read, ["a", "z", "é", "Ÿ", "€"]);
+}
+
+#[test]
+fn key_ranges_and_the_planners_split_use_that_order() {
+    use crate::snapshot::plan::{Chunk, Planner};
+    let db = Db::new(WE8_KEYS);
+    let mut w = db.writer();
+    let x = w.begin().unwrap();
+    for k in ["é", "z", "€", "a", "Ÿ", "b"] {
+        w.insert(x, 0, vec![text(k)]).unwrap();
+    }
+    let c = w.commit(&[x]).unwrap();
+    let mut s = db.connector().connect().unwrap();
+    // A key range [z, é): z, €, Ÿ in WE8MSWIN1252 (in UTF-8 order it would be z alone).
+    let info = s.tables().unwrap().remove(0);
+    let q = FlashbackQuery {
+        table: info.name.clone(),
+        columns: vec!["CODE".into()],
+        key_columns: vec!["CODE".into()],
+        scn: c,
+        range: crate::source::model::ChunkRange::Key {
+            lower: Some(vec![text("z")]),
+            upper: Some(vec![text("é")]),
+        },
+        filter: None,
+    };
+    let mut got = Vec::new();
+    s.read_as_of(&q, &mut |r| {
+        got.push(r.values[0].to_string());
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(got, ["z", "€", "Ÿ"]);
+    // The ORA-01555 split of [z, é) after one row: [z, €) and [€, é), which takes '€' as
+    // below 'é' (in UTF-8 order it is not, and the chunk would not split).
+    let settings = crate::settings::Settings::from_pairs(&[format!(
+        "cdc.database.url=emulator:{}",
+        db.path().display()
+    )])
+    .unwrap();
+    let t = match crate::snapshot::target::resolve(&settings, vec![info], &[])
+        .unwrap()
+        .remove(0)
+    {
+        crate::snapshot::target::Decision::Capture(t) => *t,
+        d => panic!("{d:?}"),
+    };
+    let p = Planner::new(&t, 100, None, s.as_mut()).unwrap();
+    let chunk = Chunk::Key {
+        lower: Some(vec![text("z")]),
+        upper: Some(vec![text("é")]),
+    };
+    let (a, b) = p.split(&chunk, 1, s.as_mut(), c).unwrap().expect("split");
+    assert_eq!(
+        (a, b),
+        (
+            Chunk::Key {
+                lower: Some(vec![text("z")]),
+                upper: Some(vec![text("€")]),
+            },
+            Chunk::Key {
+                lower: Some(vec![text("€")]),
+                upper: Some(vec![text("é")]),
+            }
+        )
+    );
+}

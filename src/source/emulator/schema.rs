@@ -532,6 +532,8 @@ pub struct TableDef {
     pub background_transactions: u32,
     /// Its tablespace is a bigfile tablespace.
     pub bigfile: bool,
+    /// The database's character sets (its keys order as their BINARY order).
+    pub charsets: Charsets,
 }
 
 /// The emulator's size limits: beyond them a schema is a mistake (a typo'd `rows`) that would
@@ -844,6 +846,7 @@ impl SchemaFile {
                         .iter()
                         .any(|b| b.eq_ignore_ascii_case(ts))
                 },
+                charsets: self.database.charsets(),
             });
         }
         Ok(out)
