@@ -189,7 +189,7 @@ impl Charset {
             |at: usize, what: &str| Err(format!("{what} at byte {at} is not {} text", self.name()));
         match self {
             Charset::Unsupported => Err(
-                "text in a character set capture does not decode (doctor's database.character-sets check names it)"
+                "text in a character set capture does not decode (doctor's connection.character-sets check names it)"
                     .into(),
             ),
             Charset::Al32Utf8 => match std::str::from_utf8(b) {
