@@ -4,6 +4,7 @@
 //! LogMiner session fixes, oracle-facts §5), so the emulator, the SQL_REDO renderer and the parser
 //! all agree on one canonical text, and numbers keep their exact decimal text.
 
+use crate::charset::{Charset, Charsets};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -460,6 +461,17 @@ impl ColumnType {
         }
     }
 
+    /// Character types a key can have (their order depends on the character set).
+    pub fn is_text(&self) -> bool {
+        matches!(
+            self,
+            ColumnType::Varchar2 { .. }
+                | ColumnType::Char { .. }
+                | ColumnType::Nvarchar2 { .. }
+                | ColumnType::Nchar { .. }
+        )
+    }
+
     /// National character types, rendered with `UNISTR` in SQL_REDO.
     pub fn is_national(&self) -> bool {
         matches!(
@@ -630,6 +642,85 @@ pub fn compare_decimal(a: &str, b: &str) -> std::cmp::Ordering {
 pub fn compare_keys(a: &[Value], b: &[Value]) -> std::cmp::Ordering {
     for (x, y) in a.iter().zip(b) {
         let o = compare(x, y);
+        if o != std::cmp::Ordering::Equal {
+            return o;
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+/// How a key's columns order under NLS_COMP=BINARY: each text column by the bytes of its
+/// character set's encoding (the database set, or the national one for NCHAR / NVARCHAR2),
+/// everything else as [`compare`] orders it. Copy and small: an index key carries it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct KeyOrder {
+    database: Charset,
+    national: Charset,
+    /// Bit i: key column i is national text.
+    national_columns: u32,
+}
+
+impl Default for KeyOrder {
+    /// AL32UTF8 text, no national column: [`compare_keys`]' order.
+    fn default() -> Self {
+        KeyOrder {
+            database: Charset::Al32Utf8,
+            national: Charset::Al16Utf16,
+            national_columns: 0,
+        }
+    }
+}
+
+impl KeyOrder {
+    /// The order of a key of columns of these types in a database of these character sets.
+    pub fn new<'a>(
+        charsets: Charsets,
+        key_types: impl IntoIterator<Item = &'a ColumnType>,
+    ) -> Self {
+        let mut national_columns = 0u32;
+        for (i, ty) in key_types.into_iter().enumerate() {
+            if ty.is_national() && i < 32 {
+                national_columns |= 1 << i;
+            }
+        }
+        KeyOrder {
+            database: charsets.database,
+            national: charsets.national,
+            national_columns,
+        }
+    }
+
+    /// The character set key column `i`'s text is ordered by.
+    pub fn charset(&self, i: usize) -> Charset {
+        if i < 32 && self.national_columns & (1 << i) != 0 {
+            self.national
+        } else {
+            self.database
+        }
+    }
+
+    /// Whether this is UTF-8 byte order throughout ([`compare_keys`]).
+    fn is_utf8(&self) -> bool {
+        self.national_columns == 0
+            && matches!(self.database, Charset::Al32Utf8 | Charset::Unsupported)
+    }
+}
+
+/// [`compare`] with text in the BINARY order of character set `set`.
+pub fn compare_in(a: &Value, b: &Value, set: Charset) -> std::cmp::Ordering {
+    match (a, b) {
+        (Value::Text(x), Value::Text(y)) => set.compare(x, y),
+        _ => compare(a, b),
+    }
+}
+
+/// [`compare_keys`] in `order`: text columns by the bytes of their character set's encoding.
+pub fn compare_keys_in(a: &[Value], b: &[Value], order: KeyOrder) -> std::cmp::Ordering {
+    if order.is_utf8() {
+        return compare_keys(a, b);
+    }
+    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+        let o = compare_in(x, y, order.charset(i));
         if o != std::cmp::Ordering::Equal {
             return o;
         }

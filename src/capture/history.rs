@@ -121,6 +121,8 @@ pub(super) fn catalog(
             .as_ref()
             .and_then(|i| i.max_string_size.as_deref())
             .is_some_and(|m| m.eq_ignore_ascii_case("EXTENDED")),
+        // Unknown (NLS_DATABASE_PARAMETERS not read) is AL32UTF8 / AL16UTF16, the defaults.
+        charsets: config.as_ref().map(|i| i.charsets()).unwrap_or_default(),
         tables: Default::default(),
         objects: Default::default(),
     };

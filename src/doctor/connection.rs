@@ -13,6 +13,7 @@ pub(super) fn check(id: &str, f: &Facts) -> Finding {
         "connection.client" => client(f),
         "connection.login" => login(f),
         "connection.version" => version(f),
+        "connection.character-sets" => character_sets(f),
         "connection.multitenant" => multitenant(f),
         "connection.mining" => mining(f),
         _ => role(f),
@@ -310,6 +311,46 @@ fn clock(f: &Facts) -> String {
             "; TIME_AT_DBTIMEZONE={p}: LogMiner's times too in the database time zone, {offset} (measured with SCN_TO_TIMESTAMP)"
         ),
     }
+}
+
+/// The database and national character sets capture decodes text written as bytes with, and
+/// orders text keys by (`crate::charset`).
+fn character_sets(f: &Facts) -> Finding {
+    use crate::charset::Charset;
+    let config = match &f.config {
+        Ok(c) => c,
+        Err(e) => return Finding::skip(format!("the instance configuration is unknown: {e}")),
+    };
+    let (Some(db), Some(nat)) = (
+        config.character_set.as_deref(),
+        config.national_character_set.as_deref(),
+    ) else {
+        return Finding::skip(
+            "NLS_DATABASE_PARAMETERS could not be read: capture takes AL32UTF8 and AL16UTF16, Oracle's defaults",
+        );
+    };
+    let found = format!("NLS_CHARACTERSET {db}, NLS_NCHAR_CHARACTERSET {nat}");
+    let cs = config.charsets();
+    let unsupported: Vec<&str> = [(cs.database, db), (cs.national, nat)]
+        .into_iter()
+        .filter(|(c, _)| *c == Charset::Unsupported)
+        .map(|(_, n)| n)
+        .collect();
+    if !unsupported.is_empty() {
+        return Finding::warn(
+            format!(
+                "{found}: capture does not decode {}: text LogMiner writes as bytes (HEXTORAW storage bytes, XML_REDO documents) stops capture with CDC-3002, and text keys are chunked in AL32UTF8's byte order",
+                unsupported.join(" or ")
+            ),
+            "avoid what makes LogMiner write text as bytes: mine with cdc.mining.dictionary: redo_logs (no dictionary mismatch, no unknown objects); keep text keys out of snapshots in this database (cdc.key naming a NUMBER column), or migrate the database to AL32UTF8",
+        );
+    }
+    let single = if cs.database.is_single_byte() {
+        ": a single-byte set; text written as bytes is decoded in it and key chunks follow its byte order"
+    } else {
+        ""
+    };
+    Finding::pass(format!("{found}{single}"))
 }
 
 /// The PDBs `cdc.tables.include` names literally (three-part patterns without a wildcard in

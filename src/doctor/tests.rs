@@ -426,6 +426,42 @@ fn small_undo_retention_warns_with_the_safe_chunk_size_and_fails_below_the_small
 }
 
 #[test]
+fn the_character_sets_are_reported_and_an_undecoded_one_warns() {
+    let r = Db::healthy().report(&[]);
+    assert_eq!(
+        get(&r, "connection.character-sets").found,
+        "NLS_CHARACTERSET AL32UTF8, NLS_NCHAR_CHARACTERSET AL16UTF16"
+    );
+    let db = Db::new(
+        "  character_set: WE8MSWIN1252\n  national_character_set: UTF8\n",
+        HEALTHY_TABLES,
+    );
+    let r = db.report(&[]);
+    assert_eq!(problems(&r), vec![]);
+    let found = &get(&r, "connection.character-sets").found;
+    assert!(
+        found.starts_with(
+            "NLS_CHARACTERSET WE8MSWIN1252, NLS_NCHAR_CHARACTERSET UTF8: a single-byte set"
+        ),
+        "{found}"
+    );
+    // A set capture does not decode (no emulator is one): WARN, naming it.
+    let mut f = facts::Facts::gather(&db.settings(&[]));
+    if let Ok(c) = f.config.as_mut() {
+        c.character_set = Some("JA16SJIS".into());
+    }
+    let w = super::connection::check("connection.character-sets", &f);
+    assert_eq!(w.severity, Severity::Warn);
+    assert!(w.found.contains("does not decode JA16SJIS"), "{}", w.found);
+    // Not read: SKIP, the defaults assumed.
+    if let Ok(c) = f.config.as_mut() {
+        c.character_set = None;
+    }
+    let s = super::connection::check("connection.character-sets", &f);
+    assert_eq!(s.severity, Severity::Skip);
+}
+
+#[test]
 fn a_standby_warns_that_capture_runs_read_only() {
     let db = Db::new(
         "  role: physical_standby\n  open_mode: read_only_with_apply\n",

@@ -314,6 +314,11 @@ impl Session for ContainerSession {
         self.inner.instance_config()
     }
 
+    fn charsets(&mut self) -> Result<crate::charset::Charsets> {
+        // Database-wide: the same in every container.
+        self.inner.charsets()
+    }
+
     fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
         self.enter_table(table)?;
         self.inner.insert_signal(table, row)

@@ -173,6 +173,9 @@ impl Session for DownstreamSession {
     fn instance_config(&mut self) -> Result<InstanceConfig> {
         self.source.instance_config()
     }
+    fn charsets(&mut self) -> Result<crate::charset::Charsets> {
+        self.source.charsets()
+    }
     fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
         self.source.insert_signal(table, row)
     }

@@ -108,6 +108,11 @@ pub trait Session: Send {
     /// Instance parameters and redo layout for pre-flight checks (`doctor`): container,
     /// COMPATIBLE, processes/sessions use, archive destinations, redo groups, log switches.
     fn instance_config(&mut self) -> Result<InstanceConfig>;
+    /// The database's character sets (NLS_DATABASE_PARAMETERS): the snapshot planner orders
+    /// text keys as their BINARY order. Unknown parts are Oracle's defaults.
+    fn charsets(&mut self) -> Result<crate::charset::Charsets> {
+        Ok(self.instance_config()?.charsets())
+    }
     /// `INSERT INTO <signal table> (ID, TYPE, DATA) VALUES (…)` and COMMIT: the source signal
     /// channel's one write, made only by `signal send --channel source` (never by capture,
     /// snapshots or doctor). A read-only database refuses it with ORA-16000.

@@ -638,6 +638,17 @@ pub struct ResourceUse {
     pub limit: Option<u64>,
 }
 
+impl InstanceConfig {
+    /// The database's character sets; unknown parts (the view not read) are Oracle's
+    /// defaults, a set capture does not decode is `Charset::Unsupported`.
+    pub fn charsets(&self) -> crate::charset::Charsets {
+        crate::charset::Charsets::from_names(
+            self.character_set.as_deref(),
+            self.national_character_set.as_deref(),
+        )
+    }
+}
+
 impl ResourceUse {
     /// What is left before the limit.
     pub fn free(&self) -> Option<u64> {
@@ -667,6 +678,12 @@ pub struct InstanceConfig {
     /// (no such parameter) or where it could not be read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_at_dbtimezone: Option<String>,
+    /// NLS_DATABASE_PARAMETERS' NLS_CHARACTERSET, e.g. `AL32UTF8`, `WE8MSWIN1252`.
+    #[serde(default)]
+    pub character_set: Option<String>,
+    /// NLS_DATABASE_PARAMETERS' NLS_NCHAR_CHARACTERSET: `AL16UTF16` or `UTF8`.
+    #[serde(default)]
+    pub national_character_set: Option<String>,
     pub processes: Option<ResourceUse>,
     pub sessions: Option<ResourceUse>,
     pub archive_destinations: Option<Vec<ArchiveDestination>>,

@@ -39,6 +39,9 @@ pub struct Catalog {
     /// MAX_STRING_SIZE=EXTENDED: the size of a character-semantics column a DDL statement
     /// declares (`VARCHAR2(1500 CHAR)` is 6,000 bytes, an extended string, else 4,000).
     pub extended_strings: bool,
+    /// NLS_CHARACTERSET and NLS_NCHAR_CHARACTERSET: what text LogMiner writes as bytes
+    /// (`HEXTORAW('…')`, XML documents) is decoded with.
+    pub charsets: crate::charset::Charsets,
     pub tables: HashMap<TableName, TableSchema, foldhash::fast::RandomState>,
     /// Captured tables by object number, for rows LogMiner could not name (`unknown`).
     pub objects: HashMap<u64, Vec<TableName>, foldhash::fast::RandomState>,

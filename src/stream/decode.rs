@@ -3,8 +3,8 @@
 
 use super::buffer::{Committed, TxRows};
 use super::parse::{
-    into_value, parse_dml, parse_extended_begin, parse_extended_write, parse_lob_row,
-    parse_xml_begin, parse_xml_write, to_value, DmlKind, Literal,
+    into_value_in, parse_dml, parse_extended_begin, parse_extended_write, parse_lob_row,
+    parse_xml_begin, parse_xml_write, to_value_in, DmlKind, Literal,
 };
 use super::statement::Build;
 use crate::errors::{CdcError, Result};
@@ -121,6 +121,7 @@ fn typed(
     row: &LogMinerRow,
     xid: &str,
     seen: &mut [bool],
+    charsets: crate::charset::Charsets,
 ) -> Result<Image> {
     let mut out: Image = Vec::with_capacity(items.len());
     let mut last = 0;
@@ -146,7 +147,7 @@ fn typed(
                 message: "LogMiner wrote `Unsupported Type` in its place".into(),
             });
         }
-        let v = into_value(lit, &cols[i].data_type)
+        let v = into_value_in(lit, &cols[i].data_type, charsets)
             .map_err(|message| redo_error(row, t, xid, format!("column {name}: {message}")))?;
         in_order &= out.is_empty() || i > last;
         last = i;
@@ -254,6 +255,8 @@ pub struct Decoder {
     unknown: super::unknown::UnknownRows,
     /// LOB rows waiting for their statement's DML (see [`Unlocated`]).
     unlocated: Vec<Unlocated>,
+    /// The database's character sets (the catalog's), for text written as bytes.
+    charsets: crate::charset::Charsets,
 }
 
 /// Whether a table has columns whose values LogMiner writes in rows after the DML.
@@ -279,6 +282,7 @@ impl Decoder {
             recovered: Vec::new(),
             unknown: Default::default(),
             unlocated: Vec::new(),
+            charsets: Default::default(),
         }
     }
 
@@ -434,6 +438,7 @@ impl Decoder {
     /// name (`UNKNOWN`.`OBJ# n`) as its captured table's, its errors as CDC-3050.
     fn decode_row(&mut self, mut row: LogMinerRow, catalog: &Catalog) {
         use super::unknown::Resolution;
+        self.charsets = catalog.charsets;
         match super::unknown::resolve(&mut row, catalog) {
             Resolution::Named => self.decode_named(row, catalog),
             // Another table's row: as any row of a table not captured.
@@ -613,10 +618,11 @@ impl Decoder {
         // What LogMiner writes wrong (undoubled quotes, `COL n` names) is read where the
         // table's columns make it certain (see `lenient`), else an error.
         let recovered_before = self.recovered.len();
+        let cs = self.charsets;
         let rec = &mut self.recovered;
         let dml = parse_dml(&row.sql_redo)
-            .or_else(|e| super::lenient::reread(&row, t, cols, &self.xid, e, rec))
-            .and_then(|d| super::lenient::named(d, &row, t, cols, &self.xid, rec));
+            .or_else(|e| super::lenient::reread(&row, t, cols, &self.xid, e, rec, cs))
+            .and_then(|d| super::lenient::named(d, &row, t, cols, &self.xid, rec, cs));
         let dml = match dml {
             Ok(d) => d,
             Err(e) => {
@@ -638,7 +644,7 @@ impl Decoder {
         seen.resize(cols.len(), false);
         if continues {
             self.finish_build(catalog);
-            let set = typed(t, cols, dml.new, &row, &self.xid, &mut seen);
+            let set = typed(t, cols, dml.new, &row, &self.xid, &mut seen, self.charsets);
             self.seen = seen;
             let rid = row.row_id;
             match set {
@@ -666,10 +672,14 @@ impl Decoder {
         self.release(catalog);
         let images = (|| -> Result<(Option<Image>, Option<Image>)> {
             let xid = self.xid.as_str();
+            let cs = self.charsets;
             Ok(match kind {
-                DmlKind::Insert => (None, Some(typed(t, cols, dml.new, &row, xid, &mut seen)?)),
+                DmlKind::Insert => (
+                    None,
+                    Some(typed(t, cols, dml.new, &row, xid, &mut seen, cs)?),
+                ),
                 DmlKind::Delete => {
-                    let mut before = typed(t, cols, dml.old, &row, xid, &mut seen)?;
+                    let mut before = typed(t, cols, dml.old, &row, xid, &mut seen, cs)?;
                     let (lobs, _) = unlogged(t, cols, &seen);
                     if !lobs.is_empty() {
                         with_unavailable(&mut before, cols, &lobs);
@@ -677,11 +687,11 @@ impl Decoder {
                     (Some(before), None)
                 }
                 DmlKind::Update => {
-                    let mut before = typed(t, cols, dml.old, &row, xid, &mut seen)?;
+                    let mut before = typed(t, cols, dml.old, &row, xid, &mut seen, cs)?;
                     // The LOB-like columns the WHERE lacks have no old value in the redo, named
                     // in the SET or not: the placeholder in the before image.
                     let (lobs, _) = unlogged(t, cols, &seen);
-                    let set = typed(t, cols, dml.new, &row, xid, &mut seen)?;
+                    let set = typed(t, cols, dml.new, &row, xid, &mut seen, cs)?;
                     let (_, missing) = unlogged(t, cols, &seen);
                     if !missing.is_empty() {
                         return Err(incomplete(t, cols, &missing, &row, xid));

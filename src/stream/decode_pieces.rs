@@ -76,7 +76,8 @@ impl Decoder {
         };
         match begin {
             Ok((locator, true)) => {
-                self.begin(&row, t, catalog, locator, |c, ty, _| Build::xml(c, ty))
+                let set = catalog.charsets.database;
+                self.begin(&row, t, catalog, locator, |c, ty, _| Build::xml(c, ty, set))
             }
             Ok((locator, false)) => {
                 self.begin(&row, t, catalog, locator, |c, ty, _| Build::extended(c, ty))
@@ -113,7 +114,10 @@ impl Decoder {
             .iter()
             .filter_map(|(n, lit)| {
                 let c = cols.iter().find(|c| &c.name == n)?;
-                Some((n.clone(), to_value(lit, &c.data_type).ok()?))
+                Some((
+                    n.clone(),
+                    to_value_in(lit, &c.data_type, self.charsets).ok()?,
+                ))
             })
             .collect();
         let rid = row.row_id.clone();
@@ -368,7 +372,7 @@ impl Decoder {
     ) -> Result<Change> {
         let cols = t.columns_at(row.scn);
         let mut seen = vec![false; cols.len()];
-        let mut before = typed(t, cols, key, row, &self.xid, &mut seen)?;
+        let mut before = typed(t, cols, key, row, &self.xid, &mut seen, self.charsets)?;
         complete_before(t, cols, &seen, row, &self.xid, &mut before)?;
         Ok(Change {
             table: t.name.clone(),

@@ -16,7 +16,8 @@
 //!   (`Dictionary Version Mismatch`) is CDC-3021, which names the dictionary to mine with.
 
 use super::decode::TableSchema;
-use super::parse::{parse_dml_relaxed, to_value, Dml, DmlKind, Literal, ParseError, Relaxed};
+use super::parse::{parse_dml_relaxed, to_value_in, Dml, DmlKind, Literal, ParseError, Relaxed};
+use crate::charset::Charsets;
 use crate::errors::{CdcError, Result};
 use crate::source::model::{ColumnInfo, LogMinerRow};
 use crate::types::ColumnType;
@@ -81,7 +82,7 @@ fn fits_length(ty: &ColumnType, text: &str) -> bool {
 
 /// Whether a reading of a statement fits the table: every column it names is one of the
 /// table's (once per clause) and every value is valid for its column.
-fn fits(t: &TableSchema, cols: &[ColumnInfo], d: &Dml) -> bool {
+fn fits(t: &TableSchema, cols: &[ColumnInfo], d: &Dml, charsets: Charsets) -> bool {
     let clause = |items: &[(String, Literal)]| {
         items.iter().enumerate().all(|(i, (name, lit))| {
             if items[..i].iter().any(|(n, _)| n == name) {
@@ -96,7 +97,7 @@ fn fits(t: &TableSchema, cols: &[ColumnInfo], d: &Dml) -> bool {
             match lit {
                 Literal::Unsupported => true,
                 Literal::Str(s) | Literal::Unistr(s) if !fits_length(&c.data_type, s) => false,
-                lit => to_value(lit, &c.data_type).is_ok(),
+                lit => to_value_in(lit, &c.data_type, charsets).is_ok(),
             }
         })
     };
@@ -113,6 +114,7 @@ pub(super) fn reread(
     xid: &str,
     e: ParseError,
     recovered: &mut Vec<Recovery>,
+    charsets: Charsets,
 ) -> Result<Dml> {
     if row.status == STATUS_INVALID {
         return Err(mismatch(
@@ -126,7 +128,11 @@ pub(super) fn reread(
         return Err(super::decode::redo_error(row, t, xid, e.to_string()));
     }
     let is_column = |n: &str| column(cols, n).is_some();
-    match parse_dml_relaxed(&row.sql_redo, &mut |d| fits(t, cols, d), &is_column) {
+    match parse_dml_relaxed(
+        &row.sql_redo,
+        &mut |d| fits(t, cols, d, charsets),
+        &is_column,
+    ) {
         Relaxed::One(d) => {
             tracing::warn!(
                 "{} at SCN {} (XID {xid}): LogMiner wrote a string value with its quotes not doubled; read the one way that fits the table's columns",
@@ -164,6 +170,7 @@ pub(super) fn named(
     cols: &[ColumnInfo],
     xid: &str,
     recovered: &mut Vec<Recovery>,
+    charsets: Charsets,
 ) -> Result<Dml> {
     let positional = |items: &[(String, Literal)]| {
         items
@@ -198,7 +205,7 @@ pub(super) fn named(
                     ));
                 };
                 if !matches!(lit, Literal::Unsupported) {
-                    if let Err(why) = to_value(&lit, &c.data_type) {
+                    if let Err(why) = to_value_in(&lit, &c.data_type, charsets) {
                         return Err(mismatch(
                             row,
                             t,

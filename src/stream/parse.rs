@@ -18,7 +18,7 @@ pub use pieces::{
     LobKind, LobPiece, LobRow, Locator, XmlPiece,
 };
 pub use relaxed::{parse_dml_relaxed, Relaxed};
-pub use value::{into_value, to_value};
+pub use value::{into_value, into_value_in, to_value, to_value_in};
 pub(crate) use value::{stored_float_bits, stored_number};
 
 #[cfg(test)]

@@ -11,6 +11,7 @@
 //! ERASE, TRIM).
 
 use super::parse::{Literal, LobPiece, XmlPiece};
+use crate::charset::Charset;
 use crate::types::{ColumnType, Value};
 use std::ops::Range;
 
@@ -149,12 +150,21 @@ pub struct Build {
     kind: Kind,
     /// The first thing that made the value unknowable, if any.
     broken: Option<String>,
+    /// The first data that did not decode, if any.
+    undecodable: Option<String>,
 }
 
 #[derive(Debug, Clone)]
 enum Kind {
     Lob(Content),
-    Xml { bytes: Vec<u8>, null: bool },
+    /// An XML document: the text so far, and bytes of the database character set not yet
+    /// decoded (a character may be cut between two HEXTORAW pieces).
+    Xml {
+        text: String,
+        pending: Vec<u8>,
+        null: bool,
+        charset: Charset,
+    },
     Extended(String),
 }
 
@@ -180,18 +190,23 @@ impl Build {
             ty: ty.clone(),
             kind: Kind::Lob(content),
             broken: None,
+            undecodable: None,
         }
     }
 
-    pub fn xml(column: &str, ty: &ColumnType) -> Build {
+    /// An XMLTYPE document whose HEXTORAW pieces are bytes of `charset` (NLS_CHARACTERSET).
+    pub fn xml(column: &str, ty: &ColumnType, charset: Charset) -> Build {
         Build {
             column: column.to_string(),
             ty: ty.clone(),
             kind: Kind::Xml {
-                bytes: Vec::new(),
+                text: String::new(),
+                pending: Vec::new(),
                 null: false,
+                charset,
             },
             broken: None,
+            undecodable: None,
         }
     }
 
@@ -201,6 +216,7 @@ impl Build {
             ty: ty.clone(),
             kind: Kind::Extended(String::new()),
             broken: None,
+            undecodable: None,
         }
     }
 
@@ -281,14 +297,31 @@ impl Build {
     }
 
     pub fn xml_piece(&mut self, piece: XmlPiece) {
-        let Kind::Xml { bytes, null } = &mut self.kind else {
+        let Kind::Xml {
+            text,
+            pending,
+            null,
+            charset,
+        } = &mut self.kind
+        else {
             return self.fail("an XML DOC WRITE inside another value".into());
         };
         match piece {
             XmlPiece::Null => *null = true,
-            XmlPiece::Bytes(b) => bytes.extend_from_slice(&b),
-            XmlPiece::Text(t) => bytes.extend_from_slice(t.as_bytes()),
+            XmlPiece::Bytes(b) => pending.extend_from_slice(&b),
+            XmlPiece::Text(t) => {
+                let r = flush_xml(text, pending, *charset);
+                text.push_str(&t);
+                if let Err(m) = r {
+                    self.fail_data(m);
+                }
+            }
         }
+    }
+
+    /// Data that does not decode (CDC-3002, not a value missing from the redo).
+    fn fail_data(&mut self, message: String) {
+        self.undecodable.get_or_insert(message);
     }
 
     pub fn extended_piece(&mut self, lit: Literal) {
@@ -328,12 +361,36 @@ impl Build {
                 }
             }
             Kind::Xml { null: true, .. } => Ok(Value::Null),
-            Kind::Xml { bytes, .. } => String::from_utf8(bytes)
-                .map(Value::Text)
-                .map_err(|_| (false, "the XML document is not UTF-8".into())),
+            Kind::Xml {
+                mut text,
+                mut pending,
+                charset,
+                ..
+            } => {
+                if let Some(m) = self.undecodable {
+                    return Err((false, m));
+                }
+                flush_xml(&mut text, &mut pending, charset).map_err(|m| (false, m))?;
+                Ok(Value::Text(text))
+            }
             Kind::Extended(t) => Ok(Value::Text(t)),
         }
     }
+}
+
+/// Decode an XML document's pending bytes onto its text.
+fn flush_xml(text: &mut String, pending: &mut Vec<u8>, charset: Charset) -> Result<(), String> {
+    if pending.is_empty() {
+        return Ok(());
+    }
+    let decoded = charset.decode(pending).map_err(|why| {
+        format!(
+            "the XML document is not text of the database character set (NLS_CHARACTERSET): {why}"
+        )
+    })?;
+    text.push_str(&decoded);
+    pending.clear();
+    Ok(())
 }
 
 #[cfg(test)]
@@ -409,6 +466,24 @@ mod tests {
     }
 
     #[test]
+    fn xml_bytes_are_text_of_the_database_character_set() {
+        // 'é' is 0xE9 in WE8MSWIN1252; in AL32UTF8 0xC3 0xA9, here cut between two pieces.
+        let mut x = Build::xml("X", &ColumnType::Xmltype, Charset::We8MsWin1252);
+        x.xml_piece(XmlPiece::Bytes(b"<a>\xe9\x80".to_vec()));
+        x.xml_piece(XmlPiece::Text("</a>".into()));
+        assert_eq!(x.finish().unwrap(), Value::Text("<a>é€</a>".into()));
+        let mut x = Build::xml("X", &ColumnType::Xmltype, Charset::Al32Utf8);
+        x.xml_piece(XmlPiece::Bytes(b"<a>\xc3".to_vec()));
+        x.xml_piece(XmlPiece::Bytes(b"\xa9</a>".to_vec()));
+        assert_eq!(x.finish().unwrap(), Value::Text("<a>é</a>".into()));
+        // 0x81 is not a WE8MSWIN1252 character: an error, never a replacement character.
+        let mut x = Build::xml("X", &ColumnType::Xmltype, Charset::We8MsWin1252);
+        x.xml_piece(XmlPiece::Bytes(b"<a>\x81</a>".to_vec()));
+        let e = x.finish().unwrap_err();
+        assert!(!e.0 && e.1.contains("WE8MSWIN1252"), "{e:?}");
+    }
+
+    #[test]
     fn piecewise_edits_of_an_unknown_lob_are_not_guessed() {
         let mut b = Build::lob("C", &ColumnType::Clob, None);
         b.lob_piece(&write("XY", 3));
@@ -440,11 +515,11 @@ mod tests {
 
     #[test]
     fn xml_and_extended_strings_are_joined() {
-        let mut x = Build::xml("X", &ColumnType::Xmltype);
+        let mut x = Build::xml("X", &ColumnType::Xmltype, Charset::Al32Utf8);
         x.xml_piece(XmlPiece::Bytes(b"<a>".to_vec()));
         x.xml_piece(XmlPiece::Bytes(b"1</a>".to_vec()));
         assert_eq!(x.finish().unwrap(), Value::Text("<a>1</a>".into()));
-        let mut x = Build::xml("X", &ColumnType::Xmltype);
+        let mut x = Build::xml("X", &ColumnType::Xmltype, Charset::Al32Utf8);
         x.xml_piece(XmlPiece::Null);
         assert_eq!(x.finish().unwrap(), Value::Null);
         let mut e = Build::extended("E", &ColumnType::varchar2(8000));

@@ -104,6 +104,7 @@ fn walk(served: &Served) -> BTreeSet<String> {
         ("DATE_CLOCK", sql::DATE_CLOCK),
         ("REDO_THREADS", sql::REDO_THREADS),
         ("INSTANCE_PARAMETERS", sql::INSTANCE_PARAMETERS),
+        ("CHARACTER_SETS", sql::CHARACTER_SETS),
         ("RESOURCE_LIMITS", sql::RESOURCE_LIMITS),
         ("ARCHIVE_DESTINATIONS", sql::ARCHIVE_DESTINATIONS),
         ("REDO_GROUPS", sql::REDO_GROUPS),

@@ -245,6 +245,7 @@ pub fn write_with(
                 key_ordered.push(super::rowfile::encode_table(
                     &sorted,
                     &pk,
+                    t.pk_order(),
                     &mut rows,
                     &mut dir_bytes,
                 ));
@@ -256,6 +257,7 @@ pub fn write_with(
                 key_ordered.push(super::rowfile::encode_table(
                     &t.rows,
                     &pk,
+                    t.pk_order(),
                     &mut rows,
                     &mut dir_bytes,
                 ));
@@ -535,7 +537,12 @@ fn read(dir: &Path, path: &Path, replica: &mut Replica) -> std::result::Result<(
         t.change_commits = tm.change_commits;
         t.serial_high = tm.serial_high;
         // The index of the rows changed after the checkpoint (none yet).
-        t.key_index = KeyIndex::for_table(&t.def.primary_key, &t.columns, &Default::default());
+        t.key_index = KeyIndex::for_table(
+            &t.def.primary_key,
+            &t.columns,
+            &Default::default(),
+            t.def.charsets,
+        );
     }
     replica.open = meta
         .open

@@ -156,6 +156,8 @@ pub struct Stmt<'a> {
     pub def: &'a TableDef,
     pub cols: &'a [ColumnInfo],
     pub logging: &'a SupplementalSpec,
+    /// The database's character sets: an XML document's bytes are in NLS_CHARACTERSET.
+    pub charsets: crate::charset::Charsets,
 }
 
 impl Stmt<'_> {
@@ -415,14 +417,13 @@ impl Stmt<'_> {
         )];
         match after.get(i) {
             Some(Value::Text(doc)) => {
+                // Pieces cut between characters, each the document's bytes in the database
+                // character set.
                 for chunk in utf8_chunks(doc, XML_PIECE_BYTES) {
+                    let bytes = self.charsets.database.encode(chunk);
                     out.push(xml(
                         op::XML_WRITE,
-                        format!(
-                            "XML_REDO := HEXTORAW('{}'):{}",
-                            hex(chunk.as_bytes()),
-                            chunk.len()
-                        ),
+                        format!("XML_REDO := HEXTORAW('{}'):{}", hex(&bytes), bytes.len()),
                     ));
                 }
             }

@@ -49,6 +49,7 @@ fn the_locator_row_is_the_published_preamble() {
         def: &d,
         cols: &d.columns,
         logging: &logging,
+        charsets: Default::default(),
     };
     let r = row(
         Value::Null,
@@ -91,6 +92,7 @@ fn inserts_of_small_and_large_lobs() {
         def: &d,
         cols: &d.columns,
         logging: &logging,
+        charsets: Default::default(),
     };
     let small = s.insert(&row(
         Value::Text("some clob data".into()),
@@ -186,6 +188,7 @@ fn updates_of_out_of_line_lobs() {
         def: &d,
         cols: &d.columns,
         logging: &logging,
+        charsets: Default::default(),
     };
     let before = row(
         Value::Text("a".repeat(5000)),

@@ -232,7 +232,7 @@ impl Renderer<'_> {
                     Some((i, *ty, *v))
                 })
                 .collect();
-            redo_faults::positional(&with_pos?)
+            redo_faults::positional(&with_pos?, self.replica.schema.database.charsets())
         };
         let unknown = self.faults.unknown(&t.def.name);
         let mut sql = None;
@@ -649,6 +649,7 @@ impl Renderer<'_> {
             def: &t.def,
             cols,
             logging: &self.replica.schema.database.supplemental_logging,
+            charsets: self.replica.schema.database.charsets(),
         }
     }
 

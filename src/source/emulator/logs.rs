@@ -113,6 +113,8 @@ impl Replica {
             // A parameter from 23c: earlier releases have no such row.
             time_at_dbtimezone: (super::schema::release(&d.version).0 >= 23)
                 .then(|| d.time_at_dbtimezone.parameter().into()),
+            character_set: Some(d.character_set.name().into()),
+            national_character_set: Some(d.national_character_set.name().into()),
             processes: Some(ResourceUse {
                 current: d.processes_in_use,
                 limit: Some(d.processes),

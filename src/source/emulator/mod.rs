@@ -530,6 +530,8 @@ mod session_tests;
 mod tests;
 
 #[cfg(test)]
+mod charset_tests;
+#[cfg(test)]
 mod fault_tests;
 #[cfg(test)]
 mod init_pin_tests;

@@ -33,6 +33,7 @@
 //!   Supplemental Logging Settings") instead of its rows.
 
 use super::sql_redo;
+use crate::charset::Charsets;
 use crate::names::TablePatterns;
 use crate::types::{ColumnType, Value};
 
@@ -117,13 +118,18 @@ pub fn undouble(sql: &str) -> String {
 /// A statement's columns as LogMiner writes them after a dictionary mismatch: `COL n` by
 /// position among the stored columns (`stored_index` of each), values as `HEXTORAW` of their
 /// storage bytes; `None` when a value's storage format is not one the emulator writes.
-pub fn positional(items: &[(usize, &ColumnType, &Value)]) -> Option<Vec<(String, Value)>> {
+/// Text is in the database's character sets (`charsets`): NLS_CHARACTERSET for VARCHAR2 and
+/// CHAR, NLS_NCHAR_CHARACTERSET for NVARCHAR2 and NCHAR.
+pub fn positional(
+    items: &[(usize, &ColumnType, &Value)],
+    charsets: Charsets,
+) -> Option<Vec<(String, Value)>> {
     items
         .iter()
         .map(|(i, ty, v)| {
             let v = match v {
                 Value::Null => Value::Null,
-                v => Value::Bytes(storage_bytes(v, ty)?),
+                v => Value::Bytes(storage_bytes(v, ty, charsets)?),
             };
             Some((format!("COL {}", i + 1), v))
         })
@@ -135,8 +141,9 @@ pub fn raw() -> ColumnType {
     ColumnType::Raw { length: 2000 }
 }
 
-/// A value's bytes as Oracle stores them, for the types whose format is public.
-pub fn storage_bytes(v: &Value, ty: &ColumnType) -> Option<Vec<u8>> {
+/// A value's bytes as Oracle stores them, for the types whose format is public; text in its
+/// column's character set.
+pub fn storage_bytes(v: &Value, ty: &ColumnType, charsets: Charsets) -> Option<Vec<u8>> {
     use ColumnType as T;
     Some(match (ty, v) {
         (T::Number { .. } | T::Float { .. }, Value::Number(s)) => number_bytes(s)?,
@@ -148,13 +155,7 @@ pub fn storage_bytes(v: &Value, ty: &ColumnType) -> Option<Vec<u8>> {
         (T::IntervalYm { .. }, Value::IntervalYm(s)) => interval_ym_bytes(s)?,
         (T::IntervalDs { .. }, Value::IntervalDs(s)) => interval_ds_bytes(s)?,
         (T::Raw { .. }, Value::Bytes(b)) => b.clone(),
-        (t, Value::Text(s)) if is_char(t) => {
-            if t.is_national() {
-                s.encode_utf16().flat_map(u16::to_be_bytes).collect()
-            } else {
-                s.as_bytes().to_vec()
-            }
-        }
+        (t, Value::Text(s)) if is_char(t) => charsets.of(t).encode(s),
         _ => return None,
     })
 }
@@ -446,7 +447,7 @@ mod tests {
                 Value::IntervalDs("-012 23:59:58.000000250".into()),
             ),
         ] {
-            let b = storage_bytes(&v, &ty).unwrap();
+            let b = storage_bytes(&v, &ty, Charsets::default()).unwrap();
             assert_eq!(to_value(&Literal::HexToRaw(b), &ty).unwrap(), v);
         }
     }

@@ -1,6 +1,7 @@
 //! The emulator's schema file: database settings, privileges and tables (YAML).
 //! `examples/emulator-schema.yaml` documents every field.
 
+use crate::charset::{Charset, Charsets};
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
 use crate::source::model::{ColumnInfo, DatabaseRole, OpenMode, Organization};
@@ -103,6 +104,23 @@ pub struct DatabaseSpec {
     /// RAW up to 2,000) or `extended` (up to 32,767 bytes; longer values are written in
     /// 32K_BEGIN/WRITE/END rows).
     pub max_string_size: MaxStringSize,
+    /// NLS_CHARACTERSET: `AL32UTF8` (the default), `UTF8`, `WE8MSWIN1252` or `WE8ISO8859P1`:
+    /// the set of VARCHAR2, CHAR, LONG, CLOB and XMLTYPE text. A character a single-byte set
+    /// cannot hold is stored as '¿', as Oracle converts client text.
+    pub character_set: Charset,
+    /// NLS_NCHAR_CHARACTERSET: `AL16UTF16` (the default) or `UTF8`: the set of NCHAR,
+    /// NVARCHAR2 and NCLOB text.
+    pub national_character_set: Charset,
+}
+
+impl DatabaseSpec {
+    /// NLS_CHARACTERSET and NLS_NCHAR_CHARACTERSET.
+    pub fn charsets(&self) -> Charsets {
+        Charsets {
+            database: self.character_set,
+            national: self.national_character_set,
+        }
+    }
 }
 
 /// The TIME_AT_DBTIMEZONE parameter.
@@ -299,6 +317,8 @@ impl Default for DatabaseSpec {
             bigfile_tablespaces: Vec::new(),
             goldengate_replication: false,
             max_string_size: MaxStringSize::Standard,
+            character_set: Charset::Al32Utf8,
+            national_character_set: Charset::Al16Utf16,
         }
     }
 }
@@ -588,6 +608,8 @@ pub struct TableDef {
     pub bigfile: bool,
     /// The LOB columns not stored as SECUREFILE with storage in row, by name.
     pub lob_storage: Vec<(String, LobStorage)>,
+    /// The database's character sets (its keys order as their BINARY order).
+    pub charsets: Charsets,
 }
 
 /// The emulator's size limits: beyond them a schema is a mistake (a typo'd `rows`) that would
@@ -714,6 +736,22 @@ impl SchemaFile {
                     d.name
                 )));
             }
+        }
+        // Oracle's national sets are AL16UTF16 and UTF8; AL16UTF16 is national only
+        // (Globalization Support Guide, "Choosing a National Character Set").
+        if self.database.character_set == Charset::Al16Utf16 {
+            return Err(bad(
+                "database.character_set cannot be AL16UTF16 (a national character set only); use AL32UTF8, UTF8, WE8MSWIN1252 or WE8ISO8859P1".into(),
+            ));
+        }
+        if !matches!(
+            self.database.national_character_set,
+            Charset::Al16Utf16 | Charset::Utf8
+        ) {
+            return Err(bad(format!(
+                "database.national_character_set cannot be {}: Oracle's national character sets are AL16UTF16 and UTF8",
+                self.database.national_character_set
+            )));
         }
         if self.database.processes_in_use > self.database.processes
             || self.database.sessions_in_use > self.database.sessions
@@ -913,6 +951,7 @@ impl SchemaFile {
                         .any(|b| b.eq_ignore_ascii_case(ts))
                 },
                 lob_storage,
+                charsets: self.database.charsets(),
             });
         }
         Ok(out)

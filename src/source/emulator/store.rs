@@ -10,7 +10,7 @@ use super::schema::{SchemaFile, StatsSpec, TableDef};
 use crate::errors::{CdcError, Result};
 use crate::source::model::*;
 use crate::source::rowid::RowId;
-use crate::types::{compare_keys, Value};
+use crate::types::{compare_keys_in, ColumnType, KeyOrder, Value};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
 
@@ -109,6 +109,22 @@ pub fn key_positions(t: &TableState) -> Option<Vec<usize>> {
 }
 
 impl TableState {
+    /// How a key of the columns at `positions` orders: text by its character set's bytes.
+    pub fn key_order_at(&self, positions: &[usize]) -> KeyOrder {
+        let other = ColumnType::Date;
+        KeyOrder::new(
+            self.def.charsets,
+            positions
+                .iter()
+                .map(|&i| self.columns.get(i).map_or(&other, |c| &c.data_type)),
+        )
+    }
+
+    /// How the primary key orders.
+    pub fn pk_order(&self) -> KeyOrder {
+        key_positions(self).map_or_else(KeyOrder::default, |p| self.key_order_at(&p))
+    }
+
     /// A new table without rows.
     pub fn empty(def: TableDef, created_spec: Option<serde_json::Value>) -> TableState {
         TableState {
@@ -117,7 +133,12 @@ impl TableState {
             last_ddl_scn: 0,
             last_change_scn: 0,
             rows: BTreeMap::new(),
-            key_index: KeyIndex::for_table(&def.primary_key, &def.columns, &BTreeMap::new()),
+            key_index: KeyIndex::for_table(
+                &def.primary_key,
+                &def.columns,
+                &BTreeMap::new(),
+                def.charsets,
+            ),
             extents: Vec::new(),
             data_object_id: 0,
             partition_objects: Vec::new(),
@@ -505,7 +526,8 @@ impl Replica {
                 rows.entry(rid).or_default().extend(versions);
             }
             t.rows = rows;
-            t.key_index = KeyIndex::for_table(&t.def.primary_key, &t.columns, &t.rows);
+            t.key_index =
+                KeyIndex::for_table(&t.def.primary_key, &t.columns, &t.rows, t.def.charsets);
         }
         Ok(())
     }
@@ -519,8 +541,12 @@ impl Replica {
             .tables
             .iter()
             .map(|t| {
-                super::rowfile::RowSpill::new(dir, key_positions(t).unwrap_or_default())
-                    .map_err(|e| CdcError::io(dir, e))
+                super::rowfile::RowSpill::new(
+                    dir,
+                    key_positions(t).unwrap_or_default(),
+                    t.pk_order(),
+                )
+                .map_err(|e| CdcError::io(dir, e))
             })
             .collect::<Result<_>>()?;
         self.bulk = Some((spills, None));
@@ -823,7 +849,8 @@ impl Replica {
                 if let Some(d) = reshape {
                     t.reshape_rows(d);
                 }
-                t.key_index = KeyIndex::for_table(&t.def.primary_key, &t.columns, &t.rows);
+                t.key_index =
+                    KeyIndex::for_table(&t.def.primary_key, &t.columns, &t.rows, t.def.charsets);
             }
             Redo::Extent { tab, part, ext, .. } => {
                 let i = check_tab(*tab)?;

@@ -86,8 +86,9 @@ impl Replica {
                 .map(|row| key_of(row))
                 .collect(),
         };
-        keys.retain(|k| lower.is_none_or(|l| !compare_keys(k, l).is_lt()));
-        keys.sort_by(|a, b| compare_keys(a, b));
+        let order = t.key_order_at(&idx);
+        keys.retain(|k| lower.is_none_or(|l| !compare_keys_in(k, l, order).is_lt()));
+        keys.sort_by(|a, b| compare_keys_in(a, b, order));
         Ok(Box::new(keys.into_iter()))
     }
 
@@ -261,6 +262,7 @@ impl Replica {
             .iter()
             .map(|c| col_index(c))
             .collect::<Result<_>>()?;
+        let order = t.key_order_at(&key);
         let iot = t.def.organization == Organization::IndexOrganized;
         // A row value the condition cannot convert (ORA-01722 …): the filter's fault, as the
         // Oracle adapter reports it (`oracle::connect::runtime_error`).
@@ -294,12 +296,12 @@ impl Replica {
                 };
                 if let (ChunkRange::Key { lower, upper }, false) = (&q.range, ordered) {
                     if let Some(l) = lower {
-                        if compare_keys(&key_values, l).is_lt() {
+                        if compare_keys_in(&key_values, l, order).is_lt() {
                             return Ok(());
                         }
                     }
                     if let Some(u) = upper {
-                        if !compare_keys(&key_values, u).is_lt() {
+                        if !compare_keys_in(&key_values, u, order).is_lt() {
                             return Ok(());
                         }
                     }
@@ -358,7 +360,7 @@ impl Replica {
         }
         if !key.is_empty() && unordered {
             let mut keyed: Vec<(Vec<Value>, FetchedRow)> = keys.into_iter().zip(held).collect();
-            keyed.sort_by(|a, b| compare_keys(&a.0, &b.0));
+            keyed.sort_by(|a, b| compare_keys_in(&a.0, &b.0, order));
             held = keyed.into_iter().map(|(_, r)| r).collect();
         }
         for r in held {

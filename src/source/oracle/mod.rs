@@ -671,6 +671,10 @@ impl Session for OracleSession {
         instance::read(&*self.conn)
     }
 
+    fn charsets(&mut self) -> Result<crate::charset::Charsets> {
+        instance::charsets(&*self.conn)
+    }
+
     fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
         let c = CallContext {
             table: Some(table.owner_table()),

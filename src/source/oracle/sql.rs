@@ -537,6 +537,15 @@ pub const INSTANCE_PARAMETERS: &str = "SELECT NAME, VALUE FROM V$PARAMETER \
 WHERE NAME IN ('compatible', 'undo_tablespace', 'enable_goldengate_replication', 'max_string_size', \
 'time_at_dbtimezone')";
 
+/// The database's character sets: NLS_CHARACTERSET (VARCHAR2, CHAR, LONG, CLOB text) and
+/// NLS_NCHAR_CHARACTERSET (NCHAR, NVARCHAR2, NCLOB; AL16UTF16 or UTF8). Capture decodes text
+/// LogMiner writes as storage bytes (`HEXTORAW('…')`, `XML_REDO := HEXTORAW('…')`) with them,
+/// and orders keys as their BINARY order. NLS_DATABASE_PARAMETERS "lists permanent NLS
+/// parameters of the database" (Reference); PARAMETER and VALUE are its columns. Privilege:
+/// none (SELECT on it is granted to PUBLIC).
+pub const CHARACTER_SETS: &str = "SELECT PARAMETER, VALUE FROM NLS_DATABASE_PARAMETERS \
+WHERE PARAMETER IN ('NLS_CHARACTERSET', 'NLS_NCHAR_CHARACTERSET')";
+
 /// Use and limit of processes and sessions. LIMIT_VALUE is text: a number (with leading blanks)
 /// or `UNLIMITED`. Privilege: SELECT on V_$RESOURCE_LIMIT (SELECT_CATALOG_ROLE).
 pub const RESOURCE_LIMITS: &str = "SELECT RESOURCE_NAME, CURRENT_UTILIZATION, LIMIT_VALUE \

@@ -199,6 +199,10 @@ fn preflight_statements() {
         "SELECT NAME, VALUE FROM V$PARAMETER WHERE NAME IN ('compatible', 'undo_tablespace', 'enable_goldengate_replication', 'max_string_size', 'time_at_dbtimezone')"
     );
     assert_eq!(
+        CHARACTER_SETS,
+        "SELECT PARAMETER, VALUE FROM NLS_DATABASE_PARAMETERS WHERE PARAMETER IN ('NLS_CHARACTERSET', 'NLS_NCHAR_CHARACTERSET')"
+    );
+    assert_eq!(
         RESOURCE_LIMITS,
         "SELECT RESOURCE_NAME, CURRENT_UTILIZATION, LIMIT_VALUE FROM V$RESOURCE_LIMIT WHERE RESOURCE_NAME IN ('processes', 'sessions')"
     );

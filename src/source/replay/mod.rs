@@ -299,6 +299,8 @@ impl Session for ReplaySession {
             compatible: Some(d.compatible.clone()),
             goldengate_replication: Some(d.goldengate_replication),
             max_string_size: Some(d.max_string_size.parameter().into()),
+            character_set: Some(d.character_set.name().into()),
+            national_character_set: Some(d.national_character_set.name().into()),
             ..InstanceConfig::default()
         })
     }

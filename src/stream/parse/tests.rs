@@ -748,6 +748,60 @@ fn default_nls_formats_are_refused_with_the_setting_that_avoids_them() {
 }
 
 #[test]
+fn hextoraw_text_is_decoded_with_the_database_character_sets() {
+    use crate::charset::{Charset, Charsets};
+    let we8 = Charsets {
+        database: Charset::We8MsWin1252,
+        national: Charset::Utf8,
+    };
+    let latin1 = Charsets {
+        database: Charset::We8Iso8859P1,
+        national: Charset::Al16Utf16,
+    };
+    let vc = ColumnType::varchar2(10);
+    let nv = ColumnType::Nvarchar2 { length: 5 };
+    let raw = |b: &[u8]| Literal::HexToRaw(b.to_vec());
+    let text = |t: &str| Ok(Value::Text(t.into()));
+    // 'é€' in WE8MSWIN1252 is e9 80; in WE8ISO8859P1 e9 is 'é' and 80 a C1 control.
+    assert_eq!(to_value_in(&raw(&[0xe9, 0x80]), &vc, we8), text("é€"));
+    assert_eq!(
+        to_value_in(&raw(&[0xe9, 0x80]), &vc, latin1),
+        text("é\u{80}")
+    );
+    // The same bytes are not AL32UTF8 text: an error, not a replacement character.
+    let e = to_value(&raw(&[0xe9, 0x80]), &vc).unwrap_err();
+    assert!(
+        e.contains("NLS_CHARACTERSET") && e.contains("AL32UTF8"),
+        "{e}"
+    );
+    // A byte WE8MSWIN1252 leaves undefined.
+    let e = to_value_in(&raw(&[b'a', 0x81]), &vc, we8).unwrap_err();
+    assert!(e.contains("0x81") && e.contains("WE8MSWIN1252"), "{e}");
+    // National text in UTF8 (CESU-8): 'é' is c3 a9, an emoji two 3-byte surrogates.
+    assert_eq!(
+        to_value_in(
+            &raw(&[0xc3, 0xa9, 0xed, 0xa0, 0xbd, 0xed, 0xb8, 0x80]),
+            &nv,
+            we8
+        ),
+        text("é😀")
+    );
+    // AL16UTF16 bytes are not UTF8 national text.
+    let e = to_value_in(&raw(&[0, 0xe9]), &nv, we8).unwrap_err();
+    assert!(e.contains("NLS_NCHAR_CHARACTERSET"), "{e}");
+    assert_eq!(to_value_in(&raw(&[0, 0xe9]), &nv, latin1), text("é"));
+    // Quoted and UNISTR text is already characters, whatever the sets.
+    assert_eq!(to_value_in(&s("é€"), &vc, we8), text("é€"));
+    assert_eq!(
+        into_value_in(Literal::Unistr("é".into()), &nv, we8),
+        text("é")
+    );
+    // A set capture does not decode: text as bytes is an error.
+    let other = Charsets::from_names(Some("JA16SJIS"), None);
+    assert!(to_value_in(&raw(b"ok"), &vc, other).is_err());
+}
+
+#[test]
 fn to_value_text_lobs_booleans_and_mismatches() {
     let chr = ColumnType::char(5);
     assert_eq!(to_value(&s("ab   "), &chr), Ok(Value::Text("ab   ".into())));

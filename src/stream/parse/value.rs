@@ -1,15 +1,29 @@
 //! Typing SQL_REDO literals by their column's type ([`to_value`]).
 
 use super::Literal;
+use crate::charset::Charsets;
 use crate::types::{ColumnType, Value};
+
+/// [`to_value_in`] for an AL32UTF8 database with AL16UTF16 national text (Oracle's defaults).
+pub fn to_value(lit: &Literal, ty: &ColumnType) -> Result<Value, String> {
+    to_value_in(lit, ty, Charsets::default())
+}
+
+/// [`into_value_in`] for an AL32UTF8 database with AL16UTF16 national text.
+pub fn into_value(lit: Literal, ty: &ColumnType) -> Result<Value, String> {
+    into_value_in(lit, ty, Charsets::default())
+}
 
 /// Type a literal for a column, giving the canonical texts of [`Value`]: numbers as Oracle
 /// prints them (`.15`, `-.5`), DATE `YYYY-MM-DD HH24:MI:SS`, timestamps with nine fraction
 /// digits, zones as `±HH:MM`. HEXTORAW (all LogMiner writes without a dictionary) is decoded
-/// from Oracle's storage formats: NUMBER, binary floats, DATE, TIMESTAMP, RAW, and text as
-/// AL32UTF8 (national text AL16UTF16). `Unsupported Type` carries no value, so it is an error
-/// here: callers that can do without the value check for [`Literal::Unsupported`] first.
-pub fn to_value(lit: &Literal, ty: &ColumnType) -> Result<Value, String> {
+/// from Oracle's storage formats: NUMBER, binary floats, DATE, TIMESTAMP, RAW, and text in the
+/// database's character set (`charsets.database`; national text in `charsets.national`):
+/// bytes that are not text of that set are an error, never a replacement character. Quoted and
+/// UNISTR text is already characters (the driver converted SQL_REDO). `Unsupported Type`
+/// carries no value, so it is an error here: callers that can do without the value check for
+/// [`Literal::Unsupported`] first.
+pub fn to_value_in(lit: &Literal, ty: &ColumnType, charsets: Charsets) -> Result<Value, String> {
     use ColumnType as T;
     use Literal as L;
     Ok(match (ty, lit) {
@@ -62,7 +76,7 @@ pub fn to_value(lit: &Literal, ty: &ColumnType) -> Result<Value, String> {
         (T::Boolean, L::Str(s) | L::Bare(s)) => Value::Boolean(boolean(s)?),
         (T::Vector { .. }, L::Str(s)) => Value::Vector(vector(s)?),
         (t, L::Str(s) | L::Unistr(s)) if is_text(t) => Value::Text(s.clone()),
-        (t, L::HexToRaw(b)) if is_text(t) => Value::Text(stored_text(b, t.is_national())?),
+        (t, L::HexToRaw(b)) if is_text(t) => Value::Text(stored_text(b, t, charsets)?),
         (t, l) => {
             return Err(format!(
                 "{} cannot be a {} value",
@@ -73,10 +87,10 @@ pub fn to_value(lit: &Literal, ty: &ColumnType) -> Result<Value, String> {
     })
 }
 
-/// [`to_value`] taking the literal: where the literal's text already is the value's canonical
-/// text (most numbers, dates and every string), it moves into the value instead of being copied
-/// (the stream path types every column of every row).
-pub fn into_value(lit: Literal, ty: &ColumnType) -> Result<Value, String> {
+/// [`to_value_in`] taking the literal: where the literal's text already is the value's
+/// canonical text (most numbers, dates and every string), it moves into the value instead of
+/// being copied (the stream path types every column of every row).
+pub fn into_value_in(lit: Literal, ty: &ColumnType, charsets: Charsets) -> Result<Value, String> {
     use ColumnType as T;
     use Literal as L;
     Ok(match (ty, lit) {
@@ -87,7 +101,7 @@ pub fn into_value(lit: Literal, ty: &ColumnType) -> Result<Value, String> {
         (T::Raw { .. } | T::LongRaw | T::Blob, L::HexToRaw(b)) => Value::Bytes(b),
         (T::Json, L::Str(s) | L::Unistr(s)) => Value::Json(s),
         (t, L::Str(s) | L::Unistr(s)) if is_text(t) => Value::Text(s),
-        (ty, lit) => return to_value(&lit, ty),
+        (ty, lit) => return to_value_in(&lit, ty, charsets),
     })
 }
 
@@ -513,17 +527,21 @@ fn stored_timestamp(b: &[u8]) -> Result<String, String> {
     Ok(format!("{}.{nanos:09}", stored_date(date)?))
 }
 
-fn stored_text(b: &[u8], national: bool) -> Result<String, String> {
-    if !national {
-        return String::from_utf8(b.to_vec()).map_err(|_| "HEXTORAW text is not UTF-8".to_string());
-    }
-    if !b.len().is_multiple_of(2) {
-        return Err("HEXTORAW national text is not UTF-16".into());
-    }
-    let units = b.chunks_exact(2).map(|p| u16::from_be_bytes([p[0], p[1]]));
-    char::decode_utf16(units)
-        .collect::<Result<String, _>>()
-        .map_err(|_| "HEXTORAW national text is not UTF-16".to_string())
+/// A text column's storage bytes in its character set.
+fn stored_text(b: &[u8], ty: &ColumnType, charsets: Charsets) -> Result<String, String> {
+    let (set, which) = if ty.is_national() {
+        (
+            charsets.national,
+            "national character set (NLS_NCHAR_CHARACTERSET)",
+        )
+    } else {
+        (
+            charsets.database,
+            "database character set (NLS_CHARACTERSET)",
+        )
+    };
+    set.decode(b)
+        .map_err(|why| format!("HEXTORAW text is not text of the {which}: {why}"))
 }
 
 fn boolean(s: &str) -> Result<bool, String> {

@@ -95,6 +95,7 @@ impl WireDatabase {
             "V$ARCHIVE_DEST" => dynv::archive_dest(s, false),
             "V$RESOURCE_LIMIT" => dynv::v_resource_limit(s),
             "V$LOG_HISTORY" => dynv::v_log_history(s),
+            "NLS_DATABASE_PARAMETERS" => dynv::nls_database_parameters(s),
             "V$LOGMNR_CONTENTS" => return Some(self.logminer.contents(&mut self.session)),
             _ => return None,
         };
@@ -142,7 +143,15 @@ impl WireDatabase {
             "ISDBA" => Datum::text("FALSE"),
             "DATABASE_ROLE" => Datum::text(s.database_view().map_err(ora_error)?.role.as_oracle()),
             "SERVER_HOST" | "HOST" => Datum::text("emulator"),
-            "LANGUAGE" => Datum::text("AMERICAN_AMERICA.AL32UTF8"),
+            "LANGUAGE" => {
+                let set = s
+                    .replica()
+                    .map_err(ora_error)?
+                    .schema
+                    .database
+                    .character_set;
+                Datum::text(format!("AMERICAN_AMERICA.{set}"))
+            }
             other => {
                 return Err(OraError::new(
                     2003,

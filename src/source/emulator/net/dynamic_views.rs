@@ -660,6 +660,51 @@ pub(super) fn v_resource_limit(s: &mut EmulatorSession) -> Result<Relation> {
     Ok(view(&spec, rows))
 }
 
+/// NLS_DATABASE_PARAMETERS: the database's permanent NLS settings, in Oracle's order, its
+/// character sets among them (NLS_CHARACTERSET, NLS_NCHAR_CHARACTERSET). Granted to PUBLIC.
+pub(super) fn nls_database_parameters(s: &mut EmulatorSession) -> Result<Relation> {
+    let d = s.replica()?.schema.database.clone();
+    let release = d
+        .version
+        .split('.')
+        .next()
+        .map_or_else(|| d.version.clone(), |major| format!("{major}.0.0.0.0"));
+    let params = [
+        ("NLS_LANGUAGE", "AMERICAN".to_string()),
+        ("NLS_TERRITORY", "AMERICA".into()),
+        ("NLS_CURRENCY", "$".into()),
+        ("NLS_ISO_CURRENCY", "AMERICA".into()),
+        ("NLS_NUMERIC_CHARACTERS", ".,".into()),
+        ("NLS_CHARACTERSET", d.character_set.name().into()),
+        ("NLS_CALENDAR", "GREGORIAN".into()),
+        ("NLS_DATE_FORMAT", "DD-MON-RR".into()),
+        ("NLS_DATE_LANGUAGE", "AMERICAN".into()),
+        ("NLS_SORT", "BINARY".into()),
+        ("NLS_TIME_FORMAT", "HH.MI.SSXFF AM".into()),
+        ("NLS_TIMESTAMP_FORMAT", "DD-MON-RR HH.MI.SSXFF AM".into()),
+        ("NLS_TIME_TZ_FORMAT", "HH.MI.SSXFF AM TZR".into()),
+        (
+            "NLS_TIMESTAMP_TZ_FORMAT",
+            "DD-MON-RR HH.MI.SSXFF AM TZR".into(),
+        ),
+        ("NLS_DUAL_CURRENCY", "$".into()),
+        ("NLS_COMP", "BINARY".into()),
+        ("NLS_LENGTH_SEMANTICS", "BYTE".into()),
+        ("NLS_NCHAR_CONV_EXCP", "FALSE".into()),
+        (
+            "NLS_NCHAR_CHARACTERSET",
+            d.national_character_set.name().into(),
+        ),
+        ("NLS_RDBMS_VERSION", release),
+    ];
+    let spec = [("PARAMETER", text(128)), ("VALUE", text(64))];
+    let rows = params
+        .into_iter()
+        .map(|(name, value)| vec![t(name), t(value)])
+        .collect();
+    Ok(view(&spec, rows))
+}
+
 /// V$LOG_HISTORY: one row per log switch, FIRST_TIME in the database host's time.
 pub(super) fn v_log_history(s: &mut EmulatorSession) -> Result<Relation> {
     grant(s, "V_$LOG_HISTORY")?;
