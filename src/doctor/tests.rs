@@ -221,6 +221,16 @@ fn doctor_names_the_multitenant_mode_and_what_it_cannot_reach() {
         get(&r, "tables.selection").found,
         "2 of 2 tables captured: PDB2.HR.DEPT, PDB2.HR.EMP"
     );
+    // A dictionary from the redo inside a PDB is not documented: a WARN pointing to the
+    // online catalog or root mode.
+    let r = db.report(&[&url, "cdc.mining.dictionary=redo_logs"]);
+    let m = get(&r, "connection.multitenant");
+    assert_eq!(m.severity, Severity::Warn, "{}", m.found);
+    assert!(m.found.contains("not documented"), "{}", m.found);
+    assert!(m
+        .fix
+        .as_deref()
+        .is_some_and(|f| f.starts_with("cdc.mining.dictionary: online_catalog")));
     // …and naming another PDB's tables fails.
     let r = db.report(&[&url, "cdc.tables.include=PDB1.HR.*,PDB2.HR.*"]);
     let m = get(&r, "connection.multitenant");
