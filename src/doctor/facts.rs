@@ -131,6 +131,10 @@ pub struct Facts {
     /// SESSION SET CONTAINER, the same call, back to the root): a PDB's local grants and grants
     /// on its tables do not show in CDB$ROOT. Empty in other modes.
     pub pdb_privileges: std::collections::BTreeMap<String, Fact<Privileges>>,
+    /// The supplemental logging each PDB of a captured table enabled itself
+    /// (DBA_SUPPLEMENTAL_LOGGING, 12.2+), read inside it as its grants are (root mode), or
+    /// where the session is (per-PDB mode). `Ok(None)`: not read (before 12.2, no PDB).
+    pub pdb_supplemental: std::collections::BTreeMap<String, Fact<Option<PdbSupplementalLogging>>>,
     /// Every user table of the database.
     pub tables: Fact<Vec<TableInfo>>,
     /// The tables `cdc.tables.include`/`exclude` capture, resolved one by one.
@@ -236,6 +240,7 @@ impl Facts {
             db: Err(NO_SESSION.into()),
             privileges: Err(NO_SESSION.into()),
             pdb_privileges: Default::default(),
+            pdb_supplemental: Default::default(),
             tables: Err(NO_SESSION.into()),
             captured: Err(NO_SESSION.into()),
             config: Err(NO_SESSION.into()),
@@ -303,14 +308,25 @@ impl Facts {
                 .iter()
                 .filter_map(|r| r.info.name.pdb.clone())
                 .collect();
+            let pdb_logging = facts.pdb_logging_exists();
             for pdb in pdbs {
-                let p = session
-                    .set_container(&pdb)
-                    .and_then(|_| session.privileges());
-                facts.pdb_privileges.insert(pdb, fact(p));
+                let entered = fact(session.set_container(&pdb));
+                let p = entered.clone().and_then(|_| fact(session.privileges()));
+                facts.pdb_privileges.insert(pdb.clone(), p);
+                if pdb_logging {
+                    let s = entered.and_then(|_| fact(session.pdb_supplemental_logging()));
+                    facts.pdb_supplemental.insert(pdb, s);
+                }
             }
             if let Err(e) = session.set_container(ROOT_CONTAINER) {
                 tracing::warn!("back to CDB$ROOT after reading the PDBs' grants: {e}");
+            }
+        } else if facts.pdb_logging_exists() {
+            // Per-PDB mode: the session is in the PDB already.
+            let here = facts.config.as_ref().ok().and_then(|c| c.container.clone());
+            if let Some(pdb) = here.filter(|c| c != ROOT_CONTAINER) {
+                let s = fact(session.pdb_supplemental_logging());
+                facts.pdb_supplemental.insert(pdb, s);
             }
         }
         // A key unique on the operator's word: look for a counterexample.
@@ -367,6 +383,27 @@ impl Facts {
     pub fn major_version(&self) -> Option<u32> {
         let db = self.db.as_ref().ok()?;
         db.version.split('.').next()?.trim().parse().ok()
+    }
+
+    /// A CDB of 12.2 or later: PDBs can have supplemental logging of their own (local undo,
+    /// which PDB-level logging needs, came with 12.2).
+    fn pdb_logging_exists(&self) -> bool {
+        let Ok(db) = &self.db else { return false };
+        let mut v = db
+            .version
+            .split('.')
+            .map(|p| p.trim().parse::<u32>().unwrap_or(0));
+        let release = (v.next().unwrap_or(0), v.next().unwrap_or(0));
+        db.cdb && release >= (12, 2)
+    }
+
+    /// The supplemental logging `pdb` enabled itself: `Ok(None)` for none known to exist (a
+    /// non-CDB, before 12.2, not read), an error when it could not be read.
+    pub fn pdb_supplemental_in(&self, pdb: Option<&str>) -> Fact<Option<PdbSupplementalLogging>> {
+        match pdb.and_then(|p| self.pdb_supplemental.get(p)) {
+            Some(f) => f.clone(),
+            None => Ok(None),
+        }
     }
 
     /// The grants in effect in `pdb` (root mode: read there), else where the session is.

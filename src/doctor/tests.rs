@@ -1129,3 +1129,105 @@ fn per_pdb_mining_asks_for_the_goldengate_administrator_grant() {
     let r = as_user("PDB1CDC", &["cdc.snapshot.mode=snapshot_only"]);
     assert_eq!(problems(&r), vec![]);
 }
+
+/// Tables without log groups in a 12.2+ CDB: PDB1 logs all columns itself (ALTER PLUGGABLE
+/// DATABASE ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS, DBA_SUPPLEMENTAL_LOGGING read inside it),
+/// PDB2 does not. supplemental.table counts PDB1's level for PDB1's tables and proposes the
+/// PDB-level statement (or the table-level ones) for PDB2's.
+fn pdb_level_logging(extra: &str) -> Db {
+    let plain = HEALTHY_TABLES.replace("    supplemental_logging: all\n", "");
+    Db::new(
+        &format!(
+            "  multitenant: true\n  pdbs: [{{ name: PDB1, supplemental_logging: {{ all: true }} }}]\n{extra}"
+        ),
+        &format!(
+            "{}{}",
+            plain.replace("HR.", "PDB1.HR."),
+            plain.replace("HR.", "PDB2.HR.")
+        ),
+    )
+}
+
+#[test]
+fn pdb_level_all_column_logging_covers_that_pdbs_tables() {
+    let db = pdb_level_logging("");
+    let r = db.report(&["cdc.tables.include=PDB1.HR.*"]);
+    assert_eq!(problems(&r), vec![], "{:#?}", r.results);
+    assert_eq!(
+        get(&r, "supplemental.table").found,
+        "ALL COLUMNS logging is on for all 2 captured tables (table-level, or PDB-level (ALL) COLUMNS logging in PDB1)"
+    );
+    let r = db.report(&[]);
+    assert_eq!(problems(&r), vec![("supplemental.table", Severity::Fail)]);
+    let s = get(&r, "supplemental.table");
+    assert_eq!(
+        s.found,
+        "2 of 4 captured tables have no ALL COLUMNS logging (capture stops with CDC-3201 at an UPDATE that leaves a column out): PDB2.HR.DEPT, PDB2.HR.EMP"
+    );
+    assert_eq!(
+        s.fix.as_deref(),
+        Some(
+            "ALTER SESSION SET CONTAINER = PDB2;\nALTER PLUGGABLE DATABASE ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS;\n-- or table by table:\n-- ALTER TABLE \"HR\".\"DEPT\" ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS;\n-- ALTER TABLE \"HR\".\"EMP\" ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS;\n-- or for every table at once: ALTER DATABASE ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS;"
+        )
+    );
+    // Per-PDB mode reads the level where the session is.
+    let url = format!(
+        "cdc.database.url=emulator:{}?service=PDB1",
+        db.path().display()
+    );
+    let r = db.report(&[&url]);
+    assert_eq!(get(&r, "supplemental.table").severity, Severity::Pass);
+}
+
+/// Without SELECT on DBA_SUPPLEMENTAL_LOGGING (SELECT_CATALOG_ROLE, SELECT ANY DICTIONARY) the
+/// PDB's level is unknown: a WARN naming why, not a FAIL.
+#[test]
+fn unreadable_pdb_level_logging_is_unknown_not_failed() {
+    let held: Vec<String> = crate::source::emulator::schema::ALL_PRIVILEGES
+        .iter()
+        .filter(|p| !matches!(**p, "SELECT_CATALOG_ROLE" | "SELECT ANY DICTIONARY"))
+        .map(|p| format!("\"{p}\""))
+        .collect();
+    let db = pdb_level_logging(&format!(
+        "  users: [{{ name: C##CDC, container_data: all, privileges: [{}] }}]\n",
+        held.join(", ")
+    ));
+    let r = db.report(&["cdc.tables.include=PDB1.HR.*"]);
+    let s = get(&r, "supplemental.table");
+    assert_eq!(s.severity, Severity::Warn, "{}", s.found);
+    assert!(
+        s.found.starts_with("no table-level ALL COLUMNS logging on 2 tables of PDB1, whose PDB-level logging is unknown (")
+            && s.found.contains("DBA_SUPPLEMENTAL_LOGGING"),
+        "{}",
+        s.found
+    );
+}
+
+/// Before 12.2 (no local undo) a PDB has no supplemental logging of its own, and without
+/// minimal logging in CDB$ROOT none can be added: the schema is refused as Oracle refuses the
+/// ALTER PLUGGABLE DATABASE.
+#[test]
+fn pdb_level_logging_needs_root_minimal_logging_and_12_2() {
+    for (database, want) in [
+        ("  supplemental_logging: { min: false }\n", "ORA-31541"),
+        ("  version: 12.1.0.2.0\n", "ORA-60518"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let schema = format!(
+            "database:\n  multitenant: true\n  pdbs: [{{ name: PDB1, supplemental_logging: {{ all: true }} }}]\n{database}tables:{}",
+            HEALTHY_TABLES.replace("HR.", "PDB1.HR.")
+        );
+        let path = dir.path().join("schema.yaml");
+        std::fs::write(&path, &schema).unwrap();
+        let e = crate::source::emulator::init(
+            &dir.path().join("db"),
+            &path,
+            None,
+            crate::source::emulator::clock::system(),
+        )
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+        assert!(e.contains(want), "{e}");
+    }
+}

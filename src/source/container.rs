@@ -225,6 +225,11 @@ impl Session for ContainerSession {
         self.inner.privileges()
     }
 
+    /// Read where the session is now, as the grants are: `doctor` enters each PDB first.
+    fn pdb_supplemental_logging(&mut self) -> Result<Option<PdbSupplementalLogging>> {
+        self.inner.pdb_supplemental_logging()
+    }
+
     /// Every open PDB's tables (root mode), or the PDB's own.
     fn tables(&mut self) -> Result<Vec<TableInfo>> {
         let pdbs = match &self.mode {

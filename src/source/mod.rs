@@ -54,6 +54,11 @@ pub trait Session: Send {
     }
     /// What the connected user may do (SESSION_PRIVS, SESSION_ROLES, USER_TAB_PRIVS).
     fn privileges(&mut self) -> Result<Privileges>;
+    /// DBA_SUPPLEMENTAL_LOGGING of the PDB this session is in (12.2+): the supplemental logging
+    /// the PDB enabled itself. `None` in CDB$ROOT and outside a CDB, where V$DATABASE says all.
+    fn pdb_supplemental_logging(&mut self) -> Result<Option<PdbSupplementalLogging>> {
+        Ok(None)
+    }
     /// Every user table: columns, keys, organisation, row movement, partitions, statistics.
     fn tables(&mut self) -> Result<Vec<TableInfo>>;
     /// One table's columns as the dictionary has them now (`None`: no such table); what a

@@ -103,6 +103,23 @@ pub struct DatabaseInfo {
     pub undo_guarantee: bool,
 }
 
+/// DBA_SUPPLEMENTAL_LOGGING of one PDB (12.2+): the levels the PDB enabled itself with `ALTER
+/// PLUGGABLE DATABASE ADD SUPPLEMENTAL LOG DATA …`, on top of CDB$ROOT's (V$DATABASE), which
+/// hold in every container. A PDB can add levels only while CDB$ROOT has minimal logging.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PdbSupplementalLogging {
+    /// MINIMAL = YES.
+    pub minimal: bool,
+    /// PRIMARY_KEY = YES.
+    pub primary_key: bool,
+    /// UNIQUE_INDEX = YES.
+    pub unique_index: bool,
+    /// FOREIGN_KEY = YES.
+    pub foreign_key: bool,
+    /// ALL_COLUMN = YES: every column of every row an UPDATE touches in this PDB is logged.
+    pub all_column: bool,
+}
+
 /// What the connected user holds.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Privileges {

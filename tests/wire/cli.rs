@@ -577,3 +577,68 @@ tables:
         }
     }
 }
+
+/// PDB-level supplemental logging read by the Oracle adapter over the wire: PDB1 logs all
+/// columns itself (DBA_SUPPLEMENTAL_LOGGING, read inside it after ALTER SESSION SET CONTAINER),
+/// PDB2 does not, and neither table has a log group. doctor's supplemental.table passes for
+/// PDB1's table and fails for PDB2's with the PDB-level statement, as in-process.
+#[test]
+fn doctor_over_the_wire_counts_a_pdbs_own_supplemental_logging() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, schema) = (dir.path().join("db"), dir.path().join("schema.yaml"));
+    let table = |name: &str| {
+        format!(
+            "  - name: {name}\n    columns:\n      - {{ name: ID, type: NUMBER(10), nullable: false }}\n      - {{ name: V, type: VARCHAR2(20) }}\n    primary_key: [ID]\n    supplemental_logging: none\n    rows: 5\n"
+        )
+    };
+    std::fs::write(
+        &schema,
+        format!(
+            "seed: 5\ndatabase:\n  multitenant: true\n  pdbs: [{{ name: PDB1, supplemental_logging: {{ all: true }} }}]\ntables:\n{}{}",
+            table("PDB1.HR.T"),
+            table("PDB2.HR.T")
+        ),
+    )
+    .unwrap();
+    run(&[
+        "emulator",
+        "init",
+        db.to_str().unwrap(),
+        "--schema",
+        schema.to_str().unwrap(),
+    ]);
+    let w = Wired {
+        serve: Serve::start(&db, &[]),
+        db,
+        dir,
+    };
+    let check = |include: &str| -> Json {
+        let p = pairs(&w, "EMU", "C##CDC", "pdbsupp", &[include]);
+        // Exit status 1 with a FAIL: the report is on stdout either way.
+        let out = cli(
+            &p,
+            &[
+                "doctor",
+                "--check",
+                "supplemental.table",
+                "--format",
+                "json",
+            ],
+        );
+        let v: Json = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+        v["checks"][0].clone()
+    };
+    let c = check("cdc.tables.include=PDB1.HR.*");
+    assert_eq!(c["severity"], "PASS", "{c}");
+    let c = check("cdc.tables.include=PDB1.HR.*,PDB2.HR.*");
+    assert_eq!(c["severity"], "FAIL", "{c}");
+    let found = c["found"].as_str().unwrap_or_default();
+    assert!(found.ends_with(": PDB2.HR.T"), "{found}");
+    assert!(
+        c["fix"].as_str().unwrap_or_default().starts_with(
+            "ALTER SESSION SET CONTAINER = PDB2;\nALTER PLUGGABLE DATABASE ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS;"
+        ),
+        "{c}"
+    );
+}

@@ -272,6 +272,19 @@ fn walk(served: &Served) -> BTreeSet<String> {
         &[],
     );
     mark("GOLDENGATE_PRIVILEGES");
+    // Read inside a PDB (12.2+): the levels the PDB enabled itself, one row.
+    assert_eq!(
+        rows(
+            root,
+            "PDB_SUPPLEMENTAL_LOGGING",
+            sql::PDB_SUPPLEMENTAL_LOGGING,
+            &[]
+        )
+        .len(),
+        1,
+        "PDB_SUPPLEMENTAL_LOGGING: one row in PDB1"
+    );
+    mark("PDB_SUPPLEMENTAL_LOGGING");
     let emp: TableName = "HR.EMPLOYEES".parse().unwrap();
     let owner_table = named(&[
         ("owner", Value::Text("HR".into())),

@@ -154,6 +154,11 @@ pub struct PdbSpec {
     pub name: String,
     #[serde(default)]
     pub open_mode: PdbOpenMode,
+    /// The PDB's own supplemental logging (12.2+, `ALTER PLUGGABLE DATABASE ADD SUPPLEMENTAL
+    /// LOG DATA …` run in the PDB; DBA_SUPPLEMENTAL_LOGGING there): levels on top of CDB$ROOT's
+    /// for this PDB's tables. Absent: none of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub supplemental_logging: Option<super::schema::SupplementalSpec>,
 }
 
 /// V$PDBS.OPEN_MODE of an emulated PDB.
@@ -565,6 +570,25 @@ pub fn validate(schema: &SchemaFile) -> std::result::Result<(), String> {
     for p in &d.pdbs {
         if p.name.eq_ignore_ascii_case(ROOT) || p.name.eq_ignore_ascii_case("PDB$SEED") {
             return Err(format!("database.pdbs: `{}` is not a PDB name", p.name));
+        }
+        // As Oracle refuses the ALTER PLUGGABLE DATABASE that would have set it: a PDB adds
+        // levels only on top of minimal logging in CDB$ROOT (Utilities 12.1, "Enabling
+        // Supplemental Logging in a CDB"; ORA-31541), and only in local undo mode (ORA-60518),
+        // which 12.2 introduced: the emulator's 12.2+ CDBs are in local undo mode, its 12.1
+        // ones cannot be.
+        if p.supplemental_logging.as_ref().is_some_and(|s| s.minimal()) {
+            let name = p.name.to_ascii_uppercase();
+            if !d.supplemental_logging.minimal() {
+                return Err(format!(
+                    "database.pdbs: {name}: supplemental_logging needs minimal supplemental logging in CDB$ROOT (database.supplemental_logging); Oracle refuses ALTER PLUGGABLE DATABASE ADD SUPPLEMENTAL LOG DATA with ORA-31541: Supplemental logging is not enabled in CDB$ROOT."
+                ));
+            }
+            if super::schema::release(&d.version) < (12, 2) {
+                return Err(format!(
+                    "database.pdbs: {name}: supplemental_logging needs release 12.2 or later (version {}); Oracle refuses ALTER PLUGGABLE DATABASE ADD SUPPLEMENTAL LOG DATA with ORA-60518: cannot enable per PDB supplemental logging without local undo enabled",
+                    d.version
+                ));
+            }
         }
     }
     let mut seen = std::collections::BTreeSet::new();

@@ -219,7 +219,10 @@ impl Background {
             }
             None => (0, None, 0),
         };
-        let all = w.replica().schema.database.supplemental_logging.all;
+        // The PDB's own ALL COLUMN logging counts for its tables.
+        let all = (w.replica().schema.database)
+            .supplemental_in(pdb.as_deref())
+            .all;
         let now = chrono::DateTime::from_timestamp_millis(w.now())
             .map(|t| t.format("%Y-%m-%d %H:%M:%S").to_string())
             .unwrap_or_default();

@@ -155,7 +155,8 @@ pub struct Stmt<'a> {
     pub table: &'a TableName,
     pub def: &'a TableDef,
     pub cols: &'a [ColumnInfo],
-    pub logging: &'a SupplementalSpec,
+    /// In force for the table's container ([`super::schema::DatabaseSpec::supplemental_in`]).
+    pub logging: SupplementalSpec,
     /// The database's character sets: an XML document's bytes are in NLS_CHARACTERSET.
     pub charsets: crate::charset::Charsets,
 }
@@ -184,10 +185,11 @@ impl Stmt<'_> {
     /// The row-identifying columns LogMiner puts in the WHERE of a locator, XML or 32K row:
     /// the columns supplemental logging logs for every change of the table.
     fn key_where(&self, row: &[Value]) -> Vec<String> {
-        let cols: Vec<Col> = super::supplemental::logged_columns(self.logging, self.def, self.cols)
-            .into_iter()
-            .filter_map(|i| self.col(i, row))
-            .collect();
+        let cols: Vec<Col> =
+            super::supplemental::logged_columns(&self.logging, self.def, self.cols)
+                .into_iter()
+                .filter_map(|i| self.col(i, row))
+                .collect();
         sql_redo::where_items(&cols)
     }
 
@@ -342,7 +344,7 @@ impl Stmt<'_> {
         let set: Vec<Col> = in_row.iter().filter_map(|&i| self.col(i, after)).collect();
         let changed: Vec<usize> = in_row.to_vec();
         let wh: Vec<Col> =
-            super::supplemental::update_where(self.logging, self.def, self.cols, &changed)
+            super::supplemental::update_where(&self.logging, self.def, self.cols, &changed)
                 .into_iter()
                 .filter_map(|i| self.col(i, after))
                 .collect();

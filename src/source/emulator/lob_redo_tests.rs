@@ -48,7 +48,7 @@ fn the_locator_row_is_the_published_preamble() {
         table: &d.name,
         def: &d,
         cols: &d.columns,
-        logging: &logging,
+        logging: logging.clone(),
         charsets: Default::default(),
     };
     let r = row(
@@ -91,7 +91,7 @@ fn inserts_of_small_and_large_lobs() {
         table: &d.name,
         def: &d,
         cols: &d.columns,
-        logging: &logging,
+        logging: logging.clone(),
         charsets: Default::default(),
     };
     let small = s.insert(&row(
@@ -187,7 +187,7 @@ fn updates_of_out_of_line_lobs() {
         table: &d.name,
         def: &d,
         cols: &d.columns,
-        logging: &logging,
+        logging: logging.clone(),
         charsets: Default::default(),
     };
     let before = row(

@@ -440,8 +440,10 @@ impl Renderer<'_> {
                         .take(1)
                         .collect();
                 }
-                let logging = &self.replica.schema.database.supplemental_logging;
-                let where_cols = supplemental::update_where(logging, &t.def, cols, &changed);
+                // The PDB's own levels count for its tables.
+                let logging =
+                    (self.replica.schema.database).supplemental_in(t.def.name.pdb.as_deref());
+                let where_cols = supplemental::update_where(&logging, &t.def, cols, &changed);
                 if plain {
                     let row = self.with_table(base, t, rid);
                     if !self.keeps(&row) {
@@ -648,7 +650,7 @@ impl Renderer<'_> {
             table: &t.def.name,
             def: &t.def,
             cols,
-            logging: &self.replica.schema.database.supplemental_logging,
+            logging: (self.replica.schema.database).supplemental_in(t.def.name.pdb.as_deref()),
             charsets: self.replica.schema.database.charsets(),
         }
     }

@@ -114,6 +114,33 @@ pub struct DatabaseSpec {
 }
 
 impl DatabaseSpec {
+    /// The supplemental logging in force for a table of `pdb` (`None`: outside a CDB, or a
+    /// table of the root): CDB$ROOT's levels hold in every container, and a PDB adds its own
+    /// (`database.pdbs[].supplemental_logging`). Dropping all supplemental logging from CDB$ROOT
+    /// "disables all supplemental logging in the CDB, regardless of previous PDB level
+    /// settings" (Utilities 12.1, "Enabling Supplemental Logging in a CDB"), so a PDB's levels
+    /// count only while the root has minimal logging.
+    pub fn supplemental_in(&self, pdb: Option<&str>) -> SupplementalSpec {
+        let root = &self.supplemental_logging;
+        let own = pdb.and_then(|p| self.pdb_supplemental(p));
+        match own {
+            Some(own) if root.minimal() => SupplementalSpec {
+                min: root.min || own.min,
+                all: root.all || own.all,
+                primary_key: root.primary_key || own.primary_key,
+            },
+            _ => root.clone(),
+        }
+    }
+
+    /// What `pdb` declared itself (DBA_SUPPLEMENTAL_LOGGING there), if anything.
+    pub fn pdb_supplemental(&self, pdb: &str) -> Option<&SupplementalSpec> {
+        self.pdbs
+            .iter()
+            .find(|p| p.name.eq_ignore_ascii_case(pdb))
+            .and_then(|p| p.supplemental_logging.as_ref())
+    }
+
     /// NLS_CHARACTERSET and NLS_NCHAR_CHARACTERSET.
     pub fn charsets(&self) -> Charsets {
         Charsets {

@@ -179,6 +179,40 @@ impl EmulatorSession {
         Ok(name)
     }
 
+    /// The row DBA_SUPPLEMENTAL_LOGGING shows in this session's container (SELECT on it, else
+    /// ORA-00942). In a PDB: the levels the PDB enabled itself
+    /// ([`super::schema::DatabaseSpec::pdb_supplemental`]); whether Oracle's view there also
+    /// reflects CDB$ROOT's levels is not confirmed by a primary source, so the emulator shows the
+    /// PDB's own and a reader counts the root's from V$DATABASE. Elsewhere (CDB$ROOT, a
+    /// non-CDB): V$DATABASE's levels, also unconfirmed.
+    pub(super) fn supplemental_logging_view(&self) -> Result<PdbSupplementalLogging> {
+        self.user.read_dictionary(
+            "DBA_SUPPLEMENTAL_LOGGING",
+            "reading DBA_SUPPLEMENTAL_LOGGING",
+        )?;
+        let r = self.replica()?;
+        let d = &r.schema.database;
+        let shown = match self.pdb() {
+            Some(pdb) => {
+                d.pdb_supplemental(pdb)
+                    .cloned()
+                    .unwrap_or(super::schema::SupplementalSpec {
+                        min: false,
+                        all: false,
+                        primary_key: false,
+                    })
+            }
+            None => d.supplemental_logging.clone(),
+        };
+        Ok(PdbSupplementalLogging {
+            minimal: shown.minimal(),
+            primary_key: shown.primary_key,
+            unique_index: false,
+            foreign_key: false,
+            all_column: shown.all,
+        })
+    }
+
     pub(super) fn version_major(&self) -> Result<u32> {
         Ok(major(&self.replica()?.schema.database.version))
     }
@@ -454,6 +488,14 @@ impl Session for EmulatorSession {
             None => p.goldengate = None,
         }
         Ok(p)
+    }
+
+    fn pdb_supplemental_logging(&mut self) -> Result<Option<PdbSupplementalLogging>> {
+        self.call()?;
+        if self.pdb().is_none() {
+            return Ok(None);
+        }
+        self.supplemental_logging_view().map(Some)
     }
 
     fn tables(&mut self) -> Result<Vec<TableInfo>> {

@@ -410,6 +410,26 @@ impl Session for OracleSession {
         })
     }
 
+    fn pdb_supplemental_logging(&mut self) -> Result<Option<PdbSupplementalLogging>> {
+        // CDB$ROOT's levels are V$DATABASE's; only a PDB has levels of its own.
+        if self.current_container()?.pdb.is_none() {
+            return Ok(None);
+        }
+        let c = ctx("reading DBA_SUPPLEMENTAL_LOGGING");
+        let rows = self.rows(sql::PDB_SUPPLEMENTAL_LOGGING, &c, |r| {
+            let yes = |i: usize| -> Result<bool> { Ok(r.opt_string(i)?.as_deref() == Some("YES")) };
+            Ok(PdbSupplementalLogging {
+                minimal: yes(0)?,
+                primary_key: yes(1)?,
+                unique_index: yes(2)?,
+                foreign_key: yes(3)?,
+                all_column: yes(4)?,
+            })
+        })?;
+        // One row; none would be a view with nothing enabled.
+        Ok(Some(rows.into_iter().next().unwrap_or_default()))
+    }
+
     fn tables(&mut self) -> Result<Vec<TableInfo>> {
         let pdb = self.current_container()?.pdb;
         let mut rows = catalog::CatalogRows {

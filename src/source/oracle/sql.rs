@@ -303,6 +303,17 @@ pub fn set_container(name: &str) -> Result<String, String> {
     ))
 }
 
+/// The supplemental logging a PDB enabled itself, read inside it (12.2+): with at least minimal
+/// logging in CDB$ROOT, `ALTER PLUGGABLE DATABASE ADD SUPPLEMENTAL LOG DATA …` run in a PDB
+/// enables further levels there (Utilities 12.1, "Enabling Supplemental Logging in a CDB"; it
+/// needs local undo, ORA-60518), which V$DATABASE does not show. DBA_SUPPLEMENTAL_LOGGING
+/// "provides information about supplemental logging for a pluggable database"; MINIMAL,
+/// PRIMARY_KEY, UNIQUE_INDEX, FOREIGN_KEY and ALL_COLUMN are VARCHAR2(3) YES/NO (Reference 12.2
+/// to 19c; 19c adds SUBSET_REP, not read). Privilege: SELECT on DBA_SUPPLEMENTAL_LOGGING
+/// (SELECT_CATALOG_ROLE).
+pub const PDB_SUPPLEMENTAL_LOGGING: &str = "SELECT MINIMAL, PRIMARY_KEY, UNIQUE_INDEX, \
+FOREIGN_KEY, ALL_COLUMN FROM DBA_SUPPLEMENTAL_LOGGING";
+
 // ---------------------------------------------------------------------------------------------
 // Privileges
 // ---------------------------------------------------------------------------------------------

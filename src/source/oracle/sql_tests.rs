@@ -185,6 +185,14 @@ fn a_clock_offset_is_the_quarter_hour_nearest_the_difference() {
 }
 
 #[test]
+fn pdb_supplemental_logging_statement() {
+    assert_eq!(
+        PDB_SUPPLEMENTAL_LOGGING,
+        "SELECT MINIMAL, PRIMARY_KEY, UNIQUE_INDEX, FOREIGN_KEY, ALL_COLUMN FROM DBA_SUPPLEMENTAL_LOGGING"
+    );
+}
+
+#[test]
 fn redo_thread_statement() {
     assert_eq!(
         REDO_THREADS,

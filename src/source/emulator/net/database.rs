@@ -81,6 +81,7 @@ impl WireDatabase {
             "USER_GOLDENGATE_PRIVILEGES" => acc::user_goldengate_privileges(s),
             "PRODUCT_COMPONENT_VERSION" => acc::product_component_version(s),
             "V$DATABASE" => dynv::v_database(s),
+            "DBA_SUPPLEMENTAL_LOGGING" => dynv::dba_supplemental_logging(s),
             "V$PDBS" => dynv::v_pdbs(s),
             "V$PARAMETER" => dynv::v_parameter(s),
             "V$TRANSACTION" => dynv::transactions(s, false),

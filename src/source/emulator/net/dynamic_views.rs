@@ -102,6 +102,34 @@ pub(super) fn v_database(s: &mut EmulatorSession) -> Result<Relation> {
     Ok(view(&spec, vec![row]))
 }
 
+/// DBA_SUPPLEMENTAL_LOGGING (Reference 19c, 6.24): one row, YES/NO per level, of the container
+/// the session is in ([`EmulatorSession::supplemental_logging_view`]). SUBSET_REP is 19c's.
+pub(super) fn dba_supplemental_logging(s: &mut EmulatorSession) -> Result<Relation> {
+    let v = s.supplemental_logging_view()?;
+    let subset_rep = super::super::session::major(&s.replica()?.schema.database.version) >= 19;
+    let mut spec = vec![
+        ("MINIMAL", text(3)),
+        ("PRIMARY_KEY", text(3)),
+        ("UNIQUE_INDEX", text(3)),
+        ("FOREIGN_KEY", text(3)),
+        ("ALL_COLUMN", text(3)),
+        ("PROCEDURAL", text(3)),
+    ];
+    let mut row = vec![
+        yes_no(v.minimal),
+        yes_no(v.primary_key),
+        yes_no(v.unique_index),
+        yes_no(v.foreign_key),
+        yes_no(v.all_column),
+        t("NO"),
+    ];
+    if subset_rep {
+        spec.push(("SUBSET_REP", text(3)));
+        row.push(t("NO"));
+    }
+    Ok(view(&spec, vec![row]))
+}
+
 /// V$PDBS: CON_ID 2 is PDB$SEED, the PDBs follow in name order from 3; from a PDB only that
 /// PDB (and not the seed) shows.
 pub(super) fn v_pdbs(s: &mut EmulatorSession) -> Result<Relation> {
