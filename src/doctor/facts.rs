@@ -131,6 +131,10 @@ pub struct Facts {
     /// SESSION SET CONTAINER, the same call, back to the root): a PDB's local grants and grants
     /// on its tables do not show in CDB$ROOT. Empty in other modes.
     pub pdb_privileges: std::collections::BTreeMap<String, Fact<Privileges>>,
+    /// Root mode: each captured PDB's character sets, read inside it (NLS_DATABASE_PARAMETERS
+    /// is the container's; an AL32UTF8 CDB may hold PDBs of another database set). Empty in
+    /// other modes.
+    pub pdb_charsets: std::collections::BTreeMap<String, Fact<crate::charset::Charsets>>,
     /// Every user table of the database.
     pub tables: Fact<Vec<TableInfo>>,
     /// The tables `cdc.tables.include`/`exclude` capture, resolved one by one.
@@ -236,6 +240,7 @@ impl Facts {
             db: Err(NO_SESSION.into()),
             privileges: Err(NO_SESSION.into()),
             pdb_privileges: Default::default(),
+            pdb_charsets: Default::default(),
             tables: Err(NO_SESSION.into()),
             captured: Err(NO_SESSION.into()),
             config: Err(NO_SESSION.into()),
@@ -299,15 +304,18 @@ impl Facts {
                 .as_ref()
                 .is_ok_and(|c| c.container.as_deref() == Some(ROOT_CONTAINER));
         if let (true, Ok(list)) = (root_mode, &facts.captured) {
-            let pdbs: std::collections::BTreeSet<String> = list
+            // One table of each PDB, to read the PDB's character sets in it.
+            let pdbs: std::collections::BTreeMap<String, TableName> = list
                 .iter()
-                .filter_map(|r| r.info.name.pdb.clone())
+                .filter_map(|r| Some((r.info.name.pdb.clone()?, r.info.name.clone())))
                 .collect();
-            for pdb in pdbs {
+            for (pdb, table) in pdbs {
                 let p = session
                     .set_container(&pdb)
                     .and_then(|_| session.privileges());
-                facts.pdb_privileges.insert(pdb, fact(p));
+                facts.pdb_privileges.insert(pdb.clone(), fact(p));
+                let cs = session.table_charsets(&table);
+                facts.pdb_charsets.insert(pdb, fact(cs));
             }
             if let Err(e) = session.set_container(ROOT_CONTAINER) {
                 tracing::warn!("back to CDB$ROOT after reading the PDBs' grants: {e}");
