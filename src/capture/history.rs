@@ -123,9 +123,26 @@ pub(super) fn catalog(
             .is_some_and(|m| m.eq_ignore_ascii_case("EXTENDED")),
         // Unknown (NLS_DATABASE_PARAMETERS not read) is AL32UTF8 / AL16UTF16, the defaults.
         charsets: config.as_ref().map(|i| i.charsets()).unwrap_or_default(),
+        pdb_charsets: Default::default(),
         tables: Default::default(),
         objects: Default::default(),
     };
+    if cdb {
+        // Each captured PDB's own sets, read inside it (NLS_DATABASE_PARAMETERS shows the
+        // container's): an AL32UTF8 CDB may hold a PDB of another database character set,
+        // whose rows LogMiner returns in the root with their text in that set.
+        for d in decisions {
+            let Decision::Capture(t) = d else { continue };
+            let Some(pdb) = t.info.name.pdb.clone() else {
+                continue;
+            };
+            if c.pdb_charsets.contains_key(&pdb) {
+                continue;
+            }
+            let sets = session.call(|s| s.table_charsets(&t.info.name))?;
+            c.pdb_charsets.insert(pdb, sets);
+        }
+    }
     for d in decisions {
         if let Decision::Capture(t) = d {
             let stored_history = stored

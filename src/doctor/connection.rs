@@ -329,13 +329,38 @@ fn character_sets(f: &Facts) -> Finding {
             "NLS_DATABASE_PARAMETERS could not be read: capture takes AL32UTF8 and AL16UTF16, Oracle's defaults",
         );
     };
-    let found = format!("NLS_CHARACTERSET {db}, NLS_NCHAR_CHARACTERSET {nat}");
+    let mut found = format!("NLS_CHARACTERSET {db}, NLS_NCHAR_CHARACTERSET {nat}");
     let cs = config.charsets();
-    let unsupported: Vec<&str> = [(cs.database, db), (cs.national, nat)]
+    let mut unsupported: Vec<String> = [(cs.database, db), (cs.national, nat)]
         .into_iter()
         .filter(|(c, _)| *c == Charset::Unsupported)
-        .map(|(_, n)| n)
+        .map(|(_, n)| n.to_string())
         .collect();
+    // Root mode: a captured PDB of another database set (an AL32UTF8 CDB holds any): its rows
+    // are decoded, and its keys chunked, in its own set.
+    let mut single = cs.database.is_single_byte();
+    let own: Vec<String> = f
+        .pdb_charsets
+        .iter()
+        .filter_map(|(pdb, sets)| match sets {
+            Ok(s) if s.database != cs.database => {
+                single |= s.database.is_single_byte();
+                if s.database == Charset::Unsupported {
+                    unsupported.push(format!("{pdb}'s database character set"));
+                    return Some(format!("{pdb}'s NLS_CHARACTERSET is another"));
+                }
+                Some(format!("{pdb}'s NLS_CHARACTERSET {}", s.database))
+            }
+            Ok(_) => None,
+            Err(e) => Some(format!("{pdb}'s sets could not be read ({e})")),
+        })
+        .collect();
+    if !own.is_empty() {
+        found = format!(
+            "{found} in CDB$ROOT; {} (a PDB's rows are decoded in its own set)",
+            own.join(", ")
+        );
+    }
     if !unsupported.is_empty() {
         return Finding::warn(
             format!(
@@ -345,7 +370,7 @@ fn character_sets(f: &Facts) -> Finding {
             "avoid what makes LogMiner write text as bytes: mine with cdc.mining.dictionary: redo_logs (no dictionary mismatch, no unknown objects); keep text keys out of snapshots in this database (cdc.key naming a NUMBER column), or migrate the database to AL32UTF8",
         );
     }
-    let single = if cs.database.is_single_byte() {
+    let single = if single {
         ": a single-byte set; text written as bytes is decoded in it and key chunks follow its byte order"
     } else {
         ""

@@ -135,6 +135,10 @@ pub struct Facts {
     /// (DBA_SUPPLEMENTAL_LOGGING, 12.2+), read inside it as its grants are (root mode), or
     /// where the session is (per-PDB mode). `Ok(None)`: not read (before 12.2, no PDB).
     pub pdb_supplemental: std::collections::BTreeMap<String, Fact<Option<PdbSupplementalLogging>>>,
+    /// Root mode: each captured PDB's character sets, read inside it (NLS_DATABASE_PARAMETERS
+    /// is the container's; an AL32UTF8 CDB may hold PDBs of another database set). Empty in
+    /// other modes.
+    pub pdb_charsets: std::collections::BTreeMap<String, Fact<crate::charset::Charsets>>,
     /// Every user table of the database.
     pub tables: Fact<Vec<TableInfo>>,
     /// The tables `cdc.tables.include`/`exclude` capture, resolved one by one.
@@ -241,6 +245,7 @@ impl Facts {
             privileges: Err(NO_SESSION.into()),
             pdb_privileges: Default::default(),
             pdb_supplemental: Default::default(),
+            pdb_charsets: Default::default(),
             tables: Err(NO_SESSION.into()),
             captured: Err(NO_SESSION.into()),
             config: Err(NO_SESSION.into()),
@@ -304,19 +309,22 @@ impl Facts {
                 .as_ref()
                 .is_ok_and(|c| c.container.as_deref() == Some(ROOT_CONTAINER));
         if let (true, Ok(list)) = (root_mode, &facts.captured) {
-            let pdbs: std::collections::BTreeSet<String> = list
+            // One table of each PDB, to read the PDB's character sets in it.
+            let pdbs: std::collections::BTreeMap<String, TableName> = list
                 .iter()
-                .filter_map(|r| r.info.name.pdb.clone())
+                .filter_map(|r| Some((r.info.name.pdb.clone()?, r.info.name.clone())))
                 .collect();
             let pdb_logging = facts.pdb_logging_exists();
-            for pdb in pdbs {
+            for (pdb, table) in pdbs {
                 let entered = fact(session.set_container(&pdb));
                 let p = entered.clone().and_then(|_| fact(session.privileges()));
                 facts.pdb_privileges.insert(pdb.clone(), p);
                 if pdb_logging {
                     let s = entered.and_then(|_| fact(session.pdb_supplemental_logging()));
-                    facts.pdb_supplemental.insert(pdb, s);
+                    facts.pdb_supplemental.insert(pdb.clone(), s);
                 }
+                let cs = session.table_charsets(&table);
+                facts.pdb_charsets.insert(pdb, fact(cs));
             }
             if let Err(e) = session.set_container(ROOT_CONTAINER) {
                 tracing::warn!("back to CDB$ROOT after reading the PDBs' grants: {e}");

@@ -113,7 +113,7 @@ pub const CHECKS: &[CheckSpec] = &[
     spec("connection.version", Area::Connection, "Version and edition",
         "the catalog queries need 12.1 or later (ALL_USERS.ORACLE_MAINTAINED, the LOGMINING privilege) and LogMiner is used as 19c documents it (no CONTINUOUS_MINE)"),
     spec("connection.character-sets", Area::Connection, "Character sets (NLS_CHARACTERSET, NLS_NCHAR_CHARACTERSET)",
-        "text LogMiner writes as bytes (HEXTORAW storage bytes after a dictionary mismatch or for an unknown object, XML_REDO documents) is decoded in the database's character sets, and key chunks are ordered as BINARY order of their encoding; capture decodes AL32UTF8, UTF8, WE8MSWIN1252 and WE8ISO8859P1 (national AL16UTF16 and UTF8): in another set such text stops capture (CDC-3002) and chunk order is taken as AL32UTF8's"),
+        "text LogMiner writes as bytes (HEXTORAW storage bytes after a dictionary mismatch or for an unknown object, XML_REDO documents) is decoded in the database's character sets, and key chunks are ordered as BINARY order of their encoding; capture decodes AL32UTF8, UTF8, WE8MSWIN1252 and WE8ISO8859P1 (national AL16UTF16 and UTF8): in another set such text stops capture (CDC-3002) and chunk order is taken as AL32UTF8's; in a CDB each captured PDB's sets are read inside it, as an AL32UTF8 CDB may hold PDBs of another database set"),
     spec("connection.multitenant", Area::Connection, "CDB/PDB layout",
         "in a container database LogMiner adds log files only in CDB$ROOT (ORA-65040 from a PDB), so streaming needs a common user connected to the root"),
     spec("connection.role", Area::Connection, "Database role and open mode",

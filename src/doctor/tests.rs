@@ -471,6 +471,36 @@ fn the_character_sets_are_reported_and_an_undecoded_one_warns() {
     assert_eq!(s.severity, Severity::Skip);
 }
 
+/// Root mode on an AL32UTF8 CDB holding a WE8MSWIN1252 PDB: the finding names the PDB's own
+/// set, read inside it (the root's alone would hide it).
+#[test]
+fn a_captured_pdbs_own_character_set_is_reported() {
+    let db = Db::new(
+        "  multitenant: true\n  pdbs: [{ name: PDB2, character_set: WE8MSWIN1252 }]\n",
+        &format!(
+            "{}{}",
+            HEALTHY_TABLES.replace("HR.", "PDB1.HR."),
+            HEALTHY_TABLES.replace("HR.", "PDB2.HR.")
+        ),
+    );
+    let r = db.report(&[]);
+    let c = get(&r, "connection.character-sets");
+    assert_eq!(c.severity, Severity::Pass);
+    assert!(
+        c.found.starts_with(
+            "NLS_CHARACTERSET AL32UTF8, NLS_NCHAR_CHARACTERSET AL16UTF16 in CDB$ROOT; PDB2's NLS_CHARACTERSET WE8MSWIN1252 (a PDB's rows are decoded in its own set): a single-byte set"
+        ),
+        "{}",
+        c.found
+    );
+    // Capturing PDB1 alone: nothing to say about PDB2.
+    let r = db.report(&["cdc.tables.include=PDB1.HR.*"]);
+    assert_eq!(
+        get(&r, "connection.character-sets").found,
+        "NLS_CHARACTERSET AL32UTF8, NLS_NCHAR_CHARACTERSET AL16UTF16"
+    );
+}
+
 #[test]
 fn a_standby_warns_that_capture_runs_read_only() {
     let db = Db::new(

@@ -195,7 +195,8 @@ impl Planner {
                     .collect::<Option<_>>()
                     .unwrap_or_default();
                 if types.iter().any(|ty| ty.is_text()) {
-                    p.order = KeyOrder::new(session.charsets()?, &types);
+                    // The table's PDB's sets: its BINARY order is theirs.
+                    p.order = KeyOrder::new(session.table_charsets(&t.info.name)?, &types);
                 }
                 p.next_lower = match resume {
                     Some(ResumePoint::Key(k)) => Some(k.clone()),

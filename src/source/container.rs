@@ -319,8 +319,17 @@ impl Session for ContainerSession {
         self.inner.instance_config()
     }
 
+    /// The home container's: CDB$ROOT's in root mode, which need not be a PDB's (see
+    /// [`Session::table_charsets`]).
     fn charsets(&mut self) -> Result<crate::charset::Charsets> {
-        // Database-wide: the same in every container.
+        self.enter_home()?;
+        self.inner.charsets()
+    }
+
+    /// NLS_DATABASE_PARAMETERS read inside the table's PDB: the view shows the container's own
+    /// sets, and a PDB of an AL32UTF8 CDB may have another database character set.
+    fn table_charsets(&mut self, table: &TableName) -> Result<crate::charset::Charsets> {
+        self.enter_table(table)?;
         self.inner.charsets()
     }
 

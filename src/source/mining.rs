@@ -176,6 +176,9 @@ impl Session for DownstreamSession {
     fn charsets(&mut self) -> Result<crate::charset::Charsets> {
         self.source.charsets()
     }
+    fn table_charsets(&mut self, table: &TableName) -> Result<crate::charset::Charsets> {
+        self.source.table_charsets(table)
+    }
     fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
         self.source.insert_signal(table, row)
     }

@@ -118,6 +118,13 @@ pub trait Session: Send {
     fn charsets(&mut self) -> Result<crate::charset::Charsets> {
         Ok(self.instance_config()?.charsets())
     }
+    /// The character sets of `table`'s container: in a CDB a PDB may have a database character
+    /// set of its own (an AL32UTF8 CDB holds PDBs of any set), and its text, XML and key order
+    /// are in it. Outside a CDB, the database's.
+    fn table_charsets(&mut self, table: &TableName) -> Result<crate::charset::Charsets> {
+        let _ = table;
+        self.charsets()
+    }
     /// `INSERT INTO <signal table> (ID, TYPE, DATA) VALUES (…)` and COMMIT: the source signal
     /// channel's one write, made only by `signal send --channel source` (never by capture,
     /// snapshots or doctor). A read-only database refuses it with ORA-16000.

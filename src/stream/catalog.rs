@@ -39,15 +39,33 @@ pub struct Catalog {
     /// MAX_STRING_SIZE=EXTENDED: the size of a character-semantics column a DDL statement
     /// declares (`VARCHAR2(1500 CHAR)` is 6,000 bytes, an extended string, else 4,000).
     pub extended_strings: bool,
-    /// NLS_CHARACTERSET and NLS_NCHAR_CHARACTERSET: what text LogMiner writes as bytes
-    /// (`HEXTORAW('…')`, XML documents) is decoded with.
+    /// NLS_CHARACTERSET and NLS_NCHAR_CHARACTERSET where capture mines (CDB$ROOT in root
+    /// mode): what text LogMiner writes as bytes (`HEXTORAW('…')`, XML documents) is decoded
+    /// with, unless the row's PDB has sets of its own in `pdb_charsets`.
     pub charsets: crate::charset::Charsets,
+    /// The sets of each captured PDB, by name (read inside it): an AL32UTF8 CDB may hold PDBs
+    /// of another database character set, and in root mode LogMiner returns every PDB's rows
+    /// with their text in their own PDB's set.
+    pub pdb_charsets: HashMap<String, crate::charset::Charsets, foldhash::fast::RandomState>,
     pub tables: HashMap<TableName, TableSchema, foldhash::fast::RandomState>,
     /// Captured tables by object number, for rows LogMiner could not name (`unknown`).
     pub objects: HashMap<u64, Vec<TableName>, foldhash::fast::RandomState>,
 }
 
 impl Catalog {
+    /// The character sets a row's text bytes are in: its PDB's (SRC_CON_NAME) in a CDB, else
+    /// the database's.
+    pub fn charsets_of(&self, row: &LogMinerRow) -> crate::charset::Charsets {
+        match self.cdb {
+            true => self
+                .pdb_charsets
+                .get(row.src_con_name.as_str())
+                .copied()
+                .unwrap_or(self.charsets),
+            false => self.charsets,
+        }
+    }
+
     /// The table of a row; `last` keeps the previous row's table name, so rows of the same
     /// table (most of a transaction's) are looked up without building a name.
     pub(super) fn table_of(

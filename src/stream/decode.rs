@@ -255,7 +255,8 @@ pub struct Decoder {
     unknown: super::unknown::UnknownRows,
     /// LOB rows waiting for their statement's DML (see [`Unlocated`]).
     unlocated: Vec<Unlocated>,
-    /// The database's character sets (the catalog's), for text written as bytes.
+    /// The character sets of the current row's container (see `Catalog::charsets_of`), for
+    /// text written as bytes.
     charsets: crate::charset::Charsets,
 }
 
@@ -438,7 +439,8 @@ impl Decoder {
     /// name (`UNKNOWN`.`OBJ# n`) as its captured table's, its errors as CDC-3050.
     fn decode_row(&mut self, mut row: LogMinerRow, catalog: &Catalog) {
         use super::unknown::Resolution;
-        self.charsets = catalog.charsets;
+        // Per row: in root mode a transaction's rows may come from PDBs of different sets.
+        self.charsets = catalog.charsets_of(&row);
         match super::unknown::resolve(&mut row, catalog) {
             Resolution::Named => self.decode_named(row, catalog),
             // Another table's row: as any row of a table not captured.

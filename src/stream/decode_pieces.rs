@@ -76,7 +76,7 @@ impl Decoder {
         };
         match begin {
             Ok((locator, true)) => {
-                let set = catalog.charsets.database;
+                let set = self.charsets.database;
                 self.begin(&row, t, catalog, locator, |c, ty, _| Build::xml(c, ty, set))
             }
             Ok((locator, false)) => {

@@ -103,6 +103,36 @@ fn pdb_catalog_and_reads_answer_as_in_process() {
     }
 }
 
+/// A WE8MSWIN1252 PDB in the AL32UTF8 CDB: NLS_DATABASE_PARAMETERS over the wire answers the
+/// root's sets in CDB$ROOT and the PDB's inside it (after ALTER SESSION SET CONTAINER and on the
+/// PDB's service), as in-process; the national set is the CDB's.
+#[test]
+fn a_pdbs_own_character_set_answers_as_in_process() {
+    use oracle_cdc::charset::{Charset, Charsets};
+    let tmp = tempfile::tempdir().unwrap();
+    let schema = tmp.path().join("schema.yaml");
+    let text = std::fs::read_to_string(example_schema()).unwrap();
+    let text = text.replace(
+        "    - { name: PDB3, open_mode: mounted }",
+        "    - { name: PDB3, open_mode: mounted }\n    - { name: PDB2, character_set: WE8MSWIN1252 }",
+    );
+    std::fs::write(&schema, text).unwrap();
+    let s = serve_schema(&schema, Default::default());
+    let we8 = Charsets {
+        database: Charset::We8MsWin1252,
+        national: Charset::Al16Utf16,
+    };
+    let mut root = wire(&s.url("DEMO"));
+    assert_eq!(root.charsets().unwrap(), Charsets::default());
+    assert_eq!(local(&s, None).charsets().unwrap(), Charsets::default());
+    for (pdb, want) in [("PDB2", we8), ("PDB1", Charsets::default())] {
+        root.set_container(pdb).unwrap();
+        assert_eq!(root.charsets().unwrap(), want, "{pdb}");
+        assert_eq!(wire(&s.url(pdb)).charsets().unwrap(), want, "{pdb}");
+        assert_eq!(local(&s, Some(pdb)).charsets().unwrap(), want, "{pdb}");
+    }
+}
+
 fn same_table_answers(w: &mut dyn Session, l: &mut EmulatorSession, t: &TableInfo, scn: u64) {
     let name = &t.name;
     assert_eq!(

@@ -159,6 +159,16 @@ pub struct PdbSpec {
     /// for this PDB's tables. Absent: none of its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub supplemental_logging: Option<super::schema::SupplementalSpec>,
+    /// The PDB's own database character set (its NLS_CHARACTERSET), when it is not the CDB's:
+    /// from 12.2 an AL32UTF8 CDB holds PDBs of other sets (plugged in from a CDB of that set;
+    /// Installation Guide, "About Character Set Selection During Installation"); a CDB of
+    /// another set takes only PDBs of its own (ORA-65116).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub character_set: Option<crate::charset::Charset>,
+    /// Accepted only as the CDB's own: a PDB's national character set is always the CDB's
+    /// (ORA-65119).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub national_character_set: Option<crate::charset::Charset>,
 }
 
 /// V$PDBS.OPEN_MODE of an emulated PDB.
@@ -545,6 +555,40 @@ pub fn pdb_mode(schema: &SchemaFile, pdb: &str) -> PdbOpenMode {
         .map_or(PdbOpenMode::ReadWrite, |p| p.open_mode)
 }
 
+/// A PDB's character sets as plugging it in would take them: its database set must be the CDB's,
+/// or any set when the CDB's is AL32UTF8, the superset of them all (ORA-65116 "incompatible
+/// database character set": the CDB's set was not a superset of the PDB's); its national set
+/// must be the CDB's (ORA-65119 "incompatible national character set").
+fn check_pdb_charsets(
+    d: &super::schema::DatabaseSpec,
+    p: &PdbSpec,
+) -> std::result::Result<(), String> {
+    use crate::charset::Charset;
+    let name = p.name.to_ascii_uppercase();
+    if let Some(cs) = p.character_set {
+        if cs == Charset::Al16Utf16 {
+            return Err(format!(
+                "database.pdbs: {name}: character_set cannot be AL16UTF16 (a national character set only); use AL32UTF8, UTF8, WE8MSWIN1252 or WE8ISO8859P1"
+            ));
+        }
+        if cs != d.character_set && d.character_set != Charset::Al32Utf8 {
+            return Err(format!(
+                "database.pdbs: {name}: ORA-65116: incompatible database character set: the CDB's set {} is not a superset of {cs}; only an AL32UTF8 CDB holds PDBs of another database character set",
+                d.character_set
+            ));
+        }
+    }
+    if let Some(n) = p.national_character_set {
+        if n != d.national_character_set {
+            return Err(format!(
+                "database.pdbs: {name}: ORA-65119: incompatible national character set: a PDB's national character set is the CDB's ({}), not {n}",
+                d.national_character_set
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Check `database.users` and `database.pdbs` as `CREATE USER` / `CREATE PLUGGABLE DATABASE`
 /// would; the message names the entry at fault.
 pub fn validate(schema: &SchemaFile) -> std::result::Result<(), String> {
@@ -590,6 +634,7 @@ pub fn validate(schema: &SchemaFile) -> std::result::Result<(), String> {
                 ));
             }
         }
+        check_pdb_charsets(d, p)?;
     }
     let mut seen = std::collections::BTreeSet::new();
     for u in &d.users {

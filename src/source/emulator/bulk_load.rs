@@ -217,7 +217,7 @@ impl RowPlan {
             owner: def.name.owner.clone(),
             table: def.name.table.clone(),
             columns,
-            charsets: w.replica().schema.database.charsets(),
+            charsets: def.charsets,
         }
     }
 

@@ -232,7 +232,7 @@ impl Renderer<'_> {
                     Some((i, *ty, *v))
                 })
                 .collect();
-            redo_faults::positional(&with_pos?, self.replica.schema.database.charsets())
+            redo_faults::positional(&with_pos?, t.def.charsets)
         };
         let unknown = self.faults.unknown(&t.def.name);
         let mut sql = None;
@@ -651,7 +651,8 @@ impl Renderer<'_> {
             def: &t.def,
             cols,
             logging: (self.replica.schema.database).supplemental_in(t.def.name.pdb.as_deref()),
-            charsets: self.replica.schema.database.charsets(),
+            // The table's PDB's sets: its text and XML are stored in them.
+            charsets: t.def.charsets,
         }
     }
 

@@ -536,6 +536,8 @@ mod fault_tests;
 #[cfg(test)]
 mod init_pin_tests;
 #[cfg(test)]
+mod pdb_charset_tests;
+#[cfg(test)]
 mod redo_fault_tests;
 #[cfg(test)]
 mod value_forms_tests;

@@ -141,10 +141,26 @@ impl DatabaseSpec {
             .and_then(|p| p.supplemental_logging.as_ref())
     }
 
-    /// NLS_CHARACTERSET and NLS_NCHAR_CHARACTERSET.
+    /// NLS_CHARACTERSET and NLS_NCHAR_CHARACTERSET of the database (of CDB$ROOT in a CDB).
     pub fn charsets(&self) -> Charsets {
         Charsets {
             database: self.character_set,
+            national: self.national_character_set,
+        }
+    }
+
+    /// The character sets of container `pdb` (`None`: the root, or a database that is not a
+    /// CDB): a PDB declared with its own `character_set` has it, the national set is always
+    /// the CDB's.
+    pub fn charsets_in(&self, pdb: Option<&str>) -> Charsets {
+        let own = pdb.and_then(|name| {
+            self.pdbs
+                .iter()
+                .find(|p| p.name.eq_ignore_ascii_case(name))
+                .and_then(|p| p.character_set)
+        });
+        Charsets {
+            database: own.unwrap_or(self.character_set),
             national: self.national_character_set,
         }
     }
@@ -635,7 +651,8 @@ pub struct TableDef {
     pub bigfile: bool,
     /// The LOB columns not stored as SECUREFILE with storage in row, by name.
     pub lob_storage: Vec<(String, LobStorage)>,
-    /// The database's character sets (its keys order as their BINARY order).
+    /// The character sets of the table's container (its PDB's, which may differ from the
+    /// CDB's): its text is stored in them and its keys order as their BINARY order.
     pub charsets: Charsets,
 }
 
@@ -952,6 +969,7 @@ impl SchemaFile {
                     )));
                 }
             }
+            let charsets = self.database.charsets_in(name.pdb.as_deref());
             out.push(TableDef {
                 name,
                 columns,
@@ -978,7 +996,7 @@ impl SchemaFile {
                         .any(|b| b.eq_ignore_ascii_case(ts))
                 },
                 lob_storage,
-                charsets: self.database.charsets(),
+                charsets,
             });
         }
         Ok(out)

@@ -708,7 +708,13 @@ impl Session for EmulatorSession {
 
     fn instance_config(&mut self) -> Result<InstanceConfig> {
         self.call()?;
-        let mut config = self.replica()?.instance_config(self.shared.clock.now_ms());
+        let replica = self.replica()?;
+        let mut config = replica.instance_config(self.shared.clock.now_ms());
+        // NLS_DATABASE_PARAMETERS is the container's: a PDB may have a set of its own.
+        let sets = replica.schema.database.charsets_in(self.pdb());
+        drop(replica);
+        config.character_set = Some(sets.database.name().into());
+        config.national_character_set = Some(sets.national.name().into());
         config.container = self.container.clone();
         Ok(config)
     }

@@ -29,7 +29,8 @@ impl Writer {
             )));
         }
         let (owner, name) = (&t.def.name.owner, &t.def.name.table);
-        let charsets = self.replica.schema.database.charsets();
+        // Its container's sets: a PDB may have a database character set of its own.
+        let charsets = t.def.charsets;
         let mut out = Vec::with_capacity(row.len());
         for (c, v) in t.columns.iter().zip(row) {
             let v = conform_in(&c.data_type, v, charsets)

@@ -292,6 +292,15 @@ impl Session for ReplaySession {
         }])
     }
 
+    /// The sets the exported schema gives the table's PDB (a replay has no containers to enter).
+    fn table_charsets(&mut self, table: &TableName) -> Result<crate::charset::Charsets> {
+        Ok(self
+            .loaded
+            .schema
+            .database
+            .charsets_in(table.pdb.as_deref()))
+    }
+
     fn instance_config(&mut self) -> Result<InstanceConfig> {
         let d = &self.loaded.schema.database;
         Ok(InstanceConfig {

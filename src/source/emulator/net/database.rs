@@ -145,12 +145,14 @@ impl WireDatabase {
             "DATABASE_ROLE" => Datum::text(s.database_view().map_err(ora_error)?.role.as_oracle()),
             "SERVER_HOST" | "HOST" => Datum::text("emulator"),
             "LANGUAGE" => {
+                // The container's: a PDB may have its own database character set.
                 let set = s
                     .replica()
                     .map_err(ora_error)?
                     .schema
                     .database
-                    .character_set;
+                    .charsets_in(s.pdb())
+                    .database;
                 Datum::text(format!("AMERICAN_AMERICA.{set}"))
             }
             other => {

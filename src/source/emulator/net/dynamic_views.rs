@@ -690,8 +690,12 @@ pub(super) fn v_resource_limit(s: &mut EmulatorSession) -> Result<Relation> {
 
 /// NLS_DATABASE_PARAMETERS: the database's permanent NLS settings, in Oracle's order, its
 /// character sets among them (NLS_CHARACTERSET, NLS_NCHAR_CHARACTERSET). Granted to PUBLIC.
+/// The view reads the container's own dictionary (SYS.PROPS$), so inside a PDB of another
+/// database character set it shows the PDB's (as My Oracle Support Doc ID 2547439.1 shows:
+/// AL32UTF8 in CDB$ROOT, WE8MSWIN1252 after ALTER SESSION SET CONTAINER into the PDB).
 pub(super) fn nls_database_parameters(s: &mut EmulatorSession) -> Result<Relation> {
     let d = s.replica()?.schema.database.clone();
+    let sets = d.charsets_in(s.pdb());
     let release = d
         .version
         .split('.')
@@ -703,7 +707,7 @@ pub(super) fn nls_database_parameters(s: &mut EmulatorSession) -> Result<Relatio
         ("NLS_CURRENCY", "$".into()),
         ("NLS_ISO_CURRENCY", "AMERICA".into()),
         ("NLS_NUMERIC_CHARACTERS", ".,".into()),
-        ("NLS_CHARACTERSET", d.character_set.name().into()),
+        ("NLS_CHARACTERSET", sets.database.name().into()),
         ("NLS_CALENDAR", "GREGORIAN".into()),
         ("NLS_DATE_FORMAT", "DD-MON-RR".into()),
         ("NLS_DATE_LANGUAGE", "AMERICAN".into()),
@@ -719,10 +723,7 @@ pub(super) fn nls_database_parameters(s: &mut EmulatorSession) -> Result<Relatio
         ("NLS_COMP", "BINARY".into()),
         ("NLS_LENGTH_SEMANTICS", "BYTE".into()),
         ("NLS_NCHAR_CONV_EXCP", "FALSE".into()),
-        (
-            "NLS_NCHAR_CHARACTERSET",
-            d.national_character_set.name().into(),
-        ),
+        ("NLS_NCHAR_CHARACTERSET", sets.national.name().into()),
         ("NLS_RDBMS_VERSION", release),
     ];
     let spec = [("PARAMETER", text(128)), ("VALUE", text(64))];
