@@ -32,7 +32,7 @@ fn table() -> TableName {
 
 /// Statements of `columns` VARCHAR2 columns holding 50-character values.
 fn wide(kind: &str, columns: usize) -> Vec<String> {
-    let ty = ColumnType::Varchar2 { length: 50 };
+    let ty = ColumnType::varchar2(50);
     let names: Vec<String> = (0..columns).map(|c| format!("COLUMN_{c:02}")).collect();
     let mut out = Vec::new();
     let mut bytes = 0;
@@ -74,7 +74,7 @@ fn mixed() -> Vec<String> {
                 scale: Some(0),
             },
         ),
-        ("NAME", ColumnType::Varchar2 { length: 40 }),
+        ("NAME", ColumnType::varchar2(40)),
         (
             "AMOUNT",
             ColumnType::Number {
@@ -84,9 +84,9 @@ fn mixed() -> Vec<String> {
         ),
         ("HIRED", ColumnType::Date),
         ("UPDATED", ColumnType::Timestamp { fsp: 6 }),
-        ("NOTE", ColumnType::Varchar2 { length: 200 }),
+        ("NOTE", ColumnType::varchar2(200)),
         ("PHOTO", ColumnType::Raw { length: 16 }),
-        ("STATUS", ColumnType::Char { length: 3 }),
+        ("STATUS", ColumnType::char(3)),
     ];
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut out = Vec::new();

@@ -212,11 +212,11 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --check)
-                    COMPREPLY=($(compgen -W "connection redo supplemental privileges undo tables settings connection.driver connection.client connection.login connection.version connection.multitenant connection.role connection.mining redo.archivelog redo.force-logging redo.archive-dest redo.log-size redo.switch-rate redo.retention supplemental.database supplemental.table privileges.catalog privileges.snapshot privileges.logmining privileges.rowid-chunking privileges.multitenant undo.retention tables.selection tables.keys tables.row-movement-rowid tables.iot-key tables.column-types tables.name-length tables.lob tables.estimate settings.mode settings.sessions settings.references settings.memory" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "connection redo supplemental privileges undo tables settings connection.driver connection.client connection.login connection.version connection.character-sets connection.multitenant connection.role connection.mining redo.archivelog redo.force-logging redo.archive-dest redo.log-size redo.switch-rate redo.retention supplemental.database supplemental.table privileges.catalog privileges.snapshot privileges.logmining privileges.rowid-chunking privileges.multitenant undo.retention tables.selection tables.keys tables.row-movement-rowid tables.iot-key tables.column-types tables.name-length tables.lob tables.estimate settings.mode settings.sessions settings.references settings.memory" -- "${cur}"))
                     return 0
                     ;;
                 --skip)
-                    COMPREPLY=($(compgen -W "connection redo supplemental privileges undo tables settings connection.driver connection.client connection.login connection.version connection.multitenant connection.role connection.mining redo.archivelog redo.force-logging redo.archive-dest redo.log-size redo.switch-rate redo.retention supplemental.database supplemental.table privileges.catalog privileges.snapshot privileges.logmining privileges.rowid-chunking privileges.multitenant undo.retention tables.selection tables.keys tables.row-movement-rowid tables.iot-key tables.column-types tables.name-length tables.lob tables.estimate settings.mode settings.sessions settings.references settings.memory" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "connection redo supplemental privileges undo tables settings connection.driver connection.client connection.login connection.version connection.character-sets connection.multitenant connection.role connection.mining redo.archivelog redo.force-logging redo.archive-dest redo.log-size redo.switch-rate redo.retention supplemental.database supplemental.table privileges.catalog privileges.snapshot privileges.logmining privileges.rowid-chunking privileges.multitenant undo.retention tables.selection tables.keys tables.row-movement-rowid tables.iot-key tables.column-types tables.name-length tables.lob tables.estimate settings.mode settings.sessions settings.references settings.memory" -- "${cur}"))
                     return 0
                     ;;
                 --fail-on)
@@ -521,7 +521,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__emulator__subcmd__workload)
-            opts="-c -q -v -h -V --transactions --duration --rate --mix --tx-size --rollback-pct --savepoint-pct --key-update-pct --row-move-pct --long-every --long-span --ddl-every --create-table-every --shared-commit-pct --lob-pct --lob-edit-pct --tables --seed --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --transactions --duration --rate --mix --tx-size --rollback-pct --savepoint-pct --key-update-pct --row-move-pct --long-every --long-span --ddl-every --create-table-every --truncate-every --shared-commit-pct --lob-pct --lob-edit-pct --tables --seed --config --set --quiet --verbose --color --print-settings --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -576,6 +576,10 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --create-table-every)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --truncate-every)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -106,6 +106,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l long-span -d 'Transactions a long-running one stays open across' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l ddl-every -d 'Run an ADD/DROP COLUMN every N transactions (0: never)' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l create-table-every -d 'CREATE TABLE every N transactions (0: never): a copy of the first table\'s layout named TABLE_NEW<k>, changed by later transactions like the others' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l truncate-every -d 'TRUNCATE TABLE one of the tables every N transactions (0: never): all its rows go in one DDL, its segment gets a new data object id' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l shared-commit-pct -d 'Percent of commits that share their commit SCN with the previous commit' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l lob-pct -d 'Percent of CLOB, NCLOB, BLOB, JSON, XMLTYPE and extended VARCHAR2 values written longer than a row keeps (out of line: LOB_WRITE, XML DOC WRITE, 32K_WRITE rows)' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l lob-edit-pct -d 'Percent of updates that change a CLOB or BLOB piece by piece through its locator (DBMS_LOB.WRITE at an offset, ERASE, TRIM); capture cannot rebuild those (CDC-3005)' -r
@@ -322,6 +323,7 @@ connection.driver\t''
 connection.client\t''
 connection.login\t''
 connection.version\t''
+connection.character-sets\t''
 connection.multitenant\t''
 connection.role\t''
 connection.mining\t''
@@ -362,6 +364,7 @@ connection.driver\t''
 connection.client\t''
 connection.login\t''
 connection.version\t''
+connection.character-sets\t''
 connection.multitenant\t''
 connection.role\t''
 connection.mining\t''

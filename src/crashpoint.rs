@@ -30,6 +30,9 @@ pub const POINTS: &[&str] = &[
     // Not a crash point: capture waits for redo LGWR has not written yet (the simulation moves
     // its clock on here, as time passes for a real database's log writer).
     "publisher.waiting.for.redo",
+    // Not a crash point: the chunk published next has no rows (it holds no memory; the
+    // simulation's bound on the chunks a wave holds counts those with rows).
+    "publisher.chunk.empty",
 ];
 
 /// Ordering rules a test may break on purpose to show the simulation catches it.

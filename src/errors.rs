@@ -115,6 +115,9 @@ catalog! {
     Cdc2009 = "CDC-2009", Failure, "The thin driver cannot connect to this database",
         "The thin driver (cdc.database.driver=thin, the default) speaks Oracle Net itself and does not support everything Oracle's client libraries do: a database (sqlnet.ora) that requires native network encryption or checksumming, an account that has only an 11G password verifier (no 12C verifier), Kerberos, RADIUS or other external authentication, password-store wallets, and database releases before 12.1. The driver stopped at such a feature during the login (it gives up on them; oracle-cdc catches that and reports it here).",
         "Set cdc.database.driver=thick and install Oracle Instant Client (19c or later; `oracle-cdc explain CDC-2001` has the steps): thick mode supports all of these. Or change the database side: give the account a 12C verifier (ALTER USER … IDENTIFIED BY … with SQLNET.ALLOWED_LOGON_VERSION_SERVER=12 or higher), use TLS (tcps) instead of native network encryption, or a password instead of external authentication. `oracle-cdc doctor --check connection.driver` names what thin cannot do.";
+    Cdc2010 = "CDC-2010", Failure, "The database is not accepting connections now",
+        "The listener answered but the database refused the session for a reason that passes: it is starting or shutting down (ORA-01033 initialization or shutdown in progress, ORA-01089 immediate shutdown in progress, ORA-01034 ORACLE not available), its dispatchers or handlers are busy or blocked (ORA-12516, ORA-12520, ORA-12528), or the connection was closed or timed out on the way (ORA-12537, ORA-12547, ORA-12170, ORA-03113, ORA-03114, ORA-03135). oracle-cdc retries these: a first connect cdc.database.connect.retries times, a connection that worked and was lost for up to cdc.database.reconnect.max.ms, with cdc.database.connect.backoff.ms doubling up to cdc.database.connect.backoff.max.ms between tries; this error means the database stayed unavailable that long.",
+        "Check the database and listener (`lsnrctl status`, the alert log) and start the database if it is down; if outages last longer where you run (a patching window), raise cdc.database.reconnect.max.ms (and cdc.database.connect.retries for the first connect). Capture resumes from its offsets when started again.";
     Cdc2101 = "CDC-2101", Failure, "Cannot serve metrics on the address",
         "cdc.metrics.listen names an address capture cannot listen on: another process holds the port, the address is not one of this host's, or the port needs privileges.",
         "Pick a free port on a local address (e.g. `127.0.0.1:9464`; `ss -ltn` shows the ports in use), or leave cdc.metrics.listen unset to serve no metrics.";
@@ -134,8 +137,8 @@ catalog! {
         "A captured table has a column whose Oracle type oracle-cdc cannot turn into a record value, so the table cannot be snapshotted or streamed faithfully.",
         "Exclude the column with cdc.columns.exclude, or set cdc.on.decode.error=dlq to skip the table with a snapshot-complete event that names the reason.";
     Cdc3002 = "CDC-3002", Failure, "SQL_REDO cannot be decoded",
-        "A V$LOGMNR_CONTENTS row's SQL_REDO text (or a value in it) could not be parsed; the message gives the SCN, the transaction (XID), the table and the position in the text.",
-        "Report it with the row (oracle-cdc can replay an export of V$LOGMNR_CONTENTS: replay:DIR). To keep streaming meanwhile, set cdc.on.decode.error=dlq: such rows go to the dead-letter output.";
+        "A V$LOGMNR_CONTENTS row's SQL_REDO text (or a value in it) could not be parsed, or text it holds as bytes (HEXTORAW storage bytes, an XML_REDO document) is not text of the database's character set (NLS_CHARACTERSET, NLS_NCHAR_CHARACTERSET for national columns): never read with a replacement character; the message gives the SCN, the transaction (XID), the table and the position in the text, or the set and the byte. A date or timestamp in Oracle's default NLS formats (`TO_DATE('15-MAY-21', 'DD-MON-RR')`, `TO_TIMESTAMP('15-MAY-21 01.02.03.123456 PM')`) comes from a LogMiner session that did not set capture's formats: the century, and a DATE's time of day, are not in the text, and the message names the NLS parameter to set.",
+        "Report it with the row (oracle-cdc can replay an export of V$LOGMNR_CONTENTS: replay:DIR). For a default-NLS date, mine (or export a replay) from a session that ran ALTER SESSION SET NLS_DATE_FORMAT='YYYY-MM-DD HH24:MI:SS' NLS_TIMESTAMP_FORMAT='YYYY-MM-DD HH24:MI:SS.FF9' NLS_TIMESTAMP_TZ_FORMAT='YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM', as capture's own session does. To keep streaming meanwhile, set cdc.on.decode.error=dlq: such rows go to the dead-letter output.";
     Cdc3003 = "CDC-3003", Failure, "LogMiner wrote a captured table's change as UNSUPPORTED",
         "V$LOGMNR_CONTENTS holds an OPERATION_CODE 255 (UNSUPPORTED) row for a captured table: LogMiner could not build the change and the row carries none of its values. It does so for every change of a table with a column of a type it does not support: BFILE (\"the entire table is ignored by LogMiner\", Utilities), BOOLEAN and VECTOR (23ai), native JSON while ENABLE_GOLDENGATE_REPLICATION is FALSE, collections and objects with nested tables or REFs. The message names the table, the SCN, the transaction and the ROW_ID. `oracle-cdc doctor` FAILs tables.column-types for such a table when capture streams. Each one is counted (metric stream_unsupported_total) and logged as an `unsupported-redo` ops event.",
         "Capture such tables by snapshot only (`cdc.snapshot.mode: snapshot_only`, or re-snapshot them with `signal send execute-snapshot`), exclude them from streaming (`cdc.tables.exclude`), set ENABLE_GOLDENGATE_REPLICATION=TRUE for JSON columns, or keep the value in a supported type (a BFILE's directory and name in VARCHAR2 columns). To keep streaming meanwhile, cdc.on.unsupported.redo=dlq writes each such change to the dead-letter output (skip: only counted and logged).";
@@ -143,14 +146,17 @@ catalog! {
         "V$LOGMNR_CONTENTS holds a MISSING_SCN row (OPERATION_CODE 34): LogMiner found a gap in the redo it was given, so changes in that SCN range may be missing from the stream (most often not every log of the range was added to the mining session). The message gives the SCN range the row covers.",
         "Check that every archived log of the range is present and minable (`oracle-cdc doctor --check redo`), then re-snapshot the captured tables (`signal send execute-snapshot`) so their rows are whole again. cdc.on.unsupported.redo=skip or dlq goes on past the gap (counted in stream_unsupported_total, an `unsupported-redo` ops event).";
     Cdc3005 = "CDC-3005", Failure, "A change's value is not in the redo",
-        "LogMiner wrote a change of a captured table without a value capture needs: a LOB changed piece by piece (DBMS_LOB.WRITE at an offset, ERASE, TRIM) whose earlier content is not in the transaction, a LOB_WRITE without its SEL_LOB_LOCATOR, a native JSON column whose document never followed its INSERT's `/* JSON */ EMPTY_BLOB()`, or `Unsupported Type` in place of a column's value. Publishing the change would put a wrong or missing value in the record; the message names the table, the column, the SCN and the transaction.",
+        "LogMiner wrote a change of a captured table without a value capture needs: a LOB changed piece by piece (DBMS_LOB.WRITE at an offset, ERASE, TRIM) whose earlier content is not in the transaction, a LOB row without its SEL_LOB_LOCATOR (BASICFILE storage out of row) whose column the table does not settle or that no INSERT or UPDATE of its table follows, a native JSON column whose document never followed its INSERT's `/* JSON */ EMPTY_BLOB()`, or `Unsupported Type` in place of a column's value. Publishing the change would put a wrong or missing value in the record; the message names the table, the column, the SCN and the transaction.",
         "Re-snapshot the table (`signal send execute-snapshot`) to read the current value; exclude the column (`cdc.columns.exclude`) if its value is not needed. cdc.on.unsupported.redo=dlq writes such changes to the dead-letter output and goes on (skip: only counted and logged).";
     Cdc3006 = "CDC-3006", Failure, "An operation code capture does not know",
         "A V$LOGMNR_CONTENTS row of a captured table carries an OPERATION_CODE that Oracle does not document and capture has no decision for (see commands/capture.md, \"LogMiner rows\"); what it changed is unknown. Capture's mining query asks only for the codes it knows, so this comes from a source that hands every row over (a replay export).",
         "Report the row (with its OPERATION and SQL_REDO). cdc.on.unsupported.redo=skip or dlq goes on past such rows (counted in stream_unsupported_total, an `unsupported-redo` ops event).";
     Cdc3007 = "CDC-3007", Failure, "A captured table cannot be streamed",
-        "A table capture streams has a column of a type LogMiner writes no change for (BFILE, BOOLEAN, VECTOR, native JSON without ENABLE_GOLDENGATE_REPLICATION; see commands/types.md): its snapshot is complete, but every later change arrives as an UNSUPPORTED row (CDC-3003). Capture says so when it starts (a `table-not-streamable` ops event) and doctor FAILs tables.column-types.",
-        "Snapshot the table only (cdc.snapshot.mode: snapshot_only, or periodic `signal send execute-snapshot`), exclude it from capture (cdc.tables.exclude), or change the column's type; for JSON columns set ENABLE_GOLDENGATE_REPLICATION=TRUE.";
+        "A table capture streams has a column of a type LogMiner writes no change for (BFILE, BOOLEAN, VECTOR, native JSON without ENABLE_GOLDENGATE_REPLICATION; see commands/types.md): its snapshot is complete, but every later change arrives as an UNSUPPORTED row (CDC-3003). Or it has a LONG or LONG RAW column that is captured: capture does not stream those types, and every change of the table is CDC-3008. Capture says so when it starts (a `table-not-streamable` ops event) and doctor FAILs tables.column-types.",
+        "Snapshot the table only (cdc.snapshot.mode: snapshot_only, or periodic `signal send execute-snapshot`), exclude it from capture (cdc.tables.exclude), or change the column's type; for JSON columns set ENABLE_GOLDENGATE_REPLICATION=TRUE; for a LONG or LONG RAW column exclude the column (cdc.columns.exclude) and the rest of the table streams.";
+    Cdc3008 = "CDC-3008", Failure, "A captured column's type is not streamed",
+        "A change of a captured table was mined while the table has a column of a type capture does not stream: LONG or LONG RAW. LogMiner writes such a value in the statement only while it is short; past a size threshold it writes the text 'LONG DATA' in its place and the data in operations of their own (Debezium DBZ-3605), so a published value could be that text instead of the data. Debezium's Oracle connector does not capture these types either. The message names the table, the column, the SCN and the transaction. `oracle-cdc doctor` lists the column under \"snapshot only\" (tables.column-types) and capture names it when it starts (CDC-3007). Each one is counted (metric stream_unsupported_total) and logged as an `unsupported-redo` ops event.",
+        "Exclude the column (cdc.columns.exclude: [OWNER.TABLE.COLUMN]): the rest of the table then streams. Or capture the table by snapshot only (cdc.snapshot.mode: snapshot_only, or re-snapshot it with `signal send execute-snapshot`), or convert the column to a LOB, which LogMiner writes in full (ALTER TABLE \"O\".\"T\" MODIFY (\"C\" CLOB), BLOB for LONG RAW). To keep streaming meanwhile, cdc.on.unsupported.redo=dlq writes each such change to the dead-letter output (skip: only counted and logged).";
     Cdc3020 = "CDC-3020", Failure, "Unescaped quotes make a change ambiguous",
         "LogMiner wrote a string value of the change with its quotes not doubled (a known LogMiner fault, seen with MAX_STRING_SIZE=EXTENDED; Debezium DBZ-8034, DBZ-8200), and the statement can be read more than one way that fits the table's columns and types: e.g. a value holding `', '` could end at either quote. Capture does not guess. (Where exactly one reading fits, capture reads it, with a `redo-recovered` ops event and a count in oracle_cdc_stream_recovered_changes_total.)",
         "The row's value is in the table: set cdc.on.decode.error=dlq to dead-letter this change and go on, then send an execute-snapshot signal for the table (with a filter on the row's key) so its current row is published again. The message names the SCN and XID; `V$LOGMNR_CONTENTS` at that SCN shows the statement.";
@@ -216,10 +222,10 @@ catalog! {
         "Use an SCN between the oldest flashback point and the current SCN; `oracle-cdc emulator status` shows both for an emulated database.";
     Cdc5003 = "CDC-5003", Failure, "Table definition has changed (ORA-01466)",
         "A read AS OF SCN asked for a table whose definition changed (DDL) after that SCN.",
-        "Read at an SCN after the table's last DDL; a snapshot restarts the chunk with a fresh SCN.";
+        "Read at an SCN after the table's last DDL. A snapshot does so itself: the chunk (or the key boundaries of the next chunks) is read again at a fresh SCN, up to cdc.snapshot.chunk.ddl.retries times, each a snapshot-chunk-retry ops event; only a blocking snapshot, whose chunks are all read at the SCN streaming paused at, cannot (send its signal again).";
     Cdc5004 = "CDC-5004", Failure, "Redo log needed for mining is missing (ORA-01291)",
-        "LogMiner needs a redo log that is no longer available (deleted archive or overwritten online log).",
-        "Restore the archived logs from backup if possible; otherwise the stream cannot resume here: take a new snapshot (`oracle-cdc offsets edit reset-table`, or start with a fresh state directory).";
+        "LogMiner needs a redo log that is not available. Older than the oldest log still there (an archive deleted, an online log overwritten): the stream cannot go on from here and capture stops at once. Within the logs but missing from the list (a gap in a thread's sequences, a log being archived while the list was read, an archiver or redo transport lagging): capture lists the logs again and mines the window again, with the backoff of cdc.database.connect.backoff.ms, up to 10 times in a row; this error then means the gap stayed.",
+        "For a gap, check the archiver (the alert log, V$ARCHIVE_DEST_STATUS) and that no job deletes archives in the middle of the sequence. Restore the archived logs from backup if possible; otherwise the stream cannot resume here: take a new snapshot (`oracle-cdc offsets edit reset-table`, or start with a fresh state directory).";
     Cdc5005 = "CDC-5005", Failure, "Database is read-only (ORA-16000)",
         "A write was sent to a database open read-only (e.g. a physical standby).",
         "Nothing should write to a read-only database: use the file signal channel and read-only settings.";
@@ -227,13 +233,13 @@ catalog! {
         "The database returned an error without a more specific code; the message carries it.",
         "Read the ORA- error in the message.";
     Cdc5007 = "CDC-5007", Failure, "Connection lost",
-        "The connection to the database dropped during a call (ORA-03113/ORA-03135 or a network error).",
-        "The operation is retried where that is safe; if it persists check the network and the database's alert log.";
+        "The connection to the database dropped during a call: ORA-03113 / ORA-03114 / ORA-03135 (the network or the server process went away), ORA-00028 (the session was killed) and ORA-01012 after it, ORA-01089 (the instance is shutting down), ORA-02396 (the profile's IDLE_TIME ended an idle session), a call over cdc.database.call.timeout.ms. Capture reconnects and makes the call again (a mining window is mined again from its start, a snapshot chunk read again; nothing from the failed call is published), each retry an ops event `source-retry` and a count in oracle_cdc_source_retries_total; while the database is down it keeps trying for cdc.database.reconnect.max.ms. This error means the connection kept dropping (10 calls in a row) or the database stayed away that long.",
+        "Check the network and the database's alert log (a restart, killed sessions); for an IDLE_TIME profile limit give the capture user a profile without one (ALTER PROFILE … LIMIT IDLE_TIME UNLIMITED) or keep it, capture reconnects; raise cdc.database.reconnect.max.ms if outages last longer.";
     Cdc5008 = "CDC-5008", Failure, "Invalid SCN range for mining (ORA-01281)",
         "The LogMiner window's end SCN is not after its start SCN.",
         "This points at a bug in the caller; report it with the SCNs in the message.";
-    Cdc5009 = "CDC-5009", Failure, "Redo log overwritten while mined (ORA-00310)",
-        "An online redo log was archived and reused while LogMiner read it (ORA-00310: archived log contains sequence N; sequence M required). Capture starts a new LogMiner session on the current log list and mines the window again, up to 10 times in a row; this error means it kept happening.",
+    Cdc5009 = "CDC-5009", Failure, "Redo log overwritten while mined (ORA-00310, ORA-01368)",
+        "An online redo log was archived and reused while LogMiner read it (ORA-00310: archived log contains sequence N; sequence M required; ORA-01368: redo log file header mismatch, the file now holds a later sequence). Capture starts a new LogMiner session on the current log list and mines the window again, up to 10 times in a row; this error means it kept happening.",
         "Add redo log groups or make them larger so a log stays online longer than a mining window (fewer log switches), or lower cdc.stream.window.scn; check the archive destinations are reachable (`oracle-cdc doctor`).";
     Cdc5010 = "CDC-5010", Failure, "Redo log cannot be opened (ORA-01284, ORA-00308)",
         "A redo log file LogMiner was given could not be opened while the window was mined: ORA-01284 (file cannot be opened: it no longer exists where V$LOG / V$ARCHIVED_LOG said, or is not accessible) at ADD_LOGFILE or START_LOGMNR, or ORA-00308 (cannot open archived log) part-way through the query, typically an archived log deleted (RMAN, a retention job) or an online log switched and archived between listing the logs and reading them. Capture starts a new LogMiner session on the log list as it is now and mines the window again from its start, up to 10 times in a row, publishing nothing from the failed attempt; this error means it kept happening.",
@@ -258,7 +264,7 @@ catalog! {
         "Extract the dictionary into the redo on the source (as a user with EXECUTE_CATALOG_ROLE, in CDB$ROOT on a CDB): `EXECUTE DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS);` then `ALTER SYSTEM ARCHIVE LOG CURRENT;` so the build reaches an archived log the downstream receives (emulator: `oracle-cdc emulator build-dictionary SOURCE_DIR`), and set cdc.mining.dictionary=redo_logs. Or mine on the source: remove cdc.mining.database.url.";
     Cdc5302 = "CDC-5302", Failure, "No LogMiner dictionary in the redo for the window",
         "cdc.mining.dictionary=redo_logs, and the mining database holds no dictionary build (an archived log V$ARCHIVED_LOG marks DICTIONARY_BEGIN/DICTIONARY_END) that ends at or before the window's first SCN: LogMiner fails with ORA-01371 (complete LogMiner dictionary not found), ORA-01333 or ORA-01321 (no dictionary for the requested start SCN). The message gives the window's SCN and the builds it holds.",
-        "On the source run `EXECUTE DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS);` and `ALTER SYSTEM ARCHIVE LOG CURRENT;` (emulator: `oracle-cdc emulator build-dictionary SOURCE_DIR`), make sure its logs reach (and stay on) the mining database, and start capture again; a resume position before every build needs an older build, or a new snapshot. Rebuild now and then: with DDL_DICT_TRACKING LogMiner reads all redo from the build on.";
+        "On the source run `EXECUTE DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS);` and `ALTER SYSTEM ARCHIVE LOG CURRENT;` (emulator: `oracle-cdc emulator build-dictionary SOURCE_DIR`), make sure its logs reach (and stay on) the mining database, and start capture again; a resume position before every build needs an older build, or a new snapshot. After this first build capture makes its own at each log switch (cdc.mining.dictionary.build=log_switch, the default), so keep the archived logs of a few log switches; with `never` rebuild now and then, since with DDL_DICT_TRACKING LogMiner reads all redo from the build on.";
     Cdc6001 = "CDC-6001", Failure, "File I/O error",
         "A local file or directory could not be read or written; the message names it.",
         "Check the path, free space and permissions.";
@@ -347,8 +353,8 @@ catalog! {
         "stream.commit_xids lists the transactions already published at the stream's commit SCN, each as V$LOGMNR_CONTENTS.XID shows it (16 hex digits). One is not a transaction id, so it matches nothing and the transaction it was meant to skip would be published again unnoticed, or a real one would be missing.",
         "`oracle-cdc offsets edit set-scn SCN` with the commit SCN the message names: the transactions committed there are published again (add --skip-xid XID for each one known to be published).";
     Cdc8001 = "CDC-8001", Failure, "Snapshot chunk cannot be read",
-        "A snapshot chunk kept failing: its undo was gone (ORA-01555 or ORA-08181, or a LOB's old version: ORA-22924) even after halving the chunk down to 1,000 rows, or it failed more than cdc.snapshot.chunk.retries times.",
-        "Raise UNDO_RETENTION (and consider RETENTION GUARANTEE), lower the load on the source while snapshotting, or lower cdc.snapshot.threads; the chunks already read are kept and the next start resumes at this chunk.";
+        "A snapshot chunk kept failing: its undo was gone (ORA-01555 or ORA-08181, or a LOB's old version: ORA-22924) even after halving the chunk down to 1,000 rows, or it failed more than cdc.snapshot.chunk.retries times, or its table's definition changed under every read at a fresh SCN more than cdc.snapshot.chunk.ddl.retries times (ORA-01466: ADD / DROP COLUMN while the table is read), or under a blocking snapshot, whose chunks are all read at one SCN. The message names the error of the last read.",
+        "Undo gone (ORA-01555, ORA-08181, ORA-22924): raise UNDO_RETENTION (and consider RETENTION GUARANTEE), lower the load on the source while snapshotting, or lower cdc.snapshot.threads. Table definition changed (ORA-01466): hold DDL on the table until its snapshot is done, or raise cdc.snapshot.chunk.ddl.retries; a blocking snapshot's signal is sent again. The chunks already read are kept and the next start resumes at this chunk.";
     Cdc8002 = "CDC-8002", Failure, "Table has no usable key",
         "A captured table has no primary key (or cdc.key.* choice) whose columns are all NOT NULL and of a chunkable type, and cdc.key.missing=fail.",
         "Name a NOT NULL unique key with cdc.key.PDB.OWNER.TABLE, set cdc.key.missing=rowid (heap tables) or skip, or exclude the table.";
@@ -382,9 +388,9 @@ catalog! {
     Cdc8106 = "CDC-8106", Failure, "Gave up waiting for the signal",
         "`signal send --wait` saw no outcome for the signal (accepted, rejected, done) in the ops events within --timeout: capture may not be running, or the snapshot is still going.",
         "Check that capture runs with this state directory (`oracle-cdc offsets inspect` shows running signal snapshots); the signal stays in the spool and is picked up when capture runs.";
-    Cdc8107 = "CDC-8107", Usage, "Signal filter refused by the database",
-        "An execute-snapshot signal's filter (additional-conditions, `signal send --filter`) was parsed by the database against its table and refused: a column the table does not have (ORA-00904), a syntax error, or (on the emulator) something it cannot evaluate (ORA-03001). The signal is not sent. Capture checks the filters of every signal (also of the source channel's) the same way before accepting it and rejects it with the reason; a filter that fails only while rows are read fails that signal (`signal-failed`), never capture.",
-        "Fix the condition (column names as the table has them: `oracle-cdc doctor --check tables` lists them; quoted names keep their case), then send the signal again.";
+    Cdc8107 = "CDC-8107", Usage, "Snapshot filter refused by the database",
+        "A filter of a snapshot's reads was refused by the database: an execute-snapshot signal's (additional-conditions, `signal send --filter`) or `cdc.snapshot.select.override`'s. Either the database refused to parse it against its table — a column the table does not have (ORA-00904), a syntax error, or (on the emulator) something it cannot evaluate (ORA-03001): `signal send` does not send such a signal, and capture checks the filters of every signal (also of the source channel's) the same way and rejects it with the reason — or it parsed, and a row's value fails a conversion the condition makes while the rows are read: ORA-01722 (invalid number) where a character column is compared with a number, as in `CODE = 10` on a row holding 'ten' (Oracle converts every CODE to a number), or a text that is no date (ORA-01858, ORA-01861 …) where one is compared with a date. Reading again cannot help (the same row is read), so it is not retried: a signal's snapshot ends with `signal-failed` (capture goes on streaming and runs the next signal); a cdc.snapshot.select.override stops capture or the export.",
+        "Fix the condition: name columns as the table has them (`oracle-cdc doctor --check tables` lists them; quoted names keep their case), and compare a column with a literal of its own type — a character column with quoted text (`CODE = '10'`, not `CODE = 10`), a date column with TO_DATE('2024-01-31', 'YYYY-MM-DD'). Then send the signal again, or correct cdc.snapshot.select.override and start again (the chunks already read are kept).";
     Cdc8140 = "CDC-8140", Usage, "Signal pattern is not a regular expression",
         "A data-collections entry (or an additional-conditions data-collection) that is not a plain table name is read as a regular expression, as Debezium reads it (Java's Pattern syntax, matched against the whole name), and this one does not compile: an unbalanced group or bracket, a dangling quantifier, or a construct the regular expression engine does not have (look-around, back-references).",
         "Fix the pattern (escape the dots of a name: `SALES\\.ORD.*`), or name the tables one by one (`oracle-cdc plan-chunks` lists them).";
@@ -461,6 +467,16 @@ pub enum CdcError {
         table: String,
         column: String,
         message: String,
+    },
+
+    #[error("CDC-3008: {table} changed at SCN {scn} (XID {xid}), and its column {column} is {data_type}, which capture does not stream: {reason}; exclude the column (cdc.columns.exclude) to stream the rest of the table")]
+    ColumnNotStreamed {
+        scn: u64,
+        xid: String,
+        table: String,
+        column: String,
+        data_type: &'static str,
+        reason: &'static str,
     },
 
     #[error("CDC-3006: {table} has a row with OPERATION_CODE {code} ({operation}) at SCN {scn} (XID {xid}), which capture does not know")]
@@ -564,7 +580,7 @@ pub enum CdcError {
         ddl_scn: Option<u64>,
     },
 
-    #[error("CDC-5004: ORA-01291: missing log file: mining from SCN {scn} needs redo older than the oldest retained log (first SCN {oldest})")]
+    #[error("CDC-5004: ORA-01291: missing log file: mining from SCN {scn} {}", missing_log_detail(*scn, *oldest))]
     MissingLogFile { scn: u64, oldest: u64 },
 
     #[error("CDC-5201: the mining database {mining} lacks redo the capture needs: ORA-01291: missing log file{}: mining from SCN {scn}{}", sequence.map(|(t, q)| format!(" (thread {t} sequence {q})")).unwrap_or_default(), oldest.map(|o| format!("; the oldest SCN it has is {o}")).unwrap_or_default())]
@@ -762,6 +778,16 @@ pub enum CdcError {
     #[error("CDC-8003: no table to capture: {0}")]
     NoTables(String),
 
+    /// A snapshot read's filter (`cdc.snapshot.select.override`, a signal's
+    /// additional-conditions) cannot be evaluated on a row: a value it converts does not
+    /// convert (ORA-01722 invalid number; a text that is no date). A retry reads the same row.
+    #[error("CDC-8107: {table}: a row fails the snapshot's filter: {message}{}", filter.as_deref().map(|f| format!(" (the filter read: `{}`; cdc.snapshot.select.override and a signal's additional-conditions, ANDed)", shown(f, 200))).unwrap_or_default())]
+    FilterFailed {
+        table: String,
+        filter: Option<String>,
+        message: String,
+    },
+
     #[error("CDC-8005: {} holds another export: {reason}", path.display())]
     OtherExport { path: PathBuf, reason: String },
 
@@ -807,7 +833,7 @@ pub enum CdcError {
 }
 
 impl CdcError {
-    /// A change LogMiner did not give in full (CDC-3003 … CDC-3006): what
+    /// A change LogMiner did not give in full (CDC-3003 … CDC-3006, CDC-3008): what
     /// `cdc.on.unsupported.redo` decides about.
     pub fn is_unsupported_redo(&self) -> bool {
         matches!(
@@ -816,6 +842,7 @@ impl CdcError {
                 | CdcError::MissingScn { .. }
                 | CdcError::ValueNotInRedo { .. }
                 | CdcError::UnknownOperation { .. }
+                | CdcError::ColumnNotStreamed { .. }
         )
     }
 
@@ -834,6 +861,7 @@ impl CdcError {
             CdcError::MissingScn { .. } => Code::Cdc3004,
             CdcError::ValueNotInRedo { .. } => Code::Cdc3005,
             CdcError::UnknownOperation { .. } => Code::Cdc3006,
+            CdcError::ColumnNotStreamed { .. } => Code::Cdc3008,
             CdcError::IncompleteChange { .. } => Code::Cdc3201,
             CdcError::AmbiguousQuotes { .. } => Code::Cdc3020,
             CdcError::DictionaryMismatch { .. } => Code::Cdc3021,
@@ -881,6 +909,7 @@ impl CdcError {
             CdcError::ScnNotRetained(_) => Code::Cdc7007,
             CdcError::InvalidEdit(_) => Code::Cdc7008,
             CdcError::NoTables(_) => Code::Cdc8003,
+            CdcError::FilterFailed { .. } => Code::Cdc8107,
             CdcError::KeyNotUnique { .. } => Code::Cdc8006,
             CdcError::ExportLayoutChanged { .. } => Code::Cdc8007,
             CdcError::OtherExport { .. } => Code::Cdc8005,
@@ -926,6 +955,13 @@ impl CdcError {
         }
     }
 
+    /// ORA-01291 for redo within the retained logs: a hole in the log list (a log being
+    /// archived or shipped while the list was read), which a later list may fill; redo older
+    /// than the oldest log is gone for good.
+    pub fn is_log_gap(&self) -> bool {
+        matches!(self, CdcError::MissingLogFile { scn, oldest } if *oldest > 0 && scn >= oldest)
+    }
+
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         CdcError::Io {
             path: path.into(),
@@ -935,6 +971,19 @@ impl CdcError {
 }
 
 pub type Result<T, E = CdcError> = std::result::Result<T, E>;
+
+/// What CDC-5004 says of a missing log: purged (older than the oldest log still there), or a
+/// gap in the list within the retained logs (retried: see [`CdcError::is_log_gap`]).
+fn missing_log_detail(scn: u64, oldest: u64) -> String {
+    if scn < oldest || oldest == 0 {
+        format!("needs redo older than the oldest retained log (first SCN {oldest})")
+    } else {
+        format!(
+            "needs a log that is not in the log list: a gap in a thread's sequences, or a log not \
+             archived (or shipped) yet; the oldest retained log starts at SCN {oldest}"
+        )
+    }
+}
 
 /// `text` for a message: at most `max` characters, with how long it really is when cut, so
 /// an oversized value (a signal's, a setting's) is never echoed whole into events and logs.

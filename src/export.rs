@@ -231,6 +231,12 @@ impl ExportSink {
 }
 
 impl ChunkSink for ExportSink {
+    /// Records (`--records`) carry Debezium's `last` / `last_in_data_collection`; the other
+    /// formats no marker.
+    fn marks_last(&self) -> bool {
+        self.format == ExportFormat::Records
+    }
+
     fn publish(
         &mut self,
         t: &TableTarget,
@@ -306,7 +312,7 @@ impl ExportSink {
                 let ts = now_ms();
                 let n = chunk.rows.len();
                 for (i, row) in chunk.rows.iter().enumerate() {
-                    let (table_first, table_last) = (progress.rows == 0, chunk.is_final);
+                    let (table_first, table_last) = (progress.rows == 0, chunk.last_rows);
                     let marker = SnapshotMarker::in_table(
                         first_record,
                         last_record,

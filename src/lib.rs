@@ -5,6 +5,7 @@
 //! crossterm; it reaches databases only through [`source::Connector`].
 
 pub mod capture;
+pub mod charset;
 pub mod cli;
 pub mod crashpoint;
 pub mod doctor;

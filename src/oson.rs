@@ -42,6 +42,20 @@ const NODE_BINARY_DOUBLE: u8 = 0x36;
 const NODE_STRING_U16: u8 = 0x37;
 const NODE_STRING_U32: u8 = 0x38;
 const NODE_BINARY_FLOAT: u8 = 0x7f;
+// Scalars of Oracle's own types (python-oracledb `constants.pxi`, TNS_JSON_TYPE_*; node-oracledb
+// `oson.js` decodes the same codes): DATE and TIMESTAMP(0) in the 7 DATE bytes, TIMESTAMP in
+// 11, TIMESTAMP WITH TIME ZONE in 13, the INTERVALs in 5 and 11 (their SQL storage forms), RAW
+// with a 2- or 4-byte length, an identifier with a 1-byte length.
+const NODE_TIMESTAMP: u8 = 0x39;
+const NODE_BINARY_U16: u8 = 0x3a;
+const NODE_BINARY_U32: u8 = 0x3b;
+const NODE_DATE: u8 = 0x3c;
+const NODE_INTERVAL_YM: u8 = 0x3d;
+const NODE_INTERVAL_DS: u8 = 0x3e;
+const NODE_EXTENDED: u8 = 0x7b;
+const NODE_TIMESTAMP_TZ: u8 = 0x7c;
+const NODE_TIMESTAMP7: u8 = 0x7d;
+const NODE_ID: u8 = 0x7e;
 const NODE_OBJECT: u8 = 0x84;
 const NODE_ARRAY: u8 = 0xc0;
 
@@ -529,6 +543,29 @@ impl Decoder {
                 let bits = crate::stream::parse::stored_float_bits(b, 4)?;
                 float(f64::from(f32::from_bits(bits as u32)))?
             }
+            NODE_DATE | NODE_TIMESTAMP7 => datetime(r.take(7)?)?,
+            NODE_TIMESTAMP => datetime(r.take(11)?)?,
+            NODE_TIMESTAMP_TZ => datetime(r.take(13)?)?,
+            NODE_INTERVAL_YM => interval_ym(r.take(5)?)?,
+            NODE_INTERVAL_DS => interval_ds(r.take(11)?)?,
+            NODE_BINARY_U16 => {
+                let len = usize::from(r.u16()?);
+                binary(r.take(len)?)
+            }
+            NODE_BINARY_U32 => {
+                let len = r.u32()? as usize;
+                binary(r.take(len)?)
+            }
+            NODE_ID => {
+                let len = usize::from(r.u8()?);
+                binary(r.take(len)?)
+            }
+            NODE_EXTENDED => {
+                let sub = r.u8()?;
+                return Err(format!(
+                    "OSON extended scalar 0x{sub:02x} (a VECTOR inside JSON) is not supported"
+                ));
+            }
             n if matches!(n & 0xf0, 0x20 | 0x60) => number(r.take(usize::from(n & 0x0f) + 1)?)?,
             n if matches!(n & 0xf0, 0x40 | 0x50) => number(r.take(usize::from(n & 0x0f))?)?,
             n if n & 0xe0 == 0 => string(r, usize::from(n))?,
@@ -637,6 +674,140 @@ fn number(b: &[u8]) -> Result<Json, String> {
         .map_err(|_| format!("OSON number `{text}` is not a JSON number"))
 }
 
+// Oracle's scalar types have no JSON counterpart: they become strings, as Oracle's JSON
+// serializer (JSON_SERIALIZE without EXTENDED) and its JDBC driver's `OracleJsonValue.toString`
+// (which Debezium's converter calls on the OSON of a JSON column) write them: dates and
+// timestamps in ISO 8601 (`OracleJsonDate.getString`, …: "this date as a String in ISO 8601
+// format"), RAW in base 16 (`OracleJsonBinary.getString`: "a base-16 encoded string"),
+// intervals as ISO 8601 durations (`OracleJsonIntervalDS.getString`). The exact digits follow
+// java.time's `toString`, which those methods rest on: fractions in groups of three digits,
+// `Z` for a zero offset, a day-to-second interval in hours (`PT26H3M4.56S`), a year-to-month
+// one as `P1Y2M`.
+
+/// DATE, TIMESTAMP or TIMESTAMP WITH TIME ZONE bytes as an ISO 8601 string.
+fn datetime(b: &[u8]) -> Result<Json, String> {
+    use crate::stream::parse::Literal;
+    use crate::types::{ColumnType, Value};
+    let lit = Literal::HexToRaw(b.to_vec());
+    let text = match b.len() {
+        7 => match crate::stream::parse::to_value(&lit, &ColumnType::Date)? {
+            Value::Date(t) => t,
+            _ => return Err("OSON date is not a DATE".into()),
+        },
+        11 => match crate::stream::parse::to_value(&lit, &ColumnType::Timestamp { fsp: 9 })? {
+            Value::Timestamp(t) => t,
+            _ => return Err("OSON timestamp is not a TIMESTAMP".into()),
+        },
+        _ => match crate::stream::parse::to_value(&lit, &ColumnType::TimestampTz { fsp: 9 })? {
+            Value::TimestampTz(t) => t,
+            _ => return Err("OSON timestamp is not a TIMESTAMP WITH TIME ZONE".into()),
+        },
+    };
+    // `YYYY-MM-DD HH24:MI:SS[.FF9][ ±HH:MM]` → `YYYY-MM-DDTHH:MI:SS[.fff…][Z|±HH:MM]`.
+    let (local, zone) = match text
+        .split_once(' ')
+        .map(|(d, rest)| (d, rest.split_once(' ')))
+    {
+        Some((d, Some((time, zone)))) => (format!("{d}T{time}"), Some(zone)),
+        _ => (text.replacen(' ', "T", 1), None),
+    };
+    let (whole, frac) = local.split_once('.').unwrap_or((&local, ""));
+    let frac = frac.trim_end_matches('0');
+    let mut out = whole.to_string();
+    if !frac.is_empty() {
+        let digits = frac.len().div_ceil(3) * 3;
+        out.push('.');
+        out.push_str(&format!("{frac:0<digits$}"));
+    }
+    match zone {
+        Some("+00:00") => out.push('Z'),
+        Some(z) => out.push_str(z),
+        None => {}
+    }
+    Ok(Json::String(out))
+}
+
+/// INTERVAL YEAR TO MONTH bytes as `java.time.Period`'s text: `P1Y2M`, `P-3Y-6M`, `P0D`.
+fn interval_ym(b: &[u8]) -> Result<Json, String> {
+    use crate::types::{ColumnType, Value};
+    let v = crate::stream::parse::to_value(
+        &crate::stream::parse::Literal::HexToRaw(b.to_vec()),
+        &ColumnType::IntervalYm { precision: 9 },
+    )?;
+    let Value::IntervalYm(t) = v else {
+        return Err("OSON interval is not a year-to-month interval".into());
+    };
+    let neg = t.starts_with('-');
+    let (y, m) = t[1..].split_once('-').unwrap_or(("0", "0"));
+    let k = if neg { "-" } else { "" };
+    let (y, m) = (y.trim_start_matches('0'), m.trim_start_matches('0'));
+    let mut out = String::from("P");
+    if !y.is_empty() {
+        out.push_str(&format!("{k}{y}Y"));
+    }
+    if !m.is_empty() {
+        out.push_str(&format!("{k}{m}M"));
+    }
+    if out.len() == 1 {
+        out.push_str("0D");
+    }
+    Ok(Json::String(out))
+}
+
+/// INTERVAL DAY TO SECOND bytes as `java.time.Duration`'s text: `PT26H3M4.56S`, `PT-0.5S`,
+/// `PT0S`.
+fn interval_ds(b: &[u8]) -> Result<Json, String> {
+    use crate::types::{ColumnType, Value};
+    let v = crate::stream::parse::to_value(
+        &crate::stream::parse::Literal::HexToRaw(b.to_vec()),
+        &ColumnType::IntervalDs {
+            precision: 9,
+            fsp: 9,
+        },
+    )?;
+    let Value::IntervalDs(t) = v else {
+        return Err("OSON interval is not a day-to-second interval".into());
+    };
+    let neg = t.starts_with('-');
+    let bad = || "OSON interval is not a day-to-second interval".to_string();
+    let (days, time) = t[1..].split_once(' ').ok_or_else(bad)?;
+    let (hms, frac) = time.split_once('.').unwrap_or((time, "0"));
+    let mut p = hms.split(':').map(|x| x.parse::<u64>().map_err(|_| bad()));
+    let (h, mi, s) = (
+        p.next().ok_or_else(bad)??,
+        p.next().ok_or_else(bad)??,
+        p.next().ok_or_else(bad)??,
+    );
+    let days: u64 = days.parse().map_err(|_| bad())?;
+    let hours = days * 24 + h;
+    if hours == 0 && mi == 0 && s == 0 && frac.trim_end_matches('0').is_empty() {
+        return Ok(Json::String("PT0S".into()));
+    }
+    let k = if neg { "-" } else { "" };
+    let mut out = String::from("PT");
+    if hours > 0 {
+        out.push_str(&format!("{k}{hours}H"));
+    }
+    if mi > 0 {
+        out.push_str(&format!("{k}{mi}M"));
+    }
+    let frac = frac.trim_end_matches('0');
+    if s > 0 || !frac.is_empty() {
+        out.push_str(&format!("{k}{s}"));
+        if !frac.is_empty() {
+            out.push('.');
+            out.push_str(frac);
+        }
+        out.push('S');
+    }
+    Ok(Json::String(out))
+}
+
+/// RAW bytes as base 16 (upper case, as Oracle writes RAW as text).
+fn binary(b: &[u8]) -> Json {
+    Json::String(crate::types::hex(b).to_ascii_uppercase())
+}
+
 fn float(v: f64) -> Result<Json, String> {
     Number::from_f64(v)
         .map(Json::Number)
@@ -716,5 +887,91 @@ mod tests {
             bad[i] ^= 0xff;
             let _ = decode(&bad);
         }
+    }
+
+    /// `{"k": <scalar>}` with the scalar's node written in place of a string of the same
+    /// encoded size (a string node of `n` bytes takes 1 + `n`, or 2 + `n` from 32 bytes on).
+    pub(crate) fn with_scalar(node: u8, body: &[u8]) -> Vec<u8> {
+        let placeholder_len = if node == NODE_BINARY_U16 {
+            body.len() + 1
+        } else {
+            body.len()
+        };
+        let placeholder = "x".repeat(placeholder_len);
+        let mut b = encode(&serde_json::json!({ "k": placeholder })).unwrap();
+        let at = b.len() - body.len() - 1 - usize::from(node == NODE_BINARY_U16) * 2;
+        if node == NODE_BINARY_U16 {
+            assert_eq!(b[at], NODE_STRING_U8);
+            b[at] = node;
+            b[at + 1..at + 3].copy_from_slice(&(body.len() as u16).to_be_bytes());
+            b[at + 3..].copy_from_slice(body);
+        } else {
+            assert_eq!(usize::from(b[at]), body.len());
+            b[at] = node;
+            b[at + 1..].copy_from_slice(body);
+        }
+        b
+    }
+
+    /// Scalars of Oracle's own types inside a document (a JSON column filled from SQL values:
+    /// `JSON_OBJECT('d' VALUE SYSDATE)`, `JSON_SCALAR(…)`) decode to the strings Oracle's
+    /// serializer writes. (Before, each was "OSON node type 0x… is not supported".)
+    #[test]
+    fn oracle_scalar_types_decode_as_iso_strings_and_base16() {
+        let raw: Vec<u8> = (0..40).collect();
+        let cases: [(u8, Vec<u8>, String); 8] = [
+            (
+                NODE_DATE,
+                vec![120, 121, 5, 15, 14, 3, 4],
+                "2021-05-15T13:02:03".into(),
+            ),
+            (
+                NODE_TIMESTAMP7,
+                vec![120, 121, 5, 15, 14, 3, 4],
+                "2021-05-15T13:02:03".into(),
+            ),
+            (
+                NODE_TIMESTAMP,
+                vec![120, 121, 5, 15, 14, 3, 4, 0x07, 0x5b, 0xca, 0x00],
+                "2021-05-15T13:02:03.123456".into(),
+            ),
+            (
+                NODE_TIMESTAMP_TZ,
+                vec![120, 121, 5, 15, 12, 3, 4, 0x07, 0x5b, 0xcd, 0x15, 22, 60],
+                "2021-05-15T13:02:03.123456789+02:00".into(),
+            ),
+            (
+                NODE_TIMESTAMP_TZ,
+                vec![120, 121, 5, 15, 14, 3, 4, 0, 0, 0, 0, 20, 60],
+                "2021-05-15T13:02:03Z".into(),
+            ),
+            (
+                NODE_INTERVAL_YM,
+                vec![0x7f, 0xff, 0xff, 0xfd, 54],
+                "P-3Y-6M".into(),
+            ),
+            (
+                NODE_INTERVAL_DS,
+                vec![0x80, 0, 0, 1, 62, 63, 64, 0xa1, 0x60, 0xec, 0x00],
+                "PT26H3M4.56S".into(),
+            ),
+            (
+                NODE_BINARY_U16,
+                raw.clone(),
+                crate::types::hex(&raw).to_ascii_uppercase(),
+            ),
+        ];
+        for (node, body, want) in cases {
+            let doc = decode_value(&with_scalar(node, &body)).unwrap();
+            assert_eq!(doc["k"], want, "node 0x{node:02x}");
+        }
+        // An identifier carries a length byte: `7e 02 cafe` in place of the string `03 xxx`.
+        let mut b = with_scalar(0x00, &[0, 0, 0]);
+        let at = b.len() - 4;
+        b[at..].copy_from_slice(&[NODE_ID, 2, 0xca, 0xfe]);
+        assert_eq!(decode_value(&b).unwrap()["k"], "CAFE");
+        // A VECTOR inside JSON is an error with its reason, not a guess.
+        b[at..at + 2].copy_from_slice(&[NODE_EXTENDED, 0x01]);
+        assert!(decode(&b).unwrap_err().contains("VECTOR"));
     }
 }

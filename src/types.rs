@@ -4,6 +4,7 @@
 //! LogMiner session fixes, oracle-facts §5), so the emulator, the SQL_REDO renderer and the parser
 //! all agree on one canonical text, and numbers keep their exact decimal text.
 
+use crate::charset::{Charset, Charsets};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -11,14 +12,24 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "type")]
 pub enum ColumnType {
+    /// `length`: bytes (ALL_TAB_COLS.DATA_LENGTH), whatever the declaration's unit. `chars`:
+    /// declared with character length semantics (`VARCHAR2(n CHAR)`, CHAR_USED 'C'), at most
+    /// n characters; kept only where it limits more than the bytes do (n < `length`), so a
+    /// type read back from the dictionary (CHAR_LENGTH < DATA_LENGTH) is the same.
     Varchar2 {
         length: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        chars: Option<u32>,
     },
+    /// Characters (national types always have character semantics).
     Nvarchar2 {
         length: u32,
     },
+    /// As [`ColumnType::Varchar2`]: `length` in bytes, `chars` for `CHAR(n CHAR)`.
     Char {
         length: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        chars: Option<u32>,
     },
     Nchar {
         length: u32,
@@ -74,10 +85,102 @@ pub enum ColumnType {
     },
 }
 
+/// Bytes a character takes at most in the database character set assumed where only a
+/// declaration is known (the emulator, DDL text in the redo): AL32UTF8, Oracle's default since
+/// 12.2, up to 4 bytes a character.
+pub const MAX_CHAR_BYTES: u32 = 4;
+
+/// VARCHAR2's maximum size in bytes: 4,000, or 32,767 with MAX_STRING_SIZE=EXTENDED (SQL
+/// Reference, "Data Types").
+pub fn varchar2_max_bytes(extended: bool) -> u32 {
+    if extended {
+        32_767
+    } else {
+        4_000
+    }
+}
+
+/// CHAR's maximum size in bytes, whatever MAX_STRING_SIZE says.
+pub const CHAR_MAX_BYTES: u32 = 2_000;
+
+/// A character-semantics declaration of `n` characters as its bytes (at most `max`) and the
+/// character limit kept beside them (only where it limits more than the bytes).
+fn char_sized(n: u32, max: u32) -> (u32, Option<u32>) {
+    let bytes = n.saturating_mul(MAX_CHAR_BYTES).min(max);
+    (bytes, (n < bytes).then_some(n))
+}
+
 impl ColumnType {
+    /// `VARCHAR2(length)`, in bytes.
+    pub const fn varchar2(length: u32) -> ColumnType {
+        ColumnType::Varchar2 {
+            length,
+            chars: None,
+        }
+    }
+
+    /// `CHAR(length)`, in bytes.
+    pub const fn char(length: u32) -> ColumnType {
+        ColumnType::Char {
+            length,
+            chars: None,
+        }
+    }
+
+    /// `VARCHAR2(n CHAR)` of a database whose MAX_STRING_SIZE is EXTENDED (`extended`) or
+    /// not: n characters in 4n bytes, at most the type's maximum.
+    pub fn varchar2_chars(n: u32, extended: bool) -> ColumnType {
+        let (length, chars) = char_sized(n, varchar2_max_bytes(extended));
+        ColumnType::Varchar2 { length, chars }
+    }
+
+    /// `CHAR(n CHAR)`: n characters in 4n bytes, at most 2,000.
+    pub fn char_chars(n: u32) -> ColumnType {
+        let (length, chars) = char_sized(n, CHAR_MAX_BYTES);
+        ColumnType::Char { length, chars }
+    }
+
+    /// The most characters a value of a character type may have (`None` for other types):
+    /// the declared characters, or the bytes of a byte-semantics column (a limit every value
+    /// keeps, whatever the character set).
+    pub fn max_chars(&self) -> Option<u32> {
+        match self {
+            ColumnType::Varchar2 { length, chars } | ColumnType::Char { length, chars } => {
+                Some(chars.unwrap_or(*length))
+            }
+            ColumnType::Nvarchar2 { length } | ColumnType::Nchar { length } => Some(*length),
+            _ => None,
+        }
+    }
+
+    /// The length as declared, in the declaration's unit (ALL_TAB_COLS.CHAR_LENGTH; what
+    /// Oracle's JDBC driver reports as COLUMN_SIZE and Debezium's DDL parser reads): the
+    /// characters of a character-semantics column, else the bytes (characters for national
+    /// types). `None` for types without a length.
+    pub fn declared_length(&self) -> Option<u32> {
+        match self {
+            ColumnType::Varchar2 { length, chars } | ColumnType::Char { length, chars } => {
+                Some(chars.unwrap_or(*length))
+            }
+            ColumnType::Nvarchar2 { length }
+            | ColumnType::Nchar { length }
+            | ColumnType::Raw { length } => Some(*length),
+            _ => None,
+        }
+    }
+
     /// Parse the type as written in a schema file or DDL: `NUMBER(10,2)`, `VARCHAR2(40)`,
-    /// `TIMESTAMP(6) WITH TIME ZONE`, `INTERVAL DAY(2) TO SECOND(6)`, `VECTOR(3)`.
+    /// `TIMESTAMP(6) WITH TIME ZONE`, `INTERVAL DAY(2) TO SECOND(6)`, `VECTOR(3)`, in a
+    /// database with MAX_STRING_SIZE=STANDARD (see [`ColumnType::parse_sized`]).
     pub fn parse(text: &str) -> Result<ColumnType, String> {
+        ColumnType::parse_sized(text, false)
+    }
+
+    /// [`ColumnType::parse`] in a database whose MAX_STRING_SIZE is EXTENDED (`extended`) or
+    /// not, which decides the bytes of a character-semantics declaration: `VARCHAR2(1500
+    /// CHAR)` is 6,000 bytes (AL32UTF8) where strings are extended, 4,000 where not. A
+    /// declaration of more characters than the type allows is ORA-00910.
+    pub fn parse_sized(text: &str, extended: bool) -> Result<ColumnType, String> {
         let upper = text.trim().to_ascii_uppercase();
         let squashed: String = upper.split_whitespace().collect::<Vec<_>>().join(" ");
         let (base, args) = split_args(&squashed)?;
@@ -102,14 +205,29 @@ impl ColumnType {
             }
             Ok(v as u8)
         };
+        // `n CHAR`: character length semantics (`n BYTE` and a bare n are bytes, as with
+        // NLS_LENGTH_SEMANTICS=BYTE, the default).
+        let in_chars = arg(0).is_some_and(|a| a.ends_with(" CHAR"));
+        let too_long = |n: u32, max: u32| -> Result<u32, String> {
+            if n > max {
+                Err(format!(
+                    "ORA-00910: specified length too long for its datatype: `{text}` (at most {max} characters)"
+                ))
+            } else {
+                Ok(n)
+            }
+        };
         Ok(match base.as_str() {
-            "VARCHAR2" | "VARCHAR" => ColumnType::Varchar2 {
-                length: num(0, 4000)?,
-            },
+            "VARCHAR2" | "VARCHAR" if in_chars => ColumnType::varchar2_chars(
+                too_long(num(0, 1)?, varchar2_max_bytes(extended))?,
+                extended,
+            ),
+            "VARCHAR2" | "VARCHAR" => ColumnType::varchar2(num(0, 4000)?),
             "NVARCHAR2" => ColumnType::Nvarchar2 {
                 length: num(0, 2000)?,
             },
-            "CHAR" => ColumnType::Char { length: num(0, 1)? },
+            "CHAR" if in_chars => ColumnType::char_chars(too_long(num(0, 1)?, CHAR_MAX_BYTES)?),
+            "CHAR" => ColumnType::char(num(0, 1)?),
             "NCHAR" => ColumnType::Nchar { length: num(0, 1)? },
             "NUMBER" | "INTEGER" | "INT" | "SMALLINT" | "DECIMAL" | "NUMERIC" => {
                 let integer_alias = matches!(base.as_str(), "INTEGER" | "INT" | "SMALLINT");
@@ -191,9 +309,11 @@ impl ColumnType {
     /// The type as Oracle prints it in `ALL_TAB_COLUMNS.DATA_TYPE` plus its modifiers.
     pub fn sql_name(&self) -> String {
         match self {
-            ColumnType::Varchar2 { length } => format!("VARCHAR2({length})"),
+            ColumnType::Varchar2 { chars: Some(n), .. } => format!("VARCHAR2({n} CHAR)"),
+            ColumnType::Varchar2 { length, .. } => format!("VARCHAR2({length})"),
             ColumnType::Nvarchar2 { length } => format!("NVARCHAR2({length})"),
-            ColumnType::Char { length } => format!("CHAR({length})"),
+            ColumnType::Char { chars: Some(n), .. } => format!("CHAR({n} CHAR)"),
+            ColumnType::Char { length, .. } => format!("CHAR({length})"),
             ColumnType::Nchar { length } => format!("NCHAR({length})"),
             ColumnType::Number {
                 precision: None,
@@ -292,7 +412,7 @@ impl ColumnType {
     /// (Utilities 12.1, "Supported Data Types and Table Storage Attributes").
     pub fn is_extended(&self) -> bool {
         match self {
-            ColumnType::Varchar2 { length } => *length > 4000,
+            ColumnType::Varchar2 { length, .. } => *length > 4000,
             ColumnType::Nvarchar2 { length } | ColumnType::Raw { length } => *length > 2000,
             _ => false,
         }
@@ -326,9 +446,30 @@ impl ColumnType {
             ColumnType::Json if !goldengate_replication => LogMinerSupport::TableUnsupported(
                 "LogMiner writes changes of tables with JSON columns as UNSUPPORTED rows unless ENABLE_GOLDENGATE_REPLICATION is TRUE",
             ),
+            // LogMiner writes a LONG or LONG RAW value inline only while it is short; past a
+            // size threshold it writes the text 'LONG DATA' in the value's place and the data
+            // in LONG DATA operations (debezium/debezium#4615, DBZ-3605: "once the character
+            // or binary data length reaches a specific threshold, Oracle will re-construct
+            // the SQL differently … UPDATE table set long_col = 'LONG DATA'"). Debezium's
+            // Oracle connector lists both among its unsupported types (oracle.adoc,
+            // "Unsupported data types"); capture does not stream them either.
+            ColumnType::Long | ColumnType::LongRaw => LogMinerSupport::ColumnNotStreamed(
+                "LogMiner writes a LONG or LONG RAW value past a size threshold as the text 'LONG DATA' in its place (Debezium DBZ-3605); like Debezium's Oracle connector, capture does not stream these types",
+            ),
             ColumnType::Other { .. } => LogMinerSupport::NoRecordMapping,
             _ => LogMinerSupport::Streams,
         }
+    }
+
+    /// Character types a key can have (their order depends on the character set).
+    pub fn is_text(&self) -> bool {
+        matches!(
+            self,
+            ColumnType::Varchar2 { .. }
+                | ColumnType::Char { .. }
+                | ColumnType::Nvarchar2 { .. }
+                | ColumnType::Nchar { .. }
+        )
     }
 
     /// National character types, rendered with `UNISTR` in SQL_REDO.
@@ -348,6 +489,10 @@ pub enum LogMinerSupport {
     /// LogMiner writes no usable row for any change of such a table (OPERATION_CODE 255,
     /// UNSUPPORTED): the table can be snapshotted, not streamed. The text says why.
     TableUnsupported(&'static str),
+    /// LogMiner writes the table's changes, but not always this column's value: capture does
+    /// not stream the column (a change of the table while it is captured is CDC-3008); the
+    /// rest of the table streams once the column is excluded (`cdc.columns.exclude`).
+    ColumnNotStreamed(&'static str),
     /// The type has no record mapping at all (object types, REFs, collections): CDC-3001.
     NoRecordMapping,
 }
@@ -504,6 +649,85 @@ pub fn compare_keys(a: &[Value], b: &[Value]) -> std::cmp::Ordering {
     a.len().cmp(&b.len())
 }
 
+/// How a key's columns order under NLS_COMP=BINARY: each text column by the bytes of its
+/// character set's encoding (the database set, or the national one for NCHAR / NVARCHAR2),
+/// everything else as [`compare`] orders it. Copy and small: an index key carries it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct KeyOrder {
+    database: Charset,
+    national: Charset,
+    /// Bit i: key column i is national text.
+    national_columns: u32,
+}
+
+impl Default for KeyOrder {
+    /// AL32UTF8 text, no national column: [`compare_keys`]' order.
+    fn default() -> Self {
+        KeyOrder {
+            database: Charset::Al32Utf8,
+            national: Charset::Al16Utf16,
+            national_columns: 0,
+        }
+    }
+}
+
+impl KeyOrder {
+    /// The order of a key of columns of these types in a database of these character sets.
+    pub fn new<'a>(
+        charsets: Charsets,
+        key_types: impl IntoIterator<Item = &'a ColumnType>,
+    ) -> Self {
+        let mut national_columns = 0u32;
+        for (i, ty) in key_types.into_iter().enumerate() {
+            if ty.is_national() && i < 32 {
+                national_columns |= 1 << i;
+            }
+        }
+        KeyOrder {
+            database: charsets.database,
+            national: charsets.national,
+            national_columns,
+        }
+    }
+
+    /// The character set key column `i`'s text is ordered by.
+    pub fn charset(&self, i: usize) -> Charset {
+        if i < 32 && self.national_columns & (1 << i) != 0 {
+            self.national
+        } else {
+            self.database
+        }
+    }
+
+    /// Whether this is UTF-8 byte order throughout ([`compare_keys`]).
+    fn is_utf8(&self) -> bool {
+        self.national_columns == 0
+            && matches!(self.database, Charset::Al32Utf8 | Charset::Unsupported)
+    }
+}
+
+/// [`compare`] with text in the BINARY order of character set `set`.
+pub fn compare_in(a: &Value, b: &Value, set: Charset) -> std::cmp::Ordering {
+    match (a, b) {
+        (Value::Text(x), Value::Text(y)) => set.compare(x, y),
+        _ => compare(a, b),
+    }
+}
+
+/// [`compare_keys`] in `order`: text columns by the bytes of their character set's encoding.
+pub fn compare_keys_in(a: &[Value], b: &[Value], order: KeyOrder) -> std::cmp::Ordering {
+    if order.is_utf8() {
+        return compare_keys(a, b);
+    }
+    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+        let o = compare_in(x, y, order.charset(i));
+        if o != std::cmp::Ordering::Equal {
+            return o;
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
 /// Oracle's NUMBER text (the form SQL_REDO shows and `Value::Number` keeps): no `+`, no
 /// leading zeros (`.15`, `-.5`), no trailing fraction zeros, `0` for zero; an exponent form
 /// (`1E+40`, what Oracle prints for numbers over 40 digits) is kept, upper case.
@@ -576,10 +800,65 @@ mod tests {
                 scale: None
             }
         );
+        // Character semantics: n characters of up to 4 bytes (AL32UTF8), the bytes capped at
+        // the type's maximum, the characters kept where they limit more.
         assert_eq!(
             ColumnType::parse("varchar2(40 char)").unwrap(),
-            ColumnType::Varchar2 { length: 40 }
+            ColumnType::Varchar2 {
+                length: 160,
+                chars: Some(40)
+            }
         );
+        assert_eq!(
+            ColumnType::parse("VARCHAR2(40 BYTE)").unwrap(),
+            ColumnType::varchar2(40)
+        );
+        assert_eq!(
+            ColumnType::parse("VARCHAR2(1500 CHAR)").unwrap(),
+            ColumnType::Varchar2 {
+                length: 4000,
+                chars: Some(1500)
+            }
+        );
+        let extended = ColumnType::parse_sized("VARCHAR2(1500 CHAR)", true).unwrap();
+        assert_eq!(
+            extended,
+            ColumnType::Varchar2 {
+                length: 6000,
+                chars: Some(1500)
+            }
+        );
+        assert!(extended.is_extended());
+        assert!(!ColumnType::parse("VARCHAR2(1500 CHAR)")
+            .unwrap()
+            .is_extended());
+        assert_eq!(
+            ColumnType::parse("VARCHAR2(4000 CHAR)").unwrap(),
+            ColumnType::varchar2(4000),
+            "4,000 characters in 4,000 bytes: the bytes limit"
+        );
+        assert_eq!(
+            ColumnType::parse("char(10 char)").unwrap(),
+            ColumnType::Char {
+                length: 40,
+                chars: Some(10)
+            }
+        );
+        assert_eq!(
+            ColumnType::parse("CHAR(600 CHAR)").unwrap(),
+            ColumnType::Char {
+                length: 2000,
+                chars: Some(600)
+            }
+        );
+        for text in ["VARCHAR2(4001 CHAR)", "CHAR(2001 CHAR)"] {
+            let e = ColumnType::parse(text).unwrap_err();
+            assert!(e.contains("ORA-00910"), "{e}");
+        }
+        assert!(ColumnType::parse_sized("VARCHAR2(32767 CHAR)", true).is_ok());
+        let ty = ColumnType::parse("VARCHAR2(10 CHAR)").unwrap();
+        assert_eq!((ty.max_chars(), ty.declared_length()), (Some(10), Some(10)));
+        assert_eq!(ColumnType::varchar2(10).max_chars(), Some(10));
         assert_eq!(ColumnType::parse("LONG RAW").unwrap(), ColumnType::LongRaw);
         assert!(ColumnType::parse("NUMBER(99)").is_err());
         assert!(ColumnType::parse("TIMESTAMP(12)").is_err());
@@ -596,6 +875,9 @@ mod tests {
     fn sql_names_round_trip() {
         for t in [
             "VARCHAR2(10)",
+            "VARCHAR2(10 CHAR)",
+            "CHAR(3 CHAR)",
+            "CHAR(3)",
             "NUMBER(12,2)",
             "NUMBER",
             "TIMESTAMP(9) WITH LOCAL TIME ZONE",

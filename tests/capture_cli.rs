@@ -270,7 +270,14 @@ fn heartbeats_and_metrics_report_progress() {
         "--seed",
         "2",
     ]);
-    std::thread::sleep(Duration::from_millis(900));
+    // The workload's last commit is mined once the redo thread has stood still for an LGWR
+    // period (capture.md, "An idle thread"): wait for that, then stop.
+    let newest = current_scn(&db);
+    wait_for_event(&state, 30, "the last commit mined", |v| {
+        v["event"] == "capture-metrics"
+            && v["mined_scn"].as_u64() >= Some(newest)
+            && v["open_transactions"] == 0
+    });
     let sent = Command::new("kill")
         .args(["-TERM", &c.id().to_string()])
         .status()
@@ -301,7 +308,16 @@ fn heartbeats_and_metrics_report_progress() {
         .collect();
     assert!(metrics.len() >= 3);
     let m = metrics.last().unwrap();
-    assert_eq!(m["lag_scns"], 0, "caught up at stop: {m}");
+    // Caught up at stop: everything mined, nothing open, and the lag in SCNs only the one
+    // CURRENT_SCN stands past the newest change while nothing is open.
+    assert!(m["mined_scn"].as_u64() >= Some(newest), "{m}");
+    assert_eq!(m["open_transactions"], 0, "{m}");
+    assert_eq!(
+        m["lag_scns"].as_u64(),
+        Some(m["current_scn"].as_u64().unwrap() - m["published_commit_scn"].as_u64().unwrap()),
+        "{m}"
+    );
+    assert!(m["lag_scns"].as_u64() <= Some(1), "caught up at stop: {m}");
     assert!(m["transactions"].as_u64().unwrap() >= 1);
     for k in [
         "current_scn",

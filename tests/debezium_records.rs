@@ -311,3 +311,86 @@ fn a_signal_names_a_non_cdb_table_as_debezium_does() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success() && err.contains("CDC-8102"), "{err}");
 }
+
+/// TRUNCATE TABLE while a workload runs, captured with `cdc.skipped.operations=none`: each is
+/// Debezium's truncate record (`op` `t`, a null key, `before` and `after` null) in the DDL's
+/// transaction, with no schema change event; a consumer that drops a table's rows at its
+/// truncate record converges to the tables. With the default (`t` skipped, as Debezium's) no
+/// truncate record is published.
+#[test]
+fn a_truncate_is_a_truncate_record_and_the_consumer_converges() {
+    let e = emulated(SCHEMA);
+    let a = args(
+        &e.db,
+        &e.state,
+        &e.out,
+        &[
+            "cdc.skipped.operations=none",
+            "cdc.provide.transaction.metadata=true",
+        ],
+    );
+    let (state2, out2) = (e.dir.path().join("state2"), e.dir.path().join("out2"));
+    let defaults = args(&e.db, &state2, &out2, &[]);
+    let start = current_scn(&e.db);
+    capture_to(&a, start);
+    capture_to(&defaults, start);
+    run(&[
+        "emulator",
+        "workload",
+        e.db.to_str().unwrap(),
+        "--transactions",
+        "60",
+        "--rate",
+        "0",
+        "--truncate-every",
+        "13",
+        "--seed",
+        "5",
+    ]);
+    let end = current_scn(&e.db);
+    capture_to(&a, end);
+    capture_to(&defaults, end);
+    let recs = records(&e.out);
+    let truncates: Vec<&Json> = recs
+        .iter()
+        .filter(|r| payload(&r["value"])["op"] == "t")
+        .collect();
+    assert!(!truncates.is_empty(), "no truncate record");
+    for (i, r) in recs.iter().enumerate() {
+        let v = payload(&r["value"]);
+        if v["op"] == "t" {
+            assert!(
+                r["key"].is_null(),
+                "record {i}: a truncate record has no key"
+            );
+            assert!(v["before"].is_null() && v["after"].is_null(), "record {i}");
+            assert_eq!(v["source"]["snapshot"], "false");
+            assert!(v["transaction"]["id"].is_string(), "record {i}");
+            assert!(
+                r["value"]["schema"]["name"]
+                    .as_str()
+                    .is_some_and(|n| n.ends_with(".Envelope")),
+                "record {i}: the table's envelope schema"
+            );
+        }
+        if let Some(ddl) = v["ddl"].as_str() {
+            assert!(
+                !ddl.to_ascii_lowercase().starts_with("truncate"),
+                "record {i}: a schema change event for {ddl}"
+            );
+        }
+    }
+    for table in ["SHOP.ACCOUNTS", "SHOP.ORDERS"] {
+        assert_converges(&e.db, &recs, table, end);
+    }
+    let skipped = records(&out2);
+    assert!(
+        skipped.iter().all(|r| payload(&r["value"])["op"] != "t"),
+        "a truncate record despite the default skipped.operations"
+    );
+    assert_eq!(
+        skipped.iter().filter(|r| is_change(r)).count() + truncates.len(),
+        recs.iter().filter(|r| is_change(r)).count(),
+        "the same records but the truncates"
+    );
+}

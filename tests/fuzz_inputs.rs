@@ -124,7 +124,7 @@ fn catalog() -> Catalog {
                 scale: Some(0),
             },
         ),
-        col("NAME", ColumnType::Varchar2 { length: 30 }),
+        col("NAME", ColumnType::varchar2(30)),
         col("AT", ColumnType::Date),
         col("BIN", ColumnType::Raw { length: 16 }),
         col("C", ColumnType::Clob),

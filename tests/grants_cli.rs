@@ -106,9 +106,21 @@ impl Rehearsal {
             .unwrap_or_else(|| panic!("no {id} in {v:#}"))
     }
 
-    /// Capture to the current SCN: its exit code and stderr.
+    /// Capture made to mine changes committed after its snapshot: its exit code and stderr.
     fn capture(&self, extra: &[&str]) -> (i32, String) {
-        let end = current_scn(&self.e.db);
+        let mut args = self.sets();
+        args.extend(
+            extra
+                .iter()
+                .flat_map(|s| ["--set".to_string(), s.to_string()]),
+        );
+        capture_mining_fails(&args, &self.e.db, &self.e.state, 120)
+    }
+
+    /// Capture to the database's current SCN (V$DATABASE's, one past the newest change): its
+    /// exit code and stderr.
+    fn capture_to_now(&self, extra: &[&str]) -> (i32, String) {
+        let end = current_scn(&self.e.db) + 1;
         let o = Command::new(cargo_bin("oracle-cdc"))
             .args(self.sets())
             .args(extra.iter().flat_map(|s| ["--set", s]))
@@ -164,7 +176,7 @@ fn without_flashback_the_snapshot_stops_with_cdc_2401() {
     // the unfinished snapshot stored above would resume in any mode).
     let state = format!("cdc.state.dir={}", r.e.dir.path().join("state2").display());
     let out = format!("cdc.sink.dir={}", r.e.dir.path().join("out2").display());
-    let (code, err) = r.capture(&["cdc.snapshot.mode=none", &state, &out]);
+    let (code, err) = r.capture_to_now(&["cdc.snapshot.mode=none", &state, &out]);
     assert_eq!(code, 0, "{err}");
 }
 
@@ -191,4 +203,20 @@ fn without_create_session_there_is_no_login() {
         err.contains("CDC-2401") && err.contains("ORA-01045"),
         "{err}"
     );
+}
+
+#[test]
+fn a_grant_in_another_container_does_not_count_for_a_pdbs_table() {
+    // FLASHBACK on PDB1.APP.ITEMS alone, a grant local to PDB1: APP.EVENTS has none there.
+    let mut privileges = all_but(&["FLASHBACK ANY TABLE"]);
+    privileges.insert_str(privileges.len() - 1, ", \"PDB1.APP.ITEMS:FLASHBACK\"");
+    let r = Rehearsal::new(true, &privileges);
+    let c = r.doctor("privileges.snapshot");
+    assert_eq!(c["found"], "missing: FLASHBACK on PDB1.APP.EVENTS", "{c:#}");
+    assert_eq!(
+        c["fix"],
+        "ALTER SESSION SET CONTAINER = PDB1;\nGRANT FLASHBACK ON \"APP\".\"EVENTS\" TO C##CDC;",
+        "{c:#}"
+    );
+    r.assert_fails("privileges.snapshot", "ORA-01031", &[]);
 }

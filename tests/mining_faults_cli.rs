@@ -1,6 +1,8 @@
 //! Capture through the transient LogMiner errors (ORA-01284, ORA-00308 and ORA-01307 during
-//! mining, ORA-00310 beside them) and ORA-22924 on snapshot reads, with the emulator's fault
-//! drills: every change is published exactly once and the tables converge.
+//! mining, ORA-00310 and ORA-01368 beside them, ORA-01291 for a log being archived), ORA-22924
+//! on snapshot reads, and a database that restarts (ORA-01089, then ORA-01033 at login) or
+//! ends idle sessions (ORA-02396), with the emulator's fault drills: every change is published
+//! exactly once, the tables converge, and each retry is counted in the ops log.
 
 mod capture_support;
 
@@ -137,4 +139,173 @@ fn a_snapshot_read_failing_with_ora_22924_is_read_again_halved() {
     assert!(retries
         .iter()
         .all(|r| r["code"] == "CDC-5012" && r["action"] == "halve"));
+}
+
+/// The `source-retry` events of a run: (cause, attempt, wait_ms).
+fn source_retries(e: &Emulated) -> Vec<(String, u64, u64)> {
+    events(&e.state)
+        .into_iter()
+        .filter(|v| v["event"] == "source-retry")
+        .map(|v| {
+            (
+                v["cause"].as_str().unwrap_or_default().to_string(),
+                v["attempt"].as_u64().unwrap_or(0),
+                v["wait_ms"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn windows_failing_with_ora_01368_and_01291_are_retried_after_a_backoff() {
+    let e = emulated(SCHEMA);
+    let start = current_scn(&e.db);
+    capture(&e, &["cdc.snapshot.mode=none"], start);
+    run(&[
+        "emulator",
+        "workload",
+        e.db.to_str().unwrap(),
+        "--transactions",
+        "120",
+        "--seed",
+        "5",
+    ]);
+    let end = current_scn(&e.db);
+    // The 2nd window meets a recycled online log half-way (ORA-01368); mined again, twice its
+    // START_LOGMNR gets a log list without a log still being archived (ORA-01291): three
+    // failures of one window in a row, each retry waiting twice as long as the one before.
+    capture(
+        &e,
+        &[
+            "cdc.snapshot.mode=none",
+            "cdc.stream.window.scn=100",
+            "cdc.database.connect.backoff.ms=10",
+            "cdc.emulator.fault.ora01368.mines=2",
+            "cdc.emulator.fault.ora01291.mines=3,4",
+        ],
+        end,
+    );
+    assert_eq!(
+        source_retries(&e),
+        [
+            ("ORA-01368".to_string(), 1, 10),
+            ("ORA-01291".to_string(), 2, 20),
+            ("ORA-01291".to_string(), 3, 40),
+        ]
+    );
+    let recs = records(&e.out);
+    assert!(recs.len() > 120);
+    assert_exactly_once(&recs);
+    assert_scn_order(&recs);
+    let mut base = recs.clone();
+    for table in TABLES {
+        for row in dump(&e.db, table, start) {
+            base.insert(
+                0,
+                serde_json::json!({"topic": format!("oracle-cdc.{table}"), "key": {"ID": row["ID"]}, "value": {"op": "r", "after": row}}),
+            );
+        }
+    }
+    for table in TABLES {
+        assert_converges(&e.db, &base, table, end);
+    }
+}
+
+#[test]
+fn a_log_that_stays_missing_stops_capture_after_the_retries() {
+    let e = emulated(SCHEMA);
+    let start = current_scn(&e.db);
+    capture(&e, &["cdc.snapshot.mode=none"], start);
+    run(&[
+        "emulator",
+        "workload",
+        e.db.to_str().unwrap(),
+        "--transactions",
+        "20",
+        "--seed",
+        "6",
+    ]);
+    let end = current_scn(&e.db);
+    let mut args = settings(
+        &e,
+        &[
+            "cdc.snapshot.mode=none",
+            "cdc.database.connect.backoff.ms=1",
+            "cdc.database.connect.backoff.max.ms=4",
+            "cdc.emulator.fault.ora01291.mines=1,2,3,4,5,6,7,8,9,10,11,12",
+        ],
+    );
+    args.extend(["capture".into(), "--stop-at-scn".into(), end.to_string()]);
+    let o = Command::new(cargo_bin("oracle-cdc"))
+        .args(&args)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{err}");
+    assert!(
+        err.contains("CDC-5004") && err.contains("not in the log list"),
+        "{err}"
+    );
+    // Ten retries in a row, then the error: nothing published from the failed windows.
+    assert_eq!(source_retries(&e).len(), 10);
+    assert!(records(&e.out).iter().all(|r| !is_change(r)));
+}
+
+/// Capture to the end with the drills `extra`, over a workload's changes after a snapshot of
+/// slow reads (the streaming session idles meanwhile): exactly once, converging.
+fn capture_through(extra: &[&str]) -> Emulated {
+    let e = emulated(SCHEMA);
+    finish(workload(
+        &e.db,
+        &["--transactions", "150", "--rate", "100", "--seed", "4"],
+    ));
+    let end = current_scn(&e.db);
+    let mut all = vec![
+        "cdc.snapshot.chunk.rows=40",
+        "cdc.snapshot.threads=2",
+        "cdc.stream.window.scn=200",
+        "cdc.database.connect.backoff.ms=50",
+        "cdc.database.connect.backoff.max.ms=200",
+        "cdc.emulator.fault.read.delay.ms=120",
+    ];
+    all.extend(extra);
+    capture(&e, &all, end);
+    let recs = records(&e.out);
+    assert_exactly_once(&recs);
+    for table in TABLES {
+        assert_converges(&e.db, &recs, table, end);
+    }
+    e
+}
+
+#[test]
+fn capture_reconnects_sessions_ended_for_idle_time() {
+    // The streaming session waits through the snapshot, longer than the idle time.
+    let e = capture_through(&["cdc.emulator.fault.idle.timeout.ms=400"]);
+    let retries = source_retries(&e);
+    assert!(
+        retries.iter().any(|(c, _, _)| c == "ORA-02396"),
+        "{retries:?}"
+    );
+}
+
+#[test]
+fn capture_rides_out_database_restarts() {
+    // Every 25th call the database restarts and is down for 600 ms: the call fails with
+    // ORA-01089, the other sessions with ORA-03113, logins with ORA-01033 meanwhile.
+    let e = capture_through(&[
+        "cdc.emulator.fault.restart.every=25",
+        "cdc.emulator.fault.restart.ms=600",
+    ]);
+    let seen: Vec<String> = events(&e.state)
+        .into_iter()
+        .filter(|v| v["event"] == "source-retry" || v["event"] == "snapshot-chunk-retry")
+        .map(|v| v.to_string())
+        .collect();
+    for needle in ["ORA-01089", "the database restarted"] {
+        assert!(
+            seen.iter().any(|v| v.contains(needle)),
+            "no retry after {needle}: {seen:#?}"
+        );
+    }
 }

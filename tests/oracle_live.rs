@@ -73,6 +73,7 @@ fn served() -> Live {
                 long_span: 0,
                 ddl_every: 0,
                 create_table_every: 0,
+                truncate_every: 0,
                 shared_commit_pct: 0,
                 tables: Vec::new(),
                 seed: 3,
@@ -260,12 +261,12 @@ fn live_conformance() {
     let bound = session
         .mining_limit()
         .unwrap_or_else(|e| panic!("mining_limit(): {e}"));
-    // Read after the bound: the workload may have written in between.
-    let after = session
+    // A workload writes meanwhile: the bound is compared with the SCN read after it.
+    let now = session
         .current_scn()
         .unwrap_or_else(|e| panic!("current_scn(): {e}"));
     if db.role.as_oracle() == "PRIMARY" {
-        assert!(bound.is_some_and(|b| b < after), "{bound:?} (current {after})");
+        assert!(bound.is_some_and(|b| b < now), "{bound:?} (current {now})");
     }
     let offset = session
         .host_utc_offset()

@@ -735,7 +735,7 @@ fn the_source_channel_reads_signals_from_the_signal_table() {
     // `signal send --channel source` inserts the row: the one grant beyond capture's.
     let schema = SCHEMA.replacen(
         "  multitenant: true\n",
-        "  multitenant: true\n  privileges: [all, \"CDC.DEBEZIUM_SIGNAL:INSERT\"]\n",
+        "  multitenant: true\n  privileges: [all, \"PDB1.CDC.DEBEZIUM_SIGNAL:INSERT\"]\n",
         1,
     );
     let e = env_with(&format!(

@@ -12,13 +12,18 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 fn schema(database: &str, table: &str) -> String {
+    cdb_schema(database, "", "SHOP.ACCOUNTS", table)
+}
+
+/// `extra` database lines (indented two spaces); `name` the table's (PDB.OWNER.TABLE in a CDB).
+fn cdb_schema(database: &str, extra: &str, name: &str, table: &str) -> String {
     format!(
         r#"
 seed: 3
 database:
   supplemental_logging: {database}
-tables:
-  - name: SHOP.ACCOUNTS
+{extra}tables:
+  - name: {name}
     columns:
       - {{ name: ID, type: NUMBER(10), nullable: false }}
       - {{ name: OWNER, type: VARCHAR2(30) }}
@@ -181,4 +186,48 @@ fn a_table_without_all_columns_logging_stops_capture_at_an_update_with_the_code_
     let end = current_scn(&e.db);
     assert_converges(&e.db, &records(&e.out), "SHOP.ACCOUNTS", end);
     assert_eq!(doctor_finding(&e, "supplemental.table")["severity"], "PASS");
+}
+
+/// A 12.2+ CDB whose PDB1 enabled (ALL) COLUMNS logging itself (`ALTER PLUGGABLE DATABASE ADD
+/// SUPPLEMENTAL LOG DATA (ALL) COLUMNS` in PDB1), its table without a log group: doctor passes
+/// and capture converges (every UPDATE carries the whole row). Without the PDB-level logging the
+/// same table fails doctor with the PDB-level fix and stops capture with CDC-3201.
+#[test]
+fn pdb_level_all_columns_logging_lets_capture_of_that_pdb_converge() {
+    let pdb_all =
+        "  multitenant: true\n  pdbs: [{ name: PDB1, supplemental_logging: { all: true } }]\n";
+    let e = emulated(&cdb_schema(
+        "{ min: true }",
+        pdb_all,
+        "PDB1.SHOP.ACCOUNTS",
+        "primary_key",
+    ));
+    let finding = doctor_finding(&e, "supplemental.table");
+    assert_eq!(finding["severity"], "PASS", "{finding}");
+    let o = rehearse(&e, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let end = current_scn(&e.db);
+    assert_converges(&e.db, &records(&e.out), "PDB1.SHOP.ACCOUNTS", end);
+
+    let e = emulated(&cdb_schema(
+        "{ min: true }",
+        "  multitenant: true\n",
+        "PDB1.SHOP.ACCOUNTS",
+        "primary_key",
+    ));
+    let finding = doctor_finding(&e, "supplemental.table");
+    assert_eq!(finding["severity"], "FAIL", "{finding}");
+    assert!(
+        finding["fix"].as_str().unwrap().starts_with(
+            "ALTER SESSION SET CONTAINER = PDB1;\nALTER PLUGGABLE DATABASE ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS;"
+        ),
+        "{finding}"
+    );
+    let o = rehearse(&e, &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with("CDC-3201: PDB1.SHOP.ACCOUNTS changed at SCN"),
+        "{err}"
+    );
 }

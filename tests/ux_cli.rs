@@ -307,6 +307,8 @@ fn logs_follow_color_like_the_tables() {
                     dir.path().join(format!("o{n}")).display()
                 ),
             ])
+            // LONG is snapshot-only (CDC-3008): leave it out, as the README's job does.
+            .args(["--set", "cdc.columns.exclude=PDB2.SALES.ALL_TYPES.C_LONG"])
             .args(["-v", "--color", color, "capture", "--stop-at-scn"])
             .arg(scn.to_string());
         let o = c.output().unwrap();

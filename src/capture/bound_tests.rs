@@ -270,5 +270,43 @@ fn capture_converges_with_an_idle_open_rac_thread() {
     );
     let (violations, records) = run.violations();
     assert!(violations.is_empty(), "{violations:#?}");
-    assert_eq!(records, 5 + 4, "the five rows of the snapshot and the four inserts");
+    assert_eq!(
+        records,
+        5 + 4,
+        "the five rows of the snapshot and the four inserts"
+    );
+}
+
+#[test]
+fn commit_times_on_a_26ai_database_with_time_at_dbtimezone_are_published_as_utc() {
+    // 26ai's TIME_AT_DBTIMEZONE with a database time zone 13:30 from the host's: USER_SQL moves
+    // SYSTIMESTAMP alone to -08:00 (LogMiner's DATEs stay on the host's +05:30), DATABASE moves
+    // every time there. Either way a record's times are the commit's instant.
+    for mode in ["user_sql", "database"] {
+        let commits = Rc::new(RefCell::new(Vec::new()));
+        let c = commits.clone();
+        let run = capture_while(
+            &schema(&format!(
+                "  version: 23.26.0.0.0\n  host_utc_offset: \"+05:30\"\n  db_time_zone: \"-08:00\"\n  time_at_dbtimezone: {mode}"
+            )),
+            4,
+            move |n, w, clock| {
+                if n == 0 {
+                    clock.advance(12_345);
+                    let x = w.begin()?;
+                    w.insert(x, 0, emp(201))?;
+                    let at = w.now();
+                    w.commit(&[x])?;
+                    c.borrow_mut().push(at);
+                }
+                Ok(())
+            },
+        );
+        let recs = run.records();
+        assert_eq!(recs.len(), 1, "{mode}: {recs:?}");
+        let at = commits.borrow()[0];
+        let source = &recs[0]["value"]["payload"]["source"];
+        assert_eq!(source["commit_ts_ms"], at / 1000 * 1000, "{mode}");
+        assert_eq!(source["ts_ms"], at / 1000 * 1000, "{mode}");
+    }
 }

@@ -46,9 +46,8 @@ fn run(extra: &[&str], drop_old: bool) -> (Vec<String>, Vec<String>) {
     // last commit becomes minable once the SCN moved on past it (`source::threads`).
     let clock = clock::ManualClock::new(clock::system().now_ms());
     emulator::init(&db, &schema, None, Arc::new(clock.clone())).unwrap();
-    let conn =
-        EmulatorConnector::open_with_clock(&db, Faults::default(), Arc::new(clock.clone()))
-            .unwrap();
+    let conn = EmulatorConnector::open_with_clock(&db, Faults::default(), Arc::new(clock.clone()))
+        .unwrap();
     let start = conn.connect().unwrap().current_scn().unwrap();
     let mut pairs = vec![
         format!("cdc.database.url=emulator:{}", db.display()),
@@ -79,7 +78,7 @@ fn run(extra: &[&str], drop_old: bool) -> (Vec<String>, Vec<String>) {
                 if n == 3 {
                     let column = ColumnInfo {
                         name: "NOTE".into(),
-                        data_type: ColumnType::Varchar2 { length: 20 },
+                        data_type: ColumnType::varchar2(20),
                         nullable: true,
                         virtual_column: false,
                         hidden: false,

@@ -32,9 +32,10 @@ pub(crate) fn table_schema(
     }
 }
 
-/// Captured tables LogMiner writes no change of (a column type it does not stream): a
-/// `table-not-streamable` ops event and a warning for each (CDC-3007); their changes will
-/// come as UNSUPPORTED rows (CDC-3003).
+/// Captured tables LogMiner writes no change of (a column type it does not stream), or with a
+/// captured column capture does not stream (LONG, LONG RAW): a `table-not-streamable` ops
+/// event and a warning for each (CDC-3007); their changes will come as UNSUPPORTED rows
+/// (CDC-3003), or stop capture with CDC-3008.
 pub(super) fn not_streamable(catalog: &Catalog, ops: &OpsLog) -> Result<()> {
     let mut names: Vec<&TableName> = catalog.tables.keys().collect();
     names.sort();
@@ -48,6 +49,15 @@ pub(super) fn not_streamable(catalog: &Catalog, ops: &OpsLog) -> Result<()> {
                     crate::types::LogMinerSupport::TableUnsupported(w) => {
                         Some(format!("{} {}: {w}", c.name, c.data_type.sql_name()))
                     }
+                    crate::types::LogMinerSupport::ColumnNotStreamed(w)
+                        if !t.excluded.contains(&c.name) =>
+                    {
+                        Some(format!(
+                            "{} {}: {w} (CDC-3008; exclude the column to stream the rest)",
+                            c.name,
+                            c.data_type.sql_name()
+                        ))
+                    }
                     _ => None,
                 },
             )
@@ -57,7 +67,7 @@ pub(super) fn not_streamable(catalog: &Catalog, ops: &OpsLog) -> Result<()> {
         }
         let e = crate::errors::Code::Cdc3007;
         tracing::warn!(
-            "{e}: {name} cannot be streamed: {}; its changes will arrive as UNSUPPORTED rows (CDC-3003)",
+            "{e}: {name} cannot be streamed: {}; its changes will not be published (CDC-3003, CDC-3008)",
             why.join("; ")
         );
         ops.emit(
@@ -98,17 +108,41 @@ pub(super) fn catalog(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => (History::new(), false),
         Err(e) => return Err(crate::errors::CdcError::io(&path, e)),
     };
+    let config = session.call(|s| s.instance_config()).ok();
     let mut c = Catalog {
         cdb,
         // Only the reason an UNSUPPORTED row gives depends on it; unknown is read as FALSE.
-        goldengate_replication: session
-            .call(|s| s.instance_config())
-            .ok()
+        goldengate_replication: config
+            .as_ref()
             .and_then(|i| i.goldengate_replication)
             .unwrap_or(false),
+        // Unknown is STANDARD, the default.
+        extended_strings: config
+            .as_ref()
+            .and_then(|i| i.max_string_size.as_deref())
+            .is_some_and(|m| m.eq_ignore_ascii_case("EXTENDED")),
+        // Unknown (NLS_DATABASE_PARAMETERS not read) is AL32UTF8 / AL16UTF16, the defaults.
+        charsets: config.as_ref().map(|i| i.charsets()).unwrap_or_default(),
+        pdb_charsets: Default::default(),
         tables: Default::default(),
         objects: Default::default(),
     };
+    if cdb {
+        // Each captured PDB's own sets, read inside it (NLS_DATABASE_PARAMETERS shows the
+        // container's): an AL32UTF8 CDB may hold a PDB of another database character set,
+        // whose rows LogMiner returns in the root with their text in that set.
+        for d in decisions {
+            let Decision::Capture(t) = d else { continue };
+            let Some(pdb) = t.info.name.pdb.clone() else {
+                continue;
+            };
+            if c.pdb_charsets.contains_key(&pdb) {
+                continue;
+            }
+            let sets = session.call(|s| s.table_charsets(&t.info.name))?;
+            c.pdb_charsets.insert(pdb, sets);
+        }
+    }
     for d in decisions {
         if let Decision::Capture(t) = d {
             let stored_history = stored

@@ -23,6 +23,8 @@ mod bound_tests;
 #[cfg(test)]
 mod ddl_tests;
 #[cfg(test)]
+mod dictionary_build_tests;
+#[cfg(test)]
 mod wave_commit_tests;
 
 use crate::errors::Result;
@@ -170,8 +172,11 @@ impl Capture<'_> {
         }
         // Start-up reads reconnect after a dropped connection, as streaming does.
         status.doing(format!("connecting to {}", self.connector.describe()));
-        let mut session = crate::source::Reconnecting::new(self.connector, &s.connect);
+        let mut session = crate::source::Reconnecting::new(self.connector, &s.connect)
+            .observed(|e, attempt| catalog_retry(status, e, attempt));
         let db = session.call(|s| s.database())?;
+        let container = session.call(|s| s.container())?;
+        crate::source::container::check_reachable(container.as_deref(), s, &[])?;
         status.doing("reading the catalog");
         let all_tables = session.call(|s| s.tables())?;
         let db_tables: Vec<TableName> = all_tables.iter().map(|t| t.name.clone()).collect();
@@ -414,7 +419,7 @@ impl Capture<'_> {
             offsets.save(&offsets_path)?;
             crate::crashpoint::hit("capture.offsets.saved")?;
             if let Some(target) = self.stop_at {
-                if publisher.mined_to() >= target {
+                if publisher.published_through(target)? {
                     return finish(CaptureEnd::ReachedScn(target), &mut publisher, &offsets);
                 }
             }
@@ -510,7 +515,8 @@ impl Capture<'_> {
     ) -> Result<()> {
         let kind = SnapshotKind::parse(&sig.kind).unwrap_or(SnapshotKind::Incremental);
         let tables: Vec<TableName> = sig.tables.iter().filter_map(|t| t.parse().ok()).collect();
-        let mut session = crate::source::Reconnecting::new(self.connector, &self.settings.connect);
+        let mut session = crate::source::Reconnecting::new(self.connector, &self.settings.connect)
+            .observed(|e, attempt| catalog_retry(status, e, attempt));
         let decisions = match resolve(self.settings, session.call(|s| s.tables())?, &tables) {
             Ok(d) => d,
             Err(e) => {
@@ -658,6 +664,7 @@ fn fails_signal(e: &crate::errors::CdcError) -> bool {
             | E::UnsupportedType { .. }
             | E::NoUsableKey { .. }
             | E::TableDefinitionChanged { .. }
+            | E::FilterFailed { .. }
             | E::Privilege { .. }
             | E::ContainerUnreachable(_)
     )
@@ -759,4 +766,19 @@ fn store_progress(offsets: &mut Offsets, signal: Option<&str>, st: &SnapshotStat
             }
         }
     }
+}
+
+/// A catalog or planning call that lost its connection and is made again on a new one
+/// (`source::Reconnecting`): counted and announced as every retry is (`source-retry`).
+fn catalog_retry(status: &Status, e: &crate::errors::CdcError, attempt: u32) -> Result<()> {
+    let cause = crate::source::retry_cause(e);
+    let message = e.to_string();
+    status.source_retry(&status::SourceRetry {
+        cause: &cause,
+        code: e.code().info().code,
+        operation: "reading the catalog",
+        attempt,
+        wait_ms: 0,
+        message: &message,
+    })
 }

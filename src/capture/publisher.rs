@@ -19,11 +19,25 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 mod chunks;
+mod dictionary;
 mod unusual;
 
-/// How many times in a row one window is mined again after a lost connection, ORA-00310,
-/// ORA-01284 / ORA-00308 or ORA-01307.
+/// How many times in a row one window is mined again after a transient failure
+/// ([`crate::source::is_transient_call`]), or one call made again after a lost connection.
 const MINE_RETRIES: u32 = 10;
+
+/// Wait `d`, in slices, ending early once `stop` says so (Ctrl-C during a backoff).
+fn sleep_unless_stopped(d: std::time::Duration, stop: Option<&(dyn Fn() -> bool + Sync)>) {
+    let slice = std::time::Duration::from_millis(100);
+    let until = std::time::Instant::now() + d;
+    loop {
+        let now = std::time::Instant::now();
+        if now >= until || stop.is_some_and(|s| s()) {
+            return;
+        }
+        std::thread::sleep(slice.min(until - now));
+    }
+}
 
 /// The state directory's subdirectory of transaction buffer spill files.
 pub const SPILL_DIR: &str = "spill";
@@ -94,6 +108,8 @@ pub struct Publisher<'a> {
     throttle: super::throttle::Throttle,
     /// The mining query's WHERE clause (see `capture::filter`).
     filter: crate::source::MiningFilter,
+    /// LogMiner dictionary builds at log switches (`cdc.mining.dictionary.build`).
+    dictionary: dictionary::DictionaryBuilds,
     /// Rows LogMiner returned, and rows of captured tables decoded: their ratio shows the
     /// filter at work.
     rows_mined: u64,
@@ -146,6 +162,7 @@ impl<'a> Publisher<'a> {
             filter,
             rows_mined: 0,
             rows_captured: 0,
+            dictionary: dictionary::DictionaryBuilds::default(),
             connector,
             stop: None,
             settings,
@@ -242,6 +259,7 @@ impl<'a> Publisher<'a> {
             "rows_mined": self.rows_mined,
             "rows_captured": self.rows_captured,
             "dead_letters": self.status.board().stream.dead_letters.clone(),
+            "source_retries": self.status.board().stream.source_retries.clone(),
             "recovered": self.status.board().stream.recovered.clone(),
             "unknown_object_rows": self.status.board().stream.unknown_objects.clone(),
         })
@@ -276,6 +294,7 @@ impl<'a> Publisher<'a> {
         st.windows = self.windows;
         st.rows_mined = self.rows_mined;
         st.rows_captured = self.rows_captured;
+        st.dictionary_builds = self.dictionary.made;
     }
 
     /// Queue one record line in the sink, counted for the sink metrics.
@@ -336,23 +355,48 @@ impl<'a> Publisher<'a> {
         }
     }
 
-    /// A new session in place of a lost one (transient connect failures retried).
+    /// A new session in place of a lost one: transient connect failures retried for
+    /// cdc.database.reconnect.max.ms (a database restarting), each wait cut short by a stop.
     fn reconnect(&self) -> Result<Box<dyn Session>> {
-        crate::source::reconnect_retrying(self.connector, &self.settings.connect)
+        let stop = self.stop;
+        crate::source::reconnect_with(self.connector, &self.settings.connect, &mut |d| {
+            sleep_unless_stopped(d, stop)
+        })
     }
 
-    /// Run `call` on the session; a lost connection is reconnected (with the connect retries
-    /// and their backoff) and the call made again, up to MINE_RETRIES times, as a mining window is.
+    /// After the transient failure `e` of `operation` (retry number `attempt`): counted and
+    /// announced (metric, ops event `source-retry`), then the backoff waited and, where the
+    /// session may be gone, a new one opened. Nothing from the failed call was published.
+    fn retry_after(&mut self, e: &CdcError, operation: &str, attempt: u32) -> Result<()> {
+        let wait = crate::source::backoff(&self.settings.connect, attempt);
+        let cause = crate::source::retry_cause(e);
+        let message = e.to_string();
+        self.status.source_retry(&super::status::SourceRetry {
+            cause: &cause,
+            code: e.code().info().code,
+            operation,
+            attempt,
+            wait_ms: wait.as_millis() as u64,
+            message: &message,
+        })?;
+        self.status.doing(format!("retrying {operation} ({cause})"));
+        sleep_unless_stopped(wait, self.stop);
+        // A new session also for log errors: its LogMiner session starts on the log list as
+        // it is now.
+        self.session = self.reconnect()?;
+        Ok(())
+    }
+
+    /// Run `call` on the session; a lost connection is reconnected (with the backoff and
+    /// cdc.database.reconnect.max.ms) and the call made again, up to MINE_RETRIES times in a
+    /// row, as a mining window is.
     fn on_session<T>(&mut self, call: impl Fn(&mut dyn Session) -> Result<T>) -> Result<T> {
         let mut lost = 0;
         loop {
             match call(self.session.as_mut()) {
-                Err(CdcError::ConnectionLost(e)) if lost < MINE_RETRIES => {
+                Err(e @ CdcError::ConnectionLost(_)) if lost < MINE_RETRIES => {
                     lost += 1;
-                    tracing::warn!(
-                        "connection lost ({e}); reconnecting ({lost} of {MINE_RETRIES})"
-                    );
-                    self.session = self.reconnect()?;
+                    self.retry_after(&e, "a call on the database", lost)?;
                 }
                 other => return other,
             }
@@ -373,6 +417,24 @@ impl<'a> Publisher<'a> {
     /// buffer, and the next window would start past it.
     pub fn mining_limit(&mut self) -> Result<Option<Scn>> {
         self.on_session(|s| s.mining_limit())
+    }
+
+    /// After [`Publisher::mining_limit`]: the SCN everything committed is known to be written
+    /// through on a database gone quiet, one past that limit (`Session::quiet_through`).
+    pub fn quiet_through(&mut self) -> Result<Option<Scn>> {
+        self.on_session(|s| Ok(s.quiet_through()))
+    }
+
+    /// Whether everything committed up to `target` is published: mined through it, or mined
+    /// through the limit of a database gone quiet at or past it (nothing is committed at the
+    /// SCN one past that limit, and later commits take higher ones).
+    pub fn published_through(&mut self, target: Scn) -> Result<bool> {
+        if self.mined_to >= target {
+            return Ok(true);
+        }
+        Ok(self
+            .quiet_through()?
+            .is_some_and(|q| q >= target && self.mined_to.saturating_add(1) >= q))
     }
 
     /// `end`, or less when LogMiner can see redo only up to an earlier SCN.
@@ -426,6 +488,7 @@ impl<'a> Publisher<'a> {
                 self.settings.stream.poll_ms.max(1),
             ));
         }
+        self.build_dictionary_at_switch()?;
         let window = self.settings.stream.window_scn.max(1);
         let host_offset = self.host_offset_secs()?;
         let mut from = self.next_mine;
@@ -461,25 +524,16 @@ impl<'a> Publisher<'a> {
                 }
                 Ok(())
             });
-            match &mined {
+            match mined {
                 // A new session mines the same window again (on the log list as it is now);
                 // nothing was published from it.
-                Err(CdcError::ConnectionLost(m))
-                | Err(CdcError::LogOverwritten(m))
-                | Err(CdcError::LogUnavailable(m))
-                | Err(CdcError::NoLogMinerSession(m))
-                    if retries < MINE_RETRIES =>
-                {
+                Err(e) if retries < MINE_RETRIES && crate::source::is_transient_call(&e) => {
                     retries += 1;
-                    tracing::warn!(
-                        "mining SCN {from} to {to} failed ({m}); a new session mines it again"
-                    );
-                    self.session = self.reconnect()?;
+                    self.retry_after(&e, &format!("mining SCN {from} to {to}"), retries)?;
                     continue;
                 }
-                _ => {}
+                other => other?,
             }
-            mined?;
             retries = 0;
             self.rows_mined += mined_rows;
             self.mine_seconds += mine_started.elapsed().as_secs_f64();
@@ -600,7 +654,8 @@ impl<'a> Publisher<'a> {
                         self.schema_change(&tx, &table, scn, &sql, host_offset)?;
                         continue;
                     }
-                    let dictionary = match crate::stream::ddl::apply(&[], &sql) {
+                    let extended = self.catalog.extended_strings;
+                    let dictionary = match crate::stream::ddl::apply(&[], &sql, extended) {
                         // The statement tells the new layout; no need to ask the dictionary.
                         Some(_) => None,
                         None => self.session.tables()?.into_iter().find(|t| t.name == table),
@@ -710,8 +765,8 @@ impl<'a> Publisher<'a> {
             };
             // The layout at the CREATE: the statement's, as the dictionary may already show
             // columns added since (the changes in between do not have them).
-            let columns =
-                crate::stream::ddl::create_table(sql).unwrap_or_else(|| info.columns.clone());
+            let columns = crate::stream::ddl::create_table(sql, self.catalog.extended_strings)
+                .unwrap_or_else(|| info.columns.clone());
             let mut decisions = crate::snapshot::target::resolve(self.settings, vec![info], &[])?;
             let Some(crate::snapshot::target::Decision::Capture(t)) = decisions.first() else {
                 return Ok(true);
@@ -723,7 +778,9 @@ impl<'a> Publisher<'a> {
             self.new_targets.append(&mut decisions);
             // Durable before the offsets move past the CREATE.
             super::save_history(&self.history_path, &self.catalog)?;
-        } else if let Some(columns) = crate::stream::ddl::create_table(sql) {
+        } else if let Some(columns) =
+            crate::stream::ddl::create_table(sql, self.catalog.extended_strings)
+        {
             // Known already (mined again after a restart, or in today's dictionary when capture
             // started): from the CREATE on, its layout is the statement's, not today's.
             if self.catalog.apply_create(table, scn, columns) {

@@ -1,4 +1,4 @@
-//! Change records (op c/u/d) as Debezium 3.x's Oracle connector writes them, straight to JSON
+//! Change records (op c/u/d/t) as Debezium 3.x's Oracle connector writes them, straight to JSON
 //! bytes (the stream path's hot spot: no `serde_json::Value` is built per record). The line is
 //! Kafka-shaped (`topic`, `key`, `value`, `headers`); key and value are what Kafka Connect's
 //! JsonConverter gives (with `{"schema":…,"payload":…}` when the format asks). A delete is
@@ -287,15 +287,12 @@ impl<'a> TxRecordWriter<'a> {
                 .unwrap_or(self.commit_ms);
         if self.start.is_none() {
             self.start = Some((change.scn, change_ms));
-            if self.fmt.transaction_metadata {
-                self.write_tx_event(false, change_ms);
-            }
         }
         let before = change.before.as_deref();
         let after = change.after.as_deref();
         match (change.op, before, after) {
             (ChangeOp::Update, Some(b), Some(a)) if key_changed(schema, b, a) => {
-                self.write_line(
+                let deleted = self.write_line(
                     schema,
                     change,
                     ChangeOp::Delete,
@@ -305,7 +302,7 @@ impl<'a> TxRecordWriter<'a> {
                     Role::KeyDelete,
                     Some(a),
                 );
-                self.write_tombstone(schema, change, b);
+                self.write_tombstone(schema, change, b, deleted);
                 self.write_line(
                     schema,
                     change,
@@ -318,7 +315,7 @@ impl<'a> TxRecordWriter<'a> {
                 );
             }
             (ChangeOp::Delete, Some(b), _) => {
-                self.write_line(
+                let deleted = self.write_line(
                     schema,
                     change,
                     ChangeOp::Delete,
@@ -328,18 +325,22 @@ impl<'a> TxRecordWriter<'a> {
                     Role::Plain,
                     None,
                 );
-                self.write_tombstone(schema, change, b);
+                self.write_tombstone(schema, change, b, deleted);
             }
-            _ => self.write_line(
-                schema,
-                change,
-                change.op,
-                before,
-                after,
-                change_ms,
-                Role::Plain,
-                None,
-            ),
+            // A truncate has neither image nor key (Debezium's `Envelope.truncate` and its
+            // `EventDispatcher`: a null key with no key schema).
+            _ => {
+                self.write_line(
+                    schema,
+                    change,
+                    change.op,
+                    before,
+                    after,
+                    change_ms,
+                    Role::Plain,
+                    None,
+                );
+            }
         }
         let buf = &self.buf;
         let mut from = 0;
@@ -476,9 +477,16 @@ impl<'a> TxRecordWriter<'a> {
         }
     }
 
-    /// The tombstone after a delete: the same key, a null value.
-    fn write_tombstone(&mut self, schema: &TableSchema, change: &Change, before: &Image) {
-        if !self.fmt.tombstones {
+    /// The tombstone after a delete (`deleted`: the delete was published, not skipped): the
+    /// same key, a null value.
+    fn write_tombstone(
+        &mut self,
+        schema: &TableSchema,
+        change: &Change,
+        before: &Image,
+        deleted: bool,
+    ) {
+        if !self.fmt.tombstones || !deleted {
             return;
         }
         let cols = schema.columns_at(change.scn);
@@ -504,7 +512,16 @@ impl<'a> TxRecordWriter<'a> {
         change_ms: i64,
         role: Role,
         other: Option<&Image>,
-    ) {
+    ) -> bool {
+        // `skipped.operations`: left out before anything counts it (Debezium's
+        // `EventDispatcher`); the transaction's BEGIN comes with its first published record.
+        if self.fmt.skipped.skips(op.code()) {
+            return false;
+        }
+        if self.fmt.transaction_metadata && self.total == 0 {
+            let start_ms = self.start.map_or(change_ms, |(_, ms)| ms);
+            self.write_tx_event(false, start_ms);
+        }
         if self.since_now >= NOW_EVERY {
             self.now_ns = now_ns();
             self.since_now = 0;
@@ -608,6 +625,7 @@ impl<'a> TxRecordWriter<'a> {
         out.extend_from_slice(&self.tail);
         self.table = Some(parts);
         self.end();
+        true
     }
 }
 

@@ -324,6 +324,95 @@ fn a_delete_is_followed_by_its_tombstone_unless_switched_off() {
     assert_eq!(lines_in(&off, "cdc", "DB", &schema(), &c, &tx()).len(), 1);
 }
 
+/// Debezium's truncate record: `op` `t`, `before` and `after` null, a null key (no key schema,
+/// so JsonConverter writes a null key); skipped by default (`skipped.operations=t`).
+#[test]
+fn a_truncate_is_a_keyless_record_with_neither_image_skipped_by_default() {
+    let mut t = change(ChangeOp::Truncate, None, None);
+    t.row_id = "AAAAAAAAAAAAAAAAAA".into();
+    t.ssn = 0;
+    assert!(change_record_lines("cdc", "DB", &schema(), &t, &tx()).is_empty());
+    let fmt = Format {
+        skipped: crate::record::format::SkippedOperations::parse(&["none".into()]).unwrap(),
+        ..Format::default()
+    };
+    let lines = parsed(lines_in(&fmt, "cdc", "DB", &schema(), &t, &tx()));
+    assert_eq!(lines.len(), 1);
+    let r = &lines[0];
+    assert_eq!(r["topic"], "cdc.HR.EMP");
+    assert!(r["key"].is_null(), "{r}");
+    assert_eq!(r["value"]["schema"]["name"], "cdc.HR.EMP.Envelope");
+    let v = payload(&r["value"]);
+    assert_eq!(
+        (v["op"].as_str(), &v["before"], &v["after"]),
+        (Some("t"), &Json::Null, &Json::Null)
+    );
+    assert_eq!(v["source"]["row_id"], "AAAAAAAAAAAAAAAAAA");
+    assert_eq!(v["source"]["scn"], "95");
+    assert_eq!(v["source"]["commit_scn"], "100");
+    assert_eq!(v["source"]["table"], "EMP");
+}
+
+/// `skipped.operations`: a skipped record is not written, nor counted in the transaction's
+/// metadata; a skipped delete has no tombstone; a transaction left empty has no BEGIN or END;
+/// a key change is a delete and a create, which `u` does not skip.
+#[test]
+fn skipped_operations_leave_records_out_before_anything_counts_them() {
+    let skip = |ops: &[&str]| Format {
+        transaction_metadata: true,
+        skipped: crate::record::format::SkippedOperations::parse(
+            &ops.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+        )
+        .unwrap(),
+        ..bare()
+    };
+    let tx = tx();
+    let ops = |fmt: &Format, changes: Vec<Change>| -> Vec<String> {
+        let mut w = TxRecordWriter::new("cdc", "DB", &tx, 0, fmt, false);
+        let mut out = Vec::new();
+        for c in &changes {
+            out.extend(parsed(w.lines(&schema(), c).map(<[u8]>::to_vec).collect()));
+        }
+        out.extend(
+            w.end_line()
+                .map(|l| parsed(vec![l.to_vec()]))
+                .unwrap_or_default(),
+        );
+        out.iter()
+            .map(|r| match (&r["value"]["op"], &r["value"]["status"]) {
+                (Json::String(op), _) => op.clone(),
+                (_, Json::String(s)) => format!("{s}:{}", r["value"]["event_count"]),
+                _ => "tombstone".into(),
+            })
+            .collect()
+    };
+    let delete = || change(ChangeOp::Delete, Some(row("7", "a")), None);
+    let create = || change(ChangeOp::Create, None, Some(row("8", "b")));
+    let key_change = || change(ChangeOp::Update, Some(row("7", "a")), Some(row("9", "a")));
+    assert_eq!(
+        ops(&skip(&["d"]), vec![delete(), create()]),
+        ["BEGIN:null", "c", "END:1"]
+    );
+    assert_eq!(
+        ops(&skip(&["d", "c"]), vec![delete(), create()]),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        ops(&skip(&["u"]), vec![key_change()]),
+        ["BEGIN:null", "d", "tombstone", "c", "END:2"]
+    );
+    assert_eq!(
+        ops(&skip(&["d"]), vec![key_change()]),
+        ["BEGIN:null", "c", "END:1"]
+    );
+    assert!(crate::record::format::SkippedOperations::parse(&["none".into(), "t".into()]).is_err());
+    assert!(crate::record::format::SkippedOperations::parse(&["x".into()]).is_err());
+    assert_eq!(
+        crate::record::format::SkippedOperations::parse(&["r".into()]),
+        crate::record::format::SkippedOperations::parse(&["none".into()])
+    );
+}
+
 /// `provide.transaction.metadata`: BEGIN before the first record, the `transaction` block
 /// counting records in all and per table, END with the counts (tombstones not counted).
 #[test]

@@ -266,6 +266,7 @@ pub(super) fn refuses_filter(e: &crate::errors::CdcError) -> bool {
     matches!(
         e,
         E::Database(_)
+            | E::FilterFailed { .. }
             | E::UnknownTable { .. }
             | E::Privilege { .. }
             | E::ContainerUnreachable(_)

@@ -95,6 +95,26 @@ pub struct StreamStats {
     pub unknown_objects: BTreeMap<String, u64>,
     /// The (container, object number) of those not captured already named by an ops event.
     pub unknown_objects_named: std::collections::BTreeSet<(String, u64)>,
+    /// Calls retried after a transient failure (a lost connection, a log switched under
+    /// LogMiner, ORA-01291 for a hole in the log list), by cause (`ORA-03113`, or the CDC code).
+    pub source_retries: BTreeMap<String, u64>,
+    /// LogMiner dictionaries capture built into the redo (`cdc.mining.dictionary.build`).
+    pub dictionary_builds: u64,
+}
+
+/// One retry of a call on the database (see [`Status::source_retry`]).
+#[derive(Debug, Clone)]
+pub struct SourceRetry<'a> {
+    /// `ORA-03113`, or the catalog code when the error carries no Oracle error.
+    pub cause: &'a str,
+    /// The catalog code of the error (`CDC-5007`).
+    pub code: &'a str,
+    /// What failed: `mining SCN 100 to 200`, `asking the current SCN`.
+    pub operation: &'a str,
+    /// 1 for the first retry of the call.
+    pub attempt: u32,
+    pub wait_ms: u64,
+    pub message: &'a str,
 }
 
 /// The sink's numbers.
@@ -275,6 +295,35 @@ impl Status {
             self.ops.emit("capture-state", fields)?;
         }
         Ok(())
+    }
+
+    /// A call on the database failed transiently and is made again after `wait_ms`: counted
+    /// by cause, an ops event `source-retry` and a warning.
+    pub fn source_retry(&self, retry: &SourceRetry<'_>) -> Result<()> {
+        *self
+            .board()
+            .stream
+            .source_retries
+            .entry(retry.cause.to_string())
+            .or_default() += 1;
+        tracing::warn!(
+            "{} failed ({}): retry {} in {} ms",
+            retry.operation,
+            retry.message,
+            retry.attempt,
+            retry.wait_ms
+        );
+        self.ops.emit(
+            "source-retry",
+            json!({
+                "cause": retry.cause,
+                "code": retry.code,
+                "operation": retry.operation,
+                "attempt": retry.attempt,
+                "wait_ms": retry.wait_ms,
+                "message": crate::errors::shown(retry.message, 500),
+            }),
+        )
     }
 
     /// The sink starts (true) or ends (false) a write or commit.

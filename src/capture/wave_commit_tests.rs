@@ -41,7 +41,9 @@ fn a_capture_snapshot_commits_its_sink_once_a_wave() {
     let conn = EmulatorConnector::open(&db, Faults::default()).unwrap();
     // The load's last change (V$DATABASE.CURRENT_SCN is one past it while no transaction is
     // open: no redo of this quiet database reaches that).
-    let start = conn.with_replica_meta(|r, _| r.newest_change_scn()).unwrap();
+    let start = conn
+        .with_replica_meta(|r, _| r.newest_change_scn())
+        .unwrap();
     let settings = Settings::from_pairs(&[
         &format!("cdc.database.url=emulator:{}", db.display()),
         &format!("cdc.state.dir={}", state.display()),

@@ -542,6 +542,10 @@ pub struct EmulatorWorkloadArgs {
     /// TABLE_NEW<k>, changed by later transactions like the others
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub create_table_every: u64,
+    /// TRUNCATE TABLE one of the tables every N transactions (0: never): all its rows go in one
+    /// DDL, its segment gets a new data object id
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub truncate_every: u64,
     /// Percent of commits that share their commit SCN with the previous commit
     #[arg(long, default_value_t = 3)]
     pub shared_commit_pct: u8,

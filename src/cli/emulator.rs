@@ -174,6 +174,7 @@ fn workload(
         long_span: a.long_span,
         ddl_every: a.ddl_every,
         create_table_every: a.create_table_every,
+        truncate_every: a.truncate_every,
         shared_commit_pct: a.shared_commit_pct.min(100),
         tables,
         seed: a.seed,

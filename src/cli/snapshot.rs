@@ -54,6 +54,8 @@ fn open_and_resolve(
     // A dropped connection is reconnected, as capture does.
     let mut s = source::Reconnecting::new(connector.as_ref(), &settings.connect);
     let db = s.call(|s| s.database())?;
+    let container = s.call(|s| s.container())?;
+    source::container::check_reachable(container.as_deref(), settings, only)?;
     spinner.say(&format!("reading the catalog of {}", db.name));
     let tables = s.call(|s| s.tables())?;
     drop(s);

@@ -13,6 +13,7 @@ pub(super) fn check(id: &str, f: &Facts) -> Finding {
         "connection.client" => client(f),
         "connection.login" => login(f),
         "connection.version" => version(f),
+        "connection.character-sets" => character_sets(f),
         "connection.multitenant" => multitenant(f),
         "connection.mining" => mining(f),
         _ => role(f),
@@ -59,7 +60,7 @@ fn mining(f: &Facts) -> Finding {
         logs.clone(),
         crate::source::model::RedoSource::of(source),
         &m.target,
-        &f.settings.database_url().to_string(),
+        f.settings.database_url(),
     ) {
         Ok(l) => l,
         Err(e @ CdcError::MiningOtherIncarnation { .. }) => {
@@ -272,7 +273,12 @@ fn version(f: &Facts) -> Finding {
         .and_then(|c| c.compatible.clone())
         .map(|c| format!(", COMPATIBLE {c}"))
         .unwrap_or_default();
-    let found = format!("Oracle Database {} {}{compatible}", db.version, db.edition);
+    let found = format!(
+        "Oracle Database {} {}{compatible}{}",
+        db.version,
+        db.edition,
+        clock(f)
+    );
     match f.major_version() {
         Some(v) if v < 12 => Finding::fail(
             format!("{found}: older than 12.1"),
@@ -290,25 +296,109 @@ fn version(f: &Facts) -> Finding {
     }
 }
 
+/// `UTC+05:30` for an offset in seconds.
+fn utc(secs: i32) -> String {
+    let (sign, a) = if secs < 0 { ('-', -secs) } else { ('+', secs) };
+    format!("UTC{sign}{:02}:{:02}", a / 3600, a % 3600 / 60)
+}
+
+/// TIME_AT_DBTIMEZONE (23c and later) and the clock capture reads LogMiner's times in: with
+/// USER_SQL, SYSDATE and SYSTIMESTAMP follow the database time zone while LogMiner's DATEs keep
+/// the host's clock; with DATABASE every time does (Reference 26ai, TIME_AT_DBTIMEZONE).
+fn clock(f: &Facts) -> String {
+    let parameter = f
+        .config
+        .as_ref()
+        .ok()
+        .and_then(|c| c.time_at_dbtimezone.clone());
+    let offset = match &f.clock {
+        Ok(Some(secs)) => utc(*secs),
+        Ok(None) => "UTC (unknown)".into(),
+        Err(e) => format!("unknown ({e})"),
+    };
+    match parameter.as_deref().map(str::trim) {
+        None => format!("; LogMiner's times in {offset} (the host's clock)"),
+        Some(p) if p.eq_ignore_ascii_case("OFF") => {
+            format!("; TIME_AT_DBTIMEZONE=OFF, LogMiner's times in {offset} (the host's clock)")
+        }
+        Some(p) if p.eq_ignore_ascii_case("USER_SQL") => format!(
+            "; TIME_AT_DBTIMEZONE=USER_SQL: SYSDATE and SYSTIMESTAMP in the database time zone, LogMiner's times in the host's clock, {offset} (measured with SCN_TO_TIMESTAMP)"
+        ),
+        Some(p) => format!(
+            "; TIME_AT_DBTIMEZONE={p}: LogMiner's times too in the database time zone, {offset} (measured with SCN_TO_TIMESTAMP)"
+        ),
+    }
+}
+
+/// The database and national character sets capture decodes text written as bytes with, and
+/// orders text keys by (`crate::charset`).
+fn character_sets(f: &Facts) -> Finding {
+    use crate::charset::Charset;
+    let config = match &f.config {
+        Ok(c) => c,
+        Err(e) => return Finding::skip(format!("the instance configuration is unknown: {e}")),
+    };
+    let (Some(db), Some(nat)) = (
+        config.character_set.as_deref(),
+        config.national_character_set.as_deref(),
+    ) else {
+        return Finding::skip(
+            "NLS_DATABASE_PARAMETERS could not be read: capture takes AL32UTF8 and AL16UTF16, Oracle's defaults",
+        );
+    };
+    let mut found = format!("NLS_CHARACTERSET {db}, NLS_NCHAR_CHARACTERSET {nat}");
+    let cs = config.charsets();
+    let mut unsupported: Vec<String> = [(cs.database, db), (cs.national, nat)]
+        .into_iter()
+        .filter(|(c, _)| *c == Charset::Unsupported)
+        .map(|(_, n)| n.to_string())
+        .collect();
+    // Root mode: a captured PDB of another database set (an AL32UTF8 CDB holds any): its rows
+    // are decoded, and its keys chunked, in its own set.
+    let mut single = cs.database.is_single_byte();
+    let own: Vec<String> = f
+        .pdb_charsets
+        .iter()
+        .filter_map(|(pdb, sets)| match sets {
+            Ok(s) if s.database != cs.database => {
+                single |= s.database.is_single_byte();
+                if s.database == Charset::Unsupported {
+                    unsupported.push(format!("{pdb}'s database character set"));
+                    return Some(format!("{pdb}'s NLS_CHARACTERSET is another"));
+                }
+                Some(format!("{pdb}'s NLS_CHARACTERSET {}", s.database))
+            }
+            Ok(_) => None,
+            Err(e) => Some(format!("{pdb}'s sets could not be read ({e})")),
+        })
+        .collect();
+    if !own.is_empty() {
+        found = format!(
+            "{found} in CDB$ROOT; {} (a PDB's rows are decoded in its own set)",
+            own.join(", ")
+        );
+    }
+    if !unsupported.is_empty() {
+        return Finding::warn(
+            format!(
+                "{found}: capture does not decode {}: text LogMiner writes as bytes (HEXTORAW storage bytes, XML_REDO documents) stops capture with CDC-3002, and text keys are chunked in AL32UTF8's byte order",
+                unsupported.join(" or ")
+            ),
+            "avoid what makes LogMiner write text as bytes: mine with cdc.mining.dictionary: redo_logs (no dictionary mismatch, no unknown objects); keep text keys out of snapshots in this database (cdc.key naming a NUMBER column), or migrate the database to AL32UTF8",
+        );
+    }
+    let single = if single {
+        ": a single-byte set; text written as bytes is decoded in it and key chunks follow its byte order"
+    } else {
+        ""
+    };
+    Finding::pass(format!("{found}{single}"))
+}
+
 /// The PDBs `cdc.tables.include` names literally (three-part patterns without a wildcard in
 /// the PDB part).
 fn named_pdbs(f: &Facts) -> Vec<String> {
-    let mut out: Vec<String> = f
-        .settings
-        .include
-        .patterns()
-        .iter()
-        .filter_map(|p| {
-            let parts = crate::names::split_identifiers(p).ok()?;
-            let [pdb, _, _] = parts.as_slice() else {
-                return None;
-            };
-            (!pdb.contains(['*', '?'])).then(|| pdb.to_ascii_uppercase())
-        })
-        .collect();
-    out.sort();
-    out.dedup();
-    out
+    crate::source::container::named_pdbs(&f.settings)
 }
 
 /// The mode the session's container gives (`source::container`), what it needs, and whether the
@@ -369,6 +459,16 @@ fn multitenant(f: &Facts) -> Finding {
                 return Finding::pass(format!("{found} ({} does not mine redo)", f.mode()));
             }
             match f.major_version() {
+                // Oracle documents per-PDB mining with START_LOGMNR by SCN range and the online
+                // catalog (19c Utilities 23.12.1); nothing says such a session reaches back to a
+                // dictionary build in the redo, which capture's own builds cannot make in a PDB
+                // before 21c either (ORA-65040). Unproven: a WARN, never a silent bet.
+                Some(v) if v >= 19 && f.settings.mining_dictionary == crate::source::model::Dictionary::RedoLogs => Finding::warn(
+                    format!(
+                        "{found}; cdc.mining.dictionary=redo_logs: Oracle documents LogMiner inside a PDB with the online catalog only; a dictionary from the redo in a per-PDB session is not documented (it may fail at START_LOGMNR, ORA-01371 / CDC-5302), and capture cannot build one inside {pdb}"
+                    ),
+                    "cdc.mining.dictionary: online_catalog  -- or capture as a common user in CDB$ROOT (root mode), where the dictionary in the redo is documented",
+                ),
                 Some(v) if v >= 19 => Finding::pass(format!(
                     "{found}; LogMiner mines {pdb}'s own redo (19c and later: START_LOGMNR by SCN range, no ADD_LOGFILE)"
                 )),

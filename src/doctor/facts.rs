@@ -124,7 +124,21 @@ pub struct Facts {
     pub gathered_at: chrono::DateTime<chrono::Utc>,
     pub connect: Connect,
     pub db: Fact<DatabaseInfo>,
+    /// The grants in effect where the session lands (CDB$ROOT in root mode, the PDB in per-PDB
+    /// mode).
     pub privileges: Fact<Privileges>,
+    /// Root mode: the grants in effect inside each PDB of a captured table, read there (ALTER
+    /// SESSION SET CONTAINER, the same call, back to the root): a PDB's local grants and grants
+    /// on its tables do not show in CDB$ROOT. Empty in other modes.
+    pub pdb_privileges: std::collections::BTreeMap<String, Fact<Privileges>>,
+    /// The supplemental logging each PDB of a captured table enabled itself
+    /// (DBA_SUPPLEMENTAL_LOGGING, 12.2+), read inside it as its grants are (root mode), or
+    /// where the session is (per-PDB mode). `Ok(None)`: not read (before 12.2, no PDB).
+    pub pdb_supplemental: std::collections::BTreeMap<String, Fact<Option<PdbSupplementalLogging>>>,
+    /// Root mode: each captured PDB's character sets, read inside it (NLS_DATABASE_PARAMETERS
+    /// is the container's; an AL32UTF8 CDB may hold PDBs of another database set). Empty in
+    /// other modes.
+    pub pdb_charsets: std::collections::BTreeMap<String, Fact<crate::charset::Charsets>>,
     /// Every user table of the database.
     pub tables: Fact<Vec<TableInfo>>,
     /// The tables `cdc.tables.include`/`exclude` capture, resolved one by one.
@@ -134,6 +148,10 @@ pub struct Facts {
     /// V$THREAD (on a downstream, the source's): each thread's logs are judged on their own.
     pub threads: Fact<Vec<RedoThread>>,
     pub current_scn: Fact<Scn>,
+    /// The clock LogMiner's TIMESTAMP and COMMIT_TIMESTAMP are in, seconds east of UTC, as
+    /// capture reads it (`Session::host_utc_offset`: SYSTIMESTAMP's offset, measured through
+    /// SCN_TO_TIMESTAMP when TIME_AT_DBTIMEZONE is set).
+    pub clock: Fact<Option<i32>>,
     /// The offsets in `cdc.state.dir`, if any.
     pub offsets_path: PathBuf,
     pub offsets: Result<Option<Offsets>, CdcError>,
@@ -236,12 +254,16 @@ impl Facts {
             connect: Connect::Connected,
             db: Err(NO_SESSION.into()),
             privileges: Err(NO_SESSION.into()),
+            pdb_privileges: Default::default(),
+            pdb_supplemental: Default::default(),
+            pdb_charsets: Default::default(),
             tables: Err(NO_SESSION.into()),
             captured: Err(NO_SESSION.into()),
             config: Err(NO_SESSION.into()),
             logs: Err(NO_SESSION.into()),
             threads: Err(NO_SESSION.into()),
             current_scn: Err(NO_SESSION.into()),
+            clock: Err(NO_SESSION.into()),
             offsets_path,
             offsets,
             mining: None,
@@ -276,6 +298,7 @@ impl Facts {
         facts.logs = fact(session.logs());
         facts.threads = fact(session.redo_threads());
         facts.current_scn = fact(session.current_scn());
+        facts.clock = fact(session.host_utc_offset());
         facts.captured = match &facts.tables {
             Ok(tables) => Ok({
                 let mut captured: Vec<&TableInfo> = tables
@@ -298,6 +321,41 @@ impl Facts {
             .collect()),
             Err(e) => Err(e.clone()),
         };
+        // Root mode: each captured PDB's grants, read inside it.
+        let root_mode = facts.db.as_ref().is_ok_and(|d| d.cdb)
+            && facts
+                .config
+                .as_ref()
+                .is_ok_and(|c| c.container.as_deref() == Some(ROOT_CONTAINER));
+        if let (true, Ok(list)) = (root_mode, &facts.captured) {
+            // One table of each PDB, to read the PDB's character sets in it.
+            let pdbs: std::collections::BTreeMap<String, TableName> = list
+                .iter()
+                .filter_map(|r| Some((r.info.name.pdb.clone()?, r.info.name.clone())))
+                .collect();
+            let pdb_logging = facts.pdb_logging_exists();
+            for (pdb, table) in pdbs {
+                let entered = fact(session.set_container(&pdb));
+                let p = entered.clone().and_then(|_| fact(session.privileges()));
+                facts.pdb_privileges.insert(pdb.clone(), p);
+                if pdb_logging {
+                    let s = entered.and_then(|_| fact(session.pdb_supplemental_logging()));
+                    facts.pdb_supplemental.insert(pdb.clone(), s);
+                }
+                let cs = session.table_charsets(&table);
+                facts.pdb_charsets.insert(pdb, fact(cs));
+            }
+            if let Err(e) = session.set_container(ROOT_CONTAINER) {
+                tracing::warn!("back to CDB$ROOT after reading the PDBs' grants: {e}");
+            }
+        } else if facts.pdb_logging_exists() {
+            // Per-PDB mode: the session is in the PDB already.
+            let here = facts.config.as_ref().ok().and_then(|c| c.container.clone());
+            if let Some(pdb) = here.filter(|c| c != ROOT_CONTAINER) {
+                let s = fact(session.pdb_supplemental_logging());
+                facts.pdb_supplemental.insert(pdb, s);
+            }
+        }
         // A key unique on the operator's word: look for a counterexample.
         if let Ok(list) = &mut facts.captured {
             for r in list.iter_mut() {
@@ -352,6 +410,33 @@ impl Facts {
     pub fn major_version(&self) -> Option<u32> {
         let db = self.db.as_ref().ok()?;
         db.version.split('.').next()?.trim().parse().ok()
+    }
+
+    /// A CDB of 12.2 or later: PDBs can have supplemental logging of their own (local undo,
+    /// which PDB-level logging needs, came with 12.2).
+    fn pdb_logging_exists(&self) -> bool {
+        let Ok(db) = &self.db else { return false };
+        let mut v = db
+            .version
+            .split('.')
+            .map(|p| p.trim().parse::<u32>().unwrap_or(0));
+        let release = (v.next().unwrap_or(0), v.next().unwrap_or(0));
+        db.cdb && release >= (12, 2)
+    }
+
+    /// The supplemental logging `pdb` enabled itself: `Ok(None)` for none known to exist (a
+    /// non-CDB, before 12.2, not read), an error when it could not be read.
+    pub fn pdb_supplemental_in(&self, pdb: Option<&str>) -> Fact<Option<PdbSupplementalLogging>> {
+        match pdb.and_then(|p| self.pdb_supplemental.get(p)) {
+            Some(f) => f.clone(),
+            None => Ok(None),
+        }
+    }
+
+    /// The grants in effect in `pdb` (root mode: read there), else where the session is.
+    pub fn privileges_in(&self, pdb: Option<&str>) -> &Fact<Privileges> {
+        pdb.and_then(|p| self.pdb_privileges.get(p))
+            .unwrap_or(&self.privileges)
     }
 
     /// Captured tables that resolved to a capture decision.

@@ -6,17 +6,26 @@
 //! | snapshots (mode ≠ none) | FLASHBACK and SELECT on each captured table (or FLASHBACK / SELECT ANY TABLE) |
 //! | streaming (mode ≠ snapshot_only) | LOGMINING (SELECT ANY TRANSACTION before 12c); EXECUTE on DBMS_LOGMNR; SELECT on V_$LOG, V_$LOGFILE, V_$ARCHIVED_LOG, V_$ARCHIVE_DEST_STATUS, V_$LOGMNR_CONTENTS, V_$THREAD, GV_$DATABASE, GV_$TRANSACTION, GV_$INSTANCE |
 //! | ROWID chunking (a captured table without usable key) | SELECT on DBA_EXTENTS, DBA_TABLESPACES |
-//! | multitenant (a CDB) | SET CONTAINER |
+//! | multitenant, root mode | SET CONTAINER; SELECT on V_$PDBS; a CONTAINER_DATA attribute covering the PDBs |
+//! | dictionary builds (cdc.mining.dictionary=redo_logs, .build=log_switch, not read-only, root or non-CDB) | EXECUTE on DBMS_LOGMNR_D |
+//! | per-PDB mining (streaming, the session in a PDB, 19c+) | the LogMiner grants above, and a local user provisioned with DBMS_GOLDENGATE_AUTH.GRANT_ADMIN_PRIVILEGE (USER_GOLDENGATE_PRIVILEGES) |
 //!
 //! A dictionary view's SELECT is also held through SELECT_CATALOG_ROLE or SELECT ANY
 //! DICTIONARY, DBMS_LOGMNR's EXECUTE through EXECUTE_CATALOG_ROLE; a table's owner needs no
 //! grant on it. Nothing the tool runs writes, so no INSERT/UPDATE grant is ever asked for (a
 //! signal table, when configured, will need INSERT on it alone).
+//!
+//! Where: a user exercises only the grants in effect in its current container, common ones
+//! and those granted there (Security Guide, "How the Oracle Multitenant Option Affects
+//! Privileges"). In root mode mining and the V$ views are read in CDB$ROOT, while a table's
+//! catalog and reads happen inside its PDB: each captured table is judged with the grants read
+//! inside its PDB, and a missing table grant is given there (`ALTER SESSION SET CONTAINER =
+//! PDB1;` then the GRANT: a grant on a PDB's table cannot be common, ORA-65033).
 
 use super::facts::Facts;
 use super::{list, Finding};
 use crate::snapshot::target::Strategy;
-use crate::source::model::Privileges;
+use crate::source::model::{Dictionary, Privileges, ROOT_CONTAINER};
 
 /// One way to hold a needed grant.
 enum Alt {
@@ -100,27 +109,59 @@ impl Grants {
     }
 }
 
+/// The PDB the session stays in (per-PDB mode), if any.
+fn home_pdb(f: &Facts) -> Option<String> {
+    f.config
+        .as_ref()
+        .ok()
+        .and_then(|c| c.container.clone())
+        .filter(|c| c != ROOT_CONTAINER)
+}
+
+/// Root mode: the PDBs whose grants were read inside them, with those grants (a PDB whose
+/// grants could not be read is left out: its tables' reads fail first).
+fn pdb_grants(f: &Facts) -> Vec<(&str, &Privileges)> {
+    f.pdb_privileges
+        .iter()
+        .filter_map(|(pdb, p)| p.as_ref().ok().map(|p| (pdb.as_str(), p)))
+        .collect()
+}
+
 pub(super) fn check(id: &str, f: &Facts) -> Finding {
     let p = match &f.privileges {
         Ok(p) => p,
         Err(e) => return Finding::skip(e.clone()),
     };
     let cdb = f.db.as_ref().is_ok_and(|d| d.cdb);
+    // A common user's grants are given commonly from the root; in per-PDB mode the user's
+    // grants are made inside its PDB (a local user cannot be granted commonly, ORA-65030).
     let g = Grants {
         grantee: f.grantee(),
-        scope: if cdb { " CONTAINER=ALL" } else { "" },
+        scope: if cdb && home_pdb(f).is_none() {
+            " CONTAINER=ALL"
+        } else {
+            ""
+        },
     };
     match id {
-        "privileges.catalog" => judge(
-            p,
-            vec![
-                g.system("CREATE SESSION"),
-                g.dictionary("V_$DATABASE"),
-                g.dictionary("V_$PARAMETER"),
-                g.dictionary("DBA_OBJECTS"),
-            ],
-        ),
-        "privileges.snapshot" => snapshot(f, p, &g),
+        "privileges.catalog" => {
+            let mut needs: Vec<Placed> = vec![
+                here(g.system("CREATE SESSION"), p),
+                here(g.dictionary("V_$DATABASE"), p),
+                here(g.dictionary("V_$PARAMETER"), p),
+            ];
+            // Root mode reads each PDB's catalog (DBA_OBJECTS) inside it.
+            let pdbs = pdb_grants(f);
+            needs.push(match pdbs.is_empty() {
+                true => here(g.dictionary("DBA_OBJECTS"), p),
+                false => (
+                    g.dictionary("DBA_OBJECTS"),
+                    pdbs.iter().map(|(c, p)| (Some(*c), *p)).collect(),
+                ),
+            });
+            judge_placed(needs)
+        }
+        "privileges.snapshot" => snapshot(f, &g),
         "privileges.logmining" => {
             if !f.streams() {
                 return Finding::pass(format!("not needed: {} does not stream", f.mode()));
@@ -141,6 +182,29 @@ pub(super) fn check(id: &str, f: &Facts) -> Finding {
                     g.grantee, g.scope
                 ),
             });
+            // cdc.mining.dictionary.build=log_switch: capture runs DBMS_LOGMNR_D.BUILD in
+            // CDB$ROOT (or the non-CDB) of the database it mines; without EXECUTE it stops
+            // building (`dictionary-build-failed`) and every window reads back to the last
+            // build a DBA made.
+            let s = &f.settings;
+            if s.mining_dictionary == Dictionary::RedoLogs
+                && s.dictionary_build_at_switch
+                && !s.read_only
+                && s.mining_url().is_none()
+                && home_pdb(f).is_none()
+            {
+                needs.push(Need {
+                    label: "EXECUTE on DBMS_LOGMNR_D".into(),
+                    alts: vec![
+                        Alt::Object("SYS".into(), "DBMS_LOGMNR_D".into(), "EXECUTE"),
+                        Alt::Role("EXECUTE_CATALOG_ROLE"),
+                    ],
+                    grant: format!(
+                        "GRANT EXECUTE ON SYS.DBMS_LOGMNR_D TO {}{};",
+                        g.grantee, g.scope
+                    ),
+                });
+            }
             for view in [
                 "V_$LOG",
                 "V_$LOGFILE",
@@ -154,7 +218,13 @@ pub(super) fn check(id: &str, f: &Facts) -> Finding {
             ] {
                 needs.push(g.dictionary(view));
             }
-            judge(p, needs)
+            let individual = judge(p, needs);
+            match home_pdb(f) {
+                Some(pdb) if f.major_version().is_none_or(|v| v >= 19) => {
+                    per_pdb_mining(f, p, &pdb, individual)
+                }
+                _ => individual,
+            }
         }
         "privileges.rowid-chunking" => {
             let rowid: Vec<String> = f
@@ -170,10 +240,32 @@ pub(super) fn check(id: &str, f: &Facts) -> Finding {
                 return Finding::pass("not needed: no captured table is read by ROWID ranges");
             }
             // DBA_TABLESPACES: whether a segment's tablespace is bigfile (its ROWID layout).
-            judge(
-                p,
-                vec![g.dictionary("DBA_EXTENTS"), g.dictionary("DBA_TABLESPACES")],
-            )
+            // Read in the table's container (each PDB in root mode).
+            let places: Vec<(Option<&str>, &Privileges)> = {
+                let mut pdbs: Vec<Option<&str>> = f
+                    .targets()
+                    .iter()
+                    .filter(|t| t.strategy == Strategy::Rowid)
+                    .map(|t| t.name().pdb.as_deref())
+                    .collect();
+                pdbs.sort();
+                pdbs.dedup();
+                pdbs.into_iter()
+                    .filter_map(|pdb| match f.privileges_in(pdb) {
+                        Ok(p) => Some((pdb.filter(|_| !f.pdb_privileges.is_empty()), p)),
+                        Err(_) => None,
+                    })
+                    .collect()
+            };
+            let places = if places.is_empty() {
+                vec![(None, p)]
+            } else {
+                places
+            };
+            judge_placed(vec![
+                (g.dictionary("DBA_EXTENTS"), places.clone()),
+                (g.dictionary("DBA_TABLESPACES"), places),
+            ])
             .because(format!(
                 "{} (here: {})",
                 super::check("privileges.rowid-chunking")
@@ -192,7 +284,8 @@ pub(super) fn check(id: &str, f: &Facts) -> Finding {
                     "not needed: the session stays in {pdb} (per-PDB mode)"
                 ));
             }
-            let set_container = judge(p, vec![g.system("SET CONTAINER")]);
+            // V$PDBS lists the PDBs to read (an unreadable one lists none).
+            let set_container = judge(p, vec![g.system("SET CONTAINER"), g.dictionary("V_$PDBS")]);
             let lacks_set = set_container.severity == super::Severity::Fail;
             // Root mode also needs the PDBs' rows of V$PDBS and V$TRANSACTION in the root.
             match &p.container_data {
@@ -200,12 +293,15 @@ pub(super) fn check(id: &str, f: &Facts) -> Finding {
                     format!(
                         "CONTAINER_DATA: {} sees only CDB$ROOT's rows of V$PDBS and V$TRANSACTION (Oracle's default), so capture in the root finds no PDB (CDC-2303){}",
                         g.grantee,
-                        if lacks_set { "; and SET CONTAINER is missing" } else { "" }
+                        if lacks_set { format!("; and {}", set_container.found) } else { String::new() }
                     ),
                     format!(
                         "ALTER USER {} SET CONTAINER_DATA=ALL CONTAINER=CURRENT;{}",
                         g.grantee,
-                        if lacks_set { format!("\nGRANT SET CONTAINER TO {} CONTAINER=ALL;", g.grantee) } else { String::new() }
+                        match (lacks_set, &set_container.fix) {
+                            (true, Some(fix)) => format!("\n{fix}"),
+                            _ => String::new(),
+                        }
                     ),
                 )
                 .on(vec!["CONTAINER_DATA".to_string()]),
@@ -223,13 +319,49 @@ pub(super) fn check(id: &str, f: &Facts) -> Finding {
     }
 }
 
+/// A need and the containers it must be held in, each with the grants in effect there (`None`:
+/// where the session is).
+type Placed<'a> = (Need, Vec<(Option<&'a str>, &'a Privileges)>);
+
+fn here(n: Need, p: &Privileges) -> Placed<'_> {
+    (n, vec![(None, p)])
+}
+
 /// PASS naming what is held (and through which role), or FAIL naming what is missing with
 /// the GRANTs that add it.
 fn judge(p: &Privileges, needs: Vec<Need>) -> Finding {
+    judge_placed(needs.into_iter().map(|n| here(n, p)).collect())
+}
+
+/// [`judge`] with each need held in each of its containers; one missing somewhere is named
+/// with those containers (`SELECT on DBA_OBJECTS in PDB2`).
+fn judge_placed(needs: Vec<Placed>) -> Finding {
     let (mut held, mut views, mut through) = (Vec::new(), Vec::new(), Vec::new());
-    let mut missing = Vec::new();
-    for n in &needs {
-        match n.held_by(p) {
+    let mut missing: Vec<Need> = Vec::new();
+    for (n, places) in needs {
+        if places.is_empty() {
+            continue;
+        }
+        let hows: Vec<Option<&'static str>> = places.iter().map(|(_, p)| n.held_by(p)).collect();
+        let lacking: Vec<&str> = places
+            .iter()
+            .zip(&hows)
+            .filter(|(_, how)| how.is_none())
+            .map(|((c, _), _)| c.unwrap_or(""))
+            .collect();
+        let held_how = match lacking.is_empty() {
+            true => hows.into_iter().flatten().next(),
+            false => None,
+        };
+        match held_how {
+            None => {
+                let named: Vec<&str> = lacking.into_iter().filter(|c| !c.is_empty()).collect();
+                let mut n = n;
+                if !named.is_empty() {
+                    n.label = format!("{} in {}", n.label, named.join(", "));
+                }
+                missing.push(n);
+            }
             Some(how) => {
                 if matches!(
                     how,
@@ -243,7 +375,6 @@ fn judge(p: &Privileges, needs: Vec<Need>) -> Finding {
                     None => held.push(n.label.clone()),
                 }
             }
-            None => missing.push(n),
         }
     }
     if missing.is_empty() {
@@ -257,11 +388,75 @@ fn judge(p: &Privileges, needs: Vec<Need>) -> Finding {
         return Finding::pass(found);
     }
     let labels: Vec<String> = missing.iter().map(|n| n.label.clone()).collect();
-    let grants: Vec<String> = missing.iter().map(|n| n.grant.clone()).collect();
+    let mut grants: Vec<String> = missing.iter().map(|n| n.grant.clone()).collect();
+    grants.dedup();
     Finding::fail(format!("missing: {}", labels.join(", ")), grants.join("\n")).on(labels)
 }
 
-fn snapshot(f: &Facts, p: &Privileges, g: &Grants) -> Finding {
+/// The call 19c's Utilities gives for a per-PDB LogMiner user ("Requirements for Running
+/// LogMiner for Individual PDBs", 23.12.1), run AS SYSDBA inside the PDB.
+fn goldengate_grant(pdb: &str, grantee: &str) -> String {
+    format!(
+        "-- as SYSDBA (DBMS_GOLDENGATE_AUTH runs AS SYSDBA only), in {pdb}:\nALTER SESSION SET CONTAINER = {pdb};\nBEGIN DBMS_GOLDENGATE_AUTH.GRANT_ADMIN_PRIVILEGE(grantee => '{grantee}', privilege_type => 'CAPTURE', grant_select_privileges => TRUE, do_grants => TRUE, container => 'CURRENT'); END;"
+    )
+}
+
+/// Why per-PDB mining's result matters.
+const PER_PDB_WHY: &str = "per-PDB mode mines inside the PDB (19c and later: START_LOGMNR by SCN range, the PDB's own redo); Oracle documents it for a local user provisioned with DBMS_GOLDENGATE_AUTH.GRANT_ADMIN_PRIVILEGE (19c Utilities, 23.12.1), and without the LogMiner grants streaming stops with CDC-2401 (ORA-01031, PLS-00201, ORA-00942)";
+
+/// Per-PDB mining (19c+): the LogMiner grants one by one, and the provisioning the Utilities
+/// guide lists for it, a local user made a GoldenGate CAPTURE administrator. Neither: FAIL
+/// with the call; the individual grants alone: WARN naming the requirement.
+fn per_pdb_mining(f: &Facts, p: &Privileges, pdb: &str, individual: Finding) -> Finding {
+    let requirement = "19c's Utilities guide (23.12.1, \"Requirements for Running LogMiner for Individual PDBs\") requires a local user provisioned with DBMS_GOLDENGATE_AUTH.GRANT_ADMIN_PRIVILEGE for LogMiner run inside a PDB";
+    let grantee = f.grantee();
+    match (p.goldengate_capture(), individual.severity) {
+        (Some(true), _) => {
+            let mut r = individual;
+            if r.severity == super::Severity::Pass {
+                r.found.push_str(&format!(
+                    "; a GoldenGate CAPTURE administrator in {pdb} (USER_GOLDENGATE_PRIVILEGES)"
+                ));
+            }
+            r
+        }
+        (held, super::Severity::Fail) => {
+            let why = match held {
+                Some(_) => {
+                    format!("USER_GOLDENGATE_PRIVILEGES shows no CAPTURE privilege in {pdb}")
+                }
+                None => "USER_GOLDENGATE_PRIVILEGES could not be read".to_string(),
+            };
+            // DO_GRANTS => TRUE grants what a GoldenGate administrator needs, but the
+            // documentation does not list it: the individual grants follow, in the PDB.
+            let fix = match &individual.fix {
+                Some(grants) => format!("{}\n{grants}", goldengate_grant(pdb, &grantee)),
+                None => goldengate_grant(pdb, &grantee),
+            };
+            let mut r = Finding::fail(format!("{}; {why}: {requirement}", individual.found), fix)
+                .because(PER_PDB_WHY)
+                .on(individual.objects);
+            r.objects.push("DBMS_GOLDENGATE_AUTH".into());
+            r
+        }
+        (held, _) => Finding::warn(
+            format!(
+                "{}; but {}: {requirement}",
+                individual.found,
+                match held {
+                    Some(_) =>
+                        format!("USER_GOLDENGATE_PRIVILEGES shows no CAPTURE privilege in {pdb}"),
+                    None => "USER_GOLDENGATE_PRIVILEGES could not be read".to_string(),
+                }
+            ),
+            goldengate_grant(pdb, &grantee),
+        )
+        .because(PER_PDB_WHY)
+        .on(vec!["DBMS_GOLDENGATE_AUTH".into()]),
+    }
+}
+
+fn snapshot(f: &Facts, g: &Grants) -> Finding {
     if !f.snapshots() {
         return Finding::pass(format!(
             "not needed: {} takes no snapshot (the snapshot export command would need them)",
@@ -274,16 +469,34 @@ fn snapshot(f: &Facts, p: &Privileges, g: &Grants) -> Finding {
     let targets = f.targets();
     let mut missing: Vec<(Option<&str>, Need)> = Vec::new();
     let mut any = Vec::new();
+    let mut unknown: Vec<String> = Vec::new();
     for t in &targets {
         let n = t.name();
+        // Judged with the grants in effect in the table's own container.
+        let p = match f.privileges_in(n.pdb.as_deref()) {
+            Ok(held) => held,
+            Err(e) => {
+                unknown.push(format!("{n} ({e})"));
+                continue;
+            }
+        };
         for privilege in ["FLASHBACK", "SELECT"] {
-            let need = g.table(&n.owner, &n.table, &n.quoted(), privilege);
+            let mut need = g.table(&n.owner, &n.table, &n.quoted(), privilege);
+            if n.pdb.is_some() {
+                need.label = format!("{privilege} on {n}");
+            }
             match need.held_by(p) {
                 None => missing.push((n.pdb.as_deref(), need)),
                 Some(how) if how.contains("ANY") && !any.contains(&how) => any.push(how),
                 Some(_) => {}
             }
         }
+    }
+    if missing.is_empty() && !unknown.is_empty() {
+        return Finding::skip(format!(
+            "the grants inside a PDB could not be read for {}",
+            list(&unknown, 5)
+        ));
     }
     if missing.is_empty() {
         let how = if any.is_empty() {

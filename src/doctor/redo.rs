@@ -4,7 +4,7 @@
 use super::facts::Facts;
 use super::{list, Finding};
 use crate::names::TableName;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// More log switches than this in one hour is a WARN (one every five minutes).
 pub const MAX_SWITCHES_PER_HOUR: u64 = 12;
@@ -299,8 +299,9 @@ fn retention(f: &Facts) -> Finding {
     }
     // Every thread's logs from the resume position on (V$THREAD; unknown: not judged).
     let threads = f.threads.as_deref().unwrap_or_default();
-    let window = crate::source::oracle::logminer::logs_for_window(logs, resume, current.max(resume))
-        .and_then(|_| crate::source::threads::check_thread_logs(threads, logs, resume));
+    let window =
+        crate::source::oracle::logminer::logs_for_window(logs, resume, current.max(resume))
+            .and_then(|_| crate::source::threads::check_thread_logs(threads, logs, resume));
     match window {
         Ok(_) => Finding::pass(format!(
             "the stream resumes at SCN {resume}; {covered}, and the logs from there on are complete"
@@ -399,29 +400,63 @@ fn supplemental_table(f: &Facts) -> Finding {
         return Finding::skip(e.clone());
     }
     let targets = f.targets();
-    let missing: Vec<&TableName> = targets
-        .iter()
-        .filter(|t| !t.info.supplemental_all_columns)
-        .map(|t| t.name())
-        .collect();
-    if missing.is_empty() {
-        return Finding::pass(format!(
-            "ALL COLUMNS logging is on for all {} captured tables",
-            targets.len()
-        ));
+    // A table is covered by its own log group or by its PDB's ALL COLUMN logging (12.2+,
+    // DBA_SUPPLEMENTAL_LOGGING read inside the PDB); a PDB whose level could not be read
+    // leaves its tables without a log group unknown, not failed.
+    let mut missing: Vec<&TableName> = Vec::new();
+    let mut unknown: BTreeMap<&str, (String, Vec<&TableName>)> = BTreeMap::new();
+    let mut by_pdb_level: BTreeSet<&str> = BTreeSet::new();
+    for t in &targets {
+        if t.info.supplemental_all_columns {
+            continue;
+        }
+        let pdb = t.name().pdb.as_deref();
+        match (f.pdb_supplemental_in(pdb), pdb) {
+            (Ok(Some(s)), Some(p)) if s.all_column => {
+                by_pdb_level.insert(p);
+            }
+            (Err(e), Some(p)) => unknown.entry(p).or_insert((e, Vec::new())).1.push(t.name()),
+            _ => missing.push(t.name()),
+        }
+    }
+    if missing.is_empty() && unknown.is_empty() {
+        let via: Vec<String> = by_pdb_level
+            .iter()
+            .map(|p| format!("PDB-level (ALL) COLUMNS logging in {p}"))
+            .collect();
+        return Finding::pass(if via.is_empty() {
+            format!(
+                "ALL COLUMNS logging is on for all {} captured tables",
+                targets.len()
+            )
+        } else {
+            format!(
+                "ALL COLUMNS logging is on for all {} captured tables (table-level, or {})",
+                targets.len(),
+                via.join(", ")
+            )
+        });
     }
     let mut by_pdb: BTreeMap<Option<&str>, Vec<&TableName>> = BTreeMap::new();
-    for t in &missing {
+    for t in missing.iter().chain(unknown.values().flat_map(|(_, l)| l)) {
         by_pdb.entry(t.pdb.as_deref()).or_default().push(t);
     }
+    // A PDB of a 12.2+ CDB can log all columns of all its tables itself (f.pdb_supplemental
+    // holds the PDBs read where that exists).
     let mut fix = Vec::new();
     for (pdb, tables) in by_pdb {
+        let pdb_level = pdb.is_some_and(|p| f.pdb_supplemental.contains_key(p));
         if let Some(p) = pdb {
             fix.push(format!("ALTER SESSION SET CONTAINER = {p};"));
         }
+        if pdb_level {
+            fix.push("ALTER PLUGGABLE DATABASE ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS;".into());
+            fix.push("-- or table by table:".into());
+        }
         for t in tables {
             fix.push(format!(
-                "ALTER TABLE {} ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS;",
+                "{}ALTER TABLE {} ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS;",
+                if pdb_level { "-- " } else { "" },
                 t.quoted()
             ));
         }
@@ -430,16 +465,43 @@ fn supplemental_table(f: &Facts) -> Finding {
         "-- or for every table at once: ALTER DATABASE ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS;"
             .into(),
     );
+    let unread: Vec<String> = unknown
+        .iter()
+        .map(|(p, (e, l))| {
+            format!(
+                "{} tables of {p}, whose PDB-level logging is unknown ({e})",
+                l.len()
+            )
+        })
+        .collect();
+    if missing.is_empty() {
+        let names: Vec<String> = unknown
+            .values()
+            .flat_map(|(_, l)| l.iter().map(|t| t.to_string()))
+            .collect();
+        return Finding::warn(
+            format!(
+                "no table-level ALL COLUMNS logging on {}: {}",
+                unread.join("; "),
+                list(&names, 8)
+            ),
+            fix.join("\n"),
+        )
+        .on(names);
+    }
     let names: Vec<String> = missing.iter().map(|t| t.to_string()).collect();
-    Finding::fail(
-        format!(
-            "{} of {} captured tables have no ALL COLUMNS logging (capture stops with {} at an UPDATE that leaves a column out): {}",
-            missing.len(),
-            targets.len(),
-            crate::errors::Code::Cdc3201,
-            list(&names, 8)
-        ),
-        fix.join("\n"),
-    )
-    .on(names)
+    let mut found = format!(
+        "{} of {} captured tables have no ALL COLUMNS logging (capture stops with {} at an UPDATE that leaves a column out): {}",
+        missing.len(),
+        targets.len(),
+        crate::errors::Code::Cdc3201,
+        list(&names, 8)
+    );
+    if !unread.is_empty() {
+        found.push_str(&format!(
+            "; no table-level ALL COLUMNS logging on {}",
+            unread.join("; ")
+        ));
+    }
+    Finding::fail(found, fix.join("\n")).on(names)
 }

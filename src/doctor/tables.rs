@@ -299,7 +299,8 @@ fn iot_key(f: &Facts) -> Finding {
 }
 
 /// Which column types of the captured tables stream, which only snapshot (LogMiner writes
-/// their tables' changes as UNSUPPORTED rows) and which are refused (no record mapping).
+/// their tables' changes as UNSUPPORTED rows, or capture does not stream the column: LONG,
+/// LONG RAW) and which are refused (no record mapping).
 fn column_types(f: &Facts, captured: &[Resolved]) -> Finding {
     use crate::types::LogMinerSupport;
     let mut severity = Severity::Warn;
@@ -350,6 +351,11 @@ fn column_types(f: &Facts, captured: &[Resolved]) -> Finding {
         }
         // LogMiner looks at the table's columns, excluded ones too.
         let mut unstreamable = Vec::new();
+        let mut not_streamed = Vec::new();
+        let excluded = |c: &str| {
+            r.target()
+                .is_some_and(|t| t.excluded.iter().any(|e| e == c))
+        };
         for c in &r.info.columns {
             match c.data_type.logminer_support(gg.unwrap_or(false)) {
                 LogMinerSupport::Streams => note(&mut streams, &c.data_type),
@@ -358,10 +364,28 @@ fn column_types(f: &Facts, captured: &[Resolved]) -> Finding {
                     note(&mut snapshot_only, &c.data_type);
                     unstreamable.push((c, why));
                 }
+                LogMinerSupport::ColumnNotStreamed(why) => {
+                    note(&mut snapshot_only, &c.data_type);
+                    if !excluded(&c.name) {
+                        not_streamed.push((c, why));
+                    }
+                }
             }
         }
         if r.outcome.is_err() {
             continue;
+        }
+        if !not_streamed.is_empty() && f.streams() {
+            severity = Severity::Fail;
+            for (c, why) in &not_streamed {
+                found.push(format!(
+                    "{name}.{} is {}: {why}; the snapshot reads it, but every change of the table stops capture while the column is captured (CDC-3008)",
+                    c.name,
+                    c.data_type.sql_name()
+                ));
+                objects.push(format!("{name}.{}", c.name));
+                exclude_columns.push(format!("{name}.{}", c.name));
+            }
         }
         if !unstreamable.is_empty() && f.streams() {
             severity = Severity::Fail;

@@ -204,7 +204,13 @@ fn doctor_names_the_multitenant_mode_and_what_it_cannot_reach() {
         db.path().display()
     );
     let r = db.report(&[&url]);
-    assert_eq!(problems(&r), vec![], "{:#?}", r.results);
+    // The implicit user is no GoldenGate administrator, which per-PDB mining asks for.
+    assert_eq!(
+        problems(&r),
+        vec![("privileges.logmining", Severity::Warn)],
+        "{:#?}",
+        r.results
+    );
     assert!(get(&r, "connection.multitenant")
         .found
         .starts_with("per-PDB mode: connected to PDB PDB2"));
@@ -215,6 +221,16 @@ fn doctor_names_the_multitenant_mode_and_what_it_cannot_reach() {
         get(&r, "tables.selection").found,
         "2 of 2 tables captured: PDB2.HR.DEPT, PDB2.HR.EMP"
     );
+    // A dictionary from the redo inside a PDB is not documented: a WARN pointing to the
+    // online catalog or root mode.
+    let r = db.report(&[&url, "cdc.mining.dictionary=redo_logs"]);
+    let m = get(&r, "connection.multitenant");
+    assert_eq!(m.severity, Severity::Warn, "{}", m.found);
+    assert!(m.found.contains("not documented"), "{}", m.found);
+    assert!(m
+        .fix
+        .as_deref()
+        .is_some_and(|f| f.starts_with("cdc.mining.dictionary: online_catalog")));
     // …and naming another PDB's tables fails.
     let r = db.report(&[&url, "cdc.tables.include=PDB1.HR.*,PDB2.HR.*"]);
     let m = get(&r, "connection.multitenant");
@@ -330,6 +346,31 @@ fn missing_grants_are_named_per_feature_and_only_when_needed() {
         l.fix.as_deref(),
         Some("GRANT LOGMINING TO C##CDC;\nGRANT EXECUTE ON SYS.DBMS_LOGMNR TO C##CDC;")
     );
+    // With a dictionary from the redo built at log switches, DBMS_LOGMNR_D too (and not
+    // when nothing may be written).
+    let r = db.report(&[
+        "cdc.database.user=C##CDC",
+        "cdc.mining.dictionary=redo_logs",
+    ]);
+    let l = get(&r, "privileges.logmining");
+    assert_eq!(
+        l.found,
+        "missing: LOGMINING, EXECUTE on DBMS_LOGMNR, EXECUTE on DBMS_LOGMNR_D"
+    );
+    assert!(l
+        .fix
+        .as_deref()
+        .is_some_and(|f| f.ends_with("GRANT EXECUTE ON SYS.DBMS_LOGMNR_D TO C##CDC;")));
+    let r = db.report(&[
+        "cdc.database.user=C##CDC",
+        "cdc.mining.dictionary=redo_logs",
+        "cdc.database.read.only=true",
+    ]);
+    assert_eq!(
+        get(&r, "privileges.logmining").found,
+        "missing: LOGMINING, EXECUTE on DBMS_LOGMNR"
+    );
+    let r = db.report(&["cdc.database.user=C##CDC"]);
     assert!(get(&r, "privileges.catalog")
         .found
         .contains("(via SELECT_CATALOG_ROLE)"));
@@ -392,6 +433,72 @@ fn small_undo_retention_warns_with_the_safe_chunk_size_and_fails_below_the_small
     assert!(get(&db.report(&[]), "undo.retention")
         .found
         .contains("chunks of up to 100000 rows are safe"));
+}
+
+#[test]
+fn the_character_sets_are_reported_and_an_undecoded_one_warns() {
+    let r = Db::healthy().report(&[]);
+    assert_eq!(
+        get(&r, "connection.character-sets").found,
+        "NLS_CHARACTERSET AL32UTF8, NLS_NCHAR_CHARACTERSET AL16UTF16"
+    );
+    let db = Db::new(
+        "  character_set: WE8MSWIN1252\n  national_character_set: UTF8\n",
+        HEALTHY_TABLES,
+    );
+    let r = db.report(&[]);
+    assert_eq!(problems(&r), vec![]);
+    let found = &get(&r, "connection.character-sets").found;
+    assert!(
+        found.starts_with(
+            "NLS_CHARACTERSET WE8MSWIN1252, NLS_NCHAR_CHARACTERSET UTF8: a single-byte set"
+        ),
+        "{found}"
+    );
+    // A set capture does not decode (no emulator is one): WARN, naming it.
+    let mut f = facts::Facts::gather(&db.settings(&[]));
+    if let Ok(c) = f.config.as_mut() {
+        c.character_set = Some("JA16SJIS".into());
+    }
+    let w = super::connection::check("connection.character-sets", &f);
+    assert_eq!(w.severity, Severity::Warn);
+    assert!(w.found.contains("does not decode JA16SJIS"), "{}", w.found);
+    // Not read: SKIP, the defaults assumed.
+    if let Ok(c) = f.config.as_mut() {
+        c.character_set = None;
+    }
+    let s = super::connection::check("connection.character-sets", &f);
+    assert_eq!(s.severity, Severity::Skip);
+}
+
+/// Root mode on an AL32UTF8 CDB holding a WE8MSWIN1252 PDB: the finding names the PDB's own
+/// set, read inside it (the root's alone would hide it).
+#[test]
+fn a_captured_pdbs_own_character_set_is_reported() {
+    let db = Db::new(
+        "  multitenant: true\n  pdbs: [{ name: PDB2, character_set: WE8MSWIN1252 }]\n",
+        &format!(
+            "{}{}",
+            HEALTHY_TABLES.replace("HR.", "PDB1.HR."),
+            HEALTHY_TABLES.replace("HR.", "PDB2.HR.")
+        ),
+    );
+    let r = db.report(&[]);
+    let c = get(&r, "connection.character-sets");
+    assert_eq!(c.severity, Severity::Pass);
+    assert!(
+        c.found.starts_with(
+            "NLS_CHARACTERSET AL32UTF8, NLS_NCHAR_CHARACTERSET AL16UTF16 in CDB$ROOT; PDB2's NLS_CHARACTERSET WE8MSWIN1252 (a PDB's rows are decoded in its own set): a single-byte set"
+        ),
+        "{}",
+        c.found
+    );
+    // Capturing PDB1 alone: nothing to say about PDB2.
+    let r = db.report(&["cdc.tables.include=PDB1.HR.*"]);
+    assert_eq!(
+        get(&r, "connection.character-sets").found,
+        "NLS_CHARACTERSET AL32UTF8, NLS_NCHAR_CHARACTERSET AL16UTF16"
+    );
 }
 
 #[test]
@@ -907,4 +1014,250 @@ fn root_mode_without_container_data_fails_with_the_alter_user() {
     let m = get(&r, "privileges.multitenant");
     assert_eq!(m.severity, Severity::Pass, "{}", m.found);
     assert!(m.found.contains("CONTAINER_DATA ALL"), "{}", m.found);
+}
+
+/// Root mode reads each captured PDB's grants inside it (ALTER SESSION SET CONTAINER, the same
+/// privileges() call, back to the root): a PDB's local grants and grants on its tables do not
+/// show in CDB$ROOT. Each table is judged with its own PDB's grants and the fix is given there.
+#[test]
+fn root_mode_judges_each_table_with_the_grants_of_its_own_pdb() {
+    let tables = format!(
+        "{}{}",
+        HEALTHY_TABLES.replace("HR.", "PDB1.HR."),
+        HEALTHY_TABLES.replace("HR.", "PDB2.HR.")
+    );
+    let db = Db::new(
+        r#"  multitenant: true
+  users:
+    - name: C##CDC
+      container_data: all
+      privileges: [CREATE SESSION, SET CONTAINER, SELECT_CATALOG_ROLE, EXECUTE_CATALOG_ROLE, LOGMINING, "PDB2.HR.EMP:SELECT"]
+      local_privileges:
+        PDB1: [FLASHBACK ANY TABLE, SELECT ANY TABLE]
+        PDB2: ["HR.EMP:FLASHBACK", "HR.DEPT:SELECT"]
+"#,
+        &tables,
+    );
+    let r = db.report(&[]);
+    assert_eq!(
+        problems(&r),
+        vec![("privileges.snapshot", Severity::Fail)],
+        "{:#?}",
+        r.results
+    );
+    let s = get(&r, "privileges.snapshot");
+    assert_eq!(s.found, "missing: FLASHBACK on PDB2.HR.DEPT");
+    assert_eq!(
+        s.fix.as_deref(),
+        Some("ALTER SESSION SET CONTAINER = PDB2;\nGRANT FLASHBACK ON \"HR\".\"DEPT\" TO C##CDC;")
+    );
+    assert_eq!(s.objects, vec!["FLASHBACK on PDB2.HR.DEPT"]);
+}
+
+/// Root mode lists the PDBs from V$PDBS: without SELECT on it (or a role giving it) the list is
+/// empty, and privileges.multitenant names the grant.
+#[test]
+fn root_mode_needs_select_on_v_pdbs() {
+    let held: Vec<String> = crate::source::emulator::schema::ALL_PRIVILEGES
+        .iter()
+        .filter(|p| {
+            !matches!(
+                **p,
+                "SELECT_CATALOG_ROLE" | "SELECT ANY DICTIONARY" | "SYS.V_$PDBS:SELECT"
+            )
+        })
+        .map(|p| format!("\"{p}\""))
+        .collect();
+    let db = Db::new(
+        &format!(
+            "  multitenant: true\n  users: [{{ name: C##CDC, container_data: all, privileges: [{}] }}]\n",
+            held.join(", ")
+        ),
+        &HEALTHY_TABLES.replace("HR.", "PDB1.HR."),
+    );
+    let r = db.report(&[]);
+    let m = get(&r, "privileges.multitenant");
+    assert_eq!(m.severity, Severity::Fail, "{}", m.found);
+    assert_eq!(m.found, "missing: SELECT on V$PDBS");
+    assert_eq!(
+        m.fix.as_deref(),
+        Some("GRANT SELECT ON SYS.V_$PDBS TO C##CDC CONTAINER=ALL;")
+    );
+}
+
+/// Per-PDB mining (the session in a PDB, streaming, 19c+) needs the user 19c's Utilities guide
+/// describes (23.12.1): provisioned with DBMS_GOLDENGATE_AUTH.GRANT_ADMIN_PRIVILEGE, which
+/// USER_GOLDENGATE_PRIVILEGES shows. Neither it nor the LogMiner grants: FAIL with the call;
+/// the grants alone: WARN naming the requirement; both: PASS.
+#[test]
+fn per_pdb_mining_asks_for_the_goldengate_administrator_grant() {
+    let db = Db::new(
+        r#"  multitenant: true
+  users:
+    - { name: C##CDC, container_data: all }
+    - { name: PDB1GG, container: PDB1, goldengate: capture }
+    - { name: PDB1CDC, container: PDB1 }
+    - { name: PDB1NONE, container: PDB1, privileges: [CREATE SESSION, SELECT ANY TABLE, FLASHBACK ANY TABLE, SELECT_CATALOG_ROLE] }
+"#,
+        &HEALTHY_TABLES.replace("HR.", "PDB1.HR."),
+    );
+    let url = format!(
+        "cdc.database.url=emulator:{}?service=PDB1",
+        db.path().display()
+    );
+    let as_user = |user: &str, extra: &[&str]| {
+        let u = format!("cdc.database.user={user}");
+        let mut all = vec![url.as_str(), u.as_str()];
+        all.extend_from_slice(extra);
+        db.report(&all)
+    };
+    let call = "BEGIN DBMS_GOLDENGATE_AUTH.GRANT_ADMIN_PRIVILEGE(grantee => '{U}', privilege_type => 'CAPTURE', grant_select_privileges => TRUE, do_grants => TRUE, container => 'CURRENT'); END;";
+
+    let r = as_user("PDB1GG", &[]);
+    assert_eq!(problems(&r), vec![], "{:#?}", r.results);
+    assert!(
+        get(&r, "privileges.logmining")
+            .found
+            .contains("a GoldenGate CAPTURE administrator in PDB1"),
+        "{}",
+        get(&r, "privileges.logmining").found
+    );
+
+    let r = as_user("PDB1CDC", &[]);
+    assert_eq!(problems(&r), vec![("privileges.logmining", Severity::Warn)]);
+    let l = get(&r, "privileges.logmining");
+    assert!(
+        l.found.contains("23.12.1") && l.found.contains("USER_GOLDENGATE_PRIVILEGES"),
+        "{}",
+        l.found
+    );
+    assert_eq!(
+        l.fix_sql.as_deref(),
+        Some(
+            format!(
+                "-- as SYSDBA (DBMS_GOLDENGATE_AUTH runs AS SYSDBA only), in PDB1:\nALTER SESSION SET CONTAINER = PDB1;\n{}",
+                call.replace("{U}", "PDB1CDC")
+            )
+            .as_str()
+        )
+    );
+
+    let r = as_user("PDB1NONE", &[]);
+    let l = get(&r, "privileges.logmining");
+    assert_eq!(l.severity, Severity::Fail, "{}", l.found);
+    let fix = l.fix.as_deref().unwrap_or_default();
+    assert!(fix.contains(&call.replace("{U}", "PDB1NONE")), "{fix}");
+    // The grants themselves, made in the PDB (a local user cannot be granted commonly).
+    assert!(
+        fix.ends_with(
+            "GRANT LOGMINING TO PDB1NONE;\nGRANT EXECUTE ON SYS.DBMS_LOGMNR TO PDB1NONE;"
+        ),
+        "{fix}"
+    );
+
+    // Without streaming nothing is mined.
+    let r = as_user("PDB1CDC", &["cdc.snapshot.mode=snapshot_only"]);
+    assert_eq!(problems(&r), vec![]);
+}
+
+/// Tables without log groups in a 12.2+ CDB: PDB1 logs all columns itself (ALTER PLUGGABLE
+/// DATABASE ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS, DBA_SUPPLEMENTAL_LOGGING read inside it),
+/// PDB2 does not. supplemental.table counts PDB1's level for PDB1's tables and proposes the
+/// PDB-level statement (or the table-level ones) for PDB2's.
+fn pdb_level_logging(extra: &str) -> Db {
+    let plain = HEALTHY_TABLES.replace("    supplemental_logging: all\n", "");
+    Db::new(
+        &format!(
+            "  multitenant: true\n  pdbs: [{{ name: PDB1, supplemental_logging: {{ all: true }} }}]\n{extra}"
+        ),
+        &format!(
+            "{}{}",
+            plain.replace("HR.", "PDB1.HR."),
+            plain.replace("HR.", "PDB2.HR.")
+        ),
+    )
+}
+
+#[test]
+fn pdb_level_all_column_logging_covers_that_pdbs_tables() {
+    let db = pdb_level_logging("");
+    let r = db.report(&["cdc.tables.include=PDB1.HR.*"]);
+    assert_eq!(problems(&r), vec![], "{:#?}", r.results);
+    assert_eq!(
+        get(&r, "supplemental.table").found,
+        "ALL COLUMNS logging is on for all 2 captured tables (table-level, or PDB-level (ALL) COLUMNS logging in PDB1)"
+    );
+    let r = db.report(&[]);
+    assert_eq!(problems(&r), vec![("supplemental.table", Severity::Fail)]);
+    let s = get(&r, "supplemental.table");
+    assert_eq!(
+        s.found,
+        "2 of 4 captured tables have no ALL COLUMNS logging (capture stops with CDC-3201 at an UPDATE that leaves a column out): PDB2.HR.DEPT, PDB2.HR.EMP"
+    );
+    assert_eq!(
+        s.fix.as_deref(),
+        Some(
+            "ALTER SESSION SET CONTAINER = PDB2;\nALTER PLUGGABLE DATABASE ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS;\n-- or table by table:\n-- ALTER TABLE \"HR\".\"DEPT\" ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS;\n-- ALTER TABLE \"HR\".\"EMP\" ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS;\n-- or for every table at once: ALTER DATABASE ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS;"
+        )
+    );
+    // Per-PDB mode reads the level where the session is.
+    let url = format!(
+        "cdc.database.url=emulator:{}?service=PDB1",
+        db.path().display()
+    );
+    let r = db.report(&[&url]);
+    assert_eq!(get(&r, "supplemental.table").severity, Severity::Pass);
+}
+
+/// Without SELECT on DBA_SUPPLEMENTAL_LOGGING (SELECT_CATALOG_ROLE, SELECT ANY DICTIONARY) the
+/// PDB's level is unknown: a WARN naming why, not a FAIL.
+#[test]
+fn unreadable_pdb_level_logging_is_unknown_not_failed() {
+    let held: Vec<String> = crate::source::emulator::schema::ALL_PRIVILEGES
+        .iter()
+        .filter(|p| !matches!(**p, "SELECT_CATALOG_ROLE" | "SELECT ANY DICTIONARY"))
+        .map(|p| format!("\"{p}\""))
+        .collect();
+    let db = pdb_level_logging(&format!(
+        "  users: [{{ name: C##CDC, container_data: all, privileges: [{}] }}]\n",
+        held.join(", ")
+    ));
+    let r = db.report(&["cdc.tables.include=PDB1.HR.*"]);
+    let s = get(&r, "supplemental.table");
+    assert_eq!(s.severity, Severity::Warn, "{}", s.found);
+    assert!(
+        s.found.starts_with("no table-level ALL COLUMNS logging on 2 tables of PDB1, whose PDB-level logging is unknown (")
+            && s.found.contains("DBA_SUPPLEMENTAL_LOGGING"),
+        "{}",
+        s.found
+    );
+}
+
+/// Before 12.2 (no local undo) a PDB has no supplemental logging of its own, and without
+/// minimal logging in CDB$ROOT none can be added: the schema is refused as Oracle refuses the
+/// ALTER PLUGGABLE DATABASE.
+#[test]
+fn pdb_level_logging_needs_root_minimal_logging_and_12_2() {
+    for (database, want) in [
+        ("  supplemental_logging: { min: false }\n", "ORA-31541"),
+        ("  version: 12.1.0.2.0\n", "ORA-60518"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let schema = format!(
+            "database:\n  multitenant: true\n  pdbs: [{{ name: PDB1, supplemental_logging: {{ all: true }} }}]\n{database}tables:{}",
+            HEALTHY_TABLES.replace("HR.", "PDB1.HR.")
+        );
+        let path = dir.path().join("schema.yaml");
+        std::fs::write(&path, &schema).unwrap();
+        let e = crate::source::emulator::init(
+            &dir.path().join("db"),
+            &path,
+            None,
+            crate::source::emulator::clock::system(),
+        )
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+        assert!(e.contains(want), "{e}");
+    }
 }

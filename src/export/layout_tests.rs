@@ -14,7 +14,7 @@ use crate::types::{ColumnType, Value};
 fn col(name: &str) -> ColumnInfo {
     ColumnInfo {
         name: name.into(),
-        data_type: ColumnType::Varchar2 { length: 8 },
+        data_type: ColumnType::varchar2(8),
         nullable: true,
         virtual_column: false,
         hidden: false,
@@ -57,6 +57,7 @@ fn chunk(scn: u64, columns: &[&str], is_final: bool) -> ReadChunk {
         columns: columns.iter().map(|c| col(c)).collect(),
         attempts: 1,
         is_final,
+        last_rows: is_final,
         wave_rest: 0,
     }
 }

@@ -115,6 +115,10 @@ impl<S: ChunkSink> ChunkSink for Paced<'_, S> {
         self.inner.wave(scn)
     }
 
+    fn marks_last(&self) -> bool {
+        self.inner.marks_last()
+    }
+
     /// No overlapping waves while a limit applies to the table: each waits for its throttle.
     fn ready(&mut self, t: &TableTarget) -> Result<bool> {
         self.take_signals()?;

@@ -248,6 +248,20 @@ fn render_parts(b: &Board, m: &SnapshotMetrics) -> String {
     for (code, n) in &s.dead_letters {
         o.sample("stream_dead_letters_total", &[("code", code)], *n as f64);
     }
+    o.one(
+        "stream_dictionary_builds_total",
+        "counter",
+        "LogMiner dictionaries capture built into the redo at log switches (cdc.mining.dictionary.build).",
+        s.dictionary_builds as f64,
+    );
+    o.family(
+        "source_retries_total",
+        "counter",
+        "Calls on the database made again after a transient failure (a lost connection, a killed session, the database shutting down, a log switched or not yet archived under LogMiner), by cause: the ORA- error, or the CDC code.",
+    );
+    for (cause, n) in &s.source_retries {
+        o.sample("source_retries_total", &[("cause", cause)], *n as f64);
+    }
     o.family(
         "stream_unsupported_total",
         "counter",
@@ -384,6 +398,18 @@ mod tests {
             b.stream.dead_letters.insert("CDC-3201".into(), 2);
             b.stream.recovered.insert("unescaped-quotes".into(), 3);
         }
+        for attempt in 1..=2 {
+            status
+                .source_retry(&crate::capture::status::SourceRetry {
+                    cause: "ORA-03113",
+                    code: "CDC-5007",
+                    operation: "mining SCN 1 to 2",
+                    attempt,
+                    wait_ms: 250,
+                    message: "end-of-file on communication channel",
+                })
+                .unwrap();
+        }
         status
             .snapshot
             .lock()
@@ -426,6 +452,9 @@ mod tests {
         assert!(has("oracle_cdc_stream_rows_captured_total 120"));
         assert!(has(
             "oracle_cdc_stream_dead_letters_total{code=\"CDC-3201\"} 2"
+        ));
+        assert!(has(
+            "oracle_cdc_source_retries_total{cause=\"ORA-03113\"} 2"
         ));
         assert!(has(
             "oracle_cdc_stream_recovered_changes_total{kind=\"unescaped-quotes\"} 3"

@@ -3,7 +3,8 @@
 //! `OracleConnectorConfig`, `CommonConnectorConfig` and Kafka Connect's `JsonConverterConfig`:
 //! `decimal.handling.mode=precise`, `time.precision.mode=adaptive`,
 //! `interval.handling.mode=numeric`, `binary.handling.mode=bytes`, `tombstones.on.delete=true`,
-//! `provide.transaction.metadata=false`, `include.schema.changes=true`, `schemas.enable=true`).
+//! `provide.transaction.metadata=false`, `include.schema.changes=true`, `schemas.enable=true`,
+//! `skipped.operations=t`).
 
 /// `decimal.handling.mode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -58,6 +59,72 @@ pub enum PdbInTopic {
     Never,
 }
 
+/// `skipped.operations`: the operations of the change stream not published. Debezium's default
+/// is `t` (`CommonConnectorConfig.SKIPPED_OPERATIONS`: "By default, only truncate operations
+/// will be skipped"); `none` skips nothing. Its `EventDispatcher` drops a skipped record before
+/// anything else sees it: a skipped delete has no tombstone, a skipped record is not counted in
+/// the transaction's metadata, and a transaction left with no record has no BEGIN or END. The
+/// parts of a key change are a delete and a create, so `u` leaves them alone. `r` is accepted,
+/// and skips nothing, as in Debezium (snapshot reads do not go through that filter).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SkippedOperations {
+    pub create: bool,
+    pub update: bool,
+    pub delete: bool,
+    pub truncate: bool,
+}
+
+impl Default for SkippedOperations {
+    fn default() -> Self {
+        SkippedOperations {
+            create: false,
+            update: false,
+            delete: false,
+            truncate: true,
+        }
+    }
+}
+
+impl SkippedOperations {
+    /// Debezium's forms: `none`, or operation codes from `c`, `u`, `d`, `t`, `r` (`none` with
+    /// another is refused, as Debezium's validation does).
+    pub fn parse(items: &[String]) -> Result<SkippedOperations, String> {
+        let mut s = SkippedOperations {
+            create: false,
+            update: false,
+            delete: false,
+            truncate: false,
+        };
+        let mut none = false;
+        for item in items.iter().map(|i| i.trim()).filter(|i| !i.is_empty()) {
+            match item {
+                "none" => none = true,
+                "c" => s.create = true,
+                "u" => s.update = true,
+                "d" => s.delete = true,
+                "t" => s.truncate = true,
+                "r" => {}
+                other => return Err(format!("`{other}` is not an operation")),
+            }
+        }
+        if none && items.iter().any(|i| !matches!(i.trim(), "none" | "")) {
+            return Err("`none` cannot be given with other operations".into());
+        }
+        Ok(s)
+    }
+
+    /// Whether records of the operation with this code (`c`, `u`, `d`, `t`) are left out.
+    pub fn skips(&self, code: &str) -> bool {
+        match code {
+            "c" => self.create,
+            "u" => self.update,
+            "d" => self.delete,
+            "t" => self.truncate,
+            _ => false,
+        }
+    }
+}
+
 /// Everything that decides a record's bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Format {
@@ -74,6 +141,8 @@ pub struct Format {
     pub pdb_in_topic: PdbInTopic,
     /// `topic.transaction`: the transaction topic is `PREFIX.` and this.
     pub transaction_topic: String,
+    /// `skipped.operations`.
+    pub skipped: SkippedOperations,
 }
 
 impl Default for Format {
@@ -90,6 +159,7 @@ impl Default for Format {
             key_schemas: true,
             pdb_in_topic: PdbInTopic::Auto,
             transaction_topic: "transaction".into(),
+            skipped: SkippedOperations::default(),
         }
     }
 }
@@ -132,6 +202,14 @@ impl Format {
                 _ => PdbInTopic::Auto,
             },
             transaction_topic: get(k::TOPIC_TRANSACTION),
+            // Validated with the other settings (an invalid list never gets here).
+            skipped: {
+                let items: Vec<String> = get(k::SKIPPED_OPERATIONS)
+                    .split(',')
+                    .map(str::to_string)
+                    .collect();
+                SkippedOperations::parse(&items).unwrap_or_default()
+            },
         }
     }
 }

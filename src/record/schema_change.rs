@@ -74,11 +74,13 @@ fn type_parts(ty: &ColumnType) -> (String, Option<i64>, Option<i64>) {
     let name = ty.sql_name();
     let base = name.split('(').next().unwrap_or(&name).trim().to_string();
     match ty {
-        ColumnType::Varchar2 { length }
-        | ColumnType::Nvarchar2 { length }
-        | ColumnType::Char { length }
-        | ColumnType::Nchar { length }
-        | ColumnType::Raw { length } => (base, Some(i64::from(*length)), None),
+        // As declared: a `VARCHAR2(10 CHAR)` is 10 (Debezium's DDL parser reads the number,
+        // Oracle's JDBC COLUMN_SIZE is CHAR_LENGTH), not its 40 bytes.
+        ColumnType::Varchar2 { .. }
+        | ColumnType::Nvarchar2 { .. }
+        | ColumnType::Char { .. }
+        | ColumnType::Nchar { .. }
+        | ColumnType::Raw { .. } => (base, ty.declared_length().map(i64::from), None),
         ColumnType::Number { precision, scale } => {
             (base, precision.map(i64::from), scale.map(i64::from))
         }

@@ -94,11 +94,13 @@ pub const MINING_DATABASE_USER: &str = "cdc.mining.database.user";
 pub const MINING_DATABASE_PASSWORD: &str = "cdc.mining.database.password";
 pub const MINING_DICTIONARY: &str = "cdc.mining.dictionary";
 pub const MINING_IDLE_THREAD_MS: &str = "cdc.mining.idle.thread.ms";
+pub const MINING_DICTIONARY_BUILD: &str = "cdc.mining.dictionary.build";
 pub const DATABASE_DRIVER: &str = "cdc.database.driver";
 pub const CONNECT_RETRIES: &str = "cdc.database.connect.retries";
 pub const CALL_TIMEOUT_MS: &str = "cdc.database.call.timeout.ms";
 pub const CONNECT_BACKOFF_MS: &str = "cdc.database.connect.backoff.ms";
 pub const CONNECT_BACKOFF_MAX_MS: &str = "cdc.database.connect.backoff.max.ms";
+pub const RECONNECT_MAX_MS: &str = "cdc.database.reconnect.max.ms";
 pub const STATE_DIR: &str = "cdc.state.dir";
 pub const FILES_GROUP_READABLE: &str = "cdc.files.group.readable";
 pub const SNAPSHOT_MODE: &str = "cdc.snapshot.mode";
@@ -107,6 +109,7 @@ pub const THREADS: &str = "cdc.snapshot.threads";
 pub const MAX_PENDING_CHUNKS: &str = "cdc.snapshot.max.pending.chunks";
 pub const MAX_ROWS_PER_SECOND: &str = "cdc.snapshot.max.rows.per.second";
 pub const CHUNK_RETRIES: &str = "cdc.snapshot.chunk.retries";
+pub const CHUNK_DDL_RETRIES: &str = "cdc.snapshot.chunk.ddl.retries";
 pub const PARQUET_FILE_ROWS: &str = "cdc.snapshot.parquet.file.rows";
 pub const PARQUET_COMPRESSION: &str = "cdc.snapshot.parquet.compression";
 pub const SELECT_OVERRIDE: &str = "cdc.snapshot.select.override";
@@ -129,6 +132,7 @@ pub const BINARY_HANDLING_MODE: &str = "cdc.binary.handling.mode";
 pub const TOMBSTONES_ON_DELETE: &str = "cdc.tombstones.on.delete";
 pub const PROVIDE_TRANSACTION_METADATA: &str = "cdc.provide.transaction.metadata";
 pub const INCLUDE_SCHEMA_CHANGES: &str = "cdc.include.schema.changes";
+pub const SKIPPED_OPERATIONS: &str = "cdc.skipped.operations";
 pub const VALUE_CONVERTER_SCHEMAS_ENABLE: &str = "cdc.value.converter.schemas.enable";
 pub const KEY_CONVERTER_SCHEMAS_ENABLE: &str = "cdc.key.converter.schemas.enable";
 pub const TOPIC_TRANSACTION: &str = "cdc.topic.transaction";
@@ -186,6 +190,11 @@ pub const FAULT_SLOW_CALL_EVERY: &str = "cdc.emulator.fault.slow.call.every";
 pub const FAULT_SLOW_CALL_MS: &str = "cdc.emulator.fault.slow.call.ms";
 pub const FAULT_KILL_SESSION_EVERY: &str = "cdc.emulator.fault.kill.session.every";
 pub const FAULT_REGISTER_DELAY_MS: &str = "cdc.emulator.fault.register.delay.ms";
+pub const FAULT_RESTART_EVERY: &str = "cdc.emulator.fault.restart.every";
+pub const FAULT_RESTART_MS: &str = "cdc.emulator.fault.restart.ms";
+pub const FAULT_IDLE_TIMEOUT_MS: &str = "cdc.emulator.fault.idle.timeout.ms";
+pub const FAULT_ORA01368_MINES: &str = "cdc.emulator.fault.ora01368.mines";
+pub const FAULT_ORA01291_MINES: &str = "cdc.emulator.fault.ora01291.mines";
 pub const FAULT_SINK_DELAY_MS: &str = "cdc.emulator.fault.sink.delay.ms";
 pub const FAULT_UNESCAPED_QUOTES_TABLES: &str = "cdc.emulator.fault.unescaped.quotes.tables";
 pub const FAULT_DICTIONARY_MISMATCH_TABLES: &str = "cdc.emulator.fault.dictionary.mismatch.tables";
@@ -210,19 +219,23 @@ pub const KEYS: &[KeySpec] = &[
     key(MINING_DATABASE_PASSWORD, Kind::Secret, None,
         "That user's password, written like `cdc.database.password` (`${env:NAME}`, `${file:PATH}`); unset: `cdc.database.password`. Never printed."),
     key(MINING_DICTIONARY, Kind::Enum(&["online_catalog", "redo_logs"]), Some("online_catalog"),
-        "The dictionary LogMiner decodes the redo with. `online_catalog` (DICT_FROM_ONLINE_CATALOG): the database's own, which works only where the redo was generated, so capture with `cdc.mining.database.url` set refuses it (CDC-5301). `redo_logs` (DICT_FROM_REDO_LOGS + DDL_DICT_TRACKING): a dictionary extracted into the redo on the source with `EXECUTE DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS)`; each window adds the logs from the newest build at or before it (V$ARCHIVED_LOG.DICTIONARY_BEGIN/DICTIONARY_END), and without one fails with CDC-5302 (ORA-01371). Needed for downstream mining; rebuild it now and then, since LogMiner reads all redo from the build on."),
+        "The dictionary LogMiner decodes the redo with. `online_catalog` (DICT_FROM_ONLINE_CATALOG): the database's own, which works only where the redo was generated, so capture with `cdc.mining.database.url` set refuses it (CDC-5301). `redo_logs` (DICT_FROM_REDO_LOGS + DDL_DICT_TRACKING): a dictionary extracted into the redo on the source with `EXECUTE DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS)`; each window adds the logs from the newest build at or before it (V$ARCHIVED_LOG.DICTIONARY_BEGIN/DICTIONARY_END), and without one fails with CDC-5302 (ORA-01371). Needed for downstream mining; LogMiner reads all redo from the build on, so capture builds a new one at each log switch (cdc.mining.dictionary.build)."),
+    key(MINING_DICTIONARY_BUILD, Kind::Enum(&["log_switch", "never"]), Some("log_switch"),
+        "With cdc.mining.dictionary=redo_logs: `log_switch` has capture extract a new LogMiner dictionary into the redo (`DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS)` on the source, in CDB$ROOT) at each log switch it sees, as Debezium's redo_log_catalog does: LogMiner reads from the newest build whole before a window, so the logs each window needs stay a few and only logs since the last builds must be kept; each build is a `dictionary-built` ops event. It writes redo only (no table), needs EXECUTE on DBMS_LOGMNR_D, and is never made with cdc.database.read.only=true or on a standby. `never`: only the builds a DBA makes are used, and every window reads all logs from the newest one (they must all be kept)."),
     key(MINING_IDLE_THREAD_MS, Kind::UInt { min: 0, max: 600_000 }, Some("5000"),
         "How long, in milliseconds, a redo thread's written position (V$THREAD LAST_REDO_CHANGE#, LAST_REDO_SEQUENCE#, LAST_REDO_BLOCK) must stand still for capture to take the thread for idle. LogMiner returns only redo the log writer has written, so no mining window ends past what any open thread has written; an idle thread (an idle RAC instance) writes nothing and would hold every window back. LGWR writes a thread's buffer at least every three seconds, so a thread whose position stood still that long had nothing unwritten: capture then bounds it by the lowest current SCN of the instances it read before (GV$DATABASE), without writing anything (commands/capture.md, \"The mining bound\"). Keep it above 3000 on Oracle (the default leaves two seconds of margin); the longer, the later a quiet database's last changes are published. Oracle URLs; an emulated database uses its own LGWR period, database.redo_write_delay_ms."),
     key(DATABASE_READ_ONLY, Kind::Enum(&["false", "true"]), Some("false"),
-        "`true` forbids every write to the database, as on a standby: the source signal channel is refused (CDC-8105) and only the file channel is read. Capture, snapshots of every kind, signals and doctor never write in any case; a physical standby or read-only open mode is detected on its own."),
+        "`true` forbids every write to the database, as on a standby: the source signal channel is refused (CDC-8105) and only the file channel is read, and capture makes no LogMiner dictionary build (cdc.mining.dictionary.build). Capture, snapshots of every kind, signals and doctor never write to a table in any case; a physical standby or read-only open mode is detected on its own."),
     key(CONNECT_RETRIES, Kind::UInt { min: 0, max: 1000 }, Some("8"),
-        "How often capture tries again to open a connection that failed transiently (connection lost or refused: ORA-03113, ORA-03114, ORA-12537, ORA-12541 and the like) before it stops with that error. Each try waits longer (cdc.database.connect.backoff.ms, doubled each time up to cdc.database.connect.backoff.max.ms) and is logged. Wrong credentials, a locked account, an unknown service and a missing client library are never retried."),
+        "How often oracle-cdc tries again to open its first connection when that failed transiently (connection lost or refused, no listener yet, the database starting, shutting down or busy: ORA-12541, ORA-03113, ORA-12537, ORA-01033, ORA-01089, ORA-12528 and the like, CDC-2003 and CDC-2010) before it stops with that error. Each try waits longer (cdc.database.connect.backoff.ms, doubled each time up to cdc.database.connect.backoff.max.ms) and is logged. Wrong credentials, a locked account, an unknown service and a missing client library are never retried. A connection lost later is reconnected for cdc.database.reconnect.max.ms instead."),
     key(CALL_TIMEOUT_MS, Kind::UInt { min: 0, max: 86_400_000 }, Some("0"),
         "Longest an Oracle round trip (an execute, a fetch of rows, a PL/SQL call) may take, in milliseconds; 0: no limit (the driver waits as long as the database takes). A call over it is cancelled and counted as a lost connection (CDC-5007): capture reconnects, sets its session up again and reads or mines what it was reading again, as after a network failure. Set it where a stalled network or a hung session must not stop capture silently; keep it well above the slowest LogMiner start and fetch of your database. Oracle URLs only."),
     key(CONNECT_BACKOFF_MS, Kind::UInt { min: 0, max: 600_000 }, Some("250"),
         "Wait before the first connect retry; it doubles with each further retry (see cdc.database.connect.retries)."),
     key(CONNECT_BACKOFF_MAX_MS, Kind::UInt { min: 0, max: 3_600_000 }, Some("30000"),
         "Longest wait between two connect retries."),
+    key(RECONNECT_MAX_MS, Kind::UInt { min: 0, max: 86_400_000 }, Some("600000"),
+        "After a connection that worked is lost (ORA-03113, a killed session, ORA-01089 while the database shuts down, ORA-02396 after the profile's IDLE_TIME, a call timeout): how long capture keeps trying to reconnect, counted in the waits between tries (cdc.database.connect.backoff.ms doubling up to cdc.database.connect.backoff.max.ms), before it stops with the last error. Besides the failures a first connect retries, an unknown service (ORA-12514, CDC-2004) is retried here: a restarted listener answers it until the database registers again. The default rides out a database restart; 0: cdc.database.connect.retries tries, as a first connect."),
     key(STATE_DIR, Kind::Path, Some(".oracle-cdc"),
         "Directory of the stored offsets, signals spool and other state. Created with mode 0700; its files with 0600. An existing directory must belong to this user (or root) and not be writable by group or others (CDC-6302, CDC-6303), and no state path may be a symbolic link (CDC-6301)."),
     key(FILES_GROUP_READABLE, Kind::Enum(&["false", "true"]), Some("false"),
@@ -237,6 +250,8 @@ pub const KEYS: &[KeySpec] = &[
         "Chunks that may wait in memory for streaming to reach their SCN; reads pause beyond that."),
     key(CHUNK_RETRIES, Kind::UInt { min: 0, max: 1000 }, Some("3"),
         "How often a failed chunk is read again with a fresh SCN before the snapshot stops with CDC-8001."),
+    key(CHUNK_DDL_RETRIES, Kind::UInt { min: 0, max: 1000 }, Some("30"),
+        "How often a chunk is read again with a fresh SCN after its table's definition changed since the chunk's SCN (ORA-01466, CDC-5003: an ADD or DROP COLUMN while the snapshot reads the table), before the snapshot stops with CDC-8001. Counted apart from `cdc.snapshot.chunk.retries`: each such failure is a new DDL, not a fault of the read. Key boundaries asked AS OF a wave's SCN are asked again so too."),
     key(PARQUET_FILE_ROWS, Kind::UInt { min: 0, max: u64::MAX }, Some("10000000"),
         "Parquet exports (`snapshot --format parquet`): rows after which a table continues in its next file, `PDB.OWNER.TABLE.NNNNN.parquet` (0: one file per table). Each chunk is one row group."),
     key(PARQUET_COMPRESSION, Kind::Enum(&["zstd", "none"]), Some("zstd"),
@@ -262,7 +277,7 @@ pub const KEYS: &[KeySpec] = &[
     key(ON_DECODE_ERROR, Kind::Enum(&["fail", "dlq"]), Some("fail"),
         "On a value or statement that cannot be decoded: `fail` stops with its CDC error; `dlq` writes it to the dead-letter output and goes on."),
     key(ON_UNSUPPORTED_REDO, Kind::Enum(&["fail", "skip", "dlq"]), Some("fail"),
-        "On a change LogMiner did not give in full: an UNSUPPORTED row of a captured table (CDC-3003), MISSING_SCN (CDC-3004), a value not in the redo such as a LOB changed piece by piece (CDC-3005), an unknown operation code (CDC-3006). `fail` stops with its CDC error; `skip` goes on; `dlq` writes it to the dead-letter output and goes on. Each is counted (metric stream_unsupported_total) and logged as an `unsupported-redo` ops event whatever the choice."),
+        "On a change LogMiner did not give in full: an UNSUPPORTED row of a captured table (CDC-3003), MISSING_SCN (CDC-3004), a value not in the redo such as a LOB changed piece by piece (CDC-3005), an unknown operation code (CDC-3006), a change of a table whose LONG or LONG RAW column is captured (CDC-3008). `fail` stops with its CDC error; `skip` goes on; `dlq` writes it to the dead-letter output and goes on. Each is counted (metric stream_unsupported_total) and logged as an `unsupported-redo` ops event whatever the choice."),
     key(TABLES_INCLUDE, Kind::List, None,
         "Table patterns to capture (`*` and `?`; `PDB.OWNER.TABLE` or `OWNER.TABLE`, case-insensitive). Empty: every table not owned by Oracle."),
     key(TABLES_EXCLUDE, Kind::List, None,
@@ -361,6 +376,16 @@ pub const KEYS: &[KeySpec] = &[
         "Emulator fault drills: how long a slow call (cdc.emulator.fault.slow.call.every) takes."),
     key(FAULT_KILL_SESSION_EVERY, Kind::UInt { min: 0, max: U32MAX }, Some("0"),
         "Emulator fault drills: every Nth call of a session finds it killed (0: never), as by ALTER SYSTEM KILL SESSION: ORA-00028, and the connection is closed (CDC-5007; capture reconnects)."),
+    key(FAULT_RESTART_EVERY, Kind::UInt { min: 0, max: U32MAX }, Some("0"),
+        "Emulator fault drills: every Nth call (of all sessions) the database restarts (0: never), as by SHUTDOWN IMMEDIATE and STARTUP: that call fails with ORA-01089, every open session is gone (its next call: ORA-03113), and for cdc.emulator.fault.restart.ms a login is refused with ORA-01033 (over `emulator serve` the listener answers ORA-12514, the services unregistered, until the database is open and cdc.emulator.fault.register.delay.ms later). Capture reconnects for cdc.database.reconnect.max.ms."),
+    key(FAULT_RESTART_MS, Kind::UInt { min: 0, max: 600_000 }, Some("2000"),
+        "Emulator fault drills: how long a restart (cdc.emulator.fault.restart.every) keeps the database down."),
+    key(FAULT_IDLE_TIMEOUT_MS, Kind::UInt { min: 0, max: 86_400_000 }, Some("0"),
+        "Emulator fault drills: a session that made no call for longer than this is ended by the database (0: never), as by a profile's IDLE_TIME: its next call fails with ORA-02396 and the connection is closed (CDC-5007; capture reconnects)."),
+    key(FAULT_ORA01368_MINES, Kind::List, None,
+        "Emulator fault drills: ordinal numbers of LogMiner windows that fail half-way with ORA-01368 (redo log file header mismatch), as when an online log is recycled for a later sequence while read."),
+    key(FAULT_ORA01291_MINES, Kind::List, None,
+        "Emulator fault drills: ordinal numbers of LogMiner windows whose START_LOGMNR fails with ORA-01291 (missing logfile) although the redo is retained, as when a log was being archived while the log list was read."),
     key(FAULT_REGISTER_DELAY_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),
         "Emulator fault drills, `emulator serve`: for this long after the listener starts its services are not registered yet, so a connect is refused with ORA-12514, as while a restarted database's LREG registers them with the listener."),
     key(FAULT_UNESCAPED_QUOTES_TABLES, Kind::List, None,
@@ -385,6 +410,8 @@ pub const KEYS: &[KeySpec] = &[
         "Debezium's `provide.transaction.metadata`: every change record's `transaction` block holds `id`, `total_order` and `data_collection_order`, and each transaction's records are framed by BEGIN and END events (END with `event_count` and per-table `data_collections`) on the topic `PREFIX.` + `cdc.topic.transaction`."),
     key(INCLUDE_SCHEMA_CHANGES, Kind::Enum(&["true", "false"]), Some("true"),
         "Debezium's `include.schema.changes`: a DDL on a captured table is published as a schema change event on the topic `PREFIX` (key `{databaseName}`, value with `source`, `ts_ms`, `databaseName`, `schemaName`, `ddl` and `tableChanges`)."),
+    key(SKIPPED_OPERATIONS, Kind::List, Some("t"),
+        "Debezium's `skipped.operations`: the operations of the change stream left out, from `c` (inserts), `u` (updates), `d` (deletes) and `t` (truncates), or `none`. The default skips truncate records, as Debezium's does: set `none` (or a list without `t`) to publish Debezium's truncate record (`op` `t`, no key, `before` and `after` null) for a TRUNCATE TABLE of a captured table, which a consumer keeping the latest record per key needs to drop the table's rows. A skipped delete has no tombstone; a skipped record is not counted in transaction metadata. Snapshot reads (`r`) are never skipped."),
     key(VALUE_CONVERTER_SCHEMAS_ENABLE, Kind::Enum(&["true", "false"]), Some("true"),
         "Kafka Connect's JsonConverter `value.converter.schemas.enable`: every record value is `{\"schema\":…,\"payload\":…}` with the Connect schema of the envelope (logical names such as `org.apache.kafka.connect.data.Decimal` and `io.debezium.time.Timestamp`); `false` writes the envelope alone."),
     key(KEY_CONVERTER_SCHEMAS_ENABLE, Kind::Enum(&["true", "false"]), Some("true"),

@@ -168,6 +168,8 @@ pub struct SnapshotSettings {
     pub threads: u32,
     pub max_pending_chunks: u32,
     pub chunk_retries: u32,
+    /// Reads again at a fresh SCN after ORA-01466 (a DDL newer than the chunk's SCN).
+    pub chunk_ddl_retries: u32,
     /// Rows per Parquet export file (0: one per table).
     pub parquet_file_rows: u64,
     /// Parquet exports compress their pages with zstd (else not at all).
@@ -229,6 +231,14 @@ pub struct FaultSettings {
     pub slow_call_ms: u64,
     /// cdc.emulator.fault.kill.session.every: every Nth call finds its session killed.
     pub kill_session_every: u32,
+    /// cdc.emulator.fault.restart.every / .ms: every Nth call the database restarts and is
+    /// down this long.
+    pub restart_every: u32,
+    pub restart_ms: u64,
+    /// cdc.emulator.fault.idle.timeout.ms: a session idle longer is ended (ORA-02396).
+    pub idle_timeout_ms: u64,
+    pub ora01368_mines: Vec<u64>,
+    pub ora01291_mines: Vec<u64>,
     /// cdc.emulator.fault.register.delay.ms: services unregistered after `emulator serve`
     /// starts.
     pub register_delay_ms: u64,
@@ -249,6 +259,9 @@ pub struct ConnectRetry {
     pub retries: u32,
     pub backoff_ms: u64,
     pub backoff_max_ms: u64,
+    /// After a connection that worked is lost: how long (in waits between tries) to keep
+    /// reconnecting; 0: `retries` tries, as a first connect.
+    pub reconnect_max_ms: u64,
 }
 
 impl Default for ConnectRetry {
@@ -257,6 +270,7 @@ impl Default for ConnectRetry {
             retries: 8,
             backoff_ms: 250,
             backoff_max_ms: 30_000,
+            reconnect_max_ms: 600_000,
         }
     }
 }
@@ -296,6 +310,9 @@ pub struct Settings {
     pub record: crate::record::format::Format,
     /// cdc.mining.dictionary: the dictionary LogMiner decodes with.
     pub mining_dictionary: crate::source::model::Dictionary,
+    /// cdc.mining.dictionary.build=log_switch: capture builds a dictionary into the redo at
+    /// each log switch it sees (with the redo_logs dictionary).
+    pub dictionary_build_at_switch: bool,
     /// cdc.database.driver: thin (default) or thick, for Oracle URLs.
     pub database_driver: DatabaseDriver,
     /// cdc.database.call.timeout.ms: the longest Oracle round trip; `None`: no limit.
@@ -454,6 +471,7 @@ impl Settings {
                 "redo_logs" => crate::source::model::Dictionary::RedoLogs,
                 _ => crate::source::model::Dictionary::OnlineCatalog,
             },
+            dictionary_build_at_switch: v.text(keys::MINING_DICTIONARY_BUILD) == "log_switch",
             database_driver: match v.text(keys::DATABASE_DRIVER).as_str() {
                 "thick" => DatabaseDriver::Thick,
                 _ => DatabaseDriver::Thin,
@@ -468,6 +486,7 @@ impl Settings {
                 retries: v.uint(keys::CONNECT_RETRIES) as u32,
                 backoff_ms: v.uint(keys::CONNECT_BACKOFF_MS),
                 backoff_max_ms: v.uint(keys::CONNECT_BACKOFF_MAX_MS),
+                reconnect_max_ms: v.uint(keys::RECONNECT_MAX_MS),
             },
             snapshot: SnapshotSettings {
                 mode: match v.text(keys::SNAPSHOT_MODE).as_str() {
@@ -482,6 +501,7 @@ impl Settings {
                 threads: v.uint(keys::THREADS) as u32,
                 max_pending_chunks: v.uint(keys::MAX_PENDING_CHUNKS) as u32,
                 chunk_retries: v.uint(keys::CHUNK_RETRIES) as u32,
+                chunk_ddl_retries: v.uint(keys::CHUNK_DDL_RETRIES) as u32,
                 parquet_file_rows: v.uint(keys::PARQUET_FILE_ROWS),
                 parquet_zstd: v.text(keys::PARQUET_COMPRESSION) == "zstd",
                 select_overrides,
@@ -531,7 +551,17 @@ impl Settings {
             },
             signal: signal_settings(&v)?,
             read_only: v.text(keys::DATABASE_READ_ONLY) == "true",
-            record: crate::record::format::Format::from_values(|k| v.text(k)),
+            record: {
+                let skipped = v.list(keys::SKIPPED_OPERATIONS);
+                crate::record::format::SkippedOperations::parse(&skipped).map_err(|e| {
+                    invalid(
+                        keys::SKIPPED_OPERATIONS,
+                        &skipped.join(","),
+                        &format!("none, or a list of c, u, d, t, r ({e})"),
+                    )
+                })?;
+                crate::record::format::Format::from_values(|k| v.text(k))
+            },
             files_group_readable: v.text(keys::FILES_GROUP_READABLE) == "true",
             doctor_read_rate: v.uint(keys::DOCTOR_READ_RATE).max(1),
             faults: FaultSettings {
@@ -549,6 +579,11 @@ impl Settings {
                 slow_call_every: v.uint(keys::FAULT_SLOW_CALL_EVERY) as u32,
                 slow_call_ms: v.uint(keys::FAULT_SLOW_CALL_MS),
                 kill_session_every: v.uint(keys::FAULT_KILL_SESSION_EVERY) as u32,
+                restart_every: v.uint(keys::FAULT_RESTART_EVERY) as u32,
+                restart_ms: v.uint(keys::FAULT_RESTART_MS),
+                idle_timeout_ms: v.uint(keys::FAULT_IDLE_TIMEOUT_MS),
+                ora01368_mines: ordinals(keys::FAULT_ORA01368_MINES)?,
+                ora01291_mines: ordinals(keys::FAULT_ORA01291_MINES)?,
                 register_delay_ms: v.uint(keys::FAULT_REGISTER_DELAY_MS),
                 sink_delay_ms: v.uint(keys::FAULT_SINK_DELAY_MS),
                 unescaped_quotes_tables: fault_tables(keys::FAULT_UNESCAPED_QUOTES_TABLES)?,

@@ -128,6 +128,9 @@ impl Session for CountingSession {
     fn mining_limit(&mut self) -> Result<Option<Scn>> {
         self.inner.mining_limit()
     }
+    fn quiet_through(&mut self) -> Option<Scn> {
+        self.inner.quiet_through()
+    }
     fn mine(
         &mut self,
         start: Scn,

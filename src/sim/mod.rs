@@ -69,7 +69,11 @@ struct Live {
     /// Signals still allowed inside the current engine run, and the chance per crash point.
     signal_left: u32,
     signal_pct: u32,
+    /// Chunks with rows published since the wave began (empty ones hold no memory: a wave
+    /// whose last chunks are empty may publish more to find the table's last record).
     chunks_in_wave: u64,
+    /// The next chunk published has no rows.
+    empty_chunk: bool,
     max_pending: u64,
     last_offsets: Option<Offsets>,
     /// The first SCN the stream owes: one past the first stored commit SCN.
@@ -197,6 +201,7 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
             l.interleave_left = plan.interleave_budget;
             l.hits.clear();
             l.chunks_in_wave = 0;
+            l.empty_chunk = false;
         }
         // Signals waiting in the spool when the engine starts.
         {
@@ -364,6 +369,14 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
         if env.host_utc_offset != "+00:00" {
             *f.entry("host clock not UTC".into()).or_default() += 1;
         }
+        let t = &plan.transients;
+        if t.restart_every > 0 {
+            *f.entry("database restarts".into()).or_default() += 1;
+        }
+        if !t.ora01368_mines.is_empty() || !t.ora01291_mines.is_empty() {
+            *f.entry("logs switched or missing under LogMiner".into())
+                .or_default() += 1;
+        }
         let waits = l.redo_waits;
         *l.outcome
             .features
@@ -435,6 +448,10 @@ fn hook(
             l.redo_waits += 1;
             return Ok(());
         }
+        if point == "publisher.chunk.empty" {
+            live.borrow_mut().empty_chunk = true;
+            return Ok(());
+        }
         let mut l = live.borrow_mut();
         let n = {
             let c = l.hits.entry(point).or_default();
@@ -444,10 +461,10 @@ fn hook(
         match point {
             "publisher.wave" => l.chunks_in_wave = 0,
             "publisher.chunk.committed" | "publisher.chunk.written" => {
-                l.chunks_in_wave += 1;
+                l.chunks_in_wave += u64::from(!std::mem::take(&mut l.empty_chunk));
                 if l.chunks_in_wave > l.max_pending {
                     let m = format!(
-                        "invariant 7 (bounded memory): {} chunks published in one wave, more than the {} cdc.snapshot.max.pending.chunks/threads allow",
+                        "invariant 7 (bounded memory): {} chunks with rows published in one wave, more than the {} cdc.snapshot.max.pending.chunks/threads allow",
                         l.chunks_in_wave, l.max_pending
                     );
                     l.violations.push(m);

@@ -61,6 +61,70 @@ pub struct Plan {
     pub redo_forms: RedoForms,
     /// The database's shape, drawn from a third stream.
     pub environment: Environment,
+    /// Transient failures a production database gives, drawn from a stream of their own.
+    pub transients: Transients,
+}
+
+/// What a production database does to capture every day and capture must ride out (issue 35
+/// item 4): the database restarting (every Nth call all sessions end: ORA-01089 for the call,
+/// ORA-03113 for the others; down 0 ms so the seed replays the same), an online log recycled
+/// under LogMiner (ORA-01368) and a log list read while a log was archived (ORA-01291 within
+/// the retained logs). Counted by call and window ordinals, so a seed replays exactly.
+#[derive(Debug, Clone, Default)]
+pub struct Transients {
+    /// `cdc.emulator.fault.restart.every` (0: never).
+    pub restart_every: u32,
+    /// `cdc.emulator.fault.ora01368.mines` / `.ora01291.mines`: window ordinals.
+    pub ora01368_mines: Vec<u64>,
+    pub ora01291_mines: Vec<u64>,
+}
+
+impl Transients {
+    fn draw(seed: u64) -> Transients {
+        let mut r = ChaCha8Rng::seed_from_u64(seed ^ 0x7a45_1e47_0ff1_ce5d);
+        let ordinals = |r: &mut ChaCha8Rng| -> Vec<u64> {
+            match r.gen_range(0..3) {
+                0 => Vec::new(),
+                _ => {
+                    let mut v: Vec<u64> =
+                        (0..r.gen_range(1..4)).map(|_| r.gen_range(1..40)).collect();
+                    v.sort_unstable();
+                    v.dedup();
+                    v
+                }
+            }
+        };
+        Transients {
+            restart_every: [0, 0, 150, 400][r.gen_range(0..4)],
+            ora01368_mines: ordinals(&mut r),
+            ora01291_mines: ordinals(&mut r),
+        }
+    }
+
+    fn settings(&self) -> Vec<String> {
+        let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+        let mut s = Vec::new();
+        if self.restart_every > 0 {
+            s.push(format!(
+                "cdc.emulator.fault.restart.every={}",
+                self.restart_every
+            ));
+            s.push("cdc.emulator.fault.restart.ms=0".into());
+        }
+        if !self.ora01368_mines.is_empty() {
+            s.push(format!(
+                "cdc.emulator.fault.ora01368.mines={}",
+                list(&self.ora01368_mines)
+            ));
+        }
+        if !self.ora01291_mines.is_empty() {
+            s.push(format!(
+                "cdc.emulator.fault.ora01291.mines={}",
+                list(&self.ora01291_mines)
+            ));
+        }
+        s
+    }
 }
 
 /// The shape of the simulated database, drawn from a stream of its own (added after
@@ -187,6 +251,7 @@ impl Plan {
         let mut p = Plan::featured(seed);
         p.environment = Environment::draw(seed);
         p.redo_forms = RedoForms::draw(seed);
+        p.transients = Transients::draw(seed);
         p
     }
 
@@ -263,6 +328,7 @@ impl Plan {
             features: Features::default(),
             redo_forms: RedoForms::default(),
             environment: Environment::default(),
+            transients: Transients::default(),
         }
     }
 
@@ -335,6 +401,7 @@ impl Plan {
             ),
         ];
         s.extend(self.redo_forms.settings());
+        s.extend(self.transients.settings());
         if !reads.is_empty() {
             s.push(format!("cdc.emulator.fault.ora01555.reads={reads}"));
         }

@@ -179,6 +179,7 @@ impl World {
             ddl_every: [0, 0, 0, 7, 15, 30][rng.gen_range(0..6)],
             // Not drawn from the seed yet: existing seeds keep their plans.
             create_table_every: 0,
+            truncate_every: 0,
             shared_commit_pct: rng.gen_range(0..20),
             tables: Vec::new(),
             seed: 0,

@@ -71,8 +71,15 @@ pub trait ChunkSink {
         Ok(true)
     }
 
+    /// Whether the sink marks the table's last record (Debezium's `last` /
+    /// `last_in_data_collection`): the reader then finds the chunk that holds it
+    /// ([`read::ReadChunk::last_rows`]), looking past a wave before handing it over.
+    fn marks_last(&self) -> bool {
+        false
+    }
+
     /// `first_record`: the chunk's first row is the snapshot's first record; `last_record`: its
-    /// last row is the snapshot's last. A sink may take the chunk's rows (to free each as soon
+    /// last row is the snapshot's last (`chunk.last_rows` says whether it is the table's). A sink may take the chunk's rows (to free each as soon
     /// as it is written, while it is still in the cache); the caller counted them before. When
     /// it returns, the chunk is durable, and so is every chunk published before it: the caller
     /// acknowledges them (saves the state that counts them).
@@ -197,6 +204,7 @@ impl Snapshot<'_> {
             self.metrics.clone(),
         );
         reader.pin_scn = self.pin_scn;
+        reader.marks = sink.marks_last();
         let last_index = captured.len().saturating_sub(1);
         // Chunks published but not yet durable (more of their wave came right after): their
         // `snapshot-chunk-done` events and rows, given once the wave's last makes them durable
@@ -240,7 +248,8 @@ impl Snapshot<'_> {
                 };
                 let rows = rc.rows.len() as u64;
                 let first = state.records == 0 && rows > 0;
-                let last = i == last_index && rc.is_final;
+                // The last table's last chunk with rows (its last chunks may be empty).
+                let last = i == last_index && rc.last_rows;
                 let entry = table_entry(state, &name);
                 let durable = rc.wave_rest == 0;
                 match durable {
@@ -314,6 +323,8 @@ fn table_entry<'s>(state: &'s mut SnapshotState, name: &str) -> &'s mut TablePro
         .or_insert_with(|| TableProgress::new("key"))
 }
 
+#[cfg(test)]
+mod ddl_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

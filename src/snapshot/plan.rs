@@ -10,7 +10,7 @@ use crate::offsets::ResumePoint;
 use crate::source::model::{BoundaryQuery, ChunkRange, Extent, Scn};
 use crate::source::rowid::RowId;
 use crate::source::Session;
-use crate::types::{compare_keys, ColumnType, Value};
+use crate::types::{compare_keys_in, ColumnType, KeyOrder, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
@@ -144,6 +144,9 @@ pub struct Planner {
     segments: VecDeque<Segment>,
     all_segments: Vec<Segment>,
     blocks_per_chunk: u64,
+    /// How the key orders (the BINARY order of its text columns' character sets), for the
+    /// comparisons the planner makes itself.
+    order: KeyOrder,
 }
 
 fn integral_key(t: &TableTarget, key: &[String]) -> bool {
@@ -181,10 +184,20 @@ impl Planner {
             segments: VecDeque::new(),
             all_segments: Vec::new(),
             blocks_per_chunk: 1,
+            order: KeyOrder::default(),
         };
         match &t.strategy {
             Strategy::Key(key) => {
                 p.key = key.clone();
+                let types: Vec<ColumnType> = key
+                    .iter()
+                    .map(|k| t.info.column(k).map(|c| c.data_type.clone()))
+                    .collect::<Option<_>>()
+                    .unwrap_or_default();
+                if types.iter().any(|ty| ty.is_text()) {
+                    // The table's PDB's sets: its BINARY order is theirs.
+                    p.order = KeyOrder::new(session.table_charsets(&t.info.name)?, &types);
+                }
                 p.next_lower = match resume {
                     Some(ResumePoint::Key(k)) => Some(k.clone()),
                     _ => None,
@@ -248,7 +261,7 @@ impl Planner {
         // starts exactly there.
         if let Some(r) = self.next_lower.take() {
             all.retain(|c| match c {
-                Chunk::Key { upper: Some(u), .. } => compare_keys(u, &r).is_gt(),
+                Chunk::Key { upper: Some(u), .. } => compare_keys_in(u, &r, self.order).is_gt(),
                 _ => true,
             });
             if let Some(Chunk::Key { lower, .. }) = all.first_mut() {
@@ -299,6 +312,23 @@ impl Planner {
                 self.blocks_per_chunk
             ),
             Method::Whole => "one read of the whole table".into(),
+        }
+    }
+
+    /// Where the chunks [`Planner::next`] gives next start, for events: `[lower, …)`.
+    pub fn next_start(&self) -> String {
+        match self.queued.front() {
+            Some(c) => c.describe(),
+            None => match &self.next_lower {
+                Some(k) => format!(
+                    "[{}, …)",
+                    k.iter()
+                        .map(|v| v.to_string())
+                        .collect::<Vec<_>>()
+                        .join(",")
+                ),
+                None => "[-∞, …)".into(),
+            },
         }
     }
 
@@ -406,7 +436,7 @@ impl Planner {
                 };
                 if upper
                     .as_ref()
-                    .is_some_and(|u| !compare_keys(&mid, u).is_lt())
+                    .is_some_and(|u| !compare_keys_in(&mid, u, self.order).is_lt())
                 {
                     return Ok(None);
                 }

@@ -12,9 +12,11 @@ use crate::ops::{OpsLog, SnapshotMetrics};
 use crate::settings::Settings;
 use crate::source::model::{ColumnInfo, FetchedRow, FlashbackQuery, Scn};
 use crate::source::{Connector, Session};
-use serde_json::json;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
+
+mod last;
+mod retry;
 
 /// Smallest chunk the ORA-01555 halving goes down to.
 pub const MIN_HALVED_ROWS: u64 = 1000;
@@ -44,6 +46,20 @@ struct Pending {
     rows: u64,
     attempts: u32,
     retries: u32,
+    /// Reads again after ORA-01466 (counted apart: each is a new DDL).
+    ddl_retries: u32,
+}
+
+impl Pending {
+    fn new(chunk: Chunk, rows: u64) -> Pending {
+        Pending {
+            chunk,
+            rows,
+            attempts: 0,
+            retries: 0,
+            ddl_retries: 0,
+        }
+    }
 }
 
 /// A chunk read at one SCN.
@@ -59,6 +75,11 @@ pub struct ReadChunk {
     pub attempts: u32,
     /// The table's last chunk.
     pub is_final: bool,
+    /// No chunk of the table after this one has rows: its last row is the table's last record
+    /// (a chunk with rows; set only where the caller asked for it, [`Reader::marks`]). The
+    /// table's last chunks may be empty (ROWID ranges past the rows, a filter), so this is
+    /// not [`ReadChunk::is_final`].
+    pub last_rows: bool,
     /// Chunks of the same wave, read already, that come right after this one (0 for the
     /// wave's last): the caller may make them durable and acknowledge them together.
     pub wave_rest: usize,
@@ -71,6 +92,12 @@ pub struct Reader<'a> {
     pub metrics: Arc<Mutex<SnapshotMetrics>>,
     /// Every wave at this SCN (a blocking snapshot) instead of the current one.
     pub pin_scn: Option<Scn>,
+    /// Find the chunk holding each table's last record ([`ReadChunk::last_rows`]): the sink
+    /// marks it (Debezium's `last` / `last_in_data_collection`). Before the last chunk with
+    /// rows of a wave is handed over, the reader looks past the wave for rows: in the next
+    /// wave (read meanwhile, and read on at its SCN while its chunks are all empty), or, when
+    /// no wave is read ahead, in the next chunks read at this wave's SCN.
+    pub marks: bool,
     sessions: Vec<Option<Box<dyn Session>>>,
     /// The session that takes the next wave's SCN while a wave is read (see
     /// [`Waves::next_scn`]).
@@ -109,7 +136,15 @@ fn read_in(
             Err(e) => return (None, Err(e)),
         },
     };
-    let r = read_on(s.as_mut(), q, rows_hint);
+    // The filter read, and the table's whole name, for the message (a source may not know).
+    let r = read_on(s.as_mut(), q, rows_hint).map_err(|e| match e {
+        CdcError::FilterFailed { message, .. } => CdcError::FilterFailed {
+            table: q.table.to_string(),
+            filter: q.filter.clone(),
+            message,
+        },
+        other => other,
+    });
     let keep = !matches!(r, Err(CdcError::ConnectionLost(_)));
     (keep.then_some(s), r)
 }
@@ -160,6 +195,7 @@ impl<'a> Reader<'a> {
             ops,
             metrics,
             pin_scn: None,
+            marks: false,
             // The coordinating session, then one per reading thread.
             sessions: (0..=threads).map(|_| None).collect(),
             clock: None,
@@ -313,6 +349,7 @@ impl<'a> Reader<'a> {
             ops: self.ops,
             metrics: self.metrics.clone(),
             pin_scn: self.pin_scn,
+            marks: self.marks,
             sessions: std::mem::take(&mut self.sessions),
             clock: self.clock.take(),
         };
@@ -329,7 +366,7 @@ impl<'a> Reader<'a> {
             let r = read_waves(scope, t, stop, emit, &mut w, &mut next);
             // A wave still being read when the table ends early (a stop, an error): its reads
             // are dropped, its sessions kept.
-            if let Some(h) = next.take() {
+            if let Some(Ahead::Reading(h)) = next.take() {
                 if let Ok((back, _)) = h.join() {
                     w = Some(back);
                 }
@@ -388,6 +425,13 @@ struct ReadWave {
 
 type Background<'s, 'a> = std::thread::ScopedJoinHandle<'s, (Waves<'a>, Result<Option<ReadWave>>)>;
 
+/// The next wave, read while the last one is published: still being read, or read (taken
+/// early to see whether it has rows, [`Reader::marks`]).
+enum Ahead<'s, 'a> {
+    Reading(Background<'s, 'a>),
+    Read(Result<Option<ReadWave>>),
+}
+
 /// Where the reader's events go.
 type Emit<'e> = &'e mut dyn FnMut(ReaderEvent) -> Result<()>;
 
@@ -401,7 +445,7 @@ fn read_waves<'s, 'e, 'a: 's>(
     stop: &dyn Fn() -> bool,
     emit: &mut dyn FnMut(ReaderEvent) -> Result<()>,
     w: &mut Option<Waves<'a>>,
-    next: &mut Option<Background<'s, 'a>>,
+    next: &mut Option<Ahead<'s, 'a>>,
 ) -> Result<bool> {
     let table = t.info.name.to_string();
     loop {
@@ -409,11 +453,12 @@ fn read_waves<'s, 'e, 'a: 's>(
             return Ok(false);
         }
         let read = match next.take() {
-            Some(h) => {
+            Some(Ahead::Reading(h)) => {
                 let (back, r) = h.join().map_err(|_| gone())?;
                 *w = Some(back);
                 r?
             }
+            Some(Ahead::Read(r)) => r?,
             None => {
                 if w.as_ref().is_some_and(Waves::is_done) {
                     return Ok(true);
@@ -474,6 +519,7 @@ fn read_waves<'s, 'e, 'a: 's>(
                     columns: columns.clone(),
                     attempts: wave[i].attempts,
                     is_final: last_wave && i + 1 == count,
+                    last_rows: false,
                     wave_rest: 0,
                 }),
                 Err(e) => {
@@ -495,11 +541,21 @@ fn read_waves<'s, 'e, 'a: 's>(
         let size = ws.reader.wave_size();
         let max_pending = ws.reader.settings.snapshot.max_pending_chunks.max(1) as usize;
         let pinned = ws.reader.pin_scn.is_some();
-        let total = chunks.len();
+        // The chunk with the table's last record: known now when this wave ends the table,
+        // else once past the wave is looked at, just before it is handed over.
+        let mut undecided = None;
+        let marks = ws.reader.marks && fatal.is_none();
+        if let (true, Some(x)) = (marks, chunks.iter().rposition(|c| !c.rows.is_empty())) {
+            match chunks.len() == count && last_wave {
+                true => chunks[x].last_rows = true,
+                false => undecided = Some(x),
+            }
+        }
+        let mut queue: VecDeque<ReadChunk> = chunks.into();
         let mut asked = fatal.is_some();
-        for (j, mut rc) in chunks.into_iter().enumerate() {
-            rc.wave_rest = total - j - 1;
-            if !asked && total - j + size <= max_pending {
+        let mut j = 0;
+        while let Some(mut rc) = queue.pop_front() {
+            if !asked && queue.len() + 1 + size <= max_pending {
                 asked = true;
                 let mut may = !stop();
                 if may {
@@ -508,14 +564,19 @@ fn read_waves<'s, 'e, 'a: 's>(
                 if let Some(mut moved) = if may { w.take() } else { None } {
                     // A blocking snapshot reads every wave at one SCN: with the same columns.
                     let reuse = pinned.then(|| columns.clone());
-                    *next = Some(scope.spawn(move || {
+                    *next = Some(Ahead::Reading(scope.spawn(move || {
                         let r = moved.next_wave(scope, t, None, reuse);
                         (moved, r)
-                    }));
+                    })));
                     crate::crashpoint::hit("snapshot.wave.overlapped")?;
                 }
             }
+            if undecided == Some(j) {
+                rc.last_rows = last::nothing_after(w, next, t, &mut rc, &mut queue)?;
+            }
+            rc.wave_rest = queue.len();
             emit(ReaderEvent::Chunk(rc))?;
+            j += 1;
         }
         if let Some((event, e)) = fatal {
             ops.emit("snapshot-chunk-failed", event)?;
@@ -548,26 +609,29 @@ impl<'a> Waves<'a> {
         if self.is_done() {
             return Ok(None);
         }
-        let r = &mut self.reader;
-        let size = r.wave_size();
-        let scn = match (r.pin_scn, self.first_scn.take(), self.next_scn.take()) {
+        let size = self.reader.wave_size();
+        let mut scn = match (
+            self.reader.pin_scn,
+            self.first_scn.take(),
+            self.next_scn.take(),
+        ) {
             (Some(pinned), _, _) => pinned,
             (None, Some(first), _) => first,
             (None, None, Some(next)) => next,
-            (None, None, None) => r.on_main(|s| s.current_scn())?,
+            (None, None, None) => self.reader.on_main(|s| s.current_scn())?,
         };
         let want = size.saturating_sub(self.pending.len());
         if want > 0 && !self.planner.is_done() {
-            let chunk_rows = r.settings.snapshot.chunk_rows;
-            let planner = &mut self.planner;
-            let more = r.on_main(|s| planner.next(s, scn, want))?;
-            self.pending.extend(more.into_iter().map(|chunk| Pending {
-                chunk,
-                rows: chunk_rows,
-                attempts: 0,
-                retries: 0,
-            }));
+            let chunk_rows = self.reader.settings.snapshot.chunk_rows;
+            // Planned at a fresh SCN when the one taken cannot be read any more (a DDL since).
+            let (more, planned_at) = self.plan_next(scn, want, &t.info.name.to_string())?;
+            scn = planned_at;
+            self.pending.extend(
+                more.into_iter()
+                    .map(|chunk| Pending::new(chunk, chunk_rows)),
+            );
         }
+        let r = &mut self.reader;
         if self.pending.is_empty() {
             return Ok(None);
         }
@@ -581,7 +645,7 @@ impl<'a> Waves<'a> {
         // Another wave follows: its SCN is taken while this one is read.
         let more = !self.pending.is_empty() || !self.planner.is_done();
         let clock = (r.pin_scn.is_none() && more).then(|| take_next_scn(scope, r));
-        let (columns, results) = match known.or(reuse) {
+        let (columns, mut results) = match known.or(reuse) {
             Some(c) => {
                 let results = read_wave(scope, r, t, &wave, &c, scn, false).0;
                 (c, results)
@@ -613,6 +677,8 @@ impl<'a> Waves<'a> {
             // Newer than this wave's, so a retry or a wave read again keeps the order.
             self.next_scn = next.filter(|n| *n >= scn);
         }
+        let mut wave = wave;
+        self.read_on_while_empty(scope, t, scn, &columns, &mut wave, &mut results);
         Ok(Some(ReadWave {
             scn,
             columns,
@@ -706,107 +772,4 @@ fn read_wave<'s, 'e, 'a: 's>(
         })
         .collect();
     (results, asked)
-}
-
-impl<'a> Waves<'a> {
-    /// Put the `i`-th chunk of a wave that failed with `e` back at the front of the queue (its
-    /// halves after ORA-01555), with the chunks read after it. A chunk that cannot be read
-    /// (halved to the floor, or out of retries) gives the `snapshot-chunk-failed` event and
-    /// the error to end the table with, once the chunks before it are published.
-    fn retry(
-        &mut self,
-        wave: &mut [Pending],
-        i: usize,
-        e: CdcError,
-        table: &str,
-    ) -> Result<Option<(serde_json::Value, CdcError)>> {
-        let retries = self.reader.settings.snapshot.chunk_retries;
-        let min_rows = MIN_HALVED_ROWS.min(self.reader.settings.snapshot.chunk_rows);
-        let table = table.to_string();
-        self.reader.count_retry();
-        let planner = &self.planner;
-        let mut item = wave[i].clone();
-        let mut back: Vec<Pending> = Vec::new();
-        match e {
-            CdcError::SnapshotTooOld { .. }
-            | CdcError::LobSnapshotTooOld { .. }
-            | CdcError::InvalidScn { .. } => {
-                // Halved, but never below the floor: a 1,500-row chunk is read again at
-                // 1,000 rows; only a chunk already at the floor gives up.
-                let half = (item.rows / 2).max(min_rows);
-                if item.rows <= min_rows {
-                    let event = json!({"table": table, "chunk": item.chunk.describe(), "code": e.code().info().code, "reason": e.to_string()});
-                    return Ok(Some((
-                        event,
-                        CdcError::ChunkFailed {
-                            table,
-                            chunk: item.chunk.describe(),
-                            reason: format!(
-                                "{e}; the chunk cannot be halved below {min_rows} rows"
-                            ),
-                        },
-                    )));
-                }
-                let split = self.reader.on_main(|s| {
-                    let scn = s.current_scn()?;
-                    planner.split(&item.chunk, half, s, scn)
-                })?;
-                let into: Vec<String> = match &split {
-                    Some((a, b)) => vec![a.describe(), b.describe()],
-                    None => vec![item.chunk.describe()],
-                };
-                self.reader.ops.emit(
-                    "snapshot-chunk-retry",
-                    json!({"table": table, "chunk": item.chunk.describe(), "code": e.code().info().code, "action": "halve", "rows": half, "into": into}),
-                )?;
-                match split {
-                    Some((a, b)) => {
-                        back.push(Pending {
-                            chunk: a,
-                            rows: half,
-                            ..item.clone()
-                        });
-                        back.push(Pending {
-                            chunk: b,
-                            rows: half,
-                            ..item
-                        });
-                    }
-                    // Fewer rows than a half: the same range again, counted at half the size.
-                    None => back.push(Pending { rows: half, ..item }),
-                }
-            }
-            // What a retry cannot change: a missing grant, a container out of reach.
-            CdcError::UnknownTable { .. }
-            | CdcError::Settings { .. }
-            | CdcError::UnsupportedType { .. }
-            | CdcError::Privilege { .. }
-            | CdcError::ContainerUnreachable(_) => return Err(e),
-            other => {
-                item.retries += 1;
-                if item.retries > retries {
-                    let event = json!({"table": table, "chunk": item.chunk.describe(), "code": other.code().info().code, "reason": other.to_string()});
-                    return Ok(Some((
-                        event,
-                        CdcError::ChunkFailed {
-                            table,
-                            chunk: item.chunk.describe(),
-                            reason: format!("{other}; gave up after {retries} retries"),
-                        },
-                    )));
-                }
-                self.reader.ops.emit(
-                    "snapshot-chunk-retry",
-                    json!({"table": table, "chunk": item.chunk.describe(), "code": other.code().info().code, "action": "retry", "retry": item.retries}),
-                )?;
-                back.push(item);
-            }
-        }
-        // The failed chunk (or its halves) first, then the rest of the wave, then the queue.
-        back.extend(wave[i + 1..].iter().cloned());
-        for p in back.into_iter().rev() {
-            self.pending.push_front(p);
-        }
-        Ok(None)
-    }
 }

@@ -86,6 +86,63 @@ impl Connector for ContainerConnector {
     }
 }
 
+/// Why a session in PDB `home` cannot reach `container` (CDC-2301).
+fn unreachable_from(home: &str, container: &str) -> String {
+    format!(
+        "the session is in PDB {home} (per-PDB mode: its service is the PDB's), {container} cannot be reached from it; connect a common user (C##…) to the CDB's root service to capture several PDBs, or capture {home}'s tables only"
+    )
+}
+
+/// The PDBs `cdc.tables.include` names by name (the first part of a three-part pattern, when
+/// it has no wildcard), upper case, sorted, once each.
+pub fn named_pdbs(settings: &crate::settings::Settings) -> Vec<String> {
+    let mut out: Vec<String> = settings
+        .include
+        .patterns()
+        .iter()
+        .filter_map(|p| {
+            let parts = crate::names::split_identifiers(p).ok()?;
+            let [pdb, _, _] = parts.as_slice() else {
+                return None;
+            };
+            (!pdb.contains(['*', '?'])).then(|| pdb.to_ascii_uppercase())
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Before anything is read: a session that landed in a PDB (per-PDB mode, `container`) reaches
+/// that PDB's tables only, so settings that name another PDB's — in `cdc.tables.include`, or
+/// `tables` (`snapshot --tables`) — cannot be captured: CDC-2301, as doctor's
+/// `connection.multitenant` says, rather than "no table matches" (the tables exist, in a
+/// container out of reach). In the root or outside a CDB, nothing to check.
+pub fn check_reachable(
+    container: Option<&str>,
+    settings: &crate::settings::Settings,
+    tables: &[TableName],
+) -> Result<()> {
+    let Mode::Pdb(home) = Mode::of(container) else {
+        return Ok(());
+    };
+    let mut others: Vec<String> = named_pdbs(settings)
+        .into_iter()
+        .chain(tables.iter().filter_map(|t| t.pdb.clone()))
+        .filter(|p| !p.eq_ignore_ascii_case(&home))
+        .collect();
+    others.sort();
+    others.dedup();
+    match others.is_empty() {
+        true => Ok(()),
+        false => Err(CdcError::ContainerUnreachable(format!(
+            "the settings name tables of {}: {}",
+            others.join(", "),
+            unreachable_from(&home, &others.join(", "))
+        ))),
+    }
+}
+
 /// A session of a CDB (root or per-PDB mode).
 struct ContainerSession {
     inner: Box<dyn Session>,
@@ -101,8 +158,8 @@ impl ContainerSession {
             return Ok(());
         }
         if let Mode::Pdb(home) = &self.mode {
-            return Err(CdcError::ContainerUnreachable(format!(
-                "the session is in PDB {home} (per-PDB mode: its service is the PDB's), {container} cannot be reached from it; connect a common user (C##…) to the CDB's root service to capture several PDBs, or capture {home}'s tables only"
+            return Err(CdcError::ContainerUnreachable(unreachable_from(
+                home, container,
             )));
         }
         self.inner.set_container(container)?;
@@ -160,9 +217,17 @@ impl Session for ContainerSession {
         self.enter(name)
     }
 
+    /// The grants in effect where the session is now: a user exercises its privileges only in
+    /// the current container, those granted commonly and those granted there (Security Guide,
+    /// "How the Oracle Multitenant Option Affects Privileges"); `doctor` reads each PDB's after
+    /// `set_container`. Read first thing, it is the home container's.
     fn privileges(&mut self) -> Result<Privileges> {
-        self.enter_home()?;
         self.inner.privileges()
+    }
+
+    /// Read where the session is now, as the grants are: `doctor` enters each PDB first.
+    fn pdb_supplemental_logging(&mut self) -> Result<Option<PdbSupplementalLogging>> {
+        self.inner.pdb_supplemental_logging()
     }
 
     /// Every open PDB's tables (root mode), or the PDB's own.
@@ -254,6 +319,20 @@ impl Session for ContainerSession {
         self.inner.instance_config()
     }
 
+    /// The home container's: CDB$ROOT's in root mode, which need not be a PDB's (see
+    /// [`Session::table_charsets`]).
+    fn charsets(&mut self) -> Result<crate::charset::Charsets> {
+        self.enter_home()?;
+        self.inner.charsets()
+    }
+
+    /// NLS_DATABASE_PARAMETERS read inside the table's PDB: the view shows the container's own
+    /// sets, and a PDB of an AL32UTF8 CDB may have another database character set.
+    fn table_charsets(&mut self, table: &TableName) -> Result<crate::charset::Charsets> {
+        self.enter_table(table)?;
+        self.inner.charsets()
+    }
+
     fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
         self.enter_table(table)?;
         self.inner.insert_signal(table, row)
@@ -268,19 +347,29 @@ impl Session for ContainerSession {
         self.inner.mining_limit()
     }
 
+    fn quiet_through(&mut self) -> Option<Scn> {
+        self.inner.quiet_through()
+    }
+
     fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
         self.enter_home()?;
         self.inner.redo_threads()
     }
 
     fn host_utc_offset(&mut self) -> Result<Option<i32>> {
-        // SYSTIMESTAMP is the host's in every container.
+        // Read where mining runs: TIME_AT_DBTIMEZONE and DBTIMEZONE may differ per PDB.
+        self.enter_home()?;
         self.inner.host_utc_offset()
     }
 
     fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
         self.enter_home()?;
         self.inner.dictionary_builds()
+    }
+
+    fn build_dictionary(&mut self) -> Result<()> {
+        self.enter_home()?;
+        self.inner.build_dictionary()
     }
 
     fn mine(

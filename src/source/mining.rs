@@ -70,11 +70,12 @@ pub fn foreign_dbids(logs: &[LogFile], source_dbid: u64) -> Vec<u64> {
 /// more archived-log sources), or the source's only of another incarnation (CDC-2205). A
 /// database that received nothing yet passes (a window needing redo then fails with CDC-5201).
 pub fn received_from(
-    logs: Vec<LogFile>,
+    mut logs: Vec<LogFile>,
     source: RedoSource,
     mining: &str,
     source_url: &str,
 ) -> Result<Vec<LogFile>> {
+    inherit_incarnation(&mut logs);
     let others = foreign_dbids(&logs, source.dbid);
     let theirs: Vec<LogFile> = logs
         .into_iter()
@@ -103,6 +104,24 @@ pub fn received_from(
         });
     }
     Ok(current)
+}
+
+/// V$STANDBY_LOG says no incarnation: a standby redo log continues its thread's received
+/// archives, so it takes the RESETLOGS_CHANGE# of the newest foreign archived log of the same
+/// database and thread before it (a RESETLOGS restarts sequences at 1, so the log just before
+/// in sequence is of the same incarnation). With none before it, it stays unknown.
+pub fn inherit_incarnation(logs: &mut [LogFile]) {
+    let known: Vec<(Option<u64>, u32, u64, Scn)> = logs
+        .iter()
+        .filter_map(|l| l.resetlogs_scn.map(|r| (l.dbid, l.thread, l.sequence, r)))
+        .collect();
+    for l in logs.iter_mut().filter(|l| l.resetlogs_scn.is_none()) {
+        l.resetlogs_scn = known
+            .iter()
+            .filter(|(d, t, seq, _)| *d == l.dbid && *t == l.thread && *seq < l.sequence)
+            .max_by_key(|(_, _, seq, _)| *seq)
+            .map(|(_, _, _, r)| *r);
+    }
 }
 
 struct DownstreamSession {
@@ -155,14 +174,16 @@ impl DownstreamSession {
                 oldest: Some(oldest),
             }),
             // A thread's logs not all received: a gap in redo transport.
-            Err(CdcError::ThreadLogsMissing { thread, scn, reason }) => {
-                Err(CdcError::MiningLogMissing {
-                    mining: format!("{describe} (thread {thread}: {reason})"),
-                    scn,
-                    sequence: None,
-                    oldest: None,
-                })
-            }
+            Err(CdcError::ThreadLogsMissing {
+                thread,
+                scn,
+                reason,
+            }) => Err(CdcError::MiningLogMissing {
+                mining: format!("{describe} (thread {thread}: {reason})"),
+                scn,
+                sequence: None,
+                oldest: None,
+            }),
             other => other,
         }
     }
@@ -222,7 +243,8 @@ impl Session for DownstreamSession {
     }
     /// The source's logs (of its current incarnation) the mining database received.
     fn logs(&mut self) -> Result<Vec<LogFile>> {
-        let logs = self.on_mining(|m| m.logs())?;
+        let mut logs = self.on_mining(|m| m.logs())?;
+        inherit_incarnation(&mut logs);
         match self.source_redo {
             Some(source) => Ok(logs.into_iter().filter(|l| source.holds(l)).collect()),
             None => Ok(logs),
@@ -230,6 +252,12 @@ impl Session for DownstreamSession {
     }
     fn instance_config(&mut self) -> Result<InstanceConfig> {
         self.source.instance_config()
+    }
+    fn charsets(&mut self) -> Result<crate::charset::Charsets> {
+        self.source.charsets()
+    }
+    fn table_charsets(&mut self, table: &TableName) -> Result<crate::charset::Charsets> {
+        self.source.table_charsets(table)
     }
     fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
         self.source.insert_signal(table, row)
@@ -239,6 +267,10 @@ impl Session for DownstreamSession {
     }
     fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
         self.on_mining(|m| m.dictionary_builds())
+    }
+    /// On the source: the redo (and so the build) is generated there and shipped.
+    fn build_dictionary(&mut self) -> Result<()> {
+        self.source.build_dictionary()
     }
     /// The source host's: the redo (and so LogMiner's TIMESTAMP columns) carries its clock.
     fn host_utc_offset(&mut self) -> Result<Option<i32>> {
@@ -282,5 +314,48 @@ impl Session for DownstreamSession {
             crate::source::threads::check_thread_logs(&threads, &logs, start)
         })?;
         self.on_mining(|m| m.mine(start, end, filter, row))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn log(thread: u32, sequence: u64, resetlogs: Option<Scn>, archived: bool) -> LogFile {
+        LogFile {
+            name: format!("t{thread}_{sequence}"),
+            thread,
+            sequence,
+            first_scn: sequence * 100,
+            next_scn: archived.then_some(sequence * 100 + 100),
+            archived,
+            dbid: Some(7),
+            resetlogs_scn: resetlogs,
+            ..LogFile::default()
+        }
+    }
+
+    #[test]
+    fn a_standby_redo_log_is_of_its_threads_received_incarnation() {
+        // Thread 1 was received from the incarnation at SCN 500 (a clone, or after a
+        // RESETLOGS); the standby redo log after it says nothing, and is of that incarnation
+        // too, so a source of the incarnation at 1 finds none of its redo there: CDC-2205.
+        let logs = vec![log(1, 1, Some(500), true), log(1, 2, None, false)];
+        let source = RedoSource {
+            dbid: 7,
+            resetlogs_scn: 1,
+        };
+        let e = received_from(logs.clone(), source, "mining", "source").unwrap_err();
+        assert!(matches!(e, CdcError::MiningOtherIncarnation { .. }), "{e}");
+        let same = RedoSource {
+            dbid: 7,
+            resetlogs_scn: 500,
+        };
+        let kept = received_from(logs, same, "mining", "source").unwrap();
+        assert_eq!(kept.len(), 2, "{kept:?}");
+        // With no archive before it, a standby redo log's incarnation stays unknown.
+        let mut alone = vec![log(2, 5, None, false)];
+        inherit_incarnation(&mut alone);
+        assert_eq!(alone[0].resetlogs_scn, None);
     }
 }

@@ -19,7 +19,7 @@ pub mod threads;
 
 pub use retry::{
     backoff, connect_retrying, connect_with, is_transient, is_transient_after_loss,
-    reconnect_retrying, Reconnecting,
+    is_transient_call, reconnect_retrying, reconnect_with, retry_cause, Reconnecting,
 };
 
 pub use filter::MiningFilter;
@@ -55,6 +55,11 @@ pub trait Session: Send {
     }
     /// What the connected user may do (SESSION_PRIVS, SESSION_ROLES, USER_TAB_PRIVS).
     fn privileges(&mut self) -> Result<Privileges>;
+    /// DBA_SUPPLEMENTAL_LOGGING of the PDB this session is in (12.2+): the supplemental logging
+    /// the PDB enabled itself. `None` in CDB$ROOT and outside a CDB, where V$DATABASE says all.
+    fn pdb_supplemental_logging(&mut self) -> Result<Option<PdbSupplementalLogging>> {
+        Ok(None)
+    }
     /// Every user table: columns, keys, organisation, row movement, partitions, statistics.
     fn tables(&mut self) -> Result<Vec<TableInfo>>;
     /// One table's columns as the dictionary has them now (`None`: no such table); what a
@@ -109,6 +114,18 @@ pub trait Session: Send {
     /// Instance parameters and redo layout for pre-flight checks (`doctor`): container,
     /// COMPATIBLE, processes/sessions use, archive destinations, redo groups, log switches.
     fn instance_config(&mut self) -> Result<InstanceConfig>;
+    /// The database's character sets (NLS_DATABASE_PARAMETERS): the snapshot planner orders
+    /// text keys as their BINARY order. Unknown parts are Oracle's defaults.
+    fn charsets(&mut self) -> Result<crate::charset::Charsets> {
+        Ok(self.instance_config()?.charsets())
+    }
+    /// The character sets of `table`'s container: in a CDB a PDB may have a database character
+    /// set of its own (an AL32UTF8 CDB holds PDBs of any set), and its text, XML and key order
+    /// are in it. Outside a CDB, the database's.
+    fn table_charsets(&mut self, table: &TableName) -> Result<crate::charset::Charsets> {
+        let _ = table;
+        self.charsets()
+    }
     /// `INSERT INTO <signal table> (ID, TYPE, DATA) VALUES (…)` and COMMIT: the source signal
     /// channel's one write, made only by `signal send --channel source` (never by capture,
     /// snapshots or doctor). A read-only database refuses it with ORA-16000.
@@ -124,6 +141,14 @@ pub trait Session: Send {
     fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
         Ok(Vec::new())
     }
+    /// `DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS)` on the database that
+    /// generates the redo: a new LogMiner dictionary in the current online log. A source
+    /// without one (a replay) refuses.
+    fn build_dictionary(&mut self) -> Result<()> {
+        Err(CdcError::Database(
+            "this source has no redo to build a LogMiner dictionary into".into(),
+        ))
+    }
     /// V$THREAD: the redo threads and how far LGWR has written each. Empty where the source
     /// has no redo threads of its own to report (a replay).
     fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
@@ -135,6 +160,13 @@ pub trait Session: Send {
     /// shipping, not the source's current log). `None`: no limit known.
     fn mining_limit(&mut self) -> Result<Option<Scn>> {
         Ok(written_bound(&self.redo_threads()?))
+    }
+    /// After [`Session::mining_limit`]: the SCN everything committed is known to be written
+    /// through, one past that limit, where its last look found every open thread idle with
+    /// no redo written at that SCN (`threads::IdleThreads::quiet_through`). `None`: not known,
+    /// only the limit counts.
+    fn quiet_through(&mut self) -> Option<Scn> {
+        None
     }
     /// On a downstream mining database: mine only `source`'s redo (its DBID, its current
     /// incarnation) among the logs received there, which may hold other databases' too. Where

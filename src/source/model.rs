@@ -103,6 +103,23 @@ pub struct DatabaseInfo {
     pub undo_guarantee: bool,
 }
 
+/// DBA_SUPPLEMENTAL_LOGGING of one PDB (12.2+): the levels the PDB enabled itself with `ALTER
+/// PLUGGABLE DATABASE ADD SUPPLEMENTAL LOG DATA …`, on top of CDB$ROOT's (V$DATABASE), which
+/// hold in every container. A PDB can add levels only while CDB$ROOT has minimal logging.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PdbSupplementalLogging {
+    /// MINIMAL = YES.
+    pub minimal: bool,
+    /// PRIMARY_KEY = YES.
+    pub primary_key: bool,
+    /// UNIQUE_INDEX = YES.
+    pub unique_index: bool,
+    /// FOREIGN_KEY = YES.
+    pub foreign_key: bool,
+    /// ALL_COLUMN = YES: every column of every row an UPDATE touches in this PDB is logged.
+    pub all_column: bool,
+}
+
 /// What the connected user holds.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Privileges {
@@ -117,6 +134,36 @@ pub struct Privileges {
     /// CDB, or where it could not be read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub container_data: Option<ContainerData>,
+    /// USER_GOLDENGATE_PRIVILEGES, read inside a PDB (per-PDB mining needs a local user
+    /// provisioned by `DBMS_GOLDENGATE_AUTH.GRANT_ADMIN_PRIVILEGE`); `None` in CDB$ROOT, outside
+    /// a CDB, or where it could not be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goldengate: Option<Vec<GoldenGateGrant>>,
+}
+
+/// One row of USER_GOLDENGATE_PRIVILEGES (Reference, ALL_GOLDENGATE_PRIVILEGES: PRIVILEGE_TYPE
+/// `APPLY`, `CAPTURE` or `*` for both; GRANT_SELECT_PRIVILEGES `YES` when the grant made the
+/// user a full privilege administrator, with SELECT_CATALOG_ROLE).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoldenGateGrant {
+    pub privilege_type: String,
+    pub select_privileges: bool,
+}
+
+impl GoldenGateGrant {
+    /// A CAPTURE (or both) administrator privilege.
+    pub fn captures(&self) -> bool {
+        matches!(self.privilege_type.trim(), "CAPTURE" | "*")
+    }
+}
+
+impl Privileges {
+    /// USER_GOLDENGATE_PRIVILEGES holds a CAPTURE privilege (`None`: not read).
+    pub fn goldengate_capture(&self) -> Option<bool> {
+        self.goldengate
+            .as_ref()
+            .map(|rows| rows.iter().any(GoldenGateGrant::captures))
+    }
 }
 
 /// A CONTAINER_DATA attribute: all containers, or the ones listed (CDB$ROOT always among them).
@@ -393,6 +440,17 @@ pub fn parse_utc_offset(text: &str) -> Option<i32> {
     (m < 60 && (-12 * 3600..=14 * 3600).contains(&secs)).then_some(secs)
 }
 
+/// The offset from UTC, in seconds, of a clock that showed `local` when UTC was `utc` (both
+/// `YYYY-MM-DD HH24:MI:SS`, read together), rounded to the quarter hour every time zone's
+/// offset is a multiple of; `None` when the texts do not parse, the offset is beyond
+/// -12:00..+14:00, or the reading is more than 5 minutes from a quarter hour (a stale clock).
+pub fn clock_offset_secs(local: &str, utc: &str) -> Option<i32> {
+    let diff = (crate::encode::epoch_ms(local)? - crate::encode::epoch_ms(utc)?) / 1000;
+    let quarter = (diff as f64 / 900.0).round() as i64 * 900;
+    let secs = i32::try_from(quarter).ok()?;
+    ((diff - quarter).abs() <= 300 && (-12 * 3600..=14 * 3600).contains(&secs)).then_some(secs)
+}
+
 /// Milliseconds since the epoch (UTC) of a DATE the database host's clock filled in
 /// (`YYYY-MM-DD HH24:MI:SS`, such as V$LOGMNR_CONTENTS.COMMIT_TIMESTAMP), the host being
 /// `offset_secs` east of UTC.
@@ -660,6 +718,17 @@ pub struct ResourceUse {
     pub limit: Option<u64>,
 }
 
+impl InstanceConfig {
+    /// The database's character sets; unknown parts (the view not read) are Oracle's
+    /// defaults, a set capture does not decode is `Charset::Unsupported`.
+    pub fn charsets(&self) -> crate::charset::Charsets {
+        crate::charset::Charsets::from_names(
+            self.character_set.as_deref(),
+            self.national_character_set.as_deref(),
+        )
+    }
+}
+
 impl ResourceUse {
     /// What is left before the limit.
     pub fn free(&self) -> Option<u64> {
@@ -685,6 +754,16 @@ pub struct InstanceConfig {
     /// MAX_STRING_SIZE: `STANDARD` or `EXTENDED`.
     #[serde(default)]
     pub max_string_size: Option<String>,
+    /// TIME_AT_DBTIMEZONE (23c and later): `OFF`, `USER_SQL` or `DATABASE`; `None` before 23c
+    /// (no such parameter) or where it could not be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_at_dbtimezone: Option<String>,
+    /// NLS_DATABASE_PARAMETERS' NLS_CHARACTERSET, e.g. `AL32UTF8`, `WE8MSWIN1252`.
+    #[serde(default)]
+    pub character_set: Option<String>,
+    /// NLS_DATABASE_PARAMETERS' NLS_NCHAR_CHARACTERSET: `AL16UTF16` or `UTF8`.
+    #[serde(default)]
+    pub national_character_set: Option<String>,
     pub processes: Option<ResourceUse>,
     pub sessions: Option<ResourceUse>,
     pub archive_destinations: Option<Vec<ArchiveDestination>>,

@@ -8,37 +8,14 @@ use crate::errors::{CdcError, Code, Result};
 use crate::settings::ConnectRetry;
 use std::time::Duration;
 
-/// Oracle errors at connect time that a later attempt may not see: end of file on the channel,
-/// not connected, connection closed or timed out, lost contact, handlers blocked or busy while
-/// the database starts, initialization or shutdown in progress, instance not available.
-const TRANSIENT_ORA: &[&str] = &[
-    "ORA-03113",
-    "ORA-03114",
-    "ORA-03135",
-    "ORA-12170",
-    "ORA-12537",
-    "ORA-12547",
-    "ORA-12516",
-    "ORA-12520",
-    "ORA-12528",
-    "ORA-01033",
-    "ORA-01034",
-    "ORA-01089",
-];
-
-/// Whether a failed connect may succeed if tried again.
+/// Whether a failed connect may succeed if tried again: a lost connection, no listener (yet,
+/// as while the database host restarts: ORA-12541, CDC-2003), or a database starting, shutting
+/// down or busy (CDC-2010: the ORA codes in [`crate::source::oracle::connect::TRANSIENT_AT_LOGIN`]).
+/// Classed by the code the login error got from its ORA code, never by its text.
 pub fn is_transient(e: &CdcError) -> bool {
     match e {
         CdcError::ConnectionLost(_) => true,
-        // ORA-12541: no listener (yet), as while the database host restarts.
-        CdcError::Connect {
-            code: Code::Cdc2003,
-            ..
-        } => true,
-        CdcError::Connect {
-            code: Code::Cdc2006,
-            message,
-        } => TRANSIENT_ORA.iter().any(|c| message.contains(c)),
+        CdcError::Connect { code, .. } => matches!(code, Code::Cdc2003 | Code::Cdc2010),
         _ => false,
     }
 }
@@ -69,26 +46,82 @@ pub fn is_transient_after_loss(e: &CdcError) -> bool {
         )
 }
 
+/// Errors of a call that a new session may not meet: the connection lost (ORA-03113,
+/// ORA-00028, ORA-01089 shutting down, ORA-02396 idle time, … — CDC-5007), a log switched or
+/// purged under LogMiner (ORA-00310 / ORA-01368, ORA-01284 / ORA-00308), the LogMiner session
+/// gone (ORA-01307), and ORA-01291 for a hole within the retained logs (a log being archived
+/// or shipped while the list was read; redo older than the oldest log is gone for good). The
+/// adapter types them from the ORA code (`oracle::connect::runtime_error`).
+pub fn is_transient_call(e: &CdcError) -> bool {
+    matches!(
+        e,
+        CdcError::ConnectionLost(_)
+            | CdcError::LogOverwritten(_)
+            | CdcError::LogUnavailable(_)
+            | CdcError::NoLogMinerSession(_)
+    ) || e.is_log_gap()
+}
+
+/// What caused a retry, for the metric's label and the ops event: the Oracle error the message
+/// carries (`ORA-03113`), else the catalog code.
+pub fn retry_cause(e: &CdcError) -> String {
+    crate::source::oracle::connect::code_in_message(&e.to_string())
+        .map_or_else(|| e.code().info().code.to_string(), |c| c.to_string())
+}
+
+/// The databases (by [`Connector::describe`]) this process has had a session with: a later
+/// connect to one of them is a reconnect, whatever part of the tool makes it (a snapshot
+/// reader thread opening its session while the database restarts is no first connect).
+static WORKED: std::sync::Mutex<std::collections::BTreeSet<String>> =
+    std::sync::Mutex::new(std::collections::BTreeSet::new());
+
+fn worked_before(connector: &dyn Connector) -> bool {
+    WORKED
+        .lock()
+        .map(|w| w.contains(&connector.describe()))
+        .unwrap_or(false)
+}
+
+fn note_worked(connector: &dyn Connector) {
+    if let Ok(mut w) = WORKED.lock() {
+        w.insert(connector.describe());
+    }
+}
+
 /// Open a session, retrying transient failures up to `policy.retries` times with bounded
-/// exponential backoff; each retry is logged.
+/// exponential backoff; each retry is logged. To a database this process had a session with
+/// already, as [`reconnect_retrying`].
 pub fn connect_retrying(
     connector: &dyn Connector,
     policy: &ConnectRetry,
 ) -> Result<Box<dyn Session>> {
+    if worked_before(connector) {
+        return reconnect_retrying(connector, policy);
+    }
     connect_with(connector, policy, &mut std::thread::sleep)
 }
 
-/// [`connect_retrying`] for a session that replaces a lost one ([`is_transient_after_loss`]).
+/// [`connect_retrying`] for a session that replaces a lost one: [`is_transient_after_loss`]
+/// failures are retried until the waits add up to `policy.reconnect_max_ms` (a database
+/// restarting takes minutes), or `policy.retries` times when that is 0.
 pub fn reconnect_retrying(
     connector: &dyn Connector,
     policy: &ConnectRetry,
 ) -> Result<Box<dyn Session>> {
-    connect_loop(
-        connector,
-        policy,
-        &mut std::thread::sleep,
-        is_transient_after_loss,
-    )
+    reconnect_with(connector, policy, &mut std::thread::sleep)
+}
+
+/// [`reconnect_retrying`] with the wait injected.
+pub fn reconnect_with(
+    connector: &dyn Connector,
+    policy: &ConnectRetry,
+    sleep: &mut dyn FnMut(Duration),
+) -> Result<Box<dyn Session>> {
+    let budget = match policy.reconnect_max_ms {
+        0 => Budget::Tries(policy.retries),
+        ms => Budget::Waits(Duration::from_millis(ms)),
+    };
+    connect_loop(connector, policy, sleep, is_transient_after_loss, budget)
 }
 
 /// [`connect_retrying`] with the wait injected (tests record it instead of sleeping).
@@ -97,7 +130,23 @@ pub fn connect_with(
     policy: &ConnectRetry,
     sleep: &mut dyn FnMut(Duration),
 ) -> Result<Box<dyn Session>> {
-    connect_loop(connector, policy, sleep, is_transient)
+    connect_loop(
+        connector,
+        policy,
+        sleep,
+        is_transient,
+        Budget::Tries(policy.retries),
+    )
+}
+
+/// How long a connect loop keeps trying.
+#[derive(Debug, Clone, Copy)]
+enum Budget {
+    /// This many retries.
+    Tries(u32),
+    /// Until the waits between tries add up to this (counted, not timed, so a test's injected
+    /// sleep sees the same tries).
+    Waits(Duration),
 }
 
 fn connect_loop(
@@ -105,17 +154,43 @@ fn connect_loop(
     policy: &ConnectRetry,
     sleep: &mut dyn FnMut(Duration),
     transient: fn(&CdcError) -> bool,
+    budget: Budget,
 ) -> Result<Box<dyn Session>> {
     let mut tried = 0u32;
+    let mut waited = Duration::ZERO;
     loop {
         match connector.connect() {
-            Err(e) if tried < policy.retries && transient(&e) => {
+            Ok(session) => {
+                note_worked(connector);
+                return Ok(session);
+            }
+            Err(e) if transient(&e) => {
+                let wait = backoff(policy, tried + 1);
+                let more = match budget {
+                    Budget::Tries(n) => tried < n,
+                    Budget::Waits(max) => waited < max,
+                };
+                if !more {
+                    return Err(e);
+                }
                 tried += 1;
-                let wait = backoff(policy, tried);
+                let wait = match budget {
+                    Budget::Tries(_) => wait,
+                    // The last wait ends at the budget, not beyond it.
+                    Budget::Waits(max) => wait.min(max - waited).max(Duration::from_millis(1)),
+                };
+                waited += wait;
+                let of = match budget {
+                    Budget::Tries(n) => format!("retry {tried} of {n}"),
+                    Budget::Waits(max) => format!(
+                        "retry {tried}, {} of {} s waited",
+                        waited.as_secs(),
+                        max.as_secs()
+                    ),
+                };
                 tracing::warn!(
-                    "connecting to {} failed ({e}); retry {tried} of {} in {} ms",
+                    "connecting to {} failed ({e}); {of}, next in {} ms",
                     connector.describe(),
-                    policy.retries,
                     wait.as_millis()
                 );
                 sleep(wait);
@@ -136,7 +211,13 @@ pub struct Reconnecting<'c> {
     session: Option<Box<dyn Session>>,
     /// A session was lost: the next connect replaces it ([`reconnect_retrying`]).
     lost_one: bool,
+    /// Told of each lost connection before the reconnect (the error, the retry number): capture
+    /// counts it and writes its `source-retry` event.
+    on_lost: Option<LostObserver<'c>>,
 }
+
+/// See [`Reconnecting::observed`].
+type LostObserver<'c> = Box<dyn FnMut(&CdcError, u32) -> Result<()> + 'c>;
 
 impl<'c> Reconnecting<'c> {
     /// Nothing is opened until the first call.
@@ -146,7 +227,14 @@ impl<'c> Reconnecting<'c> {
             policy: *policy,
             session: None,
             lost_one: false,
+            on_lost: None,
         }
+    }
+
+    /// Tell `on_lost` of every lost connection before it is replaced.
+    pub fn observed(mut self, on_lost: impl FnMut(&CdcError, u32) -> Result<()> + 'c) -> Self {
+        self.on_lost = Some(Box::new(on_lost));
+        self
     }
 
     /// Run `f` on the session, reconnecting after a lost connection.
@@ -165,6 +253,9 @@ impl<'c> Reconnecting<'c> {
             match f(session.as_mut()) {
                 Err(CdcError::ConnectionLost(m)) if lost < self.policy.retries => {
                     lost += 1;
+                    if let Some(tell) = self.on_lost.as_mut() {
+                        tell(&CdcError::ConnectionLost(m.clone()), lost)?;
+                    }
                     tracing::warn!(
                         "connection to {} lost ({m}); reconnecting ({lost} of {})",
                         self.connector.describe(),
@@ -189,6 +280,7 @@ mod tests {
             retries,
             backoff_ms: 100,
             backoff_max_ms: 1000,
+            reconnect_max_ms: 0,
         }
     }
 
@@ -209,9 +301,16 @@ mod tests {
             message: "no listener".into(),
         };
         let closed = CdcError::Connect {
+            code: Code::Cdc2010,
+            message: "db: the database is not accepting connections now (ORA-12537: TNS:connection closed)".into(),
+        };
+        // Classed by the code the login mapping gave, not the text: a general CDC-2006 whose
+        // message happens to name a transient ORA error is not retried.
+        let general = CdcError::Connect {
             code: Code::Cdc2006,
             message: "db: ORA-12537: TNS:connection closed".into(),
         };
+        assert!(!is_transient(&general));
         let auth = CdcError::Connect {
             code: Code::Cdc2002,
             message: "ORA-01017: invalid username/password".into(),
@@ -231,6 +330,68 @@ mod tests {
         };
         assert!(!is_transient(&unknown) && is_transient_after_loss(&unknown));
         assert!(!is_transient_after_loss(&auth));
+    }
+
+    #[test]
+    fn calls_are_retried_for_passing_failures_only() {
+        for e in [
+            CdcError::ConnectionLost("ORA-01089: immediate shutdown".into()),
+            CdcError::LogOverwritten("ORA-01368".into()),
+            CdcError::LogUnavailable("ORA-00308".into()),
+            CdcError::NoLogMinerSession("ORA-01307".into()),
+            // A hole in the list within the retained logs.
+            CdcError::MissingLogFile {
+                scn: 500,
+                oldest: 100,
+            },
+        ] {
+            assert!(is_transient_call(&e), "{e}");
+        }
+        for e in [
+            // Redo older than the oldest log: gone for good.
+            CdcError::MissingLogFile {
+                scn: 50,
+                oldest: 100,
+            },
+            CdcError::MissingLogFile { scn: 50, oldest: 0 },
+            CdcError::SnapshotTooOld {
+                table: "HR.T".into(),
+                scn: 1,
+            },
+            CdcError::Database("ORA-00600".into()),
+        ] {
+            assert!(!is_transient_call(&e), "{e}");
+        }
+        assert_eq!(
+            retry_cause(&CdcError::ConnectionLost(
+                "reading: ORA-02396: exceeded maximum idle time".into()
+            )),
+            "ORA-02396"
+        );
+        assert_eq!(
+            retry_cause(&CdcError::ConnectionLost("the call timed out".into())),
+            "CDC-5007"
+        );
+    }
+
+    #[test]
+    fn a_lost_connection_is_reconnected_until_the_waits_reach_the_budget() {
+        // Every connect fails: with a budget of 2.5 s the waits are 100, 200, 400, 800, 1000,
+        // then the rest of the budget; the tries stop there.
+        let (_dir, always) = drill(1);
+        let mut p = policy(3);
+        p.reconnect_max_ms = 2_500;
+        let mut waits = Vec::new();
+        let r = reconnect_with(&always, &p, &mut |d| waits.push(d.as_millis()));
+        assert!(matches!(r, Err(CdcError::ConnectionLost(_))));
+        assert_eq!(waits, [100, 200, 400, 800, 1000]);
+        assert_eq!(waits.iter().sum::<u128>(), 2_500);
+        // Budget 0: the count of a first connect.
+        p.reconnect_max_ms = 0;
+        let mut waits = Vec::new();
+        let r = reconnect_with(&always, &p, &mut |d| waits.push(d.as_millis()));
+        assert!(r.is_err());
+        assert_eq!(waits, [100, 200, 400]);
     }
 
     /// Connectors whose every `every`-th connect fails (the emulator's drill), counted.

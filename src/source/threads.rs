@@ -56,6 +56,8 @@ const MAX_SAMPLES: usize = 4096;
 pub struct IdleThreads {
     quiet_ms: u64,
     samples: VecDeque<RedoSample>,
+    /// What the newest look found, see [`IdleThreads::quiet_through`].
+    quiet_through: Option<Scn>,
 }
 
 impl IdleThreads {
@@ -65,6 +67,7 @@ impl IdleThreads {
         IdleThreads {
             quiet_ms,
             samples: VecDeque::new(),
+            quiet_through: None,
         }
     }
 
@@ -98,19 +101,38 @@ impl IdleThreads {
         while self.samples.len() > MAX_SAMPLES {
             self.samples.pop_front();
         }
+        self.quiet_through = None;
         let newest = self.samples.back()?;
-        newest
+        let open: Vec<(&RedoThread, Option<Scn>)> = newest
             .threads
             .iter()
             .filter(|t| t.counts_for_bound())
-            .map(|t| {
+            .map(|t| (t, self.idle_since(t, now, quiet)))
+            .collect();
+        // Every open thread idle since a look at SCN s, none with written redo at or past the
+        // lowest such s: every commit up to it is written and below it (commits made later take
+        // an SCN above the instance's), so nothing is committed at that SCN itself.
+        let lowest_look = open.iter().map(|(_, s)| *s).min().flatten();
+        self.quiet_through = lowest_look
+            .filter(|s| !open.is_empty() && open.iter().all(|(t, _)| t.last_redo_scn < *s));
+        open.iter()
+            .map(|(t, idle)| {
                 let busy = t.last_redo_scn.saturating_sub(1);
-                match self.idle_since(t, now, quiet) {
+                match idle {
                     Some(scn) => busy.max(scn.saturating_sub(1)),
                     None => busy,
                 }
             })
             .min()
+    }
+
+    /// After [`IdleThreads::bound`]: when every open thread was idle since a look at SCN s and
+    /// none had written redo at s or later, s (the lowest such). Then no commit at or below s
+    /// is still to be written and none is at s: once the redo up to the bound (s − 1) is
+    /// mined, everything committed up to s is. `--stop-at-scn` with V$DATABASE.CURRENT_SCN on
+    /// a database that has gone quiet ends there, where the bound alone stays one short.
+    pub fn quiet_through(&self) -> Option<Scn> {
+        self.quiet_through
     }
 
     /// The SCN of the newest look at least `quiet` old since which `t`'s written position has
@@ -168,8 +190,12 @@ pub fn check_thread_logs(threads: &[RedoThread], logs: &[LogFile], start: Scn) -
                 t.status.to_ascii_lowercase()
             )));
         }
-        let holds = |l: &LogFile, scn: Scn| l.first_scn <= scn && l.next_scn.is_none_or(|n| n > scn);
-        let Some(first) = mine.iter().position(|l| holds(l, from) || l.first_scn > from) else {
+        let holds =
+            |l: &LogFile, scn: Scn| l.first_scn <= scn && l.next_scn.is_none_or(|n| n > scn);
+        let Some(first) = mine
+            .iter()
+            .position(|l| holds(l, from) || l.first_scn > from)
+        else {
             let newest = mine.iter().filter_map(|l| l.next_scn).max().unwrap_or(0);
             return Err(missing(format!(
                 "its newest log ends before SCN {from} (NEXT_CHANGE# {newest})"
@@ -242,8 +268,8 @@ pub fn shipped_end_for(logs: &[LogFile], source_threads: &[RedoThread]) -> Optio
                 return true;
             };
             let all_received = *end >= t.last_redo_scn;
-            let current = newest.next_scn.is_none()
-                && t.last_redo_sequence == Some(newest.sequence);
+            let current =
+                newest.next_scn.is_none() && t.last_redo_sequence == Some(newest.sequence);
             let done = match t.counts_for_bound() {
                 true => current && all_received,
                 false => all_received,
@@ -267,12 +293,11 @@ fn thread_ends(logs: &[LogFile]) -> Vec<(u32, Scn, &LogFile)> {
             mine.dedup_by_key(|l| l.sequence);
             let mut end = mine[0].first_scn.saturating_sub(1);
             let mut newest = mine[0];
-            let mut expected = mine[0].sequence;
-            for l in mine {
+            let first = mine[0].sequence;
+            for (expected, l) in (first..).zip(mine) {
                 if l.sequence != expected {
                     break;
                 }
-                expected += 1;
                 newest = l;
                 end = match l.next_scn {
                     Some(next) => next.saturating_sub(1),

@@ -73,7 +73,10 @@ fn a_thread_whose_position_moves_is_never_taken_for_idle() {
         let b = idle.bound(sample(
             *at,
             1_000 + i as u64,
-            vec![thread(1, 999 + i as u64, i as u64), thread(2, 300, i as u64)],
+            vec![
+                thread(1, 999 + i as u64, i as u64),
+                thread(2, 300, i as u64),
+            ],
         ));
         assert_eq!(b, Some(299), "look {i}");
     }
@@ -96,8 +99,14 @@ fn without_a_quiet_period_one_look_is_enough_and_a_clock_going_back_forgets() {
     let mut idle = IdleThreads::new(1_000);
     idle.bound(sample(5_000, 100, vec![thread(1, 90, 3)]));
     // The clock went back: the look at 5 000 ms says nothing about the stretch to 5 500.
-    assert_eq!(idle.bound(sample(4_000, 101, vec![thread(1, 90, 3)])), Some(89));
-    assert_eq!(idle.bound(sample(5_500, 102, vec![thread(1, 90, 3)])), Some(100));
+    assert_eq!(
+        idle.bound(sample(4_000, 101, vec![thread(1, 90, 3)])),
+        Some(89)
+    );
+    assert_eq!(
+        idle.bound(sample(5_500, 102, vec![thread(1, 90, 3)])),
+        Some(100)
+    );
 }
 
 fn log(thread: u32, sequence: u64, first: Scn, next: Option<Scn>) -> LogFile {
@@ -219,7 +228,12 @@ fn a_source_thread_that_received_all_it_wrote_does_not_hold_the_shipped_end() {
     t1_log.received_to = Some(900);
     let mut t2_log = log(2, 3, 400, None);
     t2_log.received_to = Some(420);
-    let logs = vec![log(1, 4, 700, Some(800)), t1_log, log(2, 2, 300, Some(400)), t2_log];
+    let logs = vec![
+        log(1, 4, 700, Some(800)),
+        t1_log,
+        log(2, 2, 300, Some(400)),
+        t2_log,
+    ];
     let mut busy = thread(1, 950, 40);
     busy.last_redo_sequence = Some(5);
     let mut idle = thread(2, 420, 7);
@@ -254,8 +268,35 @@ fn a_source_thread_that_received_all_it_wrote_does_not_hold_the_shipped_end() {
         Some(799)
     );
     closed.last_redo_scn = 450;
-    assert_eq!(
-        shipped_end_for(&archived_only, &[busy, closed]),
-        Some(399)
-    );
+    assert_eq!(shipped_end_for(&archived_only, &[busy, closed]), Some(399));
+}
+
+#[test]
+fn a_quiet_database_is_known_committed_through_the_look_once_every_thread_stood_still() {
+    let mut idle = IdleThreads::new(3_000);
+    // One thread, its last commit written at 500; the database's SCN is 501 (one past).
+    let t1 = thread(1, 500, 9);
+    assert_eq!(idle.bound(sample(0, 501, vec![t1.clone()])), Some(499));
+    assert_eq!(idle.quiet_through(), None, "not idle yet");
+    assert_eq!(idle.bound(sample(3_000, 501, vec![t1.clone()])), Some(500));
+    // Everything written is below the look's SCN 501 and later commits take a higher one:
+    // with the redo mined up to 500, everything committed up to 501 is.
+    assert_eq!(idle.quiet_through(), Some(501));
+    // A second thread still busy: nothing more known than the bound.
+    let mut idle = IdleThreads::new(3_000);
+    for at in [0, 3_000] {
+        idle.bound(sample(
+            at,
+            501,
+            vec![t1.clone(), thread(2, 480 + at as u64, at as u64)],
+        ));
+    }
+    assert_eq!(idle.quiet_through(), None);
+    // Redo written at the look's SCN (a transaction open there, CURRENT_SCN its newest
+    // change): a commit may be at that SCN, not mined below it.
+    let mut idle = IdleThreads::new(3_000);
+    let at_look = thread(1, 501, 9);
+    idle.bound(sample(0, 501, vec![at_look.clone()]));
+    assert_eq!(idle.bound(sample(3_000, 501, vec![at_look])), Some(500));
+    assert_eq!(idle.quiet_through(), None);
 }

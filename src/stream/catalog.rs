@@ -36,12 +36,36 @@ pub struct Catalog {
     pub cdb: bool,
     /// ENABLE_GOLDENGATE_REPLICATION, for the reason an UNSUPPORTED row gives.
     pub goldengate_replication: bool,
+    /// MAX_STRING_SIZE=EXTENDED: the size of a character-semantics column a DDL statement
+    /// declares (`VARCHAR2(1500 CHAR)` is 6,000 bytes, an extended string, else 4,000).
+    pub extended_strings: bool,
+    /// NLS_CHARACTERSET and NLS_NCHAR_CHARACTERSET where capture mines (CDB$ROOT in root
+    /// mode): what text LogMiner writes as bytes (`HEXTORAW('…')`, XML documents) is decoded
+    /// with, unless the row's PDB has sets of its own in `pdb_charsets`.
+    pub charsets: crate::charset::Charsets,
+    /// The sets of each captured PDB, by name (read inside it): an AL32UTF8 CDB may hold PDBs
+    /// of another database character set, and in root mode LogMiner returns every PDB's rows
+    /// with their text in their own PDB's set.
+    pub pdb_charsets: HashMap<String, crate::charset::Charsets, foldhash::fast::RandomState>,
     pub tables: HashMap<TableName, TableSchema, foldhash::fast::RandomState>,
     /// Captured tables by object number, for rows LogMiner could not name (`unknown`).
     pub objects: HashMap<u64, Vec<TableName>, foldhash::fast::RandomState>,
 }
 
 impl Catalog {
+    /// The character sets a row's text bytes are in: its PDB's (SRC_CON_NAME) in a CDB, else
+    /// the database's.
+    pub fn charsets_of(&self, row: &LogMinerRow) -> crate::charset::Charsets {
+        match self.cdb {
+            true => self
+                .pdb_charsets
+                .get(row.src_con_name.as_str())
+                .copied()
+                .unwrap_or(self.charsets),
+            false => self.charsets,
+        }
+    }
+
     /// The table of a row; `last` keeps the previous row's table name, so rows of the same
     /// table (most of a transaction's) are looked up without building a name.
     pub(super) fn table_of(
@@ -85,8 +109,8 @@ impl Catalog {
         // The layout just before the DDL: seen again (a restart, a rewind to an open
         // transaction's start) it is applied to what it changed, not on top of itself.
         let current = t.columns_at(scn.saturating_sub(1)).to_vec();
-        let Some(next) =
-            super::ddl::apply(&current, sql).or_else(|| dictionary.map(|i| i.columns.clone()))
+        let Some(next) = super::ddl::apply(&current, sql, self.extended_strings)
+            .or_else(|| dictionary.map(|i| i.columns.clone()))
         else {
             return false;
         };

@@ -7,8 +7,10 @@ use crate::types::ColumnType;
 
 /// Apply `ALTER TABLE … ADD (…)` / `ADD col type` / `DROP COLUMN col` / `DROP (c1, c2)` /
 /// `RENAME COLUMN a TO b` to `columns`. `None` when the statement is not one of these (the
-/// caller then falls back to the dictionary).
-pub fn apply(columns: &[ColumnInfo], sql: &str) -> Option<Vec<ColumnInfo>> {
+/// caller then falls back to the dictionary). `extended`: the database's MAX_STRING_SIZE is
+/// EXTENDED, which sizes a character-semantics column (`VARCHAR2(1500 CHAR)`: 6,000 bytes,
+/// else 4,000; AL32UTF8 assumed, see [`ColumnType::parse_sized`]).
+pub fn apply(columns: &[ColumnInfo], sql: &str, extended: bool) -> Option<Vec<ColumnInfo>> {
     let text = sql.trim().trim_end_matches(';').trim();
     let upper = text.to_ascii_uppercase();
     if !upper.starts_with("ALTER TABLE") {
@@ -21,7 +23,7 @@ pub fn apply(columns: &[ColumnInfo], sql: &str) -> Option<Vec<ColumnInfo>> {
         "ADD" => {
             let mut out = columns.to_vec();
             for def in list(args) {
-                out.push(column_def(def)?);
+                out.push(column_def(def, extended)?);
             }
             Some(out)
         }
@@ -80,8 +82,9 @@ pub fn apply(columns: &[ColumnInfo], sql: &str) -> Option<Vec<ColumnInfo>> {
 /// read from the statement. The dictionary is no substitute: capture may read it long after the
 /// CREATE, when it already shows columns added since, which the table's earlier changes do not
 /// have. `None` for any other form (AS SELECT, object and XMLType tables, virtual columns, a type
-/// the parser does not know): the caller then falls back to the dictionary.
-pub fn create_table(sql: &str) -> Option<Vec<ColumnInfo>> {
+/// the parser does not know): the caller then falls back to the dictionary. `extended` as for
+/// [`apply`].
+pub fn create_table(sql: &str, extended: bool) -> Option<Vec<ColumnInfo>> {
     let text = sql.trim().trim_end_matches(';').trim();
     let head = text.get(..12)?;
     if !head.eq_ignore_ascii_case("CREATE TABLE") {
@@ -113,14 +116,14 @@ pub fn create_table(sql: &str) -> Option<Vec<ColumnInfo>> {
                 "CONSTRAINT" | "PRIMARY" | "UNIQUE" | "FOREIGN" | "CHECK" | "SUPPLEMENTAL"
             );
         if !constraint {
-            out.push(column_def(item)?);
+            out.push(column_def(item, extended)?);
         }
     }
     (!out.is_empty()).then_some(out)
 }
 
 /// `name type [DEFAULT …] [NOT NULL] [inline constraint]` (a virtual column is `None`).
-fn column_def(def: &str) -> Option<ColumnInfo> {
+fn column_def(def: &str, extended: bool) -> Option<ColumnInfo> {
     let (name, ty) = split_word(def.trim())?;
     let name = ident(name)?;
     let upper = format!("{} ", ty.trim().to_ascii_uppercase());
@@ -144,7 +147,7 @@ fn column_def(def: &str) -> Option<ColumnInfo> {
     .filter_map(|k| upper.find(k))
     .min()
     .unwrap_or(upper.len());
-    let data_type = ColumnType::parse(upper[..end].trim()).ok()?;
+    let data_type = ColumnType::parse_sized(upper[..end].trim(), extended).ok()?;
     Some(ColumnInfo {
         name,
         data_type,
@@ -239,7 +242,7 @@ mod tests {
             .iter()
             .map(|n| ColumnInfo {
                 name: n.to_string(),
-                data_type: ColumnType::Varchar2 { length: 5 },
+                data_type: ColumnType::varchar2(5),
                 nullable: true,
                 virtual_column: false,
                 hidden: false,
@@ -254,7 +257,12 @@ mod tests {
     #[test]
     fn add_drop_and_rename_columns() {
         let base = cols(&["ID", "NAME"]);
-        let added = apply(&base, "ALTER TABLE \"HR\".\"EMP\" ADD (EXTRA NUMBER(5,0))").unwrap();
+        let added = apply(
+            &base,
+            "ALTER TABLE \"HR\".\"EMP\" ADD (EXTRA NUMBER(5,0))",
+            false,
+        )
+        .unwrap();
         assert_eq!(names(&added), ["ID", "NAME", "EXTRA"]);
         assert_eq!(
             added[2].data_type,
@@ -263,25 +271,66 @@ mod tests {
         let two = apply(
             &base,
             "alter table hr.emp add (a varchar2(3) not null, \"b c\" date default sysdate);",
+            false,
         )
         .unwrap();
         assert_eq!(names(&two), ["ID", "NAME", "A", "b c"]);
         assert!(!two[2].nullable);
         assert_eq!(
-            names(&apply(&added, "alter table \"HR\".\"EMP\" drop column EXTRA").unwrap()),
+            names(
+                &apply(
+                    &added,
+                    "alter table \"HR\".\"EMP\" drop column EXTRA",
+                    false
+                )
+                .unwrap()
+            ),
             ["ID", "NAME"]
         );
         assert_eq!(
-            names(&apply(&added, "ALTER TABLE HR.EMP DROP (NAME, EXTRA)").unwrap()),
+            names(&apply(&added, "ALTER TABLE HR.EMP DROP (NAME, EXTRA)", false).unwrap()),
             ["ID"]
         );
         assert_eq!(
-            names(&apply(&base, "ALTER TABLE HR.EMP RENAME COLUMN NAME TO FULL_NAME").unwrap()),
+            names(
+                &apply(
+                    &base,
+                    "ALTER TABLE HR.EMP RENAME COLUMN NAME TO FULL_NAME",
+                    false
+                )
+                .unwrap()
+            ),
             ["ID", "FULL_NAME"]
         );
-        assert!(apply(&base, "CREATE INDEX I ON HR.EMP(NAME)").is_none());
-        assert!(apply(&base, "ALTER TABLE HR.EMP ADD (V AS (ID + 1))").is_none());
-        assert!(apply(&base, "ALTER TABLE HR.EMP MOVE").is_none());
+        assert!(apply(&base, "CREATE INDEX I ON HR.EMP(NAME)", false).is_none());
+        assert!(apply(&base, "ALTER TABLE HR.EMP ADD (V AS (ID + 1))", false).is_none());
+        assert!(apply(&base, "ALTER TABLE HR.EMP MOVE", false).is_none());
+    }
+
+    /// A character-semantics column is sized by the database's MAX_STRING_SIZE: 1,500
+    /// characters are 6,000 bytes, an extended string, where strings are extended.
+    #[test]
+    fn char_semantics_columns_are_sized_for_the_database() {
+        let sql = "alter table hr.emp add (note varchar2(1500 char), code char(2 char))";
+        let std = apply(&[], sql, false).unwrap();
+        let ext = apply(&[], sql, true).unwrap();
+        assert_eq!(
+            std[0].data_type,
+            ColumnType::Varchar2 {
+                length: 4000,
+                chars: Some(1500)
+            }
+        );
+        assert!(!std[0].data_type.is_extended());
+        assert_eq!(
+            ext[0].data_type,
+            ColumnType::Varchar2 {
+                length: 6000,
+                chars: Some(1500)
+            }
+        );
+        assert!(ext[0].data_type.is_extended());
+        assert_eq!(std[1].data_type.sql_name(), "CHAR(2 CHAR)");
     }
 
     #[test]
@@ -290,6 +339,7 @@ mod tests {
             "create table \"SHOP\".\"T\" (\"ID\" NUMBER(10) NOT NULL, \"NOTE\" VARCHAR2(100), \
              at timestamp(6) default systimestamp not null, \"Odd, name\" NUMBER(12,2), \
              CONSTRAINT t_pk PRIMARY KEY (\"ID\"), UNIQUE (NOTE)) TABLESPACE USERS;",
+            false,
         )
         .unwrap();
         assert_eq!(names(&c), ["ID", "NOTE", "AT", "Odd, name"]);
@@ -299,7 +349,13 @@ mod tests {
         );
         assert_eq!(c[2].data_type, ColumnType::parse("TIMESTAMP(6)").unwrap());
         assert_eq!(
-            names(&create_table("CREATE TABLE T (ID NUMBER PRIMARY KEY, N VARCHAR2(5))").unwrap()),
+            names(
+                &create_table(
+                    "CREATE TABLE T (ID NUMBER PRIMARY KEY, N VARCHAR2(5))",
+                    false
+                )
+                .unwrap()
+            ),
             ["ID", "N"]
         );
         // Forms read from the dictionary instead.
@@ -310,7 +366,7 @@ mod tests {
             "create table t of person_typ",
             "create index i on t (a)",
         ] {
-            assert!(create_table(sql).is_none(), "{sql}");
+            assert!(create_table(sql, false).is_none(), "{sql}");
         }
     }
 }

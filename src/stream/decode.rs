@@ -3,8 +3,8 @@
 
 use super::buffer::{Committed, TxRows};
 use super::parse::{
-    into_value, parse_dml, parse_extended_begin, parse_extended_write, parse_lob_row,
-    parse_xml_begin, parse_xml_write, to_value, DmlKind, Literal,
+    into_value_in, parse_dml, parse_extended_begin, parse_extended_write, parse_lob_row,
+    parse_xml_begin, parse_xml_write, to_value_in, DmlKind, Literal,
 };
 use super::statement::Build;
 use crate::errors::{CdcError, Result};
@@ -16,7 +16,8 @@ use std::collections::VecDeque;
 
 pub use super::catalog::{Catalog, TableSchema};
 pub use super::handling::{
-    handled_codes, is_create_table, is_create_table_sql, Handling, PieceKind, HANDLING,
+    handled_codes, is_create_table, is_create_table_sql, is_truncate_table_sql, Handling,
+    PieceKind, HANDLING,
 };
 pub use super::lenient::{Recovery, RecoveryKind};
 
@@ -25,6 +26,8 @@ pub enum ChangeOp {
     Create,
     Update,
     Delete,
+    /// TRUNCATE TABLE: every row of the table is gone (no images, no key).
+    Truncate,
 }
 
 impl ChangeOp {
@@ -33,6 +36,7 @@ impl ChangeOp {
             ChangeOp::Create => "c",
             ChangeOp::Update => "u",
             ChangeOp::Delete => "d",
+            ChangeOp::Truncate => "t",
         }
     }
 }
@@ -117,6 +121,7 @@ fn typed(
     row: &LogMinerRow,
     xid: &str,
     seen: &mut [bool],
+    charsets: crate::charset::Charsets,
 ) -> Result<Image> {
     let mut out: Image = Vec::with_capacity(items.len());
     let mut last = 0;
@@ -142,7 +147,7 @@ fn typed(
                 message: "LogMiner wrote `Unsupported Type` in its place".into(),
             });
         }
-        let v = into_value(lit, &cols[i].data_type)
+        let v = into_value_in(lit, &cols[i].data_type, charsets)
             .map_err(|message| redo_error(row, t, xid, format!("column {name}: {message}")))?;
         in_order &= out.is_empty() || i > last;
         last = i;
@@ -215,6 +220,18 @@ struct Open {
     closed: bool,
     /// The value being rebuilt, with its column.
     build: Option<Build>,
+    /// The LOB columns whose values the statement's rows rebuilt so far.
+    built: Vec<String>,
+}
+
+/// A LOB row without its SEL_LOB_LOCATOR that came before the DML of its statement (BASICFILE
+/// storage out of row), held for the table's next INSERT or UPDATE.
+#[derive(Debug)]
+struct Unlocated {
+    table: TableName,
+    row: LogMinerRow,
+    kind: Option<super::parse::LobKind>,
+    piece: super::parse::LobPiece,
 }
 
 /// Decodes a committed transaction's rows as they stream in, holding back only the statement
@@ -236,6 +253,11 @@ pub struct Decoder {
     recovered: Vec<Recovery>,
     /// Rows of objects LogMiner's dictionary did not know (`unknown`).
     unknown: super::unknown::UnknownRows,
+    /// LOB rows waiting for their statement's DML (see [`Unlocated`]).
+    unlocated: Vec<Unlocated>,
+    /// The character sets of the current row's container (see `Catalog::charsets_of`), for
+    /// text written as bytes.
+    charsets: crate::charset::Charsets,
 }
 
 /// Whether a table has columns whose values LogMiner writes in rows after the DML.
@@ -260,6 +282,8 @@ impl Decoder {
             open: None,
             recovered: Vec::new(),
             unknown: Default::default(),
+            unlocated: Vec::new(),
+            charsets: Default::default(),
         }
     }
 
@@ -289,6 +313,7 @@ impl Decoder {
             match self.rows.next() {
                 None => {
                     self.release(catalog);
+                    self.unlocated_left();
                     self.done = true;
                 }
                 Some(Err(e)) => {
@@ -368,6 +393,9 @@ impl Decoder {
             return;
         };
         let column = build.column.clone();
+        if let Some(o) = self.open.as_mut() {
+            o.built.push(column.clone());
+        }
         if t.excluded.contains(&column) {
             return;
         }
@@ -411,6 +439,8 @@ impl Decoder {
     /// name (`UNKNOWN`.`OBJ# n`) as its captured table's, its errors as CDC-3050.
     fn decode_row(&mut self, mut row: LogMinerRow, catalog: &Catalog) {
         use super::unknown::Resolution;
+        // Per row: in root mode a transaction's rows may come from PDBs of different sets.
+        self.charsets = catalog.charsets_of(&row);
         match super::unknown::resolve(&mut row, catalog) {
             Resolution::Named => self.decode_named(row, catalog),
             // Another table's row: as any row of a table not captured.
@@ -472,6 +502,24 @@ impl Decoder {
         self.captured += 1;
         let cols = t.columns_at(row.scn);
         match handling {
+            Handling::Ddl if is_truncate_table_sql(&row.sql_redo) => {
+                self.release(catalog);
+                // Every row is gone: a change of the whole table, published at its place in
+                // the transaction as Debezium does (a truncate record, op `t`); the layout
+                // stays.
+                self.pending.push_back(Ok(Event::Change(Change {
+                    table: t.name.clone(),
+                    op: ChangeOp::Truncate,
+                    before: None,
+                    after: None,
+                    scn: row.scn,
+                    rs_id: row.rs_id,
+                    ssn: row.ssn,
+                    row_id: row.row_id,
+                    user: row.username,
+                    timestamp: row.timestamp,
+                })));
+            }
             Handling::Ddl => {
                 self.release(catalog);
                 // Published (and applied to the catalog) before later rows are decoded.
@@ -540,13 +588,43 @@ impl Decoder {
     /// statement's earlier rows (the in-row LOB values of an INSERT or UPDATE) merges into it.
     fn dml(&mut self, row: LogMinerRow, t: &TableSchema, catalog: &Catalog) {
         let cols = t.columns_at(row.scn);
+        // A captured column of a type capture does not stream (LONG, LONG RAW): the change is
+        // reported, never published with a value LogMiner may have replaced ('LONG DATA').
+        if let Some((c, why)) = cols
+            .iter()
+            .find_map(|c| match c.data_type.logminer_support(true) {
+                crate::types::LogMinerSupport::ColumnNotStreamed(why)
+                    if !t.excluded.contains(&c.name) =>
+                {
+                    Some((c, why))
+                }
+                _ => None,
+            })
+        {
+            let e = CdcError::ColumnNotStreamed {
+                scn: row.scn,
+                xid: self.xid.clone(),
+                table: t.name.to_string(),
+                column: c.name.clone(),
+                data_type: if c.data_type == ColumnType::Long {
+                    "LONG"
+                } else {
+                    "LONG RAW"
+                },
+                reason: why,
+            };
+            self.release(catalog);
+            self.pending.push_back(Err(e));
+            return;
+        }
         // What LogMiner writes wrong (undoubled quotes, `COL n` names) is read where the
         // table's columns make it certain (see `lenient`), else an error.
         let recovered_before = self.recovered.len();
+        let cs = self.charsets;
         let rec = &mut self.recovered;
         let dml = parse_dml(&row.sql_redo)
-            .or_else(|e| super::lenient::reread(&row, t, cols, &self.xid, e, rec))
-            .and_then(|d| super::lenient::named(d, &row, t, cols, &self.xid, rec));
+            .or_else(|e| super::lenient::reread(&row, t, cols, &self.xid, e, rec, cs))
+            .and_then(|d| super::lenient::named(d, &row, t, cols, &self.xid, rec, cs));
         let dml = match dml {
             Ok(d) => d,
             Err(e) => {
@@ -568,7 +646,7 @@ impl Decoder {
         seen.resize(cols.len(), false);
         if continues {
             self.finish_build(catalog);
-            let set = typed(t, cols, dml.new, &row, &self.xid, &mut seen);
+            let set = typed(t, cols, dml.new, &row, &self.xid, &mut seen, self.charsets);
             self.seen = seen;
             let rid = row.row_id;
             match set {
@@ -596,10 +674,14 @@ impl Decoder {
         self.release(catalog);
         let images = (|| -> Result<(Option<Image>, Option<Image>)> {
             let xid = self.xid.as_str();
+            let cs = self.charsets;
             Ok(match kind {
-                DmlKind::Insert => (None, Some(typed(t, cols, dml.new, &row, xid, &mut seen)?)),
+                DmlKind::Insert => (
+                    None,
+                    Some(typed(t, cols, dml.new, &row, xid, &mut seen, cs)?),
+                ),
                 DmlKind::Delete => {
-                    let mut before = typed(t, cols, dml.old, &row, xid, &mut seen)?;
+                    let mut before = typed(t, cols, dml.old, &row, xid, &mut seen, cs)?;
                     let (lobs, _) = unlogged(t, cols, &seen);
                     if !lobs.is_empty() {
                         with_unavailable(&mut before, cols, &lobs);
@@ -607,11 +689,11 @@ impl Decoder {
                     (Some(before), None)
                 }
                 DmlKind::Update => {
-                    let mut before = typed(t, cols, dml.old, &row, xid, &mut seen)?;
+                    let mut before = typed(t, cols, dml.old, &row, xid, &mut seen, cs)?;
                     // The LOB-like columns the WHERE lacks have no old value in the redo, named
                     // in the SET or not: the placeholder in the before image.
                     let (lobs, _) = unlogged(t, cols, &seen);
-                    let set = typed(t, cols, dml.new, &row, xid, &mut seen)?;
+                    let set = typed(t, cols, dml.new, &row, xid, &mut seen, cs)?;
                     let (_, missing) = unlogged(t, cols, &seen);
                     if !missing.is_empty() {
                         return Err(incomplete(t, cols, &missing, &row, xid));
@@ -655,7 +737,11 @@ impl Decoder {
                         table: t.name.clone(),
                         closed,
                         build: None,
+                        built: Vec::new(),
                     });
+                }
+                if kind != DmlKind::Delete {
+                    self.attach_unlocated(t, catalog);
                 }
             }
         }

@@ -267,9 +267,7 @@ fn interleaved_tables_decode_to_their_own_table() {
 fn catalog_with_a(excluded: &[&str]) -> Catalog {
     let mut c = catalog();
     let t = c.tables.values_mut().next().unwrap();
-    t.history[0]
-        .1
-        .insert(1, col("A", ColumnType::Varchar2 { length: 10 }));
+    t.history[0].1.insert(1, col("A", ColumnType::varchar2(10)));
     t.excluded = excluded.iter().map(|e| e.to_string()).collect();
     c
 }
@@ -374,6 +372,229 @@ fn a_row_logminer_marks_status_3_is_cdc_3202() {
                 e.to_string().contains("no supplemental log data found"),
                 "{e}"
             );
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A captured LONG column: every change of its table is CDC-3008, never published with the
+/// column's text (LogMiner writes 'LONG DATA' in place of a long value); with the column
+/// excluded, the rest of the row streams. (Before, `'LONG DATA'` was published as the value.)
+#[test]
+fn a_captured_long_column_is_reported_never_published() {
+    let name = TableName::new(None, "O", "L");
+    let number = ColumnType::Number {
+        precision: None,
+        scale: None,
+    };
+    let mut c = Catalog::default();
+    c.tables.insert(
+        name.clone(),
+        TableSchema {
+            name: name.clone(),
+            history: vec![(0, vec![col("ID", number), col("BODY", ColumnType::Long)])],
+            key: vec!["ID".into()],
+            excluded: vec![],
+        },
+    );
+    let mut r = row(
+        op::INSERT,
+        1,
+        "R1",
+        "insert into \"O\".\"L\"(\"ID\",\"BODY\") values ('1','LONG DATA');",
+    );
+    r.table_name = Some("L".into());
+    let tx = |rows: Vec<LogMinerRow>| Committed {
+        xid: "0200030004000000".into(),
+        start_scn: 1,
+        commit_scn: 10,
+        thread: 1,
+        commit_timestamp: String::new(),
+        rows: TxRows::from_vec(rows),
+    };
+    let got = decode(&mut tx(vec![r.clone()]), &c);
+    match &got[..] {
+        [Err(e @ CdcError::ColumnNotStreamed { column, .. })] => {
+            assert_eq!(column, "BODY");
+            assert_eq!(e.code(), crate::errors::Code::Cdc3008);
+            assert!(e.is_unsupported_redo());
+            assert!(e.to_string().contains("cdc.columns.exclude"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    c.tables.get_mut(&name).unwrap().excluded = vec!["BODY".into()];
+    let got = changes(decode(&mut tx(vec![r]), &c));
+    assert_eq!(
+        got[0].after,
+        Some(vec![("ID".to_string(), Value::Number("1".into()))])
+    );
+}
+
+fn committed(rows: Vec<LogMinerRow>) -> Committed {
+    Committed {
+        xid: "0200030004000000".into(),
+        start_scn: 1,
+        commit_scn: 100,
+        thread: 1,
+        commit_timestamp: String::new(),
+        rows: TxRows::from_vec(rows),
+    }
+}
+
+fn c_after(c: &Change) -> Option<Value> {
+    c.after
+        .as_ref()
+        .and_then(|a| a.iter().find(|(n, _)| n == "C").map(|(_, v)| v.clone()))
+}
+
+const AAA: &str = "AAAAAAAAAAAAAAAAAA";
+
+fn write_c(text: &str, offset: u64) -> String {
+    format!(
+        " buf_c := '{text}'; \n  dbms_lob.write(loc_c, {}, {offset}, buf_c);",
+        text.len()
+    )
+}
+
+/// BASICFILE LOBs stored out of row: LOB rows without their SEL_LOB_LOCATOR, before the
+/// INSERT they belong to or after the UPDATE that starts the value (`EMPTY_CLOB()`, LOB_TRIM
+/// 0), decode into that change; rows no DML follows are CDC-3005, and a row whose column the
+/// table does not settle is CDC-3005 naming the candidates, never a guess. (Before, each was
+/// "a LOB row without its SEL_LOB_LOCATOR", CDC-3005.)
+#[test]
+fn lob_rows_without_their_locator_go_to_their_statement() {
+    // Writes first, then the INSERT (redpanda-data/connect#4574).
+    let got = changes(decode(
+        &mut committed(vec![
+            row(op::LOB_WRITE, 1, AAA, &write_c("hello", 1)),
+            row(op::LOB_WRITE, 2, AAA, &write_c(" world", 6)),
+            row(op::INSERT, 3, "R1", &insert(1, "EMPTY_CLOB()")),
+            row(op::INSERT, 4, "R2", &insert(2, "'plain'")),
+        ]),
+        &catalog(),
+    ));
+    assert_eq!(got.len(), 2);
+    assert_eq!(c_after(&got[0]), Some(Value::Text("hello world".into())));
+    assert_eq!(c_after(&got[1]), Some(Value::Text("plain".into())));
+    // The UPDATE that empties the value, then trim and writes (#4430's BASICFILE).
+    let update = "update \"O\".\"T\" set \"C\" = EMPTY_CLOB() where \"ID\" = '1';";
+    let got = changes(decode(
+        &mut committed(vec![
+            row(op::UPDATE, 1, AAA, update),
+            row(op::LOB_TRIM, 2, AAA, " dbms_lob.trim(loc_c, 0);"),
+            row(op::LOB_WRITE, 3, AAA, &write_c("abc", 1)),
+            row(op::INTERNAL, 4, "R1", ""),
+        ]),
+        &catalog(),
+    ));
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].op, ChangeOp::Update);
+    assert_eq!(c_after(&got[0]), Some(Value::Text("abc".into())));
+    // Writes that no INSERT or UPDATE follows.
+    let got = decode(
+        &mut committed(vec![row(op::LOB_WRITE, 1, AAA, &write_c("x", 1))]),
+        &catalog(),
+    );
+    match &got[..] {
+        [Err(CdcError::ValueNotInRedo { message, .. })] => {
+            assert!(message.contains("no INSERT or UPDATE"), "{message}")
+        }
+        other => panic!("{other:?}"),
+    }
+    // Two CLOB columns: which one is not in the redo.
+    let mut c = catalog();
+    let t = c.tables.values_mut().next().unwrap();
+    t.history[0].1.push(col("D", ColumnType::Clob));
+    let got = decode(
+        &mut committed(vec![
+            row(op::LOB_WRITE, 1, AAA, &write_c("x", 1)),
+            row(
+                op::INSERT,
+                2,
+                "R1",
+                "insert into \"O\".\"T\"(\"ID\",\"C\",\"D\") values ('1',EMPTY_CLOB(),EMPTY_CLOB());",
+            ),
+        ]),
+        &c,
+    );
+    match &got[..] {
+        [Err(CdcError::ValueNotInRedo { message, .. })] => {
+            assert!(message.contains("any of C, D"), "{message}")
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The one-variable preamble (`DECLARE lob_1 CLOB; lob_1_f BOOLEAN; BEGIN select … into
+/// lob_1 … for update; lob_1_f := dbms_lob.isopen(lob_1) = 0; if lob_1_f then
+/// dbms_lob.open(…); end if; END;`, redpanda-data/connect's lob_parser_test.go) and a CLOB
+/// write as HEXTORAW decode into the row's value. (Before, the preamble was "expected a value"
+/// and the write "a CLOB write without text".)
+#[test]
+fn the_lob_1_preamble_and_a_clob_written_as_hextoraw_decode() {
+    let preamble = "DECLARE lob_1 CLOB; lob_1_f BOOLEAN; BEGIN select \"C\" into lob_1 from \"O\".\"T\" where \"ID\" = '1' and ROWID = 'AAAXxxx' for update; lob_1_f := dbms_lob.isopen(lob_1) = 0; if lob_1_f then dbms_lob.open(lob_1, dbms_lob.lob_readwrite); end if; END;";
+    let got = changes(decode(
+        &mut committed(vec![
+            row(op::INSERT, 1, AAA, &insert(1, "EMPTY_CLOB()")),
+            row(op::SELECT_LOB_LOCATOR, 2, AAA, preamble),
+            row(
+                op::LOB_WRITE,
+                3,
+                AAA,
+                " buf_b := HEXTORAW('00006162'); \n  dbms_lob.write(lob_1, 4, 1, buf_b);",
+            ),
+            row(op::LOB_WRITE, 4, AAA, &write_c("cd", 5)),
+            row(op::INTERNAL, 5, "R1", ""),
+        ]),
+        &catalog(),
+    ));
+    assert_eq!(got.len(), 1);
+    assert_eq!(c_after(&got[0]), Some(Value::Text("\0\0abcd".into())));
+    let lob = crate::stream::parse::parse_lob_row(preamble).unwrap();
+    assert_eq!(lob.locator.unwrap().column, "C");
+    assert!(lob.piece.is_none());
+    assert_eq!(lob.kind, None, "no DBMS_LOB call: no locator variable");
+}
+
+/// A TRUNCATE TABLE of a captured table is a change of the whole table, op `t`, with the DDL
+/// row's position; other DDL stays DDL (`ALTER TABLE … TRUNCATE PARTITION` included).
+#[test]
+fn a_truncate_table_is_a_truncate_change() {
+    for (sql, truncate) in [
+        ("truncate table \"O\".\"T\"", true),
+        ("TRUNCATE  TABLE\n o.t REUSE STORAGE", true),
+        ("Truncate Table T drop all storage cascade", true),
+        ("alter table o.t truncate partition p1", false),
+        ("truncate cluster o.c", false),
+        ("truncated table", false),
+    ] {
+        assert_eq!(is_truncate_table_sql(sql), truncate, "{sql}");
+    }
+    let mut ddl = row(
+        op::DDL,
+        7,
+        "AAAAAAAAAAAAAAAAAA",
+        "truncate table \"O\".\"T\"",
+    );
+    ddl.info = Some("USER DDL (PlSql=0 RecDep=0)".into());
+    ddl.username = "APP".into();
+    let mut tx = Committed {
+        xid: "0200030004000000".into(),
+        start_scn: 1,
+        commit_scn: 10,
+        thread: 1,
+        commit_timestamp: String::new(),
+        rows: TxRows::from_vec(vec![ddl]),
+    };
+    let events = decode(&mut tx, &catalog());
+    assert_eq!(events.len(), 1);
+    match &events[0] {
+        Ok(Event::Change(c)) => {
+            assert_eq!(
+                (c.op, c.scn, c.row_id.as_str(), c.user.as_str()),
+                (ChangeOp::Truncate, 7, "AAAAAAAAAAAAAAAAAA", "APP")
+            );
+            assert!(c.before.is_none() && c.after.is_none());
         }
         other => panic!("{other:?}"),
     }

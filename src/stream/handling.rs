@@ -22,7 +22,7 @@ pub enum Handling {
     /// INTERNAL: with the row's own ROW_ID it ends a statement whose other rows carried
     /// `AAAAAAAAAAAAAAAAAA` (and marks where an undone statement starts); others are dropped.
     StatementEnd,
-    /// DDL of a captured table, or a CREATE TABLE.
+    /// DDL of a captured table (a TRUNCATE TABLE is a truncate change), or a CREATE TABLE.
     Ddl,
     /// Changes no data capture publishes: not mined.
     Ignored,
@@ -63,7 +63,7 @@ pub const HANDLING: &[(u32, Handling, &str)] = &[
     (
         op::DDL,
         Handling::Ddl,
-        "a captured table's definition changed, or a table was created",
+        "a captured table's definition changed or it was truncated, or a table was created",
     ),
     (op::START, Handling::Start, "a transaction starts"),
     (op::COMMIT, Handling::Commit, "a transaction commits"),
@@ -184,4 +184,17 @@ pub fn is_create_table_sql(sql: &str) -> bool {
     sql.trim_start()
         .get(..12)
         .is_some_and(|p| p.eq_ignore_ascii_case("create table"))
+}
+
+/// Whether DDL text is a `TRUNCATE TABLE` (any case, any spacing; its options, such as
+/// `REUSE STORAGE` or `PURGE MATERIALIZED VIEW LOG`, change nothing capture publishes).
+/// `ALTER TABLE … TRUNCATE PARTITION` is not: it empties one partition.
+pub fn is_truncate_table_sql(sql: &str) -> bool {
+    let mut words = sql.split_whitespace();
+    words
+        .next()
+        .is_some_and(|w| w.eq_ignore_ascii_case("truncate"))
+        && words
+            .next()
+            .is_some_and(|w| w.eq_ignore_ascii_case("table"))
 }

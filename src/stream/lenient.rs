@@ -16,7 +16,8 @@
 //!   (`Dictionary Version Mismatch`) is CDC-3021, which names the dictionary to mine with.
 
 use super::decode::TableSchema;
-use super::parse::{parse_dml_relaxed, to_value, Dml, DmlKind, Literal, ParseError, Relaxed};
+use super::parse::{parse_dml_relaxed, to_value_in, Dml, DmlKind, Literal, ParseError, Relaxed};
+use crate::charset::Charsets;
 use crate::errors::{CdcError, Result};
 use crate::source::model::{ColumnInfo, LogMinerRow};
 use crate::types::ColumnType;
@@ -71,22 +72,17 @@ fn is_col_n(name: &str) -> bool {
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// Whether `text` fits a character column's declared length (characters: the weaker of the
-/// two length semantics).
+/// Whether `text` fits a character column's length in characters: the declared characters of
+/// a character-semantics column, else its bytes (a limit any value keeps, whatever the
+/// database character set: its bytes there are not the text's UTF-8 bytes).
 fn fits_length(ty: &ColumnType, text: &str) -> bool {
-    let max = match ty {
-        ColumnType::Varchar2 { length }
-        | ColumnType::Nvarchar2 { length }
-        | ColumnType::Char { length }
-        | ColumnType::Nchar { length } => *length as usize,
-        _ => return true,
-    };
-    text.chars().count() <= max
+    ty.max_chars()
+        .is_none_or(|max| text.chars().count() <= max as usize)
 }
 
 /// Whether a reading of a statement fits the table: every column it names is one of the
 /// table's (once per clause) and every value is valid for its column.
-fn fits(t: &TableSchema, cols: &[ColumnInfo], d: &Dml) -> bool {
+fn fits(t: &TableSchema, cols: &[ColumnInfo], d: &Dml, charsets: Charsets) -> bool {
     let clause = |items: &[(String, Literal)]| {
         items.iter().enumerate().all(|(i, (name, lit))| {
             if items[..i].iter().any(|(n, _)| n == name) {
@@ -101,7 +97,7 @@ fn fits(t: &TableSchema, cols: &[ColumnInfo], d: &Dml) -> bool {
             match lit {
                 Literal::Unsupported => true,
                 Literal::Str(s) | Literal::Unistr(s) if !fits_length(&c.data_type, s) => false,
-                lit => to_value(lit, &c.data_type).is_ok(),
+                lit => to_value_in(lit, &c.data_type, charsets).is_ok(),
             }
         })
     };
@@ -118,6 +114,7 @@ pub(super) fn reread(
     xid: &str,
     e: ParseError,
     recovered: &mut Vec<Recovery>,
+    charsets: Charsets,
 ) -> Result<Dml> {
     if row.status == STATUS_INVALID {
         return Err(mismatch(
@@ -131,7 +128,11 @@ pub(super) fn reread(
         return Err(super::decode::redo_error(row, t, xid, e.to_string()));
     }
     let is_column = |n: &str| column(cols, n).is_some();
-    match parse_dml_relaxed(&row.sql_redo, &mut |d| fits(t, cols, d), &is_column) {
+    match parse_dml_relaxed(
+        &row.sql_redo,
+        &mut |d| fits(t, cols, d, charsets),
+        &is_column,
+    ) {
         Relaxed::One(d) => {
             tracing::warn!(
                 "{} at SCN {} (XID {xid}): LogMiner wrote a string value with its quotes not doubled; read the one way that fits the table's columns",
@@ -169,6 +170,7 @@ pub(super) fn named(
     cols: &[ColumnInfo],
     xid: &str,
     recovered: &mut Vec<Recovery>,
+    charsets: Charsets,
 ) -> Result<Dml> {
     let positional = |items: &[(String, Literal)]| {
         items
@@ -203,7 +205,7 @@ pub(super) fn named(
                     ));
                 };
                 if !matches!(lit, Literal::Unsupported) {
-                    if let Err(why) = to_value(&lit, &c.data_type) {
+                    if let Err(why) = to_value_in(&lit, &c.data_type, charsets) {
                         return Err(mismatch(
                             row,
                             t,
@@ -298,9 +300,9 @@ mod tests {
         let cols = vec![
             col("ID", number.clone(), false),
             col("V", number, true),
-            col("NAME", ColumnType::Varchar2 { length: 40 }, false),
-            col("CODE", ColumnType::Varchar2 { length: 3 }, false),
-            col("NOTE", ColumnType::Varchar2 { length: 40 }, false),
+            col("NAME", ColumnType::varchar2(40), false),
+            col("CODE", ColumnType::varchar2(3), false),
+            col("NOTE", ColumnType::varchar2(40), false),
         ];
         let mut c = Catalog::default();
         c.tables.insert(

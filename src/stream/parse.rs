@@ -15,10 +15,10 @@ pub mod relaxed;
 mod value;
 pub use pieces::{
     parse_extended_begin, parse_extended_write, parse_lob_row, parse_xml_begin, parse_xml_write,
-    LobPiece, LobRow, Locator, XmlPiece,
+    LobKind, LobPiece, LobRow, Locator, XmlPiece,
 };
 pub use relaxed::{parse_dml_relaxed, Relaxed};
-pub use value::{into_value, to_value};
+pub use value::{into_value, into_value_in, to_value, to_value_in};
 pub(crate) use value::{stored_float_bits, stored_number};
 
 #[cfg(test)]
@@ -259,6 +259,12 @@ impl<'a> Cursor<'a> {
 
     fn peek(&self) -> Option<u8> {
         self.b.get(self.pos).copied()
+    }
+
+    /// The next byte after whitespace and comments.
+    fn peek_after_ws(&mut self) -> Option<u8> {
+        self.ws();
+        self.peek()
     }
 
     /// Skip whitespace and `/* … */` comments (`/* JSON */` before JSON values). An unclosed

@@ -232,8 +232,9 @@ fn scn_order(recs: &[Json], idle: bool) {
 
 /// The latest record per (table, key): what a consumer written for Debezium's Oracle connector
 /// with its default settings holds. It reads the JsonConverter envelope (`schema`, `payload`),
-/// takes `payload.after`, forgets a key at its delete or tombstone, and decodes each field by
-/// its Connect schema into the value `emulator dump` prints ([`decode`]).
+/// takes `payload.after`, forgets a key at its delete or tombstone, forgets every key of the
+/// table at a truncate record (`op` `t`, no key), and decodes each field by its Connect schema
+/// into the value `emulator dump` prints ([`decode`]).
 pub fn latest_per_key(recs: &[Json]) -> BTreeMap<(String, String), Map<String, Json>> {
     let mut latest: BTreeMap<(String, String), Map<String, Json>> = BTreeMap::new();
     for r in recs {
@@ -255,6 +256,7 @@ pub fn latest_per_key(recs: &[Json]) -> BTreeMap<(String, String), Map<String, J
             "d" => {
                 latest.remove(&(table, key));
             }
+            "t" => latest.retain(|(t, _), _| *t != table),
             _ => {
                 let mut after = decoded_after(r);
                 // A LOB the change left alone: the consumer keeps the value it holds.
@@ -555,7 +557,24 @@ pub fn emulated(schema: &str) -> Emulated {
 /// The latest record per key of `table` equals its rows at `scn`, whatever its key (the rows
 /// compared as a multiset; a column missing from a record is NULL).
 pub fn assert_table_converges(db: &Path, recs: &[Json], table: &str, scn: u64) {
-    let rows = dump(db, table, scn);
+    assert_table_converges_without(db, recs, table, scn, &[]);
+}
+
+/// [`assert_table_converges`] for a capture that excludes `excluded` (cdc.columns.exclude):
+/// those columns are left out of the table's rows before they are compared.
+pub fn assert_table_converges_without(
+    db: &Path,
+    recs: &[Json],
+    table: &str,
+    scn: u64,
+    excluded: &[&str],
+) {
+    let mut rows = dump(db, table, scn);
+    for r in &mut rows {
+        for c in excluded {
+            r.remove(*c);
+        }
+    }
     let columns: Vec<String> = rows
         .first()
         .map(|r| r.keys().cloned().collect())
@@ -599,7 +618,8 @@ pub fn assert_table_converges(db: &Path, recs: &[Json], table: &str, scn: u64) {
 }
 
 /// The latest record of each row of `table`: by its key, or, for a table without one (its
-/// records' key is null), by `source.row_id`; a delete removes the row.
+/// records' key is null), by `source.row_id`; a delete removes the row, a truncate record
+/// (`op` `t`) every row.
 pub fn latest_per_row(recs: &[Json], table: &str) -> Vec<Map<String, Json>> {
     let mut latest: std::collections::BTreeMap<String, Map<String, Json>> =
         std::collections::BTreeMap::new();
@@ -617,6 +637,7 @@ pub fn latest_per_row(recs: &[Json], table: &str) -> Vec<Map<String, Json>> {
             Some("d") => {
                 latest.remove(&id);
             }
+            Some("t") => latest.clear(),
             Some(_) => {
                 let mut after = decoded_after(r);
                 // Debezium's placeholder for a LOB an UPDATE left alone: the consumer keeps
@@ -655,4 +676,57 @@ pub fn finish(w: std::process::Child) {
         "workload: {}",
         String::from_utf8_lossy(&o.stderr)
     );
+}
+
+/// `oracle-cdc ARGS capture` with no stop SCN, made to mine: once the snapshot it takes is
+/// complete (its `snapshot-complete` ops event in `state`), a workload of three transactions
+/// commits on `db`, and the next window has changes to mine. A capture that started at the
+/// database's current SCN has nothing to mine before then: the emulator's SCN, unlike
+/// Oracle's, stands still while nothing is written. Expected to fail: returns the exit code
+/// and stderr; panics if capture still runs after `secs`.
+pub fn capture_mining_fails(args: &[String], db: &Path, state: &Path, secs: u64) -> (i32, String) {
+    use std::process::Stdio;
+    let seen = events(state).len();
+    let mut child = Command::new(cargo_bin("oracle-cdc"))
+        .args(args)
+        .args(["-q", "capture"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let mut wrote = false;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            if let Some(mut e) = child.stderr.take() {
+                std::io::Read::read_to_string(&mut e, &mut err).unwrap();
+            }
+            return (status.code().unwrap_or(-1), err);
+        }
+        if !wrote
+            && events(state)
+                .iter()
+                .skip(seen)
+                .any(|e| e["event"] == "snapshot-complete")
+        {
+            run(&[
+                "emulator",
+                "workload",
+                db.to_str().unwrap(),
+                "--transactions",
+                "3",
+                "--rate",
+                "0",
+                "--seed",
+                "11",
+            ]);
+            wrote = true;
+        }
+        if started.elapsed() > Duration::from_secs(secs) {
+            let _ = child.kill();
+            panic!("capture still runs after {secs}s (workload written: {wrote})");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }

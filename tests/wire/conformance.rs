@@ -7,8 +7,8 @@ use oracle_cdc::settings::Settings;
 use oracle_cdc::source::emulator::{self, clock, topology, writer::Writer, EmulatorSession};
 use oracle_cdc::source::mining::DownstreamConnector;
 use oracle_cdc::source::model::RedoSource;
-use oracle_cdc::source::Connector;
 use oracle_cdc::source::oracle::{connect::Password, OracleConnector};
+use oracle_cdc::source::Connector;
 use oracle_cdc::source::{
     BoundaryQuery, ChunkRange, FlashbackQuery, MiningFilter, Session, TableInfo,
 };
@@ -100,6 +100,23 @@ fn root_calls_answer_as_in_process() {
     assert_eq!(w.tables().unwrap(), Vec::<TableInfo>::new());
 }
 
+/// A 26ai database (release update 23.26, "Oracle AI Database 26ai" in PRODUCT_COMPONENT_VERSION):
+/// the adapter reads its edition as in-process. (Before, `LIKE 'Oracle Database%'` found no row
+/// and the edition was empty.)
+#[test]
+fn a_26ai_database_answers_as_in_process() {
+    let tmp = tempfile::tempdir().unwrap();
+    let schema = tmp.path().join("schema.yaml");
+    let text = std::fs::read_to_string(example_schema()).unwrap();
+    std::fs::write(&schema, text.replace("19.22.0.0.0", "23.26.0.0.0")).unwrap();
+    let s = serve_schema(&schema, Default::default());
+    let mut w = wire(&s.url("DEMO"));
+    let mut l = local(&s, None);
+    let (wd, ld) = (w.database().unwrap(), l.database().unwrap());
+    assert_eq!(wd, ld);
+    assert_eq!(wd.edition, "Enterprise Edition");
+}
+
 /// Each PDB after ALTER SESSION SET CONTAINER (root mode) and through its own service
 /// (per-PDB mode): the catalog, every table's reads and probes.
 #[test]
@@ -114,12 +131,45 @@ fn pdb_catalog_and_reads_answer_as_in_process() {
         assert!(!want.is_empty(), "{pdb} has tables");
         for w in [&mut root, &mut own] {
             assert_eq!(w.container().unwrap(), Some(pdb.to_string()));
+            // The grants in effect in the PDB (common and local), as SESSION_PRIVS,
+            // ALL_TAB_PRIVS and USER_GOLDENGATE_PRIVILEGES show them there.
+            assert_eq!(w.privileges().unwrap(), l.privileges().unwrap(), "{pdb}");
             assert_eq!(comparable(w.tables().unwrap()), want, "{pdb}");
             let scn = l.current_scn().unwrap();
             for t in &want {
                 same_table_answers(w.as_mut(), &mut l, t, scn);
             }
         }
+    }
+}
+
+/// A WE8MSWIN1252 PDB in the AL32UTF8 CDB: NLS_DATABASE_PARAMETERS over the wire answers the
+/// root's sets in CDB$ROOT and the PDB's inside it (after ALTER SESSION SET CONTAINER and on the
+/// PDB's service), as in-process; the national set is the CDB's.
+#[test]
+fn a_pdbs_own_character_set_answers_as_in_process() {
+    use oracle_cdc::charset::{Charset, Charsets};
+    let tmp = tempfile::tempdir().unwrap();
+    let schema = tmp.path().join("schema.yaml");
+    let text = std::fs::read_to_string(example_schema()).unwrap();
+    let text = text.replace(
+        "    - { name: PDB3, open_mode: mounted }",
+        "    - { name: PDB3, open_mode: mounted }\n    - { name: PDB2, character_set: WE8MSWIN1252 }",
+    );
+    std::fs::write(&schema, text).unwrap();
+    let s = serve_schema(&schema, Default::default());
+    let we8 = Charsets {
+        database: Charset::We8MsWin1252,
+        national: Charset::Al16Utf16,
+    };
+    let mut root = wire(&s.url("DEMO"));
+    assert_eq!(root.charsets().unwrap(), Charsets::default());
+    assert_eq!(local(&s, None).charsets().unwrap(), Charsets::default());
+    for (pdb, want) in [("PDB2", we8), ("PDB1", Charsets::default())] {
+        root.set_container(pdb).unwrap();
+        assert_eq!(root.charsets().unwrap(), want, "{pdb}");
+        assert_eq!(wire(&s.url(pdb)).charsets().unwrap(), want, "{pdb}");
+        assert_eq!(local(&s, Some(pdb)).charsets().unwrap(), want, "{pdb}");
     }
 }
 
@@ -231,7 +281,11 @@ fn scn_time_and_conditions_answer_as_in_process() {
     let mut w = wire(&s.url("PDB1"));
     let mut l = local(&s, Some("PDB1"));
     let scn = l.current_scn().unwrap();
-    assert_eq!(w.scn_to_time(scn).unwrap(), l.scn_to_time(scn).unwrap());
+    // Below the current SCN (which maps to the time now, read twice here).
+    assert_eq!(
+        w.scn_to_time(scn - 1).unwrap(),
+        l.scn_to_time(scn - 1).unwrap()
+    );
     assert_eq!(
         w.scn_to_time(scn + 1_000_000).unwrap(),
         None,
@@ -259,10 +313,7 @@ fn a_downstream_lists_and_bounds_the_shipped_logs_as_in_process() {
     let mut l = in_process(&ds, None).emulator_session().unwrap();
     let logs = w.logs().unwrap();
     assert_eq!(logs, l.logs().unwrap());
-    assert!(
-        logs.iter().all(|x| x.dbid == Some(source.dbid)),
-        "{logs:?}"
-    );
+    assert!(logs.iter().all(|x| x.dbid == Some(source.dbid)), "{logs:?}");
     assert!(
         logs.iter()
             .any(|x| x.archived && x.resetlogs_scn == Some(source.resetlogs_scn)),
@@ -324,10 +375,8 @@ fn a_downstream_of_another_database_or_incarnation_is_refused_over_the_wire() {
         .unwrap();
         let mining = OracleConnector::mining_from_settings(&settings, &url).unwrap();
         let over_the_wire = DownstreamConnector::new(Box::new(source.clone()), Box::new(mining));
-        let locally = DownstreamConnector::new(
-            Box::new(source.clone()),
-            Box::new(in_process(&ds, None)),
-        );
+        let locally =
+            DownstreamConnector::new(Box::new(source.clone()), Box::new(in_process(&ds, None)));
         for c in [over_the_wire, locally] {
             let mut session = c.connect().unwrap();
             let e = session.logs().unwrap_err();
@@ -352,7 +401,11 @@ fn an_idle_rac_thread_over_the_wire() {
     .unwrap();
     let dir = tmp.path().join("db");
     emulator::init(&dir, &schema, Some(7), clock::system()).unwrap();
-    let start = in_process(&dir, None).emulator_session().unwrap().current_scn().unwrap();
+    let start = in_process(&dir, None)
+        .emulator_session()
+        .unwrap()
+        .current_scn()
+        .unwrap();
     let mut writer = Writer::open(&dir, clock::system(), true).unwrap();
     let mut commit = 0;
     for i in 0..12 {
@@ -381,7 +434,10 @@ fn an_idle_rac_thread_over_the_wire() {
     let mut w = c.open().unwrap();
     let threads = w.redo_threads().unwrap();
     let idle = threads.iter().find(|t| t.thread == 2).unwrap().clone();
-    assert!(idle.last_redo_scn < start, "thread 2 wrote nothing: {threads:?}");
+    assert!(
+        idle.last_redo_scn < start,
+        "thread 2 wrote nothing: {threads:?}"
+    );
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     loop {
         let bound = w.mining_limit().unwrap().unwrap();
@@ -407,10 +463,154 @@ fn an_idle_rac_thread_over_the_wire() {
         logs.iter().any(|x| x.thread == 2 && x.first_scn < start),
         "{logs:?}"
     );
-    for s in [&mut *w, &mut l as &mut dyn Session] {
+    for s in [&mut w as &mut dyn Session, &mut l as &mut dyn Session] {
         let e = s
             .mine(start, commit, &MiningFilter::default(), &mut |_| Ok(()))
             .unwrap_err();
         assert_eq!(e.code(), oracle_cdc::errors::Code::Cdc5203, "{e}");
     }
+}
+
+/// A local user made a GoldenGate administrator in its PDB (the example's PDB1CDC): its grants
+/// and USER_GOLDENGATE_PRIVILEGES over the wire as in-process.
+#[test]
+fn a_local_users_grants_answer_as_in_process() {
+    let s = serve_example();
+    let c = OracleConnector::new(
+        &s.url("PDB1"),
+        Some("PDB1CDC"),
+        Some(Password::new(PASSWORD)),
+    )
+    .expect("connector");
+    let mut w = c.open().expect("connect over Oracle Net");
+    let mut l = oracle_cdc::source::emulator::EmulatorConnector::open(
+        &s.dir,
+        oracle_cdc::source::emulator::Faults::default(),
+    )
+    .expect("open emulator")
+    .with_login(Some("PDB1CDC"), Some("PDB1"))
+    .emulator_session()
+    .expect("in-process session");
+    let p = l.privileges().unwrap();
+    assert_eq!(p.goldengate_capture(), Some(true), "{p:?}");
+    assert_eq!(w.privileges().unwrap(), p);
+}
+
+/// A 26ai database with TIME_AT_DBTIMEZONE set and a database time zone 13:30 from the host's:
+/// over the wire SYSTIMESTAMP and DBTIMEZONE answer -08:00 for both values; the adapter reads
+/// the parameter and measures the clock of LogMiner's DATEs as the emulator keeps it (USER_SQL:
+/// the host's +05:30; DATABASE: -08:00).
+#[test]
+fn a_26ai_clock_answers_as_in_process() {
+    use oracle_cdc::source::oracle::driver::{self, Cell, Driver, FetchOptions};
+    for (mode, dates) in [("user_sql", 5 * 3600 + 1800), ("database", -8 * 3600)] {
+        let dir = tempfile::tempdir().unwrap();
+        let schema = dir.path().join("schema.yaml");
+        let text = std::fs::read_to_string(example_schema())
+            .unwrap()
+            .replacen("  version: 19.22.0.0.0\n", "  version: 23.26.0.0.0\n", 1)
+            .replacen(
+                "  time_at_dbtimezone: off",
+                &format!("  time_at_dbtimezone: {mode}"),
+                1,
+            )
+            .replacen(
+                "  db_time_zone: \"+00:00\"",
+                "  db_time_zone: \"-08:00\"",
+                1,
+            )
+            .replacen(
+                "  host_utc_offset: \"+00:00\"",
+                "  host_utc_offset: \"+05:30\"",
+                1,
+            )
+            .replacen("  log_size: 20000", "  log_size: 100", 1);
+        std::fs::write(&schema, text).unwrap();
+        let s = serve_schema(&schema, Default::default());
+        let mut w = wire(&s.url("DEMO"));
+        let mut l = local(&s, None);
+        assert_eq!(l.host_utc_offset().unwrap(), Some(dates), "{mode}");
+        assert_eq!(
+            w.host_utc_offset().unwrap(),
+            Some(dates),
+            "{mode} over the wire"
+        );
+        // With log switches (V$LOG_HISTORY.FIRST_TIME, hours of the host's clock).
+        let lc = l.instance_config().unwrap();
+        assert!(
+            !lc.log_switches.clone().unwrap_or_default().is_empty(),
+            "{lc:?}"
+        );
+        assert_eq!(w.instance_config().unwrap(), lc, "{mode}");
+        let raw = driver::open(Driver::Thin, &s.url("DEMO"), USER, &Password::new(PASSWORD))
+            .expect("connect");
+        let one = |sql: &str| -> String {
+            let rows: Vec<Vec<Cell>> = raw
+                .query(sql, &[], FetchOptions::rows(10))
+                .and_then(|r| r.collect())
+                .unwrap_or_else(|e| panic!("{sql}: {e:?}"));
+            match &rows[0][0] {
+                Cell::Text(t) => t.clone(),
+                other => panic!("{sql}: {other:?}"),
+            }
+        };
+        assert_eq!(
+            one("SELECT TO_CHAR(SYSTIMESTAMP, 'TZH:TZM') FROM DUAL"),
+            "-08:00"
+        );
+        assert_eq!(one("SELECT DBTIMEZONE FROM DUAL"), "-08:00");
+        assert_eq!(
+            one("SELECT VALUE FROM V$PARAMETER WHERE NAME = 'time_at_dbtimezone'"),
+            mode.to_ascii_uppercase()
+        );
+    }
+}
+
+/// The log switches of the last day, with TIME_AT_DBTIMEZONE=USER_SQL and a database time zone
+/// 13:30 ahead of the host's: V$LOG_HISTORY.FIRST_TIME keeps the host's clock while SYSDATE
+/// answers in the database time zone, so `FIRST_TIME > SYSDATE - 1` would miss the switches of
+/// 20 hours ago. The day is counted back from SCN_TO_TIMESTAMP of the current SCN, and over the
+/// wire the switches are those in-process counts: every one of the last 24 hours, by host hour.
+#[test]
+fn the_last_days_log_switches_answer_as_in_process_whatever_sysdate_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("schema.yaml");
+    let text = std::fs::read_to_string(example_schema())
+        .unwrap()
+        .replacen("  version: 19.22.0.0.0\n", "  version: 23.26.0.0.0\n", 1)
+        .replacen(
+            "  time_at_dbtimezone: off",
+            "  time_at_dbtimezone: user_sql",
+            1,
+        )
+        .replacen(
+            "  db_time_zone: \"+00:00\"",
+            "  db_time_zone: \"+05:30\"",
+            1,
+        )
+        .replacen(
+            "  host_utc_offset: \"+00:00\"",
+            "  host_utc_offset: \"-08:00\"",
+            1,
+        )
+        .replacen("  log_size: 20000", "  log_size: 100", 1);
+    std::fs::write(&schema, text).unwrap();
+    // 20 hours ago on a host at -08:00 (the hour read before and after, an hour may turn).
+    let hour = || {
+        (chrono::Utc::now() - chrono::Duration::hours(28))
+            .format("%Y-%m-%d %H")
+            .to_string()
+    };
+    let before = hour();
+    let s = serve_schema_made_ago(&schema, 20 * 3_600_000);
+    let mut w = wire(&s.url("DEMO"));
+    let mut l = local(&s, None);
+    let lc = l.instance_config().unwrap();
+    let switches = lc.log_switches.clone().unwrap_or_default();
+    let after = hour();
+    assert!(
+        switches.iter().any(|h| h.hour == before || h.hour == after),
+        "{switches:?}, want {before} or {after}"
+    );
+    assert_eq!(w.instance_config().unwrap().log_switches, lc.log_switches);
 }

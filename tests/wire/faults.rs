@@ -121,3 +121,67 @@ fn capture_survives_dropped_killed_stalled_sessions_and_a_listener_restart() {
         assert_table_converges(&db, &recs, t, end);
     }
 }
+
+#[test]
+fn capture_over_the_wire_rides_out_database_restarts() {
+    // Every 60th call the database restarts: the call hears ORA-01089 and its connection
+    // closes, the other sessions' connections drop (ORA-03113), and for 1.2 s plus the 400 ms
+    // LREG takes the listener answers ORA-12514 (a login that slips in between hears
+    // ORA-01033). Capture retries each, counting them, and converges.
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    run(&[
+        "emulator",
+        "init",
+        db.to_str().unwrap(),
+        "--schema",
+        example().to_str().unwrap(),
+    ]);
+    let serve = Serve::start(
+        &db,
+        &[
+            "--set",
+            "cdc.emulator.fault.restart.every=60",
+            "--set",
+            "cdc.emulator.fault.restart.ms=1200",
+            "--set",
+            "cdc.emulator.fault.register.delay.ms=400",
+        ],
+    );
+    let url = serve.url("DEMO");
+    finish(workload(
+        &db,
+        &["--transactions", "200", "--rate", "200", "--seed", "12"],
+    ));
+    let end = current_scn(&db);
+    let o = capture(
+        &url,
+        dir.path(),
+        &["capture", "--stop-at-scn", &end.to_string()],
+    )
+    .output()
+    .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "capture to {end}: {err}");
+    drop(serve);
+    let seen: Vec<String> = events(&dir.path().join("state"))
+        .into_iter()
+        .filter(|v| v["event"] == "source-retry" || v["event"] == "snapshot-chunk-retry")
+        .map(|v| v.to_string())
+        .collect();
+    assert!(!seen.is_empty(), "no retry counted:\n{err}");
+    // A listener without the service after a connection worked: the restart was met.
+    assert!(
+        err.contains("ORA-12514"),
+        "capture met no unregistered service (ORA-12514):\n{err}\n{seen:#?}"
+    );
+    let recs = records(&dir.path().join("out"));
+    assert_exactly_once(&recs);
+    for t in [
+        "PDB1.HR.EMPLOYEES",
+        "PDB1.HR.AUDIT_LOG",
+        "PDB1.BATCH.JOB_RUNS",
+    ] {
+        assert_table_converges(&db, &recs, t, end);
+    }
+}

@@ -26,9 +26,28 @@ pub fn example_schema() -> PathBuf {
 
 /// A database from `schema`, served with `faults`.
 pub fn serve_schema(schema: &Path, faults: Faults) -> Served {
+    serve_schema_made(schema, faults, clock::system())
+}
+
+/// A database from `schema` made `ago_ms` ago (`emulator init`'s rows, and its log switches,
+/// that long before now), served now.
+pub fn serve_schema_made_ago(schema: &Path, ago_ms: i64) -> Served {
+    let now = clock::system().now_ms();
+    serve_schema_made(
+        schema,
+        Faults::default(),
+        std::sync::Arc::new(clock::ManualClock::new(now - ago_ms)),
+    )
+}
+
+fn serve_schema_made(
+    schema: &Path,
+    faults: Faults,
+    made: std::sync::Arc<dyn clock::Clock>,
+) -> Served {
     let tmp = tempfile::tempdir().expect("tempdir");
     let dir = tmp.path().join("db");
-    emulator::init(&dir, schema, Some(7), clock::system()).expect("emulator init");
+    emulator::init(&dir, schema, Some(7), made).expect("emulator init");
     let served = net::serve(
         &dir,
         &net::ServeOptions {

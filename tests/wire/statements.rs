@@ -101,8 +101,10 @@ fn walk(served: &Served) -> BTreeSet<String> {
         ("ONLINE_LOGS", sql::ONLINE_LOGS),
         ("ARCHIVED_LOGS", sql::ARCHIVED_LOGS),
         ("HOST_UTC_OFFSET", sql::HOST_UTC_OFFSET),
+        ("DATE_CLOCK", sql::DATE_CLOCK),
         ("REDO_THREADS", sql::REDO_THREADS),
         ("INSTANCE_PARAMETERS", sql::INSTANCE_PARAMETERS),
+        ("CHARACTER_SETS", sql::CHARACTER_SETS),
         ("RESOURCE_LIMITS", sql::RESOURCE_LIMITS),
         ("ARCHIVE_DESTINATIONS", sql::ARCHIVE_DESTINATIONS),
         ("REDO_GROUPS", sql::REDO_GROUPS),
@@ -146,6 +148,9 @@ fn walk(served: &Served) -> BTreeSet<String> {
     );
     assert_eq!(t.len(), 1);
     mark("SCN_TO_TIME");
+    // 19c (the example schema): no such parameter, no row.
+    assert!(rows(root, "TIME_AT_DBTIMEZONE", sql::TIME_AT_DBTIMEZONE, &[]).is_empty());
+    mark("TIME_AT_DBTIMEZONE");
 
     // LogMiner in CDB$ROOT: the logs covering the newest SCNs, then the window.
     let logs = rows(root, "ONLINE_LOGS", sql::ONLINE_LOGS, &[]);
@@ -240,6 +245,11 @@ fn walk(served: &Served) -> BTreeSet<String> {
     exec(root, "END_LOGMNR", sql::END_LOGMNR, &[]);
     downstream_walk(served);
 
+    // Capture's own build (into the current log; the emulator's tests follow it into
+    // V$ARCHIVED_LOG).
+    exec(root, "BUILD_DICTIONARY", sql::BUILD_DICTIONARY, &[]);
+    mark("BUILD_DICTIONARY");
+
     // A PDB: the catalog, the reads, the probes, the signal insert.
     exec(
         root,
@@ -263,6 +273,27 @@ fn walk(served: &Served) -> BTreeSet<String> {
         );
         mark(name);
     }
+    // Read inside a PDB: the user's GoldenGate administrator grants (none for C##CDC here).
+    rows(
+        root,
+        "GOLDENGATE_PRIVILEGES",
+        sql::GOLDENGATE_PRIVILEGES,
+        &[],
+    );
+    mark("GOLDENGATE_PRIVILEGES");
+    // Read inside a PDB (12.2+): the levels the PDB enabled itself, one row.
+    assert_eq!(
+        rows(
+            root,
+            "PDB_SUPPLEMENTAL_LOGGING",
+            sql::PDB_SUPPLEMENTAL_LOGGING,
+            &[]
+        )
+        .len(),
+        1,
+        "PDB_SUPPLEMENTAL_LOGGING: one row in PDB1"
+    );
+    mark("PDB_SUPPLEMENTAL_LOGGING");
     let emp: TableName = "HR.EMPLOYEES".parse().unwrap();
     let owner_table = named(&[
         ("owner", Value::Text("HR".into())),
@@ -399,7 +430,10 @@ fn downstream_walk(served: &Served) {
         );
     }
     let standby = rows(m, "STANDBY_LOGS", sql::STANDBY_LOGS, &[]);
-    assert!(!standby.is_empty(), "real-time shipping writes a standby redo log");
+    assert!(
+        !standby.is_empty(),
+        "real-time shipping writes a standby redo log"
+    );
     for r in &standby {
         assert_eq!(text(&r[6]), source[0], "V$STANDBY_LOG.DBID: {r:?}");
         assert!(matches!(r[4], Cell::Null), "being written: {r:?}");
@@ -482,7 +516,7 @@ fn signal_schema() -> std::path::PathBuf {
         .replacen("tables:\n", &format!("tables:\n{signal}"), 1)
         .replacen(
             "- { name: C##CDC, container_data: all }",
-            "- { name: C##CDC, container_data: all, privileges: [all, \"HR.SIGNALS:INSERT\"] }",
+            "- { name: C##CDC, container_data: all, privileges: [all, \"PDB1.HR.SIGNALS:INSERT\"] }",
             1,
         );
     assert_ne!(out, text, "the example schema has a tables: list");

@@ -24,6 +24,12 @@ impl ChunkSink for Publisher<'_> {
         Ok(!limited)
     }
 
+    /// The initial snapshot's records are `first` / `true` / `last` (and the tables' own first
+    /// and last); a signal's are all `incremental`.
+    fn marks_last(&self) -> bool {
+        self.signal_snapshot.is_none()
+    }
+
     fn pace(&mut self, t: &TableTarget) -> Result<bool> {
         let limits = {
             let b = self.status.board();
@@ -135,7 +141,10 @@ impl Publisher<'_> {
         };
         let ts = now_ms();
         let n = chunk.rows.len();
-        let (table_first, table_last) = (progress.rows == 0, chunk.is_final);
+        if n == 0 {
+            crate::crashpoint::hit("publisher.chunk.empty")?;
+        }
+        let (table_first, table_last) = (progress.rows == 0, chunk.last_rows);
         let schemas = ctx.schemas(&settings.record, self.with_pdb);
         for (i, row) in chunk.rows.iter().enumerate() {
             let marker = match self.signal_snapshot {

@@ -16,14 +16,27 @@
 //! - DBMS_LOGMNR needs EXECUTE on it or EXECUTE_CATALOG_ROLE (PLS-00201 inside ORA-06550);
 //!   V$LOGMNR_CONTENTS needs LOGMINING from 12c (SELECT ANY TRANSACTION before): ORA-01031.
 //!
-//! Grants are modelled as held in every container the user may enter (a common user granted
-//! `CONTAINER=ALL`, as the setups in commands/capture.md do).
+//! - Grants are common or local (Security Guide 19c, "Managing Commonly and Locally Granted
+//!   Privileges"; "How the Oracle Multitenant Option Affects Privileges"): a user exercises its
+//!   privileges "only within the current container", those granted commonly (`GRANT …
+//!   CONTAINER=ALL`, in every container) and those granted locally there. A grant on a PDB's
+//!   own object can only be local to that PDB ("a common privilege cannot be granted or revoked
+//!   on a local object", ORA-65033), so SESSION_PRIVS and ALL_TAB_PRIVS in CDB$ROOT show neither
+//!   a PDB's local grants nor grants on its tables. SET CONTAINER must be held "either commonly
+//!   or in the container to which the user is attempting to switch"; CREATE SESSION where the
+//!   login lands.
+//!
+//! In a schema file a common user's `privileges` are its common grants, except object grants
+//! named with their PDB (`PDB1.HR.T:SELECT`), which are local to that PDB;
+//! `local_privileges: { PDB1: [...] }` holds what was granted inside one container. A local
+//! user's grants are all local to its PDB. A non-CDB has one container: everything holds there.
 
 use super::schema::{PrivilegeSpec, SchemaFile, ALL_PRIVILEGES};
 use crate::errors::{CdcError, Code, Result};
 use crate::names::TableName;
-use crate::source::model::Privileges;
+use crate::source::model::{GoldenGateGrant, Privileges};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// The root container of a CDB.
 pub const ROOT: &str = crate::source::model::ROOT_CONTAINER;
@@ -52,6 +65,39 @@ pub struct UserSpec {
     /// views show in CDB$ROOT (`[PDB1]`); unset: the root's alone, as Oracle's default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub container_data: Option<PrivilegeSpec>,
+    /// A common user's grants made inside one container (`GRANT … CONTAINER=CURRENT` there),
+    /// by container (`PDB1`, or `CDB$ROOT`): in effect in that container only.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub local_privileges: std::collections::BTreeMap<String, Vec<String>>,
+    /// `DBMS_GOLDENGATE_AUTH.GRANT_ADMIN_PRIVILEGE(grantee => the user, privilege_type => …,
+    /// grant_select_privileges => TRUE, do_grants => TRUE, container => …)` run AS SYSDBA: in a
+    /// local user's PDB (`'CURRENT'`), in every container for a common user (`'ALL'`).
+    /// USER_GOLDENGATE_PRIVILEGES shows it; with GRANT_SELECT_PRIVILEGES the user holds
+    /// SELECT_CATALOG_ROLE (Reference, ALL_GOLDENGATE_PRIVILEGES). The other privileges
+    /// DO_GRANTS gives are not listed in the documentation: give them in `privileges`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goldengate: Option<GoldenGateSpec>,
+}
+
+/// PRIVILEGE_TYPE of a GoldenGate administrator grant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GoldenGateSpec {
+    Capture,
+    Apply,
+    /// `*`: both.
+    Both,
+}
+
+impl GoldenGateSpec {
+    /// USER_GOLDENGATE_PRIVILEGES.PRIVILEGE_TYPE.
+    pub fn privilege_type(self) -> &'static str {
+        match self {
+            GoldenGateSpec::Capture => "CAPTURE",
+            GoldenGateSpec::Apply => "APPLY",
+            GoldenGateSpec::Both => "*",
+        }
+    }
 }
 
 /// `T:` + 64-byte hash + 16-byte salt in upper-case hex, as Oracle's SPARE4 holds a 12c
@@ -108,6 +154,21 @@ pub struct PdbSpec {
     pub name: String,
     #[serde(default)]
     pub open_mode: PdbOpenMode,
+    /// The PDB's own supplemental logging (12.2+, `ALTER PLUGGABLE DATABASE ADD SUPPLEMENTAL
+    /// LOG DATA …` run in the PDB; DBA_SUPPLEMENTAL_LOGGING there): levels on top of CDB$ROOT's
+    /// for this PDB's tables. Absent: none of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub supplemental_logging: Option<super::schema::SupplementalSpec>,
+    /// The PDB's own database character set (its NLS_CHARACTERSET), when it is not the CDB's:
+    /// from 12.2 an AL32UTF8 CDB holds PDBs of other sets (plugged in from a CDB of that set;
+    /// Installation Guide, "About Character Set Selection During Installation"); a CDB of
+    /// another set takes only PDBs of its own (ORA-65116).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub character_set: Option<crate::charset::Charset>,
+    /// Accepted only as the CDB's own: a PDB's national character set is always the CDB's
+    /// (ORA-65119).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub national_character_set: Option<crate::charset::Charset>,
 }
 
 /// V$PDBS.OPEN_MODE of an emulated PDB.
@@ -132,9 +193,98 @@ pub struct User {
     pub name: String,
     /// The PDB of a local user.
     pub local_to: Option<String>,
-    /// Its grants; `container_data`, the CONTAINER_DATA attribute, is set for a common user of
-    /// a CDB.
+    /// Granted commonly (`CONTAINER=ALL`): in effect in every container. A local user's grants
+    /// and a non-CDB's are all here. `container_data`, the CONTAINER_DATA attribute, is set for
+    /// a common user of a CDB.
+    pub common: Privileges,
+    /// Granted locally, by container: in effect in that container only.
+    pub local: BTreeMap<String, Privileges>,
+    /// What is in effect in the container the session is in now ([`User::enter`]): what
+    /// SESSION_PRIVS, SESSION_ROLES and ALL_TAB_PRIVS show there and every check uses.
     pub privileges: Privileges,
+}
+
+impl User {
+    fn new(
+        name: String,
+        local_to: Option<String>,
+        common: Privileges,
+        local: BTreeMap<String, Privileges>,
+    ) -> User {
+        let mut u = User {
+            name,
+            local_to,
+            privileges: common.clone(),
+            common,
+            local,
+        };
+        let home = u.local_to.clone();
+        u.enter(home.as_deref().or(Some(ROOT)));
+        u
+    }
+
+    /// The grants in effect in `container` (`None`: a non-CDB): the common ones and those
+    /// granted locally there.
+    pub fn in_container(&self, container: Option<&str>) -> Privileges {
+        let mut p = self.common.clone();
+        if let Some(l) = container.and_then(|c| self.local.get(c)) {
+            p.system.extend(l.system.iter().cloned());
+            p.roles.extend(l.roles.iter().cloned());
+            p.objects.extend(l.objects.iter().cloned());
+            if let Some(g) = &l.goldengate {
+                p.goldengate
+                    .get_or_insert_with(Vec::new)
+                    .extend(g.iter().cloned());
+            }
+        }
+        p
+    }
+
+    /// The session moved to `container`: its privileges are those in effect there.
+    pub fn enter(&mut self, container: Option<&str>) {
+        self.privileges = self.in_container(container);
+    }
+}
+
+/// One entry of a privilege list: `NAME_ROLE` a role, `[[PDB.]OWNER.]OBJECT:PRIV` an object
+/// grant (owner SYS when omitted), anything else a system privilege. Upper-cased.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Grant {
+    System(String),
+    Role(String),
+    Object {
+        /// The container a three-part name puts the grant in.
+        pdb: Option<String>,
+        owner: String,
+        name: String,
+        privilege: String,
+    },
+    /// More than three name parts.
+    Malformed,
+}
+
+pub fn parse_grant(entry: &str) -> Grant {
+    let up = entry.trim().to_ascii_uppercase();
+    if let Some((object, privilege)) = up.split_once(':') {
+        let parts: Vec<&str> = object.split('.').collect();
+        let (pdb, owner, name) = match parts.as_slice() {
+            [n] => (None, "SYS", *n),
+            [o, n] => (None, *o, *n),
+            [p, o, n] => (Some(p.to_string()), *o, *n),
+            _ => return Grant::Malformed,
+        };
+        return Grant::Object {
+            pdb,
+            owner: owner.to_string(),
+            name: name.to_string(),
+            privilege: privilege.to_string(),
+        };
+    }
+    if up.ends_with("_ROLE") {
+        Grant::Role(up)
+    } else {
+        Grant::System(up)
+    }
 }
 
 /// A common user's CONTAINER_DATA attribute from the schema file (`None`: the root's alone).
@@ -158,12 +308,10 @@ fn container_data(spec: Option<&PrivilegeSpec>) -> crate::source::model::Contain
     }
 }
 
-/// The grants a privilege list names, as SESSION_PRIVS / SESSION_ROLES / ALL_TAB_PRIVS show
-/// them: `NAME_ROLE` is a role, `OWNER.OBJECT:PRIV` an object grant (owner SYS when omitted),
-/// anything else a system privilege.
-pub fn privileges_of(spec: &PrivilegeSpec) -> Privileges {
+/// A privilege list's entries (`all` standing for every grant of [`ALL_PRIVILEGES`]).
+fn entries(spec: &PrivilegeSpec) -> Vec<String> {
     let all = || ALL_PRIVILEGES.iter().map(|s| s.to_string());
-    let list: Vec<String> = match spec {
+    match spec {
         PrivilegeSpec::All(_) => all().collect(),
         // `all` in a list stands for every grant of ALL_PRIVILEGES, e.g. [all, "APP.T:INSERT"].
         PrivilegeSpec::List(l) => l
@@ -176,23 +324,52 @@ pub fn privileges_of(spec: &PrivilegeSpec) -> Privileges {
                 }
             })
             .collect(),
-    };
-    let mut p = Privileges::default();
-    for item in list {
-        if let Some((object, privilege)) = item.split_once(':') {
-            let (owner, name) = object.split_once('.').unwrap_or(("SYS", object));
-            p.objects.insert((
-                owner.to_ascii_uppercase(),
-                name.to_ascii_uppercase(),
-                privilege.to_ascii_uppercase(),
-            ));
-        } else if item.to_ascii_uppercase().ends_with("_ROLE") {
-            p.roles.insert(item.to_ascii_uppercase());
-        } else {
-            p.system.insert(item.to_ascii_uppercase());
+    }
+}
+
+fn add(p: &mut Privileges, g: Grant) {
+    match g {
+        Grant::System(s) => {
+            p.system.insert(s);
+        }
+        Grant::Role(r) => {
+            p.roles.insert(r);
+        }
+        Grant::Object {
+            owner,
+            name,
+            privilege,
+            ..
+        } => {
+            p.objects.insert((owner, name, privilege));
+        }
+        Grant::Malformed => {}
+    }
+}
+
+/// The grants a privilege list names, as SESSION_PRIVS / SESSION_ROLES / ALL_TAB_PRIVS show
+/// them, split by where they hold: the common ones, and by container those a three-part object
+/// name (`PDB1.HR.T:SELECT`) makes local there.
+pub fn grants_of(spec: &PrivilegeSpec) -> (Privileges, BTreeMap<String, Privileges>) {
+    let mut common = Privileges::default();
+    let mut local: BTreeMap<String, Privileges> = BTreeMap::new();
+    for item in entries(spec) {
+        match parse_grant(&item) {
+            g @ Grant::Object { pdb: Some(_), .. } => {
+                if let Grant::Object { pdb: Some(c), .. } = &g {
+                    let c = c.clone();
+                    add(local.entry(c).or_default(), g);
+                }
+            }
+            g => add(&mut common, g),
         }
     }
-    p
+    (common, local)
+}
+
+/// The common grants of a privilege list (see [`grants_of`]).
+pub fn privileges_of(spec: &PrivilegeSpec) -> Privileges {
+    grants_of(spec).0
 }
 
 /// System privileges to write any table: known, but not in `all` (a capture user writes
@@ -201,9 +378,10 @@ pub const WRITE_PRIVILEGES: &[&str] = &["INSERT ANY TABLE", "UPDATE ANY TABLE", 
 
 /// Whether a privilege list entry is one the emulator knows: a name of [`ALL_PRIVILEGES`], `all`
 /// (all of them), or an object grant `OWNER.OBJECT:PRIV` on a user table (SELECT, FLASHBACK,
-/// INSERT).
+/// INSERT, UPDATE, DELETE), either named with its container (`PDB1.OWNER.OBJECT:PRIV`,
+/// `PDB1.SYS.V_$PDBS:SELECT`).
 pub fn known_privilege(entry: &str) -> bool {
-    let up = entry.to_ascii_uppercase();
+    let up = entry.trim().to_ascii_uppercase();
     if up == "ALL" {
         return true;
     }
@@ -212,17 +390,80 @@ pub fn known_privilege(entry: &str) -> bool {
     {
         return true;
     }
-    match up.split_once(':') {
-        Some((object, privilege)) => {
-            object.contains('.')
-                && !object.starts_with("SYS.")
+    match parse_grant(&up) {
+        Grant::Object {
+            pdb: Some(_),
+            owner,
+            name,
+            privilege,
+        } => known_privilege(&format!("{owner}.{name}:{privilege}")),
+        Grant::Object {
+            pdb: None,
+            owner,
+            privilege,
+            ..
+        } => {
+            owner != "SYS"
+                && up.split_once(':').is_some_and(|(o, _)| o.contains('.'))
                 && matches!(
-                    privilege,
+                    privilege.as_str(),
                     "SELECT" | "FLASHBACK" | "INSERT" | "UPDATE" | "DELETE"
                 )
         }
-        None => false,
+        _ => false,
     }
+}
+
+/// What a privilege list entry may name where it is granted: in a CDB a grant on a PDB's
+/// table names its PDB (`PDB1.HR.T:SELECT`, a grant local to PDB1: ORA-65033 forbids granting
+/// it commonly), a local user's grants are in its own PDB, a non-CDB has no PDB. `home`: the
+/// container every grant of the list is in (a local user's PDB, a `local_privileges` key).
+fn check_grant(
+    entry: &str,
+    multitenant: bool,
+    home: Option<&str>,
+    containers: &[String],
+) -> std::result::Result<(), String> {
+    let Grant::Object { pdb, owner, .. } = parse_grant(entry) else {
+        return Ok(());
+    };
+    match (pdb, multitenant, home) {
+        (Some(_), false, _) => Err(format!(
+            "`{entry}` names a container, but the database is not multitenant: write OWNER.TABLE:PRIVILEGE"
+        )),
+        (Some(p), true, Some(h)) if !p.eq_ignore_ascii_case(h) => Err(format!(
+            "`{entry}` names {p}, but these grants are made in {h}"
+        )),
+        (Some(p), true, _) if !containers.iter().any(|c| c.eq_ignore_ascii_case(&p)) => Err(
+            format!("`{entry}` names {p}, which is not a container of this database"),
+        ),
+        (None, true, None) if owner != "SYS" => Err(format!(
+            "`{entry}` names no PDB: in a CDB a table is a PDB's own object and a grant on it is local to that PDB (granted commonly it is ORA-65033); write PDB.{}",
+            entry.trim()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The checks of [`check_grant`] on every entry of a list.
+fn check_list(
+    who: &str,
+    list: &[String],
+    multitenant: bool,
+    home: Option<&str>,
+    containers: &[String],
+) -> std::result::Result<(), String> {
+    for e in list {
+        if !known_privilege(e) {
+            return Err(format!(
+                "{who}: unknown privilege `{e}`; known: {}, {} and [PDB.]OWNER.TABLE:SELECT|FLASHBACK|INSERT|UPDATE|DELETE",
+                ALL_PRIVILEGES.join(", "),
+                WRITE_PRIVILEGES.join(", ")
+            ));
+        }
+        check_grant(e, multitenant, home, containers).map_err(|m| format!("{who}: {m}"))?;
+    }
+    Ok(())
 }
 
 /// The users of a schema: `database.users`, or one user holding `database.privileges` named
@@ -232,27 +473,47 @@ pub fn users(schema: &SchemaFile) -> Vec<User> {
     if d.users.is_empty() {
         // The one implicit user is set up as commands/capture.md's setup makes the capture
         // user: in a CDB with CONTAINER_DATA=ALL.
-        let mut privileges = privileges_of(&d.privileges);
-        privileges.container_data = d
+        let (mut common, local) = grants_of(&d.privileges);
+        common.container_data = d
             .multitenant
             .then(|| container_data(Some(&PrivilegeSpec::All(super::schema::AllWord::All))));
-        return vec![User {
-            name: if d.multitenant { "C##CDC" } else { "CDC" }.to_string(),
-            local_to: None,
-            privileges,
-        }];
+        let name = if d.multitenant { "C##CDC" } else { "CDC" };
+        return vec![User::new(name.to_string(), None, common, local)];
     }
     d.users
         .iter()
         .map(|u| {
-            let mut privileges = privileges_of(&u.privileges);
-            privileges.container_data = (d.multitenant && u.container.is_none())
-                .then(|| container_data(u.container_data.as_ref()));
-            User {
-                name: u.name.to_ascii_uppercase(),
-                local_to: u.container.as_ref().map(|c| c.to_ascii_uppercase()),
-                privileges,
+            let local_to = u.container.as_ref().map(|c| c.to_ascii_uppercase());
+            let (mut common, mut local) = grants_of(&u.privileges);
+            for (c, list) in &u.local_privileges {
+                let (granted, _) = grants_of(&PrivilegeSpec::List(list.clone()));
+                let held = local.entry(c.to_ascii_uppercase()).or_default();
+                held.system.extend(granted.system);
+                held.roles.extend(granted.roles);
+                held.objects.extend(granted.objects);
             }
+            if let Some(g) = u.goldengate {
+                // GRANT_SELECT_PRIVILEGES => TRUE: a full privilege administrator, with
+                // SELECT_CATALOG_ROLE; CONTAINER => 'CURRENT' for a local user (its grants are
+                // all in its PDB), 'ALL' for a common one.
+                common.goldengate = Some(vec![GoldenGateGrant {
+                    privilege_type: g.privilege_type().to_string(),
+                    select_privileges: true,
+                }]);
+                common.roles.insert("SELECT_CATALOG_ROLE".into());
+            }
+            if let Some(home) = &local_to {
+                // A local user exists in its PDB alone: everything it holds is there.
+                if let Some(l) = local.remove(home) {
+                    common.system.extend(l.system);
+                    common.roles.extend(l.roles);
+                    common.objects.extend(l.objects);
+                }
+                local.clear();
+            }
+            common.container_data = (d.multitenant && u.container.is_none())
+                .then(|| container_data(u.container_data.as_ref()));
+            User::new(u.name.to_ascii_uppercase(), local_to, common, local)
         })
         .collect()
 }
@@ -294,6 +555,40 @@ pub fn pdb_mode(schema: &SchemaFile, pdb: &str) -> PdbOpenMode {
         .map_or(PdbOpenMode::ReadWrite, |p| p.open_mode)
 }
 
+/// A PDB's character sets as plugging it in would take them: its database set must be the CDB's,
+/// or any set when the CDB's is AL32UTF8, the superset of them all (ORA-65116 "incompatible
+/// database character set": the CDB's set was not a superset of the PDB's); its national set
+/// must be the CDB's (ORA-65119 "incompatible national character set").
+fn check_pdb_charsets(
+    d: &super::schema::DatabaseSpec,
+    p: &PdbSpec,
+) -> std::result::Result<(), String> {
+    use crate::charset::Charset;
+    let name = p.name.to_ascii_uppercase();
+    if let Some(cs) = p.character_set {
+        if cs == Charset::Al16Utf16 {
+            return Err(format!(
+                "database.pdbs: {name}: character_set cannot be AL16UTF16 (a national character set only); use AL32UTF8, UTF8, WE8MSWIN1252 or WE8ISO8859P1"
+            ));
+        }
+        if cs != d.character_set && d.character_set != Charset::Al32Utf8 {
+            return Err(format!(
+                "database.pdbs: {name}: ORA-65116: incompatible database character set: the CDB's set {} is not a superset of {cs}; only an AL32UTF8 CDB holds PDBs of another database character set",
+                d.character_set
+            ));
+        }
+    }
+    if let Some(n) = p.national_character_set {
+        if n != d.national_character_set {
+            return Err(format!(
+                "database.pdbs: {name}: ORA-65119: incompatible national character set: a PDB's national character set is the CDB's ({}), not {n}",
+                d.national_character_set
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Check `database.users` and `database.pdbs` as `CREATE USER` / `CREATE PLUGGABLE DATABASE`
 /// would; the message names the entry at fault.
 pub fn validate(schema: &SchemaFile) -> std::result::Result<(), String> {
@@ -302,10 +597,44 @@ pub fn validate(schema: &SchemaFile) -> std::result::Result<(), String> {
         return Err("database.pdbs needs database.multitenant: true".into());
     }
     let pdbs = pdbs(schema);
+    // Where a grant can be made: the root and every PDB.
+    let containers: Vec<String> = std::iter::once(ROOT.to_string())
+        .chain(pdbs.iter().map(|(p, _)| p.clone()))
+        .collect();
+    if let PrivilegeSpec::List(list) = &d.privileges {
+        // The implicit user: common in a CDB (C##CDC).
+        check_list(
+            "database.privileges",
+            list,
+            d.multitenant,
+            None,
+            &containers,
+        )?;
+    }
     for p in &d.pdbs {
         if p.name.eq_ignore_ascii_case(ROOT) || p.name.eq_ignore_ascii_case("PDB$SEED") {
             return Err(format!("database.pdbs: `{}` is not a PDB name", p.name));
         }
+        // As Oracle refuses the ALTER PLUGGABLE DATABASE that would have set it: a PDB adds
+        // levels only on top of minimal logging in CDB$ROOT (Utilities 12.1, "Enabling
+        // Supplemental Logging in a CDB"; ORA-31541), and only in local undo mode (ORA-60518),
+        // which 12.2 introduced: the emulator's 12.2+ CDBs are in local undo mode, its 12.1
+        // ones cannot be.
+        if p.supplemental_logging.as_ref().is_some_and(|s| s.minimal()) {
+            let name = p.name.to_ascii_uppercase();
+            if !d.supplemental_logging.minimal() {
+                return Err(format!(
+                    "database.pdbs: {name}: supplemental_logging needs minimal supplemental logging in CDB$ROOT (database.supplemental_logging); Oracle refuses ALTER PLUGGABLE DATABASE ADD SUPPLEMENTAL LOG DATA with ORA-31541: Supplemental logging is not enabled in CDB$ROOT."
+                ));
+            }
+            if super::schema::release(&d.version) < (12, 2) {
+                return Err(format!(
+                    "database.pdbs: {name}: supplemental_logging needs release 12.2 or later (version {}); Oracle refuses ALTER PLUGGABLE DATABASE ADD SUPPLEMENTAL LOG DATA with ORA-60518: cannot enable per PDB supplemental logging without local undo enabled",
+                    d.version
+                ));
+            }
+        }
+        check_pdb_charsets(d, p)?;
     }
     let mut seen = std::collections::BTreeSet::new();
     for u in &d.users {
@@ -316,16 +645,40 @@ pub fn validate(schema: &SchemaFile) -> std::result::Result<(), String> {
         if !seen.insert(name.clone()) {
             return Err(format!("database.users: `{name}` is declared twice"));
         }
+        let common = name.starts_with("C##");
+        let home = u.container.as_deref().filter(|_| d.multitenant);
         if let PrivilegeSpec::List(list) = &u.privileges {
-            if let Some(bad) = list.iter().find(|p| !known_privilege(p)) {
+            check_list(
+                &format!("database.users: {name}: privileges"),
+                list,
+                d.multitenant,
+                home,
+                &containers,
+            )?;
+        }
+        if !u.local_privileges.is_empty() && (!d.multitenant || u.container.is_some()) {
+            return Err(format!(
+                "database.users: {name}: local_privileges are a common user's grants made inside one container of a CDB; {}",
+                if d.multitenant { "a local user's privileges are all local to its PDB already" } else { "the database is not multitenant" }
+            ));
+        }
+        for (c, list) in &u.local_privileges {
+            if !containers.iter().any(|x| x.eq_ignore_ascii_case(c)) {
                 return Err(format!(
-                    "database.users: {name}: unknown privilege `{bad}`; known: {}, {} and OWNER.TABLE:SELECT|FLASHBACK|INSERT|UPDATE|DELETE",
-                    ALL_PRIVILEGES.join(", "),
-                    WRITE_PRIVILEGES.join(", ")
+                    "database.users: {name}: local_privileges names `{c}`, which is not a container of this database"
                 ));
             }
+            check_list(
+                &format!(
+                    "database.users: {name}: local_privileges of {}",
+                    c.to_ascii_uppercase()
+                ),
+                list,
+                true,
+                Some(c),
+                &containers,
+            )?;
         }
-        let common = name.starts_with("C##");
         if let Some(PrivilegeSpec::List(list)) = &u.container_data {
             if let Some(bad) = list.iter().find(|c| {
                 !c.eq_ignore_ascii_case(ROOT)
@@ -406,7 +759,7 @@ pub fn login(schema: &SchemaFile, user: Option<&str>, service: Option<&str>) -> 
             all.first().cloned().map(|mut u| {
                 // A local user has no CONTAINER_DATA attribute.
                 if local_to.is_some() {
-                    u.privileges.container_data = None;
+                    u.common.container_data = None;
                 }
                 User {
                     name: w.clone(),
@@ -458,6 +811,9 @@ pub fn login(schema: &SchemaFile, user: Option<&str>, service: Option<&str>) -> 
             return Err(denied());
         }
     }
+    let mut user = user;
+    user.enter(container.as_deref());
+    // CREATE SESSION held where the session lands (commonly, or granted there).
     if !user.privileges.system.contains("CREATE SESSION") {
         return Err(CdcError::Privilege {
             operation: "logon".into(),
@@ -479,11 +835,7 @@ pub fn sysdba(schema: &SchemaFile) -> Login {
         .multitenant
         .then(|| container_data(Some(&all_privileges())));
     Login {
-        user: User {
-            name: "SYS".into(),
-            local_to: None,
-            privileges,
-        },
+        user: User::new("SYS".into(), None, privileges, BTreeMap::new()),
         container: schema.database.multitenant.then(|| ROOT.to_string()),
     }
 }
@@ -653,6 +1005,20 @@ impl User {
         self.read_dictionary("V_$LOGMNR_CONTENTS", "reading V$LOGMNR_CONTENTS")
     }
 
+    /// DBMS_LOGMNR_D.BUILD: EXECUTE on the package (or EXECUTE_CATALOG_ROLE), else the
+    /// PLS-00201 a call of an unknown package gets.
+    pub fn build_dictionary(&self) -> Result<()> {
+        if self.has_object("SYS", "DBMS_LOGMNR_D", "EXECUTE")
+            || self.has_role("EXECUTE_CATALOG_ROLE")
+        {
+            return Ok(());
+        }
+        Err(CdcError::Privilege {
+            operation: "DBMS_LOGMNR_D.BUILD".into(),
+            message: "ORA-06550: line 1, column 7: PLS-00201: identifier 'SYS.DBMS_LOGMNR_D' must be declared".into(),
+        })
+    }
+
     /// `ALTER SESSION SET CONTAINER = target`.
     pub fn set_container(&self, target: &str) -> Result<()> {
         let refuse = |why: &str| {
@@ -661,8 +1027,13 @@ impl User {
                 message: format!("ORA-01031: insufficient privileges ({why})"),
             })
         };
-        if !self.has_system("SET CONTAINER") {
-            return refuse(&format!("{} lacks SET CONTAINER", self.name));
+        // SET CONTAINER granted commonly, or locally in the container switched to.
+        if !self
+            .in_container(Some(target))
+            .system
+            .contains("SET CONTAINER")
+        {
+            return refuse(&format!("{} lacks SET CONTAINER in {target}", self.name));
         }
         if let Some(local) = &self.local_to {
             if !local.eq_ignore_ascii_case(target) {
@@ -764,7 +1135,7 @@ tables:
             "{e:?}"
         );
         let no_grant = User {
-            privileges: privileges_of(&PrivilegeSpec::List(vec!["CREATE SESSION".into()])),
+            common: privileges_of(&PrivilegeSpec::List(vec!["CREATE SESSION".into()])),
             ..common.clone()
         };
         let e = no_grant.set_container("PDB1").err().map(|e| e.to_string());
@@ -827,6 +1198,39 @@ tables:
             (
                 "database: { multitenant: true, users: [{ name: X, container: PDB1, container_data: all }] }\ntables: [{ name: PDB1.A.T, columns: [{ name: C, type: NUMBER }] }]",
                 "ORA-65056",
+            ),
+            // A grant on a PDB's table names its PDB; it cannot be common (ORA-65033).
+            (
+                "database: { multitenant: true, users: [{ name: C##X, privileges: [CREATE SESSION, \"A.T:SELECT\"] }] }\ntables: [{ name: PDB1.A.T, columns: [{ name: C, type: NUMBER }] }]",
+                "C##X: privileges: `A.T:SELECT` names no PDB",
+            ),
+            (
+                "database: { multitenant: true, privileges: [all, \"A.T:INSERT\"] }\ntables: [{ name: PDB1.A.T, columns: [{ name: C, type: NUMBER }] }]",
+                "database.privileges: `A.T:INSERT` names no PDB",
+            ),
+            (
+                "database: { multitenant: true, users: [{ name: C##X, privileges: [\"PDB7.A.T:SELECT\"] }] }\ntables: [{ name: PDB1.A.T, columns: [{ name: C, type: NUMBER }] }]",
+                "`PDB7.A.T:SELECT` names PDB7, which is not a container",
+            ),
+            (
+                "database: { users: [{ name: X, privileges: [\"PDB1.A.T:SELECT\"] }] }\ntables: [{ name: A.T, columns: [{ name: C, type: NUMBER }] }]",
+                "X: privileges: `PDB1.A.T:SELECT` names a container, but the database is not multitenant",
+            ),
+            (
+                "database: { multitenant: true, users: [{ name: X, container: PDB1, privileges: [\"PDB2.A.T:SELECT\"] }] }\ntables: [{ name: PDB1.A.T, columns: [{ name: C, type: NUMBER }] }, { name: PDB2.A.T, columns: [{ name: C, type: NUMBER }] }]",
+                "`PDB2.A.T:SELECT` names PDB2, but these grants are made in PDB1",
+            ),
+            (
+                "database: { multitenant: true, users: [{ name: X, container: PDB1, local_privileges: { PDB1: [LOGMINING] } }] }\ntables: [{ name: PDB1.A.T, columns: [{ name: C, type: NUMBER }] }]",
+                "local_privileges are a common user's",
+            ),
+            (
+                "database: { multitenant: true, users: [{ name: C##X, local_privileges: { PDB7: [LOGMINING] } }] }\ntables: [{ name: PDB1.A.T, columns: [{ name: C, type: NUMBER }] }]",
+                "local_privileges names `PDB7`",
+            ),
+            (
+                "database: { multitenant: true, users: [{ name: C##X, local_privileges: { PDB1: [\"PDB2.A.T:SELECT\"] } }] }\ntables: [{ name: PDB1.A.T, columns: [{ name: C, type: NUMBER }] }, { name: PDB2.A.T, columns: [{ name: C, type: NUMBER }] }]",
+                "local_privileges of PDB1: `PDB2.A.T:SELECT` names PDB2",
             ),
         ] {
             match SchemaFile::parse(std::path::Path::new("t.yaml"), yaml) {

@@ -100,9 +100,9 @@ pub fn mview_log_row(
         table: mview_log_name(&t.def.name.table),
     };
     let date = ColumnType::Date;
-    let v1 = ColumnType::Varchar2 { length: 1 };
+    let v1 = ColumnType::varchar2(1);
     let raw = ColumnType::Raw { length: 255 };
-    let rowid_type = ColumnType::Varchar2 { length: 255 };
+    let rowid_type = ColumnType::varchar2(255);
     let num = num_type();
     let snaptime = Value::Date("4000-01-01 00:00:00".into());
     let kind = Value::Text(dml.to_string());
@@ -215,11 +215,14 @@ impl Background {
         let (obj, pdb, columns) = match table {
             Some(t) => {
                 let s = &w.replica().tables[t];
-                (s.data_object_id, s.def.name.pdb.clone(), s.columns.len())
+                (s.table_object_id(), s.def.name.pdb.clone(), s.columns.len())
             }
             None => (0, None, 0),
         };
-        let all = w.replica().schema.database.supplemental_logging.all;
+        // The PDB's own ALL COLUMN logging counts for its tables.
+        let all = (w.replica().schema.database)
+            .supplemental_in(pdb.as_deref())
+            .all;
         let now = chrono::DateTime::from_timestamp_millis(w.now())
             .map(|t| t.format("%Y-%m-%d %H:%M:%S").to_string())
             .unwrap_or_default();
@@ -339,7 +342,7 @@ impl Background {
                     owner: name.owner.clone(),
                     table: name.table.clone(),
                     pdb: name.pdb.clone(),
-                    obj: s.data_object_id,
+                    obj: s.table_object_id(),
                     rid: crate::source::rowid::LOB_ROWID.into(),
                     sql,
                     info: Some(INTERNAL_DDL_INFO.into()),

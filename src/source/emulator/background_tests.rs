@@ -81,6 +81,7 @@ impl Db {
             long_span: 0,
             ddl_every: 0,
             create_table_every: 0,
+            truncate_every: 0,
             shared_commit_pct: 0,
             tables: tables.to_vec(),
             seed,

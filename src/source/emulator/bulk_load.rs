@@ -17,7 +17,7 @@
 //! A table with a materialized view log (a log row with each insert) goes through the general
 //! writer, as every table did before.
 
-use super::conform::{conform, Refused};
+use super::conform::{conform_in, Refused};
 use super::generate::ColumnGen;
 use super::writer::{EncodedRow, Writer};
 use crate::errors::{CdcError, Result};
@@ -187,6 +187,7 @@ struct RowPlan {
     owner: String,
     table: String,
     columns: Vec<ColumnPlan>,
+    charsets: crate::charset::Charsets,
 }
 
 struct ColumnPlan {
@@ -216,6 +217,7 @@ impl RowPlan {
             owner: def.name.owner.clone(),
             table: def.name.table.clone(),
             columns,
+            charsets: def.charsets,
         }
     }
 
@@ -240,9 +242,9 @@ impl RowPlan {
     /// `conform_row` does for an insert).
     fn conform(&self, row: &mut [Value]) -> Result<()> {
         for (c, slot) in self.columns.iter().zip(row.iter_mut()) {
-            if !stored_as_is(&c.ty, slot) {
+            if !stored_as_is(&c.ty, slot, self.charsets) {
                 let v = std::mem::replace(slot, Value::Null);
-                *slot = conform(&c.ty, v).map_err(|r: Refused| {
+                *slot = conform_in(&c.ty, v, self.charsets).map_err(|r: Refused| {
                     CdcError::Database(r.message(&self.owner, &self.table, &c.name))
                 })?;
             }
@@ -258,11 +260,19 @@ impl RowPlan {
 }
 
 /// Whether `conform` would keep `v` in a column of type `ty` as it is (`false`: ask it).
-fn stored_as_is(ty: &ColumnType, v: &Value) -> bool {
+fn stored_as_is(ty: &ColumnType, v: &Value, charsets: crate::charset::Charsets) -> bool {
     match (ty, v) {
         (_, Value::Null) => true,
-        (ColumnType::Varchar2 { length }, Value::Text(s)) => {
-            !s.is_empty() && s.len() <= *length as usize
+        // Other character sets count other bytes, and may replace characters.
+        (_, Value::Text(s))
+            if charsets.database != crate::charset::Charset::Al32Utf8 && !s.is_ascii() =>
+        {
+            false
+        }
+        (ColumnType::Varchar2 { length, chars }, Value::Text(s)) => {
+            !s.is_empty()
+                && s.len() <= *length as usize
+                && chars.is_none_or(|n| s.chars().count() <= n as usize)
         }
         (ColumnType::Number { precision, scale }, Value::Number(n)) => match (precision, scale) {
             (None, None) => true,
@@ -356,8 +366,16 @@ mod tests {
                 .chain(texts.iter().map(|s| Value::Text(s.to_string())))
                 .chain([Value::Null, Value::Date("2020-01-01 00:00:00".into())]);
             for v in values {
-                if stored_as_is(&ty, &v) {
-                    assert_eq!(conform(&ty, v.clone()), Ok(v.clone()), "{t} {v:?}");
+                for cs in [
+                    crate::charset::Charsets::default(),
+                    crate::charset::Charsets {
+                        database: crate::charset::Charset::We8Iso8859P1,
+                        national: crate::charset::Charset::Utf8,
+                    },
+                ] {
+                    if stored_as_is(&ty, &v, cs) {
+                        assert_eq!(conform_in(&ty, v.clone(), cs), Ok(v.clone()), "{t} {v:?}");
+                    }
                 }
             }
         }

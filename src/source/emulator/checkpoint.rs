@@ -76,6 +76,13 @@ struct TableMeta {
     extents: Vec<(Option<u32>, Extent)>,
     data_object_id: u32,
     partition_objects: Vec<u32>,
+    /// Object ids apart from the data object ids once a TRUNCATE gave a segment a new one.
+    #[serde(default)]
+    object_id: u32,
+    #[serde(default)]
+    partition_ids: Vec<u32>,
+    #[serde(default)]
+    former_segments: Vec<(u32, u32)>,
     stats: Option<(u64, u64)>,
     changes_since_stats: u64,
     live_rows: u64,
@@ -171,6 +178,9 @@ pub fn write_with(
                 extents: t.extents.clone(),
                 data_object_id: t.data_object_id,
                 partition_objects: t.partition_objects.clone(),
+                object_id: t.object_id,
+                partition_ids: t.partition_ids.clone(),
+                former_segments: t.former_segments.clone(),
                 stats: t.stats,
                 changes_since_stats: t.changes_since_stats,
                 live_rows: t.live_rows,
@@ -239,6 +249,7 @@ pub fn write_with(
                 key_ordered.push(super::rowfile::encode_table(
                     &sorted,
                     &pk,
+                    t.pk_order(),
                     &mut rows,
                     &mut dir_bytes,
                 ));
@@ -250,6 +261,7 @@ pub fn write_with(
                 key_ordered.push(super::rowfile::encode_table(
                     &t.rows,
                     &pk,
+                    t.pk_order(),
                     &mut rows,
                     &mut dir_bytes,
                 ));
@@ -520,13 +532,21 @@ fn read(dir: &Path, path: &Path, replica: &mut Replica) -> std::result::Result<(
         t.extents = tm.extents;
         t.data_object_id = tm.data_object_id;
         t.partition_objects = tm.partition_objects;
+        t.object_id = tm.object_id;
+        t.partition_ids = tm.partition_ids;
+        t.former_segments = tm.former_segments;
         t.stats = tm.stats;
         t.changes_since_stats = tm.changes_since_stats;
         t.live_rows = tm.live_rows;
         t.change_commits = tm.change_commits;
         t.serial_high = tm.serial_high;
         // The index of the rows changed after the checkpoint (none yet).
-        t.key_index = KeyIndex::for_table(&t.def.primary_key, &t.columns, &Default::default());
+        t.key_index = KeyIndex::for_table(
+            &t.def.primary_key,
+            &t.columns,
+            &Default::default(),
+            t.def.charsets,
+        );
     }
     replica.open = meta
         .open

@@ -2,15 +2,23 @@
 //! every row through this; schema files' constants and choices are checked with it too.
 //! Checked with the search tool against Oracle's Error Messages and SQL Language Reference:
 //! - ORA-12899 "value too large for column %s (actual: %s, maximum: %s)": widths in bytes for
-//!   byte semantics (VARCHAR2, CHAR and RAW here: the schema's lengths carry no CHAR semantics),
-//!   in characters for NVARCHAR2 and NCHAR.
+//!   byte semantics (VARCHAR2, CHAR and RAW), in characters for character semantics
+//!   (`VARCHAR2(n CHAR)`, `CHAR(n CHAR)`: at most n characters, and at most the column's bytes,
+//!   bytes in the database character set), NVARCHAR2 and NCHAR.
+//! - Text of the database character set (VARCHAR2, CHAR, LONG, CLOB, XMLTYPE) holds only the
+//!   characters that set has: a WE8MSWIN1252 or WE8ISO8859P1 database stores any other as its
+//!   replacement character '¿' (0xBF), as Oracle converts client text it cannot map
+//!   (Globalization Support Guide, "Character Set Conversion Between Clients and the Server":
+//!   "replacement characters"). The national sets (AL16UTF16, UTF8) hold every character.
 //! - ORA-01438 "value larger than specified precision allowed for this column" (19c wording):
 //!   NUMBER(p,s) holds values below 10^(p-s) after rounding to s digits after the point (a
 //!   negative s rounds left of it); more fraction digits than s are rounded, not refused.
 //! - ORA-01873 "the leading precision of the interval is too small".
-//! - CHAR and NCHAR values are blank-padded to the column's length; a zero-length VARCHAR2, CHAR
-//!   or RAW value is NULL (so NOT NULL refuses it with ORA-01400).
+//! - CHAR and NCHAR values are blank-padded to the column's length (in characters for
+//!   `CHAR(n CHAR)`); a zero-length VARCHAR2, CHAR or RAW value is NULL (so NOT NULL refuses it
+//!   with ORA-01400).
 
+use crate::charset::{Charset, Charsets};
 use crate::types::{ColumnType, Value};
 
 /// Why Oracle refuses a value.
@@ -53,8 +61,33 @@ impl std::fmt::Display for Refused {
     }
 }
 
-/// `v` as a column of type `ty` stores it.
+/// `v` as a column of type `ty` stores it in an AL32UTF8 / AL16UTF16 database.
 pub fn conform(ty: &ColumnType, v: Value) -> Result<Value, Refused> {
+    conform_in(ty, v, Charsets::default())
+}
+
+/// `v` as a column of type `ty` stores it in a database of these character sets.
+pub fn conform_in(ty: &ColumnType, v: Value, charsets: Charsets) -> Result<Value, Refused> {
+    let set = charsets.database;
+    // Characters the database set cannot hold become its replacement character.
+    let v = match (ty, v) {
+        (
+            ColumnType::Varchar2 { .. }
+            | ColumnType::Char { .. }
+            | ColumnType::Long
+            | ColumnType::Clob
+            | ColumnType::Xmltype,
+            Value::Text(s),
+        ) if set.is_single_byte() => Value::Text(set.conform(s)),
+        (_, v) => v,
+    };
+    let bytes = |s: &str| -> usize {
+        if set == Charset::Al32Utf8 {
+            s.len()
+        } else {
+            set.byte_len(s)
+        }
+    };
     let too_large = |actual: usize, maximum: u32| -> Result<(), Refused> {
         if actual > maximum as usize {
             Err(Refused::TooLarge {
@@ -77,17 +110,34 @@ pub fn conform(ty: &ColumnType, v: Value) -> Result<Value, Refused> {
         (ColumnType::Raw { .. } | ColumnType::LongRaw, Value::Bytes(b)) if b.is_empty() => {
             Value::Null
         }
-        (ColumnType::Varchar2 { length }, Value::Text(s)) => {
-            too_large(s.len(), *length)?;
+        (ColumnType::Varchar2 { length, chars }, Value::Text(s)) => {
+            if let Some(n) = chars {
+                too_large(s.chars().count(), *n)?;
+            }
+            too_large(bytes(&s), *length)?;
             Value::Text(s)
         }
         (ColumnType::Nvarchar2 { length }, Value::Text(s)) => {
             too_large(s.chars().count(), *length)?;
             Value::Text(s)
         }
-        (ColumnType::Char { length }, Value::Text(mut s)) => {
-            too_large(s.len(), *length)?;
-            let pad = *length as usize - s.len();
+        (
+            ColumnType::Char {
+                length,
+                chars: Some(n),
+            },
+            Value::Text(mut s),
+        ) => {
+            let count = s.chars().count();
+            too_large(count, *n)?;
+            s.extend(std::iter::repeat_n(' ', *n as usize - count));
+            too_large(bytes(&s), *length)?;
+            Value::Text(s)
+        }
+        (ColumnType::Char { length, .. }, Value::Text(mut s)) => {
+            let used = bytes(&s);
+            too_large(used, *length)?;
+            let pad = *length as usize - used;
             s.extend(std::iter::repeat_n(' ', pad));
             Value::Text(s)
         }
@@ -216,6 +266,32 @@ mod tests {
     }
 
     #[test]
+    fn a_single_byte_database_counts_its_bytes_and_replaces_what_it_cannot_hold() {
+        let we8 = Charsets {
+            database: Charset::We8MsWin1252,
+            national: Charset::Utf8,
+        };
+        let t = |ty: &str, v: &str, cs: Charsets| {
+            conform_in(&ColumnType::parse(ty).unwrap(), Value::Text(v.into()), cs)
+        };
+        let text = |s: &str| Ok(Value::Text(s.into()));
+        // 'é' and '€' are one byte each in WE8MSWIN1252, two and three in AL32UTF8.
+        assert_eq!(t("VARCHAR2(2)", "é€", we8), text("é€"));
+        assert_eq!(
+            t("VARCHAR2(2)", "é€", Charsets::default()),
+            Err(Refused::TooLarge {
+                actual: 5,
+                maximum: 2
+            })
+        );
+        assert_eq!(t("CHAR(3)", "é", we8), text("é  "));
+        // 'Ā' is not in WE8MSWIN1252: stored as '¿'; national text keeps it.
+        assert_eq!(t("VARCHAR2(5)", "aĀ", we8), text("a¿"));
+        assert_eq!(t("NVARCHAR2(5)", "aĀ", we8), text("aĀ"));
+        assert_eq!(t("VARCHAR2(5)", "aĀ", Charsets::default()), text("aĀ"));
+    }
+
+    #[test]
     fn numbers_round_to_the_scale_and_refuse_what_exceeds_the_precision() {
         let n = |s: &str| Ok(Value::Number(s.into()));
         assert_eq!(num("NUMBER(9,2)", "1.005"), n("1.01"));
@@ -248,6 +324,37 @@ mod tests {
         );
         assert_eq!(t("NVARCHAR2(3)", "ééé"), Ok(Value::Text("ééé".into())));
         assert_eq!(t("VARCHAR2(3)", ""), Ok(Value::Null));
+        // Character semantics count characters: 3 of up to 4 bytes each; CHAR pads to 3
+        // characters (`é` plus two blanks, four bytes).
+        assert_eq!(
+            t("VARCHAR2(3 CHAR)", "日本語"),
+            Ok(Value::Text("日本語".into()))
+        );
+        assert_eq!(
+            t("VARCHAR2(3 CHAR)", "日本語字"),
+            Err(Refused::TooLarge {
+                actual: 4,
+                maximum: 3
+            })
+        );
+        assert_eq!(t("CHAR(3 CHAR)", "é"), Ok(Value::Text("é  ".into())));
+        assert_eq!(t("CHAR(3 BYTE)", "é"), Ok(Value::Text("é ".into())));
+        assert_eq!(
+            t("CHAR(2 CHAR)", "ñño"),
+            Err(Refused::TooLarge {
+                actual: 3,
+                maximum: 2
+            })
+        );
+        // And bytes where the type's maximum caps them: 1,500 characters in 4,000 bytes.
+        assert!(t("VARCHAR2(1500 CHAR)", &"é".repeat(1500)).is_ok());
+        assert_eq!(
+            t("VARCHAR2(1500 CHAR)", &"日".repeat(1500)),
+            Err(Refused::TooLarge {
+                actual: 4500,
+                maximum: 4000
+            })
+        );
         let raw = conform(
             &ColumnType::parse("RAW(2)").unwrap(),
             Value::Bytes(vec![1, 2, 3]),

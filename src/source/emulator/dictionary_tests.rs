@@ -134,7 +134,7 @@ fn a_dictionary_build_needs_archivelog_mode_and_a_primary() {
         "  undo_retention: 900\n  archivelog: false",
     ));
     let e = db.writer().build_dictionary().unwrap_err();
-    assert!(e.to_string().contains("ARCHIVELOG"), "{e}");
+    assert!(e.to_string().contains("ORA-01325"), "{e}");
     let primary = Db::new(EMP);
     let ds = primary.dir.path().join("ds");
     downstream(&primary, "ds", Vec::new());
@@ -142,4 +142,59 @@ fn a_dictionary_build_needs_archivelog_mode_and_a_primary() {
         .err()
         .unwrap();
     assert_eq!(e.code(), Code::Cdc2204);
+}
+
+#[test]
+fn a_session_builds_into_the_current_log_listed_once_it_is_archived() {
+    let db = Db::new(&EMP.replace(
+        "  undo_retention: 900",
+        "  undo_retention: 900\n  log_size: 10",
+    ));
+    let conn = db.connector();
+    let mut s = conn.connect().unwrap();
+    assert!(s.dictionary_builds().unwrap().is_empty());
+    s.build_dictionary().unwrap();
+    // In the current log: not listed until a switch archives it.
+    assert!(s.dictionary_builds().unwrap().is_empty());
+    commit_rows(&mut db.writer(), 1..8);
+    let builds = s.dictionary_builds().unwrap();
+    assert_eq!(builds.len(), 1, "{builds:?}");
+    // Usable from the end of its log on.
+    let now = s.current_scn().unwrap();
+    assert!(builds[0].end_next_scn <= now);
+    conn.set_dictionary(Dictionary::RedoLogs).unwrap();
+    s.mine(
+        builds[0].end_next_scn,
+        now,
+        &crate::source::MiningFilter::default(),
+        &mut |_| Ok(()),
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_build_needs_execute_on_dbms_logmnr_d_and_a_writable_primary() {
+    let lacking = Db::new(&EMP.replace(
+        "  undo_retention: 900",
+        "  undo_retention: 900\n  privileges: [CREATE SESSION, LOGMINING]",
+    ));
+    let e = lacking
+        .connector()
+        .connect()
+        .unwrap()
+        .build_dictionary()
+        .unwrap_err();
+    assert_eq!(e.code(), Code::Cdc2401, "{e}");
+    assert!(e.to_string().contains("DBMS_LOGMNR_D"), "{e}");
+    let standby = Db::new(&EMP.replace(
+        "  undo_retention: 900",
+        "  undo_retention: 900\n  role: physical_standby\n  open_mode: read_only",
+    ));
+    let e = standby
+        .connector()
+        .connect()
+        .unwrap()
+        .build_dictionary()
+        .unwrap_err();
+    assert_eq!(e.code(), Code::Cdc5005, "{e}");
 }

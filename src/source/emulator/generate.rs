@@ -286,8 +286,9 @@ impl ColumnGen {
         }
     }
 
-    /// Text cut to the column's length (bytes for VARCHAR2 and CHAR, characters for NVARCHAR2
-    /// and NCHAR) and blank-padded in CHAR and NCHAR, as Oracle stores it.
+    /// Text cut to the column's length (bytes for VARCHAR2 and CHAR, and characters too where
+    /// declared in characters; characters for NVARCHAR2 and NCHAR) and blank-padded in CHAR and
+    /// NCHAR (to the characters of a `CHAR(n CHAR)`), as Oracle stores it.
     fn text_value(&self, mut s: String) -> Value {
         let bytes = |s: &mut String, n: usize| {
             let mut end = n.min(s.len());
@@ -296,8 +297,27 @@ impl ColumnGen {
             }
             s.truncate(end);
         };
+        let chars = |s: &mut String, n: u32| {
+            if let Some((end, _)) = s.char_indices().nth(n as usize) {
+                s.truncate(end);
+            }
+        };
         match &self.ty {
-            ColumnType::Char { length } => {
+            ColumnType::Char {
+                length,
+                chars: Some(n),
+            } => {
+                chars(&mut s, *n);
+                let pad = *n as usize - s.chars().count();
+                s.extend(std::iter::repeat_n(' ', pad));
+                // Within the bytes too: the last characters give way to blanks.
+                while s.len() > *length as usize {
+                    s.pop();
+                }
+                s.extend(std::iter::repeat_n(' ', *n as usize - s.chars().count()));
+                Value::Text(s)
+            }
+            ColumnType::Char { length, .. } => {
                 bytes(&mut s, *length as usize);
                 s.extend(std::iter::repeat_n(' ', *length as usize - s.len()));
                 Value::Text(s)
@@ -309,7 +329,10 @@ impl ColumnGen {
                 }
                 Value::Text(s)
             }
-            ColumnType::Varchar2 { length } => {
+            ColumnType::Varchar2 { length, chars: n } => {
+                if let Some(n) = n {
+                    chars(&mut s, *n);
+                }
                 bytes(&mut s, *length as usize);
                 Value::Text(s)
             }
@@ -355,14 +378,15 @@ impl ColumnGen {
     fn default_value(&self, rng: &mut impl Rng, serial: u64) -> Value {
         let word = |rng: &mut dyn rand::RngCore| WORDS[rng.gen_range(0..WORDS.len())];
         match &self.ty {
-            ColumnType::Varchar2 { length } | ColumnType::Char { length } => {
-                // Now and then a quote, so SQL_REDO escaping is always exercised.
+            ColumnType::Varchar2 { .. } | ColumnType::Char { .. } => {
+                // Now and then a quote, so SQL_REDO escaping is always exercised. ASCII: as
+                // many characters as bytes.
                 let mut s = if rng.gen_range(0..20) == 0 {
                     format!("O'{}", word(rng))
                 } else {
                     format!("{} {}", word(rng), word(rng))
                 };
-                s.truncate((*length as usize).max(1));
+                s.truncate((self.ty.max_chars().unwrap_or(1) as usize).max(1));
                 self.text_value(s)
             }
             ColumnType::Nvarchar2 { .. } | ColumnType::Nchar { .. } => {

@@ -125,14 +125,14 @@ impl ColumnGen {
                 };
                 self.number_into(v, *scale, out);
             }
-            (Some(Generator::Text { min, max }), ColumnType::Varchar2 { length }) => {
+            (Some(Generator::Text { min, max }), ColumnType::Varchar2 { .. }) => {
                 let n = rng.gen_range(*min..=*max);
                 let s = text_slot(out, Value::Text);
                 for _ in 0..n {
                     s.push(rng.gen_range(b'a'..=b'z') as char);
                 }
                 // ASCII: bytes are characters.
-                s.truncate(*length as usize);
+                s.truncate(self.ty.max_chars().unwrap_or(0) as usize);
             }
             (
                 Some(Generator::Choice(_) | Generator::Constant(_)),
@@ -169,7 +169,8 @@ impl ColumnGen {
                 s.push(':');
                 push_digits(s, rng.gen_range(0..60i32) as u64, 2);
             }
-            (None, ColumnType::Varchar2 { length }) => {
+            (None, ColumnType::Varchar2 { .. }) => {
+                let length = self.ty.max_chars().unwrap_or(0);
                 let word = |rng: &mut dyn rand::RngCore| WORDS[rng.gen_range(0..WORDS.len())];
                 let s = text_slot(out, Value::Text);
                 if rng.gen_range(0..20) == 0 {
@@ -181,7 +182,7 @@ impl ColumnGen {
                     s.push_str(word(rng));
                 }
                 // ASCII words.
-                s.truncate((*length as usize).max(1).min(*length as usize));
+                s.truncate((length as usize).max(1).min(length as usize));
             }
             (None, ColumnType::Number { precision, scale }) => {
                 let p = i32::from(precision.unwrap_or(9));

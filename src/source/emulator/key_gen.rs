@@ -103,11 +103,12 @@ pub fn key_value(ty: &ColumnType, serial: u64) -> Result<Value, String> {
             full(1 << 53)?;
             Value::BinaryDouble(serial as f64)
         }
-        ColumnType::Varchar2 { length }
-        | ColumnType::Nvarchar2 { length }
-        | ColumnType::Char { length }
-        | ColumnType::Nchar { length } => {
-            let n = *length as usize;
+        ColumnType::Varchar2 { .. }
+        | ColumnType::Nvarchar2 { .. }
+        | ColumnType::Char { .. }
+        | ColumnType::Nchar { .. } => {
+            // ASCII keys: as many characters as bytes, within the declared characters.
+            let n = ty.max_chars().unwrap_or(0) as usize;
             let mut s = if n >= 9 {
                 // `K00000001`: readable, and what earlier versions made.
                 let s = format!("K{serial:08}");
@@ -196,11 +197,13 @@ pub fn key_value_into(ty: &ColumnType, serial: u64, out: &mut Value) -> Result<(
                 return Ok(());
             }
         }
-        ColumnType::Varchar2 { length } | ColumnType::Nvarchar2 { length } if *length >= 9 => {
+        ColumnType::Varchar2 { .. } | ColumnType::Nvarchar2 { .. }
+            if ty.max_chars().is_some_and(|n| n >= 9) =>
+        {
             let s = super::generate::text_slot(out, Value::Text);
             s.push('K');
             super::generate::push_digits(s, serial, 8);
-            if s.len() <= *length as usize {
+            if ty.max_chars().is_some_and(|n| s.len() <= n as usize) {
                 return Ok(());
             }
         }
@@ -221,12 +224,13 @@ pub fn serial_of(ty: &ColumnType, v: &Value) -> Option<u64> {
         (ColumnType::BinaryFloat, Value::BinaryFloat(f)) => whole(f64::from(*f)),
         (ColumnType::BinaryDouble, Value::BinaryDouble(f)) => whole(*f),
         (
-            ColumnType::Varchar2 { length }
-            | ColumnType::Nvarchar2 { length }
-            | ColumnType::Char { length }
-            | ColumnType::Nchar { length },
+            ColumnType::Varchar2 { .. }
+            | ColumnType::Nvarchar2 { .. }
+            | ColumnType::Char { .. }
+            | ColumnType::Nchar { .. },
             Value::Text(s),
         ) => {
+            let length = &ty.max_chars()?;
             let s = s.trim_end_matches(' ');
             if *length >= 9 {
                 let digits = s.strip_prefix('K')?;

@@ -10,19 +10,20 @@ use super::store::{visible_version, TableState, Version};
 use crate::errors::{CdcError, Result};
 use crate::source::model::{ChunkRange, ColumnInfo, FlashbackQuery, Scn};
 use crate::source::rowid::RowId;
-use crate::types::{compare, compare_keys, Value};
+use crate::types::{compare, compare_keys_in, KeyOrder, Value};
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::sync::Arc;
 
-/// Key values ordered as [`compare_keys`] orders them.
+/// Key values ordered as [`compare_keys_in`] orders them in the index's order (every key of
+/// one index carries the same).
 #[derive(Debug, Clone)]
-pub struct IndexKey(pub Box<[Value]>);
+pub struct IndexKey(pub Box<[Value]>, pub KeyOrder);
 
 impl Ord for IndexKey {
     fn cmp(&self, other: &Self) -> Ordering {
-        compare_keys(&self.0, &other.0)
+        compare_keys_in(&self.0, &other.0, self.1)
     }
 }
 
@@ -46,15 +47,19 @@ pub struct KeyIndex {
     positions: Vec<usize>,
     /// Every key of a retained version → the rows that had it (sorted ROWIDs).
     map: BTreeMap<IndexKey, Vec<RowId>>,
+    /// How the key orders: text by the bytes of its character set's encoding.
+    order: KeyOrder,
 }
 
 impl KeyIndex {
     /// The index of a table with primary key `pk` (none without one, or when a key column is
-    /// missing from `columns`), built from its versions.
+    /// missing from `columns`), built from its versions; text keys ordered as the BINARY order
+    /// of `charsets`.
     pub fn for_table(
         pk: &[String],
         columns: &[ColumnInfo],
         rows: &BTreeMap<RowId, Vec<Version>>,
+        charsets: crate::charset::Charsets,
     ) -> Option<KeyIndex> {
         if pk.is_empty() {
             return None;
@@ -63,9 +68,11 @@ impl KeyIndex {
             .iter()
             .map(|k| columns.iter().position(|c| &c.name == k))
             .collect::<Option<Vec<usize>>>()?;
+        let order = KeyOrder::new(charsets, positions.iter().map(|&i| &columns[i].data_type));
         let mut ix = KeyIndex {
             positions,
             map: BTreeMap::new(),
+            order,
         };
         for (rid, versions) in rows {
             for row in versions.iter().filter_map(|v| v.row.as_ref()) {
@@ -80,7 +87,7 @@ impl KeyIndex {
             .iter()
             .map(|&i| row.get(i).cloned())
             .collect::<Option<Vec<Value>>>()
-            .map(|k| IndexKey(k.into_boxed_slice()))
+            .map(|k| IndexKey(k.into_boxed_slice(), self.order))
     }
 
     /// Whether `row`'s key is `key`.
@@ -142,8 +149,8 @@ impl KeyIndex {
         lower: Option<&[Value]>,
         upper: Option<&[Value]>,
     ) -> impl DoubleEndedIterator<Item = (RowId, &'a Arc<[Value]>, &'a [Value])> + 'a {
-        let lo = lower.map(|l| IndexKey(l.to_vec().into_boxed_slice()));
-        let hi = upper.map(|u| IndexKey(u.to_vec().into_boxed_slice()));
+        let lo = lower.map(|l| IndexKey(l.to_vec().into_boxed_slice(), self.order));
+        let hi = upper.map(|u| IndexKey(u.to_vec().into_boxed_slice(), self.order));
         let empty = matches!((&lo, &hi), (Some(l), Some(h)) if l >= h);
         let range = if empty {
             None

@@ -123,10 +123,7 @@ impl LogWriters {
                 // gives records times in order, so a binary search finds it).
                 let next = l.pending.partition_point(|(_, _, ts)| *ts <= cutoff);
                 let (last, last_record) = match next.checked_sub(1) {
-                    Some(i) => (
-                        Some((l.pending[i].1, l.pending[i].2)),
-                        Some(l.pending[i].0),
-                    ),
+                    Some(i) => (Some((l.pending[i].1, l.pending[i].2)), Some(l.pending[i].0)),
                     None => (l.flushed, l.flushed_record),
                 };
                 Written {

@@ -47,7 +47,10 @@ fn logminer_returns_only_written_redo_and_v_thread_shows_it() {
     let t1 = w.begin().unwrap();
     w.insert(t1, 0, emp_row(1, "a")).unwrap();
     let now = s.current_scn().unwrap();
-    assert!(now > before, "the database has the change (CURRENT_SCN moved)");
+    assert!(
+        now > before,
+        "the database has the change (CURRENT_SCN moved)"
+    );
     assert!(s
         .open_transactions()
         .unwrap()

@@ -59,10 +59,24 @@ pub fn large(ty: &ColumnType, v: &Value, rng: &mut ChaCha8Rng) -> Value {
             let body = t.strip_suffix("</doc>").unwrap_or(t);
             Value::Text(format!("{body}<pad>{}</pad></doc>", pad(rng, n)))
         }
-        (ColumnType::Varchar2 { length } | ColumnType::Nvarchar2 { length }, Value::Text(_))
-            if *length > 4001 =>
+        // Declared in characters, too few for 4,000 ASCII bytes (`VARCHAR2(1500 CHAR)`, 6,000
+        // bytes): three-byte characters, over 4,000 bytes within both limits.
+        (
+            ColumnType::Varchar2 {
+                length,
+                chars: Some(c),
+            },
+            Value::Text(_),
+        ) if *length > 4001 && *c <= 4001 && *c > 1334 => {
+            let n = rng.gen_range(1_335..=(*c).min(*length / 3)) as usize;
+            Value::Text("日".repeat(n))
+        }
+        // ASCII: as many characters as bytes, within the declared characters too.
+        (ColumnType::Varchar2 { .. } | ColumnType::Nvarchar2 { .. }, Value::Text(_))
+            if ty.max_chars().is_some_and(|n| n > 4001) =>
         {
-            let n = rng.gen_range(4_001..=(*length as usize).min(12_000));
+            let most = ty.max_chars().unwrap_or(4001) as usize;
+            let n = rng.gen_range(4_001..=most.min(12_000));
             Value::Text(pad(rng, n))
         }
         _ => v.clone(),

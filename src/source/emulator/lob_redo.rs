@@ -6,11 +6,15 @@
 //!    locator (`EMPTY_CLOB()`, `EMPTY_BLOB()`, `/* JSON */ EMPTY_BLOB()`), XMLTYPE and extended
 //!    columns left out. When more rows of the statement follow it carries ROW_ID
 //!    `AAAAAAAAAAAAAAAAAA`; an UPDATE that changes nothing but out-of-line values has none;
-//! 2. per out-of-line LOB value (stored over [`INLINE_LOB_BYTES`]): a SEL_LOB_LOCATOR row with
-//!    the `DECLARE … BEGIN select "C" into loc_c from … where … for update;` preamble, LOB_WRITE
-//!    rows holding only `buf_c := '…'; dbms_lob.write(loc_c, amount, offset, buf_c);`, and for an
-//!    UPDATE a LOB_TRIM to the new length; per extended string a 32K_BEGIN / 32K_WRITE / 32K_END
-//!    group; all with ROW_ID `AAAAAAAAAAAAAAAAAA`;
+//! 2. per out-of-line LOB value (stored over [`INLINE_LOB_BYTES`], or any value of a column
+//!    with storage in row disabled): a SEL_LOB_LOCATOR row with the `DECLARE … BEGIN select "C"
+//!    into loc_c from … where … for update;` preamble, LOB_WRITE rows holding only `buf_c :=
+//!    '…'; dbms_lob.write(loc_c, amount, offset, buf_c);`, and for an UPDATE that shortens a
+//!    SECUREFILE value a LOB_TRIM to the new length; per extended string a 32K_BEGIN /
+//!    32K_WRITE / 32K_END group; all with ROW_ID `AAAAAAAAAAAAAAAAAA`. A BASICFILE LOB's UPDATE
+//!    sets it to its empty locator in the statement's first row, then writes LOB_TRIM(0) before
+//!    the writes; a BASICFILE LOB stored out of row has no SEL_LOB_LOCATOR row, and an INSERT's
+//!    LOB_WRITE rows come before the INSERT (see `Stmt::lob_group`);
 //! 3. per XMLTYPE value an XML DOC BEGIN / XML DOC WRITE / XML DOC END group (binary XML);
 //! 4. the statement's last row, with the row's real ROW_ID: an UPDATE setting the in-row LOB
 //!    values inline (`set "C" = 'small'`, `set "J" = /* JSON */ HEXTORAW('ff4a5a…')`), or, when
@@ -41,7 +45,7 @@
 //! database).
 
 use super::redo::LobOp;
-use super::schema::{SupplementalSpec, TableDef};
+use super::schema::{LobStorage, SupplementalSpec, TableDef};
 use super::sql_redo::{self, Col};
 use crate::names::TableName;
 use crate::source::model::{op, ColumnInfo};
@@ -119,7 +123,7 @@ fn is_empty_lob(v: &Value) -> bool {
     matches!(v, Value::Text(s) if s.is_empty()) || matches!(v, Value::Bytes(b) if b.is_empty())
 }
 
-fn carry(ty: &ColumnType, v: &Value) -> Carry {
+fn carry(ty: &ColumnType, v: &Value, storage: LobStorage) -> Carry {
     if v.is_null() {
         return if matches!(ty, ColumnType::Xmltype) {
             Carry::Xml
@@ -131,7 +135,7 @@ fn carry(ty: &ColumnType, v: &Value) -> Carry {
         ColumnType::Clob | ColumnType::Nclob | ColumnType::Blob | ColumnType::Json => {
             if is_empty_lob(v) {
                 Carry::Plain
-            } else if stored_bytes(ty, v) <= INLINE_LOB_BYTES {
+            } else if storage.in_row && stored_bytes(ty, v) <= INLINE_LOB_BYTES {
                 Carry::InRow
             } else {
                 Carry::OutOfLine
@@ -151,10 +155,28 @@ pub struct Stmt<'a> {
     pub table: &'a TableName,
     pub def: &'a TableDef,
     pub cols: &'a [ColumnInfo],
-    pub logging: &'a SupplementalSpec,
+    /// In force for the table's container ([`super::schema::DatabaseSpec::supplemental_in`]).
+    pub logging: SupplementalSpec,
+    /// The database's character sets: an XML document's bytes are in NLS_CHARACTERSET.
+    pub charsets: crate::charset::Charsets,
 }
 
 impl Stmt<'_> {
+    /// How column `i` is stored (SECUREFILE with storage in row unless the schema says).
+    fn storage(&self, i: usize) -> LobStorage {
+        self.cols
+            .get(i)
+            .map(|c| self.def.lob_storage(&c.name))
+            .unwrap_or_default()
+    }
+
+    fn carry(&self, i: usize, v: &Value) -> Carry {
+        match self.cols.get(i) {
+            Some(c) => carry(&c.data_type, v, self.storage(i)),
+            None => Carry::Plain,
+        }
+    }
+
     fn col<'v>(&'v self, i: usize, row: &'v [Value]) -> Option<Col<'v>> {
         let c = self.cols.get(i)?;
         Some((c.name.as_str(), &c.data_type, row.get(i)?))
@@ -163,10 +185,11 @@ impl Stmt<'_> {
     /// The row-identifying columns LogMiner puts in the WHERE of a locator, XML or 32K row:
     /// the columns supplemental logging logs for every change of the table.
     fn key_where(&self, row: &[Value]) -> Vec<String> {
-        let cols: Vec<Col> = super::supplemental::logged_columns(self.logging, self.def, self.cols)
-            .into_iter()
-            .filter_map(|i| self.col(i, row))
-            .collect();
+        let cols: Vec<Col> =
+            super::supplemental::logged_columns(&self.logging, self.def, self.cols)
+                .into_iter()
+                .filter_map(|i| self.col(i, row))
+                .collect();
         sql_redo::where_items(&cols)
     }
 
@@ -181,6 +204,7 @@ impl Stmt<'_> {
     pub fn insert(&self, after: &[Value]) -> Vec<Piece> {
         let mut items: Vec<Col> = Vec::new();
         let mut in_row = Vec::new();
+        let mut ahead = Vec::new();
         let mut groups = Vec::new();
         let mut xml = Vec::new();
         for (i, c) in self.cols.iter().enumerate() {
@@ -188,12 +212,18 @@ impl Stmt<'_> {
             if c.virtual_column {
                 continue;
             }
-            match carry(&c.data_type, v) {
+            let carry = self.carry(i, v);
+            match carry {
                 Carry::Xml | Carry::Extended => {}
                 _ => items.push((c.name.as_str(), &c.data_type, v)),
             }
-            match carry(&c.data_type, v) {
+            match carry {
                 Carry::InRow => in_row.push(i),
+                // A BASICFILE LOB stored out of row: its LOB_WRITE rows, without a
+                // SEL_LOB_LOCATOR, come before the INSERT (redpanda-data/connect#4574).
+                Carry::OutOfLine if unlocated(self.storage(i)) => {
+                    ahead.extend(self.lob_group(i, after, None))
+                }
                 Carry::OutOfLine => groups.extend(self.lob_group(i, after, None)),
                 Carry::Extended => groups.extend(self.extended_group(i, after)),
                 Carry::Xml if !v.is_null() => xml.extend(self.xml_group(i, after)),
@@ -202,13 +232,14 @@ impl Stmt<'_> {
         }
         groups.extend(xml);
         let tail = self.tail(&in_row, after, !groups.is_empty());
-        let mut out = vec![Piece {
+        let mut out = ahead;
+        out.push(Piece {
             code: op::INSERT,
             own_rid: tail.is_none() && groups.is_empty(),
             named: true,
             sql: sql_redo::insert(self.table, &items),
             info: None,
-        }];
+        });
         out.extend(groups);
         out.extend(tail);
         out
@@ -222,6 +253,7 @@ impl Stmt<'_> {
         changed: &[usize],
         where_cols: &[usize],
     ) -> Vec<Piece> {
+        let (no_text, no_bytes) = (Value::Text(String::new()), Value::Bytes(Vec::new()));
         let mut set: Vec<Col> = Vec::new();
         let mut groups = Vec::new();
         let mut xml = Vec::new();
@@ -229,9 +261,25 @@ impl Stmt<'_> {
             let (Some(c), Some(v)) = (self.cols.get(i), after.get(i)) else {
                 continue;
             };
-            match carry(&c.data_type, v) {
+            match self.carry(i, v) {
                 Carry::Plain | Carry::InRow => set.push((c.name.as_str(), &c.data_type, v)),
-                Carry::OutOfLine => groups.extend(self.lob_group(i, after, Some(before))),
+                Carry::OutOfLine => {
+                    // BASICFILE: the UPDATE is always there, and gives the LOB a new, empty
+                    // value (`EMPTY_CLOB()`) that its LOB rows then clear and write
+                    // (redpanda-data/connect#4430: "BASICFILE: emits LOB_TRIM(0) →
+                    // LOB_WRITE(s) (clear-then-write). The DML UPDATE is always present";
+                    // its MergeInlineLOBValues: "Oracle emits these [EMPTY_CLOB()/EMPTY_BLOB()]
+                    // in a LOB-init UPDATE before writing the real data").
+                    if self.storage(i).basicfile {
+                        let empty = if c.data_type == ColumnType::Blob {
+                            &no_bytes
+                        } else {
+                            &no_text
+                        };
+                        set.push((c.name.as_str(), &c.data_type, empty));
+                    }
+                    groups.extend(self.lob_group(i, after, Some(before)))
+                }
                 Carry::Extended => groups.extend(self.extended_group(i, after)),
                 Carry::Xml => xml.extend(self.xml_group(i, after)),
             }
@@ -265,10 +313,13 @@ impl Stmt<'_> {
             return Vec::new();
         };
         let ty = &c.data_type;
-        let mut out = vec![Piece::lob(
-            op::SELECT_LOB_LOCATOR,
-            self.locator(&c.name, ty, after),
-        )];
+        let mut out = Vec::new();
+        if !unlocated(self.storage(col)) {
+            out.push(Piece::lob(
+                op::SELECT_LOB_LOCATOR,
+                self.locator(&c.name, ty, after),
+            ));
+        }
         for o in ops {
             out.push(match o {
                 LobOp::Write { offset, data, .. } => {
@@ -293,7 +344,7 @@ impl Stmt<'_> {
         let set: Vec<Col> = in_row.iter().filter_map(|&i| self.col(i, after)).collect();
         let changed: Vec<usize> = in_row.to_vec();
         let wh: Vec<Col> =
-            super::supplemental::update_where(self.logging, self.def, self.cols, &changed)
+            super::supplemental::update_where(&self.logging, self.def, self.cols, &changed)
                 .into_iter()
                 .filter_map(|i| self.col(i, after))
                 .collect();
@@ -310,17 +361,30 @@ impl Stmt<'_> {
         sel_lob_locator(self.table, column, ty, &self.key_where(row))
     }
 
-    /// SEL_LOB_LOCATOR, the LOB_WRITEs of the whole value from offset 1, and for an update
-    /// (`before` given) the LOB_TRIM to its length.
+    /// SEL_LOB_LOCATOR and the LOB_WRITEs of the whole value from offset 1. For an update
+    /// (`before` given) of a SECUREFILE LOB, then the LOB_TRIM to its length when the value is
+    /// shorter than before (redpanda-data/connect#4430: "SecureFile … emits LOB_WRITE(s) →
+    /// LOB_TRIM(N)"; a longer value has nothing to cut, and a growing update writes no trim:
+    /// issue 35 item 5). A BASICFILE one is cleared first, LOB_TRIM(0) then the writes (#4430:
+    /// "BASICFILE: emits LOB_TRIM(0) → LOB_WRITE(s) (clear-then-write)"). A BASICFILE LOB
+    /// stored out of row has no SEL_LOB_LOCATOR (#4430: "BASICFILE out-of-row (DISABLE
+    /// STORAGE IN ROW): no SELECT_LOB_LOCATOR is emitted").
     fn lob_group(&self, i: usize, after: &[Value], before: Option<&[Value]>) -> Vec<Piece> {
         let (Some(c), Some(v)) = (self.cols.get(i), after.get(i)) else {
             return Vec::new();
         };
         let ty = &c.data_type;
-        let mut out = vec![Piece::lob(
-            op::SELECT_LOB_LOCATOR,
-            self.locator(&c.name, ty, after),
-        )];
+        let storage = self.storage(i);
+        let mut out = Vec::new();
+        if !unlocated(storage) {
+            out.push(Piece::lob(
+                op::SELECT_LOB_LOCATOR,
+                self.locator(&c.name, ty, after),
+            ));
+        }
+        if storage.basicfile && before.is_some() {
+            out.push(Piece::lob(op::LOB_TRIM, lob_trim(ty, 0)));
+        }
         let mut offset = 1u64;
         let mut total = 0u64;
         for piece in pieces(ty, v) {
@@ -329,7 +393,10 @@ impl Stmt<'_> {
             offset += n;
             total += n;
         }
-        if before.is_some() {
+        let old = before.and_then(|b| b.get(i)).map_or(0, |old| {
+            pieces(ty, old).iter().map(|p| amount(ty, p)).sum::<u64>()
+        });
+        if before.is_some() && !storage.basicfile && total < old {
             out.push(Piece::lob(op::LOB_TRIM, lob_trim(ty, total)));
         }
         out
@@ -352,14 +419,13 @@ impl Stmt<'_> {
         )];
         match after.get(i) {
             Some(Value::Text(doc)) => {
+                // Pieces cut between characters, each the document's bytes in the database
+                // character set.
                 for chunk in utf8_chunks(doc, XML_PIECE_BYTES) {
+                    let bytes = self.charsets.database.encode(chunk);
                     out.push(xml(
                         op::XML_WRITE,
-                        format!(
-                            "XML_REDO := HEXTORAW('{}'):{}",
-                            hex(chunk.as_bytes()),
-                            chunk.len()
-                        ),
+                        format!("XML_REDO := HEXTORAW('{}'):{}", hex(&bytes), bytes.len()),
                     ));
                 }
             }
@@ -407,6 +473,11 @@ impl Stmt<'_> {
     }
 }
 
+/// A BASICFILE LOB stored out of row: its LOB rows come without a SEL_LOB_LOCATOR.
+fn unlocated(storage: LobStorage) -> bool {
+    storage.basicfile && !storage.in_row
+}
+
 fn internal() -> Piece {
     Piece {
         code: op::INTERNAL,
@@ -450,6 +521,19 @@ fn where_text(items: &[String], alias: &str) -> String {
 /// A LOB_WRITE row: ` buf_c := '…'; \n  dbms_lob.write(loc_c, amount, offset, buf_c);`.
 pub fn lob_write(ty: &ColumnType, data: &Value, offset: u64) -> String {
     let (loc, buf) = vars(ty);
+    // CLOB text holding NUL characters: its bytes in the database character set through the
+    // RAW buffer (redpanda-data/connect's lob_parser_test.go, "CLOB HEXTORAW fallback with zero
+    // bytes": ` buf_b := HEXTORAW('000000000000');  dbms_lob.write(loc_c, 6, 1, buf_b);`; when
+    // else Oracle writes a CLOB so is not known).
+    if let (ColumnType::Clob, Value::Text(t)) = (ty, data) {
+        if t.contains('\0') {
+            return format!(
+                " buf_b := HEXTORAW('{}'); \n  dbms_lob.write({loc}, {}, {offset}, buf_b);",
+                hex(t.as_bytes()),
+                amount(ty, data)
+            );
+        }
+    }
     let lit = match (ty, data) {
         (_, Value::Bytes(b)) => format!("HEXTORAW('{}')", hex(b)),
         (ColumnType::Nclob, Value::Text(t)) => sql_redo::unistr(t),

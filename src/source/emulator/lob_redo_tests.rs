@@ -48,7 +48,8 @@ fn the_locator_row_is_the_published_preamble() {
         table: &d.name,
         def: &d,
         cols: &d.columns,
-        logging: &logging,
+        logging: logging.clone(),
+        charsets: Default::default(),
     };
     let r = row(
         Value::Null,
@@ -90,7 +91,8 @@ fn inserts_of_small_and_large_lobs() {
         table: &d.name,
         def: &d,
         cols: &d.columns,
-        logging: &logging,
+        logging: logging.clone(),
+        charsets: Default::default(),
     };
     let small = s.insert(&row(
         Value::Text("some clob data".into()),
@@ -185,7 +187,8 @@ fn updates_of_out_of_line_lobs() {
         table: &d.name,
         def: &d,
         cols: &d.columns,
-        logging: &logging,
+        logging: logging.clone(),
+        charsets: Default::default(),
     };
     let before = row(
         Value::Text("a".repeat(5000)),

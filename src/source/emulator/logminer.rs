@@ -11,6 +11,9 @@ use crate::errors::{CdcError, Result};
 use crate::source::filter::MiningFilter;
 use crate::source::model::{op, ColumnInfo, LogMinerRow, Scn};
 use crate::source::rowid::{RowId, LOB_ROWID};
+
+/// SQL_REDO of an UNSUPPORTED row (see `push_unsupported`).
+pub const UNSUPPORTED_SQL: &str = "Unsupported";
 use crate::types::LogMinerSupport;
 
 /// Rows with `start <= SCN <= end` that `filter` keeps, in redo order: only redo LGWR has
@@ -101,10 +104,11 @@ fn timestamp(ms: i64) -> String {
 }
 
 impl Replica {
-    /// A moment as the database host's clock shows it, `YYYY-MM-DD HH24:MI:SS` (the DATE
-    /// columns LogMiner and V$THREAD fill from the host's time).
+    /// A moment as the database's own DATEs show it, `YYYY-MM-DD HH24:MI:SS` (the columns
+    /// LogMiner and V$THREAD fill, SCN_TO_TIMESTAMP): the host's clock, or the database time
+    /// zone's with TIME_AT_DBTIMEZONE=DATABASE.
     pub fn host_time(&self, ms: i64) -> String {
-        timestamp(ms + i64::from(self.schema.database.host_offset_secs()) * 1000)
+        timestamp(ms + i64::from(self.schema.database.date_clock_offset_secs()) * 1000)
     }
 }
 
@@ -228,7 +232,7 @@ impl Renderer<'_> {
                     Some((i, *ty, *v))
                 })
                 .collect();
-            redo_faults::positional(&with_pos?)
+            redo_faults::positional(&with_pos?, t.def.charsets)
         };
         let unknown = self.faults.unknown(&t.def.name);
         let mut sql = None;
@@ -291,9 +295,11 @@ impl Renderer<'_> {
         row.seg_owner = Some(t.def.name.owner.clone());
         row.table_name = Some(t.def.name.table.clone());
         row.row_id = rid.to_string();
+        // DATA_OBJ# is the object's number (see `capture.md`, unknown objects): a segment a
+        // TRUNCATE made has a new data object number in its ROWIDs, the same object number.
         row.data_obj = RowId::decode(rid)
-            .map(|r| u64::from(r.data_object))
-            .unwrap_or(u64::from(t.data_object_id));
+            .map(|r| u64::from(t.object_of_segment(r.data_object)))
+            .unwrap_or(u64::from(t.table_object_id()));
         row.ssn = 1;
         (row.status, row.info) =
             supplemental::dml_status(&self.replica.schema.database.supplemental_logging);
@@ -434,8 +440,10 @@ impl Renderer<'_> {
                         .take(1)
                         .collect();
                 }
-                let logging = &self.replica.schema.database.supplemental_logging;
-                let where_cols = supplemental::update_where(logging, &t.def, cols, &changed);
+                // The PDB's own levels count for its tables.
+                let logging =
+                    (self.replica.schema.database).supplemental_in(t.def.name.pdb.as_deref());
+                let where_cols = supplemental::update_where(&logging, &t.def, cols, &changed);
                 if plain {
                     let row = self.with_table(base, t, rid);
                     if !self.keeps(&row) {
@@ -567,7 +575,7 @@ impl Renderer<'_> {
                 let mut row = self.base(n, *scn, *ts, *xid, op::DDL);
                 row.seg_owner = Some(t.def.name.owner.clone());
                 row.table_name = Some(t.def.name.table.clone());
-                row.data_obj = u64::from(t.data_object_id);
+                row.data_obj = u64::from(t.table_object_id());
                 row.info = Some("USER DDL (PlSql=0 RecDep=0)".into());
                 if self.keeps(&row) {
                     self.push_sql(row, sql.clone());
@@ -619,15 +627,21 @@ impl Renderer<'_> {
         })
     }
 
-    /// One OPERATION_CODE 255 row for a change: the table and the ROW_ID, no SQL_REDO ("it
-    /// returns absolutely nothing about the event, not even the other columns", Debezium's
-    /// maintainers on such rows, debezium/debezium#6721).
+    /// One OPERATION_CODE 255 row for a change: the table and the ROW_ID, and SQL_REDO
+    /// `Unsupported` in place of a statement (a public capture of such rows shows OPERATION
+    /// `UNSUPPORTED`, SQL_REDO and SQL_UNDO `Unsupported`: kkempf.wordpress.com, "archive log"
+    /// tag; "it returns absolutely nothing about the event, not even the other columns",
+    /// Debezium's maintainers on such rows, debezium/debezium#6721). 23ai writes every change
+    /// of a table with a BOOLEAN or VECTOR column so (Debezium's oracle.adoc lists both as
+    /// unsupported; an OpenLogReplicator fixture on 23ai Free, mined for INSERT/UPDATE/DELETE
+    /// only, found no statement for its BOOLEAN table), and BFILE tables are "ignored by
+    /// LogMiner" (Utilities, "Unsupported Data Types and Table Storage Attributes").
     fn push_unsupported(&mut self, mut base: LogMinerRow, t: &TableState, rid: &str) {
         base.operation_code = op::UNSUPPORTED;
         base.operation = op::name(op::UNSUPPORTED).to_string();
         let row = self.with_table(base, t, rid);
         if self.keeps(&row) {
-            self.out.push(row);
+            self.push_sql(row, UNSUPPORTED_SQL.to_string());
         }
     }
 
@@ -636,7 +650,9 @@ impl Renderer<'_> {
             table: &t.def.name,
             def: &t.def,
             cols,
-            logging: &self.replica.schema.database.supplemental_logging,
+            logging: (self.replica.schema.database).supplemental_in(t.def.name.pdb.as_deref()),
+            // The table's PDB's sets: its text and XML are stored in them.
+            charsets: t.def.charsets,
         }
     }
 

@@ -98,10 +98,10 @@ impl Replica {
                 if ts < since || ts > now_ms {
                     continue;
                 }
-                let Some(at) = chrono::DateTime::from_timestamp_millis(ts) else {
-                    continue;
-                };
-                let hour = at.format("%Y-%m-%d %H").to_string();
+                // The hour of the database's own DATEs (V$LOG_HISTORY.FIRST_TIME), as
+                // Oracle's TRUNC(FIRST_TIME, 'HH24') gives it.
+                let mut hour = self.host_time(ts);
+                hour.truncate("YYYY-MM-DD HH".len());
                 *hours.entry((i as u32 + 1, hour)).or_default() += 1;
             }
         }
@@ -111,6 +111,11 @@ impl Replica {
             undo_tablespace: Some("UNDOTBS1".into()),
             goldengate_replication: Some(d.goldengate_replication),
             max_string_size: Some(d.max_string_size.parameter().into()),
+            // A parameter from 23c: earlier releases have no such row.
+            time_at_dbtimezone: (super::schema::release(&d.version).0 >= 23)
+                .then(|| d.time_at_dbtimezone.parameter().into()),
+            character_set: Some(d.character_set.name().into()),
+            national_character_set: Some(d.national_character_set.name().into()),
             processes: Some(ResourceUse {
                 current: d.processes_in_use,
                 limit: Some(d.processes),

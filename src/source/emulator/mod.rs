@@ -146,6 +146,8 @@ pub(super) enum MineFault {
     Ora01284,
     Ora00308,
     Ora01307,
+    Ora01368,
+    Ora01291,
 }
 
 /// Fault drills, switched on per run by settings (`cdc.emulator.fault.*`).
@@ -170,6 +172,19 @@ struct FaultState {
     mines: u64,
     /// Calls of every session (the slow-call and killed-session drills count them).
     calls: u64,
+    /// Restarts of the database so far (the restart drill): a session opened before the
+    /// latest one is gone.
+    restarts: u64,
+    /// While the database is down (the restart drill): until when.
+    down_until: Option<std::time::Instant>,
+}
+
+impl FaultState {
+    /// Whether the database is down now (a restart drill in progress).
+    fn down(&self) -> bool {
+        self.down_until
+            .is_some_and(|t| std::time::Instant::now() < t)
+    }
 }
 
 struct Shared {
@@ -347,6 +362,8 @@ impl EmulatorConnector {
                 reads: 0,
                 mines: 0,
                 calls: 0,
+                restarts: 0,
+                down_until: None,
             }),
             dictionary: Mutex::new(Dictionary::OnlineCatalog),
         };
@@ -425,8 +442,34 @@ impl EmulatorConnector {
         }
     }
 
+    /// Whether the database's services are missing from the listener because of a restart
+    /// drill: while it is down, and cdc.emulator.fault.register.delay.ms after it is open
+    /// again (LREG registers them then).
+    pub fn unregistered_by_restart(&self) -> bool {
+        self.shared
+            .faults
+            .lock()
+            .map(|f| {
+                let delay = std::time::Duration::from_millis(f.faults.settings.register_delay_ms);
+                f.down_until
+                    .is_some_and(|t| std::time::Instant::now() < t + delay)
+            })
+            .unwrap_or(false)
+    }
+
     pub fn emulator_session(&self) -> Result<EmulatorSession> {
         let mut f = self.shared.faults.lock().map_err(|_| poisoned())?;
+        if f.down() {
+            // SHUTDOWN and STARTUP in progress: a login is refused until the database is open.
+            return Err(CdcError::Connect {
+                code: crate::errors::Code::Cdc2010,
+                message: format!(
+                    "{}: the database is not accepting connections now (ORA-01033: ORACLE initialization or shutdown in progress)",
+                    self.shared.describe()
+                ),
+            });
+        }
+        let epoch = f.restarts;
         f.connects += 1;
         let every = f.faults.settings.connect_fail_every;
         if every > 0 && f.connects % u64::from(every) == 0 {
@@ -452,6 +495,8 @@ impl EmulatorConnector {
         Ok(EmulatorSession {
             shared: self.shared.clone(),
             dropped: false,
+            epoch,
+            last_call: std::time::Instant::now(),
             user: login.user,
             container: login.container,
             dictionary: None,
@@ -487,11 +532,17 @@ mod session_tests;
 mod tests;
 
 #[cfg(test)]
+mod charset_tests;
+#[cfg(test)]
 mod fault_tests;
 #[cfg(test)]
 mod init_pin_tests;
 #[cfg(test)]
+mod pdb_charset_tests;
+#[cfg(test)]
 mod redo_fault_tests;
+#[cfg(test)]
+mod value_forms_tests;
 
 /// An emulated database (or topology) goes into a new or empty directory only.
 pub(crate) fn ensure_new_dir(dir: &Path) -> Result<()> {

@@ -64,6 +64,12 @@ pub enum DdlChange {
     CreateTable {
         spec: serde_json::Value,
     },
+    /// TRUNCATE TABLE: every row goes. `segments`: the data object id of each of the table's
+    /// segments after it (its own, or each partition's in the schema's order), new for each
+    /// segment that ever held a row (Oracle allocates a new segment), the old one otherwise.
+    Truncate {
+        segments: Vec<u32>,
+    },
 }
 
 /// One DBMS_LOB call on a LOB column of a row (an application writing through a locator).

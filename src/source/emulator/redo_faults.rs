@@ -16,8 +16,9 @@
 //!   Settings" for STATUS 2 / INFO). Positions count the stored columns (virtual ones are not
 //!   in the redo; Debezium's `LogMinerColumnResolverDmlParser`, DBZ-8597). [`storage_bytes`]
 //!   gives the bytes for the types whose storage format is public (NUMBER, DATE, TIMESTAMP,
-//!   character types in AL32UTF8 / AL16UTF16, RAW, BINARY_FLOAT/DOUBLE); a change holding a value
-//!   of another type is rendered normally.
+//!   TIMESTAMP WITH TIME ZONE, the INTERVALs, character types in AL32UTF8 / AL16UTF16, RAW,
+//!   BINARY_FLOAT/DOUBLE); a change holding a value of another type (TIMESTAMP WITH LOCAL TIME
+//!   ZONE, stored in the database's time zone) is rendered normally.
 //! - **An object the dictionary does not know.** With no dictionary entry for the object (the
 //!   online catalog after `DROP TABLE … PURGE`, a table created after the dictionary build
 //!   LogMiner mines with) LogMiner "returns internal object IDs and presents data as binary
@@ -32,6 +33,7 @@
 //!   Supplemental Logging Settings") instead of its rows.
 
 use super::sql_redo;
+use crate::charset::Charsets;
 use crate::names::TablePatterns;
 use crate::types::{ColumnType, Value};
 
@@ -116,13 +118,18 @@ pub fn undouble(sql: &str) -> String {
 /// A statement's columns as LogMiner writes them after a dictionary mismatch: `COL n` by
 /// position among the stored columns (`stored_index` of each), values as `HEXTORAW` of their
 /// storage bytes; `None` when a value's storage format is not one the emulator writes.
-pub fn positional(items: &[(usize, &ColumnType, &Value)]) -> Option<Vec<(String, Value)>> {
+/// Text is in the database's character sets (`charsets`): NLS_CHARACTERSET for VARCHAR2 and
+/// CHAR, NLS_NCHAR_CHARACTERSET for NVARCHAR2 and NCHAR.
+pub fn positional(
+    items: &[(usize, &ColumnType, &Value)],
+    charsets: Charsets,
+) -> Option<Vec<(String, Value)>> {
     items
         .iter()
         .map(|(i, ty, v)| {
             let v = match v {
                 Value::Null => Value::Null,
-                v => Value::Bytes(storage_bytes(v, ty)?),
+                v => Value::Bytes(storage_bytes(v, ty, charsets)?),
             };
             Some((format!("COL {}", i + 1), v))
         })
@@ -134,8 +141,9 @@ pub fn raw() -> ColumnType {
     ColumnType::Raw { length: 2000 }
 }
 
-/// A value's bytes as Oracle stores them, for the types whose format is public.
-pub fn storage_bytes(v: &Value, ty: &ColumnType) -> Option<Vec<u8>> {
+/// A value's bytes as Oracle stores them, for the types whose format is public; text in its
+/// column's character set.
+pub fn storage_bytes(v: &Value, ty: &ColumnType, charsets: Charsets) -> Option<Vec<u8>> {
     use ColumnType as T;
     Some(match (ty, v) {
         (T::Number { .. } | T::Float { .. }, Value::Number(s)) => number_bytes(s)?,
@@ -143,14 +151,11 @@ pub fn storage_bytes(v: &Value, ty: &ColumnType) -> Option<Vec<u8>> {
         (T::BinaryDouble, Value::BinaryDouble(f)) => sql_redo::binary_double_raw(*f).to_vec(),
         (T::Date, Value::Date(s)) => date_bytes(s, false)?,
         (T::Timestamp { .. }, Value::Timestamp(s)) => date_bytes(s, true)?,
+        (T::TimestampTz { .. }, Value::TimestampTz(s)) => timestamp_tz_bytes(s)?,
+        (T::IntervalYm { .. }, Value::IntervalYm(s)) => interval_ym_bytes(s)?,
+        (T::IntervalDs { .. }, Value::IntervalDs(s)) => interval_ds_bytes(s)?,
         (T::Raw { .. }, Value::Bytes(b)) => b.clone(),
-        (t, Value::Text(s)) if is_char(t) => {
-            if t.is_national() {
-                s.encode_utf16().flat_map(u16::to_be_bytes).collect()
-            } else {
-                s.as_bytes().to_vec()
-            }
-        }
+        (t, Value::Text(s)) if is_char(t) => charsets.of(t).encode(s),
         _ => return None,
     })
 }
@@ -265,6 +270,67 @@ fn date_bytes(s: &str, timestamp: bool) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// TIMESTAMP WITH TIME ZONE storage (13 bytes, `DUMP` Typ=181 Len=13): the date and time in
+/// UTC as DATE bytes, the nanoseconds as a big-endian u32, the zone's hours + 20 and minutes +
+/// 60 (OpenLogReplicator `Builder::processValue`, TIMESTAMP_WITH_TZ; python-oracledb's thin
+/// decoder). `s` is `YYYY-MM-DD HH:MI:SS[.f] ±HH:MM`; a named region is not written.
+fn timestamp_tz_bytes(s: &str) -> Option<Vec<u8>> {
+    let t = chrono::DateTime::parse_from_str(s.trim(), "%Y-%m-%d %H:%M:%S%.f %:z").ok()?;
+    let utc = t.naive_utc();
+    let mut out = date_bytes(&utc.format("%Y-%m-%d %H:%M:%S").to_string(), false)?;
+    out.extend(utc.and_utc().timestamp_subsec_nanos().to_be_bytes());
+    let offset = t.offset().local_minus_utc() / 60;
+    out.push(u8::try_from(offset / 60 + 20).ok()?);
+    out.push(u8::try_from(offset % 60 + 60).ok()?);
+    Some(out)
+}
+
+/// A signed field of interval storage: a big-endian u32 offset by 2^31.
+fn excess_u32(v: i64) -> Option<[u8; 4]> {
+    u32::try_from(v + 0x8000_0000).ok().map(u32::to_be_bytes)
+}
+
+/// INTERVAL YEAR TO MONTH storage (5 bytes): years offset by 2^31, months + 60, each signed
+/// (OpenLogReplicator `Builder::processValue`, INTERVAL_YEAR_TO_MONTH). `s` is `±Y-MM`.
+fn interval_ym_bytes(s: &str) -> Option<Vec<u8>> {
+    let t = s.trim();
+    let (k, body) = match t.strip_prefix('-') {
+        Some(r) => (-1, r),
+        None => (1, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let (y, m) = body.split_once('-')?;
+    let (y, m): (i64, i64) = (y.parse().ok()?, m.parse().ok()?);
+    let mut out = excess_u32(k * y)?.to_vec();
+    out.push(u8::try_from(k * m + 60).ok()?);
+    Some(out)
+}
+
+/// INTERVAL DAY TO SECOND storage (11 bytes): days offset by 2^31, hours, minutes, seconds +
+/// 60, nanoseconds offset by 2^31, each signed (OpenLogReplicator `Builder::processValue`,
+/// INTERVAL_DAY_TO_SECOND). `s` is `±D HH:MI:SS[.f]`.
+fn interval_ds_bytes(s: &str) -> Option<Vec<u8>> {
+    let t = s.trim();
+    let (k, body) = match t.strip_prefix('-') {
+        Some(r) => (-1, r),
+        None => (1, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let (d, time) = body.split_once(' ')?;
+    let (hms, frac) = time.split_once('.').unwrap_or((time, ""));
+    let mut hms = hms.split(':').map(|p| p.parse::<i64>().ok());
+    let (h, mi, sec) = (hms.next()??, hms.next()??, hms.next()??);
+    let digits: String = frac.chars().take(9).collect();
+    if !digits.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let nanos: i64 = format!("{digits:0<9}").parse().ok()?;
+    let mut out = excess_u32(k * d.parse::<i64>().ok()?)?.to_vec();
+    for f in [h, mi, sec] {
+        out.push(u8::try_from(k * f + 60).ok()?);
+    }
+    out.extend(excess_u32(k * nanos)?);
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -330,5 +396,59 @@ mod tests {
             date_bytes("2024-05-01 10:30:00.5", true).unwrap(),
             vec![120, 124, 5, 1, 11, 31, 1, 0x1d, 0xcd, 0x65, 0x00]
         );
+    }
+
+    /// TIMESTAMP WITH TIME ZONE and the INTERVALs as stored, and what the decoder reads back
+    /// from them (before, their changes were never in the positional form).
+    #[test]
+    fn zoned_timestamps_and_intervals_are_stored_as_oracle_stores_them() {
+        use crate::stream::parse::{to_value, Literal};
+        // 2024-05-01 10:30:00.5 at +05:30 is 05:00:00.5 UTC; zone 5+20, 30+60.
+        assert_eq!(
+            timestamp_tz_bytes("2024-05-01 10:30:00.500000000 +05:30").unwrap(),
+            vec![120, 124, 5, 1, 6, 1, 1, 0x1d, 0xcd, 0x65, 0x00, 25, 90]
+        );
+        // -03:30 is 20-3, 60-30; the UTC day is the next one.
+        assert_eq!(
+            timestamp_tz_bytes("2024-12-31 22:00:00 -03:30").unwrap(),
+            vec![120, 125, 1, 1, 2, 31, 1, 0, 0, 0, 0, 17, 30]
+        );
+        // INTERVAL '-3-6' YEAR TO MONTH: 2^31 - 3, 60 - 6.
+        assert_eq!(
+            interval_ym_bytes("-03-06").unwrap(),
+            vec![0x7f, 0xff, 0xff, 0xfd, 54]
+        );
+        assert_eq!(
+            interval_ds_bytes("+001 02:03:04.56").unwrap(),
+            vec![0x80, 0, 0, 1, 62, 63, 64, 0xa1, 0x60, 0xec, 0x00]
+        );
+        for (ty, v) in [
+            (
+                ColumnType::TimestampTz { fsp: 9 },
+                Value::TimestampTz("2024-05-01 10:30:00.500000000 +05:30".into()),
+            ),
+            (
+                ColumnType::TimestampTz { fsp: 6 },
+                Value::TimestampTz("1999-12-31 23:59:59.000001000 -08:00".into()),
+            ),
+            (
+                ColumnType::IntervalYm { precision: 2 },
+                Value::IntervalYm("-03-06".into()),
+            ),
+            (
+                ColumnType::IntervalYm { precision: 2 },
+                Value::IntervalYm("+00-11".into()),
+            ),
+            (
+                ColumnType::IntervalDs {
+                    precision: 3,
+                    fsp: 9,
+                },
+                Value::IntervalDs("-012 23:59:58.000000250".into()),
+            ),
+        ] {
+            let b = storage_bytes(&v, &ty, Charsets::default()).unwrap();
+            assert_eq!(to_value(&Literal::HexToRaw(b), &ty).unwrap(), v);
+        }
     }
 }

@@ -19,7 +19,7 @@
 
 use super::store::Version;
 use crate::source::rowid::RowId;
-use crate::types::{compare_keys, Value};
+use crate::types::{compare_keys, compare_keys_in, KeyOrder, Value};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -61,9 +61,11 @@ pub fn row_key(versions: &[Version], pk: &[usize]) -> Result<Option<Vec<Value>>,
 
 /// Encode a table's rows into `rows_out` and its directory into `dir_out`; `pk`: the primary
 /// key's column positions (empty without one). Returns whether the table is key-ordered.
+/// `order`: how the key orders (whether ROWID order is key order is judged in it).
 pub fn encode_table(
     rows: &BTreeMap<RowId, Vec<Version>>,
     pk: &[usize],
+    order: KeyOrder,
     rows_out: &mut Vec<u8>,
     dir_out: &mut Vec<u8>,
 ) -> bool {
@@ -89,7 +91,7 @@ pub fn encode_table(
         if let Some(k) = &key {
             if last_key
                 .as_ref()
-                .is_some_and(|l| !compare_keys(l, k).is_lt())
+                .is_some_and(|l| !compare_keys_in(l, k, order).is_lt())
             {
                 ordered = false;
             }
@@ -115,7 +117,7 @@ pub fn encode_table(
 
 /// Only the rows section (for tests and tools that need no directory).
 pub fn encode_rows(rows: &BTreeMap<RowId, Vec<Version>>, out: &mut Vec<u8>) {
-    encode_table(rows, &[], out, &mut Vec::new());
+    encode_table(rows, &[], KeyOrder::default(), out, &mut Vec::new());
 }
 
 fn put_rid(out: &mut Vec<u8>, rid: &RowId) {
@@ -142,6 +144,7 @@ fn put_values(out: &mut Vec<u8>, row: &[Value]) {
 pub struct RowSpill {
     file: std::io::BufWriter<std::fs::File>,
     pk: Vec<usize>,
+    order: KeyOrder,
     count: u64,
     /// Bytes of rows written (the section's offsets are these plus [`ROWS_START`]).
     len: u64,
@@ -174,10 +177,15 @@ pub struct SpilledRows {
 impl RowSpill {
     /// A spill in a temporary file in `dir` (removed when dropped); `pk`: the primary key's
     /// column positions (empty without one).
-    pub fn new(dir: &std::path::Path, pk: Vec<usize>) -> std::io::Result<RowSpill> {
+    pub fn new(
+        dir: &std::path::Path,
+        pk: Vec<usize>,
+        order: KeyOrder,
+    ) -> std::io::Result<RowSpill> {
         Ok(RowSpill {
             file: std::io::BufWriter::with_capacity(1 << 20, tempfile::tempfile_in(dir)?),
             pk,
+            order,
             count: 0,
             len: 0,
             dir: Vec::new(),
@@ -229,7 +237,7 @@ impl RowSpill {
             if self
                 .last_key
                 .as_ref()
-                .is_some_and(|l| !compare_keys(l, &self.key_buf).is_lt())
+                .is_some_and(|l| !compare_keys_in(l, &self.key_buf, self.order).is_lt())
             {
                 self.key_ordered = false;
             }

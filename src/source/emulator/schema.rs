@@ -1,6 +1,7 @@
 //! The emulator's schema file: database settings, privileges and tables (YAML).
 //! `examples/emulator-schema.yaml` documents every field.
 
+use crate::charset::{Charset, Charsets};
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
 use crate::source::model::{ColumnInfo, DatabaseRole, OpenMode, Organization};
@@ -55,6 +56,15 @@ pub struct DatabaseSpec {
     /// DATE columns LogMiner fills from the host's clock (V$LOGMNR_CONTENTS.TIMESTAMP and
     /// COMMIT_TIMESTAMP, V$THREAD.LAST_REDO_TIME) and SCN_TO_TIMESTAMP are in this time.
     pub host_utc_offset: String,
+    /// The TIME_AT_DBTIMEZONE parameter (a parameter from 23c; Reference 26ai, 2.413):
+    /// `off` (the default, every release's behaviour before: every time is the host's),
+    /// `user_sql` (SYSDATE and SYSTIMESTAMP return `db_time_zone`'s time, every other
+    /// time-dependent operation stays on the host's) or `database` (26ai: every time-dependent
+    /// operation uses `db_time_zone`, LogMiner's DATEs, V$THREAD.LAST_REDO_TIME and
+    /// SCN_TO_TIMESTAMP too). Oracle sets it per PDB; here one value holds in every container.
+    pub time_at_dbtimezone: TimeAtDbTimezone,
+    /// DBTIMEZONE, `+HH:MM` or `-HH:MM`: the database time zone (default `+00:00`).
+    pub db_time_zone: String,
     /// Redo records per log file; a log switch follows.
     pub log_size: u64,
     /// Archived logs kept per thread (0: all); older ones are gone (mining them: ORA-01291).
@@ -98,6 +108,95 @@ pub struct DatabaseSpec {
     /// RAW up to 2,000) or `extended` (up to 32,767 bytes; longer values are written in
     /// 32K_BEGIN/WRITE/END rows).
     pub max_string_size: MaxStringSize,
+    /// NLS_CHARACTERSET: `AL32UTF8` (the default), `UTF8`, `WE8MSWIN1252` or `WE8ISO8859P1`:
+    /// the set of VARCHAR2, CHAR, LONG, CLOB and XMLTYPE text. A character a single-byte set
+    /// cannot hold is stored as '¿', as Oracle converts client text.
+    pub character_set: Charset,
+    /// NLS_NCHAR_CHARACTERSET: `AL16UTF16` (the default) or `UTF8`: the set of NCHAR,
+    /// NVARCHAR2 and NCLOB text.
+    pub national_character_set: Charset,
+}
+
+impl DatabaseSpec {
+    /// The supplemental logging in force for a table of `pdb` (`None`: outside a CDB, or a
+    /// table of the root): CDB$ROOT's levels hold in every container, and a PDB adds its own
+    /// (`database.pdbs[].supplemental_logging`). Dropping all supplemental logging from CDB$ROOT
+    /// "disables all supplemental logging in the CDB, regardless of previous PDB level
+    /// settings" (Utilities 12.1, "Enabling Supplemental Logging in a CDB"), so a PDB's levels
+    /// count only while the root has minimal logging.
+    pub fn supplemental_in(&self, pdb: Option<&str>) -> SupplementalSpec {
+        let root = &self.supplemental_logging;
+        let own = pdb.and_then(|p| self.pdb_supplemental(p));
+        match own {
+            Some(own) if root.minimal() => SupplementalSpec {
+                min: root.min || own.min,
+                all: root.all || own.all,
+                primary_key: root.primary_key || own.primary_key,
+            },
+            _ => root.clone(),
+        }
+    }
+
+    /// What `pdb` declared itself (DBA_SUPPLEMENTAL_LOGGING there), if anything.
+    pub fn pdb_supplemental(&self, pdb: &str) -> Option<&SupplementalSpec> {
+        self.pdbs
+            .iter()
+            .find(|p| p.name.eq_ignore_ascii_case(pdb))
+            .and_then(|p| p.supplemental_logging.as_ref())
+    }
+
+    /// NLS_CHARACTERSET and NLS_NCHAR_CHARACTERSET of the database (of CDB$ROOT in a CDB).
+    pub fn charsets(&self) -> Charsets {
+        Charsets {
+            database: self.character_set,
+            national: self.national_character_set,
+        }
+    }
+
+    /// The character sets of container `pdb` (`None`: the root, or a database that is not a
+    /// CDB): a PDB declared with its own `character_set` has it, the national set is always
+    /// the CDB's.
+    pub fn charsets_in(&self, pdb: Option<&str>) -> Charsets {
+        let own = pdb.and_then(|name| {
+            self.pdbs
+                .iter()
+                .find(|p| p.name.eq_ignore_ascii_case(name))
+                .and_then(|p| p.character_set)
+        });
+        Charsets {
+            database: own.unwrap_or(self.character_set),
+            national: self.national_character_set,
+        }
+    }
+}
+
+/// The TIME_AT_DBTIMEZONE parameter.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeAtDbTimezone {
+    #[default]
+    Off,
+    UserSql,
+    Database,
+}
+
+impl TimeAtDbTimezone {
+    /// V$PARAMETER's value.
+    pub fn parameter(self) -> &'static str {
+        match self {
+            TimeAtDbTimezone::Off => "OFF",
+            TimeAtDbTimezone::UserSql => "USER_SQL",
+            TimeAtDbTimezone::Database => "DATABASE",
+        }
+    }
+}
+
+/// `(major, minor)` of a version text (`23.26.0.0.0` → (23, 26); 26ai is release 23.26).
+pub fn release(version: &str) -> (u32, u32) {
+    let mut parts = version
+        .split('.')
+        .map(|p| p.trim().parse::<u32>().unwrap_or(0));
+    (parts.next().unwrap_or(0), parts.next().unwrap_or(0))
 }
 
 /// The MAX_STRING_SIZE parameter.
@@ -240,6 +339,8 @@ impl Default for DatabaseSpec {
             idle_threads: Vec::new(),
             redo_write_delay_ms: 3000,
             host_utc_offset: "+00:00".into(),
+            time_at_dbtimezone: TimeAtDbTimezone::Off,
+            db_time_zone: "+00:00".into(),
             log_size: 20_000,
             archived_logs_kept: 0,
             start_scn: 1_000_000,
@@ -264,6 +365,8 @@ impl Default for DatabaseSpec {
             bigfile_tablespaces: Vec::new(),
             goldengate_replication: false,
             max_string_size: MaxStringSize::Standard,
+            character_set: Charset::Al32Utf8,
+            national_character_set: Charset::Al16Utf16,
         }
     }
 }
@@ -491,6 +594,40 @@ pub struct ColumnSpec {
     /// Percent of generated values that are NULL (nullable columns only).
     #[serde(default)]
     pub null_pct: u8,
+    /// A CLOB, NCLOB or BLOB column's storage (`LOB (C) STORE AS SECUREFILE | BASICFILE`):
+    /// `securefile`, the default since 12c (`DB_SECUREFILE` PREFERRED), or `basicfile`. What
+    /// LogMiner writes for an out-of-line value differs (see `lob_redo`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lob_storage: Option<LobStorageSpec>,
+    /// `ENABLE STORAGE IN ROW` (the default): values up to about 4,000 bytes stay in the row;
+    /// `false` (`DISABLE STORAGE IN ROW`) keeps every value out of line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub storage_in_row: Option<bool>,
+}
+
+/// `STORE AS SECUREFILE` or `STORE AS BASICFILE`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LobStorageSpec {
+    #[default]
+    Securefile,
+    Basicfile,
+}
+
+/// How a LOB column is stored (see [`ColumnSpec::lob_storage`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LobStorage {
+    pub basicfile: bool,
+    pub in_row: bool,
+}
+
+impl Default for LobStorage {
+    fn default() -> Self {
+        LobStorage {
+            basicfile: false,
+            in_row: true,
+        }
+    }
 }
 
 fn yes() -> bool {
@@ -517,6 +654,11 @@ pub struct TableDef {
     pub background_transactions: u32,
     /// Its tablespace is a bigfile tablespace.
     pub bigfile: bool,
+    /// The LOB columns not stored as SECUREFILE with storage in row, by name.
+    pub lob_storage: Vec<(String, LobStorage)>,
+    /// The character sets of the table's container (its PDB's, which may differ from the
+    /// CDB's): its text is stored in them and its keys order as their BINARY order.
+    pub charsets: Charsets,
 }
 
 /// The emulator's size limits: beyond them a schema is a mistake (a typo'd `rows`) that would
@@ -608,6 +750,27 @@ impl SchemaFile {
                 self.database.host_utc_offset
             )));
         }
+        if crate::source::model::parse_utc_offset(&self.database.db_time_zone).is_none() {
+            return Err(bad(format!(
+                "database.db_time_zone `{}` must be +HH:MM or -HH:MM, from -12:00 to +14:00",
+                self.database.db_time_zone
+            )));
+        }
+        // TIME_AT_DBTIMEZONE exists from 23c (OFF, USER_SQL: 23c Reference); DATABASE is a
+        // 26ai value (26ai Reference, 2.413), release 23.26.
+        let at = release(&self.database.version);
+        let needs = match self.database.time_at_dbtimezone {
+            TimeAtDbTimezone::Off => None,
+            TimeAtDbTimezone::UserSql => Some(((23, 0), "23c")),
+            TimeAtDbTimezone::Database => Some(((23, 26), "26ai (23.26)")),
+        };
+        if let Some((_, name)) = needs.filter(|(first, _)| at < *first) {
+            return Err(bad(format!(
+                "database.time_at_dbtimezone: {} is a value of Oracle {name} and later; database.version is {}",
+                self.database.time_at_dbtimezone.parameter(),
+                self.database.version
+            )));
+        }
         limit(path, "tables", self.tables.len() as u64, MAX_TABLES)?;
         limit(
             path,
@@ -640,6 +803,22 @@ impl SchemaFile {
                 )));
             }
         }
+        // Oracle's national sets are AL16UTF16 and UTF8; AL16UTF16 is national only
+        // (Globalization Support Guide, "Choosing a National Character Set").
+        if self.database.character_set == Charset::Al16Utf16 {
+            return Err(bad(
+                "database.character_set cannot be AL16UTF16 (a national character set only); use AL32UTF8, UTF8, WE8MSWIN1252 or WE8ISO8859P1".into(),
+            ));
+        }
+        if !matches!(
+            self.database.national_character_set,
+            Charset::Al16Utf16 | Charset::Utf8
+        ) {
+            return Err(bad(format!(
+                "database.national_character_set cannot be {}: Oracle's national character sets are AL16UTF16 and UTF8",
+                self.database.national_character_set
+            )));
+        }
         if self.database.processes_in_use > self.database.processes
             || self.database.sessions_in_use > self.database.sessions
         {
@@ -647,17 +826,6 @@ impl SchemaFile {
                 "database.processes_in_use / sessions_in_use cannot exceed processes / sessions"
                     .into(),
             ));
-        }
-        if let PrivilegeSpec::List(list) = &self.database.privileges {
-            for p in list {
-                if !super::access::known_privilege(p) {
-                    return Err(bad(format!(
-                        "database.privileges: unknown privilege `{p}`; known: {}, {} and OWNER.TABLE:SELECT|FLASHBACK|INSERT|UPDATE|DELETE",
-                        ALL_PRIVILEGES.join(", "),
-                        super::access::WRITE_PRIVILEGES.join(", ")
-                    )));
-                }
-            }
         }
         super::access::validate(self).map_err(bad)?;
         let mut seen = BTreeSet::new();
@@ -700,6 +868,7 @@ impl SchemaFile {
             let mut columns = Vec::new();
             let mut generators = Vec::new();
             let mut col_names = BTreeSet::new();
+            let mut lob_storage = Vec::new();
             for c in &t.columns {
                 let cname = crate::names::split_identifiers(&c.name)
                     .ok()
@@ -711,7 +880,10 @@ impl SchemaFile {
                         "table `{name}`: column `{cname}` is declared twice"
                     )));
                 }
-                let data_type = ColumnType::parse(&c.data_type)
+                // A character-semantics length (`VARCHAR2(10 CHAR)`) is n characters of up to
+                // 4 bytes (the emulated database is AL32UTF8), within the type's maximum.
+                let extended = self.database.max_string_size == MaxStringSize::Extended;
+                let data_type = ColumnType::parse_sized(&c.data_type, extended)
                     .map_err(|e| bad(format!("table `{name}` column `{cname}`: {e}")))?;
                 // ORA-00910: VARCHAR2 over 4,000 bytes, NVARCHAR2 and RAW over 2,000 need
                 // MAX_STRING_SIZE=EXTENDED (SQL Reference, "Data Types", extended data types).
@@ -727,6 +899,23 @@ impl SchemaFile {
                     return Err(bad(format!(
                         "table `{name}` column `{cname}`: object-type columns are emulated as NULL and must be nullable"
                     )));
+                }
+                if c.lob_storage.is_some() || c.storage_in_row.is_some() {
+                    if !matches!(
+                        data_type,
+                        ColumnType::Clob | ColumnType::Nclob | ColumnType::Blob
+                    ) {
+                        return Err(bad(format!(
+                            "table `{name}` column `{cname}`: lob_storage and storage_in_row are for CLOB, NCLOB and BLOB columns"
+                        )));
+                    }
+                    let storage = LobStorage {
+                        basicfile: c.lob_storage == Some(LobStorageSpec::Basicfile),
+                        in_row: c.storage_in_row.unwrap_or(true),
+                    };
+                    if storage != LobStorage::default() {
+                        lob_storage.push((cname.clone(), storage));
+                    }
                 }
                 let gen = super::generate::ColumnGen::new(
                     &data_type,
@@ -802,6 +991,7 @@ impl SchemaFile {
                     )));
                 }
             }
+            let charsets = self.database.charsets_in(name.pdb.as_deref());
             out.push(TableDef {
                 name,
                 columns,
@@ -827,6 +1017,8 @@ impl SchemaFile {
                         .iter()
                         .any(|b| b.eq_ignore_ascii_case(ts))
                 },
+                lob_storage,
+                charsets,
             });
         }
         Ok(out)
@@ -839,6 +1031,31 @@ impl DatabaseSpec {
         crate::source::model::parse_utc_offset(&self.host_utc_offset).unwrap_or(0)
     }
 
+    /// `db_time_zone` (DBTIMEZONE) in seconds east of UTC.
+    pub fn db_offset_secs(&self) -> i32 {
+        crate::source::model::parse_utc_offset(&self.db_time_zone).unwrap_or(0)
+    }
+
+    /// The clock SYSDATE and SYSTIMESTAMP read: the host's, or with TIME_AT_DBTIMEZONE
+    /// USER_SQL or DATABASE the database time zone's.
+    pub fn sql_clock_offset_secs(&self) -> i32 {
+        match self.time_at_dbtimezone {
+            TimeAtDbTimezone::Off => self.host_offset_secs(),
+            _ => self.db_offset_secs(),
+        }
+    }
+
+    /// The clock of the DATEs the database fills in itself (V$LOGMNR_CONTENTS TIMESTAMP and
+    /// COMMIT_TIMESTAMP, V$THREAD.LAST_REDO_TIME, SCN_TO_TIMESTAMP): the host's, unless
+    /// TIME_AT_DBTIMEZONE=DATABASE puts every time-dependent operation in the database time
+    /// zone (USER_SQL changes SYSDATE and SYSTIMESTAMP alone).
+    pub fn date_clock_offset_secs(&self) -> i32 {
+        match self.time_at_dbtimezone {
+            TimeAtDbTimezone::Database => self.db_offset_secs(),
+            _ => self.host_offset_secs(),
+        }
+    }
+
     /// The capture user's grants as SESSION_PRIVS / SESSION_ROLES / USER_TAB_PRIVS show them.
     pub fn granted(&self) -> crate::source::model::Privileges {
         super::access::privileges_of(&self.privileges)
@@ -846,6 +1063,15 @@ impl DatabaseSpec {
 }
 
 impl TableDef {
+    /// How LOB column `column` is stored.
+    pub fn lob_storage(&self, column: &str) -> LobStorage {
+        self.lob_storage
+            .iter()
+            .find(|(c, _)| c == column)
+            .map(|(_, s)| *s)
+            .unwrap_or_default()
+    }
+
     /// The primary key and unique keys as ALL_CONSTRAINTS names them.
     pub fn constraints(
         &self,

@@ -19,6 +19,10 @@ use std::sync::Arc;
 pub struct EmulatorSession {
     pub(super) shared: Arc<Shared>,
     pub(super) dropped: bool,
+    /// The database's restart count when the session was opened (the restart drill).
+    pub(super) epoch: u64,
+    /// When the session last made a call (the idle-time drill).
+    pub(super) last_call: std::time::Instant,
     pub(super) user: User,
     /// `None` outside a CDB; else `CDB$ROOT` or a PDB.
     pub(super) container: Option<String>,
@@ -49,12 +53,44 @@ impl EmulatorSession {
                 "ORA-03114: not connected to ORACLE".into(),
             ));
         }
+        let idle = std::mem::replace(&mut self.last_call, std::time::Instant::now()).elapsed();
         let (latency, drop, slow, kill) = {
             let mut f = self.shared.faults.lock().map_err(|_| poisoned())?;
+            if f.restarts != self.epoch {
+                // The instance this session ran in has gone (a restart since it logged in).
+                self.dropped = true;
+                return Err(CdcError::ConnectionLost(
+                    "ORA-03113: end-of-file on communication channel (the database restarted)"
+                        .into(),
+                ));
+            }
+            let idle_limit = f.faults.settings.idle_timeout_ms;
+            if idle_limit > 0 && idle.as_millis() > u128::from(idle_limit) {
+                // The profile's IDLE_TIME: PMON ended the session while it was idle; its next
+                // call learns it.
+                self.dropped = true;
+                return Err(CdcError::ConnectionLost(format!(
+                    "ORA-02396: exceeded maximum idle time, please connect again (idle {} ms, fault drill: {idle_limit} ms)",
+                    idle.as_millis()
+                )));
+            }
             f.calls += 1;
             let n = f.calls;
             let s = &f.faults.settings;
             let every = |k: u32| k > 0 && n % u64::from(k) == 0;
+            if every(s.restart_every) {
+                // SHUTDOWN IMMEDIATE: this call fails, every session ends, logins are refused
+                // until the database is open again.
+                let down_ms = s.restart_ms;
+                let every = s.restart_every;
+                f.restarts += 1;
+                f.down_until =
+                    Some(std::time::Instant::now() + std::time::Duration::from_millis(down_ms));
+                self.dropped = true;
+                return Err(CdcError::ConnectionLost(format!(
+                    "ORA-01089: immediate shutdown or close in progress - no operations are permitted (fault drill: a restart every {every}th call, down {down_ms} ms)"
+                )));
+            }
             let slow = every(s.slow_call_every).then_some(s.slow_call_ms);
             let kill = every(s.kill_session_every).then_some(s.kill_session_every);
             let (per_mille, latency) = (s.drop_per_mille, s.call_latency_ms);
@@ -148,6 +184,40 @@ impl EmulatorSession {
         Ok(name)
     }
 
+    /// The row DBA_SUPPLEMENTAL_LOGGING shows in this session's container (SELECT on it, else
+    /// ORA-00942). In a PDB: the levels the PDB enabled itself
+    /// ([`super::schema::DatabaseSpec::pdb_supplemental`]); whether Oracle's view there also
+    /// reflects CDB$ROOT's levels is not confirmed by a primary source, so the emulator shows the
+    /// PDB's own and a reader counts the root's from V$DATABASE. Elsewhere (CDB$ROOT, a
+    /// non-CDB): V$DATABASE's levels, also unconfirmed.
+    pub(super) fn supplemental_logging_view(&self) -> Result<PdbSupplementalLogging> {
+        self.user.read_dictionary(
+            "DBA_SUPPLEMENTAL_LOGGING",
+            "reading DBA_SUPPLEMENTAL_LOGGING",
+        )?;
+        let r = self.replica()?;
+        let d = &r.schema.database;
+        let shown = match self.pdb() {
+            Some(pdb) => {
+                d.pdb_supplemental(pdb)
+                    .cloned()
+                    .unwrap_or(super::schema::SupplementalSpec {
+                        min: false,
+                        all: false,
+                        primary_key: false,
+                    })
+            }
+            None => d.supplemental_logging.clone(),
+        };
+        Ok(PdbSupplementalLogging {
+            minimal: shown.minimal(),
+            primary_key: shown.primary_key,
+            unique_index: false,
+            foreign_key: false,
+            all_column: shown.all,
+        })
+    }
+
     pub(super) fn version_major(&self) -> Result<u32> {
         Ok(major(&self.replica()?.schema.database.version))
     }
@@ -225,6 +295,8 @@ impl EmulatorSession {
         EmulatorSession {
             shared: self.shared.clone(),
             dropped: false,
+            epoch: self.epoch,
+            last_call: std::time::Instant::now(),
             user: self.user.clone(),
             container: self.container.clone(),
             dictionary: self.dictionary,
@@ -410,18 +482,36 @@ impl Session for EmulatorSession {
             }
         }
         self.user.set_container(&target)?;
+        // What the user may do is now what it holds there (common and local grants).
+        self.user.enter(Some(&target));
         self.container = Some(target);
         Ok(())
     }
 
     fn privileges(&mut self) -> Result<Privileges> {
         self.call()?;
+        // SESSION_PRIVS, SESSION_ROLES and ALL_TAB_PRIVS of this container.
         let mut p = self.user.privileges.clone();
         // DBA_CONTAINER_DATA is read in CDB$ROOT, where the attribute applies.
         if !self.in_root() {
             p.container_data = None;
         }
+        // USER_GOLDENGATE_PRIVILEGES is read inside a PDB (per-PDB mining's requirement).
+        match self.pdb() {
+            Some(_) => {
+                p.goldengate.get_or_insert_with(Vec::new);
+            }
+            None => p.goldengate = None,
+        }
         Ok(p)
+    }
+
+    fn pdb_supplemental_logging(&mut self) -> Result<Option<PdbSupplementalLogging>> {
+        self.call()?;
+        if self.pdb().is_none() {
+            return Ok(None);
+        }
+        self.supplemental_logging_view().map(Some)
     }
 
     fn tables(&mut self) -> Result<Vec<TableInfo>> {
@@ -564,7 +654,12 @@ impl Session for EmulatorSession {
         if scn < r.schema.database.start_scn || scn > r.current_scn_view() {
             return Ok(None);
         }
-        // SCN_TO_TIMESTAMP answers in the host's time, as LogMiner's DATEs.
+        // SCN_TO_TIMESTAMP answers in the clock of LogMiner's DATEs. On Oracle the current
+        // SCN moves on while the database is idle (its background work) and maps to the time
+        // now; the emulator's stands still while idle, so its current SCN maps to now too.
+        if scn == r.current_scn {
+            return Ok(Some(r.host_time(self.shared.clock.now_ms())));
+        }
         Ok(r.time_of(scn).map(|ms| r.host_time(ms)))
     }
 
@@ -585,10 +680,9 @@ impl Session for EmulatorSession {
     fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
         self.call()?;
         match self.shared.downstream() {
-            true => self.user.read_dictionary(
-                "V_$FOREIGN_ARCHIVED_LOG",
-                "reading V$FOREIGN_ARCHIVED_LOG",
-            )?,
+            true => self
+                .user
+                .read_dictionary("V_$FOREIGN_ARCHIVED_LOG", "reading V$FOREIGN_ARCHIVED_LOG")?,
             false => self
                 .user
                 .read_dictionary("V_$ARCHIVED_LOG", "reading V$ARCHIVED_LOG")?,
@@ -597,9 +691,13 @@ impl Session for EmulatorSession {
     }
 
     fn host_utc_offset(&mut self) -> Result<Option<i32>> {
-        // The source's host on a downstream too: the redo's times are the source's.
+        // The source's host on a downstream too: the redo's times are the source's. The clock
+        // LogMiner's DATEs are in: the host's, the database time zone's with
+        // TIME_AT_DBTIMEZONE=DATABASE.
         self.call()?;
-        Ok(Some(self.replica()?.schema.database.host_offset_secs()))
+        Ok(Some(
+            self.replica()?.schema.database.date_clock_offset_secs(),
+        ))
     }
 
     fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
@@ -653,6 +751,13 @@ impl Session for EmulatorSession {
         }))
     }
 
+    fn quiet_through(&mut self) -> Option<Scn> {
+        match self.shared.role {
+            topology::Role::Primary => self.idle.as_ref().and_then(|i| i.quiet_through()),
+            _ => None,
+        }
+    }
+
     fn mine_redo_of(&mut self, source: RedoSource) -> Result<()> {
         self.shipped_from = Some(source);
         Ok(())
@@ -660,9 +765,32 @@ impl Session for EmulatorSession {
 
     fn instance_config(&mut self) -> Result<InstanceConfig> {
         self.call()?;
-        let mut config = self.replica()?.instance_config(self.shared.clock.now_ms());
+        let replica = self.replica()?;
+        let mut config = replica.instance_config(self.shared.clock.now_ms());
+        // NLS_DATABASE_PARAMETERS is the container's: a PDB may have a set of its own.
+        let sets = replica.schema.database.charsets_in(self.pdb());
+        drop(replica);
+        config.character_set = Some(sets.database.name().into());
+        config.national_character_set = Some(sets.national.name().into());
         config.container = self.container.clone();
         Ok(config)
+    }
+
+    fn build_dictionary(&mut self) -> Result<()> {
+        self.call()?;
+        self.user.build_dictionary()?;
+        if let Some(pdb) = self.pdb() {
+            // The dictionary of the whole CDB is built from the root; LogMiner cannot use one
+            // from inside a PDB (ORA-01371 there).
+            return Err(CdcError::PdbMining(format!(
+                "ORA-65040: operation not allowed from within a pluggable database (DBMS_LOGMNR_D.BUILD in PDB {pdb})"
+            )));
+        }
+        // The emulator's writer: a standby or read-only database refuses it (ORA-16000), a
+        // downstream has no redo of its own to build into, another writer makes it wait.
+        let mut w = writer::Writer::open(&self.shared.dir, self.shared.clock.clone(), true)?;
+        w.build_dictionary_in_redo()?;
+        Ok(())
     }
 
     fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
@@ -747,6 +875,10 @@ impl Session for EmulatorSession {
                 Some(MineFault::Ora00308)
             } else if s.ora01307_mines.contains(&n) {
                 Some(MineFault::Ora01307)
+            } else if s.ora01368_mines.contains(&n) {
+                Some(MineFault::Ora01368)
+            } else if s.ora01291_mines.contains(&n) {
+                Some(MineFault::Ora01291)
             } else {
                 None
             }
@@ -798,6 +930,17 @@ impl Session for EmulatorSession {
                     "ORA-01307: no LogMiner session is currently active ({window})"
                 )))
             }
+            // START_LOGMNR on a log list that lacks a log of the window: one being archived
+            // when the list was read (the archiver behind). The oldest log is still there.
+            Some(MineFault::Ora01291) => {
+                return Err(CdcError::MissingLogFile {
+                    scn: start,
+                    oldest: self.replica()?.first_kept_scn().min(start),
+                })
+            }
+            Some(MineFault::Ora01368) => Some(CdcError::LogOverwritten(format!(
+                "ORA-01368: Redo log file header mismatch for thread 1 sequence {sequence} ({window})"
+            ))),
             Some(MineFault::Ora00310) => Some(CdcError::LogOverwritten(format!(
                 "ORA-00310: archived log contains sequence {}; sequence {sequence} required ({window})",
                 sequence + 1

@@ -356,3 +356,116 @@ fn container_data_decides_what_the_root_shows_of_the_pdbs() {
     assert_eq!(e.code(), Code::Cdc2303, "{e}");
     assert!(e.to_string().contains("CONTAINER_DATA=ALL"), "{e}");
 }
+
+/// A grant holds in the container it was made in: common grants everywhere, a grant on a PDB's
+/// table (`PDB1.APP.T:SELECT`) and a `local_privileges` one only in that PDB. CDB$ROOT shows
+/// none of them (SESSION_PRIVS, ALL_TAB_PRIVS), SET CONTAINER must be held in the target and
+/// CREATE SESSION where the login lands (Security Guide, "How the Oracle Multitenant Option
+/// Affects Privileges"). A GoldenGate administrator grant shows in USER_GOLDENGATE_PRIVILEGES.
+#[test]
+fn grants_hold_only_in_the_container_they_were_made_in() {
+    let users = r#"  users:
+    - name: C##CDC
+      container_data: all
+      privileges: [CREATE SESSION, SET CONTAINER, SELECT_CATALOG_ROLE, "PDB1.APP.T:SELECT", "PDB1.APP.T:FLASHBACK"]
+      local_privileges: { PDB2: [FLASHBACK ANY TABLE] }
+    - { name: C##HALF, privileges: [SELECT_CATALOG_ROLE], local_privileges: { PDB1: [CREATE SESSION, SET CONTAINER] } }
+    - { name: PDB1CDC, container: PDB1, privileges: [CREATE SESSION, "APP.T:SELECT"], goldengate: capture }"#;
+    let db = Db::new(&cdb("19.22.0.0.0", users));
+    let app_t = |p: &Privileges, privilege: &str| {
+        p.objects
+            .contains(&("APP".into(), "T".into(), privilege.to_string()))
+    };
+    let mut s = db.session(Some("C##CDC"), None);
+    let root = s.privileges().unwrap();
+    assert!(
+        !app_t(&root, "SELECT") && !app_t(&root, "FLASHBACK"),
+        "{root:?}"
+    );
+    assert!(!root.system.contains("FLASHBACK ANY TABLE"));
+    assert_eq!(root.goldengate, None, "read in a PDB only");
+    s.set_container("PDB1").unwrap();
+    let pdb1 = s.privileges().unwrap();
+    assert!(
+        app_t(&pdb1, "SELECT") && app_t(&pdb1, "FLASHBACK"),
+        "{pdb1:?}"
+    );
+    assert_eq!(pdb1.goldengate, Some(vec![]));
+    assert_eq!(rows(s.as_mut(), "PDB1.APP.T").unwrap(), 5);
+    s.set_container("PDB2").unwrap();
+    let pdb2 = s.privileges().unwrap();
+    assert!(!app_t(&pdb2, "SELECT"), "{pdb2:?}");
+    assert!(pdb2.system.contains("FLASHBACK ANY TABLE"));
+    // FLASHBACK ANY TABLE without SELECT: the table does not exist for the user.
+    let e = err(rows(s.as_mut(), "PDB2.APP.T"));
+    assert!(e.to_string().contains("ORA-00942"), "{e}");
+
+    // CREATE SESSION granted in PDB1 only: no login to the root; SET CONTAINER granted there
+    // only: PDB1 can be entered, PDB2 and the root cannot.
+    let e = match db.raw(Some("C##HALF"), None).connect() {
+        Ok(_) => panic!("C##HALF logged in to CDB$ROOT"),
+        Err(e) => e,
+    };
+    assert!(e.to_string().contains("ORA-01045"), "{e}");
+    let mut h = db.session(Some("C##HALF"), Some("PDB1"));
+    let e = err(h.set_container("PDB2"));
+    assert!(e.to_string().contains("ORA-01031"), "{e}");
+    let e = err(h.set_container("CDB$ROOT"));
+    assert!(e.to_string().contains("ORA-01031"), "{e}");
+
+    // DBMS_GOLDENGATE_AUTH.GRANT_ADMIN_PRIVILEGE for the local user, in its PDB.
+    let mut l = db.session(Some("PDB1CDC"), Some("PDB1"));
+    let p = l.privileges().unwrap();
+    assert_eq!(
+        p.goldengate,
+        Some(vec![GoldenGateGrant {
+            privilege_type: "CAPTURE".into(),
+            select_privileges: true
+        }])
+    );
+    assert!(p.roles.contains("SELECT_CATALOG_ROLE"), "{p:?}");
+    assert_eq!(p.goldengate_capture(), Some(true));
+}
+
+/// TIME_AT_DBTIMEZONE (23c+; DATABASE from 26ai): V$PARAMETER shows it; with USER_SQL
+/// SYSTIMESTAMP alone follows the database time zone and LogMiner's DATEs and SCN_TO_TIMESTAMP
+/// keep the host's clock, with DATABASE they follow it too; before 23c no such parameter.
+#[test]
+fn time_at_dbtimezone_moves_the_clocks_oracle_says_it_moves() {
+    let version = |v: &str, mode: &str| {
+        format!("{v}\n  host_utc_offset: \"+05:30\"\n  db_time_zone: \"-08:00\"\n  time_at_dbtimezone: {mode}")
+    };
+    for (mode, parameter, dates) in [
+        ("off", "OFF", 5 * 3600 + 1800),
+        ("user_sql", "USER_SQL", 5 * 3600 + 1800),
+        ("database", "DATABASE", -8 * 3600),
+    ] {
+        let db = Db::new(&cdb(&version("23.26.0.0.0", mode), USERS));
+        let mut s = db.session(None, None);
+        assert_eq!(
+            s.instance_config().unwrap().time_at_dbtimezone.as_deref(),
+            Some(parameter)
+        );
+        assert_eq!(s.host_utc_offset().unwrap(), Some(dates), "{mode}");
+        // 2023-11-14 22:13:20 UTC: 03:43:20 the next day at +05:30, 14:13:20 at -08:00.
+        let want = if dates > 0 {
+            "2023-11-15 03:43:20"
+        } else {
+            "2023-11-14 14:13:20"
+        };
+        let scn = s.current_scn().unwrap();
+        assert_eq!(s.scn_to_time(scn).unwrap().as_deref(), Some(want), "{mode}");
+    }
+    // Before 23c the parameter does not exist; DATABASE is a 26ai value.
+    let db = Db::new(&cdb("19.22.0.0.0", USERS));
+    let mut s = db.session(None, None);
+    assert_eq!(s.instance_config().unwrap().time_at_dbtimezone, None);
+    for (v, mode) in [("19.22.0.0.0", "user_sql"), ("23.5.0.24.0", "database")] {
+        let e = schema::SchemaFile::parse(
+            std::path::Path::new("s.yaml"),
+            &cdb(&version(v, mode), USERS),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("database.time_at_dbtimezone"), "{e}");
+    }
+}

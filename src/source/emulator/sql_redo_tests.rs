@@ -12,7 +12,7 @@ const NUM: ColumnType = ColumnType::Number {
     precision: None,
     scale: None,
 };
-const VC: ColumnType = ColumnType::Varchar2 { length: 40 };
+const VC: ColumnType = ColumnType::varchar2(40);
 
 fn num(s: &str) -> Value {
     Value::Number(s.into())
@@ -81,10 +81,7 @@ fn numbers_are_quoted_without_leading_zero() {
 #[test]
 fn strings_double_quotes_and_keep_char_padding() {
     assert_eq!(literal(&text("it's"), &VC), "'it''s'");
-    assert_eq!(
-        literal(&text("ab   "), &ColumnType::Char { length: 5 }),
-        "'ab   '"
-    );
+    assert_eq!(literal(&text("ab   "), &ColumnType::char(5)), "'ab   '");
     assert_eq!(literal(&text("I||am"), &VC), "'I||am'");
     // Oracle stores '' as NULL.
     assert_eq!(literal(&text(""), &VC), "NULL");
@@ -99,13 +96,13 @@ fn strings_double_quotes_and_keep_char_padding() {
 fn long_literals_are_joined_with_concatenation() {
     let long = "x".repeat(4500);
     assert_eq!(
-        literal(&text(&long), &ColumnType::Varchar2 { length: 32767 }),
+        literal(&text(&long), &ColumnType::varchar2(32767)),
         format!("'{}' || '{}'", "x".repeat(4000), "x".repeat(500))
     );
     // A doubled quote is never cut in two.
     let s = format!("{}'", "y".repeat(3999));
     assert_eq!(
-        literal(&text(&s), &ColumnType::Varchar2 { length: 32767 }),
+        literal(&text(&s), &ColumnType::varchar2(32767)),
         format!("'{}' || ''''", "y".repeat(3999))
     );
 }

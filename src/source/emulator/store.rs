@@ -10,7 +10,7 @@ use super::schema::{SchemaFile, StatsSpec, TableDef};
 use crate::errors::{CdcError, Result};
 use crate::source::model::*;
 use crate::source::rowid::RowId;
-use crate::types::{compare_keys, Value};
+use crate::types::{compare_keys_in, ColumnType, KeyOrder, Value};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
 
@@ -50,6 +50,14 @@ pub struct TableState {
     pub data_object_id: u32,
     /// Data object id of each partition (index as in the schema's list).
     pub partition_objects: Vec<u32>,
+    /// DBA_OBJECTS.OBJECT_ID of the table and of each partition: fixed when it is made, while
+    /// a TRUNCATE gives a segment a new data object id (0 / empty: the same numbers as
+    /// `data_object_id` / `partition_objects`, as for every table before its first TRUNCATE).
+    pub object_id: u32,
+    pub partition_ids: Vec<u32>,
+    /// (data object id, object id) of each segment a TRUNCATE replaced: the ROWIDs of rows
+    /// written before it still name the old one.
+    pub former_segments: Vec<(u32, u32)>,
     /// (num_rows, blocks) at the last statistics gathering, and changes since.
     pub stats: Option<(u64, u64)>,
     pub changes_since_stats: u64,
@@ -101,6 +109,22 @@ pub fn key_positions(t: &TableState) -> Option<Vec<usize>> {
 }
 
 impl TableState {
+    /// How a key of the columns at `positions` orders: text by its character set's bytes.
+    pub fn key_order_at(&self, positions: &[usize]) -> KeyOrder {
+        let other = ColumnType::Date;
+        KeyOrder::new(
+            self.def.charsets,
+            positions
+                .iter()
+                .map(|&i| self.columns.get(i).map_or(&other, |c| &c.data_type)),
+        )
+    }
+
+    /// How the primary key orders.
+    pub fn pk_order(&self) -> KeyOrder {
+        key_positions(self).map_or_else(KeyOrder::default, |p| self.key_order_at(&p))
+    }
+
     /// A new table without rows.
     pub fn empty(def: TableDef, created_spec: Option<serde_json::Value>) -> TableState {
         TableState {
@@ -109,10 +133,18 @@ impl TableState {
             last_ddl_scn: 0,
             last_change_scn: 0,
             rows: BTreeMap::new(),
-            key_index: KeyIndex::for_table(&def.primary_key, &def.columns, &BTreeMap::new()),
+            key_index: KeyIndex::for_table(
+                &def.primary_key,
+                &def.columns,
+                &BTreeMap::new(),
+                def.charsets,
+            ),
             extents: Vec::new(),
             data_object_id: 0,
             partition_objects: Vec::new(),
+            object_id: 0,
+            partition_ids: Vec::new(),
+            former_segments: Vec::new(),
             stats: None,
             changes_since_stats: 0,
             live_rows: 0,
@@ -162,6 +194,61 @@ impl TableState {
             .unwrap_or(&self.columns)
     }
 
+    /// DBA_OBJECTS.OBJECT_ID of the table.
+    pub fn table_object_id(&self) -> u32 {
+        if self.object_id == 0 {
+            self.data_object_id
+        } else {
+            self.object_id
+        }
+    }
+
+    /// DBA_OBJECTS.OBJECT_ID of partition `i`.
+    pub fn partition_object_id(&self, i: usize) -> u32 {
+        self.partition_ids
+            .get(i)
+            .or(self.partition_objects.get(i))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The object id of the segment a ROWID's data object number names: the table's or a
+    /// partition's, now or before a TRUNCATE (LogMiner's DATA_OBJ#).
+    pub fn object_of_segment(&self, data_object: u32) -> u32 {
+        if data_object == self.data_object_id {
+            return self.table_object_id();
+        }
+        if let Some(i) = self
+            .partition_objects
+            .iter()
+            .position(|o| *o == data_object)
+        {
+            return self.partition_object_id(i);
+        }
+        self.former_segments
+            .iter()
+            .find(|(d, _)| *d == data_object)
+            .map_or(data_object, |(_, o)| *o)
+    }
+
+    /// The data object ids of the table's segments: its own, or its partitions'.
+    pub fn segment_objects(&self) -> Vec<u32> {
+        if self.partition_objects.is_empty() {
+            vec![self.data_object_id]
+        } else {
+            self.partition_objects.clone()
+        }
+    }
+
+    /// Every object and data object number the table uses or used.
+    fn numbers(&self) -> impl Iterator<Item = u32> + '_ {
+        [self.data_object_id, self.object_id]
+            .into_iter()
+            .chain(self.partition_objects.iter().copied())
+            .chain(self.partition_ids.iter().copied())
+            .chain(self.former_segments.iter().map(|(d, _)| *d))
+    }
+
     /// The committed row at `rid` as of `scn`.
     pub fn visible(&self, rid: &RowId, scn: Scn) -> Option<&Arc<[Value]>> {
         self.rows.get(rid).and_then(|v| visible_version(v, scn))
@@ -195,8 +282,8 @@ impl TableState {
             // A partitioned table has no segment of its own, nor has an index-organised one (its
             // segment is its primary key index): DBA_OBJECTS.DATA_OBJECT_ID is NULL for them, so
             // the catalog query that reads segments leaves them out; their rows are in their
-            // partitions' or their index's segment. The emulator never rebuilds a segment (no
-            // TRUNCATE or MOVE): one number serves as object and data object id.
+            // partitions' or their index's segment. A TRUNCATE gives a segment a new data
+            // object id; the object id stays.
             data_object_id: if segmentless {
                 0
             } else {
@@ -205,17 +292,18 @@ impl TableState {
             object_id: if segmentless {
                 0
             } else {
-                u64::from(self.data_object_id)
+                u64::from(self.table_object_id())
             },
             partitions: d
                 .partitions
                 .iter()
                 .flat_map(|p| p.list.iter())
                 .zip(&self.partition_objects)
-                .map(|(p, id)| PartitionInfo {
+                .enumerate()
+                .map(|(i, (p, id))| PartitionInfo {
                     name: p.name.clone(),
                     data_object_id: u64::from(*id),
-                    object_id: u64::from(*id),
+                    object_id: u64::from(self.partition_object_id(i)),
                 })
                 .collect(),
             stats: TableStats {
@@ -443,7 +531,8 @@ impl Replica {
                 rows.entry(rid).or_default().extend(versions);
             }
             t.rows = rows;
-            t.key_index = KeyIndex::for_table(&t.def.primary_key, &t.columns, &t.rows);
+            t.key_index =
+                KeyIndex::for_table(&t.def.primary_key, &t.columns, &t.rows, t.def.charsets);
         }
         Ok(())
     }
@@ -457,8 +546,12 @@ impl Replica {
             .tables
             .iter()
             .map(|t| {
-                super::rowfile::RowSpill::new(dir, key_positions(t).unwrap_or_default())
-                    .map_err(|e| CdcError::io(dir, e))
+                super::rowfile::RowSpill::new(
+                    dir,
+                    key_positions(t).unwrap_or_default(),
+                    t.pk_order(),
+                )
+                .map_err(|e| CdcError::io(dir, e))
             })
             .collect::<Result<_>>()?;
         self.bulk = Some((spills, None));
@@ -526,14 +619,7 @@ impl Replica {
         if let Some(pdb) = &def.name.pdb {
             self.xid_pdb.entry(xid).or_insert_with(|| pdb.clone());
         }
-        let next_object = self
-            .tables
-            .iter()
-            .flat_map(|t| {
-                std::iter::once(t.data_object_id).chain(t.partition_objects.iter().copied())
-            })
-            .max()
-            .map_or(73_000, |m| m + 1);
+        let next_object = self.next_object_number();
         let parts = def.partitions.as_ref().map(|p| p.list.len()).unwrap_or(0) as u32;
         // The DDL record's own handling adds (scn, columns) to its history.
         let mut t = TableState::empty(def, Some(spec_json));
@@ -543,6 +629,16 @@ impl Replica {
         t.partition_objects = (1..=parts).map(|i| next_object + i).collect();
         self.tables.push(t);
         Ok(())
+    }
+
+    /// The next unused object number: above every object and data object number of every
+    /// table, as Oracle numbers a new object (CREATE TABLE) or a new segment (TRUNCATE).
+    pub fn next_object_number(&self) -> u32 {
+        self.tables
+            .iter()
+            .flat_map(|t| t.numbers())
+            .max()
+            .map_or(73_000, |m| m + 1)
     }
 
     pub fn table_index(&self, name: &crate::names::TableName) -> Option<usize> {
@@ -704,6 +800,21 @@ impl Replica {
             Redo::Ddl {
                 scn,
                 tab,
+                change: DdlChange::Truncate { segments },
+                xid,
+                ts,
+                ..
+            } => {
+                let ti = check_tab(*tab)?;
+                // The DDL runs in the table's PDB: its rows carry that SRC_CON_NAME.
+                if let Some(pdb) = &self.tables[ti].def.name.pdb {
+                    self.xid_pdb.entry(*xid).or_insert_with(|| pdb.clone());
+                }
+                self.truncate_table(n, ti, *scn, *ts, segments)?;
+            }
+            Redo::Ddl {
+                scn,
+                tab,
                 change,
                 xid,
                 ..
@@ -734,8 +845,8 @@ impl Replica {
                         t.columns.remove(i);
                         Some(Some(i))
                     }
-                    // Created above with its columns.
-                    DdlChange::CreateTable { .. } => None,
+                    // Created above with its columns; a TRUNCATE has its own arm.
+                    DdlChange::CreateTable { .. } | DdlChange::Truncate { .. } => None,
                 };
                 t.last_ddl_scn = *scn;
                 t.history.push((*scn, t.columns.clone()));
@@ -749,7 +860,8 @@ impl Replica {
                 if let Some(d) = reshape {
                     t.reshape_rows(d);
                 }
-                t.key_index = KeyIndex::for_table(&t.def.primary_key, &t.columns, &t.rows);
+                t.key_index =
+                    KeyIndex::for_table(&t.def.primary_key, &t.columns, &t.rows, t.def.charsets);
             }
             Redo::Extent { tab, part, ext, .. } => {
                 let i = check_tab(*tab)?;
@@ -798,6 +910,83 @@ impl Replica {
             self.records.pop_front();
             self.records_base += 1;
         }
+        Ok(())
+    }
+
+    /// TRUNCATE TABLE at `scn`: every row is deleted at that SCN (reads AS OF an earlier SCN
+    /// fail with ORA-01466, as its DDL is newer), and each segment `segments` gives a new data
+    /// object id becomes a new segment: the old number is kept for the ROWIDs of the rows it
+    /// held, and the segment keeps only its first extent (DROP STORAGE, the default).
+    fn truncate_table(
+        &mut self,
+        n: u64,
+        ti: usize,
+        scn: Scn,
+        ts: i64,
+        segments: &[u32],
+    ) -> Result<()> {
+        let old = self.tables[ti].segment_objects();
+        if old.len() != segments.len() {
+            return Err(self.damaged(
+                n,
+                format!(
+                    "TRUNCATE of {} segments; the table has {}",
+                    segments.len(),
+                    old.len()
+                ),
+            ));
+        }
+        // Rows a checkpoint left on disk go too.
+        self.load_rows()?;
+        let t = &mut self.tables[ti];
+        let mut deleted = 0u64;
+        for versions in t.rows.values_mut() {
+            match versions.last_mut() {
+                Some(last) if last.row.is_some() && last.scn >= scn => last.row = None,
+                Some(last) if last.row.is_some() => versions.push(Version { scn, row: None }),
+                _ => continue,
+            }
+            deleted += 1;
+        }
+        t.live_rows = 0;
+        t.changes_since_stats += deleted;
+        t.last_change_scn = t.last_change_scn.max(scn);
+        if t.change_commits.last().map(|c| c.0) != Some(scn) {
+            t.change_commits.push((scn, ts));
+        }
+        let partitioned = !t.partition_objects.is_empty();
+        if t.object_id == 0 {
+            t.object_id = t.data_object_id;
+        }
+        if t.partition_ids.is_empty() {
+            t.partition_ids = t.partition_objects.clone();
+        }
+        for (i, (&was, &now)) in old.iter().zip(segments).enumerate() {
+            if was == now {
+                continue;
+            }
+            let object = if partitioned {
+                t.partition_object_id(i)
+            } else {
+                t.table_object_id()
+            };
+            t.former_segments.push((was, object));
+            let part = partitioned.then_some(i as u32);
+            let mut first = true;
+            t.extents.retain_mut(|(p, e)| {
+                if *p != part || e.data_object_id != u64::from(was) {
+                    return true;
+                }
+                e.data_object_id = u64::from(now);
+                std::mem::replace(&mut first, false)
+            });
+            if partitioned {
+                t.partition_objects[i] = now;
+            } else {
+                t.data_object_id = now;
+            }
+        }
+        t.last_ddl_scn = scn;
         Ok(())
     }
 

@@ -222,6 +222,8 @@ impl Replica {
         else {
             return Ok(false);
         };
+        let order = t.pk_order();
+        let compare_keys = |a: &[Value], b: &[Value]| compare_keys_in(a, b, order);
         if matches!((lower, upper), (Some(l), Some(h)) if !compare_keys(l, h).is_lt()) {
             return Ok(true);
         }
@@ -327,6 +329,8 @@ impl Replica {
         else {
             return Ok(None);
         };
+        let order = t.pk_order();
+        let compare_keys = |a: &[Value], b: &[Value]| compare_keys_in(a, b, order);
         let dir = u.dir(i)?;
         let mut best: Option<Vec<Value>> = None;
         for j in (0..dir.len()).rev() {

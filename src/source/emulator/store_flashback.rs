@@ -18,7 +18,8 @@ impl Replica {
     /// transaction is open its commit may come next, so CURRENT_SCN is the newest record's
     /// SCN. A standby's is the SCN redo apply has reached.
     pub fn current_scn_view(&self) -> Scn {
-        let primary = self.schema.database.role == crate::source::emulator::schema::RoleSpec::Primary;
+        let primary =
+            self.schema.database.role == crate::source::emulator::schema::RoleSpec::Primary;
         match primary && self.open.is_empty() && self.own_scn > 0 {
             true => self.current_scn.max(self.own_scn + 1),
             false => self.current_scn,
@@ -118,8 +119,9 @@ impl Replica {
                 .map(|row| key_of(row))
                 .collect(),
         };
-        keys.retain(|k| lower.is_none_or(|l| !compare_keys(k, l).is_lt()));
-        keys.sort_by(|a, b| compare_keys(a, b));
+        let order = t.key_order_at(&idx);
+        keys.retain(|k| lower.is_none_or(|l| !compare_keys_in(k, l, order).is_lt()));
+        keys.sort_by(|a, b| compare_keys_in(a, b, order));
         Ok(Box::new(keys.into_iter()))
     }
 
@@ -293,7 +295,18 @@ impl Replica {
             .iter()
             .map(|c| col_index(c))
             .collect::<Result<_>>()?;
+        let order = t.key_order_at(&key);
         let iot = t.def.organization == Organization::IndexOrganized;
+        // A row value the condition cannot convert (ORA-01722 …): the filter's fault, as the
+        // Oracle adapter reports it (`oracle::connect::runtime_error`).
+        let row_fails_filter = |e: CdcError| match e {
+            CdcError::Database(message) => CdcError::FilterFailed {
+                table: q.table.to_string(),
+                filter: q.filter.clone(),
+                message,
+            },
+            other => other,
+        };
         let filter = match &q.filter {
             Some(text) => Some(super::super::condition::compile(text, &t.columns)?),
             None => None,
@@ -316,12 +329,12 @@ impl Replica {
                 };
                 if let (ChunkRange::Key { lower, upper }, false) = (&q.range, ordered) {
                     if let Some(l) = lower {
-                        if compare_keys(&key_values, l).is_lt() {
+                        if compare_keys_in(&key_values, l, order).is_lt() {
                             return Ok(());
                         }
                     }
                     if let Some(u) = upper {
-                        if !compare_keys(&key_values, u).is_lt() {
+                        if !compare_keys_in(&key_values, u, order).is_lt() {
                             return Ok(());
                         }
                     }
@@ -329,7 +342,7 @@ impl Replica {
                 // Oracle runs `WHERE <range> AND (<condition>)`: rows outside the chunk never
                 // reach the condition, so they cannot raise its conversion errors.
                 if let Some(f) = &filter {
-                    match f.try_matches(&row) {
+                    match f.try_matches(&row).map_err(row_fails_filter) {
                         Ok(true) => {}
                         Ok(false) => return Ok(()),
                         Err(e) if ordered => {
@@ -380,7 +393,7 @@ impl Replica {
         }
         if !key.is_empty() && unordered {
             let mut keyed: Vec<(Vec<Value>, FetchedRow)> = keys.into_iter().zip(held).collect();
-            keyed.sort_by(|a, b| compare_keys(&a.0, &b.0));
+            keyed.sort_by(|a, b| compare_keys_in(&a.0, &b.0, order));
             held = keyed.into_iter().map(|(_, r)| r).collect();
         }
         for r in held {

@@ -162,3 +162,85 @@ fn without_minimal_logging_dml_rows_are_not_guaranteed_accurate() {
         assert!(w.replica().database_info().supplemental_min, "{database}");
     }
 }
+
+/// A CDB (12.2+) where PDB1 enabled (ALL) COLUMNS logging itself (`ALTER PLUGGABLE DATABASE
+/// ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS`) and PDB2 did not: an UPDATE of PDB1's table logs
+/// every column, PDB2's only the changed one; DBA_SUPPLEMENTAL_LOGGING shows each PDB's own.
+#[test]
+fn pdb_level_all_columns_logging_covers_only_that_pdbs_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = |name: &str| {
+        format!(
+            r#"
+  - name: {name}
+    columns:
+      - {{ name: ID, type: NUMBER(10), nullable: false }}
+      - {{ name: CODE, type: VARCHAR2(10), nullable: false }}
+      - {{ name: A, type: VARCHAR2(10) }}
+      - {{ name: B, type: VARCHAR2(10) }}
+      - {{ name: L, type: LONG }}
+      - {{ name: C, type: CLOB }}
+    primary_key: [ID]
+    supplemental_logging: none
+"#
+        )
+    };
+    let schema = format!(
+        "database:\n  multitenant: true\n  pdbs: [{{ name: PDB1, supplemental_logging: {{ all: true }} }}]\ntables:{}{}",
+        table("PDB1.T.X"),
+        table("PDB2.T.X")
+    );
+    let path = dir.path().join("in.yaml");
+    std::fs::write(&path, schema).unwrap();
+    let clock = Arc::new(ManualClock::new(1_700_000_000_000));
+    super::super::init(&dir.path().join("db"), &path, None, clock.clone()).unwrap();
+    let mut w = Writer::open(&dir.path().join("db"), clock, false).unwrap();
+    let index = |w: &Writer, pdb: &str| {
+        w.replica()
+            .tables
+            .iter()
+            .position(|t| t.def.name.pdb.as_deref() == Some(pdb))
+            .unwrap()
+    };
+    let (p1, p2) = (index(&w, "PDB1"), index(&w, "PDB2"));
+    let first = w.replica().current_scn;
+    let mut c = first;
+    // A transaction changes one container (ORA-65023): one per PDB.
+    for i in [p1, p2] {
+        let x = w.begin().unwrap();
+        let row = vec![
+            Value::Number("1".into()),
+            t("c1"),
+            t("a"),
+            t("b"),
+            t("long"),
+            t("lob"),
+        ];
+        let rid = w.insert(x, i, row).unwrap();
+        w.update_set(x, i, rid, &[(2, t("a2"))]).unwrap();
+        c = w.commit(&[x]).unwrap();
+    }
+    let rows: Vec<LogMinerRow> = super::super::logminer::mine(
+        w.replica(),
+        first - 1,
+        c,
+        i64::MAX / 2,
+        &crate::source::MiningFilter::default(),
+    )
+    .unwrap()
+    .into_iter()
+    .filter(|r| r.operation_code == op::UPDATE && r.sql_redo.contains("set \"A\""))
+    .collect();
+    let where_in = |pdb: &str| {
+        let r = rows
+            .iter()
+            .find(|r| r.src_con_name == pdb)
+            .unwrap_or_else(|| panic!("no UPDATE of {pdb}: {rows:#?}"));
+        r.sql_redo.split_once(" where ").unwrap().1.to_string()
+    };
+    assert_eq!(
+        where_in("PDB1"),
+        "\"ID\" = '1' and \"CODE\" = 'c1' and \"A\" = 'a' and \"B\" = 'b';"
+    );
+    assert_eq!(where_in("PDB2"), "\"A\" = 'a';");
+}

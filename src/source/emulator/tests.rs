@@ -179,6 +179,7 @@ fn reads_at_one_scn_stay_the_same_while_commits_continue() {
                 long_span: 10,
                 ddl_every: 0,
                 create_table_every: 0,
+                truncate_every: 0,
                 shared_commit_pct: 10,
                 tables: vec![],
                 seed: 11,
@@ -241,7 +242,7 @@ fn flashback_errors_match_oracle() {
         DdlChange::AddColumn {
             column: ColumnInfo {
                 name: "EXTRA".into(),
-                data_type: crate::types::ColumnType::Varchar2 { length: 5 },
+                data_type: crate::types::ColumnType::varchar2(5),
                 nullable: true,
                 virtual_column: false,
                 hidden: false,
@@ -642,6 +643,114 @@ fn open_transactions_and_ddl_rows() {
     );
 }
 
+/// TRUNCATE TABLE: one DDL row in the redo (no DELETEs), every row gone at its SCN, reads
+/// before it ORA-01466; a segment that held rows becomes a new one with a new data object id
+/// (later ROWIDs carry it; the object id stays, and LogMiner's DATA_OBJ# with it), one that never
+/// did keeps its id; a transaction holding a row makes it ORA-00054.
+#[test]
+fn truncate_empties_the_table_in_one_ddl_row_and_gives_it_a_new_segment() {
+    let db = Db::new(EMP);
+    let mut w = db.writer();
+    let mut s = db.connector().connect().unwrap();
+    let table: TableName = "HR.EMP".parse().unwrap();
+    let info = |s: &mut dyn Session| {
+        s.tables()
+            .unwrap()
+            .into_iter()
+            .find(|t| t.name.table == "EMP")
+            .unwrap()
+    };
+    let first = info(&mut *s);
+    assert_eq!(first.object_id, first.data_object_id);
+    // Never a row: the segment stays.
+    w.truncate(0).unwrap();
+    assert_eq!(info(&mut *s).data_object_id, first.data_object_id);
+
+    let t = w.begin().unwrap();
+    w.insert(t, 0, emp_row(1, "a")).unwrap();
+    w.insert(t, 0, emp_row(2, "b")).unwrap();
+    w.commit(&[t]).unwrap();
+    // A transaction holding a row: ORA-00054.
+    let held = w.begin().unwrap();
+    let rid = w.insert(held, 0, emp_row(3, "c")).unwrap();
+    let e = w.truncate(0).unwrap_err();
+    assert!(e.to_string().contains("ORA-00054"), "{e}");
+    w.rollback(held).unwrap();
+    assert_eq!(u64::from(rid.data_object), first.data_object_id);
+
+    let before = s.current_scn().unwrap();
+    let scn = w.truncate(0).unwrap();
+    let after = s.current_scn().unwrap();
+    assert!(read(&mut *s, "HR.EMP", after).unwrap().is_empty());
+    let e = read(&mut *s, "HR.EMP", before).unwrap_err();
+    assert_eq!(e.code(), crate::errors::Code::Cdc5003, "{e}");
+    assert!(e.to_string().contains("ORA-01466"), "{e}");
+    assert_eq!(read(&mut *s, "HR.OTHER", before).unwrap().len(), 3);
+    let now = info(&mut *s);
+    assert_eq!(
+        now.object_id, first.object_id,
+        "the object keeps its number"
+    );
+    assert!(
+        now.data_object_id > first.data_object_id,
+        "a new segment: {} after {}",
+        now.data_object_id,
+        first.data_object_id
+    );
+
+    let rows = mine(&mut *s, before + 1, after);
+    let changes: Vec<&LogMinerRow> = rows
+        .iter()
+        .filter(|r| r.seg_owner.as_deref() == Some("HR"))
+        .collect();
+    assert_eq!(changes.len(), 1, "{rows:#?}");
+    let ddl = changes[0];
+    assert_eq!(
+        (ddl.operation_code, ddl.operation.as_str(), ddl.scn),
+        (op::DDL, "DDL", scn - 1)
+    );
+    assert_eq!(ddl.sql_redo, "truncate table \"HR\".\"EMP\"");
+    assert_eq!(ddl.table_name.as_deref(), Some("EMP"));
+    assert_eq!(ddl.info.as_deref(), Some("USER DDL (PlSql=0 RecDep=0)"));
+    assert_eq!(ddl.data_obj, first.object_id);
+
+    // Rows written since carry the new data object number; LogMiner still names the object.
+    let t = w.begin().unwrap();
+    let rid = w.insert(t, 0, emp_row(4, "d")).unwrap();
+    let done = w.commit(&[t]).unwrap();
+    assert_eq!(u64::from(rid.data_object), now.data_object_id);
+    let insert = mine(&mut *s, after, done)
+        .into_iter()
+        .find(|r| r.operation_code == op::INSERT)
+        .unwrap();
+    assert_eq!(insert.row_id, rid.encode());
+    assert_eq!(insert.data_obj, first.object_id);
+    let extents = s.extents(&table).unwrap();
+    assert_eq!(extents.len(), 1, "DROP STORAGE keeps the first extent");
+    assert_eq!(extents[0].data_object_id, now.data_object_id);
+    assert_eq!(names(&read(&mut *s, "HR.EMP", done).unwrap()), ["d"]);
+
+    // Another process replaying the redo, and one opening a checkpoint, agree.
+    drop(w);
+    let mut w = db.writer();
+    let t = w.begin().unwrap();
+    let rid = w.insert(t, 0, emp_row(5, "e")).unwrap();
+    w.commit(&[t]).unwrap();
+    assert_eq!(u64::from(rid.data_object), now.data_object_id);
+    w.checkpoint().unwrap();
+    let mut fresh = db.connector().connect().unwrap();
+    let again = info(&mut *fresh);
+    assert_eq!(
+        (again.object_id, again.data_object_id),
+        (now.object_id, now.data_object_id)
+    );
+    let end = fresh.current_scn().unwrap();
+    assert_eq!(
+        names(&read(&mut *fresh, "HR.EMP", end).unwrap()),
+        ["d", "e"]
+    );
+}
+
 #[test]
 fn mining_below_the_oldest_retained_log_fails_with_ora_01291() {
     let schema = r#"
@@ -822,6 +931,7 @@ fn the_same_seed_and_schema_give_the_same_database_and_workload() {
             long_span: 5,
             ddl_every: 40,
             create_table_every: 0,
+            truncate_every: 0,
             shared_commit_pct: 10,
             tables: vec![],
             seed: 77,

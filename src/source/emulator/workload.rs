@@ -140,6 +140,8 @@ pub struct WorkloadOptions {
     /// CREATE TABLE every N transactions (0: never): a copy of the first table's layout,
     /// named `<TABLE>_NEW<k>`, that later transactions change too.
     pub create_table_every: u64,
+    /// TRUNCATE TABLE of one of the tables every N transactions (0: never).
+    pub truncate_every: u64,
     pub shared_commit_pct: u8,
     pub tables: Vec<crate::names::TableName>,
     pub seed: u64,
@@ -215,6 +217,8 @@ pub struct WorkloadSummary {
     pub ddl: u64,
     #[serde(skip_serializing_if = "is_zero")]
     pub tables_created: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub truncates: u64,
     #[serde(skip_serializing_if = "is_zero")]
     pub lob_edits: u64,
     pub long_transactions: u64,
@@ -338,6 +342,9 @@ impl<'a> Workload<'a> {
             }
             if self.o.create_table_every > 0 && i.is_multiple_of(self.o.create_table_every) {
                 self.create_table()?;
+            }
+            if self.o.truncate_every > 0 && i.is_multiple_of(self.o.truncate_every) {
+                self.truncate()?;
             }
             // A regular transaction.
             let xid = self.w.begin()?;
@@ -587,6 +594,23 @@ impl<'a> Workload<'a> {
         Ok(())
     }
 
+    /// TRUNCATE TABLE of a table no transaction holds.
+    fn truncate(&mut self) -> Result<()> {
+        let candidates: Vec<usize> = self
+            .tables
+            .iter()
+            .copied()
+            .filter(|&t| !self.w.table_busy(t))
+            .collect();
+        if candidates.is_empty() {
+            return Ok(());
+        }
+        let table = candidates[self.rng.gen_range(0..candidates.len())];
+        self.w.truncate(table)?;
+        self.s.truncates += 1;
+        Ok(())
+    }
+
     /// ADD COLUMN, or DROP COLUMN of one the workload added, on a table no transaction holds.
     fn ddl(&mut self) -> Result<()> {
         let candidates: Vec<usize> = self
@@ -612,7 +636,7 @@ impl<'a> Workload<'a> {
                 DdlChange::AddColumn {
                     column: ColumnInfo {
                         name: format!("WL_COL_{}", self.added_columns),
-                        data_type: ColumnType::Varchar2 { length: 30 },
+                        data_type: ColumnType::varchar2(30),
                         nullable: true,
                         virtual_column: false,
                         hidden: false,

@@ -37,6 +37,7 @@ fn options(seed: u64) -> WorkloadOptions {
         long_span: 0,
         ddl_every: 0,
         create_table_every: 0,
+        truncate_every: 0,
         shared_commit_pct: 0,
         tables: Vec::new(),
         seed,

@@ -175,14 +175,19 @@ impl Writer {
                 self.next_block = self.next_block.max((ext.block_id + ext.blocks) as u32);
             }
             // Continue after the highest ROWID used in each segment.
+            // Rows of a segment a TRUNCATE replaced are in no segment of today's.
             for rid in t.rows.keys() {
                 let p = if rid.data_object == t.data_object_id {
                     0
                 } else {
-                    t.partition_objects
+                    match t
+                        .partition_objects
                         .iter()
                         .position(|o| *o == rid.data_object)
-                        .unwrap_or(0)
+                    {
+                        Some(p) => p,
+                        None => continue,
+                    }
                 };
                 if let Some(s) = segs.get_mut(p) {
                     if let Some(ei) = s

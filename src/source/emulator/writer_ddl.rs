@@ -1,5 +1,6 @@
 //! The writer's DDL and dictionary operations: ALTER TABLE ADD / DROP COLUMN, CREATE TABLE,
-//! DBMS_STATS and a LogMiner dictionary build into the redo, each in a transaction of its own.
+//! TRUNCATE TABLE, DBMS_STATS and a LogMiner dictionary build into the redo, each in a
+//! transaction of its own.
 
 use super::{Segment, Writer};
 use crate::errors::{CdcError, Result};
@@ -30,6 +31,11 @@ impl Writer {
                     "CREATE TABLE goes through Writer::create_table".into(),
                 ))
             }
+            DdlChange::Truncate { .. } => {
+                return Err(CdcError::Workload(
+                    "TRUNCATE TABLE goes through Writer::truncate".into(),
+                ))
+            }
         };
         if let DdlChange::DropColumn { name } = &change {
             if t.def.primary_key.contains(name)
@@ -54,6 +60,63 @@ impl Writer {
             },
             self.thread_of(xid),
         )?;
+        self.commit(&[xid])
+    }
+
+    /// `TRUNCATE TABLE "OWNER"."TABLE"`, in a transaction of its own (DDL commits; ORA-00054
+    /// while a transaction holds one of its rows). Every row goes at once, with no DELETE in the
+    /// redo: LogMiner shows one DDL row. Each segment that ever held a row is replaced by a new
+    /// one, with a new data object id that later ROWIDs carry (its object id stays); a segment
+    /// that never held one keeps its id, as Oracle does. The segment keeps its first extent
+    /// (DROP STORAGE, the default). Reads AS OF an SCN before it fail with ORA-01466.
+    pub fn truncate(&mut self, table: usize) -> Result<Scn> {
+        if self.table_busy(table) {
+            return Err(CdcError::Workload(
+                "ORA-00054: resource busy and acquire with NOWAIT specified".into(),
+            ));
+        }
+        let t = &self.replica.tables[table];
+        let mut next = self.replica.next_object_number();
+        let segments: Vec<u32> = t
+            .segment_objects()
+            .into_iter()
+            .enumerate()
+            .map(|(p, obj)| {
+                let written = self.segments[table]
+                    .get(p)
+                    .is_some_and(|s| s.extent > 0 || s.block_in_extent > 0 || s.slot > 0);
+                if written || t.rows.keys().any(|r| r.data_object == obj) {
+                    next += 1;
+                    next - 1
+                } else {
+                    obj
+                }
+            })
+            .collect();
+        let sql = format!("truncate table {}", t.def.name.quoted());
+        let xid = self.begin()?;
+        let scn = self.scn();
+        let ts = self.now();
+        self.write(
+            Redo::Ddl {
+                scn,
+                xid,
+                tab: table as u32,
+                sql,
+                change: DdlChange::Truncate { segments },
+                ts,
+            },
+            self.thread_of(xid),
+        )?;
+        // The new segments start empty, in the first extent each kept.
+        let t = &self.replica.tables[table];
+        for (p, seg) in self.segments[table].iter_mut().enumerate() {
+            let part = (!t.partition_objects.is_empty()).then_some(p as u32);
+            *seg = Segment::default();
+            if let Some((_, e)) = t.extents.iter().find(|(q, _)| *q == part) {
+                seg.extents.push((e.block_id as u32, e.blocks as u32));
+            }
+        }
         self.commit(&[xid])
     }
 
@@ -136,16 +199,14 @@ impl Writer {
         self.redo.flush()
     }
 
-    /// `DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS)` and then `ALTER
-    /// SYSTEM ARCHIVE LOG CURRENT`, as a DBA runs them for a downstream: the dictionary goes into
-    /// the redo of thread 1, whose log is then archived (only archived logs show
-    /// DICTIONARY_BEGIN/END). Needs ARCHIVELOG mode ("the database must be open and in
-    /// ARCHIVELOG mode and archiving must be enabled", Utilities). Returns the build's SCN and
-    /// the sequence of the log holding it.
-    pub fn build_dictionary(&mut self) -> Result<(Scn, u64)> {
+    /// `DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS)` alone, as capture runs
+    /// it (`cdc.mining.dictionary.build`): the dictionary goes into thread 1's current log,
+    /// usable once that log is archived by a later switch. Returns the build's SCN and the
+    /// sequence of the log holding it.
+    pub fn build_dictionary_in_redo(&mut self) -> Result<(Scn, u64)> {
         if !self.replica.schema.database.archivelog {
-            return Err(CdcError::Workload(
-                "DBMS_LOGMNR_D.BUILD with STORE_IN_REDO_LOGS needs the database in ARCHIVELOG mode (database.archivelog: true)".into(),
+            return Err(CdcError::Database(
+                "ORA-01325: archive log mode must be enabled to build into the logstream (DBMS_LOGMNR_D.BUILD with STORE_IN_REDO_LOGS; database.archivelog: true)".into(),
             ));
         }
         let scn = self.scn();
@@ -156,7 +217,20 @@ impl Writer {
             .append(&Redo::DictionaryBuild { scn, thread: 1, ts })?;
         self.replica
             .apply_at(Redo::DictionaryBuild { scn, thread: 1, ts }, Some(at))?;
-        let sequence = self.replica.sequence_of(1, n);
+        self.redo.publish()?;
+        self.redo.flush()?;
+        Ok((scn, self.replica.sequence_of(1, n)))
+    }
+
+    /// `DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS)` and then `ALTER
+    /// SYSTEM ARCHIVE LOG CURRENT`, as a DBA runs them for a downstream: the dictionary goes into
+    /// the redo of thread 1, whose log is then archived (only archived logs show
+    /// DICTIONARY_BEGIN/END). Needs ARCHIVELOG mode ("the database must be open and in
+    /// ARCHIVELOG mode and archiving must be enabled", Utilities). Returns the build's SCN and
+    /// the sequence of the log holding it.
+    pub fn build_dictionary(&mut self) -> Result<(Scn, u64)> {
+        let (scn, sequence) = self.build_dictionary_in_redo()?;
+        let ts = self.now();
         self.log_fill[0] = 0;
         let sw = Redo::LogSwitch {
             scn: self.next_scn,

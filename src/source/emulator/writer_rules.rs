@@ -3,7 +3,7 @@
 //! (ORA-01400 on INSERT, ORA-01407 on UPDATE), and a duplicate primary or unique key
 //! (ORA-00001 "unique constraint (%s.%s) violated", 19c wording, checked with the search tool).
 
-use super::super::conform::conform;
+use super::super::conform::conform_in;
 use super::Writer;
 use crate::errors::{CdcError, Result};
 use crate::source::rowid::RowId;
@@ -29,9 +29,11 @@ impl Writer {
             )));
         }
         let (owner, name) = (&t.def.name.owner, &t.def.name.table);
+        // Its container's sets: a PDB may have a database character set of its own.
+        let charsets = t.def.charsets;
         let mut out = Vec::with_capacity(row.len());
         for (c, v) in t.columns.iter().zip(row) {
-            let v = conform(&c.data_type, v)
+            let v = conform_in(&c.data_type, v, charsets)
                 .map_err(|r| CdcError::Database(r.message(owner, name, &c.name)))?;
             if !c.nullable && v.is_null() {
                 return Err(CdcError::Database(if update {

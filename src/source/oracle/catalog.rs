@@ -321,10 +321,7 @@ mod tests {
         );
         assert!(!emp.columns[0].nullable && emp.columns[1].nullable);
         assert!(emp.columns[2].virtual_column && emp.columns[2].hidden);
-        assert_eq!(
-            emp.columns[1].data_type,
-            ColumnType::Varchar2 { length: 10 }
-        );
+        assert_eq!(emp.columns[1].data_type, ColumnType::varchar2(10));
         assert_eq!(
             emp.primary_key.as_ref().map(|k| k.columns.clone()),
             Some(vec!["ID".to_string()])

@@ -86,7 +86,18 @@ make it findable (Linux: ldconfig or LD_LIBRARY_PATH; macOS: DYLD_LIBRARY_PATH o
 Windows: PATH; Debian also needs libaio1). Without a database, cdc.database.url: emulator:DIR \
 runs on the embedded emulator. `oracle-cdc explain CDC-2001` has the steps";
 
-/// A failed login, mapped to CDC-2001..2006. `message` is redacted here.
+/// Login errors a later attempt may not see (Database Error Messages): ORA-01033 "ORACLE
+/// initialization or shutdown in progress", ORA-01034 "ORACLE not available", ORA-01089
+/// "immediate shutdown or close in progress", ORA-12516 / ORA-12520 "listener could not find
+/// available handler", ORA-12528 "all appropriate instances are blocking new connections",
+/// ORA-12537 "connection closed", ORA-12547 "lost contact", ORA-12170 "connect timeout
+/// occurred", ORA-03113 "end-of-file on communication channel", ORA-03114 "not connected",
+/// ORA-03135 "connection lost contact".
+pub const TRANSIENT_AT_LOGIN: &[i32] = &[
+    1033, 1034, 1089, 12516, 12520, 12528, 12537, 12547, 12170, 3113, 3114, 3135,
+];
+
+/// A failed login, mapped to CDC-2001..2006 and CDC-2010. `message` is redacted here.
 pub fn connect_error(code: Option<OraCode>, message: &str, password: &str, url: &str) -> CdcError {
     let text = redact(message.trim(), password);
     let (code, message) = match code {
@@ -113,6 +124,12 @@ pub fn connect_error(code: Option<OraCode>, message: &str, password: &str, url: 
         Some(OraCode::Ora(1045)) => (
             Code::Cdc2401,
             format!("{url}: the user may not log in ({text}): GRANT CREATE SESSION"),
+        ),
+        // The database starting or shutting down, handlers busy or blocked, the connection
+        // closed or timed out on the way: a later try may get in (CDC-2010, retried).
+        Some(OraCode::Ora(c)) if TRANSIENT_AT_LOGIN.contains(&c) => (
+            Code::Cdc2010,
+            format!("{url}: the database is not accepting connections now ({text})"),
         ),
         _ => (Code::Cdc2006, format!("{url}: {text}")),
     };
@@ -155,8 +172,12 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
             scn,
             oldest: ctx.oldest_scn.unwrap_or(0),
         },
-        // A log was archived and reused while it was read: a new session mines it again.
-        Some(OraCode::Ora(310)) => CdcError::LogOverwritten(format!("{}: {text}", ctx.operation)),
+        // A log was archived and reused while it was read (ORA-00310 "archived log contains
+        // sequence"; ORA-01368 "redo log file header mismatch for thread# sequence#": the
+        // online file now holds a later sequence): a new session mines it again.
+        Some(OraCode::Ora(310 | 1368)) => {
+            CdcError::LogOverwritten(format!("{}: {text}", ctx.operation))
+        }
         // A log file could not be opened (ORA-01284 "file cannot be opened": the file or its
         // directory does not exist or is inaccessible; ORA-00308 "cannot open archived log"):
         // a log purged or switched since the log list was read. A new session on the list as it
@@ -192,9 +213,13 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
         // closed by ORA-%d"; DPI-1010 "not connected". ORA-00028 "your session has been killed"
         // and ORA-01012 "not logged on" after it; a call over cdc.database.call.timeout.ms
         // (DPI-1067 "call timeout of %u ms exceeded with ORA-%d", ORA-03156 "OCI call timed
-        // out"), whose connection is reset. A new session reads or mines it again.
+        // out"), whose connection is reset. ORA-01089 "immediate shutdown or close in
+        // progress": the instance is going down and ends the session; ORA-02396 "exceeded
+        // maximum idle time, please connect again": the profile's IDLE_TIME ended it. A new
+        // session (once the database is back) reads or mines it again.
         Some(
-            OraCode::Ora(3113 | 3114 | 3135 | 28 | 1012 | 3156) | OraCode::Dpi(1080 | 1010 | 1067),
+            OraCode::Ora(3113 | 3114 | 3135 | 28 | 1012 | 3156 | 1089 | 2396)
+            | OraCode::Dpi(1080 | 1010 | 1067),
         ) => CdcError::ConnectionLost(format!("{}: {text}", ctx.operation)),
         // LogMiner from inside a PDB before 19c (and ADD_LOGFILE there on any release).
         Some(OraCode::Ora(65040)) => CdcError::PdbMining(format!(
@@ -210,6 +235,18 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
         },
         Some(OraCode::Ora(6550)) if text.contains(PLS_NOT_DECLARED) => CdcError::Privilege {
             operation: ctx.operation.to_string(),
+            message: text,
+        },
+        // A value the statement converts and cannot: an invalid number, a text that is no
+        // date. The tool's own statements bind every value with its type, so only a snapshot
+        // filter (cdc.snapshot.select.override, a signal's additional-conditions) converts
+        // row values: a row fails the filter, which no retry can change (CDC-8107).
+        Some(OraCode::Ora(
+            1722 | 1830 | 1840 | 1841 | 1843 | 1847 | 1850 | 1851 | 1852 | 1858 | 1861 | 1874
+            | 1875,
+        )) => CdcError::FilterFailed {
+            table: table(),
+            filter: None,
             message: text,
         },
         // ALTER SESSION SET CONTAINER into a PDB that does not exist, or is not open.
@@ -309,13 +346,19 @@ mod tests {
             (OraCode::Ora(12541), Code::Cdc2003),
             (OraCode::Ora(12514), Code::Cdc2004),
             (OraCode::Ora(28000), Code::Cdc2005),
-            (OraCode::Ora(12170), Code::Cdc2006),
+            (OraCode::Ora(12170), Code::Cdc2010),
+            (OraCode::Ora(1033), Code::Cdc2010),
+            (OraCode::Ora(1034), Code::Cdc2010),
+            (OraCode::Ora(1089), Code::Cdc2010),
+            (OraCode::Ora(12528), Code::Cdc2010),
+            (OraCode::Ora(3113), Code::Cdc2010),
             (OraCode::Dpi(1010), Code::Cdc2006),
         ];
         for (code, want) in cases {
             let e = connect_error(Some(code), "ORA-12345: text", "pw", "db:1521/X");
             assert_eq!(e.code(), want, "{code:?}");
         }
+        // Classed by the code the driver gives, never by the text: without one it is general.
         let other = connect_error(None, "ORA-12170: TNS:Connect timeout occurred", "pw", "h/s");
         assert_eq!(other.code(), Code::Cdc2006);
         assert!(other.to_string().contains("ORA-12170"), "{other}");
@@ -382,6 +425,8 @@ mod tests {
             (OraCode::Ora(1555), Code::Cdc5001),
             (OraCode::Ora(8181), Code::Cdc5002),
             (OraCode::Ora(1466), Code::Cdc5003),
+            (OraCode::Ora(1722), Code::Cdc8107),
+            (OraCode::Ora(1858), Code::Cdc8107),
             (OraCode::Ora(1291), Code::Cdc5004),
             (OraCode::Ora(16000), Code::Cdc5005),
             (OraCode::Ora(942), Code::Cdc2401),
@@ -395,6 +440,9 @@ mod tests {
             (OraCode::Ora(28), Code::Cdc5007),
             (OraCode::Ora(1012), Code::Cdc5007),
             (OraCode::Ora(3156), Code::Cdc5007),
+            (OraCode::Ora(1089), Code::Cdc5007),
+            (OraCode::Ora(2396), Code::Cdc5007),
+            (OraCode::Ora(1368), Code::Cdc5009),
             (OraCode::Dpi(1067), Code::Cdc5007),
             (OraCode::Dpi(1080), Code::Cdc5007),
             (OraCode::Ora(1281), Code::Cdc5008),

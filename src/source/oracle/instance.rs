@@ -54,6 +54,32 @@ pub fn parse_limit(text: &str) -> Result<Option<u64>> {
     })
 }
 
+/// NLS_CHARACTERSET and NLS_NCHAR_CHARACTERSET into `config` (left unknown when the view
+/// cannot be read).
+fn read_character_sets(conn: &dyn DbSession, config: &mut InstanceConfig) -> Result<()> {
+    if let Some(rows) = optional(
+        conn,
+        sql::CHARACTER_SETS,
+        "reading NLS_DATABASE_PARAMETERS",
+        |r| Ok((r.string(0)?, r.opt_string(1)?)),
+    )? {
+        for (name, value) in rows {
+            match name.trim() {
+                "NLS_CHARACTERSET" => config.character_set = value,
+                _ => config.national_character_set = value,
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The database's character sets alone (one query).
+pub fn charsets(conn: &dyn DbSession) -> Result<crate::charset::Charsets> {
+    let mut config = InstanceConfig::default();
+    read_character_sets(conn, &mut config)?;
+    Ok(config.charsets())
+}
+
 /// Read every part of the instance configuration.
 pub fn read(conn: &dyn DbSession) -> Result<InstanceConfig> {
     let mut config = InstanceConfig::default();
@@ -78,10 +104,12 @@ pub fn read(conn: &dyn DbSession) -> Result<InstanceConfig> {
                         value.map(|v| v.trim().eq_ignore_ascii_case("TRUE"))
                 }
                 "max_string_size" => config.max_string_size = value,
+                "time_at_dbtimezone" => config.time_at_dbtimezone = value,
                 _ => config.undo_tablespace = value,
             }
         }
     }
+    read_character_sets(conn, &mut config)?;
     if let Some(rows) = optional(
         conn,
         sql::RESOURCE_LIMITS,

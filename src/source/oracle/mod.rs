@@ -388,12 +388,52 @@ impl Session for OracleSession {
         } else {
             None
         };
+        // In a PDB: the GoldenGate administrator grant per-PDB mining requires.
+        let goldengate = if self.current_container()?.pdb.is_some() {
+            let c = ctx("reading USER_GOLDENGATE_PRIVILEGES");
+            match self.rows(sql::GOLDENGATE_PRIVILEGES, &c, |r| {
+                Ok(GoldenGateGrant {
+                    privilege_type: r.string(0)?,
+                    select_privileges: r.opt_string(1)?.as_deref() == Some("YES"),
+                })
+            }) {
+                Ok(rows) => Some(rows),
+                Err(CdcError::Privilege { message, .. }) => {
+                    tracing::warn!("cannot read USER_GOLDENGATE_PRIVILEGES ({message}); whether the user is a GoldenGate administrator is unknown");
+                    None
+                }
+                Err(e) => return Err(e),
+            }
+        } else {
+            None
+        };
         Ok(Privileges {
             system,
             roles,
             objects,
             container_data,
+            goldengate,
         })
+    }
+
+    fn pdb_supplemental_logging(&mut self) -> Result<Option<PdbSupplementalLogging>> {
+        // CDB$ROOT's levels are V$DATABASE's; only a PDB has levels of its own.
+        if self.current_container()?.pdb.is_none() {
+            return Ok(None);
+        }
+        let c = ctx("reading DBA_SUPPLEMENTAL_LOGGING");
+        let rows = self.rows(sql::PDB_SUPPLEMENTAL_LOGGING, &c, |r| {
+            let yes = |i: usize| -> Result<bool> { Ok(r.opt_string(i)?.as_deref() == Some("YES")) };
+            Ok(PdbSupplementalLogging {
+                minimal: yes(0)?,
+                primary_key: yes(1)?,
+                unique_index: yes(2)?,
+                foreign_key: yes(3)?,
+                all_column: yes(4)?,
+            })
+        })?;
+        // One row; none would be a view with nothing enabled.
+        Ok(Some(rows.into_iter().next().unwrap_or_default()))
     }
 
     fn tables(&mut self) -> Result<Vec<TableInfo>> {
@@ -599,7 +639,42 @@ impl Session for OracleSession {
         Ok(())
     }
 
+    fn build_dictionary(&mut self) -> Result<()> {
+        let c = ctx("DBMS_LOGMNR_D.BUILD");
+        self.conn
+            .execute(sql::BUILD_DICTIONARY, &[])
+            .map_err(|e| e.runtime(&c))
+    }
+
+    /// The clock LogMiner's DATEs are in. SYSTIMESTAMP's offset is the host's, unless
+    /// TIME_AT_DBTIMEZONE (23c and later) is set: then SYSTIMESTAMP answers in DBTIMEZONE and,
+    /// with USER_SQL, LogMiner's DATEs still in the host's clock; that clock is then measured
+    /// through SCN_TO_TIMESTAMP (see `sql::DATE_CLOCK`).
     fn host_utc_offset(&mut self) -> Result<Option<i32>> {
+        let c = ctx("reading TIME_AT_DBTIMEZONE (V$PARAMETER)");
+        let mode = match self.rows(sql::TIME_AT_DBTIMEZONE, &c, |r| r.opt_string(0)) {
+            Ok(rows) => rows.into_iter().flatten().next(),
+            Err(CdcError::Privilege { message, .. }) => {
+                tracing::warn!("cannot read V$PARAMETER ({message}); taking SYSTIMESTAMP's offset as the clock of LogMiner's times (right unless TIME_AT_DBTIMEZONE is set)");
+                None
+            }
+            Err(e) => return Err(e),
+        };
+        if mode
+            .as_deref()
+            .is_some_and(|m| !m.trim().eq_ignore_ascii_case("OFF"))
+        {
+            let c = ctx("reading the database's clock (SCN_TO_TIMESTAMP of the current SCN)");
+            let (local, utc) = fetch::query_one(&*self.conn, sql::DATE_CLOCK, &[], &c, |r| {
+                Ok((r.string(0)?, r.string(1)?))
+            })?;
+            return clock_offset_secs(&local, &utc).map(Some).ok_or_else(|| {
+                CdcError::Database(format!(
+                    "TIME_AT_DBTIMEZONE is {}: the database's clock, SCN_TO_TIMESTAMP(CURRENT_SCN) `{local}` at `{utc}` UTC, is no whole quarter hour from UTC",
+                    mode.as_deref().unwrap_or_default().trim()
+                ))
+            });
+        }
         let c = ctx("reading the host's time zone (SYSTIMESTAMP)");
         let text = fetch::query_one(&*self.conn, sql::HOST_UTC_OFFSET, &[], &c, |r| r.string(0))?;
         parse_utc_offset(&text).map(Some).ok_or_else(|| {
@@ -647,8 +722,19 @@ impl Session for OracleSession {
         }))
     }
 
+    fn quiet_through(&mut self) -> Option<Scn> {
+        match self.mining || self.standby != Some(false) {
+            true => None,
+            false => self.idle.quiet_through(),
+        }
+    }
+
     fn instance_config(&mut self) -> Result<InstanceConfig> {
         instance::read(&*self.conn)
+    }
+
+    fn charsets(&mut self) -> Result<crate::charset::Charsets> {
+        instance::charsets(&*self.conn)
     }
 
     fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {

@@ -8,7 +8,7 @@
 //! Verification notes (what was checked against Oracle's documentation, and where):
 //! - `DBMS_LOGMNR.START_LOGMNR`: STARTSCN is inclusive ("SCN greater than or equal to") and
 //!   ENDSCN is inclusive ("SCN less than or equal to") per the DBMS_LOGMNR reference (9i wording,
-//!   unchanged in 19c usage); `CONTINUOUS_MINE` is obsolete since 19c (DBMS_LOGMNR 19c reference),
+//!   unchanged in 19c usage); `CONTINUOUS_MINE` was deprecated in 12.2 and is obsolete in 19c (DBMS_LOGMNR 19c reference),
 //!   so the adapter adds every log itself. The package needs EXECUTE_CATALOG_ROLE (or EXECUTE on
 //!   DBMS_LOGMNR); `V$LOGMNR_CONTENTS` needs the LOGMINING privilege (19c Reference).
 //! - `DBMS_LOGMNR.NEW` implicitly ends any current LogMiner session and starts a new log list;
@@ -83,6 +83,18 @@
 //!   (`LogMinerStreamingChangeEventSourceMetrics.setDatabaseTimeDifference`, the buffered and
 //!   unbuffered event sources) and from SCN_TO_TIMESTAMP's result
 //!   (`OracleSnapshotChangeEventSource.getSnapshotSourceTimestamp`): both are host time.
+//! - TIME_AT_DBTIMEZONE ([`TIME_AT_DBTIMEZONE`], [`DATE_CLOCK`]): "specifies whether
+//!   time-dependent database operations use the time zone of the database host system or the
+//!   time zone of the PDB"; examples given are SYSDATE and SYSTIMESTAMP, DATE/TIMESTAMP columns
+//!   queried, the scheduler and Oracle Flashback Technology. OFF: the host's for all; USER_SQL:
+//!   SYSDATE and SYSTIMESTAMP by the PDB's DBTIMEZONE, all others the host's; DATABASE: all by
+//!   DBTIMEZONE. String, not modifiable (a restart), modifiable in a PDB, "available starting
+//!   with Oracle AI Database 26ai" (Reference 26ai, 2.413); the 23c Reference already lists OFF
+//!   and USER_SQL. The SQL Reference's SYSDATE/SYSTIMESTAMP pages (23ai, 26ai) still speak of
+//!   TRUE/FALSE. Where LogMiner's TIMESTAMP falls under DATABASE is not said in so many words:
+//!   taken here as a time-dependent operation like the others (check on a 26ai database), which
+//!   is why the clock is measured with SCN_TO_TIMESTAMP (flashback, same class) rather than
+//!   assumed.
 //! - Dictionary in the redo: "When you use the dictionary in the online catalog, you must mine
 //!   the redo log files in the same database that generated them" (12.1 Utilities, Example 4),
 //!   so a downstream needs `DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS)`
@@ -167,6 +179,21 @@
 //!   "snapshot too old" on a flashback read: "the version of the LOB value needed for the
 //!   consistent read was already overwritten by another writer" (old LOB versions are kept in the
 //!   LOB segment by its RETENTION / PCTVERSION, not in undo).
+//! - Grants in a CDB ([`SESSION_PRIVILEGES`], [`OBJECT_PRIVILEGES`], read in each container
+//!   doctor judges): "all users, including common users, can exercise their privileges only
+//!   within the current container"; SET CONTAINER "must be granted either commonly or in the
+//!   container to which the user is attempting to switch" (Security Guide 19c, "How the Oracle
+//!   Multitenant Option Affects Privileges"); privileges granted commonly hold in every container,
+//!   granted locally only in that one ("Managing Commonly and Locally Granted Privileges"); "a
+//!   common privilege cannot be granted or revoked on a local object" (ORA-65033), so a grant on
+//!   a PDB's table is always local to it and CDB$ROOT's SESSION_PRIVS / ALL_TAB_PRIVS do not show
+//!   it. A local user cannot be granted commonly (ORA-65030).
+//! - Per-PDB LogMiner ([`GOLDENGATE_PRIVILEGES`]): 19c Utilities 23.12.1 ("Understanding How to
+//!   Run LogMiner Sessions", "Requirements for Running LogMiner for Individual PDBs") has the
+//!   local user provisioned with `DBMS_GOLDENGATE_AUTH.GRANT_ADMIN_PRIVILEGE`; the package runs
+//!   AS SYSDBA only (PL/SQL Packages, DBMS_GOLDENGATE_AUTH Security Model); ALL_/USER_GOLDENGATE_
+//!   PRIVILEGES list the grant (Reference 12.1 to 23ai). Which privileges DO_GRANTS gives is not
+//!   listed there.
 //! - Unique indexes ([`UNIQUE_INDEXES`]): ALL_INDEXES "describes the indexes on the tables
 //!   accessible to the current user"; OWNER, INDEX_NAME, INDEX_TYPE (NORMAL, NORMAL/REV, BITMAP,
 //!   FUNCTION-BASED NORMAL, …, IOT - TOP, DOMAIN), TABLE_OWNER, TABLE_NAME, TABLE_TYPE (TABLE,
@@ -240,9 +267,10 @@ FROM V$DATABASE";
 
 /// Product name (edition) and base version. Privilege: none (PRODUCT_COMPONENT_VERSION is
 /// granted to PUBLIC). The full version (`19.22.0.0.0`) comes from the OCI server version call,
-/// which is not SQL.
+/// which is not SQL. From 23.26 the product is "Oracle AI Database 26ai …" (the 26ai Upgrade
+/// Guide, "About Oracle Database Release Numbers"), hence `Oracle%Database%`.
 pub const PRODUCT_VERSION: &str = "SELECT PRODUCT, VERSION FROM PRODUCT_COMPONENT_VERSION \
-WHERE PRODUCT LIKE 'Oracle Database%'";
+WHERE PRODUCT LIKE 'Oracle%Database%'";
 
 /// UNDO_RETENTION (seconds) and the undo tablespace of this instance.
 /// Privilege: SELECT on V_$PARAMETER (SELECT_CATALOG_ROLE).
@@ -275,6 +303,17 @@ pub fn set_container(name: &str) -> Result<String, String> {
     ))
 }
 
+/// The supplemental logging a PDB enabled itself, read inside it (12.2+): with at least minimal
+/// logging in CDB$ROOT, `ALTER PLUGGABLE DATABASE ADD SUPPLEMENTAL LOG DATA …` run in a PDB
+/// enables further levels there (Utilities 12.1, "Enabling Supplemental Logging in a CDB"; it
+/// needs local undo, ORA-60518), which V$DATABASE does not show. DBA_SUPPLEMENTAL_LOGGING
+/// "provides information about supplemental logging for a pluggable database"; MINIMAL,
+/// PRIMARY_KEY, UNIQUE_INDEX, FOREIGN_KEY and ALL_COLUMN are VARCHAR2(3) YES/NO (Reference 12.2
+/// to 19c; 19c adds SUBSET_REP, not read). Privilege: SELECT on DBA_SUPPLEMENTAL_LOGGING
+/// (SELECT_CATALOG_ROLE).
+pub const PDB_SUPPLEMENTAL_LOGGING: &str = "SELECT MINIMAL, PRIMARY_KEY, UNIQUE_INDEX, \
+FOREIGN_KEY, ALL_COLUMN FROM DBA_SUPPLEMENTAL_LOGGING";
+
 // ---------------------------------------------------------------------------------------------
 // Privileges
 // ---------------------------------------------------------------------------------------------
@@ -298,6 +337,17 @@ WHERE GRANTEE = USER OR GRANTEE IN (SELECT ROLE FROM SESSION_ROLES)";
 /// OWNER / OBJECT_NAME. Privilege: SELECT on DBA_CONTAINER_DATA (SELECT_CATALOG_ROLE).
 pub const CONTAINER_DATA: &str = "SELECT ALL_CONTAINERS, CONTAINER_NAME FROM DBA_CONTAINER_DATA \
 WHERE USERNAME = USER AND DEFAULT_ATTR = 'Y' AND OWNER IS NULL";
+
+/// The user's GoldenGate administrator privileges, read inside a PDB: LogMiner run for one PDB
+/// (19c and later, per-PDB mode) requires a local user provisioned with
+/// `DBMS_GOLDENGATE_AUTH.GRANT_ADMIN_PRIVILEGE(grantee => …, privilege_type => 'CAPTURE',
+/// grant_select_privileges => TRUE, do_grants => TRUE, container => 'CURRENT')` (Utilities 19c,
+/// 23.12.1, "Requirements for Running LogMiner for Individual PDBs"). USER_GOLDENGATE_PRIVILEGES
+/// has the columns of ALL_GOLDENGATE_PRIVILEGES but USERNAME (Reference 12.1 to 23ai):
+/// PRIVILEGE_TYPE `APPLY`, `CAPTURE` or `*` (both), GRANT_SELECT_PRIVILEGES `YES` (a full
+/// privilege administrator, with SELECT_CATALOG_ROLE) or `NO`. Privilege: none (a USER_ view).
+pub const GOLDENGATE_PRIVILEGES: &str =
+    "SELECT PRIVILEGE_TYPE, GRANT_SELECT_PRIVILEGES FROM USER_GOLDENGATE_PRIVILEGES";
 
 // ---------------------------------------------------------------------------------------------
 // Tables
@@ -429,20 +479,24 @@ pub const OPEN_TRANSACTIONS: &str = "SELECT t.XIDUSN, t.XIDSLOT, t.XIDSQN, t.STA
 t.START_SCNW, i.THREAD# FROM GV$TRANSACTION t JOIN GV$INSTANCE i ON i.INST_ID = t.INST_ID \
 ORDER BY t.START_SCNW, t.START_SCNB";
 
-/// Online redo logs that hold redo (CURRENT, ACTIVE, INACTIVE), one usable member per group.
+/// Online redo logs that hold redo (CURRENT, ACTIVE, INACTIVE), one usable member per group:
+/// V$LOGFILE.STATUS is blank for a member in use, INVALID (inaccessible), STALE ("contents are
+/// incomplete") or DELETED (Reference, V$LOGFILE); a STALE member would hand LogMiner a partial
+/// file, so a group with no other member drops out and the window check reports the gap.
 /// Privilege: SELECT on V_$LOG and V_$LOGFILE.
 pub const ONLINE_LOGS: &str = "SELECT MIN(f.MEMBER), l.THREAD#, l.SEQUENCE#, l.FIRST_CHANGE#, \
 l.NEXT_CHANGE#, l.STATUS FROM V$LOG l JOIN V$LOGFILE f ON f.GROUP# = l.GROUP# \
-WHERE f.TYPE = 'ONLINE' AND (f.STATUS IS NULL OR f.STATUS NOT IN ('INVALID', 'DELETED')) \
+WHERE f.TYPE = 'ONLINE' AND (f.STATUS IS NULL OR f.STATUS NOT IN ('INVALID', 'STALE', 'DELETED')) \
 AND l.STATUS IN ('CURRENT', 'ACTIVE', 'INACTIVE') \
 GROUP BY l.GROUP#, l.THREAD#, l.SEQUENCE#, l.FIRST_CHANGE#, l.NEXT_CHANGE#, l.STATUS \
 ORDER BY l.THREAD#, l.SEQUENCE#";
 
 /// Archived logs still on disk (STATUS 'A') of the current incarnation, on a valid local
-/// destination. Privilege: SELECT on V_$ARCHIVED_LOG, V_$DATABASE, V_$ARCHIVE_DEST_STATUS.
+/// destination, archived by the archiver (ARCHIVED 'NO' is a record RMAN made by inspecting a
+/// log, Reference V$ARCHIVED_LOG; Debezium's `allMinableLogsQuery` requires 'YES' too). Privilege: SELECT on V_$ARCHIVED_LOG, V_$DATABASE, V_$ARCHIVE_DEST_STATUS.
 pub const ARCHIVED_LOGS: &str = "SELECT a.NAME, a.THREAD#, a.SEQUENCE#, a.FIRST_CHANGE#, \
 a.NEXT_CHANGE# FROM V$ARCHIVED_LOG a CROSS JOIN V$DATABASE d \
-WHERE a.STATUS = 'A' AND a.NAME IS NOT NULL AND a.STANDBY_DEST = 'NO' \
+WHERE a.STATUS = 'A' AND a.ARCHIVED = 'YES' AND a.NAME IS NOT NULL AND a.STANDBY_DEST = 'NO' \
 AND a.RESETLOGS_CHANGE# = d.RESETLOGS_CHANGE# AND a.RESETLOGS_TIME = d.RESETLOGS_TIME \
 AND a.DEST_ID IN (SELECT s.DEST_ID FROM V$ARCHIVE_DEST_STATUS s \
 WHERE s.STATUS = 'VALID' AND s.TYPE = 'LOCAL') \
@@ -453,6 +507,27 @@ ORDER BY a.THREAD#, a.SEQUENCE#, a.DEST_ID";
 /// (SQL Reference), and V$LOGMNR_CONTENTS's TIMESTAMP/COMMIT_TIMESTAMP are DATEs of that clock.
 /// Debezium subtracts the same offset (`OracleConnection.getDatabaseSystemTime`). No privilege.
 pub const HOST_UTC_OFFSET: &str = "SELECT TO_CHAR(SYSTIMESTAMP, 'TZH:TZM') FROM DUAL";
+
+/// The TIME_AT_DBTIMEZONE parameter (23c and later; no row before): `OFF` (the default, the
+/// earlier releases' behaviour), `USER_SQL` (SYSDATE and SYSTIMESTAMP return the time of the
+/// PDB's DBTIMEZONE, every other time-dependent operation keeps the host's) or `DATABASE` (26ai:
+/// every time-dependent operation uses DBTIMEZONE) (Reference 26ai, 2.413 TIME_AT_DBTIMEZONE;
+/// 23c Reference: OFF and USER_SQL). Not OFF, [`HOST_UTC_OFFSET`] no longer tells the clock of
+/// LogMiner's DATEs: [`DATE_CLOCK`] measures it. Privilege: SELECT on V_$PARAMETER.
+pub const TIME_AT_DBTIMEZONE: &str =
+    "SELECT VALUE FROM V$PARAMETER WHERE NAME = 'time_at_dbtimezone'";
+
+/// The clock of the DATEs the database fills in itself, measured: SCN_TO_TIMESTAMP of the
+/// current SCN (Flashback Technology, a time-dependent operation, so in the clock LogMiner's
+/// TIMESTAMP and COMMIT_TIMESTAMP use: the host's with TIME_AT_DBTIMEZONE OFF or USER_SQL,
+/// DBTIMEZONE's with DATABASE) beside the instant now in UTC (`SYS_EXTRACT_UTC(SYSTIMESTAMP)`,
+/// right in whatever zone SYSTIMESTAMP answers). The current SCN moves on with the database's
+/// background work, and its mapping is kept every few seconds, so the difference is the
+/// offset within seconds: rounded to the quarter hour (`model::clock_offset_secs`).
+/// Privilege: SELECT on V_$DATABASE.
+pub const DATE_CLOCK: &str =
+    "SELECT TO_CHAR(SCN_TO_TIMESTAMP(CURRENT_SCN), 'YYYY-MM-DD HH24:MI:SS'), \
+TO_CHAR(SYS_EXTRACT_UTC(SYSTIMESTAMP), 'YYYY-MM-DD HH24:MI:SS') FROM V$DATABASE";
 
 /// The redo threads and how far LGWR has written each (LAST_REDO_CHANGE#, and with
 /// LAST_REDO_SEQUENCE# and LAST_REDO_BLOCK the written position that stands still while the
@@ -481,13 +556,17 @@ WHERE a.STATUS = 'A' AND a.NAME IS NOT NULL ORDER BY a.SOURCE_DBID, a.THREAD#, a
 /// A downstream mining database's standby redo logs that hold redo (STATUS 'ACTIVE': being
 /// written, ARCHIVED 'YES', or whole and waiting to be archived, ARCHIVED 'NO'), one usable
 /// member each (V$LOGFILE TYPE 'STANDBY'), with the DBID of the primary they receive from
-/// (VARCHAR2; 'UNASSIGNED' for an unused one). NEXT_CHANGE# is filled in once the log is whole;
-/// LAST_CHANGE# bounds the redo the log holds. Privilege: SELECT on V_$STANDBY_LOG and
-/// V_$LOGFILE.
+/// (VARCHAR2; 'UNASSIGNED' for an unused one). A STALE member is left out as in
+/// [`ONLINE_LOGS`]. NEXT_CHANGE# is filled in once the log is whole; of the log being written
+/// only LAST_CHANGE# tells how far the redo received reaches ("all redo records contained
+/// within this log will have an SCN lower than LAST_CHANGE#"): deprecated since 12.2 in favour
+/// of NEXT_CHANGE#, which stays NULL until the log is whole, so it is read for that log only
+/// and, NULL, bounds nothing past the log's first SCN (`source::threads::shipped_end`).
+/// Privilege: SELECT on V_$STANDBY_LOG and V_$LOGFILE.
 pub const STANDBY_LOGS: &str = "SELECT MIN(f.MEMBER), l.THREAD#, l.SEQUENCE#, \
 l.FIRST_CHANGE#, l.NEXT_CHANGE#, l.LAST_CHANGE#, l.DBID FROM V$STANDBY_LOG l \
 JOIN V$LOGFILE f ON f.GROUP# = l.GROUP# WHERE f.TYPE = 'STANDBY' \
-AND (f.STATUS IS NULL OR f.STATUS NOT IN ('INVALID', 'DELETED')) AND l.STATUS = 'ACTIVE' \
+AND (f.STATUS IS NULL OR f.STATUS NOT IN ('INVALID', 'STALE', 'DELETED')) AND l.STATUS = 'ACTIVE' \
 GROUP BY l.GROUP#, l.THREAD#, l.SEQUENCE#, l.FIRST_CHANGE#, l.NEXT_CHANGE#, l.LAST_CHANGE#, \
 l.DBID ORDER BY l.THREAD#, l.SEQUENCE#";
 
@@ -496,7 +575,8 @@ l.DBID ORDER BY l.THREAD#, l.SEQUENCE#";
 pub const FOREIGN_DICTIONARY_LOGS: &str = "SELECT a.THREAD#, a.SEQUENCE#, a.FIRST_CHANGE#, \
 a.NEXT_CHANGE#, a.DICTIONARY_BEGIN, a.DICTIONARY_END, a.SOURCE_DBID, a.RESETLOGS_CHANGE# \
 FROM V$FOREIGN_ARCHIVED_LOG a \
-WHERE a.STATUS = 'A' AND (a.DICTIONARY_BEGIN = 'YES' OR a.DICTIONARY_END = 'YES') \
+WHERE a.STATUS = 'A' AND a.NAME IS NOT NULL \
+AND (a.DICTIONARY_BEGIN = 'YES' OR a.DICTIONARY_END = 'YES') \
 ORDER BY a.THREAD#, a.SEQUENCE#";
 
 // ---------------------------------------------------------------------------------------------
@@ -505,10 +585,21 @@ ORDER BY a.THREAD#, a.SEQUENCE#";
 
 /// COMPATIBLE, UNDO_TABLESPACE, ENABLE_GOLDENGATE_REPLICATION (LogMiner writes native JSON
 /// columns only when TRUE: Debezium's OracleJsonDataTypeIT and its documentation; the
-/// parameter is TRUE/FALSE, Reference) and MAX_STRING_SIZE (STANDARD/EXTENDED, Reference).
-/// Names in V$PARAMETER are lower case. Privilege: SELECT on V_$PARAMETER (SELECT_CATALOG_ROLE).
+/// parameter is TRUE/FALSE, Reference), MAX_STRING_SIZE (STANDARD/EXTENDED, Reference) and
+/// TIME_AT_DBTIMEZONE (see [`TIME_AT_DBTIMEZONE`]). Names in V$PARAMETER are lower case.
+/// Privilege: SELECT on V_$PARAMETER (SELECT_CATALOG_ROLE).
 pub const INSTANCE_PARAMETERS: &str = "SELECT NAME, VALUE FROM V$PARAMETER \
-WHERE NAME IN ('compatible', 'undo_tablespace', 'enable_goldengate_replication', 'max_string_size')";
+WHERE NAME IN ('compatible', 'undo_tablespace', 'enable_goldengate_replication', 'max_string_size', \
+'time_at_dbtimezone')";
+
+/// The database's character sets: NLS_CHARACTERSET (VARCHAR2, CHAR, LONG, CLOB text) and
+/// NLS_NCHAR_CHARACTERSET (NCHAR, NVARCHAR2, NCLOB; AL16UTF16 or UTF8). Capture decodes text
+/// LogMiner writes as storage bytes (`HEXTORAW('…')`, `XML_REDO := HEXTORAW('…')`) with them,
+/// and orders keys as their BINARY order. NLS_DATABASE_PARAMETERS "lists permanent NLS
+/// parameters of the database" (Reference); PARAMETER and VALUE are its columns. Privilege:
+/// none (SELECT on it is granted to PUBLIC).
+pub const CHARACTER_SETS: &str = "SELECT PARAMETER, VALUE FROM NLS_DATABASE_PARAMETERS \
+WHERE PARAMETER IN ('NLS_CHARACTERSET', 'NLS_NCHAR_CHARACTERSET')";
 
 /// Use and limit of processes and sessions. LIMIT_VALUE is text: a number (with leading blanks)
 /// or `UNLIMITED`. Privilege: SELECT on V_$RESOURCE_LIMIT (SELECT_CATALOG_ROLE).
@@ -527,11 +618,15 @@ pub const REDO_GROUPS: &str =
     "SELECT GROUP#, THREAD#, BYTES, MEMBERS FROM V$LOG ORDER BY THREAD#, GROUP#";
 
 /// Log switches per redo thread and clock hour over the last 24 hours: V$LOG_HISTORY has one
-/// row per log, FIRST_TIME being when the switch into it happened. Privilege: SELECT on
-/// V_$LOG_HISTORY (SELECT_CATALOG_ROLE).
+/// row per log, FIRST_TIME being when the switch into it happened. The day is counted back from
+/// SCN_TO_TIMESTAMP of the current SCN, not from SYSDATE: FIRST_TIME is in the clock of the
+/// database's own DATEs, which with TIME_AT_DBTIMEZONE=USER_SQL (23c and later) is the host's
+/// while SYSDATE answers in DBTIMEZONE's (see [`DATE_CLOCK`]). Privilege: SELECT on
+/// V_$LOG_HISTORY and V_$DATABASE (SELECT_CATALOG_ROLE).
 pub const LOG_SWITCHES: &str = "SELECT THREAD#, \
 TO_CHAR(TRUNC(FIRST_TIME, 'HH24'), 'YYYY-MM-DD HH24'), COUNT(*) FROM V$LOG_HISTORY \
-WHERE FIRST_TIME > SYSDATE - 1 GROUP BY THREAD#, TRUNC(FIRST_TIME, 'HH24') ORDER BY 1, 2";
+WHERE FIRST_TIME > (SELECT CAST(SCN_TO_TIMESTAMP(CURRENT_SCN) AS DATE) - 1 FROM V$DATABASE) \
+GROUP BY THREAD#, TRUNC(FIRST_TIME, 'HH24') ORDER BY 1, 2";
 
 // ---------------------------------------------------------------------------------------------
 // LogMiner
@@ -566,11 +661,32 @@ OPTIONS => SYS.DBMS_LOGMNR.DICT_FROM_REDO_LOGS + SYS.DBMS_LOGMNR.DDL_DICT_TRACKI
 /// Archived logs holding the beginning or the end of a LogMiner dictionary build
 /// (`DBMS_LOGMNR_D.BUILD` with STORE_IN_REDO_LOGS): DICTIONARY_BEGIN / DICTIONARY_END are
 /// `YES` or `NO` (Utilities, "Extracting a LogMiner Dictionary to the Redo Log Files", and its
-/// Examples 4 and 5, which query exactly these columns). Privilege: SELECT on V_$ARCHIVED_LOG.
+/// Examples 4 and 5, which query exactly these columns). With [`ARCHIVED_LOGS`]'s predicates: a
+/// build of an earlier incarnation (sequence numbers restart at RESETLOGS), one recorded for a
+/// standby destination, or one archived only to a destination that is not a VALID LOCAL one is
+/// not a build this database's log list can reach. Privilege: SELECT on V_$ARCHIVED_LOG,
+/// V_$DATABASE, V_$ARCHIVE_DEST_STATUS.
 pub const DICTIONARY_LOGS: &str = "SELECT a.THREAD#, a.SEQUENCE#, a.FIRST_CHANGE#, \
-a.NEXT_CHANGE#, a.DICTIONARY_BEGIN, a.DICTIONARY_END FROM V$ARCHIVED_LOG a \
-WHERE a.STATUS = 'A' AND (a.DICTIONARY_BEGIN = 'YES' OR a.DICTIONARY_END = 'YES') \
+a.NEXT_CHANGE#, a.DICTIONARY_BEGIN, a.DICTIONARY_END FROM V$ARCHIVED_LOG a CROSS JOIN V$DATABASE d \
+WHERE a.STATUS = 'A' AND a.ARCHIVED = 'YES' AND a.NAME IS NOT NULL AND a.STANDBY_DEST = 'NO' \
+AND a.RESETLOGS_CHANGE# = d.RESETLOGS_CHANGE# AND a.RESETLOGS_TIME = d.RESETLOGS_TIME \
+AND a.DEST_ID IN (SELECT s.DEST_ID FROM V$ARCHIVE_DEST_STATUS s \
+WHERE s.STATUS = 'VALID' AND s.TYPE = 'LOCAL') \
+AND (a.DICTIONARY_BEGIN = 'YES' OR a.DICTIONARY_END = 'YES') \
 ORDER BY a.THREAD#, a.SEQUENCE#";
+
+/// Extract the LogMiner dictionary into the redo (`cdc.mining.dictionary.build=log_switch`,
+/// on the source, in CDB$ROOT of a CDB): DBMS_LOGMNR_D.BUILD with STORE_IN_REDO_LOGS writes it
+/// into the current online log; once that log is archived V$ARCHIVED_LOG marks it
+/// DICTIONARY_BEGIN / DICTIONARY_END and a window after it can start LogMiner from it. Needs
+/// ARCHIVELOG mode ("the database must be open and in ARCHIVELOG mode and archiving must be
+/// enabled", Utilities, "Extracting the LogMiner Dictionary to the Redo Log Files") and, by
+/// the DBMS_LOGMNR_D security model (PL/SQL Packages), EXECUTE_CATALOG_ROLE; doctor asks for
+/// EXECUTE on DBMS_LOGMNR_D, which that role carries and which Debezium's setup grants
+/// alongside it; it writes redo, no table; a standby refuses it
+/// (ORA-16000). Debezium's redo_log_catalog strategy builds at each log switch the same way.
+pub const BUILD_DICTIONARY: &str = "BEGIN SYS.DBMS_LOGMNR_D.BUILD(\
+OPTIONS => SYS.DBMS_LOGMNR_D.STORE_IN_REDO_LOGS); END;";
 
 /// End the LogMiner session and free its resources. Privilege: as [`ADD_FIRST_LOGFILE`].
 pub const END_LOGMNR: &str = "BEGIN SYS.DBMS_LOGMNR.END_LOGMNR; END;";
@@ -893,9 +1009,6 @@ fn key_range_predicate(
     Ok(Some(joined.join(" AND ")))
 }
 
-/// The time an SCN maps to, as text in the database's time zone. `SCN_TO_TIMESTAMP` raises
-/// ORA-08181 for SCNs older than the database keeps the mapping for (about UNDO_RETENTION, at
-/// least a few days) or newer than the current SCN. Privilege: none beyond CREATE SESSION.
 /// The source signal channel's one write (Debezium's signal table layout); committed at once.
 pub fn insert_signal(table: &TableName) -> Result<String, String> {
     Ok(format!(
@@ -904,6 +1017,10 @@ pub fn insert_signal(table: &TableName) -> Result<String, String> {
     ))
 }
 
+/// The time an SCN maps to, as text in the database's time zone. `SCN_TO_TIMESTAMP` raises
+/// ORA-08181 for SCNs older than the database keeps the mapping for (at least 120 hours, to
+/// about 3 seconds, SQL Reference) or newer than the current SCN. Privilege: none beyond
+/// CREATE SESSION.
 pub const SCN_TO_TIME: &str =
     "SELECT TO_CHAR(SCN_TO_TIMESTAMP(:scn), 'YYYY-MM-DD HH24:MI:SS') FROM DUAL";
 

@@ -16,8 +16,8 @@ pub fn column_type(
     data_length: Option<i64>,
 ) -> Result<ColumnType, String> {
     let data_type = data_type.trim();
-    // Character lengths: CHAR_LENGTH is the declared length in characters or bytes (whichever
-    // semantics the column uses); DATA_LENGTH (bytes) is the fallback.
+    // National character lengths: CHAR_LENGTH, their characters (DATA_LENGTH, the bytes, is
+    // the fallback).
     let chars = || {
         char_length
             .filter(|n| *n > 0)
@@ -26,6 +26,19 @@ pub fn column_type(
             .unwrap_or(0)
     };
     let bytes = || data_length.and_then(|n| u32::try_from(n).ok()).unwrap_or(0);
+    // VARCHAR2 and CHAR are sized by DATA_LENGTH, their bytes, whatever the declaration's unit:
+    // a `VARCHAR2(1500 CHAR)` of an AL32UTF8 database is 6,000 bytes, an extended string.
+    // CHAR_LENGTH below DATA_LENGTH is a character-semantics column (CHAR_USED 'C'; with byte
+    // semantics the two are equal): its characters are a limit of their own.
+    let sized = || {
+        let length = bytes();
+        let declared = char_length.and_then(|n| u32::try_from(n).ok());
+        let chars = declared.filter(|n| *n > 0 && *n < length);
+        match data_length {
+            Some(_) => (length, chars),
+            None => (declared.unwrap_or(0), None),
+        }
+    };
     let owner = data_type_owner.map(str::trim).filter(|o| !o.is_empty());
     if let Some(owner) = owner {
         // XMLTYPE is SYS.XMLTYPE (DATA_TYPE_OWNER 'SYS' or 'PUBLIC'); every other owned type is
@@ -36,9 +49,15 @@ pub fn column_type(
         return Err(format!("{owner}.{data_type}"));
     }
     Ok(match data_type {
-        "VARCHAR2" | "VARCHAR" => ColumnType::Varchar2 { length: chars() },
+        "VARCHAR2" | "VARCHAR" => {
+            let (length, chars) = sized();
+            ColumnType::Varchar2 { length, chars }
+        }
         "NVARCHAR2" => ColumnType::Nvarchar2 { length: chars() },
-        "CHAR" => ColumnType::Char { length: chars() },
+        "CHAR" => {
+            let (length, chars) = sized();
+            ColumnType::Char { length, chars }
+        }
         "NCHAR" => ColumnType::Nchar { length: chars() },
         "NUMBER" => {
             let precision = match precision {
@@ -321,8 +340,10 @@ pub fn scn_from_parts(wrap: u64, base: u64) -> u64 {
 /// → `Free`.
 pub fn edition_from_product(product: &str) -> String {
     let rest = product.trim();
-    let rest = rest
-        .strip_prefix("Oracle Database")
+    // 26ai renamed the product: `Oracle AI Database 26ai Enterprise Edition `.
+    let rest = ["Oracle AI Database", "Oracle Database"]
+        .iter()
+        .find_map(|p| rest.strip_prefix(p))
         .unwrap_or(rest)
         .trim_start();
     // Skip the release label (`19c`, `23ai`, `12c`) when there is one.
@@ -387,11 +408,36 @@ mod tests {
         column_type(t, None, p, s, c, d)
     }
 
+    /// VARCHAR2 and CHAR by their bytes (DATA_LENGTH), with the characters of a
+    /// character-semantics column (CHAR_LENGTH below DATA_LENGTH) beside them; national types
+    /// by their characters.
     #[test]
-    fn maps_character_types_by_declared_length() {
+    fn maps_character_types_by_their_bytes() {
         assert_eq!(
             ct("VARCHAR2", None, None, Some(40), Some(160)),
-            Ok(ColumnType::Varchar2 { length: 40 })
+            Ok(ColumnType::Varchar2 {
+                length: 160,
+                chars: Some(40)
+            })
+        );
+        assert_eq!(
+            ct("VARCHAR2", None, None, Some(40), Some(40)),
+            Ok(ColumnType::varchar2(40))
+        );
+        // VARCHAR2(1500 CHAR) with MAX_STRING_SIZE=EXTENDED: an extended string by its bytes.
+        let ext = ct("VARCHAR2", None, None, Some(1500), Some(6000)).unwrap();
+        assert!(ext.is_extended(), "{ext:?}");
+        assert_eq!(ext.declared_length(), Some(1500));
+        // The same declaration in a STANDARD database: capped at 4,000 bytes, not extended.
+        assert!(!ct("VARCHAR2", None, None, Some(1500), Some(4000))
+            .unwrap()
+            .is_extended());
+        assert_eq!(
+            ct("CHAR", None, None, Some(10), Some(40)),
+            Ok(ColumnType::Char {
+                length: 40,
+                chars: Some(10)
+            })
         );
         assert_eq!(
             ct("NVARCHAR2", None, None, Some(20), Some(40)),
@@ -399,7 +445,7 @@ mod tests {
         );
         assert_eq!(
             ct("CHAR", None, None, Some(3), Some(3)),
-            Ok(ColumnType::Char { length: 3 })
+            Ok(ColumnType::char(3))
         );
         assert_eq!(
             ct("NCHAR", None, None, None, Some(2)),
@@ -680,6 +726,11 @@ mod tests {
             "Enterprise Edition"
         );
         assert_eq!(edition_from_product("Oracle Database 23ai Free"), "Free");
+        assert_eq!(
+            edition_from_product("Oracle AI Database 26ai Enterprise Edition "),
+            "Enterprise Edition"
+        );
+        assert_eq!(edition_from_product("Oracle AI Database 26ai Free"), "Free");
         assert_eq!(
             edition_from_product("Oracle Database 21c Express Edition "),
             "Express Edition"

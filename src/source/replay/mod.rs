@@ -275,7 +275,7 @@ impl Session for ReplaySession {
     /// The exporting database host's, as `database.host_utc_offset` of the replay's
     /// `schema.yaml` gives it (default `+00:00`): the export's TIMESTAMP columns are its clock.
     fn host_utc_offset(&mut self) -> Result<Option<i32>> {
-        Ok(Some(self.loaded.schema.database.host_offset_secs()))
+        Ok(Some(self.loaded.schema.database.date_clock_offset_secs()))
     }
 
     fn logs(&mut self) -> Result<Vec<LogFile>> {
@@ -293,6 +293,15 @@ impl Session for ReplaySession {
         }])
     }
 
+    /// The sets the exported schema gives the table's PDB (a replay has no containers to enter).
+    fn table_charsets(&mut self, table: &TableName) -> Result<crate::charset::Charsets> {
+        Ok(self
+            .loaded
+            .schema
+            .database
+            .charsets_in(table.pdb.as_deref()))
+    }
+
     fn instance_config(&mut self) -> Result<InstanceConfig> {
         let d = &self.loaded.schema.database;
         Ok(InstanceConfig {
@@ -300,6 +309,8 @@ impl Session for ReplaySession {
             compatible: Some(d.compatible.clone()),
             goldengate_replication: Some(d.goldengate_replication),
             max_string_size: Some(d.max_string_size.parameter().into()),
+            character_set: Some(d.character_set.name().into()),
+            national_character_set: Some(d.national_character_set.name().into()),
             ..InstanceConfig::default()
         })
     }

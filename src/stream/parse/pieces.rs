@@ -39,6 +39,40 @@ pub enum LobPiece {
 pub struct LobRow {
     pub locator: Option<Locator>,
     pub piece: Option<LobPiece>,
+    /// The kind of LOB the DBMS_LOB call's locator variable holds, where the row says: by the
+    /// declaration of the variable in its preamble (`lob_1 CLOB;`), else by LogMiner's names
+    /// (`loc_c` a CLOB, `loc_nc` an NCLOB, `loc_b` a BLOB). What a row without its
+    /// SEL_LOB_LOCATOR (BASICFILE storage out of row) has to tell which column it writes.
+    pub kind: Option<LobKind>,
+}
+
+/// The LOB type of a locator variable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LobKind {
+    Clob,
+    Nclob,
+    Blob,
+}
+
+impl LobKind {
+    fn of_type(t: &str) -> Option<LobKind> {
+        let t = t.trim().to_ascii_uppercase();
+        match t.as_str() {
+            "CLOB" => Some(LobKind::Clob),
+            "NCLOB" => Some(LobKind::Nclob),
+            "BLOB" => Some(LobKind::Blob),
+            _ => None,
+        }
+    }
+
+    fn of_name(v: &str) -> Option<LobKind> {
+        match v.to_ascii_lowercase().as_str() {
+            "loc_c" => Some(LobKind::Clob),
+            "loc_nc" => Some(LobKind::Nclob),
+            "loc_b" => Some(LobKind::Blob),
+            _ => None,
+        }
+    }
 }
 
 fn cursor(sql: &str) -> Cursor<'_> {
@@ -49,14 +83,27 @@ fn cursor(sql: &str) -> Cursor<'_> {
     }
 }
 
-/// Parse a SEL_LOB_LOCATOR, LOB_WRITE, LOB_TRIM or LOB_ERASE row's SQL_REDO.
+/// Parse a SEL_LOB_LOCATOR, LOB_WRITE, LOB_TRIM or LOB_ERASE row's SQL_REDO. Besides the
+/// layout of `source::emulator::lob_redo`, the preamble may be the one-variable form
+/// `DECLARE lob_1 CLOB; lob_1_f BOOLEAN; BEGIN select "C" into lob_1 from … for update; lob_1_f
+/// := dbms_lob.isopen(lob_1) = 0; if lob_1_f then dbms_lob.open(lob_1, dbms_lob.lob_readwrite);
+/// end if; END;` (redpanda-data/connect's `lob_parser_test.go`, "single variable declaration
+/// (lob_1)"), whose opening and closing of the LOB change nothing.
 pub fn parse_lob_row(sql: &str) -> Result<LobRow, ParseError> {
     let mut c = cursor(sql);
+    // Variables the preamble declares, with their types.
+    let mut declared: Vec<(String, String)> = Vec::new();
     let locator = if c.keyword("declare") {
-        // The declarations (`loc_c CLOB;` …) never matter: skip statement by statement.
+        // The declarations (`loc_c CLOB;` …) matter only for the LOB type of a variable.
         while !c.keyword("begin") {
             match find_byte(&c.b[c.pos..], b';') {
-                Some(i) => c.pos += i + 1,
+                Some(i) => {
+                    let decl = c.s[c.pos..c.pos + i].trim();
+                    if let Some((name, ty)) = decl.split_once(char::is_whitespace) {
+                        declared.push((name.to_ascii_lowercase(), ty.trim().to_string()));
+                    }
+                    c.pos += i + 1;
+                }
                 None => return c.fail(c.pos, "expected BEGIN"),
             }
         }
@@ -87,21 +134,53 @@ pub fn parse_lob_row(sql: &str) -> Result<LobRow, ParseError> {
     } else {
         None
     };
-    let piece = calls(&mut c)?;
+    let (piece, var) = calls(&mut c)?;
     if locator.is_none() && piece.is_none() {
         return c.fail(0, "neither a LOB locator nor a DBMS_LOB call");
     }
-    Ok(LobRow { locator, piece })
+    let kind = var.and_then(|v| {
+        declared
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(v))
+            .and_then(|(_, t)| LobKind::of_type(t))
+            .or_else(|| LobKind::of_name(v))
+    });
+    Ok(LobRow {
+        locator,
+        piece,
+        kind,
+    })
 }
 
-/// `buf := …;` assignments, then one `dbms_lob.write|trim|erase(…);`, then an optional `END;`.
-fn calls<'a>(c: &mut Cursor<'a>) -> Result<Option<LobPiece>, ParseError> {
+/// `buf := …;` assignments, then one `dbms_lob.write|trim|erase(…);`, then an optional `END;`;
+/// with the DBMS_LOB call's locator variable. Statements that change no content are skipped:
+/// `dbms_lob.open|close(…)`, an assignment of something else than a value (`lob_1_f :=
+/// dbms_lob.isopen(lob_1) = 0;`), an `if … end if;`.
+fn calls<'a>(c: &mut Cursor<'a>) -> Result<(Option<LobPiece>, Option<&'a str>), ParseError> {
     let mut vars: Vec<(&'a str, Literal)> = Vec::new();
     let mut piece = None;
+    let mut var = None;
     loop {
         c.ws();
         if c.pos >= c.b.len() || c.keyword("end") {
             break;
+        }
+        if c.keyword("if") {
+            // `if … then …; end if;`: as far as its `end if;`.
+            loop {
+                match find_byte(&c.b[c.pos..], b';') {
+                    Some(i) => c.pos += i + 1,
+                    None => return c.fail(c.pos, "expected `end if;`"),
+                }
+                let before = c.s[..c.pos - 1].trim_end();
+                let ends = before.len() >= 6
+                    && before.is_char_boundary(before.len() - 6)
+                    && before[before.len() - 6..].eq_ignore_ascii_case("end if");
+                if ends {
+                    break;
+                }
+            }
+            continue;
         }
         let at = c.pos;
         let (name, _) = c.ident()?;
@@ -110,13 +189,20 @@ fn calls<'a>(c: &mut Cursor<'a>) -> Result<Option<LobPiece>, ParseError> {
             if !name.eq_ignore_ascii_case("dbms_lob") {
                 return c.fail(at, "expected dbms_lob");
             }
+            let is = |p: &str| proc_name.eq_ignore_ascii_case(p);
+            if is("open") || is("close") {
+                match find_byte(&c.b[c.pos..], b';') {
+                    Some(i) => c.pos += i + 1,
+                    None => return c.fail(c.pos, "expected `;`"),
+                }
+                continue;
+            }
             if piece.is_some() {
                 return c.fail(at, "more than one DBMS_LOB call in a row");
             }
             c.expect(b'(')?;
-            c.ident()?; // the locator
+            var = Some(c.ident()?.0); // the locator
             c.expect(b',')?;
-            let is = |p: &str| proc_name.eq_ignore_ascii_case(p);
             piece = Some(if is("write") {
                 let amount = c.unsigned()?;
                 c.expect(b',')?;
@@ -149,12 +235,29 @@ fn calls<'a>(c: &mut Cursor<'a>) -> Result<Option<LobPiece>, ParseError> {
                 return c.fail(c.pos, "expected `:=`");
             }
             c.pos += 2;
-            vars.push((name, c.literal()?));
+            c.ws();
+            let value_at = c.pos;
+            // A value (a buffer, an amount), or an expression of no content (`dbms_lob.isopen(…)
+            // = 0`): skipped to its `;`.
+            let value = match c.literal() {
+                Ok(lit) if c.peek_after_ws() == Some(b';') => Some(lit),
+                _ => None,
+            };
+            match value {
+                Some(lit) => vars.push((name, lit)),
+                None => {
+                    c.pos = value_at;
+                    match find_byte(&c.b[c.pos..], b';') {
+                        Some(i) => c.pos += i,
+                        None => return c.fail(value_at, "expected `;`"),
+                    }
+                }
+            }
         }
         c.expect(b';')?;
     }
     c.end()?;
-    Ok(piece)
+    Ok((piece, var))
 }
 
 /// The data argument of dbms_lob.write: a buffer assigned before, or a literal.

@@ -87,13 +87,13 @@ fn typed_value(long: bool) -> impl Strategy<Value = (ColumnType, Value)> {
     let frac = || proptest::string::string_regex(&format!("{dt}\\.[0-9]{{9}}")).unwrap();
     let mut arms: Vec<BoxedStrategy<(T, Value)>> = vec![
         text()
-            .prop_map(|x| (T::Varchar2 { length: 4000 }, Value::Text(x)))
+            .prop_map(|x| (T::varchar2(4000), Value::Text(x)))
             .boxed(),
         text()
             .prop_map(|x| (T::Nvarchar2 { length: 2000 }, Value::Text(x)))
             .boxed(),
         "[a-z' ]{0,8}"
-            .prop_map(|x| (T::Char { length: 8 }, Value::Text(format!("{x:<8}"))))
+            .prop_map(|x| (T::char(8), Value::Text(format!("{x:<8}"))))
             .boxed(),
         "[a-zé]{0,3}"
             .prop_map(|x| (T::Nchar { length: 3 }, Value::Text(format!("{x:<3}"))))
@@ -205,7 +205,7 @@ fn typed_value(long: bool) -> impl Strategy<Value = (ColumnType, Value)> {
         arms.push(
             long_text
                 .clone()
-                .prop_map(|x| (T::Varchar2 { length: 32767 }, Value::Text(x)))
+                .prop_map(|x| (T::varchar2(32767), Value::Text(x)))
                 .boxed(),
         );
         arms.push(

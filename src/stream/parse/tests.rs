@@ -220,7 +220,7 @@ fn lob_write_blocks() {
             precision: None,
             scale: None,
         },
-        ColumnType::Varchar2 { length: 40 },
+        ColumnType::varchar2(40),
     );
     let (id, tag) = (Value::Number("2".into()), Value::Text("Test2".into()));
     let key = [("ID", &num, &id), ("VAL_DATA", &vc, &tag)];
@@ -643,9 +643,167 @@ fn to_value_dates_timestamps_and_intervals() {
     assert!(to_value(&raw(&[120, 120, 1, 2, 1, 1]), &d).is_err());
 }
 
+/// TIMESTAMP WITH TIME ZONE (13 bytes: UTC date and time, nanoseconds, zone hours + 20 and
+/// minutes + 60) and the INTERVALs (5 and 11 bytes, each field offset) as HEXTORAW, which
+/// LogMiner writes for every value when its dictionary does not know the table. (Before, each
+/// was "HEXTORAW(…) cannot be a … value".)
+#[test]
+fn to_value_zoned_timestamps_and_intervals_from_storage_bytes() {
+    let raw = |b: &[u8]| Literal::HexToRaw(b.to_vec());
+    let tz = ColumnType::TimestampTz { fsp: 6 };
+    // 2024-05-01 05:00:00.5 UTC at +05:30.
+    let b = [120, 124, 5, 1, 6, 1, 1, 0x1d, 0xcd, 0x65, 0x00, 25, 90];
+    assert_eq!(
+        to_value(&raw(&b), &tz),
+        Ok(Value::TimestampTz(
+            "2024-05-01 10:30:00.500000000 +05:30".into()
+        ))
+    );
+    // 2025-01-01 01:30 UTC at -03:30 is the evening before.
+    let b = [120, 125, 1, 1, 2, 31, 1, 0, 0, 0, 0, 17, 30];
+    assert_eq!(
+        to_value(&raw(&b), &tz),
+        Ok(Value::TimestampTz(
+            "2024-12-31 22:00:00.000000000 -03:30".into()
+        ))
+    );
+    // A named region (high bit of the zone hour) is not an offset: an error, not a guess.
+    let b = [120, 125, 1, 1, 2, 31, 1, 0, 0, 0, 0, 0x80 | 0x01, 0x2c];
+    let e = to_value(&raw(&b), &tz).unwrap_err();
+    assert!(e.contains("time zone region"), "{e}");
+    assert!(to_value(&raw(&b[..11]), &tz).is_err());
+    let ym = ColumnType::IntervalYm { precision: 2 };
+    assert_eq!(
+        to_value(&raw(&[0x7f, 0xff, 0xff, 0xfd, 54]), &ym),
+        Ok(Value::IntervalYm("-03-06".into()))
+    );
+    assert_eq!(
+        to_value(&raw(&[0x80, 0, 0, 1, 62]), &ym),
+        Ok(Value::IntervalYm("+01-02".into()))
+    );
+    assert!(
+        to_value(&raw(&[0x80, 0, 0, 1, 40]), &ym).is_err(),
+        "mixed signs"
+    );
+    let ds = ColumnType::IntervalDs {
+        precision: 3,
+        fsp: 6,
+    };
+    assert_eq!(
+        to_value(
+            &raw(&[0x80, 0, 0, 1, 62, 63, 64, 0xa1, 0x60, 0xec, 0x00]),
+            &ds
+        ),
+        Ok(Value::IntervalDs("+001 02:03:04.560000000".into()))
+    );
+    assert_eq!(
+        to_value(
+            &raw(&[0x7f, 0xff, 0xff, 0xff, 58, 60, 60, 0x80, 0, 0, 0]),
+            &ds
+        ),
+        Ok(Value::IntervalDs("-001 02:00:00.000000000".into()))
+    );
+    assert!(to_value(&raw(&[0x80, 0, 0, 1, 62, 63, 64]), &ds).is_err());
+}
+
+/// Values in Oracle's default NLS formats (a LogMiner session that did not set them) lose the
+/// century, and for DATE the time of day: an error that names the NLS parameter to set, never
+/// "no valid fraction of a second".
+#[test]
+fn default_nls_formats_are_refused_with_the_setting_that_avoids_them() {
+    let cases = [
+        (
+            Literal::ToTimestamp("15-MAY-21 01.02.03.123456 PM".into()),
+            ColumnType::Timestamp { fsp: 6 },
+            "NLS_TIMESTAMP_FORMAT='YYYY-MM-DD HH24:MI:SS.FF9'",
+        ),
+        (
+            Literal::ToDate("15-MAY-21".into()),
+            ColumnType::Date,
+            "NLS_DATE_FORMAT='YYYY-MM-DD HH24:MI:SS'",
+        ),
+        (
+            Literal::ToTimestampTz("15-MAY-21 01.02.03.123456 PM +02:00".into()),
+            ColumnType::TimestampTz { fsp: 6 },
+            "NLS_TIMESTAMP_TZ_FORMAT='YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM'",
+        ),
+        (
+            Literal::ToTimestamp("15-MAY-21 01.02.03.123456 PM".into()),
+            ColumnType::TimestampLtz { fsp: 6 },
+            "NLS_TIMESTAMP_FORMAT",
+        ),
+    ];
+    for (lit, ty, setting) in cases {
+        let e = to_value(&lit, &ty).unwrap_err();
+        assert!(
+            e.contains("Oracle's default") && e.contains(setting) && !e.contains("fraction"),
+            "{e}"
+        );
+        let e = into_value(lit, &ty).unwrap_err();
+        assert!(e.contains(setting), "{e}");
+    }
+    // The whole statement, as LogMiner writes it in such a session.
+    let d = ok("insert into \"O\".\"T\"(\"D\") values (TO_DATE('15-MAY-21', 'DD-MON-RR'));");
+    assert_eq!(d.new[0].1, Literal::ToDate("15-MAY-21".into()));
+}
+
+#[test]
+fn hextoraw_text_is_decoded_with_the_database_character_sets() {
+    use crate::charset::{Charset, Charsets};
+    let we8 = Charsets {
+        database: Charset::We8MsWin1252,
+        national: Charset::Utf8,
+    };
+    let latin1 = Charsets {
+        database: Charset::We8Iso8859P1,
+        national: Charset::Al16Utf16,
+    };
+    let vc = ColumnType::varchar2(10);
+    let nv = ColumnType::Nvarchar2 { length: 5 };
+    let raw = |b: &[u8]| Literal::HexToRaw(b.to_vec());
+    let text = |t: &str| Ok(Value::Text(t.into()));
+    // 'é€' in WE8MSWIN1252 is e9 80; in WE8ISO8859P1 e9 is 'é' and 80 a C1 control.
+    assert_eq!(to_value_in(&raw(&[0xe9, 0x80]), &vc, we8), text("é€"));
+    assert_eq!(
+        to_value_in(&raw(&[0xe9, 0x80]), &vc, latin1),
+        text("é\u{80}")
+    );
+    // The same bytes are not AL32UTF8 text: an error, not a replacement character.
+    let e = to_value(&raw(&[0xe9, 0x80]), &vc).unwrap_err();
+    assert!(
+        e.contains("NLS_CHARACTERSET") && e.contains("AL32UTF8"),
+        "{e}"
+    );
+    // A byte WE8MSWIN1252 leaves undefined.
+    let e = to_value_in(&raw(&[b'a', 0x81]), &vc, we8).unwrap_err();
+    assert!(e.contains("0x81") && e.contains("WE8MSWIN1252"), "{e}");
+    // National text in UTF8 (CESU-8): 'é' is c3 a9, an emoji two 3-byte surrogates.
+    assert_eq!(
+        to_value_in(
+            &raw(&[0xc3, 0xa9, 0xed, 0xa0, 0xbd, 0xed, 0xb8, 0x80]),
+            &nv,
+            we8
+        ),
+        text("é😀")
+    );
+    // AL16UTF16 bytes are not UTF8 national text.
+    let e = to_value_in(&raw(&[0, 0xe9]), &nv, we8).unwrap_err();
+    assert!(e.contains("NLS_NCHAR_CHARACTERSET"), "{e}");
+    assert_eq!(to_value_in(&raw(&[0, 0xe9]), &nv, latin1), text("é"));
+    // Quoted and UNISTR text is already characters, whatever the sets.
+    assert_eq!(to_value_in(&s("é€"), &vc, we8), text("é€"));
+    assert_eq!(
+        into_value_in(Literal::Unistr("é".into()), &nv, we8),
+        text("é")
+    );
+    // A set capture does not decode: text as bytes is an error.
+    let other = Charsets::from_names(Some("JA16SJIS"), None);
+    assert!(to_value_in(&raw(b"ok"), &vc, other).is_err());
+}
+
 #[test]
 fn to_value_text_lobs_booleans_and_mismatches() {
-    let chr = ColumnType::Char { length: 5 };
+    let chr = ColumnType::char(5);
     assert_eq!(to_value(&s("ab   "), &chr), Ok(Value::Text("ab   ".into())));
     let nv = ColumnType::Nvarchar2 { length: 5 };
     assert_eq!(
@@ -709,7 +867,7 @@ fn to_value_text_lobs_booleans_and_mismatches() {
         ),
         (s("0a"), ColumnType::Raw { length: 2 }),
         (Literal::EmptyClob, ColumnType::Blob),
-        (bare("7"), ColumnType::Varchar2 { length: 1 }),
+        (bare("7"), ColumnType::varchar2(1)),
     ];
     for (lit, ty) in mismatches {
         assert!(to_value(&lit, &ty).is_err(), "{lit:?} {ty:?}");

@@ -1,15 +1,29 @@
 //! Typing SQL_REDO literals by their column's type ([`to_value`]).
 
 use super::Literal;
+use crate::charset::Charsets;
 use crate::types::{ColumnType, Value};
+
+/// [`to_value_in`] for an AL32UTF8 database with AL16UTF16 national text (Oracle's defaults).
+pub fn to_value(lit: &Literal, ty: &ColumnType) -> Result<Value, String> {
+    to_value_in(lit, ty, Charsets::default())
+}
+
+/// [`into_value_in`] for an AL32UTF8 database with AL16UTF16 national text.
+pub fn into_value(lit: Literal, ty: &ColumnType) -> Result<Value, String> {
+    into_value_in(lit, ty, Charsets::default())
+}
 
 /// Type a literal for a column, giving the canonical texts of [`Value`]: numbers as Oracle
 /// prints them (`.15`, `-.5`), DATE `YYYY-MM-DD HH24:MI:SS`, timestamps with nine fraction
 /// digits, zones as `±HH:MM`. HEXTORAW (all LogMiner writes without a dictionary) is decoded
-/// from Oracle's storage formats: NUMBER, binary floats, DATE, TIMESTAMP, RAW, and text as
-/// AL32UTF8 (national text AL16UTF16). `Unsupported Type` carries no value, so it is an error
-/// here: callers that can do without the value check for [`Literal::Unsupported`] first.
-pub fn to_value(lit: &Literal, ty: &ColumnType) -> Result<Value, String> {
+/// from Oracle's storage formats: NUMBER, binary floats, DATE, TIMESTAMP, RAW, and text in the
+/// database's character set (`charsets.database`; national text in `charsets.national`):
+/// bytes that are not text of that set are an error, never a replacement character. Quoted and
+/// UNISTR text is already characters (the driver converted SQL_REDO). `Unsupported Type`
+/// carries no value, so it is an error here: callers that can do without the value check for
+/// [`Literal::Unsupported`] first.
+pub fn to_value_in(lit: &Literal, ty: &ColumnType, charsets: Charsets) -> Result<Value, String> {
     use ColumnType as T;
     use Literal as L;
     Ok(match (ty, lit) {
@@ -37,6 +51,7 @@ pub fn to_value(lit: &Literal, ty: &ColumnType) -> Result<Value, String> {
         (T::TimestampTz { .. } | T::TimestampLtz { .. }, L::ToTimestampTz(s) | L::Str(s)) => {
             Value::TimestampTz(tz_text(s)?)
         }
+        (T::TimestampTz { .. }, L::HexToRaw(b)) => Value::TimestampTz(stored_timestamp_tz(b)?),
         // LTZ shown in the session time zone, which the LogMiner session sets to 00:00.
         (T::TimestampLtz { .. }, L::ToTimestamp(s)) => {
             Value::TimestampTz(format!("{} +00:00", timestamp_text(s)?))
@@ -47,6 +62,8 @@ pub fn to_value(lit: &Literal, ty: &ColumnType) -> Result<Value, String> {
         (T::IntervalDs { .. }, L::ToDsInterval(s) | L::Str(s)) => {
             Value::IntervalDs(interval(s, true)?)
         }
+        (T::IntervalYm { .. }, L::HexToRaw(b)) => Value::IntervalYm(stored_interval_ym(b)?),
+        (T::IntervalDs { .. }, L::HexToRaw(b)) => Value::IntervalDs(stored_interval_ds(b)?),
         (T::Raw { .. } | T::LongRaw | T::Blob, L::HexToRaw(b)) => Value::Bytes(b.clone()),
         (T::Blob, L::EmptyBlob) => Value::Bytes(Vec::new()),
         (T::Clob | T::Nclob, L::EmptyClob) => Value::Text(String::new()),
@@ -59,7 +76,7 @@ pub fn to_value(lit: &Literal, ty: &ColumnType) -> Result<Value, String> {
         (T::Boolean, L::Str(s) | L::Bare(s)) => Value::Boolean(boolean(s)?),
         (T::Vector { .. }, L::Str(s)) => Value::Vector(vector(s)?),
         (t, L::Str(s) | L::Unistr(s)) if is_text(t) => Value::Text(s.clone()),
-        (t, L::HexToRaw(b)) if is_text(t) => Value::Text(stored_text(b, t.is_national())?),
+        (t, L::HexToRaw(b)) if is_text(t) => Value::Text(stored_text(b, t, charsets)?),
         (t, l) => {
             return Err(format!(
                 "{} cannot be a {} value",
@@ -70,10 +87,10 @@ pub fn to_value(lit: &Literal, ty: &ColumnType) -> Result<Value, String> {
     })
 }
 
-/// [`to_value`] taking the literal: where the literal's text already is the value's canonical
-/// text (most numbers, dates and every string), it moves into the value instead of being copied
-/// (the stream path types every column of every row).
-pub fn into_value(lit: Literal, ty: &ColumnType) -> Result<Value, String> {
+/// [`to_value_in`] taking the literal: where the literal's text already is the value's
+/// canonical text (most numbers, dates and every string), it moves into the value instead of
+/// being copied (the stream path types every column of every row).
+pub fn into_value_in(lit: Literal, ty: &ColumnType, charsets: Charsets) -> Result<Value, String> {
     use ColumnType as T;
     use Literal as L;
     Ok(match (ty, lit) {
@@ -84,7 +101,7 @@ pub fn into_value(lit: Literal, ty: &ColumnType) -> Result<Value, String> {
         (T::Raw { .. } | T::LongRaw | T::Blob, L::HexToRaw(b)) => Value::Bytes(b),
         (T::Json, L::Str(s) | L::Unistr(s)) => Value::Json(s),
         (t, L::Str(s) | L::Unistr(s)) if is_text(t) => Value::Text(s),
-        (ty, lit) => return to_value(&lit, ty),
+        (ty, lit) => return to_value_in(&lit, ty, charsets),
     })
 }
 
@@ -272,14 +289,72 @@ fn date_text(s: &str) -> Result<String, String> {
         Ok(t.to_string())
     } else if shape(t, "dddd-dd-dd") {
         Ok(format!("{t} 00:00:00"))
+    } else if let Some(e) = default_nls(t, Nls::Date) {
+        Err(e)
     } else {
         Err(format!("`{s}` is not a date as YYYY-MM-DD HH24:MI:SS"))
     }
 }
 
+/// The three datetime formats of a LogMiner session.
+#[derive(Clone, Copy)]
+enum Nls {
+    Date,
+    Timestamp,
+    TimestampTz,
+}
+
+/// Why a datetime text in Oracle's default NLS format (`15-MAY-21`, `15-MAY-21 01.02.03.123456
+/// PM`, the same with a zone) cannot be read, or `None` for any other text. The defaults
+/// (NLS_TERRITORY AMERICA: NLS_DATE_FORMAT `DD-MON-RR`, NLS_TIMESTAMP_FORMAT `DD-MON-RR
+/// HH.MI.SSXFF AM`, NLS_TIMESTAMP_TZ_FORMAT `DD-MON-RR HH.MI.SSXFF AM TZR`; Database
+/// Globalization Support Guide, "Datetime Formats") leave out the century (`RR` is two
+/// digits), and the DATE one the time of day too: LogMiner writes SQL_REDO's values in its
+/// session's formats, so a session that did not set them (a replay export taken from one) has
+/// lost what no reading can restore. Debezium sets the same formats on its mining session.
+fn default_nls(t: &str, kind: Nls) -> Option<String> {
+    let b = t.as_bytes();
+    let date = b.len() >= 9
+        && b[..2].iter().all(u8::is_ascii_digit)
+        && b[2] == b'-'
+        && b[3..6].iter().all(u8::is_ascii_alphabetic)
+        && b[6] == b'-'
+        && b[7..9].iter().all(u8::is_ascii_digit)
+        && (b.len() == 9 || b[9] == b' ');
+    if !date {
+        return None;
+    }
+    let (parameter, format, lost, fix) = match kind {
+        Nls::Date => (
+            "NLS_DATE_FORMAT",
+            "DD-MON-RR",
+            "the century and the time of day",
+            "YYYY-MM-DD HH24:MI:SS",
+        ),
+        Nls::Timestamp => (
+            "NLS_TIMESTAMP_FORMAT",
+            "DD-MON-RR HH.MI.SSXFF AM",
+            "the century",
+            "YYYY-MM-DD HH24:MI:SS.FF9",
+        ),
+        Nls::TimestampTz => (
+            "NLS_TIMESTAMP_TZ_FORMAT",
+            "DD-MON-RR HH.MI.SSXFF AM TZR",
+            "the century",
+            "YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM",
+        ),
+    };
+    Some(format!(
+        "`{t}` is in Oracle's default {parameter} ({format}), which leaves out {lost}: LogMiner writes SQL_REDO in its session's formats, so mine in a session that ran ALTER SESSION SET {parameter}='{fix}' (capture's own LogMiner session does; a replay export must come from such a session)"
+    ))
+}
+
 /// `YYYY-MM-DD HH24:MI:SS.FF9`: the fraction padded to nine digits.
 fn timestamp_text(s: &str) -> Result<String, String> {
     let t = s.trim();
+    if let Some(e) = default_nls(t, Nls::Timestamp) {
+        return Err(e);
+    }
     let (date_time, frac) = t.split_once('.').unwrap_or((t, ""));
     if frac.len() > 9 || !frac.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!("`{s}` has no valid fraction of a second"));
@@ -289,6 +364,9 @@ fn timestamp_text(s: &str) -> Result<String, String> {
 
 /// `YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM`.
 fn tz_text(s: &str) -> Result<String, String> {
+    if let Some(e) = default_nls(s.trim(), Nls::TimestampTz) {
+        return Err(e);
+    }
     let bad = || format!("`{s}` is not a timestamp with a ±HH:MM zone");
     let (local, zone) = s.trim().rsplit_once(' ').ok_or_else(bad)?;
     let hm = zone.strip_prefix(['+', '-']).ok_or_else(bad)?;
@@ -341,6 +419,103 @@ fn stored_date(b: &[u8]) -> Result<String, String> {
     }
 }
 
+/// TIMESTAMP WITH TIME ZONE storage (13 bytes): the date and time in UTC as DATE bytes, the
+/// nanoseconds as a big-endian u32, then the zone: hours + 20 and minutes + 60, or, with the
+/// high bit of the first zone byte set, a time zone region id (OpenLogReplicator's
+/// `Builder::processValue`, TIMESTAMP_WITH_TZ; python-oracledb's thin decoder reads the same
+/// 13 bytes). Shown, as the LogMiner session's NLS_TIMESTAMP_TZ_FORMAT would, in the value's
+/// own offset: `YYYY-MM-DD HH24:MI:SS.FF9 ±HH:MM`.
+fn stored_timestamp_tz(b: &[u8]) -> Result<String, String> {
+    let [date @ .., n0, n1, n2, n3, zh, zm] = b else {
+        return Err("HEXTORAW is not an Oracle TIMESTAMP WITH TIME ZONE (13 bytes)".into());
+    };
+    if date.len() != 7 {
+        return Err("HEXTORAW is not an Oracle TIMESTAMP WITH TIME ZONE (13 bytes)".into());
+    }
+    if zh & 0x80 != 0 {
+        let id = u16::from_be_bytes([*zh & 0x7f, *zm]);
+        return Err(format!(
+            "the TIMESTAMP WITH TIME ZONE value is in a named time zone region (id {id}), which its storage bytes do not resolve to an offset"
+        ));
+    }
+    let offset = (i32::from(*zh) - 20) * 60 + (i32::from(*zm) - 60);
+    if !(-15 * 60..=15 * 60).contains(&offset) {
+        return Err(
+            "HEXTORAW is not an Oracle TIMESTAMP WITH TIME ZONE (zone out of range)".into(),
+        );
+    }
+    let nanos = u32::from_be_bytes([*n0, *n1, *n2, *n3]);
+    let utc = chrono::NaiveDateTime::parse_from_str(&stored_date(date)?, "%Y-%m-%d %H:%M:%S")
+        .map_err(|_| "HEXTORAW is not an Oracle TIMESTAMP WITH TIME ZONE (no such date)")?;
+    let local = utc + chrono::Duration::minutes(i64::from(offset));
+    let sign = if offset < 0 { '-' } else { '+' };
+    let abs = offset.unsigned_abs();
+    Ok(format!(
+        "{}.{nanos:09} {sign}{:02}:{:02}",
+        local.format("%Y-%m-%d %H:%M:%S"),
+        abs / 60,
+        abs % 60
+    ))
+}
+
+/// A signed field of interval storage: a big-endian u32 offset by 2^31.
+fn excess_u32(b: [u8; 4]) -> i64 {
+    i64::from(u32::from_be_bytes(b)) - 0x8000_0000
+}
+
+/// INTERVAL YEAR TO MONTH storage (5 bytes): years as a big-endian u32 offset by 2^31, then
+/// months offset by 60 (OpenLogReplicator's `Builder::processValue`, INTERVAL_YEAR_TO_MONTH).
+/// Shown as `±YY-MM`.
+fn stored_interval_ym(b: &[u8]) -> Result<String, String> {
+    let [y0, y1, y2, y3, m] = b else {
+        return Err("HEXTORAW is not an Oracle INTERVAL YEAR TO MONTH (5 bytes)".into());
+    };
+    let years = excess_u32([*y0, *y1, *y2, *y3]);
+    let months = i64::from(*m) - 60;
+    if years.abs() > 999_999_999
+        || months.abs() > 11
+        || (years < 0 && months > 0)
+        || (years > 0 && months < 0)
+    {
+        return Err("HEXTORAW is not an Oracle INTERVAL YEAR TO MONTH".into());
+    }
+    let sign = if years < 0 || months < 0 { '-' } else { '+' };
+    Ok(format!("{sign}{:02}-{:02}", years.abs(), months.abs()))
+}
+
+/// INTERVAL DAY TO SECOND storage (11 bytes): days as a big-endian u32 offset by 2^31, hours,
+/// minutes and seconds + 60, nanoseconds as a big-endian u32 offset by 2^31, every field
+/// carrying the sign (OpenLogReplicator's `Builder::processValue`, INTERVAL_DAY_TO_SECOND).
+/// Shown as `±DDD HH:MI:SS.FFFFFFFFF`.
+fn stored_interval_ds(b: &[u8]) -> Result<String, String> {
+    let [d0, d1, d2, d3, h, mi, s, f0, f1, f2, f3] = b else {
+        return Err("HEXTORAW is not an Oracle INTERVAL DAY TO SECOND (11 bytes)".into());
+    };
+    let days = excess_u32([*d0, *d1, *d2, *d3]);
+    let nanos = excess_u32([*f0, *f1, *f2, *f3]);
+    let [h, mi, s] = [h, mi, s].map(|x| i64::from(*x) - 60);
+    let fields = [days, h, mi, s, nanos];
+    let negative = fields.iter().any(|f| *f < 0);
+    if (negative && fields.iter().any(|f| *f > 0))
+        || days.abs() > 999_999_999
+        || h.abs() > 23
+        || mi.abs() > 59
+        || s.abs() > 59
+        || nanos.abs() > 999_999_999
+    {
+        return Err("HEXTORAW is not an Oracle INTERVAL DAY TO SECOND".into());
+    }
+    let sign = if negative { '-' } else { '+' };
+    Ok(format!(
+        "{sign}{:03} {:02}:{:02}:{:02}.{:09}",
+        days.abs(),
+        h.abs(),
+        mi.abs(),
+        s.abs(),
+        nanos.abs()
+    ))
+}
+
 /// TIMESTAMP storage: the DATE bytes, then nanoseconds as a big-endian u32 (left out when 0).
 fn stored_timestamp(b: &[u8]) -> Result<String, String> {
     let (date, nanos) = b.split_at(b.len().min(7));
@@ -352,17 +527,21 @@ fn stored_timestamp(b: &[u8]) -> Result<String, String> {
     Ok(format!("{}.{nanos:09}", stored_date(date)?))
 }
 
-fn stored_text(b: &[u8], national: bool) -> Result<String, String> {
-    if !national {
-        return String::from_utf8(b.to_vec()).map_err(|_| "HEXTORAW text is not UTF-8".to_string());
-    }
-    if !b.len().is_multiple_of(2) {
-        return Err("HEXTORAW national text is not UTF-16".into());
-    }
-    let units = b.chunks_exact(2).map(|p| u16::from_be_bytes([p[0], p[1]]));
-    char::decode_utf16(units)
-        .collect::<Result<String, _>>()
-        .map_err(|_| "HEXTORAW national text is not UTF-16".to_string())
+/// A text column's storage bytes in its character set.
+fn stored_text(b: &[u8], ty: &ColumnType, charsets: Charsets) -> Result<String, String> {
+    let (set, which) = if ty.is_national() {
+        (
+            charsets.national,
+            "national character set (NLS_NCHAR_CHARACTERSET)",
+        )
+    } else {
+        (
+            charsets.database,
+            "database character set (NLS_CHARACTERSET)",
+        )
+    };
+    set.decode(b)
+        .map_err(|why| format!("HEXTORAW text is not text of the {which}: {why}"))
 }
 
 fn boolean(s: &str) -> Result<bool, String> {

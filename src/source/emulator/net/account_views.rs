@@ -213,14 +213,23 @@ pub(super) fn all_tab_privs(s: &mut EmulatorSession) -> Relation {
 pub(super) fn product_component_version(s: &mut EmulatorSession) -> Result<Relation> {
     let d = s.replica()?.schema.database.clone();
     let major = super::super::session::major(&d.version);
-    let label = if major >= 23 {
-        format!("{major}ai")
-    } else {
-        format!("{major}c")
+    let minor: u32 = d
+        .version
+        .split('.')
+        .nth(1)
+        .and_then(|m| m.trim().parse().ok())
+        .unwrap_or(0);
+    // From release update 23.26 (October 2025) the product is "Oracle AI Database 26ai"
+    // (the 26ai Upgrade Guide, "About Oracle Database Release Numbers"); its major version
+    // stays 23.
+    let product = match (major, minor) {
+        (23, m) if m >= 26 => "Oracle AI Database 26ai".to_string(),
+        (m, _) if m >= 23 => format!("Oracle Database {m}ai"),
+        (m, _) => format!("Oracle Database {m}c"),
     };
     let base = format!("{major}.0.0.0.0");
     let rows = vec![vec![
-        t(format!("Oracle Database {label} {} ", d.edition)),
+        t(format!("{product} {} ", d.edition)),
         t(base),
         t(d.version.clone()),
         t("Production"),
@@ -282,4 +291,37 @@ pub(super) fn dba_container_data(s: &mut EmulatorSession) -> Result<Relation> {
         }
     }
     Ok(view(&spec, rows))
+}
+
+/// USER_GOLDENGATE_PRIVILEGES: the user's GoldenGate administrator grants in effect in this
+/// container (`DBMS_GOLDENGATE_AUTH.GRANT_ADMIN_PRIVILEGE`; Reference, ALL_GOLDENGATE_PRIVILEGES:
+/// PRIVILEGE_TYPE VARCHAR2(7), GRANT_SELECT_PRIVILEGES VARCHAR2(3), CREATE_TIME TIMESTAMP(6);
+/// the USER_ view has no USERNAME). Any user may read its own.
+pub(super) fn user_goldengate_privileges(s: &mut EmulatorSession) -> Result<Relation> {
+    let created = match created(s)? {
+        oracle_datum::Datum::Date(d) => oracle_datum::Datum::Timestamp(d),
+        other => other,
+    };
+    let rows = s
+        .user
+        .privileges
+        .goldengate
+        .iter()
+        .flatten()
+        .map(|g| {
+            vec![
+                t(&g.privilege_type),
+                yes_no(g.select_privileges),
+                created.clone(),
+            ]
+        })
+        .collect();
+    Ok(view(
+        &[
+            ("PRIVILEGE_TYPE", text(7)),
+            ("GRANT_SELECT_PRIVILEGES", text(3)),
+            ("CREATE_TIME", OraType::Timestamp(6)),
+        ],
+        rows,
+    ))
 }

@@ -119,8 +119,11 @@ impl Backend for EmulatorBackend {
     }
 
     fn service(&self, name: &str) -> ServiceAnswer {
-        if std::time::Instant::now() < self.registered_at {
-            // LREG has not registered the services with the listener yet.
+        if std::time::Instant::now() < self.registered_at
+            || self.connector.unregistered_by_restart()
+        {
+            // LREG has not registered the services with the listener yet (after `serve`
+            // started, or the database restarted: its services left with it).
             return ServiceAnswer::Unknown;
         }
         match self.services() {

@@ -27,18 +27,20 @@ pub(super) fn created(s: &EmulatorSession) -> Result<Datum> {
 }
 
 /// ALL_TAB_COLS's DATA_TYPE, DATA_TYPE_OWNER, DATA_PRECISION, DATA_SCALE, CHAR_LENGTH,
-/// DATA_LENGTH of a column type: what `types_map::column_type` reads back.
+/// DATA_LENGTH of a column type: what `types_map::column_type` reads back. A
+/// character-semantics column (`VARCHAR2(10 CHAR)`) has CHAR_LENGTH 10 and DATA_LENGTH its
+/// bytes, 40 (AL32UTF8).
 pub(super) fn dictionary_type(
     t: &ColumnType,
 ) -> (String, Option<String>, Option<i64>, Option<i64>, i64, i64) {
     let plain = |name: &str, len: i64| (name.to_string(), None, None, None, 0, len);
     match t {
-        ColumnType::Varchar2 { length } => (
+        ColumnType::Varchar2 { length, chars } => (
             "VARCHAR2".into(),
             None,
             None,
             None,
-            (*length).into(),
+            chars.unwrap_or(*length).into(),
             (*length).into(),
         ),
         ColumnType::Nvarchar2 { length } => (
@@ -49,12 +51,12 @@ pub(super) fn dictionary_type(
             (*length).into(),
             i64::from(*length) * 2,
         ),
-        ColumnType::Char { length } => (
+        ColumnType::Char { length, chars } => (
             "CHAR".into(),
             None,
             None,
             None,
-            (*length).into(),
+            chars.unwrap_or(*length).into(),
             (*length).into(),
         ),
         ColumnType::Nchar { length } => (
@@ -198,6 +200,19 @@ pub(super) fn all_tables(s: &mut EmulatorSession) -> Result<Relation> {
     Ok(view(&spec, rows))
 }
 
+/// ALL_TAB_COLS.CHAR_USED: `C` for character length semantics (national types always), `B`
+/// for bytes, NULL for other types.
+fn char_used(ty: &ColumnType) -> Datum {
+    match ty {
+        ColumnType::Varchar2 { chars: Some(_), .. }
+        | ColumnType::Char { chars: Some(_), .. }
+        | ColumnType::Nvarchar2 { .. }
+        | ColumnType::Nchar { .. } => t("C"),
+        ColumnType::Varchar2 { .. } | ColumnType::Char { .. } => t("B"),
+        _ => Datum::Null,
+    }
+}
+
 /// ALL_TAB_COLS (`hidden`: hidden columns included) or ALL_TAB_COLUMNS (left out).
 pub(super) fn all_tab_cols(s: &mut EmulatorSession, hidden: bool) -> Result<Relation> {
     let spec = [
@@ -247,7 +262,7 @@ pub(super) fn all_tab_cols(s: &mut EmulatorSession, hidden: bool) -> Result<Rela
                 y_n(c.nullable),
                 column_id,
                 n(chars),
-                if chars > 0 { t("B") } else { Datum::Null },
+                char_used(&c.data_type),
                 yes_no(c.hidden),
                 yes_no(c.virtual_column),
                 if c.virtual_column {
@@ -546,8 +561,12 @@ mod tests {
     fn dictionary_types_read_back_as_the_column_type() {
         for text in [
             "VARCHAR2(40)",
+            "VARCHAR2(40 CHAR)",
+            "VARCHAR2(1000 CHAR)",
+            "VARCHAR2(4000 CHAR)",
             "NVARCHAR2(10)",
             "CHAR(3)",
+            "CHAR(3 CHAR)",
             "NCHAR(2)",
             "NUMBER",
             "NUMBER(10)",
@@ -580,5 +599,21 @@ mod tests {
             let back = column_type(&ty, owner.as_deref(), p, s, Some(chars), Some(bytes));
             assert_eq!(back, Ok(t), "{text}");
         }
+        // An EXTENDED database's character-semantics column: CHAR_LENGTH 1500, DATA_LENGTH
+        // 6000, an extended string read back as one.
+        let t = ColumnType::parse_sized("VARCHAR2(1500 CHAR)", true).unwrap();
+        let (ty, _, _, _, chars, bytes) = dictionary_type(&t);
+        assert_eq!((chars, bytes), (1500, 6000));
+        let back = column_type(&ty, None, None, None, Some(chars), Some(bytes)).unwrap();
+        assert!(back.is_extended());
+        assert_eq!(back, t);
+        assert_eq!(
+            super::char_used(&ColumnType::parse("VARCHAR2(4 CHAR)").unwrap()),
+            oracle_datum::Datum::Text("C".into())
+        );
+        assert_eq!(
+            super::char_used(&ColumnType::parse("VARCHAR2(4)").unwrap()),
+            oracle_datum::Datum::Text("B".into())
+        );
     }
 }

@@ -78,11 +78,13 @@ impl WireDatabase {
             "SESSION_PRIVS" => Ok(acc::session_privs(s)),
             "SESSION_ROLES" => Ok(acc::session_roles(s)),
             "ALL_TAB_PRIVS" => Ok(acc::all_tab_privs(s)),
+            "USER_GOLDENGATE_PRIVILEGES" => acc::user_goldengate_privileges(s),
             "PRODUCT_COMPONENT_VERSION" => acc::product_component_version(s),
             "V$DATABASE" => dynv::v_database(s),
             "GV$DATABASE" => dynv::gv_database(s),
             "V$FOREIGN_ARCHIVED_LOG" => dynv::v_foreign_archived_log(s),
             "V$STANDBY_LOG" => dynv::v_standby_log(s),
+            "DBA_SUPPLEMENTAL_LOGGING" => dynv::dba_supplemental_logging(s),
             "V$PDBS" => dynv::v_pdbs(s),
             "V$PARAMETER" => dynv::v_parameter(s),
             "V$TRANSACTION" => dynv::transactions(s, false),
@@ -97,6 +99,7 @@ impl WireDatabase {
             "V$ARCHIVE_DEST" => dynv::archive_dest(s, false),
             "V$RESOURCE_LIMIT" => dynv::v_resource_limit(s),
             "V$LOG_HISTORY" => dynv::v_log_history(s),
+            "NLS_DATABASE_PARAMETERS" => dynv::nls_database_parameters(s),
             "V$LOGMNR_CONTENTS" => return Some(self.logminer.contents(&mut self.session)),
             _ => return None,
         };
@@ -144,7 +147,17 @@ impl WireDatabase {
             "ISDBA" => Datum::text("FALSE"),
             "DATABASE_ROLE" => Datum::text(s.database_view().map_err(ora_error)?.role.as_oracle()),
             "SERVER_HOST" | "HOST" => Datum::text("emulator"),
-            "LANGUAGE" => Datum::text("AMERICAN_AMERICA.AL32UTF8"),
+            "LANGUAGE" => {
+                // The container's: a PDB may have its own database character set.
+                let set = s
+                    .replica()
+                    .map_err(ora_error)?
+                    .schema
+                    .database
+                    .charsets_in(s.pdb())
+                    .database;
+                Datum::text(format!("AMERICAN_AMERICA.{set}"))
+            }
             other => {
                 return Err(OraError::new(
                     2003,
@@ -201,7 +214,12 @@ impl Database for WireDatabase {
             },
             "USER" => Ok(Datum::text(self.session.user.name.clone())),
             "UID" => Ok(Datum::int(100)),
-            "DBTIMEZONE" => Ok(Datum::text("+00:00")),
+            "DBTIMEZONE" => Ok(Datum::text(
+                self.session
+                    .replica()
+                    .map(|r| r.schema.database.db_time_zone.clone())
+                    .unwrap_or_else(|_| "+00:00".into()),
+            )),
             "SCN_TO_TIMESTAMP" => {
                 // A text argument converts to NUMBER, as Oracle converts it implicitly.
                 let scn = match args.first() {
@@ -238,6 +256,9 @@ impl Database for WireDatabase {
         let parts: Vec<&str> = name.iter().map(String::as_str).collect();
         match parts.as_slice() {
             ["SYS", "DBMS_LOGMNR", c] | ["DBMS_LOGMNR", c] => logminer::constant(c).map(Datum::int),
+            ["SYS", "DBMS_LOGMNR_D", c] | ["DBMS_LOGMNR_D", c] => {
+                logminer::dictionary_constant(c).map(Datum::int)
+            }
             _ => None,
         }
     }
@@ -248,6 +269,9 @@ impl Database for WireDatabase {
         match parts.as_slice() {
             ["SYS", "DBMS_LOGMNR", p] | ["DBMS_LOGMNR", p] => {
                 self.logminer.call(&mut self.session, p, args)
+            }
+            ["SYS", "DBMS_LOGMNR_D", "BUILD"] | ["DBMS_LOGMNR_D", "BUILD"] => {
+                logminer::build(&mut self.session, args)
             }
             _ => Err(OraError::new(
                 6550,
@@ -363,10 +387,12 @@ impl Database for WireDatabase {
         })
     }
 
+    /// SYSDATE and SYSTIMESTAMP: the host's clock, the database time zone's with
+    /// TIME_AT_DBTIMEZONE USER_SQL or DATABASE.
     fn host_time(&mut self) -> (DateTime, i16) {
         let (offset, ms) = match self.session.replica() {
             Ok(r) => (
-                r.schema.database.host_offset_secs(),
+                r.schema.database.sql_clock_offset_secs(),
                 self.session.shared.clock.now_ms(),
             ),
             Err(_) => (0, 0),

@@ -131,6 +131,34 @@ fn database_row(s: &mut EmulatorSession) -> Result<(Spec, Vec<Datum>)> {
     Ok((spec.to_vec(), row))
 }
 
+/// DBA_SUPPLEMENTAL_LOGGING (Reference 19c, 6.24): one row, YES/NO per level, of the container
+/// the session is in ([`EmulatorSession::supplemental_logging_view`]). SUBSET_REP is 19c's.
+pub(super) fn dba_supplemental_logging(s: &mut EmulatorSession) -> Result<Relation> {
+    let v = s.supplemental_logging_view()?;
+    let subset_rep = super::super::session::major(&s.replica()?.schema.database.version) >= 19;
+    let mut spec = vec![
+        ("MINIMAL", text(3)),
+        ("PRIMARY_KEY", text(3)),
+        ("UNIQUE_INDEX", text(3)),
+        ("FOREIGN_KEY", text(3)),
+        ("ALL_COLUMN", text(3)),
+        ("PROCEDURAL", text(3)),
+    ];
+    let mut row = vec![
+        yes_no(v.minimal),
+        yes_no(v.primary_key),
+        yes_no(v.unique_index),
+        yes_no(v.foreign_key),
+        yes_no(v.all_column),
+        t("NO"),
+    ];
+    if subset_rep {
+        spec.push(("SUBSET_REP", text(3)));
+        row.push(t("NO"));
+    }
+    Ok(view(&spec, vec![row]))
+}
+
 /// V$PDBS: CON_ID 2 is PDB$SEED, the PDBs follow in name order from 3; from a PDB only that
 /// PDB (and not the seed) shows.
 pub(super) fn v_pdbs(s: &mut EmulatorSession) -> Result<Relation> {
@@ -228,6 +256,9 @@ pub(super) fn v_parameter(s: &mut EmulatorSession) -> Result<Relation> {
             if d.redo_threads > 1 { "TRUE" } else { "FALSE" }.into(),
         ),
     ];
+    if let Some(t) = &config.time_at_dbtimezone {
+        params.push(("time_at_dbtimezone", t.clone()));
+    }
     for a in config.archive_destinations.iter().flatten() {
         params.push(("log_archive_dest", format!("{}={}", a.name, a.destination)));
     }
@@ -559,7 +590,9 @@ pub(super) fn v_logfile(s: &mut EmulatorSession) -> Result<Relation> {
         })
         .collect();
     for (group, thread, log) in standby_groups(s)? {
-        let member = log.map_or(format!("/u01/downstream/standby/srl_t{thread}.log"), |l| l.name);
+        let member = log.map_or(format!("/u01/downstream/standby/srl_t{thread}.log"), |l| {
+            l.name
+        });
         rows.push(vec![
             n(group),
             Datum::Null,
@@ -857,6 +890,52 @@ pub(super) fn v_resource_limit(s: &mut EmulatorSession) -> Result<Relation> {
             ]);
         }
     }
+    Ok(view(&spec, rows))
+}
+
+/// NLS_DATABASE_PARAMETERS: the database's permanent NLS settings, in Oracle's order, its
+/// character sets among them (NLS_CHARACTERSET, NLS_NCHAR_CHARACTERSET). Granted to PUBLIC.
+/// The view reads the container's own dictionary (SYS.PROPS$), so inside a PDB of another
+/// database character set it shows the PDB's (as My Oracle Support Doc ID 2547439.1 shows:
+/// AL32UTF8 in CDB$ROOT, WE8MSWIN1252 after ALTER SESSION SET CONTAINER into the PDB).
+pub(super) fn nls_database_parameters(s: &mut EmulatorSession) -> Result<Relation> {
+    let d = s.replica()?.schema.database.clone();
+    let sets = d.charsets_in(s.pdb());
+    let release = d
+        .version
+        .split('.')
+        .next()
+        .map_or_else(|| d.version.clone(), |major| format!("{major}.0.0.0.0"));
+    let params = [
+        ("NLS_LANGUAGE", "AMERICAN".to_string()),
+        ("NLS_TERRITORY", "AMERICA".into()),
+        ("NLS_CURRENCY", "$".into()),
+        ("NLS_ISO_CURRENCY", "AMERICA".into()),
+        ("NLS_NUMERIC_CHARACTERS", ".,".into()),
+        ("NLS_CHARACTERSET", sets.database.name().into()),
+        ("NLS_CALENDAR", "GREGORIAN".into()),
+        ("NLS_DATE_FORMAT", "DD-MON-RR".into()),
+        ("NLS_DATE_LANGUAGE", "AMERICAN".into()),
+        ("NLS_SORT", "BINARY".into()),
+        ("NLS_TIME_FORMAT", "HH.MI.SSXFF AM".into()),
+        ("NLS_TIMESTAMP_FORMAT", "DD-MON-RR HH.MI.SSXFF AM".into()),
+        ("NLS_TIME_TZ_FORMAT", "HH.MI.SSXFF AM TZR".into()),
+        (
+            "NLS_TIMESTAMP_TZ_FORMAT",
+            "DD-MON-RR HH.MI.SSXFF AM TZR".into(),
+        ),
+        ("NLS_DUAL_CURRENCY", "$".into()),
+        ("NLS_COMP", "BINARY".into()),
+        ("NLS_LENGTH_SEMANTICS", "BYTE".into()),
+        ("NLS_NCHAR_CONV_EXCP", "FALSE".into()),
+        ("NLS_NCHAR_CHARACTERSET", sets.national.name().into()),
+        ("NLS_RDBMS_VERSION", release),
+    ];
+    let spec = [("PARAMETER", text(128)), ("VALUE", text(64))];
+    let rows = params
+        .into_iter()
+        .map(|(name, value)| vec![t(name), t(value)])
+        .collect();
     Ok(view(&spec, rows))
 }
 

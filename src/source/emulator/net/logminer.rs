@@ -57,6 +57,36 @@ pub struct LogMiner {
     started: Option<(Scn, Scn)>,
 }
 
+/// DBMS_LOGMNR_D's constants (PL/SQL Packages and Types Reference, DBMS_LOGMNR_D
+/// "Constants"): where BUILD puts the dictionary.
+pub fn dictionary_constant(name: &str) -> Option<u32> {
+    Some(match name {
+        "STORE_IN_FLAT_FILE" => STORE_IN_FLAT_FILE,
+        "STORE_IN_REDO_LOGS" => STORE_IN_REDO_LOGS,
+        "MARK_SAFE_MINE_POINT" => 8,
+        _ => return None,
+    })
+}
+
+const STORE_IN_FLAT_FILE: u32 = 1;
+const STORE_IN_REDO_LOGS: u32 = 2;
+
+/// `DBMS_LOGMNR_D.BUILD(dictionary_filename, dictionary_location, options)`: into the redo
+/// only; a flat file is desupported from 19c on (ORA-44613 names it).
+pub fn build(s: &mut EmulatorSession, args: &[Argument]) -> Result<(), OraError> {
+    let options = number(arg(args, "OPTIONS", 2), "OPTIONS")?.unwrap_or(0) as u32;
+    let flat = arg(args, "DICTIONARY_FILENAME", 0).is_some()
+        || arg(args, "DICTIONARY_LOCATION", 1).is_some()
+        || options & STORE_IN_FLAT_FILE != 0;
+    if flat || options & STORE_IN_REDO_LOGS == 0 {
+        return Err(OraError::new(
+            44613,
+            "LogMiner flat file dictionary is de-supported (use OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS)",
+        ));
+    }
+    crate::source::Session::build_dictionary(s).map_err(super::ora_error)
+}
+
 fn arg<'a>(args: &'a [Argument], name: &str, position: usize) -> Option<&'a Datum> {
     args.iter()
         .find(|a| {

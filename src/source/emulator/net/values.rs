@@ -14,9 +14,10 @@ use oracle_datum::{DateTime, Datum, OraError, OraType};
 /// The wire type of a column of `t`.
 pub fn ora_type(t: &ColumnType) -> Result<OraType, String> {
     Ok(match t {
-        ColumnType::Varchar2 { length } => OraType::Varchar2(*length),
+        // Bytes; a character-semantics column's character limit is the writer's to check.
+        ColumnType::Varchar2 { length, .. } => OraType::Varchar2(*length),
         ColumnType::Nvarchar2 { length } => OraType::NVarchar2(*length),
-        ColumnType::Char { length } => OraType::Char(*length),
+        ColumnType::Char { length, .. } => OraType::Char(*length),
         ColumnType::Nchar { length } => OraType::NChar(*length),
         ColumnType::Number { precision, scale } => OraType::Number {
             precision: precision.unwrap_or(0),
@@ -243,6 +244,15 @@ pub fn to_value(d: &Datum, t: &ColumnType) -> Result<Value, OraError> {
         },
         Datum::Text(s) => match t {
             ColumnType::Json => Value::Json(s.clone()),
+            // The SQL engine blank-pads a CHAR to its bytes; a `CHAR(n CHAR)` holds n
+            // characters, which the writer pads to again.
+            ColumnType::Char { chars: Some(n), .. } => {
+                let mut s = s.clone();
+                while s.ends_with(' ') && s.chars().count() > *n as usize {
+                    s.pop();
+                }
+                Value::Text(s)
+            }
             _ => Value::Text(s.clone()),
         },
         Datum::Rowid(s) => Value::Text(s.clone()),
@@ -353,6 +363,19 @@ mod tests {
         assert_eq!(
             to_datum(&Value::Text(String::new()), &OraType::Varchar2(1)).unwrap(),
             Datum::Null
+        );
+        // A CHAR(3 CHAR) travels as its 12 bytes; the SQL engine's padding to bytes goes, the
+        // writer pads to 3 characters again.
+        let char3 = ColumnType::parse("CHAR(3 CHAR)").unwrap();
+        assert_eq!(ora_type(&char3).unwrap(), OraType::Char(12));
+        let padded = Datum::Text(format!("é{}", " ".repeat(10)));
+        assert_eq!(
+            to_value(&padded, &char3).unwrap(),
+            Value::Text("é  ".into())
+        );
+        assert_eq!(
+            ora_type(&ColumnType::parse("VARCHAR2(10 CHAR)").unwrap()).unwrap(),
+            OraType::Varchar2(40)
         );
     }
 

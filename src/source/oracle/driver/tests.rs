@@ -65,7 +65,7 @@ fn thin_login_errors_map_like_thick_ones() {
                 "the configured call timeout was exceeded",
                 Phase::Connect,
             ),
-            Code::Cdc2006,
+            Code::Cdc2010,
         ),
         (
             thin::failure(
@@ -73,7 +73,7 @@ fn thin_login_errors_map_like_thick_ones() {
                 "the database or network closed the connection",
                 Phase::Connect,
             ),
-            Code::Cdc2006,
+            Code::Cdc2010,
         ),
         (
             thin::failure(Failure::Other, "invalid connect string: x", Phase::Connect),
@@ -92,8 +92,8 @@ fn thin_login_errors_map_like_thick_ones() {
         let got = e.at_login(&pw(), "db:1521/X");
         assert_eq!(got.code(), want, "{e:?} → {got}");
     }
-    // The equivalent ORA- code is in the message, so connect retries treat a timeout and a
-    // closed connection as transient, as they do for thick's ORA-12170 and ORA-03113.
+    // The equivalent ORA- code is the error's code, so connect retries treat a timeout and a
+    // closed connection as transient (CDC-2010), as they do for thick's ORA-12170 and ORA-03113.
     for f in [Failure::Timeout, Failure::Closed] {
         let e = thin::failure(f, "text", Phase::Connect).at_login(&pw(), "db/x");
         assert!(crate::source::retry::is_transient(&e), "{e}");
@@ -532,7 +532,7 @@ fn real_thin_driver_listener_hanging_up_is_transient() {
     let (port, server) = fake_listener(Vec::new());
     let e = thin_connect(port);
     let _ = server.join();
-    assert_eq!(e.code(), Code::Cdc2006, "{e}");
+    assert_eq!(e.code(), Code::Cdc2010, "{e}");
     assert!(e.to_string().contains("ORA-03113"), "{e}");
     assert!(crate::source::retry::is_transient(&e), "{e}");
 }

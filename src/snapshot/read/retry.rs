@@ -1,0 +1,214 @@
+//! What the reader does when a read fails: a chunk goes back to the front of the queue (its
+//! halves after ORA-01555) to be read at a fresh SCN, within its bounds; the key boundaries of
+//! the next chunks, asked AS OF the wave's SCN, are asked again at a fresh one. Each retry is a
+//! `snapshot-chunk-retry` ops event and one more in the snapshot's retry metric.
+
+use super::{Pending, Waves, MIN_HALVED_ROWS};
+use crate::errors::{CdcError, Result};
+use crate::source::model::Scn;
+use serde_json::json;
+
+/// An error that says the SCN read at can no longer be read, where a fresh SCN can: the table's
+/// definition changed since (ORA-01466), its undo is gone (ORA-01555, ORA-22924), or it is not a
+/// valid SCN any more (ORA-08181).
+fn scn_unreadable(e: &CdcError) -> bool {
+    matches!(
+        e,
+        CdcError::TableDefinitionChanged { .. }
+            | CdcError::SnapshotTooOld { .. }
+            | CdcError::LobSnapshotTooOld { .. }
+            | CdcError::InvalidScn { .. }
+    )
+}
+
+/// Why a blocking snapshot cannot go on after a DDL of its table: every chunk is read at the
+/// SCN streaming paused at, which the table's definition is now newer than.
+const PINNED_DDL: &str = "a blocking snapshot reads every chunk at the SCN streaming paused at, and the table's definition changed after it; send the signal again (its chunks are then read at an SCN after the change)";
+
+impl<'a> Waves<'a> {
+    /// Up to `want` more chunks from the planner at `scn`. The planner asks key boundaries AS OF
+    /// the SCN, which fails like a chunk read when the SCN cannot be read any more (a DDL since,
+    /// most often: the SCN may have been taken while the last wave was read); it is asked again
+    /// at a fresh SCN, up to `cdc.snapshot.chunk.ddl.retries` times after ORA-01466 and
+    /// `cdc.snapshot.chunk.retries` times otherwise. Returns the chunks and the SCN they were
+    /// planned at, which the wave is read at.
+    pub(super) fn plan_next(
+        &mut self,
+        mut scn: Scn,
+        want: usize,
+        table: &str,
+    ) -> Result<(Vec<super::Chunk>, Scn)> {
+        let (mut ddl, mut other) = (0u32, 0u32);
+        loop {
+            let planner = &mut self.planner;
+            let e = match self.reader.on_main(|s| planner.next(s, scn, want)) {
+                Ok(chunks) => return Ok((chunks, scn)),
+                Err(e) if scn_unreadable(&e) => e,
+                Err(e) => return Err(e),
+            };
+            let from = self.planner.next_start();
+            let ddl_error = matches!(e, CdcError::TableDefinitionChanged { .. });
+            let settings = &self.reader.settings.snapshot;
+            let (tries, limit) = match ddl_error {
+                true => (&mut ddl, settings.chunk_ddl_retries),
+                false => (&mut other, settings.chunk_retries),
+            };
+            *tries += 1;
+            let pinned = self.reader.pin_scn.is_some();
+            if pinned || *tries > limit {
+                let reason = match (pinned && ddl_error, pinned) {
+                    (true, _) => format!("{e}; {PINNED_DDL}"),
+                    (false, true) => format!("{e}; a blocking snapshot cannot read at another SCN"),
+                    (false, false) => format!("{e}; gave up after {limit} retries at fresh SCNs"),
+                };
+                self.reader.ops.emit(
+                    "snapshot-chunk-failed",
+                    json!({"table": table, "chunk": from, "code": e.code().info().code, "reason": e.to_string()}),
+                )?;
+                return Err(CdcError::ChunkFailed {
+                    table: table.to_string(),
+                    chunk: from,
+                    reason,
+                });
+            }
+            self.reader.count_retry();
+            let fresh = self.reader.on_main(|s| s.current_scn())?;
+            self.reader.ops.emit(
+                "snapshot-chunk-retry",
+                json!({"table": table, "chunk": from, "code": e.code().info().code, "action": "replan", "retry": *tries, "scn": scn, "at_scn": fresh}),
+            )?;
+            tracing::info!("{table}: the key boundaries of the chunks from {from} could not be read at SCN {scn} ({e}); asked again at SCN {fresh}");
+            scn = fresh;
+        }
+    }
+
+    /// Put the `i`-th chunk of a wave that failed with `e` back at the front of the queue (its
+    /// halves after ORA-01555), with the chunks read after it. A chunk that cannot be read
+    /// (halved to the floor, or out of retries) gives the `snapshot-chunk-failed` event and
+    /// the error to end the table with, once the chunks before it are published.
+    pub(super) fn retry(
+        &mut self,
+        wave: &mut [Pending],
+        i: usize,
+        e: CdcError,
+        table: &str,
+    ) -> Result<Option<(serde_json::Value, CdcError)>> {
+        let retries = self.reader.settings.snapshot.chunk_retries;
+        let ddl_retries = self.reader.settings.snapshot.chunk_ddl_retries;
+        let min_rows = MIN_HALVED_ROWS.min(self.reader.settings.snapshot.chunk_rows);
+        let table = table.to_string();
+        self.reader.count_retry();
+        let planner = &self.planner;
+        let mut item = wave[i].clone();
+        let mut back: Vec<Pending> = Vec::new();
+        let give_up = |item: &Pending,
+                       e: &CdcError,
+                       reason: String|
+         -> Result<Option<(serde_json::Value, CdcError)>> {
+            let event = json!({"table": table, "chunk": item.chunk.describe(), "code": e.code().info().code, "reason": e.to_string()});
+            Ok(Some((
+                event,
+                CdcError::ChunkFailed {
+                    table: table.clone(),
+                    chunk: item.chunk.describe(),
+                    reason,
+                },
+            )))
+        };
+        match e {
+            CdcError::SnapshotTooOld { .. }
+            | CdcError::LobSnapshotTooOld { .. }
+            | CdcError::InvalidScn { .. } => {
+                // Halved, but never below the floor: a 1,500-row chunk is read again at
+                // 1,000 rows; only a chunk already at the floor gives up.
+                let half = (item.rows / 2).max(min_rows);
+                if item.rows <= min_rows {
+                    let reason = format!("{e}; the chunk cannot be halved below {min_rows} rows");
+                    return give_up(&item, &e, reason);
+                }
+                // The cut is asked AS OF a fresh SCN, which a DDL since can refuse too: then
+                // the same range is read again, counted at half the size.
+                let split = self
+                    .reader
+                    .on_main(|s| {
+                        let scn = s.current_scn()?;
+                        planner.split(&item.chunk, half, s, scn)
+                    })
+                    .or_else(|e| match scn_unreadable(&e) {
+                        true => Ok(None),
+                        false => Err(e),
+                    })?;
+                let into: Vec<String> = match &split {
+                    Some((a, b)) => vec![a.describe(), b.describe()],
+                    None => vec![item.chunk.describe()],
+                };
+                self.reader.ops.emit(
+                    "snapshot-chunk-retry",
+                    json!({"table": table, "chunk": item.chunk.describe(), "code": e.code().info().code, "action": "halve", "rows": half, "into": into}),
+                )?;
+                match split {
+                    Some((a, b)) => {
+                        back.push(Pending {
+                            chunk: a,
+                            rows: half,
+                            ..item.clone()
+                        });
+                        back.push(Pending {
+                            chunk: b,
+                            rows: half,
+                            ..item
+                        });
+                    }
+                    // Fewer rows than a half: the same range again, counted at half the size.
+                    None => back.push(Pending { rows: half, ..item }),
+                }
+            }
+            // The table's definition changed after the chunk's SCN (an ADD or DROP COLUMN while
+            // it was read): read again at a fresh SCN, newer than the DDL, with the columns the
+            // table has there. Counted apart: each time it is a new DDL, not a failing read.
+            CdcError::TableDefinitionChanged { scn, ddl_scn, .. } => {
+                if self.reader.pin_scn.is_some() {
+                    return give_up(&item, &e, format!("{e}; {PINNED_DDL}"));
+                }
+                item.ddl_retries += 1;
+                if item.ddl_retries > ddl_retries {
+                    let reason = format!(
+                        "{e}; read again at a fresh SCN {ddl_retries} times, and the table's definition changed under every read (cdc.snapshot.chunk.ddl.retries)"
+                    );
+                    return give_up(&item, &e, reason);
+                }
+                self.reader.ops.emit(
+                    "snapshot-chunk-retry",
+                    json!({"table": table, "chunk": item.chunk.describe(), "code": e.code().info().code, "action": "retry", "retry": item.ddl_retries, "scn": scn, "ddl_scn": ddl_scn}),
+                )?;
+                back.push(item);
+            }
+            // What a retry cannot change: a missing grant, a container out of reach, a row the
+            // filter cannot be evaluated on (the same row is read again).
+            CdcError::UnknownTable { .. }
+            | CdcError::FilterFailed { .. }
+            | CdcError::Settings { .. }
+            | CdcError::UnsupportedType { .. }
+            | CdcError::Privilege { .. }
+            | CdcError::ContainerUnreachable(_) => return Err(e),
+            other => {
+                item.retries += 1;
+                if item.retries > retries {
+                    let reason = format!("{other}; gave up after {retries} retries");
+                    return give_up(&item, &other, reason);
+                }
+                self.reader.ops.emit(
+                    "snapshot-chunk-retry",
+                    json!({"table": table, "chunk": item.chunk.describe(), "code": other.code().info().code, "cause": crate::source::retry_cause(&other), "action": "retry", "retry": item.retries}),
+                )?;
+                back.push(item);
+            }
+        }
+        // The failed chunk (or its halves) first, then the rest of the wave, then the queue.
+        back.extend(wave[i + 1..].iter().cloned());
+        for p in back.into_iter().rev() {
+            self.pending.push_front(p);
+        }
+        Ok(None)
+    }
+}
