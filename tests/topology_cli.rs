@@ -636,9 +636,14 @@ fn downstream_mining_needs_the_dictionary_in_the_redo() {
             .contains("no LogMiner dictionary build"),
         "{mining}"
     );
-    let out = capture(&sets, current_scn(&e.db));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "mined without a dictionary");
+    // Made to mine: changes committed after the snapshot (capture stopping at the current SCN
+    // would have nothing to mine on a quiet database).
+    let args: Vec<String> = sets
+        .iter()
+        .flat_map(|s| ["--set".to_string(), s.clone()])
+        .collect();
+    let (code, err) = capture_mining_fails(&args, &e.db, &e.state, 120);
+    assert_ne!(code, 0, "mined without a dictionary");
     assert!(
         err.contains("CDC-5302") && err.contains("ORA-01371"),
         "{err}"

@@ -231,10 +231,16 @@ impl World {
             .collect()
     }
 
-    /// The SCN of the newest change (a log switch or statistics after it carry the SCN of the
-    /// next record, which no capture of a quiet database reaches).
+    /// The SCN a capture of this database, gone quiet, is sure to reach: the mining bound
+    /// stays one below V$DATABASE.CURRENT_SCN, which is the newest change while a transaction
+    /// is open (its next change may share that SCN on Oracle) and one past it otherwise; a log
+    /// switch or statistics after the newest change carry the SCN of the next record, which is
+    /// never reached either.
     pub fn current_scn(&self) -> Scn {
-        self.writer.replica().newest_change_scn()
+        let r = self.writer.replica();
+        r.current_scn_view()
+            .saturating_sub(1)
+            .min(r.newest_change_scn())
     }
 
     /// `n` workload transactions, then a step of each long transaction (open a new one now and

@@ -230,6 +230,19 @@ impl<'a> Reader<'a> {
                     lost += 1;
                     self.count_retry();
                     tracing::warn!("connection lost ({m}); reconnecting ({lost})");
+                    // Each retry an ops event (CDC-5007), as a chunk's or a mining call's is.
+                    let e = CdcError::ConnectionLost(m);
+                    self.ops.emit(
+                        "source-retry",
+                        serde_json::json!({
+                            "cause": crate::source::retry_cause(&e),
+                            "code": e.code().info().code,
+                            "operation": "the snapshot's planning and SCNs",
+                            "attempt": lost,
+                            "wait_ms": 0,
+                            "message": crate::errors::shown(&e.to_string(), 500),
+                        }),
+                    )?;
                     self.sessions[0] = None;
                 }
                 other => return other,

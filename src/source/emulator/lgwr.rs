@@ -213,8 +213,14 @@ impl super::store::Replica {
             .written(now_ms, self.schema.database.redo_write_delay_ms)
     }
 
-    /// Whether record `n` is in the online log yet (LogMiner can return it) at `now_ms`.
+    /// Whether record `n` is in the online log yet (LogMiner can return it) at `now_ms`. On a
+    /// standby every record it has is: redo reaches a standby only once the primary's LGWR has
+    /// written it (redo transport ships written redo), so what it applied was written, and
+    /// capture does not cap a standby's windows by V$THREAD (Debezium neither).
     pub fn is_written(&self, written: &[Written], n: u64, record: &Redo) -> bool {
+        if self.schema.database.role != super::schema::RoleSpec::Primary {
+            return true;
+        }
         let Some(t) = self.record_thread(record) else {
             return true;
         };

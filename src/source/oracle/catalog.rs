@@ -57,6 +57,9 @@ pub struct KeyRow {
 pub struct IndexRow {
     pub owner: String,
     pub table: String,
+    /// ALL_INDEXES.OWNER: an index may be in another schema than its table, and its name is
+    /// unique only within that schema.
+    pub index_owner: String,
     pub index: String,
     pub column: String,
 }
@@ -135,17 +138,26 @@ pub fn assemble(pdb: Option<&str>, rows: CatalogRows) -> (Vec<TableInfo>, Vec<St
             )),
         }
     }
-    let mut indexes: BTreeMap<Key, Vec<KeyConstraint>> = BTreeMap::new();
+    let mut indexes: BTreeMap<Key, Vec<(String, KeyConstraint)>> = BTreeMap::new();
     for ix in rows.unique_indexes {
         let list = indexes.entry((ix.owner, ix.table)).or_default();
         match list.last_mut() {
-            Some(c) if c.name == ix.index => c.columns.push(ix.column),
-            _ => list.push(KeyConstraint {
-                name: ix.index,
-                columns: vec![ix.column],
-            }),
+            Some((owner, c)) if *owner == ix.index_owner && c.name == ix.index => {
+                c.columns.push(ix.column)
+            }
+            _ => list.push((
+                ix.index_owner,
+                KeyConstraint {
+                    name: ix.index,
+                    columns: vec![ix.column],
+                },
+            )),
         }
     }
+    let mut indexes: BTreeMap<Key, Vec<KeyConstraint>> = indexes
+        .into_iter()
+        .map(|(k, list)| (k, list.into_iter().map(|(_, c)| c).collect()))
+        .collect();
     let mut objects: BTreeMap<Key, Vec<ObjectRow>> = BTreeMap::new();
     for o in rows.objects {
         objects
@@ -368,6 +380,7 @@ mod tests {
         let ix = |table: &str, index: &str, column: &str| IndexRow {
             owner: "HR".into(),
             table: table.into(),
+            index_owner: "HR".into(),
             index: index.into(),
             column: column.into(),
         };
@@ -426,5 +439,34 @@ mod tests {
         };
         let (tables, _) = assemble(None, rows);
         assert_eq!(tables[0].name.to_string(), "HR.EMP");
+    }
+
+    #[test]
+    fn unique_indexes_of_one_name_in_two_schemas_stay_two() {
+        // An index name is unique only within its owner: HR's and AUDIT's EMP_UX on HR.EMP,
+        // ordered by index owner, are two indexes (before, one with both column lists).
+        let ix = |index_owner: &str, column: &str| IndexRow {
+            owner: "HR".into(),
+            table: "EMP".into(),
+            index_owner: index_owner.into(),
+            index: "EMP_UX".into(),
+            column: column.into(),
+        };
+        let rows = CatalogRows {
+            tables: vec![TableRow {
+                owner: "HR".into(),
+                name: "EMP".into(),
+                ..TableRow::default()
+            }],
+            unique_indexes: vec![ix("AUDIT", "CODE"), ix("HR", "REGION"), ix("HR", "SITE")],
+            ..CatalogRows::default()
+        };
+        let (tables, _) = assemble(None, rows);
+        let got: Vec<Vec<&str>> = tables[0]
+            .unique_indexes
+            .iter()
+            .map(|k| k.columns.iter().map(|c| c.as_str()).collect())
+            .collect();
+        assert_eq!(got, vec![vec!["CODE"], vec!["REGION", "SITE"]]);
     }
 }

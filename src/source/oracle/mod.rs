@@ -466,8 +466,9 @@ impl Session for OracleSession {
             Ok(catalog::IndexRow {
                 owner: r.string(0)?,
                 table: r.string(1)?,
-                index: r.string(2)?,
-                column: r.string(3)?,
+                index_owner: r.string(2)?,
+                index: r.string(3)?,
+                column: r.string(4)?,
             })
         })?;
         rows.objects = self.rows(sql::DATA_OBJECTS, &ctx("reading DBA_OBJECTS"), |r| {

@@ -417,15 +417,17 @@ pub const KEYS: &str = concat!(
 /// enforce uniqueness without a constraint. Function-based, bitmap, domain and IOT-top
 /// indexes are left out (their columns are not table columns, or the primary key covers them).
 /// The table is taken from ALL_INDEXES: ALL_IND_COLUMNS's TABLE_NAME may differ for join
-/// indexes. Privilege: as [`TABLES`].
+/// indexes. An index may be owned by another schema than its table's (ALL_INDEXES.OWNER beside
+/// TABLE_OWNER) and its name is unique only within its owner, so indexes are told apart by both.
+/// Privilege: as [`TABLES`].
 pub const UNIQUE_INDEXES: &str = concat!(
-    "SELECT i.TABLE_OWNER, i.TABLE_NAME, i.INDEX_NAME, ic.COLUMN_NAME ",
+    "SELECT i.TABLE_OWNER, i.TABLE_NAME, i.OWNER, i.INDEX_NAME, ic.COLUMN_NAME ",
     "FROM ALL_INDEXES i JOIN ALL_IND_COLUMNS ic ON ic.INDEX_OWNER = i.OWNER ",
     "AND ic.INDEX_NAME = i.INDEX_NAME ",
     "WHERE i.UNIQUENESS = 'UNIQUE' AND i.TABLE_TYPE = 'TABLE' ",
     "AND i.INDEX_TYPE IN ('NORMAL', 'NORMAL/REV') AND ",
     user_owner!("i.TABLE_OWNER"),
-    " ORDER BY i.TABLE_OWNER, i.TABLE_NAME, i.INDEX_NAME, ic.COLUMN_POSITION"
+    " ORDER BY i.TABLE_OWNER, i.TABLE_NAME, i.OWNER, i.INDEX_NAME, ic.COLUMN_POSITION"
 );
 
 /// Data object ids of tables, partitions and subpartitions that have a segment (ROWIDs carry
