@@ -38,6 +38,8 @@
 use super::model::{LogFile, RedoThread, Scn};
 use crate::errors::{CdcError, Result};
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// One look at the redo threads: the lowest current SCN of the instances, read first, then
 /// V$THREAD, at `at_ms` on a clock that runs with the database's (never backwards).
@@ -151,6 +153,43 @@ impl IdleThreads {
             }
         }
         None
+    }
+}
+
+/// [`IdleThreads`] shared by every session one connector opens: a session opened after a lost
+/// connection goes on from the looks taken before, so a connection that drops more often than
+/// the quiet period does not hold an idle thread (or a quiet database) back for ever.
+#[derive(Debug, Clone, Default)]
+pub struct SharedLooks(Arc<Mutex<Option<(Instant, IdleThreads)>>>);
+
+impl SharedLooks {
+    /// [`IdleThreads::bound`] of a look that read `scn` and then `threads`, at `at_ms` on the
+    /// database's clock (`None`: the time since the first look). `quiet_ms` sets the quiet
+    /// period at the first look.
+    pub fn bound(
+        &self,
+        quiet_ms: u64,
+        at_ms: Option<i64>,
+        scn: Scn,
+        threads: Vec<RedoThread>,
+    ) -> Option<Scn> {
+        // A session that panicked holding the lock left whole looks behind: go on with them.
+        let mut looks = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let (epoch, idle) =
+            looks.get_or_insert_with(|| (Instant::now(), IdleThreads::new(quiet_ms)));
+        let at_ms =
+            at_ms.unwrap_or_else(|| i64::try_from(epoch.elapsed().as_millis()).unwrap_or(i64::MAX));
+        idle.bound(RedoSample {
+            at_ms,
+            scn,
+            threads,
+        })
+    }
+
+    /// [`IdleThreads::quiet_through`] after the newest look.
+    pub fn quiet_through(&self) -> Option<Scn> {
+        let looks = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        looks.as_ref().and_then(|(_, idle)| idle.quiet_through())
     }
 }
 

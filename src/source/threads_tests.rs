@@ -300,3 +300,20 @@ fn a_quiet_database_is_known_committed_through_the_look_once_every_thread_stood_
     assert_eq!(idle.bound(sample(3_000, 501, vec![at_look])), Some(500));
     assert_eq!(idle.quiet_through(), None);
 }
+
+#[test]
+fn looks_shared_by_a_connectors_sessions_outlive_a_lost_connection() {
+    // A session's looks, then a new session (after a reconnect) taking the next one: the
+    // thread stood still across both, so it is idle as if one session had taken them.
+    let looks = SharedLooks::default();
+    let t1 = thread(1, 500, 9);
+    let first = looks.clone();
+    assert_eq!(
+        first.bound(3_000, Some(0), 501, vec![t1.clone()]),
+        Some(499)
+    );
+    drop(first);
+    let second = looks.clone();
+    assert_eq!(second.bound(3_000, Some(3_000), 501, vec![t1]), Some(500));
+    assert_eq!(looks.quiet_through(), Some(501));
+}

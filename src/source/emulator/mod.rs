@@ -200,6 +200,8 @@ struct Shared {
     faults: Mutex<FaultState>,
     /// The dictionary LogMiner sessions use (`cdc.mining.dictionary`).
     dictionary: Mutex<Dictionary>,
+    /// The looks at V$THREAD of every session, as the adapter's connector keeps them.
+    looks: crate::source::threads::SharedLooks,
 }
 
 #[derive(Default)]
@@ -366,6 +368,7 @@ impl EmulatorConnector {
                 down_until: None,
             }),
             dictionary: Mutex::new(Dictionary::OnlineCatalog),
+            looks: Default::default(),
         };
         shared.refresh()?;
         Ok(EmulatorConnector {
@@ -500,7 +503,6 @@ impl EmulatorConnector {
             user: login.user,
             container: login.container,
             dictionary: None,
-            idle: None,
             shipped_from: None,
         })
     }

@@ -29,9 +29,6 @@ pub struct EmulatorSession {
     /// The dictionary this session's LogMiner sessions use, where START_LOGMNR's options chose
     /// one (sessions over Oracle Net); `None`: the connector's (`cdc.mining.dictionary`).
     pub(super) dictionary: Option<Dictionary>,
-    /// The looks at V$THREAD the mining bound is taken from (`source::threads`), its quiet
-    /// period the database's LGWR period; made at the first look.
-    pub(super) idle: Option<crate::source::threads::IdleThreads>,
     /// On a downstream: whose redo capture mines (`Session::mine_redo_of`).
     pub(super) shipped_from: Option<RedoSource>,
 }
@@ -300,7 +297,6 @@ impl EmulatorSession {
             user: self.user.clone(),
             container: self.container.clone(),
             dictionary: self.dictionary,
-            idle: None,
             shipped_from: self.shipped_from,
         }
     }
@@ -741,19 +737,12 @@ impl Session for EmulatorSession {
                 r.schema.database.redo_write_delay_ms,
             )
         };
-        let idle = self
-            .idle
-            .get_or_insert_with(|| crate::source::threads::IdleThreads::new(delay));
-        Ok(idle.bound(crate::source::threads::RedoSample {
-            at_ms: now,
-            scn,
-            threads,
-        }))
+        Ok(self.shared.looks.bound(delay, Some(now), scn, threads))
     }
 
     fn quiet_through(&mut self) -> Option<Scn> {
         match self.shared.role {
-            topology::Role::Primary => self.idle.as_ref().and_then(|i| i.quiet_through()),
+            topology::Role::Primary => self.shared.looks.quiet_through(),
             _ => None,
         }
     }

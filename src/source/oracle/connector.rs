@@ -27,6 +27,8 @@ pub struct OracleConnector {
     /// `cdc.mining.idle.thread.ms`: how long a redo thread's written position must stand
     /// still for the thread to count as idle.
     idle_thread_ms: u64,
+    /// The looks at V$THREAD of every session this connector opens (`source::threads`).
+    looks: crate::source::threads::SharedLooks,
 }
 
 impl fmt::Debug for OracleConnector {
@@ -115,6 +117,7 @@ impl OracleConnector {
             driver: Driver::default(),
             call_timeout: None,
             idle_thread_ms: crate::settings::DEFAULT_IDLE_THREAD_MS,
+            looks: Default::default(),
         })
     }
 
@@ -160,8 +163,8 @@ impl OracleConnector {
             mining: self.mining,
             standby: None,
             dictionary: self.dictionary,
-            idle: crate::source::threads::IdleThreads::new(self.idle_thread_ms),
-            started: std::time::Instant::now(),
+            idle_thread_ms: self.idle_thread_ms,
+            looks: self.looks.clone(),
             shipped_from: None,
         })
     }

@@ -69,10 +69,11 @@ pub struct OracleSession {
     /// Whether the database is a standby (V$DATABASE.DATABASE_ROLE), once asked.
     standby: Option<bool>,
     dictionary: Dictionary,
-    /// The looks at V$THREAD the mining bound is taken from (idle threads included).
-    idle: crate::source::threads::IdleThreads,
-    /// When the session started, for the looks' times.
-    started: std::time::Instant,
+    /// `cdc.mining.idle.thread.ms`.
+    idle_thread_ms: u64,
+    /// The looks at V$THREAD the mining bound is taken from (idle threads included), shared
+    /// with the connector's other sessions.
+    looks: crate::source::threads::SharedLooks,
     /// On a downstream mining database: whose redo to mine among the logs received.
     shipped_from: Option<RedoSource>,
 }
@@ -715,18 +716,13 @@ impl Session for OracleSession {
         // carries at least that SCN.
         let scn = logminer::lowest_instance_scn(&*self.conn)?;
         let threads = self.redo_threads()?;
-        let at_ms = i64::try_from(self.started.elapsed().as_millis()).unwrap_or(i64::MAX);
-        Ok(self.idle.bound(crate::source::threads::RedoSample {
-            at_ms,
-            scn,
-            threads,
-        }))
+        Ok(self.looks.bound(self.idle_thread_ms, None, scn, threads))
     }
 
     fn quiet_through(&mut self) -> Option<Scn> {
         match self.mining || self.standby != Some(false) {
             true => None,
-            false => self.idle.quiet_through(),
+            false => self.looks.quiet_through(),
         }
     }
 
