@@ -152,7 +152,12 @@ fn thin_call_errors_map_like_thick_ones() {
         "ORA-06550: line 1, column 7: PLS-00306: wrong number"
     );
     // A thin limit met during a call names thick mode.
-    let limit = thin::failure(Failure::Unsupported, "not implemented: x", Phase::Call).runtime(&c);
+    let limit = thin::failure(
+        Failure::Unsupported,
+        "batch errors are unsupported",
+        Phase::Call,
+    )
+    .runtime(&c);
     assert_eq!(limit.code(), Code::Cdc5006);
     assert!(
         limit.to_string().contains("cdc.database.driver=thick"),
@@ -545,6 +550,7 @@ fn real_thin_driver_panic_on_required_encryption_is_cdc_2009() {
     let shown = e.to_string();
     assert_eq!(e.code(), Code::Cdc2009, "{shown}");
     assert!(shown.contains("cdc.database.driver=thick"), "{shown}");
+    // The crate's own panic text for a feature it lacks (Rust's standard message), kept.
     assert!(
         shown.contains("not yet implemented") || shown.contains("panicked"),
         "{shown}"

@@ -3,7 +3,7 @@
 //!
 //! What this module makes up for, from the beta's source:
 //! - It panics where it meets what it does not implement: a server that requires native network
-//!   encryption (`todo!()` on the ACCEPT packet), an account with only an 11G verifier (an
+//!   encryption (an unimplemented-feature panic on the ACCEPT packet), an account with only an 11G verifier (an
 //!   `unwrap()` on the missing PBKDF2 parameters), batch errors. Every call runs inside
 //!   [`guard`], which turns a panic into a [`DriverError`] marked `thin_limit` (CDC-2009 at
 //!   login) and keeps the panic message off stderr. After a panic inside a call the connection's
@@ -71,8 +71,8 @@ fn install_hook() {
     });
 }
 
-/// Run `f`, turning a panic into `Err` with its message (the driver's `todo!()`s and
-/// `unwrap()`s on what it does not support).
+/// Run `f`, turning a panic into `Err` with its message (the driver's panics on what it does
+/// not support: unimplemented features, `unwrap()`s on missing parameters).
 pub fn guard<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     install_hook();
     let was = QUIET.with(|q| q.replace(true));
