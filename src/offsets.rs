@@ -66,6 +66,10 @@ pub struct Offsets {
     /// How much of the sink's output is acknowledged (capture's file sink).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sink: Option<SinkPosition>,
+    /// The id this capture claimed its file sink directory with (`.sink-owner.json` there holds
+    /// the same): a capture whose offsets hold another id, or none, is refused there (CDC-6401).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sink_owner: Option<String>,
     /// How many schema-history entries are acknowledged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schema_history: Option<SchemaHistoryPosition>,
@@ -277,6 +281,7 @@ impl Offsets {
             export: None,
             stream: None,
             sink: None,
+            sink_owner: None,
             schema_history: None,
             signals: Vec::new(),
             signal_history: Vec::new(),

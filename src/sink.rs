@@ -1,6 +1,8 @@
 //! Where capture's records go: JSON-lines segment files (exactly once across kill -9: the
 //! offsets hold the acknowledged position, and a restart cuts everything after it) or stdout.
 
+pub mod owner;
+
 use crate::errors::{CdcError, Result};
 use crate::offsets::SinkPosition;
 use std::fs::File;
@@ -285,15 +287,39 @@ fn record_ends_hint(file: &mut File, at: u64) -> String {
 pub struct StdoutSink {
     out: std::io::BufWriter<std::io::Stdout>,
     records: u64,
+    /// Records flushed to the reader at the last commit.
+    acknowledged: u64,
 }
 
 impl StdoutSink {
     pub fn new(position: Option<&SinkPosition>) -> StdoutSink {
+        let records = position.map(|p| p.records).unwrap_or(0);
         StdoutSink {
             out: std::io::BufWriter::new(std::io::stdout()),
-            records: position.map(|p| p.records).unwrap_or(0),
+            records,
+            acknowledged: records,
         }
     }
+
+    /// A closed pipe is the reader gone, not the end of the work: capture must not exit as if
+    /// it had finished (the CLI treats a broken pipe on stdout as a quiet end elsewhere).
+    fn failed(&self, e: std::io::Error) -> CdcError {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            reader_gone(self.acknowledged)
+        } else {
+            CdcError::io("<stdout>", e)
+        }
+    }
+}
+
+/// CDC-6402 with how much the reader had acknowledged.
+pub fn reader_gone(acknowledged: u64) -> CdcError {
+    CdcError::coded(
+        crate::errors::Code::Cdc6402,
+        format!(
+            "the reader of the stdout sink went away (a closed pipe): {acknowledged} records in all were acknowledged (flushed to it); records written since are written again at the next start"
+        ),
+    )
 }
 
 impl RecordSink for StdoutSink {
@@ -301,13 +327,14 @@ impl RecordSink for StdoutSink {
         self.out
             .write_all(line)
             .and_then(|_| self.out.write_all(b"\n"))
-            .map_err(|e| CdcError::io("<stdout>", e))?;
+            .map_err(|e| self.failed(e))?;
         self.records += 1;
         Ok(())
     }
 
     fn commit(&mut self) -> Result<SinkPosition> {
-        self.out.flush().map_err(|e| CdcError::io("<stdout>", e))?;
+        self.out.flush().map_err(|e| self.failed(e))?;
+        self.acknowledged = self.records;
         Ok(SinkPosition {
             segment: "stdout".into(),
             bytes: 0,

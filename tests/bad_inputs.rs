@@ -1270,7 +1270,7 @@ fn tree(dir: &Path) -> BTreeMap<PathBuf, (Vec<u8>, u32)> {
 
 /// A lock file holds the pid of its last holder.
 fn is_lock(name: &str) -> bool {
-    matches!(name, "capture.lock" | "writer.lock")
+    matches!(name, "capture.lock" | "writer.lock" | ".sink.lock")
 }
 
 /// What the run may change: the lock file's pid, new lines at the end of the ops events, a

@@ -494,3 +494,66 @@ fn a_log_overwritten_while_mined_is_mined_again_by_a_new_session() {
         assert_converges(&db, &base, table, end);
     }
 }
+
+/// The stdout sink's reader is gone before the snapshot's first record: capture used to exit
+/// 0 as if it had finished. It stops with CDC-6402 and says what was acknowledged and that the
+/// snapshot is unfinished; the next start (to a reader that stays) publishes every row.
+#[test]
+fn the_stdout_sinks_reader_going_away_is_an_error_that_says_what_was_acknowledged() {
+    let e = emulated(SCHEMA);
+    let mut args = capture_args(&e.db, &e.state, &e.out);
+    args.splice(0..0, ["--set".into(), "cdc.sink.type=stdout".into()]);
+    let mut child = Command::new(cargo_bin("oracle-cdc"))
+        .args(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("capture went on after its reader was gone");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(1), "{err}");
+    assert!(err.contains("CDC-6402"), "{err}");
+    assert!(
+        err.contains("0 records in all were acknowledged")
+            && err.contains("the snapshot was not finished"),
+        "{err}"
+    );
+    // The offsets acknowledge no more than was flushed: the next start, to a reader that
+    // stays, finishes the snapshot and every row is there.
+    let end = current_scn(&e.db);
+    let mut args = capture_args(&e.db, &e.state, &e.out);
+    args.splice(0..0, ["--set".into(), "cdc.sink.type=stdout".into()]);
+    args.extend(["--stop-at-scn".into(), end.to_string()]);
+    let out = Command::new(cargo_bin("oracle-cdc"))
+        .args(&args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut recs: Vec<Json> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    recs.retain(|r| r["value"]["payload"]["op"] == "r");
+    let keys: std::collections::BTreeSet<String> = recs
+        .iter()
+        .filter(|r| r["topic"].as_str().is_some_and(|t| t.ends_with("ACCOUNTS")))
+        .map(|r| r["key"].to_string())
+        .collect();
+    assert_eq!(keys.len(), 300, "every ACCOUNTS row reached a reader");
+}

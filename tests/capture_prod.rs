@@ -230,6 +230,7 @@ fn states_and_metrics_are_scraped_from_a_running_capture() {
     let bytes: u64 = std::fs::read_dir(&e.out)
         .unwrap()
         .flatten()
+        .filter(|f| f.path().extension().is_some_and(|x| x == "jsonl"))
         .map(|f| f.metadata().unwrap().len())
         .sum();
     assert_eq!(m["oracle_cdc_sink_bytes_total"], bytes as f64);

@@ -312,7 +312,12 @@ fn a_local_user_asked_for_another_pdbs_tables_fails_with_cdc_2301() {
         assert!(e.contains("PDB1") && e.contains("PDB2"), "{include}: {e}");
         assert!(
             !std::fs::read_dir(cdb.dir.path().join("out"))
-                .map(|d| d.flatten().any(|f| f.metadata().is_ok_and(|m| m.len() > 0)))
+                .map(|d| {
+                    d.flatten().any(|f| {
+                        f.path().extension().is_some_and(|x| x == "jsonl")
+                            && f.metadata().is_ok_and(|m| m.len() > 0)
+                    })
+                })
                 .unwrap_or(false),
             "{include}: nothing is published"
         );

@@ -117,8 +117,14 @@ fn reset_forgets_every_position_with_the_safety_of_an_edit() {
     let o = sb.json();
     assert_eq!(o["database"]["dbid"], 4242, "the database is kept");
     assert!(
-        o.get("stream").is_none() && o.get("snapshot").is_none() && o.get("sink").is_none(),
+        o.get("stream").is_none() && o.get("snapshot").is_none(),
         "{o}"
+    );
+    let old: serde_json::Value = serde_json::from_slice(&before).unwrap();
+    assert!(old.get("sink").is_some());
+    assert_eq!(
+        o["sink"], old["sink"],
+        "the sink position is kept: delivered records stay and the next start's follow them"
     );
     assert_eq!(sb.backups().len(), 1);
     assert_eq!(std::fs::read(&sb.backups()[0]).unwrap(), before);

@@ -119,6 +119,148 @@ impl Env {
     fn records(&self) -> Vec<Json> {
         records(&self.out)
     }
+
+    /// The same settings with another state directory: a second capture on the same sink.
+    fn other_state(&self, name: &str) -> Vec<String> {
+        let state = self._dir.path().join(name);
+        self.settings
+            .iter()
+            .map(|s| match s.strip_prefix("cdc.state.dir=") {
+                Some(_) => format!("cdc.state.dir={}", state.display()),
+                None => s.clone(),
+            })
+            .collect()
+    }
+
+    fn segments(&self) -> Vec<(PathBuf, Vec<u8>)> {
+        let mut files: Vec<_> = std::fs::read_dir(&self.out)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+            .map(|p| {
+                let bytes = std::fs::read(&p).unwrap();
+                (p, bytes)
+            })
+            .collect();
+        files.sort();
+        files
+    }
+}
+
+fn dump_lines(db: &Path, table: &str) -> usize {
+    let rows = run(&[
+        "emulator".into(),
+        "dump".into(),
+        db.display().to_string(),
+        "--table".into(),
+        table.into(),
+    ]);
+    String::from_utf8(rows.stdout).unwrap().lines().count()
+}
+
+fn second_capture(env: &Env, scn: &str) -> (Option<i32>, String) {
+    let mut args = env.other_state("state-b");
+    args.extend(["-q", "capture", "--stop-at-scn", scn].map(String::from));
+    let out = Command::new(cargo_bin("oracle-cdc"))
+        .args(&args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_second_capture_on_the_same_sink_is_refused_and_cuts_nothing() {
+    let env = Env::new();
+    // A runs (no stop SCN) with its records acknowledged.
+    let mut args = env.settings.clone();
+    args.extend(["-q", "capture"].map(String::from));
+    let mut a = Command::new(cargo_bin("oracle-cdc"))
+        .args(&args)
+        .spawn()
+        .unwrap();
+    let ops = env._dir.path().join("state/ops.jsonl");
+    let started = std::time::Instant::now();
+    while !std::fs::read_to_string(&ops).is_ok_and(|t| {
+        t.contains("\"state\":\"streaming\"") || t.contains("\"state\":\"waiting-for-redo\"")
+    }) {
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "A never finished its snapshot"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let acknowledged = env.segments();
+    assert!(!acknowledged.is_empty());
+    // B: another state directory, the same cdc.sink.dir. Started beside A on an empty sink, it
+    // acknowledged the same segment, and a restart of either cut back what the other had.
+    let scn = env.scn().to_string();
+    let (code, err) = second_capture(&env, &scn);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("CDC-6401"), "{err}");
+    assert!(
+        err.contains(&format!("pid {}", a.id())),
+        "names the running capture: {err}"
+    );
+    assert_eq!(env.segments(), acknowledged, "not one byte changed");
+    // A stopped: B is refused by the owner record, which names A's state directory.
+    Command::new("kill")
+        .args(["-INT", &a.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(a.wait().unwrap().success());
+    let acknowledged = env.segments();
+    let (code, err) = second_capture(&env, &scn);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("CDC-6401") && err.contains("belongs to another capture (state directory"),
+        "{err}"
+    );
+    assert_eq!(env.segments(), acknowledged, "not one byte changed");
+    // The owner goes on where it was.
+    env.workload("5");
+    env.capture_to_now();
+    let after = env.segments();
+    assert!(after[0].1.starts_with(&acknowledged[0].1));
+    assert!(
+        after.iter().map(|(_, b)| b.len()).sum::<usize>()
+            > acknowledged.iter().map(|(_, b)| b.len()).sum::<usize>()
+    );
+}
+
+#[test]
+fn reset_then_capture_starts_over_after_the_records_already_delivered() {
+    let env = Env::new();
+    env.capture_to_now();
+    env.workload("6");
+    env.capture_to_now();
+    let delivered = env.segments();
+    let before = env.records().len();
+    env.cdc(&["offsets", "reset", "--force"]);
+    // Before, this start failed with CDC-8005 (the sink "held another export").
+    env.capture_to_now();
+    let now = env.segments();
+    assert!(
+        now[0].1.starts_with(&delivered[0].1),
+        "the delivered records are kept as they were"
+    );
+    let recs = env.records();
+    let new = &recs[before..];
+    assert!(
+        new.iter().all(|r| r["value"]["payload"]["op"] == "r"),
+        "the first start after a reset takes the snapshot"
+    );
+    for table in ["SHOP.ORDERS", "SHOP.CUSTOMERS"] {
+        let topic = format!("oracle-cdc.{table}");
+        assert_eq!(
+            new.iter().filter(|r| r["topic"] == topic.as_str()).count(),
+            dump_lines(&env.db, table),
+            "{table} read again whole, once"
+        );
+    }
 }
 
 fn records(out: &Path) -> Vec<Json> {
@@ -126,6 +268,7 @@ fn records(out: &Path) -> Vec<Json> {
         .unwrap()
         .flatten()
         .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
         .collect();
     files.sort();
     files

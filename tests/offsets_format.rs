@@ -64,6 +64,7 @@ fn everything() -> Offsets {
         bytes: 1,
         records: 1,
     });
+    o.sink_owner = Some("0123456789abcdef0123456789abcdef".into());
     o.schema_history = Some(SchemaHistoryPosition { entries: 1 });
     o.signals = vec![SignalSnapshot {
         id: "s".into(),

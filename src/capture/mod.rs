@@ -218,6 +218,16 @@ impl Capture<'_> {
             }
             None => Offsets::new(DatabaseIdentity::of(&db)),
         };
+        // A file sink directory is this capture's alone before anything in it is cut or written.
+        let _sink_lock = match s.sink.kind {
+            SinkType::File => Some(crate::sink::owner::claim(
+                &s.sink.dir,
+                &state.path,
+                &mut offsets,
+                &offsets_path,
+            )?),
+            _ => None,
+        };
         let first_start = offsets.stream.is_none();
         if first_start {
             // Streaming starts now; transactions already open are mined from their START and

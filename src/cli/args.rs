@@ -740,10 +740,11 @@ oracle-cdc offsets edit apply edited.json --dry-run",
     #[command(
         long_about = "Reset the offsets: keep only the database they belong to (and an export's format and \
 tables), so the next start is a first start: capture takes the snapshot cdc.snapshot.mode asks for and streams \
-from there, an export starts over. Like Kafka Connect's DELETE of a connector's offsets, with the safety of every \
-edit: refused while a capture holds the state directory, what it skips (changes never published, a sink position \
-dropped) needs --force and is named, a timestamped backup, an atomic write, the diff printed; --dry-run shows it \
-only. To undo, `offsets edit apply` the backup.\n\n\
+from there, an export starts over. The sink position is kept: the records already delivered stay, and the new \
+start's records follow them. Like Kafka Connect's DELETE of a connector's offsets, with the safety of every \
+edit: refused while a capture holds the state directory, what it skips (changes never published) needs --force \
+and is named, a timestamped backup, an atomic write, the diff printed; --dry-run shows it only. To undo, \
+`offsets edit apply` the backup.\n\n\
 Examples:\n  oracle-cdc offsets reset --dry-run\n  oracle-cdc offsets reset --force",
         after_long_help = OFFSETS_EDIT_EXIT_CODES
     )]

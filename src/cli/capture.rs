@@ -30,7 +30,9 @@ pub fn run(a: CaptureArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::Re
         stop: &|| stop.load(Ordering::SeqCst),
         stop_at: a.stop_at_scn,
     };
-    let (end, summary) = capture.run()?;
+    let (end, summary) = capture
+        .run()
+        .map_err(|e| with_snapshot_state(e, &settings))?;
     progress.finish();
     // stdout may be the sink: the summary goes to stderr.
     let position = summary
@@ -55,4 +57,32 @@ pub fn run(a: CaptureArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::Re
         super::live::capture_destination(&settings.sink),
     ));
     Ok(ExitCode::SUCCESS)
+}
+
+/// The stdout sink's reader went away: say where the snapshot stands, from the offsets the
+/// last acknowledgement stored, so the operator knows whether a start must finish it.
+fn with_snapshot_state(
+    e: crate::errors::CdcError,
+    settings: &crate::settings::Settings,
+) -> crate::errors::CdcError {
+    let crate::errors::CdcError::Coded {
+        code: crate::errors::Code::Cdc6402,
+        message,
+    } = &e
+    else {
+        return e;
+    };
+    let path = crate::state::StateDir::new(&settings.state_dir).offsets();
+    let state = match crate::offsets::Offsets::load(&path) {
+        Ok(Some(o)) => match o.snapshot {
+            Some(s) if s.completed => "the snapshot was finished".to_string(),
+            Some(s) => format!(
+                "the snapshot was not finished ({} snapshot records acknowledged; the next start resumes it)",
+                s.records
+            ),
+            None => "no snapshot was running".to_string(),
+        },
+        _ => return e,
+    };
+    crate::errors::CdcError::coded(crate::errors::Code::Cdc6402, format!("{message}; {state}"))
 }

@@ -193,8 +193,14 @@ fn run_mode(
             let mut fresh = Offsets::new(old.database.clone());
             // An export keeps what it exports: it starts over, cutting its files back.
             fresh.export = old.export.clone();
+            // A reset forgets where capture is in the database, not what it delivered: the
+            // records acknowledged in the sink stay and the next start's records follow them
+            // (a file sink is not cut back; a Kafka sink's transaction count stays the one its
+            // offsets topic holds, so the restart reconciles instead of refusing, CDC-6206).
+            fresh.sink = old.sink.clone();
+            fresh.sink_owner = old.sink_owner.clone();
             notes.push(
-                "after the reset the next start is a first start: capture takes the snapshot cdc.snapshot.mode asks for, an export starts over"
+                "after the reset the next start is a first start: capture takes the snapshot cdc.snapshot.mode asks for and publishes it after the records already in the sink (they are kept); an export starts over"
                     .into(),
             );
             fresh
