@@ -415,6 +415,41 @@ fn settings_cases(out: &mut Vec<Case>) {
             ..secret("a list for a secret", Vec::new(), "CDC-1002", "hunter2")
         });
     }
+    // A broker item pasted with credentials in it: refused when it is no host:port, and
+    // redacted in every retry's warning and in the error a Kafka sink that cannot reach it
+    // ends in.
+    out.push(secret(
+        "Kafka broker user:password@host without a port",
+        [
+            set("cdc.sink.type=kafka".into()),
+            set("cdc.sink.kafka.brokers=user:hunter2kafka@kafka.example".into()),
+        ]
+        .concat(),
+        "CDC-6201",
+        "hunter2kafka",
+    ));
+    out.push(Case {
+        args: Box::new(|root| {
+            let mut a = capture(root);
+            let tail = a.split_off(a.len() - 3);
+            for kv in [
+                "cdc.sink.type=kafka",
+                "cdc.sink.kafka.brokers=user:hunter2kafka@127.0.0.1:1",
+                "cdc.sink.kafka.producer.delivery.timeout.ms=300",
+                "cdc.sink.kafka.producer.retry.backoff.ms=20",
+            ] {
+                a.extend(set(kv.into()));
+            }
+            a.extend(tail);
+            a
+        }),
+        ..secret(
+            "Kafka broker user:password@host:port unreachable (retry warnings)",
+            Vec::new(),
+            "CDC-6202",
+            "hunter2kafka",
+        )
+    });
     out.push(case(
         "settings: secrets never echoed",
         "an unset ${env:} secret",

@@ -114,6 +114,9 @@ fn init_logging(global: &args::GlobalArgs) {
 
 /// Load settings from the global options and the process environment.
 pub fn load_settings(global: &args::GlobalArgs) -> Result<Settings, CdcError> {
+    for warning in crate::settings::secrets_on_command_line(&global.set) {
+        tracing::warn!("{warning}");
+    }
     let s = Settings::load(
         &LoadOptions {
             config: global.config.clone(),
