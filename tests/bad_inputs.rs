@@ -1164,6 +1164,76 @@ fn name_and_argument_cases(out: &mut Vec<Case>) {
             move |_| vec!["explain".into(), code.into()],
         ));
     }
+    out.push(case(
+        g,
+        "a database URL with ?service= twice",
+        "CDC-2007",
+        nothing,
+        |root| {
+            let url = format!(
+                "cdc.database.url=emulator:{}/db?service=PDB1&service=PDB2",
+                root.display()
+            );
+            // After the base settings: the last --set of a key wins.
+            with_settings(
+                root,
+                &[
+                    "--set",
+                    &url,
+                    "capture",
+                    "--stop-at-scn",
+                    &base().scn.to_string(),
+                ],
+            )
+        },
+    ));
+    out.push(case(
+        g,
+        "a mining URL to a directory that does not exist",
+        "CDC-4001",
+        nothing,
+        |root| {
+            let url = format!(
+                "cdc.mining.database.url=emulator:{}/no-such-db",
+                root.display()
+            );
+            with_settings(
+                root,
+                &[
+                    "--set",
+                    &url,
+                    "capture",
+                    "--stop-at-scn",
+                    &base().scn.to_string(),
+                ],
+            )
+        },
+    ));
+    for pct in [
+        "--rollback-pct",
+        "--savepoint-pct",
+        "--key-update-pct",
+        "--row-move-pct",
+        "--shared-commit-pct",
+    ] {
+        out.push(case(
+            g,
+            format!("emulator workload {pct} 150"),
+            "CDC-1006",
+            nothing,
+            move |root| {
+                vec![
+                    "emulator".into(),
+                    "workload".into(),
+                    root.join("db").display().to_string(),
+                    "--transactions".into(),
+                    "5".into(),
+                    pct.into(),
+                    "150".into(),
+                ]
+            },
+        ));
+    }
     for pattern in ["EMP", "A.B.C.D", "[", "A.{B"] {
         out.push(case(
             g,
@@ -1245,6 +1315,13 @@ fn emulator_cases(out: &mut Vec<Case>) {
         "tables:\n  - name: APP.T\n    columns:\n      - { name: ID, type: NOPE(3) }\n".into(),
         "CDC-4002",
     ));
+    for ty in ["VARCHAR2(0)", "CHAR(0 CHAR)", "RAW(0)"] {
+        out.push(init(
+            format!("a {ty} column (ORA-01723)"),
+            format!("tables:\n  - name: APP.T\n    columns:\n      - {{ name: ID, type: NUMBER(10), nullable: false }}\n      - {{ name: C, type: \"{ty}\" }}\n    primary_key: [ID]\n"),
+            "CDC-4002",
+        ));
+    }
     out.push(init("not YAML".into(), "tables: [\n".into(), "CDC-4002"));
     out.push(case(
         g,
