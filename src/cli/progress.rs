@@ -48,7 +48,11 @@ static DRAWING: Mutex<Option<MultiProgress>> = Mutex::new(None);
 pub fn note(text: &str) {
     let drawing = DRAWING.lock().ok().and_then(|d| d.clone());
     match drawing {
-        Some(multi) => multi.suspend(|| stderr::line(text)),
+        // Not `suspend`: it unwraps the clearing and redrawing of the bars, a panic when the
+        // terminal has gone away (EIO); `println` returns the error, which is dropped.
+        Some(multi) => {
+            let _ = multi.println(text);
+        }
         None => stderr::line(text),
     }
 }
