@@ -109,3 +109,60 @@ fn capture_with_progress_and_logs_finishes_and_publishes_everything() {
     assert_eq!(offsets["snapshot"]["completed"], true, "{offsets}");
     assert_eq!(recs.len(), 50, "the snapshot's rows, each once");
 }
+
+/// stderr a terminal that went away (a pty whose other end is closed: each write fails with
+/// EIO) while the progress bars are drawn on it: capture finishes and publishes everything.
+#[test]
+fn capture_with_bars_on_a_terminal_that_went_away_finishes() {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let e = emulated(SCHEMA);
+    let scn = current_scn(&e.db);
+    let mut args = settings(&e.db, &e.state, &e.out);
+    // Slow reads: the bars are drawn (and fail) many times over.
+    args.extend(["--set".into(), "cdc.emulator.fault.read.delay.ms=20".into()]);
+    args.extend(
+        ["-v", "capture", "--stop-at-scn", &scn.to_string()]
+            .iter()
+            .map(|s| s.to_string()),
+    );
+    let (mut master, mut slave) = (0, 0);
+    // SAFETY: two out-pointers to c_int; the name, termios and winsize are optional (null).
+    let rc = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(rc, 0, "openpty");
+    // SAFETY: openpty returned two open descriptors that nothing else owns.
+    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+    let mut child = Command::new(cargo_bin("oracle-cdc"))
+        .args(&args)
+        .env_remove("ORACLE_CDC_LOG")
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(slave))
+        .spawn()
+        .unwrap();
+    drop(master);
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("capture hung with stderr a closed terminal");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status}");
+    let recs = records(&e.out);
+    assert_exactly_once(&recs);
+    assert_eq!(recs.len(), 50, "the snapshot's rows, each once");
+}
