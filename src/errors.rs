@@ -189,7 +189,7 @@ catalog! {
         "Check that redo transport runs from the source's current incarnation (the source's LOG_ARCHIVE_DEST_n, V$ARCHIVE_DEST_STATUS on both sides) and that cdc.database.url names the database whose redo is shipped. After a RESETLOGS of the source the stored offsets belong to the old incarnation too: start from a fresh snapshot (a new state directory).";
     Cdc4001 = "CDC-4001", Failure, "Emulator database not found",
         "The directory given as an emulated database does not hold one (no schema.yaml / redo).",
-        "Create it with `oracle-cdc emulator init DIR --schema FILE`, or fix the path in cdc.database.url (emulator:DIR).";
+        "Create it with `oracle-cdc emulator init DIR --schema FILE`, or fix the path in cdc.database.url or cdc.mining.database.url (emulator:DIR).";
     Cdc4002 = "CDC-4002", Usage, "Emulator schema file is invalid",
         "The emulator schema file has an error; the message names the table, column or key at fault.",
         "Fix the schema file; examples/emulator-schema.yaml documents every field.";

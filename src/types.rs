@@ -217,6 +217,16 @@ impl ColumnType {
                 Ok(n)
             }
         };
+        // A string or RAW column of length 0 is refused by Oracle's CREATE TABLE as it is here.
+        if matches!(
+            base.as_str(),
+            "VARCHAR2" | "VARCHAR" | "NVARCHAR2" | "CHAR" | "NCHAR" | "RAW"
+        ) && num(0, 1)? == 0
+        {
+            return Err(format!(
+                "ORA-01723: zero-length columns are not allowed: `{text}` (the length is 1 or more)"
+            ));
+        }
         Ok(match base.as_str() {
             "VARCHAR2" | "VARCHAR" if in_chars => ColumnType::varchar2_chars(
                 too_long(num(0, 1)?, varchar2_max_bytes(extended))?,
@@ -851,6 +861,18 @@ mod tests {
                 chars: Some(600)
             }
         );
+        for text in [
+            "VARCHAR2(0)",
+            "VARCHAR2(0 CHAR)",
+            "NVARCHAR2(0)",
+            "CHAR(0 BYTE)",
+            "NCHAR(0)",
+            "RAW(0)",
+        ] {
+            let e = ColumnType::parse(text).unwrap_err();
+            assert!(e.starts_with("ORA-01723") && e.contains(text), "{e}");
+        }
+        assert!(ColumnType::parse("VARCHAR2(1)").is_ok());
         for text in ["VARCHAR2(4001 CHAR)", "CHAR(2001 CHAR)"] {
             let e = ColumnType::parse(text).unwrap_err();
             assert!(e.contains("ORA-00910"), "{e}");

@@ -415,6 +415,41 @@ fn settings_cases(out: &mut Vec<Case>) {
             ..secret("a list for a secret", Vec::new(), "CDC-1002", "hunter2")
         });
     }
+    // A broker item pasted with credentials in it: refused when it is no host:port, and
+    // redacted in every retry's warning and in the error a Kafka sink that cannot reach it
+    // ends in.
+    out.push(secret(
+        "Kafka broker user:password@host without a port",
+        [
+            set("cdc.sink.type=kafka".into()),
+            set("cdc.sink.kafka.brokers=user:hunter2kafka@kafka.example".into()),
+        ]
+        .concat(),
+        "CDC-6201",
+        "hunter2kafka",
+    ));
+    out.push(Case {
+        args: Box::new(|root| {
+            let mut a = capture(root);
+            let tail = a.split_off(a.len() - 3);
+            for kv in [
+                "cdc.sink.type=kafka",
+                "cdc.sink.kafka.brokers=user:hunter2kafka@127.0.0.1:1",
+                "cdc.sink.kafka.producer.delivery.timeout.ms=300",
+                "cdc.sink.kafka.producer.retry.backoff.ms=20",
+            ] {
+                a.extend(set(kv.into()));
+            }
+            a.extend(tail);
+            a
+        }),
+        ..secret(
+            "Kafka broker user:password@host:port unreachable (retry warnings)",
+            Vec::new(),
+            "CDC-6202",
+            "hunter2kafka",
+        )
+    });
     out.push(case(
         "settings: secrets never echoed",
         "an unset ${env:} secret",
@@ -1129,6 +1164,76 @@ fn name_and_argument_cases(out: &mut Vec<Case>) {
             move |_| vec!["explain".into(), code.into()],
         ));
     }
+    out.push(case(
+        g,
+        "a database URL with ?service= twice",
+        "CDC-2007",
+        nothing,
+        |root| {
+            let url = format!(
+                "cdc.database.url=emulator:{}/db?service=PDB1&service=PDB2",
+                root.display()
+            );
+            // After the base settings: the last --set of a key wins.
+            with_settings(
+                root,
+                &[
+                    "--set",
+                    &url,
+                    "capture",
+                    "--stop-at-scn",
+                    &base().scn.to_string(),
+                ],
+            )
+        },
+    ));
+    out.push(case(
+        g,
+        "a mining URL to a directory that does not exist",
+        "CDC-4001",
+        nothing,
+        |root| {
+            let url = format!(
+                "cdc.mining.database.url=emulator:{}/no-such-db",
+                root.display()
+            );
+            with_settings(
+                root,
+                &[
+                    "--set",
+                    &url,
+                    "capture",
+                    "--stop-at-scn",
+                    &base().scn.to_string(),
+                ],
+            )
+        },
+    ));
+    for pct in [
+        "--rollback-pct",
+        "--savepoint-pct",
+        "--key-update-pct",
+        "--row-move-pct",
+        "--shared-commit-pct",
+    ] {
+        out.push(case(
+            g,
+            format!("emulator workload {pct} 150"),
+            "CDC-1006",
+            nothing,
+            move |root| {
+                vec![
+                    "emulator".into(),
+                    "workload".into(),
+                    root.join("db").display().to_string(),
+                    "--transactions".into(),
+                    "5".into(),
+                    pct.into(),
+                    "150".into(),
+                ]
+            },
+        ));
+    }
     for pattern in ["EMP", "A.B.C.D", "[", "A.{B"] {
         out.push(case(
             g,
@@ -1210,6 +1315,13 @@ fn emulator_cases(out: &mut Vec<Case>) {
         "tables:\n  - name: APP.T\n    columns:\n      - { name: ID, type: NOPE(3) }\n".into(),
         "CDC-4002",
     ));
+    for ty in ["VARCHAR2(0)", "CHAR(0 CHAR)", "RAW(0)"] {
+        out.push(init(
+            format!("a {ty} column (ORA-01723)"),
+            format!("tables:\n  - name: APP.T\n    columns:\n      - {{ name: ID, type: NUMBER(10), nullable: false }}\n      - {{ name: C, type: \"{ty}\" }}\n    primary_key: [ID]\n"),
+            "CDC-4002",
+        ));
+    }
     out.push(init("not YAML".into(), "tables: [\n".into(), "CDC-4002"));
     out.push(case(
         g,

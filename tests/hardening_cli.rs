@@ -315,3 +315,52 @@ fn print_settings_hides_url_passwords_and_cuts_long_values() {
     );
     assert!(out.contains("100000 bytes"), "its length is said");
 }
+
+/// A `log` signal's message (issue 36 item 14): 900 KB with a newline and a forged error line
+/// in it. What is written — the log line, the ops event, the offsets' signal history — is cut
+/// to 4 KiB with the cut said, and the newline is escaped: no line of the log starts with the
+/// forged text.
+#[test]
+fn a_log_signal_is_cut_and_cannot_forge_log_lines() {
+    let e = emulated(SIGNALS);
+    let scn = current_scn(&e.db).to_string();
+    let base = settings(&e, &["cdc.snapshot.mode=none"]);
+    let mut run = base.clone();
+    run.extend(["capture", "--stop-at-scn", &scn].map(String::from));
+    assert!(cli(&run).status.success());
+    let spool = e.state.join("signals");
+    std::fs::create_dir(&spool).unwrap();
+    std::fs::set_permissions(&spool, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let forged = "ERROR capture stopped: CDC-5004";
+    let message = format!("deploy 42\n{forged}\n{}", "x".repeat(900_000));
+    let signal = serde_json::json!({"id": "note", "type": "log", "data": {"message": message}});
+    std::fs::write(spool.join("0000000000001-note.json"), signal.to_string()).unwrap();
+    let mut verbose = vec!["-v".to_string()];
+    verbose.extend(run);
+    let r = cli(&verbose);
+    let stderr = String::from_utf8_lossy(&r.stderr);
+    assert!(r.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("deploy 42\\n"),
+        "the message is logged: {stderr:.500}"
+    );
+    assert!(
+        !stderr.lines().any(|l| l.trim_start().starts_with(forged)),
+        "a forged line: {stderr:.2000}"
+    );
+    assert!(stderr.contains("bytes not shown"), "the cut is said");
+    assert!(stderr.len() < 40_000, "{} bytes of stderr", stderr.len());
+    let ops = std::fs::read_to_string(e.state.join("ops.jsonl")).unwrap();
+    let accepted = ops
+        .lines()
+        .find(|l| l.contains("\"signal-accepted\"") && l.contains("\"note\""))
+        .expect("the signal is accepted");
+    assert!(accepted.len() < 6000, "{} bytes", accepted.len());
+    assert!(accepted.contains("bytes not shown"), "{accepted:.300}");
+    let offsets = std::fs::read_to_string(e.state.join("offsets.json")).unwrap();
+    assert!(
+        offsets.len() < 100_000,
+        "{} bytes of offsets",
+        offsets.len()
+    );
+}

@@ -92,6 +92,16 @@ fn stopped_waiting<T>(r: Result<T>) -> Result<bool> {
 /// cannot decode the source's redo with its own online catalog (CDC-5301).
 pub fn check_source(s: &Settings) -> Result<()> {
     if let Some(url) = s.mining_url() {
+        // A mining database that is not there is that, not a downstream of the wrong kind.
+        if let Some(rest) = url.strip_prefix("emulator:") {
+            let (dir, _) = crate::source::emulator::parse_url(rest)?;
+            if !dir.is_dir() {
+                return Err(crate::errors::CdcError::EmulatorNotFound {
+                    path: dir,
+                    reason: "no such directory (cdc.mining.database.url)".into(),
+                });
+            }
+        }
         if s.mining_dictionary == crate::source::model::Dictionary::OnlineCatalog
             && s.snapshot.mode != SnapshotMode::SnapshotOnly
         {

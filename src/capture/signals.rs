@@ -364,6 +364,7 @@ fn apply(signal: &Signal, o: &mut Offsets, decisions: &[Decision], s: &Settings)
         }
         // Debezium's `Log` action: the message, at INFO (the ops event carries it too).
         Action::Log { message } => {
+            let message = crate::signal::loggable(message);
             tracing::info!("signal {}: {message}", signal.id);
             Applied::Accepted(format!("logged: {message}"), Vec::new())
         }

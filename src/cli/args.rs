@@ -518,16 +518,16 @@ pub struct EmulatorWorkloadArgs {
     #[arg(long, default_value = "1..5", value_name = "MIN..MAX")]
     pub tx_size: String,
     /// Percent of transactions that roll back
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(0..=100))]
     pub rollback_pct: u8,
     /// Percent of transactions that roll back to a savepoint part-way
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(0..=100))]
     pub savepoint_pct: u8,
     /// Percent of updates that change a primary key value
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=100))]
     pub key_update_pct: u8,
     /// Percent of updates on row-movement tables that move the row to another partition or block
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(0..=100))]
     pub row_move_pct: u8,
     /// Start a long-running transaction every N transactions (0: never)
     #[arg(long, default_value_t = 50, value_name = "N")]
@@ -547,7 +547,7 @@ pub struct EmulatorWorkloadArgs {
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub truncate_every: u64,
     /// Percent of commits that share their commit SCN with the previous commit
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(0..=100))]
     pub shared_commit_pct: u8,
     /// Percent of CLOB, NCLOB, BLOB, JSON, XMLTYPE and extended VARCHAR2 values written longer
     /// than a row keeps (out of line: LOB_WRITE, XML DOC WRITE, 32K_WRITE rows)

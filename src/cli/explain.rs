@@ -176,8 +176,8 @@ pub fn run(args: &ExplainArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
             .map(|i| format!("  {}  {}", i.code, i.title))
             .collect::<Vec<_>>()
             .join("\n");
-        eprintln!("{}", CdcError::UnknownCode(text));
-        eprintln!("known codes (and Oracle errors: oracle-cdc explain ORA-NNNNN, --oracle lists those handled):\n{list}");
+        crate::cli::stderr::line(&CdcError::UnknownCode(text).to_string());
+        crate::cli::stderr::line(&format!("known codes (and Oracle errors: oracle-cdc explain ORA-NNNNN, --oracle lists those handled):\n{list}"));
         return Ok(ExitCode::from(2));
     };
     let info = code.info();

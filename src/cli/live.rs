@@ -120,7 +120,12 @@ pub fn capture_destination(sink: &SinkSettings) -> String {
         SinkType::Kafka => format!(
             "records in Kafka topics {}.* at {}",
             sink.topic_prefix,
-            sink.kafka.brokers.join(",")
+            sink.kafka
+                .brokers
+                .iter()
+                .map(|b| crate::settings::redact_broker(b))
+                .collect::<Vec<_>>()
+                .join(",")
         ),
     }
 }
@@ -240,5 +245,15 @@ mod tests {
         assert_eq!(capture_destination(&s.sink), "records in /var/cdc");
         let s = crate::settings::Settings::from_pairs(&["cdc.sink.type=stdout"]).unwrap();
         assert_eq!(capture_destination(&s.sink), "records on stdout");
+        // A broker pasted with credentials: the last line names it, not its password.
+        let s = crate::settings::Settings::from_pairs(&[
+            "cdc.sink.type=kafka",
+            "cdc.sink.kafka.brokers=k1:9092,user:hunter2@k2:9092",
+        ])
+        .unwrap();
+        assert_eq!(
+            capture_destination(&s.sink),
+            "records in Kafka topics oracle-cdc.* at k1:9092,user:<redacted>@k2:9092"
+        );
     }
 }

@@ -13,6 +13,7 @@ mod printer;
 mod progress;
 mod signal;
 mod snapshot;
+pub(crate) mod stderr;
 
 use crate::errors::{CdcError, Code};
 use crate::settings::{LoadOptions, Settings};
@@ -78,7 +79,7 @@ fn clap_error(e: clap::Error) -> ExitCode {
         _ => {
             let text = e.render().to_string();
             let text = text.strip_prefix("error: ").unwrap_or(&text);
-            eprint!("{}: {text}", Code::Cdc1006);
+            stderr::write(&format!("{}: {text}", Code::Cdc1006));
             ExitCode::from(2)
         }
     }
@@ -104,13 +105,18 @@ fn init_logging(global: &args::GlobalArgs) {
             global.color,
             std::io::stderr().is_terminal(),
         ))
-        .with_writer(std::io::stderr)
+        .with_writer(stderr::Stderr)
+        // Its own report of a failed write is an `eprintln!`, which panics on a closed stderr.
+        .log_internal_errors(false)
         .with_target(false)
         .try_init();
 }
 
 /// Load settings from the global options and the process environment.
 pub fn load_settings(global: &args::GlobalArgs) -> Result<Settings, CdcError> {
+    for warning in crate::settings::secrets_on_command_line(&global.set) {
+        tracing::warn!("{warning}");
+    }
     let s = Settings::load(
         &LoadOptions {
             config: global.config.clone(),
@@ -136,7 +142,7 @@ fn dispatch(cli: Cli, printer: &Printer) -> anyhow::Result<ExitCode> {
     }
     let Some(command) = cli.command else {
         let mut cmd = Cli::command();
-        eprintln!("{}", cmd.render_help());
+        stderr::line(&cmd.render_help().to_string());
         return Ok(ExitCode::from(2));
     };
     match command {
@@ -211,13 +217,14 @@ fn report(e: anyhow::Error) -> ExitCode {
                 }
             }
             let info = cdc.code().info();
-            eprintln!("{cdc}");
-            eprintln!("  remedy: {}", info.remedy);
-            eprintln!("  more: oracle-cdc explain {}", info.code);
+            stderr::line(&format!(
+                "{cdc}\n  remedy: {}\n  more: oracle-cdc explain {}",
+                info.remedy, info.code
+            ));
             ExitCode::from(cdc.exit_code())
         }
         None => {
-            eprintln!("{}: {e:#}", Code::Cdc6001);
+            stderr::line(&format!("{}: {e:#}", Code::Cdc6001));
             ExitCode::from(1)
         }
     }

@@ -103,7 +103,7 @@ impl Printer {
     /// A note for the operator on stderr (hidden with --quiet).
     pub fn note(&self, text: &str) {
         if !self.quiet {
-            eprintln!("{text}");
+            super::stderr::line(text);
         }
     }
 

@@ -2,7 +2,7 @@
 //! overall), a spinner through long opens, and capture's one-line live status; plain periodic
 //! lines when stderr is not a terminal; nothing with --quiet. The text comes from `live.rs`.
 
-use super::live;
+use super::{live, stderr};
 use crate::capture::status::Board;
 use crate::snapshot::Progress;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
@@ -48,8 +48,12 @@ static DRAWING: Mutex<Option<MultiProgress>> = Mutex::new(None);
 pub fn note(text: &str) {
     let drawing = DRAWING.lock().ok().and_then(|d| d.clone());
     match drawing {
-        Some(multi) => multi.suspend(|| eprintln!("{text}")),
-        None => eprintln!("{text}"),
+        // Not `suspend`: it unwraps the clearing and redrawing of the bars, a panic when the
+        // terminal has gone away (EIO); `println` returns the error, which is dropped.
+        Some(multi) => {
+            let _ = multi.println(text);
+        }
+        None => stderr::line(text),
     }
 }
 
@@ -209,7 +213,10 @@ impl Progress for SnapshotProgress {
                 bar.set_position(done);
             }
             SnapshotProgress::Lines { .. } if done > 0 => {
-                eprintln!("snapshot: {}, resuming", live::tables(done, total));
+                stderr::line(&format!(
+                    "snapshot: {}, resuming",
+                    live::tables(done, total)
+                ));
             }
             _ => {}
         }
@@ -238,12 +245,12 @@ impl Progress for SnapshotProgress {
                         (rows_done, estimated_rows, Instant::now()),
                     );
                 }
-                eprintln!(
+                stderr::line(&format!(
                     "snapshot: {table} started (about {} rows)",
                     estimated_rows
                         .map(live::count)
                         .unwrap_or_else(|| "?".into())
-                );
+                ));
             }
             SnapshotProgress::Quiet => {}
         }
@@ -272,12 +279,12 @@ impl Progress for SnapshotProgress {
                     if s.last.elapsed() >= *every {
                         s.last = Instant::now();
                         let secs = started.elapsed().as_secs_f64().max(0.001);
-                        eprintln!(
+                        stderr::line(&format!(
                             "snapshot: {table} {}/{} rows ({})",
                             live::count(done),
                             est.map(live::count).unwrap_or_else(|| "?".into()),
                             live::rate(done as f64 / secs, "rows")
-                        );
+                        ));
                     }
                 }
             }
@@ -306,9 +313,10 @@ impl Progress for SnapshotProgress {
                     }
                 }
             }
-            SnapshotProgress::Lines { .. } => {
-                eprintln!("snapshot: {table} done, {} rows", live::count(rows))
-            }
+            SnapshotProgress::Lines { .. } => stderr::line(&format!(
+                "snapshot: {table} done, {} rows",
+                live::count(rows)
+            )),
             SnapshotProgress::Quiet => {}
         }
     }

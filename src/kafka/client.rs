@@ -33,6 +33,9 @@ pub mod caps {
 pub struct Conn {
     stream: TcpStream,
     pub addr: String,
+    /// `addr` as messages show it: a broker string can carry `user:password@` (pasted from
+    /// a client's settings); the password is never shown.
+    shown: String,
     client_id: String,
     next_correlation: i32,
     /// Per API key, the versions the broker supports.
@@ -42,12 +45,13 @@ pub struct Conn {
 impl Conn {
     /// Connect to `addr` (`host:port`) and ask which versions the broker supports.
     pub fn connect(addr: &str, client_id: &str, timeout: Duration) -> Result<Conn, KafkaError> {
-        let net = |e: std::io::Error| KafkaError::Network(format!("{addr}: {e}"));
+        let shown = crate::settings::redact_broker(addr);
+        let net = |e: std::io::Error| KafkaError::Network(format!("{shown}: {e}"));
         let sock = addr
             .to_socket_addrs()
             .map_err(net)?
             .next()
-            .ok_or_else(|| KafkaError::Network(format!("{addr}: no address")))?;
+            .ok_or_else(|| KafkaError::Network(format!("{shown}: no address")))?;
         let stream = TcpStream::connect_timeout(&sock, timeout).map_err(net)?;
         stream.set_read_timeout(Some(timeout)).map_err(net)?;
         stream.set_write_timeout(Some(timeout)).map_err(net)?;
@@ -55,6 +59,7 @@ impl Conn {
         let mut conn = Conn {
             stream,
             addr: addr.to_string(),
+            shown: shown.clone(),
             client_id: client_id.to_string(),
             next_correlation: 1,
             versions: BTreeMap::new(),
@@ -65,7 +70,7 @@ impl Conn {
             return Err(KafkaError::Broker {
                 request: "ApiVersions".into(),
                 code: resp.error_code,
-                detail: addr.to_string(),
+                detail: shown,
             });
         }
         conn.versions = resp
@@ -82,7 +87,7 @@ impl Conn {
         let Some(&(bmin, bmax)) = self.versions.get(&R::KEY) else {
             return Err(KafkaError::Protocol(format!(
                 "the broker at {} does not support {name}",
-                self.addr
+                self.shown
             )));
         };
         let ours = R::VERSIONS;
@@ -91,7 +96,7 @@ impl Conn {
         if hi < lo {
             return Err(KafkaError::Protocol(format!(
                 "no common version of {name}: the broker at {} supports {bmin}..={bmax}, this client {}..={}",
-                self.addr,
+                self.shown,
                 ours.min,
                 ours.max.min(cap)
             )));
@@ -110,7 +115,7 @@ impl Conn {
         let correlation = self.next_correlation;
         self.next_correlation = self.next_correlation.wrapping_add(1);
         let frame = encode_request(req, v, correlation, &self.client_id)?;
-        let net = |e: std::io::Error| KafkaError::Network(format!("{}: {e}", self.addr));
+        let net = |e: std::io::Error| KafkaError::Network(format!("{}: {e}", self.shown));
         self.stream.write_all(&frame).map_err(net)?;
         let mut len = [0u8; 4];
         self.stream.read_exact(&mut len).map_err(net)?;
@@ -118,7 +123,7 @@ impl Conn {
         if !(0..=(1 << 30)).contains(&len) {
             return Err(KafkaError::Protocol(format!(
                 "{}: a response of {len} bytes",
-                self.addr
+                self.shown
             )));
         }
         let mut body = vec![0u8; len as usize];

@@ -90,7 +90,7 @@ impl Consumer {
         }
         self.conns
             .get_mut(&addr)
-            .ok_or_else(|| KafkaError::Network(addr.clone()))
+            .ok_or_else(|| KafkaError::Network(crate::settings::redact_broker(&addr)))
     }
 
     /// Every topic (or only `topic`) with the leader address of each partition.

@@ -651,6 +651,13 @@ impl Settings {
                 Some(e) if matches!(spec.key, keys::DATABASE_URL | keys::MINING_DATABASE_URL) => {
                     (redact_url(&e.raw.display()), e.origin.to_string())
                 }
+                Some(e) if spec.key == keys::KAFKA_BROKERS => {
+                    let shown: Vec<String> = match &e.raw {
+                        Raw::List(v) => v.iter().map(|b| redact_broker(b)).collect(),
+                        Raw::Scalar(b) => b.split(',').map(redact_broker).collect(),
+                    };
+                    (shown.join(","), e.origin.to_string())
+                }
                 Some(e) => (e.raw.display(), e.origin.to_string()),
                 None => ("".to_string(), "unset".to_string()),
             };
@@ -685,6 +692,63 @@ pub fn redact_url(url: &str) -> String {
     match sep {
         Some(i) => format!("{scheme}{}<redacted>{rest}", &creds[..=i]),
         None => url.to_string(),
+    }
+}
+
+/// Warnings for the secrets among `--set` items: a command line is visible to every user of
+/// the host (`ps`, /proc), so a password given there is as good as published. One warning per
+/// item, naming the key and the remedy, never the secret; a `${env:NAME}` or `${file:PATH}`
+/// reference is no secret and draws none.
+pub fn secrets_on_command_line(sets: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for set in sets {
+        let Some((key, value)) = set.split_once('=') else {
+            continue;
+        };
+        let key = key.trim();
+        let value = value.trim();
+        let is_reference = value.starts_with("${") && value.ends_with('}');
+        let secret_key = keys::lookup(key).is_some_and(|(spec, _)| spec.kind == Kind::Secret);
+        if secret_key && !value.is_empty() && !is_reference {
+            out.push(format!(
+                "{key} was given on the command line (--set), where every user of this host can read it in the process list: \
+                 give it as `${{env:NAME}}` (an environment variable) or `${{file:PATH}}` (a file readable only by you), \
+                 on the command line or in the settings file"
+            ));
+            continue;
+        }
+        let password_key = match key {
+            keys::DATABASE_URL => keys::DATABASE_PASSWORD,
+            keys::MINING_DATABASE_URL => keys::MINING_DATABASE_PASSWORD,
+            keys::KAFKA_BROKERS if value.contains('@') => {
+                out.push(format!(
+                    "{key} was given on the command line (--set) with credentials in it (`{}`), where every user of this host can read them in the process list: \
+                     a broker item is host:port",
+                    value.split(',').map(redact_broker).collect::<Vec<_>>().join(",")
+                ));
+                continue;
+            }
+            _ => continue,
+        };
+        if redact_url(value) != value {
+            out.push(format!(
+                "{key} was given on the command line (--set) with a password in it (`{}`), where every user of this host can read it in the process list: \
+                 leave the password out of the URL and set {password_key} to `${{env:NAME}}` or `${{file:PATH}}`",
+                redact_url(value)
+            ));
+        }
+    }
+    out
+}
+
+/// A Kafka broker item with whatever precedes its `@` hidden: `user:secret@host:9092` shows
+/// as `user:<redacted>@host:9092`, `secret@host:9092` as `<redacted>@host:9092` (a broker
+/// string holds no user name on its own, so all of it may be the secret).
+pub fn redact_broker(broker: &str) -> String {
+    let shown = redact_url(broker);
+    match broker.rfind('@') {
+        Some(at) if shown == broker => format!("<redacted>{}", &broker[at..]),
+        _ => shown,
     }
 }
 
@@ -758,7 +822,11 @@ fn kafka_settings(v: &Values) -> Result<KafkaSettings> {
             if !ok {
                 return Err(CdcError::settings(
                     Code::Cdc6201,
-                    format!("`{}` item `{b}` is not host:port", keys::KAFKA_BROKERS),
+                    format!(
+                        "`{}` item `{}` is not host:port",
+                        keys::KAFKA_BROKERS,
+                        redact_broker(b)
+                    ),
                 ));
             }
         }

@@ -351,3 +351,60 @@ fn the_database_driver_is_thin_unless_thick_is_asked_for() {
         assert!(msg.contains(part), "{msg} lacks {part}");
     }
 }
+
+/// Kafka broker items with credentials pasted in: what precedes the `@` is hidden, the
+/// address kept (so a message still says which broker).
+#[test]
+fn broker_credentials_are_redacted() {
+    assert_eq!(
+        redact_broker("user:hunter2@kafka:9092"),
+        "user:<redacted>@kafka:9092"
+    );
+    assert_eq!(redact_broker("hunter2@kafka:9092"), "<redacted>@kafka:9092");
+    assert_eq!(redact_broker("kafka:9092"), "kafka:9092");
+    let s = load(
+        None,
+        &[],
+        &["cdc.sink.kafka.brokers=a:9092,user:hunter2@b:9092"],
+    )
+    .unwrap();
+    let printed = format!("{:?}", s.effective());
+    assert!(!printed.contains("hunter2"), "{printed}");
+    assert!(printed.contains("user:<redacted>@b:9092"), "{printed}");
+}
+
+/// A secret on the command line draws a warning naming its key and the `${env:…}` /
+/// `${file:…}` forms, never the secret; a reference draws none.
+#[test]
+fn secrets_on_the_command_line_are_warned_about_without_the_secret() {
+    let sets = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let w = secrets_on_command_line(&sets(&[
+        "cdc.database.password=hunter2",
+        "cdc.mining.database.password = hunter3",
+        "cdc.database.url=scott/hunter4@db:1521/ORCL",
+        "cdc.mining.database.url=oracle://c:hunter5@mine:1521/M",
+        "cdc.sink.kafka.brokers=u:hunter6@k:9092",
+    ]));
+    assert_eq!(w.len(), 5, "{w:#?}");
+    for (warning, key) in w.iter().zip([
+        "cdc.database.password",
+        "cdc.mining.database.password",
+        "cdc.database.url",
+        "cdc.mining.database.url",
+        "cdc.sink.kafka.brokers",
+    ]) {
+        assert!(warning.starts_with(key), "{warning}");
+        assert!(!warning.contains("hunter"), "{warning}");
+    }
+    assert!(w[0].contains("${env:NAME}") && w[0].contains("${file:PATH}"));
+    assert!(w[2].contains("cdc.database.password"), "{}", w[2]);
+    let none = secrets_on_command_line(&sets(&[
+        "cdc.database.password=${env:PW}",
+        "cdc.mining.database.password=${file:/run/pw}",
+        "cdc.database.url=db:1521/ORCL",
+        "cdc.database.url=scott@db:1521/ORCL",
+        "cdc.sink.kafka.brokers=k:9092",
+        "cdc.snapshot.threads=4",
+    ]));
+    assert!(none.is_empty(), "{none:#?}");
+}

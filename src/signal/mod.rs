@@ -76,6 +76,37 @@ pub enum Action {
     },
 }
 
+/// The most of a `log` signal's message written to the log, the ops events and the offsets'
+/// signal history: a message is a note for operators, and a megabyte of one would be written
+/// whole three times over.
+pub const MAX_LOG_MESSAGE: usize = 4096;
+
+/// A `log` signal's message as it is written: at most [`MAX_LOG_MESSAGE`] bytes (the cut said,
+/// with how much was cut), control characters escaped (`\n` as the two characters `\` `n`) so
+/// a message cannot forge lines of its own in the log (`…\nERROR capture stopped: …`).
+pub fn loggable(message: &str) -> String {
+    let mut end = message.len().min(MAX_LOG_MESSAGE);
+    while !message.is_char_boundary(end) {
+        end -= 1;
+    }
+    let mut out = String::with_capacity(end + 48);
+    for c in message[..end].chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    if end < message.len() {
+        out.push_str(&format!(
+            "… (cut: {} of {} bytes not shown)",
+            message.len() - end,
+            message.len()
+        ));
+    }
+    out
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Signal {
     pub id: String,

@@ -226,3 +226,16 @@ fn debeziums_database_schema_table_names_resolve_outside_a_cdb() {
         "in a CDB the first part is the PDB"
     );
 }
+
+/// A `log` signal's message as written: cut at 4 KiB on a character boundary with the cut
+/// said, and control characters escaped so it stays one line.
+#[test]
+fn log_messages_are_bounded_and_kept_on_one_line() {
+    let shown = super::loggable("a\nERROR forged\r\u{1b}[31m\tb");
+    assert_eq!(shown, "a\\nERROR forged\\r\\u{1b}[31m\\tb");
+    let long = "é".repeat(3000); // 6000 bytes, two per character
+    let shown = super::loggable(&long);
+    assert!(shown.starts_with(&"é".repeat(2048)), "cut on a boundary");
+    assert!(shown.ends_with("é… (cut: 1904 of 6000 bytes not shown)"));
+    assert_eq!(super::loggable("short note"), "short note");
+}

@@ -324,7 +324,7 @@ fn read_document(file: &Path) -> anyhow::Result<String> {
 
 /// Warnings are shown even with --quiet.
 fn warn(text: &str) {
-    eprintln!("warning: {text}");
+    crate::cli::stderr::line(&format!("warning: {text}"));
 }
 
 fn print_diff(printer: &Printer, changes: &[diff::Change]) -> std::io::Result<()> {
@@ -413,7 +413,7 @@ fn by_hand(
                 if !interactive_terminal() {
                     return Err(e.into());
                 }
-                eprintln!("{e}");
+                crate::cli::stderr::line(&e.to_string());
                 if !confirm("edit again? (no: leave the offsets as they are)")? {
                     return Err(e.into());
                 }
@@ -467,7 +467,7 @@ fn confirm(question: &str) -> anyhow::Result<bool> {
     if !interactive_terminal() {
         return Err(no_terminal().into());
     }
-    eprint!("{question} [y/N] ");
+    crate::cli::stderr::write(&format!("{question} [y/N] "));
     let _ = std::io::stderr().flush();
     crossterm::terminal::enable_raw_mode().map_err(|e| CdcError::io("terminal", e))?;
     let answer = loop {
@@ -482,6 +482,6 @@ fn confirm(question: &str) -> anyhow::Result<bool> {
         }
     };
     let _ = crossterm::terminal::disable_raw_mode();
-    eprintln!("{}", if answer { "yes" } else { "no" });
+    crate::cli::stderr::line(if answer { "yes" } else { "no" });
     Ok(answer)
 }

@@ -305,6 +305,14 @@ pub fn parse_url(rest: &str) -> Result<(PathBuf, Option<String>)> {
     let mut service = None;
     for part in query.into_iter().flat_map(|q| q.split('&')) {
         match part.split_once('=') {
+            // A second `service` is refused, not taken over the first: which PDB is captured
+            // must not depend on the order of the parameters.
+            Some(("service", _)) if service.is_some() => {
+                return Err(CdcError::settings(
+                    crate::errors::Code::Cdc2007,
+                    format!("cdc.database.url `emulator:{rest}`: the parameter `service` is given more than once; give one ?service=PDB"),
+                ))
+            }
             Some(("service", v)) if !v.trim().is_empty() => service = Some(v.trim().to_string()),
             _ => {
                 return Err(CdcError::settings(
