@@ -340,6 +340,7 @@ Register-ArgumentCompleter -Native -CommandName 'oracle-cdc' -ScriptBlock {
             [CompletionResult]::new('drop-signal', 'drop-signal', [CompletionResultType]::ParameterValue, 'Remove a running signal snapshot')
             [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Replace the offsets with an edited offsets document from a file or stdin')
             [CompletionResult]::new('set-sink', 'set-sink', [CompletionResultType]::ParameterValue, 'Set the file sink''s acknowledged length (a position capture refused, CDC-7010)')
+            [CompletionResult]::new('set-topic-naming', 'set-topic-naming', [CompletionResultType]::ParameterValue, 'Store the topic naming the settings ask for (capture refused a change, CDC-7013)')
             break
         }
         'oracle-cdc;offsets;edit;set-scn' {
@@ -466,6 +467,27 @@ Register-ArgumentCompleter -Native -CommandName 'oracle-cdc' -ScriptBlock {
         }
         'oracle-cdc;offsets;edit;set-sink' {
             [CompletionResult]::new('--segment', '--segment', [CompletionResultType]::ParameterName, 'The segment (default: the stored one)')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Directory holding offsets.json (default: cdc.state.dir; an export''s --out directory works too)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Override one setting; repeatable; wins over the file and the environment')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the diff and what would be skipped; write nothing')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Write an edit that skips data (the warning names what is lost)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Do not connect to the database (no DBID or retained-log checks; a warning says so)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace)')
+            [CompletionResult]::new('--print-settings', '--print-settings', [CompletionResultType]::ParameterName, 'Validate the settings, print the effective values (secrets redacted) and exit')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'oracle-cdc;offsets;edit;set-topic-naming' {
+            [CompletionResult]::new('--pdb', '--pdb', [CompletionResultType]::ParameterName, 'Whether topics name the PDB (default: cdc.topic.include.pdb when it is true or false)')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Directory holding offsets.json (default: cdc.state.dir; an export''s --out directory works too)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')

@@ -97,6 +97,9 @@ _oracle__cdc() {
             oracle__cdc__subcmd__offsets__subcmd__edit,set-sink)
                 cmd="oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__set__subcmd__sink"
                 ;;
+            oracle__cdc__subcmd__offsets__subcmd__edit,set-topic-naming)
+                cmd="oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__set__subcmd__topic__subcmd__naming"
+                ;;
             oracle__cdc__subcmd__signal,send)
                 cmd="oracle__cdc__subcmd__signal__subcmd__send"
                 ;;
@@ -725,7 +728,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit)
-            opts="-i -c -q -v -h -V --interactive --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version set-scn reset-table mark-done forget-table drop-signal apply set-sink"
+            opts="-i -c -q -v -h -V --interactive --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -979,6 +982,44 @@ _oracle__cdc() {
             case "${prev}" in
                 --segment)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__set__subcmd__topic__subcmd__naming)
+            opts="-c -q -v -h -V --pdb --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --pdb)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
                     return 0
                     ;;
                 --dir)

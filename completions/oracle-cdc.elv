@@ -323,6 +323,7 @@ set edit:completion:arg-completer[oracle-cdc] = {|@words|
             cand drop-signal 'Remove a running signal snapshot'
             cand apply 'Replace the offsets with an edited offsets document from a file or stdin'
             cand set-sink 'Set the file sink''s acknowledged length (a position capture refused, CDC-7010)'
+            cand set-topic-naming 'Store the topic naming the settings ask for (capture refused a change, CDC-7013)'
         }
         &'oracle-cdc;offsets;edit;set-scn'= {
             cand --resume-scn 'Restart mining at this SCN (at most SCN; default: SCN, or the stored resume SCN when older)'
@@ -442,6 +443,26 @@ set edit:completion:arg-completer[oracle-cdc] = {|@words|
         }
         &'oracle-cdc;offsets;edit;set-sink'= {
             cand --segment 'The segment (default: the stored one)'
+            cand --dir 'Directory holding offsets.json (default: cdc.state.dir; an export''s --out directory works too)'
+            cand -c 'Settings file (YAML, cdc.* keys)'
+            cand --config 'Settings file (YAML, cdc.* keys)'
+            cand --set 'Override one setting; repeatable; wins over the file and the environment'
+            cand --color 'When to colour output'
+            cand --dry-run 'Print the diff and what would be skipped; write nothing'
+            cand --force 'Write an edit that skips data (the warning names what is lost)'
+            cand --offline 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace)'
+            cand --print-settings 'Validate the settings, print the effective values (secrets redacted) and exit'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'oracle-cdc;offsets;edit;set-topic-naming'= {
+            cand --pdb 'Whether topics name the PDB (default: cdc.topic.include.pdb when it is true or false)'
             cand --dir 'Directory holding offsets.json (default: cdc.state.dir; an export''s --out directory works too)'
             cand -c 'Settings file (YAML, cdc.* keys)'
             cand --config 'Settings file (YAML, cdc.* keys)'

@@ -252,13 +252,68 @@ pub struct TablePatterns {
     sources: Vec<String>,
     three_part: globset::GlobSet,
     two_part: globset::GlobSet,
+    /// Patterns with a quoted part (`A."B.C"`), matched part by part: a name with dots in it
+    /// can be told from another that joins to the same text (`"A.B".C`).
+    quoted: Vec<Vec<globset::GlobMatcher>>,
+}
+
+/// The parts of a pattern with quoted parts: a quoted part is the name as written (case kept,
+/// `*` and `?` literal), an unquoted one a case-insensitive glob.
+fn quoted_parts(p: &str) -> Result<Vec<globset::GlobMatcher>, String> {
+    let mut parts = Vec::new();
+    let (mut part, mut quoted, mut in_quotes) = (String::new(), false, false);
+    let mut finish = |part: &mut String, quoted: bool| -> Result<(), String> {
+        let text = match quoted {
+            true => globset::escape(part),
+            false => part.clone(),
+        };
+        if part.is_empty() {
+            return Err(format!("`{p}` has an empty part"));
+        }
+        let glob = globset::GlobBuilder::new(&text)
+            .case_insensitive(!quoted)
+            .literal_separator(false)
+            .build()
+            .map_err(|e| format!("`{p}` is not a valid pattern: {e}"))?;
+        parts.push(glob.compile_matcher());
+        part.clear();
+        Ok(())
+    };
+    for c in p.chars() {
+        match c {
+            '"' => {
+                in_quotes = !in_quotes;
+                quoted = true;
+            }
+            '.' if !in_quotes => {
+                finish(&mut part, quoted)?;
+                quoted = false;
+            }
+            c => part.push(c),
+        }
+    }
+    if in_quotes {
+        return Err(format!("`{p}` has an unclosed quote"));
+    }
+    finish(&mut part, quoted)?;
+    if !(2..=3).contains(&parts.len()) {
+        return Err(format!(
+            "`{p}` is not a table pattern: expected PDB.OWNER.TABLE or OWNER.TABLE (with * and ?)"
+        ));
+    }
+    Ok(parts)
 }
 
 impl TablePatterns {
     pub fn new(patterns: &[String]) -> Result<Self, String> {
         let mut three = globset::GlobSetBuilder::new();
         let mut two = globset::GlobSetBuilder::new();
+        let mut quoted = Vec::new();
         for p in patterns {
+            if p.contains('"') {
+                quoted.push(quoted_parts(p)?);
+                continue;
+            }
             let dots = p.matches('.').count();
             if !(1..=2).contains(&dots) {
                 return Err(format!(
@@ -280,6 +335,7 @@ impl TablePatterns {
             sources: patterns.to_vec(),
             three_part: three.build().map_err(|e| e.to_string())?,
             two_part: two.build().map_err(|e| e.to_string())?,
+            quoted,
         })
     }
 
@@ -294,6 +350,15 @@ impl TablePatterns {
     pub fn matches(&self, table: &TableName) -> bool {
         (table.pdb.is_some() && self.three_part.is_match(table.raw()))
             || self.two_part.is_match(table.owner_table())
+            || self.quoted.iter().any(|parts| match parts.as_slice() {
+                [pdb, owner, name] => {
+                    table.pdb.as_deref().is_some_and(|p| pdb.is_match(p))
+                        && owner.is_match(&table.owner)
+                        && name.is_match(&table.table)
+                }
+                [owner, name] => owner.is_match(&table.owner) && name.is_match(&table.table),
+                _ => false,
+            })
     }
 }
 
@@ -326,5 +391,21 @@ mod pattern_tests {
         assert!(p.matches(&"SALES.ORDERS".parse().unwrap()));
         assert!(!p.matches(&"SALES.ORDER_LINES".parse().unwrap()));
         assert!(TablePatterns::new(&["EMP".into()]).is_err());
+    }
+
+    #[test]
+    fn quoted_parts_tell_names_with_dots_apart() {
+        let p = TablePatterns::new(&["\"A.B\".C".into()]).unwrap();
+        assert!(p.matches(&"\"A.B\".C".parse().unwrap()));
+        assert!(!p.matches(&"A.\"B.C\"".parse().unwrap()));
+        // Quoted: the name as written, case kept, `*` literal; unquoted parts stay globs.
+        let p = TablePatterns::new(&["pdb?.HR.\"emp\"".into()]).unwrap();
+        assert!(p.matches(&"PDB1.HR.\"emp\"".parse().unwrap()));
+        assert!(!p.matches(&"PDB1.HR.EMP".parse().unwrap()));
+        let p = TablePatterns::new(&["HR.\"E*\"".into()]).unwrap();
+        assert!(!p.matches(&"HR.EMP".parse().unwrap()));
+        assert!(TablePatterns::new(&["HR.\"EMP".into()]).is_err());
+        assert!(TablePatterns::new(&["\"A\"".into()]).is_err());
+        assert!(TablePatterns::new(&["A..\"B\"".into()]).is_err());
     }
 }

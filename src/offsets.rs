@@ -70,6 +70,12 @@ pub struct Offsets {
     /// the same): a capture whose offsets hold another id, or none, is refused there (CDC-6401).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sink_owner: Option<String>,
+    /// The topic names chosen at the first start, kept: a change of the topic settings (or
+    /// of how many PDBs are captured, under `cdc.topic.include.pdb=auto`) would move records
+    /// to other topics under consumers' feet, so it is an operator's edit
+    /// (`offsets edit set-topic-naming`), not a side effect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topics: Option<TopicNaming>,
     /// How many schema-history entries are acknowledged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schema_history: Option<SchemaHistoryPosition>,
@@ -108,6 +114,24 @@ pub struct SinkPosition {
     pub bytes: u64,
     /// Records acknowledged in all segments.
     pub records: u64,
+}
+
+/// How record topics are named: `PREFIX.[PDB.]OWNER.TABLE`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TopicNaming {
+    /// `cdc.sink.topic.prefix`.
+    pub prefix: String,
+    /// Whether topics name the PDB.
+    pub pdb: bool,
+}
+
+impl std::fmt::Display for TopicNaming {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.pdb {
+            true => write!(f, "{}.PDB.OWNER.TABLE", self.prefix),
+            false => write!(f, "{}.OWNER.TABLE", self.prefix),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -282,6 +306,7 @@ impl Offsets {
             stream: None,
             sink: None,
             sink_owner: None,
+            topics: None,
             schema_history: None,
             signals: Vec::new(),
             signal_history: Vec::new(),

@@ -364,3 +364,35 @@ fn a_log_signal_is_cut_and_cannot_forge_log_lines() {
         offsets.len()
     );
 }
+
+/// `A."B.C"` and `"A.B".C` both make topic `oracle-cdc.A.B.C`: capture used to mix their
+/// records there. It refuses at start, naming both, before publishing anything; excluding one
+/// of them lets it run.
+#[test]
+fn two_tables_on_one_topic_are_refused_before_anything_is_published() {
+    let e = emulated(ODD_NAMES);
+    let scn = current_scn(&e.db).to_string();
+    let mut args = settings(&e, &[]);
+    args.extend(["-q", "capture", "--stop-at-scn", &scn].map(String::from));
+    let r = cli(&args);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(1), "{err}");
+    assert!(err.contains("CDC-8008"), "{err}");
+    assert!(
+        err.contains("A.\"B.C\"") && err.contains("\"A.B\".C") && err.contains("oracle-cdc.A.B.C"),
+        "{err}"
+    );
+    assert!(records(&e.out).is_empty(), "nothing published");
+    let mut args = settings(&e, &["cdc.tables.exclude=\"A.B\".C"]);
+    args.extend(["-q", "capture", "--stop-at-scn", &scn].map(String::from));
+    let r = cli(&args);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let recs = records(&e.out);
+    assert_eq!(
+        recs.iter()
+            .filter(|r| r["topic"] == "oracle-cdc.A.B.C")
+            .count(),
+        7,
+        "A.\"B.C\"'s rows alone"
+    );
+}

@@ -65,6 +65,10 @@ fn everything() -> Offsets {
         records: 1,
     });
     o.sink_owner = Some("0123456789abcdef0123456789abcdef".into());
+    o.topics = Some(oracle_cdc::offsets::TopicNaming {
+        prefix: "p".into(),
+        pdb: true,
+    });
     o.schema_history = Some(SchemaHistoryPosition { entries: 1 });
     o.signals = vec![SignalSnapshot {
         id: "s".into(),

@@ -17,6 +17,7 @@ pub mod records;
 mod signals;
 pub mod status;
 pub mod throttle;
+pub mod topics;
 
 #[cfg(test)]
 mod bound_tests;
@@ -228,6 +229,12 @@ impl Capture<'_> {
             }
             None => Offsets::new(DatabaseIdentity::of(&db)),
         };
+        // The topics stay the ones consumers subscribed to (stored at the first start).
+        let published = catalog
+            .tables
+            .keys()
+            .filter(|t| s.signal.data_collection.as_ref() != Some(*t));
+        topics::settle(s, published, &mut offsets)?;
         // A file sink directory is this capture's alone before anything in it is cut or written.
         let _sink_lock = match s.sink.kind {
             SinkType::File => Some(crate::sink::owner::claim(

@@ -156,7 +156,11 @@ impl<'a> Publisher<'a> {
             .keys()
             .filter_map(|t| t.pdb.as_ref())
             .collect();
-        let with_pdb = settings.record.topic_has_pdb(pdbs.len());
+        // The naming stored at the first start ([`super::topics::settle`]).
+        let with_pdb = offsets
+            .topics
+            .as_ref()
+            .map_or_else(|| settings.record.topic_has_pdb(pdbs.len()), |t| t.pdb);
         Ok(Publisher {
             with_pdb,
             filter,
@@ -771,6 +775,12 @@ impl<'a> Publisher<'a> {
             let Some(crate::snapshot::target::Decision::Capture(t)) = decisions.first() else {
                 return Ok(true);
             };
+            // Before any of its changes: a created table must not take a captured one's topic.
+            let naming = crate::offsets::TopicNaming {
+                prefix: self.settings.sink.topic_prefix.clone(),
+                pdb: self.with_pdb,
+            };
+            super::topics::check_new(&naming, table, self.catalog.tables.keys())?;
             self.catalog
                 .tables
                 .insert(table.clone(), super::table_schema(t, vec![(scn, columns)]));

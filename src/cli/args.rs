@@ -866,6 +866,27 @@ Example:\n  oracle-cdc offsets edit set-sink 16384",
         after_long_help = OFFSETS_EDIT_EXIT_CODES
     )]
     SetSink(SetSinkArgs),
+
+    /// Store the topic naming the settings ask for (capture refused a change, CDC-7013)
+    #[command(
+        long_about = "Store in the offsets the topic naming the settings ask for: cdc.sink.topic.prefix, and \
+whether topics name the PDB (cdc.topic.include.pdb; with `auto`, which decides only at a first start, say \
+--pdb true or --pdb false). Capture keeps the naming chosen at its first start and refuses settings that ask for \
+another one (CDC-7013), because every table would move to another topic under its consumers; this edit is how the \
+move is made on purpose. The next start publishes to the new topics; records already published stay in the old \
+ones. Move the consumers with it.\n\n\
+Examples:\n  oracle-cdc --set cdc.topic.include.pdb=true offsets edit set-topic-naming --dry-run\n  \
+oracle-cdc offsets edit set-topic-naming --pdb true",
+        after_long_help = OFFSETS_EDIT_EXIT_CODES
+    )]
+    SetTopicNaming(SetTopicNamingArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SetTopicNamingArgs {
+    /// Whether topics name the PDB (default: cdc.topic.include.pdb when it is true or false)
+    #[arg(long, value_name = "BOOL")]
+    pub pdb: Option<bool>,
 }
 
 #[derive(Debug, Args)]

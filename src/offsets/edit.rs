@@ -31,6 +31,9 @@ pub enum Operation {
     DropSignal(String),
     /// The file sink's acknowledged length of the current segment (or of `segment`).
     SetSink { bytes: u64, segment: Option<String> },
+    /// Store the topic naming the settings ask for (`pdb`: whether topics name the PDB, when
+    /// `cdc.topic.include.pdb` is `auto`).
+    SetTopicNaming { pdb: Option<bool> },
 }
 
 impl Operation {
@@ -58,6 +61,10 @@ impl Operation {
             Operation::SetSink { bytes, segment } => match segment {
                 Some(seg) => format!("set-sink {bytes} --segment {seg}"),
                 None => format!("set-sink {bytes}"),
+            },
+            Operation::SetTopicNaming { pdb } => match pdb {
+                Some(p) => format!("set-topic-naming --pdb {p}"),
+                None => "set-topic-naming".to_string(),
             },
         }
     }
@@ -117,6 +124,7 @@ pub fn apply(op: &Operation, old: Option<&Offsets>, ctx: &Context) -> Result<App
         Operation::SetSink { bytes, segment } => {
             set_sink(&mut o, *bytes, segment.as_deref(), ctx, &mut notes)?
         }
+        Operation::SetTopicNaming { pdb } => set_topic_naming(&mut o, *pdb, ctx, &mut notes)?,
     }
     Ok(Applied { offsets: o, notes })
 }
@@ -634,3 +642,44 @@ fn set_sink(
 #[cfg(test)]
 #[path = "edit_tests.rs"]
 mod tests;
+
+/// `set-topic-naming`: the naming the settings ask for, stored so capture publishes there.
+fn set_topic_naming(
+    o: &mut Offsets,
+    pdb: Option<bool>,
+    ctx: &Context,
+    notes: &mut Vec<String>,
+) -> Result<()> {
+    use crate::record::format::PdbInTopic;
+    let key = crate::settings::keys::TOPIC_INCLUDE_PDB;
+    let pdb = match (pdb, ctx.settings.record.pdb_in_topic) {
+        (Some(p), PdbInTopic::Auto) => p,
+        (Some(p), setting) if p == (setting == PdbInTopic::Always) => p,
+        (Some(p), _) => {
+            return Err(CdcError::InvalidEdit(format!(
+                "--pdb {p} contradicts {key}={}: capture would refuse it; change the setting or leave --pdb out",
+                !p
+            )))
+        }
+        (None, PdbInTopic::Always) => true,
+        (None, PdbInTopic::Never) => false,
+        (None, PdbInTopic::Auto) => {
+            return Err(CdcError::InvalidEdit(format!(
+                "{key} is auto, which decides only at a first start: say --pdb true (PREFIX.PDB.OWNER.TABLE) or --pdb false (PREFIX.OWNER.TABLE)"
+            )))
+        }
+    };
+    let new = super::TopicNaming {
+        prefix: ctx.settings.sink.topic_prefix.clone(),
+        pdb,
+    };
+    match &o.topics {
+        Some(old) if *old == new => notes.push(format!("topics are {new} already")),
+        Some(old) => notes.push(format!(
+            "topics move from {old} to {new} on the next start: records already published stay in the old topics; move the consumers to the new ones"
+        )),
+        None => notes.push(format!("topics are {new} from the next start")),
+    }
+    o.topics = Some(new);
+    Ok(())
+}

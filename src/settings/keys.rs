@@ -279,7 +279,7 @@ pub const KEYS: &[KeySpec] = &[
     key(ON_UNSUPPORTED_REDO, Kind::Enum(&["fail", "skip", "dlq"]), Some("fail"),
         "On a change LogMiner did not give in full: an UNSUPPORTED row of a captured table (CDC-3003), MISSING_SCN (CDC-3004), a value not in the redo such as a LOB changed piece by piece (CDC-3005), an unknown operation code (CDC-3006), a change of a table whose LONG or LONG RAW column is captured (CDC-3008). `fail` stops with its CDC error; `skip` goes on; `dlq` writes it to the dead-letter output and goes on. Each is counted (metric stream_unsupported_total) and logged as an `unsupported-redo` ops event whatever the choice."),
     key(TABLES_INCLUDE, Kind::List, None,
-        "Table patterns to capture (`*` and `?`; `PDB.OWNER.TABLE` or `OWNER.TABLE`, case-insensitive). Empty: every table not owned by Oracle."),
+        "Table patterns to capture (`*` and `?`; `PDB.OWNER.TABLE` or `OWNER.TABLE`, case-insensitive; a part in double quotes is that name exactly, dots and case kept: `APP.\"Mixed.Case\"`). Empty: every table not owned by Oracle."),
     key(TABLES_EXCLUDE, Kind::List, None,
         "Table patterns never captured, applied after cdc.tables.include."),
     key(SINK_TYPE, Kind::Enum(&["file", "stdout", "kafka"]), Some("file"),
@@ -325,7 +325,7 @@ pub const KEYS: &[KeySpec] = &[
     key(KAFKA_PRODUCER_BATCH_SIZE, Kind::UInt { min: 1024, max: 67_108_864 }, Some("1048576"),
         "Kafka producer: bytes of records per partition sent in one record batch."),
     key(SINK_TOPIC_PREFIX, Kind::Text, Some("oracle-cdc"),
-        "Prefix of record topics (Debezium's `topic.prefix`): `PREFIX.OWNER.TABLE`, or `PREFIX.PDB.OWNER.TABLE` (see `cdc.topic.include.pdb`)."),
+        "Prefix of record topics (Debezium's `topic.prefix`): `PREFIX.OWNER.TABLE`, or `PREFIX.PDB.OWNER.TABLE` (see `cdc.topic.include.pdb`). Stored in the offsets at the first start: a change is refused (CDC-7013) until `oracle-cdc offsets edit set-topic-naming`."),
     key(STREAM_WINDOW_SCN, Kind::UInt { min: 1, max: u64::MAX }, Some("100000"),
         "Largest SCN range one LogMiner session mines; a larger backlog is mined window by window."),
     key(STREAM_POLL_MS, Kind::UInt { min: 10, max: 60_000 }, Some("500"),
@@ -419,7 +419,7 @@ pub const KEYS: &[KeySpec] = &[
     key(TOPIC_TRANSACTION, Kind::Text, Some("transaction"),
         "Debezium's `topic.transaction`: the transaction metadata topic is `PREFIX.` and this."),
     key(TOPIC_INCLUDE_PDB, Kind::Enum(&["auto", "true", "false"]), Some("auto"),
-        "Whether record topics name the PDB (`PREFIX.PDB.OWNER.TABLE`) or not (`PREFIX.OWNER.TABLE`, Debezium's, whose connector captures one PDB): `auto` names it only when the captured tables are in more than one PDB."),
+        "Whether record topics name the PDB (`PREFIX.PDB.OWNER.TABLE`) or not (`PREFIX.OWNER.TABLE`, Debezium's, whose connector captures one PDB): `auto` names it only when the tables captured at the first start are in more than one PDB. The naming chosen at the first start is stored in the offsets and kept (a change is refused, CDC-7013, until `oracle-cdc offsets edit set-topic-naming`)."),
 ];
 
 /// The spec for a key, resolving per-table keys by prefix. Fixed keys win over prefixes, so

@@ -36,10 +36,14 @@ pub fn current_scn(db: &Path) -> u64 {
 
 /// Every record of the file sink's segments, in order.
 pub fn records(out: &Path) -> Vec<Json> {
-    let mut files: Vec<_> = std::fs::read_dir(out)
-        .unwrap()
+    let Ok(dir) = std::fs::read_dir(out) else {
+        return Vec::new();
+    };
+    // The segments (`.sink-owner.json` and `.sink.lock` are the capture's own).
+    let mut files: Vec<_> = dir
         .flatten()
         .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
         .collect();
     files.sort();
     files

@@ -41,6 +41,7 @@ fn operation(op: &OffsetsEditOp) -> Option<Operation> {
             bytes: a.bytes,
             segment: a.segment.clone(),
         },
+        OffsetsEditOp::SetTopicNaming(a) => Operation::SetTopicNaming { pdb: a.pdb },
         OffsetsEditOp::Apply(_) => return None,
     })
 }
