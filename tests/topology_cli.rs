@@ -684,3 +684,70 @@ fn downstream_mining_needs_the_dictionary_in_the_redo() {
     }
     assert_exactly_once(&recs);
 }
+
+/// One sequence never reaches the downstream while later ones do (a gap in redo transport):
+/// capture used to wait at the gap in `waiting-for-redo` forever while doctor said PASS. It
+/// stops with CDC-5201 naming the thread and sequence once the gap outlasts
+/// cdc.mining.gap.timeout.ms, and doctor FAILs it.
+#[test]
+fn a_gap_in_log_shipping_stops_capture_with_cdc_5201_and_doctor_fails_it() {
+    let e = emulated(SCHEMA);
+    workload(&e.db, 60, 11);
+    let newest = |db: &Path| {
+        status(db)["logs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["sequence"].as_u64().unwrap())
+            .max()
+            .unwrap()
+    };
+    let missing = newest(&e.db) + 1;
+    let downstream = e.dir.path().join("downstream");
+    create(
+        &downstream,
+        "downstream",
+        &e.db,
+        &["--missing-sequence", &missing.to_string()],
+    );
+    build_dictionary(&e.db);
+    let mut sets = common(&e, &e.db);
+    mine_on(&mut sets, &downstream);
+    sets.push("cdc.mining.gap.timeout.ms=0".into());
+    ok(&capture(&sets, current_scn(&e.db)));
+    // Changes past the missing sequence: the downstream holds later logs, not that one.
+    workload(&e.db, 200, 12);
+    assert!(newest(&e.db) > missing + 1, "logs after the gap");
+    let out = capture(&sets, current_scn(&e.db));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("CDC-5201") && err.contains(&format!("thread 1 sequence {missing}")),
+        "{err}"
+    );
+    // doctor says it too.
+    let doctor = Command::new(cargo_bin("oracle-cdc"))
+        .args(
+            sets.iter()
+                .flat_map(|s| ["--set".to_string(), s.clone()])
+                .chain(["doctor".into(), "--format".into(), "json".into()]),
+        )
+        .output()
+        .unwrap();
+    let report: Json = serde_json::from_slice(&doctor.stdout).unwrap();
+    let retention = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "redo.retention")
+        .unwrap()
+        .clone();
+    assert_eq!(retention["severity"], "FAIL", "{retention}");
+    assert!(
+        retention["found"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("sequence {missing}")),
+        "{retention}"
+    );
+}

@@ -292,6 +292,25 @@ fn retention(f: &Facts) -> Finding {
         .as_ref()
         .and_then(|m| m.limit.as_ref().ok().copied().flatten());
     let current = limit.map_or(current, |l| current.min(l));
+    // A sequence the downstream never received while it holds later ones: capture waits at
+    // it, then stops (cdc.mining.gap.timeout.ms).
+    if f.mining.is_some() {
+        let gap = crate::source::threads::shipping_gaps(logs)
+            .into_iter()
+            .filter(|g| g.received_to + 1 >= resume)
+            .min_by_key(|g| g.received_to);
+        if let Some(g) = gap {
+            return Finding::fail(
+                format!(
+                    "the stream resumes at SCN {resume}, but the mining database has not received sequence {} of redo thread {} while it holds later ones (a gap in redo transport; {covered}): capture waits at SCN {}, then stops with CDC-5201 after cdc.mining.gap.timeout.ms",
+                    g.missing,
+                    g.thread,
+                    g.received_to + 1
+                ),
+                crate::errors::Code::Cdc5201.info().remedy,
+            );
+        }
+    }
     if limit.is_some_and(|l| resume > l) && logs.iter().any(|l| l.first_scn <= resume) {
         return Finding::pass(format!(
             "the stream resumes at SCN {resume}; the mining database has redo up to SCN {current} so far ({covered}): capture waits for the next logs"

@@ -320,6 +320,8 @@ pub struct Settings {
     /// cdc.mining.idle.thread.ms: how long a redo thread's written position stands still
     /// before the thread counts as idle.
     pub idle_thread_ms: u64,
+    /// cdc.mining.gap.timeout.ms: how long a gap in redo transport may hold downstream capture.
+    pub gap_timeout_ms: u64,
     /// cdc.files.group.readable: data files 0640 (else 0600).
     pub files_group_readable: bool,
     /// cdc.doctor.read.rate: rows per second one snapshot reader is assumed to read.
@@ -481,6 +483,7 @@ impl Settings {
                 ms => Some(std::time::Duration::from_millis(ms)),
             },
             idle_thread_ms: v.uint(keys::MINING_IDLE_THREAD_MS),
+            gap_timeout_ms: v.uint(keys::MINING_GAP_TIMEOUT_MS),
             state_dir: PathBuf::from(v.text(keys::STATE_DIR)),
             connect: ConnectRetry {
                 retries: v.uint(keys::CONNECT_RETRIES) as u32,

@@ -15,13 +15,77 @@ use std::sync::Arc;
 pub struct DownstreamConnector {
     source: Box<dyn Connector>,
     mining: Arc<dyn Connector>,
+    /// Kept by the connector, shared by its sessions: a reconnect does not restart the wait.
+    gaps: Arc<GapWatch>,
+}
+
+/// How long a gap in redo transport has held capture ([`crate::source::threads::ShippingGap`]):
+/// waited for up to `timeout` (Oracle's gap resolution may fetch the log), then CDC-5201
+/// instead of a silent wait at the gap.
+pub struct GapWatch {
+    timeout: std::time::Duration,
+    seen: std::sync::Mutex<Option<(u32, u64, std::time::Instant)>>,
+}
+
+impl GapWatch {
+    pub fn new(timeout: std::time::Duration) -> GapWatch {
+        GapWatch {
+            timeout,
+            seen: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// Whether a gap holds mining back (the source wrote past the redo received before it), and
+    /// if it has for longer than the timeout, the error that says so.
+    fn check(&self, logs: &[LogFile], written: Scn, mining: &str) -> Result<()> {
+        let holding = crate::source::threads::shipping_gaps(logs)
+            .into_iter()
+            .filter(|g| g.received_to < written)
+            .min_by_key(|g| g.received_to);
+        let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(gap) = holding else {
+            *seen = None;
+            return Ok(());
+        };
+        let since = match *seen {
+            Some((thread, missing, since)) if (thread, missing) == (gap.thread, gap.missing) => {
+                since
+            }
+            _ => {
+                tracing::warn!(
+                    "{mining} has not received sequence {} of redo thread {} but holds later ones (a gap in redo transport): mining waits at SCN {}; capture stops with CDC-5201 if the gap stays {} ms (cdc.mining.gap.timeout.ms)",
+                    gap.missing,
+                    gap.thread,
+                    gap.received_to + 1,
+                    self.timeout.as_millis()
+                );
+                let now = std::time::Instant::now();
+                *seen = Some((gap.thread, gap.missing, now));
+                now
+            }
+        };
+        if since.elapsed() < self.timeout {
+            return Ok(());
+        }
+        Err(CdcError::MiningLogMissing {
+            mining: mining.to_string(),
+            scn: gap.received_to + 1,
+            sequence: Some((gap.thread, gap.missing)),
+            oldest: logs.iter().map(|l| l.first_scn).min(),
+        })
+    }
 }
 
 impl DownstreamConnector {
-    pub fn new(source: Box<dyn Connector>, mining: Box<dyn Connector>) -> Self {
+    pub fn new(
+        source: Box<dyn Connector>,
+        mining: Box<dyn Connector>,
+        gap_timeout: std::time::Duration,
+    ) -> Self {
         DownstreamConnector {
             source,
             mining: Arc::from(mining),
+            gaps: Arc::new(GapWatch::new(gap_timeout)),
         }
     }
 
@@ -39,6 +103,7 @@ impl Connector for DownstreamConnector {
             mining_connector: self.mining.clone(),
             mining: None,
             source_redo: None,
+            gaps: self.gaps.clone(),
         }))
     }
 
@@ -131,6 +196,7 @@ struct DownstreamSession {
     mining: Option<Box<dyn Session>>,
     /// The source's identity, once the mining session was checked against it.
     source_redo: Option<RedoSource>,
+    gaps: Arc<GapWatch>,
 }
 
 impl DownstreamSession {
@@ -289,6 +355,8 @@ impl Session for DownstreamSession {
         };
         let threads = self.source.redo_threads()?;
         let logs = self.logs()?;
+        self.gaps
+            .check(&logs, written, &self.mining_connector.describe())?;
         Ok(Some(
             crate::source::threads::shipped_end_for(&logs, &threads)
                 .map_or(written, |shipped| shipped.min(written)),
@@ -320,6 +388,37 @@ impl Session for DownstreamSession {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_gap_is_waited_for_then_an_error_and_forgotten_once_filled() {
+        let l = |sequence: u64| LogFile {
+            name: format!("t1_{sequence}"),
+            thread: 1,
+            sequence,
+            first_scn: sequence * 100,
+            next_scn: Some(sequence * 100 + 100),
+            ..log(1, sequence, None, true)
+        };
+        let gap = vec![l(1), l(3)];
+        let filled = vec![l(1), l(2), l(3)];
+        // Waited for while it lasts less than the timeout.
+        let w = GapWatch::new(std::time::Duration::from_secs(3600));
+        assert!(w.check(&gap, 500, "ds").is_ok());
+        assert!(w.check(&gap, 500, "ds").is_ok());
+        // Redo not yet written past it: not holding anything.
+        assert!(GapWatch::new(std::time::Duration::ZERO)
+            .check(&gap, 150, "ds")
+            .is_ok());
+        // Past the timeout: CDC-5201 with the thread, the sequence and where mining waits.
+        let w = GapWatch::new(std::time::Duration::ZERO);
+        let e = w.check(&gap, 500, "ds").unwrap_err();
+        assert_eq!(e.code(), crate::errors::Code::Cdc5201);
+        assert!(e.to_string().contains("thread 1 sequence 2"), "{e}");
+        assert!(e.to_string().contains("mining from SCN 200"), "{e}");
+        // Filled: forgotten.
+        assert!(w.check(&filled, 500, "ds").is_ok());
+        assert!(w.seen.lock().unwrap().is_none());
+    }
 
     fn log(thread: u32, sequence: u64, resetlogs: Option<Scn>, archived: bool) -> LogFile {
         LogFile {

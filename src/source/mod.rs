@@ -196,6 +196,7 @@ pub fn open(settings: &crate::settings::Settings) -> Result<Box<dyn Connector>> 
     Ok(Box::new(mining::DownstreamConnector::new(
         open_source(settings)?,
         mining,
+        std::time::Duration::from_millis(settings.gap_timeout_ms),
     )))
 }
 

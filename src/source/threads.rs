@@ -319,6 +319,39 @@ pub fn shipped_end_for(logs: &[LogFile], source_threads: &[RedoThread]) -> Optio
         .min()
 }
 
+/// A gap in redo transport: a thread's sequence the mining database has not received while it
+/// holds a later one. The redo past the end of the log before it cannot be mined.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShippingGap {
+    pub thread: u32,
+    /// The first sequence missing.
+    pub missing: u64,
+    /// The last SCN received before it (the end of the log before the gap).
+    pub received_to: Scn,
+}
+
+/// Every thread's first gap (see [`ShippingGap`]), in thread order.
+pub fn shipping_gaps(logs: &[LogFile]) -> Vec<ShippingGap> {
+    let mut by_thread: BTreeMap<u32, Vec<&LogFile>> = BTreeMap::new();
+    for l in logs {
+        by_thread.entry(l.thread).or_default().push(l);
+    }
+    by_thread
+        .into_iter()
+        .filter_map(|(thread, mut mine)| {
+            mine.sort_by_key(|l| l.sequence);
+            mine.dedup_by_key(|l| l.sequence);
+            mine.windows(2)
+                .find(|w| w[1].sequence != w[0].sequence + 1)
+                .map(|w| ShippingGap {
+                    thread,
+                    missing: w[0].sequence + 1,
+                    received_to: w[0].next_scn.unwrap_or(w[0].first_scn).saturating_sub(1),
+                })
+        })
+        .collect()
+}
+
 /// Per thread: where its received redo ends (see [`shipped_end`]) and the log it ends in.
 fn thread_ends(logs: &[LogFile]) -> Vec<(u32, Scn, &LogFile)> {
     let mut by_thread: BTreeMap<u32, Vec<&LogFile>> = BTreeMap::new();

@@ -218,6 +218,18 @@ fn shipped_redo_ends_at_the_first_gap_or_the_log_still_being_written() {
     ];
     assert_eq!(shipped_end(&gap), Some(299));
     assert_eq!(shipped_end(&[]), None);
+    assert_eq!(
+        shipping_gaps(&gap),
+        vec![ShippingGap {
+            thread: 2,
+            missing: 8,
+            received_to: 349
+        }]
+    );
+    assert!(
+        shipping_gaps(&logs).is_empty(),
+        "a log being written is no gap"
+    );
 }
 
 #[test]

@@ -374,9 +374,16 @@ fn a_downstream_of_another_database_or_incarnation_is_refused_over_the_wire() {
         ])
         .unwrap();
         let mining = OracleConnector::mining_from_settings(&settings, &url).unwrap();
-        let over_the_wire = DownstreamConnector::new(Box::new(source.clone()), Box::new(mining));
-        let locally =
-            DownstreamConnector::new(Box::new(source.clone()), Box::new(in_process(&ds, None)));
+        let over_the_wire = DownstreamConnector::new(
+            Box::new(source.clone()),
+            Box::new(mining),
+            std::time::Duration::from_secs(300),
+        );
+        let locally = DownstreamConnector::new(
+            Box::new(source.clone()),
+            Box::new(in_process(&ds, None)),
+            std::time::Duration::from_secs(300),
+        );
         for c in [over_the_wire, locally] {
             let mut session = c.connect().unwrap();
             let e = session.logs().unwrap_err();

@@ -1169,6 +1169,7 @@ fn a_downstream_holds_only_shipped_logs_and_a_gap_is_ora_01291() {
     let split = crate::source::mining::DownstreamConnector::new(
         Box::new(db.connector()),
         Box::new(conn.clone()),
+        std::time::Duration::from_secs(300),
     );
     let mut d = split.connect().unwrap();
     assert_eq!(d.current_scn().unwrap(), p.current_scn().unwrap());
