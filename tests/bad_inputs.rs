@@ -868,6 +868,67 @@ fn offsets_cases(out: &mut Vec<Case>) {
     ] {
         out.push(case(g, name, code, nothing, edit(tail)));
     }
+
+    // `offsets edit apply` is held to what capture's start checks, --force or not.
+    let apply = |root: &Path| {
+        with_settings(
+            root,
+            &[
+                "offsets",
+                "edit",
+                "apply",
+                root.join("edited.json").to_str().unwrap(),
+                "--force",
+            ],
+        )
+    };
+    let edited = |f: fn(&mut Json)| {
+        move |root: &Path| {
+            let mut v: Json =
+                serde_json::from_slice(&std::fs::read(offsets_path(root)).unwrap()).unwrap();
+            f(&mut v);
+            std::fs::write(root.join("edited.json"), serde_json::to_vec(&v).unwrap()).unwrap();
+        }
+    };
+    fn signal_doc(id: String, tables: Vec<String>) -> Json {
+        json!([{ "id": id, "kind": "incremental", "tables": tables }])
+    }
+    type EditDoc = fn(&mut Json);
+    let cases: [(&str, &str, EditDoc); 4] = [
+        (
+            "apply: a signal for 10,000 tables the database lacks",
+            "CDC-7011",
+            |v| {
+                v["signals"] = signal_doc(
+                    "s1".into(),
+                    (0..10_000).map(|i| format!("NOPE.T{i}")).collect(),
+                )
+            },
+        ),
+        ("apply: a 100 KB signal id", "CDC-7008", |v| {
+            v["signals"] = signal_doc("x".repeat(100_000), vec!["APP.T".into()])
+        }),
+        (
+            "apply: a stream position past the current SCN, --force",
+            "CDC-7009",
+            |v| {
+                v["stream"]["commit_scn"] = json!(999_999_999_u64);
+                v["stream"]["resume_scn"] = json!(999_999_999_u64);
+            },
+        ),
+        (
+            "apply: a signal filter signal checking refuses",
+            "CDC-7008",
+            |v| {
+                let mut s = signal_doc("s2".into(), vec!["APP.T".into()]);
+                s[0]["filters"] = json!({ "APP.T": "1 = 1; DROP TABLE APP.T" });
+                v["signals"] = s;
+            },
+        ),
+    ];
+    for (name, code, f) in cases {
+        out.push(case(g, name, code, edited(f), apply));
+    }
 }
 
 fn signal_cases(out: &mut Vec<Case>) {

@@ -851,8 +851,10 @@ Example:\n  oracle-cdc offsets edit drop-signal sig-42 --force",
         long_about = "Replace the stored offsets with the offsets document in FILE (or on stdin with `-`), for \
 scripted recovery: `offsets inspect --format json`'s offsets object, or a copy of offsets.json, edited with jq or \
 a script. It is checked exactly as an --interactive edit is (valid offsets of this format, no unknown fields, the \
-same database, tables captured by the settings), weighed for what it would skip (--force), diffed, backed up and \
-written atomically; --dry-run shows the diff only.\n\n\
+same database, tables captured by the settings) and, with the database reachable, as capture's start checks \
+its offsets (no position past the current SCN, no table the database lacks and capture never captured); then \
+weighed for what it would skip (--force accepts that, never an invalid document), diffed, backed up and written \
+atomically; --dry-run shows the diff only.\n\n\
 Examples:\n  oracle-cdc offsets edit apply fixed-offsets.json --dry-run\n  \
 jq '.stream.commit_scn = 1000812' state/offsets.json | oracle-cdc offsets edit apply - --force",
         after_long_help = OFFSETS_EDIT_EXIT_CODES

@@ -30,11 +30,12 @@ impl Change {
 
     /// `~ path: before → after`, `+ path: after`, `- path: before`.
     pub fn render(&self) -> String {
+        let path = crate::errors::shown(&self.path, 200);
         match (&self.before, &self.after) {
-            (Some(b), Some(a)) => format!("~ {}: {} → {}", self.path, short(b), short(a)),
-            (None, Some(a)) => format!("+ {}: {}", self.path, short(a)),
-            (Some(b), None) => format!("- {}: {}", self.path, short(b)),
-            (None, None) => format!("  {}", self.path),
+            (Some(b), Some(a)) => format!("~ {path}: {} → {}", short(b), short(a)),
+            (None, Some(a)) => format!("+ {path}: {}", short(a)),
+            (Some(b), None) => format!("- {path}: {}", short(b)),
+            (None, None) => format!("  {path}"),
         }
     }
 }
@@ -168,10 +169,24 @@ fn join(path: &str, key: &str) -> String {
     }
 }
 
-/// A value on one line, long arrays shortened to their first items and their length.
+/// A value on one line, long arrays and objects shortened to their first items and their
+/// length, long text to its start: a hand-edited document may hold megabytes in one field, and
+/// the diff goes to the terminal and to ops.jsonl.
 pub fn short(v: &Json) -> String {
     const SHOWN: usize = 4;
+    const TEXT: usize = 120;
     match v {
+        Json::String(s) if s.chars().count() > TEXT => {
+            Json::String(crate::errors::shown(s, TEXT)).to_string()
+        }
+        Json::Object(map) if map.len() > SHOWN + 2 => {
+            let head: Vec<String> = map
+                .iter()
+                .take(SHOWN)
+                .map(|(k, v)| format!("{}: {}", short(&Json::String(k.clone())), short(v)))
+                .collect();
+            format!("{{{}, … {} entries}}", head.join(", "), map.len())
+        }
         Json::Array(items) if items.len() > SHOWN + 2 => {
             let head: Vec<String> = items[..SHOWN].iter().map(short).collect();
             format!("[{}, … {} items]", head.join(", "), items.len())
@@ -183,7 +198,7 @@ pub fn short(v: &Json) -> String {
         Json::Object(map) => {
             let all: Vec<String> = map
                 .iter()
-                .map(|(k, v)| format!("{}: {}", Json::String(k.clone()), short(v)))
+                .map(|(k, v)| format!("{}: {}", short(&Json::String(k.clone())), short(v)))
                 .collect();
             format!("{{{}}}", all.join(", "))
         }
@@ -195,6 +210,22 @@ pub fn short(v: &Json) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn huge_values_render_on_one_bounded_line() {
+        let tables: serde_json::Map<String, Json> = (0..10_000)
+            .map(|i| (format!("APP.T{i}"), json!({"state": "done"})))
+            .collect();
+        let c = Change {
+            path: format!("signals[{}]", "x".repeat(100_000)),
+            before: None,
+            after: Some(json!({"id": "y".repeat(100_000), "progress": tables})),
+        };
+        let line = c.render();
+        assert!(line.len() < 2_000, "{} bytes", line.len());
+        assert!(line.contains("… 10000 entries"), "{line}");
+        assert!(line.contains("(100000 bytes)"), "{line}");
+    }
 
     #[test]
     fn fields_signals_and_long_arrays() {

@@ -11,6 +11,8 @@
 //!   history (every table capture ever captured) knows. A table in the history that the
 //!   database no longer has was dropped: that is not an error.
 //! - CDC-7012: a published-transaction id (`stream.commit_xids`) that is not an XID.
+//! - CDC-7002: any rule between fields that `offsets edit` holds edits to
+//!   ([`super::validate::problems`]): one validator for every way into the offsets.
 //!
 //! The sink's acknowledged length is checked where the sink opens (CDC-7010, [`crate::sink`]).
 
@@ -107,6 +109,25 @@ pub fn check(o: &Offsets, path: &Path, facts: &Facts) -> Result<()> {
                 ),
             ));
         }
+    }
+    // Last, so the checks above give their own codes: the rules between fields every edit is held to ([`super::validate::problems`]).
+    let problems = super::validate::problems(o);
+    if !problems.is_empty() {
+        let mut shown: Vec<String> = problems
+            .iter()
+            .take(20)
+            .map(|p| crate::errors::shown(p, 300))
+            .collect();
+        if problems.len() > 20 {
+            shown.push(format!("… and {} more", problems.len() - 20));
+        }
+        return Err(CdcError::OffsetsDamaged {
+            path: path.to_path_buf(),
+            message: format!(
+                "the offsets break the rules capture writes them by (edited by hand?): {}; `oracle-cdc offsets edit --interactive` fixes them",
+                shown.join("; ")
+            ),
+        });
     }
     Ok(())
 }

@@ -37,18 +37,32 @@ pub fn check(new: &Offsets, old: Option<&Offsets>, settings: &Settings) -> Resul
     refuse(found)
 }
 
+/// At most this many problems are listed.
+const SHOWN: usize = 20;
+
 /// CDC-7008 listing `problems`, or Ok when there are none.
 pub fn refuse(problems: Vec<String>) -> Result<()> {
     match problems.len() {
         0 => Ok(()),
         1 => Err(CdcError::InvalidEdit(format!(
             "the edited offsets are not valid: {}",
-            problems[0]
+            crate::errors::shown(&problems[0], 300)
         ))),
-        _ => Err(CdcError::InvalidEdit(format!(
-            "the edited offsets are not valid:\n  - {}",
-            problems.join("\n  - ")
-        ))),
+        n => {
+            // Bounded: a hand-edited document may break a rule ten thousand times.
+            let mut shown: Vec<String> = problems
+                .iter()
+                .take(SHOWN)
+                .map(|p| crate::errors::shown(p, 300))
+                .collect();
+            if n > SHOWN {
+                shown.push(format!("… and {} more", n - SHOWN));
+            }
+            Err(CdcError::InvalidEdit(format!(
+                "the edited offsets are not valid:\n  - {}",
+                shown.join("\n  - ")
+            )))
+        }
     }
 }
 
@@ -198,8 +212,20 @@ pub fn problems(o: &Offsets) -> Vec<String> {
         let at = format!("signals[{i}]");
         if sig.id.trim().is_empty() {
             out.push(format!("{at}.id is empty"));
+        } else if let Err(e) = crate::signal::check_id(&sig.id) {
+            // The rule `signal send` and capture hold ids to (they name spool files).
+            out.push(format!("{at}.id: {e}"));
         } else if !ids.insert(&sig.id) {
             out.push(format!("{at}.id {} is used twice", sig.id));
+        }
+        for (t, condition) in &sig.filters {
+            // The check every signal's additional-conditions passes before capture runs it.
+            if let Err(why) = crate::sql_condition::filter_condition(condition) {
+                out.push(format!(
+                    "{at}.filters[\"{}\"]: {why}",
+                    crate::errors::shown(t, 80)
+                ));
+            }
         }
         if !matches!(sig.kind.as_str(), "incremental" | "blocking") {
             out.push(format!(
@@ -391,5 +417,26 @@ mod tests {
                 "stream.resume_scm: unknown field",
             ]
         );
+    }
+
+    #[test]
+    fn signal_ids_and_filters_follow_the_signal_rules_and_refusals_are_bounded() {
+        let mut o = base();
+        o.signals = vec![crate::offsets::SignalSnapshot {
+            id: "x".repeat(100_000),
+            kind: "incremental".into(),
+            tables: (0..5_000).map(|i| format!("A..B{i}")).collect(),
+            filters: BTreeMap::from([("APP.T".to_string(), "1 = 1; DROP TABLE X".to_string())]),
+            ..Default::default()
+        }];
+        let p = problems(&o);
+        assert!(p.iter().any(|p| p.starts_with("signals[0].id")), "{p:?}");
+        assert!(
+            p.iter().any(|p| p.starts_with("signals[0].filters")),
+            "{p:?}"
+        );
+        let e = refuse(p).unwrap_err().to_string();
+        assert!(e.len() < 20_000, "{} bytes", e.len());
+        assert!(e.contains("more"), "{e}");
     }
 }

@@ -216,6 +216,21 @@ fn run_mode(
         (_, None, None) => return Err(CdcError::NoOffsets { path }.into()),
     };
     validate::check(&new, old.as_ref(), &settings)?;
+    // What capture's start refuses, an edit refuses too (--force never skips it): positions
+    // past the current SCN, tables the database does not have and capture never captured.
+    if let Some(live) = reach.live() {
+        if let Some(tables) = &live.tables {
+            let facts = crate::offsets::startup::Facts {
+                current_scn: live.current_scn,
+                role: live.database.role,
+                tables,
+                history: crate::offsets::startup::history_tables(
+                    &state.path.join(crate::capture::HISTORY_FILE),
+                )?,
+            };
+            crate::offsets::startup::check(&new, &path, &facts)?;
+        }
+    }
     let analysis = losses::analyze(old.as_ref(), &new, &settings);
     let changes = diff::diff(old.as_ref(), &new);
     if changes.is_empty() {
@@ -234,7 +249,19 @@ fn run_mode(
         printer.note(&format!("note: {n}"));
     }
     if !analysis.losses.is_empty() {
-        let list = format!("\n  - {}", analysis.losses.join("\n  - "));
+        let mut shown: Vec<String> = analysis
+            .losses
+            .iter()
+            .take(SHOWN_CHANGES)
+            .map(|l| crate::errors::shown(l, 400))
+            .collect();
+        if analysis.losses.len() > SHOWN_CHANGES {
+            shown.push(format!(
+                "… and {} more",
+                analysis.losses.len() - SHOWN_CHANGES
+            ));
+        }
+        let list = format!("\n  - {}", shown.join("\n  - "));
         if !a.force && !a.dry_run {
             return Err(CdcError::EditSkipsData(format!(
                 "the edit would skip data, so nothing was written:{list}\n  to accept losing exactly this, run it again with --force"
@@ -278,8 +305,8 @@ fn run_mode(
             json!({
                 "operation": described,
                 "backup": backup.as_ref().map(|b| b.display().to_string()),
-                "changes": changes.iter().map(diff::Change::render).collect::<Vec<_>>(),
-                "skipped_data": analysis.losses,
+                "changes": shown_changes(&changes),
+                "skipped_data": analysis.losses.iter().take(SHOWN_CHANGES).map(|l| crate::errors::shown(l, 400)).collect::<Vec<_>>(),
                 "pid": std::process::id(),
             }),
         ) {
@@ -328,9 +355,29 @@ fn warn(text: &str) {
     crate::cli::stderr::line(&format!("warning: {text}"));
 }
 
+/// At most this many changes are printed and logged, each on one bounded line: an edited
+/// document may change thousands of fields (a signal naming 10,000 tables).
+const SHOWN_CHANGES: usize = 200;
+
+/// The changes for the ops event: the first [`SHOWN_CHANGES`], and how many more there were.
+fn shown_changes(changes: &[diff::Change]) -> Vec<String> {
+    let mut out: Vec<String> = changes
+        .iter()
+        .take(SHOWN_CHANGES)
+        .map(diff::Change::render)
+        .collect();
+    if changes.len() > SHOWN_CHANGES {
+        out.push(format!(
+            "… and {} more changes",
+            changes.len() - SHOWN_CHANGES
+        ));
+    }
+    out
+}
+
 fn print_diff(printer: &Printer, changes: &[diff::Change]) -> std::io::Result<()> {
     use crossterm::style::Stylize;
-    for c in changes {
+    for c in changes.iter().take(SHOWN_CHANGES) {
         let line = c.render();
         let line = if printer.color {
             match c.sign() {
@@ -342,6 +389,12 @@ fn print_diff(printer: &Printer, changes: &[diff::Change]) -> std::io::Result<()
             line
         };
         printer.line(&line)?;
+    }
+    if changes.len() > SHOWN_CHANGES {
+        printer.line(&format!(
+            "… and {} more changes (the first {SHOWN_CHANGES} are shown)",
+            changes.len() - SHOWN_CHANGES
+        ))?;
     }
     Ok(())
 }
