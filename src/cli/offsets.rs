@@ -231,6 +231,9 @@ fn summary(
                 ),
             );
         }
+        if let Some(t) = &o.topics {
+            row("topics", format!("{t} (kept since the first start)"));
+        }
         if let Some(h) = &o.schema_history {
             row(
                 "schema history",

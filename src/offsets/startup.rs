@@ -11,8 +11,9 @@
 //!   history (every table capture ever captured) knows. A table in the history that the
 //!   database no longer has was dropped: that is not an error.
 //! - CDC-7012: a published-transaction id (`stream.commit_xids`) that is not an XID.
-//! - CDC-7002: any rule between fields that `offsets edit` holds edits to
-//!   ([`super::validate::problems`]): one validator for every way into the offsets.
+//! - CDC-7002: any rule between the snapshot, signal, sink and export fields that
+//!   `offsets edit` holds edits to ([`super::validate::structure_problems`]): one validator for
+//!   every way into the offsets.
 //!
 //! The sink's acknowledged length is checked where the sink opens (CDC-7010, [`crate::sink`]).
 
@@ -111,7 +112,7 @@ pub fn check(o: &Offsets, path: &Path, facts: &Facts) -> Result<()> {
         }
     }
     // Last, so the checks above give their own codes: the rules between fields every edit is held to ([`super::validate::problems`]).
-    let problems = super::validate::problems(o);
+    let problems = super::validate::structure_problems(o);
     if !problems.is_empty() {
         let mut shown: Vec<String> = problems
             .iter()

@@ -145,6 +145,15 @@ fn uncaptured(new: &Offsets, old: Option<&Offsets>, settings: &Settings) -> Vec<
 
 /// Every rule `o` breaks, each naming its field.
 pub fn problems(o: &Offsets) -> Vec<String> {
+    let mut out = stream_problems(o);
+    out.extend(structure_problems(o));
+    out
+}
+
+/// Rules of the stream position an edit must keep. Capture's own position may break the first
+/// (it moves `resume_scn` on past commits of tables it does not capture), so only edits are
+/// held to these; capture's start checks the XIDs itself (CDC-7012).
+fn stream_problems(o: &Offsets) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(s) = &o.stream {
         if s.resume_scn > s.commit_scn.saturating_add(1) {
@@ -173,6 +182,13 @@ pub fn problems(o: &Offsets) -> Vec<String> {
             }
         }
     }
+    out
+}
+
+/// The rules between the other fields (snapshot, signals, sink, export): capture writes nothing
+/// that breaks them, so its start refuses offsets that do ([`super::startup::check`]).
+pub fn structure_problems(o: &Offsets) -> Vec<String> {
+    let mut out = Vec::new();
     if let Some(s) = &o.snapshot {
         let mut seen = BTreeSet::new();
         for name in &s.order {

@@ -86,6 +86,19 @@ pub fn claim(
             ))
         }
         (None, Some(ours)) => ours.clone(),
+        // Segments no capture claimed, and these offsets acknowledge none of them: another
+        // capture's output (from before sink owners existed). Claiming them would lock that
+        // capture out of its own directory.
+        (None, None) if offsets.sink.is_none() && !super::segments(dir)?.is_empty() => {
+            return Err(CdcError::coded(
+                Code::Cdc6401,
+                format!(
+                    "sink directory {} holds segment files that this capture's offsets (in {}) do not know: another capture's output; give this capture its own cdc.sink.dir",
+                    dir.display(),
+                    state_dir.display()
+                ),
+            ))
+        }
         (None, None) => {
             let id = new_id();
             offsets.sink_owner = Some(id.clone());
@@ -211,6 +224,30 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(Some(owner.id), a.offsets.sink_owner);
+    }
+
+    #[test]
+    fn unclaimed_segments_are_claimed_only_by_the_offsets_that_acknowledge_them() {
+        let root = tempfile::tempdir().unwrap();
+        let sink = root.path().join("out");
+        std::fs::create_dir(&sink).unwrap();
+        std::fs::write(sink.join("segment-000001.jsonl"), b"{}\n").unwrap();
+        // A fresh capture: refused, and nothing claimed for it.
+        let mut b = Capture::new(root.path(), "b");
+        assert_eq!(b.claim(&sink).err().unwrap().code(), Code::Cdc6401);
+        assert!(read(&sink.join(OWNER_FILE)).unwrap().is_none());
+        // The capture whose offsets acknowledge them (written before owners existed) claims them.
+        let mut a = Capture::new(root.path(), "a");
+        a.offsets.sink = Some(crate::offsets::SinkPosition {
+            segment: "segment-000001.jsonl".into(),
+            bytes: 3,
+            records: 1,
+        });
+        drop(a.claim(&sink).unwrap());
+        assert_eq!(
+            read(&sink.join(OWNER_FILE)).unwrap().map(|o| o.id),
+            a.offsets.sink_owner
+        );
     }
 
     #[test]
