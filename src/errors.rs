@@ -197,8 +197,8 @@ catalog! {
         "Another process holds the emulated database's writer lock (one writer at a time, like a database instance).",
         "Stop the other `emulator workload` (the message names its pid) or wait for it to finish; readers need no lock.";
     Cdc4004 = "CDC-4004", Failure, "Emulator redo is damaged",
-        "A record in the emulated database's redo file cannot be read. A torn last line from a killed writer is ignored; damage elsewhere is not.",
-        "Restore the directory from a copy, or create a new database with `oracle-cdc emulator init`.";
+        "A record in the emulated database's redo file cannot be read, or a page of rows in its checkpoint (checkpoint.dat) does not match its checksum: the message names the file, the table and the bytes. A torn last line from a killed writer is ignored; damage elsewhere is not, and damaged rows are never served.",
+        "Restore the directory from a copy, or create a new database with `oracle-cdc emulator init`. A damaged checkpoint.dat alone can be removed: the next open replays the whole redo instead.";
     Cdc4005 = "CDC-4005", Usage, "Unknown table",
         "A command named a table that the database does not have.",
         "Use a table name as PDB.OWNER.TABLE or OWNER.TABLE; `oracle-cdc emulator status DIR` lists the tables of an emulated database.";
@@ -566,6 +566,9 @@ pub enum CdcError {
         message: String,
     },
 
+    #[error("CDC-4004: emulator checkpoint {}: {message}", path.display())]
+    CheckpointDamaged { path: PathBuf, message: String },
+
     #[error("CDC-4005: unknown table {table}{hint}")]
     UnknownTable { table: String, hint: String },
 
@@ -876,7 +879,7 @@ impl CdcError {
             CdcError::EmulatorNotFound { .. } => Code::Cdc4001,
             CdcError::EmulatorSchema { .. } => Code::Cdc4002,
             CdcError::EmulatorBusy { .. } => Code::Cdc4003,
-            CdcError::RedoDamaged { .. } => Code::Cdc4004,
+            CdcError::RedoDamaged { .. } | CdcError::CheckpointDamaged { .. } => Code::Cdc4004,
             CdcError::UnknownTable { .. } => Code::Cdc4005,
             CdcError::Workload(_) => Code::Cdc4006,
             CdcError::SnapshotTooOld { .. } => Code::Cdc5001,

@@ -1340,6 +1340,107 @@ fn emulator_cases(out: &mut Vec<Case>) {
     ));
 }
 
+/// One byte of a stored value in the emulator's checkpoint changed (a letter of a NAME turned
+/// into the next letter, so the rows still decode); returns the value as it now reads.
+fn damage_checkpoint_value(root: &Path) -> String {
+    let path = root.join("db/checkpoint.dat");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let line = bytes.split(|b| *b == b'\n').nth(1).unwrap();
+    let line = std::str::from_utf8(line).unwrap();
+    let header: Json = serde_json::from_str(line.split(" crc32c=").next().unwrap()).unwrap();
+    let body = header["body_start"].as_u64().unwrap() as usize;
+    let word = body
+        + bytes[body..]
+            .windows(4)
+            .position(|w| w.iter().all(u8::is_ascii_lowercase))
+            .unwrap();
+    bytes[word] = if bytes[word] == b'z' {
+        b'a'
+    } else {
+        bytes[word] + 1
+    };
+    std::fs::write(&path, &bytes).unwrap();
+    let end = word
+        + bytes[word..]
+            .iter()
+            .take_while(|b| b.is_ascii_lowercase() || **b == b' ')
+            .count();
+    String::from_utf8(bytes[word..end].to_vec()).unwrap()
+}
+
+fn checkpoint_cases(out: &mut Vec<Case>) {
+    out.push(case(
+        "emulator checkpoint",
+        "a byte of a stored value changed: emulator dump",
+        "CDC-4004",
+        |root| {
+            damage_checkpoint_value(root);
+        },
+        |root| {
+            vec![
+                "emulator".into(),
+                "dump".into(),
+                root.join("db").display().to_string(),
+                "--table".into(),
+                "APP.T".into(),
+            ]
+        },
+    ));
+}
+
+#[test]
+fn a_damaged_checkpoint_value_stops_a_snapshot_with_cdc_4004_and_publishes_none_of_it() {
+    let base = base();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("case");
+    let cp = Command::new("cp")
+        .arg("-a")
+        .arg(&base.root)
+        .arg(&root)
+        .status()
+        .unwrap();
+    assert!(cp.success());
+    let altered = damage_checkpoint_value(&root);
+    let db_before = tree(&root.join("db"));
+    // A first capture (a fresh state and sink): its snapshot reads the checkpoint's rows.
+    let r = root.display();
+    let out = Command::new(cargo_bin("oracle-cdc"))
+        .args(
+            [
+                format!("cdc.database.url=emulator:{r}/db"),
+                format!("cdc.state.dir={r}/state2"),
+                format!("cdc.sink.dir={r}/out2"),
+                "cdc.snapshot.chunk.rows=7".into(),
+            ]
+            .into_iter()
+            .flat_map(|s| ["--set".to_string(), s]),
+        )
+        .args(["capture", "--stop-at-scn", &base.scn.to_string()])
+        .env_remove("ORACLE_CDC_LOG")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("CDC-4004: "), "{stderr}");
+    assert!(
+        stderr.contains("checkpoint.dat") && stderr.contains("APP.T"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let published: Vec<u8> = tree(&root.join("out2"))
+        .into_iter()
+        .filter(|(p, _)| p.to_string_lossy().contains("segment-"))
+        .flat_map(|(_, (bytes, _))| bytes)
+        .collect();
+    let published = String::from_utf8_lossy(&published);
+    assert!(
+        !published.contains(&altered),
+        "published {altered:?}: {published}"
+    );
+    // Nothing of the database changed or lost.
+    same(&db_before, &tree(&root.join("db"))).unwrap();
+}
+
 fn all_cases() -> Vec<Case> {
     let mut out = Vec::new();
     settings_cases(&mut out);
@@ -1348,6 +1449,7 @@ fn all_cases() -> Vec<Case> {
     signal_cases(&mut out);
     name_and_argument_cases(&mut out);
     emulator_cases(&mut out);
+    checkpoint_cases(&mut out);
     out
 }
 
