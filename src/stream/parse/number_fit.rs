@@ -51,7 +51,7 @@ pub fn check(text: &str, ty: &ColumnType) -> Result<(), String> {
     let Some((high, low)) = digit_span(text).map_err(|_| out_of_range())? else {
         return Ok(());
     };
-    if high > HIGHEST_DIGIT || high < LOWEST_DIGIT {
+    if !(LOWEST_DIGIT..=HIGHEST_DIGIT).contains(&high) {
         return Err(out_of_range());
     }
     if let ColumnType::Number { precision, scale } = ty {
