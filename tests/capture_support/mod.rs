@@ -40,6 +40,7 @@ pub fn records(out: &Path) -> Vec<Json> {
         .unwrap()
         .flatten()
         .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
         .collect();
     files.sort();
     files
