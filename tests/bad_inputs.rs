@@ -1368,7 +1368,42 @@ fn damage_checkpoint_value(root: &Path) -> String {
     String::from_utf8(bytes[word..end].to_vec()).unwrap()
 }
 
+/// One letter of a stored value in the emulator's redo changed: a NAME in the first of the
+/// load's compact insert lines (`I\t…`), so the record still parses.
+fn damage_redo_value(root: &Path) {
+    let path = root.join("db/redo.log");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let insert = bytes.windows(3).position(|w| w == b"\nI\t").unwrap() + 1;
+    let word = insert
+        + bytes[insert..]
+            .windows(4)
+            .position(|w| w.iter().all(u8::is_ascii_lowercase))
+            .unwrap();
+    assert!(!bytes[insert..word].contains(&b'\n'));
+    bytes[word] = if bytes[word] == b'z' {
+        b'a'
+    } else {
+        bytes[word] + 1
+    };
+    std::fs::write(&path, &bytes).unwrap();
+}
+
 fn checkpoint_cases(out: &mut Vec<Case>) {
+    out.push(case(
+        "emulator checkpoint",
+        "a byte of a stored value in the redo changed: emulator dump",
+        "CDC-4004",
+        damage_redo_value,
+        |root| {
+            vec![
+                "emulator".into(),
+                "dump".into(),
+                root.join("db").display().to_string(),
+                "--table".into(),
+                "APP.T".into(),
+            ]
+        },
+    ));
     out.push(case(
         "emulator checkpoint",
         "a byte of a stored value changed: emulator dump",
