@@ -197,7 +197,7 @@ catalog! {
         "Another process holds the emulated database's writer lock (one writer at a time, like a database instance).",
         "Stop the other `emulator workload` (the message names its pid) or wait for it to finish; readers need no lock.";
     Cdc4004 = "CDC-4004", Failure, "Emulator redo is damaged",
-        "A record in the emulated database's redo file cannot be read, or a page of rows in its checkpoint (checkpoint.dat) does not match its checksum: the message names the file, the table and the bytes. A torn last line from a killed writer is ignored; damage elsewhere is not, and damaged rows are never served.",
+        "A record in the emulated database's redo file cannot be read or does not match the checksum that ends its line (the message names the line), or a page of rows in its checkpoint (checkpoint.dat) does not match its checksum (the message names the file, the table and the bytes). A torn last line from a killed writer is ignored; damage elsewhere is not, and damaged rows are never served.",
         "Restore the directory from a copy, or create a new database with `oracle-cdc emulator init`. A damaged checkpoint.dat alone can be removed: the next open replays the whole redo instead.";
     Cdc4005 = "CDC-4005", Usage, "Unknown table",
         "A command named a table that the database does not have.",
