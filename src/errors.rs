@@ -137,8 +137,8 @@ catalog! {
         "A captured table has a column whose Oracle type oracle-cdc cannot turn into a record value, so the table cannot be snapshotted or streamed faithfully.",
         "Exclude the column with cdc.columns.exclude, or set cdc.on.decode.error=dlq to skip the table with a snapshot-complete event that names the reason.";
     Cdc3002 = "CDC-3002", Failure, "SQL_REDO cannot be decoded",
-        "A V$LOGMNR_CONTENTS row's SQL_REDO text (or a value in it) could not be parsed, or text it holds as bytes (HEXTORAW storage bytes, an XML_REDO document) is not text of the database's character set (NLS_CHARACTERSET, NLS_NCHAR_CHARACTERSET for national columns): never read with a replacement character; the message gives the SCN, the transaction (XID), the table and the position in the text, or the set and the byte. A date or timestamp in Oracle's default NLS formats (`TO_DATE('15-MAY-21', 'DD-MON-RR')`, `TO_TIMESTAMP('15-MAY-21 01.02.03.123456 PM')`) comes from a LogMiner session that did not set capture's formats: the century, and a DATE's time of day, are not in the text, and the message names the NLS parameter to set.",
-        "Report it with the row (oracle-cdc can replay an export of V$LOGMNR_CONTENTS: replay:DIR). For a default-NLS date, mine (or export a replay) from a session that ran ALTER SESSION SET NLS_DATE_FORMAT='YYYY-MM-DD HH24:MI:SS' NLS_TIMESTAMP_FORMAT='YYYY-MM-DD HH24:MI:SS.FF9' NLS_TIMESTAMP_TZ_FORMAT='YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM', as capture's own session does. To keep streaming meanwhile, set cdc.on.decode.error=dlq: such rows go to the dead-letter output.";
+        "A V$LOGMNR_CONTENTS row's SQL_REDO text (or a value in it) could not be parsed, or text it holds as bytes (HEXTORAW storage bytes, an XML_REDO document) is not text of the database's character set (NLS_CHARACTERSET, NLS_NCHAR_CHARACTERSET for national columns): never read with a replacement character; the message gives the SCN, the transaction (XID), the table and the position in the text, or the set and the byte. A NUMBER value that does not fit its column's declared type (beyond Oracle's range, 1E-130 to below 1E126, or more digits than NUMBER(p,s) holds: ORA-01438) is refused the same way, naming the column and the value: Oracle never writes one, so it is never published under a schema it breaks. A date or timestamp in Oracle's default NLS formats (`TO_DATE('15-MAY-21', 'DD-MON-RR')`, `TO_TIMESTAMP('15-MAY-21 01.02.03.123456 PM')`) comes from a LogMiner session that did not set capture's formats: the century, and a DATE's time of day, are not in the text, and the message names the NLS parameter to set.",
+        "Report it with the row (oracle-cdc can replay an export of V$LOGMNR_CONTENTS: replay:DIR); a NUMBER that does not fit its column in a replay export means the export (or its schema.yaml) was damaged or edited: make it again. For a default-NLS date, mine (or export a replay) from a session that ran ALTER SESSION SET NLS_DATE_FORMAT='YYYY-MM-DD HH24:MI:SS' NLS_TIMESTAMP_FORMAT='YYYY-MM-DD HH24:MI:SS.FF9' NLS_TIMESTAMP_TZ_FORMAT='YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM', as capture's own session does. To keep streaming meanwhile, set cdc.on.decode.error=dlq: such rows go to the dead-letter output.";
     Cdc3003 = "CDC-3003", Failure, "LogMiner wrote a captured table's change as UNSUPPORTED",
         "V$LOGMNR_CONTENTS holds an OPERATION_CODE 255 (UNSUPPORTED) row for a captured table: LogMiner could not build the change and the row carries none of its values. It does so for every change of a table with a column of a type it does not support: BFILE (\"the entire table is ignored by LogMiner\", Utilities), BOOLEAN and VECTOR (23ai), native JSON while ENABLE_GOLDENGATE_REPLICATION is FALSE, collections and objects with nested tables or REFs. The message names the table, the SCN, the transaction and the ROW_ID. `oracle-cdc doctor` FAILs tables.column-types for such a table when capture streams. Each one is counted (metric stream_unsupported_total) and logged as an `unsupported-redo` ops event.",
         "Capture such tables by snapshot only (`cdc.snapshot.mode: snapshot_only`, or re-snapshot them with `signal send execute-snapshot`), exclude them from streaming (`cdc.tables.exclude`), set ENABLE_GOLDENGATE_REPLICATION=TRUE for JSON columns, or keep the value in a supported type (a BFILE's directory and name in VARCHAR2 columns). To keep streaming meanwhile, cdc.on.unsupported.redo=dlq writes each such change to the dead-letter output (skip: only counted and logged).";
@@ -197,8 +197,8 @@ catalog! {
         "Another process holds the emulated database's writer lock (one writer at a time, like a database instance).",
         "Stop the other `emulator workload` (the message names its pid) or wait for it to finish; readers need no lock.";
     Cdc4004 = "CDC-4004", Failure, "Emulator redo is damaged",
-        "A record in the emulated database's redo file cannot be read. A torn last line from a killed writer is ignored; damage elsewhere is not.",
-        "Restore the directory from a copy, or create a new database with `oracle-cdc emulator init`.";
+        "A record in the emulated database's redo file cannot be read or does not match the checksum that ends its line (the message names the line), or a page of rows in its checkpoint (checkpoint.dat) does not match its checksum (the message names the file, the table and the bytes). A torn last line from a killed writer is ignored; damage elsewhere is not, and damaged rows are never served.",
+        "Restore the directory from a copy, or create a new database with `oracle-cdc emulator init`. A damaged checkpoint.dat alone can be removed: the next open replays the whole redo instead.";
     Cdc4005 = "CDC-4005", Usage, "Unknown table",
         "A command named a table that the database does not have.",
         "Use a table name as PDB.OWNER.TABLE or OWNER.TABLE; `oracle-cdc emulator status DIR` lists the tables of an emulated database.";
@@ -269,7 +269,7 @@ catalog! {
         "A local file or directory could not be read or written; the message names it.",
         "Check the path, free space and permissions.";
     Cdc6002 = "CDC-6002", Usage, "Replay export is invalid",
-        "The V$LOGMNR_CONTENTS export of a replay:DIR source (DIR/logmnr.csv) cannot be read: the message gives the file, the line and the column (or field number) at fault — an unknown OPERATION_CODE, a value that is not a number, an unterminated quoted field, a row with more or fewer fields than the header, or a header without SCN, OPERATION_CODE or XID.",
+        "The V$LOGMNR_CONTENTS export of a replay:DIR source (DIR/logmnr.csv) cannot be read: the message gives the file, the line and the column (or field number) at fault — an unknown OPERATION_CODE, a value that is not a number, a COMMIT_SCN below the row's own SCN (a transaction commits after its changes), an unterminated quoted field, a row with more or fewer fields than the header, or a header without SCN, OPERATION_CODE or XID.",
         "Fix the export at the position shown, or make it again as commands/capture.md (\"Replay a production export\") describes: SQL*Plus `SET MARKUP CSV ON QUOTE ON` or SQLcl `SET SQLFORMAT CSV`, with a header row and the column names of the view.";
     Cdc6101 = "CDC-6101", Failure, "Value does not fit its Parquet column",
         "A value cannot be written in the Arrow type its Oracle column maps to in a Parquet export (commands/snapshot.md, \"Parquet\"): a TIMESTAMP(7..9) outside 1677-09-21..2262-04-11 (nanoseconds since 1970 overflow 64 bits), a number with more digits than its NUMBER(p,s) declares, or a value of another type than the column's. The message names the table, the column and the value.",
@@ -571,6 +571,9 @@ pub enum CdcError {
         line: u64,
         message: String,
     },
+
+    #[error("CDC-4004: emulator checkpoint {}: {message}", path.display())]
+    CheckpointDamaged { path: PathBuf, message: String },
 
     #[error("CDC-4005: unknown table {table}{hint}")]
     UnknownTable { table: String, hint: String },
@@ -882,7 +885,7 @@ impl CdcError {
             CdcError::EmulatorNotFound { .. } => Code::Cdc4001,
             CdcError::EmulatorSchema { .. } => Code::Cdc4002,
             CdcError::EmulatorBusy { .. } => Code::Cdc4003,
-            CdcError::RedoDamaged { .. } => Code::Cdc4004,
+            CdcError::RedoDamaged { .. } | CdcError::CheckpointDamaged { .. } => Code::Cdc4004,
             CdcError::UnknownTable { .. } => Code::Cdc4005,
             CdcError::Workload(_) => Code::Cdc4006,
             CdcError::SnapshotTooOld { .. } => Code::Cdc5001,

@@ -333,6 +333,94 @@ fn a_transaction_that_cannot_be_decoded_stops_capture_or_goes_to_the_dead_letter
     assert_eq!(got, want);
 }
 
+/// Every line of the files under `out` (records as written, for what must not be in them).
+fn published(out: &Path) -> String {
+    let Ok(entries) = std::fs::read_dir(out) else {
+        return String::new();
+    };
+    entries
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_number_that_does_not_fit_its_column_stops_capture_or_goes_to_the_dead_letter_file() {
+    // Transaction 07000100…'s insert with a NUMBER(10) key of 1E999999: no Oracle NUMBER, and
+    // not one of NUMBER(10) either; it used to be published as that text under an int64 schema.
+    let fit = r#"values ('5','e','1',NULL,'red');"#;
+    assert!(EXPORT.contains(fit));
+    let export = EXPORT.replacen(fit, r#"values ('1E999999','e','1',NULL,'red');"#, 1);
+    let root = tempfile::tempdir().unwrap();
+    make(&root.path().join("export"), &export);
+    let out = capture(root.path(), "none", Some(122));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.starts_with("CDC-3002: "), "{err}");
+    for part in [
+        "SCN 117",
+        "0700010001000000",
+        "APP.ITEMS",
+        "column ID",
+        "1E999999",
+    ] {
+        assert!(err.contains(part), "{part} missing: {err}");
+    }
+    assert!(!published(&root.path().join("out")).contains("1E999999"));
+
+    // dlq: that change goes to the dead-letter file with its reason; every other is published.
+    let root = tempfile::tempdir().unwrap();
+    make(&root.path().join("export"), &export);
+    ok(&capture_with(
+        root.path(),
+        "none",
+        Some(122),
+        &["cdc.on.decode.error=dlq"],
+    ));
+    let dlq = std::fs::read_to_string(root.path().join("state").join("dlq.jsonl")).unwrap();
+    let letters: Vec<Json> = dlq
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(letters.len(), 1, "{dlq}");
+    assert_eq!(letters[0]["xid"], "0700010001000000");
+    assert_eq!(letters[0]["code"], "CDC-3002");
+    assert!(dlq.contains("1E999999"), "{dlq}");
+    assert!(!published(&root.path().join("out")).contains("1E999999"));
+    let want: Vec<Json> = expected()
+        .into_iter()
+        .filter(|r| !(r["op"] == "c" && r["key"]["ID"] == 5))
+        .collect();
+    assert_eq!(want.len() + 1, expected().len(), "the insert had a record");
+    assert_eq!(records(&root.path().join("out")), want);
+}
+
+#[test]
+fn a_commit_below_its_own_scn_is_an_invalid_export_not_a_dropped_transaction() {
+    // Transaction 07000100…'s COMMIT at SCN 119 saying COMMIT_SCN 118: it used to be taken for a
+    // commit already delivered, its insert and delete dropped and capture exiting 0.
+    let commit = r#"119,116,119,"2024-05-01 10:00:19""#;
+    assert!(EXPORT.contains(commit));
+    let export = EXPORT.replacen(commit, r#"119,116,118,"2024-05-01 10:00:19""#, 1);
+    let root = tempfile::tempdir().unwrap();
+    make(&root.path().join("export"), &export);
+    let out = capture(root.path(), "none", Some(122));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.starts_with("CDC-6002: "), "{err}");
+    for part in [
+        "logmnr.csv",
+        "COMMIT_SCN",
+        "118",
+        "SCN 119",
+        "0700010001000000",
+    ] {
+        assert!(err.contains(part), "{part} missing: {err}");
+    }
+    assert_eq!(published(&root.path().join("out")), "");
+}
+
 #[test]
 fn stop_at_scn_inside_the_export_and_resume() {
     let root = tempfile::tempdir().unwrap();

@@ -10,6 +10,7 @@
 
 use std::fmt::{self, Write as _};
 
+mod number_fit;
 mod pieces;
 pub mod relaxed;
 mod value;

@@ -21,6 +21,13 @@
 //! ([`super::store::Replica::load_rows`]), so `emulator status` of a 10M-row database reads a few
 //! kilobytes and an export of it holds a chunk at a time.
 //!
+//! Every byte is checked: the header line ends with its CRC-32C, the header holds the
+//! metadata's, and the rows and directories (the body) are checked page by page on every read
+//! ([`super::checkpoint_pages`]). A header or metadata that fails its check is a checkpoint
+//! not to use (the redo is replayed, as for one that does not match the redo); a page of rows
+//! that fails its check when read is CDC-4004 naming the file, the table and the bytes, never
+//! rows.
+//!
 //! `emulator init` writes the rows it loads to spill files as they commit
 //! ([`super::rowfile::RowSpill`]) and this module copies them in ([`write_with`]): the loader
 //! never holds the table.
@@ -44,7 +51,11 @@ use std::sync::Arc;
 
 pub const CHECKPOINT_FILE: &str = "checkpoint.dat";
 const TMP_FILE: &str = "checkpoint.tmp";
-const MAGIC: &[u8] = b"oracle-cdc emulator checkpoint 2\n";
+/// Version 3 added the checksums; a checkpoint of version 2 is not used (the whole redo is
+/// replayed, and the next checkpoint the writer takes is of this version).
+const MAGIC: &[u8] = b"oracle-cdc emulator checkpoint 3\n";
+/// What ends the header line before its checksum (8 hex digits).
+const HEADER_SUM: &str = " crc32c=";
 /// Bytes of redo before the checkpoint's point that its fingerprint covers.
 const FINGERPRINT_BYTES: u64 = 4096;
 
@@ -63,6 +74,12 @@ struct Header {
     dirs: Vec<(u64, u64)>,
     /// Whether each table is key-ordered (see [`super::rowfile`]).
     key_ordered: Vec<bool>,
+    meta_crc: u32,
+    /// Where the body (rows and directories) starts, its length, and the bytes of each of its
+    /// checksummed pages; the table of the pages' checksums follows the body.
+    body_start: u64,
+    body_len: u64,
+    page_bytes: u64,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -274,29 +291,39 @@ pub fn write_with(
         at += dir_bytes.len() as u64;
         parts.push(Part::Bytes(dir_bytes));
     }
-    let header = |sections: &[(u64, u64)], dirs: &[(u64, u64)]| -> Result<Vec<u8>> {
-        let h = Header {
-            redo_offset,
-            next_record: replica.next_record(),
-            redo_fingerprint: redo_fingerprint(&redo, redo_offset).map_err(io(&redo))?,
-            schema_fingerprint: schema_fingerprint(dir).map_err(io(dir))?,
-            meta_len: meta.len() as u64,
-            rows: sections.to_vec(),
-            dirs: dirs.to_vec(),
-            key_ordered: key_ordered.clone(),
+    let meta_crc = crc32c::crc32c(&meta);
+    let page_bytes = super::checkpoint_pages::PAGE_BYTES;
+    let header =
+        |sections: &[(u64, u64)], dirs: &[(u64, u64)], body_start: u64| -> Result<Vec<u8>> {
+            let h = Header {
+                redo_offset,
+                next_record: replica.next_record(),
+                redo_fingerprint: redo_fingerprint(&redo, redo_offset).map_err(io(&redo))?,
+                schema_fingerprint: schema_fingerprint(dir).map_err(io(dir))?,
+                meta_len: meta.len() as u64,
+                rows: sections.to_vec(),
+                dirs: dirs.to_vec(),
+                key_ordered: key_ordered.clone(),
+                meta_crc,
+                body_start,
+                body_len: at,
+                page_bytes,
+            };
+            let mut line = serde_json::to_vec(&h).map_err(|e| CdcError::Database(e.to_string()))?;
+            let sum = crc32c::crc32c(&line);
+            line.extend_from_slice(format!("{HEADER_SUM}{sum:08x}\n").as_bytes());
+            Ok(line)
         };
-        let mut line = serde_json::to_vec(&h).map_err(|e| CdcError::Database(e.to_string()))?;
-        line.push(b'\n');
-        Ok(line)
-    };
-    // The header's length depends on the offsets it holds: place the rows after a first draft.
-    let draft = header(&sections, &dir_sections)?;
-    let base = (MAGIC.len() + draft.len() + 24 + meta.len()) as u64;
+    // The header's length depends on the offsets it holds: place the rows after a first draft
+    // (room for the body's start, 0 in the draft, to grow to 20 digits).
+    let draft = header(&sections, &dir_sections, 0)?;
+    let room = draft.len() + 48;
+    let base = (MAGIC.len() + room + meta.len()) as u64;
     let place =
         |s: &[(u64, u64)]| -> Vec<(u64, u64)> { s.iter().map(|(o, l)| (base + o, *l)).collect() };
-    let mut head = header(&place(&sections), &place(&dir_sections))?;
+    let mut head = header(&place(&sections), &place(&dir_sections), base)?;
     // Pad the header line to a fixed width so the rows land where it says.
-    let width = draft.len() + 24;
+    let width = room;
     if head.len() > width {
         return Err(CdcError::Database(
             "checkpoint header grew past its room".into(),
@@ -312,14 +339,29 @@ pub fn write_with(
     for part in [MAGIC, &head, &meta] {
         f.write_all(part).map_err(io(&tmp))?;
     }
+    let mut body = super::checkpoint_pages::SummingWriter {
+        inner: f,
+        sums: super::checkpoint_pages::PageSums::new(page_bytes),
+        written: 0,
+    };
     for part in parts {
         match part {
-            Part::Bytes(b) => f.write_all(&b).map_err(io(&tmp))?,
+            Part::Bytes(b) => body.write_all(&b).map_err(io(&tmp))?,
             Part::Spill(mut file) => {
-                std::io::copy(&mut file, &mut f).map_err(io(&tmp))?;
+                std::io::copy(&mut file, &mut body).map_err(io(&tmp))?;
             }
         }
     }
+    if body.written != at {
+        // A spill file shorter or longer than it said: the header's offsets would be wrong.
+        return Err(CdcError::Database(format!(
+            "checkpoint body of {} bytes where {at} were placed",
+            body.written
+        )));
+    }
+    let mut f = body.inner;
+    f.write_all(&super::checkpoint_pages::encode_table(&body.sums.finish()))
+        .map_err(io(&tmp))?;
     let f = f
         .into_inner()
         .map_err(|e| CdcError::io(&tmp, e.into_error()))?;
@@ -343,38 +385,91 @@ pub struct RowsOnDisk {
     pub sections: Vec<(u64, u64)>,
     pub dirs: Vec<(u64, u64)>,
     pub key_ordered: Vec<bool>,
+    /// The tables' names, for errors.
+    tables: Arc<Vec<String>>,
+    body: Body,
+}
+
+/// The checksummed body of a checkpoint file (see [`super::checkpoint_pages`]).
+#[derive(Debug, Clone)]
+struct Body {
+    start: u64,
+    len: u64,
+    page_bytes: u64,
+    sums: Arc<Vec<u32>>,
 }
 
 /// Bytes read from the file at a time by a scan.
 const SCAN_WINDOW: usize = if cfg!(test) { 64 } else { 1 << 20 };
 
 impl RowsOnDisk {
+    fn table_name(&self, i: usize) -> String {
+        self.tables
+            .get(i)
+            .cloned()
+            .unwrap_or_else(|| format!("number {i}"))
+    }
+
     pub(super) fn damaged(&self, i: usize, m: String) -> CdcError {
-        CdcError::RedoDamaged {
+        CdcError::CheckpointDamaged {
             path: self.path.clone(),
-            line: 0,
             message: format!(
-                "the rows of table {i} in the checkpoint: {m} (remove {CHECKPOINT_FILE} to replay the whole redo instead)"
+                "the rows of table {}: {m} (remove {CHECKPOINT_FILE} to replay the whole redo instead)",
+                self.table_name(i)
             ),
         }
     }
 
     /// `len` bytes at `offset` into `buf` (reused: a fresh megabyte a window was the kernel
-    /// zeroing pages for the allocator).
-    fn read_into(&self, buf: &mut Vec<u8>, offset: u64, len: usize) -> Result<()> {
+    /// zeroing pages for the allocator), for table `i`: the whole pages around them are read
+    /// and checked; returns where in `buf` the bytes asked for are.
+    fn read_into(
+        &self,
+        i: usize,
+        buf: &mut Vec<u8>,
+        offset: u64,
+        len: usize,
+    ) -> Result<std::ops::Range<usize>> {
         use std::os::unix::fs::FileExt;
-        buf.resize(len, 0);
+        let b = &self.body;
+        let end = offset.saturating_add(len as u64);
+        if len == 0 {
+            buf.clear();
+            return Ok(0..0);
+        }
+        if offset < b.start || end > b.start.saturating_add(b.len) {
+            return Err(self.damaged(
+                i,
+                format!("bytes {offset}..{end} are outside the checkpoint's rows"),
+            ));
+        }
+        let page = b.page_bytes;
+        let first = (offset - b.start) / page;
+        let from = b.start + first * page;
+        let to = (b.start + (end - b.start).div_ceil(page) * page).min(b.start + b.len);
+        buf.resize((to - from) as usize, 0);
         self.file
-            .read_exact_at(buf, offset)
-            .map_err(|e| CdcError::io(&self.path, e))
+            .read_exact_at(buf, from)
+            .map_err(|e| CdcError::io(&self.path, e))?;
+        if let Some(bad) = super::checkpoint_pages::first_bad_page(buf, first, page, &b.sums) {
+            let at = b.start + bad * page;
+            let upto = (at + page).min(b.start + b.len);
+            return Err(self.damaged(
+                i,
+                format!(
+                    "bytes {at}..{upto} of the file (page {bad}) do not match their checksum: the file was changed or the disk damaged it"
+                ),
+            ));
+        }
+        let skip = (offset - from) as usize;
+        Ok(skip..skip + len)
     }
 
-    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
-        use std::os::unix::fs::FileExt;
-        let mut buf = vec![0u8; len];
-        self.file
-            .read_exact_at(&mut buf, offset)
-            .map_err(|e| CdcError::io(&self.path, e))?;
+    fn read_at(&self, i: usize, offset: u64, len: usize) -> Result<Vec<u8>> {
+        let mut buf = Vec::new();
+        let range = self.read_into(i, &mut buf, offset, len)?;
+        buf.truncate(range.end);
+        buf.drain(..range.start);
         Ok(buf)
     }
 
@@ -383,7 +478,7 @@ impl RowsOnDisk {
         let Some(&(offset, len)) = self.sections.get(i) else {
             return Ok(Default::default());
         };
-        let buf = self.read_at(offset, len as usize)?;
+        let buf = self.read_at(i, offset, len as usize)?;
         super::rowfile::decode_rows(&buf).map_err(|m| self.damaged(i, m))
     }
 
@@ -392,7 +487,7 @@ impl RowsOnDisk {
         let Some(&(offset, len)) = self.dirs.get(i) else {
             return Ok(Vec::new());
         };
-        let buf = self.read_at(offset, len as usize)?;
+        let buf = self.read_at(i, offset, len as usize)?;
         super::rowfile::decode_dir(&buf).map_err(|m| self.damaged(i, m))
     }
 
@@ -415,13 +510,14 @@ impl RowsOnDisk {
         let mut buf = Vec::new();
         while at < end {
             let want = window.min((end - at) as usize);
-            self.read_into(&mut buf, offset + at, want)?;
+            let range = self.read_into(i, &mut buf, offset + at, want)?;
+            let window_bytes = &buf[range];
             let mut pos = 0usize;
-            while let Some(n) = super::rowfile::row_len(&buf[pos..]) {
-                if pos + n > buf.len() {
+            while let Some(n) = super::rowfile::row_len(&window_bytes[pos..]) {
+                if pos + n > window_bytes.len() {
                     break;
                 }
-                let raw = super::rowfile::RawRow::parse(&buf[pos..pos + n])
+                let raw = super::rowfile::RawRow::parse(&window_bytes[pos..pos + n])
                     .map_err(|m| self.damaged(i, m))?;
                 pos += n;
                 if !each(&raw)? {
@@ -473,7 +569,7 @@ fn read(dir: &Path, path: &Path, replica: &mut Replica) -> std::result::Result<(
     let mut reader = std::io::BufReader::new(f);
     let mut line = Vec::new();
     std::io::BufRead::read_until(&mut reader, b'\n', &mut line).map_err(|e| e.to_string())?;
-    let h: Header = serde_json::from_slice(&line).map_err(|e| format!("header: {e}"))?;
+    let h = parse_header(&line)?;
     let redo = dir.join(super::redo::REDO_FILE);
     let redo_len = std::fs::metadata(&redo).map_err(|e| e.to_string())?.len();
     if h.redo_offset > redo_len {
@@ -499,8 +595,24 @@ fn read(dir: &Path, path: &Path, replica: &mut Replica) -> std::result::Result<(
     {
         return Err("it is cut short".into());
     }
+    let page_sums_at = h.body_start.saturating_add(h.body_len);
+    let pages = super::checkpoint_pages::page_count(h.body_len, h.page_bytes);
+    if h.page_bytes == 0 || page_sums_at.saturating_add(pages * 4 + 4) != file_len {
+        return Err("it is cut short, or longer than it says".into());
+    }
     let mut meta = vec![0u8; h.meta_len as usize];
     reader.read_exact(&mut meta).map_err(|e| e.to_string())?;
+    if crc32c::crc32c(&meta) != h.meta_crc {
+        return Err("its metadata does not match their checksum".into());
+    }
+    let sums = {
+        use std::os::unix::fs::FileExt;
+        let mut table = vec![0u8; (pages * 4 + 4) as usize];
+        keep.read_exact_at(&mut table, page_sums_at)
+            .map_err(|e| e.to_string())?;
+        super::checkpoint_pages::decode_table(&table)
+            .ok_or("its table of page checksums does not match its own checksum")?
+    };
     let meta: Meta = serde_json::from_slice(&meta).map_err(|e| format!("metadata: {e}"))?;
     let schema_tables = replica.tables.len();
     if meta.tables.len() < schema_tables || meta.tables.len() != h.rows.len() {
@@ -583,6 +695,33 @@ fn read(dir: &Path, path: &Path, replica: &mut Replica) -> std::result::Result<(
         sections: h.rows,
         dirs: h.dirs,
         key_ordered: h.key_ordered,
+        tables: Arc::new(
+            replica
+                .tables
+                .iter()
+                .map(|t| t.def.name.to_string())
+                .collect(),
+        ),
+        body: Body {
+            start: h.body_start,
+            len: h.body_len,
+            page_bytes: h.page_bytes,
+            sums: Arc::new(sums),
+        },
     });
     Ok((h.redo_offset, h.next_record))
+}
+
+/// The header line: its JSON, checked against the CRC-32C that ends it.
+fn parse_header(line: &[u8]) -> std::result::Result<Header, String> {
+    let text = std::str::from_utf8(line).map_err(|_| "its header is not text")?;
+    let (json, sum) = text
+        .trim_end()
+        .rsplit_once(HEADER_SUM)
+        .ok_or("its header has no checksum")?;
+    let sum = u32::from_str_radix(sum, 16).map_err(|_| "its header's checksum is not hex")?;
+    if crc32c::crc32c(json.as_bytes()) != sum {
+        return Err("its header does not match its checksum".into());
+    }
+    serde_json::from_str(json).map_err(|e| format!("header: {e}"))
 }

@@ -128,10 +128,7 @@ fn a_checkpoint_that_does_not_match_the_redo_is_ignored() {
     }
     // Damaged rows are found when they are read: the read fails rather than lose rows. The
     // last table's last row ends with a name's text; its directory comes after it.
-    let header: serde_json::Value = {
-        let line = good.split(|b| *b == b'\n').nth(1).unwrap();
-        serde_json::from_slice(line).unwrap()
-    };
+    let header = header_of(&good);
     let section = |key: &str| {
         let s = &header[key][1];
         (s[0].as_u64().unwrap() + s[1].as_u64().unwrap()) as usize
@@ -154,15 +151,107 @@ fn a_checkpoint_that_does_not_match_the_redo_is_ignored() {
     // The redo rewritten before the checkpoint's point (another database in the directory).
     std::fs::write(&cp, &good).unwrap();
     let redo = db.path().join(redo::REDO_FILE);
-    let mut text = std::fs::read(&redo).unwrap();
-    let i = text.windows(3).rposition(|w| w == b"dee").unwrap();
-    text[i + 2] = b'a';
-    std::fs::write(&redo, &text).unwrap();
+    let text = std::fs::read_to_string(&redo).unwrap();
+    // The record changed with its checksum made again: the redo is whole, but other.
+    let mut changed = String::new();
+    for line in text.lines() {
+        if line.contains("dee") {
+            let payload = line[..line.len() - 9].replace("dee", "dea");
+            let sum = redo::line_sum(payload.as_bytes());
+            changed += &payload;
+            changed += std::str::from_utf8(&sum).unwrap();
+        } else {
+            changed += line;
+        }
+        changed.push('\n');
+    }
+    std::fs::write(&redo, &changed).unwrap();
     let c = db.connector();
     assert!(
         c.with_replica_meta(|r, _| r.rows_loaded()).unwrap(),
         "the checkpoint of other redo was used"
     );
+}
+
+/// The JSON of a checkpoint's header line (without the checksum that ends it).
+fn header_of(file: &[u8]) -> serde_json::Value {
+    let line = file.split(|b| *b == b'\n').nth(1).unwrap();
+    let line = std::str::from_utf8(line).unwrap();
+    serde_json::from_str(line.split(" crc32c=").next().unwrap()).unwrap()
+}
+
+#[test]
+fn a_changed_byte_in_a_stored_value_is_cdc_4004_naming_the_file_table_and_bytes_never_data() {
+    let db = Db::new(EMP);
+    let scns = work_after_checkpoint(&db);
+    let mut w = db.writer();
+    w.checkpoint().unwrap();
+    drop(w);
+    let want = everything(&db, &scns);
+    let cp = db.path().join(CHECKPOINT_FILE);
+    let good = std::fs::read(&cp).unwrap();
+    let body_start = header_of(&good)["body_start"].as_u64().unwrap() as usize;
+    // "anne" as a stored value (a row of HR.EMP), turned into "bnne": the rows still decode,
+    // so only a checksum can tell.
+    let at = body_start
+        + good[body_start..]
+            .windows(4)
+            .position(|w| w == b"anne")
+            .unwrap();
+    let mut damaged = good.clone();
+    damaged[at] = b'b';
+    std::fs::write(&cp, &damaged).unwrap();
+    let c = db.connector();
+    let mut s = c.emulator_session().unwrap();
+    for e in [
+        read(&mut s, "HR.EMP", *scns.last().unwrap()).unwrap_err(),
+        c.with_replica(|_, _| ()).unwrap_err(),
+    ] {
+        assert_eq!(e.code(), crate::errors::Code::Cdc4004, "{e}");
+        let text = e.to_string();
+        for part in [CHECKPOINT_FILE, "HR.EMP", "checksum", "bytes "] {
+            assert!(text.contains(part), "{part} missing: {text}");
+        }
+        assert!(!text.contains("bnne"), "{text}");
+    }
+    // The other table's pages are whole: its rows are served.
+    assert_eq!(read(&mut s, "HR.OTHER", scns[0]).unwrap().len(), 3);
+    // A changed byte in the header line or the metadata: that checkpoint is not used, and the
+    // redo replayed shows the same rows.
+    for needle in [&b"redo_offset"[..], b"\"EXTRA\""] {
+        let mut damaged = good.clone();
+        let at = damaged
+            .windows(needle.len())
+            .position(|w| w == needle)
+            .unwrap();
+        assert!(at < body_start);
+        damaged[at + 1] ^= 0x01;
+        std::fs::write(&cp, &damaged).unwrap();
+        let c = db.connector();
+        assert!(
+            c.with_replica_meta(|r, _| r.rows_loaded()).unwrap(),
+            "a damaged checkpoint was used"
+        );
+        assert_eq!(everything(&db, &scns), want);
+    }
+}
+
+#[test]
+fn a_checkpoint_of_the_version_before_checksums_is_replaced_by_a_replay_of_the_redo() {
+    let db = Db::new(EMP);
+    let scns = work_after_checkpoint(&db);
+    let want = everything(&db, &scns);
+    let cp = db.path().join(CHECKPOINT_FILE);
+    let mut old = std::fs::read(&cp).unwrap();
+    let magic = b"oracle-cdc emulator checkpoint 3\n";
+    assert!(old.starts_with(magic));
+    old[magic.len() - 2] = b'2';
+    std::fs::write(&cp, &old).unwrap();
+    assert!(db
+        .connector()
+        .with_replica_meta(|r, _| r.rows_loaded())
+        .unwrap());
+    assert_eq!(everything(&db, &scns), want);
 }
 
 #[test]

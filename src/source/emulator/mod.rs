@@ -12,6 +12,7 @@ pub mod access;
 pub mod background;
 mod bulk_load;
 pub mod checkpoint;
+pub mod checkpoint_pages;
 pub mod clock;
 pub mod condition;
 pub mod conform;

@@ -16,9 +16,50 @@ use std::path::{Path, PathBuf};
 #[path = "redo_compact.rs"]
 pub mod compact;
 
+/// What ends a redo line before its checksum: a unit separator (never in a JSON line, which
+/// escapes control characters, nor at the end of a compact one), then the CRC-32C of what
+/// precedes it as 8 hex digits. A changed byte in a record is then CDC-4004, never a record
+/// with another value: JSON would still parse with a digit or a letter changed. Lines written
+/// before the checksums (a database made by an older version) have none and are read as they
+/// are; a line that has one must match it. Per line and not per block: a reader reads lines
+/// (a tail, a record at an offset), and a CRC-32C of a 100-byte line costs less than parsing it.
+const LINE_SUM_MARK: u8 = 0x1f;
+/// The mark and its 8 hex digits.
+const LINE_SUM_LEN: usize = 9;
+
+/// The checksum that ends a line whose record (without newline) is `payload`.
+pub fn line_sum(payload: &[u8]) -> [u8; LINE_SUM_LEN] {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let sum = crc32c::crc32c(payload);
+    let mut out = [LINE_SUM_MARK; LINE_SUM_LEN];
+    for (i, digit) in out[1..].iter_mut().enumerate() {
+        *digit = HEX[((sum >> (28 - 4 * i)) & 0xf) as usize];
+    }
+    out
+}
+
+/// The record of a line (without its newline), its checksum checked and taken off.
+fn checked_payload(line: &[u8]) -> std::result::Result<&[u8], String> {
+    let Some(at) = line.len().checked_sub(LINE_SUM_LEN) else {
+        return Ok(line);
+    };
+    if line[at] != LINE_SUM_MARK {
+        return Ok(line);
+    }
+    let (payload, sum) = line.split_at(at);
+    if line_sum(payload) != sum {
+        return Err(
+            "the record does not match its checksum (CRC-32C): the redo was changed or the disk damaged it"
+                .into(),
+        );
+    }
+    Ok(payload)
+}
+
 /// The record a redo line (without its newline) holds: JSON, or a bulk load's compact insert
-/// ([`compact`]).
+/// ([`compact`]), checked against the checksum that ends it.
 pub fn parse_line(line: &[u8]) -> std::result::Result<Redo, String> {
+    let line = checked_payload(line)?;
     if compact::is_compact(line) {
         compact::parse_insert(line)
     } else {
@@ -416,6 +457,7 @@ impl RedoWriter {
             line: 0,
             message: e.to_string(),
         })?;
+        line.extend_from_slice(&line_sum(&line));
         line.push(b'\n');
         self.file
             .write_all(&line)
@@ -427,10 +469,14 @@ impl RedoWriter {
     /// Append a record already encoded as one line, its newline included (a bulk load's
     /// [`compact`] inserts).
     pub fn append_line(&mut self, line: &[u8]) -> Result<()> {
-        self.file
-            .write_all(line)
-            .map_err(|e| CdcError::io(&self.path, e))?;
-        self.pos += line.len() as u64;
+        let payload = line.strip_suffix(b"\n").unwrap_or(line);
+        let sum = line_sum(payload);
+        for part in [payload, &sum, b"\n"] {
+            self.file
+                .write_all(part)
+                .map_err(|e| CdcError::io(&self.path, e))?;
+        }
+        self.pos += (payload.len() + sum.len() + 1) as u64;
         Ok(())
     }
 
@@ -601,6 +647,45 @@ mod tests {
             .unwrap_err();
         assert_eq!(e.code(), crate::errors::Code::Cdc4009, "{e}");
         assert!(e.to_string().contains("line 4"), "{e}");
+        assert_eq!(seen, vec![10, 11, 12]);
+    }
+
+    #[test]
+    fn a_changed_byte_that_still_parses_fails_its_checksum_and_lines_without_one_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut w = RedoWriter::open(dir.path(), false).unwrap();
+        for scn in [10, 11, 12] {
+            w.append(&begin(scn)).unwrap();
+        }
+        w.flush().unwrap();
+        let path = dir.path().join(REDO_FILE);
+        let text = std::fs::read_to_string(&path).unwrap();
+        // SCN 11 turned into 15: still JSON, still in order; only the checksum can tell.
+        assert!(text.contains("\"scn\":11,"));
+        std::fs::write(&path, text.replace("\"scn\":11,", "\"scn\":15,")).unwrap();
+        let mut seen = Vec::new();
+        let err = RedoTail::new(dir.path())
+            .read_new(|r| {
+                seen.push(r.scn());
+                Ok(())
+            })
+            .unwrap_err();
+        assert_eq!(err.code(), crate::errors::Code::Cdc4004, "{err}");
+        assert!(err.to_string().contains("line 2") && err.to_string().contains("checksum"));
+        assert_eq!(seen, vec![10]);
+        // A database written before the checksums: its lines have none and are read.
+        let old: String = text
+            .lines()
+            .map(|l| format!("{}\n", &l[..l.len() - LINE_SUM_LEN]))
+            .collect();
+        std::fs::write(&path, old).unwrap();
+        let mut seen = Vec::new();
+        RedoTail::new(dir.path())
+            .read_new(|r| {
+                seen.push(r.scn());
+                Ok(())
+            })
+            .unwrap();
         assert_eq!(seen, vec![10, 11, 12]);
     }
 

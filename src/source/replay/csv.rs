@@ -456,6 +456,21 @@ fn row(path: &Path, index: &[Option<Col>], rec: &Record) -> Result<LogMinerRow> 
             )),
         }
     };
+    // COMMIT_SCN is the SCN its transaction committed at: never below the SCN of one of its
+    // rows. Below (a damaged or hand-made export), the COMMIT would be taken for one already
+    // delivered and its transaction dropped without a word.
+    let commit_scn = num(Col::CommitScn)?;
+    if let Some(commit) = commit_scn.filter(|c| *c < scn) {
+        return Err(bad(
+            path,
+            get(Col::CommitScn).map_or(rec.line, |f| f.line),
+            "COMMIT_SCN",
+            format!(
+                "COMMIT_SCN {commit} is below the row's own SCN {scn} ({} of transaction {xid}): a transaction commits after each of its changes",
+                operation_name(operation_code)
+            ),
+        ));
+    }
     let status = match get(Col::Status) {
         None => 0,
         Some(f) => f.text.trim().parse::<i32>().map_err(|_| {
@@ -469,7 +484,7 @@ fn row(path: &Path, index: &[Option<Col>], rec: &Record) -> Result<LogMinerRow> 
     };
     Ok(LogMinerRow {
         scn,
-        commit_scn: num(Col::CommitScn)?,
+        commit_scn,
         start_scn: num(Col::StartScn)?,
         timestamp: text(Col::Timestamp).unwrap_or_default(),
         commit_timestamp: text(Col::CommitTimestamp),

@@ -31,9 +31,11 @@ pub fn to_value_in(lit: &Literal, ty: &ColumnType, charsets: Charsets) -> Result
         (T::Other { name }, _) => return Err(format!("type {name} has no record mapping")),
         (_, L::Unsupported) => return Err("LogMiner wrote `Unsupported Type` for the value".into()),
         (T::Number { .. } | T::Float { .. }, L::Str(s) | L::Bare(s)) => {
-            Value::Number(number_text(s)?)
+            Value::Number(fitting(number_text(s)?, ty)?)
         }
-        (T::Number { .. } | T::Float { .. }, L::HexToRaw(b)) => Value::Number(stored_number(b)?),
+        (T::Number { .. } | T::Float { .. }, L::HexToRaw(b)) => {
+            Value::Number(fitting(stored_number(b)?, ty)?)
+        }
         (T::BinaryFloat, L::Str(s) | L::Bare(s)) => Value::BinaryFloat(float(s)?),
         (T::BinaryDouble, L::Str(s) | L::Bare(s)) => Value::BinaryDouble(float(s)?),
         (T::BinaryFloat, L::HexToRaw(b)) => {
@@ -95,7 +97,7 @@ pub fn into_value_in(lit: Literal, ty: &ColumnType, charsets: Charsets) -> Resul
     use Literal as L;
     Ok(match (ty, lit) {
         (T::Number { .. } | T::Float { .. }, L::Str(s) | L::Bare(s)) if canonical_number(&s) => {
-            Value::Number(s)
+            Value::Number(fitting(s, ty)?)
         }
         (T::Date, L::ToDate(s) | L::Str(s)) if shape(&s, "dddd-dd-dd dd:dd:dd") => Value::Date(s),
         (T::Raw { .. } | T::LongRaw | T::Blob, L::HexToRaw(b)) => Value::Bytes(b),
@@ -103,6 +105,12 @@ pub fn into_value_in(lit: Literal, ty: &ColumnType, charsets: Charsets) -> Resul
         (t, L::Str(s) | L::Unistr(s)) if is_text(t) => Value::Text(s),
         (ty, lit) => return to_value_in(&lit, ty, charsets),
     })
+}
+
+/// `text` when it can be a value of its column (see [`super::number_fit`]).
+fn fitting(text: String, ty: &ColumnType) -> Result<String, String> {
+    super::number_fit::check(&text, ty)?;
+    Ok(text)
 }
 
 /// Whether `s` is a number exactly as [`number_text`] would print it: an optional `-`, no
