@@ -187,6 +187,11 @@ impl Capture<'_> {
         let db = session.call(|s| s.database())?;
         let container = session.call(|s| s.container())?;
         crate::source::container::check_reachable(container.as_deref(), s, &[])?;
+        crate::source::container::check_pdb_mining(
+            container.as_deref(),
+            &db.version,
+            s.snapshot.mode != SnapshotMode::SnapshotOnly,
+        )?;
         status.doing("reading the catalog");
         let all_tables = session.call(|s| s.tables())?;
         let db_tables: Vec<TableName> = all_tables.iter().map(|t| t.name.clone()).collect();

@@ -34,12 +34,14 @@ pub fn current_scn(db: &Path) -> u64 {
     v["current_scn"].as_u64().unwrap()
 }
 
-/// Every record of the file sink's segments, in order.
+/// Every record of the file sink's segments, in order (the directory also holds the sink's
+/// lock and its `.sink-owner.json`, which are no records).
 pub fn records(out: &Path) -> Vec<Json> {
     let mut files: Vec<_> = std::fs::read_dir(out)
         .unwrap()
         .flatten()
         .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
         .collect();
     files.sort();
     files
