@@ -732,3 +732,23 @@ pub fn capture_mining_fails(args: &[String], db: &Path, state: &Path, secs: u64)
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// Wait for `c` to end, at most `secs` (a watchdog for hangs, not a timing assertion).
+pub fn wait_at_most(
+    c: &mut std::process::Child,
+    secs: u64,
+    what: &str,
+) -> std::process::ExitStatus {
+    let started = Instant::now();
+    loop {
+        if let Some(st) = c.try_wait().unwrap() {
+            return st;
+        }
+        if started.elapsed() > Duration::from_secs(secs) {
+            let _ = c.kill();
+            let _ = c.wait();
+            panic!("{what}: still running after {secs} s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
