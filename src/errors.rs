@@ -281,11 +281,11 @@ catalog! {
         "A Parquet export writes a TIMESTAMP WITH TIME ZONE column COL as the UTC instant COL plus its offset from UTC in minutes as COL_TZ_OFFSET; the table already has a column of that name.",
         "Exclude one of the two columns (cdc.columns.exclude), or export the table as JSON lines or CSV.";
     Cdc6201 = "CDC-6201", Usage, "Invalid Kafka sink setting",
-        "A cdc.sink.kafka.* setting cannot be used: no brokers, a broker address that is not host:port, or a cdc.sink.kafka.producer.* key the built-in producer does not understand (or a value it cannot honour, such as acks other than all). The message names the key and what is allowed.",
+        "A cdc.sink.kafka.* setting cannot be used: no brokers, a broker address that is not host:port (an IPv6 address in brackets, `[::1]:9092`; a non-empty host; a port from 1 to 65535), or a cdc.sink.kafka.producer.* key the built-in producer does not understand (or a value it cannot honour, such as acks other than all). The message names the key and what is allowed.",
         "Fix the key or value as the message says; commands/capture.md (\"Kafka sink\") lists every Kafka setting and the producer keys that are understood.";
     Cdc6202 = "CDC-6202", Failure, "Kafka broker unreachable",
-        "No broker of cdc.sink.kafka.brokers could be reached, or the connection broke, for longer than cdc.sink.kafka.producer.delivery.timeout.ms. Until then capture waits (`paused-for-flow-control`) and retries with backoff; nothing acknowledged is lost and nothing is reordered.",
-        "Check that the broker runs and that the address is reachable from this host (advertised listeners included), or raise cdc.sink.kafka.producer.delivery.timeout.ms (0 waits forever). Restarting capture resumes from the stored offsets.";
+        "No broker of cdc.sink.kafka.brokers could be reached, or the connection broke, for longer than cdc.sink.kafka.producer.delivery.timeout.ms (default 120000, Kafka's); or, at start, none of the bootstrap brokers' names resolves (as Kafka's client refuses \"No resolvable bootstrap urls\"). Until the timeout capture waits (`paused-for-flow-control`) and retries with backoff; the message counts the attempts and the brokers of the last pass (not resolved, refused or timed out). Nothing acknowledged is lost and nothing is reordered. A stop while it waits ends capture as a stop (exit 0).",
+        "Check that the broker runs and that its name resolves and its address is reachable from this host (advertised listeners included), or raise cdc.sink.kafka.producer.delivery.timeout.ms. Restarting capture resumes from the stored offsets.";
     Cdc6203 = "CDC-6203", Failure, "Kafka broker rejected a request",
         "The broker answered a request with an error that retrying cannot fix (for example TOPIC_AUTHORIZATION_FAILED, INVALID_TOPIC_EXCEPTION, MESSAGE_TOO_LARGE, or a transaction the broker aborted). The message names the request, the topic or transaction and the broker's error.",
         "Fix what the broker's error names (topic rights, topic name, max.message.bytes, transaction timeout). Restarting capture resumes from the stored offsets: records not acknowledged are sent again.";
@@ -719,6 +719,11 @@ pub enum CdcError {
         taken: String,
     },
 
+    /// Capture was told to stop while the Kafka sink waited for a broker: a clean stop (the
+    /// offsets name only what the broker acknowledged), which capture ends as such.
+    #[error("CDC-6202: stopped while waiting for the Kafka broker ({waiting}); what it had not acknowledged is sent again at the next start")]
+    StoppedWaitingForKafka { waiting: String },
+
     /// A Kafka sink error (CDC-6201..CDC-6206); the message never holds a secret.
     #[error("{code}: {message}")]
     Kafka { code: Code, message: String },
@@ -898,6 +903,7 @@ impl CdcError {
             CdcError::ThreadLogsMissing { .. } => Code::Cdc5203,
             CdcError::EmulatorTopology { .. } => Code::Cdc2203,
             CdcError::StoppedWaitingForRedo { .. } => Code::Cdc5202,
+            CdcError::StoppedWaitingForKafka { .. } => Code::Cdc6202,
             CdcError::DownstreamOnlineCatalog { .. } => Code::Cdc5301,
             CdcError::NoDictionaryInRedo { .. } => Code::Cdc5302,
             CdcError::DownstreamNoWrites { .. } => Code::Cdc2204,

@@ -823,3 +823,68 @@ fn a_broker_down_at_start_is_reported_as_flow_control_and_waited_for() {
         .sum();
     assert!(delivered > 0, "nothing delivered once the broker was up");
 }
+
+/// A stop during a broker outage mid-stream (issue 36 item 10): capture ends at once as a stop
+/// (exit 0; the delivery timeout is the default 120 s, past the watchdog), the offsets still
+/// name exactly what the broker had acknowledged before the outage, and the next run, with
+/// the broker back, delivers the rest: every table converges, each key in order.
+#[test]
+fn a_stop_during_a_broker_outage_keeps_what_was_acknowledged() {
+    let Some(bin) = tansu_or_skip() else { return };
+    let e = emulated(SCHEMA);
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let front = listener.local_addr().unwrap().port();
+    let upstream = Arc::new(Mutex::new(String::new()));
+    let proxy = Proxy::start(listener, upstream.clone());
+    let broker = Broker::start_advertising(&bin, e.dir.path(), Some(front));
+    *upstream.lock().unwrap() = broker.addr();
+    let args = capture_args(&e.db, &e.state, &proxy.addr(), &[]);
+    let mut c = Command::new(cargo_bin("oracle-cdc"))
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_event(&e.state, 120, "snapshot done", |ev| {
+        ev["event"] == "snapshot-complete"
+    });
+    let paused =
+        |ev: &Json| ev["event"] == "capture-state" && ev["state"] == "paused-for-flow-control";
+    let pauses_before = events(&e.state).iter().filter(|ev| paused(ev)).count();
+    proxy.cut();
+    let w = workload(&e.db, 200, 200, 4);
+    let started = Instant::now();
+    while events(&e.state).iter().filter(|ev| paused(ev)).count() <= pauses_before {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no flow-control pause in the outage"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let stored = |what: &str| -> Json {
+        let o: Json =
+            serde_json::from_slice(&std::fs::read(e.state.join("offsets.json")).unwrap()).unwrap();
+        o[what].clone()
+    };
+    let acknowledged = stored("sink");
+    assert!(
+        acknowledged["records"].as_u64().unwrap_or(0) > 0,
+        "{acknowledged}"
+    );
+    // SAFETY: kill has no memory-safety preconditions; the pid is our child's.
+    unsafe { libc::kill(c.id() as i32, libc::SIGTERM) };
+    let st = wait_at_most(&mut c, 90, "capture stopped in a broker outage");
+    let mut err = String::new();
+    c.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    assert_eq!(st.code(), Some(0), "{err}");
+    assert_eq!(
+        stored("sink"),
+        acknowledged,
+        "the stored sink position moved"
+    );
+    proxy.restore();
+    finish_workload(w);
+    let end = current_scn(&e.db);
+    capture_to(&args, end);
+    check_topics(&e.db, &broker.addr(), end, false);
+}

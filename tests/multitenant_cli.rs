@@ -359,3 +359,64 @@ fn a_local_user_asked_for_another_pdbs_tables_fails_with_cdc_2301() {
     let e = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success() && e.starts_with("CDC-2301"), "{e}");
 }
+
+/// Per-PDB mode on 18c (issue 36 item 11): LogMiner cannot run inside a PDB before 19c, so
+/// capture refuses at start with CDC-2302 (doctor's `connection.multitenant` FAIL) before its
+/// snapshot: no record in the sink, no snapshot marked complete in the offsets, and a second
+/// start says the same. Before, the snapshot was published and marked complete and every start
+/// after it failed with ORA-65040. The same setup on 19c captures.
+#[test]
+fn per_pdb_capture_before_19c_is_refused_before_its_snapshot() {
+    // Record lines in the sink's segments (the directory may not exist: nothing published).
+    let published = |cdb: &Cdb| -> usize {
+        std::fs::read_dir(cdb.dir.path().join("out"))
+            .map(|d| {
+                d.flatten()
+                    .filter(|f| f.path().extension().is_some_and(|x| x == "jsonl"))
+                    .map(|f| std::fs::read_to_string(f.path()).unwrap().lines().count())
+                    .sum()
+            })
+            .unwrap_or(0)
+    };
+    let snapshot_completed = |cdb: &Cdb| {
+        std::fs::read_to_string(cdb.dir.path().join("state/offsets.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<Json>(&t).ok())
+            .is_some_and(|o| o["snapshot"]["completed"] == true)
+    };
+    let capture = |cdb: &Cdb| {
+        let url = format!(
+            "cdc.database.url=emulator:{}?service=PDB2",
+            cdb.db.display()
+        );
+        let mut args = settings_args(&cdb.pairs(&[&url, "cdc.database.user=PDB2CDC"]));
+        args.extend([
+            "-q".into(),
+            "capture".into(),
+            "--stop-at-scn".into(),
+            current_scn(&cdb.db).to_string(),
+        ]);
+        Command::new(cargo_bin("oracle-cdc"))
+            .args(&args)
+            .output()
+            .unwrap()
+    };
+    let old = Cdb::new("18.3.0.0.0");
+    for start in ["first", "second"] {
+        let o = capture(&old);
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{start} start succeeded: {e}");
+        assert!(e.starts_with("CDC-2302"), "{start} start: {e}");
+        assert!(e.contains("PDB2") && e.contains("CDB$ROOT"), "{e}");
+        assert_eq!(published(&old), 0, "{start} start published records");
+        assert!(
+            !snapshot_completed(&old),
+            "{start} start: snapshot marked complete"
+        );
+    }
+    let new = Cdb::new("19.22.0.0.0");
+    let o = capture(&new);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(published(&new), 80 + 60, "PDB2's snapshot");
+    assert!(snapshot_completed(&new));
+}

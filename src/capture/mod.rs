@@ -88,6 +88,29 @@ fn stopped_waiting<T>(r: Result<T>) -> Result<bool> {
     }
 }
 
+/// A stop that cut a Kafka wait short (a broker unreachable or not answering) is a stop: the
+/// offsets name only what the broker acknowledged, and the next start sends the rest. Its
+/// summary is the stored position (this run's counts went with the publisher).
+fn stopped_waiting_for_kafka(
+    r: Result<(CaptureEnd, CaptureSummary)>,
+    state: &StateDir,
+) -> Result<(CaptureEnd, CaptureSummary)> {
+    match r {
+        Err(crate::errors::CdcError::StoppedWaitingForKafka { waiting }) => {
+            tracing::info!("stopped while waiting for the Kafka broker ({waiting})");
+            let position = Offsets::load(&state.offsets())?.and_then(|o| o.stream);
+            Ok((
+                CaptureEnd::Stopped,
+                CaptureSummary {
+                    position,
+                    ..CaptureSummary::default()
+                },
+            ))
+        }
+        other => other,
+    }
+}
+
 /// Refuse what the source cannot do before anything is opened: a replay (`replay:DIR`) holds
 /// no table data, so only `cdc.snapshot.mode=none` can run on it; a downstream mining database
 /// cannot decode the source's redo with its own online catalog (CDC-5301).
@@ -143,6 +166,8 @@ impl Capture<'_> {
         // A stop is reported as soon as it is asked for, while the chunk in flight finishes; a
         // sink that blocks is reported as flow control while it blocks.
         let done = std::sync::atomic::AtomicBool::new(false);
+        // The Kafka sink's waits (retries, backoffs, late answers) see the stop through this.
+        let sink_stop = crate::kafka::StopFlag::default();
         std::thread::scope(|scope| {
             scope.spawn(|| {
                 let mut flow = status::FlowWatch::default();
@@ -153,6 +178,7 @@ impl Capture<'_> {
                     let board = status.board().clone();
                     self.progress.capture_status(&board);
                     if (self.stop)() {
+                        sink_stop.store(true, std::sync::atomic::Ordering::SeqCst);
                         if let Err(e) = status.set(State::Stopping) {
                             tracing::warn!("capture state: {e}");
                         }
@@ -161,9 +187,9 @@ impl Capture<'_> {
                     std::thread::sleep(Duration::from_millis(50));
                 }
             });
-            let r = self.run_locked(&state, &ops, &status);
+            let r = self.run_locked(&state, &ops, &status, &sink_stop);
             done.store(true, std::sync::atomic::Ordering::SeqCst);
-            r
+            stopped_waiting_for_kafka(r, &state)
         })
     }
 
@@ -172,6 +198,7 @@ impl Capture<'_> {
         state: &StateDir,
         ops: &Arc<OpsLog>,
         status: &Status,
+        sink_stop: &crate::kafka::StopFlag,
     ) -> Result<(CaptureEnd, CaptureSummary)> {
         let s = self.settings;
         // A replay's export is all there is: it is decoded from its first SCN and ends there.
@@ -188,6 +215,11 @@ impl Capture<'_> {
         let db = session.call(|s| s.database())?;
         let container = session.call(|s| s.container())?;
         crate::source::container::check_reachable(container.as_deref(), s, &[])?;
+        crate::source::container::check_pdb_mining(
+            container.as_deref(),
+            &db.version,
+            s.snapshot.mode != SnapshotMode::SnapshotOnly,
+        )?;
         status.doing("reading the catalog");
         let all_tables = session.call(|s| s.tables())?;
         let db_tables: Vec<TableName> = all_tables.iter().map(|t| t.name.clone()).collect();
@@ -204,7 +236,12 @@ impl Capture<'_> {
         // A broker that is down or slow at start is flow control too: the watch reports it.
         let open_kafka = || {
             status.sink_busy(true);
-            let sink = crate::kafka::sink::KafkaSink::open(s, &offsets_path, &state.ops());
+            let sink = crate::kafka::sink::KafkaSink::open_with_stop(
+                s,
+                &offsets_path,
+                &state.ops(),
+                sink_stop.clone(),
+            );
             status.sink_busy(false);
             sink
         };

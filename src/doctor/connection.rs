@@ -458,21 +458,22 @@ fn multitenant(f: &Facts) -> Finding {
             if !f.streams() {
                 return Finding::pass(format!("{found} ({} does not mine redo)", f.mode()));
             }
-            match f.major_version() {
+            // The same rule capture refuses to start by (`container::check_pdb_mining`).
+            match crate::source::container::logminer_runs_in_pdb(f.major_version()) {
                 // Oracle documents per-PDB mining with START_LOGMNR by SCN range and the online
                 // catalog (19c Utilities 23.12.1); nothing says such a session reaches back to a
                 // dictionary build in the redo, which capture's own builds cannot make in a PDB
                 // before 21c either (ORA-65040). Unproven: a WARN, never a silent bet.
-                Some(v) if v >= 19 && f.settings.mining_dictionary == crate::source::model::Dictionary::RedoLogs => Finding::warn(
+                true if f.settings.mining_dictionary == crate::source::model::Dictionary::RedoLogs => Finding::warn(
                     format!(
                         "{found}; cdc.mining.dictionary=redo_logs: Oracle documents LogMiner inside a PDB with the online catalog only; a dictionary from the redo in a per-PDB session is not documented (it may fail at START_LOGMNR, ORA-01371 / CDC-5302), and capture cannot build one inside {pdb}"
                     ),
                     "cdc.mining.dictionary: online_catalog  -- or capture as a common user in CDB$ROOT (root mode), where the dictionary in the redo is documented",
                 ),
-                Some(v) if v >= 19 => Finding::pass(format!(
+                true => Finding::pass(format!(
                     "{found}; LogMiner mines {pdb}'s own redo (19c and later: START_LOGMNR by SCN range, no ADD_LOGFILE)"
                 )),
-                _ => Finding::fail(
+                false => Finding::fail(
                     format!("{found}: before 19c LogMiner cannot run inside a PDB (ORA-65040, CDC-2302)"),
                     {
                         let user = if f.grantee().starts_with("C##") { f.grantee() } else { "C##CDC".into() };

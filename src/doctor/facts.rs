@@ -409,7 +409,7 @@ impl Facts {
     /// The major release (`19` of `19.22.0.0.0`), when known.
     pub fn major_version(&self) -> Option<u32> {
         let db = self.db.as_ref().ok()?;
-        db.version.split('.').next()?.trim().parse().ok()
+        crate::source::container::major_release(&db.version)
     }
 
     /// A CDB of 12.2 or later: PDBs can have supplemental logging of their own (local undo,

@@ -3,7 +3,7 @@
 //! ApiVersions: each request is sent at the highest version both this client and the broker
 //! support, capped where this client knows the message layout (see [`caps`]).
 
-use super::KafkaError;
+use super::{parse_broker, stopping, KafkaError, StopFlag};
 use bytes::{Buf, BufMut, Bytes, BytesMut};
 use kafka_protocol::messages::{
     ApiKey, ApiVersionsRequest, ApiVersionsResponse, RequestHeader, ResponseHeader,
@@ -11,8 +11,15 @@ use kafka_protocol::messages::{
 use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, Request, StrBytes};
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
-use std::net::{TcpStream, ToSocketAddrs};
-use std::time::Duration;
+use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::time::{Duration, Instant};
+
+/// How long one read waits before checking the stop flag and the request's deadline again.
+const READ_SLICE: Duration = Duration::from_millis(200);
+
+/// After a stop, how long an answer is still waited for: a broker that answers in time lets the
+/// last flush finish (the clean stop capture promises); one that does not cannot hold it up.
+const STOP_GRACE: Duration = Duration::from_secs(1);
 
 /// The highest version of each request this client sends: past these, the messages change in
 /// ways this client does not fill in (topic ids instead of names in Produce v13 and Fetch v13,
@@ -40,20 +47,210 @@ pub struct Conn {
     next_correlation: i32,
     /// Per API key, the versions the broker supports.
     versions: BTreeMap<i16, (i16, i16)>,
+    /// How long a request waits for its answer.
+    timeout: Duration,
+    stop: Option<StopFlag>,
+}
+
+/// Why a broker could not be connected to: its name did not resolve, or it did not answer (or
+/// answered the handshake with an error). A bootstrap pass counts both.
+#[derive(Debug)]
+pub struct ConnectFailure {
+    pub unresolvable: bool,
+    pub error: KafkaError,
+}
+
+/// A TCP connection to a broker item: every address its host resolves to is tried, each for at
+/// most `timeout`.
+fn open_stream(addr: &str, shown: &str, timeout: Duration) -> Result<TcpStream, ConnectFailure> {
+    let unresolvable = |m: String| ConnectFailure {
+        unresolvable: true,
+        error: KafkaError::Network(format!("{shown}: {m}")),
+    };
+    // Checked at settings load already; a caller with its own address (a test, the metadata's
+    // advertised listeners) gets the same message.
+    let (host, port) = parse_broker(addr).map_err(unresolvable)?;
+    let addrs: Vec<SocketAddr> = (host.as_str(), port)
+        .to_socket_addrs()
+        .map_err(|e| unresolvable(format!("the host name cannot be resolved: {e}")))?
+        .collect();
+    if addrs.is_empty() {
+        return Err(unresolvable("the host name resolves to no address".into()));
+    }
+    let mut last = None;
+    for sock in addrs {
+        match TcpStream::connect_timeout(&sock, timeout) {
+            Ok(stream) => return Ok(stream),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(ConnectFailure {
+        unresolvable: false,
+        error: KafkaError::Network(format!(
+            "{shown}: {}",
+            last.map_or_else(|| "no address".to_string(), |e| e.to_string())
+        )),
+    })
+}
+
+/// Names resolved at once by [`check_resolvable`]: a name that does not resolve can take the
+/// resolver a while to say so, and a list of them is not to take that long times its length.
+const RESOLVERS: usize = 8;
+
+/// Whether any bootstrap broker's name resolves, as Kafka's own client checks when it is
+/// created ("No resolvable bootstrap urls given in bootstrap.servers"): a list of which none
+/// resolves is a setting to fix, not a broker to wait for. Names are resolved [`RESOLVERS`] at
+/// a time until one does, for at most `within` (then what was not tried counts as not
+/// resolved); a stop ends it. The error counts them.
+pub fn check_resolvable(
+    brokers: &[String],
+    stop: Option<&StopFlag>,
+    within: Duration,
+) -> Result<(), KafkaError> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let deadline = Instant::now() + within;
+    let next = AtomicUsize::new(0);
+    let resolved = AtomicBool::new(false);
+    let failed = AtomicUsize::new(0);
+    let last = std::sync::Mutex::new(String::new());
+    std::thread::scope(|scope| {
+        for _ in 0..RESOLVERS.min(brokers.len()) {
+            scope.spawn(|| loop {
+                if resolved.load(Ordering::SeqCst)
+                    || Instant::now() >= deadline
+                    || stop.is_some_and(stopping)
+                {
+                    return;
+                }
+                let Some(b) = brokers.get(next.fetch_add(1, Ordering::SeqCst)) else {
+                    return;
+                };
+                let why = match parse_broker(b) {
+                    Ok((host, port)) => match (host.as_str(), port).to_socket_addrs() {
+                        Ok(addrs) if addrs.len() > 0 => {
+                            resolved.store(true, Ordering::SeqCst);
+                            return;
+                        }
+                        Ok(_) => "no address".to_string(),
+                        Err(e) => e.to_string(),
+                    },
+                    Err(m) => m,
+                };
+                failed.fetch_add(1, Ordering::SeqCst);
+                *last.lock().unwrap_or_else(|p| p.into_inner()) =
+                    format!("{}: {why}", crate::settings::redact_broker(b));
+            });
+        }
+    });
+    if resolved.load(Ordering::SeqCst) {
+        return Ok(());
+    }
+    let failed = failed.load(Ordering::SeqCst);
+    if stop.is_some_and(stopping) {
+        return Err(KafkaError::Stopped(format!(
+            "resolving the bootstrap brokers, {failed} of {} tried",
+            brokers.len()
+        )));
+    }
+    let untried = brokers.len().saturating_sub(failed);
+    Err(KafkaError::Unresolvable(format!(
+        "none of the {} bootstrap brokers resolves: {failed} could not be resolved{}; the last: {}",
+        brokers.len(),
+        if untried > 0 {
+            format!(
+                ", {untried} not tried within {} ms (a request's timeout, within the delivery timeout)",
+                within.as_millis()
+            )
+        } else {
+            String::new()
+        },
+        last.into_inner().unwrap_or_else(|p| p.into_inner())
+    )))
+}
+
+/// One pass over the bootstrap `brokers`, from the one at `next` on: the first that answers
+/// (`next` then names it; after a failed pass, the broker after the last tried, so a long list
+/// is gone through across passes rather than its head again and again). The pass is bounded: each
+/// broker is given what is left of `timeout` (one request's), and it ends early on a stop, so
+/// a long list of dead or unresolvable names cannot hold capture past its delivery timeout or
+/// a stop. Its error counts what was tried and why each failed.
+pub fn connect_any(
+    brokers: &[String],
+    client_id: &str,
+    timeout: Duration,
+    stop: Option<&StopFlag>,
+    next: &mut usize,
+) -> Result<Conn, KafkaError> {
+    if brokers.is_empty() {
+        return Err(KafkaError::Network("no bootstrap brokers".into()));
+    }
+    let deadline = Instant::now() + timeout;
+    let (mut tried, mut unresolvable) = (0usize, 0usize);
+    let mut last: Option<KafkaError> = None;
+    let first = *next % brokers.len();
+    for i in 0..brokers.len() {
+        let idx = (first + i) % brokers.len();
+        let left = deadline.saturating_duration_since(Instant::now());
+        if tried > 0 {
+            if stop.is_some_and(stopping) {
+                return Err(KafkaError::Stopped(format!(
+                    "connecting to a bootstrap broker, {tried} of {} tried",
+                    brokers.len()
+                )));
+            }
+            if left.is_zero() {
+                break;
+            }
+        }
+        tried += 1;
+        *next = (idx + 1) % brokers.len();
+        match Conn::open(
+            &brokers[idx],
+            client_id,
+            left.max(Duration::from_millis(100)),
+            stop,
+        ) {
+            Ok(c) => {
+                *next = idx;
+                return Ok(c);
+            }
+            Err(f) => {
+                unresolvable += f.unresolvable as usize;
+                last = Some(f.error);
+            }
+        }
+    }
+    Err(KafkaError::Network(format!(
+        "none of the {} bootstrap brokers answered: {tried} tried in this pass ({unresolvable} could not be resolved, {} refused, timed out or failed the handshake; a pass lasts at most {} ms: a request's timeout, within the delivery timeout); the last: {}",
+        brokers.len(),
+        tried - unresolvable,
+        timeout.as_millis(),
+        last.map_or_else(String::new, |e| e.to_string())
+    )))
 }
 
 impl Conn {
     /// Connect to `addr` (`host:port`) and ask which versions the broker supports.
     pub fn connect(addr: &str, client_id: &str, timeout: Duration) -> Result<Conn, KafkaError> {
+        Conn::open(addr, client_id, timeout, None).map_err(|f| f.error)
+    }
+
+    /// [`Conn::connect`], its waits for answers cut short by `stop`.
+    pub fn open(
+        addr: &str,
+        client_id: &str,
+        timeout: Duration,
+        stop: Option<&StopFlag>,
+    ) -> Result<Conn, ConnectFailure> {
         let shown = crate::settings::redact_broker(addr);
-        let net = |e: std::io::Error| KafkaError::Network(format!("{shown}: {e}"));
-        let sock = addr
-            .to_socket_addrs()
-            .map_err(net)?
-            .next()
-            .ok_or_else(|| KafkaError::Network(format!("{shown}: no address")))?;
-        let stream = TcpStream::connect_timeout(&sock, timeout).map_err(net)?;
-        stream.set_read_timeout(Some(timeout)).map_err(net)?;
+        let stream = open_stream(addr, &shown, timeout)?;
+        let failed = |error: KafkaError| ConnectFailure {
+            unresolvable: false,
+            error,
+        };
+        let net = |e: std::io::Error| failed(KafkaError::Network(format!("{shown}: {e}")));
+        // Reads wait in slices, so a stop and the request's deadline are seen while waiting.
+        stream.set_read_timeout(Some(READ_SLICE)).map_err(net)?;
         stream.set_write_timeout(Some(timeout)).map_err(net)?;
         stream.set_nodelay(true).map_err(net)?;
         let mut conn = Conn {
@@ -63,15 +260,19 @@ impl Conn {
             client_id: client_id.to_string(),
             next_correlation: 1,
             versions: BTreeMap::new(),
+            timeout,
+            stop: stop.cloned(),
         };
         // Version 0 is understood by every broker (kcat's newer first attempt was not).
-        let resp: ApiVersionsResponse = conn.call_at(&ApiVersionsRequest::default(), 0)?;
+        let resp: ApiVersionsResponse = conn
+            .call_at(&ApiVersionsRequest::default(), 0)
+            .map_err(failed)?;
         if resp.error_code != 0 {
-            return Err(KafkaError::Broker {
+            return Err(failed(KafkaError::Broker {
                 request: "ApiVersions".into(),
                 code: resp.error_code,
                 detail: shown,
-            });
+            }));
         }
         conn.versions = resp
             .api_keys
@@ -117,8 +318,9 @@ impl Conn {
         let frame = encode_request(req, v, correlation, &self.client_id)?;
         let net = |e: std::io::Error| KafkaError::Network(format!("{}: {e}", self.shown));
         self.stream.write_all(&frame).map_err(net)?;
+        let sent = Instant::now();
         let mut len = [0u8; 4];
-        self.stream.read_exact(&mut len).map_err(net)?;
+        self.read_answer(&mut len, R::KEY, sent)?;
         let len = i32::from_be_bytes(len);
         if !(0..=(1 << 30)).contains(&len) {
             return Err(KafkaError::Protocol(format!(
@@ -127,8 +329,51 @@ impl Conn {
             )));
         }
         let mut body = vec![0u8; len as usize];
-        self.stream.read_exact(&mut body).map_err(net)?;
+        self.read_answer(&mut body, R::KEY, sent)?;
         decode_response::<R>(Bytes::from(body), v, correlation)
+    }
+
+    /// Fill `buf` from the answer to a request sent at `sent`: at most the request timeout,
+    /// and after a stop at most [`STOP_GRACE`] more.
+    fn read_answer(&mut self, buf: &mut [u8], key: i16, sent: Instant) -> Result<(), KafkaError> {
+        let mut filled = 0;
+        while filled < buf.len() {
+            match self.stream.read(&mut buf[filled..]) {
+                Ok(0) => {
+                    return Err(KafkaError::Network(format!(
+                        "{}: the broker closed the connection",
+                        self.shown
+                    )))
+                }
+                Ok(n) => filled += n,
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock
+                            | std::io::ErrorKind::TimedOut
+                            | std::io::ErrorKind::Interrupted
+                    ) =>
+                {
+                    if sent.elapsed() >= self.timeout {
+                        return Err(KafkaError::Network(format!(
+                            "{}: no answer to {} within {} ms",
+                            self.shown,
+                            api_name(key),
+                            self.timeout.as_millis()
+                        )));
+                    }
+                    if self.stop.as_ref().is_some_and(stopping) && sent.elapsed() >= STOP_GRACE {
+                        return Err(KafkaError::Stopped(format!(
+                            "{}: the answer to {}",
+                            self.shown,
+                            api_name(key)
+                        )));
+                    }
+                }
+                Err(e) => return Err(KafkaError::Network(format!("{}: {e}", self.shown))),
+            }
+        }
+        Ok(())
     }
 }
 

@@ -3,8 +3,8 @@
 //! COMMIT marker and dropped at ABORT), so it does not depend on the broker's list of aborted
 //! transactions. The sink reads its offsets topic with it on start; tests read every topic.
 
-use super::client::{caps, Conn};
-use super::KafkaError;
+use super::client::{caps, connect_any, Conn};
+use super::{KafkaError, StopFlag};
 use crate::errors::Result;
 use bytes::Bytes;
 use kafka_protocol::messages::{
@@ -47,6 +47,8 @@ pub struct Consumer {
     timeout: Duration,
     conns: BTreeMap<String, Conn>,
     nodes: BTreeMap<i32, String>,
+    stop: Option<StopFlag>,
+    next_bootstrap: usize,
 }
 
 impl Consumer {
@@ -57,7 +59,15 @@ impl Consumer {
             timeout,
             conns: BTreeMap::new(),
             nodes: BTreeMap::new(),
+            stop: None,
+            next_bootstrap: 0,
         }
+    }
+
+    /// Its waits cut short by `stop` (capture's reading of the offsets topic at start).
+    pub fn with_stop(mut self, stop: StopFlag) -> Consumer {
+        self.stop = Some(stop);
+        self
     }
 
     fn conn(&mut self, addr: Option<&str>) -> std::result::Result<&mut Conn, KafkaError> {
@@ -66,18 +76,13 @@ impl Consumer {
             None => match self.conns.keys().next() {
                 Some(a) => a.clone(),
                 None => {
-                    let mut last = KafkaError::Network("no brokers".into());
-                    let mut found = None;
-                    for b in &self.brokers {
-                        match Conn::connect(b, &self.client_id, self.timeout) {
-                            Ok(c) => {
-                                found = Some(c);
-                                break;
-                            }
-                            Err(e) => last = e,
-                        }
-                    }
-                    let c = found.ok_or(last)?;
+                    let c = connect_any(
+                        &self.brokers,
+                        &self.client_id,
+                        self.timeout,
+                        self.stop.as_ref(),
+                        &mut self.next_bootstrap,
+                    )?;
                     let a = c.addr.clone();
                     self.conns.insert(a.clone(), c);
                     a
@@ -85,7 +90,8 @@ impl Consumer {
             },
         };
         if !self.conns.contains_key(&addr) {
-            let c = Conn::connect(&addr, &self.client_id, self.timeout)?;
+            let c = Conn::open(&addr, &self.client_id, self.timeout, self.stop.as_ref())
+                .map_err(|f| f.error)?;
             self.conns.insert(addr.clone(), c);
         }
         self.conns

@@ -8,8 +8,69 @@ pub mod consumer;
 mod mock_tests;
 pub mod producer;
 pub mod sink;
+#[cfg(test)]
+mod wait_tests;
 
 use crate::errors::{CdcError, Code};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Set when capture is told to stop: every Kafka wait (a retry's backoff, the next broker of
+/// the bootstrap list, an answer that is late) checks it and gives up, so a stop is not held up
+/// by a broker that does not answer. Nothing unacknowledged is stored in the offsets, so what
+/// was cut short is sent again at the next start.
+pub type StopFlag = Arc<AtomicBool>;
+
+/// Whether `stop` was raised.
+pub fn stopping(stop: &StopFlag) -> bool {
+    stop.load(Ordering::SeqCst)
+}
+
+/// The `host` and `port` of a broker item (`host:port`, `[v6]:port`, either after an optional
+/// `user:password@`, which the built-in client does not send), or what is wrong with it. The
+/// message never holds the item (it may carry a password): the caller names it redacted.
+pub fn parse_broker(item: &str) -> std::result::Result<(String, u16), String> {
+    let addr = match item.rfind('@') {
+        Some(at) => &item[at + 1..],
+        None => item,
+    };
+    let (host, port) = if let Some(rest) = addr.strip_prefix('[') {
+        let Some((v6, after)) = rest.split_once(']') else {
+            return Err("an IPv6 address opened with `[` is not closed with `]`".into());
+        };
+        if v6.parse::<std::net::Ipv6Addr>().is_err() {
+            return Err(format!("`[{v6}]` is not an IPv6 address"));
+        }
+        let Some(port) = after.strip_prefix(':') else {
+            return Err("no `:port` after the bracketed IPv6 address".into());
+        };
+        (v6, port)
+    } else {
+        let Some((host, port)) = addr.rsplit_once(':') else {
+            return Err("no `:port`".into());
+        };
+        if host.contains(':') {
+            return Err("an IPv6 address goes in brackets: `[::1]:9092`".into());
+        }
+        (host, port)
+    };
+    if host.is_empty() {
+        return Err("the host is empty".into());
+    }
+    if host
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '[' | ']' | '/'))
+    {
+        return Err("the host holds a character a host name cannot".into());
+    }
+    match port.parse::<u16>() {
+        Ok(p) if p > 0 => Ok((host.to_string(), p)),
+        _ => Err(format!(
+            "the port `{}` is not a number from 1 to 65535",
+            crate::errors::shown(port, 20)
+        )),
+    }
+}
 
 /// What went wrong talking to a broker, before it becomes a [`CdcError`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,6 +85,10 @@ pub enum KafkaError {
     },
     /// No common version, or an answer that cannot be decoded.
     Protocol(String),
+    /// Capture was told to stop while this waited (never retried).
+    Stopped(String),
+    /// No bootstrap broker's name resolves (at start; never retried, as in Kafka's client).
+    Unresolvable(String),
 }
 
 impl std::fmt::Display for KafkaError {
@@ -36,6 +101,8 @@ impl std::fmt::Display for KafkaError {
                 detail,
             } => write!(f, "{request} ({detail}): {}", error_name(*code)),
             KafkaError::Protocol(m) => write!(f, "protocol: {m}"),
+            KafkaError::Stopped(m) => write!(f, "stopped while waiting: {m}"),
+            KafkaError::Unresolvable(m) => write!(f, "network: {m}"),
         }
     }
 }
@@ -46,18 +113,22 @@ impl KafkaError {
         match self {
             KafkaError::Network(_) => true,
             KafkaError::Broker { code, .. } => retriable_code(*code),
-            KafkaError::Protocol(_) => false,
+            KafkaError::Protocol(_) | KafkaError::Stopped(_) | KafkaError::Unresolvable(_) => false,
         }
     }
 
     pub fn into_cdc(self) -> CdcError {
+        if let KafkaError::Stopped(waiting) = self {
+            return CdcError::StoppedWaitingForKafka { waiting };
+        }
         let code = match &self {
-            KafkaError::Network(_) => Code::Cdc6202,
+            KafkaError::Network(_) | KafkaError::Unresolvable(_) => Code::Cdc6202,
             KafkaError::Broker { code, .. } if *code == PRODUCER_FENCED || *code == 47 => {
                 Code::Cdc6205
             }
             KafkaError::Broker { .. } => Code::Cdc6203,
             KafkaError::Protocol(_) => Code::Cdc6204,
+            KafkaError::Stopped(_) => Code::Cdc6202,
         };
         CdcError::kafka(code, self.to_string())
     }
@@ -210,6 +281,39 @@ mod settings_tests {
             err(&["cdc.sink.kafka.producer.acks=1"]).map(|e| e.0),
             Some(Code::Cdc1002)
         );
+        // Malformed items are refused naming the item, its password never shown.
+        for (item, why) in [
+            ("[::1", "not closed"),
+            ("[::1]", "no `:port`"),
+            ("[::1]9092", "no `:port`"),
+            ("[zz]:9092", "not an IPv6 address"),
+            ("::1:9092", "in brackets"),
+            (":9092", "host is empty"),
+            ("kafka:0", "1 to 65535"),
+            ("kafka:65536", "1 to 65535"),
+            ("kafka:", "1 to 65535"),
+            ("ka fka:9092", "cannot"),
+            ("user:hunter2@[::1", "not closed"),
+        ] {
+            let (code, msg) = err(&[
+                "cdc.sink.type=kafka",
+                &format!("cdc.sink.kafka.brokers=ok:9092,{item}"),
+            ])
+            .unwrap();
+            assert_eq!(code, Code::Cdc6201, "{item}: {msg}");
+            assert!(msg.contains(why), "{item}: {msg}");
+            assert!(!msg.contains("hunter2"), "{item}: {msg}");
+            assert!(
+                msg.contains(&crate::settings::redact_broker(item)),
+                "{item}: {msg}"
+            );
+        }
+        let s = Settings::from_pairs(&[
+            "cdc.sink.type=kafka",
+            "cdc.sink.kafka.brokers=[::1]:9092,user:pw@[fe80::1]:1,h.example:65535",
+        ])
+        .unwrap();
+        assert_eq!(s.sink.kafka.brokers.len(), 3);
         let s = Settings::from_pairs(&[
             "cdc.sink.type=kafka",
             "cdc.sink.kafka.brokers=a:9092,b:9093",

@@ -2,11 +2,13 @@
 //! epoch, a sequence per partition, one request in flight. Records wait in per-partition queues
 //! (at most `max.in.flight.bytes`); [`Producer::flush`] returns once the broker acknowledged
 //! every one. A failed request is sent again, identical (same sequences: the broker drops what
-//! it already has), after a backoff, for as long as `delivery.timeout.ms` allows (0: forever),
-//! so nothing is lost, duplicated by a retry, or reordered.
+//! it already has), after a backoff, for as long as `delivery.timeout.ms` allows (then CDC-6202
+//! or the broker's last error), so nothing is lost, duplicated by a retry, or reordered. A stop
+//! (capture's [`StopFlag`]) ends every wait: the retry, its backoff, the bootstrap pass, an
+//! answer that is late.
 
-use super::client::{caps, Conn};
-use super::{partition_for, KafkaError};
+use super::client::{caps, check_resolvable, connect_any, Conn};
+use super::{partition_for, stopping, KafkaError, StopFlag};
 use crate::errors::{CdcError, Result};
 use crate::settings::{KafkaCompression, KafkaSettings};
 use bytes::{Bytes, BytesMut};
@@ -67,7 +69,16 @@ pub struct Producer {
     txn: Option<Txn>,
     /// Whether records were produced in the open transaction (or since the last flush).
     pub dirty: bool,
+    stop: StopFlag,
+    /// The bootstrap broker the next pass starts at ([`connect_any`]).
+    next_bootstrap: usize,
+    /// While [`Producer::retry`] runs: when its delivery timeout ends (no pass over the
+    /// bootstrap list runs past it).
+    deadline: Option<Instant>,
 }
+
+/// How often a backoff looks at the stop flag.
+const STOP_POLL: Duration = Duration::from_millis(50);
 
 /// The pseudo node id of a bootstrap connection.
 const BOOTSTRAP: i32 = i32::MIN;
@@ -76,6 +87,11 @@ impl Producer {
     /// Connect and get a producer id (with a transactional id: from its coordinator, which
     /// fences an older producer of the same id and aborts its open transaction).
     pub fn connect(cfg: &KafkaSettings) -> Result<Producer> {
+        Producer::connect_with_stop(cfg, StopFlag::default())
+    }
+
+    /// [`Producer::connect`] for capture: `stop` ends its waits, then and later.
+    pub fn connect_with_stop(cfg: &KafkaSettings, stop: StopFlag) -> Result<Producer> {
         let mut p = Producer {
             cfg: cfg.clone(),
             conns: BTreeMap::new(),
@@ -92,7 +108,15 @@ impl Producer {
                 added: BTreeSet::new(),
             }),
             dirty: false,
+            stop,
+            next_bootstrap: 0,
+            deadline: None,
         };
+        // Bounded like one pass over the list: a request's time, not past the delivery timeout.
+        let within = p
+            .timeout()
+            .min(Duration::from_millis(p.cfg.delivery_timeout_ms));
+        check_resolvable(&p.cfg.brokers, Some(&p.stop), within).map_err(KafkaError::into_cdc)?;
         p.retry("InitProducerId", |p| p.init_producer_id())?;
         Ok(p)
     }
@@ -105,21 +129,33 @@ impl Producer {
         &self.cfg
     }
 
-    /// Run `f` until it succeeds, retrying what can be retried with a doubling backoff.
+    /// Run `f` until it succeeds, retrying what can be retried with a doubling backoff, for
+    /// at most delivery.timeout.ms (then the last error, counting the attempts) and never past
+    /// a stop.
     pub fn retry<T>(
         &mut self,
         what: &str,
         mut f: impl FnMut(&mut Producer) -> std::result::Result<T, KafkaError>,
     ) -> Result<T> {
         let started = Instant::now();
+        let limit = Duration::from_millis(self.cfg.delivery_timeout_ms);
         let mut backoff = self.cfg.retry_backoff_ms.max(1);
-        loop {
+        let mut attempts = 0u64;
+        self.deadline = Some(started + limit);
+        let r = loop {
+            attempts += 1;
             match f(self) {
-                Ok(v) => return Ok(v),
+                Ok(v) => break Ok(v),
                 Err(e) if e.retriable() => {
-                    let limit = self.cfg.delivery_timeout_ms;
-                    if limit > 0 && started.elapsed() >= Duration::from_millis(limit) {
-                        return Err(e.into_cdc());
+                    if stopping(&self.stop) {
+                        break Err(KafkaError::Stopped(format!(
+                            "Kafka {what}, attempt {attempts}: {e}"
+                        ))
+                        .into_cdc());
+                    }
+                    let elapsed = started.elapsed();
+                    if elapsed >= limit {
+                        break Err(gave_up(what, attempts, elapsed, limit, e));
                     }
                     tracing::warn!("Kafka {what}: {e}; retrying in {backoff} ms");
                     if matches!(e, KafkaError::Network(_)) {
@@ -130,11 +166,34 @@ impl Producer {
                     if let Some(t) = self.txn.as_mut() {
                         t.coordinator = None;
                     }
-                    std::thread::sleep(Duration::from_millis(backoff));
+                    let wait = Duration::from_millis(backoff).min(limit - elapsed);
+                    if let Err(stopped) = self.backoff(wait) {
+                        break Err(KafkaError::Stopped(format!(
+                            "Kafka {what}, attempt {attempts}: {stopped}"
+                        ))
+                        .into_cdc());
+                    }
                     backoff = (backoff * 2).min(self.cfg.retry_backoff_max_ms.max(1));
                 }
-                Err(e) => return Err(e.into_cdc()),
+                Err(e) => break Err(e.into_cdc()),
             }
+        };
+        self.deadline = None;
+        r
+    }
+
+    /// Sleep `wait`, or less when capture is told to stop (then Err with what it waited on).
+    fn backoff(&self, wait: Duration) -> std::result::Result<(), String> {
+        let until = Instant::now() + wait;
+        loop {
+            if stopping(&self.stop) {
+                return Err("the backoff before a retry".into());
+            }
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Ok(());
+            }
+            std::thread::sleep(left.min(STOP_POLL));
         }
     }
 
@@ -142,22 +201,25 @@ impl Producer {
         Duration::from_millis(self.cfg.request_timeout_ms.max(100))
     }
 
-    /// A connection to any bootstrap broker.
+    /// A connection to any bootstrap broker (one bounded pass over the list).
     fn any(&mut self) -> std::result::Result<&mut Conn, KafkaError> {
         if !self.conns.contains_key(&BOOTSTRAP) {
-            let mut last = KafkaError::Network("no brokers".into());
-            for b in self.cfg.brokers.clone() {
-                match Conn::connect(&b, &self.cfg.client_id, self.timeout()) {
-                    Ok(c) => {
-                        self.conns.insert(BOOTSTRAP, c);
-                        break;
-                    }
-                    Err(e) => last = e,
-                }
-            }
-            if !self.conns.contains_key(&BOOTSTRAP) {
-                return Err(last);
-            }
+            // One request's time, and never past the delivery timeout.
+            let pass = match self.deadline {
+                Some(d) => self
+                    .timeout()
+                    .min(d.saturating_duration_since(Instant::now()))
+                    .max(Duration::from_millis(1)),
+                None => self.timeout(),
+            };
+            let c = connect_any(
+                &self.cfg.brokers,
+                &self.cfg.client_id,
+                pass,
+                Some(&self.stop),
+                &mut self.next_bootstrap,
+            )?;
+            self.conns.insert(BOOTSTRAP, c);
         }
         self.conns
             .get_mut(&BOOTSTRAP)
@@ -174,7 +236,8 @@ impl Producer {
                     detail: format!("broker {node} is not in the metadata"),
                 });
             };
-            let c = Conn::connect(&addr, &self.cfg.client_id, self.timeout())?;
+            let c = Conn::open(&addr, &self.cfg.client_id, self.timeout(), Some(&self.stop))
+                .map_err(|f| f.error)?;
             self.conns.insert(node, c);
         }
         self.conns
@@ -194,7 +257,8 @@ impl Producer {
             self.node(node)?
         };
         let r = f(conn);
-        if matches!(r, Err(KafkaError::Network(_))) {
+        // A connection cut short by a stop may hold half an answer: never used again.
+        if matches!(r, Err(KafkaError::Network(_) | KafkaError::Stopped(_))) {
             self.conns.remove(&node);
         }
         r
@@ -633,6 +697,28 @@ impl Producer {
     }
 }
 
+/// The error a retried request ends in at delivery.timeout.ms: the last one, with the attempts
+/// made and the bound, so the operator sees it was waited out, not failed at once.
+fn gave_up(
+    what: &str,
+    attempts: u64,
+    elapsed: Duration,
+    limit: Duration,
+    last: KafkaError,
+) -> CdcError {
+    match last.into_cdc() {
+        CdcError::Kafka { code, message } => CdcError::kafka(
+            code,
+            format!(
+                "Kafka {what}: gave up after {attempts} attempts in {} ms (cdc.sink.kafka.producer.delivery.timeout.ms={}): {message}",
+                elapsed.as_millis(),
+                limit.as_millis()
+            ),
+        ),
+        other => other,
+    }
+}
+
 /// An error code as a [`KafkaError`] (0: fine).
 fn check(request: &str, code: i16, detail: &str) -> std::result::Result<(), KafkaError> {
     if code == 0 {
@@ -669,6 +755,9 @@ mod tests {
             queued_bytes: 0,
             txn: None,
             dirty: false,
+            stop: StopFlag::default(),
+            next_bootstrap: 0,
+            deadline: None,
         }
     }
 

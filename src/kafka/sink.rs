@@ -12,6 +12,7 @@
 
 use super::consumer::Consumer;
 use super::producer::{Producer, Rec};
+use super::StopFlag;
 use crate::errors::{CdcError, Code, Result};
 use crate::offsets::{Offsets, SinkPosition};
 use crate::settings::Settings;
@@ -188,8 +189,19 @@ impl KafkaSink {
     /// and, with transactions, reconcile the local offsets file at `offsets_path` with the last
     /// offsets committed to Kafka. Call before the offsets are loaded.
     pub fn open(settings: &Settings, offsets_path: &Path, ops_path: &Path) -> Result<KafkaSink> {
+        KafkaSink::open_with_stop(settings, offsets_path, ops_path, StopFlag::default())
+    }
+
+    /// [`KafkaSink::open`] for capture: `stop` ends every wait of the sink, at start and later
+    /// (CDC-6202 "stopped while waiting", which capture ends as a stop).
+    pub fn open_with_stop(
+        settings: &Settings,
+        offsets_path: &Path,
+        ops_path: &Path,
+        stop: StopFlag,
+    ) -> Result<KafkaSink> {
         let k = &settings.sink.kafka;
-        let producer = Producer::connect(k)?;
+        let producer = Producer::connect_with_stop(k, stop.clone())?;
         let local = Offsets::load(offsets_path)?;
         let local_seq = local
             .as_ref()
@@ -202,7 +214,8 @@ impl KafkaSink {
                 &k.brokers,
                 &k.client_id,
                 Duration::from_millis(k.request_timeout_ms),
-            );
+            )
+            .with_stop(stop);
             let last = c.last_committed(&k.topic_offsets)?;
             let kafka_doc = match &last {
                 Some(r) => {

@@ -152,7 +152,8 @@ pub struct KafkaSettings {
     pub request_timeout_ms: u64,
     pub retry_backoff_ms: u64,
     pub retry_backoff_max_ms: u64,
-    /// 0: retry forever.
+    /// How long a request is retried before capture stops with its error (finite: Kafka's
+    /// default, 120 s).
     pub delivery_timeout_ms: u64,
     pub transaction_timeout_ms: u64,
     pub batch_size: u64,
@@ -790,8 +791,9 @@ impl Values<'_> {
     }
 }
 
-/// The cdc.sink.kafka.* settings; brokers are checked to be `host:port` when the Kafka sink is
-/// chosen.
+/// The cdc.sink.kafka.* settings; brokers are checked to be `host:port` (`[v6]:port`, a port
+/// from 1 to 65535, a host) when the Kafka sink is chosen, so a malformed one is refused at
+/// start rather than retried until the delivery timeout.
 fn kafka_settings(v: &Values) -> Result<KafkaSettings> {
     let prefix = v.text(keys::SINK_TOPIC_PREFIX);
     let or = |key: &str, suffix: &str| {
@@ -819,16 +821,13 @@ fn kafka_settings(v: &Values) -> Result<KafkaSettings> {
             ));
         }
         for b in &brokers {
-            let ok = b
-                .rsplit_once(':')
-                .is_some_and(|(h, p)| !h.is_empty() && p.parse::<u16>().is_ok());
-            if !ok {
+            if let Err(why) = crate::kafka::parse_broker(b) {
                 return Err(CdcError::settings(
                     Code::Cdc6201,
                     format!(
-                        "`{}` item `{}` is not host:port",
+                        "`{}` item `{}` is not host:port ([v6]:port for an IPv6 address, port 1-65535): {why}",
                         keys::KAFKA_BROKERS,
-                        redact_broker(b)
+                        crate::errors::shown(&redact_broker(b), 200)
                     ),
                 ));
             }

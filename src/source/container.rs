@@ -143,6 +143,37 @@ pub fn check_reachable(
     }
 }
 
+/// The first release whose LogMiner runs in a session inside a PDB (per-PDB mining: START_LOGMNR
+/// by SCN range, no ADD_LOGFILE; Utilities 19c, 23.12.1). Before it, ORA-65040.
+pub const PDB_MINING_SINCE: u32 = 19;
+
+/// The major release of a version text (`19` of `19.22.0.0.0`), when it reads as one.
+pub fn major_release(version: &str) -> Option<u32> {
+    version.split('.').next()?.trim().parse().ok()
+}
+
+/// Whether LogMiner runs inside a PDB on a database of major release `major` (unknown: no, as
+/// nothing proves it can).
+pub fn logminer_runs_in_pdb(major: Option<u32>) -> bool {
+    major.is_some_and(|v| v >= PDB_MINING_SINCE)
+}
+
+/// Before anything is published: a session in a PDB (per-PDB mode, `container`) of a release
+/// before 19c cannot mine (ORA-65040), so a capture that streams would publish its snapshot,
+/// mark it complete and then fail at every start (CDC-2302, the check doctor's
+/// `connection.multitenant` FAILs on). A snapshot alone (`snapshot_only`) needs no LogMiner.
+pub fn check_pdb_mining(container: Option<&str>, version: &str, streams: bool) -> Result<()> {
+    let Mode::Pdb(pdb) = Mode::of(container) else {
+        return Ok(());
+    };
+    if !streams || logminer_runs_in_pdb(major_release(version)) {
+        return Ok(());
+    }
+    Err(CdcError::PdbMining(format!(
+        "ORA-65040: the session is in PDB {pdb} (per-PDB mode) of Oracle {version}: before {PDB_MINING_SINCE}c LogMiner cannot run inside a PDB, so changes could never be streamed after the snapshot; nothing was published. Connect a common user (C##…) to the service of CDB$ROOT (root mode; for an emulated database, a cdc.database.url without ?service=), or set cdc.snapshot.mode=snapshot_only"
+    )))
+}
+
 /// A session of a CDB (root or per-PDB mode).
 struct ContainerSession {
     inner: Box<dyn Session>,

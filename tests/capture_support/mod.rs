@@ -34,7 +34,8 @@ pub fn current_scn(db: &Path) -> u64 {
     v["current_scn"].as_u64().unwrap()
 }
 
-/// Every record of the file sink's segments, in order.
+/// Every record of the file sink's segments, in order (the directory also holds the sink's
+/// lock and its `.sink-owner.json`, which are no records).
 pub fn records(out: &Path) -> Vec<Json> {
     let Ok(dir) = std::fs::read_dir(out) else {
         return Vec::new();
@@ -730,6 +731,26 @@ pub fn capture_mining_fails(args: &[String], db: &Path, state: &Path, secs: u64)
         if started.elapsed() > Duration::from_secs(secs) {
             let _ = child.kill();
             panic!("capture still runs after {secs}s (workload written: {wrote})");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Wait for `c` to end, at most `secs` (a watchdog for hangs, not a timing assertion).
+pub fn wait_at_most(
+    c: &mut std::process::Child,
+    secs: u64,
+    what: &str,
+) -> std::process::ExitStatus {
+    let started = Instant::now();
+    loop {
+        if let Some(st) = c.try_wait().unwrap() {
+            return st;
+        }
+        if started.elapsed() > Duration::from_secs(secs) {
+            let _ = c.kill();
+            let _ = c.wait();
+            panic!("{what}: still running after {secs} s");
         }
         std::thread::sleep(Duration::from_millis(50));
     }
