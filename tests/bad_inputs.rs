@@ -4,7 +4,8 @@
 //! emulator schema beyond its limits — and asserts its exit code, its CDC code (the message
 //! starts with it), that nothing panicked, and that nothing was written or lost: every file of
 //! the case's directory is byte for byte what it was (only `ops.jsonl` may grow, and a lock
-//! file — `capture.lock`, `writer.lock` — hold a new pid), and no other file appeared.
+//! file — `capture.lock`, `export.lock`, `writer.lock` — hold a new pid or be removed with its
+//! holder), and no other file appeared.
 //!
 //! docs/reliability.md counts the cases by group; `CDC_BAD_INPUTS_LIST=1` prints them.
 
@@ -1724,10 +1725,13 @@ fn tree(dir: &Path) -> BTreeMap<PathBuf, (Vec<u8>, u32)> {
 
 /// A lock file holds the pid of its last holder.
 fn is_lock(name: &str) -> bool {
-    matches!(name, "capture.lock" | "writer.lock" | ".sink.lock")
+    matches!(
+        name,
+        "capture.lock" | "export.lock" | "writer.lock" | ".sink.lock"
+    )
 }
 
-/// What the run may change: the lock file's pid, new lines at the end of the ops events, a
+/// What the run may change: the lock file's pid (or the file, gone with its holder), new lines at the end of the ops events, a
 /// directory the refused command created empty.
 fn same(
     before: &BTreeMap<PathBuf, (Vec<u8>, u32)>,
@@ -1736,6 +1740,8 @@ fn same(
     for (p, (bytes, mode)) in before {
         let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
         match after.get(p) {
+            // A lock its holder released is removed with it.
+            None if is_lock(name) && !bytes.starts_with(b"<") => {}
             None => return Err(format!("{} was removed", p.display())),
             Some(_) if is_lock(name) && !bytes.starts_with(b"<") => {}
             Some((b, m))

@@ -158,6 +158,7 @@ fn man_pages_have_exit_status_environment_files_and_see_also() {
     for f in [
         "offsets.json",
         "capture.lock",
+        "export.lock",
         "ops.jsonl",
         "manifest.json",
         "redo.log",

@@ -360,3 +360,60 @@ fn explain_lists_in_order_and_explains_oracle_errors() {
     let o = run(&["explain", "--oracle"]);
     assert!(text(&o.stdout).contains("ORA-00310"));
 }
+
+/// The lock files a run leaves behind in `dir` (none once their holders are gone).
+fn locks_in(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .filter(|n| n == "capture.lock" || n == "export.lock")
+        .collect()
+}
+
+#[test]
+fn capture_and_export_leave_no_lock_file_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = init(dir.path());
+    let status = run(&[
+        "emulator",
+        "status",
+        db.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let scn = serde_json::from_slice::<serde_json::Value>(&status.stdout).unwrap()["current_scn"]
+        .as_u64()
+        .unwrap()
+        .to_string();
+    let url = format!("cdc.database.url=emulator:{}", db.display());
+    let state = dir.path().join("state");
+    let o = run(&[
+        "-q",
+        "--set",
+        &url,
+        "--set",
+        &format!("cdc.state.dir={}", state.display()),
+        "--set",
+        &format!("cdc.sink.dir={}", dir.path().join("out").display()),
+        "--set",
+        "cdc.columns.exclude=PDB2.SALES.ALL_TYPES.C_LONG",
+        "capture",
+        "--stop-at-scn",
+        &scn,
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(state.join("offsets.json").exists());
+    assert_eq!(locks_in(&state), Vec::<String>::new());
+    let export = dir.path().join("export");
+    let o = run(&[
+        "-q",
+        "--set",
+        &url,
+        "snapshot",
+        "--out",
+        export.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(export.join("manifest.json").exists());
+    assert_eq!(locks_in(&export), Vec::<String>::new());
+}

@@ -322,7 +322,7 @@ fn files_section(page: &str) -> String {
             ),
             (
                 format!("STATE/{}", state::LOCK_FILE),
-                "Held (locked, with the holder's pid) by a running capture and by offsets edit.".to_string(),
+                "Held (locked, with the holder's pid) by a running capture and by offsets edit; removed when its holder exits cleanly.".to_string(),
             ),
             (
                 format!("STATE/{}", state::OPS_FILE),
@@ -370,6 +370,10 @@ fn files_section(page: &str) -> String {
                 ),
                 "The export's resume state and events (offsets inspect --dir OUT reads them)."
                     .to_string(),
+            ),
+            (
+                format!("OUT/{}", state::EXPORT_LOCK_FILE),
+                "Held (locked, with the holder's pid) by a running snapshot --out and by offsets edit; removed when its holder exits cleanly.".to_string(),
             ),
         ]
     };

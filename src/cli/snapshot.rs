@@ -104,8 +104,8 @@ pub fn snapshot(
     check_file_names(&a.out, &decisions)?;
     // Not a link, not another user's, not writable by others (created 0700 when missing).
     crate::localfs::ensure_dir(&a.out)?;
-    // One export (or offsets edit) at a time in a directory.
-    let _lock = crate::state::StateDir::new(&a.out).lock()?;
+    // One export (or offsets edit) at a time in a directory; the lock file goes with the run.
+    let _lock = crate::state::StateDir::new(&a.out).lock_export()?;
     let offsets_path = a.out.join(OFFSETS_FILE);
     let spec = ExportSpec {
         format: format.name().into(),

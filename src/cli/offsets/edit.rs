@@ -137,7 +137,9 @@ fn run_mode(
         }
         None
     } else {
-        Some(state.lock()?)
+        // The directory may hold a capture's offsets or an export's: both kinds of writer are
+        // kept out.
+        Some((state.lock()?, state.lock_export()?))
     };
     // Read under the lock: what is edited is what is on disk now.
     let old_bytes = match std::fs::read(&path) {
