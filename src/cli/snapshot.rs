@@ -64,15 +64,27 @@ fn open_and_resolve(
     Ok((connector, db, decisions))
 }
 
+/// What the first Ctrl-C does to an export: the chunks in flight are finished.
+pub(super) const SNAPSHOT_STOP_MESSAGE: &str =
+    "stopping after the chunks being read; Ctrl-C again to stop at once";
+
 /// Ctrl-C asks the snapshot to stop after the chunks in flight; a second one exits at once.
 pub(super) fn stop_flag() -> Arc<AtomicBool> {
+    stop_flag_saying(|| SNAPSHOT_STOP_MESSAGE)
+}
+
+/// Ctrl-C asks to stop, and `message` (asked when it comes) says what is finished first; a
+/// second one exits at once.
+pub(super) fn stop_flag_saying(
+    message: impl Fn() -> &'static str + Send + 'static,
+) -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
     let s = stop.clone();
     let _ = ctrlc::set_handler(move || {
         if s.swap(true, Ordering::SeqCst) {
             std::process::exit(130);
         }
-        super::progress::note("stopping after the chunks being read; Ctrl-C again to stop at once");
+        super::progress::note(message());
     });
     stop
 }
