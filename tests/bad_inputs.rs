@@ -275,12 +275,14 @@ fn settings_cases(out: &mut Vec<Case>) {
         "ORACLE_CDC_X",
         "ORACLE_CDC_STATE",
     ] {
+        // The shell may hold other ORACLE_CDC_* variables (a secret kept as ORACLE_CDC_PW):
+        // without --strict they are a warning (tests/ux_cli.rs), with it bad input refused.
         let mut c = case(
             "settings: unknown keys",
-            format!("environment {var}"),
+            format!("environment {var} with --strict"),
             "CDC-1001",
             nothing,
-            print_settings(Vec::new()),
+            print_settings(vec!["--strict".into()]),
         );
         c.env.push((var.into(), "1".into()));
         out.push(c);

@@ -251,7 +251,7 @@ proptest! {
         sets in prop::collection::vec("cdc\\.[a-z.]{0,30}(=[ -~]{0,20})?|[ -~]{0,30}", 0..4),
         env in prop::collection::vec(("ORACLE_CDC_[A-Z_]{0,24}", "[ -~]{0,20}"), 0..3),
     ) {
-        if let Err(e) = Settings::load(&LoadOptions { config: None, sets, env }) {
+        if let Err(e) = Settings::load(&LoadOptions { config: None, sets, env, strict: true }) {
             cdc_coded(&e, "CDC-1")?;
         }
     }

@@ -417,3 +417,34 @@ fn capture_and_export_leave_no_lock_file_behind() {
     assert!(export.join("manifest.json").exists());
     assert_eq!(locks_in(&export), Vec::<String>::new());
 }
+
+#[test]
+fn an_unknown_oracle_cdc_variable_is_a_warning_unless_strict() {
+    // Issue 37: a secret kept as ORACLE_CDC_PW made every command exit 2.
+    let secret = "pw-value-that-must-not-show-5521";
+    let with_var = |args: &[&str]| {
+        Command::new(cargo_bin("oracle-cdc"))
+            .args(args)
+            .env("NO_COLOR", "1")
+            .env("ORACLE_CDC_PW", secret)
+            .output()
+            .unwrap()
+    };
+    let o = with_var(&["--print-settings"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(err.contains("ORACLE_CDC_PW"), "no warning names it: {err}");
+    assert!(
+        err.contains("--strict"),
+        "the warning says what refuses it: {err}"
+    );
+    assert!(!err.contains(secret) && !text(&o.stdout).contains(secret));
+    let o = with_var(&["--strict", "--print-settings"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("CDC-1001") && err.contains("ORACLE_CDC_PW"),
+        "{err}"
+    );
+    assert!(!err.contains(secret), "{err}");
+}

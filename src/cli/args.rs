@@ -49,6 +49,11 @@ pub struct GlobalArgs {
     /// Validate the settings, print the effective values (secrets redacted) and exit
     #[arg(long, global = true)]
     pub print_settings: bool,
+    /// Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no
+    /// setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check
+    /// WARNs (the same as --fail-on warn)
+    #[arg(long, global = true)]
+    pub strict: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -274,9 +279,6 @@ pub struct DoctorArgs {
     #[arg(long = "skip", value_name = "ID", value_delimiter = ',', hide_possible_values = true,
           value_parser = clap::builder::PossibleValuesParser::new(crate::doctor::selectors()))]
     pub skip: Vec<String>,
-    /// Exit 1 when a check WARNs, not only when one FAILs (the same as --fail-on warn)
-    #[arg(long, conflicts_with = "fail_on")]
-    pub strict: bool,
     /// The worst result that still exits 0 is the one below this: `fail` (default) exits 1 when
     /// a check FAILs, `warn` when one WARNs or FAILs (a CI gate, like DMS's FailOnAssessmentFailure)
     #[arg(long, value_enum, value_name = "SEVERITY")]

@@ -469,6 +469,9 @@ pub fn settings_reference() -> String {
 Settings are `cdc.*` keys in a YAML file (`--config FILE`; flat keys such as `cdc.snapshot.chunk.rows: 1000`, \
 or nested maps, which are flattened), overridden by `ORACLE_CDC_*` environment variables, overridden by \
 `--set KEY=VALUE`. `oracle-cdc --print-settings` validates them and prints the effective values with their origin. \
+A key the file or `--set` names that is no setting is an error (CDC-1001). An `ORACLE_CDC_*` variable that names \
+no setting (the shell may keep other things under the prefix, such as a secret kept as `ORACLE_CDC_PW`) is ignored with a warning naming it, never its value; with the global flag `--strict` it is an error (CDC-1001) \
+too. `ORACLE_CDC_LOG` and `ORACLE_CDC_TEST_*` are not settings and never warned about. \
 Per-table keys end in `PDB.OWNER.TABLE` (or `OWNER.TABLE` outside multitenant) and are set in the file or with `--set`.\n\n\
 | Key | Accepts | Default | Environment | Meaning |\n|---|---|---|---|---|\n",
     );

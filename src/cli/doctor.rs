@@ -85,7 +85,7 @@ pub fn run(a: DoctorArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::Res
         .into());
     }
     let report = doctor::run(&settings, &selection);
-    let strict = a.strict || a.fail_on == Some(super::args::FailOn::Warn);
+    let strict = global.strict || a.fail_on == Some(super::args::FailOn::Warn);
     let code = report.exit_code(strict);
     match a.format {
         TableFormat::Json => printer.json(&to_json(&report, strict))?,

@@ -122,6 +122,7 @@ pub fn load_settings(global: &args::GlobalArgs) -> Result<Settings, CdcError> {
             config: global.config.clone(),
             sets: global.set.clone(),
             env: Vec::new(),
+            strict: global.strict,
         }
         .with_process_env(),
     )?;

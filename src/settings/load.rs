@@ -15,6 +15,11 @@ pub struct LoadOptions {
     pub sets: Vec<String>,
     /// Environment variables to consider (normally `std::env::vars()`).
     pub env: Vec<(String, String)>,
+    /// `--strict`: an `ORACLE_CDC_*` variable that names no setting is an error (CDC-1001), not
+    /// a warning. A file or `--set` typo is always one: someone wrote it for oracle-cdc, while
+    /// the shell's environment may hold other things under the prefix (a secret kept as
+    /// `ORACLE_CDC_PW`).
+    pub strict: bool,
 }
 
 impl LoadOptions {
@@ -27,7 +32,9 @@ impl LoadOptions {
 /// Environment variables with the ORACLE_CDC_ prefix that are not settings.
 const ENV_NOT_SETTINGS: &[&str] = &["ORACLE_CDC_TEST_", "ORACLE_CDC_LOG"];
 
-pub(super) fn collect(options: &LoadOptions) -> Result<BTreeMap<String, Entry>> {
+/// The settings' entries, and a warning for each environment variable left out (not strict).
+pub(super) fn collect(options: &LoadOptions) -> Result<(BTreeMap<String, Entry>, Vec<String>)> {
+    let mut warnings = Vec::new();
     let mut entries: BTreeMap<String, Entry> = BTreeMap::new();
     for spec in keys::KEYS {
         if let Some(d) = spec.default {
@@ -79,23 +86,30 @@ pub(super) fn collect(options: &LoadOptions) -> Result<BTreeMap<String, Entry>> 
         .collect();
     env.sort();
     for (var, value) in env {
-        let spec = keys::KEYS
+        let Some(spec) = keys::KEYS
             .iter()
             .find(|k| k.env_var().as_deref() == Some(var.as_str()))
-            .ok_or_else(|| {
-                let guess = keys::KEYS
-                    .iter()
-                    .filter_map(|k| k.env_var())
-                    .map(|e| (strsim::jaro_winkler(var, &e), e))
-                    .filter(|(s, _)| *s > 0.9)
-                    .max_by(|a, b| a.0.total_cmp(&b.0))
-                    .map(|(_, e)| format!(" (did you mean `{e}`?)"))
-                    .unwrap_or_default();
-                CdcError::settings(
+        else {
+            let guess = keys::KEYS
+                .iter()
+                .filter_map(|k| k.env_var())
+                .map(|e| (strsim::jaro_winkler(var, &e), e))
+                .filter(|(s, _)| *s > 0.9)
+                .max_by(|a, b| a.0.total_cmp(&b.0))
+                .map(|(_, e)| format!(" (did you mean `{e}`?)"))
+                .unwrap_or_default();
+            if options.strict {
+                return Err(CdcError::settings(
                     Code::Cdc1001,
                     format!("unknown setting in environment variable `{var}`{guess}"),
-                )
-            })?;
+                ));
+            }
+            // Named, never its value: it may be a secret.
+            warnings.push(format!(
+                "environment variable `{var}` names no setting and is ignored{guess} (--strict refuses it: CDC-1001)"
+            ));
+            continue;
+        };
         let raw = Raw::Scalar(value.clone());
         check(spec.key, &raw, &format!("from environment variable {var}"))?;
         entries.insert(
@@ -124,7 +138,7 @@ pub(super) fn collect(options: &LoadOptions) -> Result<BTreeMap<String, Entry>> 
             },
         );
     }
-    Ok(entries)
+    Ok((entries, warnings))
 }
 
 /// A `--set` without `=`, for its error: when it starts with a secret's key (`cdc.database.password

@@ -344,9 +344,19 @@ pub struct StreamSettings {
 
 impl Settings {
     /// Load the layers described by `options` and validate every key.
+    /// Warnings (an ignored environment variable) go to the log.
     pub fn load(options: &LoadOptions) -> Result<Settings> {
-        let entries = load::collect(options)?;
-        Settings::from_entries(entries)
+        let (settings, warnings) = Settings::load_with_warnings(options)?;
+        for w in warnings {
+            tracing::warn!("{w}");
+        }
+        Ok(settings)
+    }
+
+    /// [`Settings::load`], returning its warnings rather than logging them.
+    pub fn load_with_warnings(options: &LoadOptions) -> Result<(Settings, Vec<String>)> {
+        let (entries, warnings) = load::collect(options)?;
+        Ok((Settings::from_entries(entries)?, warnings))
     }
 
     /// Settings from `KEY=VALUE` pairs only (tests, embedding).

@@ -19,6 +19,7 @@ fn load(
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect(),
+        strict: false,
     })
 }
 
@@ -102,12 +103,50 @@ fn unknown_key_names_the_key_and_suggests() {
 
 #[test]
 fn unknown_environment_variable_is_named() {
-    let (code, msg) = err(load(None, &[("ORACLE_CDC_SNAPSHOT_THREDS", "2")], &[]));
+    let strict = |env: &[(&str, &str)]| {
+        Settings::load(&LoadOptions {
+            env: env
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            strict: true,
+            ..LoadOptions::default()
+        })
+    };
+    let (code, msg) = err(strict(&[("ORACLE_CDC_SNAPSHOT_THREDS", "2")]));
     assert_eq!(code, Code::Cdc1001);
     assert!(msg.contains("ORACLE_CDC_SNAPSHOT_THREDS"), "{msg}");
     assert!(msg.contains("ORACLE_CDC_SNAPSHOT_THREADS"), "{msg}");
     // Test-suite variables share the prefix but are not settings.
-    assert!(load(None, &[("ORACLE_CDC_TEST_URL", "x")], &[]).is_ok());
+    assert!(strict(&[("ORACLE_CDC_TEST_URL", "x")]).is_ok());
+}
+
+#[test]
+fn an_unknown_environment_variable_is_a_warning_naming_it_unless_strict() {
+    // Issue 37: a secret kept as ORACLE_CDC_PW made every command exit 2.
+    let options = LoadOptions {
+        env: vec![
+            ("ORACLE_CDC_PW".into(), "s3cret-value-91".into()),
+            ("ORACLE_CDC_SNAPSHOT_THREADS".into(), "3".into()),
+        ],
+        ..LoadOptions::default()
+    };
+    let (s, warnings) = Settings::load_with_warnings(&options).unwrap();
+    assert_eq!(s.snapshot.threads, 3, "the known variable still counts");
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].contains("ORACLE_CDC_PW"), "{warnings:?}");
+    assert!(!warnings[0].contains("s3cret-value-91"), "{warnings:?}");
+    let (code, msg) = err(Settings::load(&LoadOptions {
+        strict: true,
+        ..options
+    }));
+    assert_eq!(code, Code::Cdc1001);
+    assert!(msg.contains("ORACLE_CDC_PW"), "{msg}");
+    assert!(!msg.contains("s3cret-value-91"), "{msg}");
+    // A typo in a settings file stays an error without --strict.
+    let f = file("cdc.snapshot.thredz: 2\n");
+    let (code, _) = err(load(Some(&f), &[], &[]));
+    assert_eq!(code, Code::Cdc1001);
 }
 
 #[test]
@@ -247,9 +286,19 @@ fn a_variable_named_by_a_secret_reference_is_not_a_setting() {
     )
     .unwrap();
     assert_eq!(s.database_password().unwrap().expose(), "from-env-7");
-    // Without the reference it is an unknown setting again.
+    // Without the reference it names no setting again: refused with --strict, else warned about.
+    let options = LoadOptions {
+        env: vec![("ORACLE_CDC_PASSWORD".into(), "x".into())],
+        ..LoadOptions::default()
+    };
+    let (_, warnings) = Settings::load_with_warnings(&options).unwrap();
+    assert!(warnings.iter().any(|w| w.contains("ORACLE_CDC_PASSWORD")));
     assert_eq!(
-        err(load(None, &[("ORACLE_CDC_PASSWORD", "x")], &[])).0,
+        err(Settings::load(&LoadOptions {
+            strict: true,
+            ..options
+        }))
+        .0,
         Code::Cdc1001
     );
 }
