@@ -34,7 +34,7 @@ Register-ArgumentCompleter -Native -CommandName 'oracle-cdc-doctor' -ScriptBlock
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace)')
             [CompletionResult]::new('--print-settings', '--print-settings', [CompletionResultType]::ParameterName, 'Validate the settings, print the effective values (secrets redacted) and exit')
-            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 1 when a check WARNs, not only when one FAILs (the same as --fail-on warn)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

@@ -23,7 +23,7 @@ _oracle__cdc__doctor() {
 
     case "${cmd}" in
         oracle__cdc__doctor)
-            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --format --check --skip --strict --fail-on --help --version"
+            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --strict --format --check --skip --fail-on --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -31,7 +31,7 @@ set edit:completion:arg-completer[oracle-cdc-doctor] = {|@words|
             cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace)'
             cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace)'
             cand --print-settings 'Validate the settings, print the effective values (secrets redacted) and exit'
-            cand --strict 'Exit 1 when a check WARNs, not only when one FAILs (the same as --fail-on warn)'
+            cand --strict 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'

@@ -92,6 +92,6 @@ fail\t''"
 complete -c oracle-cdc-doctor -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc-doctor -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc-doctor -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
-complete -c oracle-cdc-doctor -l strict -d 'Exit 1 when a check WARNs, not only when one FAILs (the same as --fail-on warn)'
+complete -c oracle-cdc-doctor -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc-doctor -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc-doctor -s V -l version -d 'Print version'

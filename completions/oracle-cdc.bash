@@ -110,7 +110,7 @@ _oracle__cdc() {
 
     case "${cmd}" in
         oracle__cdc)
-            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version emulator capture snapshot plan-chunks offsets signal doctor explain completions man"
+            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --strict --help --version emulator capture snapshot plan-chunks offsets signal doctor explain completions man"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -140,7 +140,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__capture)
-            opts="-c -q -v -h -V --stop-at-scn --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --stop-at-scn --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -174,7 +174,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__completions)
-            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version bash elvish fish powershell zsh"
+            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --strict --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -204,7 +204,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__doctor)
-            opts="-c -q -v -h -V --format --check --skip --strict --fail-on --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --format --check --skip --fail-on --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -250,7 +250,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__emulator)
-            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version init create workload dump status serve build-dictionary"
+            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --strict --help --version init create workload dump status serve build-dictionary"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -280,7 +280,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__emulator__subcmd__build__subcmd__dictionary)
-            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -310,7 +310,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__emulator__subcmd__create)
-            opts="-c -q -v -h -V --standby-of --apply-lag-scn --downstream-of --shipping --from-sequence --missing-sequence --name --dbid --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --standby-of --apply-lag-scn --downstream-of --shipping --from-sequence --missing-sequence --name --dbid --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -372,7 +372,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__emulator__subcmd__dump)
-            opts="-c -q -v -h -V --table --scn --format --rowid --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --table --scn --format --rowid --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -414,7 +414,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__emulator__subcmd__init)
-            opts="-c -q -v -h -V --schema --seed --if-missing --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --schema --seed --if-missing --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -452,7 +452,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__emulator__subcmd__serve)
-            opts="-c -q -v -h -V --listen --format --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --listen --format --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -490,7 +490,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__emulator__subcmd__status)
-            opts="-c -q -v -h -V --format --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --format --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -524,7 +524,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__emulator__subcmd__workload)
-            opts="-c -q -v -h -V --transactions --duration --rate --mix --tx-size --rollback-pct --savepoint-pct --key-update-pct --row-move-pct --long-every --long-span --ddl-every --create-table-every --truncate-every --shared-commit-pct --lob-pct --lob-edit-pct --tables --seed --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --transactions --duration --rate --mix --tx-size --rollback-pct --savepoint-pct --key-update-pct --row-move-pct --long-every --long-span --ddl-every --create-table-every --truncate-every --shared-commit-pct --lob-pct --lob-edit-pct --tables --seed --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -630,7 +630,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__explain)
-            opts="-c -q -v -h -V --list --oracle --format --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --list --oracle --format --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -664,7 +664,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__man)
-            opts="-c -q -v -h -V --out --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --out --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -698,7 +698,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets)
-            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version inspect edit reset"
+            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --strict --help --version inspect edit reset"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -728,7 +728,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit)
-            opts="-i -c -q -v -h -V --interactive --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming"
+            opts="-i -c -q -v -h -V --interactive --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -762,7 +762,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__apply)
-            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -796,7 +796,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__drop__subcmd__signal)
-            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -830,7 +830,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__forget__subcmd__table)
-            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -864,7 +864,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__mark__subcmd__done)
-            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -898,7 +898,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__reset__subcmd__table)
-            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -932,7 +932,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__set__subcmd__scn)
-            opts="-c -q -v -h -V --resume-scn --skip-xid --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --resume-scn --skip-xid --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -974,7 +974,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__set__subcmd__sink)
-            opts="-c -q -v -h -V --segment --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --segment --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1012,7 +1012,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__set__subcmd__topic__subcmd__naming)
-            opts="-c -q -v -h -V --pdb --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --pdb --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1050,7 +1050,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__inspect)
-            opts="-c -q -v -h -V --dir --offline --format --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --dir --offline --format --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1088,7 +1088,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__reset)
-            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1122,7 +1122,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__plan__subcmd__chunks)
-            opts="-c -q -v -h -V --tables --format --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --tables --format --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1160,7 +1160,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__signal)
-            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --help --version send"
+            opts="-c -q -v -h -V --config --set --quiet --verbose --color --print-settings --strict --help --version send"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1190,7 +1190,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__signal__subcmd__send)
-            opts="-c -q -v -h -V --tables --filter --type --rows-per-second --id --channel --wait --timeout --dir --config --set --quiet --verbose --color --print-settings --help --version execute-snapshot pause-snapshot resume-snapshot stop-snapshot set-throttle"
+            opts="-c -q -v -h -V --tables --filter --type --rows-per-second --id --channel --wait --timeout --dir --config --set --quiet --verbose --color --print-settings --strict --help --version execute-snapshot pause-snapshot resume-snapshot stop-snapshot set-throttle"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1252,7 +1252,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__snapshot)
-            opts="-c -q -v -h -V --tables --out --format --records --csv-times --config --set --quiet --verbose --color --print-settings --help --version"
+            opts="-c -q -v -h -V --tables --out --format --records --csv-times --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

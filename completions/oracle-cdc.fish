@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_oracle_cdc_global_optspecs
-    string join \n c/config= set= q/quiet v/verbose color= print-settings h/help V/version
+    string join \n c/config= set= q/quiet v/verbose color= print-settings strict h/help V/version
 end
 
 function __fish_oracle_cdc_needs_command
@@ -32,6 +32,7 @@ never\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "emulator" -d 'The embedded Oracle emulator: init, workload, dump, status'
@@ -52,6 +53,7 @@ never\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status serve build-dictionary" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status serve build-dictionary" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status serve build-dictionary" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status serve build-dictionary" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status serve build-dictionary" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status serve build-dictionary" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status serve build-dictionary" -f -a "init" -d 'Create an emulated database in a directory from a schema file'
@@ -72,6 +74,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -l standby-of -d 'Make a physical standby of this primary directory' -r -F
@@ -91,6 +94,7 @@ never\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l transactions -d 'Stop after this many committed or rolled-back transactions' -r
@@ -120,6 +124,7 @@ never\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from dump" -l table -d 'The table, as PDB.OWNER.TABLE or OWNER.TABLE' -r
@@ -135,6 +140,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from dump" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from dump" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from dump" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from dump" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from dump" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from dump" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from status" -l format -d 'Output format' -r -f -a "table\t''
@@ -147,6 +153,7 @@ never\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from status" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from status" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from status" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -l listen -d 'The address to listen on; port 0 picks a free port (printed on start)' -r
@@ -160,6 +167,7 @@ never\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from build-dictionary" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
@@ -170,6 +178,7 @@ never\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from build-dictionary" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from build-dictionary" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from build-dictionary" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from build-dictionary" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from build-dictionary" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from build-dictionary" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand capture" -l stop-at-scn -d 'Stop once every change committed up to this SCN is published (scripts, tests, migrations)' -r
@@ -181,6 +190,7 @@ never\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand capture" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand capture" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand capture" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand capture" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand capture" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand capture" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l tables -d 'Only these captured tables (default: every captured table)' -r
@@ -199,6 +209,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l recor
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -l tables -d 'Only these captured tables (default: every captured table)' -r
@@ -212,6 +223,7 @@ never\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
@@ -222,6 +234,7 @@ never\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -f -a "inspect" -d 'Show the stored offsets: stream position and lag, snapshot progress, signals, sink'
@@ -239,6 +252,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from inspect" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from inspect" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from inspect" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from inspect" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from inspect" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from inspect" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -l dir -d 'Directory holding offsets.json (default: cdc.state.dir; an export\'s --out directory works too)' -r -F
@@ -255,6 +269,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -f -a "set-scn" -d 'Stream from a commit SCN on the next start'
@@ -277,6 +292,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
@@ -287,6 +303,7 @@ never\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -f -a "send" -d 'Check a signal and hand it to the running capture'
@@ -309,6 +326,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l format -d 'Output format' -r -f -a "table\t''
@@ -402,10 +420,10 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l set -d 
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l strict -d 'Exit 1 when a check WARNs, not only when one FAILs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l format -d 'Output format' -r -f -a "table\t''
@@ -420,6 +438,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l oracle
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand completions" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
@@ -430,6 +449,7 @@ never\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand completions" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand completions" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand completions" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand completions" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand man" -l out -d 'Write every page into this directory instead' -r -F
@@ -441,6 +461,7 @@ never\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand man" -s q -l quiet -d 'Print only results and errors'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand man" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand man" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand man" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand man" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l resume-scn -d 'Restart mining at this SCN (at most SCN; default: SCN, or the stored resume SCN when older)' -r
@@ -455,6 +476,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l color -d 'When to colour output' -r -f -a "auto always never"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
@@ -467,6 +489,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -l color -d 'When to colour output' -r -f -a "auto always never"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
@@ -479,6 +502,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -l color -d 'When to colour output' -r -f -a "auto always never"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
@@ -491,6 +515,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -l color -d 'When to colour output' -r -f -a "auto always never"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
@@ -503,6 +528,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -l color -d 'When to colour output' -r -f -a "auto always never"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
@@ -515,6 +541,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -l color -d 'When to colour output' -r -f -a "auto always never"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -l segment -d 'The segment (default: the stored one)' -r
@@ -528,6 +555,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -l color -d 'When to colour output' -r -f -a "auto always never"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -l pdb -d 'Whether topics name the PDB (default: cdc.topic.include.pdb when it is true or false)' -r -f -a "true false"
@@ -541,5 +569,6 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -l color -d 'When to colour output' -r -f -a "auto always never"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -s V -l version -d 'Print version'

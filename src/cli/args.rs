@@ -4,7 +4,19 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
-pub const EXIT_CODES: &str = "Exit codes:\n  0  success\n  1  failure (database, I/O, doctor FAIL)\n  2  usage or settings error";
+/// The root's footer: every command's codes in brief (each command's --help lists its own).
+pub const EXIT_CODES: &str = "Exit codes:\n  0  success\n  1  failure (database, I/O; doctor: a check FAILs)\n  2  usage or settings error\n  130  capture or snapshot stopped by Ctrl-C (see their --help)";
+
+/// The footer of a command with no codes of its own beyond success, failure and usage.
+pub const COMMAND_EXIT_CODES: &str =
+    "Exit codes:\n  0  success\n  1  failure (database, I/O)\n  2  usage or settings error";
+
+/// `explain`: nothing to fail on but the output and the code asked about.
+pub const EXPLAIN_EXIT_CODES: &str = "Exit codes:\n  0  explained or listed\n  1  failure writing the output (I/O)\n  2  usage or settings error, or a code that is none (CDC-1007)";
+
+/// `completions` and `man`: they only print (or write) what the definitions generate.
+pub const OUTPUT_EXIT_CODES: &str =
+    "Exit codes:\n  0  success\n  1  failure writing the output (I/O)\n  2  usage or settings error";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -83,7 +95,7 @@ pub enum Command {
         long_about = "The embedded Oracle emulator: an emulated database in a directory that behaves like Oracle \
 where CDC breaks (SCNs, AS OF SCN reads, ORA-01555, ROWIDs, LogMiner rows and SQL_REDO text). \
 Point any command at it with cdc.database.url: emulator:DIR.",
-        after_long_help = EXIT_CODES
+        after_long_help = COMMAND_EXIT_CODES
     )]
     Emulator(EmulatorCommand),
 
@@ -124,7 +136,7 @@ chunk count, estimated rows, the boundaries (all of them with --format json) and
 on a ROWID-chunked table, stale or missing statistics). Planning reads no table data: only MIN/MAX, index \
 probes or DBA_EXTENTS.\n\n\
 Examples:\n  oracle-cdc plan-chunks\n  oracle-cdc plan-chunks --tables PDB1.HR.EMPLOYEES --format json",
-        after_long_help = EXIT_CODES
+        after_long_help = COMMAND_EXIT_CODES
     )]
     PlanChunks(PlanChunksArgs),
 
@@ -137,7 +149,7 @@ positions. `inspect` reads them, with or without the database; `edit` changes th
 capture holds the state directory, validated, nothing skipped without --force, a timestamped backup, an \
 atomic write, and a diff of what changed. The format: commands/offsets.md.\n\n\
 Examples:\n  oracle-cdc offsets inspect\n  oracle-cdc offsets edit reset-table SALES.ORDERS --dry-run",
-        after_long_help = EXIT_CODES
+        after_long_help = COMMAND_EXIT_CODES
     )]
     Offsets(OffsetsCommand),
 
@@ -171,7 +183,7 @@ oracle-cdc signal send pause",
 (ORA-NNNNN or DPI-NNNN), say what oracle-cdc does with it: the code it becomes at login and during calls, \
 read from the Oracle adapter's error mapping (retried, halved, reconnected, or stopped with which remedy).\n\n\
 Examples:\n  oracle-cdc explain CDC-8001\n  oracle-cdc explain ORA-01555\n  oracle-cdc explain --list\n  oracle-cdc explain --oracle",
-        after_long_help = EXIT_CODES
+        after_long_help = EXPLAIN_EXIT_CODES
     )]
     Explain(ExplainArgs),
 
@@ -179,7 +191,7 @@ Examples:\n  oracle-cdc explain CDC-8001\n  oracle-cdc explain ORA-01555\n  orac
     #[command(
         long_about = "Print a shell completion script to stdout.\n\n\
 Example:\n  oracle-cdc completions bash > ~/.local/share/bash-completion/completions/oracle-cdc",
-        after_long_help = EXIT_CODES
+        after_long_help = OUTPUT_EXIT_CODES
     )]
     Completions(CompletionsArgs),
 
@@ -187,12 +199,12 @@ Example:\n  oracle-cdc completions bash > ~/.local/share/bash-completion/complet
     #[command(
         long_about = "Print the man page of oracle-cdc (or of one command) to stdout, or write every page to a directory.\n\n\
 Examples:\n  oracle-cdc man | man -l -\n  oracle-cdc man emulator-dump | man -l -\n  oracle-cdc man --out man/",
-        after_long_help = EXIT_CODES
+        after_long_help = OUTPUT_EXIT_CODES
     )]
     Man(ManArgs),
 }
 
-pub const CAPTURE_EXIT_CODES: &str = "Exit codes:\n  0  stopped cleanly (Ctrl-C, SIGTERM) or reached --stop-at-scn\n  1  failure (database, I/O, a change that cannot be decoded)\n  2  usage or settings error";
+pub const CAPTURE_EXIT_CODES: &str = "Exit codes:\n  0  stopped cleanly (Ctrl-C, SIGTERM) or reached --stop-at-scn\n  1  failure (database, I/O, a change that cannot be decoded)\n  2  usage or settings error\n  130  a second Ctrl-C stopped it at once; the next start resumes from the stored offsets";
 
 #[derive(Debug, Args)]
 pub struct CaptureArgs {
@@ -332,7 +344,7 @@ pub enum EmulatorCommand {
 Oracle types, keys, organisation, partitions, initial rows and database settings. \
 examples/emulator-schema.yaml documents every field.\n\n\
 Example:\n  oracle-cdc emulator init demo-db --schema examples/emulator-schema.yaml",
-        after_long_help = EXIT_CODES
+        after_long_help = COMMAND_EXIT_CODES
     )]
     Init(EmulatorInitArgs),
 
@@ -347,7 +359,7 @@ holding only the redo logs shipped to it (--shipping, --from-sequence, --missing
 cdc.mining.database.url. commands/emulator.md (\"Topologies\") describes both.\n\n\
 Examples:\n  oracle-cdc emulator create demo-standby --standby-of demo-db --apply-lag-scn 50\n  \
 oracle-cdc emulator create demo-downstream --downstream-of demo-db --shipping archived",
-        after_long_help = EXIT_CODES
+        after_long_help = COMMAND_EXIT_CODES
     )]
     Create(EmulatorCreateArgs),
 
@@ -358,7 +370,7 @@ inserts, updates and deletes, long-running transactions that stay open across ma
 rollbacks to savepoint, key updates, row movement and ADD/DROP COLUMN. Readers (capture, snapshot, dump) may \
 run at the same time. Stops after --transactions or --duration, whichever comes first.\n\n\
 Example:\n  oracle-cdc emulator workload demo-db --transactions 500 --rate 200 --seed 7",
-        after_long_help = EXIT_CODES
+        after_long_help = COMMAND_EXIT_CODES
     )]
     Workload(EmulatorWorkloadArgs),
 
@@ -368,7 +380,7 @@ Example:\n  oracle-cdc emulator workload demo-db --transactions 500 --rate 200 -
 same encoding the records use, or CSV with a header row (as snapshot --format csv writes it: dates and timestamps as \
 ISO-8601 text).\n\n\
 Example:\n  oracle-cdc emulator dump demo-db --table PDB1.HR.EMP --scn 1000250",
-        after_long_help = EXIT_CODES
+        after_long_help = COMMAND_EXIT_CODES
     )]
     Dump(EmulatorDumpArgs),
 
@@ -377,7 +389,7 @@ Example:\n  oracle-cdc emulator dump demo-db --table PDB1.HR.EMP --scn 1000250",
         long_about = "Show an emulated database's current SCN, its tables with row counts, the retained redo logs \
 and undo range, and the open transactions.\n\n\
 Example:\n  oracle-cdc emulator status demo-db --format json",
-        after_long_help = EXIT_CODES
+        after_long_help = COMMAND_EXIT_CODES
     )]
     Status(EmulatorStatusArgs),
 
@@ -393,7 +405,7 @@ The cdc.emulator.fault.* settings apply to the sessions served. Runs until Ctrl-
 and the services on start. commands/emulator.md (\"emulator serve\") has the details.\n\n\
 Examples:\n  oracle-cdc emulator serve demo-db\n  \
 oracle-cdc emulator serve demo-db --listen 127.0.0.1:0 --format json",
-        after_long_help = EXIT_CODES
+        after_long_help = COMMAND_EXIT_CODES
     )]
     Serve(EmulatorServeArgs),
 
@@ -406,7 +418,7 @@ ARCHIVE LOG CURRENT. The build goes into the redo of thread 1, whose log is then
 DICTIONARY_BEGIN and DICTIONARY_END, and LogMiner with cdc.mining.dictionary=redo_logs can mine windows that \
 start at or after its end. The database must be in ARCHIVELOG mode; a standby or downstream takes no builds.\n\n\
 Example:\n  oracle-cdc emulator build-dictionary demo-db",
-        after_long_help = EXIT_CODES
+        after_long_help = COMMAND_EXIT_CODES
     )]
     BuildDictionary(EmulatorDir),
 }
@@ -981,6 +993,47 @@ mod tests {
     #[test]
     fn clap_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    /// The codes (`  N  meaning`) a long help's footer lists.
+    fn footer_codes(help: &str) -> Vec<u8> {
+        let footer = help.split("Exit codes:").nth(1).unwrap_or("");
+        footer
+            .lines()
+            .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+            .collect()
+    }
+
+    #[test]
+    fn each_command_footer_lists_only_its_own_exit_codes() {
+        // Issue 37: every command's --help named "doctor FAIL"; 130 is a Ctrl-C's code, and
+        // only capture and snapshot are stopped that way.
+        fn walk(cmd: &mut clap::Command, path: String, seen: &mut Vec<(String, String)>) {
+            // clap's own `help` subcommands print help, they return no code of their own.
+            for sub in cmd.get_subcommands_mut().filter(|s| s.get_name() != "help") {
+                let path = format!("{path} {}", sub.get_name());
+                let help = sub.render_long_help().to_string();
+                seen.push((path.clone(), help));
+                walk(sub, path, seen);
+            }
+        }
+        let mut seen = Vec::new();
+        walk(&mut Cli::command(), "oracle-cdc".into(), &mut seen);
+        assert!(seen.len() > 20, "{}", seen.len());
+        for (path, help) in &seen {
+            let codes = footer_codes(help);
+            assert!(codes.starts_with(&[0, 1, 2]), "{path}: {codes:?}\n{help}");
+            let doctor = path == "oracle-cdc doctor";
+            let footer = help.split("Exit codes:").nth(1).unwrap_or("");
+            assert_eq!(footer.contains("FAIL"), doctor, "{path}: {footer}");
+            let stopped_by_ctrl_c =
+                matches!(path.as_str(), "oracle-cdc capture" | "oracle-cdc snapshot");
+            assert_eq!(codes.contains(&130), stopped_by_ctrl_c, "{path}: {footer}");
+            assert!(
+                codes.iter().all(|c| [0, 1, 2, 130].contains(c)),
+                "{path}: {codes:?}"
+            );
+        }
     }
 
     #[test]
