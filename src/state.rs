@@ -23,6 +23,17 @@ pub struct StateLock {
     path: PathBuf,
 }
 
+impl StateLock {
+    /// The lock [`lock_with_pid`] took on `path`, removed on release like the state
+    /// directory's.
+    pub(crate) fn held(file: File, path: PathBuf) -> StateLock {
+        StateLock {
+            file: Some(file),
+            path,
+        }
+    }
+}
+
 impl Drop for StateLock {
     fn drop(&mut self) {
         // Unlinked while still held: a process that opened the old path and locks it after we
@@ -69,10 +80,7 @@ impl StateDir {
         self.create()?;
         let path = self.path.join(name);
         match lock_with_pid(&path)? {
-            Ok(file) => Ok(StateLock {
-                file: Some(file),
-                path,
-            }),
+            Ok(file) => Ok(StateLock::held(file, path)),
             Err(pid) => Err(CdcError::StateBusy {
                 path: self.path.clone(),
                 pid,

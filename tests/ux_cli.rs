@@ -366,7 +366,7 @@ fn locks_in(dir: &Path) -> Vec<String> {
     std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
-        .filter(|n| n == "capture.lock" || n == "export.lock")
+        .filter(|n| n.ends_with(".lock"))
         .collect()
 }
 
@@ -404,6 +404,8 @@ fn capture_and_export_leave_no_lock_file_behind() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(state.join("offsets.json").exists());
     assert_eq!(locks_in(&state), Vec::<String>::new());
+    assert!(dir.path().join("out/.sink-owner.json").exists());
+    assert_eq!(locks_in(&dir.path().join("out")), Vec::<String>::new());
     let export = dir.path().join("export");
     let o = run(&[
         "-q",

@@ -11,7 +11,6 @@
 use crate::errors::{CdcError, Code, Result};
 use crate::offsets::Offsets;
 use serde::{Deserialize, Serialize};
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 pub const OWNER_FILE: &str = ".sink-owner.json";
@@ -28,9 +27,10 @@ pub struct SinkOwner {
     pub database: String,
 }
 
-/// The held sink lock; released when dropped (or when the process dies).
+/// The held sink lock; released when dropped (or when the process dies), its file removed on
+/// a clean release as the state directory's is ([`crate::state::StateLock`]).
 pub struct SinkLock {
-    _file: File,
+    _lock: crate::state::StateLock,
 }
 
 /// An owner record is a few hundred bytes; anything larger is not one.
@@ -50,7 +50,7 @@ pub fn claim(
     crate::localfs::ensure_dir(dir)?;
     let lock_path = dir.join(LOCK_FILE);
     let file = match crate::state::lock_with_pid(&lock_path)? {
-        Ok(file) => file,
+        Ok(file) => crate::state::StateLock::held(file, lock_path),
         Err(pid) => {
             return Err(CdcError::coded(
                 Code::Cdc6401,
@@ -68,7 +68,7 @@ pub fn claim(
     let id = match (&record, &offsets.sink_owner) {
         // The record keeps the state directory it was claimed from: a pair moved together is
         // still this capture's, and a start that is refused later changes nothing here.
-        (Some(r), Some(ours)) if &r.id == ours => return Ok(SinkLock { _file: file }),
+        (Some(r), Some(ours)) if &r.id == ours => return Ok(SinkLock { _lock: file }),
         (Some(r), _) => {
             return Err(CdcError::coded(
                 Code::Cdc6401,
@@ -116,7 +116,7 @@ pub fn claim(
     let bytes = serde_json::to_vec_pretty(&owner)
         .map_err(|e| CdcError::io(&owner_path, std::io::Error::other(e)))?;
     crate::offsets::write_atomically(&owner_path, &bytes)?;
-    Ok(SinkLock { _file: file })
+    Ok(SinkLock { _lock: file })
 }
 
 /// 128 random bits, hex: two captures never draw the same.
