@@ -450,3 +450,66 @@ fn an_unknown_oracle_cdc_variable_is_a_warning_unless_strict() {
     );
     assert!(!err.contains(secret), "{err}");
 }
+
+/// The states capture's ops events announced so far.
+fn capture_states(state: &Path) -> Vec<String> {
+    std::fs::read_to_string(state.join("ops.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|e| e["event"] == "capture-state")
+        .filter_map(|e| e["state"].as_str().map(str::to_string))
+        .collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_while_only_streaming_says_what_streaming_finishes() {
+    // Issue 37: the note said "stopping after the chunks being read" with no snapshot running.
+    let dir = tempfile::tempdir().unwrap();
+    let db = init(dir.path());
+    let state = dir.path().join("state");
+    let err_path = dir.path().join("stderr");
+    let mut child = Command::new(cargo_bin("oracle-cdc"))
+        .env("NO_COLOR", "1")
+        .args([
+            "--set",
+            &format!("cdc.database.url=emulator:{}", db.display()),
+            "--set",
+            &format!("cdc.state.dir={}", state.display()),
+            "--set",
+            &format!("cdc.sink.dir={}", dir.path().join("out").display()),
+            "--set",
+            "cdc.snapshot.mode=none",
+            "--set",
+            "cdc.columns.exclude=PDB2.SALES.ALL_TYPES.C_LONG",
+            "capture",
+        ])
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&err_path).unwrap())
+        .spawn()
+        .unwrap();
+    wait_for("capture to stream", 60, || {
+        capture_states(&state)
+            .iter()
+            .any(|s| s == "mining" || s == "waiting-for-redo")
+    });
+    // The status board is read every few tens of milliseconds; let it see the state.
+    std::thread::sleep(Duration::from_millis(1000));
+    Command::new("kill")
+        .args(["-s", "INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let status = child.wait().unwrap();
+    let stderr = std::fs::read_to_string(&err_path).unwrap();
+    assert!(status.success(), "{status}\n{stderr}");
+    let note = stderr
+        .lines()
+        .find(|l| l.starts_with("stopping"))
+        .unwrap_or_else(|| panic!("no stop note:\n{stderr}"));
+    assert!(!note.contains("chunks"), "{note}");
+    assert!(
+        note.contains("redo being mined is published") || note.contains("nothing is being read"),
+        "{note}"
+    );
+}
