@@ -105,6 +105,9 @@ impl StateDir {
     }
 }
 
+/// How many times [`lock_with_pid`] opens the path again after locking a file no longer there.
+const LOCK_ATTEMPTS: u32 = 100;
+
 /// Take an exclusive lock on `path` and write our pid into it; `Ok(Err(pid))` names the process
 /// that holds it. The lock lasts as long as the returned file (or the process). A link at
 /// `path` is refused, never followed (the pid write truncates the file).
@@ -113,12 +116,23 @@ impl StateDir {
 /// if `path` still names the very file locked, else the open and lock are tried again.
 pub fn lock_with_pid(path: &Path) -> Result<std::result::Result<File, String>> {
     use std::io::{Seek, Write};
+    let mut attempts = 0u32;
     let mut file = loop {
         let file = crate::localfs::read_write(path, crate::localfs::Kind::State)?;
         match file.try_lock() {
             Ok(()) if same_file(&file, path)? => break file,
-            // Locked an inode its last holder unlinked: open the path anew.
-            Ok(()) => continue,
+            // Locked an inode its last holder unlinked: open the path anew. Each retry follows
+            // another holder's release; a path that never names what was opened (a filesystem
+            // whose inode numbers are not stable) is an error, not a loop without end.
+            Ok(()) if attempts < LOCK_ATTEMPTS => attempts += 1,
+            Ok(()) => {
+                return Err(CdcError::io(
+                    path,
+                    std::io::Error::other(format!(
+                        "the lock file was replaced {LOCK_ATTEMPTS} times while being locked"
+                    )),
+                ))
+            }
             Err(std::fs::TryLockError::WouldBlock) => {
                 return Ok(Err(std::fs::read_to_string(path)
                     .map(|s| s.trim().to_string())
@@ -184,7 +198,7 @@ mod tests {
     }
 
     #[test]
-    fn a_lock_taken_on_an_unlinked_file_is_taken_again_on_the_path() {
+    fn a_lock_on_an_unlinked_file_is_not_taken_for_the_paths() {
         // A process that opened the lock file before its holder unlinked it must not count a
         // lock on that orphan inode: another holder could lock the new file at the same path.
         let dir = tempfile::tempdir().unwrap();

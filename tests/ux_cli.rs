@@ -1,6 +1,7 @@
 //! The operator's first contact: `help CMD`, `-q` on the commands that change things, the
 //! README's main job run twice as written, logs that follow `--color`, `explain` sorted and
-//! for Oracle errors.
+//! for Oracle errors, no lock file left behind, a stray `ORACLE_CDC_*` variable warned about,
+//! and a Ctrl-C note that says what is finished first.
 
 use assert_cmd::cargo::cargo_bin;
 use std::path::{Path, PathBuf};
