@@ -90,10 +90,13 @@ pub(super) fn collect(options: &LoadOptions) -> Result<(BTreeMap<String, Entry>,
             .iter()
             .find(|k| k.env_var().as_deref() == Some(var.as_str()))
         else {
+            // Compared without the shared prefix, which alone makes every name look close
+            // (`ORACLE_CDC_PW` is no misspelt `ORACLE_CDC_SINK_TYPE`).
+            let bare = |name: &str| name.trim_start_matches("ORACLE_CDC_").to_string();
             let guess = keys::KEYS
                 .iter()
                 .filter_map(|k| k.env_var())
-                .map(|e| (strsim::jaro_winkler(var, &e), e))
+                .map(|e| (strsim::jaro_winkler(&bare(var), &bare(&e)), e))
                 .filter(|(s, _)| *s > 0.9)
                 .max_by(|a, b| a.0.total_cmp(&b.0))
                 .map(|(_, e)| format!(" (did you mean `{e}`?)"))
