@@ -66,7 +66,7 @@ catalog! {
         "Fix the spelling (the message suggests the closest known key) or remove the key. `oracle-cdc --print-settings` lists every effective key.";
     Cdc1002 = "CDC-1002", Usage, "Invalid setting value",
         "A setting has a value of the wrong type or outside what the key allows.",
-        "Use one of the allowed values named in the message. The settings reference (commands/settings.md) documents each key.";
+        "Set the key the message names to what it says the key takes (one of its allowed values, a number in its range, or the name it needs); `oracle-cdc --print-settings` shows where each value came from, and the settings reference (commands/settings.md) documents each key.";
     Cdc1003 = "CDC-1003", Usage, "Settings file is not valid YAML",
         "The settings file could not be parsed as YAML; the message gives the file, line and column.",
         "Fix the YAML at the position shown. Keys are flat (`cdc.snapshot.chunk.rows: 1000`) or nested maps.";

@@ -413,6 +413,19 @@ fn every_signal_works_on_a_read_only_standby_that_is_never_written() {
         .replace("open_mode: read_write", "open_mode: read_only_with_apply");
     std::fs::write(&schema_file, text).unwrap();
     let before = fingerprint(&e.db);
+    // The source channel is refused in Oracle's words, not the code's (`PhysicalStandby`).
+    let source = [
+        "cdc.signal.enabled.channels=file,source",
+        "cdc.signal.data.collection=PDB1.CDC.DEBEZIUM_SIGNAL",
+    ];
+    let o = e.signal(&source, &["pause", "--channel", "source"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("CDC-8105")
+            && err.contains("DATABASE_ROLE PHYSICAL STANDBY, OPEN_MODE READ ONLY WITH APPLY")
+            && !err.contains("PhysicalStandby"),
+        "{err}"
+    );
 
     // Kill -9 during an incremental snapshot, pause, reject, resume: all without a write.
     let slow = [

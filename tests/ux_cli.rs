@@ -514,3 +514,28 @@ fn ctrl_c_while_only_streaming_says_what_streaming_finishes() {
         "{note}"
     );
 }
+
+/// A missing capture user (issue 37, item 8): the message says what is missing and how to set
+/// it, and the remedy applies (it used to point to "allowed values named in the message",
+/// which named none).
+#[test]
+fn a_missing_capture_user_says_how_to_set_it() {
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("oracle-cdc"))
+        .args([
+            "--set",
+            "cdc.database.url=127.0.0.1:1/NOWHERE",
+            "-q",
+            "capture",
+        ])
+        .env_remove("ORACLE_CDC_DATABASE_USER")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("CDC-1002: cdc.database.user is not set")
+            && err.contains("--set cdc.database.user=")
+            && !err.contains("allowed values named in the message"),
+        "{err}"
+    );
+}

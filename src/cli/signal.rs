@@ -123,8 +123,9 @@ fn insert_row(signal: &Signal, settings: &Settings) -> Result<()> {
         && db.open_mode == crate::source::OpenMode::ReadWrite;
     if !writable {
         return Err(CdcError::SignalChannel(format!(
-            "the database is read-only ({:?}, {:?}): nothing is written to it; use the file channel (--channel file)",
-            db.role, db.open_mode
+            "the database is read-only (V$DATABASE.DATABASE_ROLE {}, OPEN_MODE {}): nothing is written to it; use the file channel (--channel file)",
+            db.role.as_oracle(),
+            db.open_mode.as_oracle()
         )));
     }
     let json = signal.to_json();

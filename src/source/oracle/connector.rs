@@ -97,7 +97,7 @@ impl OracleConnector {
             _ => {
                 return Err(CdcError::settings(
                     Code::Cdc1002,
-                    "cdc.database.user must name the capture user for an Oracle database",
+                    "cdc.database.user is not set: an Oracle database needs the capture user's name (in the settings file, `--set cdc.database.user=C##CDC`, or ORACLE_CDC_DATABASE_USER)",
                 ))
             }
         };
