@@ -453,6 +453,7 @@ impl Capture<'_> {
                 std::thread::sleep(Duration::from_millis(s.signal.poll_ms));
                 continue;
             }
+            let looked_ms = crate::record::now_ms();
             let current = publisher.current_scn()?;
             if every(s.stream.metrics_ms).is_some_and(|d| last_metrics.elapsed() >= d) {
                 ops.emit("capture-metrics", publisher.metrics(current))?;
@@ -478,6 +479,10 @@ impl Capture<'_> {
                 status.set(State::WaitingForRedo)?;
             }
             let moved = publisher.stream_until(end)?;
+            if self.stop_at.is_none_or(|t| t >= current) {
+                // Everything minable at `looked_ms` is out: the lag is bounded by its age.
+                publisher.caught_up_at(looked_ms);
+            }
             take_created(&publisher.created(), &mut offsets, ops)?;
             publisher.positions().borrow().apply(&mut offsets);
             offsets.save(&offsets_path)?;

@@ -77,6 +77,9 @@ pub struct Publisher<'a> {
     mined_from: Scn,
     /// Commit time (ms) of the last published transaction, for the lag in milliseconds.
     last_commit_ms: Option<i64>,
+    /// When (ms) capture last looked at the current SCN and then published everything
+    /// minable up to it: no change older than that waits ([`lag_ms`]).
+    caught_up_ms: Option<i64>,
     /// The database host's UTC offset (seconds) and when it was asked: LogMiner's commit
     /// times are DATEs of the host's clock. Asked again after a minute (DST changes).
     host_offset: Option<(i32, std::time::Instant)>,
@@ -186,6 +189,7 @@ impl<'a> Publisher<'a> {
             next_mine: next,
             mined_from: next,
             last_commit_ms: None,
+            caught_up_ms: None,
             host_offset: None,
             mined_to: next.saturating_sub(1),
             db_name: db_name.to_string(),
@@ -242,12 +246,21 @@ impl<'a> Publisher<'a> {
         self.signal_snapshot = kind;
     }
 
+    /// Everything minable up to the current SCN read at `looked_ms` is published.
+    pub fn caught_up_at(&mut self, looked_ms: i64) {
+        self.caught_up_ms = Some(looked_ms);
+    }
+
     /// The streaming metrics, as the `capture-metrics` ops event carries them.
     pub fn metrics(&self, current_scn: Scn) -> serde_json::Value {
+        let waiting = is_waiting(self.status.board().state);
         let p = self.positions.borrow();
-        let lag_ms = self
-            .last_commit_ms
-            .map(|t| (crate::record::now_ms() - t).max(0));
+        let lag_ms = lag_ms(
+            self.last_commit_ms,
+            self.caught_up_ms,
+            waiting,
+            crate::record::now_ms(),
+        );
         serde_json::json!({
             "current_scn": current_scn,
             "mined_scn": self.mined_to,
@@ -278,13 +291,17 @@ impl<'a> Publisher<'a> {
     fn refresh(&self) {
         let p = self.positions.borrow();
         let mut b = self.status.board();
+        let waiting = is_waiting(b.state);
         let st = &mut b.stream;
         st.current_scn = self.current;
         st.mined_scn = self.mined_to;
         st.published_commit_scn = p.stream.commit_scn;
-        st.lag_ms = self
-            .last_commit_ms
-            .map(|t| (crate::record::now_ms() - t).max(0));
+        st.lag_ms = lag_ms(
+            self.last_commit_ms,
+            self.caught_up_ms,
+            waiting,
+            crate::record::now_ms(),
+        );
         st.open_transactions = self.buffer.open_transactions() as u64;
         st.buffered_changes = self.buffer.buffered_rows() as u64;
         st.buffer_memory_bytes = self.buffer.memory_bytes();
@@ -809,5 +826,50 @@ impl<'a> Publisher<'a> {
     /// Tables created while capture runs, to be snapshotted (capture takes them).
     pub fn created(&self) -> Rc<RefCell<Vec<(TableName, Scn)>>> {
         self.created.clone()
+    }
+}
+
+/// Whether capture has nothing minable to do: it waits for redo, or is idle.
+fn is_waiting(state: super::status::State) -> bool {
+    matches!(
+        state,
+        super::status::State::WaitingForRedo | super::status::State::Idle
+    )
+}
+
+/// The lag in milliseconds, read as Debezium's MilliSecondsBehindSource: the age of the oldest
+/// change not yet published, 0 when nothing waits. The oldest change not yet published came
+/// after the last published commit and after the last time everything minable was published
+/// (`caught_up_ms`), so `now` minus the later of the two bounds it; waiting for redo with
+/// everything published, nothing waits. `None`: nothing published or caught up yet.
+pub fn lag_ms(
+    last_commit_ms: Option<i64>,
+    caught_up_ms: Option<i64>,
+    waiting: bool,
+    now_ms: i64,
+) -> Option<i64> {
+    let since = last_commit_ms.max(caught_up_ms)?;
+    if waiting && caught_up_ms.is_some() {
+        return Some(0);
+    }
+    Some((now_ms - since).max(0))
+}
+
+#[cfg(test)]
+mod lag_tests {
+    use super::lag_ms;
+
+    #[test]
+    fn lag_is_the_age_of_what_waits_and_zero_when_nothing_does() {
+        // Caught up 20 s after the last captured commit (a quiet or uncaptured-only database):
+        // the lag is the time since capture caught up, not since that commit (issue 37: it
+        // showed 13 s while nothing waited).
+        assert_eq!(lag_ms(Some(1_000), Some(21_000), false, 21_400), Some(400));
+        // Waiting for redo with everything published: nothing waits.
+        assert_eq!(lag_ms(Some(1_000), Some(21_000), true, 30_000), Some(0));
+        // Behind (never caught up yet): since the last published commit.
+        assert_eq!(lag_ms(Some(1_000), None, false, 5_000), Some(4_000));
+        assert_eq!(lag_ms(Some(1_000), None, true, 5_000), Some(4_000));
+        assert_eq!(lag_ms(None, None, false, 5_000), None);
     }
 }

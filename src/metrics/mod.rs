@@ -181,7 +181,7 @@ fn render_parts(b: &Board, m: &SnapshotMetrics) -> String {
     o.family(
         "stream_lag_seconds",
         "gauge",
-        "Now minus the last published transaction's commit time (absent before the first).",
+        "Age of the oldest change not yet published, as Debezium's MilliSecondsBehindSource: 0 while capture waits for redo with everything published, else now minus the later of the last published commit's time and the last time everything minable was published (absent before either).",
     );
     if let Some(ms) = s.lag_ms {
         o.sample("stream_lag_seconds", &[], ms as f64 / 1000.0);
