@@ -175,6 +175,9 @@ impl Capture<'_> {
                     if let Err(e) = flow.check(&status) {
                         tracing::warn!("capture state: {e}");
                     }
+                    if let Err(e) = status.flush_state() {
+                        tracing::warn!("capture state: {e}");
+                    }
                     let board = status.board().clone();
                     self.progress.capture_status(&board);
                     if (self.stop)() {

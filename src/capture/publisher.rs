@@ -279,6 +279,7 @@ impl<'a> Publisher<'a> {
             "source_retries": self.status.board().stream.source_retries.clone(),
             "recovered": self.status.board().stream.recovered.clone(),
             "unknown_object_rows": self.status.board().stream.unknown_objects.clone(),
+            "state_changes": self.status.board().state_changes,
         })
     }
 

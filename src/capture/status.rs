@@ -153,6 +153,22 @@ pub struct Board {
     pub activity: Option<String>,
     /// Whether the state was announced yet (the first one always is).
     announced: bool,
+    /// State changes since start, each counted (the events are debounced, the count is not).
+    pub state_changes: u64,
+    /// The streaming state last written to the ops events, and a change between streaming
+    /// states not written yet: since when (ms) and its event ([`Status::flush_state`]).
+    emitted: Option<State>,
+    pending: Option<(i64, serde_json::Value)>,
+}
+
+/// A change between mining and waiting for redo is written to the ops events only once it
+/// has lasted this long: at each poll capture mines what came and waits again, and every
+/// flap used to be an event (410 in 80 s).
+pub const STATE_DEBOUNCE_MS: i64 = 1_000;
+
+/// Mining and waiting for redo alternate at every poll while capture streams.
+fn flaps(state: State) -> bool {
+    matches!(state, State::Mining | State::WaitingForRedo)
 }
 
 /// Capture's status, cheap to clone and share with the metrics endpoint.
@@ -225,6 +241,9 @@ impl Status {
                 throttle: ThrottleStats::default(),
                 activity: None,
                 announced: false,
+                state_changes: 0,
+                emitted: None,
+                pending: None,
             })),
             snapshot: Arc::new(Mutex::new(SnapshotMetrics::default())),
             ops,
@@ -259,7 +278,8 @@ impl Status {
         chunk: Option<u64>,
         reason: Option<&str>,
     ) -> Result<()> {
-        let changed = {
+        let now = crate::record::now_ms();
+        let event = {
             let mut b = self.board();
             if b.state == State::Stopping {
                 // Stopping is final: what runs meanwhile finishes without changing it.
@@ -273,13 +293,10 @@ impl Status {
             b.state = state;
             b.table = table.map(str::to_string);
             b.chunk = chunk;
-            changed
-        };
-        if changed {
-            match table {
-                Some(t) => tracing::info!("capture state: {} ({t})", state.name()),
-                None => tracing::info!("capture state: {}", state.name()),
+            if !changed {
+                return Ok(());
             }
+            b.state_changes += 1;
             let mut fields = json!({"state": state.name()});
             if let Some(obj) = fields.as_object_mut() {
                 if let Some(t) = table {
@@ -292,9 +309,55 @@ impl Status {
                     obj.insert("reason".into(), json!(r));
                 }
             }
-            self.ops.emit("capture-state", fields)?;
+            if flaps(state) && b.emitted.is_some_and(flaps) {
+                // Back to the state written last: nothing to write; else written once it lasts.
+                b.pending = (b.emitted != Some(state)).then_some((now, fields));
+                None
+            } else {
+                b.pending = None;
+                b.emitted = Some(state);
+                Some(fields)
+            }
+        };
+        match event {
+            Some(fields) => self.write_state(fields),
+            None => Ok(()),
         }
-        Ok(())
+    }
+
+    /// Write a change between streaming states that has lasted [`STATE_DEBOUNCE_MS`] (called
+    /// by capture's watcher every few tens of milliseconds).
+    pub fn flush_state(&self) -> Result<()> {
+        self.flush_state_at(crate::record::now_ms())
+    }
+
+    fn flush_state_at(&self, now: i64) -> Result<()> {
+        let event = {
+            let mut b = self.board();
+            match b.pending.take() {
+                Some((since, fields)) if now - since >= STATE_DEBOUNCE_MS => {
+                    b.emitted = Some(b.state);
+                    Some(fields)
+                }
+                other => {
+                    b.pending = other;
+                    None
+                }
+            }
+        };
+        match event {
+            Some(fields) => self.write_state(fields),
+            None => Ok(()),
+        }
+    }
+
+    fn write_state(&self, fields: serde_json::Value) -> Result<()> {
+        let name = fields["state"].as_str().unwrap_or_default();
+        match fields["table"].as_str() {
+            Some(t) => tracing::info!("capture state: {name} ({t})"),
+            None => tracing::info!("capture state: {name}"),
+        }
+        self.ops.emit("capture-state", fields)
     }
 
     /// A call on the database failed transiently and is made again after `wait_ms`: counted
@@ -350,6 +413,44 @@ impl Status {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn flaps_between_mining_and_waiting_are_written_once_they_last() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ops.jsonl");
+        let status = Status::new(Arc::new(OpsLog::to_file(&path).unwrap()));
+        let states = || -> Vec<String> {
+            crate::ops::read_events(&path)
+                .unwrap()
+                .iter()
+                .map(|e| e["state"].as_str().unwrap().to_string())
+                .collect()
+        };
+        status.set(State::Snapshotting).unwrap();
+        status.set(State::WaitingForRedo).unwrap();
+        // A poll's flaps: each counted, none written.
+        for _ in 0..100 {
+            status.set(State::Mining).unwrap();
+            status.set(State::WaitingForRedo).unwrap();
+        }
+        status.set(State::Mining).unwrap();
+        let now = crate::record::now_ms();
+        status.flush_state_at(now).unwrap();
+        assert_eq!(states(), ["snapshotting", "waiting-for-redo"]);
+        assert_eq!(status.board().state_changes, 2 + 201);
+        // Mining lasted: written once, and not again.
+        status.flush_state_at(now + STATE_DEBOUNCE_MS).unwrap();
+        status.flush_state_at(now + 2 * STATE_DEBOUNCE_MS).unwrap();
+        assert_eq!(states(), ["snapshotting", "waiting-for-redo", "mining"]);
+        // Back to the state written last before it lasted: nothing to write.
+        status.set(State::WaitingForRedo).unwrap();
+        status.set(State::Mining).unwrap();
+        status.flush_state_at(now + 5 * STATE_DEBOUNCE_MS).unwrap();
+        assert_eq!(states().len(), 3);
+        // Any other state is written at once.
+        status.set(State::Stopping).unwrap();
+        assert_eq!(states().last().map(String::as_str), Some("stopping"));
+    }
 
     #[test]
     fn only_changes_are_events() {

@@ -173,6 +173,12 @@ fn render_parts(b: &Board, m: &SnapshotMetrics) -> String {
         s.published_commit_scn as f64,
     );
     o.one(
+        "capture_state_changes_total",
+        "counter",
+        "Changes of capture's state since start (the capture-state ops events of the changes between mining and waiting for redo are written only once such a state lasts a second).",
+        b.state_changes as f64,
+    );
+    o.one(
         "stream_lag_scns",
         "gauge",
         "Current SCN minus the published commit SCN.",
