@@ -561,3 +561,74 @@ fn float_and_interval_columns_read_back_exactly_in_pyarrow_and_duckdb() {
         }
     }
 }
+
+/// DuckDB and pyarrow reading a CSV export with the column types commands/snapshot.md gives
+/// ("CSV"): the decimals and TIMESTAMP(9) nanoseconds of the dump, exactly.
+const READ_CSV: &str = r#"
+import json, sys
+import pyarrow as pa, pyarrow.csv as pcsv
+path = sys.argv[1] + "/PDB1.APP.TIMES.csv"
+opts = pcsv.ConvertOptions(column_types={"TS9": pa.timestamp("ns"), "AMOUNT": pa.decimal128(12, 2),
+                                         "BIG": pa.decimal128(30, 0), "ANYNUM": pa.string()})
+t = pcsv.read_csv(path, convert_options=opts)
+ts9 = t.column("TS9").cast(pa.int64()).to_pylist()
+out = {"pyarrow": [{"ID": i, "TS9": n, "AMOUNT": None if a is None else str(a), "BIG": None if b is None else str(b), "ANYNUM": x}
+                   for i, n, a, b, x in zip(t.column("ID").to_pylist(), ts9, t.column("AMOUNT").to_pylist(),
+                                            t.column("BIG").to_pylist(), t.column("ANYNUM").to_pylist())]}
+try:
+    import duckdb
+except ImportError:
+    duckdb = None
+if duckdb is not None:
+    q = ("select ID, epoch_ns(TS9), AMOUNT::VARCHAR, BIG::VARCHAR, ANYNUM from read_csv('" + path + "', "
+         "types = {'TS9': 'TIMESTAMP_NS', 'AMOUNT': 'DECIMAL(12,2)', 'BIG': 'DECIMAL(30,0)', 'ANYNUM': 'VARCHAR'})")
+    out["duckdb"] = [dict(zip(["ID", "TS9", "AMOUNT", "BIG", "ANYNUM"], r)) for r in duckdb.sql(q).fetchall()]
+print(json.dumps(out))
+"#;
+
+#[test]
+fn csv_reader_settings_of_snapshot_md_keep_decimals_and_nanoseconds_exact() {
+    let Some(python) = python() else {
+        assert!(
+            std::env::var_os("ORACLE_CDC_TEST_REQUIRE_PYARROW").is_none(),
+            "ORACLE_CDC_TEST_REQUIRE_PYARROW is set but no Python with pyarrow was found"
+        );
+        println!("skipped: no Python with pyarrow");
+        return;
+    };
+    let (dir, db) = setup();
+    let out = dir.path().join("csv");
+    export(&db, &out, &["--format", "csv"]);
+    let o = ok(Command::new(&python)
+        .args(["-c", READ_CSV])
+        .arg(&out)
+        .output()
+        .unwrap());
+    let v: Json = serde_json::from_slice(&o.stdout).unwrap();
+    let mut want = dump(&db);
+    want.sort_by_key(|r| r["ID"].as_i64());
+    let mut readers = vec![("pyarrow", v["pyarrow"].clone())];
+    match v.get("duckdb") {
+        Some(d) => readers.push(("DuckDB", d.clone())),
+        None => assert!(
+            std::env::var_os("ORACLE_CDC_TEST_REQUIRE_PYARROW").is_none(),
+            "ORACLE_CDC_TEST_REQUIRE_PYARROW is set but the Python has no duckdb"
+        ),
+    }
+    for (reader, rows) in readers {
+        let mut rows = rows.as_array().unwrap().clone();
+        rows.sort_by_key(|r| r["ID"].as_i64());
+        assert_eq!(rows.len(), want.len(), "{reader}");
+        for (got, w) in rows.iter().zip(&want) {
+            assert_eq!(got["TS9"], w["TS9"], "{reader} TS9 of {w}");
+            for col in ["AMOUNT", "BIG"] {
+                assert_eq!(
+                    got[col].as_str().map(decimal),
+                    w[col].as_str().map(decimal),
+                    "{reader} {col} of {w}"
+                );
+            }
+            assert_eq!(got["ANYNUM"], w["ANYNUM"], "{reader} ANYNUM of {w}");
+        }
+    }
+}
