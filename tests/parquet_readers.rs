@@ -1,9 +1,10 @@
 //! Parquet exports as other readers see them: pyarrow reads the files' own Parquet schema (the
 //! logical types in the footer, which duckdb, Spark and pandas go by) and the values, and both
 //! must match the Oracle types and `emulator dump`. Also CSV exports as a CSV reader sees them:
-//! ISO-8601 times and exact decimals.
+//! ISO-8601 times and exact decimals. And FLOAT(126) and INTERVAL columns as pyarrow and DuckDB
+//! read them: every digit a double or a millisecond interval would drop.
 //!
-//! pyarrow comes from the project's test setup: `.ci/run` installs it into a virtual
+//! pyarrow and duckdb come from the project's test setup: `.ci/run` installs them into a virtual
 //! environment under target/ and sets ORACLE_CDC_TEST_PYTHON and
 //! ORACLE_CDC_TEST_REQUIRE_PYARROW=1. Elsewhere the test looks for that environment, then for a
 //! python3 that has pyarrow, and says it is skipped when there is none.
@@ -301,4 +302,333 @@ fn csv_exports_write_iso_times_and_exact_decimals_unless_epoch_is_asked() {
         String::from_utf8_lossy(&o.stderr)
     );
     assert!(String::from_utf8_lossy(&o.stderr).starts_with("CDC-8005"));
+}
+
+/// FLOAT(126) values a double cannot hold, and intervals down to the nanosecond.
+const EXACT_SCHEMA: &str = r#"
+seed: 11
+database:
+  multitenant: true
+tables:
+  - name: PDB1.APP.EXACT
+    columns:
+      - { name: ID, type: NUMBER(10), nullable: false }
+      - name: F
+        type: FLOAT(126)
+        generate:
+          choice:
+            - "0.1234567890123456789012345678901234567"
+            - "12345678901234567890.123"
+            - "-98765432109876543210987654321098765.43"
+            - "0.000000000000000000000000000000012345678901234567"
+            - "2.5"
+      - { name: F63, type: FLOAT(63) }
+      - { name: BD, type: BINARY_DOUBLE }
+      - { name: IYM, type: INTERVAL YEAR(2) TO MONTH }
+      - { name: IDS6, type: INTERVAL DAY(3) TO SECOND(6) }
+      - { name: IDS9, type: INTERVAL DAY(2) TO SECOND(9) }
+    primary_key: [ID]
+    rows: 80
+"#;
+
+/// pyarrow's view of the export, and DuckDB's when the Python has it: the types, the values, and
+/// the intervals as DuckDB casts them (months; microseconds of DAY TO SECOND(6)).
+const READ_EXACT: &str = r#"
+import json, sys, glob
+import pyarrow as pa, pyarrow.parquet as pq
+files = sorted(glob.glob(sys.argv[1] + "/PDB1.APP.EXACT*.parquet"))
+t = pa.concat_tables([pq.read_table(f) for f in files])
+out = {"arrow": {f.name: str(f.type) for f in t.schema}, "rows": t.to_pylist()}
+try:
+    import duckdb
+except ImportError:
+    duckdb = None
+if duckdb is not None:
+    con = duckdb.connect()
+    src = "read_parquet('" + sys.argv[1] + "/PDB1.APP.EXACT.*.parquet')"
+    rel = con.sql("select * from " + src)
+    out["duckdb_types"] = dict(zip(rel.columns, [str(x) for x in rel.types]))
+    ym = "cast(IYM as interval)"
+    ds = "cast(IDS6 as interval)"
+    q = ("select ID, F, F63, IDS9, "
+         f"datepart('year', {ym}) * 12 + datepart('month', {ym}), "
+         f"datepart('day', {ds})::BIGINT * 86400000000 + datepart('hour', {ds})::BIGINT * 3600000000"
+         f" + datepart('minute', {ds})::BIGINT * 60000000 + datepart('microseconds', {ds}) "
+         "from " + src)
+    names = ["ID", "F", "F63", "IDS9", "IYM_MONTHS", "IDS6_MICROS"]
+    out["duckdb"] = [dict(zip(names, r)) for r in con.sql(q).fetchall()]
+print(json.dumps(out))
+"#;
+
+/// A decimal text of seconds (`-4.56`, `0.000000001`) in nanoseconds.
+fn nanos_of_seconds(s: &str) -> i128 {
+    let (neg, body) = s.strip_prefix('-').map_or((false, s), |r| (true, r));
+    let (whole, fraction) = body.split_once('.').unwrap_or((body, ""));
+    assert!(fraction.len() <= 9, "more than 9 fractional digits: {s}");
+    let n = whole.parse::<i128>().unwrap() * 1_000_000_000
+        + format!("{fraction:0<9}").parse::<i128>().unwrap();
+    if neg {
+        -n
+    } else {
+        n
+    }
+}
+
+/// The records' ISO-8601 duration (`P-3Y-6M`, `P-1DT-2H-3M-4.56S`): months and nanoseconds.
+fn iso_duration(s: &str) -> (i128, i128) {
+    let body = s
+        .strip_prefix('P')
+        .unwrap_or_else(|| panic!("not ISO-8601: {s}"));
+    let (date, time) = body.split_once('T').unwrap_or((body, ""));
+    let (mut months, mut nanos) = (0i128, 0i128);
+    let mut number = String::new();
+    for c in date.chars() {
+        match c {
+            'Y' => months += 12 * number.parse::<i128>().unwrap(),
+            'M' => months += number.parse::<i128>().unwrap(),
+            'D' => nanos += 86_400_000_000_000 * number.parse::<i128>().unwrap(),
+            _ => {
+                number.push(c);
+                continue;
+            }
+        }
+        number.clear();
+    }
+    for c in time.chars() {
+        match c {
+            'H' => nanos += 3_600_000_000_000 * number.parse::<i128>().unwrap(),
+            'M' => nanos += 60_000_000_000 * number.parse::<i128>().unwrap(),
+            'S' => nanos += nanos_of_seconds(&number),
+            _ => {
+                number.push(c);
+                continue;
+            }
+        }
+        number.clear();
+    }
+    (months, nanos)
+}
+
+/// The Parquet text of an INTERVAL (`-3 years -6 months`, `-1 day -02:03:04.560000000`):
+/// months and nanoseconds.
+fn interval_text(s: &str) -> (i128, i128) {
+    let words: Vec<&str> = s.split(' ').collect();
+    match words.as_slice() {
+        [y, years, m, months] if years.starts_with("year") && months.starts_with("month") => (
+            12 * y.parse::<i128>().unwrap() + m.parse::<i128>().unwrap(),
+            0,
+        ),
+        [d, days, time] if days.starts_with("day") => {
+            let (neg, hms) = time.strip_prefix('-').map_or((false, *time), |r| (true, r));
+            let mut parts = hms.split(':');
+            let h: i128 = parts.next().unwrap().parse().unwrap();
+            let mi: i128 = parts.next().unwrap().parse().unwrap();
+            let sec = nanos_of_seconds(parts.next().unwrap());
+            let t = h * 3_600_000_000_000 + mi * 60_000_000_000 + sec;
+            (
+                0,
+                86_400_000_000_000 * d.parse::<i128>().unwrap() + if neg { -t } else { t },
+            )
+        }
+        _ => panic!("not an interval text: {s}"),
+    }
+}
+
+#[test]
+fn float_and_interval_columns_read_back_exactly_in_pyarrow_and_duckdb() {
+    let Some(python) = python() else {
+        assert!(
+            std::env::var_os("ORACLE_CDC_TEST_REQUIRE_PYARROW").is_none(),
+            "ORACLE_CDC_TEST_REQUIRE_PYARROW is set but no Python with pyarrow was found"
+        );
+        println!("skipped: no Python with pyarrow");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("schema.yaml");
+    std::fs::write(&schema, EXACT_SCHEMA).unwrap();
+    let db = dir.path().join("db");
+    ok(Command::new(cargo_bin("oracle-cdc"))
+        .args(["-q", "emulator", "init", db.to_str().unwrap(), "--schema"])
+        .arg(&schema)
+        .output()
+        .unwrap());
+    let out = dir.path().join("out");
+    export(&db, &out, &["--format", "parquet"]);
+    let o = ok(Command::new(&python)
+        .args(["-c", READ_EXACT])
+        .arg(&out)
+        .output()
+        .unwrap());
+    let v: Json = serde_json::from_slice(&o.stdout).unwrap();
+    for col in ["F", "F63", "IYM", "IDS6", "IDS9"] {
+        assert_eq!(v["arrow"][col], "string", "{col}");
+    }
+    // IEEE floats stay floats.
+    assert_eq!(v["arrow"]["BD"], "double");
+    let dumped = {
+        let o = ok(Command::new(cargo_bin("oracle-cdc"))
+            .args(["emulator", "dump", db.to_str().unwrap(), "--table"])
+            .arg("PDB1.APP.EXACT")
+            .output()
+            .unwrap());
+        let mut rows: Vec<Json> = String::from_utf8(o.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        rows.sort_by_key(|r| r["ID"].as_i64());
+        rows
+    };
+    let mut rows: Vec<Json> = v["rows"].as_array().unwrap().clone();
+    rows.sort_by_key(|r| r["ID"].as_i64());
+    assert_eq!(rows.len(), 80);
+    assert_eq!(rows.len(), dumped.len());
+    let mut beyond_double = 0;
+    let mut sub_microsecond = 0;
+    for (got, want) in rows.iter().zip(&dumped) {
+        for col in ["F", "F63"] {
+            assert_eq!(got[col], want[col], "{col} of {want}");
+        }
+        let f = want["F"].as_str().unwrap();
+        if f.parse::<f64>().unwrap().to_string() != f {
+            beyond_double += 1;
+        }
+        assert_eq!(got["BD"], want["BD"], "BD of {want}");
+        for col in ["IYM", "IDS6", "IDS9"] {
+            let Some(text) = got[col].as_str() else {
+                assert!(want[col].is_null(), "{col} of {want}");
+                continue;
+            };
+            let want_iso = want[col].as_str().unwrap();
+            assert_eq!(
+                interval_text(text),
+                iso_duration(want_iso),
+                "{col}: {text} vs {want_iso}"
+            );
+            if col == "IDS9" && iso_duration(want_iso).1 % 1000 != 0 {
+                sub_microsecond += 1;
+            }
+        }
+    }
+    // The values that a double or a millisecond interval would have changed are there.
+    assert!(
+        beyond_double >= 10,
+        "{beyond_double} FLOAT values beyond a double"
+    );
+    assert!(
+        sub_microsecond >= 10,
+        "{sub_microsecond} DAY TO SECOND(9) values with nanoseconds"
+    );
+
+    let Some(duck) = v["duckdb"].as_array() else {
+        assert!(
+            std::env::var_os("ORACLE_CDC_TEST_REQUIRE_PYARROW").is_none(),
+            "ORACLE_CDC_TEST_REQUIRE_PYARROW is set but the Python has no duckdb"
+        );
+        println!("DuckDB part skipped: the Python has no duckdb");
+        return;
+    };
+    assert_eq!(v["duckdb_types"]["F"], "VARCHAR");
+    assert_eq!(v["duckdb_types"]["BD"], "DOUBLE");
+    let mut duck = duck.clone();
+    duck.sort_by_key(|r| r["ID"].as_i64());
+    assert_eq!(duck.len(), dumped.len());
+    for (got, want) in duck.iter().zip(&dumped) {
+        for col in ["F", "F63"] {
+            assert_eq!(got[col], want[col], "DuckDB {col} of {want}");
+        }
+        assert_eq!(
+            got["IDS9"].as_str().map(interval_text),
+            want["IDS9"].as_str().map(iso_duration),
+            "DuckDB IDS9 of {want}"
+        );
+        // DuckDB's cast of the interval text: the same months and microseconds.
+        match want["IYM"].as_str() {
+            Some(iso) => assert_eq!(
+                got["IYM_MONTHS"].as_i64().map(i128::from),
+                Some(iso_duration(iso).0)
+            ),
+            None => assert!(got["IYM_MONTHS"].is_null()),
+        }
+        match want["IDS6"].as_str() {
+            Some(iso) => assert_eq!(
+                got["IDS6_MICROS"].as_i64().map(|us| i128::from(us) * 1000),
+                Some(iso_duration(iso).1),
+                "DuckDB IDS6 of {want}"
+            ),
+            None => assert!(got["IDS6_MICROS"].is_null()),
+        }
+    }
+}
+
+/// DuckDB and pyarrow reading a CSV export with the column types commands/snapshot.md gives
+/// ("CSV"): the decimals and TIMESTAMP(9) nanoseconds of the dump, exactly.
+const READ_CSV: &str = r#"
+import json, sys
+import pyarrow as pa, pyarrow.csv as pcsv
+path = sys.argv[1] + "/PDB1.APP.TIMES.csv"
+opts = pcsv.ConvertOptions(column_types={"TS9": pa.timestamp("ns"), "AMOUNT": pa.decimal128(12, 2),
+                                         "BIG": pa.decimal128(30, 0), "ANYNUM": pa.string()})
+t = pcsv.read_csv(path, convert_options=opts)
+ts9 = t.column("TS9").cast(pa.int64()).to_pylist()
+out = {"pyarrow": [{"ID": i, "TS9": n, "AMOUNT": None if a is None else str(a), "BIG": None if b is None else str(b), "ANYNUM": x}
+                   for i, n, a, b, x in zip(t.column("ID").to_pylist(), ts9, t.column("AMOUNT").to_pylist(),
+                                            t.column("BIG").to_pylist(), t.column("ANYNUM").to_pylist())]}
+try:
+    import duckdb
+except ImportError:
+    duckdb = None
+if duckdb is not None:
+    q = ("select ID, epoch_ns(TS9), AMOUNT::VARCHAR, BIG::VARCHAR, ANYNUM from read_csv('" + path + "', "
+         "types = {'TS9': 'TIMESTAMP_NS', 'AMOUNT': 'DECIMAL(12,2)', 'BIG': 'DECIMAL(30,0)', 'ANYNUM': 'VARCHAR'})")
+    out["duckdb"] = [dict(zip(["ID", "TS9", "AMOUNT", "BIG", "ANYNUM"], r)) for r in duckdb.sql(q).fetchall()]
+print(json.dumps(out))
+"#;
+
+#[test]
+fn csv_reader_settings_of_snapshot_md_keep_decimals_and_nanoseconds_exact() {
+    let Some(python) = python() else {
+        assert!(
+            std::env::var_os("ORACLE_CDC_TEST_REQUIRE_PYARROW").is_none(),
+            "ORACLE_CDC_TEST_REQUIRE_PYARROW is set but no Python with pyarrow was found"
+        );
+        println!("skipped: no Python with pyarrow");
+        return;
+    };
+    let (dir, db) = setup();
+    let out = dir.path().join("csv");
+    export(&db, &out, &["--format", "csv"]);
+    let o = ok(Command::new(&python)
+        .args(["-c", READ_CSV])
+        .arg(&out)
+        .output()
+        .unwrap());
+    let v: Json = serde_json::from_slice(&o.stdout).unwrap();
+    let mut want = dump(&db);
+    want.sort_by_key(|r| r["ID"].as_i64());
+    let mut readers = vec![("pyarrow", v["pyarrow"].clone())];
+    match v.get("duckdb") {
+        Some(d) => readers.push(("DuckDB", d.clone())),
+        None => assert!(
+            std::env::var_os("ORACLE_CDC_TEST_REQUIRE_PYARROW").is_none(),
+            "ORACLE_CDC_TEST_REQUIRE_PYARROW is set but the Python has no duckdb"
+        ),
+    }
+    for (reader, rows) in readers {
+        let mut rows = rows.as_array().unwrap().clone();
+        rows.sort_by_key(|r| r["ID"].as_i64());
+        assert_eq!(rows.len(), want.len(), "{reader}");
+        for (got, w) in rows.iter().zip(&want) {
+            assert_eq!(got["TS9"], w["TS9"], "{reader} TS9 of {w}");
+            for col in ["AMOUNT", "BIG"] {
+                assert_eq!(
+                    got[col].as_str().map(decimal),
+                    w[col].as_str().map(decimal),
+                    "{reader} {col} of {w}"
+                );
+            }
+            assert_eq!(got["ANYNUM"], w["ANYNUM"], "{reader} ANYNUM of {w}");
+        }
+    }
 }

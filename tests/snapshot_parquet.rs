@@ -133,6 +133,42 @@ fn decimal_text(units: i128, scale: i8) -> String {
     }
 }
 
+/// The Parquet text of an INTERVAL (`-3 years -6 months`, `-1 day -02:03:04.560000`) as the
+/// ISO-8601 duration records write (`P-3Y-6M`, `P-1DT-2H-3M-4.56S`).
+fn interval_iso(text: &str) -> String {
+    let words: Vec<&str> = text.split(' ').collect();
+    match words.as_slice() {
+        [y, _, m, _] => format!(
+            "P{}Y{}M",
+            y.parse::<i64>().unwrap(),
+            m.parse::<i64>().unwrap()
+        ),
+        [d, _, time] => {
+            // The text signs the days and the time; records sign every part, zeros too.
+            let (neg, hms) = time.strip_prefix('-').map_or((false, *time), |r| (true, r));
+            let m = if neg { "-" } else { "" };
+            let d = d.trim_start_matches('-').parse::<i64>().unwrap();
+            let mut parts = hms.split(':');
+            let h: i64 = parts.next().unwrap().parse().unwrap();
+            let mi: i64 = parts.next().unwrap().parse().unwrap();
+            let sec = parts.next().unwrap();
+            let sec = if sec.contains('.') {
+                sec.trim_end_matches('0').trim_end_matches('.')
+            } else {
+                sec
+            };
+            let sec = sec.trim_start_matches('0');
+            let sec = if sec.is_empty() || sec.starts_with('.') {
+                format!("0{sec}")
+            } else {
+                sec.to_string()
+            };
+            format!("P{m}{d}DT{m}{h}H{m}{mi}M{m}{sec}S")
+        }
+        _ => panic!("not an interval text: {text}"),
+    }
+}
+
 fn rfc3339(at: chrono::DateTime<chrono::FixedOffset>) -> String {
     at.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
 }
@@ -162,10 +198,6 @@ fn row_json(batch: &RecordBatch, i: usize) -> Json {
                     }
                     DataType::Float32 => {
                         json!(f64::from(a.as_primitive::<Float32Type>().value(i)))
-                    }
-                    // FLOAT(p) records keep Oracle's decimal text.
-                    DataType::Float64 if oracle.starts_with("FLOAT") => {
-                        json!(a.as_primitive::<Float64Type>().value(i).to_string())
                     }
                     DataType::Float64 => json!(a.as_primitive::<Float64Type>().value(i)),
                     DataType::Timestamp(unit, None) => match unit {
@@ -203,6 +235,8 @@ fn row_json(batch: &RecordBatch, i: usize) -> Json {
                         let s = a.as_string::<i32>().value(i);
                         if oracle == "JSON" || oracle == "BFILE" {
                             serde_json::from_str(s).unwrap()
+                        } else if oracle.starts_with("INTERVAL") {
+                            json!(interval_iso(s))
                         } else {
                             json!(s)
                         }

@@ -4,6 +4,17 @@
 //! "Parquet"): exact decimals as Decimal128 (integers as Int32/Int64), times as timestamps in the
 //! unit their fractional seconds need, zoned times as UTC instants plus the offset where Oracle
 //! keeps one, LOBs as binary or UTF-8, VECTOR as a list of Float32.
+//!
+//! FLOAT(p) is exact decimal text (Utf8), like an unconstrained NUMBER: Oracle's FLOAT is a
+//! decimal NUMBER of up to 126 bits (38 digits) at any scale from 1E-130 to 1E125, so no
+//! Decimal128(38, s) holds every value and a double keeps only 15–17 digits. Readers cast the text
+//! to the decimal or double they want (`CAST(C AS DECIMAL(38,10))` in DuckDB) and see the loss, if
+//! any, where they choose it. BINARY_FLOAT / BINARY_DOUBLE are IEEE floats and stay Float32/Float64.
+//!
+//! INTERVALs are text in the interval syntax DuckDB and PostgreSQL cast (`-3 years -6 months`,
+//! `1 day 02:03:04.123456789`), not Arrow's Interval(MonthDayNano): the parquet crate cannot write
+//! month-day-nano at all, and Parquet's INTERVAL logical type keeps milliseconds, which would drop
+//! the digits of DAY TO SECOND(4–9). The text keeps every digit Oracle stores.
 
 use crate::encode;
 use crate::errors::{CdcError, Result};
@@ -35,8 +46,6 @@ enum Mapping {
     },
     /// An unconstrained NUMBER (any scale): its exact decimal text.
     NumberText,
-    /// FLOAT(p): a double, as Oracle documents FLOAT for applications.
-    Float,
     BinaryFloat,
     BinaryDouble,
     Timestamp(TimeUnit),
@@ -46,7 +55,11 @@ enum Mapping {
         offset: bool,
     },
     Text,
-    /// Intervals (ISO-8601 durations) and BFILE locators (JSON), as in records.
+    /// INTERVAL YEAR TO MONTH as `-3 years -6 months`.
+    IntervalYm,
+    /// INTERVAL DAY TO SECOND as `-1 day -02:03:04.5`.
+    IntervalDs,
+    /// BFILE locators (JSON), as in records.
     RecordText,
     Binary,
     Boolean,
@@ -99,8 +112,8 @@ fn mapping(ty: &ColumnType) -> Mapping {
             precision: 38,
             scale: (*s).max(0),
         },
-        ColumnType::Number { .. } => Mapping::NumberText,
-        ColumnType::Float { .. } => Mapping::Float,
+        // FLOAT(p): any scale, up to 38 digits (see the module doc).
+        ColumnType::Number { .. } | ColumnType::Float { .. } => Mapping::NumberText,
         ColumnType::BinaryFloat => Mapping::BinaryFloat,
         ColumnType::BinaryDouble => Mapping::BinaryDouble,
         // Milliseconds, not seconds: Parquet's TIMESTAMP logical type has no seconds unit, so
@@ -128,10 +141,9 @@ fn mapping(ty: &ColumnType) -> Mapping {
         | ColumnType::Urowid
         | ColumnType::Xmltype
         | ColumnType::Json => Mapping::Text,
-        ColumnType::IntervalYm { .. }
-        | ColumnType::IntervalDs { .. }
-        | ColumnType::Bfile
-        | ColumnType::Other { .. } => Mapping::RecordText,
+        ColumnType::IntervalYm { .. } => Mapping::IntervalYm,
+        ColumnType::IntervalDs { .. } => Mapping::IntervalDs,
+        ColumnType::Bfile | ColumnType::Other { .. } => Mapping::RecordText,
         ColumnType::Raw { .. } | ColumnType::LongRaw | ColumnType::Blob => Mapping::Binary,
         ColumnType::Boolean => Mapping::Boolean,
         ColumnType::Vector { .. } => Mapping::Vector,
@@ -147,8 +159,12 @@ fn data_type(m: Mapping) -> DataType {
         Mapping::Int32 => DataType::Int32,
         Mapping::Int64 => DataType::Int64,
         Mapping::Decimal { precision, scale } => DataType::Decimal128(precision, scale),
-        Mapping::NumberText | Mapping::Text | Mapping::RecordText => DataType::Utf8,
-        Mapping::Float | Mapping::BinaryDouble => DataType::Float64,
+        Mapping::NumberText
+        | Mapping::Text
+        | Mapping::RecordText
+        | Mapping::IntervalYm
+        | Mapping::IntervalDs => DataType::Utf8,
+        Mapping::BinaryDouble => DataType::Float64,
         Mapping::BinaryFloat => DataType::Float32,
         Mapping::Timestamp(u) => DataType::Timestamp(u, None),
         Mapping::Zoned { unit, .. } => DataType::Timestamp(unit, Some("UTC".into())),
@@ -312,7 +328,7 @@ impl TableLayout {
                 }
                 Arc::new(b.finish())
             }
-            Mapping::Float | Mapping::BinaryDouble => {
+            Mapping::BinaryDouble => {
                 let mut b = Float64Builder::with_capacity(n);
                 for v in values {
                     match v {
@@ -383,6 +399,25 @@ impl TableLayout {
                         Value::Text(s) | Value::Json(s) => b.append_value(s),
                         _ => return Err(wrong(v)),
                     }
+                }
+                Arc::new(b.finish())
+            }
+            Mapping::IntervalYm | Mapping::IntervalDs => {
+                let mut b = StringBuilder::with_capacity(n, n * 24);
+                for v in values {
+                    let text = match (m, v) {
+                        (_, Value::Null) => None,
+                        (Mapping::IntervalYm, Value::IntervalYm(s)) => Some(
+                            interval_ym_text(s)
+                                .ok_or_else(|| self.bad(i, v, "not a YEAR TO MONTH interval"))?,
+                        ),
+                        (Mapping::IntervalDs, Value::IntervalDs(s)) => Some(
+                            interval_ds_text(s)
+                                .ok_or_else(|| self.bad(i, v, "not a DAY TO SECOND interval"))?,
+                        ),
+                        _ => return Err(wrong(v)),
+                    };
+                    b.append_option(text);
                 }
                 Arc::new(b.finish())
             }
@@ -473,6 +508,71 @@ fn zoned(s: &str, u: TimeUnit) -> Option<(i64, i16)> {
     Some((at, minutes))
 }
 
+/// A unit's count with its name, singular for one (`1 year`, `-3 years`).
+fn count(n: u64, neg: bool, unit: &str) -> String {
+    let sign = if neg && n != 0 { "-" } else { "" };
+    let plural = if n == 1 { "" } else { "s" };
+    format!("{sign}{n} {unit}{plural}")
+}
+
+fn digits(s: &str) -> Option<u64> {
+    if s.is_empty() || !s.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+/// Oracle's `-03-06` → `-3 years -6 months`: the interval text DuckDB and PostgreSQL cast.
+fn interval_ym_text(s: &str) -> Option<String> {
+    let t = s.trim();
+    let (neg, body) = match t.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let (y, m) = body.split_once('-')?;
+    let (y, m) = (digits(y)?, digits(m)?);
+    if m > 11 {
+        return None;
+    }
+    Some(format!(
+        "{} {}",
+        count(y, neg, "year"),
+        count(m, neg, "month")
+    ))
+}
+
+/// Oracle's `-001 02:03:04.560000000` → `-1 day -02:03:04.560000000`: every fractional digit
+/// Oracle stores, in the interval text DuckDB and PostgreSQL cast.
+fn interval_ds_text(s: &str) -> Option<String> {
+    let t = s.trim();
+    let (neg, body) = match t.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let (d, time) = body.split_once(' ')?;
+    let mut parts = time.split(':');
+    let (h, mi, sec) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() {
+        return None;
+    }
+    let (whole, fraction) = sec.split_once('.').unwrap_or((sec, ""));
+    let (d, h, mi, whole) = (digits(d)?, digits(h)?, digits(mi)?, digits(whole)?);
+    if h > 23 || mi > 59 || whole > 59 || !fraction.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let zero = d == 0 && h == 0 && mi == 0 && whole == 0 && fraction.bytes().all(|c| c == b'0');
+    let sign = if neg && !zero { "-" } else { "" };
+    let fraction = if fraction.is_empty() {
+        String::new()
+    } else {
+        format!(".{fraction}")
+    };
+    Some(format!(
+        "{} {sign}{h:02}:{mi:02}:{whole:02}{fraction}",
+        count(d, neg && !zero, "day")
+    ))
+}
+
 /// `.5` → `0.5`, `-.5` → `-0.5` (Oracle leaves the zero out; readers expect it).
 fn leading_zero(s: &str) -> std::borrow::Cow<'_, str> {
     if let Some(rest) = s.strip_prefix("-.") {
@@ -534,7 +634,9 @@ mod tests {
             ("NUMBER(2,5)", DataType::Decimal128(5, 5)),
             ("NUMBER(*,2)", DataType::Decimal128(38, 2)),
             ("NUMBER", DataType::Utf8),
-            ("FLOAT(126)", DataType::Float64),
+            ("FLOAT(126)", DataType::Utf8),
+            ("FLOAT(1)", DataType::Utf8),
+            ("BINARY_DOUBLE", DataType::Float64),
             ("BINARY_FLOAT", DataType::Float32),
             ("DATE", DataType::Timestamp(TimeUnit::Millisecond, None)),
             (
@@ -560,6 +662,7 @@ mod tests {
             ("BOOLEAN", DataType::Boolean),
             ("VECTOR(3)", DataType::List(vector_item())),
             ("INTERVAL DAY(2) TO SECOND(6)", DataType::Utf8),
+            ("INTERVAL YEAR(2) TO MONTH", DataType::Utf8),
         ];
         for (t, want) in cases {
             assert_eq!(data_type(mapping(&ty(t))), want, "{t}");
@@ -613,6 +716,90 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.to_string().starts_with("CDC-6103"), "{e}");
+    }
+
+    #[test]
+    fn float_values_keep_every_digit_a_double_would_lose() {
+        let l = TableLayout::new("T", &[col("F", "FLOAT(126)")]).unwrap();
+        let texts = [
+            ".1234567890123456789012345678901234567",
+            "12345678901234567890.123",
+            "-.5",
+            "1E+125",
+        ];
+        let rows: Vec<FetchedRow> = texts
+            .iter()
+            .map(|s| FetchedRow {
+                rowid: String::new(),
+                values: vec![Value::Number((*s).into())],
+            })
+            .collect();
+        let b = l.batch(&rows).unwrap();
+        let f = b
+            .column(0)
+            .as_any()
+            .downcast_ref::<arrow_array::StringArray>()
+            .map(|a| a.iter().flatten().map(str::to_string).collect::<Vec<_>>());
+        assert_eq!(
+            f,
+            Some(vec![
+                "0.1234567890123456789012345678901234567".to_string(),
+                "12345678901234567890.123".to_string(),
+                "-0.5".to_string(),
+                "1E+125".to_string(),
+            ])
+        );
+        // A value of another type in a FLOAT column is CDC-6101, never a guess.
+        let e = l
+            .batch(&[FetchedRow {
+                rowid: String::new(),
+                values: vec![Value::Text("x".into())],
+            }])
+            .unwrap_err();
+        assert!(e.to_string().starts_with("CDC-6101"), "{e}");
+    }
+
+    #[test]
+    fn intervals_are_the_text_duckdb_casts_with_every_digit() {
+        assert_eq!(
+            interval_ym_text("-03-06").as_deref(),
+            Some("-3 years -6 months")
+        );
+        assert_eq!(
+            interval_ym_text("+01-01").as_deref(),
+            Some("1 year 1 month")
+        );
+        assert_eq!(
+            interval_ym_text("+00-00").as_deref(),
+            Some("0 years 0 months")
+        );
+        assert_eq!(interval_ym_text("+01-13"), None);
+        assert_eq!(
+            interval_ds_text("-001 02:03:04.560000000").as_deref(),
+            Some("-1 day -02:03:04.560000000")
+        );
+        assert_eq!(
+            interval_ds_text("+000 00:00:00.000000001").as_deref(),
+            Some("0 days 00:00:00.000000001")
+        );
+        assert_eq!(
+            interval_ds_text("-000 00:00:00.000000000").as_deref(),
+            Some("0 days 00:00:00.000000000")
+        );
+        assert_eq!(
+            interval_ds_text("+12 23:59:59").as_deref(),
+            Some("12 days 23:59:59")
+        );
+        assert_eq!(interval_ds_text("+1 24:00:00"), None);
+        assert_eq!(interval_ds_text("P1D"), None);
+        let l = TableLayout::new("T", &[col("I", "INTERVAL DAY(2) TO SECOND(9)")]).unwrap();
+        let e = l
+            .batch(&[FetchedRow {
+                rowid: String::new(),
+                values: vec![Value::IntervalDs("+1 99:00:00".into())],
+            }])
+            .unwrap_err();
+        assert!(e.to_string().starts_with("CDC-6101"), "{e}");
     }
 
     #[test]
