@@ -21,7 +21,9 @@ fn fnv(bytes: &[u8]) -> u64 {
 /// (file, bytes, digest) as main wrote them; ALL_TYPES's three since the redo's floats are parsed
 /// exactly (6d8211d): main read 6 of the workload's BINARY_DOUBLE values back from the JSON redo
 /// one ulp off, and printed those (`958666.657386456` for the `958666.6573864559` written);
-/// nothing else in those files changed.
+/// nothing else in those files changed. The Parquet ALL_TYPES file's since FLOAT columns are
+/// exact decimal text and INTERVAL columns text DuckDB casts (issue 37: a DOUBLE lost FLOAT(126)
+/// digits; the ISO-8601 intervals did not cast); its CSV and JSONL files did not change.
 const GOLDEN: &[(&str, u64, u64)] = &[
     ("csv/PDB1.BATCH.JOB_RUNS.csv", 33861, 0x190e2f60f2aa20cc),
     ("csv/PDB1.HR.AUDIT_LOG.csv", 76190, 0xec4e53be479e05a9),
@@ -52,8 +54,8 @@ const GOLDEN: &[(&str, u64, u64)] = &[
     ),
     (
         "parquet/PDB2.SALES.ALL_TYPES.00000.parquet",
-        132468,
-        0xaf2a8858dbc45cad,
+        132450,
+        0x87f7c3341d0b0fa9,
     ),
 ];
 
