@@ -1015,6 +1015,20 @@ pub fn shown(text: &str, max: usize) -> String {
     }
 }
 
+/// At most `max_items` of `items`, each [`shown`] to `width` characters, and a last line
+/// saying how many more there were: lists in messages stay bounded whatever the input holds.
+pub fn shown_items(items: &[String], max_items: usize, width: usize) -> Vec<String> {
+    let mut out: Vec<String> = items
+        .iter()
+        .take(max_items)
+        .map(|i| shown(i, width))
+        .collect();
+    if items.len() > max_items {
+        out.push(format!("… and {} more", items.len() - max_items));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -29,9 +29,9 @@ tables:
     rows: 9
 "#;
 
-fn capture(e: &Emulated, extra: &[&str]) -> Output {
-    let scn = current_scn(&e.db).to_string();
-    let mut args: Vec<String> = [
+/// `--set` pairs for a capture of `e` with `extra` settings.
+fn settings(e: &Emulated, extra: &[&str]) -> Vec<String> {
+    [
         format!("cdc.database.url=emulator:{}", e.db.display()),
         format!("cdc.state.dir={}", e.state.display()),
         format!("cdc.sink.dir={}", e.out.display()),
@@ -39,30 +39,28 @@ fn capture(e: &Emulated, extra: &[&str]) -> Output {
     .into_iter()
     .chain(extra.iter().map(|s| s.to_string()))
     .flat_map(|s| ["--set".to_string(), s])
-    .collect();
-    args.extend(["-q", "capture", "--stop-at-scn", &scn].map(String::from));
+    .collect()
+}
+
+fn cli(args: Vec<String>) -> Output {
     Command::new(cargo_bin("oracle-cdc"))
         .args(&args)
         .output()
         .unwrap()
 }
 
+fn capture(e: &Emulated, extra: &[&str]) -> Output {
+    let scn = current_scn(&e.db).to_string();
+    let mut args = settings(e, extra);
+    args.extend(["-q", "capture", "--stop-at-scn", &scn].map(String::from));
+    cli(args)
+}
+
 fn edit(e: &Emulated, extra: &[&str], op: &[&str]) -> Output {
-    let mut args: Vec<String> = [
-        format!("cdc.database.url=emulator:{}", e.db.display()),
-        format!("cdc.state.dir={}", e.state.display()),
-        format!("cdc.sink.dir={}", e.out.display()),
-    ]
-    .into_iter()
-    .chain(extra.iter().map(|s| s.to_string()))
-    .flat_map(|s| ["--set".to_string(), s])
-    .collect();
+    let mut args = settings(e, extra);
     args.extend(["-q", "offsets", "edit"].map(String::from));
     args.extend(op.iter().map(|s| s.to_string()));
-    Command::new(cargo_bin("oracle-cdc"))
-        .args(&args)
-        .output()
-        .unwrap()
+    cli(args)
 }
 
 fn ok(o: &Output) {

@@ -325,23 +325,7 @@ fn capture_mining_on_a_downstream_converges_and_a_missing_log_stops_it_with_cdc_
     );
     let mut late_sets = common(&e, &e.db);
     mine_on(&mut late_sets, &late);
-    let doctor = Command::new(cargo_bin("oracle-cdc"))
-        .args(
-            late_sets
-                .iter()
-                .flat_map(|s| ["--set".to_string(), s.clone()])
-                .chain(["doctor".into(), "--format".into(), "json".into()]),
-        )
-        .output()
-        .unwrap();
-    let report: Json = serde_json::from_slice(&doctor.stdout).unwrap();
-    let retention = report["checks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["id"] == "redo.retention")
-        .unwrap()
-        .clone();
+    let retention = doctor_check(&late_sets, "redo.retention");
     assert_eq!(retention["severity"], "FAIL", "{retention}");
     assert!(retention["found"].as_str().unwrap().contains("CDC-5201"));
     let out = capture(&late_sets, current_scn(&e.db));
@@ -726,22 +710,7 @@ fn a_gap_in_log_shipping_stops_capture_with_cdc_5201_and_doctor_fails_it() {
         "{err}"
     );
     // doctor says it too.
-    let doctor = Command::new(cargo_bin("oracle-cdc"))
-        .args(
-            sets.iter()
-                .flat_map(|s| ["--set".to_string(), s.clone()])
-                .chain(["doctor".into(), "--format".into(), "json".into()]),
-        )
-        .output()
-        .unwrap();
-    let report: Json = serde_json::from_slice(&doctor.stdout).unwrap();
-    let retention = report["checks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["id"] == "redo.retention")
-        .unwrap()
-        .clone();
+    let retention = doctor_check(&sets, "redo.retention");
     assert_eq!(retention["severity"], "FAIL", "{retention}");
     assert!(
         retention["found"]

@@ -114,14 +114,7 @@ pub fn check(o: &Offsets, path: &Path, facts: &Facts) -> Result<()> {
     // Last, so the checks above give their own codes: the rules between fields every edit is held to ([`super::validate::problems`]).
     let problems = super::validate::structure_problems(o);
     if !problems.is_empty() {
-        let mut shown: Vec<String> = problems
-            .iter()
-            .take(20)
-            .map(|p| crate::errors::shown(p, 300))
-            .collect();
-        if problems.len() > 20 {
-            shown.push(format!("… and {} more", problems.len() - 20));
-        }
+        let shown = crate::errors::shown_items(&problems, 20, 300);
         return Err(CdcError::OffsetsDamaged {
             path: path.to_path_buf(),
             message: format!(

@@ -48,19 +48,11 @@ pub fn refuse(problems: Vec<String>) -> Result<()> {
             "the edited offsets are not valid: {}",
             crate::errors::shown(&problems[0], 300)
         ))),
-        n => {
+        _ => {
             // Bounded: a hand-edited document may break a rule ten thousand times.
-            let mut shown: Vec<String> = problems
-                .iter()
-                .take(SHOWN)
-                .map(|p| crate::errors::shown(p, 300))
-                .collect();
-            if n > SHOWN {
-                shown.push(format!("… and {} more", n - SHOWN));
-            }
             Err(CdcError::InvalidEdit(format!(
                 "the edited offsets are not valid:\n  - {}",
-                shown.join("\n  - ")
+                crate::errors::shown_items(&problems, SHOWN, 300).join("\n  - ")
             )))
         }
     }

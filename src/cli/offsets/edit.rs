@@ -251,18 +251,7 @@ fn run_mode(
         printer.note(&format!("note: {n}"));
     }
     if !analysis.losses.is_empty() {
-        let mut shown: Vec<String> = analysis
-            .losses
-            .iter()
-            .take(SHOWN_CHANGES)
-            .map(|l| crate::errors::shown(l, 400))
-            .collect();
-        if analysis.losses.len() > SHOWN_CHANGES {
-            shown.push(format!(
-                "… and {} more",
-                analysis.losses.len() - SHOWN_CHANGES
-            ));
-        }
+        let shown = crate::errors::shown_items(&analysis.losses, SHOWN_CHANGES, 400);
         let list = format!("\n  - {}", shown.join("\n  - "));
         if !a.force && !a.dry_run {
             return Err(CdcError::EditSkipsData(format!(
@@ -308,7 +297,7 @@ fn run_mode(
                 "operation": described,
                 "backup": backup.as_ref().map(|b| b.display().to_string()),
                 "changes": shown_changes(&changes),
-                "skipped_data": analysis.losses.iter().take(SHOWN_CHANGES).map(|l| crate::errors::shown(l, 400)).collect::<Vec<_>>(),
+                "skipped_data": crate::errors::shown_items(&analysis.losses, SHOWN_CHANGES, 400),
                 "pid": std::process::id(),
             }),
         ) {
