@@ -89,7 +89,7 @@ settings.references\t''
 settings.memory\t''"
 complete -c oracle-cdc-doctor -l fail-on -d 'The worst result that still exits 0 is the one below this: `fail` (default) exits 1 when a check FAILs, `warn` when one WARNs or FAILs (a CI gate, like DMS\'s FailOnAssessmentFailure)' -r -f -a "warn\t''
 fail\t''"
-complete -c oracle-cdc-doctor -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc-doctor -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc-doctor -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc-doctor -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc-doctor -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'

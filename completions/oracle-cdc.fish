@@ -29,7 +29,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -l set -d 'Override 
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
@@ -50,7 +50,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not 
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status serve build-dictionary" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status serve build-dictionary" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status serve build-dictionary" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status serve build-dictionary" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status serve build-dictionary" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status serve build-dictionary" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
@@ -71,7 +71,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 always\t''
 never\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -l if-missing -d 'When DIR already holds an emulated database, keep it as it is and succeed (scripts that are run again, like the README\'s main job)'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
@@ -91,7 +91,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
@@ -121,7 +121,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
@@ -137,7 +137,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 always\t''
 never\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from dump" -l rowid -d 'Add each row\'s ROWID as a "ROWID" field/column'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from dump" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from dump" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from dump" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from dump" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from dump" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
@@ -150,7 +150,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from status" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from status" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from status" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from status" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
@@ -164,7 +164,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
@@ -175,7 +175,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from build-dictionary" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from build-dictionary" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from build-dictionary" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from build-dictionary" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from build-dictionary" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from build-dictionary" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
@@ -187,7 +187,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand capture" -l set -d
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand capture" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand capture" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand capture" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand capture" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand capture" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand capture" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
@@ -206,7 +206,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l color
 always\t''
 never\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l records -d 'JSON lines of full records (Debezium envelope, op r) instead of plain rows'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
@@ -220,7 +220,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -l se
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
@@ -231,7 +231,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not _
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
@@ -249,7 +249,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 always\t''
 never\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from inspect" -l offline -d 'Do not connect to the database (no lag or retained-log check)'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from inspect" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from inspect" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from inspect" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from inspect" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from inspect" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
@@ -266,7 +266,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -l force -d 'Write an edit that skips data (the warning names what is lost)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
@@ -289,7 +289,7 @@ never\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -l force -d 'Write a reset that skips data (the warning names what is lost)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -l offline -d 'Do not connect to the database (no DBID check; a warning says so)'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
@@ -300,7 +300,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
@@ -323,7 +323,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish
 always\t''
 never\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l wait -d 'Follow the ops events until the signal is accepted or rejected (execute-snapshot: until its snapshot is done)'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
@@ -420,7 +420,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l set -d 
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
@@ -435,7 +435,7 @@ always\t''
 never\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l list -d 'List every code with its title, in code order'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l oracle -d 'List the Oracle errors (ORA-, DPI-) the tool handles in a way of its own, and the code each becomes'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
@@ -446,7 +446,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand completions" -l se
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand completions" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand completions" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand completions" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand completions" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand completions" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand completions" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
@@ -458,7 +458,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand man" -l set -d 'Ov
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand man" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand man" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand man" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand man" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand man" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand man" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
@@ -472,7 +472,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l color -d 'When to colour output' -r -f -a "auto always never"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
@@ -485,7 +485,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -l color -d 'When to colour output' -r -f -a "auto always never"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
@@ -498,7 +498,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -l color -d 'When to colour output' -r -f -a "auto always never"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
@@ -511,7 +511,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -l color -d 'When to colour output' -r -f -a "auto always never"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
@@ -524,7 +524,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -l color -d 'When to colour output' -r -f -a "auto always never"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
@@ -537,7 +537,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -l color -d 'When to colour output' -r -f -a "auto always never"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
@@ -551,7 +551,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -l color -d 'When to colour output' -r -f -a "auto always never"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'
@@ -565,7 +565,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -s q -l quiet -d 'Print only results and errors'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -l color -d 'When to colour output' -r -f -a "auto always never"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'

@@ -9,6 +9,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+/// The log target of warnings that say the work is held up by something outside it (a Kafka
+/// broker not answering, a database not reachable, a redo log not yet shipped). `--quiet`
+/// shows these too, though it otherwise leaves only errors: a capture waiting in silence
+/// looks like one that works.
+pub const STALL_LOG_TARGET: &str = "oracle_cdc::stall";
+
 /// Where ops events go: a file of JSON lines (appended, flushed per event), or nowhere.
 pub struct OpsLog {
     path: Option<PathBuf>,

@@ -61,6 +61,7 @@ fn acknowledged_records(state: &Path) -> u64 {
 /// (the default 120 s, past the watchdog): the flag reaches the producer's retries, backoffs
 /// and bootstrap passes. Nothing was acknowledged, so the offsets name no record (issue 36
 /// item 10; before, capture stayed `stopping` until the delivery timeout, forever by default).
+/// Under `-q` the wait and its end are still said (issue 37 item 7).
 #[test]
 fn a_stop_while_waiting_for_an_unreachable_broker_ends_capture_cleanly() {
     for signal in [libc::SIGTERM, libc::SIGINT] {
@@ -83,6 +84,28 @@ fn a_stop_while_waiting_for_an_unreachable_broker_ends_capture_cleanly() {
         c.stderr.take().unwrap().read_to_string(&mut err).unwrap();
         assert_eq!(st.code(), Some(0), "signal {signal}: {err}");
         assert!(!err.contains("CDC-"), "signal {signal}: {err}");
+        // With -q too, the operator is told what capture waits for, once at the first failure
+        // (naming the broker and the bound), and how the stop ended the wait (issue 37 item 7:
+        // before, -q left only the stop line).
+        let first = err
+            .lines()
+            .find(|l| l.contains("Kafka InitProducerId failed"))
+            .unwrap_or_else(|| panic!("signal {signal}: no stall warning: {err}"));
+        assert!(first.contains(&brokers), "{first}");
+        assert!(
+            first
+                .contains("retrying for up to 120 s (cdc.sink.kafka.producer.delivery.timeout.ms)"),
+            "{first}"
+        );
+        assert_eq!(
+            err.matches("Kafka InitProducerId failed").count(),
+            1,
+            "told once, not at every retry: {err}"
+        );
+        assert!(
+            err.contains("stopped while waiting for the Kafka broker"),
+            "signal {signal}: {err}"
+        );
         wait_for_event(&e.state, 5, "stopping", |ev| {
             ev["event"] == "capture-state" && ev["state"] == "stopping"
         });

@@ -97,7 +97,12 @@ fn stopped_waiting_for_kafka(
 ) -> Result<(CaptureEnd, CaptureSummary)> {
     match r {
         Err(crate::errors::CdcError::StoppedWaitingForKafka { waiting }) => {
-            tracing::info!("stopped while waiting for the Kafka broker ({waiting})");
+            // Told with --quiet too: the stall warnings were, and this is how they ended.
+            tracing::warn!(
+                target: crate::ops::STALL_LOG_TARGET,
+                "stopped while waiting for the Kafka broker ({waiting}); the offsets keep what it \
+                 acknowledged, and the next start sends the rest"
+            );
             let position = Offsets::load(&state.offsets())?.and_then(|o| o.stream);
             Ok((
                 CaptureEnd::Stopped,

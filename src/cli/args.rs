@@ -49,7 +49,7 @@ pub struct GlobalArgs {
     /// Override one setting; repeatable; wins over the file and the environment
     #[arg(long = "set", value_name = "KEY=VALUE", global = true)]
     pub set: Vec<String>,
-    /// Print only results and errors
+    /// Print only results, errors and what the work is held up by (a broker, a database, a log)
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     pub quiet: bool,
     /// More log output on stderr (-v info, -vv debug, -vvv trace)

@@ -22,7 +22,7 @@ pub(super) fn stop_message(state: Option<State>) -> &'static str {
             "stopping after the redo being mined is published and its offsets saved; Ctrl-C again to stop at once"
         }
         Some(State::PausedForFlowControl) => {
-            "stopping once the sink takes what is being published and the offsets are saved; Ctrl-C again to stop at once"
+            "stopping: the offsets keep what the sink has acknowledged, nothing more is sent (a Kafka broker that does not answer is not waited for); Ctrl-C again to stop at once"
         }
         Some(State::WaitingForRedo | State::Idle) => {
             "stopping: nothing is being read, the offsets are saved as they are; Ctrl-C again to stop at once"
@@ -106,7 +106,7 @@ pub fn run(a: CaptureArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::Re
                 p.commit_scn, p.resume_scn
             )
         })
-        .unwrap_or_default();
+        .unwrap_or_else(|| "nothing published yet".into());
     printer.note(&format!(
         "{}: {} records ({} snapshot rows, {} transactions) this run, {}; {position}",
         match end {

@@ -86,8 +86,9 @@ fn clap_error(e: clap::Error) -> ExitCode {
 }
 
 fn init_logging(global: &args::GlobalArgs) {
+    let quiet = format!("error,{}=warn", crate::ops::STALL_LOG_TARGET);
     let level = if global.quiet {
-        "error"
+        quiet.as_str()
     } else {
         match global.verbose {
             0 => "warn",

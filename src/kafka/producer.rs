@@ -83,6 +83,40 @@ const STOP_POLL: Duration = Duration::from_millis(50);
 /// The pseudo node id of a bootstrap connection.
 const BOOTSTRAP: i32 = i32::MIN;
 
+/// How often a wait for a failing broker is told again while it lasts.
+const STALL_RETOLD: Duration = Duration::from_secs(30);
+
+/// Say that a Kafka call is failing: at its first failure, then every [`STALL_RETOLD`], as
+/// stall warnings (shown with `--quiet` too), with what it waits for and how long it will.
+/// Each retry on its own is an info line. Returns when it was last told.
+fn tell_stalled(
+    told: Option<Instant>,
+    what: &str,
+    attempts: u64,
+    started: Instant,
+    limit: Duration,
+    e: &KafkaError,
+) -> Option<Instant> {
+    let now = Instant::now();
+    match told {
+        None => tracing::warn!(
+            target: crate::ops::STALL_LOG_TARGET,
+            "Kafka {what} failed: {e}; retrying for up to {} s ({}), records wait and nothing is \
+             lost; a stop (Ctrl-C) keeps the offsets at what the broker acknowledged",
+            limit.as_secs(),
+            crate::settings::keys::KAFKA_PRODUCER_DELIVERY_TIMEOUT_MS
+        ),
+        Some(at) if now.duration_since(at) >= STALL_RETOLD => tracing::warn!(
+            target: crate::ops::STALL_LOG_TARGET,
+            "Kafka {what} still failing after {attempts} attempts, {} s of {} s: {e}",
+            started.elapsed().as_secs(),
+            limit.as_secs()
+        ),
+        Some(at) => return Some(at),
+    }
+    Some(now)
+}
+
 impl Producer {
     /// Connect and get a producer id (with a transactional id: from its coordinator, which
     /// fences an older producer of the same id and aborts its open transaction).
@@ -141,6 +175,8 @@ impl Producer {
         let limit = Duration::from_millis(self.cfg.delivery_timeout_ms);
         let mut backoff = self.cfg.retry_backoff_ms.max(1);
         let mut attempts = 0u64;
+        // When the operator was last told the broker is failing (None: not yet this wait).
+        let mut told: Option<Instant> = None;
         self.deadline = Some(started + limit);
         let r = loop {
             attempts += 1;
@@ -157,7 +193,8 @@ impl Producer {
                     if elapsed >= limit {
                         break Err(gave_up(what, attempts, elapsed, limit, e));
                     }
-                    tracing::warn!("Kafka {what}: {e}; retrying in {backoff} ms");
+                    told = tell_stalled(told, what, attempts, started, limit, &e);
+                    tracing::info!("Kafka {what}: {e}; retrying in {backoff} ms");
                     if matches!(e, KafkaError::Network(_)) {
                         self.conns.clear();
                     }

@@ -53,6 +53,7 @@ impl GapWatch {
             }
             _ => {
                 tracing::warn!(
+                    target: crate::ops::STALL_LOG_TARGET,
                     "{mining} has not received sequence {} of redo thread {} but holds later ones (a gap in redo transport): mining waits at SCN {}; capture stops with CDC-5201 if the gap stays {} ms (cdc.mining.gap.timeout.ms)",
                     gap.missing,
                     gap.thread,

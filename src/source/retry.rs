@@ -189,6 +189,7 @@ fn connect_loop(
                     ),
                 };
                 tracing::warn!(
+                    target: crate::ops::STALL_LOG_TARGET,
                     "connecting to {} failed ({e}); {of}, next in {} ms",
                     connector.describe(),
                     wait.as_millis()
@@ -257,6 +258,7 @@ impl<'c> Reconnecting<'c> {
                         tell(&CdcError::ConnectionLost(m.clone()), lost)?;
                     }
                     tracing::warn!(
+                        target: crate::ops::STALL_LOG_TARGET,
                         "connection to {} lost ({m}); reconnecting ({lost} of {})",
                         self.connector.describe(),
                         self.policy.retries
