@@ -140,6 +140,7 @@ Register-ArgumentCompleter -Native -CommandName 'oracle-cdc' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Override one setting; repeatable; wins over the file and the environment')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'When another writer holds the database (a workload still running), wait for it to finish, saying so, then run (--duration counts from then) instead of failing with CDC-4003')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results, errors and what the work is held up by (a broker, a database, a log)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results, errors and what the work is held up by (a broker, a database, a log)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace)')

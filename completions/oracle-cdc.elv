@@ -133,6 +133,7 @@ set edit:completion:arg-completer[oracle-cdc] = {|@words|
             cand --config 'Settings file (YAML, cdc.* keys)'
             cand --set 'Override one setting; repeatable; wins over the file and the environment'
             cand --color 'When to colour output'
+            cand --wait 'When another writer holds the database (a workload still running), wait for it to finish, saying so, then run (--duration counts from then) instead of failing with CDC-4003'
             cand -q 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
             cand --quiet 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
             cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace)'

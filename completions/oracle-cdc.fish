@@ -121,6 +121,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l wait -d 'When another writer holds the database (a workload still running), wait for it to finish, saying so, then run (--duration counts from then) instead of failing with CDC-4003'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l print-settings -d 'Validate the settings, print the effective values (secrets redacted) and exit'

@@ -195,7 +195,7 @@ catalog! {
         "Fix the schema file; examples/emulator-schema.yaml documents every field.";
     Cdc4003 = "CDC-4003", Failure, "Emulator database is busy",
         "Another process holds the emulated database's writer lock (one writer at a time, like a database instance).",
-        "Stop the other `emulator workload` (the message names its pid) or wait for it to finish; readers need no lock.";
+        "Stop the other `emulator workload` (the message names its pid) or wait for it to finish (`emulator workload --wait` waits, then runs); readers need no lock.";
     Cdc4004 = "CDC-4004", Failure, "Emulator redo is damaged",
         "A record in the emulated database's redo file cannot be read or does not match the checksum that ends its line (the message names the line), or a page of rows in its checkpoint (checkpoint.dat) does not match its checksum (the message names the file, the table and the bytes). A torn last line from a killed writer is ignored; damage elsewhere is not, and damaged rows are never served.",
         "Restore the directory from a copy, or create a new database with `oracle-cdc emulator init`. A damaged checkpoint.dat alone can be removed: the next open replays the whole redo instead.";

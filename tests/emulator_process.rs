@@ -156,3 +156,96 @@ fn killed_writer_loses_nothing_committed_and_the_next_writer_recovers() {
         "the torn record was cut off"
     );
 }
+
+/// A count from a workload's summary table (`│ first_scn ┆ 1001634 │`).
+fn summary_count(stdout: &[u8], name: &str) -> u64 {
+    let text = String::from_utf8_lossy(stdout);
+    text.lines()
+        .find_map(|l| {
+            let cells: Vec<&str> = l
+                .split(['│', '┆', '|'])
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .collect();
+            (cells.first() == Some(&name)).then(|| cells.get(1)?.parse().ok())?
+        })
+        .unwrap_or_else(|| panic!("no {name} in the summary:\n{text}"))
+}
+
+/// The README's loop run again before its last workload ended (issue 37 item 1): a second
+/// writer fails with CDC-4003 while the first runs; with `--wait` it says it waits (naming the
+/// first writer's pid), runs once the first has finished (its first SCN past the first's
+/// last), and does all it was asked.
+#[test]
+fn a_second_workload_waits_for_the_first_with_wait() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("schema.yaml");
+    std::fs::write(&schema, SCHEMA).unwrap();
+    let db = dir.path().join("db");
+    let db_arg = db.to_str().unwrap();
+    run(&[
+        "emulator",
+        "init",
+        db_arg,
+        "--schema",
+        schema.to_str().unwrap(),
+    ]);
+    let first = Command::new(cargo_bin("oracle-cdc"))
+        .args([
+            "emulator",
+            "workload",
+            db_arg,
+            "--duration",
+            "3s",
+            "--rate",
+            "20",
+        ])
+        .args(["--seed", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // The first holds the writer lock once its commits show.
+    let start = status(&db)["current_scn"].as_u64().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while status(&db)["current_scn"].as_u64().unwrap() == start {
+        assert!(
+            Instant::now() < deadline,
+            "the first workload wrote nothing"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let refused = Command::new(cargo_bin("oracle-cdc"))
+        .args(["-q", "emulator", "workload", db_arg, "--transactions", "5"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(1), "{err}");
+    assert!(err.contains("CDC-4003"), "{err}");
+    assert!(err.contains("--wait"), "the remedy names --wait: {err}");
+
+    let second = Command::new(cargo_bin("oracle-cdc"))
+        .args(["emulator", "workload", db_arg, "--wait"])
+        .args(["--transactions", "30", "--rate", "0", "--seed", "2"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert!(second.status.success(), "{err}");
+    let first_pid = first.id();
+    let first = first.wait_with_output().unwrap();
+    assert!(first.status.success());
+    assert!(
+        err.contains(&format!("another writer (pid {first_pid}) holds"))
+            && err.contains("waits for it to finish (--wait)"),
+        "{err}"
+    );
+    let second_first_scn = summary_count(&second.stdout, "first_scn");
+    assert!(
+        second_first_scn >= summary_count(&first.stdout, "last_scn"),
+        "the waiting workload wrote only after the first had finished"
+    );
+    assert_eq!(
+        summary_count(&second.stdout, "committed") + summary_count(&second.stdout, "rolled_back"),
+        30
+    );
+}

@@ -322,3 +322,46 @@ fn snapshot_and_capture_progress_in_a_real_terminal() {
 
     check_snapshot("progress", &lines);
 }
+
+/// An error from another process while a progress line is drawn (the README's loop run again
+/// while the last workload still writes: the new workload's CDC-4003 landed on capture's
+/// `opening …` spinner line, whose cursor sits at its end) starts a line of its own (issue 37
+/// item 1). The spinner lasts only while capture opens the database, so a line left open by
+/// `printf` stands in for it: the cursor is where the spinner leaves it.
+#[test]
+fn an_error_starts_its_own_line_after_another_process_progress_line() {
+    if !tmux_installed() {
+        eprintln!("skipped: tmux is not installed (the lines are checked in a real terminal through tmux)");
+        return;
+    }
+    let dir = setup();
+    let tmux = Tmux::new("own-line");
+    let b = bin();
+    let b = b.display();
+    tmux.start(
+        "loop",
+        dir.path(),
+        &format!(
+            "'{b}' -q emulator workload db --duration 120s --rate 5 & W=$!; sleep 1; \
+             printf '* opening emulator:db  0s'; \
+             '{b}' -q emulator workload db --transactions 3; \
+             printf '* opening emulator:db  1s'; \
+             '{b}' -q emulator workload db --transactions 3 --wait & V=$!; sleep 1; \
+             kill $W; wait $W; wait $V; echo"
+        ),
+    );
+    let screens = tmux.watch("loop", "<<done>>", Duration::from_secs(60));
+    let all = screens.join("\n");
+    let last = screens.last().cloned().unwrap_or_default();
+    // The progress lines stay as they were drawn; each message starts at the line's start.
+    assert!(
+        last.lines().any(|l| l.starts_with("CDC-4003: ")),
+        "the error ran on from the progress line:\n{all}"
+    );
+    assert!(
+        last.lines().any(|l| l.contains("WARN")
+            && l.contains("waits for it to finish (--wait)")
+            && !l.contains("opening")),
+        "the wait notice ran on from the progress line:\n{all}"
+    );
+}

@@ -525,6 +525,10 @@ pub struct EmulatorWorkloadArgs {
     /// Transactions per second (0: as fast as possible)
     #[arg(long, default_value_t = 100)]
     pub rate: u32,
+    /// When another writer holds the database (a workload still running), wait for it to
+    /// finish, saying so, then run (--duration counts from then) instead of failing with CDC-4003
+    #[arg(long)]
+    pub wait: bool,
     /// Operation mix as weights, e.g. insert=50,update=40,delete=10
     #[arg(long, default_value = "insert=40,update=45,delete=15")]
     pub mix: String,

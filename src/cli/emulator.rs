@@ -181,7 +181,7 @@ fn workload(
         lob_pct: a.lob_pct,
         lob_edit_pct: a.lob_edit_pct,
     };
-    let mut writer = emulator::writer::Writer::open(&dir, clock::system(), true)?;
+    let mut writer = open_writer(&dir, a.wait)?;
     let summary = workload::Workload::new(&mut writer, options)?.run(&|| false)?;
     if printer.quiet {
         // Often run in the background of another command's terminal (the README's main job).
@@ -198,6 +198,30 @@ fn workload(
         .unwrap_or_default();
     printer.table(&["workload", "count"], rows)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The database's writer; with `wait`, once the writer that holds it (a workload started
+/// earlier, the README's loop run again before its last workload ended) has finished. The wait
+/// is said once, with --quiet too: a workload that writes nothing for a while must say why.
+fn open_writer(dir: &std::path::Path, wait: bool) -> anyhow::Result<emulator::writer::Writer> {
+    let mut told = false;
+    loop {
+        match emulator::writer::Writer::open(dir, clock::system(), true) {
+            Err(CdcError::EmulatorBusy { pid, .. }) if wait => {
+                if !told {
+                    tracing::warn!(
+                        target: crate::ops::STALL_LOG_TARGET,
+                        "another writer (pid {pid}) holds {}: this workload waits for it to \
+                         finish (--wait), then runs",
+                        dir.display()
+                    );
+                    told = true;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(200));
+            }
+            other => return Ok(other?),
+        }
+    }
 }
 
 fn dump(a: EmulatorDumpArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::Result<ExitCode> {

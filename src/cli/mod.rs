@@ -106,7 +106,7 @@ fn init_logging(global: &args::GlobalArgs) {
             global.color,
             std::io::stderr().is_terminal(),
         ))
-        .with_writer(stderr::Stderr)
+        .with_writer(stderr::Logs)
         // Its own report of a failed write is an `eprintln!`, which panics on a closed stderr.
         .log_internal_errors(false)
         .with_target(false)
