@@ -9,6 +9,9 @@
 //! ORACLE_CDC_TEST_REQUIRE_PYARROW=1. Elsewhere the test looks for that environment, then for a
 //! python3 that has pyarrow, and says it is skipped when there is none.
 
+#[path = "parquet_readers/all_types.rs"]
+mod all_types;
+
 use assert_cmd::cargo::cargo_bin;
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
