@@ -72,6 +72,10 @@ pub struct ExportSink {
     /// A chunk's encoded bytes, kept from chunk to chunk: a new buffer each time costs its
     /// pages' first-touch faults again.
     buf: Vec<u8>,
+    /// `--records`: the record format (the `cdc.*` record settings, as capture writes them)
+    /// and whether topics name the PDB.
+    record_format: crate::record::format::Format,
+    topics_with_pdb: bool,
 }
 
 impl ExportSink {
@@ -87,7 +91,20 @@ impl ExportSink {
             parquet: (format == ExportFormat::Parquet)
                 .then(|| parquet::ParquetFiles::new(dir, ParquetOptions::default())),
             buf: Vec::new(),
+            record_format: crate::record::format::Format::default(),
+            topics_with_pdb: true,
         }
+    }
+
+    /// `--records` in `format`, topics with the PDB or not, as capture would write them.
+    pub fn with_record_format(
+        mut self,
+        format: crate::record::format::Format,
+        topics_with_pdb: bool,
+    ) -> ExportSink {
+        self.record_format = format;
+        self.topics_with_pdb = topics_with_pdb;
+        self
     }
 
     pub fn with_parquet_options(mut self, options: ParquetOptions) -> ExportSink {
@@ -306,9 +323,8 @@ impl ExportSink {
                 }
             }
             ExportFormat::Records => {
-                // Debezium's default format; topics name the PDB (files are per table).
-                let fmt = crate::record::format::Format::default();
-                let schemas = ctx.schemas(&fmt, true);
+                let fmt = &self.record_format;
+                let schemas = ctx.schemas(fmt, self.topics_with_pdb);
                 let ts = now_ms();
                 let n = chunk.rows.len();
                 for (i, row) in chunk.rows.iter().enumerate() {
@@ -321,7 +337,7 @@ impl ExportSink {
                         i,
                         n,
                     );
-                    buf.extend(ctx.snapshot_line(&fmt, &schemas, row, chunk.scn, marker, ts));
+                    ctx.write_snapshot_line(&mut buf, fmt, &schemas, row, chunk.scn, marker, ts);
                     buf.push(b'\n');
                 }
             }

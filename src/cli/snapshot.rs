@@ -152,6 +152,10 @@ pub fn snapshot(
     };
     let already_done = offsets.snapshot.as_ref().is_some_and(|s| s.completed);
     let mut sink = ExportSink::new(&a.out, format, &settings.sink.topic_prefix, &db.name)
+        .with_record_format(
+            settings.record.clone(),
+            records_topics_with_pdb(&settings, &decisions),
+        )
         .with_parquet_options(ParquetOptions {
             file_rows: settings.snapshot.parquet_file_rows,
             compression: if settings.snapshot.parquet_zstd {
@@ -502,4 +506,24 @@ pub fn plan_chunks(
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether `--records` topics name the PDB: as a first capture of the same tables would decide
+/// it (`cdc.topic.include.pdb`: `auto` names it when the tables span more than one PDB).
+fn records_topics_with_pdb(settings: &crate::settings::Settings, decisions: &[Decision]) -> bool {
+    use crate::record::format::PdbInTopic;
+    match settings.record.pdb_in_topic {
+        PdbInTopic::Always => true,
+        PdbInTopic::Never => false,
+        PdbInTopic::Auto => {
+            let pdbs: std::collections::BTreeSet<_> = decisions
+                .iter()
+                .filter_map(|d| match d {
+                    Decision::Capture(t) => t.name().pdb.as_ref(),
+                    _ => None,
+                })
+                .collect();
+            settings.record.topic_has_pdb(pdbs.len())
+        }
+    }
 }
