@@ -136,6 +136,7 @@ Register-ArgumentCompleter -Native -CommandName 'oracle-cdc' -ScriptBlock {
             [CompletionResult]::new('--lob-edit-pct', '--lob-edit-pct', [CompletionResultType]::ParameterName, 'Percent of updates that change a CLOB or BLOB piece by piece through its locator (DBMS_LOB.WRITE at an offset, ERASE, TRIM); capture cannot rebuild those (CDC-3005)')
             [CompletionResult]::new('--tables', '--tables', [CompletionResultType]::ParameterName, 'Only these tables (default: every table)')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the workload''s random choices')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'How the summary (the counts of what ran) is printed; json prints it even with --quiet')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Override one setting; repeatable; wins over the file and the environment')

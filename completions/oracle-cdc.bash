@@ -524,7 +524,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__emulator__subcmd__workload)
-            opts="-c -q -v -h -V --transactions --duration --rate --mix --tx-size --rollback-pct --savepoint-pct --key-update-pct --row-move-pct --long-every --long-span --ddl-every --create-table-every --truncate-every --shared-commit-pct --lob-pct --lob-edit-pct --tables --seed --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            opts="-c -q -v -h -V --transactions --duration --rate --mix --tx-size --rollback-pct --savepoint-pct --key-update-pct --row-move-pct --long-every --long-span --ddl-every --create-table-every --truncate-every --shared-commit-pct --lob-pct --lob-edit-pct --tables --seed --format --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -604,6 +604,10 @@ _oracle__cdc() {
                     ;;
                 --seed)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
                     return 0
                     ;;
                 --config)

@@ -129,6 +129,7 @@ set edit:completion:arg-completer[oracle-cdc] = {|@words|
             cand --lob-edit-pct 'Percent of updates that change a CLOB or BLOB piece by piece through its locator (DBMS_LOB.WRITE at an offset, ERASE, TRIM); capture cannot rebuild those (CDC-3005)'
             cand --tables 'Only these tables (default: every table)'
             cand --seed 'Seed of the workload''s random choices'
+            cand --format 'How the summary (the counts of what ran) is printed; json prints it even with --quiet'
             cand -c 'Settings file (YAML, cdc.* keys)'
             cand --config 'Settings file (YAML, cdc.* keys)'
             cand --set 'Override one setting; repeatable; wins over the file and the environment'

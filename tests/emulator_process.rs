@@ -156,3 +156,64 @@ fn killed_writer_loses_nothing_committed_and_the_next_writer_recovers() {
         "the torn record was cut off"
     );
 }
+
+#[test]
+fn workload_format_json_counts_what_the_database_shows() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("schema.yaml");
+    std::fs::write(&schema, SCHEMA).unwrap();
+    let db = dir.path().join("db");
+    let db_arg = db.to_str().unwrap();
+    run(&[
+        "emulator",
+        "init",
+        db_arg,
+        "--schema",
+        schema.to_str().unwrap(),
+    ]);
+    let rows = |s: &serde_json::Value| s["tables"][0]["rows"].as_i64().unwrap();
+    let before = status(&db);
+    // No rollbacks of any kind and no long transactions: every counted change is committed,
+    // so the row count moves by exactly inserts minus deletes. --quiet: json is still printed.
+    let out = run(&[
+        "-q",
+        "emulator",
+        "workload",
+        db_arg,
+        "--transactions",
+        "40",
+        "--rate",
+        "0",
+        "--seed",
+        "4",
+        "--rollback-pct",
+        "0",
+        "--savepoint-pct",
+        "0",
+        "--long-every",
+        "0",
+        "--format",
+        "json",
+    ]);
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    let after = status(&db);
+    let count = |k: &str| {
+        summary[k]
+            .as_i64()
+            .unwrap_or_else(|| panic!("{k}: {summary}"))
+    };
+    assert_eq!(count("committed") + count("rolled_back"), 40);
+    assert_eq!(count("rolled_back"), 0);
+    assert!(count("inserts") > 0 && count("updates") > 0 && count("deletes") > 0);
+    assert_eq!(
+        rows(&after) - rows(&before),
+        count("inserts") - count("deletes")
+    );
+    for k in ["truncates", "tables_created", "lob_edits"] {
+        assert_eq!(count(k), 0, "every key is there, zeros too");
+    }
+    let (first, last) = (count("first_scn"), count("last_scn"));
+    assert!(first > before["current_scn"].as_i64().unwrap() && first <= last);
+    assert_eq!(last, after["current_scn"].as_i64().unwrap());
+}

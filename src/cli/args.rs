@@ -577,6 +577,9 @@ pub struct EmulatorWorkloadArgs {
     /// Seed of the workload's random choices
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// How the summary (the counts of what ran) is printed; json prints it even with --quiet
+    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    pub format: TableFormat,
 }
 
 #[derive(Debug, Args)]
