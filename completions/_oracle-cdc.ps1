@@ -251,6 +251,7 @@ Register-ArgumentCompleter -Native -CommandName 'oracle-cdc' -ScriptBlock {
             [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'Directory of the files, the manifest and the resume state')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'File format')
             [CompletionResult]::new('--csv-times', '--csv-times', [CompletionResultType]::ParameterName, 'CSV: DATE and TIMESTAMP cells as ISO-8601 text (iso: 2024-02-14T10:58:02.202590) or as epoch milli-/micro-/nanoseconds like records (epoch)')
+            [CompletionResult]::new('--summary-format', '--summary-format', [CompletionResultType]::ParameterName, 'How the end summary (each table''s chunks, rows, SCNs, files) is printed on stdout (--format is the files'' format)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Override one setting; repeatable; wins over the file and the environment')

@@ -1256,7 +1256,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__snapshot)
-            opts="-c -q -v -h -V --tables --out --format --records --csv-times --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            opts="-c -q -v -h -V --tables --out --format --records --csv-times --summary-format --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1276,6 +1276,10 @@ _oracle__cdc() {
                     ;;
                 --csv-times)
                     COMPREPLY=($(compgen -W "iso epoch" -- "${cur}"))
+                    return 0
+                    ;;
+                --summary-format)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
                     return 0
                     ;;
                 --config)

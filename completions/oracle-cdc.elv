@@ -238,6 +238,7 @@ set edit:completion:arg-completer[oracle-cdc] = {|@words|
             cand --out 'Directory of the files, the manifest and the resume state'
             cand --format 'File format'
             cand --csv-times 'CSV: DATE and TIMESTAMP cells as ISO-8601 text (iso: 2024-02-14T10:58:02.202590) or as epoch milli-/micro-/nanoseconds like records (epoch)'
+            cand --summary-format 'How the end summary (each table''s chunks, rows, SCNs, files) is printed on stdout (--format is the files'' format)'
             cand -c 'Settings file (YAML, cdc.* keys)'
             cand --config 'Settings file (YAML, cdc.* keys)'
             cand --set 'Override one setting; repeatable; wins over the file and the environment'

@@ -202,6 +202,8 @@ csv\t''
 parquet\t'Parquet files with an Arrow schema from the Oracle types'"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l csv-times -d 'CSV: DATE and TIMESTAMP cells as ISO-8601 text (iso: 2024-02-14T10:58:02.202590) or as epoch milli-/micro-/nanoseconds like records (epoch)' -r -f -a "iso\t''
 epoch\t''"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l summary-format -d 'How the end summary (each table\'s chunks, rows, SCNs, files) is printed on stdout (--format is the files\' format)' -r -f -a "table\t''
+json\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l color -d 'When to colour output' -r -f -a "auto\t''

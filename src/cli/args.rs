@@ -121,7 +121,8 @@ object per row (--records: full Debezium-shaped records); CSV has a header row, 
 (--csv-times epoch: epoch integers) and decimals as exact text; Parquet has typed columns (value encoding: commands/types.md). \
 The read throttle cdc.snapshot.max.rows.per.second applies (0: none). \
 A manifest.json lists every chunk's SCN and the row counts. Re-running with the same --out resumes where it \
-stopped, re-reading only chunks that were not yet written; Ctrl-C stops cleanly with the offsets saved.\n\n\
+stopped, re-reading only chunks that were not yet written; Ctrl-C stops cleanly with the offsets saved. \
+The end summary is a table, or JSON with --summary-format json (--format is the files' format).\n\n\
 Examples:\n  oracle-cdc snapshot --out export/ --format csv\n  oracle-cdc snapshot --tables PDB1.HR.EMPLOYEES --records",
         after_long_help = SNAPSHOT_EXIT_CODES
     )]
@@ -241,6 +242,10 @@ pub struct SnapshotArgs {
     /// epoch milli-/micro-/nanoseconds like records (epoch)
     #[arg(long, value_enum, default_value_t = CsvTimesArg::Iso, value_name = "HOW")]
     pub csv_times: CsvTimesArg,
+    /// How the end summary (each table's chunks, rows, SCNs, files) is printed on stdout
+    /// (--format is the files' format)
+    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    pub summary_format: TableFormat,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
