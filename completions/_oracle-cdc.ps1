@@ -580,6 +580,7 @@ Register-ArgumentCompleter -Native -CommandName 'oracle-cdc' -ScriptBlock {
             [CompletionResult]::new('--channel', '--channel', [CompletionResultType]::ParameterName, 'file: the state directory''s spool (no database write); source: a row inserted into the signal table cdc.signal.data.collection (refused on a read-only database)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'With --wait: give up after this many seconds (CDC-8106)')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'The state directory to signal (default: cdc.state.dir); a running export''s --out directory takes set-throttle')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'table: the id on a line; json: one object with the signal sent (and its outcome with --wait)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Override one setting; repeatable; wins over the file and the environment')

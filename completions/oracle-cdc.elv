@@ -552,6 +552,7 @@ set edit:completion:arg-completer[oracle-cdc] = {|@words|
             cand --channel 'file: the state directory''s spool (no database write); source: a row inserted into the signal table cdc.signal.data.collection (refused on a read-only database)'
             cand --timeout 'With --wait: give up after this many seconds (CDC-8106)'
             cand --dir 'The state directory to signal (default: cdc.state.dir); a running export''s --out directory takes set-throttle'
+            cand --format 'table: the id on a line; json: one object with the signal sent (and its outcome with --wait)'
             cand -c 'Settings file (YAML, cdc.* keys)'
             cand --config 'Settings file (YAML, cdc.* keys)'
             cand --set 'Override one setting; repeatable; wins over the file and the environment'

@@ -636,7 +636,8 @@ pub enum SignalCommand {
     #[command(
         long_about = "Check a signal and hand it to the running capture through the file channel \
 (STATE/signals/): the tables must be captured (and exist, when the database answers), each --filter one safe SQL \
-condition for one of them, the id unused. Prints the id. A capture picks it up within cdc.signal.poll.ms; with no \
+condition for one of them, the id unused. Prints the id (--format json: the signal as sent, with its outcome \
+under --wait). A capture picks it up within cdc.signal.poll.ms; with no \
 capture running it waits in the spool. --wait follows the ops events until the outcome.\n\n\
 Examples:\n  oracle-cdc signal send execute-snapshot --tables PDB1.SALES.ORDERS --type blocking --wait\n  \
 oracle-cdc signal send stop --tables PDB1.SALES.ORDERS",
@@ -725,6 +726,11 @@ pub struct SignalSendArgs {
     /// directory takes set-throttle
     #[arg(long, value_name = "DIR")]
     pub dir: Option<std::path::PathBuf>,
+
+    /// table: the id on a line; json: one object with the signal sent (and its outcome with
+    /// --wait)
+    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    pub format: TableFormat,
 }
 
 #[derive(Debug, Subcommand)]
