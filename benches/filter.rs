@@ -50,6 +50,7 @@ tables:
       - {{ name: AMOUNT, type: "NUMBER(10,2)" }}
       - {{ name: PLACED, type: DATE }}
     primary_key: [ID]
+    supplemental_logging: all
     rows: 1000
   - name: BATCH.JOBS
     columns:

@@ -19,10 +19,18 @@ all=(parser emulator stream snapshot scaling parquet filter)
 if [[ "${1:-}" != "--summary" ]]; then
     benches=("$@")
     [[ ${#benches[@]} -eq 0 ]] && benches=("${all[@]}")
+    failed=()
     for b in "${benches[@]}"; do
         echo "== cargo bench --bench $b" >&2
-        cargo bench --bench "$b" >&2
+        # A bench that fails is reported and the rest still run (one broken bench hid the table).
+        if ! cargo bench --bench "$b" >&2; then
+            echo "== FAILED: cargo bench --bench $b (its results below are from an earlier run, if any)" >&2
+            failed+=("$b")
+        fi
     done
+    if [[ ${#failed[@]} -gt 0 ]]; then
+        echo "== failed benches: ${failed[*]}" >&2
+    fi
 fi
 
 python3 - <<'PY'

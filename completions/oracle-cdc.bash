@@ -524,7 +524,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__emulator__subcmd__workload)
-            opts="-c -q -v -h -V --transactions --duration --rate --wait --mix --tx-size --rollback-pct --savepoint-pct --key-update-pct --row-move-pct --long-every --long-span --ddl-every --create-table-every --truncate-every --shared-commit-pct --lob-pct --lob-edit-pct --tables --seed --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            opts="-c -q -v -h -V --transactions --duration --rate --wait --mix --tx-size --rollback-pct --savepoint-pct --key-update-pct --row-move-pct --long-every --long-span --ddl-every --create-table-every --truncate-every --shared-commit-pct --lob-pct --lob-edit-pct --tables --seed --format --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -604,6 +604,10 @@ _oracle__cdc() {
                     ;;
                 --seed)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
                     return 0
                     ;;
                 --config)
@@ -1190,7 +1194,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__signal__subcmd__send)
-            opts="-c -q -v -h -V --tables --filter --type --rows-per-second --id --channel --wait --timeout --dir --config --set --quiet --verbose --color --print-settings --strict --help --version execute-snapshot pause-snapshot resume-snapshot stop-snapshot set-throttle"
+            opts="-c -q -v -h -V --tables --filter --type --rows-per-second --id --channel --wait --timeout --dir --format --config --set --quiet --verbose --color --print-settings --strict --help --version execute-snapshot pause-snapshot resume-snapshot stop-snapshot set-throttle"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1228,6 +1232,10 @@ _oracle__cdc() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1252,7 +1260,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__snapshot)
-            opts="-c -q -v -h -V --tables --out --format --records --csv-times --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            opts="-c -q -v -h -V --tables --out --format --records --csv-times --summary-format --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1272,6 +1280,10 @@ _oracle__cdc() {
                     ;;
                 --csv-times)
                     COMPREPLY=($(compgen -W "iso epoch" -- "${cur}"))
+                    return 0
+                    ;;
+                --summary-format)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
                     return 0
                     ;;
                 --config)

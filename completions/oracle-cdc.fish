@@ -116,6 +116,8 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l lob-edit-pct -d 'Percent of updates that change a CLOB or BLOB piece by piece through its locator (DBMS_LOB.WRITE at an offset, ERASE, TRIM); capture cannot rebuild those (CDC-3005)' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l tables -d 'Only these tables (default: every table)' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l seed -d 'Seed of the workload\'s random choices' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l format -d 'How the summary (the counts of what ran) is printed; json prints it even with --quiet' -r -f -a "table\t''
+json\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l color -d 'When to colour output' -r -f -a "auto\t''
@@ -201,6 +203,8 @@ csv\t''
 parquet\t'Parquet files with an Arrow schema from the Oracle types'"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l csv-times -d 'CSV: DATE and TIMESTAMP cells as ISO-8601 text (iso: 2024-02-14T10:58:02.202590) or as epoch milli-/micro-/nanoseconds like records (epoch)' -r -f -a "iso\t''
 epoch\t''"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l summary-format -d 'How the end summary (each table\'s chunks, rows, SCNs, files) is printed on stdout (--format is the files\' format)' -r -f -a "table\t''
+json\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l color -d 'When to colour output' -r -f -a "auto\t''
@@ -318,6 +322,8 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish
 source\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l timeout -d 'With --wait: give up after this many seconds (CDC-8106)' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l dir -d 'The state directory to signal (default: cdc.state.dir); a running export\'s --out directory takes set-throttle' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l format -d 'table: the id on a line; json: one object with the signal sent (and its outcome with --wait)' -r -f -a "table\t''
+json\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l color -d 'When to colour output' -r -f -a "auto\t''

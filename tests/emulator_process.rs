@@ -157,19 +157,13 @@ fn killed_writer_loses_nothing_committed_and_the_next_writer_recovers() {
     );
 }
 
-/// A count from a workload's summary table (`│ first_scn ┆ 1001634 │`).
+/// A count from a workload's `--format json` summary.
 fn summary_count(stdout: &[u8], name: &str) -> u64 {
-    let text = String::from_utf8_lossy(stdout);
-    text.lines()
-        .find_map(|l| {
-            let cells: Vec<&str> = l
-                .split(['│', '┆', '|'])
-                .map(str::trim)
-                .filter(|c| !c.is_empty())
-                .collect();
-            (cells.first() == Some(&name)).then(|| cells.get(1)?.parse().ok())?
-        })
-        .unwrap_or_else(|| panic!("no {name} in the summary:\n{text}"))
+    let v: serde_json::Value = serde_json::from_slice(stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(stdout)));
+    v[name]
+        .as_u64()
+        .unwrap_or_else(|| panic!("no {name} in the summary: {v}"))
 }
 
 /// The README's loop run again before its last workload ended (issue 37 item 1): a second
@@ -200,7 +194,7 @@ fn a_second_workload_waits_for_the_first_with_wait() {
             "--rate",
             "20",
         ])
-        .args(["--seed", "1"])
+        .args(["--seed", "1", "--format", "json"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -225,7 +219,7 @@ fn a_second_workload_waits_for_the_first_with_wait() {
     assert!(err.contains("--wait"), "the remedy names --wait: {err}");
 
     let second = Command::new(cargo_bin("oracle-cdc"))
-        .args(["emulator", "workload", db_arg, "--wait"])
+        .args(["emulator", "workload", db_arg, "--wait", "--format", "json"])
         .args(["--transactions", "30", "--rate", "0", "--seed", "2"])
         .output()
         .unwrap();
@@ -248,4 +242,65 @@ fn a_second_workload_waits_for_the_first_with_wait() {
         summary_count(&second.stdout, "committed") + summary_count(&second.stdout, "rolled_back"),
         30
     );
+}
+
+#[test]
+fn workload_format_json_counts_what_the_database_shows() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("schema.yaml");
+    std::fs::write(&schema, SCHEMA).unwrap();
+    let db = dir.path().join("db");
+    let db_arg = db.to_str().unwrap();
+    run(&[
+        "emulator",
+        "init",
+        db_arg,
+        "--schema",
+        schema.to_str().unwrap(),
+    ]);
+    let rows = |s: &serde_json::Value| s["tables"][0]["rows"].as_i64().unwrap();
+    let before = status(&db);
+    // No rollbacks of any kind and no long transactions: every counted change is committed,
+    // so the row count moves by exactly inserts minus deletes. --quiet: json is still printed.
+    let out = run(&[
+        "-q",
+        "emulator",
+        "workload",
+        db_arg,
+        "--transactions",
+        "40",
+        "--rate",
+        "0",
+        "--seed",
+        "4",
+        "--rollback-pct",
+        "0",
+        "--savepoint-pct",
+        "0",
+        "--long-every",
+        "0",
+        "--format",
+        "json",
+    ]);
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    let after = status(&db);
+    let count = |k: &str| {
+        summary[k]
+            .as_i64()
+            .unwrap_or_else(|| panic!("{k}: {summary}"))
+    };
+    assert_eq!(count("committed") + count("rolled_back"), 40);
+    assert_eq!(count("rolled_back"), 0);
+    assert!(count("inserts") > 0 && count("updates") > 0 && count("deletes") > 0);
+    assert_eq!(
+        rows(&after) - rows(&before),
+        count("inserts") - count("deletes")
+    );
+    for k in ["truncates", "tables_created", "lob_edits"] {
+        assert_eq!(count(k), 0, "every key is there, zeros too");
+    }
+    let (first, last) = (count("first_scn"), count("last_scn"));
+    assert!(first > before["current_scn"].as_i64().unwrap() && first <= last);
+    assert_eq!(last, after["current_scn"].as_i64().unwrap());
 }

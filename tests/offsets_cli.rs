@@ -407,3 +407,76 @@ fn edits_honour_dir_for_export_directories() {
         "the state directory was not touched"
     );
 }
+
+/// The keys commands/offsets.md documents for `offsets inspect --format json`: the first
+/// column of its key table, top-level keys bare and the `live` object's as `live.KEY`.
+fn documented_inspect_keys() -> (Vec<String>, Vec<String>) {
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/commands/offsets.md"))
+        .unwrap();
+    let section = page
+        .split("## `offsets inspect")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .unwrap();
+    let (mut top, mut live) = (Vec::new(), Vec::new());
+    for line in section.lines() {
+        let Some(key) = line
+            .strip_prefix("| `")
+            .and_then(|rest| rest.split_once("` |"))
+            .map(|(k, _)| k)
+        else {
+            continue;
+        };
+        match key.strip_prefix("live.") {
+            Some(k) => live.push(k.to_string()),
+            None => top.push(key.to_string()),
+        }
+    }
+    top.sort();
+    live.sort();
+    (top, live)
+}
+
+fn keys(v: &Json) -> Vec<String> {
+    let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+    k.sort();
+    k
+}
+
+#[test]
+fn inspect_json_prints_what_the_page_documents() {
+    let (top, live) = documented_inspect_keys();
+    assert!(top.contains(&"offsets".to_string()) && live.contains(&"status".to_string()));
+    let mut seen_live = std::collections::BTreeSet::new();
+    // Reachable and streaming: every key the database can add.
+    // A file the tool wrote itself (an edit that delivers again, made before the database is
+    // there) holds the offsets exactly as the tool stores them.
+    let sb = Sandbox::new(Some(&streaming()));
+    sb.ok(&["offsets", "edit", "set-scn", "1000020"]);
+    let sb = sb.with_database(4242);
+    let report: Json =
+        serde_json::from_slice(&sb.ok(&["offsets", "inspect", "--format", "json"]).stdout).unwrap();
+    assert_eq!(keys(&report), top);
+    assert_eq!(report["offsets"], sb.json(), "the offsets as stored");
+    assert_eq!(report["file_format"], sb.json()["format"]);
+    assert_eq!(report["exists"], true);
+    let current = report["live"]["current_scn"].as_u64().unwrap();
+    let commit = sb.json()["stream"]["commit_scn"].as_u64().unwrap();
+    assert_eq!(report["live"]["lag_scns"].as_u64(), Some(current - commit));
+    seen_live.extend(keys(&report["live"]));
+    // Unreachable and not configured: the status and the error.
+    let mut gone = sb;
+    gone.url = format!("emulator:{}", gone.dir.path().join("nowhere").display());
+    let report: Json =
+        serde_json::from_slice(&gone.ok(&["offsets", "inspect", "--format", "json"]).stdout)
+            .unwrap();
+    assert_eq!(keys(&report), top);
+    seen_live.extend(keys(&report["live"]));
+    let mut none = gone;
+    none.url = String::new();
+    let report: Json =
+        serde_json::from_slice(&none.ok(&["offsets", "inspect", "--format", "json"]).stdout)
+            .unwrap();
+    seen_live.extend(keys(&report["live"]));
+    assert_eq!(seen_live.into_iter().collect::<Vec<_>>(), live);
+}

@@ -808,3 +808,81 @@ fn the_source_channel_reads_signals_from_the_signal_table() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("cdc.database.read.only=true"));
 }
+
+#[test]
+fn signal_send_format_json_prints_the_signal_that_landed() {
+    // The same signal table as the source channel test, with no capture running: what
+    // --format json says was sent is compared with what the spool file and the table hold.
+    let schema = SCHEMA.replacen(
+        "  multitenant: true\n",
+        "  multitenant: true\n  privileges: [all, \"PDB1.CDC.DEBEZIUM_SIGNAL:INSERT\"]\n",
+        1,
+    );
+    let e = env_with(&format!(
+        "{schema}  - name: PDB1.CDC.DEBEZIUM_SIGNAL
+    columns:
+      - {{ name: ID, type: VARCHAR2(42), nullable: false }}
+      - {{ name: TYPE, type: VARCHAR2(32), nullable: false }}
+      - {{ name: DATA, type: VARCHAR2(2048) }}
+    primary_key: [ID]
+    supplemental_logging: all
+    rows: 0
+"
+    ));
+    std::fs::create_dir_all(&e.state).unwrap();
+    let source = [
+        "cdc.signal.enabled.channels=file,source",
+        "cdc.signal.data.collection=PDB1.CDC.DEBEZIUM_SIGNAL",
+    ];
+    let parse = |text: String| -> Json {
+        serde_json::from_str(&text).unwrap_or_else(|err| panic!("not JSON ({err}): {text}"))
+    };
+
+    // The file channel: the object equals the spooled signal, plus the channel.
+    let sent = parse(e.signal_ok(
+        &source,
+        &[
+            "execute-snapshot",
+            "--tables",
+            "PDB1.SHOP.ORDERS",
+            "--filter",
+            "PDB1.SHOP.ORDERS=REGION = 'EMEA'",
+            "--format",
+            "json",
+        ],
+    ));
+    assert_eq!(sent["channel"], "file");
+    assert!(sent["outcome"].is_null(), "no --wait, no outcome: {sent}");
+    let spooled: Vec<Json> = std::fs::read_dir(e.state.join("signals"))
+        .unwrap()
+        .filter_map(|f| f.ok())
+        .filter(|f| f.path().extension().is_some_and(|x| x == "json"))
+        .map(|f| serde_json::from_str(&std::fs::read_to_string(f.path()).unwrap()).unwrap())
+        .collect();
+    assert_eq!(spooled.len(), 1);
+    let mut without_channel = sent.as_object().unwrap().clone();
+    without_channel.remove("channel");
+    without_channel.remove("outcome");
+    assert_eq!(Json::Object(without_channel), spooled[0]);
+
+    // The source channel: the generated id, type and data are the row's.
+    let sent = parse(e.signal_ok(
+        &source,
+        &[
+            "set-throttle",
+            "--rows-per-second",
+            "250",
+            "--channel",
+            "source",
+            "--format",
+            "json",
+        ],
+    ));
+    assert_eq!(sent["channel"], "source");
+    let rows = dump(&e.db, "PDB1.CDC.DEBEZIUM_SIGNAL", current_scn(&e.db));
+    assert_eq!(rows.len(), 1, "one row inserted: {rows:?}");
+    assert_eq!(rows[0]["ID"], sent["id"]);
+    assert_eq!(rows[0]["TYPE"], sent["type"]);
+    let data: Json = serde_json::from_str(rows[0]["DATA"].as_str().unwrap()).unwrap();
+    assert_eq!(data, sent["data"]);
+}

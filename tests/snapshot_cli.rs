@@ -778,3 +778,76 @@ fn a_chosen_key_that_is_not_unique_is_refused_by_capture_and_the_export() {
         ],
     ));
 }
+
+#[test]
+fn summary_format_json_gives_each_tables_rows_files_and_scns() {
+    let (dir, db) = setup();
+    let out_dir = dir.path().join("export");
+    let status: serde_json::Value = serde_json::from_slice(
+        &ok(oracle_cdc(&db, &["emulator", "status", "--format", "json"])).stdout,
+    )
+    .unwrap();
+    let out = ok(oracle_cdc(
+        &db,
+        &[
+            "--set",
+            "cdc.snapshot.chunk.rows=150",
+            "snapshot",
+            "--out",
+            out_dir.to_str().unwrap(),
+            "--format",
+            "csv",
+            "--summary-format",
+            "json",
+        ],
+    ));
+    // Only the JSON document on stdout (the closing "exported …" line is in it).
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out_dir.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(summary["format"], "csv");
+    assert_eq!(summary["completed"], true);
+    assert_eq!(summary["out"], out_dir.to_str().unwrap());
+    let tables = summary["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), status["tables"].as_array().unwrap().len());
+    let mut total = 0;
+    for t in tables {
+        let name = t["table"].as_str().unwrap();
+        let want = status["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["table"] == name)
+            .unwrap_or_else(|| panic!("{name} not in the database"));
+        let rows = t["rows"].as_u64().unwrap();
+        assert_eq!(rows, want["rows"].as_u64().unwrap(), "{name}");
+        assert_eq!(t["state"], "done");
+        // 150-row chunks: as many chunks as the rows need at least.
+        assert!(t["chunks"].as_u64().unwrap() >= rows.div_ceil(150), "{t}");
+        let listed = manifest["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["table"] == name)
+            .unwrap();
+        let scns: Vec<u64> = listed["chunk_scns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_u64().unwrap())
+            .collect();
+        assert_eq!(t["min_scn"].as_u64(), scns.iter().min().copied());
+        assert_eq!(t["max_scn"].as_u64(), scns.iter().max().copied());
+        assert_eq!(t["chunks"].as_u64(), Some(scns.len() as u64));
+        assert_eq!(t["strategy"], listed["strategy"]);
+        let files = t["files"].as_array().unwrap();
+        assert_eq!(files.len(), 1, "{t}");
+        let file = out_dir.join(files[0].as_str().unwrap());
+        let lines = csv::Reader::from_path(&file).unwrap().records().count() as u64;
+        assert_eq!(lines, rows, "{} holds the rows", file.display());
+        total += rows;
+    }
+    assert_eq!(summary["rows"].as_u64(), Some(total));
+    assert!(summary["skipped"].as_array().unwrap().is_empty());
+}

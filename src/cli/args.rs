@@ -121,7 +121,8 @@ object per row (--records: full Debezium-shaped records); CSV has a header row, 
 (--csv-times epoch: epoch integers) and decimals as exact text; Parquet has typed columns (value encoding: commands/types.md). \
 The read throttle cdc.snapshot.max.rows.per.second applies (0: none). \
 A manifest.json lists every chunk's SCN and the row counts. Re-running with the same --out resumes where it \
-stopped, re-reading only chunks that were not yet written; Ctrl-C stops cleanly with the offsets saved.\n\n\
+stopped, re-reading only chunks that were not yet written; Ctrl-C stops cleanly with the offsets saved. \
+The end summary is a table, or JSON with --summary-format json (--format is the files' format).\n\n\
 Examples:\n  oracle-cdc snapshot --out export/ --format csv\n  oracle-cdc snapshot --tables PDB1.HR.EMPLOYEES --records",
         after_long_help = SNAPSHOT_EXIT_CODES
     )]
@@ -241,6 +242,10 @@ pub struct SnapshotArgs {
     /// epoch milli-/micro-/nanoseconds like records (epoch)
     #[arg(long, value_enum, default_value_t = CsvTimesArg::Iso, value_name = "HOW")]
     pub csv_times: CsvTimesArg,
+    /// How the end summary (each table's chunks, rows, SCNs, files) is printed on stdout
+    /// (--format is the files' format)
+    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    pub summary_format: TableFormat,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -581,6 +586,9 @@ pub struct EmulatorWorkloadArgs {
     /// Seed of the workload's random choices
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// How the summary (the counts of what ran) is printed; json prints it even with --quiet
+    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    pub format: TableFormat,
 }
 
 #[derive(Debug, Args)]
@@ -632,7 +640,8 @@ pub enum SignalCommand {
     #[command(
         long_about = "Check a signal and hand it to the running capture through the file channel \
 (STATE/signals/): the tables must be captured (and exist, when the database answers), each --filter one safe SQL \
-condition for one of them, the id unused. Prints the id. A capture picks it up within cdc.signal.poll.ms; with no \
+condition for one of them, the id unused. Prints the id (--format json: the signal as sent, with its outcome \
+under --wait). A capture picks it up within cdc.signal.poll.ms; with no \
 capture running it waits in the spool. --wait follows the ops events until the outcome.\n\n\
 Examples:\n  oracle-cdc signal send execute-snapshot --tables PDB1.SALES.ORDERS --type blocking --wait\n  \
 oracle-cdc signal send stop --tables PDB1.SALES.ORDERS",
@@ -721,6 +730,11 @@ pub struct SignalSendArgs {
     /// directory takes set-throttle
     #[arg(long, value_name = "DIR")]
     pub dir: Option<std::path::PathBuf>,
+
+    /// table: the id on a line; json: one object with the signal sent (and its outcome with
+    /// --wait)
+    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    pub format: TableFormat,
 }
 
 #[derive(Debug, Subcommand)]

@@ -1,7 +1,9 @@
 //! `oracle-cdc signal send`: check a signal, put it in the running capture's spool, and with
 //! `--wait` follow the ops events until it is accepted, rejected or done.
 
-use super::args::{GlobalArgs, SignalChannelArg, SignalSendArgs, SignalSnapshotType, SignalType};
+use super::args::{
+    GlobalArgs, SignalChannelArg, SignalSendArgs, SignalSnapshotType, SignalType, TableFormat,
+};
 use super::Printer;
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
@@ -59,13 +61,26 @@ pub fn send(a: SignalSendArgs, global: &GlobalArgs, printer: &Printer) -> anyhow
         let file = spool.send(&signal)?;
         tracing::info!("signal written to {}", file.display());
     }
-    printer.line(&signal.id)?;
+    let json_out = a.format == TableFormat::Json;
+    let sent = || {
+        let mut v = signal.to_json();
+        v["channel"] = Json::from(if source { "source" } else { "file" });
+        v
+    };
+    if !json_out {
+        printer.line(&signal.id)?;
+    }
     if !source && state.holder().is_none() {
         printer.note(
             "no capture runs with this state directory now: the signal waits in the spool until one starts",
         );
     }
     if !a.wait {
+        if json_out {
+            let mut v = sent();
+            v["outcome"] = Json::Null;
+            printer.json(&v)?;
+        }
         return Ok(ExitCode::SUCCESS);
     }
     let runs = matches!(signal.action, Action::ExecuteSnapshot { .. });
@@ -86,6 +101,12 @@ pub fn send(a: SignalSendArgs, global: &GlobalArgs, printer: &Printer) -> anyhow
         })
         .unwrap_or_default();
     printer.note(&format!("{}: {name} {detail}", signal.id));
+    if json_out {
+        // The ops event as written, so a script reads the same fields ops.jsonl has.
+        let mut v = sent();
+        v["outcome"] = event.clone();
+        printer.json(&v)?;
+    }
     Ok(match name {
         "signal-rejected" | "signal-stopped" | "signal-failed" => ExitCode::from(1),
         _ => ExitCode::SUCCESS,

@@ -227,6 +227,11 @@ pub fn snapshot(
         // A crash may have come between the last chunk and the files' completion.
         finish_export(&a.out, &mut offsets, &decisions, &mut sink, None)?;
     }
+    if a.summary_format == TableFormat::Json {
+        // One JSON document on stdout: the closing line's facts are in it.
+        printer.json(&summary_json(&offsets, &sink, format.name(), &a.out))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     summary(&offsets, &sink, printer)?;
     if let Some(state) = &offsets.snapshot {
         printer.outcome(&super::live::export_line(
@@ -347,6 +352,51 @@ fn write_manifest(
     Ok(())
 }
 
+fn state_name(state: TableState) -> &'static str {
+    match state {
+        TableState::Done => "done",
+        TableState::InProgress => "in progress",
+        TableState::NotStarted => "not started",
+    }
+}
+
+/// `--summary-format json`: the summary table's facts, with the SCN range as two numbers and
+/// every file named, and the export's totals.
+fn summary_json(
+    offsets: &Offsets,
+    sink: &ExportSink,
+    format: &str,
+    out: &std::path::Path,
+) -> serde_json::Value {
+    let empty = SnapshotState::default();
+    let state = offsets.snapshot.as_ref().unwrap_or(&empty);
+    let tables: Vec<serde_json::Value> = state
+        .order
+        .iter()
+        .filter_map(|name| state.tables.get(name).map(|p| (name, p)))
+        .map(|(name, p)| {
+            json!({
+                "table": name,
+                "strategy": p.strategy,
+                "chunks": p.chunks,
+                "rows": p.rows,
+                "min_scn": p.chunk_scns.iter().min(),
+                "max_scn": p.chunk_scns.iter().max(),
+                "files": sink.files_of(name, Some(p)),
+                "state": state_name(p.state),
+            })
+        })
+        .collect();
+    json!({
+        "out": out.display().to_string(),
+        "format": format,
+        "rows": state.records,
+        "completed": state.completed,
+        "tables": tables,
+        "skipped": state.skipped,
+    })
+}
+
 fn summary(offsets: &Offsets, sink: &ExportSink, printer: &Printer) -> anyhow::Result<()> {
     let Some(state) = &offsets.snapshot else {
         return Ok(());
@@ -370,12 +420,7 @@ fn summary(offsets: &Offsets, sink: &ExportSink, printer: &Printer) -> anyhow::R
                     [one] => one.clone(),
                     [first, .., last] => format!("{first} …\n{last}"),
                 },
-                match p.state {
-                    TableState::Done => "done",
-                    TableState::InProgress => "in progress",
-                    TableState::NotStarted => "not started",
-                }
-                .to_string(),
+                state_name(p.state).to_string(),
             ]);
         }
     }

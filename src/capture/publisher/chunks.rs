@@ -146,6 +146,8 @@ impl Publisher<'_> {
         }
         let (table_first, table_last) = (progress.rows == 0, chunk.last_rows);
         let schemas = ctx.schemas(&settings.record, self.with_pdb);
+        // One buffer for the chunk's lines: each is written into it and handed to the sink.
+        let mut line = Vec::with_capacity(1024);
         for (i, row) in chunk.rows.iter().enumerate() {
             let marker = match self.signal_snapshot {
                 Some(_) => SnapshotMarker::Incremental,
@@ -158,7 +160,16 @@ impl Publisher<'_> {
                     n,
                 ),
             };
-            let line = ctx.snapshot_line(&settings.record, &schemas, row, chunk.scn, marker, ts);
+            line.clear();
+            ctx.write_snapshot_line(
+                &mut line,
+                &settings.record,
+                &schemas,
+                row,
+                chunk.scn,
+                marker,
+                ts,
+            );
             self.write_line(&line)?;
         }
         self.records += n as u64;
