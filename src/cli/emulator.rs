@@ -247,7 +247,8 @@ fn dump(a: EmulatorDumpArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::
         ))
         .into());
     }
-    let (columns, key, scn) = conn.with_replica(|r, _| -> Result<_, CdcError> {
+    // The table's layout needs no rows: they are read as they are written out.
+    let (columns, key, scn) = conn.with_replica_meta(|r, _| -> Result<_, CdcError> {
         let t = r.table(&table)?;
         Ok((
             t.columns.clone(),
@@ -263,21 +264,28 @@ fn dump(a: EmulatorDumpArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::
         range: ChunkRange::Whole,
         filter: None,
     };
-    let rows = conn.with_replica(|r, now| r.read_as_of(&query, now))??;
-    let mut out = std::io::BufWriter::new(Vec::new());
-    match a.format {
+    let stdout = std::path::Path::new("stdout");
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, printer.stdout_lock());
+    let rows = match a.format {
         RowFormat::Jsonl => {
-            for row in &rows {
-                let mut obj = serde_json::Map::new();
+            let keys: Vec<Vec<u8>> = columns.iter().map(|c| encode::json_key(&c.name)).collect();
+            let mut line = Vec::with_capacity(512);
+            conn.read_as_of_each(&query, &mut |row| {
+                line.clear();
                 if a.rowid {
-                    obj.insert("ROWID".into(), json!(row.rowid));
+                    line.extend_from_slice(b"{\"ROWID\":");
+                    encode::write_json_str(&mut line, &row.rowid);
+                    let start = line.len();
+                    encode::write_json_row(&mut line, &keys, &columns, &row.values);
+                    // The row's own opening `{` becomes the `,` after the ROWID (a table has
+                    // at least one column).
+                    line[start] = b',';
+                } else {
+                    encode::write_json_row(&mut line, &keys, &columns, &row.values);
                 }
-                for (c, v) in columns.iter().zip(&row.values) {
-                    obj.insert(c.name.clone(), encode::to_json(v, &c.data_type));
-                }
-                serde_json::to_writer(&mut out, &obj)?;
-                out.write_all(b"\n")?;
-            }
+                line.push(b'\n');
+                out.write_all(&line).map_err(|e| CdcError::io(stdout, e))
+            })?
         }
         RowFormat::Csv => {
             let mut w = csv::Writer::from_writer(&mut out);
@@ -287,10 +295,11 @@ fn dump(a: EmulatorDumpArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::
             }
             header.extend(columns.iter().map(|c| c.name.clone()));
             w.write_record(&header)?;
-            for row in &rows {
-                let mut rec: Vec<String> = Vec::new();
+            let mut rec: Vec<String> = Vec::new();
+            let n = conn.read_as_of_each(&query, &mut |row| {
+                rec.clear();
                 if a.rowid {
-                    rec.push(row.rowid.clone());
+                    rec.push(row.rowid);
                 }
                 rec.extend(
                     columns
@@ -299,13 +308,21 @@ fn dump(a: EmulatorDumpArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::
                         // As CSV exports write them: times as ISO-8601 text.
                         .map(|(c, v)| encode::to_csv_iso(v, &c.data_type)),
                 );
-                w.write_record(&rec)?;
-            }
+                w.write_record(&rec).map_err(|e| {
+                    // A reader gone (broken pipe) stays an I/O error: the exit is then quiet.
+                    let io = match e.into_kind() {
+                        csv::ErrorKind::Io(io) => io,
+                        other => std::io::Error::other(format!("{other:?}")),
+                    };
+                    CdcError::io(stdout, io)
+                })
+            })?;
             w.flush()?;
+            n
         }
-    }
-    printer.raw(&out.into_inner()?)?;
-    printer.note(&format!("{} rows of {table} as of SCN {scn}", rows.len()));
+    };
+    out.flush()?;
+    printer.note(&format!("{rows} rows of {table} as of SCN {scn}"));
     Ok(ExitCode::SUCCESS)
 }
 

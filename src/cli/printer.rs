@@ -37,6 +37,11 @@ impl Printer {
         out.write_all(b"\n")
     }
 
+    /// stdout, for a command whose results stream (`emulator dump`).
+    pub fn stdout_lock(&self) -> io::StdoutLock<'static> {
+        self.stdout.lock()
+    }
+
     /// Write raw result bytes to stdout.
     pub fn raw(&self, bytes: &[u8]) -> io::Result<()> {
         self.stdout.lock().write_all(bytes)

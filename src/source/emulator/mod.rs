@@ -410,6 +410,19 @@ impl EmulatorConnector {
         Ok(f(&r, self.shared.clock.now_ms()))
     }
 
+    /// A flashback read as the emulator's own commands make it (`emulator dump`: no session,
+    /// no grants): each row handed to `each` as it is read, the rows a checkpoint left on disk
+    /// read from it rather than loaded, so memory stays flat in the table's size.
+    pub fn read_as_of_each(
+        &self,
+        q: &FlashbackQuery,
+        each: &mut dyn FnMut(FetchedRow) -> Result<()>,
+    ) -> Result<u64> {
+        self.shared.refresh_rows()?;
+        let r = self.shared.replica.read().map_err(|_| poisoned())?;
+        r.read_as_of_each(q, self.shared.clock.now_ms(), each)
+    }
+
     /// [`EmulatorConnector::with_replica`] for what needs no table rows (`emulator status`):
     /// rows a checkpoint left on disk stay there.
     pub fn with_replica_meta<T>(&self, f: impl FnOnce(&Replica, i64) -> T) -> Result<T> {
