@@ -762,7 +762,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__apply)
-            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            opts="-c -q -v -h -V --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -796,7 +796,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__drop__subcmd__signal)
-            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            opts="-c -q -v -h -V --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -830,7 +830,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__forget__subcmd__table)
-            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            opts="-c -q -v -h -V --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -864,7 +864,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__mark__subcmd__done)
-            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            opts="-c -q -v -h -V --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -898,7 +898,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__reset__subcmd__table)
-            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            opts="-c -q -v -h -V --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -932,7 +932,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__set__subcmd__scn)
-            opts="-c -q -v -h -V --resume-scn --skip-xid --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            opts="-c -q -v -h -V --resume-scn --skip-xid --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -974,7 +974,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__set__subcmd__sink)
-            opts="-c -q -v -h -V --segment --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            opts="-c -q -v -h -V --segment --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1012,7 +1012,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__set__subcmd__topic__subcmd__naming)
-            opts="-c -q -v -h -V --pdb --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            opts="-c -q -v -h -V --pdb --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
