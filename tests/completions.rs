@@ -144,11 +144,15 @@ fn zsh_fish_and_powershell_scripts_complete_subcommand_options() {
     assert!(block[..block.find('}').unwrap_or(block.len())].contains("'--skip-xid'"));
 }
 
+/// Whether `program` runs: `--version`, or `-V` for tmux, which knows no `--version` (asking it
+/// that skipped the zsh test on machines that have both).
 fn installed(program: &str) -> bool {
-    Command::new(program)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
+    ["--version", "-V"].iter().any(|flag| {
+        Command::new(program)
+            .arg(flag)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    })
 }
 
 /// What fish offers for `line` (`complete -C`, the words before the cursor), names only.
