@@ -125,7 +125,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -159,7 +159,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -189,7 +189,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -235,7 +235,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -265,7 +265,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -295,7 +295,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -357,7 +357,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -373,13 +373,16 @@ _oracle__cdc() {
             ;;
         oracle__cdc__subcmd__emulator__subcmd__dump)
             opts="-c -q -v -h -V --table --scn --format --rowid --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            if [[ ${cur} != -* ]] && _oracle_cdc_tables; then
+                return 0
+            fi
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --table)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=()
                     return 0
                     ;;
                 --scn)
@@ -399,7 +402,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -437,7 +440,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -475,7 +478,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -509,7 +512,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -525,6 +528,9 @@ _oracle__cdc() {
             ;;
         oracle__cdc__subcmd__emulator__subcmd__workload)
             opts="-c -q -v -h -V --transactions --duration --rate --mix --tx-size --rollback-pct --savepoint-pct --key-update-pct --row-move-pct --long-every --long-span --ddl-every --create-table-every --truncate-every --shared-commit-pct --lob-pct --lob-edit-pct --tables --seed --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            if [[ ${cur} != -* ]] && _oracle_cdc_tables; then
+                return 0
+            fi
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -599,7 +605,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --tables)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=()
                     return 0
                     ;;
                 --seed)
@@ -615,7 +621,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -649,7 +655,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -683,7 +689,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -713,7 +719,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -747,7 +753,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -781,7 +787,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -815,7 +821,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -831,6 +837,9 @@ _oracle__cdc() {
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__forget__subcmd__table)
             opts="-c -q -v -h -V --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            if [[ ${cur} != -* ]] && _oracle_cdc_tables; then
+                return 0
+            fi
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -849,7 +858,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -865,6 +874,9 @@ _oracle__cdc() {
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__mark__subcmd__done)
             opts="-c -q -v -h -V --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            if [[ ${cur} != -* ]] && _oracle_cdc_tables; then
+                return 0
+            fi
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -883,7 +895,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -899,6 +911,9 @@ _oracle__cdc() {
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__reset__subcmd__table)
             opts="-c -q -v -h -V --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            if [[ ${cur} != -* ]] && _oracle_cdc_tables; then
+                return 0
+            fi
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -917,7 +932,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -959,7 +974,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -997,7 +1012,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -1035,7 +1050,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -1073,7 +1088,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -1107,7 +1122,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -1123,13 +1138,16 @@ _oracle__cdc() {
             ;;
         oracle__cdc__subcmd__plan__subcmd__chunks)
             opts="-c -q -v -h -V --tables --format --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            if [[ ${cur} != -* ]] && _oracle_cdc_tables; then
+                return 0
+            fi
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --tables)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=()
                     return 0
                     ;;
                 --format)
@@ -1145,7 +1163,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -1175,7 +1193,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -1191,13 +1209,16 @@ _oracle__cdc() {
             ;;
         oracle__cdc__subcmd__signal__subcmd__send)
             opts="-c -q -v -h -V --tables --filter --type --rows-per-second --id --channel --wait --timeout --dir --config --set --quiet --verbose --color --print-settings --strict --help --version execute-snapshot pause-snapshot resume-snapshot stop-snapshot set-throttle"
+            if [[ ${cur} != -* ]] && _oracle_cdc_tables; then
+                return 0
+            fi
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --tables)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=()
                     return 0
                     ;;
                 --filter)
@@ -1237,7 +1258,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -1253,13 +1274,16 @@ _oracle__cdc() {
             ;;
         oracle__cdc__subcmd__snapshot)
             opts="-c -q -v -h -V --tables --out --format --records --csv-times --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            if [[ ${cur} != -* ]] && _oracle_cdc_tables; then
+                return 0
+            fi
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --tables)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=()
                     return 0
                     ;;
                 --out)
@@ -1283,7 +1307,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -1305,3 +1329,126 @@ if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERS
 else
     complete -F _oracle__cdc -o bashdefault -o default oracle-cdc
 fi
+
+# Added by oracle-cdc (src/cli/docs.rs): the setting keys after --set, and table names,
+# which only the database knows, from the binary (it prints nothing where no table goes).
+_oracle_cdc_set_keys() {
+    local keys=(
+        cdc.database.url=
+        cdc.database.user=
+        cdc.database.password=
+        cdc.database.driver=
+        cdc.mining.database.url=
+        cdc.mining.database.user=
+        cdc.mining.database.password=
+        cdc.mining.dictionary=
+        cdc.mining.dictionary.build=
+        cdc.mining.idle.thread.ms=
+        cdc.mining.gap.timeout.ms=
+        cdc.database.read.only=
+        cdc.database.connect.retries=
+        cdc.database.call.timeout.ms=
+        cdc.database.connect.backoff.ms=
+        cdc.database.connect.backoff.max.ms=
+        cdc.database.reconnect.max.ms=
+        cdc.state.dir=
+        cdc.files.group.readable=
+        cdc.snapshot.mode=
+        cdc.snapshot.chunk.rows=
+        cdc.snapshot.threads=
+        cdc.snapshot.max.pending.chunks=
+        cdc.snapshot.chunk.retries=
+        cdc.snapshot.chunk.ddl.retries=
+        cdc.snapshot.parquet.file.rows=
+        cdc.snapshot.parquet.compression=
+        cdc.snapshot.max.rows.per.second=
+        cdc.snapshot.max.rows.per.second.
+        cdc.snapshot.select.override.
+        cdc.snapshot.tables.order=
+        cdc.snapshot.new.tables=
+        cdc.columns.exclude=
+        cdc.key.
+        cdc.key.unchecked=
+        cdc.key.missing=
+        cdc.on.decode.error=
+        cdc.on.unsupported.redo=
+        cdc.tables.include=
+        cdc.tables.exclude=
+        cdc.sink.type=
+        cdc.sink.dir=
+        cdc.sink.format=
+        cdc.sink.segment.bytes=
+        cdc.sink.kafka.brokers=
+        cdc.sink.kafka.transactional.id=
+        cdc.sink.kafka.compression=
+        cdc.sink.kafka.max.in.flight.bytes=
+        cdc.sink.kafka.topic.ops=
+        cdc.sink.kafka.topic.dlq=
+        cdc.sink.kafka.topic.offsets=
+        cdc.sink.kafka.topic.partitions=
+        cdc.sink.kafka.producer.acks=
+        cdc.sink.kafka.producer.enable.idempotence=
+        cdc.sink.kafka.producer.client.id=
+        cdc.sink.kafka.producer.request.timeout.ms=
+        cdc.sink.kafka.producer.retry.backoff.ms=
+        cdc.sink.kafka.producer.retry.backoff.max.ms=
+        cdc.sink.kafka.producer.delivery.timeout.ms=
+        cdc.sink.kafka.producer.transaction.timeout.ms=
+        cdc.sink.kafka.producer.batch.size=
+        cdc.sink.topic.prefix=
+        cdc.stream.window.scn=
+        cdc.stream.poll.ms=
+        cdc.stream.buffer.memory.bytes=
+        cdc.doctor.read.rate=
+        cdc.heartbeat.interval.ms=
+        cdc.metrics.interval.ms=
+        cdc.metrics.listen=
+        cdc.signal.enabled.channels=
+        cdc.signal.data.collection=
+        cdc.signal.concurrent=
+        cdc.signal.poll.ms=
+        cdc.emulator.fault.seed=
+        cdc.emulator.fault.connect.fail.every=
+        cdc.emulator.fault.drop.per.mille=
+        cdc.emulator.fault.ora01555.reads=
+        cdc.emulator.fault.ora00310.mines=
+        cdc.emulator.fault.ora01284.mines=
+        cdc.emulator.fault.ora00308.mines=
+        cdc.emulator.fault.ora01307.mines=
+        cdc.emulator.fault.ora22924.reads=
+        cdc.emulator.fault.read.delay.ms=
+        cdc.emulator.fault.call.latency.ms=
+        cdc.emulator.fault.slow.call.every=
+        cdc.emulator.fault.slow.call.ms=
+        cdc.emulator.fault.kill.session.every=
+        cdc.emulator.fault.restart.every=
+        cdc.emulator.fault.restart.ms=
+        cdc.emulator.fault.idle.timeout.ms=
+        cdc.emulator.fault.ora01368.mines=
+        cdc.emulator.fault.ora01291.mines=
+        cdc.emulator.fault.register.delay.ms=
+        cdc.emulator.fault.unescaped.quotes.tables=
+        cdc.emulator.fault.dictionary.mismatch.tables=
+        cdc.emulator.fault.unknown.objects.tables=
+        cdc.emulator.fault.sink.delay.ms=
+        cdc.decimal.handling.mode=
+        cdc.time.precision.mode=
+        cdc.interval.handling.mode=
+        cdc.binary.handling.mode=
+        cdc.tombstones.on.delete=
+        cdc.provide.transaction.metadata=
+        cdc.include.schema.changes=
+        cdc.skipped.operations=
+        cdc.value.converter.schemas.enable=
+        cdc.key.converter.schemas.enable=
+        cdc.topic.transaction=
+        cdc.topic.include.pdb=
+    )
+    COMPREPLY=($(compgen -W "${keys[*]}" -- "${cur}"))
+    compopt -o nospace 2>/dev/null
+}
+_oracle_cdc_tables() {
+    local IFS=$'\n'
+    COMPREPLY=($("${COMP_WORDS[0]}" __complete tables "${COMP_LINE:0:COMP_POINT}" 2>/dev/null))
+    [[ ${#COMPREPLY[@]} -gt 0 ]]
+}
