@@ -537,3 +537,46 @@ fn fish_completes_setting_keys_and_table_names() {
         tables
     );
 }
+
+/// The hook the scripts run never shows an error on a TAB: bad settings, a database that is
+/// not there and one slower than the limit give no output, nothing on stderr, and exit 0; the
+/// slow one within the limit (`cli::complete::LIMIT_SECS`) and a margin.
+#[test]
+fn the_table_hook_fails_quietly_and_soon() {
+    let (_root, dir, tables) = emulated_database();
+    let hook = |line: String| {
+        let started = std::time::Instant::now();
+        let out = Command::new(env!("CARGO_BIN_EXE_oracle-cdc"))
+            .args(["__complete", "tables", &line])
+            .env_remove("ORACLE_CDC_DATABASE_URL")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{line}: {out:?}");
+        assert!(out.stderr.is_empty(), "{line}: {out:?}");
+        (
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            started.elapsed(),
+        )
+    };
+    let url = format!("--set cdc.database.url=emulator:{dir}");
+    let (listed, _) = hook(format!("oracle-cdc {url} snapshot --tables "));
+    assert_eq!(listed.lines().collect::<Vec<_>>(), tables);
+    for line in [
+        format!("oracle-cdc {url} --set cdc.no.such.key=1 snapshot --tables "),
+        "oracle-cdc --set cdc.database.url=emulator:/nonexistent snapshot --tables ".to_string(),
+        "oracle-cdc snapshot --tables ".to_string(),
+    ] {
+        assert_eq!(hook(line.clone()).0, "", "{line}");
+    }
+    let limit = oracle_cdc::cli::complete::LIMIT_SECS;
+    let (slow, took) = hook(format!(
+        "oracle-cdc {url} --set cdc.emulator.fault.call.latency.ms={} snapshot --tables ",
+        (limit + 5) * 1000
+    ));
+    assert_eq!(slow, "");
+    assert!(
+        took >= std::time::Duration::from_secs(limit)
+            && took < std::time::Duration::from_secs(limit + 4),
+        "{took:?}"
+    );
+}
