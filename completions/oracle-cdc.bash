@@ -125,7 +125,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -159,7 +159,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -189,7 +189,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -235,7 +235,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -265,7 +265,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -295,7 +295,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -357,7 +357,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -373,13 +373,16 @@ _oracle__cdc() {
             ;;
         oracle__cdc__subcmd__emulator__subcmd__dump)
             opts="-c -q -v -h -V --table --scn --format --rowid --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            if [[ ${cur} != -* ]] && _oracle_cdc_tables; then
+                return 0
+            fi
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --table)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=()
                     return 0
                     ;;
                 --scn)
@@ -399,7 +402,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -437,7 +440,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -475,7 +478,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -509,7 +512,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -525,6 +528,9 @@ _oracle__cdc() {
             ;;
         oracle__cdc__subcmd__emulator__subcmd__workload)
             opts="-c -q -v -h -V --transactions --duration --rate --wait --mix --tx-size --rollback-pct --savepoint-pct --key-update-pct --row-move-pct --long-every --long-span --ddl-every --create-table-every --truncate-every --shared-commit-pct --lob-pct --lob-edit-pct --tables --seed --format --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            if [[ ${cur} != -* ]] && _oracle_cdc_tables; then
+                return 0
+            fi
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -599,7 +605,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --tables)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=()
                     return 0
                     ;;
                 --seed)
@@ -619,7 +625,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -653,7 +659,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -687,7 +693,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -717,7 +723,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -751,7 +757,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -766,7 +772,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__apply)
-            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            opts="-c -q -v -h -V --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -785,7 +791,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -800,7 +806,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__drop__subcmd__signal)
-            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            opts="-c -q -v -h -V --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -819,7 +825,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -834,7 +840,10 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__forget__subcmd__table)
-            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            opts="-c -q -v -h -V --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            if [[ ${cur} != -* ]] && _oracle_cdc_tables; then
+                return 0
+            fi
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -853,7 +862,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -868,7 +877,10 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__mark__subcmd__done)
-            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            opts="-c -q -v -h -V --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            if [[ ${cur} != -* ]] && _oracle_cdc_tables; then
+                return 0
+            fi
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -887,7 +899,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -902,7 +914,10 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__reset__subcmd__table)
-            opts="-c -q -v -h -V --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            opts="-c -q -v -h -V --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            if [[ ${cur} != -* ]] && _oracle_cdc_tables; then
+                return 0
+            fi
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -921,7 +936,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -936,7 +951,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__set__subcmd__scn)
-            opts="-c -q -v -h -V --resume-scn --skip-xid --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            opts="-c -q -v -h -V --resume-scn --skip-xid --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -963,7 +978,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -978,7 +993,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__set__subcmd__sink)
-            opts="-c -q -v -h -V --segment --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            opts="-c -q -v -h -V --segment --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1001,7 +1016,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -1016,7 +1031,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__offsets__subcmd__edit__subcmd__set__subcmd__topic__subcmd__naming)
-            opts="-c -q -v -h -V --pdb --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            opts="-c -q -v -h -V --pdb --yes --dry-run --force --dir --offline --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1039,7 +1054,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -1077,7 +1092,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -1111,7 +1126,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -1127,13 +1142,16 @@ _oracle__cdc() {
             ;;
         oracle__cdc__subcmd__plan__subcmd__chunks)
             opts="-c -q -v -h -V --tables --format --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            if [[ ${cur} != -* ]] && _oracle_cdc_tables; then
+                return 0
+            fi
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --tables)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=()
                     return 0
                     ;;
                 --format)
@@ -1149,7 +1167,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -1179,7 +1197,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -1195,13 +1213,16 @@ _oracle__cdc() {
             ;;
         oracle__cdc__subcmd__signal__subcmd__send)
             opts="-c -q -v -h -V --tables --filter --type --rows-per-second --id --channel --wait --timeout --dir --format --config --set --quiet --verbose --color --print-settings --strict --help --version execute-snapshot pause-snapshot resume-snapshot stop-snapshot set-throttle"
+            if [[ ${cur} != -* ]] && _oracle_cdc_tables; then
+                return 0
+            fi
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --tables)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=()
                     return 0
                     ;;
                 --filter)
@@ -1245,7 +1266,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -1261,13 +1282,16 @@ _oracle__cdc() {
             ;;
         oracle__cdc__subcmd__snapshot)
             opts="-c -q -v -h -V --tables --out --format --records --csv-times --summary-format --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            if [[ ${cur} != -* ]] && _oracle_cdc_tables; then
+                return 0
+            fi
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --tables)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=()
                     return 0
                     ;;
                 --out)
@@ -1295,7 +1319,7 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --set)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    _oracle_cdc_set_keys
                     return 0
                     ;;
                 --color)
@@ -1317,3 +1341,126 @@ if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERS
 else
     complete -F _oracle__cdc -o bashdefault -o default oracle-cdc
 fi
+
+# Added by oracle-cdc (src/cli/docs.rs): the setting keys after --set, and table names,
+# which only the database knows, from the binary (it prints nothing where no table goes).
+_oracle_cdc_set_keys() {
+    local keys=(
+        cdc.database.url=
+        cdc.database.user=
+        cdc.database.password=
+        cdc.database.driver=
+        cdc.mining.database.url=
+        cdc.mining.database.user=
+        cdc.mining.database.password=
+        cdc.mining.dictionary=
+        cdc.mining.dictionary.build=
+        cdc.mining.idle.thread.ms=
+        cdc.mining.gap.timeout.ms=
+        cdc.database.read.only=
+        cdc.database.connect.retries=
+        cdc.database.call.timeout.ms=
+        cdc.database.connect.backoff.ms=
+        cdc.database.connect.backoff.max.ms=
+        cdc.database.reconnect.max.ms=
+        cdc.state.dir=
+        cdc.files.group.readable=
+        cdc.snapshot.mode=
+        cdc.snapshot.chunk.rows=
+        cdc.snapshot.threads=
+        cdc.snapshot.max.pending.chunks=
+        cdc.snapshot.chunk.retries=
+        cdc.snapshot.chunk.ddl.retries=
+        cdc.snapshot.parquet.file.rows=
+        cdc.snapshot.parquet.compression=
+        cdc.snapshot.max.rows.per.second=
+        cdc.snapshot.max.rows.per.second.
+        cdc.snapshot.select.override.
+        cdc.snapshot.tables.order=
+        cdc.snapshot.new.tables=
+        cdc.columns.exclude=
+        cdc.key.
+        cdc.key.unchecked=
+        cdc.key.missing=
+        cdc.on.decode.error=
+        cdc.on.unsupported.redo=
+        cdc.tables.include=
+        cdc.tables.exclude=
+        cdc.sink.type=
+        cdc.sink.dir=
+        cdc.sink.format=
+        cdc.sink.segment.bytes=
+        cdc.sink.kafka.brokers=
+        cdc.sink.kafka.transactional.id=
+        cdc.sink.kafka.compression=
+        cdc.sink.kafka.max.in.flight.bytes=
+        cdc.sink.kafka.topic.ops=
+        cdc.sink.kafka.topic.dlq=
+        cdc.sink.kafka.topic.offsets=
+        cdc.sink.kafka.topic.partitions=
+        cdc.sink.kafka.producer.acks=
+        cdc.sink.kafka.producer.enable.idempotence=
+        cdc.sink.kafka.producer.client.id=
+        cdc.sink.kafka.producer.request.timeout.ms=
+        cdc.sink.kafka.producer.retry.backoff.ms=
+        cdc.sink.kafka.producer.retry.backoff.max.ms=
+        cdc.sink.kafka.producer.delivery.timeout.ms=
+        cdc.sink.kafka.producer.transaction.timeout.ms=
+        cdc.sink.kafka.producer.batch.size=
+        cdc.sink.topic.prefix=
+        cdc.stream.window.scn=
+        cdc.stream.poll.ms=
+        cdc.stream.buffer.memory.bytes=
+        cdc.doctor.read.rate=
+        cdc.heartbeat.interval.ms=
+        cdc.metrics.interval.ms=
+        cdc.metrics.listen=
+        cdc.signal.enabled.channels=
+        cdc.signal.data.collection=
+        cdc.signal.concurrent=
+        cdc.signal.poll.ms=
+        cdc.emulator.fault.seed=
+        cdc.emulator.fault.connect.fail.every=
+        cdc.emulator.fault.drop.per.mille=
+        cdc.emulator.fault.ora01555.reads=
+        cdc.emulator.fault.ora00310.mines=
+        cdc.emulator.fault.ora01284.mines=
+        cdc.emulator.fault.ora00308.mines=
+        cdc.emulator.fault.ora01307.mines=
+        cdc.emulator.fault.ora22924.reads=
+        cdc.emulator.fault.read.delay.ms=
+        cdc.emulator.fault.call.latency.ms=
+        cdc.emulator.fault.slow.call.every=
+        cdc.emulator.fault.slow.call.ms=
+        cdc.emulator.fault.kill.session.every=
+        cdc.emulator.fault.restart.every=
+        cdc.emulator.fault.restart.ms=
+        cdc.emulator.fault.idle.timeout.ms=
+        cdc.emulator.fault.ora01368.mines=
+        cdc.emulator.fault.ora01291.mines=
+        cdc.emulator.fault.register.delay.ms=
+        cdc.emulator.fault.unescaped.quotes.tables=
+        cdc.emulator.fault.dictionary.mismatch.tables=
+        cdc.emulator.fault.unknown.objects.tables=
+        cdc.emulator.fault.sink.delay.ms=
+        cdc.decimal.handling.mode=
+        cdc.time.precision.mode=
+        cdc.interval.handling.mode=
+        cdc.binary.handling.mode=
+        cdc.tombstones.on.delete=
+        cdc.provide.transaction.metadata=
+        cdc.include.schema.changes=
+        cdc.skipped.operations=
+        cdc.value.converter.schemas.enable=
+        cdc.key.converter.schemas.enable=
+        cdc.topic.transaction=
+        cdc.topic.include.pdb=
+    )
+    COMPREPLY=($(compgen -W "${keys[*]}" -- "${cur}"))
+    compopt -o nospace 2>/dev/null
+}
+_oracle_cdc_tables() {
+    local IFS=$'\n'
+    COMPREPLY=($("${COMP_WORDS[0]}" __complete tables "${COMP_LINE:0:COMP_POINT}" 2>/dev/null))
+    [[ ${#COMPREPLY[@]} -gt 0 ]]
+}

@@ -8,7 +8,7 @@ function __fish_oracle_cdc_needs_command
     set -l cmd (commandline -opc)
     set -e cmd[1]
     argparse -s (__fish_oracle_cdc_global_optspecs) -- $cmd 2>/dev/null
-    or return
+    or return 0
     if set -q argv[1]
         # Also print the command, so this can be used to figure out what it is.
         echo $argv[1]
@@ -25,7 +25,7 @@ function __fish_oracle_cdc_using_subcommand
 end
 
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -46,7 +46,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "explain" -d '
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c oracle-cdc -n "__fish_oracle_cdc_needs_command" -f -a "man" -d 'Print man pages'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status serve build-dictionary" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status serve build-dictionary" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status serve build-dictionary" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not __fish_seen_subcommand_from init create workload dump status serve build-dictionary" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -66,7 +66,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and not 
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -l schema -d 'Schema file (YAML)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -l seed -d 'Seed of the initial rows\' values (default: the schema\'s seed)' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from init" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -87,7 +87,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -l name -d 'The downstream\'s DB_NAME' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -l dbid -d 'The downstream\'s DBID (default: one that differs from the source\'s)' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from create" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -114,12 +114,12 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l shared-commit-pct -d 'Percent of commits that share their commit SCN with the previous commit' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l lob-pct -d 'Percent of CLOB, NCLOB, BLOB, JSON, XMLTYPE and extended VARCHAR2 values written longer than a row keeps (out of line: LOB_WRITE, XML DOC WRITE, 32K_WRITE rows)' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l lob-edit-pct -d 'Percent of updates that change a CLOB or BLOB piece by piece through its locator (DBMS_LOB.WRITE at an offset, ERASE, TRIM); capture cannot rebuild those (CDC-3005)' -r
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l tables -d 'Only these tables (default: every table)' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l tables -d 'Only these tables (default: every table)' -r -f -a "(__fish_oracle_cdc_tables)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l seed -d 'Seed of the workload\'s random choices' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l format -d 'How the summary (the counts of what ran) is printed; json prints it even with --quiet' -r -f -a "table\t''
 json\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -130,12 +130,12 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -s V -l version -d 'Print version'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from dump" -l table -d 'The table, as PDB.OWNER.TABLE or OWNER.TABLE' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from dump" -l table -d 'The table, as PDB.OWNER.TABLE or OWNER.TABLE' -r -f -a "(__fish_oracle_cdc_tables)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from dump" -l scn -d 'Read as of this SCN (default: the current SCN)' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from dump" -l format -d 'Output format' -r -f -a "jsonl\t''
 csv\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from dump" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from dump" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from dump" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from dump" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -149,7 +149,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from status" -l format -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from status" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from status" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from status" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from status" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -163,7 +163,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -l format -d 'How the address and services are printed on start' -r -f -a "table\t''
 json\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -174,7 +174,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from build-dictionary" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from build-dictionary" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from build-dictionary" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from build-dictionary" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -186,7 +186,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from build-dictionary" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand capture" -l stop-at-scn -d 'Stop once every change committed up to this SCN is published (scripts, tests, migrations)' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand capture" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand capture" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand capture" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand capture" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -196,7 +196,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand capture" -l print-
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand capture" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand capture" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand capture" -s V -l version -d 'Print version'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l tables -d 'Only these captured tables (default: every captured table)' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l tables -d 'Only these captured tables (default: every captured table)' -r -f -a "(__fish_oracle_cdc_tables)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l out -d 'Directory of the files, the manifest and the resume state' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l format -d 'File format' -r -f -a "jsonl\t''
 csv\t''
@@ -206,7 +206,7 @@ epoch\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l summary-format -d 'How the end summary (each table\'s chunks, rows, SCNs, files) is printed on stdout (--format is the files\' format)' -r -f -a "table\t''
 json\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -217,11 +217,11 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l print
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand snapshot" -s V -l version -d 'Print version'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -l tables -d 'Only these captured tables (default: every captured table)' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -l tables -d 'Only these captured tables (default: every captured table)' -r -f -a "(__fish_oracle_cdc_tables)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -l format -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -232,7 +232,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -l st
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand plan-chunks" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and not __fish_seen_subcommand_from inspect edit reset" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -249,7 +249,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from inspect" -l format -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from inspect" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from inspect" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from inspect" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from inspect" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -262,12 +262,12 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from inspect" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -l dir -d 'Directory holding offsets.json (default: cdc.state.dir; an export\'s --out directory works too)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -s i -l interactive -d 'Edit the offsets JSON in $VISUAL or $EDITOR instead of an operation: validated, diffed, confirmed'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -l yes -d 'With --interactive: write without asking for confirmation'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -l yes -d 'Write without asking for confirmation (only --interactive asks; taken before or after an operation too, so a script can always pass it)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -l force -d 'Write an edit that skips data (the warning names what is lost)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
@@ -287,7 +287,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and not __fish_seen_subcommand_from set-scn reset-table mark-done forget-table drop-signal apply set-sink set-topic-naming" -f -a "set-topic-naming" -d 'Store the topic naming the settings ask for (capture refused a change, CDC-7013)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -l dir -d 'Directory holding offsets.json (default: cdc.state.dir; an export\'s --out directory works too)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -301,7 +301,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from reset" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -312,7 +312,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and not __fish_seen_subcommand_from send" -f -a "send" -d 'Check a signal and hand it to the running capture'
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l tables -d 'Tables (PDB.OWNER.TABLE or OWNER.TABLE, comma-separated, or Debezium\'s regular expressions such as `SALES\\\\..*`, matched against the captured tables): what execute-snapshot reads, or what stop-snapshot stops' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l tables -d 'Tables (PDB.OWNER.TABLE or OWNER.TABLE, comma-separated, or Debezium\'s regular expressions such as `SALES\\\\..*`, matched against the captured tables): what execute-snapshot reads, or what stop-snapshot stops' -r -f -a "(__fish_oracle_cdc_tables)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l filter -d 'A filter for one table of --tables: TABLE=CONDITION (a SQL condition, as in a WHERE clause; with --type blocking also `SELECT * FROM TABLE WHERE condition`); repeat for more tables' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l type -d 'execute-snapshot: incremental (streaming goes on) or blocking (streaming pauses)' -r -f -a "incremental\t''
 blocking\t''"
@@ -325,7 +325,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l format -d 'table: the id on a line; json: one object with the signal sent (and its outcome with --wait)' -r -f -a "table\t''
 json\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand signal; and __fish_seen_subcommand_from send" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -423,7 +423,7 @@ settings.memory\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l fail-on -d 'The worst result that still exits 0 is the one below this: `fail` (default) exits 1 when a check FAILs, `warn` when one WARNs or FAILs (a CI gate, like DMS\'s FailOnAssessmentFailure)' -r -f -a "warn\t''
 fail\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -436,7 +436,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -s V -l ve
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l format -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -449,7 +449,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -l strict
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand explain" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand completions" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand completions" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand completions" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand completions" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -461,7 +461,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand completions" -s h 
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand man" -l out -d 'Write every page into this directory instead' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand man" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand man" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand man" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand man" -l color -d 'When to colour output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -473,12 +473,13 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand man" -s h -l help 
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand man" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l resume-scn -d 'Restart mining at this SCN (at most SCN; default: SCN, or the stored resume SCN when older)' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l skip-xid -d 'Leave out this transaction (16 hex digits, as V$LOGMNR_CONTENTS.XID; stored in lower case, as records carry it) that committed at SCN; repeatable' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l yes -d 'Write without asking for confirmation (only --interactive asks; taken before or after an operation too, so a script can always pass it)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l force -d 'Write an edit that skips data (the warning names what is lost)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l dir -d 'Directory holding offsets.json (default: cdc.state.dir; an export\'s --out directory works too)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l color -d 'When to colour output' -r -f -a "auto always never"
@@ -486,12 +487,13 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-scn" -s V -l version -d 'Print version'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -l yes -d 'Write without asking for confirmation (only --interactive asks; taken before or after an operation too, so a script can always pass it)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -l force -d 'Write an edit that skips data (the warning names what is lost)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -l dir -d 'Directory holding offsets.json (default: cdc.state.dir; an export\'s --out directory works too)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -l color -d 'When to colour output' -r -f -a "auto always never"
@@ -499,12 +501,13 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -s V -l version -d 'Print version'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -l yes -d 'Write without asking for confirmation (only --interactive asks; taken before or after an operation too, so a script can always pass it)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -l force -d 'Write an edit that skips data (the warning names what is lost)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -l dir -d 'Directory holding offsets.json (default: cdc.state.dir; an export\'s --out directory works too)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -l color -d 'When to colour output' -r -f -a "auto always never"
@@ -512,12 +515,13 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -s V -l version -d 'Print version'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -l yes -d 'Write without asking for confirmation (only --interactive asks; taken before or after an operation too, so a script can always pass it)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -l force -d 'Write an edit that skips data (the warning names what is lost)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -l dir -d 'Directory holding offsets.json (default: cdc.state.dir; an export\'s --out directory works too)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -l color -d 'When to colour output' -r -f -a "auto always never"
@@ -525,12 +529,13 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -s V -l version -d 'Print version'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -l yes -d 'Write without asking for confirmation (only --interactive asks; taken before or after an operation too, so a script can always pass it)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -l force -d 'Write an edit that skips data (the warning names what is lost)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -l dir -d 'Directory holding offsets.json (default: cdc.state.dir; an export\'s --out directory works too)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -l color -d 'When to colour output' -r -f -a "auto always never"
@@ -538,12 +543,13 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from drop-signal" -s V -l version -d 'Print version'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -l yes -d 'Write without asking for confirmation (only --interactive asks; taken before or after an operation too, so a script can always pass it)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -l force -d 'Write an edit that skips data (the warning names what is lost)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -l dir -d 'Directory holding offsets.json (default: cdc.state.dir; an export\'s --out directory works too)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -l color -d 'When to colour output' -r -f -a "auto always never"
@@ -552,12 +558,13 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from apply" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -l segment -d 'The segment (default: the stored one)' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -l yes -d 'Write without asking for confirmation (only --interactive asks; taken before or after an operation too, so a script can always pass it)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -l force -d 'Write an edit that skips data (the warning names what is lost)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -l dir -d 'Directory holding offsets.json (default: cdc.state.dir; an export\'s --out directory works too)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -l color -d 'When to colour output' -r -f -a "auto always never"
@@ -566,12 +573,13 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-sink" -s V -l version -d 'Print version'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -l pdb -d 'Whether topics name the PDB (default: cdc.topic.include.pdb when it is true or false)' -r -f -a "true false"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -l yes -d 'Write without asking for confirmation (only --interactive asks; taken before or after an operation too, so a script can always pass it)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -l dry-run -d 'Print the diff and what would be skipped; write nothing'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -l force -d 'Write an edit that skips data (the warning names what is lost)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -l dir -d 'Directory holding offsets.json (default: cdc.state.dir; an export\'s --out directory works too)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -l offline -d 'Do not connect to the database (no DBID or retained-log checks; a warning says so)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
-complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -s q -l quiet -d 'Print only results, errors and what the work is held up by (a broker, a database, a log)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -l color -d 'When to colour output' -r -f -a "auto always never"
@@ -579,3 +587,124 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fis
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -l strict -d 'Refuse what is otherwise a warning: an ORACLE_CDC_* environment variable that names no setting is an error (CDC-1001), not ignored with a warning; doctor exits 1 when a check WARNs (the same as --fail-on warn)'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from set-topic-naming" -s V -l version -d 'Print version'
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from reset-table" -f -a "(__fish_oracle_cdc_tables)"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from mark-done" -f -a "(__fish_oracle_cdc_tables)"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand offsets; and __fish_seen_subcommand_from edit; and __fish_seen_subcommand_from forget-table" -f -a "(__fish_oracle_cdc_tables)"
+# Added by oracle-cdc (src/cli/docs.rs): the setting keys after --set, and table names,
+# which only the database knows, from the binary (it prints nothing where no table goes).
+function __fish_oracle_cdc_set_keys
+    printf '%s\n' \
+        cdc.database.url= \
+        cdc.database.user= \
+        cdc.database.password= \
+        cdc.database.driver= \
+        cdc.mining.database.url= \
+        cdc.mining.database.user= \
+        cdc.mining.database.password= \
+        cdc.mining.dictionary= \
+        cdc.mining.dictionary.build= \
+        cdc.mining.idle.thread.ms= \
+        cdc.mining.gap.timeout.ms= \
+        cdc.database.read.only= \
+        cdc.database.connect.retries= \
+        cdc.database.call.timeout.ms= \
+        cdc.database.connect.backoff.ms= \
+        cdc.database.connect.backoff.max.ms= \
+        cdc.database.reconnect.max.ms= \
+        cdc.state.dir= \
+        cdc.files.group.readable= \
+        cdc.snapshot.mode= \
+        cdc.snapshot.chunk.rows= \
+        cdc.snapshot.threads= \
+        cdc.snapshot.max.pending.chunks= \
+        cdc.snapshot.chunk.retries= \
+        cdc.snapshot.chunk.ddl.retries= \
+        cdc.snapshot.parquet.file.rows= \
+        cdc.snapshot.parquet.compression= \
+        cdc.snapshot.max.rows.per.second= \
+        cdc.snapshot.max.rows.per.second. \
+        cdc.snapshot.select.override. \
+        cdc.snapshot.tables.order= \
+        cdc.snapshot.new.tables= \
+        cdc.columns.exclude= \
+        cdc.key. \
+        cdc.key.unchecked= \
+        cdc.key.missing= \
+        cdc.on.decode.error= \
+        cdc.on.unsupported.redo= \
+        cdc.tables.include= \
+        cdc.tables.exclude= \
+        cdc.sink.type= \
+        cdc.sink.dir= \
+        cdc.sink.format= \
+        cdc.sink.segment.bytes= \
+        cdc.sink.kafka.brokers= \
+        cdc.sink.kafka.transactional.id= \
+        cdc.sink.kafka.compression= \
+        cdc.sink.kafka.max.in.flight.bytes= \
+        cdc.sink.kafka.topic.ops= \
+        cdc.sink.kafka.topic.dlq= \
+        cdc.sink.kafka.topic.offsets= \
+        cdc.sink.kafka.topic.partitions= \
+        cdc.sink.kafka.producer.acks= \
+        cdc.sink.kafka.producer.enable.idempotence= \
+        cdc.sink.kafka.producer.client.id= \
+        cdc.sink.kafka.producer.request.timeout.ms= \
+        cdc.sink.kafka.producer.retry.backoff.ms= \
+        cdc.sink.kafka.producer.retry.backoff.max.ms= \
+        cdc.sink.kafka.producer.delivery.timeout.ms= \
+        cdc.sink.kafka.producer.transaction.timeout.ms= \
+        cdc.sink.kafka.producer.batch.size= \
+        cdc.sink.topic.prefix= \
+        cdc.stream.window.scn= \
+        cdc.stream.poll.ms= \
+        cdc.stream.buffer.memory.bytes= \
+        cdc.doctor.read.rate= \
+        cdc.heartbeat.interval.ms= \
+        cdc.metrics.interval.ms= \
+        cdc.metrics.listen= \
+        cdc.signal.enabled.channels= \
+        cdc.signal.data.collection= \
+        cdc.signal.concurrent= \
+        cdc.signal.poll.ms= \
+        cdc.emulator.fault.seed= \
+        cdc.emulator.fault.connect.fail.every= \
+        cdc.emulator.fault.drop.per.mille= \
+        cdc.emulator.fault.ora01555.reads= \
+        cdc.emulator.fault.ora00310.mines= \
+        cdc.emulator.fault.ora01284.mines= \
+        cdc.emulator.fault.ora00308.mines= \
+        cdc.emulator.fault.ora01307.mines= \
+        cdc.emulator.fault.ora22924.reads= \
+        cdc.emulator.fault.read.delay.ms= \
+        cdc.emulator.fault.call.latency.ms= \
+        cdc.emulator.fault.slow.call.every= \
+        cdc.emulator.fault.slow.call.ms= \
+        cdc.emulator.fault.kill.session.every= \
+        cdc.emulator.fault.restart.every= \
+        cdc.emulator.fault.restart.ms= \
+        cdc.emulator.fault.idle.timeout.ms= \
+        cdc.emulator.fault.ora01368.mines= \
+        cdc.emulator.fault.ora01291.mines= \
+        cdc.emulator.fault.register.delay.ms= \
+        cdc.emulator.fault.unescaped.quotes.tables= \
+        cdc.emulator.fault.dictionary.mismatch.tables= \
+        cdc.emulator.fault.unknown.objects.tables= \
+        cdc.emulator.fault.sink.delay.ms= \
+        cdc.decimal.handling.mode= \
+        cdc.time.precision.mode= \
+        cdc.interval.handling.mode= \
+        cdc.binary.handling.mode= \
+        cdc.tombstones.on.delete= \
+        cdc.provide.transaction.metadata= \
+        cdc.include.schema.changes= \
+        cdc.skipped.operations= \
+        cdc.value.converter.schemas.enable= \
+        cdc.key.converter.schemas.enable= \
+        cdc.topic.transaction= \
+        cdc.topic.include.pdb=
+end
+function __fish_oracle_cdc_tables
+    set -l bin (commandline -opc)[1]
+    $bin __complete tables (commandline -cp) 2>/dev/null
+end

@@ -8,6 +8,64 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+/// PATH with the directory of the built `oracle-cdc` in front.
+fn path_with_binaries() -> String {
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_oracle-cdc"));
+    let dir = bin.parent().expect("the binary's directory");
+    format!(
+        "{}:{}",
+        dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+/// An emulated database made from the example schema, and its table names as the emulator
+/// reports them (`emulator status --format json`).
+fn emulated_database() -> (tempfile::TempDir, String, Vec<String>) {
+    let root = tempfile::tempdir().unwrap();
+    let db = root.path().join("db");
+    let schema = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/emulator-schema.yaml");
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_oracle-cdc"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    let dir = db.to_str().unwrap().to_string();
+    run(&[
+        "emulator",
+        "init",
+        &dir,
+        "--schema",
+        schema.to_str().unwrap(),
+    ]);
+    let status: serde_json::Value =
+        serde_json::from_slice(&run(&["emulator", "status", &dir, "--format", "json"])).unwrap();
+    let mut tables: Vec<String> = status["tables"]
+        .as_array()
+        .expect("status lists tables")
+        .iter()
+        .map(|t| t["table"].as_str().unwrap().to_string())
+        .collect();
+    tables.sort();
+    assert!(tables.len() > 2, "{tables:?}");
+    (root, dir, tables)
+}
+
+/// Every setting key as `--set` completes it (fixed keys with `=`, per-table prefixes with `.`).
+fn setting_keys() -> Vec<String> {
+    oracle_cdc::settings::KEYS
+        .iter()
+        .map(|k| format!("{}{}", k.key, if k.per_table { "." } else { "=" }))
+        .collect()
+}
+
 fn script(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("completions")
@@ -17,6 +75,12 @@ fn script(name: &str) -> String {
 
 /// What bash offers for `line` (the words typed so far; the last is the word being completed).
 fn bash_complete(bin: &str, words: &[&str]) -> Vec<String> {
+    bash_complete_with(bin, words, &[])
+}
+
+/// [`bash_complete`] with these environment variables, and the built binaries first on PATH
+/// (the scripts ask `oracle-cdc __complete` for table names).
+fn bash_complete_with(bin: &str, words: &[&str], env: &[(&str, &str)]) -> Vec<String> {
     let file = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("completions")
         .join(format!("{bin}.bash"));
@@ -41,6 +105,8 @@ printf '%s\n' "${{COMPREPLY[@]}}"
         .arg("--norc")
         .arg("-c")
         .arg(&program)
+        .env("PATH", path_with_binaries())
+        .envs(env.iter().copied())
         .output()
     {
         Ok(o) => o,
@@ -144,11 +210,15 @@ fn zsh_fish_and_powershell_scripts_complete_subcommand_options() {
     assert!(block[..block.find('}').unwrap_or(block.len())].contains("'--skip-xid'"));
 }
 
+/// Whether `program` runs: `--version`, or `-V` for tmux, which knows no `--version` (asking it
+/// that skipped the zsh test on machines that have both).
 fn installed(program: &str) -> bool {
-    Command::new(program)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
+    ["--version", "-V"].iter().any(|flag| {
+        Command::new(program)
+            .arg(flag)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    })
 }
 
 /// What fish offers for `line` (`complete -C`, the words before the cursor), names only.
@@ -157,6 +227,7 @@ fn fish_complete(bin: &str, line: &str) -> Vec<String> {
         .join("completions")
         .join(format!("{bin}.fish"));
     let out = Command::new("fish")
+        .env("PATH", path_with_binaries())
         .arg("--no-config")
         .arg("-c")
         .arg(format!(
@@ -232,10 +303,19 @@ impl Tmux {
 
     /// Type `line`, press TAB, and return the screen once it shows `expect` (or after 10 s).
     fn tab(&self, line: &str, expect: &str) -> String {
+        self.tabs(line, 1, expect)
+    }
+
+    /// [`Tmux::tab`] pressing TAB `n` times (the first completes a common prefix, the second
+    /// lists).
+    fn tabs(&self, line: &str, n: usize, expect: &str) -> String {
         self.run(&["send-keys", "-t", "z", "C-u", "clear", "Enter"]);
         std::thread::sleep(std::time::Duration::from_millis(300));
         self.run(&["send-keys", "-t", "z", "-l", line]);
-        self.run(&["send-keys", "-t", "z", "Tab"]);
+        for _ in 0..n {
+            self.run(&["send-keys", "-t", "z", "Tab"]);
+            std::thread::sleep(std::time::Duration::from_millis(500));
+        }
         let start = std::time::Instant::now();
         loop {
             let s = self.screen();
@@ -278,7 +358,7 @@ fn zsh_completes_at_every_level() {
         "-i",
         "TERM=xterm",
         "HOME=/nonexistent",
-        "PATH=/usr/bin:/bin",
+        &format!("PATH={}", path_with_binaries()),
         "zsh",
         "-f",
     ]);
@@ -305,4 +385,198 @@ fn zsh_completes_at_every_level() {
     );
     let s = tmux.tab("oracle-cdc-doctor --fail-on ", "warn");
     assert!(s.contains("warn") && s.contains("fail"), "{s}");
+    // Setting keys after --set (issue 37), with no space after the `=`.
+    let s = tmux.tab("oracle-cdc --set cdc.snapshot.mo", "mode=");
+    assert!(s.contains("% oracle-cdc --set cdc.snapshot.mode="), "{s}");
+    // Table names from the database.
+    let (_root, dir, tables) = emulated_database();
+    let s = tmux.tabs(
+        &format!("oracle-cdc --set cdc.database.url=emulator:{dir} snapshot --tables "),
+        2,
+        &tables[tables.len() - 1],
+    );
+    for t in &tables {
+        assert!(
+            s.contains(t.as_str()),
+            "zsh snapshot --tables <TAB> lacks {t}:\n{s}"
+        );
+    }
+    let one = &tables[0];
+    let s = tmux.tab(
+        &format!(
+            "oracle-cdc emulator dump {dir} --table {}",
+            &one[..one.len() - 2]
+        ),
+        &format!("--table {one}"),
+    );
+    assert!(s.contains(&format!("--table {one}")), "{s}");
+}
+
+/// Issue 37: `--set <TAB>` completed file names.
+#[test]
+fn bash_completes_setting_keys_after_set() {
+    let keys = setting_keys();
+    assert_eq!(bash_complete("oracle-cdc", &["--set", ""]), keys);
+    assert_eq!(bash_complete("oracle-cdc", &["capture", "--set", ""]), keys);
+    assert_eq!(
+        bash_complete("oracle-cdc", &["--set", "cdc.snapshot.mo"]),
+        ["cdc.snapshot.mode="]
+    );
+    let key = bash_complete("oracle-cdc", &["snapshot", "--set", "cdc.key"]);
+    for k in ["cdc.key.", "cdc.key.unchecked=", "cdc.key.missing="] {
+        assert!(key.contains(&k.to_string()), "{k}: {key:?}");
+    }
+    assert_eq!(bash_complete("oracle-cdc-doctor", &["--set", ""]), keys);
+}
+
+/// Issue 37: table names complete where a command takes one, asked of the database the
+/// command's own settings name (on the line, or in the environment).
+#[test]
+fn bash_completes_table_names_from_the_database() {
+    let (_root, dir, tables) = emulated_database();
+    let url = format!("cdc.database.url=emulator:{dir}");
+    let hr: Vec<String> = tables
+        .iter()
+        .filter(|t| t.starts_with("PDB1.HR."))
+        .cloned()
+        .collect();
+    assert!(!hr.is_empty() && hr.len() < tables.len(), "{tables:?}");
+    assert_eq!(
+        bash_complete("oracle-cdc", &["--set", &url, "snapshot", "--tables", ""]),
+        tables
+    );
+    assert_eq!(
+        bash_complete(
+            "oracle-cdc",
+            &["--set", &url, "plan-chunks", "--tables", "PDB1.HR."]
+        ),
+        hr
+    );
+    // Only the captured tables; after a comma, the list's next item.
+    let include = "cdc.tables.include=PDB1.HR.*";
+    let after_comma: Vec<String> = hr.iter().map(|t| format!("{},{t}", hr[0])).collect();
+    assert_eq!(
+        bash_complete(
+            "oracle-cdc",
+            &[
+                "--set",
+                &url,
+                "--set",
+                include,
+                "signal",
+                "send",
+                "execute-snapshot",
+                "--tables",
+                &format!("{},", hr[0])
+            ]
+        ),
+        after_comma
+    );
+    // The environment's settings, and a positional TABLE.
+    let env = [("ORACLE_CDC_DATABASE_URL", &url["cdc.database.url=".len()..])];
+    assert_eq!(
+        bash_complete_with("oracle-cdc", &["offsets", "edit", "reset-table", ""], &env),
+        tables
+    );
+    // An emulator command's DIR names its database.
+    assert_eq!(
+        bash_complete(
+            "oracle-cdc",
+            &["emulator", "dump", &dir, "--table", "PDB1.HR."]
+        ),
+        hr
+    );
+    // Elsewhere nothing changes: an option's fixed values, options.
+    assert_eq!(
+        bash_complete("oracle-cdc", &["--set", &url, "snapshot", "--format", ""]),
+        ["jsonl", "csv", "parquet"]
+    );
+    // An unreachable database offers nothing, and shows no error.
+    assert!(bash_complete(
+        "oracle-cdc",
+        &[
+            "--set",
+            "cdc.database.url=emulator:/nonexistent",
+            "snapshot",
+            "--tables",
+            ""
+        ]
+    )
+    .is_empty());
+}
+
+#[test]
+fn fish_completes_setting_keys_and_table_names() {
+    if !installed("fish") {
+        eprintln!("skipped: fish is not installed");
+        return;
+    }
+    assert_eq!(
+        fish_complete("oracle-cdc", "oracle-cdc --set cdc.snapshot.mo"),
+        ["cdc.snapshot.mode="]
+    );
+    let mut keys = setting_keys();
+    keys.sort();
+    let mut offered = fish_complete("oracle-cdc", "oracle-cdc capture --set ");
+    offered.sort();
+    assert_eq!(offered, keys);
+    let (_root, dir, tables) = emulated_database();
+    let url = format!("cdc.database.url=emulator:{dir}");
+    assert_eq!(
+        fish_complete(
+            "oracle-cdc",
+            &format!("oracle-cdc --set {url} snapshot --tables ")
+        ),
+        tables
+    );
+    assert_eq!(
+        fish_complete(
+            "oracle-cdc",
+            &format!("oracle-cdc --set {url} offsets edit mark-done ")
+        ),
+        tables
+    );
+}
+
+/// The hook the scripts run never shows an error on a TAB: bad settings, a database that is
+/// not there and one slower than the limit give no output, nothing on stderr, and exit 0; the
+/// slow one within the limit (`cli::complete::LIMIT_SECS`) and a margin.
+#[test]
+fn the_table_hook_fails_quietly_and_soon() {
+    let (_root, dir, tables) = emulated_database();
+    let hook = |line: String| {
+        let started = std::time::Instant::now();
+        let out = Command::new(env!("CARGO_BIN_EXE_oracle-cdc"))
+            .args(["__complete", "tables", &line])
+            .env_remove("ORACLE_CDC_DATABASE_URL")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{line}: {out:?}");
+        assert!(out.stderr.is_empty(), "{line}: {out:?}");
+        (
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            started.elapsed(),
+        )
+    };
+    let url = format!("--set cdc.database.url=emulator:{dir}");
+    let (listed, _) = hook(format!("oracle-cdc {url} snapshot --tables "));
+    assert_eq!(listed.lines().collect::<Vec<_>>(), tables);
+    for line in [
+        format!("oracle-cdc {url} --set cdc.no.such.key=1 snapshot --tables "),
+        "oracle-cdc --set cdc.database.url=emulator:/nonexistent snapshot --tables ".to_string(),
+        "oracle-cdc snapshot --tables ".to_string(),
+    ] {
+        assert_eq!(hook(line.clone()).0, "", "{line}");
+    }
+    let limit = oracle_cdc::cli::complete::LIMIT_SECS;
+    let (slow, took) = hook(format!(
+        "oracle-cdc {url} --set cdc.emulator.fault.call.latency.ms={} snapshot --tables ",
+        (limit + 5) * 1000
+    ));
+    assert_eq!(slow, "");
+    assert!(
+        took >= std::time::Duration::from_secs(limit)
+            && took < std::time::Duration::from_secs(limit + 4),
+        "{took:?}"
+    );
 }

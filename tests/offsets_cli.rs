@@ -480,3 +480,41 @@ fn inspect_json_prints_what_the_page_documents() {
     seen_live.extend(keys(&report["live"]));
     assert_eq!(seen_live.into_iter().collect::<Vec<_>>(), live);
 }
+
+/// Issue 37: `--yes` was refused after an edit's operation (`offsets edit set-scn 1000035
+/// --yes`), and before it unless with --interactive; a script that always passes it must get the
+/// same edit either way, and the same as without it (only --interactive asks).
+#[test]
+fn yes_is_accepted_before_and_after_every_operation() {
+    let ops: [&[&str]; 5] = [
+        &["set-scn", "1000035"],
+        &["reset-table", "SALES.ORDERS"],
+        &["mark-done", "SALES.ORDERS", "--force"],
+        &["forget-table", "SALES.EVENTS", "--force"],
+        &["drop-signal", "sig-1", "--force"],
+    ];
+    for op in ops {
+        let stored = |yes: Option<bool>| {
+            let sb = Sandbox::new(Some(&mid_signal()));
+            let mut args = vec!["offsets", "edit"];
+            if yes == Some(true) {
+                args.push("--yes");
+            }
+            args.extend(op);
+            if yes == Some(false) {
+                args.push("--yes");
+            }
+            sb.ok(&args);
+            assert_eq!(sb.backups().len(), 1, "{args:?}: written");
+            sb.json()
+        };
+        let plain = stored(None);
+        assert_ne!(
+            plain,
+            serde_json::from_str::<Json>(&mid_signal()).unwrap(),
+            "{op:?} changes the offsets"
+        );
+        assert_eq!(stored(Some(true)), plain, "offsets edit --yes {op:?}");
+        assert_eq!(stored(Some(false)), plain, "offsets edit {op:?} --yes");
+    }
+}

@@ -805,8 +805,9 @@ pub struct OffsetsEditArgs {
     /// Edit the offsets JSON in $VISUAL or $EDITOR instead of an operation: validated, diffed, confirmed
     #[arg(short, long)]
     pub interactive: bool,
-    /// With --interactive: write without asking for confirmation
-    #[arg(long, requires = "interactive")]
+    /// Write without asking for confirmation (only --interactive asks; taken before or after
+    /// an operation too, so a script can always pass it)
+    #[arg(long, global = true)]
     pub yes: bool,
     /// Print the diff and what would be skipped; write nothing
     #[arg(long, global = true)]

@@ -26,11 +26,205 @@ pub fn completion(shell: Shell, bin: &str) -> Vec<u8> {
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut cmd, bin, &mut out);
     match shell {
-        Shell::Bash => out = fix_bash_names(&out, bin),
-        Shell::Fish => out = fix_fish_depth(&out, &command(bin), bin),
+        Shell::Bash => out = bash_hooks(&fix_bash_names(&out, bin), &command(bin), bin),
+        Shell::Fish => {
+            out = fish_hooks(
+                &fix_fish_depth(&out, &command(bin), bin),
+                &command(bin),
+                bin,
+            )
+        }
+        Shell::Zsh => out = zsh_hooks(&out, &command(bin), bin),
         _ => {}
     }
     out
+}
+
+/// What `--set` completes to: every fixed key as `key=` and every per-table key's prefix as
+/// `prefix.`, from the one key table, so a new key completes once the scripts are generated
+/// again (`tests/generated_docs.rs` keeps the committed ones equal).
+pub fn set_completions() -> Vec<String> {
+    KEYS.iter()
+        .map(|k| format!("{}{}", k.key, if k.per_table { '.' } else { '=' }))
+        .collect()
+}
+
+/// The (sub)command paths below `root` with an argument that takes table names
+/// ([`super::complete::TABLE_ARGS`]), and whether one of those is positional.
+fn table_commands(root: &clap::Command) -> Vec<(Vec<String>, bool)> {
+    fn walk(cmd: &clap::Command, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, bool)>) {
+        let tables: Vec<&clap::Arg> = cmd
+            .get_arguments()
+            .filter(|a| super::complete::TABLE_ARGS.contains(&a.get_id().as_str()))
+            .collect();
+        if !tables.is_empty() {
+            out.push((path.clone(), tables.iter().any(|a| a.is_positional())));
+        }
+        for sub in cmd.get_subcommands() {
+            path.push(sub.get_name().to_string());
+            walk(sub, path, out);
+            path.pop();
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, &mut Vec::new(), &mut out);
+    out
+}
+
+/// bash: `--set` completes the setting keys (no space after `key=`), and in every command that
+/// takes table names, a word that is no option asks `oracle-cdc __complete tables` first
+/// (which answers only where a table goes; see `cli::complete`).
+fn bash_hooks(script: &[u8], root: &clap::Command, bin: &str) -> Vec<u8> {
+    let mut text = String::from_utf8_lossy(script).to_string();
+    let f = format!("_{}", bin.replace('-', "_"));
+    let files = "COMPREPLY=($(compgen -f \"${cur}\"))";
+    text = text.replace(
+        &format!("--set)\n                    {files}"),
+        &format!("--set)\n                    {f}_set_keys"),
+    );
+    // Where the database does not answer, a table option offers nothing rather than files.
+    for id in super::complete::TABLE_ARGS {
+        text = text.replace(
+            &format!("--{id})\n                    {files}"),
+            &format!("--{id})\n                    COMPREPLY=()"),
+        );
+    }
+    for (path, _) in table_commands(root) {
+        let label: String = std::iter::once(bin.replace('-', "__"))
+            .chain(
+                path.iter()
+                    .map(|p| format!("__subcmd__{}", p.replace('-', "__subcmd__"))),
+            )
+            .collect();
+        let head = format!("        {label})\n            opts=\"");
+        if let Some(at) = text.find(&head) {
+            let eol = at + text[at..].find("\"\n").unwrap_or(0) + 2;
+            text.insert_str(
+                eol,
+                &format!("            if [[ ${{cur}} != -* ]] && {f}_tables; then\n                return 0\n            fi\n"),
+            );
+        }
+    }
+    let helpers = format!(
+        "# Added by oracle-cdc (src/cli/docs.rs): the setting keys after --set, and table names,\n\
+# which only the database knows, from the binary (it prints nothing where no table goes).\n\
+{f}_set_keys() {{\n    local keys=(\n        {keys}\n    )\n    COMPREPLY=($(compgen -W \"${{keys[*]}}\" -- \"${{cur}}\"))\n    compopt -o nospace 2>/dev/null\n}}\n\
+{f}_tables() {{\n    local IFS=$'\\n'\n    COMPREPLY=($(\"${{COMP_WORDS[0]}}\" {hook} tables \"${{COMP_LINE:0:COMP_POINT}}\" 2>/dev/null))\n    [[ ${{#COMPREPLY[@]}} -gt 0 ]]\n}}\n",
+        keys = set_completions().join("\n        "),
+        hook = super::complete::HOOK,
+    );
+    // After clap's script, so it still starts with its function (commands/completions.md shows it).
+    format!("{text}\n{helpers}").into_bytes()
+}
+
+/// fish: `--set` completes the setting keys; table arguments ask the binary (as in bash).
+fn fish_hooks(script: &[u8], root: &clap::Command, bin: &str) -> Vec<u8> {
+    let text = String::from_utf8_lossy(script);
+    let f = format!("__fish_{}", bin.replace('-', "_"));
+    let table_longs: Vec<String> = super::complete::TABLE_ARGS
+        .iter()
+        .map(|id| format!(" -l {id} -d "))
+        .collect();
+    // clap_complete's `needs_command` returned false when argparse failed, and it fails on a
+    // global option still waiting for its value: `oracle-cdc --set <TAB>` offered nothing.
+    // No command is on the line yet then.
+    let text = text.replace(
+        "    or return\n    if set -q argv[1]",
+        "    or return 0\n    if set -q argv[1]",
+    );
+    let mut out = String::new();
+    for line in text.lines() {
+        out.push_str(line);
+        if line.starts_with("complete ") && line.ends_with(" -r") {
+            if line.contains(" -l set -d ") {
+                out.push_str(&format!(" -f -a \"({f}_set_keys)\""));
+            } else if table_longs.iter().any(|l| line.contains(l.as_str())) {
+                out.push_str(&format!(" -f -a \"({f}_tables)\""));
+            }
+        }
+        out.push('\n');
+    }
+    let using = format!("{f}_using_subcommand");
+    for (path, positional) in table_commands(root) {
+        let Some((first, rest)) = path.split_first() else {
+            continue;
+        };
+        if !positional {
+            continue;
+        }
+        let mut cond = format!("{using} {first}");
+        for p in rest {
+            cond.push_str(&format!("; and __fish_seen_subcommand_from {p}"));
+        }
+        out.push_str(&format!(
+            "complete -c {bin} -n \"{cond}\" -f -a \"({f}_tables)\"\n"
+        ));
+    }
+    out.push_str(&format!(
+        "# Added by oracle-cdc (src/cli/docs.rs): the setting keys after --set, and table names,\n\
+# which only the database knows, from the binary (it prints nothing where no table goes).\n\
+function {f}_set_keys\n    printf '%s\\n' \\\n        {keys}\nend\n\
+function {f}_tables\n    set -l bin (commandline -opc)[1]\n    $bin {hook} tables (commandline -cp) 2>/dev/null\nend\n",
+        keys = set_completions().join(" \\\n        "),
+        hook = super::complete::HOOK,
+    ));
+    out.into_bytes()
+}
+
+/// zsh: `--set` completes the setting keys; table arguments ask the binary (as in bash).
+fn zsh_hooks(script: &[u8], root: &clap::Command, bin: &str) -> Vec<u8> {
+    let text = String::from_utf8_lossy(script);
+    let f = format!("_{bin}");
+    let mut table_specs: Vec<String> = Vec::new();
+    let mut cmd = root.clone();
+    cmd.build();
+    for (path, _) in table_commands(&cmd) {
+        let mut node = &cmd;
+        for p in &path {
+            match node.find_subcommand(p) {
+                Some(sub) => node = sub,
+                None => break,
+            }
+        }
+        for arg in node
+            .get_arguments()
+            .filter(|a| super::complete::TABLE_ARGS.contains(&a.get_id().as_str()))
+        {
+            match arg.get_long() {
+                Some(long) => {
+                    table_specs.push(format!("'--{long}=["));
+                    table_specs.push(format!("'*--{long}=["));
+                }
+                None => {
+                    table_specs.push(format!("':{} -- ", arg.get_id()));
+                    table_specs.push(format!("'::{} -- ", arg.get_id()));
+                }
+            }
+        }
+    }
+    let mut out = String::new();
+    for line in text.lines() {
+        let mut line = line.replace(":KEY=VALUE:_default'", &format!(":KEY=VALUE:{f}_set_keys'"));
+        if table_specs.iter().any(|s| line.starts_with(s.as_str())) {
+            line = line.replace(":_default' \\", &format!(":{f}_tables' \\"));
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    let helpers = format!(
+        "# Added by oracle-cdc (src/cli/docs.rs): the setting keys after --set, and table names,\n\
+# which only the database knows, from the binary (it prints nothing where no table goes).\n\
+(( $+functions[{f}_set_keys] )) ||\n{f}_set_keys() {{\n    local -a keys\n    keys=(\n        {keys}\n    )\n    [[ $PREFIX == *=* ]] && return 1\n    compadd -S '' -a keys\n}}\n\
+(( $+functions[{f}_tables] )) ||\n{f}_tables() {{\n    local -a line tables\n    line=(${{(Q)${{(z)LBUFFER}}}})\n    tables=(${{(f)\"$(${{line[1]}} {hook} tables \"$LBUFFER\" 2>/dev/null)\"}})\n    compadd -a tables\n}}\n\n",
+        keys = set_completions().join("\n        "),
+        hook = super::complete::HOOK,
+    );
+    let tail = format!("if [ \"$funcstack[1]\" = \"{f}\" ]; then");
+    match out.rfind(&tail) {
+        Some(at) => out.insert_str(at, &helpers),
+        None => out.push_str(&helpers),
+    }
+    out.into_bytes()
 }
 
 /// clap_complete's fish script stops at two levels of subcommands (its generator says so, and

@@ -3,6 +3,7 @@
 
 pub mod args;
 mod capture;
+pub mod complete;
 pub mod docs;
 pub mod doctor;
 mod emulator;
@@ -28,7 +29,13 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let argv = help_command(argv.into_iter().map(Into::into).collect());
+    let argv: Vec<std::ffi::OsString> = argv.into_iter().map(Into::into).collect();
+    // The completion scripts' hook: before clap (it is no command of the help or the man
+    // pages) and before logging (a TAB shows no warnings).
+    if argv.get(1).is_some_and(|a| a == complete::HOOK) {
+        return complete::run(&argv[2..]);
+    }
+    let argv = help_command(argv);
     let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
         Err(e) => return clap_error(e),
