@@ -61,10 +61,11 @@ pub fn check(text: &str, ty: &ColumnType) -> Result<(), String> {
             (Some(_), None) => 0,
             (None, None) => return Ok(()),
         };
-        let declared = ty.sql_name();
+        // The type's name only for a message: every NUMBER value of the stream passes here.
         if low < -scale {
             return Err(format!(
-                "`{text}` does not fit {declared}: it has digits below 1E{} (ORA-01438: Oracle rounds to the scale)",
+                "`{text}` does not fit {}: it has digits below 1E{} (ORA-01438: Oracle rounds to the scale)",
+                ty.sql_name(),
                 -scale
             ));
         }
@@ -72,7 +73,8 @@ pub fn check(text: &str, ty: &ColumnType) -> Result<(), String> {
             let top = i64::from(*p) - scale;
             if high >= top {
                 return Err(format!(
-                    "`{text}` does not fit {declared}: ORA-01438, value larger than specified precision allowed for this column (below 1E{top})"
+                    "`{text}` does not fit {}: ORA-01438, value larger than specified precision allowed for this column (below 1E{top})",
+                    ty.sql_name()
                 ));
             }
         }
