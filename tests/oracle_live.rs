@@ -259,7 +259,7 @@ fn live_conformance() {
         "{threads:?} (current {now})"
     );
     let bound = session
-        .mining_limit()
+        .mining_limit(0)
         .unwrap_or_else(|e| panic!("mining_limit(): {e}"));
     // A workload writes meanwhile: the bound is compared with the SCN read after it.
     let now = session

@@ -438,7 +438,8 @@ impl<'a> Publisher<'a> {
     /// redo shipped there. A window ending at CURRENT_SCN could miss redo still in a log
     /// buffer, and the next window would start past it.
     pub fn mining_limit(&mut self) -> Result<Option<Scn>> {
-        self.on_session(|s| s.mining_limit())
+        let from = self.next_mine;
+        self.on_session(|s| s.mining_limit(from))
     }
 
     /// After [`Publisher::mining_limit`]: the SCN everything committed is known to be written

@@ -178,8 +178,14 @@ pub struct MiningFacts {
 
 impl MiningFacts {
     /// `source`: the source's identity when known (the bound and the dictionary builds are
-    /// then of its redo alone).
-    fn gather(settings: &Settings, url: &str, source: Option<RedoSource>) -> MiningFacts {
+    /// then of its redo alone); `from`: where a capture mines from (the bound is of the redo
+    /// from there on).
+    fn gather(
+        settings: &Settings,
+        url: &str,
+        source: Option<RedoSource>,
+        from: Scn,
+    ) -> MiningFacts {
         let mut m = MiningFacts {
             target: url.to_string(),
             db: Err(NO_SESSION.into()),
@@ -210,7 +216,7 @@ impl MiningFacts {
                 return m;
             }
         }
-        m.limit = fact(session.mining_limit());
+        m.limit = fact(session.mining_limit(from));
         m.builds = fact(session.dictionary_builds());
         m
     }
@@ -268,10 +274,16 @@ impl Facts {
             offsets,
             mining: None,
         };
+        // Where a capture would mine from (its stored resume SCN; 0 without one): received
+        // logs before it do not bound what it can mine.
+        let from = match &facts.offsets {
+            Ok(Some(o)) => o.stream.as_ref().map_or(0, |s| s.resume_scn),
+            _ => 0,
+        };
         let mining = |source: Option<RedoSource>| {
             settings
                 .mining_url()
-                .map(|url| MiningFacts::gather(settings, url, source))
+                .map(|url| MiningFacts::gather(settings, url, source, from))
         };
         let connector = match connector {
             Ok(c) => c,

@@ -295,7 +295,7 @@ fn retention(f: &Facts) -> Finding {
     // A sequence the downstream never received while it holds later ones: capture waits at
     // it, then stops (cdc.mining.gap.timeout.ms).
     if f.mining.is_some() {
-        let gap = crate::source::threads::shipping_gaps(logs)
+        let gap = crate::source::threads::shipping_gaps(logs, resume)
             .into_iter()
             .filter(|g| g.received_to + 1 >= resume)
             .min_by_key(|g| g.received_to);

@@ -125,8 +125,8 @@ impl Session for CountingSession {
     fn mine_redo_of(&mut self, source: crate::source::model::RedoSource) -> Result<()> {
         self.inner.mine_redo_of(source)
     }
-    fn mining_limit(&mut self) -> Result<Option<Scn>> {
-        self.inner.mining_limit()
+    fn mining_limit(&mut self, from: Scn) -> Result<Option<Scn>> {
+        self.inner.mining_limit(from)
     }
     fn quiet_through(&mut self) -> Option<Scn> {
         self.inner.quiet_through()

@@ -373,9 +373,9 @@ impl Session for ContainerSession {
         self.inner.mine_redo_of(source)
     }
 
-    fn mining_limit(&mut self) -> Result<Option<Scn>> {
+    fn mining_limit(&mut self, from: Scn) -> Result<Option<Scn>> {
         self.enter_home()?;
-        self.inner.mining_limit()
+        self.inner.mining_limit(from)
     }
 
     fn quiet_through(&mut self) -> Option<Scn> {

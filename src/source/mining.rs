@@ -37,8 +37,8 @@ impl GapWatch {
 
     /// Whether a gap holds mining back (the source wrote past the redo received before it), and
     /// if it has for longer than the timeout, the error that says so.
-    fn check(&self, logs: &[LogFile], written: Scn, mining: &str) -> Result<()> {
-        let holding = crate::source::threads::shipping_gaps(logs)
+    fn check(&self, logs: &[LogFile], written: Scn, mining: &str, from: Scn) -> Result<()> {
+        let holding = crate::source::threads::shipping_gaps(logs, from)
             .into_iter()
             .filter(|g| g.received_to < written)
             .min_by_key(|g| g.received_to);
@@ -350,16 +350,16 @@ impl Session for DownstreamSession {
     /// idle RAC instance's standby redo log stands still. A source that does not cap (a
     /// standby, whose V$THREAD is its primary's as last seen) leaves the mining database's own
     /// end.
-    fn mining_limit(&mut self) -> Result<Option<Scn>> {
-        let Some(written) = self.source.mining_limit()? else {
-            return self.on_mining(|m| m.mining_limit());
+    fn mining_limit(&mut self, from: Scn) -> Result<Option<Scn>> {
+        let Some(written) = self.source.mining_limit(from)? else {
+            return self.on_mining(|m| m.mining_limit(from));
         };
         let threads = self.source.redo_threads()?;
         let logs = self.logs()?;
         self.gaps
-            .check(&logs, written, &self.mining_connector.describe())?;
+            .check(&logs, written, &self.mining_connector.describe(), from)?;
         Ok(Some(
-            crate::source::threads::shipped_end_for(&logs, &threads)
+            crate::source::threads::shipped_end_for(&logs, &threads, from)
                 .map_or(written, |shipped| shipped.min(written)),
         ))
     }
@@ -404,20 +404,20 @@ mod tests {
         let filled = vec![l(1), l(2), l(3)];
         // Waited for while it lasts less than the timeout.
         let w = GapWatch::new(std::time::Duration::from_secs(3600));
-        assert!(w.check(&gap, 500, "ds").is_ok());
-        assert!(w.check(&gap, 500, "ds").is_ok());
+        assert!(w.check(&gap, 500, "ds", 0).is_ok());
+        assert!(w.check(&gap, 500, "ds", 0).is_ok());
         // Redo not yet written past it: not holding anything.
         assert!(GapWatch::new(std::time::Duration::ZERO)
-            .check(&gap, 150, "ds")
+            .check(&gap, 150, "ds", 0)
             .is_ok());
         // Past the timeout: CDC-5201 with the thread, the sequence and where mining waits.
         let w = GapWatch::new(std::time::Duration::ZERO);
-        let e = w.check(&gap, 500, "ds").unwrap_err();
+        let e = w.check(&gap, 500, "ds", 0).unwrap_err();
         assert_eq!(e.code(), crate::errors::Code::Cdc5201);
         assert!(e.to_string().contains("thread 1 sequence 2"), "{e}");
         assert!(e.to_string().contains("mining from SCN 200"), "{e}");
         // Filled: forgotten.
-        assert!(w.check(&filled, 500, "ds").is_ok());
+        assert!(w.check(&filled, 500, "ds", 0).is_ok());
         assert!(w.seen.lock().unwrap().is_none());
     }
 

@@ -157,8 +157,10 @@ pub trait Session: Send {
     /// The highest SCN a mining window may end at: LogMiner returns only redo LGWR has
     /// written, so no further than [`written_bound`] of [`Session::redo_threads`]; and a
     /// downstream mining database has only the redo shipped to it (with archived-log
-    /// shipping, not the source's current log). `None`: no limit known.
-    fn mining_limit(&mut self) -> Result<Option<Scn>> {
+    /// shipping, not the source's current log). `from`: the SCN mining goes on from; redo
+    /// before it is not needed (a log a downstream never received before it holds nothing
+    /// back; 0: every log counts). `None`: no limit known.
+    fn mining_limit(&mut self, _from: Scn) -> Result<Option<Scn>> {
         Ok(written_bound(&self.redo_threads()?))
     }
     /// After [`Session::mining_limit`]: the SCN everything committed is known to be written

@@ -287,8 +287,11 @@ pub fn check_window_logs(threads: &[RedoThread], logs: &[LogFile], start: Scn) -
 /// on without a gap, the end of its newest log (NEXT_CHANGE# − 1 of a whole log; of a standby
 /// redo log still being written, what it is known to hold, [`LogFile::received_to`], else
 /// nothing past its first SCN); the lowest over the threads. `None`: no log at all.
-pub fn shipped_end(logs: &[LogFile]) -> Option<Scn> {
-    thread_ends(logs).into_iter().map(|(_, end, _)| end).min()
+pub fn shipped_end(logs: &[LogFile], from: Scn) -> Option<Scn> {
+    thread_ends(logs, from)
+        .into_iter()
+        .map(|(_, end, _)| end)
+        .min()
 }
 
 /// [`shipped_end`], leaving out the threads that received all their source wrote, by the
@@ -299,8 +302,8 @@ pub fn shipped_end(logs: &[LogFile]) -> Option<Scn> {
 /// source thread's standby redo log stands still as its V$THREAD position does, and would hold
 /// the shipped end back as it holds the written bound ([`IdleThreads`]); redo it writes later
 /// is bounded by the source's bound. `None`: no thread bounds it.
-pub fn shipped_end_for(logs: &[LogFile], source_threads: &[RedoThread]) -> Option<Scn> {
-    thread_ends(logs)
+pub fn shipped_end_for(logs: &[LogFile], source_threads: &[RedoThread], from: Scn) -> Option<Scn> {
+    thread_ends(logs, from)
         .into_iter()
         .filter(|(thread, end, newest)| {
             let Some(t) = source_threads.iter().find(|t| t.thread == *thread) else {
@@ -331,16 +334,10 @@ pub struct ShippingGap {
 }
 
 /// Every thread's first gap (see [`ShippingGap`]), in thread order.
-pub fn shipping_gaps(logs: &[LogFile]) -> Vec<ShippingGap> {
-    let mut by_thread: BTreeMap<u32, Vec<&LogFile>> = BTreeMap::new();
-    for l in logs {
-        by_thread.entry(l.thread).or_default().push(l);
-    }
-    by_thread
+pub fn shipping_gaps(logs: &[LogFile], from: Scn) -> Vec<ShippingGap> {
+    logs_by_thread(logs, from)
         .into_iter()
-        .filter_map(|(thread, mut mine)| {
-            mine.sort_by_key(|l| l.sequence);
-            mine.dedup_by_key(|l| l.sequence);
+        .filter_map(|(thread, mine)| {
             mine.windows(2)
                 .find(|w| w[1].sequence != w[0].sequence + 1)
                 .map(|w| ShippingGap {
@@ -352,17 +349,31 @@ pub fn shipping_gaps(logs: &[LogFile]) -> Vec<ShippingGap> {
         .collect()
 }
 
-/// Per thread: where its received redo ends (see [`shipped_end`]) and the log it ends in.
-fn thread_ends(logs: &[LogFile]) -> Vec<(u32, Scn, &LogFile)> {
+/// Each thread's received logs in sequence order, once each, from the newest one that starts
+/// at or before `from` (the SCN mining goes on from) on: a gap before that log ends before
+/// `from`, its redo is not needed, so it holds nothing back (a log never received, long since
+/// mined), while a missing log that would hold `from` lies after that one and is still a gap.
+/// `from` 0: all.
+fn logs_by_thread(logs: &[LogFile], from: Scn) -> BTreeMap<u32, Vec<&LogFile>> {
     let mut by_thread: BTreeMap<u32, Vec<&LogFile>> = BTreeMap::new();
     for l in logs {
         by_thread.entry(l.thread).or_default().push(l);
     }
+    for mine in by_thread.values_mut() {
+        mine.sort_by_key(|l| l.sequence);
+        mine.dedup_by_key(|l| l.sequence);
+        if let Some(anchor) = mine.iter().rposition(|l| l.first_scn <= from && from > 0) {
+            mine.drain(..anchor);
+        }
+    }
     by_thread
+}
+
+/// Per thread: where its received redo ends (see [`shipped_end`]) and the log it ends in.
+fn thread_ends(logs: &[LogFile], from: Scn) -> Vec<(u32, Scn, &LogFile)> {
+    logs_by_thread(logs, from)
         .into_iter()
-        .map(|(thread, mut mine)| {
-            mine.sort_by_key(|l| l.sequence);
-            mine.dedup_by_key(|l| l.sequence);
+        .map(|(thread, mine)| {
             let mut end = mine[0].first_scn.saturating_sub(1);
             let mut newest = mine[0];
             let first = mine[0].sequence;

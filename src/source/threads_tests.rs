@@ -194,6 +194,43 @@ fn a_thread_enabled_later_or_closed_before_the_window_needs_no_older_logs() {
     assert!(e.to_string().contains("sequence 2"), "{e}");
 }
 
+/// A log a downstream never received before where mining goes on from (`from`) holds nothing
+/// back: before, the shipped end stopped at that old gap, so a capture resuming past it waited
+/// for redo it did not need and stopped with CDC-5201 after the gap timeout. A log missing
+/// right at `from` (the one holding it) is still a gap.
+#[test]
+fn a_gap_before_where_mining_goes_on_is_no_gap() {
+    let logs = vec![
+        log(1, 2, 200, Some(300)),
+        // sequence 3 (300..400) never received
+        log(1, 4, 400, Some(500)),
+        log(1, 5, 500, Some(600)),
+        log(1, 6, 600, None),
+    ];
+    // From the start: the old gap bounds everything.
+    assert_eq!(shipped_end(&logs, 0), Some(299));
+    assert_eq!(shipping_gaps(&logs, 0).len(), 1);
+    // Mining goes on from 450 (in sequence 4) or from 500 (sequence 5's first SCN): sequence 3
+    // is not needed.
+    for from in [450, 500, 599] {
+        assert_eq!(shipped_end(&logs, from), Some(599), "from {from}");
+        assert!(shipping_gaps(&logs, from).is_empty(), "from {from}");
+        assert_eq!(shipped_end_for(&logs, &[], from), Some(599), "from {from}");
+    }
+    // From 350, inside the missing sequence 3: it is needed, and a gap.
+    assert_eq!(shipped_end(&logs, 350), Some(299));
+    assert_eq!(
+        shipping_gaps(&logs, 350),
+        vec![ShippingGap {
+            thread: 1,
+            missing: 3,
+            received_to: 299
+        }]
+    );
+    // From 300 exactly (sequence 3's first SCN): still needed.
+    assert_eq!(shipped_end(&logs, 300), Some(299));
+}
+
 #[test]
 fn shipped_redo_ends_at_the_first_gap_or_the_log_still_being_written() {
     let mut current = log(1, 4, 400, None);
@@ -205,21 +242,21 @@ fn shipped_redo_ends_at_the_first_gap_or_the_log_still_being_written() {
         log(2, 8, 350, Some(500)),
     ];
     // Thread 1's log 4 is being written and nothing says how far: up to its start.
-    assert_eq!(shipped_end(&logs), Some(399));
+    assert_eq!(shipped_end(&logs, 0), Some(399));
     current.received_to = Some(450);
     let mut with = logs.clone();
     with[2] = current;
-    assert_eq!(shipped_end(&with), Some(450));
+    assert_eq!(shipped_end(&with, 0), Some(450));
     // A gap in thread 2 (sequence 8 missing, 9 there).
     let gap = vec![
         log(1, 2, 200, Some(300)),
         log(2, 7, 150, Some(350)),
         log(2, 9, 500, Some(600)),
     ];
-    assert_eq!(shipped_end(&gap), Some(299));
-    assert_eq!(shipped_end(&[]), None);
+    assert_eq!(shipped_end(&gap, 0), Some(299));
+    assert_eq!(shipped_end(&[], 0), None);
     assert_eq!(
-        shipping_gaps(&gap),
+        shipping_gaps(&gap, 0),
         vec![ShippingGap {
             thread: 2,
             missing: 8,
@@ -227,7 +264,7 @@ fn shipped_redo_ends_at_the_first_gap_or_the_log_still_being_written() {
         }]
     );
     assert!(
-        shipping_gaps(&logs).is_empty(),
+        shipping_gaps(&logs, 0).is_empty(),
         "a log being written is no gap"
     );
 }
@@ -251,36 +288,42 @@ fn a_source_thread_that_received_all_it_wrote_does_not_hold_the_shipped_end() {
     let mut idle = thread(2, 420, 7);
     idle.last_redo_sequence = Some(3);
     // Without the source's threads the idle one holds the end at 420.
-    assert_eq!(shipped_end(&logs), Some(420));
+    assert_eq!(shipped_end(&logs, 0), Some(420));
     // With them, thread 2 has received what it wrote: thread 1's end bounds (its LGWR wrote up
     // to 950, the downstream has 900).
     assert_eq!(
-        shipped_end_for(&logs, &[busy.clone(), idle.clone()]),
+        shipped_end_for(&logs, &[busy.clone(), idle.clone()], 0),
         Some(900)
     );
     // Thread 2 wrote more (at 430) than arrived: it bounds again.
     let mut wrote = idle.clone();
     wrote.last_redo_scn = 430;
-    assert_eq!(shipped_end_for(&logs, &[busy.clone(), wrote]), Some(420));
+    assert_eq!(shipped_end_for(&logs, &[busy.clone(), wrote], 0), Some(420));
     // Or its LGWR is on a later log than the one received.
     let mut switched = idle.clone();
     switched.last_redo_sequence = Some(4);
-    assert_eq!(shipped_end_for(&logs, &[busy.clone(), switched]), Some(420));
+    assert_eq!(
+        shipped_end_for(&logs, &[busy.clone(), switched], 0),
+        Some(420)
+    );
     // Both caught up: nothing bounds beyond the source's own bound.
     let mut caught = busy.clone();
     caught.last_redo_scn = 900;
-    assert_eq!(shipped_end_for(&logs, &[caught, idle.clone()]), None);
+    assert_eq!(shipped_end_for(&logs, &[caught, idle.clone()], 0), None);
     // A CLOSED thread whose last log arrived whole does not hold it either; one whose redo
     // runs past what arrived does.
     let mut closed = thread(2, 390, 1);
     closed.status = "CLOSED".into();
     let archived_only = vec![log(1, 4, 700, Some(800)), log(2, 2, 300, Some(400))];
     assert_eq!(
-        shipped_end_for(&archived_only, &[busy.clone(), closed.clone()]),
+        shipped_end_for(&archived_only, &[busy.clone(), closed.clone()], 0),
         Some(799)
     );
     closed.last_redo_scn = 450;
-    assert_eq!(shipped_end_for(&archived_only, &[busy, closed]), Some(399));
+    assert_eq!(
+        shipped_end_for(&archived_only, &[busy, closed], 0),
+        Some(399)
+    );
 }
 
 #[test]

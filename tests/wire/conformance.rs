@@ -85,7 +85,7 @@ fn root_calls_answer_as_in_process() {
     assert_eq!(w.current_scn().unwrap(), l.current_scn().unwrap());
     assert_eq!(w.logs().unwrap(), l.logs().unwrap());
     assert_eq!(w.redo_threads().unwrap(), l.redo_threads().unwrap());
-    assert_eq!(w.mining_limit().unwrap(), l.mining_limit().unwrap());
+    assert_eq!(w.mining_limit(0).unwrap(), l.mining_limit(0).unwrap());
     assert_eq!(
         w.dictionary_builds().unwrap(),
         l.dictionary_builds().unwrap()
@@ -327,9 +327,9 @@ fn a_downstream_lists_and_bounds_the_shipped_logs_as_in_process() {
     let redo = RedoSource::of(&source);
     w.mine_redo_of(redo).unwrap();
     l.mine_redo_of(redo).unwrap();
-    let limit = w.mining_limit().unwrap();
+    let limit = w.mining_limit(0).unwrap();
     assert!(limit.is_some());
-    assert_eq!(limit, l.mining_limit().unwrap());
+    assert_eq!(limit, l.mining_limit(0).unwrap());
     let builds = w.dictionary_builds().unwrap();
     assert!(!builds.is_empty());
     assert_eq!(builds, l.dictionary_builds().unwrap());
@@ -447,7 +447,7 @@ fn an_idle_rac_thread_over_the_wire() {
     );
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     loop {
-        let bound = w.mining_limit().unwrap().unwrap();
+        let bound = w.mining_limit(0).unwrap().unwrap();
         if bound >= commit {
             break;
         }

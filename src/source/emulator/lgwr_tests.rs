@@ -39,10 +39,10 @@ fn logminer_returns_only_written_redo_and_v_thread_shows_it() {
     assert_eq!(threads[0].enabled_scn, Some(5000));
     // At the first look only the written redo bounds mining; once the thread's position stood
     // still for LGWR's period, that look's SCN does (`source::threads`).
-    assert_eq!(s.mining_limit().unwrap(), Some(written - 1));
+    assert_eq!(s.mining_limit(0).unwrap(), Some(written - 1));
     db.clock.advance(3_000);
     assert_eq!(s.redo_threads().unwrap()[0].last_redo_scn, written);
-    assert_eq!(s.mining_limit().unwrap(), Some(before - 1));
+    assert_eq!(s.mining_limit(0).unwrap(), Some(before - 1));
 
     let t1 = w.begin().unwrap();
     w.insert(t1, 0, emp_row(1, "a")).unwrap();
@@ -63,13 +63,13 @@ fn logminer_returns_only_written_redo_and_v_thread_shows_it() {
     assert!(t.last_redo_time.is_some());
     // The position has not moved, but the look that found the thread idle was taken before
     // the START (which carries the SCN that look read): the bound stays below it.
-    let limit = s.mining_limit().unwrap().unwrap();
+    let limit = s.mining_limit(0).unwrap().unwrap();
     assert!(limit < before, "limit {limit} reaches the unwritten START");
 
     // LGWR's timed write: three seconds later the records are written.
     db.clock.advance(2_999);
     assert!(mine(&mut *s, before, now).is_empty());
-    assert!(s.mining_limit().unwrap().unwrap() < before);
+    assert!(s.mining_limit(0).unwrap().unwrap() < before);
     db.clock.advance(1);
     let rows = mine(&mut *s, before, now);
     assert_eq!(
@@ -81,15 +81,15 @@ fn logminer_returns_only_written_redo_and_v_thread_shows_it() {
     assert!(t.last_redo_block.unwrap() > threads[0].last_redo_block.unwrap());
     // The thread wrote: bounded by what it wrote. While t1 is open its COMMIT may come next,
     // so CURRENT_SCN stays at the INSERT and the bound one below, however long it waits.
-    assert_eq!(s.mining_limit().unwrap(), Some(now - 1));
+    assert_eq!(s.mining_limit(0).unwrap(), Some(now - 1));
     db.clock.advance(3_000);
-    assert_eq!(s.mining_limit().unwrap(), Some(now - 1));
+    assert_eq!(s.mining_limit(0).unwrap(), Some(now - 1));
     // Committed: written at once; a quiet LGWR period later the commit is minable.
     let c = w.commit(&[t1]).unwrap();
     assert_eq!(s.current_scn().unwrap(), c + 1);
-    assert_eq!(s.mining_limit().unwrap(), Some(c - 1));
+    assert_eq!(s.mining_limit(0).unwrap(), Some(c - 1));
     db.clock.advance(3_000);
-    assert_eq!(s.mining_limit().unwrap(), Some(c));
+    assert_eq!(s.mining_limit(0).unwrap(), Some(c));
 }
 
 #[test]
@@ -136,11 +136,11 @@ fn a_commit_writes_its_own_threads_redo_and_no_other_threads() {
         of(a) <= before,
         "thread {a} wrote nothing since SCN {before}"
     );
-    assert!(s.mining_limit().unwrap().unwrap() < before);
+    assert!(s.mining_limit(0).unwrap().unwrap() < before);
     // However long t1's thread stands still, its unwritten START holds the bound (it has
     // stood still since the first look, taken after the START).
     db.clock.advance(2_000);
-    assert!(s.mining_limit().unwrap().unwrap() < before);
+    assert!(s.mining_limit(0).unwrap().unwrap() < before);
 
     // A commit on t1's thread writes everything before it there, t1's open change too.
     let t3 = w.begin().unwrap();
@@ -158,15 +158,15 @@ fn a_commit_writes_its_own_threads_redo_and_no_other_threads() {
     // Both threads written up to their commits: a quiet LGWR period later the SCN read after
     // the last commit bounds both, one below it (t1 is still open: its COMMIT may come next
     // and take the SCN after c3, so CURRENT_SCN stays at c3).
-    assert!(s.mining_limit().unwrap().unwrap() < c3);
+    assert!(s.mining_limit(0).unwrap().unwrap() < c3);
     db.clock.advance(3_000);
-    assert_eq!(s.mining_limit().unwrap(), Some(c3 - 1));
+    assert_eq!(s.mining_limit(0).unwrap(), Some(c3 - 1));
     // t1 commits (written at once): a quiet period after a look that saw it, everything is
     // minable.
     let c1 = w.commit(&[t1]).unwrap();
-    assert!(s.mining_limit().unwrap().unwrap() < c1);
+    assert!(s.mining_limit(0).unwrap().unwrap() < c1);
     db.clock.advance(3_000);
-    assert_eq!(s.mining_limit().unwrap(), Some(c1));
+    assert_eq!(s.mining_limit(0).unwrap(), Some(c1));
 }
 
 #[test]
@@ -184,9 +184,9 @@ fn without_a_write_delay_every_record_is_minable_at_once() {
     assert_eq!(mine(&mut *s, before, now).len(), 2);
     // No timed write to wait for: an idle thread is bounded by the SCN at once (one below it:
     // with t1 open its COMMIT may take the next SCN), and its commit is minable at once.
-    assert_eq!(s.mining_limit().unwrap(), Some(now - 1));
+    assert_eq!(s.mining_limit(0).unwrap(), Some(now - 1));
     let c = w.commit(&[t1]).unwrap();
-    assert_eq!(s.mining_limit().unwrap(), Some(c));
+    assert_eq!(s.mining_limit(0).unwrap(), Some(c));
 }
 
 #[test]

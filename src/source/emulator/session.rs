@@ -713,7 +713,7 @@ impl Session for EmulatorSession {
     /// a downstream only by the redo shipped there (real-time shipping sends the source's
     /// written redo, archived-log shipping only whole logs): the source's own V$THREAD bounds
     /// what its LGWR wrote (`source::mining`).
-    fn mining_limit(&mut self) -> Result<Option<Scn>> {
+    fn mining_limit(&mut self, from: Scn) -> Result<Option<Scn>> {
         self.call()?;
         self.user.read_dictionary("V_$THREAD", "reading V$THREAD")?;
         match &self.shared.role {
@@ -722,7 +722,7 @@ impl Session for EmulatorSession {
                 self.read_shipped_views()?;
                 let r = self.replica()?;
                 let now = self.shared.clock.now_ms();
-                return Ok(topology::downstream_limit(&self.shared.role, &r, now));
+                return Ok(topology::downstream_limit(&self.shared.role, &r, now, from));
             }
             topology::Role::Primary => {}
         }

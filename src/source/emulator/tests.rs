@@ -1137,7 +1137,7 @@ fn a_downstream_holds_only_shipped_logs_and_a_gap_is_ora_01291() {
     );
     // Redo up to the gap: logs 1..=3 without a hole.
     let seq3 = logs.iter().find(|l| l.sequence == 3).unwrap();
-    let limit = s.mining_limit().unwrap().unwrap();
+    let limit = s.mining_limit(0).unwrap().unwrap();
     assert_eq!(Some(limit + 1), seq3.next_scn);
     // What it mines is what the source's LogMiner shows for the same window (from the end of
     // the dictionary build's log on).
@@ -1179,7 +1179,7 @@ fn a_downstream_holds_only_shipped_logs_and_a_gap_is_ora_01291() {
         read(&mut *p, "HR.EMP", limit).unwrap().len()
     );
     assert_eq!(d.logs().unwrap(), logs);
-    assert_eq!(d.mining_limit().unwrap(), Some(limit));
+    assert_eq!(d.mining_limit(0).unwrap(), Some(limit));
     assert_eq!(
         d.mine(limit, limit + 2, &Default::default(), &mut |_| Ok(()))
             .unwrap_err()

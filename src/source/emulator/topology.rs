@@ -323,11 +323,11 @@ pub fn downstream_logs(role: &Role, replica: &Replica, now_ms: i64) -> Vec<LogFi
 /// log on without a gap; the lowest over threads, `source::threads::shipped_end`), as the
 /// adapter reads it from V$FOREIGN_ARCHIVED_LOG and V$STANDBY_LOG. `None` off a downstream,
 /// or with nothing received.
-pub fn downstream_limit(role: &Role, replica: &Replica, now_ms: i64) -> Option<Scn> {
+pub fn downstream_limit(role: &Role, replica: &Replica, now_ms: i64, from: Scn) -> Option<Scn> {
     let Role::Downstream { .. } = role else {
         return None;
     };
-    crate::source::threads::shipped_end(&downstream_logs(role, replica, now_ms))
+    crate::source::threads::shipped_end(&downstream_logs(role, replica, now_ms), from)
 }
 
 /// Before mining `start..=end` on a downstream: every log of the source the window touches

@@ -689,14 +689,14 @@ impl Session for OracleSession {
     /// (`source::threads`). A downstream mining database's own threads say nothing of the
     /// shipped redo: there the bound is where the source's redo received ends (the source's
     /// V$THREAD bounds what its LGWR wrote, see `mining.rs`).
-    fn mining_limit(&mut self) -> Result<Option<Scn>> {
+    fn mining_limit(&mut self, from: Scn) -> Result<Option<Scn>> {
         if self.mining {
             let source = self.shipped_from;
             let logs: Vec<LogFile> = logminer::read_shipped_logs(&*self.conn)?
                 .into_iter()
                 .filter(|l| source.is_none_or(|s| s.holds(l)))
                 .collect();
-            return Ok(crate::source::threads::shipped_end(&logs));
+            return Ok(crate::source::threads::shipped_end(&logs, from));
         }
         // A standby mines redo it received, which its primary's LGWR had written; its V$THREAD
         // describes the primary's threads as its control file last saw them (Debezium caps
