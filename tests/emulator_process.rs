@@ -33,6 +33,21 @@ fn run(args: &[&str]) -> std::process::Output {
     out
 }
 
+/// `emulator init` of [`SCHEMA`] into `dir/db`; the database's directory.
+fn init_db(dir: &Path) -> std::path::PathBuf {
+    let schema = dir.join("schema.yaml");
+    std::fs::write(&schema, SCHEMA).unwrap();
+    let db = dir.join("db");
+    run(&[
+        "emulator",
+        "init",
+        db.to_str().unwrap(),
+        "--schema",
+        schema.to_str().unwrap(),
+    ]);
+    db
+}
+
 fn status(db: &Path) -> serde_json::Value {
     let out = run(&[
         "emulator",
@@ -60,16 +75,7 @@ fn dump(db: &Path, scn: u64) -> String {
 #[test]
 fn killed_writer_loses_nothing_committed_and_the_next_writer_recovers() {
     let dir = tempfile::tempdir().unwrap();
-    let schema = dir.path().join("schema.yaml");
-    std::fs::write(&schema, SCHEMA).unwrap();
-    let db = dir.path().join("db");
-    run(&[
-        "emulator",
-        "init",
-        db.to_str().unwrap(),
-        "--schema",
-        schema.to_str().unwrap(),
-    ]);
+    let db = init_db(dir.path());
 
     let mut writer = Command::new(cargo_bin("oracle-cdc"))
         .args([
@@ -173,17 +179,8 @@ fn summary_count(stdout: &[u8], name: &str) -> u64 {
 #[test]
 fn a_second_workload_waits_for_the_first_with_wait() {
     let dir = tempfile::tempdir().unwrap();
-    let schema = dir.path().join("schema.yaml");
-    std::fs::write(&schema, SCHEMA).unwrap();
-    let db = dir.path().join("db");
+    let db = init_db(dir.path());
     let db_arg = db.to_str().unwrap();
-    run(&[
-        "emulator",
-        "init",
-        db_arg,
-        "--schema",
-        schema.to_str().unwrap(),
-    ]);
     let first = Command::new(cargo_bin("oracle-cdc"))
         .args([
             "emulator",
@@ -247,17 +244,8 @@ fn a_second_workload_waits_for_the_first_with_wait() {
 #[test]
 fn workload_format_json_counts_what_the_database_shows() {
     let dir = tempfile::tempdir().unwrap();
-    let schema = dir.path().join("schema.yaml");
-    std::fs::write(&schema, SCHEMA).unwrap();
-    let db = dir.path().join("db");
+    let db = init_db(dir.path());
     let db_arg = db.to_str().unwrap();
-    run(&[
-        "emulator",
-        "init",
-        db_arg,
-        "--schema",
-        schema.to_str().unwrap(),
-    ]);
     let rows = |s: &serde_json::Value| s["tables"][0]["rows"].as_i64().unwrap();
     let before = status(&db);
     // No rollbacks of any kind and no long transactions: every counted change is committed,

@@ -113,6 +113,32 @@ fn python() -> Option<PathBuf> {
     })
 }
 
+/// [`python`], or None after saying the test is skipped (a failure when the project's test
+/// setup requires pyarrow: ORACLE_CDC_TEST_REQUIRE_PYARROW).
+fn python_or_skip() -> Option<PathBuf> {
+    let found = python();
+    if found.is_none() {
+        assert!(
+            std::env::var_os("ORACLE_CDC_TEST_REQUIRE_PYARROW").is_none(),
+            "ORACLE_CDC_TEST_REQUIRE_PYARROW is set but no Python with pyarrow was found"
+        );
+        println!(
+            "skipped: no Python with pyarrow (run .ci/run, or python3 -m venv target/pyvenv && target/pyvenv/bin/pip install pyarrow)"
+        );
+    }
+    found
+}
+
+/// The Python has no duckdb: the DuckDB part is skipped (a failure when the test setup
+/// requires it).
+fn duckdb_missing() {
+    assert!(
+        std::env::var_os("ORACLE_CDC_TEST_REQUIRE_PYARROW").is_none(),
+        "ORACLE_CDC_TEST_REQUIRE_PYARROW is set but the Python has no duckdb"
+    );
+    println!("DuckDB part skipped: the Python has no duckdb");
+}
+
 const READ: &str = r#"
 import json, sys, glob
 import pyarrow as pa, pyarrow.parquet as pq, pyarrow.compute as pc
@@ -139,14 +165,7 @@ print(json.dumps({"logical": logical, "physical": physical, "arrow": arrow, "row
 
 #[test]
 fn pyarrow_reads_timestamp_and_decimal_logical_types() {
-    let Some(python) = python() else {
-        assert!(
-            std::env::var_os("ORACLE_CDC_TEST_REQUIRE_PYARROW").is_none(),
-            "ORACLE_CDC_TEST_REQUIRE_PYARROW is set but no Python with pyarrow was found"
-        );
-        println!(
-            "skipped: no Python with pyarrow (run .ci/run, or python3 -m venv target/pyvenv && target/pyvenv/bin/pip install pyarrow)"
-        );
+    let Some(python) = python_or_skip() else {
         return;
     };
     let (dir, db) = setup();
@@ -439,12 +458,7 @@ fn interval_text(s: &str) -> (i128, i128) {
 
 #[test]
 fn float_and_interval_columns_read_back_exactly_in_pyarrow_and_duckdb() {
-    let Some(python) = python() else {
-        assert!(
-            std::env::var_os("ORACLE_CDC_TEST_REQUIRE_PYARROW").is_none(),
-            "ORACLE_CDC_TEST_REQUIRE_PYARROW is set but no Python with pyarrow was found"
-        );
-        println!("skipped: no Python with pyarrow");
+    let Some(python) = python_or_skip() else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -525,11 +539,7 @@ fn float_and_interval_columns_read_back_exactly_in_pyarrow_and_duckdb() {
     );
 
     let Some(duck) = v["duckdb"].as_array() else {
-        assert!(
-            std::env::var_os("ORACLE_CDC_TEST_REQUIRE_PYARROW").is_none(),
-            "ORACLE_CDC_TEST_REQUIRE_PYARROW is set but the Python has no duckdb"
-        );
-        println!("DuckDB part skipped: the Python has no duckdb");
+        duckdb_missing();
         return;
     };
     assert_eq!(v["duckdb_types"]["F"], "VARCHAR");
@@ -591,12 +601,7 @@ print(json.dumps(out))
 
 #[test]
 fn csv_reader_settings_of_snapshot_md_keep_decimals_and_nanoseconds_exact() {
-    let Some(python) = python() else {
-        assert!(
-            std::env::var_os("ORACLE_CDC_TEST_REQUIRE_PYARROW").is_none(),
-            "ORACLE_CDC_TEST_REQUIRE_PYARROW is set but no Python with pyarrow was found"
-        );
-        println!("skipped: no Python with pyarrow");
+    let Some(python) = python_or_skip() else {
         return;
     };
     let (dir, db) = setup();
@@ -613,10 +618,7 @@ fn csv_reader_settings_of_snapshot_md_keep_decimals_and_nanoseconds_exact() {
     let mut readers = vec![("pyarrow", v["pyarrow"].clone())];
     match v.get("duckdb") {
         Some(d) => readers.push(("DuckDB", d.clone())),
-        None => assert!(
-            std::env::var_os("ORACLE_CDC_TEST_REQUIRE_PYARROW").is_none(),
-            "ORACLE_CDC_TEST_REQUIRE_PYARROW is set but the Python has no duckdb"
-        ),
+        None => duckdb_missing(),
     }
     for (reader, rows) in readers {
         let mut rows = rows.as_array().unwrap().clone();

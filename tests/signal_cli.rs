@@ -743,15 +743,15 @@ fn a_table_created_while_capture_runs_takes_a_snapshot_signal_without_a_restart(
     assert_converges(&e.db, &recs, &table, end);
 }
 
-#[test]
-fn the_source_channel_reads_signals_from_the_signal_table() {
-    // `signal send --channel source` inserts the row: the one grant beyond capture's.
+/// [`SCHEMA`] with the signal table PDB1.CDC.DEBEZIUM_SIGNAL and the INSERT grant on it that
+/// `signal send --channel source` needs (the one grant beyond capture's).
+fn env_with_signal_table() -> Env {
     let schema = SCHEMA.replacen(
         "  multitenant: true\n",
         "  multitenant: true\n  privileges: [all, \"PDB1.CDC.DEBEZIUM_SIGNAL:INSERT\"]\n",
         1,
     );
-    let e = env_with(&format!(
+    env_with(&format!(
         "{schema}  - name: PDB1.CDC.DEBEZIUM_SIGNAL
     columns:
       - {{ name: ID, type: VARCHAR2(42), nullable: false }}
@@ -761,7 +761,13 @@ fn the_source_channel_reads_signals_from_the_signal_table() {
     supplemental_logging: all
     rows: 0
 "
-    ));
+    ))
+}
+
+#[test]
+fn the_source_channel_reads_signals_from_the_signal_table() {
+    // `signal send --channel source` inserts the row: the one grant beyond capture's.
+    let e = env_with_signal_table();
     let source = [
         "cdc.signal.enabled.channels=file,source",
         "cdc.signal.data.collection=PDB1.CDC.DEBEZIUM_SIGNAL",
@@ -813,22 +819,7 @@ fn the_source_channel_reads_signals_from_the_signal_table() {
 fn signal_send_format_json_prints_the_signal_that_landed() {
     // The same signal table as the source channel test, with no capture running: what
     // --format json says was sent is compared with what the spool file and the table hold.
-    let schema = SCHEMA.replacen(
-        "  multitenant: true\n",
-        "  multitenant: true\n  privileges: [all, \"PDB1.CDC.DEBEZIUM_SIGNAL:INSERT\"]\n",
-        1,
-    );
-    let e = env_with(&format!(
-        "{schema}  - name: PDB1.CDC.DEBEZIUM_SIGNAL
-    columns:
-      - {{ name: ID, type: VARCHAR2(42), nullable: false }}
-      - {{ name: TYPE, type: VARCHAR2(32), nullable: false }}
-      - {{ name: DATA, type: VARCHAR2(2048) }}
-    primary_key: [ID]
-    supplemental_logging: all
-    rows: 0
-"
-    ));
+    let e = env_with_signal_table();
     std::fs::create_dir_all(&e.state).unwrap();
     let source = [
         "cdc.signal.enabled.channels=file,source",

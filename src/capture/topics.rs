@@ -29,14 +29,7 @@ pub fn settle<'a>(
         (PdbInTopic::Never, _) => false,
         // `auto` decides once, at the first start.
         (PdbInTopic::Auto, Some(s)) => s.pdb,
-        (PdbInTopic::Auto, None) => {
-            let pdbs: std::collections::BTreeSet<_> = tables
-                .clone()
-                .into_iter()
-                .filter_map(|t| t.pdb.as_ref())
-                .collect();
-            settings.record.topic_has_pdb(pdbs.len())
-        }
+        (PdbInTopic::Auto, None) => first_start_pdb(settings, tables.clone()),
     };
     let wanted = TopicNaming { prefix, pdb };
     if let Some(stored) = stored {
@@ -52,6 +45,18 @@ pub fn settle<'a>(
     check_collisions(&wanted, tables)?;
     offsets.topics = Some(wanted.clone());
     Ok(wanted)
+}
+
+/// Whether topics name the PDB as a first start with `tables` decides it (the settings'
+/// `cdc.topic.include.pdb`; `auto`: when the tables span more than one PDB). Also what the
+/// `snapshot --records` export names its topics by.
+pub fn first_start_pdb<'a>(
+    settings: &Settings,
+    tables: impl IntoIterator<Item = &'a TableName>,
+) -> bool {
+    let pdbs: std::collections::BTreeSet<_> =
+        tables.into_iter().filter_map(|t| t.pdb.as_ref()).collect();
+    settings.record.topic_has_pdb(pdbs.len())
 }
 
 /// Refuse two tables that publish to one topic (CDC-8008), naming both.

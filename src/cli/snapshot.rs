@@ -154,7 +154,14 @@ pub fn snapshot(
     let mut sink = ExportSink::new(&a.out, format, &settings.sink.topic_prefix, &db.name)
         .with_record_format(
             settings.record.clone(),
-            records_topics_with_pdb(&settings, &decisions),
+            // Topics as a first capture of the same tables names them.
+            crate::capture::topics::first_start_pdb(
+                &settings,
+                decisions.iter().filter_map(|d| match d {
+                    Decision::Capture(t) => Some(t.name()),
+                    _ => None,
+                }),
+            ),
         )
         .with_parquet_options(ParquetOptions {
             file_rows: settings.snapshot.parquet_file_rows,
@@ -551,24 +558,4 @@ pub fn plan_chunks(
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Whether `--records` topics name the PDB: as a first capture of the same tables would decide
-/// it (`cdc.topic.include.pdb`: `auto` names it when the tables span more than one PDB).
-fn records_topics_with_pdb(settings: &crate::settings::Settings, decisions: &[Decision]) -> bool {
-    use crate::record::format::PdbInTopic;
-    match settings.record.pdb_in_topic {
-        PdbInTopic::Always => true,
-        PdbInTopic::Never => false,
-        PdbInTopic::Auto => {
-            let pdbs: std::collections::BTreeSet<_> = decisions
-                .iter()
-                .filter_map(|d| match d {
-                    Decision::Capture(t) => t.name().pdb.as_ref(),
-                    _ => None,
-                })
-                .collect();
-            settings.record.topic_has_pdb(pdbs.len())
-        }
-    }
 }
