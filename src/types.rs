@@ -768,6 +768,38 @@ pub fn oracle_number_text(text: &str) -> String {
     out
 }
 
+/// Whether `s` is already [`oracle_number_text`]'s form (then it is its own text, no copy
+/// needed): an optional `-`, no leading zeros, a fraction without trailing zeros, no exponent,
+/// no blanks; `0` for zero (never `-0`).
+pub fn is_oracle_number_text(s: &str) -> bool {
+    let b = s.as_bytes();
+    let body = b.strip_prefix(b"-").unwrap_or(b);
+    let (int, frac) = match body.iter().position(|&c| c == b'.') {
+        Some(i) => (&body[..i], Some(&body[i + 1..])),
+        None => (body, None),
+    };
+    let digits = |x: &[u8]| x.iter().all(u8::is_ascii_digit);
+    if s == "0" {
+        return true;
+    }
+    digits(int)
+        && int.first() != Some(&b'0')
+        && match frac {
+            None => !int.is_empty(),
+            Some(f) => !f.is_empty() && digits(f) && f.last() != Some(&b'0'),
+        }
+}
+
+/// [`oracle_number_text`] of an owned text: the text itself when it is in that form already
+/// (a driver's decimal text mostly is), so a fetched number costs no second allocation.
+pub fn into_oracle_number_text(s: String) -> String {
+    if is_oracle_number_text(&s) {
+        s
+    } else {
+        oracle_number_text(&s)
+    }
+}
+
 /// Lower-case hex, as Oracle's RAWTOHEX output is shown inside `HEXTORAW('…')` in SQL_REDO.
 pub fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";

@@ -166,16 +166,25 @@ fn encode_rows(
             );
             return Err((n, e));
         }
-        let mut one = Writer::new();
-        one.u8(MSG_ROW_DATA);
+        // Written in place; a value that cannot be encoded takes its row's bytes back out, so
+        // the rows before it go out whole with the error.
+        let start = w.len();
+        w.u8(MSG_ROW_DATA);
         for (value, wire) in row.iter().zip(&wires) {
-            encode_value(&mut one, value, wire, lobs).map_err(|e| (n, e))?;
+            if let Err(e) = encode_value(w, value, wire, lobs) {
+                w.truncate(start);
+                return Err((n, e));
+            }
             if wire.is_long() {
-                one.ub(0); // indicator
-                one.ub(0); // return code
+                w.ub(0); // indicator
+                w.ub(0); // return code
             }
         }
-        w.raw(one.as_slice());
+        if n == 0 {
+            // The first row's size times the batch: one growth of the buffer, not a doubling
+            // series (a fetch is hundreds of rows).
+            w.reserve((w.len() - start) * rows.len());
+        }
     }
     Ok(())
 }
@@ -487,5 +496,53 @@ impl Session {
             self.io.call_seq,
         );
         self.io.send(w.as_slice()).map_err(End::from)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oracle_datum::OraType;
+
+    fn encoded(rows: &[Vec<Datum>], columns: &[Column]) -> (Vec<u8>, Option<usize>) {
+        let mut w = Writer::new();
+        let r = encode_rows(&mut w, rows, columns, None, &mut LobStore::default());
+        (w.into_inner(), r.err().map(|(n, _)| n))
+    }
+
+    /// A row whose value cannot be encoded leaves no byte of itself: the rows before it are
+    /// exactly what encoding them alone writes.
+    #[test]
+    fn a_failing_row_takes_its_bytes_back() {
+        let columns = [
+            Column::new("ID", OraType::NUMBER),
+            Column::new("NAME", OraType::Varchar2(10)),
+            Column::new("AMOUNT", OraType::NUMBER),
+        ];
+        let good = |i: i64| {
+            vec![
+                Datum::int(i),
+                Datum::text(format!("row {i}")),
+                Datum::int(i),
+            ]
+        };
+        // Two values written before the third fails.
+        let bad = vec![
+            Datum::int(3),
+            Datum::text("row 3"),
+            Datum::Number("not a number".into()),
+        ];
+        let (before, none) = encoded(&[good(1), good(2)], &columns);
+        assert_eq!(none, None);
+        let (with_bad, failed_at) = encoded(&[good(1), good(2), bad.clone()], &columns);
+        assert_eq!(failed_at, Some(2));
+        assert_eq!(with_bad, before);
+        let (first_bad, failed_at) = encoded(&[bad, good(1)], &columns);
+        assert_eq!(failed_at, Some(0));
+        let (header, _) = encoded(&[], &columns);
+        assert!(header.is_empty());
+        // The row header alone: nothing of the failed row.
+        let (one, _) = encoded(&[good(1)], &columns);
+        assert!(first_bad.len() < one.len() && one.starts_with(&first_bad));
     }
 }

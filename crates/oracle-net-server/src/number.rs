@@ -8,7 +8,8 @@
 //! Binary floats and doubles use Oracle's sortable form: the sign bit flipped for positive
 //! values, every bit inverted for negative ones.
 
-use oracle_datum::{canonical_number, OraError};
+use oracle_datum::{canonical_number, is_canonical_number, OraError};
+use std::borrow::Cow;
 
 /// Mantissa bytes a NUMBER may have.
 const MAX_MANTISSA: usize = 20;
@@ -63,7 +64,12 @@ fn round_pairs(pairs: &mut Vec<u8>) -> bool {
 
 /// The wire bytes of a NUMBER given as decimal text.
 pub fn encode_number(text: &str) -> Result<Vec<u8>, OraError> {
-    let canonical = canonical_number(text).ok_or_else(|| invalid_number(text))?;
+    // A stored NUMBER's text is canonical already: no copy (this runs for every fetched number).
+    let canonical = if is_canonical_number(text) {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(canonical_number(text).ok_or_else(|| invalid_number(text))?)
+    };
     let (neg, mut digits, mut point) = split_digits(&canonical);
     if digits.is_empty() {
         return Ok(vec![0x80]);

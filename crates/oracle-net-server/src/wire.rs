@@ -216,6 +216,16 @@ impl Writer {
         self.buf.len()
     }
 
+    /// Drops what was written after the first `len` bytes (a row that failed half way).
+    pub fn truncate(&mut self, len: usize) {
+        self.buf.truncate(len);
+    }
+
+    /// Room for `more` bytes, so a batch of rows grows the buffer once.
+    pub fn reserve(&mut self, more: usize) {
+        self.buf.reserve(more);
+    }
+
     pub fn u8(&mut self, v: u8) -> &mut Self {
         self.buf.push(v);
         self

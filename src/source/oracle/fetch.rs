@@ -106,7 +106,7 @@ pub fn value(cell: Cell, how: Fetch, column: &str, ctx: &CallContext) -> Result<
     Ok(match cell {
         Cell::Null => Value::Null,
         Cell::Text(s) => Value::Text(s),
-        Cell::Number(s) => Value::Number(types_map::canonical_number(&s)),
+        Cell::Number(s) => Value::Number(crate::types::into_oracle_number_text(s)),
         Cell::BinaryFloat(f) => Value::BinaryFloat(f),
         Cell::BinaryDouble(f) => Value::BinaryDouble(f),
         Cell::Date(p) => Value::Date(types_map::format_date(&p)),

@@ -96,7 +96,9 @@ pub fn into_value_in(lit: Literal, ty: &ColumnType, charsets: Charsets) -> Resul
     use ColumnType as T;
     use Literal as L;
     Ok(match (ty, lit) {
-        (T::Number { .. } | T::Float { .. }, L::Str(s) | L::Bare(s)) if canonical_number(&s) => {
+        (T::Number { .. } | T::Float { .. }, L::Str(s) | L::Bare(s))
+            if crate::types::is_oracle_number_text(&s) =>
+        {
             Value::Number(fitting(s, ty)?)
         }
         (T::Date, L::ToDate(s) | L::Str(s)) if shape(&s, "dddd-dd-dd dd:dd:dd") => Value::Date(s),
@@ -111,27 +113,6 @@ pub fn into_value_in(lit: Literal, ty: &ColumnType, charsets: Charsets) -> Resul
 fn fitting(text: String, ty: &ColumnType) -> Result<String, String> {
     super::number_fit::check(&text, ty)?;
     Ok(text)
-}
-
-/// Whether `s` is a number exactly as [`number_text`] would print it: an optional `-`, no
-/// leading zeros, a fraction without trailing zeros, no exponent, no blanks.
-fn canonical_number(s: &str) -> bool {
-    let b = s.as_bytes();
-    let body = b.strip_prefix(b"-").unwrap_or(b);
-    let (int, frac) = match body.iter().position(|&c| c == b'.') {
-        Some(i) => (&body[..i], Some(&body[i + 1..])),
-        None => (body, None),
-    };
-    let digits = |x: &[u8]| x.iter().all(u8::is_ascii_digit);
-    if s == "0" {
-        return true;
-    }
-    digits(int)
-        && int.first() != Some(&b'0')
-        && match frac {
-            None => !int.is_empty(),
-            Some(f) => !f.is_empty() && digits(f) && f.last() != Some(&b'0'),
-        }
 }
 
 fn is_text(ty: &ColumnType) -> bool {
