@@ -11,6 +11,8 @@
 # Prints one markdown table.
 #
 #   WIRE_ROWS=1000000 (default)   WIRE_TX=20000   WIRE_RUNS=3
+#   WIRE_SDU=65536 (the server's DEFAULT_SDU_SIZE, `emulator serve --sdu`: a 23ai database's
+#   default; WIRE_SDU=8192 is a 19c database's)
 #   WIRE_DIR=/big/disk            WIRE_NO_BUILD=1 (use target/release/oracle-cdc as it is)
 #
 # Not a test: no goal fails it. Run it on a quiet machine, and say the load (it prints uptime).
@@ -21,6 +23,7 @@ bin="$PWD/target/release/oracle-cdc"
 rows=${WIRE_ROWS:-1000000}
 ntx=${WIRE_TX:-20000}
 runs=${WIRE_RUNS:-3}
+sdu=${WIRE_SDU:-65536}
 dir="${WIRE_DIR:-$(mktemp -d)}"
 mkdir -p "$dir"
 echo "load before: $(uptime)" >&2
@@ -45,7 +48,7 @@ rm -rf "$db"
 echo "== init $rows rows" >&2
 "$bin" -q emulator init "$db" --schema "$dir/schema.yaml" >/dev/null
 
-"$bin" emulator serve "$db" --listen 127.0.0.1:0 --format json >"$dir/serve.json" 2>"$dir/serve.log" &
+"$bin" emulator serve "$db" --listen 127.0.0.1:0 --sdu "$sdu" --format json >"$dir/serve.json" 2>"$dir/serve.log" &
 serve=$!
 trap 'kill $serve 2>/dev/null || true' EXIT
 for _ in $(seq 50); do grep -q '}' "$dir/serve.json" 2>/dev/null && break; sleep 0.1; done
@@ -95,13 +98,13 @@ for l in sys.stdin:
 
 echo "load after: $(uptime)" >&2
 python3 - "$rows" "$events" "$(median "${export_l[@]}")" "$(median "${export_w[@]}")" \
-    "$(median "${snap_l[@]}")" "$(median "${snap_w[@]}")" "$stream_l" "$stream_w" "$same" "$runs" <<'PY'
+    "$(median "${snap_l[@]}")" "$(median "${snap_w[@]}")" "$stream_l" "$stream_w" "$same" "$runs" "$sdu" <<'PY'
 import sys
 rows, events = int(sys.argv[1]), int(sys.argv[2])
 el, ew, sl, sw, tl, tw = map(float, sys.argv[3:9])
 same, runs = sys.argv[9], sys.argv[10]
 def r(n, t, unit): return f"{t:.2f} s ({n/t/1e3:,.0f} k {unit}/s)"
-print(f"| work ({rows:,} rows; {events:,} change events) | in-process | over Oracle Net | wire / in-process |")
+print(f"| work ({rows:,} rows; {events:,} change events; server SDU {sys.argv[11]}) | in-process | over Oracle Net | wire / in-process |")
 print("|---|---|---|---|")
 print(f"| export, `snapshot --format csv` (median of {runs}) | {r(rows, el, 'rows')} | {r(rows, ew, 'rows')} | {ew/el:.2f}x |")
 print(f"| capture's snapshot (median of {runs}) | {r(rows, sl, 'rows')} | {r(rows, sw, 'rows')} | {sw/sl:.2f}x |")

@@ -95,6 +95,7 @@ _oracle_cdc_doctor_set_keys() {
         cdc.database.read.only=
         cdc.database.connect.retries=
         cdc.database.call.timeout.ms=
+        cdc.database.sdu=
         cdc.database.connect.backoff.ms=
         cdc.database.connect.backoff.max.ms=
         cdc.database.reconnect.max.ms=

@@ -113,6 +113,7 @@ function __fish_oracle_cdc_doctor_set_keys
         cdc.database.read.only= \
         cdc.database.connect.retries= \
         cdc.database.call.timeout.ms= \
+        cdc.database.sdu= \
         cdc.database.connect.backoff.ms= \
         cdc.database.connect.backoff.max.ms= \
         cdc.database.reconnect.max.ms= \

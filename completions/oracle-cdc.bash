@@ -455,7 +455,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__emulator__subcmd__serve)
-            opts="-c -q -v -h -V --listen --format --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            opts="-c -q -v -h -V --listen --format --sdu --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -467,6 +467,10 @@ _oracle__cdc() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                --sdu)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --config)
@@ -1360,6 +1364,7 @@ _oracle_cdc_set_keys() {
         cdc.database.read.only=
         cdc.database.connect.retries=
         cdc.database.call.timeout.ms=
+        cdc.database.sdu=
         cdc.database.connect.backoff.ms=
         cdc.database.connect.backoff.max.ms=
         cdc.database.reconnect.max.ms=

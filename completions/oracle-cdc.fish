@@ -162,6 +162,7 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -l listen -d 'The address to listen on; port 0 picks a free port (printed on start)' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -l format -d 'How the address and services are printed on start' -r -f -a "table\t''
 json\t''"
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -l sdu -d 'The largest session data unit a connection gets, in bytes (Oracle\'s DEFAULT_SDU_SIZE): a client asking for more gets this; default 8192 (65536 for a 23ai database)' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -l color -d 'When to colour output' -r -f -a "auto\t''
@@ -608,6 +609,7 @@ function __fish_oracle_cdc_set_keys
         cdc.database.read.only= \
         cdc.database.connect.retries= \
         cdc.database.call.timeout.ms= \
+        cdc.database.sdu= \
         cdc.database.connect.backoff.ms= \
         cdc.database.connect.backoff.max.ms= \
         cdc.database.reconnect.max.ms= \

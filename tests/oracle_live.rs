@@ -53,6 +53,7 @@ fn served() -> Live {
             &net::ServeOptions {
                 listen: "127.0.0.1:0".into(),
                 faults: Faults::default(),
+                sdu: None,
             },
         )
         .expect("emulator serve");

@@ -619,6 +619,10 @@ pub struct EmulatorServeArgs {
     /// How the address and services are printed on start
     #[arg(long, value_enum, default_value_t = TableFormat::Table)]
     pub format: TableFormat,
+    /// The largest session data unit a connection gets, in bytes (Oracle's DEFAULT_SDU_SIZE):
+    /// a client asking for more gets this; default 8192 (65536 for a 23ai database)
+    #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u32).range(512..=2_097_152))]
+    pub sdu: Option<u32>,
 }
 
 #[derive(Debug, Args)]

@@ -477,6 +477,7 @@ fn serve(a: EmulatorServeArgs, global: &GlobalArgs, printer: &Printer) -> anyhow
     let options = emulator::net::ServeOptions {
         listen: a.listen.clone(),
         faults: Faults::from_settings(&settings),
+        sdu: a.sdu,
     };
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let flag = stop.clone();
@@ -490,7 +491,9 @@ fn serve(a: EmulatorServeArgs, global: &GlobalArgs, printer: &Printer) -> anyhow
                 .iter()
                 .map(|s| json!({"service": s, "url": served.url(s)}))
                 .collect();
-            printer.json(&json!({"listening": addr.to_string(), "services": services}))?;
+            printer.json(
+                &json!({"listening": addr.to_string(), "sdu": served.sdu, "services": services}),
+            )?;
         }
         TableFormat::Table => {
             let rows = served
@@ -503,8 +506,9 @@ fn serve(a: EmulatorServeArgs, global: &GlobalArgs, printer: &Printer) -> anyhow
     }
     if !printer.quiet {
         super::progress::note(&format!(
-            "serving {} on {addr}; log in as a user of its schema (password: database.users[].password, default `{}`); Ctrl-C stops",
+            "serving {} on {addr} (SDU up to {} bytes); log in as a user of its schema (password: database.users[].password, default `{}`); Ctrl-C stops",
             dir.display(),
+            served.sdu,
             emulator::net::DEFAULT_PASSWORD
         ));
     }

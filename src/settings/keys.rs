@@ -99,6 +99,7 @@ pub const MINING_DICTIONARY_BUILD: &str = "cdc.mining.dictionary.build";
 pub const DATABASE_DRIVER: &str = "cdc.database.driver";
 pub const CONNECT_RETRIES: &str = "cdc.database.connect.retries";
 pub const CALL_TIMEOUT_MS: &str = "cdc.database.call.timeout.ms";
+pub const DATABASE_SDU: &str = "cdc.database.sdu";
 pub const CONNECT_BACKOFF_MS: &str = "cdc.database.connect.backoff.ms";
 pub const CONNECT_BACKOFF_MAX_MS: &str = "cdc.database.connect.backoff.max.ms";
 pub const RECONNECT_MAX_MS: &str = "cdc.database.reconnect.max.ms";
@@ -233,6 +234,8 @@ pub const KEYS: &[KeySpec] = &[
         "How often oracle-cdc tries again to open its first connection when that failed transiently (connection lost or refused, no listener yet, the database starting, shutting down or busy: ORA-12541, ORA-03113, ORA-12537, ORA-01033, ORA-01089, ORA-12528 and the like, CDC-2003 and CDC-2010) before it stops with that error. Each try waits longer (cdc.database.connect.backoff.ms, doubled each time up to cdc.database.connect.backoff.max.ms) and is logged. Wrong credentials, a locked account, an unknown service and a missing client library are never retried. A connection lost later is reconnected for cdc.database.reconnect.max.ms instead."),
     key(CALL_TIMEOUT_MS, Kind::UInt { min: 0, max: 86_400_000 }, Some("0"),
         "Longest an Oracle round trip (an execute, a fetch of rows, a PL/SQL call) may take, in milliseconds; 0: no limit (the driver waits as long as the database takes). A call over it is cancelled and counted as a lost connection (CDC-5007): capture reconnects, sets its session up again and reads or mines what it was reading again, as after a network failure. Set it where a stalled network or a hung session must not stop capture silently; keep it well above the slowest LogMiner start and fetch of your database. Oracle URLs only."),
+    key(DATABASE_SDU, Kind::UInt { min: 512, max: 2_097_152 }, Some("65536"),
+        "Session data unit oracle-cdc asks for, in bytes: the largest Oracle Net packet. The database answers with the smaller of this and its own DEFAULT_SDU_SIZE (8192 before 23ai, 65536 from 23ai, up to 2097152 where a DBA raised it, as Oracle advises for bulk transfers). A fetch that fits one packet costs the thin driver one parse of it; one spread over n packets costs it about n*n/2 (before 23ai a database marks no end of a response, so the driver parses it again as each packet arrives). Put into the connect string: an EZConnect URL is handed to the driver as its connect descriptor with (SDU=…), a descriptor gets (SDU=…) unless it has one; a TNS alias keeps the SDU tnsnames.ora gives it. Oracle URLs only."),
     key(CONNECT_BACKOFF_MS, Kind::UInt { min: 0, max: 600_000 }, Some("250"),
         "Wait before the first connect retry; it doubles with each further retry (see cdc.database.connect.retries)."),
     key(CONNECT_BACKOFF_MAX_MS, Kind::UInt { min: 0, max: 3_600_000 }, Some("30000"),

@@ -278,6 +278,8 @@ impl Default for ConnectRetry {
 
 /// `cdc.mining.idle.thread.ms`'s default: LGWR's three seconds and a margin.
 pub const DEFAULT_IDLE_THREAD_MS: u64 = 5_000;
+/// cdc.database.sdu's default: what a 23ai database allows by default (a 19c one answers 8192).
+pub const DEFAULT_SDU: u32 = 65_536;
 
 /// The validated, effective settings.
 #[derive(Debug, Clone)]
@@ -318,6 +320,8 @@ pub struct Settings {
     pub database_driver: DatabaseDriver,
     /// cdc.database.call.timeout.ms: the longest Oracle round trip; `None`: no limit.
     pub call_timeout: Option<std::time::Duration>,
+    /// cdc.database.sdu: the session data unit asked for (`source::oracle::descriptor`).
+    pub database_sdu: u32,
     /// cdc.mining.idle.thread.ms: how long a redo thread's written position stands still
     /// before the thread counts as idle.
     pub idle_thread_ms: u64,
@@ -493,6 +497,7 @@ impl Settings {
                 0 => None,
                 ms => Some(std::time::Duration::from_millis(ms)),
             },
+            database_sdu: u32::try_from(v.uint(keys::DATABASE_SDU)).unwrap_or(DEFAULT_SDU),
             idle_thread_ms: v.uint(keys::MINING_IDLE_THREAD_MS),
             gap_timeout_ms: v.uint(keys::MINING_GAP_TIMEOUT_MS),
             state_dir: PathBuf::from(v.text(keys::STATE_DIR)),

@@ -14,6 +14,8 @@ use std::process::{Child, Command, Output, Stdio};
 pub struct Serve {
     child: Child,
     pub addr: String,
+    /// The largest SDU a connection gets (printed on start).
+    pub sdu: u64,
 }
 
 impl Serve {
@@ -21,8 +23,17 @@ impl Serve {
         Serve::start_at(db, extra, "127.0.0.1:0")
     }
 
+    /// With options of `emulator serve` itself (`--sdu 65536`).
+    pub fn start_with(db: &Path, serve_options: &[&str]) -> Serve {
+        Serve::spawn(db, &[], "127.0.0.1:0", serve_options)
+    }
+
     /// On a given address (a restart on the one a previous listener had).
     pub fn start_at(db: &Path, extra: &[&str], listen: &str) -> Serve {
+        Serve::spawn(db, extra, listen, &[])
+    }
+
+    fn spawn(db: &Path, extra: &[&str], listen: &str, serve_options: &[&str]) -> Serve {
         let mut child = Command::new(cargo_bin("oracle-cdc"))
             .args(extra)
             .args([
@@ -34,6 +45,7 @@ impl Serve {
                 "--format",
                 "json",
             ])
+            .args(serve_options)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -53,6 +65,9 @@ impl Serve {
         Serve {
             child,
             addr: v["listening"].as_str().unwrap().to_string(),
+            sdu: v["sdu"]
+                .as_u64()
+                .unwrap_or_else(|| panic!("no sdu in {text}")),
         }
     }
 
@@ -271,8 +286,38 @@ fn doctor_plan_and_snapshot_over_the_wire_match_in_process() {
         ),
         "snapshot",
     );
+    assert_same_exports(&out_w, &out_l);
+
+    // A 19c server's default SDU (8192) above; a server allowing 2 MB, asked for it, sends each
+    // fetch in one packet: the same rows.
+    assert_eq!(
+        w.serve.sdu, 8192,
+        "a 19c database's default DEFAULT_SDU_SIZE"
+    );
+    let big = Serve::start_with(&w.db, &["--sdu", "2097152"]);
+    assert_eq!(big.sdu, 2_097_152);
+    let mut wire_big = wire.clone();
+    wire_big[0] = format!("cdc.database.url={}", big.url("DEMO"));
+    wire_big.push("cdc.database.sdu=2097152".into());
+    wire_big.push(format!(
+        "cdc.state.dir={}",
+        w.dir.path().join("big-state").display()
+    ));
+    let out_big = w.dir.path().join("snap-big");
+    ok(
+        cli(
+            &wire_big,
+            &["-q", "snapshot", "--out", out_big.to_str().unwrap()],
+        ),
+        "snapshot over the wire with a 2 MB SDU",
+    );
+    assert_same_exports(&out_big, &out_l);
+}
+
+/// Every table file of an export in `local` has the same lines in `wire`.
+fn assert_same_exports(wire: &Path, local: &Path) {
     let mut compared = 0;
-    for e in std::fs::read_dir(&out_l).unwrap().flatten() {
+    for e in std::fs::read_dir(local).unwrap().flatten() {
         let name = e.file_name().to_string_lossy().to_string();
         if !name.ends_with(".jsonl") || name == "ops.jsonl" {
             continue;
@@ -286,7 +331,7 @@ fn doctor_plan_and_snapshot_over_the_wire_match_in_process() {
             l.sort();
             l
         };
-        assert_eq!(sorted(&out_w.join(&name)), sorted(&e.path()), "{name}");
+        assert_eq!(sorted(&wire.join(&name)), sorted(&e.path()), "{name}");
         compared += 1;
     }
     assert_eq!(compared, 4, "every table exported");

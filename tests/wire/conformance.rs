@@ -549,8 +549,14 @@ fn a_26ai_clock_answers_as_in_process() {
             "{lc:?}"
         );
         assert_eq!(w.instance_config().unwrap(), lc, "{mode}");
-        let raw = driver::open(Driver::Thin, &s.url("DEMO"), USER, &Password::new(PASSWORD))
-            .expect("connect");
+        let raw = driver::open(
+            Driver::Thin,
+            &s.url("DEMO"),
+            65536,
+            USER,
+            &Password::new(PASSWORD),
+        )
+        .expect("connect");
         let one = |sql: &str| -> String {
             let rows: Vec<Vec<Cell>> = raw
                 .query(sql, &[], FetchOptions::rows(10))

@@ -53,6 +53,7 @@ fn serve_schema_made(
         &net::ServeOptions {
             listen: "127.0.0.1:0".into(),
             faults,
+            sdu: None,
         },
     )
     .expect("emulator serve");
@@ -70,6 +71,7 @@ pub fn serve_dir(dir: &Path) -> net::Served {
         &net::ServeOptions {
             listen: "127.0.0.1:0".into(),
             faults: Faults::default(),
+            sdu: None,
         },
     )
     .expect("emulator serve")

@@ -177,7 +177,9 @@ pub fn handshake(stream: &mut (impl Read + Write), backend: &dyn Backend) -> io:
         )));
     }
     let version = connect.version.min(PROTOCOL_VERSION);
-    let sdu = connect.sdu.clamp(MIN_SDU, MAX_SDU);
+    // The smaller of the client's and the server's (Oracle's negotiation, Net Services guide
+    // "Configuring Session Data Unit").
+    let sdu = connect.sdu.min(backend.info().sdu).clamp(MIN_SDU, MAX_SDU);
     accept(stream, version, sdu)?;
     Ok(Handshake::Accepted(Accepted {
         service: name,
@@ -200,6 +202,98 @@ mod tests {
             Some("ORCL")
         );
         assert_eq!(descriptor_value("(SERVICE_NAME", "SERVICE_NAME"), None);
+    }
+
+    /// A backend that only answers the handshake.
+    struct Sdu(u32);
+
+    impl Backend for Sdu {
+        fn info(&self) -> crate::ServerInfo {
+            crate::ServerInfo {
+                version: (19, 22, 0, 0, 0),
+                banner: String::new(),
+                db_name: "EMU".into(),
+                instance_name: "emu1".into(),
+                db_domain: String::new(),
+                sdu: self.0,
+            }
+        }
+        fn service(&self, _: &str) -> ServiceAnswer {
+            ServiceAnswer::Accept
+        }
+        fn verifier(&self, _: &str) -> Option<crate::Verifier> {
+            None
+        }
+        fn open(
+            &self,
+            _: &crate::Login,
+        ) -> Result<Box<dyn crate::ServerSession>, oracle_datum::OraError> {
+            Err(oracle_datum::OraError::new(
+                1017,
+                "invalid username/password",
+            ))
+        }
+    }
+
+    /// A CONNECT of protocol version 318 asking for `sdu` (in the four-byte field), then the
+    /// SDU the ACCEPT answers.
+    fn negotiated(client: u32, server: u32) -> u32 {
+        let descriptor = b"(DESCRIPTION=(CONNECT_DATA=(SERVICE_NAME=EMU)))";
+        let mut body = vec![0u8; 58];
+        body[0..2].copy_from_slice(&318u16.to_be_bytes());
+        body[6..8].copy_from_slice(&(client.min(0xffff) as u16).to_be_bytes());
+        body[16..18].copy_from_slice(&(descriptor.len() as u16).to_be_bytes());
+        body[18..20].copy_from_slice(&(8u16 + 58).to_be_bytes());
+        body[50..54].copy_from_slice(&client.to_be_bytes());
+        body.extend_from_slice(descriptor);
+        let mut stream = Duplex {
+            input: std::io::Cursor::new(packet::encode_packet(packet::CONNECT, 0, &body, false)),
+            output: Vec::new(),
+        };
+        match handshake(&mut stream, &Sdu(server)).expect("handshake") {
+            Handshake::Accepted(a) => {
+                // The ACCEPT's four-byte SDU (after version, options, SDU, TDU, byte order,
+                // data length and offset, NSI flags and eight reserved bytes).
+                let accept = &stream.output[8..];
+                let field = u32::from_be_bytes([accept[24], accept[25], accept[26], accept[27]]);
+                assert_eq!(
+                    field as usize, a.sdu,
+                    "the ACCEPT says what the session uses"
+                );
+                field
+            }
+            Handshake::Ended(why) => panic!("refused: {why}"),
+        }
+    }
+
+    struct Duplex {
+        input: std::io::Cursor<Vec<u8>>,
+        output: Vec<u8>,
+    }
+
+    impl Read for Duplex {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.input.read(buf)
+        }
+    }
+
+    impl Write for Duplex {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.output.write(buf)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// The session data unit is the smaller of the client's and the server's, as Oracle
+    /// negotiates it (a 19c server at its default 8192 gives a client asking 65536 no more).
+    #[test]
+    fn the_sdu_is_the_smaller_of_both_sides() {
+        assert_eq!(negotiated(65_536, 8_192), 8_192);
+        assert_eq!(negotiated(8_192, 65_536), 8_192);
+        assert_eq!(negotiated(2_097_152, 2_097_152), 2_097_152);
+        assert_eq!(negotiated(100, 8_192), 512);
     }
 
     #[test]

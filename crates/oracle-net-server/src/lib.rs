@@ -118,6 +118,9 @@ pub struct ServerInfo {
     pub db_name: String,
     pub instance_name: String,
     pub db_domain: String,
+    /// The largest session data unit this server allows (its DEFAULT_SDU_SIZE): a connection
+    /// gets the smaller of this and what the client asks for.
+    pub sdu: u32,
 }
 
 /// Answer to a CONNECT for a service.

@@ -503,7 +503,7 @@ mod tests {
     }
 
     fn refused(driver: super::super::driver::Driver, password: &Password) -> CdcError {
-        match super::super::driver::open(driver, "localhost:1/NOPE", "cdc_test", password) {
+        match super::super::driver::open(driver, "localhost:1/NOPE", 8192, "cdc_test", password) {
             Ok(_) => panic!("connected to localhost:1?"),
             Err(e) => e,
         }

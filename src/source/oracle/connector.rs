@@ -24,6 +24,8 @@ pub struct OracleConnector {
     driver: Driver,
     /// `cdc.database.call.timeout.ms`: the longest round trip; `None`: no limit.
     call_timeout: Option<std::time::Duration>,
+    /// `cdc.database.sdu`: the session data unit asked for (the database may answer less).
+    sdu: u32,
     /// `cdc.mining.idle.thread.ms`: how long a redo thread's written position must stand
     /// still for the thread to count as idle.
     idle_thread_ms: u64,
@@ -54,6 +56,7 @@ impl OracleConnector {
         c.dictionary = settings.mining_dictionary;
         c.driver = settings.database_driver;
         c.call_timeout = settings.call_timeout;
+        c.sdu = settings.database_sdu;
         c.idle_thread_ms = settings.idle_thread_ms;
         Ok(c)
     }
@@ -69,6 +72,7 @@ impl OracleConnector {
         c.dictionary = settings.mining_dictionary;
         c.driver = settings.database_driver;
         c.call_timeout = settings.call_timeout;
+        c.sdu = settings.database_sdu;
         c.idle_thread_ms = settings.idle_thread_ms;
         Ok(c)
     }
@@ -116,6 +120,7 @@ impl OracleConnector {
             dictionary: Dictionary::OnlineCatalog,
             driver: Driver::default(),
             call_timeout: None,
+            sdu: crate::settings::DEFAULT_SDU,
             idle_thread_ms: crate::settings::DEFAULT_IDLE_THREAD_MS,
             looks: Default::default(),
         })
@@ -146,7 +151,7 @@ impl OracleConnector {
 
     /// Open a session without boxing it.
     pub fn open(&self) -> Result<OracleSession> {
-        let conn = driver::open(self.driver, &self.url, &self.user, &self.password)?;
+        let conn = driver::open(self.driver, &self.url, self.sdu, &self.user, &self.password)?;
         if self.call_timeout.is_some() {
             conn.set_call_timeout(self.call_timeout).map_err(|e| {
                 e.runtime(&super::connect::CallContext {

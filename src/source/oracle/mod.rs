@@ -16,6 +16,7 @@
 pub mod catalog;
 pub mod connect;
 mod connector;
+pub mod descriptor;
 pub mod driver;
 pub mod fetch;
 pub mod instance;

@@ -63,6 +63,7 @@ impl Backend for Toy {
             db_name: "EMU".into(),
             instance_name: "emu1".into(),
             db_domain: String::new(),
+            sdu: 8192,
         }
     }
 

@@ -30,6 +30,25 @@ pub struct EmulatorBackend {
     next_sid: AtomicU32,
     /// Until then the services are not registered (the register-delay drill).
     registered_at: std::time::Instant,
+    /// The largest SDU the server allows: `emulator serve --sdu`, else Oracle's default for
+    /// the release the database claims ([`default_sdu`]).
+    sdu: u32,
+}
+
+/// Oracle's default server SDU (DEFAULT_SDU_SIZE) for a release: 8192 bytes for a dedicated
+/// server before 23ai, 65536 from 23ai (Net Services Administrator's Guide, "Configuring Session
+/// Data Unit", 19c and 23ai editions).
+pub fn default_sdu(version: &str) -> u32 {
+    let major = version
+        .split('.')
+        .next()
+        .and_then(|m| m.trim().parse::<u32>().ok())
+        .unwrap_or(19);
+    if major >= 23 {
+        65_536
+    } else {
+        8_192
+    }
 }
 
 impl EmulatorBackend {
@@ -42,10 +61,10 @@ impl EmulatorBackend {
         connector: EmulatorConnector,
         register_delay: std::time::Duration,
     ) -> Result<Self> {
-        let (users, implicit) = connector.with_replica_meta(|r, _| {
+        let (users, implicit, version) = connector.with_replica_meta(|r, _| {
             let d = &r.schema.database;
             let specs: Vec<_> = d.users.clone();
-            (specs, d.users.is_empty())
+            (specs, d.users.is_empty(), d.version.clone())
         })?;
         let mut verifiers = HashMap::new();
         for u in users {
@@ -57,7 +76,22 @@ impl EmulatorBackend {
             implicit: implicit.then(|| Verifier::new(DEFAULT_PASSWORD)),
             next_sid: AtomicU32::new(17),
             registered_at: std::time::Instant::now() + register_delay,
+            sdu: default_sdu(&version),
         })
+    }
+
+    /// The server's SDU (`emulator serve --sdu`, Oracle's DEFAULT_SDU_SIZE) instead of the
+    /// release's default.
+    pub fn with_sdu(mut self, sdu: Option<u32>) -> Self {
+        if let Some(sdu) = sdu {
+            self.sdu = sdu;
+        }
+        self
+    }
+
+    /// The largest SDU a connection gets.
+    pub fn sdu(&self) -> u32 {
+        self.sdu
     }
 
     /// The service names clients can connect to, the database's own first.
@@ -115,6 +149,7 @@ impl Backend for EmulatorBackend {
             db_name: name.clone(),
             instance_name: format!("{}1", name.to_ascii_lowercase()),
             db_domain: String::new(),
+            sdu: self.sdu,
         }
     }
 
@@ -208,12 +243,16 @@ pub struct ServeOptions {
     /// `ADDR:PORT`; loopback by default (`127.0.0.1:1521`).
     pub listen: String,
     pub faults: crate::source::emulator::Faults,
+    /// `--sdu`: the server's DEFAULT_SDU_SIZE; `None`: the release's default ([`default_sdu`]).
+    pub sdu: Option<u32>,
 }
 
 /// A database being served: its listener (stopped when dropped) and its services.
 pub struct Served {
     pub listener: oracle_net_server::Listener,
     pub services: Vec<String>,
+    /// The largest SDU a connection gets.
+    pub sdu: u32,
 }
 
 impl Served {
@@ -237,8 +276,9 @@ impl Drop for Served {
 pub fn serve(dir: &std::path::Path, options: &ServeOptions) -> Result<Served> {
     let connector = EmulatorConnector::open(dir, options.faults.clone())?;
     let delay = std::time::Duration::from_millis(options.faults.settings.register_delay_ms);
-    let backend = EmulatorBackend::registering_after(connector, delay)?;
+    let backend = EmulatorBackend::registering_after(connector, delay)?.with_sdu(options.sdu);
     let services = backend.services()?;
+    let sdu = backend.sdu();
     let listener = oracle_net_server::Listener::bind(options.listen.as_str(), std::sync::Arc::new(backend))
         .map_err(|e| {
             crate::errors::CdcError::Argument(format!(
@@ -246,5 +286,23 @@ pub fn serve(dir: &std::path::Path, options: &ServeOptions) -> Result<Served> {
                 options.listen
             ))
         })?;
-    Ok(Served { listener, services })
+    Ok(Served {
+        listener,
+        services,
+        sdu,
+    })
+}
+
+#[cfg(test)]
+mod sdu_tests {
+    /// Oracle's default DEFAULT_SDU_SIZE by release: 8 KB before 23ai, 64 KB from it.
+    #[test]
+    fn the_default_sdu_follows_the_release() {
+        assert_eq!(super::default_sdu("19.0.0.0.0"), 8_192);
+        assert_eq!(super::default_sdu("12.2.0.1.0"), 8_192);
+        assert_eq!(super::default_sdu("21.3.0.0.0"), 8_192);
+        assert_eq!(super::default_sdu("23.4.0.24.5"), 65_536);
+        assert_eq!(super::default_sdu("26.1.0.0.0"), 65_536);
+        assert_eq!(super::default_sdu(""), 8_192);
+    }
 }

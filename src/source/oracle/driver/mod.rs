@@ -183,19 +183,39 @@ pub trait DbSession: Send {
     fn set_call_timeout(&self, timeout: Option<Duration>) -> DbResult<()>;
 }
 
-/// Open one session with `driver`. Every failure is a `CdcError::Connect` whose text never
-/// contains the password.
+/// Open one session with `driver`, asking for an SDU of `sdu` bytes (see
+/// [`descriptor`](super::descriptor)). Every failure is a `CdcError::Connect` whose text never
+/// contains the password; it names `url` as the operator wrote it.
 pub fn open(
     driver: Driver,
     url: &str,
+    sdu: u32,
     user: &str,
     password: &Password,
 ) -> Result<Box<dyn DbSession>, CdcError> {
-    tracing::debug!(url, user, driver = driver.name(), "connecting to Oracle");
+    let connect = super::descriptor::with_sdu(url, sdu);
+    tracing::debug!(
+        url,
+        connect,
+        user,
+        driver = driver.name(),
+        "connecting to Oracle"
+    );
+    let target = Target {
+        url,
+        connect: &connect,
+    };
     match driver {
-        Driver::Thin => Ok(Box::new(thin::ThinSession::open(url, user, password)?)),
-        Driver::Thick => Ok(Box::new(thick::ThickSession::open(url, user, password)?)),
+        Driver::Thin => Ok(Box::new(thin::ThinSession::open(target, user, password)?)),
+        Driver::Thick => Ok(Box::new(thick::ThickSession::open(target, user, password)?)),
     }
+}
+
+/// Where a session connects: the connect string the driver is given, and the URL errors name.
+#[derive(Debug, Clone, Copy)]
+pub struct Target<'a> {
+    pub url: &'a str,
+    pub connect: &'a str,
 }
 
 /// A message's first line, plus the PLS- line of a PL/SQL error (ORA-06550 says what went wrong

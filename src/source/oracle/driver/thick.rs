@@ -21,8 +21,13 @@ pub struct ThickSession {
 }
 
 impl ThickSession {
-    pub fn open(url: &str, user: &str, password: &Password) -> Result<ThickSession, CdcError> {
-        let mut connector = oracle::Connector::new(user, password.expose(), url);
+    pub fn open(
+        target: super::Target<'_>,
+        user: &str,
+        password: &Password,
+    ) -> Result<ThickSession, CdcError> {
+        let url = target.url;
+        let mut connector = oracle::Connector::new(user, password.expose(), target.connect);
         connector.driver_name("oracle-cdc");
         match connector.connect() {
             Ok(conn) => Ok(ThickSession { conn }),

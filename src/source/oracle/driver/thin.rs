@@ -28,8 +28,8 @@ use crate::source::oracle::connect::{OraCode, Password};
 use crate::source::oracle::fetch::Bind;
 use crate::source::oracle::types_map::{self, DateTimeParts};
 use oracledb::{
-    Config, Connection, Cursor, ErrorKind, Metadata, OracleIntervalDS, OracleIntervalYM,
-    OracleNumber, OracleTimestamp, Row, ToDbValue,
+    Config, Connection, Cursor, ErrorKind, OracleIntervalDS, OracleIntervalYM, OracleNumber,
+    OracleTimestamp, Row, ToDbValue,
 };
 use std::cell::{Cell as StdCell, RefCell};
 use std::panic::AssertUnwindSafe;
@@ -307,11 +307,15 @@ pub struct ThinSession {
 }
 
 impl ThinSession {
-    pub fn open(url: &str, user: &str, password: &Password) -> Result<ThinSession, CdcError> {
-        let conn = login(url, password, || {
+    pub fn open(
+        target: super::Target<'_>,
+        user: &str,
+        password: &Password,
+    ) -> Result<ThinSession, CdcError> {
+        let conn = login(target.url, password, || {
             let config = Config::default()
                 .set_credentials(user, password.expose())
-                .set_connect_string(url)?
+                .set_connect_string(target.connect)?
                 .set_driver_name("oracle-cdc");
             oracledb::connect(config)
         })?;
@@ -381,7 +385,7 @@ impl Iterator for ThinRows {
         let cursor = self.cursor.as_mut()?;
         match guard(|| cursor.next()) {
             Ok(None) => None,
-            Ok(Some(Ok(row))) => Some(call_marking(&self.broken, || cells(&row))),
+            Ok(Some(Ok(row))) => Some(call_marking(&self.broken, || cells(row))),
             Ok(Some(Err(e))) => Some(Err(error(&e, Phase::Call))),
             Err(panic) => {
                 // Neither the cursor nor the connection is used after that.
@@ -501,22 +505,28 @@ pub fn interval_ds(i: &OracleIntervalDS, fsp: u8) -> Cell {
     }
 }
 
-fn get<'r, T: oracledb::FromDbValue<'r>>(
-    row: &'r Row,
+/// Column `i` of `row`, moved out of it (no copy of a text or bytes value).
+fn take<T: for<'r> oracledb::FromDbValue<'r>>(
+    row: &mut Row,
     i: usize,
     f: impl FnOnce(T) -> Cell,
 ) -> DbResult<Cell> {
-    row.get::<Option<T>>(i)
+    row.take::<Option<T>>(i)
         .map(|v| v.map_or(Cell::Null, f))
         .map_err(|e| error(&e, Phase::Call))
 }
 
-/// One column of a fetched row as a [`Cell`], by the type the driver describes.
-fn cell(row: &Row, i: usize, meta: &Metadata) -> DbResult<Cell> {
+/// Column `i` of a fetched row as a [`Cell`], by the type the driver describes (`t`, and
+/// `scale` for an interval's fractional digits); `None` for a type no cell holds.
+fn cell(
+    row: &mut Row,
+    i: usize,
+    t: &'static oracledb::DbType,
+    scale: i8,
+) -> DbResult<Option<Cell>> {
     use oracledb as o;
-    let t = meta.db_type();
     if t == o::DB_TYPE_NUMBER || t == o::DB_TYPE_BINARY_INTEGER {
-        return get(row, i, |n: OracleNumber| number(&n));
+        return take(row, i, |n: OracleNumber| number(&n)).map(Some);
     }
     if [
         o::DB_TYPE_VARCHAR,
@@ -532,44 +542,50 @@ fn cell(row: &Row, i: usize, meta: &Metadata) -> DbResult<Cell> {
     ]
     .contains(&t)
     {
-        return get(row, i, Cell::Text);
+        return take(row, i, Cell::Text).map(Some);
     }
     if [o::DB_TYPE_RAW, o::DB_TYPE_LONG_RAW, o::DB_TYPE_BLOB].contains(&t) {
-        return get(row, i, Cell::Bytes);
+        return take(row, i, Cell::Bytes).map(Some);
     }
     if t == o::DB_TYPE_DATE {
-        return get(row, i, |ts: OracleTimestamp| Cell::Date(parts(&ts)));
+        return take(row, i, |ts: OracleTimestamp| Cell::Date(parts(&ts))).map(Some);
     }
     if t == o::DB_TYPE_TIMESTAMP {
-        return get(row, i, |ts: OracleTimestamp| Cell::Timestamp(parts(&ts)));
+        return take(row, i, |ts: OracleTimestamp| Cell::Timestamp(parts(&ts))).map(Some);
     }
     if t == o::DB_TYPE_TIMESTAMP_TZ || t == o::DB_TYPE_TIMESTAMP_LTZ {
-        return get(row, i, |ts: OracleTimestamp| Cell::TimestampTz(parts(&ts)));
+        return take(row, i, |ts: OracleTimestamp| Cell::TimestampTz(parts(&ts))).map(Some);
     }
     if t == o::DB_TYPE_INTERVAL_YM {
-        return get(row, i, |v: OracleIntervalYM| interval_ym(&v));
+        return take(row, i, |v: OracleIntervalYM| interval_ym(&v)).map(Some);
     }
     if t == o::DB_TYPE_INTERVAL_DS {
-        let fsp = u8::try_from(meta.scale()).unwrap_or(6);
-        return get(row, i, |v: OracleIntervalDS| interval_ds(&v, fsp));
+        let fsp = u8::try_from(scale).unwrap_or(6);
+        return take(row, i, |v: OracleIntervalDS| interval_ds(&v, fsp)).map(Some);
     }
     if t == o::DB_TYPE_BINARY_FLOAT {
-        return get(row, i, Cell::BinaryFloat);
+        return take(row, i, Cell::BinaryFloat).map(Some);
     }
     if t == o::DB_TYPE_BINARY_DOUBLE {
-        return get(row, i, Cell::BinaryDouble);
+        return take(row, i, Cell::BinaryDouble).map(Some);
     }
     if t == o::DB_TYPE_BOOLEAN {
-        return get(row, i, Cell::Boolean);
+        return take(row, i, Cell::Boolean).map(Some);
     }
-    Ok(Cell::Unsupported(meta.data_type()))
+    Ok(None)
 }
 
-/// Every column of a fetched row.
-fn cells(row: &Row) -> DbResult<Vec<Cell>> {
-    row.columns()
-        .iter()
-        .enumerate()
-        .map(|(i, meta)| cell(row, i, meta))
-        .collect()
+/// Every column of a fetched row, moved out of it.
+fn cells(mut row: Row) -> DbResult<Vec<Cell>> {
+    let n = row.columns().len();
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let (t, scale) = (row.columns()[i].db_type(), row.columns()[i].scale());
+        let value = match cell(&mut row, i, t, scale)? {
+            Some(value) => value,
+            None => Cell::Unsupported(row.columns()[i].data_type()),
+        };
+        out.push(value);
+    }
+    Ok(out)
 }
