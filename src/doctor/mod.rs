@@ -3,10 +3,18 @@
 //! severity, what was found, why it matters and the exact fix.
 //!
 //! The engine gathers what it needs once through the [`Session`](crate::source::Session) trait
-//! ([`facts`]), then each area's checks judge it: `connection`, `redo` (with supplemental
-//! logging), `privileges`, `tables`, `sizing` (undo, size, memory) and `settings_checks`. A fact that cannot be read
-//! turns the checks that need it into SKIP with the reason; it never stops the others.
+//! ([`facts`]), then each check judges it. Each check is a function `fn(&Facts) -> Finding` in
+//! its area's module: `connection`, `redo` (with supplemental logging), `privileges`, `tables`,
+//! `sizing` (undo, size, memory) and `settings_checks`. [`CHECKS`] lists them in report order,
+//! each row with its id, area, title, why and function, and [`evaluate`] runs the selected rows'
+//! functions; there is no dispatch by id string. A fact that cannot be read turns the checks
+//! that need it into SKIP with the reason; it never stops the others.
 //! Nothing here prints: the CLI (`src/cli/doctor.rs`) renders the [`Report`].
+//!
+//! Adding a check: write its function in its area's module (`pub(super)`), add its row to
+//! [`CHECKS`] where it is to be reported, list its id with its finding on the all-wrong
+//! database in `tests_all::each_check_runs_its_own_function`, and give it a row in
+//! `commands/doctor.md`'s table of checks (`tests/doctor_cli.rs` holds every id to one).
 
 mod connection;
 pub mod facts;

@@ -1,6 +1,7 @@
 //! settings.*: what the settings validation cannot see alone, because it needs the database
 //! or the stored offsets: the mode vs the offsets, threads vs free sessions, per-table settings
-//! that name nothing, memory of pending chunks.
+//! that name nothing. Memory of pending chunks (settings.memory) is judged in
+//! [`super::sizing`], with the other sizes.
 
 use super::facts::Facts;
 use super::Finding;
