@@ -7,20 +7,7 @@ use crate::errors::{CdcError, Code};
 use crate::settings::DatabaseDriver;
 use crate::source::model::{dictionary_for, DatabaseRole, Dictionary, OpenMode};
 
-pub(super) fn check(id: &str, f: &Facts) -> Finding {
-    match id {
-        "connection.driver" => driver(f),
-        "connection.client" => client(f),
-        "connection.login" => login(f),
-        "connection.version" => version(f),
-        "connection.character-sets" => character_sets(f),
-        "connection.multitenant" => multitenant(f),
-        "connection.mining" => mining(f),
-        _ => role(f),
-    }
-}
-
-fn mining(f: &Facts) -> Finding {
+pub(super) fn mining(f: &Facts) -> Finding {
     let Some(m) = &f.mining else {
         let mut found =
             "not used: LogMiner runs on the source (cdc.mining.database.url is not set)"
@@ -188,7 +175,7 @@ wallets";
 
 /// Which driver connects (informational: PASS), and what the thin one cannot do; FAIL when the
 /// thin driver met one of those at login (CDC-2009).
-fn driver(f: &Facts) -> Finding {
+pub(super) fn driver(f: &Facts) -> Finding {
     let url = f.settings.database_url();
     if f.kind == SourceKind::Emulator || url.starts_with("replay:") {
         return Finding::pass(
@@ -219,7 +206,7 @@ fn driver(f: &Facts) -> Finding {
     }
 }
 
-fn client(f: &Facts) -> Finding {
+pub(super) fn client(f: &Facts) -> Finding {
     if f.kind == SourceKind::Emulator {
         return Finding::pass("embedded emulator: no Oracle Client libraries needed");
     }
@@ -246,7 +233,7 @@ fn client(f: &Facts) -> Finding {
     }
 }
 
-fn login(f: &Facts) -> Finding {
+pub(super) fn login(f: &Facts) -> Finding {
     match &f.connect {
         Connect::Connected => Finding::pass(format!("connected to {}", f.target)),
         Connect::Failed(e) if e.code() == Code::Cdc2001 => Finding::skip(
@@ -261,7 +248,7 @@ fn login(f: &Facts) -> Finding {
     }
 }
 
-fn version(f: &Facts) -> Finding {
+pub(super) fn version(f: &Facts) -> Finding {
     let db = match &f.db {
         Ok(db) => db,
         Err(e) => return Finding::skip(e.clone()),
@@ -332,7 +319,7 @@ fn clock(f: &Facts) -> String {
 
 /// The database and national character sets capture decodes text written as bytes with, and
 /// orders text keys by (`crate::charset`).
-fn character_sets(f: &Facts) -> Finding {
+pub(super) fn character_sets(f: &Facts) -> Finding {
     use crate::charset::Charset;
     let config = match &f.config {
         Ok(c) => c,
@@ -403,7 +390,7 @@ fn named_pdbs(f: &Facts) -> Vec<String> {
 
 /// The mode the session's container gives (`source::container`), what it needs, and whether the
 /// PDBs the settings name can be reached.
-fn multitenant(f: &Facts) -> Finding {
+pub(super) fn multitenant(f: &Facts) -> Finding {
     let db = match &f.db {
         Ok(db) => db,
         Err(e) => return Finding::skip(e.clone()),
@@ -490,7 +477,7 @@ fn multitenant(f: &Facts) -> Finding {
     }
 }
 
-fn role(f: &Facts) -> Finding {
+pub(super) fn role(f: &Facts) -> Finding {
     let db = match &f.db {
         Ok(db) => db,
         Err(e) => return Finding::skip(e.clone()),

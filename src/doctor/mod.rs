@@ -3,10 +3,18 @@
 //! severity, what was found, why it matters and the exact fix.
 //!
 //! The engine gathers what it needs once through the [`Session`](crate::source::Session) trait
-//! ([`facts`]), then each area's checks judge it: `connection`, `redo` (with supplemental
-//! logging), `privileges`, `tables`, `sizing` (undo, size, memory) and `settings_checks`. A fact that cannot be read
-//! turns the checks that need it into SKIP with the reason; it never stops the others.
+//! ([`facts`]), then each check judges it. Each check is a function `fn(&Facts) -> Finding` in
+//! its area's module: `connection`, `redo` (with supplemental logging), `privileges`, `tables`,
+//! `sizing` (undo, size, memory) and `settings_checks`. [`CHECKS`] lists them in report order,
+//! each row with its id, area, title, why and function, and [`evaluate`] runs the selected rows'
+//! functions; there is no dispatch by id string. A fact that cannot be read turns the checks
+//! that need it into SKIP with the reason; it never stops the others.
 //! Nothing here prints: the CLI (`src/cli/doctor.rs`) renders the [`Report`].
+//!
+//! Adding a check: write its function in its area's module (`pub(super)`), add its row to
+//! [`CHECKS`] where it is to be reported, list its id with its finding on the all-wrong
+//! database in `tests_all::each_check_runs_its_own_function`, and give it a row in
+//! `commands/doctor.md`'s table of checks (`tests/doctor_cli.rs` holds every id to one).
 
 mod connection;
 pub mod facts;
@@ -83,95 +91,161 @@ impl Area {
     }
 }
 
-/// One check: its stable id, area, title and why it matters.
-#[derive(Debug, Clone, Copy)]
+/// How a check judges the gathered facts.
+pub(crate) type Judge = fn(&Facts) -> Finding;
+
+/// One check: its stable id, area, title, why it matters, and the function that runs it.
+///
+/// The row is the check: `evaluate` calls `run` and nothing else, so an id cannot end up
+/// running another check's function through a string `match` and its catch-all arm.
+#[derive(Clone, Copy)]
 pub struct CheckSpec {
     pub id: &'static str,
     pub area: Area,
     pub title: &'static str,
     /// Why the check matters, in plain words (the default "why" of its results).
     pub why: &'static str,
+    /// Judges the facts; lives in the area's module (`connection`, `redo`, …).
+    pub(crate) run: Judge,
 }
 
-const fn spec(id: &'static str, area: Area, title: &'static str, why: &'static str) -> CheckSpec {
+// By hand: a fn pointer's Debug is its address, which says nothing and changes between builds.
+impl std::fmt::Debug for CheckSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CheckSpec")
+            .field("id", &self.id)
+            .field("area", &self.area)
+            .field("title", &self.title)
+            .field("why", &self.why)
+            .finish_non_exhaustive()
+    }
+}
+
+const fn spec(
+    id: &'static str,
+    area: Area,
+    title: &'static str,
+    why: &'static str,
+    run: Judge,
+) -> CheckSpec {
     CheckSpec {
         id,
         area,
         title,
         why,
+        run,
     }
 }
 
 /// Every check, in report order. Ids are stable: scripts and `--check`/`--skip` name them.
+///
+/// To add a check: write its function `fn(&Facts) -> Finding` in its area's module
+/// (`pub(super)`), and add one row here, where it is to be reported, naming that function.
+/// The row's id, title and why are all the rest of the tool needs (`--check`, the output, the
+/// JSON); the unit tests hold every id unique and every row to a finding of its own.
 pub const CHECKS: &[CheckSpec] = &[
     spec("connection.driver", Area::Connection, "Database driver (cdc.database.driver)",
-        "the thin driver (the default) needs nothing installed but cannot log in where the database requires native network encryption or checksumming, as an account with only an 11G password verifier, with Kerberos or other external authentication, or with a password-store wallet (CDC-2009); the thick driver can, with Oracle Instant Client"),
+        "the thin driver (the default) needs nothing installed but cannot log in where the database requires native network encryption or checksumming, as an account with only an 11G password verifier, with Kerberos or other external authentication, or with a password-store wallet (CDC-2009); the thick driver can, with Oracle Instant Client",
+        connection::driver),
     spec("connection.client", Area::Connection, "Oracle Client libraries",
-        "in thick mode the oracle crate loads Instant Client (libclntsh) at run time; without it every connection fails with DPI-1047 (the thin driver needs none)"),
+        "in thick mode the oracle crate loads Instant Client (libclntsh) at run time; without it every connection fails with DPI-1047 (the thin driver needs none)",
+        connection::client),
     spec("connection.login", Area::Connection, "Connection and credentials",
-        "every other check and all of capture need a session as the capture user"),
+        "every other check and all of capture need a session as the capture user",
+        connection::login),
     spec("connection.version", Area::Connection, "Version and edition",
-        "the catalog queries need 12.1 or later (ALL_USERS.ORACLE_MAINTAINED, the LOGMINING privilege) and LogMiner is used as 19c documents it (no CONTINUOUS_MINE)"),
+        "the catalog queries need 12.1 or later (ALL_USERS.ORACLE_MAINTAINED, the LOGMINING privilege) and LogMiner is used as 19c documents it (no CONTINUOUS_MINE)",
+        connection::version),
     spec("connection.character-sets", Area::Connection, "Character sets (NLS_CHARACTERSET, NLS_NCHAR_CHARACTERSET)",
-        "text LogMiner writes as bytes (HEXTORAW storage bytes after a dictionary mismatch or for an unknown object, XML_REDO documents) is decoded in the database's character sets, and key chunks are ordered as BINARY order of their encoding; capture decodes AL32UTF8, UTF8, WE8MSWIN1252 and WE8ISO8859P1 (national AL16UTF16 and UTF8): in another set such text stops capture (CDC-3002) and chunk order is taken as AL32UTF8's; in a CDB each captured PDB's sets are read inside it, as an AL32UTF8 CDB may hold PDBs of another database set"),
+        "text LogMiner writes as bytes (HEXTORAW storage bytes after a dictionary mismatch or for an unknown object, XML_REDO documents) is decoded in the database's character sets, and key chunks are ordered as BINARY order of their encoding; capture decodes AL32UTF8, UTF8, WE8MSWIN1252 and WE8ISO8859P1 (national AL16UTF16 and UTF8): in another set such text stops capture (CDC-3002) and chunk order is taken as AL32UTF8's; in a CDB each captured PDB's sets are read inside it, as an AL32UTF8 CDB may hold PDBs of another database set",
+        connection::character_sets),
     spec("connection.multitenant", Area::Connection, "CDB/PDB layout",
-        "in a container database LogMiner adds log files only in CDB$ROOT (ORA-65040 from a PDB), so streaming needs a common user connected to the root"),
+        "in a container database LogMiner adds log files only in CDB$ROOT (ORA-65040 from a PDB), so streaming needs a common user connected to the root",
+        connection::multitenant),
     spec("connection.role", Area::Connection, "Database role and open mode",
-        "a standby or read-only database accepts no writes: capture then runs read-only (no signal table, nothing written), which is what will happen"),
+        "a standby or read-only database accepts no writes: capture then runs read-only (no signal table, nothing written), which is what will happen",
+        connection::role),
     spec("connection.mining", Area::Connection, "Mining database (downstream capture)",
-        "with cdc.mining.database.url set, LogMiner runs on that downstream database: it must be reachable and hold the source's redo (the same DBID as the source), or capture mines nothing or another database's changes (CDC-2202); and it must decode that redo with a dictionary from the redo (cdc.mining.dictionary=redo_logs, a DBMS_LOGMNR_D.BUILD whole before where mining starts), since the online catalog is its own (CDC-5301, CDC-5302)"),
+        "with cdc.mining.database.url set, LogMiner runs on that downstream database: it must be reachable and hold the source's redo (the same DBID as the source), or capture mines nothing or another database's changes (CDC-2202); and it must decode that redo with a dictionary from the redo (cdc.mining.dictionary=redo_logs, a DBMS_LOGMNR_D.BUILD whole before where mining starts), since the online catalog is its own (CDC-5301, CDC-5302)",
+        connection::mining),
     spec("redo.archivelog", Area::Redo, "ARCHIVELOG mode",
-        "in NOARCHIVELOG mode online logs are overwritten after a few switches: changes not mined by then are lost and a restart cannot resume"),
+        "in NOARCHIVELOG mode online logs are overwritten after a few switches: changes not mined by then are lost and a restart cannot resume",
+        redo::archivelog),
     spec("redo.force-logging", Area::Redo, "FORCE LOGGING",
-        "NOLOGGING operations (direct-path loads, CREATE TABLE … AS SELECT NOLOGGING) write no redo for their rows, so LogMiner never sees them"),
+        "NOLOGGING operations (direct-path loads, CREATE TABLE … AS SELECT NOLOGGING) write no redo for their rows, so LogMiner never sees them",
+        redo::force_logging),
     spec("redo.archive-dest", Area::Redo, "Archive destinations",
-        "archived logs are mined from a VALID LOCAL archive destination; without one only online logs are left, and they are reused"),
+        "archived logs are mined from a VALID LOCAL archive destination; without one only online logs are left, and they are reused",
+        redo::archive_dest),
     spec("redo.log-size", Area::Redo, "Redo log groups and sizes",
-        "with few or small online log groups a log is reused soon after it fills: a mining session reading it fails (ORA-00310) and a slow archiver stalls the database"),
+        "with few or small online log groups a log is reused soon after it fills: a mining session reading it fails (ORA-00310) and a slow archiver stalls the database",
+        redo::log_size),
     spec("redo.switch-rate", Area::Redo, "Log switch rate",
-        "every switch ends the current log: many switches mean many small archives to add per mining window and online logs overwritten within minutes"),
+        "every switch ends the current log: many switches mean many small archives to add per mining window and online logs overwritten within minutes",
+        redo::switch_rate),
     spec("redo.retention", Area::Redo, "Retained logs vs the stored resume position",
-        "streaming resumes at the stored resume SCN; if the redo from there is gone, mining fails with ORA-01291 (CDC-5004) and the changes in the gap are lost"),
+        "streaming resumes at the stored resume SCN; if the redo from there is gone, mining fails with ORA-01291 (CDC-5004) and the changes in the gap are lost",
+        redo::retention),
     spec("supplemental.database", Area::Supplemental, "Minimal supplemental logging",
-        "without database-level minimal supplemental logging LogMiner marks every change STATUS 3 ('no supplemental log data found', not guaranteed accurate): capture stops at the first one with CDC-3202"),
+        "without database-level minimal supplemental logging LogMiner marks every change STATUS 3 ('no supplemental log data found', not guaranteed accurate): capture stops at the first one with CDC-3202",
+        redo::supplemental_database),
     spec("supplemental.table", Area::Supplemental, "ALL COLUMNS logging of captured tables",
-        "an UPDATE's redo carries only the changed columns (and the key with PRIMARY KEY logging) unless (ALL) COLUMNS logging is on: capture stops at such an UPDATE with CDC-3201"),
+        "an UPDATE's redo carries only the changed columns (and the key with PRIMARY KEY logging) unless (ALL) COLUMNS logging is on: capture stops at such an UPDATE with CDC-3201",
+        redo::supplemental_table),
     spec("privileges.catalog", Area::Privileges, "Grants every run needs",
-        "every run connects and reads the catalog: V$DATABASE (SCN, role, logging), V$PARAMETER (undo), DBA_OBJECTS (data object ids); without them capture stops with CDC-2401 (ORA-00942, ORA-01045)"),
+        "every run connects and reads the catalog: V$DATABASE (SCN, role, logging), V$PARAMETER (undo), DBA_OBJECTS (data object ids); without them capture stops with CDC-2401 (ORA-00942, ORA-01045)",
+        privileges::catalog),
     spec("privileges.snapshot", Area::Privileges, "Grants snapshots need",
-        "snapshots read each captured table AS OF SCN, which needs FLASHBACK and SELECT on it; without them the snapshot stops with CDC-2401 (ORA-01031, ORA-00942)"),
+        "snapshots read each captured table AS OF SCN, which needs FLASHBACK and SELECT on it; without them the snapshot stops with CDC-2401 (ORA-01031, ORA-00942)",
+        privileges::snapshot),
     spec("privileges.logmining", Area::Privileges, "Grants streaming needs",
-        "streaming mines the redo with DBMS_LOGMNR and V$LOGMNR_CONTENTS and lists logs and open transactions from V$ views; without them streaming stops with CDC-2401 (ORA-01031, PLS-00201, ORA-00942)"),
+        "streaming mines the redo with DBMS_LOGMNR and V$LOGMNR_CONTENTS and lists logs and open transactions from V$ views; without them streaming stops with CDC-2401 (ORA-01031, PLS-00201, ORA-00942)",
+        privileges::logmining),
     spec("privileges.rowid-chunking", Area::Privileges, "Grants ROWID chunking needs",
-        "tables without a usable key are cut into ROWID ranges from their extents, read from DBA_EXTENTS (and DBA_TABLESPACES: a bigfile tablespace lays ROWIDs out differently); without them the snapshot stops with CDC-2401 (ORA-00942)"),
+        "tables without a usable key are cut into ROWID ranges from their extents, read from DBA_EXTENTS (and DBA_TABLESPACES: a bigfile tablespace lays ROWIDs out differently); without them the snapshot stops with CDC-2401 (ORA-00942)",
+        privileges::rowid_chunking),
     spec("privileges.multitenant", Area::Privileges, "Grants multitenant capture needs",
-        "a common user in CDB$ROOT lists the PDBs from V$PDBS (SELECT on V_$PDBS, rows as far as its CONTAINER_DATA attribute goes) and reads each PDB's catalog and tables after ALTER SESSION SET CONTAINER, which needs SET CONTAINER; without it capture stops with CDC-2401 (ORA-01031), without the others it finds no PDB"),
+        "a common user in CDB$ROOT lists the PDBs from V$PDBS (SELECT on V_$PDBS, rows as far as its CONTAINER_DATA attribute goes) and reads each PDB's catalog and tables after ALTER SESSION SET CONTAINER, which needs SET CONTAINER; without it capture stops with CDC-2401 (ORA-01031), without the others it finds no PDB",
+        privileges::multitenant),
     spec("undo.retention", Area::Undo, "Undo retention vs the longest chunk read",
-        "a chunk is read AS OF one SCN; if the read outlasts the undo kept for that SCN it fails with ORA-01555, is halved down to 1,000 rows, and then stops with CDC-8001"),
+        "a chunk is read AS OF one SCN; if the read outlasts the undo kept for that SCN it fails with ORA-01555, is halved down to 1,000 rows, and then stops with CDC-8001",
+        sizing::undo),
     spec("tables.selection", Area::Tables, "Captured tables",
-        "cdc.tables.include / cdc.tables.exclude must select at least one table, or there is nothing to capture (CDC-8003)"),
+        "cdc.tables.include / cdc.tables.exclude must select at least one table, or there is nothing to capture (CDC-8003)",
+        tables::selection),
     spec("tables.keys", Area::Tables, "Keys of captured tables",
-        "a table without a usable key (NOT NULL columns of a chunkable type) is read by ROWID ranges, skipped or refused, as cdc.key.missing says, and its records have no key"),
+        "a table without a usable key (NOT NULL columns of a chunkable type) is read by ROWID ranges, skipped or refused, as cdc.key.missing says, and its records have no key",
+        tables::keys),
     spec("tables.row-movement-rowid", Area::Tables, "Row movement on ROWID-chunked tables",
-        "a row that moves (partition-key update, SHRINK SPACE, FLASHBACK TABLE) changes its ROWID: a snapshot by ROWID ranges can miss it or read it twice"),
+        "a row that moves (partition-key update, SHRINK SPACE, FLASHBACK TABLE) changes its ROWID: a snapshot by ROWID ranges can miss it or read it twice",
+        tables::row_movement),
     spec("tables.iot-key", Area::Tables, "Index-organised tables without a usable key",
-        "an index-organised table has no ROWID ranges: without a usable key it is read in one chunk, one long read without parallelism"),
+        "an index-organised table has no ROWID ranges: without a usable key it is read in one chunk, one long read without parallelism",
+        tables::iot_key),
     spec("tables.column-types", Area::Tables, "Column types",
-        "a column type without a record mapping stops the snapshot with CDC-3001 (or skips the table with cdc.on.decode.error=dlq); a table with a BFILE, BOOLEAN or VECTOR column (or a native JSON one while ENABLE_GOLDENGATE_REPLICATION is FALSE) can be snapshotted but not streamed: LogMiner writes its changes as UNSUPPORTED rows (CDC-3003)"),
+        "a column type without a record mapping stops the snapshot with CDC-3001 (or skips the table with cdc.on.decode.error=dlq); a table with a BFILE, BOOLEAN or VECTOR column (or a native JSON one while ENABLE_GOLDENGATE_REPLICATION is FALSE) can be snapshotted but not streamed: LogMiner writes its changes as UNSUPPORTED rows (CDC-3003)",
+        tables::column_types),
     spec("tables.name-length", Area::Tables, "Names over 30 bytes",
-        "LogMiner does not capture tables whose owner, table or column names exceed 30 bytes, even where the database allows 128-byte names"),
+        "LogMiner does not capture tables whose owner, table or column names exceed 30 bytes, even where the database allows 128-byte names",
+        tables::name_length),
     spec("tables.lob", Area::Tables, "LOB columns",
-        "LOB values are never in supplemental logging: an UPDATE that leaves a LOB alone carries no value for it, and LOB values arrive in rows of their own after the statement (SEL_LOB_LOCATOR and LOB_WRITE, XML DOC WRITE); a LOB changed piece by piece (DBMS_LOB.WRITE at an offset, ERASE, TRIM) cannot be rebuilt from the redo (CDC-3005); snapshots read each LOB whole"),
+        "LOB values are never in supplemental logging: an UPDATE that leaves a LOB alone carries no value for it, and LOB values arrive in rows of their own after the statement (SEL_LOB_LOCATOR and LOB_WRITE, XML DOC WRITE); a LOB changed piece by piece (DBMS_LOB.WRITE at an offset, ERASE, TRIM) cannot be rebuilt from the redo (CDC-3005); snapshots read each LOB whole",
+        tables::lob),
     spec("tables.estimate", Area::Tables, "Snapshot size and duration",
-        "the estimate comes from optimizer statistics; without current statistics chunk plans and progress are guesses"),
+        "the estimate comes from optimizer statistics; without current statistics chunk plans and progress are guesses",
+        sizing::estimate),
     spec("settings.mode", Area::Settings, "cdc.snapshot.mode vs the stored offsets",
-        "the mode decides what a restart does; a mode that contradicts the stored offsets leaves work undone"),
+        "the mode decides what a restart does; a mode that contradicts the stored offsets leaves work undone",
+        settings_checks::mode),
     spec("settings.sessions", Area::Settings, "Sessions for the configured threads",
-        "each snapshot thread and the mining stream hold a session (and a server process) of their own; beyond the database's free sessions connections fail with ORA-00018/ORA-00020"),
+        "each snapshot thread and the mining stream hold a session (and a server process) of their own; beyond the database's free sessions connections fail with ORA-00018/ORA-00020",
+        settings_checks::sessions),
     spec("settings.references", Area::Settings, "Per-table settings name real tables and columns",
-        "a per-table setting that names no captured table or column silently does nothing; a cdc.key naming a missing column stops the snapshot (CDC-1002)"),
+        "a per-table setting that names no captured table or column silently does nothing; a cdc.key naming a missing column stops the snapshot (CDC-1002)",
+        settings_checks::references),
     spec("settings.memory", Area::Settings, "Memory for pending chunks",
-        "chunks waiting for streaming to reach their SCN are held in memory, up to cdc.snapshot.max.pending.chunks of cdc.snapshot.chunk.rows rows; they do not spill to disk"),
+        "chunks waiting for streaming to reach their SCN are held in memory, up to cdc.snapshot.max.pending.chunks of cdc.snapshot.chunk.rows rows; they do not spill to disk",
+        sizing::memory),
 ];
 
 /// Look a check up by id.
@@ -426,13 +500,7 @@ pub fn run(settings: &Settings, selection: &Selection) -> Report {
 pub fn evaluate(facts: &Facts, selection: &Selection) -> Report {
     let mut results = Vec::new();
     for c in CHECKS.iter().filter(|c| selection.wants(c)) {
-        let f = match c.area {
-            Area::Connection => connection::check(c.id, facts),
-            Area::Redo | Area::Supplemental => redo::check(c.id, facts),
-            Area::Privileges => privileges::check(c.id, facts),
-            Area::Undo | Area::Tables => tables::check(c.id, facts),
-            Area::Settings => settings_checks::check(c.id, facts),
-        };
+        let f = (c.run)(facts);
         let parts = f.fix.as_deref().map(split_fix).unwrap_or_default();
         results.push(CheckResult {
             id: c.id,

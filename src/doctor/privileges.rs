@@ -127,10 +127,12 @@ fn pdb_grants(f: &Facts) -> Vec<(&str, &Privileges)> {
         .collect()
 }
 
-pub(super) fn check(id: &str, f: &Facts) -> Finding {
+/// The grants in effect where the session is, and how to give a missing one; or the SKIP
+/// naming why they are unknown, which every privileges.* check gives without them.
+fn held(f: &Facts) -> Result<(&Privileges, Grants), Finding> {
     let p = match &f.privileges {
         Ok(p) => p,
-        Err(e) => return Finding::skip(e.clone()),
+        Err(e) => return Err(Finding::skip(e.clone())),
     };
     let cdb = f.db.as_ref().is_ok_and(|d| d.cdb);
     // A common user's grants are given commonly from the root; in per-PDB mode the user's
@@ -143,179 +145,213 @@ pub(super) fn check(id: &str, f: &Facts) -> Finding {
             ""
         },
     };
-    match id {
-        "privileges.catalog" => {
-            let mut needs: Vec<Placed> = vec![
-                here(g.system("CREATE SESSION"), p),
-                here(g.dictionary("V_$DATABASE"), p),
-                here(g.dictionary("V_$PARAMETER"), p),
-            ];
-            // Root mode reads each PDB's catalog (DBA_OBJECTS) inside it.
-            let pdbs = pdb_grants(f);
-            needs.push(match pdbs.is_empty() {
-                true => here(g.dictionary("DBA_OBJECTS"), p),
-                false => (
-                    g.dictionary("DBA_OBJECTS"),
-                    pdbs.iter().map(|(c, p)| (Some(*c), *p)).collect(),
-                ),
-            });
-            judge_placed(needs)
+    Ok((p, g))
+}
+
+/// privileges.catalog: CREATE SESSION and the catalog views every run reads.
+pub(super) fn catalog(f: &Facts) -> Finding {
+    let (p, g) = match held(f) {
+        Ok(held) => held,
+        Err(skip) => return skip,
+    };
+    let mut needs: Vec<Placed> = vec![
+        here(g.system("CREATE SESSION"), p),
+        here(g.dictionary("V_$DATABASE"), p),
+        here(g.dictionary("V_$PARAMETER"), p),
+    ];
+    // Root mode reads each PDB's catalog (DBA_OBJECTS) inside it.
+    let pdbs = pdb_grants(f);
+    needs.push(match pdbs.is_empty() {
+        true => here(g.dictionary("DBA_OBJECTS"), p),
+        false => (
+            g.dictionary("DBA_OBJECTS"),
+            pdbs.iter().map(|(c, p)| (Some(*c), *p)).collect(),
+        ),
+    });
+    judge_placed(needs)
+}
+
+/// privileges.snapshot: FLASHBACK and SELECT on each captured table, in its container.
+pub(super) fn snapshot(f: &Facts) -> Finding {
+    let g = match held(f) {
+        Ok((_, g)) => g,
+        Err(skip) => return skip,
+    };
+    snapshot_grants(f, &g)
+}
+
+/// privileges.logmining: LOGMINING, DBMS_LOGMNR (and DBMS_LOGMNR_D when capture builds the
+/// dictionary) and the V$ views streaming reads.
+pub(super) fn logmining(f: &Facts) -> Finding {
+    let (p, g) = match held(f) {
+        Ok(held) => held,
+        Err(skip) => return skip,
+    };
+    if !f.streams() {
+        return Finding::pass(format!("not needed: {} does not stream", f.mode()));
+    }
+    let mut needs = vec![if f.major_version().is_some_and(|v| v < 12) {
+        g.system("SELECT ANY TRANSACTION")
+    } else {
+        g.system("LOGMINING")
+    }];
+    needs.push(Need {
+        label: "EXECUTE on DBMS_LOGMNR".into(),
+        alts: vec![
+            Alt::Object("SYS".into(), "DBMS_LOGMNR".into(), "EXECUTE"),
+            Alt::Role("EXECUTE_CATALOG_ROLE"),
+        ],
+        grant: format!(
+            "GRANT EXECUTE ON SYS.DBMS_LOGMNR TO {}{};",
+            g.grantee, g.scope
+        ),
+    });
+    // cdc.mining.dictionary.build=log_switch: capture runs DBMS_LOGMNR_D.BUILD in
+    // CDB$ROOT (or the non-CDB) of the database it mines; without EXECUTE it stops
+    // building (`dictionary-build-failed`) and every window reads back to the last
+    // build a DBA made.
+    let s = &f.settings;
+    if s.mining_dictionary == Dictionary::RedoLogs
+        && s.dictionary_build_at_switch
+        && !s.read_only
+        && s.mining_url().is_none()
+        && home_pdb(f).is_none()
+    {
+        needs.push(Need {
+            label: "EXECUTE on DBMS_LOGMNR_D".into(),
+            alts: vec![
+                Alt::Object("SYS".into(), "DBMS_LOGMNR_D".into(), "EXECUTE"),
+                Alt::Role("EXECUTE_CATALOG_ROLE"),
+            ],
+            grant: format!(
+                "GRANT EXECUTE ON SYS.DBMS_LOGMNR_D TO {}{};",
+                g.grantee, g.scope
+            ),
+        });
+    }
+    for view in [
+        "V_$LOG",
+        "V_$LOGFILE",
+        "V_$ARCHIVED_LOG",
+        "V_$ARCHIVE_DEST_STATUS",
+        "V_$LOGMNR_CONTENTS",
+        "V_$THREAD",
+        "GV_$DATABASE",
+        "GV_$TRANSACTION",
+        "GV_$INSTANCE",
+    ] {
+        needs.push(g.dictionary(view));
+    }
+    let individual = judge(p, needs);
+    match home_pdb(f) {
+        Some(pdb) if f.major_version().is_none_or(|v| v >= 19) => {
+            per_pdb_mining(f, p, &pdb, individual)
         }
-        "privileges.snapshot" => snapshot(f, &g),
-        "privileges.logmining" => {
-            if !f.streams() {
-                return Finding::pass(format!("not needed: {} does not stream", f.mode()));
-            }
-            let mut needs = vec![if f.major_version().is_some_and(|v| v < 12) {
-                g.system("SELECT ANY TRANSACTION")
-            } else {
-                g.system("LOGMINING")
-            }];
-            needs.push(Need {
-                label: "EXECUTE on DBMS_LOGMNR".into(),
-                alts: vec![
-                    Alt::Object("SYS".into(), "DBMS_LOGMNR".into(), "EXECUTE"),
-                    Alt::Role("EXECUTE_CATALOG_ROLE"),
-                ],
-                grant: format!(
-                    "GRANT EXECUTE ON SYS.DBMS_LOGMNR TO {}{};",
-                    g.grantee, g.scope
-                ),
-            });
-            // cdc.mining.dictionary.build=log_switch: capture runs DBMS_LOGMNR_D.BUILD in
-            // CDB$ROOT (or the non-CDB) of the database it mines; without EXECUTE it stops
-            // building (`dictionary-build-failed`) and every window reads back to the last
-            // build a DBA made.
-            let s = &f.settings;
-            if s.mining_dictionary == Dictionary::RedoLogs
-                && s.dictionary_build_at_switch
-                && !s.read_only
-                && s.mining_url().is_none()
-                && home_pdb(f).is_none()
-            {
-                needs.push(Need {
-                    label: "EXECUTE on DBMS_LOGMNR_D".into(),
-                    alts: vec![
-                        Alt::Object("SYS".into(), "DBMS_LOGMNR_D".into(), "EXECUTE"),
-                        Alt::Role("EXECUTE_CATALOG_ROLE"),
-                    ],
-                    grant: format!(
-                        "GRANT EXECUTE ON SYS.DBMS_LOGMNR_D TO {}{};",
-                        g.grantee, g.scope
-                    ),
-                });
-            }
-            for view in [
-                "V_$LOG",
-                "V_$LOGFILE",
-                "V_$ARCHIVED_LOG",
-                "V_$ARCHIVE_DEST_STATUS",
-                "V_$LOGMNR_CONTENTS",
-                "V_$THREAD",
-                "GV_$DATABASE",
-                "GV_$TRANSACTION",
-                "GV_$INSTANCE",
-            ] {
-                needs.push(g.dictionary(view));
-            }
-            let individual = judge(p, needs);
-            match home_pdb(f) {
-                Some(pdb) if f.major_version().is_none_or(|v| v >= 19) => {
-                    per_pdb_mining(f, p, &pdb, individual)
+        _ => individual,
+    }
+}
+
+/// privileges.rowid-chunking: DBA_EXTENTS and DBA_TABLESPACES, where a table is read by ROWID
+/// ranges.
+pub(super) fn rowid_chunking(f: &Facts) -> Finding {
+    let (p, g) = match held(f) {
+        Ok(held) => held,
+        Err(skip) => return skip,
+    };
+    let rowid: Vec<String> = f
+        .targets()
+        .iter()
+        .filter(|t| t.strategy == Strategy::Rowid)
+        .map(|t| t.name().to_string())
+        .collect();
+    if !f.snapshots() {
+        return Finding::pass(format!("not needed: {} takes no snapshot", f.mode()));
+    }
+    if rowid.is_empty() {
+        return Finding::pass("not needed: no captured table is read by ROWID ranges");
+    }
+    // DBA_TABLESPACES: whether a segment's tablespace is bigfile (its ROWID layout).
+    // Read in the table's container (each PDB in root mode).
+    let places: Vec<(Option<&str>, &Privileges)> = {
+        let mut pdbs: Vec<Option<&str>> = f
+            .targets()
+            .iter()
+            .filter(|t| t.strategy == Strategy::Rowid)
+            .map(|t| t.name().pdb.as_deref())
+            .collect();
+        pdbs.sort();
+        pdbs.dedup();
+        pdbs.into_iter()
+            .filter_map(|pdb| match f.privileges_in(pdb) {
+                Ok(p) => Some((pdb.filter(|_| !f.pdb_privileges.is_empty()), p)),
+                Err(_) => None,
+            })
+            .collect()
+    };
+    let places = if places.is_empty() {
+        vec![(None, p)]
+    } else {
+        places
+    };
+    judge_placed(vec![
+        (g.dictionary("DBA_EXTENTS"), places.clone()),
+        (g.dictionary("DBA_TABLESPACES"), places),
+    ])
+    .because(format!(
+        "{} (here: {})",
+        super::check("privileges.rowid-chunking")
+            .map(|c| c.why)
+            .unwrap_or_default(),
+        list(&rowid, 5)
+    ))
+}
+
+/// privileges.multitenant: SET CONTAINER, V$PDBS and a CONTAINER_DATA attribute in root mode.
+pub(super) fn multitenant(f: &Facts) -> Finding {
+    let (p, g) = match held(f) {
+        Ok(held) => held,
+        Err(skip) => return skip,
+    };
+    let cdb = f.db.as_ref().is_ok_and(|d| d.cdb);
+    if !cdb {
+        return Finding::pass("not needed: not a container database");
+    }
+    let container = f.config.as_ref().ok().and_then(|c| c.container.clone());
+    if let Some(pdb) = container.filter(|c| c != crate::source::model::ROOT_CONTAINER) {
+        return Finding::pass(format!(
+            "not needed: the session stays in {pdb} (per-PDB mode)"
+        ));
+    }
+    // V$PDBS lists the PDBs to read (an unreadable one lists none).
+    let set_container = judge(p, vec![g.system("SET CONTAINER"), g.dictionary("V_$PDBS")]);
+    let lacks_set = set_container.severity == super::Severity::Fail;
+    // Root mode also needs the PDBs' rows of V$PDBS and V$TRANSACTION in the root.
+    match &p.container_data {
+        Some(cd) if !cd.covers_a_pdb() => Finding::fail(
+            format!(
+                "CONTAINER_DATA: {} sees only CDB$ROOT's rows of V$PDBS and V$TRANSACTION (Oracle's default), so capture in the root finds no PDB (CDC-2303){}",
+                g.grantee,
+                if lacks_set { format!("; and {}", set_container.found) } else { String::new() }
+            ),
+            format!(
+                "ALTER USER {} SET CONTAINER_DATA=ALL CONTAINER=CURRENT;{}",
+                g.grantee,
+                match (lacks_set, &set_container.fix) {
+                    (true, Some(fix)) => format!("\n{fix}"),
+                    _ => String::new(),
                 }
-                _ => individual,
-            }
+            ),
+        )
+        .on(vec!["CONTAINER_DATA".to_string()]),
+        Some(cd) if !lacks_set => {
+            let mut f = set_container;
+            f.found.push_str(&format!(
+                "; CONTAINER_DATA {}",
+                if cd.all { "ALL".to_string() } else { cd.containers.iter().cloned().collect::<Vec<_>>().join(", ") }
+            ));
+            f
         }
-        "privileges.rowid-chunking" => {
-            let rowid: Vec<String> = f
-                .targets()
-                .iter()
-                .filter(|t| t.strategy == Strategy::Rowid)
-                .map(|t| t.name().to_string())
-                .collect();
-            if !f.snapshots() {
-                return Finding::pass(format!("not needed: {} takes no snapshot", f.mode()));
-            }
-            if rowid.is_empty() {
-                return Finding::pass("not needed: no captured table is read by ROWID ranges");
-            }
-            // DBA_TABLESPACES: whether a segment's tablespace is bigfile (its ROWID layout).
-            // Read in the table's container (each PDB in root mode).
-            let places: Vec<(Option<&str>, &Privileges)> = {
-                let mut pdbs: Vec<Option<&str>> = f
-                    .targets()
-                    .iter()
-                    .filter(|t| t.strategy == Strategy::Rowid)
-                    .map(|t| t.name().pdb.as_deref())
-                    .collect();
-                pdbs.sort();
-                pdbs.dedup();
-                pdbs.into_iter()
-                    .filter_map(|pdb| match f.privileges_in(pdb) {
-                        Ok(p) => Some((pdb.filter(|_| !f.pdb_privileges.is_empty()), p)),
-                        Err(_) => None,
-                    })
-                    .collect()
-            };
-            let places = if places.is_empty() {
-                vec![(None, p)]
-            } else {
-                places
-            };
-            judge_placed(vec![
-                (g.dictionary("DBA_EXTENTS"), places.clone()),
-                (g.dictionary("DBA_TABLESPACES"), places),
-            ])
-            .because(format!(
-                "{} (here: {})",
-                super::check("privileges.rowid-chunking")
-                    .map(|c| c.why)
-                    .unwrap_or_default(),
-                list(&rowid, 5)
-            ))
-        }
-        _ => {
-            if !cdb {
-                return Finding::pass("not needed: not a container database");
-            }
-            let container = f.config.as_ref().ok().and_then(|c| c.container.clone());
-            if let Some(pdb) = container.filter(|c| c != crate::source::model::ROOT_CONTAINER) {
-                return Finding::pass(format!(
-                    "not needed: the session stays in {pdb} (per-PDB mode)"
-                ));
-            }
-            // V$PDBS lists the PDBs to read (an unreadable one lists none).
-            let set_container = judge(p, vec![g.system("SET CONTAINER"), g.dictionary("V_$PDBS")]);
-            let lacks_set = set_container.severity == super::Severity::Fail;
-            // Root mode also needs the PDBs' rows of V$PDBS and V$TRANSACTION in the root.
-            match &p.container_data {
-                Some(cd) if !cd.covers_a_pdb() => Finding::fail(
-                    format!(
-                        "CONTAINER_DATA: {} sees only CDB$ROOT's rows of V$PDBS and V$TRANSACTION (Oracle's default), so capture in the root finds no PDB (CDC-2303){}",
-                        g.grantee,
-                        if lacks_set { format!("; and {}", set_container.found) } else { String::new() }
-                    ),
-                    format!(
-                        "ALTER USER {} SET CONTAINER_DATA=ALL CONTAINER=CURRENT;{}",
-                        g.grantee,
-                        match (lacks_set, &set_container.fix) {
-                            (true, Some(fix)) => format!("\n{fix}"),
-                            _ => String::new(),
-                        }
-                    ),
-                )
-                .on(vec!["CONTAINER_DATA".to_string()]),
-                Some(cd) if !lacks_set => {
-                    let mut f = set_container;
-                    f.found.push_str(&format!(
-                        "; CONTAINER_DATA {}",
-                        if cd.all { "ALL".to_string() } else { cd.containers.iter().cloned().collect::<Vec<_>>().join(", ") }
-                    ));
-                    f
-                }
-                _ => set_container,
-            }
-        }
+        _ => set_container,
     }
 }
 
@@ -456,7 +492,7 @@ fn per_pdb_mining(f: &Facts, p: &Privileges, pdb: &str, individual: Finding) -> 
     }
 }
 
-fn snapshot(f: &Facts, g: &Grants) -> Finding {
+fn snapshot_grants(f: &Facts, g: &Grants) -> Finding {
     if !f.snapshots() {
         return Finding::pass(format!(
             "not needed: {} takes no snapshot (the snapshot export command would need them)",

@@ -13,19 +13,6 @@ const TARGET_SWITCHES_PER_HOUR: u64 = 4;
 /// Fewer online groups per thread than this is a WARN.
 pub const MIN_REDO_GROUPS: usize = 3;
 
-pub(super) fn check(id: &str, f: &Facts) -> Finding {
-    match id {
-        "redo.archivelog" => archivelog(f),
-        "redo.force-logging" => force_logging(f),
-        "redo.archive-dest" => archive_dest(f),
-        "redo.log-size" => log_size(f),
-        "redo.switch-rate" => switch_rate(f),
-        "redo.retention" => retention(f),
-        "supplemental.database" => supplemental_database(f),
-        _ => supplemental_table(f),
-    }
-}
-
 fn not_needed(f: &Facts, found: &str) -> Finding {
     Finding::pass(format!(
         "{found} (not needed: {} does not stream)",
@@ -33,7 +20,7 @@ fn not_needed(f: &Facts, found: &str) -> Finding {
     ))
 }
 
-fn archivelog(f: &Facts) -> Finding {
+pub(super) fn archivelog(f: &Facts) -> Finding {
     let db = match &f.db {
         Ok(db) => db,
         Err(e) => return Finding::skip(e.clone()),
@@ -48,7 +35,7 @@ fn archivelog(f: &Facts) -> Finding {
     }
 }
 
-fn force_logging(f: &Facts) -> Finding {
+pub(super) fn force_logging(f: &Facts) -> Finding {
     let db = match &f.db {
         Ok(db) => db,
         Err(e) => return Finding::skip(e.clone()),
@@ -60,7 +47,7 @@ fn force_logging(f: &Facts) -> Finding {
     }
 }
 
-fn archive_dest(f: &Facts) -> Finding {
+pub(super) fn archive_dest(f: &Facts) -> Finding {
     let db = match &f.db {
         Ok(db) => db,
         Err(e) => return Finding::skip(e.clone()),
@@ -139,7 +126,7 @@ fn mb(bytes: u64) -> u64 {
     bytes.div_ceil(1024 * 1024)
 }
 
-fn log_size(f: &Facts) -> Finding {
+pub(super) fn log_size(f: &Facts) -> Finding {
     let groups = match f.config.as_ref().map(|c| c.redo_groups.as_ref()) {
         Err(e) => return Finding::skip(e.clone()),
         Ok(None) => {
@@ -189,7 +176,7 @@ fn log_size(f: &Facts) -> Finding {
     )
 }
 
-fn switch_rate(f: &Facts) -> Finding {
+pub(super) fn switch_rate(f: &Facts) -> Finding {
     let config = match &f.config {
         Ok(c) => c,
         Err(e) => return Finding::skip(e.clone()),
@@ -238,7 +225,7 @@ fn switch_rate(f: &Facts) -> Finding {
     )
 }
 
-fn retention(f: &Facts) -> Finding {
+pub(super) fn retention(f: &Facts) -> Finding {
     if !f.streams() {
         return not_needed(f, "stored resume position not checked");
     }
@@ -379,7 +366,7 @@ fn per_thread(logs: &[crate::source::model::LogFile]) -> Option<String> {
     Some(each.join("; "))
 }
 
-fn supplemental_database(f: &Facts) -> Finding {
+pub(super) fn supplemental_database(f: &Facts) -> Finding {
     let db = match &f.db {
         Ok(db) => db,
         Err(e) => return Finding::skip(e.clone()),
@@ -404,7 +391,7 @@ fn supplemental_database(f: &Facts) -> Finding {
     }
 }
 
-fn supplemental_table(f: &Facts) -> Finding {
+pub(super) fn supplemental_table(f: &Facts) -> Finding {
     let db = match &f.db {
         Ok(db) => db,
         Err(e) => return Finding::skip(e.clone()),

@@ -1,23 +1,15 @@
 //! settings.*: what the settings validation cannot see alone, because it needs the database
 //! or the stored offsets: the mode vs the offsets, threads vs free sessions, per-table settings
-//! that name nothing, memory of pending chunks.
+//! that name nothing. Memory of pending chunks (settings.memory) is judged in
+//! [`super::sizing`], with the other sizes.
 
 use super::facts::Facts;
-use super::{sizing, Finding};
+use super::Finding;
 use crate::names::TableName;
 use crate::settings::SnapshotMode;
 use crate::source::model::{ResourceUse, TableInfo};
 
-pub(super) fn check(id: &str, f: &Facts) -> Finding {
-    match id {
-        "settings.mode" => mode(f),
-        "settings.sessions" => sessions(f),
-        "settings.references" => references(f),
-        _ => sizing::memory(f),
-    }
-}
-
-fn mode(f: &Facts) -> Finding {
+pub(super) fn mode(f: &Facts) -> Finding {
     let offsets = match &f.offsets {
         Ok(o) => o,
         Err(e) => return Finding::skip(format!("the stored offsets cannot be read: {e}")),
@@ -69,7 +61,7 @@ pub fn sessions_needed(f: &Facts) -> u64 {
     readers + u64::from(f.streams()) + 1
 }
 
-fn sessions(f: &Facts) -> Finding {
+pub(super) fn sessions(f: &Facts) -> Finding {
     let config = match &f.config {
         Ok(c) => c,
         Err(e) => return Finding::skip(e.clone()),
@@ -132,7 +124,7 @@ fn names(pattern: &TableName, table: &TableName) -> bool {
         || (pattern.pdb.is_none() && pattern.owner == table.owner && pattern.table == table.table)
 }
 
-fn references(f: &Facts) -> Finding {
+pub(super) fn references(f: &Facts) -> Finding {
     let all = match &f.tables {
         Ok(t) => t,
         Err(e) => return Finding::skip(e.clone()),

@@ -143,6 +143,10 @@ pub(super) fn undo(f: &Facts) -> Finding {
 }
 
 pub(super) fn estimate(f: &Facts) -> Finding {
+    // Like every tables.* check, SKIPped without the captured tables.
+    if let Err(e) = &f.captured {
+        return Finding::skip(e.clone());
+    }
     let targets = f.targets();
     let rate = f.settings.doctor_read_rate.max(1) as f64;
     let threads = u64::from(f.settings.snapshot.threads.max(1));

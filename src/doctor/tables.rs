@@ -3,7 +3,7 @@
 //! estimate and undo are in [`super::sizing`].
 
 use super::facts::{Facts, Resolved};
-use super::{list, sizing, Finding, Severity};
+use super::{list, Finding, Severity};
 use crate::errors::CdcError;
 use crate::names::TableName;
 use crate::settings::KeyMissing;
@@ -14,24 +14,10 @@ use crate::types::ColumnType;
 /// LogMiner's name limit in bytes.
 pub const LOGMINER_NAME_BYTES: usize = 30;
 
-pub(super) fn check(id: &str, f: &Facts) -> Finding {
-    if id == "undo.retention" {
-        return sizing::undo(f);
-    }
-    let captured = match &f.captured {
-        Ok(c) => c,
-        Err(e) => return Finding::skip(e.clone()),
-    };
-    match id {
-        "tables.selection" => selection(f, captured),
-        "tables.keys" => keys(f, captured),
-        "tables.row-movement-rowid" => row_movement(f),
-        "tables.iot-key" => iot_key(f),
-        "tables.column-types" => column_types(f, captured),
-        "tables.name-length" => name_length(f, captured),
-        "tables.lob" => lob(f),
-        _ => sizing::estimate(f),
-    }
+/// The captured tables, or the SKIP naming why they are unknown that every tables.* check
+/// gives without them (also those that read only the targets: no table list, no verdict).
+fn captured_tables(f: &Facts) -> Result<&[Resolved], Finding> {
+    f.captured.as_deref().map_err(|e| Finding::skip(e.clone()))
 }
 
 /// PASS with `ok` when nothing was found; else the items at `severity` with their fixes, about
@@ -110,7 +96,11 @@ fn key_fix(f: &Facts, info: &TableInfo) -> String {
     )
 }
 
-fn selection(f: &Facts, captured: &[Resolved]) -> Finding {
+pub(super) fn selection(f: &Facts) -> Finding {
+    let captured = match captured_tables(f) {
+        Ok(c) => c,
+        Err(skip) => return skip,
+    };
     let all = match &f.tables {
         Ok(t) => t,
         Err(e) => return Finding::skip(e.clone()),
@@ -165,7 +155,11 @@ fn selection(f: &Facts, captured: &[Resolved]) -> Finding {
     ))
 }
 
-fn keys(f: &Facts, captured: &[Resolved]) -> Finding {
+pub(super) fn keys(f: &Facts) -> Finding {
+    let captured = match captured_tables(f) {
+        Ok(c) => c,
+        Err(skip) => return skip,
+    };
     let mut severity = Severity::Warn;
     let (mut found, mut fixes, mut objects) = (Vec::new(), Vec::new(), Vec::new());
     for r in captured {
@@ -235,7 +229,10 @@ fn keys(f: &Facts, captured: &[Resolved]) -> Finding {
     )
 }
 
-fn row_movement(f: &Facts) -> Finding {
+pub(super) fn row_movement(f: &Facts) -> Finding {
+    if let Err(skip) = captured_tables(f) {
+        return skip;
+    }
     let (mut found, mut fixes, mut objects) = (Vec::new(), Vec::new(), Vec::new());
     for t in f.targets() {
         if t.strategy != Strategy::Rowid || !t.info.row_movement {
@@ -267,7 +264,10 @@ fn row_movement(f: &Facts) -> Finding {
     items(Severity::Warn, found, fixes, objects, ok.into())
 }
 
-fn iot_key(f: &Facts) -> Finding {
+pub(super) fn iot_key(f: &Facts) -> Finding {
+    if let Err(skip) = captured_tables(f) {
+        return skip;
+    }
     let (mut found, mut fixes, mut objects) = (Vec::new(), Vec::new(), Vec::new());
     for t in f.targets() {
         if t.strategy != Strategy::Single || t.info.organization != Organization::IndexOrganized {
@@ -301,7 +301,11 @@ fn iot_key(f: &Facts) -> Finding {
 /// Which column types of the captured tables stream, which only snapshot (LogMiner writes
 /// their tables' changes as UNSUPPORTED rows, or capture does not stream the column: LONG,
 /// LONG RAW) and which are refused (no record mapping).
-fn column_types(f: &Facts, captured: &[Resolved]) -> Finding {
+pub(super) fn column_types(f: &Facts) -> Finding {
+    let captured = match captured_tables(f) {
+        Ok(c) => c,
+        Err(skip) => return skip,
+    };
     use crate::types::LogMinerSupport;
     let mut severity = Severity::Warn;
     let (mut found, mut objects) = (Vec::new(), Vec::new());
@@ -480,7 +484,11 @@ fn column_types(f: &Facts, captured: &[Resolved]) -> Finding {
     items(severity, found, fixes, objects, String::new())
 }
 
-fn name_length(f: &Facts, captured: &[Resolved]) -> Finding {
+pub(super) fn name_length(f: &Facts) -> Finding {
+    let captured = match captured_tables(f) {
+        Ok(c) => c,
+        Err(skip) => return skip,
+    };
     if !f.streams() {
         return Finding::pass(format!("not needed: {} does not use LogMiner", f.mode()));
     }
@@ -532,7 +540,10 @@ fn name_length(f: &Facts, captured: &[Resolved]) -> Finding {
     )
 }
 
-fn lob(f: &Facts) -> Finding {
+pub(super) fn lob(f: &Facts) -> Finding {
+    if let Err(skip) = captured_tables(f) {
+        return skip;
+    }
     let (mut found, mut columns) = (Vec::new(), Vec::new());
     for t in f.targets() {
         let lobs: Vec<String> = t

@@ -460,14 +460,14 @@ fn the_character_sets_are_reported_and_an_undecoded_one_warns() {
     if let Ok(c) = f.config.as_mut() {
         c.character_set = Some("JA16SJIS".into());
     }
-    let w = super::connection::check("connection.character-sets", &f);
+    let w = super::connection::character_sets(&f);
     assert_eq!(w.severity, Severity::Warn);
     assert!(w.found.contains("does not decode JA16SJIS"), "{}", w.found);
     // Not read: SKIP, the defaults assumed.
     if let Ok(c) = f.config.as_mut() {
         c.character_set = None;
     }
-    let s = super::connection::check("connection.character-sets", &f);
+    let s = super::connection::character_sets(&f);
     assert_eq!(s.severity, Severity::Skip);
 }
 

@@ -286,3 +286,203 @@ fn each_result_names_the_objects_it_is_about() {
     assert!(objects("redo.archivelog").is_empty());
     assert_eq!(r.database.as_ref().map(|d| d.dbid), Some(1_234_567_890));
 }
+
+/// Each row of `CHECKS` runs its own function: on the all-wrong database every check's finding
+/// has its severity and a phrase only that check writes, and no two checks find the same. A row
+/// naming another check's function reports that check's finding under its id (what the string
+/// `match`es' catch-all arms did, silently, for an id they did not list) and fails here.
+#[test]
+fn each_check_runs_its_own_function() {
+    let db = Db::new(ALL_WRONG_DB, ALL_WRONG_TABLES);
+    db.store_stream_position(1_000_001, false);
+    let facts = Facts::gather(&db.settings(&["cdc.key.HR.GONE=ID", "cdc.database.user=CDC"]));
+    let own: &[(&str, Severity, &str)] = &[
+        (
+            "connection.driver",
+            Severity::Pass,
+            "no database driver: the embedded emulator",
+        ),
+        (
+            "connection.client",
+            Severity::Pass,
+            "no Oracle Client libraries needed",
+        ),
+        ("connection.login", Severity::Pass, "connected to emulator:"),
+        (
+            "connection.version",
+            Severity::Warn,
+            "Oracle Database 12.1.0.2.0",
+        ),
+        (
+            "connection.character-sets",
+            Severity::Pass,
+            "NLS_CHARACTERSET AL32UTF8",
+        ),
+        (
+            "connection.multitenant",
+            Severity::Pass,
+            "not a container database (non-CDB)",
+        ),
+        (
+            "connection.role",
+            Severity::Warn,
+            "PHYSICAL STANDBY, READ ONLY WITH APPLY",
+        ),
+        (
+            "connection.mining",
+            Severity::Pass,
+            "not used: LogMiner runs on the source",
+        ),
+        (
+            "redo.archivelog",
+            Severity::Fail,
+            "NOARCHIVELOG: online logs are overwritten",
+        ),
+        ("redo.force-logging", Severity::Warn, "FORCE LOGGING is off"),
+        (
+            "redo.archive-dest",
+            Severity::Skip,
+            "nothing is archived (see redo.archivelog)",
+        ),
+        (
+            "redo.log-size",
+            Severity::Warn,
+            "2 groups of 200 MB: fewer than 3 groups",
+        ),
+        ("redo.switch-rate", Severity::Pass, "in the last 24 hours"),
+        (
+            "redo.retention",
+            Severity::Fail,
+            "the stream resumes at SCN 1000001",
+        ),
+        (
+            "supplemental.database",
+            Severity::Fail,
+            "minimal supplemental logging is off",
+        ),
+        (
+            "supplemental.table",
+            Severity::Fail,
+            "have no ALL COLUMNS logging",
+        ),
+        (
+            "privileges.catalog",
+            Severity::Pass,
+            "CREATE SESSION; SELECT on V$DATABASE",
+        ),
+        (
+            "privileges.snapshot",
+            Severity::Fail,
+            "missing: FLASHBACK on HR.",
+        ),
+        (
+            "privileges.logmining",
+            Severity::Fail,
+            "missing: LOGMINING, EXECUTE on DBMS_LOGMNR",
+        ),
+        (
+            "privileges.rowid-chunking",
+            Severity::Pass,
+            "SELECT on DBA_EXTENTS, DBA_TABLESPACES",
+        ),
+        (
+            "privileges.multitenant",
+            Severity::Pass,
+            "not needed: not a container database",
+        ),
+        ("undo.retention", Severity::Warn, "UNDO_RETENTION 10 s"),
+        ("tables.selection", Severity::Pass, "6 of 6 tables captured"),
+        (
+            "tables.keys",
+            Severity::Warn,
+            "HR.LOG: ROWID ranges: it has no primary key",
+        ),
+        (
+            "tables.row-movement-rowid",
+            Severity::Warn,
+            "HR.LOG: ROW MOVEMENT ENABLED",
+        ),
+        ("tables.iot-key", Severity::Warn, "HR.IOT: single chunk"),
+        (
+            "tables.column-types",
+            Severity::Fail,
+            "HR.MAP.SHAPE is MDSYS.SDO_GEOMETRY",
+        ),
+        (
+            "tables.name-length",
+            Severity::Fail,
+            "table name is 35 bytes",
+        ),
+        ("tables.lob", Severity::Warn, "HR.DOC: BODY (CLOB)"),
+        (
+            "tables.estimate",
+            Severity::Warn,
+            "no statistics for HR.DOC",
+        ),
+        (
+            "settings.mode",
+            Severity::Pass,
+            "offsets with a stream position at SCN 1000001",
+        ),
+        ("settings.sessions", Severity::Fail, "2 of 10 sessions free"),
+        (
+            "settings.references",
+            Severity::Warn,
+            "cdc.key.HR.GONE names no captured table",
+        ),
+        (
+            "settings.memory",
+            Severity::Pass,
+            "pending chunks of 100000 rows",
+        ),
+    ];
+    let ids: Vec<&str> = CHECKS.iter().map(|c| c.id).collect();
+    let listed: Vec<&str> = own.iter().map(|(id, ..)| *id).collect();
+    assert_eq!(ids, listed, "a check added, removed or moved: list it here");
+    let mut seen = std::collections::BTreeMap::new();
+    for (c, (id, severity, phrase)) in CHECKS.iter().zip(own) {
+        let f = (c.run)(&facts);
+        assert_eq!(f.severity, *severity, "{id}: {}", f.found);
+        assert!(
+            f.found.contains(phrase),
+            "{id} found {:?}, not its own {phrase:?}",
+            f.found
+        );
+        if let Some(other) = seen.insert(f.found.clone(), c.id) {
+            panic!("{id} and {other} find the same: {}", f.found);
+        }
+    }
+    // evaluate reports exactly what each row's function finds, in the table's order.
+    let r = evaluate(&facts, &Selection::default());
+    assert_eq!(r.results.len(), CHECKS.len());
+    for (reported, c) in r.results.iter().zip(CHECKS) {
+        let f = (c.run)(&facts);
+        assert_eq!(
+            (reported.id, reported.severity, &reported.found),
+            (c.id, f.severity, &f.found)
+        );
+    }
+}
+
+/// A fact that cannot be read SKIPs every check of the area that needs it, with the reason:
+/// the captured tables for each tables.* check (those that read only the targets too), the
+/// grants for each privileges.* check.
+#[test]
+fn an_unread_fact_skips_each_check_of_its_area_with_the_reason() {
+    let db = Db::healthy();
+    let mut facts = Facts::gather(&db.settings(&[]));
+    facts.captured = Err("the captured tables could not be read".into());
+    facts.privileges = Err("the grants could not be read".into());
+    for c in CHECKS {
+        let why = match c.area {
+            Area::Tables => "the captured tables could not be read",
+            Area::Privileges => "the grants could not be read",
+            _ => continue,
+        };
+        let f = (c.run)(&facts);
+        assert_eq!(
+            (c.id, f.severity, f.found.as_str()),
+            (c.id, Severity::Skip, why)
+        );
+    }
+}
