@@ -134,8 +134,16 @@ fn resolve_dir(dir: &EmulatorDir, global: &GlobalArgs) -> anyhow::Result<PathBuf
         return Ok(d.clone());
     }
     let settings = super::load_settings(global)?;
-    match settings.database_url().strip_prefix("emulator:") {
-        Some(d) if !d.is_empty() => Ok(PathBuf::from(d)),
+    match settings.database() {
+        Ok(crate::settings::DatabaseUrl::Emulator { dir, .. }) => Ok(dir),
+        // An `emulator:` URL with a directory but options that are not: its own error.
+        Err(e)
+            if crate::settings::Scheme::of(settings.database_url())
+                == crate::settings::Scheme::Emulator
+                && settings.database_url() != "emulator:" =>
+        {
+            Err(e.into())
+        }
         _ => Err(CdcError::Argument(
             "name the emulated database directory (DIR), or set cdc.database.url=emulator:DIR"
                 .into(),
