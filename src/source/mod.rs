@@ -248,7 +248,11 @@ pub fn open_mining(settings: &crate::settings::Settings, url: &str) -> Result<Bo
             };
         if !same(&source.data_dir, &resolved.data_dir) {
             return Err(CdcError::MiningOtherDatabase {
-                mining: format!("emulator:{}", dir.display()),
+                mining: DatabaseUrl::Emulator {
+                    dir: dir.to_path_buf(),
+                    service: None,
+                }
+                .to_string(),
                 mining_dbid: resolved.schema.database.dbid,
                 source_url: settings.database_url().to_string(),
                 source_dbid: source.schema.database.dbid,

@@ -273,7 +273,11 @@ impl Shared {
     }
 
     fn describe(&self) -> String {
-        format!("emulator:{}", self.dir.display())
+        crate::settings::DatabaseUrl::Emulator {
+            dir: self.dir.clone(),
+            service: None,
+        }
+        .to_string()
     }
 
     fn downstream(&self) -> bool {
