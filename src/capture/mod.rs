@@ -22,6 +22,8 @@ pub mod topics;
 #[cfg(test)]
 mod bound_tests;
 #[cfg(test)]
+mod check_source_tests;
+#[cfg(test)]
 mod ddl_tests;
 #[cfg(test)]
 mod dictionary_build_tests;
@@ -141,8 +143,15 @@ pub fn check_source(s: &Settings) -> Result<()> {
             });
         }
     }
-    // A URL that does not parse is refused when it is opened, with its own error.
-    if let Ok(DatabaseUrl::Replay { dir }) = s.database() {
+    let replay = match s.database() {
+        Ok(DatabaseUrl::Replay { dir }) => Some(dir),
+        // `replay:` without a directory is still a replay, refused here as one (CDC-2008) as
+        // it always was; opening it would say CDC-2007.
+        Err(_) if Scheme::of(s.database_url()) == Scheme::Replay => Some(std::path::PathBuf::new()),
+        // Any other URL that does not parse is refused when it is opened, with its own error.
+        _ => None,
+    };
+    if let Some(dir) = replay {
         if s.snapshot.mode != SnapshotMode::None {
             return Err(crate::errors::CdcError::ReplayHasNoData {
                 source_dir: dir,
