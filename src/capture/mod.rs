@@ -22,6 +22,8 @@ pub mod topics;
 #[cfg(test)]
 mod bound_tests;
 #[cfg(test)]
+mod check_source_tests;
+#[cfg(test)]
 mod ddl_tests;
 #[cfg(test)]
 mod dictionary_build_tests;
@@ -32,7 +34,7 @@ use crate::errors::Result;
 use crate::names::TableName;
 use crate::offsets::{DatabaseIdentity, Offsets, SignalSnapshot, SnapshotState, StreamPosition};
 use crate::ops::OpsLog;
-use crate::settings::{NewTables, Settings, SinkType, SnapshotMode};
+use crate::settings::{DatabaseUrl, NewTables, Scheme, Settings, SinkType, SnapshotMode};
 use crate::signal::SnapshotKind;
 use crate::sink::{FileSink, RecordSink, StdoutSink};
 use crate::snapshot::target::{resolve, Decision};
@@ -122,8 +124,10 @@ fn stopped_waiting_for_kafka(
 pub fn check_source(s: &Settings) -> Result<()> {
     if let Some(url) = s.mining_url() {
         // A mining database that is not there is that, not a downstream of the wrong kind.
-        if let Some(rest) = url.strip_prefix("emulator:") {
-            let (dir, _) = crate::source::emulator::parse_url(rest)?;
+        // Other kinds of URL are checked when they are opened.
+        if let Some(DatabaseUrl::Emulator { dir, .. }) =
+            DatabaseUrl::parse_if(url, Scheme::Emulator)?
+        {
             if !dir.is_dir() {
                 return Err(crate::errors::CdcError::EmulatorNotFound {
                     path: dir,
@@ -139,10 +143,18 @@ pub fn check_source(s: &Settings) -> Result<()> {
             });
         }
     }
-    if let Some(dir) = s.database_url().strip_prefix(crate::source::replay::PREFIX) {
+    let replay = match s.database() {
+        Ok(DatabaseUrl::Replay { dir }) => Some(dir),
+        // `replay:` without a directory is still a replay, refused here as one (CDC-2008) as
+        // it always was; opening it would say CDC-2007.
+        Err(_) if Scheme::of(s.database_url()) == Scheme::Replay => Some(std::path::PathBuf::new()),
+        // Any other URL that does not parse is refused when it is opened, with its own error.
+        _ => None,
+    };
+    if let Some(dir) = replay {
         if s.snapshot.mode != SnapshotMode::None {
             return Err(crate::errors::CdcError::ReplayHasNoData {
-                source_dir: dir.into(),
+                source_dir: dir,
                 operation: format!(
                     "take the snapshot cdc.snapshot.mode={} asks for",
                     match s.snapshot.mode {
@@ -210,7 +222,7 @@ impl Capture<'_> {
     ) -> Result<(CaptureEnd, CaptureSummary)> {
         let s = self.settings;
         // A replay's export is all there is: it is decoded from its first SCN and ends there.
-        let replay = crate::source::replay::is_replay(s.database_url());
+        let replay = matches!(s.database(), Ok(DatabaseUrl::Replay { .. }));
         if let Some(addr) = &s.stream.metrics_listen {
             let bound = crate::metrics::server::serve(addr, status.clone())?;
             tracing::info!("metrics at http://{bound}/metrics");

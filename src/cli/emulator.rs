@@ -133,14 +133,22 @@ fn resolve_dir(dir: &EmulatorDir, global: &GlobalArgs) -> anyhow::Result<PathBuf
     if let Some(d) = &dir.dir {
         return Ok(d.clone());
     }
-    let settings = super::load_settings(global)?;
-    match settings.database_url().strip_prefix("emulator:") {
-        Some(d) if !d.is_empty() => Ok(PathBuf::from(d)),
+    Ok(dir_of_url(&super::load_settings(global)?)?)
+}
+
+/// The directory of `cdc.database.url: emulator:DIR` (without its `?service=`).
+fn dir_of_url(settings: &crate::settings::Settings) -> Result<PathBuf, CdcError> {
+    use crate::settings::{DatabaseUrl, Scheme};
+    let url = settings.database_url();
+    match settings.database() {
+        Ok(DatabaseUrl::Emulator { dir, .. }) => Ok(dir),
+        // An `emulator:` URL with a directory but options that are not: the URL's own error.
+        // Without a directory it is as good as unset: the command asks for one.
+        Err(e) if Scheme::of(url) == Scheme::Emulator && url != "emulator:" => Err(e),
         _ => Err(CdcError::Argument(
             "name the emulated database directory (DIR), or set cdc.database.url=emulator:DIR"
                 .into(),
-        )
-        .into()),
+        )),
     }
 }
 
@@ -517,4 +525,34 @@ fn serve(a: EmulatorServeArgs, global: &GlobalArgs, printer: &Printer) -> anyhow
     }
     drop(served);
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dir_of_url;
+    use crate::errors::Code;
+    use crate::settings::Settings;
+    use std::path::PathBuf;
+
+    /// The directory of `url`; "": of settings without a URL (an empty one is refused at load).
+    fn dir(url: &str) -> Result<PathBuf, Code> {
+        let pairs: Vec<String> = match url {
+            "" => vec![],
+            _ => vec![format!("cdc.database.url={url}")],
+        };
+        let s = Settings::from_pairs(&pairs).map_err(|e| e.code())?;
+        dir_of_url(&s).map_err(|e| e.code())
+    }
+
+    #[test]
+    fn the_directory_comes_from_an_emulator_url_without_its_service() {
+        assert_eq!(dir("emulator:./demo-db"), Ok(PathBuf::from("./demo-db")));
+        assert_eq!(dir("emulator:./db?service=PDB1"), Ok(PathBuf::from("./db")));
+        assert_eq!(dir("emulator:./db?user=x"), Err(Code::Cdc2007));
+        let argument = dir("").unwrap_err();
+        assert_ne!(argument, Code::Cdc2007);
+        for url in ["emulator:", "replay:./r", "db:1521/X", "replay:"] {
+            assert_eq!(dir(url), Err(argument), "{url}");
+        }
+    }
 }

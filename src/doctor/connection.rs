@@ -177,7 +177,9 @@ wallets";
 /// thin driver met one of those at login (CDC-2009).
 pub(super) fn driver(f: &Facts) -> Finding {
     let url = f.settings.database_url();
-    if f.kind == SourceKind::Emulator || url.starts_with("replay:") {
+    if f.kind == SourceKind::Emulator
+        || crate::settings::Scheme::of(url) == crate::settings::Scheme::Replay
+    {
         return Finding::pass(
             "no database driver: the embedded emulator (or a replay) is read directly; cdc.database.driver applies to Oracle URLs only",
         );

@@ -241,7 +241,9 @@ impl Facts {
         connector: crate::errors::Result<Box<dyn Connector>>,
     ) -> Facts {
         let url = settings.database_url();
-        let kind = if url.starts_with("emulator:") {
+        // By the scheme alone: a malformed `emulator:` URL is still an emulator, one that
+        // could not be opened.
+        let kind = if crate::settings::Scheme::of(url) == crate::settings::Scheme::Emulator {
             SourceKind::Emulator
         } else {
             SourceKind::Oracle

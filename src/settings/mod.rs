@@ -5,10 +5,12 @@
 pub mod keys;
 mod load;
 mod secret;
+mod url;
 
 pub use keys::{KeySpec, Kind, KEYS};
 pub use load::LoadOptions;
 pub use secret::Secret;
+pub use url::{DatabaseUrl, Scheme};
 
 use crate::errors::{CdcError, Code, Result};
 use crate::names::{TableName, TablePatterns};
@@ -617,6 +619,13 @@ impl Settings {
     /// `cdc.database.url`, empty when unset.
     pub fn database_url(&self) -> &str {
         &self.database_url
+    }
+
+    /// `cdc.database.url` parsed. Not parsed at load: commands that need no database (and
+    /// `offsets inspect`, which works without one) must load settings with the URL unset or
+    /// malformed; the error comes when a database is asked for.
+    pub fn database(&self) -> Result<DatabaseUrl> {
+        DatabaseUrl::parse(&self.database_url)
     }
 
     pub fn database_user(&self) -> Option<&str> {

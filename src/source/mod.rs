@@ -204,57 +204,67 @@ pub fn open(settings: &crate::settings::Settings) -> Result<Box<dyn Connector>> 
 
 /// The mining (downstream) database of `cdc.mining.database.url`.
 pub fn open_mining(settings: &crate::settings::Settings, url: &str) -> Result<Box<dyn Connector>> {
+    use crate::settings::{DatabaseUrl, Scheme};
     let refuse = |why: String| Err(CdcError::settings(Code::Cdc2201, why));
+    let not_a_replay = || {
+        refuse("cdc.mining.database.url cannot be a replay: a replay is a source of its own".into())
+    };
     if url == settings.database_url().trim() {
         return refuse(format!(
             "cdc.mining.database.url `{url}` is cdc.database.url itself: remove it to mine on the source"
         ));
     }
-    if url.starts_with(replay::PREFIX) {
-        return refuse(
-            "cdc.mining.database.url cannot be a replay: a replay is a source of its own".into(),
-        );
+    // By the scheme, before parsing: `replay:` without a directory is no mining database
+    // either, and is refused as a replay.
+    if Scheme::of(url) == Scheme::Replay {
+        return not_a_replay();
     }
-    if let Some(rest) = url.strip_prefix("emulator:") {
-        let (dir, service) = emulator::parse_url(rest)?;
-        let dir = dir.as_path();
-        let resolved = emulator::topology::resolve(dir)?;
-        let emulator::topology::Role::Downstream { .. } = resolved.role else {
-            return refuse(format!(
-                "cdc.mining.database.url `{url}` is not an emulated downstream: make one with `oracle-cdc emulator create DIR --downstream-of SOURCE_DIR`"
-            ));
-        };
-        // The emulated source must be the database the downstream receives redo from (a
-        // standby of it shares its redo).
-        if let Some(src) = settings.database_url().strip_prefix("emulator:") {
-            let (src, _) = emulator::parse_url(src)?;
-            let source = emulator::topology::resolve(&src)?;
-            let same = |a: &std::path::Path, b: &std::path::Path| match (
-                a.canonicalize(),
-                b.canonicalize(),
-            ) {
+    let (dir, service) = match DatabaseUrl::parse(url)? {
+        DatabaseUrl::Emulator { dir, service } => (dir, service),
+        DatabaseUrl::Replay { .. } => return not_a_replay(),
+        DatabaseUrl::Oracle { connect } => {
+            return Ok(Box::new(container::ContainerConnector::new(Box::new(
+                oracle::OracleConnector::mining_on(settings, connect)?,
+            ))))
+        }
+    };
+    let dir = dir.as_path();
+    let resolved = emulator::topology::resolve(dir)?;
+    let emulator::topology::Role::Downstream { .. } = resolved.role else {
+        return refuse(format!(
+            "cdc.mining.database.url `{url}` is not an emulated downstream: make one with `oracle-cdc emulator create DIR --downstream-of SOURCE_DIR`"
+        ));
+    };
+    // The emulated source must be the database the downstream receives redo from (a
+    // standby of it shares its redo).
+    if let Some(DatabaseUrl::Emulator { dir: src, .. }) =
+        DatabaseUrl::parse_if(settings.database_url(), Scheme::Emulator)?
+    {
+        let source = emulator::topology::resolve(&src)?;
+        let same =
+            |a: &std::path::Path, b: &std::path::Path| match (a.canonicalize(), b.canonicalize()) {
                 (Ok(a), Ok(b)) => a == b,
                 _ => a == b,
             };
-            if !same(&source.data_dir, &resolved.data_dir) {
-                return Err(CdcError::MiningOtherDatabase {
-                    mining: format!("emulator:{}", dir.display()),
-                    mining_dbid: resolved.schema.database.dbid,
-                    source_url: settings.database_url().to_string(),
-                    source_dbid: source.schema.database.dbid,
-                });
-            }
+        if !same(&source.data_dir, &resolved.data_dir) {
+            return Err(CdcError::MiningOtherDatabase {
+                mining: DatabaseUrl::Emulator {
+                    dir: dir.to_path_buf(),
+                    service: None,
+                }
+                .to_string(),
+                mining_dbid: resolved.schema.database.dbid,
+                source_url: settings.database_url().to_string(),
+                source_dbid: source.schema.database.dbid,
+            });
         }
-        let faults = emulator::Faults::from_settings(settings);
-        let connector = emulator::EmulatorConnector::open(dir, faults)?
-            .with_login(settings.mining_user(), service.as_deref());
-        connector.set_dictionary(settings.mining_dictionary)?;
-        return Ok(Box::new(container::ContainerConnector::new(Box::new(
-            connector,
-        ))));
     }
+    let faults = emulator::Faults::from_settings(settings);
+    let connector = emulator::EmulatorConnector::open(dir, faults)?
+        .with_login(settings.mining_user(), service.as_deref());
+    connector.set_dictionary(settings.mining_dictionary)?;
     Ok(Box::new(container::ContainerConnector::new(Box::new(
-        oracle::OracleConnector::mining_from_settings(settings, url)?,
+        connector,
     ))))
 }
 
@@ -268,25 +278,18 @@ pub fn open_source(settings: &crate::settings::Settings) -> Result<Box<dyn Conne
 
 /// The database of `cdc.database.url` as its adapter opens it, sessions unwrapped.
 fn open_raw(settings: &crate::settings::Settings) -> Result<Box<dyn Connector>> {
-    let url = settings.database_url();
-    if let Some(rest) = url.strip_prefix("emulator:") {
-        let (dir, service) = emulator::parse_url(rest)?;
-        let faults = emulator::Faults::from_settings(settings);
-        let connector = emulator::EmulatorConnector::open(&dir, faults)?
-            .with_login(settings.database_user(), service.as_deref());
-        connector.set_dictionary(settings.mining_dictionary)?;
-        return Ok(Box::new(connector));
-    }
-    if let Some(dir) = url.strip_prefix(replay::PREFIX) {
-        if dir.is_empty() {
-            return Err(CdcError::settings(
-                Code::Cdc2007,
-                "cdc.database.url `replay:` needs a directory holding logmnr.csv and schema.yaml, e.g. replay:./incident-42",
-            ));
+    use crate::settings::DatabaseUrl;
+    Ok(match settings.database()? {
+        DatabaseUrl::Emulator { dir, service } => {
+            let faults = emulator::Faults::from_settings(settings);
+            let connector = emulator::EmulatorConnector::open(&dir, faults)?
+                .with_login(settings.database_user(), service.as_deref());
+            connector.set_dictionary(settings.mining_dictionary)?;
+            Box::new(connector)
         }
-        return Ok(Box::new(replay::ReplayConnector::open(
-            std::path::Path::new(dir),
-        )?));
-    }
-    Ok(Box::new(oracle::OracleConnector::from_settings(settings)?))
+        DatabaseUrl::Replay { dir } => Box::new(replay::ReplayConnector::open(&dir)?),
+        DatabaseUrl::Oracle { connect } => {
+            Box::new(oracle::OracleConnector::source_on(settings, connect)?)
+        }
+    })
 }

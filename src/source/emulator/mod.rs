@@ -273,7 +273,11 @@ impl Shared {
     }
 
     fn describe(&self) -> String {
-        format!("emulator:{}", self.dir.display())
+        crate::settings::DatabaseUrl::Emulator {
+            dir: self.dir.clone(),
+            service: None,
+        }
+        .to_string()
     }
 
     fn downstream(&self) -> bool {
@@ -295,41 +299,6 @@ pub struct EmulatorConnector {
     sysdba: bool,
     /// The service connected to: a PDB's name, or unset for the database's own (CDB$ROOT).
     service: Option<String>,
-}
-
-/// `emulator:DIR` or `emulator:DIR?service=NAME`: the directory and the service named.
-pub fn parse_url(rest: &str) -> Result<(PathBuf, Option<String>)> {
-    let (dir, query) = match rest.rsplit_once('?') {
-        Some((d, q)) => (d, Some(q)),
-        None => (rest, None),
-    };
-    let mut service = None;
-    for part in query.into_iter().flat_map(|q| q.split('&')) {
-        match part.split_once('=') {
-            // A second `service` is refused, not taken over the first: which PDB is captured
-            // must not depend on the order of the parameters.
-            Some(("service", _)) if service.is_some() => {
-                return Err(CdcError::settings(
-                    crate::errors::Code::Cdc2007,
-                    format!("cdc.database.url `emulator:{rest}`: the parameter `service` is given more than once; give one ?service=PDB"),
-                ))
-            }
-            Some(("service", v)) if !v.trim().is_empty() => service = Some(v.trim().to_string()),
-            _ => {
-                return Err(CdcError::settings(
-                    crate::errors::Code::Cdc2007,
-                    format!("cdc.database.url `emulator:{rest}`: `{part}` is not a connection option; the one option is ?service=PDB (the PDB's service; without it the session lands in CDB$ROOT)"),
-                ))
-            }
-        }
-    }
-    if dir.is_empty() {
-        return Err(CdcError::settings(
-            crate::errors::Code::Cdc2007,
-            "cdc.database.url `emulator:` needs a directory, e.g. emulator:./demo-db",
-        ));
-    }
-    Ok((PathBuf::from(dir), service))
 }
 
 impl EmulatorConnector {

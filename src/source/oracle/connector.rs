@@ -5,6 +5,7 @@ use super::connect::Password;
 use super::driver::{self, Driver};
 use super::{setup_session, OracleSession};
 use crate::errors::{CdcError, Code, Result};
+use crate::settings::DatabaseUrl;
 use crate::source::model::Dictionary;
 use crate::source::{Connector, Session};
 use std::collections::HashMap;
@@ -49,53 +50,56 @@ impl OracleConnector {
     /// `cdc.database.driver`. Nothing is contacted yet; a missing client library (thick mode)
     /// shows on the first `connect()`.
     pub fn from_settings(settings: &crate::settings::Settings) -> Result<Self> {
+        let connect = DatabaseUrl::oracle_connect(settings.database_url())?;
+        Self::source_on(settings, connect)
+    }
+
+    /// [`OracleConnector::from_settings`] for the connect string of a `cdc.database.url`
+    /// already parsed (a [`DatabaseUrl::Oracle`]).
+    pub(crate) fn source_on(settings: &crate::settings::Settings, connect: String) -> Result<Self> {
         let password = settings
             .database_password()
             .map(|s| Password::new(s.expose()));
-        let mut c = Self::new(settings.database_url(), settings.database_user(), password)?;
-        c.dictionary = settings.mining_dictionary;
-        c.driver = settings.database_driver;
-        c.call_timeout = settings.call_timeout;
-        c.sdu = settings.database_sdu;
-        c.idle_thread_ms = settings.idle_thread_ms;
+        let mut c = Self::checked(connect, settings.database_user(), password)?;
+        c.configure(settings);
         Ok(c)
     }
 
     /// The mining (downstream) database of `cdc.mining.database.url`, with
     /// `cdc.mining.database.user`/`password` (else those of `cdc.database.*`).
     pub fn mining_from_settings(settings: &crate::settings::Settings, url: &str) -> Result<Self> {
+        Self::mining_on(settings, DatabaseUrl::oracle_connect(url)?)
+    }
+
+    /// [`OracleConnector::mining_from_settings`] for the connect string of a
+    /// `cdc.mining.database.url` already parsed (a [`DatabaseUrl::Oracle`]).
+    pub(crate) fn mining_on(settings: &crate::settings::Settings, connect: String) -> Result<Self> {
         let password = settings
             .mining_password()
             .map(|s| Password::new(s.expose()));
-        let mut c = Self::new(url, settings.mining_user(), password)?;
+        let mut c = Self::checked(connect, settings.mining_user(), password)?;
         c.mining = true;
-        c.dictionary = settings.mining_dictionary;
-        c.driver = settings.database_driver;
-        c.call_timeout = settings.call_timeout;
-        c.sdu = settings.database_sdu;
-        c.idle_thread_ms = settings.idle_thread_ms;
+        c.configure(settings);
         Ok(c)
+    }
+
+    /// The settings a source and a mining connector share.
+    fn configure(&mut self, settings: &crate::settings::Settings) {
+        self.dictionary = settings.mining_dictionary;
+        self.driver = settings.database_driver;
+        self.call_timeout = settings.call_timeout;
+        self.sdu = settings.database_sdu;
+        self.idle_thread_ms = settings.idle_thread_ms;
     }
 
     /// The same checks as [`OracleConnector::from_settings`], from plain values.
     pub fn new(url: &str, user: Option<&str>, password: Option<Password>) -> Result<Self> {
-        let url = url.trim();
-        if url.is_empty() {
-            return Err(CdcError::settings(
-                Code::Cdc2007,
-                "cdc.database.url is not set: give an EZConnect string (host[:port]/service), \
-                 a TNS alias, or emulator:DIR",
-            ));
-        }
-        if url.chars().any(char::is_whitespace) {
-            return Err(CdcError::settings(
-                Code::Cdc2007,
-                format!(
-                    "cdc.database.url `{url}` contains spaces: use host[:port]/service or a TNS \
-                     alias (write a connect descriptor without spaces)"
-                ),
-            ));
-        }
+        Self::checked(DatabaseUrl::oracle_connect(url)?, user, password)
+    }
+
+    /// A connector for a connect string already checked ([`DatabaseUrl::oracle_connect`]):
+    /// the user and password must be given.
+    fn checked(connect: String, user: Option<&str>, password: Option<Password>) -> Result<Self> {
         let user = match user.map(str::trim) {
             Some(u) if !u.is_empty() => u.to_string(),
             _ => {
@@ -113,7 +117,7 @@ impl OracleConnector {
             )
         })?;
         Ok(OracleConnector {
-            url: url.to_string(),
+            url: connect,
             user,
             password,
             mining: false,

@@ -20,14 +20,6 @@ use std::sync::Arc;
 
 pub const EXPORT_FILE: &str = "logmnr.csv";
 pub const SCHEMA_FILE: &str = "schema.yaml";
-/// The URL scheme.
-pub const PREFIX: &str = "replay:";
-
-/// Whether a `cdc.database.url` names a replay.
-pub fn is_replay(url: &str) -> bool {
-    url.starts_with(PREFIX)
-}
-
 struct Loaded {
     dir: PathBuf,
     export: csv::Export,
@@ -102,7 +94,10 @@ impl Connector for ReplayConnector {
     }
 
     fn describe(&self) -> String {
-        format!("{PREFIX}{}", self.loaded.dir.display())
+        crate::settings::DatabaseUrl::Replay {
+            dir: self.loaded.dir.clone(),
+        }
+        .to_string()
     }
 }
 
