@@ -63,7 +63,7 @@ median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1
 export_l=(); export_w=(); snap_l=(); snap_w=()
 for i in $(seq "$runs"); do
     for side in $( ((i % 2)) && echo "l w" || echo "w l"); do
-        rm -rf "$dir/out-$side" "$dir/cap-$side" "$dir/state-$side"
+        rm -rf "$dir/out-$side" "$dir/cap-$side" "$dir/state-$side" "$dir/state-cap-$side"
         if [[ $side == l ]]; then args=("${local_db[@]}"); else args=("${wire_db[@]}"); fi
         echo "== run $i: export ($side)" >&2
         t=$(wall "$bin" -q "${args[@]}" --set "cdc.state.dir=$dir/state-$side" snapshot --format csv --out "$dir/out-$side")
