@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # How the emulator's and an export's cost grow with the table: for each size, a database of one
 # 5-column table (NUMBER key, VARCHAR2, VARCHAR2, NUMBER(9,2), DATE) made by `emulator init`,
-# then `emulator status` and a full CSV export (`snapshot --format csv`), each under
-# /usr/bin/time for wall time and peak RSS. Prints one table (markdown).
+# then `emulator status`, a full CSV export (`snapshot --format csv`), capture's initial snapshot
+# (the README's main job: `capture --stop-at-scn` the current SCN, a fresh state and sink
+# directory, record schemas off) and `emulator dump` (JSON lines), each under /usr/bin/time for
+# wall time and peak RSS. Prints one table (markdown). Capture writes ~760 B of records a row.
 #
 #   benches/scale.sh                 1M and 10M rows (50M with SCALE_SIZES="1000000 10000000 50000000")
 #   SCALE_DIR=/big/disk benches/scale.sh   where the databases go (default: a temp dir; ~380 B of disk a row, and
@@ -43,6 +45,7 @@ tables:
       - { name: AMOUNT, type: "NUMBER(9,2)", generate: { decimal: { min: 1, max: 9000, scale: 2 } } }
       - { name: CREATED, type: DATE }
     primary_key: [ID]
+    supplemental_logging: all
     rows: $n
 YAML
     db="$dir/db$n"
@@ -54,18 +57,28 @@ YAML
     echo "== $n rows: export" >&2
     read -r ex_s ex_kb < <(timed "$bin" snapshot --set "cdc.database.url=emulator:$db" \
         --set cdc.tables.include=APP.T --format csv --out "$dir/out$n")
+    scn=$("$bin" -q emulator status "$db" --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["current_scn"])')
+    echo "== $n rows: capture's snapshot" >&2
+    rm -rf "$dir/cap$n" "$dir/capstate$n"
+    read -r cap_s cap_kb < <(timed "$bin" -q --set "cdc.database.url=emulator:$db" --set cdc.tables.include=APP.T \
+        --set "cdc.sink.dir=$dir/cap$n" --set "cdc.state.dir=$dir/capstate$n" \
+        --set cdc.key.converter.schemas.enable=false --set cdc.value.converter.schemas.enable=false \
+        capture --stop-at-scn "$scn")
+    rm -rf "$dir/cap$n" "$dir/capstate$n"
+    echo "== $n rows: dump" >&2
+    read -r dump_s dump_kb < <(timed "$bin" -q emulator dump "$db" --table APP.T)
     redo_mb=$(( $(stat -c %s "$db/redo.log") / 1048576 ))
     ckpt_mb=$(( $(stat -c %s "$db/checkpoint.dat") / 1048576 ))
     rows_table+=("$(python3 -c "
-n=$n; i=$init_s; s=$st_s; e=$ex_s
-print(f'| {n:,} | {i:.1f} s ({n/i/1e3:,.0f} k rows/s), {$init_kb/1024:,.0f} MiB | {s:.2f} s, {$st_kb/1024:,.0f} MiB | {e:.1f} s ({n/e/1e6:.2f} M rows/s), {$ex_kb/1024:,.0f} MiB | $redo_mb + $ckpt_mb MiB |')")")
+n=$n; i=$init_s; s=$st_s; e=$ex_s; c=$cap_s; d=$dump_s
+print(f'| {n:,} | {i:.1f} s ({n/i/1e3:,.0f} k rows/s), {$init_kb/1024:,.0f} MiB | {s:.2f} s, {$st_kb/1024:,.0f} MiB | {e:.1f} s ({n/e/1e6:.2f} M rows/s), {$ex_kb/1024:,.0f} MiB | {c:.1f} s ({n/c/1e3:,.0f} k rows/s), {$cap_kb/1024:,.0f} MiB | {d:.1f} s, {$dump_kb/1024:,.0f} MiB | $redo_mb + $ckpt_mb MiB |')")")
     [[ -n "${SCALE_KEEP:-}" ]] || rm -rf "$db" "$dir/out$n"
 done
 
 echo "load after: $(uptime)" >&2
 if (( ${#rows_table[@]} )); then
-    echo "| rows | emulator init (time, rows/s, peak RSS) | emulator status (time, peak RSS) | CSV export (time, rows/s, peak RSS) | redo + checkpoint on disk |"
-    echo "|---|---|---|---|---|"
+    echo "| rows | emulator init (time, rows/s, peak RSS) | emulator status (time, peak RSS) | CSV export (time, rows/s, peak RSS) | capture's snapshot, schemas off (time, rows/s, peak RSS) | emulator dump (time, peak RSS) | redo + checkpoint on disk |"
+    echo "|---|---|---|---|---|---|---|"
     printf '%s\n' "${rows_table[@]}"
 fi
 
