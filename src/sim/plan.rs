@@ -1,5 +1,6 @@
 //! What a seed decides before anything runs: settings, fault rates and the run's shape.
 
+use crate::crashpoint::Point;
 use crate::errors::CdcError;
 use crate::settings::SnapshotMode;
 use rand::Rng;
@@ -8,25 +9,28 @@ use rand_chacha::ChaCha8Rng;
 use std::path::Path;
 
 /// The crash points a capture run passes (the export's belongs to the `snapshot` command).
-pub const CRASHABLE: &[&str] = &[
-    "sink.write",
-    "sink.commit.flushed",
-    "sink.commit.synced",
-    "atomic_write.temp_written",
-    "atomic_write.temp_synced",
-    "atomic_write.renamed",
-    "atomic_write.dir_synced",
-    "publisher.wave",
-    "publisher.window.mined",
-    "publisher.chunk.committed",
-    "snapshot.chunk.published",
-    "capture.offsets.saved",
+/// A seed draws one by its index here: the order is part of every seed's plan, so a point is
+/// never inserted or moved, only added to a list drawn from a stream of its own (below).
+pub const CRASHABLE: &[Point] = &[
+    Point::SinkWrite,
+    Point::SinkCommitFlushed,
+    Point::SinkCommitSynced,
+    Point::AtomicWriteTempWritten,
+    Point::AtomicWriteTempSynced,
+    Point::AtomicWriteRenamed,
+    Point::AtomicWriteDirSynced,
+    Point::PublisherWave,
+    Point::PublisherWindowMined,
+    Point::PublisherChunkCommitted,
+    Point::SnapshotChunkPublished,
+    Point::CaptureOffsetsSaved,
 ];
 
 /// Crash points added later, drawn from a stream of their own (so older seeds keep their
 /// crashes): the next wave being read while the last is half published; a chunk written but not
 /// committed, the rest of its wave still to come.
-pub const CRASHABLE_LATER: &[&str] = &["snapshot.wave.overlapped", "publisher.chunk.written"];
+pub const CRASHABLE_LATER: &[Point] =
+    &[Point::SnapshotWaveOverlapped, Point::PublisherChunkWritten];
 
 #[derive(Debug, Clone)]
 pub struct Plan {
@@ -414,14 +418,14 @@ impl Plan {
 
 /// The error a planned fault at `point` raises: sink points fail like a full disk (the write,
 /// or the acknowledgement after the bytes are written); the others crash.
-pub fn crash_error(point: &str, out: &Path) -> CdcError {
+pub fn crash_error(point: Point, out: &Path) -> CdcError {
     match point {
-        "sink.write" | "sink.commit.flushed" | "sink.commit.synced" => CdcError::io(
+        Point::SinkWrite | Point::SinkCommitFlushed | Point::SinkCommitSynced => CdcError::io(
             out,
             std::io::Error::other(format!("injected sink failure at {point}")),
         ),
         _ => CdcError::SimulatedCrash {
-            point: point.to_string(),
+            point: point.name().to_string(),
         },
     }
 }
