@@ -223,4 +223,96 @@ mod tests {
         drop(b);
         assert!(!broken(Rule::WaveCatchUp));
     }
+
+    /// The names reports, error texts and docs show are the ones the points had as strings, in
+    /// the same order: a renamed or reordered point fails here, not in a seed's report.
+    #[test]
+    fn every_point_keeps_its_dotted_name_in_data_path_order() {
+        // The string list (`POINTS`) this enum replaced, verbatim.
+        let before = [
+            "sink.write",
+            "sink.commit.flushed",
+            "sink.commit.synced",
+            "atomic_write.temp_written",
+            "atomic_write.temp_synced",
+            "atomic_write.renamed",
+            "atomic_write.dir_synced",
+            "publisher.wave",
+            "publisher.window.mined",
+            "publisher.chunk.written",
+            "publisher.chunk.committed",
+            "snapshot.chunk.published",
+            "snapshot.wave.overlapped",
+            "capture.offsets.saved",
+            "export.chunk.synced",
+            "publisher.waiting.for.redo",
+            "publisher.chunk.empty",
+        ];
+        let names: Vec<&str> = Point::ALL.iter().map(|p| p.name()).collect();
+        assert_eq!(names, before);
+        for p in Point::ALL {
+            assert_eq!(p.to_string(), p.name());
+        }
+        let unique: std::collections::BTreeSet<&str> = names.iter().copied().collect();
+        assert_eq!(
+            unique.len(),
+            names.len(),
+            "two points share a name: {names:?}"
+        );
+    }
+
+    /// `ALL` lists every variant once, in declaration order. The match has no `_` arm, so a new
+    /// variant does not compile until it is added here (and the length check then wants it in
+    /// `ALL` too).
+    #[test]
+    fn all_lists_every_point_once_in_declaration_order() {
+        let listed = |p: Point| match p {
+            Point::SinkWrite
+            | Point::SinkCommitFlushed
+            | Point::SinkCommitSynced
+            | Point::AtomicWriteTempWritten
+            | Point::AtomicWriteTempSynced
+            | Point::AtomicWriteRenamed
+            | Point::AtomicWriteDirSynced
+            | Point::PublisherWave
+            | Point::PublisherWindowMined
+            | Point::PublisherChunkWritten
+            | Point::PublisherChunkCommitted
+            | Point::SnapshotChunkPublished
+            | Point::SnapshotWaveOverlapped
+            | Point::CaptureOffsetsSaved
+            | Point::ExportChunkSynced
+            | Point::PublisherWaitingForRedo
+            | Point::PublisherChunkEmpty => Point::ALL.contains(&p),
+        };
+        assert_eq!(Point::ALL.len(), 17);
+        for (i, p) in Point::ALL.iter().enumerate() {
+            assert!(listed(*p));
+            assert_eq!(*p as usize, i, "{p} is out of declaration order in ALL");
+        }
+    }
+
+    /// Each step of an atomic write reaches the hook as its own point, in order.
+    #[test]
+    fn atomic_write_steps_hit_their_points() {
+        use crate::offsets::WriteStep as S;
+        let seen = std::rc::Rc::new(RefCell::new(Vec::new()));
+        let s = seen.clone();
+        let _guard = arm(move |p| {
+            s.borrow_mut().push(p);
+            Ok(())
+        });
+        for step in [S::TempWritten, S::TempSynced, S::Renamed, S::DirSynced] {
+            assert!(atomic_write_step(step).is_ok());
+        }
+        assert_eq!(
+            *seen.borrow(),
+            [
+                Point::AtomicWriteTempWritten,
+                Point::AtomicWriteTempSynced,
+                Point::AtomicWriteRenamed,
+                Point::AtomicWriteDirSynced,
+            ]
+        );
+    }
 }

@@ -507,3 +507,69 @@ mod redo_forms_tests {
         assert!(!Plan::classic(7).redo_forms.unknown_objects);
     }
 }
+
+#[cfg(test)]
+mod crashable_tests {
+    use super::*;
+
+    /// A seed draws its crash point by index into these lists, so a seed replays the same run
+    /// only while they keep the names and order they had as strings (written out here).
+    #[test]
+    fn the_crashable_lists_keep_their_names_and_order() {
+        let names = |l: &[Point]| l.iter().map(|p| p.name()).collect::<Vec<_>>();
+        assert_eq!(
+            names(CRASHABLE),
+            [
+                "sink.write",
+                "sink.commit.flushed",
+                "sink.commit.synced",
+                "atomic_write.temp_written",
+                "atomic_write.temp_synced",
+                "atomic_write.renamed",
+                "atomic_write.dir_synced",
+                "publisher.wave",
+                "publisher.window.mined",
+                "publisher.chunk.committed",
+                "snapshot.chunk.published",
+                "capture.offsets.saved",
+            ]
+        );
+        assert_eq!(
+            names(CRASHABLE_LATER),
+            ["snapshot.wave.overlapped", "publisher.chunk.written"]
+        );
+        // The two lists never draw the same point, nor one that is not a crash point.
+        for p in CRASHABLE.iter().chain(CRASHABLE_LATER) {
+            assert!(!matches!(
+                p,
+                Point::PublisherWaitingForRedo | Point::PublisherChunkEmpty
+            ));
+            assert_eq!(
+                CRASHABLE
+                    .iter()
+                    .chain(CRASHABLE_LATER)
+                    .filter(|q| *q == p)
+                    .count(),
+                1,
+                "{p}"
+            );
+        }
+    }
+
+    /// Sink points fail like a full disk, the others crash; both name the point as before.
+    #[test]
+    fn crash_error_names_the_point_by_its_dotted_name() {
+        let out = Path::new("out");
+        let e = crash_error(Point::SinkCommitFlushed, out);
+        assert!(!matches!(e, CdcError::SimulatedCrash { .. }), "{e}");
+        assert!(
+            e.to_string()
+                .contains("injected sink failure at sink.commit.flushed"),
+            "{e}"
+        );
+        match crash_error(Point::AtomicWriteRenamed, out) {
+            CdcError::SimulatedCrash { point } => assert_eq!(point, "atomic_write.renamed"),
+            e => panic!("not a simulated crash: {e}"),
+        }
+    }
+}
