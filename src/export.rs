@@ -2,6 +2,7 @@
 //! exactly-once output: every chunk is fsynced before the offsets acknowledge it, and a
 //! restart first cuts each file back to its acknowledged length.
 
+use crate::crashpoint::Point;
 use crate::encode;
 use crate::errors::{CdcError, Result};
 use crate::offsets::{FileProgress, TableProgress};
@@ -373,7 +374,7 @@ impl ExportSink {
         // Durable before the offsets acknowledge it.
         if sync {
             file.sync_data().map_err(|e| CdcError::io(&path, e))?;
-            crate::crashpoint::hit("export.chunk.synced")?;
+            crate::crashpoint::hit(Point::ExportChunkSynced)?;
         }
         let len = self.lengths.entry(name.clone()).or_default();
         *len += buf.len() as u64;

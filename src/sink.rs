@@ -3,6 +3,7 @@
 
 pub mod owner;
 
+use crate::crashpoint::Point;
 use crate::errors::{CdcError, Result};
 use crate::offsets::SinkPosition;
 use std::fs::File;
@@ -218,7 +219,7 @@ impl FileSink {
 
 impl RecordSink for FileSink {
     fn write(&mut self, line: &[u8]) -> Result<()> {
-        crate::crashpoint::hit("sink.write")?;
+        crate::crashpoint::hit(Point::SinkWrite)?;
         if self.bytes + self.buf.len() as u64 > 0
             && self.bytes + (self.buf.len() + line.len() + 1) as u64 > self.segment_bytes
         {
@@ -235,10 +236,10 @@ impl RecordSink for FileSink {
 
     fn commit(&mut self) -> Result<SinkPosition> {
         self.flush_buf(Flush::All)?;
-        crate::crashpoint::hit("sink.commit.flushed")?;
+        crate::crashpoint::hit(Point::SinkCommitFlushed)?;
         let path = self.dir.join(segment_name(self.index));
         self.file.sync_data().map_err(|e| CdcError::io(&path, e))?;
-        crate::crashpoint::hit("sink.commit.synced")?;
+        crate::crashpoint::hit(Point::SinkCommitSynced)?;
         Ok(SinkPosition {
             segment: segment_name(self.index),
             bytes: self.bytes,

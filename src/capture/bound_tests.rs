@@ -137,7 +137,7 @@ fn capture_with(
     let waits = AtomicU32::new(0);
     let waiting_clock = clock.clone();
     let armed = crate::crashpoint::arm(move |point| {
-        if point == "publisher.waiting.for.redo" {
+        if point == crate::crashpoint::Point::PublisherWaitingForRedo {
             // Time passes while capture waits for redo to become minable; waiting on and on
             // is a hang.
             waiting_clock.advance(3_000);
@@ -148,7 +148,7 @@ fn capture_with(
             }
             return Ok(());
         }
-        if point != "capture.offsets.saved" {
+        if point != crate::crashpoint::Point::CaptureOffsetsSaved {
             return Ok(());
         }
         let n = d.fetch_add(1, Ordering::SeqCst);

@@ -5,6 +5,7 @@
 //! emulator; the workload acts from the snapshot's chunk hook.
 
 use crate::capture::{Capture, CaptureEnd};
+use crate::crashpoint::Point;
 use crate::settings::Settings;
 use crate::sim::check;
 use crate::snapshot::NoProgress;
@@ -71,8 +72,8 @@ fn run(extra: &[&str], drop_old: bool) -> (Vec<String>, Vec<String>) {
     let offsets_path = state.join("offsets.json");
     let armed = crate::crashpoint::arm(move |point| {
         match point {
-            "publisher.waiting.for.redo" => clock.advance(3_000),
-            "snapshot.chunk.published" => {
+            Point::PublisherWaitingForRedo => clock.advance(3_000),
+            Point::SnapshotChunkPublished => {
                 let n = c.fetch_add(1, Ordering::SeqCst) + 1;
                 let rids: Vec<_> = w.replica().tables[0].rows.keys().copied().collect();
                 if n == 3 {
@@ -106,7 +107,7 @@ fn run(extra: &[&str], drop_old: bool) -> (Vec<String>, Vec<String>) {
                     }
                 }
             }
-            "capture.offsets.saved" => {
+            Point::CaptureOffsetsSaved => {
                 let published = crate::offsets::Offsets::load(&offsets_path)?
                     .and_then(|o| o.stream)
                     .map_or(0, |p| p.commit_scn);

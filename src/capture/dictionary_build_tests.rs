@@ -84,7 +84,7 @@ fn capture_through_switches(build: &str, rounds: u32) -> Ran {
     let step_db = db.clone();
     let step_clock = clock.clone();
     let armed = crate::crashpoint::arm(move |point| {
-        if point != "capture.offsets.saved" {
+        if point != crate::crashpoint::Point::CaptureOffsetsSaved {
             return Ok(());
         }
         let n = d.fetch_add(1, Ordering::SeqCst);

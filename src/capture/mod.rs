@@ -30,6 +30,7 @@ mod dictionary_build_tests;
 #[cfg(test)]
 mod wave_commit_tests;
 
+use crate::crashpoint::Point;
 use crate::errors::Result;
 use crate::names::TableName;
 use crate::offsets::{DatabaseIdentity, Offsets, SignalSnapshot, SnapshotState, StreamPosition};
@@ -506,7 +507,7 @@ impl Capture<'_> {
             take_created(&publisher.created(), &mut offsets, ops)?;
             publisher.positions().borrow().apply(&mut offsets);
             offsets.save(&offsets_path)?;
-            crate::crashpoint::hit("capture.offsets.saved")?;
+            crate::crashpoint::hit(Point::CaptureOffsetsSaved)?;
             if let Some(target) = self.stop_at {
                 if publisher.published_through(target)? {
                     return finish(CaptureEnd::ReachedScn(target), &mut publisher, &offsets);
@@ -519,7 +520,7 @@ impl Capture<'_> {
             if !moved {
                 if end < current {
                     // Waiting for redo LGWR has not written (the simulation moves its clock).
-                    crate::crashpoint::hit("publisher.waiting.for.redo")?;
+                    crate::crashpoint::hit(Point::PublisherWaitingForRedo)?;
                 }
                 std::thread::sleep(Duration::from_millis(
                     s.stream.poll_ms.min(s.signal.poll_ms),

@@ -3,6 +3,7 @@
 
 use super::records::TxRecordWriter;
 use super::CaptureSummary;
+use crate::crashpoint::Point;
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
 use crate::offsets::{Offsets, SinkPosition, StreamPosition};
@@ -506,7 +507,7 @@ impl<'a> Publisher<'a> {
                     have: limit,
                 });
             }
-            crate::crashpoint::hit("publisher.waiting.for.redo")?;
+            crate::crashpoint::hit(Point::PublisherWaitingForRedo)?;
             std::thread::sleep(std::time::Duration::from_millis(
                 self.settings.stream.poll_ms.max(1),
             ));
@@ -605,7 +606,7 @@ impl<'a> Publisher<'a> {
             }
             from = to + 1;
         }
-        crate::crashpoint::hit("publisher.window.mined")?;
+        crate::crashpoint::hit(Point::PublisherWindowMined)?;
         self.next_mine = end + 1;
         self.mined_to = end;
         let sink = self.commit_sink()?;

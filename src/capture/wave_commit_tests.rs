@@ -4,6 +4,7 @@
 //! transaction) makes the whole wave durable before the state that counts it is saved.
 
 use crate::capture::{Capture, CaptureEnd};
+use crate::crashpoint::Point;
 use crate::settings::Settings;
 use crate::sim::check;
 use crate::snapshot::NoProgress;
@@ -56,7 +57,7 @@ fn a_capture_snapshot_commits_its_sink_once_a_wave() {
         "cdc.metrics.interval.ms=0",
     ])
     .unwrap();
-    let points: Rc<RefCell<Vec<&'static str>>> = Rc::default();
+    let points: Rc<RefCell<Vec<Point>>> = Rc::default();
     let p = points.clone();
     let armed = crate::crashpoint::arm(move |point| {
         p.borrow_mut().push(point);
@@ -74,24 +75,24 @@ fn a_capture_snapshot_commits_its_sink_once_a_wave() {
     drop(armed);
     assert!(matches!(end, CaptureEnd::ReachedScn(_)), "{end:?}");
     let points = points.borrow();
-    let mut hits: HashMap<&str, u32> = HashMap::new();
+    let mut hits: HashMap<Point, u32> = HashMap::new();
     for p in points.iter() {
-        *hits.entry(p).or_default() += 1;
+        *hits.entry(*p).or_default() += 1;
     }
-    let count = |p: &str| hits.get(p).copied().unwrap_or(0);
-    let published = count("snapshot.chunk.published");
+    let count = |p: Point| hits.get(&p).copied().unwrap_or(0);
+    let published = count(Point::SnapshotChunkPublished);
     assert_eq!(published, 8, "8,000 rows in chunks of 1,000");
     // Two waves of four: one commit each, the three chunks before it written only.
-    assert_eq!(count("publisher.chunk.committed"), 2, "{hits:?}");
-    assert_eq!(count("publisher.chunk.written"), 6, "{hits:?}");
+    assert_eq!(count(Point::PublisherChunkCommitted), 2, "{hits:?}");
+    assert_eq!(count(Point::PublisherChunkWritten), 6, "{hits:?}");
     // Between a chunk written and its wave's commit nothing is made durable: no sink commit
     // and no offsets save (which would count a chunk whose lines a crash could still lose).
     let mut unsynced = false;
     for p in points.iter() {
         match *p {
-            "publisher.chunk.written" => unsynced = true,
-            "publisher.chunk.committed" => unsynced = false,
-            "sink.commit.synced" | "atomic_write.renamed" | "capture.offsets.saved" => {
+            Point::PublisherChunkWritten => unsynced = true,
+            Point::PublisherChunkCommitted => unsynced = false,
+            Point::SinkCommitSynced | Point::AtomicWriteRenamed | Point::CaptureOffsetsSaved => {
                 assert!(
                     !unsynced,
                     "{p} while a chunk is written but not committed: {points:?}"
@@ -104,7 +105,7 @@ fn a_capture_snapshot_commits_its_sink_once_a_wave() {
     // One sink commit a wave (before: one a chunk). The chunks are read at CURRENT_SCN, one
     // past the load's last change, so the last wave's stream already reaches the stop SCN:
     // streaming has nothing left to commit.
-    assert_eq!(count("sink.commit.synced"), 2, "{hits:?}");
+    assert_eq!(count(Point::SinkCommitSynced), 2, "{hits:?}");
 
     // Every row once, and the records converge to the table.
     let now = conn.connect().unwrap().current_scn().unwrap();

@@ -13,6 +13,7 @@
 use super::consumer::Consumer;
 use super::producer::{Producer, Rec};
 use super::StopFlag;
+use crate::crashpoint::Point;
 use crate::errors::{CdcError, Code, Result};
 use crate::offsets::{Offsets, SinkPosition};
 use crate::settings::Settings;
@@ -286,7 +287,7 @@ impl KafkaSink {
 
 impl RecordSink for KafkaSink {
     fn write(&mut self, line: &[u8]) -> Result<()> {
-        crate::crashpoint::hit("sink.write")?;
+        crate::crashpoint::hit(Point::SinkWrite)?;
         let (topic, rec) = to_record(line)?;
         let mut s = lock(&self.shared);
         s.producer.send(&topic, rec)?;
@@ -300,7 +301,7 @@ impl RecordSink for KafkaSink {
             s.forward_ops()?;
         }
         s.producer.flush()?;
-        crate::crashpoint::hit("sink.commit.flushed")?;
+        crate::crashpoint::hit(Point::SinkCommitFlushed)?;
         // With transactions the open one commits with the offsets written next: its number.
         let bytes = if s.producer.transactional() {
             s.committed + s.producer.dirty as u64

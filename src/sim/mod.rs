@@ -24,7 +24,7 @@ mod signals;
 mod world;
 
 use crate::capture::Capture;
-use crate::crashpoint;
+use crate::crashpoint::{self, Point};
 use crate::errors::{CdcError, Result};
 use crate::offsets::Offsets;
 use crate::settings::{Settings, SnapshotMode};
@@ -59,10 +59,10 @@ pub fn replay_command(seed: u64) -> String {
 /// What the crash-point hook saw and did during one seed's runs.
 #[derive(Default)]
 struct Live {
-    plan_crash: Option<(&'static str, u32)>,
+    plan_crash: Option<(Point, u32)>,
     /// This engine run's error is one the hook raised (a planned sink failure).
     injected: bool,
-    hits: BTreeMap<&'static str, u32>,
+    hits: BTreeMap<Point, u32>,
     interleave_pct: u32,
     /// Workload transactions still allowed inside the current engine run.
     interleave_left: u32,
@@ -433,9 +433,9 @@ fn hook(
     mut rng: ChaCha8Rng,
     paths: Paths,
     reader: EmulatorConnector,
-) -> impl FnMut(&'static str) -> Result<()> {
+) -> impl FnMut(Point) -> Result<()> {
     move |point| {
-        if point == "publisher.waiting.for.redo" {
+        if point == Point::PublisherWaitingForRedo {
             // Time passes while capture waits: for LGWR's timed write, and for an idle
             // thread's written position to stand still long enough (`source::threads`).
             // A tenth of the period a wait (at least 50 ms): an idle thread is told from a busy
@@ -448,7 +448,7 @@ fn hook(
             l.redo_waits += 1;
             return Ok(());
         }
-        if point == "publisher.chunk.empty" {
+        if point == Point::PublisherChunkEmpty {
             live.borrow_mut().empty_chunk = true;
             return Ok(());
         }
@@ -459,8 +459,8 @@ fn hook(
             *c
         };
         match point {
-            "publisher.wave" => l.chunks_in_wave = 0,
-            "publisher.chunk.committed" | "publisher.chunk.written" => {
+            Point::PublisherWave => l.chunks_in_wave = 0,
+            Point::PublisherChunkCommitted | Point::PublisherChunkWritten => {
                 l.chunks_in_wave += u64::from(!std::mem::take(&mut l.empty_chunk));
                 if l.chunks_in_wave > l.max_pending {
                     let m = format!(
@@ -470,7 +470,7 @@ fn hook(
                     l.violations.push(m);
                 }
             }
-            "atomic_write.renamed" => {
+            Point::AtomicWriteRenamed => {
                 if let Some(m) =
                     check::offsets_step(&paths.offsets, &paths.out, &mut l.last_offsets)
                 {
@@ -498,7 +498,7 @@ fn hook(
         let settled = l.start.is_some() || !l.needs_baseline;
         // Not per record: the workload would outgrow the snapshot reading it.
         if settled
-            && point != "sink.write"
+            && point != Point::SinkWrite
             && l.interleave_left > 0
             && rng.gen_range(0..100) < l.interleave_pct
         {
@@ -510,7 +510,7 @@ fn hook(
             l = live.borrow_mut();
         }
         // A signal arrives while the engine runs (between waves, during the stream).
-        if point != "sink.write" && l.signal_left > 0 && rng.gen_range(0..100) < l.signal_pct {
+        if point != Point::SinkWrite && l.signal_left > 0 && rng.gen_range(0..100) < l.signal_pct {
             l.signal_left -= 1;
             drop(l);
             let tables = world.borrow().table_names();
@@ -522,7 +522,7 @@ fn hook(
             let e = plan::crash_error(point, &paths.out);
             let kind = match &e {
                 CdcError::SimulatedCrash { .. } => format!("crash at {point}"),
-                _ if point == "sink.commit.synced" => "sink written, not acknowledged".into(),
+                _ if point == Point::SinkCommitSynced => "sink written, not acknowledged".into(),
                 _ => format!("sink write failure at {point}"),
             };
             l.injected = !matches!(e, CdcError::SimulatedCrash { .. });

@@ -1,5 +1,6 @@
 //! What a seed decides before anything runs: settings, fault rates and the run's shape.
 
+use crate::crashpoint::Point;
 use crate::errors::CdcError;
 use crate::settings::SnapshotMode;
 use rand::Rng;
@@ -8,25 +9,28 @@ use rand_chacha::ChaCha8Rng;
 use std::path::Path;
 
 /// The crash points a capture run passes (the export's belongs to the `snapshot` command).
-pub const CRASHABLE: &[&str] = &[
-    "sink.write",
-    "sink.commit.flushed",
-    "sink.commit.synced",
-    "atomic_write.temp_written",
-    "atomic_write.temp_synced",
-    "atomic_write.renamed",
-    "atomic_write.dir_synced",
-    "publisher.wave",
-    "publisher.window.mined",
-    "publisher.chunk.committed",
-    "snapshot.chunk.published",
-    "capture.offsets.saved",
+/// A seed draws one by its index here: the order is part of every seed's plan, so a point is
+/// never inserted or moved, only added to a list drawn from a stream of its own (below).
+pub const CRASHABLE: &[Point] = &[
+    Point::SinkWrite,
+    Point::SinkCommitFlushed,
+    Point::SinkCommitSynced,
+    Point::AtomicWriteTempWritten,
+    Point::AtomicWriteTempSynced,
+    Point::AtomicWriteRenamed,
+    Point::AtomicWriteDirSynced,
+    Point::PublisherWave,
+    Point::PublisherWindowMined,
+    Point::PublisherChunkCommitted,
+    Point::SnapshotChunkPublished,
+    Point::CaptureOffsetsSaved,
 ];
 
 /// Crash points added later, drawn from a stream of their own (so older seeds keep their
 /// crashes): the next wave being read while the last is half published; a chunk written but not
 /// committed, the rest of its wave still to come.
-pub const CRASHABLE_LATER: &[&str] = &["snapshot.wave.overlapped", "publisher.chunk.written"];
+pub const CRASHABLE_LATER: &[Point] =
+    &[Point::SnapshotWaveOverlapped, Point::PublisherChunkWritten];
 
 #[derive(Debug, Clone)]
 pub struct Plan {
@@ -414,14 +418,14 @@ impl Plan {
 
 /// The error a planned fault at `point` raises: sink points fail like a full disk (the write,
 /// or the acknowledgement after the bytes are written); the others crash.
-pub fn crash_error(point: &str, out: &Path) -> CdcError {
+pub fn crash_error(point: Point, out: &Path) -> CdcError {
     match point {
-        "sink.write" | "sink.commit.flushed" | "sink.commit.synced" => CdcError::io(
+        Point::SinkWrite | Point::SinkCommitFlushed | Point::SinkCommitSynced => CdcError::io(
             out,
             std::io::Error::other(format!("injected sink failure at {point}")),
         ),
         _ => CdcError::SimulatedCrash {
-            point: point.to_string(),
+            point: point.name().to_string(),
         },
     }
 }
@@ -501,5 +505,71 @@ mod redo_forms_tests {
         assert!(!Plan::featured(2).redo_forms.unescaped_quotes);
         assert!(!Plan::classic(7).redo_forms.dictionary_mismatch);
         assert!(!Plan::classic(7).redo_forms.unknown_objects);
+    }
+}
+
+#[cfg(test)]
+mod crashable_tests {
+    use super::*;
+
+    /// A seed draws its crash point by index into these lists, so a seed replays the same run
+    /// only while they keep the names and order they had as strings (written out here).
+    #[test]
+    fn the_crashable_lists_keep_their_names_and_order() {
+        let names = |l: &[Point]| l.iter().map(|p| p.name()).collect::<Vec<_>>();
+        assert_eq!(
+            names(CRASHABLE),
+            [
+                "sink.write",
+                "sink.commit.flushed",
+                "sink.commit.synced",
+                "atomic_write.temp_written",
+                "atomic_write.temp_synced",
+                "atomic_write.renamed",
+                "atomic_write.dir_synced",
+                "publisher.wave",
+                "publisher.window.mined",
+                "publisher.chunk.committed",
+                "snapshot.chunk.published",
+                "capture.offsets.saved",
+            ]
+        );
+        assert_eq!(
+            names(CRASHABLE_LATER),
+            ["snapshot.wave.overlapped", "publisher.chunk.written"]
+        );
+        // The two lists never draw the same point, nor one that is not a crash point.
+        for p in CRASHABLE.iter().chain(CRASHABLE_LATER) {
+            assert!(!matches!(
+                p,
+                Point::PublisherWaitingForRedo | Point::PublisherChunkEmpty
+            ));
+            assert_eq!(
+                CRASHABLE
+                    .iter()
+                    .chain(CRASHABLE_LATER)
+                    .filter(|q| *q == p)
+                    .count(),
+                1,
+                "{p}"
+            );
+        }
+    }
+
+    /// Sink points fail like a full disk, the others crash; both name the point as before.
+    #[test]
+    fn crash_error_names_the_point_by_its_dotted_name() {
+        let out = Path::new("out");
+        let e = crash_error(Point::SinkCommitFlushed, out);
+        assert!(!matches!(e, CdcError::SimulatedCrash { .. }), "{e}");
+        assert!(
+            e.to_string()
+                .contains("injected sink failure at sink.commit.flushed"),
+            "{e}"
+        );
+        match crash_error(Point::AtomicWriteRenamed, out) {
+            CdcError::SimulatedCrash { point } => assert_eq!(point, "atomic_write.renamed"),
+            e => panic!("not a simulated crash: {e}"),
+        }
     }
 }

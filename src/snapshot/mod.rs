@@ -7,6 +7,7 @@ pub mod plan;
 pub mod read;
 pub mod target;
 
+use crate::crashpoint::Point;
 use crate::errors::Result;
 use crate::offsets::{Skipped, SnapshotState, TableProgress, TableState};
 use crate::ops::{OpsLog, SnapshotMetrics};
@@ -256,7 +257,7 @@ impl Snapshot<'_> {
                     true => sink.publish(t, &mut rc, first, last, entry)?,
                     false => sink.publish_unsynced(t, &mut rc, first, last, entry)?,
                 }
-                crate::crashpoint::hit("snapshot.chunk.published")?;
+                crate::crashpoint::hit(Point::SnapshotChunkPublished)?;
                 entry.chunks += 1;
                 entry.rows += rows;
                 entry.chunk_scns.push(rc.scn);

@@ -7,6 +7,7 @@
 
 use super::plan::{Chunk, Planner};
 use super::target::{Strategy, TableTarget};
+use crate::crashpoint::Point;
 use crate::errors::{CdcError, Result};
 use crate::ops::{OpsLog, SnapshotMetrics};
 use crate::settings::Settings;
@@ -581,7 +582,7 @@ fn read_waves<'s, 'e, 'a: 's>(
                         let r = moved.next_wave(scope, t, None, reuse);
                         (moved, r)
                     })));
-                    crate::crashpoint::hit("snapshot.wave.overlapped")?;
+                    crate::crashpoint::hit(Point::SnapshotWaveOverlapped)?;
                 }
             }
             if undecided == Some(j) {

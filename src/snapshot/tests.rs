@@ -627,7 +627,7 @@ fn without_a_stream_chunks_select_the_columns_the_dictionary_has_at_their_scn() 
     let chunks = std::rc::Rc::new(std::cell::Cell::new(0u32));
     let n = chunks.clone();
     let armed = crate::crashpoint::arm(move |point| {
-        if point != "snapshot.chunk.published" {
+        if point != crate::crashpoint::Point::SnapshotChunkPublished {
             return Ok(());
         }
         n.set(n.get() + 1);

@@ -3,6 +3,7 @@
 
 use super::Publisher;
 use crate::capture::throttle;
+use crate::crashpoint::Point;
 use crate::errors::Result;
 use crate::offsets::TableProgress;
 use crate::record::{now_ms, SnapshotMarker, TableContext};
@@ -76,7 +77,7 @@ impl ChunkSink for Publisher<'_> {
     }
 
     fn wave(&mut self, scn: Scn) -> Result<()> {
-        crate::crashpoint::hit("publisher.wave")?;
+        crate::crashpoint::hit(Point::PublisherWave)?;
         let scn = crate::crashpoint::wave_catch_up_to(scn);
         let blocking = self.signal_snapshot == Some(crate::signal::SnapshotKind::Blocking);
         if self.streaming && !blocking {
@@ -95,7 +96,7 @@ impl ChunkSink for Publisher<'_> {
         progress: &mut TableProgress,
     ) -> Result<()> {
         self.write_chunk(t, chunk, first_record, last_record, progress)?;
-        crate::crashpoint::hit("publisher.chunk.committed")?;
+        crate::crashpoint::hit(Point::PublisherChunkCommitted)?;
         let pos = self.commit_sink()?;
         self.positions.borrow_mut().sink = Some(pos);
         self.refresh();
@@ -115,7 +116,7 @@ impl ChunkSink for Publisher<'_> {
         progress: &mut TableProgress,
     ) -> Result<()> {
         self.write_chunk(t, chunk, first_record, last_record, progress)?;
-        crate::crashpoint::hit("publisher.chunk.written")
+        crate::crashpoint::hit(Point::PublisherChunkWritten)
     }
 }
 
@@ -142,7 +143,7 @@ impl Publisher<'_> {
         let ts = now_ms();
         let n = chunk.rows.len();
         if n == 0 {
-            crate::crashpoint::hit("publisher.chunk.empty")?;
+            crate::crashpoint::hit(Point::PublisherChunkEmpty)?;
         }
         let (table_first, table_last) = (progress.rows == 0, chunk.last_rows);
         let schemas = ctx.schemas(&settings.record, self.with_pdb);
