@@ -169,6 +169,7 @@ impl OracleConnector {
             conn,
             container: None,
             column_types: HashMap::new(),
+            row_bytes: HashMap::new(),
             mining: self.mining,
             standby: None,
             dictionary: self.dictionary,

@@ -37,7 +37,8 @@ use crate::names::TableName;
 use crate::types::Value;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-/// Rows per fetch round trip for flashback reads.
+/// Rows per fetch round trip for key probes, and the most for flashback reads (which fetch
+/// fewer of wide rows: [`reads::fetch_rows`]).
 const FETCH_ROWS: u32 = 500;
 
 /// The NLS, time zone and sort settings of oracle-facts §5, at connect and again after every
@@ -65,6 +66,9 @@ pub struct OracleSession {
     container: Option<Container>,
     /// DATA_TYPE per column, per table read, to build select lists.
     column_types: HashMap<TableName, HashMap<String, String>>,
+    /// Bytes a row of each table read so far took, to size the next reads' fetches
+    /// ([`reads::fetch_rows`]).
+    row_bytes: HashMap<TableName, u64>,
     /// Opened as a downstream mining database (see [`OracleConnector`]).
     mining: bool,
     /// Whether the database is a standby (V$DATABASE.DATABASE_ROLE), once asked.
