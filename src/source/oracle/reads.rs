@@ -122,8 +122,8 @@ pub(super) fn read_as_of(
         row(FetchedRow { rowid, values: out })?;
         count += 1;
     }
-    if count > 0 {
-        s.row_bytes.insert(query.table.clone(), bytes / count);
+    if let Some(per_row) = bytes.checked_div(count) {
+        s.row_bytes.insert(query.table.clone(), per_row);
     }
     Ok(count)
 }
