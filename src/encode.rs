@@ -736,5 +736,21 @@ fn sign(t: &str) -> (bool, &str) {
     }
 }
 
+/// Push `n`'s decimal digits, at least `width` of them (zero-padded).
+pub fn push_digits(s: &mut String, mut n: u64, width: usize) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 && buf.len() - i >= width {
+            break;
+        }
+    }
+    // ASCII digits.
+    s.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
+}
+
 #[cfg(test)]
 mod tests;

@@ -28,21 +28,7 @@ pub(crate) fn text_slot(out: &mut Value, make: fn(String) -> Value) -> &mut Stri
     }
 }
 
-/// Push `n`'s decimal digits, at least `width` of them (zero-padded).
-pub(crate) fn push_digits(s: &mut String, mut n: u64, width: usize) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 && buf.len() - i >= width {
-            break;
-        }
-    }
-    // ASCII digits.
-    s.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
-}
+pub(crate) use crate::encode::push_digits;
 
 /// [`crate::types::oracle_number_text`] of `s`, in place.
 pub(crate) fn normalize_in_place(s: &mut String) {

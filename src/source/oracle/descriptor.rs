@@ -37,18 +37,16 @@ fn descriptor_with_sdu(descriptor: &str, sdu: u32) -> String {
         // Written by the operator (or a word containing SDU: leave the descriptor alone).
         return descriptor.to_string();
     }
-    let mut out = String::with_capacity(descriptor.len() + 16);
-    let mut rest = 0;
     let needle = "(DESCRIPTION=";
-    let mut from = 0;
-    while let Some(at) = upper[from..].find(needle) {
-        let end = from + at + needle.len();
-        out.push_str(&descriptor[rest..end]);
+    let mut out = String::with_capacity(descriptor.len() + 16);
+    let mut done = 0;
+    while let Some(at) = upper[done..].find(needle) {
+        let end = done + at + needle.len();
+        out.push_str(&descriptor[done..end]);
         out.push_str(&format!("(SDU={sdu})"));
-        rest = end;
-        from = end;
+        done = end;
     }
-    out.push_str(&descriptor[rest..]);
+    out.push_str(&descriptor[done..]);
     out
 }
 

@@ -2,6 +2,7 @@
 //! `ALL_TAB_COLS` → [`ColumnType`], fetched components → the canonical value texts of
 //! [`Value`], XIDs, SCN halves, version banners. No database needed to test any of it.
 
+use crate::encode::push_digits;
 use crate::types::ColumnType;
 
 /// `ALL_TAB_COLS` (DATA_TYPE, DATA_TYPE_OWNER, DATA_PRECISION, DATA_SCALE, CHAR_LENGTH,
@@ -207,18 +208,10 @@ fn push_date_part(out: &mut String, p: &DateTimeParts) {
         ));
         return;
     }
-    push_digits(out, p.year.unsigned_abs(), 4);
+    push_digits(out, u64::from(p.year.unsigned_abs()), 4);
     for (sep, v) in ['-', '-', ' ', ':', ':'].into_iter().zip(two) {
         out.push(sep);
-        push_digits(out, v, 2);
-    }
-}
-
-/// `v`'s last `width` decimal digits, zero-padded (`v` fits: the callers check).
-fn push_digits(out: &mut String, v: u32, width: u32) {
-    for i in (0..width).rev() {
-        let d = (v / 10u32.pow(i)) % 10;
-        out.push(char::from(b'0' + d as u8));
+        push_digits(out, u64::from(v), 2);
     }
 }
 
@@ -232,7 +225,7 @@ pub fn format_timestamp(p: &DateTimeParts) -> String {
     let mut out = date_part(p);
     if p.nanosecond < 1_000_000_000 {
         out.push('.');
-        push_digits(&mut out, p.nanosecond, 9);
+        push_digits(&mut out, u64::from(p.nanosecond), 9);
     } else {
         out.push_str(&format!(".{:09}", p.nanosecond));
     }
