@@ -724,6 +724,11 @@ pub enum CdcError {
     #[error("CDC-6202: stopped while waiting for the Kafka broker ({waiting}); what it had not acknowledged is sent again at the next start")]
     StoppedWaitingForKafka { waiting: String },
 
+    /// Capture was told to stop while it waited for a lost database connection to come back: a
+    /// clean stop (the offsets are as last saved), which capture ends as such.
+    #[error("CDC-5007: stopped while reconnecting to the database ({waiting}); capture reads on from its saved offsets at the next start")]
+    StoppedReconnecting { waiting: String },
+
     /// A Kafka sink error (CDC-6201..CDC-6206); the message never holds a secret.
     #[error("{code}: {message}")]
     Kafka { code: Code, message: String },
@@ -904,6 +909,7 @@ impl CdcError {
             CdcError::EmulatorTopology { .. } => Code::Cdc2203,
             CdcError::StoppedWaitingForRedo { .. } => Code::Cdc5202,
             CdcError::StoppedWaitingForKafka { .. } => Code::Cdc6202,
+            CdcError::StoppedReconnecting { .. } => Code::Cdc5007,
             CdcError::DownstreamOnlineCatalog { .. } => Code::Cdc5301,
             CdcError::NoDictionaryInRedo { .. } => Code::Cdc5302,
             CdcError::DownstreamNoWrites { .. } => Code::Cdc2204,

@@ -92,9 +92,10 @@ fn stopped_waiting<T>(r: Result<T>) -> Result<bool> {
 }
 
 /// A stop that cut a Kafka wait short (a broker unreachable or not answering) is a stop: the
-/// offsets name only what the broker acknowledged, and the next start sends the rest. Its
+/// offsets name only what the broker acknowledged, and the next start sends the rest. So is a
+/// stop that cut short a reconnect to a database gone away. Its
 /// summary is the stored position (this run's counts went with the publisher).
-fn stopped_waiting_for_kafka(
+fn stopped_waiting_outside(
     r: Result<(CaptureEnd, CaptureSummary)>,
     state: &StateDir,
 ) -> Result<(CaptureEnd, CaptureSummary)> {
@@ -105,6 +106,21 @@ fn stopped_waiting_for_kafka(
                 target: crate::ops::STALL_LOG_TARGET,
                 "stopped while waiting for the Kafka broker ({waiting}); the offsets keep what it \
                  acknowledged, and the next start sends the rest"
+            );
+            let position = Offsets::load(&state.offsets())?.and_then(|o| o.stream);
+            Ok((
+                CaptureEnd::Stopped,
+                CaptureSummary {
+                    position,
+                    ..CaptureSummary::default()
+                },
+            ))
+        }
+        Err(crate::errors::CdcError::StoppedReconnecting { waiting }) => {
+            tracing::warn!(
+                target: crate::ops::STALL_LOG_TARGET,
+                "stopped while reconnecting to the database ({waiting}); the offsets are as last \
+                 saved, and the next start reads on from them"
             );
             let position = Offsets::load(&state.offsets())?.and_then(|o| o.stream);
             Ok((
@@ -210,7 +226,7 @@ impl Capture<'_> {
             });
             let r = self.run_locked(&state, &ops, &status, &sink_stop);
             done.store(true, std::sync::atomic::Ordering::SeqCst);
-            stopped_waiting_for_kafka(r, &state)
+            stopped_waiting_outside(r, &state)
         })
     }
 
@@ -400,7 +416,7 @@ impl Capture<'_> {
                       publisher: &mut Publisher,
                       offsets: &Offsets|
          -> Result<(CaptureEnd, CaptureSummary)> {
-            let current = publisher.current_scn().unwrap_or(publisher.mined_to());
+            let current = publisher.current_scn_once().unwrap_or(publisher.mined_to());
             ops.emit("capture-metrics", publisher.metrics(current))?;
             Ok((end, publisher.summary(offsets)))
         };

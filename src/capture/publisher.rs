@@ -380,11 +380,22 @@ impl<'a> Publisher<'a> {
 
     /// A new session in place of a lost one: transient connect failures retried for
     /// cdc.database.reconnect.max.ms (a database restarting), each wait cut short by a stop.
+    /// Told to stop meanwhile, it gives up: [`CdcError::StoppedReconnecting`], a clean stop.
     fn reconnect(&self) -> Result<Box<dyn Session>> {
         let stop = self.stop;
-        crate::source::reconnect_with(self.connector, &self.settings.connect, &mut |d| {
-            sleep_unless_stopped(d, stop)
-        })
+        let stopping = || stop.is_some_and(|s| s());
+        let r = crate::source::reconnect_with(
+            self.connector,
+            &self.settings.connect,
+            &mut |d| sleep_unless_stopped(d, stop),
+            &|| !stopping(),
+        );
+        match r {
+            Err(e) if stopping() => Err(CdcError::StoppedReconnecting {
+                waiting: e.to_string(),
+            }),
+            other => other,
+        }
     }
 
     /// After the transient failure `e` of `operation` (retry number `attempt`): counted and
@@ -424,6 +435,16 @@ impl<'a> Publisher<'a> {
                 other => return other,
             }
         }
+    }
+
+    /// The database's current SCN, asked once: for the metrics a run ends with, which must not
+    /// hold up its end (a stop asked for while the database is gone would otherwise wait out
+    /// cdc.database.reconnect.max.ms in [`Publisher::current_scn`]'s reconnects).
+    pub fn current_scn_once(&mut self) -> Result<Scn> {
+        let scn = self.session.current_scn()?;
+        self.current = scn;
+        self.refresh();
+        Ok(scn)
     }
 
     /// The database's current SCN.

@@ -108,20 +108,29 @@ pub fn reconnect_retrying(
     connector: &dyn Connector,
     policy: &ConnectRetry,
 ) -> Result<Box<dyn Session>> {
-    reconnect_with(connector, policy, &mut std::thread::sleep)
+    reconnect_with(connector, policy, &mut std::thread::sleep, &|| true)
 }
 
-/// [`reconnect_retrying`] with the wait injected.
+/// [`reconnect_retrying`] with the wait injected, giving up (with the last error) once
+/// `keep_going` says no: capture told to stop does not wait out the budget.
 pub fn reconnect_with(
     connector: &dyn Connector,
     policy: &ConnectRetry,
     sleep: &mut dyn FnMut(Duration),
+    keep_going: &dyn Fn() -> bool,
 ) -> Result<Box<dyn Session>> {
     let budget = match policy.reconnect_max_ms {
         0 => Budget::Tries(policy.retries),
         ms => Budget::Waits(Duration::from_millis(ms)),
     };
-    connect_loop(connector, policy, sleep, is_transient_after_loss, budget)
+    connect_loop(
+        connector,
+        policy,
+        sleep,
+        keep_going,
+        is_transient_after_loss,
+        budget,
+    )
 }
 
 /// [`connect_retrying`] with the wait injected (tests record it instead of sleeping).
@@ -134,6 +143,7 @@ pub fn connect_with(
         connector,
         policy,
         sleep,
+        &|| true,
         is_transient,
         Budget::Tries(policy.retries),
     )
@@ -153,6 +163,7 @@ fn connect_loop(
     connector: &dyn Connector,
     policy: &ConnectRetry,
     sleep: &mut dyn FnMut(Duration),
+    keep_going: &dyn Fn() -> bool,
     transient: fn(&CdcError) -> bool,
     budget: Budget,
 ) -> Result<Box<dyn Session>> {
@@ -166,10 +177,11 @@ fn connect_loop(
             }
             Err(e) if transient(&e) => {
                 let wait = backoff(policy, tried + 1);
-                let more = match budget {
-                    Budget::Tries(n) => tried < n,
-                    Budget::Waits(max) => waited < max,
-                };
+                let more = keep_going()
+                    && match budget {
+                        Budget::Tries(n) => tried < n,
+                        Budget::Waits(max) => waited < max,
+                    };
                 if !more {
                     return Err(e);
                 }
@@ -384,16 +396,33 @@ mod tests {
         let mut p = policy(3);
         p.reconnect_max_ms = 2_500;
         let mut waits = Vec::new();
-        let r = reconnect_with(&always, &p, &mut |d| waits.push(d.as_millis()));
+        let r = reconnect_with(&always, &p, &mut |d| waits.push(d.as_millis()), &|| true);
         assert!(matches!(r, Err(CdcError::ConnectionLost(_))));
         assert_eq!(waits, [100, 200, 400, 800, 1000]);
         assert_eq!(waits.iter().sum::<u128>(), 2_500);
         // Budget 0: the count of a first connect.
         p.reconnect_max_ms = 0;
         let mut waits = Vec::new();
-        let r = reconnect_with(&always, &p, &mut |d| waits.push(d.as_millis()));
+        let r = reconnect_with(&always, &p, &mut |d| waits.push(d.as_millis()), &|| true);
         assert!(r.is_err());
         assert_eq!(waits, [100, 200, 400]);
+    }
+
+    /// A reconnect told to stop gives up with the last error instead of waiting out its budget.
+    #[test]
+    fn a_reconnect_told_to_stop_gives_up() {
+        let (_dir, always) = drill(1);
+        let mut p = policy(3);
+        p.reconnect_max_ms = 600_000;
+        let mut waits = Vec::new();
+        let stop_after_two = std::cell::Cell::new(0);
+        let keep_going = || {
+            stop_after_two.set(stop_after_two.get() + 1);
+            stop_after_two.get() <= 2
+        };
+        let r = reconnect_with(&always, &p, &mut |d| waits.push(d.as_millis()), &keep_going);
+        assert!(matches!(r, Err(CdcError::ConnectionLost(_))));
+        assert_eq!(waits, [100, 200], "two waits, then the stop");
     }
 
     /// Connectors whose every `every`-th connect fails (the emulator's drill), counted.

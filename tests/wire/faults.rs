@@ -185,3 +185,65 @@ fn capture_over_the_wire_rides_out_database_restarts() {
         assert_table_converges(&db, &recs, t, end);
     }
 }
+
+/// Ctrl-C while the database is gone: capture stops at once with its offsets as they are, as
+/// its message says, instead of reconnecting for cdc.database.reconnect.max.ms to read the SCN
+/// of its last metrics (the README's served job: Ctrl-C stops `emulator serve` with capture).
+#[test]
+fn a_stop_while_the_database_is_gone_ends_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    run(&[
+        "emulator",
+        "init",
+        db.to_str().unwrap(),
+        "--schema",
+        example().to_str().unwrap(),
+    ]);
+    let serve = Serve::start(&db, &[]);
+    let url = format!("{}/DEMO", serve.addr);
+    let mut cap = capture(
+        &url,
+        dir.path(),
+        &["--set", "cdc.database.reconnect.max.ms=300000", "capture"],
+    )
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    // Streaming: the snapshot is published and its offsets saved.
+    let offsets = dir.path().join("state").join("offsets.json");
+    let started = std::time::Instant::now();
+    while !offsets.exists() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no offsets saved"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    std::thread::sleep(Duration::from_secs(2));
+    drop(serve);
+    std::thread::sleep(Duration::from_millis(300));
+    let _ = Command::new("kill")
+        .args(["-INT", &cap.id().to_string()])
+        .status();
+    let asked = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = cap.try_wait().unwrap() {
+            break s;
+        }
+        if asked.elapsed() > Duration::from_secs(30) {
+            let _ = cap.kill();
+            let o = cap.wait_with_output().unwrap();
+            panic!(
+                "capture still running 30 s after Ctrl-C with the database gone: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let o = cap.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(status.success(), "{status:?}: {stderr}");
+    assert!(stderr.contains("stopped"), "{stderr}");
+}
