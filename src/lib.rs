@@ -4,18 +4,18 @@
 //! command-line layer is [`cli`]. The engine never imports clap, indicatif, comfy-table or
 //! crossterm; it reaches databases only through [`source::Connector`].
 
+// The core the engine shares with the emulator and the CLI (crates/cdc-core), re-exported
+// under the paths the engine has always used.
+pub use cdc_core::{charset, errors, localfs, names, swar, types};
+
 pub mod capture;
-pub mod charset;
 pub mod cli;
 pub mod crashpoint;
 pub mod doctor;
 pub mod encode;
-pub mod errors;
 pub mod export;
 pub mod kafka;
-pub mod localfs;
 pub mod metrics;
-pub mod names;
 pub mod offsets;
 pub mod ops;
 pub mod oson;
@@ -29,8 +29,6 @@ pub mod source;
 pub mod sql_condition;
 pub mod state;
 pub mod stream;
-pub mod swar;
-pub mod types;
 
 // Every binary that links the engine (the CLI, tests, benches) allocates through mimalloc:
 // capture frees on the publishing thread what reader threads allocated, where glibc's malloc

@@ -1,4 +1,7 @@
 use super::*;
+// The epoch arithmetic is the core's (`cdc_core::civil`); its reference checks stay beside the
+// writers that share their generated texts.
+use cdc_core::civil::days_from_civil_0_9999;
 
 fn ty(t: &str) -> ColumnType {
     ColumnType::parse(t).unwrap()

@@ -6,15 +6,14 @@
 //! A [`Connector`] opens [`Session`]s; each snapshot reader has a session of its own, as it has
 //! a connection of its own against Oracle.
 
+pub use cdc_core::{filter, model, rowid};
+
 pub mod container;
 pub mod emulator;
-pub mod filter;
 pub mod mining;
-pub mod model;
 pub mod oracle;
 pub mod replay;
 mod retry;
-pub mod rowid;
 pub mod threads;
 
 pub use retry::{

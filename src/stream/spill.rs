@@ -485,6 +485,22 @@ impl Iterator for SpillReader {
 mod tests {
     use super::*;
 
+    /// The spill directory goes through `localfs`: a link in its place is refused and what
+    /// it points at is left alone (`localfs`'s own tests cover its files).
+    #[cfg(unix)]
+    #[test]
+    fn a_spill_directory_that_is_a_link_is_refused_and_nothing_outside_deleted() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("elsewhere");
+        std::fs::create_dir(&target).unwrap();
+        std::fs::write(target.join("tx-1-a.spill"), b"x").unwrap();
+        let spill = dir.path().join("spill");
+        std::os::unix::fs::symlink(&target, &spill).unwrap();
+        let e = prepare_dir(&spill).unwrap_err();
+        assert_eq!(e.code(), crate::errors::Code::Cdc6301, "{e}");
+        assert!(target.join("tx-1-a.spill").exists(), "nothing deleted outside");
+    }
+
     #[test]
     fn rows_survive_the_binary_form_and_damage_is_detected() {
         let row = LogMinerRow {

@@ -794,7 +794,7 @@ pub enum CdcError {
     #[error("CDC-8007: the columns of {table} changed during its CSV export: a chunk read at SCN {scn} has ({}), the header of {} has ({})", after.join(", "), file.display(), before.join(", "))]
     ExportLayoutChanged {
         table: String,
-        scn: crate::source::model::Scn,
+        scn: crate::model::Scn,
         file: PathBuf,
         before: Vec<String>,
         after: Vec<String>,

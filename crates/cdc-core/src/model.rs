@@ -445,7 +445,7 @@ pub fn parse_utc_offset(text: &str) -> Option<i32> {
 /// offset is a multiple of; `None` when the texts do not parse, the offset is beyond
 /// -12:00..+14:00, or the reading is more than 5 minutes from a quarter hour (a stale clock).
 pub fn clock_offset_secs(local: &str, utc: &str) -> Option<i32> {
-    let diff = (crate::encode::epoch_ms(local)? - crate::encode::epoch_ms(utc)?) / 1000;
+    let diff = (crate::civil::epoch_ms(local)? - crate::civil::epoch_ms(utc)?) / 1000;
     let quarter = (diff as f64 / 900.0).round() as i64 * 900;
     let secs = i32::try_from(quarter).ok()?;
     ((diff - quarter).abs() <= 300 && (-12 * 3600..=14 * 3600).contains(&secs)).then_some(secs)
@@ -455,7 +455,7 @@ pub fn clock_offset_secs(local: &str, utc: &str) -> Option<i32> {
 /// (`YYYY-MM-DD HH24:MI:SS`, such as V$LOGMNR_CONTENTS.COMMIT_TIMESTAMP), the host being
 /// `offset_secs` east of UTC.
 pub fn host_time_to_epoch_ms(text: &str, offset_secs: i32) -> Option<i64> {
-    crate::encode::epoch_ms(text).map(|ms| ms - i64::from(offset_secs) * 1000)
+    crate::civil::epoch_ms(text).map(|ms| ms - i64::from(offset_secs) * 1000)
 }
 
 /// The dictionary LogMiner decodes the redo with (`cdc.mining.dictionary`).
@@ -642,7 +642,7 @@ pub struct LogMinerRow {
     /// Set on COMMIT rows: the SCN the transaction started at.
     pub start_scn: Option<Scn>,
     /// `YYYY-MM-DD HH24:MI:SS`: a DATE in the database host's time zone (not the session's),
-    /// as the view shows it; [`Session::host_utc_offset`](crate::source::Session) converts it.
+    /// as the view shows it; `Session::host_utc_offset` (the engine's source trait) converts it.
     pub timestamp: String,
     pub commit_timestamp: Option<String>,
     /// 16 hex digits: undo segment (2 bytes), slot (2), sequence (4), each little-endian.

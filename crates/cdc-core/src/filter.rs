@@ -7,7 +7,7 @@
 //! row it renders, with SQL's semantics (NULLs, `UPPER`, `LIKE … ESCAPE '\'`), so both return
 //! the same rows. Capture derives its filter from what it captures (`capture::filter`).
 
-use super::model::{op, LogMinerRow};
+use crate::model::{op, LogMinerRow};
 
 /// Schemas Oracle creates and maintains whose rows capture never needs: every one is
 /// `ALL_USERS.ORACLE_MAINTAINED = 'Y'`, and the adapter's catalog (`sql::TABLES`) never lists an
@@ -151,7 +151,7 @@ impl MiningFilter {
     pub fn keeps(&self, row: &LogMinerRow) -> bool {
         if self.internal_with_row_id
             && row.operation_code == op::INTERNAL
-            && row.row_id == super::rowid::LOB_ROWID
+            && row.row_id == crate::rowid::LOB_ROWID
         {
             return false;
         }
