@@ -7,7 +7,7 @@ use crate::swar::{bytes_below, bytes_equal};
 // The epoch arithmetic lives with the values it reads (`cdc_core::civil`); the record and
 // export writers here use it, and others reach it through this module as before.
 use cdc_core::civil::civil_seconds;
-pub use cdc_core::civil::{epoch, epoch_ms};
+pub use cdc_core::civil::{epoch, epoch_ms, push_digits};
 use crate::types::{ColumnType, Value};
 use base64::Engine;
 use serde_json::{json, Value as Json};
@@ -638,21 +638,6 @@ fn sign(t: &str) -> (bool, &str) {
     }
 }
 
-/// Push `n`'s decimal digits, at least `width` of them (zero-padded).
-pub fn push_digits(s: &mut String, mut n: u64, width: usize) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 && buf.len() - i >= width {
-            break;
-        }
-    }
-    // ASCII digits.
-    s.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
-}
 
 #[cfg(test)]
 mod tests;

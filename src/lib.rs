@@ -6,7 +6,7 @@
 
 // The core the engine shares with the emulator and the CLI (crates/cdc-core), re-exported
 // under the paths the engine has always used.
-pub use cdc_core::{charset, errors, localfs, names, swar, types};
+pub use cdc_core::{charset, errors, localfs, names, state, swar, types};
 
 pub mod capture;
 pub mod cli;
@@ -27,7 +27,6 @@ pub mod sink;
 pub mod snapshot;
 pub mod source;
 pub mod sql_condition;
-pub mod state;
 pub mod stream;
 
 // Every binary that links the engine (the CLI, tests, benches) allocates through mimalloc:

@@ -105,3 +105,18 @@ pub fn epoch_ms(s: &str) -> Option<i64> {
     epoch(s, 3)
 }
 
+/// Push `n`'s decimal digits, at least `width` of them (zero-padded).
+pub fn push_digits(s: &mut String, mut n: u64, width: usize) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 && buf.len() - i >= width {
+            break;
+        }
+    }
+    // ASCII digits.
+    s.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
+}

@@ -23,7 +23,8 @@ pub mod instance;
 pub mod logminer;
 mod reads;
 pub mod sql;
-pub mod types_map;
+// Oracle's type names and text forms, pure: the core's, as the emulator renders them too.
+pub use cdc_core::types_map;
 
 pub use self::connector::OracleConnector;
 

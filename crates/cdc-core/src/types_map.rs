@@ -2,7 +2,7 @@
 //! `ALL_TAB_COLS` → [`ColumnType`], fetched components → the canonical value texts of
 //! [`Value`], XIDs, SCN halves, version banners. No database needed to test any of it.
 
-use crate::encode::push_digits;
+use crate::civil::push_digits;
 use crate::types::ColumnType;
 
 /// `ALL_TAB_COLS` (DATA_TYPE, DATA_TYPE_OWNER, DATA_PRECISION, DATA_SCALE, CHAR_LENGTH,

@@ -26,7 +26,7 @@ pub struct StateLock {
 impl StateLock {
     /// The lock [`lock_with_pid`] took on `path`, removed on release like the state
     /// directory's.
-    pub(crate) fn held(file: File, path: PathBuf) -> StateLock {
+    pub fn held(file: File, path: PathBuf) -> StateLock {
         StateLock {
             file: Some(file),
             path,
