@@ -6,7 +6,7 @@
 
 // The core the engine shares with the emulator and the CLI (crates/cdc-core), re-exported
 // under the paths the engine has always used.
-pub use cdc_core::{charset, errors, localfs, names, state, swar, types};
+pub use cdc_core::{charset, errors, localfs, names, oson, state, swar, types};
 
 pub mod capture;
 pub mod cli;
@@ -18,7 +18,6 @@ pub mod kafka;
 pub mod metrics;
 pub mod offsets;
 pub mod ops;
-pub mod oson;
 pub mod record;
 pub mod settings;
 pub mod signal;

@@ -10,17 +10,17 @@
 
 use std::fmt::{self, Write as _};
 
-mod number_fit;
 mod pieces;
 pub mod relaxed;
-mod value;
 pub use pieces::{
     parse_extended_begin, parse_extended_write, parse_lob_row, parse_xml_begin, parse_xml_write,
     LobKind, LobPiece, LobRow, Locator, XmlPiece,
 };
 pub use relaxed::{parse_dml_relaxed, Relaxed};
-pub use value::{into_value, into_value_in, to_value, to_value_in};
-pub(crate) use value::{stored_float_bits, stored_number};
+// A literal and its typing by the column are the core's (the emulator and OSON use them too).
+pub use cdc_core::literal::{
+    into_value, into_value_in, stored_float_bits, stored_number, to_value, to_value_in, Literal,
+};
 
 #[cfg(test)]
 mod proptests;
@@ -32,28 +32,6 @@ pub enum DmlKind {
     Insert,
     Update,
     Delete,
-}
-
-/// A literal as written in SQL_REDO, before typing by the column.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Literal {
-    Null,
-    /// Quotes undoubled; ` || `-joined pieces concatenated.
-    Str(String),
-    HexToRaw(Vec<u8>),
-    ToDate(String),
-    ToTimestamp(String),
-    ToTimestampTz(String),
-    ToYmInterval(String),
-    ToDsInterval(String),
-    /// Decoded text (pieces joined, escapes resolved).
-    Unistr(String),
-    EmptyClob,
-    EmptyBlob,
-    /// `Unsupported Type` or `XMLType(:1)`: LogMiner did not write the value.
-    Unsupported,
-    /// An unquoted token, e.g. a number.
-    Bare(String),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

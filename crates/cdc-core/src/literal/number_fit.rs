@@ -42,7 +42,7 @@ fn digit_span(text: &str) -> Result<Option<(i64, i64)>, ()> {
     Ok(Some((place(first)?, place(last)?)))
 }
 
-/// `Err` with why when `text` (a number as [`super::value`] prints it) cannot be a value of a
+/// `Err` with why when `text` (a number as [`super`] prints it) cannot be a value of a
 /// column of type `ty` (NUMBER or FLOAT).
 pub fn check(text: &str, ty: &ColumnType) -> Result<(), String> {
     let out_of_range = || {

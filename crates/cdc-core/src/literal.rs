@@ -1,6 +1,29 @@
 //! Typing SQL_REDO literals by their column's type ([`to_value`]).
 
-use super::Literal;
+mod number_fit;
+
+/// A literal as written in SQL_REDO, before typing by the column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Literal {
+    Null,
+    /// Quotes undoubled; ` || `-joined pieces concatenated.
+    Str(String),
+    HexToRaw(Vec<u8>),
+    ToDate(String),
+    ToTimestamp(String),
+    ToTimestampTz(String),
+    ToYmInterval(String),
+    ToDsInterval(String),
+    /// Decoded text (pieces joined, escapes resolved).
+    Unistr(String),
+    EmptyClob,
+    EmptyBlob,
+    /// `Unsupported Type` or `XMLType(:1)`: LogMiner did not write the value.
+    Unsupported,
+    /// An unquoted token, e.g. a number.
+    Bare(String),
+}
+
 use crate::charset::Charsets;
 use crate::types::{ColumnType, Value};
 
@@ -109,9 +132,9 @@ pub fn into_value_in(lit: Literal, ty: &ColumnType, charsets: Charsets) -> Resul
     })
 }
 
-/// `text` when it can be a value of its column (see [`super::number_fit`]).
+/// `text` when it can be a value of its column (see [`number_fit`]).
 fn fitting(text: String, ty: &ColumnType) -> Result<String, String> {
-    super::number_fit::check(&text, ty)?;
+    number_fit::check(&text, ty)?;
     Ok(text)
 }
 
@@ -192,7 +215,7 @@ fn number_text(s: &str) -> Result<String, String> {
 
 /// Oracle's NUMBER storage: an exponent byte, then base-100 digits (d + 1 for positives,
 /// 101 − d for negatives, which end with a 102 byte).
-pub(crate) fn stored_number(b: &[u8]) -> Result<String, String> {
+pub fn stored_number(b: &[u8]) -> Result<String, String> {
     let bad = || "HEXTORAW is not an Oracle NUMBER".to_string();
     let (&e, rest) = b.split_first().ok_or_else(bad)?;
     if e == 0x80 {
@@ -258,7 +281,7 @@ fn float<F: std::str::FromStr>(s: &str) -> Result<F, String> {
 
 /// Undo Oracle's binary float storage: big-endian IEEE 754 with the sign bit set for positives
 /// and every bit inverted for negatives (so the bytes sort as the numbers do).
-pub(crate) fn stored_float_bits(b: &[u8], n: usize) -> Result<u64, String> {
+pub fn stored_float_bits(b: &[u8], n: usize) -> Result<u64, String> {
     if b.len() != n {
         return Err(format!(
             "a {n}-byte binary float was expected, not {} bytes",

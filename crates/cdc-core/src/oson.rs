@@ -535,12 +535,12 @@ impl Decoder {
             }
             NODE_BINARY_DOUBLE => {
                 let b = r.take(8)?;
-                let bits = crate::stream::parse::stored_float_bits(b, 8)?;
+                let bits = crate::literal::stored_float_bits(b, 8)?;
                 float(f64::from_bits(bits))?
             }
             NODE_BINARY_FLOAT => {
                 let b = r.take(4)?;
-                let bits = crate::stream::parse::stored_float_bits(b, 4)?;
+                let bits = crate::literal::stored_float_bits(b, 4)?;
                 float(f64::from(f32::from_bits(bits as u32)))?
             }
             NODE_DATE | NODE_TIMESTAMP7 => datetime(r.take(7)?)?,
@@ -660,7 +660,7 @@ impl Decoder {
 }
 
 fn number(b: &[u8]) -> Result<Json, String> {
-    let text = crate::stream::parse::stored_number(b)?;
+    let text = crate::literal::stored_number(b)?;
     // JSON wants a digit before the point.
     let text = if let Some(r) = text.strip_prefix("-.") {
         format!("-0.{r}")
@@ -686,19 +686,19 @@ fn number(b: &[u8]) -> Result<Json, String> {
 
 /// DATE, TIMESTAMP or TIMESTAMP WITH TIME ZONE bytes as an ISO 8601 string.
 fn datetime(b: &[u8]) -> Result<Json, String> {
-    use crate::stream::parse::Literal;
+    use crate::literal::Literal;
     use crate::types::{ColumnType, Value};
     let lit = Literal::HexToRaw(b.to_vec());
     let text = match b.len() {
-        7 => match crate::stream::parse::to_value(&lit, &ColumnType::Date)? {
+        7 => match crate::literal::to_value(&lit, &ColumnType::Date)? {
             Value::Date(t) => t,
             _ => return Err("OSON date is not a DATE".into()),
         },
-        11 => match crate::stream::parse::to_value(&lit, &ColumnType::Timestamp { fsp: 9 })? {
+        11 => match crate::literal::to_value(&lit, &ColumnType::Timestamp { fsp: 9 })? {
             Value::Timestamp(t) => t,
             _ => return Err("OSON timestamp is not a TIMESTAMP".into()),
         },
-        _ => match crate::stream::parse::to_value(&lit, &ColumnType::TimestampTz { fsp: 9 })? {
+        _ => match crate::literal::to_value(&lit, &ColumnType::TimestampTz { fsp: 9 })? {
             Value::TimestampTz(t) => t,
             _ => return Err("OSON timestamp is not a TIMESTAMP WITH TIME ZONE".into()),
         },
@@ -730,8 +730,8 @@ fn datetime(b: &[u8]) -> Result<Json, String> {
 /// INTERVAL YEAR TO MONTH bytes as `java.time.Period`'s text: `P1Y2M`, `P-3Y-6M`, `P0D`.
 fn interval_ym(b: &[u8]) -> Result<Json, String> {
     use crate::types::{ColumnType, Value};
-    let v = crate::stream::parse::to_value(
-        &crate::stream::parse::Literal::HexToRaw(b.to_vec()),
+    let v = crate::literal::to_value(
+        &crate::literal::Literal::HexToRaw(b.to_vec()),
         &ColumnType::IntervalYm { precision: 9 },
     )?;
     let Value::IntervalYm(t) = v else {
@@ -758,8 +758,8 @@ fn interval_ym(b: &[u8]) -> Result<Json, String> {
 /// `PT0S`.
 fn interval_ds(b: &[u8]) -> Result<Json, String> {
     use crate::types::{ColumnType, Value};
-    let v = crate::stream::parse::to_value(
-        &crate::stream::parse::Literal::HexToRaw(b.to_vec()),
+    let v = crate::literal::to_value(
+        &crate::literal::Literal::HexToRaw(b.to_vec()),
         &ColumnType::IntervalDs {
             precision: 9,
             fsp: 9,
@@ -865,7 +865,7 @@ mod tests {
         assert_eq!(number_bytes("-1.5").unwrap(), [0x3e, 100, 51, 102]);
         for t in ["1", "-1", "100", "0.01", "-123.456", "1e3", "99999999999"] {
             let b = number_bytes(t).unwrap();
-            let back = crate::stream::parse::stored_number(&b).unwrap();
+            let back = crate::literal::stored_number(&b).unwrap();
             assert_eq!(
                 crate::types::compare_decimal(&back, &format!("{}", t.parse::<f64>().unwrap())),
                 std::cmp::Ordering::Equal,
