@@ -18,7 +18,7 @@ use oracle_cdc::ops::OpsLog;
 use oracle_cdc::settings::Settings;
 use oracle_cdc::snapshot::target::resolve;
 use oracle_cdc::snapshot::{NoProgress, Snapshot};
-use oracle_cdc::source::emulator::{clock, init, EmulatorConnector, Faults};
+use oracle_cdc::source::emulator::{clock, init, EmulatorConnector};
 use oracle_cdc::source::Connector;
 use std::time::Duration;
 
@@ -77,7 +77,7 @@ fn bench(c: &mut Criterion) {
             &format!("cdc.emulator.fault.call.latency.ms={LATENCY_MS}"),
         ])
         .expect("settings");
-        let conn = EmulatorConnector::open(&db, Faults::from_settings(&settings)).expect("open");
+        let conn = EmulatorConnector::open(&db, settings.emulator_faults()).expect("open");
         g.bench_with_input(BenchmarkId::new("threads", threads), &threads, |b, _| {
             b.iter_batched(
                 || tempfile::tempdir().expect("out"),
@@ -112,7 +112,7 @@ fn waves_alone(dir: &std::path::Path, schema_path: &std::path::Path) {
         ])
         .expect("settings");
         let open = |db: &std::path::Path| {
-            EmulatorConnector::open(db, Faults::from_settings(&settings)).expect("open")
+            EmulatorConnector::open(db, settings.emulator_faults()).expect("open")
         };
         let (single, twice) = (open(&dir.join("db")), open(&double));
         let time = |conn: &EmulatorConnector| {

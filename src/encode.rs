@@ -6,10 +6,10 @@
 use crate::swar::{bytes_below, bytes_equal};
 // The epoch arithmetic lives with the values it reads (`cdc_core::civil`); the record and
 // export writers here use it, and others reach it through this module as before.
-use cdc_core::civil::civil_seconds;
-pub use cdc_core::civil::{epoch, epoch_ms, push_digits};
 use crate::types::{ColumnType, Value};
 use base64::Engine;
+use cdc_core::civil::civil_seconds;
+pub use cdc_core::civil::{epoch, epoch_ms, push_digits};
 use serde_json::{json, Value as Json};
 
 /// The record value of `v` in a column of type `ty`.
@@ -94,7 +94,6 @@ fn float(f: f64) -> Json {
             .unwrap_or(Json::Null)
     }
 }
-
 
 /// Append the JSON object of a row to `out` without building a `serde_json::Value` for it
 /// (the export's hot path); `keys` are the column names already written as `"NAME":`.
@@ -622,7 +621,7 @@ fn interval_ds(s: &str) -> String {
     let sec = parts.next().unwrap_or("0");
     let n = |x: &str| x.parse::<i64>().unwrap_or(0);
     let m = if neg { "-" } else { "" };
-    let sec = crate::source::emulator::generate::normalize_number(sec);
+    let sec = crate::types::oracle_number_text(sec);
     let sec = if sec.starts_with('.') {
         format!("0{sec}")
     } else {
@@ -637,7 +636,6 @@ fn sign(t: &str) -> (bool, &str) {
         None => (false, t.strip_prefix('+').unwrap_or(t)),
     }
 }
-
 
 #[cfg(test)]
 mod tests;

@@ -484,7 +484,7 @@ fn serve(a: EmulatorServeArgs, global: &GlobalArgs, printer: &Printer) -> anyhow
     let settings = super::load_settings(global)?;
     let options = emulator::net::ServeOptions {
         listen: a.listen.clone(),
-        faults: Faults::from_settings(&settings),
+        faults: settings.emulator_faults(),
         sdu: a.sdu,
     };
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));

@@ -215,45 +215,16 @@ pub struct SinkSettings {
     pub kafka: KafkaSettings,
 }
 
-/// Fault drills of the embedded emulator.
-#[derive(Debug, Clone, Default)]
-pub struct FaultSettings {
-    pub seed: u64,
-    pub connect_fail_every: u32,
-    pub drop_per_mille: u32,
-    pub ora01555_reads: Vec<u64>,
-    pub ora00310_mines: Vec<u64>,
-    pub ora01284_mines: Vec<u64>,
-    pub ora00308_mines: Vec<u64>,
-    pub ora01307_mines: Vec<u64>,
-    pub ora22924_reads: Vec<u64>,
-    pub read_delay_ms: u64,
-    pub call_latency_ms: u64,
-    /// cdc.emulator.fault.slow.call.every / .ms: every Nth call of a session stalls.
-    pub slow_call_every: u32,
-    pub slow_call_ms: u64,
-    /// cdc.emulator.fault.kill.session.every: every Nth call finds its session killed.
-    pub kill_session_every: u32,
-    /// cdc.emulator.fault.restart.every / .ms: every Nth call the database restarts and is
-    /// down this long.
-    pub restart_every: u32,
-    pub restart_ms: u64,
-    /// cdc.emulator.fault.idle.timeout.ms: a session idle longer is ended (ORA-02396).
-    pub idle_timeout_ms: u64,
-    pub ora01368_mines: Vec<u64>,
-    pub ora01291_mines: Vec<u64>,
-    /// cdc.emulator.fault.register.delay.ms: services unregistered after `emulator serve`
-    /// starts.
-    pub register_delay_ms: u64,
-    /// cdc.emulator.fault.sink.delay.ms: a slow sink, on purpose.
-    pub sink_delay_ms: u64,
-    /// Table patterns whose SQL_REDO is rendered with undoubled quotes / as after a
-    /// dictionary mismatch (`COL n`).
-    pub unescaped_quotes_tables: Vec<String>,
-    pub dictionary_mismatch_tables: Vec<String>,
-    /// Table patterns LogMiner renders as objects its dictionary does not know
-    /// (`UNKNOWN`.`OBJ# n`).
-    pub unknown_objects_tables: Vec<String>,
+// The emulator's fault drills (`cdc.emulator.fault.*`) are the emulator's type; settings fill it.
+pub use crate::source::emulator::FaultSettings;
+
+impl Settings {
+    /// The emulator's fault drills these settings switch on.
+    pub fn emulator_faults(&self) -> crate::source::emulator::Faults {
+        crate::source::emulator::Faults {
+            settings: self.faults.clone(),
+        }
+    }
 }
 
 /// Retrying a connection that failed transiently (see [`crate::source::connect_retrying`]).

@@ -136,7 +136,7 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
     let faulty = ContainerConnector::new(Box::new(Counting {
         inner: EmulatorConnector::open_with_clock(
             &db,
-            Faults::from_settings(&settings),
+            settings.emulator_faults(),
             std::sync::Arc::new(clock.clone()),
         )?,
         counts: counts.clone(),

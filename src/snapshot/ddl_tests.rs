@@ -9,7 +9,7 @@ use super::target::{resolve, TableTarget};
 use super::*;
 use crate::names::TableName;
 use crate::source::emulator::redo::DdlChange;
-use crate::source::emulator::{clock, init, writer::Writer, EmulatorConnector, Faults};
+use crate::source::emulator::{clock, init, writer::Writer, EmulatorConnector};
 use crate::source::model::*;
 use crate::source::{Connector, Session};
 use crate::types::{ColumnType, Value};
@@ -235,7 +235,7 @@ fn snapshot(
         layouts: Mutex::new(Vec::new()),
     });
     let conn = Hooked {
-        inner: EmulatorConnector::open(db, Faults::from_settings(&settings)).unwrap(),
+        inner: EmulatorConnector::open(db, settings.emulator_faults()).unwrap(),
         hook: hook.clone(),
     };
     let mut s = conn.connect().unwrap();

@@ -326,7 +326,7 @@ fn run_snapshot(
     ops: &OpsLog,
 ) -> Result<Outcome> {
     let settings = Settings::from_pairs(pairs).unwrap();
-    let conn = EmulatorConnector::open(db, Faults::from_settings(&settings)).unwrap();
+    let conn = EmulatorConnector::open(db, settings.emulator_faults()).unwrap();
     let mut s = EmulatorConnector::open(db, Faults::default())
         .unwrap()
         .connect()

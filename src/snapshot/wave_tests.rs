@@ -7,7 +7,7 @@ use super::read::ReadChunk;
 use super::target::{resolve, TableTarget};
 use super::*;
 use crate::names::TableName;
-use crate::source::emulator::{clock, init, EmulatorConnector, Faults};
+use crate::source::emulator::{clock, init, EmulatorConnector};
 use crate::source::model::*;
 use crate::source::Session;
 use crate::types::Value;
@@ -282,7 +282,7 @@ fn snapshot_with_metrics(
     let settings = Settings::from_pairs(pairs).unwrap();
     let watch = Arc::new(Watch::default());
     let conn = Watched {
-        inner: EmulatorConnector::open(db, Faults::from_settings(&settings)).unwrap(),
+        inner: EmulatorConnector::open(db, settings.emulator_faults()).unwrap(),
         watch: watch.clone(),
     };
     let mut s = crate::source::Connector::connect(&conn).unwrap();

@@ -98,7 +98,7 @@ pub fn open_mining(settings: &crate::settings::Settings, url: &str) -> Result<Bo
             });
         }
     }
-    let faults = emulator::Faults::from_settings(settings);
+    let faults = settings.emulator_faults();
     let connector = emulator::EmulatorConnector::open(dir, faults)?
         .with_login(settings.mining_user(), service.as_deref());
     connector.set_dictionary(settings.mining_dictionary)?;
@@ -120,7 +120,7 @@ fn open_raw(settings: &crate::settings::Settings) -> Result<Box<dyn Connector>> 
     use crate::settings::DatabaseUrl;
     Ok(match settings.database()? {
         DatabaseUrl::Emulator { dir, service } => {
-            let faults = emulator::Faults::from_settings(settings);
+            let faults = settings.emulator_faults();
             let connector = emulator::EmulatorConnector::open(&dir, faults)?
                 .with_login(settings.database_user(), service.as_deref());
             connector.set_dictionary(settings.mining_dictionary)?;

@@ -498,7 +498,10 @@ mod tests {
         std::os::unix::fs::symlink(&target, &spill).unwrap();
         let e = prepare_dir(&spill).unwrap_err();
         assert_eq!(e.code(), crate::errors::Code::Cdc6301, "{e}");
-        assert!(target.join("tx-1-a.spill").exists(), "nothing deleted outside");
+        assert!(
+            target.join("tx-1-a.spill").exists(),
+            "nothing deleted outside"
+        );
     }
 
     #[test]

@@ -168,4 +168,3 @@ pub trait Session: Send {
         row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
     ) -> Result<()>;
 }
-

@@ -35,8 +35,8 @@
 //! from there; a closed thread needs its logs up to its last redo. A thread whose logs before
 //! the window are gone is CDC-5203, never a silent gap.
 
-use crate::model::{LogFile, RedoThread, Scn};
 use crate::errors::{CdcError, Result};
+use crate::model::{LogFile, RedoThread, Scn};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;

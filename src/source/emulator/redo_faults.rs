@@ -54,7 +54,7 @@ pub struct RedoFaults {
 }
 
 impl RedoFaults {
-    pub fn from_settings(s: &crate::settings::FaultSettings) -> RedoFaults {
+    pub fn from_settings(s: &super::FaultSettings) -> RedoFaults {
         let patterns = |p: &[String]| {
             if p.is_empty() {
                 None
