@@ -9,7 +9,10 @@
 pub use cdc_core::{filter, model, rowid, threads};
 
 pub mod container;
-pub mod emulator;
+// The embedded emulator is its own crate (crates/cdc-emulator); the engine opens it as a source.
+pub use cdc_emulator as emulator;
+#[cfg(test)]
+mod emulator_tests;
 pub mod mining;
 pub mod oracle;
 pub mod replay;

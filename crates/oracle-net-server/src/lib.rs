@@ -3,7 +3,7 @@
 //! with the 12c password verifier, and run statements on. What the statements mean is the
 //! [`Backend`]'s business; this crate speaks the protocol only.
 //!
-//! API contract (the emulator implements [`Backend`]; see `src/source/emulator/net/`):
+//! API contract (the emulator implements [`Backend`]; see `crates/cdc-emulator/src/net/`):
 //! - [`Backend::service`] decides which SERVICE_NAMEs exist (unknown: REFUSE with ORA-12514).
 //! - [`Backend::verifier`] gives a user's 12c verifier (salt and hash, never a password).
 //! - [`Backend::open`] makes a session after a successful login.
