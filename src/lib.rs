@@ -1,32 +1,14 @@
-//! oracle-cdc: Oracle change data capture.
+//! oracle-cdc: Oracle change data capture, the binary's crate.
 //!
-//! The engine (settings, sources, snapshot and streaming) lives in this library; the binary's
-//! command-line layer is [`cli`]. The engine never imports clap, indicatif, comfy-table or
-//! crossterm; it reaches databases only through [`source::Connector`].
+//! The command line ([`cli`]: arguments, printing, progress, the man pages and completions)
+//! over the engine (crates/cdc-engine), which this crate re-exports whole so that the CLI,
+//! the integration tests and the benches name its modules as `oracle_cdc::capture`,
+//! `oracle_cdc::source` and so on. The engine never sees clap, indicatif, comfy-table or
+//! crossterm: Cargo enforces it, as it is a crate of its own.
 
-// The core the engine shares with the emulator and the CLI (crates/cdc-core), re-exported
-// under the paths the engine has always used.
-pub use cdc_core::{charset, errors, localfs, names, oson, state, swar, types};
+pub use cdc_engine::*;
 
-pub mod capture;
 pub mod cli;
-pub mod crashpoint;
-pub mod doctor;
-pub mod encode;
-pub mod export;
-pub mod kafka;
-pub mod metrics;
-pub mod offsets;
-pub mod ops;
-pub mod record;
-pub mod settings;
-pub mod signal;
-pub mod sim;
-pub mod sink;
-pub mod snapshot;
-pub mod source;
-pub mod sql_condition;
-pub mod stream;
 
 // Every binary that links the engine (the CLI, tests, benches) allocates through mimalloc:
 // capture frees on the publishing thread what reader threads allocated, where glibc's malloc

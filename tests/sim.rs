@@ -1,6 +1,6 @@
 //! The deterministic simulation's quick set: seeded in-process capture runs against the
 //! emulator with faults, crashes at every named crash point and restarts, each checked against
-//! the eight invariants (src/sim/). The soak runs many more: `cargo run --release --example sim
+//! the eight invariants (crates/cdc-engine/src/sim/). The soak runs many more: `cargo run --release --example sim
 //! -- --seeds 10000`. A failure prints its seed and the command that replays it.
 
 use oracle_cdc::crashpoint::{self, Rule};

@@ -659,7 +659,7 @@ fn see_also_section(
 pub fn settings_reference() -> String {
     let mut s = String::from(
         "# Settings reference\n\n\
-<!-- Generated from src/settings/keys.rs by `OVERWRITE_GENERATED=1 cargo test --test generated_docs`; do not edit. -->\n\n\
+<!-- Generated from crates/cdc-engine/src/settings/keys.rs by `OVERWRITE_GENERATED=1 cargo test --test generated_docs`; do not edit. -->\n\n\
 Settings are `cdc.*` keys in a YAML file (`--config FILE`; flat keys such as `cdc.snapshot.chunk.rows: 1000`, \
 or nested maps, which are flattened), overridden by `ORACLE_CDC_*` environment variables, overridden by \
 `--set KEY=VALUE`. `oracle-cdc --print-settings` validates them and prints the effective values with their origin. \

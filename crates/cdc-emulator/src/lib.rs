@@ -559,7 +559,7 @@ mod redo_index_tests;
 #[cfg(test)]
 mod tests;
 // The tests of what the engine builds on the emulator (containers, the planner, the SQL_REDO
-// parser, capture's filter) are the engine's: src/source/emulator_tests/.
+// parser, capture's filter) are the engine's: crates/cdc-engine/src/source/emulator_tests/.
 
 #[cfg(test)]
 mod fault_tests;

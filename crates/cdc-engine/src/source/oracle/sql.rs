@@ -117,7 +117,7 @@
 //!   to query the V$LOGMNR_CONTENTS view and to use the LogMiner PL/SQL packages" (12.1
 //!   Utilities); "To query this view, you must have the LOGMINING privilege" (19c Reference);
 //!   before 12c it was SELECT ANY TRANSACTION (10.2/11.1 Reference). `doctor` asks for exactly
-//!   these (see `src/doctor/privileges.rs`).
+//!   these (see `crates/cdc-engine/src/doctor/privileges.rs`).
 //! - The mining filter ([`logmnr_contents`]) follows Debezium's `BufferedLogMinerQueryBuilder`
 //!   and `AbstractLogMinerQueryBuilder` (read in its source): `OPERATION_CODE IN (…)` of the
 //!   codes it handles, DDL only where `INFO NOT LIKE 'INTERNAL DDL%'`, `TABLE_NAME NOT LIKE

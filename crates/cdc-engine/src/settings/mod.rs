@@ -80,7 +80,7 @@ pub enum SnapshotMode {
 }
 
 /// `cdc.database.driver`: which driver the Oracle adapter opens its sessions with
-/// (`src/source/oracle/driver/`). Only the adapter acts on it; no other part of the engine
+/// (`crates/cdc-engine/src/source/oracle/driver/`). Only the adapter acts on it; no other part of the engine
 /// knows either driver.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum DatabaseDriver {

@@ -1,0 +1,29 @@
+//! The engine of oracle-cdc: settings, sources (Oracle, the emulator, replay), snapshot and
+//! stream, the sequencer, records, sinks, offsets, signals and doctor's checks.
+//!
+//! It knows no command line: clap, indicatif, comfy-table and crossterm are the binary's
+//! (the `oracle-cdc` crate, `src/cli/`), and Cargo keeps them out of here. It reaches databases
+//! only through [`source::Connector`]; the driver crates are named in `source::oracle` alone.
+
+// The core the engine shares with the emulator and the CLI (crates/cdc-core), re-exported
+// under the paths the engine has always used.
+pub use cdc_core::{charset, errors, localfs, names, oson, state, swar, types};
+
+pub mod capture;
+pub mod crashpoint;
+pub mod doctor;
+pub mod encode;
+pub mod export;
+pub mod kafka;
+pub mod metrics;
+pub mod offsets;
+pub mod ops;
+pub mod record;
+pub mod settings;
+pub mod signal;
+pub mod sim;
+pub mod sink;
+pub mod snapshot;
+pub mod source;
+pub mod sql_condition;
+pub mod stream;
