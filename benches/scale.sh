@@ -131,7 +131,7 @@ stream_tx_table
 # offsets in place), then `emulator workload --rate 0` (as fast as it writes); the capture that
 # then streams the workload's changes to --stop-at-scn is timed (wall and CPU of the capture
 # process, /usr/bin/time), once into the file sink and once into a local Kafka-compatible broker
-# (tansu, in-memory storage, on loopback; as tests/kafka_sink.rs starts it). Records and bytes
+# (tansu, in-memory storage, on loopback; as tests/all/kafka_sink.rs starts it). Records and bytes
 # are the file sink's (the same changes give the same records in both).
 # Lag: capture runs while the workload writes at a fixed rate for 20 s; per change record, the
 # record's processing time (value ts_ms) minus its transaction's commit time (source

@@ -1,5 +1,5 @@
 //! The stream path's input and run, shared by `benches/stream.rs` and the golden test
-//! (`tests/stream_golden.rs`), so the bench measures exactly the path whose bytes the test pins:
+//! (`tests/all/stream_golden.rs`), so the bench measures exactly the path whose bytes the test pins:
 //! V$LOGMNR_CONTENTS rows of committed transactions (SQL_REDO rendered by the emulator's
 //! renderer) → transaction buffer → decode → change records → capture's JSONL file sink.
 

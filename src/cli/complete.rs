@@ -10,7 +10,7 @@
 //! Why a hidden command rather than clap_complete's dynamic completion (`CompleteEnv`, feature
 //! `unstable-dynamic`): that feature is outside clap_complete's semver promise, and it makes
 //! every TAB a run of the binary, replacing the static scripts that are committed, packaged and
-//! completed in real shells by `tests/completions.rs`. Here only a table position runs the
+//! completed in real shells by `tests/all/completions.rs`. Here only a table position runs the
 //! binary. `__complete` is matched before clap parses (see `cli::run`), so it is in no help,
 //! man page or script as a command.
 //!

@@ -1,5 +1,5 @@
 //! Generated documentation: shell completions, man pages and the settings reference, all from
-//! the clap definitions and the settings key table. `tests/generated_docs.rs` keeps the committed
+//! the clap definitions and the settings key table. `tests/all/generated_docs.rs` keeps the committed
 //! copies in `completions/`, `man/` and `commands/settings.md` equal to what this produces.
 
 use super::args::Cli;
@@ -42,7 +42,7 @@ pub fn completion(shell: Shell, bin: &str) -> Vec<u8> {
 
 /// What `--set` completes to: every fixed key as `key=` and every per-table key's prefix as
 /// `prefix.`, from the one key table, so a new key completes once the scripts are generated
-/// again (`tests/generated_docs.rs` keeps the committed ones equal).
+/// again (`tests/all/generated_docs.rs` keeps the committed ones equal).
 pub fn set_completions() -> Vec<String> {
     KEYS.iter()
         .map(|k| format!("{}{}", k.key, if k.per_table { '.' } else { '=' }))
@@ -231,7 +231,7 @@ fn zsh_hooks(script: &[u8], root: &clap::Command, bin: &str) -> Vec<u8> {
 /// clap issue #5975 is still open): `offsets edit set-scn --<TAB>` offered `edit`'s options and
 /// its commands again, never `--skip-xid`. For every command with subcommands two levels down,
 /// its lines are made to stop once one of its subcommands is on the line, and each
-/// subcommand's own options are added under the full chain of commands. `tests/completions.rs`
+/// subcommand's own options are added under the full chain of commands. `tests/all/completions.rs`
 /// completes in a real fish when one is installed.
 fn fix_fish_depth(script: &[u8], root: &clap::Command, bin: &str) -> Vec<u8> {
     let mut text = String::from_utf8_lossy(script).to_string();
@@ -329,7 +329,7 @@ fn fish_option(bin: &str, cond: &str, arg: &clap::Arg) -> Option<String> {
 /// `case` that completes it is labelled `oracle__subcmd__cdc__subcmd__snapshot)` (`-` →
 /// `__subcmd__`), so nothing after a subcommand ever matched and bash fell back to file names.
 /// Relabel the `case` arms with the names the loop sets (a binary name without `-` is left as
-/// it is). `tests/completions.rs` completes in a real bash.
+/// it is). `tests/all/completions.rs` completes in a real bash.
 fn fix_bash_names(script: &[u8], bin: &str) -> Vec<u8> {
     if !bin.contains('-') {
         return script.to_vec();
@@ -659,7 +659,7 @@ fn see_also_section(
 pub fn settings_reference() -> String {
     let mut s = String::from(
         "# Settings reference\n\n\
-<!-- Generated from crates/cdc-engine/src/settings/keys.rs by `OVERWRITE_GENERATED=1 cargo test --test generated_docs`; do not edit. -->\n\n\
+<!-- Generated from crates/cdc-engine/src/settings/keys.rs by `OVERWRITE_GENERATED=1 cargo test --test all generated_docs::`; do not edit. -->\n\n\
 Settings are `cdc.*` keys in a YAML file (`--config FILE`; flat keys such as `cdc.snapshot.chunk.rows: 1000`, \
 or nested maps, which are flattened), overridden by `ORACLE_CDC_*` environment variables, overridden by \
 `--set KEY=VALUE`. `oracle-cdc --print-settings` validates them and prints the effective values with their origin. \

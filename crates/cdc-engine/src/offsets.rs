@@ -275,7 +275,7 @@ impl TableProgress {
 
     /// After the table's last chunk: done in the same save that acknowledges the chunk. The
     /// last chunk has no resume point, so a crash before a later save re-read the whole table
-    /// (found by the simulation, seed 27; `tests/sim.rs` keeps it).
+    /// (found by the simulation, seed 27; `tests/all/sim.rs` keeps it).
     pub fn done_after(&mut self, last_chunk: bool) {
         if last_chunk {
             self.state = TableState::Done;

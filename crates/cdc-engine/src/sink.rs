@@ -71,7 +71,7 @@ pub fn segments(dir: &Path) -> Result<Vec<(u64, PathBuf)>> {
 /// (CDC-8005) and acknowledge the empty start (segment 1, 0 bytes) in `offsets`, to be stored
 /// before anything is written. Without it a crash after the first write but before the first
 /// acknowledgement left segments the offsets did not know, and every restart refused them
-/// (found by the simulation, seed 2; `tests/sim.rs` keeps it).
+/// (found by the simulation, seed 2; `tests/all/sim.rs` keeps it).
 pub fn claim_fresh(
     settings: &crate::settings::Settings,
     offsets: &mut crate::offsets::Offsets,

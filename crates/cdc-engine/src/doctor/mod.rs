@@ -14,7 +14,7 @@
 //! Adding a check: write its function in its area's module (`pub(super)`), add its row to
 //! [`CHECKS`] where it is to be reported, list its id with its finding on the all-wrong
 //! database in `tests_all::each_check_runs_its_own_function`, and give it a row in
-//! `commands/doctor.md`'s table of checks (`tests/doctor_cli.rs` holds every id to one).
+//! `commands/doctor.md`'s table of checks (`tests/all/doctor_cli.rs` holds every id to one).
 
 mod connection;
 pub mod facts;

@@ -118,7 +118,7 @@ fn mapping(ty: &ColumnType) -> Mapping {
         ColumnType::BinaryDouble => Mapping::BinaryDouble,
         // Milliseconds, not seconds: Parquet's TIMESTAMP logical type has no seconds unit, so
         // an Arrow Timestamp(second) is written as a bare INT64 that pyarrow and duckdb read
-        // as a number (tests/parquet_readers.rs).
+        // as a number (tests/all/parquet_readers.rs).
         ColumnType::Date => Mapping::Timestamp(TimeUnit::Millisecond),
         ColumnType::Timestamp { fsp } => Mapping::Timestamp(unit(*fsp)),
         ColumnType::TimestampTz { fsp } => Mapping::Zoned {

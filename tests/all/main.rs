@@ -1,0 +1,64 @@
+//! The integration tests, in one binary (as ripgrep and uv keep theirs): each former test file is a
+//! module of it, and the support modules are compiled once. `cargo test --test all NAME` runs one
+//! file's tests by its module name (for example `cargo test --test all generated_docs::`).
+
+mod capture_support;
+mod offsets_support;
+
+mod bad_inputs;
+mod broken_stderr;
+mod capture_charsets;
+mod capture_cli;
+mod capture_filter;
+mod capture_pdb_charsets;
+mod capture_prod;
+mod capture_redo_faults;
+mod capture_unknown_objects;
+mod char_semantics;
+mod cli;
+mod command_pages;
+mod completions;
+mod debezium_records;
+mod doctor_cli;
+mod emulator_keys;
+mod emulator_process;
+mod export_golden;
+mod filter_errors;
+mod flink_debezium;
+mod fuzz_inputs;
+mod generated_docs;
+mod grants_cli;
+mod hardening_cli;
+mod kafka_sink;
+mod kafka_waits;
+mod mining_faults_cli;
+mod multitenant_cli;
+mod offsets_apply;
+mod offsets_capture;
+mod offsets_cli;
+mod offsets_format;
+mod offsets_restart;
+mod offsets_safety;
+mod oracle_live;
+mod oracle_wire;
+mod parquet_readers;
+mod progress_tmux;
+mod replay_cli;
+mod replay_redo_faults;
+mod replay_redo_forms;
+mod replay_truncate;
+mod replay_unknown_objects;
+mod replay_value_forms;
+mod signal_cli;
+mod sim;
+mod snapshot_cli;
+mod snapshot_ddl;
+mod snapshot_markers;
+mod snapshot_parquet;
+mod snapshot_throttle;
+mod stream_golden;
+mod supplemental_cli;
+mod topics_cli;
+mod topology_cli;
+mod types_cli;
+mod ux_cli;
