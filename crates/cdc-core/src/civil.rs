@@ -120,3 +120,11 @@ pub fn push_digits(s: &mut String, mut n: u64, width: usize) {
     // ASCII digits.
     s.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
 }
+
+/// The wall clock in milliseconds since the epoch (0 for a clock set before it).
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}

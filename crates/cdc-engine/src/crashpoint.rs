@@ -126,17 +126,6 @@ pub fn hit(point: Point) -> Result<()> {
     r
 }
 
-/// [`hit`] for the steps of [`crate::offsets::write_atomically`].
-pub fn atomic_write_step(step: crate::offsets::WriteStep) -> Result<()> {
-    use crate::offsets::WriteStep as S;
-    hit(match step {
-        S::TempWritten => Point::AtomicWriteTempWritten,
-        S::TempSynced => Point::AtomicWriteTempSynced,
-        S::Renamed => Point::AtomicWriteRenamed,
-        S::DirSynced => Point::AtomicWriteDirSynced,
-    })
-}
-
 /// Whether a test has broken `rule` on this thread (always false otherwise).
 pub fn broken(rule: Rule) -> bool {
     BROKEN.with(|b| b.get() == Some(rule))
@@ -144,7 +133,7 @@ pub fn broken(rule: Rule) -> bool {
 
 /// The SCN a wave's catch-up publishes up to: the wave's own, or nothing at all while a test
 /// has broken [`Rule::WaveCatchUp`].
-pub fn wave_catch_up_to(scn: crate::source::model::Scn) -> crate::source::model::Scn {
+pub fn wave_catch_up_to(scn: cdc_core::model::Scn) -> cdc_core::model::Scn {
     if broken(Rule::WaveCatchUp) {
         0
     } else {
@@ -290,29 +279,5 @@ mod tests {
             assert!(listed(*p));
             assert_eq!(*p as usize, i, "{p} is out of declaration order in ALL");
         }
-    }
-
-    /// Each step of an atomic write reaches the hook as its own point, in order.
-    #[test]
-    fn atomic_write_steps_hit_their_points() {
-        use crate::offsets::WriteStep as S;
-        let seen = std::rc::Rc::new(RefCell::new(Vec::new()));
-        let s = seen.clone();
-        let _guard = arm(move |p| {
-            s.borrow_mut().push(p);
-            Ok(())
-        });
-        for step in [S::TempWritten, S::TempSynced, S::Renamed, S::DirSynced] {
-            assert!(atomic_write_step(step).is_ok());
-        }
-        assert_eq!(
-            *seen.borrow(),
-            [
-                Point::AtomicWriteTempWritten,
-                Point::AtomicWriteTempSynced,
-                Point::AtomicWriteRenamed,
-                Point::AtomicWriteDirSynced,
-            ]
-        );
     }
 }

@@ -100,7 +100,7 @@ fn float(f: f64) -> Json {
 pub fn write_json_row(
     out: &mut Vec<u8>,
     keys: &[Vec<u8>],
-    columns: &[crate::source::model::ColumnInfo],
+    columns: &[cdc_core::model::ColumnInfo],
     values: &[Value],
 ) {
     out.push(b'{');
@@ -230,7 +230,7 @@ pub fn to_csv_iso(v: &Value, ty: &ColumnType) -> String {
 }
 
 /// [`CsvColumn`]s of a table, for [`write_csv_row_with`].
-pub fn csv_columns(columns: &[crate::source::model::ColumnInfo]) -> Vec<CsvColumn> {
+pub fn csv_columns(columns: &[cdc_core::model::ColumnInfo]) -> Vec<CsvColumn> {
     columns
         .iter()
         .map(|c| CsvColumn::of(&c.data_type))
@@ -380,11 +380,7 @@ fn write_csv_text(out: &mut Vec<u8>, prefix: &str, s: &str) {
 
 /// Append one CSV record of a row and its line end, byte for byte what `csv::Writer` writes
 /// (a record with no bytes at all is written as `""`).
-pub fn write_csv_row(
-    out: &mut Vec<u8>,
-    columns: &[crate::source::model::ColumnInfo],
-    values: &[Value],
-) {
+pub fn write_csv_row(out: &mut Vec<u8>, columns: &[cdc_core::model::ColumnInfo], values: &[Value]) {
     write_csv_row_with(out, &csv_columns(columns), columns, values);
 }
 
@@ -393,8 +389,8 @@ pub fn write_csv_row(
 /// whole chunk afterwards was a quarter of the CSV export's time).
 pub fn write_csv_rows(
     out: &mut Vec<u8>,
-    columns: &[crate::source::model::ColumnInfo],
-    rows: Vec<crate::source::model::FetchedRow>,
+    columns: &[cdc_core::model::ColumnInfo],
+    rows: Vec<cdc_core::model::FetchedRow>,
 ) {
     write_csv_rows_with(out, columns, rows, CsvTimes::Epoch)
 }
@@ -402,8 +398,8 @@ pub fn write_csv_rows(
 /// [`write_csv_rows`] with the times written as `times` says (the export's choice).
 pub fn write_csv_rows_with(
     out: &mut Vec<u8>,
-    columns: &[crate::source::model::ColumnInfo],
-    mut rows: Vec<crate::source::model::FetchedRow>,
+    columns: &[cdc_core::model::ColumnInfo],
+    mut rows: Vec<cdc_core::model::FetchedRow>,
     times: CsvTimes,
 ) {
     let kinds: Vec<CsvColumn> = match times {
@@ -426,7 +422,7 @@ pub fn write_csv_rows_with(
 /// plain write for CSV). The values' blocks 6 rows ahead, their texts 3 rows ahead (whose
 /// blocks, asked for 3 rows ago, are by then in the cache).
 #[inline(always)]
-fn prefetch_ahead(rows: &[crate::source::model::FetchedRow], i: usize) {
+fn prefetch_ahead(rows: &[cdc_core::model::FetchedRow], i: usize) {
     if let Some(ahead) = rows.get(i + 6) {
         let p = ahead.values.as_ptr().cast::<u8>();
         let bytes = std::mem::size_of_val(ahead.values.as_slice());
@@ -459,7 +455,7 @@ fn prefetch(p: *const u8) {
 pub fn write_csv_row_with(
     out: &mut Vec<u8>,
     kinds: &[CsvColumn],
-    columns: &[crate::source::model::ColumnInfo],
+    columns: &[cdc_core::model::ColumnInfo],
     values: &[Value],
 ) {
     let start = out.len();

@@ -162,7 +162,7 @@ impl ExportSink {
     fn open(
         &mut self,
         t: &TableTarget,
-        columns: &[crate::source::model::ColumnInfo],
+        columns: &[cdc_core::model::ColumnInfo],
         progress: &TableProgress,
     ) -> Result<()> {
         let name = self.file_name(t);

@@ -9,6 +9,7 @@
 // under the paths the engine has always used.
 pub use cdc_core::{charset, errors, localfs, names, oson, state, swar, types};
 
+pub mod atomic_file;
 pub mod capture;
 pub mod crashpoint;
 pub mod doctor;
@@ -19,6 +20,7 @@ pub mod metrics;
 pub mod offsets;
 pub mod ops;
 pub mod record;
+pub mod segments;
 pub mod settings;
 pub mod signal;
 pub mod sim;
@@ -26,4 +28,5 @@ pub mod sink;
 pub mod snapshot;
 pub mod source;
 pub mod sql_condition;
+pub mod status;
 pub mod stream;

@@ -5,11 +5,10 @@
 //! the database's DBID and incarnation; offsets of another database are refused.
 
 use crate::errors::{CdcError, Result};
-use crate::source::model::{DatabaseInfo, Scn};
 use crate::types::Value;
+use cdc_core::model::{DatabaseInfo, Scn};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 pub mod commit;
@@ -496,68 +495,8 @@ mod save_hook_tests {
     }
 }
 
-/// Replace `path` with `bytes` so that a crash leaves the old or the new content, never a mix.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    write_atomically_with(path, bytes, &mut crate::crashpoint::atomic_write_step)
-}
-
-/// The steps of [`write_atomically`], in order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WriteStep {
-    /// The new content is in a temp file next to the target (not yet synced).
-    TempWritten,
-    /// The temp file is fsynced.
-    TempSynced,
-    /// The temp file was renamed over the target.
-    Renamed,
-    /// The directory is fsynced: the rename is durable.
-    DirSynced,
-}
-
-/// [`write_atomically`], calling `after` after each step; an error from it stops the write
-/// there (tests inject failures this way).
-pub fn write_atomically_with(
-    path: &Path,
-    bytes: &[u8],
-    after: &mut dyn FnMut(WriteStep) -> Result<()>,
-) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("."));
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".offsets-")
-        .tempfile_in(&dir)
-        .map_err(|e| CdcError::io(&dir, e))?;
-    set_private(tmp.path())?;
-    tmp.write_all(bytes)
-        .map_err(|e| CdcError::io(tmp.path(), e))?;
-    after(WriteStep::TempWritten)?;
-    tmp.as_file()
-        .sync_all()
-        .map_err(|e| CdcError::io(tmp.path(), e))?;
-    after(WriteStep::TempSynced)?;
-    tmp.persist(path).map_err(|e| CdcError::io(path, e.error))?;
-    after(WriteStep::Renamed)?;
-    if let Ok(d) = std::fs::File::open(&dir) {
-        // The rename is durable once the directory is.
-        let _ = d.sync_all();
-    }
-    after(WriteStep::DirSynced)?;
-    Ok(())
-}
-
-/// Mode 0600 for state files.
-pub fn set_private(path: &Path) -> Result<()> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
-            .map_err(|e| CdcError::io(path, e))?;
-    }
-    Ok(())
-}
+// The atomic replace of a file is its own module; offsets and the CLI name it from here too.
+pub use crate::atomic_file::{set_private, write_atomically, write_atomically_with, WriteStep};
 
 #[cfg(test)]
 mod tests {
@@ -667,8 +606,8 @@ mod tests {
             cdb: false,
             pdbs: vec![],
             resetlogs_scn: 1000,
-            role: crate::source::model::DatabaseRole::Primary,
-            open_mode: crate::source::model::OpenMode::ReadWrite,
+            role: cdc_core::model::DatabaseRole::Primary,
+            open_mode: cdc_core::model::OpenMode::ReadWrite,
             archivelog: true,
             force_logging: false,
             supplemental_min: true,

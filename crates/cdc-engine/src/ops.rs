@@ -45,7 +45,7 @@ impl OpsLog {
     pub fn emit(&self, event: &str, fields: Json) -> Result<()> {
         let mut obj = Map::new();
         obj.insert("event".into(), Json::String(event.into()));
-        obj.insert("ts_ms".into(), Json::from(crate::record::now_ms()));
+        obj.insert("ts_ms".into(), Json::from(cdc_core::civil::now_ms()));
         if let Json::Object(f) = fields {
             obj.extend(f);
         }

@@ -5,13 +5,15 @@
 //! [`format`] holds the switches, [`value`] a column's value and schema, [`schema`] the
 //! record schemas; change records are written by `capture::records`.
 
-pub mod format;
+// How records are encoded is a setting (settings::record_format); records read it as `format`.
+pub use crate::settings::record_format as format;
+pub mod envelope;
 pub mod heads;
 pub mod schema;
 pub mod schema_change;
 pub mod value;
 
-use crate::source::model::{ColumnInfo, FetchedRow, Scn};
+use cdc_core::model::{ColumnInfo, FetchedRow, Scn};
 use format::Format;
 use serde_json::{Map, Value as Json};
 
@@ -84,7 +86,7 @@ pub struct TableContext<'a> {
 impl TableContext<'_> {
     /// The topic with the PDB (`PREFIX.PDB.OWNER.TABLE`) as the record exports name files.
     pub fn topic(&self) -> String {
-        crate::capture::records::topic_of(self.topic_prefix, self.table, true)
+        envelope::topic_of(self.topic_prefix, self.table, true)
     }
 
     /// The row as a JSON object of column → value in `fmt`.
@@ -125,7 +127,7 @@ impl TableContext<'_> {
     /// The table's topic, record schemas and the envelope's text fixed by the table, in `fmt`,
     /// made once per chunk (a schema is a few kilobytes of JSON).
     pub fn schemas(&self, fmt: &Format, with_pdb: bool) -> TableSchemas {
-        let topic = crate::capture::records::topic_of(self.topic_prefix, self.table, with_pdb);
+        let topic = envelope::topic_of(self.topic_prefix, self.table, with_pdb);
         let key_head = fmt
             .key_schemas
             .then(|| schema::key_schema(&topic, self.columns, self.key_columns, fmt))
@@ -269,7 +271,7 @@ impl TableContext<'_> {
             b",\"commit_ts_ms\":null,\"start_scn\":null,\"start_ts_ms\":null,\"txSeq\":null},\
               \"transaction\":null",
         );
-        crate::capture::records::write_op_and_times(out, "r", crate::capture::records::now_ns());
+        envelope::write_op_and_times(out, "r", envelope::now_ns());
         out.push(b'}');
         if schemas.value_head.is_some() {
             out.push(b'}');
@@ -301,12 +303,8 @@ pub struct TableSchemas {
     table_part: Vec<u8>,
 }
 
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
+// The wall clock in epoch milliseconds is the core's; records and the rest of the engine read it.
+pub use cdc_core::civil::now_ms;
 
 #[cfg(test)]
 mod tests {

@@ -39,33 +39,8 @@ enum Flush {
     WholePages,
 }
 
-pub fn segment_name(index: u64) -> String {
-    format!("segment-{index:06}.jsonl")
-}
-
-pub fn segment_index(name: &str) -> Option<u64> {
-    name.strip_prefix("segment-")?
-        .strip_suffix(".jsonl")?
-        .parse()
-        .ok()
-}
-
-/// The segment files in a directory, in order.
-pub fn segments(dir: &Path) -> Result<Vec<(u64, PathBuf)>> {
-    let mut out = Vec::new();
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
-        Err(e) => return Err(CdcError::io(dir, e)),
-    };
-    for e in entries.flatten() {
-        if let Some(i) = e.file_name().to_str().and_then(segment_index) {
-            out.push((i, e.path()));
-        }
-    }
-    out.sort();
-    Ok(out)
-}
+// The segment files' names and listing are their own module (offsets edit reads them too).
+pub use crate::segments::{segment_index, segment_name, segments};
 
 /// On a capture's first start: refuse a file sink directory that already holds segments
 /// (CDC-8005) and acknowledge the empty start (segment 1, 0 bytes) in `offsets`, to be stored

@@ -12,9 +12,9 @@ use crate::snapshot::NoProgress;
 use crate::source::emulator::redo::DdlChange;
 use crate::source::emulator::writer::Writer;
 use crate::source::emulator::{self, clock, EmulatorConnector, Faults};
-use crate::source::model::ColumnInfo;
-use crate::source::Connector;
 use crate::types::{ColumnType, Value};
+use cdc_core::model::ColumnInfo;
+use cdc_core::session::Connector;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 

@@ -64,7 +64,7 @@ fn capture_through_switches(build: &str, rounds: u32) -> Ran {
     let conn = EmulatorConnector::open_with_clock(&db, Faults::default(), Arc::new(clock.clone()))
         .unwrap();
     // As `source::open` sets it from cdc.mining.dictionary.
-    conn.set_dictionary(crate::source::model::Dictionary::RedoLogs)
+    conn.set_dictionary(cdc_core::model::Dictionary::RedoLogs)
         .unwrap();
     let settings = Settings::from_pairs(&[
         &format!("cdc.database.url=emulator:{}", db.display()),

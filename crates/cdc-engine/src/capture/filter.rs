@@ -24,7 +24,7 @@
 //!   does not capture (`stream::unknown`).
 
 use crate::settings::Settings;
-use crate::source::filter::{like_literal, MiningFilter, NameMatch, Owners};
+use cdc_core::filter::{like_literal, MiningFilter, NameMatch, Owners};
 
 /// What a pattern part selects.
 enum Part {
@@ -124,7 +124,7 @@ fn keeps_table(f: &MiningFilter, table: &crate::names::TableName, code: u32) -> 
 mod tests {
     use super::*;
     use crate::names::TableName;
-    use crate::source::model::op;
+    use cdc_core::model::op;
 
     fn settings(pairs: &[&str]) -> Settings {
         Settings::from_pairs(pairs).unwrap()

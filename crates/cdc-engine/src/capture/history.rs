@@ -7,21 +7,20 @@ use crate::names::TableName;
 use crate::ops::OpsLog;
 use crate::settings::Settings;
 use crate::snapshot::target::Decision;
-use crate::source::model::Scn;
 use crate::state::StateDir;
 use crate::stream::decode::{Catalog, TableSchema};
+use cdc_core::model::Scn;
 use serde_json::json;
 
 pub const HISTORY_FILE: &str = "schema-history.json";
 
-type History =
-    std::collections::BTreeMap<String, Vec<(Scn, Vec<crate::source::model::ColumnInfo>)>>;
+type History = std::collections::BTreeMap<String, Vec<(Scn, Vec<cdc_core::model::ColumnInfo>)>>;
 
 /// How the decoder sees a captured table: its column history, record key and the columns
 /// cdc.columns.exclude leaves out.
 pub(crate) fn table_schema(
     t: &crate::snapshot::target::TableTarget,
-    history: Vec<(Scn, Vec<crate::source::model::ColumnInfo>)>,
+    history: Vec<(Scn, Vec<cdc_core::model::ColumnInfo>)>,
 ) -> TableSchema {
     TableSchema {
         name: t.info.name.clone(),
@@ -82,7 +81,7 @@ pub(super) fn not_streamable(catalog: &Catalog, ops: &OpsLog) -> Result<()> {
 pub(crate) fn save_history(path: &std::path::Path, catalog: &Catalog) -> Result<()> {
     let text = serde_json::to_vec_pretty(&catalog.history())
         .map_err(|e| crate::errors::CdcError::io(path, std::io::Error::other(e)))?;
-    crate::offsets::write_atomically(path, &text)
+    crate::atomic_file::write_atomically(path, &text)
 }
 
 /// The captured tables' schemas for decoding: the stored history where there is one (changes

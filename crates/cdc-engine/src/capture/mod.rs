@@ -15,7 +15,8 @@ mod publisher;
 pub use publisher::SPILL_DIR;
 pub mod records;
 mod signals;
-pub mod status;
+// The status board capture keeps (and the metrics endpoint and progress read) is its own module.
+pub use crate::status;
 pub mod throttle;
 pub mod topics;
 
@@ -40,9 +41,9 @@ use crate::signal::SnapshotKind;
 use crate::sink::{FileSink, RecordSink, StdoutSink};
 use crate::snapshot::target::{resolve, Decision};
 use crate::snapshot::{Outcome, Progress, Snapshot};
-use crate::source::model::Scn;
-use crate::source::Connector;
 use crate::state::StateDir;
+use cdc_core::model::Scn;
+use cdc_core::session::Connector;
 use publisher::Publisher;
 use serde_json::json;
 use signals::SignalDesk;
@@ -152,7 +153,7 @@ pub fn check_source(s: &Settings) -> Result<()> {
                 });
             }
         }
-        if s.mining_dictionary == crate::source::model::Dictionary::OnlineCatalog
+        if s.mining_dictionary == cdc_core::model::Dictionary::OnlineCatalog
             && s.snapshot.mode != SnapshotMode::SnapshotOnly
         {
             return Err(crate::errors::CdcError::DownstreamOnlineCatalog {
@@ -490,7 +491,7 @@ impl Capture<'_> {
                 std::thread::sleep(Duration::from_millis(s.signal.poll_ms));
                 continue;
             }
-            let looked_ms = crate::record::now_ms();
+            let looked_ms = cdc_core::civil::now_ms();
             let current = publisher.current_scn()?;
             if every(s.stream.metrics_ms).is_some_and(|d| last_metrics.elapsed() >= d) {
                 ops.emit("capture-metrics", publisher.metrics(current))?;
@@ -735,7 +736,7 @@ impl Capture<'_> {
             return Ok(());
         }
         if self.settings.snapshot.new_tables == NewTables::Auto {
-            let id = format!("auto-{}", crate::record::now_ms());
+            let id = format!("auto-{}", cdc_core::civil::now_ms());
             ops.emit(
                 "signal-accepted",
                 json!({"signal": id, "type": "execute-snapshot", "tables": names, "action": "incremental snapshot of tables new to capture (cdc.snapshot.new.tables=auto)"}),

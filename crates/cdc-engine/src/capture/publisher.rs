@@ -7,15 +7,15 @@ use crate::crashpoint::Point;
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
 use crate::offsets::{Offsets, SinkPosition, StreamPosition};
-use crate::record::now_ms;
 use crate::settings::{OnDecodeError, Settings};
 use crate::sink::RecordSink;
-use crate::source::model::Scn;
-use crate::source::{Connector, Session};
 use crate::state::StateDir;
 use crate::stream::buffer::{row_bytes, Committed, TxBuffer};
 use crate::stream::decode::{Catalog, Decoder, Event};
 use crate::stream::spill::SpillFile;
+use cdc_core::civil::now_ms;
+use cdc_core::model::Scn;
+use cdc_core::session::{Connector, Session};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -111,7 +111,7 @@ pub struct Publisher<'a> {
     windows: u64,
     throttle: super::throttle::Throttle,
     /// The mining query's WHERE clause (see `capture::filter`).
-    filter: crate::source::MiningFilter,
+    filter: cdc_core::filter::MiningFilter,
     /// LogMiner dictionary builds at log switches (`cdc.mining.dictionary.build`).
     dictionary: dictionary::DictionaryBuilds,
     /// Rows LogMiner returned, and rows of captured tables decoded: their ratio shows the
@@ -260,7 +260,7 @@ impl<'a> Publisher<'a> {
             self.last_commit_ms,
             self.caught_up_ms,
             waiting,
-            crate::record::now_ms(),
+            cdc_core::civil::now_ms(),
         );
         serde_json::json!({
             "current_scn": current_scn,
@@ -302,7 +302,7 @@ impl<'a> Publisher<'a> {
             self.last_commit_ms,
             self.caught_up_ms,
             waiting,
-            crate::record::now_ms(),
+            cdc_core::civil::now_ms(),
         );
         st.open_transactions = self.buffer.open_transactions() as u64;
         st.buffered_changes = self.buffer.buffered_rows() as u64;
@@ -358,7 +358,7 @@ impl<'a> Publisher<'a> {
         let record = serde_json::json!({
             "topic": format!("{prefix}.heartbeat"),
             "key": {"serverName": prefix},
-            "value": {"ts_ms": crate::record::now_ms(), "scn": self.mined_to.to_string(), "commit_scn": commit.to_string()},
+            "value": {"ts_ms": cdc_core::civil::now_ms(), "scn": self.mined_to.to_string(), "commit_scn": commit.to_string()},
             "headers": {},
         });
         let line = serde_json::to_vec(&record)
@@ -592,7 +592,7 @@ impl<'a> Publisher<'a> {
                 .chain(rows.into_iter().map(Ok))
             {
                 let row = row?;
-                if row.operation_code == crate::source::model::op::MISSING_SCN {
+                if row.operation_code == cdc_core::model::op::MISSING_SCN {
                     // Redo LogMiner could not read: no transaction to wait for.
                     let e = CdcError::MissingScn {
                         scn: row.scn,
@@ -742,7 +742,7 @@ impl<'a> Publisher<'a> {
         p.stream.threads.insert(tx.thread, tx.commit_scn);
         drop(p);
         self.last_commit_ms =
-            crate::source::model::host_time_to_epoch_ms(&tx.commit_timestamp, host_offset)
+            cdc_core::model::host_time_to_epoch_ms(&tx.commit_timestamp, host_offset)
                 .or(self.last_commit_ms);
         Ok(())
     }
@@ -763,9 +763,8 @@ impl<'a> Publisher<'a> {
         let Some(schema) = self.catalog.tables.get(table) else {
             return Ok(());
         };
-        let commit_ms =
-            crate::source::model::host_time_to_epoch_ms(&tx.commit_timestamp, host_offset)
-                .unwrap_or_else(now_ms);
+        let commit_ms = cdc_core::model::host_time_to_epoch_ms(&tx.commit_timestamp, host_offset)
+            .unwrap_or_else(now_ms);
         let line = crate::record::schema_change::line(
             &crate::record::schema_change::Ddl {
                 topic_prefix: &self.settings.sink.topic_prefix,

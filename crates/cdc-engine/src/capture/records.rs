@@ -14,10 +14,10 @@ use crate::encode::write_json_str;
 use crate::record::format::Format;
 use crate::record::heads::Heads;
 use crate::record::value;
-use crate::source::model::ColumnInfo;
 use crate::stream::buffer::Committed;
 use crate::stream::decode::{Change, ChangeOp, TableSchema};
 use crate::types::Value;
+use cdc_core::model::ColumnInfo;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -116,42 +116,8 @@ fn write_int(out: &mut Vec<u8>, n: impl itoa::Integer) {
     out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
-/// A record's topic: `PREFIX.[PDB.]OWNER.TABLE`, with the characters Kafka refuses in a topic
-/// name replaced by `_` (Debezium's `TopicNameSanitizer`).
-pub fn topic_of(prefix: &str, table: &crate::names::TableName, with_pdb: bool) -> String {
-    let mut t = prefix.to_string();
-    let pdb = table.pdb.as_ref().filter(|_| with_pdb);
-    for part in pdb.into_iter().chain([&table.owner, &table.table]) {
-        t.push('.');
-        t.push_str(part);
-    }
-    t.chars()
-        .map(|c| match c {
-            'a'..='z' | 'A'..='Z' | '0'..='9' | '.' | '_' | '-' => c,
-            _ => '_',
-        })
-        .collect()
-}
-
-/// The processing time, in nanoseconds since the epoch.
-pub fn now_ns() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as i64)
-        .unwrap_or(0)
-}
-
-/// The envelope's `,"op":"c","ts_ms":…,"ts_us":…,"ts_ns":…` after `transaction`.
-pub fn write_op_and_times(out: &mut Vec<u8>, op: &str, now_ns: i64) {
-    out.extend_from_slice(b",\"op\":\"");
-    out.extend_from_slice(op.as_bytes());
-    out.extend_from_slice(b"\",\"ts_ms\":");
-    write_int(out, now_ns / 1_000_000);
-    out.extend_from_slice(b",\"ts_us\":");
-    write_int(out, now_ns / 1000);
-    out.extend_from_slice(b",\"ts_ns\":");
-    write_int(out, now_ns);
-}
+// The envelope's shared pieces are record's (`record::envelope`), for snapshot and stream alike.
+pub use crate::record::envelope::{now_ns, topic_of, write_op_and_times};
 
 /// Writes the change records of one committed transaction. The envelope's text that is the
 /// same for every record of the transaction, or of a table within it, is escaped once (a
@@ -180,7 +146,7 @@ pub struct TxRecordWriter<'a> {
     since_now: u32,
     /// Changes written so far (`txSeq` of the last), and the first one's SCN and time.
     events: u64,
-    start: Option<(crate::source::model::Scn, i64)>,
+    start: Option<(cdc_core::model::Scn, i64)>,
     /// Records per table (`data_collection_order`, and END's counts), and in all.
     per_table: BTreeMap<String, u64>,
     total: u64,
@@ -230,8 +196,8 @@ impl<'a> TxRecordWriter<'a> {
         with_pdb: bool,
     ) -> Self {
         let commit_ms =
-            crate::source::model::host_time_to_epoch_ms(&tx.commit_timestamp, host_offset_secs)
-                .unwrap_or_else(crate::record::now_ms);
+            cdc_core::model::host_time_to_epoch_ms(&tx.commit_timestamp, host_offset_secs)
+                .unwrap_or_else(cdc_core::civil::now_ms);
         let mut source_head = b"{\"version\":".to_vec();
         write_json_str(&mut source_head, env!("CARGO_PKG_VERSION"));
         source_head.extend_from_slice(b",\"connector\":\"oracle\",\"name\":");
@@ -283,7 +249,7 @@ impl<'a> TxRecordWriter<'a> {
         self.ends.clear();
         self.events += 1;
         let change_ms =
-            crate::source::model::host_time_to_epoch_ms(&change.timestamp, self.host_offset_secs)
+            cdc_core::model::host_time_to_epoch_ms(&change.timestamp, self.host_offset_secs)
                 .unwrap_or(self.commit_ms);
         if self.start.is_none() {
             self.start = Some((change.scn, change_ms));

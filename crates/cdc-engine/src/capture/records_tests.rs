@@ -1,6 +1,6 @@
 use super::*;
-use crate::source::model::ColumnInfo;
 use crate::types::ColumnType;
+use cdc_core::model::ColumnInfo;
 use serde_json::{json, Value as Json};
 
 /// A change's record lines from a fresh writer in Debezium's default format, owned.

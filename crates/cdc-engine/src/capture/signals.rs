@@ -26,7 +26,7 @@ pub struct SignalDesk<'a> {
     /// Where `set-throttle` puts the snapshot throttle.
     status: Option<super::status::Status>,
     /// The database that checks a signal's filters before it is accepted.
-    connector: Option<&'a dyn crate::source::Connector>,
+    connector: Option<&'a dyn cdc_core::session::Connector>,
     /// The database name and whether it is a CDB (`with_database`).
     database: Option<(String, bool)>,
 }
@@ -64,7 +64,7 @@ impl<'a> SignalDesk<'a> {
 
     /// Filters of `execute-snapshot` signals are checked against this database's tables
     /// (parsed there, their columns resolved) before a signal is accepted.
-    pub fn with_connector(mut self, connector: &'a dyn crate::source::Connector) -> Self {
+    pub fn with_connector(mut self, connector: &'a dyn cdc_core::session::Connector) -> Self {
         self.connector = Some(connector);
         self
     }
@@ -250,7 +250,7 @@ pub fn record_id(offsets: &mut Offsets, id: &str, kind: &str, outcome: &str, rea
         kind: kind.to_string(),
         outcome: outcome.to_string(),
         reason: reason.to_string(),
-        ts_ms: crate::record::now_ms(),
+        ts_ms: cdc_core::civil::now_ms(),
     });
     let extra = offsets.signal_history.len().saturating_sub(SIGNAL_HISTORY);
     offsets.signal_history.drain(..extra);

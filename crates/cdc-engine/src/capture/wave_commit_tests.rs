@@ -9,7 +9,7 @@ use crate::settings::Settings;
 use crate::sim::check;
 use crate::snapshot::NoProgress;
 use crate::source::emulator::{self, clock, EmulatorConnector, Faults};
-use crate::source::Connector;
+use cdc_core::session::Connector;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;

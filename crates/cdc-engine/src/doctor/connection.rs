@@ -5,7 +5,7 @@ use super::facts::{Connect, Facts, SourceKind};
 use super::Finding;
 use crate::errors::{CdcError, Code};
 use crate::settings::DatabaseDriver;
-use crate::source::model::{dictionary_for, DatabaseRole, Dictionary, OpenMode};
+use cdc_core::model::{dictionary_for, DatabaseRole, Dictionary, OpenMode};
 
 pub(super) fn mining(f: &Facts) -> Finding {
     let Some(m) = &f.mining else {
@@ -45,7 +45,7 @@ pub(super) fn mining(f: &Facts) -> Finding {
     // downstream may receive several databases' redo).
     let logs = &match crate::source::mining::received_from(
         logs.clone(),
-        crate::source::model::RedoSource::of(source),
+        cdc_core::model::RedoSource::of(source),
         &m.target,
         f.settings.database_url(),
     ) {
@@ -411,7 +411,7 @@ pub(super) fn multitenant(f: &Facts) -> Finding {
     };
     let named = named_pdbs(f);
     match container.as_deref() {
-        Some(crate::source::model::ROOT_CONTAINER) => {
+        Some(cdc_core::model::ROOT_CONTAINER) => {
             let closed: Vec<&String> = named.iter().filter(|p| !db.pdbs.contains(p)).collect();
             let found = format!(
                 "root mode: connected to CDB$ROOT, mining there; each PDB's catalog and reads after ALTER SESSION SET CONTAINER; open PDBs: {pdbs}"
@@ -453,7 +453,7 @@ pub(super) fn multitenant(f: &Facts) -> Finding {
                 // catalog (19c Utilities 23.12.1); nothing says such a session reaches back to a
                 // dictionary build in the redo, which capture's own builds cannot make in a PDB
                 // before 21c either (ORA-65040). Unproven: a WARN, never a silent bet.
-                true if f.settings.mining_dictionary == crate::source::model::Dictionary::RedoLogs => Finding::warn(
+                true if f.settings.mining_dictionary == cdc_core::model::Dictionary::RedoLogs => Finding::warn(
                     format!(
                         "{found}; cdc.mining.dictionary=redo_logs: Oracle documents LogMiner inside a PDB with the online catalog only; a dictionary from the redo in a per-PDB session is not documented (it may fail at START_LOGMNR, ORA-01371 / CDC-5302), and capture cannot build one inside {pdb}"
                     ),

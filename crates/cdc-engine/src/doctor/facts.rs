@@ -6,9 +6,9 @@ use crate::names::TableName;
 use crate::offsets::Offsets;
 use crate::settings::{Settings, SnapshotMode};
 use crate::snapshot::target::{self, Decision};
-use crate::source::model::*;
-use crate::source::{Connector, Session};
 use crate::state::StateDir;
+use cdc_core::model::*;
+use cdc_core::session::{Connector, Session};
 use std::path::PathBuf;
 
 /// A fact, or why it is unknown.
@@ -173,7 +173,7 @@ pub struct MiningFacts {
     /// The highest SCN its redo covers, when behind the source.
     pub limit: Fact<Option<Scn>>,
     /// The LogMiner dictionary builds in the redo it holds (for `cdc.mining.dictionary`).
-    pub builds: Fact<Vec<crate::source::model::DictionaryBuild>>,
+    pub builds: Fact<Vec<cdc_core::model::DictionaryBuild>>,
 }
 
 impl MiningFacts {

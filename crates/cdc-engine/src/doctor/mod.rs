@@ -2,7 +2,7 @@
 //! the tool's own settings that would make capture fail or lose data, each with a stable id, a
 //! severity, what was found, why it matters and the exact fix.
 //!
-//! The engine gathers what it needs once through the [`Session`](crate::source::Session) trait
+//! The engine gathers what it needs once through the [`Session`](cdc_core::session::Session) trait
 //! ([`facts`]), then each check judges it. Each check is a function `fn(&Facts) -> Finding` in
 //! its area's module: `connection`, `redo` (with supplemental logging), `privileges`, `tables`,
 //! `sizing` (undo, size, memory) and `settings_checks`. [`CHECKS`] lists them in report order,

@@ -25,7 +25,7 @@
 use super::facts::Facts;
 use super::{list, Finding};
 use crate::snapshot::target::Strategy;
-use crate::source::model::{Dictionary, Privileges, ROOT_CONTAINER};
+use cdc_core::model::{Dictionary, Privileges, ROOT_CONTAINER};
 
 /// One way to hold a needed grant.
 enum Alt {
@@ -317,7 +317,7 @@ pub(super) fn multitenant(f: &Facts) -> Finding {
         return Finding::pass("not needed: not a container database");
     }
     let container = f.config.as_ref().ok().and_then(|c| c.container.clone());
-    if let Some(pdb) = container.filter(|c| c != crate::source::model::ROOT_CONTAINER) {
+    if let Some(pdb) = container.filter(|c| c != cdc_core::model::ROOT_CONTAINER) {
         return Finding::pass(format!(
             "not needed: the session stays in {pdb} (per-PDB mode)"
         ));

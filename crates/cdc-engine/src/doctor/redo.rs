@@ -65,7 +65,7 @@ pub(super) fn archive_dest(f: &Facts) -> Finding {
         ),
         Ok(Some(d)) => d,
     };
-    let describe = |d: &crate::source::model::ArchiveDestination| {
+    let describe = |d: &cdc_core::model::ArchiveDestination| {
         format!("{} → {} ({}, {})", d.name, d.destination, d.status, d.kind)
     };
     let valid: Vec<String> = dests
@@ -73,7 +73,7 @@ pub(super) fn archive_dest(f: &Facts) -> Finding {
         .filter(|d| d.is_valid_local())
         .map(describe)
         .collect();
-    let broken: Vec<&crate::source::model::ArchiveDestination> = dests
+    let broken: Vec<&cdc_core::model::ArchiveDestination> = dests
         .iter()
         .filter(|d| {
             d.kind == "LOCAL"
@@ -234,7 +234,7 @@ pub(super) fn retention(f: &Facts) -> Finding {
         Err(e) => return Finding::fail(e.to_string(), e.code().info().remedy),
         Ok(o) => o,
     };
-    let oldest = |logs: &[crate::source::model::LogFile]| {
+    let oldest = |logs: &[cdc_core::model::LogFile]| {
         logs.iter().map(|l| l.first_scn).min().map(|o| {
             let n = logs.len();
             format!(
@@ -282,7 +282,7 @@ pub(super) fn retention(f: &Facts) -> Finding {
     // A sequence the downstream never received while it holds later ones: capture waits at
     // it, then stops (cdc.mining.gap.timeout.ms).
     if f.mining.is_some() {
-        let gap = crate::source::threads::shipping_gaps(logs, resume)
+        let gap = cdc_core::threads::shipping_gaps(logs, resume)
             .into_iter()
             .filter(|g| g.received_to + 1 >= resume)
             .min_by_key(|g| g.received_to);
@@ -307,7 +307,7 @@ pub(super) fn retention(f: &Facts) -> Finding {
     let threads = f.threads.as_deref().unwrap_or_default();
     let window =
         crate::source::oracle::logminer::logs_for_window(logs, resume, current.max(resume))
-            .and_then(|_| crate::source::threads::check_thread_logs(threads, logs, resume));
+            .and_then(|_| cdc_core::threads::check_thread_logs(threads, logs, resume));
     match window {
         Ok(_) => Finding::pass(format!(
             "the stream resumes at SCN {resume}; {covered}, and the logs from there on are complete"
@@ -343,8 +343,8 @@ pub(super) fn retention(f: &Facts) -> Finding {
 
 /// Each thread's retained logs, when there is more than one thread: "thread 1: sequences 3-7
 /// from SCN 1200; thread 2: sequence 1 from SCN 1000".
-fn per_thread(logs: &[crate::source::model::LogFile]) -> Option<String> {
-    let mut threads: BTreeMap<u32, Vec<&crate::source::model::LogFile>> = BTreeMap::new();
+fn per_thread(logs: &[cdc_core::model::LogFile]) -> Option<String> {
+    let mut threads: BTreeMap<u32, Vec<&cdc_core::model::LogFile>> = BTreeMap::new();
     for l in logs {
         threads.entry(l.thread).or_default().push(l);
     }

@@ -7,7 +7,7 @@ use super::facts::Facts;
 use super::Finding;
 use crate::names::TableName;
 use crate::settings::SnapshotMode;
-use crate::source::model::{ResourceUse, TableInfo};
+use cdc_core::model::{ResourceUse, TableInfo};
 
 pub(super) fn mode(f: &Facts) -> Finding {
     let offsets = match &f.offsets {

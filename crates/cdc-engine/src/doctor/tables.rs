@@ -8,8 +8,8 @@ use crate::errors::CdcError;
 use crate::names::TableName;
 use crate::settings::KeyMissing;
 use crate::snapshot::target::{Decision, Strategy};
-use crate::source::model::{KeyConstraint, Organization, TableInfo};
 use crate::types::ColumnType;
+use cdc_core::model::{KeyConstraint, Organization, TableInfo};
 
 /// LogMiner's name limit in bytes.
 pub const LOGMINER_NAME_BYTES: usize = 30;

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::offsets::{DatabaseIdentity, Offsets, StreamPosition};
-use crate::source::Connector;
+use cdc_core::session::Connector;
 use std::path::{Path, PathBuf};
 
 /// A healthy database: keyed tables, ALL COLUMNS logging, every grant, ARCHIVELOG.

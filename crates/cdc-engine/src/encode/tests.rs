@@ -68,7 +68,7 @@ fn times_follow_adaptive_precision() {
 
 #[test]
 fn the_fast_row_writer_matches_serde_json() {
-    let columns: Vec<crate::source::model::ColumnInfo> = [
+    let columns: Vec<cdc_core::model::ColumnInfo> = [
         ("ID", "NUMBER(5)"),
         ("N", "NUMBER(5,2)"),
         ("S", "VARCHAR2(20)"),
@@ -77,7 +77,7 @@ fn the_fast_row_writer_matches_serde_json() {
         ("R", "RAW(2)"),
     ]
     .iter()
-    .map(|(n, t)| crate::source::model::ColumnInfo {
+    .map(|(n, t)| cdc_core::model::ColumnInfo {
         name: n.to_string(),
         data_type: ty(t),
         nullable: true,
@@ -178,7 +178,7 @@ fn the_fast_value_and_csv_writers_match_to_json_and_the_csv_crate() {
         );
     }
     // Whole rows, and rows of one column (an empty record is written as `""`).
-    let col = |t: &str| crate::source::model::ColumnInfo {
+    let col = |t: &str| cdc_core::model::ColumnInfo {
         name: "C".into(),
         data_type: ty(t),
         nullable: true,
@@ -524,9 +524,9 @@ fn the_csv_and_json_fast_paths_match_the_generic_cell_for_many_values() {
 
 #[test]
 fn a_chunk_of_csv_rows_is_its_rows_one_after_the_other() {
-    let columns: Vec<crate::source::model::ColumnInfo> = ["NUMBER(10)", "VARCHAR2(9)", "DATE"]
+    let columns: Vec<cdc_core::model::ColumnInfo> = ["NUMBER(10)", "VARCHAR2(9)", "DATE"]
         .iter()
-        .map(|t| crate::source::model::ColumnInfo {
+        .map(|t| cdc_core::model::ColumnInfo {
             name: "C".into(),
             data_type: ty(t),
             nullable: true,
@@ -534,8 +534,8 @@ fn a_chunk_of_csv_rows_is_its_rows_one_after_the_other() {
             hidden: false,
         })
         .collect();
-    let rows: Vec<crate::source::model::FetchedRow> = (0..20)
-        .map(|i| crate::source::model::FetchedRow {
+    let rows: Vec<cdc_core::model::FetchedRow> = (0..20)
+        .map(|i| cdc_core::model::FetchedRow {
             rowid: format!("R{i}"),
             values: match i % 3 {
                 0 => vec![Value::Null, Value::Null, Value::Null],
@@ -580,9 +580,9 @@ fn iso_times_keep_the_columns_digits_and_never_drop_one() {
     // Not the canonical shape: as it is.
     assert_eq!(iso_time("-4712-01-01 00:00:00", 0), "-4712-01-01 00:00:00");
     // The fast CSV path writes what to_csv_iso gives.
-    let columns: Vec<crate::source::model::ColumnInfo> = [("D", "DATE"), ("T", "TIMESTAMP(6)")]
+    let columns: Vec<cdc_core::model::ColumnInfo> = [("D", "DATE"), ("T", "TIMESTAMP(6)")]
         .iter()
-        .map(|(n, t)| crate::source::model::ColumnInfo {
+        .map(|(n, t)| cdc_core::model::ColumnInfo {
             name: n.to_string(),
             data_type: ty(t),
             nullable: true,
@@ -598,7 +598,7 @@ fn iso_times_keep_the_columns_digits_and_never_drop_one() {
     write_csv_rows_with(
         &mut out,
         &columns,
-        vec![crate::source::model::FetchedRow {
+        vec![cdc_core::model::FetchedRow {
             values: values.clone(),
             ..Default::default()
         }],

@@ -18,7 +18,6 @@
 
 use crate::encode;
 use crate::errors::{CdcError, Result};
-use crate::source::model::{ColumnInfo, FetchedRow};
 use crate::types::{ColumnType, Value};
 use arrow_array::builder::{
     BinaryBuilder, BooleanBuilder, Decimal128Builder, Float32Builder, Float64Builder, Int16Builder,
@@ -29,6 +28,7 @@ use arrow_array::{
     TimestampNanosecondArray, TimestampSecondArray,
 };
 use arrow_schema::{DataType, Field, FieldRef, Schema, SchemaRef, TimeUnit};
+use cdc_core::model::{ColumnInfo, FetchedRow};
 use std::collections::HashMap;
 use std::sync::Arc;
 

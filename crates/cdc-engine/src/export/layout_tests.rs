@@ -8,8 +8,8 @@ use crate::offsets::TableProgress;
 use crate::settings::Settings;
 use crate::snapshot::plan::Chunk;
 use crate::snapshot::target::{resolve, Decision};
-use crate::source::model::{ColumnInfo, FetchedRow, Organization, TableInfo, TableStats};
 use crate::types::{ColumnType, Value};
+use cdc_core::model::{ColumnInfo, FetchedRow, Organization, TableInfo, TableStats};
 
 fn col(name: &str) -> ColumnInfo {
     ColumnInfo {

@@ -111,7 +111,7 @@ impl<'a, S: ChunkSink> Paced<'a, S> {
 }
 
 impl<S: ChunkSink> ChunkSink for Paced<'_, S> {
-    fn wave(&mut self, scn: crate::source::model::Scn) -> Result<()> {
+    fn wave(&mut self, scn: cdc_core::model::Scn) -> Result<()> {
         self.inner.wave(scn)
     }
 

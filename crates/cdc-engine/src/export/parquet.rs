@@ -363,7 +363,7 @@ impl ParquetFiles {
         ParquetMetaDataWriter::new(&mut buf, &ParquetMetaData::new(footer, row_groups))
             .finish()
             .map_err(|e| parquet_error(&f.path, e))?;
-        crate::offsets::write_atomically(&sidecar(&self.dir, &f.name), &buf)
+        crate::atomic_file::write_atomically(&sidecar(&self.dir, &f.name), &buf)
     }
 
     /// Close the table's open file: the writer writes the footer, then the sidecar goes.

@@ -70,7 +70,7 @@ pub fn to_record(line: &[u8]) -> Result<(String, Rec)> {
             key: raw(l.key),
             value: raw(l.value),
             headers,
-            timestamp: crate::record::now_ms(),
+            timestamp: cdc_core::civil::now_ms(),
         },
     ))
 }
@@ -117,7 +117,7 @@ impl Shared {
                     key: Some(Bytes::from(serde_json::Value::String(event).to_string())),
                     value: Some(Bytes::copy_from_slice(line)),
                     headers: Vec::new(),
-                    timestamp: crate::record::now_ms(),
+                    timestamp: cdc_core::civil::now_ms(),
                 },
             )?;
         }
@@ -143,7 +143,7 @@ impl Shared {
                 key: Some(Bytes::from(id.into_bytes())),
                 value: Some(Bytes::copy_from_slice(doc)),
                 headers: vec![("cdc.transaction".into(), Bytes::from(seq.to_string()))],
-                timestamp: crate::record::now_ms(),
+                timestamp: cdc_core::civil::now_ms(),
             },
         )?;
         self.producer.commit_transaction()?;
@@ -242,7 +242,7 @@ impl KafkaSink {
                             "the offsets committed to Kafka (transaction {kafka_seq}) are ahead of {}: taking them",
                             offsets_path.display()
                         );
-                        crate::offsets::write_atomically(offsets_path, text.as_bytes())?;
+                        crate::atomic_file::write_atomically(offsets_path, text.as_bytes())?;
                     }
                     committed = kafka_seq;
                 }

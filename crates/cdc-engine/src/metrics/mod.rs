@@ -4,8 +4,8 @@
 
 pub mod server;
 
-use crate::capture::status::{Board, State, Status};
 use crate::ops::SnapshotMetrics;
+use crate::status::{Board, State, Status};
 use std::fmt::Write;
 
 /// Every metric name starts with this.
@@ -406,7 +406,7 @@ mod tests {
         }
         for attempt in 1..=2 {
             status
-                .source_retry(&crate::capture::status::SourceRetry {
+                .source_retry(&crate::status::SourceRetry {
                     cause: "ORA-03113",
                     code: "CDC-5007",
                     operation: "mining SCN 1 to 2",

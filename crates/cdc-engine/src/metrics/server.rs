@@ -16,8 +16,8 @@
 //! request line and one fixed-shape answer, which fits in the few lines below.
 
 use super::render;
-use crate::capture::status::Status;
 use crate::errors::{CdcError, Result};
+use crate::status::Status;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};

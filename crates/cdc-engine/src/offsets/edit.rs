@@ -8,7 +8,7 @@ use super::{DatabaseIdentity, Offsets, SignalSnapshot, StreamPosition, TableProg
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
 use crate::settings::Settings;
-use crate::source::model::Scn;
+use cdc_core::model::Scn;
 
 /// One operation of `oracle-cdc offsets edit`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -582,8 +582,8 @@ fn set_sink(
     }
     let name = segment.unwrap_or(&old.segment).to_string();
     let dir = &ctx.settings.sink.dir;
-    let segments = crate::sink::segments(dir)?;
-    let Some(index) = crate::sink::segment_index(&name) else {
+    let segments = crate::segments::segments(dir)?;
+    let Some(index) = crate::segments::segment_index(&name) else {
         return Err(CdcError::InvalidEdit(format!(
             "--segment `{name}` is not a segment name (segment-NNNNNN.jsonl)"
         )));
@@ -650,7 +650,7 @@ fn set_topic_naming(
     ctx: &Context,
     notes: &mut Vec<String>,
 ) -> Result<()> {
-    use crate::record::format::PdbInTopic;
+    use crate::settings::record_format::PdbInTopic;
     let key = crate::settings::keys::TOPIC_INCLUDE_PDB;
     let pdb = match (pdb, ctx.settings.record.pdb_in_topic) {
         (Some(p), PdbInTopic::Auto) => p,

@@ -2,7 +2,7 @@
 
 use super::inspect::Live;
 use super::*;
-use crate::source::model::{DatabaseInfo, DatabaseRole, LogFile, OpenMode};
+use cdc_core::model::{DatabaseInfo, DatabaseRole, LogFile, OpenMode};
 
 pub const XID_A: &str = "0a001b00c3010000";
 pub const XID_B: &str = "0b000200d4020000";

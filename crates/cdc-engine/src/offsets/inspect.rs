@@ -4,8 +4,8 @@
 
 use super::{Offsets, ResumePoint, SignalSnapshot, TableProgress, TableState};
 use crate::settings::Settings;
-use crate::source::model::{DatabaseInfo, LogFile, Scn};
 use crate::types::Value;
+use cdc_core::model::{DatabaseInfo, LogFile, Scn};
 use serde_json::{json, Value as Json};
 
 /// What the database says now.
@@ -271,7 +271,7 @@ mod tests {
 
     #[test]
     fn oldest_scn_is_the_latest_of_the_threads_oldest() {
-        let db = crate::source::model::DatabaseInfo {
+        let db = cdc_core::model::DatabaseInfo {
             dbid: 1,
             name: "D".into(),
             version: String::new(),
@@ -279,8 +279,8 @@ mod tests {
             cdb: false,
             pdbs: vec![],
             resetlogs_scn: 1,
-            role: crate::source::model::DatabaseRole::Primary,
-            open_mode: crate::source::model::OpenMode::ReadWrite,
+            role: cdc_core::model::DatabaseRole::Primary,
+            open_mode: cdc_core::model::OpenMode::ReadWrite,
             archivelog: true,
             force_logging: false,
             supplemental_min: true,

@@ -20,7 +20,7 @@
 use super::Offsets;
 use crate::errors::{CdcError, Code, Result};
 use crate::names::TableName;
-use crate::source::model::{DatabaseRole, Scn};
+use cdc_core::model::{DatabaseRole, Scn};
 use std::collections::BTreeSet;
 use std::path::Path;
 

@@ -307,7 +307,7 @@ fn progress(at: &str, p: &TableProgress, out: &mut Vec<String>) {
             p.strategy
         )),
         (Some(ResumePoint::Rowid(r)), _) => {
-            if let Err(e) = crate::source::rowid::RowId::decode(r) {
+            if let Err(e) = cdc_core::rowid::RowId::decode(r) {
                 out.push(format!("{at}.next: {e}"));
             }
         }

@@ -9,7 +9,7 @@
 use super::format::Format;
 use super::schema;
 use crate::encode::{json_key, write_json_str};
-use crate::source::model::ColumnInfo;
+use cdc_core::model::ColumnInfo;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;

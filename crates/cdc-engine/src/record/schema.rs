@@ -8,7 +8,7 @@
 
 use super::format::Format;
 use super::value::field_schema;
-use crate::source::model::ColumnInfo;
+use cdc_core::model::ColumnInfo;
 use serde_json::{json, Map, Value as Json};
 
 fn field(ty: &str, optional: bool, name: &str) -> Json {

@@ -7,8 +7,8 @@
 //! `HistoryRecord.Fields` and `ConnectTableChangeSerializer`).
 
 use super::format::Format;
-use crate::source::model::{ColumnInfo, Scn};
 use crate::types::ColumnType;
+use cdc_core::model::{ColumnInfo, Scn};
 use serde_json::{json, Value as Json};
 
 /// What a schema change event says about its DDL.
@@ -213,7 +213,7 @@ pub fn line(ddl: &Ddl, fmt: &Format) -> Vec<u8> {
     });
     let value = json!({
         "source": source,
-        "ts_ms": crate::record::now_ms(),
+        "ts_ms": cdc_core::civil::now_ms(),
         "databaseName": ddl.db,
         "schemaName": ddl.table.owner,
         "ddl": ddl.sql,

@@ -2,8 +2,10 @@
 //! overridden by `--set KEY=VALUE`. Everything is validated at load, so a command never starts
 //! with a setting it would trip over later.
 
+pub mod broker;
 pub mod keys;
 mod load;
+pub mod record_format;
 mod secret;
 mod url;
 
@@ -216,12 +218,12 @@ pub struct SinkSettings {
 }
 
 // The emulator's fault drills (`cdc.emulator.fault.*`) are the emulator's type; settings fill it.
-pub use crate::source::emulator::FaultSettings;
+pub use cdc_emulator::FaultSettings;
 
 impl Settings {
     /// The emulator's fault drills these settings switch on.
-    pub fn emulator_faults(&self) -> crate::source::emulator::Faults {
-        crate::source::emulator::Faults {
+    pub fn emulator_faults(&self) -> cdc_emulator::Faults {
+        cdc_emulator::Faults {
             settings: self.faults.clone(),
         }
     }
@@ -282,10 +284,10 @@ pub struct Settings {
     pub signal: SignalSettings,
     /// cdc.database.read.only: nothing may be written to the database.
     pub read_only: bool,
-    /// How records are encoded (Debezium's properties, `crate::record::format`).
-    pub record: crate::record::format::Format,
+    /// How records are encoded (Debezium's properties, `record_format`).
+    pub record: record_format::Format,
     /// cdc.mining.dictionary: the dictionary LogMiner decodes with.
-    pub mining_dictionary: crate::source::model::Dictionary,
+    pub mining_dictionary: cdc_core::model::Dictionary,
     /// cdc.mining.dictionary.build=log_switch: capture builds a dictionary into the redo at
     /// each log switch it sees (with the redo_logs dictionary).
     pub dictionary_build_at_switch: bool,
@@ -458,8 +460,8 @@ impl Settings {
                 .map(|e| e.raw.display()),
             mining_password,
             mining_dictionary: match v.text(keys::MINING_DICTIONARY).as_str() {
-                "redo_logs" => crate::source::model::Dictionary::RedoLogs,
-                _ => crate::source::model::Dictionary::OnlineCatalog,
+                "redo_logs" => cdc_core::model::Dictionary::RedoLogs,
+                _ => cdc_core::model::Dictionary::OnlineCatalog,
             },
             dictionary_build_at_switch: v.text(keys::MINING_DICTIONARY_BUILD) == "log_switch",
             database_driver: match v.text(keys::DATABASE_DRIVER).as_str() {
@@ -545,14 +547,14 @@ impl Settings {
             read_only: v.text(keys::DATABASE_READ_ONLY) == "true",
             record: {
                 let skipped = v.list(keys::SKIPPED_OPERATIONS);
-                crate::record::format::SkippedOperations::parse(&skipped).map_err(|e| {
+                record_format::SkippedOperations::parse(&skipped).map_err(|e| {
                     invalid(
                         keys::SKIPPED_OPERATIONS,
                         &skipped.join(","),
                         &format!("none, or a list of c, u, d, t, r ({e})"),
                     )
                 })?;
-                crate::record::format::Format::from_values(|k| v.text(k))
+                record_format::Format::from_values(|k| v.text(k))
             },
             files_group_readable: v.text(keys::FILES_GROUP_READABLE) == "true",
             doctor_read_rate: v.uint(keys::DOCTOR_READ_RATE).max(1),
@@ -636,7 +638,7 @@ impl Settings {
     pub fn is_captured(&self, table: &TableName) -> bool {
         (self.include.is_empty() || self.include.matches(table))
             && !self.exclude.matches(table)
-            && !crate::source::filter::is_mview_log(&table.table)
+            && !cdc_core::filter::is_mview_log(&table.table)
     }
 
     /// Every effective key with its printable value (secrets redacted) and origin, in key order.
@@ -816,7 +818,7 @@ fn kafka_settings(v: &Values) -> Result<KafkaSettings> {
             ));
         }
         for b in &brokers {
-            if let Err(why) = crate::kafka::parse_broker(b) {
+            if let Err(why) = broker::parse_broker(b) {
                 return Err(CdcError::settings(
                     Code::Cdc6201,
                     format!(

@@ -12,7 +12,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 /// The scheme of an emulated database.
-const EMULATOR: &str = crate::source::emulator::URL_PREFIX;
+const EMULATOR: &str = cdc_emulator::URL_PREFIX;
 /// The scheme of a replay.
 const REPLAY: &str = "replay:";
 

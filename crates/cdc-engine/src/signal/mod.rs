@@ -529,7 +529,7 @@ pub fn check_id(id: &str) -> Result<()> {
 pub fn new_id() -> String {
     use rand::Rng;
     let tail: u32 = rand::thread_rng().gen_range(0..0x10000);
-    format!("sig-{}-{tail:04x}", crate::record::now_ms())
+    format!("sig-{}-{tail:04x}", cdc_core::civil::now_ms())
 }
 
 #[cfg(test)]

@@ -63,12 +63,12 @@ impl Spool {
     /// 0600), so capture never reads half a signal. Returns the file.
     pub fn send(&self, signal: &Signal) -> Result<PathBuf> {
         self.create_dirs()?;
-        let name = format!("{:013}-{}.json", crate::record::now_ms(), signal.id);
+        let name = format!("{:013}-{}.json", cdc_core::civil::now_ms(), signal.id);
         let path = self.dir.join(&name);
         let mut text = serde_json::to_vec_pretty(&signal.to_json())
             .map_err(|e| CdcError::io(&path, std::io::Error::other(e)))?;
         text.push(b'\n');
-        crate::offsets::write_atomically(&path, &text)?;
+        crate::atomic_file::write_atomically(&path, &text)?;
         Ok(path)
     }
 

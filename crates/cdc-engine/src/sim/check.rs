@@ -6,7 +6,7 @@ use crate::offsets::Offsets;
 use crate::settings::{Settings, SnapshotMode};
 use crate::source::emulator::redo::{DdlChange, Redo, Xid, REDO_FILE};
 use crate::source::emulator::EmulatorConnector;
-use crate::source::model::{ChunkRange, FlashbackQuery, Scn};
+use cdc_core::model::{ChunkRange, FlashbackQuery, Scn};
 use serde_json::{Map, Value as Json};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;

@@ -3,9 +3,9 @@
 
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
-use crate::source::model::*;
-use crate::source::{Connector, Session};
 use crate::types::Value;
+use cdc_core::model::*;
+use cdc_core::session::{Connector, Session};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
@@ -109,7 +109,7 @@ impl Session for CountingSession {
     fn insert_signal(
         &mut self,
         table: &crate::names::TableName,
-        row: &crate::source::model::SignalRow,
+        row: &cdc_core::model::SignalRow,
     ) -> Result<()> {
         note(&self.counts, self.inner.insert_signal(table, row))
     }
@@ -122,7 +122,7 @@ impl Session for CountingSession {
     fn host_utc_offset(&mut self) -> Result<Option<i32>> {
         self.inner.host_utc_offset()
     }
-    fn mine_redo_of(&mut self, source: crate::source::model::RedoSource) -> Result<()> {
+    fn mine_redo_of(&mut self, source: cdc_core::model::RedoSource) -> Result<()> {
         self.inner.mine_redo_of(source)
     }
     fn mining_limit(&mut self, from: Scn) -> Result<Option<Scn>> {
@@ -135,7 +135,7 @@ impl Session for CountingSession {
         &mut self,
         start: Scn,
         end: Scn,
-        filter: &crate::source::MiningFilter,
+        filter: &cdc_core::filter::MiningFilter,
         row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
     ) -> Result<()> {
         note(&self.counts, self.inner.mine(start, end, filter, row))

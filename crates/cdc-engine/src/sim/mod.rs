@@ -32,7 +32,7 @@ use crate::snapshot::NoProgress;
 use crate::source::container::ContainerConnector;
 use crate::source::emulator::clock::ManualClock;
 use crate::source::emulator::{self, EmulatorConnector, Faults};
-use crate::source::model::Scn;
+use cdc_core::model::Scn;
 use counting::Counting;
 pub use plan::Plan;
 use rand::{Rng, SeedableRng};

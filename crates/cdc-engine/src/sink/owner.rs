@@ -115,7 +115,7 @@ pub fn claim(
     };
     let bytes = serde_json::to_vec_pretty(&owner)
         .map_err(|e| CdcError::io(&owner_path, std::io::Error::other(e)))?;
-    crate::offsets::write_atomically(&owner_path, &bytes)?;
+    crate::atomic_file::write_atomically(&owner_path, &bytes)?;
     Ok(SinkLock { _lock: file })
 }
 

@@ -10,9 +10,9 @@ use super::*;
 use crate::names::TableName;
 use crate::source::emulator::redo::DdlChange;
 use crate::source::emulator::{clock, init, writer::Writer, EmulatorConnector};
-use crate::source::model::*;
-use crate::source::{Connector, Session};
 use crate::types::{ColumnType, Value};
+use cdc_core::model::*;
+use cdc_core::session::{Connector, Session};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Runs a DDL on the table before the calls it is told to (numbered from 1 per kind).
@@ -146,7 +146,7 @@ impl Session for HookedSession {
         &mut self,
         start: Scn,
         end: Scn,
-        filter: &crate::source::MiningFilter,
+        filter: &cdc_core::filter::MiningFilter,
         row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
     ) -> Result<()> {
         self.inner.mine(start, end, filter, row)

@@ -12,7 +12,7 @@ use crate::errors::Result;
 use crate::offsets::{Skipped, SnapshotState, TableProgress, TableState};
 use crate::ops::{OpsLog, SnapshotMetrics};
 use crate::settings::Settings;
-use crate::source::Connector;
+use cdc_core::session::Connector;
 use read::{ReadChunk, Reader, ReaderEvent};
 use serde_json::json;
 use std::sync::{Arc, Mutex};
@@ -27,7 +27,7 @@ pub trait Progress: Send + Sync {
     fn table_finished(&self, table: &str, rows: u64);
     /// Capture's status board, every few tens of milliseconds while capture runs (the
     /// terminal's status line).
-    fn capture_status(&self, _board: &crate::capture::status::Board) {}
+    fn capture_status(&self, _board: &crate::status::Board) {}
 }
 
 pub struct NoProgress;
@@ -44,7 +44,7 @@ pub trait ChunkSink {
     /// The chunks of a wave read at `scn` come next (capture publishes the changes committed
     /// before it first). Called after the last chunk of the wave before is published: before
     /// the wave is read, or, when it was read while that one was published, after.
-    fn wave(&mut self, _scn: crate::source::model::Scn) -> Result<()> {
+    fn wave(&mut self, _scn: cdc_core::model::Scn) -> Result<()> {
         Ok(())
     }
 
@@ -54,8 +54,8 @@ pub trait ChunkSink {
     fn columns(
         &mut self,
         _t: &TableTarget,
-        _scn: crate::source::model::Scn,
-    ) -> Option<Vec<crate::source::model::ColumnInfo>> {
+        _scn: cdc_core::model::Scn,
+    ) -> Option<Vec<cdc_core::model::ColumnInfo>> {
         None
     }
 
@@ -123,7 +123,7 @@ pub struct Snapshot<'a> {
     pub metrics: Arc<Mutex<SnapshotMetrics>>,
     /// Read every chunk at this SCN instead of a fresh one per wave (a blocking snapshot: the
     /// stream is paused there).
-    pub pin_scn: Option<crate::source::model::Scn>,
+    pub pin_scn: Option<cdc_core::model::Scn>,
     /// The signal that started this snapshot: its id goes into every ops event.
     pub signal: Option<String>,
 }

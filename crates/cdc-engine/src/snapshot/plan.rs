@@ -7,10 +7,10 @@
 use super::target::{Strategy, TableTarget};
 use crate::errors::Result;
 use crate::offsets::ResumePoint;
-use crate::source::model::{BoundaryQuery, ChunkRange, Extent, Scn};
-use crate::source::rowid::RowId;
-use crate::source::Session;
 use crate::types::{compare_keys_in, ColumnType, KeyOrder, Value};
+use cdc_core::model::{BoundaryQuery, ChunkRange, Extent, Scn};
+use cdc_core::rowid::RowId;
+use cdc_core::session::Session;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 

@@ -11,8 +11,8 @@ use crate::crashpoint::Point;
 use crate::errors::{CdcError, Result};
 use crate::ops::{OpsLog, SnapshotMetrics};
 use crate::settings::Settings;
-use crate::source::model::{ColumnInfo, FetchedRow, FlashbackQuery, Scn};
-use crate::source::{Connector, Session};
+use cdc_core::model::{ColumnInfo, FetchedRow, FlashbackQuery, Scn};
+use cdc_core::session::{Connector, Session};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 

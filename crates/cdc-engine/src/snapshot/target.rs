@@ -3,7 +3,7 @@
 use crate::errors::{CdcError, Code, Result};
 use crate::names::TableName;
 use crate::settings::{KeyMissing, OnDecodeError, Settings};
-use crate::source::model::{ColumnInfo, Organization, TableInfo};
+use cdc_core::model::{ColumnInfo, Organization, TableInfo};
 
 /// How a table is cut into chunks.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -343,8 +343,8 @@ fn decide(settings: &Settings, info: TableInfo) -> Result<Decision> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::model::{KeyConstraint, TableStats};
     use crate::types::ColumnType;
+    use cdc_core::model::{KeyConstraint, TableStats};
 
     fn col(name: &str, ty: &str, nullable: bool) -> ColumnInfo {
         ColumnInfo {

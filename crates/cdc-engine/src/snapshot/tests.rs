@@ -7,9 +7,9 @@ use super::target::{resolve, Decision, TableTarget};
 use super::*;
 use crate::offsets::{DatabaseIdentity, Offsets};
 use crate::source::emulator::{clock, init, workload, writer::Writer, EmulatorConnector, Faults};
-use crate::source::model::{ChunkRange, FetchedRow, FlashbackQuery};
-use crate::source::rowid::RowId;
 use crate::types::{compare_keys, Value};
+use cdc_core::model::{ChunkRange, FetchedRow, FlashbackQuery};
+use cdc_core::rowid::RowId;
 use proptest::prelude::*;
 
 fn make_db(schema: &str) -> (tempfile::TempDir, std::path::PathBuf) {
@@ -631,7 +631,7 @@ fn without_a_stream_chunks_select_the_columns_the_dictionary_has_at_their_scn() 
             return Ok(());
         }
         n.set(n.get() + 1);
-        let column = |name: &str| crate::source::model::ColumnInfo {
+        let column = |name: &str| cdc_core::model::ColumnInfo {
             name: name.into(),
             data_type: crate::types::ColumnType::varchar2(8),
             nullable: true,

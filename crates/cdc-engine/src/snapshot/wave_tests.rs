@@ -8,9 +8,9 @@ use super::target::{resolve, TableTarget};
 use super::*;
 use crate::names::TableName;
 use crate::source::emulator::{clock, init, EmulatorConnector};
-use crate::source::model::*;
-use crate::source::Session;
 use crate::types::Value;
+use cdc_core::model::*;
+use cdc_core::session::Session;
 use std::sync::Condvar;
 use std::time::Duration;
 
@@ -75,7 +75,7 @@ struct Watched {
     watch: Arc<Watch>,
 }
 
-impl crate::source::Connector for Watched {
+impl cdc_core::session::Connector for Watched {
     fn connect(&self) -> Result<Box<dyn Session>> {
         self.watch.update(|s| s.connects += 1);
         Ok(Box::new(WatchedSession {
@@ -165,7 +165,7 @@ impl Session for WatchedSession {
         &mut self,
         start: Scn,
         end: Scn,
-        filter: &crate::source::MiningFilter,
+        filter: &cdc_core::filter::MiningFilter,
         row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
     ) -> Result<()> {
         self.inner.mine(start, end, filter, row)

@@ -19,7 +19,7 @@ pub struct DownstreamConnector {
     gaps: Arc<GapWatch>,
 }
 
-/// How long a gap in redo transport has held capture ([`crate::source::threads::ShippingGap`]):
+/// How long a gap in redo transport has held capture ([`cdc_core::threads::ShippingGap`]):
 /// waited for up to `timeout` (Oracle's gap resolution may fetch the log), then CDC-5201
 /// instead of a silent wait at the gap.
 pub struct GapWatch {
@@ -38,7 +38,7 @@ impl GapWatch {
     /// Whether a gap holds mining back (the source wrote past the redo received before it), and
     /// if it has for longer than the timeout, the error that says so.
     fn check(&self, logs: &[LogFile], written: Scn, mining: &str, from: Scn) -> Result<()> {
-        let holding = crate::source::threads::shipping_gaps(logs, from)
+        let holding = cdc_core::threads::shipping_gaps(logs, from)
             .into_iter()
             .filter(|g| g.received_to < written)
             .min_by_key(|g| g.received_to);
@@ -359,7 +359,7 @@ impl Session for DownstreamSession {
         self.gaps
             .check(&logs, written, &self.mining_connector.describe(), from)?;
         Ok(Some(
-            crate::source::threads::shipped_end_for(&logs, &threads, from)
+            cdc_core::threads::shipped_end_for(&logs, &threads, from)
                 .map_or(written, |shipped| shipped.min(written)),
         ))
     }
@@ -370,7 +370,7 @@ impl Session for DownstreamSession {
         &mut self,
         start: Scn,
         end: Scn,
-        filter: &crate::source::MiningFilter,
+        filter: &cdc_core::filter::MiningFilter,
         row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
     ) -> Result<()> {
         let threads = self.source.redo_threads()?;
@@ -380,7 +380,7 @@ impl Session for DownstreamSession {
                 // LogMiner's own ORA-01291 says it.
                 return Ok(());
             }
-            crate::source::threads::check_thread_logs(&threads, &logs, start)
+            cdc_core::threads::check_thread_logs(&threads, &logs, start)
         })?;
         self.on_mining(|m| m.mine(start, end, filter, row))
     }

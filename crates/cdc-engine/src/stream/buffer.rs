@@ -10,8 +10,8 @@
 use super::decode::Handling;
 use super::spill::{self, SpillFile};
 use crate::errors::Result;
-use crate::source::model::{op, LogMinerRow, Scn};
-use crate::source::rowid::LOB_ROWID;
+use cdc_core::model::{op, LogMinerRow, Scn};
+use cdc_core::rowid::LOB_ROWID;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::iter::Peekable;

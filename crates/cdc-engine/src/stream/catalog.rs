@@ -2,7 +2,7 @@
 //! schema history, moved on by DDL in the redo) and the lookup of a mined row's table.
 
 use crate::names::TableName;
-use crate::source::model::{ColumnInfo, LogMinerRow, Scn, TableInfo};
+use cdc_core::model::{ColumnInfo, LogMinerRow, Scn, TableInfo};
 use std::collections::HashMap;
 
 /// A captured table's schema over time.

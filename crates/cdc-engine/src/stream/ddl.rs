@@ -2,8 +2,8 @@
 //! catalog only knows today's dictionary, so the schema history is rebuilt from the DDL rows.
 
 use crate::names::split_identifiers;
-use crate::source::model::ColumnInfo;
 use crate::types::ColumnType;
+use cdc_core::model::ColumnInfo;
 
 /// Apply `ALTER TABLE … ADD (…)` / `ADD col type` / `DROP COLUMN col` / `DROP (c1, c2)` /
 /// `RENAME COLUMN a TO b` to `columns`. `None` when the statement is not one of these (the

@@ -9,9 +9,9 @@ use super::parse::{
 use super::statement::Build;
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
-use crate::source::model::{op, ColumnInfo, LogMinerRow, Scn};
-use crate::source::rowid::LOB_ROWID;
 use crate::types::{ColumnType, Value};
+use cdc_core::model::{op, ColumnInfo, LogMinerRow, Scn};
+use cdc_core::rowid::LOB_ROWID;
 use std::collections::VecDeque;
 
 pub use super::catalog::{Catalog, TableSchema};
@@ -460,7 +460,7 @@ impl Decoder {
     fn decode_named(&mut self, row: LogMinerRow, catalog: &Catalog) {
         // Oracle's own DDL (INFO `INTERNAL DDL…`) changes nothing capture tracks; the mining
         // filter leaves it out too.
-        if crate::source::filter::is_internal_ddl(&row) {
+        if cdc_core::filter::is_internal_ddl(&row) {
             return;
         }
         let handling = Handling::of(row.operation_code);

@@ -1,7 +1,7 @@
 //! What capture does with each V$LOGMNR_CONTENTS OPERATION_CODE: one table the transaction
 //! buffer, the decoder and the mining filter all read.
 
-use crate::source::model::{op, LogMinerRow};
+use cdc_core::model::{op, LogMinerRow};
 
 /// What capture does with a V$LOGMNR_CONTENTS row, by OPERATION_CODE: the one table the
 /// transaction buffer and the decoder dispatch on ([`HANDLING`]). The mining filter's operation
@@ -176,7 +176,7 @@ pub fn handled_codes() -> Vec<u32> {
 /// A DDL row creating a table (`CREATE TABLE`, any case; `CREATE GLOBAL TEMPORARY` tables are
 /// never captured, so not those).
 pub fn is_create_table(row: &LogMinerRow) -> bool {
-    row.operation_code == crate::source::model::op::DDL && is_create_table_sql(&row.sql_redo)
+    row.operation_code == cdc_core::model::op::DDL && is_create_table_sql(&row.sql_redo)
 }
 
 /// Whether DDL text is a `CREATE TABLE`.

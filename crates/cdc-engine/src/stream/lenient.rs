@@ -19,8 +19,8 @@ use super::decode::TableSchema;
 use super::parse::{parse_dml_relaxed, to_value_in, Dml, DmlKind, Literal, ParseError, Relaxed};
 use crate::charset::Charsets;
 use crate::errors::{CdcError, Result};
-use crate::source::model::{ColumnInfo, LogMinerRow};
 use crate::types::ColumnType;
+use cdc_core::model::{ColumnInfo, LogMinerRow};
 
 /// V$LOGMNR_CONTENTS.STATUS of a row whose SQL_REDO is not valid SQL.
 pub const STATUS_INVALID: i32 = 2;
@@ -275,10 +275,10 @@ mod tests {
     use super::*;
     use crate::errors::Code;
     use crate::names::TableName;
-    use crate::source::model::op;
     use crate::stream::buffer::{Committed, TxRows};
     use crate::stream::decode::{decode, Catalog, Event};
     use crate::types::Value;
+    use cdc_core::model::op;
 
     fn col(name: &str, data_type: ColumnType, virtual_column: bool) -> ColumnInfo {
         ColumnInfo {

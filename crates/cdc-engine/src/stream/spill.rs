@@ -5,7 +5,7 @@
 //! Files are created with mode 0600 and removed when dropped (commit, rollback, shutdown).
 
 use crate::errors::{CdcError, Result};
-use crate::source::model::LogMinerRow;
+use cdc_core::model::LogMinerRow;
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};

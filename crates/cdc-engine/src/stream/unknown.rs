@@ -17,8 +17,8 @@
 use super::decode::{Catalog, Event};
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
-use crate::source::filter::{is_unknown_object, UNKNOWN_TABLE_PREFIX};
-use crate::source::model::{LogMinerRow, TableInfo};
+use cdc_core::filter::{is_unknown_object, UNKNOWN_TABLE_PREFIX};
+use cdc_core::model::{LogMinerRow, TableInfo};
 use std::collections::VecDeque;
 
 /// How many unknown-object rows a decoder saw, by outcome.
@@ -166,7 +166,7 @@ impl Catalog {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::model::PartitionInfo;
+    use cdc_core::model::PartitionInfo;
 
     fn info(name: &str, id: u64, parts: &[u64]) -> TableInfo {
         let name: TableName = name.parse().unwrap();
@@ -176,7 +176,7 @@ mod tests {
             primary_key: None,
             unique_keys: vec![],
             unique_indexes: vec![],
-            organization: crate::source::model::Organization::Heap,
+            organization: cdc_core::model::Organization::Heap,
             row_movement: false,
             data_object_id: id,
             object_id: id,

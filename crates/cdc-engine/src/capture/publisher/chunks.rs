@@ -10,7 +10,7 @@ use crate::record::{now_ms, SnapshotMarker, TableContext};
 use crate::snapshot::read::ReadChunk;
 use crate::snapshot::target::TableTarget;
 use crate::snapshot::ChunkSink;
-use crate::source::model::Scn;
+use cdc_core::model::Scn;
 
 impl ChunkSink for Publisher<'_> {
     /// The next wave is read while this one is published unless a throttle limits the table:
@@ -64,11 +64,7 @@ impl ChunkSink for Publisher<'_> {
     /// committed before it was streamed by [`ChunkSink::wave`] (a blocking snapshot streamed up
     /// to its pinned SCN before it began). Without a stream (snapshot_only) the reader asks the
     /// dictionary.
-    fn columns(
-        &mut self,
-        t: &TableTarget,
-        scn: Scn,
-    ) -> Option<Vec<crate::source::model::ColumnInfo>> {
+    fn columns(&mut self, t: &TableTarget, scn: Scn) -> Option<Vec<cdc_core::model::ColumnInfo>> {
         if !self.streaming {
             return None;
         }

@@ -7,7 +7,7 @@
 
 use super::Publisher;
 use crate::errors::{CdcError, Result};
-use crate::source::model::{Dictionary, LogFile};
+use cdc_core::model::{Dictionary, LogFile};
 use std::collections::BTreeMap;
 
 /// What capture knows of its builds this run.

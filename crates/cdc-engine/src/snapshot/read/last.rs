@@ -16,7 +16,7 @@
 use super::{gone, query, read_wave, Ahead, Pending, ReadChunk, ReadWave, Waves};
 use crate::errors::Result;
 use crate::snapshot::target::TableTarget;
-use crate::source::model::{ColumnInfo, FetchedRow, Scn};
+use cdc_core::model::{ColumnInfo, FetchedRow, Scn};
 use std::collections::VecDeque;
 
 /// Whether no chunk after `rc` (the last of its wave with rows; `queue`: the empty ones of the

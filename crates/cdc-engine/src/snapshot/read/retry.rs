@@ -5,7 +5,7 @@
 
 use super::{Pending, Waves, MIN_HALVED_ROWS};
 use crate::errors::{CdcError, Result};
-use crate::source::model::Scn;
+use cdc_core::model::Scn;
 use serde_json::json;
 
 /// An error that says the SCN read at can no longer be read, where a fresh SCN can: the table's

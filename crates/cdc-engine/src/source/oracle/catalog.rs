@@ -3,7 +3,7 @@
 
 use super::types_map;
 use crate::names::TableName;
-use crate::source::model::{
+use cdc_core::model::{
     ColumnInfo, KeyConstraint, Organization, PartitionInfo, TableInfo, TableStats,
 };
 use std::collections::{BTreeMap, HashSet};

@@ -6,8 +6,8 @@ use super::driver::{self, Driver};
 use super::{setup_session, OracleSession};
 use crate::errors::{CdcError, Code, Result};
 use crate::settings::DatabaseUrl;
-use crate::source::model::Dictionary;
-use crate::source::{Connector, Session};
+use cdc_core::model::Dictionary;
+use cdc_core::session::{Connector, Session};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -31,7 +31,7 @@ pub struct OracleConnector {
     /// still for the thread to count as idle.
     idle_thread_ms: u64,
     /// The looks at V$THREAD of every session this connector opens (`source::threads`).
-    looks: crate::source::threads::SharedLooks,
+    looks: cdc_core::threads::SharedLooks,
 }
 
 impl fmt::Debug for OracleConnector {

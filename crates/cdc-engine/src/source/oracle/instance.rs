@@ -9,7 +9,7 @@ use super::driver::{DbSession, FetchOptions};
 use super::fetch::Cols;
 use super::{is_missing_privilege, sql};
 use crate::errors::{CdcError, Result};
-use crate::source::model::*;
+use cdc_core::model::*;
 
 /// Run `statement` and convert each row; `Ok(None)` when the view cannot be read.
 fn optional<T>(

@@ -11,11 +11,11 @@ use super::fetch::{self, Bind, Cols};
 use super::sql;
 use super::types_map;
 use crate::errors::{CdcError, Result};
-use crate::source::model::{
+use cdc_core::filter::MiningFilter;
+use cdc_core::model::{
     dictionary_for, op, Dictionary, DictionaryBuild, LogFile, LogMinerRow, OpenTransaction,
     RedoSource, RedoThread, Scn,
 };
-use crate::source::MiningFilter;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Archived logs first (an archive cannot be overwritten under the reader), then the online
@@ -82,7 +82,7 @@ pub fn window_logs(
     end: Scn,
 ) -> Result<Vec<LogFile>> {
     let chosen = logs_for_window(logs, start, end)?;
-    crate::source::threads::check_thread_logs(threads, logs, start)?;
+    cdc_core::threads::check_thread_logs(threads, logs, start)?;
     Ok(chosen)
 }
 

@@ -79,7 +79,7 @@ pub struct OracleSession {
     idle_thread_ms: u64,
     /// The looks at V$THREAD the mining bound is taken from (idle threads included), shared
     /// with the connector's other sessions.
-    looks: crate::source::threads::SharedLooks,
+    looks: cdc_core::threads::SharedLooks,
     /// On a downstream mining database: whose redo to mine among the logs received.
     shipped_from: Option<RedoSource>,
 }
@@ -702,7 +702,7 @@ impl Session for OracleSession {
                 .into_iter()
                 .filter(|l| source.is_none_or(|s| s.holds(l)))
                 .collect();
-            return Ok(crate::source::threads::shipped_end(&logs, from));
+            return Ok(cdc_core::threads::shipped_end(&logs, from));
         }
         // A standby mines redo it received, which its primary's LGWR had written; its V$THREAD
         // describes the primary's threads as its control file last saw them (Debezium caps
@@ -775,7 +775,7 @@ impl Session for OracleSession {
         &mut self,
         start: Scn,
         end: Scn,
-        filter: &crate::source::MiningFilter,
+        filter: &cdc_core::filter::MiningFilter,
         row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
     ) -> Result<()> {
         if start > end {

@@ -10,8 +10,8 @@ use super::fetch::{self, Bind, Fetch};
 use super::{column_access, key_access, sql, OracleSession, FETCH_ROWS};
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
-use crate::source::model::{BoundaryQuery, FetchedRow, FlashbackQuery, Scn};
 use crate::types::Value;
+use cdc_core::model::{BoundaryQuery, FetchedRow, FlashbackQuery, Scn};
 
 /// A generated statement's binds, converted for the driver.
 fn statement_binds<'s>(statement: &'s sql::Statement, what: &str) -> Result<Vec<(&'s str, Bind)>> {

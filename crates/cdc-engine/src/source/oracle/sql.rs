@@ -205,8 +205,8 @@
 //!   `cdc.key` is checked against the constraints and the unique indexes both.
 
 use crate::names::TableName;
-use crate::source::model::ChunkRange;
 use crate::types::Value;
+use cdc_core::model::ChunkRange;
 
 /// Owner filter shared by every catalog query: skip schemas Oracle maintains (12c+).
 macro_rules! user_owner {
@@ -743,8 +743,8 @@ const IN_LIST_MAX: usize = 1000;
 ///
 /// Binds: `:startscn`, `:endscn` (NUMBER), then `:ownerN`, `:table_ownerN`/`:table_nameN`,
 /// `:pdbN` (VARCHAR2). Privilege: as [`LOGMNR_CONTENTS`].
-pub fn logmnr_contents(filter: &crate::source::MiningFilter, start: u64, end: u64) -> Statement {
-    use crate::source::filter::{Owners, ORACLE_SCHEMAS};
+pub fn logmnr_contents(filter: &cdc_core::filter::MiningFilter, start: u64, end: u64) -> Statement {
+    use cdc_core::filter::{Owners, ORACLE_SCHEMAS};
     let mut text = LOGMNR_CONTENTS.to_string();
     let mut binds = vec![
         ("startscn".to_string(), Value::Number(start.to_string())),
@@ -785,8 +785,8 @@ pub fn logmnr_contents(filter: &crate::source::MiningFilter, start: u64, end: u6
     if filter.unknown_objects && matches!(filter.owners, Owners::Only(_)) {
         owner_terms.push(format!(
             "(SEG_OWNER = '{}' AND TABLE_NAME LIKE '{}%')",
-            crate::source::filter::UNKNOWN_OWNER,
-            crate::source::filter::UNKNOWN_TABLE_PREFIX
+            cdc_core::filter::UNKNOWN_OWNER,
+            cdc_core::filter::UNKNOWN_TABLE_PREFIX
         ));
     }
     if !owner_terms.is_empty() {
@@ -820,10 +820,10 @@ pub fn logmnr_contents(filter: &crate::source::MiningFilter, start: u64, end: u6
 fn name_terms(
     column: &str,
     prefix: &str,
-    list: &[crate::source::filter::NameMatch],
+    list: &[cdc_core::filter::NameMatch],
     binds: &mut Vec<(String, Value)>,
 ) -> Vec<String> {
-    use crate::source::filter::NameMatch;
+    use cdc_core::filter::NameMatch;
     let mut equal = Vec::new();
     let mut likes = Vec::new();
     for (k, m) in list.iter().enumerate() {

@@ -167,7 +167,7 @@ fn host_utc_offset_statement() {
 /// a few seconds of SCN-to-time granularity forgiven, a stale reading refused.
 #[test]
 fn a_clock_offset_is_the_quarter_hour_nearest_the_difference() {
-    use crate::source::model::clock_offset_secs;
+    use cdc_core::model::clock_offset_secs;
     let utc = "2026-03-01 12:00:00";
     for (local, want) in [
         ("2026-03-01 17:30:02", Some(5 * 3600 + 1800)),
@@ -316,7 +316,7 @@ fn logminer_contents_selects_every_column_of_the_facts() {
     }
 }
 
-fn capture_filter() -> crate::source::MiningFilter {
+fn capture_filter() -> cdc_core::filter::MiningFilter {
     let settings = crate::settings::Settings::from_pairs(&[
         "cdc.tables.include=PDB1.HR.*,PDB1.APP*.ORDERS",
         "cdc.signal.enabled.channels=source",
@@ -371,10 +371,10 @@ fn logminer_contents_carries_the_mining_filter_with_binds() {
     );
     assert_eq!(s.binds.len(), 2);
     // Over 1000 owners: IN lists of at most 1000 (ORA-01795), ORed.
-    let many = crate::source::MiningFilter {
-        owners: crate::source::filter::Owners::Only(
+    let many = cdc_core::filter::MiningFilter {
+        owners: cdc_core::filter::Owners::Only(
             (0..1500)
-                .map(|i| crate::source::filter::NameMatch::Equals(format!("U{i}")))
+                .map(|i| cdc_core::filter::NameMatch::Equals(format!("U{i}")))
                 .collect(),
         ),
         ..Default::default()
@@ -390,7 +390,7 @@ fn logminer_contents_carries_the_mining_filter_with_binds() {
 /// `MiningFilter::keeps` keeps exactly what the SQL would, NULLs included.
 #[test]
 fn each_kind_of_row_is_kept_or_dropped_as_the_sql_would() {
-    use crate::source::model::op;
+    use cdc_core::model::op;
     let f = capture_filter();
     let row =
         |code: u32, owner: Option<&str>, table: Option<&str>, info: Option<&str>, con: &str| {
@@ -529,14 +529,14 @@ fn each_kind_of_row_is_kept_or_dropped_as_the_sql_would() {
         ),
     ];
     // INTERNAL rows only with a row's own ROW_ID (they have no owner or table).
-    let internal_row = |rid: &str| crate::source::model::LogMinerRow {
+    let internal_row = |rid: &str| cdc_core::model::LogMinerRow {
         operation_code: op::INTERNAL,
         row_id: rid.into(),
         src_con_name: "PDB1".into(),
         ..Default::default()
     };
     assert!(f.keeps(&internal_row("AAAR0oAAEAAAACAAAA")));
-    assert!(!f.keeps(&internal_row(crate::source::rowid::LOB_ROWID)));
+    assert!(!f.keeps(&internal_row(cdc_core::rowid::LOB_ROWID)));
     for (what, kept, expected) in cases {
         assert_eq!(kept, expected, "{what}");
     }

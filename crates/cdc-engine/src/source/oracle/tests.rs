@@ -4,7 +4,7 @@
 use super::connect::Password;
 use super::*;
 use crate::errors::Code;
-use crate::source::Connector;
+use cdc_core::session::Connector;
 
 fn settings(pairs: &[&str]) -> crate::settings::Settings {
     match crate::settings::Settings::from_pairs(pairs) {

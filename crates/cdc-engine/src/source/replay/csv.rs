@@ -8,7 +8,7 @@
 //! skipped.
 
 use crate::errors::{CdcError, Result};
-use crate::source::model::{op, LogMinerRow, Scn};
+use cdc_core::model::{op, LogMinerRow, Scn};
 use std::path::{Path, PathBuf};
 
 /// One field as read: its text, whether it was quoted, and the line it starts on.

@@ -11,9 +11,9 @@ pub mod csv;
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
 use crate::source::emulator::schema::{self, SchemaFile, TableDef};
-use crate::source::model::*;
-use crate::source::{Connector, Session};
 use crate::types::Value;
+use cdc_core::model::*;
+use cdc_core::session::{Connector, Session};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -321,7 +321,7 @@ impl Session for ReplaySession {
         &mut self,
         start: Scn,
         end: Scn,
-        _filter: &crate::source::MiningFilter,
+        _filter: &cdc_core::filter::MiningFilter,
         row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
     ) -> Result<()> {
         if end < start {

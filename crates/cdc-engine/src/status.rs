@@ -196,7 +196,7 @@ pub struct FlowWatch {
 impl FlowWatch {
     pub fn check(&mut self, status: &Status) -> Result<()> {
         let since = status.sink_busy_since.load(Ordering::SeqCst);
-        let blocked = since > 0 && crate::record::now_ms() - since >= FLOW_CONTROL_AFTER_MS;
+        let blocked = since > 0 && cdc_core::civil::now_ms() - since >= FLOW_CONTROL_AFTER_MS;
         match (&self.paused, blocked) {
             (None, true) => {
                 let (state, table, chunk) = {
@@ -278,7 +278,7 @@ impl Status {
         chunk: Option<u64>,
         reason: Option<&str>,
     ) -> Result<()> {
-        let now = crate::record::now_ms();
+        let now = cdc_core::civil::now_ms();
         let event = {
             let mut b = self.board();
             if b.state == State::Stopping {
@@ -328,7 +328,7 @@ impl Status {
     /// Write a change between streaming states that has lasted [`STATE_DEBOUNCE_MS`] (called
     /// by capture's watcher every few tens of milliseconds).
     pub fn flush_state(&self) -> Result<()> {
-        self.flush_state_at(crate::record::now_ms())
+        self.flush_state_at(cdc_core::civil::now_ms())
     }
 
     fn flush_state_at(&self, now: i64) -> Result<()> {
@@ -392,7 +392,7 @@ impl Status {
     /// The sink starts (true) or ends (false) a write or commit.
     pub fn sink_busy(&self, busy: bool) {
         let v = if busy {
-            crate::record::now_ms().max(1)
+            cdc_core::civil::now_ms().max(1)
         } else {
             0
         };
@@ -434,7 +434,7 @@ mod tests {
             status.set(State::WaitingForRedo).unwrap();
         }
         status.set(State::Mining).unwrap();
-        let now = crate::record::now_ms();
+        let now = cdc_core::civil::now_ms();
         status.flush_state_at(now).unwrap();
         assert_eq!(states(), ["snapshotting", "waiting-for-redo"]);
         assert_eq!(status.board().state_changes, 2 + 201);
