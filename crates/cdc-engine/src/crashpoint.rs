@@ -8,8 +8,12 @@
 //! A point is a [`Point`], not a string: a misspelt point does not compile, and a hook's
 //! `match` on points is checked by the compiler. [`Point::name`] gives each its dotted name
 //! (`sink.write`, …), the one reports, error texts and docs show.
+//!
+//! The hooks exist with the feature `sim` (the simulation's, on in tests, examples and benches):
+//! a build without it (the binary users install) compiles [`hit`] to nothing.
 
 use crate::errors::Result;
+#[cfg(any(test, feature = "sim"))]
 use std::cell::{Cell, RefCell};
 
 /// A place in the write path where [`hit`] is called. Declared in data-path order, the order of
@@ -103,14 +107,17 @@ pub enum Rule {
     WaveCatchUp,
 }
 
+#[cfg(any(test, feature = "sim"))]
 type Hook = Box<dyn FnMut(Point) -> Result<()>>;
 
+#[cfg(any(test, feature = "sim"))]
 thread_local! {
     static HOOK: RefCell<Option<Hook>> = const { RefCell::new(None) };
     static BROKEN: Cell<Option<Rule>> = const { Cell::new(None) };
 }
 
 /// Called by the write paths; inert (returns `Ok`) unless a hook is armed on this thread.
+#[cfg(any(test, feature = "sim"))]
 pub fn hit(point: Point) -> Result<()> {
     // Taken out while it runs, so a hook that reaches another crash point does not re-enter.
     let Some(mut hook) = HOOK.with(|h| h.borrow_mut().take()) else {
@@ -127,6 +134,7 @@ pub fn hit(point: Point) -> Result<()> {
 }
 
 /// Whether a test has broken `rule` on this thread (always false otherwise).
+#[cfg(any(test, feature = "sim"))]
 pub fn broken(rule: Rule) -> bool {
     BROKEN.with(|b| b.get() == Some(rule))
 }
@@ -142,6 +150,7 @@ pub fn wave_catch_up_to(scn: cdc_core::model::Scn) -> cdc_core::model::Scn {
 }
 
 /// Arms `hook` on this thread until the guard drops.
+#[cfg(any(test, feature = "sim"))]
 pub fn arm(hook: impl FnMut(Point) -> Result<()> + 'static) -> Armed {
     HOOK.with(|h| *h.borrow_mut() = Some(Box::new(hook)));
     Armed {
@@ -150,6 +159,7 @@ pub fn arm(hook: impl FnMut(Point) -> Result<()> + 'static) -> Armed {
 }
 
 /// Breaks `rule` on this thread until the guard drops.
+#[cfg(any(test, feature = "sim"))]
 pub fn break_rule(rule: Rule) -> Broken {
     BROKEN.with(|b| b.set(Some(rule)));
     Broken {
@@ -157,24 +167,42 @@ pub fn break_rule(rule: Rule) -> Broken {
     }
 }
 
+#[cfg(any(test, feature = "sim"))]
 pub struct Armed {
     _not_send: std::marker::PhantomData<*const ()>,
 }
 
+#[cfg(any(test, feature = "sim"))]
 impl Drop for Armed {
     fn drop(&mut self) {
         HOOK.with(|h| *h.borrow_mut() = None);
     }
 }
 
+#[cfg(any(test, feature = "sim"))]
 pub struct Broken {
     _not_send: std::marker::PhantomData<*const ()>,
 }
 
+#[cfg(any(test, feature = "sim"))]
 impl Drop for Broken {
     fn drop(&mut self) {
         BROKEN.with(|b| b.set(None));
     }
+}
+
+/// Without the simulation nothing can be armed: every point passes.
+#[cfg(not(any(test, feature = "sim")))]
+#[inline(always)]
+pub fn hit(_point: Point) -> Result<()> {
+    Ok(())
+}
+
+/// Without the simulation no rule can be broken.
+#[cfg(not(any(test, feature = "sim")))]
+#[inline(always)]
+pub fn broken(_rule: Rule) -> bool {
+    false
 }
 
 #[cfg(test)]

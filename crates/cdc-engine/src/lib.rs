@@ -23,6 +23,8 @@ pub mod record;
 pub mod segments;
 pub mod settings;
 pub mod signal;
+// The deterministic simulation: tests, the soak example and benches turn it on (feature `sim`).
+#[cfg(any(test, feature = "sim"))]
 pub mod sim;
 pub mod sink;
 pub mod snapshot;
