@@ -462,8 +462,8 @@ fn live_multitenant() {
         return;
     };
     let settings = settings(&live);
-    let raw = oracle_cdc::source::oracle::OracleConnector::from_settings(&settings)
-        .unwrap_or_else(|e| panic!("connector: {e}"));
+    let raw =
+        oracle_cdc::source::oracle_source(&settings).unwrap_or_else(|e| panic!("connector: {e}"));
     let mut session = raw.connect().unwrap_or_else(|e| panic!("connect: {e}"));
     let landed = session
         .container()

@@ -1035,6 +1035,18 @@ pub fn shown_items(items: &[String], max_items: usize, width: usize) -> Vec<Stri
     out
 }
 
+/// Whether a failed connect may succeed if tried again: a lost connection, no listener (yet,
+/// as while the database host restarts: ORA-12541, CDC-2003), or a database starting, shutting
+/// down or busy (CDC-2010: the ORA codes in the Oracle adapter's `connect::TRANSIENT_AT_LOGIN`).
+/// Classed by the code the login error got from its ORA code, never by its text.
+pub fn is_transient(e: &CdcError) -> bool {
+    match e {
+        CdcError::ConnectionLost(_) => true,
+        CdcError::Connect { code, .. } => matches!(code, Code::Cdc2003 | Code::Cdc2010),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,6 +17,7 @@ pub mod names;
 pub mod oson;
 pub mod rowid;
 pub mod session;
+pub mod sql_condition;
 pub mod state;
 pub mod swar;
 pub mod threads;

@@ -7,7 +7,7 @@
 
 // The core the engine shares with the emulator and the CLI (crates/cdc-core), re-exported
 // under the paths the engine has always used.
-pub use cdc_core::{charset, errors, localfs, names, oson, state, swar, types};
+pub use cdc_core::{charset, errors, localfs, names, oson, sql_condition, state, swar, types};
 
 pub mod atomic_file;
 pub mod capture;
@@ -29,6 +29,5 @@ pub mod sim;
 pub mod sink;
 pub mod snapshot;
 pub mod source;
-pub mod sql_condition;
 pub mod status;
 pub mod stream;

@@ -1,4 +1,4 @@
-//! Every catalog, V$ and pre-flight statement of crates/cdc-engine/src/source/oracle/sql.rs (texts copied
+//! Every catalog, V$ and pre-flight statement of crates/cdc-oracle/src/sql.rs (texts copied
 //! verbatim), run over the catalog fixture, with the rows each must return worked out by
 //! hand: joins, NOT IN and correlated NOT EXISTS / EXISTS subqueries, GROUP BY with TRUNC and
 //! TO_CHAR, DECODE's NULL-safe comparison, NULLS LAST ordering, result column names.

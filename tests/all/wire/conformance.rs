@@ -22,7 +22,7 @@ fn wire_mining(url: &str) -> Box<dyn Session> {
         &format!("cdc.database.password={PASSWORD}"),
     ])
     .expect("settings");
-    let c = OracleConnector::mining_from_settings(&settings, url).expect("connector");
+    let c = oracle_cdc::source::oracle_mining(&settings, url).expect("connector");
     Box::new(c.open().expect("connect over Oracle Net"))
 }
 
@@ -373,7 +373,7 @@ fn a_downstream_of_another_database_or_incarnation_is_refused_over_the_wire() {
             &format!("cdc.database.password={PASSWORD}"),
         ])
         .unwrap();
-        let mining = OracleConnector::mining_from_settings(&settings, &url).unwrap();
+        let mining = oracle_cdc::source::oracle_mining(&settings, &url).unwrap();
         let over_the_wire = DownstreamConnector::new(
             Box::new(source.clone()),
             Box::new(mining),

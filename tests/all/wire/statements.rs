@@ -457,7 +457,7 @@ fn downstream_walk(served: &Served) {
 
 /// `pub const NAME` and `pub fn name` of `sql.rs`, and its `pub use` re-exports.
 fn defined() -> BTreeSet<String> {
-    let source = include_str!("../../../crates/cdc-engine/src/source/oracle/sql.rs");
+    let source = include_str!("../../../crates/cdc-oracle/src/sql.rs");
     let mut out = BTreeSet::new();
     for line in source.lines() {
         let name = line

@@ -81,27 +81,9 @@ pub enum SnapshotMode {
     OnSignal,
 }
 
-/// `cdc.database.driver`: which driver the Oracle adapter opens its sessions with
-/// (`crates/cdc-engine/src/source/oracle/driver/`). Only the adapter acts on it; no other part of the engine
-/// knows either driver.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum DatabaseDriver {
-    /// The pure-Rust `oracledb` crate: Oracle Net spoken by the process itself.
-    #[default]
-    Thin,
-    /// The `oracle` crate: ODPI-C and the Oracle Client libraries (Instant Client).
-    Thick,
-}
-
-impl DatabaseDriver {
-    /// The setting's value: `thin` or `thick`.
-    pub fn name(self) -> &'static str {
-        match self {
-            DatabaseDriver::Thin => "thin",
-            DatabaseDriver::Thick => "thick",
-        }
-    }
-}
+/// `cdc.database.driver`: which driver the Oracle adapter opens its sessions with (the
+/// adapter's own type: only it acts on it).
+pub use cdc_oracle::driver::Driver as DatabaseDriver;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KeyMissing {
@@ -251,10 +233,8 @@ impl Default for ConnectRetry {
     }
 }
 
-/// `cdc.mining.idle.thread.ms`'s default: LGWR's three seconds and a margin.
-pub const DEFAULT_IDLE_THREAD_MS: u64 = 5_000;
-/// cdc.database.sdu's default: what a 23ai database allows by default (a 19c one answers 8192).
-pub const DEFAULT_SDU: u32 = 65_536;
+// The Oracle adapter's defaults for cdc.mining.idle.thread.ms and cdc.database.sdu.
+pub use cdc_oracle::{DEFAULT_IDLE_THREAD_MS, DEFAULT_SDU};
 
 /// The validated, effective settings.
 #[derive(Debug, Clone)]

@@ -99,24 +99,7 @@ impl DatabaseUrl {
     /// or when it holds spaces (no EZConnect string or alias does; a descriptor must be written
     /// without them). The Oracle adapter takes plain values through this too.
     pub fn oracle_connect(text: &str) -> Result<String> {
-        let url = text.trim();
-        if url.is_empty() {
-            return Err(CdcError::settings(
-                Code::Cdc2007,
-                "cdc.database.url is not set: give an EZConnect string (host[:port]/service), \
-                 a TNS alias, or emulator:DIR",
-            ));
-        }
-        if url.chars().any(char::is_whitespace) {
-            return Err(CdcError::settings(
-                Code::Cdc2007,
-                format!(
-                    "cdc.database.url `{url}` contains spaces: use host[:port]/service or a TNS \
-                     alias (write a connect descriptor without spaces)"
-                ),
-            ));
-        }
-        Ok(url.to_string())
+        cdc_oracle::connector::connect_string(text)
     }
 
     /// The kind of database this URL names.

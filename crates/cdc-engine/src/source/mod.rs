@@ -14,7 +14,12 @@ pub use cdc_emulator as emulator;
 #[cfg(test)]
 mod emulator_tests;
 pub mod mining;
-pub mod oracle;
+#[cfg(test)]
+mod oracle_filter_tests;
+#[cfg(test)]
+mod oracle_tests;
+// The Oracle adapter is its own crate (crates/cdc-oracle), the only one that names a driver.
+pub use cdc_oracle as oracle;
 pub mod replay;
 mod retry;
 
@@ -66,7 +71,7 @@ pub fn open_mining(settings: &crate::settings::Settings, url: &str) -> Result<Bo
         DatabaseUrl::Replay { .. } => return not_a_replay(),
         DatabaseUrl::Oracle { connect } => {
             return Ok(Box::new(container::ContainerConnector::new(Box::new(
-                oracle::OracleConnector::mining_on(settings, connect)?,
+                oracle_mining_on(settings, connect)?,
             ))))
         }
     };
@@ -130,8 +135,67 @@ fn open_raw(settings: &crate::settings::Settings) -> Result<Box<dyn Connector>> 
             Box::new(connector)
         }
         DatabaseUrl::Replay { dir } => Box::new(replay::ReplayConnector::open(&dir)?),
-        DatabaseUrl::Oracle { connect } => {
-            Box::new(oracle::OracleConnector::source_on(settings, connect)?)
-        }
+        DatabaseUrl::Oracle { connect } => Box::new(oracle_source_on(settings, connect)?),
     })
+}
+
+/// The Oracle adapter's session setup from settings: `cdc.mining.dictionary`,
+/// `cdc.database.driver`, `cdc.database.call.timeout.ms`, `cdc.database.sdu` and
+/// `cdc.mining.idle.thread.ms`.
+pub fn oracle_options(settings: &crate::settings::Settings) -> oracle::Options {
+    oracle::Options {
+        dictionary: settings.mining_dictionary,
+        driver: settings.database_driver,
+        call_timeout: settings.call_timeout,
+        sdu: settings.database_sdu,
+        idle_thread_ms: settings.idle_thread_ms,
+    }
+}
+
+/// The Oracle source of `cdc.database.url`, `cdc.database.user` and `cdc.database.password`.
+/// Nothing is contacted yet; a missing client library (thick mode) shows on the first connect.
+pub fn oracle_source(settings: &crate::settings::Settings) -> Result<oracle::OracleConnector> {
+    let connect = crate::settings::DatabaseUrl::oracle_connect(settings.database_url())?;
+    oracle_source_on(settings, connect)
+}
+
+/// [`oracle_source`] for the connect string of a `cdc.database.url` already parsed.
+fn oracle_source_on(
+    settings: &crate::settings::Settings,
+    connect: String,
+) -> Result<oracle::OracleConnector> {
+    let password = settings
+        .database_password()
+        .map(|s| oracle::connect::Password::new(s.expose()));
+    oracle::OracleConnector::source(
+        connect,
+        settings.database_user(),
+        password,
+        oracle_options(settings),
+    )
+}
+
+/// The mining (downstream) database of `cdc.mining.database.url` (`url`), with
+/// `cdc.mining.database.user`/`password` (else those of `cdc.database.*`).
+pub fn oracle_mining(
+    settings: &crate::settings::Settings,
+    url: &str,
+) -> Result<oracle::OracleConnector> {
+    oracle_mining_on(settings, crate::settings::DatabaseUrl::oracle_connect(url)?)
+}
+
+/// [`oracle_mining`] for a connect string already parsed.
+fn oracle_mining_on(
+    settings: &crate::settings::Settings,
+    connect: String,
+) -> Result<oracle::OracleConnector> {
+    let password = settings
+        .mining_password()
+        .map(|s| oracle::connect::Password::new(s.expose()));
+    oracle::OracleConnector::mining(
+        connect,
+        settings.mining_user(),
+        password,
+        oracle_options(settings),
+    )
 }

@@ -8,17 +8,8 @@ use crate::errors::{CdcError, Code, Result};
 use crate::settings::ConnectRetry;
 use std::time::Duration;
 
-/// Whether a failed connect may succeed if tried again: a lost connection, no listener (yet,
-/// as while the database host restarts: ORA-12541, CDC-2003), or a database starting, shutting
-/// down or busy (CDC-2010: the ORA codes in [`crate::source::oracle::connect::TRANSIENT_AT_LOGIN`]).
-/// Classed by the code the login error got from its ORA code, never by its text.
-pub fn is_transient(e: &CdcError) -> bool {
-    match e {
-        CdcError::ConnectionLost(_) => true,
-        CdcError::Connect { code, .. } => matches!(code, Code::Cdc2003 | Code::Cdc2010),
-        _ => false,
-    }
-}
+// The classing of a failed connect is the core's (the Oracle adapter's tests use it too).
+pub use cdc_core::errors::is_transient;
 
 /// The wait before retry number `n` (1-based): the first wait doubled `n - 1` times, capped.
 pub fn backoff(policy: &ConnectRetry, n: u32) -> Duration {

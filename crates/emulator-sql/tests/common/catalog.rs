@@ -1,4 +1,4 @@
-//! Catalog and V$ views with the columns the adapter's statements read (crates/cdc-engine/src/source/oracle/
+//! Catalog and V$ views with the columns the adapter's statements read (crates/cdc-oracle/src/
 //! sql.rs), filled with rows chosen so each statement's filters, joins and orderings decide
 //! something: kept and dropped rows of every condition.
 

@@ -12,10 +12,17 @@
 //! Every session starts with the NLS settings of oracle-facts §5, UTC as session time zone and
 //! binary sorting, so values, SQL_REDO and key ranges share one canonical form. Nothing here
 //! writes to the database: the statements are queries, ALTER SESSION and DBMS_LOGMNR calls.
+//!
+//! Its own crate, and the only one of the house that names a driver crate. It implements the
+//! core's source trait; the engine (which re-exports it as `source::oracle`) builds its
+//! connectors from settings ([`connector::Options`]).
+
+// The core's modules under the names the adapter has always used for them.
+pub(crate) use cdc_core::{charset, errors, names, types};
 
 pub mod catalog;
 pub mod connect;
-mod connector;
+pub mod connector;
 pub mod descriptor;
 pub mod driver;
 pub mod fetch;
@@ -26,16 +33,16 @@ pub mod sql;
 // Oracle's type names and text forms, pure: the core's, as the emulator renders them too.
 pub use cdc_core::types_map;
 
-pub use self::connector::OracleConnector;
+pub use self::connector::{Options, OracleConnector, DEFAULT_IDLE_THREAD_MS, DEFAULT_SDU};
 
 use self::connect::CallContext;
 use self::driver::{DbSession, DriverError, FetchOptions};
 use self::fetch::{Bind, Cols, Fetch};
-use super::model::*;
-use super::Session;
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
 use crate::types::Value;
+use cdc_core::model::*;
+use cdc_core::session::Session;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// Rows per fetch round trip for key probes, and the most for flashback reads (which fetch

@@ -7,10 +7,10 @@
 //! TIMESTAMP WITH TIME ZONE's offset; LOBs and LONGs are fetched inline, i.e. read whole.
 
 use super::{Cell, DbResult, DbSession, Driver, DriverError, FetchOptions, Rows};
+use crate::connect::{code_in_message, OraCode, Password};
 use crate::errors::CdcError;
-use crate::source::oracle::connect::{code_in_message, OraCode, Password};
-use crate::source::oracle::fetch::Bind;
-use crate::source::oracle::types_map::DateTimeParts;
+use crate::fetch::Bind;
+use crate::types_map::DateTimeParts;
 use oracle::sql_type::{IntervalDS, IntervalYM, OracleType, Timestamp, ToSql};
 use oracle::{Connection, SqlValue};
 use std::time::Duration;

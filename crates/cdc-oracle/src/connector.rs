@@ -5,11 +5,67 @@ use super::connect::Password;
 use super::driver::{self, Driver};
 use super::{setup_session, OracleSession};
 use crate::errors::{CdcError, Code, Result};
-use crate::settings::DatabaseUrl;
 use cdc_core::model::Dictionary;
 use cdc_core::session::{Connector, Session};
 use std::collections::HashMap;
 use std::fmt;
+
+/// `cdc.database.sdu`'s default: the session data unit asked for, a 23ai database's own default
+/// (a 19c database answers with its 8192).
+pub const DEFAULT_SDU: u32 = 65_536;
+/// `cdc.mining.idle.thread.ms`'s default.
+pub const DEFAULT_IDLE_THREAD_MS: u64 = 5_000;
+
+/// How a connector's sessions are set up: the settings the engine reads for it.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// `cdc.mining.dictionary`: the dictionary LogMiner sessions start with.
+    pub dictionary: Dictionary,
+    /// `cdc.database.driver`.
+    pub driver: Driver,
+    /// `cdc.database.call.timeout.ms`: the longest round trip; `None`: no limit.
+    pub call_timeout: Option<std::time::Duration>,
+    /// `cdc.database.sdu`.
+    pub sdu: u32,
+    /// `cdc.mining.idle.thread.ms`.
+    pub idle_thread_ms: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            dictionary: Dictionary::OnlineCatalog,
+            driver: Driver::default(),
+            call_timeout: None,
+            sdu: DEFAULT_SDU,
+            idle_thread_ms: DEFAULT_IDLE_THREAD_MS,
+        }
+    }
+}
+
+/// The connect string of an Oracle URL, trimmed: refused when empty (the URL is not set) or when
+/// it holds spaces (no EZConnect string or alias does; a descriptor must be written without
+/// them).
+pub fn connect_string(text: &str) -> Result<String> {
+    let url = text.trim();
+    if url.is_empty() {
+        return Err(CdcError::settings(
+            Code::Cdc2007,
+            "cdc.database.url is not set: give an EZConnect string (host[:port]/service), \
+             a TNS alias, or emulator:DIR",
+        ));
+    }
+    if url.chars().any(char::is_whitespace) {
+        return Err(CdcError::settings(
+            Code::Cdc2007,
+            format!(
+                "cdc.database.url `{url}` contains spaces: use host[:port]/service or a TNS \
+                 alias (write a connect descriptor without spaces)"
+            ),
+        ));
+    }
+    Ok(url.to_string())
+}
 
 /// Connects to one Oracle database as one user.
 pub struct OracleConnector {
@@ -46,58 +102,48 @@ impl fmt::Debug for OracleConnector {
 }
 
 impl OracleConnector {
-    /// From `cdc.database.url`, `cdc.database.user`, `cdc.database.password` and
-    /// `cdc.database.driver`. Nothing is contacted yet; a missing client library (thick mode)
-    /// shows on the first `connect()`.
-    pub fn from_settings(settings: &crate::settings::Settings) -> Result<Self> {
-        let connect = DatabaseUrl::oracle_connect(settings.database_url())?;
-        Self::source_on(settings, connect)
-    }
-
-    /// [`OracleConnector::from_settings`] for the connect string of a `cdc.database.url`
-    /// already parsed (a [`DatabaseUrl::Oracle`]).
-    pub(crate) fn source_on(settings: &crate::settings::Settings, connect: String) -> Result<Self> {
-        let password = settings
-            .database_password()
-            .map(|s| Password::new(s.expose()));
-        let mut c = Self::checked(connect, settings.database_user(), password)?;
-        c.configure(settings);
+    /// The source database at `connect` (a connect string already checked with
+    /// [`connect_string`]) as `user`, set up by `options`. Nothing is contacted yet; a missing
+    /// client library (thick mode) shows on the first `connect()`.
+    pub fn source(
+        connect: String,
+        user: Option<&str>,
+        password: Option<Password>,
+        options: Options,
+    ) -> Result<Self> {
+        let mut c = Self::checked(connect, user, password)?;
+        c.configure(options);
         Ok(c)
     }
 
-    /// The mining (downstream) database of `cdc.mining.database.url`, with
-    /// `cdc.mining.database.user`/`password` (else those of `cdc.database.*`).
-    pub fn mining_from_settings(settings: &crate::settings::Settings, url: &str) -> Result<Self> {
-        Self::mining_on(settings, DatabaseUrl::oracle_connect(url)?)
-    }
-
-    /// [`OracleConnector::mining_from_settings`] for the connect string of a
-    /// `cdc.mining.database.url` already parsed (a [`DatabaseUrl::Oracle`]).
-    pub(crate) fn mining_on(settings: &crate::settings::Settings, connect: String) -> Result<Self> {
-        let password = settings
-            .mining_password()
-            .map(|s| Password::new(s.expose()));
-        let mut c = Self::checked(connect, settings.mining_user(), password)?;
+    /// A downstream mining database (`cdc.mining.database.url`): as [`OracleConnector::source`],
+    /// and its own V$THREAD says nothing of the source's redo it mines.
+    pub fn mining(
+        connect: String,
+        user: Option<&str>,
+        password: Option<Password>,
+        options: Options,
+    ) -> Result<Self> {
+        let mut c = Self::source(connect, user, password, options)?;
         c.mining = true;
-        c.configure(settings);
         Ok(c)
     }
 
-    /// The settings a source and a mining connector share.
-    fn configure(&mut self, settings: &crate::settings::Settings) {
-        self.dictionary = settings.mining_dictionary;
-        self.driver = settings.database_driver;
-        self.call_timeout = settings.call_timeout;
-        self.sdu = settings.database_sdu;
-        self.idle_thread_ms = settings.idle_thread_ms;
+    /// What a source and a mining connector share.
+    fn configure(&mut self, o: Options) {
+        self.dictionary = o.dictionary;
+        self.driver = o.driver;
+        self.call_timeout = o.call_timeout;
+        self.sdu = o.sdu;
+        self.idle_thread_ms = o.idle_thread_ms;
     }
 
-    /// The same checks as [`OracleConnector::from_settings`], from plain values.
+    /// The same checks as [`OracleConnector::source`], from a plain URL and default options.
     pub fn new(url: &str, user: Option<&str>, password: Option<Password>) -> Result<Self> {
-        Self::checked(DatabaseUrl::oracle_connect(url)?, user, password)
+        Self::checked(connect_string(url)?, user, password)
     }
 
-    /// A connector for a connect string already checked ([`DatabaseUrl::oracle_connect`]):
+    /// A connector for a connect string already checked ([`connect_string`]):
     /// the user and password must be given.
     fn checked(connect: String, user: Option<&str>, password: Option<Password>) -> Result<Self> {
         let user = match user.map(str::trim) {
@@ -124,8 +170,8 @@ impl OracleConnector {
             dictionary: Dictionary::OnlineCatalog,
             driver: Driver::default(),
             call_timeout: None,
-            sdu: crate::settings::DEFAULT_SDU,
-            idle_thread_ms: crate::settings::DEFAULT_IDLE_THREAD_MS,
+            sdu: DEFAULT_SDU,
+            idle_thread_ms: DEFAULT_IDLE_THREAD_MS,
             looks: Default::default(),
         })
     }

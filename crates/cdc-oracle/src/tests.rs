@@ -1,52 +1,9 @@
-//! The adapter without a database: settings checks, select lists, the driver setting, a
-//! missing client library.
+//! The adapter without a database: select lists, and a missing client library or listener.
 
 use super::connect::Password;
 use super::*;
 use crate::errors::Code;
 use cdc_core::session::Connector;
-
-fn settings(pairs: &[&str]) -> crate::settings::Settings {
-    match crate::settings::Settings::from_pairs(pairs) {
-        Ok(s) => s,
-        Err(e) => panic!("settings: {e}"),
-    }
-}
-
-#[test]
-fn from_settings_checks_url_and_user() {
-    let ok = OracleConnector::from_settings(&settings(&[
-        "cdc.database.url=db.example.com:1521/ORCLPDB1",
-        "cdc.database.user=c##cdc",
-        "cdc.database.password=Very-Secret-1",
-    ]));
-    let ok = match ok {
-        Ok(c) => c,
-        Err(e) => panic!("{e}"),
-    };
-    assert_eq!(
-        ok.describe(),
-        "Oracle db.example.com:1521/ORCLPDB1 as c##cdc"
-    );
-    assert!(!format!("{ok:?}").contains("Very-Secret-1"));
-    assert!(!ok.describe().contains("Very-Secret-1"));
-
-    let no_user = OracleConnector::new("db:1521/X", None, Some(Password::new("p")));
-    match no_user {
-        Err(e) => {
-            assert_eq!(e.code(), Code::Cdc1002);
-            assert!(e.to_string().contains("cdc.database.user"), "{e}");
-        }
-        Ok(_) => panic!("accepted a missing user"),
-    }
-    for url in ["", "  ", "db:1521/X Y"] {
-        match OracleConnector::new(url, Some("u"), Some(Password::new("p"))) {
-            Err(e) => assert_eq!(e.code(), Code::Cdc2007, "{url:?}: {e}"),
-            Ok(_) => panic!("accepted url {url:?}"),
-        }
-    }
-    assert!(OracleConnector::new("ORCL", Some("u"), None).is_err());
-}
 
 #[test]
 fn key_columns_fetch_like_the_flashback_read() {
@@ -80,26 +37,6 @@ fn key_columns_fetch_like_the_flashback_read() {
         Ok((sql::SelectItem::Plain("AT"), Fetch::Native)) => {}
         other => panic!("{other:?}"),
     }
-}
-
-#[test]
-fn the_driver_setting_reaches_the_connector() {
-    let base = [
-        "cdc.database.url=db.example.com:1521/ORCLPDB1",
-        "cdc.database.user=c##cdc",
-        "cdc.database.password=Very-Secret-1",
-    ];
-    let thin = OracleConnector::from_settings(&settings(&base)).map(|c| c.driver());
-    assert_eq!(thin.ok(), Some(driver::Driver::Thin));
-    let mut pairs = base.to_vec();
-    pairs.push("cdc.database.driver=thick");
-    let s = settings(&pairs);
-    assert_eq!(
-        OracleConnector::from_settings(&s).map(|c| c.driver()).ok(),
-        Some(driver::Driver::Thick)
-    );
-    let mining = OracleConnector::mining_from_settings(&s, "mine.example.com/M");
-    assert_eq!(mining.map(|c| c.driver()).ok(), Some(driver::Driver::Thick));
 }
 
 #[test]

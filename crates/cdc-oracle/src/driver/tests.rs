@@ -5,8 +5,8 @@
 
 use super::thin::{self, Failure, Phase};
 use super::*;
-use crate::source::oracle::connect::CallContext;
-use crate::source::oracle::fetch::{self, Fetch};
+use crate::connect::CallContext;
+use crate::fetch::{self, Fetch};
 use crate::types::Value;
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener};
@@ -96,7 +96,7 @@ fn thin_login_errors_map_like_thick_ones() {
     // closed connection as transient (CDC-2010), as they do for thick's ORA-12170 and ORA-03113.
     for f in [Failure::Timeout, Failure::Closed] {
         let e = thin::failure(f, "text", Phase::Connect).at_login(&pw(), "db/x");
-        assert!(crate::source::retry::is_transient(&e), "{e}");
+        assert!(cdc_core::errors::is_transient(&e), "{e}");
     }
     let no_listener =
         thin::failure(Failure::Stream, refused, Phase::Connect).at_login(&pw(), "h/s");
@@ -104,7 +104,7 @@ fn thin_login_errors_map_like_thick_ones() {
         no_listener.to_string().contains("ORA-12541"),
         "{no_listener}"
     );
-    assert!(crate::source::retry::is_transient(&no_listener));
+    assert!(cdc_core::errors::is_transient(&no_listener));
     let unknown = thin::failure(Failure::Other, "invalid connect string", Phase::Connect);
     assert_eq!(unknown.code, None);
 }
@@ -539,7 +539,7 @@ fn real_thin_driver_listener_hanging_up_is_transient() {
     let _ = server.join();
     assert_eq!(e.code(), Code::Cdc2010, "{e}");
     assert!(e.to_string().contains("ORA-03113"), "{e}");
-    assert!(crate::source::retry::is_transient(&e), "{e}");
+    assert!(cdc_core::errors::is_transient(&e), "{e}");
 }
 
 #[test]

@@ -23,10 +23,10 @@
 //!   locators). There is no cancel call; a call timeout sends a break and resets the connection.
 
 use super::{Cell, DbResult, DbSession, Driver, DriverError, FetchOptions, Rows};
+use crate::connect::{OraCode, Password};
 use crate::errors::CdcError;
-use crate::source::oracle::connect::{OraCode, Password};
-use crate::source::oracle::fetch::Bind;
-use crate::source::oracle::types_map::{self, DateTimeParts};
+use crate::fetch::Bind;
+use crate::types_map::{self, DateTimeParts};
 use oracledb::{
     Config, Connection, Cursor, ErrorKind, OracleIntervalDS, OracleIntervalYM, OracleNumber,
     OracleTimestamp, Row, ToDbValue,
@@ -348,7 +348,7 @@ impl ThinSession {
 /// does on native network encryption and 11G verifiers) turned into CDC-2009, which names thick
 /// mode; neither message contains the password.
 ///
-/// [`connect::connect_error`]: crate::source::oracle::connect::connect_error
+/// [`connect::connect_error`]: crate::connect::connect_error
 pub fn login<T>(
     url: &str,
     password: &Password,

@@ -1026,7 +1026,7 @@ pub fn insert_signal(table: &TableName) -> Result<String, String> {
 pub const SCN_TO_TIME: &str =
     "SELECT TO_CHAR(SCN_TO_TIMESTAMP(:scn), 'YYYY-MM-DD HH24:MI:SS') FROM DUAL";
 
-pub use crate::sql_condition::filter_condition;
+pub use cdc_core::sql_condition::filter_condition;
 
 /// `SELECT ROWID, <items> FROM "O"."T" AS OF SCN :scn [WHERE <range> [AND (<filter>)]]
 /// ORDER BY <key|ROWID>`.
@@ -1097,10 +1097,10 @@ pub fn flashback_select(
 /// ORA-00904 and a syntax error ORA-009xx here, at `signal send`, rather than at the first
 /// chunk. `1 = 0` makes the query return nothing; errors that depend on a row's value
 /// (ORA-01722 converting one) can only come from reading rows. The filter passes
-/// [`crate::sql_condition::filter_condition`] first, as in a flashback read. Privilege: SELECT
+/// [`cdc_core::sql_condition::filter_condition`] first, as in a flashback read. Privilege: SELECT
 /// on the table (or SELECT ANY TABLE).
 pub fn condition_check(table: &TableName, filter: &str) -> Result<String, String> {
-    let condition = crate::sql_condition::filter_condition(filter)?;
+    let condition = cdc_core::sql_condition::filter_condition(filter)?;
     Ok(format!(
         "SELECT 1 FROM {} WHERE 1 = 0 AND {condition}",
         quote_table(table)?

@@ -22,7 +22,26 @@ use super::types_map::DateTimeParts;
 use crate::errors::{CdcError, Code};
 use std::time::Duration;
 
-pub use crate::settings::DatabaseDriver as Driver;
+/// `cdc.database.driver`: which driver the adapter opens its sessions with. No other part of
+/// the house knows either driver.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Driver {
+    /// The pure-Rust `oracledb` crate: Oracle Net spoken by the process itself.
+    #[default]
+    Thin,
+    /// The `oracle` crate: ODPI-C and the Oracle Client libraries (Instant Client).
+    Thick,
+}
+
+impl Driver {
+    /// The setting's value: `thin` or `thick`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Driver::Thin => "thin",
+            Driver::Thick => "thick",
+        }
+    }
+}
 
 /// One fetched column, whatever the driver: the database type's value in the form both drivers
 /// can give exactly (NUMBER as decimal text, never through a float).
