@@ -112,11 +112,8 @@ fn key_changed(schema: &TableSchema, before: &Image, after: &Image) -> bool {
             .any(|k| key_value(before, k) != key_value(after, k))
 }
 
-fn write_int(out: &mut Vec<u8>, n: impl itoa::Integer) {
-    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
-}
-
 // The envelope's shared pieces are record's (`record::envelope`), for snapshot and stream alike.
+use crate::record::envelope::write_int;
 pub use crate::record::envelope::{now_ns, topic_of, write_op_and_times};
 
 /// Writes the change records of one committed transaction. The envelope's text that is the

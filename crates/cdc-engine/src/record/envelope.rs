@@ -4,7 +4,8 @@
 
 use crate::names::TableName;
 
-fn write_int(out: &mut Vec<u8>, n: impl itoa::Integer) {
+/// An integer's decimal digits.
+pub(crate) fn write_int(out: &mut Vec<u8>, n: impl itoa::Integer) {
     out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
