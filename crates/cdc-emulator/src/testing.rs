@@ -131,3 +131,29 @@ pub fn primary_with_logs() -> Db {
     w.flush().unwrap();
     db
 }
+
+/// A downstream mining database `ds` beside `db`'s (named DOWN, DBID 7), receiving its archived
+/// logs from sequence 1 on except `missing`, opened on `db`'s clock with the LogMiner dictionary
+/// from the redo; and its directory.
+pub fn downstream_of(db: &Db, missing: Vec<u64>) -> (EmulatorConnector, PathBuf) {
+    let ds = db.dir.path().join("ds");
+    crate::topology::create(
+        &ds,
+        &crate::topology::TopologyFile::Downstream {
+            source: db.path(),
+            name: "DOWN".into(),
+            dbid: 7,
+            scn: 1,
+            shipping: crate::topology::Shipping::Archived,
+            from_sequence: 1,
+            missing_sequences: missing,
+        },
+    )
+    .unwrap();
+    let conn =
+        EmulatorConnector::open_with_clock(&ds, Faults::default(), Arc::new(db.clock.clone()))
+            .unwrap();
+    conn.set_dictionary(cdc_core::model::Dictionary::RedoLogs)
+        .unwrap();
+    (conn, ds)
+}

@@ -973,26 +973,9 @@ fn a_standby_applies_the_primarys_redo_up_to_its_lag_and_nothing_beyond() {
 #[test]
 fn a_downstream_holds_only_shipped_logs_and_a_gap_is_ora_01291() {
     let db = primary_with_logs();
-    let ds = db.dir.path().join("ds");
     let mut p = db.connector().connect().unwrap();
     let source = p.database().unwrap();
-    topology::create(
-        &ds,
-        &topology::TopologyFile::Downstream {
-            source: db.path(),
-            name: "DOWN".into(),
-            dbid: 7,
-            scn: 1,
-            shipping: topology::Shipping::Archived,
-            from_sequence: 1,
-            missing_sequences: vec![4],
-        },
-    )
-    .unwrap();
-    let conn =
-        EmulatorConnector::open_with_clock(&ds, Faults::default(), Arc::new(db.clock.clone()))
-            .unwrap();
-    conn.set_dictionary(Dictionary::RedoLogs).unwrap();
+    let (conn, ds) = downstream_of(&db, vec![4]);
     let mut s = conn.connect().unwrap();
     let info = s.database().unwrap();
     assert_eq!((info.name.as_str(), info.dbid), ("DOWN", 7));

@@ -280,9 +280,10 @@ fn write_csv_cell(out: &mut Vec<u8>, v: &Value, col: CsvColumn, ty: &ColumnType)
     }
 }
 
+/// An integer's decimal digits.
 #[inline]
-fn write_int(out: &mut Vec<u8>, i: i64) {
-    out.extend_from_slice(itoa::Buffer::new().format(i).as_bytes());
+pub(crate) fn write_int(out: &mut Vec<u8>, n: impl itoa::Integer) {
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 /// `00` to `99`, for writing two digits at a time.

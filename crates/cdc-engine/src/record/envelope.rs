@@ -4,10 +4,7 @@
 
 use crate::names::TableName;
 
-/// An integer's decimal digits.
-pub(crate) fn write_int(out: &mut Vec<u8>, n: impl itoa::Integer) {
-    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
-}
+pub(crate) use crate::encode::write_int;
 
 /// A record's topic: `PREFIX.[PDB.]OWNER.TABLE`, with the characters Kafka refuses in a topic
 /// name replaced by `_` (Debezium's `TopicNameSanitizer`).
