@@ -254,7 +254,9 @@ fn heartbeats_and_metrics_report_progress() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(300));
+    // Streaming starts at the SCN current when capture starts (snapshot mode none): the
+    // workload runs only after that is chosen, or a slow start would stream none of it.
+    wait_for_event(&state, 60, "capture-started", |e| e["event"] == "capture-started");
     run(&[
         "emulator",
         "workload",

@@ -105,6 +105,19 @@ fn capture(s: &Served, dir: &Path) -> std::process::Child {
         .unwrap()
 }
 
+/// Waits until the capture published its first snapshot record, so its snapshot SCN is chosen:
+/// rows committed after this are streamed as inserts (`c`), not read by the snapshot (`r`).
+fn snapshot_begun(out: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !(out.exists() && !records(out).is_empty()) {
+        assert!(
+            Instant::now() < deadline,
+            "capture published no snapshot record within 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 /// Waits until the capture published inserts of every id.
 fn published(out: &Path, ids: &[i64]) -> Vec<Json> {
     let deadline = Instant::now() + Duration::from_secs(60);
@@ -145,6 +158,9 @@ fn python_and_node_read_as_of_scn_and_their_inserts_are_captured() {
     let s = serve_example();
     let work = tempfile::tempdir().unwrap();
     let mut cap = capture(&s, work.path());
+    // The clients insert only after capture chose its snapshot SCN: a loaded CI run once started
+    // capture's snapshot after their commits, and the rows came as snapshot reads.
+    snapshot_begun(&work.path().join("out"));
     let scn = current_scn(&s.dir);
     let mut ids = Vec::new();
     if let Some(py) = &python {
