@@ -256,7 +256,9 @@ fn heartbeats_and_metrics_report_progress() {
         .unwrap();
     // Streaming starts at the SCN current when capture starts (snapshot mode none): the
     // workload runs only after that is chosen, or a slow start would stream none of it.
-    wait_for_event(&state, 60, "capture-started", |e| e["event"] == "capture-started");
+    wait_for_event(&state, 60, "capture-started", |e| {
+        e["event"] == "capture-started"
+    });
     run(&[
         "emulator",
         "workload",

@@ -109,7 +109,7 @@ fn capture(s: &Served, dir: &Path) -> std::process::Child {
 /// rows committed after this are streamed as inserts (`c`), not read by the snapshot (`r`).
 fn snapshot_begun(out: &Path) {
     let deadline = Instant::now() + Duration::from_secs(60);
-    while !(out.exists() && !records(out).is_empty()) {
+    while records(out).is_empty() {
         assert!(
             Instant::now() < deadline,
             "capture published no snapshot record within 60 s"
