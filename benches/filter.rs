@@ -161,8 +161,8 @@ fn run(
             let Event::Change(change) = event.expect("decode") else {
                 continue;
             };
-            for line in records.lines(schema, &change) {
-                sink.write(line).expect("write");
+            for record in records.records(schema, &change) {
+                sink.write(&record).expect("write");
                 events += 1;
             }
         }

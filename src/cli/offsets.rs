@@ -5,7 +5,7 @@ mod edit;
 use super::args::{GlobalArgs, OffsetsCommand, OffsetsInspectArgs, TableFormat};
 use super::Printer;
 use crate::offsets::inspect::{self, Reach};
-use crate::offsets::{Offsets, TableProgress, FORMAT_VERSION};
+use crate::offsets::{Offsets, SinkPosition, TableProgress, FORMAT_VERSION};
 use crate::state::StateDir;
 use serde_json::json;
 use std::path::PathBuf;
@@ -223,13 +223,7 @@ fn summary(
             row("export", format!("{} of {}", e.format, e.tables.join(", ")));
         }
         if let Some(s) = &o.sink {
-            row(
-                "sink",
-                format!(
-                    "{} acknowledged to byte {}; {} records",
-                    s.segment, s.bytes, s.records
-                ),
-            );
+            row("sink", sink_text(s));
         }
         if let Some(t) = &o.topics {
             row("topics", format!("{t} (kept since the first start)"));
@@ -243,6 +237,24 @@ fn summary(
     }
     printer.table(&["offsets", &path.display().to_string()], rows)?;
     Ok(())
+}
+
+/// The sink row of `offsets inspect`: what each sink acknowledges.
+fn sink_text(s: &SinkPosition) -> String {
+    match s {
+        SinkPosition::File {
+            segment,
+            bytes,
+            records,
+        } => format!("{segment} acknowledged to byte {bytes}; {records} records"),
+        SinkPosition::Stdout { records } => format!("stdout; {records} records flushed to the reader"),
+        SinkPosition::Kafka {
+            transactions,
+            records,
+        } => format!(
+            "kafka; {records} records acknowledged by the broker, {transactions} transactions committed with offsets"
+        ),
+    }
 }
 
 fn progress_row(name: &str, p: &TableProgress) -> Vec<String> {

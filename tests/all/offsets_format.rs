@@ -59,7 +59,7 @@ fn everything() -> Offsets {
         commit_xids: vec!["0a001b00c3010000".into()],
         threads: BTreeMap::from([(1, 1)]),
     });
-    o.sink = Some(SinkPosition {
+    o.sink = Some(SinkPosition::File {
         segment: "s".into(),
         bytes: 1,
         records: 1,

@@ -6,7 +6,7 @@ use crate::crashpoint::Point;
 use crate::encode;
 use crate::errors::{CdcError, Result};
 use crate::offsets::{FileProgress, TableProgress};
-use crate::record::{now_ms, SnapshotMarker, TableContext};
+use crate::record::{now_ms, SnapshotMarker, TableContext, TableSchemas};
 use crate::snapshot::read::ReadChunk;
 use crate::snapshot::target::TableTarget;
 use crate::snapshot::ChunkSink;
@@ -328,6 +328,8 @@ impl ExportSink {
                 let schemas = ctx.schemas(fmt, self.topics_with_pdb);
                 let ts = now_ms();
                 let n = chunk.rows.len();
+                // Each record's line as capture's file sink writes it.
+                let mut lines = crate::record::LineWriter::default();
                 for (i, row) in chunk.rows.iter().enumerate() {
                     let (table_first, table_last) = (progress.rows == 0, chunk.last_rows);
                     let marker = SnapshotMarker::in_table(
@@ -338,7 +340,19 @@ impl ExportSink {
                         i,
                         n,
                     );
-                    ctx.write_snapshot_line(&mut buf, fmt, &schemas, row, chunk.scn, marker, ts);
+                    // Key and value written straight into the file's buffer.
+                    lines.write_with(
+                        &schemas.topic,
+                        &TableSchemas::headers(marker),
+                        &mut buf,
+                        |out| ctx.write_snapshot_key(out, fmt, &schemas, row),
+                        |out| {
+                            ctx.write_snapshot_value(
+                                out, fmt, &schemas, row, chunk.scn, marker, ts,
+                            );
+                            true
+                        },
+                    );
                     buf.push(b'\n');
                 }
             }

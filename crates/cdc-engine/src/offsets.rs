@@ -103,16 +103,140 @@ pub struct StreamPosition {
     pub threads: BTreeMap<u32, Scn>,
 }
 
-/// The file sink's acknowledged output: a restart cuts everything after it. The Kafka sink
-/// stores `segment: "kafka"`, `bytes`: the number of Kafka transactions committed with offsets
-/// (0 without transactions), and `records`: records the broker acknowledged.
+/// The sink's acknowledged output, one form per sink.
+///
+/// Stored as it always was, `{"segment", "bytes", "records"}`: the file sink's segment name,
+/// `"kafka"` or `"stdout"` (so offsets files written before stay readable and the format
+/// commands/offsets.md documents holds).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SinkPosition {
-    /// The current segment file (relative to the sink directory) and its acknowledged length.
-    pub segment: String,
-    pub bytes: u64,
-    /// Records acknowledged in all segments.
-    pub records: u64,
+#[serde(from = "StoredSinkPosition", into = "StoredSinkPosition")]
+pub enum SinkPosition {
+    /// The file sink: the current segment file (relative to the sink directory) and its
+    /// acknowledged length (a restart cuts everything after it), and the records acknowledged
+    /// in all segments.
+    File {
+        segment: String,
+        bytes: u64,
+        records: u64,
+    },
+    /// The stdout sink: the records flushed to the reader.
+    Stdout { records: u64 },
+    /// The Kafka sink: the Kafka transactions committed with offsets (0 without
+    /// transactions), and the records the broker acknowledged.
+    Kafka { transactions: u64, records: u64 },
+}
+
+/// The segment name the Kafka sink's position is stored under.
+pub const KAFKA_SEGMENT: &str = "kafka";
+/// The segment name the stdout sink's position is stored under.
+pub const STDOUT_SEGMENT: &str = "stdout";
+
+impl SinkPosition {
+    /// The records acknowledged in all.
+    pub fn records(&self) -> u64 {
+        match self {
+            SinkPosition::File { records, .. }
+            | SinkPosition::Stdout { records }
+            | SinkPosition::Kafka { records, .. } => *records,
+        }
+    }
+
+    /// Whether `self` is `old` or further on the same output (a file sink's same segment, at
+    /// or past its length; the Kafka sink at or past its transaction).
+    pub fn is_at_or_after(&self, old: &SinkPosition) -> bool {
+        match (old, self) {
+            (
+                SinkPosition::File {
+                    segment: a,
+                    bytes: x,
+                    ..
+                },
+                SinkPosition::File {
+                    segment: b,
+                    bytes: y,
+                    ..
+                },
+            ) => a == b && y >= x,
+            (
+                SinkPosition::Kafka {
+                    transactions: x, ..
+                },
+                SinkPosition::Kafka {
+                    transactions: y, ..
+                },
+            ) => y >= x,
+            (SinkPosition::Stdout { .. }, SinkPosition::Stdout { .. }) => true,
+            _ => false,
+        }
+    }
+}
+
+impl std::fmt::Display for SinkPosition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SinkPosition::File {
+                segment,
+                bytes,
+                records,
+            } => write!(f, "{segment} at byte {bytes}, {records} records"),
+            SinkPosition::Stdout { records } => write!(f, "stdout, {records} records"),
+            SinkPosition::Kafka {
+                transactions,
+                records,
+            } => write!(
+                f,
+                "Kafka, {transactions} transactions committed, {records} records"
+            ),
+        }
+    }
+}
+
+/// [`SinkPosition`] as the offsets file stores it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct StoredSinkPosition {
+    segment: String,
+    bytes: u64,
+    records: u64,
+}
+
+impl From<StoredSinkPosition> for SinkPosition {
+    fn from(s: StoredSinkPosition) -> SinkPosition {
+        match s.segment.as_str() {
+            KAFKA_SEGMENT => SinkPosition::Kafka {
+                transactions: s.bytes,
+                records: s.records,
+            },
+            // The stdout sink stored 0 bytes; a hand edit's other number has no meaning there.
+            STDOUT_SEGMENT => SinkPosition::Stdout { records: s.records },
+            _ => SinkPosition::File {
+                segment: s.segment,
+                bytes: s.bytes,
+                records: s.records,
+            },
+        }
+    }
+}
+
+impl From<SinkPosition> for StoredSinkPosition {
+    fn from(p: SinkPosition) -> StoredSinkPosition {
+        let (segment, bytes, records) = match p {
+            SinkPosition::File {
+                segment,
+                bytes,
+                records,
+            } => (segment, bytes, records),
+            SinkPosition::Stdout { records } => (STDOUT_SEGMENT.to_string(), 0, records),
+            SinkPosition::Kafka {
+                transactions,
+                records,
+            } => (KAFKA_SEGMENT.to_string(), transactions, records),
+        };
+        StoredSinkPosition {
+            segment,
+            bytes,
+            records,
+        }
+    }
 }
 
 /// How record topics are named: `PREFIX.[PDB.]OWNER.TABLE`.
@@ -501,6 +625,48 @@ pub use crate::atomic_file::{set_private, write_atomically, write_atomically_wit
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each sink's position is stored in the one shape offsets files always had (so files
+    /// written before load, and commands/offsets.md's `sink.*` fields hold), and read back as
+    /// the same sink's.
+    #[test]
+    fn sink_positions_keep_their_stored_shape_per_sink() {
+        let cases = [
+            (
+                SinkPosition::File {
+                    segment: "segment-000003.jsonl".into(),
+                    bytes: 4096,
+                    records: 12,
+                },
+                serde_json::json!({"segment": "segment-000003.jsonl", "bytes": 4096, "records": 12}),
+            ),
+            (
+                SinkPosition::Kafka {
+                    transactions: 7,
+                    records: 90,
+                },
+                serde_json::json!({"segment": "kafka", "bytes": 7, "records": 90}),
+            ),
+            (
+                SinkPosition::Stdout { records: 5 },
+                serde_json::json!({"segment": "stdout", "bytes": 0, "records": 5}),
+            ),
+        ];
+        for (position, stored) in cases {
+            assert_eq!(serde_json::to_value(&position).unwrap(), stored);
+            let back: SinkPosition = serde_json::from_value(stored).unwrap();
+            assert_eq!(back, position);
+        }
+        let file = |segment: &str, bytes| SinkPosition::File {
+            segment: segment.into(),
+            bytes,
+            records: 0,
+        };
+        assert!(file("a", 10).is_at_or_after(&file("a", 9)));
+        assert!(!file("a", 8).is_at_or_after(&file("a", 9)));
+        assert!(!file("b", 10).is_at_or_after(&file("a", 9)));
+        assert!(!SinkPosition::Stdout { records: 1 }.is_at_or_after(&file("a", 0)));
+    }
 
     fn identity() -> DatabaseIdentity {
         DatabaseIdentity {

@@ -1,7 +1,8 @@
-//! Records as Debezium 3.x's Oracle connector writes them: the consumer contract. A record is
-//! written as one JSON line shaped like a Kafka record: `topic`, `key` (the key columns), `value`
-//! (the envelope, or null for a tombstone) and `headers`; key and value are what Kafka
-//! Connect's JsonConverter writes, with `{"schema":…,"payload":…}` when `format` asks.
+//! Records as Debezium 3.x's Oracle connector writes them: the consumer contract. A record is a
+//! [`Record`], a Kafka record's parts: `topic`, `key` (the key columns), `value` (the envelope,
+//! or none for a tombstone) and `headers`; key and value are what Kafka Connect's JsonConverter
+//! writes, with `{"schema":…,"payload":…}` when `format` asks. Every sink takes it so; the file
+//! and stdout sinks write it as one JSON line ([`LineWriter`]).
 //! [`format`] holds the switches, [`value`] a column's value and schema, [`schema`] the
 //! record schemas; change records are written by `capture::records`.
 
@@ -11,7 +12,10 @@ pub mod envelope;
 pub mod heads;
 pub mod schema;
 pub mod schema_change;
+pub mod sink_record;
 pub mod value;
+
+pub use sink_record::{HeaderValue, Headers, LineWriter, OwnedRecord, Record};
 
 use cdc_core::model::{ColumnInfo, FetchedRow, Scn};
 use format::Format;
@@ -136,9 +140,6 @@ impl TableContext<'_> {
         let value_head = fmt
             .value_schemas
             .then(|| schema::wrapper_head(&schema::envelope_schema(&topic, self.columns, fmt)));
-        let mut topic_head = b"{\"topic\":".to_vec();
-        crate::encode::write_json_str(&mut topic_head, &topic);
-        topic_head.extend_from_slice(b",\"key\":");
         let mut source_head = b"},\"source\":{\"version\":\"".to_vec();
         source_head.extend_from_slice(env!("CARGO_PKG_VERSION").as_bytes());
         source_head.extend_from_slice(b"\",\"connector\":\"oracle\",\"name\":");
@@ -156,7 +157,6 @@ impl TableContext<'_> {
             topic,
             key_head,
             value_head,
-            topic_head,
             column_keys: self
                 .columns
                 .iter()
@@ -176,8 +176,8 @@ impl TableContext<'_> {
         }
     }
 
-    /// A snapshot record line (op `r`) for a row read at `scn` (`ts_ms`: when the snapshot
-    /// read it), in `fmt`.
+    /// A snapshot record's JSON line (op `r`) for a row read at `scn` (`ts_ms`: when the
+    /// snapshot read it), in `fmt`.
     pub fn snapshot_line(
         &self,
         fmt: &Format,
@@ -187,16 +187,18 @@ impl TableContext<'_> {
         marker: SnapshotMarker,
         ts_ms: i64,
     ) -> Vec<u8> {
-        let mut out = Vec::with_capacity(512);
-        self.write_snapshot_line(&mut out, fmt, schemas, row, scn, marker, ts_ms);
-        out
+        let mut parts = Vec::with_capacity(512);
+        let written = self.write_snapshot(&mut parts, fmt, schemas, row, scn, marker, ts_ms);
+        let line = schemas.record(&parts, &written).line();
+        line
     }
 
-    /// Append [`Self::snapshot_line`] to `out`: written straight from the row's values, as the
-    /// stream writes its records; the text fixed by the table comes from `schemas`. (Built as a
+    /// Append a snapshot record's key and value (op `r`) to `out`, written straight from the
+    /// row's values as the stream writes its records; the text fixed by the table comes from
+    /// `schemas`. [`TableSchemas::record`] makes the record of what it returns. (Built as a
     /// `serde_json` value tree, four fifths of capture's snapshot time went to the tree.)
     #[allow(clippy::too_many_arguments)]
-    pub fn write_snapshot_line(
+    pub fn write_snapshot(
         &self,
         out: &mut Vec<u8>,
         fmt: &Format,
@@ -205,11 +207,31 @@ impl TableContext<'_> {
         scn: Scn,
         marker: SnapshotMarker,
         ts_ms: i64,
-    ) {
-        out.extend_from_slice(&schemas.topic_head);
+    ) -> WrittenSnapshot {
+        let key_from = out.len();
+        let has_key = self.write_snapshot_key(out, fmt, schemas, row);
+        let key = has_key.then_some(key_from..out.len());
+        let value_from = out.len();
+        self.write_snapshot_value(out, fmt, schemas, row, scn, marker, ts_ms);
+        WrittenSnapshot {
+            key,
+            value: value_from..out.len(),
+            marker,
+        }
+    }
+
+    /// Append a snapshot record's key; false (nothing written) for a table without one.
+    pub fn write_snapshot_key(
+        &self,
+        out: &mut Vec<u8>,
+        fmt: &Format,
+        schemas: &TableSchemas,
+        row: &FetchedRow,
+    ) -> bool {
         if schemas.key_columns.is_empty() {
-            out.extend_from_slice(b"null");
-        } else {
+            return false;
+        }
+        {
             if let Some(head) = &schemas.key_head {
                 out.extend_from_slice(head);
             }
@@ -229,7 +251,21 @@ impl TableContext<'_> {
                 out.push(b'}');
             }
         }
-        out.extend_from_slice(b",\"value\":");
+        true
+    }
+
+    /// Append a snapshot record's value (its envelope).
+    #[allow(clippy::too_many_arguments)]
+    pub fn write_snapshot_value(
+        &self,
+        out: &mut Vec<u8>,
+        fmt: &Format,
+        schemas: &TableSchemas,
+        row: &FetchedRow,
+        scn: Scn,
+        marker: SnapshotMarker,
+        ts_ms: i64,
+    ) {
         if let Some(head) = &schemas.value_head {
             out.extend_from_slice(head);
         }
@@ -276,10 +312,16 @@ impl TableContext<'_> {
         if schemas.value_head.is_some() {
             out.push(b'}');
         }
-        out.extend_from_slice(b",\"headers\":{\"cdc.snapshot\":\"");
-        out.extend_from_slice(marker.as_str().as_bytes());
-        out.extend_from_slice(b"\"}}");
     }
+}
+
+/// Where [`TableContext::write_snapshot`] wrote a record's key and value in its buffer, and
+/// the record's marker (its `cdc.snapshot` header).
+#[derive(Debug, Clone)]
+pub struct WrittenSnapshot {
+    key: Option<std::ops::Range<usize>>,
+    value: std::ops::Range<usize>,
+    marker: SnapshotMarker,
 }
 
 /// A table's topic, the `{"schema":…,"payload":` heads of its keys and values, and the text of
@@ -288,8 +330,6 @@ pub struct TableSchemas {
     pub topic: String,
     key_head: Option<Vec<u8>>,
     value_head: Option<Vec<u8>>,
-    /// `{"topic":"…","key":`
-    topic_head: Vec<u8>,
     /// Each column's `"NAME":`.
     column_keys: Vec<Vec<u8>>,
     /// Each key column's `"NAME":` and its place among the columns (None: not among them,
@@ -301,6 +341,25 @@ pub struct TableSchemas {
     db_part: Vec<u8>,
     /// `,"schema":"…","table":"…","txId":null,"scn":"`
     table_part: Vec<u8>,
+}
+
+impl TableSchemas {
+    /// A snapshot record's headers.
+    pub fn headers<'h>(marker: SnapshotMarker) -> Headers<'h> {
+        let mut headers = Headers::new();
+        headers.push(("cdc.snapshot", HeaderValue::Text(marker.as_str())));
+        headers
+    }
+
+    /// The record [`TableContext::write_snapshot`] wrote in `buf`.
+    pub fn record<'a>(&'a self, buf: &'a [u8], written: &WrittenSnapshot) -> Record<'a> {
+        Record {
+            topic: &self.topic,
+            key: written.key.clone().map(|k| &buf[k]),
+            value: Some(&buf[written.value.clone()]),
+            headers: Self::headers(written.marker),
+        }
+    }
 }
 
 // The wall clock in epoch milliseconds is the core's; records and the rest of the engine read it.

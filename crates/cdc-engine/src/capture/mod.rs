@@ -38,7 +38,6 @@ use crate::offsets::{DatabaseIdentity, Offsets, SignalSnapshot, SnapshotState, S
 use crate::ops::OpsLog;
 use crate::settings::{DatabaseUrl, NewTables, Scheme, Settings, SinkType, SnapshotMode};
 use crate::signal::SnapshotKind;
-use crate::sink::{FileSink, RecordSink, StdoutSink};
 use crate::snapshot::target::{resolve, Decision};
 use crate::snapshot::{Outcome, Progress, Snapshot};
 use crate::state::StateDir;
@@ -269,24 +268,13 @@ impl Capture<'_> {
         status.doing(format!("planning {} tables", decisions.len()));
         let (catalog, new_tables) = catalog(state, db.cdb, &decisions, &mut session, s)?;
         let offsets_path = state.offsets();
-        // The Kafka sink first: with transactions it fences an older producer and may take
-        // newer offsets from Kafka (a crash between its commit and the local offsets write).
-        // A broker that is down or slow at start is flow control too: the watch reports it.
-        let open_kafka = || {
-            status.sink_busy(true);
-            let sink = crate::kafka::sink::KafkaSink::open_with_stop(
-                s,
-                &offsets_path,
-                &state.ops(),
-                sink_stop.clone(),
-            );
-            status.sink_busy(false);
-            sink
-        };
-        let mut kafka = match s.sink.kind {
-            SinkType::Kafka => Some(open_kafka()?),
-            _ => None,
-        };
+        // The sink first (`sink::prepare`): the Kafka sink fences an older producer and may
+        // take newer offsets from Kafka. A broker that is down or slow at start is flow
+        // control too: the watch reports it.
+        status.sink_busy(true);
+        let prepared = crate::sink::prepare(s, &offsets_path, &state.ops(), sink_stop.clone());
+        status.sink_busy(false);
+        let prepared = prepared?;
         let mut offsets = match Offsets::load(&offsets_path)? {
             Some(o) => {
                 o.check_database(&offsets_path, &db)?;
@@ -364,18 +352,7 @@ impl Capture<'_> {
             crate::sink::claim_fresh(s, &mut offsets)?;
             offsets.save(&offsets_path)?;
         }
-        let mut sink: Box<dyn RecordSink> = match s.sink.kind {
-            SinkType::File => Box::new(FileSink::open(
-                &s.sink.dir,
-                s.sink.segment_bytes,
-                offsets.sink.as_ref(),
-            )?),
-            SinkType::Stdout => Box::new(StdoutSink::new(offsets.sink.as_ref())),
-            SinkType::Kafka => match kafka.take() {
-                Some(k) => Box::new(k),
-                None => Box::new(open_kafka()?),
-            },
-        };
+        let mut sink = prepared.open(s, offsets.sink.as_ref())?;
         if offsets.sink.is_none() {
             // Acknowledge the empty sink before any record: a stop at once (a second signal,
             // kill -9) before the first chunk then leaves output the next start can cut back.

@@ -7,6 +7,7 @@ use crate::crashpoint::Point;
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
 use crate::offsets::{Offsets, SinkPosition, StreamPosition};
+use crate::record::{OwnedRecord, Record};
 use crate::settings::{OnDecodeError, Settings};
 use crate::sink::RecordSink;
 use crate::state::StateDir;
@@ -320,16 +321,16 @@ impl<'a> Publisher<'a> {
         st.dictionary_builds = self.dictionary.made;
     }
 
-    /// Queue one record line in the sink, counted for the sink metrics.
-    fn write_line(&mut self, line: &[u8]) -> Result<()> {
+    /// Queue one record in the sink, counted for the sink metrics.
+    fn write_record(&mut self, record: &Record) -> Result<()> {
         // A write that blocks (stdout to a slow consumer) is flow control too.
         self.status.sink_busy(true);
-        let wrote = self.sink.write(line);
+        let wrote = self.sink.write(record);
         self.status.sink_busy(false);
-        wrote?;
+        let bytes = wrote?;
         let mut b = self.status.board();
         b.sink.records += 1;
-        b.sink.bytes += line.len() as u64 + 1;
+        b.sink.bytes += bytes;
         Ok(())
     }
 
@@ -355,15 +356,13 @@ impl<'a> Publisher<'a> {
     pub fn heartbeat(&mut self) -> Result<()> {
         let prefix = &self.settings.sink.topic_prefix;
         let commit = self.positions.borrow().stream.commit_scn;
-        let record = serde_json::json!({
-            "topic": format!("{prefix}.heartbeat"),
-            "key": {"serverName": prefix},
-            "value": {"ts_ms": cdc_core::civil::now_ms(), "scn": self.mined_to.to_string(), "commit_scn": commit.to_string()},
-            "headers": {},
-        });
-        let line = serde_json::to_vec(&record)
-            .map_err(|e| CdcError::io("<record>", std::io::Error::other(e)))?;
-        self.write_line(&line)?;
+        let record = OwnedRecord::of_json(
+            format!("{prefix}.heartbeat"),
+            &serde_json::json!({"serverName": prefix}),
+            &serde_json::json!({"ts_ms": cdc_core::civil::now_ms(), "scn": self.mined_to.to_string(), "commit_scn": commit.to_string()}),
+            Vec::new(),
+        );
+        self.write_record(&record.as_record())?;
         let pos = self.commit_sink()?;
         self.positions.borrow_mut().sink = Some(pos);
         Ok(())
@@ -687,8 +686,8 @@ impl<'a> Publisher<'a> {
                     let Some(schema) = self.catalog.tables.get(&change.table) else {
                         continue;
                     };
-                    for line in records.lines(schema, &change) {
-                        self.write_line(line)?;
+                    for record in records.records(schema, &change) {
+                        self.write_record(&record)?;
                         self.records += 1;
                         wrote = true;
                     }
@@ -725,8 +724,8 @@ impl<'a> Publisher<'a> {
         }
         self.rows_captured += events.captured_rows();
         self.unknown_objects(events.take_unknown())?;
-        if let Some(line) = records.end_line() {
-            self.write_line(line)?;
+        if let Some(record) = records.end_record() {
+            self.write_record(&record)?;
             self.records += 1;
         }
         if wrote {
@@ -765,7 +764,7 @@ impl<'a> Publisher<'a> {
         };
         let commit_ms = cdc_core::model::host_time_to_epoch_ms(&tx.commit_timestamp, host_offset)
             .unwrap_or_else(now_ms);
-        let line = crate::record::schema_change::line(
+        let record = crate::record::schema_change::record(
             &crate::record::schema_change::Ddl {
                 topic_prefix: &self.settings.sink.topic_prefix,
                 db: table.pdb.as_deref().unwrap_or(&self.db_name),
@@ -780,7 +779,7 @@ impl<'a> Publisher<'a> {
             },
             &self.settings.record,
         );
-        self.write_line(&line)?;
+        self.write_record(&record.as_record())?;
         self.records += 1;
         Ok(())
     }

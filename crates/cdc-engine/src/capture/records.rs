@@ -1,7 +1,7 @@
 //! Change records (op c/u/d/t) as Debezium 3.x's Oracle connector writes them, straight to JSON
-//! bytes (the stream path's hot spot: no `serde_json::Value` is built per record). The line is
-//! Kafka-shaped (`topic`, `key`, `value`, `headers`); key and value are what Kafka Connect's
-//! JsonConverter gives (with `{"schema":…,"payload":…}` when the format asks). A delete is
+//! bytes (the stream path's hot spot: no `serde_json::Value` is built per record). Each is a
+//! [`Record`] (`topic`, `key`, `value`, `headers`) handed to the sink as it is; key and value are
+//! what Kafka Connect's JsonConverter gives (with `{"schema":…,"payload":…}` when the format asks). A delete is
 //! followed by a tombstone (same key, null value), a key change is a delete, a tombstone and a
 //! create (headers `__debezium.newkey` / `__debezium.oldkey`), and with transaction metadata the
 //! transaction's records are framed by BEGIN and END events on the transaction topic
@@ -14,11 +14,13 @@ use crate::encode::write_json_str;
 use crate::record::format::Format;
 use crate::record::heads::Heads;
 use crate::record::value;
+use crate::record::{HeaderValue, Headers, Record};
 use crate::stream::buffer::Committed;
 use crate::stream::decode::{Change, ChangeOp, TableSchema};
 use crate::types::Value;
-use cdc_core::model::ColumnInfo;
+use cdc_core::model::{ColumnInfo, Scn};
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::rc::Rc;
 
 type Image = [(String, Value)];
@@ -135,8 +137,7 @@ pub struct TxRecordWriter<'a> {
     after_scn: Vec<u8>,
     /// `,"redo_thread":N,"user_name":`
     thread: Vec<u8>,
-    /// `","cdc.commit_scn":"N"}}`
-    tail: Vec<u8>,
+    commit_scn: Scn,
     xid: &'a str,
     table: Option<TableParts>,
     now_ns: i64,
@@ -147,18 +148,31 @@ pub struct TxRecordWriter<'a> {
     /// Records per table (`data_collection_order`, and END's counts), and in all.
     per_table: BTreeMap<String, u64>,
     total: u64,
-    /// The lines of the change being written, back to back, and where each ends.
+    /// The keys and values of the change's records (and their key-change headers' text),
+    /// back to back, and where each record's parts are.
     buf: Vec<u8>,
-    ends: Vec<usize>,
+    spans: Vec<Span>,
+}
+
+/// Where one record's parts are in the writer's buffer.
+struct Span {
+    topic: Rc<str>,
+    key: Option<Range<usize>>,
+    value: Option<Range<usize>>,
+    /// `__debezium.newkey` or `__debezium.oldkey` of a key change, and its text.
+    other_key: Option<(&'static str, Range<usize>)>,
+    /// The change's SCN (`cdc.scn`, with `cdc.commit_scn`); none for transaction events.
+    scn: Option<Scn>,
 }
 
 /// The parts of the envelope fixed by the table (and the transaction).
 struct TableParts {
     name: crate::names::TableName,
+    topic: Rc<str>,
     /// Debezium's data-collection name, `DB.OWNER.TABLE`.
     collection: String,
-    /// The topic head, the JsonConverter schema heads and the column keys of the table's
-    /// layout (made once per layout, `record::heads`).
+    /// The JsonConverter schema heads and the column keys of the table's layout (made once
+    /// per layout, `record::heads`).
     heads: Rc<Heads>,
     /// `,"snapshot":"false","db":…,"sequence":null,"ts_us":`
     db: Vec<u8>,
@@ -206,9 +220,6 @@ impl<'a> TxRecordWriter<'a> {
         let mut thread = b",\"redo_thread\":".to_vec();
         write_int(&mut thread, tx.thread);
         thread.extend_from_slice(b",\"user_name\":");
-        let mut tail = b"\",\"cdc.commit_scn\":\"".to_vec();
-        write_int(&mut tail, tx.commit_scn);
-        tail.extend_from_slice(b"\"}}");
         TxRecordWriter {
             topic_prefix,
             db_name,
@@ -219,7 +230,7 @@ impl<'a> TxRecordWriter<'a> {
             source_head,
             after_scn,
             thread,
-            tail,
+            commit_scn: tx.commit_scn,
             xid: &tx.xid,
             table: None,
             now_ns: 0,
@@ -229,21 +240,21 @@ impl<'a> TxRecordWriter<'a> {
             per_table: BTreeMap::new(),
             total: 0,
             buf: Vec::with_capacity(4096),
-            ends: Vec::with_capacity(4),
+            spans: Vec::with_capacity(4),
         }
     }
 
-    /// The record lines of `change` (JSON without the newline), in the writer's buffer: one,
-    /// a delete and its tombstone, or for an update that changes the key a delete of the old
-    /// key, its tombstone and a create of the new one, as Debezium publishes them; the first
-    /// change of a transaction with metadata is preceded by the BEGIN event.
-    pub fn lines(
+    /// The records of `change`, in the writer's buffer: one, a delete and its tombstone, or
+    /// for an update that changes the key a delete of the old key, its tombstone and a create
+    /// of the new one, as Debezium publishes them; the first change of a transaction with
+    /// metadata is preceded by the BEGIN event.
+    pub fn records(
         &mut self,
         schema: &TableSchema,
         change: &Change,
-    ) -> impl Iterator<Item = &[u8]> + '_ {
+    ) -> impl Iterator<Item = Record<'_>> + '_ {
         self.buf.clear();
-        self.ends.clear();
+        self.spans.clear();
         self.events += 1;
         let change_ms =
             cdc_core::model::host_time_to_epoch_ms(&change.timestamp, self.host_offset_secs)
@@ -305,40 +316,33 @@ impl<'a> TxRecordWriter<'a> {
                 );
             }
         }
-        let buf = &self.buf;
-        let mut from = 0;
-        self.ends.iter().map(move |&end| {
-            let line = &buf[from..end];
-            from = end;
-            line
-        })
+        let (buf, commit_scn) = (&self.buf, self.commit_scn);
+        self.spans
+            .iter()
+            .map(move |span| span.record(buf, commit_scn))
     }
 
     /// The END event of the transaction when it wrote records and the format provides
     /// transaction metadata (else `None`).
-    pub fn end_line(&mut self) -> Option<&[u8]> {
+    pub fn end_record(&mut self) -> Option<Record<'_>> {
         let (_, start_ms) = self.start?;
         if !self.fmt.transaction_metadata || self.total == 0 {
             return None;
         }
         self.buf.clear();
-        self.ends.clear();
+        self.spans.clear();
         self.write_tx_event(true, start_ms);
-        Some(&self.buf[..])
-    }
-
-    fn end(&mut self) {
-        self.ends.push(self.buf.len());
+        self.spans
+            .first()
+            .map(|span| span.record(&self.buf, self.commit_scn))
     }
 
     /// A BEGIN or END event on the transaction topic (`TransactionStructMaker`): key `{id}`,
     /// value `{status, id, event_count, data_collections, ts_ms}`.
     fn write_tx_event(&mut self, end: bool, ts_ms: i64) {
+        let topic: Rc<str> = format!("{}.{}", self.topic_prefix, self.fmt.transaction_topic).into();
         let out = &mut self.buf;
-        out.extend_from_slice(b"{\"topic\":");
-        let topic = format!("{}.{}", self.topic_prefix, self.fmt.transaction_topic);
-        write_json_str(out, &topic);
-        out.extend_from_slice(b",\"key\":");
+        let key_from = out.len();
         if self.fmt.key_schemas {
             out.extend_from_slice(br#"{"schema":{"type":"struct","fields":[{"type":"string","optional":false,"field":"id"}],"optional":false,"name":"io.debezium.connector.common.TransactionMetadataKey","version":1},"payload":"#);
         }
@@ -348,7 +352,7 @@ impl<'a> TxRecordWriter<'a> {
         if self.fmt.key_schemas {
             out.push(b'}');
         }
-        out.extend_from_slice(b",\"value\":");
+        let (key, value_from) = (key_from..out.len(), out.len());
         if self.fmt.value_schemas {
             out.extend_from_slice(br#"{"schema":{"type":"struct","fields":[{"type":"string","optional":false,"field":"status"},{"type":"string","optional":false,"field":"id"},{"type":"int64","optional":true,"field":"event_count"},{"type":"array","items":{"type":"struct","fields":[{"type":"string","optional":false,"field":"data_collection"},{"type":"int64","optional":false,"field":"event_count"}],"optional":false,"name":"event.collection","version":1},"optional":true,"field":"data_collections"},{"type":"int64","optional":false,"field":"ts_ms"}],"optional":false,"name":"io.debezium.connector.common.TransactionMetadataValue","version":1},"payload":"#);
         }
@@ -382,8 +386,14 @@ impl<'a> TxRecordWriter<'a> {
         if self.fmt.value_schemas {
             out.push(b'}');
         }
-        out.extend_from_slice(b",\"headers\":{}}");
-        self.end();
+        let value = value_from..out.len();
+        self.spans.push(Span {
+            topic,
+            key: Some(key),
+            value: Some(value),
+            other_key: None,
+            scn: None,
+        });
     }
 
     /// The table's parts of the envelope (taken out; `write_line` puts them back), made anew
@@ -398,7 +408,7 @@ impl<'a> TxRecordWriter<'a> {
         if let Some(t) = self.table.take().filter(|t| t.name == *table) {
             return t;
         }
-        let topic = topic_of(self.topic_prefix, table, self.with_pdb);
+        let topic: Rc<str> = topic_of(self.topic_prefix, table, self.with_pdb).into();
         let heads = crate::record::heads::heads(&topic, cols, &schema.key, self.fmt);
         let db_name = table.pdb.as_deref().unwrap_or(self.db_name);
         let mut db = b",\"snapshot\":\"false\",\"db\":".to_vec();
@@ -413,6 +423,7 @@ impl<'a> TxRecordWriter<'a> {
         middle.extend_from_slice(b",\"scn\":\"");
         TableParts {
             name: table.clone(),
+            topic,
             collection: format!("{db_name}.{}.{}", table.owner, table.table),
             heads,
             db,
@@ -420,14 +431,16 @@ impl<'a> TxRecordWriter<'a> {
         }
     }
 
+    /// Write the record key of `img` (none without an image); where it is in the buffer.
     fn write_key_part(
         &mut self,
         parts: &TableParts,
         schema: &TableSchema,
         cols: &[ColumnInfo],
         img: Option<&Image>,
-    ) {
+    ) -> Option<Range<usize>> {
         let out = &mut self.buf;
+        let from = out.len();
         let heads = &parts.heads;
         match (img, &heads.key_head) {
             (Some(img), Some(kh)) => {
@@ -436,8 +449,9 @@ impl<'a> TxRecordWriter<'a> {
                 out.push(b'}');
             }
             (Some(img), None) => write_key(out, schema, cols, &heads.keys, img, self.fmt),
-            (None, _) => out.extend_from_slice(b"null"),
+            (None, _) => return None,
         }
+        Some(from..out.len())
     }
 
     /// The tombstone after a delete (`deleted`: the delete was published, not skipped): the
@@ -454,14 +468,15 @@ impl<'a> TxRecordWriter<'a> {
         }
         let cols = schema.columns_at(change.scn);
         let parts = self.take_table_parts(change, schema, cols);
-        self.buf.extend_from_slice(&parts.heads.topic_head);
-        self.write_key_part(&parts, schema, cols, Some(before));
-        self.buf
-            .extend_from_slice(b",\"value\":null,\"headers\":{\"cdc.scn\":\"");
-        write_int(&mut self.buf, change.scn);
-        self.buf.extend_from_slice(&self.tail);
+        let key = self.write_key_part(&parts, schema, cols, Some(before));
+        self.spans.push(Span {
+            topic: Rc::clone(&parts.topic),
+            key,
+            value: None,
+            other_key: None,
+            scn: Some(change.scn),
+        });
         self.table = Some(parts);
-        self.end();
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -504,11 +519,10 @@ impl<'a> TxRecordWriter<'a> {
                 1
             }
         };
-        self.buf.extend_from_slice(&parts.heads.topic_head);
-        self.write_key_part(&parts, schema, cols, after.or(before));
+        let key = self.write_key_part(&parts, schema, cols, after.or(before));
         let fmt = self.fmt;
         let out = &mut self.buf;
-        out.extend_from_slice(b",\"value\":");
+        let value_from = out.len();
         let heads = &parts.heads;
         if let Some(vh) = &heads.value_head {
             out.extend_from_slice(vh);
@@ -571,24 +585,50 @@ impl<'a> TxRecordWriter<'a> {
         if heads.value_head.is_some() {
             out.push(b'}');
         }
-        out.extend_from_slice(b",\"headers\":{");
-        if let (Some(other), Role::KeyDelete | Role::KeyCreate) = (other, role) {
-            out.extend_from_slice(if role == Role::KeyDelete {
-                b"\"__debezium.newkey\":"
-            } else {
-                b"\"__debezium.oldkey\":"
-            });
-            let mut key = Vec::new();
-            write_key(&mut key, schema, cols, &heads.keys, other, fmt);
-            write_json_str(out, &String::from_utf8_lossy(&key));
-            out.push(b',');
-        }
-        out.extend_from_slice(b"\"cdc.scn\":\"");
-        write_int(out, change.scn);
-        out.extend_from_slice(&self.tail);
+        let value = value_from..out.len();
+        let other_key = match (other, role) {
+            (Some(other), Role::KeyDelete | Role::KeyCreate) => {
+                let from = out.len();
+                write_key(out, schema, cols, &heads.keys, other, fmt);
+                let name = if role == Role::KeyDelete {
+                    "__debezium.newkey"
+                } else {
+                    "__debezium.oldkey"
+                };
+                Some((name, from..out.len()))
+            }
+            _ => None,
+        };
+        self.spans.push(Span {
+            topic: Rc::clone(&parts.topic),
+            key,
+            value: Some(value),
+            other_key,
+            scn: Some(change.scn),
+        });
         self.table = Some(parts);
-        self.end();
         true
+    }
+}
+
+impl Span {
+    fn record<'b>(&'b self, buf: &'b [u8], commit_scn: Scn) -> Record<'b> {
+        let mut headers = Headers::new();
+        if let Some((name, text)) = &self.other_key {
+            // The key's JSON, which the writer made (UTF-8 throughout).
+            let text = std::str::from_utf8(&buf[text.clone()]).unwrap_or_default();
+            headers.push((*name, HeaderValue::Text(text)));
+        }
+        if let Some(scn) = self.scn {
+            headers.push(("cdc.scn", HeaderValue::Scn(scn)));
+            headers.push(("cdc.commit_scn", HeaderValue::Scn(commit_scn)));
+        }
+        Record {
+            topic: &self.topic,
+            key: self.key.clone().map(|k| &buf[k]),
+            value: self.value.clone().map(|v| &buf[v]),
+            headers,
+        }
     }
 }
 

@@ -30,8 +30,8 @@ fn lines_in(
     tx: &Committed,
 ) -> Vec<Vec<u8>> {
     TxRecordWriter::new(topic_prefix, db_name, tx, 0, fmt, false)
-        .lines(schema, change)
-        .map(<[u8]>::to_vec)
+        .records(schema, change)
+        .map(|r| r.line())
         .collect()
 }
 
@@ -371,11 +371,11 @@ fn skipped_operations_leave_records_out_before_anything_counts_them() {
         let mut w = TxRecordWriter::new("cdc", "DB", &tx, 0, fmt, false);
         let mut out = Vec::new();
         for c in &changes {
-            out.extend(parsed(w.lines(&schema(), c).map(<[u8]>::to_vec).collect()));
+            out.extend(parsed(w.records(&schema(), c).map(|r| r.line()).collect()));
         }
         out.extend(
-            w.end_line()
-                .map(|l| parsed(vec![l.to_vec()]))
+            w.end_record()
+                .map(|r| parsed(vec![r.line()]))
                 .unwrap_or_default(),
         );
         out.iter()
@@ -432,10 +432,10 @@ fn transaction_metadata_frames_the_records_and_counts_them() {
         change(ChangeOp::Delete, Some(row("7", "a")), None),
     ] {
         all.extend(parsed(
-            writer.lines(&schema(), &c).map(<[u8]>::to_vec).collect(),
+            writer.records(&schema(), &c).map(|r| r.line()).collect(),
         ));
     }
-    all.extend(parsed(vec![writer.end_line().unwrap().to_vec()]));
+    all.extend(parsed(vec![writer.end_record().unwrap().line()]));
     let begin = &all[0];
     assert_eq!(begin["topic"], "cdc.transaction");
     assert_eq!(begin["key"], json!({"id": "0a001b00c3010000"}));
@@ -499,15 +499,18 @@ fn a_reused_writer_writes_each_change_as_a_fresh_one() {
         v
     };
     for c in &changes {
-        let reused: Vec<Json> = writer.lines(&schema(), c).map(strip).collect();
+        let reused: Vec<Json> = writer
+            .records(&schema(), c)
+            .map(|r| strip(&r.line()))
+            .collect();
         let fresh: Vec<Json> = TxRecordWriter::new("cdc", "DB", &tx, 0, &fmt, true)
-            .lines(&schema(), c)
-            .map(strip)
+            .records(&schema(), c)
+            .map(|r| strip(&r.line()))
             .collect();
         assert_eq!(reused, fresh);
     }
     assert_eq!(
-        writer.lines(&schema(), &changes[0]).count(),
+        writer.records(&schema(), &changes[0]).count(),
         3,
         "a key change is three records"
     );
@@ -534,8 +537,8 @@ fn a_layout_change_within_a_transaction_writes_the_new_names() {
         .iter()
         .flat_map(|c| {
             writer
-                .lines(&schema, c)
-                .map(|l| serde_json::from_slice::<Json>(l).unwrap())
+                .records(&schema, c)
+                .map(|r| serde_json::from_slice::<Json>(&r.line()).unwrap())
                 .collect::<Vec<_>>()
         })
         .collect();

@@ -364,23 +364,36 @@ fn the_sink_commits_records_and_the_offsets_document_in_one_transaction() {
     ])
     .unwrap();
     let mut sink =
-        super::sink::KafkaSink::open(&s, &offsets_path, &dir.path().join("ops.jsonl")).unwrap();
-    sink.write(br#"{"topic":"t","key":{"ID":1},"value":{"n":1},"headers":{}}"#)
-        .unwrap();
-    sink.write(br#"{"topic":"t","key":{"ID":2},"value":{"n":2},"headers":{}}"#)
-        .unwrap();
+        crate::sink::KafkaSink::open(&s, &offsets_path, &dir.path().join("ops.jsonl")).unwrap();
+    let record = |key: &'static [u8], value: &'static [u8]| crate::record::Record {
+        topic: "t",
+        key: Some(key),
+        value: Some(value),
+        headers: Default::default(),
+    };
+    sink.write(&record(br#"{"ID":1}"#, br#"{"n":1}"#)).unwrap();
+    sink.write(&record(br#"{"ID":2}"#, br#"{"n":2}"#)).unwrap();
     let pos = sink.commit().unwrap();
     // The open transaction is the first: its number is what the offsets store.
     assert_eq!(
-        (pos.segment.as_str(), pos.bytes, pos.records),
-        ("kafka", 1, 2)
+        pos,
+        crate::offsets::SinkPosition::Kafka {
+            transactions: 1,
+            records: 2
+        }
     );
     let mut o = crate::offsets::fixtures::streaming();
     o.sink = Some(pos);
     o.save(&offsets_path).unwrap();
     // Saved again with nothing new: no transaction.
     o.save(&offsets_path).unwrap();
-    assert_eq!(sink.commit().unwrap().bytes, 1);
+    assert!(matches!(
+        sink.commit().unwrap(),
+        crate::offsets::SinkPosition::Kafka {
+            transactions: 1,
+            ..
+        }
+    ));
     let log = log.lock().unwrap().clone();
     let tail: Vec<&str> = log
         .iter()
@@ -454,9 +467,8 @@ fn queued_bytes_stay_under_the_in_flight_bound() {
 fn a_start_takes_the_offsets_committed_to_kafka_one_transaction_ahead() {
     let dir = tempfile::tempdir().unwrap();
     let offsets_path = dir.path().join("offsets.json");
-    let sink = |seq: u64, records: u64| crate::offsets::SinkPosition {
-        segment: "kafka".into(),
-        bytes: seq,
+    let sink = |seq: u64, records: u64| crate::offsets::SinkPosition::Kafka {
+        transactions: seq,
         records,
     };
     // Stored locally: transaction 4. Committed to Kafka: transaction 5 (the crash came between).
@@ -479,7 +491,7 @@ fn a_start_takes_the_offsets_committed_to_kafka_one_transaction_ahead() {
     };
     let (port, _, served) = broker_serving(Some(doc.clone()));
     let ops = dir.path().join("ops.jsonl");
-    let sink_now = super::sink::KafkaSink::open(&settings(port), &offsets_path, &ops).unwrap();
+    let sink_now = crate::sink::KafkaSink::open(&settings(port), &offsets_path, &ops).unwrap();
     assert_eq!(std::fs::read_to_string(&offsets_path).unwrap(), doc);
     let stored = crate::offsets::Offsets::load(&offsets_path)
         .unwrap()
@@ -490,7 +502,7 @@ fn a_start_takes_the_offsets_committed_to_kafka_one_transaction_ahead() {
     let mut far = ahead.clone();
     far.sink = Some(sink(7, 200));
     *served.lock().unwrap() = Some(String::from_utf8(far.to_bytes().unwrap()).unwrap());
-    let err = super::sink::KafkaSink::open(&settings(port), &offsets_path, &ops)
+    let err = crate::sink::KafkaSink::open(&settings(port), &offsets_path, &ops)
         .err()
         .unwrap();
     assert_eq!(err.code(), crate::errors::Code::Cdc6206);

@@ -1,13 +1,13 @@
-//! The Kafka sink: a small synchronous client ([`client`]), an idempotent (optionally
-//! transactional) producer ([`producer`]), a read-committed reader ([`consumer`]) and the
-//! [`sink::KafkaSink`] capture writes to. No async runtime: one request in flight at a time.
+//! Kafka, client side: a small synchronous client ([`client`]), an idempotent (optionally
+//! transactional) producer ([`producer`]) and a read-committed reader ([`consumer`]), which the
+//! Kafka sink (`crate::sink::kafka`) writes through. No async runtime: one request in flight at
+//! a time.
 
 pub mod client;
 pub mod consumer;
 #[cfg(test)]
 mod mock_tests;
 pub mod producer;
-pub mod sink;
 #[cfg(test)]
 mod wait_tests;
 

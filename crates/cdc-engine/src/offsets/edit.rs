@@ -569,18 +569,25 @@ fn set_sink(
     ctx: &Context,
     notes: &mut Vec<String>,
 ) -> Result<()> {
-    let Some(old) = o.sink.clone() else {
-        return Err(CdcError::InvalidEdit(
-            "these offsets have no sink position (an export, or a capture that never started): nothing to set".into(),
-        ));
+    let old_segment = match &o.sink {
+        None => {
+            return Err(CdcError::InvalidEdit(
+                "these offsets have no sink position (an export, or a capture that never started): nothing to set".into(),
+            ))
+        }
+        Some(super::SinkPosition::File { segment, .. }) => segment.clone(),
+        Some(super::SinkPosition::Kafka { .. }) => {
+            return Err(CdcError::InvalidEdit(
+                "the sink is kafka: set-sink is for the file sink's segments".into(),
+            ))
+        }
+        Some(super::SinkPosition::Stdout { .. }) => {
+            return Err(CdcError::InvalidEdit(
+                "the sink is stdout: set-sink is for the file sink's segments".into(),
+            ))
+        }
     };
-    if matches!(old.segment.as_str(), "kafka" | "stdout") {
-        return Err(CdcError::InvalidEdit(format!(
-            "the sink is {}: set-sink is for the file sink's segments",
-            old.segment
-        )));
-    }
-    let name = segment.unwrap_or(&old.segment).to_string();
+    let name = segment.unwrap_or(&old_segment).to_string();
     let dir = &ctx.settings.sink.dir;
     let segments = crate::segments::segments(dir)?;
     let Some(index) = crate::segments::segment_index(&name) else {
@@ -628,7 +635,7 @@ fn set_sink(
             dir.display()
         )));
     }
-    o.sink = Some(super::SinkPosition {
+    o.sink = Some(super::SinkPosition::File {
         segment: name.clone(),
         bytes,
         records,

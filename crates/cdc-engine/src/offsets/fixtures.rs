@@ -88,7 +88,7 @@ pub fn streaming() -> Offsets {
         commit_xids: vec![XID_A.into()],
         threads: BTreeMap::from([(1, 1000120)]),
     });
-    o.sink = Some(SinkPosition {
+    o.sink = Some(SinkPosition::File {
         segment: "00000001.jsonl".into(),
         bytes: 40960,
         records: 96,

@@ -32,7 +32,7 @@ pub fn analyze(old: Option<&Offsets>, new: &Offsets, settings: &Settings) -> Ana
     );
     signals(old, new, &mut a);
     let forward = match (&old.sink, &new.sink) {
-        (Some(o), Some(n)) => o.segment == n.segment && n.bytes >= o.bytes,
+        (Some(o), Some(n)) => n.is_at_or_after(o),
         _ => false,
     };
     if old.sink != new.sink && forward {
@@ -63,10 +63,7 @@ pub fn analyze(old: Option<&Offsets>, new: &Offsets, settings: &Settings) -> Ana
 }
 
 fn sink_text(s: Option<&super::SinkPosition>) -> String {
-    match s {
-        Some(s) => format!("{} at byte {}, {} records", s.segment, s.bytes, s.records),
-        None => "none".into(),
-    }
+    s.map_or("none".into(), ToString::to_string)
 }
 
 /// SCN ranges and XIDs as text: `SCN 101`, `SCNs 101 to 199`.

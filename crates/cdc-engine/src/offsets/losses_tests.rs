@@ -156,7 +156,7 @@ fn signal_sink_and_schema_history_edits() {
     let a = weigh(&old, |n| n.signals[0].paused = true);
     assert!(a.losses.is_empty(), "pausing loses nothing: {a:?}");
     let a = weigh(&old, |n| {
-        n.sink = Some(SinkPosition {
+        n.sink = Some(SinkPosition::File {
             segment: "00000001.jsonl".into(),
             bytes: 0,
             records: 0,

@@ -3,7 +3,7 @@
 //! Only problems an edit introduces count: a rule the stored offsets already break (say, a table
 //! the settings stopped capturing) is not held against an unrelated edit.
 
-use super::{Offsets, ResumePoint, TableProgress, TableState};
+use super::{Offsets, ResumePoint, SinkPosition, TableProgress, TableState};
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
 use crate::settings::Settings;
@@ -255,8 +255,8 @@ pub fn structure_problems(o: &Offsets) -> Vec<String> {
             progress(&pat, p, &mut out);
         }
     }
-    if let Some(sink) = &o.sink {
-        if sink.segment.trim().is_empty() {
+    if let Some(SinkPosition::File { segment, .. }) = &o.sink {
+        if segment.trim().is_empty() {
             out.push("sink.segment is empty".into());
         }
     }

@@ -1,5 +1,5 @@
-//! The parts of a change record fixed by its table's layout and the format: the topic's
-//! `{"topic":…,"key":`, the JsonConverter heads `{"schema":KEY_SCHEMA,"payload":` and
+//! The parts of a change record fixed by its table's layout and the format: the JsonConverter
+//! heads `{"schema":KEY_SCHEMA,"payload":` and
 //! `{"schema":ENVELOPE_SCHEMA,"payload":`, and each column's escaped JSON key. The envelope
 //! schema is a few kilobytes of JSON built through `serde_json::Value`; made once per
 //! transaction it was a third of the stream path's time (10-change transactions), so they are
@@ -8,7 +8,7 @@
 
 use super::format::Format;
 use super::schema;
-use crate::encode::{json_key, write_json_str};
+use crate::encode::json_key;
 use cdc_core::model::ColumnInfo;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -17,8 +17,6 @@ use std::rc::Rc;
 /// A table layout's fixed parts of its change records.
 #[derive(Debug)]
 pub struct Heads {
-    /// `{"topic":"…","key":`
-    pub topic_head: Vec<u8>,
     /// `{"schema":KEY_SCHEMA,"payload":` when key schemas are on and the table has a key.
     pub key_head: Option<Vec<u8>>,
     /// `{"schema":ENVELOPE_SCHEMA,"payload":` when value schemas are on.
@@ -29,9 +27,6 @@ pub struct Heads {
 
 impl Heads {
     fn build(topic: &str, cols: &[ColumnInfo], key: &[String], fmt: &Format) -> Heads {
-        let mut topic_head = b"{\"topic\":".to_vec();
-        write_json_str(&mut topic_head, topic);
-        topic_head.extend_from_slice(b",\"key\":");
         let key_head = fmt
             .key_schemas
             .then(|| schema::key_schema(topic, cols, key, fmt))
@@ -41,7 +36,6 @@ impl Heads {
             .value_schemas
             .then(|| schema::wrapper_head(&schema::envelope_schema(topic, cols, fmt)));
         Heads {
-            topic_head,
             key_head,
             value_head,
             keys: cols
@@ -132,13 +126,8 @@ mod tests {
         let a = heads("t.HR.EMP", &cols, &key, &fmt);
         let fresh = Heads::build("t.HR.EMP", &cols, &key, &fmt);
         assert_eq!(
-            (&a.topic_head, &a.key_head, &a.value_head, &a.keys),
-            (
-                &fresh.topic_head,
-                &fresh.key_head,
-                &fresh.value_head,
-                &fresh.keys
-            )
+            (&a.key_head, &a.value_head, &a.keys),
+            (&fresh.key_head, &fresh.value_head, &fresh.keys)
         );
         assert!(Rc::ptr_eq(&a, &heads("t.HR.EMP", &cols, &key, &fmt)));
 
@@ -162,7 +151,7 @@ mod tests {
         };
         assert!(heads("t.HR.EMP", &cols, &key, &bare).value_head.is_none());
         let other = heads("t.HR.DEPT", &cols, &key, &fmt);
-        assert_ne!(other.topic_head, a.topic_head);
+        assert!(!Rc::ptr_eq(&other, &a));
         // The first layout is still there after the others.
         assert!(Rc::ptr_eq(&a, &heads("t.HR.EMP", &cols, &key, &fmt)));
     }

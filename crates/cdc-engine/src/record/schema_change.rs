@@ -7,6 +7,7 @@
 //! `HistoryRecord.Fields` and `ConnectTableChangeSerializer`).
 
 use super::format::Format;
+use super::OwnedRecord;
 use crate::types::ColumnType;
 use cdc_core::model::{ColumnInfo, Scn};
 use serde_json::{json, Value as Json};
@@ -168,8 +169,8 @@ fn value_schema() -> Json {
     })
 }
 
-/// The schema change event's record line.
-pub fn line(ddl: &Ddl, fmt: &Format) -> Vec<u8> {
+/// The schema change event's record.
+pub fn record(ddl: &Ddl, fmt: &Format) -> OwnedRecord {
     let kind = change_type(ddl.sql);
     let id = format!(
         "\"{}\".\"{}\".\"{}\"",
@@ -232,13 +233,15 @@ pub fn line(ddl: &Ddl, fmt: &Format) -> Vec<u8> {
         true => json!({"schema": value_schema(), "payload": value}),
         false => value,
     };
-    let record = json!({
-        "topic": ddl.topic_prefix,
-        "key": key,
-        "value": value,
-        "headers": {"cdc.scn": ddl.scn.to_string(), "cdc.commit_scn": ddl.commit_scn.to_string()},
-    });
-    record.to_string().into_bytes()
+    OwnedRecord::of_json(
+        ddl.topic_prefix.to_string(),
+        &key,
+        &value,
+        vec![
+            ("cdc.scn", ddl.scn.to_string()),
+            ("cdc.commit_scn", ddl.commit_scn.to_string()),
+        ],
+    )
 }
 
 #[cfg(test)]
@@ -275,7 +278,8 @@ mod tests {
             columns: &columns,
             key: &key,
         };
-        let r: Json = serde_json::from_slice(&line(&ddl, &Format::default())).unwrap();
+        let r: Json =
+            serde_json::from_slice(&record(&ddl, &Format::default()).as_record().line()).unwrap();
         assert_eq!(r["topic"], "cdc");
         assert_eq!(r["key"]["payload"], json!({"databaseName": "PDB1"}));
         assert_eq!(

@@ -2,7 +2,7 @@
 //! violation names the invariant and the first record that breaks it.
 
 use crate::errors::{CdcError, Result};
-use crate::offsets::Offsets;
+use crate::offsets::{Offsets, SinkPosition};
 use crate::settings::{Settings, SnapshotMode};
 use crate::source::emulator::redo::{DdlChange, Redo, Xid, REDO_FILE};
 use crate::source::emulator::EmulatorConnector;
@@ -97,22 +97,27 @@ pub fn offsets_step(path: &Path, out: &Path, last: &mut Option<Offsets>) -> Opti
         Err(e) => return Some(format!("unreadable after an atomic write: {e}")),
     };
     let mut problem = None;
-    if let (Some(s), Some(file)) = (&now.sink, out.to_str()) {
-        let seg = Path::new(file).join(&s.segment);
+    if let (Some(SinkPosition::File { segment, bytes, .. }), Some(file)) = (&now.sink, out.to_str())
+    {
+        let seg = Path::new(file).join(segment);
         let len = std::fs::metadata(&seg).map(|m| m.len()).unwrap_or(0);
-        if len < s.bytes {
+        if len < *bytes {
             problem = Some(format!(
-                "offsets acknowledge {} bytes of {} but only {len} are written",
-                s.bytes, s.segment
+                "offsets acknowledge {bytes} bytes of {segment} but only {len} are written"
             ));
         }
     }
     if let Some(prev) = last.as_ref() {
         let scn = |o: &Offsets| o.stream.as_ref().map(|s| s.commit_scn);
         let sink = |o: &Offsets| {
-            o.sink
-                .as_ref()
-                .map(|s| (s.records, s.segment.clone(), s.bytes))
+            o.sink.as_ref().map(|s| match s {
+                SinkPosition::File {
+                    segment,
+                    bytes,
+                    records,
+                } => (*records, segment.clone(), *bytes),
+                other => (other.records(), String::new(), 0),
+            })
         };
         let snap = |o: &Offsets| o.snapshot.as_ref().map(|s| (s.completed, s.records));
         if scn(&now) < scn(prev) {

@@ -1,21 +1,14 @@
-//! Where capture's records go: JSON-lines segment files (exactly once across kill -9: the
-//! offsets hold the acknowledged position, and a restart cuts everything after it) or stdout.
+//! The file sink: JSON-lines segment files, exactly once across kill -9 (the offsets hold the
+//! acknowledged position, and a restart cuts everything after it).
 
-pub mod owner;
-
+use super::RecordSink;
 use crate::crashpoint::Point;
 use crate::errors::{CdcError, Result};
 use crate::offsets::SinkPosition;
+use crate::record::{LineWriter, Record};
 use std::fs::File;
 use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-
-pub trait RecordSink {
-    /// Queue one record (a JSON line without its newline).
-    fn write(&mut self, line: &[u8]) -> Result<()>;
-    /// Make everything queued durable and return the position to acknowledge.
-    fn commit(&mut self) -> Result<SinkPosition>;
-}
 
 /// JSON-lines segment files `segment-000001.jsonl`, … rotated by size.
 pub struct FileSink {
@@ -26,6 +19,7 @@ pub struct FileSink {
     bytes: u64,
     records: u64,
     buf: Vec<u8>,
+    lines: LineWriter,
 }
 
 /// Records are queued up to this many bytes before they are written.
@@ -39,8 +33,7 @@ enum Flush {
     WholePages,
 }
 
-// The segment files' names and listing are their own module (offsets edit reads them too).
-pub use crate::segments::{segment_index, segment_name, segments};
+use crate::segments::{segment_index, segment_name, segments};
 
 /// On a capture's first start: refuse a file sink directory that already holds segments
 /// (CDC-8005) and acknowledge the empty start (segment 1, 0 bytes) in `offsets`, to be stored
@@ -61,7 +54,7 @@ pub fn claim_fresh(
             reason: "it holds segment files that the stored offsets do not know (another capture's output?)".into(),
         });
     }
-    offsets.sink = Some(SinkPosition {
+    offsets.sink = Some(SinkPosition::File {
         segment: segment_name(1),
         bytes: 0,
         records: 0,
@@ -81,15 +74,24 @@ impl FileSink {
         crate::localfs::ensure_dir(dir)?;
         let existing = segments(dir)?;
         let (index, bytes, records) = match position {
-            Some(p) => {
-                let index = segment_index(&p.segment).ok_or_else(|| CdcError::OffsetsDamaged {
-                    path: dir.join(&p.segment),
-                    message: format!(
-                        "sink segment name `{}` is not segment-NNNNNN.jsonl",
-                        p.segment
-                    ),
+            Some(SinkPosition::File {
+                segment,
+                bytes,
+                records,
+            }) => {
+                let index = segment_index(segment).ok_or_else(|| CdcError::OffsetsDamaged {
+                    path: dir.join(segment),
+                    message: format!("sink segment name `{segment}` is not segment-NNNNNN.jsonl"),
                 })?;
-                (index, p.bytes, p.records)
+                (index, *bytes, *records)
+            }
+            Some(other) => {
+                return Err(CdcError::OffsetsDamaged {
+                    path: dir.to_path_buf(),
+                    message: format!(
+                        "the offsets hold another sink's position ({other}), not a file sink's: cdc.sink.type changed since they were written"
+                    ),
+                })
             }
             None => {
                 // Empty segments hold nothing to lose (a start stopped before its first commit).
@@ -153,6 +155,7 @@ impl FileSink {
             bytes,
             records,
             buf: Vec::with_capacity(BUFFER + PAGE as usize),
+            lines: LineWriter::default(),
         })
     }
 
@@ -193,20 +196,24 @@ impl FileSink {
 }
 
 impl RecordSink for FileSink {
-    fn write(&mut self, line: &[u8]) -> Result<()> {
+    fn write(&mut self, record: &Record) -> Result<u64> {
         crate::crashpoint::hit(Point::SinkWrite)?;
-        if self.bytes + self.buf.len() as u64 > 0
-            && self.bytes + (self.buf.len() + line.len() + 1) as u64 > self.segment_bytes
-        {
-            self.rotate()?;
-        }
-        self.buf.extend_from_slice(line);
+        let from = self.buf.len();
+        self.lines.write(record, &mut self.buf);
         self.buf.push(b'\n');
+        let n = self.buf.len() - from;
+        // A segment that would grow past its size is closed first (unless it is empty: a
+        // record larger than a segment gets one of its own).
+        if self.bytes + from as u64 > 0 && self.bytes + self.buf.len() as u64 > self.segment_bytes {
+            let line = self.buf.split_off(from);
+            self.rotate()?;
+            self.buf.extend_from_slice(&line);
+        }
         self.records += 1;
         if self.buf.len() > BUFFER {
             self.flush_buf(Flush::WholePages)?;
         }
-        Ok(())
+        Ok(n as u64)
     }
 
     fn commit(&mut self) -> Result<SinkPosition> {
@@ -215,7 +222,7 @@ impl RecordSink for FileSink {
         let path = self.dir.join(segment_name(self.index));
         self.file.sync_data().map_err(|e| CdcError::io(&path, e))?;
         crate::crashpoint::hit(Point::SinkCommitSynced)?;
-        Ok(SinkPosition {
+        Ok(SinkPosition::File {
             segment: segment_name(self.index),
             bytes: self.bytes,
             records: self.records,
@@ -259,99 +266,65 @@ fn record_ends_hint(file: &mut File, at: u64) -> String {
     out
 }
 
-/// Records to stdout (no exactly-once: a restart repeats what was not acknowledged).
-pub struct StdoutSink {
-    out: std::io::BufWriter<std::io::Stdout>,
-    records: u64,
-    /// Records flushed to the reader at the last commit.
-    acknowledged: u64,
-}
-
-impl StdoutSink {
-    pub fn new(position: Option<&SinkPosition>) -> StdoutSink {
-        let records = position.map(|p| p.records).unwrap_or(0);
-        StdoutSink {
-            out: std::io::BufWriter::new(std::io::stdout()),
-            records,
-            acknowledged: records,
-        }
-    }
-
-    /// A closed pipe is the reader gone, not the end of the work: capture must not exit as if
-    /// it had finished (the CLI treats a broken pipe on stdout as a quiet end elsewhere).
-    fn failed(&self, e: std::io::Error) -> CdcError {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            reader_gone(self.acknowledged)
-        } else {
-            CdcError::io("<stdout>", e)
-        }
-    }
-}
-
-/// CDC-6402 with how much the reader had acknowledged.
-pub fn reader_gone(acknowledged: u64) -> CdcError {
-    CdcError::coded(
-        crate::errors::Code::Cdc6402,
-        format!(
-            "the reader of the stdout sink went away (a closed pipe): {acknowledged} records in all were acknowledged (flushed to it); records written since are written again at the next start"
-        ),
-    )
-}
-
-impl RecordSink for StdoutSink {
-    fn write(&mut self, line: &[u8]) -> Result<()> {
-        self.out
-            .write_all(line)
-            .and_then(|_| self.out.write_all(b"\n"))
-            .map_err(|e| self.failed(e))?;
-        self.records += 1;
-        Ok(())
-    }
-
-    fn commit(&mut self) -> Result<SinkPosition> {
-        self.out.flush().map_err(|e| self.failed(e))?;
-        self.acknowledged = self.records;
-        Ok(SinkPosition {
-            segment: "stdout".into(),
-            bytes: 0,
-            records: self.records,
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::OwnedRecord;
+
+    fn rec(value: &str) -> OwnedRecord {
+        OwnedRecord {
+            topic: "t".into(),
+            key: None,
+            value: Some(value.as_bytes().to_vec()),
+            headers: Vec::new(),
+        }
+    }
+
+    fn line(value: &str) -> String {
+        format!("{{\"topic\":\"t\",\"key\":null,\"value\":{value},\"headers\":{{}}}}\n")
+    }
 
     #[test]
     fn restart_cuts_unacknowledged_output_and_rotates_by_size() {
         let dir = tempfile::tempdir().unwrap();
-        let mut s = FileSink::open(dir.path(), 30, None).unwrap();
-        s.write(b"{\"n\":1}").unwrap();
-        s.write(b"{\"n\":2}").unwrap();
+        let one = line("{\"n\":1}").len() as u64;
+        // Two records fit a segment, not three.
+        let mut s = FileSink::open(dir.path(), 2 * one + 1, None).unwrap();
+        assert_eq!(s.write(&rec("{\"n\":1}").as_record()).unwrap(), one);
+        s.write(&rec("{\"n\":2}").as_record()).unwrap();
         let acked = s.commit().unwrap();
         assert_eq!(
-            (acked.segment.as_str(), acked.bytes, acked.records),
-            ("segment-000001.jsonl", 16, 2)
+            acked,
+            SinkPosition::File {
+                segment: "segment-000001.jsonl".into(),
+                bytes: 2 * one,
+                records: 2
+            }
         );
         for i in 3..10 {
-            s.write(format!("{{\"n\":{i}}}").as_bytes()).unwrap();
+            s.write(&rec(&format!("{{\"n\":{i}}}")).as_record())
+                .unwrap();
         }
         s.commit().unwrap();
-        assert!(
-            segments(dir.path()).unwrap().len() > 1,
-            "rotated past 30 bytes"
+        assert_eq!(
+            segments(dir.path()).unwrap().len(),
+            5,
+            "two records a segment"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("segment-000002.jsonl")).unwrap(),
+            line("{\"n\":3}") + &line("{\"n\":4}")
         );
         drop(s);
         // Restart at the first acknowledgement: later output is gone.
-        let mut s = FileSink::open(dir.path(), 30, Some(&acked)).unwrap();
+        let mut s = FileSink::open(dir.path(), 2 * one + 1, Some(&acked)).unwrap();
         assert_eq!(segments(dir.path()).unwrap().len(), 1);
         assert_eq!(
             std::fs::read_to_string(dir.path().join("segment-000001.jsonl")).unwrap(),
-            "{\"n\":1}\n{\"n\":2}\n"
+            line("{\"n\":1}") + &line("{\"n\":2}")
         );
-        s.write(b"{\"n\":3}").unwrap();
-        assert_eq!(s.commit().unwrap().records, 3);
+        s.write(&rec("{\"n\":3}").as_record()).unwrap();
+        assert_eq!(s.commit().unwrap().records(), 3);
         // Files the offsets do not know are not overwritten.
         assert_eq!(
             FileSink::open(dir.path(), 30, None).err().unwrap().code(),
@@ -360,22 +333,63 @@ mod tests {
     }
 
     #[test]
+    fn another_sinks_position_is_refused_naming_the_sink_type() {
+        let dir = tempfile::tempdir().unwrap();
+        let kafka = SinkPosition::Kafka {
+            transactions: 3,
+            records: 40,
+        };
+        let e = FileSink::open(dir.path(), 100, Some(&kafka)).err().unwrap();
+        assert!(matches!(e, CdcError::OffsetsDamaged { .. }), "{e:?}");
+        let text = e.to_string();
+        assert!(
+            text.contains("Kafka, 3 transactions committed, 40 records")
+                && text.contains("cdc.sink.type changed"),
+            "{text}"
+        );
+        // Nothing was written or cut.
+        assert!(segments(dir.path()).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_record_larger_than_a_segment_gets_one_of_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = FileSink::open(dir.path(), 10, None).unwrap();
+        s.write(&rec("{\"n\":1}").as_record()).unwrap();
+        s.write(&rec("{\"n\":2}").as_record()).unwrap();
+        let pos = s.commit().unwrap();
+        let one = line("{\"n\":2}").len() as u64;
+        assert_eq!(
+            pos,
+            SinkPosition::File {
+                segment: "segment-000002.jsonl".into(),
+                bytes: one,
+                records: 2
+            }
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("segment-000001.jsonl")).unwrap(),
+            line("{\"n\":1}")
+        );
+    }
+
+    #[test]
     fn writes_between_commits_end_on_page_boundaries_and_lose_no_byte() {
         let dir = tempfile::tempdir().unwrap();
         let mut s = FileSink::open(dir.path(), u64::MAX, None).unwrap();
-        // An odd start (a commit of 8 bytes), then lines that overflow the buffer several times.
-        s.write(b"{\"n\":0}").unwrap();
+        // An odd start (a commit of one record), then records that overflow the buffer
+        // several times.
+        s.write(&rec("{\"n\":0}").as_record()).unwrap();
         s.commit().unwrap();
-        let mut expected = b"{\"n\":0}\n".to_vec();
+        let mut expected = line("{\"n\":0}").into_bytes();
         let mut flushed_at = Vec::new();
         for i in 1..60_000u32 {
-            let line = format!(
+            let value = format!(
                 "{{\"n\":{i},\"pad\":\"{}\"}}",
                 "x".repeat((i % 97) as usize)
             );
-            s.write(line.as_bytes()).unwrap();
-            expected.extend_from_slice(line.as_bytes());
-            expected.push(b'\n');
+            s.write(&rec(&value).as_record()).unwrap();
+            expected.extend_from_slice(line(&value).as_bytes());
             if flushed_at.last() != Some(&s.bytes) {
                 flushed_at.push(s.bytes);
             }
@@ -392,8 +406,10 @@ mod tests {
             );
         }
         let pos = s.commit().unwrap();
-        assert_eq!(pos.bytes, expected.len() as u64);
-        assert_eq!(pos.records, 60_000);
+        assert!(
+            matches!(pos, SinkPosition::File { bytes, records: 60_000, .. } if bytes == expected.len() as u64),
+            "{pos:?}"
+        );
         let path = dir.path().join("segment-000001.jsonl");
         assert_eq!(std::fs::read(path).unwrap(), expected);
     }

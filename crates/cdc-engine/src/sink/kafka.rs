@@ -1,5 +1,5 @@
-//! The Kafka sink. Each record line (`topic`, `key`, `value`, `headers`) becomes a Kafka record
-//! on its topic: key = the JSON of the key columns, value = the JSON envelope, headers as text.
+//! The Kafka sink. Each [`Record`] becomes a Kafka record on its topic as it is: key = the JSON
+//! of the key columns, value = the JSON envelope (none for a tombstone), headers as text.
 //!
 //! `commit` returns once the broker acknowledged every record before it (acks=all, idempotent
 //! producer), so the offsets never run ahead of the broker. With
@@ -10,69 +10,42 @@
 //! (a crash between the two writes: Kafka's copy is taken), else CDC-6206. So records and
 //! position commit together: exactly once for `read_committed` consumers.
 
-use super::consumer::Consumer;
-use super::producer::{Producer, Rec};
-use super::StopFlag;
+use super::RecordSink;
 use crate::crashpoint::Point;
 use crate::errors::{CdcError, Code, Result};
+use crate::kafka::consumer::Consumer;
+use crate::kafka::producer::{Producer, Rec};
+use crate::kafka::StopFlag;
 use crate::offsets::{Offsets, SinkPosition};
+use crate::record::Record;
 use crate::settings::Settings;
-use crate::sink::RecordSink;
 use bytes::Bytes;
-use serde_json::value::RawValue;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-/// The segment name the Kafka sink stores in the offsets.
-pub const SEGMENT: &str = "kafka";
-
-#[derive(serde::Deserialize)]
-struct Line<'a> {
-    #[serde(borrow)]
-    topic: std::borrow::Cow<'a, str>,
-    #[serde(borrow)]
-    key: Option<&'a RawValue>,
-    #[serde(borrow)]
-    value: Option<&'a RawValue>,
-    #[serde(default)]
-    headers: serde_json::Map<String, serde_json::Value>,
+/// The Kafka transactions a stored position counts (none: another sink's, or no position).
+fn transactions(position: Option<&SinkPosition>) -> u64 {
+    match position {
+        Some(SinkPosition::Kafka { transactions, .. }) => *transactions,
+        _ => 0,
+    }
 }
 
-/// A record line as a Kafka record and its topic.
-pub fn to_record(line: &[u8]) -> Result<(String, Rec)> {
-    let l: Line = serde_json::from_slice(line).map_err(|e| {
-        CdcError::kafka(
-            Code::Cdc6204,
-            format!("a record line is not a Kafka-shaped JSON object: {e}"),
-        )
-    })?;
-    let raw = |r: Option<&RawValue>| {
-        r.map(|r| r.get())
-            .filter(|t| *t != "null")
-            .map(|t| Bytes::copy_from_slice(t.as_bytes()))
-    };
-    let headers = l
-        .headers
-        .into_iter()
-        .map(|(k, v)| {
-            let text = match v {
-                serde_json::Value::String(s) => s,
-                other => other.to_string(),
-            };
-            (k, Bytes::from(text.into_bytes()))
-        })
-        .collect();
-    Ok((
-        l.topic.into_owned(),
-        Rec {
-            key: raw(l.key),
-            value: raw(l.value),
-            headers,
-            timestamp: cdc_core::civil::now_ms(),
-        },
-    ))
+/// A record as the producer sends it, on its topic.
+pub fn kafka_record(record: &Record) -> Rec {
+    let bytes = |b: Option<&[u8]>| b.map(Bytes::copy_from_slice);
+    Rec {
+        key: bytes(record.key),
+        value: bytes(record.value),
+        headers: record
+            .headers
+            .iter()
+            .map(|(name, value)| (name.to_string(), Bytes::from(value.to_bytes())))
+            .collect(),
+        timestamp: cdc_core::civil::now_ms(),
+    }
 }
 
 struct Shared {
@@ -204,11 +177,7 @@ impl KafkaSink {
         let k = &settings.sink.kafka;
         let producer = Producer::connect_with_stop(k, stop.clone())?;
         let local = Offsets::load(offsets_path)?;
-        let local_seq = local
-            .as_ref()
-            .and_then(|o| o.sink.as_ref())
-            .filter(|s| s.segment == SEGMENT)
-            .map_or(0, |s| s.bytes);
+        let local_seq = transactions(local.as_ref().and_then(|o| o.sink.as_ref()));
         let mut committed = local_seq;
         if producer.transactional() {
             let mut c = Consumer::new(
@@ -230,10 +199,7 @@ impl KafkaSink {
                 }
                 None => None,
             };
-            let kafka_seq = kafka_doc
-                .as_ref()
-                .and_then(|(o, _)| o.sink.as_ref())
-                .map_or(0, |s| s.bytes);
+            let kafka_seq = transactions(kafka_doc.as_ref().and_then(|(o, _)| o.sink.as_ref()));
             match reconcile(local_seq, kafka_seq) {
                 Reconcile::Same => {}
                 Reconcile::TakeKafka => {
@@ -258,10 +224,10 @@ impl KafkaSink {
                 }
             }
         }
-        let records = Offsets::load(offsets_path)?
-            .and_then(|o| o.sink)
-            .filter(|s| s.segment == SEGMENT)
-            .map_or(0, |s| s.records);
+        let records = match Offsets::load(offsets_path)?.and_then(|o| o.sink) {
+            Some(SinkPosition::Kafka { records, .. }) => records,
+            _ => 0,
+        };
         let ops_from = std::fs::metadata(ops_path).map_or(0, |m| m.len());
         let shared = Arc::new(Mutex::new(Shared {
             producer,
@@ -286,13 +252,20 @@ impl KafkaSink {
 }
 
 impl RecordSink for KafkaSink {
-    fn write(&mut self, line: &[u8]) -> Result<()> {
+    fn write(&mut self, record: &Record) -> Result<u64> {
         crate::crashpoint::hit(Point::SinkWrite)?;
-        let (topic, rec) = to_record(line)?;
+        let rec = kafka_record(record);
+        let size = rec.key.as_ref().map_or(0, Bytes::len)
+            + rec.value.as_ref().map_or(0, Bytes::len)
+            + rec
+                .headers
+                .iter()
+                .map(|(n, v)| n.len() + v.len())
+                .sum::<usize>();
         let mut s = lock(&self.shared);
-        s.producer.send(&topic, rec)?;
+        s.producer.send(record.topic, rec)?;
         s.records += 1;
-        Ok(())
+        Ok(size as u64)
     }
 
     fn commit(&mut self) -> Result<SinkPosition> {
@@ -303,14 +276,13 @@ impl RecordSink for KafkaSink {
         s.producer.flush()?;
         crate::crashpoint::hit(Point::SinkCommitFlushed)?;
         // With transactions the open one commits with the offsets written next: its number.
-        let bytes = if s.producer.transactional() {
+        let transactions = if s.producer.transactional() {
             s.committed + s.producer.dirty as u64
         } else {
             0
         };
-        Ok(SinkPosition {
-            segment: SEGMENT.into(),
-            bytes,
+        Ok(SinkPosition::Kafka {
+            transactions,
             records: s.records,
         })
     }
@@ -333,10 +305,18 @@ mod tests {
     }
 
     #[test]
-    fn record_lines_become_kafka_records() {
-        let line = br#"{"topic":"cdc.PDB1.HR.EMP","key":{"ID":7},"value":{"before":null,"after":{"ID":7,"N":"a"}},"headers":{"cdc.snapshot":"true","cdc.scn":"95"}}"#;
-        let (topic, rec) = to_record(line).unwrap();
-        assert_eq!(topic, "cdc.PDB1.HR.EMP");
+    fn records_become_kafka_records_part_for_part() {
+        use crate::record::{HeaderValue, Headers};
+        let mut headers = Headers::new();
+        headers.push(("cdc.snapshot", HeaderValue::Text("true")));
+        headers.push(("cdc.scn", HeaderValue::Scn(95)));
+        let record = Record {
+            topic: "cdc.PDB1.HR.EMP",
+            key: Some(br#"{"ID":7}"#),
+            value: Some(br#"{"before":null,"after":{"ID":7,"N":"a"}}"#),
+            headers,
+        };
+        let rec = kafka_record(&record);
         assert_eq!(rec.key.as_deref(), Some(&br#"{"ID":7}"#[..]));
         assert_eq!(
             rec.value.as_deref(),
@@ -349,12 +329,13 @@ mod tests {
                 ("cdc.scn".to_string(), Bytes::from_static(b"95")),
             ]
         );
-        // A table without a key: no record key.
-        let (_, rec) = to_record(br#"{"topic":"t","key":null,"value":{},"headers":{}}"#).unwrap();
-        assert_eq!(rec.key, None);
-        assert_eq!(
-            to_record(b"not json").err().map(|e| e.code()),
-            Some(Code::Cdc6204)
-        );
+        // A table without a key, a tombstone: no record key, no value.
+        let rec = kafka_record(&Record {
+            topic: "t",
+            key: None,
+            value: None,
+            headers: Headers::new(),
+        });
+        assert_eq!((rec.key, rec.value), (None, None));
     }
 }

@@ -238,7 +238,7 @@ mod tests {
         assert!(read(&sink.join(OWNER_FILE)).unwrap().is_none());
         // The capture whose offsets acknowledge them (written before owners existed) claims them.
         let mut a = Capture::new(root.path(), "a");
-        a.offsets.sink = Some(crate::offsets::SinkPosition {
+        a.offsets.sink = Some(crate::offsets::SinkPosition::File {
             segment: "segment-000001.jsonl".into(),
             bytes: 3,
             records: 1,

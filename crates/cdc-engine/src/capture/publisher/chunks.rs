@@ -143,8 +143,8 @@ impl Publisher<'_> {
         }
         let (table_first, table_last) = (progress.rows == 0, chunk.last_rows);
         let schemas = ctx.schemas(&settings.record, self.with_pdb);
-        // One buffer for the chunk's lines: each is written into it and handed to the sink.
-        let mut line = Vec::with_capacity(1024);
+        // One buffer for the chunk's records: each is written into it and handed to the sink.
+        let mut buf = Vec::with_capacity(1024);
         for (i, row) in chunk.rows.iter().enumerate() {
             let marker = match self.signal_snapshot {
                 Some(_) => SnapshotMarker::Incremental,
@@ -157,9 +157,9 @@ impl Publisher<'_> {
                     n,
                 ),
             };
-            line.clear();
-            ctx.write_snapshot_line(
-                &mut line,
+            buf.clear();
+            let written = ctx.write_snapshot(
+                &mut buf,
                 &settings.record,
                 &schemas,
                 row,
@@ -167,7 +167,7 @@ impl Publisher<'_> {
                 marker,
                 ts,
             );
-            self.write_line(&line)?;
+            self.write_record(&schemas.record(&buf, &written))?;
         }
         self.records += n as u64;
         self.snapshot_rows += n as u64;

@@ -157,15 +157,16 @@ impl Publisher<'_> {
         let line = serde_json::json!({"xid": tx.xid, "commit_scn": tx.commit_scn, "error": e.to_string(), "code": e.code().info().code});
         if self.settings.sink.kind == crate::settings::SinkType::Kafka {
             // On the dead-letter topic too, in order with the records around it.
-            let record = serde_json::json!({
-                "topic": self.settings.sink.kafka.topic_dlq,
-                "key": {"xid": tx.xid},
-                "value": line,
-                "headers": {"cdc.commit_scn": tx.commit_scn.to_string(), "cdc.error.code": e.code().info().code},
-            });
-            let bytes = serde_json::to_vec(&record)
-                .map_err(|err| CdcError::io("<record>", std::io::Error::other(err)))?;
-            self.write_line(&bytes)?;
+            let record = crate::record::OwnedRecord::of_json(
+                self.settings.sink.kafka.topic_dlq.clone(),
+                &serde_json::json!({"xid": tx.xid}),
+                &line,
+                vec![
+                    ("cdc.commit_scn", tx.commit_scn.to_string()),
+                    ("cdc.error.code", e.code().info().code.to_string()),
+                ],
+            );
+            self.write_record(&record.as_record())?;
         }
         let mut f = crate::localfs::append(&self.dlq_path, crate::localfs::Kind::Data)?;
         writeln!(f, "{line}").map_err(|err| CdcError::io(&self.dlq_path, err))?;
