@@ -140,19 +140,6 @@ impl TableContext<'_> {
         let value_head = fmt
             .value_schemas
             .then(|| schema::wrapper_head(&schema::envelope_schema(&topic, self.columns, fmt)));
-        let mut source_head = b"},\"source\":{\"version\":\"".to_vec();
-        source_head.extend_from_slice(env!("CARGO_PKG_VERSION").as_bytes());
-        source_head.extend_from_slice(b"\",\"connector\":\"oracle\",\"name\":");
-        crate::encode::write_json_str(&mut source_head, self.topic_prefix);
-        source_head.extend_from_slice(b",\"ts_ms\":");
-        let mut db_part = b"\",\"db\":".to_vec();
-        crate::encode::write_json_str(&mut db_part, self.db);
-        db_part.extend_from_slice(b",\"sequence\":null,\"ts_us\":");
-        let mut table_part = b",\"schema\":".to_vec();
-        crate::encode::write_json_str(&mut table_part, &self.table.owner);
-        table_part.extend_from_slice(b",\"table\":");
-        crate::encode::write_json_str(&mut table_part, &self.table.table);
-        table_part.extend_from_slice(b",\"txId\":null,\"scn\":\"");
         TableSchemas {
             topic,
             key_head,
@@ -170,9 +157,7 @@ impl TableContext<'_> {
                     (crate::encode::json_key(k), at)
                 })
                 .collect(),
-            source_head,
-            db_part,
-            table_part,
+            envelope: envelope::TableEnvelope::new(self.topic_prefix, self.db, self.table),
         }
     }
 
@@ -266,52 +251,39 @@ impl TableContext<'_> {
         marker: SnapshotMarker,
         ts_ms: i64,
     ) {
-        if let Some(head) = &schemas.value_head {
-            out.extend_from_slice(head);
-        }
-        out.extend_from_slice(b"{\"before\":null,\"after\":{");
-        for (i, ((key, c), v)) in schemas
-            .column_keys
-            .iter()
-            .zip(self.columns)
-            .zip(&row.values)
-            .enumerate()
-        {
-            if i > 0 {
-                out.push(b',');
-            }
-            out.extend_from_slice(key);
-            value::write(out, v, &c.data_type, fmt);
-        }
-        let mut n = itoa::Buffer::new();
-        out.extend_from_slice(&schemas.source_head);
-        out.extend_from_slice(n.format(ts_ms).as_bytes());
-        out.extend_from_slice(b",\"snapshot\":\"");
-        out.extend_from_slice(marker.as_str().as_bytes());
-        out.extend_from_slice(&schemas.db_part);
-        out.extend_from_slice(n.format(ts_ms * 1000).as_bytes());
-        out.extend_from_slice(b",\"ts_ns\":");
-        out.extend_from_slice(n.format(ts_ms * 1_000_000).as_bytes());
-        out.extend_from_slice(&schemas.table_part);
-        out.extend_from_slice(n.format(scn).as_bytes());
-        out.extend_from_slice(
-            b"\",\"commit_scn\":null,\"lcr_position\":null,\"rs_id\":null,\"ssn\":0,\
-              \"redo_thread\":null,\"user_name\":null,\"redo_sql\":null,\"row_id\":",
+        let source = envelope::Source::Snapshot {
+            ts_ms,
+            marker: marker.as_str(),
+            scn,
+            row_id: (!row.rowid.is_empty()).then_some(row.rowid.as_str()),
+        };
+        schemas.envelope.write(
+            out,
+            schemas.value_head.as_deref(),
+            |_| false,
+            |out| {
+                out.push(b'{');
+                for (i, ((key, c), v)) in schemas
+                    .column_keys
+                    .iter()
+                    .zip(self.columns)
+                    .zip(&row.values)
+                    .enumerate()
+                {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    out.extend_from_slice(key);
+                    value::write(out, v, &c.data_type, fmt);
+                }
+                out.push(b'}');
+                true
+            },
+            &source,
+            None,
+            "r",
+            envelope::now_ns(),
         );
-        if row.rowid.is_empty() {
-            out.extend_from_slice(b"null");
-        } else {
-            crate::encode::write_json_str(out, &row.rowid);
-        }
-        out.extend_from_slice(
-            b",\"commit_ts_ms\":null,\"start_scn\":null,\"start_ts_ms\":null,\"txSeq\":null},\
-              \"transaction\":null",
-        );
-        envelope::write_op_and_times(out, "r", envelope::now_ns());
-        out.push(b'}');
-        if schemas.value_head.is_some() {
-            out.push(b'}');
-        }
     }
 }
 
@@ -335,12 +307,8 @@ pub struct TableSchemas {
     /// Each key column's `"NAME":` and its place among the columns (None: not among them,
     /// written as null).
     key_columns: Vec<(Vec<u8>, Option<usize>)>,
-    /// `},"source":{"version":"…","connector":"oracle","name":"…","ts_ms":` (closing `after`).
-    source_head: Vec<u8>,
-    /// `","db":"…","sequence":null,"ts_us":` (closing the snapshot marker).
-    db_part: Vec<u8>,
-    /// `,"schema":"…","table":"…","txId":null,"scn":"`
-    table_part: Vec<u8>,
+    /// The envelope's text fixed by the table.
+    envelope: envelope::TableEnvelope,
 }
 
 impl TableSchemas {

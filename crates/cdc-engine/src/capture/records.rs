@@ -75,6 +75,22 @@ fn write_image(out: &mut Vec<u8>, cols: &[ColumnInfo], keys: &Keys, values: &Ima
     out.push(b'}');
 }
 
+/// The envelope's writer of `img` (`before` or `after`; none is null).
+fn image<'x>(
+    img: Option<&'x Image>,
+    cols: &'x [ColumnInfo],
+    keys: &'x Keys,
+    fmt: &'x Format,
+) -> impl FnOnce(&mut Vec<u8>) -> bool + 'x {
+    move |out| match img {
+        Some(img) => {
+            write_image(out, cols, keys, img, fmt);
+            true
+        }
+        None => false,
+    }
+}
+
 /// The key's payload (`null` for a table without a key).
 fn write_key(
     out: &mut Vec<u8>,
@@ -117,6 +133,7 @@ fn key_changed(schema: &TableSchema, before: &Image, after: &Image) -> bool {
 // The envelope's shared pieces are record's (`record::envelope`), for snapshot and stream alike.
 use crate::record::envelope::write_int;
 pub use crate::record::envelope::{now_ns, topic_of, write_op_and_times};
+use crate::record::envelope::{ChangeSource, Source, TableEnvelope, TxOrder};
 
 /// Writes the change records of one committed transaction. The envelope's text that is the
 /// same for every record of the transaction, or of a table within it, is escaped once (a
@@ -131,13 +148,8 @@ pub struct TxRecordWriter<'a> {
     with_pdb: bool,
     host_offset_secs: i32,
     commit_ms: i64,
-    /// `{"version":…,"connector":"oracle","name":…,"ts_ms":`
-    source_head: Vec<u8>,
-    /// `","commit_scn":"N","lcr_position":null,"rs_id":`
-    after_scn: Vec<u8>,
-    /// `,"redo_thread":N,"user_name":`
-    thread: Vec<u8>,
     commit_scn: Scn,
+    thread: u32,
     xid: &'a str,
     table: Option<TableParts>,
     now_ns: i64,
@@ -174,10 +186,8 @@ struct TableParts {
     /// The JsonConverter schema heads and the column keys of the table's layout (made once
     /// per layout, `record::heads`).
     heads: Rc<Heads>,
-    /// `,"snapshot":"false","db":…,"sequence":null,"ts_us":`
-    db: Vec<u8>,
-    /// `,"schema":…,"table":…,"txId":…,"scn":"`
-    middle: Vec<u8>,
+    /// The envelope's text fixed by the table.
+    envelope: TableEnvelope,
 }
 
 /// Records written between two reads of the clock for `value.ts_ms` (a read costs as much as
@@ -209,17 +219,6 @@ impl<'a> TxRecordWriter<'a> {
         let commit_ms =
             cdc_core::model::host_time_to_epoch_ms(&tx.commit_timestamp, host_offset_secs)
                 .unwrap_or_else(cdc_core::civil::now_ms);
-        let mut source_head = b"{\"version\":".to_vec();
-        write_json_str(&mut source_head, env!("CARGO_PKG_VERSION"));
-        source_head.extend_from_slice(b",\"connector\":\"oracle\",\"name\":");
-        write_json_str(&mut source_head, topic_prefix);
-        source_head.extend_from_slice(b",\"ts_ms\":");
-        let mut after_scn = b"\",\"commit_scn\":\"".to_vec();
-        write_int(&mut after_scn, tx.commit_scn);
-        after_scn.extend_from_slice(b"\",\"lcr_position\":null,\"rs_id\":");
-        let mut thread = b",\"redo_thread\":".to_vec();
-        write_int(&mut thread, tx.thread);
-        thread.extend_from_slice(b",\"user_name\":");
         TxRecordWriter {
             topic_prefix,
             db_name,
@@ -227,10 +226,8 @@ impl<'a> TxRecordWriter<'a> {
             with_pdb,
             host_offset_secs,
             commit_ms,
-            source_head,
-            after_scn,
-            thread,
             commit_scn: tx.commit_scn,
+            thread: tx.thread,
             xid: &tx.xid,
             table: None,
             now_ns: 0,
@@ -411,23 +408,12 @@ impl<'a> TxRecordWriter<'a> {
         let topic: Rc<str> = topic_of(self.topic_prefix, table, self.with_pdb).into();
         let heads = crate::record::heads::heads(&topic, cols, &schema.key, self.fmt);
         let db_name = table.pdb.as_deref().unwrap_or(self.db_name);
-        let mut db = b",\"snapshot\":\"false\",\"db\":".to_vec();
-        write_json_str(&mut db, db_name);
-        db.extend_from_slice(b",\"sequence\":null,\"ts_us\":");
-        let mut middle = b",\"schema\":".to_vec();
-        write_json_str(&mut middle, &table.owner);
-        middle.extend_from_slice(b",\"table\":");
-        write_json_str(&mut middle, &table.table);
-        middle.extend_from_slice(b",\"txId\":");
-        write_json_str(&mut middle, self.xid);
-        middle.extend_from_slice(b",\"scn\":\"");
         TableParts {
             name: table.clone(),
             topic,
             collection: format!("{db_name}.{}.{}", table.owner, table.table),
             heads,
-            db,
-            middle,
+            envelope: TableEnvelope::new(self.topic_prefix, db_name, table),
         }
     }
 
@@ -521,70 +507,39 @@ impl<'a> TxRecordWriter<'a> {
         };
         let key = self.write_key_part(&parts, schema, cols, after.or(before));
         let fmt = self.fmt;
+        let heads = &parts.heads;
+        let change_source = ChangeSource {
+            ts_ms: change_ms,
+            tx_id: self.xid,
+            scn: change.scn,
+            commit_scn: self.commit_scn,
+            // Debezium trims RS_ID's blanks (`LogMinerEventRow`).
+            rs_id: change.rs_id.trim(),
+            ssn: change.ssn,
+            redo_thread: self.thread,
+            user_name: &change.user,
+            row_id: (!change.row_id.trim().is_empty()).then_some(change.row_id.as_str()),
+            commit_ts_ms: self.commit_ms,
+            start: self.start.unwrap_or((change.scn, change_ms)),
+            tx_seq: self.events,
+        };
+        let transaction = fmt.transaction_metadata.then_some(TxOrder {
+            id: self.xid,
+            total_order: self.total,
+            data_collection_order: order,
+        });
         let out = &mut self.buf;
         let value_from = out.len();
-        let heads = &parts.heads;
-        if let Some(vh) = &heads.value_head {
-            out.extend_from_slice(vh);
-        }
-        out.extend_from_slice(b"{\"before\":");
-        match before {
-            Some(b) => write_image(out, cols, &heads.keys, b, fmt),
-            None => out.extend_from_slice(b"null"),
-        }
-        out.extend_from_slice(b",\"after\":");
-        match after {
-            Some(a) => write_image(out, cols, &heads.keys, a, fmt),
-            None => out.extend_from_slice(b"null"),
-        }
-        out.extend_from_slice(b",\"source\":");
-        out.extend_from_slice(&self.source_head);
-        write_int(out, change_ms);
-        out.extend_from_slice(&parts.db);
-        write_int(out, change_ms * 1000);
-        out.extend_from_slice(b",\"ts_ns\":");
-        write_int(out, change_ms * 1_000_000);
-        out.extend_from_slice(&parts.middle);
-        write_int(out, change.scn);
-        out.extend_from_slice(&self.after_scn);
-        // Debezium trims RS_ID's blanks (`LogMinerEventRow`).
-        write_json_str(out, change.rs_id.trim());
-        out.extend_from_slice(b",\"ssn\":");
-        write_int(out, change.ssn);
-        out.extend_from_slice(&self.thread);
-        write_json_str(out, &change.user);
-        out.extend_from_slice(b",\"redo_sql\":null,\"row_id\":");
-        if change.row_id.trim().is_empty() {
-            out.extend_from_slice(b"null");
-        } else {
-            write_json_str(out, &change.row_id);
-        }
-        out.extend_from_slice(b",\"commit_ts_ms\":");
-        write_int(out, self.commit_ms);
-        let (start_scn, start_ms) = self.start.unwrap_or((change.scn, change_ms));
-        out.extend_from_slice(b",\"start_scn\":\"");
-        write_int(out, start_scn);
-        out.extend_from_slice(b"\",\"start_ts_ms\":");
-        write_int(out, start_ms);
-        out.extend_from_slice(b",\"txSeq\":");
-        write_int(out, self.events);
-        out.extend_from_slice(b"},\"transaction\":");
-        if fmt.transaction_metadata {
-            out.extend_from_slice(b"{\"id\":");
-            write_json_str(out, self.xid);
-            out.extend_from_slice(b",\"total_order\":");
-            write_int(out, self.total);
-            out.extend_from_slice(b",\"data_collection_order\":");
-            write_int(out, order);
-            out.push(b'}');
-        } else {
-            out.extend_from_slice(b"null");
-        }
-        write_op_and_times(out, op.code(), self.now_ns);
-        out.push(b'}');
-        if heads.value_head.is_some() {
-            out.push(b'}');
-        }
+        parts.envelope.write(
+            out,
+            heads.value_head.as_deref(),
+            image(before, cols, &heads.keys, fmt),
+            image(after, cols, &heads.keys, fmt),
+            &Source::Change(&change_source),
+            transaction.as_ref(),
+            op.code(),
+            self.now_ns,
+        );
         let value = value_from..out.len();
         let other_key = match (other, role) {
             (Some(other), Role::KeyDelete | Role::KeyCreate) => {
