@@ -12,6 +12,7 @@ mod history;
 pub use history::HISTORY_FILE;
 use history::{catalog, not_streamable, save_history, table_schema};
 mod publisher;
+pub mod sequencer;
 pub use publisher::SPILL_DIR;
 pub mod records;
 mod signals;

@@ -2,6 +2,7 @@
 //! commit-SCN order, and publishes snapshot chunks at their place in that order.
 
 use super::records::TxRecordWriter;
+use super::sequencer::Sequencer;
 use super::CaptureSummary;
 use crate::crashpoint::Point;
 use crate::errors::{CdcError, Result};
@@ -72,11 +73,8 @@ pub struct Publisher<'a> {
     spill_dir: std::path::PathBuf,
     spool_seq: u64,
     positions: Rc<RefCell<Positions>>,
-    next_mine: Scn,
-    mined_to: Scn,
-    /// Where this run's continuous mining began: a transaction that STARTed before it was seen
-    /// from its middle and must be mined again from its START.
-    mined_from: Scn,
+    /// The ordering rule, and how far the stream is mined and published.
+    sequencer: Sequencer,
     /// Commit time (ms) of the last published transaction, for the lag in milliseconds.
     last_commit_ms: Option<i64>,
     /// When (ms) capture last looked at the current SCN and then published everything
@@ -188,12 +186,10 @@ impl<'a> Publisher<'a> {
                 stream,
                 sink: offsets.sink.clone(),
             })),
-            next_mine: next,
-            mined_from: next,
+            sequencer: Sequencer::new(next),
             last_commit_ms: None,
             caught_up_ms: None,
             host_offset: None,
-            mined_to: next.saturating_sub(1),
             db_name: db_name.to_string(),
             streaming,
             dlq_path: state.path.join("dlq.jsonl"),
@@ -239,7 +235,7 @@ impl<'a> Publisher<'a> {
     }
 
     pub fn mined_to(&self) -> Scn {
-        self.mined_to
+        self.sequencer.mined_to()
     }
 
     /// Chunks published from now on belong to a signal's snapshot of this kind (None: the
@@ -265,7 +261,7 @@ impl<'a> Publisher<'a> {
         );
         serde_json::json!({
             "current_scn": current_scn,
-            "mined_scn": self.mined_to,
+            "mined_scn": self.sequencer.mined_to(),
             "published_commit_scn": p.stream.commit_scn,
             "lag_scns": current_scn.saturating_sub(p.stream.commit_scn),
             "lag_ms": lag_ms,
@@ -297,7 +293,7 @@ impl<'a> Publisher<'a> {
         let waiting = is_waiting(b.state);
         let st = &mut b.stream;
         st.current_scn = self.current;
-        st.mined_scn = self.mined_to;
+        st.mined_scn = self.sequencer.mined_to();
         st.published_commit_scn = p.stream.commit_scn;
         st.lag_ms = lag_ms(
             self.last_commit_ms,
@@ -359,7 +355,7 @@ impl<'a> Publisher<'a> {
         let record = OwnedRecord::of_json(
             format!("{prefix}.heartbeat"),
             &serde_json::json!({"serverName": prefix}),
-            &serde_json::json!({"ts_ms": cdc_core::civil::now_ms(), "scn": self.mined_to.to_string(), "commit_scn": commit.to_string()}),
+            &serde_json::json!({"ts_ms": cdc_core::civil::now_ms(), "scn": self.sequencer.mined_to().to_string(), "commit_scn": commit.to_string()}),
             Vec::new(),
         );
         self.write_record(&record.as_record())?;
@@ -459,7 +455,7 @@ impl<'a> Publisher<'a> {
     /// redo shipped there. A window ending at CURRENT_SCN could miss redo still in a log
     /// buffer, and the next window would start past it.
     pub fn mining_limit(&mut self) -> Result<Option<Scn>> {
-        let from = self.next_mine;
+        let from = self.sequencer.next_mine();
         self.on_session(|s| s.mining_limit(from))
     }
 
@@ -473,12 +469,11 @@ impl<'a> Publisher<'a> {
     /// through the limit of a database gone quiet at or past it (nothing is committed at the
     /// SCN one past that limit, and later commits take higher ones).
     pub fn published_through(&mut self, target: Scn) -> Result<bool> {
-        if self.mined_to >= target {
+        if self.sequencer.published_through(target, None) {
             return Ok(true);
         }
-        Ok(self
-            .quiet_through()?
-            .is_some_and(|q| q >= target && self.mined_to.saturating_add(1) >= q))
+        let quiet = self.quiet_through()?;
+        Ok(self.sequencer.published_through(target, quiet))
     }
 
     /// `end`, or less when LogMiner can see redo only up to an earlier SCN.
@@ -504,7 +499,7 @@ impl<'a> Publisher<'a> {
     /// the redo up to `end` is minable (written by LGWR; on a downstream, shipped there): a
     /// chunk read at SCN s is published only after every change committed before s.
     pub fn stream_until(&mut self, end: Scn) -> Result<bool> {
-        if end < self.next_mine {
+        if !self.sequencer.has_to_mine(end) {
             return Ok(false);
         }
         let mut announced = false;
@@ -535,7 +530,7 @@ impl<'a> Publisher<'a> {
         self.build_dictionary_at_switch()?;
         let window = self.settings.stream.window_scn.max(1);
         let host_offset = self.host_offset_secs()?;
-        let mut from = self.next_mine;
+        let mut from = self.sequencer.next_mine();
         let mut retries = 0u32;
         while from <= end {
             let mut rewind: Option<Scn> = None;
@@ -601,7 +596,9 @@ impl<'a> Publisher<'a> {
                     continue;
                 }
                 if let Some(tx) = self.buffer.push(row)? {
-                    if tx.start_scn < self.mined_from && !self.already_published(&tx) {
+                    if self.sequencer.seen_from_its_middle(tx.start_scn)
+                        && !self.already_published(&tx)
+                    {
                         // Mined from its middle (e.g. after `offsets edit set-scn`): publishing
                         // it now would lose its first changes.
                         rewind = Some(tx.start_scn);
@@ -613,22 +610,21 @@ impl<'a> Publisher<'a> {
             self.parse_seconds += parse_started.elapsed().as_secs_f64();
             if let Some(start) = rewind {
                 // Mine again from its START; what was published meanwhile is skipped by position.
-                tracing::info!("a transaction started at SCN {start}, before mining began at {}: mining again from there", self.mined_from);
+                tracing::info!("a transaction started at SCN {start}, before mining began at {}: mining again from there", self.sequencer.mined_from());
                 // The old buffer's spill files go first (the new one cleans the directory).
                 self.buffer = TxBuffer::default();
                 self.buffer = TxBuffer::new(
                     self.settings.stream.buffer_memory_bytes,
                     self.spill_dir.clone(),
                 )?;
-                self.mined_from = start;
+                self.sequencer.mine_again_from(start);
                 from = start;
                 continue;
             }
             from = to + 1;
         }
         crate::crashpoint::hit(Point::PublisherWindowMined)?;
-        self.next_mine = end + 1;
-        self.mined_to = end;
+        self.sequencer.mined_through(end);
         let sink = self.commit_sink()?;
         let mut p = self.positions.borrow_mut();
         p.stream.resume_scn = self
@@ -642,14 +638,7 @@ impl<'a> Publisher<'a> {
     }
 
     fn already_published(&self, tx: &Committed) -> bool {
-        let p = self.positions.borrow();
-        tx.commit_scn < p.stream.commit_scn
-            || (tx.commit_scn == p.stream.commit_scn
-                && p.stream
-                    .commit_xids
-                    .iter()
-                    .any(|x| x.eq_ignore_ascii_case(&tx.xid)))
-            || (tx.commit_scn == p.stream.commit_scn && p.stream.commit_xids.is_empty())
+        Sequencer::is_published(&self.positions.borrow().stream, tx.commit_scn, &tx.xid)
     }
 
     /// Publish a committed transaction, decoding its rows as they stream from the buffer (its
@@ -731,15 +720,12 @@ impl<'a> Publisher<'a> {
         if wrote {
             self.transactions += 1;
         }
-        let mut p = self.positions.borrow_mut();
-        if tx.commit_scn > p.stream.commit_scn || p.stream.commit_xids.is_empty() {
-            p.stream.commit_scn = tx.commit_scn;
-            p.stream.commit_xids = vec![tx.xid.clone()];
-        } else {
-            p.stream.commit_xids.push(tx.xid.clone());
-        }
-        p.stream.threads.insert(tx.thread, tx.commit_scn);
-        drop(p);
+        Sequencer::published(
+            &mut self.positions.borrow_mut().stream,
+            tx.commit_scn,
+            &tx.xid,
+            tx.thread,
+        );
         self.last_commit_ms =
             cdc_core::model::host_time_to_epoch_ms(&tx.commit_timestamp, host_offset)
                 .or(self.last_commit_ms);

@@ -2,6 +2,7 @@
 //! each wave's SCN reached by the stream first, and a chunk's rows published at that place.
 
 use super::Publisher;
+use crate::capture::sequencer::Sequencer;
 use crate::capture::throttle;
 use crate::crashpoint::Point;
 use crate::errors::Result;
@@ -78,7 +79,8 @@ impl ChunkSink for Publisher<'_> {
         let blocking = self.signal_snapshot == Some(crate::signal::SnapshotKind::Blocking);
         if self.streaming && !blocking {
             // Everything committed before the chunks' SCN goes first.
-            self.stream_until(scn.saturating_sub(1))?;
+            self.stream_until(Sequencer::through_before_chunk(scn))?;
+            debug_assert!(self.sequencer.may_publish_chunk(scn));
         }
         Ok(())
     }
