@@ -105,8 +105,8 @@ fn create(a: EmulatorCreateArgs, printer: &Printer) -> anyhow::Result<ExitCode> 
     topology::create(&a.dir, &file)?;
     let conn = EmulatorConnector::open(&a.dir, Faults::default())?.sysdba();
     let mut s = conn.emulator_session()?;
-    let db = crate::source::Session::database(&mut s)?;
-    let scn = crate::source::Session::current_scn(&mut s)?;
+    let db = crate::source::Catalog::database(&mut s)?;
+    let scn = crate::source::Flashback::current_scn(&mut s)?;
     let what = match &file {
         TopologyFile::PhysicalStandby { apply_lag_scn, .. } => format!(
             "physical standby of {} (apply lag {apply_lag_scn} SCNs), applied SCN {scn}",
@@ -121,7 +121,7 @@ fn create(a: EmulatorCreateArgs, printer: &Printer) -> anyhow::Result<ExitCode> 
                 Shipping::RealTime => "real-time",
                 Shipping::Archived => "archived-log",
             },
-            crate::source::Session::logs(&mut s)?.len()
+            crate::source::Miner::logs(&mut s)?.len()
         ),
     };
     printer.outcome(&format!("created {}: {what}", a.dir.display()))?;
@@ -343,7 +343,7 @@ fn status(
     let conn = EmulatorConnector::open(&dir, Faults::default())?.sysdba();
     // What the database's views show (a downstream: its own identity and the shipped logs).
     let mut session = conn.emulator_session()?;
-    let db = crate::source::Session::database(&mut session)?;
+    let db = crate::source::Catalog::database(&mut session)?;
     let downstream = conn.is_downstream();
     // A primary's newest change (V$DATABASE.CURRENT_SCN is one past it while no transaction
     // is open, `Replica::current_scn_view`): what committed work has reached, the SCN to stop
@@ -352,10 +352,10 @@ fn status(
         (false, crate::source::model::DatabaseRole::Primary) => {
             conn.with_replica_meta(|r, _| r.newest_change_scn())?
         }
-        _ => crate::source::Session::current_scn(&mut session)?,
+        _ => crate::source::Flashback::current_scn(&mut session)?,
     };
-    let log_files = crate::source::Session::logs(&mut session)?;
-    let threads = crate::source::Session::redo_threads(&mut session)?;
+    let log_files = crate::source::Miner::logs(&mut session)?;
+    let threads = crate::source::Miner::redo_threads(&mut session)?;
     let topology = conn.topology_json();
     let report = conn.with_replica_meta(|r, now| {
         let tables: Vec<_> = r

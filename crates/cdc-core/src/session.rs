@@ -10,6 +10,12 @@ use crate::model::*;
 use crate::names::TableName;
 use crate::types::Value;
 
+/// The source traits in one import: a concrete session's role methods (`tables()`,
+/// `read_as_of()` …) are callable where their role trait is in scope.
+pub mod prelude {
+    pub use super::{Admin, Catalog, Connector, Flashback, Miner, Session};
+}
+
 /// Opens sessions ("connections") to one database.
 pub trait Connector: Send + Sync {
     fn connect(&self) -> Result<Box<dyn Session>>;
@@ -18,7 +24,17 @@ pub trait Connector: Send + Sync {
 }
 
 /// One connection. Every method is one round trip (or a short series) against the database.
-pub trait Session: Send {
+/// Its methods are grouped by role ([`Catalog`], [`Flashback`], [`Miner`], [`Admin`]), so a
+/// wrapper writes the roles it changes and forwards the others whole with
+/// [`forward_catalog!`](crate::forward_catalog) and its siblings: a method added to a role
+/// reaches every wrapper, none is left on its default by a forgotten forward.
+pub trait Session: Catalog + Flashback + Miner + Admin + Send {}
+
+impl<T: Catalog + Flashback + Miner + Admin + Send> Session for T {}
+
+/// What a session reads of the database and its dictionary: identity, containers, grants,
+/// tables, extents, instance parameters, character sets, the host's clock.
+pub trait Catalog {
     /// V$DATABASE and friends: identity, role, open mode, redo and supplemental logging, undo.
     fn database(&mut self) -> Result<DatabaseInfo>;
     /// The container this session is in (`SYS_CONTEXT('USERENV', 'CON_NAME')`): `CDB$ROOT` or a
@@ -54,10 +70,34 @@ pub trait Session: Send {
     }
     /// The table's extents (DBA_EXTENTS joined with its data object ids), in file/block order.
     fn extents(&mut self, table: &TableName) -> Result<Vec<Extent>>;
+    /// Instance parameters and redo layout for pre-flight checks (`doctor`): container,
+    /// COMPATIBLE, processes/sessions use, archive destinations, redo groups, log switches.
+    fn instance_config(&mut self) -> Result<InstanceConfig>;
+    /// The database's character sets (NLS_DATABASE_PARAMETERS): the snapshot planner orders
+    /// text keys as their BINARY order. Unknown parts are Oracle's defaults.
+    fn charsets(&mut self) -> Result<charset::Charsets> {
+        Ok(self.instance_config()?.charsets())
+    }
+    /// The character sets of `table`'s container: in a CDB a PDB may have a database character
+    /// set of its own (an AL32UTF8 CDB holds PDBs of any set), and its text, XML and key order
+    /// are in it. Outside a CDB, the database's.
+    fn table_charsets(&mut self, table: &TableName) -> Result<charset::Charsets> {
+        let _ = table;
+        self.charsets()
+    }
+    /// The database host's offset from UTC in seconds (SYSTIMESTAMP's): V$LOGMNR_CONTENTS's
+    /// TIMESTAMP and COMMIT_TIMESTAMP are DATEs in the host's time, whatever the session's
+    /// time zone. `None`: unknown (taken as UTC).
+    fn host_utc_offset(&mut self) -> Result<Option<i32>> {
+        Ok(None)
+    }
+}
+
+/// Reads at an SCN: the current SCN, `AS OF SCN` reads, key ranges and boundaries for
+/// planning chunks, and SCN times.
+pub trait Flashback {
     /// `SELECT CURRENT_SCN FROM V$DATABASE`.
     fn current_scn(&mut self) -> Result<Scn>;
-    /// Transactions open now (V$TRANSACTION), oldest first.
-    fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>>;
     /// `SELECT cols FROM t AS OF SCN s WHERE <range>` ordered by the key (or ROWID); each row is
     /// handed to `row` as it arrives. Returns the number of rows read.
     fn read_as_of(
@@ -87,36 +127,17 @@ pub trait Session: Send {
     /// rows ran out: what follows the last boundary is the final chunk.
     fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<Value>>>;
     /// The time an SCN maps to (`SCN_TO_TIMESTAMP`), as `YYYY-MM-DD HH24:MI:SS` in the database
-    /// host's time (see [`Session::host_utc_offset`]); `None` when the database no longer (or
+    /// host's time (see [`Catalog::host_utc_offset`]); `None` when the database no longer (or
     /// not yet) maps it (ORA-08181).
     fn scn_to_time(&mut self, scn: Scn) -> Result<Option<String>>;
+}
+
+/// The redo side: open transactions, logs, redo threads, LogMiner dictionaries and mining.
+pub trait Miner {
+    /// Transactions open now (V$TRANSACTION), oldest first.
+    fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>>;
     /// Redo logs still available for mining (V$LOG/V$ARCHIVED_LOG), by thread and sequence.
     fn logs(&mut self) -> Result<Vec<LogFile>>;
-    /// Instance parameters and redo layout for pre-flight checks (`doctor`): container,
-    /// COMPATIBLE, processes/sessions use, archive destinations, redo groups, log switches.
-    fn instance_config(&mut self) -> Result<InstanceConfig>;
-    /// The database's character sets (NLS_DATABASE_PARAMETERS): the snapshot planner orders
-    /// text keys as their BINARY order. Unknown parts are Oracle's defaults.
-    fn charsets(&mut self) -> Result<charset::Charsets> {
-        Ok(self.instance_config()?.charsets())
-    }
-    /// The character sets of `table`'s container: in a CDB a PDB may have a database character
-    /// set of its own (an AL32UTF8 CDB holds PDBs of any set), and its text, XML and key order
-    /// are in it. Outside a CDB, the database's.
-    fn table_charsets(&mut self, table: &TableName) -> Result<charset::Charsets> {
-        let _ = table;
-        self.charsets()
-    }
-    /// `INSERT INTO <signal table> (ID, TYPE, DATA) VALUES (…)` and COMMIT: the source signal
-    /// channel's one write, made only by `signal send --channel source` (never by capture,
-    /// snapshots or doctor). A read-only database refuses it with ORA-16000.
-    fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()>;
-    /// The database host's offset from UTC in seconds (SYSTIMESTAMP's): V$LOGMNR_CONTENTS's
-    /// TIMESTAMP and COMMIT_TIMESTAMP are DATEs in the host's time, whatever the session's
-    /// time zone. `None`: unknown (taken as UTC).
-    fn host_utc_offset(&mut self) -> Result<Option<i32>> {
-        Ok(None)
-    }
     /// The LogMiner dictionaries `DBMS_LOGMNR_D.BUILD` put into the redo this database holds
     /// (V$ARCHIVED_LOG.DICTIONARY_BEGIN/DICTIONARY_END), for `cdc.mining.dictionary=redo_logs`.
     fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
@@ -136,7 +157,7 @@ pub trait Session: Send {
         Ok(Vec::new())
     }
     /// The highest SCN a mining window may end at: LogMiner returns only redo LGWR has
-    /// written, so no further than [`written_bound`] of [`Session::redo_threads`]; and a
+    /// written, so no further than [`written_bound`] of [`Miner::redo_threads`]; and a
     /// downstream mining database has only the redo shipped to it (with archived-log
     /// shipping, not the source's current log). `from`: the SCN mining goes on from; redo
     /// before it is not needed (a log a downstream never received before it holds nothing
@@ -144,7 +165,7 @@ pub trait Session: Send {
     fn mining_limit(&mut self, _from: Scn) -> Result<Option<Scn>> {
         Ok(written_bound(&self.redo_threads()?))
     }
-    /// After [`Session::mining_limit`]: the SCN everything committed is known to be written
+    /// After [`Miner::mining_limit`]: the SCN everything committed is known to be written
     /// through, one past that limit, where its last look found every open thread idle with
     /// no redo written at that SCN (the engine's `source::threads::IdleThreads::quiet_through`). `None`: not known,
     /// only the limit counts.
@@ -167,4 +188,172 @@ pub trait Session: Send {
         filter: &MiningFilter,
         row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
     ) -> Result<()>;
+}
+
+/// The one write capture's tooling makes to the database: the source signal channel's insert.
+pub trait Admin {
+    /// `INSERT INTO <signal table> (ID, TYPE, DATA) VALUES (…)` and COMMIT: the source signal
+    /// channel's one write, made only by `signal send --channel source` (never by capture,
+    /// snapshots or doctor). A read-only database refuses it with ORA-16000.
+    fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()>;
+}
+
+/// Inside `impl Catalog for W { … }`: every [`Catalog`] method forwarded to `self.FIELD`
+/// (for a wrapper that changes nothing of the catalog).
+#[macro_export]
+macro_rules! forward_catalog {
+    ($($field:tt)+) => {
+        fn database(&mut self) -> $crate::errors::Result<$crate::model::DatabaseInfo> {
+            self.$($field)+.database()
+        }
+        fn container(&mut self) -> $crate::errors::Result<Option<String>> {
+            self.$($field)+.container()
+        }
+        fn set_container(&mut self, name: &str) -> $crate::errors::Result<()> {
+            self.$($field)+.set_container(name)
+        }
+        fn privileges(&mut self) -> $crate::errors::Result<$crate::model::Privileges> {
+            self.$($field)+.privileges()
+        }
+        fn pdb_supplemental_logging(
+            &mut self,
+        ) -> $crate::errors::Result<Option<$crate::model::PdbSupplementalLogging>> {
+            self.$($field)+.pdb_supplemental_logging()
+        }
+        fn tables(&mut self) -> $crate::errors::Result<Vec<$crate::model::TableInfo>> {
+            self.$($field)+.tables()
+        }
+        fn table_columns(
+            &mut self,
+            table: &$crate::names::TableName,
+        ) -> $crate::errors::Result<Option<Vec<$crate::model::ColumnInfo>>> {
+            self.$($field)+.table_columns(table)
+        }
+        fn extents(
+            &mut self,
+            table: &$crate::names::TableName,
+        ) -> $crate::errors::Result<Vec<$crate::model::Extent>> {
+            self.$($field)+.extents(table)
+        }
+        fn instance_config(&mut self) -> $crate::errors::Result<$crate::model::InstanceConfig> {
+            self.$($field)+.instance_config()
+        }
+        fn charsets(&mut self) -> $crate::errors::Result<$crate::charset::Charsets> {
+            self.$($field)+.charsets()
+        }
+        fn table_charsets(
+            &mut self,
+            table: &$crate::names::TableName,
+        ) -> $crate::errors::Result<$crate::charset::Charsets> {
+            self.$($field)+.table_charsets(table)
+        }
+        fn host_utc_offset(&mut self) -> $crate::errors::Result<Option<i32>> {
+            self.$($field)+.host_utc_offset()
+        }
+    };
+}
+
+/// Inside `impl Flashback for W { … }`: every [`Flashback`] method forwarded to `self.FIELD`.
+#[macro_export]
+macro_rules! forward_flashback {
+    ($($field:tt)+) => {
+        fn current_scn(&mut self) -> $crate::errors::Result<$crate::model::Scn> {
+            self.$($field)+.current_scn()
+        }
+        fn read_as_of(
+            &mut self,
+            query: &$crate::model::FlashbackQuery,
+            row: &mut dyn FnMut($crate::model::FetchedRow) -> $crate::errors::Result<()>,
+        ) -> $crate::errors::Result<u64> {
+            self.$($field)+.read_as_of(query, row)
+        }
+        fn check_condition(
+            &mut self,
+            table: &$crate::names::TableName,
+            condition: &str,
+        ) -> $crate::errors::Result<()> {
+            self.$($field)+.check_condition(table, condition)
+        }
+        fn key_range(
+            &mut self,
+            table: &$crate::names::TableName,
+            key_column: &str,
+            scn: Option<$crate::model::Scn>,
+        ) -> $crate::errors::Result<Option<($crate::types::Value, $crate::types::Value)>> {
+            self.$($field)+.key_range(table, key_column, scn)
+        }
+        fn key_boundaries(
+            &mut self,
+            q: &$crate::model::BoundaryQuery,
+        ) -> $crate::errors::Result<Vec<Vec<$crate::types::Value>>> {
+            self.$($field)+.key_boundaries(q)
+        }
+        fn scn_to_time(
+            &mut self,
+            scn: $crate::model::Scn,
+        ) -> $crate::errors::Result<Option<String>> {
+            self.$($field)+.scn_to_time(scn)
+        }
+    };
+}
+
+/// Inside `impl Miner for W { … }`: every [`Miner`] method forwarded to `self.FIELD`.
+#[macro_export]
+macro_rules! forward_miner {
+    ($($field:tt)+) => {
+        fn open_transactions(
+            &mut self,
+        ) -> $crate::errors::Result<Vec<$crate::model::OpenTransaction>> {
+            self.$($field)+.open_transactions()
+        }
+        fn logs(&mut self) -> $crate::errors::Result<Vec<$crate::model::LogFile>> {
+            self.$($field)+.logs()
+        }
+        fn dictionary_builds(
+            &mut self,
+        ) -> $crate::errors::Result<Vec<$crate::model::DictionaryBuild>> {
+            self.$($field)+.dictionary_builds()
+        }
+        fn build_dictionary(&mut self) -> $crate::errors::Result<()> {
+            self.$($field)+.build_dictionary()
+        }
+        fn redo_threads(&mut self) -> $crate::errors::Result<Vec<$crate::model::RedoThread>> {
+            self.$($field)+.redo_threads()
+        }
+        fn mining_limit(
+            &mut self,
+            from: $crate::model::Scn,
+        ) -> $crate::errors::Result<Option<$crate::model::Scn>> {
+            self.$($field)+.mining_limit(from)
+        }
+        fn quiet_through(&mut self) -> Option<$crate::model::Scn> {
+            self.$($field)+.quiet_through()
+        }
+        fn mine_redo_of(&mut self, source: $crate::model::RedoSource) -> $crate::errors::Result<()> {
+            self.$($field)+.mine_redo_of(source)
+        }
+        fn mine(
+            &mut self,
+            start: $crate::model::Scn,
+            end: $crate::model::Scn,
+            filter: &$crate::filter::MiningFilter,
+            row: &mut dyn FnMut($crate::model::LogMinerRow) -> $crate::errors::Result<()>,
+        ) -> $crate::errors::Result<()> {
+            self.$($field)+.mine(start, end, filter, row)
+        }
+    };
+}
+
+/// Inside `impl Admin for W { … }`: every [`Admin`] method forwarded to `self.FIELD`.
+#[macro_export]
+macro_rules! forward_admin {
+    ($($field:tt)+) => {
+        fn insert_signal(
+            &mut self,
+            table: &$crate::names::TableName,
+            row: &$crate::model::SignalRow,
+        ) -> $crate::errors::Result<()> {
+            self.$($field)+.insert_signal(table, row)
+        }
+    };
 }

@@ -6,7 +6,6 @@ use super::redo::DdlChange;
 use super::tests::{emp_row, mine, read, Db, EMP};
 use super::*;
 use crate::types::Value;
-use cdc_core::session::Session;
 
 /// Reads at several SCNs and the whole LogMiner view, as one string to compare.
 fn everything(db: &Db, scns: &[Scn]) -> String {

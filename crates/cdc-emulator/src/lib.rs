@@ -49,7 +49,7 @@ pub mod writer;
 
 use crate::errors::{CdcError, Result};
 use cdc_core::model::*;
-use cdc_core::session::{Connector, Session};
+use cdc_core::session::prelude::*;
 use clock::Clock;
 use rand::SeedableRng;
 use redo::RedoTail;

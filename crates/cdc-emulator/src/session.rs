@@ -12,7 +12,7 @@ use super::{poisoned, topology, writer, MineFault, Shared};
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
 use cdc_core::model::*;
-use cdc_core::session::Session;
+use cdc_core::session::prelude::*;
 use rand::Rng;
 use std::sync::Arc;
 
@@ -417,7 +417,7 @@ impl EmulatorSession {
     }
 }
 
-impl Session for EmulatorSession {
+impl Catalog for EmulatorSession {
     fn database(&mut self) -> Result<DatabaseInfo> {
         self.call()?;
         self.user
@@ -546,44 +546,36 @@ impl Session for EmulatorSession {
         Ok(out)
     }
 
+    fn host_utc_offset(&mut self) -> Result<Option<i32>> {
+        // The source's host on a downstream too: the redo's times are the source's. The clock
+        // LogMiner's DATEs are in: the host's, the database time zone's with
+        // TIME_AT_DBTIMEZONE=DATABASE.
+        self.call()?;
+        Ok(Some(
+            self.replica()?.schema.database.date_clock_offset_secs(),
+        ))
+    }
+
+    fn instance_config(&mut self) -> Result<InstanceConfig> {
+        self.call()?;
+        let replica = self.replica()?;
+        let mut config = replica.instance_config(self.shared.clock.now_ms());
+        // NLS_DATABASE_PARAMETERS is the container's: a PDB may have a set of its own.
+        let sets = replica.schema.database.charsets_in(self.pdb());
+        drop(replica);
+        config.character_set = Some(sets.database.name().into());
+        config.national_character_set = Some(sets.national.name().into());
+        config.container = self.container.clone();
+        Ok(config)
+    }
+}
+
+impl Flashback for EmulatorSession {
     fn current_scn(&mut self) -> Result<Scn> {
         self.call()?;
         self.user
             .read_dictionary("V_$DATABASE", "reading the current SCN")?;
         self.scn_view()
-    }
-
-    fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>> {
-        self.call()?;
-        for view in ["GV_$TRANSACTION", "GV_$INSTANCE"] {
-            self.user.read_dictionary(view, "reading V$TRANSACTION")?;
-        }
-        if self.shared.downstream() {
-            return Ok(Vec::new());
-        }
-        let pdb = self.pdb().map(str::to_string);
-        let r = self.replica()?;
-        // From CDB$ROOT, the transactions of the containers the user's CONTAINER_DATA covers
-        // (the root's own always).
-        let seen =
-            |x: &crate::redo::Xid| match (&self.user.privileges.container_data, r.xid_pdb.get(x)) {
-                (Some(cd), Some(p)) if self.in_root() => cd.covers(p),
-                _ => true,
-            };
-        let mut out: Vec<OpenTransaction> = r
-            .open
-            .iter()
-            // From a PDB, V$TRANSACTION shows that PDB's transactions.
-            .filter(|(xid, _)| pdb.is_none() || r.xid_pdb.get(xid) == pdb.as_ref())
-            .filter(|(xid, _)| seen(xid))
-            .map(|(xid, t)| OpenTransaction {
-                xid: xid.hex(),
-                start_scn: t.start_scn,
-                thread: t.thread,
-            })
-            .collect();
-        out.sort_by_key(|t| t.start_scn);
-        Ok(out)
     }
 
     /// As Oracle parses `SELECT … WHERE (condition)`: the table must be readable by the user,
@@ -656,6 +648,41 @@ impl Session for EmulatorSession {
         }
         Ok(r.time_of(scn).map(|ms| r.host_time(ms)))
     }
+}
+
+impl Miner for EmulatorSession {
+    fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>> {
+        self.call()?;
+        for view in ["GV_$TRANSACTION", "GV_$INSTANCE"] {
+            self.user.read_dictionary(view, "reading V$TRANSACTION")?;
+        }
+        if self.shared.downstream() {
+            return Ok(Vec::new());
+        }
+        let pdb = self.pdb().map(str::to_string);
+        let r = self.replica()?;
+        // From CDB$ROOT, the transactions of the containers the user's CONTAINER_DATA covers
+        // (the root's own always).
+        let seen =
+            |x: &crate::redo::Xid| match (&self.user.privileges.container_data, r.xid_pdb.get(x)) {
+                (Some(cd), Some(p)) if self.in_root() => cd.covers(p),
+                _ => true,
+            };
+        let mut out: Vec<OpenTransaction> = r
+            .open
+            .iter()
+            // From a PDB, V$TRANSACTION shows that PDB's transactions.
+            .filter(|(xid, _)| pdb.is_none() || r.xid_pdb.get(xid) == pdb.as_ref())
+            .filter(|(xid, _)| seen(xid))
+            .map(|(xid, t)| OpenTransaction {
+                xid: xid.hex(),
+                start_scn: t.start_scn,
+                thread: t.thread,
+            })
+            .collect();
+        out.sort_by_key(|t| t.start_scn);
+        Ok(out)
+    }
 
     /// The logs the adapter reads: a downstream's received ones (V$FOREIGN_ARCHIVED_LOG,
     /// V$STANDBY_LOG), else V$LOG/V$ARCHIVED_LOG.
@@ -682,16 +709,6 @@ impl Session for EmulatorSession {
                 .read_dictionary("V_$ARCHIVED_LOG", "reading V$ARCHIVED_LOG")?,
         }
         self.builds()
-    }
-
-    fn host_utc_offset(&mut self) -> Result<Option<i32>> {
-        // The source's host on a downstream too: the redo's times are the source's. The clock
-        // LogMiner's DATEs are in: the host's, the database time zone's with
-        // TIME_AT_DBTIMEZONE=DATABASE.
-        self.call()?;
-        Ok(Some(
-            self.replica()?.schema.database.date_clock_offset_secs(),
-        ))
     }
 
     fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
@@ -750,19 +767,6 @@ impl Session for EmulatorSession {
         Ok(())
     }
 
-    fn instance_config(&mut self) -> Result<InstanceConfig> {
-        self.call()?;
-        let replica = self.replica()?;
-        let mut config = replica.instance_config(self.shared.clock.now_ms());
-        // NLS_DATABASE_PARAMETERS is the container's: a PDB may have a set of its own.
-        let sets = replica.schema.database.charsets_in(self.pdb());
-        drop(replica);
-        config.character_set = Some(sets.database.name().into());
-        config.national_character_set = Some(sets.national.name().into());
-        config.container = self.container.clone();
-        Ok(config)
-    }
-
     fn build_dictionary(&mut self) -> Result<()> {
         self.call()?;
         self.user.build_dictionary()?;
@@ -778,41 +782,6 @@ impl Session for EmulatorSession {
         let mut w = writer::Writer::open(&self.shared.dir, self.shared.clock.clone(), true)?;
         w.build_dictionary_in_redo()?;
         Ok(())
-    }
-
-    fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
-        self.call()?;
-        let name = self.resolve(table, &format!("insert into {}", table.owner_table()))?;
-        self.user.insert(&name)?;
-        // The emulator's writer: a standby refuses it with ORA-16000, as Oracle does.
-        let mut w = writer::Writer::open(&self.shared.dir, self.shared.clock.clone(), true)?;
-        let (index, def) = w
-            .table_defs()
-            .iter()
-            .enumerate()
-            .find(|(_, d)| d.name == name)
-            .map(|(i, d)| (i, (*d).clone()))
-            .ok_or_else(|| CdcError::UnknownTable {
-                table: name.to_string(),
-                hint: String::new(),
-            })?;
-        let values = def
-            .columns
-            .iter()
-            .map(|c| {
-                let text = match c.name.as_str() {
-                    "ID" => Some(row.id.clone()),
-                    "TYPE" => Some(row.kind.clone()),
-                    "DATA" => row.data.clone(),
-                    _ => None,
-                };
-                text.map_or(crate::types::Value::Null, crate::types::Value::Text)
-            })
-            .collect();
-        let xid = w.begin()?;
-        w.insert(xid, index, values)?;
-        w.commit(&[xid])?;
-        w.flush()
     }
 
     fn mine(
@@ -963,5 +932,42 @@ impl Session for EmulatorSession {
             Some(e) => Err(e),
             None => Ok(()),
         }
+    }
+}
+
+impl Admin for EmulatorSession {
+    fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
+        self.call()?;
+        let name = self.resolve(table, &format!("insert into {}", table.owner_table()))?;
+        self.user.insert(&name)?;
+        // The emulator's writer: a standby refuses it with ORA-16000, as Oracle does.
+        let mut w = writer::Writer::open(&self.shared.dir, self.shared.clock.clone(), true)?;
+        let (index, def) = w
+            .table_defs()
+            .iter()
+            .enumerate()
+            .find(|(_, d)| d.name == name)
+            .map(|(i, d)| (i, (*d).clone()))
+            .ok_or_else(|| CdcError::UnknownTable {
+                table: name.to_string(),
+                hint: String::new(),
+            })?;
+        let values = def
+            .columns
+            .iter()
+            .map(|c| {
+                let text = match c.name.as_str() {
+                    "ID" => Some(row.id.clone()),
+                    "TYPE" => Some(row.kind.clone()),
+                    "DATA" => row.data.clone(),
+                    _ => None,
+                };
+                text.map_or(crate::types::Value::Null, crate::types::Value::Text)
+            })
+            .collect();
+        let xid = w.begin()?;
+        w.insert(xid, index, values)?;
+        w.commit(&[xid])?;
+        w.flush()
     }
 }

@@ -7,7 +7,7 @@ use crate::tests::{emp_row, Db, EMP};
 use crate::types::Value;
 use crate::EmulatorConnector;
 use cdc_core::model::*;
-use cdc_core::session::Session;
+use cdc_core::session::prelude::*;
 
 fn emp() -> crate::names::TableName {
     "HR.EMP".parse().unwrap()

@@ -165,7 +165,7 @@ impl Replica {
         })
     }
 
-    /// Index boundary probes (see [`cdc_core::session::Session::key_boundaries`]).
+    /// Index boundary probes (see [`cdc_core::session::Flashback::key_boundaries`]).
     pub fn key_boundaries(&self, q: &BoundaryQuery, now_ms: i64) -> Result<Vec<Vec<Value>>> {
         let step = q.step.max(1) as usize;
         let t = self.flashback_table(&q.table, q.scn, now_ms)?;

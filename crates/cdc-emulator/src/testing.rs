@@ -9,7 +9,7 @@ use crate::types::Value;
 use crate::writer::Writer;
 use crate::{init, EmulatorConnector, Faults};
 use cdc_core::model::{ChunkRange, FetchedRow, FlashbackQuery, LogMinerRow, Scn};
-use cdc_core::session::Session;
+use cdc_core::session::prelude::*;
 use std::path::PathBuf;
 use std::sync::Arc;
 

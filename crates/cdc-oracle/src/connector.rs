@@ -6,7 +6,7 @@ use super::driver::{self, Driver};
 use super::{setup_session, OracleSession};
 use crate::errors::{CdcError, Code, Result};
 use cdc_core::model::Dictionary;
-use cdc_core::session::{Connector, Session};
+use cdc_core::session::prelude::*;
 use std::collections::HashMap;
 use std::fmt;
 

@@ -42,7 +42,7 @@ use crate::errors::{CdcError, Result};
 use crate::names::TableName;
 use crate::types::Value;
 use cdc_core::model::*;
-use cdc_core::session::Session;
+use cdc_core::session::prelude::*;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// Rows per fetch round trip for key probes, and the most for flashback reads (which fetch
@@ -252,7 +252,7 @@ impl OracleSession {
     }
 }
 
-impl Session for OracleSession {
+impl Catalog for OracleSession {
     fn container(&mut self) -> Result<Option<String>> {
         Ok(self.current_container()?.name)
     }
@@ -576,91 +576,6 @@ impl Session for OracleSession {
         )
     }
 
-    fn current_scn(&mut self) -> Result<Scn> {
-        let c = ctx("reading the current SCN");
-        fetch::query_one(&*self.conn, sql::CURRENT_SCN, &[], &c, |r| r.u64(0))
-    }
-
-    fn scn_to_time(&mut self, scn: Scn) -> Result<Option<String>> {
-        let c = ctx("mapping an SCN to a time");
-        let binds = [("scn", Bind::Text(scn.to_string()))];
-        match self.conn.query_row(sql::SCN_TO_TIME, &binds) {
-            Ok(row) => Cols { row: &row, ctx: &c }.opt_string(0),
-            // ORA-08181: the database no longer keeps the SCN-to-time mapping for it.
-            Err(e) if matches!(e.runtime(&c), CdcError::InvalidScn { .. }) => Ok(None),
-            Err(e) => Err(e.runtime(&c)),
-        }
-    }
-
-    fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>> {
-        logminer::open_transactions(&*self.conn)
-    }
-
-    fn read_as_of(
-        &mut self,
-        query: &FlashbackQuery,
-        row: &mut dyn FnMut(FetchedRow) -> Result<()>,
-    ) -> Result<u64> {
-        reads::read_as_of(self, query, row)
-    }
-
-    fn check_condition(&mut self, table: &TableName, condition: &str) -> Result<()> {
-        let c = CallContext {
-            table: Some(table.owner_table()),
-            operation: "filter check",
-            ..CallContext::default()
-        };
-        let text = sql::condition_check(table, condition)
-            .map_err(|e| CdcError::Database(format!("filter of {table}: {e}")))?;
-        // Parsed when executed; `1 = 0` returns no row.
-        self.rows(&text, &c, |_| Ok(())).map(|_| ())
-    }
-
-    fn key_range(
-        &mut self,
-        table: &TableName,
-        key_column: &str,
-        scn: Option<Scn>,
-    ) -> Result<Option<(Value, Value)>> {
-        reads::key_range(self, table, key_column, scn)
-    }
-
-    fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<Value>>> {
-        reads::key_boundaries(self, q)
-    }
-
-    /// On a downstream mining database the logs it received (V$FOREIGN_ARCHIVED_LOG,
-    /// V$STANDBY_LOG: every source's, each with its DBID), not its own V$LOG/V$ARCHIVED_LOG.
-    fn logs(&mut self) -> Result<Vec<LogFile>> {
-        if self.mining {
-            return logminer::read_shipped_logs(&*self.conn);
-        }
-        logminer::read_logs(&*self.conn)
-    }
-
-    fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
-        logminer::read_threads(&*self.conn)
-    }
-
-    fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
-        if self.mining {
-            return logminer::read_shipped_dictionary_builds(&*self.conn, self.shipped_from);
-        }
-        logminer::read_dictionary_builds(&*self.conn)
-    }
-
-    fn mine_redo_of(&mut self, source: RedoSource) -> Result<()> {
-        self.shipped_from = Some(source);
-        Ok(())
-    }
-
-    fn build_dictionary(&mut self) -> Result<()> {
-        let c = ctx("DBMS_LOGMNR_D.BUILD");
-        self.conn
-            .execute(sql::BUILD_DICTIONARY, &[])
-            .map_err(|e| e.runtime(&c))
-    }
-
     /// The clock LogMiner's DATEs are in. SYSTIMESTAMP's offset is the host's, unless
     /// TIME_AT_DBTIMEZONE (23c and later) is set: then SYSTIMESTAMP answers in DBTIMEZONE and,
     /// with USER_SQL, LogMiner's DATEs still in the host's clock; that clock is then measured
@@ -695,6 +610,103 @@ impl Session for OracleSession {
         parse_utc_offset(&text).map(Some).ok_or_else(|| {
             CdcError::Database(format!("SYSTIMESTAMP's offset `{text}` is not +HH:MM"))
         })
+    }
+
+    fn instance_config(&mut self) -> Result<InstanceConfig> {
+        instance::read(&*self.conn)
+    }
+
+    fn charsets(&mut self) -> Result<crate::charset::Charsets> {
+        instance::charsets(&*self.conn)
+    }
+}
+
+impl Flashback for OracleSession {
+    fn current_scn(&mut self) -> Result<Scn> {
+        let c = ctx("reading the current SCN");
+        fetch::query_one(&*self.conn, sql::CURRENT_SCN, &[], &c, |r| r.u64(0))
+    }
+
+    fn scn_to_time(&mut self, scn: Scn) -> Result<Option<String>> {
+        let c = ctx("mapping an SCN to a time");
+        let binds = [("scn", Bind::Text(scn.to_string()))];
+        match self.conn.query_row(sql::SCN_TO_TIME, &binds) {
+            Ok(row) => Cols { row: &row, ctx: &c }.opt_string(0),
+            // ORA-08181: the database no longer keeps the SCN-to-time mapping for it.
+            Err(e) if matches!(e.runtime(&c), CdcError::InvalidScn { .. }) => Ok(None),
+            Err(e) => Err(e.runtime(&c)),
+        }
+    }
+
+    fn read_as_of(
+        &mut self,
+        query: &FlashbackQuery,
+        row: &mut dyn FnMut(FetchedRow) -> Result<()>,
+    ) -> Result<u64> {
+        reads::read_as_of(self, query, row)
+    }
+
+    fn check_condition(&mut self, table: &TableName, condition: &str) -> Result<()> {
+        let c = CallContext {
+            table: Some(table.owner_table()),
+            operation: "filter check",
+            ..CallContext::default()
+        };
+        let text = sql::condition_check(table, condition)
+            .map_err(|e| CdcError::Database(format!("filter of {table}: {e}")))?;
+        // Parsed when executed; `1 = 0` returns no row.
+        self.rows(&text, &c, |_| Ok(())).map(|_| ())
+    }
+
+    fn key_range(
+        &mut self,
+        table: &TableName,
+        key_column: &str,
+        scn: Option<Scn>,
+    ) -> Result<Option<(Value, Value)>> {
+        reads::key_range(self, table, key_column, scn)
+    }
+
+    fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<Value>>> {
+        reads::key_boundaries(self, q)
+    }
+}
+
+impl Miner for OracleSession {
+    fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>> {
+        logminer::open_transactions(&*self.conn)
+    }
+
+    /// On a downstream mining database the logs it received (V$FOREIGN_ARCHIVED_LOG,
+    /// V$STANDBY_LOG: every source's, each with its DBID), not its own V$LOG/V$ARCHIVED_LOG.
+    fn logs(&mut self) -> Result<Vec<LogFile>> {
+        if self.mining {
+            return logminer::read_shipped_logs(&*self.conn);
+        }
+        logminer::read_logs(&*self.conn)
+    }
+
+    fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
+        logminer::read_threads(&*self.conn)
+    }
+
+    fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
+        if self.mining {
+            return logminer::read_shipped_dictionary_builds(&*self.conn, self.shipped_from);
+        }
+        logminer::read_dictionary_builds(&*self.conn)
+    }
+
+    fn mine_redo_of(&mut self, source: RedoSource) -> Result<()> {
+        self.shipped_from = Some(source);
+        Ok(())
+    }
+
+    fn build_dictionary(&mut self) -> Result<()> {
+        let c = ctx("DBMS_LOGMNR_D.BUILD");
+        self.conn
+            .execute(sql::BUILD_DICTIONARY, &[])
+            .map_err(|e| e.runtime(&c))
     }
 
     /// On the database whose redo is mined: before what LGWR has written on every open thread,
@@ -737,45 +749,6 @@ impl Session for OracleSession {
             true => None,
             false => self.looks.quiet_through(),
         }
-    }
-
-    fn instance_config(&mut self) -> Result<InstanceConfig> {
-        instance::read(&*self.conn)
-    }
-
-    fn charsets(&mut self) -> Result<crate::charset::Charsets> {
-        instance::charsets(&*self.conn)
-    }
-
-    fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
-        let c = CallContext {
-            table: Some(table.owner_table()),
-            operation: "signal insert",
-            ..CallContext::default()
-        };
-        // Bind names avoid reserved words (ORA-01745). The session works in one container: the
-        // signal table must be in it.
-        let here = self.current_container()?.pdb;
-        if table.pdb.is_some() && table.pdb != here {
-            return Err(CdcError::Database(format!(
-                "the signal table {table} is in another container than this session's ({}): connect to that PDB's service",
-                here.as_deref().unwrap_or("CDB$ROOT")
-            )));
-        }
-        let text = sql::insert_signal(table).map_err(CdcError::Database)?;
-        let binds = [
-            ("signal_id", Bind::Text(row.id.clone())),
-            ("signal_type", Bind::Text(row.kind.clone())),
-            // Oracle stores the empty VARCHAR2 as NULL: no data binds as ''.
-            (
-                "signal_data",
-                Bind::Text(row.data.clone().unwrap_or_default()),
-            ),
-        ];
-        self.conn
-            .execute(&text, &binds)
-            .map_err(|e| e.runtime(&c))?;
-        self.conn.commit().map_err(|e| e.runtime(&c))
     }
 
     fn mine(
@@ -822,6 +795,39 @@ impl Session for OracleSession {
             filter,
             row,
         )
+    }
+}
+
+impl Admin for OracleSession {
+    fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
+        let c = CallContext {
+            table: Some(table.owner_table()),
+            operation: "signal insert",
+            ..CallContext::default()
+        };
+        // Bind names avoid reserved words (ORA-01745). The session works in one container: the
+        // signal table must be in it.
+        let here = self.current_container()?.pdb;
+        if table.pdb.is_some() && table.pdb != here {
+            return Err(CdcError::Database(format!(
+                "the signal table {table} is in another container than this session's ({}): connect to that PDB's service",
+                here.as_deref().unwrap_or("CDB$ROOT")
+            )));
+        }
+        let text = sql::insert_signal(table).map_err(CdcError::Database)?;
+        let binds = [
+            ("signal_id", Bind::Text(row.id.clone())),
+            ("signal_type", Bind::Text(row.kind.clone())),
+            // Oracle stores the empty VARCHAR2 as NULL: no data binds as ''.
+            (
+                "signal_data",
+                Bind::Text(row.data.clone().unwrap_or_default()),
+            ),
+        ];
+        self.conn
+            .execute(&text, &binds)
+            .map_err(|e| e.runtime(&c))?;
+        self.conn.commit().map_err(|e| e.runtime(&c))
     }
 }
 

@@ -10,7 +10,8 @@ use oracle_cdc::source::model::RedoSource;
 use oracle_cdc::source::oracle::{connect::Password, OracleConnector};
 use oracle_cdc::source::Connector;
 use oracle_cdc::source::{
-    BoundaryQuery, ChunkRange, FlashbackQuery, MiningFilter, Session, TableInfo,
+    BoundaryQuery, Catalog, ChunkRange, Flashback, FlashbackQuery, Miner, MiningFilter, Session,
+    TableInfo,
 };
 
 /// A session on a downstream mining database over Oracle Net, as `cdc.mining.database.url`

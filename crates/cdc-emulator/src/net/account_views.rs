@@ -89,7 +89,7 @@ pub(super) fn dba_extents(s: &mut EmulatorSession) -> Result<Relation> {
     ];
     let mut rows = Vec::new();
     for info in s.visible_tables()? {
-        let extents = cdc_core::session::Session::extents(s, &info.name)?;
+        let extents = cdc_core::session::Catalog::extents(s, &info.name)?;
         for (i, e) in extents.iter().enumerate() {
             let (o, tn) = (t(&info.name.owner), t(&info.name.table));
             let ty = if e.partition.is_some() {

@@ -12,7 +12,7 @@ use super::tables::{self, Transaction};
 use super::{account_views as acc, catalog_views as cat, dynamic_views as dynv, ora_error};
 use crate::access::ROOT;
 use crate::EmulatorSession;
-use cdc_core::session::Session;
+use cdc_core::session::prelude::*;
 use emulator_sql::{Argument, Database, ObjectName, Relation, ScanRequest};
 use oracle_datum::{Column, DateTime, Datum, OraError};
 

@@ -7,7 +7,7 @@ use super::relation::*;
 use crate::errors::Result;
 use crate::{topology, EmulatorSession};
 use cdc_core::model::{LogFile, Scn};
-use cdc_core::session::Session;
+use cdc_core::session::prelude::*;
 use emulator_sql::Relation;
 use oracle_datum::{DateTime, Datum, OraType};
 

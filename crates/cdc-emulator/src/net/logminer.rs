@@ -2,7 +2,7 @@
 //! ADD_LOGFILE builds the log list (NEW starts a new one), START_LOGMNR fixes the SCN window
 //! and the dictionary, V$LOGMNR_CONTENTS reads it, END_LOGMNR ends it.
 //!
-//! The rows are the in-process session's [`Session::mine`](cdc_core::session::Session::mine) of the
+//! The rows are the in-process session's [`Miner::mine`](cdc_core::session::Miner::mine) of the
 //! window with nothing filtered (the statement's WHERE clause is the SQL engine's), so the
 //! privilege checks, the per-PDB rules, the dictionary, the window checks (ORA-01291) and the
 //! fault drills (ORA-00310 part-way through, ORA-01284 …) are the same ones.
@@ -17,7 +17,7 @@ use super::ora_error;
 use super::relation::*;
 use crate::EmulatorSession;
 use cdc_core::model::{Dictionary, LogMinerRow, Scn};
-use cdc_core::{filter::MiningFilter, session::Session};
+use cdc_core::{filter::MiningFilter, session::Miner};
 use emulator_sql::{Argument, Relation, Row};
 use oracle_datum::{DateTime, Datum, OraError, OraType};
 
@@ -84,7 +84,7 @@ pub fn build(s: &mut EmulatorSession, args: &[Argument]) -> Result<(), OraError>
             "LogMiner flat file dictionary is de-supported (use OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS)",
         ));
     }
-    cdc_core::session::Session::build_dictionary(s).map_err(super::ora_error)
+    cdc_core::session::Miner::build_dictionary(s).map_err(super::ora_error)
 }
 
 fn arg<'a>(args: &'a [Argument], name: &str, position: usize) -> Option<&'a Datum> {

@@ -17,7 +17,7 @@ use crate::stream::decode::{Catalog, Decoder, Event};
 use crate::stream::spill::SpillFile;
 use cdc_core::civil::now_ms;
 use cdc_core::model::Scn;
-use cdc_core::session::{Connector, Session};
+use cdc_core::session::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;
 

@@ -8,7 +8,7 @@ use crate::settings::{Settings, SnapshotMode};
 use crate::snapshot::target::{self, Decision};
 use crate::state::StateDir;
 use cdc_core::model::*;
-use cdc_core::session::{Connector, Session};
+use cdc_core::session::prelude::*;
 use std::path::PathBuf;
 
 /// A fact, or why it is unknown.

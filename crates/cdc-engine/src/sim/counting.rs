@@ -5,7 +5,7 @@ use crate::errors::{CdcError, Result};
 use crate::names::TableName;
 use crate::types::Value;
 use cdc_core::model::*;
-use cdc_core::session::{Connector, Session};
+use cdc_core::session::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
@@ -48,34 +48,63 @@ struct CountingSession {
     counts: Counts,
 }
 
-impl Session for CountingSession {
+impl Catalog for CountingSession {
     fn database(&mut self) -> Result<DatabaseInfo> {
         note(&self.counts, self.inner.database())
     }
+
     fn container(&mut self) -> Result<Option<String>> {
         note(&self.counts, self.inner.container())
     }
+
     fn set_container(&mut self, name: &str) -> Result<()> {
         note(&self.counts, self.inner.set_container(name))
     }
+
     fn privileges(&mut self) -> Result<Privileges> {
         note(&self.counts, self.inner.privileges())
     }
+
     fn tables(&mut self) -> Result<Vec<TableInfo>> {
         note(&self.counts, self.inner.tables())
     }
+
     fn extents(&mut self, table: &TableName) -> Result<Vec<Extent>> {
         note(&self.counts, self.inner.extents(table))
     }
+
     fn table_columns(&mut self, table: &TableName) -> Result<Option<Vec<ColumnInfo>>> {
         note(&self.counts, self.inner.table_columns(table))
     }
+
+    fn instance_config(&mut self) -> Result<InstanceConfig> {
+        note(&self.counts, self.inner.instance_config())
+    }
+
+    fn host_utc_offset(&mut self) -> Result<Option<i32>> {
+        self.inner.host_utc_offset()
+    }
+
+    // Forwarded too (a wrapper left them on their defaults: a PDB's own character set read
+    // as the CDB's, a dictionary build refused, a PDB's supplemental logging unseen).
+    fn pdb_supplemental_logging(&mut self) -> Result<Option<PdbSupplementalLogging>> {
+        note(&self.counts, self.inner.pdb_supplemental_logging())
+    }
+
+    fn charsets(&mut self) -> Result<crate::charset::Charsets> {
+        note(&self.counts, self.inner.charsets())
+    }
+
+    fn table_charsets(&mut self, table: &TableName) -> Result<crate::charset::Charsets> {
+        note(&self.counts, self.inner.table_charsets(table))
+    }
+}
+
+impl Flashback for CountingSession {
     fn current_scn(&mut self) -> Result<Scn> {
         note(&self.counts, self.inner.current_scn())
     }
-    fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>> {
-        note(&self.counts, self.inner.open_transactions())
-    }
+
     fn read_as_of(
         &mut self,
         query: &FlashbackQuery,
@@ -83,9 +112,11 @@ impl Session for CountingSession {
     ) -> Result<u64> {
         note(&self.counts, self.inner.read_as_of(query, row))
     }
+
     fn check_condition(&mut self, table: &TableName, condition: &str) -> Result<()> {
         note(&self.counts, self.inner.check_condition(table, condition))
     }
+
     fn key_range(
         &mut self,
         table: &TableName,
@@ -94,43 +125,49 @@ impl Session for CountingSession {
     ) -> Result<Option<(Value, Value)>> {
         note(&self.counts, self.inner.key_range(table, key_column, scn))
     }
+
     fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<Value>>> {
         note(&self.counts, self.inner.key_boundaries(q))
     }
+
     fn scn_to_time(&mut self, scn: Scn) -> Result<Option<String>> {
         note(&self.counts, self.inner.scn_to_time(scn))
     }
+}
+
+impl Miner for CountingSession {
+    fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>> {
+        note(&self.counts, self.inner.open_transactions())
+    }
+
     fn logs(&mut self) -> Result<Vec<LogFile>> {
         note(&self.counts, self.inner.logs())
     }
-    fn instance_config(&mut self) -> Result<InstanceConfig> {
-        note(&self.counts, self.inner.instance_config())
-    }
-    fn insert_signal(
-        &mut self,
-        table: &crate::names::TableName,
-        row: &cdc_core::model::SignalRow,
-    ) -> Result<()> {
-        note(&self.counts, self.inner.insert_signal(table, row))
-    }
+
     fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
         self.inner.redo_threads()
     }
+
     fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
         self.inner.dictionary_builds()
     }
-    fn host_utc_offset(&mut self) -> Result<Option<i32>> {
-        self.inner.host_utc_offset()
+
+    fn build_dictionary(&mut self) -> Result<()> {
+        note(&self.counts, self.inner.build_dictionary())
     }
+
     fn mine_redo_of(&mut self, source: cdc_core::model::RedoSource) -> Result<()> {
         self.inner.mine_redo_of(source)
     }
+
     fn mining_limit(&mut self, from: Scn) -> Result<Option<Scn>> {
         self.inner.mining_limit(from)
     }
+
     fn quiet_through(&mut self) -> Option<Scn> {
         self.inner.quiet_through()
     }
+
     fn mine(
         &mut self,
         start: Scn,
@@ -139,5 +176,15 @@ impl Session for CountingSession {
         row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
     ) -> Result<()> {
         note(&self.counts, self.inner.mine(start, end, filter, row))
+    }
+}
+
+impl Admin for CountingSession {
+    fn insert_signal(
+        &mut self,
+        table: &crate::names::TableName,
+        row: &cdc_core::model::SignalRow,
+    ) -> Result<()> {
+        note(&self.counts, self.inner.insert_signal(table, row))
     }
 }

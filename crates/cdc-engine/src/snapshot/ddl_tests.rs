@@ -12,7 +12,7 @@ use crate::source::emulator::redo::DdlChange;
 use crate::source::emulator::{clock, init, writer::Writer, EmulatorConnector};
 use crate::types::{ColumnType, Value};
 use cdc_core::model::*;
-use cdc_core::session::{Connector, Session};
+use cdc_core::session::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Runs a DDL on the table before the calls it is told to (numbered from 1 per kind).
@@ -82,28 +82,15 @@ struct HookedSession {
     hook: Arc<Hook>,
 }
 
-impl Session for HookedSession {
-    fn database(&mut self) -> Result<DatabaseInfo> {
-        self.inner.database()
-    }
-    fn privileges(&mut self) -> Result<Privileges> {
-        self.inner.privileges()
-    }
-    fn tables(&mut self) -> Result<Vec<TableInfo>> {
-        self.inner.tables()
-    }
-    fn table_columns(&mut self, table: &TableName) -> Result<Option<Vec<ColumnInfo>>> {
-        self.inner.table_columns(table)
-    }
-    fn extents(&mut self, table: &TableName) -> Result<Vec<Extent>> {
-        self.inner.extents(table)
-    }
+impl Catalog for HookedSession {
+    cdc_core::forward_catalog!(inner);
+}
+
+impl Flashback for HookedSession {
     fn current_scn(&mut self) -> Result<Scn> {
         self.inner.current_scn()
     }
-    fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>> {
-        self.inner.open_transactions()
-    }
+
     fn read_as_of(
         &mut self,
         q: &FlashbackQuery,
@@ -115,6 +102,7 @@ impl Session for HookedSession {
         }
         self.inner.read_as_of(q, row)
     }
+
     fn key_range(
         &mut self,
         table: &TableName,
@@ -123,6 +111,7 @@ impl Session for HookedSession {
     ) -> Result<Option<(Value, Value)>> {
         self.inner.key_range(table, key_column, scn)
     }
+
     fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<Value>>> {
         let n = self.hook.boundaries.fetch_add(1, Ordering::SeqCst) + 1;
         if self.hook.ddl_before_boundaries.contains(&n) {
@@ -130,27 +119,22 @@ impl Session for HookedSession {
         }
         self.inner.key_boundaries(q)
     }
+
+    fn check_condition(&mut self, table: &TableName, condition: &str) -> Result<()> {
+        self.inner.check_condition(table, condition)
+    }
+
     fn scn_to_time(&mut self, scn: Scn) -> Result<Option<String>> {
         self.inner.scn_to_time(scn)
     }
-    fn logs(&mut self) -> Result<Vec<LogFile>> {
-        self.inner.logs()
-    }
-    fn instance_config(&mut self) -> Result<InstanceConfig> {
-        self.inner.instance_config()
-    }
-    fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
-        self.inner.insert_signal(table, row)
-    }
-    fn mine(
-        &mut self,
-        start: Scn,
-        end: Scn,
-        filter: &cdc_core::filter::MiningFilter,
-        row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
-    ) -> Result<()> {
-        self.inner.mine(start, end, filter, row)
-    }
+}
+
+impl Miner for HookedSession {
+    cdc_core::forward_miner!(inner);
+}
+
+impl Admin for HookedSession {
+    cdc_core::forward_admin!(inner);
 }
 
 /// Records what it is given: `wave SCN` and `chunk SCN` in order, and each chunk. Like

@@ -10,7 +10,7 @@ use crate::offsets::ResumePoint;
 use crate::types::{compare_keys_in, ColumnType, KeyOrder, Value};
 use cdc_core::model::{BoundaryQuery, ChunkRange, Extent, Scn};
 use cdc_core::rowid::RowId;
-use cdc_core::session::Session;
+use cdc_core::session::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 

@@ -12,7 +12,7 @@ use crate::errors::{CdcError, Result};
 use crate::ops::{OpsLog, SnapshotMetrics};
 use crate::settings::Settings;
 use cdc_core::model::{ColumnInfo, FetchedRow, FlashbackQuery, Scn};
-use cdc_core::session::{Connector, Session};
+use cdc_core::session::prelude::*;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 

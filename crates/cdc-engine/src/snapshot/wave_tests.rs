@@ -10,7 +10,7 @@ use crate::names::TableName;
 use crate::source::emulator::{clock, init, EmulatorConnector};
 use crate::types::Value;
 use cdc_core::model::*;
-use cdc_core::session::Session;
+use cdc_core::session::prelude::*;
 use std::sync::Condvar;
 use std::time::Duration;
 
@@ -96,22 +96,11 @@ struct WatchedSession {
     coordinator: bool,
 }
 
-impl Session for WatchedSession {
-    fn database(&mut self) -> Result<DatabaseInfo> {
-        self.inner.database()
-    }
-    fn privileges(&mut self) -> Result<Privileges> {
-        self.inner.privileges()
-    }
-    fn tables(&mut self) -> Result<Vec<TableInfo>> {
-        self.inner.tables()
-    }
-    fn table_columns(&mut self, table: &TableName) -> Result<Option<Vec<ColumnInfo>>> {
-        self.inner.table_columns(table)
-    }
-    fn extents(&mut self, table: &TableName) -> Result<Vec<Extent>> {
-        self.inner.extents(table)
-    }
+impl Catalog for WatchedSession {
+    cdc_core::forward_catalog!(inner);
+}
+
+impl Flashback for WatchedSession {
     fn current_scn(&mut self) -> Result<Scn> {
         let coordinator = self.coordinator;
         self.watch.update(|s| {
@@ -123,9 +112,7 @@ impl Session for WatchedSession {
         });
         self.inner.current_scn()
     }
-    fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>> {
-        self.inner.open_transactions()
-    }
+
     fn read_as_of(
         &mut self,
         q: &FlashbackQuery,
@@ -134,6 +121,7 @@ impl Session for WatchedSession {
         self.watch.update(|s| s.reads_started += 1);
         self.inner.read_as_of(q, row)
     }
+
     fn key_range(
         &mut self,
         table: &TableName,
@@ -146,30 +134,26 @@ impl Session for WatchedSession {
         self.watch.update(|s| s.range_overlapped_scn = Some(saw));
         self.inner.key_range(table, key_column, scn)
     }
+
     fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<Value>>> {
         self.inner.key_boundaries(q)
     }
+
+    fn check_condition(&mut self, table: &TableName, condition: &str) -> Result<()> {
+        self.inner.check_condition(table, condition)
+    }
+
     fn scn_to_time(&mut self, scn: Scn) -> Result<Option<String>> {
         self.inner.scn_to_time(scn)
     }
-    fn logs(&mut self) -> Result<Vec<LogFile>> {
-        self.inner.logs()
-    }
-    fn instance_config(&mut self) -> Result<InstanceConfig> {
-        self.inner.instance_config()
-    }
-    fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
-        self.inner.insert_signal(table, row)
-    }
-    fn mine(
-        &mut self,
-        start: Scn,
-        end: Scn,
-        filter: &cdc_core::filter::MiningFilter,
-        row: &mut dyn FnMut(LogMinerRow) -> Result<()>,
-    ) -> Result<()> {
-        self.inner.mine(start, end, filter, row)
-    }
+}
+
+impl Miner for WatchedSession {
+    cdc_core::forward_miner!(inner);
+}
+
+impl Admin for WatchedSession {
+    cdc_core::forward_admin!(inner);
 }
 
 /// A sink that tells the watch what it is given; `gate` holds the publish of the first wave's

@@ -20,7 +20,7 @@
 //! needs another one.
 
 use super::model::*;
-use super::{Connector, Session};
+use super::{Admin, Catalog, Connector, Flashback, Miner, Session};
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
 use crate::types::Value;
@@ -234,7 +234,7 @@ impl ContainerSession {
     }
 }
 
-impl Session for ContainerSession {
+impl Catalog for ContainerSession {
     fn database(&mut self) -> Result<DatabaseInfo> {
         self.enter_home()?;
         self.inner.database()
@@ -297,14 +297,36 @@ impl Session for ContainerSession {
         self.inner.table_columns(table)
     }
 
+    fn instance_config(&mut self) -> Result<InstanceConfig> {
+        self.enter_home()?;
+        self.inner.instance_config()
+    }
+
+    /// The home container's: CDB$ROOT's in root mode, which need not be a PDB's (see
+    /// [`Session::table_charsets`]).
+    fn charsets(&mut self) -> Result<crate::charset::Charsets> {
+        self.enter_home()?;
+        self.inner.charsets()
+    }
+
+    /// NLS_DATABASE_PARAMETERS read inside the table's PDB: the view shows the container's own
+    /// sets, and a PDB of an AL32UTF8 CDB may have another database character set.
+    fn table_charsets(&mut self, table: &TableName) -> Result<crate::charset::Charsets> {
+        self.enter_table(table)?;
+        self.inner.charsets()
+    }
+
+    fn host_utc_offset(&mut self) -> Result<Option<i32>> {
+        // Read where mining runs: TIME_AT_DBTIMEZONE and DBTIMEZONE may differ per PDB.
+        self.enter_home()?;
+        self.inner.host_utc_offset()
+    }
+}
+
+impl Flashback for ContainerSession {
     fn current_scn(&mut self) -> Result<Scn> {
         // V$DATABASE.CURRENT_SCN is the CDB's in every container: no switch needed.
         self.inner.current_scn()
-    }
-
-    fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>> {
-        self.enter_home()?;
-        self.inner.open_transactions()
     }
 
     fn read_as_of(
@@ -339,34 +361,17 @@ impl Session for ContainerSession {
     fn scn_to_time(&mut self, scn: Scn) -> Result<Option<String>> {
         self.inner.scn_to_time(scn)
     }
+}
+
+impl Miner for ContainerSession {
+    fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>> {
+        self.enter_home()?;
+        self.inner.open_transactions()
+    }
 
     fn logs(&mut self) -> Result<Vec<LogFile>> {
         self.enter_home()?;
         self.inner.logs()
-    }
-
-    fn instance_config(&mut self) -> Result<InstanceConfig> {
-        self.enter_home()?;
-        self.inner.instance_config()
-    }
-
-    /// The home container's: CDB$ROOT's in root mode, which need not be a PDB's (see
-    /// [`Session::table_charsets`]).
-    fn charsets(&mut self) -> Result<crate::charset::Charsets> {
-        self.enter_home()?;
-        self.inner.charsets()
-    }
-
-    /// NLS_DATABASE_PARAMETERS read inside the table's PDB: the view shows the container's own
-    /// sets, and a PDB of an AL32UTF8 CDB may have another database character set.
-    fn table_charsets(&mut self, table: &TableName) -> Result<crate::charset::Charsets> {
-        self.enter_table(table)?;
-        self.inner.charsets()
-    }
-
-    fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
-        self.enter_table(table)?;
-        self.inner.insert_signal(table, row)
     }
 
     fn mine_redo_of(&mut self, source: RedoSource) -> Result<()> {
@@ -385,12 +390,6 @@ impl Session for ContainerSession {
     fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
         self.enter_home()?;
         self.inner.redo_threads()
-    }
-
-    fn host_utc_offset(&mut self) -> Result<Option<i32>> {
-        // Read where mining runs: TIME_AT_DBTIMEZONE and DBTIMEZONE may differ per PDB.
-        self.enter_home()?;
-        self.inner.host_utc_offset()
     }
 
     fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
@@ -412,5 +411,12 @@ impl Session for ContainerSession {
     ) -> Result<()> {
         self.enter_home()?;
         self.inner.mine(start, end, filter, row)
+    }
+}
+
+impl Admin for ContainerSession {
+    fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
+        self.enter_table(table)?;
+        self.inner.insert_signal(table, row)
     }
 }

@@ -7,9 +7,8 @@
 //! use, and then refused unless its redo is the source's (same DBID: CDC-2202).
 
 use super::model::*;
-use super::{Connector, Session};
+use super::{Admin, Catalog, Connector, Flashback, Miner, Session};
 use crate::errors::{CdcError, Result};
-use crate::names::TableName;
 use std::sync::Arc;
 
 pub struct DownstreamConnector {
@@ -256,58 +255,22 @@ impl DownstreamSession {
     }
 }
 
-impl Session for DownstreamSession {
-    fn database(&mut self) -> Result<DatabaseInfo> {
-        self.source.database()
-    }
-    fn container(&mut self) -> Result<Option<String>> {
-        self.source.container()
-    }
-    fn set_container(&mut self, name: &str) -> Result<()> {
-        self.source.set_container(name)
-    }
-    fn privileges(&mut self) -> Result<Privileges> {
-        self.source.privileges()
-    }
-    fn tables(&mut self) -> Result<Vec<TableInfo>> {
-        self.source.tables()
-    }
-    fn extents(&mut self, table: &TableName) -> Result<Vec<Extent>> {
-        self.source.extents(table)
-    }
-    fn table_columns(&mut self, table: &TableName) -> Result<Option<Vec<ColumnInfo>>> {
-        self.source.table_columns(table)
-    }
-    fn current_scn(&mut self) -> Result<Scn> {
-        self.source.current_scn()
-    }
+// The catalog, flashback reads and the signal insert are the source database's, whole (the
+// redo, and so LogMiner's TIMESTAMP columns, carries the source host's clock too); only mining
+// is the mining database's.
+impl Catalog for DownstreamSession {
+    cdc_core::forward_catalog!(source);
+}
+
+impl Flashback for DownstreamSession {
+    cdc_core::forward_flashback!(source);
+}
+
+impl Miner for DownstreamSession {
     fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>> {
         self.source.open_transactions()
     }
-    fn read_as_of(
-        &mut self,
-        query: &FlashbackQuery,
-        row: &mut dyn FnMut(FetchedRow) -> Result<()>,
-    ) -> Result<u64> {
-        self.source.read_as_of(query, row)
-    }
-    fn check_condition(&mut self, table: &TableName, condition: &str) -> Result<()> {
-        self.source.check_condition(table, condition)
-    }
-    fn key_range(
-        &mut self,
-        table: &TableName,
-        key_column: &str,
-        scn: Option<Scn>,
-    ) -> Result<Option<(crate::types::Value, crate::types::Value)>> {
-        self.source.key_range(table, key_column, scn)
-    }
-    fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<crate::types::Value>>> {
-        self.source.key_boundaries(q)
-    }
-    fn scn_to_time(&mut self, scn: Scn) -> Result<Option<String>> {
-        self.source.scn_to_time(scn)
-    }
+
     /// The source's logs (of its current incarnation) the mining database received.
     fn logs(&mut self) -> Result<Vec<LogFile>> {
         let mut logs = self.on_mining(|m| m.logs())?;
@@ -317,32 +280,20 @@ impl Session for DownstreamSession {
             None => Ok(logs),
         }
     }
-    fn instance_config(&mut self) -> Result<InstanceConfig> {
-        self.source.instance_config()
-    }
-    fn charsets(&mut self) -> Result<crate::charset::Charsets> {
-        self.source.charsets()
-    }
-    fn table_charsets(&mut self, table: &TableName) -> Result<crate::charset::Charsets> {
-        self.source.table_charsets(table)
-    }
-    fn insert_signal(&mut self, table: &TableName, row: &SignalRow) -> Result<()> {
-        self.source.insert_signal(table, row)
-    }
+
     fn redo_threads(&mut self) -> Result<Vec<RedoThread>> {
         self.source.redo_threads()
     }
+
     fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
         self.on_mining(|m| m.dictionary_builds())
     }
+
     /// On the source: the redo (and so the build) is generated there and shipped.
     fn build_dictionary(&mut self) -> Result<()> {
         self.source.build_dictionary()
     }
-    /// The source host's: the redo (and so LogMiner's TIMESTAMP columns) carries its clock.
-    fn host_utc_offset(&mut self) -> Result<Option<i32>> {
-        self.source.host_utc_offset()
-    }
+
     /// Both limits: what the source's LGWR has written (real-time shipping sends only written
     /// redo, and the source's V$THREAD says how far that is, idle threads included), and the
     /// redo shipped to the mining database, read in that order. A source thread that received
@@ -363,6 +314,7 @@ impl Session for DownstreamSession {
                 .map_or(written, |shipped| shipped.min(written)),
         ))
     }
+
     /// Every source thread's logs must have been received from the window on (the source's
     /// V$THREAD against the received logs, CDC-5203 as CDC-5201: a gap in transport), then
     /// LogMiner on the mining database.
@@ -384,6 +336,10 @@ impl Session for DownstreamSession {
         })?;
         self.on_mining(|m| m.mine(start, end, filter, row))
     }
+}
+
+impl Admin for DownstreamSession {
+    cdc_core::forward_admin!(source);
 }
 
 #[cfg(test)]

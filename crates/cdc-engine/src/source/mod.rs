@@ -31,7 +31,7 @@ pub use retry::{
 pub use filter::MiningFilter;
 pub use model::*;
 // The source trait is the core's: the emulator implements it without seeing the engine.
-pub use cdc_core::session::{Connector, Session};
+pub use cdc_core::session::{Admin, Catalog, Connector, Flashback, Miner, Session};
 
 use crate::errors::{CdcError, Code, Result};
 

@@ -38,3 +38,42 @@ fn the_downstream_connector_reads_at_the_source_and_mines_downstream() {
         crate::errors::Code::Cdc5201
     );
 }
+
+/// Every catalog answer is the source's, PDB-level supplemental logging too (the connector
+/// once forwarded each method by hand and left this one on its default, `None`, which reads
+/// as "V$DATABASE says all" to doctor).
+#[test]
+fn the_downstream_connector_answers_the_whole_catalog_from_the_source() {
+    let db = crate::source::emulator::testing::Db::new(
+        r#"
+seed: 3
+database: { multitenant: true, undo_retention: 900 }
+tables:
+  - name: PDB1.APP.T
+    columns:
+      - { name: ID, type: NUMBER(10), nullable: false }
+    primary_key: [ID]
+    supplemental_logging: all
+    rows: 3
+"#,
+    );
+    let (conn, _) = downstream_of(&db, vec![]);
+    let split = DownstreamConnector::new(
+        Box::new(db.connector()),
+        Box::new(conn),
+        std::time::Duration::from_secs(300),
+    );
+    let mut d = split.connect().unwrap();
+    let mut p = db.connector().connect().unwrap();
+    d.set_container("PDB1").unwrap();
+    p.set_container("PDB1").unwrap();
+    let want = p.pdb_supplemental_logging().unwrap();
+    assert!(want.is_some(), "a PDB reports its own supplemental logging");
+    assert_eq!(d.pdb_supplemental_logging().unwrap(), want);
+    assert_eq!(d.container().unwrap(), p.container().unwrap());
+    assert_eq!(d.host_utc_offset().unwrap(), p.host_utc_offset().unwrap());
+    assert_eq!(
+        d.table_charsets(&"PDB1.APP.T".parse().unwrap()).unwrap(),
+        p.table_charsets(&"PDB1.APP.T".parse().unwrap()).unwrap()
+    );
+}

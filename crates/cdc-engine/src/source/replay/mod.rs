@@ -13,7 +13,7 @@ use crate::names::TableName;
 use crate::source::emulator::schema::{self, SchemaFile, TableDef};
 use crate::types::Value;
 use cdc_core::model::*;
-use cdc_core::session::{Connector, Session};
+use cdc_core::session::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -155,7 +155,7 @@ impl ReplaySession {
     }
 }
 
-impl Session for ReplaySession {
+impl Catalog for ReplaySession {
     fn database(&mut self) -> Result<DatabaseInfo> {
         let d = &self.loaded.schema.database;
         let pdbs: BTreeSet<String> = self
@@ -200,37 +200,38 @@ impl Session for ReplaySession {
         Err(self.no_data("list extents (DBA_EXTENTS)"))
     }
 
-    fn current_scn(&mut self) -> Result<Scn> {
-        Ok(self.loaded.last_scn)
+    /// The exporting database host's, as `database.host_utc_offset` of the replay's
+    /// `schema.yaml` gives it (default `+00:00`): the export's TIMESTAMP columns are its clock.
+    fn host_utc_offset(&mut self) -> Result<Option<i32>> {
+        Ok(Some(self.loaded.schema.database.date_clock_offset_secs()))
     }
 
-    fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>> {
-        // Transactions whose START is in the export and that end in it: neither COMMIT nor
-        // ROLLBACK. Keyed by undo segment and slot, as a later partial XID would be.
-        let mut open: BTreeMap<String, OpenTransaction> = BTreeMap::new();
-        for r in &self.loaded.export.rows {
-            let key = r.xid.to_ascii_lowercase();
-            let key = key.get(..8).unwrap_or(&key).to_string();
-            match r.operation_code {
-                op::START => {
-                    open.insert(
-                        key,
-                        OpenTransaction {
-                            xid: r.xid.to_ascii_lowercase(),
-                            start_scn: r.scn,
-                            thread: r.thread,
-                        },
-                    );
-                }
-                op::COMMIT | op::ROLLBACK => {
-                    open.remove(&key);
-                }
-                _ => {}
-            }
-        }
-        let mut out: Vec<OpenTransaction> = open.into_values().collect();
-        out.sort_by_key(|t| t.start_scn);
-        Ok(out)
+    /// The sets the exported schema gives the table's PDB (a replay has no containers to enter).
+    fn table_charsets(&mut self, table: &TableName) -> Result<crate::charset::Charsets> {
+        Ok(self
+            .loaded
+            .schema
+            .database
+            .charsets_in(table.pdb.as_deref()))
+    }
+
+    fn instance_config(&mut self) -> Result<InstanceConfig> {
+        let d = &self.loaded.schema.database;
+        Ok(InstanceConfig {
+            container: d.multitenant.then(|| "CDB$ROOT".to_string()),
+            compatible: Some(d.compatible.clone()),
+            goldengate_replication: Some(d.goldengate_replication),
+            max_string_size: Some(d.max_string_size.parameter().into()),
+            character_set: Some(d.character_set.name().into()),
+            national_character_set: Some(d.national_character_set.name().into()),
+            ..InstanceConfig::default()
+        })
+    }
+}
+
+impl Flashback for ReplaySession {
+    fn current_scn(&mut self) -> Result<Scn> {
+        Ok(self.loaded.last_scn)
     }
 
     fn read_as_of(
@@ -266,11 +267,36 @@ impl Session for ReplaySession {
             .max_by_key(|r| r.scn)
             .map(|r| r.timestamp.clone()))
     }
+}
 
-    /// The exporting database host's, as `database.host_utc_offset` of the replay's
-    /// `schema.yaml` gives it (default `+00:00`): the export's TIMESTAMP columns are its clock.
-    fn host_utc_offset(&mut self) -> Result<Option<i32>> {
-        Ok(Some(self.loaded.schema.database.date_clock_offset_secs()))
+impl Miner for ReplaySession {
+    fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>> {
+        // Transactions whose START is in the export and that end in it: neither COMMIT nor
+        // ROLLBACK. Keyed by undo segment and slot, as a later partial XID would be.
+        let mut open: BTreeMap<String, OpenTransaction> = BTreeMap::new();
+        for r in &self.loaded.export.rows {
+            let key = r.xid.to_ascii_lowercase();
+            let key = key.get(..8).unwrap_or(&key).to_string();
+            match r.operation_code {
+                op::START => {
+                    open.insert(
+                        key,
+                        OpenTransaction {
+                            xid: r.xid.to_ascii_lowercase(),
+                            start_scn: r.scn,
+                            thread: r.thread,
+                        },
+                    );
+                }
+                op::COMMIT | op::ROLLBACK => {
+                    open.remove(&key);
+                }
+                _ => {}
+            }
+        }
+        let mut out: Vec<OpenTransaction> = open.into_values().collect();
+        out.sort_by_key(|t| t.start_scn);
+        Ok(out)
     }
 
     fn logs(&mut self) -> Result<Vec<LogFile>> {
@@ -286,32 +312,6 @@ impl Session for ReplaySession {
             dbid: None,
             ..LogFile::default()
         }])
-    }
-
-    /// The sets the exported schema gives the table's PDB (a replay has no containers to enter).
-    fn table_charsets(&mut self, table: &TableName) -> Result<crate::charset::Charsets> {
-        Ok(self
-            .loaded
-            .schema
-            .database
-            .charsets_in(table.pdb.as_deref()))
-    }
-
-    fn instance_config(&mut self) -> Result<InstanceConfig> {
-        let d = &self.loaded.schema.database;
-        Ok(InstanceConfig {
-            container: d.multitenant.then(|| "CDB$ROOT".to_string()),
-            compatible: Some(d.compatible.clone()),
-            goldengate_replication: Some(d.goldengate_replication),
-            max_string_size: Some(d.max_string_size.parameter().into()),
-            character_set: Some(d.character_set.name().into()),
-            national_character_set: Some(d.national_character_set.name().into()),
-            ..InstanceConfig::default()
-        })
-    }
-
-    fn insert_signal(&mut self, _table: &TableName, _row: &SignalRow) -> Result<()> {
-        Err(self.no_data("insert a signal row (a replay is an export, not a database)"))
     }
 
     /// The exported rows in the window, unfiltered: the export is what a query returned
@@ -337,6 +337,12 @@ impl Session for ReplaySession {
             row(r.clone())?;
         }
         Ok(())
+    }
+}
+
+impl Admin for ReplaySession {
+    fn insert_signal(&mut self, _table: &TableName, _row: &SignalRow) -> Result<()> {
+        Err(self.no_data("insert a signal row (a replay is an export, not a database)"))
     }
 }
 
