@@ -11,6 +11,7 @@ pub mod filter;
 mod history;
 pub use history::HISTORY_FILE;
 use history::{catalog, not_streamable, save_history, table_schema};
+mod output;
 mod publisher;
 pub mod sequencer;
 pub use publisher::SPILL_DIR;

@@ -1,13 +1,15 @@
 //! The publisher: mines LogMiner windows, buffers transactions, publishes committed ones in
-//! commit-SCN order, and publishes snapshot chunks at their place in that order.
+//! commit-SCN order, and publishes snapshot chunks at their place in that order. The order is
+//! the [`Sequencer`]'s rule; the sink and the positions acknowledged with it are [`Output`]'s.
 
+use super::output::Output;
 use super::records::TxRecordWriter;
 use super::sequencer::Sequencer;
 use super::CaptureSummary;
 use crate::crashpoint::Point;
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
-use crate::offsets::{Offsets, SinkPosition, StreamPosition};
+use crate::offsets::Offsets;
 use crate::record::{OwnedRecord, Record};
 use crate::settings::{OnDecodeError, Settings};
 use crate::sink::RecordSink;
@@ -45,21 +47,7 @@ fn sleep_unless_stopped(d: std::time::Duration, stop: Option<&(dyn Fn() -> bool 
 /// The state directory's subdirectory of transaction buffer spill files.
 pub const SPILL_DIR: &str = "spill";
 
-/// What the offsets must record together with the snapshot's progress.
-#[derive(Debug, Clone)]
-pub struct Positions {
-    pub stream: StreamPosition,
-    pub sink: Option<SinkPosition>,
-}
-
-impl Positions {
-    pub fn apply(&self, o: &mut Offsets) {
-        o.stream = Some(self.stream.clone());
-        if let Some(s) = &self.sink {
-            o.sink = Some(s.clone());
-        }
-    }
-}
+pub use super::output::Positions;
 
 pub struct Publisher<'a> {
     connector: &'a dyn Connector,
@@ -67,12 +55,12 @@ pub struct Publisher<'a> {
     stop: Option<&'a (dyn Fn() -> bool + Sync)>,
     settings: &'a Settings,
     catalog: Catalog,
-    sink: Box<dyn RecordSink>,
+    /// The sink and the positions acknowledged with it.
+    output: Output,
     session: Box<dyn Session>,
     buffer: TxBuffer,
     spill_dir: std::path::PathBuf,
     spool_seq: u64,
-    positions: Rc<RefCell<Positions>>,
     /// The ordering rule, and how far the stream is mined and published.
     sequencer: Sequencer,
     /// Commit time (ms) of the last published transaction, for the lag in milliseconds.
@@ -174,7 +162,15 @@ impl<'a> Publisher<'a> {
             stop: None,
             settings,
             catalog,
-            sink,
+            output: Output::new(
+                sink,
+                Positions {
+                    stream,
+                    sink: offsets.sink.clone(),
+                },
+                status.clone(),
+                settings.faults.sink_delay_ms,
+            ),
             session: crate::source::connect_retrying(connector, &settings.connect)?,
             buffer: TxBuffer::new(
                 settings.stream.buffer_memory_bytes,
@@ -182,10 +178,6 @@ impl<'a> Publisher<'a> {
             )?,
             spill_dir: state.path.join(SPILL_DIR),
             spool_seq: 0,
-            positions: Rc::new(RefCell::new(Positions {
-                stream,
-                sink: offsets.sink.clone(),
-            })),
             sequencer: Sequencer::new(next),
             last_commit_ms: None,
             caught_up_ms: None,
@@ -222,7 +214,7 @@ impl<'a> Publisher<'a> {
     }
 
     pub fn positions(&self) -> Rc<RefCell<Positions>> {
-        self.positions.clone()
+        self.output.positions()
     }
 
     pub fn catalog(&self) -> &Catalog {
@@ -252,7 +244,7 @@ impl<'a> Publisher<'a> {
     /// The streaming metrics, as the `capture-metrics` ops event carries them.
     pub fn metrics(&self, current_scn: Scn) -> serde_json::Value {
         let waiting = is_waiting(self.status.board().state);
-        let p = self.positions.borrow();
+        let p = self.output.current();
         let lag_ms = lag_ms(
             self.last_commit_ms,
             self.caught_up_ms,
@@ -288,7 +280,7 @@ impl<'a> Publisher<'a> {
 
     /// Put the streaming numbers on the status board (the metrics endpoint reads them there).
     fn refresh(&self) {
-        let p = self.positions.borrow();
+        let p = self.output.current();
         let mut b = self.status.board();
         let waiting = is_waiting(b.state);
         let st = &mut b.stream;
@@ -317,41 +309,15 @@ impl<'a> Publisher<'a> {
         st.dictionary_builds = self.dictionary.made;
     }
 
-    /// Queue one record in the sink, counted for the sink metrics.
+    /// Queue one record in the sink.
     fn write_record(&mut self, record: &Record) -> Result<()> {
-        // A write that blocks (stdout to a slow consumer) is flow control too.
-        self.status.sink_busy(true);
-        let wrote = self.sink.write(record);
-        self.status.sink_busy(false);
-        let bytes = wrote?;
-        let mut b = self.status.board();
-        b.sink.records += 1;
-        b.sink.bytes += bytes;
-        Ok(())
-    }
-
-    /// Make the sink durable, timed for the sink metrics.
-    fn commit_sink(&mut self) -> Result<SinkPosition> {
-        let started = std::time::Instant::now();
-        self.status.sink_busy(true);
-        if self.settings.faults.sink_delay_ms > 0 {
-            std::thread::sleep(std::time::Duration::from_millis(
-                self.settings.faults.sink_delay_ms,
-            ));
-        }
-        let pos = self.sink.commit();
-        self.status.sink_busy(false);
-        let pos = pos?;
-        let mut b = self.status.board();
-        b.sink.commits += 1;
-        b.sink.commit_seconds += started.elapsed().as_secs_f64();
-        Ok(pos)
+        self.output.write(record)
     }
 
     /// A heartbeat record: progress for consumers while captured tables are idle.
     pub fn heartbeat(&mut self) -> Result<()> {
         let prefix = &self.settings.sink.topic_prefix;
-        let commit = self.positions.borrow().stream.commit_scn;
+        let commit = self.output.current().stream.commit_scn;
         let record = OwnedRecord::of_json(
             format!("{prefix}.heartbeat"),
             &serde_json::json!({"serverName": prefix}),
@@ -359,9 +325,7 @@ impl<'a> Publisher<'a> {
             Vec::new(),
         );
         self.write_record(&record.as_record())?;
-        let pos = self.commit_sink()?;
-        self.positions.borrow_mut().sink = Some(pos);
-        Ok(())
+        self.output.acknowledge()
     }
 
     pub fn summary(&self, offsets: &Offsets) -> CaptureSummary {
@@ -625,8 +589,8 @@ impl<'a> Publisher<'a> {
         }
         crate::crashpoint::hit(Point::PublisherWindowMined)?;
         self.sequencer.mined_through(end);
-        let sink = self.commit_sink()?;
-        let mut p = self.positions.borrow_mut();
+        let sink = self.output.commit()?;
+        let mut p = self.output.current_mut();
         p.stream.resume_scn = self
             .buffer
             .oldest_start()
@@ -638,7 +602,7 @@ impl<'a> Publisher<'a> {
     }
 
     fn already_published(&self, tx: &Committed) -> bool {
-        Sequencer::is_published(&self.positions.borrow().stream, tx.commit_scn, &tx.xid)
+        Sequencer::is_published(&self.output.current().stream, tx.commit_scn, &tx.xid)
     }
 
     /// Publish a committed transaction, decoding its rows as they stream from the buffer (its
@@ -721,7 +685,7 @@ impl<'a> Publisher<'a> {
             self.transactions += 1;
         }
         Sequencer::published(
-            &mut self.positions.borrow_mut().stream,
+            &mut self.output.current_mut().stream,
             tx.commit_scn,
             &tx.xid,
             tx.thread,

@@ -95,8 +95,7 @@ impl ChunkSink for Publisher<'_> {
     ) -> Result<()> {
         self.write_chunk(t, chunk, first_record, last_record, progress)?;
         crate::crashpoint::hit(Point::PublisherChunkCommitted)?;
-        let pos = self.commit_sink()?;
-        self.positions.borrow_mut().sink = Some(pos);
+        self.output.acknowledge()?;
         self.refresh();
         Ok(())
     }
