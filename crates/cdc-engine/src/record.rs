@@ -216,25 +216,23 @@ impl TableContext<'_> {
         if schemas.key_columns.is_empty() {
             return false;
         }
-        {
-            if let Some(head) = &schemas.key_head {
-                out.extend_from_slice(head);
+        if let Some(head) = &schemas.key_head {
+            out.extend_from_slice(head);
+        }
+        out.push(b'{');
+        for (i, (key, at)) in schemas.key_columns.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
             }
-            out.push(b'{');
-            for (i, (key, at)) in schemas.key_columns.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                out.extend_from_slice(key);
-                match at.and_then(|at| Some((self.columns.get(at)?, row.values.get(at)?))) {
-                    Some((c, v)) => value::write(out, v, &c.data_type, fmt),
-                    None => out.extend_from_slice(b"null"),
-                }
+            out.extend_from_slice(key);
+            match at.and_then(|at| Some((self.columns.get(at)?, row.values.get(at)?))) {
+                Some((c, v)) => value::write(out, v, &c.data_type, fmt),
+                None => out.extend_from_slice(b"null"),
             }
+        }
+        out.push(b'}');
+        if schemas.key_head.is_some() {
             out.push(b'}');
-            if schemas.key_head.is_some() {
-                out.push(b'}');
-            }
         }
         true
     }

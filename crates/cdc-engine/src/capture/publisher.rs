@@ -10,7 +10,7 @@ use crate::crashpoint::Point;
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
 use crate::offsets::Offsets;
-use crate::record::{OwnedRecord, Record};
+use crate::record::OwnedRecord;
 use crate::settings::{OnDecodeError, Settings};
 use crate::sink::RecordSink;
 use crate::state::StateDir;
@@ -309,11 +309,6 @@ impl<'a> Publisher<'a> {
         st.dictionary_builds = self.dictionary.made;
     }
 
-    /// Queue one record in the sink.
-    fn write_record(&mut self, record: &Record) -> Result<()> {
-        self.output.write(record)
-    }
-
     /// A heartbeat record: progress for consumers while captured tables are idle.
     pub fn heartbeat(&mut self) -> Result<()> {
         let prefix = &self.settings.sink.topic_prefix;
@@ -324,7 +319,7 @@ impl<'a> Publisher<'a> {
             &serde_json::json!({"ts_ms": cdc_core::civil::now_ms(), "scn": self.sequencer.mined_to().to_string(), "commit_scn": commit.to_string()}),
             Vec::new(),
         );
-        self.write_record(&record.as_record())?;
+        self.output.write(&record.as_record())?;
         self.output.acknowledge()
     }
 
@@ -640,7 +635,7 @@ impl<'a> Publisher<'a> {
                         continue;
                     };
                     for record in records.records(schema, &change) {
-                        self.write_record(&record)?;
+                        self.output.write(&record)?;
                         self.records += 1;
                         wrote = true;
                     }
@@ -678,7 +673,7 @@ impl<'a> Publisher<'a> {
         self.rows_captured += events.captured_rows();
         self.unknown_objects(events.take_unknown())?;
         if let Some(record) = records.end_record() {
-            self.write_record(&record)?;
+            self.output.write(&record)?;
             self.records += 1;
         }
         if wrote {
@@ -729,7 +724,7 @@ impl<'a> Publisher<'a> {
             },
             &self.settings.record,
         );
-        self.write_record(&record.as_record())?;
+        self.output.write(&record.as_record())?;
         self.records += 1;
         Ok(())
     }

@@ -132,7 +132,7 @@ fn key_changed(schema: &TableSchema, before: &Image, after: &Image) -> bool {
 
 // The envelope's shared pieces are record's (`record::envelope`), for snapshot and stream alike.
 use crate::record::envelope::write_int;
-pub use crate::record::envelope::{now_ns, topic_of, write_op_and_times};
+pub use crate::record::envelope::{now_ns, topic_of};
 use crate::record::envelope::{ChangeSource, Source, TableEnvelope, TxOrder};
 
 /// Writes the change records of one committed transaction. The envelope's text that is the

@@ -168,7 +168,7 @@ impl Publisher<'_> {
                 marker,
                 ts,
             );
-            self.write_record(&schemas.record(&buf, &written))?;
+            self.output.write(&schemas.record(&buf, &written))?;
         }
         self.records += n as u64;
         self.snapshot_rows += n as u64;

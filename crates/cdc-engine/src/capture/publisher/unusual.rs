@@ -166,7 +166,7 @@ impl Publisher<'_> {
                     ("cdc.error.code", e.code().info().code.to_string()),
                 ],
             );
-            self.write_record(&record.as_record())?;
+            self.output.write(&record.as_record())?;
         }
         let mut f = crate::localfs::append(&self.dlq_path, crate::localfs::Kind::Data)?;
         writeln!(f, "{line}").map_err(|err| CdcError::io(&self.dlq_path, err))?;
