@@ -11,10 +11,12 @@ pub mod filter;
 mod history;
 pub use history::HISTORY_FILE;
 use history::{catalog, not_streamable, save_history, table_schema};
+mod miner;
 mod output;
+mod pipeline;
 mod publisher;
 pub mod sequencer;
-pub use publisher::SPILL_DIR;
+pub use pipeline::SPILL_DIR;
 pub mod records;
 mod signals;
 // The status board capture keeps (and the metrics endpoint and progress read) is its own module.

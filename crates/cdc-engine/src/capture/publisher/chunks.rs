@@ -69,7 +69,7 @@ impl ChunkSink for Publisher<'_> {
         if !self.streaming {
             return None;
         }
-        let schema = self.catalog.tables.get(t.name())?;
+        let schema = self.pipeline.catalog().tables.get(t.name())?;
         Some(t.read_columns(schema.columns_at(scn)))
     }
 
@@ -128,7 +128,7 @@ impl Publisher<'_> {
         progress: &mut TableProgress,
     ) -> Result<()> {
         let settings = self.settings;
-        let db_name = self.db_name.clone();
+        let db_name = self.pipeline.db_name().to_string();
         let ctx = TableContext {
             topic_prefix: &settings.sink.topic_prefix,
             db: t.name().pdb.as_deref().unwrap_or(&db_name),
@@ -143,7 +143,7 @@ impl Publisher<'_> {
             crate::crashpoint::hit(Point::PublisherChunkEmpty)?;
         }
         let (table_first, table_last) = (progress.rows == 0, chunk.last_rows);
-        let schemas = ctx.schemas(&settings.record, self.with_pdb);
+        let schemas = ctx.schemas(&settings.record, self.pipeline.with_pdb());
         // One buffer for the chunk's records: each is written into it and handed to the sink.
         let mut buf = Vec::with_capacity(1024);
         for (i, row) in chunk.rows.iter().enumerate() {
@@ -170,7 +170,6 @@ impl Publisher<'_> {
             );
             self.output.write(&schemas.record(&buf, &written))?;
         }
-        self.records += n as u64;
         self.snapshot_rows += n as u64;
         self.throttle.count(&t.name().to_string(), n as u64);
         Ok(())

@@ -5,7 +5,7 @@
 //! switch capture sees keeps it to the few logs since the build before the last (a build is
 //! usable once its log is archived), as Debezium's redo_log_catalog strategy does.
 
-use super::Publisher;
+use super::Miner;
 use crate::errors::{CdcError, Result};
 use cdc_core::model::{Dictionary, LogFile};
 use std::collections::BTreeMap;
@@ -41,11 +41,11 @@ fn passes(e: &CdcError) -> bool {
     )
 }
 
-impl Publisher<'_> {
+impl Miner<'_> {
     /// Build a dictionary into the redo when a log switch happened since the newest build
     /// (capture's own, or at the first look the newest archived one): before each round of
     /// mining windows.
-    pub(super) fn build_dictionary_at_switch(&mut self) -> Result<()> {
+    pub fn build_dictionary_at_switch(&mut self) -> Result<()> {
         let s = self.settings;
         if s.mining_dictionary != Dictionary::RedoLogs
             || !s.dictionary_build_at_switch

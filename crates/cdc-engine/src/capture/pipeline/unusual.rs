@@ -1,13 +1,14 @@
-//! The rows the publisher does not publish as changes: signal-table inserts (spooled), redo it
+//! The rows the pipeline does not publish as changes: signal-table inserts (spooled), redo it
 //! cannot handle (a CDC-NNNN error or a dead letter, per `cdc.stream.on.decode.error`), rows of
 //! objects the dictionary does not know, and the recoveries the decoder made.
 
-use super::Publisher;
+use super::TxPipeline;
+use crate::capture::output::Output;
 use crate::errors::{CdcError, Result};
 use crate::stream::buffer::Committed;
 use std::io::Write;
 
-impl Publisher<'_> {
+impl TxPipeline<'_> {
     /// An insert into the signal table: into the spool (durably, before the stream position
     /// moves past it), where capture takes it up like a file signal. Seen again after a
     /// restart, its id is already known and it is not spooled twice.
@@ -15,6 +16,7 @@ impl Publisher<'_> {
         &mut self,
         change: &crate::stream::decode::Change,
         tx: &Committed,
+        out: &mut Output,
     ) -> Result<()> {
         if change.op != crate::stream::decode::ChangeOp::Create {
             return Ok(());
@@ -51,7 +53,7 @@ impl Publisher<'_> {
                     change.scn,
                     tx.xid
                 );
-                self.dead_letter(tx, &e)?;
+                self.dead_letter(tx, &e, out)?;
             }
         }
         Ok(())
@@ -59,7 +61,12 @@ impl Publisher<'_> {
 
     /// A change LogMiner did not give in full: counted, an `unsupported-redo` ops event, then
     /// what cdc.on.unsupported.redo says (stop, go on, or a dead letter too).
-    pub(super) fn unsupported_redo(&mut self, e: CdcError, tx: Option<&Committed>) -> Result<()> {
+    pub(super) fn unsupported_redo(
+        &mut self,
+        e: CdcError,
+        tx: Option<&Committed>,
+        out: &mut Output,
+    ) -> Result<()> {
         use crate::settings::OnUnsupportedRedo;
         let code = e.code().info().code;
         *self
@@ -92,7 +99,7 @@ impl Publisher<'_> {
             }
             OnUnsupportedRedo::Dlq => {
                 let none = Committed::for_tests("", 0, 0, 0, "");
-                self.dead_letter(tx.unwrap_or(&none), &e)
+                self.dead_letter(tx.unwrap_or(&none), &e, out)
             }
         }
     }
@@ -153,7 +160,12 @@ impl Publisher<'_> {
         Ok(())
     }
 
-    pub(super) fn dead_letter(&mut self, tx: &Committed, e: &CdcError) -> Result<()> {
+    pub(super) fn dead_letter(
+        &mut self,
+        tx: &Committed,
+        e: &CdcError,
+        out: &mut Output,
+    ) -> Result<()> {
         let line = serde_json::json!({"xid": tx.xid, "commit_scn": tx.commit_scn, "error": e.to_string(), "code": e.code().info().code});
         if self.settings.sink.kind == crate::settings::SinkType::Kafka {
             // On the dead-letter topic too, in order with the records around it.
@@ -166,7 +178,7 @@ impl Publisher<'_> {
                     ("cdc.error.code", e.code().info().code.to_string()),
                 ],
             );
-            self.output.write(&record.as_record())?;
+            out.write(&record.as_record())?;
         }
         let mut f = crate::localfs::append(&self.dlq_path, crate::localfs::Kind::Data)?;
         writeln!(f, "{line}").map_err(|err| CdcError::io(&self.dlq_path, err))?;
