@@ -122,8 +122,8 @@ impl<'a> Miner<'a> {
         }
     }
 
-    /// The session's catalog, for the pipeline's dictionary reads at a DDL.
-    pub fn catalog(&mut self) -> &mut dyn cdc_core::session::Catalog {
+    /// The session's catalog role: the data dictionary the pipeline reads at a DDL.
+    pub fn data_dictionary(&mut self) -> &mut dyn cdc_core::session::Catalog {
         self.session.as_mut()
     }
 

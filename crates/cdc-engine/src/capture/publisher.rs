@@ -353,8 +353,12 @@ impl<'a> Publisher<'a> {
             {
                 return Ok(Some(tx.start_scn));
             }
-            self.pipeline
-                .publish(tx, host_offset, &mut self.output, self.miner.catalog())?;
+            self.pipeline.publish(
+                tx,
+                host_offset,
+                &mut self.output,
+                self.miner.data_dictionary(),
+            )?;
         }
         Ok(None)
     }
