@@ -245,12 +245,13 @@ impl Progress for SnapshotProgress {
                         (rows_done, estimated_rows, Instant::now()),
                     );
                 }
-                stderr::line(&format!(
-                    "snapshot: {table} started (about {} rows)",
-                    estimated_rows
-                        .map(live::count)
-                        .unwrap_or_else(|| "?".into())
-                ));
+                stderr::line(&match estimated_rows {
+                    Some(n) => format!("snapshot: {table} started (about {} rows)", live::count(n)),
+                    // NUM_ROWS is NULL until the table's statistics are gathered.
+                    None => format!(
+                        "snapshot: {table} started (no row estimate: the table has no optimizer statistics)"
+                    ),
+                });
             }
             SnapshotProgress::Quiet => {}
         }
@@ -279,12 +280,7 @@ impl Progress for SnapshotProgress {
                     if s.last.elapsed() >= *every {
                         s.last = Instant::now();
                         let secs = started.elapsed().as_secs_f64().max(0.001);
-                        stderr::line(&format!(
-                            "snapshot: {table} {}/{} rows ({})",
-                            live::count(done),
-                            est.map(live::count).unwrap_or_else(|| "?".into()),
-                            live::rate(done as f64 / secs, "rows")
-                        ));
+                        stderr::line(&rows_line(table, done, est, done as f64 / secs));
                     }
                 }
             }
@@ -337,5 +333,36 @@ impl Progress for SnapshotProgress {
             m.last = (total, now);
         }
         bar.set_message(live::capture_line(board, m.rate));
+    }
+}
+
+/// A table's rows read so far, against the estimate where there is one (`NUM_ROWS` is NULL
+/// until the table's statistics are gathered: no `/?`).
+fn rows_line(table: &str, done: u64, estimate: Option<u64>, per_second: f64) -> String {
+    let of = estimate.map_or_else(String::new, |n| format!("/{}", live::count(n)));
+    format!(
+        "snapshot: {table} {}{of} rows ({})",
+        live::count(done),
+        live::rate(per_second, "rows")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rows_line;
+
+    #[test]
+    fn a_rows_line_shows_the_estimate_only_where_there_is_one() {
+        let with = rows_line("HR.EMP", 500, Some(1000), 250.0);
+        let without = rows_line("HR.EMP", 500, None, 250.0);
+        assert!(
+            with.starts_with("snapshot: HR.EMP 500/1,000 rows ("),
+            "{with}"
+        );
+        assert!(
+            without.starts_with("snapshot: HR.EMP 500 rows ("),
+            "{without}"
+        );
+        assert!(!without.contains('?'), "{without}");
     }
 }
