@@ -63,15 +63,16 @@ pub struct TxPipeline<'a> {
 }
 
 impl<'a> TxPipeline<'a> {
+    /// `spill_dir`: where the buffer's largest transactions spill (cleaned as it opens).
     pub fn new(
         settings: &'a Settings,
         catalog: Catalog,
         db_name: &str,
         with_pdb: bool,
         state: &StateDir,
+        spill_dir: PathBuf,
         status: Status,
     ) -> Result<TxPipeline<'a>> {
-        let spill_dir = state.path.join(SPILL_DIR);
         Ok(TxPipeline {
             settings,
             catalog,

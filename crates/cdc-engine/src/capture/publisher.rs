@@ -94,17 +94,27 @@ impl<'a> Publisher<'a> {
             .topics
             .as_ref()
             .map_or_else(|| settings.record.topic_has_pdb(pdbs.len()), |t| t.pdb);
+        // The window spools and the buffer's spill files share the state's spill directory.
+        let spill_dir = state.path.join(super::SPILL_DIR);
         let miner = Miner::new(
             connector,
             settings,
             catalog.cdb,
-            state.path.join(super::SPILL_DIR),
+            spill_dir.clone(),
             status.clone(),
         )?;
         Ok(Publisher {
             settings,
             miner,
-            pipeline: TxPipeline::new(settings, catalog, db_name, with_pdb, state, status.clone())?,
+            pipeline: TxPipeline::new(
+                settings,
+                catalog,
+                db_name,
+                with_pdb,
+                state,
+                spill_dir,
+                status.clone(),
+            )?,
             output: Output::new(
                 sink,
                 Positions {
