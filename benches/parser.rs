@@ -9,7 +9,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use oracle_cdc::names::TableName;
 use oracle_cdc::source::emulator::sql_redo::{delete, insert, update};
 use oracle_cdc::stream::parse::parse_dml;
-use oracle_cdc::types::{ColumnType, Value};
+use oracle_cdc::types::{ColumnType, ToCompactString, Value};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -40,7 +40,9 @@ fn wide(kind: &str, columns: usize) -> Vec<String> {
         let values: Vec<Value> = (0..columns)
             .map(|c| {
                 Value::Text(
-                    format!("{:<50}", format!("row {row} column {c} value")).replace(' ', "x"),
+                    format!("{:<50}", format!("row {row} column {c} value"))
+                        .replace(' ', "x")
+                        .into(),
                 )
             })
             .collect();
@@ -111,28 +113,30 @@ fn mixed() -> Vec<String> {
 fn mixed_row(id: u64, rng: &mut Rng) -> Vec<Value> {
     let names = ["Smith", "O'Brien", "Müller", "D'Arcy", "Nguyen", "Okafor"];
     vec![
-        Value::Number(id.to_string()),
-        Value::Text(format!(
-            "{} {}",
-            names[rng.next(6) as usize],
-            rng.next(1000)
-        )),
-        Value::Number(format!("{}.{:02}", rng.next(100_000), 1 + rng.next(99))),
-        Value::Date(format!(
-            "20{:02}-{:02}-{:02} 00:00:00",
-            rng.next(25),
-            1 + rng.next(12),
-            1 + rng.next(28)
-        )),
-        Value::Timestamp(format!(
-            "2024-05-{:02} 10:{:02}:00.{:06}",
-            1 + rng.next(28),
-            rng.next(60),
-            rng.next(1_000_000)
-        )),
+        Value::Number(id.to_compact_string()),
+        Value::Text(format!("{} {}", names[rng.next(6) as usize], rng.next(1000)).into()),
+        Value::Number(format!("{}.{:02}", rng.next(100_000), 1 + rng.next(99)).into()),
+        Value::Date(
+            format!(
+                "20{:02}-{:02}-{:02} 00:00:00",
+                rng.next(25),
+                1 + rng.next(12),
+                1 + rng.next(28)
+            )
+            .into(),
+        ),
+        Value::Timestamp(
+            format!(
+                "2024-05-{:02} 10:{:02}:00.{:06}",
+                1 + rng.next(28),
+                rng.next(60),
+                rng.next(1_000_000)
+            )
+            .into(),
+        ),
         match rng.next(3) {
             0 => Value::Null,
-            _ => Value::Text(format!("note {}: it's fine; (see ||)", rng.next(1_000_000))),
+            _ => Value::Text(format!("note {}: it's fine; (see ||)", rng.next(1_000_000)).into()),
         },
         Value::Bytes((0..8).map(|_| rng.next(256) as u8).collect()),
         Value::Text(["NEW", "OK ", "X  "][rng.next(3) as usize].into()),

@@ -11,7 +11,7 @@ use oracle_cdc::source::emulator::sql_redo;
 use oracle_cdc::source::model::{op, ColumnInfo, LogMinerRow};
 use oracle_cdc::stream::buffer::TxBuffer;
 use oracle_cdc::stream::decode::{Catalog, Decoder, Event, TableSchema};
-use oracle_cdc::types::{ColumnType, Value};
+use oracle_cdc::types::{ColumnType, ToCompactString, Value};
 
 /// Changes per transaction, transactions open at once (their rows interleave).
 pub const CHANGES: u64 = 10;
@@ -65,18 +65,14 @@ pub fn varied_columns() -> Vec<ColumnInfo> {
 
 fn values(id: u64, version: u64) -> Vec<Value> {
     vec![
-        Value::Number(id.to_string()),
-        Value::Text(format!("customer name {id:08} v{version}")),
-        Value::Number(format!("{}.{:02}", (id * 37 + version) % 100_000, id % 100)),
-        Value::Date(format!(
-            "2026-{:02}-{:02} 12:34:56",
-            id % 12 + 1,
-            id % 28 + 1
-        )),
+        Value::Number(id.to_compact_string()),
+        Value::Text(format!("customer name {id:08} v{version}").into()),
+        Value::Number(format!("{}.{:02}", (id * 37 + version) % 100_000, id % 100).into()),
+        Value::Date(format!("2026-{:02}-{:02} 12:34:56", id % 12 + 1, id % 28 + 1).into()),
         if id.is_multiple_of(5) {
             Value::Null
         } else {
-            Value::Text(format!("note with 'quotes' {version}"))
+            Value::Text(format!("note with 'quotes' {version}").into())
         },
     ]
 }
@@ -92,35 +88,41 @@ fn varied_values(id: u64, version: u64) -> Vec<Value> {
     ];
     let pick = |i: u64| texts[(i % texts.len() as u64) as usize].to_string();
     vec![
-        Value::Number(id.to_string()),
-        Value::Timestamp(format!(
-            "20{:02}-{:02}-{:02} {:02}:{:02}:{:02}.{:06}000",
-            id % 100,
-            id % 12 + 1,
-            id % 28 + 1,
-            id % 24,
-            id % 60,
-            (id * 7) % 60,
-            id * 997 % 1_000_000
-        )),
+        Value::Number(id.to_compact_string()),
+        Value::Timestamp(
+            format!(
+                "20{:02}-{:02}-{:02} {:02}:{:02}:{:02}.{:06}000",
+                id % 100,
+                id % 12 + 1,
+                id % 28 + 1,
+                id % 24,
+                id % 60,
+                (id * 7) % 60,
+                id * 997 % 1_000_000
+            )
+            .into(),
+        ),
         if id.is_multiple_of(3) {
             Value::Null
         } else {
-            Value::TimestampTz(format!(
-                "2024-02-14 10:58:02.{:09} {}{:02}:{:02}",
-                id * 31 % 1_000_000_000,
-                if id.is_multiple_of(2) { "+" } else { "-" },
-                id % 14,
-                (id % 4) * 15
-            ))
+            Value::TimestampTz(
+                format!(
+                    "2024-02-14 10:58:02.{:09} {}{:02}:{:02}",
+                    id * 31 % 1_000_000_000,
+                    if id.is_multiple_of(2) { "+" } else { "-" },
+                    id % 14,
+                    (id % 4) * 15
+                )
+                .into(),
+            )
         },
         Value::Bytes((0..(id % 8 + 1)).map(|b| (id * 13 + b) as u8).collect()),
         Value::Number(match id % 5 {
-            0 => format!("-{}.{}", id, version + 1),
-            1 => format!(".{:03}", id % 1000),
-            2 => format!("{}E+20", id % 9 + 1),
+            0 => format!("-{}.{}", id, version + 1).into(),
+            1 => format!(".{:03}", id % 1000).into(),
+            2 => format!("{}E+20", id % 9 + 1).into(),
             3 => "0".into(),
-            _ => format!("{}{}", id, version),
+            _ => format!("{}{}", id, version).into(),
         }),
         Value::BinaryDouble(match id % 4 {
             0 => id as f64 / 7.0,
@@ -128,27 +130,33 @@ fn varied_values(id: u64, version: u64) -> Vec<Value> {
             2 => 0.0,
             _ => 1e300,
         }),
-        Value::Text(pick(id + version)),
-        Value::Text(format!("{:<4}", &"abcd"[..(id % 4) as usize + 1])),
-        Value::IntervalDs(format!(
-            "{}{:03} {:02}:{:02}:{:02}.{:06}",
-            if id.is_multiple_of(2) { "+" } else { "-" },
-            id % 999,
-            id % 24,
-            id % 60,
-            (id * 3) % 60,
-            id * 11 % 1_000_000
-        )),
-        Value::IntervalYm(format!(
-            "{}{:02}-{:02}",
-            if id.is_multiple_of(3) { "-" } else { "+" },
-            id % 99,
-            id % 12
-        )),
+        Value::Text(pick(id + version).into()),
+        Value::Text(format!("{:<4}", &"abcd"[..(id % 4) as usize + 1]).into()),
+        Value::IntervalDs(
+            format!(
+                "{}{:03} {:02}:{:02}:{:02}.{:06}",
+                if id.is_multiple_of(2) { "+" } else { "-" },
+                id % 999,
+                id % 24,
+                id % 60,
+                (id * 3) % 60,
+                id * 11 % 1_000_000
+            )
+            .into(),
+        ),
+        Value::IntervalYm(
+            format!(
+                "{}{:02}-{:02}",
+                if id.is_multiple_of(3) { "-" } else { "+" },
+                id % 99,
+                id % 12
+            )
+            .into(),
+        ),
         if id.is_multiple_of(4) {
             Value::Null
         } else {
-            Value::Text(pick(id * 5 + version))
+            Value::Text(pick(id * 5 + version).into())
         },
     ]
 }
@@ -272,7 +280,7 @@ pub fn mined(txs: u64, varied: bool) -> Vec<LogMinerRow> {
                         // The key changes: SET names the key column too.
                         let before = col(cols, &vals(id, 0), &all);
                         let mut after = col(cols, &vals(id + 50, 1), &[0, 1]);
-                        after[0].2 = Value::Number((id + 50).to_string());
+                        after[0].2 = Value::Number((id + 50).to_string().into());
                         (
                             op::UPDATE,
                             sql_redo::update(table, &borrow(&after), &borrow(&before)),

@@ -307,7 +307,7 @@ fn dump(a: EmulatorDumpArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::
             let n = conn.read_as_of_each(&query, &mut |row| {
                 rec.clear();
                 if a.rowid {
-                    rec.push(row.rowid);
+                    rec.push(row.rowid.to_string());
                 }
                 rec.extend(
                     columns

@@ -106,7 +106,7 @@ pub fn epoch_ms(s: &str) -> Option<i64> {
 }
 
 /// Push `n`'s decimal digits, at least `width` of them (zero-padded).
-pub fn push_digits(s: &mut String, mut n: u64, width: usize) {
+pub fn push_digits(s: &mut impl std::fmt::Write, mut n: u64, width: usize) {
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     loop {
@@ -117,8 +117,8 @@ pub fn push_digits(s: &mut String, mut n: u64, width: usize) {
             break;
         }
     }
-    // ASCII digits.
-    s.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
+    // ASCII digits; writing to a string cannot fail.
+    let _ = s.write_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
 }
 
 /// The wall clock in milliseconds since the epoch (0 for a clock set before it).

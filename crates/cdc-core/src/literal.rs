@@ -54,10 +54,10 @@ pub fn to_value_in(lit: &Literal, ty: &ColumnType, charsets: Charsets) -> Result
         (T::Other { name }, _) => return Err(format!("type {name} has no record mapping")),
         (_, L::Unsupported) => return Err("LogMiner wrote `Unsupported Type` for the value".into()),
         (T::Number { .. } | T::Float { .. }, L::Str(s) | L::Bare(s)) => {
-            Value::Number(fitting(number_text(s)?, ty)?)
+            Value::Number(fitting(number_text(s)?, ty)?.into())
         }
         (T::Number { .. } | T::Float { .. }, L::HexToRaw(b)) => {
-            Value::Number(fitting(stored_number(b)?, ty)?)
+            Value::Number(fitting(stored_number(b)?, ty)?.into())
         }
         (T::BinaryFloat, L::Str(s) | L::Bare(s)) => Value::BinaryFloat(float(s)?),
         (T::BinaryDouble, L::Str(s) | L::Bare(s)) => Value::BinaryDouble(float(s)?),
@@ -67,41 +67,43 @@ pub fn to_value_in(lit: &Literal, ty: &ColumnType, charsets: Charsets) -> Result
         (T::BinaryDouble, L::HexToRaw(b)) => {
             Value::BinaryDouble(f64::from_bits(stored_float_bits(b, 8)?))
         }
-        (T::Date, L::ToDate(s) | L::Str(s)) => Value::Date(date_text(s)?),
-        (T::Date, L::HexToRaw(b)) => Value::Date(stored_date(b)?),
+        (T::Date, L::ToDate(s) | L::Str(s)) => Value::Date(date_text(s)?.into()),
+        (T::Date, L::HexToRaw(b)) => Value::Date(stored_date(b)?.into()),
         (T::Timestamp { .. }, L::ToTimestamp(s) | L::ToDate(s) | L::Str(s)) => {
-            Value::Timestamp(timestamp_text(s)?)
+            Value::Timestamp(timestamp_text(s)?.into())
         }
-        (T::Timestamp { .. }, L::HexToRaw(b)) => Value::Timestamp(stored_timestamp(b)?),
+        (T::Timestamp { .. }, L::HexToRaw(b)) => Value::Timestamp(stored_timestamp(b)?.into()),
         (T::TimestampTz { .. } | T::TimestampLtz { .. }, L::ToTimestampTz(s) | L::Str(s)) => {
-            Value::TimestampTz(tz_text(s)?)
+            Value::TimestampTz(tz_text(s)?.into())
         }
-        (T::TimestampTz { .. }, L::HexToRaw(b)) => Value::TimestampTz(stored_timestamp_tz(b)?),
+        (T::TimestampTz { .. }, L::HexToRaw(b)) => {
+            Value::TimestampTz(stored_timestamp_tz(b)?.into())
+        }
         // LTZ shown in the session time zone, which the LogMiner session sets to 00:00.
         (T::TimestampLtz { .. }, L::ToTimestamp(s)) => {
-            Value::TimestampTz(format!("{} +00:00", timestamp_text(s)?))
+            Value::TimestampTz(format!("{} +00:00", timestamp_text(s)?).into())
         }
         (T::IntervalYm { .. }, L::ToYmInterval(s) | L::Str(s)) => {
-            Value::IntervalYm(interval(s, false)?)
+            Value::IntervalYm(interval(s, false)?.into())
         }
         (T::IntervalDs { .. }, L::ToDsInterval(s) | L::Str(s)) => {
-            Value::IntervalDs(interval(s, true)?)
+            Value::IntervalDs(interval(s, true)?.into())
         }
-        (T::IntervalYm { .. }, L::HexToRaw(b)) => Value::IntervalYm(stored_interval_ym(b)?),
-        (T::IntervalDs { .. }, L::HexToRaw(b)) => Value::IntervalDs(stored_interval_ds(b)?),
+        (T::IntervalYm { .. }, L::HexToRaw(b)) => Value::IntervalYm(stored_interval_ym(b)?.into()),
+        (T::IntervalDs { .. }, L::HexToRaw(b)) => Value::IntervalDs(stored_interval_ds(b)?.into()),
         (T::Raw { .. } | T::LongRaw | T::Blob, L::HexToRaw(b)) => Value::Bytes(b.clone()),
         (T::Blob, L::EmptyBlob) => Value::Bytes(Vec::new()),
-        (T::Clob | T::Nclob, L::EmptyClob) => Value::Text(String::new()),
-        (T::Json, L::Str(s) | L::Unistr(s)) => Value::Json(s.clone()),
+        (T::Clob | T::Nclob, L::EmptyClob) => Value::Text(Default::default()),
+        (T::Json, L::Str(s) | L::Unistr(s)) => Value::Json(s.as_str().into()),
         // `/* JSON */ HEXTORAW('ff4a5a…')`: the binary OSON image (see `crate::oson`).
-        (T::Json, L::HexToRaw(b)) => Value::Json(crate::oson::decode(b)?),
+        (T::Json, L::HexToRaw(b)) => Value::Json(crate::oson::decode(b)?.into()),
         // `/* JSON */ EMPTY_BLOB()` in an INSERT: the document follows in later rows of the
         // statement; the decoder fills it in (or reports that it never came).
-        (T::Json, L::EmptyClob | L::EmptyBlob) => Value::Json(String::new()),
+        (T::Json, L::EmptyClob | L::EmptyBlob) => Value::Json(Default::default()),
         (T::Boolean, L::Str(s) | L::Bare(s)) => Value::Boolean(boolean(s)?),
         (T::Vector { .. }, L::Str(s)) => Value::Vector(vector(s)?),
-        (t, L::Str(s) | L::Unistr(s)) if is_text(t) => Value::Text(s.clone()),
-        (t, L::HexToRaw(b)) if is_text(t) => Value::Text(stored_text(b, t, charsets)?),
+        (t, L::Str(s) | L::Unistr(s)) if is_text(t) => Value::Text(s.as_str().into()),
+        (t, L::HexToRaw(b)) if is_text(t) => Value::Text(stored_text(b, t, charsets)?.into()),
         (t, l) => {
             return Err(format!(
                 "{} cannot be a {} value",
@@ -122,12 +124,14 @@ pub fn into_value_in(lit: Literal, ty: &ColumnType, charsets: Charsets) -> Resul
         (T::Number { .. } | T::Float { .. }, L::Str(s) | L::Bare(s))
             if crate::types::is_oracle_number_text(&s) =>
         {
-            Value::Number(fitting(s, ty)?)
+            Value::Number(fitting(s, ty)?.into())
         }
-        (T::Date, L::ToDate(s) | L::Str(s)) if shape(&s, "dddd-dd-dd dd:dd:dd") => Value::Date(s),
+        (T::Date, L::ToDate(s) | L::Str(s)) if shape(&s, "dddd-dd-dd dd:dd:dd") => {
+            Value::Date(s.into())
+        }
         (T::Raw { .. } | T::LongRaw | T::Blob, L::HexToRaw(b)) => Value::Bytes(b),
-        (T::Json, L::Str(s) | L::Unistr(s)) => Value::Json(s),
-        (t, L::Str(s) | L::Unistr(s)) if is_text(t) => Value::Text(s),
+        (T::Json, L::Str(s) | L::Unistr(s)) => Value::Json(s.into()),
+        (t, L::Str(s) | L::Unistr(s)) if is_text(t) => Value::Text(s.into()),
         (ty, lit) => return to_value_in(&lit, ty, charsets),
     })
 }

@@ -367,7 +367,8 @@ pub struct BoundaryQuery {
 /// One row of a flashback read.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct FetchedRow {
-    pub rowid: String,
+    /// Inline: 18 characters.
+    pub rowid: crate::types::Str,
     pub values: Vec<Value>,
 }
 

@@ -62,6 +62,25 @@ impl RowId {
         out
     }
 
+    /// [`RowId::encode`] held inline: a snapshot makes one for every row it reads.
+    pub fn encode_inline(&self) -> crate::types::Str {
+        let mut out = [0u8; 18];
+        let mut at = 0;
+        for (value, width) in [
+            (u64::from(self.data_object), 6),
+            (u64::from(self.relative_fno), 3),
+            (u64::from(self.block), 6),
+            (u64::from(self.slot), 3),
+        ] {
+            for i in (0..width).rev() {
+                out[at] = ALPHABET[((value >> (6 * i)) & 63) as usize];
+                at += 1;
+            }
+        }
+        // The alphabet is ASCII.
+        crate::types::Str::from(std::str::from_utf8(&out).unwrap_or_default())
+    }
+
     /// [`RowId::encode`], appended to `out`.
     pub fn encode_into(&self, out: &mut Vec<u8>) {
         for (value, width) in [
@@ -213,6 +232,7 @@ mod tests {
             let mut out = b"x".to_vec();
             r.encode_into(&mut out);
             assert_eq!(out, format!("x{}", r.encode()).into_bytes());
+            assert_eq!(r.encode_inline(), r.encode());
         }
     }
 
@@ -282,6 +302,7 @@ mod tests {
             let text = r.encode();
             prop_assert_eq!(text.len(), 18);
             prop_assert_eq!(RowId::decode(&text).unwrap(), r);
+            prop_assert_eq!(r.encode_inline(), text);
         }
 
         #[test]

@@ -40,6 +40,7 @@ use crate::names::TableName;
 use crate::types::{ColumnType, Value};
 use cdc_core::model::{op, Organization};
 use cdc_core::rowid::RowId;
+use cdc_core::types::ToCompactString;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -68,7 +69,7 @@ const COL_USAGE: (&str, u32) = ("COL_USAGE$", 456);
 const MLOG_OBJECT_BASE: u32 = 90_000;
 
 fn number(n: u64) -> Value {
-    Value::Number(n.to_string())
+    Value::Number(n.to_compact_string())
 }
 
 fn num_type() -> ColumnType {
@@ -105,7 +106,7 @@ pub fn mview_log_row(
     let rowid_type = ColumnType::varchar2(255);
     let num = num_type();
     let snaptime = Value::Date("4000-01-01 00:00:00".into());
-    let kind = Value::Text(dml.to_string());
+    let kind = Value::Text(dml.to_compact_string());
     let old_new = Value::Text(
         match dml {
             'I' => "N",
@@ -117,7 +118,7 @@ pub fn mview_log_row(
     let vector = Value::Bytes(vec![0xfe]);
     let xid_number =
         number((u64::from(xid.usn) << 48) | (u64::from(xid.slot) << 32) | u64::from(xid.sqn));
-    let rowid_text = Value::Text(rid.encode());
+    let rowid_text = Value::Text(rid.encode().into());
     let cols = t.columns_at(u64::MAX);
     let mut items: Vec<Col> = Vec::new();
     if t.def.primary_key.is_empty() {
@@ -256,7 +257,7 @@ impl Background {
                 self.monitored.insert(obj, after);
                 let (oi, ou, od) = (number(i), number(u), number(d));
                 let (ni, nu, nd) = (number(after.0), number(after.1), number(after.2));
-                let (o, ts, zero) = (number(u64::from(obj)), Value::Date(now), number(0));
+                let (o, ts, zero) = (number(u64::from(obj)), Value::Date(now.into()), number(0));
                 let sql = if before.is_none() {
                     let cols: Vec<Col> = vec![
                         ("OBJ#", &num, &o),
@@ -299,7 +300,7 @@ impl Background {
                 let (before, after) = (*count, *count + 1);
                 *count = after;
                 let (o, c) = (number(u64::from(obj)), number(u64::from(intcol)));
-                let (b, a, ts) = (number(before), number(after), Value::Date(now));
+                let (b, a, ts) = (number(before), number(after), Value::Date(now.into()));
                 let mut wh: Vec<Col> = Vec::new();
                 if all {
                     wh.push(("OBJ#", &num, &o));

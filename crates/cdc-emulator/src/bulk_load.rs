@@ -362,8 +362,8 @@ mod tests {
             let ty = ColumnType::parse(t).unwrap();
             let values = numbers
                 .iter()
-                .map(|n| Value::Number(n.to_string()))
-                .chain(texts.iter().map(|s| Value::Text(s.to_string())))
+                .map(|n| Value::Number((*n).into()))
+                .chain(texts.iter().map(|s| Value::Text((*s).into())))
                 .chain([Value::Null, Value::Date("2020-01-01 00:00:00".into())]);
             for v in values {
                 for cs in [

@@ -78,7 +78,7 @@ pub fn conform_in(ty: &ColumnType, v: Value, charsets: Charsets) -> Result<Value
             | ColumnType::Clob
             | ColumnType::Xmltype,
             Value::Text(s),
-        ) if set.is_single_byte() => Value::Text(set.conform(s)),
+        ) if set.is_single_byte() => Value::Text(set.conform(s.to_string()).into()),
         (_, v) => v,
     };
     let bytes = |s: &str| -> usize {
@@ -163,7 +163,7 @@ pub fn conform_in(ty: &ColumnType, v: Value, charsets: Charsets) -> Result<Value
                     if exponent.is_some_and(|e| e >= p - s) {
                         return Err(Refused::Precision);
                     }
-                    Value::Number(text)
+                    Value::Number(text.into())
                 }
             }
         }

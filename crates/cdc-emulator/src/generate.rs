@@ -1,6 +1,7 @@
 //! Value generators for the emulator's initial rows and workload, seeded and deterministic.
 
 use crate::types::{ColumnType, Value};
+use cdc_core::types::ToCompactString;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -280,7 +281,7 @@ impl ColumnGen {
             ColumnType::BinaryFloat => Value::BinaryFloat(v as f32),
             ColumnType::BinaryDouble => Value::BinaryDouble(v),
             ColumnType::Number { .. } | ColumnType::Float { .. } => {
-                Value::Number(normalize_number(&text))
+                Value::Number(normalize_number(&text).into())
             }
             _ => self.text_value(text),
         }
@@ -315,31 +316,31 @@ impl ColumnGen {
                     s.pop();
                 }
                 s.extend(std::iter::repeat_n(' ', *n as usize - s.chars().count()));
-                Value::Text(s)
+                Value::Text(s.into())
             }
             ColumnType::Char { length, .. } => {
                 bytes(&mut s, *length as usize);
                 s.extend(std::iter::repeat_n(' ', *length as usize - s.len()));
-                Value::Text(s)
+                Value::Text(s.into())
             }
             ColumnType::Nchar { length } => {
                 let mut s: String = s.chars().take(*length as usize).collect();
                 while s.chars().count() < *length as usize {
                     s.push(' ');
                 }
-                Value::Text(s)
+                Value::Text(s.into())
             }
             ColumnType::Varchar2 { length, chars: n } => {
                 if let Some(n) = n {
                     chars(&mut s, *n);
                 }
                 bytes(&mut s, *length as usize);
-                Value::Text(s)
+                Value::Text(s.into())
             }
             ColumnType::Nvarchar2 { length } => {
                 Value::Text(s.chars().take(*length as usize).collect())
             }
-            _ => Value::Text(s),
+            _ => Value::Text(s.into()),
         }
     }
 
@@ -349,7 +350,7 @@ impl ColumnGen {
             ColumnType::Number { .. } | ColumnType::Float { .. } => {
                 s.parse::<f64>()
                     .map_err(|_| format!("`{s}` is not a number"))?;
-                Value::Number(normalize_number(s))
+                Value::Number(normalize_number(s).into())
             }
             ColumnType::BinaryFloat => {
                 Value::BinaryFloat(s.parse().map_err(|_| format!("`{s}` is not a number"))?)
@@ -357,21 +358,21 @@ impl ColumnGen {
             ColumnType::BinaryDouble => {
                 Value::BinaryDouble(s.parse().map_err(|_| format!("`{s}` is not a number"))?)
             }
-            ColumnType::Date => Value::Date(s.to_string()),
-            ColumnType::Timestamp { .. } => Value::Timestamp(s.to_string()),
+            ColumnType::Date => Value::Date(s.to_compact_string()),
+            ColumnType::Timestamp { .. } => Value::Timestamp(s.to_compact_string()),
             ColumnType::TimestampTz { .. } | ColumnType::TimestampLtz { .. } => {
-                Value::TimestampTz(s.to_string())
+                Value::TimestampTz(s.to_compact_string())
             }
             ColumnType::Boolean => Value::Boolean(matches!(
                 s.to_ascii_lowercase().as_str(),
                 "true" | "1" | "yes"
             )),
-            ColumnType::Json => Value::Json(s.to_string()),
+            ColumnType::Json => Value::Json(s.to_compact_string()),
             ColumnType::Raw { .. } | ColumnType::Blob | ColumnType::LongRaw => {
                 Value::Bytes(s.as_bytes().to_vec())
             }
             // As given: the writer pads a CHAR, and a value too long is ORA-12899, not cut.
-            _ => Value::Text(s.to_string()),
+            _ => Value::Text(s.to_compact_string()),
         })
     }
 
@@ -402,54 +403,62 @@ impl ColumnGen {
                 let k = rng.gen_range(0..10u64.pow(digits));
                 let text = super::key_gen::shift_point(&k.to_string(), e);
                 Value::Number(if k > 0 && rng.gen_range(0..10) == 0 {
-                    format!("-{text}")
+                    format!("-{text}").into()
                 } else {
-                    text
+                    text.into()
                 })
             }
-            ColumnType::Float { .. } => Value::Number(normalize_number(&format!(
-                "{:.3}",
-                rng.gen_range(-1000.0..1000.0)
-            ))),
+            ColumnType::Float { .. } => Value::Number(
+                normalize_number(&format!("{:.3}", rng.gen_range(-1000.0..1000.0))).into(),
+            ),
             ColumnType::BinaryFloat => Value::BinaryFloat(rng.gen_range(-1000.0f32..1000.0)),
             ColumnType::BinaryDouble => Value::BinaryDouble(rng.gen_range(-1.0e6..1.0e6)),
-            ColumnType::Date => Value::Date(date_time(rng)),
+            ColumnType::Date => Value::Date(date_time(rng).into()),
             ColumnType::Timestamp { fsp } => {
-                Value::Timestamp(format!("{}.{}", date_time(rng), fraction(rng, *fsp)))
+                Value::Timestamp(format!("{}.{}", date_time(rng), fraction(rng, *fsp)).into())
             }
             ColumnType::TimestampTz { fsp } => {
                 let offsets = ["+00:00", "+01:00", "-05:00", "+05:30"];
-                Value::TimestampTz(format!(
-                    "{}.{} {}",
-                    date_time(rng),
-                    fraction(rng, *fsp),
-                    offsets[rng.gen_range(0..offsets.len())]
-                ))
+                Value::TimestampTz(
+                    format!(
+                        "{}.{} {}",
+                        date_time(rng),
+                        fraction(rng, *fsp),
+                        offsets[rng.gen_range(0..offsets.len())]
+                    )
+                    .into(),
+                )
             }
-            ColumnType::TimestampLtz { fsp } => {
-                Value::TimestampTz(format!("{}.{} +00:00", date_time(rng), fraction(rng, *fsp)))
-            }
+            ColumnType::TimestampLtz { fsp } => Value::TimestampTz(
+                format!("{}.{} +00:00", date_time(rng), fraction(rng, *fsp)).into(),
+            ),
             ColumnType::IntervalYm { precision } => {
                 let sign = if rng.gen_bool(0.2) { '-' } else { '+' };
                 // The years fit the leading precision (ORA-01873 otherwise).
                 let years = 10u64.pow(u32::from(*precision).min(9)).min(20);
-                Value::IntervalYm(format!(
-                    "{sign}{:02}-{:02}",
-                    rng.gen_range(0..years),
-                    rng.gen_range(0..12)
-                ))
+                Value::IntervalYm(
+                    format!(
+                        "{sign}{:02}-{:02}",
+                        rng.gen_range(0..years),
+                        rng.gen_range(0..12)
+                    )
+                    .into(),
+                )
             }
             ColumnType::IntervalDs { precision, fsp } => {
                 let sign = if rng.gen_bool(0.2) { '-' } else { '+' };
                 let frac = &fraction(rng, *fsp)[..(*fsp as usize).max(1)];
                 let days = 10u64.pow(u32::from(*precision).min(9)).min(100);
-                Value::IntervalDs(format!(
-                    "{sign}{:03} {:02}:{:02}:{:02}.{frac}",
-                    rng.gen_range(0..days),
-                    rng.gen_range(0..24),
-                    rng.gen_range(0..60),
-                    rng.gen_range(0..60)
-                ))
+                Value::IntervalDs(
+                    format!(
+                        "{sign}{:03} {:02}:{:02}:{:02}.{frac}",
+                        rng.gen_range(0..days),
+                        rng.gen_range(0..24),
+                        rng.gen_range(0..60),
+                        rng.gen_range(0..60)
+                    )
+                    .into(),
+                )
             }
             ColumnType::Raw { length } => {
                 let n = (*length as usize).clamp(1, 16);
@@ -458,7 +467,7 @@ impl ColumnGen {
             ColumnType::LongRaw | ColumnType::Blob => {
                 Value::Bytes((0..rng.gen_range(1..64)).map(|_| rng.gen()).collect())
             }
-            ColumnType::Long => Value::Text(format!("long text {serial}")),
+            ColumnType::Long => Value::Text(format!("long text {serial}").into()),
             ColumnType::Clob => {
                 // Occasionally longer than a SQL_REDO piece, to exercise CSF continuation.
                 let n = if rng.gen_range(0..50) == 0 {
@@ -466,9 +475,15 @@ impl ColumnGen {
                 } else {
                     rng.gen_range(1..8)
                 };
-                Value::Text((0..n).map(|_| word(rng)).collect::<Vec<_>>().join(" "))
+                Value::Text(
+                    (0..n)
+                        .map(|_| word(rng))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                        .into(),
+                )
             }
-            ColumnType::Nclob => Value::Text(format!("{} ünïcode {serial}", word(rng))),
+            ColumnType::Nclob => Value::Text(format!("{} ünïcode {serial}", word(rng)).into()),
             ColumnType::Bfile => Value::Bfile {
                 directory: "DATA_DIR".into(),
                 file: format!("doc{serial}.pdf"),
@@ -480,18 +495,22 @@ impl ColumnGen {
                     block: rng.gen_range(100..10_000),
                     slot: rng.gen_range(0..100),
                 }
-                .encode(),
+                .encode()
+                .into(),
             ),
             ColumnType::Xmltype => {
-                Value::Text(format!("<doc><n>{serial}</n><w>{}</w></doc>", word(rng)))
+                Value::Text(format!("<doc><n>{serial}</n><w>{}</w></doc>", word(rng)).into())
             }
             ColumnType::Boolean => Value::Boolean(rng.gen_bool(0.5)),
-            ColumnType::Json => Value::Json(format!(
-                "{{\"n\":{},\"tag\":\"{}\",\"ok\":{}}}",
-                rng.gen_range(0..1000),
-                word(rng),
-                rng.gen_bool(0.5)
-            )),
+            ColumnType::Json => Value::Json(
+                format!(
+                    "{{\"n\":{},\"tag\":\"{}\",\"ok\":{}}}",
+                    rng.gen_range(0..1000),
+                    word(rng),
+                    rng.gen_bool(0.5)
+                )
+                .into(),
+            ),
             // Object types: the emulator stores no attribute values, only NULL.
             ColumnType::Other { .. } => Value::Null,
             ColumnType::Vector { dimensions } => {

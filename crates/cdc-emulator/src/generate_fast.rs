@@ -4,20 +4,20 @@
 //! form here take [`ColumnGen::value`]'s own path.
 
 use super::{ColumnGen, Generator, WORDS};
-use crate::types::{ColumnType, Value};
+use crate::types::{ColumnType, Str, Value};
 use rand::Rng;
 use std::fmt::Write;
 
 /// The text buffer of `out` as a value of kind `make` (emptied), reused when `out` is one.
-pub(crate) fn text_slot(out: &mut Value, make: fn(String) -> Value) -> &mut String {
+pub(crate) fn text_slot(out: &mut Value, make: fn(Str) -> Value) -> &mut Str {
     let same = matches!(
-        (&*out, make(String::new())),
+        (&*out, make(Str::default())),
         (Value::Number(_), Value::Number(_))
             | (Value::Text(_), Value::Text(_))
             | (Value::Date(_), Value::Date(_))
     );
     if !same {
-        *out = make(String::new());
+        *out = make(Str::default());
     }
     match out {
         Value::Number(s) | Value::Text(s) | Value::Date(s) => {
@@ -31,7 +31,7 @@ pub(crate) fn text_slot(out: &mut Value, make: fn(String) -> Value) -> &mut Stri
 pub(crate) use cdc_core::civil::push_digits;
 
 /// [`crate::types::oracle_number_text`] of `s`, in place.
-pub(crate) fn normalize_in_place(s: &mut String) {
+pub(crate) fn normalize_in_place(s: &mut Str) {
     let b = s.as_bytes();
     let plain = !b.is_empty()
         && b.len() <= 64
@@ -39,7 +39,7 @@ pub(crate) fn normalize_in_place(s: &mut String) {
             .enumerate()
             .all(|(i, c)| c.is_ascii_digit() || *c == b'.' || (i == 0 && *c == b'-'));
     if !plain {
-        *s = crate::types::oracle_number_text(s);
+        *s = crate::types::oracle_number_text(s).into();
         return;
     }
     let neg = b[0] == b'-';
@@ -49,7 +49,7 @@ pub(crate) fn normalize_in_place(s: &mut String) {
         None => (digits, &digits[digits.len()..]),
     };
     if frac.contains(&b'.') {
-        *s = crate::types::oracle_number_text(s);
+        *s = crate::types::oracle_number_text(s).into();
         return;
     }
     let int = &int[int.iter().take_while(|c| **c == b'0').count()..];
@@ -312,7 +312,7 @@ mod tests {
             "0", "-0", "0.00", "-0.50", "007.500", "12", "-12.30", ".5", "5.", "1e5", "+3", "",
             "1.2.3", "inf", "-", "000", "100", "-100.000",
         ] {
-            let mut s = t.to_string();
+            let mut s = Str::from(t);
             normalize_in_place(&mut s);
             assert_eq!(s, crate::types::oracle_number_text(t), "{t}");
         }

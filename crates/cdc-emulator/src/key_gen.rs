@@ -9,6 +9,7 @@
 
 use crate::types::{ColumnType, Value};
 use cdc_core::rowid::RowId;
+use cdc_core::types::ToCompactString;
 
 /// Why a column of type `ty` cannot be in a primary or unique key, as Oracle says it.
 pub fn key_type_error(ty: &ColumnType) -> Option<String> {
@@ -87,13 +88,13 @@ pub fn key_value(ty: &ColumnType, serial: u64) -> Result<Value, String> {
         ColumnType::Number { precision, scale } => {
             let (e, digits) = number_layout(*precision, *scale);
             full(10u128.pow(digits))?;
-            Value::Number(shift_point(&serial.to_string(), e))
+            Value::Number(shift_point(&serial.to_string(), e).into())
         }
         ColumnType::Float { precision } => {
             // FLOAT(b) keeps about b × log10(2) significant digits.
             let digits = ((f64::from(*precision) * std::f64::consts::LOG10_2) as u32).clamp(1, 19);
             full(10u128.pow(digits))?;
-            Value::Number(serial.to_string())
+            Value::Number(serial.to_compact_string())
         }
         ColumnType::BinaryFloat => {
             full(1 << 24)?;
@@ -127,7 +128,7 @@ pub fn key_value(ty: &ColumnType, serial: u64) -> Result<Value, String> {
             if matches!(ty, ColumnType::Char { .. } | ColumnType::Nchar { .. }) {
                 s.extend(std::iter::repeat_n(' ', n.saturating_sub(s.len())));
             }
-            Value::Text(s)
+            Value::Text(s.into())
         }
         ColumnType::Date
         | ColumnType::Timestamp { .. }
@@ -139,26 +140,29 @@ pub fn key_value(ty: &ColumnType, serial: u64) -> Result<Value, String> {
                 .format("%Y-%m-%d %H:%M:%S")
                 .to_string();
             match ty {
-                ColumnType::Date => Value::Date(at),
-                ColumnType::Timestamp { .. } => Value::Timestamp(format!("{at}.000000000")),
-                _ => Value::TimestampTz(format!("{at}.000000000 +00:00")),
+                ColumnType::Date => Value::Date(at.into()),
+                ColumnType::Timestamp { .. } => Value::Timestamp(format!("{at}.000000000").into()),
+                _ => Value::TimestampTz(format!("{at}.000000000 +00:00").into()),
             }
         }
         ColumnType::IntervalYm { precision } => {
             // Months; the years must fit the leading precision.
             full(10u128.pow(u32::from(*precision)) * 12)?;
-            Value::IntervalYm(format!("+{:02}-{:02}", serial / 12, serial % 12))
+            Value::IntervalYm(format!("+{:02}-{:02}", serial / 12, serial % 12).into())
         }
         ColumnType::IntervalDs { precision, fsp } => {
             full(10u128.pow(u32::from(*precision)) * 86_400)?;
             let (d, rest) = (serial / 86_400, serial % 86_400);
-            Value::IntervalDs(format!(
-                "+{d:03} {:02}:{:02}:{:02}.{}",
-                rest / 3600,
-                rest % 3600 / 60,
-                rest % 60,
-                "0".repeat(usize::from(*fsp).max(1))
-            ))
+            Value::IntervalDs(
+                format!(
+                    "+{d:03} {:02}:{:02}:{:02}.{}",
+                    rest / 3600,
+                    rest % 3600 / 60,
+                    rest % 60,
+                    "0".repeat(usize::from(*fsp).max(1))
+                )
+                .into(),
+            )
         }
         ColumnType::Raw { length } => {
             let w = (*length as usize).clamp(1, 8);
@@ -174,7 +178,8 @@ pub fn key_value(ty: &ColumnType, serial: u64) -> Result<Value, String> {
                     block: (serial >> 16) as u32,
                     slot: (serial & 0xffff) as u32,
                 }
-                .encode(),
+                .encode()
+                .into(),
             )
         }
         ColumnType::Boolean => {

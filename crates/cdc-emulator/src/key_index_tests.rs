@@ -50,9 +50,9 @@ fn op() -> impl Strategy<Value = Op> {
 
 fn row(a: u8, b: u8, v: u32) -> Vec<Value> {
     vec![
-        Value::Number(a.to_string()),
+        Value::Number(a.to_string().into()),
         Value::Text(["x", "y", "z"][b as usize].into()),
-        Value::Text(format!("v{v}")),
+        Value::Text(format!("v{v}").into()),
     ]
 }
 
@@ -138,7 +138,7 @@ proptest! {
                         let n = n % live.len();
                         let (rid, before) = live[n].clone();
                         let mut after = before.clone();
-                        after[2] = Value::Text(format!("t{counter}"));
+                        after[2] = Value::Text(format!("t{counter}").into());
                         live[n].1 = after.clone();
                         Redo::Update { scn, xid, tab: 0, rid: rid.encode(), before, after, cols: vec![], lob_ops: vec![], ts }
                     }
@@ -183,7 +183,7 @@ proptest! {
                     .read_as_of(&q, now)
                     .unwrap()
                     .into_iter()
-                    .map(|f| (key.iter().map(|&i| f.values[i].clone()).collect(), f.rowid))
+                    .map(|f| (key.iter().map(|&i| f.values[i].clone()).collect(), f.rowid.to_string()))
                     .collect();
                 prop_assert_eq!(&got, &brute(&r, &key, at, lower.as_deref(), upper.as_deref()), "read at {}", at);
                 // Index boundary probes from `lower`.

@@ -4,6 +4,7 @@
 use super::redo::LobOp;
 use crate::types::{ColumnType, Value};
 use cdc_core::model::ColumnInfo;
+use cdc_core::types::ToCompactString;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -40,7 +41,7 @@ pub fn large(ty: &ColumnType, v: &Value, rng: &mut ChaCha8Rng) -> Value {
         // CLOB text is stored as UTF-16: 2,000 characters fill the row's 4,000 bytes.
         (ColumnType::Clob | ColumnType::Nclob, Value::Text(t)) => {
             let n = rng.gen_range(2_100..6_000);
-            Value::Text(format!("{t} {}", pad(rng, n)))
+            Value::Text(format!("{t} {}", pad(rng, n)).into())
         }
         (ColumnType::Json, Value::Json(t)) => {
             let mut doc: serde_json::Value =
@@ -49,7 +50,7 @@ pub fn large(ty: &ColumnType, v: &Value, rng: &mut ChaCha8Rng) -> Value {
             match doc.as_object_mut() {
                 Some(o) => {
                     o.insert("pad".into(), serde_json::Value::String(pad(rng, n)));
-                    Value::Json(doc.to_string())
+                    Value::Json(doc.to_compact_string())
                 }
                 None => v.clone(),
             }
@@ -57,7 +58,7 @@ pub fn large(ty: &ColumnType, v: &Value, rng: &mut ChaCha8Rng) -> Value {
         (ColumnType::Xmltype, Value::Text(t)) => {
             let n = rng.gen_range(4_100..9_000);
             let body = t.strip_suffix("</doc>").unwrap_or(t);
-            Value::Text(format!("{body}<pad>{}</pad></doc>", pad(rng, n)))
+            Value::Text(format!("{body}<pad>{}</pad></doc>", pad(rng, n)).into())
         }
         // Declared in characters, too few for 4,000 ASCII bytes (`VARCHAR2(1500 CHAR)`, 6,000
         // bytes): three-byte characters, over 4,000 bytes within both limits.
@@ -69,7 +70,7 @@ pub fn large(ty: &ColumnType, v: &Value, rng: &mut ChaCha8Rng) -> Value {
             Value::Text(_),
         ) if *length > 4001 && *c <= 4001 && *c > 1334 => {
             let n = rng.gen_range(1_335..=(*c).min(*length / 3)) as usize;
-            Value::Text("日".repeat(n))
+            Value::Text("日".repeat(n).into())
         }
         // ASCII: as many characters as bytes, within the declared characters too.
         (ColumnType::Varchar2 { .. } | ColumnType::Nvarchar2 { .. }, Value::Text(_))
@@ -77,7 +78,7 @@ pub fn large(ty: &ColumnType, v: &Value, rng: &mut ChaCha8Rng) -> Value {
         {
             let most = ty.max_chars().unwrap_or(4001) as usize;
             let n = rng.gen_range(4_001..=most.min(12_000));
-            Value::Text(pad(rng, n))
+            Value::Text(pad(rng, n).into())
         }
         _ => v.clone(),
     }

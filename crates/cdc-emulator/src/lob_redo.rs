@@ -253,7 +253,7 @@ impl Stmt<'_> {
         changed: &[usize],
         where_cols: &[usize],
     ) -> Vec<Piece> {
-        let (no_text, no_bytes) = (Value::Text(String::new()), Value::Bytes(Vec::new()));
+        let (no_text, no_bytes) = (Value::Text(Default::default()), Value::Bytes(Vec::new()));
         let mut set: Vec<Col> = Vec::new();
         let mut groups = Vec::new();
         let mut xml = Vec::new();
@@ -614,14 +614,14 @@ fn pieces(ty: &ColumnType, v: &Value) -> Vec<Value> {
             for ch in t.chars() {
                 let n = ch.len_utf16();
                 if units + n > CLOB_PIECE_UNITS && !cur.is_empty() {
-                    out.push(Value::Text(std::mem::take(&mut cur)));
+                    out.push(Value::Text(std::mem::take(&mut cur).into()));
                     units = 0;
                 }
                 cur.push(ch);
                 units += n;
             }
             if !cur.is_empty() {
-                out.push(Value::Text(cur));
+                out.push(Value::Text(cur.into()));
             }
             out
         }
@@ -708,7 +708,7 @@ pub fn apply(value: &Value, ty: &ColumnType, o: &LobOp) -> Result<Value, String>
                     u.truncate(*len as usize);
                 }
             }
-            Ok(Value::Text(String::from_utf16_lossy(&u)))
+            Ok(Value::Text(String::from_utf16_lossy(&u).into()))
         }
         _ => Err(format!("DBMS_LOB cannot edit a {} value", ty.sql_name())),
     }

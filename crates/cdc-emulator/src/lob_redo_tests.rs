@@ -112,11 +112,11 @@ fn inserts_of_small_and_large_lobs() {
     );
     let big = "x".repeat(4500);
     let large = s.insert(&row(
-        Value::Text(big.clone()),
+        Value::Text(big.clone().into()),
         Value::Null,
         Value::Text("<a>1</a>".into()),
         Value::Json("{\"n\":1}".into()),
-        Value::Text("e".repeat(5000)),
+        Value::Text("e".repeat(5000).into()),
     ));
     assert_eq!(
         codes(&large),
@@ -156,7 +156,7 @@ fn inserts_of_small_and_large_lobs() {
         large[12].sql
     );
     let only_large = s.insert(&row(
-        Value::Text(big),
+        Value::Text(big.into()),
         Value::Null,
         Value::Null,
         Value::Null,
@@ -191,14 +191,14 @@ fn updates_of_out_of_line_lobs() {
         charsets: Default::default(),
     };
     let before = row(
-        Value::Text("a".repeat(5000)),
+        Value::Text("a".repeat(5000).into()),
         Value::Null,
         Value::Null,
         Value::Null,
         Value::Null,
     );
     let mut after = before.clone();
-    after[2] = Value::Text("b".repeat(4100));
+    after[2] = Value::Text("b".repeat(4100).into());
     let p = s.update(&before, &after, &[2], &[0, 1]);
     assert_eq!(
         codes(&p),

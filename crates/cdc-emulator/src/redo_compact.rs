@@ -201,14 +201,14 @@ pub fn parse_insert(line: &[u8]) -> Result<Redo, String> {
         let text = || unescape(rest);
         after.push(match t {
             b'-' if rest.is_empty() => Value::Null,
-            b'N' => Value::Number(text()?),
-            b'T' => Value::Text(text()?),
-            b'D' => Value::Date(text()?),
-            b'S' => Value::Timestamp(text()?),
-            b'Z' => Value::TimestampTz(text()?),
-            b'Y' => Value::IntervalYm(text()?),
-            b'X' => Value::IntervalDs(text()?),
-            b'J' => Value::Json(text()?),
+            b'N' => Value::Number(text()?.into()),
+            b'T' => Value::Text(text()?.into()),
+            b'D' => Value::Date(text()?.into()),
+            b'S' => Value::Timestamp(text()?.into()),
+            b'Z' => Value::TimestampTz(text()?.into()),
+            b'Y' => Value::IntervalYm(text()?.into()),
+            b'X' => Value::IntervalDs(text()?.into()),
+            b'J' => Value::Json(text()?.into()),
             t => {
                 return Err(format!(
                     "a compact insert's value has the unknown tag `{}`",
@@ -241,7 +241,7 @@ mod tests {
         let row = vec![
             Value::Number("-12.5".into()),
             Value::Text("tab\there\\ \"quoted\" new\nline\r é".into()),
-            Value::Text(String::new()),
+            Value::Text(Default::default()),
             Value::Null,
             Value::Date("2024-01-02 03:04:05".into()),
             Value::Timestamp("2024-01-02 03:04:05.123456000".into()),

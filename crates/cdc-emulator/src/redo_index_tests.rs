@@ -11,8 +11,8 @@ use cdc_core::filter::MiningFilter;
 
 fn emp(id: i64) -> Vec<Value> {
     vec![
-        Value::Number(id.to_string()),
-        Value::Text(format!("n{id}")),
+        Value::Number(id.to_string().into()),
+        Value::Text(format!("n{id}").into()),
         Value::Null,
         Value::Null,
         Value::Null,

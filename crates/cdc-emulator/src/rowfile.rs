@@ -18,7 +18,7 @@
 //! out of order); [`encode_table`] says whether it is.
 
 use super::store::Version;
-use crate::types::{compare_keys, compare_keys_in, KeyOrder, Value};
+use crate::types::{compare_keys, compare_keys_in, KeyOrder, Str, Value};
 use cdc_core::rowid::RowId;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -629,9 +629,13 @@ impl Cursor<'_> {
         let n = self.u32()? as usize;
         Ok(self.take(n)?.to_vec())
     }
-    fn text(&mut self) -> Result<String, String> {
+    /// Text read in place: most values fit [`Str`]'s inline form, so no allocation.
+    fn text(&mut self) -> Result<Str, String> {
         let at = self.at;
-        String::from_utf8(self.bytes()?).map_err(|_| format!("text at byte {at} is not UTF-8"))
+        let n = self.u32()? as usize;
+        std::str::from_utf8(self.take(n)?)
+            .map(Str::from)
+            .map_err(|_| format!("text at byte {at} is not UTF-8"))
     }
     fn value(&mut self) -> Result<Value, String> {
         Ok(match self.u8()? {
@@ -657,8 +661,8 @@ impl Cursor<'_> {
                 Value::Vector(xs)
             }
             14 => Value::Bfile {
-                directory: self.text()?,
-                file: self.text()?,
+                directory: self.text()?.into(),
+                file: self.text()?.into(),
             },
             t => return Err(format!("unknown value tag {t} at byte {}", self.at - 1)),
         })

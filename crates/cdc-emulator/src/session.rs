@@ -962,7 +962,9 @@ impl Admin for EmulatorSession {
                     "DATA" => row.data.clone(),
                     _ => None,
                 };
-                text.map_or(crate::types::Value::Null, crate::types::Value::Text)
+                text.map_or(crate::types::Value::Null, |t| {
+                    crate::types::Value::Text(t.into())
+                })
             })
             .collect();
         let xid = w.begin()?;

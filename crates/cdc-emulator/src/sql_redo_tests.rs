@@ -413,7 +413,7 @@ proptest! {
 
     #[test]
     fn unistr_pieces_stay_within_the_literal_limit(s in "[a-zé😀'\\\\]{0,3000}") {
-        let lit = literal(&Value::Text(s.clone()), &ColumnType::Nvarchar2 { length: 32767 });
+        let lit = literal(&Value::Text(s.clone().into()), &ColumnType::Nvarchar2 { length: 32767 });
         for piece in lit.split(" || ") {
             prop_assert!(piece.len() <= LITERAL_PIECE_BYTES + "UNISTR('')".len());
         }

@@ -42,7 +42,7 @@ fn fetch(s: &mut dyn Session, q: &FlashbackQuery) -> String {
 }
 
 fn key(n: i64) -> Option<Vec<Value>> {
-    Some(vec![Value::Number(n.to_string())])
+    Some(vec![Value::Number(n.to_string().into())])
 }
 
 /// What a snapshot asks of the table at `scn`: the whole table, key chunks, ROWID chunks, the
@@ -77,7 +77,7 @@ fn reads(c: &EmulatorConnector, scn: Scn) -> String {
     // ROWID ranges between the ROWIDs of the rows visible now, and one of no rows.
     let mut rowids: Vec<String> = Vec::new();
     s.read_as_of(&whole, &mut |r| {
-        rowids.push(r.rowid);
+        rowids.push(r.rowid.to_string());
         Ok(())
     })
     .unwrap();

@@ -360,8 +360,9 @@ impl Replica {
                         &t.def.primary_key,
                         &t.columns,
                     )
+                    .into()
                 } else {
-                    rid.encode()
+                    rid.encode_inline()
                 };
                 let fetched = FetchedRow {
                     rowid,

@@ -77,8 +77,8 @@ impl Db {
 
 pub fn emp_row(id: i64, name: &str) -> Vec<Value> {
     vec![
-        Value::Number(id.to_string()),
-        Value::Text(name.to_string()),
+        Value::Number(id.to_string().into()),
+        Value::Text(name.to_string().into()),
         Value::Date("2020-01-01 00:00:00".into()),
         Value::Bytes(vec![0x0a, 0x0b]),
         Value::Null,

@@ -12,11 +12,11 @@ use cdc_core::rowid::RowId;
 pub(super) use crate::testing::*;
 
 fn num(n: i64) -> Value {
-    Value::Number(n.to_string())
+    Value::Number(n.to_string().into())
 }
 
 fn text(s: &str) -> Value {
-    Value::Text(s.to_string())
+    Value::Text(s.to_string().into())
 }
 
 fn names(rows: &[FetchedRow]) -> Vec<String> {
@@ -273,7 +273,7 @@ fn rowids_are_extended_rowids_inside_extents_and_move_with_rows() {
     assert_eq!(
         ops,
         vec![
-            (op::DELETE, victim.rowid.clone()),
+            (op::DELETE, victim.rowid.to_string()),
             (op::INSERT, new.encode())
         ]
     );

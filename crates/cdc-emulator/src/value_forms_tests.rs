@@ -34,7 +34,7 @@ tables:
 "#;
 
 fn num(n: i64) -> Value {
-    Value::Number(n.to_string())
+    Value::Number(n.to_string().into())
 }
 
 fn dml(rows: Vec<LogMinerRow>, table: &str) -> Vec<LogMinerRow> {
@@ -108,7 +108,7 @@ fn long_values_past_the_threshold_are_written_as_long_data() {
     let short = w
         .insert(x, 2, vec![num(1), Value::Text("short note".into())])
         .unwrap();
-    w.update_set(x, 2, short, &[(1, Value::Text("n".repeat(5000)))])
+    w.update_set(x, 2, short, &[(1, Value::Text("n".repeat(5000).into()))])
         .unwrap();
     let c = w.commit(&[x]).unwrap();
     let mut s = db.connector().connect().unwrap();
@@ -195,7 +195,7 @@ fn ops(st: &[(String, bool, String)]) -> Vec<&str> {
 fn lob_forms_follow_the_storage() {
     let db = Db::new(LOBS);
     let mut w = db.writer();
-    let big = |c: char, n: usize| Value::Text(c.to_string().repeat(n));
+    let big = |c: char, n: usize| Value::Text(c.to_string().repeat(n).into());
     let mut rids = Vec::new();
     let x = w.begin().unwrap();
     for t in 0..3 {
@@ -214,7 +214,10 @@ fn lob_forms_follow_the_storage() {
     let nul = w.insert(
         x,
         0,
-        vec![num(2), Value::Text(format!("{}\0\0end", "z".repeat(2100)))],
+        vec![
+            num(2),
+            Value::Text(format!("{}\0\0end", "z".repeat(2100)).into()),
+        ],
     );
     nul.unwrap();
     let c = w.commit(&[x]).unwrap();

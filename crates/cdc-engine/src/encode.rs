@@ -17,15 +17,15 @@ pub fn to_json(v: &Value, ty: &ColumnType) -> Json {
     match v {
         Value::Null => Json::Null,
         Value::Number(n) => number(n, ty),
-        Value::Text(s) => Json::String(s.clone()),
+        Value::Text(s) => Json::String(s.to_string()),
         Value::BinaryFloat(f) => float(f64::from(*f)),
         Value::BinaryDouble(f) => float(*f),
         Value::Date(s) => epoch(s, 3)
             .map(Json::from)
-            .unwrap_or_else(|| Json::String(s.clone())),
+            .unwrap_or_else(|| Json::String(s.to_string())),
         Value::Timestamp(s) => epoch(s, timestamp_unit(ty))
             .map(Json::from)
-            .unwrap_or_else(|| Json::String(s.clone())),
+            .unwrap_or_else(|| Json::String(s.to_string())),
         Value::TimestampTz(s) => {
             Json::String(zoned(s, matches!(ty, ColumnType::TimestampLtz { .. })))
         }
@@ -33,7 +33,7 @@ pub fn to_json(v: &Value, ty: &ColumnType) -> Json {
         Value::IntervalDs(s) => Json::String(interval_ds(s)),
         Value::Bytes(b) => Json::String(base64::engine::general_purpose::STANDARD.encode(b)),
         Value::Boolean(b) => Json::Bool(*b),
-        Value::Json(s) => serde_json::from_str(s).unwrap_or_else(|_| Json::String(s.clone())),
+        Value::Json(s) => serde_json::from_str(s).unwrap_or_else(|_| Json::String(s.to_string())),
         Value::Vector(v) => Json::Array(v.iter().map(|f| float(f64::from(*f))).collect()),
         Value::Bfile { directory, file } => json!({ "directory": directory, "file": file }),
     }

@@ -77,8 +77,8 @@ pub fn value(cell: Cell, how: Fetch, column: &str, ctx: &CallContext) -> Result<
         return Ok(Value::Null);
     }
     match how {
-        Fetch::Json => return Ok(Value::Json(text(cell, column)?)),
-        Fetch::Xml => return Ok(Value::Text(text(cell, column)?)),
+        Fetch::Json => return Ok(Value::Json(text(cell, column)?.into())),
+        Fetch::Xml => return Ok(Value::Text(text(cell, column)?.into())),
         Fetch::Vector => {
             return types_map::parse_vector(&text(cell, column)?)
                 .map(Value::Vector)
@@ -94,26 +94,28 @@ pub fn value(cell: Cell, how: Fetch, column: &str, ctx: &CallContext) -> Result<
         }
         Fetch::TimestampTz => {
             if let Cell::TimestampTz(p) = cell {
-                return Ok(Value::TimestampTz(types_map::format_timestamp_tz(&p)));
+                return Ok(Value::TimestampTz(
+                    types_map::format_timestamp_tz(&p).into(),
+                ));
             }
             let t = text(cell, column)?;
             return types_map::parse_timestamp_tz(&t)
-                .map(|p| Value::TimestampTz(types_map::format_timestamp_tz(&p)))
+                .map(|p| Value::TimestampTz(types_map::format_timestamp_tz(&p).into()))
                 .map_err(|e| unsupported(column, e));
         }
         Fetch::Native => {}
     }
     Ok(match cell {
         Cell::Null => Value::Null,
-        Cell::Text(s) => Value::Text(s),
-        Cell::Number(s) => Value::Number(crate::types::into_oracle_number_text(s)),
+        Cell::Text(s) => Value::Text(s.into()),
+        Cell::Number(s) => Value::Number(crate::types::into_oracle_number_text(s).into()),
         Cell::BinaryFloat(f) => Value::BinaryFloat(f),
         Cell::BinaryDouble(f) => Value::BinaryDouble(f),
-        Cell::Date(p) => Value::Date(types_map::format_date(&p)),
-        Cell::Timestamp(p) => Value::Timestamp(types_map::format_timestamp(&p)),
-        Cell::TimestampTz(p) => Value::TimestampTz(types_map::format_timestamp_tz(&p)),
+        Cell::Date(p) => Value::Date(types_map::format_date(&p).into()),
+        Cell::Timestamp(p) => Value::Timestamp(types_map::format_timestamp(&p).into()),
+        Cell::TimestampTz(p) => Value::TimestampTz(types_map::format_timestamp_tz(&p).into()),
         Cell::IntervalYm { years, months } => {
-            Value::IntervalYm(types_map::format_interval_ym(years, months))
+            Value::IntervalYm(types_map::format_interval_ym(years, months).into())
         }
         Cell::IntervalDs {
             days,
@@ -122,14 +124,9 @@ pub fn value(cell: Cell, how: Fetch, column: &str, ctx: &CallContext) -> Result<
             seconds,
             nanoseconds,
             fsp,
-        } => Value::IntervalDs(types_map::format_interval_ds(
-            days,
-            hours,
-            minutes,
-            seconds,
-            nanoseconds,
-            fsp,
-        )),
+        } => Value::IntervalDs(
+            types_map::format_interval_ds(days, hours, minutes, seconds, nanoseconds, fsp).into(),
+        ),
         Cell::Bytes(b) => Value::Bytes(b),
         Cell::Boolean(b) => Value::Boolean(b),
         Cell::Unsupported(data_type) => {
@@ -162,7 +159,7 @@ impl Bind {
         Ok(match v {
             Value::Number(n) => Bind::Number(types_map::number_for_bind(n)),
             Value::Text(s) | Value::Date(s) | Value::Timestamp(s) | Value::TimestampTz(s) => {
-                Bind::Text(s.clone())
+                Bind::Text(s.to_string())
             }
             Value::Bytes(b) => Bind::Raw(b.clone()),
             Value::BinaryFloat(f) => Bind::BinaryFloat(*f),

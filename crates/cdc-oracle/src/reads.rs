@@ -102,14 +102,14 @@ pub(super) fn read_as_of(
         let rowid = match cells.next() {
             Some(cell) => match fetch::value(cell, Fetch::Native, "ROWID", &c)? {
                 Value::Text(t) => t,
-                Value::Null => String::new(),
+                Value::Null => Default::default(),
                 other => {
                     return Err(CdcError::Database(format!(
                         "{what}: ROWID came as {other:?}"
                     )))
                 }
             },
-            None => String::new(),
+            None => Default::default(),
         };
         let mut out = Vec::with_capacity(hows.len());
         for (i, how) in hows.iter().enumerate() {

@@ -207,6 +207,7 @@
 use crate::names::TableName;
 use crate::types::Value;
 use cdc_core::model::ChunkRange;
+use cdc_core::types::ToCompactString;
 
 /// Owner filter shared by every catalog query: skip schemas Oracle maintains (12c+).
 macro_rules! user_owner {
@@ -747,8 +748,11 @@ pub fn logmnr_contents(filter: &cdc_core::filter::MiningFilter, start: u64, end:
     use cdc_core::filter::{Owners, ORACLE_SCHEMAS};
     let mut text = LOGMNR_CONTENTS.to_string();
     let mut binds = vec![
-        ("startscn".to_string(), Value::Number(start.to_string())),
-        ("endscn".to_string(), Value::Number(end.to_string())),
+        (
+            "startscn".to_string(),
+            Value::Number(start.to_compact_string()),
+        ),
+        ("endscn".to_string(), Value::Number(end.to_compact_string())),
     ];
     if !filter.operation_codes.is_empty() {
         let codes: Vec<String> = filter.operation_codes.iter().map(u32::to_string).collect();
@@ -795,8 +799,11 @@ pub fn logmnr_contents(filter: &cdc_core::filter::MiningFilter, start: u64, end:
             owner_terms.push(format!(
                 "(SEG_OWNER = :table_owner{i} AND TABLE_NAME = :table_name{i})"
             ));
-            binds.push((format!("table_owner{i}"), Value::Text(owner.clone())));
-            binds.push((format!("table_name{i}"), Value::Text(table.clone())));
+            binds.push((
+                format!("table_owner{i}"),
+                Value::Text(owner.as_str().into()),
+            ));
+            binds.push((format!("table_name{i}"), Value::Text(table.as_str().into())));
         }
         text.push_str(&format!(
             " AND (SEG_OWNER IS NULL OR {})",
@@ -831,11 +838,11 @@ fn name_terms(
         match m {
             NameMatch::Equals(v) => {
                 equal.push(format!(":{name}"));
-                binds.push((name, Value::Text(v.clone())));
+                binds.push((name, Value::Text(v.as_str().into())));
             }
             NameMatch::Like(p) => {
                 likes.push(format!("UPPER({column}) LIKE :{name} ESCAPE '\\'"));
-                binds.push((name, Value::Text(p.clone())));
+                binds.push((name, Value::Text(p.as_str().into())));
             }
         }
     }
@@ -1048,7 +1055,7 @@ pub fn flashback_select(
     for item in items {
         list.push(select_item(item)?);
     }
-    let mut binds = vec![("scn".to_string(), Value::Number(scn.to_string()))];
+    let mut binds = vec![("scn".to_string(), Value::Number(scn.to_compact_string()))];
     let mut text = format!(
         "SELECT {} FROM {} AS OF SCN :scn",
         list.join(", "),
@@ -1068,8 +1075,8 @@ pub fn flashback_select(
             preds.push(
                 "ROWID BETWEEN CHARTOROWID(:rowid_start) AND CHARTOROWID(:rowid_end)".to_string(),
             );
-            binds.push(("rowid_start".into(), Value::Text(start.clone())));
-            binds.push(("rowid_end".into(), Value::Text(end.clone())));
+            binds.push(("rowid_start".into(), Value::Text(start.as_str().into())));
+            binds.push(("rowid_end".into(), Value::Text(end.as_str().into())));
         }
     }
     if let Some(filter) = filter {
@@ -1131,7 +1138,7 @@ pub fn key_range_select(
     Ok(match scn {
         Some(scn) => Statement {
             text: format!("SELECT {min}, {max} FROM {table} AS OF SCN :scn"),
-            binds: vec![("scn".to_string(), Value::Number(scn.to_string()))],
+            binds: vec![("scn".to_string(), Value::Number(scn.to_compact_string()))],
         },
         None => Statement {
             text: format!("SELECT {min}, {max} FROM {table}"),
@@ -1199,7 +1206,7 @@ pub fn key_boundaries_select(
         .zip(&aliases)
         .map(|(c, a)| format!("{c} {a}"))
         .collect();
-    let mut binds = vec![("scn".to_string(), Value::Number(scn.to_string()))];
+    let mut binds = vec![("scn".to_string(), Value::Number(scn.to_compact_string()))];
     let mut inner = format!(
         "SELECT {}, ROW_NUMBER() OVER (ORDER BY {}) RN FROM {} AS OF SCN :scn",
         inner_list.join(", "),
@@ -1216,8 +1223,8 @@ pub fn key_boundaries_select(
         .collect();
     // u64 * u32 + 1 < 2^97: exact in u128 and in an Oracle NUMBER (38 digits).
     let max_rn = u128::from(step) * u128::from(count) + 1;
-    binds.push(("max_rn".into(), Value::Number(max_rn.to_string())));
-    binds.push(("step".into(), Value::Number(step.to_string())));
+    binds.push(("max_rn".into(), Value::Number(max_rn.to_compact_string())));
+    binds.push(("step".into(), Value::Number(step.to_compact_string())));
     let text = format!(
         "SELECT {} FROM ({inner}) WHERE RN > 1 AND RN <= :max_rn AND MOD(RN - 1, :step) = 0 \
          ORDER BY RN",

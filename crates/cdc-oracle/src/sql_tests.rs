@@ -764,7 +764,7 @@ fn key_boundaries_limits() {
     let expected = u128::from(u64::MAX) * u128::from(u32::MAX) + 1;
     assert_eq!(
         s.binds[1],
-        ("max_rn".into(), Value::Number(expected.to_string()))
+        ("max_rn".into(), Value::Number(expected.to_string().into()))
     );
     assert!(key_boundaries_select(&emp(), &keys(&["ID"]), 1, None, 0, 1).is_err());
     assert!(key_boundaries_select(&emp(), &[], 1, None, 1, 1).is_err());

@@ -10,6 +10,7 @@ use crate::exec::RowIter;
 use crate::number::Dec;
 use crate::plan::{AggKind, AggSpec, Group};
 use crate::{Datum, OraError};
+use oracle_datum::ToCompactString;
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
@@ -100,11 +101,11 @@ impl Acc {
 
     fn result(self, spec: &AggSpec) -> Result<Datum, OraError> {
         Ok(match spec.kind {
-            AggKind::CountStar | AggKind::Count => Datum::Number(self.count.to_string()),
+            AggKind::CountStar | AggKind::Count => Datum::Number(self.count.to_compact_string()),
             AggKind::Min | AggKind::Max => self.best.unwrap_or(Datum::Null),
             AggKind::Sum => match self.sum {
                 Sum::None => Datum::Null,
-                Sum::Exact(d) => Datum::Number(d.fit()?.to_canonical()),
+                Sum::Exact(d) => Datum::Number(d.fit()?.to_canonical().into()),
                 Sum::Float(f, true) => Datum::BinaryDouble(f),
                 Sum::Float(f, false) => Datum::BinaryFloat(f as f32),
             },
@@ -112,7 +113,7 @@ impl Acc {
                 Sum::None => Datum::Null,
                 Sum::Exact(d) => {
                     let n = Dec::from_i128(i128::from(self.count));
-                    Datum::Number(d.div(&n)?.fit()?.to_canonical())
+                    Datum::Number(d.div(&n)?.fit()?.to_canonical().into())
                 }
                 Sum::Float(f, true) => Datum::BinaryDouble(f / self.count as f64),
                 Sum::Float(f, false) => Datum::BinaryFloat((f / self.count as f64) as f32),

@@ -25,7 +25,7 @@ pub fn negate(v: &Datum, env: &Env) -> Result<Datum, OraError> {
         Datum::IntervalDs(n) => Datum::IntervalDs(n.checked_neg().ok_or_else(number::overflow)?),
         other => match to_number(other, env)? {
             None => Datum::Null,
-            Some(n) => Datum::Number(number::negate(&n)),
+            Some(n) => Datum::Number(number::negate(&n).into()),
         },
     })
 }
@@ -74,10 +74,10 @@ pub fn arith(op: ArithOp, a: &Datum, b: &Datum, env: &Env) -> Result<Datum, OraE
         return Ok(Datum::Null);
     };
     Ok(Datum::Number(match op {
-        ArithOp::Add => number::add(&x, &y)?,
-        ArithOp::Sub => number::sub(&x, &y)?,
-        ArithOp::Mul => number::mul(&x, &y)?,
-        ArithOp::Div => number::div(&x, &y)?,
+        ArithOp::Add => number::add(&x, &y)?.into(),
+        ArithOp::Sub => number::sub(&x, &y)?.into(),
+        ArithOp::Mul => number::mul(&x, &y)?.into(),
+        ArithOp::Div => number::div(&x, &y)?.into(),
     }))
 }
 
@@ -109,7 +109,7 @@ fn datetime_arith(op: ArithOp, a: &Datum, b: &Datum, env: &Env) -> Result<Datum,
         // Two datetimes: DATE − DATE in days, otherwise an interval.
         (ArithOp::Sub, x, y) if is_datetime(x) && is_datetime(y) => {
             if let (Datum::Date(p), Datum::Date(q)) = (x, y) {
-                return Ok(Datum::Number(days_between(p, q)?));
+                return Ok(Datum::Number(days_between(p, q)?.into()));
             }
             let (Some(p), Some(q)) = (instant(x, env)?, instant(y, env)?) else {
                 return Ok(Datum::Null);

@@ -320,7 +320,7 @@ pub fn to_type(d: &Datum, t: &OraType, env: &Env) -> Result<Datum, OraError> {
     Ok(match t {
         OraType::Number { .. } | OraType::Float(_) => match to_dec(d, env)? {
             None => Datum::Null,
-            Some(x) => Datum::Number(fit_number(x, t)?.to_canonical()),
+            Some(x) => Datum::Number(fit_number(x, t)?.to_canonical().into()),
         },
         OraType::BinaryFloat => {
             to_f64(d, env)?.map_or(Datum::Null, |f| Datum::BinaryFloat(f as f32))
@@ -331,7 +331,7 @@ pub fn to_type(d: &Datum, t: &OraType, env: &Env) -> Result<Datum, OraError> {
             match s {
                 None => Datum::Null,
                 Some(s) if s.len() > *n as usize && *n > 0 => return Err(out_of_range()),
-                Some(s) => Datum::Text(s),
+                Some(s) => Datum::Text(s.into()),
             }
         }
         OraType::Char(n) | OraType::NChar(n) => match to_text(d, env, None)? {
@@ -339,11 +339,11 @@ pub fn to_type(d: &Datum, t: &OraType, env: &Env) -> Result<Datum, OraError> {
             Some(s) if s.chars().count() > *n as usize => return Err(out_of_range()),
             Some(s) => {
                 let pad = (*n as usize).saturating_sub(s.chars().count());
-                Datum::Text(format!("{s}{}", " ".repeat(pad)))
+                Datum::Text(format!("{s}{}", " ".repeat(pad)).into())
             }
         },
         OraType::Clob | OraType::NClob | OraType::Long => {
-            to_text(d, env, None)?.map_or(Datum::Null, |s| Datum::Text(s.into_owned()))
+            to_text(d, env, None)?.map_or(Datum::Null, |s| Datum::Text(s.into_owned().into()))
         }
         OraType::Date => to_date(d, env)?.map_or(Datum::Null, Datum::Date),
         OraType::Timestamp(p) => match to_timestamp(d, env)? {
@@ -362,7 +362,7 @@ pub fn to_type(d: &Datum, t: &OraType, env: &Env) -> Result<Datum, OraError> {
         }
         OraType::Rowid | OraType::Urowid => match d {
             Datum::Rowid(r) => Datum::Rowid(r.clone()),
-            Datum::Text(s) => Datum::Rowid(parse_rowid(s)?),
+            Datum::Text(s) => Datum::Rowid(parse_rowid(s)?.into()),
             other => return Err(inconsistent("ROWID", label(&datum_type(other)))),
         },
         OraType::IntervalYm(_) => match d {

@@ -71,9 +71,9 @@ fn column_value(
             match &col.ora_type {
                 OraType::Char(_) | OraType::NChar(_) => {
                     let pad = (*n as usize).saturating_sub(len);
-                    Datum::Text(format!("{text}{}", " ".repeat(pad)))
+                    Datum::Text(format!("{text}{}", " ".repeat(pad)).into())
                 }
-                _ => Datum::Text(text.into_owned()),
+                _ => Datum::Text(text.into_owned().into()),
             }
         }
         OraType::Raw(n) => match to_type(&d, &col.ora_type, env)? {
@@ -258,7 +258,7 @@ fn matching(
                 .iter()
                 .map(|(_, e)| e.eval(&cx).map(|v| v.into_owned()))
                 .collect::<Result<_, _>>()?;
-            out.push((rowid, values));
+            out.push((rowid.to_string(), values));
         }
         Ok(out)
     };

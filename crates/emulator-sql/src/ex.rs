@@ -155,12 +155,14 @@ impl Ex {
                 let ys = to_text(&y, cx.env, Some(&hints[1]))?;
                 match (xs, ys) {
                     (None, None) => null(),
-                    (Some(s), None) | (None, Some(s)) => Cow::Owned(Datum::Text(s.into_owned())),
+                    (Some(s), None) | (None, Some(s)) => {
+                        Cow::Owned(Datum::Text(s.into_owned().into()))
+                    }
                     (Some(s), Some(t)) => {
                         let mut out = String::with_capacity(s.len() + t.len());
                         out.push_str(&s);
                         out.push_str(&t);
-                        Cow::Owned(Datum::Text(out))
+                        Cow::Owned(Datum::Text(out.into()))
                     }
                 }
             }

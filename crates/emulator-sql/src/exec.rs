@@ -242,7 +242,7 @@ impl Iterator for Filter {
             if row.len() <= rn.slot {
                 row.resize(rn.slot + 1, Datum::Null);
             }
-            row[rn.slot] = Datum::Number((self.count + 1).to_string());
+            row[rn.slot] = Datum::Number((self.count + 1).to_string().into());
             let cx = Cx {
                 row: &row,
                 params: &self.params,
@@ -287,7 +287,7 @@ pub(crate) fn from_rows(
 fn flatten(r: Row, width: usize) -> Vec<Datum> {
     let mut v = r.values;
     v.resize(width.saturating_sub(1), Datum::Null);
-    v.push(r.rowid.map_or(Datum::Null, Datum::Rowid));
+    v.push(r.rowid.map_or(Datum::Null, |r| Datum::Rowid(r.into())));
     v
 }
 

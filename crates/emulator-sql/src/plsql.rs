@@ -77,7 +77,7 @@ impl Run<'_> {
             }
             PlKind::ExecuteImmediate { sql, using } => {
                 let text = match self.eval(sql)? {
-                    Datum::Text(t) if !t.is_empty() => t,
+                    Datum::Text(t) if !t.is_empty() => t.to_string(),
                     Datum::Null => {
                         return Err(OraError::new(
                             6535,

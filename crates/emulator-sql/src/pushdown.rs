@@ -224,7 +224,7 @@ pub fn convert(value: &Datum, column: &OraType, env: &Env) -> Option<Datum> {
         (Family::Num, D::Text(_)) => crate::convert::to_number(value, env)
             .ok()
             .flatten()
-            .map(|n| D::Number(n.into_owned())),
+            .map(|n| D::Number(n.into_owned().into())),
         (Family::Char, D::Text(_)) if !crate::types::is_fixed(column) => Some(value.clone()),
         (Family::Date, D::Date(_)) => Some(value.clone()),
         (Family::Date, D::Timestamp(t)) if t.nanosecond == 0 => Some(D::Date(*t)),
@@ -290,5 +290,5 @@ pub fn bounds(
             value,
         });
     }
-    (out, lo.zip(hi))
+    (out, lo.zip(hi).map(|(l, h)| (l.to_string(), h.to_string())))
 }

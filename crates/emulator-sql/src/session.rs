@@ -206,7 +206,7 @@ impl SqlSession {
                 let db_zone =
                     if name == "TIME_ZONE" && s.value.trim().eq_ignore_ascii_case("DBTIMEZONE") {
                         match db.function("DBTIMEZONE", &[]) {
-                            Some(Ok(Datum::Text(t))) => t,
+                            Some(Ok(Datum::Text(t))) => t.to_string(),
                             _ => "+00:00".to_string(),
                         }
                     } else {

@@ -10,6 +10,7 @@ use crate::ex::Cx;
 use crate::exec::RowIter;
 use crate::plan::{SelectPlan, WinKind, WindowSpec};
 use crate::{Datum, OraError};
+use oracle_datum::ToCompactString;
 use std::cmp::Ordering;
 use std::sync::Arc;
 
@@ -30,7 +31,7 @@ pub fn apply(
             r.map(|mut row| {
                 n += 1;
                 for _ in 0..count {
-                    row.push(Datum::Number(n.to_string()));
+                    row.push(Datum::Number(n.to_compact_string()));
                 }
                 row
             })
@@ -43,7 +44,7 @@ pub fn apply(
     }
     for (i, row) in all.iter_mut().enumerate() {
         for col in &columns {
-            row.push(Datum::Number(col[i].to_string()));
+            row.push(Datum::Number(col[i].to_string().into()));
         }
     }
     Ok(Box::new(all.into_iter().map(Ok)))

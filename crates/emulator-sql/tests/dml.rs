@@ -169,7 +169,7 @@ fn update_and_delete_by_rowid() {
     );
     let ups = &db.log.updates;
     assert_eq!(ups.len(), 2);
-    assert_eq!(Datum::Rowid(ups[0].1.clone()), before[1][0]);
+    assert_eq!(Datum::Rowid(ups[0].1.clone().into()), before[1][0]);
     // SET reads the old row: CODE gets the old NAME, blank-padded.
     assert_eq!(
         ups[0].2,
@@ -223,7 +223,7 @@ fn update_and_delete_by_rowid() {
         db.log.deletes.last().unwrap().1,
         match &before[2][0] {
             Datum::Rowid(r) => r.clone(),
-            _ => String::new(),
+            _ => Default::default(),
         }
     );
     assert_eq!(exec(&mut db, &mut s, "DELETE HR.T", &[]), Ok(2));

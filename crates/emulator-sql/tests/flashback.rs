@@ -236,7 +236,7 @@ fn rowid_range_and_serialized_columns() {
     );
     assert_eq!(all.len(), 3);
     let start = match &all[1][0] {
-        Datum::Rowid(r) => r.clone(),
+        Datum::Rowid(r) => r.to_string(),
         other => panic!("{other:?}"),
     };
     let sql = "SELECT ROWID, \"ID\", JSON_SERIALIZE(\"DOC\" RETURNING CLOB), VECTOR_SERIALIZE(\"NAME\" RETURNING CLOB), XMLSERIALIZE(CONTENT \"NAME\" AS CLOB) FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE ROWID BETWEEN CHARTOROWID(:rowid_start) AND CHARTOROWID(:rowid_end) ORDER BY ROWID";
@@ -245,7 +245,7 @@ fn rowid_range_and_serialized_columns() {
     db.honor_bounds = false;
     let (cols, r) = query(&mut db, &mut s, sql, &[n(7), t(&start), t(&end)]).unwrap();
     assert_eq!(r.len(), 2, "{r:?}");
-    assert_eq!(r[0][0], Datum::Rowid(start.clone()));
+    assert_eq!(r[0][0], Datum::Rowid(start.as_str().into()));
     let req = &db.log.scans.last().unwrap().1;
     assert_eq!(req.rowid_between, Some((start, end)));
     assert_eq!(req.wanted_order, ["ROWID"]);
@@ -337,7 +337,7 @@ fn key_range_probe() {
 
 fn gen_row(i: usize) -> Vec<Datum> {
     // Keys 0, 2, 4, … with a NULL-free payload.
-    vec![n(2 * i as i64), Datum::Text(format!("r{i}"))]
+    vec![n(2 * i as i64), Datum::Text(format!("r{i}").into())]
 }
 
 fn big_db(count: usize) -> MemDb {

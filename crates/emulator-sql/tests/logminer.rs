@@ -237,7 +237,7 @@ fn like_escape_and_lists_over_a_thousand() {
         marks[1000..].join(", ")
     );
     let mut binds = vec![n(0), n(999)];
-    binds.extend((0..1500).map(|i| Datum::Text(format!("U{i}"))));
+    binds.extend((0..1500).map(|i| Datum::Text(format!("U{i}").into())));
     assert_eq!(
         rows(&mut db, &sql, &binds),
         vec![vec![n(102)], vec![n(103)]]

@@ -95,14 +95,19 @@ impl DateTime {
     }
 }
 
+/// Text held inline up to 24 bytes: numbers, ROWIDs and most short texts of a fetch make no
+/// allocation on their way to the wire.
+pub type Str = compact_str::CompactString;
+pub use compact_str::ToCompactString;
+
 /// A value of one of Oracle's built-in types.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Datum {
     Null,
     /// NUMBER / FLOAT: canonical exact decimal text (see [`canonical_number`]).
-    Number(String),
+    Number(Str),
     /// Character data of any character type (the column's [`OraType`] says which).
-    Text(String),
+    Text(Str),
     /// Binary data: RAW, LONG RAW, BLOB.
     Bytes(Vec<u8>),
     BinaryFloat(f32),
@@ -119,7 +124,7 @@ pub enum Datum {
     /// INTERVAL DAY TO SECOND: total nanoseconds, signed.
     IntervalDs(i128),
     /// A ROWID (extended, 18 characters) or UROWID, as its text.
-    Rowid(String),
+    Rowid(Str),
     Boolean(bool),
 }
 
@@ -129,7 +134,7 @@ impl Datum {
     }
 
     /// Text, NULL for the empty string (Oracle does not keep empty strings).
-    pub fn text(s: impl Into<String>) -> Datum {
+    pub fn text(s: impl Into<Str>) -> Datum {
         let s = s.into();
         if s.is_empty() {
             Datum::Null
@@ -140,7 +145,7 @@ impl Datum {
 
     /// A NUMBER from an integer.
     pub fn int(n: impl Into<i128>) -> Datum {
-        Datum::Number(n.into().to_string())
+        Datum::Number(n.into().to_string().into())
     }
 }
 

@@ -151,9 +151,11 @@ fn decode_present(bytes: &[u8], meta: &BindMeta) -> BindValue {
     let csfrm = meta.wire.csfrm;
     Ok(match meta.wire.ora_type {
         ora::VARCHAR | ora::CHAR | ora::LONG => text(bytes, csfrm),
-        ora::NUMBER | ora::BINARY_INTEGER | ora::FLOAT => {
-            Datum::Number(decode_number(bytes).ok_or_else(|| bad_value("NUMBER"))?)
-        }
+        ora::NUMBER | ora::BINARY_INTEGER | ora::FLOAT => Datum::Number(
+            decode_number(bytes)
+                .ok_or_else(|| bad_value("NUMBER"))?
+                .into(),
+        ),
         ora::BINARY_FLOAT => {
             Datum::BinaryFloat(decode_binary_float(bytes).ok_or_else(|| bad_value("BINARY_FLOAT"))?)
         }
@@ -180,7 +182,9 @@ fn decode_present(bytes: &[u8], meta: &BindMeta) -> BindValue {
             Datum::IntervalDs(decode_interval_ds(bytes).ok_or_else(|| bad_value("INTERVAL"))?)
         }
         ora::RAW | ora::LONG_RAW => Datum::Bytes(bytes.to_vec()),
-        ora::ROWID | ora::UROWID => Datum::Rowid(String::from_utf8_lossy(bytes).into_owned()),
+        ora::ROWID | ora::UROWID => {
+            Datum::Rowid(String::from_utf8_lossy(bytes).into_owned().into())
+        }
         ora::BOOLEAN => Datum::Boolean(bytes.last() == Some(&1)),
         other => return Err(bad_value(&format!("bind type {other}"))),
     })

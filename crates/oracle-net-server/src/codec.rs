@@ -165,7 +165,7 @@ pub fn write_column_metadata(w: &mut Writer, col: &Column, field_version: u8, sb
 pub fn datum_text(d: &Datum) -> Option<String> {
     Some(match d {
         Datum::Null => return None,
-        Datum::Number(s) | Datum::Text(s) | Datum::Rowid(s) => s.clone(),
+        Datum::Number(s) | Datum::Text(s) | Datum::Rowid(s) => s.to_string(),
         Datum::Bytes(b) => crate::auth::hex_upper(b),
         Datum::BinaryFloat(f) => f.to_string(),
         Datum::BinaryDouble(f) => f.to_string(),
@@ -226,7 +226,7 @@ fn text_bytes(s: &str, csfrm: u8) -> Vec<u8> {
 
 fn number_text(d: &Datum, wire: &WireType) -> Result<String, OraError> {
     match d {
-        Datum::Number(s) => Ok(s.clone()),
+        Datum::Number(s) => Ok(s.to_string()),
         Datum::Boolean(b) => Ok(if *b { "1" } else { "0" }.into()),
         Datum::BinaryFloat(f) if f.is_finite() => Ok(f.to_string()),
         Datum::BinaryDouble(f) if f.is_finite() => Ok(f.to_string()),

@@ -242,8 +242,8 @@ fn same_table_answers(w: &mut dyn Session, l: &mut EmulatorSession, t: &TableInf
         let first = &whole[0].rowid;
         let last = &whole[whole.len() / 2].rowid;
         let range = ChunkRange::Rowid {
-            start: first.clone(),
-            end: last.clone(),
+            start: first.to_string(),
+            end: last.to_string(),
         };
         assert_eq!(read(w, range.clone()), read(l, range), "{name} ROWID chunk");
     }
@@ -423,7 +423,7 @@ fn an_idle_rac_thread_over_the_wire() {
                 x,
                 0,
                 vec![
-                    oracle_cdc::types::Value::Number((100 + i).to_string()),
+                    oracle_cdc::types::Value::Number((100 + i).to_string().into()),
                     oracle_cdc::types::Value::Text("v".into()),
                 ],
             )

@@ -144,7 +144,7 @@ fn walk(served: &Served) -> BTreeSet<String> {
         root,
         "SCN_TO_TIME",
         sql::SCN_TO_TIME,
-        &named(&[("scn", Value::Number(scn.to_string()))]),
+        &named(&[("scn", Value::Number(scn.to_string().into()))]),
     );
     assert_eq!(t.len(), 1);
     mark("SCN_TO_TIME");
@@ -163,7 +163,7 @@ fn walk(served: &Served) -> BTreeSet<String> {
         root,
         "ADD_FIRST_LOGFILE",
         sql::ADD_FIRST_LOGFILE,
-        &named(&[("logfilename", Value::Text(log.clone()))]),
+        &named(&[("logfilename", Value::Text(log.clone().into()))]),
     );
     mark("ADD_FIRST_LOGFILE");
     let archived = rows(root, "ARCHIVED_LOGS", sql::ARCHIVED_LOGS, &[]);
@@ -172,13 +172,13 @@ fn walk(served: &Served) -> BTreeSet<String> {
             root,
             "ADD_LOGFILE",
             sql::ADD_LOGFILE,
-            &named(&[("logfilename", Value::Text(text(&a[0])))]),
+            &named(&[("logfilename", Value::Text(text(&a[0]).into()))]),
         );
     }
     mark("ADD_LOGFILE");
     let window = named(&[
-        ("startscn", Value::Number(first.to_string())),
-        ("endscn", Value::Number(scn.to_string())),
+        ("startscn", Value::Number(first.to_string().into())),
+        ("endscn", Value::Number(scn.to_string().into())),
     ]);
     exec(root, "START_LOGMNR", sql::START_LOGMNR, &window);
     mark("START_LOGMNR");
@@ -216,7 +216,7 @@ fn walk(served: &Served) -> BTreeSet<String> {
             root,
             "ADD_LOGFILE",
             which,
-            &named(&[("logfilename", Value::Text(text(&l[0])))]),
+            &named(&[("logfilename", Value::Text(text(&l[0]).into()))]),
         );
     }
     let online = rows(root, "ONLINE_LOGS", sql::ONLINE_LOGS, &[]);
@@ -225,15 +225,15 @@ fn walk(served: &Served) -> BTreeSet<String> {
             root,
             "ADD_LOGFILE",
             sql::ADD_LOGFILE,
-            &named(&[("logfilename", Value::Text(text(&cur[0])))]),
+            &named(&[("logfilename", Value::Text(text(&cur[0]).into()))]),
         );
     }
     let now: u64 = text(&rows(root, "CURRENT_SCN", sql::CURRENT_SCN, &[])[0][0])
         .parse()
         .unwrap();
     let window = named(&[
-        ("startscn", Value::Number(after.max(now).to_string())),
-        ("endscn", Value::Number(now.to_string())),
+        ("startscn", Value::Number(after.max(now).to_string().into())),
+        ("endscn", Value::Number(now.to_string().into())),
     ]);
     exec(
         root,

@@ -170,7 +170,7 @@ impl WireDatabase {
 
 fn text_arg(args: &[Datum], i: usize) -> Option<String> {
     match args.get(i) {
-        Some(Datum::Text(s)) => Some(s.to_ascii_uppercase()),
+        Some(Datum::Text(s)) => Some(s.to_ascii_uppercase().to_string()),
         _ => None,
     }
 }

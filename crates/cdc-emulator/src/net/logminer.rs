@@ -266,7 +266,7 @@ impl LogMiner {
 
 fn text_arg(args: &[Argument], name: &str, position: usize) -> Result<String, OraError> {
     match arg(args, name, position) {
-        Some(Datum::Text(s)) => Ok(s.clone()),
+        Some(Datum::Text(s)) => Ok(s.to_string()),
         _ => Err(OraError::new(
             6550,
             format!("PLS-00306: wrong number or types of arguments in call ({name})"),

@@ -36,12 +36,12 @@ pub fn view(spec: &[(&str, OraType)], rows: Vec<Vec<Datum>>) -> Relation {
 }
 
 /// Text, NULL when empty.
-pub fn t(s: impl Into<String>) -> Datum {
+pub fn t(s: impl Into<oracle_datum::Str>) -> Datum {
     Datum::text(s)
 }
 
 /// Optional text.
-pub fn opt(s: Option<impl Into<String>>) -> Datum {
+pub fn opt(s: Option<impl Into<oracle_datum::Str>>) -> Datum {
     s.map_or(Datum::Null, |s| Datum::text(s))
 }
 

@@ -125,7 +125,8 @@ pub fn into_datum(v: Value, t: &OraType) -> Result<Datum, OraError> {
         Value::Number(n) if oracle_datum::is_canonical_number(&n) => Datum::Number(n),
         Value::Number(n) => Datum::Number(
             oracle_datum::canonical_number(&n)
-                .ok_or_else(|| OraError::new(1722, format!("invalid number `{n}`")))?,
+                .ok_or_else(|| OraError::new(1722, format!("invalid number `{n}`")))?
+                .into(),
         ),
         Value::Text(s) if matches!(t, OraType::Rowid | OraType::Urowid) => Datum::Rowid(s),
         Value::Text(s) | Value::Json(s) => Datum::text(s),
@@ -163,7 +164,7 @@ fn borrowed_datum(v: &Value, t: &OraType) -> Result<Datum, OraError> {
         }
         Value::Bytes(_) => return into_datum(v.clone(), t),
         Value::Boolean(b) => Datum::Boolean(*b),
-        Value::Vector(v) => Datum::Text(vector_text(v)),
+        Value::Vector(v) => Datum::Text(vector_text(v).into()),
         Value::Bfile { .. } => {
             return Err(OraError::new(
                 3001,
@@ -240,7 +241,7 @@ pub fn to_value(d: &Datum, t: &ColumnType) -> Result<Value, OraError> {
                 Value::BinaryDouble(n.parse().map_err(|_| mismatch("NUMBER"))?)
             }
             ColumnType::Boolean => Value::Boolean(n != "0"),
-            _ => Value::Number(crate::types::oracle_number_text(n)),
+            _ => Value::Number(crate::types::oracle_number_text(n).into()),
         },
         Datum::Text(s) => match t {
             ColumnType::Json => Value::Json(s.clone()),
@@ -260,30 +261,33 @@ pub fn to_value(d: &Datum, t: &ColumnType) -> Result<Value, OraError> {
         Datum::BinaryFloat(f) => Value::BinaryFloat(*f),
         Datum::BinaryDouble(f) => Value::BinaryDouble(*f),
         Datum::Date(at) => match t {
-            ColumnType::Timestamp { .. } => Value::Timestamp(at.timestamp_text()),
-            _ => Value::Date(at.date_text()),
+            ColumnType::Timestamp { .. } => Value::Timestamp(at.timestamp_text().into()),
+            _ => Value::Date(at.date_text().into()),
         },
         Datum::Timestamp(at) => match t {
-            ColumnType::Date => Value::Date(at.date_text()),
-            _ => Value::Timestamp(at.timestamp_text()),
+            ColumnType::Date => Value::Date(at.date_text().into()),
+            _ => Value::Timestamp(at.timestamp_text().into()),
         },
         Datum::TimestampTz { at, offset_minutes } => {
             let sign = if *offset_minutes < 0 { '-' } else { '+' };
             let abs = offset_minutes.unsigned_abs();
-            Value::TimestampTz(format!(
-                "{} {sign}{:02}:{:02}",
-                at.timestamp_text(),
-                abs / 60,
-                abs % 60
-            ))
+            Value::TimestampTz(
+                format!(
+                    "{} {sign}{:02}:{:02}",
+                    at.timestamp_text(),
+                    abs / 60,
+                    abs % 60
+                )
+                .into(),
+            )
         }
-        Datum::IntervalYm(m) => Value::IntervalYm(ym_text(*m)),
+        Datum::IntervalYm(m) => Value::IntervalYm(ym_text(*m).into()),
         Datum::IntervalDs(n) => {
             let fsp = match t {
                 ColumnType::IntervalDs { fsp, .. } => *fsp,
                 _ => 6,
             };
-            Value::IntervalDs(ds_text(*n, fsp))
+            Value::IntervalDs(ds_text(*n, fsp).into())
         }
         Datum::Boolean(b) => Value::Boolean(*b),
     })
@@ -361,14 +365,14 @@ mod tests {
             Datum::Number("0.15".into())
         );
         assert_eq!(
-            to_datum(&Value::Text(String::new()), &OraType::Varchar2(1)).unwrap(),
+            to_datum(&Value::Text(Default::default()), &OraType::Varchar2(1)).unwrap(),
             Datum::Null
         );
         // A CHAR(3 CHAR) travels as its 12 bytes; the SQL engine's padding to bytes goes, the
         // writer pads to 3 characters again.
         let char3 = ColumnType::parse("CHAR(3 CHAR)").unwrap();
         assert_eq!(ora_type(&char3).unwrap(), OraType::Char(12));
-        let padded = Datum::Text(format!("é{}", " ".repeat(10)));
+        let padded = Datum::Text(format!("é{}", " ".repeat(10)).into());
         assert_eq!(
             to_value(&padded, &char3).unwrap(),
             Value::Text("é  ".into())

@@ -178,7 +178,10 @@ fn capture_with(
 }
 
 fn emp(id: i64) -> Vec<Value> {
-    vec![Value::Number(id.to_string()), Value::Text("new".into())]
+    vec![
+        Value::Number(id.to_string().into()),
+        Value::Text("new".into()),
+    ]
 }
 
 #[test]

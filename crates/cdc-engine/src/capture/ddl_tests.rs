@@ -90,7 +90,7 @@ fn run(extra: &[&str], drop_old: bool) -> (Vec<String>, Vec<String>) {
                     for (k, part) in rids.chunks(50).enumerate() {
                         let x = w.begin()?;
                         for (i, rid) in part.iter().enumerate() {
-                            let v = Value::Text(format!("n{}", k * 50 + i));
+                            let v = Value::Text(format!("n{}", k * 50 + i).into());
                             w.update_set(x, 0, *rid, &[(at, v)])?;
                         }
                         l.fetch_max(w.commit(&[x])?, Ordering::SeqCst);

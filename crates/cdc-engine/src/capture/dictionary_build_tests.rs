@@ -97,7 +97,10 @@ fn capture_through_switches(build: &str, rounds: u32) -> Ran {
                 w.insert(
                     x,
                     0,
-                    vec![Value::Number(id.to_string()), Value::Text("new".into())],
+                    vec![
+                        Value::Number(id.to_string().into()),
+                        Value::Text("new".into()),
+                    ],
                 )?;
             }
             w.commit(&[x])?;

@@ -132,7 +132,7 @@ fn the_fast_value_and_csv_writers_match_to_json_and_the_csv_crate() {
         ("NUMBER(10)", Value::Number("007".into())),
         ("NUMBER(10)", Value::Number("+5".into())),
         ("NUMBER(10)", Value::Number("-".into())),
-        ("NUMBER(10)", Value::Number(String::new())),
+        ("NUMBER(10)", Value::Number(Default::default())),
         ("NUMBER(18)", Value::Number("123456789012345678".into())),
         ("NUMBER(18)", Value::Number("-999999999999999999".into())),
         ("NUMBER(10,-2)", Value::Number("1200".into())),
@@ -141,7 +141,7 @@ fn the_fast_value_and_csv_writers_match_to_json_and_the_csv_crate() {
         ("NUMBER(10,2)", Value::Number(".5".into())),
         ("NUMBER(10,2)", Value::Number("-.25".into())),
         ("NUMBER", Value::Number("7".into())),
-        ("VARCHAR2(20)", Value::Text(String::new())),
+        ("VARCHAR2(20)", Value::Text(Default::default())),
         (
             "VARCHAR2(20)",
             Value::Text("a,b \"c\"\r\n\t\u{1}é\\".into()),
@@ -481,14 +481,14 @@ fn the_csv_and_json_fast_paths_match_the_generic_cell_for_many_values() {
     ];
     let times = time_texts(&mut rng, 2_000);
     let mut values = vec![Value::Null];
-    values.extend(numbers.iter().map(|n| Value::Number(n.to_string())));
-    values.extend(times.iter().map(|t| Value::Date(t.clone())));
-    values.extend(times.iter().map(|t| Value::Timestamp(t.clone())));
+    values.extend(numbers.iter().map(|n| Value::Number(n.to_string().into())));
+    values.extend(times.iter().map(|t| Value::Date(t.clone().into())));
+    values.extend(times.iter().map(|t| Value::Timestamp(t.clone().into())));
     for _ in 0..3_000 {
         let len = rng.below(20);
         let text: String = (0..len).map(|_| rng.pick(&pieces)).collect();
-        values.push(Value::Text(text.clone()));
-        values.push(Value::Number(text));
+        values.push(Value::Text(text.clone().into()));
+        values.push(Value::Number(text.into()));
     }
     for n in 0..2_000 {
         let n = if rng.below(2) == 0 {
@@ -498,8 +498,8 @@ fn the_csv_and_json_fast_paths_match_the_generic_cell_for_many_values() {
         };
         let sign = rng.pick(&["", "-"]);
         let frac = rng.pick(&["", ".5", ".25", ".01"]);
-        values.push(Value::Number(format!("{sign}{n}{frac}")));
-        values.push(Value::Number(format!("{sign}{frac}")));
+        values.push(Value::Number(format!("{sign}{n}{frac}").into()));
+        values.push(Value::Number(format!("{sign}{frac}").into()));
     }
     for t in types {
         let ty = ty(t);
@@ -536,13 +536,13 @@ fn a_chunk_of_csv_rows_is_its_rows_one_after_the_other() {
         .collect();
     let rows: Vec<cdc_core::model::FetchedRow> = (0..20)
         .map(|i| cdc_core::model::FetchedRow {
-            rowid: format!("R{i}"),
+            rowid: format!("R{i}").into(),
             values: match i % 3 {
                 0 => vec![Value::Null, Value::Null, Value::Null],
                 1 => vec![
-                    Value::Number(i.to_string()),
-                    Value::Text(format!("a,{i}")),
-                    Value::Date(format!("2024-01-{:02} 00:00:00", i + 1)),
+                    Value::Number(i.to_string().into()),
+                    Value::Text(format!("a,{i}").into()),
+                    Value::Date(format!("2024-01-{:02} 00:00:00", i + 1).into()),
                 ],
                 _ => vec![Value::Number("-1".into()), Value::Text("\"".into())],
             },

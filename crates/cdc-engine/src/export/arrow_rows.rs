@@ -691,7 +691,7 @@ mod tests {
         assert_eq!(names, ["AT", "AT_TZ_OFFSET"]);
         let b = l
             .batch(&[FetchedRow {
-                rowid: String::new(),
+                rowid: Default::default(),
                 values: vec![Value::TimestampTz(
                     "2024-02-14 10:58:02.202590000 +01:00".into(),
                 )],
@@ -730,7 +730,7 @@ mod tests {
         let rows: Vec<FetchedRow> = texts
             .iter()
             .map(|s| FetchedRow {
-                rowid: String::new(),
+                rowid: Default::default(),
                 values: vec![Value::Number((*s).into())],
             })
             .collect();
@@ -752,7 +752,7 @@ mod tests {
         // A value of another type in a FLOAT column is CDC-6101, never a guess.
         let e = l
             .batch(&[FetchedRow {
-                rowid: String::new(),
+                rowid: Default::default(),
                 values: vec![Value::Text("x".into())],
             }])
             .unwrap_err();
@@ -795,7 +795,7 @@ mod tests {
         let l = TableLayout::new("T", &[col("I", "INTERVAL DAY(2) TO SECOND(9)")]).unwrap();
         let e = l
             .batch(&[FetchedRow {
-                rowid: String::new(),
+                rowid: Default::default(),
                 values: vec![Value::IntervalDs("+1 99:00:00".into())],
             }])
             .unwrap_err();
@@ -813,7 +813,7 @@ mod tests {
         assert_eq!(decimal_units("", 2), None);
         let l = TableLayout::new("T", &[col("N", "NUMBER(3,1)")]).unwrap();
         let row = |s: &str| FetchedRow {
-            rowid: String::new(),
+            rowid: Default::default(),
             values: vec![Value::Number(s.into())],
         };
         assert!(l.batch(&[row("99.9"), row("-.5")]).is_ok());
@@ -822,7 +822,7 @@ mod tests {
         let l = TableLayout::new("T", &[col("D", "TIMESTAMP(9)")]).unwrap();
         let e = l
             .batch(&[FetchedRow {
-                rowid: String::new(),
+                rowid: Default::default(),
                 values: vec![Value::Timestamp("9999-12-31 23:59:59.000000000".into())],
             }])
             .unwrap_err();

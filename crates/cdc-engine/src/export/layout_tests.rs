@@ -51,7 +51,7 @@ fn chunk(scn: u64, columns: &[&str], is_final: bool) -> ReadChunk {
             rowid: "AAAAAAAAAAAAAAAAAA".into(),
             values: columns
                 .iter()
-                .map(|c| Value::Text(c.to_lowercase()))
+                .map(|c| Value::Text(c.to_lowercase().into()))
                 .collect(),
         }],
         columns: columns.iter().map(|c| col(c)).collect(),

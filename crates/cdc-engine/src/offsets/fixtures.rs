@@ -3,6 +3,7 @@
 use super::inspect::Live;
 use super::*;
 use cdc_core::model::{DatabaseInfo, DatabaseRole, LogFile, OpenMode};
+use cdc_core::types::ToCompactString;
 
 pub const XID_A: &str = "0a001b00c3010000";
 pub const XID_B: &str = "0b000200d4020000";
@@ -20,7 +21,7 @@ pub fn settings() -> crate::settings::Settings {
 }
 
 pub fn key(n: i64) -> Option<ResumePoint> {
-    Some(ResumePoint::Key(vec![Value::Number(n.to_string())]))
+    Some(ResumePoint::Key(vec![Value::Number(n.to_compact_string())]))
 }
 
 /// Capture started, nothing read or streamed yet.

@@ -129,7 +129,7 @@ pub fn phase(o: &Offsets) -> String {
 pub fn value_text(v: &Value) -> String {
     match v {
         Value::Null => "NULL".into(),
-        Value::Number(n) => n.clone(),
+        Value::Number(n) => n.to_string(),
         Value::Text(t)
         | Value::Date(t)
         | Value::Timestamp(t)

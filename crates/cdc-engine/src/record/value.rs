@@ -341,7 +341,7 @@ pub fn to_json(v: &Value, ty: &ColumnType, fmt: &Format) -> Json {
         },
         Value::Timestamp(s) if fmt.time == TimePrecision::Connect => encode::epoch(s, 3)
             .map(Json::from)
-            .unwrap_or_else(|| Json::String(s.clone())),
+            .unwrap_or_else(|| Json::String(s.to_string())),
         Value::TimestampTz(s) => {
             let (fsp, local) = match ty {
                 ColumnType::TimestampTz { fsp } => (*fsp, false),
@@ -353,7 +353,7 @@ pub fn to_json(v: &Value, ty: &ColumnType, fmt: &Format) -> Json {
         Value::IntervalYm(_) | Value::IntervalDs(_) => interval_json(v, fmt),
         Value::Bytes(b) => binary(b, fmt.binary),
         // Debezium's `io.debezium.data.Json`: the document as text.
-        Value::Json(s) => Json::String(s.clone()),
+        Value::Json(s) => Json::String(s.to_string()),
         _ => encode::to_json(v, ty),
     }
 }

@@ -11,6 +11,7 @@ use crate::types::{compare_keys_in, ColumnType, KeyOrder, Value};
 use cdc_core::model::{BoundaryQuery, ChunkRange, Extent, Scn};
 use cdc_core::rowid::RowId;
 use cdc_core::session::prelude::*;
+use cdc_core::types::ToCompactString;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
@@ -249,7 +250,7 @@ impl Planner {
         let mut lower: Option<Vec<Value>> = None;
         let mut all = Vec::new();
         for b in bounds {
-            let upper = Some(vec![Value::Number(b.to_string())]);
+            let upper = Some(vec![Value::Number(b.to_compact_string())]);
             all.push(Chunk::Key {
                 lower: lower.take(),
                 upper: upper.clone(),

@@ -101,9 +101,9 @@ fn assert_exact_cover(
     for c in chunks {
         let rows = read(conn, t, scn, c.range());
         sizes.push(rows.len());
-        seen.extend(rows.into_iter().map(|r| r.rowid));
+        seen.extend(rows.into_iter().map(|r| r.rowid.to_string()));
     }
-    let mut expected: Vec<String> = whole.into_iter().map(|r| r.rowid).collect();
+    let mut expected: Vec<String> = whole.into_iter().map(|r| r.rowid.to_string()).collect();
     let total = seen.len();
     seen.sort();
     seen.dedup();
@@ -544,7 +544,7 @@ fn ora_01555_on_a_chunk_between_1000_and_2000_rows_reads_it_again_at_1000() {
     let rows: std::collections::BTreeSet<String> = sink
         .chunks
         .iter()
-        .flat_map(|c| c.1.rows.iter().map(|r| r.rowid.clone()))
+        .flat_map(|c| c.1.rows.iter().map(|r| r.rowid.to_string()))
         .collect();
     assert_eq!(rows.len(), 3000, "every row read once");
 

@@ -108,7 +108,7 @@ pub fn unavailable(ty: &ColumnType) -> Value {
         ColumnType::Blob | ColumnType::LongRaw | ColumnType::Raw { .. } => {
             Value::Bytes(UNAVAILABLE_VALUE.as_bytes().to_vec())
         }
-        _ => Value::Text(UNAVAILABLE_VALUE.to_string()),
+        _ => Value::Text(UNAVAILABLE_VALUE.to_string().into()),
     }
 }
 

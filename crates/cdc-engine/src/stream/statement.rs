@@ -344,7 +344,7 @@ impl Build {
             Kind::Lob(Content::Text(c)) => {
                 let units = c.finish().map_err(|m| (true, m))?;
                 String::from_utf16(&units)
-                    .map(Value::Text)
+                    .map(|t| Value::Text(t.into()))
                     .map_err(|_| (false, "the CLOB's text is not valid UTF-16".into()))
             }
             Kind::Lob(Content::Bytes(c)) => {
@@ -354,7 +354,7 @@ impl Build {
                         return Err((true, "the JSON document is empty".into()));
                     }
                     crate::oson::decode(&bytes)
-                        .map(Value::Json)
+                        .map(|t| Value::Json(t.into()))
                         .map_err(|m| (false, m))
                 } else {
                     Ok(Value::Bytes(bytes))
@@ -371,9 +371,9 @@ impl Build {
                     return Err((false, m));
                 }
                 flush_xml(&mut text, &mut pending, charset).map_err(|m| (false, m))?;
-                Ok(Value::Text(text))
+                Ok(Value::Text(text.into()))
             }
-            Kind::Extended(t) => Ok(Value::Text(t)),
+            Kind::Extended(t) => Ok(Value::Text(t.into())),
         }
     }
 }
@@ -407,7 +407,11 @@ mod tests {
 
     #[test]
     fn a_lob_written_whole_after_its_empty_locator_is_known() {
-        let mut b = Build::lob("C", &ColumnType::Clob, Some(&Value::Text(String::new())));
+        let mut b = Build::lob(
+            "C",
+            &ColumnType::Clob,
+            Some(&Value::Text(Default::default())),
+        );
         b.lob_piece(&write("hello ", 1));
         b.lob_piece(&write("world", 7));
         assert_eq!(b.finish().unwrap(), Value::Text("hello world".into()));

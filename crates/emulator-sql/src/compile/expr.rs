@@ -139,7 +139,7 @@ impl Compiler<'_> {
             ExprKind::Num(n) => {
                 let d = crate::number::Dec::parse(n).ok_or_else(crate::number::invalid_number)?;
                 typed(
-                    Ex::Const(Datum::Number(d.fit()?.to_canonical())),
+                    Ex::Const(Datum::Number(d.fit()?.to_canonical().into())),
                     OraType::NUMBER,
                 )
             }
@@ -301,7 +301,7 @@ impl Compiler<'_> {
                 }
             }
             "SESSIONTIMEZONE" => typed(
-                Ex::Const(Datum::Text(self.env.nls.time_zone().to_string())),
+                Ex::Const(Datum::Text(self.env.nls.time_zone().to_string().into())),
                 OraType::Varchar2(75),
             ),
             "DBTIMEZONE" => {

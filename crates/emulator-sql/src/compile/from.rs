@@ -12,6 +12,7 @@ use crate::names::object_name;
 use crate::plan::{From, Source, SourceData, SourceState};
 use crate::pushdown::{bounds, Deriver};
 use crate::{Column, Datum, ObjectName, OraError, OraType, ScanRequest};
+use oracle_datum::ToCompactString;
 use std::sync::{Arc, Mutex};
 
 /// One FROM item, scanned.
@@ -358,7 +359,7 @@ impl Compiler<'_> {
             .map(|p| crate::Row {
                 rowid: None,
                 values: vec![
-                    Datum::Text(p.to_string()),
+                    Datum::Text(p.to_compact_string()),
                     nls.parameter(p).map_or(Datum::Null, Datum::text),
                 ],
             })

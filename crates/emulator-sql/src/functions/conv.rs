@@ -190,7 +190,7 @@ fn to_char(f: &FuncCall, cx: &Cx<'_>) -> Result<Datum, OraError> {
     }
     if f.args.len() == 1 {
         return Ok(to_text(&v, cx.env, f.hints.first())?
-            .map_or(Datum::Null, |s| Datum::Text(s.into_owned())));
+            .map_or(Datum::Null, |s| Datum::Text(s.into_owned().into())));
     }
     let Some(fmt) = text_arg(f, 1, cx)? else {
         return Ok(Datum::Null);
@@ -285,22 +285,23 @@ pub fn call(f: &FuncCall, cx: &Cx<'_>) -> Result<Datum, OraError> {
         ToNumber => {
             let v = arg(f, 0, cx)?;
             if f.args.len() == 1 || !matches!(v.as_ref(), Datum::Text(_)) {
-                return Ok(
-                    to_dec(&v, cx.env)?.map_or(Datum::Null, |d| Datum::Number(d.to_canonical()))
-                );
+                return Ok(to_dec(&v, cx.env)?
+                    .map_or(Datum::Null, |d| Datum::Number(d.to_canonical().into())));
             }
             let (Some(text), Some(fmt)) = (text_arg(f, 0, cx)?, text_arg(f, 1, cx)?) else {
                 return Ok(Datum::Null);
             };
             let (decimal, group) = nls_param(f, cx)?;
             let d = numfmt::parse(&text, &*num_model(f, &fmt)?, decimal, group)?;
-            Ok(Datum::Number(d.fit()?.to_canonical()))
+            Ok(Datum::Number(d.fit()?.to_canonical().into()))
         }
         Chartorowid => Ok(match text_arg(f, 0, cx)? {
             None => Datum::Null,
-            Some(s) => Datum::Rowid(parse_rowid(&s)?),
+            Some(s) => Datum::Rowid(parse_rowid(&s)?.into()),
         }),
-        Rowidtochar | ToClob => Ok(text_arg(f, 0, cx)?.map_or(Datum::Null, Datum::Text)),
+        Rowidtochar | ToClob => {
+            Ok(text_arg(f, 0, cx)?.map_or(Datum::Null, |t| Datum::Text(t.into())))
+        }
         Serialize => {
             let v = arg(f, 0, cx)?;
             Ok(match v.as_ref() {
@@ -309,7 +310,7 @@ pub fn call(f: &FuncCall, cx: &Cx<'_>) -> Result<Datum, OraError> {
                     Err(_) => Datum::text(hex_upper(b)),
                 },
                 other => to_text(other, cx.env, None)?
-                    .map_or(Datum::Null, |s| Datum::Text(s.into_owned())),
+                    .map_or(Datum::Null, |s| Datum::Text(s.into_owned().into())),
             })
         }
         Hextoraw => Ok(match text_arg(f, 0, cx)? {
@@ -320,7 +321,7 @@ pub fn call(f: &FuncCall, cx: &Cx<'_>) -> Result<Datum, OraError> {
             let v = arg(f, 0, cx)?;
             Ok(match v.as_ref() {
                 d if is_null(d) => Datum::Null,
-                Datum::Bytes(b) => Datum::Text(hex_upper(b)),
+                Datum::Bytes(b) => Datum::Text(hex_upper(b).into()),
                 other => match to_text(other, cx.env, None)? {
                     None => Datum::Null,
                     Some(s) => Datum::text(hex_upper(&parse_hex(&s)?)),

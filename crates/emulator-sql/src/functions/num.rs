@@ -7,7 +7,7 @@ use crate::number::Dec;
 use crate::{Datum, OraError};
 
 fn number(d: Dec) -> Result<Datum, OraError> {
-    Ok(Datum::Number(d.fit()?.to_canonical()))
+    Ok(Datum::Number(d.fit()?.to_canonical().into()))
 }
 
 fn float_call(f: &FuncCall, x: f64, cx: &Cx<'_>) -> Result<Option<f64>, OraError> {
@@ -82,7 +82,7 @@ pub fn call(f: &FuncCall, cx: &Cx<'_>) -> Result<Datum, OraError> {
             ) else {
                 return Ok(Datum::Null);
             };
-            Ok(Datum::Number(crate::number::modulo(&a, &b)?))
+            Ok(Datum::Number(crate::number::modulo(&a, &b)?.into()))
         }
         Trunc | Round => {
             let scale = if f.args.len() > 1 {
@@ -112,7 +112,7 @@ pub fn call(f: &FuncCall, cx: &Cx<'_>) -> Result<Datum, OraError> {
             let (Some(a), Some(b)) = (x.trunc().to_i128(), y.trunc().to_i128()) else {
                 return Err(crate::number::overflow());
             };
-            Ok(Datum::Number((a & b).to_string()))
+            Ok(Datum::Number((a & b).to_string().into()))
         }
         _ => Ok(Datum::Null),
     }

@@ -5,13 +5,14 @@
 use super::{int_arg, text_arg, Builtin, FuncCall};
 use crate::ex::Cx;
 use crate::{Datum, OraError};
+use oracle_datum::ToCompactString;
 
 fn text(s: String) -> Datum {
     Datum::text(s)
 }
 
 fn num(n: i64) -> Datum {
-    Datum::Number(n.to_string())
+    Datum::Number(n.to_compact_string())
 }
 
 pub fn call(f: &FuncCall, cx: &Cx<'_>) -> Result<Datum, OraError> {
@@ -29,7 +30,7 @@ pub fn call(f: &FuncCall, cx: &Cx<'_>) -> Result<Datum, OraError> {
                     .ok()
                     .and_then(char::from_u32)
                     .unwrap_or('\u{FFFD}');
-                Datum::Text(c.to_string())
+                Datum::Text(c.to_compact_string())
             }
         });
     }

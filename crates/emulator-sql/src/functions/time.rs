@@ -202,7 +202,7 @@ fn months_between(a: &DateTime, b: &DateTime) -> Result<Datum, OraError> {
         + i64::from(b.second);
     let frac = Dec::from_i128(i128::from(secs_a - secs_b)).div(&Dec::from_i128(31 * 86_400))?;
     let total = Dec::from_i128(i128::from(months)).add(&frac);
-    Ok(Datum::Number(total.fit()?.to_canonical()))
+    Ok(Datum::Number(total.fit()?.to_canonical().into()))
 }
 
 fn extract(field: &str, v: &Datum, cx: &Cx<'_>) -> Result<Datum, OraError> {
@@ -224,7 +224,7 @@ fn extract(field: &str, v: &Datum, cx: &Cx<'_>) -> Result<Datum, OraError> {
                 "SECOND" => {
                     let s =
                         Dec::from_i128(n % 60_000_000_000).div(&Dec::from_i128(1_000_000_000))?;
-                    Datum::Number(s.fit()?.to_canonical())
+                    Datum::Number(s.fit()?.to_canonical().into())
                 }
                 _ => return Err(invalid()),
             });
@@ -258,7 +258,7 @@ fn extract(field: &str, v: &Datum, cx: &Cx<'_>) -> Result<Datum, OraError> {
             let s =
                 Dec::from_i128(i128::from(at.second) * 1_000_000_000 + i128::from(at.nanosecond))
                     .div(&Dec::from_i128(1_000_000_000))?;
-            Datum::Number(s.fit()?.to_canonical())
+            Datum::Number(s.fit()?.to_canonical().into())
         }
         "TIMEZONE_HOUR" if has_zone => Datum::int(off / 60),
         "TIMEZONE_MINUTE" if has_zone => Datum::int(off % 60),

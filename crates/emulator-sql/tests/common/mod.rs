@@ -15,10 +15,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 pub fn n(v: i64) -> Datum {
-    Datum::Number(v.to_string())
+    Datum::Number(v.to_string().into())
 }
 pub fn num(s: &str) -> Datum {
-    Datum::Number(s.to_string())
+    Datum::Number(s.to_string().into())
 }
 pub fn t(s: &str) -> Datum {
     Datum::text(s)

@@ -348,7 +348,7 @@ impl ToySession {
                 .into_iter()
                 .map(|s| {
                     vec![Datum::Number(
-                        oracle_net_server::canonical_number(s).unwrap(),
+                        oracle_net_server::canonical_number(s).unwrap().into(),
                     )]
                 })
                 .collect();
@@ -455,12 +455,12 @@ impl ToySession {
             .unwrap_or(0.0);
         let z = match binds.get(2).map(|b| &b.value) {
             Some(Datum::Text(s)) => s.clone(),
-            _ => String::new(),
+            _ => Default::default(),
         };
         Ok(Outcome::PlSql {
             out: vec![
                 None,
-                Some(Datum::Number(format!("{}", x * 2.0))),
+                Some(Datum::Number(format!("{}", x * 2.0).into())),
                 Some(Datum::text(format!("{z}!"))),
             ],
         })

@@ -50,8 +50,8 @@ fn database() -> Db {
             xid,
             0,
             vec![
-                Value::Number(i.to_string()),
-                Value::Text(format!("{i:0>60}")),
+                Value::Number(i.to_string().into()),
+                Value::Text(format!("{i:0>60}").into()),
             ],
         )
         .unwrap();

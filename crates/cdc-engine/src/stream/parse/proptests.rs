@@ -29,10 +29,10 @@ fn expected(ty: &ColumnType, v: &Value, place: Place) -> Option<Value> {
     use ColumnType as T;
     match ty {
         T::Bfile | T::Vector { .. } | T::Xmltype | T::Boolean => None,
-        T::Clob | T::Nclob if place == Place::Values => Some(Value::Text(String::new())),
+        T::Clob | T::Nclob if place == Place::Values => Some(Value::Text(Default::default())),
         T::Blob if place == Place::Values => Some(Value::Bytes(vec![])),
         // `/* JSON */ EMPTY_BLOB()`: the document follows in the statement's later rows.
-        T::Json if place == Place::Values => Some(Value::Json(String::new())),
+        T::Json if place == Place::Values => Some(Value::Json(Default::default())),
         _ => Some(v.clone()),
     }
 }
@@ -87,16 +87,21 @@ fn typed_value(long: bool) -> impl Strategy<Value = (ColumnType, Value)> {
     let frac = || proptest::string::string_regex(&format!("{dt}\\.[0-9]{{9}}")).unwrap();
     let mut arms: Vec<BoxedStrategy<(T, Value)>> = vec![
         text()
-            .prop_map(|x| (T::varchar2(4000), Value::Text(x)))
+            .prop_map(|x| (T::varchar2(4000), Value::Text(x.into())))
             .boxed(),
         text()
-            .prop_map(|x| (T::Nvarchar2 { length: 2000 }, Value::Text(x)))
+            .prop_map(|x| (T::Nvarchar2 { length: 2000 }, Value::Text(x.into())))
             .boxed(),
         "[a-z' ]{0,8}"
-            .prop_map(|x| (T::char(8), Value::Text(format!("{x:<8}"))))
+            .prop_map(|x| (T::char(8), Value::Text(format!("{x:<8}").into())))
             .boxed(),
         "[a-zé]{0,3}"
-            .prop_map(|x| (T::Nchar { length: 3 }, Value::Text(format!("{x:<3}"))))
+            .prop_map(|x| {
+                (
+                    T::Nchar { length: 3 },
+                    Value::Text(format!("{x:<3}").into()),
+                )
+            })
             .boxed(),
         (
             any::<bool>(),
@@ -121,7 +126,7 @@ fn typed_value(long: bool) -> impl Strategy<Value = (ColumnType, Value)> {
                         precision: None,
                         scale: None,
                     },
-                    Value::Number(n),
+                    Value::Number(n.into()),
                 )
             })
             .boxed(),
@@ -131,15 +136,15 @@ fn typed_value(long: bool) -> impl Strategy<Value = (ColumnType, Value)> {
         any::<f64>()
             .prop_map(|v| (T::BinaryDouble, Value::BinaryDouble(v)))
             .boxed(),
-        dt.prop_map(|x| (T::Date, Value::Date(x))).boxed(),
+        dt.prop_map(|x| (T::Date, Value::Date(x.into()))).boxed(),
         frac()
-            .prop_map(|x| (T::Timestamp { fsp: 9 }, Value::Timestamp(x)))
+            .prop_map(|x| (T::Timestamp { fsp: 9 }, Value::Timestamp(x.into())))
             .boxed(),
         (frac(), "[+-](0[0-9]|1[0-4]):[0-5][0-9]")
             .prop_map(|(x, z)| {
                 (
                     T::TimestampTz { fsp: 9 },
-                    Value::TimestampTz(format!("{x} {z}")),
+                    Value::TimestampTz(format!("{x} {z}").into()),
                 )
             })
             .boxed(),
@@ -147,12 +152,12 @@ fn typed_value(long: bool) -> impl Strategy<Value = (ColumnType, Value)> {
             .prop_map(|x| {
                 (
                     T::TimestampLtz { fsp: 9 },
-                    Value::TimestampTz(format!("{x} +00:00")),
+                    Value::TimestampTz(format!("{x} +00:00").into()),
                 )
             })
             .boxed(),
         "[+-][0-9]{2}-(0[0-9]|1[01])"
-            .prop_map(|x| (T::IntervalYm { precision: 2 }, Value::IntervalYm(x)))
+            .prop_map(|x| (T::IntervalYm { precision: 2 }, Value::IntervalYm(x.into())))
             .boxed(),
         "[+-][0-9]{3} [0-2][0-9]:[0-5][0-9]:[0-5][0-9]\\.[0-9]{6}"
             .prop_map(|x| {
@@ -161,7 +166,7 @@ fn typed_value(long: bool) -> impl Strategy<Value = (ColumnType, Value)> {
                         precision: 3,
                         fsp: 6,
                     },
-                    Value::IntervalDs(x),
+                    Value::IntervalDs(x.into()),
                 )
             })
             .boxed(),
@@ -171,11 +176,17 @@ fn typed_value(long: bool) -> impl Strategy<Value = (ColumnType, Value)> {
         prop::collection::vec(any::<u8>(), 0..24)
             .prop_map(|b| (T::Blob, Value::Bytes(b)))
             .boxed(),
-        text().prop_map(|x| (T::Clob, Value::Text(x))).boxed(),
-        text().prop_map(|x| (T::Nclob, Value::Text(x))).boxed(),
-        text().prop_map(|x| (T::Long, Value::Text(x))).boxed(),
+        text()
+            .prop_map(|x| (T::Clob, Value::Text(x.into())))
+            .boxed(),
+        text()
+            .prop_map(|x| (T::Nclob, Value::Text(x.into())))
+            .boxed(),
+        text()
+            .prop_map(|x| (T::Long, Value::Text(x.into())))
+            .boxed(),
         "\\{\"[a-z]{1,5}\":[0-9]{1,3}\\}"
-            .prop_map(|x| (T::Json, Value::Json(x)))
+            .prop_map(|x| (T::Json, Value::Json(x.into())))
             .boxed(),
         any::<bool>()
             .prop_map(|b| (T::Boolean, Value::Boolean(b)))
@@ -196,7 +207,7 @@ fn typed_value(long: bool) -> impl Strategy<Value = (ColumnType, Value)> {
         ))
         .boxed(),
         text()
-            .prop_map(|x| (T::Xmltype, Value::Text(format!("<a>{x}</a>"))))
+            .prop_map(|x| (T::Xmltype, Value::Text(format!("<a>{x}</a>").into())))
             .boxed(),
         Just((T::Date, Value::Null)).boxed(),
     ];
@@ -205,12 +216,12 @@ fn typed_value(long: bool) -> impl Strategy<Value = (ColumnType, Value)> {
         arms.push(
             long_text
                 .clone()
-                .prop_map(|x| (T::varchar2(32767), Value::Text(x)))
+                .prop_map(|x| (T::varchar2(32767), Value::Text(x.into())))
                 .boxed(),
         );
         arms.push(
             long_text
-                .prop_map(|x| (T::Nvarchar2 { length: 32767 }, Value::Text(x)))
+                .prop_map(|x| (T::Nvarchar2 { length: 32767 }, Value::Text(x.into())))
                 .boxed(),
         );
     }
@@ -279,7 +290,7 @@ proptest! {
     fn lob_writes_parse_back(key in row(false), text in "[ -~é😀\n]{0,40}", bytes in prop::collection::vec(any::<u8>(), 0..40)) {
         let t = TableName::new(None, "O", "T");
         let key: Row = key.into_iter().filter(|(_, t, _)| !t.is_lob() && *t != ColumnType::Json && !t.is_extended()).collect();
-        for (ty, v) in [(ColumnType::Clob, Value::Text(text.clone())), (ColumnType::Nclob, Value::Text(text.clone())), (ColumnType::Blob, Value::Bytes(bytes.clone()))] {
+        for (ty, v) in [(ColumnType::Clob, Value::Text(text.clone().into())), (ColumnType::Nclob, Value::Text(text.clone().into())), (ColumnType::Blob, Value::Bytes(bytes.clone()))] {
             let w = parse_lob_write(&lob_write_as(&t, "L", &ty, &cols(&key), &v)).map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert_eq!((w.column.as_str(), w.offset), ("L", 1));
             prop_assert_eq!(to_value(&w.data, &ty), Ok(v));

@@ -822,7 +822,7 @@ fn to_value_text_lobs_booleans_and_mismatches() {
     assert!(to_value(&Literal::HexToRaw(vec![0xd8, 0x3d]), &nv).is_err());
     assert_eq!(
         to_value(&Literal::EmptyClob, &ColumnType::Clob),
-        Ok(Value::Text(String::new()))
+        Ok(Value::Text(Default::default()))
     );
     assert_eq!(
         to_value(&Literal::EmptyBlob, &ColumnType::Blob),
