@@ -196,7 +196,8 @@ pub struct FlowWatch {
 impl FlowWatch {
     pub fn check(&mut self, status: &Status) -> Result<()> {
         let since = status.sink_busy_since.load(Ordering::SeqCst);
-        let blocked = since > 0 && cdc_core::civil::now_ms() - since >= FLOW_CONTROL_AFTER_MS;
+        let blocked =
+            since > 0 && cdc_core::civil::now_ms_coarse() - since >= FLOW_CONTROL_AFTER_MS;
         match (&self.paused, blocked) {
             (None, true) => {
                 let (state, table, chunk) = {
@@ -392,7 +393,7 @@ impl Status {
     /// The sink starts (true) or ends (false) a write or commit.
     pub fn sink_busy(&self, busy: bool) {
         let v = if busy {
-            cdc_core::civil::now_ms().max(1)
+            cdc_core::civil::now_ms_coarse().max(1)
         } else {
             0
         };
