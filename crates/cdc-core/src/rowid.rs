@@ -54,16 +54,21 @@ impl RowId {
     /// The 18-character text form. The file and slot fields hold 3 digits (18 bits); Oracle's
     /// own values are far smaller (file ≤ 1023, slot ≤ 65535), larger ones keep their low bits.
     pub fn encode(&self) -> String {
-        let mut out = String::with_capacity(18);
-        push_digits(&mut out, u64::from(self.data_object), 6);
-        push_digits(&mut out, u64::from(self.relative_fno), 3);
-        push_digits(&mut out, u64::from(self.block), 6);
-        push_digits(&mut out, u64::from(self.slot), 3);
-        out
+        ascii(&self.digits()).to_string()
     }
 
     /// [`RowId::encode`] held inline: a snapshot makes one for every row it reads.
     pub fn encode_inline(&self) -> crate::types::Str {
+        crate::types::Str::from(ascii(&self.digits()))
+    }
+
+    /// [`RowId::encode`], appended to `out`.
+    pub fn encode_into(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.digits());
+    }
+
+    /// The text form's characters, the three encodings' one source.
+    fn digits(&self) -> [u8; 18] {
         let mut out = [0u8; 18];
         let mut at = 0;
         for (value, width) in [
@@ -77,22 +82,7 @@ impl RowId {
                 at += 1;
             }
         }
-        // The alphabet is ASCII.
-        crate::types::Str::from(std::str::from_utf8(&out).unwrap_or_default())
-    }
-
-    /// [`RowId::encode`], appended to `out`.
-    pub fn encode_into(&self, out: &mut Vec<u8>) {
-        for (value, width) in [
-            (u64::from(self.data_object), 6),
-            (u64::from(self.relative_fno), 3),
-            (u64::from(self.block), 6),
-            (u64::from(self.slot), 3),
-        ] {
-            for i in (0..width).rev() {
-                out.push(ALPHABET[((value >> (6 * i)) & 63) as usize]);
-            }
-        }
+        out
     }
 
     /// Parse the 18-character text form.
@@ -155,11 +145,9 @@ impl RowId {
     }
 }
 
-fn push_digits(out: &mut String, value: u64, width: u32) {
-    for i in (0..width).rev() {
-        let d = (value >> (6 * i)) & 63;
-        out.push(char::from(ALPHABET[d as usize]));
-    }
+/// The digits as text: the alphabet is ASCII.
+fn ascii(digits: &[u8; 18]) -> &str {
+    std::str::from_utf8(digits).unwrap_or_default()
 }
 
 fn digit_value(c: char) -> Option<u8> {
