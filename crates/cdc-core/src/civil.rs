@@ -142,6 +142,28 @@ pub fn now_ms_coarse() -> i64 {
     now_ms()
 }
 
+/// The wall clock in nanoseconds since the epoch (0 for a clock set before it), read from the
+/// kernel's clock directly: Debezium's `ts_ms`/`ts_us`/`ts_ns` of every record, where
+/// `SystemTime`'s checked subtraction and 128-bit nanoseconds were a third of the clock's cost.
+pub fn now_ns() -> i64 {
+    #[cfg(target_os = "linux")]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid timespec the call writes.
+        if unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut ts) } == 0 {
+            #[allow(clippy::unnecessary_cast)]
+            return ((ts.tv_sec as i64) * 1_000_000_000 + ts.tv_nsec as i64).max(0);
+        }
+    }
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as i64)
+        .unwrap_or(0)
+}
+
 /// The wall clock in milliseconds since the epoch (0 for a clock set before it).
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
@@ -168,6 +190,22 @@ mod tests {
             assert!(coarse >= last, "went back from {last} to {coarse}");
             last = coarse;
             std::thread::sleep(std::time::Duration::from_micros(200));
+        }
+    }
+
+    /// The nanosecond clock read from the kernel lies between two readings of the standard
+    /// library's.
+    #[test]
+    fn the_nanosecond_clock_is_the_wall_clock() {
+        let std_ns = || {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_nanos() as i64
+        };
+        for _ in 0..100 {
+            let (before, ns, after) = (std_ns(), now_ns(), std_ns());
+            assert!(before <= ns && ns <= after, "{before} {ns} {after}");
         }
     }
 }

@@ -386,18 +386,28 @@ fn write_decimal(out: &mut Vec<u8>, text: &str, to: Option<i32>) -> bool {
         [b'-', rest @ ..] => (true, rest),
         b => (false, b),
     };
+    // The first 18 digits add up in 64 bits, which cannot overflow; 128-bit arithmetic, with its
+    // checks, only past them (most values have fewer).
+    let mut small: u64 = 0;
     let mut unscaled: u128 = 0;
     let (mut digits, mut frac, mut dot) = (0usize, 0i32, false);
     for &b in body {
         match b {
             b'0'..=b'9' => {
-                let Some(u) = unscaled
-                    .checked_mul(10)
-                    .and_then(|u| u.checked_add(u128::from(b - b'0')))
-                else {
-                    return false;
-                };
-                unscaled = u;
+                if digits < 18 {
+                    small = small * 10 + u64::from(b - b'0');
+                } else {
+                    if digits == 18 {
+                        unscaled = u128::from(small);
+                    }
+                    let Some(u) = unscaled
+                        .checked_mul(10)
+                        .and_then(|u| u.checked_add(u128::from(b - b'0')))
+                    else {
+                        return false;
+                    };
+                    unscaled = u;
+                }
                 digits += 1;
                 frac += i32::from(dot);
             }
@@ -407,6 +417,9 @@ fn write_decimal(out: &mut Vec<u8>, text: &str, to: Option<i32>) -> bool {
     }
     if digits == 0 {
         return false;
+    }
+    if digits <= 18 {
+        unscaled = u128::from(small);
     }
     let scale = frac;
     if let Some(to) = to {
@@ -431,14 +444,14 @@ fn write_decimal(out: &mut Vec<u8>, text: &str, to: Option<i32>) -> bool {
     };
     let value = if neg { -magnitude } else { magnitude };
     let bytes = value.to_be_bytes();
-    // The minimal form: drop a leading byte that only repeats the next byte's sign bit.
-    let mut start = 0;
-    while start + 1 < bytes.len()
-        && ((bytes[start] == 0 && bytes[start + 1] & 0x80 == 0)
-            || (bytes[start] == 0xff && bytes[start + 1] & 0x80 != 0))
-    {
-        start += 1;
-    }
+    // The minimal form: the leading bytes that only repeat the sign bit kept after them are
+    // dropped (one byte stays, for zero and -1).
+    let sign_bits = if value < 0 {
+        value.leading_ones()
+    } else {
+        value.leading_zeros()
+    };
+    let start = ((sign_bits - 1) / 8).min(15) as usize;
     let mut b64_buf = [0u8; 24];
     let Ok(n) =
         base64::engine::general_purpose::STANDARD.encode_slice(&bytes[start..], &mut b64_buf)
