@@ -539,6 +539,12 @@ pub fn write_json_str(out: &mut Vec<u8>, s: &str) {
 /// Append `s` escaped for the inside of a JSON string.
 pub fn write_json_str_body(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
+    // Most text needs no escape: said of the whole string first, in words read in place (no
+    // padded copy of the last few bytes), and the string written in one copy.
+    if !may_need_escape_any(bytes) {
+        out.extend_from_slice(bytes);
+        return;
+    }
     // Bytes before `start` are written; eight bytes are checked at a time (the last few padded
     // with a byte that needs no escape), and only a word that may hold one is looked at byte
     // by byte. Most text holds none: a record's dozens of short strings were a sixth of the
@@ -576,6 +582,36 @@ pub fn write_json_str_body(out: &mut Vec<u8>, s: &str) {
         }
     }
     out.extend_from_slice(&bytes[start..]);
+}
+
+/// Whether any byte of `bytes` is a control character, `"` or `\\`: words of eight read in
+/// place, the last one overlapping the one before; under eight bytes, two overlapping halves.
+fn may_need_escape_any(bytes: &[u8]) -> bool {
+    let n = bytes.len();
+    let word = |at: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&bytes[at..at + 8]);
+        u64::from_le_bytes(w)
+    };
+    let half = |at: usize| {
+        let mut w = [0u8; 4];
+        w.copy_from_slice(&bytes[at..at + 4]);
+        u64::from(u32::from_le_bytes(w))
+    };
+    match n {
+        8.. => {
+            let mut at = 0;
+            while at + 8 <= n {
+                if may_need_escape(word(at)) {
+                    return true;
+                }
+                at += 8;
+            }
+            at < n && may_need_escape(word(n - 8))
+        }
+        4..=7 => may_need_escape(half(0) | (half(n - 4) << 32)),
+        _ => bytes.iter().any(|&c| c < 0x20 || c == b'"' || c == b'\\'),
+    }
 }
 
 /// Whether any of the eight bytes of `x` is a control character, `"` or `\\`.

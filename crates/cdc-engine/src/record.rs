@@ -15,7 +15,7 @@ pub mod schema_change;
 pub mod sink_record;
 pub mod value;
 
-pub use sink_record::{HeaderValue, Headers, LineWriter, OwnedRecord, Record};
+pub use sink_record::{HeaderValue, Headers, LineWriter, OwnedRecord, Record, RecordParts};
 
 use cdc_core::model::{ColumnInfo, FetchedRow, Scn};
 use format::Format;

@@ -6,7 +6,7 @@
 use super::status::Status;
 use crate::errors::Result;
 use crate::offsets::{Offsets, SinkPosition, StreamPosition};
-use crate::record::Record;
+use crate::record::{Record, RecordParts};
 use crate::sink::RecordSink;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -70,6 +70,19 @@ impl Output {
         // A write that blocks (stdout to a slow consumer) is flow control too.
         self.status.sink_busy(true);
         let wrote = self.sink.write(record);
+        self.status.sink_busy(false);
+        let bytes = wrote?;
+        let mut b = self.status.board();
+        b.sink.records += 1;
+        b.sink.bytes += bytes;
+        Ok(())
+    }
+
+    /// [`Output::write`] for a record written where it goes ([`RecordParts`]); `scratch` is
+    /// where a sink that cannot take it so has it made first.
+    pub fn write_parts(&mut self, parts: RecordParts<'_, '_>, scratch: &mut Vec<u8>) -> Result<()> {
+        self.status.sink_busy(true);
+        let wrote = self.sink.write_parts(parts, scratch);
         self.status.sink_busy(false);
         let bytes = wrote?;
         let mut b = self.status.board();

@@ -280,7 +280,18 @@ fn json_string_escaping_matches_the_byte_rule() {
             t.push_str(&"xyz12345678".repeat(2)[at % 7..]);
             cases.push(t);
         }
+        // Short strings (read as two overlapping halves under eight bytes, a last word that
+        // overlaps the one before it above): the special character at every position.
+        for len in 1..=17 {
+            for at in 0..len {
+                let t: String = (0..len)
+                    .map(|i| if i == at { special } else { 'k' })
+                    .collect();
+                cases.push(t);
+            }
+        }
     }
+    cases.extend((0..=17).map(|len| "q".repeat(len)));
     for t in cases {
         let mut out = Vec::new();
         write_json_str(&mut out, &t);

@@ -38,6 +38,17 @@ pub struct Record<'a> {
     pub headers: Headers<'a>,
 }
 
+/// A record whose key and value are written where they go, rather than made first and copied:
+/// `key` and `value` each append their part to the buffer they are given and return true, or
+/// write nothing and return false for a null. Capture's snapshot writes its records so (a
+/// record's copy into the file sink's line was a twentieth of its user time).
+pub struct RecordParts<'a, 'f> {
+    pub topic: &'a str,
+    pub headers: Headers<'a>,
+    pub key: &'f mut dyn FnMut(&mut Vec<u8>) -> bool,
+    pub value: &'f mut dyn FnMut(&mut Vec<u8>) -> bool,
+}
+
 impl Record<'_> {
     /// Append the record's JSON line, without its newline.
     pub fn write_line(&self, out: &mut Vec<u8>) {

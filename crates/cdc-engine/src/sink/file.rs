@@ -5,7 +5,7 @@ use super::RecordSink;
 use crate::crashpoint::Point;
 use crate::errors::{CdcError, Result};
 use crate::offsets::SinkPosition;
-use crate::record::{LineWriter, Record};
+use crate::record::{LineWriter, Record, RecordParts};
 use std::fs::File;
 use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -200,6 +200,40 @@ impl RecordSink for FileSink {
         crate::crashpoint::hit(Point::SinkWrite)?;
         let from = self.buf.len();
         self.lines.write(record, &mut self.buf);
+        self.end_line(from)
+    }
+
+    fn write_parts(&mut self, parts: RecordParts<'_, '_>, _scratch: &mut Vec<u8>) -> Result<u64> {
+        crate::crashpoint::hit(Point::SinkWrite)?;
+        let from = self.buf.len();
+        self.lines.write_with(
+            parts.topic,
+            &parts.headers,
+            &mut self.buf,
+            parts.key,
+            parts.value,
+        );
+        self.end_line(from)
+    }
+
+    fn commit(&mut self) -> Result<SinkPosition> {
+        self.flush_buf(Flush::All)?;
+        crate::crashpoint::hit(Point::SinkCommitFlushed)?;
+        let path = self.dir.join(segment_name(self.index));
+        self.file.sync_data().map_err(|e| CdcError::io(&path, e))?;
+        crate::crashpoint::hit(Point::SinkCommitSynced)?;
+        Ok(SinkPosition::File {
+            segment: segment_name(self.index),
+            bytes: self.bytes,
+            records: self.records,
+        })
+    }
+}
+
+impl FileSink {
+    /// End the line written into the buffer from `from` on: its newline, the segment closed
+    /// first when the line would take it past its size, the buffer flushed when full.
+    fn end_line(&mut self, from: usize) -> Result<u64> {
         self.buf.push(b'\n');
         let n = self.buf.len() - from;
         // A segment that would grow past its size is closed first (unless it is empty: a
@@ -214,19 +248,6 @@ impl RecordSink for FileSink {
             self.flush_buf(Flush::WholePages)?;
         }
         Ok(n as u64)
-    }
-
-    fn commit(&mut self) -> Result<SinkPosition> {
-        self.flush_buf(Flush::All)?;
-        crate::crashpoint::hit(Point::SinkCommitFlushed)?;
-        let path = self.dir.join(segment_name(self.index));
-        self.file.sync_data().map_err(|e| CdcError::io(&path, e))?;
-        crate::crashpoint::hit(Point::SinkCommitSynced)?;
-        Ok(SinkPosition::File {
-            segment: segment_name(self.index),
-            bytes: self.bytes,
-            records: self.records,
-        })
     }
 }
 
@@ -412,5 +433,94 @@ mod tests {
         );
         let path = dir.path().join("segment-000001.jsonl");
         assert_eq!(std::fs::read(path).unwrap(), expected);
+    }
+
+    /// A record written in place (`write_parts`) gives the file the same bytes, segments and
+    /// positions as the record made first and written; so does the default `write_parts` a
+    /// sink without its own has (the record made in the scratch buffer).
+    #[test]
+    fn records_written_in_place_equal_records_written_whole() {
+        use crate::record::{HeaderValue, Headers};
+        struct Whole(FileSink);
+        impl RecordSink for Whole {
+            fn write(&mut self, record: &Record) -> Result<u64> {
+                self.0.write(record)
+            }
+            fn commit(&mut self) -> Result<SinkPosition> {
+                self.0.commit()
+            }
+        }
+        let records: Vec<(Option<&str>, Option<&str>, &str)> = vec![
+            (Some("{\"ID\":1}"), Some("{\"after\":{\"ID\":1}}"), "first"),
+            (None, Some("{\"after\":{\"N\":\"x\"}}"), "true"),
+            (Some("{\"ID\":2}"), None, "true"),
+            (
+                Some("{\"ID\":3}"),
+                Some("{\"pad\":\"ppppppppppppppppppppp\"}"),
+                "last",
+            ),
+        ];
+        let (whole, in_place, default) = (
+            tempfile::tempdir().unwrap(),
+            tempfile::tempdir().unwrap(),
+            tempfile::tempdir().unwrap(),
+        );
+        // Small segments: the records rotate them.
+        let mut a = FileSink::open(whole.path(), 250, None).unwrap();
+        let mut b = FileSink::open(in_place.path(), 250, None).unwrap();
+        let mut c = Whole(FileSink::open(default.path(), 250, None).unwrap());
+        let mut scratch = Vec::new();
+        for (key, value, marker) in &records {
+            let headers = || -> Headers {
+                let mut h = Headers::new();
+                h.push(("cdc.snapshot", HeaderValue::Text(marker)));
+                h
+            };
+            let n = a
+                .write(&Record {
+                    topic: "cdc.HR.EMP",
+                    key: key.map(str::as_bytes),
+                    value: value.map(str::as_bytes),
+                    headers: headers(),
+                })
+                .unwrap();
+            fn part(p: Option<&str>) -> impl FnMut(&mut Vec<u8>) -> bool + '_ {
+                move |out: &mut Vec<u8>| {
+                    out.extend_from_slice(p.unwrap_or_default().as_bytes());
+                    p.is_some()
+                }
+            }
+            for sink in [&mut b as &mut dyn RecordSink, &mut c] {
+                let parts = RecordParts {
+                    topic: "cdc.HR.EMP",
+                    headers: headers(),
+                    key: &mut part(*key),
+                    value: &mut part(*value),
+                };
+                assert_eq!(sink.write_parts(parts, &mut scratch).unwrap(), n);
+            }
+        }
+        let pos = a.commit().unwrap();
+        assert_eq!(b.commit().unwrap(), pos);
+        assert_eq!(c.commit().unwrap(), pos);
+        let files = |d: &Path| -> Vec<(String, String)> {
+            segments(d)
+                .unwrap()
+                .into_iter()
+                .map(|(_, p)| {
+                    let name = p.file_name().unwrap().to_string_lossy().into_owned();
+                    (name, std::fs::read_to_string(&p).unwrap())
+                })
+                .collect()
+        };
+        let want = files(whole.path());
+        assert!(want.len() > 1, "the records rotate the segments: {want:?}");
+        assert!(
+            want.iter().any(|(_, t)| t.contains("\"key\":null")),
+            "{want:?}"
+        );
+        assert!(want.iter().any(|(_, t)| t.lines().count() == 2), "{want:?}");
+        assert_eq!(files(in_place.path()), want);
+        assert_eq!(files(default.path()), want);
     }
 }

@@ -22,6 +22,7 @@ pub use crate::segments::{segment_index, segment_name, segments};
 
 use crate::errors::Result;
 use crate::offsets::SinkPosition;
+pub use crate::record::RecordParts;
 use crate::settings::{Settings, SinkType};
 use std::path::Path;
 
@@ -29,6 +30,23 @@ pub trait RecordSink {
     /// Queue one record; returns the bytes it took (its line and newline in a file or on
     /// stdout; its key, value and headers in Kafka).
     fn write(&mut self, record: &Record) -> Result<u64>;
+    /// Queue one record whose key and value `parts` writes (see [`RecordParts`]), as
+    /// [`RecordSink::write`] would queue it. A file sink has them written straight into its
+    /// line; the others get them made in `scratch` first, then written.
+    fn write_parts(&mut self, parts: RecordParts<'_, '_>, scratch: &mut Vec<u8>) -> Result<u64> {
+        scratch.clear();
+        let key = (parts.key)(scratch).then_some(0..scratch.len());
+        let value_from = scratch.len();
+        let value = (parts.value)(scratch).then_some(value_from..scratch.len());
+        self.write(&Record {
+            topic: parts.topic,
+            key: key.map(|k| &scratch[k]),
+            value: value.map(|v| &scratch[v]),
+            // Copied, not moved: `Headers` (a SmallVec) cannot shorten its lifetime to the
+            // scratch buffer's.
+            headers: parts.headers.iter().cloned().collect(),
+        })
+    }
     /// Make everything queued durable and return the position to acknowledge.
     fn commit(&mut self) -> Result<SinkPosition>;
 }

@@ -4,7 +4,7 @@
 use super::RecordSink;
 use crate::errors::{CdcError, Result};
 use crate::offsets::SinkPosition;
-use crate::record::{LineWriter, Record};
+use crate::record::{LineWriter, Record, RecordParts};
 use std::io::Write;
 
 /// Records to stdout (no exactly-once: a restart repeats what was not acknowledged).
@@ -55,12 +55,19 @@ impl RecordSink for StdoutSink {
     fn write(&mut self, record: &Record) -> Result<u64> {
         self.line.clear();
         self.lines.write(record, &mut self.line);
-        self.line.push(b'\n');
-        if let Err(e) = self.out.write_all(&self.line) {
-            return Err(self.failed(e));
-        }
-        self.records += 1;
-        Ok(self.line.len() as u64)
+        self.send_line()
+    }
+
+    fn write_parts(&mut self, parts: RecordParts<'_, '_>, _scratch: &mut Vec<u8>) -> Result<u64> {
+        self.line.clear();
+        self.lines.write_with(
+            parts.topic,
+            &parts.headers,
+            &mut self.line,
+            parts.key,
+            parts.value,
+        );
+        self.send_line()
     }
 
     fn commit(&mut self) -> Result<SinkPosition> {
@@ -69,5 +76,17 @@ impl RecordSink for StdoutSink {
         Ok(SinkPosition::Stdout {
             records: self.records,
         })
+    }
+}
+
+impl StdoutSink {
+    /// The record written into `line`, with its newline, to stdout.
+    fn send_line(&mut self) -> Result<u64> {
+        self.line.push(b'\n');
+        if let Err(e) = self.out.write_all(&self.line) {
+            return Err(self.failed(e));
+        }
+        self.records += 1;
+        Ok(self.line.len() as u64)
     }
 }

@@ -7,7 +7,7 @@ use crate::capture::throttle;
 use crate::crashpoint::Point;
 use crate::errors::Result;
 use crate::offsets::TableProgress;
-use crate::record::{now_ms, SnapshotMarker, TableContext};
+use crate::record::{now_ms, RecordParts, SnapshotMarker, TableContext, TableSchemas};
 use crate::snapshot::read::ReadChunk;
 use crate::snapshot::target::TableTarget;
 use crate::snapshot::ChunkSink;
@@ -144,7 +144,7 @@ impl Publisher<'_> {
         }
         let (table_first, table_last) = (progress.rows == 0, chunk.last_rows);
         let schemas = ctx.schemas(&settings.record, self.pipeline.with_pdb());
-        // One buffer for the chunk's records: each is written into it and handed to the sink.
+        // Where a sink that cannot take a record's parts in place has them made first.
         let mut buf = Vec::with_capacity(1024);
         for (i, row) in chunk.rows.iter().enumerate() {
             let marker = match self.signal_snapshot {
@@ -158,17 +158,17 @@ impl Publisher<'_> {
                     n,
                 ),
             };
-            buf.clear();
-            let written = ctx.write_snapshot(
-                &mut buf,
-                &settings.record,
-                &schemas,
-                row,
-                chunk.scn,
-                marker,
-                ts,
-            );
-            self.output.write(&schemas.record(&buf, &written))?;
+            let fmt = &settings.record;
+            let parts = RecordParts {
+                topic: &schemas.topic,
+                headers: TableSchemas::headers(marker),
+                key: &mut |out| ctx.write_snapshot_key(out, fmt, &schemas, row),
+                value: &mut |out| {
+                    ctx.write_snapshot_value(out, fmt, &schemas, row, chunk.scn, marker, ts);
+                    true
+                },
+            };
+            self.output.write_parts(parts, &mut buf)?;
         }
         self.snapshot_rows += n as u64;
         self.throttle.count(&t.name().to_string(), n as u64);
