@@ -3,7 +3,6 @@
 //! `before`, `after`, `source`, `transaction`, `op` and the processing times).
 
 use crate::names::TableName;
-use crate::types::Str;
 use std::cell::RefCell;
 
 pub(crate) use crate::encode::write_int;
@@ -72,7 +71,8 @@ pub enum Source<'a> {
     /// fields are null.
     Snapshot {
         ts_ms: i64,
-        marker: &'a str,
+        /// One of [`crate::record::SnapshotMarker`]'s texts.
+        marker: &'static str,
         scn: u64,
         row_id: Option<&'a str>,
     },
@@ -127,7 +127,7 @@ pub struct TableEnvelope {
 /// A snapshot record's `source` block up to `"row_id":`, and what it was made for.
 #[derive(Debug, Clone, Default)]
 struct SnapshotHead {
-    made_for: Option<(i64, Str, u64)>,
+    made_for: Option<(i64, &'static str, u64)>,
     text: Vec<u8>,
 }
 
@@ -211,8 +211,12 @@ impl TableEnvelope {
                 row_id,
             } => {
                 let mut head = self.snapshot_head.borrow_mut();
-                let made = head.made_for.as_ref();
-                if made.is_none_or(|(t, m, s)| (t, m.as_str(), s) != (ts_ms, *marker, scn)) {
+                // The marker by its address: a text the same at another address only makes
+                // the block again.
+                let same = |(t, m, s): &(i64, &str, u64)| {
+                    (t, s) == (ts_ms, scn) && std::ptr::eq(*m, *marker)
+                };
+                if !head.made_for.as_ref().is_some_and(same) {
                     let mut text = std::mem::take(&mut head.text);
                     text.clear();
                     self.write_times_and_table(&mut text, *ts_ms, marker);
@@ -224,7 +228,7 @@ impl TableEnvelope {
                           \"redo_thread\":null,\"user_name\":null,\"redo_sql\":null,\"row_id\":",
                     );
                     *head = SnapshotHead {
-                        made_for: Some((*ts_ms, (*marker).into(), *scn)),
+                        made_for: Some((*ts_ms, *marker, *scn)),
                         text,
                     };
                 }
