@@ -199,20 +199,29 @@ fn date_part(p: &DateTimeParts) -> String {
 /// once per row of every snapshot, where `format!` was the largest single cost of a thin
 /// driver's row after the driver's own decoding. Fields out of their printed width (a year BC,
 /// what no DATE holds in the others) go through `format!`, which prints them as before.
-fn push_date_part(out: &mut String, p: &DateTimeParts) {
+fn push_date_part(out: &mut impl std::fmt::Write, p: &DateTimeParts) {
+    // Writing to a string cannot fail.
     let two = [p.month, p.day, p.hour, p.minute, p.second];
     if !(0..=9999).contains(&p.year) || two.iter().any(|&v| v > 99) {
-        out.push_str(&format!(
+        let _ = write!(
+            out,
             "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
             p.year, p.month, p.day, p.hour, p.minute, p.second
-        ));
+        );
         return;
     }
     push_digits(out, u64::from(p.year.unsigned_abs()), 4);
     for (sep, v) in ['-', '-', ' ', ':', ':'].into_iter().zip(two) {
-        out.push(sep);
+        let _ = out.write_char(sep);
         push_digits(out, u64::from(v), 2);
     }
+}
+
+/// [`format_date`] as the inline text a value holds (its 19 characters need no allocation).
+pub fn format_date_str(p: &DateTimeParts) -> crate::types::Str {
+    let mut out = crate::types::Str::default();
+    push_date_part(&mut out, p);
+    out
 }
 
 /// DATE: `YYYY-MM-DD HH24:MI:SS`.
@@ -715,6 +724,7 @@ mod tests {
             let full = reference(p);
             assert_eq!(format_timestamp(p), full, "{p:?}");
             assert_eq!(format_date(p), full[..full.rfind('.').unwrap()], "{p:?}");
+            assert_eq!(format_date_str(p), format_date(p), "{p:?}");
         }
     }
 

@@ -111,7 +111,7 @@ pub fn value(cell: Cell, how: Fetch, column: &str, ctx: &CallContext) -> Result<
         Cell::Number(s) => Value::Number(crate::types::into_oracle_number_text(s).into()),
         Cell::BinaryFloat(f) => Value::BinaryFloat(f),
         Cell::BinaryDouble(f) => Value::BinaryDouble(f),
-        Cell::Date(p) => Value::Date(types_map::format_date(&p).into()),
+        Cell::Date(p) => Value::Date(types_map::format_date_str(&p)),
         Cell::Timestamp(p) => Value::Timestamp(types_map::format_timestamp(&p).into()),
         Cell::TimestampTz(p) => Value::TimestampTz(types_map::format_timestamp_tz(&p).into()),
         Cell::IntervalYm { years, months } => {

@@ -376,6 +376,9 @@ struct ThinRows {
     cursor: Option<Cursor>,
     /// The session's flag: a panic here gives the connection up too.
     broken: Arc<AtomicBool>,
+    /// Each column's kind, from the first row's description (the same for every row): the
+    /// driver's type compared once per column, not once per cell.
+    kinds: Vec<(Kind, i8)>,
 }
 
 impl Iterator for ThinRows {
@@ -385,7 +388,10 @@ impl Iterator for ThinRows {
         let cursor = self.cursor.as_mut()?;
         match guard(|| cursor.next()) {
             Ok(None) => None,
-            Ok(Some(Ok(row))) => Some(call_marking(&self.broken, || cells(row))),
+            Ok(Some(Ok(row))) => {
+                let kinds = &mut self.kinds;
+                Some(call_marking(&self.broken, || cells(row, kinds)))
+            }
             Ok(Some(Err(e))) => Some(Err(error(&e, Phase::Call))),
             Err(panic) => {
                 // Neither the cursor nor the connection is used after that.
@@ -440,6 +446,7 @@ impl DbSession for ThinSession {
         Ok(Box::new(ThinRows {
             cursor: Some(cursor),
             broken: Arc::clone(&self.broken),
+            kinds: Vec::new(),
         }))
     }
 
@@ -516,76 +523,154 @@ fn take<T: for<'r> oracledb::FromDbValue<'r>>(
         .map_err(|e| error(&e, Phase::Call))
 }
 
-/// Column `i` of a fetched row as a [`Cell`], by the type the driver describes (`t`, and
-/// `scale` for an interval's fractional digits); `None` for a type no cell holds.
-fn cell(
-    row: &mut Row,
-    i: usize,
-    t: &'static oracledb::DbType,
-    scale: i8,
-) -> DbResult<Option<Cell>> {
-    use oracledb as o;
-    if t == o::DB_TYPE_NUMBER || t == o::DB_TYPE_BINARY_INTEGER {
-        return take(row, i, |n: OracleNumber| number(&n)).map(Some);
-    }
-    if [
-        o::DB_TYPE_VARCHAR,
-        o::DB_TYPE_NVARCHAR,
-        o::DB_TYPE_CHAR,
-        o::DB_TYPE_NCHAR,
-        o::DB_TYPE_LONG,
-        o::DB_TYPE_LONG_NVARCHAR,
-        o::DB_TYPE_CLOB,
-        o::DB_TYPE_NCLOB,
-        o::DB_TYPE_ROWID,
-        o::DB_TYPE_UROWID,
-    ]
-    .contains(&t)
-    {
-        return take(row, i, Cell::Text).map(Some);
-    }
-    if [o::DB_TYPE_RAW, o::DB_TYPE_LONG_RAW, o::DB_TYPE_BLOB].contains(&t) {
-        return take(row, i, Cell::Bytes).map(Some);
-    }
-    if t == o::DB_TYPE_DATE {
-        return take(row, i, |ts: OracleTimestamp| Cell::Date(parts(&ts))).map(Some);
-    }
-    if t == o::DB_TYPE_TIMESTAMP {
-        return take(row, i, |ts: OracleTimestamp| Cell::Timestamp(parts(&ts))).map(Some);
-    }
-    if t == o::DB_TYPE_TIMESTAMP_TZ || t == o::DB_TYPE_TIMESTAMP_LTZ {
-        return take(row, i, |ts: OracleTimestamp| Cell::TimestampTz(parts(&ts))).map(Some);
-    }
-    if t == o::DB_TYPE_INTERVAL_YM {
-        return take(row, i, |v: OracleIntervalYM| interval_ym(&v)).map(Some);
-    }
-    if t == o::DB_TYPE_INTERVAL_DS {
-        let fsp = u8::try_from(scale).unwrap_or(6);
-        return take(row, i, |v: OracleIntervalDS| interval_ds(&v, fsp)).map(Some);
-    }
-    if t == o::DB_TYPE_BINARY_FLOAT {
-        return take(row, i, Cell::BinaryFloat).map(Some);
-    }
-    if t == o::DB_TYPE_BINARY_DOUBLE {
-        return take(row, i, Cell::BinaryDouble).map(Some);
-    }
-    if t == o::DB_TYPE_BOOLEAN {
-        return take(row, i, Cell::Boolean).map(Some);
-    }
-    Ok(None)
+/// What a column holds, by the type the driver describes: how its cells are taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Number,
+    Text,
+    Bytes,
+    Date,
+    Timestamp,
+    TimestampTz,
+    IntervalYm,
+    IntervalDs,
+    BinaryFloat,
+    BinaryDouble,
+    Boolean,
+    /// A type no cell holds.
+    Unsupported,
 }
 
-/// Every column of a fetched row, moved out of it.
-fn cells(mut row: Row) -> DbResult<Vec<Cell>> {
+impl Kind {
+    fn of(t: &'static oracledb::DbType) -> Kind {
+        use oracledb as o;
+        let is = |types: &[&oracledb::DbType]| types.contains(&t);
+        if is(&[o::DB_TYPE_NUMBER, o::DB_TYPE_BINARY_INTEGER]) {
+            Kind::Number
+        } else if is(&[
+            o::DB_TYPE_VARCHAR,
+            o::DB_TYPE_NVARCHAR,
+            o::DB_TYPE_CHAR,
+            o::DB_TYPE_NCHAR,
+            o::DB_TYPE_LONG,
+            o::DB_TYPE_LONG_NVARCHAR,
+            o::DB_TYPE_CLOB,
+            o::DB_TYPE_NCLOB,
+            o::DB_TYPE_ROWID,
+            o::DB_TYPE_UROWID,
+        ]) {
+            Kind::Text
+        } else if is(&[o::DB_TYPE_RAW, o::DB_TYPE_LONG_RAW, o::DB_TYPE_BLOB]) {
+            Kind::Bytes
+        } else if is(&[o::DB_TYPE_DATE]) {
+            Kind::Date
+        } else if is(&[o::DB_TYPE_TIMESTAMP]) {
+            Kind::Timestamp
+        } else if is(&[o::DB_TYPE_TIMESTAMP_TZ, o::DB_TYPE_TIMESTAMP_LTZ]) {
+            Kind::TimestampTz
+        } else if is(&[o::DB_TYPE_INTERVAL_YM]) {
+            Kind::IntervalYm
+        } else if is(&[o::DB_TYPE_INTERVAL_DS]) {
+            Kind::IntervalDs
+        } else if is(&[o::DB_TYPE_BINARY_FLOAT]) {
+            Kind::BinaryFloat
+        } else if is(&[o::DB_TYPE_BINARY_DOUBLE]) {
+            Kind::BinaryDouble
+        } else if is(&[o::DB_TYPE_BOOLEAN]) {
+            Kind::Boolean
+        } else {
+            Kind::Unsupported
+        }
+    }
+}
+
+/// Column `i` of a fetched row as a [`Cell`], by its kind (and `scale`, an interval's
+/// fractional digits); `None` for a type no cell holds.
+fn cell(row: &mut Row, i: usize, kind: Kind, scale: i8) -> DbResult<Option<Cell>> {
+    Ok(Some(match kind {
+        Kind::Number => take(row, i, |n: OracleNumber| number(&n))?,
+        Kind::Text => take(row, i, Cell::Text)?,
+        Kind::Bytes => take(row, i, Cell::Bytes)?,
+        Kind::Date => take(row, i, |ts: OracleTimestamp| Cell::Date(parts(&ts)))?,
+        Kind::Timestamp => take(row, i, |ts: OracleTimestamp| Cell::Timestamp(parts(&ts)))?,
+        Kind::TimestampTz => take(row, i, |ts: OracleTimestamp| Cell::TimestampTz(parts(&ts)))?,
+        Kind::IntervalYm => take(row, i, |v: OracleIntervalYM| interval_ym(&v))?,
+        Kind::IntervalDs => {
+            let fsp = u8::try_from(scale).unwrap_or(6);
+            take(row, i, |v: OracleIntervalDS| interval_ds(&v, fsp))?
+        }
+        Kind::BinaryFloat => take(row, i, Cell::BinaryFloat)?,
+        Kind::BinaryDouble => take(row, i, Cell::BinaryDouble)?,
+        Kind::Boolean => take(row, i, Cell::Boolean)?,
+        Kind::Unsupported => return Ok(None),
+    }))
+}
+
+/// Every column of a fetched row, moved out of it; `kinds` is filled from the first row's
+/// columns and kept for the rest.
+fn cells(mut row: Row, kinds: &mut Vec<(Kind, i8)>) -> DbResult<Vec<Cell>> {
     let n = row.columns().len();
+    if kinds.len() != n {
+        *kinds = row
+            .columns()
+            .iter()
+            .map(|c| (Kind::of(c.db_type()), c.scale()))
+            .collect();
+    }
     let mut out = Vec::with_capacity(n);
-    for i in 0..n {
-        let (t, scale) = (row.columns()[i].db_type(), row.columns()[i].scale());
-        let value = match cell(&mut row, i, t, scale)? {
+    for (i, &(kind, scale)) in kinds.iter().enumerate() {
+        let value = match cell(&mut row, i, kind, scale)? {
             Some(value) => value,
             None => Cell::Unsupported(row.columns()[i].data_type()),
         };
         out.push(value);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod kind_tests {
+    use super::Kind;
+    use oracledb as o;
+
+    /// Each type the driver describes takes the kind its cells are read as; the ones no cell
+    /// holds (JSON, XMLTYPE, VECTOR, BFILE, objects, cursors: read through other fetches) none.
+    #[test]
+    fn every_described_type_has_its_kind() {
+        let cases: &[(&'static oracledb::DbType, Kind)] = &[
+            (o::DB_TYPE_NUMBER, Kind::Number),
+            (o::DB_TYPE_BINARY_INTEGER, Kind::Number),
+            (o::DB_TYPE_VARCHAR, Kind::Text),
+            (o::DB_TYPE_NVARCHAR, Kind::Text),
+            (o::DB_TYPE_CHAR, Kind::Text),
+            (o::DB_TYPE_NCHAR, Kind::Text),
+            (o::DB_TYPE_LONG, Kind::Text),
+            (o::DB_TYPE_LONG_NVARCHAR, Kind::Text),
+            (o::DB_TYPE_CLOB, Kind::Text),
+            (o::DB_TYPE_NCLOB, Kind::Text),
+            (o::DB_TYPE_ROWID, Kind::Text),
+            (o::DB_TYPE_UROWID, Kind::Text),
+            (o::DB_TYPE_RAW, Kind::Bytes),
+            (o::DB_TYPE_LONG_RAW, Kind::Bytes),
+            (o::DB_TYPE_BLOB, Kind::Bytes),
+            (o::DB_TYPE_DATE, Kind::Date),
+            (o::DB_TYPE_TIMESTAMP, Kind::Timestamp),
+            (o::DB_TYPE_TIMESTAMP_TZ, Kind::TimestampTz),
+            (o::DB_TYPE_TIMESTAMP_LTZ, Kind::TimestampTz),
+            (o::DB_TYPE_INTERVAL_YM, Kind::IntervalYm),
+            (o::DB_TYPE_INTERVAL_DS, Kind::IntervalDs),
+            (o::DB_TYPE_BINARY_FLOAT, Kind::BinaryFloat),
+            (o::DB_TYPE_BINARY_DOUBLE, Kind::BinaryDouble),
+            (o::DB_TYPE_BOOLEAN, Kind::Boolean),
+            (o::DB_TYPE_JSON, Kind::Unsupported),
+            (o::DB_TYPE_XMLTYPE, Kind::Unsupported),
+            (o::DB_TYPE_VECTOR, Kind::Unsupported),
+            (o::DB_TYPE_BFILE, Kind::Unsupported),
+            (o::DB_TYPE_OBJECT, Kind::Unsupported),
+            (o::DB_TYPE_CURSOR, Kind::Unsupported),
+        ];
+        for (t, kind) in cases {
+            assert_eq!(Kind::of(t), *kind, "{t:?}");
+        }
+    }
 }
