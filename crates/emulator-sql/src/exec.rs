@@ -287,7 +287,7 @@ pub(crate) fn from_rows(
 fn flatten(r: Row, width: usize) -> Vec<Datum> {
     let mut v = r.values;
     v.resize(width.saturating_sub(1), Datum::Null);
-    v.push(r.rowid.map_or(Datum::Null, |r| Datum::Rowid(r.into())));
+    v.push(r.rowid.map_or(Datum::Null, Datum::Rowid));
     v
 }
 

@@ -25,7 +25,7 @@
 //! (with `nls`, `env`); result column names in `names`. No dependency beyond
 //! `oracle-datum`.
 
-pub use oracle_datum::{AfterError, Column, DateTime, Datum, OraError, OraType};
+pub use oracle_datum::{AfterError, Column, DateTime, Datum, OraError, OraType, Str};
 
 mod agg;
 mod arith;
@@ -119,7 +119,7 @@ pub struct ScanRequest {
 /// One row of a relation: its ROWID (tables have one; views none) and its values.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
-    pub rowid: Option<String>,
+    pub rowid: Option<Str>,
     pub values: Vec<Datum>,
 }
 

@@ -55,6 +55,9 @@ impl DateTime {
 
     /// Parses `YYYY-MM-DD[ HH24:MI:SS[.F…]]` (the forms the project's texts use).
     pub fn parse(text: &str) -> Option<DateTime> {
+        if let Some(d) = Self::parse_fixed(text.as_bytes()) {
+            return d;
+        }
         let text = text.trim();
         let (date, time) = match text.split_once([' ', 'T']) {
             Some((d, t)) => (d, Some(t)),
@@ -86,12 +89,52 @@ impl DateTime {
                 out.nanosecond = digits * 10u32.pow(9 - frac.len() as u32);
             }
         }
-        let valid = (1..=12).contains(&out.month)
-            && (1..=31).contains(&out.day)
-            && out.hour < 24
-            && out.minute < 60
-            && out.second < 60;
-        valid.then_some(out)
+        out.valid()
+    }
+
+    fn valid(self) -> Option<DateTime> {
+        let valid = (1..=12).contains(&self.month)
+            && (1..=31).contains(&self.day)
+            && self.hour < 24
+            && self.minute < 60
+            && self.second < 60;
+        valid.then_some(self)
+    }
+
+    /// [`DateTime::parse`] of the form nearly every stored DATE and TIMESTAMP has,
+    /// `YYYY-MM-DD HH24:MI:SS[.F…]` with digits in place, read by position (parsed by splits, each
+    /// value's date was a twentieth of a served fetch's CPU); `None` for any other form, left
+    /// to the general parse.
+    fn parse_fixed(b: &[u8]) -> Option<Option<DateTime>> {
+        if b.len() < 19 || !b.is_ascii() {
+            return None;
+        }
+        let (head, frac) = b.split_at(19);
+        let digit = |i: usize| head[i].is_ascii_digit().then(|| head[i] - b'0');
+        let two = |i: usize| Some(digit(i)? * 10 + digit(i + 1)?);
+        let seps = [(4, b'-'), (7, b'-'), (10, b' '), (13, b':'), (16, b':')];
+        if seps.iter().any(|&(i, c)| head[i] != c) {
+            return None;
+        }
+        let year = (0..4).try_fold(0i32, |y, i| Some(y * 10 + i32::from(digit(i)?)))?;
+        let nanosecond = match frac {
+            [] => 0,
+            [b'.', f @ ..] if (1..=9).contains(&f.len()) && f.iter().all(u8::is_ascii_digit) => {
+                let digits = f.iter().fold(0u32, |n, &c| n * 10 + u32::from(c - b'0'));
+                digits * 10u32.pow(9 - f.len() as u32)
+            }
+            _ => return None,
+        };
+        let out = DateTime {
+            year,
+            month: two(5)?,
+            day: two(8)?,
+            hour: two(11)?,
+            minute: two(14)?,
+            second: two(17)?,
+            nanosecond,
+        };
+        Some(out.valid())
     }
 }
 
@@ -343,19 +386,26 @@ impl std::error::Error for OraError {}
 /// an optional `-`, digits without a leading zero (or one `0`), and an optional fraction that
 /// does not end in `0`; not `-0`.
 pub fn is_canonical_number(text: &str) -> bool {
-    let t = text.strip_prefix('-').unwrap_or(text);
-    let (int, frac) = match t.split_once('.') {
-        Some((i, f)) => (i, Some(f)),
-        None => (t, None),
-    };
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    if !digits(int) || (int.len() > 1 && int.starts_with('0')) {
+    // One pass over the bytes (finding the point with a string search first was, with the
+    // date parse, a tenth of a served fetch's CPU: every NUMBER is checked).
+    let b = text.as_bytes();
+    let t = b.strip_prefix(b"-").unwrap_or(b);
+    let mut point = None;
+    for (i, &c) in t.iter().enumerate() {
+        match c {
+            b'0'..=b'9' => {}
+            b'.' if point.is_none() => point = Some(i),
+            _ => return false,
+        }
+    }
+    let int = &t[..point.unwrap_or(t.len())];
+    if int.is_empty() || (int.len() > 1 && int[0] == b'0') {
         return false;
     }
-    match frac {
-        Some(f) => digits(f) && !f.ends_with('0'),
+    match point {
+        Some(at) => t.len() > at + 1 && t[t.len() - 1] != b'0',
         // `-0` is `0`.
-        None => !(int == "0" && t.len() != text.len()),
+        None => !(int == b"0" && t.len() != b.len()),
     }
 }
 
@@ -463,6 +513,95 @@ mod tests {
         ] {
             assert!(!is_canonical_number(text), "{text}");
         }
+    }
+
+    /// The number check in one pass answers as the splitting check it replaced, on every
+    /// string of up to four characters over the bytes that matter and on longer shapes.
+    #[test]
+    fn the_number_check_answers_as_the_split() {
+        fn reference(text: &str) -> bool {
+            let t = text.strip_prefix('-').unwrap_or(text);
+            let (int, frac) = match t.split_once('.') {
+                Some((i, f)) => (i, Some(f)),
+                None => (t, None),
+            };
+            let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+            if !digits(int) || (int.len() > 1 && int.starts_with('0')) {
+                return false;
+            }
+            match frac {
+                Some(f) => digits(f) && !f.ends_with('0'),
+                None => !(int == "0" && t.len() != text.len()),
+            }
+        }
+        let alphabet = ["0", "1", "9", ".", "-", "+", "e", " "];
+        let mut texts = vec![String::new()];
+        for _ in 0..4 {
+            let longer: Vec<String> = texts
+                .iter()
+                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            texts.extend(longer);
+        }
+        texts.sort();
+        texts.dedup();
+        texts.extend(
+            [
+                "12345678901234567890.0001",
+                "-0.000000001",
+                "1.20",
+                "10",
+                "-10.5",
+            ]
+            .map(String::from),
+        );
+        for t in &texts {
+            assert_eq!(is_canonical_number(t), reference(t), "{t:?}");
+        }
+    }
+
+    /// The parse by position gives what the general parse gives, for every form it takes and
+    /// the near misses it leaves to it.
+    #[test]
+    fn dates_read_by_position_equal_the_general_parse() {
+        fn general(text: &str) -> Option<DateTime> {
+            // The general path alone: a form the fixed reader does not take.
+            DateTime::parse(&format!(" {text}"))
+        }
+        let mut texts: Vec<String> = [
+            "2026-12-04 10:05:09",
+            "2026-12-04 10:05:09.5",
+            "2026-12-04 10:05:09.123456789",
+            "2026-12-04 10:05:09.1234567890",
+            "2026-12-04 10:05:09.",
+            "2026-12-04 10:05:09.12a",
+            "0000-01-01 00:00:00",
+            "9999-12-31 23:59:59",
+            "2026-13-04 10:05:09",
+            "2026-00-04 10:05:09",
+            "2026-12-32 10:05:09",
+            "2026-12-00 10:05:09",
+            "2026-12-04 24:05:09",
+            "2026-12-04 10:60:09",
+            "2026-12-04 10:05:60",
+            "2026-12-04T10:05:09",
+            "2026-12-04 10:05:9",
+            "2026-1a-04 10:05:09",
+            "2026/12/04 10:05:09",
+            "2026-12-04 10:05:09 ",
+        ]
+        .map(String::from)
+        .to_vec();
+        for month in 0..14 {
+            for day in [0, 1, 28, 31, 32] {
+                texts.push(format!("2024-{month:02}-{day:02} 23:59:59.000001"));
+            }
+        }
+        for text in &texts {
+            assert_eq!(DateTime::parse(text), general(text), "{text:?}");
+        }
+        assert!(DateTime::parse_fixed(b"2026-12-04 10:05:09.5").is_some());
+        assert!(DateTime::parse_fixed(b"2026-12-04T10:05:09").is_none());
     }
 
     #[test]

@@ -7,10 +7,20 @@
 
 use crate::wire::Writer;
 
+#[cfg(test)]
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
+/// A base-64 character's value (a search of the alphabet was a fiftieth of a served fetch's
+/// CPU: one ROWID of 18 characters a row).
 fn digit(c: u8) -> Option<u64> {
-    ALPHABET.iter().position(|&a| a == c).map(|p| p as u64)
+    Some(u64::from(match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => return None,
+    }))
 }
 
 fn number(text: &[u8]) -> Option<u64> {
@@ -120,6 +130,15 @@ mod tests {
         assert_eq!(physical_text(&p), text);
         assert_eq!(parse_physical("AAAR3sAAEAAAACXAA"), None);
         assert_eq!(parse_physical("AAAR3sAAEAAAACXAA!"), None);
+    }
+
+    /// Every byte's value is its place in the alphabet, and only the alphabet's bytes have one.
+    #[test]
+    fn each_digit_is_its_place_in_the_alphabet() {
+        for c in 0..=255u8 {
+            let place = ALPHABET.iter().position(|&a| a == c).map(|p| p as u64);
+            assert_eq!(digit(c), place, "{c}");
+        }
     }
 
     #[test]

@@ -230,7 +230,7 @@ fn read_into(
             values.push(into_datum(v, t).map_err(|e| CdcError::Database(e.message))?);
         }
         batch.push(Row {
-            rowid: Some(row.rowid.to_string()),
+            rowid: Some(row.rowid),
             values,
         });
         if batch.len() == BATCH {

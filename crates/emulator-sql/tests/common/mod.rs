@@ -249,7 +249,7 @@ impl Database for MemDb {
                 keep.then(|| {
                     counter.fetch_add(1, Ordering::SeqCst);
                     Ok(Row {
-                        rowid: Some(rowid(i as u64)),
+                        rowid: Some(rowid(i as u64).into()),
                         values,
                     })
                 })
@@ -316,7 +316,10 @@ impl Database for MemDb {
         }
         let rows = rows.into_iter().map(move |(rowid, values)| {
             counter.fetch_add(1, Ordering::SeqCst);
-            Ok(Row { rowid, values })
+            Ok(Row {
+                rowid: rowid.map(Into::into),
+                values,
+            })
         });
         Ok(Relation {
             columns: tb.columns,
