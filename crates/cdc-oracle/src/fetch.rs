@@ -66,7 +66,8 @@ fn unsupported(column: &str, what: impl std::fmt::Display) -> CdcError {
 /// The text of a serialised column (JSON, VECTOR, XMLTYPE, TSTZ): a CLOB or VARCHAR2.
 fn text(cell: Cell, column: &str) -> Result<String> {
     match cell {
-        Cell::Text(s) | Cell::Number(s) => Ok(s),
+        Cell::Text(s) => Ok(s),
+        Cell::Number(s) => Ok(s.into()),
         other => Err(unsupported(column, format!("expected text, got {other:?}"))),
     }
 }
@@ -108,7 +109,7 @@ pub fn value(cell: Cell, how: Fetch, column: &str, ctx: &CallContext) -> Result<
     Ok(match cell {
         Cell::Null => Value::Null,
         Cell::Text(s) => Value::Text(s.into()),
-        Cell::Number(s) => Value::Number(crate::types::into_oracle_number_text(s).into()),
+        Cell::Number(s) => Value::Number(crate::types::into_oracle_number_str(s)),
         Cell::BinaryFloat(f) => Value::BinaryFloat(f),
         Cell::BinaryDouble(f) => Value::BinaryDouble(f),
         Cell::Date(p) => Value::Date(types_map::format_date_str(&p)),
@@ -201,7 +202,8 @@ impl Cols<'_> {
     pub fn opt_string(&self, i: usize) -> Result<Option<String>> {
         Ok(match self.cell(i)? {
             Cell::Null => None,
-            Cell::Text(s) | Cell::Number(s) => Some(s.clone()),
+            Cell::Text(s) => Some(s.clone()),
+            Cell::Number(s) => Some(s.to_string()),
             Cell::Date(p) => Some(types_map::format_date(p)),
             Cell::Timestamp(p) => Some(types_map::format_timestamp(p)),
             Cell::TimestampTz(p) => Some(types_map::format_timestamp_tz(p)),
@@ -217,7 +219,12 @@ impl Cols<'_> {
     fn opt_integer<T: std::str::FromStr>(&self, i: usize, what: &str) -> Result<Option<T>> {
         match self.cell(i)? {
             Cell::Null => Ok(None),
-            Cell::Number(s) | Cell::Text(s) => s
+            Cell::Number(s) => s
+                .trim()
+                .parse::<T>()
+                .map(Some)
+                .map_err(|_| self.wrong(i, what)),
+            Cell::Text(s) => s
                 .trim()
                 .parse::<T>()
                 .map(Some)

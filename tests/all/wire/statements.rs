@@ -49,7 +49,8 @@ fn exec(s: &dyn DbSession, name: &str, text: &str, b: &[(String, Bind)]) {
 
 fn text(c: &Cell) -> String {
     match c {
-        Cell::Text(t) | Cell::Number(t) => t.clone(),
+        Cell::Text(t) => t.clone(),
+        Cell::Number(t) => t.to_string(),
         other => panic!("not text: {other:?}"),
     }
 }

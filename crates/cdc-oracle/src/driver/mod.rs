@@ -20,6 +20,7 @@ use super::connect::{self, CallContext, OraCode, Password};
 use super::fetch::Bind;
 use super::types_map::DateTimeParts;
 use crate::errors::{CdcError, Code};
+use crate::types::Str;
 use std::time::Duration;
 
 /// `cdc.database.driver`: which driver the adapter opens its sessions with. No other part of
@@ -52,7 +53,7 @@ pub enum Cell {
     Text(String),
     /// NUMBER and FLOAT: the driver's exact decimal text (`0.15`, `-7`, `1E+125` never occurs:
     /// both print every digit).
-    Number(String),
+    Number(Str),
     BinaryFloat(f32),
     BinaryDouble(f64),
     Date(DateTimeParts),

@@ -231,7 +231,7 @@ fn numbers_come_through_as_the_same_exact_text() {
             Err(e) => panic!("{text}: {e}"),
         };
         // ODPI-C's text of the same NUMBER (what the thick driver hands over).
-        let thick = Cell::Number(text.to_string());
+        let thick = Cell::Number(text.into());
         assert_eq!(
             value(thin, Fetch::Native),
             value(thick, Fetch::Native),

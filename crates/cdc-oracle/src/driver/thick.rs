@@ -196,7 +196,7 @@ pub fn cell(v: &SqlValue) -> DbResult<Cell> {
         OracleType::Number(_, _)
         | OracleType::Float(_)
         | OracleType::Int64
-        | OracleType::UInt64 => Cell::Number(v.get::<String>().map_err(err)?),
+        | OracleType::UInt64 => Cell::Number(v.get::<String>().map_err(err)?.into()),
         OracleType::BinaryFloat => Cell::BinaryFloat(v.get::<f32>().map_err(err)?),
         OracleType::BinaryDouble => Cell::BinaryDouble(v.get::<f64>().map_err(err)?),
         OracleType::Date => Cell::Date(timestamp()?),

@@ -26,6 +26,7 @@ use super::{Cell, DbResult, DbSession, Driver, DriverError, FetchOptions, Rows};
 use crate::connect::{OraCode, Password};
 use crate::errors::CdcError;
 use crate::fetch::Bind;
+use crate::types::Str;
 use crate::types_map::{self, DateTimeParts};
 use oracledb::{
     Config, Connection, Cursor, ErrorKind, OracleIntervalDS, OracleIntervalYM, OracleNumber,
@@ -488,9 +489,14 @@ pub fn parts(ts: &OracleTimestamp) -> DateTimeParts {
     }
 }
 
-/// A NUMBER: the crate's exact decimal text.
+/// A NUMBER: the crate's exact decimal text, written into the inline text a value holds (its
+/// `to_string` made a growing heap string a number).
 pub fn number(n: &OracleNumber) -> Cell {
-    Cell::Number(n.to_string())
+    use std::fmt::Write as _;
+    let mut text = Str::default();
+    // Writing to a string cannot fail.
+    let _ = write!(text, "{n}");
+    Cell::Number(text)
 }
 
 pub fn interval_ym(i: &OracleIntervalYM) -> Cell {
