@@ -18,6 +18,7 @@ pub mod oson;
 pub mod rowid;
 pub mod session;
 pub mod sql_condition;
+pub mod stack_text;
 pub mod state;
 pub mod swar;
 pub mod threads;

@@ -219,9 +219,9 @@ fn push_date_part(out: &mut impl std::fmt::Write, p: &DateTimeParts) {
 
 /// [`format_date`] as the inline text a value holds (its 19 characters need no allocation).
 pub fn format_date_str(p: &DateTimeParts) -> crate::types::Str {
-    let mut out = crate::types::Str::default();
+    let mut out = crate::stack_text::StackText::<32>::default();
     push_date_part(&mut out, p);
-    out
+    out.into_str()
 }
 
 /// DATE: `YYYY-MM-DD HH24:MI:SS`.

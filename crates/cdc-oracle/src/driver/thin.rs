@@ -26,8 +26,8 @@ use super::{Cell, DbResult, DbSession, Driver, DriverError, FetchOptions, Rows};
 use crate::connect::{OraCode, Password};
 use crate::errors::CdcError;
 use crate::fetch::Bind;
-use crate::types::Str;
 use crate::types_map::{self, DateTimeParts};
+use cdc_core::stack_text::StackText;
 use oracledb::{
     Config, Connection, Cursor, ErrorKind, OracleIntervalDS, OracleIntervalYM, OracleNumber,
     OracleTimestamp, Row, ToDbValue,
@@ -489,14 +489,17 @@ pub fn parts(ts: &OracleTimestamp) -> DateTimeParts {
     }
 }
 
-/// A NUMBER: the crate's exact decimal text, written into the inline text a value holds (its
-/// `to_string` made a growing heap string a number).
+/// A NUMBER: the crate's exact decimal text. The driver prints it a character at a time: into
+/// a buffer on the stack, then copied once into the inline text a value holds (`to_string`
+/// made a growing heap string a number; the inline text written a character at a time cost
+/// more still).
 pub fn number(n: &OracleNumber) -> Cell {
     use std::fmt::Write as _;
-    let mut text = Str::default();
-    // Writing to a string cannot fail.
+    // Up to 64 bytes (every NUMBER but the longest fractions) on the stack.
+    let mut text = StackText::<64>::default();
+    // Writing to either buffer cannot fail.
     let _ = write!(text, "{n}");
-    Cell::Number(text)
+    Cell::Number(text.into_str())
 }
 
 pub fn interval_ym(i: &OracleIntervalYM) -> Cell {
