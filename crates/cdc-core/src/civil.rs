@@ -127,18 +127,8 @@ pub fn push_digits(s: &mut impl std::fmt::Write, mut n: u64, width: usize) {
 /// the precise clock was a twelfth of a snapshot's user time. [`now_ms`] elsewhere than Linux.
 pub fn now_ms_coarse() -> i64 {
     #[cfg(target_os = "linux")]
-    {
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: `ts` is a valid timespec the call writes; CLOCK_REALTIME_COARSE exists
-        // since Linux 2.6.32.
-        if unsafe { libc::clock_gettime(libc::CLOCK_REALTIME_COARSE, &mut ts) } == 0 {
-            // time_t and c_long are 32 bits on 32-bit Linux.
-            #[allow(clippy::unnecessary_cast)]
-            return (ts.tv_sec as i64) * 1000 + (ts.tv_nsec as i64) / 1_000_000;
-        }
+    if let Some((secs, nanos)) = kernel_clock(libc::CLOCK_REALTIME_COARSE) {
+        return secs * 1000 + nanos / 1_000_000;
     }
     now_ms()
 }
@@ -148,21 +138,30 @@ pub fn now_ms_coarse() -> i64 {
 /// `SystemTime`'s checked subtraction and 128-bit nanoseconds were a third of the clock's cost.
 pub fn now_ns() -> i64 {
     #[cfg(target_os = "linux")]
-    {
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: `ts` is a valid timespec the call writes.
-        if unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut ts) } == 0 {
-            #[allow(clippy::unnecessary_cast)]
-            return ((ts.tv_sec as i64) * 1_000_000_000 + ts.tv_nsec as i64).max(0);
-        }
+    if let Some((secs, nanos)) = kernel_clock(libc::CLOCK_REALTIME) {
+        return (secs * 1_000_000_000 + nanos).max(0);
     }
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as i64)
         .unwrap_or(0)
+}
+
+/// The seconds and nanoseconds of the kernel's clock `clock`; `None` if the call fails.
+#[cfg(target_os = "linux")]
+fn kernel_clock(clock: libc::clockid_t) -> Option<(i64, i64)> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid timespec the call writes; CLOCK_REALTIME and
+    // CLOCK_REALTIME_COARSE (since Linux 2.6.32) exist.
+    if unsafe { libc::clock_gettime(clock, &mut ts) } != 0 {
+        return None;
+    }
+    // time_t and c_long are 32 bits on 32-bit Linux.
+    #[allow(clippy::unnecessary_cast)]
+    Some((ts.tv_sec as i64, ts.tv_nsec as i64))
 }
 
 /// The wall clock in milliseconds since the epoch (0 for a clock set before it).

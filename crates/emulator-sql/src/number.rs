@@ -646,21 +646,9 @@ pub fn cmp_text(a: &str, b: &str) -> Ordering {
 
 /// Whether `s` is already in the canonical form of [`Dec::to_canonical`] (what a NUMBER
 /// column holds), so keys and comparisons need not normalise it.
+/// The datum crate's check: one form, one rule.
 pub fn is_canonical(s: &str) -> bool {
-    let d = s.strip_prefix('-').unwrap_or(s);
-    let negative = d.len() != s.len();
-    let (int, frac) = match d.split_once('.') {
-        Some((i, f)) => (i, Some(f)),
-        None => (d, None),
-    };
-    let digits = |x: &str| !x.is_empty() && x.bytes().all(|c| c.is_ascii_digit());
-    if !digits(int) || (int.len() > 1 && int.starts_with('0')) {
-        return false;
-    }
-    match frac {
-        None => !(negative && int == "0"),
-        Some(f) => digits(f) && !f.ends_with('0'),
-    }
+    oracle_datum::is_canonical_number(s)
 }
 
 /// Text to NUMBER as implicit conversion and TO_NUMBER without a format read it: blanks
