@@ -795,22 +795,13 @@ pub fn is_oracle_number_text(s: &str) -> bool {
         }
 }
 
-/// [`into_oracle_number_text`] of inline text.
+/// [`oracle_number_text`] of a fetched number's inline text: the text itself when it is in that
+/// form already (a driver's decimal text mostly is), so a fetched number costs no second copy.
 pub fn into_oracle_number_str(s: Str) -> Str {
     if is_oracle_number_text(&s) {
         s
     } else {
         oracle_number_text(&s).into()
-    }
-}
-
-/// [`oracle_number_text`] of an owned text: the text itself when it is in that form already
-/// (a driver's decimal text mostly is), so a fetched number costs no second allocation.
-pub fn into_oracle_number_text(s: String) -> String {
-    if is_oracle_number_text(&s) {
-        s
-    } else {
-        oracle_number_text(&s)
     }
 }
 
