@@ -484,10 +484,7 @@ impl ColumnGen {
                 )
             }
             ColumnType::Nclob => Value::Text(format!("{} ünïcode {serial}", word(rng)).into()),
-            ColumnType::Bfile => Value::Bfile {
-                directory: "DATA_DIR".into(),
-                file: format!("doc{serial}.pdf"),
-            },
+            ColumnType::Bfile => Value::bfile("DATA_DIR", format!("doc{serial}.pdf")),
             ColumnType::Rowid | ColumnType::Urowid => Value::Text(
                 cdc_core::rowid::RowId {
                     data_object: 70000 + rng.gen_range(0..100),

@@ -533,10 +533,10 @@ fn put_value(out: &mut Vec<u8>, v: &Value) {
                 put_u32(out, x.to_bits());
             }
         }
-        Value::Bfile { directory, file } => {
+        Value::Bfile(b) => {
             out.push(14);
-            put_bytes(out, directory.as_bytes());
-            put_bytes(out, file.as_bytes());
+            put_bytes(out, b.directory.as_bytes());
+            put_bytes(out, b.file.as_bytes());
         }
         // Every text-carrying variant was written above.
         _ => out.push(0),
@@ -692,10 +692,10 @@ impl Cursor<'_> {
                 }
                 Value::Vector(xs)
             }
-            14 => Value::Bfile {
-                directory: self.text()?.into(),
-                file: self.text()?.into(),
-            },
+            14 => {
+                let directory = self.text()?;
+                Value::bfile(directory, self.text()?)
+            }
             t => return Err(format!("unknown value tag {t} at byte {}", self.at - 1)),
         })
     }
@@ -722,10 +722,7 @@ mod tests {
             Value::Boolean(true),
             Value::Json("{\"a\":1}".into()),
             Value::Vector(vec![1.0, -0.5]),
-            Value::Bfile {
-                directory: "D".into(),
-                file: "f.bin".into(),
-            },
+            Value::bfile("D", "f.bin"),
         ];
         let mut rows = BTreeMap::new();
         let rid = |slot| RowId {

@@ -323,7 +323,7 @@ fn value_literal(value: &Value, ty: &ColumnType) -> String {
         Value::IntervalDs(s) => format!("TO_DSINTERVAL('{s}')"),
         Value::Bytes(b) => format!("HEXTORAW('{}')", hex(b)),
         Value::Boolean(b) => quoted(if *b { "1" } else { "0" }),
-        Value::Vector(_) | Value::Bfile { .. } => UNSUPPORTED.into(),
+        Value::Vector(_) | Value::Bfile(_) => UNSUPPORTED.into(),
     }
 }
 

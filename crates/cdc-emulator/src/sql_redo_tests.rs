@@ -328,10 +328,7 @@ fn unsupported_types_and_booleans() {
         ),
         "Unsupported Type"
     );
-    let f = Value::Bfile {
-        directory: "D".into(),
-        file: "f".into(),
-    };
+    let f = Value::bfile("D", "f");
     assert_eq!(literal(&f, &ColumnType::Bfile), "Unsupported Type");
     assert_eq!(
         literal(&Value::Boolean(true), &ColumnType::Boolean),

@@ -66,17 +66,7 @@ fn boolean_vector_and_bfile_tables_are_unsupported_rows() {
     w.update_set(x, 0, flag, &[(1, Value::Boolean(false))])
         .unwrap();
     let doc = w
-        .insert(
-            x,
-            1,
-            vec![
-                num(1),
-                Value::Bfile {
-                    directory: "DATA_DIR".into(),
-                    file: "a.pdf".into(),
-                },
-            ],
-        )
+        .insert(x, 1, vec![num(1), Value::bfile("DATA_DIR", "a.pdf")])
         .unwrap();
     w.delete(x, 1, doc).unwrap();
     let c = w.commit(&[x]).unwrap();

@@ -35,7 +35,7 @@ pub fn to_json(v: &Value, ty: &ColumnType) -> Json {
         Value::Boolean(b) => Json::Bool(*b),
         Value::Json(s) => serde_json::from_str(s).unwrap_or_else(|_| Json::String(s.to_string())),
         Value::Vector(v) => Json::Array(v.iter().map(|f| float(f64::from(*f))).collect()),
-        Value::Bfile { directory, file } => json!({ "directory": directory, "file": file }),
+        Value::Bfile(b) => json!({ "directory": b.directory, "file": b.file }),
     }
 }
 

@@ -165,7 +165,7 @@ fn borrowed_datum(v: &Value, t: &OraType) -> Result<Datum, OraError> {
         Value::Bytes(_) => return into_datum(v.clone(), t),
         Value::Boolean(b) => Datum::Boolean(*b),
         Value::Vector(v) => Datum::Text(vector_text(v).into()),
-        Value::Bfile { .. } => {
+        Value::Bfile(_) => {
             return Err(OraError::new(
                 3001,
                 "unimplemented feature (BFILE locators are not served)",

@@ -198,14 +198,7 @@ fn typed_value(long: bool) -> impl Strategy<Value = (ColumnType, Value)> {
             Value::Vector(vec![1.0, 2.5]),
         ))
         .boxed(),
-        Just((
-            T::Bfile,
-            Value::Bfile {
-                directory: "D".into(),
-                file: "f".into(),
-            },
-        ))
-        .boxed(),
+        Just((T::Bfile, Value::bfile("D", "f"))).boxed(),
         text()
             .prop_map(|x| (T::Xmltype, Value::Text(format!("<a>{x}</a>").into())))
             .boxed(),
