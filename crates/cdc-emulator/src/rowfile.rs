@@ -600,7 +600,7 @@ impl Cursor<'_> {
         let n = self.u32()? as usize;
         let text = utf8(self.take(n)?).ok_or_else(|| format!("text at byte {at} is not UTF-8"))?;
         values.push(make(Str::const_new("")));
-        if let Some(
+        let Some(
             Value::Number(s)
             | Value::Text(s)
             | Value::Date(s)
@@ -610,9 +610,13 @@ impl Cursor<'_> {
             | Value::IntervalDs(s)
             | Value::Json(s),
         ) = values.last_mut()
-        {
-            s.push_str(text);
-        }
+        else {
+            // `make` made one of these just above.
+            return Err(format!(
+                "the text at byte {at} did not decode to a text value"
+            ));
+        };
+        s.push_str(text);
         Ok(())
     }
     fn row(&mut self) -> Result<(RowId, Vec<Version>), String> {
