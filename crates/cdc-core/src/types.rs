@@ -575,6 +575,22 @@ impl Value {
         matches!(self, Value::Null)
     }
 
+    /// The text a text-carrying value holds (a NUMBER's, a character type's, a datetime's, an
+    /// interval's, a JSON document's), to fill in place; `None` for the other kinds.
+    pub fn text_mut(&mut self) -> Option<&mut Str> {
+        match self {
+            Value::Number(s)
+            | Value::Text(s)
+            | Value::Date(s)
+            | Value::Timestamp(s)
+            | Value::TimestampTz(s)
+            | Value::IntervalYm(s)
+            | Value::IntervalDs(s)
+            | Value::Json(s) => Some(s),
+            _ => None,
+        }
+    }
+
     /// A BFILE locator value.
     pub fn bfile(directory: impl Into<String>, file: impl Into<String>) -> Value {
         Value::Bfile(Box::new(BfileLocator {
@@ -840,6 +856,38 @@ mod tests {
     #[test]
     fn a_value_is_four_words() {
         assert_eq!(std::mem::size_of::<Value>(), 32);
+    }
+
+    /// Each text-carrying kind gives its text to fill; the others give none.
+    #[test]
+    fn text_mut_reaches_exactly_the_text_kinds() {
+        let mut texts = [
+            Value::Number("1".into()),
+            Value::Text("a".into()),
+            Value::Date("d".into()),
+            Value::Timestamp("t".into()),
+            Value::TimestampTz("z".into()),
+            Value::IntervalYm("y".into()),
+            Value::IntervalDs("s".into()),
+            Value::Json("{}".into()),
+        ];
+        for v in &mut texts {
+            let before = v.to_string();
+            let s = v.text_mut().expect("a text kind");
+            s.push('!');
+            assert_eq!(v.to_string(), format!("{before}!"));
+        }
+        for mut v in [
+            Value::Null,
+            Value::BinaryFloat(1.0),
+            Value::BinaryDouble(1.0),
+            Value::Bytes(vec![1]),
+            Value::Boolean(true),
+            Value::Vector(vec![1.0]),
+            Value::bfile("D", "f"),
+        ] {
+            assert!(v.text_mut().is_none(), "{v:?}");
+        }
     }
 
     /// A boxed BFILE locator serializes as the struct variant it was (spilled transactions

@@ -600,18 +600,8 @@ impl Cursor<'_> {
         let n = self.u32()? as usize;
         let text = utf8(self.take(n)?).ok_or_else(|| format!("text at byte {at} is not UTF-8"))?;
         values.push(make(Str::const_new("")));
-        let Some(
-            Value::Number(s)
-            | Value::Text(s)
-            | Value::Date(s)
-            | Value::Timestamp(s)
-            | Value::TimestampTz(s)
-            | Value::IntervalYm(s)
-            | Value::IntervalDs(s)
-            | Value::Json(s),
-        ) = values.last_mut()
-        else {
-            // `make` made one of these just above.
+        let Some(s) = values.last_mut().and_then(Value::text_mut) else {
+            // `make` made a text kind just above.
             return Err(format!(
                 "the text at byte {at} did not decode to a text value"
             ));
