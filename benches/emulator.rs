@@ -28,6 +28,7 @@ fn bench(c: &mut Criterion) {
         scn,
         range: ChunkRange::Whole,
         filter: None,
+        row_ids: true,
     };
     let mut g = c.benchmark_group("emulator");
     g.sample_size(10).measurement_time(Duration::from_secs(10));

@@ -215,6 +215,7 @@ fn live_conformance() {
         scn,
         range: ChunkRange::Whole,
         filter: None,
+        row_ids: true,
     };
     let mut seen = 0usize;
     let result = session.read_as_of(&query, &mut |row| {
@@ -329,6 +330,7 @@ fn read_keys(
         scn,
         range: ChunkRange::Whole,
         filter: filter.map(str::to_string),
+        row_ids: true,
     };
     let mut keys = Vec::new();
     let result = session.read_as_of(&query, &mut |row| {

@@ -348,6 +348,14 @@ pub struct FlashbackQuery {
     /// additional-conditions). Validated as a single condition by the settings.
     #[serde(default)]
     pub filter: Option<String>,
+    /// Each row's ROWID is read with it (a record's `row_id`). An export of plain rows asks
+    /// for none: over a driver the column is a tenth of what each side does a row.
+    #[serde(default = "row_ids_by_default")]
+    pub row_ids: bool,
+}
+
+fn row_ids_by_default() -> bool {
+    true
 }
 
 /// Chunk boundaries by index probes: the keys found every `step` rows from `lower`.

@@ -89,6 +89,7 @@ fn the_ora22924_drill_fails_the_chosen_read() {
         scn,
         range: ChunkRange::Whole,
         filter: None,
+        row_ids: true,
     };
     let mut read = || s.read_as_of(&q, &mut |_| Ok(()));
     assert_eq!(read().unwrap(), 40);

@@ -178,6 +178,7 @@ proptest! {
                     scn: at,
                     range,
                     filter: None,
+                    row_ids: true,
                 };
                 let got: Vec<(Vec<Value>, String)> = r
                     .read_as_of(&q, now)

@@ -27,6 +27,7 @@ fn query(s: &mut dyn Session, scn: Scn, range: ChunkRange) -> FlashbackQuery {
         scn,
         range,
         filter: None,
+        row_ids: true,
     }
 }
 

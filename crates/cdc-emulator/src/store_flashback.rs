@@ -353,7 +353,9 @@ impl Replica {
                         Err(e) => return Err(e),
                     }
                 }
-                let rowid = if iot {
+                let rowid = if !q.row_ids {
+                    Default::default()
+                } else if iot {
                     super::super::key_index::logical_rowid(
                         &key_values,
                         &row,

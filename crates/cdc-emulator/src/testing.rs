@@ -95,6 +95,7 @@ pub fn read(s: &mut dyn Session, table: &str, scn: Scn) -> Result<Vec<FetchedRow
         scn,
         range: ChunkRange::Whole,
         filter: None,
+        row_ids: true,
     };
     let mut rows = Vec::new();
     s.read_as_of(&q, &mut |r| {

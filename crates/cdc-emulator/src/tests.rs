@@ -232,6 +232,7 @@ fn rowids_are_extended_rowids_inside_extents_and_move_with_rows() {
             end: hi.encode(),
         },
         filter: None,
+        row_ids: true,
     };
     let mut in_range = 0;
     s.read_as_of(&q, &mut |_| {
@@ -990,6 +991,7 @@ fn a_downstream_holds_only_shipped_logs_and_a_gap_is_ora_01291() {
         scn: 5000,
         range: ChunkRange::Whole,
         filter: None,
+        row_ids: true,
     };
     let e = s.read_as_of(&q, &mut |_| Ok(())).unwrap_err();
     assert!(e.to_string().contains("ORA-00942"), "{e}");

@@ -255,6 +255,11 @@ impl ChunkSink for ExportSink {
         self.format == ExportFormat::Records
     }
 
+    /// Records carry a row's `row_id`; the other formats only its columns.
+    fn writes_row_ids(&self) -> bool {
+        self.format == ExportFormat::Records
+    }
+
     fn publish(
         &mut self,
         t: &TableTarget,

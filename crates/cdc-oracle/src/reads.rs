@@ -86,6 +86,7 @@ pub(super) fn read_as_of(
         query.scn,
         &query.range,
         query.filter.as_deref(),
+        query.row_ids,
     )
     .map_err(|e| CdcError::Database(format!("{what}: {e}")))?;
     let binds = statement_binds(&statement, &what)?;
@@ -99,7 +100,7 @@ pub(super) fn read_as_of(
     let mut bytes = 0u64;
     for r in rows {
         let mut cells = r.map_err(|e| e.runtime(&c))?.into_iter();
-        let rowid = match cells.next() {
+        let rowid = match query.row_ids.then(|| cells.next()).flatten() {
             Some(cell) => match fetch::value(cell, Fetch::Native, "ROWID", &c)? {
                 Value::Text(t) => t,
                 Value::Null => Default::default(),

@@ -1036,7 +1036,8 @@ pub const SCN_TO_TIME: &str =
 pub use cdc_core::sql_condition::filter_condition;
 
 /// `SELECT ROWID, <items> FROM "O"."T" AS OF SCN :scn [WHERE <range> [AND (<filter>)]]
-/// ORDER BY <key|ROWID>`.
+/// ORDER BY <key|ROWID>`; without `ROWID, ` in front of the items when `row_ids` is false (an
+/// export of plain rows: the column is a tenth of what a driver and the server do a row).
 ///
 /// Key ranges are `lower <= key < upper` (either side may be open); ROWID ranges are
 /// `ROWID BETWEEN CHARTOROWID(:rowid_start) AND CHARTOROWID(:rowid_end)`, both inclusive.
@@ -1050,8 +1051,12 @@ pub fn flashback_select(
     scn: u64,
     range: &ChunkRange,
     filter: Option<&str>,
+    row_ids: bool,
 ) -> Result<Statement, String> {
-    let mut list = vec!["ROWID".to_string()];
+    let mut list = Vec::with_capacity(items.len() + 1);
+    if row_ids {
+        list.push("ROWID".to_string());
+    }
     for item in items {
         list.push(select_item(item)?);
     }

@@ -328,6 +328,44 @@ fn keys<'a>(names: &[&'a str]) -> Vec<SelectItem<'a>> {
     names.iter().map(|c| SelectItem::Plain(c)).collect()
 }
 
+/// An export of plain rows reads no ROWID: the select list is the columns alone, the ORDER BY
+/// and the ROWID range (which need no ROWID in the list) as before.
+#[test]
+fn flashback_without_row_ids_selects_the_columns_alone() {
+    let keyed = flashback_select(
+        &emp(),
+        &[SelectItem::Plain("ID"), SelectItem::Plain("NAME")],
+        &cols(&["ID"]),
+        1234,
+        &ChunkRange::Whole,
+        None,
+        false,
+    )
+    .unwrap();
+    assert_eq!(
+        keyed.text,
+        "SELECT \"ID\", \"NAME\" FROM \"HR\".\"EMP\" AS OF SCN :scn ORDER BY \"ID\""
+    );
+    let by_rowid = flashback_select(
+        &emp(),
+        &[SelectItem::Plain("ID")],
+        &[],
+        1234,
+        &ChunkRange::Rowid {
+            start: "AAAR3sAAEAAAACXAAA".into(),
+            end: "AAAR3sAAEAAAACfCcP".into(),
+        },
+        None,
+        false,
+    )
+    .unwrap();
+    assert_eq!(
+        by_rowid.text,
+        "SELECT \"ID\" FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE ROWID BETWEEN \
+         CHARTOROWID(:rowid_start) AND CHARTOROWID(:rowid_end) ORDER BY ROWID"
+    );
+}
+
 #[test]
 fn flashback_whole_table_orders_by_key() {
     let s = flashback_select(
@@ -337,6 +375,7 @@ fn flashback_whole_table_orders_by_key() {
         1234,
         &ChunkRange::Whole,
         None,
+        true,
     )
     .unwrap();
     assert_eq!(
@@ -358,6 +397,7 @@ fn flashback_single_key_range_is_lower_inclusive_upper_exclusive() {
             upper: Some(vec![Value::Number("20".into())]),
         },
         None,
+        true,
     )
     .unwrap();
     assert_eq!(
@@ -388,6 +428,7 @@ fn flashback_composite_key_is_expanded_column_by_column() {
             upper: None,
         },
         None,
+        true,
     )
     .unwrap();
     assert_eq!(
@@ -407,6 +448,7 @@ fn flashback_composite_key_is_expanded_column_by_column() {
             ]),
         },
         None,
+        true,
     )
     .unwrap();
     assert_eq!(
@@ -432,6 +474,7 @@ fn timestamp_tz_is_selected_as_text_with_its_offset() {
             upper: None,
         },
         None,
+        true,
     )
     .unwrap();
     assert_eq!(
@@ -478,6 +521,7 @@ fn flashback_rowid_range_orders_by_rowid() {
             end: "AAAR3sAAEAAAACfH//".into(),
         },
         None,
+        true,
     )
     .unwrap();
     assert_eq!(
@@ -502,6 +546,7 @@ fn flashback_refuses_bad_input() {
         1,
         &ChunkRange::Whole,
         None,
+        true,
     );
     assert!(bad_ident.is_err());
     let wrong_arity = flashback_select(
@@ -514,6 +559,7 @@ fn flashback_refuses_bad_input() {
             upper: None,
         },
         None,
+        true,
     );
     assert!(wrong_arity.is_err());
     let null_bound = flashback_select(
@@ -526,6 +572,7 @@ fn flashback_refuses_bad_input() {
             upper: None,
         },
         None,
+        true,
     );
     assert!(null_bound.is_err());
 }
@@ -542,6 +589,7 @@ fn flashback_filter_is_anded_after_the_range() {
             upper: Some(vec![Value::Number("20".into())]),
         },
         Some("  STATUS = 'A' OR NAME LIKE 'x%'  "),
+        true,
     )
     .unwrap();
     assert_eq!(
@@ -558,6 +606,7 @@ fn flashback_filter_is_anded_after_the_range() {
         7,
         &ChunkRange::Whole,
         Some("REGION IN ('EU', 'US')"),
+        true,
     )
     .unwrap();
     assert_eq!(
@@ -575,6 +624,7 @@ fn flashback_filter_is_anded_after_the_range() {
             upper: None,
         },
         Some("ID > 0"),
+        true,
     )
     .unwrap();
     assert_eq!(
@@ -592,6 +642,7 @@ fn flashback_filter_is_anded_after_the_range() {
             end: "AAAR3sAAEAAAACfH//".into(),
         },
         Some("\"Weird (name\" = q'[it's (odd]'"),
+        true,
     )
     .unwrap();
     assert_eq!(
@@ -640,6 +691,7 @@ fn filter_condition_accepts_conditions_and_refuses_escapes() {
         1,
         &ChunkRange::Whole,
         Some("1 = 1) OR (1 = 1"),
+        true,
     );
     assert!(refused.is_err());
 }
@@ -742,6 +794,7 @@ fn key_boundaries_composite_key_with_lower_bound_uses_the_flashback_expansion() 
             upper: None,
         },
         None,
+        true,
     )
     .unwrap();
     let read_where = read

@@ -201,6 +201,7 @@ fn same_table_answers(w: &mut dyn Session, l: &mut EmulatorSession, t: &TableInf
             scn,
             range,
             filter: None,
+            row_ids: true,
         };
         let mut rows = Vec::new();
         s.read_as_of(&q, &mut |r| {

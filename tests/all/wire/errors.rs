@@ -70,6 +70,7 @@ fn read(s: &mut dyn Session, table: &str, scn: u64) -> Result<u64, CdcError> {
         scn,
         range: ChunkRange::Whole,
         filter: None,
+        row_ids: true,
     };
     s.read_as_of(&q, &mut |_| Ok(()))
 }

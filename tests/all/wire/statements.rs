@@ -324,21 +324,22 @@ fn walk(served: &Served) -> BTreeSet<String> {
             upper: Some(vec![Value::Number("20".into())]),
         },
     ] {
-        let st =
-            sql::flashback_select(&emp, &items, &key, scn, &range, Some("SALARY > 0")).unwrap();
+        let st = sql::flashback_select(&emp, &items, &key, scn, &range, Some("SALARY > 0"), true)
+            .unwrap();
         rows(root, "flashback_select", &st.text, &binds(&st));
     }
     // A keyless table in ROWID ranges, its TIMESTAMP WITH TIME ZONE column as text.
     let audit: TableName = "HR.AUDIT_LOG".parse().unwrap();
     let items = [SelectItem::TimestampTz("AT"), SelectItem::Plain("REGION")];
-    let st = sql::flashback_select(&audit, &items, &[], scn, &ChunkRange::Whole, None).unwrap();
+    let st =
+        sql::flashback_select(&audit, &items, &[], scn, &ChunkRange::Whole, None, true).unwrap();
     let all = rows(root, "flashback_select", &st.text, &binds(&st));
     assert!(all.len() > 2);
     let range = ChunkRange::Rowid {
         start: text(&all[0][0]),
         end: text(&all[all.len() / 2][0]),
     };
-    let st = sql::flashback_select(&audit, &items, &[], scn, &range, None).unwrap();
+    let st = sql::flashback_select(&audit, &items, &[], scn, &range, None, true).unwrap();
     assert!(!rows(root, "flashback_select", &st.text, &binds(&st)).is_empty());
     mark("flashback_select");
     let st = sql::key_range_select(&emp, SelectItem::Plain("ID"), Some(scn)).unwrap();

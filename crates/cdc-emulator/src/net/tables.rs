@@ -171,6 +171,7 @@ pub(super) fn scan(
         scn,
         range: chunk(req, &key, &cols),
         filter: None,
+        row_ids: true,
     };
     let ordered_by = if key.is_empty() {
         vec!["ROWID".to_string()]
@@ -225,7 +226,9 @@ fn read_into(
     let mut batch = Vec::with_capacity(BATCH);
     let closed = || CdcError::Database("the cursor was closed".into());
     let result = s.read_rows(query, flashback, &mut |row: FetchedRow| {
-        let mut values = Vec::with_capacity(row.values.len());
+        // One more: the SQL layer appends the ROWID pseudo-column to each row (a vector sized
+        // to the values alone was grown, so copied, once a row).
+        let mut values = Vec::with_capacity(row.values.len() + 1);
         for (v, t) in row.values.into_iter().zip(types) {
             values.push(into_datum(v, t).map_err(|e| CdcError::Database(e.message))?);
         }

@@ -119,6 +119,10 @@ impl<S: ChunkSink> ChunkSink for Paced<'_, S> {
         self.inner.marks_last()
     }
 
+    fn writes_row_ids(&self) -> bool {
+        self.inner.writes_row_ids()
+    }
+
     /// No overlapping waves while a limit applies to the table: each waits for its throttle.
     fn ready(&mut self, t: &TableTarget) -> Result<bool> {
         self.take_signals()?;

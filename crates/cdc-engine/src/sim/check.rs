@@ -66,6 +66,7 @@ fn table_contents(conn: &EmulatorConnector, scn: Scn, only: Option<&str>) -> Res
                 scn,
                 range: ChunkRange::Whole,
                 filter: None,
+                row_ids: true,
             };
             let rows = out.entry(name.to_string()).or_default();
             for row in r.read_as_of(&q, now)? {

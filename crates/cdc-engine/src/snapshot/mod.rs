@@ -79,6 +79,12 @@ pub trait ChunkSink {
         false
     }
 
+    /// Whether the sink writes each row's ROWID (a record's `row_id`): when not, the reader
+    /// does not select it.
+    fn writes_row_ids(&self) -> bool {
+        true
+    }
+
     /// `first_record`: the chunk's first row is the snapshot's first record; `last_record`: its
     /// last row is the snapshot's last (`chunk.last_rows` says whether it is the table's). A sink may take the chunk's rows (to free each as soon
     /// as it is written, while it is still in the cache); the caller counted them before. When
@@ -206,6 +212,7 @@ impl Snapshot<'_> {
         );
         reader.pin_scn = self.pin_scn;
         reader.marks = sink.marks_last();
+        reader.row_ids = sink.writes_row_ids();
         let last_index = captured.len().saturating_sub(1);
         // Chunks published but not yet durable (more of their wave came right after): their
         // `snapshot-chunk-done` events and rows, given once the wave's last makes them durable

@@ -99,13 +99,21 @@ pub struct Reader<'a> {
     /// wave (read meanwhile, and read on at its SCN while its chunks are all empty), or, when
     /// no wave is read ahead, in the next chunks read at this wave's SCN.
     pub marks: bool,
+    /// Read each row's ROWID (the sink writes it: a record's `row_id`).
+    pub row_ids: bool,
     sessions: Vec<Option<Box<dyn Session>>>,
     /// The session that takes the next wave's SCN while a wave is read (see
     /// [`Waves::next_scn`]).
     clock: Option<Box<dyn Session>>,
 }
 
-fn query(t: &TableTarget, columns: &[ColumnInfo], chunk: &Chunk, scn: Scn) -> FlashbackQuery {
+fn query(
+    t: &TableTarget,
+    columns: &[ColumnInfo],
+    chunk: &Chunk,
+    scn: Scn,
+    row_ids: bool,
+) -> FlashbackQuery {
     FlashbackQuery {
         table: t.info.name.clone(),
         columns: columns.iter().map(|c| c.name.clone()).collect(),
@@ -116,6 +124,7 @@ fn query(t: &TableTarget, columns: &[ColumnInfo], chunk: &Chunk, scn: Scn) -> Fl
         scn,
         range: chunk.range(),
         filter: t.filter.clone(),
+        row_ids,
     }
 }
 
@@ -197,6 +206,7 @@ impl<'a> Reader<'a> {
             metrics,
             pin_scn: None,
             marks: false,
+            row_ids: true,
             // The coordinating session, then one per reading thread.
             sessions: (0..=threads).map(|_| None).collect(),
             clock: None,
@@ -364,6 +374,7 @@ impl<'a> Reader<'a> {
             metrics: self.metrics.clone(),
             pin_scn: self.pin_scn,
             marks: self.marks,
+            row_ids: self.row_ids,
             sessions: std::mem::take(&mut self.sessions),
             clock: self.clock.take(),
         };
@@ -765,7 +776,7 @@ fn read_wave<'s, 'e, 'a: 's>(
         .iter()
         .enumerate()
         .map(|(i, p)| {
-            let q = query(t, columns, &p.chunk, scn);
+            let q = query(t, columns, &p.chunk, scn, r.row_ids);
             let slot = r.sessions[i + 1].take();
             // A chunk holds about `cdc.snapshot.chunk.rows` rows (a whole-table read may hold
             // more, and grows).

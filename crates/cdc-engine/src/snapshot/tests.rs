@@ -61,6 +61,7 @@ fn read(conn: &EmulatorConnector, t: &TableTarget, scn: u64, range: ChunkRange) 
         scn,
         range,
         filter: None,
+        row_ids: true,
     };
     let mut rows = Vec::new();
     s.read_as_of(&q, &mut |r| {
@@ -298,11 +299,17 @@ tables:
 #[derive(Default)]
 struct Collect {
     chunks: Vec<(String, ReadChunk, bool, bool)>,
+    /// Say the sink writes no ROWIDs (an export of plain rows).
+    no_row_ids: bool,
 }
 
 impl ChunkSink for Collect {
     fn marks_last(&self) -> bool {
         true
+    }
+
+    fn writes_row_ids(&self) -> bool {
+        !self.no_row_ids
     }
 
     fn publish(
@@ -347,6 +354,36 @@ fn run_snapshot(
     let out = snap.run(&decisions, &mut state, &mut |_| Ok(()), sink, &|| false);
     offsets.snapshot = Some(state);
     out
+}
+
+/// A sink that writes no ROWIDs gets the same rows without them; one that does gets each
+/// row's own (a record's `row_id`).
+#[test]
+fn rows_carry_their_rowids_only_for_a_sink_that_writes_them() {
+    let (_d, db) = make_db(&schema(300, "    primary_key: [A]", ""));
+    let pairs = ["cdc.tables.include=APP.T", "cdc.snapshot.chunk.rows=100"];
+    let rows_of = |no_row_ids: bool| {
+        let mut sink = Collect {
+            no_row_ids,
+            ..Collect::default()
+        };
+        run_snapshot(&db, &pairs, &mut sink, &OpsLog::discard()).unwrap();
+        sink.chunks
+            .into_iter()
+            .flat_map(|c| c.1.rows)
+            .collect::<Vec<_>>()
+    };
+    let with = rows_of(false);
+    let without = rows_of(true);
+    assert_eq!(with.len(), 300);
+    let mut rowids: Vec<_> = with.iter().map(|r| r.rowid.to_string()).collect();
+    assert!(rowids.iter().all(|r| r.len() == 18), "{rowids:?}");
+    rowids.sort();
+    rowids.dedup();
+    assert_eq!(rowids.len(), 300, "each row its own ROWID");
+    assert!(without.iter().all(|r| r.rowid.is_empty()));
+    let values = |rows: &[FetchedRow]| rows.iter().map(|r| r.values.clone()).collect::<Vec<_>>();
+    assert_eq!(values(&with), values(&without));
 }
 
 #[test]
@@ -702,6 +739,7 @@ fn without_a_stream_chunks_select_the_columns_the_dictionary_has_at_their_scn() 
             scn: c.scn,
             range: c.chunk.range(),
             filter: None,
+            row_ids: true,
         };
         let mut rows = Vec::new();
         // Reads before the last DDL fail now with ORA-01466, as Oracle's do.

@@ -144,7 +144,7 @@ impl<'a> Waves<'a> {
             let Some(p) = self.pending.pop_front() else {
                 continue;
             };
-            let q = query(t, &rc.columns, &p.chunk, scn);
+            let q = query(t, &rc.columns, &p.chunk, scn, self.reader.row_ids);
             let mut rows = 0u64;
             let read = self.reader.on_main(|s| {
                 rows = 0;

@@ -315,6 +315,7 @@ fn key_ranges_and_the_planners_split_use_that_order() {
             upper: Some(vec![text("é")]),
         },
         filter: None,
+        row_ids: true,
     };
     let mut got = Vec::new();
     s.read_as_of(&q, &mut |r| {

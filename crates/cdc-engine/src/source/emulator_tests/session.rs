@@ -98,6 +98,7 @@ fn whole(table: &str, scn: Scn) -> FlashbackQuery {
         scn,
         range: ChunkRange::Whole,
         filter: None,
+        row_ids: true,
     }
 }
 

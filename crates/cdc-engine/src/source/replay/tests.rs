@@ -105,6 +105,7 @@ fn snapshot_reads_fail_with_cdc_2008() {
         scn: 53,
         range: ChunkRange::Whole,
         filter: None,
+        row_ids: true,
     };
     let errors = [
         s.read_as_of(&q, &mut |_| Ok(())).unwrap_err(),
