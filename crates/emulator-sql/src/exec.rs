@@ -152,8 +152,17 @@ fn project(rows: RowIter, sp: Arc<SelectPlan>, env: Arc<Env>, params: Arc<[Datum
             _ => None,
         });
     }
+    // Each column moved to its own place (`SELECT` of the leading columns in their order, as
+    // a flashback read's list is): the row is the projection once cut to length, with no new
+    // vector made and freed a row.
+    let in_place = moves.iter().enumerate().all(|(i, m)| *m == Some(i));
+    let width = sp.project.len();
     Box::new(rows.map(move |r| {
         let mut row = r?;
+        if in_place && row.len() >= width {
+            row.truncate(width);
+            return Ok(row);
+        }
         let mut out: Vec<Datum> = Vec::with_capacity(sp.project.len());
         {
             let cx = Cx {
