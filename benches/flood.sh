@@ -11,7 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rows=${ROWS:-1000000}
 cargo build --release --quiet
-bin=$PWD/target/release/oracle-cdc
+# Where cargo put it: CARGO_TARGET_DIR when set.
+bin="${CARGO_TARGET_DIR:-$PWD/target}/release/oracle-cdc"
 work=$(mktemp -d)
 pids=()
 cleanup() {

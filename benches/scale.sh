@@ -16,7 +16,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ -n "${SCALE_NO_BUILD:-}" ]] || cargo build --release --quiet
-bin="$PWD/target/release/oracle-cdc"
+# Where cargo put it: CARGO_TARGET_DIR when set.
+bin="${CARGO_TARGET_DIR:-$PWD/target}/release/oracle-cdc"
 sizes=(${SCALE_SIZES:-1000000 10000000})
 dir="${SCALE_DIR:-$(mktemp -d)}"
 mkdir -p "$dir"

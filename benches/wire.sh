@@ -19,7 +19,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ -n "${WIRE_NO_BUILD:-}" ]] || cargo build --release --quiet
-bin="$PWD/target/release/oracle-cdc"
+# Where cargo put it: CARGO_TARGET_DIR when set.
+bin="${CARGO_TARGET_DIR:-$PWD/target}/release/oracle-cdc"
 rows=${WIRE_ROWS:-1000000}
 ntx=${WIRE_TX:-20000}
 runs=${WIRE_RUNS:-3}
