@@ -74,7 +74,7 @@ fn text(cell: Cell, column: &str) -> Result<String> {
 
 /// One fetched column as a [`Value`]: the one conversion for both drivers, a pure function.
 pub fn value(cell: Cell, how: Fetch, column: &str, ctx: &CallContext) -> Result<Value> {
-    if cell == Cell::Null {
+    if matches!(cell, Cell::Null) {
         return Ok(Value::Null);
     }
     match how {

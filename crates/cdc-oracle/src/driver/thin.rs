@@ -595,8 +595,8 @@ impl Kind {
 
 /// Column `i` of a fetched row as a [`Cell`], by its kind (and `scale`, an interval's
 /// fractional digits); `None` for a type no cell holds.
-fn cell(row: &mut Row, i: usize, kind: Kind, scale: i8) -> DbResult<Option<Cell>> {
-    Ok(Some(match kind {
+fn cell(row: &mut Row, i: usize, kind: Kind, scale: i8) -> DbResult<Cell> {
+    Ok(match kind {
         Kind::Number => take(row, i, |n: OracleNumber| number(&n))?,
         Kind::Text => take(row, i, Cell::Text)?,
         Kind::Bytes => take(row, i, Cell::Bytes)?,
@@ -611,8 +611,8 @@ fn cell(row: &mut Row, i: usize, kind: Kind, scale: i8) -> DbResult<Option<Cell>
         Kind::BinaryFloat => take(row, i, Cell::BinaryFloat)?,
         Kind::BinaryDouble => take(row, i, Cell::BinaryDouble)?,
         Kind::Boolean => take(row, i, Cell::Boolean)?,
-        Kind::Unsupported => return Ok(None),
-    }))
+        Kind::Unsupported => Cell::Unsupported(row.columns()[i].data_type()),
+    })
 }
 
 /// Every column of a fetched row, moved out of it; `kinds` is filled from the first row's
@@ -628,11 +628,7 @@ fn cells(mut row: Row, kinds: &mut Vec<(Kind, i8)>) -> DbResult<Vec<Cell>> {
     }
     let mut out = Vec::with_capacity(n);
     for (i, &(kind, scale)) in kinds.iter().enumerate() {
-        let value = match cell(&mut row, i, kind, scale)? {
-            Some(value) => value,
-            None => Cell::Unsupported(row.columns()[i].data_type()),
-        };
-        out.push(value);
+        out.push(cell(&mut row, i, kind, scale)?);
     }
     Ok(out)
 }
