@@ -271,7 +271,7 @@ fn dump(a: EmulatorDumpArgs, global: &GlobalArgs, printer: &Printer) -> anyhow::
         scn,
         range: ChunkRange::Whole,
         filter: None,
-        row_ids: true,
+        row_ids: a.rowid,
     };
     let stdout = std::path::Path::new("stdout");
     let mut out = std::io::BufWriter::with_capacity(1 << 16, printer.stdout_lock());

@@ -96,3 +96,70 @@ fn two_workload_runs_never_repeat_a_key() {
         }
     }
 }
+
+/// `emulator dump --rowid` gives each row its own ROWID beside the same values; without it, no
+/// ROWID is read or written (JSONL and CSV).
+#[test]
+fn dump_writes_rowids_only_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("schema.yaml");
+    std::fs::write(&schema, SCHEMA).unwrap();
+    let db = dir.path().join("db");
+    let db = db.to_str().unwrap();
+    run(&[
+        "-q",
+        "emulator",
+        "init",
+        db,
+        "--schema",
+        schema.to_str().unwrap(),
+    ]);
+    let dump = |extra: &[&str]| -> Vec<serde_json::Map<String, serde_json::Value>> {
+        let mut args = vec!["emulator", "dump", db, "--table", "APP.ITEMS"];
+        args.extend_from_slice(extra);
+        run(&args)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let plain = dump(&[]);
+    let mut with = dump(&["--rowid"]);
+    assert_eq!(plain.len(), 30);
+    assert!(plain.iter().all(|r| !r.contains_key("ROWID")));
+    let mut rowids = HashSet::new();
+    for r in &mut with {
+        let rowid = r.remove("ROWID").expect("a ROWID field");
+        let rowid = rowid.as_str().unwrap().to_string();
+        assert_eq!(rowid.len(), 18, "{rowid}");
+        assert!(rowids.insert(rowid), "each row its own ROWID");
+    }
+    assert_eq!(with, plain);
+    let csv_plain = run(&[
+        "emulator",
+        "dump",
+        db,
+        "--table",
+        "APP.ITEMS",
+        "--format",
+        "csv",
+    ]);
+    let csv_with = run(&[
+        "emulator",
+        "dump",
+        db,
+        "--table",
+        "APP.ITEMS",
+        "--format",
+        "csv",
+        "--rowid",
+    ]);
+    assert!(!csv_plain.lines().next().unwrap().contains("ROWID"));
+    assert!(csv_with.lines().next().unwrap().contains("ROWID"));
+    for line in csv_with.lines().skip(1) {
+        assert!(
+            line.split(',')
+                .any(|f| rowids.contains(f.trim_matches('"'))),
+            "{line}"
+        );
+    }
+}

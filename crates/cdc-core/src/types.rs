@@ -570,6 +570,22 @@ pub struct BfileLocator {
     pub file: String,
 }
 
+/// The variants that hold their value as text (a NUMBER's, a character type's, a datetime's,
+/// an interval's, a JSON document's), as one pattern binding the text to `$s`: the one list of
+/// them, for [`Value::text_mut`] and `Display`.
+macro_rules! text_kinds {
+    ($s:ident) => {
+        Value::Number($s)
+            | Value::Text($s)
+            | Value::Date($s)
+            | Value::Timestamp($s)
+            | Value::TimestampTz($s)
+            | Value::IntervalYm($s)
+            | Value::IntervalDs($s)
+            | Value::Json($s)
+    };
+}
+
 impl Value {
     pub fn is_null(&self) -> bool {
         matches!(self, Value::Null)
@@ -579,14 +595,7 @@ impl Value {
     /// interval's, a JSON document's), to fill in place; `None` for the other kinds.
     pub fn text_mut(&mut self) -> Option<&mut Str> {
         match self {
-            Value::Number(s)
-            | Value::Text(s)
-            | Value::Date(s)
-            | Value::Timestamp(s)
-            | Value::TimestampTz(s)
-            | Value::IntervalYm(s)
-            | Value::IntervalDs(s)
-            | Value::Json(s) => Some(s),
+            text_kinds!(s) => Some(s),
             _ => None,
         }
     }
@@ -604,14 +613,7 @@ impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Value::Null => f.write_str("NULL"),
-            Value::Number(s)
-            | Value::Text(s)
-            | Value::Date(s)
-            | Value::Timestamp(s)
-            | Value::TimestampTz(s)
-            | Value::IntervalYm(s)
-            | Value::IntervalDs(s)
-            | Value::Json(s) => f.write_str(s),
+            text_kinds!(s) => f.write_str(s),
             Value::BinaryFloat(v) => write!(f, "{v}"),
             Value::BinaryDouble(v) => write!(f, "{v}"),
             Value::Bytes(b) => f.write_str(&hex(b)),

@@ -217,7 +217,8 @@ fn push_date_part(out: &mut impl std::fmt::Write, p: &DateTimeParts) {
 /// `YYYY-MM-DD HH24:MI:SS` in 19 bytes, each digit stored at its place; `None` for a field out
 /// of its printed width. A fetched DATE is formatted once per row of every snapshot over a
 /// driver: pushed a piece at a time through `fmt::Write` it took more instructions than the
-/// driver's whole decoding of the value (825 a date, against about 60 now).
+/// driver's whole decoding of the value (825 a date, against about 170 now with the inline
+/// text made from these bytes).
 fn date_bytes(p: &DateTimeParts) -> Option<[u8; 19]> {
     let year = u32::try_from(p.year).ok().filter(|y| *y <= 9999)?;
     let two = [p.month, p.day, p.hour, p.minute, p.second];

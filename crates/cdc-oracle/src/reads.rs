@@ -106,7 +106,8 @@ pub(super) fn read_as_of(
     let mut sampled = 0u64;
     for r in rows {
         let mut cells = r.map_err(|e| e.runtime(&c))?.into_iter();
-        let rowid = match query.row_ids.then(|| cells.next()).flatten() {
+        let first = if query.row_ids { cells.next() } else { None };
+        let rowid = match first {
             Some(cell) => match fetch::value(cell, Fetch::Native, "ROWID", &c)? {
                 Value::Text(t) => t,
                 Value::Null => Default::default(),

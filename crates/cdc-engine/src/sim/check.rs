@@ -66,7 +66,8 @@ fn table_contents(conn: &EmulatorConnector, scn: Scn, only: Option<&str>) -> Res
                 scn,
                 range: ChunkRange::Whole,
                 filter: None,
-                row_ids: true,
+                // The contents are the values; no ROWID is compared.
+                row_ids: false,
             };
             let rows = out.entry(name.to_string()).or_default();
             for row in r.read_as_of(&q, now)? {
