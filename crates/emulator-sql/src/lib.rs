@@ -87,7 +87,8 @@ pub enum CmpOp {
 
 /// `column op value`, implied by the statement's WHERE clause for every row it keeps: the
 /// database may use it to read less (a key range), never needs to. The engine evaluates the
-/// whole WHERE clause on every row the database returns anyway.
+/// whole WHERE clause on every row the database returns, except the conjuncts a bound the
+/// database reports as applied ([`Relation::exact_bounds`]) already decides.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Bound {
     /// Column name as the relation names it.
@@ -114,6 +115,10 @@ pub struct ScanRequest {
     /// the ORDER BY is plain columns of this one relation: a database that returns rows in
     /// that order says so in [`Relation::ordered_by`] and the engine does not sort.
     pub wanted_order: Vec<String>,
+    /// The statement never reads this relation's ROWID (its text names no ROWID): the
+    /// database may leave [`Row::rowid`] `None` rather than make each row's. False (the
+    /// default) when it might.
+    pub skip_rowids: bool,
 }
 
 /// One row of a relation: its ROWID (tables have one; views none) and its values.
@@ -139,6 +144,14 @@ pub struct Relation {
     /// ROWIDs), UROWID for an index-organised table's logical ones (`*…`), as Oracle describes
     /// `SELECT ROWID` of each.
     pub rowid_type: OraType,
+    /// The request's bounds (by index into [`ScanRequest::bounds`]) that every row of this
+    /// relation satisfies, its column never NULL in them: the read was a range of exactly
+    /// those values, as an index range scan's access predicates are on Oracle. The engine
+    /// does not evaluate again a WHERE conjunct that says no more than one of them (`column op
+    /// value` on the same column, with the same operator and, in the column's type, an equal
+    /// value), as Oracle does not re-check access predicates; every other conjunct it does.
+    /// Empty (always correct): the engine checks the whole WHERE clause.
+    pub exact_bounds: Vec<usize>,
 }
 
 /// A procedure argument: `NAME => value` or positional.

@@ -5,8 +5,9 @@
 //! give ranges; AND tightens them, and OR keeps, for each column every disjunct bounds, the
 //! loosest: so each disjunct of the flashback read's expansion `("K1" > :l1) OR ("K1" = :l1
 //! AND "K2" >= :l2)` implies `K1 >= :l1`, and the chunk's rows are read as a range of K1
-//! instead of the whole table per chunk. NOT and anything else imply nothing. The whole
-//! WHERE clause is still evaluated on every row: a bound only ever narrows what must be read.
+//! instead of the whole table per chunk. NOT and anything else imply nothing. The WHERE
+//! clause is still evaluated on every row, but for the conjuncts a bound the database reports
+//! applied decides (`Relation::exact_bounds`).
 
 use crate::ast::{CmpOp, Expr, ExprKind, Ident};
 use crate::compare::compare;

@@ -4,7 +4,7 @@
 //! run statement by statement. The session keeps the NLS parameters and TIME_ZONE (ALTER
 //! SESSION), and passes the database's session parameters (CONTAINER, CURRENT_SCHEMA …) on.
 
-use crate::ast::{Setting, Statement};
+use crate::ast::{Query, Setting, Statement};
 use crate::compile::Compiler;
 use crate::env::{Env, Now};
 use crate::exec::{self, RowIter};
@@ -138,12 +138,41 @@ impl SqlSession {
         }
         match &parsed.stmt {
             Statement::Block(b) => crate::plsql::run(self, db, b, parsed.binds.len(), binds, sql),
+            Statement::Query(q) if !parsed.names_rowid => self.query(db, q, binds, false),
             s => self.statement(db, s, binds),
         }
     }
 
     pub(crate) fn env(&self, db: &mut dyn Database) -> Arc<Env> {
         Arc::new(Env::new(self.nls.clone(), now(db)))
+    }
+
+    /// A query's columns and rows. `rowids`: whether its text may read a ROWID; without, its
+    /// scans are asked to skip making them.
+    fn query(
+        &mut self,
+        db: &mut dyn Database,
+        q: &Query,
+        binds: &[Datum],
+        rowids: bool,
+    ) -> Result<Outcome, OraError> {
+        if let Some(answer) = crate::minmax::answer(db, q, binds) {
+            return answer;
+        }
+        let env = self.env(db);
+        let (plan, needs) = {
+            let mut c = Compiler::new(&mut *db, env.clone(), binds);
+            c.skip_rowids = !rowids;
+            let (plan, _) = c.query(q, None)?;
+            (Arc::new(plan), c.needs_db)
+        };
+        let columns = plan.columns.clone();
+        let rows: RowIter = if needs {
+            Box::new(exec::eager(&plan, &env, db)?.into_iter().map(Ok))
+        } else {
+            exec::run(&plan, &env, Arc::from(Vec::new()))?
+        };
+        Ok(Outcome::Rows { columns, rows })
     }
 
     pub(crate) fn statement(
@@ -154,24 +183,7 @@ impl SqlSession {
     ) -> Result<Outcome, OraError> {
         let done = |row_count: u64| Ok(Outcome::Done { row_count });
         match s {
-            Statement::Query(q) => {
-                if let Some(answer) = crate::minmax::answer(db, q, binds) {
-                    return answer;
-                }
-                let env = self.env(db);
-                let (plan, needs) = {
-                    let mut c = Compiler::new(&mut *db, env.clone(), binds);
-                    let (plan, _) = c.query(q, None)?;
-                    (Arc::new(plan), c.needs_db)
-                };
-                let columns = plan.columns.clone();
-                let rows: RowIter = if needs {
-                    Box::new(exec::eager(&plan, &env, db)?.into_iter().map(Ok))
-                } else {
-                    exec::run(&plan, &env, Arc::from(Vec::new()))?
-                };
-                Ok(Outcome::Rows { columns, rows })
-            }
+            Statement::Query(q) => self.query(db, q, binds, true),
             Statement::Insert(i) => done(crate::dml::insert(self, db, i, binds)?),
             Statement::Update(u) => done(crate::dml::update(self, db, u, binds)?),
             Statement::Delete(d) => done(crate::dml::delete(self, db, d, binds)?),

@@ -119,6 +119,88 @@ fn single_key_range_is_pushed_down() {
     assert_eq!(db.log.scans.last().unwrap().1.bounds[0].value, n(10));
 }
 
+/// A database that reports its bounds applied (a range read of exactly those keys) spares the
+/// engine the conjuncts they decide, and only those.
+#[test]
+fn conjuncts_an_applied_bound_decides_are_not_checked_again() {
+    let mut db = emp_db();
+    db.exact_bounds = true;
+    let chunk = "SELECT \"ID\" FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE ((\"ID\" >= :l1)) AND ((\"ID\" < :u1)) ORDER BY \"ID\"";
+    let binds = [n(7), n(10), n(30)];
+    // A database that keeps its promise: the same rows as the engine checking them all.
+    assert_eq!(ids(&rows(&mut db, chunk, &binds), 0), vec![n(10), n(20)]);
+    // One that breaks it shows what the engine no longer checks: the lower end (the upper
+    // one stops the ordered read at 30, as before).
+    db.honor_bounds = false;
+    assert_eq!(
+        ids(&rows(&mut db, chunk, &[n(7), n(20), n(30)]), 0),
+        vec![n(10), n(20)]
+    );
+    // Either way round, and a text bind the column's type converts to the bound's value.
+    let flipped =
+        "SELECT \"ID\" FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE :l1 <= \"ID\" ORDER BY \"ID\"";
+    assert_eq!(
+        ids(&rows(&mut db, flipped, &[n(7), t("20")]), 0),
+        vec![n(10), n(20), n(30)]
+    );
+    // What no bound says is still checked: another operator (`<>`), a LIKE, a
+    // looser value than the bound tightened to (`ID > 5` beside `ID >= 20`), an
+    // expression of the column.
+    for (condition, want) in [
+        ("\"ID\" >= 10 AND \"ID\" <> 20", vec![n(10), n(30)]),
+        ("\"ID\" >= 10 AND \"NAME\" LIKE 'b%'", vec![n(20)]),
+        ("\"ID\" > 5 AND \"ID\" >= 20", vec![n(10), n(20), n(30)]),
+        ("\"ID\" + 0 >= 20", vec![n(20), n(30)]),
+    ] {
+        let sql = format!(
+            "SELECT \"ID\" FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE {condition} ORDER BY \"ID\""
+        );
+        assert_eq!(ids(&rows(&mut db, &sql, &[n(7)]), 0), want, "{condition}");
+    }
+}
+
+/// A query whose text names no ROWID asks its scans to skip making them (the database above
+/// gives none then), and gets the same rows; one that names ROWID anywhere, and every change,
+/// asks for them.
+#[test]
+fn only_statements_that_name_rowid_ask_for_rowids() {
+    let mut db = emp_db();
+    let asked = |db: &MemDb| !db.log.scans.last().unwrap().1.skip_rowids;
+    let plain = "SELECT \"ID\", \"NAME\" FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE \"ID\" >= :l ORDER BY \"ID\"";
+    let r = rows(&mut db, plain, &[n(7), n(20)]);
+    assert!(!asked(&db));
+    assert_eq!(r, vec![vec![n(20), t("bob")], vec![n(30), t("carol")]]);
+    for sql in [
+        "SELECT ROWID, \"ID\" FROM \"HR\".\"EMP\"",
+        "SELECT \"ID\" FROM \"HR\".\"EMP\" ORDER BY ROWID",
+        "SELECT \"ID\" FROM \"HR\".\"EMP\" e WHERE e.rowid IS NOT NULL",
+        "SELECT \"ID\" FROM (SELECT \"ID\", ROWID r FROM \"HR\".\"EMP\")",
+        "SELECT COUNT(*) FROM \"HR\".\"EMP\" WHERE ROWIDTOCHAR(ROWID) > 'A'",
+    ] {
+        let got = rows(&mut db, sql, &[]);
+        assert!(asked(&db), "{sql}");
+        assert_eq!(
+            got.len(),
+            if sql.contains("COUNT") { 1 } else { 3 },
+            "{sql}"
+        );
+    }
+    // The ROWIDs a query names are there, each its own.
+    let r = rows(&mut db, "SELECT ROWID FROM \"HR\".\"EMP\"", &[]);
+    let mut seen: Vec<&Datum> = r.iter().map(|x| &x[0]).collect();
+    seen.dedup();
+    assert!(r
+        .iter()
+        .all(|x| matches!(&x[0], Datum::Rowid(s) if s.len() == 18)));
+    assert_eq!(seen.len(), 3);
+    // Changes find their rows by ROWID.
+    let mut s = SqlSession::new();
+    s.execute(&mut db, "DELETE FROM \"HR\".\"EMP\" WHERE \"ID\" = 15", &[])
+        .unwrap();
+    assert!(asked(&db));
+    assert_eq!(db.log.deletes.len(), 1);
+}
+
 fn abc_db() -> MemDb {
     let mut db = MemDb::new();
     let data = [

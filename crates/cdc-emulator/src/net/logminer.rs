@@ -260,6 +260,7 @@ impl LogMiner {
             rows: Box::new(rows.into_iter()),
             ordered_by: Vec::new(),
             rowid_type: OraType::Rowid,
+            exact_bounds: Vec::new(),
         })
     }
 }

@@ -32,6 +32,7 @@ pub fn view(spec: &[(&str, OraType)], rows: Vec<Vec<Datum>>) -> Relation {
         })),
         ordered_by: Vec::new(),
         rowid_type: OraType::Rowid,
+        exact_bounds: Vec::new(),
     }
 }
 

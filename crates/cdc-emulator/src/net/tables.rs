@@ -6,8 +6,10 @@
 //! A read runs the in-process read path ([`EmulatorSession::read_rows`]): the same privilege
 //! checks, fault drills (ORA-01555, dropped connections, latency), undo limits and row order.
 //! The SQL engine passes down what the WHERE clause implies for the first key column and the
-//! ROWID range, so a chunk read touches its chunk, not the table; the engine applies the whole
-//! WHERE clause to every row anyway.
+//! ROWID range, so a chunk read touches its chunk, not the table. The bounds a chunk reads
+//! exactly (a NUMBER key's `>=` and `<`, the flashback read's own range) are reported applied,
+//! and the engine does not check those conjuncts again, as Oracle does not re-check an index
+//! range's access predicates; it checks the rest of the WHERE clause on every row.
 //!
 //! Writes take the directory's writer lock for the length of a transaction (its first change to
 //! its COMMIT or ROLLBACK): while another process writes (an `emulator workload`), a change
@@ -81,40 +83,60 @@ fn bound_value(b: &Bound, t: &ColumnType) -> Option<Value> {
 /// The chunk of the table the request's bounds allow: rows from the first key column's lower
 /// bound (inclusive; a prefix of the key compares below every longer key with it), and below
 /// a one-column key's strict upper bound; or the ROWID range.
-fn chunk(req: &ScanRequest, key: &[String], columns: &[cdc_core::model::ColumnInfo]) -> ChunkRange {
+///
+/// With it, the bounds the chunk applies exactly (indices into the request's): a `>=` lower
+/// end and a one-column key's `<` upper end, of a NUMBER compared with a NUMBER key column
+/// that is never NULL (the read's key order is then the engine's numeric order, and no NULL
+/// key sorts into the range). A `>` or `=` is read from its value on, a superset, and text,
+/// dates and nullable columns are left to the engine's WHERE clause.
+fn chunk(
+    req: &ScanRequest,
+    key: &[String],
+    columns: &[cdc_core::model::ColumnInfo],
+) -> (ChunkRange, Vec<usize>) {
     if let Some((start, end)) = &req.rowid_between {
-        return ChunkRange::Rowid {
+        let range = ChunkRange::Rowid {
             start: start.clone(),
             end: end.clone(),
         };
+        return (range, Vec::new());
     }
     let Some(first) = key.first() else {
-        return ChunkRange::Whole;
+        return (ChunkRange::Whole, Vec::new());
     };
-    let Some(ty) = columns
-        .iter()
-        .find(|c| &c.name == first)
-        .map(|c| &c.data_type)
-    else {
-        return ChunkRange::Whole;
+    let Some(column) = columns.iter().find(|c| &c.name == first) else {
+        return (ChunkRange::Whole, Vec::new());
     };
-    let mine = req.bounds.iter().filter(|b| &b.column == first);
+    let ty = &column.data_type;
+    let exact_kind = !column.nullable && matches!(ty, ColumnType::Number { .. });
     let mut lower = None;
     let mut upper = None;
-    for b in mine {
+    let (mut lower_exact, mut upper_exact) = (None, None);
+    for (i, b) in req.bounds.iter().enumerate() {
+        if &b.column != first {
+            continue;
+        }
         let Some(v) = bound_value(b, ty) else {
             continue;
         };
+        let number = exact_kind && matches!(b.value, Datum::Number(_));
         match b.op {
-            CmpOp::Ge | CmpOp::Gt | CmpOp::Eq => lower = Some(vec![v]),
-            CmpOp::Lt if key.len() == 1 => upper = Some(vec![v]),
+            CmpOp::Ge | CmpOp::Gt | CmpOp::Eq => {
+                lower = Some(vec![v]);
+                lower_exact = (number && b.op == CmpOp::Ge).then_some(i);
+            }
+            CmpOp::Lt if key.len() == 1 => {
+                upper = Some(vec![v]);
+                upper_exact = number.then_some(i);
+            }
             _ => {}
         }
     }
     if lower.is_none() && upper.is_none() {
-        return ChunkRange::Whole;
+        return (ChunkRange::Whole, Vec::new());
     }
-    ChunkRange::Key { lower, upper }
+    let exact = lower_exact.into_iter().chain(upper_exact).collect();
+    (ChunkRange::Key { lower, upper }, exact)
 }
 
 /// Read a table: AS OF the request's SCN (SELECT and FLASHBACK on it) or its current rows
@@ -164,14 +186,17 @@ pub(super) fn scan(
             )
         })?);
     }
+    let (range, exact_bounds) = chunk(req, &key, &cols);
     let query = FlashbackQuery {
         table: TableName::new(None, &name.owner, &name.table),
         columns: cols.iter().map(|c| c.name.clone()).collect(),
         key_columns: key.clone(),
         scn,
-        range: chunk(req, &key, &cols),
+        range,
         filter: None,
-        row_ids: true,
+        // A statement that names no ROWID reads none: the row file's place is not made into
+        // text for it.
+        row_ids: !req.skip_rowids,
     };
     let ordered_by = if key.is_empty() {
         vec!["ROWID".to_string()]
@@ -211,6 +236,7 @@ pub(super) fn scan(
         } else {
             oracle_datum::OraType::Rowid
         },
+        exact_bounds,
     })
 }
 
@@ -233,7 +259,7 @@ fn read_into(
             values.push(into_datum(v, t).map_err(|e| CdcError::Database(e.message))?);
         }
         batch.push(Row {
-            rowid: Some(row.rowid),
+            rowid: query.row_ids.then_some(row.rowid),
             values,
         });
         if batch.len() == BATCH {
@@ -484,4 +510,97 @@ pub(super) fn rollback_to(tx: &mut Option<Transaction>, name: &str) -> Result<()
     let sp = t.savepoints[at].1;
     t.savepoints.truncate(at + 1);
     t.writer.rollback_to(t.xid, sp).map_err(ora_error)
+}
+
+#[cfg(test)]
+mod chunk_tests {
+    use super::chunk;
+    use crate::types::{ColumnType, Value};
+    use cdc_core::model::{ChunkRange, ColumnInfo};
+    use emulator_sql::{Bound, CmpOp, ScanRequest};
+    use oracle_datum::Datum;
+
+    fn column(name: &str, ty: &str, nullable: bool) -> ColumnInfo {
+        ColumnInfo {
+            name: name.into(),
+            data_type: ColumnType::parse(ty).unwrap(),
+            nullable,
+            virtual_column: false,
+            hidden: false,
+        }
+    }
+
+    fn bound(column: &str, op: CmpOp, value: Datum) -> Bound {
+        Bound {
+            column: column.into(),
+            op,
+            value,
+        }
+    }
+
+    fn num(n: i64) -> Datum {
+        Datum::Number(n.to_string().into())
+    }
+
+    fn request(bounds: Vec<Bound>) -> ScanRequest {
+        ScanRequest {
+            bounds,
+            ..ScanRequest::default()
+        }
+    }
+
+    /// What the chunk claims applied is what it reads exactly: `>=` and a one-column key's
+    /// `<`, of NUMBERs on a NUMBER key that is never NULL; nothing else.
+    #[test]
+    fn a_chunk_claims_only_the_bounds_it_reads_exactly() {
+        let id = column("ID", "NUMBER(12)", false);
+        let key = ["ID".to_string()];
+        let both = request(vec![
+            bound("ID", CmpOp::Ge, num(10)),
+            bound("ID", CmpOp::Lt, num(20)),
+        ]);
+        let (range, exact) = chunk(&both, &key, std::slice::from_ref(&id));
+        assert_eq!(
+            range,
+            ChunkRange::Key {
+                lower: Some(vec![Value::Number("10".into())]),
+                upper: Some(vec![Value::Number("20".into())]),
+            }
+        );
+        assert_eq!(exact, vec![0, 1]);
+        // A bound on another column comes first: the indices are the request's.
+        let mut other = both.clone();
+        other
+            .bounds
+            .insert(0, bound("NAME", CmpOp::Eq, Datum::text("x")));
+        assert_eq!(chunk(&other, &key, std::slice::from_ref(&id)).1, vec![1, 2]);
+        // Read from the value on, a superset: `>` and `=`; `<=` is not read as a range.
+        for op in [CmpOp::Gt, CmpOp::Eq, CmpOp::Le] {
+            let r = request(vec![bound("ID", op, num(10))]);
+            assert!(
+                chunk(&r, &key, std::slice::from_ref(&id)).1.is_empty(),
+                "{op:?}"
+            );
+        }
+        // A composite key's upper end is not read as a range; its lower end, a prefix, is.
+        let key2 = ["ID".to_string(), "SEQ".to_string()];
+        let cols2 = [id.clone(), column("SEQ", "NUMBER", false)];
+        assert_eq!(chunk(&both, &key2, &cols2).1, vec![0]);
+        // A nullable key column (a wanted order, not the primary key): NULLs sort last, into
+        // an open upper end.
+        let nullable = column("ID", "NUMBER(12)", true);
+        assert!(chunk(&both, &key, &[nullable]).1.is_empty());
+        // Text and dates are left to the engine's WHERE clause.
+        let name = column("NAME", "VARCHAR2(20)", false);
+        let text = request(vec![bound("NAME", CmpOp::Ge, Datum::text("m"))]);
+        let (range, exact) = chunk(&text, &["NAME".to_string()], &[name]);
+        assert!(matches!(range, ChunkRange::Key { .. }));
+        assert!(exact.is_empty());
+        // A ROWID range applies no bound.
+        let mut rowids = both.clone();
+        rowids.rowid_between = Some(("AAAR".into(), "AAAS".into()));
+        let (range, exact) = chunk(&rowids, &key, &[id]);
+        assert!(matches!(range, ChunkRange::Rowid { .. }));
+        assert!(exact.is_empty());
+    }
 }

@@ -7,11 +7,12 @@ use super::scope::SourceInfo;
 use super::{Clause, Compiler, Scope};
 use crate::ast::{CmpOp, Expr, ExprKind, Ident, JoinKind, TableExpr};
 use crate::compile::expr::at;
+use crate::env::Env;
 use crate::ex::Ex;
 use crate::names::object_name;
 use crate::plan::{From, Source, SourceData, SourceState};
 use crate::pushdown::{bounds, Deriver};
-use crate::{Column, Datum, ObjectName, OraError, OraType, ScanRequest};
+use crate::{Bound, Column, Datum, ObjectName, OraError, OraType, ScanRequest};
 use oracle_datum::ToCompactString;
 use std::sync::{Arc, Mutex};
 
@@ -26,6 +27,8 @@ pub struct Part<'q> {
     pub orders: Vec<Vec<usize>>,
     /// Bounds the WHERE clause implies on its columns (column, op, value).
     pub derived: Vec<(String, CmpOp, Datum)>,
+    /// The bounds its database scan reports every row satisfies ([`Relation::exact_bounds`](crate::Relation::exact_bounds)).
+    pub applied: Vec<Bound>,
 }
 
 /// `(qualifier, column)` of an ORDER BY the scan is asked to deliver.
@@ -159,6 +162,7 @@ impl Compiler<'_> {
                         on: None,
                         orders,
                         derived,
+                        applied: Vec::new(),
                     }
                 }
                 TableExpr::Join { .. } => return Err(crate::unimplemented("nested joins")),
@@ -253,6 +257,7 @@ impl Compiler<'_> {
                 on: None,
                 orders: Vec::new(),
                 derived: Vec::new(),
+                applied: Vec::new(),
             });
         }
         if is_session_view(&obj) && as_of.is_none() {
@@ -273,6 +278,11 @@ impl Compiler<'_> {
         };
         let request = self.request(&obj, &info, scn, &derived, wanted);
         let rel = self.db.scan(&obj, &request).map_err(at(pos))?;
+        let applied = rel
+            .exact_bounds
+            .iter()
+            .filter_map(|&i| request.bounds.get(i).cloned())
+            .collect();
         let n = rel.columns.len();
         let order: Vec<usize> = rel
             .ordered_by
@@ -306,6 +316,7 @@ impl Compiler<'_> {
                 vec![order]
             },
             derived,
+            applied,
         })
     }
 
@@ -348,6 +359,7 @@ impl Compiler<'_> {
             bounds,
             rowid_between,
             wanted_order,
+            skip_rowids: self.skip_rowids,
         }
     }
 
@@ -386,6 +398,57 @@ impl Compiler<'_> {
             on: None,
             orders: Vec::new(),
             derived: Vec::new(),
+            applied: Vec::new(),
         }
     }
+}
+
+/// Whether the scan behind `info` already decides WHERE conjunct `c` for every row it returns:
+/// `c` is `column op constant` (either way round, not blank-padded) and `applied` has a bound
+/// of that column with the same operator and, in the column's type, an equal value. Such a
+/// conjunct is true of every row the scan gives (the database's
+/// [`Relation::exact_bounds`](crate::Relation::exact_bounds) promise), so evaluating it again would only cost.
+pub(super) fn decided_by_scan(c: &Ex, info: &SourceInfo, applied: &[Bound], env: &Env) -> bool {
+    if applied.is_empty() {
+        return false;
+    }
+    let Ex::Cmp {
+        op,
+        l,
+        r,
+        padded: false,
+    } = c
+    else {
+        return false;
+    };
+    let (slot, value, op) = match (&**l, &**r) {
+        (Ex::Col(s), Ex::Const(v)) => (*s, v, *op),
+        (Ex::Const(v), Ex::Col(s)) => (*s, v, op.flip()),
+        _ => return false,
+    };
+    let Some(column) = slot
+        .checked_sub(info.offset)
+        .and_then(|i| info.columns.get(i))
+    else {
+        return false;
+    };
+    let Some(value) = crate::pushdown::convert(value, &column.ora_type, env) else {
+        return false;
+    };
+    let op = match op {
+        CmpOp::Eq => crate::CmpOp::Eq,
+        CmpOp::Lt => crate::CmpOp::Lt,
+        CmpOp::Le => crate::CmpOp::Le,
+        CmpOp::Gt => crate::CmpOp::Gt,
+        CmpOp::Ge => crate::CmpOp::Ge,
+        CmpOp::Ne => return false,
+    };
+    applied.iter().any(|b| {
+        b.column == column.name
+            && b.op == op
+            && crate::compare::compare(&b.value, &value, false, env)
+                .ok()
+                .flatten()
+                == Some(std::cmp::Ordering::Equal)
+    })
 }

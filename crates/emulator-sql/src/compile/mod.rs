@@ -86,6 +86,9 @@ pub struct Compiler<'d> {
     /// Names that resolve to no column are packaged constants (PL/SQL).
     pub plsql: bool,
     pub block: Option<Block>,
+    /// The statement never reads a ROWID: its scans are asked not to make them
+    /// ([`ScanRequest::skip_rowids`](crate::ScanRequest::skip_rowids)).
+    pub skip_rowids: bool,
 }
 
 /// Whether two compiled expressions are the same (GROUP BY matching).
@@ -133,6 +136,7 @@ impl<'d> Compiler<'d> {
             needs_db: false,
             plsql: false,
             block: None,
+            skip_rowids: false,
         }
     }
 

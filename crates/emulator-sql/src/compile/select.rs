@@ -3,7 +3,7 @@
 //! its names, ORDER BY (positions, aliases, expressions; skipped when the rows already come
 //! in its order, `order.rs`), OFFSET / FETCH. UNION ALL is in `union.rs`.
 
-use super::from::Part;
+use super::from::{decided_by_scan, Part};
 use super::group::to_group;
 use super::joins::slots;
 use super::order::{mentions_rownum, output_orders, stops_of, wanted_order};
@@ -137,6 +137,8 @@ impl Compiler<'_> {
         let (mut filters, rn_conds) = self.where_clause(sel, scope)?;
         let (from, input_order, stops) = if parts.len() == 1 {
             let p = parts.remove(0);
+            let env = &self.env;
+            filters.retain(|c| !decided_by_scan(c, &p.info, &p.applied, env));
             let stops: Vec<Stop> = stops_of(&p, &self.env);
             (p.from, p.orders, stops)
         } else {

@@ -22,6 +22,9 @@ use crate::OraError;
 pub struct Parsed {
     pub stmt: Statement,
     pub binds: Vec<String>,
+    /// The text names ROWID somewhere (the pseudo-column, or anything so named). A query that
+    /// does not never reads a ROWID, so its scans need not make them.
+    pub names_rowid: bool,
 }
 
 /// How deep parentheses, subqueries and calls may nest: keeps recursion (here and in the
@@ -152,6 +155,9 @@ pub struct Parser<'a> {
 /// Parse one statement (SQL or a PL/SQL block) as a client sends it.
 pub fn parse(text: &str) -> Result<Parsed, OraError> {
     let toks = lex(text)?;
+    let names_rowid = toks
+        .iter()
+        .any(|t| matches!(&t.tok, Tok::Word(w) | Tok::Quoted(w) if w == "ROWID"));
     let plsql = matches!(&toks[0].tok, Tok::Word(w) if w == "BEGIN" || w == "DECLARE");
     let mut p = Parser {
         text,
@@ -171,6 +177,7 @@ pub fn parse(text: &str) -> Result<Parsed, OraError> {
     Ok(Parsed {
         stmt,
         binds: p.binds,
+        names_rowid,
     })
 }
 

@@ -79,6 +79,10 @@ pub struct MemDb {
     pub honor_bounds: bool,
     /// Return rows in `wanted_order` when asked (and say so).
     pub sort_on_request: bool,
+    /// Report every bound a scan is asked for as applied ([`Relation::exact_bounds`]): true
+    /// of what it returns with `honor_bounds`; without, a database breaking the promise, which
+    /// shows the conjuncts the engine no longer checks.
+    pub exact_bounds: bool,
     /// Rows handed out by scans so far.
     pub produced: Arc<AtomicUsize>,
     /// MIN and MAX of (table, column) as an index would give them (`Database::min_max`).
@@ -147,6 +151,15 @@ impl Default for MemDb {
 }
 
 impl MemDb {
+    /// The bounds a scan reports applied: all of them, when told to.
+    fn applied(&self, request: &ScanRequest) -> Vec<usize> {
+        if self.exact_bounds {
+            (0..request.bounds.len()).collect()
+        } else {
+            Vec::new()
+        }
+    }
+
     pub fn new() -> MemDb {
         MemDb {
             tables: BTreeMap::new(),
@@ -154,6 +167,7 @@ impl MemDb {
             log: Log::default(),
             honor_bounds: true,
             sort_on_request: true,
+            exact_bounds: false,
             produced: Arc::new(AtomicUsize::new(0)),
             index_ends: BTreeMap::new(),
             next_rowid: 1000,
@@ -227,6 +241,7 @@ impl MemDb {
 impl Database for MemDb {
     fn scan(&mut self, name: &ObjectName, request: &ScanRequest) -> Result<Relation, OraError> {
         self.log.scans.push((name.clone(), request.clone()));
+        let skip_rowids = request.skip_rowids;
         let k = self
             .key(name)
             .ok_or_else(|| OraError::no_table(&name.name))?;
@@ -249,7 +264,7 @@ impl Database for MemDb {
                 keep.then(|| {
                     counter.fetch_add(1, Ordering::SeqCst);
                     Ok(Row {
-                        rowid: Some(rowid(i as u64).into()),
+                        rowid: (!skip_rowids).then(|| rowid(i as u64).into()),
                         values,
                     })
                 })
@@ -259,6 +274,7 @@ impl Database for MemDb {
                 rows: Box::new(rows),
                 ordered_by: tb.ordered_by,
                 rowid_type: OraType::Rowid,
+                exact_bounds: self.applied(request),
             });
         }
         let mut rows = match request.as_of_scn {
@@ -317,7 +333,8 @@ impl Database for MemDb {
         let rows = rows.into_iter().map(move |(rowid, values)| {
             counter.fetch_add(1, Ordering::SeqCst);
             Ok(Row {
-                rowid: rowid.map(Into::into),
+                // Asked to skip them, none: the engine must not need them.
+                rowid: rowid.filter(|_| !skip_rowids).map(Into::into),
                 values,
             })
         });
@@ -326,6 +343,7 @@ impl Database for MemDb {
             rows: Box::new(rows),
             ordered_by,
             rowid_type: OraType::Rowid,
+            exact_bounds: self.applied(request),
         })
     }
 
