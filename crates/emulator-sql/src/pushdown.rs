@@ -245,6 +245,18 @@ pub fn convert(value: &Datum, column: &OraType, env: &Env) -> Option<Datum> {
     }
 }
 
+/// A comparison's operator as a bound's; `<>` bounds nothing.
+pub fn bound_op(op: CmpOp) -> Option<crate::CmpOp> {
+    Some(match op {
+        CmpOp::Eq => crate::CmpOp::Eq,
+        CmpOp::Lt => crate::CmpOp::Lt,
+        CmpOp::Le => crate::CmpOp::Le,
+        CmpOp::Gt => crate::CmpOp::Gt,
+        CmpOp::Ge => crate::CmpOp::Ge,
+        CmpOp::Ne => return None,
+    })
+}
+
 /// The database's bounds of a relation with `columns`, and its ROWID range, from derived
 /// (column, op, value) triples.
 pub fn bounds(
@@ -277,13 +289,8 @@ pub fn bounds(
         let Some(value) = convert(v, &c.ora_type, env) else {
             continue;
         };
-        let op = match op {
-            CmpOp::Eq => crate::CmpOp::Eq,
-            CmpOp::Lt => crate::CmpOp::Lt,
-            CmpOp::Le => crate::CmpOp::Le,
-            CmpOp::Gt => crate::CmpOp::Gt,
-            CmpOp::Ge => crate::CmpOp::Ge,
-            CmpOp::Ne => continue,
+        let Some(op) = bound_op(*op) else {
+            continue;
         };
         out.push(Bound {
             column: col.clone(),

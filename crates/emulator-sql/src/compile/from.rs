@@ -435,13 +435,8 @@ pub(super) fn decided_by_scan(c: &Ex, info: &SourceInfo, applied: &[Bound], env:
     let Some(value) = crate::pushdown::convert(value, &column.ora_type, env) else {
         return false;
     };
-    let op = match op {
-        CmpOp::Eq => crate::CmpOp::Eq,
-        CmpOp::Lt => crate::CmpOp::Lt,
-        CmpOp::Le => crate::CmpOp::Le,
-        CmpOp::Gt => crate::CmpOp::Gt,
-        CmpOp::Ge => crate::CmpOp::Ge,
-        CmpOp::Ne => return false,
+    let Some(op) = crate::pushdown::bound_op(op) else {
+        return false;
     };
     applied.iter().any(|b| {
         b.column == column.name
