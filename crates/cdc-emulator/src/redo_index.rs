@@ -5,9 +5,10 @@
 //! 1M-row database held 1M parsed records. A replica keeps only the newest [`CACHE`] records
 //! ([`super::store::Replica::records`]); older ones are read back from the redo file by byte
 //! offset. The index is sparse: the number, SCN and offset of every [`MARK_EVERY`]-th record
-//! (16 bytes per 256 records), and a read starts at the mark before the wanted record and
-//! parses forward. Records of open transactions stay in memory with their transaction (a
-//! commit applies them), so only mining and undo rendering ever read the file.
+//! (16 bytes per 256 records), and a read starts at the mark before the wanted record; the
+//! lines on the way to it are checked, only the wanted one parsed. Records of open
+//! transactions stay in memory with their transaction (a commit applies them), so only mining
+//! and undo rendering ever read the file.
 
 use super::redo::Redo;
 use crate::errors::{CdcError, Result};
@@ -100,6 +101,23 @@ impl RedoIndex {
         i.checked_sub(1).map(|i| self.marks[i])
     }
 
+    /// Record `n`, read from the file starting at mark `from` (at or before it). The lines
+    /// before it are checked ([`super::redo::check_line`]: a changed or merged line is still
+    /// CDC-4004 naming it, never another record taken for `n`) but not parsed: parsing each,
+    /// half a mark's worth a lookup on average, was most of a stream's CPU in process.
+    pub fn read_one(&self, from: Mark, n: u64) -> Result<Option<Redo>> {
+        let mut found = None;
+        self.lines(from, n + 1, |at, line| {
+            if at < n {
+                super::redo::check_line(line)?;
+                return Ok(true);
+            }
+            found = Some(super::redo::parse_line(line)?);
+            Ok(false)
+        })?;
+        Ok(found)
+    }
+
     /// Read records `from.n` up to `until` (exclusive) from the file, in order, until `each`
     /// says stop (returns false).
     pub fn read(
@@ -107,6 +125,21 @@ impl RedoIndex {
         from: Mark,
         until: u64,
         mut each: impl FnMut(u64, Redo) -> Result<bool>,
+    ) -> Result<()> {
+        self.lines(from, until, |n, line| {
+            let record = super::redo::parse_line(line)?;
+            each(n, record).map_err(LineError::Stop)
+        })
+    }
+
+    /// The lines (without their newlines) of records `from.n` up to `until` (exclusive), in
+    /// order, until `each` says stop; a line `each` finds damaged (`Err(message)`) is
+    /// CDC-4004 naming it.
+    fn lines(
+        &self,
+        from: Mark,
+        until: u64,
+        mut each: impl FnMut(u64, &[u8]) -> std::result::Result<bool, LineError>,
     ) -> Result<()> {
         let Some(path) = &self.path else {
             return Ok(());
@@ -129,18 +162,33 @@ impl RedoIndex {
                     message: "the redo file ends before a record the replica has applied (was it replaced?)".into(),
                 });
             }
-            let record = super::redo::parse_line(&buf[..got - 1]).map_err(|message| {
-                CdcError::RedoDamaged {
-                    path: path.clone(),
-                    line: n + 1,
-                    message,
+            match each(n, &buf[..got - 1]) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(LineError::Damaged(message)) => {
+                    return Err(CdcError::RedoDamaged {
+                        path: path.clone(),
+                        line: n + 1,
+                        message,
+                    })
                 }
-            })?;
-            if !each(n, record)? {
-                break;
+                Err(LineError::Stop(e)) => return Err(e),
             }
             n += 1;
         }
         Ok(())
+    }
+}
+
+/// Why a line's reader stopped with an error: the line is damaged (its message), or the
+/// caller's own error.
+enum LineError {
+    Damaged(String),
+    Stop(CdcError),
+}
+
+impl From<String> for LineError {
+    fn from(message: String) -> LineError {
+        LineError::Damaged(message)
     }
 }

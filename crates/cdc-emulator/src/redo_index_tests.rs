@@ -2,7 +2,7 @@
 //! of a mined range, read back from the redo file.
 
 use super::redo::{Redo, RedoTail};
-use super::redo_index::CACHE;
+use super::redo_index::{CACHE, MARK_EVERY};
 use super::store::Replica;
 use super::tests::{Db, EMP};
 use super::*;
@@ -89,4 +89,84 @@ fn mining_renders_records_older_than_the_cache_from_the_file() {
         );
     })
     .unwrap();
+}
+
+/// A record read back by number is the record at that place, and the lines read past on the
+/// way to it (checked, not parsed) are still whole: a changed byte, or two lines made one, is
+/// CDC-4004 naming the line, never another record taken for the one asked.
+#[test]
+fn a_record_read_by_number_checks_the_lines_before_it() {
+    let db = Db::new(EMP);
+    let mut w = db.writer();
+    for id in 0..40 {
+        let x = w.begin().unwrap();
+        w.insert(x, 0, emp(id)).unwrap();
+        w.commit(&[x]).unwrap();
+    }
+    w.flush().unwrap();
+    let all = in_memory(&db);
+    let path = db.path().join(redo::REDO_FILE);
+    let open = || {
+        EmulatorConnector::open_with_clock(
+            &db.path(),
+            Faults::default(),
+            Arc::new(db.clock.clone()),
+        )
+        .unwrap()
+    };
+    let conn = open();
+    let evicted = conn
+        .with_replica(|r, _| {
+            let evicted = r.records_base;
+            assert!(evicted > 3 * MARK_EVERY, "{evicted} records read back");
+            for n in 0..evicted {
+                let got = r.record(n).unwrap();
+                assert_eq!(got, all.record(n).unwrap(), "record {n}");
+            }
+            evicted
+        })
+        .unwrap();
+    // The record 3 past a mark, and the line of the one before it.
+    let n = 2 * MARK_EVERY + 3;
+    assert!(n < evicted);
+    let text = std::fs::read(&path).unwrap();
+    let line_start = |i: u64| -> usize {
+        let mut at = 0;
+        for _ in 0..i {
+            at += text[at..].iter().position(|&b| b == b'\n').unwrap() + 1;
+        }
+        at
+    };
+    let damaged = n - 1;
+    let (start, end) = (line_start(damaged), line_start(damaged + 1) - 1);
+    // A byte changed inside the record's JSON.
+    let mut changed = text.clone();
+    let digit = start
+        + changed[start..end]
+            .iter()
+            .position(|b| b.is_ascii_digit())
+            .unwrap();
+    changed[digit] = if changed[digit] == b'9' {
+        b'1'
+    } else {
+        changed[digit] + 1
+    };
+    // The line and the next made one.
+    let mut merged = text.clone();
+    merged[end] = b' ';
+    for bad in [changed, merged] {
+        std::fs::write(&path, &bad).unwrap();
+        let e = conn
+            .with_replica(|r, _| r.record(n).map(|_| ()))
+            .unwrap()
+            .unwrap_err();
+        match &e {
+            CdcError::RedoDamaged { line, .. } => assert_eq!(*line, damaged + 1, "{e}"),
+            other => panic!("{other}"),
+        }
+        // A record before the damage, from the same mark, is read as it was.
+        let before = conn.with_replica(|r, _| r.record(n - 2)).unwrap().unwrap();
+        assert_eq!(before, all.record(n - 2).unwrap());
+    }
+    std::fs::write(&path, &text).unwrap();
 }

@@ -17,17 +17,10 @@ impl Replica {
                 return Ok(tx.records.get(i).cloned());
             }
         }
-        let mut found = None;
-        if let Some(mark) = self.index.start_for(n) {
-            self.index.read(mark, n + 1, |at, rec| {
-                if at == n {
-                    found = Some(Arc::new(rec));
-                    return Ok(false);
-                }
-                Ok(true)
-            })?;
+        match self.index.start_for(n) {
+            Some(mark) => Ok(self.index.read_one(mark, n)?.map(Arc::new)),
+            None => Ok(None),
         }
-        Ok(found)
     }
 
     /// SCN of the oldest retained record (the current SCN when there is none).
