@@ -40,21 +40,27 @@ fn run(args: &[&str]) -> String {
     String::from_utf8(o.stdout).unwrap()
 }
 
-#[test]
-fn two_workload_runs_never_repeat_a_key() {
-    let dir = tempfile::tempdir().unwrap();
-    let schema = dir.path().join("schema.yaml");
+/// `emulator init` of [`SCHEMA`] in `dir`; the database's path.
+fn init(dir: &std::path::Path) -> String {
+    let schema = dir.join("schema.yaml");
     std::fs::write(&schema, SCHEMA).unwrap();
-    let db = dir.path().join("db");
-    let db = db.to_str().unwrap();
+    let db = dir.join("db").to_str().unwrap().to_string();
     run(&[
         "-q",
         "emulator",
         "init",
-        db,
+        &db,
         "--schema",
         schema.to_str().unwrap(),
     ]);
+    db
+}
+
+#[test]
+fn two_workload_runs_never_repeat_a_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = init(dir.path());
+    let db = db.as_str();
     for seed in ["1", "1"] {
         run(&[
             "-q",
@@ -102,18 +108,8 @@ fn two_workload_runs_never_repeat_a_key() {
 #[test]
 fn dump_writes_rowids_only_when_asked() {
     let dir = tempfile::tempdir().unwrap();
-    let schema = dir.path().join("schema.yaml");
-    std::fs::write(&schema, SCHEMA).unwrap();
-    let db = dir.path().join("db");
-    let db = db.to_str().unwrap();
-    run(&[
-        "-q",
-        "emulator",
-        "init",
-        db,
-        "--schema",
-        schema.to_str().unwrap(),
-    ]);
+    let db = init(dir.path());
+    let db = db.as_str();
     let dump = |extra: &[&str]| -> Vec<serde_json::Map<String, serde_json::Value>> {
         let mut args = vec!["emulator", "dump", db, "--table", "APP.ITEMS"];
         args.extend_from_slice(extra);

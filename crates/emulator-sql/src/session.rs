@@ -138,7 +138,8 @@ impl SqlSession {
         }
         match &parsed.stmt {
             Statement::Block(b) => crate::plsql::run(self, db, b, parsed.binds.len(), binds, sql),
-            Statement::Query(q) if !parsed.names_rowid => self.query(db, q, binds, false),
+            // A query whose text names no ROWID never reads one: its scans need not make them.
+            Statement::Query(q) => self.query(db, q, binds, !parsed.names_rowid),
             s => self.statement(db, s, binds),
         }
     }
@@ -147,14 +148,14 @@ impl SqlSession {
         Arc::new(Env::new(self.nls.clone(), now(db)))
     }
 
-    /// A query's columns and rows. `rowids`: whether its text may read a ROWID; without, its
-    /// scans are asked to skip making them.
+    /// A query's columns and rows; `skip_rowids`: its scans are asked not to make ROWIDs (the
+    /// query reads none).
     fn query(
         &mut self,
         db: &mut dyn Database,
         q: &Query,
         binds: &[Datum],
-        rowids: bool,
+        skip_rowids: bool,
     ) -> Result<Outcome, OraError> {
         if let Some(answer) = crate::minmax::answer(db, q, binds) {
             return answer;
@@ -162,7 +163,7 @@ impl SqlSession {
         let env = self.env(db);
         let (plan, needs) = {
             let mut c = Compiler::new(&mut *db, env.clone(), binds);
-            c.skip_rowids = !rowids;
+            c.skip_rowids = skip_rowids;
             let (plan, _) = c.query(q, None)?;
             (Arc::new(plan), c.needs_db)
         };
@@ -183,7 +184,8 @@ impl SqlSession {
     ) -> Result<Outcome, OraError> {
         let done = |row_count: u64| Ok(Outcome::Done { row_count });
         match s {
-            Statement::Query(q) => self.query(db, q, binds, true),
+            // Inside PL/SQL: ROWIDs made as ever.
+            Statement::Query(q) => self.query(db, q, binds, false),
             Statement::Insert(i) => done(crate::dml::insert(self, db, i, binds)?),
             Statement::Update(u) => done(crate::dml::update(self, db, u, binds)?),
             Statement::Delete(d) => done(crate::dml::delete(self, db, d, binds)?),
