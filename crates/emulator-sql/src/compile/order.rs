@@ -2,7 +2,7 @@
 //! or a lone ROW_NUMBER's window), which orders its result comes in for a parent query, and
 //! the upper bounds that end reading rows that come ordered.
 
-use super::from::{Part, Wanted};
+use super::from::{scan_applied, Part, Wanted};
 use crate::ast::{CmpOp, Expr, ExprKind, OrderItem, Select, SelectItem};
 use crate::ex::Ex;
 use crate::plan::{SortKey, Stop};
@@ -113,7 +113,9 @@ pub(super) fn wanted_order(sel: &Select, order_by: &[OrderItem]) -> Wanted {
 }
 
 /// Stops for a single FROM item: upper bounds the WHERE clause puts on the first column of
-/// an order its rows come in.
+/// an order its rows come in. Not a bound the scan applied itself ([`Part::applied`]): its
+/// read ends at that bound as an index range scan ends at its stop key, so checking each row
+/// against it again would only cost.
 pub(super) fn stops_of(p: &Part<'_>, env: &crate::env::Env) -> Vec<Stop> {
     let mut out = Vec::new();
     for order in &p.orders {
@@ -138,7 +140,12 @@ pub(super) fn stops_of(p: &Part<'_>, env: &crate::env::Env) -> Vec<Stop> {
         };
         for (c, op, v) in &p.derived {
             if *c == col.name && upper(op) {
-                if let Some(bound) = crate::pushdown::convert(v, &col.ora_type, env) {
+                let Some(bound) = crate::pushdown::convert(v, &col.ora_type, env) else {
+                    continue;
+                };
+                let applied = crate::pushdown::bound_op(*op)
+                    .is_some_and(|o| scan_applied(&p.applied, &col.name, o, &bound, env));
+                if !applied {
                     out.push(Stop {
                         slot,
                         bound,
