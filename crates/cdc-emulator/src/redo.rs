@@ -15,6 +15,9 @@ use std::path::{Path, PathBuf};
 
 #[path = "redo_compact.rs"]
 pub mod compact;
+#[macro_use]
+#[path = "redo_tag_first.rs"]
+mod tag_first;
 
 /// What ends a redo line before its checksum: a unit separator (never in a JSON line, which
 /// escapes control characters, nor at the end of a compact one), then the CRC-32C of what
@@ -72,6 +75,8 @@ pub fn parse_line(line: &[u8]) -> std::result::Result<Redo, String> {
     let line = checked_payload(line)?;
     if compact::is_compact(line) {
         compact::parse_insert(line)
+    } else if let Some(record) = tag_first::parse_tag_first(line) {
+        Ok(record)
     } else {
         serde_json::from_slice(line).map_err(|e| e.to_string())
     }
@@ -147,126 +152,128 @@ impl LobOp {
     }
 }
 
-/// One redo record. `ts` is milliseconds since the Unix epoch on the writer's clock.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "k")]
-pub enum Redo {
-    /// A transaction's first change follows (LogMiner START).
-    #[serde(rename = "B")]
-    Begin {
-        scn: Scn,
-        xid: Xid,
-        thread: u32,
-        ts: i64,
-        /// The user it runs as (V$LOGMNR_CONTENTS.USERNAME); `None`: `database.workload_user`.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        user: Option<String>,
-    },
-    #[serde(rename = "I")]
-    Insert {
-        scn: Scn,
-        xid: Xid,
-        tab: u32,
-        rid: String,
-        after: Vec<Value>,
-        ts: i64,
-    },
-    #[serde(rename = "U")]
-    Update {
-        scn: Scn,
-        xid: Xid,
-        tab: u32,
-        rid: String,
-        before: Vec<Value>,
-        after: Vec<Value>,
-        /// Columns the statement's SET named (empty: those whose value changed).
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        cols: Vec<u32>,
-        /// The change was made piece by piece through a LOB locator (`SELECT … FOR UPDATE`,
-        /// then DBMS_LOB.WRITE / ERASE / TRIM), not by an UPDATE statement; in this order.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        lob_ops: Vec<LobOp>,
-        ts: i64,
-    },
-    #[serde(rename = "D")]
-    Delete {
-        scn: Scn,
-        xid: Xid,
-        tab: u32,
-        rid: String,
-        before: Vec<Value>,
-        ts: i64,
-    },
-    /// Undo of change number `of` (its record index) of the same transaction: rollback to a
-    /// savepoint, or a full rollback before its ROLLBACK record.
-    #[serde(rename = "X")]
-    Undo {
-        scn: Scn,
-        xid: Xid,
-        of: u64,
-        ts: i64,
-    },
-    /// One or more transactions commit at this SCN (several may share one commit SCN).
-    #[serde(rename = "C")]
-    Commit { scn: Scn, xids: Vec<Xid>, ts: i64 },
-    #[serde(rename = "R")]
-    Rollback { scn: Scn, xid: Xid, ts: i64 },
-    #[serde(rename = "L")]
-    Ddl {
-        scn: Scn,
-        xid: Xid,
-        tab: u32,
-        sql: String,
-        change: DdlChange,
-        ts: i64,
-    },
-    /// A change to a table the schema does not hold, which Oracle makes itself: recursive SQL
-    /// on SYS's dictionary, a materialized view log row, Oracle's internal DDL. Kept as
-    /// LogMiner renders it (SQL_REDO, INFO); it changes no table of the replica.
-    #[serde(rename = "O")]
-    Other {
-        scn: Scn,
-        xid: Xid,
-        /// OPERATION_CODE: INSERT, UPDATE, DELETE or DDL.
-        op: u32,
-        owner: String,
-        table: String,
-        /// The PDB it happened in; `None`: CDB$ROOT, or a database without multitenant.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pdb: Option<String>,
-        /// DATA_OBJ# and ROW_ID.
-        obj: u32,
-        rid: String,
-        sql: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        info: Option<String>,
-        ts: i64,
-    },
-    /// Space management: a new extent for table `tab` (partition index `part`, if any).
-    #[serde(rename = "E")]
-    Extent {
-        scn: Scn,
-        tab: u32,
-        part: Option<u32>,
-        ext: Extent,
-    },
-    /// Optimizer statistics were gathered for table `tab`.
-    #[serde(rename = "G")]
-    Stats {
-        scn: Scn,
-        tab: u32,
-        num_rows: u64,
-        blocks: u64,
-        ts: i64,
-    },
-    /// The current log of `thread` was archived; a new sequence starts.
-    #[serde(rename = "S")]
-    LogSwitch { scn: Scn, thread: u32, ts: i64 },
-    /// `DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS)`: the LogMiner
-    /// dictionary extracted into the redo of `thread`, whole at this SCN (one record stands for
-    /// the build's many; its log is both DICTIONARY_BEGIN and DICTIONARY_END).
-    #[serde(rename = "Y")]
-    DictionaryBuild { scn: Scn, thread: u32, ts: i64 },
+redo_records! {
+    /// One redo record. `ts` is milliseconds since the Unix epoch on the writer's clock.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(tag = "k")]
+    pub enum Redo {
+        /// A transaction's first change follows (LogMiner START).
+        #[serde(rename = "B")]
+        Begin {
+            scn: Scn,
+            xid: Xid,
+            thread: u32,
+            ts: i64,
+            /// The user it runs as (V$LOGMNR_CONTENTS.USERNAME); `None`: `database.workload_user`.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            user: Option<String>,
+        },
+        #[serde(rename = "I")]
+        Insert {
+            scn: Scn,
+            xid: Xid,
+            tab: u32,
+            rid: String,
+            after: Vec<Value>,
+            ts: i64,
+        },
+        #[serde(rename = "U")]
+        Update {
+            scn: Scn,
+            xid: Xid,
+            tab: u32,
+            rid: String,
+            before: Vec<Value>,
+            after: Vec<Value>,
+            /// Columns the statement's SET named (empty: those whose value changed).
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            cols: Vec<u32>,
+            /// The change was made piece by piece through a LOB locator (`SELECT … FOR UPDATE`,
+            /// then DBMS_LOB.WRITE / ERASE / TRIM), not by an UPDATE statement; in this order.
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            lob_ops: Vec<LobOp>,
+            ts: i64,
+        },
+        #[serde(rename = "D")]
+        Delete {
+            scn: Scn,
+            xid: Xid,
+            tab: u32,
+            rid: String,
+            before: Vec<Value>,
+            ts: i64,
+        },
+        /// Undo of change number `of` (its record index) of the same transaction: rollback to a
+        /// savepoint, or a full rollback before its ROLLBACK record.
+        #[serde(rename = "X")]
+        Undo {
+            scn: Scn,
+            xid: Xid,
+            of: u64,
+            ts: i64,
+        },
+        /// One or more transactions commit at this SCN (several may share one commit SCN).
+        #[serde(rename = "C")]
+        Commit { scn: Scn, xids: Vec<Xid>, ts: i64 },
+        #[serde(rename = "R")]
+        Rollback { scn: Scn, xid: Xid, ts: i64 },
+        #[serde(rename = "L")]
+        Ddl {
+            scn: Scn,
+            xid: Xid,
+            tab: u32,
+            sql: String,
+            change: DdlChange,
+            ts: i64,
+        },
+        /// A change to a table the schema does not hold, which Oracle makes itself: recursive SQL
+        /// on SYS's dictionary, a materialized view log row, Oracle's internal DDL. Kept as
+        /// LogMiner renders it (SQL_REDO, INFO); it changes no table of the replica.
+        #[serde(rename = "O")]
+        Other {
+            scn: Scn,
+            xid: Xid,
+            /// OPERATION_CODE: INSERT, UPDATE, DELETE or DDL.
+            op: u32,
+            owner: String,
+            table: String,
+            /// The PDB it happened in; `None`: CDB$ROOT, or a database without multitenant.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pdb: Option<String>,
+            /// DATA_OBJ# and ROW_ID.
+            obj: u32,
+            rid: String,
+            sql: String,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            info: Option<String>,
+            ts: i64,
+        },
+        /// Space management: a new extent for table `tab` (partition index `part`, if any).
+        #[serde(rename = "E")]
+        Extent {
+            scn: Scn,
+            tab: u32,
+            part: Option<u32>,
+            ext: Extent,
+        },
+        /// Optimizer statistics were gathered for table `tab`.
+        #[serde(rename = "G")]
+        Stats {
+            scn: Scn,
+            tab: u32,
+            num_rows: u64,
+            blocks: u64,
+            ts: i64,
+        },
+        /// The current log of `thread` was archived; a new sequence starts.
+        #[serde(rename = "S")]
+        LogSwitch { scn: Scn, thread: u32, ts: i64 },
+        /// `DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS)`: the LogMiner
+        /// dictionary extracted into the redo of `thread`, whole at this SCN (one record stands for
+        /// the build's many; its log is both DICTIONARY_BEGIN and DICTIONARY_END).
+        #[serde(rename = "Y")]
+        DictionaryBuild { scn: Scn, thread: u32, ts: i64 },
+    }
 }
 
 impl Redo {
@@ -534,6 +541,10 @@ fn last_complete_line_end(file: &mut File, len: u64) -> std::io::Result<u64> {
     }
     Ok(0)
 }
+
+#[cfg(test)]
+#[path = "redo_tag_first_tests.rs"]
+mod tag_first_tests;
 
 #[cfg(test)]
 mod tests {
