@@ -261,10 +261,26 @@ fn doctor_plan_and_snapshot_over_the_wire_match_in_process() {
         "doctor's verdict over the wire and in-process"
     );
 
+    // One login: the session that resolved the tables plans their chunks (it logged in twice,
+    // resolving on one session and planning on another).
+    let mut logged = Command::new(cargo_bin("oracle-cdc"));
+    logged
+        .env("ORACLE_CDC_DATABASE_PASSWORD", "emulator")
+        .env("ORACLE_CDC_LOG", "cdc_oracle=debug");
+    for p in &wire {
+        logged.args(["--set", p]);
+    }
     let plan = ok(
-        cli(&wire, &["plan-chunks", "--format", "json"]),
+        logged
+            .args(["plan-chunks", "--format", "json"])
+            .output()
+            .unwrap(),
         "plan-chunks over the wire",
     );
+    let logins = String::from_utf8_lossy(&plan.stderr)
+        .matches("connecting to Oracle")
+        .count();
+    assert_eq!(logins, 1, "{}", String::from_utf8_lossy(&plan.stderr));
     let plan_local = ok(
         cli(&local, &["plan-chunks", "--format", "json"]),
         "plan-chunks",

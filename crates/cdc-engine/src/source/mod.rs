@@ -22,11 +22,13 @@ mod oracle_tests;
 pub use cdc_oracle as oracle;
 pub mod replay;
 mod retry;
+mod warm;
 
 pub use retry::{
     backoff, connect_retrying, connect_with, is_transient, is_transient_after_loss,
     is_transient_call, reconnect_retrying, reconnect_with, retry_cause, Reconnecting,
 };
+pub use warm::WarmConnector;
 
 pub use filter::MiningFilter;
 pub use model::*;

@@ -241,6 +241,12 @@ impl<'c> Reconnecting<'c> {
         self
     }
 
+    /// The open session, for a [`WarmConnector`](super::WarmConnector) to hand on (none when
+    /// no call was made, or the last connection was lost).
+    pub fn into_session(self) -> Option<Box<dyn Session>> {
+        self.session
+    }
+
     /// Run `f` on the session, reconnecting after a lost connection.
     pub fn call<T>(&mut self, mut f: impl FnMut(&mut dyn Session) -> Result<T>) -> Result<T> {
         let mut lost = 0u32;
