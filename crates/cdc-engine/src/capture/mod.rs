@@ -33,6 +33,8 @@ mod ddl_tests;
 #[cfg(test)]
 mod dictionary_build_tests;
 #[cfg(test)]
+mod session_tests;
+#[cfg(test)]
 mod wave_commit_tests;
 
 use crate::crashpoint::Point;
@@ -371,8 +373,12 @@ impl Capture<'_> {
         if streaming {
             not_streamable(&catalog, ops)?;
         }
+        // The start-up session goes on as the miner's: no second login, and no idle
+        // connection held for as long as capture runs.
+        let connector =
+            crate::source::WarmConnector::borrowing(self.connector, session.into_session());
         let mut publisher = Publisher::new(
-            self.connector,
+            &connector,
             s,
             catalog,
             sink,

@@ -1,7 +1,8 @@
 //! A connector that hands out a session already open before it opens new ones.
 //!
-//! The CLI opens a session to resolve the tables of an export or a chunk plan; the engine then
-//! opened its own first session, a second login right after the first. A login is several round
+//! The CLI opens a session to resolve the tables of an export or a chunk plan, and capture one
+//! for its start-up reads; the engine then opened its own first session (capture's miner), a
+//! second login right after the first, while the first sat idle or was closed. A login is several round
 //! trips and the 12c verifier's key derivation on both sides (about 37 M instructions on the
 //! thin client alone), so on a remote database each one is a tenth of a second or more of the
 //! operator's wait. [`WarmConnector`] gives that first session to the engine's first connect.
@@ -13,33 +14,55 @@ use crate::errors::Result;
 use std::sync::Mutex;
 
 /// `inner`, with one open session handed out before `inner` is asked for another.
-pub struct WarmConnector {
-    inner: Box<dyn Connector>,
+pub struct WarmConnector<'c> {
+    inner: Inner<'c>,
     idle: Mutex<Option<Box<dyn Session>>>,
 }
 
-impl WarmConnector {
+enum Inner<'c> {
+    Owned(Box<dyn Connector>),
+    Borrowed(&'c dyn Connector),
+}
+
+impl WarmConnector<'static> {
     /// `idle`: a session `inner` opened (none: every connect opens one).
-    pub fn new(inner: Box<dyn Connector>, idle: Option<Box<dyn Session>>) -> WarmConnector {
+    pub fn new(inner: Box<dyn Connector>, idle: Option<Box<dyn Session>>) -> Self {
         WarmConnector {
-            inner,
+            inner: Inner::Owned(inner),
             idle: Mutex::new(idle),
         }
     }
 }
 
-impl Connector for WarmConnector {
+impl<'c> WarmConnector<'c> {
+    /// [`WarmConnector::new`] of a connector borrowed for as long as this one lives.
+    pub fn borrowing(inner: &'c dyn Connector, idle: Option<Box<dyn Session>>) -> Self {
+        WarmConnector {
+            inner: Inner::Borrowed(inner),
+            idle: Mutex::new(idle),
+        }
+    }
+
+    fn inner(&self) -> &dyn Connector {
+        match &self.inner {
+            Inner::Owned(c) => c.as_ref(),
+            Inner::Borrowed(c) => *c,
+        }
+    }
+}
+
+impl Connector for WarmConnector<'_> {
     fn connect(&self) -> Result<Box<dyn Session>> {
         // A poisoned lock (a panic elsewhere while taking it) only loses the idle session.
         let idle = self.idle.lock().ok().and_then(|mut s| s.take());
         match idle {
             Some(session) => Ok(session),
-            None => self.inner.connect(),
+            None => self.inner().connect(),
         }
     }
 
     fn describe(&self) -> String {
-        self.inner.describe()
+        self.inner().describe()
     }
 }
 
