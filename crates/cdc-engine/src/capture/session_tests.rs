@@ -5,8 +5,8 @@ use crate::capture::{Capture, CaptureEnd};
 use crate::errors::Result;
 use crate::settings::Settings;
 use crate::snapshot::NoProgress;
-use crate::source::emulator::clock::ManualClock;
-use crate::source::emulator::{self, EmulatorConnector, Faults};
+use crate::source::emulator::testing::{Db, EMP};
+use crate::source::emulator::EmulatorConnector;
 use cdc_core::session::{Admin, Catalog, Connector, Flashback, Miner, Session};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -57,36 +57,21 @@ impl Admin for TrackedSession {
     cdc_core::forward_admin!(inner);
 }
 
-const SCHEMA: &str = r#"
-seed: 3
-tables:
-  - name: HR.EMP
-    columns:
-      - { name: ID, type: NUMBER(10), nullable: false }
-      - { name: NAME, type: VARCHAR2(40) }
-    primary_key: [ID]
-    supplemental_logging: all
-    rows: 5
-"#;
-
 #[test]
 fn streaming_holds_the_start_up_session_as_the_miners_and_no_other() {
-    let dir = tempfile::tempdir().unwrap();
-    let (db, schema) = (dir.path().join("db"), dir.path().join("schema.yaml"));
-    std::fs::write(&schema, SCHEMA).unwrap();
-    let clock = ManualClock::new(1_700_000_000_000);
-    emulator::init(&db, &schema, None, Arc::new(clock.clone())).unwrap();
+    // HR.EMP (empty) and HR.OTHER (3 rows), on a manual clock.
+    let db = Db::new(EMP);
     let (opened, open) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
     let conn = Tracked {
-        inner: EmulatorConnector::open_with_clock(&db, Faults::default(), Arc::new(clock.clone()))
-            .unwrap(),
+        inner: db.connector(),
         opened: opened.clone(),
         open: open.clone(),
     };
+    let clock = db.clock.clone();
     let settings = Settings::from_pairs(&[
-        format!("cdc.database.url=emulator:{}", db.display()),
-        format!("cdc.state.dir={}", dir.path().join("state").display()),
-        format!("cdc.sink.dir={}", dir.path().join("out").display()),
+        format!("cdc.database.url=emulator:{}", db.path().display()),
+        format!("cdc.state.dir={}", db.dir.path().join("state").display()),
+        format!("cdc.sink.dir={}", db.dir.path().join("out").display()),
         "cdc.stream.poll.ms=10".into(),
         "cdc.heartbeat.interval.ms=0".into(),
         "cdc.metrics.interval.ms=0".into(),
@@ -118,7 +103,7 @@ fn streaming_holds_the_start_up_session_as_the_miners_and_no_other() {
     .run()
     .unwrap();
     assert!(matches!(end, CaptureEnd::ReachedScn(_)));
-    assert_eq!(summary.snapshot_rows, 5);
+    assert_eq!(summary.snapshot_rows, 3);
     let seen = seen.lock().unwrap().clone();
     assert!(!seen.is_empty(), "streaming saved its offsets");
     assert!(
