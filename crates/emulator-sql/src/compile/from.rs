@@ -435,19 +435,21 @@ pub(super) fn decided_by_scan(c: &Ex, info: &SourceInfo, applied: &[Bound], env:
     let Some(value) = crate::pushdown::convert(value, &column.ora_type, env) else {
         return false;
     };
-    crate::pushdown::bound_op(op)
-        .is_some_and(|op| scan_applied(applied, &column.name, op, &value, env))
+    scan_applied(applied, &column.name, op, &value, env)
 }
 
 /// Whether `applied` (the bounds a scan reports every row it returns satisfies) has `column op
-/// value`, with an equal value in the column's type.
+/// value`, with an equal value in the column's type (`<>` is never a bound).
 pub(super) fn scan_applied(
     applied: &[Bound],
     column: &str,
-    op: crate::CmpOp,
+    op: CmpOp,
     value: &Datum,
     env: &Env,
 ) -> bool {
+    let Some(op) = crate::pushdown::bound_op(op) else {
+        return false;
+    };
     applied.iter().any(|b| {
         b.column == column
             && b.op == op

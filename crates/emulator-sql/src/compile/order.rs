@@ -143,9 +143,7 @@ pub(super) fn stops_of(p: &Part<'_>, env: &crate::env::Env) -> Vec<Stop> {
                 let Some(bound) = crate::pushdown::convert(v, &col.ora_type, env) else {
                     continue;
                 };
-                let applied = crate::pushdown::bound_op(*op)
-                    .is_some_and(|o| scan_applied(&p.applied, &col.name, o, &bound, env));
-                if !applied {
+                if !scan_applied(&p.applied, &col.name, *op, &bound, env) {
                     out.push(Stop {
                         slot,
                         bound,
