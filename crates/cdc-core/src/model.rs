@@ -727,6 +727,14 @@ pub struct ResourceUse {
     pub limit: Option<u64>,
 }
 
+/// A user's SESSIONS_PER_USER limit: how many sessions it may hold at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionsPerUser {
+    Unlimited,
+    Limit(u64),
+}
+
 impl InstanceConfig {
     /// The database's character sets; unknown parts (the view not read) are Oracle's
     /// defaults, a set capture does not decode is `Charset::Unsupported`.
@@ -775,6 +783,14 @@ pub struct InstanceConfig {
     pub national_character_set: Option<String>,
     pub processes: Option<ResourceUse>,
     pub sessions: Option<ResourceUse>,
+    /// The session's user's SESSIONS_PER_USER, from its profile (USER_RESOURCE_LIMITS);
+    /// `None` where it could not be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sessions_per_user: Option<SessionsPerUser>,
+    /// RESOURCE_LIMIT: whether profile limits such as SESSIONS_PER_USER are enforced (TRUE
+    /// by default from 12.2, FALSE before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource_limit: Option<bool>,
     pub archive_destinations: Option<Vec<ArchiveDestination>>,
     pub redo_groups: Option<Vec<RedoGroup>>,
     /// Log switches per thread and hour over the last 24 hours (hours without one are absent).

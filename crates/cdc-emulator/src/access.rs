@@ -77,6 +77,11 @@ pub struct UserSpec {
     /// DO_GRANTS gives are not listed in the documentation: give them in `privileges`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub goldengate: Option<GoldenGateSpec>,
+    /// SESSIONS_PER_USER of the user's profile: at most that many sessions of the user at once
+    /// in this database (a login past it fails with ORA-02391 while RESOURCE_LIMIT is TRUE, its
+    /// default from 12.2); unset: UNLIMITED, as Oracle's DEFAULT profile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sessions_per_user: Option<u32>,
 }
 
 /// PRIVILEGE_TYPE of a GoldenGate administrator grant.
@@ -202,6 +207,8 @@ pub struct User {
     /// What is in effect in the container the session is in now ([`User::enter`]): what
     /// SESSION_PRIVS, SESSION_ROLES and ALL_TAB_PRIVS show there and every check uses.
     pub privileges: Privileges,
+    /// Its profile's SESSIONS_PER_USER; `None`: UNLIMITED.
+    pub session_limit: Option<u32>,
 }
 
 impl User {
@@ -217,10 +224,19 @@ impl User {
             privileges: common.clone(),
             common,
             local,
+            session_limit: None,
         };
         let home = u.local_to.clone();
         u.enter(home.as_deref().or(Some(ROOT)));
         u
+    }
+
+    /// SESSIONS_PER_USER of its profile, as USER_RESOURCE_LIMITS shows it.
+    pub fn sessions_per_user(&self) -> cdc_core::model::SessionsPerUser {
+        match self.session_limit {
+            Some(n) => cdc_core::model::SessionsPerUser::Limit(u64::from(n)),
+            None => cdc_core::model::SessionsPerUser::Unlimited,
+        }
     }
 
     /// The grants in effect in `container` (`None`: a non-CDB): the common ones and those
@@ -513,7 +529,10 @@ pub fn users(schema: &SchemaFile) -> Vec<User> {
             }
             common.container_data = (d.multitenant && u.container.is_none())
                 .then(|| container_data(u.container_data.as_ref()));
-            User::new(u.name.to_ascii_uppercase(), local_to, common, local)
+            User {
+                session_limit: u.sessions_per_user,
+                ..User::new(u.name.to_ascii_uppercase(), local_to, common, local)
+            }
         })
         .collect()
 }

@@ -38,6 +38,7 @@ pub mod redo_index;
 pub mod rowfile;
 pub mod schema;
 mod session;
+mod session_limit;
 pub mod sql_redo;
 pub mod store;
 pub mod supplemental;
@@ -192,6 +193,8 @@ pub struct FaultSettings {
     pub restart_ms: u64,
     /// cdc.emulator.fault.idle.timeout.ms: a session idle longer is ended (ORA-02396).
     pub idle_timeout_ms: u64,
+    /// cdc.emulator.fault.connect.time.ms: a session logged in longer is ended (ORA-02399).
+    pub connect_time_ms: u64,
     pub ora01368_mines: Vec<u64>,
     pub ora01291_mines: Vec<u64>,
     /// cdc.emulator.fault.register.delay.ms: services unregistered after `emulator serve`
@@ -246,6 +249,8 @@ struct Shared {
     dictionary: Mutex<Dictionary>,
     /// The looks at V$THREAD of every session, as the adapter's connector keeps them.
     looks: cdc_core::threads::SharedLooks,
+    /// The sessions each user holds (SESSIONS_PER_USER).
+    sessions: Arc<session_limit::SessionCounts>,
 }
 
 #[derive(Default)]
@@ -386,6 +391,7 @@ impl EmulatorConnector {
             }),
             dictionary: Mutex::new(Dictionary::OnlineCatalog),
             looks: Default::default(),
+            sessions: Default::default(),
         };
         shared.refresh()?;
         Ok(EmulatorConnector {
@@ -511,25 +517,31 @@ impl EmulatorConnector {
             )));
         }
         drop(f);
-        let login = {
+        let (login, enforced) = {
             let r = self.shared.replica.read().map_err(|_| poisoned())?;
+            let enforced = schema::resource_limit(&r.schema.database.version);
             let mut schema = r.schema.clone();
             if self.shared.downstream() {
                 // Another database: none of the source's PDBs.
                 schema.tables.clear();
                 schema.database.pdbs.clear();
             }
-            if self.sysdba {
+            let login = if self.sysdba {
                 access::sysdba(&schema)
             } else {
                 access::login(&schema, self.user.as_deref(), self.service.as_deref())?
-            }
+            };
+            (login, enforced)
         };
+        let limit = login.user.session_limit.filter(|_| enforced);
+        let slot = self.shared.sessions.open(&login.user.name, epoch, limit)?;
         Ok(EmulatorSession {
+            slot,
             shared: self.shared.clone(),
             dropped: false,
             epoch,
             last_call: std::time::Instant::now(),
+            logged_in: std::time::Instant::now(),
             user: login.user,
             container: login.container,
             dictionary: None,
@@ -567,6 +579,8 @@ mod fault_tests;
 mod init_pin_tests;
 #[cfg(test)]
 mod redo_fault_tests;
+#[cfg(test)]
+mod session_limit_tests;
 #[cfg(test)]
 mod value_forms_tests;
 

@@ -124,6 +124,9 @@ impl Replica {
                 current: d.sessions_in_use,
                 limit: Some(d.sessions),
             }),
+            // The user's, not the database's: the session fills it in.
+            sessions_per_user: None,
+            resource_limit: Some(super::schema::resource_limit(&d.version)),
             archive_destinations: Some(
                 d.archive_destinations
                     .iter()

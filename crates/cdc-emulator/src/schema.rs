@@ -199,6 +199,12 @@ pub fn release(version: &str) -> (u32, u32) {
     (parts.next().unwrap_or(0), parts.next().unwrap_or(0))
 }
 
+/// The RESOURCE_LIMIT parameter at its default for `version`: TRUE from 12.2 (profile limits
+/// such as SESSIONS_PER_USER enforced), FALSE before (Reference, 12.2 and 12.1).
+pub fn resource_limit(version: &str) -> bool {
+    release(version) >= (12, 2)
+}
+
 /// The MAX_STRING_SIZE parameter.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

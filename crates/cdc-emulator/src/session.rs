@@ -18,11 +18,15 @@ use std::sync::Arc;
 
 pub struct EmulatorSession {
     pub(super) shared: Arc<Shared>,
+    /// Its place among the user's open sessions (SESSIONS_PER_USER).
+    pub(super) slot: Arc<crate::session_limit::SessionSlot>,
     pub(super) dropped: bool,
     /// The database's restart count when the session was opened (the restart drill).
     pub(super) epoch: u64,
     /// When the session last made a call (the idle-time drill).
     pub(super) last_call: std::time::Instant,
+    /// When it logged in (the connect-time drill).
+    pub(super) logged_in: std::time::Instant,
     pub(super) user: User,
     /// `None` outside a CDB; else `CDB$ROOT` or a PDB.
     pub(super) container: Option<String>,
@@ -60,6 +64,17 @@ impl EmulatorSession {
                     "ORA-03113: end-of-file on communication channel (the database restarted)"
                         .into(),
                 ));
+            }
+            let connect_limit = f.faults.settings.connect_time_ms;
+            let connected = self.logged_in.elapsed();
+            if connect_limit > 0 && connected.as_millis() > u128::from(connect_limit) {
+                // The profile's CONNECT_TIME: the session is ended however busy it is; its next
+                // call learns it.
+                self.dropped = true;
+                return Err(CdcError::ConnectionLost(format!(
+                    "ORA-02399: exceeded maximum connect time, you are being logged off (connected {} ms, fault drill: {connect_limit} ms)",
+                    connected.as_millis()
+                )));
             }
             let idle_limit = f.faults.settings.idle_timeout_ms;
             if idle_limit > 0 && idle.as_millis() > u128::from(idle_limit) {
@@ -291,9 +306,11 @@ impl EmulatorSession {
     pub(super) fn reader(&self) -> EmulatorSession {
         EmulatorSession {
             shared: self.shared.clone(),
+            slot: Arc::clone(&self.slot),
             dropped: false,
             epoch: self.epoch,
             last_call: std::time::Instant::now(),
+            logged_in: self.logged_in,
             user: self.user.clone(),
             container: self.container.clone(),
             dictionary: self.dictionary,
@@ -566,6 +583,7 @@ impl Catalog for EmulatorSession {
         config.character_set = Some(sets.database.name().into());
         config.national_character_set = Some(sets.national.name().into());
         config.container = self.container.clone();
+        config.sessions_per_user = Some(self.user.sessions_per_user());
         Ok(config)
     }
 }

@@ -97,7 +97,7 @@ pub const TRANSIENT_AT_LOGIN: &[i32] = &[
     1033, 1034, 1089, 12516, 12520, 12528, 12537, 12547, 12170, 3113, 3114, 3135,
 ];
 
-/// A failed login, mapped to CDC-2001..2006 and CDC-2010. `message` is redacted here.
+/// A failed login, mapped to CDC-2001..2006, CDC-2010 and CDC-2011. `message` is redacted here.
 pub fn connect_error(code: Option<OraCode>, message: &str, password: &str, url: &str) -> CdcError {
     let text = redact(message.trim(), password);
     let (code, message) = match code {
@@ -120,6 +120,12 @@ pub fn connect_error(code: Option<OraCode>, message: &str, password: &str, url: 
         Some(OraCode::Ora(28000)) => (
             Code::Cdc2005,
             format!("{url}: the account is locked ({text})"),
+        ),
+        // The user's profile (SESSIONS_PER_USER) or the instance (SESSIONS, PROCESSES) has no
+        // room for one more session: not retried, the job needs fewer (CDC-2011).
+        Some(OraCode::Ora(2391 | 18 | 20)) => (
+            Code::Cdc2011,
+            format!("{url}: the database refused one more session ({text}); `oracle-cdc doctor --check settings.sessions` compares the sessions this job needs with the limits"),
         ),
         Some(OraCode::Ora(1045)) => (
             Code::Cdc2401,
@@ -215,10 +221,15 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
         // (DPI-1067 "call timeout of %u ms exceeded with ORA-%d", ORA-03156 "OCI call timed
         // out"), whose connection is reset. ORA-01089 "immediate shutdown or close in
         // progress": the instance is going down and ends the session; ORA-02396 "exceeded
-        // maximum idle time, please connect again": the profile's IDLE_TIME ended it. A new
-        // session (once the database is back) reads or mines it again.
+        // maximum idle time, please connect again": the profile's IDLE_TIME ended it; the
+        // profile's session limits end it too, "you are being logged off": ORA-02399 maximum
+        // connect time (CONNECT_TIME, however busy the session), ORA-02392 CPU_PER_SESSION,
+        // ORA-02394 LOGICAL_READS_PER_SESSION, ORA-02390 COMPOSITE_LIMIT. A new session (once
+        // the database is back) reads or mines it again.
         Some(
-            OraCode::Ora(3113 | 3114 | 3135 | 28 | 1012 | 3156 | 1089 | 2396)
+            OraCode::Ora(
+                3113 | 3114 | 3135 | 28 | 1012 | 3156 | 1089 | 2396 | 2399 | 2392 | 2394 | 2390,
+            )
             | OraCode::Dpi(1080 | 1010 | 1067),
         ) => CdcError::ConnectionLost(format!("{}: {text}", ctx.operation)),
         // LogMiner from inside a PDB before 19c (and ADD_LOGFILE there on any release).
@@ -346,6 +357,9 @@ mod tests {
             (OraCode::Ora(12541), Code::Cdc2003),
             (OraCode::Ora(12514), Code::Cdc2004),
             (OraCode::Ora(28000), Code::Cdc2005),
+            (OraCode::Ora(2391), Code::Cdc2011),
+            (OraCode::Ora(18), Code::Cdc2011),
+            (OraCode::Ora(20), Code::Cdc2011),
             (OraCode::Ora(12170), Code::Cdc2010),
             (OraCode::Ora(1033), Code::Cdc2010),
             (OraCode::Ora(1034), Code::Cdc2010),
@@ -442,6 +456,10 @@ mod tests {
             (OraCode::Ora(3156), Code::Cdc5007),
             (OraCode::Ora(1089), Code::Cdc5007),
             (OraCode::Ora(2396), Code::Cdc5007),
+            (OraCode::Ora(2399), Code::Cdc5007),
+            (OraCode::Ora(2392), Code::Cdc5007),
+            (OraCode::Ora(2394), Code::Cdc5007),
+            (OraCode::Ora(2390), Code::Cdc5007),
             (OraCode::Ora(1368), Code::Cdc5009),
             (OraCode::Dpi(1067), Code::Cdc5007),
             (OraCode::Dpi(1080), Code::Cdc5007),

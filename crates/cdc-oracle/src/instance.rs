@@ -54,6 +54,24 @@ pub fn parse_limit(text: &str) -> Result<Option<u64>> {
     })
 }
 
+/// USER_RESOURCE_LIMITS.LIMIT of SESSIONS_PER_USER: a number or `UNLIMITED`; anything else
+/// (`DEFAULT`, where a release shows the profile's word instead of resolving it) is unknown.
+pub fn sessions_per_user(text: &str) -> Option<SessionsPerUser> {
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("UNLIMITED") {
+        return Some(SessionsPerUser::Unlimited);
+    }
+    match t.parse::<u64>() {
+        Ok(n) => Some(SessionsPerUser::Limit(n)),
+        Err(_) => {
+            tracing::warn!(
+                "USER_RESOURCE_LIMITS gives SESSIONS_PER_USER as `{t}`; the limit is unknown"
+            );
+            None
+        }
+    }
+}
+
 /// NLS_CHARACTERSET and NLS_NCHAR_CHARACTERSET into `config` (left unknown when the view
 /// cannot be read).
 fn read_character_sets(conn: &dyn DbSession, config: &mut InstanceConfig) -> Result<()> {
@@ -105,6 +123,9 @@ pub fn read(conn: &dyn DbSession) -> Result<InstanceConfig> {
                 }
                 "max_string_size" => config.max_string_size = value,
                 "time_at_dbtimezone" => config.time_at_dbtimezone = value,
+                "resource_limit" => {
+                    config.resource_limit = value.map(|v| v.trim().eq_ignore_ascii_case("TRUE"))
+                }
                 _ => config.undo_tablespace = value,
             }
         }
@@ -126,6 +147,18 @@ pub fn read(conn: &dyn DbSession) -> Result<InstanceConfig> {
                 _ => config.sessions = Some(use_),
             }
         }
+    }
+    if let Some(rows) = optional(
+        conn,
+        sql::SESSIONS_PER_USER,
+        "reading USER_RESOURCE_LIMITS",
+        |r| r.opt_string(0),
+    )? {
+        config.sessions_per_user = rows
+            .into_iter()
+            .next()
+            .flatten()
+            .and_then(|t| sessions_per_user(&t));
     }
     config.archive_destinations = optional(
         conn,
@@ -161,12 +194,26 @@ pub fn read(conn: &dyn DbSession) -> Result<InstanceConfig> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_limit;
+    use super::{parse_limit, sessions_per_user};
+    use cdc_core::model::SessionsPerUser;
 
     #[test]
     fn resource_limits_parse_blanks_and_unlimited() {
         assert_eq!(parse_limit("       300").ok(), Some(Some(300)));
         assert_eq!(parse_limit(" UNLIMITED").ok(), Some(None));
         assert!(parse_limit("lots").is_err());
+    }
+
+    /// A profile's limit is a number or UNLIMITED; the word DEFAULT, unresolved, is unknown
+    /// (never taken for unlimited, nor for a limit of 0).
+    #[test]
+    fn sessions_per_user_parses_numbers_and_unlimited_only() {
+        assert_eq!(sessions_per_user("10"), Some(SessionsPerUser::Limit(10)));
+        assert_eq!(
+            sessions_per_user(" UNLIMITED"),
+            Some(SessionsPerUser::Unlimited)
+        );
+        assert_eq!(sessions_per_user("DEFAULT"), None);
+        assert_eq!(sessions_per_user(""), None);
     }
 }

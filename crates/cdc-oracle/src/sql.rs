@@ -588,12 +588,14 @@ ORDER BY a.THREAD#, a.SEQUENCE#";
 
 /// COMPATIBLE, UNDO_TABLESPACE, ENABLE_GOLDENGATE_REPLICATION (LogMiner writes native JSON
 /// columns only when TRUE: Debezium's OracleJsonDataTypeIT and its documentation; the
-/// parameter is TRUE/FALSE, Reference), MAX_STRING_SIZE (STANDARD/EXTENDED, Reference) and
-/// TIME_AT_DBTIMEZONE (see [`TIME_AT_DBTIMEZONE`]). Names in V$PARAMETER are lower case.
-/// Privilege: SELECT on V_$PARAMETER (SELECT_CATALOG_ROLE).
+/// parameter is TRUE/FALSE, Reference), MAX_STRING_SIZE (STANDARD/EXTENDED, Reference),
+/// TIME_AT_DBTIMEZONE (see [`TIME_AT_DBTIMEZONE`]) and RESOURCE_LIMIT ("whether resource
+/// limits are enforced in database profiles", TRUE/FALSE; default TRUE from 12.2, FALSE
+/// before: Reference). Names in V$PARAMETER are lower case. Privilege: SELECT on V_$PARAMETER
+/// (SELECT_CATALOG_ROLE).
 pub const INSTANCE_PARAMETERS: &str = "SELECT NAME, VALUE FROM V$PARAMETER \
 WHERE NAME IN ('compatible', 'undo_tablespace', 'enable_goldengate_replication', 'max_string_size', \
-'time_at_dbtimezone')";
+'time_at_dbtimezone', 'resource_limit')";
 
 /// The database's character sets: NLS_CHARACTERSET (VARCHAR2, CHAR, LONG, CLOB text) and
 /// NLS_NCHAR_CHARACTERSET (NCHAR, NVARCHAR2, NCLOB; AL16UTF16 or UTF8). Capture decodes text
@@ -608,6 +610,14 @@ WHERE PARAMETER IN ('NLS_CHARACTERSET', 'NLS_NCHAR_CHARACTERSET')";
 /// or `UNLIMITED`. Privilege: SELECT on V_$RESOURCE_LIMIT (SELECT_CATALOG_ROLE).
 pub const RESOURCE_LIMITS: &str = "SELECT RESOURCE_NAME, CURRENT_UTILIZATION, LIMIT_VALUE \
 FROM V$RESOURCE_LIMIT WHERE RESOURCE_NAME IN ('processes', 'sessions')";
+
+/// The capture user's SESSIONS_PER_USER, from its profile: at most that many sessions of the
+/// user at once, a login past it fails with ORA-02391 (while RESOURCE_LIMIT is TRUE).
+/// USER_RESOURCE_LIMITS "displays the resource limits for the current user" (Reference):
+/// RESOURCE_NAME VARCHAR2(32), LIMIT VARCHAR2(40), a number or `UNLIMITED`. Privilege: none
+/// (every user reads its own).
+pub const SESSIONS_PER_USER: &str =
+    "SELECT LIMIT FROM USER_RESOURCE_LIMITS WHERE RESOURCE_NAME = 'SESSIONS_PER_USER'";
 
 /// Configured archive destinations (INACTIVE means "no destination information") with their
 /// location from V$ARCHIVE_DEST. Privilege: SELECT on V_$ARCHIVE_DEST_STATUS and

@@ -224,7 +224,7 @@ fn downstream_log_statements() {
 fn preflight_statements() {
     assert_eq!(
         INSTANCE_PARAMETERS,
-        "SELECT NAME, VALUE FROM V$PARAMETER WHERE NAME IN ('compatible', 'undo_tablespace', 'enable_goldengate_replication', 'max_string_size', 'time_at_dbtimezone')"
+        "SELECT NAME, VALUE FROM V$PARAMETER WHERE NAME IN ('compatible', 'undo_tablespace', 'enable_goldengate_replication', 'max_string_size', 'time_at_dbtimezone', 'resource_limit')"
     );
     assert_eq!(
         CHARACTER_SETS,
@@ -233,6 +233,10 @@ fn preflight_statements() {
     assert_eq!(
         RESOURCE_LIMITS,
         "SELECT RESOURCE_NAME, CURRENT_UTILIZATION, LIMIT_VALUE FROM V$RESOURCE_LIMIT WHERE RESOURCE_NAME IN ('processes', 'sessions')"
+    );
+    assert_eq!(
+        SESSIONS_PER_USER,
+        "SELECT LIMIT FROM USER_RESOURCE_LIMITS WHERE RESOURCE_NAME = 'SESSIONS_PER_USER'"
     );
     assert_eq!(
         ARCHIVE_DESTINATIONS,

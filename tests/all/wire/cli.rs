@@ -703,3 +703,78 @@ fn doctor_over_the_wire_counts_a_pdbs_own_supplemental_logging() {
         "{c}"
     );
 }
+
+/// A capture user whose profile allows 3 sessions at once (SESSIONS_PER_USER, which CIS
+/// hardening keeps at 10 or less): doctor's sessions check fails before the job runs, naming
+/// the limit and the threads that fit; a snapshot that opens more sessions stops with CDC-2011
+/// (ORA-02391) and exit code 1, not a general connect error; within the limit it runs.
+#[test]
+fn a_snapshot_past_the_users_sessions_per_user_stops_with_cdc_2011() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(example()).unwrap();
+    let limited = text.replacen(
+        "- { name: C##CDC, container_data: all }",
+        "- { name: C##CDC, container_data: all, sessions_per_user: 3 }",
+        1,
+    );
+    assert_ne!(limited, text, "the example has C##CDC");
+    let schema = dir.path().join("schema.yaml");
+    std::fs::write(&schema, limited).unwrap();
+    let db = dir.path().join("db");
+    run(&[
+        "emulator",
+        "init",
+        db.to_str().unwrap(),
+        "--schema",
+        schema.to_str().unwrap(),
+    ]);
+    let serve = Serve::start(&db, &[]);
+    let settings = |threads: u32, name: &str| {
+        vec![
+            format!("cdc.database.url={}", serve.url("DEMO")),
+            "cdc.database.user=C##CDC".to_string(),
+            format!("cdc.state.dir={}", dir.path().join(name).display()),
+            "cdc.tables.include=PDB1.HR.*".to_string(),
+            format!("cdc.snapshot.threads={threads}"),
+            // Many chunks a table: every reader has one to read.
+            "cdc.snapshot.chunk.rows=2".to_string(),
+            LONG_EXCLUDED.to_string(),
+        ]
+    };
+
+    let doctor = cli(
+        &settings(4, "doctor"),
+        &["doctor", "--check", "settings.sessions", "--format", "json"],
+    );
+    let report = String::from_utf8_lossy(&doctor.stdout);
+    assert!(!doctor.status.success(), "{report}");
+    assert!(
+        report.contains("SESSIONS_PER_USER 3 for C##CDC"),
+        "{report}"
+    );
+    assert!(report.contains("CREATE PROFILE cdc_profile"), "{report}");
+
+    let out = dir.path().join("out4");
+    let four = cli(
+        &settings(4, "state4"),
+        &["-q", "snapshot", "--out", out.to_str().unwrap()],
+    );
+    let err = String::from_utf8_lossy(&four.stderr);
+    assert_eq!(four.status.code(), Some(1), "{err}");
+    // The login's own code, not a chunk given up after retries (CDC-8001): a retry is refused
+    // the same way.
+    assert!(
+        err.starts_with("CDC-2011: ") && err.contains("ORA-02391"),
+        "{err}"
+    );
+    assert!(!err.contains("gave up after"), "{err}");
+
+    let out = dir.path().join("out1");
+    ok(
+        cli(
+            &settings(1, "state1"),
+            &["-q", "snapshot", "--out", out.to_str().unwrap()],
+        ),
+        "a snapshot within the limit",
+    );
+}

@@ -125,3 +125,50 @@ fn mining_inside_a_pdb_before_19c_is_refused() {
         .unwrap_err();
     assert_eq!(e.code(), Code::Cdc2302, "ORA-65040: {e}");
 }
+
+/// The profile's limits over the wire: a session past CONNECT_TIME (the drill) is logged off at
+/// its next call with ORA-02399, which the adapter takes for a lost connection (CDC-5007, what
+/// capture reconnects after); a login past SESSIONS_PER_USER is ORA-02391 (CDC-2011), and the
+/// place a closed session held is free again once its connection has ended.
+#[test]
+fn profile_limits_keep_their_codes_over_the_wire() {
+    let mut faults = Faults::default();
+    faults.settings.connect_time_ms = 400;
+    let s = serve_schema(&example_schema(), faults);
+    let mut w = connect(&s.url("DEMO"), USER, PASSWORD).unwrap();
+    w.current_scn().expect("a call within the connect time");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let e = w.current_scn().unwrap_err();
+    assert_eq!(e.code(), Code::Cdc5007, "{e}");
+    assert!(e.to_string().contains("ORA-02399"), "{e}");
+
+    let text = std::fs::read_to_string(example_schema()).unwrap().replacen(
+        "- { name: C##CDC, container_data: all }",
+        "- { name: C##CDC, container_data: all, sessions_per_user: 2 }",
+        1,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("schema.yaml");
+    std::fs::write(&schema, text).unwrap();
+    let s = serve_schema(&schema, Faults::default());
+    let first = connect(&s.url("DEMO"), USER, PASSWORD).unwrap();
+    let _second = connect(&s.url("PDB1"), USER, PASSWORD).unwrap();
+    let third = connect(&s.url("DEMO"), USER, PASSWORD);
+    match third {
+        Ok(_) => panic!("a third session of a user limited to 2"),
+        Err(e) => {
+            assert_eq!(e.code(), Code::Cdc2011, "{e}");
+            assert!(e.to_string().contains("ORA-02391"), "{e}");
+        }
+    }
+    drop(first);
+    // The server ends the session when it sees the connection close.
+    let again = (0..50).find_map(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        connect(&s.url("DEMO"), USER, PASSWORD).ok()
+    });
+    assert!(
+        again.is_some(),
+        "the closed session's place was not given back"
+    );
+}

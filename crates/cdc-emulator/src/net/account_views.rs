@@ -168,6 +168,54 @@ pub(super) fn session_privs(s: &mut EmulatorSession) -> Relation {
     view(&[("PRIVILEGE", text(40))], rows)
 }
 
+/// USER_RESOURCE_LIMITS: the kernel limits of the session user's profile, in Oracle's order.
+/// SESSIONS_PER_USER is the user's (`database.users[].sessions_per_user`); IDLE_TIME and
+/// CONNECT_TIME the drills' (`cdc.emulator.fault.idle.timeout.ms`, `….connect.time.ms`, in
+/// whole minutes as a profile has them); the rest UNLIMITED, as in Oracle's DEFAULT profile.
+/// Readable by every user.
+pub(super) fn user_resource_limits(s: &mut EmulatorSession) -> Relation {
+    let unlimited = || "UNLIMITED".to_string();
+    let sessions = s
+        .user
+        .session_limit
+        .map_or_else(unlimited, |n| n.to_string());
+    let (idle_ms, connect_ms) = s
+        .shared
+        .faults
+        .lock()
+        .map(|f| {
+            (
+                f.faults.settings.idle_timeout_ms,
+                f.faults.settings.connect_time_ms,
+            )
+        })
+        .unwrap_or((0, 0));
+    // A profile's times are whole minutes.
+    let minutes = |ms: u64| {
+        if ms == 0 {
+            unlimited()
+        } else {
+            ms.div_ceil(60_000).to_string()
+        }
+    };
+    let (idle, connect) = (minutes(idle_ms), minutes(connect_ms));
+    let rows = [
+        ("COMPOSITE_LIMIT", unlimited()),
+        ("SESSIONS_PER_USER", sessions),
+        ("CPU_PER_SESSION", unlimited()),
+        ("CPU_PER_CALL", unlimited()),
+        ("LOGICAL_READS_PER_SESSION", unlimited()),
+        ("LOGICAL_READS_PER_CALL", unlimited()),
+        ("IDLE_TIME", idle),
+        ("CONNECT_TIME", connect),
+        ("PRIVATE_SGA", unlimited()),
+    ]
+    .into_iter()
+    .map(|(name, limit)| vec![t(name), t(limit)])
+    .collect();
+    view(&[("RESOURCE_NAME", text(32)), ("LIMIT", text(40))], rows)
+}
+
 pub(super) fn session_roles(s: &mut EmulatorSession) -> Relation {
     let rows = s.user.privileges.roles.iter().map(|p| vec![t(p)]).collect();
     view(&[("ROLE", NAME)], rows)

@@ -77,6 +77,7 @@ impl WireDatabase {
             "DBA_CONTAINER_DATA" => acc::dba_container_data(s),
             "SESSION_PRIVS" => Ok(acc::session_privs(s)),
             "SESSION_ROLES" => Ok(acc::session_roles(s)),
+            "USER_RESOURCE_LIMITS" => Ok(acc::user_resource_limits(s)),
             "ALL_TAB_PRIVS" => Ok(acc::all_tab_privs(s)),
             "USER_GOLDENGATE_PRIVILEGES" => acc::user_goldengate_privileges(s),
             "PRODUCT_COMPONENT_VERSION" => acc::product_component_version(s),

@@ -248,6 +248,15 @@ pub(super) fn v_parameter(s: &mut EmulatorSession) -> Result<Relation> {
         ("processes", d.processes.to_string()),
         ("sessions", d.sessions.to_string()),
         (
+            "resource_limit",
+            if crate::schema::resource_limit(&d.version) {
+                "TRUE"
+            } else {
+                "FALSE"
+            }
+            .into(),
+        ),
+        (
             "enable_pluggable_database",
             if d.multitenant { "TRUE" } else { "FALSE" }.into(),
         ),

@@ -57,9 +57,9 @@ pub(crate) fn ora_error(e: CdcError) -> OraError {
         None => OraError::new(600, format!("internal error code, arguments: [{text}]")),
     };
     if drop {
-        // A killed session, one ended by a shutdown or by its profile's IDLE_TIME hears why
-        // before its connection closes; a lost one hears nothing.
-        out.after = if matches!(out.code, 28 | 1089 | 2396) {
+        // A killed session, one ended by a shutdown or by its profile's IDLE_TIME or
+        // CONNECT_TIME hears why before its connection closes; a lost one hears nothing.
+        out.after = if matches!(out.code, 28 | 1089 | 2396 | 2399) {
             AfterError::Close
         } else {
             AfterError::Drop

@@ -238,7 +238,7 @@ pub const CHECKS: &[CheckSpec] = &[
         "the mode decides what a restart does; a mode that contradicts the stored offsets leaves work undone",
         settings_checks::mode),
     spec("settings.sessions", Area::Settings, "Sessions for the configured threads",
-        "each snapshot thread and the mining stream hold a session (and a server process) of their own; beyond the database's free sessions connections fail with ORA-00018/ORA-00020",
+        "each snapshot thread and the mining stream hold a session (and a server process) of their own; beyond the database's free sessions connections fail with ORA-00018/ORA-00020, beyond the user's profile limit (SESSIONS_PER_USER) with ORA-02391 (CDC-2011)",
         settings_checks::sessions),
     spec("settings.references", Area::Settings, "Per-table settings name real tables and columns",
         "a per-table setting that names no captured table or column silently does nothing; a cdc.key naming a missing column stops the snapshot (CDC-1002)",

@@ -7,7 +7,7 @@ use super::facts::Facts;
 use super::Finding;
 use crate::names::TableName;
 use crate::settings::SnapshotMode;
-use cdc_core::model::{ResourceUse, TableInfo};
+use cdc_core::model::{ResourceUse, SessionsPerUser, TableInfo};
 
 pub(super) fn mode(f: &Facts) -> Finding {
     let offsets = match &f.offsets {
@@ -74,6 +74,8 @@ pub(super) fn sessions(f: &Facts) -> Finding {
     };
     let mut known = Vec::new();
     let mut short = Vec::new();
+    // The fewest sessions left to this job by any limit.
+    let mut room: Option<u64> = None;
     for (what, param, r) in [
         ("sessions", "SESSIONS", config.sessions),
         ("processes", "PROCESSES", config.processes),
@@ -81,6 +83,7 @@ pub(super) fn sessions(f: &Facts) -> Finding {
         let Some(r) = r else { continue };
         known.push(describe(what, &r));
         if let (Some(free), Some(limit)) = (r.free(), r.limit) {
+            room = Some(room.map_or(free, |x| x.min(free)));
             if needed > free {
                 short.push(format!(
                     "ALTER SYSTEM SET {param} = {} SCOPE=SPFILE;  -- takes effect at the next restart",
@@ -89,9 +92,32 @@ pub(super) fn sessions(f: &Facts) -> Finding {
             }
         }
     }
+    let user = f.settings.database_user().unwrap_or("<capture user>");
+    if let Some(per_user) = config.sessions_per_user {
+        let enforced = config.resource_limit != Some(false);
+        match per_user {
+            SessionsPerUser::Unlimited => known.push("SESSIONS_PER_USER unlimited".into()),
+            SessionsPerUser::Limit(n) if !enforced => known.push(format!(
+                "SESSIONS_PER_USER {n} (not enforced: RESOURCE_LIMIT is FALSE)"
+            )),
+            SessionsPerUser::Limit(n) => {
+                // Other sessions of the same user (another capture, a tool) count too.
+                known.push(format!(
+                    "SESSIONS_PER_USER {n} for {user}, with its other sessions"
+                ));
+                room = Some(room.map_or(n, |x| x.min(n)));
+                if needed > n {
+                    short.push(format!(
+                        "CREATE PROFILE cdc_profile LIMIT SESSIONS_PER_USER {};  -- or ALTER PROFILE on {user}'s profile\nALTER USER {user} PROFILE cdc_profile;",
+                        needed + needed.div_ceil(2)
+                    ));
+                }
+            }
+        }
+    }
     if known.is_empty() {
         return Finding::skip(
-            "V$RESOURCE_LIMIT cannot be read (it needs SELECT on SYS.V_$RESOURCE_LIMIT and answers only in CDB$ROOT or a non-CDB)",
+            "neither V$RESOURCE_LIMIT (it needs SELECT on SYS.V_$RESOURCE_LIMIT and answers only in CDB$ROOT or a non-CDB) nor USER_RESOURCE_LIMITS could be read",
         );
     }
     let found = format!(
@@ -102,13 +128,9 @@ pub(super) fn sessions(f: &Facts) -> Finding {
     if short.is_empty() {
         return Finding::pass(found);
     }
-    let free = [config.sessions, config.processes]
-        .iter()
-        .flatten()
-        .filter_map(ResourceUse::free)
-        .min()
-        .unwrap_or(0);
-    let fit = free.saturating_sub(needed - if f.snapshots() { u64::from(threads) } else { 0 });
+    let fit = room
+        .unwrap_or(0)
+        .saturating_sub(needed - if f.snapshots() { u64::from(threads) } else { 0 });
     let mut fix = Vec::new();
     if f.snapshots() && fit >= 1 {
         fix.push(format!("cdc.snapshot.threads: {fit}"));

@@ -1261,3 +1261,42 @@ fn pdb_level_logging_needs_root_minimal_logging_and_12_2() {
         assert!(e.contains(want), "{e}");
     }
 }
+
+/// The capture user's profile allows fewer sessions at once (SESSIONS_PER_USER, the CIS
+/// benchmark's 10 or less) than the job opens: the check fails before the snapshot would meet
+/// ORA-02391, with the threads that fit and the profile that makes room. Not enforced
+/// (RESOURCE_LIMIT FALSE, 12.1's default), the limit is named and passes.
+#[test]
+fn a_profile_with_fewer_sessions_than_the_job_needs_fails_the_sessions_check() {
+    let users = "  users:\n    - { name: CDC, sessions_per_user: 5 }\n";
+    let db = Db::new(users, HEALTHY_TABLES);
+    // 4 readers, the coordinating and SCN sessions, mining and catalog: 8 > 5.
+    let r = db.report(&["cdc.snapshot.threads=4", "cdc.database.user=CDC"]);
+    assert_eq!(problems(&r), vec![("settings.sessions", Severity::Fail)]);
+    let found = &get(&r, "settings.sessions").found;
+    assert!(found.contains("SESSIONS_PER_USER 5 for CDC"), "{found}");
+    let fix = fix(&r, "settings.sessions");
+    assert!(fix.starts_with("cdc.snapshot.threads: 1\n"), "{fix}");
+    assert!(
+        fix.contains("CREATE PROFILE cdc_profile LIMIT SESSIONS_PER_USER 12;")
+            && fix.contains("ALTER USER CDC PROFILE cdc_profile;"),
+        "{fix}"
+    );
+    // One reader fits: 1 + 2 + 1 + 1 = 5.
+    let r = db.report(&["cdc.snapshot.threads=1", "cdc.database.user=CDC"]);
+    assert_eq!(problems(&r), vec![]);
+
+    let old = Db::new(
+        &format!("  version: \"12.1.0.2.0\"\n{users}"),
+        HEALTHY_TABLES,
+    );
+    let r = old.report(&["cdc.snapshot.threads=4", "cdc.database.user=CDC"]);
+    assert!(
+        get(&r, "settings.sessions")
+            .found
+            .contains("SESSIONS_PER_USER 5 (not enforced: RESOURCE_LIMIT is FALSE)"),
+        "{:?}",
+        get(&r, "settings.sessions")
+    );
+    assert_eq!(get(&r, "settings.sessions").severity, Severity::Pass);
+}

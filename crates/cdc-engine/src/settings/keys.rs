@@ -195,6 +195,7 @@ pub const FAULT_REGISTER_DELAY_MS: &str = "cdc.emulator.fault.register.delay.ms"
 pub const FAULT_RESTART_EVERY: &str = "cdc.emulator.fault.restart.every";
 pub const FAULT_RESTART_MS: &str = "cdc.emulator.fault.restart.ms";
 pub const FAULT_IDLE_TIMEOUT_MS: &str = "cdc.emulator.fault.idle.timeout.ms";
+pub const FAULT_CONNECT_TIME_MS: &str = "cdc.emulator.fault.connect.time.ms";
 pub const FAULT_ORA01368_MINES: &str = "cdc.emulator.fault.ora01368.mines";
 pub const FAULT_ORA01291_MINES: &str = "cdc.emulator.fault.ora01291.mines";
 pub const FAULT_SINK_DELAY_MS: &str = "cdc.emulator.fault.sink.delay.ms";
@@ -241,7 +242,7 @@ pub const KEYS: &[KeySpec] = &[
     key(CONNECT_BACKOFF_MAX_MS, Kind::UInt { min: 0, max: 3_600_000 }, Some("30000"),
         "Longest wait between two connect retries."),
     key(RECONNECT_MAX_MS, Kind::UInt { min: 0, max: 86_400_000 }, Some("600000"),
-        "After a connection that worked is lost (ORA-03113, a killed session, ORA-01089 while the database shuts down, ORA-02396 after the profile's IDLE_TIME, a call timeout): how long capture keeps trying to reconnect, counted in the waits between tries (cdc.database.connect.backoff.ms doubling up to cdc.database.connect.backoff.max.ms), before it stops with the last error. Besides the failures a first connect retries, an unknown service (ORA-12514, CDC-2004) is retried here: a restarted listener answers it until the database registers again. The default rides out a database restart; 0: cdc.database.connect.retries tries, as a first connect."),
+        "After a connection that worked is lost (ORA-03113, a killed session, ORA-01089 while the database shuts down, ORA-02396 or ORA-02399 after the profile's IDLE_TIME or CONNECT_TIME, a call timeout): how long capture keeps trying to reconnect, counted in the waits between tries (cdc.database.connect.backoff.ms doubling up to cdc.database.connect.backoff.max.ms), before it stops with the last error. Besides the failures a first connect retries, an unknown service (ORA-12514, CDC-2004) is retried here: a restarted listener answers it until the database registers again. The default rides out a database restart; 0: cdc.database.connect.retries tries, as a first connect."),
     key(STATE_DIR, Kind::Path, Some(".oracle-cdc"),
         "Directory of the stored offsets, signals spool and other state. Created with mode 0700; its files with 0600. An existing directory must belong to this user (or root) and not be writable by group or others (CDC-6302, CDC-6303), and no state path may be a symbolic link (CDC-6301)."),
     key(FILES_GROUP_READABLE, Kind::Enum(&["false", "true"]), Some("false"),
@@ -388,6 +389,8 @@ pub const KEYS: &[KeySpec] = &[
         "Emulator fault drills: how long a restart (cdc.emulator.fault.restart.every) keeps the database down."),
     key(FAULT_IDLE_TIMEOUT_MS, Kind::UInt { min: 0, max: 86_400_000 }, Some("0"),
         "Emulator fault drills: a session that made no call for longer than this is ended by the database (0: never), as by a profile's IDLE_TIME: its next call fails with ORA-02396 and the connection is closed (CDC-5007; capture reconnects)."),
+    key(FAULT_CONNECT_TIME_MS, Kind::UInt { min: 0, max: 86_400_000 }, Some("0"),
+        "Emulator fault drills: a session logged in longer than this is ended by the database (0: never), as by a profile's CONNECT_TIME, busy or not: its next call fails with ORA-02399 (exceeded maximum connect time, you are being logged off) and the connection is closed (CDC-5007; capture reconnects)."),
     key(FAULT_ORA01368_MINES, Kind::List, None,
         "Emulator fault drills: ordinal numbers of LogMiner windows that fail half-way with ORA-01368 (redo log file header mismatch), as when an online log is recycled for a later sequence while read."),
     key(FAULT_ORA01291_MINES, Kind::List, None,

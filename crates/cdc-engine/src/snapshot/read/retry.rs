@@ -191,6 +191,11 @@ impl<'a> Waves<'a> {
             | CdcError::UnsupportedType { .. }
             | CdcError::Privilege { .. }
             | CdcError::ContainerUnreachable(_) => return Err(e),
+            // A login refused for good (the session limit, credentials, a locked account): the
+            // connect already retried what passes, and every retry is refused the same way.
+            CdcError::Connect { .. } if !crate::source::is_transient_after_loss(&e) => {
+                return Err(e)
+            }
             other => {
                 item.retries += 1;
                 if item.retries > retries {
