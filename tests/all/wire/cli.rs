@@ -115,14 +115,18 @@ struct Wired {
 }
 
 fn wired() -> Wired {
-    let dir = tempfile::tempdir().unwrap();
+    wired_in(tempfile::tempdir().unwrap(), &example())
+}
+
+/// `emulator init` of `schema` in `dir`, served.
+fn wired_in(dir: tempfile::TempDir, schema: &Path) -> Wired {
     let db = dir.path().join("db");
     run(&[
         "emulator",
         "init",
         db.to_str().unwrap(),
         "--schema",
-        example().to_str().unwrap(),
+        schema.to_str().unwrap(),
     ]);
     let serve = Serve::start(&db, &[]);
     Wired { dir, db, serve }
@@ -376,17 +380,8 @@ fn with_signal_table(dir: &Path) -> PathBuf {
 #[test]
 fn a_source_channel_signal_is_inserted_over_the_wire_and_run() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("db");
     let schema = with_signal_table(dir.path());
-    run(&[
-        "emulator",
-        "init",
-        db.to_str().unwrap(),
-        "--schema",
-        schema.to_str().unwrap(),
-    ]);
-    let serve = Serve::start(&db, &[]);
-    let w = Wired { dir, db, serve };
+    let w = wired_in(dir, &schema);
     let p = pairs(
         &w,
         "DEMO",
@@ -706,7 +701,7 @@ fn doctor_over_the_wire_counts_a_pdbs_own_supplemental_logging() {
 
 /// A capture user whose profile allows 3 sessions at once (SESSIONS_PER_USER, which CIS
 /// hardening keeps at 10 or less): doctor's sessions check fails before the job runs, naming
-/// the limit and the threads that fit; a snapshot that opens more sessions stops with CDC-2011
+/// the limit and a profile with room; a snapshot that opens more sessions stops with CDC-2011
 /// (ORA-02391) and exit code 1, not a general connect error; within the limit it runs.
 #[test]
 fn a_snapshot_past_the_users_sessions_per_user_stops_with_cdc_2011() {
@@ -720,20 +715,12 @@ fn a_snapshot_past_the_users_sessions_per_user_stops_with_cdc_2011() {
     assert_ne!(limited, text, "the example has C##CDC");
     let schema = dir.path().join("schema.yaml");
     std::fs::write(&schema, limited).unwrap();
-    let db = dir.path().join("db");
-    run(&[
-        "emulator",
-        "init",
-        db.to_str().unwrap(),
-        "--schema",
-        schema.to_str().unwrap(),
-    ]);
-    let serve = Serve::start(&db, &[]);
+    let w = wired_in(dir, &schema);
     let settings = |threads: u32, name: &str| {
         vec![
-            format!("cdc.database.url={}", serve.url("DEMO")),
+            format!("cdc.database.url={}", w.serve.url("DEMO")),
             "cdc.database.user=C##CDC".to_string(),
-            format!("cdc.state.dir={}", dir.path().join(name).display()),
+            format!("cdc.state.dir={}", w.dir.path().join(name).display()),
             "cdc.tables.include=PDB1.HR.*".to_string(),
             format!("cdc.snapshot.threads={threads}"),
             // Many chunks a table: every reader has one to read.
@@ -754,7 +741,7 @@ fn a_snapshot_past_the_users_sessions_per_user_stops_with_cdc_2011() {
     );
     assert!(report.contains("CREATE PROFILE cdc_profile"), "{report}");
 
-    let out = dir.path().join("out4");
+    let out = w.dir.path().join("out4");
     let four = cli(
         &settings(4, "state4"),
         &["-q", "snapshot", "--out", out.to_str().unwrap()],
@@ -769,7 +756,7 @@ fn a_snapshot_past_the_users_sessions_per_user_stops_with_cdc_2011() {
     );
     assert!(!err.contains("gave up after"), "{err}");
 
-    let out = dir.path().join("out1");
+    let out = w.dir.path().join("out1");
     ok(
         cli(
             &settings(1, "state1"),
