@@ -325,7 +325,8 @@ fn capture_rides_out_database_restarts() {
 #[test]
 fn capture_reconnects_sessions_ended_for_connect_time() {
     // Every session is ended 700 ms after its login, busy or not, as by a profile's
-    // CONNECT_TIME: the snapshot's readers and the mining session alike.
+    // CONNECT_TIME: capture reconnects (a source retry for ORA-02399), and its records are
+    // still exactly once and converge (capture_through checks).
     let e = capture_through(&["cdc.emulator.fault.connect.time.ms=700"]);
     let retries = source_retries(&e);
     assert!(

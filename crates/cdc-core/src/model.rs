@@ -788,7 +788,7 @@ pub struct InstanceConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sessions_per_user: Option<SessionsPerUser>,
     /// RESOURCE_LIMIT: whether profile limits such as SESSIONS_PER_USER are enforced (TRUE
-    /// by default from 12.2, FALSE before).
+    /// by default from 12.1.0.2, FALSE before).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resource_limit: Option<bool>,
     pub archive_destinations: Option<Vec<ArchiveDestination>>,

@@ -79,7 +79,7 @@ pub struct UserSpec {
     pub goldengate: Option<GoldenGateSpec>,
     /// SESSIONS_PER_USER of the user's profile: at most that many sessions of the user at once
     /// in this database (a login past it fails with ORA-02391 while RESOURCE_LIMIT is TRUE, its
-    /// default from 12.2); unset: UNLIMITED, as Oracle's DEFAULT profile.
+    /// default from 12.1.0.2); unset: UNLIMITED, as Oracle's DEFAULT profile.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sessions_per_user: Option<u32>,
 }

@@ -199,10 +199,18 @@ pub fn release(version: &str) -> (u32, u32) {
     (parts.next().unwrap_or(0), parts.next().unwrap_or(0))
 }
 
-/// The RESOURCE_LIMIT parameter at its default for `version`: TRUE from 12.2 (profile limits
-/// such as SESSIONS_PER_USER enforced), FALSE before (Reference, 12.2 and 12.1).
+/// The RESOURCE_LIMIT parameter at its default for `version`: TRUE from 12.1.0.2 (profile
+/// limits such as SESSIONS_PER_USER enforced), FALSE before (Reference: FALSE up to 11.2, TRUE
+/// in 12.1's edition for 12.1.0.2, B71292-14, and since).
 pub fn resource_limit(version: &str) -> bool {
-    release(version) >= (12, 2)
+    let mut parts = version
+        .split('.')
+        .map(|p| p.trim().parse::<u32>().unwrap_or(0));
+    let mut at = [0u32; 4];
+    for slot in &mut at {
+        *slot = parts.next().unwrap_or(0);
+    }
+    at >= [12, 1, 0, 2]
 }
 
 /// The MAX_STRING_SIZE parameter.

@@ -57,7 +57,7 @@ fn a_login_past_sessions_per_user_is_ora_02391_until_one_closes() {
 }
 
 #[test]
-fn the_limit_is_shown_and_enforced_from_12_2_only() {
+fn the_limit_is_shown_and_enforced_from_12_1_0_2_only() {
     let db = Db::new(&schema("19.22.0.0.0"));
     let mut s = db
         .connector()
@@ -75,8 +75,9 @@ fn the_limit_is_shown_and_enforced_from_12_2_only() {
     let config = o.instance_config().unwrap();
     assert_eq!(config.sessions_per_user, Some(SessionsPerUser::Unlimited));
 
-    // 12.1's RESOURCE_LIMIT is FALSE: the profile's limit is shown, not enforced.
-    let old = Db::new(&schema("12.1.0.2.0"));
+    // 12.1.0.1's RESOURCE_LIMIT is FALSE (TRUE from 12.1.0.2): the profile's limit is shown,
+    // not enforced.
+    let old = Db::new(&schema("12.1.0.1.0"));
     let cdc = old.connector().with_login(Some("CDC"), None);
     let held: Vec<_> = (0..3).map(|_| cdc.emulator_session().unwrap()).collect();
     let mut s = cdc.emulator_session().unwrap();

@@ -590,7 +590,7 @@ ORDER BY a.THREAD#, a.SEQUENCE#";
 /// columns only when TRUE: Debezium's OracleJsonDataTypeIT and its documentation; the
 /// parameter is TRUE/FALSE, Reference), MAX_STRING_SIZE (STANDARD/EXTENDED, Reference),
 /// TIME_AT_DBTIMEZONE (see [`TIME_AT_DBTIMEZONE`]) and RESOURCE_LIMIT ("whether resource
-/// limits are enforced in database profiles", TRUE/FALSE; default TRUE from 12.2, FALSE
+/// limits are enforced in database profiles", TRUE/FALSE; default TRUE from 12.1.0.2, FALSE
 /// before: Reference). Names in V$PARAMETER are lower case. Privilege: SELECT on V_$PARAMETER
 /// (SELECT_CATALOG_ROLE).
 pub const INSTANCE_PARAMETERS: &str = "SELECT NAME, VALUE FROM V$PARAMETER \

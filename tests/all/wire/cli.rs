@@ -739,7 +739,36 @@ fn a_snapshot_past_the_users_sessions_per_user_stops_with_cdc_2011() {
         report.contains("SESSIONS_PER_USER 3 for C##CDC"),
         "{report}"
     );
-    assert!(report.contains("CREATE PROFILE cdc_profile"), "{report}");
+    // A common user needs a common profile (a C## name, CONTAINER=ALL).
+    assert!(
+        report.contains("CREATE PROFILE C##CDC_PROFILE LIMIT SESSIONS_PER_USER")
+            && report.contains("ALTER USER C##CDC PROFILE C##CDC_PROFILE CONTAINER=ALL;"),
+        "{report}"
+    );
+
+    // A user that may not read V$RESOURCE_LIMIT (HR, in PDB1): its own limit is read (no grant
+    // needed), and the check is skipped rather than passed, naming the grant.
+    let hr = vec![
+        format!("cdc.database.url={}", w.serve.url("PDB1")),
+        "cdc.database.user=HR".to_string(),
+        "cdc.database.password=hr".to_string(),
+        format!("cdc.state.dir={}", w.dir.path().join("hr").display()),
+    ];
+    let doctor = ok(
+        cli(
+            &hr,
+            &["doctor", "--check", "settings.sessions", "--format", "json"],
+        ),
+        "doctor as HR",
+    );
+    let report: Json = serde_json::from_slice(&doctor.stdout).unwrap();
+    let text = report.to_string();
+    assert!(
+        text.contains("SKIP")
+            && text.contains("SESSIONS_PER_USER unlimited")
+            && text.contains("SELECT on SYS.V_$RESOURCE_LIMIT"),
+        "{text}"
+    );
 
     let out = w.dir.path().join("out4");
     let four = cli(

@@ -101,31 +101,33 @@ pub(super) fn sessions(f: &Facts) -> Finding {
                 "SESSIONS_PER_USER {n} (not enforced: RESOURCE_LIMIT is FALSE)"
             )),
             SessionsPerUser::Limit(n) => {
-                // Other sessions of the same user (another capture, a tool) count too.
+                // Other sessions of the same user (another capture, a tool) count too; doctor
+                // cannot see them without V$SESSION.
                 known.push(format!(
-                    "SESSIONS_PER_USER {n} for {user}, with its other sessions"
+                    "SESSIONS_PER_USER {n} for {user} (its other sessions count too)"
                 ));
                 room = Some(room.map_or(n, |x| x.min(n)));
                 if needed > n {
-                    short.push(format!(
-                        "CREATE PROFILE cdc_profile LIMIT SESSIONS_PER_USER {};  -- or ALTER PROFILE on {user}'s profile\nALTER USER {user} PROFILE cdc_profile;",
-                        needed + needed.div_ceil(2)
-                    ));
+                    short.push(profile_fix(user, needed + needed.div_ceil(2)));
                 }
             }
         }
     }
+    const UNREAD: &str = "V$RESOURCE_LIMIT cannot be read (it needs SELECT on SYS.V_$RESOURCE_LIMIT and answers only in CDB$ROOT or a non-CDB)";
     if known.is_empty() {
-        return Finding::skip(
-            "neither V$RESOURCE_LIMIT (it needs SELECT on SYS.V_$RESOURCE_LIMIT and answers only in CDB$ROOT or a non-CDB) nor USER_RESOURCE_LIMITS could be read",
-        );
+        return Finding::skip(format!("{UNREAD}, nor USER_RESOURCE_LIMITS"));
     }
+    let instance_unknown = config.sessions.is_none() && config.processes.is_none();
     let found = format!(
         "capture needs up to {needed} sessions ({} snapshot readers, cdc.snapshot.threads={threads}, plus the snapshot's coordinator and SCN session, mining and catalog); {}",
         if f.snapshots() { threads } else { 0 },
         known.join(", ")
     );
     if short.is_empty() {
+        // What was read fits; SESSIONS and PROCESSES are still unchecked.
+        if instance_unknown {
+            return Finding::skip(format!("{found}; {UNREAD}"));
+        }
         return Finding::pass(found);
     }
     let fit = room
@@ -138,6 +140,21 @@ pub(super) fn sessions(f: &Facts) -> Finding {
     }
     fix.extend(short);
     Finding::fail(format!("{found}: not enough"), fix.join("\n"))
+}
+
+/// A profile that lets `user` hold `sessions` at once. A common user (`C##…`) of a CDB needs
+/// a common profile, made in CDB$ROOT with a common name (ORA-65140 otherwise) and given in
+/// every container.
+fn profile_fix(user: &str, sessions: u64) -> String {
+    if user.to_ascii_uppercase().starts_with("C##") {
+        format!(
+            "CREATE PROFILE C##CDC_PROFILE LIMIT SESSIONS_PER_USER {sessions} CONTAINER=ALL;  -- in CDB$ROOT; or ALTER PROFILE on {user}'s profile\nALTER USER {user} PROFILE C##CDC_PROFILE CONTAINER=ALL;"
+        )
+    } else {
+        format!(
+            "CREATE PROFILE cdc_profile LIMIT SESSIONS_PER_USER {sessions};  -- or ALTER PROFILE on {user}'s profile\nALTER USER {user} PROFILE cdc_profile;"
+        )
+    }
 }
 
 /// `pattern` names `table`: the same name, or a two-part name of the same owner and table.

@@ -1265,7 +1265,7 @@ fn pdb_level_logging_needs_root_minimal_logging_and_12_2() {
 /// The capture user's profile allows fewer sessions at once (SESSIONS_PER_USER, the CIS
 /// benchmark's 10 or less) than the job opens: the check fails before the snapshot would meet
 /// ORA-02391, with the threads that fit and the profile that makes room. Not enforced
-/// (RESOURCE_LIMIT FALSE, 12.1's default), the limit is named and passes.
+/// (RESOURCE_LIMIT FALSE, the default before 12.1.0.2), the limit is named and passes.
 #[test]
 fn a_profile_with_fewer_sessions_than_the_job_needs_fails_the_sessions_check() {
     let users = "  users:\n    - { name: CDC, sessions_per_user: 5 }\n";
@@ -1287,7 +1287,7 @@ fn a_profile_with_fewer_sessions_than_the_job_needs_fails_the_sessions_check() {
     assert_eq!(problems(&r), vec![]);
 
     let old = Db::new(
-        &format!("  version: \"12.1.0.2.0\"\n{users}"),
+        &format!("  version: \"12.1.0.1.0\"\n{users}"),
         HEALTHY_TABLES,
     );
     let r = old.report(&["cdc.snapshot.threads=4", "cdc.database.user=CDC"]);

@@ -4,7 +4,7 @@
 //! `snapshot-chunk-retry` ops event and one more in the snapshot's retry metric.
 
 use super::{Pending, Waves, MIN_HALVED_ROWS};
-use crate::errors::{CdcError, Result};
+use crate::errors::{CdcError, Code, Result};
 use cdc_core::model::Scn;
 use serde_json::json;
 
@@ -191,11 +191,14 @@ impl<'a> Waves<'a> {
             | CdcError::UnsupportedType { .. }
             | CdcError::Privilege { .. }
             | CdcError::ContainerUnreachable(_) => return Err(e),
-            // A login refused for good (the session limit, credentials, a locked account): the
-            // connect already retried what passes, and every retry is refused the same way.
-            CdcError::Connect { .. } if !crate::source::is_transient_after_loss(&e) => {
-                return Err(e)
-            }
+            // A login refused for good (the session limit, credentials, a locked account, no
+            // CREATE SESSION, no client library): every retry is refused the same way. A login
+            // failing for another reason (CDC-2006: a handler or DNS failing for a moment)
+            // is retried as a failed read.
+            CdcError::Connect {
+                code: Code::Cdc2011 | Code::Cdc2002 | Code::Cdc2005 | Code::Cdc2401 | Code::Cdc2001,
+                ..
+            } => return Err(e),
             other => {
                 item.retries += 1;
                 if item.retries > retries {
