@@ -2,71 +2,20 @@
 //! streaming holds one connection, not that one idle beside it for as long as capture runs.
 
 use crate::capture::{Capture, CaptureEnd};
-use crate::errors::Result;
 use crate::settings::Settings;
 use crate::snapshot::NoProgress;
 use crate::source::emulator::testing::{Db, EMP};
-use crate::source::emulator::EmulatorConnector;
-use cdc_core::session::{Admin, Catalog, Connector, Flashback, Miner, Session};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use crate::source::tracked::Tracked;
+use cdc_core::session::Connector;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
-
-/// Counts the sessions it opens, and those open now.
-struct Tracked {
-    inner: EmulatorConnector,
-    opened: Arc<AtomicUsize>,
-    open: Arc<AtomicUsize>,
-}
-
-impl Connector for Tracked {
-    fn connect(&self) -> Result<Box<dyn Session>> {
-        let inner = self.inner.connect()?;
-        self.opened.fetch_add(1, Ordering::SeqCst);
-        self.open.fetch_add(1, Ordering::SeqCst);
-        Ok(Box::new(TrackedSession {
-            inner,
-            open: self.open.clone(),
-        }))
-    }
-    fn describe(&self) -> String {
-        self.inner.describe()
-    }
-}
-
-struct TrackedSession {
-    inner: Box<dyn Session>,
-    open: Arc<AtomicUsize>,
-}
-
-impl Drop for TrackedSession {
-    fn drop(&mut self) {
-        self.open.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
-impl Catalog for TrackedSession {
-    cdc_core::forward_catalog!(inner);
-}
-impl Flashback for TrackedSession {
-    cdc_core::forward_flashback!(inner);
-}
-impl Miner for TrackedSession {
-    cdc_core::forward_miner!(inner);
-}
-impl Admin for TrackedSession {
-    cdc_core::forward_admin!(inner);
-}
 
 #[test]
 fn streaming_holds_the_start_up_session_as_the_miners_and_no_other() {
     // HR.EMP (empty) and HR.OTHER (3 rows), on a manual clock.
     let db = Db::new(EMP);
-    let (opened, open) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
-    let conn = Tracked {
-        inner: db.connector(),
-        opened: opened.clone(),
-        open: open.clone(),
-    };
+    let conn = Tracked::new(db.connector());
+    let open = conn.open_count();
     let clock = db.clock.clone();
     let settings = Settings::from_pairs(&[
         format!("cdc.database.url=emulator:{}", db.path().display()),
@@ -92,7 +41,7 @@ fn streaming_holds_the_start_up_session_as_the_miners_and_no_other() {
         Ok(())
     });
     let stop_at = conn.connect().unwrap().current_scn().unwrap();
-    let before = opened.load(Ordering::SeqCst);
+    let before = conn.opened();
     let (end, summary) = Capture {
         connector: &conn,
         settings: &settings,
@@ -112,7 +61,7 @@ fn streaming_holds_the_start_up_session_as_the_miners_and_no_other() {
     );
     // The miner's session is the start-up one: the snapshot's coordinator and its reader are
     // the only other logins.
-    assert_eq!(opened.load(Ordering::SeqCst) - before, 3);
+    assert_eq!(conn.opened() - before, 3);
     assert_eq!(
         open.load(Ordering::SeqCst),
         0,

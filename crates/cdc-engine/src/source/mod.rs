@@ -22,6 +22,8 @@ mod oracle_tests;
 pub use cdc_oracle as oracle;
 pub mod replay;
 mod retry;
+#[cfg(test)]
+pub(crate) mod tracked;
 mod warm;
 
 pub use retry::{

@@ -2,10 +2,10 @@
 //!
 //! The CLI opens a session to resolve the tables of an export or a chunk plan, and capture one
 //! for its start-up reads; the engine then opened its own first session (capture's miner), a
-//! second login right after the first, while the first sat idle or was closed. A login is several round
-//! trips and the 12c verifier's key derivation on both sides (about 37 M instructions on the
-//! thin client alone), so on a remote database each one is a tenth of a second or more of the
-//! operator's wait. [`WarmConnector`] gives that first session to the engine's first connect.
+//! second login right after the first, while the first sat idle or was closed. A login is
+//! several round trips and the 12c verifier's key derivation on both sides (about 37 M
+//! instructions on the thin client alone), so on a remote database each one is a tenth of a
+//! second or more of the operator's wait. [`WarmConnector`] gives that first session to the engine's first connect.
 //! It is the session the wrapped connector made, so it is as good as a new one: a container
 //! session keeps track of the container it is in and moves where each call needs it.
 
@@ -70,46 +70,26 @@ impl Connector for WarmConnector<'_> {
 mod tests {
     use super::*;
     use crate::source::emulator::testing::{Db, EMP};
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use crate::source::tracked::Tracked;
     use std::sync::Arc;
-
-    /// Counts the sessions `inner` opens.
-    struct Counting {
-        inner: crate::source::emulator::EmulatorConnector,
-        opened: Arc<AtomicUsize>,
-    }
-
-    impl Connector for Counting {
-        fn connect(&self) -> Result<Box<dyn Session>> {
-            self.opened.fetch_add(1, Ordering::SeqCst);
-            self.inner.connect()
-        }
-        fn describe(&self) -> String {
-            self.inner.describe()
-        }
-    }
 
     /// The idle session is the first one given out, once; every later connect opens a new one.
     #[test]
     fn the_open_session_is_handed_out_first_and_once() {
         let db = Db::new(EMP);
-        let opened = Arc::new(AtomicUsize::new(0));
-        let counting = Counting {
-            inner: db.connector(),
-            opened: opened.clone(),
-        };
-        let mut idle = counting.connect().unwrap();
+        let tracked = Arc::new(Tracked::new(db.connector()));
+        let mut idle = tracked.connect().unwrap();
         idle.current_scn().unwrap();
         let at = |s: &dyn Session| s as *const dyn Session as *const u8;
         let idle_at = at(idle.as_ref());
-        let warm = WarmConnector::new(Box::new(counting), Some(idle));
-        assert_eq!(opened.load(Ordering::SeqCst), 1);
+        let warm = WarmConnector::borrowing(tracked.as_ref(), Some(idle));
+        assert_eq!(tracked.opened(), 1);
         let mut first = warm.connect().unwrap();
         assert_eq!(at(first.as_ref()), idle_at, "the idle session itself");
-        assert_eq!(opened.load(Ordering::SeqCst), 1, "no login for it");
+        assert_eq!(tracked.opened(), 1, "no login for it");
         first.current_scn().unwrap();
         let _second = warm.connect().unwrap();
         let _third = warm.connect().unwrap();
-        assert_eq!(opened.load(Ordering::SeqCst), 3);
+        assert_eq!(tracked.opened(), 3);
     }
 }
