@@ -2,5 +2,6 @@
 //! exit codes as `oracle-cdc doctor`.
 
 fn main() -> std::process::ExitCode {
+    oracle_cdc::process_setup();
     oracle_cdc::cli::doctor::main(std::env::args_os())
 }

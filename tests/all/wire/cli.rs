@@ -74,6 +74,10 @@ impl Serve {
     pub fn url(&self, service: &str) -> String {
         format!("{}/{service}", self.addr)
     }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
 }
 
 impl Drop for Serve {
@@ -793,4 +797,23 @@ fn a_snapshot_past_the_users_sessions_per_user_stops_with_cdc_2011() {
         ),
         "a snapshot within the limit",
     );
+}
+
+/// The binary turns transparent huge pages off for itself (`process_setup`): mimalloc advises
+/// huge pages on its regions, and the kernel's zeroing of them was a swinging fifth to a third
+/// of an export's CPU (benches/README.md, "Huge pages off"). Linux shows the flag in
+/// /proc/PID/status (`THP_enabled`, since 5.0): 1 for any process that did not ask.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_binary_runs_without_transparent_huge_pages() {
+    let w = wired();
+    let status = std::fs::read_to_string(format!("/proc/{}/status", w.serve.pid())).unwrap();
+    let thp = status
+        .lines()
+        .find_map(|l| l.strip_prefix("THP_enabled:"))
+        .unwrap_or_else(|| panic!("no THP_enabled in /proc/PID/status:\n{status}"));
+    assert_eq!(thp.trim(), "0", "emulator serve runs with huge pages allowed");
+    // This test process did not ask: the flag is the binary's own, not the machine's.
+    let own = std::fs::read_to_string("/proc/self/status").unwrap();
+    assert!(own.contains("THP_enabled:\t1"), "{own}");
 }
