@@ -109,7 +109,8 @@ pub fn value(cell: Cell, how: Fetch, column: &str, ctx: &CallContext) -> Result<
     Ok(match cell {
         Cell::Null => Value::Null,
         Cell::Text(s) => Value::Text(s.into()),
-        Cell::Number(s) => Value::Number(crate::types::into_oracle_number_str(s)),
+        // Oracle's form already (the drivers make it).
+        Cell::Number(s) => Value::Number(s),
         Cell::BinaryFloat(f) => Value::BinaryFloat(f),
         Cell::BinaryDouble(f) => Value::BinaryDouble(f),
         Cell::Date(p) => Value::Date(types_map::format_date_str(&p)),
@@ -203,6 +204,9 @@ impl Cols<'_> {
         Ok(match self.cell(i)? {
             Cell::Null => None,
             Cell::Text(s) => Some(s.clone()),
+            // With the zero before the point (`0.5`), as a driver converts a number to a string.
+            Cell::Number(s) if s.starts_with('.') => Some(format!("0{s}")),
+            Cell::Number(s) if s.starts_with("-.") => Some(format!("-0{}", &s[1..])),
             Cell::Number(s) => Some(s.to_string()),
             Cell::Date(p) => Some(types_map::format_date(p)),
             Cell::Timestamp(p) => Some(types_map::format_timestamp(p)),

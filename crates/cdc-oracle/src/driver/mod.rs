@@ -51,8 +51,8 @@ pub enum Cell {
     Null,
     /// VARCHAR2, NVARCHAR2, CHAR, NCHAR, LONG, CLOB, NCLOB (read whole), ROWID, UROWID.
     Text(String),
-    /// NUMBER and FLOAT: the driver's exact decimal text (`0.15`, `-7`, `1E+125` never occurs:
-    /// both print every digit).
+    /// NUMBER and FLOAT: the exact decimal text in Oracle's form (`.15`, `-7`; `1E+125` never
+    /// occurs: both drivers print every digit), which each driver makes.
     Number(Str),
     BinaryFloat(f32),
     BinaryDouble(f64),

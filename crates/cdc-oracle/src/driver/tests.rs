@@ -234,12 +234,12 @@ fn numbers_come_through_as_the_same_exact_text() {
             Err(e) => panic!("{text}: {e}"),
         };
         // ODPI-C's text of the same NUMBER (what the thick driver hands over).
-        let thick = Cell::Number(text.into());
-        assert_eq!(
-            value(thin, Fetch::Native),
-            value(thick, Fetch::Native),
-            "{text}"
-        );
+        let thick = thick::number(text.into());
+        // Both cells hold Oracle's form already: `fetch::value` moves it, checking nothing.
+        let oracle = crate::types::oracle_number_text(text);
+        assert_eq!(thin, Cell::Number(oracle.as_str().into()), "{text}");
+        assert_eq!(thick, Cell::Number(oracle.as_str().into()), "{text}");
+        assert_eq!(value(thin, Fetch::Native), Value::Number(oracle.into()));
     }
     assert_eq!(
         value(
@@ -248,6 +248,14 @@ fn numbers_come_through_as_the_same_exact_text() {
         ),
         Value::Number(".15".into())
     );
+    // A catalog column read as text keeps the zero before the point, as a driver's
+    // conversion to a string prints it.
+    let ctx = CallContext::default();
+    for (text, want) in [("0.15", "0.15"), ("-0.5", "-0.5"), ("7", "7"), ("-7.25", "-7.25")] {
+        let row = [thin::number(&text.parse().unwrap_or_default())];
+        let cols = fetch::Cols { row: &row, ctx: &ctx };
+        assert_eq!(cols.string(0).unwrap(), want);
+    }
 }
 
 #[test]

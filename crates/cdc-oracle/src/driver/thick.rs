@@ -177,6 +177,11 @@ pub fn interval_ds(i: &IntervalDS, fsp: u8) -> Cell {
 }
 
 /// One fetched column as a [`Cell`], by the type ODPI-C reports.
+/// A NUMBER from ODPI-C's decimal text (`0.15`), in Oracle's form (`.15`).
+pub fn number(text: String) -> Cell {
+    Cell::Number(crate::types::into_oracle_number_str(text.into()))
+}
+
 pub fn cell(v: &SqlValue) -> DbResult<Cell> {
     if v.is_null().map_err(err)? {
         return Ok(Cell::Null);
@@ -196,7 +201,7 @@ pub fn cell(v: &SqlValue) -> DbResult<Cell> {
         OracleType::Number(_, _)
         | OracleType::Float(_)
         | OracleType::Int64
-        | OracleType::UInt64 => Cell::Number(v.get::<String>().map_err(err)?.into()),
+        | OracleType::UInt64 => number(v.get::<String>().map_err(err)?),
         OracleType::BinaryFloat => Cell::BinaryFloat(v.get::<f32>().map_err(err)?),
         OracleType::BinaryDouble => Cell::BinaryDouble(v.get::<f64>().map_err(err)?),
         OracleType::Date => Cell::Date(timestamp()?),

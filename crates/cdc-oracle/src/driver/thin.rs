@@ -28,6 +28,7 @@ use crate::errors::CdcError;
 use crate::fetch::Bind;
 use crate::types_map::{self, DateTimeParts};
 use cdc_core::stack_text::StackText;
+use cdc_core::types::Str;
 use oracledb::{
     Config, Connection, Cursor, ErrorKind, OracleIntervalDS, OracleIntervalYM, OracleNumber,
     OracleTimestamp, Row, ToDbValue,
@@ -489,17 +490,28 @@ pub fn parts(ts: &OracleTimestamp) -> DateTimeParts {
     }
 }
 
-/// A NUMBER: the crate's exact decimal text. The driver prints it a character at a time: into
-/// a buffer on the stack, then copied once into the inline text a value holds (`to_string`
-/// made a growing heap string a number; the inline text written a character at a time cost
-/// more still).
+/// A NUMBER in Oracle's text form (`.15`, `-7`, `1200`): the crate's exact decimal text with
+/// the zero before a point left out. The driver prints it a character at a time, into a buffer
+/// on the stack, then copied once into the inline text a value holds (`to_string` made a
+/// growing heap string a number; the inline text written a character at a time cost more
+/// still). Its digits are the significant ones only (no trailing zero in a fraction, no
+/// leading zero but that one), so that is Oracle's form and no second pass checks it.
 pub fn number(n: &OracleNumber) -> Cell {
     use std::fmt::Write as _;
     // Up to 64 bytes (every NUMBER but the longest fractions) on the stack.
     let mut text = StackText::<64>::default();
     // Writing to either buffer cannot fail.
     let _ = write!(text, "{n}");
-    Cell::Number(text.into_str())
+    let t = text.as_str();
+    Cell::Number(if t.starts_with("0.") {
+        Str::from(&t[1..])
+    } else if t.starts_with("-0.") {
+        let mut s = Str::from("-");
+        s.push_str(&t[2..]);
+        s
+    } else {
+        text.into_str()
+    })
 }
 
 pub fn interval_ym(i: &OracleIntervalYM) -> Cell {
