@@ -114,6 +114,8 @@ function __fish_oracle_cdc_doctor_set_keys
         cdc.database.connect.retries= \
         cdc.database.call.timeout.ms= \
         cdc.database.sdu= \
+        cdc.database.wallet.location= \
+        cdc.database.wallet.password= \
         cdc.database.connect.backoff.ms= \
         cdc.database.connect.backoff.max.ms= \
         cdc.database.reconnect.max.ms= \

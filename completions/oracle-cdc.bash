@@ -455,7 +455,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__emulator__subcmd__serve)
-            opts="-c -q -v -h -V --listen --format --sdu --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            opts="-c -q -v -h -V --listen --format --sdu --tls-cert --tls-key --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -470,6 +470,14 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --sdu)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1365,6 +1373,8 @@ _oracle_cdc_set_keys() {
         cdc.database.connect.retries=
         cdc.database.call.timeout.ms=
         cdc.database.sdu=
+        cdc.database.wallet.location=
+        cdc.database.wallet.password=
         cdc.database.connect.backoff.ms=
         cdc.database.connect.backoff.max.ms=
         cdc.database.reconnect.max.ms=

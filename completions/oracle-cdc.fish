@@ -163,6 +163,8 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -l format -d 'How the address and services are printed on start' -r -f -a "table\t''
 json\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -l sdu -d 'The largest session data unit a connection gets, in bytes (Oracle\'s DEFAULT_SDU_SIZE): a client asking for more gets this; default 8192 (65536 for a 23ai database)' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -l tls-cert -d 'Serve TCPS: this server certificate chain (PEM, the server\'s certificate first); URLs become tcps://ADDR:PORT/SERVICE, and clients need its CA in their wallet' -r -F
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -l tls-key -d 'The private key of --tls-cert (PEM, unencrypted)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -l set -d 'Override one setting; repeatable; wins over the file and the environment' -r -f -a "(__fish_oracle_cdc_set_keys)"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from serve" -l color -d 'When to colour output' -r -f -a "auto\t''
@@ -610,6 +612,8 @@ function __fish_oracle_cdc_set_keys
         cdc.database.connect.retries= \
         cdc.database.call.timeout.ms= \
         cdc.database.sdu= \
+        cdc.database.wallet.location= \
+        cdc.database.wallet.password= \
         cdc.database.connect.backoff.ms= \
         cdc.database.connect.backoff.max.ms= \
         cdc.database.reconnect.max.ms= \

@@ -623,6 +623,13 @@ pub struct EmulatorServeArgs {
     /// a client asking for more gets this; default 8192 (65536 for a 23ai database)
     #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u32).range(512..=2_097_152))]
     pub sdu: Option<u32>,
+    /// Serve TCPS: this server certificate chain (PEM, the server's certificate first); URLs
+    /// become tcps://ADDR:PORT/SERVICE, and clients need its CA in their wallet
+    #[arg(long, value_name = "PEM", requires = "tls_key")]
+    pub tls_cert: Option<std::path::PathBuf>,
+    /// The private key of --tls-cert (PEM, unencrypted)
+    #[arg(long, value_name = "PEM", requires = "tls_cert")]
+    pub tls_key: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Args)]

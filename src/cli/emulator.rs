@@ -487,6 +487,14 @@ fn serve(a: EmulatorServeArgs, global: &GlobalArgs, printer: &Printer) -> anyhow
         listen: a.listen.clone(),
         faults: settings.emulator_faults(),
         sdu: a.sdu,
+        tls: match (&a.tls_cert, &a.tls_key) {
+            (Some(cert), Some(key)) => Some(emulator::net::TlsFiles {
+                cert: cert.clone(),
+                key: key.clone(),
+            }),
+            // clap requires both or neither.
+            _ => None,
+        },
     };
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let flag = stop.clone();
@@ -501,7 +509,7 @@ fn serve(a: EmulatorServeArgs, global: &GlobalArgs, printer: &Printer) -> anyhow
                 .map(|s| json!({"service": s, "url": served.url(s)}))
                 .collect();
             printer.json(
-                &json!({"listening": addr.to_string(), "sdu": served.sdu, "services": services}),
+                &json!({"listening": addr.to_string(), "tls": served.tls, "sdu": served.sdu, "services": services}),
             )?;
         }
         TableFormat::Table => {
@@ -515,8 +523,9 @@ fn serve(a: EmulatorServeArgs, global: &GlobalArgs, printer: &Printer) -> anyhow
     }
     if !printer.quiet {
         super::progress::note(&format!(
-            "serving {} on {addr} (SDU up to {} bytes); log in as a user of its schema (password: database.users[].password, default `{}`); Ctrl-C stops",
+            "serving {} on {addr}{} (SDU up to {} bytes); log in as a user of its schema (password: database.users[].password, default `{}`); Ctrl-C stops",
             dir.display(),
+            if served.tls { " over TLS (TCPS)" } else { "" },
             served.sdu,
             emulator::net::DEFAULT_PASSWORD
         ));

@@ -54,6 +54,7 @@ fn served() -> Live {
                 listen: "127.0.0.1:0".into(),
                 faults: Faults::default(),
                 sdu: None,
+                tls: None,
             },
         )
         .expect("emulator serve");

@@ -95,9 +95,29 @@ runs on the embedded emulator. `oracle-cdc explain CDC-2001` has the steps";
 /// ORA-03135 "connection lost contact".
 pub const TRANSIENT_AT_LOGIN: &[i32] = &[
     1033, 1034, 1089, 12516, 12520, 12528, 12537, 12547, 12170, 3113, 3114, 3135,
+    // SSL connection closed: the TLS form of ORA-03113.
+    28865,
 ];
 
-/// A failed login, mapped to CDC-2001..2006, CDC-2010 and CDC-2011. `message` is redacted here.
+/// The client libraries' errors of a failed TLS handshake or wallet, which a later try would
+/// meet again: ORA-29024 certificate validation failure, ORA-28759 failure to open file,
+/// ORA-28860 fatal SSL error, ORA-29106 cannot import PKCS #12 wallet, ORA-29113 cannot access
+/// attributes from a PKCS #12 key bag, ORA-28791 certificate verification failure, ORA-28862
+/// SSL connection failed, ORA-29002 SSL transport detected invalid or obsolete server
+/// certificate, ORA-29003 SSL transport detected mismatched server certificate, ORA-28868
+/// peer certificate chain check failed. The thin driver's TLS failures carry ORA-29024
+/// (`driver::thin`).
+pub const TLS_AT_LOGIN: &[i32] = &[
+    29024, 28759, 28860, 29106, 29113, 28791, 28862, 29002, 29003, 28868,
+];
+
+/// A URL or descriptor that connects with TLS.
+fn is_tcps(url: &str) -> bool {
+    let u = url.trim().to_ascii_uppercase();
+    u.starts_with("TCPS://") || u.contains("PROTOCOL=TCPS")
+}
+
+/// A failed login, mapped to CDC-2001..2006 and CDC-2010..2012. `message` is redacted here.
 pub fn connect_error(code: Option<OraCode>, message: &str, password: &str, url: &str) -> CdcError {
     let text = redact(message.trim(), password);
     let (code, message) = match code {
@@ -127,6 +147,12 @@ pub fn connect_error(code: Option<OraCode>, message: &str, password: &str, url: 
             Code::Cdc2011,
             format!("{url}: the database refused one more session ({text}); `oracle-cdc doctor --check settings.sessions` compares the sessions this job needs with the limits"),
         ),
+        // TLS before the login: the certificate, the wallet, or a plain-TCP port (CDC-2012, not
+        // retried).
+        Some(OraCode::Ora(c)) if TLS_AT_LOGIN.contains(&c) => (
+            Code::Cdc2012,
+            format!("{url}: the TLS (tcps) connection failed ({text}); the CA certificate that signed the database's certificate goes into the wallet in cdc.database.wallet.location (oracle-cdc explain CDC-2012)"),
+        ),
         Some(OraCode::Ora(1045)) => (
             Code::Cdc2401,
             format!("{url}: the user may not log in ({text}): GRANT CREATE SESSION"),
@@ -135,7 +161,15 @@ pub fn connect_error(code: Option<OraCode>, message: &str, password: &str, url: 
         // closed or timed out on the way: a later try may get in (CDC-2010, retried).
         Some(OraCode::Ora(c)) if TRANSIENT_AT_LOGIN.contains(&c) => (
             Code::Cdc2010,
-            format!("{url}: the database is not accepting connections now ({text})"),
+            format!(
+                "{url}: the database is not accepting connections now ({text}){}",
+                if is_tcps(url) && matches!(c, 3113 | 12537 | 12547) {
+                    "; a tcps:// URL whose port speaks plain TCP is closed this way too: check \
+                     the port is the listener's TCPS one"
+                } else {
+                    ""
+                }
+            ),
         ),
         _ => (Code::Cdc2006, format!("{url}: {text}")),
     };
@@ -521,7 +555,14 @@ mod tests {
     }
 
     fn refused(driver: super::super::driver::Driver, password: &Password) -> CdcError {
-        match super::super::driver::open(driver, "localhost:1/NOPE", 8192, "cdc_test", password) {
+        match super::super::driver::open(
+            driver,
+            "localhost:1/NOPE",
+            8192,
+            None,
+            "cdc_test",
+            password,
+        ) {
             Ok(_) => panic!("connected to localhost:1?"),
             Err(e) => e,
         }

@@ -17,7 +17,7 @@ pub const DEFAULT_SDU: u32 = 65_536;
 pub const DEFAULT_IDLE_THREAD_MS: u64 = 5_000;
 
 /// How a connector's sessions are set up: the settings the engine reads for it.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Options {
     /// `cdc.mining.dictionary`: the dictionary LogMiner sessions start with.
     pub dictionary: Dictionary,
@@ -29,6 +29,8 @@ pub struct Options {
     pub sdu: u32,
     /// `cdc.mining.idle.thread.ms`.
     pub idle_thread_ms: u64,
+    /// `cdc.database.wallet.location` and `.password`: a tcps connection's certificates.
+    pub wallet: Option<driver::Wallet>,
 }
 
 impl Default for Options {
@@ -39,6 +41,7 @@ impl Default for Options {
             call_timeout: None,
             sdu: DEFAULT_SDU,
             idle_thread_ms: DEFAULT_IDLE_THREAD_MS,
+            wallet: None,
         }
     }
 }
@@ -86,6 +89,8 @@ pub struct OracleConnector {
     /// `cdc.mining.idle.thread.ms`: how long a redo thread's written position must stand
     /// still for the thread to count as idle.
     idle_thread_ms: u64,
+    /// `cdc.database.wallet.*`: a tcps connection's certificates.
+    wallet: Option<driver::Wallet>,
     /// The looks at V$THREAD of every session this connector opens (`source::threads`).
     looks: cdc_core::threads::SharedLooks,
 }
@@ -136,6 +141,7 @@ impl OracleConnector {
         self.call_timeout = o.call_timeout;
         self.sdu = o.sdu;
         self.idle_thread_ms = o.idle_thread_ms;
+        self.wallet = o.wallet;
     }
 
     /// The same checks as [`OracleConnector::source`], from a plain URL and default options.
@@ -172,6 +178,7 @@ impl OracleConnector {
             call_timeout: None,
             sdu: DEFAULT_SDU,
             idle_thread_ms: DEFAULT_IDLE_THREAD_MS,
+            wallet: None,
             looks: Default::default(),
         })
     }
@@ -201,7 +208,14 @@ impl OracleConnector {
 
     /// Open a session without boxing it.
     pub fn open(&self) -> Result<OracleSession> {
-        let conn = driver::open(self.driver, &self.url, self.sdu, &self.user, &self.password)?;
+        let conn = driver::open(
+            self.driver,
+            &self.url,
+            self.sdu,
+            self.wallet.as_ref(),
+            &self.user,
+            &self.password,
+        )?;
         if self.call_timeout.is_some() {
             conn.set_call_timeout(self.call_timeout).map_err(|e| {
                 e.runtime(&super::connect::CallContext {

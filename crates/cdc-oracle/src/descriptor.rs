@@ -50,6 +50,38 @@ fn descriptor_with_sdu(descriptor: &str, sdu: u32) -> String {
     out
 }
 
+/// A descriptor (from [`with_sdu`]) telling Oracle's client libraries (thick mode) where the
+/// wallet of a tcps connection is: `(MY_WALLET_DIRECTORY=…)` inside each `DESCRIPTION`'s
+/// SECURITY (added where there is none, as `(SECURITY=(MY_WALLET_DIRECTORY=…))`), unless it
+/// names a wallet already (MY_WALLET_DIRECTORY or WALLET_LOCATION). `None` where it cannot
+/// carry one: a TNS alias or an EZConnect form not written out as a descriptor (its wallet then
+/// comes from sqlnet.ora, WALLET_LOCATION).
+pub fn with_wallet(connect: &str, location: &str) -> Option<String> {
+    let upper = connect.to_ascii_uppercase();
+    if !connect.starts_with('(') {
+        return None;
+    }
+    if upper.contains("MY_WALLET_DIRECTORY=") || upper.contains("WALLET_LOCATION=") {
+        return Some(connect.to_string());
+    }
+    let wallet = format!("(MY_WALLET_DIRECTORY={location})");
+    let (needle, insert) = if upper.contains("(SECURITY=") {
+        ("(SECURITY=", wallet)
+    } else {
+        ("(DESCRIPTION=", format!("(SECURITY={wallet})"))
+    };
+    let mut out = String::with_capacity(connect.len() + insert.len() * 2);
+    let mut done = 0;
+    while let Some(at) = upper[done..].find(needle) {
+        let end = done + at + needle.len();
+        out.push_str(&connect[done..end]);
+        out.push_str(&insert);
+        done = end;
+    }
+    out.push_str(&connect[done..]);
+    Some(out)
+}
+
 /// `[tcp://|tcps://|//]host[:port]/service[:server][/instance]`, one host, no parameters.
 #[derive(Debug, PartialEq, Eq)]
 struct EzConnect<'a> {
@@ -149,6 +181,26 @@ impl<'a> EzConnect<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Thick mode's wallet goes into each DESCRIPTION's SECURITY (made where there is none); a
+    /// descriptor naming a wallet already is left as written, an alias cannot carry one.
+    #[test]
+    fn the_wallet_directory_goes_into_the_descriptor() {
+        let tcps = with_sdu("tcps://db:2484/ORCLPDB1", 65536);
+        assert_eq!(
+            with_wallet(&tcps, "/etc/oracle/wallet").as_deref(),
+            Some("(DESCRIPTION=(SECURITY=(MY_WALLET_DIRECTORY=/etc/oracle/wallet))(SDU=65536)(ADDRESS=(PROTOCOL=TCPS)(HOST=db)(PORT=2484))(CONNECT_DATA=(SERVICE_NAME=ORCLPDB1)))")
+        );
+        // Oracle's cloud descriptors carry a SECURITY of their own.
+        let cloud = "(description=(address=(protocol=tcps)(port=1522)(host=adb.example.com))(connect_data=(service_name=x_high.adb.oraclecloud.com))(security=(ssl_server_dn_match=yes)))";
+        assert_eq!(
+            with_wallet(cloud, "/w").as_deref(),
+            Some("(description=(address=(protocol=tcps)(port=1522)(host=adb.example.com))(connect_data=(service_name=x_high.adb.oraclecloud.com))(security=(MY_WALLET_DIRECTORY=/w)(ssl_server_dn_match=yes)))")
+        );
+        assert_eq!(with_wallet("ORCL_TCPS", "/w"), None);
+        let own = "(DESCRIPTION=(ADDRESS=(PROTOCOL=TCPS)(HOST=db)(PORT=2484))(SECURITY=(MY_WALLET_DIRECTORY=/x))(CONNECT_DATA=(SERVICE_NAME=S)))";
+        assert_eq!(with_wallet(own, "/w").as_deref(), Some(own));
+    }
 
     #[test]
     fn ezconnect_becomes_its_descriptor_with_the_sdu() {

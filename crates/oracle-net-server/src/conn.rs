@@ -13,9 +13,9 @@
 //! than the SDU (or flagged end-of-request, as JDBC does) ends one; after a full-size packet
 //! more usually follow, so the parse waits briefly for them before trying.
 
+use crate::transport::Stream;
 use std::collections::VecDeque;
 use std::io;
-use std::net::{Shutdown, TcpStream};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::Duration;
@@ -69,7 +69,7 @@ const CONTINUATION_WAIT: Duration = Duration::from_millis(20);
 
 /// The connection's transport.
 pub struct Io {
-    stream: TcpStream,
+    stream: Stream,
     pub sdu: usize,
     pub large: bool,
     pub field_version: u8,
@@ -90,7 +90,7 @@ fn cancelled() -> OraError {
 
 impl Io {
     /// Starts the reader thread over a clone of `stream`.
-    pub fn start(stream: TcpStream, sdu: usize, large: bool) -> io::Result<Io> {
+    pub fn start(stream: Stream, sdu: usize, large: bool) -> io::Result<Io> {
         let (sender, events) = std::sync::mpsc::channel();
         let mut read_half = stream.try_clone()?;
         let tx = sender.clone();
@@ -170,7 +170,7 @@ impl Io {
 
     /// Closes the socket (both directions): the reader thread ends too.
     pub fn shutdown(&self) {
-        let _ = self.stream.shutdown(Shutdown::Both);
+        self.stream.shutdown();
     }
 
     fn next_event(&mut self, timeout: Option<Duration>) -> Result<Option<Event>, End> {

@@ -13,7 +13,7 @@
 //! `connect` (CONNECT / ACCEPT / REFUSE), `negotiate` (protocol and data types messages), `auth`
 //! (O5LOGON, 12c verifier), `session` (login and the call loop), `conn` (reader thread, request
 //! assembly, breaks), `worker` (the thread that calls the backend), `ttc` (requests), `exec`
-//! (cursors, execute, fetch), `binds` (bind metadata and values), `codec` (values as wire
+//! (cursors, execute, fetch), `transport` (TCP or TLS), `binds` (bind metadata and values), `codec` (values as wire
 //! types), `number` / `temporal` / `rowid` (value encodings), `lob` (locators and LOB
 //! operations), `response` (messages sent), `wire` (TTC integers and byte strings).
 
@@ -32,12 +32,15 @@ mod response;
 mod rowid;
 mod session;
 mod temporal;
+mod transport;
 mod ttc;
 mod wire;
 mod worker;
 
-pub use listener::Listener;
+pub use listener::{tls_config, Listener};
 pub use oracle_datum::{canonical_number, AfterError, Column, DateTime, Datum, OraError, OraType};
+/// What [`tls_config`] makes and [`Listener::bind_tls`] takes.
+pub use rustls::ServerConfig as TlsServerConfig;
 
 /// Wire encodings exposed for tests and tools: Oracle NUMBER, DATE / TIMESTAMP, INTERVAL and
 /// binary float bytes, and packet parsing, as the server reads and writes them.

@@ -13,7 +13,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
 
 use crate::connect::{handshake, Handshake};
+use crate::transport::Stream;
 use crate::Backend;
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+use rustls::ServerConfig;
 
 type Registry = Arc<Mutex<HashMap<u64, TcpStream>>>;
 
@@ -36,18 +40,41 @@ impl std::fmt::Debug for Listener {
 /// How long a client may take to connect and log in (Oracle's INBOUND_CONNECT_TIMEOUT).
 const LOGIN_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
-fn serve_connection(mut stream: TcpStream, backend: Arc<dyn Backend>, id: u64, registry: Registry) {
-    let _ = stream.set_nodelay(true);
-    let _ = stream.set_read_timeout(Some(LOGIN_TIMEOUT));
-    let peer = stream
+fn serve_connection(
+    socket: TcpStream,
+    backend: Arc<dyn Backend>,
+    tls: Option<Arc<ServerConfig>>,
+    id: u64,
+    registry: Registry,
+) {
+    let _ = socket.set_nodelay(true);
+    let _ = socket.set_read_timeout(Some(LOGIN_TIMEOUT));
+    let peer = socket
         .peer_addr()
         .map(|a| a.to_string())
         .unwrap_or_default();
-    tracing::debug!(%peer, id, "connection accepted");
-    match handshake(&mut stream, backend.as_ref()) {
-        Ok(Handshake::Accepted(accepted)) => crate::session::serve(stream, backend, accepted),
-        Ok(Handshake::Ended(why)) => tracing::debug!(%peer, %why, "handshake ended"),
-        Err(e) => tracing::debug!(%peer, error = %e, "handshake failed"),
+    tracing::debug!(%peer, id, tls = tls.is_some(), "connection accepted");
+    let stream = match tls {
+        // A TLS ClientHello (a record of type 22, version 3.x) at a plain port: close at once,
+        // as Oracle's listener drops what is no TNS packet. Read as a TNS header it could pass
+        // for a packet of some thousand bytes and hold the connection until the login timeout.
+        None if is_tls_hello(&socket) => {
+            tracing::info!(%peer, "a TLS client at a plain TCP port: closed (serve TCPS with --tls-cert)");
+            None
+        }
+        None => Some(Stream::Tcp(socket)),
+        // Logged where an operator sees it: a client without the CA, or speaking TNS in the
+        // clear to a TCPS port, fails here and nowhere else.
+        Some(config) => Stream::accept_tls(socket, config)
+            .map_err(|e| tracing::info!(%peer, error = %e, "TLS handshake failed"))
+            .ok(),
+    };
+    if let Some(mut stream) = stream {
+        match handshake(&mut stream, backend.as_ref()) {
+            Ok(Handshake::Accepted(accepted)) => crate::session::serve(stream, backend, accepted),
+            Ok(Handshake::Ended(why)) => tracing::debug!(%peer, %why, "handshake ended"),
+            Err(e) => tracing::debug!(%peer, error = %e, "handshake failed"),
+        }
     }
     registry
         .lock()
@@ -55,9 +82,33 @@ fn serve_connection(mut stream: TcpStream, backend: Arc<dyn Backend>, id: u64, r
         .remove(&id);
 }
 
+/// Whether the first bytes a client sent start a TLS handshake record.
+fn is_tls_hello(socket: &TcpStream) -> bool {
+    let mut first = [0u8; 2];
+    matches!(socket.peek(&mut first), Ok(2) if first == [0x16, 0x03])
+}
+
 impl Listener {
     /// Binds `addr` (port 0 picks a free port) and starts accepting connections for `backend`.
     pub fn bind(addr: impl ToSocketAddrs, backend: Arc<dyn Backend>) -> io::Result<Listener> {
+        Listener::bind_with(addr, backend, None)
+    }
+
+    /// [`Listener::bind`] for TCPS: each connection begins with a TLS handshake with `config`
+    /// ([`tls_config`]), and speaks Oracle Net inside it.
+    pub fn bind_tls(
+        addr: impl ToSocketAddrs,
+        backend: Arc<dyn Backend>,
+        config: Arc<ServerConfig>,
+    ) -> io::Result<Listener> {
+        Listener::bind_with(addr, backend, Some(config))
+    }
+
+    fn bind_with(
+        addr: impl ToSocketAddrs,
+        backend: Arc<dyn Backend>,
+        tls: Option<Arc<ServerConfig>>,
+    ) -> io::Result<Listener> {
         let socket = TcpListener::bind(addr)?;
         let addr = socket.local_addr()?;
         let stopping = Arc::new(AtomicBool::new(false));
@@ -86,10 +137,10 @@ impl Listener {
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner)
                         .insert(id, clone);
-                    let (backend, registry) = (backend.clone(), registry.clone());
+                    let (backend, registry, tls) = (backend.clone(), registry.clone(), tls.clone());
                     let spawned = thread::Builder::new()
                         .name("oracle-net-conn".into())
-                        .spawn(move || serve_connection(stream, backend, id, registry.clone()));
+                        .spawn(move || serve_connection(stream, backend, tls, id, registry));
                     if let Err(e) = spawned {
                         tracing::warn!(error = %e, "could not start a connection thread");
                     }
@@ -149,6 +200,25 @@ impl Listener {
         }
         tracing::info!(addr = %self.addr, "Oracle Net listener stopped");
     }
+}
+
+/// A TLS server configuration from PEM text: the certificate chain (the server's certificate
+/// first, then any intermediates) and its private key (PKCS#8, PKCS#1 or SEC1, unencrypted).
+/// No client certificate is asked for. The error says which part is at fault.
+pub fn tls_config(chain_pem: &[u8], key_pem: &[u8]) -> Result<Arc<ServerConfig>, String> {
+    let chain = CertificateDer::pem_slice_iter(chain_pem)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| format!("the certificate file is not PEM: {e}"))?;
+    if chain.is_empty() {
+        return Err("the certificate file holds no CERTIFICATE".into());
+    }
+    let key = PrivateKeyDer::from_pem_slice(key_pem)
+        .map_err(|e| format!("the key file holds no usable PRIVATE KEY: {e}"))?;
+    ServerConfig::builder()
+        .with_no_client_auth()
+        .with_single_cert(chain, key)
+        .map(Arc::new)
+        .map_err(|e| format!("the key does not go with the certificate: {e}"))
 }
 
 impl Drop for Listener {

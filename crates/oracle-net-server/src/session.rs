@@ -7,7 +7,7 @@
 //! login each request is one call (see `exec` for execute and fetch), answered in full before
 //! the next request is read.
 
-use std::net::TcpStream;
+use crate::transport::Stream;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
@@ -220,7 +220,7 @@ fn run_alter_session(io: &mut Io, worker: &mut Worker, sql: String) -> Result<()
 }
 
 /// Serves one accepted connection until it ends.
-pub fn serve(stream: TcpStream, backend: Arc<dyn Backend>, accepted: Accepted) {
+pub fn serve(stream: Stream, backend: Arc<dyn Backend>, accepted: Accepted) {
     let mut io = match Io::start(stream, accepted.sdu, accepted.large) {
         Ok(io) => io,
         Err(e) => {

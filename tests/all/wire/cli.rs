@@ -75,6 +75,11 @@ impl Serve {
         format!("{}/{service}", self.addr)
     }
 
+    /// The URL of a service of a listener started with `--tls-cert` (TCPS).
+    pub fn tcps_url(&self, service: &str) -> String {
+        format!("tcps://{}/{service}", self.addr)
+    }
+
     pub fn pid(&self) -> u32 {
         self.child.id()
     }
@@ -112,6 +117,19 @@ fn ok(o: Output, what: &str) -> Output {
     o
 }
 
+/// `emulator init` of `schema` as `dir/db`.
+fn init_in(dir: &tempfile::TempDir, schema: &Path) -> PathBuf {
+    let db = dir.path().join("db");
+    run(&[
+        "emulator",
+        "init",
+        db.to_str().unwrap(),
+        "--schema",
+        schema.to_str().unwrap(),
+    ]);
+    db
+}
+
 struct Wired {
     dir: tempfile::TempDir,
     db: PathBuf,
@@ -124,14 +142,7 @@ fn wired() -> Wired {
 
 /// `emulator init` of `schema` in `dir`, served.
 fn wired_in(dir: tempfile::TempDir, schema: &Path) -> Wired {
-    let db = dir.path().join("db");
-    run(&[
-        "emulator",
-        "init",
-        db.to_str().unwrap(),
-        "--schema",
-        schema.to_str().unwrap(),
-    ]);
+    let db = init_in(&dir, schema);
     let serve = Serve::start(&db, &[]);
     Wired { dir, db, serve }
 }
@@ -812,8 +823,198 @@ fn the_binary_runs_without_transparent_huge_pages() {
         .lines()
         .find_map(|l| l.strip_prefix("THP_enabled:"))
         .unwrap_or_else(|| panic!("no THP_enabled in /proc/PID/status:\n{status}"));
-    assert_eq!(thp.trim(), "0", "emulator serve runs with huge pages allowed");
+    assert_eq!(
+        thp.trim(),
+        "0",
+        "emulator serve runs with huge pages allowed"
+    );
     // This test process did not ask: the flag is the binary's own, not the machine's.
     let own = std::fs::read_to_string("/proc/self/status").unwrap();
     assert!(own.contains("THP_enabled:\t1"), "{own}");
+}
+
+/// The test CA's files (tests/all/tls): a server certificate for localhost and 127.0.0.1
+/// signed by it, its key, and a wallet directory whose ewallet.pem holds the CA certificate.
+fn tls_file(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/all/tls")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// TCPS end to end: `emulator serve --tls-cert --tls-key` speaks Oracle Net inside TLS, the
+/// thin driver trusts the CA in cdc.database.wallet.location's ewallet.pem, and the export read
+/// over it is the in-process one. Without the wallet, a plain port, or plain TCP to the TLS
+/// port, the job stops with the code that says what is wrong instead of hanging or reading.
+#[test]
+fn a_snapshot_over_tcps_trusts_the_wallets_ca_and_equals_in_process() {
+    let w = wired();
+    let tls = Serve::start_with(
+        &w.db,
+        &[
+            "--tls-cert",
+            &tls_file("server.pem"),
+            "--tls-key",
+            &tls_file("server.key"),
+        ],
+    );
+    let mut wire = pairs(&w, "DEMO", "C##CDC", "tcps", &[]);
+    wire[0] = format!("cdc.database.url={}", tls.tcps_url("DEMO"));
+    let trusted = [
+        wire.clone(),
+        vec![format!(
+            "cdc.database.wallet.location={}",
+            tls_file("wallet")
+        )],
+    ]
+    .concat();
+    let out = w.dir.path().join("snap-tcps");
+    ok(
+        cli(
+            &trusted,
+            &["-q", "snapshot", "--out", out.to_str().unwrap()],
+        ),
+        "snapshot over tcps with the wallet",
+    );
+    let local = vec![
+        format!("cdc.database.url=emulator:{}", w.db.display()),
+        format!(
+            "cdc.state.dir={}",
+            w.dir.path().join("local-state").display()
+        ),
+        LONG_EXCLUDED.to_string(),
+    ];
+    let out_local = w.dir.path().join("snap-local");
+    ok(
+        cli(
+            &local,
+            &["-q", "snapshot", "--out", out_local.to_str().unwrap()],
+        ),
+        "snapshot in process",
+    );
+    assert_same_exports(&out, &out_local);
+
+    // No wallet: the public CAs do not know the test CA.
+    let refused = |pairs: &[String], what: &str, code: &str, says: &str| {
+        let o = cli(pairs, &["-q", "plan-chunks"]);
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        assert_eq!(o.status.code(), Some(1), "{what}: {err}");
+        assert!(err.contains(code) && err.contains(says), "{what}: {err}");
+    };
+    refused(&wire, "no wallet", "CDC-2012", "UnknownIssuer");
+    // A wallet directory without ewallet.pem.
+    let empty = w.dir.path().join("empty-wallet");
+    std::fs::create_dir(&empty).unwrap();
+    let no_file = [
+        wire.clone(),
+        vec![format!("cdc.database.wallet.location={}", empty.display())],
+    ]
+    .concat();
+    refused(&no_file, "an empty wallet", "CDC-2012", "ewallet.pem");
+    // Settings refused before anything connects: a location thick mode's connect descriptor
+    // could not carry, a wallet password without a wallet.
+    for (extra, says) in [
+        (
+            vec![
+                "cdc.database.driver=thick",
+                "cdc.database.wallet.location=/a b",
+            ],
+            "cdc.database.wallet.location",
+        ),
+        (
+            vec!["cdc.database.wallet.password=x"],
+            "cdc.database.wallet.password",
+        ),
+    ] {
+        let mut pairs = wire.clone();
+        pairs.extend(extra.iter().map(|s| s.to_string()));
+        let o = cli(&pairs, &["-q", "plan-chunks"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains("CDC-1002") && err.contains(says), "{err}");
+    }
+    // A tcps URL at a plain listener: the listener drops what is no TNS packet, as a closed
+    // connection (retried; not here), and the message names the likely cause.
+    let mut at_plain = trusted.clone();
+    at_plain[0] = format!("cdc.database.url={}", w.serve.tcps_url("DEMO"));
+    at_plain.push("cdc.database.connect.retries=0".into());
+    refused(
+        &at_plain,
+        "tcps to a plain port",
+        "CDC-2010",
+        "the listener's TCPS one",
+    );
+    // Plain TCP at the TLS port: the listener ends the connection at once (as Oracle's does),
+    // which is a lost connection; not retried here.
+    let mut plain = trusted.clone();
+    plain[0] = format!("cdc.database.url={}", tls.url("DEMO"));
+    plain.push("cdc.database.connect.retries=0".into());
+    refused(&plain, "plain TCP to the TLS port", "CDC-2010", "ORA-03113");
+    // The wallet's password is a secret: never printed.
+    let printed = cli(
+        &[
+            trusted.clone(),
+            vec!["cdc.database.wallet.password=w4llet-s3cret".into()],
+        ]
+        .concat(),
+        &["--print-settings"],
+    );
+    let text = String::from_utf8_lossy(&printed.stdout).to_string();
+    assert!(text.contains("cdc.database.wallet.password"), "{text}");
+    assert!(!text.contains("w4llet-s3cret"), "{text}");
+}
+
+/// `emulator serve` refuses a certificate or key it cannot use, naming the file, before it
+/// listens.
+#[test]
+fn emulator_serve_refuses_an_unusable_certificate_or_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = init_in(&dir, &example());
+    let serve = |cert: &str, key: &str| {
+        Command::new(cargo_bin("oracle-cdc"))
+            .args([
+                "emulator",
+                "serve",
+                db.to_str().unwrap(),
+                "--listen",
+                "127.0.0.1:0",
+            ])
+            .args(["--tls-cert", cert, "--tls-key", key])
+            .output()
+            .unwrap()
+    };
+    let missing = dir.path().join("nope.pem").display().to_string();
+    for (cert, key, says) in [
+        (missing.clone(), tls_file("server.key"), "cannot read it"),
+        // A CA certificate where the key goes.
+        (
+            tls_file("server.pem"),
+            tls_file("ca.pem"),
+            "no usable PRIVATE KEY",
+        ),
+        (
+            tls_file("server.key"),
+            tls_file("server.key"),
+            "no CERTIFICATE",
+        ),
+    ] {
+        let o = serve(&cert, &key);
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        assert_eq!(o.status.code(), Some(2), "{cert} {key}: {err}");
+        assert!(err.contains(says), "{cert} {key}: {err}");
+    }
+    // One without the other is a usage error of the command line.
+    let o = Command::new(cargo_bin("oracle-cdc"))
+        .args([
+            "emulator",
+            "serve",
+            db.to_str().unwrap(),
+            "--tls-cert",
+            &tls_file("server.pem"),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--tls-key"));
 }

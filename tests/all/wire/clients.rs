@@ -228,6 +228,45 @@ fn python_and_node_read_as_of_scn_and_their_inserts_are_captured() {
     assert_table_converges(&s.dir, &recs, "PDB1.HR.EMPLOYEES", end);
 }
 
+/// python-oracledb speaks TLS to `emulator serve --tls-cert`: without the wallet its
+/// certificate check refuses the test CA; with it, it connects, checks the certificate names
+/// the host, and reads the table AS OF SCN as the dump has it.
+#[test]
+fn python_connects_over_tcps_with_the_wallets_ca() {
+    let Some(py) = client("ORACLE_NET_TEST_PYTHON", "python-oracledb") else {
+        return;
+    };
+    let s = serve_example_tls();
+    // By the name the certificate holds: python-oracledb matches the host to its DNS names.
+    let url = s.url("PDB1").replace("127.0.0.1", "localhost");
+    assert!(url.starts_with("tcps://localhost:"), "{url}");
+    let scn = current_scn(&s.dir);
+    let lines = output(
+        Command::new(py)
+            .arg(script("emulator_python_tls.py"))
+            .args([
+                url.as_str(),
+                APP_USER,
+                APP_PASSWORD,
+                tls_wallet().to_str().unwrap(),
+                &scn.to_string(),
+            ]),
+        "python-oracledb over tcps",
+    );
+    let untrusted = lines[0]["untrusted"].as_str().unwrap_or_default();
+    assert!(
+        untrusted.contains("CERTIFICATE_VERIFY_FAILED"),
+        "without the wallet: {untrusted}"
+    );
+    assert_eq!(lines[1]["database"], "DEMO");
+    let want: Vec<Json> = dumped(&s.dir, scn, &["ID"])
+        .into_iter()
+        .map(|r| r["ID"].clone())
+        .collect();
+    assert!(!want.is_empty());
+    assert_eq!(lines[2]["ids"], Json::Array(want), "IDs AS OF SCN {scn}");
+}
+
 #[test]
 fn jdbc_thin_connects_and_reads_as_of_scn() {
     let Some(jar) = client("ORACLE_NET_TEST_OJDBC", "JDBC thin (ojdbc11)") else {

@@ -555,6 +555,7 @@ fn a_26ai_clock_answers_as_in_process() {
             Driver::Thin,
             &s.url("DEMO"),
             65536,
+            None,
             USER,
             &Password::new(PASSWORD),
         )

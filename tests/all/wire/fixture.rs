@@ -45,6 +45,16 @@ fn serve_schema_made(
     faults: Faults,
     made: std::sync::Arc<dyn clock::Clock>,
 ) -> Served {
+    serve_made(schema, faults, made, None)
+}
+
+/// [`serve_schema_made`], over TLS with `tls`.
+fn serve_made(
+    schema: &Path,
+    faults: Faults,
+    made: std::sync::Arc<dyn clock::Clock>,
+    tls: Option<net::TlsFiles>,
+) -> Served {
     let tmp = tempfile::tempdir().expect("tempdir");
     let dir = tmp.path().join("db");
     emulator::init(&dir, schema, Some(7), made).expect("emulator init");
@@ -54,6 +64,7 @@ fn serve_schema_made(
             listen: "127.0.0.1:0".into(),
             faults,
             sdu: None,
+            tls,
         },
     )
     .expect("emulator serve");
@@ -72,9 +83,31 @@ pub fn serve_dir(dir: &Path) -> net::Served {
             listen: "127.0.0.1:0".into(),
             faults: Faults::default(),
             sdu: None,
+            tls: None,
         },
     )
     .expect("emulator serve")
+}
+
+/// The example database served over TLS (TCPS) with the test CA's server certificate
+/// (tests/all/tls): its URLs are `tcps://…`, and `tls_wallet()` trusts it.
+pub fn serve_example_tls() -> Served {
+    let tls = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/all/tls");
+    let files = net::TlsFiles {
+        cert: tls.join("server.pem"),
+        key: tls.join("server.key"),
+    };
+    serve_made(
+        &example_schema(),
+        Faults::default(),
+        clock::system(),
+        Some(files),
+    )
+}
+
+/// The wallet directory whose ewallet.pem holds the test CA's certificate.
+pub fn tls_wallet() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/all/tls/wallet")
 }
 
 pub fn serve_example() -> Served {

@@ -23,7 +23,15 @@ const NOT_STATEMENTS: &[(&str, &str)] = &[
 ];
 
 fn session(url: &str) -> Box<dyn DbSession> {
-    driver::open(Driver::Thin, url, 65536, USER, &Password::new(PASSWORD)).expect("connect")
+    driver::open(
+        Driver::Thin,
+        url,
+        65536,
+        None,
+        USER,
+        &Password::new(PASSWORD),
+    )
+    .expect("connect")
 }
 
 fn binds(st: &Statement) -> Vec<(String, Bind)> {
@@ -419,6 +427,7 @@ fn downstream_walk(served: &Served) {
             listen: "127.0.0.1:0".into(),
             faults: Default::default(),
             sdu: None,
+            tls: None,
         },
     )
     .expect("serve the downstream");

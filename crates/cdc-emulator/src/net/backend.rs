@@ -245,6 +245,39 @@ pub struct ServeOptions {
     pub faults: crate::Faults,
     /// `--sdu`: the server's DEFAULT_SDU_SIZE; `None`: the release's default ([`default_sdu`]).
     pub sdu: Option<u32>,
+    /// `--tls-cert` and `--tls-key`: serve TCPS with this certificate chain and key (PEM).
+    pub tls: Option<TlsFiles>,
+}
+
+/// The PEM files a TCPS listener presents: the certificate chain (the server's first) and its
+/// private key.
+#[derive(Debug, Clone)]
+pub struct TlsFiles {
+    pub cert: std::path::PathBuf,
+    pub key: std::path::PathBuf,
+}
+
+impl TlsFiles {
+    /// The TLS server configuration, or an error naming the file at fault.
+    fn config(&self) -> Result<std::sync::Arc<oracle_net_server::TlsServerConfig>> {
+        let read = |path: &std::path::Path, flag: &str| {
+            std::fs::read(path).map_err(|e| {
+                crate::errors::CdcError::Argument(format!(
+                    "{flag} {}: cannot read it: {e}",
+                    path.display()
+                ))
+            })
+        };
+        let cert = read(&self.cert, "--tls-cert")?;
+        let key = read(&self.key, "--tls-key")?;
+        oracle_net_server::tls_config(&cert, &key).map_err(|e| {
+            crate::errors::CdcError::Argument(format!(
+                "--tls-cert {} / --tls-key {}: {e}",
+                self.cert.display(),
+                self.key.display()
+            ))
+        })
+    }
 }
 
 /// A database being served: its listener (stopped when dropped) and its services.
@@ -253,6 +286,8 @@ pub struct Served {
     pub services: Vec<String>,
     /// The largest SDU a connection gets.
     pub sdu: u32,
+    /// Served over TLS (TCPS).
+    pub tls: bool,
 }
 
 impl Served {
@@ -260,9 +295,11 @@ impl Served {
         self.listener.local_addr()
     }
 
-    /// `host:port/service`, the EZConnect URL of a service.
+    /// `host:port/service`, the EZConnect URL of a service (`tcps://host:port/service` over
+    /// TLS).
     pub fn url(&self, service: &str) -> String {
-        format!("{}/{service}", self.local_addr())
+        let scheme = if self.tls { "tcps://" } else { "" };
+        format!("{scheme}{}/{service}", self.local_addr())
     }
 }
 
@@ -279,8 +316,14 @@ pub fn serve(dir: &std::path::Path, options: &ServeOptions) -> Result<Served> {
     let backend = EmulatorBackend::registering_after(connector, delay)?.with_sdu(options.sdu);
     let services = backend.services()?;
     let sdu = backend.sdu();
-    let listener = oracle_net_server::Listener::bind(options.listen.as_str(), std::sync::Arc::new(backend))
-        .map_err(|e| {
+    let backend = std::sync::Arc::new(backend);
+    let listener = match &options.tls {
+        None => oracle_net_server::Listener::bind(options.listen.as_str(), backend),
+        Some(files) => {
+            oracle_net_server::Listener::bind_tls(options.listen.as_str(), backend, files.config()?)
+        }
+    }
+    .map_err(|e| {
             crate::errors::CdcError::Argument(format!(
                 "cannot listen on {}: {e} (is another listener on that port? choose another with --listen ADDR:PORT)",
                 options.listen
@@ -290,6 +333,7 @@ pub fn serve(dir: &std::path::Path, options: &ServeOptions) -> Result<Served> {
         listener,
         services,
         sdu,
+        tls: options.tls.is_some(),
     })
 }
 

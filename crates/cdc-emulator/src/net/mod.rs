@@ -26,7 +26,7 @@ mod relation;
 mod tables;
 pub mod values;
 
-pub use backend::{serve, EmulatorBackend, ServeOptions, Served, DEFAULT_PASSWORD};
+pub use backend::{serve, EmulatorBackend, ServeOptions, Served, TlsFiles, DEFAULT_PASSWORD};
 
 use crate::errors::CdcError;
 use oracle_datum::{AfterError, OraError};

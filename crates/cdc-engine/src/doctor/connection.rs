@@ -189,6 +189,7 @@ pub(super) fn driver(f: &Facts) -> Finding {
     } else {
         ""
     };
+    let transport = transport(f);
     match (f.settings.database_driver, &f.connect) {
         (_, Connect::Failed(e)) if e.code() == Code::Cdc2009 => {
             let info = Code::Cdc2009.info();
@@ -200,11 +201,44 @@ pub(super) fn driver(f: &Facts) -> Finding {
             .on(vec!["cdc.database.driver".into()])
         }
         (DatabaseDriver::Thin, _) => Finding::pass(format!(
-            "thin (cdc.database.driver=thin, the default): the pure-Rust oracledb driver speaks Oracle Net itself, no client libraries needed{mining}. It cannot do: {THIN_CANNOT} — for those set cdc.database.driver=thick and install Oracle Instant Client"
+            "thin (cdc.database.driver=thin, the default): the pure-Rust oracledb driver speaks Oracle Net itself, no client libraries needed{mining}. {transport} It cannot do: {THIN_CANNOT} — for those set cdc.database.driver=thick and install Oracle Instant Client"
         )),
         (DatabaseDriver::Thick, _) => Finding::pass(format!(
-            "thick (cdc.database.driver=thick): the oracle crate through ODPI-C and Oracle Instant Client, loaded at run time (see connection.client){mining}"
+            "thick (cdc.database.driver=thick): the oracle crate through ODPI-C and Oracle Instant Client, loaded at run time (see connection.client){mining}. {transport}"
         )),
+    }
+}
+
+/// How the connection travels: TLS with the trust it has, or plain TCP.
+fn transport(f: &Facts) -> String {
+    let raw = f.settings.database_url().trim();
+    let url = raw.to_ascii_uppercase();
+    let tcps = url.starts_with("TCPS://") || url.contains("PROTOCOL=TCPS");
+    if !tcps && !raw.starts_with('(') && !raw.contains('/') {
+        return "The TNS alias says whether it connects over TLS (tnsnames.ora), and sqlnet.ora \
+                which wallet it trusts."
+            .into();
+    }
+    if !tcps {
+        return "Over plain TCP: the login protects the password, not the data (a tcps:// URL \
+                encrypts everything, unless the database requires native network encryption)."
+            .into();
+    }
+    let file = match f.settings.database_driver {
+        DatabaseDriver::Thin => "ewallet.pem",
+        DatabaseDriver::Thick => "cwallet.sso",
+    };
+    match &f.settings.wallet_location {
+        Some(dir) => format!(
+            "Over TLS (tcps), trusting the public CAs and the certificates in {}/{file} \
+             (cdc.database.wallet.location).",
+            dir.display()
+        ),
+        None => format!(
+            "Over TLS (tcps), trusting the public CAs only: a database certificate signed by its \
+             own or a company CA needs that CA in {file} in cdc.database.wallet.location \
+             (CDC-2012)."
+        ),
     }
 }
 

@@ -935,9 +935,36 @@ fn thin_oracle_needs_no_client_libraries_and_says_what_it_cannot_do() {
     ] {
         assert!(d.found.contains(part), "{} lacks {part}", d.found);
     }
+    assert!(d.found.contains("Over plain TCP"), "{}", d.found);
     let c = get(&r, "connection.client");
     assert_eq!(c.severity, Severity::Pass);
     assert!(c.found.contains("thin driver"), "{}", c.found);
+    // A tcps URL: the driver check says what it trusts.
+    for (wallet, says) in [
+        (None, "public CAs only"),
+        (
+            Some("/etc/oracle-cdc/wallet"),
+            "/etc/oracle-cdc/wallet/ewallet.pem",
+        ),
+    ] {
+        let mut pairs = vec![
+            "cdc.database.url=tcps://localhost:1/FREEPDB1".to_string(),
+            "cdc.database.user=cdc".into(),
+            "cdc.database.password=Doctor-Secret-78".into(),
+            format!("cdc.state.dir={}", dir.path().join("t").display()),
+        ];
+        pairs.extend(wallet.map(|w| format!("cdc.database.wallet.location={w}")));
+        let r = run(
+            &Settings::from_pairs(&pairs).unwrap(),
+            &Selection::default(),
+        );
+        let d = get(&r, "connection.driver");
+        assert!(
+            d.found.contains("Over TLS (tcps)") && d.found.contains(says),
+            "{}",
+            d.found
+        );
+    }
     let login = get(&r, "connection.login");
     assert_eq!(login.severity, Severity::Fail);
     assert!(login.found.starts_with("CDC-2003"), "{}", login.found);

@@ -100,6 +100,8 @@ pub const DATABASE_DRIVER: &str = "cdc.database.driver";
 pub const CONNECT_RETRIES: &str = "cdc.database.connect.retries";
 pub const CALL_TIMEOUT_MS: &str = "cdc.database.call.timeout.ms";
 pub const DATABASE_SDU: &str = "cdc.database.sdu";
+pub const DATABASE_WALLET_LOCATION: &str = "cdc.database.wallet.location";
+pub const DATABASE_WALLET_PASSWORD: &str = "cdc.database.wallet.password";
 pub const CONNECT_BACKOFF_MS: &str = "cdc.database.connect.backoff.ms";
 pub const CONNECT_BACKOFF_MAX_MS: &str = "cdc.database.connect.backoff.max.ms";
 pub const RECONNECT_MAX_MS: &str = "cdc.database.reconnect.max.ms";
@@ -237,6 +239,10 @@ pub const KEYS: &[KeySpec] = &[
         "Longest an Oracle round trip (an execute, a fetch of rows, a PL/SQL call) may take, in milliseconds; 0: no limit (the driver waits as long as the database takes). A call over it is cancelled and counted as a lost connection (CDC-5007): capture reconnects, sets its session up again and reads or mines what it was reading again, as after a network failure. Set it where a stalled network or a hung session must not stop capture silently; keep it well above the slowest LogMiner start and fetch of your database. Oracle URLs only."),
     key(DATABASE_SDU, Kind::UInt { min: 512, max: 2_097_152 }, Some("65536"),
         "Session data unit oracle-cdc asks for, in bytes: the largest Oracle Net packet. The database answers with the smaller of this and its own DEFAULT_SDU_SIZE (8192 before 23ai, 65536 from 23ai, up to 2097152 where a DBA raised it, as Oracle advises for bulk transfers). A fetch that fits one packet costs the thin driver one parse of it; one spread over n packets costs it about n*n/2 (before 23ai a database marks no end of a response, so the driver parses it again as each packet arrives). Put into the connect string: an EZConnect URL is handed to the driver as its connect descriptor with (SDU=…), a descriptor gets (SDU=…) unless it has one; a TNS alias keeps the SDU tnsnames.ora gives it. Oracle URLs only."),
+    key(DATABASE_WALLET_LOCATION, Kind::Path, None,
+        "For TLS (`tcps://host:port/service`, or a descriptor with PROTOCOL=TCPS): a directory with the certificates a connection trusts and, for mutual TLS, the client's own. Thin mode reads ewallet.pem there (PEM), as python-oracledb does: the CA certificates that signed the database's certificate; without the setting it trusts the public web CAs only. For mutual TLS the file holds the client's certificate and private key instead, and then thin mode trusts the public CAs alone for the server (the driver uses the file's certificates as the client's chain): a private-CA database with client certificates needs thick mode. Thick mode puts the directory into the connect descriptor as MY_WALLET_DIRECTORY (in its SECURITY, made where there is none; a descriptor naming a wallet already is left alone), where Oracle's libraries read an auto-login cwallet.sso; a TNS alias takes its wallet from sqlnet.ora instead (a warning says so). Applies to cdc.database.url and cdc.mining.database.url. A failed handshake is CDC-2012."),
+    key(DATABASE_WALLET_PASSWORD, Kind::Secret, None,
+        "The password that decrypts an encrypted private key in ewallet.pem (thin mode, mutual TLS), written like cdc.database.password (`${env:NAME}`, `${file:PATH}`). Never printed. Needs cdc.database.wallet.location; not needed for a wallet of CA certificates only."),
     key(CONNECT_BACKOFF_MS, Kind::UInt { min: 0, max: 600_000 }, Some("250"),
         "Wait before the first connect retry; it doubles with each further retry (see cdc.database.connect.retries)."),
     key(CONNECT_BACKOFF_MAX_MS, Kind::UInt { min: 0, max: 3_600_000 }, Some("30000"),

@@ -246,6 +246,9 @@ pub struct Settings {
     mining_url: Option<String>,
     mining_user: Option<String>,
     mining_password: Option<Secret>,
+    wallet_password: Option<Secret>,
+    /// cdc.database.wallet.location: a tcps connection's certificates.
+    pub wallet_location: Option<PathBuf>,
     pub state_dir: PathBuf,
     /// cdc.database.connect.*: retries of transiently failed connects.
     pub connect: ConnectRetry,
@@ -339,6 +342,43 @@ impl Settings {
             )?),
             None => None,
         };
+        let wallet_password = match entries.get(keys::DATABASE_WALLET_PASSWORD) {
+            Some(e) => Some(Secret::resolve(
+                keys::DATABASE_WALLET_PASSWORD,
+                &e.raw.display(),
+            )?),
+            None => None,
+        };
+        let thick = entries
+            .get(keys::DATABASE_DRIVER)
+            .is_some_and(|e| e.raw.display().trim() == "thick");
+        let wallet_location = match entries.get(keys::DATABASE_WALLET_LOCATION) {
+            None => None,
+            Some(e) => {
+                let text = e.raw.display();
+                let text = text.trim();
+                if text.is_empty() {
+                    return Err(invalid(keys::DATABASE_WALLET_LOCATION, text, "a directory"));
+                }
+                // Thick mode writes it into a connect descriptor, which has no quoting for these.
+                if thick && (text.contains(['(', ')', '=']) || text.contains(char::is_whitespace)) {
+                    return Err(invalid(
+                        keys::DATABASE_WALLET_LOCATION,
+                        text,
+                        "with cdc.database.driver=thick, a directory path without spaces, \
+                         parentheses or `=` (it goes into the connect descriptor)",
+                    ));
+                }
+                Some(PathBuf::from(text))
+            }
+        };
+        if wallet_password.is_some() && wallet_location.is_none() {
+            return Err(CdcError::settings(
+                Code::Cdc1002,
+                "cdc.database.wallet.password is set but cdc.database.wallet.location is not: \
+                 the password opens the key in that directory's ewallet.pem",
+            ));
+        }
         let mut select_overrides = BTreeMap::new();
         let mut table_keys = BTreeMap::new();
         let mut table_rates = BTreeMap::new();
@@ -431,6 +471,8 @@ impl Settings {
             database_url: v.text(keys::DATABASE_URL),
             database_user: entries.get(keys::DATABASE_USER).map(|e| e.raw.display()),
             database_password: password,
+            wallet_password,
+            wallet_location,
             mining_url: entries
                 .get(keys::MINING_DATABASE_URL)
                 .map(|e| e.raw.display().trim().to_string())
@@ -599,6 +641,11 @@ impl Settings {
     /// `cdc.mining.database.user`, else `cdc.database.user`.
     pub fn mining_user(&self) -> Option<&str> {
         self.mining_user.as_deref().or(self.database_user())
+    }
+
+    /// `cdc.database.wallet.password`.
+    pub fn wallet_password(&self) -> Option<&Secret> {
+        self.wallet_password.as_ref()
     }
 
     /// `cdc.mining.database.password`, else `cdc.database.password`.

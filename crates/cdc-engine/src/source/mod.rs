@@ -144,8 +144,8 @@ fn open_raw(settings: &crate::settings::Settings) -> Result<Box<dyn Connector>> 
 }
 
 /// The Oracle adapter's session setup from settings: `cdc.mining.dictionary`,
-/// `cdc.database.driver`, `cdc.database.call.timeout.ms`, `cdc.database.sdu` and
-/// `cdc.mining.idle.thread.ms`.
+/// `cdc.database.driver`, `cdc.database.call.timeout.ms`, `cdc.database.sdu`,
+/// `cdc.database.wallet.*` and `cdc.mining.idle.thread.ms`.
 pub fn oracle_options(settings: &crate::settings::Settings) -> oracle::Options {
     oracle::Options {
         dictionary: settings.mining_dictionary,
@@ -153,6 +153,15 @@ pub fn oracle_options(settings: &crate::settings::Settings) -> oracle::Options {
         call_timeout: settings.call_timeout,
         sdu: settings.database_sdu,
         idle_thread_ms: settings.idle_thread_ms,
+        wallet: settings
+            .wallet_location
+            .as_ref()
+            .map(|dir| oracle::driver::Wallet {
+                location: dir.display().to_string(),
+                password: settings
+                    .wallet_password()
+                    .map(|s| oracle::connect::Password::new(s.expose())),
+            }),
     }
 }
 

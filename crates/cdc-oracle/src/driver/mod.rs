@@ -203,17 +203,43 @@ pub trait DbSession: Send {
     fn set_call_timeout(&self, timeout: Option<Duration>) -> DbResult<()>;
 }
 
+/// `cdc.database.wallet.location` and `.password`: where a tcps connection's trust comes from
+/// (the CA certificates that signed the database's certificate) and, for mutual TLS, the
+/// client's certificate and key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Wallet {
+    /// A directory: thin reads ewallet.pem there, thick (Oracle's libraries) cwallet.sso.
+    pub location: String,
+    /// Decrypts an encrypted private key in ewallet.pem (thin).
+    pub password: Option<Password>,
+}
+
 /// Open one session with `driver`, asking for an SDU of `sdu` bytes (see
-/// [`descriptor`](super::descriptor)). Every failure is a `CdcError::Connect` whose text never
-/// contains the password; it names `url` as the operator wrote it.
+/// [`descriptor`](super::descriptor)), trusting `wallet`'s certificates on a tcps connection.
+/// Every failure is a `CdcError::Connect` whose text never contains the password; it names
+/// `url` as the operator wrote it.
 pub fn open(
     driver: Driver,
     url: &str,
     sdu: u32,
+    wallet: Option<&Wallet>,
     user: &str,
     password: &Password,
 ) -> Result<Box<dyn DbSession>, CdcError> {
-    let connect = super::descriptor::with_sdu(url, sdu);
+    let mut connect = super::descriptor::with_sdu(url, sdu);
+    if let (Driver::Thick, Some(w)) = (driver, wallet) {
+        // Oracle's libraries take the wallet from the descriptor, or else from sqlnet.ora.
+        match super::descriptor::with_wallet(&connect, &w.location) {
+            Some(with) => connect = with,
+            None => tracing::warn!(
+                url,
+                wallet = w.location,
+                "cdc.database.wallet.location cannot go into this connect string (a TNS alias \
+                 or a multi-host EZConnect URL): the thick driver takes the wallet sqlnet.ora \
+                 names (WALLET_LOCATION)"
+            ),
+        }
+    }
     tracing::debug!(
         url,
         connect,
@@ -224,6 +250,7 @@ pub fn open(
     let target = Target {
         url,
         connect: &connect,
+        wallet,
     };
     match driver {
         Driver::Thin => Ok(Box::new(thin::ThinSession::open(target, user, password)?)),
@@ -236,6 +263,7 @@ pub fn open(
 pub struct Target<'a> {
     pub url: &'a str,
     pub connect: &'a str,
+    pub wallet: Option<&'a Wallet>,
 }
 
 /// A message's first line, plus the PLS- line of a PL/SQL error (ORA-06550 says what went wrong

@@ -251,9 +251,17 @@ fn numbers_come_through_as_the_same_exact_text() {
     // A catalog column read as text keeps the zero before the point, as a driver's
     // conversion to a string prints it.
     let ctx = CallContext::default();
-    for (text, want) in [("0.15", "0.15"), ("-0.5", "-0.5"), ("7", "7"), ("-7.25", "-7.25")] {
+    for (text, want) in [
+        ("0.15", "0.15"),
+        ("-0.5", "-0.5"),
+        ("7", "7"),
+        ("-7.25", "-7.25"),
+    ] {
         let row = [thin::number(&text.parse().unwrap_or_default())];
-        let cols = fetch::Cols { row: &row, ctx: &ctx };
+        let cols = fetch::Cols {
+            row: &row,
+            ctx: &ctx,
+        };
         assert_eq!(cols.string(0).unwrap(), want);
     }
 }
@@ -528,7 +536,7 @@ fn fake_listener(reply: Vec<u8>) -> (u16, std::thread::JoinHandle<()>) {
 
 fn thin_connect(port: u16) -> CdcError {
     let url = format!("127.0.0.1:{port}/EMU");
-    match open(Driver::Thin, &url, 8192, "cdc", &pw()) {
+    match open(Driver::Thin, &url, 8192, None, "cdc", &pw()) {
         Ok(_) => panic!("connected to a fake listener"),
         Err(e) => e,
     }

@@ -123,6 +123,26 @@ pub enum Phase {
 /// (the crate keeps the `io::Error` private).
 pub fn io_code(text: &str, phase: Phase) -> Option<OraCode> {
     let t = text.to_ascii_lowercase();
+    // rustls's errors at the login, which the TLS stream hands on as I/O errors: the handshake
+    // happens on the connection's first write, so a bad certificate shows as a failed send.
+    // (During a call such an error is a broken connection, below, which capture reconnects.)
+    if phase == Phase::Connect
+        && [
+            "certificate",
+            "peer sent no certificates",
+            "received fatal alert",
+            "peer is incompatible",
+            "peer misbehaved",
+            "corrupt message",
+            "cannot decrypt peer",
+            "received unexpected message",
+            "handshake",
+        ]
+        .iter()
+        .any(|m| t.contains(m))
+    {
+        return Some(OraCode::Ora(29024));
+    }
     if t.contains("refused") {
         // ECONNREFUSED: nothing listens there (thick: ORA-12541).
         return Some(OraCode::Ora(12541));
@@ -175,6 +195,9 @@ pub enum Failure {
     Stream,
     /// Something the thin driver does not do (server release, feature).
     Unsupported,
+    /// TLS (tcps): the handshake failed (a certificate not trusted or not for this host, a
+    /// plain-TCP port), or the wallet could not be read or decrypted.
+    Tls,
     /// Anything else (a bad connect string, a conversion): no code.
     Other,
 }
@@ -189,6 +212,11 @@ impl Failure {
             ErrorKind::DeadConnection | ErrorKind::UnableToRecover => Failure::Closed,
             ErrorKind::NotConnected | ErrorKind::LockPoisoned => Failure::NotConnected,
             ErrorKind::CallTimeoutExceeded => Failure::Timeout,
+            ErrorKind::TlsOperation
+            | ErrorKind::PemFileOperation
+            | ErrorKind::WalletPasswordMissingOrInvalid(..)
+            | ErrorKind::WalletPrivateKeyInvalid(_)
+            | ErrorKind::WalletUnreadable(_) => Failure::Tls,
             ErrorKind::StreamOperation => Failure::Stream,
             ErrorKind::ServerVersionNotSupported
             | ErrorKind::NotImplemented(_)
@@ -224,6 +252,12 @@ pub fn failure(f: Failure, text: &str, phase: Phase) -> DriverError {
             Phase::Connect => OraCode::Ora(12170),
             Phase::Call => OraCode::Dpi(1067),
         }),
+        // As Oracle's client libraries report a failed certificate validation; during a call
+        // the TLS session broke, which is a lost connection.
+        Failure::Tls => Some(OraCode::Ora(match phase {
+            Phase::Connect => 29024,
+            Phase::Call => 3113,
+        })),
         Failure::Stream => io_code(text, phase),
         Failure::Unsupported | Failure::Other => None,
     };
@@ -315,10 +349,18 @@ impl ThinSession {
         password: &Password,
     ) -> Result<ThinSession, CdcError> {
         let conn = login(target.url, password, || {
-            let config = Config::default()
+            let mut config = Config::default()
                 .set_credentials(user, password.expose())
                 .set_connect_string(target.connect)?
                 .set_driver_name("oracle-cdc");
+            // The CA certificates (and for mutual TLS the client's key) of a tcps connection:
+            // ewallet.pem in that directory, as python-oracledb's thin mode reads it.
+            if let Some(wallet) = target.wallet {
+                config = config.set_wallet_location(wallet.location.as_str());
+                if let Some(p) = &wallet.password {
+                    config = config.set_wallet_password(p.expose());
+                }
+            }
             oracledb::connect(config)
         })?;
         Ok(ThinSession {
