@@ -200,13 +200,36 @@ pub(super) fn driver(f: &Facts) -> Finding {
             .because(info.explanation)
             .on(vec!["cdc.database.driver".into()])
         }
-        (DatabaseDriver::Thin, _) => Finding::pass(format!(
-            "thin (cdc.database.driver=thin, the default): the pure-Rust oracledb driver speaks Oracle Net itself, no client libraries needed{mining}. {transport} It cannot do: {THIN_CANNOT} — for those set cdc.database.driver=thick and install Oracle Instant Client"
-        )),
+        (DatabaseDriver::Thin, _) => {
+            let found = format!(
+                "thin (cdc.database.driver=thin, the default): the pure-Rust oracledb driver speaks Oracle Net itself, no client libraries needed{mining}. {transport} It cannot do: {THIN_CANNOT} — for those set cdc.database.driver=thick and install Oracle Instant Client"
+            );
+            match client_key_wallet(f) {
+                Some(file) => Finding::warn(
+                    format!("{found}. {file} holds a private key (mutual TLS): the thin driver then uses its certificates as the client's chain only and trusts the public CAs alone for the database's certificate, so one signed by a private CA fails with CDC-2012 (UnknownIssuer)"),
+                    "a database certificate from a public CA (as Oracle's cloud databases have) works as it is; for one from your own CA with client certificates set cdc.database.driver=thick (Oracle Instant Client reads cwallet.sso)",
+                )
+                .on(vec!["cdc.database.wallet.location".into()]),
+                None => Finding::pass(found),
+            }
+        }
         (DatabaseDriver::Thick, _) => Finding::pass(format!(
             "thick (cdc.database.driver=thick): the oracle crate through ODPI-C and Oracle Instant Client, loaded at run time (see connection.client){mining}. {transport}"
         )),
     }
+}
+
+/// The wallet's ewallet.pem when it holds a private key, on a tcps URL: the thin driver then
+/// trusts no certificate of the file for the server (oracledb 26.0.0-beta.5, transport.rs).
+fn client_key_wallet(f: &Facts) -> Option<String> {
+    let url = f.settings.database_url().trim().to_ascii_uppercase();
+    if !(url.starts_with("TCPS://") || url.contains("PROTOCOL=TCPS")) {
+        return None;
+    }
+    let file = f.settings.wallet_location.as_ref()?.join("ewallet.pem");
+    let text = std::fs::read_to_string(&file).ok()?;
+    text.contains("PRIVATE KEY-----")
+        .then(|| file.display().to_string())
 }
 
 /// How the connection travels: TLS with the trust it has, or plain TCP.

@@ -964,7 +964,27 @@ fn thin_oracle_needs_no_client_libraries_and_says_what_it_cannot_do() {
             "{}",
             d.found
         );
+        assert_eq!(d.severity, Severity::Pass);
     }
+    // A wallet with a client key (mutual TLS): thin trusts only public CAs for the server.
+    let wallet = dir.path().join("mtls");
+    std::fs::create_dir(&wallet).unwrap();
+    std::fs::write(
+        wallet.join("ewallet.pem"),
+        "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIE\n-----END ENCRYPTED PRIVATE KEY-----\n",
+    )
+    .unwrap();
+    let mtls = vec![
+        "cdc.database.url=tcps://localhost:1/FREEPDB1".to_string(),
+        "cdc.database.user=cdc".into(),
+        "cdc.database.password=Doctor-Secret-78".into(),
+        format!("cdc.database.wallet.location={}", wallet.display()),
+        format!("cdc.state.dir={}", dir.path().join("u").display()),
+    ];
+    let m = run(&Settings::from_pairs(&mtls).unwrap(), &Selection::default());
+    let d = get(&m, "connection.driver");
+    assert_eq!(d.severity, Severity::Warn, "{}", d.found);
+    assert!(d.found.contains("holds a private key"), "{}", d.found);
     let login = get(&r, "connection.login");
     assert_eq!(login.severity, Severity::Fail);
     assert!(login.found.starts_with("CDC-2003"), "{}", login.found);
