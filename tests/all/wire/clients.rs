@@ -228,15 +228,53 @@ fn python_and_node_read_as_of_scn_and_their_inserts_are_captured() {
     assert_table_converges(&s.dir, &recs, "PDB1.HR.EMPLOYEES", end);
 }
 
-/// python-oracledb speaks TLS to `emulator serve --tls-cert`: without the wallet its
-/// certificate check refuses the test CA; with it, it connects, checks the certificate names
-/// the host, and reads the table AS OF SCN as the dump has it.
+/// python-oracledb and node oracledb speak TLS to `emulator serve --tls-cert`: without the
+/// wallet their certificate check refuses the test CA; with it, they connect, check the
+/// certificate names the host, and read the table AS OF SCN as the dump has it.
 #[test]
-fn python_connects_over_tcps_with_the_wallets_ca() {
-    let Some(py) = client("ORACLE_NET_TEST_PYTHON", "python-oracledb") else {
+fn python_and_node_connect_over_tcps_with_the_wallets_ca() {
+    let python = client("ORACLE_NET_TEST_PYTHON", "python-oracledb");
+    let node = client("ORACLE_NET_TEST_NODE_PATH", "node oracledb");
+    let s = serve_example_tls();
+    if let Some(dir) = &node {
+        let scn = current_scn(&s.dir);
+        let run = |ca: Option<&Path>| {
+            let mut cmd = Command::new("node");
+            cmd.env("NODE_PATH", dir.join("node_modules"))
+                .env_remove("NODE_EXTRA_CA_CERTS")
+                .arg(script("emulator_node_tls.js"))
+                .args([
+                    s.url("PDB1").as_str(),
+                    APP_USER,
+                    APP_PASSWORD,
+                    &scn.to_string(),
+                ]);
+            if let Some(ca) = ca {
+                cmd.env("NODE_EXTRA_CA_CERTS", ca);
+            }
+            output(&mut cmd, "node oracledb over tcps")
+        };
+        let untrusted = run(None);
+        let error = untrusted[0]["error"].as_str().unwrap_or_default();
+        assert!(
+            error.contains("certificate"),
+            "without the CA: {untrusted:?}"
+        );
+        let lines = run(Some(&tls_wallet().join("ewallet.pem")));
+        assert_eq!(lines[0]["database"], "DEMO", "{lines:?}");
+        let want: Vec<Json> = dumped(&s.dir, scn, &["ID"])
+            .into_iter()
+            .map(|r| r["ID"].clone())
+            .collect();
+        assert_eq!(
+            lines[1]["ids"],
+            Json::Array(want),
+            "node: IDs AS OF SCN {scn}"
+        );
+    }
+    let Some(py) = python else {
         return;
     };
-    let s = serve_example_tls();
     // By the name the certificate holds: python-oracledb matches the host to its DNS names.
     let url = s.url("PDB1").replace("127.0.0.1", "localhost");
     assert!(url.starts_with("tcps://localhost:"), "{url}");
