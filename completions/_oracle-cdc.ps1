@@ -199,6 +199,7 @@ Register-ArgumentCompleter -Native -CommandName 'oracle-cdc' -ScriptBlock {
             [CompletionResult]::new('--sdu', '--sdu', [CompletionResultType]::ParameterName, 'The largest session data unit a connection gets, in bytes (Oracle''s DEFAULT_SDU_SIZE): a client asking for more gets this; default 8192 (65536 for a 23ai database)')
             [CompletionResult]::new('--tls-cert', '--tls-cert', [CompletionResultType]::ParameterName, 'Serve TCPS: this server certificate chain (PEM, the server''s certificate first); URLs become tcps://ADDR:PORT/SERVICE, and clients need its CA in their wallet')
             [CompletionResult]::new('--tls-key', '--tls-key', [CompletionResultType]::ParameterName, 'The private key of --tls-cert (PEM, unencrypted)')
+            [CompletionResult]::new('--tls-client-ca', '--tls-client-ca', [CompletionResultType]::ParameterName, 'Mutual TLS: require each client to present a certificate signed by a CA in this PEM file (Oracle''s SSL_CLIENT_AUTHENTICATION=TRUE)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Settings file (YAML, cdc.* keys)')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Override one setting; repeatable; wins over the file and the environment')

@@ -455,7 +455,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__emulator__subcmd__serve)
-            opts="-c -q -v -h -V --listen --format --sdu --tls-cert --tls-key --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            opts="-c -q -v -h -V --listen --format --sdu --tls-cert --tls-key --tls-client-ca --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -478,6 +478,10 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-client-ca)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -189,6 +189,7 @@ set edit:completion:arg-completer[oracle-cdc] = {|@words|
             cand --sdu 'The largest session data unit a connection gets, in bytes (Oracle''s DEFAULT_SDU_SIZE): a client asking for more gets this; default 8192 (65536 for a 23ai database)'
             cand --tls-cert 'Serve TCPS: this server certificate chain (PEM, the server''s certificate first); URLs become tcps://ADDR:PORT/SERVICE, and clients need its CA in their wallet'
             cand --tls-key 'The private key of --tls-cert (PEM, unencrypted)'
+            cand --tls-client-ca 'Mutual TLS: require each client to present a certificate signed by a CA in this PEM file (Oracle''s SSL_CLIENT_AUTHENTICATION=TRUE)'
             cand -c 'Settings file (YAML, cdc.* keys)'
             cand --config 'Settings file (YAML, cdc.* keys)'
             cand --set 'Override one setting; repeatable; wins over the file and the environment'

@@ -630,6 +630,10 @@ pub struct EmulatorServeArgs {
     /// The private key of --tls-cert (PEM, unencrypted)
     #[arg(long, value_name = "PEM", requires = "tls_cert")]
     pub tls_key: Option<std::path::PathBuf>,
+    /// Mutual TLS: require each client to present a certificate signed by a CA in this PEM
+    /// file (Oracle's SSL_CLIENT_AUTHENTICATION=TRUE)
+    #[arg(long, value_name = "PEM", requires = "tls_cert")]
+    pub tls_client_ca: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Args)]

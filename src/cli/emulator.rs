@@ -491,6 +491,7 @@ fn serve(a: EmulatorServeArgs, global: &GlobalArgs, printer: &Printer) -> anyhow
             (Some(cert), Some(key)) => Some(emulator::net::TlsFiles {
                 cert: cert.clone(),
                 key: key.clone(),
+                client_ca: a.tls_client_ca.clone(),
             }),
             // clap requires both or neither.
             _ => None,

@@ -203,9 +203,15 @@ impl Listener {
 }
 
 /// A TLS server configuration from PEM text: the certificate chain (the server's certificate
-/// first, then any intermediates) and its private key (PKCS#8, PKCS#1 or SEC1, unencrypted).
-/// No client certificate is asked for. The error says which part is at fault.
-pub fn tls_config(chain_pem: &[u8], key_pem: &[u8]) -> Result<Arc<ServerConfig>, String> {
+/// first, then any intermediates) and its private key (PKCS#8, PKCS#1 or SEC1, unencrypted);
+/// with `client_ca_pem`, every client must present a certificate signed by one of those CAs
+/// (mutual TLS, Oracle's SSL_CLIENT_AUTHENTICATION=TRUE), else none is asked for. The error
+/// says which part is at fault.
+pub fn tls_config(
+    chain_pem: &[u8],
+    key_pem: &[u8],
+    client_ca_pem: Option<&[u8]>,
+) -> Result<Arc<ServerConfig>, String> {
     let chain = CertificateDer::pem_slice_iter(chain_pem)
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| format!("the certificate file is not PEM: {e}"))?;
@@ -214,8 +220,27 @@ pub fn tls_config(chain_pem: &[u8], key_pem: &[u8]) -> Result<Arc<ServerConfig>,
     }
     let key = PrivateKeyDer::from_pem_slice(key_pem)
         .map_err(|e| format!("the key file holds no usable PRIVATE KEY: {e}"))?;
-    ServerConfig::builder()
-        .with_no_client_auth()
+    let builder = ServerConfig::builder();
+    let builder = match client_ca_pem {
+        None => builder.with_no_client_auth(),
+        Some(pem) => {
+            let mut roots = rustls::RootCertStore::empty();
+            for cert in CertificateDer::pem_slice_iter(pem) {
+                let cert = cert.map_err(|e| format!("the client CA file is not PEM: {e}"))?;
+                roots.add(cert).map_err(|e| {
+                    format!("the client CA file holds an unusable certificate: {e}")
+                })?;
+            }
+            if roots.is_empty() {
+                return Err("the client CA file holds no CERTIFICATE".into());
+            }
+            let verifier = rustls::server::WebPkiClientVerifier::builder(Arc::new(roots))
+                .build()
+                .map_err(|e| format!("the client CA file cannot verify clients: {e}"))?;
+            builder.with_client_cert_verifier(verifier)
+        }
+    };
+    builder
         .with_single_cert(chain, key)
         .map(Arc::new)
         .map_err(|e| format!("the key does not go with the certificate: {e}"))

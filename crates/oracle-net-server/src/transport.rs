@@ -254,6 +254,7 @@ mod tests {
         let config = crate::tls_config(
             &std::fs::read(dir.join("server.pem")).unwrap(),
             &std::fs::read(dir.join("server.key")).unwrap(),
+            None,
         )
         .unwrap();
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();

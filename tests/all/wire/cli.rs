@@ -1109,3 +1109,30 @@ fn capture_over_tcps_rides_through_the_drills_and_converges() {
         assert_table_converges_without(&w.db, &recs, t, end, &["C_LONG"]);
     }
 }
+
+/// Mutual TLS (`emulator serve --tls-client-ca`): the thin driver with a wallet of CA
+/// certificates has no client certificate to present, and the listener refuses it in the
+/// handshake: CDC-2012 saying so, not a hang or a retried lost connection.
+#[test]
+fn a_listener_that_requires_client_certificates_refuses_a_wallet_without_one() {
+    let w = wired();
+    let tls = Serve::start_with(
+        &w.db,
+        &[
+            "--tls-cert",
+            &tls_file("server.pem"),
+            "--tls-key",
+            &tls_file("server.key"),
+            "--tls-client-ca",
+            &tls_file("ca.pem"),
+        ],
+    );
+    let wallet = format!("cdc.database.wallet.location={}", tls_file("wallet"));
+    let mut pairs = pairs(&w, "DEMO", "C##CDC", "mtls", &[wallet.as_str()]);
+    pairs[0] = format!("cdc.database.url={}", tls.tcps_url("DEMO"));
+    let o = cli(&pairs, &["-q", "plan-chunks"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("CDC-2012"), "{err}");
+    assert!(err.to_ascii_lowercase().contains("certificate"), "{err}");
+}

@@ -351,3 +351,53 @@ fn jdbc_thin_connects_and_reads_as_of_scn() {
     );
     assert_eq!(lines[0]["id_sum"].as_i64(), Some(sum), "{lines:?}");
 }
+
+/// Mutual TLS (`emulator serve --tls-client-ca`, Oracle's SSL_CLIENT_AUTHENTICATION=TRUE):
+/// python-oracledb with a wallet holding the client's certificate and key connects and reads;
+/// with the CA alone it is refused in the handshake.
+#[test]
+fn python_connects_with_a_client_certificate_where_the_listener_requires_one() {
+    let Some(py) = client("ORACLE_NET_TEST_PYTHON", "python-oracledb") else {
+        return;
+    };
+    let s = serve_example_mtls();
+    let url = s.url("PDB1").replace("127.0.0.1", "localhost");
+    let scn = current_scn(&s.dir);
+    let with = |wallet: &Path| {
+        output(
+            Command::new(&py)
+                .arg(script("emulator_python_tls.py"))
+                .args([
+                    url.as_str(),
+                    APP_USER,
+                    APP_PASSWORD,
+                    wallet.to_str().unwrap(),
+                    &scn.to_string(),
+                ]),
+            "python-oracledb over mutual TLS",
+        )
+    };
+    let lines = with(&tls_dir().join("mtls-wallet"));
+    assert_eq!(lines[1]["database"], "DEMO", "{lines:?}");
+    let want: Vec<Json> = dumped(&s.dir, scn, &["ID"])
+        .into_iter()
+        .map(|r| r["ID"].clone())
+        .collect();
+    assert_eq!(lines[2]["ids"], Json::Array(want));
+    // The CA alone: no client certificate to present.
+    let o = Command::new(&py)
+        .arg(script("emulator_python_tls.py"))
+        .args([
+            url.as_str(),
+            APP_USER,
+            APP_PASSWORD,
+            tls_wallet().to_str().unwrap(),
+            &scn.to_string(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        !o.status.success(),
+        "connected without a client certificate"
+    );
+}

@@ -92,10 +92,11 @@ pub fn serve_dir(dir: &Path) -> net::Served {
 /// The example database served over TLS (TCPS) with the test CA's server certificate
 /// (tests/all/tls): its URLs are `tcps://…`, and `tls_wallet()` trusts it.
 pub fn serve_example_tls() -> Served {
-    let tls = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/all/tls");
+    let tls = tls_dir();
     let files = net::TlsFiles {
         cert: tls.join("server.pem"),
         key: tls.join("server.key"),
+        client_ca: None,
     };
     serve_made(
         &example_schema(),
@@ -103,6 +104,27 @@ pub fn serve_example_tls() -> Served {
         clock::system(),
         Some(files),
     )
+}
+
+/// [`serve_example_tls`] requiring a client certificate signed by the test CA (mutual TLS).
+pub fn serve_example_mtls() -> Served {
+    let tls = tls_dir();
+    let files = net::TlsFiles {
+        cert: tls.join("server.pem"),
+        key: tls.join("server.key"),
+        client_ca: Some(tls.join("ca.pem")),
+    };
+    serve_made(
+        &example_schema(),
+        Faults::default(),
+        clock::system(),
+        Some(files),
+    )
+}
+
+/// tests/all/tls: the test CA's files.
+pub fn tls_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/all/tls")
 }
 
 /// The wallet directory whose ewallet.pem holds the test CA's certificate.

@@ -250,11 +250,12 @@ pub struct ServeOptions {
 }
 
 /// The PEM files a TCPS listener presents: the certificate chain (the server's first) and its
-/// private key.
+/// private key; and the CAs whose client certificates it requires (mutual TLS), if any.
 #[derive(Debug, Clone)]
 pub struct TlsFiles {
     pub cert: std::path::PathBuf,
     pub key: std::path::PathBuf,
+    pub client_ca: Option<std::path::PathBuf>,
 }
 
 impl TlsFiles {
@@ -270,11 +271,19 @@ impl TlsFiles {
         };
         let cert = read(&self.cert, "--tls-cert")?;
         let key = read(&self.key, "--tls-key")?;
-        oracle_net_server::tls_config(&cert, &key).map_err(|e| {
+        let client_ca = match &self.client_ca {
+            Some(path) => Some(read(path, "--tls-client-ca")?),
+            None => None,
+        };
+        oracle_net_server::tls_config(&cert, &key, client_ca.as_deref()).map_err(|e| {
             crate::errors::CdcError::Argument(format!(
-                "--tls-cert {} / --tls-key {}: {e}",
+                "--tls-cert {} / --tls-key {}{}: {e}",
                 self.cert.display(),
-                self.key.display()
+                self.key.display(),
+                self.client_ca
+                    .as_ref()
+                    .map(|p| format!(" / --tls-client-ca {}", p.display()))
+                    .unwrap_or_default()
             ))
         })
     }
