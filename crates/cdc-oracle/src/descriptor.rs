@@ -78,6 +78,10 @@ pub fn with_wallet(connect: &str, location: &str) -> Option<String> {
         out.push_str(&insert);
         done = end;
     }
+    if done == 0 {
+        // No DESCRIPTION (or SECURITY) written so: nowhere to put it.
+        return None;
+    }
     out.push_str(&connect[done..]);
     Some(out)
 }

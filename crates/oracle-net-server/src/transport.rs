@@ -38,6 +38,10 @@ pub struct TlsStream {
     tcp: TcpStream,
     session: Arc<Mutex<ServerConnection>>,
     sending: Arc<Mutex<()>>,
+    /// Bytes this handle read from the socket that rustls has not taken yet: it takes no
+    /// more while 16 KB of plaintext wait to be read, so they are fed a record's worth at a
+    /// time, between reads of the plaintext.
+    unfed: Vec<u8>,
 }
 
 /// TLS records come in up to 16 KB of payload plus their framing.
@@ -61,6 +65,7 @@ impl Stream {
             tcp,
             session: Arc::new(Mutex::new(session)),
             sending: Arc::new(Mutex::new(())),
+            unfed: Vec::new(),
         }))
     }
 
@@ -79,6 +84,7 @@ impl Stream {
                 tcp: t.tcp.try_clone()?,
                 session: Arc::clone(&t.session),
                 sending: Arc::clone(&t.sending),
+                unfed: Vec::new(),
             }),
         })
     }
@@ -88,15 +94,15 @@ impl Stream {
     }
 
     /// Closes the socket both ways (the other handle's blocked read ends too). A TLS session
-    /// says so first (close_notify), as a clean close does, if that can be sent within a
-    /// second: a client that stopped reading does not hold the close up.
+    /// says so first (close_notify), as a clean close does, unless the other handle is sending
+    /// (perhaps blocked on a client that stopped reading): the close never waits for it.
     pub fn shutdown(&self) {
         if let Stream::Tls(t) = self {
-            let _ = t.tcp.set_write_timeout(Some(CLOSE_NOTIFY_WAIT));
-            let _ = t.send_with(|session| {
-                session.send_close_notify();
-                Ok(())
-            });
+            if let Ok(order) = t.sending.try_lock() {
+                let _ = t.tcp.set_write_timeout(Some(CLOSE_NOTIFY_WAIT));
+                t.lock().send_close_notify();
+                let _ = t.send_queued(&order);
+            }
         }
         let _ = self.tcp().shutdown(Shutdown::Both);
     }
@@ -137,18 +143,40 @@ impl TlsStream {
         &self,
         f: impl FnOnce(&mut ServerConnection) -> io::Result<T>,
     ) -> io::Result<T> {
-        let _order = self.sending.lock().unwrap_or_else(PoisonError::into_inner);
-        let (out, records) = {
-            let mut session = self.lock();
-            let out = f(&mut session)?;
-            let mut records = Vec::new();
-            while session.wants_write() {
-                session.write_tls(&mut records)?;
-            }
-            (out, records)
-        };
-        (&self.tcp).write_all(&records)?;
+        let order = self.sending.lock().unwrap_or_else(PoisonError::into_inner);
+        let out = f(&mut self.lock())?;
+        self.send_queued(&order)?;
         Ok(out)
+    }
+
+    /// Sends the records the session has queued, until it has none: those the other handle
+    /// queued meanwhile too (it leaves them to whoever holds `sending`, [`TlsStream::read`]).
+    /// `_order` is the `sending` lock, held.
+    fn send_queued(&self, _order: &MutexGuard<'_, ()>) -> io::Result<()> {
+        loop {
+            let mut records = Vec::new();
+            {
+                let mut session = self.lock();
+                while session.wants_write() {
+                    session.write_tls(&mut records)?;
+                }
+            }
+            if records.is_empty() {
+                return Ok(());
+            }
+            (&self.tcp).write_all(&records)?;
+        }
+    }
+
+    /// Sends what the session queued while reading (an alert, an answer to a key update) if
+    /// no other handle is sending; one that is sends it after its own records. Never waits for
+    /// `sending`: the writer may be blocked on a client that reads only once this reader has
+    /// drained what the client sent.
+    fn send_from_reader(&self) -> io::Result<()> {
+        match self.sending.try_lock() {
+            Ok(order) => self.send_queued(&order),
+            Err(_) => Ok(()),
+        }
     }
 
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
@@ -157,47 +185,49 @@ impl TlsStream {
         }
         let mut raw = [0u8; RECORD_BYTES];
         loop {
-            {
-                let mut session = self.lock();
+            let failed = {
+                // The field, not `self.lock()`: `unfed` is borrowed beside it.
+                let mut session = self.session.lock().unwrap_or_else(PoisonError::into_inner);
                 match session.reader().read(buf) {
                     // Plaintext, or 0 after the client's close_notify.
                     Ok(n) => return Ok(n),
                     Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
                     Err(e) => return Err(e),
                 }
-            }
-            // No plaintext yet: wait for the client's next bytes without holding the session,
-            // so the other handle can write meanwhile.
-            let n = (&self.tcp).read(&mut raw)?;
-            if n == 0 {
-                // The socket closed without a close_notify: the end of the stream.
-                return Ok(0);
-            }
-            let answer = {
-                let mut session = self.lock();
-                let mut fed = &raw[..n];
-                let mut failed = None;
-                while !fed.is_empty() {
-                    // 0: the session takes nothing more (after a close_notify); the rest of
-                    // these bytes are past the end of the stream.
-                    if session.read_tls(&mut fed)? == 0 {
-                        break;
+                if self.unfed.is_empty() {
+                    None
+                } else {
+                    // No plaintext waits, so rustls takes at least a record's worth.
+                    let mut fed = &self.unfed[..];
+                    let taken = session.read_tls(&mut fed)?;
+                    if taken == 0 {
+                        // Past the client's close_notify: the rest is after the end.
+                        self.unfed.clear();
+                    } else {
+                        self.unfed.drain(..taken);
                     }
-                    if let Err(e) = session.process_new_packets() {
-                        failed = Some(e);
-                        break;
-                    }
+                    let failed = session.process_new_packets().err();
+                    Some((failed, session.wants_write()))
                 }
-                // An alert for a failure, or an answer to a key update.
-                (failed, session.wants_write())
             };
-            match answer {
-                (Some(e), _) => {
-                    let _ = self.send_with(|_| Ok(()));
+            match failed {
+                Some((Some(e), _)) => {
+                    // Tell the client why (the alert rustls queued).
+                    let _ = self.send_from_reader();
                     return Err(io::Error::new(io::ErrorKind::InvalidData, e));
                 }
-                (None, true) => self.send_with(|_| Ok(()))?,
-                (None, false) => {}
+                Some((None, true)) => self.send_from_reader()?,
+                Some((None, false)) => {}
+                None => {
+                    // Nothing to decrypt: wait for the client's next bytes without holding the
+                    // session, so the other handle can write meanwhile.
+                    let n = (&self.tcp).read(&mut raw)?;
+                    if n == 0 {
+                        // The socket closed without a close_notify: the end of the stream.
+                        return Ok(0);
+                    }
+                    self.unfed.extend_from_slice(&raw[..n]);
+                }
             }
         }
     }
@@ -229,7 +259,7 @@ impl TlsStream {
 mod tests {
     use super::*;
     use rustls::pki_types::pem::PemObject;
-    use rustls::pki_types::{CertificateDer, ServerName};
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
     use std::net::TcpListener;
     use std::path::PathBuf;
     use std::sync::mpsc;
@@ -238,35 +268,70 @@ mod tests {
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/all/tls")
     }
 
+    fn read(name: &str) -> Vec<u8> {
+        std::fs::read(tls_dir().join(name)).unwrap()
+    }
+
     fn pattern(len: usize, seed: u8) -> Vec<u8> {
         (0..len)
             .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed))
             .collect()
     }
 
-    /// Both directions at once, each far past the 64 KB rustls buffers unsent: the server's
-    /// reader handle drains a client that writes a megabyte first while the writer handle's
-    /// megabyte waits for that client to read. With one lock held across socket writes (or a
-    /// whole response handed to rustls at once) this hung or failed.
-    #[test]
-    fn a_tls_stream_carries_a_megabyte_each_way_at_once() {
-        let dir = tls_dir();
-        let config = crate::tls_config(
-            &std::fs::read(dir.join("server.pem")).unwrap(),
-            &std::fs::read(dir.join("server.key")).unwrap(),
-            None,
+    /// A server config with the test certificate; requiring client certificates of the test
+    /// CA with `mutual`.
+    fn server_config(mutual: bool) -> Arc<ServerConfig> {
+        let ca = read("ca.pem");
+        crate::tls_config(
+            &read("server.pem"),
+            &read("server.key"),
+            mutual.then_some(ca.as_slice()),
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    /// A client trusting the test CA, presenting the test client certificate with `cert`.
+    fn client(
+        addr: std::net::SocketAddr,
+        cert: bool,
+    ) -> rustls::StreamOwned<rustls::ClientConnection, TcpStream> {
+        let mut roots = rustls::RootCertStore::empty();
+        for c in CertificateDer::pem_slice_iter(&read("ca.pem")) {
+            roots.add(c.unwrap()).unwrap();
+        }
+        let builder = rustls::ClientConfig::builder().with_root_certificates(roots);
+        let config = if cert {
+            let chain = CertificateDer::pem_slice_iter(&read("client.pem"))
+                .collect::<Result<Vec<_>, _>>()
+                .unwrap();
+            let key = PrivateKeyDer::from_pem_slice(&read("client.key")).unwrap();
+            builder.with_client_auth_cert(chain, key).unwrap()
+        } else {
+            builder.with_no_client_auth()
+        };
+        let name = ServerName::try_from("localhost").unwrap();
+        let conn = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
+        rustls::StreamOwned::new(conn, TcpStream::connect(addr).unwrap())
+    }
+
+    /// Both directions at once, each far past what rustls buffers: the server's reader handle
+    /// drains a client that writes 4 MB first (in pieces that do not fall on record or read
+    /// boundaries) while the writer handle's megabyte waits for that client to read. With one
+    /// lock held across socket writes (or a whole response handed to rustls at once, or bytes
+    /// fed to rustls while 16 KB of plaintext waited) this hung or failed.
+    #[test]
+    fn a_tls_stream_carries_megabytes_each_way_at_once() {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
-        let (up, down) = (pattern(1 << 20, 7), pattern(1 << 20, 11));
-        let down_sent = down.clone();
+        let (up, down) = (pattern(4 << 20, 7), pattern(1 << 20, 11));
+        let (up_len, down_sent) = (up.len(), down.clone());
+        let config = server_config(false);
         let server = std::thread::spawn(move || {
             let (socket, _) = listener.accept().unwrap();
             let mut writer = Stream::accept_tls(socket, config).unwrap();
             let mut reader = writer.try_clone().unwrap();
             let got = std::thread::spawn(move || {
-                let mut got = vec![0u8; 1 << 20];
+                let mut got = vec![0u8; up_len];
                 reader.read_exact(&mut got).unwrap();
                 got
             });
@@ -278,17 +343,10 @@ mod tests {
         });
         let (done, result) = mpsc::channel();
         std::thread::spawn(move || {
-            let mut roots = rustls::RootCertStore::empty();
-            for cert in CertificateDer::pem_file_iter(dir.join("ca.pem")).unwrap() {
-                roots.add(cert.unwrap()).unwrap();
+            let mut tls = client(addr, false);
+            for piece in up.chunks(4093) {
+                tls.write_all(piece).unwrap();
             }
-            let client = rustls::ClientConfig::builder()
-                .with_root_certificates(roots)
-                .with_no_client_auth();
-            let name = ServerName::try_from("localhost").unwrap();
-            let conn = rustls::ClientConnection::new(Arc::new(client), name).unwrap();
-            let mut tls = rustls::StreamOwned::new(conn, TcpStream::connect(addr).unwrap());
-            tls.write_all(&up).unwrap();
             tls.flush().unwrap();
             let mut got = vec![0u8; 1 << 20];
             tls.read_exact(&mut got).unwrap();
@@ -304,7 +362,47 @@ mod tests {
         assert_eq!((extra, clean_end), (0, true), "then a clean end");
         assert!(
             server.join().unwrap() == up,
-            "the server got the client's megabyte"
+            "the server got the client's 4 MB"
         );
+    }
+
+    /// Mutual TLS: a client with a certificate of the CA gets through the handshake and talks;
+    /// one without is refused in it, and the server says so (CertificateRequired).
+    #[test]
+    fn a_mutual_tls_listener_takes_a_client_certificate_and_refuses_none() {
+        for cert in [true, false] {
+            let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+            let addr = listener.local_addr().unwrap();
+            let config = server_config(true);
+            let server = std::thread::spawn(move || {
+                let (socket, _) = listener.accept().unwrap();
+                socket
+                    .set_read_timeout(Some(Duration::from_secs(30)))
+                    .unwrap();
+                let mut stream = Stream::accept_tls(socket, config)?;
+                let mut hello = [0u8; 5];
+                stream.read_exact(&mut hello)?;
+                stream.write_all(b"world")?;
+                stream.flush()?;
+                Ok::<_, io::Error>(hello)
+            });
+            let mut tls = client(addr, cert);
+            let mut answer = [0u8; 5];
+            let talked = tls
+                .write_all(b"hello")
+                .and_then(|()| tls.flush())
+                .and_then(|()| tls.read_exact(&mut answer));
+            let served = server.join().unwrap();
+            if cert {
+                talked.unwrap();
+                assert_eq!(&answer, b"world");
+                assert_eq!(&served.unwrap(), b"hello");
+            } else {
+                let why = served.expect_err("served a client without a certificate");
+                assert!(why.to_string().contains("certificate"), "{why}");
+                let err = talked.expect_err("talked without a certificate");
+                assert!(err.to_string().contains("CertificateRequired"), "{err}");
+            }
+        }
     }
 }

@@ -951,11 +951,19 @@ fn a_snapshot_over_tcps_trusts_the_wallets_ca_and_equals_in_process() {
     let mut at_plain = trusted.clone();
     at_plain[0] = format!("cdc.database.url={}", w.serve.tcps_url("DEMO"));
     at_plain.push("cdc.database.connect.retries=0".into());
+    // At once: the listener sees a TLS ClientHello and closes, instead of reading it as a TNS
+    // packet's header and waiting out the 60 s login timeout for its body.
+    let started = std::time::Instant::now();
     refused(
         &at_plain,
         "tcps to a plain port",
         "CDC-2010",
         "the listener's TCPS one",
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(30),
+        "the plain listener held a TLS client {:?}",
+        started.elapsed()
     );
     // Plain TCP at the TLS port: the listener ends the connection at once (as Oracle's does),
     // which is a lost connection; not retried here.
@@ -1134,5 +1142,6 @@ fn a_listener_that_requires_client_certificates_refuses_a_wallet_without_one() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("CDC-2012"), "{err}");
-    assert!(err.to_ascii_lowercase().contains("certificate"), "{err}");
+    // The server's alert, not a certificate of its own that the client refused.
+    assert!(err.contains("CertificateRequired"), "{err}");
 }

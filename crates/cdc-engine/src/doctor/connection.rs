@@ -205,8 +205,8 @@ pub(super) fn driver(f: &Facts) -> Finding {
                 "thin (cdc.database.driver=thin, the default): the pure-Rust oracledb driver speaks Oracle Net itself, no client libraries needed{mining}. {transport} It cannot do: {THIN_CANNOT} — for those set cdc.database.driver=thick and install Oracle Instant Client"
             );
             match client_key_wallet(f) {
-                Some(file) => Finding::warn(
-                    format!("{found}. {file} holds a private key (mutual TLS): the thin driver then uses its certificates as the client's chain only and trusts the public CAs alone for the database's certificate, so one signed by a private CA fails with CDC-2012 (UnknownIssuer)"),
+                Some(why) => Finding::warn(
+                    format!("{found}. {why}"),
                     "a database certificate from a public CA (as Oracle's cloud databases have) works as it is; for one from your own CA with client certificates set cdc.database.driver=thick (Oracle Instant Client reads cwallet.sso)",
                 )
                 .on(vec!["cdc.database.wallet.location".into()]),
@@ -219,8 +219,9 @@ pub(super) fn driver(f: &Facts) -> Finding {
     }
 }
 
-/// The wallet's ewallet.pem when it holds a private key, on a tcps URL: the thin driver then
-/// trusts no certificate of the file for the server (oracledb 26.0.0-beta.5, transport.rs).
+/// What is wrong with the wallet's ewallet.pem for the thin driver on a tcps URL, if it holds
+/// a private key: then the driver trusts no certificate of the file for the server (oracledb
+/// 26.0.0-beta.5, transport.rs), and a key not in PKCS#8 form it ignores.
 fn client_key_wallet(f: &Facts) -> Option<String> {
     let url = f.settings.database_url().trim().to_ascii_uppercase();
     if !(url.starts_with("TCPS://") || url.contains("PROTOCOL=TCPS")) {
@@ -228,8 +229,23 @@ fn client_key_wallet(f: &Facts) -> Option<String> {
     }
     let file = f.settings.wallet_location.as_ref()?.join("ewallet.pem");
     let text = std::fs::read_to_string(&file).ok()?;
-    text.contains("PRIVATE KEY-----")
-        .then(|| file.display().to_string())
+    // The PKCS#8 forms the driver loads (oracledb transport.rs); an RSA or EC key in its own
+    // form it ignores, and then trusts the file's certificates as CAs and presents none.
+    let pkcs8 = [
+        "-----BEGIN PRIVATE KEY-----",
+        "-----BEGIN ENCRYPTED PRIVATE KEY-----",
+    ];
+    let other = [
+        "-----BEGIN RSA PRIVATE KEY-----",
+        "-----BEGIN EC PRIVATE KEY-----",
+    ];
+    if pkcs8.iter().any(|h| text.contains(h)) {
+        Some(format!("{} holds a private key (mutual TLS): the thin driver then uses its certificates as the client's chain only and trusts the public CAs alone for the database's certificate, so one signed by a private CA fails with CDC-2012 (UnknownIssuer)", file.display()))
+    } else if other.iter().any(|h| text.contains(h)) {
+        Some(format!("{} holds an RSA or EC private key in its own form, which the thin driver ignores (it loads PKCS#8 keys only: convert with `openssl pkcs8 -topk8 -in key.pem`): it presents no client certificate, and a database that asks for one refuses the handshake (CDC-2012)", file.display()))
+    } else {
+        None
+    }
 }
 
 /// How the connection travels: TLS with the trust it has, or plain TCP.
@@ -247,21 +263,25 @@ fn transport(f: &Facts) -> String {
                 encrypts everything, unless the database requires native network encryption)."
             .into();
     }
-    let file = match f.settings.database_driver {
-        DatabaseDriver::Thin => "ewallet.pem",
-        DatabaseDriver::Thick => "cwallet.sso",
-    };
-    match &f.settings.wallet_location {
-        Some(dir) => format!(
-            "Over TLS (tcps), trusting the public CAs and the certificates in {}/{file} \
+    match (f.settings.database_driver, &f.settings.wallet_location) {
+        (DatabaseDriver::Thin, Some(dir)) => format!(
+            "Over TLS (tcps), trusting the public CAs and the certificates in {}/ewallet.pem \
              (cdc.database.wallet.location).",
             dir.display()
         ),
-        None => format!(
-            "Over TLS (tcps), trusting the public CAs only: a database certificate signed by its \
-             own or a company CA needs that CA in {file} in cdc.database.wallet.location \
-             (CDC-2012)."
+        (DatabaseDriver::Thin, None) => "Over TLS (tcps), trusting the public CAs only: a \
+             database certificate signed by its own or a company CA needs that CA in ewallet.pem \
+             in cdc.database.wallet.location (CDC-2012)."
+            .into(),
+        (DatabaseDriver::Thick, Some(dir)) => format!(
+            "Over TLS (tcps), trusting the certificates of the wallet in {} (cwallet.sso, \
+             cdc.database.wallet.location).",
+            dir.display()
         ),
+        (DatabaseDriver::Thick, None) => "Over TLS (tcps), trusting the wallet sqlnet.ora names \
+             (WALLET_LOCATION): without one Oracle's client libraries trust no CA, and \
+             cdc.database.wallet.location names one."
+            .into(),
     }
 }
 

@@ -985,6 +985,16 @@ fn thin_oracle_needs_no_client_libraries_and_says_what_it_cannot_do() {
     let d = get(&m, "connection.driver");
     assert_eq!(d.severity, Severity::Warn, "{}", d.found);
     assert!(d.found.contains("holds a private key"), "{}", d.found);
+    // An RSA key in its own form: the driver ignores it and presents no certificate.
+    std::fs::write(
+        wallet.join("ewallet.pem"),
+        "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\n",
+    )
+    .unwrap();
+    let m = run(&Settings::from_pairs(&mtls).unwrap(), &Selection::default());
+    let d = get(&m, "connection.driver");
+    assert_eq!(d.severity, Severity::Warn, "{}", d.found);
+    assert!(d.found.contains("PKCS#8"), "{}", d.found);
     let login = get(&r, "connection.login");
     assert_eq!(login.severity, Severity::Fail);
     assert!(login.found.starts_with("CDC-2003"), "{}", login.found);
