@@ -40,6 +40,24 @@ impl Serve {
         )
     }
 
+    /// [`Serve::start_tls`] requiring client certificates of the test CA (mutual TLS).
+    pub fn start_mtls(db: &Path) -> Serve {
+        let (cert, key, ca) = (
+            tls_file("server.pem"),
+            tls_file("server.key"),
+            tls_file("ca.pem"),
+        );
+        let options = [
+            "--tls-cert",
+            &cert,
+            "--tls-key",
+            &key,
+            "--tls-client-ca",
+            &ca,
+        ];
+        Serve::spawn(db, &[], "127.0.0.1:0", &options)
+    }
+
     /// On a given address (a restart on the one a previous listener had).
     pub fn start_at(db: &Path, extra: &[&str], listen: &str) -> Serve {
         Serve::spawn(db, extra, listen, &[])
@@ -862,15 +880,7 @@ fn tls_file(name: &str) -> String {
 #[test]
 fn a_snapshot_over_tcps_trusts_the_wallets_ca_and_equals_in_process() {
     let w = wired();
-    let tls = Serve::start_with(
-        &w.db,
-        &[
-            "--tls-cert",
-            &tls_file("server.pem"),
-            "--tls-key",
-            &tls_file("server.key"),
-        ],
-    );
+    let tls = Serve::start_tls(&w.db, &[]);
     let mut wire = pairs(&w, "DEMO", "C##CDC", "tcps", &[]);
     wire[0] = format!("cdc.database.url={}", tls.tcps_url("DEMO"));
     let trusted = [
@@ -1124,17 +1134,7 @@ fn capture_over_tcps_rides_through_the_drills_and_converges() {
 #[test]
 fn a_listener_that_requires_client_certificates_refuses_a_wallet_without_one() {
     let w = wired();
-    let tls = Serve::start_with(
-        &w.db,
-        &[
-            "--tls-cert",
-            &tls_file("server.pem"),
-            "--tls-key",
-            &tls_file("server.key"),
-            "--tls-client-ca",
-            &tls_file("ca.pem"),
-        ],
-    );
+    let tls = Serve::start_mtls(&w.db);
     let wallet = format!("cdc.database.wallet.location={}", tls_file("wallet"));
     let mut pairs = pairs(&w, "DEMO", "C##CDC", "mtls", &[wallet.as_str()]);
     pairs[0] = format!("cdc.database.url={}", tls.tcps_url("DEMO"));
