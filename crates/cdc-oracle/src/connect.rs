@@ -111,8 +111,8 @@ pub const TLS_AT_LOGIN: &[i32] = &[
     29024, 28759, 28860, 29106, 29113, 28791, 28862, 29002, 29003, 28868,
 ];
 
-/// A URL or descriptor that connects with TLS.
-fn is_tcps(url: &str) -> bool {
+/// A URL or descriptor that connects with TLS (`tcps://…`, `(PROTOCOL=TCPS)`).
+pub fn is_tcps(url: &str) -> bool {
     let u = url.trim().to_ascii_uppercase();
     u.starts_with("TCPS://") || u.contains("PROTOCOL=TCPS")
 }

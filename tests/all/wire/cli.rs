@@ -160,6 +160,31 @@ fn init_in(dir: &tempfile::TempDir, schema: &Path) -> PathBuf {
     db
 }
 
+/// The settings of `w`'s database read in process (`emulator:DIR`), as the wire tests compare.
+fn in_process(w: &Wired) -> Vec<String> {
+    vec![
+        format!("cdc.database.url=emulator:{}", w.db.display()),
+        format!(
+            "cdc.state.dir={}",
+            w.dir.path().join("local-state").display()
+        ),
+        LONG_EXCLUDED.to_string(),
+    ]
+}
+
+/// `snapshot` of `w`'s database in process, into `snap-local`.
+fn export_in_process(w: &Wired) -> PathBuf {
+    let out = w.dir.path().join("snap-local");
+    ok(
+        cli(
+            &in_process(w),
+            &["-q", "snapshot", "--out", out.to_str().unwrap()],
+        ),
+        "snapshot in process",
+    );
+    out
+}
+
 struct Wired {
     dir: tempfile::TempDir,
     db: PathBuf,
@@ -284,14 +309,7 @@ fn capture_over_the_wire_converges_in_root_and_per_pdb_mode() {
 fn doctor_plan_and_snapshot_over_the_wire_match_in_process() {
     let w = wired();
     let wire = pairs(&w, "DEMO", "C##CDC", "wire", &[]);
-    let local = vec![
-        format!("cdc.database.url=emulator:{}", w.db.display()),
-        format!(
-            "cdc.state.dir={}",
-            w.dir.path().join("local-state").display()
-        ),
-        LONG_EXCLUDED.to_string(),
-    ];
+    let local = in_process(&w);
     let doctor = ok(
         cli(&wire, &["doctor", "--format", "json"]),
         "doctor over the wire",
@@ -336,21 +354,12 @@ fn doctor_plan_and_snapshot_over_the_wire_match_in_process() {
     );
     assert_eq!(plan.stdout, plan_local.stdout, "chunk plans");
 
-    let (out_w, out_l) = (
-        w.dir.path().join("snap-wire"),
-        w.dir.path().join("snap-local"),
-    );
+    let out_w = w.dir.path().join("snap-wire");
     ok(
         cli(&wire, &["-q", "snapshot", "--out", out_w.to_str().unwrap()]),
         "snapshot over the wire",
     );
-    ok(
-        cli(
-            &local,
-            &["-q", "snapshot", "--out", out_l.to_str().unwrap()],
-        ),
-        "snapshot",
-    );
+    let out_l = export_in_process(&w);
     assert_same_exports(&out_w, &out_l);
 
     // A 19c server's default SDU (8192) above; a server allowing 2 MB, asked for it, sends each
@@ -899,23 +908,7 @@ fn a_snapshot_over_tcps_trusts_the_wallets_ca_and_equals_in_process() {
         ),
         "snapshot over tcps with the wallet",
     );
-    let local = vec![
-        format!("cdc.database.url=emulator:{}", w.db.display()),
-        format!(
-            "cdc.state.dir={}",
-            w.dir.path().join("local-state").display()
-        ),
-        LONG_EXCLUDED.to_string(),
-    ];
-    let out_local = w.dir.path().join("snap-local");
-    ok(
-        cli(
-            &local,
-            &["-q", "snapshot", "--out", out_local.to_str().unwrap()],
-        ),
-        "snapshot in process",
-    );
-    assert_same_exports(&out, &out_local);
+    assert_same_exports(&out, &export_in_process(&w));
 
     // No wallet: the public CAs do not know the test CA.
     let refused = |pairs: &[String], what: &str, code: &str, says: &str| {
@@ -1056,21 +1049,7 @@ fn emulator_serve_refuses_an_unusable_certificate_or_key() {
 #[test]
 fn capture_over_tcps_rides_through_the_drills_and_converges() {
     let w = wired();
-    let tls = Serve::start_tls(
-        &w.db,
-        &[
-            "--set",
-            "cdc.emulator.fault.seed=11",
-            "--set",
-            "cdc.emulator.fault.drop.per.mille=8",
-            "--set",
-            "cdc.emulator.fault.kill.session.every=60",
-            "--set",
-            "cdc.emulator.fault.slow.call.every=45",
-            "--set",
-            "cdc.emulator.fault.slow.call.ms=2500",
-        ],
-    );
+    let tls = Serve::start_tls(&w.db, super::faults::DRILLS);
     let wallet = format!("cdc.database.wallet.location={}", tls_file("wallet"));
     let mut root = pairs(
         &w,

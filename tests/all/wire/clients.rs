@@ -73,6 +73,32 @@ fn dumped(db: &Path, scn: u64, columns: &[&str]) -> Vec<Json> {
     rows
 }
 
+/// The dump's IDs of HR.EMPLOYEES at `scn`, in order, as the TLS scripts print them.
+fn dumped_ids(db: &Path, scn: u64) -> Json {
+    Json::Array(
+        dumped(db, scn, &["ID"])
+            .into_iter()
+            .map(|r| r["ID"].clone())
+            .collect(),
+    )
+}
+
+/// `emulator_python_tls.py` against PDB1 of `s`, trusting `wallet`, reading AS OF `scn`; by
+/// the name the certificate holds, as python-oracledb matches the host to its DNS names.
+fn python_tls(py: &Path, s: &Served, wallet: &Path, scn: u64) -> Command {
+    let url = s.url("PDB1").replace("127.0.0.1", "localhost");
+    assert!(url.starts_with("tcps://localhost:"), "{url}");
+    let mut cmd = Command::new(py);
+    cmd.arg(script("emulator_python_tls.py")).args([
+        url.as_str(),
+        APP_USER,
+        APP_PASSWORD,
+        wallet.to_str().unwrap(),
+        &scn.to_string(),
+    ]);
+    cmd
+}
+
 /// A capture of PDB1.HR.EMPLOYEES over the wire, running until killed.
 fn capture(s: &Served, dir: &Path) -> std::process::Child {
     Command::new(cargo_bin("oracle-cdc"))
@@ -262,33 +288,18 @@ fn python_and_node_connect_over_tcps_with_the_wallets_ca() {
         );
         let lines = run(Some(&tls_wallet().join("ewallet.pem")));
         assert_eq!(lines[0]["database"], "DEMO", "{lines:?}");
-        let want: Vec<Json> = dumped(&s.dir, scn, &["ID"])
-            .into_iter()
-            .map(|r| r["ID"].clone())
-            .collect();
         assert_eq!(
             lines[1]["ids"],
-            Json::Array(want),
+            dumped_ids(&s.dir, scn),
             "node: IDs AS OF SCN {scn}"
         );
     }
     let Some(py) = python else {
         return;
     };
-    // By the name the certificate holds: python-oracledb matches the host to its DNS names.
-    let url = s.url("PDB1").replace("127.0.0.1", "localhost");
-    assert!(url.starts_with("tcps://localhost:"), "{url}");
     let scn = current_scn(&s.dir);
     let lines = output(
-        Command::new(py)
-            .arg(script("emulator_python_tls.py"))
-            .args([
-                url.as_str(),
-                APP_USER,
-                APP_PASSWORD,
-                tls_wallet().to_str().unwrap(),
-                &scn.to_string(),
-            ]),
+        &mut python_tls(&py, &s, &tls_wallet(), scn),
         "python-oracledb over tcps",
     );
     let untrusted = lines[0]["untrusted"].as_str().unwrap_or_default();
@@ -297,12 +308,9 @@ fn python_and_node_connect_over_tcps_with_the_wallets_ca() {
         "without the wallet: {untrusted}"
     );
     assert_eq!(lines[1]["database"], "DEMO");
-    let want: Vec<Json> = dumped(&s.dir, scn, &["ID"])
-        .into_iter()
-        .map(|r| r["ID"].clone())
-        .collect();
-    assert!(!want.is_empty());
-    assert_eq!(lines[2]["ids"], Json::Array(want), "IDs AS OF SCN {scn}");
+    let want = dumped_ids(&s.dir, scn);
+    assert!(want.as_array().is_some_and(|a| !a.is_empty()));
+    assert_eq!(lines[2]["ids"], want, "IDs AS OF SCN {scn}");
 }
 
 #[test]
@@ -361,41 +369,15 @@ fn python_connects_with_a_client_certificate_where_the_listener_requires_one() {
         return;
     };
     let s = serve_example_mtls();
-    let url = s.url("PDB1").replace("127.0.0.1", "localhost");
     let scn = current_scn(&s.dir);
-    let with = |wallet: &Path| {
-        output(
-            Command::new(&py)
-                .arg(script("emulator_python_tls.py"))
-                .args([
-                    url.as_str(),
-                    APP_USER,
-                    APP_PASSWORD,
-                    wallet.to_str().unwrap(),
-                    &scn.to_string(),
-                ]),
-            "python-oracledb over mutual TLS",
-        )
-    };
-    let lines = with(&tls_dir().join("mtls-wallet"));
+    let lines = output(
+        &mut python_tls(&py, &s, &tls_dir().join("mtls-wallet"), scn),
+        "python-oracledb over mutual TLS",
+    );
     assert_eq!(lines[1]["database"], "DEMO", "{lines:?}");
-    let want: Vec<Json> = dumped(&s.dir, scn, &["ID"])
-        .into_iter()
-        .map(|r| r["ID"].clone())
-        .collect();
-    assert_eq!(lines[2]["ids"], Json::Array(want));
+    assert_eq!(lines[2]["ids"], dumped_ids(&s.dir, scn));
     // The CA alone: no client certificate to present.
-    let o = Command::new(&py)
-        .arg(script("emulator_python_tls.py"))
-        .args([
-            url.as_str(),
-            APP_USER,
-            APP_PASSWORD,
-            tls_wallet().to_str().unwrap(),
-            &scn.to_string(),
-        ])
-        .output()
-        .unwrap();
+    let o = python_tls(&py, &s, &tls_wallet(), scn).output().unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         !o.status.success(),

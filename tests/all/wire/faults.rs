@@ -11,7 +11,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-const DRILLS: &[&str] = &[
+/// The wire's fault drills, as `emulator serve` settings (also over TCPS, `cli.rs`).
+pub(super) const DRILLS: &[&str] = &[
     "--set",
     "cdc.emulator.fault.seed=7",
     "--set",

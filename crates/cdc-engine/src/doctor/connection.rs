@@ -223,8 +223,7 @@ pub(super) fn driver(f: &Facts) -> Finding {
 /// a private key: then the driver trusts no certificate of the file for the server (oracledb
 /// 26.0.0-beta.5, transport.rs), and a key not in PKCS#8 form it ignores.
 fn client_key_wallet(f: &Facts) -> Option<String> {
-    let url = f.settings.database_url().trim().to_ascii_uppercase();
-    if !(url.starts_with("TCPS://") || url.contains("PROTOCOL=TCPS")) {
+    if !crate::source::oracle::connect::is_tcps(f.settings.database_url()) {
         return None;
     }
     let file = f.settings.wallet_location.as_ref()?.join("ewallet.pem");
@@ -251,8 +250,7 @@ fn client_key_wallet(f: &Facts) -> Option<String> {
 /// How the connection travels: TLS with the trust it has, or plain TCP.
 fn transport(f: &Facts) -> String {
     let raw = f.settings.database_url().trim();
-    let url = raw.to_ascii_uppercase();
-    let tcps = url.starts_with("TCPS://") || url.contains("PROTOCOL=TCPS");
+    let tcps = crate::source::oracle::connect::is_tcps(raw);
     if !tcps && !raw.starts_with('(') && !raw.contains('/') {
         return "The TNS alias says whether it connects over TLS (tnsnames.ora), and sqlnet.ora \
                 which wallet it trusts."
