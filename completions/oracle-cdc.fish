@@ -694,6 +694,8 @@ function __fish_oracle_cdc_set_keys
         cdc.emulator.fault.connect.time.ms= \
         cdc.emulator.fault.ora01368.mines= \
         cdc.emulator.fault.ora01291.mines= \
+        cdc.emulator.fault.ora01343.mines= \
+        cdc.emulator.fault.ora04030.mines= \
         cdc.emulator.fault.register.delay.ms= \
         cdc.emulator.fault.unescaped.quotes.tables= \
         cdc.emulator.fault.dictionary.mismatch.tables= \

@@ -1,5 +1,5 @@
 //! Capture through the transient LogMiner errors (ORA-01284, ORA-00308 and ORA-01307 during
-//! mining, ORA-00310 and ORA-01368 beside them, ORA-01291 for a log being archived), ORA-22924
+//! mining, ORA-00310, ORA-01368, ORA-01343 and ORA-04030 beside them, ORA-01291 for a log being archived), ORA-22924
 //! on snapshot reads, and a database that restarts (ORA-01089, then ORA-01033 at login) or
 //! ends idle sessions (ORA-02396), with the emulator's fault drills: every change is published
 //! exactly once, the tables converge, and each retry is counted in the ops log.
@@ -158,6 +158,41 @@ fn source_retries(e: &Emulated) -> Vec<(String, u64, u64)> {
 
 #[test]
 fn windows_failing_with_ora_01368_and_01291_are_retried_after_a_backoff() {
+    // The 2nd window meets a recycled online log half-way (ORA-01368); mined again, twice its
+    // START_LOGMNR gets a log list without a log still being archived (ORA-01291): three
+    // failures of one window in a row, each retry waiting twice as long as the one before.
+    stream_through_window_drills(
+        &[
+            "cdc.emulator.fault.ora01368.mines=2",
+            "cdc.emulator.fault.ora01291.mines=3,4",
+        ],
+        &[
+            ("ORA-01368", 1, 10),
+            ("ORA-01291", 2, 20),
+            ("ORA-01291", 3, 40),
+        ],
+    );
+}
+
+/// ORA-01343 (LogMiner meets redo it cannot read: the end of an online log still written)
+/// and ORA-04030 (the mining session's process out of memory) part-way through one window:
+/// each is retried on a new session that mines the window again from its start (CDC-5013,
+/// CDC-5014), as Debezium's error handler retries them, instead of stopping capture.
+#[test]
+fn windows_failing_with_ora_01343_and_04030_are_mined_again_on_a_new_session() {
+    stream_through_window_drills(
+        &[
+            "cdc.emulator.fault.ora01343.mines=2",
+            "cdc.emulator.fault.ora04030.mines=3",
+        ],
+        &[("ORA-01343", 1, 10), ("ORA-04030", 2, 20)],
+    );
+}
+
+/// Stream a workload's 120 transactions in windows of 100 SCNs with the window drills
+/// `drills`: the retries are `expected` (cause, attempt, wait in ms), and every change is
+/// published exactly once, in SCN order, converging to the tables.
+fn stream_through_window_drills(drills: &[&str], expected: &[(&str, u64, u64)]) {
     let e = emulated(SCHEMA);
     let start = current_scn(&e.db);
     capture(&e, &["cdc.snapshot.mode=none"], start);
@@ -171,28 +206,18 @@ fn windows_failing_with_ora_01368_and_01291_are_retried_after_a_backoff() {
         "5",
     ]);
     let end = current_scn(&e.db);
-    // The 2nd window meets a recycled online log half-way (ORA-01368); mined again, twice its
-    // START_LOGMNR gets a log list without a log still being archived (ORA-01291): three
-    // failures of one window in a row, each retry waiting twice as long as the one before.
-    capture(
-        &e,
-        &[
-            "cdc.snapshot.mode=none",
-            "cdc.stream.window.scn=100",
-            "cdc.database.connect.backoff.ms=10",
-            "cdc.emulator.fault.ora01368.mines=2",
-            "cdc.emulator.fault.ora01291.mines=3,4",
-        ],
-        end,
-    );
-    assert_eq!(
-        source_retries(&e),
-        [
-            ("ORA-01368".to_string(), 1, 10),
-            ("ORA-01291".to_string(), 2, 20),
-            ("ORA-01291".to_string(), 3, 40),
-        ]
-    );
+    let mut settings = vec![
+        "cdc.snapshot.mode=none",
+        "cdc.stream.window.scn=100",
+        "cdc.database.connect.backoff.ms=10",
+    ];
+    settings.extend_from_slice(drills);
+    capture(&e, &settings, end);
+    let expected: Vec<(String, u64, u64)> = expected
+        .iter()
+        .map(|(cause, attempt, wait)| (cause.to_string(), *attempt, *wait))
+        .collect();
+    assert_eq!(source_retries(&e), expected);
     let recs = records(&e.out);
     assert!(recs.len() > 120);
     assert_exactly_once(&recs);
@@ -209,6 +234,56 @@ fn windows_failing_with_ora_01368_and_01291_are_retried_after_a_backoff() {
     for table in TABLES {
         assert_converges(&e.db, &base, table, end);
     }
+}
+
+/// A window whose redo stays unreadable (ORA-01343 at every try) stops capture after the ten
+/// retries with CDC-5013 and the remedy, publishing nothing of it.
+#[test]
+fn redo_that_stays_unreadable_stops_capture_with_cdc_5013() {
+    let e = emulated(SCHEMA);
+    let start = current_scn(&e.db);
+    capture(&e, &["cdc.snapshot.mode=none"], start);
+    run(&[
+        "emulator",
+        "workload",
+        e.db.to_str().unwrap(),
+        "--transactions",
+        "20",
+        "--seed",
+        "6",
+    ]);
+    let end = current_scn(&e.db);
+    let mut args = settings(
+        &e,
+        &[
+            "cdc.snapshot.mode=none",
+            "cdc.database.connect.backoff.ms=1",
+            "cdc.database.connect.backoff.max.ms=4",
+            "cdc.emulator.fault.ora01343.mines=1,2,3,4,5,6,7,8,9,10,11,12",
+        ],
+    );
+    args.extend(["capture".into(), "--stop-at-scn".into(), end.to_string()]);
+    let o = Command::new(cargo_bin("oracle-cdc"))
+        .args(&args)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("CDC-5013") && err.contains("ORA-01343"),
+        "{err}"
+    );
+    let explain = Command::new(cargo_bin("oracle-cdc"))
+        .args(["explain", "CDC-5013"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&explain.stdout);
+    assert!(
+        explain.status.success() && text.contains("RESTORE ARCHIVELOG"),
+        "{text}"
+    );
+    assert_eq!(source_retries(&e).len(), 10);
+    assert!(records(&e.out).iter().all(|r| !is_change(r)));
 }
 
 #[test]

@@ -256,6 +256,12 @@ catalog! {
     Cdc5012 = "CDC-5012", Failure, "LOB snapshot too old (ORA-22924)",
         "A snapshot chunk read AS OF SCN needed an older version of a LOB value that was already overwritten: old LOB versions live in the LOB segment itself (its RETENTION, or PCTVERSION for BasicFiles), not in undo. The chunk is retried like an ORA-01555 (CDC-5001): halved down to 1,000 rows, then the snapshot stops with CDC-8001.",
         "Keep old LOB versions longer: for BasicFiles LOBs ALTER TABLE \"O\".\"T\" MODIFY LOB (\"C\") (PCTVERSION 20) or (RETENTION); SecureFiles LOBs follow UNDO_RETENTION (ALTER SYSTEM SET UNDO_RETENTION = 3600). Or read smaller chunks (cdc.snapshot.chunk.rows) while the LOBs are updated less, or exclude the column (cdc.columns.exclude).";
+    Cdc5013 = "CDC-5013", Failure, "LogMiner found corruption in the redo stream (ORA-01343)",
+        "LogMiner stopped at redo it could not read while the window was mined (ORA-01343: LogMiner encountered corruption in the logstream). It comes from a log that is really damaged, and also from reading an online log at the blocks its writer is still filling: Debezium retries it for that reason. Capture starts a new LogMiner session on the log list as it is now and mines the window again from its start, up to 10 times in a row, publishing nothing from the failed attempt; this error means it kept happening, so the log is likely damaged.",
+        "Find the log in the message (or V$LOGMNR_LOGS) and check it: the alert log names corrupt blocks, and `ALTER SYSTEM DUMP LOGFILE '<file>' VALIDATE;` reads it whole. Restore a damaged archived log from a backup (RMAN> RESTORE ARCHIVELOG …) and start capture again; capture never mines with SKIP_CORRUPTION, which would drop the changes in the skipped blocks.";
+    Cdc5014 = "CDC-5014", Failure, "The database ran out of memory for a call (ORA-04030, ORA-04036)",
+        "A call failed for lack of memory on the database side: ORA-04030 (out of process memory: the server process could not grow its private memory, an operating-system or ulimit limit) or ORA-04036 (the instance's PGA use passed PGA_AGGREGATE_LIMIT, and the call using the most untunable memory was ended). A LogMiner session is the usual one to meet it on a busy database, as Debezium's documentation on ORA-04036 says. Capture makes the call again on a new session, whose predecessor's memory is freed (a mining window mined again from its start, a snapshot chunk read again), up to 10 times in a row; this error means it kept happening.",
+        "Give the database more process memory: raise PGA_AGGREGATE_LIMIT (ALTER SYSTEM SET PGA_AGGREGATE_LIMIT = 8G; 0 removes the limit) or the server processes' memory limits, and check V$PROCESS_MEMORY and the alert log for what holds it. Mining smaller windows needs less (cdc.stream.window.scn); so do fewer snapshot readers (cdc.snapshot.threads).";
     Cdc5201 = "CDC-5201", Failure, "Mining database lacks a redo log the offsets need",
         "Mining runs on a downstream database (cdc.mining.database.url), and the redo the stored position (or the snapshot's start) needs is not there (ORA-01291): the log was never shipped from the source, was deleted on the downstream, or a sequence is missing in the middle (a gap in redo transport). The message gives the SCN, the thread and sequence when known, and the oldest SCN the downstream has.",
         "Ship the missing archived logs to the downstream (resolve the gap: check V$ARCHIVE_GAP and the source's LOG_ARCHIVE_DEST_n status, or copy the archives and register them) and start capture again; `oracle-cdc doctor` lists what the downstream holds. If the logs are gone everywhere the stream cannot resume here: take a new snapshot (fresh state directory, or `oracle-cdc offsets edit reset-table`).";
@@ -825,6 +831,16 @@ pub enum CdcError {
     #[error("CDC-5009: a redo log changed under LogMiner while mined (a new session mines the window again): {0}")]
     LogOverwritten(String),
 
+    /// ORA-01343: LogMiner found redo it could not read (a damaged log, or one still written).
+    #[error("CDC-5013: LogMiner found corruption in the redo stream (a new session mines the window again): {0}")]
+    LogStreamCorrupt(String),
+
+    /// ORA-04030 / ORA-04036: the database ran out of memory for a call.
+    #[error(
+        "CDC-5014: the database ran out of memory for the call (a new session makes it again): {0}"
+    )]
+    OutOfCallMemory(String),
+
     /// ORA-01284 / ORA-00308: a log file could not be opened while mined.
     #[error("CDC-5010: a redo log could not be opened while mined: {0}")]
     LogUnavailable(String),
@@ -947,6 +963,8 @@ impl CdcError {
             CdcError::ExportLayoutChanged { .. } => Code::Cdc8007,
             CdcError::OtherExport { .. } => Code::Cdc8005,
             CdcError::LogOverwritten(_) => Code::Cdc5009,
+            CdcError::LogStreamCorrupt(_) => Code::Cdc5013,
+            CdcError::OutOfCallMemory(_) => Code::Cdc5014,
             CdcError::LogUnavailable(_) => Code::Cdc5010,
             CdcError::NoLogMinerSession(_) => Code::Cdc5011,
             CdcError::LobSnapshotTooOld { .. } => Code::Cdc5012,

@@ -160,6 +160,8 @@ pub(crate) enum MineFault {
     Ora01307,
     Ora01368,
     Ora01291,
+    Ora01343,
+    Ora04030,
 }
 
 /// Fault drills, switched on per run by settings (`cdc.emulator.fault.*`).
@@ -197,6 +199,10 @@ pub struct FaultSettings {
     pub connect_time_ms: u64,
     pub ora01368_mines: Vec<u64>,
     pub ora01291_mines: Vec<u64>,
+    /// cdc.emulator.fault.ora01343.mines / .ora04030.mines: windows failing half-way with
+    /// LogMiner's corruption error / out of process memory.
+    pub ora01343_mines: Vec<u64>,
+    pub ora04030_mines: Vec<u64>,
     /// cdc.emulator.fault.register.delay.ms: services unregistered after `emulator serve`
     /// starts.
     pub register_delay_ms: u64,

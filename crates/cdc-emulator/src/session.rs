@@ -853,6 +853,10 @@ impl Miner for EmulatorSession {
                 Some(MineFault::Ora01368)
             } else if s.ora01291_mines.contains(&n) {
                 Some(MineFault::Ora01291)
+            } else if s.ora01343_mines.contains(&n) {
+                Some(MineFault::Ora01343)
+            } else if s.ora04030_mines.contains(&n) {
+                Some(MineFault::Ora04030)
             } else {
                 None
             }
@@ -921,6 +925,14 @@ impl Miner for EmulatorSession {
             ))),
             Some(MineFault::Ora00308) => Some(CdcError::LogUnavailable(format!(
                 "ORA-00308: cannot open archived log '{log}' ({window})"
+            ))),
+            // Part-way too: LogMiner reaches the blocks it cannot read, or its process cannot
+            // grow its memory, after handing over some rows.
+            Some(MineFault::Ora01343) => Some(CdcError::LogStreamCorrupt(format!(
+                "ORA-01343: LogMiner encountered corruption in the logstream (thread 1 sequence {sequence}, {window})"
+            ))),
+            Some(MineFault::Ora04030) => Some(CdcError::OutOfCallMemory(format!(
+                "ORA-04030: out of process memory when trying to allocate 4194328 bytes (pga heap,LogMiner buffer) ({window})"
             ))),
         };
         let redo_faults = {

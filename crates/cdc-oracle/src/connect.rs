@@ -92,9 +92,11 @@ runs on the embedded emulator. `oracle-cdc explain CDC-2001` has the steps";
 /// available handler", ORA-12528 "all appropriate instances are blocking new connections",
 /// ORA-12537 "connection closed", ORA-12547 "lost contact", ORA-12170 "connect timeout
 /// occurred", ORA-03113 "end-of-file on communication channel", ORA-03114 "not connected",
-/// ORA-03135 "connection lost contact".
+/// ORA-03135 "connection lost contact", ORA-12543 "TNS:destination host unreachable" (a route
+/// down for a while: Debezium's OracleErrorHandler retries it; a reconnect during a network
+/// outage meets it).
 pub const TRANSIENT_AT_LOGIN: &[i32] = &[
-    1033, 1034, 1089, 12516, 12520, 12528, 12537, 12547, 12170, 3113, 3114, 3135,
+    1033, 1034, 1089, 12516, 12520, 12528, 12537, 12547, 12170, 12543, 3113, 3114, 3135,
     // SSL connection closed: the TLS form of ORA-03113.
     28865,
 ];
@@ -217,6 +219,18 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
         // online file now holds a later sequence): a new session mines it again.
         Some(OraCode::Ora(310 | 1368)) => {
             CdcError::LogOverwritten(format!("{}: {text}", ctx.operation))
+        }
+        // "LogMiner encountered corruption in the logstream": a damaged log, or an online one
+        // read where its writer is still filling it (Debezium's OracleErrorHandler retries
+        // it). A new session mines the window again; a damaged log keeps failing.
+        Some(OraCode::Ora(1343)) => {
+            CdcError::LogStreamCorrupt(format!("{}: {text}", ctx.operation))
+        }
+        // ORA-04030 "out of process memory when trying to allocate"; ORA-04036 "PGA memory used
+        // by the instance exceeds PGA_AGGREGATE_LIMIT" (the call with the most untunable memory
+        // is ended): a new session, its predecessor's memory freed, makes the call again.
+        Some(OraCode::Ora(4030 | 4036)) => {
+            CdcError::OutOfCallMemory(format!("{}: {text}", ctx.operation))
         }
         // A log file could not be opened (ORA-01284 "file cannot be opened": the file or its
         // directory does not exist or is inaccessible; ORA-00308 "cannot open archived log"):
@@ -395,6 +409,7 @@ mod tests {
             (OraCode::Ora(18), Code::Cdc2011),
             (OraCode::Ora(20), Code::Cdc2011),
             (OraCode::Ora(12170), Code::Cdc2010),
+            (OraCode::Ora(12543), Code::Cdc2010),
             (OraCode::Ora(1033), Code::Cdc2010),
             (OraCode::Ora(1034), Code::Cdc2010),
             (OraCode::Ora(1089), Code::Cdc2010),
@@ -495,6 +510,9 @@ mod tests {
             (OraCode::Ora(2394), Code::Cdc5007),
             (OraCode::Ora(2390), Code::Cdc5007),
             (OraCode::Ora(1368), Code::Cdc5009),
+            (OraCode::Ora(1343), Code::Cdc5013),
+            (OraCode::Ora(4030), Code::Cdc5014),
+            (OraCode::Ora(4036), Code::Cdc5014),
             (OraCode::Dpi(1067), Code::Cdc5007),
             (OraCode::Dpi(1080), Code::Cdc5007),
             (OraCode::Ora(1281), Code::Cdc5008),

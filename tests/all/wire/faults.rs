@@ -187,6 +187,98 @@ fn capture_over_the_wire_rides_out_database_restarts() {
     }
 }
 
+/// LogMiner errors Debezium retries, over Oracle Net: a window meets redo it cannot read
+/// (ORA-01343) and the next try runs out of process memory (ORA-04030), both part-way. The
+/// adapter types them from the ORA code the server sends (CDC-5013, CDC-5014), mines the
+/// window again on a new session each time, and what it publishes converges exactly once.
+#[test]
+fn capture_over_the_wire_mines_again_after_ora_01343_and_ora_04030() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    run(&[
+        "emulator",
+        "init",
+        db.to_str().unwrap(),
+        "--schema",
+        example().to_str().unwrap(),
+    ]);
+    // The snapshot first, on a listener without drills; then the workload's changes are
+    // streamed through one that has them (on the same address), so its windows are the
+    // drills' first ones.
+    let plain = Serve::start(&db, &[]);
+    let url = plain.url("DEMO");
+    let start = current_scn(&db);
+    let o = capture(
+        &url,
+        dir.path(),
+        &["capture", "--stop-at-scn", &start.to_string()],
+    )
+    .output()
+    .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let addr = plain.addr.clone();
+    drop(plain);
+    finish(workload(
+        &db,
+        &["--transactions", "150", "--rate", "200", "--seed", "14"],
+    ));
+    let end = current_scn(&db);
+    let serve = Serve::start_at(
+        &db,
+        &[
+            "--set",
+            "cdc.emulator.fault.ora01343.mines=2",
+            "--set",
+            "cdc.emulator.fault.ora04030.mines=3",
+        ],
+        &addr,
+    );
+    let o = capture(
+        &url,
+        dir.path(),
+        &[
+            "--set",
+            "cdc.stream.window.scn=500",
+            "capture",
+            "--stop-at-scn",
+            &end.to_string(),
+        ],
+    )
+    .output()
+    .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "capture to {end}: {err}");
+    drop(serve);
+    let retries: Vec<(String, String, u64)> = events(&dir.path().join("state"))
+        .into_iter()
+        .filter(|v| v["event"] == "source-retry")
+        .map(|v| {
+            (
+                v["cause"].as_str().unwrap_or_default().to_string(),
+                v["code"].as_str().unwrap_or_default().to_string(),
+                v["attempt"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(
+        retries,
+        [
+            ("ORA-01343".to_string(), "CDC-5013".to_string(), 1),
+            ("ORA-04030".to_string(), "CDC-5014".to_string(), 2),
+        ],
+        "{err}"
+    );
+    let recs = records(&dir.path().join("out"));
+    assert_exactly_once(&recs);
+    for t in [
+        "PDB1.HR.EMPLOYEES",
+        "PDB1.HR.AUDIT_LOG",
+        "PDB1.BATCH.JOB_RUNS",
+    ] {
+        assert_table_converges(&db, &recs, t, end);
+    }
+}
+
 /// Ctrl-C while the database is gone: capture stops at once with its offsets as they are, as
 /// its message says, instead of reconnecting for cdc.database.reconnect.max.ms to read the SCN
 /// of its last metrics (the README's served job: Ctrl-C stops `emulator serve` with capture).

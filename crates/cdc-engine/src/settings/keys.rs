@@ -200,6 +200,8 @@ pub const FAULT_IDLE_TIMEOUT_MS: &str = "cdc.emulator.fault.idle.timeout.ms";
 pub const FAULT_CONNECT_TIME_MS: &str = "cdc.emulator.fault.connect.time.ms";
 pub const FAULT_ORA01368_MINES: &str = "cdc.emulator.fault.ora01368.mines";
 pub const FAULT_ORA01291_MINES: &str = "cdc.emulator.fault.ora01291.mines";
+pub const FAULT_ORA01343_MINES: &str = "cdc.emulator.fault.ora01343.mines";
+pub const FAULT_ORA04030_MINES: &str = "cdc.emulator.fault.ora04030.mines";
 pub const FAULT_SINK_DELAY_MS: &str = "cdc.emulator.fault.sink.delay.ms";
 pub const FAULT_UNESCAPED_QUOTES_TABLES: &str = "cdc.emulator.fault.unescaped.quotes.tables";
 pub const FAULT_DICTIONARY_MISMATCH_TABLES: &str = "cdc.emulator.fault.dictionary.mismatch.tables";
@@ -401,6 +403,10 @@ pub const KEYS: &[KeySpec] = &[
         "Emulator fault drills: ordinal numbers of LogMiner windows that fail half-way with ORA-01368 (redo log file header mismatch), as when an online log is recycled for a later sequence while read."),
     key(FAULT_ORA01291_MINES, Kind::List, None,
         "Emulator fault drills: ordinal numbers of LogMiner windows whose START_LOGMNR fails with ORA-01291 (missing logfile) although the redo is retained, as when a log was being archived while the log list was read."),
+    key(FAULT_ORA01343_MINES, Kind::List, None,
+        "Emulator fault drills: ordinal numbers of LogMiner windows that fail half-way with ORA-01343 (LogMiner encountered corruption in the logstream), as when an online log is read at the blocks its writer is still filling."),
+    key(FAULT_ORA04030_MINES, Kind::List, None,
+        "Emulator fault drills: ordinal numbers of LogMiner windows that fail half-way with ORA-04030 (out of process memory), as when the mining session's server process cannot grow its memory."),
     key(FAULT_REGISTER_DELAY_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),
         "Emulator fault drills, `emulator serve`: for this long after the listener starts its services are not registered yet, so a connect is refused with ORA-12514, as while a restarted database's LREG registers them with the listener."),
     key(FAULT_UNESCAPED_QUOTES_TABLES, Kind::List, None,

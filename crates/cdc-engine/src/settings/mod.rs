@@ -601,6 +601,8 @@ impl Settings {
                 connect_time_ms: v.uint(keys::FAULT_CONNECT_TIME_MS),
                 ora01368_mines: ordinals(keys::FAULT_ORA01368_MINES)?,
                 ora01291_mines: ordinals(keys::FAULT_ORA01291_MINES)?,
+                ora01343_mines: ordinals(keys::FAULT_ORA01343_MINES)?,
+                ora04030_mines: ordinals(keys::FAULT_ORA04030_MINES)?,
                 register_delay_ms: v.uint(keys::FAULT_REGISTER_DELAY_MS),
                 sink_delay_ms: v.uint(keys::FAULT_SINK_DELAY_MS),
                 unescaped_quotes_tables: fault_tables(keys::FAULT_UNESCAPED_QUOTES_TABLES)?,

@@ -183,6 +183,26 @@ fn socket_errors_get_the_thick_codes() {
         io_code("Connection reset by peer (os error 104)", Phase::Connect),
         Some(OraCode::Ora(3113))
     );
+    // No route now (a network outage): thick's ORA-12543, a login failure a later try may
+    // not meet (CDC-2010, retried), not a general one that stops a reconnecting capture.
+    for text in [
+        "No route to host (os error 113)",
+        "Network is unreachable (os error 101)",
+        "Host is unreachable (os error 113)",
+    ] {
+        assert_eq!(
+            io_code(text, Phase::Connect),
+            Some(OraCode::Ora(12543)),
+            "{text}"
+        );
+        assert_eq!(
+            io_code(text, Phase::Call),
+            Some(OraCode::Ora(3113)),
+            "{text}"
+        );
+        let e = crate::connect::connect_error(io_code(text, Phase::Connect), text, "pw", "h/s");
+        assert_eq!(e.code(), Code::Cdc2010, "{e}");
+    }
     assert_eq!(
         io_code("Permission denied (os error 13)", Phase::Connect),
         None

@@ -158,6 +158,20 @@ pub fn io_code(text: &str, phase: Phase) -> Option<OraCode> {
     {
         return Some(OraCode::Ora(12545));
     }
+    // EHOSTUNREACH / ENETUNREACH at a connect: no route to the database now (thick:
+    // ORA-12543, retried: a reconnect during a network outage meets it). During a call the
+    // connection is gone, as below.
+    if phase == Phase::Connect
+        && [
+            "no route to host",
+            "host is unreachable",
+            "network is unreachable",
+        ]
+        .iter()
+        .any(|m| t.contains(m))
+    {
+        return Some(OraCode::Ora(12543));
+    }
     match phase {
         // Reset, broken pipe, end of file: the connection is gone (thick: ORA-03113).
         Phase::Call => Some(OraCode::Ora(3113)),
