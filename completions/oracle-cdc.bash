@@ -1447,6 +1447,7 @@ _oracle_cdc_set_keys() {
         cdc.emulator.fault.ora00308.mines=
         cdc.emulator.fault.ora01307.mines=
         cdc.emulator.fault.ora22924.reads=
+        cdc.emulator.fault.ora04030.reads=
         cdc.emulator.fault.read.delay.ms=
         cdc.emulator.fault.call.latency.ms=
         cdc.emulator.fault.slow.call.every=

@@ -141,6 +141,39 @@ fn a_snapshot_read_failing_with_ora_22924_is_read_again_halved() {
         .all(|r| r["code"] == "CDC-5012" && r["action"] == "halve"));
 }
 
+/// A chunk read whose session runs out of process memory (ORA-04030) is read again, not
+/// halved (its size is not the cause), on a new session: the snapshot goes on and converges.
+#[test]
+fn a_snapshot_read_out_of_process_memory_is_read_again() {
+    let e = emulated(SCHEMA);
+    let end = current_scn(&e.db);
+    capture(
+        &e,
+        &[
+            "cdc.snapshot.chunk.rows=100",
+            "cdc.snapshot.threads=2",
+            "cdc.emulator.fault.ora04030.reads=2",
+        ],
+        end,
+    );
+    let recs = records(&e.out);
+    assert_exactly_once(&recs);
+    for table in TABLES {
+        assert_converges(&e.db, &recs, table, end);
+    }
+    let retries: Vec<_> = events(&e.state)
+        .into_iter()
+        .filter(|v| v["event"] == "snapshot-chunk-retry")
+        .collect();
+    assert_eq!(retries.len(), 1, "{retries:?}");
+    assert!(
+        retries[0]["code"] == "CDC-5014"
+            && retries[0]["cause"] == "ORA-04030"
+            && retries[0]["action"] == "retry",
+        "{retries:?}"
+    );
+}
+
 /// The `source-retry` events of a run: (cause, attempt, wait_ms).
 fn source_retries(e: &Emulated) -> Vec<(String, u64, u64)> {
     events(&e.state)
@@ -269,8 +302,9 @@ fn redo_that_stays_unreadable_stops_capture_with_cdc_5013() {
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
+    // Oracle's message names no log: the window's SCNs say where to look.
     assert!(
-        err.contains("CDC-5013") && err.contains("ORA-01343"),
+        err.contains("CDC-5013") && err.contains("ORA-01343") && err.contains("mining SCN"),
         "{err}"
     );
     let explain = Command::new(cargo_bin("oracle-cdc"))

@@ -182,6 +182,8 @@ pub struct FaultSettings {
     pub ora00308_mines: Vec<u64>,
     pub ora01307_mines: Vec<u64>,
     pub ora22924_reads: Vec<u64>,
+    /// cdc.emulator.fault.ora04030.reads: reads failing with ORA-04030 (out of process memory).
+    pub ora04030_reads: Vec<u64>,
     pub read_delay_ms: u64,
     pub call_latency_ms: u64,
     /// cdc.emulator.fault.slow.call.every / .ms: every Nth call of a session stalls.

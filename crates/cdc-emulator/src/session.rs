@@ -400,16 +400,23 @@ impl EmulatorSession {
         query: &FlashbackQuery,
         row: &mut dyn FnMut(FetchedRow) -> Result<()>,
     ) -> Result<u64> {
-        let (fail, lob_fail, delay) = {
+        let (fail, lob_fail, memory_fail, delay) = {
             let mut f = self.shared.faults.lock().map_err(|_| poisoned())?;
             f.reads += 1;
             let n = f.reads;
             (
                 f.faults.settings.ora01555_reads.contains(&n),
                 f.faults.settings.ora22924_reads.contains(&n),
+                f.faults.settings.ora04030_reads.contains(&n),
                 f.faults.settings.read_delay_ms,
             )
         };
+        if memory_fail {
+            return Err(CdcError::OutOfCallMemory(format!(
+                "flashback read of {}: ORA-04030: out of process memory when trying to allocate 1048576 bytes (sort subheap,sort key)",
+                query.table
+            )));
+        }
         if fail {
             return Err(CdcError::SnapshotTooOld {
                 table: query.table.to_string(),
@@ -928,8 +935,10 @@ impl Miner for EmulatorSession {
             ))),
             // Part-way too: LogMiner reaches the blocks it cannot read, or its process cannot
             // grow its memory, after handing over some rows.
+            // Oracle's message names no log; the window is said first, as the adapter does
+            // (over the wire the client hears the ORA- message alone).
             Some(MineFault::Ora01343) => Some(CdcError::LogStreamCorrupt(format!(
-                "ORA-01343: LogMiner encountered corruption in the logstream (thread 1 sequence {sequence}, {window})"
+                "{window}: ORA-01343: LogMiner encountered corruption in the logstream"
             ))),
             Some(MineFault::Ora04030) => Some(CdcError::OutOfCallMemory(format!(
                 "ORA-04030: out of process memory when trying to allocate 4194328 bytes (pga heap,LogMiner buffer) ({window})"

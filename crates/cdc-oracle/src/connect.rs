@@ -220,12 +220,15 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
         Some(OraCode::Ora(310 | 1368)) => {
             CdcError::LogOverwritten(format!("{}: {text}", ctx.operation))
         }
-        // "LogMiner encountered corruption in the logstream": a damaged log, or an online one
-        // read where its writer is still filling it (Debezium's OracleErrorHandler retries
-        // it). A new session mines the window again; a damaged log keeps failing.
-        Some(OraCode::Ora(1343)) => {
-            CdcError::LogStreamCorrupt(format!("{}: {text}", ctx.operation))
-        }
+        // "LogMiner encountered corruption in the logstream": a damaged log, or a log list
+        // that lacks one LogMiner needs (Debezium met it with a RAC thread's logs missing,
+        // DBZ-4850, and retries it). A new session on the log list as it is now mines the
+        // window again; a damaged log keeps failing. Oracle names no log: the window does.
+        Some(OraCode::Ora(1343)) => CdcError::LogStreamCorrupt(format!(
+            "{} (mining SCN {scn} to {}): {text}",
+            ctx.operation,
+            ctx.end_scn.unwrap_or(scn)
+        )),
         // ORA-04030 "out of process memory when trying to allocate"; ORA-04036 "PGA memory used
         // by the instance exceeds PGA_AGGREGATE_LIMIT" (the call with the most untunable memory
         // is ended): a new session, its predecessor's memory freed, makes the call again.
@@ -473,6 +476,28 @@ mod tests {
             );
         }
         assert!(all.iter().any(|(k, _)| *k == OraCode::Dpi(1047)));
+    }
+
+    /// Oracle's ORA-01343 names no log: the error says the window, where the operator looks.
+    #[test]
+    fn corruption_in_the_logstream_says_the_window() {
+        let ctx = CallContext {
+            scn: Some(1000),
+            end_scn: Some(1500),
+            operation: "reading V$LOGMNR_CONTENTS",
+            ..CallContext::default()
+        };
+        let e = runtime_error(
+            Some(OraCode::Ora(1343)),
+            "ORA-01343: LogMiner encountered corruption in the logstream",
+            &ctx,
+        );
+        assert_eq!(e.code(), Code::Cdc5013);
+        assert!(
+            e.to_string()
+                .contains("reading V$LOGMNR_CONTENTS (mining SCN 1000 to 1500): ORA-01343"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -203,8 +203,8 @@ fn capture_over_the_wire_mines_again_after_ora_01343_and_ora_04030() {
         example().to_str().unwrap(),
     ]);
     // The snapshot first, on a listener without drills; then the workload's changes are
-    // streamed through one that has them (on the same address), so its windows are the
-    // drills' first ones.
+    // streamed through one that has them (another port: the offsets hold the database, not
+    // its address), so its windows are the drills' first ones.
     let plain = Serve::start(&db, &[]);
     let url = plain.url("DEMO");
     let start = current_scn(&db);
@@ -216,14 +216,13 @@ fn capture_over_the_wire_mines_again_after_ora_01343_and_ora_04030() {
     .output()
     .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let addr = plain.addr.clone();
     drop(plain);
     finish(workload(
         &db,
         &["--transactions", "150", "--rate", "200", "--seed", "14"],
     ));
     let end = current_scn(&db);
-    let serve = Serve::start_at(
+    let serve = Serve::start(
         &db,
         &[
             "--set",
@@ -231,10 +230,9 @@ fn capture_over_the_wire_mines_again_after_ora_01343_and_ora_04030() {
             "--set",
             "cdc.emulator.fault.ora04030.mines=3",
         ],
-        &addr,
     );
     let o = capture(
-        &url,
+        &serve.url("DEMO"),
         dir.path(),
         &[
             "--set",
@@ -249,22 +247,23 @@ fn capture_over_the_wire_mines_again_after_ora_01343_and_ora_04030() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "capture to {end}: {err}");
     drop(serve);
-    let retries: Vec<(String, String, u64)> = events(&dir.path().join("state"))
+    let retries: Vec<(String, String)> = events(&dir.path().join("state"))
         .into_iter()
         .filter(|v| v["event"] == "source-retry")
+        // A call past the helper's 1 s call timeout on a loaded machine is a retry too.
+        .filter(|v| v["code"] == "CDC-5013" || v["code"] == "CDC-5014")
         .map(|v| {
             (
                 v["cause"].as_str().unwrap_or_default().to_string(),
                 v["code"].as_str().unwrap_or_default().to_string(),
-                v["attempt"].as_u64().unwrap_or(0),
             )
         })
         .collect();
     assert_eq!(
         retries,
         [
-            ("ORA-01343".to_string(), "CDC-5013".to_string(), 1),
-            ("ORA-04030".to_string(), "CDC-5014".to_string(), 2),
+            ("ORA-01343".to_string(), "CDC-5013".to_string()),
+            ("ORA-04030".to_string(), "CDC-5014".to_string()),
         ],
         "{err}"
     );

@@ -188,6 +188,7 @@ pub const FAULT_ORA01284_MINES: &str = "cdc.emulator.fault.ora01284.mines";
 pub const FAULT_ORA00308_MINES: &str = "cdc.emulator.fault.ora00308.mines";
 pub const FAULT_ORA01307_MINES: &str = "cdc.emulator.fault.ora01307.mines";
 pub const FAULT_ORA22924_READS: &str = "cdc.emulator.fault.ora22924.reads";
+pub const FAULT_ORA04030_READS: &str = "cdc.emulator.fault.ora04030.reads";
 pub const FAULT_READ_DELAY_MS: &str = "cdc.emulator.fault.read.delay.ms";
 pub const FAULT_CALL_LATENCY_MS: &str = "cdc.emulator.fault.call.latency.ms";
 pub const FAULT_SLOW_CALL_EVERY: &str = "cdc.emulator.fault.slow.call.every";
@@ -381,6 +382,8 @@ pub const KEYS: &[KeySpec] = &[
         "Emulator fault drills: ordinal numbers of LogMiner windows whose query fails with ORA-01307, as when the LogMiner session was ended under it."),
     key(FAULT_ORA22924_READS, Kind::List, None,
         "Emulator fault drills: ordinal numbers of flashback reads (1 = the first of the process) that fail with ORA-22924, a LOB's old version gone."),
+    key(FAULT_ORA04030_READS, Kind::List, None,
+        "Emulator fault drills: ordinal numbers of flashback reads (1 = the first of the process) that fail with ORA-04030 (out of process memory) before their first row."),
     key(FAULT_READ_DELAY_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),
         "Emulator fault drills: extra milliseconds every flashback read takes (a slow read)."),
     key(FAULT_CALL_LATENCY_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),

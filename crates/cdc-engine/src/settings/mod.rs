@@ -590,6 +590,7 @@ impl Settings {
                 ora00308_mines: ordinals(keys::FAULT_ORA00308_MINES)?,
                 ora01307_mines: ordinals(keys::FAULT_ORA01307_MINES)?,
                 ora22924_reads: ordinals(keys::FAULT_ORA22924_READS)?,
+                ora04030_reads: ordinals(keys::FAULT_ORA04030_READS)?,
                 read_delay_ms: v.uint(keys::FAULT_READ_DELAY_MS),
                 call_latency_ms: v.uint(keys::FAULT_CALL_LATENCY_MS),
                 slow_call_every: v.uint(keys::FAULT_SLOW_CALL_EVERY) as u32,

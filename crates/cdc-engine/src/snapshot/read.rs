@@ -155,7 +155,12 @@ fn read_in(
         },
         other => other,
     });
-    let keep = !matches!(r, Err(CdcError::ConnectionLost(_)));
+    // A lost connection is gone; a session whose process ran out of memory (ORA-04030,
+    // ORA-04036) is given up too, so the retry's new one starts with its memory freed.
+    let keep = !matches!(
+        r,
+        Err(CdcError::ConnectionLost(_) | CdcError::OutOfCallMemory(_))
+    );
     (keep.then_some(s), r)
 }
 
@@ -747,7 +752,10 @@ fn take_scn(
         return (None, None);
     };
     let scn = s.current_scn();
-    let keep = !matches!(scn, Err(CdcError::ConnectionLost(_)));
+    let keep = !matches!(
+        scn,
+        Err(CdcError::ConnectionLost(_) | CdcError::OutOfCallMemory(_))
+    );
     (keep.then_some(s), scn.ok())
 }
 

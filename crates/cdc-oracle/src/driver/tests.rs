@@ -189,6 +189,8 @@ fn socket_errors_get_the_thick_codes() {
         "No route to host (os error 113)",
         "Network is unreachable (os error 101)",
         "Host is unreachable (os error 113)",
+        "Network unreachable",
+        "host unreachable",
     ] {
         assert_eq!(
             io_code(text, Phase::Connect),
