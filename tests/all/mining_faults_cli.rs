@@ -174,6 +174,42 @@ fn a_snapshot_read_out_of_process_memory_is_read_again() {
     );
 }
 
+/// Capture a workload's 20 transactions with the mining drill `drill` (`ora01291`,
+/// `ora01343`, …) failing its first 12 windows, more than the retries in a row: the exit
+/// code and stderr of the run that stops.
+fn capture_with_every_window_failing(drill: &str) -> (Emulated, Option<i32>, String) {
+    let e = emulated(SCHEMA);
+    let start = current_scn(&e.db);
+    capture(&e, &["cdc.snapshot.mode=none"], start);
+    run(&[
+        "emulator",
+        "workload",
+        e.db.to_str().unwrap(),
+        "--transactions",
+        "20",
+        "--seed",
+        "6",
+    ]);
+    let end = current_scn(&e.db);
+    let failing = format!("cdc.emulator.fault.{drill}.mines=1,2,3,4,5,6,7,8,9,10,11,12");
+    let mut args = settings(
+        &e,
+        &[
+            "cdc.snapshot.mode=none",
+            "cdc.database.connect.backoff.ms=1",
+            "cdc.database.connect.backoff.max.ms=4",
+            &failing,
+        ],
+    );
+    args.extend(["capture".into(), "--stop-at-scn".into(), end.to_string()]);
+    let o = Command::new(cargo_bin("oracle-cdc"))
+        .args(&args)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    (e, o.status.code(), err)
+}
+
 /// The `source-retry` events of a run: (cause, attempt, wait_ms).
 fn source_retries(e: &Emulated) -> Vec<(String, u64, u64)> {
     events(&e.state)
@@ -273,35 +309,8 @@ fn stream_through_window_drills(drills: &[&str], expected: &[(&str, u64, u64)]) 
 /// retries with CDC-5013 and the remedy, publishing nothing of it.
 #[test]
 fn redo_that_stays_unreadable_stops_capture_with_cdc_5013() {
-    let e = emulated(SCHEMA);
-    let start = current_scn(&e.db);
-    capture(&e, &["cdc.snapshot.mode=none"], start);
-    run(&[
-        "emulator",
-        "workload",
-        e.db.to_str().unwrap(),
-        "--transactions",
-        "20",
-        "--seed",
-        "6",
-    ]);
-    let end = current_scn(&e.db);
-    let mut args = settings(
-        &e,
-        &[
-            "cdc.snapshot.mode=none",
-            "cdc.database.connect.backoff.ms=1",
-            "cdc.database.connect.backoff.max.ms=4",
-            "cdc.emulator.fault.ora01343.mines=1,2,3,4,5,6,7,8,9,10,11,12",
-        ],
-    );
-    args.extend(["capture".into(), "--stop-at-scn".into(), end.to_string()]);
-    let o = Command::new(cargo_bin("oracle-cdc"))
-        .args(&args)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{err}");
+    let (e, code, err) = capture_with_every_window_failing("ora01343");
+    assert_eq!(code, Some(1), "{err}");
     // Oracle's message names no log: the window's SCNs say where to look.
     assert!(
         err.contains("CDC-5013") && err.contains("ORA-01343") && err.contains("mining SCN"),
@@ -316,41 +325,15 @@ fn redo_that_stays_unreadable_stops_capture_with_cdc_5013() {
         explain.status.success() && text.contains("RESTORE ARCHIVELOG"),
         "{text}"
     );
+    // Ten retries in a row, then the error: nothing published from the failed windows.
     assert_eq!(source_retries(&e).len(), 10);
     assert!(records(&e.out).iter().all(|r| !is_change(r)));
 }
 
 #[test]
 fn a_log_that_stays_missing_stops_capture_after_the_retries() {
-    let e = emulated(SCHEMA);
-    let start = current_scn(&e.db);
-    capture(&e, &["cdc.snapshot.mode=none"], start);
-    run(&[
-        "emulator",
-        "workload",
-        e.db.to_str().unwrap(),
-        "--transactions",
-        "20",
-        "--seed",
-        "6",
-    ]);
-    let end = current_scn(&e.db);
-    let mut args = settings(
-        &e,
-        &[
-            "cdc.snapshot.mode=none",
-            "cdc.database.connect.backoff.ms=1",
-            "cdc.database.connect.backoff.max.ms=4",
-            "cdc.emulator.fault.ora01291.mines=1,2,3,4,5,6,7,8,9,10,11,12",
-        ],
-    );
-    args.extend(["capture".into(), "--stop-at-scn".into(), end.to_string()]);
-    let o = Command::new(cargo_bin("oracle-cdc"))
-        .args(&args)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success(), "{err}");
+    let (e, code, err) = capture_with_every_window_failing("ora01291");
+    assert!(code != Some(0), "{err}");
     assert!(
         err.contains("CDC-5004") && err.contains("not in the log list"),
         "{err}"
