@@ -115,26 +115,11 @@ fn windows_failing_with_ora_01284_00308_01307_are_mined_again_whole() {
 
 #[test]
 fn a_snapshot_read_failing_with_ora_22924_is_read_again_halved() {
-    let e = emulated(SCHEMA);
-    let end = current_scn(&e.db);
-    capture(
-        &e,
-        &[
-            "cdc.snapshot.chunk.rows=2000",
-            "cdc.snapshot.threads=1",
-            "cdc.emulator.fault.ora22924.reads=1,3",
-        ],
-        end,
-    );
-    let recs = records(&e.out);
-    assert_exactly_once(&recs);
-    for table in TABLES {
-        assert_converges(&e.db, &recs, table, end);
-    }
-    let retries: Vec<_> = events(&e.state)
-        .into_iter()
-        .filter(|v| v["event"] == "snapshot-chunk-retry")
-        .collect();
+    let retries = snapshot_through_read_drills(&[
+        "cdc.snapshot.chunk.rows=2000",
+        "cdc.snapshot.threads=1",
+        "cdc.emulator.fault.ora22924.reads=1,3",
+    ]);
     assert_eq!(retries.len(), 2, "{retries:?}");
     assert!(retries
         .iter()
@@ -145,26 +130,11 @@ fn a_snapshot_read_failing_with_ora_22924_is_read_again_halved() {
 /// halved (its size is not the cause), on a new session: the snapshot goes on and converges.
 #[test]
 fn a_snapshot_read_out_of_process_memory_is_read_again() {
-    let e = emulated(SCHEMA);
-    let end = current_scn(&e.db);
-    capture(
-        &e,
-        &[
-            "cdc.snapshot.chunk.rows=100",
-            "cdc.snapshot.threads=2",
-            "cdc.emulator.fault.ora04030.reads=2",
-        ],
-        end,
-    );
-    let recs = records(&e.out);
-    assert_exactly_once(&recs);
-    for table in TABLES {
-        assert_converges(&e.db, &recs, table, end);
-    }
-    let retries: Vec<_> = events(&e.state)
-        .into_iter()
-        .filter(|v| v["event"] == "snapshot-chunk-retry")
-        .collect();
+    let retries = snapshot_through_read_drills(&[
+        "cdc.snapshot.chunk.rows=100",
+        "cdc.snapshot.threads=2",
+        "cdc.emulator.fault.ora04030.reads=2",
+    ]);
     assert_eq!(retries.len(), 1, "{retries:?}");
     assert!(
         retries[0]["code"] == "CDC-5014"
@@ -172,6 +142,23 @@ fn a_snapshot_read_out_of_process_memory_is_read_again() {
             && retries[0]["action"] == "retry",
         "{retries:?}"
     );
+}
+
+/// Capture's snapshot with the settings `extra` (read drills among them): every row once,
+/// converging; the `snapshot-chunk-retry` events it made.
+fn snapshot_through_read_drills(extra: &[&str]) -> Vec<serde_json::Value> {
+    let e = emulated(SCHEMA);
+    let end = current_scn(&e.db);
+    capture(&e, extra, end);
+    let recs = records(&e.out);
+    assert_exactly_once(&recs);
+    for table in TABLES {
+        assert_converges(&e.db, &recs, table, end);
+    }
+    events(&e.state)
+        .into_iter()
+        .filter(|v| v["event"] == "snapshot-chunk-retry")
+        .collect()
 }
 
 /// Capture a workload's 20 transactions with the mining drill `drill` (`ora01291`,

@@ -941,7 +941,7 @@ impl Miner for EmulatorSession {
                 "{window}: ORA-01343: LogMiner encountered corruption in the logstream"
             ))),
             Some(MineFault::Ora04030) => Some(CdcError::OutOfCallMemory(format!(
-                "ORA-04030: out of process memory when trying to allocate 4194328 bytes (pga heap,LogMiner buffer) ({window})"
+                "{window}: ORA-04030: out of process memory when trying to allocate 4194328 bytes (pga heap,LogMiner buffer)"
             ))),
         };
         let redo_faults = {

@@ -46,8 +46,8 @@ fn capture(url: &str, dir: &Path, extra: &[&str]) -> Command {
     c
 }
 
-#[test]
-fn capture_survives_dropped_killed_stalled_sessions_and_a_listener_restart() {
+/// A fresh database of the README's example schema, in a directory of its own.
+fn example_db() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("db");
     run(&[
@@ -57,6 +57,26 @@ fn capture_survives_dropped_killed_stalled_sessions_and_a_listener_restart() {
         "--schema",
         example().to_str().unwrap(),
     ]);
+    (dir, db)
+}
+
+/// What capture published into `dir`/out: every change once, each captured table as the
+/// database holds it at `end`.
+fn assert_published_exactly_once(dir: &Path, db: &Path, end: u64) {
+    let recs = records(&dir.join("out"));
+    assert_exactly_once(&recs);
+    for t in [
+        "PDB1.HR.EMPLOYEES",
+        "PDB1.HR.AUDIT_LOG",
+        "PDB1.BATCH.JOB_RUNS",
+    ] {
+        assert_table_converges(db, &recs, t, end);
+    }
+}
+
+#[test]
+fn capture_survives_dropped_killed_stalled_sessions_and_a_listener_restart() {
+    let (dir, db) = example_db();
     let serve = Serve::start(&db, DRILLS);
     let addr = serve.addr.clone();
     let url = format!("{addr}/DEMO");
@@ -112,15 +132,7 @@ fn capture_survives_dropped_killed_stalled_sessions_and_a_listener_restart() {
             "the capture met no {what} ({needle}); its log:\n{logged}"
         );
     }
-    let recs = records(&dir.path().join("out"));
-    assert_exactly_once(&recs);
-    for t in [
-        "PDB1.HR.EMPLOYEES",
-        "PDB1.HR.AUDIT_LOG",
-        "PDB1.BATCH.JOB_RUNS",
-    ] {
-        assert_table_converges(&db, &recs, t, end);
-    }
+    assert_published_exactly_once(dir.path(), &db, end);
 }
 
 #[test]
@@ -129,15 +141,7 @@ fn capture_over_the_wire_rides_out_database_restarts() {
     // closes, the other sessions' connections drop (ORA-03113), and for 1.2 s plus the 400 ms
     // LREG takes the listener answers ORA-12514 (a login that slips in between hears
     // ORA-01033). Capture retries each, counting them, and converges.
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("db");
-    run(&[
-        "emulator",
-        "init",
-        db.to_str().unwrap(),
-        "--schema",
-        example().to_str().unwrap(),
-    ]);
+    let (dir, db) = example_db();
     let serve = Serve::start(
         &db,
         &[
@@ -176,15 +180,7 @@ fn capture_over_the_wire_rides_out_database_restarts() {
         err.contains("ORA-12514"),
         "capture met no unregistered service (ORA-12514):\n{err}\n{seen:#?}"
     );
-    let recs = records(&dir.path().join("out"));
-    assert_exactly_once(&recs);
-    for t in [
-        "PDB1.HR.EMPLOYEES",
-        "PDB1.HR.AUDIT_LOG",
-        "PDB1.BATCH.JOB_RUNS",
-    ] {
-        assert_table_converges(&db, &recs, t, end);
-    }
+    assert_published_exactly_once(dir.path(), &db, end);
 }
 
 /// LogMiner errors Debezium retries, over Oracle Net: a window meets redo it cannot read
@@ -193,15 +189,7 @@ fn capture_over_the_wire_rides_out_database_restarts() {
 /// window again on a new session each time, and what it publishes converges exactly once.
 #[test]
 fn capture_over_the_wire_mines_again_after_ora_01343_and_ora_04030() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("db");
-    run(&[
-        "emulator",
-        "init",
-        db.to_str().unwrap(),
-        "--schema",
-        example().to_str().unwrap(),
-    ]);
+    let (dir, db) = example_db();
     // The snapshot first, on a listener without drills; then the workload's changes are
     // streamed through one that has them (another port: the offsets hold the database, not
     // its address), so its windows are the drills' first ones.
@@ -267,15 +255,7 @@ fn capture_over_the_wire_mines_again_after_ora_01343_and_ora_04030() {
         ],
         "{err}"
     );
-    let recs = records(&dir.path().join("out"));
-    assert_exactly_once(&recs);
-    for t in [
-        "PDB1.HR.EMPLOYEES",
-        "PDB1.HR.AUDIT_LOG",
-        "PDB1.BATCH.JOB_RUNS",
-    ] {
-        assert_table_converges(&db, &recs, t, end);
-    }
+    assert_published_exactly_once(dir.path(), &db, end);
 }
 
 /// Ctrl-C while the database is gone: capture stops at once with its offsets as they are, as
@@ -283,15 +263,7 @@ fn capture_over_the_wire_mines_again_after_ora_01343_and_ora_04030() {
 /// of its last metrics (the README's served job: Ctrl-C stops `emulator serve` with capture).
 #[test]
 fn a_stop_while_the_database_is_gone_ends_at_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("db");
-    run(&[
-        "emulator",
-        "init",
-        db.to_str().unwrap(),
-        "--schema",
-        example().to_str().unwrap(),
-    ]);
+    let (dir, db) = example_db();
     let serve = Serve::start(&db, &[]);
     let url = format!("{}/DEMO", serve.addr);
     let mut cap = capture(

@@ -407,7 +407,7 @@ pub const KEYS: &[KeySpec] = &[
     key(FAULT_ORA01291_MINES, Kind::List, None,
         "Emulator fault drills: ordinal numbers of LogMiner windows whose START_LOGMNR fails with ORA-01291 (missing logfile) although the redo is retained, as when a log was being archived while the log list was read."),
     key(FAULT_ORA01343_MINES, Kind::List, None,
-        "Emulator fault drills: ordinal numbers of LogMiner windows that fail half-way with ORA-01343 (LogMiner encountered corruption in the logstream), as when an online log is read at the blocks its writer is still filling."),
+        "Emulator fault drills: ordinal numbers of LogMiner windows that fail half-way with ORA-01343 (LogMiner encountered corruption in the logstream), as when the log list lacks a log LogMiner needs or a log is damaged."),
     key(FAULT_ORA04030_MINES, Kind::List, None,
         "Emulator fault drills: ordinal numbers of LogMiner windows that fail half-way with ORA-04030 (out of process memory), as when the mining session's server process cannot grow its memory."),
     key(FAULT_REGISTER_DELAY_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),
