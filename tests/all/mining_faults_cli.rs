@@ -97,20 +97,7 @@ fn windows_failing_with_ora_01284_00308_01307_are_mined_again_whole() {
     assert!(recs.len() > 150);
     assert_exactly_once(&recs);
     assert_scn_order(&recs);
-    // The changes since the start replayed on the rows at the start give the tables at the end:
-    // nothing lost, nothing twice.
-    let mut base = recs.clone();
-    for table in TABLES {
-        for row in dump(&e.db, table, start) {
-            base.insert(
-                0,
-                serde_json::json!({"topic": format!("oracle-cdc.{table}"), "key": {"ID": row["ID"]}, "value": {"op": "r", "after": row}}),
-            );
-        }
-    }
-    for table in TABLES {
-        assert_converges(&e.db, &base, table, end);
-    }
+    assert_changes_converge(&e, &recs, start, end);
 }
 
 #[test]
@@ -198,6 +185,23 @@ fn capture_with_every_window_failing(drill: &str) -> (Emulated, Option<i32>, Str
 }
 
 /// The `source-retry` events of a run: (cause, attempt, wait_ms).
+/// The changes captured since `start` replayed on the rows at `start` give the tables at
+/// `end`: nothing lost, nothing twice.
+fn assert_changes_converge(e: &Emulated, recs: &[serde_json::Value], start: u64, end: u64) {
+    let mut base = recs.to_vec();
+    for table in TABLES {
+        for row in dump(&e.db, table, start) {
+            base.insert(
+                0,
+                serde_json::json!({"topic": format!("oracle-cdc.{table}"), "key": {"ID": row["ID"]}, "value": {"op": "r", "after": row}}),
+            );
+        }
+    }
+    for table in TABLES {
+        assert_converges(&e.db, &base, table, end);
+    }
+}
+
 fn source_retries(e: &Emulated) -> Vec<(String, u64, u64)> {
     events(&e.state)
         .into_iter()
@@ -278,18 +282,7 @@ fn stream_through_window_drills(drills: &[&str], expected: &[(&str, u64, u64)]) 
     assert!(recs.len() > 120);
     assert_exactly_once(&recs);
     assert_scn_order(&recs);
-    let mut base = recs.clone();
-    for table in TABLES {
-        for row in dump(&e.db, table, start) {
-            base.insert(
-                0,
-                serde_json::json!({"topic": format!("oracle-cdc.{table}"), "key": {"ID": row["ID"]}, "value": {"op": "r", "after": row}}),
-            );
-        }
-    }
-    for table in TABLES {
-        assert_converges(&e.db, &base, table, end);
-    }
+    assert_changes_converge(&e, &recs, start, end);
 }
 
 /// A window whose redo stays unreadable (ORA-01343 at every try) stops capture after the ten
@@ -412,4 +405,49 @@ fn capture_reconnects_sessions_ended_for_connect_time() {
         retries.iter().any(|(c, _, _)| c == "ORA-02399"),
         "{retries:?}"
     );
+}
+
+/// A capture user whose profile allows only the sessions streaming holds (SESSIONS_PER_USER
+/// 1, as hardened databases set it low): a window mined again after ORA-01343 gives up its
+/// failed session before the new one logs in, so the login is not refused with ORA-02391
+/// (CDC-2011, which is not retried) and capture converges.
+#[test]
+fn a_window_mined_again_at_the_users_session_limit_gives_up_its_session_first() {
+    let limited = SCHEMA.replacen(
+        "seed: 8\n",
+        "seed: 8\ndatabase:\n  users:\n    - { name: CDC, sessions_per_user: 1 }\n",
+        1,
+    );
+    let e = emulated(&limited);
+    let start = current_scn(&e.db);
+    let user = ["cdc.database.user=CDC", "cdc.snapshot.mode=none"];
+    capture(&e, &user, start);
+    run(&[
+        "emulator",
+        "workload",
+        e.db.to_str().unwrap(),
+        "--transactions",
+        "60",
+        "--seed",
+        "6",
+    ]);
+    let end = current_scn(&e.db);
+    let mut drilled = user.to_vec();
+    drilled.extend([
+        "cdc.stream.window.scn=100",
+        "cdc.database.connect.backoff.ms=10",
+        "cdc.emulator.fault.ora01343.mines=2,3",
+    ]);
+    capture(&e, &drilled, end);
+    let retries = source_retries(&e);
+    assert_eq!(retries.len(), 2, "{retries:?}");
+    assert!(
+        retries
+            .iter()
+            .all(|(cause, _, _)| cause.contains("ORA-01343")),
+        "{retries:?}"
+    );
+    let recs = records(&e.out);
+    assert_exactly_once(&recs);
+    assert_changes_converge(&e, &recs, start, end);
 }

@@ -33,6 +33,16 @@ fn sleep_unless_stopped(d: std::time::Duration, stop: Option<&(dyn Fn() -> bool 
     }
 }
 
+/// The miner's session, or, after a reconnect that failed, a lost connection.
+fn held(session: &mut Option<Box<dyn Session>>) -> Result<&mut dyn Session> {
+    match session {
+        Some(s) => Ok(s.as_mut()),
+        None => Err(CdcError::ConnectionLost(
+            "no session to the database: the last reconnect failed".to_string(),
+        )),
+    }
+}
+
 /// What the miner has done this run, for the metrics.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct MiningStats {
@@ -69,7 +79,8 @@ pub struct Miner<'a> {
     /// Asked while waiting for a mining database's redo or a backoff: a stop ends the wait.
     stop: Option<&'a (dyn Fn() -> bool + Sync)>,
     settings: &'a Settings,
-    session: Box<dyn Session>,
+    /// None between giving up a session and a new one's login (see [`Miner::retry_after`]).
+    session: Option<Box<dyn Session>>,
     /// The mining query's WHERE clause (see `capture::filter`).
     filter: cdc_core::filter::MiningFilter,
     /// Where a window's rows past a quarter of the buffer's memory wait.
@@ -99,7 +110,10 @@ impl<'a> Miner<'a> {
             connector,
             stop: None,
             settings,
-            session: crate::source::connect_retrying(connector, &settings.connect)?,
+            session: Some(crate::source::connect_retrying(
+                connector,
+                &settings.connect,
+            )?),
             filter,
             spill_dir,
             spool_seq: 0,
@@ -123,8 +137,14 @@ impl<'a> Miner<'a> {
     }
 
     /// The session's catalog role: the data dictionary the pipeline reads at a DDL.
-    pub fn data_dictionary(&mut self) -> &mut dyn cdc_core::session::Catalog {
-        self.session.as_mut()
+    pub fn data_dictionary(&mut self) -> Result<&mut dyn cdc_core::session::Catalog> {
+        Ok(self.session()?)
+    }
+
+    /// The session, or, after a reconnect that failed, a lost connection (the next
+    /// [`Miner::on_session`] call logs in again).
+    fn session(&mut self) -> Result<&mut dyn Session> {
+        held(&mut self.session)
     }
 
     /// A new session in place of a lost one: transient connect failures retried for
@@ -163,10 +183,14 @@ impl<'a> Miner<'a> {
             message: &message,
         })?;
         self.status.doing(format!("retrying {operation} ({cause})"));
+        // The failed session is given up before the wait, not after the new one's login: its
+        // slot counts towards the user's SESSIONS_PER_USER (a login past it is ORA-02391) and
+        // its memory towards PGA_AGGREGATE_LIMIT (ORA-04036) until it ends.
+        self.session = None;
         sleep_unless_stopped(wait, self.stop);
         // A new session also for log errors: its LogMiner session starts on the log list as
         // it is now.
-        self.session = self.reconnect()?;
+        self.session = Some(self.reconnect()?);
         Ok(())
     }
 
@@ -176,7 +200,7 @@ impl<'a> Miner<'a> {
     fn on_session<T>(&mut self, call: impl Fn(&mut dyn Session) -> Result<T>) -> Result<T> {
         let mut lost = 0;
         loop {
-            match call(self.session.as_mut()) {
+            match self.session().and_then(&call) {
                 Err(e @ CdcError::ConnectionLost(_)) if lost < MINE_RETRIES => {
                     lost += 1;
                     self.retry_after(&e, "a call on the database", lost)?;
@@ -190,7 +214,7 @@ impl<'a> Miner<'a> {
     /// hold up its end (a stop asked for while the database is gone would otherwise wait out
     /// cdc.database.reconnect.max.ms in [`Miner::current_scn`]'s reconnects).
     pub fn current_scn_once(&mut self) -> Result<Scn> {
-        let scn = self.session.current_scn()?;
+        let scn = self.session()?.current_scn()?;
         self.stats.current = scn;
         Ok(scn)
     }
@@ -278,7 +302,7 @@ impl<'a> Miner<'a> {
                 .join(format!("window-{}-{from}.spill", self.spool_seq));
             let mine_started = std::time::Instant::now();
             let mut mined_rows = 0u64;
-            let mined = self.session.mine(from, to, &self.filter, &mut |r| {
+            let mined = held(&mut self.session)?.mine(from, to, &self.filter, &mut |r| {
                 mined_rows += 1;
                 bytes += row_bytes(&r);
                 rows.push(r);

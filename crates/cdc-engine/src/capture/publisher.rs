@@ -367,7 +367,7 @@ impl<'a> Publisher<'a> {
                 tx,
                 host_offset,
                 &mut self.output,
-                self.miner.data_dictionary(),
+                self.miner.data_dictionary()?,
             )?;
         }
         Ok(None)

@@ -76,7 +76,7 @@ impl Miner<'_> {
                 }
             }
         }
-        match self.session.build_dictionary() {
+        match self.session()?.build_dictionary() {
             Ok(()) => {
                 self.dictionary.made += 1;
                 tracing::info!(
