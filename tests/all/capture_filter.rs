@@ -94,6 +94,10 @@ fn capture_mines_only_its_own_rows_and_converges_beside_a_busy_schema() {
     ]);
     assert!(w.status.success(), "{}", String::from_utf8_lossy(&w.stderr));
     std::thread::sleep(Duration::from_millis(300));
+    // Started (its stop handler in place) before the SIGTERM, however slow the machine.
+    wait_for_event(&state, 60, "capture started", |v| {
+        v["event"] == "capture-started"
+    });
     // A clean stop (SIGTERM), so this run's metrics are written too.
     let ok = Command::new("kill")
         .args(["-TERM", &capture.id().to_string()])

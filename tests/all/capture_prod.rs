@@ -347,7 +347,10 @@ fn the_snapshot_throttle_holds_its_rate_changes_by_signal_and_lets_streaming_go_
     let c = e.spawn(&[
         "cdc.metrics.listen=127.0.0.1:0",
         "cdc.snapshot.chunk.rows=10",
-        "cdc.snapshot.max.rows.per.second=100",
+        // A ceiling far below what the signal sets: the rows read before the signal (while
+        // a loaded machine starts the workload and `signal send`) stay few, and the rate
+        // after it is far above the old ceiling however slow the reads.
+        "cdc.snapshot.max.rows.per.second=20",
     ]);
     let listening = wait_for_event(&e.state, 60, "metrics-listening", |v| {
         v["event"] == "metrics-listening"
@@ -357,7 +360,7 @@ fn the_snapshot_throttle_holds_its_rate_changes_by_signal_and_lets_streaming_go_
         v["event"] == "snapshot-chunk-done" && v["chunk"] == 3
     });
     let m = scrape(&addr);
-    assert_eq!(m["oracle_cdc_snapshot_max_rows_per_second"], 100.0);
+    assert_eq!(m["oracle_cdc_snapshot_max_rows_per_second"], 20.0);
     assert!(state_is(&m, "snapshotting"), "{m:#?}");
 
     // Changes committed meanwhile are streamed while the snapshot waits for the throttle.
@@ -387,8 +390,8 @@ fn the_snapshot_throttle_holds_its_rate_changes_by_signal_and_lets_streaming_go_
     });
 
     // From the signal on: rows read over the time they took. The throttle promises a ceiling:
-    // at most 200 rows/s (10% for the measurement's edges), and above the old ceiling of 100,
-    // which only the signal lifted. How close the rate comes to 200 is the machine's: each
+    // at most 200 rows/s (10% for the measurement's edges), and well above the old ceiling of
+    // 20, which only the signal lifted. How close the rate comes to 200 is the machine's: each
     // 10-row chunk is read, published and synced, which on a loaded 2-core CI run made 120
     // rows/s (a timed lower bound failed there; speed belongs in benchmarks).
     let (from, to) = (
@@ -425,7 +428,7 @@ fn the_snapshot_throttle_holds_its_rate_changes_by_signal_and_lets_streaming_go_
     );
     let rate = rows as f64 * 1000.0 / (to - from) as f64;
     assert!(
-        rate > 100.0 && rate <= 220.0,
+        rate > 30.0 && rate <= 220.0,
         "{rows} rows in {} ms: {rate} rows/s",
         to - from
     );

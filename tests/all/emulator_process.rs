@@ -186,8 +186,10 @@ fn a_second_workload_waits_for_the_first_with_wait() {
             "emulator",
             "workload",
             db_arg,
+            // Long enough that the refused writer and the waiting one both start while it
+            // runs, however slowly a loaded machine starts processes.
             "--duration",
-            "3s",
+            "10s",
             "--rate",
             "20",
         ])

@@ -211,7 +211,12 @@ fn capture_during(cdb: &Cdb, pairs: &[String], seed: &str) -> u64 {
             seed,
         ],
     );
-    std::thread::sleep(std::time::Duration::from_millis(1200));
+    // Killed part-way through its snapshot or later, once it has saved its start, so the
+    // last run goes on from it and streams the workload's changes (a fixed wait could end
+    // before a loaded machine had started it).
+    wait_for_event(&cdb.dir.path().join("state"), 60, "a snapshot chunk", |v| {
+        v["event"] == "snapshot-chunk-done"
+    });
     let _ = c.kill();
     let _ = c.wait();
     finish(w);

@@ -338,19 +338,50 @@ fn an_error_starts_its_own_line_after_another_process_progress_line() {
     let tmux = Tmux::new("own-line");
     let b = bin();
     let b = b.display();
+    let scn = || -> u64 {
+        let o = Command::new(bin())
+            .current_dir(dir.path())
+            .args(["emulator", "status", "db", "--format", "json"])
+            .output()
+            .unwrap();
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()["current_scn"]
+            .as_u64()
+            .unwrap()
+    };
+    let before = scn();
+    // The script goes on at each step once the test has seen the one before (`go1`: W writes,
+    // so holds the writer lock; `go2`: V says it waits), not after a fixed time a loaded
+    // machine may need more than.
     tmux.start(
         "loop",
         dir.path(),
         &format!(
-            "'{b}' -q emulator workload db --duration 120s --rate 5 & W=$!; sleep 1; \
+            "'{b}' -q emulator workload db --duration 120s --rate 5 & W=$!; \
+             until [ -e go1 ]; do sleep 0.1; done; \
              printf '* opening emulator:db  0s'; \
              '{b}' -q emulator workload db --transactions 3; \
              printf '* opening emulator:db  1s'; \
-             '{b}' -q emulator workload db --transactions 3 --wait & V=$!; sleep 1; \
+             '{b}' -q emulator workload db --transactions 3 --wait & V=$!; \
+             until [ -e go2 ]; do sleep 0.1; done; \
              kill $W; wait $W; wait $V; echo"
         ),
     );
-    let screens = tmux.watch("loop", "<<done>>", Duration::from_secs(60));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while scn() == before {
+        assert!(
+            Instant::now() < deadline,
+            "the first workload wrote nothing"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::fs::write(dir.path().join("go1"), "").unwrap();
+    let mut screens = tmux.watch(
+        "loop",
+        "waits for it to finish (--wait)",
+        Duration::from_secs(60),
+    );
+    std::fs::write(dir.path().join("go2"), "").unwrap();
+    screens.extend(tmux.watch("loop", "<<done>>", Duration::from_secs(60)));
     let all = screens.join("\n");
     let last = screens.last().cloned().unwrap_or_default();
     // The progress lines stay as they were drawn; each message starts at the line's start.

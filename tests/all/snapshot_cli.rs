@@ -632,7 +632,7 @@ fn ctrl_c_stops_cleanly_with_offsets_saved_and_the_rerun_resumes() {
         "--set".into(),
         "cdc.snapshot.threads=1".into(),
         "--set".into(),
-        "cdc.emulator.fault.read.delay.ms=30".into(),
+        "cdc.emulator.fault.read.delay.ms=200".into(),
         "-q".into(),
         "snapshot".into(),
         "--out".into(),
@@ -644,7 +644,27 @@ fn ctrl_c_stops_cleanly_with_offsets_saved_and_the_rerun_resumes() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(400));
+    // Ctrl-C once a chunk is saved (a loaded machine may take longer than any fixed wait to
+    // get there); chunks of 20 rows read 200 ms each leave the export far from its end.
+    let acked_chunks = || -> u64 {
+        std::fs::read_to_string(out.join("offsets.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|o| {
+                o["snapshot"]["tables"]
+                    .as_object()
+                    .map(|t| t.values().filter_map(|t| t["chunks"].as_u64()).sum())
+            })
+            .unwrap_or(0)
+    };
+    let started = std::time::Instant::now();
+    while acked_chunks() == 0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no chunk saved in a minute"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
     let sent = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -669,8 +689,14 @@ fn ctrl_c_stops_cleanly_with_offsets_saved_and_the_rerun_resumes() {
         acked > 0 && offsets["snapshot"]["completed"] == false,
         "stopped part-way with progress saved"
     );
+    // The rerun reads at full speed.
     let rerun = Command::new(cargo_bin("oracle-cdc"))
-        .args(&args)
+        .args(args.iter().map(|a| {
+            a.replace(
+                "cdc.emulator.fault.read.delay.ms=200",
+                "cdc.emulator.fault.read.delay.ms=0",
+            )
+        }))
         .output()
         .unwrap();
     assert!(rerun.status.success());

@@ -510,6 +510,10 @@ fn capture_on_a_standby_converges_while_the_primary_commits_and_apply_moves() {
         .unwrap();
     let c = spawn_capture(&sets);
     assert!(workload.wait_with_output().unwrap().status.success());
+    // Started (its stop handler in place) before the SIGTERM, however slow the machine.
+    wait_for_event(&e.state, 60, "capture started", |v| {
+        v["event"] == "capture-started"
+    });
     sigterm(c);
     let applied = current_scn(&standby);
     assert_eq!(applied, current_scn(&e.db) - 25);
