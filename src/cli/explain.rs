@@ -80,6 +80,7 @@ fn oracle_json(c: OraCode, h: &OracleErrorHandling) -> serde_json::Value {
     serde_json::json!({
         "oracle_error": oracle_name(c),
         "specific": h.is_specific(),
+        "wrapper": h.wrapper,
         "becomes": handling_lines(h).iter().map(|(_, when, code)| serde_json::json!({
             "when": when,
             "code": code.info().code,
@@ -101,6 +102,18 @@ fn explain_oracle(c: OraCode, format: TableFormat, printer: &Printer) -> anyhow:
     }
     let name = oracle_name(c);
     let lines = handling_lines(&h);
+    if h.wrapper {
+        printer.line(&format!(
+            "{name}: a wrapper: Oracle's own SQL run for the call (dictionary reads, LogMiner's \
+             internal statements, a logon trigger) failed, and the error it met follows in the \
+             message. oracle-cdc handles the error as the first other ORA- code under it: \
+             `oracle-cdc explain ORA-NNNNN` with that code says what it does. With nothing \
+             under it, a login stops with {} and a call with {}.",
+            Code::Cdc2006,
+            Code::Cdc5006,
+        ))?;
+        return Ok(());
+    }
     if lines.is_empty() {
         printer.line(&format!(
             "{name}: oracle-cdc has no handling of its own for this error.\n\n\
@@ -137,13 +150,22 @@ pub fn run(args: &ExplainArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
                 &["Oracle error", "when", "becomes"],
                 all.iter()
                     .flat_map(|(c, h)| {
-                        handling_lines(h).into_iter().map(move |(when, _, code)| {
+                        let wrapper = h.wrapper.then(|| {
                             vec![
                                 oracle_name(*c),
-                                when,
-                                format!("{} {}", code.info().code, code.info().title),
+                                "anywhere".to_string(),
+                                "what the Oracle error under it becomes".to_string(),
                             ]
-                        })
+                        });
+                        wrapper.into_iter().chain(handling_lines(h).into_iter().map(
+                            move |(when, _, code)| {
+                                vec![
+                                    oracle_name(*c),
+                                    when,
+                                    format!("{} {}", code.info().code, code.info().title),
+                                ]
+                            },
+                        ))
                     })
                     .collect(),
             )?,

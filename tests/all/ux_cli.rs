@@ -360,6 +360,18 @@ fn explain_lists_in_order_and_explains_oracle_errors() {
     assert!(text(&o.stdout).contains("CDC-5006"));
     let o = run(&["explain", "--oracle"]);
     assert!(text(&o.stdout).contains("ORA-00310"));
+    assert!(text(&o.stdout).contains("what the Oracle error under it becomes"));
+    // ORA-00604 wraps the error that decides.
+    let o = run(&["explain", "ORA-00604"]);
+    assert!(
+        text(&o.stdout).starts_with("ORA-00604: a wrapper")
+            && text(&o.stdout).contains("the first other ORA- code under it"),
+        "{}",
+        text(&o.stdout)
+    );
+    let o = run(&["explain", "ORA-00604", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["wrapper"], true);
 }
 
 /// The lock files a run leaves behind in `dir` (none once their holders are gone).

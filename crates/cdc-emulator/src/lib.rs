@@ -205,6 +205,9 @@ pub struct FaultSettings {
     /// LogMiner's corruption error / out of process memory.
     pub ora01343_mines: Vec<u64>,
     pub ora04030_mines: Vec<u64>,
+    /// cdc.emulator.fault.ora00604.mines: windows whose drill error comes under ORA-00604
+    /// (error occurred at recursive SQL level 1).
+    pub ora00604_mines: Vec<u64>,
     /// cdc.emulator.fault.register.delay.ms: services unregistered after `emulator serve`
     /// starts.
     pub register_delay_ms: u64,

@@ -843,12 +843,12 @@ impl Miner for EmulatorSession {
             )?;
         }
         self.user.logmining(version)?;
-        let fault = {
+        let (fault, recursive) = {
             let mut f = self.shared.faults.lock().map_err(|_| poisoned())?;
             f.mines += 1;
             let n = f.mines;
             let s = &f.faults.settings;
-            if s.ora00310_mines.contains(&n) {
+            let fault = if s.ora00310_mines.contains(&n) {
                 Some(MineFault::Ora00310)
             } else if s.ora01284_mines.contains(&n) {
                 Some(MineFault::Ora01284)
@@ -866,6 +866,18 @@ impl Miner for EmulatorSession {
                 Some(MineFault::Ora04030)
             } else {
                 None
+            };
+            (fault, s.ora00604_mines.contains(&n))
+        };
+        // The drill's Oracle error as the call's recursive SQL met it: under ORA-00604.
+        let oracle = |text: String| -> String {
+            match text.find("ORA-").filter(|_| recursive) {
+                Some(at) => format!(
+                    "{}ORA-00604: error occurred at recursive SQL level 1\n{}",
+                    &text[..at],
+                    &text[at..]
+                ),
+                None => text,
             }
         };
         let now = self.shared.clock.now_ms();
@@ -906,14 +918,14 @@ impl Miner for EmulatorSession {
         let err = match fault {
             None => None,
             Some(MineFault::Ora01284) => {
-                return Err(CdcError::LogUnavailable(format!(
+                return Err(CdcError::LogUnavailable(oracle(format!(
                     "ORA-01284: file {log} cannot be opened ({window})"
-                )))
+                ))))
             }
             Some(MineFault::Ora01307) => {
-                return Err(CdcError::NoLogMinerSession(format!(
+                return Err(CdcError::NoLogMinerSession(oracle(format!(
                     "ORA-01307: no LogMiner session is currently active ({window})"
-                )))
+                ))))
             }
             // START_LOGMNR on a log list that lacks a log of the window: one being archived
             // when the list was read (the archiver behind). The oldest log is still there.
@@ -923,26 +935,26 @@ impl Miner for EmulatorSession {
                     oldest: self.replica()?.first_kept_scn().min(start),
                 })
             }
-            Some(MineFault::Ora01368) => Some(CdcError::LogOverwritten(format!(
+            Some(MineFault::Ora01368) => Some(CdcError::LogOverwritten(oracle(format!(
                 "ORA-01368: Redo log file header mismatch for thread 1 sequence {sequence} ({window})"
-            ))),
-            Some(MineFault::Ora00310) => Some(CdcError::LogOverwritten(format!(
+            )))),
+            Some(MineFault::Ora00310) => Some(CdcError::LogOverwritten(oracle(format!(
                 "ORA-00310: archived log contains sequence {}; sequence {sequence} required ({window})",
                 sequence + 1
-            ))),
-            Some(MineFault::Ora00308) => Some(CdcError::LogUnavailable(format!(
+            )))),
+            Some(MineFault::Ora00308) => Some(CdcError::LogUnavailable(oracle(format!(
                 "ORA-00308: cannot open archived log '{log}' ({window})"
-            ))),
+            )))),
             // Part-way too: LogMiner reaches the blocks it cannot read, or its process cannot
             // grow its memory, after handing over some rows.
             // Oracle's message names no log; the window is said first, as the adapter does
             // (over the wire the client hears the ORA- message alone).
-            Some(MineFault::Ora01343) => Some(CdcError::LogStreamCorrupt(format!(
+            Some(MineFault::Ora01343) => Some(CdcError::LogStreamCorrupt(oracle(format!(
                 "{window}: ORA-01343: LogMiner encountered corruption in the logstream"
-            ))),
-            Some(MineFault::Ora04030) => Some(CdcError::OutOfCallMemory(format!(
+            )))),
+            Some(MineFault::Ora04030) => Some(CdcError::OutOfCallMemory(oracle(format!(
                 "{window}: ORA-04030: out of process memory when trying to allocate 4194328 bytes (pga heap,LogMiner buffer)"
-            ))),
+            )))),
         };
         let redo_faults = {
             let f = self.shared.faults.lock().map_err(|_| poisoned())?;

@@ -80,6 +80,35 @@ pub fn code_in_message(message: &str) -> Option<OraCode> {
     None
 }
 
+/// ORA-00604 "error occurred at recursive SQL level %s": Oracle's own SQL run for the call
+/// (dictionary reads, LogMiner's internal statements, a logon trigger) failed, and the error
+/// it met follows in the message. The code alone says nothing (Debezium's handler retries
+/// every ORA-00604); the error under it decides, so a snapshot too old, a lost session or a
+/// session limit met by recursive SQL is handled as itself.
+pub const RECURSIVE_SQL: i32 = 604;
+
+/// The code that decides how an error is handled: `code`, or, for ORA-00604 (at any
+/// recursive level, nested or not), the first other `ORA-NNNNN` after it in `message`. An
+/// ORA-00604 with nothing under it stays itself.
+pub fn deciding_code(code: Option<OraCode>, message: &str) -> Option<OraCode> {
+    if code != Some(OraCode::Ora(RECURSIVE_SQL)) {
+        return code;
+    }
+    let mut rest = message;
+    while let Some(at) = rest.find("ORA-") {
+        let digits: String = rest[at + 4..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        rest = &rest[at + 4 + digits.len()..];
+        match digits.parse::<i32>() {
+            Ok(RECURSIVE_SQL) | Err(_) => continue,
+            Ok(n) => return Some(OraCode::Ora(n)),
+        }
+    }
+    code
+}
+
 const CLIENT_FIX: &str = "thick mode (cdc.database.driver=thick) needs them: use the thin driver \
 (cdc.database.driver=thin, the default, needs no client libraries) or install Oracle Instant Client (Basic or Basic Light, 19c or later) and \
 make it findable (Linux: ldconfig or LD_LIBRARY_PATH; macOS: DYLD_LIBRARY_PATH or ~/lib; \
@@ -122,7 +151,7 @@ pub fn is_tcps(url: &str) -> bool {
 /// A failed login, mapped to CDC-2001..2006 and CDC-2010..2012. `message` is redacted here.
 pub fn connect_error(code: Option<OraCode>, message: &str, password: &str, url: &str) -> CdcError {
     let text = redact(message.trim(), password);
-    let (code, message) = match code {
+    let (code, message) = match deciding_code(code, message) {
         Some(OraCode::Dpi(1047)) => (
             Code::Cdc2001,
             format!("the Oracle Client library could not be loaded ({text}); {CLIENT_FIX}"),
@@ -198,7 +227,7 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
     let text = message.trim().to_string();
     let table = || ctx.table.clone().unwrap_or_default();
     let scn = ctx.scn.unwrap_or(0);
-    match code {
+    match deciding_code(code, message) {
         Some(OraCode::Ora(1555)) => CdcError::SnapshotTooOld {
             table: table(),
             scn,
@@ -328,6 +357,8 @@ const MESSAGE_QUALIFIERS: &[&str] = &[PLS_NOT_DECLARED];
 /// What the tool makes of one Oracle error: the catalog code it becomes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OracleErrorHandling {
+    /// A wrapper ([`RECURSIVE_SQL`]): handled as the error under it in its message.
+    pub wrapper: bool,
     /// The code when a login fails with it ([`connect_error`]); `None`: the general CDC-2006.
     pub at_login: Option<Code>,
     /// The code when a call on an open connection fails with it ([`runtime_error`]), and the
@@ -338,7 +369,7 @@ pub struct OracleErrorHandling {
 impl OracleErrorHandling {
     /// Whether the tool handles the error in a way of its own (not only the general codes).
     pub fn is_specific(&self) -> bool {
-        self.at_login.is_some() || !self.in_calls.is_empty()
+        self.wrapper || self.at_login.is_some() || !self.in_calls.is_empty()
     }
 }
 
@@ -362,6 +393,7 @@ pub fn handling_of(code: OraCode) -> OracleErrorHandling {
         }
     }
     OracleErrorHandling {
+        wrapper: code == OraCode::Ora(RECURSIVE_SQL),
         at_login: (at_login != connect_error(None, &name, "", "db").code()).then_some(at_login),
         in_calls,
     }
@@ -479,6 +511,43 @@ mod tests {
     }
 
     /// Oracle's ORA-01343 names no log: the error says the window, where the operator looks.
+    #[test]
+    fn recursive_sql_errors_are_handled_as_the_error_under_them() {
+        let ctx = CallContext {
+            table: Some("HR.EMPLOYEES".into()),
+            scn: Some(1000),
+            operation: "flashback read",
+            ..CallContext::default()
+        };
+        let call = |text: &str| runtime_error(code_in_message(text), text, &ctx);
+        // Snapshot too old in the dictionary SQL of a flashback read: read again (CDC-5001).
+        let e = call("ORA-00604: error occurred at recursive SQL level 1\nORA-01555: snapshot too old: rollback segment number 7 with name \"_SYSSMU7$\" too small");
+        assert_eq!(e.code(), Code::Cdc5001, "{e}");
+        // Nested levels, then a lost session: a new session (CDC-5007).
+        let e = call("ORA-00604: error occurred at recursive SQL level 2\nORA-00604: error occurred at recursive SQL level 1\nORA-00028: your session has been killed");
+        assert_eq!(e.code(), Code::Cdc5007, "{e}");
+        // Out of process memory under LogMiner's recursive SQL (CDC-5014), the whole text kept.
+        let text = "ORA-00604: error occurred at recursive SQL level 1\nORA-04030: out of process memory when trying to allocate 4194328 bytes";
+        let e = call(text);
+        assert_eq!(e.code(), Code::Cdc5014, "{e}");
+        assert!(e.to_string().contains(text), "{e}");
+        // Nothing under it: the general code, as any error without handling of its own.
+        assert_eq!(
+            call("ORA-00604: error occurred at recursive SQL level 1").code(),
+            Code::Cdc5006
+        );
+        // At a login: a logon trigger's session over the instance's limit is CDC-2011, an
+        // error of the trigger's own the general CDC-2006.
+        let login = |text: &str| connect_error(code_in_message(text), text, "pw", "db/x");
+        let e = login("ORA-00604: error occurred at recursive SQL level 1\nORA-00018: maximum number of sessions exceeded");
+        assert_eq!(e.code(), Code::Cdc2011, "{e}");
+        let e = login("ORA-00604: error occurred at recursive SQL level 1\nORA-20001: logins closed for maintenance\nORA-06512: at line 5");
+        assert_eq!(e.code(), Code::Cdc2006, "{e}");
+        // explain says it is a wrapper.
+        let h = handling_of(OraCode::Ora(604));
+        assert!(h.wrapper && h.is_specific() && h.at_login.is_none() && h.in_calls.is_empty());
+    }
+
     #[test]
     fn corruption_in_the_logstream_says_the_window() {
         let ctx = CallContext {

@@ -219,9 +219,10 @@ fn capture_over_the_wire_rides_out_database_restarts() {
 }
 
 /// LogMiner errors Debezium retries, over Oracle Net: a window meets redo it cannot read
-/// (ORA-01343) and the next try runs out of process memory (ORA-04030), both part-way. The
-/// adapter types them from the ORA code the server sends (CDC-5013, CDC-5014), mines the
-/// window again on a new session each time, and what it publishes converges exactly once.
+/// (ORA-01343) and the next try runs out of process memory (ORA-04030, under ORA-00604 as
+/// LogMiner's recursive SQL meets it), both part-way. The adapter types them from the ORA
+/// code the server sends (CDC-5013; under the wrapper, CDC-5014), mines the window again on a
+/// new session each time, and what it publishes converges exactly once.
 #[test]
 fn capture_over_the_wire_mines_again_after_ora_01343_and_ora_04030() {
     let (dir, db) = example_db();
@@ -252,6 +253,8 @@ fn capture_over_the_wire_mines_again_after_ora_01343_and_ora_04030() {
             "cdc.emulator.fault.ora01343.mines=2",
             "--set",
             "cdc.emulator.fault.ora04030.mines=3",
+            "--set",
+            "cdc.emulator.fault.ora00604.mines=3",
         ],
     );
     let o = capture(

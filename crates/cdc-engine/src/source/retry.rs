@@ -60,7 +60,10 @@ pub fn is_transient_call(e: &CdcError) -> bool {
 /// What caused a retry, for the metric's label and the ops event: the Oracle error the message
 /// carries (`ORA-03113`), else the catalog code.
 pub fn retry_cause(e: &CdcError) -> String {
-    crate::source::oracle::connect::code_in_message(&e.to_string())
+    use crate::source::oracle::connect::{code_in_message, deciding_code};
+    let text = e.to_string();
+    // Under ORA-00604 the error it wraps is the cause.
+    deciding_code(code_in_message(&text), &text)
         .map_or_else(|| e.code().info().code.to_string(), |c| c.to_string())
 }
 

@@ -479,6 +479,12 @@ fn first_lines_keep_the_pls_line() {
         "ORA-00942: table or view does not exist"
     );
     assert_eq!(first_line(""), "");
+    // Under ORA-00604 the error its recursive SQL met is kept (it decides how the error is
+    // handled); the backtrace after it is not.
+    assert_eq!(
+        first_line("ORA-00604: error occurred at recursive SQL level 2\nORA-00604: error occurred at recursive SQL level 1\nORA-01555: snapshot too old\nORA-06512: at line 3\n"),
+        "ORA-00604: error occurred at recursive SQL level 2; ORA-00604: error occurred at recursive SQL level 1; ORA-01555: snapshot too old"
+    );
 }
 
 /// A TNS packet with a 16-bit length (the handshake's form).
