@@ -88,7 +88,8 @@ fn oracle_json(c: OraCode, h: &OracleErrorHandling) -> serde_json::Value {
             "explanation": code.info().explanation,
             "remedy": code.info().remedy,
         })).collect::<Vec<_>>(),
-        "otherwise": if h.is_specific() { serde_json::Value::Null } else {
+        // A wrapper with nothing under it is handled as any error without handling of its own.
+        "otherwise": if h.is_specific() && !h.wrapper { serde_json::Value::Null } else {
             serde_json::json!({"at_login": Code::Cdc2006.info().code, "in_calls": Code::Cdc5006.info().code})
         },
     })

@@ -150,14 +150,16 @@ fn capture_converges_across_kills_under_a_live_workload() {
 #[test]
 fn mode_none_delivers_a_transaction_open_before_start_whole() {
     let Emulated { dir, db, .. } = emulated(SCHEMA);
-    // One long transaction opens, capture starts while it is open, then it commits.
+    // One long transaction opens, capture starts while it is open, then it commits. Ten
+    // seconds of workload: the workload ends its long transactions when it ends, so it must
+    // outlast a slow capture start.
     let mut w = Command::new(cargo_bin("oracle-cdc"))
         .args([
             "emulator",
             "workload",
             db.to_str().unwrap(),
             "--transactions",
-            "60",
+            "200",
             "--rate",
             "20",
             "--long-every",

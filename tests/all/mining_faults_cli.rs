@@ -184,7 +184,6 @@ fn capture_with_every_window_failing(drill: &str) -> (Emulated, Option<i32>, Str
     (e, o.status.code(), err)
 }
 
-/// The `source-retry` events of a run: (cause, attempt, wait_ms).
 /// The changes captured since `start` replayed on the rows at `start` give the tables at
 /// `end`: nothing lost, nothing twice.
 fn assert_changes_converge(e: &Emulated, recs: &[serde_json::Value], start: u64, end: u64) {
@@ -202,6 +201,7 @@ fn assert_changes_converge(e: &Emulated, recs: &[serde_json::Value], start: u64,
     }
 }
 
+/// The `source-retry` events of a run: (cause, attempt, wait_ms).
 fn source_retries(e: &Emulated) -> Vec<(String, u64, u64)> {
     events(&e.state)
         .into_iter()
@@ -234,16 +234,19 @@ fn windows_failing_with_ora_01368_and_01291_are_retried_after_a_backoff() {
     );
 }
 
-/// ORA-01343 (LogMiner meets redo it cannot read: the end of an online log still written)
-/// and ORA-04030 (the mining session's process out of memory) part-way through one window:
-/// each is retried on a new session that mines the window again from its start (CDC-5013,
-/// CDC-5014), as Debezium's error handler retries them, instead of stopping capture.
+/// ORA-01343 (LogMiner meets redo it cannot read: a damaged log, or a log list lacking one it
+/// needs) and ORA-04030 (the mining session's process out of memory, here under ORA-00604 as
+/// LogMiner's recursive SQL meets it) part-way through one window: each is retried on a new
+/// session that mines the window again from its start (CDC-5013, CDC-5014), as Debezium's
+/// error handler retries them, instead of stopping capture; the retry's cause is the error
+/// under the wrapper.
 #[test]
 fn windows_failing_with_ora_01343_and_04030_are_mined_again_on_a_new_session() {
     stream_through_window_drills(
         &[
             "cdc.emulator.fault.ora01343.mines=2",
             "cdc.emulator.fault.ora04030.mines=3",
+            "cdc.emulator.fault.ora00604.mines=3",
         ],
         &[("ORA-01343", 1, 10), ("ORA-04030", 2, 20)],
     );

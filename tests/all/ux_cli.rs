@@ -372,6 +372,7 @@ fn explain_lists_in_order_and_explains_oracle_errors() {
     let o = run(&["explain", "ORA-00604", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["wrapper"], true);
+    assert_eq!(v["otherwise"]["in_calls"], "CDC-5006", "{v}");
 }
 
 /// The lock files a run leaves behind in `dir` (none once their holders are gone).

@@ -262,6 +262,9 @@ catalog! {
     Cdc5014 = "CDC-5014", Failure, "The database ran out of memory for a call (ORA-04030, ORA-04036)",
         "A call failed for lack of memory on the database side: ORA-04030 (out of process memory: the server process could not grow its private memory, an operating-system or ulimit limit) or ORA-04036 (the instance's PGA use passed PGA_AGGREGATE_LIMIT and the calls using the most untunable memory were ended; sessions it then ends are a lost connection, CDC-5007). A LogMiner session is the usual one to meet it on a busy database, as Debezium's documentation on ORA-04036 says. A mining window is mined again on a new session (the old one given up, so its memory is freed), up to 10 times in a row; a snapshot chunk is read again on a new session, up to cdc.snapshot.chunk.retries times (then the snapshot stops with CDC-8001, naming this error). Capture stops with this error when a window kept failing, or at once when another call (the current SCN, the log list, a catalog read) meets it.",
         "Give the database more process memory: raise PGA_AGGREGATE_LIMIT (ALTER SYSTEM SET PGA_AGGREGATE_LIMIT = 8G; 0 removes the limit) or the server processes' memory limits, and check V$PROCESS_MEMORY and the alert log for what holds it. Mining smaller windows needs less (cdc.stream.window.scn); so do fewer snapshot readers (cdc.snapshot.threads). Starting capture again resumes from the offsets.";
+    Cdc5015 = "CDC-5015", Failure, "A LogMiner dictionary build could not lock the dictionary (ORA-01327)",
+        "DBMS_LOGMNR_D.BUILD needs the system dictionary locked exclusively while it writes the dictionary into the redo, and fails with ORA-01327 (failed to exclusively lock system dictionary as required BUILD) while DDL holds it: another session creating, altering or dropping objects, or a long-running DDL. Debezium retries it (DBZ-4010, also nested under another error: DBZ-6610). Capture's own builds at log switches (cdc.mining.dictionary.build=log_switch) do not stop for it: the build is left to the next log switch, a `dictionary-build-deferred` ops event, and windows meanwhile read from the newest build there is. It only shows as an error where a build was asked for at once.",
+        "Nothing to do when it passes. If every build meets it, find the DDL holding the dictionary (V$LOCKED_OBJECT and DBA_DDL_LOCKS, or the sessions of V$SESSION with a long-running DDL) and let it finish; keep DDL out of the capture's schemas while builds run, or build at a quiet time (`EXECUTE DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS);` in CDB$ROOT).";
     Cdc5201 = "CDC-5201", Failure, "Mining database lacks a redo log the offsets need",
         "Mining runs on a downstream database (cdc.mining.database.url), and the redo the stored position (or the snapshot's start) needs is not there (ORA-01291): the log was never shipped from the source, was deleted on the downstream, or a sequence is missing in the middle (a gap in redo transport). The message gives the SCN, the thread and sequence when known, and the oldest SCN the downstream has.",
         "Ship the missing archived logs to the downstream (resolve the gap: check V$ARCHIVE_GAP and the source's LOG_ARCHIVE_DEST_n status, or copy the archives and register them) and start capture again; `oracle-cdc doctor` lists what the downstream holds. If the logs are gone everywhere the stream cannot resume here: take a new snapshot (fresh state directory, or `oracle-cdc offsets edit reset-table`).";
@@ -831,7 +834,12 @@ pub enum CdcError {
     #[error("CDC-5009: a redo log changed under LogMiner while mined (a new session mines the window again): {0}")]
     LogOverwritten(String),
 
-    /// ORA-01343: LogMiner found redo it could not read (a damaged log, or one still written).
+    /// ORA-01327: a dictionary build could not lock the dictionary (DDL holds it).
+    #[error("CDC-5015: a LogMiner dictionary build could not lock the dictionary (DDL holds it; capture builds at the next log switch): {0}")]
+    DictionaryLocked(String),
+
+    /// ORA-01343: LogMiner found redo it could not read (a damaged log, or a log list that
+    /// lacks a log it needs).
     #[error("CDC-5013: LogMiner found corruption in the redo stream (a new session mines the window again): {0}")]
     LogStreamCorrupt(String),
 
@@ -965,6 +973,7 @@ impl CdcError {
             CdcError::LogOverwritten(_) => Code::Cdc5009,
             CdcError::LogStreamCorrupt(_) => Code::Cdc5013,
             CdcError::OutOfCallMemory(_) => Code::Cdc5014,
+            CdcError::DictionaryLocked(_) => Code::Cdc5015,
             CdcError::LogUnavailable(_) => Code::Cdc5010,
             CdcError::NoLogMinerSession(_) => Code::Cdc5011,
             CdcError::LobSnapshotTooOld { .. } => Code::Cdc5012,

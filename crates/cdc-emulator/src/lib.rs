@@ -205,6 +205,9 @@ pub struct FaultSettings {
     /// LogMiner's corruption error / out of process memory.
     pub ora01343_mines: Vec<u64>,
     pub ora04030_mines: Vec<u64>,
+    /// cdc.emulator.fault.ora01327.builds: dictionary builds (DBMS_LOGMNR_D.BUILD) failing
+    /// with ORA-01327, as while DDL holds the dictionary.
+    pub ora01327_builds: Vec<u64>,
     /// cdc.emulator.fault.ora00604.mines: windows whose drill error comes under ORA-00604
     /// (error occurred at recursive SQL level 1).
     pub ora00604_mines: Vec<u64>,
@@ -228,6 +231,8 @@ struct FaultState {
     connects: u64,
     reads: u64,
     mines: u64,
+    /// DBMS_LOGMNR_D.BUILD calls (the ORA-01327 drill counts them).
+    builds: u64,
     /// Calls of every session (the slow-call and killed-session drills count them).
     calls: u64,
     /// Restarts of the database so far (the restart drill): a session opened before the
@@ -396,6 +401,7 @@ impl EmulatorConnector {
                 connects: 0,
                 reads: 0,
                 mines: 0,
+                builds: 0,
                 calls: 0,
                 restarts: 0,
                 down_until: None,

@@ -802,6 +802,17 @@ impl Miner for EmulatorSession {
                 "ORA-65040: operation not allowed from within a pluggable database (DBMS_LOGMNR_D.BUILD in PDB {pdb})"
             )));
         }
+        // DDL holding the dictionary (the drill): the build cannot lock it.
+        {
+            let mut f = self.shared.faults.lock().map_err(|_| poisoned())?;
+            f.builds += 1;
+            if f.faults.settings.ora01327_builds.contains(&f.builds) {
+                return Err(CdcError::DictionaryLocked(
+                    "ORA-01327: failed to exclusively lock system dictionary as required BUILD"
+                        .to_string(),
+                ));
+            }
+        }
         // The emulator's writer: a standby or read-only database refuses it (ORA-16000), a
         // downstream has no redo of its own to build into, another writer makes it wait.
         let mut w = writer::Writer::open(&self.shared.dir, self.shared.clock.clone(), true)?;

@@ -87,26 +87,32 @@ pub fn code_in_message(message: &str) -> Option<OraCode> {
 /// session limit met by recursive SQL is handled as itself.
 pub const RECURSIVE_SQL: i32 = 604;
 
+/// ORA-06512 "at line": a PL/SQL backtrace line, never the error itself.
+const BACKTRACE: i32 = 6512;
+
+/// ORA-02063 "preceding line from <dblink>": the error above it came from another database,
+/// over a database link (a logon trigger's, say); it says nothing of this session.
+const FROM_DBLINK: &str = "ORA-02063";
+
 /// The code that decides how an error is handled: `code`, or, for ORA-00604 (at any
-/// recursive level, nested or not), the first other `ORA-NNNNN` after it in `message`. An
-/// ORA-00604 with nothing under it stays itself.
+/// recursive level, nested or not), the first error under it: the first `ORA-NNNNN` that
+/// starts a line of `message` (or follows `; `, as [`crate::driver::first_line`] joins them)
+/// and is neither another ORA-00604 nor a backtrace line (ORA-06512). An ORA-00604 with
+/// nothing under it, or whose error came over a database link (ORA-02063), stays itself.
 pub fn deciding_code(code: Option<OraCode>, message: &str) -> Option<OraCode> {
-    if code != Some(OraCode::Ora(RECURSIVE_SQL)) {
+    if code != Some(OraCode::Ora(RECURSIVE_SQL)) || message.contains(FROM_DBLINK) {
         return code;
     }
-    let mut rest = message;
-    while let Some(at) = rest.find("ORA-") {
-        let digits: String = rest[at + 4..]
-            .chars()
-            .take_while(char::is_ascii_digit)
-            .collect();
-        rest = &rest[at + 4 + digits.len()..];
-        match digits.parse::<i32>() {
-            Ok(RECURSIVE_SQL) | Err(_) => continue,
-            Ok(n) => return Some(OraCode::Ora(n)),
-        }
-    }
-    code
+    message
+        .split(['\n', ';'])
+        .filter_map(|part| part.trim().strip_prefix("ORA-"))
+        .filter_map(|rest| {
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse::<i32>().ok()
+        })
+        .find(|n| *n != RECURSIVE_SQL && *n != BACKTRACE)
+        .map(OraCode::Ora)
+        .or(code)
 }
 
 const CLIENT_FIX: &str = "thick mode (cdc.database.driver=thick) needs them: use the thin driver \
@@ -263,6 +269,11 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
         // is ended): a new session, its predecessor's memory freed, makes the call again.
         Some(OraCode::Ora(4030 | 4036)) => {
             CdcError::OutOfCallMemory(format!("{}: {text}", ctx.operation))
+        }
+        // DBMS_LOGMNR_D.BUILD while DDL holds the dictionary (ORA-01327 "failed to
+        // exclusively lock system dictionary as required BUILD"): a later build gets it.
+        Some(OraCode::Ora(1327)) => {
+            CdcError::DictionaryLocked(format!("{}: {text}", ctx.operation))
         }
         // A log file could not be opened (ORA-01284 "file cannot be opened": the file or its
         // directory does not exist or is inaccessible; ORA-00308 "cannot open archived log"):
@@ -510,7 +521,6 @@ mod tests {
         assert!(all.iter().any(|(k, _)| *k == OraCode::Dpi(1047)));
     }
 
-    /// Oracle's ORA-01343 names no log: the error says the window, where the operator looks.
     #[test]
     fn recursive_sql_errors_are_handled_as_the_error_under_them() {
         let ctx = CallContext {
@@ -531,6 +541,35 @@ mod tests {
         let e = call(text);
         assert_eq!(e.code(), Code::Cdc5014, "{e}");
         assert!(e.to_string().contains(text), "{e}");
+        // The dictionary build's lock, nested as Debezium met it (DBZ-6610): CDC-5015.
+        assert_eq!(
+            call("ORA-00604: error occurred at recursive SQL level 1\nORA-01327: failed to exclusively lock system dictionary as required BUILD").code(),
+            Code::Cdc5015
+        );
+        // A backtrace line is not the error; an ORA- code inside a line's text is not either.
+        assert_eq!(
+            call("ORA-00604: error occurred at recursive SQL level 1\nORA-06512: at line 5").code(),
+            Code::Cdc5006
+        );
+        assert_eq!(
+            call("ORA-00604: error occurred at recursive SQL level 1\nORA-20001: not after ORA-01555 here")
+                .code(),
+            Code::Cdc5006
+        );
+        // The lines as the driver keeps them (joined by "; ").
+        assert_eq!(
+            call("ORA-00604: error occurred at recursive SQL level 1; ORA-01555: snapshot too old")
+                .code(),
+            Code::Cdc5001
+        );
+        // An error that came over a database link says nothing of this session.
+        let login_via_link = connect_error(
+            code_in_message("ORA-00604: error occurred at recursive SQL level 1\nORA-01017: invalid username/password; logon denied\nORA-02063: preceding line from AUDITDB"),
+            "ORA-00604: error occurred at recursive SQL level 1\nORA-01017: invalid username/password; logon denied\nORA-02063: preceding line from AUDITDB",
+            "pw",
+            "db/x",
+        );
+        assert_eq!(login_via_link.code(), Code::Cdc2006);
         // Nothing under it: the general code, as any error without handling of its own.
         assert_eq!(
             call("ORA-00604: error occurred at recursive SQL level 1").code(),
@@ -548,6 +587,7 @@ mod tests {
         assert!(h.wrapper && h.is_specific() && h.at_login.is_none() && h.in_calls.is_empty());
     }
 
+    /// Oracle's ORA-01343 names no log: the error says the window, where the operator looks.
     #[test]
     fn corruption_in_the_logstream_says_the_window() {
         let ctx = CallContext {

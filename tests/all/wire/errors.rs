@@ -109,6 +109,20 @@ fn snapshot_too_old_and_missing_grants_keep_their_codes() {
     );
 }
 
+/// A dictionary build while DDL holds the dictionary: ORA-01327 over the wire is CDC-5015 (the
+/// error capture's builds at log switches defer on), as in-process; the next build is made.
+#[test]
+fn a_dictionary_build_meeting_the_dictionary_locked_is_cdc_5015() {
+    let mut faults = Faults::default();
+    faults.settings.ora01327_builds = vec![1];
+    let s = serve_schema(&example_schema(), faults);
+    let mut root = connect(&s.url("DEMO"), USER, PASSWORD).unwrap();
+    let e = root.build_dictionary().unwrap_err();
+    assert_eq!(e.code(), Code::Cdc5015, "{e}");
+    assert!(e.to_string().contains("ORA-01327"), "{e}");
+    root.build_dictionary().expect("the next build");
+}
+
 #[test]
 fn mining_inside_a_pdb_before_19c_is_refused() {
     let text = std::fs::read_to_string(example_schema()).unwrap();

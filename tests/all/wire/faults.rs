@@ -273,11 +273,25 @@ fn capture_over_the_wire_mines_again_after_ora_01343_and_ora_04030() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "capture to {end}: {err}");
     drop(serve);
-    let retries: Vec<(String, String)> = events(&dir.path().join("state"))
+    let drilled: Vec<serde_json::Value> = events(&dir.path().join("state"))
         .into_iter()
         .filter(|v| v["event"] == "source-retry")
         // A call past the helper's 1 s call timeout on a loaded machine is a retry too.
         .filter(|v| v["code"] == "CDC-5013" || v["code"] == "CDC-5014")
+        .collect();
+    // The ORA-04030 came under ORA-00604, both in the message the adapter kept.
+    let wrapped = drilled
+        .iter()
+        .find(|v| v["code"] == "CDC-5014")
+        .and_then(|v| v["message"].as_str())
+        .unwrap_or_default();
+    assert!(
+        wrapped.contains("ORA-00604: error occurred at recursive SQL level 1")
+            && wrapped.contains("ORA-04030"),
+        "{drilled:#?}"
+    );
+    let retries: Vec<(String, String)> = drilled
+        .into_iter()
         .map(|v| {
             (
                 v["cause"].as_str().unwrap_or_default().to_string(),

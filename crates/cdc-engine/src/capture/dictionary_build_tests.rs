@@ -46,6 +46,11 @@ struct Ran {
 /// After each of capture's `rounds` rounds a workload step commits 7 inserts (8 of a log's 10
 /// redo records: most steps switch a log), its writer opened for the step only.
 fn capture_through_switches(build: &str, rounds: u32) -> Ran {
+    capture_through_switches_with(build, rounds, Faults::default())
+}
+
+/// [`capture_through_switches`] with the emulator's fault drills.
+fn capture_through_switches_with(build: &str, rounds: u32, faults: Faults) -> Ran {
     let dir = tempfile::tempdir().unwrap();
     let (db, state, out) = (
         dir.path().join("db"),
@@ -61,8 +66,7 @@ fn capture_through_switches(build: &str, rounds: u32) -> Ran {
         .unwrap()
         .build_dictionary()
         .unwrap();
-    let conn = EmulatorConnector::open_with_clock(&db, Faults::default(), Arc::new(clock.clone()))
-        .unwrap();
+    let conn = EmulatorConnector::open_with_clock(&db, faults, Arc::new(clock.clone())).unwrap();
     // As `source::open` sets it from cdc.mining.dictionary.
     conn.set_dictionary(cdc_core::model::Dictionary::RedoLogs)
         .unwrap();
@@ -165,4 +169,48 @@ fn without_builds_the_purge_takes_the_only_dictionary() {
     assert!(ran.events.iter().all(|e| e["event"] != "dictionary-built"));
     // It went on while the build's log was kept: the purge stopped it, not the start.
     assert!(ran.records >= 7, "{} records", ran.records);
+}
+
+/// DDL holding the dictionary (ORA-01327) fails capture's 2nd and 4th builds: each is left to
+/// the next log switch (a `dictionary-build-deferred` event), builds go on after, and mining
+/// stays inside the kept logs (three archived logs: a build missed at two switches in a row
+/// would let the purge take the build before). Before, the first failure turned builds off for
+/// the run, and the purge then took the newest dictionary (CDC-5302).
+#[test]
+fn a_build_meeting_locked_dictionary_is_made_at_the_next_switch() {
+    let faults = Faults {
+        settings: crate::source::emulator::FaultSettings {
+            ora01327_builds: vec![2, 4],
+            ..Default::default()
+        },
+    };
+    let ran = capture_through_switches_with("log_switch", 12, faults);
+    assert!(
+        matches!(ran.result, Ok(CaptureEnd::Stopped)),
+        "{:?}",
+        ran.result.as_ref().err().map(|e| e.to_string())
+    );
+    let deferred: Vec<_> = ran
+        .events
+        .iter()
+        .filter(|e| e["event"] == "dictionary-build-deferred")
+        .collect();
+    assert_eq!(deferred.len(), 2, "{deferred:?}");
+    assert!(
+        deferred.iter().all(|e| e["code"] == "CDC-5015"),
+        "{deferred:?}"
+    );
+    // Each at another log switch, not twice in one.
+    assert_ne!(deferred[0]["sequences"], deferred[1]["sequences"]);
+    assert!(ran
+        .events
+        .iter()
+        .all(|e| e["event"] != "dictionary-build-failed"));
+    let builds = ran
+        .events
+        .iter()
+        .filter(|e| e["event"] == "dictionary-built")
+        .count();
+    assert!(builds >= 4, "{builds} builds");
+    assert!(ran.records >= 11 * 7, "{} records", ran.records);
 }

@@ -268,19 +268,25 @@ pub struct Target<'a> {
 
 /// A message's first line, plus the PLS- line of a PL/SQL error (ORA-06550 says what went wrong
 /// there) and, under ORA-00604 (recursive SQL), the lines down to the first other ORA- error,
-/// the one that decides ([`connect::deciding_code`]); ORA- texts end with a newline and
-/// sometimes an `ORA-06512: at line` backtrace, which is left out.
+/// the one that decides ([`connect::deciding_code`]), and an ORA-02063 line saying it came over
+/// a database link; ORA- texts end with a newline and sometimes an `ORA-06512: at line`
+/// backtrace, which is left out.
 pub fn first_line(text: &str) -> String {
     let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
     let mut first = lines.next().unwrap_or_default().to_string();
     let wrapper = format!("ORA-{:05}", connect::RECURSIVE_SQL);
     if first.starts_with(&wrapper) {
+        let mut under = false;
         for l in lines.by_ref() {
-            first.push_str("; ");
-            first.push_str(l);
-            if !l.starts_with(&wrapper) {
+            if l.starts_with("ORA-06512") {
+                continue;
+            }
+            if under && !l.starts_with("ORA-02063") {
                 break;
             }
+            first.push_str("; ");
+            first.push_str(l);
+            under = under || !l.starts_with(&wrapper);
         }
     }
     if let Some(pls) = lines.find(|l| l.starts_with("PLS-")) {

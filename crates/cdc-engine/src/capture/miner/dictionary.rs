@@ -94,6 +94,23 @@ impl Miner<'_> {
             Err(e) if passes(&e) => {
                 tracing::debug!("no dictionary build this round ({e}); trying at the next");
             }
+            // DDL holds the dictionary (ORA-01327): a build every round until it lets go
+            // would hammer it; the next log switch tries again, windows meanwhile reading from
+            // the newest build there is.
+            Err(e @ CdcError::DictionaryLocked(_)) => {
+                tracing::info!(
+                    "no LogMiner dictionary build at this log switch ({e}); trying at the next"
+                );
+                self.status.emit(
+                    "dictionary-build-deferred",
+                    serde_json::json!({
+                        "code": e.code().info().code,
+                        "sequences": now.iter().map(|(t, q)| serde_json::json!({"thread": t, "sequence": q})).collect::<Vec<_>>(),
+                        "message": crate::errors::shown(&e.to_string(), 500),
+                    }),
+                )?;
+                self.dictionary.seen = Some(now);
+            }
             Err(e) => {
                 self.dictionary.off = true;
                 tracing::warn!(
