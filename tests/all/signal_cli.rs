@@ -185,7 +185,9 @@ fn incremental_snapshot_by_signal_converges_across_a_kill_under_a_live_workload(
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let slow = ["cdc.emulator.fault.read.delay.ms=120"];
+    // Slow enough that the kill comes before the snapshot's last chunk however late a loaded
+    // machine sees the first (8 chunks on 2 readers: 1.6 s).
+    let slow = ["cdc.emulator.fault.read.delay.ms=400"];
     let c = e.capture(&slow);
     e.started();
     let table = "PDB1.SHOP.ACCOUNTS";
@@ -244,8 +246,10 @@ fn incremental_snapshot_by_signal_converges_across_a_kill_under_a_live_workload(
 #[test]
 fn pause_resume_stop_reject_and_queue() {
     let e = env();
+    // 15 chunks of 300 ms: the pause (another process, applied at the next signal poll) comes
+    // before the last however slow a loaded machine is to start it.
     let slow = [
-        "cdc.emulator.fault.read.delay.ms=150",
+        "cdc.emulator.fault.read.delay.ms=300",
         "cdc.snapshot.threads=1",
         "cdc.snapshot.chunk.rows=20",
     ];
@@ -428,8 +432,9 @@ fn every_signal_works_on_a_read_only_standby_that_is_never_written() {
     );
 
     // Kill -9 during an incremental snapshot, pause, reject, resume: all without a write.
+    // 15 chunks of 300 ms: the kill, the restart and the pause all come before the last.
     let slow = [
-        "cdc.emulator.fault.read.delay.ms=120",
+        "cdc.emulator.fault.read.delay.ms=300",
         "cdc.snapshot.threads=1",
         "cdc.snapshot.chunk.rows=20",
     ];
