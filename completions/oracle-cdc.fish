@@ -697,6 +697,7 @@ function __fish_oracle_cdc_set_keys
         cdc.emulator.fault.ora01291.mines= \
         cdc.emulator.fault.ora01343.mines= \
         cdc.emulator.fault.ora04030.mines= \
+        cdc.emulator.fault.ora00600.mines= \
         cdc.emulator.fault.ora01327.builds= \
         cdc.emulator.fault.ora00604.mines= \
         cdc.emulator.fault.register.delay.ms= \

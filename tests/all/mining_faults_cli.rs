@@ -235,20 +235,26 @@ fn windows_failing_with_ora_01368_and_01291_are_retried_after_a_backoff() {
 }
 
 /// ORA-01343 (LogMiner meets redo it cannot read: a damaged log, or a log list lacking one it
-/// needs) and ORA-04030 (the mining session's process out of memory, here under ORA-00604 as
-/// LogMiner's recursive SQL meets it) part-way through one window: each is retried on a new
-/// session that mines the window again from its start (CDC-5013, CDC-5014), as Debezium's
-/// error handler retries them, instead of stopping capture; the retry's cause is the error
-/// under the wrapper.
+/// needs), ORA-04030 (the mining session's process out of memory, here under ORA-00604 as
+/// LogMiner's recursive SQL meets it) and ORA-00600 [krvrdGetUID] (LogMiner's internal error
+/// when an object's identifier changed under it) part-way through one window, one after the
+/// other: each is retried on a new session that mines the window again from its start
+/// (CDC-5013, CDC-5014, CDC-5016), as Debezium's error handler retries them, instead of
+/// stopping capture; the retry's cause is the error under the wrapper.
 #[test]
-fn windows_failing_with_ora_01343_and_04030_are_mined_again_on_a_new_session() {
+fn windows_failing_with_ora_01343_04030_and_00600_are_mined_again_on_a_new_session() {
     stream_through_window_drills(
         &[
             "cdc.emulator.fault.ora01343.mines=2",
             "cdc.emulator.fault.ora04030.mines=3",
             "cdc.emulator.fault.ora00604.mines=3",
+            "cdc.emulator.fault.ora00600.mines=4",
         ],
-        &[("ORA-01343", 1, 10), ("ORA-04030", 2, 20)],
+        &[
+            ("ORA-01343", 1, 10),
+            ("ORA-04030", 2, 20),
+            ("ORA-00600", 3, 40),
+        ],
     );
 }
 

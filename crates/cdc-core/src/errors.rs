@@ -265,6 +265,9 @@ catalog! {
     Cdc5015 = "CDC-5015", Failure, "A LogMiner dictionary build could not lock the dictionary (ORA-01327)",
         "DBMS_LOGMNR_D.BUILD needs the system dictionary locked exclusively while it writes the dictionary into the redo, and fails with ORA-01327 (failed to exclusively lock system dictionary as required BUILD) while DDL holds it: another session creating, altering or dropping objects, or a long-running DDL. Debezium retries it (DBZ-4010, also nested under another error: DBZ-6610). Capture's own builds at log switches (cdc.mining.dictionary.build=log_switch) do not stop for it: the build is left to the next log switch, a `dictionary-build-deferred` ops event, and windows meanwhile read from the newest build there is. It only shows as an error where a build was asked for at once.",
         "Nothing to do when it passes. If every build meets it, find the DDL holding the dictionary (V$LOCKED_OBJECT and DBA_DDL_LOCKS, or the sessions of V$SESSION with a long-running DDL) and let it finish; keep DDL out of the capture's schemas while builds run, or build at a quiet time (`EXECUTE DBMS_LOGMNR_D.BUILD(OPTIONS => DBMS_LOGMNR_D.STORE_IN_REDO_LOGS);` in CDB$ROOT).";
+    Cdc5016 = "CDC-5016", Failure, "LogMiner's internal error known to pass (ORA-00600 [krvrdGetUID], [krvrdccs10], [krvrdccs30])",
+        "LogMiner stopped a window with an internal error whose first argument is one Debezium's error handler retries because a new LogMiner session gets past it: ORA-00600 [krvrdGetUID] (an object's identifier changed under LogMiner, as by a schema change while mined) or [krvrdccs10] / [krvrdccs30]. Capture starts a new LogMiner session and mines the window again from its start, up to 10 times in a row, publishing nothing from the failed attempt; this error means it kept happening. Any other ORA-00600 is an internal error capture does not retry (CDC-5006).",
+        "Look the error's arguments up in My Oracle Support (the ORA-00600 lookup tool) for the database's release, and check the alert log and the trace file it names; a DDL on a captured table while it was mined is the usual cause of [krvrdGetUID]. Starting capture again resumes from the offsets; if the window keeps failing, apply the patch the lookup names.";
     Cdc5201 = "CDC-5201", Failure, "Mining database lacks a redo log the offsets need",
         "Mining runs on a downstream database (cdc.mining.database.url), and the redo the stored position (or the snapshot's start) needs is not there (ORA-01291): the log was never shipped from the source, was deleted on the downstream, or a sequence is missing in the middle (a gap in redo transport). The message gives the SCN, the thread and sequence when known, and the oldest SCN the downstream has.",
         "Ship the missing archived logs to the downstream (resolve the gap: check V$ARCHIVE_GAP and the source's LOG_ARCHIVE_DEST_n status, or copy the archives and register them) and start capture again; `oracle-cdc doctor` lists what the downstream holds. If the logs are gone everywhere the stream cannot resume here: take a new snapshot (fresh state directory, or `oracle-cdc offsets edit reset-table`).";
@@ -834,6 +837,11 @@ pub enum CdcError {
     #[error("CDC-5009: a redo log changed under LogMiner while mined (a new session mines the window again): {0}")]
     LogOverwritten(String),
 
+    /// ORA-00600 [krvrdGetUID] / [krvrdccs10] / [krvrdccs30]: LogMiner's internal errors a new
+    /// session gets past.
+    #[error("CDC-5016: LogMiner stopped with an internal error a new session gets past (a new session mines the window again): {0}")]
+    LogMinerInternal(String),
+
     /// ORA-01327: a dictionary build could not lock the dictionary (DDL holds it).
     #[error("CDC-5015: a LogMiner dictionary build could not lock the dictionary (DDL holds it; capture builds at the next log switch): {0}")]
     DictionaryLocked(String),
@@ -974,6 +982,7 @@ impl CdcError {
             CdcError::LogStreamCorrupt(_) => Code::Cdc5013,
             CdcError::OutOfCallMemory(_) => Code::Cdc5014,
             CdcError::DictionaryLocked(_) => Code::Cdc5015,
+            CdcError::LogMinerInternal(_) => Code::Cdc5016,
             CdcError::LogUnavailable(_) => Code::Cdc5010,
             CdcError::NoLogMinerSession(_) => Code::Cdc5011,
             CdcError::LobSnapshotTooOld { .. } => Code::Cdc5012,

@@ -162,6 +162,7 @@ pub(crate) enum MineFault {
     Ora01291,
     Ora01343,
     Ora04030,
+    Ora00600,
 }
 
 /// Fault drills, switched on per run by settings (`cdc.emulator.fault.*`).
@@ -205,6 +206,9 @@ pub struct FaultSettings {
     /// LogMiner's corruption error / out of process memory.
     pub ora01343_mines: Vec<u64>,
     pub ora04030_mines: Vec<u64>,
+    /// cdc.emulator.fault.ora00600.mines: windows failing half-way with ORA-00600
+    /// [krvrdGetUID], LogMiner's internal error a new session gets past.
+    pub ora00600_mines: Vec<u64>,
     /// cdc.emulator.fault.ora01327.builds: dictionary builds (DBMS_LOGMNR_D.BUILD) failing
     /// with ORA-01327, as while DDL holds the dictionary.
     pub ora01327_builds: Vec<u64>,

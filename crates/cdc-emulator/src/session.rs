@@ -875,6 +875,8 @@ impl Miner for EmulatorSession {
                 Some(MineFault::Ora01343)
             } else if s.ora04030_mines.contains(&n) {
                 Some(MineFault::Ora04030)
+            } else if s.ora00600_mines.contains(&n) {
+                Some(MineFault::Ora00600)
             } else {
                 None
             };
@@ -965,6 +967,9 @@ impl Miner for EmulatorSession {
             )))),
             Some(MineFault::Ora04030) => Some(CdcError::OutOfCallMemory(oracle(format!(
                 "{window}: ORA-04030: out of process memory when trying to allocate 4194328 bytes (pga heap,LogMiner buffer)"
+            )))),
+            Some(MineFault::Ora00600) => Some(CdcError::LogMinerInternal(oracle(format!(
+                "{window}: ORA-00600: internal error code, arguments: [krvrdGetUID], [1], [], [], [], [], [], [], [], [], [], []"
             )))),
         };
         let redo_faults = {

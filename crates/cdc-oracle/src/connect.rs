@@ -270,6 +270,15 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
         Some(OraCode::Ora(4030 | 4036)) => {
             CdcError::OutOfCallMemory(format!("{}: {text}", ctx.operation))
         }
+        // LogMiner's internal errors Debezium's handler retries (its RETRIABLE_ORA600_ERROR_
+        // MESSAGES): a new LogMiner session gets past them. Any other ORA-00600 is not retried.
+        Some(OraCode::Ora(600)) if LOGMINER_ORA600_PASSING.iter().any(|a| text.contains(a)) => {
+            CdcError::LogMinerInternal(format!(
+                "{} (mining SCN {scn} to {}): {text}",
+                ctx.operation,
+                ctx.end_scn.unwrap_or(scn)
+            ))
+        }
         // DBMS_LOGMNR_D.BUILD while DDL holds the dictionary (ORA-01327 "failed to
         // exclusively lock system dictionary as required BUILD"): a later build gets it.
         Some(OraCode::Ora(1327)) => {
@@ -362,8 +371,17 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
 /// PLS-00201 "identifier must be declared": inside ORA-06550, a package the user may not execute.
 const PLS_NOT_DECLARED: &str = "PLS-00201";
 
+/// ORA-00600's first arguments that LogMiner gives and a new session gets past: [krvrdGetUID]
+/// (an object's identifier changed under LogMiner), [krvrdccs10], [krvrdccs30].
+const LOGMINER_ORA600_PASSING: &[&str] = &["krvrdGetUID", "krvrdccs10", "krvrdccs30"];
+
 /// Texts a message may carry that change how its code is mapped (see [`runtime_error`]).
-const MESSAGE_QUALIFIERS: &[&str] = &[PLS_NOT_DECLARED];
+const MESSAGE_QUALIFIERS: &[&str] = &[
+    PLS_NOT_DECLARED,
+    LOGMINER_ORA600_PASSING[0],
+    LOGMINER_ORA600_PASSING[1],
+    LOGMINER_ORA600_PASSING[2],
+];
 
 /// What the tool makes of one Oracle error: the catalog code it becomes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -585,6 +603,36 @@ mod tests {
         // explain says it is a wrapper.
         let h = handling_of(OraCode::Ora(604));
         assert!(h.wrapper && h.is_specific() && h.at_login.is_none() && h.in_calls.is_empty());
+    }
+
+    /// ORA-00600 with an argument Debezium retries is CDC-5016 with the window; any other is
+    /// the general CDC-5006; explain lists the arguments.
+    #[test]
+    fn logminer_internal_errors_that_pass_are_told_from_the_rest() {
+        let ctx = CallContext {
+            scn: Some(1000),
+            end_scn: Some(1500),
+            operation: "reading V$LOGMNR_CONTENTS",
+            ..CallContext::default()
+        };
+        let text = "ORA-00600: internal error code, arguments: [krvrdGetUID], [1], [], [], [], [], [], [], [], [], [], []";
+        let e = runtime_error(code_in_message(text), text, &ctx);
+        assert_eq!(e.code(), Code::Cdc5016, "{e}");
+        assert!(e.to_string().contains("(mining SCN 1000 to 1500)"), "{e}");
+        for arg in ["krvrdccs10", "krvrdccs30"] {
+            let text = format!("ORA-00600: internal error code, arguments: [{arg}], [], []");
+            assert_eq!(
+                runtime_error(code_in_message(&text), &text, &ctx).code(),
+                Code::Cdc5016
+            );
+        }
+        let other = "ORA-00600: internal error code, arguments: [kcbz_check_objd_typ_3], [0]";
+        assert_eq!(
+            runtime_error(code_in_message(other), other, &ctx).code(),
+            Code::Cdc5006
+        );
+        let h = handling_of(OraCode::Ora(600));
+        assert!(h.in_calls.contains(&(Code::Cdc5016, Some("krvrdGetUID"))));
     }
 
     /// Oracle's ORA-01343 names no log: the error says the window, where the operator looks.

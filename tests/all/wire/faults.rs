@@ -219,12 +219,14 @@ fn capture_over_the_wire_rides_out_database_restarts() {
 }
 
 /// LogMiner errors Debezium retries, over Oracle Net: a window meets redo it cannot read
-/// (ORA-01343) and the next try runs out of process memory (ORA-04030, under ORA-00604 as
-/// LogMiner's recursive SQL meets it), both part-way. The adapter types them from the ORA
-/// code the server sends (CDC-5013; under the wrapper, CDC-5014), mines the window again on a
-/// new session each time, and what it publishes converges exactly once.
+/// (ORA-01343), the next try runs out of process memory (ORA-04030, under ORA-00604 as
+/// LogMiner's recursive SQL meets it) and the one after meets LogMiner's internal error
+/// ORA-00600 [krvrdGetUID], all part-way. The adapter types them from the ORA code the server
+/// sends (CDC-5013; under the wrapper, CDC-5014; by the internal error's argument, CDC-5016),
+/// mines the window again on a new session each time, and what it publishes converges
+/// exactly once.
 #[test]
-fn capture_over_the_wire_mines_again_after_ora_01343_and_ora_04030() {
+fn capture_over_the_wire_mines_again_after_ora_01343_04030_and_00600() {
     let (dir, db) = example_db();
     // The snapshot first, on a listener without drills; then the workload's changes are
     // streamed through one that has them (another port: the offsets hold the database, not
@@ -255,6 +257,8 @@ fn capture_over_the_wire_mines_again_after_ora_01343_and_ora_04030() {
             "cdc.emulator.fault.ora04030.mines=3",
             "--set",
             "cdc.emulator.fault.ora00604.mines=3",
+            "--set",
+            "cdc.emulator.fault.ora00600.mines=4",
         ],
     );
     let o = capture(
@@ -277,7 +281,9 @@ fn capture_over_the_wire_mines_again_after_ora_01343_and_ora_04030() {
         .into_iter()
         .filter(|v| v["event"] == "source-retry")
         // A call past the helper's 1 s call timeout on a loaded machine is a retry too.
-        .filter(|v| v["code"] == "CDC-5013" || v["code"] == "CDC-5014")
+        .filter(|v| {
+            ["CDC-5013", "CDC-5014", "CDC-5016"].contains(&v["code"].as_str().unwrap_or(""))
+        })
         .collect();
     // The ORA-04030 came under ORA-00604, both in the message the adapter kept.
     let wrapped = drilled
@@ -304,6 +310,7 @@ fn capture_over_the_wire_mines_again_after_ora_01343_and_ora_04030() {
         [
             ("ORA-01343".to_string(), "CDC-5013".to_string()),
             ("ORA-04030".to_string(), "CDC-5014".to_string()),
+            ("ORA-00600".to_string(), "CDC-5016".to_string()),
         ],
         "{err}"
     );

@@ -205,6 +205,7 @@ pub const FAULT_ORA01343_MINES: &str = "cdc.emulator.fault.ora01343.mines";
 pub const FAULT_ORA04030_MINES: &str = "cdc.emulator.fault.ora04030.mines";
 pub const FAULT_ORA00604_MINES: &str = "cdc.emulator.fault.ora00604.mines";
 pub const FAULT_ORA01327_BUILDS: &str = "cdc.emulator.fault.ora01327.builds";
+pub const FAULT_ORA00600_MINES: &str = "cdc.emulator.fault.ora00600.mines";
 pub const FAULT_SINK_DELAY_MS: &str = "cdc.emulator.fault.sink.delay.ms";
 pub const FAULT_UNESCAPED_QUOTES_TABLES: &str = "cdc.emulator.fault.unescaped.quotes.tables";
 pub const FAULT_DICTIONARY_MISMATCH_TABLES: &str = "cdc.emulator.fault.dictionary.mismatch.tables";
@@ -412,6 +413,8 @@ pub const KEYS: &[KeySpec] = &[
         "Emulator fault drills: ordinal numbers of LogMiner windows that fail half-way with ORA-01343 (LogMiner encountered corruption in the logstream), as when the log list lacks a log LogMiner needs or a log is damaged."),
     key(FAULT_ORA04030_MINES, Kind::List, None,
         "Emulator fault drills: ordinal numbers of LogMiner windows that fail half-way with ORA-04030 (out of process memory), as when the mining session's server process cannot grow its memory."),
+    key(FAULT_ORA00600_MINES, Kind::List, None,
+        "Emulator fault drills: ordinal numbers of LogMiner windows that fail half-way with ORA-00600 [krvrdGetUID] (LogMiner's internal error when an object's identifier changed under it), which a new LogMiner session gets past."),
     key(FAULT_ORA01327_BUILDS, Kind::List, None,
         "Emulator fault drills: ordinal numbers of LogMiner dictionary builds (DBMS_LOGMNR_D.BUILD, capture's at log switches among them) that fail with ORA-01327 (failed to exclusively lock system dictionary as required BUILD), as while DDL holds the dictionary."),
     key(FAULT_ORA00604_MINES, Kind::List, None,

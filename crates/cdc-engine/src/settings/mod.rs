@@ -606,6 +606,7 @@ impl Settings {
                 ora04030_mines: ordinals(keys::FAULT_ORA04030_MINES)?,
                 ora00604_mines: ordinals(keys::FAULT_ORA00604_MINES)?,
                 ora01327_builds: ordinals(keys::FAULT_ORA01327_BUILDS)?,
+                ora00600_mines: ordinals(keys::FAULT_ORA00600_MINES)?,
                 register_delay_ms: v.uint(keys::FAULT_REGISTER_DELAY_MS),
                 sink_delay_ms: v.uint(keys::FAULT_SINK_DELAY_MS),
                 unescaped_quotes_tables: fault_tables(keys::FAULT_UNESCAPED_QUOTES_TABLES)?,

@@ -40,7 +40,8 @@ pub fn is_transient_after_loss(e: &CdcError) -> bool {
 /// Errors of a call that a new session may not meet: the connection lost (ORA-03113,
 /// ORA-00028, ORA-01089 shutting down, ORA-02396 idle time, … — CDC-5007), a log switched or
 /// purged under LogMiner (ORA-00310 / ORA-01368, ORA-01284 / ORA-00308), redo LogMiner could
-/// not read (ORA-01343, a log missing from the list or damaged; CDC-5013), the database out of memory
+/// not read (ORA-01343, a log missing from the list or damaged; CDC-5013), LogMiner's internal
+/// errors a new session gets past (ORA-00600 [krvrdGetUID] and two more; CDC-5016), the database out of memory
 /// for the call (ORA-04030 / ORA-04036, CDC-5014: a new session's predecessor frees its memory),
 /// the LogMiner session gone (ORA-01307), and ORA-01291 for a hole within the retained logs (a log being archived
 /// or shipped while the list was read; redo older than the oldest log is gone for good). The
@@ -51,6 +52,7 @@ pub fn is_transient_call(e: &CdcError) -> bool {
         CdcError::ConnectionLost(_)
             | CdcError::LogOverwritten(_)
             | CdcError::LogStreamCorrupt(_)
+            | CdcError::LogMinerInternal(_)
             | CdcError::OutOfCallMemory(_)
             | CdcError::LogUnavailable(_)
             | CdcError::NoLogMinerSession(_)
