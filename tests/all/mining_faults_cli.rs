@@ -67,18 +67,7 @@ fn capture(e: &Emulated, extra: &[&str], stop_at: u64) -> String {
 #[test]
 fn windows_failing_with_ora_01284_00308_01307_are_mined_again_whole() {
     let e = emulated(SCHEMA);
-    let start = current_scn(&e.db);
-    capture(&e, &["cdc.snapshot.mode=none"], start);
-    run(&[
-        "emulator",
-        "workload",
-        e.db.to_str().unwrap(),
-        "--transactions",
-        "150",
-        "--seed",
-        "3",
-    ]);
-    let end = current_scn(&e.db);
+    let (start, end) = streaming_through_workload(&e, &["cdc.snapshot.mode=none"], 150, 3);
     // Windows of 100 SCNs; the 2nd fails at ADD_LOGFILE (ORA-01284), the 3rd half-way
     // (ORA-00308), the 4th and 5th at the query (ORA-01307: twice in a row), the 7th with ORA-00310.
     capture(
@@ -153,18 +142,7 @@ fn snapshot_through_read_drills(extra: &[&str]) -> Vec<serde_json::Value> {
 /// code and stderr of the run that stops.
 fn capture_with_every_window_failing(drill: &str) -> (Emulated, Option<i32>, String) {
     let e = emulated(SCHEMA);
-    let start = current_scn(&e.db);
-    capture(&e, &["cdc.snapshot.mode=none"], start);
-    run(&[
-        "emulator",
-        "workload",
-        e.db.to_str().unwrap(),
-        "--transactions",
-        "20",
-        "--seed",
-        "6",
-    ]);
-    let end = current_scn(&e.db);
+    let (_, end) = streaming_through_workload(&e, &["cdc.snapshot.mode=none"], 20, 6);
     let failing = format!("cdc.emulator.fault.{drill}.mines=1,2,3,4,5,6,7,8,9,10,11,12");
     let mut args = settings(
         &e,
@@ -182,6 +160,28 @@ fn capture_with_every_window_failing(drill: &str) -> (Emulated, Option<i32>, Str
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr).to_string();
     (e, o.status.code(), err)
+}
+
+/// Capture started with `extra` (its stream position saved at the current SCN), then a
+/// workload of `transactions` with `seed`: the SCNs before and after it.
+fn streaming_through_workload(
+    e: &Emulated,
+    extra: &[&str],
+    transactions: u32,
+    seed: u32,
+) -> (u64, u64) {
+    let start = current_scn(&e.db);
+    capture(e, extra, start);
+    run(&[
+        "emulator",
+        "workload",
+        e.db.to_str().unwrap(),
+        "--transactions",
+        &transactions.to_string(),
+        "--seed",
+        &seed.to_string(),
+    ]);
+    (start, current_scn(&e.db))
 }
 
 /// The changes captured since `start` replayed on the rows at `start` give the tables at
@@ -263,18 +263,7 @@ fn windows_failing_with_ora_01343_04030_and_00600_are_mined_again_on_a_new_sessi
 /// published exactly once, in SCN order, converging to the tables.
 fn stream_through_window_drills(drills: &[&str], expected: &[(&str, u64, u64)]) {
     let e = emulated(SCHEMA);
-    let start = current_scn(&e.db);
-    capture(&e, &["cdc.snapshot.mode=none"], start);
-    run(&[
-        "emulator",
-        "workload",
-        e.db.to_str().unwrap(),
-        "--transactions",
-        "120",
-        "--seed",
-        "5",
-    ]);
-    let end = current_scn(&e.db);
+    let (start, end) = streaming_through_workload(&e, &["cdc.snapshot.mode=none"], 120, 5);
     let mut settings = vec![
         "cdc.snapshot.mode=none",
         "cdc.stream.window.scn=100",
@@ -428,19 +417,8 @@ fn a_window_mined_again_at_the_users_session_limit_gives_up_its_session_first() 
         1,
     );
     let e = emulated(&limited);
-    let start = current_scn(&e.db);
     let user = ["cdc.database.user=CDC", "cdc.snapshot.mode=none"];
-    capture(&e, &user, start);
-    run(&[
-        "emulator",
-        "workload",
-        e.db.to_str().unwrap(),
-        "--transactions",
-        "60",
-        "--seed",
-        "6",
-    ]);
-    let end = current_scn(&e.db);
+    let (start, end) = streaming_through_workload(&e, &user, 60, 6);
     let mut drilled = user.to_vec();
     drilled.extend([
         "cdc.stream.window.scn=100",
