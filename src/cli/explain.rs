@@ -76,6 +76,25 @@ fn handling_lines(h: &OracleErrorHandling) -> Vec<(String, String, Code)> {
     out
 }
 
+/// The general codes for what `h` does not cover: where the handling depends on the message
+/// (a wrapper, an ORA-00600 argument, a PLS- line) or covers logins or calls only, the rest is
+/// handled as any error without handling of its own.
+fn otherwise(h: &OracleErrorHandling) -> serde_json::Value {
+    let login = h.at_login.is_none();
+    let calls = !h.in_calls.iter().any(|(_, qualifier)| qualifier.is_none());
+    if !login && !calls {
+        return serde_json::Value::Null;
+    }
+    let mut o = serde_json::Map::new();
+    if login {
+        o.insert("at_login".into(), Code::Cdc2006.info().code.into());
+    }
+    if calls {
+        o.insert("in_calls".into(), Code::Cdc5006.info().code.into());
+    }
+    serde_json::Value::Object(o)
+}
+
 fn oracle_json(c: OraCode, h: &OracleErrorHandling) -> serde_json::Value {
     serde_json::json!({
         "oracle_error": oracle_name(c),
@@ -88,10 +107,7 @@ fn oracle_json(c: OraCode, h: &OracleErrorHandling) -> serde_json::Value {
             "explanation": code.info().explanation,
             "remedy": code.info().remedy,
         })).collect::<Vec<_>>(),
-        // A wrapper with nothing under it is handled as any error without handling of its own.
-        "otherwise": if h.is_specific() && !h.wrapper { serde_json::Value::Null } else {
-            serde_json::json!({"at_login": Code::Cdc2006.info().code, "in_calls": Code::Cdc5006.info().code})
-        },
+        "otherwise": otherwise(h),
     })
 }
 

@@ -355,6 +355,21 @@ fn explain_lists_in_order_and_explains_oracle_errors() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["oracle_error"], "ORA-01017");
     assert_eq!(v["becomes"][0]["code"], "CDC-2002");
+    // Handled at login only: in a call it is the general code.
+    assert_eq!(
+        v["otherwise"],
+        serde_json::json!({"in_calls": "CDC-5006"}),
+        "{v}"
+    );
+    // Handled by the argument it names: any other ORA-00600 is the general code.
+    let o = run(&["explain", "ORA-00600", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["becomes"][0]["code"], "CDC-5016", "{v}");
+    assert_eq!(
+        v["otherwise"],
+        serde_json::json!({"at_login": "CDC-2006", "in_calls": "CDC-5006"}),
+        "{v}"
+    );
     let o = run(&["explain", "ORA-12345"]);
     assert!(text(&o.stdout).contains("no handling of its own"));
     assert!(text(&o.stdout).contains("CDC-5006"));

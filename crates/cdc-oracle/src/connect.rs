@@ -559,7 +559,7 @@ mod tests {
         let e = call(text);
         assert_eq!(e.code(), Code::Cdc5014, "{e}");
         assert!(e.to_string().contains(text), "{e}");
-        // The dictionary build's lock, nested as Debezium met it (DBZ-6610): CDC-5015.
+        // The dictionary build's lock under the wrapper (Debezium met it nested, DBZ-6610): CDC-5015.
         assert_eq!(
             call("ORA-00604: error occurred at recursive SQL level 1\nORA-01327: failed to exclusively lock system dictionary as required BUILD").code(),
             Code::Cdc5015
@@ -695,6 +695,7 @@ mod tests {
             (OraCode::Ora(1343), Code::Cdc5013),
             (OraCode::Ora(4030), Code::Cdc5014),
             (OraCode::Ora(4036), Code::Cdc5014),
+            (OraCode::Ora(1327), Code::Cdc5015),
             (OraCode::Dpi(1067), Code::Cdc5007),
             (OraCode::Dpi(1080), Code::Cdc5007),
             (OraCode::Ora(1281), Code::Cdc5008),

@@ -416,7 +416,7 @@ pub const KEYS: &[KeySpec] = &[
     key(FAULT_ORA00600_MINES, Kind::List, None,
         "Emulator fault drills: ordinal numbers of LogMiner windows that fail half-way with ORA-00600 [krvrdGetUID] (LogMiner's internal error when an object's identifier changed under it), which a new LogMiner session gets past."),
     key(FAULT_ORA01327_BUILDS, Kind::List, None,
-        "Emulator fault drills: ordinal numbers of LogMiner dictionary builds (DBMS_LOGMNR_D.BUILD, capture's at log switches among them) that fail with ORA-01327 (failed to exclusively lock system dictionary as required BUILD), as while DDL holds the dictionary."),
+        "Emulator fault drills: ordinal numbers of LogMiner dictionary builds (DBMS_LOGMNR_D.BUILD calls of the sessions of this process, or of `emulator serve`'s clients; not `emulator build-dictionary`) that fail with ORA-01327 (failed to exclusively lock system dictionary as required BUILD), as while DDL holds the dictionary."),
     key(FAULT_ORA00604_MINES, Kind::List, None,
         "Emulator fault drills: ordinal numbers of LogMiner windows whose drill error (from the other cdc.emulator.fault.*.mines drills but ora01291) comes under ORA-00604 (error occurred at recursive SQL level 1), as when LogMiner's own recursive SQL meets it: capture handles the error under it."),
     key(FAULT_REGISTER_DELAY_MS, Kind::UInt { min: 0, max: 600_000 }, Some("0"),

@@ -359,6 +359,7 @@ mod tests {
             CdcError::LogOverwritten("ORA-01368".into()),
             CdcError::LogStreamCorrupt("ORA-01343".into()),
             CdcError::OutOfCallMemory("ORA-04036".into()),
+            CdcError::LogMinerInternal("ORA-00600: [krvrdGetUID]".into()),
             CdcError::LogUnavailable("ORA-00308".into()),
             CdcError::NoLogMinerSession("ORA-01307".into()),
             // A hole in the list within the retained logs.
@@ -381,6 +382,8 @@ mod tests {
                 scn: 1,
             },
             CdcError::Database("ORA-00600".into()),
+            // A build's lock is deferred to the next log switch, not retried as a call.
+            CdcError::DictionaryLocked("ORA-01327".into()),
         ] {
             assert!(!is_transient_call(&e), "{e}");
         }

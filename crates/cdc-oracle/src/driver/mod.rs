@@ -272,17 +272,22 @@ pub struct Target<'a> {
 /// a database link; ORA- texts end with a newline and sometimes an `ORA-06512: at line`
 /// backtrace, which is left out.
 pub fn first_line(text: &str) -> String {
-    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let mut lines = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .peekable();
     let mut first = lines.next().unwrap_or_default().to_string();
     let wrapper = format!("ORA-{:05}", connect::RECURSIVE_SQL);
     if first.starts_with(&wrapper) {
+        // Taken while it is still the wrappers' or their error's (a line after that, a PLS-
+        // line say, is left for below).
         let mut under = false;
-        for l in lines.by_ref() {
+        while let Some(l) =
+            lines.next_if(|l| !under || l.starts_with("ORA-02063") || l.starts_with("ORA-06512"))
+        {
             if l.starts_with("ORA-06512") {
                 continue;
-            }
-            if under && !l.starts_with("ORA-02063") {
-                break;
             }
             first.push_str("; ");
             first.push_str(l);

@@ -485,6 +485,18 @@ fn first_lines_keep_the_pls_line() {
         first_line("ORA-00604: error occurred at recursive SQL level 2\nORA-00604: error occurred at recursive SQL level 1\nORA-01555: snapshot too old\nORA-06512: at line 3\n"),
         "ORA-00604: error occurred at recursive SQL level 2; ORA-00604: error occurred at recursive SQL level 1; ORA-01555: snapshot too old"
     );
+    // A PL/SQL error under it keeps its PLS- line (a missing grant is told by it).
+    let kept = first_line("ORA-00604: error occurred at recursive SQL level 1\nORA-06550: line 1, column 7:\nPLS-00201: identifier 'SYS.DBMS_LOGMNR_D' must be declared\nORA-06550: line 1, column 7:\nPL/SQL: Statement ignored\n");
+    assert_eq!(
+        kept,
+        "ORA-00604: error occurred at recursive SQL level 1; ORA-06550: line 1, column 7: PLS-00201: identifier 'SYS.DBMS_LOGMNR_D' must be declared"
+    );
+    let e = crate::connect::runtime_error(
+        crate::connect::code_in_message(&kept),
+        &kept,
+        &crate::connect::CallContext::default(),
+    );
+    assert_eq!(e.code(), crate::errors::Code::Cdc2401, "{e}");
 }
 
 /// A TNS packet with a 16-bit length (the handshake's form).
