@@ -178,32 +178,14 @@ fn mode_none_delivers_a_transaction_open_before_start_whole() {
     // Until the workload's 5th, long transaction is open (about 250 ms in: open 40 SCNs after
     // its start, which the short ones, a few changes each, never are), however long a loaded
     // machine takes to start it.
-    let deadline = std::time::Instant::now() + Duration::from_secs(60);
-    loop {
-        let o = Command::new(cargo_bin("oracle-cdc"))
-            .args([
-                "emulator",
-                "status",
-                db.to_str().unwrap(),
-                "--format",
-                "json",
-            ])
-            .output()
-            .unwrap();
-        let status: Json = serde_json::from_slice(&o.stdout).unwrap_or_default();
+    wait_for("the long transaction to be open", 60, || {
+        let status = emulator_status(&db);
         let now = status["current_scn"].as_u64().unwrap_or(0);
-        if status["open_transactions"].as_array().is_some_and(|open| {
+        status["open_transactions"].as_array().is_some_and(|open| {
             open.iter()
                 .any(|t| t["start_scn"].as_u64().is_some_and(|s| s + 40 < now))
-        }) {
-            break;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "no transaction open in a minute"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+        })
+    });
     let state = dir.path().join("state");
     let out = dir.path().join("out");
     let mut args = capture_args(&db, &state, &out);

@@ -2,6 +2,7 @@
 //! readers saw committed, leaves no damage a reader trips over, and the next writer recovers
 //! (cuts a torn record, rolls back the transactions left open) and continues.
 
+use crate::capture_support::emulator_status;
 use assert_cmd::cargo::cargo_bin;
 use std::io::Write;
 use std::path::Path;
@@ -48,17 +49,6 @@ fn init_db(dir: &Path) -> std::path::PathBuf {
     db
 }
 
-fn status(db: &Path) -> serde_json::Value {
-    let out = run(&[
-        "emulator",
-        "status",
-        db.to_str().unwrap(),
-        "--format",
-        "json",
-    ]);
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
 fn dump(db: &Path, scn: u64) -> String {
     let out = run(&[
         "emulator",
@@ -102,7 +92,7 @@ fn killed_writer_loses_nothing_committed_and_the_next_writer_recovers() {
     let deadline = Instant::now() + Duration::from_secs(20);
     while seen.len() < 3 && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(300));
-        let scn = status(&db)["current_scn"].as_u64().unwrap();
+        let scn = emulator_status(&db)["current_scn"].as_u64().unwrap();
         if seen.last().is_none_or(|(s, _)| *s < scn) {
             seen.push((scn, dump(&db, scn)));
         }
@@ -128,7 +118,7 @@ fn killed_writer_loses_nothing_committed_and_the_next_writer_recovers() {
             "rows as of SCN {scn} changed after the writer was killed"
         );
     }
-    let after_kill = status(&db);
+    let after_kill = emulator_status(&db);
     let left_open = after_kill["open_transactions"].as_array().unwrap().len();
     assert!(
         left_open > 0,
@@ -147,7 +137,7 @@ fn killed_writer_loses_nothing_committed_and_the_next_writer_recovers() {
         "--seed",
         "10",
     ]);
-    let recovered = status(&db);
+    let recovered = emulator_status(&db);
     assert!(recovered["open_transactions"]
         .as_array()
         .unwrap()
@@ -199,9 +189,9 @@ fn a_second_workload_waits_for_the_first_with_wait() {
         .spawn()
         .unwrap();
     // The first holds the writer lock once its commits show.
-    let start = status(&db)["current_scn"].as_u64().unwrap();
+    let start = emulator_status(&db)["current_scn"].as_u64().unwrap();
     let deadline = Instant::now() + Duration::from_secs(20);
-    while status(&db)["current_scn"].as_u64().unwrap() == start {
+    while emulator_status(&db)["current_scn"].as_u64().unwrap() == start {
         assert!(
             Instant::now() < deadline,
             "the first workload wrote nothing"
@@ -249,7 +239,7 @@ fn workload_format_json_counts_what_the_database_shows() {
     let db = init_db(dir.path());
     let db_arg = db.to_str().unwrap();
     let rows = |s: &serde_json::Value| s["tables"][0]["rows"].as_i64().unwrap();
-    let before = status(&db);
+    let before = emulator_status(&db);
     // No rollbacks of any kind and no long transactions: every counted change is committed,
     // so the row count moves by exactly inserts minus deletes. --quiet: json is still printed.
     let out = run(&[
@@ -274,7 +264,7 @@ fn workload_format_json_counts_what_the_database_shows() {
     ]);
     let summary: serde_json::Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
-    let after = status(&db);
+    let after = emulator_status(&db);
     let count = |k: &str| {
         summary[k]
             .as_i64()

@@ -9,6 +9,7 @@
 //! capture); rates are whole numbers with a unit; capture shows one live status line once it
 //! streams, and none with -q; the last line names where the output went.
 
+use crate::capture_support::{current_scn, wait_for};
 use assert_cmd::cargo::cargo_bin;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -338,17 +339,8 @@ fn an_error_starts_its_own_line_after_another_process_progress_line() {
     let tmux = Tmux::new("own-line");
     let b = bin();
     let b = b.display();
-    let scn = || -> u64 {
-        let o = Command::new(bin())
-            .current_dir(dir.path())
-            .args(["emulator", "status", "db", "--format", "json"])
-            .output()
-            .unwrap();
-        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()["current_scn"]
-            .as_u64()
-            .unwrap()
-    };
-    let before = scn();
+    let db = dir.path().join("db");
+    let before = current_scn(&db);
     // The script goes on at each step once the test has seen the one before (`go1`: W writes,
     // so holds the writer lock; `go2`: V says it waits), not after a fixed time a loaded
     // machine may need more than.
@@ -366,14 +358,9 @@ fn an_error_starts_its_own_line_after_another_process_progress_line() {
              kill $W; wait $W; wait $V; echo"
         ),
     );
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while scn() == before {
-        assert!(
-            Instant::now() < deadline,
-            "the first workload wrote nothing"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    wait_for("the first workload to write", 60, || {
+        current_scn(&db) != before
+    });
     std::fs::write(dir.path().join("go1"), "").unwrap();
     let mut screens = tmux.watch(
         "loop",

@@ -657,14 +657,7 @@ fn ctrl_c_stops_cleanly_with_offsets_saved_and_the_rerun_resumes() {
             })
             .unwrap_or(0)
     };
-    let started = std::time::Instant::now();
-    while acked_chunks() == 0 {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "no chunk saved in a minute"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    crate::capture_support::wait_for("a saved chunk", 60, || acked_chunks() > 0);
     let sent = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()

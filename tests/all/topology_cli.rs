@@ -55,17 +55,6 @@ fn workload(db: &Path, n: u32, seed: u32) {
     ]);
 }
 
-fn status(db: &Path) -> Json {
-    let out = run(&[
-        "emulator",
-        "status",
-        db.to_str().unwrap(),
-        "--format",
-        "json",
-    ]);
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
 fn fingerprint(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -160,7 +149,7 @@ fn capture_on_a_lagging_standby_converges_writes_nothing_and_places_chunks_at_th
     let primary_before = fingerprint(&e.db);
     let standby_before = fingerprint(&standby);
 
-    let s = status(&standby);
+    let s = emulator_status(&standby);
     let applied = s["current_scn"].as_u64().unwrap();
     let primary_scn = current_scn(&e.db);
     assert_eq!(applied, primary_scn - 60, "applied SCN = primary SCN - lag");
@@ -260,9 +249,12 @@ fn capture_mining_on_a_downstream_converges_and_a_missing_log_stops_it_with_cdc_
     workload(&e.db, 100, 5);
     let downstream = e.dir.path().join("downstream");
     create(&downstream, "downstream", &e.db, &[]);
-    let ds = status(&downstream);
+    let ds = emulator_status(&downstream);
     assert_eq!(ds["database"]["name"], "DOWNSTRM");
-    assert_ne!(ds["database"]["dbid"], status(&e.db)["database"]["dbid"]);
+    assert_ne!(
+        ds["database"]["dbid"],
+        emulator_status(&e.db)["database"]["dbid"]
+    );
     assert_eq!(ds["tables"].as_array().unwrap().len(), 0);
     assert!(ds["logs"].as_array().unwrap().len() > 1);
 
@@ -308,7 +300,7 @@ fn capture_mining_on_a_downstream_converges_and_a_missing_log_stops_it_with_cdc_
     // More changes; then the logs from where the offsets resume never reach a new downstream
     // (it received only logs from a later sequence on).
     workload(&e.db, 200, 7);
-    let st = status(&e.db);
+    let st = emulator_status(&e.db);
     let last_seq = st["logs"]
         .as_array()
         .unwrap()
@@ -458,7 +450,10 @@ fn archived_log_downstream_capture_waits_for_shipped_redo_stops_cleanly_and_conv
     assert!(orders_rows(&records(&e.out)) > 0);
 
     // Streaming ends where the downstream's redo ends: the last archived log.
-    let logs = status(&downstream)["logs"].as_array().unwrap().clone();
+    let logs = emulator_status(&downstream)["logs"]
+        .as_array()
+        .unwrap()
+        .clone();
     assert!(!logs.is_empty() && logs.iter().all(|l| l["archived"] == true));
     let limit = logs
         .iter()
@@ -682,7 +677,7 @@ fn a_gap_in_log_shipping_stops_capture_with_cdc_5201_and_doctor_fails_it() {
     let e = emulated(SCHEMA);
     workload(&e.db, 60, 11);
     let newest = |db: &Path| {
-        status(db)["logs"]
+        emulator_status(db)["logs"]
             .as_array()
             .unwrap()
             .iter()

@@ -3,6 +3,7 @@
 //! for Oracle errors, no lock file left behind, a stray `ORACLE_CDC_*` variable warned about,
 //! and a Ctrl-C note that says what is finished first.
 
+use crate::capture_support::wait_for;
 use assert_cmd::cargo::cargo_bin;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -149,14 +150,6 @@ fn readme_main_job() -> String {
         "./target/release/oracle-cdc",
         &cargo_bin("oracle-cdc").display().to_string(),
     )
-}
-
-fn wait_for(what: &str, secs: u64, mut ok: impl FnMut() -> bool) {
-    let until = Instant::now() + Duration::from_secs(secs);
-    while !ok() {
-        assert!(Instant::now() < until, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(100));
-    }
 }
 
 fn capture_starts(state: &Path) -> Vec<serde_json::Value> {

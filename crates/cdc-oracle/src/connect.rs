@@ -233,6 +233,14 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
     let text = message.trim().to_string();
     let table = || ctx.table.clone().unwrap_or_default();
     let scn = ctx.scn.unwrap_or(0);
+    // A mining call's error says its window (Oracle's names no log).
+    let in_window = || {
+        format!(
+            "{} (mining SCN {scn} to {}): {text}",
+            ctx.operation,
+            ctx.end_scn.unwrap_or(scn)
+        )
+    };
     match deciding_code(code, message) {
         Some(OraCode::Ora(1555)) => CdcError::SnapshotTooOld {
             table: table(),
@@ -259,11 +267,7 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
         // that lacks one LogMiner needs (Debezium met it with a RAC thread's logs missing,
         // DBZ-4850, and retries it). A new session on the log list as it is now mines the
         // window again; a damaged log keeps failing. Oracle names no log: the window does.
-        Some(OraCode::Ora(1343)) => CdcError::LogStreamCorrupt(format!(
-            "{} (mining SCN {scn} to {}): {text}",
-            ctx.operation,
-            ctx.end_scn.unwrap_or(scn)
-        )),
+        Some(OraCode::Ora(1343)) => CdcError::LogStreamCorrupt(in_window()),
         // ORA-04030 "out of process memory when trying to allocate"; ORA-04036 "PGA memory used
         // by the instance exceeds PGA_AGGREGATE_LIMIT" (the call with the most untunable memory
         // is ended): a new session, its predecessor's memory freed, makes the call again.
@@ -273,11 +277,7 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
         // LogMiner's internal errors Debezium's handler retries (its RETRIABLE_ORA600_ERROR_
         // MESSAGES): a new LogMiner session gets past them. Any other ORA-00600 is not retried.
         Some(OraCode::Ora(600)) if LOGMINER_ORA600_PASSING.iter().any(|a| text.contains(a)) => {
-            CdcError::LogMinerInternal(format!(
-                "{} (mining SCN {scn} to {}): {text}",
-                ctx.operation,
-                ctx.end_scn.unwrap_or(scn)
-            ))
+            CdcError::LogMinerInternal(in_window())
         }
         // DBMS_LOGMNR_D.BUILD while DDL holds the dictionary (ORA-01327 "failed to
         // exclusively lock system dictionary as required BUILD"): a later build gets it.
@@ -376,12 +376,9 @@ const PLS_NOT_DECLARED: &str = "PLS-00201";
 const LOGMINER_ORA600_PASSING: &[&str] = &["krvrdGetUID", "krvrdccs10", "krvrdccs30"];
 
 /// Texts a message may carry that change how its code is mapped (see [`runtime_error`]).
-const MESSAGE_QUALIFIERS: &[&str] = &[
-    PLS_NOT_DECLARED,
-    LOGMINER_ORA600_PASSING[0],
-    LOGMINER_ORA600_PASSING[1],
-    LOGMINER_ORA600_PASSING[2],
-];
+fn message_qualifiers() -> impl Iterator<Item = &'static str> {
+    std::iter::once(PLS_NOT_DECLARED).chain(LOGMINER_ORA600_PASSING.iter().copied())
+}
 
 /// What the tool makes of one Oracle error: the catalog code it becomes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -415,10 +412,10 @@ pub fn handling_of(code: OraCode) -> OracleErrorHandling {
     if plain != general {
         in_calls.push((plain, None));
     }
-    for q in MESSAGE_QUALIFIERS {
+    for q in message_qualifiers() {
         let c = runtime_error(Some(code), &format!("{name}: {q}"), &ctx).code();
         if c != plain && c != general {
-            in_calls.push((c, Some(*q)));
+            in_calls.push((c, Some(q)));
         }
     }
     OracleErrorHandling {
@@ -605,16 +602,21 @@ mod tests {
         assert!(h.wrapper && h.is_specific() && h.at_login.is_none() && h.in_calls.is_empty());
     }
 
-    /// ORA-00600 with an argument Debezium retries is CDC-5016 with the window; any other is
-    /// the general CDC-5006; explain lists the arguments.
-    #[test]
-    fn logminer_internal_errors_that_pass_are_told_from_the_rest() {
-        let ctx = CallContext {
+    /// A call mining the window 1000..=1500.
+    fn mining_window() -> CallContext {
+        CallContext {
             scn: Some(1000),
             end_scn: Some(1500),
             operation: "reading V$LOGMNR_CONTENTS",
             ..CallContext::default()
-        };
+        }
+    }
+
+    /// ORA-00600 with an argument Debezium retries is CDC-5016 with the window; any other is
+    /// the general CDC-5006; explain lists the arguments.
+    #[test]
+    fn logminer_internal_errors_that_pass_are_told_from_the_rest() {
+        let ctx = mining_window();
         let text = "ORA-00600: internal error code, arguments: [krvrdGetUID], [1], [], [], [], [], [], [], [], [], [], []";
         let e = runtime_error(code_in_message(text), text, &ctx);
         assert_eq!(e.code(), Code::Cdc5016, "{e}");
@@ -638,12 +640,7 @@ mod tests {
     /// Oracle's ORA-01343 names no log: the error says the window, where the operator looks.
     #[test]
     fn corruption_in_the_logstream_says_the_window() {
-        let ctx = CallContext {
-            scn: Some(1000),
-            end_scn: Some(1500),
-            operation: "reading V$LOGMNR_CONTENTS",
-            ..CallContext::default()
-        };
+        let ctx = mining_window();
         let e = runtime_error(
             Some(OraCode::Ora(1343)),
             "ORA-01343: LogMiner encountered corruption in the logstream",

@@ -23,6 +23,11 @@ pub fn run(args: &[&str]) -> Output {
 }
 
 pub fn current_scn(db: &Path) -> u64 {
+    emulator_status(db)["current_scn"].as_u64().unwrap()
+}
+
+/// `emulator status DB --format json`.
+pub fn emulator_status(db: &Path) -> Json {
     let out = run(&[
         "emulator",
         "status",
@@ -30,8 +35,16 @@ pub fn current_scn(db: &Path) -> u64 {
         "--format",
         "json",
     ]);
-    let v: Json = serde_json::from_slice(&out.stdout).unwrap();
-    v["current_scn"].as_u64().unwrap()
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Wait until `ok`, looking every 50 ms; after `secs` seconds fail, naming `what`.
+pub fn wait_for(what: &str, secs: u64, mut ok: impl FnMut() -> bool) {
+    let until = Instant::now() + Duration::from_secs(secs);
+    while !ok() {
+        assert!(Instant::now() < until, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 /// Every record of the file sink's segments, in order (the directory also holds the sink's

@@ -128,6 +128,16 @@ fn query(
     }
 }
 
+/// Whether a session that failed with `e` is given up: a lost connection is gone; one whose
+/// process ran out of memory (ORA-04030, ORA-04036) too, so the retry's new session starts
+/// with its memory freed.
+fn gives_up_session(e: &CdcError) -> bool {
+    matches!(
+        e,
+        CdcError::ConnectionLost(_) | CdcError::OutOfCallMemory(_)
+    )
+}
+
 /// Read one chunk on `slot`'s session (connecting one if it has none); the session comes back
 /// unless its connection was lost.
 fn read_in(
@@ -155,12 +165,7 @@ fn read_in(
         },
         other => other,
     });
-    // A lost connection is gone; a session whose process ran out of memory (ORA-04030,
-    // ORA-04036) is given up too, so the retry's new one starts with its memory freed.
-    let keep = !matches!(
-        r,
-        Err(CdcError::ConnectionLost(_) | CdcError::OutOfCallMemory(_))
-    );
+    let keep = !r.as_ref().is_err_and(gives_up_session);
     (keep.then_some(s), r)
 }
 
@@ -752,10 +757,7 @@ fn take_scn(
         return (None, None);
     };
     let scn = s.current_scn();
-    let keep = !matches!(
-        scn,
-        Err(CdcError::ConnectionLost(_) | CdcError::OutOfCallMemory(_))
-    );
+    let keep = !scn.as_ref().is_err_and(gives_up_session);
     (keep.then_some(s), scn.ok())
 }
 
