@@ -135,6 +135,13 @@ fn capture_through_switches_with(build: &str, rounds: u32, faults: Faults) -> Ra
     }
 }
 
+impl Ran {
+    /// How many ops events named `event` the run wrote.
+    fn count(&self, event: &str) -> usize {
+        self.events.iter().filter(|e| e["event"] == event).count()
+    }
+}
+
 #[test]
 fn builds_at_log_switches_keep_mining_inside_the_kept_logs() {
     let ran = capture_through_switches("log_switch", 12);
@@ -143,11 +150,7 @@ fn builds_at_log_switches_keep_mining_inside_the_kept_logs() {
         "{:?}",
         ran.result.as_ref().err().map(|e| e.to_string())
     );
-    let builds = ran
-        .events
-        .iter()
-        .filter(|e| e["event"] == "dictionary-built")
-        .count();
+    let builds = ran.count("dictionary-built");
     assert!(builds >= 6, "{builds} builds");
     // Every insert of the steps but the last, each once (the last step's after the last round
     // is not mined: capture stopped before).
@@ -224,11 +227,7 @@ fn a_build_meeting_locked_dictionary_is_made_at_the_next_switch() {
         .events
         .iter()
         .all(|e| e["event"] != "dictionary-build-failed"));
-    let builds = ran
-        .events
-        .iter()
-        .filter(|e| e["event"] == "dictionary-built")
-        .count();
+    let builds = ran.count("dictionary-built");
     assert!(builds >= 4, "{builds} builds");
     assert!(ran.records >= 11 * 7, "{} records", ran.records);
 }
