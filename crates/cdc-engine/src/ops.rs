@@ -74,6 +74,9 @@ pub struct SnapshotMetrics {
     pub rows_scanned: BTreeMap<String, u64>,
     pub chunks_done: u64,
     pub retries: u64,
+    /// Reading sessions the snapshot uses: cdc.snapshot.threads, fewer after the database
+    /// refused one (the session limit).
+    pub readers: u64,
     pub duration_ms: u64,
 }
 

@@ -130,16 +130,32 @@ pub(super) fn sessions(f: &Facts) -> Finding {
         }
         return Finding::pass(found);
     }
-    let fit = room
+    // A snapshot makes do with the sessions the database lets in (read/room.rs): it gives up
+    // the SCN session, then readers, down to one beside its coordinating session (the catalog's
+    // session goes on as the coordinator or the mining session, never a login of its own).
+    let fixed = 1 + u64::from(f.streams());
+    let readers = room
         .unwrap_or(0)
-        .saturating_sub(needed - if f.snapshots() { u64::from(threads) } else { 0 });
-    let mut fix = Vec::new();
-    if f.snapshots() && fit >= 1 {
-        fix.push(format!("cdc.snapshot.threads: {fit}"));
+        .saturating_sub(fixed)
+        .min(u64::from(threads));
+    if f.snapshots() && readers >= 1 {
+        // Threads with which every session fits, the SCN session too.
+        let all_fit = room.unwrap_or(0).saturating_sub(fixed + 1);
+        let mut fix = vec![match all_fit {
+            0 => "cdc.snapshot.threads: 1  -- the most that fits (without the SCN session)"
+                .to_string(),
+            n => format!("cdc.snapshot.threads: {n}  -- every session fits, the SCN session too"),
+        }];
         fix.push("-- or make room:".into());
+        fix.extend(short);
+        return Finding::warn(
+            format!(
+                "{found}: not all of them fit; a snapshot makes do with fewer (the logins the database refuses are CDC-2011: the SCN session is given up first, then readers), about {readers} of {threads} readers"
+            ),
+            fix.join("\n"),
+        );
     }
-    fix.extend(short);
-    Finding::fail(format!("{found}: not enough"), fix.join("\n"))
+    Finding::fail(format!("{found}: not enough"), short.join("\n"))
 }
 
 /// A profile that lets `user` hold `sessions` at once. A common user (`C##…`) of a CDB needs

@@ -121,6 +121,12 @@ fn render_parts(b: &Board, m: &SnapshotMetrics) -> String {
         m.retries as f64,
     );
     o.one(
+        "snapshot_readers",
+        "gauge",
+        "Reading sessions the snapshot uses (cdc.snapshot.threads; fewer after the database refused one at its session limit).",
+        m.readers as f64,
+    );
+    o.one(
         "snapshot_duration_seconds",
         "gauge",
         "How long the last completed snapshot took.",

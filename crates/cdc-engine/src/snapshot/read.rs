@@ -8,7 +8,7 @@
 use super::plan::{Chunk, Planner};
 use super::target::{Strategy, TableTarget};
 use crate::crashpoint::Point;
-use crate::errors::{CdcError, Result};
+use crate::errors::{CdcError, Code, Result};
 use crate::ops::{OpsLog, SnapshotMetrics};
 use crate::settings::Settings;
 use cdc_core::model::{ColumnInfo, FetchedRow, FlashbackQuery, Scn};
@@ -18,6 +18,7 @@ use std::sync::{Arc, Mutex};
 
 mod last;
 mod retry;
+mod room;
 
 /// Smallest chunk the ORA-01555 halving goes down to.
 pub const MIN_HALVED_ROWS: u64 = 1000;
@@ -102,9 +103,15 @@ pub struct Reader<'a> {
     /// Read each row's ROWID (the sink writes it: a record's `row_id`).
     pub row_ids: bool,
     sessions: Vec<Option<Box<dyn Session>>>,
+    /// Reading sessions in use: `cdc.snapshot.threads`, fewer once the database refused one
+    /// (the session limit, [`room`]); the slots past it stay empty.
+    readers: usize,
     /// The session that takes the next wave's SCN while a wave is read (see
     /// [`Waves::next_scn`]).
     clock: Option<Box<dyn Session>>,
+    /// The clock given up after the database refused a session: each wave then takes its SCN
+    /// on the coordinating session (a round trip more, a reader kept).
+    clock_off: bool,
 }
 
 fn query(
@@ -219,7 +226,9 @@ impl<'a> Reader<'a> {
             row_ids: true,
             // The coordinating session, then one per reading thread.
             sessions: (0..=threads).map(|_| None).collect(),
+            readers: threads,
             clock: None,
+            clock_off: false,
         }
     }
 
@@ -266,6 +275,17 @@ impl<'a> Reader<'a> {
                     )?;
                     self.sessions[0] = None;
                 }
+                // The coordinating session's login again (after a lost connection) refused at
+                // the session limit: a session the snapshot holds gives it room.
+                Err(
+                    e @ CdcError::Connect {
+                        code: Code::Cdc2011,
+                        ..
+                    },
+                ) if self.sessions[0].is_none() => match self.room_for_main() {
+                    Some(room) => self.made_room(room, &e, None)?,
+                    None => return Err(e),
+                },
                 other => return other,
             }
         }
@@ -297,6 +317,9 @@ impl<'a> Reader<'a> {
         if self.pin_scn.is_some() || self.sessions.len() < 2 {
             return Ok((self.on_main(|s| Planner::new(t, rows, resume, s))?, None));
         }
+        // The coordinating session first: at a session limit the reading sessions connected
+        // meanwhile must not take its place (a reader refused is made do without; it is not).
+        self.main()?;
         let connector = self.connector;
         let policy = &self.settings.connect;
         let slot = self.sessions[1].take();
@@ -345,7 +368,7 @@ impl<'a> Reader<'a> {
     /// Chunks read in one wave: `cdc.snapshot.threads`, capped by
     /// `cdc.snapshot.max.pending.chunks`.
     fn wave_size(&self) -> usize {
-        (self.sessions.len() - 1)
+        self.readers
             .max(1)
             .min(self.settings.snapshot.max_pending_chunks.max(1) as usize)
     }
@@ -377,6 +400,9 @@ impl<'a> Reader<'a> {
         emit: &mut dyn FnMut(ReaderEvent) -> Result<()>,
     ) -> Result<bool> {
         let threads = self.sessions.len();
+        if let Ok(mut m) = self.metrics.lock() {
+            m.readers = self.readers as u64;
+        }
         let reader = Reader {
             connector: self.connector,
             settings: self.settings,
@@ -386,7 +412,9 @@ impl<'a> Reader<'a> {
             marks: self.marks,
             row_ids: self.row_ids,
             sessions: std::mem::take(&mut self.sessions),
+            readers: self.readers,
             clock: self.clock.take(),
+            clock_off: self.clock_off,
         };
         let mut w = Some(Waves {
             reader,
@@ -408,10 +436,13 @@ impl<'a> Reader<'a> {
             }
             r
         });
-        (self.sessions, self.clock) = match w {
-            Some(w) => (w.reader.sessions, w.reader.clock),
-            None => ((0..threads).map(|_| None).collect(), None),
-        };
+        match w {
+            Some(w) => {
+                (self.sessions, self.clock) = (w.reader.sessions, w.reader.clock);
+                (self.readers, self.clock_off) = (w.reader.readers, w.reader.clock_off);
+            }
+            None => self.sessions = (0..threads).map(|_| None).collect(),
+        }
         r
     }
 
@@ -679,7 +710,7 @@ impl<'a> Waves<'a> {
         let wave: Vec<Pending> = self.pending.drain(..n).collect();
         // Another wave follows: its SCN is taken while this one is read.
         let more = !self.pending.is_empty() || !self.planner.is_done();
-        let clock = (r.pin_scn.is_none() && more).then(|| take_next_scn(scope, r));
+        let clock = (r.pin_scn.is_none() && more && !r.clock_off).then(|| take_next_scn(scope, r));
         let (columns, mut results) = match known.or(reuse) {
             Some(c) => {
                 let results = read_wave(scope, r, t, &wave, &c, scn, false).0;
@@ -806,5 +837,11 @@ fn read_wave<'s, 'e, 'a: 's>(
             Err(_) => Err(CdcError::Database("a chunk reader thread panicked".into())),
         })
         .collect();
+    // A reader given up while the wave was read (the coordinating session needed its room):
+    // the session it read with goes too.
+    r.sessions
+        .iter_mut()
+        .skip(r.readers + 1)
+        .for_each(|s| *s = None);
     (results, asked)
 }

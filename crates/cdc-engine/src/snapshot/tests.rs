@@ -332,8 +332,22 @@ fn run_snapshot(
     sink: &mut Collect,
     ops: &OpsLog,
 ) -> Result<Outcome> {
+    run_snapshot_as(db, None, pairs, sink, ops, Default::default())
+}
+
+/// [`run_snapshot`] logged in as `user`, with the metrics it updates.
+fn run_snapshot_as(
+    db: &std::path::Path,
+    user: Option<&str>,
+    pairs: &[&str],
+    sink: &mut Collect,
+    ops: &OpsLog,
+    metrics: Arc<Mutex<crate::ops::SnapshotMetrics>>,
+) -> Result<Outcome> {
     let settings = Settings::from_pairs(pairs).unwrap();
-    let conn = EmulatorConnector::open(db, settings.emulator_faults()).unwrap();
+    let conn = EmulatorConnector::open(db, settings.emulator_faults())
+        .unwrap()
+        .with_login(user, None);
     let mut s = EmulatorConnector::open(db, Faults::default())
         .unwrap()
         .connect()
@@ -346,7 +360,7 @@ fn run_snapshot(
         settings: &settings,
         ops,
         progress: &NoProgress,
-        metrics: Default::default(),
+        metrics,
         pin_scn: None,
         signal: None,
     };
@@ -650,6 +664,81 @@ fn dropped_connections_are_retried_up_to_the_limit() {
         ),
         "{e}"
     );
+}
+
+/// A user whose profile allows 3 sessions at once (SESSIONS_PER_USER) and 4 reading threads:
+/// the reads the database refuses (ORA-02391, CDC-2011) are read again with fewer sessions, so
+/// the snapshot completes with the coordinating session and two readers, every row once, each
+/// reduction a `snapshot-readers-reduced` event and the readers gauge at 2. With room for the
+/// coordinating session alone, no reader can read: CDC-2011, as before.
+#[test]
+fn a_snapshot_at_the_users_session_limit_reads_on_with_fewer_sessions() {
+    let users = "database:\n  users:\n    - { name: CDC, sessions_per_user: 3 }\n    - { name: ONE, sessions_per_user: 1 }\n";
+    let (_d, db) = make_db(&format!(
+        "{users}{}",
+        schema(200, "    primary_key: [A]", "")
+    ));
+    let pairs = [
+        "cdc.snapshot.chunk.rows=10",
+        "cdc.snapshot.threads=4",
+        "cdc.snapshot.chunk.retries=0",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let ops_path = dir.path().join("ops.jsonl");
+    let metrics: Arc<Mutex<crate::ops::SnapshotMetrics>> = Default::default();
+    let mut sink = Collect::default();
+    let out = run_snapshot_as(
+        &db,
+        Some("CDC"),
+        &pairs,
+        &mut sink,
+        &OpsLog::to_file(&ops_path).unwrap(),
+        metrics.clone(),
+    );
+    assert_eq!(out.unwrap(), Outcome::Completed);
+    let rows: Vec<String> = sink
+        .chunks
+        .iter()
+        .flat_map(|c| c.1.rows.iter().map(|r| r.rowid.to_string()))
+        .collect();
+    let distinct: std::collections::BTreeSet<&String> = rows.iter().collect();
+    assert_eq!((rows.len(), distinct.len()), (200, 200), "every row once");
+    let events = crate::ops::read_events(&ops_path).unwrap();
+    let reduced: Vec<&serde_json::Value> = events
+        .iter()
+        .filter(|e| e["event"] == "snapshot-readers-reduced")
+        .collect();
+    assert!(!reduced.is_empty(), "{events:?}");
+    for e in &reduced {
+        assert_eq!(e["code"], "CDC-2011", "{e}");
+        assert_eq!(e["table"], "APP.T", "{e}");
+        assert!(e["message"].as_str().unwrap().contains("ORA-02391"), "{e}");
+    }
+    let last = reduced.last().unwrap();
+    assert_eq!(
+        (last["gave_up"].as_str(), last["readers"].as_u64()),
+        (Some("reader"), Some(2)),
+        "{last}"
+    );
+    assert_eq!(metrics.lock().unwrap().readers, 2);
+    assert!(
+        !events.iter().any(|e| e["event"] == "snapshot-chunk-failed"),
+        "{events:?}"
+    );
+
+    // Room for one session: the coordinating one holds it, and no reader can have one.
+    let mut sink = Collect::default();
+    let e = run_snapshot_as(
+        &db,
+        Some("ONE"),
+        &pairs,
+        &mut sink,
+        &OpsLog::discard(),
+        Default::default(),
+    )
+    .unwrap_err();
+    assert_eq!(e.code(), crate::errors::Code::Cdc2011, "{e}");
+    assert!(sink.chunks.is_empty());
 }
 
 /// Without a change stream (the export, snapshot_only) the reader asks the dictionary for the

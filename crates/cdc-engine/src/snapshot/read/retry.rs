@@ -191,6 +191,18 @@ impl<'a> Waves<'a> {
             | CdcError::UnsupportedType { .. }
             | CdcError::Privilege { .. }
             | CdcError::ContainerUnreachable(_) => return Err(e),
+            // The database refused the reader's session (the session limit): the chunk is read
+            // again with the clock's session, or one reader, given up to make room.
+            e @ CdcError::Connect {
+                code: Code::Cdc2011,
+                ..
+            } if self.reader.can_make_room() => match self.reader.room_for_reader() {
+                Some(room) => {
+                    self.reader.made_room(room, &e, Some(&table))?;
+                    back.push(item);
+                }
+                None => return Err(e),
+            },
             // A login refused for good (the session limit, credentials, a locked account, no
             // CREATE SESSION, no client library): every retry is refused the same way. A login
             // failing for another reason (CDC-2006: a handler or DNS failing for a moment)

@@ -1,0 +1,94 @@
+//! When the database refuses one more session (CDC-2011: the user's SESSIONS_PER_USER, the
+//! instance's SESSIONS or PROCESSES), the snapshot makes do with fewer instead of stopping: it
+//! gives up the session that takes each next wave's SCN ahead first (a round trip a wave), then
+//! reading sessions one at a time, each a warning, a `snapshot-readers-reduced` ops event and
+//! the `snapshot_readers` gauge, down to one reader beside the coordinating session. Refused
+//! there too, it stops with CDC-2011. Waiting would not help: the sessions that take the room
+//! (the capture's mining session, other programs of the same user) stay.
+
+use super::Reader;
+use crate::errors::{CdcError, Result};
+use serde_json::json;
+
+/// What was given up to make room for a session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Room {
+    /// The session that took each next wave's SCN ahead.
+    Clock,
+    /// A reading session: the snapshot reads one chunk fewer at a time.
+    Reader,
+}
+
+impl Reader<'_> {
+    /// Whether a refused session can be made room for: the clock holds one, or more than one
+    /// reader is in use.
+    pub(super) fn can_make_room(&self) -> bool {
+        self.clock.is_some() || self.readers > 1
+    }
+
+    /// Room for a reader whose login was refused: the clock's session, else one reader fewer
+    /// (the last slot goes; an empty slot, the refused reader's, takes its session first).
+    /// Called between waves, when every reading session is back in its slot.
+    pub(super) fn room_for_reader(&mut self) -> Option<Room> {
+        self.clock_off = true;
+        if self.clock.take().is_some() {
+            return Some(Room::Clock);
+        }
+        if self.readers <= 1 {
+            return None;
+        }
+        if let Some(empty) = (1..self.readers).find(|i| self.sessions[*i].is_none()) {
+            self.sessions.swap(empty, self.readers);
+        }
+        self.sessions[self.readers] = None;
+        self.readers -= 1;
+        Some(Room::Reader)
+    }
+
+    /// Room for the coordinating session, whose login after a lost connection was refused: a
+    /// session held now is given up so the login can take its place (the clock's, else the
+    /// last reader's that holds one; a reader whose session is out reading keeps it).
+    pub(super) fn room_for_main(&mut self) -> Option<Room> {
+        self.clock_off = true;
+        if self.clock.take().is_some() {
+            return Some(Room::Clock);
+        }
+        let held = (2..=self.readers)
+            .rev()
+            .find(|i| self.sessions.get(*i).is_some_and(Option::is_some))?;
+        self.sessions.swap(held, self.readers);
+        self.sessions[self.readers] = None;
+        self.readers -= 1;
+        Some(Room::Reader)
+    }
+
+    /// Say what was given up: a warning, a `snapshot-readers-reduced` ops event (`gave_up`
+    /// `clock` or `reader`, the `readers` in use now) and the readers gauge.
+    pub(super) fn made_room(&self, room: Room, e: &CdcError, table: Option<&str>) -> Result<()> {
+        let readers = self.readers;
+        let what = match room {
+            Room::Clock => {
+                "the session that took each next wave's SCN ahead is given up (each wave takes its own SCN)".to_string()
+            }
+            Room::Reader => format!("the snapshot reads on with {readers} reading session(s)"),
+        };
+        let at = table.map(|t| format!("{t}: ")).unwrap_or_default();
+        tracing::warn!(
+            "{at}the database refused another session ({}); {what}. `oracle-cdc doctor --check settings.sessions` says how many the job needs",
+            crate::errors::shown(&e.to_string(), 300)
+        );
+        if let Ok(mut m) = self.metrics.lock() {
+            m.readers = readers as u64;
+        }
+        self.ops.emit(
+            "snapshot-readers-reduced",
+            json!({
+                "table": table,
+                "code": e.code().info().code,
+                "gave_up": match room { Room::Clock => "clock", Room::Reader => "reader" },
+                "readers": readers,
+                "message": crate::errors::shown(&e.to_string(), 500),
+            }),
+        )
+    }
+}
