@@ -1456,6 +1456,7 @@ _oracle_cdc_set_keys() {
         cdc.emulator.fault.restart.every=
         cdc.emulator.fault.restart.ms=
         cdc.emulator.fault.idle.timeout.ms=
+        cdc.emulator.fault.dead.connection.ms=
         cdc.emulator.fault.connect.time.ms=
         cdc.emulator.fault.ora01368.mines=
         cdc.emulator.fault.ora01291.mines=

@@ -438,3 +438,66 @@ fn a_window_mined_again_at_the_users_session_limit_gives_up_its_session_first() 
     assert_exactly_once(&recs);
     assert_changes_converge(&e, &recs, start, end);
 }
+
+/// A capture user at its SESSIONS_PER_USER limit (1: the mining session) whose connection is
+/// cut (ORA-03113, as by a network partition): the database counts the lost session until it
+/// notices its client gone (`cdc.emulator.fault.dead.connection.ms`, as dead connection
+/// detection), so the new session's login is refused with ORA-02391 meanwhile. Capture retries
+/// that login, as it replaces a lost session, and converges (before, CDC-2011 stopped it); a
+/// lost session counted longer than cdc.database.reconnect.max.ms stops it with CDC-2011.
+#[test]
+fn a_lost_session_the_database_still_counts_is_waited_out_at_the_session_limit() {
+    let limited = SCHEMA.replacen(
+        "seed: 8\n",
+        "seed: 8\ndatabase:\n  users:\n    - { name: CDC, sessions_per_user: 1 }\n",
+        1,
+    );
+    let e = emulated(&limited);
+    let user = ["cdc.database.user=CDC", "cdc.snapshot.mode=none"];
+    let (start, end) = streaming_through_workload(&e, &user, 60, 7);
+    let mut drilled = user.to_vec();
+    drilled.extend([
+        "cdc.stream.window.scn=100",
+        "cdc.database.connect.backoff.ms=20",
+        "cdc.database.connect.backoff.max.ms=100",
+        "cdc.emulator.fault.seed=3",
+        "cdc.emulator.fault.drop.per.mille=40",
+        "cdc.emulator.fault.dead.connection.ms=300",
+    ]);
+    let err = capture(&e, &drilled, end);
+    let retries = source_retries(&e);
+    assert!(
+        retries.iter().any(|(cause, _, _)| cause == "ORA-03113"),
+        "{retries:?}"
+    );
+    // The logins refused while the lost session counted were tried again (logged as stalls).
+    assert!(err.contains("ORA-02391"), "{err}");
+    let recs = records(&e.out);
+    assert_exactly_once(&recs);
+    assert_changes_converge(&e, &recs, start, end);
+
+    // Counted for longer than capture waits for a lost session: CDC-2011, naming the limit.
+    let mut patient = user.to_vec();
+    patient.extend([
+        "cdc.database.connect.backoff.ms=20",
+        "cdc.database.reconnect.max.ms=300",
+        "cdc.emulator.fault.drop.per.mille=1000",
+        "cdc.emulator.fault.dead.connection.ms=60000",
+    ]);
+    let mut args = settings(&e, &patient);
+    args.extend([
+        "capture".into(),
+        "--stop-at-scn".into(),
+        (end + 1000).to_string(),
+    ]);
+    let o = Command::new(cargo_bin("oracle-cdc"))
+        .args(&args)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("CDC-2011") && err.contains("ORA-02391"),
+        "{err}"
+    );
+}

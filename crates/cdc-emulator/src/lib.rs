@@ -200,6 +200,9 @@ pub struct FaultSettings {
     pub idle_timeout_ms: u64,
     /// cdc.emulator.fault.connect.time.ms: a session logged in longer is ended (ORA-02399).
     pub connect_time_ms: u64,
+    /// cdc.emulator.fault.dead.connection.ms: a session whose connection a drop cut still
+    /// counts towards SESSIONS_PER_USER this long after its holder lets it go.
+    pub dead_connection_ms: u64,
     pub ora01368_mines: Vec<u64>,
     pub ora01291_mines: Vec<u64>,
     /// cdc.emulator.fault.ora01343.mines / .ora04030.mines: windows failing half-way with

@@ -55,7 +55,7 @@ impl EmulatorSession {
             ));
         }
         let idle = std::mem::replace(&mut self.last_call, std::time::Instant::now()).elapsed();
-        let (latency, drop, slow, kill) = {
+        let (latency, drop, slow, kill, dead_ms) = {
             let mut f = self.shared.faults.lock().map_err(|_| poisoned())?;
             if f.restarts != self.epoch {
                 // The instance this session ran in has gone (a restart since it logged in).
@@ -106,8 +106,9 @@ impl EmulatorSession {
             let slow = every(s.slow_call_every).then_some(s.slow_call_ms);
             let kill = every(s.kill_session_every).then_some(s.kill_session_every);
             let (per_mille, latency) = (s.drop_per_mille, s.call_latency_ms);
+            let dead_ms = s.dead_connection_ms;
             let drop = per_mille > 0 && f.rng.gen_range(0..1000) < per_mille;
-            (latency, drop, slow, kill)
+            (latency, drop, slow, kill, dead_ms)
         };
         let wait = latency + slow.unwrap_or(0);
         if wait > 0 {
@@ -122,6 +123,9 @@ impl EmulatorSession {
         }
         if drop {
             self.dropped = true;
+            // The connection is cut, not logged off: the database keeps the session until it
+            // notices (cdc.emulator.fault.dead.connection.ms).
+            self.slot.outlive_connection(dead_ms);
             return Err(CdcError::ConnectionLost(
                 "ORA-03113: end-of-file on communication channel (fault drill)".into(),
             ));

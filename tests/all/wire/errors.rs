@@ -185,4 +185,32 @@ fn profile_limits_keep_their_codes_over_the_wire() {
         again.is_some(),
         "the closed session's place was not given back"
     );
+    drop(again);
+
+    // A connection the drill cuts (every call, as a network partition would) leaves its
+    // session counted for cdc.emulator.fault.dead.connection.ms: a login meanwhile is refused
+    // with ORA-02391, one after it is let in (and cut again).
+    let mut faults = Faults::default();
+    faults.settings.drop_per_mille = 1000;
+    faults.settings.dead_connection_ms = 1500;
+    let s = serve_schema(&schema, faults);
+    let cut = |r: Result<Box<dyn Session>, CdcError>| match r {
+        Ok(mut w) => w.current_scn().map(|_| ()),
+        Err(e) => Err(e),
+    };
+    let first = cut(connect(&s.url("DEMO"), USER, PASSWORD)).unwrap_err();
+    assert_eq!(first.code(), Code::Cdc5007, "{first}");
+    let first_two = [
+        cut(connect(&s.url("DEMO"), USER, PASSWORD)),
+        cut(connect(&s.url("DEMO"), USER, PASSWORD)),
+    ];
+    // The second cut one took the last place; the third login is refused.
+    let refused = first_two.iter().any(|r| {
+        r.as_ref()
+            .is_err_and(|e| e.code() == Code::Cdc2011 && e.to_string().contains("ORA-02391"))
+    });
+    assert!(refused, "{first_two:?}");
+    std::thread::sleep(std::time::Duration::from_millis(1700));
+    let later = cut(connect(&s.url("DEMO"), USER, PASSWORD)).unwrap_err();
+    assert_eq!(later.code(), Code::Cdc5007, "let in, then cut: {later}");
 }

@@ -147,13 +147,19 @@ impl<'a> Miner<'a> {
         held(&mut self.session)
     }
 
-    /// A new session in place of a lost one: transient connect failures retried for
-    /// cdc.database.reconnect.max.ms (a database restarting), each wait cut short by a stop.
-    /// Told to stop meanwhile, it gives up: [`CdcError::StoppedReconnecting`], a clean stop.
-    fn reconnect(&self) -> Result<Box<dyn Session>> {
+    /// A new session in place of a failed one: transient connect failures retried for
+    /// cdc.database.reconnect.max.ms (a database restarting), each wait cut short by a stop;
+    /// after a `lost` connection the session limit too (the database may count the lost
+    /// session until it notices it gone). Told to stop meanwhile, it gives up:
+    /// [`CdcError::StoppedReconnecting`], a clean stop.
+    fn reconnect(&self, lost: bool) -> Result<Box<dyn Session>> {
         let stop = self.stop;
         let stopping = || stop.is_some_and(|s| s());
-        let r = crate::source::reconnect_with(
+        let connect = match lost {
+            true => crate::source::replace_lost_with,
+            false => crate::source::reconnect_with,
+        };
+        let r = connect(
             self.connector,
             &self.settings.connect,
             &mut |d| sleep_unless_stopped(d, stop),
@@ -190,7 +196,8 @@ impl<'a> Miner<'a> {
         sleep_unless_stopped(wait, self.stop);
         // A new session also for log errors: its LogMiner session starts on the log list as
         // it is now.
-        self.session = Some(self.reconnect()?);
+        let lost = matches!(e, CdcError::ConnectionLost(_));
+        self.session = Some(self.reconnect(lost)?);
         Ok(())
     }
 

@@ -198,6 +198,7 @@ pub const FAULT_REGISTER_DELAY_MS: &str = "cdc.emulator.fault.register.delay.ms"
 pub const FAULT_RESTART_EVERY: &str = "cdc.emulator.fault.restart.every";
 pub const FAULT_RESTART_MS: &str = "cdc.emulator.fault.restart.ms";
 pub const FAULT_IDLE_TIMEOUT_MS: &str = "cdc.emulator.fault.idle.timeout.ms";
+pub const FAULT_DEAD_CONNECTION_MS: &str = "cdc.emulator.fault.dead.connection.ms";
 pub const FAULT_CONNECT_TIME_MS: &str = "cdc.emulator.fault.connect.time.ms";
 pub const FAULT_ORA01368_MINES: &str = "cdc.emulator.fault.ora01368.mines";
 pub const FAULT_ORA01291_MINES: &str = "cdc.emulator.fault.ora01291.mines";
@@ -403,6 +404,8 @@ pub const KEYS: &[KeySpec] = &[
         "Emulator fault drills: how long a restart (cdc.emulator.fault.restart.every) keeps the database down."),
     key(FAULT_IDLE_TIMEOUT_MS, Kind::UInt { min: 0, max: 86_400_000 }, Some("0"),
         "Emulator fault drills: a session that made no call for longer than this is ended by the database (0: never), as by a profile's IDLE_TIME: its next call fails with ORA-02396 and the connection is closed (CDC-5007; capture reconnects)."),
+    key(FAULT_DEAD_CONNECTION_MS, Kind::UInt { min: 0, max: 86_400_000 }, Some("0"),
+        "Emulator fault drills: a session whose connection cdc.emulator.fault.drop.per.mille cut (ORA-03113, as a network partition or a firewall dropping an idle connection) still counts towards its user's SESSIONS_PER_USER this long after the client let it go (0: it ends with its connection), as Oracle keeps a session whose client vanished until dead connection detection (SQLNET.EXPIRE_TIME) or TCP keepalive finds it gone. A login at the limit meanwhile is refused with ORA-02391; capture retries it for cdc.database.reconnect.max.ms when the login replaces a lost session."),
     key(FAULT_CONNECT_TIME_MS, Kind::UInt { min: 0, max: 86_400_000 }, Some("0"),
         "Emulator fault drills: a session logged in longer than this is ended by the database (0: never), as by a profile's CONNECT_TIME, busy or not: its next call fails with ORA-02399 (exceeded maximum connect time, you are being logged off) and the connection is closed (CDC-5007; capture reconnects)."),
     key(FAULT_ORA01368_MINES, Kind::List, None,

@@ -599,6 +599,7 @@ impl Settings {
                 restart_every: v.uint(keys::FAULT_RESTART_EVERY) as u32,
                 restart_ms: v.uint(keys::FAULT_RESTART_MS),
                 idle_timeout_ms: v.uint(keys::FAULT_IDLE_TIMEOUT_MS),
+                dead_connection_ms: v.uint(keys::FAULT_DEAD_CONNECTION_MS),
                 connect_time_ms: v.uint(keys::FAULT_CONNECT_TIME_MS),
                 ora01368_mines: ordinals(keys::FAULT_ORA01368_MINES)?,
                 ora01291_mines: ordinals(keys::FAULT_ORA01291_MINES)?,

@@ -37,6 +37,22 @@ pub fn is_transient_after_loss(e: &CdcError) -> bool {
         )
 }
 
+/// Whether a failed connect may succeed if tried again, when it replaces a session whose
+/// connection was lost (not one given up): also the session limit (CDC-2011, ORA-02391), as
+/// the database may still count the lost session until it notices its client gone (dead
+/// connection detection, SQLNET.EXPIRE_TIME, or TCP keepalive: minutes after a network
+/// partition). Any other connect past the limit is not retried: nothing frees the room.
+pub fn is_transient_replacing_lost(e: &CdcError) -> bool {
+    is_transient_after_loss(e)
+        || matches!(
+            e,
+            CdcError::Connect {
+                code: Code::Cdc2011,
+                ..
+            }
+        )
+}
+
 /// Errors of a call that a new session may not meet: the connection lost (ORA-03113,
 /// ORA-00028, ORA-01089 shutting down, ORA-02396 idle time, … — CDC-5007), a log switched or
 /// purged under LogMiner (ORA-00310 / ORA-01368, ORA-01284 / ORA-00308), redo LogMiner could
@@ -119,10 +135,7 @@ pub fn reconnect_with(
     sleep: &mut dyn FnMut(Duration),
     keep_going: &dyn Fn() -> bool,
 ) -> Result<Box<dyn Session>> {
-    let budget = match policy.reconnect_max_ms {
-        0 => Budget::Tries(policy.retries),
-        ms => Budget::Waits(Duration::from_millis(ms)),
-    };
+    let budget = reconnect_budget(policy);
     connect_loop(
         connector,
         policy,
@@ -131,6 +144,34 @@ pub fn reconnect_with(
         is_transient_after_loss,
         budget,
     )
+}
+
+/// [`reconnect_with`] for a session whose connection was lost: the session limit is retried
+/// too, within the same budget ([`is_transient_replacing_lost`]).
+pub fn replace_lost_with(
+    connector: &dyn Connector,
+    policy: &ConnectRetry,
+    sleep: &mut dyn FnMut(Duration),
+    keep_going: &dyn Fn() -> bool,
+) -> Result<Box<dyn Session>> {
+    let budget = reconnect_budget(policy);
+    connect_loop(
+        connector,
+        policy,
+        sleep,
+        keep_going,
+        is_transient_replacing_lost,
+        budget,
+    )
+}
+
+/// A reconnect's budget: `policy.reconnect_max_ms` of waits, or `policy.retries` tries when
+/// that is 0.
+fn reconnect_budget(policy: &ConnectRetry) -> Budget {
+    match policy.reconnect_max_ms {
+        0 => Budget::Tries(policy.retries),
+        ms => Budget::Waits(Duration::from_millis(ms)),
+    }
 }
 
 /// [`connect_retrying`] with the wait injected (tests record it instead of sleeping).
@@ -222,7 +263,7 @@ pub struct Reconnecting<'c> {
     connector: &'c dyn Connector,
     policy: ConnectRetry,
     session: Option<Box<dyn Session>>,
-    /// A session was lost: the next connect replaces it ([`reconnect_retrying`]).
+    /// A session was lost: the next connect replaces it ([`replace_lost_with`]).
     lost_one: bool,
     /// Told of each lost connection before the reconnect (the error, the retry number): capture
     /// counts it and writes its `source-retry` event.
@@ -262,9 +303,12 @@ impl<'c> Reconnecting<'c> {
         loop {
             let session = match self.session.as_mut() {
                 Some(s) => s,
-                None if self.lost_one => self
-                    .session
-                    .insert(reconnect_retrying(self.connector, &self.policy)?),
+                None if self.lost_one => self.session.insert(replace_lost_with(
+                    self.connector,
+                    &self.policy,
+                    &mut std::thread::sleep,
+                    &|| true,
+                )?),
                 None => self
                     .session
                     .insert(connect_retrying(self.connector, &self.policy)?),
