@@ -882,3 +882,59 @@ fn signal_send_format_json_prints_the_signal_that_landed() {
     let data: Json = serde_json::from_str(rows[0]["DATA"].as_str().unwrap()).unwrap();
     assert_eq!(data, sent["data"]);
 }
+
+/// A capture user whose profile leaves a signal snapshot room for one reader (3 sessions: the
+/// mining session, the snapshot's coordinating one and a reader): the signal's catalog session
+/// is not held through the reads, so the snapshot completes with the reader it gets and
+/// converges. With room for no reader (2), the signal ends `signal-failed` with CDC-2011 and
+/// capture streams on (it used to stop capture, and again at every start).
+#[test]
+fn a_signal_snapshot_at_the_session_limit_reads_with_what_it_gets_or_fails_alone() {
+    let table = "PDB1.SHOP.ACCOUNTS";
+    for (limit, completes) in [(3, true), (2, false)] {
+        let limited = SCHEMA.replacen(
+            "  multitenant: true\n",
+            &format!(
+                "  multitenant: true\n  users:\n    - {{ name: C##CDC, container_data: all, sessions_per_user: {limit} }}\n"
+            ),
+            1,
+        );
+        assert_ne!(limited, SCHEMA);
+        let e = env_with(&limited);
+        let user = ["cdc.database.user=C##CDC"];
+        let mut c = e.capture(&user);
+        e.started();
+        let id = format!("limit-{limit}");
+        e.signal_ok(&user, &["execute-snapshot", "--tables", table, "--id", &id]);
+        let ended = wait_for_event(&e.state, 60, "the signal's end", |ev| {
+            ev["signal"] == id.as_str()
+                && (ev["event"] == "signal-done" || ev["event"] == "signal-failed")
+        });
+        if completes {
+            assert_eq!(ended["event"], "signal-done", "{ended}");
+        } else {
+            assert_eq!(ended["event"], "signal-failed", "{ended}");
+            assert_eq!(ended["code"], "CDC-2011", "{ended}");
+        }
+        // Capture streams on: changes made now are published.
+        let before = records(&e.out).len();
+        run(&[
+            "emulator",
+            "workload",
+            e.db.to_str().unwrap(),
+            "--transactions",
+            "5",
+            "--seed",
+            "3",
+        ]);
+        wait_for("the workload streamed", 60, || {
+            records(&e.out).len() > before
+        });
+        assert!(c.try_wait().unwrap().is_none(), "capture stopped");
+        stop(c);
+        if completes {
+            let recs = records(&e.out);
+            assert!(!snapshot_records(&recs, table).is_empty());
+        }
+    }
+}

@@ -192,7 +192,9 @@ fn profile_limits_keep_their_codes_over_the_wire() {
     // with ORA-02391, one after it is let in (and cut again).
     let mut faults = Faults::default();
     faults.settings.drop_per_mille = 1000;
-    faults.settings.dead_connection_ms = 1500;
+    // Long enough for two more logins (12c key derivation, unoptimised in tests) on a loaded
+    // machine.
+    faults.settings.dead_connection_ms = 4000;
     let s = serve_schema(&schema, faults);
     let cut = |r: Result<Box<dyn Session>, CdcError>| match r {
         Ok(mut w) => w.current_scn().map(|_| ()),
@@ -210,7 +212,7 @@ fn profile_limits_keep_their_codes_over_the_wire() {
             .is_err_and(|e| e.code() == Code::Cdc2011 && e.to_string().contains("ORA-02391"))
     });
     assert!(refused, "{first_two:?}");
-    std::thread::sleep(std::time::Duration::from_millis(1700));
+    std::thread::sleep(std::time::Duration::from_millis(4300));
     let later = cut(connect(&s.url("DEMO"), USER, PASSWORD)).unwrap_err();
     assert_eq!(later.code(), Code::Cdc5007, "let in, then cut: {later}");
 }

@@ -647,6 +647,9 @@ impl Capture<'_> {
                 other => other,
             })
             .collect();
+        // The catalog's session is not held through the reads: at a session limit it would
+        // take a reader's place.
+        drop(session);
         let mut st = SnapshotState {
             // Empty until a first run lists the tables (then `resumed` in the events).
             order: if sig.progress.is_empty() {
@@ -747,13 +750,18 @@ impl Capture<'_> {
 }
 
 /// Errors of reading a signal snapshot's tables (after the reader's retries) that end the
-/// signal: a chunk that cannot be read, a table gone, without a key or beyond reach. Errors of
-/// the sink, the offsets, the stream and the connection stay capture's.
+/// signal: a chunk that cannot be read, a table gone, without a key or beyond reach, no
+/// session for even one reader (the session limit: streaming goes on, and the signal can be
+/// sent again once there is room). Errors of the sink, the offsets, the stream and the
+/// connection stay capture's.
 fn fails_signal(e: &crate::errors::CdcError) -> bool {
-    use crate::errors::CdcError as E;
+    use crate::errors::{CdcError as E, Code};
     matches!(
         e,
-        E::ChunkFailed { .. }
+        E::Connect {
+            code: Code::Cdc2011,
+            ..
+        } | E::ChunkFailed { .. }
             | E::UnknownTable { .. }
             | E::UnsupportedType { .. }
             | E::NoUsableKey { .. }

@@ -131,9 +131,10 @@ pub(super) fn sessions(f: &Facts) -> Finding {
         return Finding::pass(found);
     }
     // A snapshot makes do with the sessions the database lets in (read/room.rs): it gives up
-    // the SCN session, then readers, down to one beside its coordinating session (the catalog's
-    // session goes on as the coordinator or the mining session, never a login of its own).
-    let fixed = 1 + u64::from(f.streams());
+    // the SCN session, then readers, down to one beside its coordinating session. Capture
+    // holds the mining session beside it (the catalog's session goes on as it, streaming or
+    // not: snapshot_only opens the miner too).
+    let fixed = 2;
     let readers = room
         .unwrap_or(0)
         .saturating_sub(fixed)

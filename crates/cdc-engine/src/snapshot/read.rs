@@ -112,6 +112,11 @@ pub struct Reader<'a> {
     /// The clock given up after the database refused a session: each wave then takes its SCN
     /// on the coordinating session (a round trip more, a reader kept).
     clock_off: bool,
+    /// By slot (0: the coordinating session): its session's connection was lost and no new one
+    /// has logged in yet. The database may count a lost session until it notices its client
+    /// gone, so where no room can be made its replacement waits out the session limit
+    /// ([`room`]).
+    lost: Vec<bool>,
 }
 
 fn query(
@@ -229,6 +234,7 @@ impl<'a> Reader<'a> {
             readers: threads,
             clock: None,
             clock_off: false,
+            lost: vec![false; threads + 1],
         }
     }
 
@@ -239,6 +245,7 @@ impl<'a> Reader<'a> {
                 self.connector,
                 &self.settings.connect,
             )?);
+            self.lost[0] = false;
         }
         match self.sessions[0].as_deref_mut() {
             Some(s) => Ok(s),
@@ -274,6 +281,7 @@ impl<'a> Reader<'a> {
                         }),
                     )?;
                     self.sessions[0] = None;
+                    self.lost[0] = true;
                 }
                 // The coordinating session's login again (after a lost connection) refused at
                 // the session limit: a session the snapshot holds gives it room.
@@ -284,6 +292,12 @@ impl<'a> Reader<'a> {
                     },
                 ) if self.sessions[0].is_none() => match self.room_for_main() {
                     Some(room) => self.made_room(room, &e, None)?,
+                    // Nothing to give up: a lost session the database still counts is waited
+                    // out, as a restart is.
+                    None if self.lost[0] => {
+                        self.sessions[0] = Some(self.replace_lost()?);
+                        self.lost[0] = false;
+                    }
                     None => return Err(e),
                 },
                 other => return other,
@@ -343,6 +357,11 @@ impl<'a> Reader<'a> {
                     self.sessions[i] = Some(s);
                 }
             }
+            // Fewer readers since (the coordinating session needed the room): not held idle.
+            self.sessions
+                .iter_mut()
+                .skip(self.readers + 1)
+                .for_each(|s| *s = None);
             let scn = match scn.join() {
                 Ok((slot, scn)) => {
                     self.sessions[1] = slot;
@@ -415,6 +434,7 @@ impl<'a> Reader<'a> {
             readers: self.readers,
             clock: self.clock.take(),
             clock_off: self.clock_off,
+            lost: std::mem::take(&mut self.lost),
         };
         let mut w = Some(Waves {
             reader,
@@ -440,8 +460,12 @@ impl<'a> Reader<'a> {
             Some(w) => {
                 (self.sessions, self.clock) = (w.reader.sessions, w.reader.clock);
                 (self.readers, self.clock_off) = (w.reader.readers, w.reader.clock_off);
+                self.lost = w.reader.lost;
             }
-            None => self.sessions = (0..threads).map(|_| None).collect(),
+            None => {
+                self.sessions = (0..threads).map(|_| None).collect();
+                self.lost = vec![false; threads];
+            }
         }
         r
     }
@@ -706,7 +730,8 @@ impl<'a> Waves<'a> {
         if let Some(emit) = announce {
             emit(ReaderEvent::Wave(scn, &mut known))?;
         }
-        let n = size.min(self.pending.len());
+        // Planning may have given up a reader (the coordinating session took its room).
+        let n = r.wave_size().min(self.pending.len());
         let wave: Vec<Pending> = self.pending.drain(..n).collect();
         // Another wave follows: its SCN is taken while this one is read.
         let more = !self.pending.is_empty() || !self.planner.is_done();
@@ -723,6 +748,15 @@ impl<'a> Waves<'a> {
                 // the reads with ORA-01466 and the wave is retried at a fresh SCN.
                 let guess = std::mem::take(&mut self.dictionary_columns);
                 let (results, now) = read_wave(scope, r, t, &wave, &guess, scn, true);
+                // The coordinating session's login refused while the readers held their
+                // sessions: asked again now they are back, so one can make room.
+                let now = match now {
+                    Some(Err(CdcError::Connect {
+                        code: Code::Cdc2011,
+                        ..
+                    })) => Some(r.columns_now(t)),
+                    other => other,
+                };
                 let now = now.unwrap_or_else(|| Ok(guess.clone()))?;
                 self.dictionary_columns = now.clone();
                 if column_names(&now) == column_names(&guess) {
@@ -738,8 +772,15 @@ impl<'a> Waves<'a> {
             }
         };
         if let Some(h) = clock {
-            let (slot, next) = h.join().unwrap_or((None, None));
-            r.clock = slot;
+            let (slot, next, refused) = h.join().unwrap_or((None, None, None));
+            // Refused at the session limit: no clock from now on (each wave takes its own
+            // SCN), not a refused login a wave.
+            if let Some(e) = refused {
+                r.clock_off = true;
+                r.made_room(room::Room::Clock, &e, Some(&t.info.name.to_string()))?;
+            }
+            // Given up meanwhile (room made for the coordinating session): not held idle.
+            r.clock = if r.clock_off { None } else { slot };
             // Newer than this wave's, so a retry or a wave read again keeps the order.
             self.next_scn = next.filter(|n| *n >= scn);
         }
@@ -755,7 +796,10 @@ impl<'a> Waves<'a> {
     }
 }
 
-type Clock<'s> = std::thread::ScopedJoinHandle<'s, (Option<Box<dyn Session>>, Option<Scn>)>;
+/// The clock's session (unless lost), the SCN it took, and the error of a login the database
+/// refused at its session limit (CDC-2011).
+type Clock<'s> =
+    std::thread::ScopedJoinHandle<'s, (Option<Box<dyn Session>>, Option<Scn>, Option<CdcError>)>;
 
 /// Take the next wave's SCN on the clock session (connected the first time), beside the reads;
 /// `None` when it could not be taken (the next wave takes its own then, as before).
@@ -768,13 +812,24 @@ fn take_next_scn<'s, 'e, 'a: 's>(
     scope.spawn(move || {
         // One attempt: a refused connect only means the next wave takes its own SCN, and the
         // reads must not wait for retries.
-        take_scn(slot, || match connector.connect() {
+        let mut refused = None;
+        let (slot, scn) = take_scn(slot, || match connector.connect() {
             Ok(s) => Some(s),
+            Err(
+                e @ CdcError::Connect {
+                    code: Code::Cdc2011,
+                    ..
+                },
+            ) => {
+                refused = Some(e);
+                None
+            }
             Err(e) => {
                 tracing::debug!("the session for the next wave's SCN did not connect ({e})");
                 None
             }
-        })
+        });
+        (slot, scn, refused)
     })
 }
 
@@ -831,6 +886,14 @@ fn read_wave<'s, 'e, 'a: 's>(
         .enumerate()
         .map(|(i, h)| match h.join() {
             Ok((slot, res)) => {
+                if slot.is_some() {
+                    r.lost[i + 1] = false;
+                } else if res
+                    .as_ref()
+                    .is_err_and(|e| matches!(e, CdcError::ConnectionLost(_)))
+                {
+                    r.lost[i + 1] = true;
+                }
                 r.sessions[i + 1] = slot;
                 res
             }

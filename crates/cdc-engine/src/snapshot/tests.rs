@@ -741,6 +741,81 @@ fn a_snapshot_at_the_users_session_limit_reads_on_with_fewer_sessions() {
     assert!(sink.chunks.is_empty());
 }
 
+/// Room for the coordinating session and the readers, not the clock: its login is refused
+/// once (a `snapshot-readers-reduced` event, `gave_up` `clock`), and not again each wave; the
+/// readers all read.
+#[test]
+fn a_clock_refused_at_the_session_limit_is_given_up_once() {
+    let users = "database:\n  users:\n    - { name: CDC, sessions_per_user: 3 }\n";
+    let (_d, db) = make_db(&format!(
+        "{users}{}",
+        schema(200, "    primary_key: [A]", "")
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let ops_path = dir.path().join("ops.jsonl");
+    let metrics: Arc<Mutex<crate::ops::SnapshotMetrics>> = Default::default();
+    let mut sink = Collect::default();
+    let out = run_snapshot_as(
+        &db,
+        Some("CDC"),
+        &["cdc.snapshot.chunk.rows=10", "cdc.snapshot.threads=2"],
+        &mut sink,
+        &OpsLog::to_file(&ops_path).unwrap(),
+        metrics.clone(),
+    );
+    assert_eq!(out.unwrap(), Outcome::Completed);
+    let rows: usize = sink.chunks.iter().map(|c| c.1.rows.len()).sum();
+    assert_eq!(rows, 200);
+    let events = crate::ops::read_events(&ops_path).unwrap();
+    let reduced: Vec<&serde_json::Value> = events
+        .iter()
+        .filter(|e| e["event"] == "snapshot-readers-reduced")
+        .collect();
+    assert_eq!(reduced.len(), 1, "{reduced:?}");
+    assert_eq!(reduced[0]["gave_up"], "clock");
+    assert_eq!(reduced[0]["readers"], 2);
+    assert_eq!(metrics.lock().unwrap().readers, 2);
+}
+
+/// A reader's connection cut where no session can be given up (one reader beside the
+/// coordinating one, the user's whole SESSIONS_PER_USER): the database counts the lost session
+/// a while (`cdc.emulator.fault.dead.connection.ms`), and the new login waits that out instead
+/// of stopping the snapshot with CDC-2011. Every row is read once.
+#[test]
+fn a_lost_reader_at_the_session_limit_waits_for_its_place() {
+    let users = "database:\n  users:\n    - { name: CDC, sessions_per_user: 2 }\n";
+    let (_d, db) = make_db(&format!(
+        "{users}{}",
+        schema(200, "    primary_key: [A]", "")
+    ));
+    let mut sink = Collect::default();
+    let out = run_snapshot_as(
+        &db,
+        Some("CDC"),
+        &[
+            "cdc.snapshot.chunk.rows=10",
+            "cdc.snapshot.threads=1",
+            "cdc.snapshot.chunk.retries=50",
+            "cdc.database.connect.backoff.ms=10",
+            "cdc.database.connect.backoff.max.ms=50",
+            "cdc.emulator.fault.seed=5",
+            "cdc.emulator.fault.drop.per.mille=100",
+            "cdc.emulator.fault.dead.connection.ms=150",
+        ],
+        &mut sink,
+        &OpsLog::discard(),
+        Default::default(),
+    );
+    assert_eq!(out.unwrap(), Outcome::Completed);
+    let rows: Vec<String> = sink
+        .chunks
+        .iter()
+        .flat_map(|c| c.1.rows.iter().map(|r| r.rowid.to_string()))
+        .collect();
+    let distinct: std::collections::BTreeSet<&String> = rows.iter().collect();
+    assert_eq!((rows.len(), distinct.len()), (200, 200), "every row once");
+}
+
 /// Without a change stream (the export, snapshot_only) the reader asks the dictionary for the
 /// table's columns after each wave's SCN is taken: chunks read after an ADD COLUMN have it, and
 /// after a DROP COLUMN they no longer select it (before: ORA-00904 until CDC-8001), each equal

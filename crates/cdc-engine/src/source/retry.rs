@@ -210,13 +210,17 @@ fn connect_loop(
 ) -> Result<Box<dyn Session>> {
     let mut tried = 0u32;
     let mut waited = Duration::ZERO;
+    // A login whose session was cut during its setup: the next one replaces a lost session,
+    // which the database may still count ([`is_transient_replacing_lost`]).
+    let mut replacing = false;
     loop {
         match connector.connect() {
             Ok(session) => {
                 note_worked(connector);
                 return Ok(session);
             }
-            Err(e) if transient(&e) => {
+            Err(e) if transient(&e) || (replacing && is_transient_replacing_lost(&e)) => {
+                replacing |= matches!(e, CdcError::ConnectionLost(_));
                 let wait = backoff(policy, tried + 1);
                 let more = keep_going()
                     && match budget {

@@ -81,10 +81,11 @@ impl<'a> Waves<'a> {
     ) where
         'a: 's,
     {
-        let size = self.reader.wave_size();
         let chunk_rows = self.reader.settings.snapshot.chunk_rows;
         while self.reader.marks && !self.is_done() && all_empty(results) {
-            let want = size.saturating_sub(self.pending.len());
+            // Asked each round: planning may give up a reader (room for the coordinating
+            // session).
+            let want = self.reader.wave_size().saturating_sub(self.pending.len());
             if want > 0 && !self.planner.is_done() {
                 let planner = &mut self.planner;
                 match self.reader.on_main(|s| planner.next(s, scn, want)) {
@@ -97,7 +98,7 @@ impl<'a> Waves<'a> {
                     }
                 }
             }
-            let n = size.min(self.pending.len());
+            let n = self.reader.wave_size().min(self.pending.len());
             if n == 0 {
                 return;
             }

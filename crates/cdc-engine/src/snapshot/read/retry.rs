@@ -203,6 +203,16 @@ impl<'a> Waves<'a> {
                 }
                 None => return Err(e),
             },
+            // Refused with no room to make, where the reader's session was lost: the database
+            // may count the lost one until it notices its client gone, so its replacement
+            // waits that out, as a restart is (cdc.database.reconnect.max.ms).
+            CdcError::Connect {
+                code: Code::Cdc2011,
+                ..
+            } if self.reader.lost_reader().is_some() => {
+                self.reader.replace_lost_reader()?;
+                back.push(item);
+            }
             // A login refused for good (the session limit, credentials, a locked account, no
             // CREATE SESSION, no client library): every retry is refused the same way. A login
             // failing for another reason (CDC-2006: a handler or DNS failing for a moment)

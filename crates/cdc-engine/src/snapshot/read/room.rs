@@ -3,11 +3,15 @@
 //! gives up the session that takes each next wave's SCN ahead first (a round trip a wave), then
 //! reading sessions one at a time, each a warning, a `snapshot-readers-reduced` ops event and
 //! the `snapshot_readers` gauge, down to one reader beside the coordinating session. Refused
-//! there too, it stops with CDC-2011. Waiting would not help: the sessions that take the room
-//! (the capture's mining session, other programs of the same user) stay.
+//! there too, it stops with CDC-2011, unless the refused login replaces a session whose
+//! connection was lost: the database may count that one until it notices its client gone
+//! (dead connection detection), so the login waits it out within cdc.database.reconnect.max.ms.
+//! Otherwise waiting would not help: the sessions that take the room (the capture's mining
+//! session, other programs of the same user) stay.
 
 use super::Reader;
 use crate::errors::{CdcError, Result};
+use cdc_core::session::Session;
 use serde_json::json;
 
 /// What was given up to make room for a session.
@@ -60,6 +64,36 @@ impl Reader<'_> {
         self.sessions[self.readers] = None;
         self.readers -= 1;
         Some(Room::Reader)
+    }
+
+    /// A reading slot whose session was lost and not yet replaced.
+    pub(super) fn lost_reader(&self) -> Option<usize> {
+        (1..=self.readers).find(|i| self.sessions[*i].is_none() && self.lost[*i])
+    }
+
+    /// Log in in place of the lost reader's session, waiting out the session limit for
+    /// cdc.database.reconnect.max.ms ([`Reader::replace_lost`]).
+    pub(super) fn replace_lost_reader(&mut self) -> Result<()> {
+        if let Some(slot) = self.lost_reader() {
+            self.sessions[slot] = Some(self.replace_lost()?);
+            self.lost[slot] = false;
+        }
+        Ok(())
+    }
+
+    /// A session in place of a lost one, where no other can make room: the database may count
+    /// the lost session until it notices its client gone (dead connection detection), so the
+    /// session limit is retried with the restart's backoff and budget.
+    pub(super) fn replace_lost(&self) -> Result<Box<dyn Session>> {
+        tracing::info!(
+            "the database refused a session in place of a lost one (the session limit) and none can be given up; waiting for it to let the lost one go"
+        );
+        crate::source::replace_lost_with(
+            self.connector,
+            &self.settings.connect,
+            &mut std::thread::sleep,
+            &|| true,
+        )
     }
 
     /// Say what was given up: a warning, a `snapshot-readers-reduced` ops event (`gave_up`
