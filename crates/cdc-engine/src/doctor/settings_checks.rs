@@ -50,15 +50,16 @@ pub(super) fn mode(f: &Facts) -> Finding {
 }
 
 /// Sessions one capture holds at most: every snapshot reader, the snapshot's coordinating
-/// session (it plans the chunks) and the one that takes each next wave's SCN, the mining
-/// stream, and the session that reads the catalog.
+/// session (it plans the chunks) and the one that takes each next wave's SCN, and the mining
+/// session (the session that read the catalog goes on as it, in every mode:
+/// capture/session_tests.rs).
 pub fn sessions_needed(f: &Facts) -> u64 {
     let readers = if f.snapshots() {
         u64::from(f.settings.snapshot.threads) + 2
     } else {
         0
     };
-    readers + u64::from(f.streams()) + 1
+    readers + 1
 }
 
 pub(super) fn sessions(f: &Facts) -> Finding {
@@ -119,7 +120,7 @@ pub(super) fn sessions(f: &Facts) -> Finding {
     }
     let instance_unknown = config.sessions.is_none() && config.processes.is_none();
     let found = format!(
-        "capture needs up to {needed} sessions ({} snapshot readers, cdc.snapshot.threads={threads}, plus the snapshot's coordinator and SCN session, mining and catalog); {}",
+        "capture needs up to {needed} sessions ({} snapshot readers, cdc.snapshot.threads={threads}, plus the snapshot's coordinator and SCN session, and mining, which the catalog's session goes on as); {}",
         if f.snapshots() { threads } else { 0 },
         known.join(", ")
     );

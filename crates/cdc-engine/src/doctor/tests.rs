@@ -796,9 +796,9 @@ fn settings_the_database_contradicts_are_reported() {
     assert_eq!(
         problems(&r),
         vec![],
-        "mining and catalog need only 2 sessions"
+        "mining (the catalog's session goes on as it) needs only 1 session"
     );
-    // 4 readers, the snapshot's coordinating and SCN sessions, mining and catalog: 8 sessions,
+    // 4 readers, the snapshot's coordinating and SCN sessions, and mining: 7 sessions,
     // 6 free: a warning, as the snapshot makes do without the SCN session (the catalog's goes
     // on as the mining session); with 3 threads every session fits.
     let db = Db::new("  sessions: 10\n  sessions_in_use: 4\n", HEALTHY_TABLES);
@@ -806,7 +806,7 @@ fn settings_the_database_contradicts_are_reported() {
     assert_eq!(problems(&r), vec![("settings.sessions", Severity::Warn)]);
     let found = &get(&r, "settings.sessions").found;
     assert!(
-        found.starts_with("capture needs up to 8 sessions (4 snapshot readers")
+        found.starts_with("capture needs up to 7 sessions (4 snapshot readers")
             && found.ends_with("about 4 of 4 readers"),
         "{found}"
     );
@@ -1333,7 +1333,7 @@ fn pdb_level_logging_needs_root_minimal_logging_and_12_2() {
 fn a_profile_with_fewer_sessions_than_the_job_needs_warns_or_fails_the_sessions_check() {
     let users = "  users:\n    - { name: CDC, sessions_per_user: 5 }\n    - { name: TWO, sessions_per_user: 2 }\n";
     let db = Db::new(users, HEALTHY_TABLES);
-    // 4 readers, the coordinating and SCN sessions, mining and catalog: 8 > 5; the coordinating
+    // 4 readers, the coordinating and SCN sessions, and mining: 7 > 5; the coordinating
     // and mining sessions leave 3 readers.
     let r = db.report(&["cdc.snapshot.threads=4", "cdc.database.user=CDC"]);
     assert_eq!(problems(&r), vec![("settings.sessions", Severity::Warn)]);
@@ -1343,11 +1343,11 @@ fn a_profile_with_fewer_sessions_than_the_job_needs_warns_or_fails_the_sessions_
     let advice = fix(&r, "settings.sessions");
     assert!(advice.starts_with("cdc.snapshot.threads: 2 "), "{advice}");
     assert!(
-        advice.contains("CREATE PROFILE cdc_profile LIMIT SESSIONS_PER_USER 12;")
+        advice.contains("CREATE PROFILE cdc_profile LIMIT SESSIONS_PER_USER 11;")
             && advice.contains("ALTER USER CDC PROFILE cdc_profile;"),
         "{advice}"
     );
-    // One reader fits: 1 + 2 + 1 + 1 = 5.
+    // One reader: 1 + 2 + 1 = 4 fit in 5.
     let r = db.report(&["cdc.snapshot.threads=1", "cdc.database.user=CDC"]);
     assert_eq!(problems(&r), vec![]);
     // Two sessions: the coordinating and mining sessions, and no reader.
