@@ -509,3 +509,59 @@ fn a_lost_session_the_database_still_counts_is_waited_out_at_the_session_limit()
         "{err}"
     );
 }
+
+/// The session limit counts the sessions of every process on the database, as Oracle's does:
+/// while a capture holds one of the user's two sessions (SESSIONS_PER_USER 2; capture's mining
+/// session), an export as the same user from another process, which needs two (its
+/// coordinating session and a reader), is refused with CDC-2011; once the capture is killed
+/// (its session ends with its process), the export runs.
+#[test]
+fn the_session_limit_counts_the_sessions_of_other_processes() {
+    let limited = SCHEMA.replacen(
+        "seed: 8\n",
+        "seed: 8\ndatabase:\n  users:\n    - { name: CDC, sessions_per_user: 2 }\n",
+        1,
+    );
+    let e = emulated(&limited);
+    let mut args = settings(&e, &["cdc.database.user=CDC", "cdc.snapshot.mode=none"]);
+    args.push("capture".into());
+    let mut capture = Command::new(cargo_bin("oracle-cdc"))
+        .args(&args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_event(&e.state, 60, "capture-started", |ev| {
+        ev["event"] == "capture-started"
+    });
+    let export = |name: &str| {
+        Command::new(cargo_bin("oracle-cdc"))
+            .args([
+                "--set",
+                &format!("cdc.database.url=emulator:{}", e.db.display()),
+                "--set",
+                "cdc.database.user=CDC",
+                "-q",
+                "snapshot",
+                "--out",
+                e.dir.path().join(name).to_str().unwrap(),
+            ])
+            .output()
+            .unwrap()
+    };
+    let refused = export("export1");
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with("CDC-2011: ") && err.contains("ORA-02391"),
+        "{err}"
+    );
+    capture.kill().unwrap();
+    capture.wait().unwrap();
+    let done = export("export2");
+    assert!(
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+}

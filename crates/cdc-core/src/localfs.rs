@@ -83,6 +83,15 @@ fn euid() -> u32 {
     unsafe { libc::geteuid() }
 }
 
+/// This process's effective user id (`None` where there is none): for names of directories
+/// each user keeps apart in a shared place (the temporary directory).
+pub fn user_id() -> Option<u32> {
+    #[cfg(unix)]
+    return Some(euid());
+    #[cfg(not(unix))]
+    return None;
+}
+
 /// Check an existing directory: not a link, a directory, owned by this user or root, not
 /// writable by group or others.
 pub fn check_dir(path: &Path) -> Result<()> {

@@ -415,7 +415,8 @@ impl EmulatorConnector {
             }),
             dictionary: Mutex::new(Dictionary::OnlineCatalog),
             looks: Default::default(),
-            sessions: Default::default(),
+            // A standby is an instance of its own: its directory, not its primary's data.
+            sessions: Arc::new(session_limit::SessionCounts::for_database(dir)),
         };
         shared.refresh()?;
         Ok(EmulatorConnector {

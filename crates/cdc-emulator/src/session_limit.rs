@@ -3,51 +3,50 @@
 //! from its login until it is dropped (over Oracle Net: until its connection ends); the
 //! sessions a database restart ended count no more, though their holders still have them.
 //!
+//! The count spans every process that opens the database, as Oracle's does: capture, a
+//! `snapshot` beside it, `signal send`, `emulator serve` each hold their sessions in one
+//! registry. Each session is a file there that its process holds locked (an exclusive advisory
+//! lock, which the operating system releases when the process ends, as a client's connection
+//! closing ends its session); a file whose lock is free was left by a process that ended, and
+//! is swept. The registry lives in the temporary directory, not in the database's: a read-only
+//! standby's directory is never written. The last process to let the database go removes it.
+//!
 //! A session whose connection a drill cut (a network partition: `cdc.emulator.fault.drop.per.mille`
 //! with `….dead.connection.ms`) counts on after its holder drops it, until the database would
 //! notice the client gone: Oracle keeps such a session until dead connection detection
 //! (SQLNET.EXPIRE_TIME) or TCP keepalive finds the peer gone, and it counts towards the limit
-//! meanwhile.
+//! meanwhile. Its file stays locked until then (or until its process ends).
 
 use crate::errors::{CdcError, Code, Result};
-use std::collections::HashMap;
+use std::fs::File;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// A user's sessions, by name and by the database's restart count at their login.
-type Key = (String, u64);
-
-/// Open sessions by user and restart count, and the dead ones still counted until their time.
-#[derive(Default)]
-pub(crate) struct SessionCounts(Mutex<Counts>);
-
-#[derive(Default)]
-struct Counts {
-    open: HashMap<Key, u32>,
-    /// Sessions whose client vanished, counted in `open` until this instant.
-    dead: Vec<(Instant, Key)>,
+/// The registry of one database's open sessions, and the dead ones this process still holds.
+pub(crate) struct SessionCounts {
+    pub(crate) dir: PathBuf,
+    /// Sessions whose client vanished, counted (their files kept locked) until this instant.
+    dead: Mutex<Vec<(Instant, SessionFile)>>,
 }
 
-impl Counts {
-    fn release(&mut self, key: &Key) {
-        if let Some(n) = self.open.get_mut(key) {
-            *n = n.saturating_sub(1);
-            if *n == 0 {
-                self.open.remove(key);
-            }
-        }
-    }
+/// Numbers this process's session files (one count for the process: it may open the same
+/// database more than once).
+static NEXT_FILE: AtomicU64 = AtomicU64::new(0);
 
-    /// The dead sessions whose time is up are found gone.
-    fn sweep(&mut self, now: Instant) {
-        let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.dead)
-            .into_iter()
-            .partition(|(until, _)| *until <= now);
-        self.dead = kept;
-        for (_, key) in gone {
-            self.release(&key);
-        }
+/// One session's file, locked while the session counts; removed when it ends.
+struct SessionFile {
+    path: PathBuf,
+    file: Option<File>,
+}
+
+impl Drop for SessionFile {
+    fn drop(&mut self) {
+        // Unlocked first (closed), then removed: a process counting meanwhile finds it free
+        // and sweeps it, which is the same end.
+        drop(self.file.take());
+        let _ = std::fs::remove_file(&self.path);
     }
 }
 
@@ -56,29 +55,102 @@ impl Counts {
 /// connection was cut, when the database would notice.
 pub(crate) struct SessionSlot {
     counts: Arc<SessionCounts>,
-    key: Key,
+    file: Mutex<Option<SessionFile>>,
     /// How long the session outlives its holders (0: not at all): set when a drill cuts its
     /// connection without a logoff.
     dead_for_ms: AtomicU64,
 }
 
+/// Where this user's registries are: in the temporary directory, one directory a user (each
+/// private: another user could otherwise plant files in it, or keep this one from making it).
+fn registries() -> PathBuf {
+    std::env::temp_dir().join(match cdc_core::localfs::user_id() {
+        Some(uid) => format!("oracle-cdc-emulator-sessions-{uid}"),
+        None => "oracle-cdc-emulator-sessions".to_string(),
+    })
+}
+
+/// The registry directory of the database opened at `dir`: one per database (by its canonical
+/// path), among this user's.
+fn registry_of(dir: &Path) -> PathBuf {
+    let canonical = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    // FNV-1a: a stable name for the path (std's hasher is not stable across releases).
+    let hash = canonical
+        .to_string_lossy()
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+    registries().join(format!("{hash:016x}"))
+}
+
+/// The start of the file names of `user`'s sessions opened after `epoch` restarts (the name in
+/// hex: any character a user name may hold is safe in a file name so).
+pub(crate) fn prefix(user: &str, epoch: u64) -> String {
+    let hex: String = user.bytes().map(|b| format!("{b:02x}")).collect();
+    format!("{hex}.{epoch}.")
+}
+
+fn io(path: &Path, e: std::io::Error) -> CdcError {
+    CdcError::io(path, e)
+}
+
+/// Whether `path` still names the very file `file` is (the last process may have removed the
+/// registry's lock file while this one waited for its lock).
+#[cfg(unix)]
+fn same_file(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::symlink_metadata(path)) {
+        (Ok(open), Ok(named)) => open.dev() == named.dev() && open.ino() == named.ino(),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &File, path: &Path) -> bool {
+    path.exists()
+}
+
+/// Options to write a file only this user may read (mode 0600), as every file the tool makes.
+fn private(o: &mut std::fs::OpenOptions) -> &mut std::fs::OpenOptions {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.mode(0o600);
+    }
+    o.write(true)
+}
+
+/// The registry's lock file.
+const GUARD: &str = ".count.lock";
+
+/// How many times the registry's lock file is opened again after it was removed under a wait.
+const GUARD_ATTEMPTS: u32 = 100;
+
 impl SessionCounts {
+    /// The session registry of the database whose data directory is `data_dir`.
+    pub(crate) fn for_database(data_dir: &Path) -> SessionCounts {
+        SessionCounts {
+            dir: registry_of(data_dir),
+            dead: Mutex::new(Vec::new()),
+        }
+    }
+
     /// Count one more session of `user`, opened after `epoch` restarts; ORA-02391 when it
-    /// already holds `limit` (`None`: unlimited).
+    /// already holds `limit` (`None`: unlimited), in any process.
     pub(crate) fn open(
         self: &Arc<Self>,
         user: &str,
         epoch: u64,
         limit: Option<u32>,
     ) -> Result<Arc<SessionSlot>> {
-        let mut counts = self
-            .0
-            .lock()
-            .map_err(|_| CdcError::Database("the session count's lock was poisoned".into()))?;
-        counts.sweep(Instant::now());
-        let key = (user.to_string(), epoch);
-        let n = counts.open.entry(key.clone()).or_default();
-        if limit.is_some_and(|l| *n >= l) {
+        // One count at a time across processes: counted and added under this lock, so two
+        // logins never both take the last place, and a file is never seen before it is locked.
+        let guard = self.guard()?;
+        self.sweep_dead()?;
+        let prefix = prefix(user, epoch);
+        let n = self.live(&prefix)?;
+        if limit.is_some_and(|l| n >= l) {
             return Err(CdcError::Connect {
                 code: Code::Cdc2011,
                 message: format!(
@@ -86,25 +158,138 @@ impl SessionCounts {
                 ),
             });
         }
-        *n += 1;
+        // A new file, never another's: create_new refuses a name in use (a process that ended
+        // with this pid may have left one), and the next number is tried.
+        let (path, file) = loop {
+            let path = self.dir.join(format!(
+                "{prefix}{}.{}",
+                std::process::id(),
+                NEXT_FILE.fetch_add(1, Ordering::Relaxed)
+            ));
+            match private(std::fs::OpenOptions::new().create_new(true)).open(&path) {
+                Ok(file) => break (path, file),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(io(&path, e)),
+            }
+        };
+        let session = SessionFile {
+            path: path.clone(),
+            file: Some(file),
+        };
+        if let Some(f) = &session.file {
+            f.try_lock().map_err(|e| {
+                io(
+                    &path,
+                    std::io::Error::other(format!("a new session file was locked already: {e}")),
+                )
+            })?;
+        }
+        drop(guard);
         Ok(Arc::new(SessionSlot {
             counts: Arc::clone(self),
-            key,
+            file: Mutex::new(Some(session)),
             dead_for_ms: AtomicU64::new(0),
         }))
     }
 
-    /// The sessions `user` holds that were opened after `epoch` restarts (dead ones whose
-    /// time is not up included).
+    /// The registry's lock, held (the registry made first where the last process to let the
+    /// database go removed it).
+    fn guard(&self) -> Result<File> {
+        let path = self.dir.join(GUARD);
+        for _ in 0..GUARD_ATTEMPTS {
+            // Private directories (0700, this user's, no link): made, or checked.
+            cdc_core::localfs::ensure_dir(&registries())?;
+            cdc_core::localfs::ensure_dir(&self.dir)?;
+            let guard = private(std::fs::OpenOptions::new().create(true).truncate(false))
+                .open(&path)
+                .map_err(|e| io(&path, e))?;
+            guard.lock().map_err(|e| io(&path, e))?;
+            if same_file(&guard, &path) {
+                return Ok(guard);
+            }
+        }
+        Err(io(
+            &path,
+            std::io::Error::other(
+                "the session registry was removed under every attempt to lock it",
+            ),
+        ))
+    }
+
+    /// The sessions whose files start with `prefix` and are held locked (by this process or
+    /// another); the files of processes that ended are removed.
+    fn live(&self, prefix: &str) -> Result<u32> {
+        let mut n = 0;
+        let entries = std::fs::read_dir(&self.dir).map_err(|e| io(&self.dir, e))?;
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            if name == GUARD || !name.to_string_lossy().starts_with(prefix) {
+                continue;
+            }
+            let path = entry.path();
+            let Ok(file) = File::open(&path) else {
+                // Removed meanwhile: that session ended.
+                continue;
+            };
+            match file.try_lock() {
+                Err(std::fs::TryLockError::WouldBlock) => n += 1,
+                // Its process ended without removing it.
+                Ok(()) => {
+                    drop(file);
+                    let _ = std::fs::remove_file(&path);
+                }
+                Err(std::fs::TryLockError::Error(e)) => return Err(io(&path, e)),
+            }
+        }
+        Ok(n)
+    }
+
+    /// The dead sessions whose time is up are found gone.
+    fn sweep_dead(&self) -> Result<()> {
+        let now = Instant::now();
+        let gone: Vec<(Instant, SessionFile)> = {
+            let mut dead = self.dead.lock().map_err(|_| {
+                CdcError::Database("the session registry's lock was poisoned".into())
+            })?;
+            let (gone, kept) = std::mem::take(&mut *dead)
+                .into_iter()
+                .partition(|(until, _)| *until <= now);
+            *dead = kept;
+            gone
+        };
+        drop(gone);
+        Ok(())
+    }
+
+    /// The sessions `user` holds that were opened after `epoch` restarts, in any process (dead
+    /// ones whose time is not up included).
     #[cfg(test)]
     pub(crate) fn held(&self, user: &str, epoch: u64) -> u32 {
-        self.0
-            .lock()
-            .map(|mut c| {
-                c.sweep(Instant::now());
-                c.open.get(&(user.to_string(), epoch)).copied().unwrap_or(0)
-            })
-            .unwrap_or(0)
+        let _ = self.sweep_dead();
+        self.live(&prefix(user, epoch)).unwrap_or(0)
+    }
+}
+
+impl Drop for SessionCounts {
+    /// This process lets the database go: its dead sessions end with it (as its connections
+    /// would close), and the last process to go removes the registry, so none is left behind
+    /// in the temporary directory.
+    fn drop(&mut self) {
+        if let Ok(dead) = self.dead.get_mut() {
+            dead.clear();
+        }
+        let path = self.dir.join(GUARD);
+        let Ok(guard) = std::fs::OpenOptions::new().write(true).open(&path) else {
+            return;
+        };
+        if guard.lock().is_err() || !same_file(&guard, &path) {
+            return;
+        }
+        // Every session's file, any user's (the files of processes that ended are swept).
+        if self.live("").is_ok_and(|n| n == 0) {
+            let _ = std::fs::remove_file(&path);
+            let _ = std::fs::remove_dir(&self.dir);
+        }
     }
 }
 
@@ -118,12 +303,15 @@ impl SessionSlot {
 
 impl Drop for SessionSlot {
     fn drop(&mut self) {
-        if let Ok(mut counts) = self.counts.0.lock() {
-            match self.dead_for_ms.load(Ordering::Relaxed) {
-                0 => counts.release(&self.key),
-                ms => {
-                    let until = Instant::now() + Duration::from_millis(ms);
-                    counts.dead.push((until, self.key.clone()));
+        let Some(file) = self.file.get_mut().ok().and_then(Option::take) else {
+            return;
+        };
+        match self.dead_for_ms.load(Ordering::Relaxed) {
+            0 => drop(file),
+            ms => {
+                let until = Instant::now() + Duration::from_millis(ms);
+                if let Ok(mut dead) = self.counts.dead.lock() {
+                    dead.push((until, file));
                 }
             }
         }

@@ -86,3 +86,50 @@ fn the_limit_is_shown_and_enforced_from_12_1_0_2_only() {
     assert_eq!(config.sessions_per_user, Some(SessionsPerUser::Limit(2)));
     drop(held);
 }
+
+/// The count spans processes, as Oracle's does: a connector opened on its own (another
+/// process's view of the database) sees the sessions the first holds, a session file left by a
+/// process that ended counts no more, and the registry is gone once no process has the
+/// database open.
+#[test]
+fn the_limit_counts_every_process_that_opens_the_database() {
+    let db = Db::new(&schema("19.22.0.0.0"));
+    let here = db.connector().with_login(Some("CDC"), None);
+    let there = crate::EmulatorConnector::open(&db.path(), crate::Faults::default())
+        .unwrap()
+        .with_login(Some("CDC"), None);
+    let first = here.emulator_session().unwrap();
+    let _second = here.emulator_session().unwrap();
+    let e = there
+        .emulator_session()
+        .err()
+        .expect("a third session of CDC, in another process");
+    assert_eq!(e.code(), Code::Cdc2011, "{e}");
+    assert!(e.to_string().contains("ORA-02391"), "{e}");
+    drop(first);
+    let theirs = there
+        .emulator_session()
+        .expect("the place the first held is free");
+
+    // A process that ended left its session's file: unlocked, it is swept, not counted.
+    let registry = here.shared.sessions.dir.clone();
+    let stale = registry.join(format!(
+        "{}999999.0",
+        crate::session_limit::prefix("CDC", 0)
+    ));
+    std::fs::write(&stale, "").unwrap();
+    drop(theirs);
+    let again = there
+        .emulator_session()
+        .expect("a stale file is no session");
+    assert!(!stale.exists(), "the stale file was swept");
+    drop(again);
+
+    drop((here, there, _second));
+    assert!(
+        !registry.exists(),
+        "the registry outlived the last process: {:?}",
+        std::fs::read_dir(&registry)
+            .map(|d| d.flatten().map(|e| e.file_name()).collect::<Vec<_>>())
+    );
+}

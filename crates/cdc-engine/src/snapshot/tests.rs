@@ -354,6 +354,9 @@ fn run_snapshot_as(
         .unwrap();
     let dbinfo = s.database().unwrap();
     let decisions = resolve(&settings, s.tables().unwrap(), &[]).unwrap();
+    // Not held through the run: it is a session of the database's first user, which counts
+    // towards that user's SESSIONS_PER_USER in every connector (as in every process).
+    drop(s);
     let mut offsets = Offsets::new(DatabaseIdentity::of(&dbinfo));
     let snap = Snapshot {
         connector: &conn,
