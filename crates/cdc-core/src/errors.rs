@@ -468,6 +468,12 @@ pub enum CdcError {
     #[error("{code}: {message}")]
     Connect { code: Code, message: String },
 
+    /// A snapshot's own login refused at the session limit (CDC-2011), with none of its
+    /// sessions left to give up: told apart from the mining session's, so a signal snapshot
+    /// ends alone while a refused mining session stops capture.
+    #[error("CDC-2011: {0}")]
+    SnapshotSessionRefused(String),
+
     #[error(
         "CDC-3001: table {table} column {column} has type {data_type}, which has no record mapping"
     )]
@@ -916,6 +922,7 @@ impl CdcError {
             | CdcError::Kafka { code, .. }
             | CdcError::LocalPath { code, .. }
             | CdcError::Coded { code, .. } => *code,
+            CdcError::SnapshotSessionRefused(_) => Code::Cdc2011,
             CdcError::Argument(_) => Code::Cdc1006,
             CdcError::UnknownCode(_) => Code::Cdc1007,
             CdcError::UnsupportedType { .. } => Code::Cdc3001,

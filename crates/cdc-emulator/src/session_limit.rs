@@ -10,6 +10,7 @@
 //! closing ends its session); a file whose lock is free was left by a process that ended, and
 //! is swept. The registry lives in the temporary directory, not in the database's: a read-only
 //! standby's directory is never written. The last process to let the database go removes it.
+//! Only users with a limit are counted: the sessions of the others touch no file.
 //!
 //! A session whose connection a drill cut (a network partition: `cdc.emulator.fault.drop.per.mille`
 //! with `….dead.connection.ms`) counts on after its holder drops it, until the database would
@@ -22,13 +23,11 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-/// The registry of one database's open sessions, and the dead ones this process still holds.
+/// The registry of one database's open sessions.
 pub(crate) struct SessionCounts {
     pub(crate) dir: PathBuf,
-    /// Sessions whose client vanished, counted (their files kept locked) until this instant.
-    dead: Mutex<Vec<(Instant, SessionFile)>>,
 }
 
 /// Numbers this process's session files (one count for the process: it may open the same
@@ -54,8 +53,10 @@ impl Drop for SessionFile {
 /// session's reader thread holds it too: it is the same Oracle session), or, once its
 /// connection was cut, when the database would notice.
 pub(crate) struct SessionSlot {
-    counts: Arc<SessionCounts>,
+    /// `None` for a user without a limit (not counted).
     file: Mutex<Option<SessionFile>>,
+    /// The registry outlives its sessions (its removal, with the last, sees none left).
+    _counts: Option<Arc<SessionCounts>>,
     /// How long the session outlives its holders (0: not at all): set when a drill cuts its
     /// connection without a logoff.
     dead_for_ms: AtomicU64,
@@ -132,25 +133,31 @@ impl SessionCounts {
     pub(crate) fn for_database(data_dir: &Path) -> SessionCounts {
         SessionCounts {
             dir: registry_of(data_dir),
-            dead: Mutex::new(Vec::new()),
         }
     }
 
     /// Count one more session of `user`, opened after `epoch` restarts; ORA-02391 when it
-    /// already holds `limit` (`None`: unlimited), in any process.
+    /// already holds `limit` in any process. A user without a limit is not counted (nothing
+    /// would read the count): its sessions touch no file.
     pub(crate) fn open(
         self: &Arc<Self>,
         user: &str,
         epoch: u64,
         limit: Option<u32>,
     ) -> Result<Arc<SessionSlot>> {
+        let Some(limit) = limit else {
+            return Ok(Arc::new(SessionSlot {
+                file: Mutex::new(None),
+                _counts: None,
+                dead_for_ms: AtomicU64::new(0),
+            }));
+        };
         // One count at a time across processes: counted and added under this lock, so two
         // logins never both take the last place, and a file is never seen before it is locked.
         let guard = self.guard()?;
-        self.sweep_dead()?;
         let prefix = prefix(user, epoch);
         let n = self.live(&prefix)?;
-        if limit.is_some_and(|l| n >= l) {
+        if n >= limit {
             return Err(CdcError::Connect {
                 code: Code::Cdc2011,
                 message: format!(
@@ -186,8 +193,8 @@ impl SessionCounts {
         }
         drop(guard);
         Ok(Arc::new(SessionSlot {
-            counts: Arc::clone(self),
             file: Mutex::new(Some(session)),
+            _counts: Some(Arc::clone(self)),
             dead_for_ms: AtomicU64::new(0),
         }))
     }
@@ -200,9 +207,14 @@ impl SessionCounts {
             // Private directories (0700, this user's, no link): made, or checked.
             cdc_core::localfs::ensure_dir(&registries())?;
             cdc_core::localfs::ensure_dir(&self.dir)?;
-            let guard = private(std::fs::OpenOptions::new().create(true).truncate(false))
+            let guard = match private(std::fs::OpenOptions::new().create(true).truncate(false))
                 .open(&path)
-                .map_err(|e| io(&path, e))?;
+            {
+                Ok(g) => g,
+                // The last process to let the database go removed the registry meanwhile.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(io(&path, e)),
+            };
             guard.lock().map_err(|e| io(&path, e))?;
             if same_file(&guard, &path) {
                 return Ok(guard);
@@ -244,40 +256,20 @@ impl SessionCounts {
         Ok(n)
     }
 
-    /// The dead sessions whose time is up are found gone.
-    fn sweep_dead(&self) -> Result<()> {
-        let now = Instant::now();
-        let gone: Vec<(Instant, SessionFile)> = {
-            let mut dead = self.dead.lock().map_err(|_| {
-                CdcError::Database("the session registry's lock was poisoned".into())
-            })?;
-            let (gone, kept) = std::mem::take(&mut *dead)
-                .into_iter()
-                .partition(|(until, _)| *until <= now);
-            *dead = kept;
-            gone
-        };
-        drop(gone);
-        Ok(())
-    }
-
     /// The sessions `user` holds that were opened after `epoch` restarts, in any process (dead
     /// ones whose time is not up included).
     #[cfg(test)]
     pub(crate) fn held(&self, user: &str, epoch: u64) -> u32 {
-        let _ = self.sweep_dead();
+        let Ok(_guard) = self.guard() else { return 0 };
         self.live(&prefix(user, epoch)).unwrap_or(0)
     }
 }
 
 impl Drop for SessionCounts {
-    /// This process lets the database go: its dead sessions end with it (as its connections
-    /// would close), and the last process to go removes the registry, so none is left behind
-    /// in the temporary directory.
+    /// This process lets the database go: the last process to go removes the registry, so
+    /// none is left behind in the temporary directory (a process killed leaves its files,
+    /// swept by the next that counts).
     fn drop(&mut self) {
-        if let Ok(dead) = self.dead.get_mut() {
-            dead.clear();
-        }
         let path = self.dir.join(GUARD);
         let Ok(guard) = std::fs::OpenOptions::new().write(true).open(&path) else {
             return;
@@ -308,11 +300,13 @@ impl Drop for SessionSlot {
         };
         match self.dead_for_ms.load(Ordering::Relaxed) {
             0 => drop(file),
+            // Held locked that long, whoever counts meanwhile (any process), then let go; the
+            // process ending first lets it go too, as a closed connection would.
             ms => {
-                let until = Instant::now() + Duration::from_millis(ms);
-                if let Ok(mut dead) = self.counts.dead.lock() {
-                    dead.push((until, file));
-                }
+                std::thread::spawn(move || {
+                    std::thread::sleep(Duration::from_millis(ms));
+                    drop(file);
+                });
             }
         }
     }

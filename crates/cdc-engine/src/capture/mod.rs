@@ -755,13 +755,12 @@ impl Capture<'_> {
 /// sent again once there is room). Errors of the sink, the offsets, the stream and the
 /// connection stay capture's.
 fn fails_signal(e: &crate::errors::CdcError) -> bool {
-    use crate::errors::{CdcError as E, Code};
+    use crate::errors::CdcError as E;
     matches!(
         e,
-        E::Connect {
-            code: Code::Cdc2011,
-            ..
-        } | E::ChunkFailed { .. }
+        // The snapshot's own login, not the mining session's (which stops capture).
+        E::SnapshotSessionRefused(_)
+            | E::ChunkFailed { .. }
             | E::UnknownTable { .. }
             | E::UnsupportedType { .. }
             | E::NoUsableKey { .. }

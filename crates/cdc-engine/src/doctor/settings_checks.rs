@@ -53,13 +53,10 @@ pub(super) fn mode(f: &Facts) -> Finding {
 /// session (it plans the chunks) and the one that takes each next wave's SCN, and the mining
 /// session (the session that read the catalog goes on as it, in every mode:
 /// capture/session_tests.rs).
+/// A signal snapshot (or one of a table created while capture runs) holds the snapshot's
+/// sessions in every `cdc.snapshot.mode`, `none` too.
 pub fn sessions_needed(f: &Facts) -> u64 {
-    let readers = if f.snapshots() {
-        u64::from(f.settings.snapshot.threads) + 2
-    } else {
-        0
-    };
-    readers + 1
+    u64::from(f.settings.snapshot.threads) + 3
 }
 
 pub(super) fn sessions(f: &Facts) -> Finding {
@@ -120,8 +117,7 @@ pub(super) fn sessions(f: &Facts) -> Finding {
     }
     let instance_unknown = config.sessions.is_none() && config.processes.is_none();
     let found = format!(
-        "capture needs up to {needed} sessions ({} snapshot readers, cdc.snapshot.threads={threads}, plus the snapshot's coordinator and SCN session, and mining, which the catalog's session goes on as); {}",
-        if f.snapshots() { threads } else { 0 },
+        "capture needs up to {needed} sessions ({threads} snapshot readers, cdc.snapshot.threads={threads}, plus the snapshot's coordinator and SCN session, and mining, which the catalog's session goes on as; a signal snapshot holds them in every cdc.snapshot.mode); {}",
         known.join(", ")
     );
     if short.is_empty() {
@@ -140,7 +136,7 @@ pub(super) fn sessions(f: &Facts) -> Finding {
         .unwrap_or(0)
         .saturating_sub(fixed)
         .min(u64::from(threads));
-    if f.snapshots() && readers >= 1 {
+    if readers >= 1 {
         // Threads with which every session fits, the SCN session too.
         let all_fit = room.unwrap_or(0).saturating_sub(fixed + 1);
         let mut fix = vec![match all_fit {
@@ -155,6 +151,13 @@ pub(super) fn sessions(f: &Facts) -> Finding {
                 "{found}: not all of them fit; a snapshot makes do with fewer (the logins the database refuses are CDC-2011: the SCN session is given up first, then readers), about {readers} of {threads} readers"
             ),
             fix.join("\n"),
+        );
+    }
+    // Room for the mining session alone: streaming runs, a snapshot cannot.
+    if !f.snapshots() && room.unwrap_or(0) >= 1 {
+        return Finding::warn(
+            format!("{found}: streaming fits, a snapshot does not: a signal snapshot would end signal-failed (CDC-2011)"),
+            short.join("\n"),
         );
     }
     Finding::fail(format!("{found}: not enough"), short.join("\n"))

@@ -792,11 +792,16 @@ fn settings_the_database_contradicts_are_reported() {
     let r = db.report(&[]);
     assert_eq!(problems(&r), vec![("settings.sessions", Severity::Fail)]);
     assert!(fix(&r, "settings.sessions").starts_with("ALTER SYSTEM SET SESSIONS ="));
+    // Streaming alone needs one session (the catalog's goes on as the mining session); a
+    // signal snapshot would need more.
     let r = db.report(&["cdc.snapshot.mode=none"]);
-    assert_eq!(
-        problems(&r),
-        vec![],
-        "mining (the catalog's session goes on as it) needs only 1 session"
+    assert_eq!(problems(&r), vec![("settings.sessions", Severity::Warn)]);
+    assert!(
+        get(&r, "settings.sessions")
+            .found
+            .ends_with("a signal snapshot would end signal-failed (CDC-2011)"),
+        "{:?}",
+        get(&r, "settings.sessions")
     );
     // 4 readers, the snapshot's coordinating and SCN sessions, and mining: 7 sessions,
     // 6 free: a warning, as the snapshot makes do without the SCN session (the catalog's goes

@@ -117,6 +117,9 @@ pub struct Reader<'a> {
     /// gone, so where no room can be made its replacement waits out the session limit
     /// ([`room`]).
     lost: Vec<bool>,
+    /// The reading sessions are out in their threads (a wave is being read): slots look empty
+    /// that are not.
+    readers_out: bool,
 }
 
 fn query(
@@ -137,6 +140,19 @@ fn query(
         range: chunk.range(),
         filter: t.filter.clone(),
         row_ids,
+    }
+}
+
+/// A snapshot's own login refused at the session limit is [`CdcError::SnapshotSessionRefused`]
+/// (room is made among the snapshot's sessions, and a signal snapshot refused one for good
+/// ends alone).
+fn snapshot_login(e: CdcError) -> CdcError {
+    match e {
+        CdcError::Connect {
+            code: Code::Cdc2011,
+            message,
+        } => CdcError::SnapshotSessionRefused(message),
+        other => other,
     }
 }
 
@@ -165,7 +181,7 @@ fn read_in(
         // listener restarted under the snapshot (reconnect_retrying waits for it).
         None => match crate::source::reconnect_retrying(connector, policy) {
             Ok(s) => s,
-            Err(e) => return (None, Err(e)),
+            Err(e) => return (None, Err(snapshot_login(e))),
         },
     };
     // The filter read, and the table's whole name, for the message (a source may not know).
@@ -235,16 +251,17 @@ impl<'a> Reader<'a> {
             clock: None,
             clock_off: false,
             lost: vec![false; threads + 1],
+            readers_out: false,
         }
     }
 
     /// The coordinating session (planning, SCNs, retries).
     fn main(&mut self) -> Result<&mut dyn Session> {
         if self.sessions[0].is_none() {
-            self.sessions[0] = Some(crate::source::connect_retrying(
-                self.connector,
-                &self.settings.connect,
-            )?);
+            self.sessions[0] = Some(
+                crate::source::connect_retrying(self.connector, &self.settings.connect)
+                    .map_err(snapshot_login)?,
+            );
             self.lost[0] = false;
         }
         match self.sessions[0].as_deref_mut() {
@@ -285,21 +302,19 @@ impl<'a> Reader<'a> {
                 }
                 // The coordinating session's login again (after a lost connection) refused at
                 // the session limit: a session the snapshot holds gives it room.
-                Err(
-                    e @ CdcError::Connect {
-                        code: Code::Cdc2011,
-                        ..
-                    },
-                ) if self.sessions[0].is_none() => match self.room_for_main() {
-                    Some(room) => self.made_room(room, &e, None)?,
-                    // Nothing to give up: a lost session the database still counts is waited
-                    // out, as a restart is.
-                    None if self.lost[0] => {
-                        self.sessions[0] = Some(self.replace_lost()?);
-                        self.lost[0] = false;
+                Err(e @ CdcError::SnapshotSessionRefused(_)) if self.sessions[0].is_none() => {
+                    match self.room_for_main() {
+                        Some(room) => self.made_room(room, &e, None)?,
+                        // Nothing to give up: a lost session the database still counts is
+                        // waited out, as a restart is; not while the readers are out reading
+                        // (the caller asks again once they are back, and one makes room).
+                        None if self.lost[0] && !self.readers_out => {
+                            self.sessions[0] = Some(self.replace_lost()?);
+                            self.lost[0] = false;
+                        }
+                        None => return Err(e),
                     }
-                    None => return Err(e),
-                },
+                }
                 other => return other,
             }
         }
@@ -435,6 +450,7 @@ impl<'a> Reader<'a> {
             clock: self.clock.take(),
             clock_off: self.clock_off,
             lost: std::mem::take(&mut self.lost),
+            readers_out: false,
         };
         let mut w = Some(Waves {
             reader,
@@ -751,10 +767,7 @@ impl<'a> Waves<'a> {
                 // The coordinating session's login refused while the readers held their
                 // sessions: asked again now they are back, so one can make room.
                 let now = match now {
-                    Some(Err(CdcError::Connect {
-                        code: Code::Cdc2011,
-                        ..
-                    })) => Some(r.columns_now(t)),
+                    Some(Err(CdcError::SnapshotSessionRefused(_))) => Some(r.columns_now(t)),
                     other => other,
                 };
                 let now = now.unwrap_or_else(|| Ok(guess.clone()))?;
@@ -880,7 +893,9 @@ fn read_wave<'s, 'e, 'a: 's>(
             scope.spawn(move || read_in(connector, &settings.connect, slot, &q, hint))
         })
         .collect();
+    r.readers_out = true;
     let asked = ask_dictionary.then(|| r.columns_now(t));
+    r.readers_out = false;
     let results = handles
         .into_iter()
         .enumerate()

@@ -210,17 +210,13 @@ fn connect_loop(
 ) -> Result<Box<dyn Session>> {
     let mut tried = 0u32;
     let mut waited = Duration::ZERO;
-    // A login whose session was cut during its setup: the next one replaces a lost session,
-    // which the database may still count ([`is_transient_replacing_lost`]).
-    let mut replacing = false;
     loop {
         match connector.connect() {
             Ok(session) => {
                 note_worked(connector);
                 return Ok(session);
             }
-            Err(e) if transient(&e) || (replacing && is_transient_replacing_lost(&e)) => {
-                replacing |= matches!(e, CdcError::ConnectionLost(_));
+            Err(e) if transient(&e) => {
                 let wait = backoff(policy, tried + 1);
                 let more = keep_going()
                     && match budget {
@@ -398,6 +394,15 @@ mod tests {
         };
         assert!(!is_transient(&unknown) && is_transient_after_loss(&unknown));
         assert!(!is_transient_after_loss(&auth));
+        // The session limit: waited out only by a login in place of a lost session (the
+        // database may count it until it notices its client gone).
+        let limit = CdcError::Connect {
+            code: Code::Cdc2011,
+            message: "ORA-02391: exceeded simultaneous SESSIONS_PER_USER limit".into(),
+        };
+        assert!(!is_transient(&limit) && !is_transient_after_loss(&limit));
+        assert!(is_transient_replacing_lost(&limit) && is_transient_replacing_lost(&unknown));
+        assert!(!is_transient_replacing_lost(&auth));
     }
 
     #[test]

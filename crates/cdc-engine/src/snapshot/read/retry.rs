@@ -193,26 +193,23 @@ impl<'a> Waves<'a> {
             | CdcError::ContainerUnreachable(_) => return Err(e),
             // The database refused the reader's session (the session limit): the chunk is read
             // again with the clock's session, or one reader, given up to make room.
-            e @ CdcError::Connect {
-                code: Code::Cdc2011,
-                ..
-            } if self.reader.can_make_room() => match self.reader.room_for_reader() {
-                Some(room) => {
-                    self.reader.made_room(room, &e, Some(&table))?;
-                    back.push(item);
+            e @ CdcError::SnapshotSessionRefused(_) if self.reader.can_make_room() => {
+                match self.reader.room_for_reader() {
+                    Some(room) => {
+                        self.reader.made_room(room, &e, Some(&table))?;
+                        back.push(item);
+                    }
+                    None => return Err(e),
                 }
-                None => return Err(e),
-            },
+            }
             // Refused with no room to make, where the reader's session was lost: the database
             // may count the lost one until it notices its client gone, so its replacement
             // waits that out, as a restart is (cdc.database.reconnect.max.ms).
-            CdcError::Connect {
-                code: Code::Cdc2011,
-                ..
-            } if self.reader.lost_reader().is_some() => {
+            CdcError::SnapshotSessionRefused(_) if self.reader.lost_reader().is_some() => {
                 self.reader.replace_lost_reader()?;
                 back.push(item);
             }
+            CdcError::SnapshotSessionRefused(_) => return Err(e),
             // A login refused for good (the session limit, credentials, a locked account, no
             // CREATE SESSION, no client library): every retry is refused the same way. A login
             // failing for another reason (CDC-2006: a handler or DNS failing for a moment)

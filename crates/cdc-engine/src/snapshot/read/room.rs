@@ -43,8 +43,10 @@ impl Reader<'_> {
         }
         if let Some(empty) = (1..self.readers).find(|i| self.sessions[*i].is_none()) {
             self.sessions.swap(empty, self.readers);
+            self.lost.swap(empty, self.readers);
         }
         self.sessions[self.readers] = None;
+        self.lost[self.readers] = false;
         self.readers -= 1;
         Some(Room::Reader)
     }
@@ -53,15 +55,18 @@ impl Reader<'_> {
     /// session held now is given up so the login can take its place (the clock's, else the
     /// last reader's that holds one; a reader whose session is out reading keeps it).
     pub(super) fn room_for_main(&mut self) -> Option<Room> {
-        self.clock_off = true;
         if self.clock.take().is_some() {
+            self.clock_off = true;
             return Some(Room::Clock);
         }
         let held = (2..=self.readers)
             .rev()
             .find(|i| self.sessions.get(*i).is_some_and(Option::is_some))?;
+        self.clock_off = true;
         self.sessions.swap(held, self.readers);
+        self.lost.swap(held, self.readers);
         self.sessions[self.readers] = None;
+        self.lost[self.readers] = false;
         self.readers -= 1;
         Some(Room::Reader)
     }
@@ -94,6 +99,7 @@ impl Reader<'_> {
             &mut std::thread::sleep,
             &|| true,
         )
+        .map_err(super::snapshot_login)
     }
 
     /// Say what was given up: a warning, a `snapshot-readers-reduced` ops event (`gave_up`
