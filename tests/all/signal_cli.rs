@@ -886,12 +886,14 @@ fn signal_send_format_json_prints_the_signal_that_landed() {
 /// A capture user whose profile leaves a signal snapshot room for one reader (3 sessions: the
 /// mining session, the snapshot's coordinating one and a reader): the signal's catalog session
 /// is not held through the reads, so the snapshot completes with the reader it gets and
-/// converges. With room for no reader (2), the signal ends `signal-failed` with CDC-2011 and
-/// capture streams on (it used to stop capture, and again at every start).
+/// converges. With room for no reader (2), or for the mining session alone (1: the signal's
+/// catalog session is refused), the signal ends `signal-failed` with CDC-2011 and capture
+/// streams on (it used to stop capture, and again at every start); a signal with filters,
+/// which need a session to be checked, is rejected then.
 #[test]
 fn a_signal_snapshot_at_the_session_limit_reads_with_what_it_gets_or_fails_alone() {
     let table = "PDB1.SHOP.ACCOUNTS";
-    for (limit, completes) in [(3, true), (2, false)] {
+    for (limit, completes) in [(3, true), (2, false), (1, false)] {
         let limited = SCHEMA.replacen(
             "  multitenant: true\n",
             &format!(
@@ -915,6 +917,28 @@ fn a_signal_snapshot_at_the_session_limit_reads_with_what_it_gets_or_fails_alone
         } else {
             assert_eq!(ended["event"], "signal-failed", "{ended}");
             assert_eq!(ended["code"], "CDC-2011", "{ended}");
+        }
+        if limit == 1 {
+            let filtered = format!("{table}=ID > 10");
+            e.signal_ok(
+                &user,
+                &[
+                    "execute-snapshot",
+                    "--tables",
+                    table,
+                    "--filter",
+                    &filtered,
+                    "--id",
+                    "f1",
+                ],
+            );
+            let rejected = wait_for_event(&e.state, 60, "the filtered signal's end", |ev| {
+                ev["signal"] == "f1" && ev["event"] == "signal-rejected"
+            });
+            assert!(
+                rejected["reason"].as_str().unwrap().contains("ORA-02391"),
+                "{rejected}"
+            );
         }
         // Capture streams on: changes made now are published.
         let before = records(&e.out).len();

@@ -303,9 +303,12 @@ impl Drop for SessionSlot {
             // Held locked that long, whoever counts meanwhile (any process), then let go; the
             // process ending first lets it go too, as a closed connection would.
             ms => {
+                // The registry too, so it is not removed while this session still counts.
+                let counts = self._counts.take();
                 std::thread::spawn(move || {
                     std::thread::sleep(Duration::from_millis(ms));
                     drop(file);
+                    drop(counts);
                 });
             }
         }

@@ -38,7 +38,7 @@ mod session_tests;
 mod wave_commit_tests;
 
 use crate::crashpoint::Point;
-use crate::errors::Result;
+use crate::errors::{CdcError, Code, Result};
 use crate::names::TableName;
 use crate::offsets::{DatabaseIdentity, Offsets, SignalSnapshot, SnapshotState, StreamPosition};
 use crate::ops::OpsLog;
@@ -596,6 +596,36 @@ impl Capture<'_> {
         outcome
     }
 
+    /// End the signal snapshot `sig` as failed with `e` (its rows so far: `rows`): out of the
+    /// pending signals, into the history, the offsets saved, a `signal-failed` event.
+    #[allow(clippy::too_many_arguments)]
+    fn signal_failed(
+        &self,
+        sig: &SignalSnapshot,
+        kind: SnapshotKind,
+        rows: u64,
+        e: &CdcError,
+        offsets: &mut Offsets,
+        publisher: &mut Publisher,
+        ops: &OpsLog,
+    ) -> Result<()> {
+        offsets.signals.retain(|g| g.id != sig.id);
+        signals::record_id(
+            offsets,
+            &sig.id,
+            "execute-snapshot",
+            "failed",
+            &e.to_string(),
+        );
+        publisher.positions().borrow().apply(offsets);
+        offsets.save(&StateDir::new(&self.settings.state_dir).offsets())?;
+        tracing::warn!("signal {} failed: {e}", sig.id);
+        ops.emit(
+            "signal-failed",
+            json!({"signal": sig.id, "kind": kind.as_str(), "tables": sig.tables, "rows": rows, "code": e.code().info().code, "reason": e.to_string()}),
+        )
+    }
+
     /// Run (or go on with) the first signal snapshot; when it completes, it leaves the offsets
     /// for their history and a `signal-done` event.
     fn signal_snapshot(
@@ -611,7 +641,20 @@ impl Capture<'_> {
         let tables: Vec<TableName> = sig.tables.iter().filter_map(|t| t.parse().ok()).collect();
         let mut session = crate::source::Reconnecting::new(self.connector, &self.settings.connect)
             .observed(|e, attempt| catalog_retry(status, e, attempt));
-        let decisions = match resolve(self.settings, session.call(|s| s.tables())?, &tables) {
+        // The signal's catalog session is a snapshot session too: refused at the session limit,
+        // the signal fails, not capture (which would meet it again at every start).
+        let listed = match session.call(|s| s.tables()) {
+            Ok(l) => l,
+            Err(CdcError::Connect {
+                code: Code::Cdc2011,
+                message,
+            }) => {
+                let e = CdcError::SnapshotSessionRefused(message);
+                return self.signal_failed(&sig, kind, sig.records, &e, offsets, publisher, ops);
+            }
+            Err(e) => return Err(e),
+        };
+        let decisions = match resolve(self.settings, listed, &tables) {
             Ok(d) => d,
             Err(e) => {
                 // A table dropped (or no longer captured) since the signal came: nothing to
@@ -675,22 +718,7 @@ impl Capture<'_> {
             // What reading the signal's tables raised fails the signal, not capture: before,
             // a filter the database refused stopped capture with CDC-8001 at every start.
             Err(e) if fails_signal(&e) => {
-                offsets.signals.retain(|g| g.id != sig.id);
-                signals::record_id(
-                    offsets,
-                    &sig.id,
-                    "execute-snapshot",
-                    "failed",
-                    &e.to_string(),
-                );
-                publisher.positions().borrow().apply(offsets);
-                offsets.save(&StateDir::new(&self.settings.state_dir).offsets())?;
-                tracing::warn!("signal {} failed: {e}", sig.id);
-                ops.emit(
-                    "signal-failed",
-                    json!({"signal": sig.id, "kind": kind.as_str(), "tables": sig.tables, "rows": st.records, "code": e.code().info().code, "reason": e.to_string()}),
-                )?;
-                return Ok(());
+                return self.signal_failed(&sig, kind, st.records, &e, offsets, publisher, ops);
             }
             Err(e) => return Err(e),
         };

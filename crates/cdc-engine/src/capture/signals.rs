@@ -81,7 +81,22 @@ impl<'a> SignalDesk<'a> {
         if filters.is_empty() {
             return Ok(None);
         }
-        let mut session = crate::source::connect_retrying(connector, &self.settings.connect)?;
+        let mut session = match crate::source::connect_retrying(connector, &self.settings.connect) {
+            Ok(s) => s,
+            // No session to check them with at the user's session limit: the signal is
+            // refused (send it again when there is room), capture goes on.
+            Err(
+                e @ crate::errors::CdcError::Connect {
+                    code: crate::errors::Code::Cdc2011,
+                    ..
+                },
+            ) => {
+                return Ok(Some(format!(
+                    "its filters cannot be checked: no session for it ({e})"
+                )))
+            }
+            Err(e) => return Err(e),
+        };
         for (table, filter) in filters {
             match session.check_condition(table, filter) {
                 Ok(()) => {}

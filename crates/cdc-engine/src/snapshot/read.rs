@@ -366,7 +366,10 @@ impl<'a> Reader<'a> {
                     (i, h)
                 })
                 .collect();
+            // The reading sessions are out (being connected, taking the SCN) meanwhile.
+            self.readers_out = true;
             let planner = self.on_main(|s| Planner::new(t, rows, resume, s));
+            self.readers_out = false;
             for (i, h) in connects {
                 if let Ok(Some(s)) = h.join() {
                     self.sessions[i] = Some(s);
@@ -383,6 +386,14 @@ impl<'a> Reader<'a> {
                     scn
                 }
                 Err(_) => None,
+            };
+            // The coordinating session refused while they were out: asked again now they are
+            // back, so one can make room.
+            let planner = match planner {
+                Err(CdcError::SnapshotSessionRefused(_)) => {
+                    self.on_main(|s| Planner::new(t, rows, resume, s))
+                }
+                other => other,
             };
             Ok((planner?, scn))
         })
