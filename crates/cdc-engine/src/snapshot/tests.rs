@@ -669,6 +669,17 @@ fn dropped_connections_are_retried_up_to_the_limit() {
     );
 }
 
+/// The rows the sink got, and how many of them are distinct (by ROWID).
+fn rows_and_distinct(sink: &Collect) -> (usize, usize) {
+    let rows: Vec<String> = sink
+        .chunks
+        .iter()
+        .flat_map(|c| c.1.rows.iter().map(|r| r.rowid.to_string()))
+        .collect();
+    let distinct: std::collections::BTreeSet<&String> = rows.iter().collect();
+    (rows.len(), distinct.len())
+}
+
 /// A user whose profile allows 3 sessions at once (SESSIONS_PER_USER) and 4 reading threads:
 /// the reads the database refuses (ORA-02391, CDC-2011) are read again with fewer sessions, so
 /// the snapshot completes with the coordinating session and two readers, every row once, each
@@ -699,13 +710,7 @@ fn a_snapshot_at_the_users_session_limit_reads_on_with_fewer_sessions() {
         metrics.clone(),
     );
     assert_eq!(out.unwrap(), Outcome::Completed);
-    let rows: Vec<String> = sink
-        .chunks
-        .iter()
-        .flat_map(|c| c.1.rows.iter().map(|r| r.rowid.to_string()))
-        .collect();
-    let distinct: std::collections::BTreeSet<&String> = rows.iter().collect();
-    assert_eq!((rows.len(), distinct.len()), (200, 200), "every row once");
+    assert_eq!(rows_and_distinct(&sink), (200, 200), "every row once");
     let events = crate::ops::read_events(&ops_path).unwrap();
     let reduced: Vec<&serde_json::Value> = events
         .iter()
@@ -810,13 +815,7 @@ fn a_lost_reader_at_the_session_limit_waits_for_its_place() {
         Default::default(),
     );
     assert_eq!(out.unwrap(), Outcome::Completed);
-    let rows: Vec<String> = sink
-        .chunks
-        .iter()
-        .flat_map(|c| c.1.rows.iter().map(|r| r.rowid.to_string()))
-        .collect();
-    let distinct: std::collections::BTreeSet<&String> = rows.iter().collect();
-    assert_eq!((rows.len(), distinct.len()), (200, 200), "every row once");
+    assert_eq!(rows_and_distinct(&sink), (200, 200), "every row once");
 }
 
 /// Without a change stream (the export, snapshot_only) the reader asks the dictionary for the

@@ -136,14 +136,8 @@ pub fn reconnect_with(
     keep_going: &dyn Fn() -> bool,
 ) -> Result<Box<dyn Session>> {
     let budget = reconnect_budget(policy);
-    connect_loop(
-        connector,
-        policy,
-        sleep,
-        keep_going,
-        is_transient_after_loss,
-        budget,
-    )
+    let transient = is_transient_after_loss;
+    connect_loop(connector, policy, sleep, keep_going, transient, budget)
 }
 
 /// [`reconnect_with`] for a session whose connection was lost: the session limit is retried
@@ -155,14 +149,8 @@ pub fn replace_lost_with(
     keep_going: &dyn Fn() -> bool,
 ) -> Result<Box<dyn Session>> {
     let budget = reconnect_budget(policy);
-    connect_loop(
-        connector,
-        policy,
-        sleep,
-        keep_going,
-        is_transient_replacing_lost,
-        budget,
-    )
+    let transient = is_transient_replacing_lost;
+    connect_loop(connector, policy, sleep, keep_going, transient, budget)
 }
 
 /// A reconnect's budget: `policy.reconnect_max_ms` of waits, or `policy.retries` tries when

@@ -41,14 +41,19 @@ impl Reader<'_> {
         if self.readers <= 1 {
             return None;
         }
-        if let Some(empty) = (1..self.readers).find(|i| self.sessions[*i].is_none()) {
-            self.sessions.swap(empty, self.readers);
-            self.lost.swap(empty, self.readers);
-        }
+        let empty = (1..self.readers).find(|i| self.sessions[*i].is_none());
+        self.one_reader_fewer(empty.unwrap_or(self.readers));
+        Some(Room::Reader)
+    }
+
+    /// One reader fewer, the one in `slot` given up: the last slot's session (and its lost
+    /// flag) moves into it, and the last slot stays empty from now on.
+    fn one_reader_fewer(&mut self, slot: usize) {
+        self.sessions.swap(slot, self.readers);
+        self.lost.swap(slot, self.readers);
         self.sessions[self.readers] = None;
         self.lost[self.readers] = false;
         self.readers -= 1;
-        Some(Room::Reader)
     }
 
     /// Room for the coordinating session, whose login after a lost connection was refused: a
@@ -63,11 +68,7 @@ impl Reader<'_> {
             .rev()
             .find(|i| self.sessions.get(*i).is_some_and(Option::is_some))?;
         self.clock_off = true;
-        self.sessions.swap(held, self.readers);
-        self.lost.swap(held, self.readers);
-        self.sessions[self.readers] = None;
-        self.lost[self.readers] = false;
-        self.readers -= 1;
+        self.one_reader_fewer(held);
         Some(Room::Reader)
     }
 
