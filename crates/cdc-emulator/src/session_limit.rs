@@ -9,7 +9,8 @@
 //! lock, which the operating system releases when the process ends, as a client's connection
 //! closing ends its session); a file whose lock is free was left by a process that ended, and
 //! is swept. The registry lives in the temporary directory, not in the database's: a read-only
-//! standby's directory is never written. The last process to let the database go removes it.
+//! standby's directory is never written. The last process to let the database go removes it;
+//! one left behind (its processes killed) is swept once its database directory is gone.
 //! Only users with a limit are counted: the sessions of the others touch no file.
 //!
 //! A session whose connection a drill cut (a network partition: `cdc.emulator.fault.drop.per.mille`
@@ -28,7 +29,13 @@ use std::time::Duration;
 /// The registry of one database's open sessions.
 pub(crate) struct SessionCounts {
     pub(crate) dir: PathBuf,
+    /// The database's directory, written in the registry's lock file: a registry whose
+    /// database is gone (a test's temporary one, whose last process was killed) is swept.
+    database: PathBuf,
 }
+
+/// Registries of databases that are gone are swept once a process (see [`sweep_orphans`]).
+static SWEPT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Numbers this process's session files (one count for the process: it may open the same
 /// database more than once).
@@ -64,17 +71,16 @@ pub(crate) struct SessionSlot {
 
 /// Where this user's registries are: in the temporary directory, one directory a user (each
 /// private: another user could otherwise plant files in it, or keep this one from making it).
-fn registries() -> PathBuf {
+pub(crate) fn registries() -> PathBuf {
     std::env::temp_dir().join(match cdc_core::localfs::user_id() {
         Some(uid) => format!("oracle-cdc-emulator-sessions-{uid}"),
         None => "oracle-cdc-emulator-sessions".to_string(),
     })
 }
 
-/// The registry directory of the database opened at `dir`: one per database (by its canonical
+/// The registry directory of the database at `canonical`: one per database (by its canonical
 /// path), among this user's.
-fn registry_of(dir: &Path) -> PathBuf {
-    let canonical = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+fn registry_of(canonical: &Path) -> PathBuf {
     // FNV-1a: a stable name for the path (std's hasher is not stable across releases).
     let hash = canonical
         .to_string_lossy()
@@ -131,8 +137,12 @@ const GUARD_ATTEMPTS: u32 = 100;
 impl SessionCounts {
     /// The session registry of the database whose data directory is `data_dir`.
     pub(crate) fn for_database(data_dir: &Path) -> SessionCounts {
+        let database = data_dir
+            .canonicalize()
+            .unwrap_or_else(|_| data_dir.to_path_buf());
         SessionCounts {
-            dir: registry_of(data_dir),
+            dir: registry_of(&database),
+            database,
         }
     }
 
@@ -217,6 +227,13 @@ impl SessionCounts {
             };
             guard.lock().map_err(|e| io(&path, e))?;
             if same_file(&guard, &path) {
+                if guard.metadata().is_ok_and(|m| m.len() == 0) {
+                    use std::io::Write;
+                    let _ = (&guard).write_all(self.database.to_string_lossy().as_bytes());
+                }
+                if !SWEPT.swap(true, Ordering::Relaxed) {
+                    sweep_orphans(&self.dir);
+                }
                 return Ok(guard);
             }
         }
@@ -262,6 +279,53 @@ impl SessionCounts {
     pub(crate) fn held(&self, user: &str, epoch: u64) -> u32 {
         let Ok(_guard) = self.guard() else { return 0 };
         self.live(&prefix(user, epoch)).unwrap_or(0)
+    }
+}
+
+/// Remove this user's registries whose database directory is gone and whose sessions all
+/// ended (their processes were killed, so none removed it); `except`, the caller's, is left
+/// alone. Best effort: a registry in use, or one that cannot be read, stays.
+pub(crate) fn sweep_orphans(except: &Path) {
+    let Ok(entries) = std::fs::read_dir(registries()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let dir = entry.path();
+        if dir == except {
+            continue;
+        }
+        let guard_path = dir.join(GUARD);
+        let Ok(database) = std::fs::read_to_string(&guard_path) else {
+            continue;
+        };
+        if database.is_empty() || Path::new(&database).exists() {
+            continue;
+        }
+        let Ok(guard) = std::fs::OpenOptions::new().write(true).open(&guard_path) else {
+            continue;
+        };
+        if guard.try_lock().is_err() || !same_file(&guard, &guard_path) {
+            continue;
+        }
+        let Ok(files) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let files: Vec<PathBuf> = files
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p != &guard_path)
+            .collect();
+        // Each session file free of its lock: no process holds it any more.
+        let ended = files
+            .iter()
+            .all(|f| File::open(f).is_ok_and(|h| h.try_lock().is_ok()));
+        if ended {
+            for f in files {
+                let _ = std::fs::remove_file(f);
+            }
+            let _ = std::fs::remove_file(&guard_path);
+            let _ = std::fs::remove_dir(&dir);
+        }
     }
 }
 

@@ -134,3 +134,42 @@ fn the_limit_counts_every_process_that_opens_the_database() {
             .map(|d| d.flatten().map(|e| e.file_name()).collect::<Vec<_>>())
     );
 }
+
+/// A registry whose database directory is gone and whose session files no process holds (its
+/// processes were killed, so none removed it) is swept; one whose database is there, or whose
+/// session is still held, stays.
+#[test]
+fn registries_of_databases_that_are_gone_are_swept() {
+    use crate::session_limit::{registries, sweep_orphans};
+    let root = registries();
+    cdc_core::localfs::ensure_dir(&root).unwrap();
+    let make = |name: &str, database: &std::path::Path| {
+        let dir = root.join(name);
+        cdc_core::localfs::ensure_dir(&dir).unwrap();
+        std::fs::write(
+            dir.join(".count.lock"),
+            database.to_string_lossy().as_bytes(),
+        )
+        .unwrap();
+        std::fs::write(dir.join("434443.0.1.0"), "").unwrap();
+        dir
+    };
+    let here = tempfile::tempdir().unwrap();
+    let gone = here.path().join("gone");
+    let orphan = make("test-orphan-gone", &gone);
+    let kept = make("test-orphan-there", here.path());
+    let held = make("test-orphan-held", &gone);
+    let holder = std::fs::File::open(held.join("434443.0.1.0")).unwrap();
+    holder.lock().unwrap();
+    sweep_orphans(&root.join("none"));
+    assert!(!orphan.exists(), "the orphan stayed");
+    assert!(
+        kept.exists(),
+        "a registry of a database that is there was swept"
+    );
+    assert!(held.exists(), "a registry with a session held was swept");
+    drop(holder);
+    sweep_orphans(&root.join("none"));
+    assert!(!held.exists());
+    std::fs::remove_dir_all(&kept).unwrap();
+}
