@@ -405,18 +405,24 @@ fn capture_reconnects_sessions_ended_for_connect_time() {
     );
 }
 
+/// SCHEMA with the capture user CDC, whose profile allows `sessions` at once (SESSIONS_PER_USER).
+fn limited_to(sessions: u32) -> String {
+    SCHEMA.replacen(
+        "seed: 8\n",
+        &format!(
+            "seed: 8\ndatabase:\n  users:\n    - {{ name: CDC, sessions_per_user: {sessions} }}\n"
+        ),
+        1,
+    )
+}
+
 /// A capture user whose profile allows only the sessions streaming holds (SESSIONS_PER_USER
 /// 1, as hardened databases set it low): a window mined again after ORA-01343 gives up its
 /// failed session before the new one logs in, so the login is not refused with ORA-02391
 /// (CDC-2011, which is not retried) and capture converges.
 #[test]
 fn a_window_mined_again_at_the_users_session_limit_gives_up_its_session_first() {
-    let limited = SCHEMA.replacen(
-        "seed: 8\n",
-        "seed: 8\ndatabase:\n  users:\n    - { name: CDC, sessions_per_user: 1 }\n",
-        1,
-    );
-    let e = emulated(&limited);
+    let e = emulated(&limited_to(1));
     let user = ["cdc.database.user=CDC", "cdc.snapshot.mode=none"];
     let (start, end) = streaming_through_workload(&e, &user, 60, 6);
     let mut drilled = user.to_vec();
@@ -448,12 +454,7 @@ fn a_window_mined_again_at_the_users_session_limit_gives_up_its_session_first() 
 /// CDC-2011 (it replaces no session capture had).
 #[test]
 fn a_lost_session_the_database_still_counts_is_waited_out_at_the_session_limit() {
-    let limited = SCHEMA.replacen(
-        "seed: 8\n",
-        "seed: 8\ndatabase:\n  users:\n    - { name: CDC, sessions_per_user: 1 }\n",
-        1,
-    );
-    let e = emulated(&limited);
+    let e = emulated(&limited_to(1));
     let user = ["cdc.database.user=CDC", "cdc.snapshot.mode=none"];
     let (start, end) = streaming_through_workload(&e, &user, 60, 7);
     let mut drilled = user.to_vec();
@@ -513,12 +514,7 @@ fn a_lost_session_the_database_still_counts_is_waited_out_at_the_session_limit()
 /// (its session ends with its process), the export runs.
 #[test]
 fn the_session_limit_counts_the_sessions_of_other_processes() {
-    let limited = SCHEMA.replacen(
-        "seed: 8\n",
-        "seed: 8\ndatabase:\n  users:\n    - { name: CDC, sessions_per_user: 2 }\n",
-        1,
-    );
-    let e = emulated(&limited);
+    let e = emulated(&limited_to(2));
     let mut args = settings(&e, &["cdc.database.user=CDC", "cdc.snapshot.mode=none"]);
     args.push("capture".into());
     let mut capture = Command::new(cargo_bin("oracle-cdc"))

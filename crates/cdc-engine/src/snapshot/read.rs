@@ -102,6 +102,15 @@ pub struct Reader<'a> {
     pub marks: bool,
     /// Read each row's ROWID (the sink writes it: a record's `row_id`).
     pub row_ids: bool,
+    /// The sessions it reads with, moved whole into the thread that reads the next wave and
+    /// back.
+    pool: Pool,
+}
+
+/// The snapshot's sessions and what the session limit left of them.
+#[derive(Default)]
+struct Pool {
+    /// The coordinating session, then one per reading thread.
     sessions: Vec<Option<Box<dyn Session>>>,
     /// Reading sessions in use: `cdc.snapshot.threads`, fewer once the database refused one
     /// (the session limit, [`room`]); the slots past it stay empty.
@@ -120,6 +129,20 @@ pub struct Reader<'a> {
     /// The reading sessions are out in their threads (a wave is being read): slots look empty
     /// that are not.
     readers_out: bool,
+}
+
+impl Pool {
+    /// Sessions for `threads` readers and the coordinating one, none connected yet.
+    fn new(threads: usize) -> Pool {
+        Pool {
+            sessions: (0..=threads).map(|_| None).collect(),
+            readers: threads,
+            clock: None,
+            clock_off: false,
+            lost: vec![false; threads + 1],
+            readers_out: false,
+        }
+    }
 }
 
 fn query(
@@ -245,26 +268,20 @@ impl<'a> Reader<'a> {
             pin_scn: None,
             marks: false,
             row_ids: true,
-            // The coordinating session, then one per reading thread.
-            sessions: (0..=threads).map(|_| None).collect(),
-            readers: threads,
-            clock: None,
-            clock_off: false,
-            lost: vec![false; threads + 1],
-            readers_out: false,
+            pool: Pool::new(threads),
         }
     }
 
     /// The coordinating session (planning, SCNs, retries).
     fn main(&mut self) -> Result<&mut dyn Session> {
-        if self.sessions[0].is_none() {
-            self.sessions[0] = Some(
+        if self.pool.sessions[0].is_none() {
+            self.pool.sessions[0] = Some(
                 crate::source::connect_retrying(self.connector, &self.settings.connect)
                     .map_err(snapshot_login)?,
             );
-            self.lost[0] = false;
+            self.pool.lost[0] = false;
         }
-        match self.sessions[0].as_deref_mut() {
+        match self.pool.sessions[0].as_deref_mut() {
             Some(s) => Ok(s),
             None => Err(CdcError::ConnectionLost("no session".into())),
         }
@@ -297,20 +314,20 @@ impl<'a> Reader<'a> {
                             "message": crate::errors::shown(&e.to_string(), 500),
                         }),
                     )?;
-                    self.sessions[0] = None;
-                    self.lost[0] = true;
+                    self.pool.sessions[0] = None;
+                    self.pool.lost[0] = true;
                 }
                 // The coordinating session's login again (after a lost connection) refused at
                 // the session limit: a session the snapshot holds gives it room.
-                Err(e @ CdcError::SnapshotSessionRefused(_)) if self.sessions[0].is_none() => {
+                Err(e @ CdcError::SnapshotSessionRefused(_)) if self.pool.sessions[0].is_none() => {
                     match self.room_for_main() {
                         Some(room) => self.made_room(room, &e, None)?,
                         // Nothing to give up: a lost session the database still counts is
                         // waited out, as a restart is; not while the readers are out reading
                         // (the caller asks again once they are back, and one makes room).
-                        None if self.lost[0] && !self.readers_out => {
-                            self.sessions[0] = Some(self.replace_lost()?);
-                            self.lost[0] = false;
+                        None if self.pool.lost[0] && !self.pool.readers_out => {
+                            self.pool.sessions[0] = Some(self.replace_lost()?);
+                            self.pool.lost[0] = false;
                         }
                         None => return Err(e),
                     }
@@ -343,7 +360,7 @@ impl<'a> Reader<'a> {
         resume: Option<&crate::offsets::ResumePoint>,
     ) -> Result<(Planner, Option<Scn>)> {
         let rows = self.settings.snapshot.chunk_rows;
-        if self.pin_scn.is_some() || self.sessions.len() < 2 {
+        if self.pin_scn.is_some() || self.pool.sessions.len() < 2 {
             return Ok((self.on_main(|s| Planner::new(t, rows, resume, s))?, None));
         }
         // The coordinating session first: at a session limit the reading sessions connected
@@ -351,7 +368,7 @@ impl<'a> Reader<'a> {
         self.main()?;
         let connector = self.connector;
         let policy = &self.settings.connect;
-        let slot = self.sessions[1].take();
+        let slot = self.pool.sessions[1].take();
         let ahead = self.sessions_ahead(t);
         std::thread::scope(|scope| {
             let scn = scope.spawn(move || {
@@ -360,29 +377,30 @@ impl<'a> Reader<'a> {
                 })
             });
             let connects: Vec<_> = (2..=ahead)
-                .filter(|i| self.sessions[*i].is_none())
+                .filter(|i| self.pool.sessions[*i].is_none())
                 .map(|i| {
                     let h = scope.spawn(move || connect_retrying_ok(connector, policy));
                     (i, h)
                 })
                 .collect();
             // The reading sessions are out (being connected, taking the SCN) meanwhile.
-            self.readers_out = true;
+            self.pool.readers_out = true;
             let planner = self.on_main(|s| Planner::new(t, rows, resume, s));
-            self.readers_out = false;
+            self.pool.readers_out = false;
             for (i, h) in connects {
                 if let Ok(Some(s)) = h.join() {
-                    self.sessions[i] = Some(s);
+                    self.pool.sessions[i] = Some(s);
                 }
             }
             // Fewer readers since (the coordinating session needed the room): not held idle.
-            self.sessions
+            self.pool
+                .sessions
                 .iter_mut()
-                .skip(self.readers + 1)
+                .skip(self.pool.readers + 1)
                 .for_each(|s| *s = None);
             let scn = match scn.join() {
                 Ok((slot, scn)) => {
-                    self.sessions[1] = slot;
+                    self.pool.sessions[1] = slot;
                     scn
                 }
                 Err(_) => None,
@@ -413,7 +431,8 @@ impl<'a> Reader<'a> {
     /// Chunks read in one wave: `cdc.snapshot.threads`, capped by
     /// `cdc.snapshot.max.pending.chunks`.
     fn wave_size(&self) -> usize {
-        self.readers
+        self.pool
+            .readers
             .max(1)
             .min(self.settings.snapshot.max_pending_chunks.max(1) as usize)
     }
@@ -444,10 +463,15 @@ impl<'a> Reader<'a> {
         stop: &dyn Fn() -> bool,
         emit: &mut dyn FnMut(ReaderEvent) -> Result<()>,
     ) -> Result<bool> {
-        let threads = self.sessions.len();
         if let Ok(mut m) = self.metrics.lock() {
-            m.readers = self.readers as u64;
+            m.readers = self.pool.readers as u64;
         }
+        // Kept if the reader thread is lost (a panic): a new pool of as many readers.
+        let (threads, readers, clock_off) = (
+            self.pool.sessions.len() - 1,
+            self.pool.readers,
+            self.pool.clock_off,
+        );
         let reader = Reader {
             connector: self.connector,
             settings: self.settings,
@@ -456,12 +480,7 @@ impl<'a> Reader<'a> {
             pin_scn: self.pin_scn,
             marks: self.marks,
             row_ids: self.row_ids,
-            sessions: std::mem::take(&mut self.sessions),
-            readers: self.readers,
-            clock: self.clock.take(),
-            clock_off: self.clock_off,
-            lost: std::mem::take(&mut self.lost),
-            readers_out: false,
+            pool: std::mem::take(&mut self.pool),
         };
         let mut w = Some(Waves {
             reader,
@@ -483,17 +502,14 @@ impl<'a> Reader<'a> {
             }
             r
         });
-        match w {
-            Some(w) => {
-                (self.sessions, self.clock) = (w.reader.sessions, w.reader.clock);
-                (self.readers, self.clock_off) = (w.reader.readers, w.reader.clock_off);
-                self.lost = w.reader.lost;
-            }
-            None => {
-                self.sessions = (0..threads).map(|_| None).collect();
-                self.lost = vec![false; threads];
-            }
-        }
+        self.pool = match w {
+            Some(w) => w.reader.pool,
+            None => Pool {
+                readers,
+                clock_off,
+                ..Pool::new(threads)
+            },
+        };
         r
     }
 
@@ -762,7 +778,8 @@ impl<'a> Waves<'a> {
         let wave: Vec<Pending> = self.pending.drain(..n).collect();
         // Another wave follows: its SCN is taken while this one is read.
         let more = !self.pending.is_empty() || !self.planner.is_done();
-        let clock = (r.pin_scn.is_none() && more && !r.clock_off).then(|| take_next_scn(scope, r));
+        let clock =
+            (r.pin_scn.is_none() && more && !r.pool.clock_off).then(|| take_next_scn(scope, r));
         let (columns, mut results) = match known.or(reuse) {
             Some(c) => {
                 let results = read_wave(scope, r, t, &wave, &c, scn, false).0;
@@ -800,11 +817,11 @@ impl<'a> Waves<'a> {
             // Refused at the session limit: no clock from now on (each wave takes its own
             // SCN), not a refused login a wave.
             if let Some(e) = refused {
-                r.clock_off = true;
+                r.pool.clock_off = true;
                 r.made_room(room::Room::Clock, &e, Some(&t.info.name.to_string()))?;
             }
             // Given up meanwhile (room made for the coordinating session): not held idle.
-            r.clock = if r.clock_off { None } else { slot };
+            r.pool.clock = if r.pool.clock_off { None } else { slot };
             // Newer than this wave's, so a retry or a wave read again keeps the order.
             self.next_scn = next.filter(|n| *n >= scn);
         }
@@ -832,7 +849,7 @@ fn take_next_scn<'s, 'e, 'a: 's>(
     r: &mut Reader<'a>,
 ) -> Clock<'s> {
     let connector: &'a dyn Connector = r.connector;
-    let slot = r.clock.take();
+    let slot = r.pool.clock.take();
     scope.spawn(move || {
         // One attempt: a refused connect only means the next wave takes its own SCN, and the
         // reads must not wait for retries.
@@ -897,30 +914,30 @@ fn read_wave<'s, 'e, 'a: 's>(
         .enumerate()
         .map(|(i, p)| {
             let q = query(t, columns, &p.chunk, scn, r.row_ids);
-            let slot = r.sessions[i + 1].take();
+            let slot = r.pool.sessions[i + 1].take();
             // A chunk holds about `cdc.snapshot.chunk.rows` rows (a whole-table read may hold
             // more, and grows).
             let hint = settings.snapshot.chunk_rows.min(1 << 20) as usize;
             scope.spawn(move || read_in(connector, &settings.connect, slot, &q, hint))
         })
         .collect();
-    r.readers_out = true;
+    r.pool.readers_out = true;
     let asked = ask_dictionary.then(|| r.columns_now(t));
-    r.readers_out = false;
+    r.pool.readers_out = false;
     let results = handles
         .into_iter()
         .enumerate()
         .map(|(i, h)| match h.join() {
             Ok((slot, res)) => {
                 if slot.is_some() {
-                    r.lost[i + 1] = false;
+                    r.pool.lost[i + 1] = false;
                 } else if res
                     .as_ref()
                     .is_err_and(|e| matches!(e, CdcError::ConnectionLost(_)))
                 {
-                    r.lost[i + 1] = true;
+                    r.pool.lost[i + 1] = true;
                 }
-                r.sessions[i + 1] = slot;
+                r.pool.sessions[i + 1] = slot;
                 res
             }
             Err(_) => Err(CdcError::Database("a chunk reader thread panicked".into())),
@@ -928,9 +945,10 @@ fn read_wave<'s, 'e, 'a: 's>(
         .collect();
     // A reader given up while the wave was read (the coordinating session needed its room):
     // the session it read with goes too.
-    r.sessions
+    r.pool
+        .sessions
         .iter_mut()
-        .skip(r.readers + 1)
+        .skip(r.pool.readers + 1)
         .for_each(|s| *s = None);
     (results, asked)
 }

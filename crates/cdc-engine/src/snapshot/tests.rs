@@ -680,6 +680,56 @@ fn rows_and_distinct(sink: &Collect) -> (usize, usize) {
     (rows.len(), distinct.len())
 }
 
+/// A 200-row APP.T in a database whose users are `users` (YAML list items, one a line).
+fn db_with_users(users: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    make_db(&format!(
+        "database:\n  users:\n{users}{}",
+        schema(200, "    primary_key: [A]", "")
+    ))
+}
+
+/// What a snapshot as `user` with `pairs` did: its outcome, what the sink got, the ops events
+/// and the readers gauge at the end.
+struct LimitedRun {
+    out: Result<Outcome>,
+    sink: Collect,
+    events: Vec<serde_json::Value>,
+    readers: u64,
+}
+
+impl LimitedRun {
+    fn of(db: &std::path::Path, user: &str, pairs: &[&str]) -> LimitedRun {
+        let dir = tempfile::tempdir().unwrap();
+        let ops_path = dir.path().join("ops.jsonl");
+        let metrics: Arc<Mutex<crate::ops::SnapshotMetrics>> = Default::default();
+        let mut sink = Collect::default();
+        let out = run_snapshot_as(
+            db,
+            Some(user),
+            pairs,
+            &mut sink,
+            &OpsLog::to_file(&ops_path).unwrap(),
+            metrics.clone(),
+        );
+        let events = crate::ops::read_events(&ops_path).unwrap();
+        let readers = metrics.lock().unwrap().readers;
+        LimitedRun {
+            out,
+            sink,
+            events,
+            readers,
+        }
+    }
+
+    /// The `snapshot-readers-reduced` events.
+    fn reduced(&self) -> Vec<&serde_json::Value> {
+        self.events
+            .iter()
+            .filter(|e| e["event"] == "snapshot-readers-reduced")
+            .collect()
+    }
+}
+
 /// A user whose profile allows 3 sessions at once (SESSIONS_PER_USER) and 4 reading threads:
 /// the reads the database refuses (ORA-02391, CDC-2011) are read again with fewer sessions, so
 /// the snapshot completes with the coordinating session and two readers, every row once, each
@@ -687,35 +737,18 @@ fn rows_and_distinct(sink: &Collect) -> (usize, usize) {
 /// coordinating session alone, no reader can read: CDC-2011, as before.
 #[test]
 fn a_snapshot_at_the_users_session_limit_reads_on_with_fewer_sessions() {
-    let users = "database:\n  users:\n    - { name: CDC, sessions_per_user: 3 }\n    - { name: ONE, sessions_per_user: 1 }\n";
-    let (_d, db) = make_db(&format!(
-        "{users}{}",
-        schema(200, "    primary_key: [A]", "")
-    ));
+    let (_d, db) = db_with_users(
+        "    - { name: CDC, sessions_per_user: 3 }\n    - { name: ONE, sessions_per_user: 1 }\n",
+    );
     let pairs = [
         "cdc.snapshot.chunk.rows=10",
         "cdc.snapshot.threads=4",
         "cdc.snapshot.chunk.retries=0",
     ];
-    let dir = tempfile::tempdir().unwrap();
-    let ops_path = dir.path().join("ops.jsonl");
-    let metrics: Arc<Mutex<crate::ops::SnapshotMetrics>> = Default::default();
-    let mut sink = Collect::default();
-    let out = run_snapshot_as(
-        &db,
-        Some("CDC"),
-        &pairs,
-        &mut sink,
-        &OpsLog::to_file(&ops_path).unwrap(),
-        metrics.clone(),
-    );
-    assert_eq!(out.unwrap(), Outcome::Completed);
-    assert_eq!(rows_and_distinct(&sink), (200, 200), "every row once");
-    let events = crate::ops::read_events(&ops_path).unwrap();
-    let reduced: Vec<&serde_json::Value> = events
-        .iter()
-        .filter(|e| e["event"] == "snapshot-readers-reduced")
-        .collect();
+    let run = LimitedRun::of(&db, "CDC", &pairs);
+    assert_eq!(run.out.as_ref().unwrap(), &Outcome::Completed);
+    assert_eq!(rows_and_distinct(&run.sink), (200, 200), "every row once");
+    let (events, reduced) = (&run.events, run.reduced());
     assert!(!reduced.is_empty(), "{events:?}");
     for e in &reduced {
         assert_eq!(e["code"], "CDC-2011", "{e}");
@@ -728,25 +761,17 @@ fn a_snapshot_at_the_users_session_limit_reads_on_with_fewer_sessions() {
         (Some("reader"), Some(2)),
         "{last}"
     );
-    assert_eq!(metrics.lock().unwrap().readers, 2);
+    assert_eq!(run.readers, 2);
     assert!(
         !events.iter().any(|e| e["event"] == "snapshot-chunk-failed"),
         "{events:?}"
     );
 
     // Room for one session: the coordinating one holds it, and no reader can have one.
-    let mut sink = Collect::default();
-    let e = run_snapshot_as(
-        &db,
-        Some("ONE"),
-        &pairs,
-        &mut sink,
-        &OpsLog::discard(),
-        Default::default(),
-    )
-    .unwrap_err();
+    let run = LimitedRun::of(&db, "ONE", &pairs);
+    let e = run.out.unwrap_err();
     assert_eq!(e.code(), crate::errors::Code::Cdc2011, "{e}");
-    assert!(sink.chunks.is_empty());
+    assert!(run.sink.chunks.is_empty());
 }
 
 /// Room for the coordinating session and the readers, not the clock: its login is refused
@@ -754,35 +779,20 @@ fn a_snapshot_at_the_users_session_limit_reads_on_with_fewer_sessions() {
 /// readers all read.
 #[test]
 fn a_clock_refused_at_the_session_limit_is_given_up_once() {
-    let users = "database:\n  users:\n    - { name: CDC, sessions_per_user: 3 }\n";
-    let (_d, db) = make_db(&format!(
-        "{users}{}",
-        schema(200, "    primary_key: [A]", "")
-    ));
-    let dir = tempfile::tempdir().unwrap();
-    let ops_path = dir.path().join("ops.jsonl");
-    let metrics: Arc<Mutex<crate::ops::SnapshotMetrics>> = Default::default();
-    let mut sink = Collect::default();
-    let out = run_snapshot_as(
+    let (_d, db) = db_with_users("    - { name: CDC, sessions_per_user: 3 }\n");
+    let run = LimitedRun::of(
         &db,
-        Some("CDC"),
+        "CDC",
         &["cdc.snapshot.chunk.rows=10", "cdc.snapshot.threads=2"],
-        &mut sink,
-        &OpsLog::to_file(&ops_path).unwrap(),
-        metrics.clone(),
     );
-    assert_eq!(out.unwrap(), Outcome::Completed);
-    let rows: usize = sink.chunks.iter().map(|c| c.1.rows.len()).sum();
+    assert_eq!(run.out.as_ref().unwrap(), &Outcome::Completed);
+    let rows: usize = run.sink.chunks.iter().map(|c| c.1.rows.len()).sum();
     assert_eq!(rows, 200);
-    let events = crate::ops::read_events(&ops_path).unwrap();
-    let reduced: Vec<&serde_json::Value> = events
-        .iter()
-        .filter(|e| e["event"] == "snapshot-readers-reduced")
-        .collect();
+    let reduced = run.reduced();
     assert_eq!(reduced.len(), 1, "{reduced:?}");
     assert_eq!(reduced[0]["gave_up"], "clock");
     assert_eq!(reduced[0]["readers"], 2);
-    assert_eq!(metrics.lock().unwrap().readers, 2);
+    assert_eq!(run.readers, 2);
 }
 
 /// A reader's connection cut where no session can be given up (one reader beside the
@@ -791,15 +801,10 @@ fn a_clock_refused_at_the_session_limit_is_given_up_once() {
 /// of stopping the snapshot with CDC-2011. Every row is read once.
 #[test]
 fn a_lost_reader_at_the_session_limit_waits_for_its_place() {
-    let users = "database:\n  users:\n    - { name: CDC, sessions_per_user: 2 }\n";
-    let (_d, db) = make_db(&format!(
-        "{users}{}",
-        schema(200, "    primary_key: [A]", "")
-    ));
-    let mut sink = Collect::default();
-    let out = run_snapshot_as(
+    let (_d, db) = db_with_users("    - { name: CDC, sessions_per_user: 2 }\n");
+    let run = LimitedRun::of(
         &db,
-        Some("CDC"),
+        "CDC",
         &[
             "cdc.snapshot.chunk.rows=10",
             "cdc.snapshot.threads=1",
@@ -810,12 +815,9 @@ fn a_lost_reader_at_the_session_limit_waits_for_its_place() {
             "cdc.emulator.fault.drop.per.mille=100",
             "cdc.emulator.fault.dead.connection.ms=150",
         ],
-        &mut sink,
-        &OpsLog::discard(),
-        Default::default(),
     );
-    assert_eq!(out.unwrap(), Outcome::Completed);
-    assert_eq!(rows_and_distinct(&sink), (200, 200), "every row once");
+    assert_eq!(run.out.unwrap(), Outcome::Completed);
+    assert_eq!(rows_and_distinct(&run.sink), (200, 200), "every row once");
 }
 
 /// Without a change stream (the export, snapshot_only) the reader asks the dictionary for the

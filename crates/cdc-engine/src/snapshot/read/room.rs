@@ -27,62 +27,62 @@ impl Reader<'_> {
     /// Whether a refused session can be made room for: the clock holds one, or more than one
     /// reader is in use.
     pub(super) fn can_make_room(&self) -> bool {
-        self.clock.is_some() || self.readers > 1
+        self.pool.clock.is_some() || self.pool.readers > 1
     }
 
     /// Room for a reader whose login was refused: the clock's session, else one reader fewer
     /// (the last slot goes; an empty slot, the refused reader's, takes its session first).
     /// Called between waves, when every reading session is back in its slot.
     pub(super) fn room_for_reader(&mut self) -> Option<Room> {
-        self.clock_off = true;
-        if self.clock.take().is_some() {
+        self.pool.clock_off = true;
+        if self.pool.clock.take().is_some() {
             return Some(Room::Clock);
         }
-        if self.readers <= 1 {
+        if self.pool.readers <= 1 {
             return None;
         }
-        let empty = (1..self.readers).find(|i| self.sessions[*i].is_none());
-        self.one_reader_fewer(empty.unwrap_or(self.readers));
+        let empty = (1..self.pool.readers).find(|i| self.pool.sessions[*i].is_none());
+        self.one_reader_fewer(empty.unwrap_or(self.pool.readers));
         Some(Room::Reader)
     }
 
     /// One reader fewer, the one in `slot` given up: the last slot's session (and its lost
     /// flag) moves into it, and the last slot stays empty from now on.
     fn one_reader_fewer(&mut self, slot: usize) {
-        self.sessions.swap(slot, self.readers);
-        self.lost.swap(slot, self.readers);
-        self.sessions[self.readers] = None;
-        self.lost[self.readers] = false;
-        self.readers -= 1;
+        self.pool.sessions.swap(slot, self.pool.readers);
+        self.pool.lost.swap(slot, self.pool.readers);
+        self.pool.sessions[self.pool.readers] = None;
+        self.pool.lost[self.pool.readers] = false;
+        self.pool.readers -= 1;
     }
 
     /// Room for the coordinating session, whose login after a lost connection was refused: a
     /// session held now is given up so the login can take its place (the clock's, else the
     /// last reader's that holds one; a reader whose session is out reading keeps it).
     pub(super) fn room_for_main(&mut self) -> Option<Room> {
-        if self.clock.take().is_some() {
-            self.clock_off = true;
+        if self.pool.clock.take().is_some() {
+            self.pool.clock_off = true;
             return Some(Room::Clock);
         }
-        let held = (2..=self.readers)
+        let held = (2..=self.pool.readers)
             .rev()
-            .find(|i| self.sessions.get(*i).is_some_and(Option::is_some))?;
-        self.clock_off = true;
+            .find(|i| self.pool.sessions.get(*i).is_some_and(Option::is_some))?;
+        self.pool.clock_off = true;
         self.one_reader_fewer(held);
         Some(Room::Reader)
     }
 
     /// A reading slot whose session was lost and not yet replaced.
     pub(super) fn lost_reader(&self) -> Option<usize> {
-        (1..=self.readers).find(|i| self.sessions[*i].is_none() && self.lost[*i])
+        (1..=self.pool.readers).find(|i| self.pool.sessions[*i].is_none() && self.pool.lost[*i])
     }
 
     /// Log in in place of the lost reader's session, waiting out the session limit for
     /// cdc.database.reconnect.max.ms ([`Reader::replace_lost`]).
     pub(super) fn replace_lost_reader(&mut self) -> Result<()> {
         if let Some(slot) = self.lost_reader() {
-            self.sessions[slot] = Some(self.replace_lost()?);
-            self.lost[slot] = false;
+            self.pool.sessions[slot] = Some(self.replace_lost()?);
+            self.pool.lost[slot] = false;
         }
         Ok(())
     }
@@ -106,7 +106,7 @@ impl Reader<'_> {
     /// Say what was given up: a warning, a `snapshot-readers-reduced` ops event (`gave_up`
     /// `clock` or `reader`, the `readers` in use now) and the readers gauge.
     pub(super) fn made_room(&self, room: Room, e: &CdcError, table: Option<&str>) -> Result<()> {
-        let readers = self.readers;
+        let readers = self.pool.readers;
         let what = match room {
             Room::Clock => {
                 "the session that took each next wave's SCN ahead is given up (each wave takes its own SCN)".to_string()
