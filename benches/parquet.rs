@@ -36,6 +36,7 @@ fn export(
         metrics: Default::default(),
         pin_scn: None,
         signal: None,
+        shutdown: None,
     };
     let mut sink =
         ExportSink::new(dir, format, "bench", &db.name).with_parquet_options(ParquetOptions {

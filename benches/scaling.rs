@@ -47,6 +47,7 @@ fn snapshot(conn: &EmulatorConnector, settings: &Settings, dir: &std::path::Path
         metrics: Default::default(),
         pin_scn: None,
         signal: None,
+        shutdown: None,
     };
     let mut sink = ExportSink::new(dir, ExportFormat::Jsonl, "bench", &db.name);
     run.run(

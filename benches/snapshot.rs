@@ -97,6 +97,7 @@ fn run_snapshot(conn: &EmulatorConnector, settings: &Settings, sink: &mut dyn Ch
         metrics: Default::default(),
         pin_scn: None,
         signal: None,
+        shutdown: None,
     };
     assert_eq!(
         db.name, DB,

@@ -188,6 +188,8 @@ pub fn snapshot(
         let ops = OpsLog::to_file(&a.out.join(OPS_FILE))?;
         let metrics = Arc::new(Mutex::new(SnapshotMetrics::default()));
         let progress = SnapshotProgress::new(printer.quiet);
+        let stop = stop_flag();
+        let stopped = || stop.load(Ordering::SeqCst);
         let run = Snapshot {
             connector: connector.as_ref(),
             settings: &settings,
@@ -196,8 +198,8 @@ pub fn snapshot(
             metrics: metrics.clone(),
             pin_scn: None,
             signal: None,
+            shutdown: Some(&stopped),
         };
-        let stop = stop_flag();
         let mut state = offsets.snapshot.clone().unwrap_or_default();
         // The read throttle and its set-throttle signal (from --out's spool).
         let mut paced = crate::export::Paced::new(&mut sink, &settings, &a.out, &ops);
@@ -209,7 +211,7 @@ pub fn snapshot(
                 offsets.save(&offsets_path)
             },
             &mut paced,
-            &|| stop.load(Ordering::SeqCst),
+            &stopped,
         );
         if !paced.waited.is_zero() {
             tracing::info!(
@@ -220,6 +222,19 @@ pub fn snapshot(
         drop(paced);
         offsets.snapshot = Some(state);
         progress.finish();
+        // Told to stop while a session logged in again (the database restarting): a stop, the
+        // offsets as last saved.
+        let outcome = match outcome {
+            Err(CdcError::StoppedReconnecting { waiting }) => {
+                // Told with --quiet too: the reconnect's warnings were, and this is how they ended.
+                tracing::warn!(
+                    target: crate::ops::STALL_LOG_TARGET,
+                    "stopped while reconnecting to the database ({waiting})"
+                );
+                Ok(Outcome::Stopped)
+            }
+            other => other,
+        };
         if outcome? == Outcome::Stopped {
             printer.note(&format!(
                 "stopped; the offsets in {} are saved: run the same command to resume",

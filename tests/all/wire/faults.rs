@@ -370,3 +370,197 @@ fn a_stop_while_the_database_is_gone_ends_at_once() {
     assert!(status.success(), "{status:?}: {stderr}");
     assert!(stderr.contains("stopped"), "{stderr}");
 }
+
+/// Ctrl-C while an export's sessions log in again to a database that is gone (its readers'
+/// connections lost mid-read): the export stops at once, exit 130 with its offsets as last
+/// saved, instead of reconnecting for cdc.database.reconnect.max.ms first (before: five
+/// minutes here, ten by default, unless Ctrl-C came twice). Run again once the database is
+/// back, it resumes and writes every row once: the rows of an export in process.
+#[test]
+fn an_export_stopped_while_the_database_is_gone_ends_at_once_and_resumes() {
+    let (dir, db) = example_db();
+    // Calls slow enough that the export is still reading when the database goes.
+    let serve = Serve::start(&db, &["--set", "cdc.emulator.fault.call.latency.ms=60"]);
+    let addr = serve.addr.clone();
+    let out = dir.path().join("export");
+    let export = |url: &str, quiet: bool| {
+        let mut c = capture(
+            url,
+            dir.path(),
+            &[
+                "--set",
+                "cdc.database.reconnect.max.ms=300000",
+                "--set",
+                "cdc.snapshot.chunk.rows=20",
+                "--set",
+                "cdc.snapshot.threads=2",
+            ],
+        );
+        if quiet {
+            c.arg("-q");
+        }
+        c.args(["snapshot", "--out", out.to_str().unwrap()]);
+        c
+    };
+    let mut run = export(&format!("{addr}/DEMO"), false)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Some chunks are written and their offsets saved.
+    let ops = out.join("ops.jsonl");
+    let started = std::time::Instant::now();
+    while !std::fs::read_to_string(&ops).is_ok_and(|t| t.contains("snapshot-chunk-done")) {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no chunk exported"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(serve);
+    // The reads in flight fail and their sessions log in again, to no listener.
+    std::thread::sleep(Duration::from_millis(800));
+    let _ = Command::new("kill")
+        .args(["-INT", &run.id().to_string()])
+        .status();
+    let asked = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = run.try_wait().unwrap() {
+            break s;
+        }
+        if asked.elapsed() > Duration::from_secs(30) {
+            let _ = run.kill();
+            let o = run.wait_with_output().unwrap();
+            panic!(
+                "the export still ran 30 s after Ctrl-C with the database gone: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let o = run.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("stopped while reconnecting") && stderr.contains("run the same command"),
+        "{stderr}"
+    );
+
+    // The database back on the same address: the same command resumes and completes.
+    let serve = Serve::start_at(&db, &[], &addr);
+    let again = export(&format!("{}/DEMO", serve.addr), true)
+        .output()
+        .unwrap();
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    let resumed = export_rows(&out);
+    let local_out = dir.path().join("export-local");
+    let local = capture(&format!("emulator:{}", db.display()), dir.path(), &[])
+        .args(["-q", "snapshot", "--out", local_out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(local.status.success(), "{local:?}");
+    let whole = export_rows(&local_out);
+    assert!(whole.len() > 500, "{}", whole.len());
+    assert_eq!(resumed, whole, "the resumed export's rows");
+}
+
+/// An export's rows, each line prefixed with its file's name, sorted (ops.jsonl aside).
+fn export_rows(dir: &Path) -> Vec<String> {
+    let mut all: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl") && !p.ends_with("ops.jsonl"))
+        .flat_map(|p| {
+            let table = p.file_name().unwrap().to_string_lossy().to_string();
+            let text = std::fs::read_to_string(&p).unwrap();
+            text.lines()
+                .map(|l| format!("{table} {l}"))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    all.sort();
+    all
+}
+
+/// The same during capture's initial snapshot: Ctrl-C while its readers log in again to a
+/// database that is gone stops capture at once, cleanly; started again once the database is
+/// back, it reads the rest of the snapshot and what it publishes converges, every record once.
+#[test]
+fn capture_stopped_in_its_snapshot_while_the_database_is_gone_ends_at_once() {
+    let (dir, db) = example_db();
+    let serve = Serve::start(&db, &["--set", "cdc.emulator.fault.call.latency.ms=60"]);
+    let addr = serve.addr.clone();
+    let start = |url: &str| {
+        capture(
+            url,
+            dir.path(),
+            &[
+                "--set",
+                "cdc.database.reconnect.max.ms=300000",
+                "--set",
+                "cdc.snapshot.chunk.rows=20",
+                "--set",
+                "cdc.snapshot.threads=2",
+                "capture",
+            ],
+        )
+    };
+    let mut cap = start(&format!("{addr}/DEMO"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let ops = dir.path().join("state").join("ops.jsonl");
+    let started = std::time::Instant::now();
+    while !std::fs::read_to_string(&ops).is_ok_and(|t| t.contains("snapshot-chunk-done")) {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no chunk published"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(serve);
+    std::thread::sleep(Duration::from_millis(800));
+    let _ = Command::new("kill")
+        .args(["-INT", &cap.id().to_string()])
+        .status();
+    let asked = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = cap.try_wait().unwrap() {
+            break s;
+        }
+        if asked.elapsed() > Duration::from_secs(30) {
+            let _ = cap.kill();
+            let o = cap.wait_with_output().unwrap();
+            panic!(
+                "capture still ran 30 s after Ctrl-C in its snapshot with the database gone: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let o = cap.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(status.success(), "{status:?}: {stderr}");
+    assert!(stderr.contains("stopped"), "{stderr}");
+    let events = std::fs::read_to_string(&ops).unwrap();
+    assert!(!events.contains("snapshot-complete"), "{events}");
+
+    let serve = Serve::start_at(&db, &[], &addr);
+    let end = current_scn(&db);
+    let again = start(&format!("{}/DEMO", serve.addr))
+        .args(["--stop-at-scn", &end.to_string()])
+        .output()
+        .unwrap();
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert_published_exactly_once(dir.path(), &db, end);
+}

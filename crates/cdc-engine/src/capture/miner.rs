@@ -8,6 +8,7 @@ use super::status::{State, Status};
 use crate::crashpoint::Point;
 use crate::errors::{CdcError, Result};
 use crate::settings::Settings;
+use crate::source::sleep_unless_stopped;
 use crate::stream::buffer::row_bytes;
 use crate::stream::spill::{SpillFile, SpillReader};
 use cdc_core::model::{LogMinerRow, Scn};
@@ -19,19 +20,6 @@ mod dictionary;
 /// How many times in a row one window is mined again after a transient failure
 /// ([`crate::source::is_transient_call`]), or one call made again after a lost connection.
 const MINE_RETRIES: u32 = 10;
-
-/// Wait `d`, in slices, ending early once `stop` says so (Ctrl-C during a backoff).
-fn sleep_unless_stopped(d: std::time::Duration, stop: Option<&(dyn Fn() -> bool + Sync)>) {
-    let slice = std::time::Duration::from_millis(100);
-    let until = std::time::Instant::now() + d;
-    loop {
-        let now = std::time::Instant::now();
-        if now >= until || stop.is_some_and(|s| s()) {
-            return;
-        }
-        std::thread::sleep(slice.min(until - now));
-    }
-}
 
 /// The miner's session, or, after a reconnect that failed, a lost connection.
 fn held(session: &mut Option<Box<dyn Session>>) -> Result<&mut dyn Session> {
@@ -153,24 +141,16 @@ impl<'a> Miner<'a> {
     /// session until it notices it gone). Told to stop meanwhile, it gives up:
     /// [`CdcError::StoppedReconnecting`], a clean stop.
     fn reconnect(&self, lost: bool) -> Result<Box<dyn Session>> {
-        let stop = self.stop;
-        let stopping = || stop.is_some_and(|s| s());
-        let connect = match lost {
-            true => crate::source::replace_lost_with,
-            false => crate::source::reconnect_with,
+        let login = match lost {
+            true => crate::source::Login::ReplacingLost,
+            false => crate::source::Login::Again,
         };
-        let r = connect(
+        crate::source::login_unless_stopped(
             self.connector,
             &self.settings.connect,
-            &mut |d| sleep_unless_stopped(d, stop),
-            &|| !stopping(),
-        );
-        match r {
-            Err(e) if stopping() => Err(CdcError::StoppedReconnecting {
-                waiting: e.to_string(),
-            }),
-            other => other,
-        }
+            login,
+            self.stop,
+        )
     }
 
     /// After the transient failure `e` of `operation` (retry number `attempt`): counted and

@@ -579,6 +579,7 @@ impl Capture<'_> {
             metrics: status.snapshot.clone(),
             pin_scn,
             signal: signal.map(|(id, _)| id.to_string()),
+            shutdown: Some(self.stop),
         };
         let positions = publisher.positions();
         let created = publisher.created();

@@ -242,6 +242,7 @@ fn snapshot(
         metrics: metrics.clone(),
         pin_scn,
         signal: None,
+        shutdown: None,
     }
     .run(
         &decisions,

@@ -132,6 +132,12 @@ pub struct Snapshot<'a> {
     pub pin_scn: Option<cdc_core::model::Scn>,
     /// The signal that started this snapshot: its id goes into every ops event.
     pub signal: Option<String>,
+    /// The whole run told to stop (capture's stop, the export's Ctrl-C), unlike `run`'s `stop`,
+    /// which also pauses a snapshot for a signal: a login the snapshot is retrying (a database
+    /// restarting, a lost session the session limit still counts) gives up at once with
+    /// [`crate::errors::CdcError::StoppedReconnecting`], which the caller ends as a stop, the
+    /// state as last saved.
+    pub shutdown: Option<crate::source::Stop<'a>>,
 }
 
 impl Snapshot<'_> {
@@ -211,6 +217,7 @@ impl Snapshot<'_> {
             self.metrics.clone(),
         );
         reader.pin_scn = self.pin_scn;
+        reader.shutdown = self.shutdown;
         reader.marks = sink.marks_last();
         reader.row_ids = sink.writes_row_ids();
         let last_index = captured.len().saturating_sub(1);

@@ -11,6 +11,7 @@ use crate::crashpoint::Point;
 use crate::errors::{CdcError, Code, Result};
 use crate::ops::{OpsLog, SnapshotMetrics};
 use crate::settings::Settings;
+use crate::source::{login_unless_stopped, Login, Stop};
 use cdc_core::model::{ColumnInfo, FetchedRow, FlashbackQuery, Scn};
 use cdc_core::session::prelude::*;
 use std::collections::VecDeque;
@@ -102,6 +103,9 @@ pub struct Reader<'a> {
     pub marks: bool,
     /// Read each row's ROWID (the sink writes it: a record's `row_id`).
     pub row_ids: bool,
+    /// The whole run told to stop (see [`super::Snapshot::shutdown`]): a login being retried
+    /// gives up at once, with [`CdcError::StoppedReconnecting`].
+    pub shutdown: Option<Stop<'a>>,
     /// The sessions it reads with, moved whole into the thread that reads the next wave and
     /// back.
     pool: Pool,
@@ -194,6 +198,7 @@ fn gives_up_session(e: &CdcError) -> bool {
 fn read_in(
     connector: &dyn Connector,
     policy: &crate::settings::ConnectRetry,
+    shutdown: Option<Stop>,
     slot: Option<Box<dyn Session>>,
     q: &FlashbackQuery,
     rows_hint: usize,
@@ -201,8 +206,8 @@ fn read_in(
     let mut s = match slot {
         Some(s) => s,
         // Readers connect after the coordinating session did: an unknown service now is a
-        // listener restarted under the snapshot (reconnect_retrying waits for it).
-        None => match crate::source::reconnect_retrying(connector, policy) {
+        // listener restarted under the snapshot (a login again waits for it).
+        None => match login_unless_stopped(connector, policy, Login::Again, shutdown) {
             Ok(s) => s,
             Err(e) => return (None, Err(snapshot_login(e))),
         },
@@ -225,8 +230,9 @@ fn read_in(
 fn connect_retrying_ok(
     connector: &dyn Connector,
     policy: &crate::settings::ConnectRetry,
+    shutdown: Option<Stop>,
 ) -> Option<Box<dyn Session>> {
-    match crate::source::reconnect_retrying(connector, policy) {
+    match login_unless_stopped(connector, policy, Login::Again, shutdown) {
         Ok(s) => Some(s),
         Err(e) => {
             tracing::debug!(
@@ -268,6 +274,7 @@ impl<'a> Reader<'a> {
             pin_scn: None,
             marks: false,
             row_ids: true,
+            shutdown: None,
             pool: Pool::new(threads),
         }
     }
@@ -275,8 +282,9 @@ impl<'a> Reader<'a> {
     /// The coordinating session (planning, SCNs, retries).
     fn main(&mut self) -> Result<&mut dyn Session> {
         if self.pool.sessions[0].is_none() {
+            let policy = &self.settings.connect;
             self.pool.sessions[0] = Some(
-                crate::source::connect_retrying(self.connector, &self.settings.connect)
+                login_unless_stopped(self.connector, policy, Login::First, self.shutdown)
                     .map_err(snapshot_login)?,
             );
             self.pool.lost[0] = false;
@@ -368,18 +376,19 @@ impl<'a> Reader<'a> {
         self.main()?;
         let connector = self.connector;
         let policy = &self.settings.connect;
+        let shutdown = self.shutdown;
         let slot = self.pool.sessions[1].take();
         let ahead = self.sessions_ahead(t);
         std::thread::scope(|scope| {
             let scn = scope.spawn(move || {
                 take_scn(slot, || {
-                    crate::source::reconnect_retrying(connector, policy).ok()
+                    login_unless_stopped(connector, policy, Login::Again, shutdown).ok()
                 })
             });
             let connects: Vec<_> = (2..=ahead)
                 .filter(|i| self.pool.sessions[*i].is_none())
                 .map(|i| {
-                    let h = scope.spawn(move || connect_retrying_ok(connector, policy));
+                    let h = scope.spawn(move || connect_retrying_ok(connector, policy, shutdown));
                     (i, h)
                 })
                 .collect();
@@ -480,6 +489,7 @@ impl<'a> Reader<'a> {
             pin_scn: self.pin_scn,
             marks: self.marks,
             row_ids: self.row_ids,
+            shutdown: self.shutdown,
             pool: std::mem::take(&mut self.pool),
         };
         let mut w = Some(Waves {
@@ -909,6 +919,7 @@ fn read_wave<'s, 'e, 'a: 's>(
 ) -> (WaveResults, Option<Result<Vec<ColumnInfo>>>) {
     let connector: &'a dyn Connector = r.connector;
     let settings: &'a Settings = r.settings;
+    let shutdown = r.shutdown;
     let handles: Vec<_> = wave
         .iter()
         .enumerate()
@@ -918,7 +929,7 @@ fn read_wave<'s, 'e, 'a: 's>(
             // A chunk holds about `cdc.snapshot.chunk.rows` rows (a whole-table read may hold
             // more, and grows).
             let hint = settings.snapshot.chunk_rows.min(1 << 20) as usize;
-            scope.spawn(move || read_in(connector, &settings.connect, slot, &q, hint))
+            scope.spawn(move || read_in(connector, &settings.connect, shutdown, slot, &q, hint))
         })
         .collect();
     r.pool.readers_out = true;

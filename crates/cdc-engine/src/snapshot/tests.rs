@@ -332,7 +332,7 @@ fn run_snapshot(
     sink: &mut Collect,
     ops: &OpsLog,
 ) -> Result<Outcome> {
-    run_snapshot_as(db, None, pairs, sink, ops, Default::default())
+    run_snapshot_as(db, None, pairs, sink, ops, Default::default(), None)
 }
 
 /// [`run_snapshot`] logged in as `user`, with the metrics it updates.
@@ -343,6 +343,7 @@ fn run_snapshot_as(
     sink: &mut Collect,
     ops: &OpsLog,
     metrics: Arc<Mutex<crate::ops::SnapshotMetrics>>,
+    shutdown: Option<crate::source::Stop>,
 ) -> Result<Outcome> {
     let settings = Settings::from_pairs(pairs).unwrap();
     let conn = EmulatorConnector::open(db, settings.emulator_faults())
@@ -366,6 +367,7 @@ fn run_snapshot_as(
         metrics,
         pin_scn: None,
         signal: None,
+        shutdown,
     };
     let mut state = offsets.snapshot.take().unwrap_or_default();
     let out = snap.run(&decisions, &mut state, &mut |_| Ok(()), sink, &|| false);
@@ -699,6 +701,16 @@ struct LimitedRun {
 
 impl LimitedRun {
     fn of(db: &std::path::Path, user: &str, pairs: &[&str]) -> LimitedRun {
+        LimitedRun::stopped_by(db, user, pairs, None)
+    }
+
+    /// [`LimitedRun::of`], the whole run told to stop once `shutdown` says so.
+    fn stopped_by(
+        db: &std::path::Path,
+        user: &str,
+        pairs: &[&str],
+        shutdown: Option<crate::source::Stop>,
+    ) -> LimitedRun {
         let dir = tempfile::tempdir().unwrap();
         let ops_path = dir.path().join("ops.jsonl");
         let metrics: Arc<Mutex<crate::ops::SnapshotMetrics>> = Default::default();
@@ -710,6 +722,7 @@ impl LimitedRun {
             &mut sink,
             &OpsLog::to_file(&ops_path).unwrap(),
             metrics.clone(),
+            shutdown,
         );
         let events = crate::ops::read_events(&ops_path).unwrap();
         let readers = metrics.lock().unwrap().readers;
@@ -818,6 +831,53 @@ fn a_lost_reader_at_the_session_limit_waits_for_its_place() {
     );
     assert_eq!(run.out.unwrap(), Outcome::Completed);
     assert_eq!(rows_and_distinct(&run.sink), (200, 200), "every row once");
+}
+
+/// As above, but the database counts the lost session for ten minutes, and the run is told to
+/// stop (capture's Ctrl-C) while the new login waits that out: the login gives up at once with
+/// CDC-5007 "stopped while reconnecting", which capture and the export end as a stop with the
+/// state as last saved. Before, the stop was not seen until cdc.database.reconnect.max.ms had
+/// passed (ten minutes by default; here a minute), and the snapshot then failed with CDC-2011.
+#[test]
+fn a_stop_ends_a_login_waiting_out_the_session_limit() {
+    let (_d, db) = db_with_users("    - { name: CDC, sessions_per_user: 2 }\n");
+    let started = std::time::Instant::now();
+    // Told to stop a moment after the reads began (the moment does not matter much: the lost
+    // session counts far longer).
+    let shutdown = || started.elapsed() > std::time::Duration::from_millis(300);
+    let run = LimitedRun::stopped_by(
+        &db,
+        "CDC",
+        &[
+            "cdc.snapshot.chunk.rows=10",
+            "cdc.snapshot.threads=1",
+            "cdc.snapshot.chunk.retries=50",
+            "cdc.database.connect.backoff.ms=10",
+            "cdc.database.connect.backoff.max.ms=50",
+            "cdc.database.reconnect.max.ms=60000",
+            "cdc.emulator.fault.seed=5",
+            "cdc.emulator.fault.drop.per.mille=100",
+            "cdc.emulator.fault.dead.connection.ms=600000",
+        ],
+        Some(&shutdown),
+    );
+    let took = started.elapsed();
+    let e = run.out.unwrap_err();
+    assert!(
+        matches!(e, crate::errors::CdcError::StoppedReconnecting { .. }),
+        "{e}"
+    );
+    assert!(e.to_string().contains("ORA-02391"), "{e}");
+    assert!(
+        took < std::time::Duration::from_secs(30),
+        "the stop was seen after {took:?}"
+    );
+    // What was read before is published once; the rest waits for the next run.
+    let (rows, distinct) = rows_and_distinct(&run.sink);
+    assert!(
+        rows < 200 && rows == distinct,
+        "{rows} rows, {distinct} distinct"
+    );
 }
 
 /// Without a change stream (the export, snapshot_only) the reader asks the dictionary for the

@@ -293,6 +293,7 @@ fn snapshot_with_metrics(
         metrics: metrics.clone(),
         pin_scn: None,
         signal: None,
+        shutdown: None,
     }
     .run(
         &decisions,

@@ -162,6 +162,68 @@ fn reconnect_budget(policy: &ConnectRetry) -> Budget {
     }
 }
 
+/// What says a whole run was told to stop (capture's Ctrl-C, SIGTERM, `--stop-at-scn`; the
+/// export's Ctrl-C): asked from the reading threads too.
+pub type Stop<'a> = &'a (dyn Fn() -> bool + Sync);
+
+/// Wait `d`, in slices, ending early once `stop` says so (Ctrl-C during a backoff).
+pub fn sleep_unless_stopped(d: Duration, stop: Option<Stop>) {
+    let slice = Duration::from_millis(100);
+    let until = std::time::Instant::now() + d;
+    loop {
+        let now = std::time::Instant::now();
+        if now >= until || stop.is_some_and(|s| s()) {
+            return;
+        }
+        std::thread::sleep(slice.min(until - now));
+    }
+}
+
+/// Which login a [`login_unless_stopped`] is, and so what it retries and for how long.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Login {
+    /// Possibly the first to this database: as [`connect_retrying`].
+    First,
+    /// In place of a session given up, or to a database this process had a session with:
+    /// as [`reconnect_with`].
+    Again,
+    /// In place of a session whose connection was lost: as [`replace_lost_with`].
+    ReplacingLost,
+}
+
+/// Log in as `login` says, each wait between tries cut short once `stop` says to stop; told to
+/// stop meanwhile, it gives up with [`CdcError::StoppedReconnecting`], which capture and the
+/// export end as a stop (a reconnect may otherwise wait out `cdc.database.reconnect.max.ms`,
+/// ten minutes by default, before a Ctrl-C is seen).
+pub fn login_unless_stopped(
+    connector: &dyn Connector,
+    policy: &ConnectRetry,
+    login: Login,
+    stop: Option<Stop>,
+) -> Result<Box<dyn Session>> {
+    let stopping = || stop.is_some_and(|s| s());
+    let sleep = &mut |d| sleep_unless_stopped(d, stop);
+    let keep_going = &|| !stopping();
+    let login = match login {
+        Login::First if worked_before(connector) => Login::Again,
+        other => other,
+    };
+    let r = match login {
+        Login::First => {
+            let tries = Budget::Tries(policy.retries);
+            connect_loop(connector, policy, sleep, keep_going, is_transient, tries)
+        }
+        Login::Again => reconnect_with(connector, policy, sleep, keep_going),
+        Login::ReplacingLost => replace_lost_with(connector, policy, sleep, keep_going),
+    };
+    match r {
+        Err(e) if stopping() => Err(CdcError::StoppedReconnecting {
+            waiting: e.to_string(),
+        }),
+        other => other,
+    }
+}
+
 /// [`connect_retrying`] with the wait injected (tests record it instead of sleeping).
 pub fn connect_with(
     connector: &dyn Connector,
@@ -475,6 +537,36 @@ mod tests {
         let r = reconnect_with(&always, &p, &mut |d| waits.push(d.as_millis()), &keep_going);
         assert!(matches!(r, Err(CdcError::ConnectionLost(_))));
         assert_eq!(waits, [100, 200], "two waits, then the stop");
+    }
+
+    /// A login of any kind told to stop while it waits between tries gives up within a slice
+    /// of its wait (not the 30 s wait, nor the ten minutes of its budget), as a stop.
+    #[test]
+    fn a_login_told_to_stop_gives_up_as_a_stop() {
+        let (_dir, always) = drill(1);
+        let p = ConnectRetry {
+            retries: 10,
+            backoff_ms: 30_000,
+            backoff_max_ms: 30_000,
+            reconnect_max_ms: 600_000,
+        };
+        for login in [Login::First, Login::Again, Login::ReplacingLost] {
+            let started = std::time::Instant::now();
+            let stop = || started.elapsed() > Duration::from_millis(200);
+            let r = login_unless_stopped(&always, &p, login, Some(&stop));
+            let took = started.elapsed();
+            match r {
+                Err(CdcError::StoppedReconnecting { waiting }) => {
+                    assert!(waiting.contains("ORA-12537"), "{login:?}: {waiting}")
+                }
+                Err(e) => panic!("{login:?}: {e}"),
+                Ok(_) => panic!("{login:?}: a session"),
+            }
+            assert!(took < Duration::from_secs(10), "{login:?}: {took:?}");
+        }
+        // Not told to stop, a login that fails for good is that failure.
+        let r = login_unless_stopped(&always, &policy(0), Login::First, None);
+        assert!(matches!(r, Err(CdcError::ConnectionLost(_))));
     }
 
     /// Connectors whose every `every`-th connect fails (the emulator's drill), counted.

@@ -190,7 +190,9 @@ impl<'a> Waves<'a> {
             | CdcError::Settings { .. }
             | CdcError::UnsupportedType { .. }
             | CdcError::Privilege { .. }
-            | CdcError::ContainerUnreachable(_) => return Err(e),
+            | CdcError::ContainerUnreachable(_)
+            // Told to stop while its session logged in again: the run ends as a stop.
+            | CdcError::StoppedReconnecting { .. } => return Err(e),
             // The database refused the reader's session (the session limit): the chunk is read
             // again with the clock's session, or one reader, given up to make room.
             e @ CdcError::SnapshotSessionRefused(_) if self.reader.can_make_room() => {

@@ -94,11 +94,11 @@ impl Reader<'_> {
         tracing::info!(
             "the database refused a session in place of a lost one (the session limit) and none can be given up; waiting for it to let the lost one go"
         );
-        crate::source::replace_lost_with(
+        crate::source::login_unless_stopped(
             self.connector,
             &self.settings.connect,
-            &mut std::thread::sleep,
-            &|| true,
+            crate::source::Login::ReplacingLost,
+            self.shutdown,
         )
         .map_err(super::snapshot_login)
     }
