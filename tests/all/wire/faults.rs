@@ -564,3 +564,59 @@ fn capture_stopped_in_its_snapshot_while_the_database_is_gone_ends_at_once() {
     );
     assert_published_exactly_once(dir.path(), &db, end);
 }
+
+/// Ctrl-C while capture's first login waits to try again (no listener at the address yet, the
+/// backoff at 30 s): capture stops at once, exit 0, nothing written but its state, instead of
+/// trying its cdc.database.connect.retries first.
+#[test]
+fn a_stop_while_capture_first_connects_ends_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    // An address with no listener: a port bound and let go.
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let mut cap = capture(
+        &format!("{addr}/DEMO"),
+        dir.path(),
+        &[
+            "--set",
+            "cdc.database.connect.backoff.ms=30000",
+            "--set",
+            "cdc.database.connect.backoff.max.ms=30000",
+            "capture",
+        ],
+    )
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    // The first login is refused at once, and its retry waits 30 s.
+    std::thread::sleep(Duration::from_millis(1500));
+    let _ = Command::new("kill")
+        .args(["-INT", &cap.id().to_string()])
+        .status();
+    let asked = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = cap.try_wait().unwrap() {
+            break s;
+        }
+        if asked.elapsed() > Duration::from_secs(15) {
+            let _ = cap.kill();
+            let o = cap.wait_with_output().unwrap();
+            panic!(
+                "capture still ran 15 s after Ctrl-C while it first connected: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let o = cap.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(status.success(), "{status:?}: {stderr}");
+    assert!(
+        stderr.contains("stopped while reconnecting") && stderr.contains("ORA-12541"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("out").exists() || records(&dir.path().join("out")).is_empty());
+}

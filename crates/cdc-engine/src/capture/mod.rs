@@ -254,7 +254,8 @@ impl Capture<'_> {
         // Start-up reads reconnect after a dropped connection, as streaming does.
         status.doing(format!("connecting to {}", self.connector.describe()));
         let mut session = crate::source::Reconnecting::new(self.connector, &s.connect)
-            .observed(|e, attempt| catalog_retry(status, e, attempt));
+            .observed(|e, attempt| catalog_retry(status, e, attempt))
+            .stopped_by(self.stop);
         let db = session.call(|s| s.database())?;
         let container = session.call(|s| s.container())?;
         crate::source::container::check_reachable(container.as_deref(), s, &[])?;
@@ -641,7 +642,8 @@ impl Capture<'_> {
         let kind = SnapshotKind::parse(&sig.kind).unwrap_or(SnapshotKind::Incremental);
         let tables: Vec<TableName> = sig.tables.iter().filter_map(|t| t.parse().ok()).collect();
         let mut session = crate::source::Reconnecting::new(self.connector, &self.settings.connect)
-            .observed(|e, attempt| catalog_retry(status, e, attempt));
+            .observed(|e, attempt| catalog_retry(status, e, attempt))
+            .stopped_by(self.stop);
         // The signal's catalog session is a snapshot session too: refused at the session limit,
         // the signal fails, not capture (which would meet it again at every start).
         let listed = match session.call(|s| s.tables()) {

@@ -318,6 +318,8 @@ pub struct Reconnecting<'c> {
     /// Told of each lost connection before the reconnect (the error, the retry number): capture
     /// counts it and writes its `source-retry` event.
     on_lost: Option<LostObserver<'c>>,
+    /// Ends a login's retries ([`login_unless_stopped`]).
+    stop: Option<Stop<'c>>,
 }
 
 /// See [`Reconnecting::observed`].
@@ -332,7 +334,14 @@ impl<'c> Reconnecting<'c> {
             session: None,
             lost_one: false,
             on_lost: None,
+            stop: None,
         }
+    }
+
+    /// A login retried while `stop` says to stop gives up: [`CdcError::StoppedReconnecting`].
+    pub fn stopped_by(mut self, stop: Stop<'c>) -> Self {
+        self.stop = Some(stop);
+        self
     }
 
     /// Tell `on_lost` of every lost connection before it is replaced.
@@ -353,15 +362,14 @@ impl<'c> Reconnecting<'c> {
         loop {
             let session = match self.session.as_mut() {
                 Some(s) => s,
-                None if self.lost_one => self.session.insert(replace_lost_with(
-                    self.connector,
-                    &self.policy,
-                    &mut std::thread::sleep,
-                    &|| true,
-                )?),
-                None => self
-                    .session
-                    .insert(connect_retrying(self.connector, &self.policy)?),
+                None => {
+                    let login = match self.lost_one {
+                        true => Login::ReplacingLost,
+                        false => Login::First,
+                    };
+                    let s = login_unless_stopped(self.connector, &self.policy, login, self.stop)?;
+                    self.session.insert(s)
+                }
             };
             match f(session.as_mut()) {
                 Err(CdcError::ConnectionLost(m)) if lost < self.policy.retries => {
