@@ -557,3 +557,38 @@ fn the_session_limit_counts_the_sessions_of_other_processes() {
         String::from_utf8_lossy(&done.stderr)
     );
 }
+
+/// A capture user whose profile's LOGICAL_READS_PER_CALL a mining window passes (LogMiner
+/// reads every record of the window, the other schemas' too: ORA-02395, CDC-5017): the same
+/// SCNs are mined again in halves, and the windows after stay that size; each halving is a
+/// `mining-window-reduced` event. Every change is published once and the tables converge.
+#[test]
+fn windows_past_a_per_call_limit_are_mined_in_halves() {
+    let schema = SCHEMA.replacen(
+        "seed: 8\n",
+        "seed: 8\ndatabase:\n  users:\n    - { name: CDC, logical_reads_per_call: 40 }\n",
+        1,
+    );
+    let e = emulated(&schema);
+    let user = ["cdc.database.user=CDC", "cdc.snapshot.mode=none"];
+    let (start, end) = streaming_through_workload(&e, &user, 60, 6);
+    capture(&e, &user, end);
+    let reduced: Vec<serde_json::Value> = events(&e.state)
+        .into_iter()
+        .filter(|v| v["event"] == "mining-window-reduced")
+        .collect();
+    assert!(!reduced.is_empty(), "no window was reduced");
+    for r in &reduced {
+        assert_eq!(r["code"], "CDC-5017", "{r}");
+        assert_eq!(r["cause"], "ORA-02395", "{r}");
+        let (from, to, window) = (
+            r["from"].as_u64().unwrap(),
+            r["to"].as_u64().unwrap(),
+            r["window"].as_u64().unwrap(),
+        );
+        assert_eq!(window, (to - from).div_ceil(2).max(1), "{r}");
+    }
+    let recs = records(&e.out);
+    assert_exactly_once(&recs);
+    assert_changes_converge(&e, &recs, start, end);
+}

@@ -268,6 +268,9 @@ catalog! {
     Cdc5016 = "CDC-5016", Failure, "LogMiner's internal error known to pass (ORA-00600 [krvrdGetUID], [krvrdccs10], [krvrdccs30])",
         "LogMiner stopped a window with an internal error naming an argument Debezium's error handler retries because a new LogMiner session gets past it: ORA-00600 [krvrdGetUID] (an object's identifier changed under LogMiner, as by a schema change while mined) or [krvrdccs10] / [krvrdccs30]. Capture starts a new LogMiner session and mines the window again from its start, up to 10 times in a row, publishing nothing from the failed attempt; this error means it kept happening. Any other ORA-00600 is an internal error capture does not retry (CDC-5006).",
         "Look the error's arguments up in My Oracle Support (the ORA-00600 lookup tool) for the database's release, and check the alert log and the trace file it names; a DDL on a captured table while it was mined is the usual cause of [krvrdGetUID]. Starting capture again resumes from the offsets; if the window keeps failing, apply the patch the lookup names.";
+    Cdc5017 = "CDC-5017", Failure, "A call passed a per-call resource limit (ORA-02393, ORA-02395, ORA-00040, ORA-56722, ORA-56733, ORA-07455)",
+        "The database ended one call (a parse, execute or fetch) of the capture user for passing a limit on a single call, rolled back its statement and kept the session: the user's profile's CPU_PER_CALL (ORA-02393, hundredths of a second) or LOGICAL_READS_PER_CALL (ORA-02395, blocks), enforced while RESOURCE_LIMIT is TRUE, or a Resource Manager plan's per-call limits for the user's consumer group with SWITCH_GROUP CANCEL_SQL: SWITCH_TIME (ORA-00040), SWITCH_IO_REQS (ORA-56722), SWITCH_IO_LOGICAL (ORA-56733), or MAX_EST_EXEC_TIME refusing a statement estimated to run longer (ORA-07455). A call's cost grows with what it reads, so capture reads less at a time: a snapshot chunk is read again in halves (as after ORA-01555), down to 1,000 rows, then the snapshot stops with CDC-8001 naming this error; a mining window is mined again in halves (the windows after it stay that size for the run), down to one SCN, then capture stops with this error. The limits that end the session instead (ORA-00041, ORA-56723, ORA-56734, and the profile's per-session limits) are a lost connection (CDC-5007).",
+        "Ask the DBA to lift the limit for the capture user: a profile of its own with CPU_PER_CALL and LOGICAL_READS_PER_CALL UNLIMITED (CREATE PROFILE cdc_profile LIMIT CPU_PER_CALL UNLIMITED LOGICAL_READS_PER_CALL UNLIMITED; ALTER USER <user> PROFILE cdc_profile), or a consumer group without per-call switches (DBMS_RESOURCE_MANAGER.SET_CONSUMER_GROUP_MAPPING). Until then smaller reads pass more often: cdc.snapshot.chunk.rows for the snapshot, cdc.stream.window.scn for mining; a chunk of 1,000 rows or a window of one SCN that still passes the limit cannot be read under it.";
     Cdc5201 = "CDC-5201", Failure, "Mining database lacks a redo log the offsets need",
         "Mining runs on a downstream database (cdc.mining.database.url), and the redo the stored position (or the snapshot's start) needs is not there (ORA-01291): the log was never shipped from the source, was deleted on the downstream, or a sequence is missing in the middle (a gap in redo transport). The message gives the SCN, the thread and sequence when known, and the oldest SCN the downstream has.",
         "Ship the missing archived logs to the downstream (resolve the gap: check V$ARCHIVE_GAP and the source's LOG_ARCHIVE_DEST_n status, or copy the archives and register them) and start capture again; `oracle-cdc doctor` lists what the downstream holds. If the logs are gone everywhere the stream cannot resume here: take a new snapshot (fresh state directory, or `oracle-cdc offsets edit reset-table`).";
@@ -857,6 +860,11 @@ pub enum CdcError {
     #[error("CDC-5013: LogMiner found corruption in the redo stream (a new session mines the window again): {0}")]
     LogStreamCorrupt(String),
 
+    /// ORA-02393, ORA-02395, ORA-00040, ORA-56722, ORA-56733, ORA-07455: one call passed a
+    /// per-call limit of the user's profile or consumer group; the session goes on.
+    #[error("CDC-5017: the database ended the call at a per-call resource limit (capture reads less at a time): {0}")]
+    CallLimit(String),
+
     /// ORA-04030 / ORA-04036: the database ran out of memory for a call.
     #[error(
         "CDC-5014: the database ran out of memory for the call (a new session makes it again): {0}"
@@ -990,6 +998,7 @@ impl CdcError {
             CdcError::OutOfCallMemory(_) => Code::Cdc5014,
             CdcError::DictionaryLocked(_) => Code::Cdc5015,
             CdcError::LogMinerInternal(_) => Code::Cdc5016,
+            CdcError::CallLimit(_) => Code::Cdc5017,
             CdcError::LogUnavailable(_) => Code::Cdc5010,
             CdcError::NoLogMinerSession(_) => Code::Cdc5011,
             CdcError::LobSnapshotTooOld { .. } => Code::Cdc5012,

@@ -82,6 +82,13 @@ pub struct UserSpec {
     /// default from 12.1.0.2); unset: UNLIMITED, as Oracle's DEFAULT profile.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sessions_per_user: Option<u32>,
+    /// LOGICAL_READS_PER_CALL of the user's profile: a call of the user that reads more fails
+    /// with ORA-02395, its statement undone and the session kept (while RESOURCE_LIMIT is
+    /// TRUE). The emulator counts a row a flashback read hands over, or a redo record a mining
+    /// window reads (every schema's), as one read, and a statement's whole reading as one call
+    /// (Oracle counts blocks, and each fetch as a call of its own); unset: UNLIMITED.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logical_reads_per_call: Option<u64>,
 }
 
 /// PRIVILEGE_TYPE of a GoldenGate administrator grant.
@@ -209,6 +216,8 @@ pub struct User {
     pub privileges: Privileges,
     /// Its profile's SESSIONS_PER_USER; `None`: UNLIMITED.
     pub session_limit: Option<u32>,
+    /// Its profile's LOGICAL_READS_PER_CALL; `None`: UNLIMITED.
+    pub reads_per_call: Option<u64>,
 }
 
 impl User {
@@ -225,6 +234,7 @@ impl User {
             common,
             local,
             session_limit: None,
+            reads_per_call: None,
         };
         let home = u.local_to.clone();
         u.enter(home.as_deref().or(Some(ROOT)));
@@ -531,6 +541,7 @@ pub fn users(schema: &SchemaFile) -> Vec<User> {
                 .then(|| container_data(u.container_data.as_ref()));
             User {
                 session_limit: u.sessions_per_user,
+                reads_per_call: u.logical_reads_per_call,
                 ..User::new(u.name.to_ascii_uppercase(), local_to, common, local)
             }
         })

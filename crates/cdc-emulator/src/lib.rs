@@ -560,6 +560,7 @@ impl EmulatorConnector {
         };
         let limit = login.user.session_limit.filter(|_| enforced);
         let slot = self.shared.sessions.open(&login.user.name, epoch, limit)?;
+        let reads_per_call = login.user.reads_per_call.filter(|_| enforced);
         Ok(EmulatorSession {
             slot,
             shared: self.shared.clone(),
@@ -571,6 +572,7 @@ impl EmulatorConnector {
             container: login.container,
             dictionary: None,
             shipped_from: None,
+            reads_per_call,
         })
     }
 }
@@ -598,6 +600,8 @@ mod tests;
 // The tests of what the engine builds on the emulator (containers, the planner, the SQL_REDO
 // parser, capture's filter) are the engine's: crates/cdc-engine/src/source/emulator_tests/.
 
+#[cfg(test)]
+mod call_limit_tests;
 #[cfg(test)]
 mod fault_tests;
 #[cfg(test)]

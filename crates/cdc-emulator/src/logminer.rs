@@ -89,6 +89,20 @@ pub fn mine_with_faults(
     Ok(out)
 }
 
+/// How many redo records mining `start..=end` reads: every written one in the window, whichever
+/// schema or container wrote it (the profile's LOGICAL_READS_PER_CALL counts them).
+pub fn records_read(replica: &Replica, start: Scn, end: Scn, now_ms: i64) -> Result<u64> {
+    let written = replica.written(now_ms);
+    let mut read = 0u64;
+    replica.each_record(start, end, |n, rec| {
+        if replica.is_written(&written, n, rec) {
+            read += 1;
+        }
+        Ok(())
+    })?;
+    Ok(read)
+}
+
 struct Renderer<'a> {
     replica: &'a Replica,
     out: &'a mut Vec<LogMinerRow>,

@@ -35,6 +35,8 @@ pub struct EmulatorSession {
     pub(super) dictionary: Option<Dictionary>,
     /// On a downstream: whose redo capture mines (`Session::mine_redo_of`).
     pub(super) shipped_from: Option<RedoSource>,
+    /// The user's LOGICAL_READS_PER_CALL where RESOURCE_LIMIT enforces it.
+    pub(super) reads_per_call: Option<u64>,
 }
 
 /// The major release of a version text (`19.22.0.0.0` → 19).
@@ -319,6 +321,7 @@ impl EmulatorSession {
             container: self.container.clone(),
             dictionary: self.dictionary,
             shipped_from: self.shipped_from,
+            reads_per_call: self.reads_per_call,
         }
     }
 
@@ -441,7 +444,21 @@ impl EmulatorSession {
         let r = self.replica()?;
         let mut q = query.clone();
         q.table = name;
-        r.read_as_of_each(&q, self.shared.clock.now_ms(), row)
+        let Some(max) = self.reads_per_call else {
+            return r.read_as_of_each(&q, self.shared.clock.now_ms(), row);
+        };
+        // The profile's LOGICAL_READS_PER_CALL: the call ends once it has read more.
+        let mut read = 0u64;
+        r.read_as_of_each(&q, self.shared.clock.now_ms(), &mut |fetched| {
+            read += 1;
+            if read > max {
+                return Err(CdcError::CallLimit(format!(
+                    "flashback read of {}: ORA-02395: exceeded call limit on IO usage (LOGICAL_READS_PER_CALL {max})",
+                    query.table
+                )));
+            }
+            row(fetched)
+        })
     }
 }
 
@@ -655,8 +672,17 @@ impl Flashback for EmulatorSession {
         let name = self.flashback_table(&q.table)?;
         let mut q = q.clone();
         q.table = name;
-        self.replica()?
-            .key_boundaries(&q, self.shared.clock.now_ms())
+        let (bounds, read) = self
+            .replica()?
+            .key_boundaries_read(&q, self.shared.clock.now_ms())?;
+        match self.reads_per_call {
+            // The profile's LOGICAL_READS_PER_CALL: the probe reads its rows in one call.
+            Some(max) if read > max => Err(CdcError::CallLimit(format!(
+                "key boundary probe of {}: ORA-02395: exceeded call limit on IO usage (LOGICAL_READS_PER_CALL {max})",
+                q.table
+            ))),
+            _ => Ok(bounds),
+        }
     }
 
     fn scn_to_time(&mut self, scn: Scn) -> Result<Option<String>> {
@@ -991,6 +1017,24 @@ impl Miner for EmulatorSession {
         if let Some(p) = &pdb {
             rows.retain(|r| &r.src_con_name == p);
         }
+        // The profile's LOGICAL_READS_PER_CALL: LogMiner reads every record of the window,
+        // whichever schema wrote it, and the call ends part-way once it has read more.
+        let err = match (err, self.reads_per_call) {
+            (None, Some(max)) => {
+                let read = super::logminer::records_read(
+                    &*self.replica()?,
+                    start,
+                    end,
+                    self.shared.clock.now_ms(),
+                )?;
+                (read > max).then(|| {
+                    CdcError::CallLimit(format!(
+                        "{window}: ORA-02395: exceeded call limit on IO usage (LOGICAL_READS_PER_CALL {max}; the window holds {read} redo records)"
+                    ))
+                })
+            }
+            (err, _) => err,
+        };
         let stop_at = if err.is_some() {
             rows.len() / 2
         } else {

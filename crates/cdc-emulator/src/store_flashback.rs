@@ -167,6 +167,16 @@ impl Replica {
 
     /// Index boundary probes (see [`cdc_core::session::Flashback::key_boundaries`]).
     pub fn key_boundaries(&self, q: &BoundaryQuery, now_ms: i64) -> Result<Vec<Vec<Value>>> {
+        Ok(self.key_boundaries_read(q, now_ms)?.0)
+    }
+
+    /// [`Replica::key_boundaries`], and how many rows the probe read to find them (the rows
+    /// from `lower` up to the last boundary, or to the table's end when it has fewer).
+    pub fn key_boundaries_read(
+        &self,
+        q: &BoundaryQuery,
+        now_ms: i64,
+    ) -> Result<(Vec<Vec<Value>>, u64)> {
         let step = q.step.max(1) as usize;
         let t = self.flashback_table(&q.table, q.scn, now_ms)?;
         if t.key_index
@@ -183,15 +193,22 @@ impl Replica {
                 Ok(out.len() < q.count as usize)
             })?;
             if disk {
-                return Ok(out);
+                return Ok((out, seen as u64));
             }
         }
         let keys = self.sorted_keys(&q.table, &q.key_columns, q.scn, q.lower.as_deref(), now_ms)?;
-        Ok(keys
-            .skip(step)
-            .step_by(step)
-            .take(q.count as usize)
-            .collect())
+        let (mut seen, mut out) = (0u64, Vec::new());
+        for k in keys {
+            seen += 1;
+            let i = seen as usize - 1;
+            if i >= step && (i - step).is_multiple_of(step) {
+                out.push(k);
+                if out.len() >= q.count as usize {
+                    break;
+                }
+            }
+        }
+        Ok((out, seen))
     }
 
     /// [`super::super::key_index::rows_to_read`] for rows still in the checkpoint file: hands

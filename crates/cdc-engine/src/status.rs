@@ -361,6 +361,31 @@ impl Status {
         self.ops.emit("capture-state", fields)
     }
 
+    /// The mining window `from..=to` passed a per-call limit (`e`, CDC-5017) and windows are
+    /// mined `window` SCNs at a time from now on: a warning and an ops event
+    /// `mining-window-reduced`.
+    pub fn mining_window_reduced(
+        &self,
+        (from, to): (u64, u64),
+        window: u64,
+        e: &crate::errors::CdcError,
+    ) -> Result<()> {
+        tracing::warn!(
+            "mining SCN {from} to {to} passed a per-call limit of the database ({e}); mining {window} SCNs at a time from now on"
+        );
+        self.ops.emit(
+            "mining-window-reduced",
+            json!({
+                "from": from,
+                "to": to,
+                "window": window,
+                "code": e.code().info().code,
+                "cause": crate::source::retry_cause(e),
+                "message": crate::errors::shown(&e.to_string(), 500),
+            }),
+        )
+    }
+
     /// A call on the database failed transiently and is made again after `wait_ms`: counted
     /// by cause, an ops event `source-retry` and a warning.
     pub fn source_retry(&self, retry: &SourceRetry<'_>) -> Result<()> {

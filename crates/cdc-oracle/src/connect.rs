@@ -324,14 +324,26 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
         // maximum idle time, please connect again": the profile's IDLE_TIME ended it; the
         // profile's session limits end it too, "you are being logged off": ORA-02399 maximum
         // connect time (CONNECT_TIME, however busy the session), ORA-02392 CPU_PER_SESSION,
-        // ORA-02394 LOGICAL_READS_PER_SESSION, ORA-02390 COMPOSITE_LIMIT. A new session (once
-        // the database is back) reads or mines it again.
+        // ORA-02394 LOGICAL_READS_PER_SESSION, ORA-02390 COMPOSITE_LIMIT; so does a Resource
+        // Manager plan's KILL_SESSION switch: ORA-00041 (SWITCH_TIME), ORA-56723
+        // (SWITCH_IO_REQS), ORA-56734 (SWITCH_IO_LOGICAL), "session terminated". A new session
+        // (once the database is back) reads or mines it again.
         Some(
             OraCode::Ora(
-                3113 | 3114 | 3135 | 28 | 1012 | 3156 | 1089 | 2396 | 2399 | 2392 | 2394 | 2390,
+                3113 | 3114 | 3135 | 28 | 1012 | 3156 | 1089 | 2396 | 2399 | 2392 | 2394 | 2390
+                | 41 | 56723 | 56734,
             )
             | OraCode::Dpi(1080 | 1010 | 1067),
         ) => CdcError::ConnectionLost(format!("{}: {text}", ctx.operation)),
+        // One call past a per-call limit, the session kept: the profile's CPU_PER_CALL
+        // (ORA-02393 "exceeded call limit on CPU usage") or LOGICAL_READS_PER_CALL (ORA-02395
+        // "exceeded call limit on IO usage"), a Resource Manager CANCEL_SQL switch (ORA-00040
+        // "active time limit exceeded - call aborted", ORA-56722 I/O requests, ORA-56733
+        // logical I/O), or MAX_EST_EXEC_TIME (ORA-07455 "estimated execution time … exceeds
+        // limit"). Smaller reads pass: the caller reads or mines less at a time.
+        Some(OraCode::Ora(2393 | 2395 | 40 | 56722 | 56733 | 7455)) => {
+            CdcError::CallLimit(format!("{}: {text}", ctx.operation))
+        }
         // LogMiner from inside a PDB before 19c (and ADD_LOGFILE there on any release).
         Some(OraCode::Ora(65040)) => CdcError::PdbMining(format!(
             "{}: {text} (LogMiner runs in CDB$ROOT: connect the capture user to the root \
@@ -688,6 +700,15 @@ mod tests {
             (OraCode::Ora(2392), Code::Cdc5007),
             (OraCode::Ora(2394), Code::Cdc5007),
             (OraCode::Ora(2390), Code::Cdc5007),
+            (OraCode::Ora(41), Code::Cdc5007),
+            (OraCode::Ora(56723), Code::Cdc5007),
+            (OraCode::Ora(56734), Code::Cdc5007),
+            (OraCode::Ora(2393), Code::Cdc5017),
+            (OraCode::Ora(2395), Code::Cdc5017),
+            (OraCode::Ora(40), Code::Cdc5017),
+            (OraCode::Ora(56722), Code::Cdc5017),
+            (OraCode::Ora(56733), Code::Cdc5017),
+            (OraCode::Ora(7455), Code::Cdc5017),
             (OraCode::Ora(1368), Code::Cdc5009),
             (OraCode::Ora(1343), Code::Cdc5013),
             (OraCode::Ora(4030), Code::Cdc5014),

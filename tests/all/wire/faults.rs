@@ -620,3 +620,67 @@ fn a_stop_while_capture_first_connects_ends_at_once() {
     );
     assert!(!dir.path().join("out").exists() || records(&dir.path().join("out")).is_empty());
 }
+
+/// A capture user whose profile's LOGICAL_READS_PER_CALL a mining window passes, over Oracle
+/// Net: the server ends the V$LOGMNR_CONTENTS fetch with ORA-02395, the adapter types it
+/// (CDC-5017), and capture mines the same SCNs again in smaller windows on the same session;
+/// what it publishes converges exactly once. A client sees the limit in USER_RESOURCE_LIMITS.
+#[test]
+fn capture_over_the_wire_mines_in_smaller_windows_past_a_per_call_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(example()).unwrap();
+    let limited = text.replacen(
+        "- { name: C##CDC, container_data: all }",
+        "- { name: C##CDC, container_data: all, logical_reads_per_call: 1500 }",
+        1,
+    );
+    assert_ne!(limited, text, "the example has C##CDC");
+    let schema = dir.path().join("schema.yaml");
+    std::fs::write(&schema, limited).unwrap();
+    let db = dir.path().join("db");
+    run(&[
+        "emulator",
+        "init",
+        db.to_str().unwrap(),
+        "--schema",
+        schema.to_str().unwrap(),
+    ]);
+    let serve = Serve::start(&db, &[]);
+    let url = serve.url("DEMO");
+    // The snapshot first, then the changes, streamed.
+    let start = current_scn(&db);
+    let o = capture(
+        &url,
+        dir.path(),
+        &["capture", "--stop-at-scn", &start.to_string()],
+    )
+    .output()
+    .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    finish(workload(
+        &db,
+        &["--transactions", "600", "--rate", "600", "--seed", "14"],
+    ));
+    let end = current_scn(&db);
+    let o = capture(
+        &url,
+        dir.path(),
+        &["capture", "--stop-at-scn", &end.to_string()],
+    )
+    .output()
+    .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "capture to {end}: {err}");
+    let reduced: Vec<serde_json::Value> = events(&dir.path().join("state"))
+        .into_iter()
+        .filter(|v| v["event"] == "mining-window-reduced")
+        .collect();
+    assert!(!reduced.is_empty(), "no window reduced:\n{err}");
+    assert!(
+        reduced
+            .iter()
+            .all(|r| r["code"] == "CDC-5017" && r["cause"] == "ORA-02395"),
+        "{reduced:?}"
+    );
+    assert_published_exactly_once(dir.path(), &db, end);
+}

@@ -169,7 +169,8 @@ pub(super) fn session_privs(s: &mut EmulatorSession) -> Relation {
 }
 
 /// USER_RESOURCE_LIMITS: the kernel limits of the session user's profile, in Oracle's order.
-/// SESSIONS_PER_USER is the user's (`database.users[].sessions_per_user`); IDLE_TIME and
+/// SESSIONS_PER_USER and LOGICAL_READS_PER_CALL are the user's
+/// (`database.users[].sessions_per_user`, `….logical_reads_per_call`); IDLE_TIME and
 /// CONNECT_TIME the drills' (`cdc.emulator.fault.idle.timeout.ms`, `….connect.time.ms`, in
 /// whole minutes as a profile has them); the rest UNLIMITED, as in Oracle's DEFAULT profile.
 /// Readable by every user.
@@ -178,6 +179,10 @@ pub(super) fn user_resource_limits(s: &mut EmulatorSession) -> Relation {
     let sessions = s
         .user
         .session_limit
+        .map_or_else(unlimited, |n| n.to_string());
+    let reads_per_call = s
+        .user
+        .reads_per_call
         .map_or_else(unlimited, |n| n.to_string());
     let (idle_ms, connect_ms) = s
         .shared
@@ -205,7 +210,7 @@ pub(super) fn user_resource_limits(s: &mut EmulatorSession) -> Relation {
         ("CPU_PER_SESSION", unlimited()),
         ("CPU_PER_CALL", unlimited()),
         ("LOGICAL_READS_PER_SESSION", unlimited()),
-        ("LOGICAL_READS_PER_CALL", unlimited()),
+        ("LOGICAL_READS_PER_CALL", reads_per_call),
         ("IDLE_TIME", idle),
         ("CONNECT_TIME", connect),
         ("PRIVATE_SGA", unlimited()),

@@ -51,6 +51,9 @@ pub struct Publisher<'a> {
     /// Where the numbers behind the metrics go.
     status: super::status::Status,
     throttle: super::throttle::Throttle,
+    /// SCNs mined in one window: cdc.stream.window.scn, halved for the rest of the run each
+    /// time a window passes a per-call limit of the database (CDC-5017).
+    window_scn: u64,
 }
 
 impl<'a> Publisher<'a> {
@@ -131,6 +134,7 @@ impl<'a> Publisher<'a> {
             signal_snapshot: None,
             status,
             throttle: Default::default(),
+            window_scn: settings.stream.window_scn.max(1),
         })
     }
 
@@ -310,12 +314,21 @@ impl<'a> Publisher<'a> {
         }
         self.miner.wait_minable(self.sequencer.next_mine(), end)?;
         self.miner.build_dictionary_at_switch()?;
-        let window = self.settings.stream.window_scn.max(1);
         let host_offset = self.miner.host_offset_secs()?;
         let mut from = self.sequencer.next_mine();
         while from <= end {
-            let to = end.min(from.saturating_add(window - 1));
-            let rows = self.miner.mine_window(from, to)?;
+            let to = end.min(from.saturating_add(self.window_scn - 1));
+            let rows = match self.miner.mine_window(from, to) {
+                // One call read more than the database lets one call read (CPU_PER_CALL,
+                // LOGICAL_READS_PER_CALL, …): the same SCNs in smaller windows, down to one.
+                Err(e @ CdcError::CallLimit(_)) if to > from => {
+                    self.window_scn = (to - from).div_ceil(2).max(1);
+                    self.status
+                        .mining_window_reduced((from, to), self.window_scn, &e)?;
+                    continue;
+                }
+                other => other?,
+            };
             let started = std::time::Instant::now();
             let rewind = self.publish_window(rows, host_offset);
             self.pipeline

@@ -339,6 +339,24 @@ impl Planner {
             && self.segments.is_empty()
     }
 
+    /// Rows the chunks still to plan are planned at.
+    pub fn chunk_rows(&self) -> u64 {
+        self.chunk_rows
+    }
+
+    /// Plan the chunks still to plan at `rows`, when fewer than now: a chunk read past a
+    /// per-call limit (CDC-5017) means a chunk of its size would be again. An even split's
+    /// chunks are all planned at the start and keep their size (each is halved as it fails).
+    pub fn shrink_to(&mut self, rows: u64) {
+        let rows = rows.max(1);
+        if rows >= self.chunk_rows {
+            return;
+        }
+        self.blocks_per_chunk =
+            (self.blocks_per_chunk.saturating_mul(rows) / self.chunk_rows).max(1);
+        self.chunk_rows = rows;
+    }
+
     /// Up to `n` more chunks; empty when the table is covered.
     pub fn next(&mut self, session: &mut dyn Session, scn: Scn, n: usize) -> Result<Vec<Chunk>> {
         let mut out = Vec::new();

@@ -499,6 +499,7 @@ impl<'a> Reader<'a> {
             dictionary_columns: t.columns.clone(),
             first_scn,
             next_scn: None,
+            probe_chunks: usize::MAX,
         });
         let r = std::thread::scope(|scope| {
             let mut next = None;
@@ -554,6 +555,9 @@ struct Waves<'a> {
     /// pace waits: dropped before a pace (whose wait may stream past it) and after a failed
     /// read (a retry takes a fresh SCN), it is never older than what streaming has published.
     next_scn: Option<Scn>,
+    /// Most chunks one key probe asks for: fewer once a probe passed a per-call limit of the
+    /// database ([`Waves::plan_next`]).
+    probe_chunks: usize,
 }
 
 /// A wave read: its SCN and columns, its chunks and what each read returned.
@@ -765,7 +769,7 @@ impl<'a> Waves<'a> {
         };
         let want = size.saturating_sub(self.pending.len());
         if want > 0 && !self.planner.is_done() {
-            let chunk_rows = self.reader.settings.snapshot.chunk_rows;
+            let chunk_rows = self.planner.chunk_rows();
             // Planned at a fresh SCN when the one taken cannot be read any more (a DDL since).
             let (more, planned_at) = self.plan_next(scn, want, &t.info.name.to_string())?;
             scn = planned_at;

@@ -880,6 +880,106 @@ fn a_stop_ends_a_login_waiting_out_the_session_limit() {
     );
 }
 
+/// A database of APP.T with `rows` rows and key `key`, whose users CDC and LOW may read 1,500
+/// and 500 rows in one call (LOGICAL_READS_PER_CALL).
+fn db_with_call_limits(key: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    make_db(&format!(
+        "database:\n  users:\n    - {{ name: CDC, logical_reads_per_call: 1500 }}\n    - {{ name: LOW, logical_reads_per_call: 500 }}\n{}",
+        schema(6000, key, "")
+    ))
+}
+
+/// The `snapshot-chunk-retry` events of a run: their action, and rows or chunks.
+fn retries(run: &LimitedRun) -> Vec<(String, u64)> {
+    run.events
+        .iter()
+        .filter(|e| e["event"] == "snapshot-chunk-retry")
+        .map(|e| {
+            assert_eq!(e["code"], "CDC-5017", "{e}");
+            let n = e["rows"].as_u64().or(e["chunks"].as_u64()).unwrap_or(0);
+            (e["action"].as_str().unwrap_or_default().to_string(), n)
+        })
+        .collect()
+}
+
+/// A chunk read past the capture user's LOGICAL_READS_PER_CALL (ORA-02395, CDC-5017) is read
+/// again in halves, as after ORA-01555, and the chunks planned after it are planned at the
+/// size that passed (a table read by ROWID ranges: extents are planned as they are read), so
+/// the snapshot completes with every row once, each halving a `snapshot-chunk-retry` event.
+#[test]
+fn chunks_read_past_a_per_call_limit_are_read_in_halves_and_planned_smaller() {
+    let (_d, db) = db_with_call_limits("");
+    let pairs = ["cdc.snapshot.chunk.rows=4000", "cdc.snapshot.threads=1"];
+    let run = LimitedRun::of(&db, "CDC", &pairs);
+    assert_eq!(run.out.as_ref().unwrap(), &Outcome::Completed);
+    assert_eq!(rows_and_distinct(&run.sink), (6000, 6000), "every row once");
+    let halved = retries(&run);
+    // The first chunk (about 4,000 rows) and both its halves (2,000) pass the limit; the
+    // extents after them are planned 1,000 rows a chunk and pass. Planned at 4,000, the rest
+    // of the table would fail twice more.
+    assert_eq!(
+        halved,
+        [
+            ("halve".to_string(), 2000),
+            ("halve".into(), 1000),
+            ("halve".into(), 1000)
+        ]
+    );
+    assert!(run.sink.chunks.iter().all(|c| c.1.rows.len() <= 1500));
+
+    // Below the smallest chunk (1,000 rows): CDC-8001, naming ORA-02395.
+    let run = LimitedRun::of(&db, "LOW", &pairs);
+    let e = run.out.unwrap_err();
+    assert_eq!(e.code(), crate::errors::Code::Cdc8001, "{e}");
+    assert!(
+        e.to_string().contains("ORA-02395") && e.to_string().contains("1000 rows"),
+        "{e}"
+    );
+}
+
+/// A key probe reads the rows of every chunk it bounds in one call: past the capture user's
+/// LOGICAL_READS_PER_CALL, probes ask for fewer chunks (a wave is then planned in several),
+/// down to one, then for chunks of half the rows, down to 1,000; each step a
+/// `snapshot-chunk-retry` event (`plan-fewer`, `plan-smaller`). Every row is read once.
+#[test]
+fn key_probes_past_a_per_call_limit_ask_for_fewer_then_smaller_chunks() {
+    // A text key: chunks are planned as they are read (key probes), not all at once.
+    let (_d, db) = db_with_call_limits("    primary_key: [B]");
+    // Four chunks of 1,000 rows a wave: a probe reads 4,001 rows, then 2,001, then 1,001.
+    let run = LimitedRun::of(
+        &db,
+        "CDC",
+        &["cdc.snapshot.chunk.rows=1000", "cdc.snapshot.threads=4"],
+    );
+    assert_eq!(run.out.as_ref().unwrap(), &Outcome::Completed);
+    assert_eq!(rows_and_distinct(&run.sink), (6000, 6000), "every row once");
+    assert_eq!(
+        retries(&run),
+        [("plan-fewer".to_string(), 2), ("plan-fewer".into(), 1)]
+    );
+    assert!(run.sink.chunks.iter().all(|c| c.1.rows.len() <= 1000));
+    // One chunk of 4,000 rows a probe: 2,000, then 1,000.
+    let run = LimitedRun::of(
+        &db,
+        "CDC",
+        &["cdc.snapshot.chunk.rows=4000", "cdc.snapshot.threads=1"],
+    );
+    assert_eq!(run.out.as_ref().unwrap(), &Outcome::Completed);
+    assert_eq!(rows_and_distinct(&run.sink), (6000, 6000), "every row once");
+    assert_eq!(
+        retries(&run),
+        [
+            ("plan-smaller".to_string(), 2000),
+            ("plan-smaller".into(), 1000)
+        ]
+    );
+    // No probe fits LOW's 500: CDC-8001 naming ORA-02395.
+    let run = LimitedRun::of(&db, "LOW", &["cdc.snapshot.chunk.rows=4000"]);
+    let e = run.out.unwrap_err();
+    assert_eq!(e.code(), crate::errors::Code::Cdc8001, "{e}");
+    assert!(e.to_string().contains("ORA-02395"), "{e}");
+}
+
 /// Without a change stream (the export, snapshot_only) the reader asks the dictionary for the
 /// table's columns after each wave's SCN is taken: chunks read after an ADD COLUMN have it, and
 /// after a DROP COLUMN they no longer select it (before: ORA-00904 until CDC-8001), each equal

@@ -81,7 +81,7 @@ impl<'a> Waves<'a> {
     ) where
         'a: 's,
     {
-        let chunk_rows = self.reader.settings.snapshot.chunk_rows;
+        let chunk_rows = self.planner.chunk_rows();
         while self.reader.marks && !self.is_done() && all_empty(results) {
             // Asked each round: planning may give up a reader (room for the coordinating
             // session).
@@ -120,7 +120,7 @@ impl<'a> Waves<'a> {
         queue: &mut VecDeque<ReadChunk>,
     ) -> Result<bool> {
         let scn = rc.scn;
-        let chunk_rows = self.reader.settings.snapshot.chunk_rows;
+        let chunk_rows = self.planner.chunk_rows();
         loop {
             if self.pending.is_empty() {
                 if self.planner.is_done() {

@@ -30,8 +30,12 @@ impl<'a> Waves<'a> {
     /// the SCN, which fails like a chunk read when the SCN cannot be read any more (a DDL since,
     /// most often: the SCN may have been taken while the last wave was read); it is asked again
     /// at a fresh SCN, up to `cdc.snapshot.chunk.ddl.retries` times after ORA-01466 and
-    /// `cdc.snapshot.chunk.retries` times otherwise. Returns the chunks and the SCN they were
-    /// planned at, which the wave is read at.
+    /// `cdc.snapshot.chunk.retries` times otherwise. A key probe past a per-call limit of the
+    /// database (CDC-5017: it reads the rows of every chunk it bounds in one call) is asked
+    /// again for half the chunks (the wave's are then planned in several probes), down to one,
+    /// then for chunks of half the rows, down to the chunks' floor; the table is planned that
+    /// way from then on. Returns the chunks and the SCN they were planned at, which the wave is
+    /// read at.
     pub(super) fn plan_next(
         &mut self,
         mut scn: Scn,
@@ -39,10 +43,26 @@ impl<'a> Waves<'a> {
         table: &str,
     ) -> Result<(Vec<super::Chunk>, Scn)> {
         let (mut ddl, mut other) = (0u32, 0u32);
+        let mut chunks = Vec::new();
         loop {
+            let ask = want
+                .saturating_sub(chunks.len())
+                .min(self.probe_chunks)
+                .max(1);
             let planner = &mut self.planner;
-            let e = match self.reader.on_main(|s| planner.next(s, scn, want)) {
-                Ok(chunks) => return Ok((chunks, scn)),
+            let e = match self.reader.on_main(|s| planner.next(s, scn, ask)) {
+                Ok(more) => {
+                    let got = more.len();
+                    chunks.extend(more);
+                    if chunks.len() >= want || got < ask || self.planner.is_done() {
+                        return Ok((chunks, scn));
+                    }
+                    continue;
+                }
+                Err(e @ CdcError::CallLimit(_)) => {
+                    self.plan_smaller(e, ask, table)?;
+                    continue;
+                }
                 Err(e) if scn_unreadable(&e) => e,
                 Err(e) => return Err(e),
             };
@@ -82,6 +102,48 @@ impl<'a> Waves<'a> {
         }
     }
 
+    /// The planner's probe for `asked` chunks passed a per-call limit (`e`): probes ask for
+    /// half as many chunks, or, asking for one, chunks of half the rows; a
+    /// `snapshot-chunk-retry` event (action `plan-fewer` or `plan-smaller`). At one chunk of
+    /// the floor's rows, the table fails with CDC-8001 naming `e`.
+    fn plan_smaller(&mut self, e: CdcError, asked: usize, table: &str) -> Result<()> {
+        let settings = &self.reader.settings.snapshot;
+        let floor = super::MIN_HALVED_ROWS.min(settings.chunk_rows).max(1);
+        let rows = self.planner.chunk_rows();
+        let from = self.planner.next_start();
+        self.reader.count_retry();
+        let code = e.code().info().code;
+        let cause = crate::source::retry_cause(&e);
+        if asked > 1 {
+            self.probe_chunks = asked / 2;
+            self.reader.ops.emit(
+                "snapshot-chunk-retry",
+                json!({"table": table, "chunk": from, "code": code, "cause": cause, "action": "plan-fewer", "chunks": self.probe_chunks}),
+            )?;
+            tracing::info!("{table}: a key probe for {asked} chunks from {from} passed a per-call limit of the database ({e}); probing for {} at a time", self.probe_chunks);
+            return Ok(());
+        }
+        if rows <= floor {
+            self.reader.ops.emit(
+                "snapshot-chunk-failed",
+                json!({"table": table, "chunk": from, "code": e.code().info().code, "reason": e.to_string()}),
+            )?;
+            return Err(CdcError::ChunkFailed {
+                table: table.to_string(),
+                chunk: from,
+                reason: format!("{e}; the chunks cannot be planned below {floor} rows"),
+            });
+        }
+        let half = (rows / 2).max(floor);
+        self.planner.shrink_to(half);
+        self.reader.ops.emit(
+            "snapshot-chunk-retry",
+            json!({"table": table, "chunk": from, "code": code, "cause": cause, "action": "plan-smaller", "rows": half}),
+        )?;
+        tracing::info!("{table}: planning the chunks from {from} passed a per-call limit of the database ({e}); planning chunks of {half} rows");
+        Ok(())
+    }
+
     /// Put the `i`-th chunk of a wave that failed with `e` back at the front of the queue (its
     /// halves after ORA-01555), with the chunks read after it. A chunk that cannot be read
     /// (halved to the floor, or out of retries) gives the `snapshot-chunk-failed` event and
@@ -115,10 +177,16 @@ impl<'a> Waves<'a> {
                 },
             )))
         };
+        // A read past a per-call limit: the chunks planned after it are planned smaller too.
+        let mut shrink = None;
         match e {
+            // Its undo gone (ORA-01555, ORA-22924, ORA-08181), or one call of it past a
+            // per-call limit (CDC-5017: CPU_PER_CALL, LOGICAL_READS_PER_CALL, …): a smaller
+            // chunk reads in less time and costs less.
             CdcError::SnapshotTooOld { .. }
             | CdcError::LobSnapshotTooOld { .. }
-            | CdcError::InvalidScn { .. } => {
+            | CdcError::InvalidScn { .. }
+            | CdcError::CallLimit(_) => {
                 // Halved, but never below the floor: a 1,500-row chunk is read again at
                 // 1,000 rows; only a chunk already at the floor gives up.
                 let half = (item.rows / 2).max(min_rows);
@@ -138,6 +206,9 @@ impl<'a> Waves<'a> {
                         true => Ok(None),
                         false => Err(e),
                     })?;
+                if matches!(e, CdcError::CallLimit(_)) {
+                    shrink = Some(half);
+                }
                 let into: Vec<String> = match &split {
                     Some((a, b)) => vec![a.describe(), b.describe()],
                     None => vec![item.chunk.describe()],
@@ -232,6 +303,9 @@ impl<'a> Waves<'a> {
                 )?;
                 back.push(item);
             }
+        }
+        if let Some(rows) = shrink {
+            self.planner.shrink_to(rows);
         }
         // The failed chunk (or its halves) first, then the rest of the wave, then the queue.
         back.extend(wave[i + 1..].iter().cloned());
