@@ -727,6 +727,15 @@ pub struct ResourceUse {
     pub limit: Option<u64>,
 }
 
+/// The per-call limits of a user's profile; `None` is UNLIMITED.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CallLimits {
+    /// CPU_PER_CALL, in hundredths of a second.
+    pub cpu_per_call: Option<u64>,
+    /// LOGICAL_READS_PER_CALL, in blocks.
+    pub logical_reads_per_call: Option<u64>,
+}
+
 /// A user's SESSIONS_PER_USER limit: how many sessions it may hold at once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -787,6 +796,10 @@ pub struct InstanceConfig {
     /// `None` where it could not be read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sessions_per_user: Option<SessionsPerUser>,
+    /// The session's user's CPU_PER_CALL and LOGICAL_READS_PER_CALL (USER_RESOURCE_LIMITS);
+    /// `None` where they could not be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_limits: Option<CallLimits>,
     /// RESOURCE_LIMIT: whether profile limits such as SESSIONS_PER_USER are enforced (TRUE
     /// by default from 12.1.0.2, FALSE before).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -126,6 +126,7 @@ impl Replica {
             }),
             // The user's, not the database's: the session fills it in.
             sessions_per_user: None,
+            call_limits: None,
             resource_limit: Some(super::schema::resource_limit(&d.version)),
             archive_destinations: Some(
                 d.archive_destinations

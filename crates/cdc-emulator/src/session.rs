@@ -612,6 +612,10 @@ impl Catalog for EmulatorSession {
         config.national_character_set = Some(sets.national.name().into());
         config.container = self.container.clone();
         config.sessions_per_user = Some(self.user.sessions_per_user());
+        config.call_limits = Some(cdc_core::model::CallLimits {
+            cpu_per_call: None,
+            logical_reads_per_call: self.user.reads_per_call,
+        });
         Ok(config)
     }
 }

@@ -56,6 +56,21 @@ pub fn parse_limit(text: &str) -> Result<Option<u64>> {
 
 /// USER_RESOURCE_LIMITS.LIMIT of SESSIONS_PER_USER: a number or `UNLIMITED`; anything else
 /// (`DEFAULT`, where a release shows the profile's word instead of resolving it) is unknown.
+/// USER_RESOURCE_LIMITS' CPU_PER_CALL and LOGICAL_READS_PER_CALL rows: a number is the limit,
+/// anything else (`UNLIMITED`, a row missing) none.
+pub fn call_limits(rows: &[(String, Option<String>)]) -> CallLimits {
+    let limit = |name: &str| {
+        rows.iter()
+            .find(|(n, _)| n.trim() == name)
+            .and_then(|(_, l)| l.as_deref())
+            .and_then(|l| l.trim().parse::<u64>().ok())
+    };
+    CallLimits {
+        cpu_per_call: limit("CPU_PER_CALL"),
+        logical_reads_per_call: limit("LOGICAL_READS_PER_CALL"),
+    }
+}
+
 pub fn sessions_per_user(text: &str) -> Option<SessionsPerUser> {
     let t = text.trim();
     if t.eq_ignore_ascii_case("UNLIMITED") {
@@ -160,6 +175,14 @@ pub fn read(conn: &dyn DbSession) -> Result<InstanceConfig> {
             .flatten()
             .and_then(|t| sessions_per_user(&t));
     }
+    if let Some(rows) = optional(
+        conn,
+        sql::CALL_LIMITS,
+        "reading USER_RESOURCE_LIMITS",
+        |r| Ok((r.string(0)?, r.opt_string(1)?)),
+    )? {
+        config.call_limits = Some(call_limits(&rows));
+    }
     config.archive_destinations = optional(
         conn,
         sql::ARCHIVE_DESTINATIONS,
@@ -194,7 +217,7 @@ pub fn read(conn: &dyn DbSession) -> Result<InstanceConfig> {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_limit, sessions_per_user};
+    use super::{call_limits, parse_limit, sessions_per_user};
     use cdc_core::model::SessionsPerUser;
 
     #[test]
@@ -206,6 +229,23 @@ mod tests {
 
     /// A profile's limit is a number or UNLIMITED; the word DEFAULT, unresolved, is unknown
     /// (never taken for unlimited, nor for a limit of 0).
+    #[test]
+    fn call_limits_are_numbers_or_unlimited() {
+        let rows = [
+            ("CPU_PER_CALL".to_string(), Some("UNLIMITED".to_string())),
+            (
+                "LOGICAL_READS_PER_CALL".to_string(),
+                Some(" 5000".to_string()),
+            ),
+        ];
+        let l = call_limits(&rows);
+        assert_eq!(
+            (l.cpu_per_call, l.logical_reads_per_call),
+            (None, Some(5000))
+        );
+        assert_eq!(call_limits(&[]), Default::default());
+    }
+
     #[test]
     fn sessions_per_user_parses_numbers_and_unlimited_only() {
         assert_eq!(sessions_per_user("10"), Some(SessionsPerUser::Limit(10)));

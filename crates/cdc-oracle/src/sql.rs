@@ -619,6 +619,13 @@ FROM V$RESOURCE_LIMIT WHERE RESOURCE_NAME IN ('processes', 'sessions')";
 pub const SESSIONS_PER_USER: &str =
     "SELECT LIMIT FROM USER_RESOURCE_LIMITS WHERE RESOURCE_NAME = 'SESSIONS_PER_USER'";
 
+/// The capture user's per-call limits, from its profile: CPU_PER_CALL (hundredths of a second)
+/// and LOGICAL_READS_PER_CALL (blocks) a parse, execute or fetch may use before the database
+/// ends it (ORA-02393, ORA-02395; while RESOURCE_LIMIT is TRUE). LIMIT is a number or
+/// `UNLIMITED`, as for [`SESSIONS_PER_USER`]. Privilege: none.
+pub const CALL_LIMITS: &str = "SELECT RESOURCE_NAME, LIMIT FROM USER_RESOURCE_LIMITS \
+WHERE RESOURCE_NAME IN ('CPU_PER_CALL', 'LOGICAL_READS_PER_CALL')";
+
 /// Configured archive destinations (INACTIVE means "no destination information") with their
 /// location from V$ARCHIVE_DEST. Privilege: SELECT on V_$ARCHIVE_DEST_STATUS and
 /// V_$ARCHIVE_DEST (SELECT_CATALOG_ROLE).

@@ -116,6 +116,7 @@ fn walk(served: &Served) -> BTreeSet<String> {
         ("CHARACTER_SETS", sql::CHARACTER_SETS),
         ("RESOURCE_LIMITS", sql::RESOURCE_LIMITS),
         ("SESSIONS_PER_USER", sql::SESSIONS_PER_USER),
+        ("CALL_LIMITS", sql::CALL_LIMITS),
         ("ARCHIVE_DESTINATIONS", sql::ARCHIVE_DESTINATIONS),
         ("REDO_GROUPS", sql::REDO_GROUPS),
         ("LOG_SWITCHES", sql::LOG_SWITCHES),

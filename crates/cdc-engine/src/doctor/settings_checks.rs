@@ -178,6 +178,57 @@ fn profile_fix(user: &str, sessions: u64) -> String {
     }
 }
 
+/// The capture user's per-call limits (USER_RESOURCE_LIMITS): WARN while one is enforced, as
+/// mining windows and chunks then pass it on a busy database (CDC-5017) and capture reads
+/// less at a time.
+pub(super) fn call_limits(f: &Facts) -> Finding {
+    let config = match &f.config {
+        Ok(c) => c,
+        Err(e) => return Finding::skip(e.clone()),
+    };
+    let Some(limits) = config.call_limits else {
+        return Finding::skip("USER_RESOURCE_LIMITS cannot be read");
+    };
+    let user = f.settings.database_user().unwrap_or("the capture user");
+    let set: Vec<String> = [
+        (
+            "CPU_PER_CALL",
+            limits.cpu_per_call,
+            "hundredths of a second",
+        ),
+        (
+            "LOGICAL_READS_PER_CALL",
+            limits.logical_reads_per_call,
+            "blocks",
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(name, limit, unit)| limit.map(|n| format!("{name} {n} ({unit})")))
+    .collect();
+    if set.is_empty() {
+        return Finding::pass(format!(
+            "CPU_PER_CALL and LOGICAL_READS_PER_CALL unlimited for {user}"
+        ));
+    }
+    if config.resource_limit == Some(false) {
+        return Finding::pass(format!(
+            "{} for {user} (not enforced: RESOURCE_LIMIT is FALSE)",
+            set.join(", ")
+        ));
+    }
+    let profile = match user.to_ascii_uppercase().starts_with("C##") {
+        true => format!("CREATE PROFILE C##CDC_CALLS LIMIT CPU_PER_CALL UNLIMITED LOGICAL_READS_PER_CALL UNLIMITED CONTAINER=ALL;  -- in CDB$ROOT; or ALTER PROFILE on {user}'s profile\nALTER USER {user} PROFILE C##CDC_CALLS CONTAINER=ALL;"),
+        false => format!("CREATE PROFILE cdc_calls LIMIT CPU_PER_CALL UNLIMITED LOGICAL_READS_PER_CALL UNLIMITED;  -- or ALTER PROFILE on {user}'s profile\nALTER USER {user} PROFILE cdc_calls;"),
+    };
+    Finding::warn(
+        format!(
+            "{} for {user}: a mining window or snapshot chunk whose fetch uses more is ended (ORA-02393 / ORA-02395, CDC-5017), and capture reads less at a time: smaller windows and chunks, slower, stopping where one SCN or 1,000 rows still pass it (LogMiner reads every schema's redo, so a busy schema outside capture counts too)",
+            set.join(", ")
+        ),
+        profile,
+    )
+}
+
 /// `pattern` names `table`: the same name, or a two-part name of the same owner and table.
 fn names(pattern: &TableName, table: &TableName) -> bool {
     pattern == table

@@ -1375,3 +1375,32 @@ fn a_profile_with_fewer_sessions_than_the_job_needs_warns_or_fails_the_sessions_
     );
     assert_eq!(get(&r, "settings.sessions").severity, Severity::Pass);
 }
+
+/// The capture user's profile limits a call's reads (LOGICAL_READS_PER_CALL): the check warns,
+/// naming the limit, with the profile that lifts it; unlimited it passes; before 12.1.0.2
+/// (RESOURCE_LIMIT FALSE) the limit is named and passes.
+#[test]
+fn a_profile_with_a_per_call_limit_warns_the_call_limits_check() {
+    let users =
+        "  users:\n    - { name: CDC, logical_reads_per_call: 5000 }\n    - { name: FREE }\n";
+    let db = Db::new(users, HEALTHY_TABLES);
+    let r = db.report(&["cdc.database.user=CDC"]);
+    assert_eq!(problems(&r), vec![("settings.call-limits", Severity::Warn)]);
+    let found = &get(&r, "settings.call-limits").found;
+    assert!(
+        found.starts_with("LOGICAL_READS_PER_CALL 5000 (blocks) for CDC")
+            && found.contains("CDC-5017"),
+        "{found}"
+    );
+    let advice = fix(&r, "settings.call-limits");
+    assert!(
+        advice.contains("LOGICAL_READS_PER_CALL UNLIMITED")
+            && advice.contains("ALTER USER CDC PROFILE cdc_calls;"),
+        "{advice}"
+    );
+    let r = db.report(&["cdc.database.user=FREE"]);
+    assert_eq!(problems(&r), vec![]);
+    assert!(get(&r, "settings.call-limits")
+        .found
+        .contains("unlimited for FREE"));
+}

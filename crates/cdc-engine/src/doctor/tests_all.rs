@@ -426,6 +426,11 @@ fn each_check_runs_its_own_function() {
         ),
         ("settings.sessions", Severity::Fail, "2 of 10 sessions free"),
         (
+            "settings.call-limits",
+            Severity::Pass,
+            "CPU_PER_CALL and LOGICAL_READS_PER_CALL unlimited for CDC",
+        ),
+        (
             "settings.references",
             Severity::Warn,
             "cdc.key.HR.GONE names no captured table",
