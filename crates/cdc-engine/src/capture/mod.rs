@@ -16,6 +16,7 @@ mod output;
 mod pipeline;
 mod publisher;
 pub mod sequencer;
+mod window;
 pub use pipeline::SPILL_DIR;
 pub mod records;
 mod signals;

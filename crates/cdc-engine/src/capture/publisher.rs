@@ -51,9 +51,9 @@ pub struct Publisher<'a> {
     /// Where the numbers behind the metrics go.
     status: super::status::Status,
     throttle: super::throttle::Throttle,
-    /// SCNs mined in one window: cdc.stream.window.scn, halved for the rest of the run each
-    /// time a window passes a per-call limit of the database (CDC-5017).
-    window_scn: u64,
+    /// SCNs mined in one window: cdc.stream.window.scn, less after a window passed a per-call
+    /// limit of the database (CDC-5017).
+    window: super::window::WindowSize,
 }
 
 impl<'a> Publisher<'a> {
@@ -134,7 +134,7 @@ impl<'a> Publisher<'a> {
             signal_snapshot: None,
             status,
             throttle: Default::default(),
-            window_scn: settings.stream.window_scn.max(1),
+            window: super::window::WindowSize::new(settings.stream.window_scn),
         })
     }
 
@@ -317,18 +317,22 @@ impl<'a> Publisher<'a> {
         let host_offset = self.miner.host_offset_secs()?;
         let mut from = self.sequencer.next_mine();
         while from <= end {
-            let to = end.min(from.saturating_add(self.window_scn - 1));
+            let to = end.min(from.saturating_add(self.window.scns() - 1));
             let rows = match self.miner.mine_window(from, to) {
                 // One call read more than the database lets one call read (CPU_PER_CALL,
                 // LOGICAL_READS_PER_CALL, …): the same SCNs in smaller windows, down to one.
-                Err(e @ CdcError::CallLimit(_)) if to > from => {
-                    self.window_scn = (to - from).div_ceil(2).max(1);
-                    self.status
-                        .mining_window_reduced((from, to), self.window_scn, &e)?;
-                    continue;
-                }
+                Err(e @ CdcError::CallLimit(_)) => match self.window.passed_limit(from, to) {
+                    Some(scns) => {
+                        self.status.mining_window_reduced((from, to), scns, &e)?;
+                        continue;
+                    }
+                    None => return Err(e),
+                },
                 other => other?,
             };
+            if let Some(scns) = self.window.mined() {
+                tracing::info!("windows have passed the database's per-call limits for a while: mining {scns} SCNs at a time");
+            }
             let started = std::time::Instant::now();
             let rewind = self.publish_window(rows, host_offset);
             self.pipeline
