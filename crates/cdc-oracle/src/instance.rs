@@ -54,23 +54,39 @@ pub fn parse_limit(text: &str) -> Result<Option<u64>> {
     })
 }
 
-/// USER_RESOURCE_LIMITS.LIMIT of SESSIONS_PER_USER: a number or `UNLIMITED`; anything else
-/// (`DEFAULT`, where a release shows the profile's word instead of resolving it) is unknown.
-/// USER_RESOURCE_LIMITS' CPU_PER_CALL and LOGICAL_READS_PER_CALL rows: a number is the limit,
-/// anything else (`UNLIMITED`, a row missing) none.
-pub fn call_limits(rows: &[(String, Option<String>)]) -> CallLimits {
-    let limit = |name: &str| {
-        rows.iter()
-            .find(|(n, _)| n.trim() == name)
-            .and_then(|(_, l)| l.as_deref())
-            .and_then(|l| l.trim().parse::<u64>().ok())
+/// USER_RESOURCE_LIMITS' CPU_PER_CALL and LOGICAL_READS_PER_CALL rows: each a number (the
+/// limit) or `UNLIMITED`. Anything else (`DEFAULT`, where a release shows the profile's word
+/// instead of resolving it; a row missing) leaves the limits unknown: `None`, never taken for
+/// unlimited.
+pub fn call_limits(rows: &[(String, Option<String>)]) -> Option<CallLimits> {
+    let limit = |name: &str| -> Option<Option<u64>> {
+        let text = rows
+            .iter()
+            .find(|(n, _)| n.trim() == name)?
+            .1
+            .as_deref()?
+            .trim();
+        if text.eq_ignore_ascii_case("UNLIMITED") {
+            return Some(None);
+        }
+        match text.parse::<u64>() {
+            Ok(n) => Some(Some(n)),
+            Err(_) => {
+                tracing::warn!(
+                    "USER_RESOURCE_LIMITS gives {name} as `{text}`; the limit is unknown"
+                );
+                None
+            }
+        }
     };
-    CallLimits {
-        cpu_per_call: limit("CPU_PER_CALL"),
-        logical_reads_per_call: limit("LOGICAL_READS_PER_CALL"),
-    }
+    Some(CallLimits {
+        cpu_per_call: limit("CPU_PER_CALL")?,
+        logical_reads_per_call: limit("LOGICAL_READS_PER_CALL")?,
+    })
 }
 
+/// USER_RESOURCE_LIMITS.LIMIT of SESSIONS_PER_USER: a number or `UNLIMITED`; anything else
+/// (`DEFAULT`, where a release shows the profile's word instead of resolving it) is unknown.
 pub fn sessions_per_user(text: &str) -> Option<SessionsPerUser> {
     let t = text.trim();
     if t.eq_ignore_ascii_case("UNLIMITED") {
@@ -181,7 +197,7 @@ pub fn read(conn: &dyn DbSession) -> Result<InstanceConfig> {
         "reading USER_RESOURCE_LIMITS",
         |r| Ok((r.string(0)?, r.opt_string(1)?)),
     )? {
-        config.call_limits = Some(call_limits(&rows));
+        config.call_limits = call_limits(&rows);
     }
     config.archive_destinations = optional(
         conn,
@@ -238,12 +254,21 @@ mod tests {
                 Some(" 5000".to_string()),
             ),
         ];
-        let l = call_limits(&rows);
+        let l = call_limits(&rows).unwrap();
         assert_eq!(
             (l.cpu_per_call, l.logical_reads_per_call),
             (None, Some(5000))
         );
-        assert_eq!(call_limits(&[]), Default::default());
+        // Unknown, not unlimited: a row missing, or the profile's word.
+        assert_eq!(call_limits(&rows[..1]), None);
+        let default = [
+            rows[0].clone(),
+            (
+                "LOGICAL_READS_PER_CALL".to_string(),
+                Some("DEFAULT".to_string()),
+            ),
+        ];
+        assert_eq!(call_limits(&default), None);
     }
 
     #[test]

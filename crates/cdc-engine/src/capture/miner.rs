@@ -84,23 +84,28 @@ pub struct Miner<'a> {
 }
 
 impl<'a> Miner<'a> {
-    /// Connects (retrying as `cdc.database.reconnect.*` says).
+    /// Connects (retrying as `cdc.database.reconnect.*` says, until `stop` says to stop: it
+    /// also ends the waits for the mining database's redo and the backoffs).
     pub fn new(
         connector: &'a dyn Connector,
         settings: &'a Settings,
         cdb: bool,
         spill_dir: PathBuf,
         status: Status,
+        stop: Option<crate::source::Stop<'a>>,
     ) -> Result<Miner<'a>> {
         let filter = super::filter::mining_filter(settings, cdb);
         tracing::debug!(?filter, "mining filter");
+        let login = crate::source::Login::First;
         Ok(Miner {
             connector,
-            stop: None,
+            stop,
             settings,
-            session: Some(crate::source::connect_retrying(
+            session: Some(crate::source::login_unless_stopped(
                 connector,
                 &settings.connect,
+                login,
+                stop,
             )?),
             filter,
             spill_dir,
@@ -110,11 +115,6 @@ impl<'a> Miner<'a> {
             status,
             stats: MiningStats::default(),
         })
-    }
-
-    /// What ends a wait for the mining database's redo or a backoff (capture's stop request).
-    pub fn set_stop(&mut self, stop: &'a (dyn Fn() -> bool + Sync)) {
-        self.stop = Some(stop);
     }
 
     pub fn stats(&self) -> MiningStats {

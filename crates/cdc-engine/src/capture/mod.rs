@@ -389,11 +389,11 @@ impl Capture<'_> {
             streaming,
             state,
             status.clone(),
+            self.stop,
         )?;
-        publisher.set_stop(self.stop);
         let desk = SignalDesk::new(&state.path, s, ops)
             .with_status(status.clone())
-            .with_connector(self.connector)
+            .with_connector(self.connector, self.stop)
             .with_database(&db.name, db.cdb);
         self.new_tables(&mut offsets, &new_tables, ops)?;
         offsets.save(&offsets_path)?;

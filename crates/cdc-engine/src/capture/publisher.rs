@@ -68,6 +68,7 @@ impl<'a> Publisher<'a> {
         streaming: bool,
         state: &StateDir,
         status: super::status::Status,
+        stop: crate::source::Stop<'a>,
     ) -> Result<Publisher<'a>> {
         let stream = offsets
             .stream
@@ -105,6 +106,7 @@ impl<'a> Publisher<'a> {
             catalog.cdb,
             spill_dir.clone(),
             status.clone(),
+            Some(stop),
         )?;
         Ok(Publisher {
             settings,
@@ -136,11 +138,6 @@ impl<'a> Publisher<'a> {
             throttle: Default::default(),
             window: super::window::WindowSize::new(settings.stream.window_scn),
         })
-    }
-
-    /// What ends a wait for the mining database's redo (capture's stop request).
-    pub fn set_stop(&mut self, stop: &'a (dyn Fn() -> bool + Sync)) {
-        self.miner.set_stop(stop);
     }
 
     pub fn positions(&self) -> Rc<RefCell<Positions>> {

@@ -25,8 +25,10 @@ pub struct SignalDesk<'a> {
     seen: Cell<bool>,
     /// Where `set-throttle` puts the snapshot throttle.
     status: Option<super::status::Status>,
-    /// The database that checks a signal's filters before it is accepted.
+    /// The database that checks a signal's filters before it is accepted, and what ends the
+    /// login's retries (capture's stop).
     connector: Option<&'a dyn cdc_core::session::Connector>,
+    stop: Option<crate::source::Stop<'a>>,
     /// The database name and whether it is a CDB (`with_database`).
     database: Option<(String, bool)>,
 }
@@ -51,6 +53,7 @@ impl<'a> SignalDesk<'a> {
             seen: Cell::new(false),
             status: None,
             connector: None,
+            stop: None,
             database: None,
         }
     }
@@ -64,8 +67,13 @@ impl<'a> SignalDesk<'a> {
 
     /// Filters of `execute-snapshot` signals are checked against this database's tables
     /// (parsed there, their columns resolved) before a signal is accepted.
-    pub fn with_connector(mut self, connector: &'a dyn cdc_core::session::Connector) -> Self {
+    pub fn with_connector(
+        mut self,
+        connector: &'a dyn cdc_core::session::Connector,
+        stop: crate::source::Stop<'a>,
+    ) -> Self {
         self.connector = Some(connector);
+        self.stop = Some(stop);
         self
     }
 
@@ -81,22 +89,25 @@ impl<'a> SignalDesk<'a> {
         if filters.is_empty() {
             return Ok(None);
         }
-        let mut session = match crate::source::connect_retrying(connector, &self.settings.connect) {
-            Ok(s) => s,
-            // No session to check them with at the user's session limit: the signal is
-            // refused (send it again when there is room), capture goes on.
-            Err(
-                e @ crate::errors::CdcError::Connect {
-                    code: crate::errors::Code::Cdc2011,
-                    ..
-                },
-            ) => {
-                return Ok(Some(format!(
-                    "its filters cannot be checked: no session for it ({e})"
-                )))
-            }
-            Err(e) => return Err(e),
-        };
+        let login = crate::source::Login::First;
+        let policy = &self.settings.connect;
+        let mut session =
+            match crate::source::login_unless_stopped(connector, policy, login, self.stop) {
+                Ok(s) => s,
+                // No session to check them with at the user's session limit: the signal is
+                // refused (send it again when there is room), capture goes on.
+                Err(
+                    e @ crate::errors::CdcError::Connect {
+                        code: crate::errors::Code::Cdc2011,
+                        ..
+                    },
+                ) => {
+                    return Ok(Some(format!(
+                        "its filters cannot be checked: no session for it ({e})"
+                    )))
+                }
+                Err(e) => return Err(e),
+            };
         for (table, filter) in filters {
             match session.check_condition(table, filter) {
                 Ok(()) => {}

@@ -187,7 +187,9 @@ pub(super) fn call_limits(f: &Facts) -> Finding {
         Err(e) => return Finding::skip(e.clone()),
     };
     let Some(limits) = config.call_limits else {
-        return Finding::skip("USER_RESOURCE_LIMITS cannot be read");
+        return Finding::skip(
+            "USER_RESOURCE_LIMITS cannot be read, or does not give CPU_PER_CALL and LOGICAL_READS_PER_CALL as numbers or UNLIMITED",
+        );
     };
     let user = f.settings.database_user().unwrap_or("the capture user");
     let set: Vec<String> = [

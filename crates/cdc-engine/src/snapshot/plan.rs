@@ -346,10 +346,12 @@ impl Planner {
 
     /// Plan the chunks still to plan at `rows`, when fewer than now: a chunk read past a
     /// per-call limit (CDC-5017) means a chunk of its size would be again. An even split's
-    /// chunks are all planned at the start and keep their size (each is halved as it fails).
+    /// chunks are all planned at the start and keep their size (each is cut as it fails), so
+    /// they are counted at the size they were planned at.
     pub fn shrink_to(&mut self, rows: u64) {
         let rows = rows.max(1);
-        if rows >= self.chunk_rows {
+        let planned = matches!(self.method, Method::EvenSplit { .. } | Method::Whole);
+        if rows >= self.chunk_rows || planned {
             return;
         }
         self.blocks_per_chunk =

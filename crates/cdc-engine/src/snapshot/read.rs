@@ -17,6 +17,7 @@ use cdc_core::session::prelude::*;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
+mod call_limit;
 mod last;
 mod retry;
 mod room;
@@ -769,13 +770,12 @@ impl<'a> Waves<'a> {
         };
         let want = size.saturating_sub(self.pending.len());
         if want > 0 && !self.planner.is_done() {
-            let chunk_rows = self.planner.chunk_rows();
             // Planned at a fresh SCN when the one taken cannot be read any more (a DDL since).
             let (more, planned_at) = self.plan_next(scn, want, &t.info.name.to_string())?;
             scn = planned_at;
             self.pending.extend(
                 more.into_iter()
-                    .map(|chunk| Pending::new(chunk, chunk_rows)),
+                    .map(|(chunk, rows)| Pending::new(chunk, rows)),
             );
         }
         let r = &mut self.reader;

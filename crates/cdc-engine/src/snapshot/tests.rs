@@ -937,6 +937,28 @@ fn chunks_read_past_a_per_call_limit_are_read_in_halves_and_planned_smaller() {
     );
 }
 
+/// Chunks of an even split (an integral key with statistics: planned all at once) read past
+/// the limit are cut where the probe that finds the cut passes the limit too: asked for the
+/// first half (2,000 rows) it reads 2,001 rows, past the 1,500, and is asked again for 1,000.
+/// Before, that probe's CDC-5017 stopped the snapshot. Every row is read once.
+#[test]
+fn an_even_split_chunk_past_a_per_call_limit_is_cut_where_the_cut_fits() {
+    let (_d, db) = db_with_call_limits("    primary_key: [A]");
+    let run = LimitedRun::of(
+        &db,
+        "CDC",
+        &["cdc.snapshot.chunk.rows=4000", "cdc.snapshot.threads=1"],
+    );
+    assert_eq!(run.out.as_ref().unwrap(), &Outcome::Completed);
+    assert_eq!(rows_and_distinct(&run.sink), (6000, 6000), "every row once");
+    let cuts = retries(&run);
+    assert!(
+        !cuts.is_empty() && cuts.iter().all(|(a, _)| a == "halve"),
+        "{cuts:?}"
+    );
+    assert!(run.sink.chunks.iter().all(|c| c.1.rows.len() <= 1500));
+}
+
 /// A key probe reads the rows of every chunk it bounds in one call: past the capture user's
 /// LOGICAL_READS_PER_CALL, probes ask for fewer chunks (a wave is then planned in several),
 /// down to one, then for chunks of half the rows, down to 1,000; each step a

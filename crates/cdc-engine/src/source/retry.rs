@@ -208,16 +208,25 @@ pub fn login_unless_stopped(
         Login::First if worked_before(connector) => Login::Again,
         other => other,
     };
-    let r = match login {
+    let (r, transient): (_, fn(&CdcError) -> bool) = match login {
         Login::First => {
             let tries = Budget::Tries(policy.retries);
-            connect_loop(connector, policy, sleep, keep_going, is_transient, tries)
+            let r = connect_loop(connector, policy, sleep, keep_going, is_transient, tries);
+            (r, is_transient)
         }
-        Login::Again => reconnect_with(connector, policy, sleep, keep_going),
-        Login::ReplacingLost => replace_lost_with(connector, policy, sleep, keep_going),
+        Login::Again => (
+            reconnect_with(connector, policy, sleep, keep_going),
+            is_transient_after_loss,
+        ),
+        Login::ReplacingLost => (
+            replace_lost_with(connector, policy, sleep, keep_going),
+            is_transient_replacing_lost,
+        ),
     };
     match r {
-        Err(e) if stopping() => Err(CdcError::StoppedReconnecting {
+        // A failure that would have been retried: the stop ended the retries. One that would
+        // not (a wrong password) is that failure, stop or not.
+        Err(e) if stopping() && transient(&e) => Err(CdcError::StoppedReconnecting {
             waiting: e.to_string(),
         }),
         other => other,

@@ -107,7 +107,7 @@ fn a_window_past_a_quarter_of_the_buffer_comes_back_whole_in_order_part_from_dis
     assert!(expected.len() >= 600, "{} rows", expected.len());
     let spill = db.dir.path().join("spill");
     std::fs::create_dir_all(&spill).unwrap();
-    let mut miner = Miner::new(&conn, &settings, false, spill.clone(), status()).unwrap();
+    let mut miner = Miner::new(&conn, &settings, false, spill.clone(), status(), None).unwrap();
     let window = miner.mine_window(db.from, db.to).unwrap();
     assert!(window.spooled.is_some(), "nothing waited on disk");
     assert!(
@@ -139,7 +139,7 @@ fn a_transient_failure_mines_the_window_again_on_a_new_session_counted_as_a_retr
     let spill = db.dir.path().join("spill");
     std::fs::create_dir_all(&spill).unwrap();
     let status = status();
-    let mut miner = Miner::new(&conn, &settings, false, spill, status.clone()).unwrap();
+    let mut miner = Miner::new(&conn, &settings, false, spill, status.clone(), None).unwrap();
     let got: Vec<LogMinerRow> = miner
         .mine_window(db.from, db.to)
         .unwrap()

@@ -11,7 +11,7 @@ use serde_json::json;
 /// An error that says the SCN read at can no longer be read, where a fresh SCN can: the table's
 /// definition changed since (ORA-01466), its undo is gone (ORA-01555, ORA-22924), or it is not a
 /// valid SCN any more (ORA-08181).
-fn scn_unreadable(e: &CdcError) -> bool {
+pub(super) fn scn_unreadable(e: &CdcError) -> bool {
     matches!(
         e,
         CdcError::TableDefinitionChanged { .. }
@@ -34,14 +34,14 @@ impl<'a> Waves<'a> {
     /// database (CDC-5017: it reads the rows of every chunk it bounds in one call) is asked
     /// again for half the chunks (the wave's are then planned in several probes), down to one,
     /// then for chunks of half the rows, down to the chunks' floor; the table is planned that
-    /// way from then on. Returns the chunks and the SCN they were planned at, which the wave is
-    /// read at.
+    /// way from then on. Returns the chunks, each with the rows it was planned at, and the SCN
+    /// they were planned at, which the wave is read at.
     pub(super) fn plan_next(
         &mut self,
         mut scn: Scn,
         want: usize,
         table: &str,
-    ) -> Result<(Vec<super::Chunk>, Scn)> {
+    ) -> Result<(Vec<(super::Chunk, u64)>, Scn)> {
         let (mut ddl, mut other) = (0u32, 0u32);
         let mut chunks = Vec::new();
         loop {
@@ -49,11 +49,13 @@ impl<'a> Waves<'a> {
                 .saturating_sub(chunks.len())
                 .min(self.probe_chunks)
                 .max(1);
+            // The size they are planned at (less after a probe past a per-call limit).
+            let rows = self.planner.chunk_rows();
             let planner = &mut self.planner;
             let e = match self.reader.on_main(|s| planner.next(s, scn, ask)) {
                 Ok(more) => {
                     let got = more.len();
-                    chunks.extend(more);
+                    chunks.extend(more.into_iter().map(|c| (c, rows)));
                     if chunks.len() >= want || got < ask || self.planner.is_done() {
                         return Ok((chunks, scn));
                     }
@@ -102,48 +104,6 @@ impl<'a> Waves<'a> {
         }
     }
 
-    /// The planner's probe for `asked` chunks passed a per-call limit (`e`): probes ask for
-    /// half as many chunks, or, asking for one, chunks of half the rows; a
-    /// `snapshot-chunk-retry` event (action `plan-fewer` or `plan-smaller`). At one chunk of
-    /// the floor's rows, the table fails with CDC-8001 naming `e`.
-    fn plan_smaller(&mut self, e: CdcError, asked: usize, table: &str) -> Result<()> {
-        let settings = &self.reader.settings.snapshot;
-        let floor = super::MIN_HALVED_ROWS.min(settings.chunk_rows).max(1);
-        let rows = self.planner.chunk_rows();
-        let from = self.planner.next_start();
-        self.reader.count_retry();
-        let code = e.code().info().code;
-        let cause = crate::source::retry_cause(&e);
-        if asked > 1 {
-            self.probe_chunks = asked / 2;
-            self.reader.ops.emit(
-                "snapshot-chunk-retry",
-                json!({"table": table, "chunk": from, "code": code, "cause": cause, "action": "plan-fewer", "chunks": self.probe_chunks}),
-            )?;
-            tracing::info!("{table}: a key probe for {asked} chunks from {from} passed a per-call limit of the database ({e}); probing for {} at a time", self.probe_chunks);
-            return Ok(());
-        }
-        if rows <= floor {
-            self.reader.ops.emit(
-                "snapshot-chunk-failed",
-                json!({"table": table, "chunk": from, "code": e.code().info().code, "reason": e.to_string()}),
-            )?;
-            return Err(CdcError::ChunkFailed {
-                table: table.to_string(),
-                chunk: from,
-                reason: format!("{e}; the chunks cannot be planned below {floor} rows"),
-            });
-        }
-        let half = (rows / 2).max(floor);
-        self.planner.shrink_to(half);
-        self.reader.ops.emit(
-            "snapshot-chunk-retry",
-            json!({"table": table, "chunk": from, "code": code, "cause": cause, "action": "plan-smaller", "rows": half}),
-        )?;
-        tracing::info!("{table}: planning the chunks from {from} passed a per-call limit of the database ({e}); planning chunks of {half} rows");
-        Ok(())
-    }
-
     /// Put the `i`-th chunk of a wave that failed with `e` back at the front of the queue (its
     /// halves after ORA-01555), with the chunks read after it. A chunk that cannot be read
     /// (halved to the floor, or out of retries) gives the `snapshot-chunk-failed` event and
@@ -177,16 +137,12 @@ impl<'a> Waves<'a> {
                 },
             )))
         };
-        // A read past a per-call limit: the chunks planned after it are planned smaller too.
-        let mut shrink = None;
         match e {
-            // Its undo gone (ORA-01555, ORA-22924, ORA-08181), or one call of it past a
-            // per-call limit (CDC-5017: CPU_PER_CALL, LOGICAL_READS_PER_CALL, …): a smaller
-            // chunk reads in less time and costs less.
+            // Its undo gone (ORA-01555, ORA-22924, ORA-08181): a smaller chunk reads in less
+            // time.
             CdcError::SnapshotTooOld { .. }
             | CdcError::LobSnapshotTooOld { .. }
-            | CdcError::InvalidScn { .. }
-            | CdcError::CallLimit(_) => {
+            | CdcError::InvalidScn { .. } => {
                 // Halved, but never below the floor: a 1,500-row chunk is read again at
                 // 1,000 rows; only a chunk already at the floor gives up.
                 let half = (item.rows / 2).max(min_rows);
@@ -206,16 +162,13 @@ impl<'a> Waves<'a> {
                         true => Ok(None),
                         false => Err(e),
                     })?;
-                if matches!(e, CdcError::CallLimit(_)) {
-                    shrink = Some(half);
-                }
                 let into: Vec<String> = match &split {
                     Some((a, b)) => vec![a.describe(), b.describe()],
                     None => vec![item.chunk.describe()],
                 };
                 self.reader.ops.emit(
                     "snapshot-chunk-retry",
-                    json!({"table": table, "chunk": item.chunk.describe(), "code": e.code().info().code, "action": "halve", "rows": half, "into": into}),
+                    json!({"table": table, "chunk": item.chunk.describe(), "code": e.code().info().code, "cause": crate::source::retry_cause(&e), "action": "halve", "rows": half, "into": into}),
                 )?;
                 match split {
                     Some((a, b)) => {
@@ -234,6 +187,13 @@ impl<'a> Waves<'a> {
                     None => back.push(Pending { rows: half, ..item }),
                 }
             }
+            // One call of its read past a per-call limit (CDC-5017: CPU_PER_CALL,
+            // LOGICAL_READS_PER_CALL, …): read in smaller pieces, or given up when it cannot be
+            // cut.
+            CdcError::CallLimit(_) => match self.read_past_limit(item, e, &table)? {
+                Ok(parts) => back = parts,
+                Err(failed) => return Ok(Some(failed)),
+            },
             // The table's definition changed after the chunk's SCN (an ADD or DROP COLUMN while
             // it was read): read again at a fresh SCN, newer than the DDL, with the columns the
             // table has there. Counted apart: each time it is a new DDL, not a failing read.
@@ -303,9 +263,6 @@ impl<'a> Waves<'a> {
                 )?;
                 back.push(item);
             }
-        }
-        if let Some(rows) = shrink {
-            self.planner.shrink_to(rows);
         }
         // The failed chunk (or its halves) first, then the rest of the wave, then the queue.
         back.extend(wave[i + 1..].iter().cloned());
