@@ -875,23 +875,7 @@ fn a_snapshot_past_the_users_sessions_per_user_reads_on_with_fewer_sessions() {
         "a snapshot within the limit",
     );
     // The export's rows, one JSON object a line in a file a table (ops.jsonl aside).
-    let rows = |dir: &Path| {
-        let mut all: Vec<String> = std::fs::read_dir(dir)
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "jsonl") && !p.ends_with("ops.jsonl"))
-            .flat_map(|p| {
-                let table = p.file_name().unwrap().to_string_lossy().to_string();
-                let text = std::fs::read_to_string(&p).unwrap();
-                text.lines()
-                    .map(|l| format!("{table} {l}"))
-                    .collect::<Vec<_>>()
-            })
-            .collect();
-        all.sort();
-        all
-    };
+    let rows = super::faults::export_rows;
     let (four_rows, one_rows) = (rows(&out4), rows(&out1));
     assert!(four_rows.len() > 10, "{four_rows:?}");
     assert_eq!(four_rows, one_rows);

@@ -325,7 +325,7 @@ fn a_stop_while_the_database_is_gone_ends_at_once() {
     let (dir, db) = example_db();
     let serve = Serve::start(&db, &[]);
     let url = format!("{}/DEMO", serve.addr);
-    let mut cap = capture(
+    let cap = capture(
         &url,
         dir.path(),
         &["--set", "cdc.database.reconnect.max.ms=300000", "capture"],
@@ -347,26 +347,11 @@ fn a_stop_while_the_database_is_gone_ends_at_once() {
     std::thread::sleep(Duration::from_secs(2));
     drop(serve);
     std::thread::sleep(Duration::from_millis(300));
-    let _ = Command::new("kill")
-        .args(["-INT", &cap.id().to_string()])
-        .status();
-    let asked = std::time::Instant::now();
-    let status = loop {
-        if let Some(s) = cap.try_wait().unwrap() {
-            break s;
-        }
-        if asked.elapsed() > Duration::from_secs(30) {
-            let _ = cap.kill();
-            let o = cap.wait_with_output().unwrap();
-            panic!(
-                "capture still running 30 s after Ctrl-C with the database gone: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    };
-    let o = cap.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&o.stderr);
+    let (status, stderr) = interrupted(
+        cap,
+        30,
+        "capture still running 30 s after Ctrl-C with the database gone",
+    );
     assert!(status.success(), "{status:?}: {stderr}");
     assert!(stderr.contains("stopped"), "{stderr}");
 }
@@ -402,7 +387,7 @@ fn an_export_stopped_while_the_database_is_gone_ends_at_once_and_resumes() {
         c.args(["snapshot", "--out", out.to_str().unwrap()]);
         c
     };
-    let mut run = export(&format!("{addr}/DEMO"), false)
+    let run = export(&format!("{addr}/DEMO"), false)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -420,26 +405,11 @@ fn an_export_stopped_while_the_database_is_gone_ends_at_once_and_resumes() {
     drop(serve);
     // The reads in flight fail and their sessions log in again, to no listener.
     std::thread::sleep(Duration::from_millis(800));
-    let _ = Command::new("kill")
-        .args(["-INT", &run.id().to_string()])
-        .status();
-    let asked = std::time::Instant::now();
-    let status = loop {
-        if let Some(s) = run.try_wait().unwrap() {
-            break s;
-        }
-        if asked.elapsed() > Duration::from_secs(30) {
-            let _ = run.kill();
-            let o = run.wait_with_output().unwrap();
-            panic!(
-                "the export still ran 30 s after Ctrl-C with the database gone: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    };
-    let o = run.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&o.stderr);
+    let (status, stderr) = interrupted(
+        run,
+        30,
+        "the export still ran 30 s after Ctrl-C with the database gone",
+    );
     assert_eq!(status.code(), Some(130), "{stderr}");
     assert!(
         stderr.contains("stopped while reconnecting") && stderr.contains("run the same command"),
@@ -468,8 +438,34 @@ fn an_export_stopped_while_the_database_is_gone_ends_at_once_and_resumes() {
     assert_eq!(resumed, whole, "the resumed export's rows");
 }
 
+/// Ctrl-C to `child`, and its exit status and stderr once it ends; it must end within `secs`
+/// (`what` says what was still running, with its stderr, when it does not).
+fn interrupted(
+    mut child: std::process::Child,
+    secs: u64,
+    what: &str,
+) -> (std::process::ExitStatus, String) {
+    let _ = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    let asked = std::time::Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if asked.elapsed() > Duration::from_secs(secs) {
+            let _ = child.kill();
+            let o = child.wait_with_output().unwrap();
+            panic!("{what}: {}", String::from_utf8_lossy(&o.stderr));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let o = child.wait_with_output().unwrap();
+    (o.status, String::from_utf8_lossy(&o.stderr).to_string())
+}
+
 /// An export's rows, each line prefixed with its file's name, sorted (ops.jsonl aside).
-fn export_rows(dir: &Path) -> Vec<String> {
+pub(super) fn export_rows(dir: &Path) -> Vec<String> {
     let mut all: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .flatten()
@@ -510,7 +506,7 @@ fn capture_stopped_in_its_snapshot_while_the_database_is_gone_ends_at_once() {
             ],
         )
     };
-    let mut cap = start(&format!("{addr}/DEMO"))
+    let cap = start(&format!("{addr}/DEMO"))
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -526,26 +522,11 @@ fn capture_stopped_in_its_snapshot_while_the_database_is_gone_ends_at_once() {
     }
     drop(serve);
     std::thread::sleep(Duration::from_millis(800));
-    let _ = Command::new("kill")
-        .args(["-INT", &cap.id().to_string()])
-        .status();
-    let asked = std::time::Instant::now();
-    let status = loop {
-        if let Some(s) = cap.try_wait().unwrap() {
-            break s;
-        }
-        if asked.elapsed() > Duration::from_secs(30) {
-            let _ = cap.kill();
-            let o = cap.wait_with_output().unwrap();
-            panic!(
-                "capture still ran 30 s after Ctrl-C in its snapshot with the database gone: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    };
-    let o = cap.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&o.stderr);
+    let (status, stderr) = interrupted(
+        cap,
+        30,
+        "capture still ran 30 s after Ctrl-C in its snapshot with the database gone",
+    );
     assert!(status.success(), "{status:?}: {stderr}");
     assert!(stderr.contains("stopped"), "{stderr}");
     let events = std::fs::read_to_string(&ops).unwrap();
@@ -576,7 +557,7 @@ fn a_stop_while_capture_first_connects_ends_at_once() {
         .unwrap()
         .local_addr()
         .unwrap();
-    let mut cap = capture(
+    let cap = capture(
         &format!("{addr}/DEMO"),
         dir.path(),
         &[
@@ -593,26 +574,11 @@ fn a_stop_while_capture_first_connects_ends_at_once() {
     .unwrap();
     // The first login is refused at once, and its retry waits 30 s.
     std::thread::sleep(Duration::from_millis(1500));
-    let _ = Command::new("kill")
-        .args(["-INT", &cap.id().to_string()])
-        .status();
-    let asked = std::time::Instant::now();
-    let status = loop {
-        if let Some(s) = cap.try_wait().unwrap() {
-            break s;
-        }
-        if asked.elapsed() > Duration::from_secs(15) {
-            let _ = cap.kill();
-            let o = cap.wait_with_output().unwrap();
-            panic!(
-                "capture still ran 15 s after Ctrl-C while it first connected: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    };
-    let o = cap.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&o.stderr);
+    let (status, stderr) = interrupted(
+        cap,
+        15,
+        "capture still ran 15 s after Ctrl-C while it first connected",
+    );
     assert!(status.success(), "{status:?}: {stderr}");
     assert!(
         stderr.contains("stopped while reconnecting") && stderr.contains("ORA-12541"),
