@@ -41,6 +41,8 @@ fn seeds(range: std::ops::Range<u64>) {
         "redo written late (LGWR delay)",
         "host clock not UTC",
         "LOB-like table",
+        "per-call read limit",
+        "reads cut at a per-call limit",
         "database restarts",
         "logs switched or missing under LogMiner",
     ] {

@@ -107,7 +107,13 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
     let out = tmp.path().join("out");
     let schema = tmp.path().join("schema.yaml");
     let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
-    std::fs::write(&schema, world::schema_yaml(&mut rng, &plan.environment))
+    // A per-call limit above what one chunk at its floor (`cdc.snapshot.chunk.rows` below
+    // 1,000) and the probe that cuts it read: below it no chunk could be read.
+    let mut env = plan.environment.clone();
+    env.reads_per_call = env
+        .reads_per_call
+        .map(|n| n.max(u64::from(plan.chunk_rows) + 2));
+    std::fs::write(&schema, world::schema_yaml(&mut rng, &env))
         .map_err(|e| CdcError::io(&schema, e))?;
     let clock = ManualClock::new(1_700_000_000_000);
     emulator::init(
@@ -362,6 +368,9 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
         if env.lob_table {
             *f.entry("LOB-like table".into()).or_default() += 1;
         }
+        if env.reads_per_call.is_some() {
+            *f.entry("per-call read limit".into()).or_default() += 1;
+        }
         if env.redo_write_delay_ms > 0 {
             *f.entry("redo written late (LGWR delay)".into())
                 .or_default() += 1;
@@ -382,6 +391,16 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
             .features
             .entry("waits for redo".into())
             .or_default() += waits;
+        // Windows, chunks and probes cut at the capture user's per-call limit (CDC-5017).
+        let cut = crate::ops::read_events(&state.join("ops.jsonl"))
+            .unwrap_or_default()
+            .iter()
+            .filter(|e| e["code"] == "CDC-5017")
+            .count() as u64;
+        *l.outcome
+            .features
+            .entry("reads cut at a per-call limit".into())
+            .or_default() += cut;
         l.violations.append(&mut wrong);
     }
     if let Ok(c) = counts.lock() {

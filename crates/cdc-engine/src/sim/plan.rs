@@ -155,6 +155,10 @@ pub struct Environment {
     /// The workload's `lob_pct`: values past what a row keeps (locators, LOB_WRITE pieces,
     /// XML DOC and 32K rows).
     pub lob_pct: u8,
+    /// The capture user's LOGICAL_READS_PER_CALL (`users[].logical_reads_per_call`): mining
+    /// windows, key probes and chunk reads past it are ended with ORA-02395 (CDC-5017) and
+    /// capture reads less at a time; from a stream of its own (added later).
+    pub reads_per_call: Option<u64>,
 }
 
 impl Default for Environment {
@@ -169,6 +173,7 @@ impl Default for Environment {
             lob_table: false,
             lob_rows: 0,
             lob_pct: 0,
+            reads_per_call: None,
         }
     }
 }
@@ -182,8 +187,16 @@ impl Environment {
             busy_rows: r.gen_range(0..80),
             redo_write_delay_ms: [0, 0, 0, 40, 300, 3000][r.gen_range(0..6)],
             host_utc_offset: ["+00:00", "+00:00", "+05:30", "-08:00", "+13:45"][r.gen_range(0..5)],
+            reads_per_call: Environment::draw_reads_per_call(seed),
             ..Environment::draw_lobs(seed)
         }
+    }
+
+    /// One seed in three: a limit mining windows of many SCNs and a wave's key probes pass
+    /// (raised above what one chunk at its floor reads when the schema is written).
+    fn draw_reads_per_call(seed: u64) -> Option<u64> {
+        let mut r = ChaCha8Rng::seed_from_u64(seed ^ 0x0ca1_1111_7e57_0d0e);
+        (r.gen_range(0..3) == 0).then(|| [30, 60, 200][r.gen_range(0..3)])
     }
 
     fn draw_lobs(seed: u64) -> Environment {

@@ -28,8 +28,18 @@ pub fn schema_yaml(rng: &mut ChaCha8Rng, env: &Environment) -> String {
     } else {
         ""
     };
+    // The capture user with a per-call limit (a CDB's is common, and sees the PDBs' rows).
+    let users = match (env.reads_per_call, env.pdbs > 0) {
+        (Some(n), true) => format!(
+            "  users:\n    - {{ name: C##CDC, container_data: all, logical_reads_per_call: {n} }}\n"
+        ),
+        (Some(n), false) => {
+            format!("  users:\n    - {{ name: CDC, logical_reads_per_call: {n} }}\n")
+        }
+        (None, _) => String::new(),
+    };
     let mut s = format!(
-        "seed: {}\ndatabase:\n{cdb}{lobs}  redo_threads: {threads}\n  redo_write_delay_ms: {}\n  host_utc_offset: \"{}\"\n  log_size: {}\ntables:\n",
+        "seed: {}\ndatabase:\n{cdb}{lobs}{users}  redo_threads: {threads}\n  redo_write_delay_ms: {}\n  host_utc_offset: \"{}\"\n  log_size: {}\ntables:\n",
         rng.gen::<u32>(),
         env.redo_write_delay_ms,
         env.host_utc_offset,
