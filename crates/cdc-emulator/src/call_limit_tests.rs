@@ -31,14 +31,18 @@ fn limited(reads: u64, version: &str) -> Db {
     db
 }
 
+/// A session of CDC, the limited user.
+fn as_cdc(db: &Db) -> crate::session::EmulatorSession {
+    db.connector()
+        .with_login(Some("CDC"), None)
+        .emulator_session()
+        .unwrap()
+}
+
 #[test]
 fn a_call_reading_past_logical_reads_per_call_is_ora_02395_and_the_session_goes_on() {
     let db = limited(20, "19.22.0.0.0");
-    let mut s = db
-        .connector()
-        .with_login(Some("CDC"), None)
-        .emulator_session()
-        .unwrap();
+    let mut s = as_cdc(&db);
     let scn = s.current_scn().unwrap();
     // 30 rows in one read: past the 20.
     let e = read(&mut s, "HR.EMP", scn).unwrap_err();
@@ -69,11 +73,7 @@ fn a_call_reading_past_logical_reads_per_call_is_ora_02395_and_the_session_goes_
 #[test]
 fn before_12_1_0_2_the_limit_is_not_enforced() {
     let db = limited(20, "11.2.0.4.0");
-    let mut s = db
-        .connector()
-        .with_login(Some("CDC"), None)
-        .emulator_session()
-        .unwrap();
+    let mut s = as_cdc(&db);
     let scn = s.current_scn().unwrap();
     assert_eq!(read(&mut s, "HR.EMP", scn).unwrap().len(), 30);
 }

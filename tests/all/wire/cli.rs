@@ -148,7 +148,7 @@ fn ok(o: Output, what: &str) -> Output {
 }
 
 /// `emulator init` of `schema` as `dir/db`.
-fn init_in(dir: &tempfile::TempDir, schema: &Path) -> PathBuf {
+pub(super) fn init_in(dir: &tempfile::TempDir, schema: &Path) -> PathBuf {
     let db = dir.path().join("db");
     run(&[
         "emulator",
@@ -158,6 +158,21 @@ fn init_in(dir: &tempfile::TempDir, schema: &Path) -> PathBuf {
         schema.to_str().unwrap(),
     ]);
     db
+}
+
+/// The README's example schema with `attributes` added to its capture user C##CDC (a profile
+/// limit such as `sessions_per_user: 3`), written into `dir`.
+pub(super) fn example_with_cdc(dir: &Path, attributes: &str) -> PathBuf {
+    let text = std::fs::read_to_string(example()).unwrap();
+    let changed = text.replacen(
+        "- { name: C##CDC, container_data: all }",
+        &format!("- {{ name: C##CDC, container_data: all, {attributes} }}"),
+        1,
+    );
+    assert_ne!(changed, text, "the example has C##CDC");
+    let schema = dir.join("schema.yaml");
+    std::fs::write(&schema, changed).unwrap();
+    schema
 }
 
 /// The settings of `w`'s database read in process (`emulator:DIR`), as the wire tests compare.
@@ -761,15 +776,7 @@ fn doctor_over_the_wire_counts_a_pdbs_own_supplemental_logging() {
 #[test]
 fn a_snapshot_past_the_users_sessions_per_user_reads_on_with_fewer_sessions() {
     let dir = tempfile::tempdir().unwrap();
-    let text = std::fs::read_to_string(example()).unwrap();
-    let limited = text.replacen(
-        "- { name: C##CDC, container_data: all }",
-        "- { name: C##CDC, container_data: all, sessions_per_user: 3 }",
-        1,
-    );
-    assert_ne!(limited, text, "the example has C##CDC");
-    let schema = dir.path().join("schema.yaml");
-    std::fs::write(&schema, limited).unwrap();
+    let schema = example_with_cdc(dir.path(), "sessions_per_user: 3");
     let w = wired_in(dir, &schema);
     let settings = |threads: u32, name: &str| {
         vec![

@@ -5,7 +5,7 @@
 //! what it publishes is every change exactly once, converging to the tables.
 
 use super::capture_support::*;
-use super::cli::{example, Serve};
+use super::cli::{example, example_with_cdc, init_in, Serve};
 use assert_cmd::cargo::cargo_bin;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -394,14 +394,9 @@ fn an_export_stopped_while_the_database_is_gone_ends_at_once_and_resumes() {
         .unwrap();
     // Some chunks are written and their offsets saved.
     let ops = out.join("ops.jsonl");
-    let started = std::time::Instant::now();
-    while !std::fs::read_to_string(&ops).is_ok_and(|t| t.contains("snapshot-chunk-done")) {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "no chunk exported"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for("a chunk exported", 60, || {
+        std::fs::read_to_string(&ops).is_ok_and(|t| t.contains("snapshot-chunk-done"))
+    });
     drop(serve);
     // The reads in flight fail and their sessions log in again, to no listener.
     std::thread::sleep(Duration::from_millis(800));
@@ -512,14 +507,9 @@ fn capture_stopped_in_its_snapshot_while_the_database_is_gone_ends_at_once() {
         .spawn()
         .unwrap();
     let ops = dir.path().join("state").join("ops.jsonl");
-    let started = std::time::Instant::now();
-    while !std::fs::read_to_string(&ops).is_ok_and(|t| t.contains("snapshot-chunk-done")) {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "no chunk published"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for("a chunk published", 60, || {
+        std::fs::read_to_string(&ops).is_ok_and(|t| t.contains("snapshot-chunk-done"))
+    });
     drop(serve);
     std::thread::sleep(Duration::from_millis(800));
     let (status, stderr) = interrupted(
@@ -594,23 +584,8 @@ fn a_stop_while_capture_first_connects_ends_at_once() {
 #[test]
 fn capture_over_the_wire_mines_in_smaller_windows_past_a_per_call_limit() {
     let dir = tempfile::tempdir().unwrap();
-    let text = std::fs::read_to_string(example()).unwrap();
-    let limited = text.replacen(
-        "- { name: C##CDC, container_data: all }",
-        "- { name: C##CDC, container_data: all, logical_reads_per_call: 1500 }",
-        1,
-    );
-    assert_ne!(limited, text, "the example has C##CDC");
-    let schema = dir.path().join("schema.yaml");
-    std::fs::write(&schema, limited).unwrap();
-    let db = dir.path().join("db");
-    run(&[
-        "emulator",
-        "init",
-        db.to_str().unwrap(),
-        "--schema",
-        schema.to_str().unwrap(),
-    ]);
+    let schema = example_with_cdc(dir.path(), "logical_reads_per_call: 1500");
+    let db = init_in(&dir, &schema);
     let serve = Serve::start(&db, &[]);
     let url = serve.url("DEMO");
     // The snapshot first, then the changes, streamed.

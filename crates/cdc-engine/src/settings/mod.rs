@@ -211,7 +211,7 @@ impl Settings {
     }
 }
 
-/// Retrying a connection that failed transiently (see [`crate::source::connect_retrying`]).
+/// Retrying a connection that failed transiently (see [`crate::source::login_unless_stopped`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ConnectRetry {
     pub retries: u32,

@@ -27,8 +27,7 @@ pub(crate) mod tracked;
 mod warm;
 
 pub use retry::{
-    backoff, connect_retrying, connect_with, is_transient, is_transient_after_loss,
-    is_transient_call, login_unless_stopped, reconnect_retrying, reconnect_with, replace_lost_with,
+    backoff, is_transient, is_transient_after_loss, is_transient_call, login_unless_stopped,
     retry_cause, sleep_unless_stopped, Login, Reconnecting, Stop,
 };
 pub use warm::WarmConnector;

@@ -104,32 +104,12 @@ fn note_worked(connector: &dyn Connector) {
     }
 }
 
-/// Open a session, retrying transient failures up to `policy.retries` times with bounded
-/// exponential backoff; each retry is logged. To a database this process had a session with
-/// already, as [`reconnect_retrying`].
-pub fn connect_retrying(
-    connector: &dyn Connector,
-    policy: &ConnectRetry,
-) -> Result<Box<dyn Session>> {
-    if worked_before(connector) {
-        return reconnect_retrying(connector, policy);
-    }
-    connect_with(connector, policy, &mut std::thread::sleep)
-}
-
-/// [`connect_retrying`] for a session that replaces a lost one: [`is_transient_after_loss`]
-/// failures are retried until the waits add up to `policy.reconnect_max_ms` (a database
-/// restarting takes minutes), or `policy.retries` times when that is 0.
-pub fn reconnect_retrying(
-    connector: &dyn Connector,
-    policy: &ConnectRetry,
-) -> Result<Box<dyn Session>> {
-    reconnect_with(connector, policy, &mut std::thread::sleep, &|| true)
-}
-
-/// [`reconnect_retrying`] with the wait injected, giving up (with the last error) once
+/// A login in place of a session given up, or to a database this process had a session with:
+/// [`is_transient_after_loss`] failures are retried until the waits add up to
+/// `policy.reconnect_max_ms` (a database restarting takes minutes), or `policy.retries` times
+/// when that is 0, each wait through `sleep`, giving up (with the last error) once
 /// `keep_going` says no: capture told to stop does not wait out the budget.
-pub fn reconnect_with(
+fn reconnect_with(
     connector: &dyn Connector,
     policy: &ConnectRetry,
     sleep: &mut dyn FnMut(Duration),
@@ -142,7 +122,7 @@ pub fn reconnect_with(
 
 /// [`reconnect_with`] for a session whose connection was lost: the session limit is retried
 /// too, within the same budget ([`is_transient_replacing_lost`]).
-pub fn replace_lost_with(
+fn replace_lost_with(
     connector: &dyn Connector,
     policy: &ConnectRetry,
     sleep: &mut dyn FnMut(Duration),
@@ -182,7 +162,9 @@ pub fn sleep_unless_stopped(d: Duration, stop: Option<Stop>) {
 /// Which login a [`login_unless_stopped`] is, and so what it retries and for how long.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Login {
-    /// Possibly the first to this database: as [`connect_retrying`].
+    /// Possibly the first to this database: transient failures retried `policy.retries`
+    /// times with bounded exponential backoff, each retry logged ([`connect_with`]); to a
+    /// database this process had a session with already, as [`Login::Again`].
     First,
     /// In place of a session given up, or to a database this process had a session with:
     /// as [`reconnect_with`].
@@ -209,11 +191,10 @@ pub fn login_unless_stopped(
         other => other,
     };
     let (r, transient): (_, fn(&CdcError) -> bool) = match login {
-        Login::First => {
-            let tries = Budget::Tries(policy.retries);
-            let r = connect_loop(connector, policy, sleep, keep_going, is_transient, tries);
-            (r, is_transient)
-        }
+        Login::First => (
+            connect_with(connector, policy, sleep, keep_going),
+            is_transient,
+        ),
         Login::Again => (
             reconnect_with(connector, policy, sleep, keep_going),
             is_transient_after_loss,
@@ -233,20 +214,16 @@ pub fn login_unless_stopped(
     }
 }
 
-/// [`connect_retrying`] with the wait injected (tests record it instead of sleeping).
-pub fn connect_with(
+/// A first login ([`Login::First`]): transient failures retried `policy.retries` times, each
+/// wait through `sleep` (tests record it instead of sleeping), until `keep_going` says no.
+fn connect_with(
     connector: &dyn Connector,
     policy: &ConnectRetry,
     sleep: &mut dyn FnMut(Duration),
+    keep_going: &dyn Fn() -> bool,
 ) -> Result<Box<dyn Session>> {
-    connect_loop(
-        connector,
-        policy,
-        sleep,
-        &|| true,
-        is_transient,
-        Budget::Tries(policy.retries),
-    )
+    let tries = Budget::Tries(policy.retries);
+    connect_loop(connector, policy, sleep, keep_going, is_transient, tries)
 }
 
 /// How long a connect loop keeps trying.
@@ -614,7 +591,12 @@ mod tests {
         // Every connect fails: the retries run out and the last error is returned.
         let (_dir, always) = drill(1);
         let mut waits = Vec::new();
-        let r = connect_with(&always, &policy(3), &mut |d| waits.push(d.as_millis()));
+        let r = connect_with(
+            &always,
+            &policy(3),
+            &mut |d| waits.push(d.as_millis()),
+            &|| true,
+        );
         assert!(matches!(r, Err(CdcError::ConnectionLost(_))));
         assert_eq!(waits, [100, 200, 400]);
         // Every second connect fails: the first fails, the retry gets a working session.
@@ -622,12 +604,23 @@ mod tests {
         let mut first = every2.connect().unwrap();
         first.current_scn().unwrap();
         let mut waits = Vec::new();
-        let mut s = connect_with(&every2, &policy(3), &mut |d| waits.push(d.as_millis())).unwrap();
+        let mut s = connect_with(
+            &every2,
+            &policy(3),
+            &mut |d| waits.push(d.as_millis()),
+            &|| true,
+        )
+        .unwrap();
         s.current_scn().unwrap();
         assert_eq!(waits, [100]);
         // No retries: the first failure is the answer.
         let mut waits = Vec::new();
-        let r = connect_with(&always, &policy(0), &mut |d| waits.push(d.as_millis()));
+        let r = connect_with(
+            &always,
+            &policy(0),
+            &mut |d| waits.push(d.as_millis()),
+            &|| true,
+        );
         assert!(r.is_err() && waits.is_empty());
     }
 }

@@ -143,15 +143,8 @@ impl Waves<'_> {
             return Ok(());
         }
         if rows <= floor {
-            self.reader.ops.emit(
-                "snapshot-chunk-failed",
-                json!({"table": table, "chunk": from, "code": e.code().info().code, "reason": e.to_string()}),
-            )?;
-            return Err(CdcError::ChunkFailed {
-                table: table.to_string(),
-                chunk: from,
-                reason: format!("{e}; the chunks cannot be planned below {floor} rows"),
-            });
+            let reason = format!("{e}; the chunks cannot be planned below {floor} rows");
+            return Err(self.planning_failed(&e, from, table, reason)?);
         }
         let half = (rows / 2).max(floor);
         self.planner.shrink_to(half);

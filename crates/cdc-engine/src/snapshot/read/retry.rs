@@ -83,15 +83,7 @@ impl<'a> Waves<'a> {
                     (false, true) => format!("{e}; a blocking snapshot cannot read at another SCN"),
                     (false, false) => format!("{e}; gave up after {limit} retries at fresh SCNs"),
                 };
-                self.reader.ops.emit(
-                    "snapshot-chunk-failed",
-                    json!({"table": table, "chunk": from, "code": e.code().info().code, "reason": e.to_string()}),
-                )?;
-                return Err(CdcError::ChunkFailed {
-                    table: table.to_string(),
-                    chunk: from,
-                    reason,
-                });
+                return Err(self.planning_failed(&e, from, table, reason)?);
             }
             self.reader.count_retry();
             let fresh = self.reader.on_main(|s| s.current_scn())?;
@@ -102,6 +94,26 @@ impl<'a> Waves<'a> {
             tracing::info!("{table}: the key boundaries of the chunks from {from} could not be read at SCN {scn} ({e}); asked again at SCN {fresh}");
             scn = fresh;
         }
+    }
+
+    /// Planning the chunks from `from` failed with `e` for good: the `snapshot-chunk-failed`
+    /// event, and the error (CDC-8001, `reason`) that ends the table.
+    pub(super) fn planning_failed(
+        &self,
+        e: &CdcError,
+        from: String,
+        table: &str,
+        reason: String,
+    ) -> Result<CdcError> {
+        self.reader.ops.emit(
+            "snapshot-chunk-failed",
+            json!({"table": table, "chunk": from, "code": e.code().info().code, "reason": e.to_string()}),
+        )?;
+        Ok(CdcError::ChunkFailed {
+            table: table.to_string(),
+            chunk: from,
+            reason,
+        })
     }
 
     /// Put the `i`-th chunk of a wave that failed with `e` back at the front of the queue (its
