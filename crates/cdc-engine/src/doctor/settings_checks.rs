@@ -90,7 +90,7 @@ pub(super) fn sessions(f: &Facts) -> Finding {
             }
         }
     }
-    let user = f.settings.database_user().unwrap_or("<capture user>");
+    let user = f.grantee();
     if let Some(per_user) = config.sessions_per_user {
         let enforced = config.resource_limit != Some(false);
         match per_user {
@@ -106,7 +106,7 @@ pub(super) fn sessions(f: &Facts) -> Finding {
                 ));
                 room = Some(room.map_or(n, |x| x.min(n)));
                 if needed > n {
-                    short.push(profile_fix(user, needed + needed.div_ceil(2)));
+                    short.push(profile_fix(&user, needed + needed.div_ceil(2)));
                 }
             }
         }
@@ -191,7 +191,7 @@ pub(super) fn call_limits(f: &Facts) -> Finding {
             "USER_RESOURCE_LIMITS cannot be read, or does not give CPU_PER_CALL and LOGICAL_READS_PER_CALL as numbers or UNLIMITED",
         );
     };
-    let user = f.settings.database_user().unwrap_or("the capture user");
+    let user = f.grantee();
     let set: Vec<String> = [
         (
             "CPU_PER_CALL",
