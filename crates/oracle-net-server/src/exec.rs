@@ -53,6 +53,8 @@ struct Cursor {
     defines: Option<Vec<WireType>>,
     rows: Rows,
     fetched: u64,
+    /// The container the cursor was parsed in (`None` until it first runs).
+    container: Option<Option<String>>,
 }
 
 /// The open cursors of a session.
@@ -211,6 +213,10 @@ impl Session {
         };
         let cursor = self.cursors.map.entry(id).or_default();
         let reparsed = ex.sql.as_ref().is_some_and(|s| *s != cursor.sql);
+        if ex.options & ttc::OPT_PARSE != 0 {
+            // Parsed (again) here: the cursor now belongs to the session's container.
+            cursor.container = None;
+        }
         if let Some(sql) = ex.sql.clone() {
             if reparsed {
                 *cursor = Cursor {
@@ -239,6 +245,7 @@ impl Session {
         let sql = cursor.sql.clone();
         let metas = cursor.bind_metas.clone();
         let plsql = cursor.plsql;
+        let parsed_in = cursor.container.clone();
         let dml_row_counts = ex.exec_flags() & ttc::EXEC_FLAG_DML_ROWCOUNTS != 0;
         let fetch_rows = ex.fetch_rows();
         let binds = match to_binds(&metas, plsql, ex.bind_rows) {
@@ -253,7 +260,7 @@ impl Session {
             dml_row_counts,
             commit: ex.options & ttc::OPT_COMMIT != 0,
         };
-        self.run_statement(id, sql, binds, opts)
+        self.run_statement(id, sql, binds, opts, parsed_in)
     }
 
     pub(crate) fn reexecute(
@@ -269,6 +276,7 @@ impl Session {
         };
         tracing::debug!(cursor = id, fetch, sql = %loggable(&cursor.sql), "re-execute");
         let sql = cursor.sql.clone();
+        let parsed_in = cursor.container.clone();
         let binds = match to_binds(&cursor.bind_metas, cursor.plsql, bind_rows) {
             Ok(b) => b,
             Err(e) => return self.report(Writer::new(), &e, id, 0),
@@ -280,7 +288,7 @@ impl Session {
             dml_row_counts: false,
             commit,
         };
-        self.run_statement(id, sql, binds, opts)
+        self.run_statement(id, sql, binds, opts, parsed_in)
     }
 
     fn run_statement(
@@ -289,12 +297,21 @@ impl Session {
         sql: String,
         binds: Vec<Vec<Bind>>,
         opts: RunOpts,
+        parsed_in: Option<Option<String>>,
     ) -> Result<(), End> {
-        let Some(JobOutput::Executed(mut results)) =
-            self.job(execute_job(sql, binds, opts.commit))?
+        let checked = parsed_in.is_some();
+        let Some(JobOutput::Executed {
+            mut results,
+            container,
+        }) = self.job(execute_job(sql, binds, opts.commit, parsed_in))?
         else {
             return Ok(()); // cancelled by the client (already answered)
         };
+        if !checked {
+            if let Some(cursor) = self.cursors.map.get_mut(&id) {
+                cursor.container = Some(container);
+            }
+        }
         if results.len() > 1 || matches!(results.first(), Some(Ok(Outcome::Done { .. }))) {
             return self.send_dml(id, results, opts.dml_row_counts);
         }
@@ -448,10 +465,12 @@ impl Session {
         let Rows::Open { source, peeked } = std::mem::take(&mut cursor.rows) else {
             return self.report(w, &out_of_sequence(), id, 0);
         };
+        let parsed_in = cursor.container.clone();
         let Some(JobOutput::Fetched(batch)) = self.job(fetch_job(
             source,
             peeked,
             (n as usize).min(MAX_ROWS_PER_FETCH),
+            parsed_in,
         ))?
         else {
             return Ok(()); // cancelled: the rows are gone with the call

@@ -186,4 +186,13 @@ pub trait ServerSession: Send {
     fn rollback(&mut self) -> Result<(), OraError>;
     /// The connection ended (logoff, or the client went away): roll back what is open.
     fn close(&mut self);
+    /// The container the session is in now (`ALTER SESSION SET CONTAINER` moves it); `None`
+    /// outside a multitenant database. A cursor belongs to the container it was parsed in:
+    /// executing or fetching it in another is ORA-65108 "invalid use of a cursor belonging to
+    /// another container" (Database Error Messages: "Parse, execute, fetch, and close a cursor
+    /// only all in the same container"), which a client's statement cache meets when it
+    /// re-executes a cached cursor after a container switch.
+    fn container(&self) -> Option<String> {
+        None
+    }
 }

@@ -204,11 +204,11 @@ fn login(
 /// The login's ALTER SESSION (the client's time zone): the backend runs it like any statement;
 /// a backend that does not understand it does not fail the login for it.
 fn run_alter_session(io: &mut Io, worker: &mut Worker, sql: String) -> Result<(), End> {
-    let Some(id) = worker.submit(crate::worker::execute_job(sql, Vec::new(), false)) else {
+    let Some(id) = worker.submit(crate::worker::execute_job(sql, Vec::new(), false, None)) else {
         return Err(End::Broken("backend worker stopped".into()));
     };
     match io.wait_job(id) {
-        Ok(JobOutput::Executed(results)) => {
+        Ok(JobOutput::Executed { results, .. }) => {
             if let Some(Err(e)) = results.into_iter().next() {
                 tracing::debug!(error = %e, "login ALTER SESSION not applied");
             }

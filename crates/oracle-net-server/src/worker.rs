@@ -31,8 +31,12 @@ pub struct FetchBatch {
 
 /// What a job produced.
 pub enum JobOutput {
-    /// One outcome per bind row (array DML runs the statement once per row, stopping at an error).
-    Executed(Vec<Result<Outcome, OraError>>),
+    /// One outcome per bind row (array DML runs the statement once per row, stopping at an error),
+    /// and the container the statement ran in (the one its cursor now belongs to).
+    Executed {
+        results: Vec<Result<Outcome, OraError>>,
+        container: Option<String>,
+    },
     Fetched(FetchBatch),
     Done(Result<(), OraError>),
 }
@@ -88,13 +92,31 @@ impl Worker {
     }
 }
 
-/// Runs a statement once per bind row (then commits, for an autocommit execute).
+/// ORA-65108: a cursor used outside the container it was parsed in.
+fn other_container() -> OraError {
+    OraError::new(
+        65108,
+        "invalid use of a cursor belonging to another container",
+    )
+}
+
+/// Runs a statement once per bind row (then commits, for an autocommit execute). `parsed_in`:
+/// for a cursor executed again without a parse, the container it was parsed in (`None` for a
+/// parse).
 pub fn execute_job(
     sql: String,
     rows: Vec<Vec<Bind>>,
     commit: bool,
+    parsed_in: Option<Option<String>>,
 ) -> impl FnOnce(&mut dyn ServerSession) -> JobOutput + Send {
     move |session| {
+        let container = session.container();
+        if parsed_in.as_ref().is_some_and(|p| *p != container) {
+            return JobOutput::Executed {
+                results: vec![Err(other_container())],
+                container,
+            };
+        }
         let mut out = Vec::with_capacity(rows.len().max(1));
         if rows.is_empty() {
             out.push(session.execute(&sql, &[]));
@@ -112,17 +134,31 @@ pub fn execute_job(
                 out.push(Err(e));
             }
         }
-        JobOutput::Executed(out)
+        JobOutput::Executed {
+            results: out,
+            container,
+        }
     }
 }
 
 /// Pulls up to `n` rows (and one more, read ahead, to know whether the source is done).
+/// `parsed_in`: the container the cursor was parsed in.
 pub fn fetch_job(
     mut source: Box<dyn RowSource>,
     peeked: Option<Vec<Datum>>,
     n: usize,
+    parsed_in: Option<Option<String>>,
 ) -> impl FnOnce(&mut dyn ServerSession) -> JobOutput + Send {
-    move |_session| {
+    move |session| {
+        if parsed_in.is_some_and(|p| p != session.container()) {
+            return JobOutput::Fetched(FetchBatch {
+                rows: Vec::new(),
+                source,
+                peeked,
+                end: false,
+                error: Some(other_container()),
+            });
+        }
         let mut rows = Vec::with_capacity(n.min(10_000));
         let mut pending = peeked;
         let mut error = None;

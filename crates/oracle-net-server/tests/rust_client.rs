@@ -603,3 +603,37 @@ fn twenty_connections_at_once() {
     }
     assert_eq!(toy.state.lock().unwrap().committed.len(), 20);
 }
+
+/// A cursor belongs to the container it was parsed in: the driver's statement cache executes a
+/// cached statement again by its cursor, which after ALTER SESSION SET CONTAINER is ORA-65108
+/// on Oracle; without the cache every statement is parsed where it runs.
+#[test]
+fn a_cached_cursor_run_in_another_container_is_ora_65108() {
+    let (_l, _toy, dsn) = common::serve();
+    // A PL/SQL block, as the adapter's session setup is (the driver caches it).
+    let run = |conn: &Connection| conn.execute("BEGIN NULL; END;", &[]).map(|_| ());
+    let cached = connect(&dsn);
+    run(&cached).expect("parsed and run in CDB$ROOT");
+    run(&cached).expect("run again in the same container");
+    cached
+        .execute("ALTER SESSION SET CONTAINER = PDB1", &[])
+        .expect("container switch");
+    let e = err(run(&cached));
+    assert_eq!(ora_code(&e), Some(65108), "{e}");
+
+    let config = Config::default()
+        .set_credentials(common::USER, common::PASSWORD)
+        .set_connect_string(&dsn)
+        .expect("dsn")
+        .set_stmtcachesize(0);
+    let uncached = oracledb::connect(config).expect("connect");
+    run(&uncached).expect("in CDB$ROOT");
+    uncached
+        .execute("ALTER SESSION SET CONTAINER = PDB1", &[])
+        .expect("container switch");
+    run(&uncached).expect("parsed again in PDB1");
+    uncached
+        .execute("ALTER SESSION SET CONTAINER = CDB$ROOT", &[])
+        .expect("back to the root");
+    run(&uncached).expect("parsed again in CDB$ROOT");
+}

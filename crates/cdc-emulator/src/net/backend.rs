@@ -235,6 +235,10 @@ impl ServerSession for NetSession {
     fn close(&mut self) {
         self.db.close();
     }
+
+    fn container(&self) -> Option<String> {
+        self.db.session.container.clone()
+    }
 }
 
 /// How `emulator serve` runs.

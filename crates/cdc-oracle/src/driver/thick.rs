@@ -29,6 +29,9 @@ impl ThickSession {
         let url = target.url;
         let mut connector = oracle::Connector::new(user, password.expose(), target.connect);
         connector.driver_name("oracle-cdc");
+        // No statement cache, as in thin mode (see `ThinSession::open`): a cached cursor
+        // executed again after ALTER SESSION SET CONTAINER is ORA-65108.
+        connector.stmt_cache_size(0);
         match connector.connect() {
             Ok(conn) => Ok(ThickSession { conn }),
             Err(e) => Err(error(&e).at_login(password, url)),

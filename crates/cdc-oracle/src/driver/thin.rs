@@ -360,7 +360,14 @@ impl ThinSession {
             let mut config = Config::default()
                 .set_credentials(user, password.expose())
                 .set_connect_string(target.connect)?
-                .set_driver_name("oracle-cdc");
+                .set_driver_name("oracle-cdc")
+                // No statement cache: a cached statement is executed again by its cursor, and
+                // a cursor belongs to the container it was parsed in; after ALTER SESSION SET
+                // CONTAINER (root mode moves between CDB$ROOT and the PDBs) executing it is
+                // ORA-65108 (Database Error Messages: "Parse, execute, fetch, and close a cursor
+                // only all in the same container"). Uncached, every statement is parsed where it
+                // runs and its cursor closed (piggybacked on the next call, so before a switch).
+                .set_stmtcachesize(0);
             // The CA certificates (and for mutual TLS the client's key) of a tcps connection:
             // ewallet.pem in that directory, as python-oracledb's thin mode reads it.
             if let Some(wallet) = target.wallet {

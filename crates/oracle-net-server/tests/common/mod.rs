@@ -97,6 +97,7 @@ impl Backend for Toy {
         Ok(Box::new(ToySession {
             state: self.state.clone(),
             pending: Vec::new(),
+            container: "CDB$ROOT".into(),
         }))
     }
 }
@@ -105,6 +106,8 @@ struct ToySession {
     state: Arc<Mutex<State>>,
     /// This session's uncommitted inserts.
     pending: Vec<Vec<Datum>>,
+    /// ALTER SESSION SET CONTAINER's last value (the toy is a CDB whose root is CDB$ROOT).
+    container: String,
 }
 
 struct VecRows(std::vec::IntoIter<Vec<Datum>>);
@@ -393,6 +396,10 @@ impl ToySession {
         if n.starts_with("SELECT ECHO") {
             return Ok(self.echo(binds));
         }
+        if let Some(name) = n.strip_prefix("ALTER SESSION SET CONTAINER = ") {
+            self.container = name.trim().to_string();
+            return Ok(Outcome::Done { row_count: 0 });
+        }
         if n.starts_with("BEGIN TOY_PROC") {
             return self.plsql(binds);
         }
@@ -521,5 +528,9 @@ impl ServerSession for ToySession {
     fn close(&mut self) {
         self.pending.clear();
         self.state.lock().unwrap().closed += 1;
+    }
+
+    fn container(&self) -> Option<String> {
+        Some(self.container.clone())
     }
 }
