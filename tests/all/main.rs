@@ -7,6 +7,7 @@ mod offsets_support;
 
 mod bad_inputs;
 mod broken_stderr;
+mod capture_boundaries;
 mod capture_charsets;
 mod capture_cli;
 mod capture_filter;

@@ -127,6 +127,19 @@ impl Replica {
 }
 
 impl Renderer<'_> {
+    /// START_SCN of a COMMIT or ROLLBACK row: the transaction's START when the LogMiner
+    /// session's range holds it, NULL when it began before (Reference 19c, V$LOGMNR_CONTENTS:
+    /// "may also be NULL if the query is run over a time/SCN range that does not contain the
+    /// start of the transaction"), so capture never learns from it where such a transaction
+    /// began.
+    fn start_in_window(&self, xid: &Xid) -> Option<Scn> {
+        self.replica
+            .xid_start
+            .get(xid)
+            .copied()
+            .filter(|s| *s >= self.window_start)
+    }
+
     fn base(&self, n: u64, scn: Scn, ts: i64, xid: Xid, code: u32) -> LogMinerRow {
         let thread = self.replica.xid_thread.get(&xid).copied().unwrap_or(1);
         let sequence = self.replica.sequence_of(thread, n);
@@ -564,7 +577,7 @@ impl Renderer<'_> {
                     let mut row = self.base(n, *scn, *ts, *xid, op::COMMIT);
                     row.commit_scn = Some(*scn);
                     row.commit_timestamp = Some(self.replica.host_time(*ts));
-                    row.start_scn = self.replica.xid_start.get(xid).copied();
+                    row.start_scn = self.start_in_window(xid);
                     if self.keeps(&row) {
                         self.push_sql(row, "commit;".into());
                     }
@@ -572,7 +585,7 @@ impl Renderer<'_> {
             }
             Redo::Rollback { scn, xid, ts } => {
                 let mut row = self.base(n, *scn, *ts, *xid, op::ROLLBACK);
-                row.start_scn = self.replica.xid_start.get(xid).copied();
+                row.start_scn = self.start_in_window(xid);
                 if self.keeps(&row) {
                     self.push_sql(row, "rollback;".into());
                 }

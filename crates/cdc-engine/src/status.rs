@@ -386,6 +386,29 @@ impl Status {
         )
     }
 
+    /// A transaction committed at `commit_scn` began before `mined_from`, where mining began
+    /// and the oldest log there is begins: its earlier changes cannot be mined, and it is
+    /// published with the changes that could. A warning and an ops event
+    /// `transaction-start-lost`.
+    pub fn transaction_start_lost(
+        &self,
+        xid: &str,
+        commit_scn: u64,
+        mined_from: u64,
+    ) -> Result<()> {
+        tracing::warn!(
+            "transaction {xid} (committed at SCN {commit_scn}) began before SCN {mined_from}, the oldest log there is: it is published with the changes mined from there, those before are not in any log"
+        );
+        self.ops.emit(
+            "transaction-start-lost",
+            json!({
+                "xid": xid,
+                "commit_scn": commit_scn,
+                "mined_from": mined_from,
+            }),
+        )
+    }
+
     /// A call on the database failed transiently and is made again after `wait_ms`: counted
     /// by cause, an ops event `source-retry` and a warning.
     pub fn source_retry(&self, retry: &SourceRetry<'_>) -> Result<()> {

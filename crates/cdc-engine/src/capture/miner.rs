@@ -272,6 +272,19 @@ impl<'a> Miner<'a> {
         Ok(())
     }
 
+    /// The first SCN of the oldest log mining can still add; `None` when there is none or the
+    /// list cannot be read (a per-PDB session may not see the log views: mining then finds
+    /// out, with CDC-5004, when it asks for what is gone).
+    pub fn oldest_log_scn(&mut self) -> Result<Option<Scn>> {
+        match held(&mut self.session)?.logs() {
+            Ok(logs) => Ok(logs.iter().map(|l| l.first_scn).min()),
+            Err(e) => {
+                tracing::debug!("the log list could not be read ({e}): no lower bound known");
+                Ok(None)
+            }
+        }
+    }
+
     /// Mine the window `from..=to` whole. Its rows wait until the window is mined to its end:
     /// a transient failure (a lost connection) mines it again from its start on a new
     /// session, up to MINE_RETRIES times in a row, so nothing of a failed try is handed on.

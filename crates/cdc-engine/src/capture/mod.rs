@@ -333,13 +333,16 @@ impl Capture<'_> {
             } else {
                 session.call(|s| s.current_scn())?
             };
-            let oldest_open = session
-                .call(|s| s.open_transactions())?
-                .iter()
-                .map(|t| t.start_scn)
-                .min();
+            let open = session.call(|s| s.open_transactions())?;
+            let oldest_log = match session.call(|s| s.logs()) {
+                Ok(logs) => logs.iter().map(|l| l.first_scn).min(),
+                Err(e) => {
+                    tracing::debug!("the log list could not be read ({e}): no lower bound known");
+                    None
+                }
+            };
             offsets.stream = Some(StreamPosition {
-                resume_scn: oldest_open.map_or(start, |o| o.min(start)),
+                resume_scn: sequencer::first_resume_scn(&open, start, oldest_log),
                 commit_scn: start.saturating_sub(1),
                 commit_xids: Vec::new(),
                 threads: Default::default(),

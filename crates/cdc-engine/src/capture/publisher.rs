@@ -19,6 +19,7 @@ use crate::record::OwnedRecord;
 use crate::settings::Settings;
 use crate::sink::RecordSink;
 use crate::state::StateDir;
+use crate::stream::buffer::TxStart;
 use crate::stream::decode::Catalog;
 use cdc_core::model::Scn;
 use cdc_core::session::prelude::*;
@@ -54,6 +55,10 @@ pub struct Publisher<'a> {
     /// SCNs mined in one window: cdc.stream.window.scn, less after a window passed a per-call
     /// limit of the database (CDC-5017).
     window: super::window::WindowSize,
+    /// How far back to mine again for a transaction whose START was not mined and whose
+    /// COMMIT row tells no usable START_SCN: doubled at each such step, reset when a call of
+    /// [`Self::stream_until`] completes.
+    walk_back: u64,
 }
 
 impl<'a> Publisher<'a> {
@@ -137,6 +142,7 @@ impl<'a> Publisher<'a> {
             status,
             throttle: Default::default(),
             window: super::window::WindowSize::new(settings.stream.window_scn),
+            walk_back: settings.stream.window_scn.max(1),
         })
     }
 
@@ -336,7 +342,7 @@ impl<'a> Publisher<'a> {
                 .count_parse_seconds(started.elapsed().as_secs_f64());
             if let Some(start) = rewind? {
                 // Mine again from its START; what was published meanwhile is skipped by position.
-                tracing::info!("a transaction started at SCN {start}, before mining began at {}: mining again from there", self.sequencer.mined_from());
+                tracing::info!("a transaction committed here began before mining did (at SCN {}): mining again from SCN {start}", self.sequencer.mined_from());
                 self.pipeline.restart_buffer()?;
                 self.sequencer.mine_again_from(start);
                 from = start;
@@ -345,6 +351,7 @@ impl<'a> Publisher<'a> {
             from = to + 1;
         }
         crate::crashpoint::hit(Point::PublisherWindowMined)?;
+        self.walk_back = self.settings.stream.window_scn.max(1);
         self.sequencer.mined_through(end);
         let sink = self.output.commit()?;
         let mut p = self.output.current_mut();
@@ -372,10 +379,18 @@ impl<'a> Publisher<'a> {
             let Some(tx) = self.pipeline.take(row?, &mut self.output)? else {
                 continue;
             };
-            if self.sequencer.seen_from_its_middle(tx.start_scn)
-                && !TxPipeline::already_published(&self.output, &tx)
-            {
-                return Ok(Some(tx.start_scn));
+            if let TxStart::Unseen { reported } = tx.start {
+                if !TxPipeline::already_published(&self.output, &tx) {
+                    if let Some(start) = self.mine_again_for(reported)? {
+                        return Ok(Some(start));
+                    }
+                    // Mining began at the oldest log there is: what came before is gone.
+                    self.status.transaction_start_lost(
+                        &tx.xid,
+                        tx.commit_scn,
+                        self.sequencer.mined_from(),
+                    )?;
+                }
             }
             self.pipeline.publish(
                 tx,
@@ -385,6 +400,24 @@ impl<'a> Publisher<'a> {
             )?;
         }
         Ok(None)
+    }
+
+    /// Where to mine again from for a transaction whose START was not mined (it began before
+    /// mining did): the START_SCN its COMMIT row reported, when that is before where mining
+    /// began, else `walk_back` SCNs further back each time (the column is often NULL or 0, see
+    /// [`TxStart`]); never before the oldest log. `None` when mining already began there.
+    fn mine_again_for(&mut self, reported: Option<Scn>) -> Result<Option<Scn>> {
+        let mined_from = self.sequencer.mined_from();
+        let target = match reported {
+            Some(s) if s < mined_from => s,
+            _ => {
+                let back = self.walk_back;
+                self.walk_back = self.walk_back.saturating_mul(2);
+                mined_from.saturating_sub(back)
+            }
+        };
+        let target = target.max(self.miner.oldest_log_scn()?.unwrap_or(0));
+        Ok((target < mined_from).then_some(target))
     }
 
     /// The snapshot targets of the tables created since the last call.

@@ -6,14 +6,47 @@
 //! - Each committed transaction is published once: the stream position names the last commit
 //!   SCN published and the transactions published at it, and a transaction the position
 //!   covers is skipped when mined again after a restart ([`Sequencer::is_published`]).
-//! - A transaction is published whole: one that STARTed before this run's mining began was
-//!   seen from its middle, so mining starts again from its START
-//!   ([`Sequencer::seen_from_its_middle`]).
+//! - A transaction is published whole: one whose START was not mined began before this run's
+//!   mining did, so mining starts again before it ([`Sequencer::mine_again_from`]; the buffer
+//!   tells whether the START was mined, `stream::buffer::TxStart`).
 //!
 //! The publisher asks it; it holds only SCNs, so the rule is tested here on its own.
 
 use crate::offsets::StreamPosition;
-use cdc_core::model::Scn;
+use cdc_core::model::{OpenTransaction, Scn};
+
+/// Where the first run's mining starts: at `start` (the current SCN), or at the START of the
+/// oldest transaction open then (GV$TRANSACTION), so that it is published whole. Two are left
+/// out, each with a warning: one whose START_SCNB/W are 0 (no start at all; Debezium saw such
+/// rows, DBZ-6869), and one that began before the oldest log there is (`oldest_log`): mining
+/// cannot begin there, and starting at the oldest log instead keeps capture from failing on
+/// every start for a transaction that may never touch a captured table. Both are mined back
+/// for when they commit, as any transaction whose START was not mined is (the publisher), and
+/// what is in no log is reported then (`transaction-start-lost`).
+pub fn first_resume_scn(open: &[OpenTransaction], start: Scn, oldest_log: Option<Scn>) -> Scn {
+    let mut resume = start;
+    for t in open {
+        if t.start_scn <= 1 {
+            tracing::warn!(
+                "V$TRANSACTION gives open transaction {} no start SCN: mining starts without it, and mines back for its START if it commits changes",
+                t.xid
+            );
+            continue;
+        }
+        match oldest_log {
+            Some(oldest) if t.start_scn < oldest => {
+                tracing::warn!(
+                    "open transaction {} began at SCN {}, before the oldest log (SCN {oldest}): mining starts at that log, and the transaction's changes before it are in no log",
+                    t.xid,
+                    t.start_scn
+                );
+                resume = resume.min(oldest);
+            }
+            _ => resume = resume.min(t.start_scn),
+        }
+    }
+    resume
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Sequencer {
@@ -79,14 +112,7 @@ impl Sequencer {
             || quiet.is_some_and(|q| q >= target && self.mined_to.saturating_add(1) >= q)
     }
 
-    /// Whether a transaction that STARTed at `start_scn` and is not published was seen from
-    /// its middle (it began before this run's mining did): publishing it would lose its first
-    /// changes.
-    pub fn seen_from_its_middle(&self, start_scn: Scn) -> bool {
-        start_scn < self.mined_from
-    }
-
-    /// Mine again from `start` (a transaction's START, after [`Self::seen_from_its_middle`]);
+    /// Mine again from `start` (before the START of a transaction whose START was not mined);
     /// what was published meanwhile is skipped by the position.
     pub fn mine_again_from(&mut self, start: Scn) {
         self.mined_from = start;
@@ -187,10 +213,34 @@ mod tests {
         assert_eq!(p.threads.get(&2), Some(&510));
 
         let mut s = Sequencer::new(1000);
-        assert!(s.seen_from_its_middle(990));
-        assert!(!s.seen_from_its_middle(1000));
+        assert_eq!(s.mined_from(), 1000);
         s.mine_again_from(990);
-        assert!(!s.seen_from_its_middle(990));
         assert_eq!(s.mined_from(), 990);
+    }
+
+    #[test]
+    fn the_first_start_rewinds_to_open_transactions_it_can_mine() {
+        let tx = |xid: &str, start_scn: Scn| OpenTransaction {
+            xid: xid.into(),
+            start_scn,
+            thread: 1,
+        };
+        assert_eq!(first_resume_scn(&[], 1000, Some(10)), 1000);
+        assert_eq!(
+            first_resume_scn(&[tx("a", 900), tx("b", 950)], 1000, Some(10)),
+            900
+        );
+        // No start at all (START_SCNB/W 0): not a place to mine from.
+        assert_eq!(
+            first_resume_scn(&[tx("zero", 0), tx("one", 1)], 1000, Some(10)),
+            1000
+        );
+        // Before the oldest log: mining begins at that log, not at SCN 5 (CDC-5004 forever).
+        assert_eq!(
+            first_resume_scn(&[tx("old", 5), tx("b", 950)], 1000, Some(10)),
+            10
+        );
+        // The log list unknown: as before, from the START.
+        assert_eq!(first_resume_scn(&[tx("old", 5)], 1000, None), 5);
     }
 }

@@ -21,7 +21,7 @@ use std::path::PathBuf;
 #[derive(Debug)]
 pub struct Committed {
     pub xid: String,
-    pub start_scn: Scn,
+    pub start: TxStart,
     pub commit_scn: Scn,
     pub thread: u32,
     pub commit_timestamp: String,
@@ -40,6 +40,20 @@ impl std::fmt::Debug for TxRows {
     }
 }
 
+/// Where a committed transaction began, as far as this run's mining knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TxStart {
+    /// Its START row was mined, at this SCN: so was every change of it.
+    Seen(Scn),
+    /// Its START row was not mined: it began before mining did, and changes of it may not have
+    /// been mined. `reported`: V$LOGMNR_CONTENTS.START_SCN of its COMMIT row, when that is an
+    /// SCN at all (above 1, not after the commit). The column is not to be trusted further:
+    /// Oracle documents it for COMMITTED_DATA_ONLY only, NULL otherwise and NULL when the mined
+    /// range does not hold the start (Reference 19c, V$LOGMNR_CONTENTS), and Debezium saw it 0
+    /// when the start's logs were not in the LogMiner session (DBZ-6869).
+    Unseen { reported: Option<Scn> },
+}
+
 impl Committed {
     /// A transaction with no rows, for tests of what is built from its metadata.
     pub fn for_tests(
@@ -51,7 +65,7 @@ impl Committed {
     ) -> Committed {
         Committed {
             xid: xid.into(),
-            start_scn,
+            start: TxStart::Seen(start_scn),
             commit_scn,
             thread,
             commit_timestamp: commit_timestamp.into(),
@@ -410,23 +424,28 @@ impl TxBuffer {
             }
             Handling::Commit => {
                 let tx = self.take(&key).unwrap_or_default();
-                let (start_scn, first_scn) = (tx.start_scn, tx.first_scn);
+                let start_scn = tx.start_scn;
+                let commit_scn = row.commit_scn.unwrap_or(row.scn);
+                // The START this run mined decides; the COMMIT row's START_SCN is used only to
+                // find a START that was not mined (see `TxStart`).
+                let start = match start_scn {
+                    Some(s) => TxStart::Seen(s),
+                    None => TxStart::Unseen {
+                        reported: row.start_scn.filter(|s| *s > 1 && *s <= commit_scn),
+                    },
+                };
                 let mut rows = TxRows::from_tx(tx)?;
-                let mut first = first_scn;
                 // Rows seen under the partial XID belong to this transaction too.
                 let partial = format!("{}{UNKNOWN_SQN}", prefix(&key));
                 if let Some(p) = self.take(&partial) {
-                    first = if first == 0 {
-                        p.first_scn
-                    } else {
-                        first.min(p.first_scn)
-                    };
                     rows = TxRows::from_tx(p)?.merge(rows);
                 }
                 Ok(Some(Committed {
-                    xid: row.xid.to_ascii_lowercase(),
-                    start_scn: row.start_scn.or(start_scn).unwrap_or(first),
-                    commit_scn: row.commit_scn.unwrap_or(row.scn),
+                    // The key: a partial COMMIT XID (ffffffff) joined to its open transaction
+                    // is published under the full one, as a later run mining its START sees it.
+                    xid: key.into_owned(),
+                    start,
+                    commit_scn,
                     thread: row.thread,
                     commit_timestamp: row
                         .commit_timestamp

@@ -44,7 +44,10 @@ fn commit_returns_changes_rollback_drops_them() {
     assert_eq!(b.oldest_start(), Some(10));
     let c = b.push(row(op::COMMIT, 12, X, "", "")).unwrap().unwrap();
     let rows = c.rows.collect_vec().unwrap();
-    assert_eq!((c.start_scn, c.commit_scn, rows.len()), (10, 12, 1));
+    assert_eq!(
+        (c.start, c.commit_scn, rows.len()),
+        (TxStart::Seen(10), 12, 1)
+    );
     assert_eq!(b.open_transactions(), 0);
     b.push(row(op::START, 13, X, "", "")).unwrap();
     b.push(row(op::INSERT, 14, X, "R2", "i2")).unwrap();
@@ -91,15 +94,16 @@ fn csf_pieces_are_joined_and_partial_xids_matched() {
         .push(row(op::COMMIT, 4, "0200030004000000", "", ""))
         .unwrap()
         .unwrap();
-    let (start_scn, rows) = (c.start_scn, c.rows.collect_vec().unwrap());
+    let (start, rows) = (c.start, c.rows.collect_vec().unwrap());
     assert_eq!(rows.len(), 2);
     assert_eq!(
         rows[0].sql_redo,
         "insert into \"O\".\"T\"(\"C\") values ('abcd');"
     );
     assert_eq!(
-        start_scn, 2,
-        "seen from its middle: starts at its first row"
+        start,
+        TxStart::Unseen { reported: None },
+        "seen from its middle: its START was not mined"
     );
     assert_eq!(b.open_transactions(), 0);
 }
@@ -165,7 +169,7 @@ fn over_the_limit_the_largest_transaction_spills_and_comes_back_in_order() {
         assert_eq!(mode & 0o777, 0o600);
     }
     let c = b.push(row(op::COMMIT, 50, X, "", "")).unwrap().unwrap();
-    assert_eq!(c.start_scn, 1);
+    assert_eq!(c.start, TxStart::Seen(1));
     let want: Vec<String> = (0..40).map(|i| format!("x{i}")).collect();
     assert_eq!(sqls(c), want);
     assert!(files(&spill).is_empty(), "removed once read");
@@ -265,7 +269,7 @@ fn partial_xid_rows_merge_by_scn_when_both_parts_spilled() {
     }
     assert!(!files(&spill).is_empty());
     let c = b.push(row(op::COMMIT, 100, X, "", "")).unwrap().unwrap();
-    assert_eq!(c.start_scn, 40);
+    assert_eq!(c.start, TxStart::Seen(40));
     let mut want: Vec<String> = (0..20).map(|i| format!("p{i}")).collect();
     want.extend((20..40).map(|i| format!("q{i}")));
     assert_eq!(sqls(c), want);
@@ -401,8 +405,60 @@ fn xids_match_in_any_case() {
         b.push(row(op::INSERT, 3, upper, "R2", "i2")).unwrap();
         assert_eq!(b.open_transactions(), 1);
         let c = b.push(row(op::COMMIT, 4, upper, "", "")).unwrap().unwrap();
-        assert_eq!((c.xid.as_str(), c.start_scn), (lower, 1));
+        assert_eq!((c.xid.as_str(), c.start), (lower, TxStart::Seen(1)));
         assert_eq!(c.rows.collect_vec().unwrap().len(), 2);
         assert_eq!(b.open_transactions(), 0);
     }
+}
+
+/// The START this run mined decides where a transaction began; the COMMIT row's START_SCN
+/// (documented for COMMITTED_DATA_ONLY only, seen 0 by Debezium) never overrides it, and
+/// counts for an unmined START only when it is an SCN before the commit.
+#[test]
+fn a_commit_rows_start_scn_never_overrides_the_mined_start() {
+    let commit = |start_scn: Option<Scn>| {
+        let mut r = row(op::COMMIT, 50, X, "", "");
+        r.start_scn = start_scn;
+        r
+    };
+    for reported in [None, Some(0), Some(1), Some(10), Some(45), Some(99)] {
+        let mut b = TxBuffer::default();
+        b.push(row(op::START, 40, X, "", "")).unwrap();
+        b.push(row(op::INSERT, 41, X, "R1", "i1")).unwrap();
+        let c = b.push(commit(reported)).unwrap().unwrap();
+        assert_eq!(c.start, TxStart::Seen(40), "START_SCN {reported:?}");
+    }
+    for (reported, usable) in [
+        (None, None),
+        (Some(0), None),
+        (Some(1), None),
+        (Some(51), None),
+        (Some(30), Some(30)),
+        (Some(50), Some(50)),
+    ] {
+        let mut b = TxBuffer::default();
+        b.push(row(op::INSERT, 41, X, "R1", "i1")).unwrap();
+        let c = b.push(commit(reported)).unwrap().unwrap();
+        assert_eq!(
+            c.start,
+            TxStart::Unseen { reported: usable },
+            "START_SCN {reported:?}"
+        );
+    }
+}
+
+/// A COMMIT whose XID LogMiner could not complete (ffffffff) is published under the full XID
+/// of the transaction it ends, as a run that mined its START names it.
+#[test]
+fn a_partial_commit_xid_is_published_under_the_full_one() {
+    let mut b = TxBuffer::default();
+    b.push(row(op::START, 40, X, "", "")).unwrap();
+    b.push(row(op::INSERT, 41, X, "R1", "i1")).unwrap();
+    let c = b
+        .push(row(op::COMMIT, 50, "02000300FFFFFFFF", "", ""))
+        .unwrap()
+        .unwrap();
+    assert_eq!(c.xid, X);
+    assert_eq!(c.start, TxStart::Seen(40));
+    assert_eq!(c.rows.collect_vec().unwrap().len(), 1);
 }

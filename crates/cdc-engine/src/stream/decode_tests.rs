@@ -128,7 +128,7 @@ fn lob_writes_merge_into_their_change_when_the_transaction_streams_from_disk() {
     // The same rows decoded from memory give the same changes.
     let mut whole = Committed {
         xid: tx.xid.clone(),
-        start_scn: 1,
+        start: crate::stream::buffer::TxStart::Seen(1),
         commit_scn: 400,
         thread: 1,
         commit_timestamp: String::new(),
@@ -170,7 +170,7 @@ fn internal_ddl_is_skipped_and_user_ddl_is_not() {
     ];
     let mut tx = Committed {
         xid: "0200030004000000".into(),
-        start_scn: 1,
+        start: crate::stream::buffer::TxStart::Seen(1),
         commit_scn: 10,
         thread: 1,
         commit_timestamp: String::new(),
@@ -249,7 +249,7 @@ fn interleaved_tables_decode_to_their_own_table() {
     ];
     let mut tx = Committed {
         xid: "0200030004000000".into(),
-        start_scn: 1,
+        start: crate::stream::buffer::TxStart::Seen(1),
         commit_scn: 10,
         thread: 1,
         commit_timestamp: String::new(),
@@ -275,7 +275,7 @@ fn catalog_with_a(excluded: &[&str]) -> Catalog {
 fn decode_one(cat: &Catalog, r: LogMinerRow) -> Result<Event> {
     let mut tx = Committed {
         xid: "0200030004000000".into(),
-        start_scn: 1,
+        start: crate::stream::buffer::TxStart::Seen(1),
         commit_scn: 10,
         thread: 1,
         commit_timestamp: String::new(),
@@ -406,7 +406,7 @@ fn a_captured_long_column_is_reported_never_published() {
     r.table_name = Some("L".into());
     let tx = |rows: Vec<LogMinerRow>| Committed {
         xid: "0200030004000000".into(),
-        start_scn: 1,
+        start: crate::stream::buffer::TxStart::Seen(1),
         commit_scn: 10,
         thread: 1,
         commit_timestamp: String::new(),
@@ -433,7 +433,7 @@ fn a_captured_long_column_is_reported_never_published() {
 fn committed(rows: Vec<LogMinerRow>) -> Committed {
     Committed {
         xid: "0200030004000000".into(),
-        start_scn: 1,
+        start: crate::stream::buffer::TxStart::Seen(1),
         commit_scn: 100,
         thread: 1,
         commit_timestamp: String::new(),
@@ -580,7 +580,7 @@ fn a_truncate_table_is_a_truncate_change() {
     ddl.username = "APP".into();
     let mut tx = Committed {
         xid: "0200030004000000".into(),
-        start_scn: 1,
+        start: crate::stream::buffer::TxStart::Seen(1),
         commit_scn: 10,
         thread: 1,
         commit_timestamp: String::new(),

@@ -351,7 +351,7 @@ mod tests {
     fn one(sql: &str, status: i32, info: Option<&str>) -> Result<Vec<(String, Value)>> {
         let mut tx = Committed {
             xid: "0200030004000000".into(),
-            start_scn: 77,
+            start: crate::stream::buffer::TxStart::Seen(77),
             commit_scn: 78,
             thread: 1,
             commit_timestamp: String::new(),
@@ -469,7 +469,7 @@ mod tests {
     fn each_recovery_is_reported_by_the_decoder() {
         let mut tx = Committed {
             xid: "0200030004000000".into(),
-            start_scn: 77,
+            start: crate::stream::buffer::TxStart::Seen(77),
             commit_scn: 78,
             thread: 1,
             commit_timestamp: String::new(),
@@ -556,7 +556,7 @@ mod tests {
             proptest::prop_assert!(strict.is_ok(), "{}", sql);
             let mut tx = Committed {
                 xid: "0200030004000000".into(),
-                start_scn: 77,
+                start: crate::stream::buffer::TxStart::Seen(77),
                 commit_scn: 78,
                 thread: 1,
                 commit_timestamp: String::new(),
