@@ -95,6 +95,7 @@ _oracle_cdc_doctor_set_keys() {
         cdc.database.read.only=
         cdc.database.connect.retries=
         cdc.database.call.timeout.ms=
+        cdc.database.connect.timeout.ms=
         cdc.database.sdu=
         cdc.database.wallet.location=
         cdc.database.wallet.password=

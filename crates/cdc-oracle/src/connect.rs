@@ -781,6 +781,7 @@ mod tests {
             None,
             "cdc_test",
             password,
+            None,
         ) {
             Ok(_) => panic!("connected to localhost:1?"),
             Err(e) => e,

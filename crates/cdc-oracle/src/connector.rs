@@ -5,16 +5,20 @@ use super::connect::Password;
 use super::driver::{self, Driver};
 use super::{setup_session, OracleSession};
 use crate::errors::{CdcError, Code, Result};
+use crate::login::Waited;
 use cdc_core::model::Dictionary;
 use cdc_core::session::prelude::*;
 use std::collections::HashMap;
 use std::fmt;
+use std::time::{Duration, Instant};
 
 /// `cdc.database.sdu`'s default: the session data unit asked for, a 23ai database's own default
 /// (a 19c database answers with its 8192).
 pub const DEFAULT_SDU: u32 = 65_536;
 /// `cdc.mining.idle.thread.ms`'s default.
 pub const DEFAULT_IDLE_THREAD_MS: u64 = 5_000;
+/// `cdc.database.connect.timeout.ms`'s default: the longest one login may take.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// How a connector's sessions are set up: the settings the engine reads for it.
 #[derive(Debug, Clone)]
@@ -25,6 +29,8 @@ pub struct Options {
     pub driver: Driver,
     /// `cdc.database.call.timeout.ms`: the longest round trip; `None`: no limit.
     pub call_timeout: Option<std::time::Duration>,
+    /// `cdc.database.connect.timeout.ms`: the longest one login may take.
+    pub connect_timeout: Duration,
     /// `cdc.database.sdu`.
     pub sdu: u32,
     /// `cdc.mining.idle.thread.ms`.
@@ -39,6 +45,7 @@ impl Default for Options {
             dictionary: Dictionary::OnlineCatalog,
             driver: Driver::default(),
             call_timeout: None,
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             sdu: DEFAULT_SDU,
             idle_thread_ms: DEFAULT_IDLE_THREAD_MS,
             wallet: None,
@@ -84,6 +91,9 @@ pub struct OracleConnector {
     driver: Driver,
     /// `cdc.database.call.timeout.ms`: the longest round trip; `None`: no limit.
     call_timeout: Option<std::time::Duration>,
+    /// `cdc.database.connect.timeout.ms`: the longest one login may take, from the TCP
+    /// connect to the end of the session setup.
+    connect_timeout: Duration,
     /// `cdc.database.sdu`: the session data unit asked for (the database may answer less).
     sdu: u32,
     /// `cdc.mining.idle.thread.ms`: how long a redo thread's written position must stand
@@ -139,6 +149,7 @@ impl OracleConnector {
         self.dictionary = o.dictionary;
         self.driver = o.driver;
         self.call_timeout = o.call_timeout;
+        self.connect_timeout = o.connect_timeout;
         self.sdu = o.sdu;
         self.idle_thread_ms = o.idle_thread_ms;
         self.wallet = o.wallet;
@@ -176,6 +187,7 @@ impl OracleConnector {
             dictionary: Dictionary::OnlineCatalog,
             driver: Driver::default(),
             call_timeout: None,
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             sdu: DEFAULT_SDU,
             idle_thread_ms: DEFAULT_IDLE_THREAD_MS,
             wallet: None,
@@ -201,30 +213,55 @@ impl OracleConnector {
         self
     }
 
+    /// The same connector with another bound on each login.
+    pub fn with_connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = timeout;
+        self
+    }
+
     /// The driver its connections use.
     pub fn driver(&self) -> Driver {
         self.driver
     }
 
-    /// Open a session without boxing it.
+    /// Open a session without boxing it: log in and set the session up within
+    /// `connect_timeout` ([`crate::login`]), else fail as a connect timeout (CDC-2010).
     pub fn open(&self) -> Result<OracleSession> {
-        let conn = driver::open(
-            self.driver,
-            &self.url,
-            self.sdu,
-            self.wallet.as_ref(),
-            &self.user,
-            &self.password,
-        )?;
-        if self.call_timeout.is_some() {
-            conn.set_call_timeout(self.call_timeout).map_err(|e| {
-                e.runtime(&super::connect::CallContext {
-                    operation: "setting the call timeout",
-                    ..Default::default()
-                })
-            })?;
-        }
-        setup_session(&*conn)?;
+        let limit = self.connect_timeout;
+        let deadline = Instant::now() + limit;
+        let login = Login {
+            driver: self.driver,
+            url: self.url.clone(),
+            sdu: self.sdu,
+            wallet: self.wallet.clone(),
+            user: self.user.clone(),
+            password: self.password.clone(),
+            call_timeout: self.call_timeout,
+        };
+        // The login thread logs into the caller's span (which job, which reader).
+        let span = tracing::Span::current();
+        let waited = crate::login::until(deadline, move || {
+            let _in = span.enter();
+            login.run(deadline, limit)
+        });
+        let conn = match waited {
+            Ok(Waited::Done(conn)) => conn?,
+            Ok(Waited::TimedOut) => {
+                return Err(crate::login::timed_out(limit, &self.password, &self.url))
+            }
+            Ok(Waited::Vanished) => {
+                return Err(crate::login::no_thread(
+                    &self.url,
+                    "ended without an answer",
+                ))
+            }
+            Err(e) => {
+                return Err(crate::login::no_thread(
+                    &self.url,
+                    &format!("could not be started ({e})"),
+                ))
+            }
+        };
         Ok(OracleSession {
             conn,
             container: None,
@@ -237,6 +274,53 @@ impl OracleConnector {
             looks: self.looks.clone(),
             shipped_from: None,
         })
+    }
+}
+
+/// What one login needs, owned: it runs on a thread of its own ([`crate::login::until`]).
+struct Login {
+    driver: Driver,
+    url: String,
+    sdu: u32,
+    wallet: Option<driver::Wallet>,
+    user: String,
+    password: Password,
+    call_timeout: Option<Duration>,
+}
+
+impl Login {
+    /// Log in, then set the session up with its calls bounded by what is left until
+    /// `deadline` (or by the call timeout, when shorter), so that this thread ends too when
+    /// the database stops answering; the session leaves with the call timeout configured.
+    fn run(self, deadline: Instant, limit: Duration) -> Result<Box<dyn driver::DbSession>> {
+        let conn = driver::open(
+            self.driver,
+            &self.url,
+            self.sdu,
+            self.wallet.as_ref(),
+            &self.user,
+            &self.password,
+            Some(limit),
+        )?;
+        let set = |timeout| {
+            conn.set_call_timeout(timeout).map_err(|e| {
+                e.runtime(&super::connect::CallContext {
+                    operation: "setting the call timeout",
+                    ..Default::default()
+                })
+            })
+        };
+        // At least a millisecond: a zero read timeout is refused by the socket.
+        let left = deadline
+            .saturating_duration_since(Instant::now())
+            .max(Duration::from_millis(1));
+        let during_setup = self.call_timeout.map_or(left, |t| t.min(left));
+        set(Some(during_setup))?;
+        setup_session(&*conn)?;
+        if self.call_timeout != Some(during_setup) {
+            set(self.call_timeout)?;
+        }
+        Ok(conn)
     }
 }
 

@@ -27,13 +27,16 @@ pub mod descriptor;
 pub mod driver;
 pub mod fetch;
 pub mod instance;
+mod login;
 pub mod logminer;
 mod reads;
 pub mod sql;
 // Oracle's type names and text forms, pure: the core's, as the emulator renders them too.
 pub use cdc_core::types_map;
 
-pub use self::connector::{Options, OracleConnector, DEFAULT_IDLE_THREAD_MS, DEFAULT_SDU};
+pub use self::connector::{
+    Options, OracleConnector, DEFAULT_CONNECT_TIMEOUT, DEFAULT_IDLE_THREAD_MS, DEFAULT_SDU,
+};
 
 use self::connect::CallContext;
 use self::driver::{DbSession, DriverError, FetchOptions};

@@ -65,3 +65,75 @@ fn connect_without_client_library_is_cdc_2001_on_thick_and_no_listener_on_thin()
         assert_eq!(e.code(), Code::Cdc2001, "{e}");
     }
 }
+
+/// A listener on 127.0.0.1 that accepts every connection, holds it open and never writes a
+/// byte: a hung listener or instance, logins stuck behind a full archiver, a firewall that
+/// drops what follows the TCP handshake. Its address.
+pub(crate) fn silent_listener() -> std::net::SocketAddr {
+    let listener = match std::net::TcpListener::bind("127.0.0.1:0") {
+        Ok(l) => l,
+        Err(e) => panic!("bind: {e}"),
+    };
+    let addr = match listener.local_addr() {
+        Ok(a) => a,
+        Err(e) => panic!("local_addr: {e}"),
+    };
+    std::thread::spawn(move || {
+        // Kept, so that no connection is closed (a close would end the client's wait).
+        let mut held = Vec::new();
+        for s in listener.incoming().flatten() {
+            held.push(s);
+        }
+    });
+    addr
+}
+
+/// `f` run on a thread of its own, and how long it took; a test whose `f` has not returned
+/// after `secs` fails (a hang is the defect these tests look for: it must not hang the suite).
+pub(crate) fn within<T: Send + 'static>(
+    secs: u64,
+    what: &str,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> (T, std::time::Duration) {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let started = std::time::Instant::now();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    match rx.recv_timeout(std::time::Duration::from_secs(secs)) {
+        Ok(r) => (r, started.elapsed()),
+        Err(e) => panic!("{what}: no answer after {secs} s ({e})"),
+    }
+}
+
+/// A thin login to a listener that accepts the connection and never answers gives up at
+/// cdc.database.connect.timeout.ms as a connect timeout (ORA-12170, CDC-2010, which the login
+/// loops retry), instead of waiting for ever (before: the NS connect, TLS and authentication
+/// ran with no read timeout at all).
+#[test]
+fn a_thin_login_to_a_listener_that_never_answers_times_out() {
+    let addr = silent_listener();
+    let connector = match OracleConnector::new(
+        &format!("{addr}/EMU"),
+        Some("cdc"),
+        Some(Password::new("Silent-Pw-17")),
+    ) {
+        Ok(c) => c.with_connect_timeout(std::time::Duration::from_millis(1500)),
+        Err(e) => panic!("{e}"),
+    };
+    let (r, took) = within(10, "a login to a silent listener", move || {
+        connector.connect().map(|_| ())
+    });
+    let e = match r {
+        Ok(()) => panic!("logged in to a listener that never answers"),
+        Err(e) => e,
+    };
+    assert_eq!(e.code(), Code::Cdc2010, "{e}");
+    let shown = e.to_string();
+    assert!(shown.contains("ORA-12170"), "{shown}");
+    assert!(shown.contains(&addr.to_string()), "{shown}");
+    assert!(!shown.contains("Silent-Pw-17"), "{shown}");
+    assert!(cdc_core::errors::is_transient(&e), "{e}");
+    // Given up at the bound, not before it.
+    assert!(took >= std::time::Duration::from_millis(1400), "{took:?}");
+}

@@ -558,6 +558,7 @@ fn a_26ai_clock_answers_as_in_process() {
             None,
             USER,
             &Password::new(PASSWORD),
+            None,
         )
         .expect("connect");
         let one = |sql: &str| -> String {

@@ -577,6 +577,103 @@ fn a_stop_while_capture_first_connects_ends_at_once() {
     assert!(!dir.path().join("out").exists() || records(&dir.path().join("out")).is_empty());
 }
 
+/// A listener that accepts every connection, holds it open and never writes a byte (a hung
+/// listener or instance, logins stuck behind a full archiver, a firewall dropping all but the
+/// TCP handshake): its address.
+fn silent_listener() -> std::net::SocketAddr {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        let held: Vec<_> = listener.incoming().flatten().collect();
+        drop(held);
+    });
+    addr
+}
+
+/// Capture whose database accepts its connections and never answers gives up each login at
+/// cdc.database.connect.timeout.ms as a connect timeout (ORA-12170, CDC-2010), tries again as
+/// cdc.database.connect.retries says, and stops with that error: no silent hang (before: the
+/// first login waited for ever).
+#[test]
+fn capture_gives_up_logins_to_a_silent_listener_at_the_connect_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let addr = silent_listener();
+    let mut cap = capture(
+        &format!("{addr}/DEMO"),
+        dir.path(),
+        &[
+            "--set",
+            "cdc.database.connect.timeout.ms=1000",
+            "--set",
+            "cdc.database.connect.retries=1",
+            "capture",
+        ],
+    )
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    let started = std::time::Instant::now();
+    while cap.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(30) {
+            let _ = cap.kill();
+            let o = cap.wait_with_output().unwrap();
+            panic!(
+                "capture still logging in 30 s later: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let o = cap.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("CDC-2010") && stderr.contains("ORA-12170"),
+        "{stderr}"
+    );
+    // Two logins of a second each: given up at the bound, tried again once.
+    assert!(stderr.contains("retry 1 of 1"), "{stderr}");
+}
+
+/// Ctrl-C while capture's first login hangs at a listener that never answers: capture stops
+/// once that login's bound passes (cdc.database.connect.timeout.ms), exit 0, instead of never
+/// (before: the login never returned, so the stop was never looked at).
+#[test]
+fn a_stop_while_capture_logs_in_to_a_silent_listener_ends_at_the_connect_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let addr = silent_listener();
+    let cap = capture(
+        &format!("{addr}/DEMO"),
+        dir.path(),
+        &[
+            "--set",
+            "cdc.database.connect.timeout.ms=3000",
+            "--set",
+            "cdc.database.connect.backoff.ms=30000",
+            "--set",
+            "cdc.database.connect.backoff.max.ms=30000",
+            "capture",
+        ],
+    )
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    // Inside the first login, which waits for an answer that never comes.
+    std::thread::sleep(Duration::from_millis(1000));
+    let (status, stderr) = interrupted(
+        cap,
+        15,
+        "capture still ran 15 s after Ctrl-C during a login to a silent listener",
+    );
+    assert!(status.success(), "{status:?}: {stderr}");
+    assert!(
+        stderr.contains("stopped while reconnecting") && stderr.contains("ORA-12170"),
+        "{stderr}"
+    );
+}
+
 /// A capture user whose profile's LOGICAL_READS_PER_CALL a mining window passes, over Oracle
 /// Net: the server ends the V$LOGMNR_CONTENTS fetch with ORA-02395, the adapter types it
 /// (CDC-5017), and capture mines the same SCNs again in smaller windows on the same session;

@@ -30,6 +30,7 @@ fn session(url: &str) -> Box<dyn DbSession> {
         None,
         USER,
         &Password::new(PASSWORD),
+        None,
     )
     .expect("connect")
 }

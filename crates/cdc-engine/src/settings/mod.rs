@@ -278,6 +278,8 @@ pub struct Settings {
     pub database_driver: DatabaseDriver,
     /// cdc.database.call.timeout.ms: the longest Oracle round trip; `None`: no limit.
     pub call_timeout: Option<std::time::Duration>,
+    /// cdc.database.connect.timeout.ms: the longest one Oracle login may take.
+    pub connect_timeout: std::time::Duration,
     /// cdc.database.sdu: the session data unit asked for (`source::oracle::descriptor`).
     pub database_sdu: u32,
     /// cdc.mining.idle.thread.ms: how long a redo thread's written position stands still
@@ -494,6 +496,7 @@ impl Settings {
                 0 => None,
                 ms => Some(std::time::Duration::from_millis(ms)),
             },
+            connect_timeout: std::time::Duration::from_millis(v.uint(keys::CONNECT_TIMEOUT_MS)),
             database_sdu: u32::try_from(v.uint(keys::DATABASE_SDU)).unwrap_or(DEFAULT_SDU),
             idle_thread_ms: v.uint(keys::MINING_IDLE_THREAD_MS),
             gap_timeout_ms: v.uint(keys::MINING_GAP_TIMEOUT_MS),

@@ -144,13 +144,14 @@ fn open_raw(settings: &crate::settings::Settings) -> Result<Box<dyn Connector>> 
 }
 
 /// The Oracle adapter's session setup from settings: `cdc.mining.dictionary`,
-/// `cdc.database.driver`, `cdc.database.call.timeout.ms`, `cdc.database.sdu`,
-/// `cdc.database.wallet.*` and `cdc.mining.idle.thread.ms`.
+/// `cdc.database.driver`, `cdc.database.call.timeout.ms`, `cdc.database.connect.timeout.ms`,
+/// `cdc.database.sdu`, `cdc.database.wallet.*` and `cdc.mining.idle.thread.ms`.
 pub fn oracle_options(settings: &crate::settings::Settings) -> oracle::Options {
     oracle::Options {
         dictionary: settings.mining_dictionary,
         driver: settings.database_driver,
         call_timeout: settings.call_timeout,
+        connect_timeout: settings.connect_timeout,
         sdu: settings.database_sdu,
         idle_thread_ms: settings.idle_thread_ms,
         wallet: settings

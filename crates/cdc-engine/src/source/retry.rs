@@ -563,6 +563,57 @@ mod tests {
         assert!(matches!(r, Err(CdcError::ConnectionLost(_))));
     }
 
+    /// A login of any kind hung at a listener that accepts the connection and never answers
+    /// (a hung instance, logins stuck behind a full archiver): told to stop meanwhile, the
+    /// login loop ends as a stop once the login's bound (cdc.database.connect.timeout.ms)
+    /// passes, not after the 30 s backoff nor the ten minutes of its budget (before: the login
+    /// never returned, so neither the budget nor the stop was ever looked at).
+    #[test]
+    fn a_login_hung_at_a_silent_listener_gives_up_as_a_stop() {
+        use crate::source::oracle::{connect::Password, OracleConnector};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        std::thread::spawn(move || {
+            // Held open and never answered.
+            let held: Vec<_> = listener.incoming().flatten().collect();
+            drop(held);
+        });
+        let p = ConnectRetry {
+            retries: 10,
+            backoff_ms: 30_000,
+            backoff_max_ms: 30_000,
+            reconnect_max_ms: 600_000,
+        };
+        for login in [Login::First, Login::Again, Login::ReplacingLost] {
+            let connector = OracleConnector::new(
+                &format!("{addr}/EMU"),
+                Some("cdc"),
+                Some(Password::new("pw")),
+            )
+            .unwrap()
+            .with_connect_timeout(Duration::from_millis(1000));
+            let (tx, rx) = std::sync::mpsc::channel();
+            let started = std::time::Instant::now();
+            std::thread::spawn(move || {
+                let stop = || started.elapsed() > Duration::from_millis(200);
+                let r = login_unless_stopped(&connector, &p, login, Some(&stop));
+                let _ = tx.send(r.map(|_| ()));
+            });
+            let r = rx
+                .recv_timeout(Duration::from_secs(10))
+                .unwrap_or_else(|_| {
+                    panic!("{login:?}: the login loop still ran 10 s after a stop")
+                });
+            match r {
+                Err(CdcError::StoppedReconnecting { waiting }) => {
+                    assert!(waiting.contains("ORA-12170"), "{login:?}: {waiting}")
+                }
+                Err(e) => panic!("{login:?}: {e}"),
+                Ok(()) => panic!("{login:?}: a session"),
+            }
+        }
+    }
+
     /// Connectors whose every `every`-th connect fails (the emulator's drill), counted.
     fn drill(every: u32) -> (tempfile::TempDir, EmulatorConnector) {
         let dir = tempfile::tempdir().unwrap();

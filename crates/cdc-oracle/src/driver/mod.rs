@@ -215,9 +215,13 @@ pub struct Wallet {
 }
 
 /// Open one session with `driver`, asking for an SDU of `sdu` bytes (see
-/// [`descriptor`](super::descriptor)), trusting `wallet`'s certificates on a tcps connection.
+/// [`descriptor`](super::descriptor)), trusting `wallet`'s certificates on a tcps connection,
+/// each TCP connect of the thin driver given up after `connect_timeout` (`None`: the system's).
+/// Nothing here bounds the rest of the login: [`OracleConnector::open`] does.
 /// Every failure is a `CdcError::Connect` whose text never contains the password; it names
 /// `url` as the operator wrote it.
+///
+/// [`OracleConnector::open`]: crate::OracleConnector::open
 pub fn open(
     driver: Driver,
     url: &str,
@@ -225,6 +229,7 @@ pub fn open(
     wallet: Option<&Wallet>,
     user: &str,
     password: &Password,
+    connect_timeout: Option<Duration>,
 ) -> Result<Box<dyn DbSession>, CdcError> {
     let mut connect = super::descriptor::with_sdu(url, sdu);
     if let (Driver::Thick, Some(w)) = (driver, wallet) {
@@ -251,6 +256,7 @@ pub fn open(
         url,
         connect: &connect,
         wallet,
+        connect_timeout,
     };
     match driver {
         Driver::Thin => Ok(Box::new(thin::ThinSession::open(target, user, password)?)),
@@ -264,6 +270,9 @@ pub struct Target<'a> {
     pub url: &'a str,
     pub connect: &'a str,
     pub wallet: Option<&'a Wallet>,
+    /// The thin driver's TCP connect timeout (the thick one takes Oracle Net's, from
+    /// sqlnet.ora or the descriptor).
+    pub connect_timeout: Option<Duration>,
 }
 
 /// A message's first line, plus the PLS- line of a PL/SQL error (ORA-06550 says what went wrong

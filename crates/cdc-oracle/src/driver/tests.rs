@@ -576,7 +576,7 @@ fn fake_listener(reply: Vec<u8>) -> (u16, std::thread::JoinHandle<()>) {
 
 fn thin_connect(port: u16) -> CdcError {
     let url = format!("127.0.0.1:{port}/EMU");
-    match open(Driver::Thin, &url, 8192, None, "cdc", &pw()) {
+    match open(Driver::Thin, &url, 8192, None, "cdc", &pw(), None) {
         Ok(_) => panic!("connected to a fake listener"),
         Err(e) => e,
     }

@@ -21,6 +21,9 @@
 //!   are parsed into one from the exact decimal text.
 //! - LOBs are read whole (the crate fetches CLOB/NCLOB/BLOB as LONG/LONG RAW unless asked for
 //!   locators). There is no cancel call; a call timeout sends a break and resets the connection.
+//! - Of a login it bounds only the TCP connect (set here from `cdc.database.connect.timeout.ms`):
+//!   the rest runs without a read timeout, so `OracleConnector::open` waits for the whole login
+//!   on a thread of its own until its deadline (`crate::login`).
 
 use super::{Cell, DbResult, DbSession, Driver, DriverError, FetchOptions, Rows};
 use crate::connect::{OraCode, Password};
@@ -283,6 +286,11 @@ pub fn failure(f: Failure, text: &str, phase: Phase) -> DriverError {
 pub fn error(e: &oracledb::Error, phase: Phase) -> DriverError {
     match e.kind() {
         ErrorKind::DbError(d) => db_error(d.code(), d.message()),
+        // At a login the crate's one timeout is the TCP connect's (set_transport_connect_
+        // timeout), which it words as a call timeout: say what it was.
+        ErrorKind::CallTimeoutExceeded if phase == Phase::Connect => {
+            failure(Failure::Timeout, "the TCP connect timed out", phase)
+        }
         kind => failure(Failure::of(kind), &e.to_string(), phase),
     }
 }
@@ -357,6 +365,8 @@ impl ThinSession {
         password: &Password,
     ) -> Result<ThinSession, CdcError> {
         let conn = login(target.url, password, || {
+            // Without it a TCP connect to a host that drops the SYN waits for the system's
+            // limit (minutes), on a login thread the caller gave up on long before.
             let mut config = Config::default()
                 .set_credentials(user, password.expose())
                 .set_connect_string(target.connect)?
@@ -367,7 +377,8 @@ impl ThinSession {
                 // ORA-65108 (Database Error Messages: "Parse, execute, fetch, and close a cursor
                 // only all in the same container"). Uncached, every statement is parsed where it
                 // runs and its cursor closed (piggybacked on the next call, so before a switch).
-                .set_stmtcachesize(0);
+                .set_stmtcachesize(0)
+                .set_transport_connect_timeout(target.connect_timeout);
             // The CA certificates (and for mutual TLS the client's key) of a tcps connection:
             // ewallet.pem in that directory, as python-oracledb's thin mode reads it.
             if let Some(wallet) = target.wallet {
