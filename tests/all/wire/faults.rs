@@ -674,6 +674,92 @@ fn a_stop_while_capture_logs_in_to_a_silent_listener_ends_at_the_connect_timeout
     );
 }
 
+/// A TCP proxy to `to` whose traffic goes dark both ways at the switch, its connections kept
+/// open (a network gone dark, an instance that answers nothing more): its address and the
+/// switch.
+fn proxy_going_dark(to: &str) -> (String, std::sync::Arc<std::sync::atomic::AtomicBool>) {
+    use std::io::{Read, Write};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let dark = std::sync::Arc::new(AtomicBool::new(false));
+    let switch = dark.clone();
+    let to = to.to_string();
+    std::thread::spawn(move || {
+        for client in listener.incoming().flatten() {
+            let server = std::net::TcpStream::connect(&to).unwrap();
+            let ways = [
+                (client.try_clone().unwrap(), server.try_clone().unwrap()),
+                (server, client),
+            ];
+            for (mut from, mut into) in ways {
+                let dark = dark.clone();
+                std::thread::spawn(move || {
+                    let mut buf = [0u8; 16 * 1024];
+                    while let Ok(n @ 1..) = from.read(&mut buf) {
+                        if !dark.load(Ordering::SeqCst) && into.write_all(&buf[..n]).is_err() {
+                            break;
+                        }
+                    }
+                    // Dark, an end is not passed on either.
+                    if !dark.load(Ordering::SeqCst) {
+                        let _ = into.shutdown(std::net::Shutdown::Write);
+                    }
+                });
+            }
+        }
+    });
+    (addr, switch)
+}
+
+/// A session given up after a call timeout (DPI-1067) whose database answered the break, then
+/// went dark before the logoff (a hung instance, a network partition): dropping it, as capture
+/// and the snapshot readers do with such a session, does not wait for the logoff's answer
+/// (before: the drop waited for ever, so capture froze with no error and no event).
+#[test]
+fn giving_up_a_session_after_a_call_timeout_does_not_wait_for_its_logoff() {
+    use oracle_cdc::source::oracle::connect::{OraCode, Password};
+    use oracle_cdc::source::oracle::driver::{self, Driver};
+    let (_dir, db) = example_db();
+    // Every call stalls: the client's call timeout sends a break, which is answered.
+    let serve = Serve::start(
+        &db,
+        &[
+            "--set",
+            "cdc.emulator.fault.slow.call.every=1",
+            "--set",
+            "cdc.emulator.fault.slow.call.ms=3000",
+        ],
+    );
+    let (proxy, dark) = proxy_going_dark(&serve.addr);
+    let session = driver::open(
+        Driver::Thin,
+        &format!("{proxy}/DEMO"),
+        8192,
+        None,
+        "C##CDC",
+        &Password::new("emulator"),
+        None,
+    )
+    .unwrap();
+    session
+        .set_call_timeout(Some(Duration::from_millis(500)))
+        .unwrap();
+    let e = match session.query_row("SELECT CURRENT_SCN FROM V$DATABASE", &[]) {
+        Ok(row) => panic!("answered in time: {row:?}"),
+        Err(e) => e,
+    };
+    assert_eq!(e.code, Some(OraCode::Dpi(1067)), "{e:?}");
+    dark.store(true, std::sync::atomic::Ordering::SeqCst);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        drop(session);
+        let _ = tx.send(());
+    });
+    rx.recv_timeout(Duration::from_secs(5))
+        .expect("the session's drop still waited for its logoff 5 s later");
+}
+
 /// A capture user whose profile's LOGICAL_READS_PER_CALL a mining window passes, over Oracle
 /// Net: the server ends the V$LOGMNR_CONTENTS fetch with ORA-02395, the adapter types it
 /// (CDC-5017), and capture mines the same SCNs again in smaller windows on the same session;

@@ -24,6 +24,9 @@
 //! - Of a login it bounds only the TCP connect (set here from `cdc.database.connect.timeout.ms`):
 //!   the rest runs without a read timeout, so `OracleConnector::open` waits for the whole login
 //!   on a thread of its own until its deadline (`crate::login`).
+//! - Dropping a connection logs off and waits for the answer without a limit: a session given
+//!   up after a call failed below the database (a call timeout, a lost connection) is dropped on
+//!   a thread of its own.
 
 use super::{Cell, DbResult, DbSession, Driver, DriverError, FetchOptions, Rows};
 use crate::connect::{OraCode, Password};
@@ -356,6 +359,28 @@ pub struct ThinSession {
     conn: Option<Connection>,
     /// Set when a call panicked: the connection's state is unknown, it is not used again.
     broken: Arc<AtomicBool>,
+    /// Set when a call failed below the database ([`unanswered`]): the session is dropped
+    /// without waiting for its logoff's answer (see its `Drop`).
+    unanswered: Arc<AtomicBool>,
+}
+
+/// Whether a call's failure says the database or the network may answer nothing more: the
+/// call timed out, the connection closed, broke or was reset, its TLS session broke. Such a
+/// session is given up (DPI-1067, ORA-03113: CDC-5007); an error the database answered with
+/// (an ORA- error) says it still answers.
+fn unanswered(kind: &ErrorKind) -> bool {
+    matches!(
+        Failure::of(kind),
+        Failure::Timeout | Failure::Closed | Failure::NotConnected | Failure::Stream | Failure::Tls
+    )
+}
+
+/// A call's error as [`error`] maps it, marking `flag` when it is [`unanswered`].
+fn call_error(flag: &AtomicBool, e: &oracledb::Error) -> DriverError {
+    if unanswered(e.kind()) {
+        flag.store(true, Ordering::Relaxed);
+    }
+    error(e, Phase::Call)
 }
 
 impl ThinSession {
@@ -392,6 +417,7 @@ impl ThinSession {
         Ok(ThinSession {
             conn: Some(conn),
             broken: Arc::new(AtomicBool::new(false)),
+            unanswered: Arc::new(AtomicBool::new(false)),
         })
     }
 
@@ -432,10 +458,37 @@ pub fn login<T>(
 }
 
 impl Drop for ThinSession {
-    /// Closing sends a logoff; after a panic the driver's lock is poisoned and its own drop
-    /// code would panic again: run it guarded.
+    /// Closing sends a logoff and waits for its answer however long it takes (the driver clears
+    /// the call timeout first). A session that panicked or whose call failed below the
+    /// database ([`unanswered`]: a call timeout, a connection lost) is one capture gives up, on
+    /// a database that may answer nothing more (a hung instance that still answered the break,
+    /// a network gone dark): its logoff runs on a thread of its own, left to end when an answer
+    /// or the connection's end comes, so that giving the session up never blocks the caller. A
+    /// healthy session is logged off here, as before.
     fn drop(&mut self) {
-        if let Some(conn) = self.conn.take() {
+        let Some(conn) = self.conn.take() else {
+            return;
+        };
+        let closing = Closing(Some(conn));
+        if self.broken.load(Ordering::Relaxed) || self.unanswered.load(Ordering::Relaxed) {
+            // Without a thread the closure, and the connection in it, is dropped right here:
+            // the logoff waited for as before.
+            let _ = std::thread::Builder::new()
+                .name("oracle-logoff".into())
+                .spawn(move || drop(closing));
+        } else {
+            drop(closing);
+        }
+    }
+}
+
+/// A connection logged off when dropped, guarded: after a panic the driver's lock is poisoned
+/// and its own drop code would panic again.
+struct Closing(Option<Connection>);
+
+impl Drop for Closing {
+    fn drop(&mut self) {
+        if let Some(conn) = self.0.take() {
             let _ = guard(move || drop(conn));
         }
     }
@@ -446,6 +499,8 @@ struct ThinRows {
     cursor: Option<Cursor>,
     /// The session's flag: a panic here gives the connection up too.
     broken: Arc<AtomicBool>,
+    /// The session's flag: a fetch that failed below the database marks it too.
+    unanswered: Arc<AtomicBool>,
     /// Each column's kind, from the first row's description (the same for every row): the
     /// driver's type compared once per column, not once per cell.
     kinds: Vec<(Kind, i8)>,
@@ -462,7 +517,7 @@ impl Iterator for ThinRows {
                 let kinds = &mut self.kinds;
                 Some(call_marking(&self.broken, || cells(row, kinds)))
             }
-            Ok(Some(Err(e))) => Some(Err(error(&e, Phase::Call))),
+            Ok(Some(Err(e))) => Some(Err(call_error(&self.unanswered, &e))),
             Err(panic) => {
                 // Neither the cursor nor the connection is used after that.
                 self.cursor = None;
@@ -492,7 +547,7 @@ impl DbSession for ThinSession {
         self.call(|| {
             conn.execute_named(sql, &named(&owned))
                 .map(|_| ())
-                .map_err(|e| error(&e, Phase::Call))
+                .map_err(|e| call_error(&self.unanswered, &e))
         })
     }
 
@@ -500,7 +555,7 @@ impl DbSession for ThinSession {
         let conn = self.conn()?;
         let owned = owned_binds(binds)?;
         let cursor = self.call(|| {
-            let e = |e: oracledb::Error| error(&e, Phase::Call);
+            let e = |e: oracledb::Error| call_error(&self.unanswered, &e);
             let mut builder = conn.statement(sql).map_err(e)?;
             if fetch.array_size > 0 {
                 builder = builder.fetch_array_size(fetch.array_size);
@@ -516,13 +571,14 @@ impl DbSession for ThinSession {
         Ok(Box::new(ThinRows {
             cursor: Some(cursor),
             broken: Arc::clone(&self.broken),
+            unanswered: Arc::clone(&self.unanswered),
             kinds: Vec::new(),
         }))
     }
 
     fn commit(&self) -> DbResult<()> {
         let conn = self.conn()?;
-        self.call(|| conn.commit().map_err(|e| error(&e, Phase::Call)))
+        self.call(|| conn.commit().map_err(|e| call_error(&self.unanswered, &e)))
     }
 
     fn server_version(&self) -> DbResult<String> {
@@ -530,7 +586,7 @@ impl DbSession for ThinSession {
         self.call(|| {
             conn.version()
                 .map(|v| v.to_string())
-                .map_err(|e| error(&e, Phase::Call))
+                .map_err(|e| call_error(&self.unanswered, &e))
         })
     }
 
@@ -538,7 +594,7 @@ impl DbSession for ThinSession {
         let conn = self.conn()?;
         self.call(|| {
             conn.set_call_timeout(timeout)
-                .map_err(|e| error(&e, Phase::Call))
+                .map_err(|e| call_error(&self.unanswered, &e))
         })
     }
 }
