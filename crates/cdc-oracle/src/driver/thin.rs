@@ -390,8 +390,6 @@ impl ThinSession {
         password: &Password,
     ) -> Result<ThinSession, CdcError> {
         let conn = login(target.url, password, || {
-            // Without it a TCP connect to a host that drops the SYN waits for the system's
-            // limit (minutes), on a login thread the caller gave up on long before.
             let mut config = Config::default()
                 .set_credentials(user, password.expose())
                 .set_connect_string(target.connect)?
@@ -403,6 +401,8 @@ impl ThinSession {
                 // only all in the same container"). Uncached, every statement is parsed where it
                 // runs and its cursor closed (piggybacked on the next call, so before a switch).
                 .set_stmtcachesize(0)
+                // Without it a TCP connect to a host that drops the SYN waits for the system's
+                // limit (minutes), on a login thread the caller gave up on long before.
                 .set_transport_connect_timeout(target.connect_timeout);
             // The CA certificates (and for mutual TLS the client's key) of a tcps connection:
             // ewallet.pem in that directory, as python-oracledb's thin mode reads it.
