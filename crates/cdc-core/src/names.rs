@@ -255,6 +255,65 @@ pub struct TablePatterns {
     /// Patterns with a quoted part (`A."B.C"`), matched part by part: a name with dots in it
     /// can be told from another that joins to the same text (`"A.B".C`).
     quoted: Vec<Vec<globset::GlobMatcher>>,
+    /// Each pattern's PDB part, for [`TablePatterns::pdb_reach`].
+    pdb_parts: Vec<PdbPart>,
+}
+
+/// How far a set of patterns reaches into one PDB, before its tables are known: a session in
+/// CDB$ROOT lists a PDB's tables only after entering it (`ALTER SESSION SET CONTAINER`), which the
+/// user may not be allowed to do, so what the patterns say about the PDB alone decides whether it
+/// is entered, and what a refusal means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum PdbReach {
+    /// No pattern can match a table of the PDB.
+    None,
+    /// Only a wildcard can: a PDB part with glob syntax (`PDB*`, `*`), or a two-part pattern
+    /// (`OWNER.TABLE`, any PDB).
+    Wildcard,
+    /// A pattern names the PDB itself (its PDB part has no glob syntax).
+    Named,
+}
+
+/// What a pattern's PDB part selects.
+#[derive(Debug, Clone)]
+enum PdbPart {
+    /// A two-part pattern: its table in any PDB.
+    Any,
+    /// A name as it is: unquoted (matched case-insensitively, as the glob would) or quoted
+    /// (case kept, `*` and `?` literal).
+    Name { name: String, quoted: bool },
+    /// An unquoted part with glob syntax, case-insensitive.
+    Glob(globset::GlobMatcher),
+}
+
+/// Glob syntax in an unquoted part: `*`, `?`, and globset's classes, alternatives and escapes.
+const GLOB_SYNTAX: [char; 7] = ['*', '?', '[', ']', '{', '}', '\\'];
+
+/// The PDB part of pattern `p` of `parts` parts (2 or 3; quotes as [`quoted_parts`] reads them).
+fn pdb_part(p: &str, parts: usize) -> Result<PdbPart, String> {
+    if parts != 3 {
+        return Ok(PdbPart::Any);
+    }
+    let (mut name, mut quoted, mut in_quotes) = (String::new(), false, false);
+    for c in p.chars() {
+        match c {
+            '"' => {
+                in_quotes = !in_quotes;
+                quoted = true;
+            }
+            '.' if !in_quotes => break,
+            c => name.push(c),
+        }
+    }
+    if quoted || !name.contains(GLOB_SYNTAX) {
+        return Ok(PdbPart::Name { name, quoted });
+    }
+    let glob = globset::GlobBuilder::new(&name)
+        .case_insensitive(true)
+        .literal_separator(false)
+        .build()
+        .map_err(|e| format!("`{p}` is not a valid pattern: {e}"))?;
+    Ok(PdbPart::Glob(glob.compile_matcher()))
 }
 
 /// The parts of a pattern with quoted parts: a quoted part is the name as written (case kept,
@@ -309,9 +368,12 @@ impl TablePatterns {
         let mut three = globset::GlobSetBuilder::new();
         let mut two = globset::GlobSetBuilder::new();
         let mut quoted = Vec::new();
+        let mut pdb_parts = Vec::new();
         for p in patterns {
             if p.contains('"') {
-                quoted.push(quoted_parts(p)?);
+                let parts = quoted_parts(p)?;
+                pdb_parts.push(pdb_part(p, parts.len())?);
+                quoted.push(parts);
                 continue;
             }
             let dots = p.matches('.').count();
@@ -330,13 +392,50 @@ impl TablePatterns {
             } else {
                 two.add(glob);
             }
+            pdb_parts.push(pdb_part(p, dots + 1)?);
         }
         Ok(TablePatterns {
             sources: patterns.to_vec(),
             three_part: three.build().map_err(|e| e.to_string())?,
             two_part: two.build().map_err(|e| e.to_string())?,
             quoted,
+            pdb_parts,
         })
+    }
+
+    /// How far the patterns reach into PDB `pdb` (a name as V$PDBS gives it): the furthest any
+    /// one pattern does. An empty set reaches no PDB (the caller decides what no patterns mean).
+    /// A pattern whose PDB part is a glob is a wildcard here even when its other parts could
+    /// match no table of the PDB: that is only known inside it.
+    pub fn pdb_reach(&self, pdb: &str) -> PdbReach {
+        self.pdb_parts
+            .iter()
+            .map(|part| match part {
+                PdbPart::Any => PdbReach::Wildcard,
+                PdbPart::Name { name, quoted: true } if name == pdb => PdbReach::Named,
+                PdbPart::Name {
+                    name,
+                    quoted: false,
+                } if name.eq_ignore_ascii_case(pdb) => PdbReach::Named,
+                PdbPart::Glob(g) if g.is_match(pdb) => PdbReach::Wildcard,
+                _ => PdbReach::None,
+            })
+            .max()
+            .unwrap_or(PdbReach::None)
+    }
+
+    /// The PDBs the patterns name (PDB parts without glob syntax), as written (an unquoted
+    /// one in the case it was typed), in pattern order, once each.
+    pub fn named_pdbs(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for part in &self.pdb_parts {
+            if let PdbPart::Name { name, .. } = part {
+                if !out.contains(&name.as_str()) {
+                    out.push(name);
+                }
+            }
+        }
+        out
     }
 
     pub fn is_empty(&self) -> bool {
@@ -407,5 +506,45 @@ mod pattern_tests {
         assert!(TablePatterns::new(&["HR.\"EMP".into()]).is_err());
         assert!(TablePatterns::new(&["\"A\"".into()]).is_err());
         assert!(TablePatterns::new(&["A..\"B\"".into()]).is_err());
+    }
+
+    #[test]
+    fn a_pdb_is_reached_by_name_by_a_wildcard_or_not_at_all() {
+        let reach = |patterns: &[&str], pdb: &str| {
+            let list: Vec<String> = patterns.iter().map(|p| p.to_string()).collect();
+            TablePatterns::new(&list).unwrap().pdb_reach(pdb)
+        };
+        assert_eq!(reach(&["pdb1.HR.*"], "PDB1"), PdbReach::Named);
+        assert_eq!(reach(&["PDB1.HR.*"], "PDB2"), PdbReach::None);
+        assert_eq!(reach(&["PDB?.HR.*"], "PDB2"), PdbReach::Wildcard);
+        assert_eq!(reach(&["*.HR.*"], "ANY"), PdbReach::Wildcard);
+        assert_eq!(reach(&["PDB[13].HR.*"], "PDB2"), PdbReach::None);
+        assert_eq!(reach(&["PDB[13].HR.*"], "PDB3"), PdbReach::Wildcard);
+        assert_eq!(reach(&["{PDB1,SALES}.HR.*"], "SALES"), PdbReach::Wildcard);
+        // A two-part pattern is a table of any PDB.
+        assert_eq!(reach(&["HR.EMP"], "PDB2"), PdbReach::Wildcard);
+        // The furthest reach of any pattern.
+        assert_eq!(reach(&["*.HR.*", "PDB2.SALES.T"], "PDB2"), PdbReach::Named);
+        assert_eq!(reach(&[], "PDB1"), PdbReach::None);
+        // Quoted: the name as written, case kept and `*` literal, as `matches` takes it.
+        assert_eq!(reach(&["\"PDB1\".HR.*"], "PDB1"), PdbReach::Named);
+        assert_eq!(reach(&["\"pdb1\".HR.*"], "PDB1"), PdbReach::None);
+        assert_eq!(reach(&["\"P*\".HR.*"], "PDB1"), PdbReach::None);
+        assert_eq!(reach(&["P*.\"A.B\".T"], "PDB1"), PdbReach::Wildcard);
+        assert_eq!(reach(&["HR.\"E.F\""], "PDB1"), PdbReach::Wildcard);
+    }
+
+    #[test]
+    fn named_pdbs_are_the_pdb_parts_without_glob_syntax() {
+        let p = TablePatterns::new(&[
+            "pdb1.HR.*".into(),
+            "PDB*.X.Y".into(),
+            "HR.T".into(),
+            "\"Pdb2\".A.B".into(),
+            "pdb1.SALES.T".into(),
+            "P[12].A.B".into(),
+        ])
+        .unwrap();
+        assert_eq!(p.named_pdbs(), ["pdb1", "Pdb2"]);
     }
 }
