@@ -29,7 +29,7 @@ use crate::errors::{CdcError, Result};
 use crate::offsets::Offsets;
 use crate::settings::{Settings, SnapshotMode};
 use crate::snapshot::NoProgress;
-use crate::source::container::ContainerConnector;
+use crate::source::container::{ContainerConnector, WantedPdbs};
 use crate::source::emulator::clock::ManualClock;
 use crate::source::emulator::{self, EmulatorConnector, Faults};
 use cdc_core::model::Scn;
@@ -139,14 +139,17 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
     world.borrow_mut().set_scope(settings.clone());
     let counts = counting::Counts::default();
     // Outermost the container logic, as `source::open` puts it (a no-op outside a CDB).
-    let faulty = ContainerConnector::new(Box::new(Counting {
-        inner: EmulatorConnector::open_with_clock(
-            &db,
-            settings.emulator_faults(),
-            std::sync::Arc::new(clock.clone()),
-        )?,
-        counts: counts.clone(),
-    }));
+    let faulty = ContainerConnector::new(
+        Box::new(Counting {
+            inner: EmulatorConnector::open_with_clock(
+                &db,
+                settings.emulator_faults(),
+                std::sync::Arc::new(clock.clone()),
+            )?,
+            counts: counts.clone(),
+        }),
+        WantedPdbs::of(&settings),
+    );
     let reader = EmulatorConnector::open_with_clock(
         &db,
         Faults::default(),
@@ -299,7 +302,8 @@ pub fn run_plan(plan: &Plan) -> Result<Outcome> {
         Faults::default(),
         std::sync::Arc::new(clock.clone()),
     )?;
-    let clean = ContainerConnector::new(Box::new(clean_emulator.clone()));
+    let clean =
+        ContainerConnector::new(Box::new(clean_emulator.clone()), WantedPdbs::of(&settings));
     // A table created just before the final SCN has its snapshot stored for the next start
     // (as at any --stop-at-scn): one more fault-free run takes it.
     for _ in 0..3 {

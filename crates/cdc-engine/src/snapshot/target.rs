@@ -85,6 +85,13 @@ pub fn resolve(
     for t in only {
         let known = tables.iter().find(|i| &i.name == t);
         match known {
+            // Not captured by its name alone: in root mode the catalog lists only the PDBs the
+            // patterns reach into, so an uncaptured table need not be listed to be refused.
+            None if !settings.is_captured(t) => {
+                return Err(CdcError::Argument(format!(
+                "table {t} is not captured: cdc.tables.include / cdc.tables.exclude leave it out"
+            )))
+            }
             None => {
                 return Err(CdcError::UnknownTable {
                     table: t.to_string(),

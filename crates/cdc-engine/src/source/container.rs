@@ -8,8 +8,9 @@
 //! - **Root mode** — the session lands in CDB$ROOT (a common user `C##…` on the CDB's service):
 //!   mining, log lists, SCNs and open transactions in the root; before a call about a table the
 //!   session moves into its PDB with `ALTER SESSION SET CONTAINER` (privilege SET CONTAINER);
-//!   the catalog is read PDB by PDB. This is how Debezium's connector works (it connects to the
-//!   root and switches container for a PDB's catalog and reads).
+//!   the catalog is read PDB by PDB, in the PDBs the settings can capture from. This is how
+//!   Debezium's connector works (it connects to the root and switches container for a PDB's
+//!   catalog and reads).
 //! - **Per-PDB mode** — the session lands in a PDB (a user local to it, or any user on the PDB's
 //!   service): everything runs there; from 19c LogMiner mines that PDB's own redo by SCN range
 //!   without ADD_LOGFILE (Utilities 19c, 23.12.1), before 19c it refuses (ORA-65040, CDC-2302).
@@ -18,12 +19,17 @@
 //!
 //! The session keeps track of where it is, so a container is switched only when the next call
 //! needs another one.
+//!
+//! In root mode the catalog is read only in the PDBs the settings can capture from
+//! ([`WantedPdbs`]): a common user need not be allowed into every PDB (SET CONTAINER held in
+//! some PDBs only, a PDB open RESTRICTED), and a PDB capture does not want must not stop it.
 
 use super::model::*;
 use super::{Admin, Catalog, Connector, Flashback, Miner, Session};
 use crate::errors::{CdcError, Result};
-use crate::names::TableName;
+use crate::names::{PdbReach, TableName, TablePatterns};
 use crate::types::Value;
+use std::sync::Arc;
 
 /// How a session reaches a CDB's containers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,14 +62,134 @@ impl Mode {
     }
 }
 
+/// The PDBs whose tables the settings can capture, which root mode enters to list them.
+///
+/// Oracle lets a common user into a PDB only where it holds SET CONTAINER, granted commonly or
+/// inside that PDB (Security Guide, "How the Oracle Multitenant Option Affects Privileges"), and
+/// into a PDB open RESTRICTED only with RESTRICTED SESSION (ORA-01035): a user may be kept out
+/// of PDBs it has no business in. So a PDB is entered only when the settings reach into it
+/// ([`PdbReach`]), and a refusal means what the reach says:
+/// - **named** (`PDB2.HR.*` in `cdc.tables.include`, or the signal table's PDB): the settings
+///   want its tables, and a refusal stops the caller with the error, which names the PDB;
+/// - **wildcard only** (`PDB*.HR.*`, `*.HR.*`, a two-part `HR.*`, no patterns at all): the
+///   pattern is a way of naming every PDB where such tables are, not a demand on this one; a
+///   refusal leaves the PDB out, with a warning that names it and why;
+/// - **none**: not entered at all.
+#[derive(Debug, Clone)]
+pub struct WantedPdbs {
+    /// `cdc.tables.include`; `None`: no patterns, so every table of every PDB.
+    include: Option<TablePatterns>,
+    /// The source channel's signal table (`cdc.signal.data.collection` with the source channel
+    /// on), read whatever the patterns say: in its PDB, or in any PDB when named without one.
+    signal: Option<TableName>,
+}
+
+impl WantedPdbs {
+    /// Every PDB, by wildcard: what a caller without settings lists.
+    pub fn every() -> Self {
+        WantedPdbs {
+            include: None,
+            signal: None,
+        }
+    }
+
+    /// The PDBs `settings` can capture from.
+    pub fn of(settings: &crate::settings::Settings) -> Self {
+        WantedPdbs {
+            include: (!settings.include.is_empty()).then(|| settings.include.clone()),
+            signal: settings
+                .signal
+                .data_collection
+                .clone()
+                .filter(|_| settings.signal.source),
+        }
+    }
+
+    /// How far the settings reach into PDB `pdb` (its V$PDBS name).
+    pub fn reach(&self, pdb: &str) -> PdbReach {
+        let include = match &self.include {
+            None => PdbReach::Wildcard,
+            Some(patterns) => patterns.pdb_reach(pdb),
+        };
+        let signal = match self.signal.as_ref().map(|t| t.pdb.as_deref()) {
+            None => PdbReach::None,
+            Some(None) => PdbReach::Wildcard,
+            Some(Some(p)) if p == pdb => PdbReach::Named,
+            Some(Some(_)) => PdbReach::None,
+        };
+        include.max(signal)
+    }
+
+    /// What reaches into `pdb` by name, for an error that stops the caller.
+    fn naming(&self, pdb: &str) -> String {
+        let mut by = Vec::new();
+        if let Some(patterns) = &self.include {
+            if patterns.pdb_reach(pdb) == PdbReach::Named {
+                by.push("cdc.tables.include names it".to_string());
+            }
+        }
+        if let Some(t) = self
+            .signal
+            .as_ref()
+            .filter(|t| t.pdb.as_deref() == Some(pdb))
+        {
+            by.push(format!("the signal table {t} is in it"));
+        }
+        by.join(", ")
+    }
+}
+
+/// Whether `e`, from `ALTER SESSION SET CONTAINER`, is the database keeping the user out of the
+/// container (a missing grant, a PDB closed or open RESTRICTED since V$PDBS was read), not a
+/// failure of the session (a lost connection is retried by the caller, never skipped).
+fn refused_entry(e: &CdcError) -> bool {
+    matches!(
+        e,
+        CdcError::Privilege { .. } | CdcError::ContainerUnreachable(_)
+    )
+}
+
+/// A refused switch into `container`, with what it takes: the adapter's ORA-01031 names neither
+/// the container nor the grant.
+fn entry_refused(container: &str, e: CdcError) -> CdcError {
+    match e {
+        CdcError::Privilege { message, .. } => CdcError::Privilege {
+            operation: format!("ALTER SESSION SET CONTAINER = {container}"),
+            message: format!(
+                "{message}; SET CONTAINER must be held commonly or inside {container}: as a DBA in CDB$ROOT, GRANT SET CONTAINER TO <capture user> CONTAINER=ALL; or only for {container}: ALTER SESSION SET CONTAINER = {container}; GRANT SET CONTAINER TO <capture user>;"
+            ),
+        },
+        other => other,
+    }
+}
+
+/// `e` with `context` before what it says, its code kept.
+fn in_context(context: &str, e: CdcError) -> CdcError {
+    match e {
+        CdcError::Privilege { operation, message } => CdcError::Privilege {
+            operation: format!("{context}: {operation}"),
+            message,
+        },
+        CdcError::ContainerUnreachable(m) => {
+            CdcError::ContainerUnreachable(format!("{context}: {m}"))
+        }
+        other => other,
+    }
+}
+
 /// Opens sessions of `inner` that put each call in the container it needs.
 pub struct ContainerConnector {
     inner: Box<dyn Connector>,
+    /// The PDBs whose catalog root mode reads; shared by every session.
+    wanted: Arc<WantedPdbs>,
 }
 
 impl ContainerConnector {
-    pub fn new(inner: Box<dyn Connector>) -> Self {
-        ContainerConnector { inner }
+    pub fn new(inner: Box<dyn Connector>, wanted: WantedPdbs) -> Self {
+        ContainerConnector {
+            inner,
+            wanted: Arc::new(wanted),
+        }
     }
 }
 
@@ -77,6 +203,7 @@ impl Connector for ContainerConnector {
                 here: landed.unwrap_or_default(),
                 mode,
                 inner: session,
+                wanted: self.wanted.clone(),
             }),
         })
     }
@@ -94,19 +221,13 @@ fn unreachable_from(home: &str, container: &str) -> String {
 }
 
 /// The PDBs `cdc.tables.include` names by name (the first part of a three-part pattern, when
-/// it has no wildcard), upper case, sorted, once each.
+/// it has no glob syntax: [`PdbReach::Named`]), upper case, sorted, once each.
 pub fn named_pdbs(settings: &crate::settings::Settings) -> Vec<String> {
     let mut out: Vec<String> = settings
         .include
-        .patterns()
-        .iter()
-        .filter_map(|p| {
-            let parts = crate::names::split_identifiers(p).ok()?;
-            let [pdb, _, _] = parts.as_slice() else {
-                return None;
-            };
-            (!pdb.contains(['*', '?'])).then(|| pdb.to_ascii_uppercase())
-        })
+        .named_pdbs()
+        .into_iter()
+        .map(str::to_ascii_uppercase)
         .collect();
     out.sort();
     out.dedup();
@@ -180,6 +301,8 @@ struct ContainerSession {
     mode: Mode,
     /// The container the session is in now.
     here: String,
+    /// The PDBs [`Catalog::tables`] enters in root mode.
+    wanted: Arc<WantedPdbs>,
 }
 
 impl ContainerSession {
@@ -193,7 +316,9 @@ impl ContainerSession {
                 home, container,
             )));
         }
-        self.inner.set_container(container)?;
+        self.inner
+            .set_container(container)
+            .map_err(|e| entry_refused(container, e))?;
         self.here = container.to_string();
         Ok(())
     }
@@ -261,7 +386,8 @@ impl Catalog for ContainerSession {
         self.inner.pdb_supplemental_logging()
     }
 
-    /// Every open PDB's tables (root mode), or the PDB's own.
+    /// The tables of every open PDB the settings reach into (root mode, [`WantedPdbs`]), or the
+    /// PDB's own.
     fn tables(&mut self) -> Result<Vec<TableInfo>> {
         let pdbs = match &self.mode {
             Mode::Pdb(home) => vec![home.clone()],
@@ -274,9 +400,31 @@ impl Catalog for ContainerSession {
                 pdbs
             }
         };
+        let root = self.mode == Mode::Root;
         let mut out = Vec::new();
         for pdb in pdbs {
-            self.enter(&pdb)?;
+            let reach = match root {
+                true => self.wanted.reach(&pdb),
+                // Per-PDB: the session's own, where it already is.
+                false => PdbReach::Named,
+            };
+            if reach == PdbReach::None {
+                continue;
+            }
+            match self.enter(&pdb) {
+                Ok(()) => {}
+                Err(e) if refused_entry(&e) && reach == PdbReach::Wildcard => {
+                    tracing::warn!(
+                        "PDB {pdb} left out of the catalog: the settings reach into it by a wildcard only (cdc.tables.include has no pattern naming it, or none at all), and the capture user may not enter it: {e}. A pattern naming it (PDB.OWNER.TABLE) would make this an error; one whose PDB part does not match it leaves it alone"
+                    );
+                    continue;
+                }
+                Err(e) if refused_entry(&e) => {
+                    let why = format!("PDB {pdb} ({})", self.wanted.naming(&pdb));
+                    return Err(in_context(&why, e));
+                }
+                Err(e) => return Err(e),
+            }
             let mut tables = self.inner.tables()?;
             // The adapter names tables after the container it read them in; make sure.
             for t in &mut tables {

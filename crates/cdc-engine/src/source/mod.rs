@@ -74,9 +74,10 @@ pub fn open_mining(settings: &crate::settings::Settings, url: &str) -> Result<Bo
         DatabaseUrl::Emulator { dir, service } => (dir, service),
         DatabaseUrl::Replay { .. } => return not_a_replay(),
         DatabaseUrl::Oracle { connect } => {
-            return Ok(Box::new(container::ContainerConnector::new(Box::new(
-                oracle_mining_on(settings, connect)?,
-            ))))
+            return Ok(Box::new(container::ContainerConnector::new(
+                Box::new(oracle_mining_on(settings, connect)?),
+                container::WantedPdbs::of(settings),
+            )))
         }
     };
     let dir = dir.as_path();
@@ -114,17 +115,20 @@ pub fn open_mining(settings: &crate::settings::Settings, url: &str) -> Result<Bo
     let connector = emulator::EmulatorConnector::open(dir, faults)?
         .with_login(settings.mining_user(), service.as_deref());
     connector.set_dictionary(settings.mining_dictionary)?;
-    Ok(Box::new(container::ContainerConnector::new(Box::new(
-        connector,
-    ))))
+    Ok(Box::new(container::ContainerConnector::new(
+        Box::new(connector),
+        container::WantedPdbs::of(settings),
+    )))
 }
 
 /// The database named by `cdc.database.url` alone, behind the container logic of
-/// [`container::ContainerConnector`] (a no-op outside a CDB).
+/// [`container::ContainerConnector`] (a no-op outside a CDB), which in root mode lists the
+/// tables of the PDBs the settings reach into.
 pub fn open_source(settings: &crate::settings::Settings) -> Result<Box<dyn Connector>> {
-    Ok(Box::new(container::ContainerConnector::new(open_raw(
-        settings,
-    )?)))
+    Ok(Box::new(container::ContainerConnector::new(
+        open_raw(settings)?,
+        container::WantedPdbs::of(settings),
+    )))
 }
 
 /// The database of `cdc.database.url` as its adapter opens it, sessions unwrapped.

@@ -4,7 +4,7 @@
 //! the container's set; the PDB's tables store, write as bytes and order keys in the PDB's.
 
 use crate::charset::{Charset, Charsets};
-use crate::source::container::ContainerConnector;
+use crate::source::container::{ContainerConnector, WantedPdbs};
 use crate::source::emulator::testing::{mine, Db};
 use crate::source::emulator::*;
 use crate::source::*;
@@ -47,7 +47,9 @@ fn text(s: &str) -> Value {
 fn root_mode(db: &Db, faults: Faults) -> Box<dyn Session> {
     let raw =
         EmulatorConnector::open_with_clock(&db.path(), faults, Arc::new(db.clock.clone())).unwrap();
-    ContainerConnector::new(Box::new(raw)).connect().unwrap()
+    ContainerConnector::new(Box::new(raw), WantedPdbs::every())
+        .connect()
+        .unwrap()
 }
 
 #[test]

@@ -5,7 +5,7 @@
 use crate::errors::Code;
 use crate::errors::{CdcError, Result};
 use crate::names::TableName;
-use crate::source::container::ContainerConnector;
+use crate::source::container::{ContainerConnector, WantedPdbs};
 use crate::source::emulator::clock::ManualClock;
 use crate::source::emulator::writer::Writer;
 use crate::source::emulator::*;
@@ -80,7 +80,7 @@ impl Db {
         self.raw(user, service).connect().unwrap()
     }
     fn wrapped(&self, user: Option<&str>, service: Option<&str>) -> Box<dyn Session> {
-        ContainerConnector::new(Box::new(self.raw(user, service)))
+        ContainerConnector::new(Box::new(self.raw(user, service)), WantedPdbs::every())
             .connect()
             .unwrap()
     }
@@ -312,6 +312,117 @@ fn the_container_logic_reads_each_pdb_in_it_and_mines_in_the_root() {
     );
     let e = err(rows(local.as_mut(), "PDB2.APP.T"));
     assert_eq!(e.code(), Code::Cdc2301, "{e}");
+}
+
+/// The settings' reach into each PDB, from `cdc.tables.include` and the source channel's signal
+/// table: by name, by a wildcard only, or not at all.
+#[test]
+fn the_settings_reach_into_the_pdbs_their_patterns_and_signal_table_name() {
+    use crate::names::PdbReach::{Named, None as Not, Wildcard};
+    let wanted = |pairs: &[&str]| {
+        WantedPdbs::of(
+            &crate::settings::Settings::from_pairs(pairs).unwrap_or_else(|e| panic!("{e}")),
+        )
+    };
+    let reach = |w: &WantedPdbs| ["PDB1", "PDB2", "SALES"].map(|p| w.reach(p));
+    // No patterns: every table of every PDB, none by name.
+    assert_eq!(reach(&WantedPdbs::every()), [Wildcard; 3]);
+    assert_eq!(reach(&wanted(&[])), [Wildcard; 3]);
+    assert_eq!(
+        reach(&wanted(&["cdc.tables.include=pdb1.APP.*"])),
+        [Named, Not, Not]
+    );
+    assert_eq!(
+        reach(&wanted(&["cdc.tables.include=PDB1.APP.*,PDB?.HR.*"])),
+        [Named, Wildcard, Not]
+    );
+    // A two-part pattern is the table in any PDB.
+    assert_eq!(
+        reach(&wanted(&["cdc.tables.include=PDB1.APP.*,HR.EMP"])),
+        [Named, Wildcard, Wildcard]
+    );
+    // The source channel's signal table is read in its PDB whatever the patterns say; named
+    // without a PDB, in any.
+    let signal = |table: &str| {
+        wanted(&[
+            "cdc.tables.include=PDB1.APP.*",
+            "cdc.signal.enabled.channels=source",
+            &format!("cdc.signal.data.collection={table}"),
+        ])
+    };
+    assert_eq!(reach(&signal("SALES.CDC.SIGNALS")), [Named, Not, Named]);
+    assert_eq!(reach(&signal("CDC.SIGNALS")), [Named, Wildcard, Wildcard]);
+    // The file channel reads no table.
+    let file = wanted(&[
+        "cdc.tables.include=PDB1.APP.*",
+        "cdc.signal.data.collection=SALES.CDC.SIGNALS",
+    ]);
+    assert_eq!(reach(&file), [Named, Not, Not]);
+}
+
+/// A common user allowed into PDB1 only (SET CONTAINER granted inside CDB$ROOT and PDB1, not
+/// commonly: Oracle lets it into the containers it holds the grant in). Root mode enters only
+/// the PDBs the settings reach into: PDB1's tables are listed without touching PDB2; a wildcard
+/// that reaches PDB2 too leaves it out with a warning; a pattern naming PDB2 stops with the
+/// refusal (CDC-2401), naming PDB2 and the grant. Before, every open PDB was entered and the
+/// listing failed whatever the settings captured.
+#[test]
+fn root_mode_enters_only_the_pdbs_the_settings_reach_into() {
+    let users = r#"  users:
+    - name: C##CAP
+      container_data: all
+      privileges: [CREATE SESSION, SELECT ANY TABLE, FLASHBACK ANY TABLE, SELECT_CATALOG_ROLE]
+      local_privileges: { CDB$ROOT: [SET CONTAINER], PDB1: [SET CONTAINER] }
+    - { name: C##CDC, container_data: all }"#;
+    let db = Db::new(&cdb("19.22.0.0.0", users));
+    let listed = |include: &str| -> Result<Vec<String>> {
+        let settings = crate::settings::Settings::from_pairs(&[include]).unwrap();
+        let mut s = ContainerConnector::new(
+            Box::new(db.raw(Some("C##CAP"), None)),
+            WantedPdbs::of(&settings),
+        )
+        .connect()?;
+        let names = s.tables()?.iter().map(|t| t.name.to_string()).collect();
+        // Reads go on in the PDB entered, and back in the root.
+        assert_eq!(rows(s.as_mut(), "PDB1.APP.T")?, 5);
+        s.logs()?;
+        assert_eq!(s.container()?.as_deref(), Some("CDB$ROOT"));
+        Ok(names)
+    };
+    assert_eq!(
+        listed("cdc.tables.include=PDB1.APP.*").unwrap(),
+        ["PDB1.APP.T"]
+    );
+    assert_eq!(
+        listed("cdc.tables.include=PDB*.APP.*").unwrap(),
+        ["PDB1.APP.T"]
+    );
+    assert_eq!(listed("cdc.tables.include=APP.T").unwrap(), ["PDB1.APP.T"]);
+    for include in [
+        "cdc.tables.include=PDB2.APP.T",
+        "cdc.tables.include=PDB1.APP.*,pdb2.APP.*",
+        "cdc.tables.include=*.APP.*,PDB2.APP.T",
+    ] {
+        let e = err(listed(include));
+        assert_eq!(e.code(), Code::Cdc2401, "{include}: {e}");
+        let text = e.to_string();
+        assert!(
+            text.contains("PDB PDB2 (cdc.tables.include names it)")
+                && text.contains("ALTER SESSION SET CONTAINER = PDB2")
+                && text.contains("ORA-01031")
+                && text.contains("GRANT SET CONTAINER TO <capture user> CONTAINER=ALL"),
+            "{include}: {e}"
+        );
+    }
+    // A user allowed everywhere lists both, as before.
+    let mut s = db.wrapped(Some("C##CDC"), None);
+    let all: Vec<String> = s
+        .tables()
+        .unwrap()
+        .iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    assert_eq!(all, ["PDB1.APP.T", "PDB2.APP.T"]);
 }
 
 /// From CDB$ROOT a common user sees the PDBs' rows of V$PDBS and V$TRANSACTION only as far as
