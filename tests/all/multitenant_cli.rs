@@ -126,6 +126,10 @@ database:
     - { name: C##CDC, container_data: all }
     - { name: PDB2CDC, container: PDB2 }
     - { name: C##ROOTONLY }
+    - name: C##PDB1ONLY
+      container_data: all
+      privileges: [CREATE SESSION, SELECT ANY TABLE, FLASHBACK ANY TABLE, SELECT_CATALOG_ROLE, EXECUTE_CATALOG_ROLE, LOGMINING]
+      local_privileges: { CDB$ROOT: [SET CONTAINER], PDB1: [SET CONTAINER] }
 tables:
   - name: PDB1.SHOP.ACCOUNTS
     columns:
@@ -256,6 +260,112 @@ fn a_common_user_in_the_root_captures_several_pdbs() {
             "no change records from {pdb}"
         );
     }
+}
+
+/// `emulator dump` of a table, as JSON lines: what an export of it holds.
+fn dump(db: &Path, table: &str) -> String {
+    let o = Command::new(cargo_bin("oracle-cdc"))
+        .args([
+            "--set",
+            &format!("cdc.database.url=emulator:{}", db.display()),
+        ])
+        .args(["emulator", "dump", "--table", table, "--format", "jsonl"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// Root mode with a common user kept out of PDB2: SET CONTAINER granted inside CDB$ROOT and
+/// PDB1 only, and Oracle lets a common user switch only into a container where it holds it,
+/// commonly or there (Security Guide, "How the Oracle Multitenant Option Affects Privileges").
+/// Capturing PDB1's tables never enters PDB2: the export equals the table and capture converges
+/// while the workload changes both PDBs. A wildcard that reaches PDB2 as well leaves it out with
+/// a warning that names it; a pattern naming PDB2 stops capture and the export with CDC-2401,
+/// naming PDB2 and the grant. Before, every open PDB was entered and all of them failed.
+#[test]
+fn a_common_user_kept_out_of_one_pdb_captures_the_pdbs_it_may_enter() {
+    let cdb = Cdb::new("19.22.0.0.0");
+    let user = "cdc.database.user=C##PDB1ONLY";
+    let named_pdb2 = "cdc.tables.include=PDB1.SHOP.*,PDB2.SHOP.ORDERS";
+    let fresh = |name: &str| {
+        let dir = cdb.dir.path().join(name);
+        [
+            format!("cdc.sink.dir={}", dir.join("out").display()),
+            format!("cdc.state.dir={}", dir.join("state").display()),
+        ]
+    };
+    let [sink, state] = fresh("named-pdb2");
+    let e = capture_fails(&cdb.db, &cdb.pairs(&[user, named_pdb2, &sink, &state]));
+    let refused = |e: &str| {
+        assert!(e.starts_with("CDC-2401"), "{e}");
+        for part in [
+            "PDB PDB2 (cdc.tables.include names it)",
+            "ALTER SESSION SET CONTAINER = PDB2",
+            "ORA-01031",
+            "GRANT SET CONTAINER TO",
+        ] {
+            assert!(e.contains(part), "{part}: {e}");
+        }
+    };
+    refused(&e);
+    let export = |include: &str, out: &Path| {
+        let mut args = settings_args(&cdb.pairs(&[user, include]));
+        args.extend(["snapshot", "--out", out.to_str().unwrap()].map(String::from));
+        Command::new(cargo_bin("oracle-cdc"))
+            .args(&args)
+            .output()
+            .unwrap()
+    };
+    let o = export(named_pdb2, &cdb.dir.path().join("export-named-pdb2"));
+    assert!(!o.status.success());
+    refused(&String::from_utf8_lossy(&o.stderr));
+
+    for (include, wildcard) in [
+        ("cdc.tables.include=PDB1.SHOP.*", false),
+        ("cdc.tables.include=*.SHOP.*", true),
+    ] {
+        let out = cdb.dir.path().join(format!("export-{wildcard}"));
+        let o = export(include, &out);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{include}: {err}");
+        let mut exported: Vec<String> = std::fs::read_dir(&out)
+            .unwrap()
+            .flatten()
+            .map(|f| f.file_name().to_string_lossy().into_owned())
+            .filter(|f| f.starts_with("PDB"))
+            .collect();
+        exported.sort();
+        assert_eq!(exported, ["PDB1.SHOP.ACCOUNTS.jsonl"], "{include}");
+        assert_eq!(
+            std::fs::read_to_string(out.join("PDB1.SHOP.ACCOUNTS.jsonl")).unwrap(),
+            dump(&cdb.db, "PDB1.SHOP.ACCOUNTS"),
+            "{include}"
+        );
+        // Left out, and said so, only where a wildcard reached into PDB2.
+        assert_eq!(
+            err.contains("PDB PDB2 left out") && err.contains("ORA-01031"),
+            wildcard,
+            "{include}: {err}"
+        );
+    }
+
+    let pairs = cdb.pairs(&[user, "cdc.tables.include=PDB1.SHOP.*"]);
+    let end = capture_during(&cdb, &pairs, "7");
+    let recs = cdb.records();
+    assert_exactly_once(&recs);
+    assert_table_converges(&cdb.db, &recs, "PDB1.SHOP.ACCOUNTS", end);
+    assert!(
+        recs.iter()
+            .any(|r| r["value"]["payload"]["source"]["db"] == "PDB1"
+                && r["value"]["payload"]["op"] != "r"),
+        "no change records from PDB1"
+    );
+    assert!(
+        recs.iter()
+            .all(|r| r["value"]["payload"]["source"]["db"] != "PDB2"),
+        "PDB2 leaked"
+    );
 }
 
 /// Per-PDB mode (19c+): a user local to PDB2, on PDB2's service, captures PDB2 alone.
