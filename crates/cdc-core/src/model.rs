@@ -87,6 +87,10 @@ pub struct DatabaseInfo {
     pub cdb: bool,
     /// Open PDBs (V$PDBS), empty outside multitenant.
     pub pdbs: Vec<String>,
+    /// Those of `pdbs` open RESTRICTED (V$PDBS.RESTRICTED = 'YES'): only a user holding
+    /// RESTRICTED SESSION there may enter them, others get ORA-01035.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub restricted_pdbs: Vec<String>,
     /// V$DATABASE.RESETLOGS_CHANGE#: identifies the incarnation together with the DBID.
     pub resetlogs_scn: Scn,
     pub role: DatabaseRole,

@@ -166,6 +166,11 @@ pub struct PdbSpec {
     pub name: String,
     #[serde(default)]
     pub open_mode: PdbOpenMode,
+    /// Opened RESTRICTED (`ALTER PLUGGABLE DATABASE … OPEN RESTRICTED`, V$PDBS.RESTRICTED
+    /// `YES`): only a user holding RESTRICTED SESSION in it (commonly or granted there) may log
+    /// in to its service or switch into it, others get ORA-01035.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub restricted: bool,
     /// The PDB's own supplemental logging (12.2+, `ALTER PLUGGABLE DATABASE ADD SUPPLEMENTAL
     /// LOG DATA …` run in the PDB; DBA_SUPPLEMENTAL_LOGGING there): levels on top of CDB$ROOT's
     /// for this PDB's tables. Absent: none of its own.
@@ -402,6 +407,10 @@ pub fn privileges_of(spec: &PrivilegeSpec) -> Privileges {
 /// nothing; an application user of `emulator serve` may be granted them).
 pub const WRITE_PRIVILEGES: &[&str] = &["INSERT ANY TABLE", "UPDATE ANY TABLE", "DELETE ANY TABLE"];
 
+/// RESTRICTED SESSION: the way into a PDB open RESTRICTED ([`PdbSpec::restricted`]). Known, but
+/// not in `all`: a capture user has no need of it, and a DBA grants it deliberately.
+pub const RESTRICTED_SESSION: &str = "RESTRICTED SESSION";
+
 /// Whether a privilege list entry is one the emulator knows: a name of [`ALL_PRIVILEGES`], `all`
 /// (all of them), or an object grant `OWNER.OBJECT:PRIV` on a user table (SELECT, FLASHBACK,
 /// INSERT, UPDATE, DELETE), either named with its container (`PDB1.OWNER.OBJECT:PRIV`,
@@ -413,6 +422,7 @@ pub fn known_privilege(entry: &str) -> bool {
     }
     if ALL_PRIVILEGES.iter().any(|p| p.eq_ignore_ascii_case(&up))
         || WRITE_PRIVILEGES.contains(&up.as_str())
+        || up == RESTRICTED_SESSION
     {
         return true;
     }
@@ -482,7 +492,7 @@ fn check_list(
     for e in list {
         if !known_privilege(e) {
             return Err(format!(
-                "{who}: unknown privilege `{e}`; known: {}, {} and [PDB.]OWNER.TABLE:SELECT|FLASHBACK|INSERT|UPDATE|DELETE",
+                "{who}: unknown privilege `{e}`; known: {}, {}, {RESTRICTED_SESSION} and [PDB.]OWNER.TABLE:SELECT|FLASHBACK|INSERT|UPDATE|DELETE",
                 ALL_PRIVILEGES.join(", "),
                 WRITE_PRIVILEGES.join(", ")
             ));
@@ -573,6 +583,35 @@ pub fn closed_pdbs(schema: &SchemaFile) -> Vec<String> {
         .filter(|p| !p.open_mode.is_open())
         .map(|p| p.name.to_ascii_uppercase())
         .collect()
+}
+
+/// The open PDBs declared RESTRICTED.
+pub fn restricted_pdbs(schema: &SchemaFile) -> Vec<String> {
+    schema
+        .database
+        .pdbs
+        .iter()
+        .filter(|p| p.restricted && p.open_mode.is_open())
+        .map(|p| p.name.to_ascii_uppercase())
+        .collect()
+}
+
+/// ORA-01035 for `user` in `pdb` when the PDB is open RESTRICTED and the grants in effect there
+/// (`privileges`) lack RESTRICTED SESSION.
+fn restricted_refusal(
+    schema: &SchemaFile,
+    pdb: &str,
+    user: &str,
+    privileges: &Privileges,
+) -> Option<String> {
+    let restricted = restricted_pdbs(schema)
+        .iter()
+        .any(|p| p.eq_ignore_ascii_case(pdb));
+    (restricted && !privileges.system.contains(RESTRICTED_SESSION)).then(|| {
+        format!(
+            "ORA-01035: ORACLE only available to users with RESTRICTED SESSION privilege (PDB {pdb} is open RESTRICTED; {user} lacks RESTRICTED SESSION there)"
+        )
+    })
 }
 
 /// The open mode of a PDB (READ WRITE unless declared otherwise).
@@ -853,6 +892,12 @@ pub fn login(schema: &SchemaFile, user: Option<&str>, service: Option<&str>) -> 
             ),
         });
     }
+    // A PDB open RESTRICTED admits only users with RESTRICTED SESSION there.
+    if let Some(pdb) = container.as_deref().filter(|c| *c != ROOT) {
+        if let Some(refusal) = restricted_refusal(schema, pdb, &user.name, &user.privileges) {
+            return Err(connect_error(Code::Cdc2006, refusal));
+        }
+    }
     Ok(Login { user, container })
 }
 
@@ -1047,6 +1092,19 @@ impl User {
             operation: "DBMS_LOGMNR_D.BUILD".into(),
             message: "ORA-06550: line 1, column 7: PLS-00201: identifier 'SYS.DBMS_LOGMNR_D' must be declared".into(),
         })
+    }
+
+    /// `ALTER SESSION SET CONTAINER = target` into PDB `target` open RESTRICTED (`schema`'s
+    /// [`PdbSpec::restricted`]): refused (ORA-01035) unless the user holds RESTRICTED SESSION
+    /// there. Checked after [`User::set_container`], as Oracle checks SET CONTAINER first.
+    pub fn enter_restricted(&self, schema: &SchemaFile, target: &str) -> Result<()> {
+        let held = self.in_container(Some(target));
+        match restricted_refusal(schema, target, &self.name, &held) {
+            Some(refusal) => Err(CdcError::ContainerUnreachable(format!(
+                "{refusal} (ALTER SESSION SET CONTAINER = {target})"
+            ))),
+            None => Ok(()),
+        }
     }
 
     /// `ALTER SESSION SET CONTAINER = target`.

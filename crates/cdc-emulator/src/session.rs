@@ -389,6 +389,9 @@ impl EmulatorSession {
             info.role = DatabaseRole::Primary;
             info.open_mode = OpenMode::ReadWrite;
         }
+        // RESTRICTED is a column of the same V$PDBS rows.
+        let shown = info.pdbs.clone();
+        info.restricted_pdbs.retain(|p| shown.contains(p));
         Ok(info)
     }
 
@@ -523,6 +526,10 @@ impl Catalog for EmulatorSession {
             }
         }
         self.user.set_container(&target)?;
+        if target != ROOT {
+            let r = self.replica()?;
+            self.user.enter_restricted(&r.schema, &target)?;
+        }
         // What the user may do is now what it holds there (common and local grants).
         self.user.enter(Some(&target));
         self.container = Some(target);

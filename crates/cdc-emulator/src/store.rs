@@ -1083,6 +1083,7 @@ impl Replica {
         pdbs.dedup();
         let closed = super::access::closed_pdbs(&self.schema);
         pdbs.retain(|p| !closed.contains(p));
+        let restricted_pdbs = super::access::restricted_pdbs(&self.schema);
         DatabaseInfo {
             dbid: d.dbid,
             name: d.name.clone(),
@@ -1090,6 +1091,7 @@ impl Replica {
             edition: d.edition.clone(),
             cdb: d.multitenant,
             pdbs,
+            restricted_pdbs,
             resetlogs_scn: d.start_scn,
             role: d.role.into(),
             open_mode: d.open_mode.into(),

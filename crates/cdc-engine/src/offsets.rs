@@ -771,6 +771,7 @@ mod tests {
             edition: String::new(),
             cdb: false,
             pdbs: vec![],
+            restricted_pdbs: vec![],
             resetlogs_scn: 1000,
             role: cdc_core::model::DatabaseRole::Primary,
             open_mode: cdc_core::model::OpenMode::ReadWrite,

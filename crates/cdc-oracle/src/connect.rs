@@ -372,8 +372,11 @@ pub fn runtime_error(code: Option<OraCode>, message: &str, ctx: &CallContext) ->
             filter: None,
             message: text,
         },
-        // ALTER SESSION SET CONTAINER into a PDB that does not exist, or is not open.
-        Some(OraCode::Ora(65011 | 1109)) => {
+        // ALTER SESSION SET CONTAINER into a PDB that does not exist, or is not open; or one
+        // open RESTRICTED, which only a user holding RESTRICTED SESSION there may enter
+        // (ORA-01035 "ORACLE only available to users with RESTRICTED SESSION privilege"; on an
+        // open connection only a container switch meets it).
+        Some(OraCode::Ora(65011 | 1109 | 1035)) => {
             CdcError::ContainerUnreachable(format!("{}: {text}", ctx.operation))
         }
         _ => CdcError::Database(format!("{}: {text}", ctx.operation)),
@@ -688,6 +691,7 @@ mod tests {
             (OraCode::Ora(65040), Code::Cdc2302),
             (OraCode::Ora(65011), Code::Cdc2301),
             (OraCode::Ora(1109), Code::Cdc2301),
+            (OraCode::Ora(1035), Code::Cdc2301),
             (OraCode::Ora(3113), Code::Cdc5007),
             (OraCode::Ora(3114), Code::Cdc5007),
             (OraCode::Ora(3135), Code::Cdc5007),

@@ -329,11 +329,19 @@ impl Catalog for OracleSession {
                 Err(e) => return Err(e.runtime(&c)),
             }
         }
-        let mut pdbs = Vec::new();
+        let (mut pdbs, mut restricted_pdbs) = (Vec::new(), Vec::new());
         if cdb {
             let c = ctx("reading V$PDBS");
-            match self.rows(sql::OPEN_PDBS, &c, |r| r.string(0)) {
-                Ok(list) => pdbs = list,
+            let row = |r: &Cols| Ok((r.string(0)?, r.opt_string(1)?.as_deref() == Some("YES")));
+            match self.rows(sql::OPEN_PDBS, &c, row) {
+                Ok(list) => {
+                    for (pdb, restricted) in list {
+                        if restricted {
+                            restricted_pdbs.push(pdb.clone());
+                        }
+                        pdbs.push(pdb);
+                    }
+                }
                 Err(CdcError::Privilege { message, .. }) => {
                     tracing::warn!("cannot read V$PDBS ({message}); listing no PDBs")
                 }
@@ -347,6 +355,7 @@ impl Catalog for OracleSession {
             edition: types_map::edition_from_product(&product),
             cdb,
             pdbs,
+            restricted_pdbs,
             resetlogs_scn,
             role,
             open_mode,

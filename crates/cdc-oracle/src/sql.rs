@@ -283,8 +283,10 @@ WHERE NAME IN ('undo_retention', 'undo_tablespace')";
 pub const UNDO_RETENTION_MODE: &str =
     "SELECT RETENTION FROM DBA_TABLESPACES WHERE TABLESPACE_NAME = :tablespace_name";
 
-/// Open PDBs, in container order. Privilege: SELECT on V_$PDBS. From a PDB only that PDB shows.
-pub const OPEN_PDBS: &str = "SELECT NAME FROM V$PDBS WHERE NAME <> 'PDB$SEED' \
+/// Open PDBs, in container order, and whether each is open RESTRICTED (`YES` / `NO`: only users
+/// with RESTRICTED SESSION may connect to it or switch into it, ORA-01035). Privilege: SELECT on
+/// V_$PDBS. From a PDB only that PDB shows.
+pub const OPEN_PDBS: &str = "SELECT NAME, RESTRICTED FROM V$PDBS WHERE NAME <> 'PDB$SEED' \
 AND OPEN_MODE IN ('READ WRITE', 'READ ONLY') ORDER BY CON_ID";
 
 /// The container this session is in (`CDB$ROOT`, a PDB name, or the database name outside a

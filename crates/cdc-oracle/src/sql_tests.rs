@@ -49,7 +49,7 @@ fn scn_and_identity_statements() {
     );
     assert_eq!(
         OPEN_PDBS,
-        "SELECT NAME FROM V$PDBS WHERE NAME <> 'PDB$SEED' AND OPEN_MODE IN ('READ WRITE', 'READ ONLY') ORDER BY CON_ID"
+        "SELECT NAME, RESTRICTED FROM V$PDBS WHERE NAME <> 'PDB$SEED' AND OPEN_MODE IN ('READ WRITE', 'READ ONLY') ORDER BY CON_ID"
     );
     assert_eq!(
         CONTAINER_NAME,

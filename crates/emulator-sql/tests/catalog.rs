@@ -249,8 +249,8 @@ fn identity_privileges_and_small_statements() {
         vec![vec![t("GUARANTEE")]]
     );
     assert_eq!(
-        rows(&mut db, "SELECT NAME FROM V$PDBS WHERE NAME <> 'PDB$SEED' AND OPEN_MODE IN ('READ WRITE', 'READ ONLY') ORDER BY CON_ID", &[]),
-        vec![vec![t("PDB1")], vec![t("PDB3")]]
+        rows(&mut db, "SELECT NAME, RESTRICTED FROM V$PDBS WHERE NAME <> 'PDB$SEED' AND OPEN_MODE IN ('READ WRITE', 'READ ONLY') ORDER BY CON_ID", &[]),
+        vec![vec![t("PDB1"), t("NO")], vec![t("PDB3"), t("YES")]]
     );
     let container =
         "SELECT SYS_CONTEXT('USERENV', 'CON_NAME'), SYS_CONTEXT('USERENV', 'CON_ID') FROM DUAL";

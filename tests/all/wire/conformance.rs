@@ -174,6 +174,35 @@ fn a_pdbs_own_character_set_answers_as_in_process() {
     }
 }
 
+/// A PDB open RESTRICTED: V$PDBS.RESTRICTED over the wire says so as in-process, and
+/// ALTER SESSION SET CONTAINER into it by a user without RESTRICTED SESSION fails with ORA-01035,
+/// which the adapter maps to CDC-2301 as the in-process session reports it.
+#[test]
+fn a_restricted_pdb_answers_as_in_process() {
+    let tmp = tempfile::tempdir().unwrap();
+    let schema = tmp.path().join("schema.yaml");
+    let text = std::fs::read_to_string(example_schema()).unwrap();
+    let text = text.replace(
+        "    - { name: PDB3, open_mode: mounted }",
+        "    - { name: PDB3, open_mode: mounted }\n    - { name: PDB2, restricted: true }",
+    );
+    std::fs::write(&schema, text).unwrap();
+    let s = serve_schema(&schema, Default::default());
+    let mut w = wire(&s.url("DEMO"));
+    let mut l = local(&s, None);
+    let (wd, ld) = (w.database().unwrap(), l.database().unwrap());
+    assert_eq!(wd, ld);
+    assert_eq!(wd.restricted_pdbs, ["PDB2"]);
+    let refused = |r: oracle_cdc::errors::Result<()>| match r {
+        Ok(()) => panic!("entered a restricted PDB"),
+        Err(e) => (e.code(), e.to_string().contains("ORA-01035")),
+    };
+    let code = (oracle_cdc::errors::Code::Cdc2301, true);
+    assert_eq!(refused(w.set_container("PDB2")), code);
+    assert_eq!(refused(l.set_container("PDB2")), code);
+    w.set_container("PDB1").unwrap();
+}
+
 fn same_table_answers(w: &mut dyn Session, l: &mut EmulatorSession, t: &TableInfo, scn: u64) {
     let name = &t.name;
     assert_eq!(

@@ -170,11 +170,12 @@ pub(super) fn v_pdbs(s: &mut EmulatorSession) -> Result<Relation> {
         ("OPEN_MODE", text(10)),
         ("RESTRICTED", text(3)),
     ];
-    let (multitenant, pdbs, dbid) = {
+    let (multitenant, pdbs, restricted, dbid) = {
         let r = s.replica()?;
         (
             r.schema.database.multitenant,
             super::super::access::pdbs(&r.schema),
+            super::super::access::restricted_pdbs(&r.schema),
             r.schema.database.dbid,
         )
     };
@@ -212,7 +213,11 @@ pub(super) fn v_pdbs(s: &mut EmulatorSession) -> Result<Relation> {
                 n(dbid + 3 + i as u64),
                 t(name),
                 t(open),
-                t("NO"),
+                t(if restricted.contains(name) {
+                    "YES"
+                } else {
+                    "NO"
+                }),
             ]);
         }
     }

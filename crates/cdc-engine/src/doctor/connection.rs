@@ -475,10 +475,18 @@ pub(super) fn multitenant(f: &Facts) -> Finding {
     if !db.cdb {
         return Finding::pass("not a container database (non-CDB): no containers to switch");
     }
+    // A PDB open RESTRICTED admits only users with RESTRICTED SESSION there (ORA-01035).
     let pdbs = if db.pdbs.is_empty() {
         "none listed".to_string()
     } else {
-        db.pdbs.join(", ")
+        db.pdbs
+            .iter()
+            .map(|p| match db.restricted_pdbs.contains(p) {
+                true => format!("{p} (RESTRICTED)"),
+                false => p.clone(),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     let container = match &f.config {
         Ok(c) => c.container.clone(),

@@ -182,6 +182,33 @@ fn two_pdbs(version: &str) -> Db {
     )
 }
 
+/// A PDB open RESTRICTED that the settings do not capture: doctor lists it as such among the
+/// open PDBs, and, as capture, reads the captured PDB's catalog without entering it.
+#[test]
+fn doctor_lists_a_restricted_pdb_and_leaves_it_alone_when_not_captured() {
+    let db = Db::new(
+        "  multitenant: true\n  pdbs: [{ name: PDB2, restricted: true }]\n",
+        &format!(
+            "{}{}",
+            HEALTHY_TABLES.replace("HR.", "PDB1.HR."),
+            HEALTHY_TABLES.replace("HR.", "PDB2.HR.")
+        ),
+    );
+    let r = db.report(&["cdc.tables.include=PDB1.HR.*"]);
+    assert_eq!(problems(&r), vec![], "{:#?}", r.results);
+    assert!(
+        get(&r, "connection.multitenant")
+            .found
+            .ends_with("open PDBs: PDB1, PDB2 (RESTRICTED)"),
+        "{}",
+        get(&r, "connection.multitenant").found
+    );
+    assert_eq!(
+        get(&r, "tables.selection").found,
+        "2 of 2 tables captured: PDB1.HR.DEPT, PDB1.HR.EMP"
+    );
+}
+
 #[test]
 fn doctor_names_the_multitenant_mode_and_what_it_cannot_reach() {
     let db = two_pdbs("19.22.0.0.0");

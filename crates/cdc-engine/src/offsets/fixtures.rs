@@ -133,6 +133,7 @@ pub fn live(current: Scn, oldest: Scn) -> Live {
             edition: String::new(),
             cdb: false,
             pdbs: vec![],
+            restricted_pdbs: vec![],
             resetlogs_scn: 1000000,
             role: DatabaseRole::Primary,
             open_mode: OpenMode::ReadWrite,

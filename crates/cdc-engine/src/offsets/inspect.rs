@@ -278,6 +278,7 @@ mod tests {
             edition: String::new(),
             cdb: false,
             pdbs: vec![],
+            restricted_pdbs: vec![],
             resetlogs_scn: 1,
             role: cdc_core::model::DatabaseRole::Primary,
             open_mode: cdc_core::model::OpenMode::ReadWrite,

@@ -149,8 +149,8 @@ fn refused_entry(e: &CdcError) -> bool {
     )
 }
 
-/// A refused switch into `container`, with what it takes: the adapter's ORA-01031 names neither
-/// the container nor the grant.
+/// A refused switch into `container`, with what it takes: Oracle's ORA-01031 and ORA-01035 name
+/// neither the container nor the grant.
 fn entry_refused(container: &str, e: CdcError) -> CdcError {
     match e {
         CdcError::Privilege { message, .. } => CdcError::Privilege {
@@ -159,6 +159,11 @@ fn entry_refused(container: &str, e: CdcError) -> CdcError {
                 "{message}; SET CONTAINER must be held commonly or inside {container}: as a DBA in CDB$ROOT, GRANT SET CONTAINER TO <capture user> CONTAINER=ALL; or only for {container}: ALTER SESSION SET CONTAINER = {container}; GRANT SET CONTAINER TO <capture user>;"
             ),
         },
+        CdcError::ContainerUnreachable(m) if m.contains("ORA-01035") => {
+            CdcError::ContainerUnreachable(format!(
+                "{m}; {container} is open RESTRICTED (V$PDBS.RESTRICTED): lift it, in {container}: ALTER SYSTEM DISABLE RESTRICTED SESSION; or let the capture user in: GRANT RESTRICTED SESSION TO <capture user> CONTAINER=ALL; (in CDB$ROOT, or without CONTAINER=ALL inside {container})"
+            ))
+        }
         other => other,
     }
 }

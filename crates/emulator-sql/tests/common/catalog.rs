@@ -545,12 +545,17 @@ fn identity(db: &mut MemDb) {
     );
     db.view(
         "V$PDBS",
-        cols(&[("NAME", 'T'), ("OPEN_MODE", 'T'), ("CON_ID", 'N')]),
+        cols(&[
+            ("NAME", 'T'),
+            ("OPEN_MODE", 'T'),
+            ("RESTRICTED", 'T'),
+            ("CON_ID", 'N'),
+        ]),
         vec![
-            vec![t("PDB3"), t("READ ONLY"), n(5)],
-            vec![t("PDB$SEED"), t("READ ONLY"), n(2)],
-            vec![t("PDB2"), t("MOUNTED"), n(4)],
-            vec![t("PDB1"), t("READ WRITE"), n(3)],
+            vec![t("PDB3"), t("READ ONLY"), t("YES"), n(5)],
+            vec![t("PDB$SEED"), t("READ ONLY"), t("NO"), n(2)],
+            vec![t("PDB2"), t("MOUNTED"), t("NO"), n(4)],
+            vec![t("PDB1"), t("READ WRITE"), t("NO"), n(3)],
         ],
     );
     db.view(

@@ -425,6 +425,79 @@ fn root_mode_enters_only_the_pdbs_the_settings_reach_into() {
     assert_eq!(all, ["PDB1.APP.T", "PDB2.APP.T"]);
 }
 
+/// A PDB open RESTRICTED (`ALTER PLUGGABLE DATABASE PDB2 OPEN RESTRICTED`) admits only users
+/// holding RESTRICTED SESSION there: others get ORA-01035 switching into it (CDC-2301) or logging
+/// in to its service, after SET CONTAINER is checked. V$PDBS says which PDBs are restricted.
+/// Root mode leaves such a PDB out when only a wildcard reaches it, and stops, naming the way
+/// in, when a pattern names it.
+#[test]
+fn a_restricted_pdb_admits_only_users_with_restricted_session() {
+    let schema = cdb(
+        "19.22.0.0.0",
+        r#"  users:
+    - { name: C##CDC, container_data: all }
+    - { name: C##DBA, container_data: all, local_privileges: { PDB2: [RESTRICTED SESSION] } }
+    - { name: C##NOSET, container_data: all, privileges: [CREATE SESSION, SELECT_CATALOG_ROLE] }"#,
+    )
+    .replace(
+        "pdbs: [{ name: PDB9, open_mode: mounted }]",
+        "pdbs: [{ name: PDB9, open_mode: mounted }, { name: PDB2, restricted: true }]",
+    );
+    let db = Db::new(&schema);
+    let mut s = db.session(Some("C##CDC"), None);
+    let info = s.database().unwrap();
+    assert_eq!(
+        (info.pdbs, info.restricted_pdbs),
+        (
+            vec!["PDB1".to_string(), "PDB2".to_string()],
+            vec!["PDB2".to_string()]
+        )
+    );
+    s.set_container("PDB1").unwrap();
+    let e = err(s.set_container("PDB2"));
+    assert_eq!(e.code(), Code::Cdc2301, "{e}");
+    assert!(e.to_string().contains("ORA-01035"), "{e}");
+    assert_eq!(s.container().unwrap().as_deref(), Some("PDB1"), "not moved");
+    // SET CONTAINER is checked first.
+    let e = err(db.session(Some("C##NOSET"), None).set_container("PDB2"));
+    assert!(e.to_string().contains("ORA-01031"), "{e}");
+    // RESTRICTED SESSION granted in PDB2 lets a user in, by a switch or a login.
+    let mut d = db.session(Some("C##DBA"), None);
+    d.set_container("PDB2").unwrap();
+    assert_eq!(rows(d.as_mut(), "PDB2.APP.T").unwrap(), 7);
+    db.raw(Some("C##DBA"), Some("PDB2")).connect().unwrap();
+    let e = match db.raw(Some("C##CDC"), Some("PDB2")).connect() {
+        Ok(_) => panic!("C##CDC logged in to a restricted PDB"),
+        Err(e) => e,
+    };
+    assert!(e.to_string().contains("ORA-01035"), "{e}");
+
+    // Root mode: a wildcard leaves PDB2 out; a name stops with the way in.
+    let listed = |include: &str| -> Result<Vec<String>> {
+        let settings = crate::settings::Settings::from_pairs(&[include]).unwrap();
+        let mut s = ContainerConnector::new(
+            Box::new(db.raw(Some("C##CDC"), None)),
+            WantedPdbs::of(&settings),
+        )
+        .connect()?;
+        Ok(s.tables()?.iter().map(|t| t.name.to_string()).collect())
+    };
+    assert_eq!(
+        listed("cdc.tables.include=*.APP.*").unwrap(),
+        ["PDB1.APP.T"]
+    );
+    let e = err(listed("cdc.tables.include=PDB1.APP.*,PDB2.APP.*"));
+    assert_eq!(e.code(), Code::Cdc2301, "{e}");
+    for part in [
+        "PDB PDB2 (cdc.tables.include names it)",
+        "ORA-01035",
+        "ALTER SYSTEM DISABLE RESTRICTED SESSION",
+        "GRANT RESTRICTED SESSION TO",
+    ] {
+        assert!(e.to_string().contains(part), "{part}: {e}");
+    }
+}
+
 /// From CDB$ROOT a common user sees the PDBs' rows of V$PDBS and V$TRANSACTION only as far as
 /// its CONTAINER_DATA attribute goes (by default the root's alone); inside a PDB the attribute
 /// does not apply. Root-mode capture then stops with CDC-2303 instead of finding no table.

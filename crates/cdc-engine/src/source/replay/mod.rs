@@ -171,6 +171,7 @@ impl Catalog for ReplaySession {
             edition: d.edition.clone(),
             cdb: d.multitenant,
             pdbs: pdbs.into_iter().collect(),
+            restricted_pdbs: Vec::new(),
             resetlogs_scn: d.start_scn,
             role: d.role.into(),
             open_mode: d.open_mode.into(),
