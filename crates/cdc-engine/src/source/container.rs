@@ -407,6 +407,9 @@ impl Catalog for ContainerSession {
         };
         let root = self.mode == Mode::Root;
         let mut out = Vec::new();
+        // Whether a PDB was entered, and the first refusal left out: a user let into none of
+        // the PDBs the settings reach into is told why, not that the database has no tables.
+        let (mut entered, mut left_out) = (false, None);
         for pdb in pdbs {
             let reach = match root {
                 true => self.wanted.reach(&pdb),
@@ -422,6 +425,7 @@ impl Catalog for ContainerSession {
                     tracing::warn!(
                         "PDB {pdb} left out of the catalog: the settings reach into it by a wildcard only (cdc.tables.include has no pattern naming it, or none at all), and the capture user may not enter it: {e}. A pattern naming it (PDB.OWNER.TABLE) would make this an error; one whose PDB part does not match it leaves it alone"
                     );
+                    left_out.get_or_insert((pdb, e));
                     continue;
                 }
                 Err(e) if refused_entry(&e) => {
@@ -430,6 +434,7 @@ impl Catalog for ContainerSession {
                 }
                 Err(e) => return Err(e),
             }
+            entered = true;
             let mut tables = self.inner.tables()?;
             // The adapter names tables after the container it read them in; make sure.
             for t in &mut tables {
@@ -437,7 +442,13 @@ impl Catalog for ContainerSession {
             }
             out.extend(tables);
         }
-        Ok(out)
+        match (entered, left_out) {
+            (false, Some((pdb, e))) => Err(in_context(
+                &format!("the capture user may enter none of the PDBs the settings reach into; PDB {pdb}"),
+                e,
+            )),
+            _ => Ok(out),
+        }
     }
 
     fn extents(&mut self, table: &TableName) -> Result<Vec<Extent>> {

@@ -414,6 +414,22 @@ fn root_mode_enters_only_the_pdbs_the_settings_reach_into() {
             "{include}: {e}"
         );
     }
+    // Let into none of the PDBs a wildcard reaches: the refusal, not "no tables".
+    let none = |include: &str| {
+        let settings = crate::settings::Settings::from_pairs(&[include]).unwrap();
+        let connector = ContainerConnector::new(
+            Box::new(db.raw(Some("C##CAP"), None)),
+            WantedPdbs::of(&settings),
+        );
+        err(connector.connect().and_then(|mut s| s.tables()))
+    };
+    let e = none("cdc.tables.include=PDB2*.APP.*");
+    assert_eq!(e.code(), Code::Cdc2401, "{e}");
+    assert!(
+        e.to_string()
+            .contains("may enter none of the PDBs the settings reach into; PDB PDB2"),
+        "{e}"
+    );
     // A user allowed everywhere lists both, as before.
     let mut s = db.wrapped(Some("C##CDC"), None);
     let all: Vec<String> = s
