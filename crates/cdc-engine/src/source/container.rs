@@ -82,6 +82,8 @@ pub struct WantedPdbs {
     /// The source channel's signal table (`cdc.signal.data.collection` with the source channel
     /// on), read whatever the patterns say: in its PDB, or in any PDB when named without one.
     signal: Option<TableName>,
+    /// `cdc.database.user`: whom a remedy's GRANT names.
+    user: Option<String>,
 }
 
 impl WantedPdbs {
@@ -90,6 +92,7 @@ impl WantedPdbs {
         WantedPdbs {
             include: None,
             signal: None,
+            user: None,
         }
     }
 
@@ -102,7 +105,17 @@ impl WantedPdbs {
                 .data_collection
                 .clone()
                 .filter(|_| settings.signal.source),
+            user: settings
+                .database_user()
+                .map(str::trim)
+                .filter(|u| !u.is_empty())
+                .map(str::to_string),
         }
+    }
+
+    /// The user a remedy's GRANT or ALTER USER names.
+    fn grantee(&self) -> &str {
+        self.user.as_deref().unwrap_or("<capture user>")
     }
 
     /// How far the settings reach into PDB `pdb` (its V$PDBS name).
@@ -151,17 +164,17 @@ fn refused_entry(e: &CdcError) -> bool {
 
 /// A refused switch into `container`, with what it takes: Oracle's ORA-01031 and ORA-01035 name
 /// neither the container nor the grant.
-fn entry_refused(container: &str, e: CdcError) -> CdcError {
+fn entry_refused(container: &str, e: CdcError, grantee: &str) -> CdcError {
     match e {
         CdcError::Privilege { message, .. } => CdcError::Privilege {
             operation: format!("ALTER SESSION SET CONTAINER = {container}"),
             message: format!(
-                "{message}; SET CONTAINER must be held commonly or inside {container}: as a DBA in CDB$ROOT, GRANT SET CONTAINER TO <capture user> CONTAINER=ALL; or only for {container}: ALTER SESSION SET CONTAINER = {container}; GRANT SET CONTAINER TO <capture user>;"
+                "{message}; SET CONTAINER must be held commonly or inside {container}: as a DBA in CDB$ROOT, GRANT SET CONTAINER TO {grantee} CONTAINER=ALL; or only for {container}: ALTER SESSION SET CONTAINER = {container}; GRANT SET CONTAINER TO {grantee};"
             ),
         },
         CdcError::ContainerUnreachable(m) if m.contains("ORA-01035") => {
             CdcError::ContainerUnreachable(format!(
-                "{m}; {container} is open RESTRICTED (V$PDBS.RESTRICTED): lift it, in {container}: ALTER SYSTEM DISABLE RESTRICTED SESSION; or let the capture user in: GRANT RESTRICTED SESSION TO <capture user> CONTAINER=ALL; (in CDB$ROOT, or without CONTAINER=ALL inside {container})"
+                "{m}; {container} is open RESTRICTED (V$PDBS.RESTRICTED): lift it, in {container}: ALTER SYSTEM DISABLE RESTRICTED SESSION; or let the capture user in: GRANT RESTRICTED SESSION TO {grantee} CONTAINER=ALL; (in CDB$ROOT, or without CONTAINER=ALL inside {container})"
             ))
         }
         other => other,
@@ -323,7 +336,7 @@ impl ContainerSession {
         }
         self.inner
             .set_container(container)
-            .map_err(|e| entry_refused(container, e))?;
+            .map_err(|e| entry_refused(container, e, self.wanted.grantee()))?;
         self.here = container.to_string();
         Ok(())
     }
@@ -348,8 +361,9 @@ impl ContainerSession {
         let user_sees = self.inner.privileges()?.container_data;
         match user_sees {
             Some(cd) if !cd.covers_a_pdb() => Err(CdcError::ContainerData(format!(
-                "in CDB$ROOT V$PDBS shows this user no PDB: its CONTAINER_DATA attribute is {} (the root's rows only), so no PDB's table can be found and the transactions open in the PDBs would be missed; as a DBA in CDB$ROOT: ALTER USER <capture user> SET CONTAINER_DATA=ALL CONTAINER=CURRENT",
-                if cd.containers.is_empty() { "the default".to_string() } else { cd.containers.iter().cloned().collect::<Vec<_>>().join(", ") }
+                "in CDB$ROOT V$PDBS shows this user no PDB: its CONTAINER_DATA attribute is {} (the root's rows only), so no PDB's table can be found and the transactions open in the PDBs would be missed; as a DBA in CDB$ROOT: ALTER USER {} SET CONTAINER_DATA=ALL CONTAINER=CURRENT",
+                if cd.containers.is_empty() { "the default".to_string() } else { cd.containers.iter().cloned().collect::<Vec<_>>().join(", ") },
+                self.wanted.grantee()
             ))),
             _ => Ok(()),
         }
