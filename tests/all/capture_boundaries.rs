@@ -179,3 +179,65 @@ fn a_transaction_whose_start_is_in_no_log_is_published_as_far_as_the_logs_go_and
     );
     drop(dir);
 }
+
+/// A transaction open in a schema capture does not mine (an idle session's lock, an in-doubt
+/// distributed transaction) does not hold the restart SCN back: after a run, mining would
+/// restart past its START. When it later changes a captured table and commits, the next run,
+/// which did not mine its START, mines back for it and publishes it whole. Before, its START
+/// held `resume_scn` for as long as it stayed open (weeks: then a restart needs purged logs).
+#[test]
+fn a_transaction_open_elsewhere_does_not_hold_the_restart_back() {
+    let schema = SCHEMA.replace(
+        "    rows: 0\n",
+        "    rows: 0\n  - name: APP.OTHER\n    columns:\n      - { name: ID, type: NUMBER(10), nullable: false }\n    primary_key: [ID]\n    rows: 0\n",
+    );
+    let Emulated {
+        dir,
+        db,
+        state,
+        out,
+    } = emulated(&schema);
+    let mut w = Writer::open(&db, clock::system(), true).expect("writer");
+    let long = w.begin().expect("begin");
+    let start = w.replica().current_scn + 1;
+    w.insert(long, 1, vec![Value::Number("7".to_string().into())])
+        .expect("insert elsewhere");
+    for id in 100..110 {
+        let x = w.begin().expect("begin");
+        w.insert(x, 0, row(id, "other")).expect("insert");
+        w.commit(&[x]).expect("commit");
+    }
+    w.flush().expect("flush");
+    // The last commit's SCN: the SCN after it is not minable while the database is idle.
+    let first_end = w.replica().current_scn - 1;
+
+    let mut args = settings(&db, &state, &out);
+    args.extend(["--set", "cdc.tables.include=HR.*", "-q", "capture"].map(String::from));
+    let mut first = args.clone();
+    first.extend(["--stop-at-scn".to_string(), first_end.to_string()]);
+    run(&first.iter().map(String::as_str).collect::<Vec<_>>());
+    let offsets: Json =
+        serde_json::from_str(&std::fs::read_to_string(state.join("offsets.json")).unwrap())
+            .unwrap();
+    let resume = offsets["stream"]["resume_scn"]
+        .as_u64()
+        .expect("resume_scn");
+    assert!(
+        resume > start,
+        "the open transaction elsewhere (START {start}) holds the restart at {resume}"
+    );
+
+    // Now it changes the captured table and commits.
+    w.insert(long, 0, row(1, "late")).expect("insert");
+    w.commit(&[long]).expect("commit");
+    w.flush().expect("flush");
+    drop(w);
+    let end = current_scn(&db);
+    let mut second = args.clone();
+    second.extend(["--stop-at-scn".to_string(), end.to_string()]);
+    run(&second.iter().map(String::as_str).collect::<Vec<_>>());
+    let ids = inserted_ids(&out);
+    assert_eq!(ids.iter().filter(|i| *i == "1").count(), 1, "{ids:?}");
+    assert_exactly_once(&records(&out));
+    drop(dir);
+}

@@ -148,6 +148,8 @@ impl Iterator for Merge {
 struct OpenTx {
     start_scn: Option<Scn>,
     first_scn: Scn,
+    /// A change of the mined tables was buffered (even if undone since).
+    changed: bool,
     /// The newest rows, in redo order (older ones are in `spill`).
     rows: Vec<LogMinerRow>,
     /// Bytes of `rows` as counted by [`row_bytes`].
@@ -239,10 +241,17 @@ impl TxBuffer {
         })
     }
 
-    /// The oldest SCN mining must restart from to rebuild the open transactions.
+    /// The oldest SCN mining must restart from to rebuild the open transactions that changed
+    /// the mined tables. One that only STARTed (every transaction's START row is mined, whatever
+    /// schema it changes: an idle session's SELECT … FOR UPDATE elsewhere, an in-doubt
+    /// distributed transaction) does not hold the restart back: it may stay open for weeks, and
+    /// a restart would then mine from a log long purged (Debezium DBZ-4718). Should it change a
+    /// mined table later, after a restart, its START is not mined and capture mines back for it
+    /// at its COMMIT (`TxStart::Unseen`).
     pub fn oldest_start(&self) -> Option<Scn> {
         self.open
             .values()
+            .filter(|t| t.changed)
             .map(|t| t.start_scn.unwrap_or(t.first_scn).min(t.first_scn))
             .min()
     }
@@ -474,6 +483,7 @@ impl TxBuffer {
                 if tx.first_scn == 0 {
                     tx.first_scn = row.scn;
                 }
+                tx.changed = true;
                 if row.rollback == 1 {
                     // Undo rows come newest first: cancel the newest change of this row.
                     let freed = Self::undo(tx, &row)?;

@@ -462,3 +462,24 @@ fn a_partial_commit_xid_is_published_under_the_full_one() {
     assert_eq!(c.start, TxStart::Seen(40));
     assert_eq!(c.rows.collect_vec().unwrap().len(), 1);
 }
+
+/// A transaction that only STARTed (the mined rows hold no change of it) does not hold the
+/// restart SCN back; once it changes a mined table it does, from its START.
+#[test]
+fn only_transactions_with_changes_hold_the_restart_back() {
+    const Y: &str = "0300040005000000";
+    let mut b = TxBuffer::default();
+    b.push(row(op::START, 10, X, "", "")).unwrap();
+    b.push(row(op::START, 20, Y, "", "")).unwrap();
+    assert_eq!(b.oldest_start(), None);
+    assert_eq!(b.open_transactions(), 2);
+    b.push(row(op::INSERT, 30, Y, "R1", "i1")).unwrap();
+    assert_eq!(b.oldest_start(), Some(20));
+    b.push(row(op::INSERT, 40, X, "R2", "i2")).unwrap();
+    assert_eq!(b.oldest_start(), Some(10));
+    // A change undone since still counts: the transaction changed the table.
+    let mut undo = row(op::DELETE, 41, X, "R2", "");
+    undo.rollback = 1;
+    b.push(undo).unwrap();
+    assert_eq!(b.oldest_start(), Some(10));
+}
