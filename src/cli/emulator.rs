@@ -364,7 +364,7 @@ fn status(
             .iter()
             .filter(|_| !downstream)
             .map(|t| {
-                json!({
+                let mut table = json!({
                     "table": t.def.name.to_string(),
                     "rows": t.live_rows,
                     "columns": t.columns.len(),
@@ -377,7 +377,12 @@ fn status(
                     "partitions": t.partition_objects.len(),
                     "extents": t.extents.len(),
                     "last_ddl_scn": t.last_ddl_scn,
-                })
+                });
+                // A clustered table's extents are its cluster's, counted with its first table.
+                if let Some(c) = &t.def.cluster {
+                    table["cluster"] = json!(c);
+                }
+                table
             })
             .collect();
         let logs: Vec<_> = log_files

@@ -251,8 +251,16 @@ pub struct TableInfo {
     #[serde(default)]
     pub unique_indexes: Vec<KeyConstraint>,
     pub organization: Organization,
+    /// ALL_TABLES.CLUSTER_NAME: the index or hash cluster the table is stored in, in the
+    /// table's schema. Such a table has no segment of its own: DBA_EXTENTS lists its blocks
+    /// under the cluster's name with SEGMENT_TYPE 'CLUSTER', shared with the cluster's other
+    /// tables, and its DATA_OBJECT_ID is the cluster's (Reference, ALL_OBJECTS: "the segment
+    /// that contains the object").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<String>,
     pub row_movement: bool,
-    /// Data object id of an unpartitioned table (DBA_OBJECTS.DATA_OBJECT_ID).
+    /// Data object id of an unpartitioned table (DBA_OBJECTS.DATA_OBJECT_ID); a clustered
+    /// table's is its cluster's.
     pub data_object_id: u64,
     /// Object number of an unpartitioned table (DBA_OBJECTS.OBJECT_ID), as for partitions.
     #[serde(default)]

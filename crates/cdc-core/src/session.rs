@@ -69,7 +69,14 @@ pub trait Catalog {
             .map(|t| t.columns))
     }
     /// The table's extents (DBA_EXTENTS joined with its data object ids), in file/block order.
+    /// A clustered table has none of its own: see [`Catalog::cluster_extents`].
     fn extents(&mut self, table: &TableName) -> Result<Vec<Extent>>;
+    /// The extents of `cluster`, the index or hash cluster `table` is stored in
+    /// ([`crate::model::TableInfo::cluster`], in the table's schema and container):
+    /// DBA_EXTENTS rows with SEGMENT_NAME the cluster and SEGMENT_TYPE 'CLUSTER', with the
+    /// cluster's data object id, in file/block order. The blocks hold the rows of every table
+    /// of the cluster; a ROWID range over them read from `table` returns that table's rows.
+    fn cluster_extents(&mut self, table: &TableName, cluster: &str) -> Result<Vec<Extent>>;
     /// Instance parameters and redo layout for pre-flight checks (`doctor`): container,
     /// COMPATIBLE, processes/sessions use, archive destinations, redo groups, log switches.
     fn instance_config(&mut self) -> Result<InstanceConfig>;
@@ -234,6 +241,13 @@ macro_rules! forward_catalog {
             table: &$crate::names::TableName,
         ) -> $crate::errors::Result<Vec<$crate::model::Extent>> {
             self.$($field)+.extents(table)
+        }
+        fn cluster_extents(
+            &mut self,
+            table: &$crate::names::TableName,
+            cluster: &str,
+        ) -> $crate::errors::Result<Vec<$crate::model::Extent>> {
+            self.$($field)+.cluster_extents(table, cluster)
         }
         fn instance_config(&mut self) -> $crate::errors::Result<$crate::model::InstanceConfig> {
             self.$($field)+.instance_config()

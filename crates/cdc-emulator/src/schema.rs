@@ -517,6 +517,13 @@ pub struct TableSpec {
     pub unique_indexes: Vec<Vec<String>>,
     #[serde(default)]
     pub organization: OrganizationSpec,
+    /// The index or hash cluster (in the table's schema) the table is stored in
+    /// (`CREATE TABLE … CLUSTER name (…)`): ALL_TABLES.CLUSTER_NAME names it; the table has no
+    /// segment of its own, its rows are in the cluster's blocks beside those of the cluster's
+    /// other tables, DBA_EXTENTS lists them under the cluster's name (SEGMENT_TYPE 'CLUSTER')
+    /// and their ROWIDs carry the cluster's data object id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<String>,
     #[serde(default)]
     pub row_movement: bool,
     /// Table-level supplemental logging: `all` (ALL COLUMNS), `primary_key` or `none`.
@@ -659,6 +666,8 @@ pub struct TableDef {
     /// Unique indexes created without a constraint.
     pub unique_indexes: Vec<Vec<String>>,
     pub organization: Organization,
+    /// The cluster the table is stored in (ALL_TABLES.CLUSTER_NAME), in its schema.
+    pub cluster: Option<String>,
     pub row_movement: bool,
     pub logging: TableLogging,
     pub partitions: Option<PartitionSpec>,
@@ -1005,6 +1014,10 @@ impl SchemaFile {
                     )));
                 }
             }
+            let cluster = match &t.cluster {
+                None => None,
+                Some(c) => Some(self.cluster_of(&name, t, c).map_err(bad)?),
+            };
             let charsets = self.database.charsets_in(name.pdb.as_deref());
             out.push(TableDef {
                 name,
@@ -1017,6 +1030,7 @@ impl SchemaFile {
                     OrganizationSpec::Heap => Organization::Heap,
                     OrganizationSpec::IndexOrganized => Organization::IndexOrganized,
                 },
+                cluster,
                 row_movement: t.row_movement,
                 logging: t.supplemental_logging,
                 partitions: t.partitions.clone(),
@@ -1036,6 +1050,65 @@ impl SchemaFile {
             });
         }
         Ok(out)
+    }
+}
+
+impl SchemaFile {
+    /// The cluster `cluster` table `name` (declared as `t`) is stored in, upper-cased, checked as
+    /// Oracle checks `CREATE TABLE … CLUSTER`: not with PARTITION BY (ORA-14026: "PARTITION and
+    /// CLUSTER clauses are mutually exclusive"), not index-organised (an IOT's segment is its
+    /// index), the cluster's name not a table's of the same schema (one namespace: ORA-00955),
+    /// and every table of the cluster in its one tablespace (a clustered table takes its
+    /// cluster's storage).
+    fn cluster_of(&self, name: &TableName, t: &TableSpec, cluster: &str) -> Result<String, String> {
+        let ident = |text: &str| {
+            crate::names::split_identifiers(text)
+                .ok()
+                .filter(|p| p.len() == 1)
+                .map(|mut p| p.remove(0))
+        };
+        let c = ident(cluster)
+            .ok_or_else(|| format!("table `{name}`: bad cluster name `{cluster}`"))?;
+        if t.partitions.is_some() {
+            return Err(format!(
+                "table `{name}`: ORA-14026: PARTITION and CLUSTER clauses are mutually exclusive"
+            ));
+        }
+        if t.organization == OrganizationSpec::IndexOrganized {
+            return Err(format!(
+                "table `{name}`: an index-organised table cannot be stored in a cluster"
+            ));
+        }
+        let same_schema = |other: &TableSpec| {
+            other
+                .name
+                .parse::<TableName>()
+                .ok()
+                .filter(|o| o.pdb == name.pdb && o.owner == name.owner)
+        };
+        for other in &self.tables {
+            let Some(o) = same_schema(other) else {
+                continue;
+            };
+            if o.table == c {
+                return Err(format!(
+                    "table `{name}`: cluster {c}: ORA-00955: name is already used by an existing object (table {o})"
+                ));
+            }
+            let in_cluster = other.cluster.as_deref().and_then(ident).as_ref() == Some(&c);
+            let tablespace = |s: &TableSpec| {
+                s.tablespace
+                    .as_deref()
+                    .unwrap_or("USERS")
+                    .to_ascii_uppercase()
+            };
+            if in_cluster && tablespace(other) != tablespace(t) {
+                return Err(format!(
+                    "table `{name}`: a clustered table is stored in its cluster's tablespace, and {o} in cluster {c} names another (`tablespace`)"
+                ));
+            }
+        }
+        Ok(c)
     }
 }
 

@@ -587,15 +587,34 @@ impl Catalog for EmulatorSession {
             return Ok(Vec::new());
         };
         let t = &r.tables[i];
-        // An index-organised table's segment is its primary key index: DBA_EXTENTS has
-        // nothing under the table's name.
-        if t.def.organization == Organization::IndexOrganized {
+        // An index-organised table's segment is its primary key index, a clustered table's its
+        // cluster: DBA_EXTENTS has nothing under the table's name.
+        if t.def.organization == Organization::IndexOrganized || t.def.cluster.is_some() {
             return Ok(Vec::new());
         }
         let mut out: Vec<Extent> = t.extents.iter().map(|(_, e)| e.clone()).collect();
         // The order of the adapter's DBA_EXTENTS query (ORDER BY RELATIVE_FNO, BLOCK_ID).
         out.sort_by_key(|e| (e.relative_fno, e.block_id));
         Ok(out)
+    }
+
+    /// DBA_EXTENTS under the cluster's name (SEGMENT_TYPE 'CLUSTER') in the table's schema and
+    /// this container: the blocks every table of the cluster has its rows in. As the view, it
+    /// asks nothing of the table itself.
+    fn cluster_extents(&mut self, table: &TableName, cluster: &str) -> Result<Vec<Extent>> {
+        self.call()?;
+        self.no_tables(table)?;
+        self.user
+            .read_dictionary("DBA_EXTENTS", "reading DBA_EXTENTS")?;
+        self.user
+            .read_dictionary("DBA_OBJECTS", "reading DBA_OBJECTS")?;
+        if self.in_root() {
+            return Ok(Vec::new());
+        }
+        let pdb = self.pdb().map(str::to_string);
+        Ok(self
+            .replica()?
+            .cluster_extents(pdb.as_deref(), &table.owner, cluster))
     }
 
     fn host_utc_offset(&mut self) -> Result<Option<i32>> {

@@ -278,7 +278,10 @@ impl TableState {
             unique_keys,
             unique_indexes,
             organization: d.organization,
+            cluster: d.cluster.clone(),
             row_movement: d.row_movement,
+            // A clustered table's segment is its cluster's: `data_object_id` is the cluster's
+            // and `object_id` its own (see `Replica::new`).
             // A partitioned table has no segment of its own, nor has an index-organised one (its
             // segment is its primary key index): DBA_OBJECTS.DATA_OBJECT_ID is NULL for them, so
             // the catalog query that reads segments leaves them out; their rows are in their
@@ -315,6 +318,11 @@ impl TableState {
             supplemental_all_columns: d.logging == super::schema::TableLogging::All,
         }
     }
+}
+
+/// Two tables of one schema (owner and container): a cluster is named within one.
+fn same_schema(a: &crate::names::TableName, b: &crate::names::TableName) -> bool {
+    a.owner == b.owner && a.pdb == b.pdb
 }
 
 /// Add (`None`) or drop (`Some(i)`) a column in a row's versions.
@@ -413,9 +421,20 @@ impl Replica {
         let start = schema.database.start_scn;
         let threads = schema.database.redo_threads.max(1) as usize;
         let mut next_object = 73_000u32;
+        // A cluster is numbered as CREATE CLUSTER numbers it, before its first table: the
+        // cluster's segment has that data object id, and so has every table stored in it (each
+        // with an object id of its own).
+        let mut clusters: HashMap<(Option<String>, String, String), u32> = HashMap::new();
         let tables = defs
             .into_iter()
             .map(|def| {
+                let cluster = def.cluster.as_ref().map(|c| {
+                    let key = (def.name.pdb.clone(), def.name.owner.clone(), c.clone());
+                    *clusters.entry(key).or_insert_with(|| {
+                        next_object += 1;
+                        next_object - 1
+                    })
+                });
                 let data_object_id = next_object;
                 next_object += 1;
                 let parts = def.partitions.as_ref().map(|p| p.list.len()).unwrap_or(0);
@@ -429,6 +448,10 @@ impl Replica {
                 t.last_change_scn = start;
                 t.data_object_id = data_object_id;
                 t.partition_objects = partition_objects;
+                if let Some(segment) = cluster {
+                    t.object_id = data_object_id;
+                    t.data_object_id = segment;
+                }
                 t
             })
             .collect();
@@ -639,6 +662,39 @@ impl Replica {
             .flat_map(|t| t.numbers())
             .max()
             .map_or(73_000, |m| m + 1)
+    }
+
+    /// The table whose segment holds table `ti`'s rows: itself, or for a clustered table the
+    /// first table of its cluster, whose extents are the cluster's (DBA_EXTENTS lists them
+    /// once, under the cluster's name).
+    pub fn segment_table(&self, ti: usize) -> usize {
+        let Some(t) = self.tables.get(ti) else {
+            return ti;
+        };
+        if t.def.cluster.is_none() {
+            return ti;
+        }
+        self.tables
+            .iter()
+            .position(|o| o.def.cluster == t.def.cluster && same_schema(&o.def.name, &t.def.name))
+            .unwrap_or(ti)
+    }
+
+    /// The extents of cluster `cluster` of schema `owner` in container `pdb`, in the order
+    /// DBA_EXTENTS is read (file, block); none when there is no such cluster.
+    pub fn cluster_extents(&self, pdb: Option<&str>, owner: &str, cluster: &str) -> Vec<Extent> {
+        let mut out: Vec<Extent> = self
+            .tables
+            .iter()
+            .filter(|t| {
+                t.def.cluster.as_deref() == Some(cluster)
+                    && t.def.name.owner == owner
+                    && t.def.name.pdb.as_deref() == pdb
+            })
+            .flat_map(|t| t.extents.iter().map(|(_, e)| e.clone()))
+            .collect();
+        out.sort_by_key(|e| (e.relative_fno, e.block_id));
+        out
     }
 
     pub fn table_index(&self, name: &crate::names::TableName) -> Option<usize> {

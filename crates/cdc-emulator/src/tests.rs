@@ -163,6 +163,196 @@ fn flashback_errors_match_oracle() {
     assert_eq!(rows[0].values[5], Value::Null);
 }
 
+/// Two tables stored in one cluster and a table of their own: ORDERS (keyed) and LINES (no key)
+/// in ORDERS_CLU, PLAIN beside them.
+const CLUSTERED: &str = r#"
+tables:
+  - name: HR.ORDERS
+    columns:
+      - { name: ID, type: NUMBER(10), nullable: false }
+      - { name: CUSTOMER, type: VARCHAR2(20) }
+    primary_key: [ID]
+    cluster: ORDERS_CLU
+    rows: 300
+  - name: HR.LINES
+    columns:
+      - { name: ORDER_ID, type: NUMBER(10), nullable: false }
+      - { name: ITEM, type: VARCHAR2(20) }
+    cluster: orders_clu
+    rows: 500
+  - name: HR.PLAIN
+    columns:
+      - { name: A, type: NUMBER(10) }
+    rows: 30
+"#;
+
+/// A clustered table as Oracle stores it: ALL_TABLES.CLUSTER_NAME names the cluster; no extent
+/// under the table's name; the cluster's extents (SEGMENT_TYPE CLUSTER) hold the rows of all its
+/// tables, whose ROWIDs and DATA_OBJECT_ID are the cluster's data object number (Concepts,
+/// "Rowid Format": "schema objects in the same segment, such as a table cluster, have the same
+/// data object number"), each table keeping an object number of its own. A ROWID range over
+/// the cluster's blocks read from one table returns that table's rows alone; new rows of either
+/// table, by a writer opened again, take ROWIDs no row of the cluster holds; TRUNCATE TABLE of a
+/// clustered table is ORA-03292.
+#[test]
+fn clustered_tables_keep_their_rows_in_their_clusters_segment() {
+    let db = Db::new(CLUSTERED);
+    let reader = db.connector();
+    let mut s = reader.connect().unwrap();
+    let tables = s.tables().unwrap();
+    let info = |name: &str| {
+        tables
+            .iter()
+            .find(|t| t.name.table == name)
+            .cloned()
+            .unwrap()
+    };
+    let (orders, lines, plain) = (info("ORDERS"), info("LINES"), info("PLAIN"));
+    assert_eq!(orders.cluster.as_deref(), Some("ORDERS_CLU"));
+    assert_eq!(lines.cluster.as_deref(), Some("ORDERS_CLU"), "upper-cased");
+    assert_eq!(plain.cluster, None);
+    let cluster = orders.data_object_id;
+    assert_eq!(lines.data_object_id, cluster);
+    assert_ne!(plain.data_object_id, cluster);
+    let ids = [orders.object_id, lines.object_id, cluster];
+    assert!(
+        ids[0] != ids[1] && ids[0] != ids[2] && ids[1] != ids[2],
+        "{ids:?}"
+    );
+
+    assert!(s.extents(&orders.name).unwrap().is_empty());
+    assert!(s.extents(&lines.name).unwrap().is_empty());
+    assert!(!s.extents(&plain.name).unwrap().is_empty());
+    assert!(s
+        .cluster_extents(&lines.name, "NO_SUCH_CLU")
+        .unwrap()
+        .is_empty());
+    let extents = s.cluster_extents(&lines.name, "ORDERS_CLU").unwrap();
+    assert_eq!(
+        extents,
+        s.cluster_extents(&orders.name, "ORDERS_CLU").unwrap()
+    );
+    assert!(extents.len() > 1, "{extents:?}");
+    assert!(extents
+        .iter()
+        .all(|e| e.data_object_id == cluster && e.partition.is_none()));
+    assert!(extents.windows(2).all(|w| w[0].block_id < w[1].block_id));
+
+    let scn = s.current_scn().unwrap();
+    let inside = |rid: &RowId| {
+        u64::from(rid.data_object) == cluster
+            && extents.iter().any(|e| {
+                u64::from(rid.block) >= e.block_id && u64::from(rid.block) < e.block_id + e.blocks
+            })
+    };
+    let mut taken = std::collections::BTreeSet::new();
+    for (name, count) in [("HR.ORDERS", 300), ("HR.LINES", 500)] {
+        let rows = read(&mut *s, name, scn).unwrap();
+        assert_eq!(rows.len(), count, "{name}");
+        for r in &rows {
+            let rid = RowId::decode(&r.rowid).unwrap();
+            assert!(
+                inside(&rid),
+                "{name} row {} outside the cluster's extents",
+                r.rowid
+            );
+            taken.insert(rid);
+        }
+    }
+
+    // The cluster's whole span, read from LINES: LINES' rows and none of ORDERS'.
+    let first = &extents[0];
+    let last = &extents[extents.len() - 1];
+    let lo = RowId::extent_bounds(cluster as u32, first.rowid_fno(), first.block_id as u32, 1).0;
+    let hi = RowId::extent_bounds(
+        cluster as u32,
+        last.rowid_fno(),
+        last.block_id as u32,
+        last.blocks as u32,
+    )
+    .1;
+    let q = FlashbackQuery {
+        table: lines.name.clone(),
+        columns: vec!["ORDER_ID".into(), "ITEM".into()],
+        key_columns: vec![],
+        scn,
+        range: ChunkRange::Rowid {
+            start: lo.encode(),
+            end: hi.encode(),
+        },
+        filter: None,
+        row_ids: true,
+    };
+    let mut got = Vec::new();
+    s.read_as_of(&q, &mut |r| {
+        got.push(r);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(got, read(&mut *s, "HR.LINES", scn).unwrap());
+
+    // A writer opened again goes on in the cluster's segment after every row of both tables.
+    let mut w = db.writer();
+    let x = w.begin().unwrap();
+    let a = w.insert(x, 1, vec![num(9_000), text("new line")]).unwrap();
+    let b = w.insert(x, 0, vec![num(9_000), text("new order")]).unwrap();
+    w.commit(&[x]).unwrap();
+    for rid in [a, b] {
+        assert_eq!(u64::from(rid.data_object), cluster);
+        assert!(!taken.contains(&rid), "{} reused", rid.encode());
+    }
+    assert_ne!(a, b);
+    let e = w.truncate(1).unwrap_err();
+    assert!(e.to_string().contains("ORA-03292"), "{e}");
+}
+
+/// `cluster` is refused where Oracle refuses it: with partitions (ORA-14026), on an
+/// index-organised table, under a table's name, and across tablespaces.
+#[test]
+fn a_cluster_is_refused_where_oracle_refuses_it() {
+    let table = |name: &str, extra: &str| {
+        format!(
+            "  - name: {name}\n    columns:\n      - {{ name: A, type: NUMBER(10), nullable: false }}\n    primary_key: [A]\n{extra}"
+        )
+    };
+    for (tables, want) in [
+        (
+            table(
+                "HR.T",
+                "    cluster: C\n    partitions: { column: A, list: [{ name: P }] }\n",
+            ),
+            "ORA-14026",
+        ),
+        (
+            table(
+                "HR.T",
+                "    cluster: C\n    organization: index_organized\n",
+            ),
+            "index-organised",
+        ),
+        (
+            table("HR.T", "    cluster: U\n") + &table("HR.U", ""),
+            "ORA-00955",
+        ),
+        (
+            table("HR.T", "    cluster: C\n")
+                + &table("HR.U", "    cluster: C\n    tablespace: DATA\n"),
+            "tablespace",
+        ),
+    ] {
+        let text = format!("tables:\n{tables}");
+        let e = schema::SchemaFile::parse(std::path::Path::new("s.yaml"), &text).unwrap_err();
+        assert!(e.to_string().contains(want), "{want}: {e}");
+    }
+    // Another schema's table of the cluster's name is no clash; nor is its own cluster.
+    let text = format!(
+        "tables:\n{}{}",
+        table("HR.T", "    cluster: C\n"),
+        table("APP.C", "")
+    );
+    schema::SchemaFile::parse(std::path::Path::new("s.yaml"), &text).unwrap();
+}
+
 const PARTED: &str = r#"
 tables:
   - name: HR.LOG

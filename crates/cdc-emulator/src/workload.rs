@@ -66,10 +66,12 @@ pub fn new_row(w: &Writer, table: usize, rng: &mut ChaCha8Rng, serial: u64) -> R
 pub(super) fn pick_row(w: &Writer, rng: &mut ChaCha8Rng, xid: Xid, table: usize) -> Option<RowId> {
     for _ in 0..8 {
         let t = &w.replica().tables[table];
-        if t.extents.is_empty() {
+        // A clustered table's rows are in its cluster's extents.
+        let extents = &w.replica().tables[w.replica().segment_table(table)].extents;
+        if extents.is_empty() {
             return None;
         }
-        let (_, e) = &t.extents[rng.gen_range(0..t.extents.len())];
+        let (_, e) = &extents[rng.gen_range(0..extents.len())];
         let probe = RowId {
             data_object: e.data_object_id as u32,
             relative_fno: e.rowid_fno(),
@@ -594,13 +596,14 @@ impl<'a> Workload<'a> {
         Ok(())
     }
 
-    /// TRUNCATE TABLE of a table no transaction holds.
+    /// TRUNCATE TABLE of a table no transaction holds and no cluster stores (Oracle refuses
+    /// one table of a cluster, ORA-03292).
     fn truncate(&mut self) -> Result<()> {
         let candidates: Vec<usize> = self
             .tables
             .iter()
             .copied()
-            .filter(|&t| !self.w.table_busy(t))
+            .filter(|&t| !self.w.table_busy(t) && self.w.replica().tables[t].def.cluster.is_none())
             .collect();
         if candidates.is_empty() {
             return Ok(());

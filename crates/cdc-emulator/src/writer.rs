@@ -164,7 +164,8 @@ impl Writer {
     /// Rebuild allocation state from the replayed redo, and roll back transactions a killed
     /// writer left open (as instance recovery does).
     fn recover(&mut self) -> Result<()> {
-        for (ti, t) in self.replica.tables.iter().enumerate() {
+        let mut all: Vec<Vec<Segment>> = Vec::with_capacity(self.replica.tables.len());
+        for t in &self.replica.tables {
             let parts = t.partition_objects.len().max(1);
             let mut segs = vec![Segment::default(); parts];
             for (part, ext) in &t.extents {
@@ -174,6 +175,12 @@ impl Writer {
                 }
                 self.next_block = self.next_block.max((ext.block_id + ext.blocks) as u32);
             }
+            all.push(segs);
+        }
+        for (ti, t) in self.replica.tables.iter().enumerate() {
+            // A clustered table's rows are in its cluster's segment, kept with the cluster's
+            // first table: every table of the cluster moves that one's position on.
+            let segs = &mut all[self.replica.segment_table(ti)];
             // Continue after the highest ROWID used in each segment.
             // Rows of a segment a TRUNCATE replaced are in no segment of today's.
             for rid in t.rows.keys() {
@@ -204,9 +211,9 @@ impl Writer {
                     }
                 }
             }
-            self.segments[ti] = segs;
             self.serials[ti] = t.serial_high;
         }
+        self.segments = all;
         let max_sqn = self
             .replica
             .xid_thread

@@ -70,6 +70,14 @@ impl Writer {
     /// that never held one keeps its id, as Oracle does. The segment keeps its first extent
     /// (DROP STORAGE, the default). Reads AS OF an SCN before it fail with ORA-01466.
     pub fn truncate(&mut self, table: usize) -> Result<Scn> {
+        // The rows are in the cluster's segment, beside its other tables': "This table cannot
+        // be part of a cluster" (SQL Reference, TRUNCATE TABLE); TRUNCATE CLUSTER empties it.
+        if let Some(c) = &self.replica.tables[table].def.cluster {
+            return Err(CdcError::Workload(format!(
+                "ORA-03292: table to be truncated is a member of a cluster: {} is in cluster {c}",
+                self.replica.tables[table].def.name
+            )));
+        }
         if self.table_busy(table) {
             return Err(CdcError::Workload(
                 "ORA-00054: resource busy and acquire with NOWAIT specified".into(),
@@ -123,6 +131,12 @@ impl Writer {
     /// CREATE TABLE, in a transaction of its own (DDL commits). Returns the new table's index.
     pub fn create_table(&mut self, spec: &crate::schema::TableSpec) -> Result<usize> {
         let def = self.replica.schema.created_table(spec)?;
+        if def.cluster.is_some() {
+            return Err(CdcError::Workload(format!(
+                "CREATE TABLE {} CLUSTER: a table is put in a cluster by the schema file only (emulator init)",
+                def.name
+            )));
+        }
         if self.replica.table_index(&def.name).is_some() {
             return Err(CdcError::Workload(format!(
                 "ORA-00955: name is already used by an existing object: {}",
@@ -180,7 +194,12 @@ impl Writer {
     pub fn gather_stats(&mut self, table: usize) -> Result<()> {
         let t = &self.replica.tables[table];
         let num_rows = t.live_rows;
-        let blocks: u64 = t.extents.iter().map(|(_, e)| e.blocks).sum();
+        // A clustered table's blocks are its cluster's.
+        let blocks: u64 = self.replica.tables[self.replica.segment_table(table)]
+            .extents
+            .iter()
+            .map(|(_, e)| e.blocks)
+            .sum();
         let scn = self.next_scn;
         let ts = self.now();
         self.write(

@@ -24,8 +24,14 @@ impl Writer {
     /// A new ROWID in the table's (or partition's) segment, allocating an extent when full.
     /// In a bigfile tablespace DBA_EXTENTS shows relative file 1024 and the ROWID's nine
     /// characters after the object number are the block number alone (file part `AAA`).
+    /// A clustered table's segment is its cluster's: its rows go in the blocks the rows of the
+    /// cluster's other tables go in, with the cluster's data object id, and the extents are
+    /// the cluster's (kept with the cluster's first table, see [`Replica::segment_table`]).
+    ///
+    /// [`Replica::segment_table`]: crate::store::Replica::segment_table
     pub(super) fn allocate(&mut self, table: usize, part: Option<usize>) -> Result<RowId> {
         let p = part.unwrap_or(0);
+        let owner = self.replica.segment_table(table);
         let (data_object, fno, bigfile) = {
             let t = &self.replica.tables[table];
             let data_object = match part {
@@ -40,7 +46,7 @@ impl Writer {
             (data_object, fno, t.def.bigfile)
         };
         let rowid_fno = if bigfile { 0 } else { fno };
-        let seg = &mut self.segments[table][p];
+        let seg = &mut self.segments[owner][p];
         let need_extent = match seg.extents.get(seg.extent) {
             None => true,
             Some((_, blocks)) => seg.block_in_extent >= *blocks,
@@ -56,13 +62,13 @@ impl Writer {
                 let blocks = if seg.extents.len() < 16 { 8 } else { 128 };
                 let block_id = self.next_block;
                 self.next_block += blocks;
-                let seg = &mut self.segments[table][p];
+                let seg = &mut self.segments[owner][p];
                 seg.extents.push((block_id, blocks));
                 let scn = self.next_scn;
                 self.write(
                     Redo::Extent {
                         scn,
-                        tab: table as u32,
+                        tab: owner as u32,
                         part: part.map(|i| i as u32),
                         ext: Extent {
                             partition: part.and_then(|i| {
@@ -83,7 +89,7 @@ impl Writer {
                 )?;
             }
         }
-        let seg = &mut self.segments[table][p];
+        let seg = &mut self.segments[owner][p];
         let (block_id, _) = seg.extents[seg.extent];
         let rid = RowId {
             data_object,

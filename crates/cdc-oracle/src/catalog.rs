@@ -18,6 +18,8 @@ pub struct TableRow {
     pub num_rows: Option<u64>,
     pub blocks: Option<u64>,
     pub last_analyzed: Option<String>,
+    /// CLUSTER_NAME: the cluster the table is stored in.
+    pub cluster: Option<String>,
 }
 
 /// One ALL_TAB_COLS row.
@@ -203,6 +205,7 @@ pub fn assemble(pdb: Option<&str>, rows: CatalogRows) -> (Vec<TableInfo>, Vec<St
                 } else {
                     Organization::Heap
                 },
+                cluster: t.cluster,
                 row_movement: t.row_movement.as_deref() == Some("ENABLED"),
                 data_object_id,
                 object_id,
@@ -289,6 +292,12 @@ mod tests {
                     iot_type: Some("IOT".into()),
                     ..TableRow::default()
                 },
+                TableRow {
+                    owner: "HR".into(),
+                    name: "LINES".into(),
+                    cluster: Some("ORDERS_CLU".into()),
+                    ..TableRow::default()
+                },
             ],
             columns: vec![
                 col("EMP", "ID", "NUMBER", "N"),
@@ -313,6 +322,11 @@ mod tests {
                 obj("EMP", None, "TABLE", 73001),
                 obj("SALES", Some("P2023"), "TABLE PARTITION", 73010),
                 obj("SALES", Some("P2024"), "TABLE PARTITION", 73011),
+                // A clustered table's segment is its cluster's: DATA_OBJECT_ID the cluster's.
+                ObjectRow {
+                    object_id: 73021,
+                    ..obj("LINES", None, "TABLE", 73020)
+                },
             ],
             ..CatalogRows::default()
         };
@@ -321,7 +335,7 @@ mod tests {
             .insert(("HR".into(), "SALES".into()));
 
         let (tables, warnings) = assemble(Some("PDB1"), rows);
-        assert_eq!(tables.len(), 3);
+        assert_eq!(tables.len(), 4);
         let emp = &tables[0];
         assert_eq!(emp.name.to_string(), "PDB1.HR.EMP");
         assert_eq!(
@@ -373,6 +387,11 @@ mod tests {
         assert!(sales.primary_key.is_none());
         assert_eq!(tables[2].organization, Organization::IndexOrganized);
         assert!(tables[2].columns.is_empty());
+        assert_eq!(emp.cluster, None);
+        let lines = &tables[3];
+        assert_eq!(lines.cluster.as_deref(), Some("ORDERS_CLU"));
+        assert_eq!(lines.organization, Organization::Heap);
+        assert_eq!((lines.data_object_id, lines.object_id), (73020, 73021));
     }
 
     #[test]

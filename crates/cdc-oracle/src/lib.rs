@@ -160,6 +160,18 @@ fn table_binds(table: &TableName) -> [(&'static str, Bind); 2] {
     ]
 }
 
+/// One row of [`sql::EXTENTS`] or [`sql::CLUSTER_EXTENTS`].
+fn extent_row(r: &Cols) -> Result<Extent> {
+    Ok(Extent {
+        partition: r.opt_string(0)?,
+        data_object_id: r.u64(1)?,
+        relative_fno: r.u32(2)?,
+        block_id: r.u64(3)?,
+        blocks: r.u64(4)?,
+        bigfile: r.opt_string(5)?.as_deref() == Some("YES"),
+    })
+}
+
 /// One row of [`sql::COLUMNS`] or [`sql::TABLE_COLUMNS`].
 fn column_row(r: &Cols) -> Result<catalog::ColumnRow> {
     Ok(catalog::ColumnRow {
@@ -474,6 +486,8 @@ impl Catalog for OracleSession {
                     num_rows: r.opt_u64(4)?,
                     blocks: r.opt_u64(5)?,
                     last_analyzed: r.opt_string(6)?,
+                    // 7 is PARTITIONED, which the partitions' DBA_OBJECTS rows tell.
+                    cluster: r.opt_string(8)?,
                 })
             })?,
             ..catalog::CatalogRows::default()
@@ -575,16 +589,26 @@ impl Catalog for OracleSession {
             &table_binds(table),
             FetchOptions::default(),
             &c,
-            |r| {
-                Ok(Extent {
-                    partition: r.opt_string(0)?,
-                    data_object_id: r.u64(1)?,
-                    relative_fno: r.u32(2)?,
-                    block_id: r.u64(3)?,
-                    blocks: r.u64(4)?,
-                    bigfile: r.opt_string(5)?.as_deref() == Some("YES"),
-                })
-            },
+            extent_row,
+        )
+    }
+
+    fn cluster_extents(&mut self, table: &TableName, cluster: &str) -> Result<Vec<Extent>> {
+        let c = CallContext {
+            table: Some(table.owner_table()),
+            operation: "reading DBA_EXTENTS (the table's cluster)",
+            ..CallContext::default()
+        };
+        fetch::query_all(
+            &*self.conn,
+            sql::CLUSTER_EXTENTS,
+            &[
+                ("owner", Bind::Text(table.owner.clone())),
+                ("cluster_name", Bind::Text(cluster.to_string())),
+            ],
+            FetchOptions::default(),
+            &c,
+            extent_row,
         )
     }
 

@@ -356,12 +356,16 @@ pub const GOLDENGATE_PRIVILEGES: &str =
 // Tables
 // ---------------------------------------------------------------------------------------------
 
-/// Every user table the session can see: heap and index-organised tables; temporary, nested,
-/// secondary (domain index), recycle-bin, IOT overflow/mapping and external tables are left out.
+/// Every user table the session can see: heap (clustered ones included) and index-organised
+/// tables; temporary, nested, secondary (domain index), recycle-bin, IOT overflow/mapping and
+/// external tables are left out. CLUSTER_NAME names the index or hash cluster a table is stored
+/// in (NULL for any other): such a table has no segment of its own, its rows are in the
+/// cluster's (Reference, ALL_TABLES, DBA_SEGMENTS), so ROWID ranges are planned over the
+/// cluster's extents ([`CLUSTER_EXTENTS`]).
 /// Privilege: SELECT on the tables (SELECT ANY TABLE shows all of them).
 pub const TABLES: &str = concat!(
     "SELECT t.OWNER, t.TABLE_NAME, t.IOT_TYPE, t.ROW_MOVEMENT, t.NUM_ROWS, t.BLOCKS, ",
-    "TO_CHAR(t.LAST_ANALYZED, 'YYYY-MM-DD HH24:MI:SS'), t.PARTITIONED ",
+    "TO_CHAR(t.LAST_ANALYZED, 'YYYY-MM-DD HH24:MI:SS'), t.PARTITIONED, t.CLUSTER_NAME ",
     "FROM ALL_TABLES t WHERE ",
     user_owner!("t.OWNER"),
     " AND t.TEMPORARY = 'N' AND t.NESTED = 'NO' AND t.SECONDARY = 'N' AND t.DROPPED = 'NO' ",
@@ -471,6 +475,25 @@ AND DECODE(o.SUBOBJECT_NAME, e.PARTITION_NAME, 1, 0) = 1 \
 JOIN DBA_TABLESPACES t ON t.TABLESPACE_NAME = e.TABLESPACE_NAME \
 WHERE e.OWNER = :owner AND e.SEGMENT_NAME = :table_name \
 AND e.SEGMENT_TYPE IN ('TABLE', 'TABLE PARTITION', 'TABLE SUBPARTITION') \
+AND o.DATA_OBJECT_ID IS NOT NULL ORDER BY e.RELATIVE_FNO, e.BLOCK_ID";
+
+/// Extents of one cluster (index or hash), in the columns of [`EXTENTS`]. A table stored in a
+/// cluster has no segment: DBA_EXTENTS lists its blocks under the cluster's name with
+/// SEGMENT_TYPE 'CLUSTER' (Reference, DBA_EXTENTS / DBA_SEGMENTS), and [`EXTENTS`] finds
+/// nothing under the table's name. Every table of the cluster has its rows in these blocks,
+/// and their ROWIDs carry the cluster's data object number: "a data object number is assigned
+/// to every database segment. Schema objects in the same segment, such as a table cluster,
+/// have the same data object number" (Concepts, "Rowid Format"); DBA_OBJECTS.DATA_OBJECT_ID is
+/// the "dictionary object number of the segment that contains the object" (Reference,
+/// ALL_OBJECTS), the cluster's, whose own row has OBJECT_TYPE 'CLUSTER'. A range over these
+/// blocks read `FROM` one table returns that table's rows alone. The cluster is in the table's
+/// schema (DBA_CLU_COLUMNS maps a clustered table to its cluster under the one OWNER).
+/// Binds: `:owner`, `:cluster_name`. Privilege: as [`EXTENTS`].
+pub const CLUSTER_EXTENTS: &str = "SELECT e.PARTITION_NAME, o.DATA_OBJECT_ID, e.RELATIVE_FNO, \
+e.BLOCK_ID, e.BLOCKS, t.BIGFILE FROM DBA_EXTENTS e JOIN DBA_OBJECTS o ON o.OWNER = e.OWNER \
+AND o.OBJECT_NAME = e.SEGMENT_NAME AND o.OBJECT_TYPE = e.SEGMENT_TYPE \
+JOIN DBA_TABLESPACES t ON t.TABLESPACE_NAME = e.TABLESPACE_NAME \
+WHERE e.OWNER = :owner AND e.SEGMENT_NAME = :cluster_name AND e.SEGMENT_TYPE = 'CLUSTER' \
 AND o.DATA_OBJECT_ID IS NOT NULL ORDER BY e.RELATIVE_FNO, e.BLOCK_ID";
 
 // ---------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 //! `sql.rs` statements, Oracle's views) and by the emulator in-process: the same answers.
 
 use super::fixture::*;
+use cdc_core::rowid::RowId;
 use oracle_cdc::names::TableName;
 use oracle_cdc::settings::Settings;
 use oracle_cdc::source::emulator::{self, clock, topology, writer::Writer, EmulatorSession};
@@ -201,6 +202,108 @@ fn a_restricted_pdb_answers_as_in_process() {
     assert_eq!(refused(w.set_container("PDB2")), code);
     assert_eq!(refused(l.set_container("PDB2")), code);
     w.set_container("PDB1").unwrap();
+}
+
+/// Two tables of PDB1 stored in one cluster, appended to the example's tables: ORDERS with a
+/// key, LINES without.
+const CLUSTERED_TABLES: &str = r#"
+  - name: PDB1.APP.ORDERS
+    columns:
+      - { name: ID, type: NUMBER(10), nullable: false }
+      - { name: CUSTOMER, type: VARCHAR2(20) }
+    primary_key: [ID]
+    cluster: ORDERS_CLU
+    supplemental_logging: all
+    rows: 300
+  - name: PDB1.APP.LINES
+    columns:
+      - { name: ORDER_ID, type: NUMBER(10), nullable: false }
+      - { name: ITEM, type: VARCHAR2(20) }
+    cluster: ORDERS_CLU
+    supplemental_logging: all
+    rows: 500
+"#;
+
+/// Clustered tables over the wire as in-process: ALL_TABLES.CLUSTER_NAME and the cluster's
+/// DATA_OBJECT_ID in the catalog, no DBA_EXTENTS row under a clustered table's name, the
+/// cluster's extents (SEGMENT_TYPE CLUSTER) alike, and the tables' reads, ROWID ranges over the
+/// cluster's blocks included; in the PDB through its service and after SET CONTAINER.
+#[test]
+fn clustered_tables_answer_as_in_process() {
+    let tmp = tempfile::tempdir().unwrap();
+    let schema = tmp.path().join("schema.yaml");
+    let text = std::fs::read_to_string(example_schema()).unwrap();
+    std::fs::write(&schema, format!("{}{CLUSTERED_TABLES}", text.trim_end())).unwrap();
+    let s = serve_schema(&schema, Default::default());
+    let mut l = local(&s, Some("PDB1"));
+    let want = comparable(l.tables().unwrap());
+    let find = |name: &str| {
+        want.iter()
+            .find(|t| t.name.to_string() == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{name} listed"))
+    };
+    let (orders, lines) = (find("PDB1.APP.ORDERS"), find("PDB1.APP.LINES"));
+    assert_eq!(lines.cluster.as_deref(), Some("ORDERS_CLU"));
+    assert_eq!(orders.cluster.as_deref(), Some("ORDERS_CLU"));
+    assert_eq!(orders.data_object_id, lines.data_object_id);
+    assert!(want
+        .iter()
+        .filter(|t| t.name.owner != "APP")
+        .all(|t| t.cluster.is_none()));
+    let extents = l.cluster_extents(&lines.name, "ORDERS_CLU").unwrap();
+    assert!(extents.len() > 1, "{extents:?}");
+    assert!(extents
+        .iter()
+        .all(|e| e.data_object_id == lines.data_object_id));
+    let scn = l.current_scn().unwrap();
+    let mut root = wire(&s.url("DEMO"));
+    root.set_container("PDB1").unwrap();
+    let mut own = wire(&s.url("PDB1"));
+    for w in [&mut root, &mut own] {
+        assert_eq!(comparable(w.tables().unwrap()), want);
+        assert_eq!(
+            w.cluster_extents(&lines.name, "ORDERS_CLU").unwrap(),
+            extents
+        );
+        for t in [&orders, &lines] {
+            assert_eq!(w.extents(&t.name).unwrap(), Vec::new(), "{}", t.name);
+            same_table_answers(w.as_mut(), &mut l, t, scn);
+        }
+        // The cluster's whole span read from LINES: LINES' rows alone, as in-process.
+        let (first, last) = (&extents[0], &extents[extents.len() - 1]);
+        let obj = lines.data_object_id as u32;
+        let lo = RowId::extent_bounds(obj, first.rowid_fno(), first.block_id as u32, 1).0;
+        let hi = RowId::extent_bounds(
+            obj,
+            last.rowid_fno(),
+            last.block_id as u32,
+            last.blocks as u32,
+        )
+        .1;
+        let q = FlashbackQuery {
+            table: lines.name.clone(),
+            columns: vec!["ORDER_ID".into(), "ITEM".into()],
+            key_columns: Vec::new(),
+            scn,
+            range: ChunkRange::Rowid {
+                start: lo.encode(),
+                end: hi.encode(),
+            },
+            filter: None,
+            row_ids: true,
+        };
+        let read = |s: &mut dyn Session| {
+            let mut n = 0u64;
+            s.read_as_of(&q, &mut |_| {
+                n += 1;
+                Ok(())
+            })
+            .unwrap()
+        };
+        assert_eq!(read(w.as_mut()), 500);
+        assert_eq!(read(&mut l), 500);
+    }
 }
 
 fn same_table_answers(w: &mut dyn Session, l: &mut EmulatorSession, t: &TableInfo, scn: u64) {

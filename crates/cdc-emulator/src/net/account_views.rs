@@ -70,7 +70,9 @@ pub(super) fn all_external_tables() -> Relation {
 }
 
 /// DBA_EXTENTS of every visible table (the catalog statement narrows by OWNER and
-/// SEGMENT_NAME); an index-organised table's segment is its index, not listed under the table.
+/// SEGMENT_NAME); an index-organised table's segment is its index, not listed under the table,
+/// and a clustered table's is its cluster's, listed once under the cluster's name with
+/// SEGMENT_TYPE CLUSTER.
 pub(super) fn dba_extents(s: &mut EmulatorSession) -> Result<Relation> {
     s.user
         .read_dictionary("DBA_EXTENTS", "reading DBA_EXTENTS")?;
@@ -88,11 +90,24 @@ pub(super) fn dba_extents(s: &mut EmulatorSession) -> Result<Relation> {
         ("RELATIVE_FNO", NUM),
     ];
     let mut rows = Vec::new();
+    let mut clusters = std::collections::BTreeSet::new();
     for info in s.visible_tables()? {
-        let extents = cdc_core::session::Catalog::extents(s, &info.name)?;
+        let (segment, extents) = match &info.cluster {
+            Some(c) if clusters.insert((info.name.owner.clone(), c.clone())) => (
+                c.as_str(),
+                cdc_core::session::Catalog::cluster_extents(s, &info.name, c)?,
+            ),
+            Some(_) => continue,
+            None => (
+                info.name.table.as_str(),
+                cdc_core::session::Catalog::extents(s, &info.name)?,
+            ),
+        };
         for (i, e) in extents.iter().enumerate() {
-            let (o, tn) = (t(&info.name.owner), t(&info.name.table));
-            let ty = if e.partition.is_some() {
+            let (o, tn) = (t(&info.name.owner), t(segment));
+            let ty = if info.cluster.is_some() {
+                "CLUSTER"
+            } else if e.partition.is_some() {
                 "TABLE PARTITION"
             } else {
                 "TABLE"

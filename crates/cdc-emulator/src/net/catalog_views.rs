@@ -151,6 +151,7 @@ pub(super) fn all_tables(s: &mut EmulatorSession) -> Result<Relation> {
         ("OWNER", NAME),
         ("TABLE_NAME", NAME),
         ("TABLESPACE_NAME", NAME),
+        ("CLUSTER_NAME", NAME),
         ("IOT_TYPE", text(12)),
         ("STATUS", text(8)),
         ("LOGGING", text(3)),
@@ -174,6 +175,7 @@ pub(super) fn all_tables(s: &mut EmulatorSession) -> Result<Relation> {
                 o,
                 n,
                 if iot { Datum::Null } else { t("USERS") },
+                opt(info.cluster.clone()),
                 if iot { t("IOT") } else { Datum::Null },
                 t("VALID"),
                 t("YES"),
@@ -422,8 +424,11 @@ pub(super) fn all_ind_columns(s: &mut EmulatorSession) -> Result<Relation> {
     Ok(view(&spec, rows))
 }
 
-/// DBA_OBJECTS / ALL_OBJECTS: tables and their partitions. A partitioned table has no segment
-/// of its own (DATA_OBJECT_ID NULL); its partitions have one each.
+/// DBA_OBJECTS / ALL_OBJECTS: tables and their partitions, and the clusters tables are stored
+/// in. A partitioned table has no segment of its own (DATA_OBJECT_ID NULL); its partitions have
+/// one each. A clustered table's DATA_OBJECT_ID is its cluster's ("the segment that contains
+/// the object"), and the cluster has a row of its own (OBJECT_TYPE CLUSTER), numbered as its
+/// segment: the emulator never rebuilds a cluster's segment.
 pub(super) fn objects(s: &mut EmulatorSession, dba: bool) -> Result<Relation> {
     if dba {
         s.user
@@ -444,8 +449,26 @@ pub(super) fn objects(s: &mut EmulatorSession, dba: bool) -> Result<Relation> {
         ("GENERATED", text(1)),
     ];
     let mut rows = Vec::new();
+    let mut clusters = std::collections::BTreeSet::new();
     for info in s.visible_tables()? {
         let [o, tn] = owner_table(&info);
+        if let Some(c) = &info.cluster {
+            if clusters.insert((info.name.owner.clone(), c.clone())) {
+                rows.push(vec![
+                    o.clone(),
+                    t(c),
+                    Datum::Null,
+                    n(info.data_object_id),
+                    n(info.data_object_id),
+                    t("CLUSTER"),
+                    created.clone(),
+                    created.clone(),
+                    t("VALID"),
+                    t("N"),
+                    t("N"),
+                ]);
+            }
+        }
         let mut row = |sub: Datum, id: u64, data: Datum, ty: &str| {
             rows.push(vec![
                 o.clone(),

@@ -73,6 +73,10 @@ impl Catalog for CountingSession {
         note(&self.counts, self.inner.extents(table))
     }
 
+    fn cluster_extents(&mut self, table: &TableName, cluster: &str) -> Result<Vec<Extent>> {
+        note(&self.counts, self.inner.cluster_extents(table, cluster))
+    }
+
     fn table_columns(&mut self, table: &TableName) -> Result<Option<Vec<ColumnInfo>>> {
         note(&self.counts, self.inner.table_columns(table))
     }

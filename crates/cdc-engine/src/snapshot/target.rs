@@ -374,6 +374,7 @@ mod tests {
             unique_keys: vec![],
             unique_indexes: vec![],
             organization: Organization::Heap,
+            cluster: None,
             row_movement: false,
             data_object_id: 1,
             object_id: 1,

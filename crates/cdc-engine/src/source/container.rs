@@ -470,6 +470,11 @@ impl Catalog for ContainerSession {
         self.inner.extents(table)
     }
 
+    fn cluster_extents(&mut self, table: &TableName, cluster: &str) -> Result<Vec<Extent>> {
+        self.enter_table(table)?;
+        self.inner.cluster_extents(table, cluster)
+    }
+
     fn table_columns(&mut self, table: &TableName) -> Result<Option<Vec<ColumnInfo>>> {
         self.enter_table(table)?;
         self.inner.table_columns(table)

@@ -177,6 +177,7 @@ mod tests {
             unique_keys: vec![],
             unique_indexes: vec![],
             organization: cdc_core::model::Organization::Heap,
+            cluster: None,
             row_movement: false,
             data_object_id: id,
             object_id: id,

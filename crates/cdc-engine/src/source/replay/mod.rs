@@ -135,6 +135,7 @@ impl ReplaySession {
             unique_keys,
             unique_indexes: d.indexes(),
             organization: d.organization,
+            cluster: d.cluster.clone(),
             row_movement: d.row_movement,
             data_object_id,
             // DATA_OBJ# is the object number (OBJECT_ID); a replay has no other.
@@ -198,6 +199,10 @@ impl Catalog for ReplaySession {
     }
 
     fn extents(&mut self, _table: &TableName) -> Result<Vec<Extent>> {
+        Err(self.no_data("list extents (DBA_EXTENTS)"))
+    }
+
+    fn cluster_extents(&mut self, _table: &TableName, _cluster: &str) -> Result<Vec<Extent>> {
         Err(self.no_data("list extents (DBA_EXTENTS)"))
     }
 
