@@ -47,9 +47,14 @@ fn ok(out: Output) -> Output {
 }
 
 fn setup() -> (tempfile::TempDir, std::path::PathBuf) {
+    setup_with(SCHEMA)
+}
+
+/// `emulator init` of `text` in a new directory.
+fn setup_with(text: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let schema = dir.path().join("schema.yaml");
-    std::fs::write(&schema, SCHEMA).unwrap();
+    std::fs::write(&schema, text).unwrap();
     let db = dir.path().join("db");
     ok(Command::new(cargo_bin("oracle-cdc"))
         .args([
@@ -475,6 +480,93 @@ fn an_export_directory_is_not_mixed_with_another_export_or_database() {
     );
     assert_eq!(e.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&e.stderr).starts_with("CDC-8003"));
+}
+
+/// ORDERS (keyed) and LINES (no key) stored in one cluster, PLAIN in a segment of its own.
+const CLUSTERED: &str = r#"
+seed: 5
+database:
+  multitenant: true
+tables:
+  - name: PDB1.APP.ORDERS
+    columns:
+      - { name: ID, type: NUMBER(10), nullable: false }
+      - { name: CUSTOMER, type: VARCHAR2(30) }
+    primary_key: [ID]
+    cluster: ORDERS_CLU
+    rows: 400
+  - name: PDB1.APP.LINES
+    columns:
+      - { name: ORDER_ID, type: NUMBER(10), nullable: false }
+      - { name: ITEM, type: VARCHAR2(20), generate: { choice: [bolt, "nut's", washer] } }
+      - { name: QTY, type: NUMBER(5) }
+    cluster: ORDERS_CLU
+    rows: 900
+  - name: PDB1.APP.PLAIN
+    columns:
+      - { name: A, type: NUMBER(10) }
+    rows: 50
+"#;
+
+/// A table stored in a cluster has no extent under its own name (DBA_EXTENTS lists the
+/// cluster's blocks under the cluster's name, shared by its tables): the keyless LINES is
+/// planned by ROWID ranges over its cluster's extents and exported row for row as
+/// `emulator dump` shows it, none of ORDERS' rows with it, and ORDERS and PLAIN as before.
+/// Before, plan-chunks planned LINES in zero chunks and the export wrote it empty, counted
+/// complete.
+#[test]
+fn a_clustered_table_without_a_key_exports_as_emulator_dump() {
+    let (dir, db) = setup_with(CLUSTERED);
+    let out = ok(oracle_cdc(
+        &db,
+        &[
+            "--set",
+            "cdc.snapshot.chunk.rows=100",
+            "plan-chunks",
+            "--format",
+            "json",
+        ],
+    ));
+    let plans: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let lines = plans
+        .iter()
+        .find(|p| p["table"] == "PDB1.APP.LINES")
+        .unwrap();
+    assert_eq!(lines["strategy"], "rowid");
+    assert!(lines["chunks"].as_u64().unwrap() > 3, "{lines}");
+    assert!(
+        lines["method"]
+            .as_str()
+            .unwrap()
+            .contains("extents of cluster ORDERS_CLU"),
+        "{lines}"
+    );
+
+    let out = dir.path().join("out");
+    ok(oracle_cdc(
+        &db,
+        &[
+            "--set",
+            "cdc.snapshot.chunk.rows=100",
+            "--set",
+            "cdc.snapshot.threads=2",
+            "snapshot",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    ));
+    for (table, rows) in [
+        ("PDB1.APP.LINES", 900),
+        ("PDB1.APP.ORDERS", 400),
+        ("PDB1.APP.PLAIN", 50),
+    ] {
+        let file = std::fs::read_to_string(out.join(format!("{table}.jsonl"))).unwrap();
+        assert_eq!(file, dump(&db, table, "jsonl"), "{table}");
+        assert_eq!(file.lines().count(), rows, "{table}");
+    }
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["rows"], 1350);
 }
 
 #[test]

@@ -127,9 +127,19 @@ impl Segment {
 
 #[derive(Debug, Clone)]
 pub enum Method {
-    EvenSplit { min: i128, max: i128, chunks: u64 },
+    EvenSplit {
+        min: i128,
+        max: i128,
+        chunks: u64,
+    },
     IndexProbes,
-    Extents { extents: usize, rows_per_block: f64 },
+    /// ROWID ranges over the table's extents, or over its cluster's (`cluster`), whose blocks
+    /// the cluster's other tables share.
+    Extents {
+        extents: usize,
+        rows_per_block: f64,
+        cluster: Option<String>,
+    },
     Whole,
 }
 
@@ -216,7 +226,30 @@ impl Planner {
                 }
             }
             Strategy::Rowid => {
-                let extents = session.extents(&t.info.name)?;
+                // A clustered table has no segment of its own, so nothing in DBA_EXTENTS under
+                // its name: its rows are in its cluster's blocks (SEGMENT_TYPE 'CLUSTER'), which
+                // the cluster's other tables share. Its ROWIDs carry the cluster's data object
+                // number: "schema objects in the same segment, such as a table cluster, have
+                // the same data object number" (Oracle Database Concepts, "Rowid Format"), and
+                // DBA_OBJECTS.DATA_OBJECT_ID is the "dictionary object number of the segment
+                // that contains the object" (Reference, ALL_OBJECTS). So ranges over the
+                // cluster's extents cover the table, and each, a query `FROM` the table, returns
+                // that table's rows alone, whoever else's rows its blocks hold (SQL Reference,
+                // ROWID pseudocolumn: rows of different tables stored together in one cluster
+                // can even have the same ROWID).
+                let extents = match &t.info.cluster {
+                    Some(c) => session.cluster_extents(&t.info.name, c)?,
+                    None => session.extents(&t.info.name)?,
+                };
+                if extents.is_empty() && t.info.cluster.is_some() {
+                    // Unlike a table with a deferred segment, a clustered table without a listed
+                    // extent is not known to be empty: its rows are wherever the cluster's
+                    // segment is, and the dictionary did not show it. One read of the whole
+                    // table, never zero chunks, which would publish it complete and empty.
+                    p.method = Method::Whole;
+                    p.queued.push_back(Chunk::Whole);
+                    return Ok(p);
+                }
                 let rpb = match (t.info.stats.num_rows, t.info.stats.blocks) {
                     (Some(r), Some(b)) if r > 0 && b > 0 => r as f64 / b as f64,
                     _ => DEFAULT_ROWS_PER_BLOCK,
@@ -232,6 +265,7 @@ impl Planner {
                 p.method = Method::Extents {
                     extents: extents.len(),
                     rows_per_block: rpb,
+                    cluster: t.info.cluster.clone(),
                 };
             }
             Strategy::Single => {
@@ -308,8 +342,13 @@ impl Planner {
             Method::Extents {
                 extents,
                 rows_per_block,
+                cluster,
             } => format!(
-                "ROWID ranges over {extents} extents, about {rows_per_block:.0} rows per block, {} blocks per chunk",
+                "ROWID ranges over {extents} extents{}, about {rows_per_block:.0} rows per block, {} blocks per chunk",
+                cluster
+                    .as_ref()
+                    .map(|c| format!(" of cluster {c} (shared with its other tables)"))
+                    .unwrap_or_default(),
                 self.blocks_per_chunk
             ),
             Method::Whole => "one read of the whole table".into(),

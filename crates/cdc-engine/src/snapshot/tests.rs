@@ -295,6 +295,107 @@ tables:
     }
 }
 
+/// A table stored in a cluster has no segment, so no extent, of its own: its rows are in the
+/// cluster's blocks, beside those of the cluster's other tables (a workload interleaves them),
+/// and carry the cluster's data object number. Planned by ROWID ranges over the cluster's
+/// extents, the keyless LINES is read whole and alone; before, its extents were looked for
+/// under its own name, none were found, and zero chunks published it complete and empty. A
+/// cluster that lists no extent is read in one chunk, never in none; a table without a cluster
+/// and without extents (no segment yet) stays zero chunks.
+#[test]
+fn a_clustered_table_is_chunked_over_its_clusters_extents() {
+    let s = r#"
+tables:
+  - name: APP.ORDERS
+    columns:
+      - { name: ID, type: NUMBER(10), nullable: false }
+      - { name: C, type: VARCHAR2(20) }
+    primary_key: [ID]
+    cluster: ORDERS_CLU
+    rows: 700
+  - name: APP.LINES
+    columns:
+      - { name: ORDER_ID, type: NUMBER(10), nullable: false }
+      - { name: ITEM, type: VARCHAR2(20) }
+    cluster: ORDERS_CLU
+    rows: 900
+  - name: APP.QUIET
+    columns:
+      - { name: A, type: NUMBER(10) }
+    cluster: QUIET_CLU
+    rows: 0
+  - name: APP.UNUSED
+    columns:
+      - { name: A, type: NUMBER(10) }
+    rows: 0
+"#;
+    let (_d, db) = make_db(s);
+    let mut w = Writer::open(&db, clock::system(), false).unwrap();
+    let opts = workload::WorkloadOptions {
+        transactions: Some(300),
+        duration: None,
+        rate: 0,
+        mix: (60, 25, 15),
+        tx_size: (1, 4),
+        rollback_pct: 0,
+        savepoint_pct: 0,
+        key_update_pct: 0,
+        row_move_pct: 0,
+        long_every: 0,
+        long_span: 0,
+        ddl_every: 0,
+        create_table_every: 0,
+        truncate_every: 0,
+        shared_commit_pct: 0,
+        tables: vec!["APP.ORDERS".parse().unwrap(), "APP.LINES".parse().unwrap()],
+        seed: 5,
+        lob_pct: 0,
+        lob_edit_pct: 0,
+    };
+    let summary = workload::Workload::new(&mut w, opts)
+        .unwrap()
+        .run(&|| false)
+        .unwrap();
+    assert!(summary.inserts > 200 && summary.deletes > 20, "{summary:?}");
+    drop(w);
+    let conn = EmulatorConnector::open(&db, Faults::default()).unwrap();
+    let settings = Settings::from_pairs(&["cdc.snapshot.chunk.rows=100"]).unwrap();
+    let ts = targets(&settings, &conn);
+    let t = |name: &str| ts.iter().find(|t| t.info.name.table == name).unwrap();
+    let (orders, lines) = (t("ORDERS"), t("LINES"));
+    assert_eq!(lines.strategy, target::Strategy::Rowid);
+    assert_eq!(lines.info.cluster.as_deref(), Some("ORDERS_CLU"));
+    let mut s = conn.connect().unwrap();
+    assert!(s.extents(&lines.info.name).unwrap().is_empty());
+    let scn = s.current_scn().unwrap();
+    // The workload's inserts share blocks between the two tables.
+    let block = |r: &FetchedRow| RowId::decode(&r.rowid).map(|r| r.block).unwrap();
+    let order_blocks: std::collections::BTreeSet<u32> = read(&conn, orders, scn, ChunkRange::Whole)
+        .iter()
+        .map(block)
+        .collect();
+    let whole = read(&conn, lines, scn, ChunkRange::Whole);
+    assert!(whole.len() > 900, "{}", whole.len());
+    assert!(whole.iter().any(|r| order_blocks.contains(&block(r))));
+
+    let (p, chunks, scn) = full_plan(&conn, lines, 100);
+    assert!(
+        p.describe().contains("extents of cluster ORDERS_CLU"),
+        "{}",
+        p.describe()
+    );
+    assert!(chunks.len() > 5, "{} chunks", chunks.len());
+    assert!(chunks.iter().all(|c| matches!(c, Chunk::Rowid { .. })));
+    assert_exact_cover(&conn, lines, &chunks, scn);
+    let (_p, chunks, scn) = full_plan(&conn, orders, 100);
+    assert_exact_cover(&conn, orders, &chunks, scn);
+
+    let (p, chunks, _) = full_plan(&conn, t("QUIET"), 100);
+    assert_eq!(chunks, vec![Chunk::Whole], "{}", p.describe());
+    let (_p, chunks, _) = full_plan(&conn, t("UNUSED"), 100);
+    assert_eq!(chunks, Vec::<Chunk>::new());
+}
+
 /// A sink that keeps what it was given.
 #[derive(Default)]
 struct Collect {
