@@ -588,6 +588,9 @@ impl<'a> Workload<'a> {
         let spec = super::schema::TableSpec {
             name: name.to_string(),
             rows: 0,
+            // The layout, not the storage: a new table of its own (the writer puts a table in
+            // a cluster only at init).
+            cluster: None,
             ..template
         };
         let index = self.w.create_table(&spec)?;
