@@ -481,6 +481,12 @@ mod tests {
             CdcError::Database("ORA-00600".into()),
             // A build's lock is deferred to the next log switch, not retried as a call.
             CdcError::DictionaryLocked("ORA-01327".into()),
+            // A value the thin driver cannot decode: its session is given up, but a new one
+            // reads the same value again.
+            CdcError::coded(
+                Code::Cdc3009,
+                "flashback read: a value … not valid AL32UTF8",
+            ),
         ] {
             assert!(!is_transient_call(&e), "{e}");
         }

@@ -94,6 +94,22 @@ pub struct DriverError {
     /// The thin driver met something it cannot do (it panicked, or refused the server): thick
     /// mode may work where thin does not (CDC-2009 at login).
     pub thin_limit: bool,
+    /// The thin driver stopped reading the database's answer part way (CDC-3009 in a call):
+    /// what it could not decode.
+    pub unread: Option<Unread>,
+}
+
+/// Why the thin driver stopped reading an answer before its end. Before 23ai the database marks
+/// no end of an answer, so the rest of it is still on the connection: the session that met
+/// this is given up (`thin::ThinSession`), never asked again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unread {
+    /// A character value whose bytes are not valid in the character set the driver declares
+    /// (AL32UTF8; AL16UTF16 for national types): the driver decodes strictly.
+    Encoding,
+    /// A part of the answer the driver cannot parse (an unknown message, an integer wider than
+    /// the protocol allows, a VECTOR or JSON image).
+    Protocol,
 }
 
 impl DriverError {
@@ -103,11 +119,15 @@ impl DriverError {
             message: message.into(),
             no_data_found: false,
             thin_limit: false,
+            unread: None,
         }
     }
 
     /// The error of a call on an open session, in the catalog ([`connect::runtime_error`]).
     pub fn runtime(&self, ctx: &CallContext) -> CdcError {
+        if let Some(unread) = self.unread {
+            return unread_answer(unread, &self.message, ctx);
+        }
         if self.thin_limit {
             return CdcError::Database(format!(
                 "{}: the thin driver failed ({}); cdc.database.driver=thick (with Oracle Instant \
@@ -130,6 +150,38 @@ impl DriverError {
     pub fn is_missing_privilege(&self) -> bool {
         matches!(self.code, Some(OraCode::Ora(942 | 1031 | 1039)))
     }
+}
+
+/// CDC-3009: the thin driver could not read the answer to `ctx`'s call (`detail`: its message).
+/// Not a lost connection (CDC-5007) although the session is given up: the same row read again
+/// fails again, so the engine must stop on it rather than reconnect and retry.
+fn unread_answer(unread: Unread, detail: &str, ctx: &CallContext) -> CdcError {
+    let (what, remedy) = match unread {
+        Unread::Encoding => (
+            "a value in the database's answer is not valid in the character set the thin driver \
+             declares (AL32UTF8; AL16UTF16 for NVARCHAR2 and NCHAR): it was stored without \
+             conversion or is damaged, and every read of it fails alike",
+            "repair the value (`SELECT ROWID, DUMP(col, 1016) FROM …` shows its bytes), or read \
+             it with cdc.database.driver=thick, which replaces each invalid byte with U+FFFD",
+        ),
+        Unread::Protocol => (
+            "the thin driver cannot parse the database's answer",
+            "cdc.database.driver=thick (with Oracle Instant Client) reads it",
+        ),
+    };
+    let table = ctx
+        .table
+        .as_deref()
+        .map(|t| format!(" of {t}"))
+        .unwrap_or_default();
+    CdcError::coded(
+        Code::Cdc3009,
+        format!(
+            "{}{table}: {what} ({detail}); the session is given up. {remedy} (oracle-cdc explain \
+             CDC-3009)",
+            ctx.operation
+        ),
+    )
 }
 
 /// CDC-2009: the thin driver stopped at a feature it does not support; the remedy names thick

@@ -9,6 +9,12 @@
 //!   login) and keeps the panic message off stderr. After a panic inside a call the connection's
 //!   state is unknown (the driver's lock may be poisoned): the session gives it up, later calls
 //!   fail as "not connected" (ORA-03114, CDC-5007) and capture reconnects.
+//! - It decodes character data strictly (`from_utf8`, no lossy option) and, meeting a value
+//!   not valid AL32UTF8 or anything else of an answer it cannot parse, returns from the middle
+//!   of the answer without reading the rest of its packets. Before 23ai the database marks no
+//!   end of an answer, so the rest stays on the connection and the next call would read it as
+//!   its own. Such an error ([`Failure::leaves_answer_unread`]) gives the session up as a
+//!   panic does, and maps to CDC-3009 (not retried: the same row fails again), naming the call.
 //! - Its errors without an ORA number (a refused TCP connection, the listener's refusal, the
 //!   network closing the connection, a call timeout) get the number the thick driver reports for
 //!   the same condition (see [`error`]), so both drivers map to the same CDC codes.
@@ -28,7 +34,7 @@
 //!   up after a call failed below the database (a call timeout, a lost connection) is dropped on
 //!   a thread of its own.
 
-use super::{Cell, DbResult, DbSession, Driver, DriverError, FetchOptions, Rows};
+use super::{Cell, DbResult, DbSession, Driver, DriverError, FetchOptions, Rows, Unread};
 use crate::connect::{OraCode, Password};
 use crate::errors::CdcError;
 use crate::fetch::Bind;
@@ -212,6 +218,11 @@ pub enum Failure {
     /// TLS (tcps): the handshake failed (a certificate not trusted or not for this host, a
     /// plain-TCP port), or the wallet could not be read or decrypted.
     Tls,
+    /// A character value of the answer is not valid in the character set the driver declares
+    /// (AL32UTF8, AL16UTF16): the crate decodes strictly and stops reading the answer there.
+    Encoding,
+    /// A part of the answer the crate cannot parse, where it stops reading the answer.
+    Protocol,
     /// Anything else (a bad connect string, a conversion): no code.
     Other,
 }
@@ -235,8 +246,35 @@ impl Failure {
             ErrorKind::ServerVersionNotSupported
             | ErrorKind::NotImplemented(_)
             | ErrorKind::UnsupportedDeepDataSecurityFeature => Failure::Unsupported,
+            // `from_utf8` / `from_utf16` on a value, a name or a message of the answer.
+            ErrorKind::InvalidEncodedString => Failure::Encoding,
+            // What the crate returns from the middle of reading an answer (response/, read_buffer,
+            // db_value, vector, json, dbobject): `receive_response` gives up on the answer there,
+            // reading no more of its packets. (ParseError is the connect string parser's, before
+            // any connection: Other.)
+            ErrorKind::UnknownTtcMessageType(..)
+            | ErrorKind::UnknownServerSidePiggyback(_)
+            | ErrorKind::UnexpectedResult
+            | ErrorKind::OutOfData
+            | ErrorKind::IntegerTooLarge(..)
+            | ErrorKind::UnexpectedNegativeInteger
+            | ErrorKind::UnsupportedDbType(_)
+            | ErrorKind::InvalidEncodedVector
+            | ErrorKind::UnsupportedVectorFormat(_)
+            | ErrorKind::UnsupportedVectorVersion(_)
+            | ErrorKind::InvalidOsonEncodedBytes
+            | ErrorKind::UnsupportedOsonNodeType(_)
+            | ErrorKind::UnsupportedOsonVersion(_)
+            | ErrorKind::UnsupportedTdsType(_)
+            | ErrorKind::UnsupportedObjectMetadataType(_) => Failure::Protocol,
             _ => Failure::Other,
         }
+    }
+
+    /// Whether the answer was left unread part way: before 23ai the rest of it stays on the
+    /// connection, and the next call would read it as its own answer.
+    fn leaves_answer_unread(self) -> bool {
+        matches!(self, Failure::Encoding | Failure::Protocol)
     }
 }
 
@@ -273,7 +311,7 @@ pub fn failure(f: Failure, text: &str, phase: Phase) -> DriverError {
             Phase::Call => 3113,
         })),
         Failure::Stream => io_code(text, phase),
-        Failure::Unsupported | Failure::Other => None,
+        Failure::Unsupported | Failure::Encoding | Failure::Protocol | Failure::Other => None,
     };
     let message = match code {
         Some(c) if !text.contains(&c.to_string()) => format!("{text} (similar to {c})"),
@@ -281,6 +319,11 @@ pub fn failure(f: Failure, text: &str, phase: Phase) -> DriverError {
     };
     DriverError {
         thin_limit: f == Failure::Unsupported,
+        unread: match f {
+            Failure::Encoding => Some(Unread::Encoding),
+            Failure::Protocol => Some(Unread::Protocol),
+            _ => None,
+        },
         ..DriverError::new(code, super::first_line(&message))
     }
 }
@@ -357,7 +400,9 @@ fn named<'o>(owned: &'o [(&'o str, Owned)]) -> Vec<(&'o str, &'o dyn ToDbValue)>
 /// One thin-mode connection.
 pub struct ThinSession {
     conn: Option<Connection>,
-    /// Set when a call panicked: the connection's state is unknown, it is not used again.
+    /// Set when a call panicked (the connection's state is unknown) or the crate stopped
+    /// reading an answer part way ([`Failure::leaves_answer_unread`]: the rest of it may still
+    /// be on the connection): it is not used again.
     broken: Arc<AtomicBool>,
     /// Set when a call failed below the database ([`unanswered`]): the session is dropped
     /// without waiting for its logoff's answer (see its `Drop`).
@@ -375,11 +420,22 @@ fn unanswered(kind: &ErrorKind) -> bool {
     )
 }
 
-/// A call's error as [`error`] maps it, marking `flag` when it is [`unanswered`].
-fn call_error(flag: &AtomicBool, e: &oracledb::Error) -> DriverError {
-    if unanswered(e.kind()) {
-        flag.store(true, Ordering::Relaxed);
+/// Marks what a call's failure of `kind` says of the session: `unanswered` when the database
+/// may answer nothing more ([`unanswered`]), `broken` when the crate left the answer unread
+/// part way (the next call would read the rest of it as its own answer: wrong rows or a
+/// protocol error; it fails as not connected instead, and the engine reconnects).
+fn mark(broken: &AtomicBool, unanswered_flag: &AtomicBool, kind: &ErrorKind) {
+    if unanswered(kind) {
+        unanswered_flag.store(true, Ordering::Relaxed);
     }
+    if Failure::of(kind).leaves_answer_unread() {
+        broken.store(true, Ordering::Relaxed);
+    }
+}
+
+/// A call's error as [`error`] maps it, the session's flags marked ([`mark`]).
+fn call_error(broken: &AtomicBool, unanswered: &AtomicBool, e: &oracledb::Error) -> DriverError {
+    mark(broken, unanswered, e.kind());
     error(e, Phase::Call)
 }
 
@@ -426,7 +482,7 @@ impl ThinSession {
             return Err(DriverError::new(
                 Some(OraCode::Ora(3114)),
                 "not connected: the connection was given up after the thin driver panicked in a \
-                 call (similar to ORA-03114)",
+                 call or could not read an answer to its end (similar to ORA-03114)",
             ));
         }
         self.conn
@@ -517,7 +573,14 @@ impl Iterator for ThinRows {
                 let kinds = &mut self.kinds;
                 Some(call_marking(&self.broken, || cells(row, kinds)))
             }
-            Ok(Some(Err(e))) => Some(Err(call_error(&self.unanswered, &e))),
+            Ok(Some(Err(e))) => {
+                let e = call_error(&self.broken, &self.unanswered, &e);
+                if self.broken.load(Ordering::Relaxed) {
+                    // As after a panic: no more fetches on a connection given up.
+                    self.cursor = None;
+                }
+                Some(Err(e))
+            }
             Err(panic) => {
                 // Neither the cursor nor the connection is used after that.
                 self.cursor = None;
@@ -547,7 +610,7 @@ impl DbSession for ThinSession {
         self.call(|| {
             conn.execute_named(sql, &named(&owned))
                 .map(|_| ())
-                .map_err(|e| call_error(&self.unanswered, &e))
+                .map_err(|e| call_error(&self.broken, &self.unanswered, &e))
         })
     }
 
@@ -555,7 +618,7 @@ impl DbSession for ThinSession {
         let conn = self.conn()?;
         let owned = owned_binds(binds)?;
         let cursor = self.call(|| {
-            let e = |e: oracledb::Error| call_error(&self.unanswered, &e);
+            let e = |e: oracledb::Error| call_error(&self.broken, &self.unanswered, &e);
             let mut builder = conn.statement(sql).map_err(e)?;
             if fetch.array_size > 0 {
                 builder = builder.fetch_array_size(fetch.array_size);
@@ -578,7 +641,10 @@ impl DbSession for ThinSession {
 
     fn commit(&self) -> DbResult<()> {
         let conn = self.conn()?;
-        self.call(|| conn.commit().map_err(|e| call_error(&self.unanswered, &e)))
+        self.call(|| {
+            conn.commit()
+                .map_err(|e| call_error(&self.broken, &self.unanswered, &e))
+        })
     }
 
     fn server_version(&self) -> DbResult<String> {
@@ -586,7 +652,7 @@ impl DbSession for ThinSession {
         self.call(|| {
             conn.version()
                 .map(|v| v.to_string())
-                .map_err(|e| call_error(&self.unanswered, &e))
+                .map_err(|e| call_error(&self.broken, &self.unanswered, &e))
         })
     }
 
@@ -594,7 +660,7 @@ impl DbSession for ThinSession {
         let conn = self.conn()?;
         self.call(|| {
             conn.set_call_timeout(timeout)
-                .map_err(|e| call_error(&self.unanswered, &e))
+                .map_err(|e| call_error(&self.broken, &self.unanswered, &e))
         })
     }
 }
@@ -665,7 +731,12 @@ fn take<T: for<'r> oracledb::FromDbValue<'r>>(
 ) -> DbResult<Cell> {
     row.take::<Option<T>>(i)
         .map(|v| v.map_or(Cell::Null, f))
-        .map_err(|e| error(&e, Phase::Call))
+        // A conversion of a value already read whole: nothing of the answer is left unread,
+        // whatever the kind says.
+        .map_err(|e| DriverError {
+            unread: None,
+            ..error(&e, Phase::Call)
+        })
 }
 
 /// What a column holds, by the type the driver describes: how its cells are taken.
@@ -813,5 +884,146 @@ mod kind_tests {
         for (t, kind) in cases {
             assert_eq!(Kind::of(t), *kind, "{t:?}");
         }
+    }
+}
+
+#[cfg(test)]
+mod unread_tests {
+    use super::{failure, mark, Failure, Phase};
+    use crate::connect::{CallContext, OraCode};
+    use crate::errors::Code;
+    use oracledb::ErrorKind;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    /// What the crate returns from the middle of an answer: a value not valid AL32UTF8 is its own
+    /// failure, the rest of what it cannot parse another; both leave the answer unread. The
+    /// connect string parser's ParseError (before any connection) and a conversion stay Other;
+    /// the mappings that were there stay.
+    #[test]
+    fn errors_from_the_middle_of_an_answer_leave_it_unread() {
+        // (UnknownTtcMessageType, what the wire test's leftovers met, holds a location the
+        // crate alone can build.)
+        let protocol = [
+            ErrorKind::UnknownServerSidePiggyback(9),
+            ErrorKind::UnexpectedResult,
+            ErrorKind::OutOfData,
+            ErrorKind::IntegerTooLarge(4, 8),
+            ErrorKind::UnexpectedNegativeInteger,
+            ErrorKind::UnsupportedDbType(oracledb::DB_TYPE_JSON),
+            ErrorKind::InvalidEncodedVector,
+            ErrorKind::UnsupportedVectorFormat(9),
+            ErrorKind::UnsupportedVectorVersion(9),
+            ErrorKind::InvalidOsonEncodedBytes,
+            ErrorKind::UnsupportedOsonNodeType(9),
+            ErrorKind::UnsupportedOsonVersion(9),
+            ErrorKind::UnsupportedTdsType(9),
+            ErrorKind::UnsupportedObjectMetadataType("X".into()),
+        ];
+        for k in &protocol {
+            assert_eq!(Failure::of(k), Failure::Protocol, "{k:?}");
+            assert!(Failure::of(k).leaves_answer_unread(), "{k:?}");
+        }
+        assert_eq!(
+            Failure::of(&ErrorKind::InvalidEncodedString),
+            Failure::Encoding
+        );
+        assert!(Failure::Encoding.leaves_answer_unread());
+        let kept = [
+            (ErrorKind::ParseError("x".into(), 1), Failure::Other),
+            (
+                ErrorKind::UnsupportedConversion("NUMBER".into(), "RAW".into()),
+                Failure::Other,
+            ),
+            (ErrorKind::NoDataFound, Failure::NoDataFound),
+            (ErrorKind::DeadConnection, Failure::Closed),
+            (ErrorKind::NotConnected, Failure::NotConnected),
+            (ErrorKind::CallTimeoutExceeded, Failure::Timeout),
+            (ErrorKind::StreamOperation, Failure::Stream),
+            (ErrorKind::TlsOperation, Failure::Tls),
+            (ErrorKind::NotImplemented("x".into()), Failure::Unsupported),
+        ];
+        for (k, f) in &kept {
+            assert_eq!(Failure::of(k), *f, "{k:?}");
+            assert!(!f.leaves_answer_unread(), "{k:?}");
+        }
+    }
+
+    /// A failure that left the answer unread gives the session up (`broken`: its next call is
+    /// "not connected"); one the database answered, or a conversion, keeps it; a timeout or a
+    /// lost connection marks it unanswered only, as before.
+    #[test]
+    fn an_unread_answer_gives_the_session_up() {
+        let cases = [
+            (ErrorKind::InvalidEncodedString, true, false),
+            (ErrorKind::UnknownServerSidePiggyback(9), true, false),
+            (ErrorKind::OutOfData, true, false),
+            (
+                ErrorKind::UnsupportedConversion("NUMBER".into(), "RAW".into()),
+                false,
+                false,
+            ),
+            (ErrorKind::NoDataFound, false, false),
+            (ErrorKind::CallTimeoutExceeded, false, true),
+            (ErrorKind::DeadConnection, false, true),
+        ];
+        for (kind, gives_up, unanswered) in cases {
+            let (broken, silent) = (AtomicBool::new(false), AtomicBool::new(false));
+            mark(&broken, &silent, &kind);
+            assert_eq!(broken.load(Ordering::Relaxed), gives_up, "{kind:?}");
+            assert_eq!(silent.load(Ordering::Relaxed), unanswered, "{kind:?}");
+        }
+    }
+
+    fn ctx() -> CallContext {
+        CallContext {
+            table: Some("HR.EMP".into()),
+            operation: "flashback read",
+            ..CallContext::default()
+        }
+    }
+
+    /// In a call, a value not valid AL32UTF8 is CDC-3009 naming the call, its table, the
+    /// character set and both ways out (repair the value, thick mode); an answer the driver
+    /// cannot parse is CDC-3009 naming thick mode. Neither is a lost connection (CDC-5007),
+    /// which capture would retry on a new session that reads the same value again.
+    #[test]
+    fn an_unread_answer_is_cdc_3009_naming_the_call() {
+        let text = "invalid encoded string: invalid utf-8 sequence of 1 bytes from index 0";
+        let e = failure(Failure::Encoding, text, Phase::Call);
+        assert_eq!(e.code, None);
+        let mapped = e.runtime(&ctx());
+        assert_eq!(mapped.code(), Code::Cdc3009, "{mapped}");
+        let shown = mapped.to_string();
+        for needed in [
+            "CDC-3009: flashback read of HR.EMP:",
+            "not valid in the character set",
+            "AL32UTF8",
+            text,
+            "the session is given up",
+            "DUMP(col, 1016)",
+            "cdc.database.driver=thick",
+            "U+FFFD",
+        ] {
+            assert!(shown.contains(needed), "{needed}: {shown}");
+        }
+        let e = failure(
+            Failure::Protocol,
+            "internal error: unknown TTC message type 120 at packet 1, offset 11",
+            Phase::Call,
+        );
+        let mapped = e.runtime(&ctx());
+        assert_eq!(mapped.code(), Code::Cdc3009, "{mapped}");
+        let shown = mapped.to_string();
+        for needed in ["cannot parse", "unknown TTC message type 120", "thick"] {
+            assert!(shown.contains(needed), "{needed}: {shown}");
+        }
+        assert!(!shown.contains("U+FFFD"), "{shown}");
+        // At a login the same failure keeps its mapping: CDC-2006 with the driver's text.
+        let pw = crate::connect::Password::new("pw");
+        let login = failure(Failure::Encoding, text, Phase::Connect).at_login(&pw, "h/s");
+        assert_eq!(login.code(), Code::Cdc2006, "{login}");
+        // The session given up answers "not connected", a lost connection (CDC-5007).
+        let gone = super::super::DriverError::new(Some(OraCode::Ora(3114)), "not connected");
+        assert_eq!(gone.runtime(&ctx()).code(), Code::Cdc5007);
     }
 }
