@@ -216,3 +216,131 @@ fn profile_limits_keep_their_codes_over_the_wire() {
     let later = cut(connect(&s.url("DEMO"), USER, PASSWORD)).unwrap_err();
     assert_eq!(later.code(), Code::Cdc5007, "let in, then cut: {later}");
 }
+
+/// The text every row of [`ROWS_WITH_A_MARK`] carries, which [`proxy_rewriting`] turns into
+/// bytes that are no UTF-8 (the database's answer as a database whose stored data is not valid
+/// in its character set sends it: Oracle passes such bytes through to an AL32UTF8 client).
+const MARK: &[u8] = b"@@NOT-UTF8@@";
+/// What [`MARK`] becomes on its way to the client: as long, a lead byte without its
+/// continuation bytes.
+const NOT_UTF8: &[u8] = b"\xff\xfeNOT-UTF8\xc3(";
+const _: () = assert!(MARK.len() == NOT_UTF8.len());
+/// 500 rows each about 300 bytes long: their answer fills several 8 KB packets.
+const ROWS_WITH_A_MARK: &str = "SELECT ID, '@@NOT-UTF8@@' AS MARKED, \
+    RPAD('x', 300, 'x') AS PAD FROM HR.EMPLOYEES";
+
+/// A TCP proxy to `to` that replaces [`MARK`] by [`NOT_UTF8`] in what the server sends (what
+/// the client sends passes as it is): its address. A possible start of the mark at the end of
+/// a read is held back until more comes, or passed on after 50 ms of quiet.
+fn proxy_rewriting(to: &str) -> String {
+    use std::io::{ErrorKind, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let to = to.to_string();
+    std::thread::spawn(move || {
+        for client in listener.incoming().flatten() {
+            let server = std::net::TcpStream::connect(&to).unwrap();
+            let (mut up_from, mut up_into) =
+                (client.try_clone().unwrap(), server.try_clone().unwrap());
+            std::thread::spawn(move || {
+                let _ = std::io::copy(&mut up_from, &mut up_into);
+                let _ = up_into.shutdown(std::net::Shutdown::Write);
+            });
+            let (mut from, mut into) = (server, client);
+            std::thread::spawn(move || {
+                from.set_read_timeout(Some(std::time::Duration::from_millis(50)))
+                    .unwrap();
+                let mut held: Vec<u8> = Vec::new();
+                let mut buf = [0u8; 16 * 1024];
+                loop {
+                    match from.read(&mut buf) {
+                        Ok(0) => break,
+                        Ok(n) => held.extend_from_slice(&buf[..n]),
+                        Err(e)
+                            if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) =>
+                        {
+                            if into.write_all(&held).is_err() {
+                                return;
+                            }
+                            held.clear();
+                            continue;
+                        }
+                        Err(_) => break,
+                    }
+                    let mut at = 0;
+                    while let Some(i) = held[at..].windows(MARK.len()).position(|w| w == MARK) {
+                        held[at + i..at + i + MARK.len()].copy_from_slice(NOT_UTF8);
+                        at += i + MARK.len();
+                    }
+                    // Keep what may be the start of a mark the next read completes.
+                    let keep = (1..MARK.len())
+                        .rev()
+                        .find(|k| held.len() >= *k && held.ends_with(&MARK[..*k]))
+                        .unwrap_or(0);
+                    let send = held.len() - keep;
+                    if into.write_all(&held[..send]).is_err() {
+                        return;
+                    }
+                    held.drain(..send);
+                }
+                let _ = into.write_all(&held);
+                let _ = into.shutdown(std::net::Shutdown::Write);
+            });
+        }
+    });
+    addr
+}
+
+/// A value in the database's answer that is not valid AL32UTF8 (the character set the thin
+/// driver declares and decodes strictly): the call fails with CDC-3009 naming the operation and
+/// what to do, and the session is given up, so the next call on it fails as not connected
+/// (ORA-03114, CDC-5007: capture reconnects) instead of reading the rest of that answer, still
+/// in the socket before 23ai, as its own.
+#[test]
+fn a_value_not_valid_utf8_gives_the_session_up() {
+    use oracle_cdc::source::oracle::connect::{CallContext, OraCode, Password};
+    use oracle_cdc::source::oracle::driver::{self, Driver, FetchOptions};
+    let s = serve_example();
+    let proxy = proxy_rewriting(&s.served.local_addr().to_string());
+    let session = driver::open(
+        Driver::Thin,
+        &format!("{proxy}/PDB1"),
+        8192,
+        None,
+        USER,
+        &Password::new(PASSWORD),
+        None,
+    )
+    .expect("connect");
+    // The proxy passes the rest untouched.
+    let row = session
+        .query_row("SELECT 'fine' AS OK FROM DUAL", &[])
+        .expect("a plain call");
+    assert_eq!(format!("{row:?}"), r#"[Text("fine")]"#);
+    let e = match session
+        .query(ROWS_WITH_A_MARK, &[], FetchOptions::rows(500))
+        .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+    {
+        Ok(rows) => panic!("{} rows read", rows.len()),
+        Err(e) => e,
+    };
+    let ctx = CallContext {
+        operation: "reading the marked rows",
+        ..Default::default()
+    };
+    let mapped = e.runtime(&ctx);
+    assert_eq!(Some(mapped.code()), Code::lookup("CDC-3009"), "{mapped}");
+    let text = mapped.to_string();
+    for needed in [
+        "reading the marked rows",
+        "AL32UTF8",
+        "cdc.database.driver=thick",
+    ] {
+        assert!(text.contains(needed), "{needed}: {text}");
+    }
+    let next = session.query_row("SELECT 'after' AS OK FROM DUAL", &[]);
+    match next {
+        Err(e) => assert_eq!(e.code, Some(OraCode::Ora(3114)), "{e:?}"),
+        Ok(row) => panic!("the next call on the session answered {row:?}"),
+    }
+}
