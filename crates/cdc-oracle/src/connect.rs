@@ -154,7 +154,7 @@ pub fn is_tcps(url: &str) -> bool {
     u.starts_with("TCPS://") || u.contains("PROTOCOL=TCPS")
 }
 
-/// A failed login, mapped to CDC-2001..2006 and CDC-2010..2012. `message` is redacted here.
+/// A failed login, mapped to CDC-2001..2006 and CDC-2010..2013. `message` is redacted here.
 pub fn connect_error(code: Option<OraCode>, message: &str, password: &str, url: &str) -> CdcError {
     let text = redact(message.trim(), password);
     let (code, message) = match deciding_code(code, message) {
@@ -177,6 +177,17 @@ pub fn connect_error(code: Option<OraCode>, message: &str, password: &str, url: 
         Some(OraCode::Ora(28000)) => (
             Code::Cdc2005,
             format!("{url}: the account is locked ({text})"),
+        ),
+        // The password's grace period is over (ORA-28001); ORA-28002, its warning, only if a
+        // database ever refuses a login with it. Not retried: nothing changes until a DBA sets
+        // a new password (CDC-2013).
+        Some(OraCode::Ora(28001 | 28002)) => (
+            Code::Cdc2013,
+            format!(
+                "{url}: the user's password has expired ({text}); a DBA sets a new one with \
+                 ALTER USER … IDENTIFIED BY …, and a profile with PASSWORD_LIFE_TIME UNLIMITED \
+                 keeps the capture user's from expiring again (oracle-cdc explain CDC-2013)"
+            ),
         ),
         // The user's profile (SESSIONS_PER_USER) or the instance (SESSIONS, PROCESSES) has no
         // room for one more session: not retried, the job needs fewer (CDC-2011).
@@ -481,6 +492,7 @@ mod tests {
             (OraCode::Ora(12541), Code::Cdc2003),
             (OraCode::Ora(12514), Code::Cdc2004),
             (OraCode::Ora(28000), Code::Cdc2005),
+            (OraCode::Ora(28001), Code::Cdc2013),
             (OraCode::Ora(2391), Code::Cdc2011),
             (OraCode::Ora(18), Code::Cdc2011),
             (OraCode::Ora(20), Code::Cdc2011),
@@ -501,6 +513,31 @@ mod tests {
         let other = connect_error(None, "ORA-12170: TNS:Connect timeout occurred", "pw", "h/s");
         assert_eq!(other.code(), Code::Cdc2006);
         assert!(other.to_string().contains("ORA-12170"), "{other}");
+    }
+
+    /// A password past its grace period (ORA-28001) is CDC-2013 naming the remedy, not the
+    /// general CDC-2006; so is the grace period's ORA-28002 should a login fail with it. Not
+    /// a transient failure: no retry makes the password valid again.
+    #[test]
+    fn an_expired_password_is_cdc_2013_with_the_remedy() {
+        for (code, text) in [
+            (28001, "ORA-28001: the password has expired"),
+            (28002, "ORA-28002: the password will expire within 7 days"),
+        ] {
+            let e = connect_error(Some(OraCode::Ora(code)), text, "pw", "db:1521/X");
+            assert_eq!(e.code(), Code::Cdc2013, "{e}");
+            let shown = e.to_string();
+            for needed in [
+                "db:1521/X",
+                text,
+                "ALTER USER",
+                "IDENTIFIED BY",
+                "PASSWORD_LIFE_TIME UNLIMITED",
+            ] {
+                assert!(shown.contains(needed), "{needed}: {shown}");
+            }
+            assert!(!cdc_core::errors::is_transient(&e), "{e}");
+        }
     }
 
     #[test]
