@@ -186,6 +186,12 @@ pub trait ServerSession: Send {
     fn rollback(&mut self) -> Result<(), OraError>;
     /// The connection ended (logoff, or the client went away): roll back what is open.
     fn close(&mut self);
+    /// A warning the login that opened this session ends with, sent in the login's answer
+    /// (e.g. ORA-28002 "the password will expire within 7 days", the password's grace
+    /// period); the login still succeeds.
+    fn login_warning(&self) -> Option<OraError> {
+        None
+    }
     /// The container the session is in now (`ALTER SESSION SET CONTAINER` moves it); `None`
     /// outside a multitenant database. A cursor belongs to the container it was parsed in:
     /// executing or fetching it in another is ORA-65108 "invalid use of a cursor belonging to

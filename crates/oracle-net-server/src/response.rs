@@ -16,6 +16,7 @@ pub const MSG_ROW_HEADER: u8 = 6;
 pub const MSG_ROW_DATA: u8 = 7;
 pub const MSG_PARAMETER: u8 = 8;
 pub const MSG_IO_VECTOR: u8 = 11;
+pub const MSG_WARNING: u8 = 15;
 pub const MSG_DESCRIBE_INFO: u8 = 16;
 
 pub const BIND_DIR_INPUT: u8 = 0x20;
@@ -148,6 +149,19 @@ pub fn write_io_vector(w: &mut Writer, directions: &[u8]) {
     for &d in directions {
         w.u8(d);
     }
+}
+
+/// A WARNING message: a warning that does not fail the call, e.g. ORA-28002 with a login whose
+/// password is in its grace period. Clients read its number, the text's length and flags as
+/// UB2s, then the text with its length (python-oracledb's `_process_warning_info`, the Rust
+/// crate's `deserialize_warning`); a number of 0 or an empty text is no warning to them.
+pub fn write_warning(w: &mut Writer, warning: &oracle_datum::OraError) {
+    let text = warning.message.as_bytes();
+    w.u8(MSG_WARNING);
+    w.ub(u64::from(warning.code.min(0xffff)));
+    w.ub(text.len().min(0xffff) as u64);
+    w.ub(0); // flags
+    w.clr(text);
 }
 
 /// Key/value parameters (the login answers).

@@ -3,7 +3,8 @@
 //! The login follows O5LOGON (see `auth`): phase one answers with the challenge, phase two
 //! checks the client's proof, opens the backend session and answers with the session's
 //! identity. Every failure the client should see (wrong password, the backend's ORA-01045 /
-//! ORA-28000 / ORA-01109 …) is sent as the login's error; the connection then closes. After
+//! ORA-28000 / ORA-28001 / ORA-01109 …) is sent as the login's error; the connection then
+//! closes. A warning the session has for its login (ORA-28002) goes with the answer. After
 //! login each request is one call (see `exec` for execute and fetch), answered in full before
 //! the next request is read.
 
@@ -19,7 +20,7 @@ use crate::connect::Accepted;
 use crate::exec::Cursors;
 use crate::lob::LobStore;
 use crate::negotiate::{self, ClientProtocol};
-use crate::response::{write_parameters, write_status, Status};
+use crate::response::{write_parameters, write_status, write_warning, Status};
 use crate::ttc::{self, Call, ParseContext, Piggyback, Request};
 use crate::wire::{malformed, Reader, WireResult, Writer};
 use crate::worker::{JobOutput, Worker};
@@ -189,12 +190,18 @@ fn login(
             return Err(End::Close);
         }
     };
+    // Read before the session moves to its worker: the warning goes with the login's answer.
+    let warning = backend_session.login_warning();
     let mut worker = Worker::start(backend_session, io.sender())?;
     if let Some(alter) = phase_two.get("AUTH_ALTER_SESSION") {
         run_alter_session(io, &mut worker, alter.trim_end_matches('\0').to_string())?;
     }
     let mut w = Writer::new();
     write_parameters(&mut w, &session_pairs(backend.as_ref(), accepted, &combo));
+    if let Some(warning) = &warning {
+        tracing::debug!(user = %login.user, code = warning.code, "login warning");
+        write_warning(&mut w, warning);
+    }
     write_status(&mut w, &Status::ok(0, 0), field_version, io.call_seq);
     io.send(w.as_slice())?;
     tracing::debug!(user = %login.user, driver = %login.driver, "logged in");

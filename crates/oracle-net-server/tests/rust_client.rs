@@ -101,6 +101,8 @@ fn bad_logins_are_refused_with_oracle_errors() {
     assert_eq!(ora_code(&e), Some(28000), "{e}");
     let e = err(connect_as(&dsn, "nocreate", common::PASSWORD));
     assert_eq!(ora_code(&e), Some(1045), "{e}");
+    let e = err(connect_as(&dsn, "expired", common::PASSWORD));
+    assert_eq!(ora_code(&e), Some(28001), "{e}");
     let unknown = dsn.replace("/EMU", "/NOSUCH");
     let e = err(connect_as(&unknown, common::USER, common::PASSWORD));
     assert!(matches!(e.kind(), ErrorKind::InvalidServiceName(..)), "{e}");
@@ -114,6 +116,27 @@ fn bad_logins_are_refused_with_oracle_errors() {
         ),
         "{e}"
     );
+}
+
+/// A login whose password is in its grace period succeeds and carries ORA-28002, which the
+/// crate keeps as the connection's last warning (a TTC WARNING message in the login's answer,
+/// read as python-oracledb reads it); a login without one has none.
+#[test]
+fn a_login_in_the_password_grace_period_carries_its_warning() {
+    let (_l, _toy, dsn) = common::serve();
+    let conn = connect_as(&dsn, "expiring", common::PASSWORD).expect("let in");
+    assert_eq!(
+        conn.last_warning().unwrap().as_deref(),
+        Some(
+            format!(
+                "ORA-28002: the password will expire within {} days",
+                common::EXPIRING_DAYS
+            )
+            .as_str()
+        )
+    );
+    conn.ping().expect("the session works");
+    assert_eq!(connect(&dsn).last_warning().unwrap(), None);
 }
 
 fn ts(t: &OracleTimestamp) -> (i16, u8, u8, u8, u8, u8, u32) {

@@ -1,7 +1,8 @@
 //! A toy in-memory backend for the integration tests: a few fixed "tables" holding a value of
 //! every type, statements that echo their binds, a PL/SQL call with OUT binds, DML that counts,
-//! a slow statement, errors (plain, mid-fetch, session-killing, connection-dropping), and the
-//! commits and rollbacks it saw. Statements are recognised by their upper-cased prefix: this is
+//! a slow statement, errors (plain, mid-fetch, session-killing, connection-dropping), users
+//! whose login is refused (locked, expired, no CREATE SESSION) or warned (a password in its
+//! grace period), and the commits and rollbacks it saw. Statements are recognised by their upper-cased prefix: this is
 //! a test double, not SQL.
 #![allow(dead_code)]
 
@@ -20,6 +21,8 @@ pub const SERVICE: &str = "EMU";
 pub const SLOW: Duration = Duration::from_secs(3);
 pub const MANY_ROWS: u64 = 10_000;
 pub const BIG_LOB_LEN: usize = 5 * 1024 * 1024;
+/// The days user EXPIRING's password has left (its login's ORA-28002).
+pub const EXPIRING_DAYS: u32 = 5;
 
 /// What the backend saw, for the tests to check.
 #[derive(Default, Debug)]
@@ -76,12 +79,14 @@ impl Backend for Toy {
     }
 
     fn verifier(&self, user: &str) -> Option<Verifier> {
-        matches!(user, "CDC" | "LOCKED" | "NOCREATE").then(|| self.verifier.clone())
+        matches!(user, "CDC" | "LOCKED" | "NOCREATE" | "EXPIRING" | "EXPIRED")
+            .then(|| self.verifier.clone())
     }
 
     fn open(&self, login: &Login) -> Result<Box<dyn ServerSession>, OraError> {
         match login.user.as_str() {
             "LOCKED" => return Err(OraError::new(28000, "The account is locked.")),
+            "EXPIRED" => return Err(OraError::new(28001, "the password has expired")),
             "NOCREATE" => {
                 return Err(OraError::new(
                     1045,
@@ -98,6 +103,13 @@ impl Backend for Toy {
             state: self.state.clone(),
             pending: Vec::new(),
             container: "CDB$ROOT".into(),
+            // In its password's grace period: let in, with the warning.
+            warning: (login.user == "EXPIRING").then(|| {
+                OraError::new(
+                    28002,
+                    format!("the password will expire within {EXPIRING_DAYS} days"),
+                )
+            }),
         }))
     }
 }
@@ -108,6 +120,8 @@ struct ToySession {
     pending: Vec<Vec<Datum>>,
     /// ALTER SESSION SET CONTAINER's last value (the toy is a CDB whose root is CDB$ROOT).
     container: String,
+    /// What the login that opened it warns of (user EXPIRING: ORA-28002).
+    warning: Option<OraError>,
 }
 
 struct VecRows(std::vec::IntoIter<Vec<Datum>>);
@@ -532,5 +546,9 @@ impl ServerSession for ToySession {
 
     fn container(&self) -> Option<String> {
         Some(self.container.clone())
+    }
+
+    fn login_warning(&self) -> Option<OraError> {
+        self.warning.clone()
     }
 }
