@@ -829,3 +829,77 @@ pub struct SignalRow {
     pub kind: String,
     pub data: Option<String>,
 }
+
+/// A warning the database gave with a successful login (a TTC WARNING message in the login's
+/// answer; OCI's OCI_SUCCESS_WITH_INFO): above all ORA-28002 "the password will expire within
+/// N days", while the user's password is in its grace period. When the grace period ends the
+/// login fails with ORA-28001 (CDC-2013); this warning is the only sign before that.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LoginWarning {
+    /// The ORA- number its text starts with, if any.
+    pub code: Option<u32>,
+    /// Oracle's text, e.g. `ORA-28002: the password will expire within 7 days`.
+    pub message: String,
+}
+
+/// ORA-28002 "the password will expire within %s days" and ORA-28011 "the account will
+/// expire soon; change your password now": the password is in its grace period.
+pub const PASSWORD_EXPIRING: &[u32] = &[28002, 28011];
+
+impl LoginWarning {
+    /// The warning of `message`, its code read from an `ORA-NNNNN` in it.
+    pub fn new(message: impl Into<String>) -> LoginWarning {
+        let message = message.into().trim().to_string();
+        let code = message.find("ORA-").and_then(|at| {
+            let digits: String = message[at + 4..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            digits.parse().ok()
+        });
+        LoginWarning { code, message }
+    }
+
+    /// The password expires soon ([`PASSWORD_EXPIRING`]).
+    pub fn password_expiring(&self) -> bool {
+        self.code.is_some_and(|c| PASSWORD_EXPIRING.contains(&c))
+    }
+
+    /// The days ORA-28002 says are left ("within N days"), when it says.
+    pub fn days_left(&self) -> Option<u32> {
+        if self.code != Some(28002) {
+            return None;
+        }
+        let lower = self.message.to_ascii_lowercase();
+        let after = &lower[lower.find("within ")? + "within ".len()..];
+        let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+        digits.parse().ok()
+    }
+}
+
+#[cfg(test)]
+mod login_warning_tests {
+    use super::LoginWarning;
+
+    #[test]
+    fn a_login_warning_says_whether_and_when_the_password_expires() {
+        let w = LoginWarning::new("ORA-28002: the password will expire within 7 days\n");
+        assert_eq!(w.code, Some(28002));
+        assert_eq!(
+            w.message,
+            "ORA-28002: the password will expire within 7 days"
+        );
+        assert!(w.password_expiring());
+        assert_eq!(w.days_left(), Some(7));
+        let soon =
+            LoginWarning::new("ORA-28011: the account will expire soon; change your password now");
+        assert!(soon.password_expiring());
+        assert_eq!(soon.days_left(), None);
+        let other = LoginWarning::new("ORA-24344: success with compilation error");
+        assert!(!other.password_expiring());
+        assert_eq!(other.days_left(), None);
+        let bare = LoginWarning::new("the password will expire within 3 days");
+        assert_eq!(bare.code, None);
+        assert!(!bare.password_expiring());
+    }
+}

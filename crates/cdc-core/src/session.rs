@@ -57,6 +57,12 @@ pub trait Catalog {
     fn pdb_supplemental_logging(&mut self) -> Result<Option<PdbSupplementalLogging>> {
         Ok(None)
     }
+    /// The warning the database gave with this session's login, if any (ORA-28002: the
+    /// password is in its grace period). A session that has none, or a source without logins,
+    /// says `None`.
+    fn login_warning(&mut self) -> Result<Option<LoginWarning>> {
+        Ok(None)
+    }
     /// Every user table: columns, keys, organisation, row movement, partitions, statistics.
     fn tables(&mut self) -> Result<Vec<TableInfo>>;
     /// One table's columns as the dictionary has them now (`None`: no such table); what a
@@ -226,6 +232,11 @@ macro_rules! forward_catalog {
             &mut self,
         ) -> $crate::errors::Result<Option<$crate::model::PdbSupplementalLogging>> {
             self.$($field)+.pdb_supplemental_logging()
+        }
+        fn login_warning(
+            &mut self,
+        ) -> $crate::errors::Result<Option<$crate::model::LoginWarning>> {
+            self.$($field)+.login_warning()
         }
         fn tables(&mut self) -> $crate::errors::Result<Vec<$crate::model::TableInfo>> {
             self.$($field)+.tables()

@@ -89,6 +89,15 @@ pub struct UserSpec {
     /// (Oracle counts blocks, and each fetch as a call of its own); unset: UNLIMITED.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logical_reads_per_call: Option<u64>,
+    /// The password is in its grace period (DBA_USERS.ACCOUNT_STATUS `EXPIRED(GRACE)`: its
+    /// profile's PASSWORD_LIFE_TIME passed, PASSWORD_GRACE_TIME not yet): every login works
+    /// and carries the warning ORA-28002 "the password will expire within N days", N this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password_expires_in_days: Option<u32>,
+    /// The password has expired (ACCOUNT_STATUS `EXPIRED`: the grace period is over too): a
+    /// login with it fails with ORA-28001 "the password has expired".
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub password_expired: bool,
 }
 
 /// PRIVILEGE_TYPE of a GoldenGate administrator grant.
@@ -223,6 +232,41 @@ pub struct User {
     pub session_limit: Option<u32>,
     /// Its profile's LOGICAL_READS_PER_CALL; `None`: UNLIMITED.
     pub reads_per_call: Option<u64>,
+    /// What its password's expiry does to a login ([`UserSpec::password_expires_in_days`],
+    /// [`UserSpec::password_expired`]).
+    pub password: PasswordState,
+}
+
+/// Where a user's password is in its life (DBA_USERS.ACCOUNT_STATUS): a login as the user is
+/// let in, let in with a warning, or refused.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum PasswordState {
+    #[default]
+    Open,
+    /// `EXPIRED(GRACE)`: ORA-28002 with the login, this many days left.
+    Grace(u32),
+    /// `EXPIRED`: ORA-28001, the login refused.
+    Expired,
+}
+
+impl PasswordState {
+    fn of(u: &UserSpec) -> PasswordState {
+        match (u.password_expired, u.password_expires_in_days) {
+            (true, _) => PasswordState::Expired,
+            (false, Some(days)) => PasswordState::Grace(days),
+            (false, None) => PasswordState::Open,
+        }
+    }
+
+    /// The warning a login gets, as Oracle words it.
+    pub fn login_warning(self) -> Option<String> {
+        match self {
+            PasswordState::Grace(days) => Some(format!(
+                "ORA-28002: the password will expire within {days} days"
+            )),
+            _ => None,
+        }
+    }
 }
 
 impl User {
@@ -240,6 +284,7 @@ impl User {
             local,
             session_limit: None,
             reads_per_call: None,
+            password: PasswordState::Open,
         };
         let home = u.local_to.clone();
         u.enter(home.as_deref().or(Some(ROOT)));
@@ -552,6 +597,7 @@ pub fn users(schema: &SchemaFile) -> Vec<User> {
             User {
                 session_limit: u.sessions_per_user,
                 reads_per_call: u.logical_reads_per_call,
+                password: PasswordState::of(u),
                 ..User::new(u.name.to_ascii_uppercase(), local_to, common, local)
             }
         })
@@ -713,6 +759,12 @@ pub fn validate(schema: &SchemaFile) -> std::result::Result<(), String> {
         }
         if !seen.insert(name.clone()) {
             return Err(format!("database.users: `{name}` is declared twice"));
+        }
+        // EXPIRED and EXPIRED(GRACE) are two states of one account: one of them.
+        if u.password_expired && u.password_expires_in_days.is_some() {
+            return Err(format!(
+                "database.users: `{name}`: password_expired and password_expires_in_days are two states of the password (ACCOUNT_STATUS EXPIRED, EXPIRED(GRACE)): give one"
+            ));
         }
         let common = name.starts_with("C##");
         let home = u.container.as_deref().filter(|_| d.multitenant);
@@ -879,6 +931,14 @@ pub fn login(schema: &SchemaFile, user: Option<&str>, service: Option<&str>) -> 
         if local == ROOT || container.as_deref() != Some(local.as_str()) {
             return Err(denied());
         }
+    }
+    // The password checked out (a wrong one is ORA-01017 before this): past its grace period
+    // it is refused all the same, before any privilege is looked at.
+    if user.password == PasswordState::Expired {
+        return Err(connect_error(
+            Code::Cdc2013,
+            "ORA-28001: the password has expired".into(),
+        ));
     }
     let mut user = user;
     user.enter(container.as_deref());

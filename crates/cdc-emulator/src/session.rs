@@ -466,6 +466,11 @@ impl EmulatorSession {
 }
 
 impl Catalog for EmulatorSession {
+    /// ORA-28002 while the user's password is in its grace period, as every login then gets.
+    fn login_warning(&mut self) -> Result<Option<LoginWarning>> {
+        Ok(self.user.password.login_warning().map(LoginWarning::new))
+    }
+
     fn database(&mut self) -> Result<DatabaseInfo> {
         self.call()?;
         self.user

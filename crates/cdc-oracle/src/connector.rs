@@ -6,7 +6,7 @@ use super::driver::{self, Driver};
 use super::{setup_session, OracleSession};
 use crate::errors::{CdcError, Code, Result};
 use crate::login::Waited;
-use cdc_core::model::Dictionary;
+use cdc_core::model::{Dictionary, LoginWarning};
 use cdc_core::session::prelude::*;
 use std::collections::HashMap;
 use std::fmt;
@@ -302,6 +302,9 @@ impl Login {
             &self.password,
             Some(limit),
         )?;
+        if let Some(w) = conn.login_warning() {
+            warn_at_login(&self.user, &self.url, &LoginWarning::new(w));
+        }
         let set = |timeout| {
             conn.set_call_timeout(timeout).map_err(|e| {
                 e.runtime(&super::connect::CallContext {
@@ -321,6 +324,47 @@ impl Login {
             set(self.call_timeout)?;
         }
         Ok(conn)
+    }
+}
+
+/// The login warnings already logged, by user, URL and text: each is logged once per process,
+/// not at every login of every snapshot reader and reconnect (the days it names change daily,
+/// so a capture running through the grace period logs each day's once).
+static WARNED: std::sync::Mutex<std::collections::BTreeSet<(String, String, String)>> =
+    std::sync::Mutex::new(std::collections::BTreeSet::new());
+
+/// Log the warning `user`'s login to `url` got: for ORA-28002, that the password is in its
+/// grace period and what to do before the login fails (ORA-28001, CDC-2013).
+fn warn_at_login(user: &str, url: &str, w: &LoginWarning) {
+    let key = (user.to_string(), url.to_string(), w.message.clone());
+    let first = WARNED
+        .lock()
+        .map(|mut seen| seen.insert(key))
+        .unwrap_or(true);
+    if !first {
+        return;
+    }
+    if w.password_expiring() {
+        let days = w
+            .days_left()
+            .map(|d| format!(" in {d} days"))
+            .unwrap_or_else(|| " soon".into());
+        tracing::warn!(
+            user,
+            url,
+            days = w.days_left(),
+            "the password of {user} expires{days} ({}): then every login fails with ORA-28001 \
+             and capture stops (CDC-2013); have a DBA set a new one (ALTER USER {user} \
+             IDENTIFIED BY …) and give the user a profile with PASSWORD_LIFE_TIME UNLIMITED",
+            w.message
+        );
+    } else {
+        tracing::warn!(
+            user,
+            url,
+            "the login of {user} to {url} warned: {}",
+            w.message
+        );
     }
 }
 

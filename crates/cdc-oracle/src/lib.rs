@@ -268,6 +268,10 @@ impl OracleSession {
 }
 
 impl Catalog for OracleSession {
+    fn login_warning(&mut self) -> Result<Option<LoginWarning>> {
+        Ok(self.conn.login_warning().map(LoginWarning::new))
+    }
+
     fn container(&mut self) -> Result<Option<String>> {
         Ok(self.current_container()?.name)
     }

@@ -7,7 +7,7 @@ use super::fixture::*;
 use oracle_cdc::errors::{CdcError, Code};
 use oracle_cdc::source::emulator::Faults;
 use oracle_cdc::source::oracle::{connect::Password, OracleConnector};
-use oracle_cdc::source::{ChunkRange, FlashbackQuery, MiningFilter, Session};
+use oracle_cdc::source::{ChunkRange, Connector, FlashbackQuery, MiningFilter, Session};
 
 fn connect(url: &str, user: &str, password: &str) -> Result<Box<dyn Session>, CdcError> {
     let c = OracleConnector::new(url, Some(user), Some(Password::new(password)))?;
@@ -343,4 +343,72 @@ fn a_value_not_valid_utf8_gives_the_session_up() {
         Err(e) => assert_eq!(e.code, Some(OraCode::Ora(3114)), "{e:?}"),
         Ok(row) => panic!("the next call on the session answered {row:?}"),
     }
+}
+
+/// The example schema with C##CDC's password in its grace period (5 days left) and a common
+/// user C##OLD whose password has expired, served.
+fn serve_with_expiring_passwords() -> (tempfile::TempDir, Served) {
+    let text = std::fs::read_to_string(example_schema()).unwrap().replacen(
+        "- { name: C##CDC, container_data: all }",
+        "- { name: C##CDC, container_data: all, password_expires_in_days: 5 }\n    - { name: C##OLD, password_expired: true }",
+        1,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("schema.yaml");
+    std::fs::write(&schema, text).unwrap();
+    let s = serve_schema(&schema, Faults::default());
+    (dir, s)
+}
+
+/// A capture user in its password's grace period logs in over Oracle Net with ORA-28002, which
+/// reaches the adapter's session (and doctor's connection.password, which WARNs with the days
+/// and the remedy) as it does in-process; a user whose password has expired is refused with
+/// ORA-28001, CDC-2013 naming the remedy, as in-process. Before: ORA-28001 was the general
+/// CDC-2006 and the warning was dropped.
+#[test]
+fn an_expiring_password_warns_and_an_expired_one_is_cdc_2013() {
+    let (_schema, s) = serve_with_expiring_passwords();
+    let mut w = connect(&s.url("DEMO"), USER, PASSWORD).expect("let in during the grace period");
+    let warning = w.login_warning().unwrap().expect("the login's warning");
+    assert_eq!(
+        warning.message,
+        "ORA-28002: the password will expire within 5 days"
+    );
+    assert!(warning.password_expiring());
+    assert_eq!(warning.days_left(), Some(5));
+    assert_eq!(
+        Some(warning),
+        in_process(&s.dir, None)
+            .connect()
+            .unwrap()
+            .login_warning()
+            .unwrap(),
+        "over the wire as in-process"
+    );
+    w.current_scn().expect("the session works");
+    // A user without one.
+    let mut pdb = connect(&s.url("PDB1"), "HR", "hr").unwrap();
+    assert_eq!(pdb.login_warning().unwrap(), None);
+
+    let e = match connect(&s.url("DEMO"), "C##OLD", PASSWORD) {
+        Ok(_) => panic!("an expired password let in"),
+        Err(e) => e,
+    };
+    assert_eq!(e.code(), Code::Cdc2013, "{e}");
+    let text = e.to_string();
+    for needed in ["ORA-28001", "ALTER USER", "PASSWORD_LIFE_TIME UNLIMITED"] {
+        assert!(text.contains(needed), "{needed}: {text}");
+    }
+    let local = oracle_cdc::source::emulator::EmulatorConnector::open(&s.dir, Faults::default())
+        .unwrap()
+        .with_login(Some("C##OLD"), None);
+    match local.connect() {
+        Ok(_) => panic!("an expired password let in, in-process"),
+        Err(e) => assert_eq!(e.code(), Code::Cdc2013, "{e}"),
+    }
+    // Even with the right password: ORA-28001 is not ORA-01017.
+    let wrong = connect(&s.url("DEMO"), "C##OLD", "wrong")
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(wrong.code(), Code::Cdc2002, "{wrong}");
 }

@@ -239,6 +239,16 @@ impl ServerSession for NetSession {
     fn container(&self) -> Option<String> {
         self.db.session.container.clone()
     }
+
+    fn login_warning(&self) -> Option<OraError> {
+        let message = self.db.session.user.password.login_warning()?;
+        Some(OraError {
+            code: 28002,
+            message,
+            position: None,
+            after: Default::default(),
+        })
+    }
 }
 
 /// How `emulator serve` runs.

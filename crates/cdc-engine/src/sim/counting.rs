@@ -65,6 +65,10 @@ impl Catalog for CountingSession {
         note(&self.counts, self.inner.privileges())
     }
 
+    fn login_warning(&mut self) -> Result<Option<LoginWarning>> {
+        note(&self.counts, self.inner.login_warning())
+    }
+
     fn tables(&mut self) -> Result<Vec<TableInfo>> {
         note(&self.counts, self.inner.tables())
     }

@@ -405,6 +405,11 @@ impl Catalog for ContainerSession {
         self.inner.pdb_supplemental_logging()
     }
 
+    /// The login's, wherever the session is now.
+    fn login_warning(&mut self) -> Result<Option<LoginWarning>> {
+        self.inner.login_warning()
+    }
+
     /// The tables of every open PDB the settings reach into (root mode, [`WantedPdbs`]), or the
     /// PDB's own.
     fn tables(&mut self) -> Result<Vec<TableInfo>> {

@@ -253,6 +253,13 @@ pub trait DbSession: Send {
 
     /// How long one round trip may take (`None`: no limit).
     fn set_call_timeout(&self, timeout: Option<Duration>) -> DbResult<()>;
+
+    /// The warning the database gave with the login (`ORA-28002: the password will expire
+    /// within 7 days`), read right after it: both drivers keep only the last warning, which
+    /// a later call may replace or clear.
+    fn login_warning(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// `cdc.database.wallet.location` and `.password`: where a tcps connection's trust comes from

@@ -18,6 +18,8 @@ use std::time::Duration;
 /// One thick-mode connection.
 pub struct ThickSession {
     conn: Connection,
+    /// The login's warning (ODPI-C's OCI_SUCCESS_WITH_INFO), as `ORA-NNNNN: text`.
+    warning: Option<String>,
 }
 
 impl ThickSession {
@@ -33,9 +35,26 @@ impl ThickSession {
         // executed again after ALTER SESSION SET CONTAINER is ORA-65108.
         connector.stmt_cache_size(0);
         match connector.connect() {
-            Ok(conn) => Ok(ThickSession { conn }),
+            Ok(conn) => {
+                // Read before any statement: the crate clears it at the next call without one.
+                let warning = conn.last_warning().map(|w| warning_text(&w));
+                Ok(ThickSession { conn, warning })
+            }
             Err(e) => Err(error(&e).at_login(password, url)),
         }
+    }
+}
+
+/// A warning as `ORA-28002: the password will expire within 7 days`: ODPI-C gives the number
+/// apart from the text.
+fn warning_text(w: &oracle::Error) -> String {
+    let text = match w.db_error() {
+        Some(d) => d.message().trim().to_string(),
+        None => w.to_string(),
+    };
+    match code_of(w) {
+        Some(c) if !text.contains(&c.to_string()) => format!("{c}: {text}"),
+        _ => text,
     }
 }
 
@@ -142,6 +161,10 @@ impl DbSession for ThickSession {
 
     fn set_call_timeout(&self, timeout: Option<Duration>) -> DbResult<()> {
         self.conn.set_call_timeout(timeout).map_err(err)
+    }
+
+    fn login_warning(&self) -> Option<&str> {
+        self.warning.as_deref()
     }
 }
 

@@ -30,6 +30,9 @@
 //! - Of a login it bounds only the TCP connect (set here from `cdc.database.connect.timeout.ms`):
 //!   the rest runs without a read timeout, so `OracleConnector::open` waits for the whole login
 //!   on a thread of its own until its deadline (`crate::login`).
+//! - A login's warning (ORA-28002, the password in its grace period) is the connection's
+//!   `last_warning` until a later one replaces it: it is read right after the login and kept
+//!   (`DbSession::login_warning`).
 //! - Dropping a connection logs off and waits for the answer without a limit: a session given
 //!   up after a call failed below the database (a call timeout, a lost connection) is dropped on
 //!   a thread of its own.
@@ -407,6 +410,8 @@ pub struct ThinSession {
     /// Set when a call failed below the database ([`unanswered`]): the session is dropped
     /// without waiting for its logoff's answer (see its `Drop`).
     unanswered: Arc<AtomicBool>,
+    /// The login's warning (`Connection::last_warning` right after it).
+    warning: Option<String>,
 }
 
 /// Whether a call's failure says the database or the network may answer nothing more: the
@@ -470,10 +475,18 @@ impl ThinSession {
             }
             oracledb::connect(config)
         })?;
+        // The warning of the login's answer (ORA-28002 in the password's grace period), which
+        // the crate keeps as the connection's last one; a later warning would replace it. Not
+        // readable (its lock poisoned): none.
+        let warning = guard(|| conn.last_warning().ok().flatten())
+            .ok()
+            .flatten()
+            .filter(|w| !w.trim().is_empty());
         Ok(ThinSession {
             conn: Some(conn),
             broken: Arc::new(AtomicBool::new(false)),
             unanswered: Arc::new(AtomicBool::new(false)),
+            warning,
         })
     }
 
@@ -662,6 +675,10 @@ impl DbSession for ThinSession {
             conn.set_call_timeout(timeout)
                 .map_err(|e| call_error(&self.broken, &self.unanswered, &e))
         })
+    }
+
+    fn login_warning(&self) -> Option<&str> {
+        self.warning.as_deref()
     }
 }
 
