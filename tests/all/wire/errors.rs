@@ -412,3 +412,52 @@ fn an_expiring_password_warns_and_an_expired_one_is_cdc_2013() {
         .unwrap_err();
     assert_eq!(wrong.code(), Code::Cdc2002, "{wrong}");
 }
+
+/// doctor over Oracle Net: connection.password WARNs that C##CDC's password expires in 5
+/// days, with ALTER USER and a common profile with PASSWORD_LIFE_TIME UNLIMITED; for C##OLD it
+/// FAILs with CDC-2013, as connection.login does.
+#[test]
+fn doctor_over_the_wire_warns_of_an_expiring_password() {
+    use oracle_cdc::doctor::{run, Selection, Severity};
+    use oracle_cdc::settings::Settings;
+    let (_schema, s) = serve_with_expiring_passwords();
+    let state = tempfile::tempdir().unwrap();
+    let settings = |user: &str| {
+        Settings::from_pairs(&[
+            format!("cdc.database.url={}", s.url("DEMO")),
+            format!("cdc.database.user={user}"),
+            format!("cdc.database.password={PASSWORD}"),
+            format!("cdc.state.dir={}", state.path().display()),
+        ])
+        .unwrap()
+    };
+    let only = Selection {
+        only: vec!["connection.login".into(), "connection.password".into()],
+        ..Selection::default()
+    };
+    let r = run(&settings(USER), &only);
+    let p = r
+        .result("connection.password")
+        .expect("connection.password");
+    assert_eq!(p.severity, Severity::Warn, "{p:?}");
+    assert!(
+        p.found.contains("C##CDC") && p.found.contains("in 5 days"),
+        "{}",
+        p.found
+    );
+    assert!(p.found.contains("ORA-28002"), "{}", p.found);
+    let fix = p.fix.as_deref().unwrap_or_default();
+    for needed in [
+        "ALTER USER C##CDC IDENTIFIED BY",
+        "PASSWORD_LIFE_TIME UNLIMITED",
+        "CONTAINER=ALL",
+    ] {
+        assert!(fix.contains(needed), "{needed}: {fix}");
+    }
+    let r = run(&settings("C##OLD"), &only);
+    for id in ["connection.login", "connection.password"] {
+        let c = r.result(id).expect(id);
+        assert_eq!(c.severity, Severity::Fail, "{id}: {c:?}");
+        assert!(c.found.starts_with("CDC-2013"), "{id}: {}", c.found);
+    }
+}

@@ -325,6 +325,57 @@ pub(super) fn login(f: &Facts) -> Finding {
     }
 }
 
+/// The capture user's password: expired (the login refused with ORA-28001, CDC-2013), in its
+/// grace period (ORA-28002 with the login: logins work until the days are up, then capture
+/// stops), or neither as far as the login says.
+pub(super) fn password(f: &Facts) -> Finding {
+    let user = f.settings.database_user().unwrap_or("the capture user");
+    let info = Code::Cdc2013.info();
+    let warning = match (&f.connect, &f.login_warning) {
+        (Connect::Failed(e), _) if e.code() == Code::Cdc2013 => {
+            return Finding::fail(e.to_string(), info.remedy).because(info.explanation)
+        }
+        (Connect::Failed(_), _) => return Finding::skip("not logged in (see connection.login)"),
+        (Connect::NotTried(e), _) => return Finding::skip(format!("not tried: {e}")),
+        (Connect::Connected, Err(e)) => {
+            return Finding::skip(format!("the login's warning is unknown: {e}"))
+        }
+        (Connect::Connected, Ok(w)) => w,
+    };
+    match warning {
+        None => Finding::pass(format!(
+            "the login of {user} gave no warning (no ORA-28002): its password is not in its grace period"
+        )),
+        Some(w) if w.password_expiring() => {
+            let when = w
+                .days_left()
+                .map(|d| format!("in {d} days"))
+                .unwrap_or_else(|| "soon".into());
+            // A common user's profile is a common one, made in CDB$ROOT.
+            let profile = if user.to_ascii_uppercase().starts_with("C##") {
+                format!("in CDB$ROOT: CREATE PROFILE C##CDC_PROFILE LIMIT PASSWORD_LIFE_TIME UNLIMITED CONTAINER=ALL; ALTER USER {user} PROFILE C##CDC_PROFILE CONTAINER=ALL;")
+            } else {
+                format!("CREATE PROFILE cdc_profile LIMIT PASSWORD_LIFE_TIME UNLIMITED; ALTER USER {user} PROFILE cdc_profile;")
+            };
+            Finding::warn(
+                format!(
+                    "the password of {user} expires {when} ({}): then every login fails with ORA-28001 and capture stops with CDC-2013",
+                    w.message
+                ),
+                format!(
+                    "ALTER USER {user} IDENTIFIED BY <new password>; and the new password in cdc.database.password\nso that it does not expire again, a profile with PASSWORD_LIFE_TIME UNLIMITED: {profile}"
+                ),
+            )
+            .because(info.explanation)
+            .on(vec!["cdc.database.password".into()])
+        }
+        Some(w) => Finding::warn(
+            format!("the login of {user} gave a warning: {}", w.message),
+            "look the ORA- number up in Oracle's Database Error Messages",
+        ),
+    }
+}
+
 pub(super) fn version(f: &Facts) -> Finding {
     let db = match &f.db {
         Ok(db) => db,

@@ -123,6 +123,9 @@ pub struct Facts {
     /// When gathering started.
     pub gathered_at: chrono::DateTime<chrono::Utc>,
     pub connect: Connect,
+    /// The warning the database gave with the login (ORA-28002: the password is in its grace
+    /// period), if any.
+    pub login_warning: Fact<Option<LoginWarning>>,
     pub db: Fact<DatabaseInfo>,
     /// The grants in effect where the session lands (CDB$ROOT in root mode, the PDB in per-PDB
     /// mode).
@@ -260,6 +263,7 @@ impl Facts {
             },
             gathered_at: chrono::Utc::now(),
             connect: Connect::Connected,
+            login_warning: Err(NO_SESSION.into()),
             db: Err(NO_SESSION.into()),
             privileges: Err(NO_SESSION.into()),
             pdb_privileges: Default::default(),
@@ -304,6 +308,8 @@ impl Facts {
                 return facts;
             }
         };
+        // First: the driver keeps the login's warning only until a call brings another.
+        facts.login_warning = fact(session.login_warning());
         facts.db = fact(session.database());
         facts.mining = mining(facts.db.as_ref().ok().map(RedoSource::of));
         facts.privileges = fact(session.privileges());

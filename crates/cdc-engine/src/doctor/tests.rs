@@ -884,6 +884,45 @@ fn lob_columns_and_missing_statistics_warn() {
     );
 }
 
+/// The capture user's password: no warning with the login passes; in its grace period
+/// (ORA-28002) connection.password WARNs with the days, what happens when they are up
+/// (CDC-2013) and the fix; expired (ORA-28001), the login and the password check FAIL with
+/// CDC-2013 and its remedy.
+#[test]
+fn a_password_in_its_grace_period_warns_and_an_expired_one_fails() {
+    let users = |field: &str| {
+        format!("  name: PW\n  users:\n    - {{ name: CDC, privileges: all, {field} }}\n")
+    };
+    let healthy = Db::healthy().report(&[]);
+    let p = get(&healthy, "connection.password");
+    assert_eq!(p.severity, Severity::Pass, "{p:?}");
+    assert!(p.found.contains("gave no warning"), "{}", p.found);
+
+    let grace = Db::new(&users("password_expires_in_days: 6"), HEALTHY_TABLES);
+    let r = grace.report(&["cdc.database.user=CDC"]);
+    assert_eq!(problems(&r), vec![("connection.password", Severity::Warn)]);
+    let p = get(&r, "connection.password");
+    assert_eq!(
+        p.found,
+        "the password of CDC expires in 6 days (ORA-28002: the password will expire within 6 days): then every login fails with ORA-28001 and capture stops with CDC-2013"
+    );
+    assert_eq!(
+        fix(&r, "connection.password"),
+        "ALTER USER CDC IDENTIFIED BY <new password>; and the new password in cdc.database.password\nso that it does not expire again, a profile with PASSWORD_LIFE_TIME UNLIMITED: CREATE PROFILE cdc_profile LIMIT PASSWORD_LIFE_TIME UNLIMITED; ALTER USER CDC PROFILE cdc_profile;"
+    );
+    assert_eq!(p.why, crate::errors::Code::Cdc2013.info().explanation);
+
+    let expired = Db::new(&users("password_expired: true"), HEALTHY_TABLES);
+    let r = expired.report(&["cdc.database.user=CDC"]);
+    for id in ["connection.login", "connection.password"] {
+        let c = get(&r, id);
+        assert_eq!(c.severity, Severity::Fail, "{id}: {c:?}");
+        assert!(c.found.starts_with("CDC-2013"), "{id}: {}", c.found);
+        assert!(c.found.contains("ORA-28001"), "{id}: {}", c.found);
+    }
+    assert!(fix(&r, "connection.password").contains("PASSWORD_LIFE_TIME UNLIMITED"));
+}
+
 #[test]
 fn an_unreachable_emulator_fails_login_and_skips_the_rest() {
     let dir = tempfile::tempdir().unwrap();

@@ -15,7 +15,8 @@ const ALL_WRONG_DB: &str = r#"  version: 12.1.0.2.0
   log_size: 12
   sessions: 10
   sessions_in_use: 8
-  privileges: [CREATE SESSION, SELECT_CATALOG_ROLE, SELECT ANY TABLE]
+  users:
+    - { name: CDC, privileges: [CREATE SESSION, SELECT_CATALOG_ROLE, SELECT ANY TABLE], password_expires_in_days: 3 }
 "#;
 
 const ALL_WRONG_TABLES: &str = r#"
@@ -70,6 +71,7 @@ fn every_misconfiguration_at_once_is_reported_by_its_own_check() {
     assert_eq!(
         problems(&r),
         vec![
+            ("connection.password", Severity::Warn),
             ("connection.version", Severity::Warn),
             ("connection.role", Severity::Warn),
             ("redo.archivelog", Severity::Fail),
@@ -308,6 +310,11 @@ fn each_check_runs_its_own_function() {
             "no Oracle Client libraries needed",
         ),
         ("connection.login", Severity::Pass, "connected to emulator:"),
+        (
+            "connection.password",
+            Severity::Warn,
+            "the password of CDC expires in 3 days",
+        ),
         (
             "connection.version",
             Severity::Warn,
