@@ -844,6 +844,46 @@ fn doctor_over_the_wire_counts_a_pdbs_own_supplemental_logging() {
     );
 }
 
+/// A capture user whose password is in its grace period (4 days left): capture over the wire
+/// runs, its login logs a warning naming the user, the days and the remedy (once, though the
+/// snapshot logs in more sessions), and capture writes a `password-expiring` ops event with the
+/// code the logins fail with once the days are up (CDC-2013). Before: nothing said so.
+#[test]
+fn capture_over_the_wire_says_the_password_expires() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = example_with_cdc(dir.path(), "password_expires_in_days: 4");
+    let w = wired_in(dir, &schema);
+    let p = pairs(
+        &w,
+        "DEMO",
+        "C##CDC",
+        "grace",
+        &["cdc.tables.include=PDB1.HR.*", "cdc.snapshot.threads=2"],
+    );
+    let start = current_scn(&w.db);
+    let out = ok(
+        cli(&p, &["capture", "--stop-at-scn", &start.to_string()]),
+        "capture",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let said = "the password of C##CDC expires in 4 days";
+    assert_eq!(stderr.matches(said).count(), 1, "{stderr}");
+    assert!(stderr.contains("PASSWORD_LIFE_TIME UNLIMITED"), "{stderr}");
+    let expiring: Vec<Json> = events(&w.dir.path().join("grace-state"))
+        .into_iter()
+        .filter(|e| e["event"] == "password-expiring")
+        .collect();
+    assert_eq!(expiring.len(), 1, "{expiring:?}");
+    let e = &expiring[0];
+    assert_eq!(e["user"], "C##CDC", "{e}");
+    assert_eq!(e["days"], 4, "{e}");
+    assert_eq!(e["code"], "CDC-2013", "{e}");
+    assert_eq!(
+        e["message"], "ORA-28002: the password will expire within 4 days",
+        "{e}"
+    );
+}
+
 /// A capture user whose profile allows 3 sessions at once (SESSIONS_PER_USER, which CIS
 /// hardening keeps at 10 or less): doctor's sessions check fails before the job runs, naming
 /// the limit and a profile with room; a snapshot that opens more sessions reads on with those

@@ -258,6 +258,9 @@ impl Capture<'_> {
             .observed(|e, attempt| catalog_retry(status, e, attempt))
             .stopped_by(self.stop);
         let db = session.call(|s| s.database())?;
+        if let Ok(Some(w)) = session.call(|s| s.login_warning()) {
+            password_expiring(s, &w, ops)?;
+        }
         let container = session.call(|s| s.container())?;
         crate::source::container::check_reachable(container.as_deref(), s, &[])?;
         crate::source::container::check_pdb_mining(
@@ -917,4 +920,23 @@ fn catalog_retry(status: &Status, e: &crate::errors::CdcError, attempt: u32) -> 
         wait_ms: 0,
         message: &message,
     })
+}
+
+/// The start-up session's login warned that the capture user's password is in its grace period
+/// (ORA-28002): a `password-expiring` ops event (`user`, `days`, `message`, `code` CDC-2013,
+/// what the logins will fail with once the days are up), the only sign before that. The
+/// Oracle adapter logs the warning itself at the login.
+fn password_expiring(s: &Settings, w: &cdc_core::model::LoginWarning, ops: &OpsLog) -> Result<()> {
+    if !w.password_expiring() {
+        return Ok(());
+    }
+    ops.emit(
+        "password-expiring",
+        json!({
+            "user": s.database_user(),
+            "days": w.days_left(),
+            "message": w.message,
+            "code": Code::Cdc2013.info().code,
+        }),
+    )
 }
