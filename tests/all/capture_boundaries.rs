@@ -41,6 +41,24 @@ fn settings(db: &Path, state: &Path, out: &Path) -> Vec<String> {
     .collect()
 }
 
+/// `offsets edit set-scn SCN --resume-scn SCN` with `settings`: stream the commits from `scn` on,
+/// mining from `scn` too.
+fn resume_at(settings: &[String], scn: u64) {
+    let mut edit = settings.to_vec();
+    edit.extend(
+        [
+            "offsets",
+            "edit",
+            "set-scn",
+            &scn.to_string(),
+            "--resume-scn",
+            &scn.to_string(),
+        ]
+        .map(String::from),
+    );
+    run(&edit.iter().map(String::as_str).collect::<Vec<_>>());
+}
+
 /// The IDs of the inserts published, in order.
 fn inserted_ids(out: &Path) -> Vec<String> {
     records(out)
@@ -82,19 +100,7 @@ fn a_transaction_begun_before_mining_is_mined_back_for_and_published_whole() {
     let end = current_scn(&db);
 
     let mut args = settings(&db, &state, &out);
-    let mut edit = args.clone();
-    edit.extend(
-        [
-            "offsets",
-            "edit",
-            "set-scn",
-            &resume.to_string(),
-            "--resume-scn",
-            &resume.to_string(),
-        ]
-        .map(String::from),
-    );
-    run(&edit.iter().map(String::as_str).collect::<Vec<_>>());
+    resume_at(&args, resume);
     args.extend(["-q", "capture", "--stop-at-scn", &end.to_string()].map(String::from));
     run(&args.iter().map(String::as_str).collect::<Vec<_>>());
 
@@ -149,19 +155,7 @@ fn a_transaction_whose_start_is_in_no_log_is_published_as_far_as_the_logs_go_and
     );
 
     let mut args = settings(&db, &state, &out);
-    let mut edit = args.clone();
-    edit.extend(
-        [
-            "offsets",
-            "edit",
-            "set-scn",
-            &resume.to_string(),
-            "--resume-scn",
-            &resume.to_string(),
-        ]
-        .map(String::from),
-    );
-    run(&edit.iter().map(String::as_str).collect::<Vec<_>>());
+    resume_at(&args, resume);
     args.extend(["capture", "--stop-at-scn", &end.to_string()].map(String::from));
     let done = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
 

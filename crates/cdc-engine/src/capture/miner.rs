@@ -276,13 +276,7 @@ impl<'a> Miner<'a> {
     /// list cannot be read (a per-PDB session may not see the log views: mining then finds
     /// out, with CDC-5004, when it asks for what is gone).
     pub fn oldest_log_scn(&mut self) -> Result<Option<Scn>> {
-        match held(&mut self.session)?.logs() {
-            Ok(logs) => Ok(logs.iter().map(|l| l.first_scn).min()),
-            Err(e) => {
-                tracing::debug!("the log list could not be read ({e}): no lower bound known");
-                Ok(None)
-            }
-        }
+        Ok(oldest_log_scn(held(&mut self.session)?.logs()))
     }
 
     /// Mine the window `from..=to` whole. Its rows wait until the window is mined to its end:
@@ -333,6 +327,18 @@ impl<'a> Miner<'a> {
             self.stats.windows += 1;
             let spooled = spool.map(SpillFile::into_reader).transpose()?;
             return Ok(WindowRows { spooled, rows });
+        }
+    }
+}
+
+/// The first SCN of the oldest log in `logs`; `None` when there is none or the list could not be
+/// read (a per-PDB session may not see the log views).
+pub fn oldest_log_scn(logs: Result<Vec<cdc_core::model::LogFile>>) -> Option<Scn> {
+    match logs {
+        Ok(logs) => logs.iter().map(|l| l.first_scn).min(),
+        Err(e) => {
+            tracing::debug!("the log list could not be read ({e}): no lower bound known");
+            None
         }
     }
 }

@@ -337,13 +337,7 @@ impl Capture<'_> {
                 session.call(|s| s.current_scn())?
             };
             let open = session.call(|s| s.open_transactions())?;
-            let oldest_log = match session.call(|s| s.logs()) {
-                Ok(logs) => logs.iter().map(|l| l.first_scn).min(),
-                Err(e) => {
-                    tracing::debug!("the log list could not be read ({e}): no lower bound known");
-                    None
-                }
-            };
+            let oldest_log = miner::oldest_log_scn(session.call(|s| s.logs()));
             offsets.stream = Some(StreamPosition {
                 resume_scn: sequencer::first_resume_scn(&open, start, oldest_log),
                 commit_scn: start.saturating_sub(1),

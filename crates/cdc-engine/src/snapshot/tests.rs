@@ -244,27 +244,7 @@ tables:
     let (_d, db) = make_db(s);
     // Updates and deletes pick rows by their ROWIDs in the extents too.
     let mut w = Writer::open(&db, clock::system(), false).unwrap();
-    let opts = workload::WorkloadOptions {
-        transactions: Some(300),
-        duration: None,
-        rate: 0,
-        mix: (20, 50, 30),
-        tx_size: (1, 4),
-        rollback_pct: 0,
-        savepoint_pct: 0,
-        key_update_pct: 0,
-        row_move_pct: 0,
-        long_every: 0,
-        long_span: 0,
-        ddl_every: 0,
-        create_table_every: 0,
-        truncate_every: 0,
-        shared_commit_pct: 0,
-        tables: vec![],
-        seed: 3,
-        lob_pct: 0,
-        lob_edit_pct: 0,
-    };
+    let opts = plain_workload((20, 50, 30), vec![], 3);
     let summary = workload::Workload::new(&mut w, opts)
         .unwrap()
         .run(&|| false)
@@ -302,6 +282,36 @@ tables:
 /// under its own name, none were found, and zero chunks published it complete and empty. A
 /// cluster that lists no extent is read in one chunk, never in none; a table without a cluster
 /// and without extents (no segment yet) stays zero chunks.
+/// 300 transactions of 1 to 4 inserts, updates and deletes (`mix`), on `tables` (empty: all),
+/// nothing else: no rollbacks, key updates, row movement, long transactions, DDL or LOBs.
+fn plain_workload(
+    mix: (u32, u32, u32),
+    tables: Vec<crate::names::TableName>,
+    seed: u64,
+) -> workload::WorkloadOptions {
+    workload::WorkloadOptions {
+        transactions: Some(300),
+        duration: None,
+        rate: 0,
+        mix,
+        tx_size: (1, 4),
+        rollback_pct: 0,
+        savepoint_pct: 0,
+        key_update_pct: 0,
+        row_move_pct: 0,
+        long_every: 0,
+        long_span: 0,
+        ddl_every: 0,
+        create_table_every: 0,
+        truncate_every: 0,
+        shared_commit_pct: 0,
+        tables,
+        seed,
+        lob_pct: 0,
+        lob_edit_pct: 0,
+    }
+}
+
 #[test]
 fn a_clustered_table_is_chunked_over_its_clusters_extents() {
     let s = r#"
@@ -331,27 +341,11 @@ tables:
 "#;
     let (_d, db) = make_db(s);
     let mut w = Writer::open(&db, clock::system(), false).unwrap();
-    let opts = workload::WorkloadOptions {
-        transactions: Some(300),
-        duration: None,
-        rate: 0,
-        mix: (60, 25, 15),
-        tx_size: (1, 4),
-        rollback_pct: 0,
-        savepoint_pct: 0,
-        key_update_pct: 0,
-        row_move_pct: 0,
-        long_every: 0,
-        long_span: 0,
-        ddl_every: 0,
-        create_table_every: 0,
-        truncate_every: 0,
-        shared_commit_pct: 0,
-        tables: vec!["APP.ORDERS".parse().unwrap(), "APP.LINES".parse().unwrap()],
-        seed: 5,
-        lob_pct: 0,
-        lob_edit_pct: 0,
-    };
+    let opts = plain_workload(
+        (60, 25, 15),
+        vec!["APP.ORDERS".parse().unwrap(), "APP.LINES".parse().unwrap()],
+        5,
+    );
     let summary = workload::Workload::new(&mut w, opts)
         .unwrap()
         .run(&|| false)
