@@ -93,6 +93,8 @@ fn database(busy: bool) -> (tempfile::TempDir, EmulatorConnector, u64, u64) {
         seed: 9,
         lob_pct: 0,
         lob_edit_pct: 0,
+        scn_jump_every: 0,
+        scn_jump: 0,
     };
     let end = Workload::new(&mut w, o)
         .expect("workload")

@@ -170,6 +170,7 @@ function __fish_oracle_cdc_doctor_set_keys
         cdc.sink.kafka.producer.batch.size= \
         cdc.sink.topic.prefix= \
         cdc.stream.window.scn= \
+        cdc.stream.window.scn.max= \
         cdc.stream.poll.ms= \
         cdc.stream.buffer.memory.bytes= \
         cdc.doctor.read.rate= \

@@ -111,6 +111,8 @@ complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fi
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l ddl-every -d 'Run an ADD/DROP COLUMN every N transactions (0: never)' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l create-table-every -d 'CREATE TABLE every N transactions (0: never): a copy of the first table\'s layout named TABLE_NEW<k>, changed by later transactions like the others' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l truncate-every -d 'TRUNCATE TABLE one of the tables every N transactions (0: never): all its rows go in one DDL, its segment gets a new data object id' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l scn-jump-every -d 'Every N transactions (0: never) raise the database\'s SCN by --scn-jump first, as a database link to a database further ahead does: SCNs with no redo, which capture mines in growing windows' -r
+complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l scn-jump -d 'SCNs each jump of --scn-jump-every adds' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l shared-commit-pct -d 'Percent of commits that share their commit SCN with the previous commit' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l lob-pct -d 'Percent of CLOB, NCLOB, BLOB, JSON, XMLTYPE and extended VARCHAR2 values written longer than a row keeps (out of line: LOB_WRITE, XML DOC WRITE, 32K_WRITE rows)' -r
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand emulator; and __fish_seen_subcommand_from workload" -l lob-edit-pct -d 'Percent of updates that change a CLOB or BLOB piece by piece through its locator (DBMS_LOB.WRITE at an offset, ERASE, TRIM); capture cannot rebuild those (CDC-3005)' -r
@@ -669,6 +671,7 @@ function __fish_oracle_cdc_set_keys
         cdc.sink.kafka.producer.batch.size= \
         cdc.sink.topic.prefix= \
         cdc.stream.window.scn= \
+        cdc.stream.window.scn.max= \
         cdc.stream.poll.ms= \
         cdc.stream.buffer.memory.bytes= \
         cdc.doctor.read.rate= \

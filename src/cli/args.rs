@@ -569,6 +569,15 @@ pub struct EmulatorWorkloadArgs {
     /// DDL, its segment gets a new data object id
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub truncate_every: u64,
+    /// Every N transactions (0: never) raise the database's SCN by --scn-jump first, as a
+    /// database link to a database further ahead does: SCNs with no redo, which capture mines
+    /// in growing windows
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub scn_jump_every: u64,
+    /// SCNs each jump of --scn-jump-every adds
+    #[arg(long, default_value_t = 1_000_000_000, value_name = "SCNS",
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000))]
+    pub scn_jump: u64,
     /// Percent of commits that share their commit SCN with the previous commit
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(0..=100))]
     pub shared_commit_pct: u8,

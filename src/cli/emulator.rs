@@ -188,6 +188,8 @@ fn workload(
         seed: a.seed,
         lob_pct: a.lob_pct,
         lob_edit_pct: a.lob_edit_pct,
+        scn_jump_every: a.scn_jump_every,
+        scn_jump: a.scn_jump,
     };
     let mut writer = open_writer(&dir, a.wait)?;
     let summary = workload::Workload::new(&mut writer, options)?.run(&|| false)?;
@@ -197,7 +199,7 @@ fn workload(
         // leaves out when zero are there, so every key is always present.
         let mut value = value;
         if let Some(o) = value.as_object_mut() {
-            for key in ["tables_created", "truncates", "lob_edits"] {
+            for key in ["tables_created", "truncates", "lob_edits", "scn_jumps"] {
                 o.entry(key).or_insert(json!(0));
             }
         }

@@ -15,6 +15,7 @@ mod capture_pdb_charsets;
 mod capture_prod;
 mod capture_redo_faults;
 mod capture_unknown_objects;
+mod capture_windows;
 mod char_semantics;
 mod cli;
 mod command_pages;

@@ -81,6 +81,8 @@ fn served() -> Live {
                 seed: 3,
                 lob_pct: 0,
                 lob_edit_pct: 0,
+                scn_jump_every: 0,
+                scn_jump: 0,
             };
             let _ = workload::Workload::new(&mut w, options).and_then(|wl| wl.run(&|| false));
         });

@@ -89,6 +89,8 @@ fn reads_at_one_scn_stay_the_same_while_commits_continue() {
                 seed: 11,
                 lob_pct: 0,
                 lob_edit_pct: 0,
+                scn_jump_every: 0,
+                scn_jump: 0,
             };
             workload::Workload::new(&mut w, opts)
                 .unwrap()
@@ -1032,6 +1034,8 @@ fn the_same_seed_and_schema_give_the_same_database_and_workload() {
             seed: 77,
             lob_pct: 0,
             lob_edit_pct: 0,
+            scn_jump_every: 0,
+            scn_jump: 0,
         };
         workload::Workload::new(&mut w, opts)
             .unwrap()

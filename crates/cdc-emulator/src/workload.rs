@@ -156,6 +156,11 @@ pub struct WorkloadOptions {
     /// through its locator (DBMS_LOB.WRITE at an offset, ERASE, TRIM) instead of an UPDATE:
     /// LogMiner's rows then lack the LOB's earlier content, and capture reports CDC-3005.
     pub lob_edit_pct: u8,
+    /// Every N transactions (0: never) the next begins after the database's SCN was raised by
+    /// `scn_jump` SCNs, as a database link to a database further ahead raises it
+    /// ([`crate::writer::Writer::raise_scn`]): a range of SCNs with no redo.
+    pub scn_jump_every: u64,
+    pub scn_jump: u64,
 }
 
 impl WorkloadOptions {
@@ -223,6 +228,8 @@ pub struct WorkloadSummary {
     pub truncates: u64,
     #[serde(skip_serializing_if = "is_zero")]
     pub lob_edits: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub scn_jumps: u64,
     pub long_transactions: u64,
     pub first_scn: Scn,
     pub last_scn: Scn,
@@ -347,6 +354,10 @@ impl<'a> Workload<'a> {
             }
             if self.o.truncate_every > 0 && i.is_multiple_of(self.o.truncate_every) {
                 self.truncate()?;
+            }
+            if self.o.scn_jump_every > 0 && i.is_multiple_of(self.o.scn_jump_every) {
+                self.w.raise_scn(self.o.scn_jump);
+                self.s.scn_jumps += 1;
             }
             // A regular transaction.
             let xid = self.w.begin()?;

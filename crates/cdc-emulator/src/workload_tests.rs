@@ -43,6 +43,8 @@ fn options(seed: u64) -> WorkloadOptions {
         seed,
         lob_pct: 0,
         lob_edit_pct: 0,
+        scn_jump_every: 0,
+        scn_jump: 0,
     }
 }
 

@@ -260,6 +260,15 @@ impl Writer {
         self.clock.now_ms()
     }
 
+    /// Raise the database's SCN by `by`, as a database link to a database further ahead does:
+    /// the SCNs of the nodes are coordinated when a connection over a link is made, a
+    /// distributed statement runs or a distributed transaction commits, the lower raised to the
+    /// higher (Distributed Systems, "Coordination of System Change Numbers"). Nothing is
+    /// written: the next change carries the raised SCN, and the SCNs between have no redo.
+    pub fn raise_scn(&mut self, by: u64) {
+        self.next_scn = self.next_scn.saturating_add(by);
+    }
+
     fn scn(&mut self) -> Scn {
         let s = self.next_scn;
         self.next_scn += 1;

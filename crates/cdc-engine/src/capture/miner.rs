@@ -51,9 +51,15 @@ pub struct MiningStats {
 pub struct WindowRows {
     spooled: Option<SpillReader>,
     rows: Vec<LogMinerRow>,
+    /// Rows the window mined, spooled ones too.
+    count: u64,
 }
 
 impl WindowRows {
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
     pub fn into_rows(self) -> impl Iterator<Item = Result<LogMinerRow>> {
         self.spooled
             .into_iter()
@@ -326,7 +332,11 @@ impl<'a> Miner<'a> {
             self.stats.window = (from, to);
             self.stats.windows += 1;
             let spooled = spool.map(SpillFile::into_reader).transpose()?;
-            return Ok(WindowRows { spooled, rows });
+            return Ok(WindowRows {
+                spooled,
+                rows,
+                count: mined_rows,
+            });
         }
     }
 }

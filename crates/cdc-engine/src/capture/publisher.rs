@@ -141,7 +141,10 @@ impl<'a> Publisher<'a> {
             signal_snapshot: None,
             status,
             throttle: Default::default(),
-            window: super::window::WindowSize::new(settings.stream.window_scn),
+            window: super::window::WindowSize::new(
+                settings.stream.window_scn,
+                settings.stream.window_scn_max,
+            ),
             walk_back: settings.stream.window_scn.max(1),
         })
     }
@@ -204,6 +207,8 @@ impl<'a> Publisher<'a> {
             "records": self.records(),
             "transactions": piped.transactions,
             "rows_mined": mined.rows_mined,
+            "windows": mined.windows,
+            "window_scns": self.window.scns(),
             "rows_captured": piped.rows_captured,
             "dead_letters": self.status.board().stream.dead_letters.clone(),
             "source_retries": self.status.board().stream.source_retries.clone(),
@@ -333,9 +338,7 @@ impl<'a> Publisher<'a> {
                 },
                 other => other?,
             };
-            if let Some(scns) = self.window.mined() {
-                tracing::info!("windows have passed the database's per-call limits for a while: mining {scns} SCNs at a time");
-            }
+            self.window_mined(rows.count());
             let started = std::time::Instant::now();
             let rewind = self.publish_window(rows, host_offset);
             self.pipeline
@@ -364,6 +367,24 @@ impl<'a> Publisher<'a> {
         drop(p);
         self.refresh();
         Ok(true)
+    }
+
+    /// The window mined `rows` rows: the next one's span (see [`super::window`]).
+    fn window_mined(&mut self, rows: u64) {
+        use super::window::Change;
+        match self.window.mined(rows) {
+            Some(Change::DenseGrew(scns)) => tracing::info!(
+                "windows have passed the database's per-call limits for a while: mining {scns} SCNs at a time"
+            ),
+            // Both can happen every window: a quiet database's windows are all sparse.
+            Some(Change::Stretched(scns)) => tracing::debug!(
+                "the window mined {rows} rows: the next spans {scns} SCNs (cdc.stream.window.scn.max)"
+            ),
+            Some(Change::BackTo(scns)) => {
+                tracing::debug!("the window mined {rows} rows: back to {scns} SCNs a window")
+            }
+            None => {}
+        }
     }
 
     /// A window's rows through the pipeline, each committed transaction published. Returns the

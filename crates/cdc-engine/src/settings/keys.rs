@@ -168,6 +168,7 @@ pub const KAFKA_PRODUCER_TRANSACTION_TIMEOUT_MS: &str =
     "cdc.sink.kafka.producer.transaction.timeout.ms";
 pub const KAFKA_PRODUCER_BATCH_SIZE: &str = "cdc.sink.kafka.producer.batch.size";
 pub const STREAM_WINDOW_SCN: &str = "cdc.stream.window.scn";
+pub const STREAM_WINDOW_SCN_MAX: &str = "cdc.stream.window.scn.max";
 pub const STREAM_POLL_MS: &str = "cdc.stream.poll.ms";
 pub const STREAM_BUFFER_MEMORY_BYTES: &str = "cdc.stream.buffer.memory.bytes";
 pub const DOCTOR_READ_RATE: &str = "cdc.doctor.read.rate";
@@ -350,7 +351,9 @@ pub const KEYS: &[KeySpec] = &[
     key(SINK_TOPIC_PREFIX, Kind::Text, Some("oracle-cdc"),
         "Prefix of record topics (Debezium's `topic.prefix`): `PREFIX.OWNER.TABLE`, or `PREFIX.PDB.OWNER.TABLE` (see `cdc.topic.include.pdb`). Stored in the offsets at the first start: a change is refused (CDC-7013) until `oracle-cdc offsets edit set-topic-naming`."),
     key(STREAM_WINDOW_SCN, Kind::UInt { min: 1, max: u64::MAX }, Some("100000"),
-        "Largest SCN range one LogMiner session mines; a larger backlog is mined window by window."),
+        "Largest SCN range one LogMiner session mines over dense redo; a larger backlog is mined window by window (less after a window passes a per-call limit, CDC-5017)."),
+    key(STREAM_WINDOW_SCN_MAX, Kind::UInt { min: 1, max: u64::MAX }, Some("1000000000"),
+        "Largest SCN range a mining window stretches to over sparse redo: a window that mined fewer than 1,000 rows (START and COMMIT rows of every transaction count) makes the next span twice the SCNs, up to this, and a window with more goes back to cdc.stream.window.scn. SCNs can be many with no redo between them (a database link to a database further ahead raises the SCN at once); without stretching, a jump of 10^9 SCNs would be 10^4 LogMiner sessions at the default window. Never less than cdc.stream.window.scn."),
     key(STREAM_POLL_MS, Kind::UInt { min: 10, max: 60_000 }, Some("500"),
         "How long capture waits before mining again when there was nothing new."),
     key(STREAM_BUFFER_MEMORY_BYTES, Kind::UInt { min: 1024, max: u64::MAX }, Some("268435456"),

@@ -301,6 +301,8 @@ pub struct StreamSettings {
     /// cdc.metrics.listen: where the Prometheus endpoint listens (None: no endpoint).
     pub metrics_listen: Option<String>,
     pub window_scn: u64,
+    /// cdc.stream.window.scn.max: the span windows stretch to over sparse redo.
+    pub window_scn_max: u64,
     pub poll_ms: u64,
     /// cdc.stream.buffer.memory.bytes: rows of open transactions kept in memory before spilling.
     pub buffer_memory_bytes: u64,
@@ -565,6 +567,7 @@ impl Settings {
                 metrics_ms: v.uint(keys::METRICS_INTERVAL_MS),
                 metrics_listen: listen_address(&v.text(keys::METRICS_LISTEN))?,
                 window_scn: v.uint(keys::STREAM_WINDOW_SCN),
+                window_scn_max: v.uint(keys::STREAM_WINDOW_SCN_MAX),
                 poll_ms: v.uint(keys::STREAM_POLL_MS),
                 buffer_memory_bytes: v.uint(keys::STREAM_BUFFER_MEMORY_BYTES),
             },

@@ -195,6 +195,8 @@ impl World {
             seed: 0,
             lob_pct: 0,
             lob_edit_pct: 0,
+            scn_jump_every: 0,
+            scn_jump: 0,
         };
         let mut w = World {
             writer,

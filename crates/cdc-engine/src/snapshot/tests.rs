@@ -309,6 +309,8 @@ fn plain_workload(
         seed,
         lob_pct: 0,
         lob_edit_pct: 0,
+        scn_jump_every: 0,
+        scn_jump: 0,
     }
 }
 
@@ -532,6 +534,8 @@ fn chunks_equal_the_table_as_of_their_scn_under_a_concurrent_workload() {
                 seed: 5,
                 lob_pct: 0,
                 lob_edit_pct: 0,
+                scn_jump_every: 0,
+                scn_jump: 0,
             };
             workload::Workload::new(&mut w, opts)
                 .unwrap()

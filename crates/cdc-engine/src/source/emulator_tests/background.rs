@@ -90,6 +90,8 @@ impl Db {
             seed,
             lob_pct: 0,
             lob_edit_pct: 0,
+            scn_jump_every: 0,
+            scn_jump: 0,
         };
         Workload::new(&mut w, o).unwrap().run(&|| false).unwrap();
         w.replica().current_scn
