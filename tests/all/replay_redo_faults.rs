@@ -236,3 +236,75 @@ fn col_n_names_the_table_cannot_hold_stop_with_cdc_3021_naming_the_dictionary() 
         );
     }
 }
+
+/// Rows with an all-zero XID, as LogMiner has been seen to write (Debezium dbz#2683): a START
+/// at `scn` that no COMMIT ends, and an INSERT of APP.NOTES (ID 9) at `scn + 1`.
+fn no_transaction_rows(scn: u64) -> String {
+    let xid = "0000000000000000";
+    format!(
+        "{scn},,,\"2024-05-01 10:00:00\",,\"{xid}\",6,\"START\",,,\"AAAAAAAAAAAAAAAAAA\",0,0,\" 0x000012.00000001.0010 \",0,1,17,\"SCOTT\",0,,\"set transaction read write;\"\n\
+         {},,,\"2024-05-01 10:00:00\",,\"{xid}\",1,\"INSERT\",\"APP\",\"NOTES\",\"AAAR0oAAEAAAACAAAZ\",0,0,\" 0x000012.00000002.0010 \",1,1,17,\"SCOTT\",0,,\"insert into \"\"APP\"\".\"\"NOTES\"\"(\"\"ID\"\",\"\"TITLE\"\",\"\"CODE\"\",\"\"BODY\"\") values ('9','zero',NULL,NULL);\"\n",
+        scn + 1
+    )
+}
+
+/// A change with an all-zero XID belongs to no transaction: no COMMIT will end it. It stops
+/// capture with CDC-3010 naming the table and the SCN, or with cdc.on.unsupported.redo=skip is
+/// counted and reported while the transactions around it are published; the START with that
+/// XID is passed over. Neither is left open: before, both opened a transaction that never
+/// ended (open_transactions 1 at the end, the restart SCN held at it), and by default capture
+/// went on as if nothing happened.
+#[test]
+fn a_change_with_no_transaction_stops_with_cdc_3010_or_is_reported_and_left_out() {
+    let insert = |id: u32| {
+        (
+            1,
+            0,
+            "",
+            format!(
+                r#"insert into "APP"."NOTES"("ID","TITLE","CODE","BODY") values ('{id}','t',NULL,NULL);"#
+            ),
+        )
+    };
+    let one = insert(1);
+    let two = insert(2);
+    let e = export(&[
+        tx(
+            "0200030004000000",
+            100,
+            &[(one.0, one.1, one.2, one.3.as_str())],
+        ),
+        no_transaction_rows(120),
+        tx(
+            "0300010002000000",
+            130,
+            &[(two.0, two.1, two.2, two.3.as_str())],
+        ),
+    ]);
+
+    let root = tempfile::tempdir().unwrap();
+    let out = run(root.path(), &e, &[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("CDC-3010"), "{err}");
+    assert!(
+        err.contains("APP.NOTES") && err.contains("SCN 121"),
+        "{err}"
+    );
+
+    let root = tempfile::tempdir().unwrap();
+    let out = run(root.path(), &e, &["cdc.on.unsupported.redo=skip"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let ids: Vec<Json> = afters(&root.path().join("out"))
+        .iter()
+        .map(|a| a["ID"].clone())
+        .collect();
+    assert_eq!(ids, [1, 2]);
+    let ev = events(root.path(), "unsupported-redo");
+    assert_eq!(ev.len(), 1, "{ev:?}");
+    assert_eq!(ev[0]["code"], "CDC-3010");
+    let metrics = events(root.path(), "capture-metrics");
+    let last = metrics.last().expect("capture-metrics");
+    assert_eq!(last["open_transactions"], 0, "{last}");
+}

@@ -169,6 +169,9 @@ catalog! {
     Cdc3009 = "CDC-3009", Failure, "The thin driver cannot decode the database's answer",
         "The thin driver (cdc.database.driver=thin, the default) declares AL32UTF8 as its character set and decodes every character value strictly (NVARCHAR2 and NCHAR as AL16UTF16): a VARCHAR2, CHAR, LONG or CLOB value whose bytes are not valid in that set cannot be read. Such a value was stored without conversion (a client whose NLS_LANG named the database's character set sent bytes of another, or the data was damaged); an AL32UTF8 database hands it to the client as stored, so every read of the row fails alike and it is not retried. The same code covers an answer the driver cannot parse (an unknown message, an integer wider than the protocol allows, a VECTOR or JSON image it cannot decode). The driver stops reading the answer there, and before 23ai the rest of it is still on the connection: the session is given up rather than read from again (its next call is CDC-5007, and capture reconnects). The message names the call.",
         "Repair the value: the message names the call (a snapshot chunk names its table); `SELECT ROWID, DUMP(col, 1016) FROM …` shows a value's bytes, and Oracle's Database Migration Assistant for Unicode (DMU) finds the values a table holds that are invalid in its character set. Or read with thick mode (cdc.database.driver=thick and Oracle Instant Client, `oracle-cdc explain CDC-2001`), which reads such a VARCHAR2 or CHAR value with each invalid byte replaced by U+FFFD (the record then carries that character, not the stored byte). An answer the thin driver cannot parse: use thick mode, and report it with the statement.";
+    Cdc3010 = "CDC-3010", Failure, "LogMiner wrote a change with no transaction",
+        "V$LOGMNR_CONTENTS holds a change (or DDL) row of a mined table whose XID is all zeros: no transaction, so no COMMIT or ROLLBACK will ever end it. LogMiner has been seen writing START rows with such an XID (Debezium dbz#2683, where each one opened a transaction that never ended and held the connector's restart position back); capture passes over those, as over a COMMIT or ROLLBACK with it, since they carry no change. A change with it cannot be placed in any transaction: publishing it could publish what was rolled back, dropping it could lose a committed change, and buffering it would hold the restart position back for good. The message names the table, the SCN, the ROW_ID and the statement.",
+        "Look at the row in V$LOGMNR_CONTENTS (its SCN, RS_ID, SSN) and at the table's rows the statement names, then re-snapshot the table (`oracle-cdc signal send execute-snapshot`) so its rows are whole again; report it with the row (an export of V$LOGMNR_CONTENTS replays: replay:DIR). To keep streaming meanwhile, cdc.on.unsupported.redo=dlq writes each such change to the dead-letter output (skip: only counted and logged).";
     Cdc3020 = "CDC-3020", Failure, "Unescaped quotes make a change ambiguous",
         "LogMiner wrote a string value of the change with its quotes not doubled (a known LogMiner fault, seen with MAX_STRING_SIZE=EXTENDED; Debezium DBZ-8034, DBZ-8200), and the statement can be read more than one way that fits the table's columns and types: e.g. a value holding `', '` could end at either quote. Capture does not guess. (Where exactly one reading fits, capture reads it, with a `redo-recovered` ops event and a count in oracle_cdc_stream_recovered_changes_total.)",
         "The row's value is in the table: set cdc.on.decode.error=dlq to dead-letter this change and go on, then send an execute-snapshot signal for the table (with a filter on the row's key) so its current row is published again. The message names the SCN and XID; `V$LOGMNR_CONTENTS` at that SCN shows the statement.";
@@ -504,6 +507,14 @@ pub enum CdcError {
 
     #[error("CDC-3004: LogMiner reports missing redo at SCN {scn} (MISSING_SCN, thread {thread}): changes in that range may be missing")]
     MissingScn { scn: u64, thread: u32 },
+
+    /// `row`: the row's XID, ROW_ID, operation and statement, as the message gives them.
+    #[error("CDC-3010: LogMiner wrote a change of {table} at SCN {scn} with no transaction, which no COMMIT can end: {row}")]
+    NoTransaction {
+        scn: u64,
+        table: String,
+        row: String,
+    },
 
     #[error("CDC-3005: {table} changed at SCN {scn} (XID {xid}), and the redo does not hold the value of {column}: {message}")]
     ValueNotInRedo {
@@ -916,13 +927,14 @@ pub enum CdcError {
 }
 
 impl CdcError {
-    /// A change LogMiner did not give in full (CDC-3003 … CDC-3006, CDC-3008): what
+    /// A change LogMiner did not give in full (CDC-3003 … CDC-3006, CDC-3008, CDC-3010): what
     /// `cdc.on.unsupported.redo` decides about.
     pub fn is_unsupported_redo(&self) -> bool {
         matches!(
             self,
             CdcError::UnsupportedRow { .. }
                 | CdcError::MissingScn { .. }
+                | CdcError::NoTransaction { .. }
                 | CdcError::ValueNotInRedo { .. }
                 | CdcError::UnknownOperation { .. }
                 | CdcError::ColumnNotStreamed { .. }
@@ -943,6 +955,7 @@ impl CdcError {
             CdcError::RedoParse { .. } => Code::Cdc3002,
             CdcError::UnsupportedRow { .. } => Code::Cdc3003,
             CdcError::MissingScn { .. } => Code::Cdc3004,
+            CdcError::NoTransaction { .. } => Code::Cdc3010,
             CdcError::ValueNotInRedo { .. } => Code::Cdc3005,
             CdcError::UnknownOperation { .. } => Code::Cdc3006,
             CdcError::ColumnNotStreamed { .. } => Code::Cdc3008,

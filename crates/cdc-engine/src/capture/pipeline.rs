@@ -144,7 +144,49 @@ impl<'a> TxPipeline<'a> {
             self.unsupported_redo(e, None, out)?;
             return Ok(None);
         }
+        if is_no_transaction(&row.xid) {
+            return self.no_transaction(row, out).map(|()| None);
+        }
         self.buffer.push(row)
+    }
+
+    /// A row whose XID is all zeros belongs to no transaction (LogMiner writes such START rows:
+    /// Debezium dbz#2683). Buffered, it would open a transaction no COMMIT ends: one that
+    /// never publishes, and, once it holds a change, holds the restart SCN back for good. A
+    /// START, COMMIT or ROLLBACK carries no change and is passed over; a change cannot be
+    /// placed, so it goes to cdc.on.unsupported.redo (CDC-3010).
+    fn no_transaction(&mut self, row: LogMinerRow, out: &mut Output) -> Result<()> {
+        use crate::stream::handling::Handling;
+        match Handling::of(row.operation_code) {
+            Handling::Start
+            | Handling::Commit
+            | Handling::Rollback
+            | Handling::Ignored
+            | Handling::StatementEnd => {
+                tracing::debug!(
+                    "a {} row with no transaction (XID {}) at SCN {}: passed over",
+                    row.operation,
+                    row.xid,
+                    row.scn
+                );
+                Ok(())
+            }
+            Handling::Dml | Handling::Piece(_) | Handling::Ddl | Handling::Reported => {
+                let table = match (&row.seg_owner, &row.table_name) {
+                    (Some(o), Some(t)) => format!("{o}.{t}"),
+                    (_, t) => t.clone().unwrap_or_else(|| "an unnamed object".into()),
+                };
+                let e = CdcError::NoTransaction {
+                    scn: row.scn,
+                    table,
+                    row: format!(
+                        "XID {}, ROW_ID {}, {} `{}`",
+                        row.xid, row.row_id, row.operation, row.sql_redo
+                    ),
+                };
+                self.unsupported_redo(e, None, out)
+            }
+        }
     }
 
     /// Whether `tx` is at or before the stream position already acknowledged.
@@ -351,4 +393,9 @@ impl<'a> TxPipeline<'a> {
     pub fn created(&self) -> Rc<RefCell<Vec<(TableName, Scn)>>> {
         self.created.clone()
     }
+}
+
+/// An XID of all zeros (`0000000000000000`, any case of length): no transaction.
+fn is_no_transaction(xid: &str) -> bool {
+    !xid.is_empty() && xid.bytes().all(|b| b == b'0')
 }
