@@ -152,6 +152,8 @@ function __fish_oracle_cdc_doctor_set_keys
         cdc.sink.format= \
         cdc.sink.segment.bytes= \
         cdc.sink.kafka.brokers= \
+        cdc.sink.kafka.security.protocol= \
+        cdc.sink.kafka.ssl.ca.location= \
         cdc.sink.kafka.transactional.id= \
         cdc.sink.kafka.compression= \
         cdc.sink.kafka.max.in.flight.bytes= \

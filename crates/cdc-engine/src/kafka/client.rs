@@ -1,4 +1,5 @@
-//! A small synchronous Kafka client connection: one `TcpStream`, requests framed and encoded with
+//! A small synchronous Kafka client connection: one TCP stream (TLS over it with
+//! `cdc.sink.kafka.security.protocol=SSL`, see [`super::tls`]), requests framed and encoded with
 //! the `kafka-protocol` crate, one request in flight at a time. Versions are negotiated with
 //! ApiVersions: each request is sent at the highest version both this client and the broker
 //! support, capped where this client knows the message layout (see [`caps`]).
@@ -36,9 +37,35 @@ pub mod caps {
     pub const CREATE_TOPICS: i16 = 7;
 }
 
+/// Who connects and how: the client id every request carries, and TLS when the brokers' listeners
+/// speak it.
+#[derive(Clone)]
+pub struct ClientOptions {
+    pub id: String,
+    pub tls: Option<std::sync::Arc<rustls::ClientConfig>>,
+}
+
+impl ClientOptions {
+    /// The client the Kafka sink's settings describe.
+    pub fn of(cfg: &crate::settings::KafkaSettings) -> ClientOptions {
+        ClientOptions {
+            id: cfg.client_id.clone(),
+            tls: cfg.tls.clone(),
+        }
+    }
+
+    /// A client over plain TCP.
+    pub fn plaintext(id: &str) -> ClientOptions {
+        ClientOptions {
+            id: id.to_string(),
+            tls: None,
+        }
+    }
+}
+
 /// A connection to one broker.
 pub struct Conn {
-    stream: TcpStream,
+    stream: super::tls::Stream,
     pub addr: String,
     /// `addr` as messages show it: a broker string can carry `user:password@` (pasted from
     /// a client's settings); the password is never shown.
@@ -176,7 +203,7 @@ pub fn check_resolvable(
 /// a stop. Its error counts what was tried and why each failed.
 pub fn connect_any(
     brokers: &[String],
-    client_id: &str,
+    client: &ClientOptions,
     timeout: Duration,
     stop: Option<&StopFlag>,
     next: &mut usize,
@@ -206,7 +233,7 @@ pub fn connect_any(
         *next = (idx + 1) % brokers.len();
         match Conn::open(
             &brokers[idx],
-            client_id,
+            client,
             left.max(Duration::from_millis(100)),
             stop,
         ) {
@@ -214,6 +241,12 @@ pub fn connect_any(
                 *next = idx;
                 return Ok(c);
             }
+            // A TLS failure is the client's settings or the broker's certificate: every
+            // broker of the cluster would fail alike, and no retry helps.
+            Err(ConnectFailure {
+                error: e @ KafkaError::Tls(_),
+                ..
+            }) => return Err(e),
             Err(f) => {
                 unresolvable += f.unresolvable as usize;
                 last = Some(f.error);
@@ -232,13 +265,13 @@ pub fn connect_any(
 impl Conn {
     /// Connect to `addr` (`host:port`) and ask which versions the broker supports.
     pub fn connect(addr: &str, client_id: &str, timeout: Duration) -> Result<Conn, KafkaError> {
-        Conn::open(addr, client_id, timeout, None).map_err(|f| f.error)
+        Conn::open(addr, &ClientOptions::plaintext(client_id), timeout, None).map_err(|f| f.error)
     }
 
     /// [`Conn::connect`], its waits for answers cut short by `stop`.
     pub fn open(
         addr: &str,
-        client_id: &str,
+        client: &ClientOptions,
         timeout: Duration,
         stop: Option<&StopFlag>,
     ) -> Result<Conn, ConnectFailure> {
@@ -253,11 +286,21 @@ impl Conn {
         stream.set_read_timeout(Some(READ_SLICE)).map_err(net)?;
         stream.set_write_timeout(Some(timeout)).map_err(net)?;
         stream.set_nodelay(true).map_err(net)?;
+        let stream = match &client.tls {
+            None => super::tls::Stream::Plain(stream),
+            Some(config) => {
+                // parse_broker succeeded in open_stream: the host is the name to verify.
+                let host = parse_broker(addr)
+                    .map(|(h, _)| h)
+                    .map_err(|e| failed(KafkaError::Network(format!("{shown}: {e}"))))?;
+                super::tls::Stream::tls(config, stream, &host, &shown, timeout).map_err(failed)?
+            }
+        };
         let mut conn = Conn {
             stream,
             addr: addr.to_string(),
             shown: shown.clone(),
-            client_id: client_id.to_string(),
+            client_id: client.id.clone(),
             next_correlation: 1,
             versions: BTreeMap::new(),
             timeout,
@@ -318,6 +361,8 @@ impl Conn {
         let frame = encode_request(req, v, correlation, &self.client_id)?;
         let net = |e: std::io::Error| KafkaError::Network(format!("{}: {e}", self.shown));
         self.stream.write_all(&frame).map_err(net)?;
+        // TLS holds the last records until flushed.
+        self.stream.flush().map_err(net)?;
         let sent = Instant::now();
         let mut len = [0u8; 4];
         self.read_answer(&mut len, R::KEY, sent)?;

@@ -3,7 +3,7 @@
 //! COMMIT marker and dropped at ABORT), so it does not depend on the broker's list of aborted
 //! transactions. The sink reads its offsets topic with it on start; tests read every topic.
 
-use super::client::{caps, connect_any, Conn};
+use super::client::{caps, connect_any, ClientOptions, Conn};
 use super::{KafkaError, StopFlag};
 use crate::errors::Result;
 use bytes::Bytes;
@@ -43,7 +43,7 @@ impl Consumed {
 
 pub struct Consumer {
     brokers: Vec<String>,
-    client_id: String,
+    client: ClientOptions,
     timeout: Duration,
     conns: BTreeMap<String, Conn>,
     nodes: BTreeMap<i32, String>,
@@ -55,13 +55,19 @@ impl Consumer {
     pub fn new(brokers: &[String], client_id: &str, timeout: Duration) -> Consumer {
         Consumer {
             brokers: brokers.to_vec(),
-            client_id: client_id.to_string(),
+            client: ClientOptions::plaintext(client_id),
             timeout,
             conns: BTreeMap::new(),
             nodes: BTreeMap::new(),
             stop: None,
             next_bootstrap: 0,
         }
+    }
+
+    /// Over TLS with `tls` (cdc.sink.kafka.security.protocol=SSL).
+    pub fn with_tls(mut self, tls: Option<std::sync::Arc<rustls::ClientConfig>>) -> Consumer {
+        self.client.tls = tls;
+        self
     }
 
     /// Its waits cut short by `stop` (capture's reading of the offsets topic at start).
@@ -78,7 +84,7 @@ impl Consumer {
                 None => {
                     let c = connect_any(
                         &self.brokers,
-                        &self.client_id,
+                        &self.client,
                         self.timeout,
                         self.stop.as_ref(),
                         &mut self.next_bootstrap,
@@ -90,7 +96,7 @@ impl Consumer {
             },
         };
         if !self.conns.contains_key(&addr) {
-            let c = Conn::open(&addr, &self.client_id, self.timeout, self.stop.as_ref())
+            let c = Conn::open(&addr, &self.client, self.timeout, self.stop.as_ref())
                 .map_err(|f| f.error)?;
             self.conns.insert(addr.clone(), c);
         }

@@ -6,7 +6,7 @@ use bytes::{Buf, BufMut, Bytes, BytesMut};
 use kafka_protocol::messages::*;
 use kafka_protocol::protocol::{decode_request_header_from_buffer, Decodable, Encodable, StrBytes};
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
 
 type Log = Arc<Mutex<Vec<String>>>;
@@ -49,7 +49,7 @@ fn committed_batch(value: &str) -> Bytes {
     buf.freeze()
 }
 
-fn respond<R: Encodable>(out: &mut TcpStream, key: ApiKey, v: i16, corr: i32, resp: R) {
+fn respond<R: Encodable>(out: &mut impl Write, key: ApiKey, v: i16, corr: i32, resp: R) {
     let mut body = BytesMut::new();
     ResponseHeader::default()
         .with_correlation_id(corr)
@@ -62,7 +62,7 @@ fn respond<R: Encodable>(out: &mut TcpStream, key: ApiKey, v: i16, corr: i32, re
     out.write_all(&frame).unwrap();
 }
 
-fn serve(mut s: TcpStream, port: u16, log: Log, served: Served) {
+fn serve(mut s: impl Read + Write, port: u16, log: Log, served: Served) {
     loop {
         let mut len = [0u8; 4];
         if s.read_exact(&mut len).is_err() {
@@ -302,6 +302,149 @@ fn broker_serving(doc: Option<String>) -> (u16, Log, Served) {
         }
     });
     (port, log, served)
+}
+
+/// The scripted broker behind TLS, with the test server certificate (for `localhost` and
+/// 127.0.0.1, signed by tests/all/tls/ca.pem).
+fn tls_broker() -> (u16, Log) {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/all/tls");
+    let chain = CertificateDer::pem_file_iter(dir.join("server.pem"))
+        .unwrap()
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
+    let key = PrivateKeyDer::from_pem_file(dir.join("server.key")).unwrap();
+    let config = Arc::new(
+        rustls::ServerConfig::builder()
+            .with_no_client_auth()
+            .with_single_cert(chain, key)
+            .unwrap(),
+    );
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    let log: Log = Arc::default();
+    let log2 = log.clone();
+    std::thread::spawn(move || {
+        for s in l.incoming().flatten() {
+            let (log, config) = (log2.clone(), config.clone());
+            std::thread::spawn(move || {
+                let conn = rustls::ServerConnection::new(config).unwrap();
+                serve(rustls::StreamOwned::new(conn, s), port, log, Arc::default())
+            });
+        }
+    });
+    (port, log)
+}
+
+fn tls_ca() -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/all/tls/ca.pem")
+        .display()
+        .to_string()
+}
+
+/// cdc.sink.kafka.security.protocol=SSL: every request goes over TLS to a broker whose
+/// certificate the CA file vouches for, the advertised node (127.0.0.1, an IP address in the
+/// certificate) too; the transaction is the same as over TCP. Without the CA file the
+/// certificate is not trusted (the Mozilla roots do not hold the test CA): CDC-6207 at once,
+/// not retried.
+#[test]
+fn over_tls_the_producer_runs_its_transaction_and_an_untrusted_broker_is_cdc_6207() {
+    let (port, log) = tls_broker();
+    let settings = |extra: &[String]| {
+        let mut pairs = vec![
+            "cdc.sink.type=kafka".to_string(),
+            format!("cdc.sink.kafka.brokers=localhost:{port}"),
+            "cdc.sink.kafka.transactional.id=tx1".to_string(),
+            "cdc.sink.kafka.security.protocol=ssl".to_string(),
+        ];
+        pairs.extend(extra.iter().cloned());
+        crate::settings::Settings::from_pairs(&pairs).unwrap()
+    };
+    let s = settings(&[format!("cdc.sink.kafka.ssl.ca.location={}", tls_ca())]);
+    let mut p = Producer::connect(&s.sink.kafka).unwrap();
+    p.send("a", rec("1")).unwrap();
+    p.commit_transaction().unwrap();
+    assert_eq!(
+        log.lock().unwrap().clone(),
+        vec![
+            "find-coordinator tx1",
+            "init-producer-id tx1",
+            "add-partitions tx1 a [0]",
+            "produce a txn=Some(\"tx1\") acks=-1 pid=42 epoch=3 seq=0 transactional=true [\"1\"]",
+            "end-txn tx1 pid=42 epoch=3 committed=true",
+        ]
+    );
+
+    let s = settings(&[]);
+    let e = Producer::connect(&s.sink.kafka).err().expect("refused");
+    assert_eq!(e.code(), crate::errors::Code::Cdc6207, "{e}");
+    assert!(e.to_string().contains(&format!("localhost:{port}")), "{e}");
+    assert!(e.to_string().contains("UnknownIssuer"), "{e}");
+}
+
+/// The TLS settings are checked at load: a CA file that cannot be read or holds no
+/// certificate, or a CA file with PLAINTEXT, is CDC-6201 naming the key; SASL is refused.
+#[test]
+fn kafka_tls_settings_are_checked_at_load() {
+    let load = |extra: &[&str]| {
+        let mut pairs = vec![
+            "cdc.sink.type=kafka".to_string(),
+            "cdc.sink.kafka.brokers=localhost:9092".to_string(),
+        ];
+        pairs.extend(extra.iter().map(|s| s.to_string()));
+        crate::settings::Settings::from_pairs(&pairs)
+            .err()
+            .map(|e| (e.code(), e.to_string()))
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.pem");
+    std::fs::write(&empty, "not a certificate\n").unwrap();
+    for (extra, code, says) in [
+        (
+            vec![
+                "cdc.sink.kafka.security.protocol=SSL".to_string(),
+                format!(
+                    "cdc.sink.kafka.ssl.ca.location={}",
+                    dir.path().join("gone.pem").display()
+                ),
+            ],
+            crate::errors::Code::Cdc6201,
+            "cannot be read",
+        ),
+        (
+            vec![
+                "cdc.sink.kafka.security.protocol=SSL".to_string(),
+                format!("cdc.sink.kafka.ssl.ca.location={}", empty.display()),
+            ],
+            crate::errors::Code::Cdc6201,
+            "holds no PEM certificate",
+        ),
+        (
+            vec![format!("cdc.sink.kafka.ssl.ca.location={}", tls_ca())],
+            crate::errors::Code::Cdc6201,
+            "is PLAINTEXT",
+        ),
+        (
+            vec!["cdc.sink.kafka.security.protocol=sasl_ssl".to_string()],
+            crate::errors::Code::Cdc6201,
+            "does not speak SASL",
+        ),
+        (
+            vec!["cdc.sink.kafka.security.protocol=TLS".to_string()],
+            crate::errors::Code::Cdc1002,
+            "PLAINTEXT or SSL",
+        ),
+    ] {
+        let refs: Vec<&str> = extra.iter().map(String::as_str).collect();
+        let (got, message) = load(&refs).expect("refused");
+        assert_eq!(got, code, "{message}");
+        assert!(message.contains(says), "{message}");
+    }
+    assert_eq!(load(&["cdc.sink.kafka.security.protocol=SSL"]), None);
+    // In any case, as Kafka's clients read it (librdkafka's documentation writes `ssl`).
+    assert_eq!(load(&["cdc.sink.kafka.security.protocol=ssl"]), None);
 }
 
 fn rec(v: &str) -> Rec {

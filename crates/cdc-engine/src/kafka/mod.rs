@@ -8,6 +8,7 @@ pub mod consumer;
 #[cfg(test)]
 mod mock_tests;
 pub mod producer;
+pub mod tls;
 #[cfg(test)]
 mod wait_tests;
 
@@ -46,6 +47,9 @@ pub enum KafkaError {
     Stopped(String),
     /// No bootstrap broker's name resolves (at start; never retried, as in Kafka's client).
     Unresolvable(String),
+    /// The TLS handshake failed: a certificate not trusted or not for the broker's name, a
+    /// listener that does not speak TLS (never retried: the same handshake fails again).
+    Tls(String),
 }
 
 impl std::fmt::Display for KafkaError {
@@ -60,6 +64,7 @@ impl std::fmt::Display for KafkaError {
             KafkaError::Protocol(m) => write!(f, "protocol: {m}"),
             KafkaError::Stopped(m) => write!(f, "stopped while waiting: {m}"),
             KafkaError::Unresolvable(m) => write!(f, "network: {m}"),
+            KafkaError::Tls(m) => write!(f, "tls: {m}"),
         }
     }
 }
@@ -70,7 +75,10 @@ impl KafkaError {
         match self {
             KafkaError::Network(_) => true,
             KafkaError::Broker { code, .. } => retriable_code(*code),
-            KafkaError::Protocol(_) | KafkaError::Stopped(_) | KafkaError::Unresolvable(_) => false,
+            KafkaError::Protocol(_)
+            | KafkaError::Stopped(_)
+            | KafkaError::Unresolvable(_)
+            | KafkaError::Tls(_) => false,
         }
     }
 
@@ -85,6 +93,7 @@ impl KafkaError {
             }
             KafkaError::Broker { .. } => Code::Cdc6203,
             KafkaError::Protocol(_) => Code::Cdc6204,
+            KafkaError::Tls(_) => Code::Cdc6207,
             KafkaError::Stopped(_) => Code::Cdc6202,
         };
         CdcError::kafka(code, self.to_string())

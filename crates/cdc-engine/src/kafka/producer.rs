@@ -7,7 +7,7 @@
 //! (capture's [`StopFlag`]) ends every wait: the retry, its backoff, the bootstrap pass, an
 //! answer that is late.
 
-use super::client::{caps, check_resolvable, connect_any, Conn};
+use super::client::{caps, check_resolvable, connect_any, ClientOptions, Conn};
 use super::{partition_for, stopping, KafkaError, StopFlag};
 use crate::errors::{CdcError, Result};
 use crate::settings::{KafkaCompression, KafkaSettings};
@@ -251,7 +251,7 @@ impl Producer {
             };
             let c = connect_any(
                 &self.cfg.brokers,
-                &self.cfg.client_id,
+                &ClientOptions::of(&self.cfg),
                 pass,
                 Some(&self.stop),
                 &mut self.next_bootstrap,
@@ -273,8 +273,13 @@ impl Producer {
                     detail: format!("broker {node} is not in the metadata"),
                 });
             };
-            let c = Conn::open(&addr, &self.cfg.client_id, self.timeout(), Some(&self.stop))
-                .map_err(|f| f.error)?;
+            let c = Conn::open(
+                &addr,
+                &ClientOptions::of(&self.cfg),
+                self.timeout(),
+                Some(&self.stop),
+            )
+            .map_err(|f| f.error)?;
             self.conns.insert(node, c);
         }
         self.conns

@@ -2,7 +2,7 @@
 //! brokers that do not resolve or do not answer, the retries of a producer that cannot reach
 //! any, and a stop while it waits.
 
-use super::client::connect_any;
+use super::client::{connect_any, ClientOptions};
 use super::producer::Producer;
 use super::StopFlag;
 use crate::errors::{CdcError, Code};
@@ -36,7 +36,13 @@ fn a_bootstrap_pass_counts_what_it_tried_and_why_each_failed() {
     brokers.push(format!("user:hunter2@127.0.0.1:{port}"));
     let mut next = 0;
     let e = within(120, move || {
-        let r = connect_any(&brokers, "t", Duration::from_secs(30), None, &mut next);
+        let r = connect_any(
+            &brokers,
+            &ClientOptions::plaintext("t"),
+            Duration::from_secs(30),
+            None,
+            &mut next,
+        );
         (r.err().map(|e| e.to_string()), next)
     });
     let (msg, next) = (e.0.unwrap_or_default(), e.1);
@@ -61,7 +67,7 @@ fn a_stopped_bootstrap_pass_ends_at_the_next_broker() {
     let mut next = 0;
     let r = connect_any(
         &brokers,
-        "t",
+        &ClientOptions::plaintext("t"),
         Duration::from_secs(30),
         Some(&stop),
         &mut next,

@@ -127,6 +127,9 @@ pub enum KafkaCompression {
 pub struct KafkaSettings {
     /// Bootstrap brokers, `host:port`.
     pub brokers: Vec<String>,
+    /// cdc.sink.kafka.security.protocol=SSL: TLS with this configuration (the CA file read at
+    /// load), else plain TCP.
+    pub tls: Option<std::sync::Arc<rustls::ClientConfig>>,
     pub transactional_id: Option<String>,
     pub compression: KafkaCompression,
     pub max_in_flight_bytes: u64,
@@ -872,8 +875,54 @@ fn kafka_settings(v: &Values) -> Result<KafkaSettings> {
         }
     }
     let tid = v.text(keys::KAFKA_TRANSACTIONAL_ID);
+    let ca = v.text(keys::KAFKA_SSL_CA_LOCATION);
+    let ca = (!ca.trim().is_empty()).then(|| PathBuf::from(ca.trim()));
+    let protocol = v
+        .text(keys::KAFKA_SECURITY_PROTOCOL)
+        .trim()
+        .to_ascii_uppercase();
+    let tls = match protocol.as_str() {
+        "SASL_SSL" | "SASL_PLAINTEXT" => {
+            return Err(CdcError::settings(
+                Code::Cdc6201,
+                format!(
+                    "`{}` = {protocol}: the built-in producer does not speak SASL; it connects over PLAINTEXT or SSL (TLS, with cdc.sink.kafka.ssl.ca.location) only",
+                    keys::KAFKA_SECURITY_PROTOCOL
+                ),
+            ))
+        }
+        "SSL" => Some(
+            crate::kafka::tls::client_config(ca.as_deref()).map_err(|why| {
+                CdcError::settings(
+                    Code::Cdc6201,
+                    format!("`{}`: {why}", keys::KAFKA_SSL_CA_LOCATION),
+                )
+            })?,
+        ),
+        "PLAINTEXT" => {
+            if ca.is_some() {
+                return Err(CdcError::settings(
+                    Code::Cdc6201,
+                    format!(
+                        "`{}` is set but `{}` is PLAINTEXT: set it to SSL for TLS to the brokers, or leave the CA file out",
+                        keys::KAFKA_SSL_CA_LOCATION,
+                        keys::KAFKA_SECURITY_PROTOCOL
+                    ),
+                ));
+            }
+            None
+        }
+        _ => {
+            return Err(invalid(
+                keys::KAFKA_SECURITY_PROTOCOL,
+                &protocol,
+                "PLAINTEXT or SSL",
+            ))
+        }
+    };
     Ok(KafkaSettings {
         brokers,
+        tls,
         transactional_id: (!tid.trim().is_empty()).then_some(tid),
         compression: match v.text(keys::KAFKA_COMPRESSION).as_str() {
             "gzip" => KafkaCompression::Gzip,
