@@ -57,6 +57,7 @@ mod snapshot_cli;
 mod snapshot_ddl;
 mod snapshot_markers;
 mod snapshot_parquet;
+mod snapshot_policies;
 mod snapshot_throttle;
 mod stream_golden;
 mod supplemental_cli;

@@ -17,5 +17,7 @@ mod errors;
 mod faults;
 #[path = "wire/fixture.rs"]
 mod fixture;
+#[path = "wire/policies.rs"]
+mod policies;
 #[path = "wire/statements.rs"]
 mod statements;

@@ -202,6 +202,12 @@ catalog! {
     Cdc2205 = "CDC-2205", Failure, "Mining database holds only another incarnation's redo",
         "The logs the mining (downstream) database received from the source (V$FOREIGN_ARCHIVED_LOG, with the source's DBID) all belong to another incarnation of it: their RESETLOGS_CHANGE# is not the source's V$DATABASE.RESETLOGS_CHANGE#. The source was opened with RESETLOGS (a point-in-time recovery, a flashback database, an activated standby) after they were written, or the downstream receives a database cloned from the source with the same DBID. Redo of another incarnation is a different history: capture never mines it. Logs of an older incarnation beside the current one's are left out silently.",
         "Check that redo transport runs from the source's current incarnation (the source's LOG_ARCHIVE_DEST_n, V$ARCHIVE_DEST_STATUS on both sides) and that cdc.database.url names the database whose redo is shipped. After a RESETLOGS of the source the stored offsets belong to the old incarnation too: start from a fresh snapshot (a new state directory).";
+    Cdc2206 = "CDC-2206", Failure, "A row access policy would filter the snapshot",
+        "A captured table has an enabled Virtual Private Database or Oracle Label Security policy that applies to queries (ALL_POLICIES: SEL = 'YES', ENABLE = 'YES'), and the capture user lacks the system privilege EXEMPT ACCESS POLICY. Oracle adds the policy's predicate to every query of the user, flashback queries (AS OF SCN) included, while LogMiner's change stream carries every row: the snapshot would silently lack the rows the policy hides, and a consumer would never converge to the table. The snapshot of the table is refused before anything of it is read.",
+        "Exempt the capture user from row access policies (Security Guide, \"Exemptions from Oracle Virtual Private Database Enforcement\"): `GRANT EXEMPT ACCESS POLICY TO <cdc.database.user>;` (in a CDB, as a common grant `CONTAINER=ALL`, or in the table's PDB). Or, knowing the snapshot then holds only the rows the policies let the user see, set cdc.snapshot.access.policies=allow. `oracle-cdc doctor` (check tables.access-policies) lists the tables and policies.";
+    Cdc2207 = "CDC-2207", Failure, "A Data Redaction policy would mask the snapshot",
+        "A captured table has an enabled Oracle Data Redaction policy (REDACTION_POLICIES: ENABLE = 'YES') and the capture user lacks the system privilege EXEMPT REDACTION POLICY. Oracle masks the redacted columns in the results of the user's queries (full redaction: 0 for numbers, a single space for character types), while LogMiner's change stream carries the true values: the snapshot would silently hold masked values. The snapshot of the table is refused before anything of it is read. A policy whose expression is false for the capture user still counts: its expression is not evaluated here.",
+        "Exempt the capture user from Data Redaction (Advanced Security Guide, \"Exemption of Users from Oracle Data Redaction Policies\"): `GRANT EXEMPT REDACTION POLICY TO <cdc.database.user>;` (in a CDB, as a common grant `CONTAINER=ALL`, or in the table's PDB). Or, knowing the snapshot then holds the masked values, set cdc.snapshot.access.policies=allow. `oracle-cdc doctor` (check tables.access-policies) lists the tables and policies.";
     Cdc4001 = "CDC-4001", Failure, "Emulator database not found",
         "The directory given as an emulated database does not hold one (no schema.yaml / redo).",
         "Create it with `oracle-cdc emulator init DIR --schema FILE`, or fix the path in cdc.database.url or cdc.mining.database.url (emulator:DIR).";
@@ -669,6 +675,24 @@ pub enum CdcError {
         reason: String,
     },
 
+    /// A captured table's rows are filtered for the capture user by row access policies
+    /// (VPD / OLS) it is not exempt from.
+    #[error("CDC-2206: the snapshot of {table} would lack rows: the enabled row access {} {} {} to the queries of {user}, who lacks EXEMPT ACCESS POLICY (GRANT EXEMPT ACCESS POLICY TO {user}; or cdc.snapshot.access.policies=allow to read only the rows the policies let {user} see)", if policies.len() == 1 { "policy" } else { "policies" }, policies.join(", "), if policies.len() == 1 { "applies" } else { "apply" })]
+    RowAccessPolicy {
+        table: String,
+        user: String,
+        policies: Vec<String>,
+    },
+
+    /// A captured table's columns are masked for the capture user by Data Redaction policies it
+    /// is not exempt from.
+    #[error("CDC-2207: the snapshot of {table} would hold masked values: the enabled Data Redaction {} {} {} to the queries of {user}, who lacks EXEMPT REDACTION POLICY (GRANT EXEMPT REDACTION POLICY TO {user}; or cdc.snapshot.access.policies=allow to read the masked values)", if policies.len() == 1 { "policy" } else { "policies" }, policies.join(", "), if policies.len() == 1 { "applies" } else { "apply" })]
+    RedactionPolicy {
+        table: String,
+        user: String,
+        policies: Vec<String>,
+    },
+
     #[error("CDC-2205: the mining database {mining} holds the source's redo (DBID {dbid}) only of another incarnation: its logs have RESETLOGS_CHANGE# {}, the source's is {source_resetlogs}", found.iter().map(u64::to_string).collect::<Vec<_>>().join(", "))]
     MiningOtherIncarnation {
         mining: String,
@@ -980,6 +1004,8 @@ impl CdcError {
             CdcError::MiningLogMissing { .. } => Code::Cdc5201,
             CdcError::MiningOtherDatabase { .. } => Code::Cdc2202,
             CdcError::MiningOtherIncarnation { .. } => Code::Cdc2205,
+            CdcError::RowAccessPolicy { .. } => Code::Cdc2206,
+            CdcError::RedactionPolicy { .. } => Code::Cdc2207,
             CdcError::ThreadLogsMissing { .. } => Code::Cdc5203,
             CdcError::EmulatorTopology { .. } => Code::Cdc2203,
             CdcError::StoppedWaitingForRedo { .. } => Code::Cdc5202,

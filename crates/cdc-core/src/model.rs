@@ -124,6 +124,63 @@ pub struct PdbSupplementalLogging {
     pub all_column: bool,
 }
 
+/// What Oracle's security features do to one session's queries of one table
+/// ([`crate::session::Catalog::read_policies`]). A flashback query (`AS OF SCN`) is a query:
+/// the policies apply to it as to any SELECT, while LogMiner's rows are not filtered or masked.
+///
+/// - Row access policies (Virtual Private Database, DBMS_RLS; Oracle Label Security enforces
+///   its table policies the same way): ALL_POLICIES rows with SEL = 'YES' (applied to queries)
+///   and ENABLE = 'YES' (Reference, ALL_POLICIES). The database adds their predicates to the
+///   user's queries, unless the user holds EXEMPT ACCESS POLICY (directly or through a role) or
+///   is SYS (Utilities, "Security Considerations for Direct Path Exports"; Security Guide,
+///   "Exemptions from Oracle Virtual Private Database Enforcement").
+/// - Data Redaction policies (DBMS_REDACT): REDACTION_POLICIES rows with ENABLE = 'YES'
+///   (Reference, REDACTION_POLICIES). The database masks the columns in query results unless the
+///   user holds EXEMPT REDACTION POLICY or is SYS (Data Redaction Guide, "Exemption of Users from
+///   Oracle Data Redaction Policies"). The view needs SELECT_CATALOG_ROLE (Data Redaction Guide,
+///   appendix C); without it Oracle answers ORA-00942 and the field is `None`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReadPolicies {
+    /// Names of the enabled row access policies on the table that apply to queries; `None`:
+    /// ALL_POLICIES could not be read.
+    pub row_access: Option<Vec<String>>,
+    /// Names of the enabled Data Redaction policies on the table; `None`: REDACTION_POLICIES
+    /// could not be read (no SELECT_CATALOG_ROLE), so whether any applies is unknown.
+    pub redaction: Option<Vec<String>>,
+    /// SESSION_PRIVS holds EXEMPT ACCESS POLICY (or the user is SYS).
+    pub exempt_access: bool,
+    /// SESSION_PRIVS holds EXEMPT REDACTION POLICY (or the user is SYS).
+    pub exempt_redaction: bool,
+}
+
+impl ReadPolicies {
+    /// A source with no such policies at all (a replay): nothing to check, nothing unknown.
+    pub fn none() -> Self {
+        ReadPolicies {
+            row_access: Some(Vec::new()),
+            redaction: Some(Vec::new()),
+            exempt_access: false,
+            exempt_redaction: false,
+        }
+    }
+
+    /// The row access policies that filter this session's reads (empty when exempt).
+    pub fn filtering(&self) -> Vec<String> {
+        match (&self.row_access, self.exempt_access) {
+            (Some(p), false) => p.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The redaction policies that mask this session's reads (empty when exempt).
+    pub fn masking(&self) -> Vec<String> {
+        match (&self.redaction, self.exempt_redaction) {
+            (Some(p), false) => p.clone(),
+            _ => Vec::new(),
+        }
+    }
+}
+
 /// What the connected user holds.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Privileges {

@@ -63,6 +63,13 @@ pub trait Catalog {
     fn login_warning(&mut self) -> Result<Option<LoginWarning>> {
         Ok(None)
     }
+    /// The policies that change what this session's queries of `table` return (row access
+    /// policies of VPD / OLS, Data Redaction policies) and whether the session's user is exempt
+    /// from each kind, read where the table is. A source without such policies (a replay) says
+    /// none; a view the user cannot read is `None` in its field, not an error.
+    fn read_policies(&mut self, _table: &TableName) -> Result<ReadPolicies> {
+        Ok(ReadPolicies::none())
+    }
     /// Every user table: columns, keys, organisation, row movement, partitions, statistics.
     fn tables(&mut self) -> Result<Vec<TableInfo>>;
     /// One table's columns as the dictionary has them now (`None`: no such table); what a
@@ -237,6 +244,12 @@ macro_rules! forward_catalog {
             &mut self,
         ) -> $crate::errors::Result<Option<$crate::model::LoginWarning>> {
             self.$($field)+.login_warning()
+        }
+        fn read_policies(
+            &mut self,
+            table: &$crate::names::TableName,
+        ) -> $crate::errors::Result<$crate::model::ReadPolicies> {
+            self.$($field)+.read_policies(table)
         }
         fn tables(&mut self) -> $crate::errors::Result<Vec<$crate::model::TableInfo>> {
             self.$($field)+.tables()

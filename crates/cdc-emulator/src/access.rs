@@ -452,6 +452,14 @@ pub fn privileges_of(spec: &PrivilegeSpec) -> Privileges {
 /// nothing; an application user of `emulator serve` may be granted them).
 pub const WRITE_PRIVILEGES: &[&str] = &["INSERT ANY TABLE", "UPDATE ANY TABLE", "DELETE ANY TABLE"];
 
+/// The exemptions from VPD / Oracle Label Security and from Data Redaction
+/// ([`crate::policies`]): known, but not in `all`: a DBA grants them deliberately, and a
+/// capture user without them is what the snapshot's policy check is for.
+pub const EXEMPT_PRIVILEGES: &[&str] = &[
+    crate::policies::EXEMPT_ACCESS_POLICY,
+    crate::policies::EXEMPT_REDACTION_POLICY,
+];
+
 /// RESTRICTED SESSION: the way into a PDB open RESTRICTED ([`PdbSpec::restricted`]). Known, but
 /// not in `all`: a capture user has no need of it, and a DBA grants it deliberately.
 pub const RESTRICTED_SESSION: &str = "RESTRICTED SESSION";
@@ -468,6 +476,7 @@ pub fn known_privilege(entry: &str) -> bool {
     if ALL_PRIVILEGES.iter().any(|p| p.eq_ignore_ascii_case(&up))
         || WRITE_PRIVILEGES.contains(&up.as_str())
         || up == RESTRICTED_SESSION
+        || EXEMPT_PRIVILEGES.contains(&up.as_str())
     {
         return true;
     }

@@ -32,6 +32,7 @@ pub mod lob_redo;
 pub mod logminer;
 pub mod logs;
 pub mod net;
+pub mod policies;
 pub mod redo;
 pub mod redo_faults;
 pub mod redo_index;
@@ -573,6 +574,9 @@ impl EmulatorConnector {
             dictionary: None,
             shipped_from: None,
             reads_per_call,
+            // The adapter's session setup (see the field); a session over Oracle Net is given
+            // Oracle's default by the listener (`net::backend`).
+            archived_visible: true,
         })
     }
 }
@@ -593,6 +597,8 @@ mod checkpoint_tests;
 mod dictionary_tests;
 #[cfg(test)]
 mod lgwr_tests;
+#[cfg(test)]
+mod policies_tests;
 #[cfg(test)]
 mod redo_index_tests;
 #[cfg(test)]

@@ -549,6 +549,67 @@ pub struct TableSpec {
     /// `database.bigfile_tablespaces`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tablespace: Option<String>,
+    /// Virtual Private Database policies (`DBMS_RLS.ADD_POLICY`) on the table: see
+    /// [`AccessPolicySpec`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub access_policies: Vec<AccessPolicySpec>,
+    /// Oracle Data Redaction policies (`DBMS_REDACT.ADD_POLICY`): see [`RedactionSpec`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub redaction_policies: Vec<RedactionSpec>,
+    /// In-Database Archiving (`CREATE TABLE … ROW ARCHIVAL`): see [`RowArchivalSpec`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub row_archival: Option<RowArchivalSpec>,
+}
+
+/// A VPD policy: `DBMS_RLS.ADD_POLICY(object_schema, object_name, policy_name, function_schema,
+/// policy_function, statement_types => 'SELECT', enable)` whose function returns `predicate`
+/// (a static policy). Oracle adds the predicate to every query of the table by a user without
+/// EXEMPT ACCESS POLICY (SYS is exempt), flashback queries included; LogMiner's rows are not
+/// filtered. ALL_POLICIES lists it (SEL = 'YES' when `select`, ENABLE).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AccessPolicySpec {
+    pub name: String,
+    /// The predicate the policy function returns: a condition on the table's columns.
+    pub predicate: String,
+    /// statement_types holds SELECT (the default): the policy filters queries.
+    #[serde(default = "yes")]
+    pub select: bool,
+    /// DBMS_RLS.ENABLE_POLICY: a disabled policy filters nothing.
+    #[serde(default = "yes")]
+    pub enabled: bool,
+}
+
+/// A Data Redaction policy with full redaction (`function_type => DBMS_REDACT.FULL`) of
+/// `columns`, expression `1=1` (always applies). Query results show Oracle's default full
+/// redaction values (Data Redaction Guide, "Full Data Redaction to Redact All Data"; Reference,
+/// REDACTION_VALUES_FOR_TYPE_FULL): 0 for NUMBER, FLOAT, BINARY_FLOAT and BINARY_DOUBLE, a
+/// single space for character types, 01-JAN-2001 for DATE and TIMESTAMP, unless the user holds
+/// EXEMPT REDACTION POLICY (SYS is exempt). LogMiner's rows are not masked. REDACTION_POLICIES
+/// lists it (ENABLE), REDACTION_COLUMNS its columns.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RedactionSpec {
+    pub name: String,
+    pub columns: Vec<String>,
+    /// DBMS_REDACT.ENABLE_POLICY / DISABLE_POLICY.
+    #[serde(default = "yes")]
+    pub enabled: bool,
+}
+
+/// `ROW ARCHIVAL`: the table has the hidden column ORA_ARCHIVE_STATE ('0' active, else
+/// archived; VLDB and Partitioning Guide, "Using In-Database Archiving"). A query of a session
+/// with ROW ARCHIVAL VISIBILITY = ACTIVE (the default) sees only the active rows; ALL sees every
+/// row. LogMiner's rows are every row's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RowArchivalSpec {
+    /// A condition on the table's key columns: the rows it holds for were archived
+    /// (`UPDATE … SET ORA_ARCHIVE_STATE = '1' WHERE …`). The emulator keeps no
+    /// ORA_ARCHIVE_STATE column: it decides by the condition on the row as read, so the
+    /// condition should name only columns no workload changes (the key columns).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archived: Option<String>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -1014,6 +1075,8 @@ impl SchemaFile {
                     )));
                 }
             }
+            super::policies::validate(t, &columns)
+                .map_err(|e| bad(format!("table `{name}`: {e}")))?;
             let cluster = match &t.cluster {
                 None => None,
                 Some(c) => Some(self.cluster_of(&name, t, c).map_err(bad)?),

@@ -37,6 +37,12 @@ pub struct EmulatorSession {
     pub(super) shipped_from: Option<RedoSource>,
     /// The user's LOGICAL_READS_PER_CALL where RESOURCE_LIMIT enforces it.
     pub(super) reads_per_call: Option<u64>,
+    /// ROW ARCHIVAL VISIBILITY = ALL: archived rows of tables with ROW ARCHIVAL are visible to
+    /// its queries. Oracle's default is ACTIVE (VLDB and Partitioning Guide, "Using In-Database
+    /// Archiving"): a session over Oracle Net starts so, until its ALTER SESSION. An in-process
+    /// session stands for the Oracle adapter's, whose setup sets ALL at every connect and
+    /// container switch (`sql::session_setup`): it starts with ALL.
+    pub(super) archived_visible: bool,
 }
 
 /// The major release of a version text (`19.22.0.0.0` → 19).
@@ -322,6 +328,7 @@ impl EmulatorSession {
             dictionary: self.dictionary,
             shipped_from: self.shipped_from,
             reads_per_call: self.reads_per_call,
+            archived_visible: self.archived_visible,
         }
     }
 
@@ -447,6 +454,28 @@ impl EmulatorSession {
         let r = self.replica()?;
         let mut q = query.clone();
         q.table = name;
+        // What Oracle's security features and In-Database Archiving do to this query: hidden
+        // rows as conditions ANDed to the query's, masked columns by select-list position.
+        let (hidden, masked) = match crate::policies::table_spec(&r.schema, &q.table) {
+            Some(spec) => (
+                crate::policies::hidden_rows(spec, &self.user, self.archived_visible),
+                crate::policies::masked_columns(spec, &self.user, &q.columns, &r, &q.table),
+            ),
+            None => (Vec::new(), Vec::new()),
+        };
+        if !hidden.is_empty() {
+            q.filter = Some(crate::policies::and_all(q.filter.as_deref(), &hidden));
+        }
+        let mut masking;
+        let row: &mut dyn FnMut(FetchedRow) -> Result<()> = if masked.is_empty() {
+            row
+        } else {
+            masking = move |mut fetched: FetchedRow| {
+                crate::policies::mask(&mut fetched, &masked);
+                row(fetched)
+            };
+            &mut masking
+        };
         let Some(max) = self.reads_per_call else {
             return r.read_as_of_each(&q, self.shared.clock.now_ms(), row);
         };
@@ -462,6 +491,13 @@ impl EmulatorSession {
             }
             row(fetched)
         })
+    }
+}
+
+impl EmulatorSession {
+    /// ALTER SESSION SET ROW ARCHIVAL VISIBILITY = ALL (`true`) or ACTIVE (`false`).
+    pub fn set_archived_visible(&mut self, all: bool) {
+        self.archived_visible = all;
     }
 }
 
@@ -565,6 +601,19 @@ impl Catalog for EmulatorSession {
             return Ok(None);
         }
         self.supplemental_logging_view().map(Some)
+    }
+
+    fn read_policies(&mut self, table: &TableName) -> Result<ReadPolicies> {
+        self.call()?;
+        let name = self.resolve(
+            table,
+            &format!("reading the policies of {}", table.owner_table()),
+        )?;
+        let r = self.replica()?;
+        Ok(crate::policies::read_policies(
+            crate::policies::table_spec(&r.schema, &name),
+            &self.user,
+        ))
     }
 
     fn tables(&mut self) -> Result<Vec<TableInfo>> {

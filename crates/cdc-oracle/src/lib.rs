@@ -581,6 +581,44 @@ impl Catalog for OracleSession {
         Ok(tables.pop().map(|t| t.columns))
     }
 
+    fn read_policies(&mut self, table: &TableName) -> Result<ReadPolicies> {
+        let binds = table_binds(table);
+        // A policy view the user cannot read (ORA-00942, ORA-01031) leaves its kind unknown: the
+        // engine then warns, it does not stop capture over a check it cannot make.
+        let names = |statement: &str, operation: &'static str| -> Result<Option<Vec<String>>> {
+            let c = CallContext {
+                table: Some(table.owner_table()),
+                operation,
+                ..CallContext::default()
+            };
+            match fetch::query_all(
+                &*self.conn,
+                statement,
+                &binds,
+                FetchOptions::default(),
+                &c,
+                |r| r.string(0),
+            ) {
+                Ok(names) => Ok(Some(names)),
+                Err(CdcError::Privilege { message, .. }) => {
+                    tracing::debug!("cannot read the policies of {table} ({message})");
+                    Ok(None)
+                }
+                Err(e) => Err(e),
+            }
+        };
+        let row_access = names(sql::ROW_ACCESS_POLICIES, "reading ALL_POLICIES")?;
+        let redaction = names(sql::REDACTION_POLICIES, "reading REDACTION_POLICIES")?;
+        let c = ctx("reading SESSION_PRIVS (policy exemptions)");
+        let held: Vec<String> = self.rows(sql::POLICY_EXEMPTIONS, &c, |r| r.string(0))?;
+        Ok(ReadPolicies {
+            row_access,
+            redaction,
+            exempt_access: held.iter().any(|p| p == "EXEMPT ACCESS POLICY"),
+            exempt_redaction: held.iter().any(|p| p == "EXEMPT REDACTION POLICY"),
+        })
+    }
+
     fn extents(&mut self, table: &TableName) -> Result<Vec<Extent>> {
         let c = CallContext {
             table: Some(table.owner_table()),

@@ -233,18 +233,33 @@ NLS_TIMESTAMP_TZ_FORMAT='YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM' NLS_NUMERIC_CHARACTE
 /// Privilege: none.
 pub const SESSION_TIME_ZONE: &str = "ALTER SESSION SET TIME_ZONE='00:00'";
 
+/// Archived rows of tables with ROW ARCHIVAL are visible to this session's queries. In-Database
+/// Archiving (12.1 and later) hides rows whose hidden column ORA_ARCHIVE_STATE is not '0' from
+/// every query of a session whose ROW ARCHIVAL VISIBILITY is ACTIVE, the default; ALL shows them
+/// (VLDB and Partitioning Guide, "Using In-Database Archiving"; SQL Reference, ALTER SESSION,
+/// `ROW ARCHIVAL VISIBILITY = { ACTIVE | ALL }`). LogMiner carries every row, archived or not: a
+/// snapshot read with the default would lack the archived rows. The setting changes nothing for
+/// a table without ROW ARCHIVAL (it has no ORA_ARCHIVE_STATE to filter by). Privilege: none.
+/// Before 12.1 the clause does not exist (ORA-02248): the adapter needs 12c anyway (LOGMINING).
+pub const SESSION_ROW_ARCHIVAL: &str = "ALTER SESSION SET ROW ARCHIVAL VISIBILITY = ALL";
+
 /// Binary comparison and sort, so key-range predicates and ORDER BY agree with the byte order the
 /// snapshot planner uses for chunk boundaries (a linguistic NLS_SORT would not). Privilege: none.
 pub const SESSION_BINARY_SORT: &str = "ALTER SESSION SET NLS_SORT='BINARY' NLS_COMP='BINARY'";
 
-/// The three statements above in one round trip: an anonymous PL/SQL block that runs each with
+/// The four statements above in one round trip: an anonymous PL/SQL block that runs each with
 /// EXECUTE IMMEDIATE (which issues SQL that PL/SQL cannot hold directly, ALTER SESSION among
 /// it: PL/SQL Language Reference, "EXECUTE IMMEDIATE Statement"), their quotes doubled inside
 /// the string literals. Sent at every connect and after every container switch, so a
 /// multi-PDB capture pays one round trip there, not three. Privilege: none.
 pub fn session_setup() -> String {
     let mut block = String::from("BEGIN ");
-    for statement in [SESSION_NLS, SESSION_TIME_ZONE, SESSION_BINARY_SORT] {
+    for statement in [
+        SESSION_NLS,
+        SESSION_TIME_ZONE,
+        SESSION_BINARY_SORT,
+        SESSION_ROW_ARCHIVAL,
+    ] {
         block.push_str("EXECUTE IMMEDIATE '");
         block.push_str(&statement.replace('\'', "''"));
         block.push_str("'; ");
@@ -323,6 +338,34 @@ FOREIGN_KEY, ALL_COLUMN FROM DBA_SUPPLEMENTAL_LOGGING";
 
 /// System privileges in effect for this session. Privilege: none.
 pub const SESSION_PRIVILEGES: &str = "SELECT PRIVILEGE FROM SESSION_PRIVS";
+
+/// The enabled row access policies (Virtual Private Database, DBMS_RLS; Oracle Label Security's
+/// table policies) that apply to queries of one table: ALL_POLICIES with SEL = 'YES' (applied to
+/// queries) and ENABLE = 'YES' (Reference, ALL_POLICIES: "all Oracle Virtual Private Database
+/// (VPD) security policies for objects accessible to the current user"). A flashback query is a
+/// query: the predicate is added to `AS OF SCN` reads too. ALL_ rather than DBA_POLICIES: it
+/// needs no grant beyond access to the table, which the snapshot has anyway. Binds: `:owner`,
+/// `:table_name`. Privilege: none beyond the table's.
+pub const ROW_ACCESS_POLICIES: &str = "SELECT POLICY_NAME FROM ALL_POLICIES \
+WHERE OBJECT_OWNER = :owner AND OBJECT_NAME = :table_name AND SEL = 'YES' AND ENABLE = 'YES' \
+ORDER BY POLICY_NAME";
+
+/// The enabled Data Redaction policies (DBMS_REDACT) of one table: REDACTION_POLICIES with
+/// ENABLE = 'YES' (Reference, REDACTION_POLICIES; there is no ALL_ form). Binds: `:owner`,
+/// `:table_name`. Privilege: SELECT_CATALOG_ROLE (Data Redaction Guide, appendix C, "Oracle
+/// Data Redaction Policy Data Dictionary Views"); without it ORA-00942, and whether the table
+/// is redacted is unknown (the snapshot warns, doctor WARNs).
+pub const REDACTION_POLICIES: &str = "SELECT POLICY_NAME FROM REDACTION_POLICIES \
+WHERE OBJECT_OWNER = :owner AND OBJECT_NAME = :table_name AND ENABLE = 'YES' \
+ORDER BY POLICY_NAME";
+
+/// The exemptions this session holds: EXEMPT ACCESS POLICY (from VPD and OLS: Security Guide,
+/// "Exemptions from Oracle Virtual Private Database Enforcement"; Utilities, "Security
+/// Considerations for Direct Path Exports") and EXEMPT REDACTION POLICY (Data Redaction Guide,
+/// "Exemption of Users from Oracle Data Redaction Policies"), granted directly or through a
+/// role. SYS is exempt from both without them. Privilege: none.
+pub const POLICY_EXEMPTIONS: &str = "SELECT PRIVILEGE FROM SESSION_PRIVS \
+WHERE PRIVILEGE IN ('EXEMPT ACCESS POLICY', 'EXEMPT REDACTION POLICY')";
 
 /// Roles enabled in this session (nested roles included). Privilege: none.
 pub const SESSION_ROLES: &str = "SELECT ROLE FROM SESSION_ROLES";

@@ -17,13 +17,14 @@ fn session_setup_statements() {
         SESSION_BINARY_SORT,
         "ALTER SESSION SET NLS_SORT='BINARY' NLS_COMP='BINARY'"
     );
-    // One round trip for all three; each statement's quotes doubled inside its literal.
+    // One round trip for all four; each statement's quotes doubled inside its literal.
     assert_eq!(
         session_setup(),
         "BEGIN \
          EXECUTE IMMEDIATE 'ALTER SESSION SET NLS_DATE_FORMAT=''YYYY-MM-DD HH24:MI:SS'' NLS_TIMESTAMP_FORMAT=''YYYY-MM-DD HH24:MI:SS.FF9'' NLS_TIMESTAMP_TZ_FORMAT=''YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM'' NLS_NUMERIC_CHARACTERS=''.,'''; \
          EXECUTE IMMEDIATE 'ALTER SESSION SET TIME_ZONE=''00:00'''; \
          EXECUTE IMMEDIATE 'ALTER SESSION SET NLS_SORT=''BINARY'' NLS_COMP=''BINARY'''; \
+         EXECUTE IMMEDIATE 'ALTER SESSION SET ROW ARCHIVAL VISIBILITY = ALL'; \
          END;"
     );
 }

@@ -16,6 +16,7 @@ use std::sync::Arc;
 const DATABASE_PARAMETERS: &[&str] = &[
     "CONTAINER",
     "CURRENT_SCHEMA",
+    "ROW ARCHIVAL VISIBILITY",
     "EDITION",
     "ISOLATION_LEVEL",
     "STATISTICS_LEVEL",

@@ -88,6 +88,7 @@ fn walk(served: &Served) -> BTreeSet<String> {
         ("SESSION_NLS", sql::SESSION_NLS),
         ("SESSION_TIME_ZONE", sql::SESSION_TIME_ZONE),
         ("SESSION_BINARY_SORT", sql::SESSION_BINARY_SORT),
+        ("SESSION_ROW_ARCHIVAL", sql::SESSION_ROW_ARCHIVAL),
     ] {
         exec(root, name, text, &[]);
         mark(name);
@@ -322,6 +323,18 @@ fn walk(served: &Served) -> BTreeSet<String> {
         );
         mark(name);
     }
+    // The example's tables have no VPD or redaction policy: answered with no row
+    // (snapshot_policies.rs and the emulator's policies_tests read policies); the capture user
+    // has neither exemption.
+    for (name, text) in [
+        ("ROW_ACCESS_POLICIES", sql::ROW_ACCESS_POLICIES),
+        ("REDACTION_POLICIES", sql::REDACTION_POLICIES),
+    ] {
+        assert!(rows(root, name, text, &owner_table).is_empty(), "{name}");
+        mark(name);
+    }
+    assert!(rows(root, "POLICY_EXEMPTIONS", sql::POLICY_EXEMPTIONS, &[]).is_empty());
+    mark("POLICY_EXEMPTIONS");
     // The example has no cluster: answered with no row (conformance.rs reads a cluster's).
     let no_cluster = named(&[
         ("owner", Value::Text("HR".into())),

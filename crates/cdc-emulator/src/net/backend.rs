@@ -182,12 +182,14 @@ impl Backend for EmulatorBackend {
         let db_name = self.info().db_name;
         let service =
             (!login.service.eq_ignore_ascii_case(&db_name)).then_some(login.service.as_str());
-        let session = self
+        let mut session = self
             .connector
             .clone()
             .with_login(Some(&format!("\"{}\"", login.user)), service)
             .emulator_session()
             .map_err(super::ora_error)?;
+        // A client's session starts with Oracle's default ROW ARCHIVAL VISIBILITY = ACTIVE.
+        session.set_archived_visible(false);
         let sid = self.next_sid.fetch_add(1, Ordering::Relaxed);
         tracing::debug!(user = %login.user, service = %login.service, sid, "session opened");
         Ok(Box::new(NetSession {

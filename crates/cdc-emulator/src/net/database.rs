@@ -76,6 +76,8 @@ impl WireDatabase {
             "DBA_TABLESPACES" => acc::dba_tablespaces(s),
             "DBA_CONTAINER_DATA" => acc::dba_container_data(s),
             "SESSION_PRIVS" => Ok(acc::session_privs(s)),
+            "ALL_POLICIES" => super::policy_views::all_policies(s),
+            "REDACTION_POLICIES" => super::policy_views::redaction_policies(s),
             "SESSION_ROLES" => Ok(acc::session_roles(s)),
             "USER_RESOURCE_LIMITS" => Ok(acc::user_resource_limits(s)),
             "ALL_TAB_PRIVS" => Ok(acc::all_tab_privs(s)),
@@ -305,6 +307,18 @@ impl Database for WireDatabase {
                 self.current_schema = Some(value.to_string());
                 Ok(())
             }
+            // SQL Reference, ALTER SESSION: `ROW ARCHIVAL VISIBILITY = { ACTIVE | ALL }`.
+            "ROW ARCHIVAL VISIBILITY" => match value {
+                "ALL" => {
+                    self.session.set_archived_visible(true);
+                    Ok(())
+                }
+                "ACTIVE" => {
+                    self.session.set_archived_visible(false);
+                    Ok(())
+                }
+                _ => Err(OraError::new(2248, "invalid option for ALTER SESSION")),
+            },
             other => Err(OraError::new(
                 2248,
                 format!("invalid option for ALTER SESSION ({other})"),

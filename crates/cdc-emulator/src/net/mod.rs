@@ -22,6 +22,7 @@ mod catalog_views;
 mod database;
 mod dynamic_views;
 mod logminer;
+mod policy_views;
 mod relation;
 mod tables;
 pub mod values;

@@ -155,6 +155,9 @@ pub struct Facts {
     /// capture reads it (`Session::host_utc_offset`: SYSTIMESTAMP's offset, measured through
     /// SCN_TO_TIMESTAMP when TIME_AT_DBTIMEZONE is set).
     pub clock: Fact<Option<i32>>,
+    /// The security policies that change each captured table's reads for the capture user
+    /// (VPD / OLS, Data Redaction) and its exemptions, read where the table is.
+    pub read_policies: std::collections::BTreeMap<TableName, Fact<ReadPolicies>>,
     /// The offsets in `cdc.state.dir`, if any.
     pub offsets_path: PathBuf,
     pub offsets: Result<Option<Offsets>, CdcError>,
@@ -276,6 +279,7 @@ impl Facts {
             threads: Err(NO_SESSION.into()),
             current_scn: Err(NO_SESSION.into()),
             clock: Err(NO_SESSION.into()),
+            read_policies: Default::default(),
             offsets_path,
             offsets,
             mining: None,
@@ -391,6 +395,15 @@ impl Facts {
                 if let (Some(cols), true) = (chosen, settings.key_unchecked(name)) {
                     let scn = facts.current_scn.clone();
                     r.key_sample = Some(sample_duplicate(session.as_mut(), t, cols, scn));
+                }
+            }
+        }
+        // What the snapshot checks before each table (CDC-2206, CDC-2207).
+        if let Ok(list) = &facts.captured {
+            for r in list {
+                if let Ok(Decision::Capture(_)) = &r.outcome {
+                    let p = fact(session.read_policies(&r.info.name));
+                    facts.read_policies.insert(r.info.name.clone(), p);
                 }
             }
         }

@@ -18,6 +18,7 @@
 
 mod connection;
 pub mod facts;
+mod policies;
 mod privileges;
 mod redo;
 mod settings_checks;
@@ -231,6 +232,9 @@ pub const CHECKS: &[CheckSpec] = &[
     spec("tables.name-length", Area::Tables, "Names over 30 bytes",
         "LogMiner does not capture tables whose owner, table or column names exceed 30 bytes, even where the database allows 128-byte names",
         tables::name_length),
+    spec("tables.access-policies", Area::Tables, "Security policies on captured tables",
+        "a snapshot reads each table with SELECT … AS OF SCN as the capture user: an enabled Virtual Private Database or Oracle Label Security policy on queries adds its predicate (rows left out) unless the user holds EXEMPT ACCESS POLICY, and a Data Redaction policy masks values unless it holds EXEMPT REDACTION POLICY, while the change stream carries the true rows; the snapshot refuses such a table (CDC-2206, CDC-2207) unless cdc.snapshot.access.policies=allow. REDACTION_POLICIES needs SELECT_CATALOG_ROLE",
+        policies::access_policies),
     spec("tables.lob", Area::Tables, "LOB columns",
         "LOB values are never in supplemental logging: an UPDATE that leaves a LOB alone carries no value for it, and LOB values arrive in rows of their own after the statement (SEL_LOB_LOCATOR and LOB_WRITE, XML DOC WRITE); a LOB changed piece by piece (DBMS_LOB.WRITE at an offset, ERASE, TRIM) cannot be rebuilt from the redo (CDC-3005); snapshots read each LOB whole",
         tables::lob),

@@ -26,6 +26,8 @@ const ALL_WRONG_TABLES: &str = r#"
       - { name: NAME, type: VARCHAR2(40) }
     primary_key: [ID]
     rows: 20
+    access_policies:
+      - { name: EMP_OWN_ROWS, predicate: "ID > 0" }
   - name: HR.LOG
     columns:
       - { name: ID, type: NUMBER(10), nullable: false }
@@ -89,6 +91,7 @@ fn every_misconfiguration_at_once_is_reported_by_its_own_check() {
             ("tables.iot-key", Severity::Warn),
             ("tables.column-types", Severity::Fail),
             ("tables.name-length", Severity::Fail),
+            ("tables.access-policies", Severity::Fail),
             ("tables.lob", Severity::Warn),
             ("tables.estimate", Severity::Warn),
             ("settings.sessions", Severity::Fail),
@@ -122,6 +125,7 @@ fn every_misconfiguration_at_once_is_reported_by_its_own_check() {
     assert!(fix(&r, "tables.column-types").starts_with("cdc.columns.exclude: [HR.MAP.SHAPE]"));
     assert!(fix(&r, "tables.name-length").contains("RENAME TO <name of at most 30 bytes>"));
     assert!(fix(&r, "tables.lob").starts_with("cdc.columns.exclude: [HR.DOC.BODY]"));
+    assert!(fix(&r, "tables.access-policies").starts_with("GRANT EXEMPT ACCESS POLICY TO CDC;\n"));
     assert_eq!(
         fix(&r, "tables.estimate"),
         "EXEC DBMS_STATS.GATHER_TABLE_STATS('HR', 'DOC');"
@@ -419,6 +423,11 @@ fn each_check_runs_its_own_function() {
             "tables.name-length",
             Severity::Fail,
             "table name is 35 bytes",
+        ),
+        (
+            "tables.access-policies",
+            Severity::Fail,
+            "HR.EMP: row access (VPD / OLS) policy EMP_OWN_ROWS applies to CDC's queries",
         ),
         ("tables.lob", Severity::Warn, "HR.DOC: BODY (CLOB)"),
         (

@@ -119,6 +119,7 @@ pub const PARQUET_FILE_ROWS: &str = "cdc.snapshot.parquet.file.rows";
 pub const PARQUET_COMPRESSION: &str = "cdc.snapshot.parquet.compression";
 pub const SELECT_OVERRIDE: &str = "cdc.snapshot.select.override";
 pub const TABLES_ORDER: &str = "cdc.snapshot.tables.order";
+pub const ACCESS_POLICIES: &str = "cdc.snapshot.access.policies";
 pub const COLUMNS_EXCLUDE: &str = "cdc.columns.exclude";
 pub const KEY: &str = "cdc.key";
 pub const KEY_MISSING: &str = "cdc.key.missing";
@@ -290,6 +291,8 @@ pub const KEYS: &[KeySpec] = &[
         "A SQL condition that limits which rows of the table the snapshot reads, e.g. `cdc.snapshot.select.override.PDB1.HR.EMP: \"region = 'EMEA'\"`."),
     key(TABLES_ORDER, Kind::List, None,
         "Tables to read first, in this order; the rest follow in name order."),
+    key(ACCESS_POLICIES, Kind::Enum(&["refuse", "allow"]), Some("refuse"),
+        "A captured table whose `SELECT … AS OF SCN` Oracle's security policies change for the capture user: an enabled Virtual Private Database / Oracle Label Security policy on queries without EXEMPT ACCESS POLICY (rows left out), or an enabled Data Redaction policy without EXEMPT REDACTION POLICY (values masked), while the change stream carries the true rows. `refuse` stops before reading the table (CDC-2206, CDC-2207: grant the exemption); `allow` reads what the policies let the user see, logs a warning and writes a `snapshot-policies-allowed` ops event: the snapshot then differs from the table. A policy view the user cannot read (REDACTION_POLICIES without SELECT_CATALOG_ROLE) is warned about and does not stop the snapshot."),
     key(SNAPSHOT_NEW_TABLES, Kind::Enum(&["signal", "auto"]), Some("signal"),
         "A captured table that the previous run did not capture (added to `cdc.tables.include`, or created since): `signal` streams it from the restart and waits for an `execute-snapshot` signal for its existing rows (a `table-not-snapshotted` ops event says so); `auto` snapshots it incrementally on its own, as if such a signal had been sent."),
     key(COLUMNS_EXCLUDE, Kind::List, None,

@@ -167,6 +167,9 @@ pub struct SnapshotSettings {
     pub select_overrides: BTreeMap<TableName, String>,
     pub tables_order: Vec<TableName>,
     pub new_tables: NewTables,
+    /// cdc.snapshot.access.policies=allow: read a table whose reads VPD or Data Redaction
+    /// policies change for the capture user (else CDC-2206 / CDC-2207).
+    pub allow_access_policies: bool,
 }
 
 /// cdc.snapshot.new.tables: what happens to a captured table the previous run did not capture.
@@ -530,6 +533,7 @@ impl Settings {
                 parquet_zstd: v.text(keys::PARQUET_COMPRESSION) == "zstd",
                 select_overrides,
                 tables_order,
+                allow_access_policies: v.text(keys::ACCESS_POLICIES) == "allow",
                 new_tables: match v.text(keys::SNAPSHOT_NEW_TABLES).as_str() {
                     "auto" => NewTables::Auto,
                     _ => NewTables::Signal,

@@ -73,6 +73,10 @@ impl Catalog for CountingSession {
         note(&self.counts, self.inner.tables())
     }
 
+    fn read_policies(&mut self, table: &TableName) -> Result<ReadPolicies> {
+        note(&self.counts, self.inner.read_policies(table))
+    }
+
     fn extents(&mut self, table: &TableName) -> Result<Vec<Extent>> {
         note(&self.counts, self.inner.extents(table))
     }

@@ -4,6 +4,7 @@
 //! what was not acknowledged (a wave read but not published is read again).
 
 pub mod plan;
+pub mod policies;
 pub mod read;
 pub mod target;
 

@@ -485,6 +485,14 @@ impl Catalog for ContainerSession {
         self.inner.table_columns(table)
     }
 
+    /// In the table's PDB: its policies are that PDB's (ALL_POLICIES and REDACTION_POLICIES show
+    /// the current container's objects), and so is the exemption (a privilege holds in the
+    /// container it was granted for).
+    fn read_policies(&mut self, table: &TableName) -> Result<ReadPolicies> {
+        self.enter_table(table)?;
+        self.inner.read_policies(table)
+    }
+
     fn instance_config(&mut self) -> Result<InstanceConfig> {
         self.enter_home()?;
         self.inner.instance_config()

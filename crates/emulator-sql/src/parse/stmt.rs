@@ -278,6 +278,16 @@ impl Parser<'_> {
                 _ => return Err(self.err(2248, "invalid option for ALTER SESSION")),
             };
             self.advance();
+            // The one three-word clause (SQL Reference, ALTER SESSION, 12.1 and later):
+            // `ROW ARCHIVAL VISIBILITY = { ACTIVE | ALL }`.
+            let name = if name == "ROW" {
+                if !(self.eat_word("ARCHIVAL") && self.eat_word("VISIBILITY")) {
+                    return Err(self.err(2248, "invalid option for ALTER SESSION"));
+                }
+                "ROW ARCHIVAL VISIBILITY".to_string()
+            } else {
+                name
+            };
             self.expect_op("=", 2248, "invalid option for ALTER SESSION")?;
             let neg = self.eat_op("-");
             let value = match self.tok() {

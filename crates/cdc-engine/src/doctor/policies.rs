@@ -1,0 +1,102 @@
+//! `tables.access-policies`: the security policies that would change a captured table's
+//! snapshot for the capture user (the snapshot's own check, `snapshot::policies`, which stops
+//! with CDC-2206 / CDC-2207): Virtual Private Database / Oracle Label Security policies on
+//! queries without EXEMPT ACCESS POLICY (rows left out) and Data Redaction policies without
+//! EXEMPT REDACTION POLICY (values masked), while the change stream carries the true rows.
+
+use super::facts::Facts;
+use super::Finding;
+
+/// The GRANT of `privilege` to the capture user; a common user's is granted in every container.
+fn grant(privilege: &str, user: &str) -> String {
+    let common = user.to_ascii_uppercase().starts_with("C##");
+    format!(
+        "GRANT {privilege} TO {user}{};",
+        if common { " CONTAINER=ALL" } else { "" }
+    )
+}
+
+pub(super) fn access_policies(f: &Facts) -> Finding {
+    if let Err(e) = &f.captured {
+        return Finding::skip(e.clone());
+    }
+    let user = f.settings.database_user().unwrap_or("<cdc.database.user>");
+    let (mut found, mut fixes, mut objects, mut unknown) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let need = |privilege: &str, fixes: &mut Vec<String>| {
+        let g = grant(privilege, user);
+        if !fixes.contains(&g) {
+            fixes.push(g);
+        }
+    };
+    for (name, p) in &f.read_policies {
+        let p = match p {
+            Ok(p) => p,
+            Err(e) => {
+                unknown.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        if p.row_access.is_none() {
+            unknown.push(format!("{name}: ALL_POLICIES cannot be read"));
+        }
+        if p.redaction.is_none() {
+            unknown.push(format!(
+                "{name}: REDACTION_POLICIES cannot be read (it needs SELECT_CATALOG_ROLE)"
+            ));
+        }
+        let filtering = p.filtering();
+        if !filtering.is_empty() {
+            found.push(format!(
+                "{name}: row access (VPD / OLS) policy {} applies to {user}'s queries, who lacks EXEMPT ACCESS POLICY: the snapshot would lack the rows it hides (CDC-2206)",
+                filtering.join(", ")
+            ));
+            need("EXEMPT ACCESS POLICY", &mut fixes);
+            objects.push(name.to_string());
+        }
+        let masking = p.masking();
+        if !masking.is_empty() {
+            found.push(format!(
+                "{name}: Data Redaction policy {} masks {user}'s query results, who lacks EXEMPT REDACTION POLICY: the snapshot would hold masked values (CDC-2207)",
+                masking.join(", ")
+            ));
+            need("EXEMPT REDACTION POLICY", &mut fixes);
+            if !objects.contains(&name.to_string()) {
+                objects.push(name.to_string());
+            }
+        }
+    }
+    if !found.is_empty() {
+        if f.settings.snapshot.allow_access_policies {
+            let mut w = Finding::warn(
+                format!(
+                    "{}\ncdc.snapshot.access.policies=allow: the snapshot reads these tables as the policies let {user} see them, not as they are",
+                    found.join("\n")
+                ),
+                fixes.join("\n"),
+            );
+            w.objects = objects;
+            return w;
+        }
+        fixes.push(
+            "cdc.snapshot.access.policies: allow  # only if a filtered or masked snapshot is what you want"
+                .into(),
+        );
+        return Finding::fail(found.join("\n"), fixes.join("\n")).on(objects);
+    }
+    if !unknown.is_empty() {
+        let objects = f.read_policies.keys().map(|n| n.to_string()).collect();
+        return Finding::warn(
+            format!(
+                "whether security policies change the snapshot cannot be checked: {}",
+                unknown.join("; ")
+            ),
+            grant("SELECT_CATALOG_ROLE", user),
+        )
+        .on(objects);
+    }
+    Finding::pass(format!(
+        "no captured table has a VPD, OLS or Data Redaction policy that applies to {user} ({} checked)",
+        f.read_policies.len()
+    ))
+}
