@@ -215,11 +215,11 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --check)
-                    COMPREPLY=($(compgen -W "connection redo supplemental privileges undo tables settings connection.driver connection.client connection.login connection.password connection.version connection.character-sets connection.multitenant connection.role connection.mining redo.archivelog redo.force-logging redo.archive-dest redo.log-size redo.switch-rate redo.retention supplemental.database supplemental.table privileges.catalog privileges.snapshot privileges.logmining privileges.rowid-chunking privileges.multitenant undo.retention tables.selection tables.keys tables.row-movement-rowid tables.iot-key tables.column-types tables.name-length tables.lob tables.estimate settings.mode settings.sessions settings.call-limits settings.references settings.memory" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "connection redo supplemental privileges undo tables settings connection.driver connection.client connection.login connection.password connection.version connection.character-sets connection.multitenant connection.role connection.mining redo.archivelog redo.force-logging redo.archive-dest redo.log-size redo.switch-rate redo.retention supplemental.database supplemental.table privileges.catalog privileges.snapshot privileges.logmining privileges.rowid-chunking privileges.multitenant undo.retention tables.selection tables.keys tables.row-movement-rowid tables.iot-key tables.column-types tables.name-length tables.access-policies tables.lob tables.estimate settings.mode settings.sessions settings.call-limits settings.references settings.memory" -- "${cur}"))
                     return 0
                     ;;
                 --skip)
-                    COMPREPLY=($(compgen -W "connection redo supplemental privileges undo tables settings connection.driver connection.client connection.login connection.password connection.version connection.character-sets connection.multitenant connection.role connection.mining redo.archivelog redo.force-logging redo.archive-dest redo.log-size redo.switch-rate redo.retention supplemental.database supplemental.table privileges.catalog privileges.snapshot privileges.logmining privileges.rowid-chunking privileges.multitenant undo.retention tables.selection tables.keys tables.row-movement-rowid tables.iot-key tables.column-types tables.name-length tables.lob tables.estimate settings.mode settings.sessions settings.call-limits settings.references settings.memory" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "connection redo supplemental privileges undo tables settings connection.driver connection.client connection.login connection.password connection.version connection.character-sets connection.multitenant connection.role connection.mining redo.archivelog redo.force-logging redo.archive-dest redo.log-size redo.switch-rate redo.retention supplemental.database supplemental.table privileges.catalog privileges.snapshot privileges.logmining privileges.rowid-chunking privileges.multitenant undo.retention tables.selection tables.keys tables.row-movement-rowid tables.iot-key tables.column-types tables.name-length tables.access-policies tables.lob tables.estimate settings.mode settings.sessions settings.call-limits settings.references settings.memory" -- "${cur}"))
                     return 0
                     ;;
                 --fail-on)
@@ -1405,6 +1405,7 @@ _oracle_cdc_set_keys() {
         cdc.snapshot.max.rows.per.second.
         cdc.snapshot.select.override.
         cdc.snapshot.tables.order=
+        cdc.snapshot.access.policies=
         cdc.snapshot.new.tables=
         cdc.columns.exclude=
         cdc.key.

@@ -380,6 +380,7 @@ tables.row-movement-rowid\t''
 tables.iot-key\t''
 tables.column-types\t''
 tables.name-length\t''
+tables.access-policies\t''
 tables.lob\t''
 tables.estimate\t''
 settings.mode\t''
@@ -423,6 +424,7 @@ tables.row-movement-rowid\t''
 tables.iot-key\t''
 tables.column-types\t''
 tables.name-length\t''
+tables.access-policies\t''
 tables.lob\t''
 tables.estimate\t''
 settings.mode\t''
@@ -639,6 +641,7 @@ function __fish_oracle_cdc_set_keys
         cdc.snapshot.max.rows.per.second. \
         cdc.snapshot.select.override. \
         cdc.snapshot.tables.order= \
+        cdc.snapshot.access.policies= \
         cdc.snapshot.new.tables= \
         cdc.columns.exclude= \
         cdc.key. \

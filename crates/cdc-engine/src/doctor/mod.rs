@@ -548,6 +548,8 @@ pub(crate) fn list(items: &[String], max: usize) -> String {
 }
 
 #[cfg(test)]
+mod policies_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_all;

@@ -20,7 +20,10 @@ pub(super) fn access_policies(f: &Facts) -> Finding {
     if let Err(e) = &f.captured {
         return Finding::skip(e.clone());
     }
+    // The grant names the user; the findings say who, or "the capture user" when the settings
+    // name none (the emulator's default login).
     let user = f.settings.database_user().unwrap_or("<cdc.database.user>");
+    let who = f.settings.database_user().unwrap_or("the capture user");
     let (mut found, mut fixes, mut objects, mut unknown) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let need = |privilege: &str, fixes: &mut Vec<String>| {
@@ -48,7 +51,7 @@ pub(super) fn access_policies(f: &Facts) -> Finding {
         let filtering = p.filtering();
         if !filtering.is_empty() {
             found.push(format!(
-                "{name}: row access (VPD / OLS) policy {} applies to {user}'s queries, who lacks EXEMPT ACCESS POLICY: the snapshot would lack the rows it hides (CDC-2206)",
+                "{name}: row access (VPD / OLS) policy {} applies to {who}'s queries, who lacks EXEMPT ACCESS POLICY: the snapshot would lack the rows it hides (CDC-2206)",
                 filtering.join(", ")
             ));
             need("EXEMPT ACCESS POLICY", &mut fixes);
@@ -57,7 +60,7 @@ pub(super) fn access_policies(f: &Facts) -> Finding {
         let masking = p.masking();
         if !masking.is_empty() {
             found.push(format!(
-                "{name}: Data Redaction policy {} masks {user}'s query results, who lacks EXEMPT REDACTION POLICY: the snapshot would hold masked values (CDC-2207)",
+                "{name}: Data Redaction policy {} masks {who}'s query results, who lacks EXEMPT REDACTION POLICY: the snapshot would hold masked values (CDC-2207)",
                 masking.join(", ")
             ));
             need("EXEMPT REDACTION POLICY", &mut fixes);
@@ -70,7 +73,7 @@ pub(super) fn access_policies(f: &Facts) -> Finding {
         if f.settings.snapshot.allow_access_policies {
             let mut w = Finding::warn(
                 format!(
-                    "{}\ncdc.snapshot.access.policies=allow: the snapshot reads these tables as the policies let {user} see them, not as they are",
+                    "{}\ncdc.snapshot.access.policies=allow: the snapshot reads these tables as the policies let {who} see them, not as they are",
                     found.join("\n")
                 ),
                 fixes.join("\n"),
@@ -96,7 +99,7 @@ pub(super) fn access_policies(f: &Facts) -> Finding {
         .on(objects);
     }
     Finding::pass(format!(
-        "no captured table has a VPD, OLS or Data Redaction policy that applies to {user} ({} checked)",
+        "no captured table has a VPD, OLS or Data Redaction policy that applies to {who} ({} checked)",
         f.read_policies.len()
     ))
 }

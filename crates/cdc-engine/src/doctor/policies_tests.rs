@@ -1,0 +1,85 @@
+//! `tables.access-policies` against emulated databases: FAIL with the exact GRANT for a policy
+//! the capture user is not exempt from, PASS with the exemption, WARN with
+//! `cdc.snapshot.access.policies=allow`, WARN when REDACTION_POLICIES cannot be read.
+
+use super::tests::{fix, get, Db, HEALTHY_TABLES};
+use super::*;
+
+/// HR.EMP with a VPD policy and a Data Redaction policy; the user CDC with `privileges`.
+fn with_policies(privileges: &str) -> Db {
+    let tables = HEALTHY_TABLES.replacen(
+        "    primary_key: [ID]\n",
+        "    primary_key: [ID]\n    access_policies:\n      - { name: EMP_MINE, predicate: \"ID > 5\" }\n    redaction_policies:\n      - { name: EMP_NAME, columns: [NAME] }\n",
+        1,
+    );
+    Db::new(
+        &format!("  users:\n    - {{ name: CDC, privileges: {privileges} }}\n"),
+        &tables,
+    )
+}
+
+#[test]
+fn a_policy_without_the_exemption_fails_with_the_grant() {
+    let r = with_policies("all").report(&["cdc.database.user=CDC"]);
+    let c = get(&r, "tables.access-policies");
+    assert_eq!(c.severity, Severity::Fail, "{}", c.found);
+    assert!(
+        c.found
+            .contains("HR.EMP: row access (VPD / OLS) policy EMP_MINE"),
+        "{}",
+        c.found
+    );
+    assert!(
+        c.found.contains("Data Redaction policy EMP_NAME"),
+        "{}",
+        c.found
+    );
+    assert_eq!(
+        fix(&r, "tables.access-policies"),
+        "GRANT EXEMPT ACCESS POLICY TO CDC;\nGRANT EXEMPT REDACTION POLICY TO CDC;\ncdc.snapshot.access.policies: allow  # only if a filtered or masked snapshot is what you want"
+    );
+    assert_eq!(c.objects, ["HR.EMP"]);
+
+    // Opted in: a warning that the snapshot differs from the table.
+    let r = with_policies("all").report(&[
+        "cdc.database.user=CDC",
+        "cdc.snapshot.access.policies=allow",
+    ]);
+    assert_eq!(get(&r, "tables.access-policies").severity, Severity::Warn);
+}
+
+#[test]
+fn the_exemptions_pass() {
+    let r = with_policies("[all, EXEMPT ACCESS POLICY, EXEMPT REDACTION POLICY]")
+        .report(&["cdc.database.user=CDC"]);
+    let c = get(&r, "tables.access-policies");
+    assert_eq!(c.severity, Severity::Pass, "{}", c.found);
+    assert!(c.found.contains("(2 checked)"), "{}", c.found);
+    // One exemption is not the other.
+    let r = with_policies("[all, EXEMPT ACCESS POLICY]").report(&["cdc.database.user=CDC"]);
+    assert_eq!(
+        fix(&r, "tables.access-policies").lines().next(),
+        Some("GRANT EXEMPT REDACTION POLICY TO CDC;")
+    );
+}
+
+#[test]
+fn an_unreadable_redaction_view_warns_that_it_cannot_be_checked() {
+    // No SELECT_CATALOG_ROLE: REDACTION_POLICIES is ORA-00942 for CDC; the VPD policy it is
+    // exempt from, so nothing is known to change its reads.
+    let r = with_policies(
+        "[CREATE SESSION, SELECT ANY TABLE, FLASHBACK ANY TABLE, EXEMPT ACCESS POLICY, \"SYS.DBA_OBJECTS:SELECT\", \"SYS.V_$DATABASE:SELECT\"]",
+    )
+    .report(&["cdc.database.user=CDC"]);
+    let c = get(&r, "tables.access-policies");
+    assert_eq!(c.severity, Severity::Warn, "{}", c.found);
+    assert!(
+        c.found.contains("REDACTION_POLICIES cannot be read"),
+        "{}",
+        c.found
+    );
+    assert_eq!(
+        fix(&r, "tables.access-policies"),
+        "GRANT SELECT_CATALOG_ROLE TO CDC;"
+    );
+}
