@@ -126,14 +126,18 @@ pub struct PdbSupplementalLogging {
 
 /// What Oracle's security features do to one session's queries of one table
 /// ([`crate::session::Catalog::read_policies`]). A flashback query (`AS OF SCN`) is a query:
-/// the policies apply to it as to any SELECT, while LogMiner's rows are not filtered or masked.
+/// the policies apply to it as to any SELECT (Security Guide 19c, "How Oracle Virtual Private
+/// Database Works with Other Oracle Features", "Oracle Virtual Private Database Policies and
+/// Flashback Queries", read by its summary only; a blog reproduction, J. Lewis, "Flashback
+/// Archive", 2019, shows the predicate on AS OF reads, and a bug where a Flashback Data Archive
+/// table escapes it),
+/// while LogMiner's rows are not filtered or masked.
 ///
 /// - Row access policies (Virtual Private Database, DBMS_RLS; Oracle Label Security enforces
 ///   its table policies the same way): ALL_POLICIES rows with SEL = 'YES' (applied to queries)
 ///   and ENABLE = 'YES' (Reference, ALL_POLICIES). The database adds their predicates to the
 ///   user's queries, unless the user holds EXEMPT ACCESS POLICY (directly or through a role) or
-///   is SYS (Utilities, "Security Considerations for Direct Path Exports"; Security Guide,
-///   "Exemptions from Oracle Virtual Private Database Enforcement").
+///   is SYS (Utilities, "Security Considerations for Direct Path Exports").
 /// - Data Redaction policies (DBMS_REDACT): REDACTION_POLICIES rows with ENABLE = 'YES'
 ///   (Reference, REDACTION_POLICIES). The database masks the columns in query results unless the
 ///   user holds EXEMPT REDACTION POLICY or is SYS (Data Redaction Guide, "Exemption of Users from

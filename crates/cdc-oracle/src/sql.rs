@@ -359,11 +359,10 @@ pub const REDACTION_POLICIES: &str = "SELECT POLICY_NAME FROM REDACTION_POLICIES
 WHERE OBJECT_OWNER = :owner AND OBJECT_NAME = :table_name AND ENABLE = 'YES' \
 ORDER BY POLICY_NAME";
 
-/// The exemptions this session holds: EXEMPT ACCESS POLICY (from VPD and OLS: Security Guide,
-/// "Exemptions from Oracle Virtual Private Database Enforcement"; Utilities, "Security
-/// Considerations for Direct Path Exports") and EXEMPT REDACTION POLICY (Data Redaction Guide,
-/// "Exemption of Users from Oracle Data Redaction Policies"), granted directly or through a
-/// role. SYS is exempt from both without them. Privilege: none.
+/// The exemptions this session holds: EXEMPT ACCESS POLICY (from VPD and OLS: Utilities,
+/// "Security Considerations for Direct Path Exports") and EXEMPT REDACTION POLICY (Data
+/// Redaction Guide, "Exemption of Users from Oracle Data Redaction Policies"), granted directly
+/// or through a role. SYS is exempt from both without them. Privilege: none.
 pub const POLICY_EXEMPTIONS: &str = "SELECT PRIVILEGE FROM SESSION_PRIVS \
 WHERE PRIVILEGE IN ('EXEMPT ACCESS POLICY', 'EXEMPT REDACTION POLICY')";
 
