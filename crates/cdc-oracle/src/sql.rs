@@ -354,9 +354,11 @@ ORDER BY POLICY_NAME";
 /// ENABLE = 'YES' (Reference, REDACTION_POLICIES; there is no ALL_ form). Binds: `:owner`,
 /// `:table_name`. Privilege: SELECT_CATALOG_ROLE (Data Redaction Guide, appendix C, "Oracle
 /// Data Redaction Policy Data Dictionary Views"); without it ORA-00942, and whether the table
-/// is redacted is unknown (the snapshot warns, doctor WARNs).
+/// is redacted is unknown (the snapshot warns, doctor WARNs). ENABLE is a VARCHAR2(7) holding
+/// YES or NO: whether the value is padded to the column's width is not documented, and TRIM
+/// holds either way (a padded 'YES' would otherwise hide every enabled policy).
 pub const REDACTION_POLICIES: &str = "SELECT POLICY_NAME FROM REDACTION_POLICIES \
-WHERE OBJECT_OWNER = :owner AND OBJECT_NAME = :table_name AND ENABLE = 'YES' \
+WHERE OBJECT_OWNER = :owner AND OBJECT_NAME = :table_name AND TRIM(ENABLE) = 'YES' \
 ORDER BY POLICY_NAME";
 
 /// The exemptions this session holds: EXEMPT ACCESS POLICY (from VPD and OLS: Utilities,
