@@ -63,13 +63,37 @@ impl Spool {
     /// 0600), so capture never reads half a signal. Returns the file.
     pub fn send(&self, signal: &Signal) -> Result<PathBuf> {
         self.create_dirs()?;
-        let name = format!("{:013}-{}.json", cdc_core::civil::now_ms(), signal.id);
+        let name = format!("{:013}-{}.json", self.next_millis()?, signal.id);
         let path = self.dir.join(&name);
         let mut text = serde_json::to_vec_pretty(&signal.to_json())
             .map_err(|e| CdcError::io(&path, std::io::Error::other(e)))?;
         text.push(b'\n');
         crate::atomic_file::write_atomically(&path, &text)?;
         Ok(path)
+    }
+
+    /// The `<millis>` of the next signal's name: now, or one past the newest waiting signal's
+    /// when that is not earlier. Signals are taken in name order, and the source channel spools
+    /// the rows of one transaction (a script's stop-snapshot then execute-snapshot, committed
+    /// together) within one millisecond: named by the clock alone they would be taken in the
+    /// order of their ids, and a stop meant to end the old snapshot would end the new one too
+    /// (Debezium takes them in the order they were streamed). A clock stepped back cannot put a
+    /// signal before one already waiting either.
+    fn next_millis(&self) -> Result<u64> {
+        let now = u64::try_from(cdc_core::civil::now_ms()).unwrap_or(0);
+        let rd = match std::fs::read_dir(&self.dir) {
+            Ok(rd) => rd,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(now),
+            Err(e) => return Err(CdcError::io(&self.dir, e)),
+        };
+        let newest = rd
+            .filter_map(|e| e.ok())
+            .filter_map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                name.split_once('-')?.0.parse::<u64>().ok()
+            })
+            .max();
+        Ok(newest.map_or(now, |n| now.max(n.saturating_add(1))))
     }
 
     /// The entries waiting, oldest first: every entry of the spool but its two outcome

@@ -239,3 +239,41 @@ fn log_messages_are_bounded_and_kept_on_one_line() {
     assert!(shown.ends_with("é… (cut: 1904 of 6000 bytes not shown)"));
     assert_eq!(super::loggable("short note"), "short note");
 }
+
+/// Signals are taken in the order they were spooled, whatever their ids: the source channel
+/// spools a transaction's rows within a millisecond (a stop-snapshot then an execute-snapshot
+/// committed together must run in that order), and a waiting signal named by a clock that has
+/// since stepped back still comes first. Before, names took the clock alone, and ties (or a
+/// clock stepped back) went by id: `a-again` before `z-stop`.
+#[test]
+fn spooled_signals_are_taken_in_the_order_they_were_sent() {
+    use super::spool::Spool;
+    let dir = tempfile::tempdir().unwrap();
+    let spool = Spool::new(dir.path());
+    let signal = |id: &str, kind: &str| {
+        Signal::from_parts(id, kind, Some(r#"{"data-collections": ["HR.EMP"]}"#)).unwrap()
+    };
+    // One sent from a clock far ahead (or stepped back since): the next come after it.
+    let ahead = spool.send(&signal("m-ahead", "pause-snapshot")).unwrap();
+    let renamed = ahead.with_file_name("9999999999990-m-ahead.json");
+    std::fs::rename(&ahead, &renamed).unwrap();
+    let ids = ["z-stop", "a-again", "q-third", "b-fourth"];
+    for (id, kind) in ids.iter().zip([
+        "stop-snapshot",
+        "execute-snapshot",
+        "pause-snapshot",
+        "resume-snapshot",
+    ]) {
+        spool.send(&signal(id, kind)).unwrap();
+    }
+    let taken: Vec<String> = spool
+        .pending()
+        .unwrap()
+        .into_iter()
+        .map(|p| p.signal.unwrap().id)
+        .collect();
+    assert_eq!(
+        taken,
+        ["m-ahead", "z-stop", "a-again", "q-third", "b-fourth"]
+    );
+}
