@@ -88,6 +88,7 @@ fn database(busy: bool) -> (tempfile::TempDir, EmulatorConnector, u64, u64) {
         ddl_every: 0,
         create_table_every: 0,
         truncate_every: 0,
+        move_every: 0,
         shared_commit_pct: 0,
         tables: vec!["APP.ORDERS".parse().expect("name")],
         seed: 9,

@@ -569,6 +569,11 @@ pub struct EmulatorWorkloadArgs {
     /// DDL, its segment gets a new data object id
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub truncate_every: u64,
+    /// ALTER TABLE … MOVE one of the tables every N transactions (0: never; MOVE PARTITION of
+    /// one partition of a partitioned table): no row changes in the redo, one DDL, and every
+    /// row of the segment gets a ROWID with a new data object number
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub move_every: u64,
     /// Every N transactions (0: never) raise the database's SCN by --scn-jump first, as a
     /// database link to a database further ahead does: SCNs with no redo, which capture mines
     /// in growing windows

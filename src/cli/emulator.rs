@@ -183,6 +183,7 @@ fn workload(
         ddl_every: a.ddl_every,
         create_table_every: a.create_table_every,
         truncate_every: a.truncate_every,
+        move_every: a.move_every,
         shared_commit_pct: a.shared_commit_pct,
         tables,
         seed: a.seed,
@@ -199,7 +200,7 @@ fn workload(
         // leaves out when zero are there, so every key is always present.
         let mut value = value;
         if let Some(o) = value.as_object_mut() {
-            for key in ["tables_created", "truncates", "lob_edits", "scn_jumps"] {
+            for key in ["tables_created", "truncates", "moves", "lob_edits", "scn_jumps"] {
                 o.entry(key).or_insert(json!(0));
             }
         }

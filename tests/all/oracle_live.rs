@@ -76,6 +76,7 @@ fn served() -> Live {
                 ddl_every: 0,
                 create_table_every: 0,
                 truncate_every: 0,
+                move_every: 0,
                 shared_commit_pct: 0,
                 tables: Vec::new(),
                 seed: 3,

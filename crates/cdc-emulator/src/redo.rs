@@ -126,6 +126,17 @@ pub enum DdlChange {
     Truncate {
         segments: Vec<u32>,
     },
+    /// ALTER TABLE … MOVE (`partition`: None) or ALTER TABLE … MOVE PARTITION (the index of
+    /// the partition in the schema's list): the segment's rows are copied into a new segment,
+    /// `segment` its new data object id, and the old one is dropped ("the old partition
+    /// segment is dropped and a new segment is created", VLDB and Partitioning Guide, Moving
+    /// Partitions). Every row keeps its values and gets a ROWID with the new data object
+    /// number; no row change is logged, LogMiner shows one DDL row.
+    Move {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        partition: Option<u32>,
+        segment: u32,
+    },
 }
 
 /// One DBMS_LOB call on a LOB column of a row (an application writing through a locator).

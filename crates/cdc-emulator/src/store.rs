@@ -871,6 +871,19 @@ impl Replica {
             Redo::Ddl {
                 scn,
                 tab,
+                change: DdlChange::Move { partition, segment },
+                xid,
+                ..
+            } => {
+                let ti = check_tab(*tab)?;
+                if let Some(pdb) = &self.tables[ti].def.name.pdb {
+                    self.xid_pdb.entry(*xid).or_insert_with(|| pdb.clone());
+                }
+                self.move_segment(n, ti, *scn, *partition, *segment)?;
+            }
+            Redo::Ddl {
+                scn,
+                tab,
                 change,
                 xid,
                 ..
@@ -902,7 +915,9 @@ impl Replica {
                         Some(Some(i))
                     }
                     // Created above with its columns; a TRUNCATE has its own arm.
-                    DdlChange::CreateTable { .. } | DdlChange::Truncate { .. } => None,
+                    DdlChange::CreateTable { .. }
+                    | DdlChange::Truncate { .. }
+                    | DdlChange::Move { .. } => None,
                 };
                 t.last_ddl_scn = *scn;
                 t.history.push((*scn, t.columns.clone()));
@@ -1043,6 +1058,104 @@ impl Replica {
             }
         }
         t.last_ddl_scn = scn;
+        Ok(())
+    }
+
+    /// ALTER TABLE … MOVE [PARTITION] at `scn`: the segment (the table's, or partition
+    /// `partition`'s) becomes data object `now`. Each row live at `scn` leaves its old ROWID
+    /// (a version without a row at `scn`) and is at the same file, block and slot under the
+    /// new data object number from `scn` on, with the same values: reads AS OF an earlier SCN
+    /// fail with ORA-01466 (its DDL is newer), so no read sees both. The extents carry the new
+    /// number; the old one is kept for LogMiner's DATA_OBJ# of the rows written before.
+    fn move_segment(
+        &mut self,
+        n: u64,
+        ti: usize,
+        scn: Scn,
+        partition: Option<u32>,
+        now: u32,
+    ) -> Result<()> {
+        let t = &self.tables[ti];
+        let partitioned = !t.partition_objects.is_empty();
+        let was =
+            match (partitioned, partition) {
+                (false, None) => t.data_object_id,
+                (true, Some(p)) => match t.partition_objects.get(p as usize) {
+                    Some(o) => *o,
+                    None => return Err(self.damaged(n, format!("MOVE of unknown partition {p}"))),
+                },
+                _ => return Err(self.damaged(
+                    n,
+                    "MOVE of a whole partitioned table, or of a partition of an unpartitioned one"
+                        .to_string(),
+                )),
+            };
+        // Rows a checkpoint left on disk move too.
+        self.load_rows()?;
+        let t = &mut self.tables[ti];
+        let old: Vec<RowId> = t
+            .rows
+            .range(
+                RowId {
+                    data_object: was,
+                    relative_fno: 0,
+                    block: 0,
+                    slot: 0,
+                }..,
+            )
+            .take_while(|(r, _)| r.data_object == was)
+            .map(|(r, _)| *r)
+            .collect();
+        for rid in old {
+            let Some(versions) = t.rows.get_mut(&rid) else {
+                continue;
+            };
+            let row = match versions.last_mut() {
+                Some(last) if last.row.is_some() && last.scn >= scn => last.row.take(),
+                Some(last) if last.row.is_some() => {
+                    let row = last.row.clone();
+                    versions.push(Version { scn, row: None });
+                    row
+                }
+                _ => None,
+            };
+            if let Some(row) = row {
+                let moved = RowId {
+                    data_object: now,
+                    ..rid
+                };
+                t.rows.insert(
+                    moved,
+                    vec![Version {
+                        scn,
+                        row: Some(row),
+                    }],
+                );
+            }
+        }
+        if t.object_id == 0 {
+            t.object_id = t.data_object_id;
+        }
+        if t.partition_ids.is_empty() {
+            t.partition_ids = t.partition_objects.clone();
+        }
+        let object = match partition {
+            Some(p) => t.partition_object_id(p as usize),
+            None => t.table_object_id(),
+        };
+        t.former_segments.push((was, object));
+        for (_, e) in t.extents.iter_mut() {
+            if e.data_object_id == u64::from(was) {
+                e.data_object_id = u64::from(now);
+            }
+        }
+        match partition {
+            Some(p) => t.partition_objects[p as usize] = now,
+            None => t.data_object_id = now,
+        }
+        t.last_ddl_scn = scn;
+        t.last_change_scn = t.last_change_scn.max(scn);
+        t.key_index = KeyIndex::for_table(&t.def.primary_key, &t.columns, &t.rows, t.def.charsets);
         Ok(())
     }
 

@@ -84,6 +84,7 @@ fn reads_at_one_scn_stay_the_same_while_commits_continue() {
                 ddl_every: 0,
                 create_table_every: 0,
                 truncate_every: 0,
+                move_every: 0,
                 shared_commit_pct: 10,
                 tables: vec![],
                 seed: 11,
@@ -1029,6 +1030,7 @@ fn the_same_seed_and_schema_give_the_same_database_and_workload() {
             ddl_every: 40,
             create_table_every: 0,
             truncate_every: 0,
+            move_every: 0,
             shared_commit_pct: 10,
             tables: vec![],
             seed: 77,
@@ -1229,4 +1231,168 @@ fn a_downstream_holds_only_shipped_logs_and_a_gap_is_ora_01291() {
         .err()
         .unwrap();
     assert_eq!(e.code(), crate::errors::Code::Cdc2204);
+}
+
+/// ALTER TABLE … MOVE: one DDL row in LogMiner and no row change; every row keeps its values
+/// and gets a ROWID with a new data object number, which DBA_OBJECTS and DBA_EXTENTS show; a
+/// read AS OF an SCN before it fails with ORA-01466; another process replaying the redo, and
+/// one opening a checkpoint, agree.
+#[test]
+fn move_gives_every_row_a_rowid_in_a_new_segment_and_logs_one_ddl_row() {
+    let db = Db::new(EMP);
+    let mut w = db.writer();
+    let mut s = db.connector().connect().unwrap();
+    let table: TableName = "HR.EMP".parse().unwrap();
+    let info = |s: &mut dyn Session| {
+        s.tables()
+            .unwrap()
+            .into_iter()
+            .find(|t| t.name.table == "EMP")
+            .unwrap()
+    };
+    let t = w.begin().unwrap();
+    for i in 1..=5 {
+        w.insert(t, 0, emp_row(i, &format!("n{i}"))).unwrap();
+    }
+    w.commit(&[t]).unwrap();
+    let first = info(&mut *s);
+    let before = s.current_scn().unwrap();
+    let rows_before = read(&mut *s, "HR.EMP", before).unwrap();
+    assert_eq!(rows_before.len(), 5);
+
+    // A transaction holding a row: ORA-00054; a partition of an unpartitioned table: ORA-14501.
+    let held = w.begin().unwrap();
+    w.insert(held, 0, emp_row(9, "held")).unwrap();
+    let e = w.move_segment(0, None).unwrap_err();
+    assert!(e.to_string().contains("ORA-00054"), "{e}");
+    w.rollback(held).unwrap();
+    let e = w.move_segment(0, Some(0)).unwrap_err();
+    assert!(e.to_string().contains("ORA-14501"), "{e}");
+
+    let quiet = s.current_scn().unwrap();
+    let scn = w.move_segment(0, None).unwrap();
+    let after = s.current_scn().unwrap();
+    let now = info(&mut *s);
+    assert_eq!(
+        now.object_id, first.object_id,
+        "the object keeps its number"
+    );
+    assert!(now.data_object_id > first.data_object_id);
+    let extents = s.extents(&table).unwrap();
+    assert!(!extents.is_empty());
+    assert!(extents
+        .iter()
+        .all(|e| e.data_object_id == now.data_object_id));
+    let rows_after = read(&mut *s, "HR.EMP", after).unwrap();
+    assert_eq!(names(&rows_after), names(&rows_before), "the same rows");
+    for r in &rows_after {
+        let rid = RowId::decode(&r.rowid).unwrap();
+        assert_eq!(
+            u64::from(rid.data_object),
+            now.data_object_id,
+            "{}",
+            r.rowid
+        );
+    }
+    // The ROWID range of the old segment's extent now holds nothing.
+    let old = RowId::decode(&rows_before[0].rowid).unwrap();
+    let q = FlashbackQuery {
+        table: table.clone(),
+        columns: vec!["NAME".into()],
+        key_columns: vec![],
+        scn: after,
+        range: ChunkRange::Rowid {
+            start: RowId {
+                block: 0,
+                slot: 0,
+                ..old
+            }
+            .encode(),
+            end: RowId {
+                block: u32::MAX >> 10,
+                slot: 32767,
+                ..old
+            }
+            .encode(),
+        },
+        filter: None,
+        row_ids: true,
+    };
+    let mut n = 0;
+    s.read_as_of(&q, &mut |_| {
+        n += 1;
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(n, 0, "the old data object holds no row");
+    // AS OF an SCN before the MOVE: ORA-01466 (its DDL is newer).
+    let e = read(&mut *s, "HR.EMP", before).unwrap_err();
+    assert!(e.to_string().contains("ORA-01466"), "{e}");
+
+    // LogMiner: the DDL row, no DELETE or INSERT.
+    let mined = mine(&mut *s, quiet + 1, after);
+    let changes: Vec<&LogMinerRow> = mined
+        .iter()
+        .filter(|r| r.seg_owner.as_deref() == Some("HR"))
+        .collect();
+    assert_eq!(changes.len(), 1, "{mined:#?}");
+    assert_eq!(
+        (changes[0].operation_code, changes[0].scn),
+        (op::DDL, scn - 1)
+    );
+    assert_eq!(changes[0].sql_redo, "alter table \"HR\".\"EMP\" move");
+
+    // Updates after it find the moved rows; another process and a checkpoint agree.
+    let t = w.begin().unwrap();
+    let rid = w.insert(t, 0, emp_row(6, "n6")).unwrap();
+    w.commit(&[t]).unwrap();
+    assert_eq!(u64::from(rid.data_object), now.data_object_id);
+    drop(w);
+    let mut w = db.writer();
+    w.checkpoint().unwrap();
+    let mut fresh = db.connector().connect().unwrap();
+    let again = info(&mut *fresh);
+    assert_eq!(again.data_object_id, now.data_object_id);
+    let end = fresh.current_scn().unwrap();
+    let rows = read(&mut *fresh, "HR.EMP", end).unwrap();
+    assert_eq!(rows.len(), 6);
+    assert!(rows
+        .iter()
+        .all(|r| RowId::decode(&r.rowid)
+            .is_ok_and(|x| u64::from(x.data_object) == now.data_object_id)));
+}
+
+/// MOVE PARTITION: only that partition's segment (and its rows' ROWIDs) changes; a MOVE of
+/// the whole partitioned table is refused with ORA-14511.
+#[test]
+fn move_partition_gives_only_that_partition_a_new_segment() {
+    let db = Db::new(PARTED);
+    let mut w = db.writer();
+    let mut s = db.connector().connect().unwrap();
+    let parts = |s: &mut dyn Session| -> Vec<u64> {
+        s.tables().unwrap()[0]
+            .partitions
+            .iter()
+            .map(|p| p.data_object_id)
+            .collect()
+    };
+    let was = parts(&mut *s);
+    let e = w.move_segment(0, None).unwrap_err();
+    assert!(e.to_string().contains("ORA-14511"), "{e}");
+    w.move_segment(0, Some(1)).unwrap();
+    let now = parts(&mut *s);
+    assert_eq!(now[0], was[0]);
+    assert!(now[1] > was[1]);
+    let scn = s.current_scn().unwrap();
+    let rows = read(&mut *s, "HR.LOG", scn).unwrap();
+    assert_eq!(rows.len(), 120);
+    for r in &rows {
+        let obj = u64::from(RowId::decode(&r.rowid).unwrap().data_object);
+        let want = if r.values[0].to_string() == "EMEA" {
+            now[0]
+        } else {
+            now[1]
+        };
+        assert_eq!(obj, want, "{}", r.rowid);
+    }
 }

@@ -144,6 +144,10 @@ pub struct WorkloadOptions {
     pub create_table_every: u64,
     /// TRUNCATE TABLE of one of the tables every N transactions (0: never).
     pub truncate_every: u64,
+    /// ALTER TABLE … MOVE of one of the tables (MOVE PARTITION of one partition of a
+    /// partitioned one) every N transactions (0: never): its rows get ROWIDs with a new data
+    /// object number.
+    pub move_every: u64,
     pub shared_commit_pct: u8,
     pub tables: Vec<crate::names::TableName>,
     pub seed: u64,
@@ -226,6 +230,8 @@ pub struct WorkloadSummary {
     pub tables_created: u64,
     #[serde(skip_serializing_if = "is_zero")]
     pub truncates: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub moves: u64,
     #[serde(skip_serializing_if = "is_zero")]
     pub lob_edits: u64,
     #[serde(skip_serializing_if = "is_zero")]
@@ -358,6 +364,9 @@ impl<'a> Workload<'a> {
             if self.o.scn_jump_every > 0 && i.is_multiple_of(self.o.scn_jump_every) {
                 self.w.raise_scn(self.o.scn_jump);
                 self.s.scn_jumps += 1;
+            }
+            if self.o.move_every > 0 && i.is_multiple_of(self.o.move_every) {
+                self.move_segment()?;
             }
             // A regular transaction.
             let xid = self.w.begin()?;
@@ -625,6 +634,32 @@ impl<'a> Workload<'a> {
         let table = candidates[self.rng.gen_range(0..candidates.len())];
         self.w.truncate(table)?;
         self.s.truncates += 1;
+        Ok(())
+    }
+
+    /// ALTER TABLE … MOVE of a heap table no transaction holds and no cluster stores (Oracle
+    /// refuses a clustered one, ORA-14512), or MOVE PARTITION of one of its partitions (the
+    /// whole of a partitioned one is refused, ORA-14511).
+    fn move_segment(&mut self) -> Result<()> {
+        let candidates: Vec<usize> = self
+            .tables
+            .iter()
+            .copied()
+            .filter(|&t| {
+                let def = &self.w.replica().tables[t].def;
+                !self.w.table_busy(t)
+                    && def.cluster.is_none()
+                    && def.organization != cdc_core::model::Organization::IndexOrganized
+            })
+            .collect();
+        if candidates.is_empty() {
+            return Ok(());
+        }
+        let table = candidates[self.rng.gen_range(0..candidates.len())];
+        let parts = self.w.replica().tables[table].partition_objects.len();
+        let partition = (parts > 0).then(|| self.rng.gen_range(0..parts));
+        self.w.move_segment(table, partition)?;
+        self.s.moves += 1;
         Ok(())
     }
 

@@ -38,6 +38,7 @@ fn options(seed: u64) -> WorkloadOptions {
         ddl_every: 0,
         create_table_every: 0,
         truncate_every: 0,
+        move_every: 0,
         shared_commit_pct: 0,
         tables: Vec::new(),
         seed,
@@ -404,11 +405,12 @@ tables:
     let opts = WorkloadOptions {
         create_table_every: 50,
         truncate_every: 40,
+        move_every: 30,
         ..options(9)
     };
     let summary = Workload::new(&mut w, opts).unwrap().run(&|| false).unwrap();
     assert!(
-        summary.truncates > 0 && summary.tables_created > 0,
+        summary.truncates > 0 && summary.tables_created > 0 && summary.moves > 0,
         "{summary:?}"
     );
     assert!(summary.updates > 0 && summary.deletes > 0, "{summary:?}");
@@ -417,7 +419,11 @@ tables:
         let clustered = ["ORDERS", "LINES"].contains(&t.def.name.table.as_str());
         assert_eq!(t.def.cluster.is_some(), clustered, "{}", t.def.name);
         if clustered {
-            assert!(t.former_segments.is_empty(), "{} truncated", t.def.name);
+            assert!(
+                t.former_segments.is_empty(),
+                "{} truncated or moved",
+                t.def.name
+            );
         }
     }
 }

@@ -36,6 +36,11 @@ impl Writer {
                     "TRUNCATE TABLE goes through Writer::truncate".into(),
                 ))
             }
+            DdlChange::Move { .. } => {
+                return Err(CdcError::Workload(
+                    "ALTER TABLE … MOVE goes through Writer::move_segment".into(),
+                ))
+            }
         };
         if let DdlChange::DropColumn { name } = &change {
             if t.def.primary_key.contains(name)
@@ -125,6 +130,93 @@ impl Writer {
                 seg.extents.push((e.block_id as u32, e.blocks as u32));
             }
         }
+        self.commit(&[xid])
+    }
+
+    /// `ALTER TABLE "OWNER"."TABLE" MOVE` (`partition` None) or `… MOVE PARTITION "P"`, in a
+    /// transaction of its own (DDL commits; ORA-00054 while a transaction holds one of its
+    /// rows: the statement "does not permit DML against the table while the statement is
+    /// executing", Administrator's Guide, Moving a Table to a New Segment or Tablespace). The
+    /// segment gets a new data object id and every row a new ROWID carrying it ("Moving a
+    /// table changes the rowids of the rows in the table", same section); no row change is
+    /// logged: LogMiner shows one DDL row. Reads AS OF an SCN before it fail with ORA-01466.
+    /// A partitioned table is moved one partition at a time (ORA-14511 for the whole table); a
+    /// clustered table not at all (its rows are in the cluster's segment, ORA-14512); an
+    /// index-organised table's move (a rebuild of its index) is not modelled.
+    ///
+    /// The rows keep their file, block and slot in the new segment, which takes over the old
+    /// one's extents: Oracle copies them into newly allocated extents, packed, so their
+    /// blocks change too; what a reader of ROWIDs must cope with, the new data object number,
+    /// is the same, and the writer's space bookkeeping stays valid.
+    pub fn move_segment(&mut self, table: usize, partition: Option<usize>) -> Result<Scn> {
+        let t = &self.replica.tables[table];
+        if let Some(c) = &t.def.cluster {
+            return Err(CdcError::Workload(format!(
+                "ORA-14512: cannot perform operation on a clustered object: {} is in cluster {c}",
+                t.def.name
+            )));
+        }
+        if t.def.organization == cdc_core::model::Organization::IndexOrganized {
+            return Err(CdcError::Workload(format!(
+                "ALTER TABLE … MOVE of the index-organised table {} is not modelled",
+                t.def.name
+            )));
+        }
+        let partitioned = !t.partition_objects.is_empty();
+        let name = t.def.name.quoted();
+        let sql = match (partitioned, partition) {
+            (false, None) => format!("alter table {name} move"),
+            (true, Some(p)) => {
+                let Some(part) = t
+                    .def
+                    .partitions
+                    .as_ref()
+                    .and_then(|ps| ps.list.get(p))
+                    .map(|x| x.name.clone())
+                else {
+                    return Err(CdcError::Workload(format!(
+                        "ORA-02149: Specified partition does not exist: {} has no partition {p}",
+                        t.def.name
+                    )));
+                };
+                format!("alter table {name} move partition \"{part}\"")
+            }
+            (true, None) => {
+                return Err(CdcError::Workload(format!(
+                    "ORA-14511: cannot perform operation on a partitioned object: move a partition of {} (MOVE PARTITION)",
+                    t.def.name
+                )))
+            }
+            (false, Some(_)) => {
+                return Err(CdcError::Workload(format!(
+                    "ORA-14501: object is not partitioned: {}",
+                    t.def.name
+                )))
+            }
+        };
+        if self.table_busy(table) {
+            return Err(CdcError::Workload(
+                "ORA-00054: resource busy and acquire with NOWAIT specified".into(),
+            ));
+        }
+        let segment = self.replica.next_object_number();
+        let xid = self.begin()?;
+        let scn = self.scn();
+        let ts = self.now();
+        self.write(
+            Redo::Ddl {
+                scn,
+                xid,
+                tab: table as u32,
+                sql,
+                change: DdlChange::Move {
+                    partition: partition.map(|p| p as u32),
+                    segment,
+                },
+                ts,
+            },
+            self.thread_of(xid),
+        )?;
         self.commit(&[xid])
     }
 

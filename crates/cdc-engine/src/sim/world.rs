@@ -190,6 +190,7 @@ impl World {
             // Not drawn from the seed yet: existing seeds keep their plans.
             create_table_every: 0,
             truncate_every: 0,
+            move_every: 0,
             shared_commit_pct: rng.gen_range(0..20),
             tables: Vec::new(),
             seed: 0,

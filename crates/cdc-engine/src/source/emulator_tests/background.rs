@@ -85,6 +85,7 @@ impl Db {
             ddl_every: 0,
             create_table_every: 0,
             truncate_every: 0,
+            move_every: 0,
             shared_commit_pct: 0,
             tables: tables.to_vec(),
             seed,
