@@ -56,6 +56,7 @@ mod sim;
 mod snapshot_cli;
 mod snapshot_ddl;
 mod snapshot_markers;
+mod snapshot_move;
 mod snapshot_parquet;
 mod snapshot_policies;
 mod snapshot_throttle;

@@ -782,7 +782,7 @@ impl Capture<'_> {
 }
 
 /// Errors of reading a signal snapshot's tables (after the reader's retries) that end the
-/// signal: a chunk that cannot be read, a table gone, without a key or beyond reach, no
+/// signal: a chunk that cannot be read, a table moved under its ROWID ranges, a table gone, without a key or beyond reach, no
 /// session for even one reader (the session limit: streaming goes on, and the signal can be
 /// sent again once there is room). Errors of the sink, the offsets, the stream and the
 /// connection stay capture's.
@@ -793,6 +793,9 @@ fn fails_signal(e: &crate::errors::CdcError) -> bool {
         // The snapshot's own login, not the mining session's (which stops capture).
         E::SnapshotSessionRefused(_)
             | E::ChunkFailed { .. }
+            // The table's segment moved after chunks of it were published (CDC-8009): the
+            // signal can be sent again.
+            | E::SegmentsMoved { .. }
             | E::UnknownTable { .. }
             | E::UnsupportedType { .. }
             | E::NoUsableKey { .. }

@@ -24,6 +24,8 @@ struct Hook {
     ddl_before_reads: Vec<usize>,
     /// The table's layouts after each DDL, from its SCN on.
     layouts: Mutex<Vec<(Scn, Vec<ColumnInfo>)>>,
+    /// ALTER TABLE … MOVE in place of the ADD / DROP COLUMN.
+    moves: bool,
 }
 
 impl Hook {
@@ -33,6 +35,10 @@ impl Hook {
             .writer
             .lock()
             .map_err(|_| CdcError::Database("poisoned".into()))?;
+        if self.moves {
+            w.move_segment(0, None)?;
+            return Ok(());
+        }
         let has = w.columns(0).iter().any(|c| c.name == "X");
         let change = match has {
             true => DdlChange::DropColumn { name: "X".into() },
@@ -209,6 +215,24 @@ fn snapshot(
     ddl_before_reads: &[usize],
     pin: bool,
 ) -> Run {
+    run(
+        db,
+        pairs,
+        ddl_before_boundaries,
+        ddl_before_reads,
+        pin,
+        false,
+    )
+}
+
+fn run(
+    db: &std::path::Path,
+    pairs: &[&str],
+    ddl_before_boundaries: &[usize],
+    ddl_before_reads: &[usize],
+    pin: bool,
+    moves: bool,
+) -> Run {
     let settings = Settings::from_pairs(pairs).unwrap();
     let hook = Arc::new(Hook {
         writer: Mutex::new(Writer::open(db, clock::system(), false).unwrap()),
@@ -217,6 +241,7 @@ fn snapshot(
         ddl_before_boundaries: ddl_before_boundaries.to_vec(),
         ddl_before_reads: ddl_before_reads.to_vec(),
         layouts: Mutex::new(Vec::new()),
+        moves,
     });
     let conn = Hooked {
         inner: EmulatorConnector::open(db, settings.emulator_faults()).unwrap(),
@@ -422,4 +447,104 @@ fn a_blocking_snapshot_stops_at_a_ddl_of_its_table_and_says_why() {
     assert_eq!(e.code(), crate::errors::Code::Cdc8001, "{e}");
     assert!(e.to_string().contains("blocking snapshot"), "{e}");
     assert!(retries_of(&run, "retry").is_empty(), "nothing to retry");
+}
+
+/// 200 rows of a table without a key: read by ROWID ranges.
+fn keyless() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("schema.yaml");
+    std::fs::write(
+        &schema,
+        r#"
+tables:
+  - name: APP.K
+    columns:
+      - { name: A, type: NUMBER(10) }
+      - { name: B, type: VARCHAR2(12) }
+    rows: 200
+"#,
+    )
+    .unwrap();
+    let db = dir.path().join("db");
+    init(&db, &schema, None, clock::system()).unwrap();
+    (dir, db)
+}
+
+/// The values of column A published, sorted.
+fn published(run: &Run) -> Vec<String> {
+    let mut all: Vec<String> = run
+        .sink
+        .chunks
+        .iter()
+        .flat_map(|c| c.rows.iter().map(|r| r.values[0].to_string()))
+        .collect();
+    all.sort();
+    all
+}
+
+const MOVING: &[&str] = &[
+    "cdc.snapshot.chunk.rows=20",
+    "cdc.snapshot.threads=1",
+    "cdc.snapshot.max.pending.chunks=1",
+];
+
+/// ALTER TABLE … MOVE before the first chunk is read: the read AS OF the wave's SCN fails with
+/// ORA-01466, and the retry, at an SCN after the move, would read the old ROWID ranges, which
+/// hold nothing now. The segment's new data object is seen before the retry is read: the table
+/// is planned again from its new extents and every row is published once.
+#[test]
+fn a_table_moved_before_its_first_chunk_is_planned_again_and_read_whole() {
+    let (_d, db) = keyless();
+    // Without a move (its writer let go before the next run opens one).
+    let (all, old) = {
+        let before = run(&db, MOVING, &[], &[], false, false);
+        assert_eq!(*before.out.as_ref().unwrap(), Outcome::Completed);
+        (published(&before), first_object(&before))
+    };
+    assert_eq!(all.len(), 200);
+    let run = run(&db, MOVING, &[], &[1], false, true);
+    assert_eq!(*run.out.as_ref().unwrap(), Outcome::Completed);
+    assert_eq!(published(&run), all, "every row once, none lost");
+    let replans: Vec<_> = retries_of(&run, "replan")
+        .into_iter()
+        .filter(|e| e["code"] == "CDC-8009")
+        .collect();
+    assert_eq!(replans.len(), 1, "{:#?}", run.events);
+    // Every chunk read names the new segment.
+    let now = run.sink.chunks.iter().all(|c| match &c.chunk {
+        super::plan::Chunk::Rowid { start, .. } => {
+            cdc_core::rowid::RowId::decode(start).is_ok_and(|r| r.data_object != old)
+        }
+        _ => false,
+    });
+    assert!(now, "chunks over the old segment after the move");
+}
+
+fn first_object(run: &Run) -> u32 {
+    match &run.sink.chunks[0].chunk {
+        super::plan::Chunk::Rowid { start, .. } => cdc_core::rowid::RowId::decode(start)
+            .map(|r| r.data_object)
+            .unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// ALTER TABLE … MOVE after chunks of the table were published: the rows left cannot be told
+/// from those published (no key), so the table stops with CDC-8009, never completes short.
+#[test]
+fn a_table_moved_after_chunks_were_published_stops_with_cdc_8009() {
+    let (_d, db) = keyless();
+    let run = run(&db, MOVING, &[], &[4], false, true);
+    let e = run.out.as_ref().expect_err("the table must not complete");
+    assert_eq!(e.code(), crate::errors::Code::Cdc8009, "{e}");
+    assert!(e.to_string().contains("APP.K"), "{e}");
+    let rows = published(&run).len();
+    assert!(
+        rows > 0 && rows < 200,
+        "{rows} rows published before the move"
+    );
+    assert!(run
+        .events
+        .iter()
+        .any(|e| e["event"] == "snapshot-chunk-failed" && e["code"] == "CDC-8009"));
 }

@@ -158,6 +158,8 @@ pub struct Planner {
     /// How the key orders (the BINARY order of its text columns' character sets), for the
     /// comparisons the planner makes itself.
     order: KeyOrder,
+    /// Planned from a resume point: chunks of the table were published by an earlier run.
+    resumed: bool,
 }
 
 fn integral_key(t: &TableTarget, key: &[String]) -> bool {
@@ -196,6 +198,7 @@ impl Planner {
             all_segments: Vec::new(),
             blocks_per_chunk: 1,
             order: KeyOrder::default(),
+            resumed: resume.is_some(),
         };
         match &t.strategy {
             Strategy::Key(key) => {
@@ -370,6 +373,22 @@ impl Planner {
                 None => "[-∞, …)".into(),
             },
         }
+    }
+
+    /// The data object numbers the ROWID ranges were planned over (`None`: not planned by
+    /// ROWID ranges). A ROWID carries the data object number of its segment (Concepts, "Rowid
+    /// Format"), so a range names its segment; a segment moved since (a new DATA_OBJECT_ID)
+    /// has none of the rows the range held.
+    pub fn data_objects(&self) -> Option<std::collections::BTreeSet<u32>> {
+        match self.method {
+            Method::Extents { .. } => Some(self.all_segments.iter().map(|s| s.object).collect()),
+            _ => None,
+        }
+    }
+
+    /// Planned from a resume point (chunks of the table published by an earlier run).
+    pub fn resumed(&self) -> bool {
+        self.resumed
     }
 
     pub fn is_done(&self) -> bool {

@@ -19,6 +19,7 @@ use std::sync::{Arc, Mutex};
 
 mod call_limit;
 mod last;
+mod moved;
 mod retry;
 mod room;
 
@@ -599,6 +600,8 @@ fn read_waves<'s, 'e, 'a: 's>(
     next: &mut Option<Ahead<'s, 'a>>,
 ) -> Result<bool> {
     let table = t.info.name.to_string();
+    // Chunks of the table published, and plans made again after its segment moved.
+    let (mut published, mut replans) = (0u64, 0u32);
     loop {
         if stop() {
             return Ok(false);
@@ -607,9 +610,9 @@ fn read_waves<'s, 'e, 'a: 's>(
             Some(Ahead::Reading(h)) => {
                 let (back, r) = h.join().map_err(|_| gone())?;
                 *w = Some(back);
-                r?
+                r
             }
-            Some(Ahead::Read(r)) => r?,
+            Some(Ahead::Read(r)) => r,
             None => {
                 if w.as_ref().is_some_and(Waves::is_done) {
                     return Ok(true);
@@ -625,8 +628,18 @@ fn read_waves<'s, 'e, 'a: 's>(
                         return Ok(false);
                     }
                 }
-                ws.next_wave(scope, t, Some(&mut *emit), None)?
+                ws.next_wave(scope, t, Some(&mut *emit), None)
             }
+        };
+        let read = match read {
+            // Its segment moved: planned again, or the table ends (read/moved.rs).
+            Err(e @ CdcError::SegmentsMoved { .. }) => {
+                w.as_mut()
+                    .ok_or_else(gone)?
+                    .moved(t, e, published, &mut replans)?;
+                continue;
+            }
+            other => other?,
         };
         let Some(read) = read else {
             return Ok(true);
@@ -727,6 +740,7 @@ fn read_waves<'s, 'e, 'a: 's>(
             }
             rc.wave_rest = queue.len();
             emit(ReaderEvent::Chunk(rc))?;
+            published += 1;
             j += 1;
         }
         if let Some((event, e)) = fatal {
@@ -781,10 +795,12 @@ impl<'a> Waves<'a> {
                     .map(|(chunk, rows)| Pending::new(chunk, rows)),
             );
         }
-        let r = &mut self.reader;
         if self.pending.is_empty() {
             return Ok(None);
         }
+        // The ROWID ranges still name the table's segments (asked now the SCN is taken).
+        self.check_segments(t)?;
+        let r = &mut self.reader;
         let mut known = None;
         let announced = announce.is_some();
         if let Some(emit) = announce {
