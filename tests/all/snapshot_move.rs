@@ -76,6 +76,50 @@ fn an_export_of_a_table_moved_while_it_is_read_stops_with_cdc_8009_not_short() {
         .filter(|e| e["event"] == "snapshot-chunk-failed" && e["code"] == "CDC-8009")
         .count();
     assert_eq!(failed, 1, "one snapshot-chunk-failed event");
+
+    // Resumed into the same --out, the table's resume point names the old segment: read whole
+    // from the new one, the rows written before the move would be written twice. It stops.
+    let base = [
+        "--set".to_string(),
+        format!("cdc.database.url=emulator:{}", db.display()),
+        "--set".into(),
+        "cdc.snapshot.chunk.rows=20".into(),
+        "-q".into(),
+        "snapshot".into(),
+        "--out".into(),
+    ];
+    let again = Command::new(cargo_bin("oracle-cdc"))
+        .args(&base)
+        .arg(&export)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        !again.status.success() && stderr.contains("CDC-8009"),
+        "resumed past the move: {stderr}"
+    );
+    // Into a new --out, the table now still: every row once, as `emulator dump` has them.
+    let fresh = dir.path().join("fresh");
+    let o = Command::new(cargo_bin("oracle-cdc"))
+        .args(&base)
+        .arg(&fresh)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let sorted = |text: String| {
+        let mut l: Vec<String> = text.lines().map(str::to_string).collect();
+        l.sort();
+        l
+    };
+    let exported = sorted(std::fs::read_to_string(fresh.join("APP.LOG.jsonl")).unwrap());
+    let dumped = run(&[
+        "emulator",
+        "dump",
+        db.to_str().unwrap(),
+        "--table",
+        "APP.LOG",
+    ]);
+    assert_eq!(exported, sorted(String::from_utf8(dumped.stdout).unwrap()));
 }
 
 /// Capture's initial snapshot of a keyless table the workload moves while it is read stops

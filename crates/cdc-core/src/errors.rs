@@ -417,7 +417,7 @@ catalog! {
         "Exclude one of the two tables (cdc.tables.exclude), or, when they are in two PDBs, name the PDB in topics (cdc.topic.include.pdb=true, then `oracle-cdc offsets edit set-topic-naming` if capture has published already).";
     Cdc8009 = "CDC-8009", Failure, "Table's segment moved during its ROWID snapshot",
         "A table read by ROWID ranges (no usable key) got a new segment while its snapshot was read: ALTER TABLE … MOVE, MOVE / SPLIT / MERGE / EXCHANGE PARTITION or TRUNCATE gave it a new DATA_OBJECT_ID, and a ROWID carries the data object number of its segment, so every row has a new ROWID and the ranges planned from the old extents hold nothing any more. A MOVE logs no row change, so the change stream would not bring those rows either. Before any chunk of the table was published the snapshot plans the table again from its new extents and goes on; after, the rows still to read cannot be told apart from the rows published already (the table has no key, and the move keeps no map from old ROWIDs to new), so the table stops here instead of finishing short. The chunks published before are each right for their SCN.",
-        "Hold ALTER TABLE … MOVE and partition maintenance on the table until its snapshot is done, or give it a key (a NOT NULL unique key named with cdc.key.PDB.OWNER.TABLE), whose chunks are key ranges, not ROWIDs. Export: export the table again into a new --out directory. Capture: start it again; the table's snapshot resumes past the chunks published, in the new segment, whose rows are all read again (rows published before the move come again as reads, each right for its SCN).";
+        "Hold ALTER TABLE … MOVE and partition maintenance on the table until its snapshot is done, or give it a key (a NOT NULL unique key named with cdc.key.PDB.OWNER.TABLE), whose chunks are key ranges, not ROWIDs. Export: export the table again into a new --out directory (resumed in the same one it stops with CDC-8009 again: the new segment read whole would write the rows written before the move twice). Capture: start it again; the table's snapshot resumes past the chunks published, in the new segment, whose rows are all read again (rows published before the move come again as reads, each right for its SCN).";
     Cdc8003 = "CDC-8003", Usage, "No table to capture",
         "cdc.tables.include / cdc.tables.exclude (or --tables) select no table of the database.",
         "Check the patterns against the tables the database has (`oracle-cdc plan-chunks` lists what is captured; `oracle-cdc emulator status` lists an emulated database's tables).";
@@ -948,12 +948,11 @@ pub enum CdcError {
     #[error("CDC-9001: simulated crash at crash point {point}")]
     SimulatedCrash { point: String },
 
-    #[error("CDC-8009: snapshot of {table} stopped: its segment was moved (data objects {planned} planned, {now} now: ALTER TABLE … MOVE, partition maintenance or TRUNCATE gave it a new DATA_OBJECT_ID, so every row has a new ROWID) after {published} of its chunks were published; the rows left cannot be told from those published (no key)")]
+    #[error("CDC-8009: snapshot of {table} stopped: its segment was moved (data objects {planned} planned, {now} now: ALTER TABLE … MOVE, partition maintenance or TRUNCATE gave it a new DATA_OBJECT_ID, so every row has a new ROWID) after chunks of it were published; the rows left cannot be told from those published (no key)")]
     SegmentsMoved {
         table: String,
         planned: String,
         now: String,
-        published: u64,
     },
 
     #[error("CDC-8001: snapshot of {table} stopped: chunk {chunk} failed: {reason}")]

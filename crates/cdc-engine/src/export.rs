@@ -260,6 +260,11 @@ impl ChunkSink for ExportSink {
         self.format == ExportFormat::Records
     }
 
+    /// An export has each row once: a table resumed past a move of its segment stops.
+    fn each_row_once(&self) -> bool {
+        true
+    }
+
     fn publish(
         &mut self,
         t: &TableTarget,

@@ -123,6 +123,10 @@ impl<S: ChunkSink> ChunkSink for Paced<'_, S> {
         self.inner.writes_row_ids()
     }
 
+    fn each_row_once(&self) -> bool {
+        self.inner.each_row_once()
+    }
+
     /// No overlapping waves while a limit applies to the table: each waits for its throttle.
     fn ready(&mut self, t: &TableTarget) -> Result<bool> {
         self.take_signals()?;

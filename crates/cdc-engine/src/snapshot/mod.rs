@@ -86,6 +86,14 @@ pub trait ChunkSink {
         true
     }
 
+    /// Whether a row the sink has must never come again (the export: each row once). Capture
+    /// says no: a chunk read again is a read of the table at its SCN, right where it is
+    /// published. Decides a table resumed by ROWID whose segment moved since
+    /// ([`resume_past_move`]).
+    fn each_row_once(&self) -> bool {
+        false
+    }
+
     /// `first_record`: the chunk's first row is the snapshot's first record; `last_record`: its
     /// last row is the snapshot's last (`chunk.last_rows` says whether it is the table's). A sink may take the chunk's rows (to free each as soon
     /// as it is written, while it is still in the cache); the caller counted them before. When
@@ -139,6 +147,43 @@ pub struct Snapshot<'a> {
     /// [`crate::errors::CdcError::StoppedReconnecting`], which the caller ends as a stop, the
     /// state as last saved.
     pub shutdown: Option<crate::source::Stop<'a>>,
+}
+
+/// A table resumed at a ROWID (`resume`) whose data object is none of the segments it is
+/// planned over now: the segment moved (ALTER TABLE … MOVE, partition maintenance, TRUNCATE)
+/// after the chunks before it were published, and every ROWID changed with it, so the resume
+/// point places nothing and the new segments are read whole (read/moved.rs says why no finer
+/// cut exists for a keyless table). Rows published before come again: right for capture (each
+/// a read of the table at its chunk's SCN), not for a sink that has each row once (the
+/// export), which stops with CDC-8009 rather than write rows twice.
+fn resume_past_move(
+    table: &str,
+    planner: &plan::Planner,
+    resume: Option<&crate::offsets::ResumePoint>,
+    each_row_once: bool,
+) -> Result<()> {
+    let (Some(crate::offsets::ResumePoint::Rowid(next)), Some(now)) =
+        (resume, planner.data_objects())
+    else {
+        return Ok(());
+    };
+    let Ok(next) = cdc_core::rowid::RowId::decode(next) else {
+        return Ok(());
+    };
+    if !each_row_once || now.is_empty() || now.contains(&next.data_object) {
+        return Ok(());
+    }
+    let list = |o: &mut dyn Iterator<Item = u32>| {
+        format!(
+            "[{}]",
+            o.map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
+        )
+    };
+    Err(crate::errors::CdcError::SegmentsMoved {
+        table: table.to_string(),
+        planned: list(&mut std::iter::once(next.data_object)),
+        now: list(&mut now.iter().copied()),
+    })
 }
 
 impl Snapshot<'_> {
@@ -238,6 +283,7 @@ impl Snapshot<'_> {
             // table's first SCN, which is taken while the table is planned.
             while !stop() && sink.pace(t)? {}
             let planned = reader.planner(t, resume.as_ref())?;
+            resume_past_move(&name, &planned.0, resume.as_ref(), sink.each_row_once())?;
             table_entry(state, &name).state = TableState::InProgress;
             self.emit(
                 "snapshot-table-started",

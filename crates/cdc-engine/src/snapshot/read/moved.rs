@@ -39,7 +39,7 @@ fn list(objects: &BTreeSet<u32>) -> String {
 }
 
 impl<'a> Waves<'a> {
-    /// Err([`CdcError::SegmentsMoved`]) with `published` 0 when a data object the ROWID
+    /// Err([`CdcError::SegmentsMoved`]) when a data object the ROWID
     /// ranges were planned over is no longer one of the table's (asked after the wave's SCN
     /// was taken). A segment only added (a new partition's) is no move: the planned ranges
     /// still hold their rows.
@@ -61,7 +61,6 @@ impl<'a> Waves<'a> {
             table: name.to_string(),
             planned: list(&planned),
             now: list(&now),
-            published: 0,
         })
     }
 
@@ -102,12 +101,10 @@ impl<'a> Waves<'a> {
             self.next_scn = None;
             return Ok(());
         }
-        let published = published + u64::from(resumed);
         let e = CdcError::SegmentsMoved {
             table: table.clone(),
             planned,
             now,
-            published,
         };
         self.reader.ops.emit(
             "snapshot-chunk-failed",
