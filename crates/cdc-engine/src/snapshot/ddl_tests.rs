@@ -26,6 +26,8 @@ struct Hook {
     layouts: Mutex<Vec<(Scn, Vec<ColumnInfo>)>>,
     /// ALTER TABLE … MOVE in place of the ADD / DROP COLUMN.
     moves: bool,
+    /// The sink has each row once, as the export ([`ChunkSink::each_row_once`]).
+    once: bool,
 }
 
 impl Hook {
@@ -164,6 +166,10 @@ impl ChunkSink for Sink {
         Ok(())
     }
 
+    fn each_row_once(&self) -> bool {
+        self.hook.once
+    }
+
     fn publish(
         &mut self,
         _t: &TableTarget,
@@ -222,6 +228,7 @@ fn snapshot(
         ddl_before_reads,
         pin,
         false,
+        false,
     )
 }
 
@@ -232,6 +239,7 @@ fn run(
     ddl_before_reads: &[usize],
     pin: bool,
     moves: bool,
+    once: bool,
 ) -> Run {
     let settings = Settings::from_pairs(pairs).unwrap();
     let hook = Arc::new(Hook {
@@ -242,6 +250,7 @@ fn run(
         ddl_before_reads: ddl_before_reads.to_vec(),
         layouts: Mutex::new(Vec::new()),
         moves,
+        once,
     });
     let conn = Hooked {
         inner: EmulatorConnector::open(db, settings.emulator_faults()).unwrap(),
@@ -497,12 +506,12 @@ fn a_table_moved_before_its_first_chunk_is_planned_again_and_read_whole() {
     let (_d, db) = keyless();
     // Without a move (its writer let go before the next run opens one).
     let (all, old) = {
-        let before = run(&db, MOVING, &[], &[], false, false);
+        let before = run(&db, MOVING, &[], &[], false, false, true);
         assert_eq!(*before.out.as_ref().unwrap(), Outcome::Completed);
         (published(&before), first_object(&before))
     };
     assert_eq!(all.len(), 200);
-    let run = run(&db, MOVING, &[], &[1], false, true);
+    let run = run(&db, MOVING, &[], &[1], false, true, true);
     assert_eq!(*run.out.as_ref().unwrap(), Outcome::Completed);
     assert_eq!(published(&run), all, "every row once, none lost");
     let replans: Vec<_> = retries_of(&run, "replan")
@@ -529,12 +538,13 @@ fn first_object(run: &Run) -> u32 {
     }
 }
 
-/// ALTER TABLE … MOVE after chunks of the table were published: the rows left cannot be told
-/// from those published (no key), so the table stops with CDC-8009, never completes short.
+/// ALTER TABLE … MOVE after chunks of the table were published to a sink that has each row
+/// once (the export): the rows left cannot be told from those published (no key), so the table
+/// stops with CDC-8009, never completes short.
 #[test]
 fn a_table_moved_after_chunks_were_published_stops_with_cdc_8009() {
     let (_d, db) = keyless();
-    let run = run(&db, MOVING, &[], &[4], false, true);
+    let run = run(&db, MOVING, &[], &[4], false, true, true);
     let e = run.out.as_ref().expect_err("the table must not complete");
     assert_eq!(e.code(), crate::errors::Code::Cdc8009, "{e}");
     assert!(e.to_string().contains("APP.K"), "{e}");
@@ -547,4 +557,41 @@ fn a_table_moved_after_chunks_were_published_stops_with_cdc_8009() {
         .events
         .iter()
         .any(|e| e["event"] == "snapshot-chunk-failed" && e["code"] == "CDC-8009"));
+}
+
+/// The same move with capture's sink (each chunk a read of the table at its SCN): the table is
+/// planned again from its new extents and read whole; its last read has every row, under the
+/// new data object, and the chunks before the move stay as they were.
+#[test]
+fn capture_plans_a_table_moved_after_chunks_were_published_again_and_reads_it_whole() {
+    let (_d, db) = keyless();
+    let (all, old) = {
+        let before = run(&db, MOVING, &[], &[], false, false, false);
+        (published(&before), first_object(&before))
+    };
+    let run = run(&db, MOVING, &[], &[4], false, true, false);
+    assert_eq!(*run.out.as_ref().unwrap(), Outcome::Completed);
+    let replans: Vec<_> = retries_of(&run, "replan")
+        .into_iter()
+        .filter(|e| e["code"] == "CDC-8009")
+        .collect();
+    assert_eq!(replans.len(), 1, "{:#?}", run.events);
+    assert!(replans[0]["published"].as_u64().unwrap() > 0);
+    // The chunks read after the move, all over the new segment, hold every row once.
+    let object = |c: &ReadChunk| match &c.chunk {
+        super::plan::Chunk::Rowid { start, .. } => cdc_core::rowid::RowId::decode(start)
+            .map(|r| r.data_object)
+            .unwrap_or(0),
+        _ => 0,
+    };
+    let mut after: Vec<String> = run
+        .sink
+        .chunks
+        .iter()
+        .filter(|c| object(c) != old)
+        .flat_map(|c| c.rows.iter().map(|r| r.values[0].to_string()))
+        .collect();
+    after.sort();
+    assert_eq!(after, all);
+    assert!(run.sink.chunks.iter().any(|c| object(c) == old));
 }

@@ -266,6 +266,7 @@ impl Snapshot<'_> {
         reader.shutdown = self.shutdown;
         reader.marks = sink.marks_last();
         reader.row_ids = sink.writes_row_ids();
+        reader.each_row_once = sink.each_row_once();
         let last_index = captured.len().saturating_sub(1);
         // Chunks published but not yet durable (more of their wave came right after): their
         // `snapshot-chunk-done` events and rows, given once the wave's last makes them durable

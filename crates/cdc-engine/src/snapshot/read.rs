@@ -105,6 +105,9 @@ pub struct Reader<'a> {
     pub marks: bool,
     /// Read each row's ROWID (the sink writes it: a record's `row_id`).
     pub row_ids: bool,
+    /// The sink has each row once (the export, [`super::ChunkSink::each_row_once`]): a table
+    /// whose segment moved after chunks of it were published stops (read/moved.rs).
+    pub each_row_once: bool,
     /// The whole run told to stop (see [`super::Snapshot::shutdown`]): a login being retried
     /// gives up at once, with [`CdcError::StoppedReconnecting`].
     pub shutdown: Option<Stop<'a>>,
@@ -276,6 +279,7 @@ impl<'a> Reader<'a> {
             pin_scn: None,
             marks: false,
             row_ids: true,
+            each_row_once: false,
             shutdown: None,
             pool: Pool::new(threads),
         }
@@ -494,6 +498,7 @@ impl<'a> Reader<'a> {
             pin_scn: self.pin_scn,
             marks: self.marks,
             row_ids: self.row_ids,
+            each_row_once: self.each_row_once,
             shutdown: self.shutdown,
             pool: std::mem::take(&mut self.pool),
         };

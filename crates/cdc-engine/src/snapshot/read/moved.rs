@@ -24,7 +24,13 @@
 //! from the rows already published. Before any chunk of the table is published (this run, not
 //! resumed) the table is planned again from its new extents: nothing was read, nothing is
 //! read twice. After, re-reading the table would publish rows twice in an export, whose
-//! contract is each row once; the table stops with CDC-8009 instead of finishing short.
+//! contract is each row once; the export's table stops with CDC-8009 instead of finishing
+//! short. Capture plans the table again all the same: each chunk it publishes is a read of the
+//! table at its SCN, placed in the stream right there, so a row read again is the table's state
+//! again, not a second row (the chunks before the move said what the table held at theirs);
+//! what it cannot do is drop the rows it published under the old ROWIDs, which no consumer
+//! keyed by ROWID can match with the new ones — nor could it from the stream, which a MOVE
+//! leaves without a row change. Both at most `cdc.snapshot.chunk.ddl.retries` times a table.
 
 use super::{Pending, Waves};
 use crate::errors::{CdcError, Result};
@@ -66,8 +72,9 @@ impl<'a> Waves<'a> {
 
     /// The table's segment moved (`e`, from [`Waves::check_segments`]) with `published`
     /// chunks of it published this run: planned again from its new extents when none was
-    /// (nor by an earlier run), at most `cdc.snapshot.chunk.ddl.retries` times (each is a new
-    /// DDL); else the error that ends the table, with its `snapshot-chunk-failed` event.
+    /// (nor by an earlier run) or the sink may have rows again (capture), at most
+    /// `cdc.snapshot.chunk.ddl.retries` times (each is a new DDL); else the error that ends
+    /// the table, with its `snapshot-chunk-failed` event.
     pub(super) fn moved(
         &mut self,
         t: &TableTarget,
@@ -86,14 +93,15 @@ impl<'a> Waves<'a> {
         };
         let limit = self.reader.settings.snapshot.chunk_ddl_retries;
         let resumed = self.planner.resumed();
-        if published == 0 && !resumed && *replans < limit {
+        let nothing_published = published == 0 && !resumed;
+        if (nothing_published || !self.reader.each_row_once) && *replans < limit {
             *replans += 1;
             self.reader.count_retry();
             self.reader.ops.emit(
                 "snapshot-chunk-retry",
-                json!({"table": table, "chunk": "whole table", "code": "CDC-8009", "action": "replan", "reason": "segment moved", "planned": planned, "now": now, "retry": *replans}),
+                json!({"table": table, "chunk": "whole table", "code": "CDC-8009", "action": "replan", "reason": "segment moved", "planned": planned, "now": now, "published": published, "retry": *replans}),
             )?;
-            tracing::info!("{table}: its segment was moved before any chunk was published (data objects {planned}, now {now}); planned again from its new extents");
+            tracing::info!("{table}: its segment was moved (data objects {planned}, now {now}; {published} chunks published this run); planned again from its new extents");
             let rows = self.reader.settings.snapshot.chunk_rows;
             self.planner = self.reader.on_main(|s| Planner::new(t, rows, None, s))?;
             self.pending.clear();
