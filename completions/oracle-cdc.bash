@@ -543,7 +543,7 @@ _oracle__cdc() {
             return 0
             ;;
         oracle__cdc__subcmd__emulator__subcmd__workload)
-            opts="-c -q -v -h -V --transactions --duration --rate --wait --mix --tx-size --rollback-pct --savepoint-pct --key-update-pct --row-move-pct --long-every --long-span --ddl-every --create-table-every --truncate-every --scn-jump-every --scn-jump --shared-commit-pct --lob-pct --lob-edit-pct --tables --seed --format --config --set --quiet --verbose --color --print-settings --strict --help --version"
+            opts="-c -q -v -h -V --transactions --duration --rate --wait --mix --tx-size --rollback-pct --savepoint-pct --key-update-pct --row-move-pct --long-every --long-span --ddl-every --create-table-every --truncate-every --move-every --scn-jump-every --scn-jump --shared-commit-pct --lob-pct --lob-edit-pct --tables --seed --format --config --set --quiet --verbose --color --print-settings --strict --help --version"
             if [[ ${cur} != -* ]] && _oracle_cdc_tables; then
                 return 0
             fi
@@ -605,6 +605,10 @@ _oracle__cdc() {
                     return 0
                     ;;
                 --truncate-every)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --move-every)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -124,6 +124,7 @@ set edit:completion:arg-completer[oracle-cdc] = {|@words|
             cand --ddl-every 'Run an ADD/DROP COLUMN every N transactions (0: never)'
             cand --create-table-every 'CREATE TABLE every N transactions (0: never): a copy of the first table''s layout named TABLE_NEW<k>, changed by later transactions like the others'
             cand --truncate-every 'TRUNCATE TABLE one of the tables every N transactions (0: never): all its rows go in one DDL, its segment gets a new data object id'
+            cand --move-every 'ALTER TABLE … MOVE one of the tables every N transactions (0: never; MOVE PARTITION of one partition of a partitioned table): no row changes in the redo, one DDL, and every row of the segment gets a ROWID with a new data object number'
             cand --scn-jump-every 'Every N transactions (0: never) raise the database''s SCN by --scn-jump first, as a database link to a database further ahead does: SCNs with no redo, which capture mines in growing windows'
             cand --scn-jump 'SCNs each jump of --scn-jump-every adds'
             cand --shared-commit-pct 'Percent of commits that share their commit SCN with the previous commit'

@@ -200,7 +200,13 @@ fn workload(
         // leaves out when zero are there, so every key is always present.
         let mut value = value;
         if let Some(o) = value.as_object_mut() {
-            for key in ["tables_created", "truncates", "moves", "lob_edits", "scn_jumps"] {
+            for key in [
+                "tables_created",
+                "truncates",
+                "moves",
+                "lob_edits",
+                "scn_jumps",
+            ] {
                 o.entry(key).or_insert(json!(0));
             }
         }
