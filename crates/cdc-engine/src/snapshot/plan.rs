@@ -5,7 +5,7 @@
 //! index boundary probes (every `chunk.rows`-th key) otherwise; extents for ROWID ranges.
 
 use super::target::{Strategy, TableTarget};
-use crate::errors::Result;
+use crate::errors::{CdcError, Result};
 use crate::offsets::ResumePoint;
 use crate::types::{compare_keys_in, ColumnType, KeyOrder, Value};
 use cdc_core::model::{BoundaryQuery, ChunkRange, Extent, Scn};
@@ -417,6 +417,32 @@ impl Planner {
         self.chunk_rows = rows;
     }
 
+    /// A boundary the probe found must come after the lower bound it was asked from (and the
+    /// boundary before it): rows numbered from a bound on cannot end at or before it. One that
+    /// does means the database compared another bound than the one sent: an NCHAR or NVARCHAR2
+    /// key bound as VARCHAR2 is converted to the database character set first, and a
+    /// character that set lacks becomes a replacement ('¿'), so the probe starts over from
+    /// there each time. Planning would never end (each chunk empty); stop it instead.
+    fn check_progress(&self, boundary: &[Value]) -> Result<()> {
+        let Some(lower) = &self.next_lower else {
+            return Ok(());
+        };
+        if compare_keys_in(boundary, lower, self.order).is_gt() {
+            return Ok(());
+        }
+        Err(CdcError::ChunkFailed {
+            table: self.table.to_string(),
+            chunk: format!("after key {}", shown_key(lower)),
+            reason: format!(
+                "the key boundary probe answered {}, not past its lower bound: the database \
+                 compared a converted bound (a national key's characters missing from the \
+                 database character set become '¿' in a VARCHAR2 bind), so chunking by this key \
+                 would never end. Choose another key for the table (cdc.key.<table>)",
+                shown_key(boundary)
+            ),
+        })
+    }
+
     /// Up to `n` more chunks; empty when the table is covered.
     pub fn next(&mut self, session: &mut dyn Session, scn: Scn, n: usize) -> Result<Vec<Chunk>> {
         let mut out = Vec::new();
@@ -441,6 +467,9 @@ impl Planner {
                 };
                 let bounds = session.key_boundaries(&q)?;
                 let found = bounds.len();
+                for b in &bounds {
+                    self.check_progress(b)?;
+                }
                 for b in bounds {
                     out.push(Chunk::Key {
                         lower: self.next_lower.take(),
@@ -613,4 +642,13 @@ fn segments(extents: &[Extent]) -> Vec<Segment> {
         }
     }
     merged
+}
+
+/// A key as messages show it: its values' text, cut short.
+fn shown_key(key: &[Value]) -> String {
+    let parts: Vec<String> = key
+        .iter()
+        .map(|v| crate::errors::shown(&format!("{v:?}"), 60))
+        .collect();
+    format!("({})", parts.join(", "))
 }

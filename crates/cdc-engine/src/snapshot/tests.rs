@@ -8,7 +8,7 @@ use super::*;
 use crate::offsets::{DatabaseIdentity, Offsets};
 use crate::source::emulator::{clock, init, workload, writer::Writer, EmulatorConnector, Faults};
 use crate::types::{compare_keys, Value};
-use cdc_core::model::{ChunkRange, FetchedRow, FlashbackQuery};
+use cdc_core::model::{ChunkRange, FetchedRow, FlashbackQuery, Scn};
 use cdc_core::rowid::RowId;
 use proptest::prelude::*;
 
@@ -1218,4 +1218,135 @@ fn without_a_stream_chunks_select_the_columns_the_dictionary_has_at_their_scn() 
             .iter()
             .all(|r| r.values[d] == Value::Text("d".into())));
     }
+}
+
+/// A session whose key boundary probes compare what Oracle compares when an NVARCHAR2 bound is
+/// sent as VARCHAR2 to a database whose character set lacks its characters: the bound converted
+/// first, each such character a '¿'.
+struct ConvertedBounds {
+    inner: Box<dyn cdc_core::session::Session>,
+}
+
+impl cdc_core::session::Catalog for ConvertedBounds {
+    cdc_core::forward_catalog!(inner);
+}
+
+impl cdc_core::session::Flashback for ConvertedBounds {
+    fn current_scn(&mut self) -> crate::errors::Result<Scn> {
+        self.inner.current_scn()
+    }
+    fn read_as_of(
+        &mut self,
+        q: &FlashbackQuery,
+        row: &mut dyn FnMut(FetchedRow) -> crate::errors::Result<()>,
+    ) -> crate::errors::Result<u64> {
+        self.inner.read_as_of(q, row)
+    }
+    fn key_range(
+        &mut self,
+        table: &crate::names::TableName,
+        key_column: &str,
+        scn: Option<Scn>,
+    ) -> crate::errors::Result<Option<(Value, Value)>> {
+        self.inner.key_range(table, key_column, scn)
+    }
+    fn key_boundaries(
+        &mut self,
+        q: &cdc_core::model::BoundaryQuery,
+    ) -> crate::errors::Result<Vec<Vec<Value>>> {
+        let mut q = q.clone();
+        if let Some(lower) = q.lower.as_mut() {
+            for v in lower.iter_mut() {
+                if let Value::Text(t) = v {
+                    let converted: String = t
+                        .chars()
+                        .map(|c| if (c as u32) < 0x100 { c } else { '¿' })
+                        .collect();
+                    *v = Value::Text(converted.as_str().into());
+                }
+            }
+        }
+        self.inner.key_boundaries(&q)
+    }
+    fn check_condition(
+        &mut self,
+        table: &crate::names::TableName,
+        condition: &str,
+    ) -> crate::errors::Result<()> {
+        self.inner.check_condition(table, condition)
+    }
+    fn scn_to_time(&mut self, scn: Scn) -> crate::errors::Result<Option<String>> {
+        self.inner.scn_to_time(scn)
+    }
+}
+
+impl cdc_core::session::Miner for ConvertedBounds {
+    cdc_core::forward_miner!(inner);
+}
+
+impl cdc_core::session::Admin for ConvertedBounds {
+    cdc_core::forward_admin!(inner);
+}
+
+/// An NVARCHAR2 key whose characters the database character set lacks, with bounds the database
+/// converts: each probe starts over from '¿…', so its boundaries never pass the lower bound.
+/// Planning stops with CDC-8001 naming the table and why, instead of planning empty chunks
+/// forever (before: 300 rounds of probes and still not done).
+#[test]
+fn key_probes_that_do_not_pass_their_lower_bound_stop_planning_with_cdc_8001() {
+    let (_d, db) = make_db(
+        r#"
+database:
+  character_set: WE8MSWIN1252
+  national_character_set: AL16UTF16
+tables:
+  - name: APP.N
+    columns:
+      - { name: K, type: NVARCHAR2(10), nullable: false }
+      - { name: V, type: NUMBER(10) }
+    primary_key: [K]
+    rows: 0
+"#,
+    );
+    let mut w = Writer::open(&db, clock::system(), true).unwrap();
+    let t = w.begin().unwrap();
+    for i in 0..60 {
+        let key = format!("日本{i:03}");
+        w.insert(
+            t,
+            0,
+            vec![
+                Value::Text(key.as_str().into()),
+                Value::Number(i.to_string().as_str().into()),
+            ],
+        )
+        .unwrap();
+    }
+    w.commit(&[t]).unwrap();
+    drop(w);
+    let conn = EmulatorConnector::open(&db, Faults::default()).unwrap();
+    let settings = Settings::from_pairs(&["cdc.tables.include=APP.N".to_string()]).unwrap();
+    let target = targets(&settings, &conn).remove(0);
+    let mut s = ConvertedBounds {
+        inner: conn.connect().unwrap(),
+    };
+    let scn = cdc_core::session::Flashback::current_scn(&mut s).unwrap();
+    let mut p = Planner::new(&target, 5, None, &mut s).unwrap();
+    let mut result = Ok(());
+    for _ in 0..300 {
+        if p.is_done() {
+            break;
+        }
+        if let Err(e) = p.next(&mut s, scn, 3) {
+            result = Err(e);
+            break;
+        }
+    }
+    let e = result.expect_err("planning stops");
+    assert_eq!(e.code(), crate::errors::Code::Cdc8001, "{e}");
+    let text = e.to_string();
+    assert!(
+        text.contains("APP.N") && text.contains("not past its lower bound"),
+        "{text}"
+    );
 }
