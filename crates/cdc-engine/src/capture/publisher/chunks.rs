@@ -75,12 +75,21 @@ impl ChunkSink for Publisher<'_> {
 
     fn wave(&mut self, scn: Scn) -> Result<()> {
         crate::crashpoint::hit(Point::PublisherWave)?;
+        let wave_scn = scn;
         let scn = crate::crashpoint::wave_catch_up_to(scn);
         let blocking = self.signal_snapshot == Some(crate::signal::SnapshotKind::Blocking);
         if self.streaming && !blocking {
             // Everything committed before the chunks' SCN goes first.
             self.stream_until(Sequencer::through_before_chunk(scn))?;
             debug_assert!(self.sequencer.may_publish_chunk(scn));
+            // And nothing committed after it: a change published before a chunk read AS OF an
+            // earlier SCN would leave a latest-per-key consumer with the chunk's older row.
+            // (`wave_scn`: the simulation's broken-rule drill moves `scn`, not this.)
+            debug_assert!(
+                self.sequencer.mined_to() <= wave_scn,
+                "mined through SCN {} before a wave read AS OF SCN {wave_scn}",
+                self.sequencer.mined_to()
+            );
         }
         Ok(())
     }
