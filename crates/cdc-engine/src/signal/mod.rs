@@ -255,6 +255,19 @@ impl Signal {
         };
         let action = match kind.to_ascii_lowercase().as_str() {
             "execute-snapshot" => {
+                // Debezium chunks by this column instead of the key; read without it, the
+                // snapshot would run chunked by the key while the sender believes otherwise.
+                if let Some(v) = data.get("surrogate-key").filter(|v| !v.is_null()) {
+                    return Err(bad(
+                        "data.surrogate-key",
+                        format!(
+                            "{} is not supported: snapshots chunk by the table's primary or unique key, \
+                             or by the columns cdc.key.<table> names; set that and send the signal \
+                             without surrogate-key",
+                            shown(&v.to_string(), 48)
+                        ),
+                    ));
+                }
                 let tables = tables(true)?;
                 let kind = match data.get("type") {
                     None | Some(Json::Null) => SnapshotKind::Incremental,

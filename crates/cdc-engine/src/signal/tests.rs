@@ -277,3 +277,23 @@ fn spooled_signals_are_taken_in_the_order_they_were_sent() {
         ["m-ahead", "z-stop", "a-again", "q-third", "b-fourth"]
     );
 }
+
+/// Debezium's `surrogate-key` (chunk by this column) is refused by name, not read past: the
+/// snapshot would run chunked by the key while the sender believes otherwise.
+#[test]
+fn a_surrogate_key_is_refused_by_name() {
+    let why = rejection(json!({
+        "id": "s1", "type": "execute-snapshot",
+        "data": {"data-collections": ["HR.EMP"], "surrogate-key": "EMAIL"}
+    }));
+    assert!(
+        why.contains("data.surrogate-key") && why.contains("cdc.key."),
+        "{why}"
+    );
+    // null is as if absent.
+    parse(json!({
+        "id": "s2", "type": "execute-snapshot",
+        "data": {"data-collections": ["HR.EMP"], "surrogate-key": null}
+    }))
+    .unwrap();
+}
