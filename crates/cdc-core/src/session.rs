@@ -90,6 +90,21 @@ pub trait Catalog {
     /// cluster's data object id, in file/block order. The blocks hold the rows of every table
     /// of the cluster; a ROWID range over them read from `table` returns that table's rows.
     fn cluster_extents(&mut self, table: &TableName, cluster: &str) -> Result<Vec<Extent>>;
+    /// The data object numbers of the segments that hold `table`'s rows now: its own (each
+    /// partition's), or its cluster's when `cluster` names it. A snapshot read by ROWID ranges
+    /// asks before every wave whether its segments moved. By default from the extents; the
+    /// Oracle adapter asks ALL_OBJECTS instead, since DBA_EXTENTS (built on the datafile
+    /// headers' extent maps) can take seconds to minutes on a large database.
+    fn data_object_ids(&mut self, table: &TableName, cluster: Option<&str>) -> Result<Vec<u64>> {
+        let extents = match cluster {
+            Some(c) => self.cluster_extents(table, c)?,
+            None => self.extents(table)?,
+        };
+        let mut ids: Vec<u64> = extents.iter().map(|e| e.data_object_id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        Ok(ids)
+    }
     /// Instance parameters and redo layout for pre-flight checks (`doctor`): container,
     /// COMPATIBLE, processes/sessions use, archive destinations, redo groups, log switches.
     fn instance_config(&mut self) -> Result<InstanceConfig>;
@@ -272,6 +287,13 @@ macro_rules! forward_catalog {
             cluster: &str,
         ) -> $crate::errors::Result<Vec<$crate::model::Extent>> {
             self.$($field)+.cluster_extents(table, cluster)
+        }
+        fn data_object_ids(
+            &mut self,
+            table: &$crate::names::TableName,
+            cluster: Option<&str>,
+        ) -> $crate::errors::Result<Vec<u64>> {
+            self.$($field)+.data_object_ids(table, cluster)
         }
         fn instance_config(&mut self) -> $crate::errors::Result<$crate::model::InstanceConfig> {
             self.$($field)+.instance_config()

@@ -635,6 +635,24 @@ impl Catalog for OracleSession {
         )
     }
 
+    /// From ALL_OBJECTS ([`sql::TABLE_DATA_OBJECTS`]), not the extents: a clustered table's
+    /// row there carries its cluster's number, so `cluster` needs no query of its own.
+    fn data_object_ids(&mut self, table: &TableName, _cluster: Option<&str>) -> Result<Vec<u64>> {
+        let c = CallContext {
+            table: Some(table.owner_table()),
+            operation: "reading ALL_OBJECTS (the table's data objects)",
+            ..CallContext::default()
+        };
+        fetch::query_all(
+            &*self.conn,
+            sql::TABLE_DATA_OBJECTS,
+            &table_binds(table),
+            FetchOptions::default(),
+            &c,
+            |r| r.u64(0),
+        )
+    }
+
     fn cluster_extents(&mut self, table: &TableName, cluster: &str) -> Result<Vec<Extent>> {
         let c = CallContext {
             table: Some(table.owner_table()),

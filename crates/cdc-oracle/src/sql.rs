@@ -494,6 +494,20 @@ pub const DATA_OBJECTS: &str = concat!(
     " ORDER BY o.OWNER, o.OBJECT_NAME, o.OBJECT_TYPE, o.SUBOBJECT_NAME"
 );
 
+/// The data object numbers of one table's segments now: the table's own, its partitions' and
+/// subpartitions' (a partitioned table's own row has none), or, for a table stored in a
+/// cluster, the cluster's ("DATA_OBJECT_ID: dictionary object number of the segment that
+/// contains the object", Reference, ALL_OBJECTS). A snapshot read by ROWID ranges asks before
+/// every wave whether the segments it planned over are still the table's (a MOVE, partition
+/// maintenance or TRUNCATE gives new ones). Not DBA_EXTENTS, which the plan reads once: that
+/// view is built on the datafile headers' extent maps (X$KTFBUE) and can take seconds to minutes
+/// on a large database. Binds: `:owner`, `:table_name`. Privilege: none beyond access to the
+/// table (ALL_ view).
+pub const TABLE_DATA_OBJECTS: &str = "SELECT DATA_OBJECT_ID FROM ALL_OBJECTS \
+WHERE OWNER = :owner AND OBJECT_NAME = :table_name \
+AND OBJECT_TYPE IN ('TABLE', 'TABLE PARTITION', 'TABLE SUBPARTITION') \
+AND DATA_OBJECT_ID IS NOT NULL ORDER BY DATA_OBJECT_ID";
+
 /// Tables with `ADD SUPPLEMENTAL LOG DATA (ALL) COLUMNS`. Privilege: as [`TABLES`].
 pub const ALL_COLUMN_LOG_GROUPS: &str = concat!(
     "SELECT g.OWNER, g.TABLE_NAME FROM ALL_LOG_GROUPS g ",

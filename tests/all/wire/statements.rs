@@ -323,6 +323,25 @@ fn walk(served: &Served) -> BTreeSet<String> {
         );
         mark(name);
     }
+    // The table's data objects now: the ones its extents carry (one segment, no partition).
+    let ids: BTreeSet<String> = rows(
+        root,
+        "TABLE_DATA_OBJECTS",
+        sql::TABLE_DATA_OBJECTS,
+        &owner_table,
+    )
+    .iter()
+    .map(|r| text(&r[0]))
+    .collect();
+    let extent_ids: BTreeSet<String> = rows(root, "EXTENTS", sql::EXTENTS, &owner_table)
+        .iter()
+        .map(|r| text(&r[1]))
+        .collect();
+    assert!(
+        !ids.is_empty() && ids == extent_ids,
+        "{ids:?} vs {extent_ids:?}"
+    );
+    mark("TABLE_DATA_OBJECTS");
     // The example's tables have no VPD or redaction policy: answered with no row
     // (snapshot_policies.rs and the emulator's policies_tests read policies); the capture user
     // has neither exemption.

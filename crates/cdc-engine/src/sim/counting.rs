@@ -85,6 +85,10 @@ impl Catalog for CountingSession {
         note(&self.counts, self.inner.cluster_extents(table, cluster))
     }
 
+    fn data_object_ids(&mut self, table: &TableName, cluster: Option<&str>) -> Result<Vec<u64>> {
+        note(&self.counts, self.inner.data_object_ids(table, cluster))
+    }
+
     fn table_columns(&mut self, table: &TableName) -> Result<Option<Vec<ColumnInfo>>> {
         note(&self.counts, self.inner.table_columns(table))
     }

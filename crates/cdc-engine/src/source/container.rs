@@ -480,6 +480,11 @@ impl Catalog for ContainerSession {
         self.inner.cluster_extents(table, cluster)
     }
 
+    fn data_object_ids(&mut self, table: &TableName, cluster: Option<&str>) -> Result<Vec<u64>> {
+        self.enter_table(table)?;
+        self.inner.data_object_ids(table, cluster)
+    }
+
     fn table_columns(&mut self, table: &TableName) -> Result<Option<Vec<ColumnInfo>>> {
         self.enter_table(table)?;
         self.inner.table_columns(table)

@@ -12,8 +12,10 @@
 //! old, empty ranges. A MOVE logs no row change (LogMiner shows one DDL row), so the change
 //! stream does not bring the rows either.
 //!
-//! So before every wave, once its SCN is taken, the table's data objects (DBA_EXTENTS joined
-//! to DBA_OBJECTS, the statement the plan was made with) are compared with the plan's. Data
+//! So before every wave, once its SCN is taken, the table's data objects now
+//! ([`cdc_core::session::Catalog::data_object_ids`]: ALL_OBJECTS on Oracle, not the
+//! DBA_EXTENTS the plan read once, which can take minutes on a large database) are compared
+//! with the plan's. Data
 //! object numbers only grow, so if every planned one is still there now, no move happened
 //! before the wave's SCN; a move after it fails the wave's reads with ORA-01466, and their
 //! retry is checked again before it is read. One round trip a wave, for ROWID-range tables
@@ -55,11 +57,10 @@ impl<'a> Waves<'a> {
         };
         let name = t.info.name.clone();
         let cluster = t.info.cluster.clone();
-        let extents = self.reader.on_main(|s| match &cluster {
-            Some(c) => s.cluster_extents(&name, c),
-            None => s.extents(&name),
-        })?;
-        let now: BTreeSet<u32> = extents.iter().map(|e| e.data_object_id as u32).collect();
+        let ids = self
+            .reader
+            .on_main(|s| s.data_object_ids(&name, cluster.as_deref()))?;
+        let now: BTreeSet<u32> = ids.iter().map(|&id| id as u32).collect();
         if planned.is_subset(&now) {
             return Ok(());
         }
