@@ -28,7 +28,7 @@ tables:
     statistics: missing
 "#;
 
-fn oracle_cdc(db: &Path, args: &[&str]) -> Output {
+pub(crate) fn oracle_cdc(db: &Path, args: &[&str]) -> Output {
     Command::new(cargo_bin("oracle-cdc"))
         .arg("--set")
         .arg(format!("cdc.database.url=emulator:{}", db.display()))
@@ -37,7 +37,7 @@ fn oracle_cdc(db: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
-fn ok(out: Output) -> Output {
+pub(crate) fn ok(out: Output) -> Output {
     assert!(
         out.status.success(),
         "{}",
@@ -51,7 +51,7 @@ fn setup() -> (tempfile::TempDir, std::path::PathBuf) {
 }
 
 /// `emulator init` of `text` in a new directory.
-fn setup_with(text: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+pub(crate) fn setup_with(text: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let schema = dir.path().join("schema.yaml");
     std::fs::write(&schema, text).unwrap();
@@ -69,7 +69,7 @@ fn setup_with(text: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     (dir, db)
 }
 
-fn dump(db: &Path, table: &str, format: &str) -> String {
+pub(crate) fn dump(db: &Path, table: &str, format: &str) -> String {
     String::from_utf8(
         ok(oracle_cdc(
             db,

@@ -4,9 +4,9 @@
 //! for the capture user is refused with CDC-2206 / CDC-2207 naming the grant, never exported
 //! short; with the exemption the export equals `emulator dump`; archived rows are exported.
 
-use assert_cmd::cargo::cargo_bin;
+use crate::snapshot_cli::{ok, oracle_cdc, setup_with};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 const SCHEMA: &str = r#"
 seed: 5
@@ -42,44 +42,12 @@ tables:
       - { name: HIDE_SALARY, columns: [SALARY] }
 "#;
 
-fn oracle_cdc(db: &Path, args: &[&str]) -> Output {
-    Command::new(cargo_bin("oracle-cdc"))
-        .arg("--set")
-        .arg(format!("cdc.database.url=emulator:{}", db.display()))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn ok(out: Output) -> Output {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
 fn setup() -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let schema = dir.path().join("schema.yaml");
-    std::fs::write(&schema, SCHEMA).unwrap();
-    let db = dir.path().join("db");
-    ok(Command::new(cargo_bin("oracle-cdc"))
-        .args(["emulator", "init", db.to_str().unwrap()])
-        .arg("--schema")
-        .arg(&schema)
-        .output()
-        .unwrap());
-    (dir, db)
+    setup_with(SCHEMA)
 }
 
 fn dump(db: &Path, table: &str) -> String {
-    let out = ok(oracle_cdc(
-        db,
-        &["emulator", "dump", "--table", table, "--format", "jsonl"],
-    ));
-    String::from_utf8(out.stdout).unwrap()
+    crate::snapshot_cli::dump(db, table, "jsonl")
 }
 
 /// `snapshot` as `user` of `tables` into `out`.

@@ -4,17 +4,13 @@
 
 use super::{Segment, Writer};
 use crate::errors::{CdcError, Result};
-use crate::redo::{DdlChange, Redo};
+use crate::redo::{DdlChange, Redo, Xid};
 use cdc_core::model::Scn;
 
 impl Writer {
     /// ALTER TABLE … ADD / DROP COLUMN, in a transaction of its own.
     pub fn ddl(&mut self, table: usize, change: DdlChange) -> Result<Scn> {
-        if self.table_busy(table) {
-            return Err(CdcError::Workload(
-                "ORA-00054: resource busy and acquire with NOWAIT specified".into(),
-            ));
-        }
+        self.refuse_if_busy(table)?;
         let t = &self.replica.tables[table];
         let sql = match &change {
             DdlChange::AddColumn { column } => format!(
@@ -51,20 +47,7 @@ impl Writer {
                 )));
             }
         }
-        let xid = self.begin()?;
-        let scn = self.scn();
-        let ts = self.now();
-        self.write(
-            Redo::Ddl {
-                scn,
-                xid,
-                tab: table as u32,
-                sql,
-                change,
-                ts,
-            },
-            self.thread_of(xid),
-        )?;
+        let xid = self.write_ddl(table, sql, change)?;
         self.commit(&[xid])
     }
 
@@ -83,11 +66,7 @@ impl Writer {
                 self.replica.tables[table].def.name
             )));
         }
-        if self.table_busy(table) {
-            return Err(CdcError::Workload(
-                "ORA-00054: resource busy and acquire with NOWAIT specified".into(),
-            ));
-        }
+        self.refuse_if_busy(table)?;
         let t = &self.replica.tables[table];
         let mut next = self.replica.next_object_number();
         let segments: Vec<u32> = t
@@ -107,20 +86,7 @@ impl Writer {
             })
             .collect();
         let sql = format!("truncate table {}", t.def.name.quoted());
-        let xid = self.begin()?;
-        let scn = self.scn();
-        let ts = self.now();
-        self.write(
-            Redo::Ddl {
-                scn,
-                xid,
-                tab: table as u32,
-                sql,
-                change: DdlChange::Truncate { segments },
-                ts,
-            },
-            self.thread_of(xid),
-        )?;
+        let xid = self.write_ddl(table, sql, DdlChange::Truncate { segments })?;
         // The new segments start empty, in the first extent each kept.
         let t = &self.replica.tables[table];
         for (p, seg) in self.segments[table].iter_mut().enumerate() {
@@ -194,12 +160,19 @@ impl Writer {
                 )))
             }
         };
-        if self.table_busy(table) {
-            return Err(CdcError::Workload(
-                "ORA-00054: resource busy and acquire with NOWAIT specified".into(),
-            ));
-        }
+        self.refuse_if_busy(table)?;
         let segment = self.replica.next_object_number();
+        let change = DdlChange::Move {
+            partition: partition.map(|p| p as u32),
+            segment,
+        };
+        let xid = self.write_ddl(table, sql, change)?;
+        self.commit(&[xid])
+    }
+
+    /// A DDL's transaction and its one redo row (LogMiner's DDL row for `table`); the caller
+    /// commits it (DDL commits), after what else the statement changes.
+    fn write_ddl(&mut self, table: usize, sql: String, change: DdlChange) -> Result<Xid> {
         let xid = self.begin()?;
         let scn = self.scn();
         let ts = self.now();
@@ -209,15 +182,23 @@ impl Writer {
                 xid,
                 tab: table as u32,
                 sql,
-                change: DdlChange::Move {
-                    partition: partition.map(|p| p as u32),
-                    segment,
-                },
+                change,
                 ts,
             },
             self.thread_of(xid),
         )?;
-        self.commit(&[xid])
+        Ok(xid)
+    }
+
+    /// ORA-00054 while a transaction holds one of `table`'s rows: a DDL waits for no lock
+    /// (NOWAIT).
+    fn refuse_if_busy(&self, table: usize) -> Result<()> {
+        if self.table_busy(table) {
+            return Err(CdcError::Workload(
+                "ORA-00054: resource busy and acquire with NOWAIT specified".into(),
+            ));
+        }
+        Ok(())
     }
 
     /// CREATE TABLE, in a transaction of its own (DDL commits). Returns the new table's index.

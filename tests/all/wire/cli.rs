@@ -122,6 +122,15 @@ impl Drop for Serve {
     }
 }
 
+/// The example's schema with `tables` (YAML items of its `tables:` list) added, written as
+/// `dir/schema.yaml`.
+fn example_plus(dir: &Path, tables: &str) -> PathBuf {
+    let text = std::fs::read_to_string(example()).unwrap();
+    let schema = dir.join("schema.yaml");
+    std::fs::write(&schema, format!("{}\n{tables}", text.trim_end())).unwrap();
+    schema
+}
+
 pub fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/emulator-schema.yaml")
 }
@@ -411,14 +420,9 @@ fn doctor_plan_and_snapshot_over_the_wire_match_in_process() {
 #[test]
 fn a_clustered_table_snapshots_over_the_wire_as_emulator_dump() {
     let dir = tempfile::tempdir().unwrap();
-    let text = std::fs::read_to_string(example()).unwrap();
-    let schema = dir.path().join("schema.yaml");
-    std::fs::write(
-        &schema,
-        format!(
-            "{}{}",
-            text.trim_end(),
-            r#"
+    let schema = example_plus(
+        dir.path(),
+        r#"
   - name: PDB1.APP.ORDERS
     columns:
       - { name: ID, type: NUMBER(10), nullable: false }
@@ -432,10 +436,8 @@ fn a_clustered_table_snapshots_over_the_wire_as_emulator_dump() {
       - { name: ITEM, type: VARCHAR2(20) }
     cluster: ORDERS_CLU
     rows: 600
-"#
-        ),
-    )
-    .unwrap();
+"#,
+    );
     let w = wired_in(dir, &schema);
     let wire = pairs(
         &w,
@@ -1312,24 +1314,17 @@ fn a_listener_that_requires_client_certificates_refuses_a_wallet_without_one() {
 #[test]
 fn an_export_over_the_wire_of_a_table_moved_under_it_stops_with_cdc_8009() {
     let dir = tempfile::tempdir().unwrap();
-    let text = std::fs::read_to_string(example()).unwrap();
-    let schema = dir.path().join("schema.yaml");
-    std::fs::write(
-        &schema,
-        format!(
-            "{}{}",
-            text.trim_end(),
-            r#"
+    let schema = example_plus(
+        dir.path(),
+        r#"
   - name: PDB1.APP.LOGS
     columns:
       - { name: AT, type: NUMBER(12) }
       - { name: MSG, type: VARCHAR2(30) }
     supplemental_logging: all
     rows: 600
-"#
-        ),
-    )
-    .unwrap();
+"#,
+    );
     let db = init_in(&dir, &schema);
     let serve = Serve::start(&db, &["--set", "cdc.emulator.fault.read.delay.ms=40"]);
     let w = Wired { dir, db, serve };
