@@ -17,6 +17,8 @@ mod errors;
 mod faults;
 #[path = "wire/fixture.rs"]
 mod fixture;
+#[path = "wire/national_keys.rs"]
+mod national_keys;
 #[path = "wire/policies.rs"]
 mod policies;
 #[path = "wire/statements.rs"]

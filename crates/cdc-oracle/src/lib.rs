@@ -130,6 +130,8 @@ fn column_access<'a>(
         t if t.starts_with("TIMESTAMP") && t.ends_with(" WITH TIME ZONE") => {
             (sql::SelectItem::TimestampTz(column), Fetch::TimestampTz)
         }
+        // Key bounds of national text are bound escaped ([`sql::SelectItem::National`]).
+        "NCHAR" | "NVARCHAR2" => (sql::SelectItem::National(column), Fetch::Native),
         _ => (sql::SelectItem::Plain(column), Fetch::Native),
     })
 }
@@ -143,7 +145,12 @@ fn key_access<'a>(
     data_type: &str,
 ) -> Result<(sql::SelectItem<'a>, Fetch)> {
     match column_access(table, column, data_type)? {
-        access @ (sql::SelectItem::Plain(_) | sql::SelectItem::TimestampTz(_), _) => Ok(access),
+        access @ (
+            sql::SelectItem::Plain(_)
+            | sql::SelectItem::TimestampTz(_)
+            | sql::SelectItem::National(_),
+            _,
+        ) => Ok(access),
         _ => Err(CdcError::UnsupportedType {
             table: table.to_string(),
             column: column.to_string(),

@@ -81,11 +81,16 @@ pub(super) fn read_as_of(
         items.push(item);
         hows.push(how);
     }
+    let keys: Vec<_> = s
+        .key_accesses(&query.table, &query.key_columns)?
+        .into_iter()
+        .map(|(item, _)| item)
+        .collect();
     let what = format!("flashback read of {}", query.table);
     let statement = sql::flashback_select(
         &query.table,
         &items,
-        &query.key_columns,
+        &keys,
         query.scn,
         &query.range,
         query.filter.as_deref(),

@@ -975,6 +975,12 @@ pub enum SelectItem<'a> {
     /// without it). A key bound of that text converts back with the same format
     /// (`TO_TIMESTAMP_TZ`, [`bind_expr`]), so key ranges compare instants as before.
     TimestampTz(&'a str),
+    /// NCHAR or NVARCHAR2: selected as itself. A key bound is `UNISTR(:b)` of the text with
+    /// every character outside ASCII escaped ([`unistr_pieces`]): a text bind travels in the
+    /// database character set, which may lack the key's characters (Oracle converts them to
+    /// '¿' before comparing, and chunks would skip or repeat rows); ASCII is in every set, and
+    /// UNISTR returns national text, so the comparison keeps the column's index.
+    National(&'a str),
 }
 
 impl<'a> SelectItem<'a> {
@@ -985,7 +991,8 @@ impl<'a> SelectItem<'a> {
             | SelectItem::Json(c)
             | SelectItem::Vector(c)
             | SelectItem::Xml(c)
-            | SelectItem::TimestampTz(c) => c,
+            | SelectItem::TimestampTz(c)
+            | SelectItem::National(c) => c,
         }
     }
 }
@@ -1025,7 +1032,7 @@ fn select_item(item: &SelectItem) -> Result<String, String> {
 /// `item`'s serialisation applied to `expr` (the quoted column, an aggregate of it, or an alias).
 fn item_expr(item: &SelectItem, expr: &str) -> String {
     match item {
-        SelectItem::Plain(_) => expr.to_string(),
+        SelectItem::Plain(_) | SelectItem::National(_) => expr.to_string(),
         SelectItem::Json(_) => format!("JSON_SERIALIZE({expr} RETURNING CLOB)"),
         SelectItem::Vector(_) => format!("VECTOR_SERIALIZE({expr} RETURNING CLOB)"),
         SelectItem::Xml(_) => format!("XMLSERIALIZE(CONTENT {expr} AS CLOB)"),
@@ -1036,7 +1043,7 @@ fn item_expr(item: &SelectItem, expr: &str) -> String {
 /// A key column's select item: only columns that can be compared and ordered.
 fn key_item<'a>(item: &SelectItem<'a>) -> Result<&'a str, String> {
     match item {
-        SelectItem::Plain(c) | SelectItem::TimestampTz(c) => Ok(c),
+        SelectItem::Plain(c) | SelectItem::TimestampTz(c) | SelectItem::National(c) => Ok(c),
         other => Err(format!("{other:?} cannot be a key column")),
     }
 }
@@ -1055,29 +1062,93 @@ fn bind_expr(name: &str, value: &Value) -> Result<String, String> {
     })
 }
 
+/// The most bytes one UNISTR argument bind takes: a VARCHAR2 bind over 4,000 bytes is a LONG
+/// in SQL unless MAX_STRING_SIZE is EXTENDED (SQL Language Reference, "Extended Data Types"),
+/// and UNISTR takes no LONG.
+const UNISTR_PIECE_BYTES: usize = 4000;
+
+/// `text` as UNISTR arguments (SQL Language Reference, UNISTR): ASCII kept but the backslash
+/// (`\\`), every other character as its UTF-16 code units in hex (`\00E9`, a supplementary
+/// character as a surrogate pair `\D83D\DE00`); split between characters into pieces of at
+/// most [`UNISTR_PIECE_BYTES`], so a surrogate pair is never cut. Only ASCII is left, which
+/// every database character set holds, so the bind reaches the server unchanged.
+fn unistr_pieces(text: &str) -> Vec<String> {
+    let mut pieces = Vec::new();
+    let mut piece = String::new();
+    for c in text.chars() {
+        let mut escaped = String::new();
+        match c {
+            '\\' => escaped.push_str("\\\\"),
+            c if c.is_ascii() => escaped.push(c),
+            c => {
+                let mut units = [0u16; 2];
+                for u in c.encode_utf16(&mut units) {
+                    escaped.push_str(&format!("\\{u:04X}"));
+                }
+            }
+        }
+        if piece.len() + escaped.len() > UNISTR_PIECE_BYTES {
+            pieces.push(std::mem::take(&mut piece));
+        }
+        piece.push_str(&escaped);
+    }
+    pieces.push(piece);
+    pieces
+}
+
+/// One key bound's expression and binds for `item`: a national column's text as
+/// `UNISTR(:l1) [|| UNISTR(:l1_2) …]` of [`unistr_pieces`], anything else [`bind_expr`] of the
+/// value itself.
+fn bound_item(
+    item: &SelectItem,
+    name: &str,
+    value: &Value,
+    binds: &mut Vec<(String, Value)>,
+) -> Result<String, String> {
+    match (item, value) {
+        (SelectItem::National(_), Value::Text(text)) => {
+            let mut exprs = Vec::new();
+            for (i, piece) in unistr_pieces(text).into_iter().enumerate() {
+                let piece_name = match i {
+                    0 => name.to_string(),
+                    i => format!("{name}_{}", i + 1),
+                };
+                exprs.push(format!("UNISTR(:{piece_name})"));
+                binds.push((piece_name, Value::Text(piece.into())));
+            }
+            Ok(exprs.join(" || "))
+        }
+        _ => {
+            let expr = bind_expr(name, value)?;
+            binds.push((name.to_string(), value.clone()));
+            Ok(expr)
+        }
+    }
+}
+
 /// `("K1" > :l1) OR ("K1" = :l1 AND "K2" >= :l2)` for `key >= lower` (last column inclusive),
 /// and the same with `<` for `key < upper`: Oracle has no row-value comparison, so the
 /// lexicographic comparison is expanded column by column. `prefix` names the binds.
 fn key_bound(
-    columns: &[String],
+    keys: &[SelectItem],
     bound: &[Value],
     prefix: &str,
     strict: &str,
     last: &str,
     binds: &mut Vec<(String, Value)>,
 ) -> Result<String, String> {
-    if bound.len() != columns.len() {
+    if bound.len() != keys.len() {
         return Err(format!(
             "key range bound has {} values for {} key columns",
             bound.len(),
-            columns.len()
+            keys.len()
         ));
     }
-    let mut exprs = Vec::with_capacity(columns.len());
-    for (i, (column, value)) in columns.iter().zip(bound).enumerate() {
+    let mut exprs = Vec::with_capacity(keys.len());
+    for (i, (key, value)) in keys.iter().zip(bound).enumerate() {
         let name = format!("{prefix}{}", i + 1);
-        exprs.push((quote_ident(column)?, bind_expr(&name, value)?));
-        binds.push((name, value.clone()));
+        let column = quote_ident(key_item(key)?)?;
+        exprs.push((column, bound_item(key, &name, value, binds)?));
     }
     let mut disjuncts = Vec::with_capacity(exprs.len());
     for i in 0..exprs.len() {
@@ -1096,20 +1167,20 @@ fn key_bound(
 /// are open. Shared by the flashback read and the boundary probe, so a chunk and the probe that
 /// found its lower bound compare keys the same way.
 fn key_range_predicate(
-    key_columns: &[String],
+    keys: &[SelectItem],
     lower: Option<&[Value]>,
     upper: Option<&[Value]>,
     binds: &mut Vec<(String, Value)>,
 ) -> Result<Option<String>, String> {
-    if key_columns.is_empty() && (lower.is_some() || upper.is_some()) {
+    if keys.is_empty() && (lower.is_some() || upper.is_some()) {
         return Err("a key range needs key columns".into());
     }
     let mut preds = Vec::new();
     if let Some(lower) = lower {
-        preds.push(key_bound(key_columns, lower, "l", ">", ">=", binds)?);
+        preds.push(key_bound(keys, lower, "l", ">", ">=", binds)?);
     }
     if let Some(upper) = upper {
-        preds.push(key_bound(key_columns, upper, "u", "<", "<", binds)?);
+        preds.push(key_bound(keys, upper, "u", "<", "<", binds)?);
     }
     if preds.is_empty() {
         return Ok(None);
@@ -1147,7 +1218,7 @@ pub use cdc_core::sql_condition::filter_condition;
 pub fn flashback_select(
     table: &TableName,
     items: &[SelectItem],
-    key_columns: &[String],
+    keys: &[SelectItem],
     scn: u64,
     range: &ChunkRange,
     filter: Option<&str>,
@@ -1171,7 +1242,7 @@ pub fn flashback_select(
         ChunkRange::Whole => {}
         ChunkRange::Key { lower, upper } => {
             if let Some(p) =
-                key_range_predicate(key_columns, lower.as_deref(), upper.as_deref(), &mut binds)?
+                key_range_predicate(keys, lower.as_deref(), upper.as_deref(), &mut binds)?
             {
                 preds.push(p);
             }
@@ -1190,12 +1261,11 @@ pub fn flashback_select(
     if !preds.is_empty() {
         text.push_str(&format!(" WHERE {}", preds.join(" AND ")));
     }
-    let order: Vec<String> = if key_columns.is_empty() {
+    let order: Vec<String> = if keys.is_empty() {
         vec!["ROWID".to_string()]
     } else {
-        key_columns
-            .iter()
-            .map(|c| quote_ident(c))
+        keys.iter()
+            .map(|k| quote_ident(key_item(k)?))
             .collect::<Result<_, _>>()?
     };
     text.push_str(&format!(" ORDER BY {}", order.join(", ")));
@@ -1318,7 +1388,7 @@ pub fn key_boundaries_select(
         quoted.join(", "),
         quote_table(table)?
     );
-    if let Some(p) = key_range_predicate(&key_columns, lower, None, &mut binds)? {
+    if let Some(p) = key_range_predicate(keys, lower, None, &mut binds)? {
         inner.push_str(&format!(" WHERE {p}"));
     }
     let outer: Vec<String> = keys

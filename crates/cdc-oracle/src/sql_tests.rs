@@ -329,10 +329,6 @@ fn emp() -> TableName {
     TableName::new(None, "HR", "EMP")
 }
 
-fn cols(names: &[&str]) -> Vec<String> {
-    names.iter().map(|s| s.to_string()).collect()
-}
-
 fn keys<'a>(names: &[&'a str]) -> Vec<SelectItem<'a>> {
     names.iter().map(|c| SelectItem::Plain(c)).collect()
 }
@@ -344,7 +340,7 @@ fn flashback_without_row_ids_selects_the_columns_alone() {
     let keyed = flashback_select(
         &emp(),
         &[SelectItem::Plain("ID"), SelectItem::Plain("NAME")],
-        &cols(&["ID"]),
+        &keys(&["ID"]),
         1234,
         &ChunkRange::Whole,
         None,
@@ -380,7 +376,7 @@ fn flashback_whole_table_orders_by_key() {
     let s = flashback_select(
         &emp(),
         &[SelectItem::Plain("ID"), SelectItem::Plain("NAME")],
-        &cols(&["ID"]),
+        &keys(&["ID"]),
         1234,
         &ChunkRange::Whole,
         None,
@@ -399,7 +395,7 @@ fn flashback_single_key_range_is_lower_inclusive_upper_exclusive() {
     let s = flashback_select(
         &emp(),
         &[SelectItem::Plain("ID")],
-        &cols(&["ID"]),
+        &keys(&["ID"]),
         7,
         &ChunkRange::Key {
             lower: Some(vec![Value::Number("10".into())]),
@@ -426,7 +422,7 @@ fn flashback_composite_key_is_expanded_column_by_column() {
             SelectItem::Plain("B"),
             SelectItem::Plain("C"),
         ],
-        &cols(&["A", "B", "C"]),
+        &keys(&["A", "B", "C"]),
         7,
         &ChunkRange::Key {
             lower: Some(vec![
@@ -447,7 +443,7 @@ fn flashback_composite_key_is_expanded_column_by_column() {
     let upper_only = flashback_select(
         &emp(),
         &[SelectItem::Plain("A")],
-        &cols(&["A", "B"]),
+        &keys(&["A", "B"]),
         7,
         &ChunkRange::Key {
             lower: None,
@@ -476,7 +472,7 @@ fn timestamp_tz_is_selected_as_text_with_its_offset() {
     let read = flashback_select(
         &emp(),
         &[SelectItem::TimestampTz("AT"), SelectItem::Plain("N")],
-        &cols(&["AT"]),
+        &keys(&["AT"]),
         5,
         &ChunkRange::Key {
             lower: Some(lower.to_vec()),
@@ -561,7 +557,7 @@ fn flashback_refuses_bad_input() {
     let wrong_arity = flashback_select(
         &emp(),
         &[SelectItem::Plain("ID")],
-        &cols(&["A", "B"]),
+        &keys(&["A", "B"]),
         1,
         &ChunkRange::Key {
             lower: Some(vec![Value::Number("1".into())]),
@@ -574,7 +570,7 @@ fn flashback_refuses_bad_input() {
     let null_bound = flashback_select(
         &emp(),
         &[SelectItem::Plain("ID")],
-        &cols(&["A"]),
+        &keys(&["A"]),
         1,
         &ChunkRange::Key {
             lower: Some(vec![Value::Null]),
@@ -591,7 +587,7 @@ fn flashback_filter_is_anded_after_the_range() {
     let key = flashback_select(
         &emp(),
         &[SelectItem::Plain("ID")],
-        &cols(&["ID"]),
+        &keys(&["ID"]),
         7,
         &ChunkRange::Key {
             lower: Some(vec![Value::Number("10".into())]),
@@ -611,7 +607,7 @@ fn flashback_filter_is_anded_after_the_range() {
     let whole = flashback_select(
         &emp(),
         &[SelectItem::Plain("ID")],
-        &cols(&["ID"]),
+        &keys(&["ID"]),
         7,
         &ChunkRange::Whole,
         Some("REGION IN ('EU', 'US')"),
@@ -626,7 +622,7 @@ fn flashback_filter_is_anded_after_the_range() {
     let open_key = flashback_select(
         &emp(),
         &[SelectItem::Plain("ID")],
-        &cols(&["ID"]),
+        &keys(&["ID"]),
         7,
         &ChunkRange::Key {
             lower: None,
@@ -696,7 +692,7 @@ fn filter_condition_accepts_conditions_and_refuses_escapes() {
     let refused = flashback_select(
         &emp(),
         &[SelectItem::Plain("ID")],
-        &cols(&["ID"]),
+        &keys(&["ID"]),
         1,
         &ChunkRange::Whole,
         Some("1 = 1) OR (1 = 1"),
@@ -796,7 +792,7 @@ fn key_boundaries_composite_key_with_lower_bound_uses_the_flashback_expansion() 
     let read = flashback_select(
         &emp(),
         &[SelectItem::Plain("A")],
-        &cols(&["A", "B", "C"]),
+        &keys(&["A", "B", "C"]),
         7,
         &ChunkRange::Key {
             lower: Some(lower.clone()),
@@ -900,4 +896,110 @@ fn condition_check_parses_the_filter_and_reads_nothing() {
     );
     assert!(condition_check(&emp(), "1 = 1) OR (1 = 1").is_err());
     assert!(condition_check(&emp(), "A = 1; DROP TABLE X").is_err());
+}
+
+/// A national key's bounds travel as ASCII: UNISTR of the text with every other character
+/// escaped, a backslash doubled; ASCII text as itself. A plain key beside it is bound as before.
+#[test]
+fn national_key_bounds_are_bound_as_escaped_unistr() {
+    let st = flashback_select(
+        &emp(),
+        &[SelectItem::National("NK"), SelectItem::Plain("ID")],
+        &[SelectItem::National("NK"), SelectItem::Plain("ID")],
+        9,
+        &ChunkRange::Key {
+            lower: Some(vec![
+                Value::Text("Ā\\x😀".into()),
+                Value::Number("3".into()),
+            ]),
+            upper: Some(vec![Value::Text("plain".into()), Value::Number("4".into())]),
+        },
+        None,
+        true,
+    )
+    .unwrap();
+    assert_eq!(
+        st.text,
+        "SELECT ROWID, \"NK\", \"ID\" FROM \"HR\".\"EMP\" AS OF SCN :scn WHERE \
+         ((\"NK\" > UNISTR(:l1)) OR (\"NK\" = UNISTR(:l1) AND \"ID\" >= :l2)) AND \
+         ((\"NK\" < UNISTR(:u1)) OR (\"NK\" = UNISTR(:u1) AND \"ID\" < :u2)) \
+         ORDER BY \"NK\", \"ID\""
+    );
+    let bind = |name: &str| {
+        st.binds
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+    };
+    assert_eq!(bind("l1"), Some(Value::Text(r"\0100\\x\D83D\DE00".into())));
+    assert_eq!(bind("u1"), Some(Value::Text("plain".into())));
+    assert_eq!(bind("l2"), Some(Value::Number("3".into())));
+    // Only ASCII is bound, whatever the key holds.
+    assert!(st.binds.iter().all(|(_, v)| match v {
+        Value::Text(t) => t.is_ascii(),
+        _ => true,
+    }));
+}
+
+/// A long national bound is split between characters into binds of at most 4,000 bytes joined
+/// with `||`; a surrogate pair is never cut, and the pieces decode back to the text.
+#[test]
+fn long_national_bounds_are_split_into_unistr_pieces() {
+    let text: String = std::iter::repeat_n("a😀é", 600).collect();
+    let pieces = unistr_pieces(&text);
+    assert!(
+        pieces.len() > 1,
+        "{} bytes escaped",
+        pieces.iter().map(String::len).sum::<usize>()
+    );
+    assert!(pieces.iter().all(|p| p.len() <= 4000 && p.is_ascii()));
+    for p in &pieces {
+        assert!(
+            !p.ends_with(r"\D83D"),
+            "a surrogate pair cut: {}",
+            &p[p.len() - 10..]
+        );
+    }
+    let decoded: String = pieces.iter().map(|p| decode_escapes(p)).collect();
+    assert_eq!(decoded, text);
+    let st = key_boundaries_select(
+        &emp(),
+        &[SelectItem::National("NK")],
+        5,
+        Some(&[Value::Text(text.clone().into())]),
+        10,
+        3,
+    )
+    .unwrap();
+    let joined: Vec<String> = (0..pieces.len())
+        .map(|i| match i {
+            0 => "UNISTR(:l1)".to_string(),
+            i => format!("UNISTR(:l1_{})", i + 1),
+        })
+        .collect();
+    assert!(
+        st.text
+            .contains(&format!("\"NK\" >= {}", joined.join(" || "))),
+        "{}",
+        st.text
+    );
+}
+
+/// UNISTR's escapes resolved, as the database does (a test's reference: `\XXXX` units, `\\`).
+fn decode_escapes(s: &str) -> String {
+    let mut units = Vec::new();
+    let mut rest = s;
+    while let Some(c) = rest.chars().next() {
+        if let Some(after) = rest.strip_prefix(r"\\") {
+            units.push(u16::from(b'\\'));
+            rest = after;
+        } else if let Some(after) = rest.strip_prefix('\\') {
+            units.push(u16::from_str_radix(&after[..4], 16).unwrap());
+            rest = &after[4..];
+        } else {
+            units.push(c as u16);
+            rest = &rest[1..];
+        }
+    }
+    String::from_utf16(&units).unwrap()
 }

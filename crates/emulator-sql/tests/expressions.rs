@@ -180,6 +180,27 @@ fn character_functions() {
     assert_eq!(err("REGEXP_SUBSTR('a', 'b')"), 3001);
 }
 
+/// UNISTR (SQL Language Reference): `\xxxx` UTF-16 units in either case, a surrogate pair as
+/// one character, `\\` a backslash, other characters kept; any other backslash is ORA-30186.
+/// A lone surrogate, which Oracle's national text can hold and the emulator's cannot, is
+/// ORA-03001 rather than another character.
+#[test]
+fn unistr_resolves_utf16_escapes() {
+    assert_eq!(v(r"UNISTR('abc\00e5\00F1\00f6')"), t("abcåñö"));
+    assert_eq!(v(r"UNISTR('\D83D\DE00!')"), t("😀!"));
+    assert_eq!(v(r"UNISTR('a\\b\005C')"), t(r"a\b\"));
+    assert_eq!(v("UNISTR('é')"), t("é"));
+    assert_eq!(v("UNISTR(NULL)"), NULL);
+    assert_eq!(v(r"LENGTH(UNISTR('\0100\0101'))"), n(2));
+    assert_eq!(err(r"UNISTR('\12')"), 30186);
+    assert_eq!(err(r"UNISTR('\12G4')"), 30186);
+    assert_eq!(err(r"UNISTR('a\')"), 30186);
+    assert_eq!(err(r"UNISTR('\D83D')"), 3001);
+    assert_eq!(err(r"UNISTR('\D83Dx')"), 3001);
+    assert_eq!(err(r"UNISTR('\DE00')"), 3001);
+    assert_eq!(err(r"UNISTR('\D83D\\')"), 3001);
+}
+
 #[test]
 fn datetimes_and_format_models() {
     assert_eq!(

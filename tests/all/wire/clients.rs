@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 const APP_USER: &str = "HR";
 const APP_PASSWORD: &str = "hr";
 
-fn client(var: &str, what: &str) -> Option<PathBuf> {
+pub(super) fn client(var: &str, what: &str) -> Option<PathBuf> {
     match std::env::var_os(var)
         .map(PathBuf::from)
         .filter(|p| p.exists())
@@ -36,13 +36,13 @@ fn client(var: &str, what: &str) -> Option<PathBuf> {
     }
 }
 
-fn script(name: &str) -> PathBuf {
+pub(super) fn script(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/all/wire/clients")
         .join(name)
 }
 
-fn output(cmd: &mut Command, what: &str) -> Vec<Json> {
+pub(super) fn output(cmd: &mut Command, what: &str) -> Vec<Json> {
     let o = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));
     let out = String::from_utf8_lossy(&o.stdout).to_string();
     assert!(

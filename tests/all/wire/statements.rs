@@ -361,7 +361,7 @@ fn walk(served: &Served) -> BTreeSet<String> {
     ]);
     assert!(rows(root, "CLUSTER_EXTENTS", sql::CLUSTER_EXTENTS, &no_cluster).is_empty());
     mark("CLUSTER_EXTENTS");
-    let key = vec!["ID".to_string()];
+    let key = [SelectItem::Plain("ID")];
     let items = [
         SelectItem::Plain("ID"),
         SelectItem::Plain("NAME"),
@@ -378,6 +378,16 @@ fn walk(served: &Served) -> BTreeSet<String> {
             .unwrap();
         rows(root, "flashback_select", &st.text, &binds(&st));
     }
+    // A national key's bounds as UNISTR of escaped text (the walk's table has no national
+    // column; the form is what is walked): 'Ā…' sorts after every ASCII name.
+    let national = [SelectItem::National("NAME")];
+    let range = ChunkRange::Key {
+        lower: Some(vec![Value::Text("A".into())]),
+        upper: Some(vec![Value::Text("Ā\\😀".into())]),
+    };
+    let st = sql::flashback_select(&emp, &items, &national, scn, &range, None, true).unwrap();
+    assert!(st.text.contains("< UNISTR(:u1)"), "{}", st.text);
+    assert!(!rows(root, "flashback_select", &st.text, &binds(&st)).is_empty());
     // A keyless table in ROWID ranges, its TIMESTAMP WITH TIME ZONE column as text.
     let audit: TableName = "HR.AUDIT_LOG".parse().unwrap();
     let items = [SelectItem::TimestampTz("AT"), SelectItem::Plain("REGION")];

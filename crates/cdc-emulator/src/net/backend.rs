@@ -215,7 +215,9 @@ impl RowSource for Rows {
 
 impl ServerSession for NetSession {
     fn execute(&mut self, sql: &str, binds: &[Bind]) -> std::result::Result<Outcome, OraError> {
-        let values: Vec<Datum> = binds.iter().map(|b| b.value.clone()).collect();
+        let values = self
+            .db
+            .bound_values(binds.iter().map(|b| (&b.value, &b.ora_type)))?;
         Ok(match self.sql.execute(&mut self.db, sql, &values)? {
             emulator_sql::Outcome::Rows { columns, rows } => Outcome::Rows {
                 columns,

@@ -14,7 +14,7 @@ use crate::access::ROOT;
 use crate::EmulatorSession;
 use cdc_core::session::prelude::*;
 use emulator_sql::{Argument, Database, ObjectName, Relation, ScanRequest};
-use oracle_datum::{Column, DateTime, Datum, OraError};
+use oracle_datum::{Column, DateTime, Datum, OraError, OraType};
 
 /// A wire session's database.
 pub struct WireDatabase {
@@ -45,6 +45,44 @@ impl WireDatabase {
         self.current_schema
             .clone()
             .unwrap_or_else(|| self.session.user.name.clone())
+    }
+
+    /// The binds as the statement sees them: character data bound in the database character
+    /// set (VARCHAR2, CHAR, LONG, CLOB, not their national forms) is converted to the
+    /// container's set, as Oracle converts a client's bind to it on the server: a character the
+    /// set lacks becomes its replacement character ('¿') before any comparison or write sees it.
+    /// A national bind keeps every character. ASCII needs no conversion, so most statements
+    /// never look the set up.
+    pub fn bound_values<'b>(
+        &self,
+        binds: impl ExactSizeIterator<Item = (&'b Datum, &'b OraType)>,
+    ) -> Result<Vec<Datum>, OraError> {
+        let mut set = None;
+        let mut out = Vec::with_capacity(binds.len());
+        for (value, ty) in binds {
+            let converted = match value {
+                Datum::Text(t) if !t.is_ascii() && database_character_data(ty) => {
+                    let set = match set {
+                        Some(set) => set,
+                        None => {
+                            let found = self
+                                .session
+                                .replica()
+                                .map_err(ora_error)?
+                                .schema
+                                .database
+                                .charsets_in(self.session.pdb())
+                                .database;
+                            *set.insert(found)
+                        }
+                    };
+                    Datum::text(set.conform(t.to_string()))
+                }
+                other => other.clone(),
+            };
+            out.push(converted);
+        }
+        Ok(out)
     }
 
     /// Roll back what is open (the connection ended).
@@ -420,4 +458,12 @@ impl Database for WireDatabase {
             i16::try_from(offset / 60).unwrap_or(0),
         )
     }
+}
+
+/// Whether a bind of this type is character data in the database character set.
+fn database_character_data(ty: &OraType) -> bool {
+    matches!(
+        ty,
+        OraType::Varchar2(_) | OraType::Char(_) | OraType::Long | OraType::Clob
+    )
 }

@@ -419,10 +419,12 @@ impl Planner {
 
     /// A boundary the probe found must come after the lower bound it was asked from (and the
     /// boundary before it): rows numbered from a bound on cannot end at or before it. One that
-    /// does means the database compared another bound than the one sent: an NCHAR or NVARCHAR2
-    /// key bound as VARCHAR2 is converted to the database character set first, and a
-    /// character that set lacks becomes a replacement ('¿'), so the probe starts over from
-    /// there each time. Planning would never end (each chunk empty); stop it instead.
+    /// does means the database compared another bound than the one sent: text bound in the
+    /// database character set is converted to it first, and a character that set lacks becomes
+    /// a replacement ('¿'), so the probe starts over from there each time. The Oracle adapter
+    /// binds national key bounds as escaped UNISTR for that reason (`sql::SelectItem::National`);
+    /// this guard is for a source that still converts. Planning would never end (each chunk
+    /// empty); stop it instead.
     fn check_progress(&self, boundary: &[Value]) -> Result<()> {
         let Some(lower) = &self.next_lower else {
             return Ok(());
@@ -435,8 +437,8 @@ impl Planner {
             chunk: format!("after key {}", shown_key(lower)),
             reason: format!(
                 "the key boundary probe answered {}, not past its lower bound: the database \
-                 compared a converted bound (a national key's characters missing from the \
-                 database character set become '¿' in a VARCHAR2 bind), so chunking by this key \
+                 compared a converted bound (text bound in a character set that lacks the \
+                 key's characters becomes '¿'), so chunking by this key \
                  would never end. Choose another key for the table (cdc.key.<table>)",
                 shown_key(boundary)
             ),

@@ -38,6 +38,8 @@ pub enum Builtin {
     Concat,
     Chr,
     Ascii,
+    /// UNISTR(x): `\XXXX` UTF-16 escapes and `\\` resolved, the result national text.
+    Unistr,
     Nvl,
     Nvl2,
     Coalesce,
@@ -116,6 +118,7 @@ pub fn lookup(name: &str) -> Option<(Builtin, usize, usize)> {
         "CONCAT" => (Concat, 2, 2),
         "CHR" => (Chr, 1, 1),
         "ASCII" => (Ascii, 1, 1),
+        "UNISTR" => (Unistr, 1, 1),
         "NVL" => (Nvl, 2, 2),
         "NVL2" => (Nvl2, 3, 3),
         "COALESCE" => (Coalesce, 2, MANY),
@@ -204,7 +207,6 @@ pub fn known_unsupported(name: &str) -> bool {
         "LNNVL",
         "NANVL",
         "WIDTH_BUCKET",
-        "UNISTR",
         "ASCIISTR",
         "COMPOSE",
         "DECOMPOSE",
@@ -236,6 +238,8 @@ pub fn result_type(f: Builtin, args: &[OraType], aux: &Aux) -> OraType {
         Replace | Lpad | Rpad => varchar(4000),
         Concat => varchar(len(0).saturating_add(len(1))),
         Chr => OraType::Varchar2(1),
+        // National text of as many characters as the argument at most (each escape is one).
+        Unistr => OraType::NVarchar2(len(0).clamp(1, 16383)),
         Length | Lengthb | Instr | Ascii | MonthsBetween | Bitand | ToNumber => OraType::NUMBER,
         Mod | Abs | Sign | Floor | Ceil | Power => numeric(arg(0)),
         Trunc | Round => match family(&arg(0)) {
@@ -324,7 +328,7 @@ pub fn call(f: &FuncCall, cx: &Cx<'_>) -> Result<Datum, OraError> {
     use Builtin::*;
     match f.f {
         Upper | Lower | Initcap | Length | Lengthb | Substr | Instr | Ltrim | Rtrim | Trim(_)
-        | Lpad | Rpad | Replace | Translate | Concat | Chr | Ascii => text::call(f, cx),
+        | Lpad | Rpad | Replace | Translate | Concat | Chr | Ascii | Unistr => text::call(f, cx),
         Mod | Abs | Sign | Floor | Ceil | Power | Bitand => num::call(f, cx),
         Trunc | Round => {
             let v = arg(f, 0, cx)?;

@@ -1,5 +1,5 @@
 //! Character functions: UPPER, LOWER, INITCAP, LENGTH[B], SUBSTR, INSTR, LTRIM, RTRIM, TRIM,
-//! LPAD, RPAD, REPLACE, TRANSLATE, CONCAT, CHR, ASCII. Positions and lengths count
+//! LPAD, RPAD, REPLACE, TRANSLATE, CONCAT, CHR, ASCII, UNISTR. Positions and lengths count
 //! characters; a result of no characters is NULL, as Oracle keeps no empty strings.
 
 use super::{int_arg, text_arg, Builtin, FuncCall};
@@ -47,6 +47,7 @@ pub fn call(f: &FuncCall, cx: &Cx<'_>) -> Result<Datum, OraError> {
             Some(c) => num(i64::from(u32::from(c))),
             None => Datum::Null,
         },
+        Unistr => text(unistr(&s)?),
         Substr => substr(f, &s, cx)?,
         Instr => instr(f, &s, cx)?,
         Ltrim | Rtrim | Trim(_) => trim(f, &s, cx)?,
@@ -266,4 +267,57 @@ fn trim(f: &FuncCall, s: &str, cx: &Cx<'_>) -> Result<Datum, OraError> {
         }
         _ => Datum::Null,
     })
+}
+
+/// UNISTR's argument with its escapes resolved (SQL Language Reference, UNISTR): `\xxxx` is
+/// a UTF-16 code unit in hex, a supplementary character two of them (a high then a low
+/// surrogate), `\\` a backslash; other characters are kept. Any other backslash is ORA-30186.
+/// Oracle's national text can hold a lone surrogate; the emulator's text is Unicode scalar
+/// values and cannot, so that is ORA-03001 rather than a different character.
+fn unistr(s: &str) -> Result<String, OraError> {
+    let bad_escape = || {
+        OraError::new(
+            30186,
+            "'\\' must be followed by four hexadecimal characters or another '\\'",
+        )
+    };
+    let lone = || crate::unimplemented("UNISTR of a lone UTF-16 surrogate");
+    let mut out = String::with_capacity(s.len());
+    let mut high: Option<u16> = None;
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        let unit = if c == '\\' {
+            let rest = chars.as_str();
+            if let Some(after) = rest.strip_prefix('\\') {
+                chars = after.chars();
+                None
+            } else {
+                let hex = rest
+                    .get(..4)
+                    .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()));
+                let unit = hex
+                    .and_then(|h| u16::from_str_radix(h, 16).ok())
+                    .ok_or_else(bad_escape)?;
+                chars = rest[4..].chars();
+                Some(unit)
+            }
+        } else {
+            None
+        };
+        let plain = if unit.is_none() { Some(c) } else { None };
+        match (high.take(), unit) {
+            (Some(h), Some(lo @ 0xDC00..=0xDFFF)) => {
+                let code = 0x10000 + ((u32::from(h) - 0xD800) << 10) + (u32::from(lo) - 0xDC00);
+                out.push(char::from_u32(code).ok_or_else(lone)?);
+            }
+            (Some(_), _) => return Err(lone()),
+            (None, Some(u @ 0xD800..=0xDBFF)) => high = Some(u),
+            (None, Some(u)) => out.push(char::from_u32(u32::from(u)).ok_or_else(lone)?),
+            (None, None) => out.push(plain.unwrap_or('\\')),
+        }
+    }
+    if high.is_some() {
+        return Err(lone());
+    }
+    Ok(out)
 }
