@@ -6,7 +6,8 @@
 //!   `Value::Text`; LOBs and LONGs are read whole.
 //! - NUMBER, FLOAT: `Value::Number` with the exact decimal text (ODPI-C converts the Oracle
 //!   NUMBER digit by digit, the thin driver's `OracleNumber` keeps every digit too: no binary
-//!   floating point on either), without a leading zero (`.15`).
+//!   floating point on either), without a leading zero (`.15`). A NUMBER holding +infinity or
+//!   -infinity (`~`, `-~`) is CDC-3011: both decoders print those as finite numbers.
 //! - BINARY_FLOAT / BINARY_DOUBLE: `Value::BinaryFloat(f32)` / `Value::BinaryDouble(f64)`, NaN and
 //!   ±Inf included (fetched natively).
 //! - DATE, TIMESTAMP(n): `Value::Date` / `Value::Timestamp` (`…SS.FF9`).
@@ -38,7 +39,7 @@
 use super::connect::CallContext;
 use super::driver::{Cell, DbSession, FetchOptions};
 use super::types_map;
-use crate::errors::{CdcError, Result};
+use crate::errors::{CdcError, Code, Result};
 use crate::types::Value;
 
 /// How a select-list column must be turned into a [`Value`].
@@ -63,6 +64,32 @@ fn unsupported(column: &str, what: impl std::fmt::Display) -> CdcError {
     CdcError::Database(format!("column {column}: {what}"))
 }
 
+/// CDC-3011: a NUMBER holding an infinity, which no record value can carry; refused, not
+/// published as the finite number the driver decoded it to.
+fn infinity(negative: bool, or_1e125: bool, column: &str, ctx: &CallContext) -> CdcError {
+    let (sign, shown) = if negative { ("-", "-~") } else { ("+", "~") };
+    let table = ctx
+        .table
+        .as_deref()
+        .map(|t| format!(" of {t}"))
+        .unwrap_or_default();
+    let thin = if or_1e125 {
+        " (the thin driver reads +infinity and the NUMBER 1E125 alike, so a value of exactly \
+         1E125 is refused too: cdc.database.driver=thick tells them apart)"
+    } else {
+        ""
+    };
+    CdcError::coded(
+        Code::Cdc3011,
+        format!(
+            "{}{table}: column {column} holds the NUMBER {sign}infinity (Oracle prints `{shown}`), \
+             which no record value can carry{thin}; give the row a value or exclude the column \
+             (oracle-cdc explain CDC-3011)",
+            ctx.operation
+        ),
+    )
+}
+
 /// The text of a serialised column (JSON, VECTOR, XMLTYPE, TSTZ): a CLOB or VARCHAR2.
 fn text(cell: Cell, column: &str) -> Result<String> {
     match cell {
@@ -74,8 +101,12 @@ fn text(cell: Cell, column: &str) -> Result<String> {
 
 /// One fetched column as a [`Value`]: the one conversion for both drivers, a pure function.
 pub fn value(cell: Cell, how: Fetch, column: &str, ctx: &CallContext) -> Result<Value> {
-    if matches!(cell, Cell::Null) {
-        return Ok(Value::Null);
+    match cell {
+        Cell::Null => return Ok(Value::Null),
+        Cell::NumberInfinity { negative, or_1e125 } => {
+            return Err(infinity(negative, or_1e125, column, ctx))
+        }
+        _ => {}
     }
     match how {
         Fetch::Json => return Ok(Value::Json(text(cell, column)?.into())),
@@ -111,6 +142,9 @@ pub fn value(cell: Cell, how: Fetch, column: &str, ctx: &CallContext) -> Result<
         Cell::Text(s) => Value::Text(s.into()),
         // Oracle's form already (the drivers make it).
         Cell::Number(s) => Value::Number(s),
+        Cell::NumberInfinity { negative, or_1e125 } => {
+            return Err(infinity(negative, or_1e125, column, ctx))
+        }
         Cell::BinaryFloat(f) => Value::BinaryFloat(f),
         Cell::BinaryDouble(f) => Value::BinaryDouble(f),
         Cell::Date(p) => Value::Date(types_map::format_date_str(&p)),

@@ -54,6 +54,14 @@ pub enum Cell {
     /// NUMBER and FLOAT: the exact decimal text in Oracle's form (`.15`, `-7`; `1E+125` never
     /// occurs: both drivers print every digit), which each driver makes.
     Number(Str),
+    /// A NUMBER holding +infinity or -infinity (Oracle's `~`, `-~`), which no record value
+    /// carries: the driver's decoders print them as finite numbers (see each driver's
+    /// `number`), so each recognises its own text of them. `or_1e125`: the thin driver's text of
+    /// +infinity is that of the NUMBER 1E125 too.
+    NumberInfinity {
+        negative: bool,
+        or_1e125: bool,
+    },
     BinaryFloat(f32),
     BinaryDouble(f64),
     Date(DateTimeParts),

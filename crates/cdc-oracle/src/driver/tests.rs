@@ -288,6 +288,95 @@ fn numbers_come_through_as_the_same_exact_text() {
     }
 }
 
+/// The crate's text of an `OracleNumber` no public constructor makes (`thin::number_text`).
+fn thin_text(text: &str) -> Cell {
+    use std::fmt::Write as _;
+    let mut t = cdc_core::stack_text::StackText::<64>::default();
+    let _ = write!(t, "{text}");
+    thin::number_text(t)
+}
+
+/// A NUMBER holding +infinity or -infinity (Oracle's `~` and `-~`; on disk 0xFF 0x65 and 0x00)
+/// is not published as a number. What each driver hands over for them, from their decoders:
+/// the `oracledb` crate's `OracleNumber::from_buf` reads 0xFF 0x65 as 1E125 (its base-100 digit
+/// 100 becomes the digits 1, 0 without moving the point, where python-oracledb's decoder, which
+/// it follows, moves it: 1E126) and 0x00 as a minus sign and 126 zeros (no digit at all);
+/// ODPI-C's `dpiUtils__parseOracleNumber` (thick) reads them as 1E126 and -1E126, both beyond
+/// NUMBER's finite range.
+#[test]
+fn number_infinities_are_refused_not_published() {
+    let zeros = |n: usize| "0".repeat(n);
+    let thin_plus = match format!("1{}", zeros(125)).parse::<oracledb::OracleNumber>() {
+        Ok(n) => thin::number(&n),
+        Err(e) => panic!("{e}"),
+    };
+    let cells = [
+        ("thin +infinity", thin_plus, "+infinity"),
+        (
+            "thin -infinity",
+            thin_text(&format!("-{}", zeros(126))),
+            "-infinity",
+        ),
+        (
+            "thick +infinity",
+            thick::number(format!("1{}", zeros(126))),
+            "+infinity",
+        ),
+        (
+            "thick -infinity",
+            thick::number(format!("-1{}", zeros(126))),
+            "-infinity",
+        ),
+    ];
+    let mut published = Vec::new();
+    for (what, cell, sign) in cells {
+        // Every fetch, not only a native one (a BOOLEAN before 23ai arrives as a NUMBER).
+        let boolean = fetch::value(cell.clone(), Fetch::Boolean, "C", &call());
+        assert!(
+            matches!(&boolean, Err(e) if e.code() == Code::Cdc3011),
+            "{what}: {boolean:?}"
+        );
+        match fetch::value(cell, Fetch::Native, "C", &call()) {
+            Ok(v) => published.push(format!("{what}: {v:?}")),
+            Err(e) => {
+                assert_eq!(e.code(), Code::Cdc3011, "{what}: {e}");
+                let shown = e.to_string();
+                for needed in [
+                    "CDC-3011: test of HR.EMP: column C holds the NUMBER ",
+                    sign,
+                    "oracle-cdc explain CDC-3011",
+                ] {
+                    assert!(shown.contains(needed), "{what}: {needed}: {shown}");
+                }
+                // Only the thin driver's +infinity may be 1E125, and the message says so.
+                let ambiguous = what == "thin +infinity";
+                assert_eq!(shown.contains("1E125"), ambiguous, "{what}: {shown}");
+                assert_eq!(shown.contains("driver=thick"), ambiguous, "{what}: {shown}");
+            }
+        }
+    }
+    assert!(published.is_empty(), "published: {published:#?}");
+    // Their finite neighbours are numbers: the largest NUMBER (38 nines, then zeros to below
+    // 1E126) and -1E125 on both drivers, 1E125 on the thick one.
+    let largest = format!("{}{}", "9".repeat(38), zeros(88));
+    for text in [largest.clone(), format!("-1{}", zeros(125))] {
+        let thin = match text.parse::<oracledb::OracleNumber>() {
+            Ok(n) => thin::number(&n),
+            Err(e) => panic!("{e}"),
+        };
+        assert_eq!(thin, Cell::Number(text.as_str().into()));
+        assert_eq!(
+            thick::number(text.clone()),
+            Cell::Number(text.as_str().into())
+        );
+    }
+    let e125 = format!("1{}", zeros(125));
+    assert_eq!(
+        thick::number(e125.clone()),
+        Cell::Number(e125.as_str().into())
+    );
+}
+
 #[test]
 fn datetimes_and_intervals_come_through_the_same() {
     let thin_ts = oracledb::OracleTimestamp::new_timestamp(2020, 2, 1, 3, 4, 5, 123_456_789);

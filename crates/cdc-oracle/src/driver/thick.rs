@@ -205,6 +205,17 @@ pub fn interval_ds(i: &IntervalDS, fsp: u8) -> Cell {
 /// One fetched column as a [`Cell`], by the type ODPI-C reports.
 /// A NUMBER from ODPI-C's decimal text (`0.15`), in Oracle's form (`.15`).
 pub fn number(text: String) -> Cell {
+    // ODPI-C decodes the NUMBER bytes itself (`dpiUtils__parseOracleNumber`, not OCI's text
+    // conversion, which prints `~`): +infinity (0xFF 0x65) comes out as 1E126 and -infinity
+    // (0x00) as -1E126, every digit printed. Every finite NUMBER is below 1E126 in magnitude,
+    // so 127 digits before the point can only be one of them.
+    let digits = text.strip_prefix('-').unwrap_or(&text);
+    if digits.len() > 126 && digits.bytes().take_while(u8::is_ascii_digit).count() > 126 {
+        return Cell::NumberInfinity {
+            negative: text.starts_with('-'),
+            or_1e125: false,
+        };
+    }
     Cell::Number(crate::types::into_oracle_number_str(text.into()))
 }
 

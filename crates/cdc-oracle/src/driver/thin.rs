@@ -709,7 +709,32 @@ pub fn number(n: &OracleNumber) -> Cell {
     let mut text = StackText::<64>::default();
     // Writing to either buffer cannot fail.
     let _ = write!(text, "{n}");
+    number_text(text)
+}
+
+/// [`number`] from the crate's text of the `OracleNumber` (its `Display`): the encodings with no
+/// public constructor (negative infinity) are tested through this.
+pub(super) fn number_text(text: StackText<64>) -> Cell {
     let t = text.as_str();
+    // The infinities, as the crate's `OracleNumber::from_buf` decodes them: +infinity (0xFF
+    // 0x65, a base-100 digit of 100) becomes the digits 1, 0 at the highest exponent, printed
+    // as 1E125, whose own encoding (0xFF 0x0B) prints the same: the value cannot tell them
+    // apart, so 1E125 is refused too rather than +infinity published as it. -infinity (the one
+    // byte 0x00) has no digits and prints as a minus sign and 126 zeros; no number does.
+    if t.len() == 126 && t.as_bytes()[0] == b'1' && t.bytes().skip(1).all(|b| b == b'0') {
+        return Cell::NumberInfinity {
+            negative: false,
+            or_1e125: true,
+        };
+    }
+    if let Some(rest) = t.strip_prefix('-') {
+        if !rest.is_empty() && rest.bytes().all(|b| b == b'0') {
+            return Cell::NumberInfinity {
+                negative: true,
+                or_1e125: false,
+            };
+        }
+    }
     Cell::Number(if t.starts_with("0.") {
         Str::from(&t[1..])
     } else if t.starts_with("-0.") {

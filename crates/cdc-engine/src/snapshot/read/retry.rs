@@ -227,11 +227,16 @@ impl<'a> Waves<'a> {
                 back.push(item);
             }
             // What a retry cannot change: a missing grant, a container out of reach, a row the
-            // filter cannot be evaluated on (the same row is read again).
+            // filter cannot be evaluated on or a NUMBER infinity (CDC-3011) in it (the same row
+            // is read again).
             CdcError::UnknownTable { .. }
             | CdcError::FilterFailed { .. }
             | CdcError::Settings { .. }
             | CdcError::UnsupportedType { .. }
+            | CdcError::Coded {
+                code: Code::Cdc3011,
+                ..
+            }
             | CdcError::Privilege { .. }
             | CdcError::ContainerUnreachable(_)
             // Told to stop while its session logged in again: the run ends as a stop.
