@@ -75,27 +75,15 @@ fn database(busy: bool) -> (tempfile::TempDir, EmulatorConnector, u64, u64) {
     let mut w = Writer::open(&db, clock::system(), false).expect("writer");
     let o = WorkloadOptions {
         transactions: Some(TRANSACTIONS),
-        duration: None,
         rate: 0,
-        mix: (40, 45, 15),
-        tx_size: (1, 5),
-        rollback_pct: 5,
-        savepoint_pct: 5,
         key_update_pct: 0,
         row_move_pct: 0,
         long_every: 0,
-        long_span: 0,
-        ddl_every: 0,
-        create_table_every: 0,
-        truncate_every: 0,
-        move_every: 0,
         shared_commit_pct: 0,
         tables: vec!["APP.ORDERS".parse().expect("name")],
         seed: 9,
         lob_pct: 0,
-        lob_edit_pct: 0,
-        scn_jump_every: 0,
-        scn_jump: 0,
+        ..WorkloadOptions::default()
     };
     let end = Workload::new(&mut w, o)
         .expect("workload")

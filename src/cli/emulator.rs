@@ -168,30 +168,7 @@ fn workload(
             CdcError::Workload("give --transactions N or --duration D (or both)".into()).into(),
         );
     }
-    let options = workload::WorkloadOptions {
-        transactions: a.transactions,
-        duration: a.duration,
-        rate: a.rate,
-        mix: workload::WorkloadOptions::parse_mix(&a.mix)?,
-        tx_size: workload::WorkloadOptions::parse_range(&a.tx_size)?,
-        rollback_pct: a.rollback_pct,
-        savepoint_pct: a.savepoint_pct,
-        key_update_pct: a.key_update_pct,
-        row_move_pct: a.row_move_pct,
-        long_every: a.long_every,
-        long_span: a.long_span,
-        ddl_every: a.ddl_every,
-        create_table_every: a.create_table_every,
-        truncate_every: a.truncate_every,
-        move_every: a.move_every,
-        shared_commit_pct: a.shared_commit_pct,
-        tables,
-        seed: a.seed,
-        lob_pct: a.lob_pct,
-        lob_edit_pct: a.lob_edit_pct,
-        scn_jump_every: a.scn_jump_every,
-        scn_jump: a.scn_jump,
-    };
+    let options = workload_options(&a, tables)?;
     let mut writer = open_writer(&dir, a.wait)?;
     let summary = workload::Workload::new(&mut writer, options)?.run(&|| false)?;
     let value = serde_json::to_value(&summary)?;
@@ -227,6 +204,38 @@ fn workload(
         .unwrap_or_default();
     printer.table(&["workload", "count"], rows)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The workload the arguments ask for, every one of them mapped (not `..Default::default()`, so
+/// a new argument cannot be left out unnoticed).
+fn workload_options(
+    a: &EmulatorWorkloadArgs,
+    tables: Vec<TableName>,
+) -> Result<workload::WorkloadOptions, CdcError> {
+    Ok(workload::WorkloadOptions {
+        transactions: a.transactions,
+        duration: a.duration,
+        rate: a.rate,
+        mix: workload::WorkloadOptions::parse_mix(&a.mix)?,
+        tx_size: workload::WorkloadOptions::parse_range(&a.tx_size)?,
+        rollback_pct: a.rollback_pct,
+        savepoint_pct: a.savepoint_pct,
+        key_update_pct: a.key_update_pct,
+        row_move_pct: a.row_move_pct,
+        long_every: a.long_every,
+        long_span: a.long_span,
+        ddl_every: a.ddl_every,
+        create_table_every: a.create_table_every,
+        truncate_every: a.truncate_every,
+        move_every: a.move_every,
+        shared_commit_pct: a.shared_commit_pct,
+        tables,
+        seed: a.seed,
+        lob_pct: a.lob_pct,
+        lob_edit_pct: a.lob_edit_pct,
+        scn_jump_every: a.scn_jump_every,
+        scn_jump: a.scn_jump,
+    })
 }
 
 /// The database's writer; with `wait`, once the writer that holds it (a workload started
@@ -554,9 +563,11 @@ fn serve(a: EmulatorServeArgs, global: &GlobalArgs, printer: &Printer) -> anyhow
 
 #[cfg(test)]
 mod tests {
-    use super::dir_of_url;
+    use super::{dir_of_url, workload, workload_options};
+    use crate::cli::args::{Cli, Command, EmulatorCommand};
     use crate::errors::Code;
     use crate::settings::Settings;
+    use clap::Parser;
     use std::path::PathBuf;
 
     /// The directory of `url`; "": of settings without a URL (an empty one is refused at load).
@@ -579,5 +590,23 @@ mod tests {
         for url in ["emulator:", "replay:./r", "db:1521/X", "replay:"] {
             assert_eq!(dir(url), Err(argument), "{url}");
         }
+    }
+
+    /// `WorkloadOptions::default()` is what `emulator workload` runs with when no flag is given,
+    /// so the tests that name only what they change run the CLI's workload otherwise.
+    #[test]
+    fn the_default_workload_is_the_clis_without_flags() {
+        let cli = match Cli::try_parse_from(["oracle-cdc", "emulator", "workload", "db"]) {
+            Ok(c) => c,
+            Err(e) => panic!("{e}"),
+        };
+        let Some(Command::Emulator(EmulatorCommand::Workload(a))) = cli.command else {
+            panic!("not the workload command: {:?}", cli.command);
+        };
+        let built = match workload_options(&a, Vec::new()) {
+            Ok(o) => o,
+            Err(e) => panic!("{e}"),
+        };
+        assert_eq!(built, workload::WorkloadOptions::default());
     }
 }

@@ -62,28 +62,16 @@ fn served() -> Live {
         std::thread::spawn(move || {
             let mut w = Writer::open(&writer_dir, clock::system(), true).expect("writer");
             let options = workload::WorkloadOptions {
-                transactions: None,
                 duration: Some(Duration::from_secs(600)),
                 rate: 20,
-                mix: (40, 45, 15),
                 tx_size: (1, 4),
-                rollback_pct: 5,
-                savepoint_pct: 5,
                 key_update_pct: 0,
                 row_move_pct: 0,
                 long_every: 0,
-                long_span: 0,
-                ddl_every: 0,
-                create_table_every: 0,
-                truncate_every: 0,
-                move_every: 0,
                 shared_commit_pct: 0,
-                tables: Vec::new(),
                 seed: 3,
                 lob_pct: 0,
-                lob_edit_pct: 0,
-                scn_jump_every: 0,
-                scn_jump: 0,
+                ..workload::WorkloadOptions::default()
             };
             let _ = workload::Workload::new(&mut w, options).and_then(|wl| wl.run(&|| false));
         });

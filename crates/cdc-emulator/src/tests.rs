@@ -71,9 +71,7 @@ fn reads_at_one_scn_stay_the_same_while_commits_continue() {
         scope.spawn(|| {
             let opts = workload::WorkloadOptions {
                 transactions: Some(600),
-                duration: None,
                 rate: 0,
-                mix: (40, 45, 15),
                 tx_size: (1, 4),
                 rollback_pct: 10,
                 savepoint_pct: 10,
@@ -81,17 +79,10 @@ fn reads_at_one_scn_stay_the_same_while_commits_continue() {
                 row_move_pct: 0,
                 long_every: 20,
                 long_span: 10,
-                ddl_every: 0,
-                create_table_every: 0,
-                truncate_every: 0,
-                move_every: 0,
                 shared_commit_pct: 10,
-                tables: vec![],
                 seed: 11,
                 lob_pct: 0,
-                lob_edit_pct: 0,
-                scn_jump_every: 0,
-                scn_jump: 0,
+                ..workload::WorkloadOptions::default()
             };
             workload::Workload::new(&mut w, opts)
                 .unwrap()
@@ -1017,27 +1008,18 @@ fn the_same_seed_and_schema_give_the_same_database_and_workload() {
         let mut w = db.writer();
         let opts = workload::WorkloadOptions {
             transactions: Some(150),
-            duration: None,
             rate: 0,
-            mix: (40, 45, 15),
             tx_size: (1, 4),
             rollback_pct: 10,
             savepoint_pct: 10,
             key_update_pct: 5,
-            row_move_pct: 5,
             long_every: 10,
             long_span: 5,
             ddl_every: 40,
-            create_table_every: 0,
-            truncate_every: 0,
-            move_every: 0,
             shared_commit_pct: 10,
-            tables: vec![],
             seed: 77,
             lob_pct: 0,
-            lob_edit_pct: 0,
-            scn_jump_every: 0,
-            scn_jump: 0,
+            ..workload::WorkloadOptions::default()
         };
         workload::Workload::new(&mut w, opts)
             .unwrap()

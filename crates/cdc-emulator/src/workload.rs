@@ -125,7 +125,10 @@ pub(super) fn change_some_columns(
     true
 }
 
-#[derive(Debug, Clone)]
+/// What a workload writes. [`Default`] is what `oracle-cdc emulator workload` runs with when no
+/// flag is given, so a test or bench names only what it changes (`..WorkloadOptions::default()`)
+/// and a new option is added in two places, not at every caller.
+#[derive(Debug, Clone, PartialEq)]
 pub struct WorkloadOptions {
     pub transactions: Option<u64>,
     pub duration: Option<Duration>,
@@ -165,6 +168,38 @@ pub struct WorkloadOptions {
     /// ([`crate::writer::Writer::raise_scn`]): a range of SCNs with no redo.
     pub scn_jump_every: u64,
     pub scn_jump: u64,
+}
+
+/// The CLI's defaults (`EmulatorWorkloadArgs` in src/cli/args.rs; a test there checks they
+/// agree). No transaction count and no duration: the workload runs until its stop closure says
+/// so (the CLI asks for one of them).
+impl Default for WorkloadOptions {
+    fn default() -> Self {
+        WorkloadOptions {
+            transactions: None,
+            duration: None,
+            rate: 100,
+            mix: (40, 45, 15),
+            tx_size: (1, 5),
+            rollback_pct: 5,
+            savepoint_pct: 5,
+            key_update_pct: 2,
+            row_move_pct: 5,
+            long_every: 50,
+            long_span: 20,
+            ddl_every: 0,
+            create_table_every: 0,
+            truncate_every: 0,
+            move_every: 0,
+            shared_commit_pct: 3,
+            tables: Vec::new(),
+            seed: 1,
+            lob_pct: 10,
+            lob_edit_pct: 0,
+            scn_jump_every: 0,
+            scn_jump: 1_000_000_000,
+        }
+    }
 }
 
 impl WorkloadOptions {

@@ -25,7 +25,6 @@ fn writer(dir: &tempfile::TempDir, clock: &Arc<ManualClock>) -> Writer {
 fn options(seed: u64) -> WorkloadOptions {
     WorkloadOptions {
         transactions: Some(150),
-        duration: None,
         rate: 0,
         mix: (40, 30, 30),
         tx_size: (1, 4),
@@ -34,18 +33,10 @@ fn options(seed: u64) -> WorkloadOptions {
         key_update_pct: 20,
         row_move_pct: 0,
         long_every: 0,
-        long_span: 0,
-        ddl_every: 0,
-        create_table_every: 0,
-        truncate_every: 0,
-        move_every: 0,
         shared_commit_pct: 0,
-        tables: Vec::new(),
         seed,
         lob_pct: 0,
-        lob_edit_pct: 0,
-        scn_jump_every: 0,
-        scn_jump: 0,
+        ..WorkloadOptions::default()
     }
 }
 

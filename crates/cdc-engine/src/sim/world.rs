@@ -170,6 +170,10 @@ impl World {
     pub fn open(db: &Path, clock: ManualClock, rng: ChaCha8Rng) -> Result<World> {
         let writer = Writer::open(db, Arc::new(clock.clone()), false)?;
         let mut rng = rng;
+        // Every field written out, not `..WorkloadOptions::default()`: a seed's plan must not
+        // change when an option is added or the CLI's defaults move (the regression seeds and
+        // the soak's results name plans by seed), and a new option must be decided here, drawn
+        // from the seed or not, rather than inherited.
         let options = WorkloadOptions {
             transactions: Some(0),
             duration: None,

@@ -291,7 +291,6 @@ fn plain_workload(
 ) -> workload::WorkloadOptions {
     workload::WorkloadOptions {
         transactions: Some(300),
-        duration: None,
         rate: 0,
         mix,
         tx_size: (1, 4),
@@ -300,18 +299,11 @@ fn plain_workload(
         key_update_pct: 0,
         row_move_pct: 0,
         long_every: 0,
-        long_span: 0,
-        ddl_every: 0,
-        create_table_every: 0,
-        truncate_every: 0,
-        move_every: 0,
         shared_commit_pct: 0,
         tables,
         seed,
         lob_pct: 0,
-        lob_edit_pct: 0,
-        scn_jump_every: 0,
-        scn_jump: 0,
+        ..workload::WorkloadOptions::default()
     }
 }
 
@@ -526,18 +518,10 @@ fn chunks_equal_the_table_as_of_their_scn_under_a_concurrent_workload() {
                 key_update_pct: 10,
                 row_move_pct: 0,
                 long_every: 10,
-                long_span: 20,
-                ddl_every: 0,
-                create_table_every: 0,
-                truncate_every: 0,
-                move_every: 0,
                 shared_commit_pct: 10,
-                tables: vec![],
                 seed: 5,
                 lob_pct: 0,
-                lob_edit_pct: 0,
-                scn_jump_every: 0,
-                scn_jump: 0,
+                ..workload::WorkloadOptions::default()
             };
             workload::Workload::new(&mut w, opts)
                 .unwrap()

@@ -72,27 +72,18 @@ impl Db {
         let mut w = Writer::open(&self.path(), Arc::new(self.clock.clone()), false).unwrap();
         let o = WorkloadOptions {
             transactions: Some(transactions),
-            duration: None,
             rate: 0,
-            mix: (40, 45, 15),
             tx_size: (1, 4),
             rollback_pct: 10,
             savepoint_pct: 10,
             key_update_pct: 0,
             row_move_pct: 0,
             long_every: 0,
-            long_span: 0,
-            ddl_every: 0,
-            create_table_every: 0,
-            truncate_every: 0,
-            move_every: 0,
             shared_commit_pct: 0,
             tables: tables.to_vec(),
             seed,
             lob_pct: 0,
-            lob_edit_pct: 0,
-            scn_jump_every: 0,
-            scn_jump: 0,
+            ..WorkloadOptions::default()
         };
         Workload::new(&mut w, o).unwrap().run(&|| false).unwrap();
         w.replica().current_scn
