@@ -66,7 +66,7 @@ impl Acc {
                 let better = match &self.best {
                     None => true,
                     Some(b) => {
-                        let o = compare(&v, b, false, env)?;
+                        let o = compare(&v, b, spec.how, env)?;
                         if spec.kind == AggKind::Min {
                             o == Some(Ordering::Less)
                         } else {

@@ -2,7 +2,9 @@
 //! text meets NUMBER as a number, a datetime as that datetime (with the session's NLS
 //! format), RAW as its hex text, ROWID as a ROWID; DATE and TIMESTAMP compare with TIMESTAMP
 //! WITH TIME ZONE as instants in the session's zone; character data compares binary
-//! (NLS_COMP / NLS_SORT BINARY), blank-padded between two fixed-length values.
+//! (NLS_COMP / NLS_SORT BINARY): by the bytes of its character set's encoding, the database's
+//! ([`Env::database_order`]) or the national one (UTF-16 code units, see [`TextCmp`]),
+//! blank-padded between two fixed-length values.
 //!
 //! Also the total order ORDER BY, MIN / MAX and ROW_NUMBER sort by, and the equality keys
 //! GROUP BY and DISTINCT hash.
@@ -10,8 +12,8 @@
 use crate::convert::{instant, rowid_digit, to_number};
 use crate::env::Env;
 use crate::number::cmp_text;
-use crate::types::{datum_type, inconsistent, label};
-use crate::{Datum, OraError};
+use crate::types::{datum_type, inconsistent, is_fixed, label};
+use crate::{Datum, OraError, OraType};
 use std::cmp::Ordering;
 
 fn is_null(d: &Datum) -> bool {
@@ -20,6 +22,116 @@ fn is_null(d: &Datum) -> bool {
         Datum::Text(s) => s.is_empty(),
         Datum::Bytes(b) => b.is_empty(),
         _ => false,
+    }
+}
+
+/// How two texts compare: blank-padded (both fixed-length, CHAR or NCHAR) or not, and in the
+/// national character set (either side NCHAR, NVARCHAR2 or NCLOB: Oracle converts the other
+/// side to it) or the database's.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TextCmp {
+    pub padded: bool,
+    pub national: bool,
+}
+
+impl TextCmp {
+    /// How values of types `a` and `b` compare.
+    pub fn of(a: &OraType, b: &OraType) -> TextCmp {
+        TextCmp {
+            padded: is_fixed(a) && is_fixed(b),
+            national: is_national(a) || is_national(b),
+        }
+    }
+
+    /// How values of one type compare with each other (a sort key, MIN / MAX).
+    pub fn within(t: &OraType) -> TextCmp {
+        TextCmp {
+            padded: false,
+            national: is_national(t),
+        }
+    }
+}
+
+/// Whether values of `t` are text in the national character set.
+pub fn is_national(t: &OraType) -> bool {
+    matches!(
+        t,
+        OraType::NVarchar2(_) | OraType::NChar(_) | OraType::NClob
+    )
+}
+
+/// The BINARY order of a character set: the order of its encoded bytes.
+#[derive(Debug, Clone, Copy, Default)]
+pub enum CharsetOrder {
+    /// AL32UTF8's: the UTF-8 bytes, which order as code points; also the order of a set whose
+    /// bytes are its characters' code points (WE8ISO8859P1).
+    #[default]
+    Utf8,
+    /// UTF-16 code units: AL16UTF16's, and UTF8's (CESU-8 encodes each code unit in UTF-8's
+    /// order-keeping form). A supplementary character (a surrogate pair, D800..DFFF) sorts
+    /// before U+E000..U+FFFF, unlike in UTF-8.
+    Utf16,
+    /// Another set's byte order, as the database that knows the set compares (WE8MSWIN1252:
+    /// '€' is 0x80, before 'é' 0xE9).
+    Bytes(fn(&str, &str) -> Ordering),
+}
+
+/// `a` and `b` compared as `how` says, in the session's sets.
+pub fn text_order(a: &str, b: &str, how: TextCmp, env: &Env) -> Ordering {
+    // ASCII is the same bytes in every set, and sorts before every other character in each:
+    // only two non-ASCII characters at the first difference can order differently.
+    if a.is_ascii() || b.is_ascii() {
+        return text_cmp(a, b, how.padded);
+    }
+    let order = if how.national {
+        CharsetOrder::Utf16
+    } else {
+        env.database_order
+    };
+    match order {
+        CharsetOrder::Utf8 => text_cmp(a, b, how.padded),
+        CharsetOrder::Utf16 => units_cmp(a.encode_utf16(), b.encode_utf16(), how.padded, 0x20),
+        CharsetOrder::Bytes(cmp) if how.padded => {
+            let (na, nb) = (a.chars().count(), b.chars().count());
+            let pad = |s: &str, n: usize, to: usize| {
+                let mut p = s.to_string();
+                p.extend(std::iter::repeat_n(' ', to.saturating_sub(n)));
+                p
+            };
+            let to = na.max(nb);
+            cmp(&pad(a, na, to), &pad(b, nb, to))
+        }
+        CharsetOrder::Bytes(cmp) => cmp(a, b),
+    }
+}
+
+/// Two sequences of code units in order; `padded`: the shorter as if padded with `blank`.
+fn units_cmp<T: Ord + Copy>(
+    mut a: impl Iterator<Item = T>,
+    mut b: impl Iterator<Item = T>,
+    padded: bool,
+    blank: T,
+) -> Ordering {
+    loop {
+        match (a.next(), b.next()) {
+            (Some(x), Some(y)) if x == y => {}
+            (Some(x), Some(y)) => return x.cmp(&y),
+            (None, None) => return Ordering::Equal,
+            (Some(x), None) if padded => {
+                return std::iter::once(x)
+                    .chain(a)
+                    .find(|u| *u != blank)
+                    .map_or(Ordering::Equal, |u| u.cmp(&blank))
+            }
+            (None, Some(y)) if padded => {
+                return std::iter::once(y)
+                    .chain(b)
+                    .find(|u| *u != blank)
+                    .map_or(Ordering::Equal, |u| blank.cmp(&u))
+            }
+            (Some(_), None) => return Ordering::Greater,
+            (None, Some(_)) => return Ordering::Less,
+        }
     }
 }
 
@@ -70,7 +182,7 @@ fn as_float(d: &Datum, env: &Env) -> Result<Option<f64>, OraError> {
 pub fn compare(
     a: &Datum,
     b: &Datum,
-    padded: bool,
+    how: TextCmp,
     env: &Env,
 ) -> Result<Option<Ordering>, OraError> {
     use Datum::*;
@@ -79,7 +191,7 @@ pub fn compare(
     }
     Ok(Some(match (a, b) {
         (Number(x), Number(y)) => cmp_text(x, y),
-        (Text(x), Text(y)) => text_cmp(x, y, padded),
+        (Text(x), Text(y)) => text_order(x, y, how, env),
         (Number(_), Text(_)) | (Text(_), Number(_)) => {
             let (x, y) = (to_number(a, env)?, to_number(b, env)?);
             match (x, y) {
@@ -157,21 +269,29 @@ pub fn same(a: &Datum, b: &Datum, env: &Env) -> Result<bool, OraError> {
     match (is_null(a), is_null(b)) {
         (true, true) => Ok(true),
         (true, false) | (false, true) => Ok(false),
-        _ => Ok(compare(a, b, false, env)? == Some(Ordering::Equal)),
+        _ => Ok(compare(a, b, TextCmp::default(), env)? == Some(Ordering::Equal)),
     }
 }
 
 /// The total order of sorts: NULLs handled by the caller, values of one column compared as
 /// [`compare`] does, incomparable ones equal.
-pub fn sort_cmp(a: &Datum, b: &Datum, env: &Env) -> Ordering {
-    compare(a, b, false, env)
+pub fn sort_cmp(a: &Datum, b: &Datum, how: TextCmp, env: &Env) -> Ordering {
+    compare(a, b, how, env)
         .ok()
         .flatten()
         .unwrap_or(Ordering::Equal)
 }
 
-/// ORDER BY's comparison of one key: `desc` reverses, NULLs first or last as asked.
-pub fn order_cmp(a: &Datum, b: &Datum, desc: bool, nulls_first: bool, env: &Env) -> Ordering {
+/// ORDER BY's comparison of one key: `desc` reverses, NULLs first or last as asked; `national`:
+/// the key is national text.
+pub fn order_cmp(
+    a: &Datum,
+    b: &Datum,
+    desc: bool,
+    nulls_first: bool,
+    national: bool,
+    env: &Env,
+) -> Ordering {
     match (is_null(a), is_null(b)) {
         (true, true) => Ordering::Equal,
         (true, false) => {
@@ -189,7 +309,11 @@ pub fn order_cmp(a: &Datum, b: &Datum, desc: bool, nulls_first: bool, env: &Env)
             }
         }
         _ => {
-            let o = sort_cmp(a, b, env);
+            let how = TextCmp {
+                padded: false,
+                national,
+            };
+            let o = sort_cmp(a, b, how, env);
             if desc {
                 o.reverse()
             } else {

@@ -5,6 +5,7 @@
 //! An [`Env`] is owned by the statement's row iterator (behind an `Arc`), so rows can be
 //! fetched after `execute` returned without borrowing the session or the database.
 
+use crate::compare::CharsetOrder;
 use crate::nls::Nls;
 use crate::{DateTime, Datum, OraError};
 use std::collections::HashMap;
@@ -34,14 +35,17 @@ pub struct Env {
     pub nls: Nls,
     pub now: Now,
     pub memo: Mutex<Memo>,
+    /// How the database's character set orders text ([`crate::Database::charset_order`]).
+    pub database_order: CharsetOrder,
 }
 
 impl Env {
-    pub fn new(nls: Nls, now: Now) -> Env {
+    pub fn new(nls: Nls, now: Now, database_order: CharsetOrder) -> Env {
         Env {
             nls,
             now,
             memo: Mutex::new(Memo::default()),
+            database_order,
         }
     }
 

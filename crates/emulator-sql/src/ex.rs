@@ -7,7 +7,7 @@
 //! (`Option<bool>`), AND and OR stopping at the first FALSE / TRUE.
 
 use crate::ast::{ArithOp, CmpOp};
-use crate::compare::{compare, push_key};
+use crate::compare::{compare, push_key, TextCmp};
 use crate::convert::to_text;
 use crate::env::Env;
 use crate::functions::FuncCall;
@@ -78,7 +78,7 @@ pub enum Ex {
         op: CmpOp,
         l: Box<Ex>,
         r: Box<Ex>,
-        padded: bool,
+        how: TextCmp,
     },
     And(Vec<Ex>),
     Or(Vec<Ex>),
@@ -93,7 +93,7 @@ pub enum Ex {
     InList {
         x: Box<Ex>,
         list: Vec<Ex>,
-        padded: bool,
+        how: TextCmp,
     },
     /// `x IN (constants)` of one kind: a hash lookup.
     InSet {
@@ -214,7 +214,7 @@ impl Ex {
             let hit = match &subject {
                 Some(s) => {
                     let w = when.eval(cx)?;
-                    compare(s, &w, false, cx.env)? == Some(Ordering::Equal)
+                    compare(s, &w, TextCmp::default(), cx.env)? == Some(Ordering::Equal)
                 }
                 None => when.test(cx)? == Some(true),
             };
@@ -255,10 +255,10 @@ impl Ex {
                 acc
             }
             Ex::Not(e) => e.test(cx)?.map(|b| !b),
-            Ex::Cmp { op, l, r, padded } => {
+            Ex::Cmp { op, l, r, how } => {
                 let a = l.eval(cx)?;
                 let b = r.eval(cx)?;
-                compare(&a, &b, *padded, cx.env)?.map(|o| match op {
+                compare(&a, &b, *how, cx.env)?.map(|o| match op {
                     CmpOp::Eq => o == Ordering::Equal,
                     CmpOp::Ne => o != Ordering::Equal,
                     CmpOp::Lt => o == Ordering::Less,
@@ -277,7 +277,7 @@ impl Ex {
                 pat,
                 negated,
             } => like_test(x, hint, pat, cx)?.map(|b| b != *negated),
-            Ex::InList { x, list, padded } => {
+            Ex::InList { x, list, how } => {
                 let v = x.eval(cx)?;
                 if is_null(&v) {
                     return Ok(None);
@@ -285,7 +285,7 @@ impl Ex {
                 let mut unknown = false;
                 for item in list {
                     let w = item.eval(cx)?;
-                    match compare(&v, &w, *padded, cx.env)? {
+                    match compare(&v, &w, *how, cx.env)? {
                         Some(Ordering::Equal) => return Ok(Some(true)),
                         None => unknown = true,
                         Some(_) => {}
@@ -412,7 +412,12 @@ fn sub_test(s: &SubCall, cx: &Cx<'_>) -> Result<Option<bool>, OraError> {
             let mut unknown = false;
             for row in rows {
                 let row = row?;
-                match compare(&v, row.first().unwrap_or(&Datum::Null), false, cx.env)? {
+                match compare(
+                    &v,
+                    row.first().unwrap_or(&Datum::Null),
+                    TextCmp::default(),
+                    cx.env,
+                )? {
                     Some(Ordering::Equal) => return Ok(Some(true)),
                     None => unknown = true,
                     Some(_) => {}
@@ -527,11 +532,11 @@ pub fn map_children(e: Ex, f: &mut dyn FnMut(Ex) -> Result<Ex, OraError>) -> Res
         Ex::IsNull(a, n) => Ex::IsNull(b(a, f)?, n),
         Ex::Arith(op, x, y) => Ex::Arith(op, b(x, f)?, b(y, f)?),
         Ex::Concat(x, y, h) => Ex::Concat(b(x, f)?, b(y, f)?, h),
-        Ex::Cmp { op, l, r, padded } => Ex::Cmp {
+        Ex::Cmp { op, l, r, how } => Ex::Cmp {
             op,
             l: b(l, f)?,
             r: b(r, f)?,
-            padded,
+            how,
         },
         Ex::Func(mut fc) => {
             fc.args = all(std::mem::take(&mut fc.args), f)?;
@@ -588,10 +593,10 @@ pub fn map_children(e: Ex, f: &mut dyn FnMut(Ex) -> Result<Ex, OraError>) -> Res
             },
             negated,
         },
-        Ex::InList { x, list, padded } => Ex::InList {
+        Ex::InList { x, list, how } => Ex::InList {
             x: b(x, f)?,
             list: all(list, f)?,
-            padded,
+            how,
         },
         Ex::InSet { x, keys, has_null } => Ex::InSet {
             x: b(x, f)?,

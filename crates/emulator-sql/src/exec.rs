@@ -119,7 +119,7 @@ fn sorted(
                 a.get(k.idx).unwrap_or(&Datum::Null),
                 b.get(k.idx).unwrap_or(&Datum::Null),
             );
-            let o = order_cmp(x, y, k.desc, k.nulls_first, &env);
+            let o = order_cmp(x, y, k.desc, k.nulls_first, k.national, &env);
             if o != std::cmp::Ordering::Equal {
                 return o;
             }
@@ -205,7 +205,7 @@ impl Filter {
             if is_null(v) {
                 return Ok(true);
             }
-            match compare(v, &s.bound, false, &self.env) {
+            match compare(v, &s.bound, s.how, &self.env) {
                 Ok(Some(std::cmp::Ordering::Greater)) => return Ok(true),
                 Ok(Some(std::cmp::Ordering::Equal)) if !s.inclusive => return Ok(true),
                 _ => {}

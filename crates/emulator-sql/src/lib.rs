@@ -56,6 +56,7 @@ mod session;
 mod types;
 mod window;
 
+pub use compare::CharsetOrder;
 pub use nls::Nls;
 pub use session::SqlSession;
 
@@ -219,6 +220,13 @@ pub trait Database {
     /// The database host's clock: local time and its offset from UTC in minutes
     /// (SYSDATE, SYSTIMESTAMP).
     fn host_time(&mut self) -> (DateTime, i16);
+
+    /// How the session's container orders text of its database character set (NLS_SORT
+    /// BINARY: by the set's bytes); national text orders by UTF-16 code units in either
+    /// national set. The default is AL32UTF8's.
+    fn charset_order(&mut self) -> CharsetOrder {
+        CharsetOrder::Utf8
+    }
 
     /// The smallest and largest non-NULL value of a column (both NULL for none), when the
     /// database can tell them from an index on it without reading the table, as Oracle's

@@ -69,6 +69,8 @@ pub struct Stop {
     pub slot: usize,
     pub bound: Datum,
     pub inclusive: bool,
+    /// How the slot's values compare (in its column's character set).
+    pub how: crate::compare::TextCmp,
 }
 
 /// ROWNUM: the slot it is written to, and the WHERE conjuncts that read it (checked with the
@@ -96,6 +98,8 @@ pub struct AggSpec {
     pub kind: AggKind,
     pub arg: Option<Ex>,
     pub distinct: bool,
+    /// How MIN and MAX compare the argument's values (in its character set).
+    pub how: crate::compare::TextCmp,
 }
 
 #[derive(Debug)]
@@ -112,11 +116,21 @@ pub enum WinKind {
     DenseRank,
 }
 
+/// One key of an analytic function's ORDER BY.
+#[derive(Debug)]
+pub struct WinOrder {
+    pub ex: Ex,
+    pub desc: bool,
+    pub nulls_first: bool,
+    /// The key is national text (it orders by UTF-16 code units).
+    pub national: bool,
+}
+
 #[derive(Debug)]
 pub struct WindowSpec {
     pub kind: WinKind,
     pub partition: Vec<Ex>,
-    pub order: Vec<(Ex, bool, bool)>,
+    pub order: Vec<WinOrder>,
     /// The input already comes in the window's order (no partitions): number as rows pass.
     pub streaming: bool,
 }
@@ -126,6 +140,8 @@ pub struct SortKey {
     pub idx: usize,
     pub desc: bool,
     pub nulls_first: bool,
+    /// The key is national text (it orders by UTF-16 code units).
+    pub national: bool,
 }
 
 #[derive(Debug)]

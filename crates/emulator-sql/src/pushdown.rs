@@ -10,7 +10,7 @@
 //! applied decides (`Relation::exact_bounds`).
 
 use crate::ast::{CmpOp, Expr, ExprKind, Ident};
-use crate::compare::compare;
+use crate::compare::{compare, TextCmp};
 use crate::env::Env;
 use crate::types::{family, Family};
 use crate::{Bound, Column, Datum, OraType};
@@ -33,11 +33,13 @@ pub struct Deriver<'a> {
     pub column: &'a dyn Fn(&[Ident]) -> Option<String>,
     /// The value of an expression without column references, if it is one.
     pub constant: &'a mut dyn FnMut(&Expr) -> Option<Datum>,
+    /// Whether a column (by name) holds national text: its bounds order in that set.
+    pub national: &'a dyn Fn(&str) -> bool,
     pub env: &'a Env,
 }
 
-fn cmp(a: &Datum, b: &Datum, env: &Env) -> Option<Ordering> {
-    compare(a, b, false, env).ok().flatten()
+fn cmp(a: &Datum, b: &Datum, how: TextCmp, env: &Env) -> Option<Ordering> {
+    compare(a, b, how, env).ok().flatten()
 }
 
 impl Deriver<'_> {
@@ -45,9 +47,10 @@ impl Deriver<'_> {
     pub fn derive(&mut self, e: &Expr) -> Vec<(String, CmpOp, Datum)> {
         let mut out = Vec::new();
         for (col, r) in self.ranges(e) {
+            let how = self.how(&col);
             match (&r.lo, &r.hi) {
                 (Some((a, true)), Some((b, true)))
-                    if cmp(a, b, self.env) == Some(Ordering::Equal) =>
+                    if cmp(a, b, how, self.env) == Some(Ordering::Equal) =>
                 {
                     out.push((col, CmpOp::Eq, a.clone()));
                     continue;
@@ -62,6 +65,14 @@ impl Deriver<'_> {
             }
         }
         out
+    }
+
+    /// How `column`'s bounds compare.
+    fn how(&self, column: &str) -> TextCmp {
+        TextCmp {
+            padded: false,
+            national: (self.national)(column),
+        }
     }
 
     fn col_const(&mut self, a: &Expr, b: &Expr) -> Option<(String, Datum)> {
@@ -79,9 +90,10 @@ impl Deriver<'_> {
                 let mut acc: Ranges = Vec::new();
                 for c in v {
                     for (col, r) in self.ranges(c) {
+                        let how = self.how(&col);
                         match acc.iter_mut().find(|(k, _)| *k == col) {
                             Some((_, existing)) => {
-                                *existing = tighten(existing.clone(), r, self.env)
+                                *existing = tighten(existing.clone(), r, how, self.env)
                             }
                             None => acc.push((col, r)),
                         }
@@ -99,7 +111,7 @@ impl Deriver<'_> {
                             .into_iter()
                             .filter_map(|(col, a)| {
                                 let (_, b) = r.iter().find(|(k, _)| *k == col)?;
-                                loosen(a, b.clone(), self.env).map(|x| (col, x))
+                                loosen(a, b.clone(), self.how(&col), self.env).map(|x| (col, x))
                             })
                             .collect(),
                     });
@@ -166,7 +178,10 @@ impl Deriver<'_> {
                     };
                     r = Some(match r {
                         None => (col, one),
-                        Some((c, acc)) => (c, loosen(acc, one, self.env)?),
+                        Some((c, acc)) => {
+                            let how = self.how(&c);
+                            (c, loosen(acc, one, how, self.env)?)
+                        }
                     });
                 }
                 r
@@ -177,11 +192,11 @@ impl Deriver<'_> {
 }
 
 /// Both ranges hold: the higher low end, the lower high end.
-fn tighten(a: Range, b: Range, env: &Env) -> Range {
+fn tighten(a: Range, b: Range, how: TextCmp, env: &Env) -> Range {
     let pick = |x: End, y: End, want: Ordering| -> End {
         match (x, y) {
             (None, e) | (e, None) => e,
-            (Some((p, pi)), Some((q, qi))) => match cmp(&p, &q, env) {
+            (Some((p, pi)), Some((q, qi))) => match cmp(&p, &q, how, env) {
                 Some(Ordering::Equal) => Some((p, pi && qi)),
                 Some(o) if o == want => Some((p, pi)),
                 Some(_) => Some((q, qi)),
@@ -197,10 +212,10 @@ fn tighten(a: Range, b: Range, env: &Env) -> Range {
 
 /// One of the ranges holds: the lower low end, the higher high end; an end only one side
 /// has is dropped. `None` when nothing is left.
-fn loosen(a: Range, b: Range, env: &Env) -> Option<Range> {
+fn loosen(a: Range, b: Range, how: TextCmp, env: &Env) -> Option<Range> {
     let pick = |x: End, y: End, want: Ordering| -> End {
         match (x, y) {
-            (Some((p, pi)), Some((q, qi))) => match cmp(&p, &q, env)? {
+            (Some((p, pi)), Some((q, qi))) => match cmp(&p, &q, how, env)? {
                 Ordering::Equal => Some((p, pi || qi)),
                 o if o == want => Some((p, pi)),
                 _ => Some((q, qi)),

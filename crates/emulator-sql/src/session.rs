@@ -146,7 +146,7 @@ impl SqlSession {
     }
 
     pub(crate) fn env(&self, db: &mut dyn Database) -> Arc<Env> {
-        Arc::new(Env::new(self.nls.clone(), now(db)))
+        Arc::new(Env::new(self.nls.clone(), now(db), db.charset_order()))
     }
 
     /// A query's columns and rows; `skip_rowids`: its scans are asked not to make ROWIDs (the

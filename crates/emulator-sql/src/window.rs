@@ -68,14 +68,21 @@ fn numbers(
         }
         parts.push(key);
         let mut ord = Vec::with_capacity(w.order.len());
-        for (e, _, _) in &w.order {
-            ord.push(e.eval(&cx)?.into_owned());
+        for o in &w.order {
+            ord.push(o.ex.eval(&cx)?.into_owned());
         }
         orders.push(ord);
     }
     let cmp_order = |a: usize, b: usize| -> Ordering {
-        for (k, (_, desc, nulls_first)) in w.order.iter().enumerate() {
-            let o = order_cmp(&orders[a][k], &orders[b][k], *desc, *nulls_first, env);
+        for (k, key) in w.order.iter().enumerate() {
+            let o = order_cmp(
+                &orders[a][k],
+                &orders[b][k],
+                key.desc,
+                key.nulls_first,
+                key.national,
+                env,
+            );
             if o != Ordering::Equal {
                 return o;
             }

@@ -201,6 +201,30 @@ fn unistr_resolves_utf16_escapes() {
     assert_eq!(err(r"UNISTR('\D83D\\')"), 3001);
 }
 
+/// National text orders by UTF-16 code units (AL16UTF16 and UTF8 alike): a supplementary
+/// character (a surrogate pair from D800) before U+FF21; the database set (AL32UTF8 here)
+/// orders by UTF-8 bytes, where U+FF21 comes first. A comparison with one national side is
+/// national; blank-padding still applies between two NCHARs.
+#[test]
+fn national_text_orders_by_utf16_units() {
+    let cmp = |l: &str, r: &str| v(&format!("CASE WHEN {l} < {r} THEN 'lt' ELSE 'ge' END"));
+    assert_eq!(cmp(r"UNISTR('\D83D\DE00')", r"UNISTR('\FF21')"), t("lt"));
+    assert_eq!(cmp("'😀'", r"UNISTR('\FF21')"), t("lt"));
+    assert_eq!(cmp("'😀'", "'Ａ'"), t("ge"));
+    assert_eq!(cmp("'Ａ'", "'😀'"), t("lt"));
+    assert_eq!(
+        v(r"GREATEST(UNISTR('\FF21'), UNISTR('\D83D\DE00'))"),
+        t("Ａ")
+    );
+    assert_eq!(v("GREATEST('Ａ', '😀')"), t("😀"));
+    assert_eq!(
+        v(
+            r"CASE WHEN CAST(UNISTR('\FF21') AS NCHAR(3)) = CAST(UNISTR('\FF21') AS NCHAR(1)) THEN 'eq' END"
+        ),
+        t("eq")
+    );
+}
+
 #[test]
 fn datetimes_and_format_models() {
     assert_eq!(

@@ -224,6 +224,53 @@ fn analytic_functions() {
     );
 }
 
+/// National text sorts, numbers rows, takes MIN / MAX and bounds a scan by UTF-16 code units
+/// (a supplementary character before U+FF21), database text by UTF-8 bytes (U+FF21 first).
+#[test]
+fn national_text_sorts_by_utf16_units() {
+    let mut db = MemDb::new();
+    // This double bounds scans by UTF-8 bytes: the WHERE clause must decide alone.
+    db.honor_bounds = false;
+    db.table(
+        "SCOTT",
+        "NT",
+        vec![
+            emulator_sql::Column::new("NK", OraType::NVarchar2(2)),
+            emulator_sql::Column::new("K", OraType::Varchar2(8)),
+        ],
+        ["Ａ", "😀", "a"].iter().map(|c| vec![t(c), t(c)]).collect(),
+    );
+    fn col_of(r: &[Vec<Datum>], i: usize) -> Vec<Datum> {
+        r.iter().map(|row| row[i].clone()).collect()
+    }
+    let ranked = |db: &mut MemDb, col: &str| {
+        let sql =
+            format!("SELECT {col}, ROW_NUMBER() OVER (ORDER BY {col} DESC) RN FROM NT ORDER BY RN");
+        col_of(&rows(db, &sql, &[]), 0)
+    };
+    assert_eq!(ranked(&mut db, "NK"), vec![t("Ａ"), t("😀"), t("a")]);
+    assert_eq!(ranked(&mut db, "K"), vec![t("😀"), t("Ａ"), t("a")]);
+    assert_eq!(
+        rows(&mut db, "SELECT MAX(NK), MAX(K), MIN(NK) FROM NT", &[]),
+        vec![vec![t("Ａ"), t("😀"), t("a")]]
+    );
+    assert_eq!(
+        col_of(
+            &rows(
+                &mut db,
+                "SELECT NK FROM NT WHERE NK > UNISTR('\\D83D\\DE00')",
+                &[]
+            ),
+            0
+        ),
+        vec![t("Ａ")]
+    );
+    assert_eq!(
+        col_of(&rows(&mut db, "SELECT K FROM NT WHERE K > 'Ａ'", &[]), 0),
+        vec![t("😀")]
+    );
+}
+
 #[test]
 fn correlated_subqueries() {
     let mut db = db();

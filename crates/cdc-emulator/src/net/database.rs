@@ -12,8 +12,9 @@ use super::tables::{self, Transaction};
 use super::{account_views as acc, catalog_views as cat, dynamic_views as dynv, ora_error};
 use crate::access::ROOT;
 use crate::EmulatorSession;
+use cdc_core::charset::Charset;
 use cdc_core::session::prelude::*;
-use emulator_sql::{Argument, Database, ObjectName, Relation, ScanRequest};
+use emulator_sql::{Argument, CharsetOrder, Database, ObjectName, Relation, ScanRequest};
 use oracle_datum::{Column, DateTime, Datum, OraError, OraType};
 
 /// A wire session's database.
@@ -438,6 +439,25 @@ impl Database for WireDatabase {
             Ok(None) => Ok((Datum::Null, Datum::Null)),
             Err(e) => Err(ora_error(e)),
         })
+    }
+
+    /// The container's database character set's BINARY order (a PDB may have its own set), as
+    /// the in-process session orders keys (`cdc_core::charset::Charset::compare`).
+    fn charset_order(&mut self) -> CharsetOrder {
+        let set = match self.session.replica() {
+            Ok(r) => r.schema.database.charsets_in(self.session.pdb()).database,
+            Err(_) => Charset::default(),
+        };
+        match set {
+            Charset::Al32Utf8 | Charset::Unsupported => CharsetOrder::Utf8,
+            Charset::Utf8 | Charset::Al16Utf16 => CharsetOrder::Utf16,
+            Charset::We8MsWin1252 => {
+                CharsetOrder::Bytes(|a, b| Charset::We8MsWin1252.compare(a, b))
+            }
+            Charset::We8Iso8859P1 => {
+                CharsetOrder::Bytes(|a, b| Charset::We8Iso8859P1.compare(a, b))
+            }
+        }
     }
 
     /// SYSDATE and SYSTIMESTAMP: the host's clock, the database time zone's with

@@ -248,10 +248,15 @@ impl Compiler<'_> {
             .block
             .as_mut()
             .ok_or_else(|| OraError::new(934, "group function is not allowed here"))?;
+        let how = arg
+            .as_ref()
+            .map(|a| crate::compare::TextCmp::within(&a.ty))
+            .unwrap_or_default();
         block.aggs.push(AggSpec {
             kind,
             arg: arg.map(|a| a.ex),
             distinct: c.distinct,
+            how,
         });
         Ok(Typed {
             ex: Ex::Agg(block.aggs.len() - 1),
@@ -311,11 +316,16 @@ impl Compiler<'_> {
         &mut self,
         items: &[OrderItem],
         s: &Scope,
-    ) -> Result<Vec<(Ex, bool, bool)>, OraError> {
+    ) -> Result<Vec<crate::plan::WinOrder>, OraError> {
         let mut out = Vec::with_capacity(items.len());
         for it in items {
             let e = self.expr(&it.expr, s, Clause::Having)?;
-            out.push((e.ex, it.desc, it.nulls_first.unwrap_or(it.desc)));
+            out.push(crate::plan::WinOrder {
+                national: crate::compare::is_national(&e.ty),
+                ex: e.ex,
+                desc: it.desc,
+                nulls_first: it.nulls_first.unwrap_or(it.desc),
+            });
         }
         Ok(out)
     }

@@ -496,14 +496,14 @@ impl Compiler<'_> {
         bpos: usize,
     ) -> Result<Ex, OraError> {
         check_comparable(&a.ty, &b.ty).map_err(at(apos))?;
-        let padded = is_fixed(&a.ty) && is_fixed(&b.ty);
+        let how = crate::compare::TextCmp::of(&a.ty, &b.ty);
         let l = self.coerce_const(a.ex, &b.ty).map_err(at(apos))?;
         let r = self.coerce_const(b.ex, &a.ty).map_err(at(bpos))?;
         Ok(Ex::Cmp {
             op,
             l: Box::new(l),
             r: Box::new(r),
-            padded,
+            how,
         })
     }
 

@@ -208,9 +208,15 @@ impl Compiler<'_> {
                 _ => None,
             }
         };
+        let national = |name: &str| {
+            info.columns
+                .iter()
+                .any(|c| c.name == name && crate::compare::is_national(&c.ora_type))
+        };
         let mut d = Deriver {
             column: &matcher,
             constant: &mut konst,
+            national: &national,
             env: &env,
         };
         d.derive(where_)
@@ -416,7 +422,7 @@ pub(super) fn decided_by_scan(c: &Ex, info: &SourceInfo, applied: &[Bound], env:
         op,
         l,
         r,
-        padded: false,
+        how: crate::compare::TextCmp { padded: false, .. },
     } = c
     else {
         return false;
@@ -453,7 +459,7 @@ pub(super) fn scan_applied(
     applied.iter().any(|b| {
         b.column == column
             && b.op == op
-            && crate::compare::compare(&b.value, value, false, env)
+            && crate::compare::compare(&b.value, value, Default::default(), env)
                 .ok()
                 .flatten()
                 == Some(std::cmp::Ordering::Equal)

@@ -122,7 +122,7 @@ fn hash_keys(on: &[Ex], left: usize, right: usize, scope: &Scope) -> Vec<(usize,
             op: CmpOp::Eq,
             l,
             r,
-            padded: false,
+            how: crate::compare::TextCmp { padded: false, .. },
         } = c
         else {
             continue;

@@ -67,7 +67,7 @@ impl Clause {
 pub struct WinDraft {
     pub kind: WinKind,
     pub partition: Vec<Ex>,
-    pub order: Vec<(Ex, bool, bool)>,
+    pub order: Vec<crate::plan::WinOrder>,
 }
 
 /// Aggregates and analytic functions of the block being compiled.

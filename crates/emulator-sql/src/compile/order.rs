@@ -130,6 +130,7 @@ pub(super) fn stops_of(p: &Part<'_>, env: &crate::env::Env) -> Vec<Stop> {
                         slot,
                         bound: crate::Datum::Rowid(s.clone()),
                         inclusive: *op != CmpOp::Lt,
+                        how: Default::default(),
                     });
                 }
             }
@@ -148,6 +149,7 @@ pub(super) fn stops_of(p: &Part<'_>, env: &crate::env::Env) -> Vec<Stop> {
                         slot,
                         bound,
                         inclusive: *op != CmpOp::Lt,
+                        how: crate::compare::TextCmp::within(&col.ora_type),
                     });
                 }
             }

@@ -347,6 +347,7 @@ impl Compiler<'_> {
                 }
                 _ => None,
             };
+            let mut hidden_national = None;
             let idx = match (&it.expr.kind, alias) {
                 (_, Some(i)) => i,
                 (ExprKind::Num(n), None) => {
@@ -364,6 +365,7 @@ impl Compiler<'_> {
                 }
                 _ => {
                     let t = self.expr(&it.expr, scope, Clause::OrderBy)?;
+                    hidden_national = Some(crate::compare::is_national(&t.ty));
                     match items.iter().position(|i| same(&i.ex, &t.ex)) {
                         Some(i) => i,
                         None => match hidden.iter().position(|h| same(h, &t.ex)) {
@@ -376,10 +378,16 @@ impl Compiler<'_> {
                     }
                 }
             };
+            let national = hidden_national.unwrap_or_else(|| {
+                items
+                    .get(idx)
+                    .is_some_and(|i| crate::compare::is_national(&i.ty))
+            });
             sort.push(SortKey {
                 idx,
                 desc: it.desc,
                 nulls_first: it.nulls_first.unwrap_or(it.desc),
+                national,
             });
         }
         Ok((sort, hidden))
@@ -408,8 +416,8 @@ fn regroup(d: &mut Draft, sel: &Select) -> Result<(), OraError> {
         for p in &mut w.partition {
             rewrite(p, sel.pos)?;
         }
-        for (o, _, _) in &mut w.order {
-            rewrite(o, sel.pos)?;
+        for o in &mut w.order {
+            rewrite(&mut o.ex, sel.pos)?;
         }
     }
     Ok(())
@@ -423,8 +431,8 @@ fn windows(wins: Vec<WinDraft>, order_b: &[Vec<usize>]) -> Vec<WindowSpec> {
             let plain: Option<Vec<usize>> = w
                 .order
                 .iter()
-                .map(|(e, desc, nf)| match e {
-                    Ex::Col(s) if !desc && !nf => Some(*s),
+                .map(|o| match &o.ex {
+                    Ex::Col(s) if !o.desc && !o.nulls_first => Some(*s),
                     _ => None,
                 })
                 .collect();

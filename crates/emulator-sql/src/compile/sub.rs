@@ -64,11 +64,16 @@ impl Compiler<'_> {
                 has_null,
             };
         }
+        // IN asks for equality, which every character set's order agrees on: only blank
+        // padding matters.
         let padded = items.iter().all(|(_, p)| *p) && !items.is_empty();
         Ex::InList {
             x: Box::new(x.ex),
             list: items.into_iter().map(|(e, _)| e).collect(),
-            padded,
+            how: crate::compare::TextCmp {
+                padded,
+                national: false,
+            },
         }
     }
 

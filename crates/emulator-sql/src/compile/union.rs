@@ -117,6 +117,7 @@ fn union_sort(q: &Query, columns: &[crate::Column]) -> Result<Vec<SortKey>, OraE
             idx,
             desc: it.desc,
             nulls_first: it.nulls_first.unwrap_or(it.desc),
+            national: crate::compare::is_national(&columns[idx].ora_type),
         });
     }
     Ok(sort)

@@ -77,7 +77,7 @@ pub fn choice(f: &FuncCall, cx: &Cx<'_>) -> Result<Datum, OraError> {
         Nullif => {
             let a = arg(f, 0, cx)?;
             let b = arg(f, 1, cx)?;
-            if compare(&a, &b, false, cx.env)? == Some(Ordering::Equal) {
+            if compare(&a, &b, Default::default(), cx.env)? == Some(Ordering::Equal) {
                 Ok(Datum::Null)
             } else {
                 Ok(a.into_owned())
@@ -105,9 +105,15 @@ pub fn choice(f: &FuncCall, cx: &Cx<'_>) -> Result<Datum, OraError> {
             if is_null(&best) {
                 return Ok(Datum::Null);
             }
+            // The others are converted to the first one's type, and compare in its set.
+            let how = f
+                .hints
+                .first()
+                .map(crate::compare::TextCmp::within)
+                .unwrap_or_default();
             for i in 1..f.args.len() {
                 let v = arg(f, i, cx)?;
-                match compare(&v, &best, false, cx.env)? {
+                match compare(&v, &best, how, cx.env)? {
                     None => return Ok(Datum::Null),
                     Some(o) => {
                         let better = if f.f == Greatest {
