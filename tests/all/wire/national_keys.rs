@@ -225,3 +225,52 @@ fn python_oracledbs_text_binds_convert_to_the_database_character_set() {
         })]
     );
 }
+
+/// From the CLI: `capture` over the wire of the WE8MSWIN1252 database in chunks of 7 rows, to
+/// the current SCN, publishes every row of the three tables once and converges to `emulator
+/// dump` (the snapshot's chunks are bounded by national keys bound as UNISTR, and by
+/// WE8MSWIN1252 keys in that set's order).
+#[test]
+fn capture_over_the_wire_of_national_keys_converges() {
+    use super::capture_support::*;
+    let tmp = tempfile::tempdir().unwrap();
+    let db = database(tmp.path());
+    let serve = super::cli::Serve::start(&db, &[]);
+    let service = "EMU";
+    let out = tmp.path().join("out");
+    let end = current_scn(&db);
+    let o = std::process::Command::new(assert_cmd::cargo::cargo_bin("oracle-cdc"))
+        .env("ORACLE_CDC_DATABASE_PASSWORD", PASSWORD)
+        .args([
+            "--set",
+            &format!("cdc.database.url={}", serve.url(service)),
+            "--set",
+            "cdc.database.user=CDC",
+            "--set",
+            &format!("cdc.sink.dir={}", out.display()),
+            "--set",
+            &format!("cdc.state.dir={}", tmp.path().join("state").display()),
+            "--set",
+            "cdc.snapshot.chunk.rows=7",
+            "--set",
+            "cdc.stream.poll.ms=50",
+            "-q",
+            "capture",
+            "--stop-at-scn",
+            &end.to_string(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "capture: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let recs = records(&out);
+    assert_exactly_once(&recs);
+    for table in ["APP.NKEY", "APP.NCKEY", "APP.VKEY"] {
+        assert_table_converges(&db, &recs, table, end);
+    }
+    let rows = recs.len();
+    assert_eq!(rows, 2 * keys().len() + set_keys().len(), "records: {rows}");
+}
