@@ -5,7 +5,7 @@
 //! index boundary probes (every `chunk.rows`-th key) otherwise; extents for ROWID ranges.
 
 use super::target::{Strategy, TableTarget};
-use crate::errors::{CdcError, Result};
+use crate::errors::{CdcError, Code, Result};
 use crate::offsets::ResumePoint;
 use crate::types::{compare_keys_in, ColumnType, KeyOrder, Value};
 use cdc_core::model::{BoundaryQuery, ChunkRange, Extent, Scn};
@@ -432,17 +432,20 @@ impl Planner {
         if compare_keys_in(boundary, lower, self.order).is_gt() {
             return Ok(());
         }
-        Err(CdcError::ChunkFailed {
-            table: self.table.to_string(),
-            chunk: format!("after key {}", shown_key(lower)),
-            reason: format!(
-                "the key boundary probe answered {}, not past its lower bound: the database \
-                 compared a converted bound (text bound in a character set that lacks the \
-                 key's characters becomes '¿'), so chunking by this key \
-                 would never end. Choose another key for the table (cdc.key.<table>)",
-                shown_key(boundary)
+        Err(CdcError::coded(
+            Code::Cdc8010,
+            format!(
+                "snapshot of {}: the key boundary probe after key {} answered {}, not past its \
+                 lower bound: the database compared a converted bound (text bound in a \
+                 character set that lacks the key's characters becomes '¿'), so chunking by \
+                 this key would never end. Choose another key for the table \
+                 (cdc.key.{}) or exclude it",
+                self.table,
+                shown_key(lower),
+                shown_key(boundary),
+                self.table
             ),
-        })
+        ))
     }
 
     /// Up to `n` more chunks; empty when the table is covered.

@@ -1327,7 +1327,7 @@ tables:
         }
     }
     let e = result.expect_err("planning stops");
-    assert_eq!(e.code(), crate::errors::Code::Cdc8001, "{e}");
+    assert_eq!(e.code(), crate::errors::Code::Cdc8010, "{e}");
     let text = e.to_string();
     assert!(
         text.contains("APP.N") && text.contains("not past its lower bound"),
