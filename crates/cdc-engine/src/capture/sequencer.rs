@@ -12,6 +12,7 @@
 //!
 //! The publisher asks it; it holds only SCNs, so the rule is tested here on its own.
 
+use crate::errors::{CdcError, Code};
 use crate::offsets::StreamPosition;
 use cdc_core::model::{OpenTransaction, Scn};
 
@@ -92,6 +93,22 @@ impl Sequencer {
         self.mined_to >= Self::through_before_chunk(chunk_scn)
     }
 
+    /// The rule's other half, checked before chunks read at `chunk_scn` are published: the
+    /// stream has published nothing committed after it (CDC-9002 otherwise: a defect, so capture
+    /// stops rather than let the chunks' older rows overwrite newer changes at a consumer).
+    pub fn check_not_past_chunk(&self, chunk_scn: Scn) -> Result<(), CdcError> {
+        if self.mined_to <= chunk_scn {
+            return Ok(());
+        }
+        Err(CdcError::coded(
+            Code::Cdc9002,
+            format!(
+                "the change stream was published through SCN {} before a snapshot wave read AS OF SCN {chunk_scn}: changes committed after the wave would come before its rows; capture stops before publishing them (a defect: start capture again, and report it)",
+                self.mined_to
+            ),
+        ))
+    }
+
     /// Whether streaming through `end` has anything left to mine.
     pub fn has_to_mine(&self, end: Scn) -> bool {
         end >= self.next_mine
@@ -153,6 +170,20 @@ mod tests {
             commit_xids: xids.iter().map(|x| x.to_string()).collect(),
             threads: Default::default(),
         }
+    }
+
+    /// A wave read at an SCN the stream has already passed is refused with CDC-9002; one at or
+    /// after where the stream is passes.
+    #[test]
+    fn a_chunk_the_stream_overtook_is_refused() {
+        let mut s = Sequencer::new(100);
+        s.mined_through(149);
+        assert!(s.check_not_past_chunk(150).is_ok());
+        assert!(s.check_not_past_chunk(149).is_ok());
+        let e = s.check_not_past_chunk(148).expect_err("overtaken");
+        assert_eq!(e.code(), Code::Cdc9002);
+        assert!(e.to_string().contains("through SCN 149"), "{e}");
+        assert!(e.to_string().contains("AS OF SCN 148"), "{e}");
     }
 
     #[test]

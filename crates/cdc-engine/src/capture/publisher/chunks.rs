@@ -84,12 +84,10 @@ impl ChunkSink for Publisher<'_> {
             debug_assert!(self.sequencer.may_publish_chunk(scn));
             // And nothing committed after it: a change published before a chunk read AS OF an
             // earlier SCN would leave a latest-per-key consumer with the chunk's older row.
-            // (`wave_scn`: the simulation's broken-rule drill moves `scn`, not this.)
-            debug_assert!(
-                self.sequencer.mined_to() <= wave_scn,
-                "mined through SCN {} before a wave read AS OF SCN {wave_scn}",
-                self.sequencer.mined_to()
-            );
+            // Checked in release builds too (CDC-9002): stopping costs a restart, going on a
+            // consumer's convergence. (`wave_scn`: the simulation's broken-rule drill moves
+            // `scn`, not this.)
+            self.sequencer.check_not_past_chunk(wave_scn)?;
         }
         Ok(())
     }
