@@ -194,8 +194,9 @@ fn national_keys_chunk_over_the_wire_as_in_process() {
 
 /// python-oracledb, a client no one here wrote: a str bound as VARCHAR2 reaches a WE8MSWIN1252
 /// database with the characters the set lacks as '¿' (one per character, a supplementary one
-/// too), as Oracle converts a bind to the database character set; bound as NVARCHAR2, or as
-/// UNISTR of its escapes (how the adapter binds national key bounds), every character arrives.
+/// too), as Oracle converts a bind to the database character set, and so does a literal in the
+/// statement's text, an N'' literal too; bound as NVARCHAR2, or as UNISTR of its escapes (how
+/// the adapter binds national key bounds), every character arrives.
 #[test]
 fn python_oracledbs_text_binds_convert_to_the_database_character_set() {
     let Some(py) = super::clients::client("ORACLE_NET_TEST_PYTHON", "python-oracledb") else {
@@ -222,6 +223,8 @@ fn python_oracledbs_text_binds_convert_to_the_database_character_set() {
             "varchar": "é€¿¿¿\\a",
             "nvarchar": text,
             "unistr": text,
+            "literal": "é€¿¿¿\\a",
+            "nliteral": "é€¿¿¿\\a",
         })]
     );
 }

@@ -218,7 +218,8 @@ impl ServerSession for NetSession {
         let values = self
             .db
             .bound_values(binds.iter().map(|b| (&b.value, &b.ora_type)))?;
-        Ok(match self.sql.execute(&mut self.db, sql, &values)? {
+        let sql = self.db.statement_text(sql)?;
+        Ok(match self.sql.execute(&mut self.db, &sql, &values)? {
             emulator_sql::Outcome::Rows { columns, rows } => Outcome::Rows {
                 columns,
                 rows: Box::new(Rows(rows)),

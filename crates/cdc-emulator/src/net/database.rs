@@ -16,6 +16,7 @@ use cdc_core::charset::Charset;
 use cdc_core::session::prelude::*;
 use emulator_sql::{Argument, CharsetOrder, Database, ObjectName, Relation, ScanRequest};
 use oracle_datum::{Column, DateTime, Datum, OraError, OraType};
+use std::borrow::Cow;
 
 /// A wire session's database.
 pub struct WireDatabase {
@@ -65,17 +66,7 @@ impl WireDatabase {
                 Datum::Text(t) if !t.is_ascii() && database_character_data(ty) => {
                     let set = match set {
                         Some(set) => set,
-                        None => {
-                            let found = self
-                                .session
-                                .replica()
-                                .map_err(ora_error)?
-                                .schema
-                                .database
-                                .charsets_in(self.session.pdb())
-                                .database;
-                            *set.insert(found)
-                        }
+                        None => *set.insert(self.database_set()?),
                     };
                     Datum::text(set.conform(t.to_string()))
                 }
@@ -84,6 +75,30 @@ impl WireDatabase {
             out.push(converted);
         }
         Ok(out)
+    }
+
+    /// The container's database character set (a PDB may have its own).
+    fn database_set(&self) -> Result<Charset, OraError> {
+        Ok(self
+            .session
+            .replica()
+            .map_err(ora_error)?
+            .schema
+            .database
+            .charsets_in(self.session.pdb())
+            .database)
+    }
+
+    /// A statement's text as the database parses it: the client sends it in its own character
+    /// set and Oracle converts it to the database's, so a literal's characters the set lacks
+    /// become '¿' before the statement runs, an N'…' literal's too (Globalization Support
+    /// Guide, "NCHAR Literal Replacement": only OCI's client-side replacement, which thin
+    /// drivers do not do, keeps them; UNISTR of escapes does).
+    pub fn statement_text<'s>(&self, sql: &'s str) -> Result<Cow<'s, str>, OraError> {
+        if sql.is_ascii() {
+            return Ok(Cow::Borrowed(sql));
+        }
+        Ok(Cow::Owned(self.database_set()?.conform(sql.to_string())))
     }
 
     /// Roll back what is open (the connection ended).

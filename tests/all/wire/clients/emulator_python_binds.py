@@ -3,9 +3,10 @@
 usage: emulator_python_binds.py HOST:PORT/SERVICE USER PASSWORD TEXT
 
 Selects TEXT back bound as VARCHAR2 (python-oracledb's default for str: the database character
-set), bound as NVARCHAR2 (setinputsizes DB_TYPE_NVARCHAR: the national set), and as
-UNISTR of its escapes; prints one JSON object with the three answers. Exits non-zero on any
-error.
+set), bound as NVARCHAR2 (setinputsizes DB_TYPE_NVARCHAR: the national set), as UNISTR of its
+escapes, and written in the statement as a literal and as an N'' literal (the statement text is
+converted to the database character set, literals and all); prints one JSON object with the
+five answers. Exits non-zero on any error.
 """
 import json
 import sys
@@ -35,4 +36,17 @@ def escape(c):
 escaped = "".join(escape(c) for c in text)
 cur.execute("SELECT UNISTR(:1) FROM DUAL", [escaped])
 (unistr,) = cur.fetchone()
-print(json.dumps({"varchar": varchar, "nvarchar": nvarchar, "unistr": unistr}))
+quoted = text.replace("'", "''")
+cur.execute(f"SELECT '{quoted}', N'{quoted}' FROM DUAL")
+literal, nliteral = cur.fetchone()
+print(
+    json.dumps(
+        {
+            "varchar": varchar,
+            "nvarchar": nvarchar,
+            "unistr": unistr,
+            "literal": literal,
+            "nliteral": nliteral,
+        }
+    )
+)
