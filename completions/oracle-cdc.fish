@@ -659,6 +659,9 @@ function __fish_oracle_cdc_set_keys
         cdc.sink.kafka.brokers= \
         cdc.sink.kafka.security.protocol= \
         cdc.sink.kafka.ssl.ca.location= \
+        cdc.sink.kafka.sasl.mechanism= \
+        cdc.sink.kafka.sasl.username= \
+        cdc.sink.kafka.sasl.password= \
         cdc.sink.kafka.transactional.id= \
         cdc.sink.kafka.compression= \
         cdc.sink.kafka.max.in.flight.bytes= \

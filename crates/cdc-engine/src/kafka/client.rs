@@ -1,5 +1,6 @@
 //! A small synchronous Kafka client connection: one TCP stream (TLS over it with
-//! `cdc.sink.kafka.security.protocol=SSL`, see [`super::tls`]), requests framed and encoded with
+//! `cdc.sink.kafka.security.protocol=SSL` or `SASL_SSL`, see [`super::tls`]; authenticated with
+//! SASL after ApiVersions with `SASL_*`, see [`super::sasl`]), requests framed and encoded with
 //! the `kafka-protocol` crate, one request in flight at a time. Versions are negotiated with
 //! ApiVersions: each request is sent at the highest version both this client and the broker
 //! support, capped where this client knows the message layout (see [`caps`]).
@@ -37,12 +38,13 @@ pub mod caps {
     pub const CREATE_TOPICS: i16 = 7;
 }
 
-/// Who connects and how: the client id every request carries, and TLS when the brokers' listeners
-/// speak it.
+/// Who connects and how: the client id every request carries, TLS when the brokers' listeners
+/// speak it, and the SASL credentials when they require them.
 #[derive(Clone)]
 pub struct ClientOptions {
     pub id: String,
     pub tls: Option<std::sync::Arc<rustls::ClientConfig>>,
+    pub sasl: Option<super::sasl::SaslConfig>,
 }
 
 impl ClientOptions {
@@ -51,6 +53,7 @@ impl ClientOptions {
         ClientOptions {
             id: cfg.client_id.clone(),
             tls: cfg.tls.clone(),
+            sasl: cfg.sasl.clone(),
         }
     }
 
@@ -59,6 +62,7 @@ impl ClientOptions {
         ClientOptions {
             id: id.to_string(),
             tls: None,
+            sasl: None,
         }
     }
 }
@@ -241,10 +245,10 @@ pub fn connect_any(
                 *next = idx;
                 return Ok(c);
             }
-            // A TLS failure is the client's settings or the broker's certificate: every
-            // broker of the cluster would fail alike, and no retry helps.
+            // A TLS or SASL failure is the client's settings, the broker's certificate or
+            // its credentials: every broker of the cluster would fail alike, and no retry helps.
             Err(ConnectFailure {
-                error: e @ KafkaError::Tls(_),
+                error: e @ (KafkaError::Tls(_) | KafkaError::Auth(_)),
                 ..
             }) => return Err(e),
             Err(f) => {
@@ -322,6 +326,11 @@ impl Conn {
             .iter()
             .map(|k| (k.api_key, (k.min_version, k.max_version)))
             .collect();
+        // Every connection authenticates before its first request (KIP-152: ApiVersions may
+        // come first, so the versions of the SASL requests are known).
+        if let Some(sasl) = &client.sasl {
+            super::sasl::authenticate(&mut conn, sasl, &shown).map_err(failed)?;
+        }
         Ok(conn)
     }
 

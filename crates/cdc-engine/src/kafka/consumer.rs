@@ -70,6 +70,12 @@ impl Consumer {
         self
     }
 
+    /// Authenticated with SASL (cdc.sink.kafka.security.protocol=SASL_*).
+    pub fn with_sasl(mut self, sasl: Option<super::sasl::SaslConfig>) -> Consumer {
+        self.client.sasl = sasl;
+        self
+    }
+
     /// Its waits cut short by `stop` (capture's reading of the offsets topic at start).
     pub fn with_stop(mut self, stop: StopFlag) -> Consumer {
         self.stop = Some(stop);

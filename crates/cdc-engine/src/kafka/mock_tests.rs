@@ -62,7 +62,41 @@ fn respond<R: Encodable>(out: &mut impl Write, key: ApiKey, v: i16, corr: i32, r
     out.write_all(&frame).unwrap();
 }
 
-fn serve(mut s: impl Read + Write, port: u16, log: Log, served: Served) {
+/// What the scripted broker requires before any request but ApiVersions: SASL with one
+/// mechanism, for one user.
+#[derive(Clone)]
+struct SaslScript {
+    mechanism: super::sasl::Mechanism,
+    user: String,
+    password: String,
+    /// SCRAM: the broker signs its final message wrongly (it does not know the password).
+    forge: bool,
+}
+
+/// One connection's SASL state on the scripted broker.
+enum SaslState {
+    /// Waiting for SaslHandshake (or not required: `None` script).
+    Start,
+    Plain,
+    Scram(super::sasl::tests::ScramServer),
+    Done,
+}
+
+fn serve(s: impl Read + Write, port: u16, log: Log, served: Served) {
+    serve_sasl(s, port, log, served, None)
+}
+
+fn serve_sasl(
+    mut s: impl Read + Write,
+    port: u16,
+    log: Log,
+    served: Served,
+    sasl: Option<SaslScript>,
+) {
+    let mut state = match sasl {
+        Some(_) => SaslState::Start,
+        None => SaslState::Done,
+    };
     loop {
         let mut len = [0u8; 4];
         if s.read_exact(&mut len).is_err() {
@@ -74,14 +108,97 @@ fn serve(mut s: impl Read + Write, port: u16, log: Log, served: Served) {
         let h = decode_request_header_from_buffer(&mut b).unwrap();
         let key = ApiKey::try_from(h.request_api_key).unwrap();
         let (v, corr) = (h.request_api_version, h.correlation_id);
+        let authenticating = matches!(
+            key,
+            ApiKey::ApiVersions | ApiKey::SaslHandshake | ApiKey::SaslAuthenticate
+        );
+        if !authenticating && !matches!(state, SaslState::Done) {
+            // A Kafka broker with a SASL listener closes such a connection.
+            log.lock().unwrap().push(format!("unauthenticated {key:?}"));
+            return;
+        }
         match key {
+            ApiKey::SaslHandshake => {
+                let r = SaslHandshakeRequest::decode(&mut b, v).unwrap();
+                let script = sasl.clone().expect("SASL on a broker without it");
+                let enabled = script.mechanism.name();
+                let resp = if r.mechanism.as_str() == enabled {
+                    state = match script.mechanism {
+                        super::sasl::Mechanism::Plain => SaslState::Plain,
+                        m => {
+                            let mut server =
+                                super::sasl::tests::ScramServer::new(m, &script.password);
+                            server.forge = script.forge;
+                            SaslState::Scram(server)
+                        }
+                    };
+                    SaslHandshakeResponse::default()
+                } else {
+                    SaslHandshakeResponse::default()
+                        .with_error_code(super::sasl::UNSUPPORTED_SASL_MECHANISM)
+                };
+                log.lock()
+                    .unwrap()
+                    .push(format!("sasl-handshake v{v} {}", r.mechanism.as_str()));
+                respond(
+                    &mut s,
+                    key,
+                    v,
+                    corr,
+                    resp.with_mechanisms(vec![StrBytes::from_static_str(enabled)]),
+                );
+            }
+            ApiKey::SaslAuthenticate => {
+                let r = SaslAuthenticateRequest::decode(&mut b, v).unwrap();
+                let script = sasl.clone().expect("SASL on a broker without it");
+                let failed = || {
+                    SaslAuthenticateResponse::default()
+                        .with_error_code(super::sasl::SASL_AUTHENTICATION_FAILED)
+                        .with_error_message(Some(StrBytes::from_static_str(
+                            "Authentication failed: Invalid username or password",
+                        )))
+                };
+                let resp = match &mut state {
+                    SaslState::Plain => {
+                        let expected = super::sasl::plain_message(&script.user, &script.password);
+                        if r.auth_bytes.as_ref() == expected.as_slice() {
+                            state = SaslState::Done;
+                            log.lock()
+                                .unwrap()
+                                .push(format!("authenticated {}", script.user));
+                            SaslAuthenticateResponse::default()
+                        } else {
+                            failed()
+                        }
+                    }
+                    SaslState::Scram(server) => match server.step(&r.auth_bytes) {
+                        Ok(answer) => {
+                            if answer.starts_with(b"v=") {
+                                state = SaslState::Done;
+                                log.lock()
+                                    .unwrap()
+                                    .push(format!("authenticated {}", script.user));
+                            }
+                            SaslAuthenticateResponse::default().with_auth_bytes(answer.into())
+                        }
+                        Err(_) => failed(),
+                    },
+                    _ => SaslAuthenticateResponse::default()
+                        .with_error_code(super::sasl::ILLEGAL_SASL_STATE),
+                };
+                respond(&mut s, key, v, corr, resp);
+            }
             ApiKey::ApiVersions => {
-                let keys = [0i16, 1, 2, 3, 10, 19, 22, 24, 26]
+                let keys = [0i16, 1, 2, 3, 10, 19, 22, 24, 26, 17, 36]
                     .iter()
                     .map(|k| {
                         api_versions_response::ApiVersion::default()
                             .with_api_key(*k)
-                            .with_max_version(12)
+                            .with_max_version(match k {
+                                17 => 1,
+                                36 => 2,
+                                _ => 12,
+                            })
                     })
                     .collect();
                 respond(
@@ -385,7 +502,7 @@ fn over_tls_the_producer_runs_its_transaction_and_an_untrusted_broker_is_cdc_620
 }
 
 /// The TLS settings are checked at load: a CA file that cannot be read or holds no
-/// certificate, or a CA file with PLAINTEXT, is CDC-6201 naming the key; SASL is refused.
+/// certificate, or a CA file with PLAINTEXT, is CDC-6201 naming the key.
 #[test]
 fn kafka_tls_settings_are_checked_at_load() {
     let load = |extra: &[&str]| {
@@ -427,14 +544,9 @@ fn kafka_tls_settings_are_checked_at_load() {
             "is PLAINTEXT",
         ),
         (
-            vec!["cdc.sink.kafka.security.protocol=sasl_ssl".to_string()],
-            crate::errors::Code::Cdc6201,
-            "does not speak SASL",
-        ),
-        (
             vec!["cdc.sink.kafka.security.protocol=TLS".to_string()],
             crate::errors::Code::Cdc1002,
-            "PLAINTEXT or SSL",
+            "PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL",
         ),
     ] {
         let refs: Vec<&str> = extra.iter().map(String::as_str).collect();
@@ -445,6 +557,261 @@ fn kafka_tls_settings_are_checked_at_load() {
     assert_eq!(load(&["cdc.sink.kafka.security.protocol=SSL"]), None);
     // In any case, as Kafka's clients read it (librdkafka's documentation writes `ssl`).
     assert_eq!(load(&["cdc.sink.kafka.security.protocol=ssl"]), None);
+}
+
+/// The scripted broker requiring SASL as `script` says on every connection.
+fn sasl_broker(script: SaslScript) -> (u16, Log) {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    let log: Log = Arc::default();
+    let log2 = log.clone();
+    std::thread::spawn(move || {
+        for s in l.incoming().flatten() {
+            let (log, script) = (log2.clone(), script.clone());
+            std::thread::spawn(move || serve_sasl(s, port, log, Arc::default(), Some(script)));
+        }
+    });
+    (port, log)
+}
+
+fn sasl_settings(port: u16, mechanism: &str, password: &str) -> crate::settings::Settings {
+    crate::settings::Settings::from_pairs(&[
+        "cdc.sink.type=kafka".to_string(),
+        format!("cdc.sink.kafka.brokers=localhost:{port}"),
+        "cdc.sink.kafka.transactional.id=tx1".to_string(),
+        "cdc.sink.kafka.security.protocol=sasl_plaintext".to_string(),
+        format!("cdc.sink.kafka.sasl.mechanism={mechanism}"),
+        "cdc.sink.kafka.sasl.username=alice".to_string(),
+        format!("cdc.sink.kafka.sasl.password={password}"),
+    ])
+    .unwrap()
+}
+
+/// cdc.sink.kafka.security.protocol=SASL_PLAINTEXT: each connection (the bootstrap one and the
+/// coordinator's and leader's, advertised as 127.0.0.1) authenticates with SaslHandshake v1 and
+/// SaslAuthenticate before its first request (the scripted broker closes a connection that
+/// does not), with PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 alike; then the transaction is the
+/// same as without SASL.
+#[test]
+fn over_sasl_the_producer_authenticates_every_connection_then_runs_its_transaction() {
+    use super::sasl::Mechanism;
+    for mechanism in [
+        Mechanism::Plain,
+        Mechanism::ScramSha256,
+        Mechanism::ScramSha512,
+    ] {
+        let (port, log) = sasl_broker(SaslScript {
+            mechanism,
+            user: "alice".into(),
+            password: "pa,ss=word".into(),
+            forge: false,
+        });
+        let s = sasl_settings(port, &mechanism.name().to_lowercase(), "pa,ss=word");
+        let mut p = Producer::connect(&s.sink.kafka).unwrap();
+        p.send("a", rec("1")).unwrap();
+        p.commit_transaction().unwrap();
+        let log = log.lock().unwrap().clone();
+        let (auth, rest): (Vec<&str>, Vec<&str>) = log
+            .iter()
+            .map(String::as_str)
+            .partition(|l| l.starts_with("sasl-") || l.starts_with("authenticated"));
+        assert_eq!(
+            rest,
+            vec![
+                "find-coordinator tx1",
+                "init-producer-id tx1",
+                "add-partitions tx1 a [0]",
+                "produce a txn=Some(\"tx1\") acks=-1 pid=42 epoch=3 seq=0 transactional=true [\"1\"]",
+                "end-txn tx1 pid=42 epoch=3 committed=true",
+            ],
+            "{mechanism:?}"
+        );
+        // The bootstrap connection and at least one to the advertised node, each authenticated.
+        let connections = auth.len() / 2;
+        assert!(connections >= 2, "{mechanism:?}: {auth:?}");
+        for pair in auth.chunks(2) {
+            assert_eq!(
+                pair,
+                [
+                    format!("sasl-handshake v1 {}", mechanism.name()).as_str(),
+                    "authenticated alice"
+                ],
+                "{mechanism:?}: {auth:?}"
+            );
+        }
+    }
+}
+
+/// A refused authentication is CDC-6208 at once (not retried for the delivery timeout), naming
+/// the broker and mechanism and never the password: a wrong password (PLAIN and SCRAM), a
+/// mechanism the broker does not enable (with the ones it offers), and a SCRAM broker whose
+/// final signature is wrong (it does not know the password: the client refuses it).
+#[test]
+fn a_refused_sasl_authentication_is_cdc_6208_at_once() {
+    use super::sasl::Mechanism;
+    for (enabled, asked, password, forge, says) in [
+        (
+            Mechanism::Plain,
+            "PLAIN",
+            "hunter2-wrong",
+            false,
+            "SASL_AUTHENTICATION_FAILED (58)",
+        ),
+        (
+            Mechanism::ScramSha256,
+            "SCRAM-SHA-256",
+            "hunter2-wrong",
+            false,
+            "SASL_AUTHENTICATION_FAILED (58)",
+        ),
+        (
+            Mechanism::ScramSha256,
+            "PLAIN",
+            "hunter2",
+            false,
+            "it offers: SCRAM-SHA-256",
+        ),
+        (
+            Mechanism::ScramSha256,
+            "SCRAM-SHA-256",
+            "hunter2",
+            true,
+            "server signature is wrong",
+        ),
+    ] {
+        let (port, log) = sasl_broker(SaslScript {
+            mechanism: enabled,
+            user: "alice".into(),
+            password: "hunter2".into(),
+            forge,
+        });
+        let s = sasl_settings(port, asked, password);
+        let started = std::time::Instant::now();
+        let e = Producer::connect(&s.sink.kafka).err().expect("refused");
+        let msg = e.to_string();
+        assert_eq!(e.code(), crate::errors::Code::Cdc6208, "{msg}");
+        // At once: the delivery timeout (120 s by default) is not waited out.
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(10),
+            "{msg}"
+        );
+        assert!(msg.contains(&format!("localhost:{port}")), "{msg}");
+        assert!(msg.contains(&format!("SASL {asked}")), "{msg}");
+        assert!(msg.contains(says), "{msg}");
+        assert!(!msg.contains("hunter2"), "{msg}");
+        assert!(!format!("{e:?}").contains("hunter2"), "{e:?}");
+        // One connection tried, nothing sent past the authentication.
+        let log = log.lock().unwrap().clone();
+        assert_eq!(
+            log.iter()
+                .filter(|l| l.starts_with("sasl-handshake"))
+                .count(),
+            1,
+            "{log:?}"
+        );
+        assert!(
+            // (The forging broker accepted the client's proof; the client refused it.)
+            !log.iter()
+                .any(|l| (!forge && l.starts_with("authenticated"))
+                    || l.starts_with("unauthenticated")
+                    || l.starts_with("find-coordinator")),
+            "{log:?}"
+        );
+    }
+}
+
+/// The SASL settings are checked at load (CDC-6201 naming the key): a SASL protocol needs the
+/// mechanism, user and password; an unsupported mechanism is named with the supported ones; a
+/// SASL key with a protocol that does not authenticate is refused. The password is never in
+/// the message nor in the settings' Debug.
+#[test]
+fn kafka_sasl_settings_are_checked_at_load() {
+    let load = |extra: &[&str]| {
+        let mut pairs = vec![
+            "cdc.sink.type=kafka".to_string(),
+            "cdc.sink.kafka.brokers=localhost:9092".to_string(),
+        ];
+        pairs.extend(extra.iter().map(|s| s.to_string()));
+        crate::settings::Settings::from_pairs(&pairs)
+    };
+    let refused = |extra: &[&str], says: &str| {
+        let e = load(extra).expect_err("refused");
+        let msg = e.to_string();
+        assert_eq!(e.code(), crate::errors::Code::Cdc6201, "{msg}");
+        assert!(msg.contains(says), "{msg}");
+        assert!(!msg.contains("hunter2"), "{msg}");
+    };
+    let full = [
+        "cdc.sink.kafka.security.protocol=SASL_SSL",
+        "cdc.sink.kafka.sasl.mechanism=scram-sha-512",
+        "cdc.sink.kafka.sasl.username=alice",
+        "cdc.sink.kafka.sasl.password=hunter2",
+    ];
+    let s = load(&full).unwrap();
+    let k = &s.sink.kafka;
+    assert!(k.tls.is_some());
+    let sasl = k.sasl.as_ref().unwrap();
+    assert_eq!(sasl.mechanism, super::sasl::Mechanism::ScramSha512);
+    assert_eq!(sasl.username, "alice");
+    assert_eq!(sasl.password.expose(), "hunter2");
+    assert!(!format!("{s:?}").contains("hunter2"));
+    assert!(!format!("{k:?}").contains("hunter2"));
+    let plaintext = load(&[
+        "cdc.sink.kafka.security.protocol=sasl_plaintext",
+        "cdc.sink.kafka.sasl.mechanism=PLAIN",
+        "cdc.sink.kafka.sasl.username=alice",
+        "cdc.sink.kafka.sasl.password=hunter2",
+    ])
+    .unwrap();
+    assert!(plaintext.sink.kafka.tls.is_none());
+    assert_eq!(
+        plaintext.sink.kafka.sasl.as_ref().unwrap().mechanism,
+        super::sasl::Mechanism::Plain
+    );
+    for (left_out, says) in [
+        (1, "needs `cdc.sink.kafka.sasl.mechanism`"),
+        (2, "needs `cdc.sink.kafka.sasl.username`"),
+        (3, "needs `cdc.sink.kafka.sasl.password`"),
+    ] {
+        let mut pairs = full.to_vec();
+        pairs.remove(left_out);
+        refused(&pairs, says);
+    }
+    for mechanism in ["GSSAPI", "OAUTHBEARER", "scram-sha-1"] {
+        let m = format!("cdc.sink.kafka.sasl.mechanism={mechanism}");
+        let mut pairs = full.to_vec();
+        pairs[1] = &m;
+        refused(&pairs, "PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512");
+        refused(&pairs, "cdc.sink.kafka.sasl.mechanism");
+    }
+    refused(
+        &["cdc.sink.kafka.sasl.password=hunter2"],
+        "`cdc.sink.kafka.sasl.password` is set but `cdc.sink.kafka.security.protocol` is PLAINTEXT",
+    );
+    refused(
+        &[
+            "cdc.sink.kafka.security.protocol=SSL",
+            "cdc.sink.kafka.sasl.username=alice",
+            "cdc.sink.kafka.sasl.mechanism=PLAIN",
+        ],
+        "`cdc.sink.kafka.sasl.mechanism`, `cdc.sink.kafka.sasl.username` is set but",
+    );
+    refused(
+        &[
+            "cdc.sink.kafka.security.protocol=SASL_PLAINTEXT",
+            "cdc.sink.kafka.ssl.ca.location=/x.pem",
+        ],
+        "set it to SASL_SSL",
+    );
+    // The password from the environment, as cdc.database.password reads it.
+    std::env::set_var("ORACLE_CDC_TEST_KAFKA_SASL_PW", "from-env");
+    let mut pairs = full.to_vec();
+    pairs[3] = "cdc.sink.kafka.sasl.password=${env:ORACLE_CDC_TEST_KAFKA_SASL_PW}";
+    let s = load(&pairs).unwrap();
+    assert_eq!(
+        s.sink.kafka.sasl.as_ref().unwrap().password.expose(),
+        "from-env"
+    );
 }
 
 fn rec(v: &str) -> Rec {

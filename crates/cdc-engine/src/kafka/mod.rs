@@ -8,6 +8,7 @@ pub mod consumer;
 #[cfg(test)]
 mod mock_tests;
 pub mod producer;
+pub mod sasl;
 pub mod tls;
 #[cfg(test)]
 mod wait_tests;
@@ -50,6 +51,10 @@ pub enum KafkaError {
     /// The TLS handshake failed: a certificate not trusted or not for the broker's name, a
     /// listener that does not speak TLS (never retried: the same handshake fails again).
     Tls(String),
+    /// SASL authentication failed: a wrong user or password, a mechanism the broker does not
+    /// enable, a broker whose SCRAM signature is wrong (never retried: the same credentials
+    /// fail again). The message names the broker and mechanism, never the password.
+    Auth(String),
 }
 
 impl std::fmt::Display for KafkaError {
@@ -65,6 +70,7 @@ impl std::fmt::Display for KafkaError {
             KafkaError::Stopped(m) => write!(f, "stopped while waiting: {m}"),
             KafkaError::Unresolvable(m) => write!(f, "network: {m}"),
             KafkaError::Tls(m) => write!(f, "tls: {m}"),
+            KafkaError::Auth(m) => write!(f, "authentication: {m}"),
         }
     }
 }
@@ -78,7 +84,8 @@ impl KafkaError {
             KafkaError::Protocol(_)
             | KafkaError::Stopped(_)
             | KafkaError::Unresolvable(_)
-            | KafkaError::Tls(_) => false,
+            | KafkaError::Tls(_)
+            | KafkaError::Auth(_) => false,
         }
     }
 
@@ -94,6 +101,7 @@ impl KafkaError {
             KafkaError::Broker { .. } => Code::Cdc6203,
             KafkaError::Protocol(_) => Code::Cdc6204,
             KafkaError::Tls(_) => Code::Cdc6207,
+            KafkaError::Auth(_) => Code::Cdc6208,
             KafkaError::Stopped(_) => Code::Cdc6202,
         };
         CdcError::kafka(code, self.to_string())
@@ -132,6 +140,8 @@ pub fn error_name(code: i16) -> String {
         16 => "NOT_COORDINATOR",
         17 => "INVALID_TOPIC_EXCEPTION",
         29 => "TOPIC_AUTHORIZATION_FAILED",
+        33 => "UNSUPPORTED_SASL_MECHANISM",
+        34 => "ILLEGAL_SASL_STATE",
         35 => "UNSUPPORTED_VERSION",
         36 => "TOPIC_ALREADY_EXISTS",
         45 => "OUT_OF_ORDER_SEQUENCE_NUMBER",
@@ -141,6 +151,7 @@ pub fn error_name(code: i16) -> String {
         49 => "INVALID_PRODUCER_ID_MAPPING",
         51 => "CONCURRENT_TRANSACTIONS",
         53 => "TRANSACTIONAL_ID_AUTHORIZATION_FAILED",
+        58 => "SASL_AUTHENTICATION_FAILED",
         59 => "UNKNOWN_PRODUCER_ID",
         90 => "PRODUCER_FENCED",
         _ => "",

@@ -150,6 +150,9 @@ pub const SINK_TOPIC_PREFIX: &str = "cdc.sink.topic.prefix";
 pub const KAFKA_BROKERS: &str = "cdc.sink.kafka.brokers";
 pub const KAFKA_SECURITY_PROTOCOL: &str = "cdc.sink.kafka.security.protocol";
 pub const KAFKA_SSL_CA_LOCATION: &str = "cdc.sink.kafka.ssl.ca.location";
+pub const KAFKA_SASL_MECHANISM: &str = "cdc.sink.kafka.sasl.mechanism";
+pub const KAFKA_SASL_USERNAME: &str = "cdc.sink.kafka.sasl.username";
+pub const KAFKA_SASL_PASSWORD: &str = "cdc.sink.kafka.sasl.password";
 pub const KAFKA_TRANSACTIONAL_ID: &str = "cdc.sink.kafka.transactional.id";
 pub const KAFKA_COMPRESSION: &str = "cdc.sink.kafka.compression";
 pub const KAFKA_MAX_IN_FLIGHT_BYTES: &str = "cdc.sink.kafka.max.in.flight.bytes";
@@ -322,9 +325,15 @@ pub const KEYS: &[KeySpec] = &[
     key(KAFKA_BROKERS, Kind::List, None,
         "Kafka sink: the bootstrap brokers as `host:port` items, `[::1]:9092` for an IPv6 address, a port from 1 to 65535 (required with cdc.sink.type=kafka; a malformed item is refused at start with CDC-6201). One pass over the list lasts at most cdc.sink.kafka.producer.request.timeout.ms."),
     key(KAFKA_SECURITY_PROTOCOL, Kind::Text, Some("PLAINTEXT"),
-        "Kafka sink: how the brokers' listener is spoken to, as Kafka's clients name it (in any case: `ssl` as librdkafka writes it). `PLAINTEXT`: TCP. `SSL`: TLS (1.2 or 1.3), the broker's certificate verified against cdc.sink.kafka.ssl.ca.location (else the Mozilla roots) and its name against the broker's host as listed or advertised; a handshake that fails so is CDC-6207, not retried. SASL (SASL_PLAINTEXT, SASL_SSL) is not supported: refused at start with CDC-6201."),
+        "Kafka sink: how the brokers' listener is spoken to, as Kafka's clients name it (in any case: `ssl` as librdkafka writes it). `PLAINTEXT`: TCP. `SSL`: TLS (1.2 or 1.3), the broker's certificate verified against cdc.sink.kafka.ssl.ca.location (else the Mozilla roots) and its name against the broker's host as listed or advertised; a handshake that fails so is CDC-6207, not retried. `SASL_PLAINTEXT`: TCP, and every connection authenticates with SASL (cdc.sink.kafka.sasl.mechanism, .username and .password, all three required). `SASL_SSL`: TLS as `SSL`, then SASL. An authentication the broker refuses is CDC-6208, not retried."),
     key(KAFKA_SSL_CA_LOCATION, Kind::Text, None,
         "Kafka sink, with cdc.sink.kafka.security.protocol=SSL: a PEM file of the CA certificates to trust for the brokers' certificates (librdkafka's ssl.ca.location; a Java client's truststore exported with `keytool -exportcert -rfc`). Unset: the Mozilla roots, which managed services' certificates chain to. Read at start: a file that cannot be read or holds no certificate is CDC-6201."),
+    key(KAFKA_SASL_MECHANISM, Kind::Text, None,
+        "Kafka sink, with cdc.sink.kafka.security.protocol=SASL_PLAINTEXT or SASL_SSL (required then, refused otherwise): the SASL mechanism, as Kafka's clients name it, in any case: `PLAIN` (the password is sent as it is: use it over SASL_SSL; Confluent Cloud's API keys), `SCRAM-SHA-256` or `SCRAM-SHA-512` (the password never crosses the wire, and the broker proves it knows it: a wrong server signature is CDC-6208). GSSAPI (Kerberos) and OAUTHBEARER are not supported: refused at start with CDC-6201."),
+    key(KAFKA_SASL_USERNAME, Kind::Text, None,
+        "Kafka sink, with SASL (cdc.sink.kafka.security.protocol=SASL_*; required then, refused otherwise): the user to authenticate as (librdkafka's sasl.username; a Confluent Cloud API key)."),
+    key(KAFKA_SASL_PASSWORD, Kind::Secret, None,
+        "Kafka sink, with SASL (required then, refused otherwise): the user's password (librdkafka's sasl.password; a Confluent Cloud API secret), written like cdc.database.password: `${env:NAME}` reads an environment variable, `${file:PATH}` a file (trailing newline removed). Never printed, not even in an error; pass it that way rather than with `--set`."),
     key(KAFKA_TRANSACTIONAL_ID, Kind::Text, None,
         "Kafka sink: a transactional id turns on transactions: the records of each sink commit and the offsets stored after it commit together in one Kafka transaction (exactly once for `read_committed` consumers), on brokers that support transactions (not tansu 0.6, which has no EndTxn: refused with CDC-6204). Unset: an idempotent producer, at least once. One id per capture."),
     key(KAFKA_COMPRESSION, Kind::Enum(&["none", "gzip", "snappy", "zstd"]), Some("none"),

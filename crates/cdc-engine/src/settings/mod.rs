@@ -130,6 +130,9 @@ pub struct KafkaSettings {
     /// cdc.sink.kafka.security.protocol=SSL: TLS with this configuration (the CA file read at
     /// load), else plain TCP.
     pub tls: Option<std::sync::Arc<rustls::ClientConfig>>,
+    /// cdc.sink.kafka.security.protocol=SASL_*: authenticate every connection so (its
+    /// password a [`Secret`]: `Debug` redacts it).
+    pub sasl: Option<crate::kafka::sasl::SaslConfig>,
     pub transactional_id: Option<String>,
     pub compression: KafkaCompression,
     pub max_in_flight_bytes: u64,
@@ -885,32 +888,25 @@ fn kafka_settings(v: &Values) -> Result<KafkaSettings> {
         .text(keys::KAFKA_SECURITY_PROTOCOL)
         .trim()
         .to_ascii_uppercase();
+    let sasl_protocol = protocol.starts_with("SASL_");
     let tls = match protocol.as_str() {
-        "SASL_SSL" | "SASL_PLAINTEXT" => {
-            return Err(CdcError::settings(
-                Code::Cdc6201,
-                format!(
-                    "`{}` = {protocol}: the built-in producer does not speak SASL; it connects over PLAINTEXT or SSL (TLS, with cdc.sink.kafka.ssl.ca.location) only",
-                    keys::KAFKA_SECURITY_PROTOCOL
-                ),
-            ))
-        }
-        "SSL" => Some(
-            crate::kafka::tls::client_config(ca.as_deref()).map_err(|why| {
+        "SSL" | "SASL_SSL" => Some(crate::kafka::tls::client_config(ca.as_deref()).map_err(
+            |why| {
                 CdcError::settings(
                     Code::Cdc6201,
                     format!("`{}`: {why}", keys::KAFKA_SSL_CA_LOCATION),
                 )
-            })?,
-        ),
-        "PLAINTEXT" => {
+            },
+        )?),
+        "PLAINTEXT" | "SASL_PLAINTEXT" => {
             if ca.is_some() {
                 return Err(CdcError::settings(
                     Code::Cdc6201,
                     format!(
-                        "`{}` is set but `{}` is PLAINTEXT: set it to SSL for TLS to the brokers, or leave the CA file out",
+                        "`{}` is set but `{}` is {protocol}: set it to {} for TLS to the brokers, or leave the CA file out",
                         keys::KAFKA_SSL_CA_LOCATION,
-                        keys::KAFKA_SECURITY_PROTOCOL
+                        keys::KAFKA_SECURITY_PROTOCOL,
+                        if sasl_protocol { "SASL_SSL" } else { "SSL" }
                     ),
                 ));
             }
@@ -920,13 +916,15 @@ fn kafka_settings(v: &Values) -> Result<KafkaSettings> {
             return Err(invalid(
                 keys::KAFKA_SECURITY_PROTOCOL,
                 &protocol,
-                "PLAINTEXT or SSL",
+                "PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL",
             ))
         }
     };
+    let sasl = kafka_sasl(v, &protocol, sasl_protocol)?;
     Ok(KafkaSettings {
         brokers,
         tls,
+        sasl,
         transactional_id: (!tid.trim().is_empty()).then_some(tid),
         compression: match v.text(keys::KAFKA_COMPRESSION).as_str() {
             "gzip" => KafkaCompression::Gzip,
@@ -947,6 +945,91 @@ fn kafka_settings(v: &Values) -> Result<KafkaSettings> {
         transaction_timeout_ms: v.uint(keys::KAFKA_PRODUCER_TRANSACTION_TIMEOUT_MS),
         batch_size: v.uint(keys::KAFKA_PRODUCER_BATCH_SIZE),
     })
+}
+
+/// The SASL settings: with a SASL protocol the mechanism, user and password are required (a
+/// broker would refuse the connection without them, after the delivery timeout's retries);
+/// without one any of them is refused, as a sign that the protocol was forgotten (the password
+/// would otherwise go unused while the user believes it is in use).
+fn kafka_sasl(
+    v: &Values,
+    protocol: &str,
+    sasl_protocol: bool,
+) -> Result<Option<crate::kafka::sasl::SaslConfig>> {
+    let mechanism = v.text(keys::KAFKA_SASL_MECHANISM).trim().to_string();
+    let username = v.text(keys::KAFKA_SASL_USERNAME);
+    let password = v
+        .entries
+        .get(keys::KAFKA_SASL_PASSWORD)
+        .map(|e| e.raw.display())
+        .filter(|p| !p.is_empty());
+    if !sasl_protocol {
+        let set: Vec<&str> = [
+            (keys::KAFKA_SASL_MECHANISM, !mechanism.is_empty()),
+            (keys::KAFKA_SASL_USERNAME, !username.trim().is_empty()),
+            (keys::KAFKA_SASL_PASSWORD, password.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(k, set)| set.then_some(k))
+        .collect();
+        if !set.is_empty() {
+            return Err(CdcError::settings(
+                Code::Cdc6201,
+                format!(
+                    "`{}` is set but `{}` is {protocol}, which does not authenticate: set it to SASL_SSL (or SASL_PLAINTEXT) for SASL, or leave the SASL settings out",
+                    set.join("`, `"),
+                    keys::KAFKA_SECURITY_PROTOCOL
+                ),
+            ));
+        }
+        return Ok(None);
+    }
+    let missing = |key: &str, what: &str| {
+        CdcError::settings(
+            Code::Cdc6201,
+            format!(
+                "`{}` is {protocol}, which needs `{key}`: {what}",
+                keys::KAFKA_SECURITY_PROTOCOL
+            ),
+        )
+    };
+    if mechanism.is_empty() {
+        return Err(missing(
+            keys::KAFKA_SASL_MECHANISM,
+            &format!(
+                "the SASL mechanism the brokers enable, {}",
+                crate::kafka::sasl::SUPPORTED
+            ),
+        ));
+    }
+    let Some(parsed) = crate::kafka::sasl::Mechanism::parse(&mechanism) else {
+        return Err(CdcError::settings(
+            Code::Cdc6201,
+            format!(
+                "`{}` = {}: this mechanism is not supported; the built-in producer speaks {}",
+                keys::KAFKA_SASL_MECHANISM,
+                crate::errors::shown(&mechanism, 100),
+                crate::kafka::sasl::SUPPORTED
+            ),
+        ));
+    };
+    if username.trim().is_empty() {
+        return Err(missing(
+            keys::KAFKA_SASL_USERNAME,
+            "the user to authenticate as",
+        ));
+    }
+    let Some(password) = password else {
+        return Err(missing(
+            keys::KAFKA_SASL_PASSWORD,
+            "the user's password (`${env:NAME}` or `${file:PATH}`)",
+        ));
+    };
+    Ok(Some(crate::kafka::sasl::SaslConfig {
+        mechanism: parsed,
+        username,
+        password: Secret::resolve(keys::KAFKA_SASL_PASSWORD, &password)?,
+    }))
 }
 
 pub(crate) fn invalid(key: &str, value: &str, allowed: &str) -> CdcError {

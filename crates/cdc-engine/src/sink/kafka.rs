@@ -186,6 +186,7 @@ impl KafkaSink {
                 Duration::from_millis(k.request_timeout_ms),
             )
             .with_tls(k.tls.clone())
+            .with_sasl(k.sasl.clone())
             .with_stop(stop);
             let last = c.last_committed(&k.topic_offsets)?;
             let kafka_doc = match &last {
