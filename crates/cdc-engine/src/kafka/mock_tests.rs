@@ -424,6 +424,11 @@ fn broker_serving(doc: Option<String>) -> (u16, Log, Served) {
 /// The scripted broker behind TLS, with the test server certificate (for `localhost` and
 /// 127.0.0.1, signed by tests/all/tls/ca.pem).
 fn tls_broker() -> (u16, Log) {
+    tls_broker_with(None)
+}
+
+/// [`tls_broker`], requiring SASL inside TLS as `sasl` says.
+fn tls_broker_with(sasl: Option<SaslScript>) -> (u16, Log) {
     use rustls::pki_types::pem::PemObject;
     use rustls::pki_types::{CertificateDer, PrivateKeyDer};
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/all/tls");
@@ -444,10 +449,11 @@ fn tls_broker() -> (u16, Log) {
     let log2 = log.clone();
     std::thread::spawn(move || {
         for s in l.incoming().flatten() {
-            let (log, config) = (log2.clone(), config.clone());
+            let (log, config, sasl) = (log2.clone(), config.clone(), sasl.clone());
             std::thread::spawn(move || {
                 let conn = rustls::ServerConnection::new(config).unwrap();
-                serve(rustls::StreamOwned::new(conn, s), port, log, Arc::default())
+                let tls = rustls::StreamOwned::new(conn, s);
+                serve_sasl(tls, port, log, Arc::default(), sasl)
             });
         }
     });
@@ -640,6 +646,59 @@ fn over_sasl_the_producer_authenticates_every_connection_then_runs_its_transacti
             );
         }
     }
+}
+
+/// SASL_SSL: TLS first (the CA file trusted), then SCRAM-SHA-512 inside it on every connection;
+/// the transaction runs. Without the CA file it is the TLS failure (CDC-6207), before any SASL.
+#[test]
+fn over_sasl_ssl_scram_runs_inside_tls() {
+    let (port, log) = tls_broker_with(Some(SaslScript {
+        mechanism: super::sasl::Mechanism::ScramSha512,
+        user: "alice".into(),
+        password: "hunter2".into(),
+        forge: false,
+    }));
+    let settings = |extra: &[String]| {
+        let mut pairs = vec![
+            "cdc.sink.type=kafka".to_string(),
+            format!("cdc.sink.kafka.brokers=localhost:{port}"),
+            "cdc.sink.kafka.transactional.id=tx1".to_string(),
+            "cdc.sink.kafka.security.protocol=SASL_SSL".to_string(),
+            "cdc.sink.kafka.sasl.mechanism=SCRAM-SHA-512".to_string(),
+            "cdc.sink.kafka.sasl.username=alice".to_string(),
+            "cdc.sink.kafka.sasl.password=hunter2".to_string(),
+        ];
+        pairs.extend(extra.iter().cloned());
+        crate::settings::Settings::from_pairs(&pairs).unwrap()
+    };
+    let s = settings(&[format!("cdc.sink.kafka.ssl.ca.location={}", tls_ca())]);
+    let mut p = Producer::connect(&s.sink.kafka).unwrap();
+    p.send("a", rec("1")).unwrap();
+    p.commit_transaction().unwrap();
+    let got = log.lock().unwrap().clone();
+    assert!(
+        got.starts_with(&[
+            "sasl-handshake v1 SCRAM-SHA-512".to_string(),
+            "authenticated alice".to_string(),
+            "find-coordinator tx1".to_string(),
+        ]),
+        "{got:?}"
+    );
+    assert_eq!(
+        got.last().map(String::as_str),
+        Some("end-txn tx1 pid=42 epoch=3 committed=true"),
+        "{got:?}"
+    );
+    assert!(
+        !got.iter().any(|l| l.starts_with("unauthenticated")),
+        "{got:?}"
+    );
+    log.lock().unwrap().clear();
+    let e = Producer::connect(&settings(&[]).sink.kafka)
+        .err()
+        .expect("refused");
+    assert_eq!(e.code(), crate::errors::Code::Cdc6207, "{e}");
+    assert!(log.lock().unwrap().is_empty());
 }
 
 /// A refused authentication is CDC-6208 at once (not retried for the delivery timeout), naming
