@@ -648,6 +648,48 @@ fn over_sasl_the_producer_authenticates_every_connection_then_runs_its_transacti
     }
 }
 
+/// The Kafka sink over SASL: its start (the offsets topic read back by the consumer, then the
+/// producer) authenticates every connection too, and a commit runs.
+#[test]
+fn the_sink_reads_its_offsets_and_commits_over_sasl() {
+    use crate::sink::RecordSink;
+    let (port, log) = sasl_broker(SaslScript {
+        mechanism: super::sasl::Mechanism::ScramSha256,
+        user: "alice".into(),
+        password: "hunter2".into(),
+        forge: false,
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let s = sasl_settings(port, "SCRAM-SHA-256", "hunter2");
+    let mut sink = crate::sink::KafkaSink::open(
+        &s,
+        &dir.path().join("offsets.json"),
+        &dir.path().join("ops.jsonl"),
+    )
+    .unwrap();
+    sink.write(&crate::record::Record {
+        topic: "t",
+        key: Some(br#"{"ID":1}"#),
+        value: Some(br#"{"n":1}"#),
+        headers: Default::default(),
+    })
+    .unwrap();
+    sink.commit().unwrap();
+    let log = log.lock().unwrap().clone();
+    assert!(
+        !log.iter().any(|l| l.starts_with("unauthenticated")),
+        "{log:#?}"
+    );
+    assert!(log.iter().any(|l| l.starts_with("produce t ")), "{log:#?}");
+    assert!(
+        log.iter()
+            .filter(|l| l.as_str() == "authenticated alice")
+            .count()
+            >= 2,
+        "{log:#?}"
+    );
+}
+
 /// SASL_SSL: TLS first (the CA file trusted), then SCRAM-SHA-512 inside it on every connection;
 /// the transaction runs. Without the CA file it is the TLS failure (CDC-6207), before any SASL.
 #[test]
