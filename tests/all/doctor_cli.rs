@@ -75,6 +75,7 @@ fn healthy_exits_0_and_prints_areas_then_a_summary() {
         "undo",
         "tables",
         "settings",
+        "sink",
     ];
     let mut at = 0;
     for a in areas {
@@ -85,7 +86,7 @@ fn healthy_exits_0_and_prints_areas_then_a_summary() {
     }
     assert!(
         text.trim_end()
-            .ends_with("summary: 0 FAIL, 0 WARN, 37 PASS — ready"),
+            .ends_with("summary: 0 FAIL, 0 WARN, 38 PASS — ready"),
         "{text}"
     );
     assert!(!text.contains('\u{1b}'), "no colour with NO_COLOR");

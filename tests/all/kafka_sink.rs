@@ -888,3 +888,67 @@ fn a_stop_during_a_broker_outage_keeps_what_was_acknowledged() {
     capture_to(&args, end);
     check_topics(&e.db, &broker.addr(), end, false);
 }
+
+/// `doctor --check sink.kafka`: against the running broker it PASSes, naming the broker that
+/// answered and the transactional id's coordinator (that it asks for no producer id, which
+/// would fence a capture running with the id, is the scripted broker's test: tansu has no
+/// transactions); against a port nothing listens on it FAILs with CDC-6202 and the settings to
+/// fix, exit 1.
+#[test]
+fn doctor_checks_the_kafka_brokers() {
+    let Some(bin) = tansu_or_skip() else { return };
+    let e = emulated(SCHEMA);
+    let broker = Broker::start(&bin, e.dir.path());
+    let doctor = |brokers: &str| {
+        let out = Command::new(cargo_bin("oracle-cdc"))
+            .args([
+                "--set",
+                &format!("cdc.database.url=emulator:{}", e.db.display()),
+                "--set",
+                &format!("cdc.state.dir={}", e.state.display()),
+                "--set",
+                "cdc.sink.type=kafka",
+                "--set",
+                &format!("cdc.sink.kafka.brokers={brokers}"),
+                "--set",
+                "cdc.sink.kafka.transactional.id=doctor-tx",
+                "--set",
+                "cdc.sink.kafka.producer.request.timeout.ms=5000",
+                "doctor",
+                "--check",
+                "sink.kafka",
+                "--format",
+                "json",
+            ])
+            .output()
+            .unwrap();
+        let v: Json = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|err| panic!("{err}: {}", String::from_utf8_lossy(&out.stdout)));
+        (out.status.code(), v["checks"][0].clone())
+    };
+    let (code, check) = doctor(&broker.addr());
+    assert_eq!(code, Some(0), "{check}");
+    assert_eq!(check["id"], "sink.kafka");
+    assert_eq!(check["severity"], "PASS", "{check}");
+    let found = check["found"].as_str().unwrap();
+    assert!(found.contains(&broker.addr()), "{found}");
+    assert!(found.contains("over PLAINTEXT"), "{found}");
+    assert!(
+        found.contains("transactional id doctor-tx: coordinator"),
+        "{found}"
+    );
+
+    let closed = format!("127.0.0.1:{}", free_port());
+    let (code, check) = doctor(&closed);
+    assert_eq!(code, Some(1), "{check}");
+    assert_eq!(check["severity"], "FAIL", "{check}");
+    let found = check["found"].as_str().unwrap();
+    assert!(found.contains("CDC-6202"), "{found}");
+    assert!(
+        check["fix"]
+            .as_str()
+            .unwrap()
+            .contains("cdc.sink.kafka.brokers"),
+        "{check}"
+    );
+}

@@ -164,6 +164,10 @@ pub struct Facts {
     /// The mining database of `cdc.mining.database.url` (downstream capture), checked on a
     /// connection of its own; `None` when mining runs on the source.
     pub mining: Option<MiningFacts>,
+    /// The Kafka sink's brokers as a probe found them (`kafka::probe`), or its error's code and
+    /// message: asked for only when a check needs them, so a doctor run that does not look at
+    /// the sink waits for no broker.
+    pub kafka: std::sync::OnceLock<Result<crate::kafka::probe::Probe, (Code, String)>>,
 }
 
 /// What the mining (downstream) database shows.
@@ -283,6 +287,7 @@ impl Facts {
             offsets_path,
             offsets,
             mining: None,
+            kafka: std::sync::OnceLock::new(),
         };
         // Where a capture would mine from (its stored resume SCN; 0 without one): received
         // logs before it do not bound what it can mine.

@@ -22,6 +22,7 @@ mod policies;
 mod privileges;
 mod redo;
 mod settings_checks;
+mod sink;
 mod sizing;
 mod tables;
 
@@ -66,6 +67,7 @@ pub enum Area {
     Undo,
     Tables,
     Settings,
+    Sink,
 }
 
 impl Area {
@@ -77,6 +79,7 @@ impl Area {
         Area::Undo,
         Area::Tables,
         Area::Settings,
+        Area::Sink,
     ];
 
     pub fn name(self) -> &'static str {
@@ -88,6 +91,7 @@ impl Area {
             Area::Undo => "undo",
             Area::Tables => "tables",
             Area::Settings => "settings",
+            Area::Sink => "sink",
         }
     }
 }
@@ -256,6 +260,9 @@ pub const CHECKS: &[CheckSpec] = &[
     spec("settings.memory", Area::Settings, "Memory for pending chunks",
         "chunks waiting for streaming to reach their SCN are held in memory, up to cdc.snapshot.max.pending.chunks of cdc.snapshot.chunk.rows rows; they do not spill to disk",
         sizing::memory),
+    spec("sink.kafka", Area::Sink, "Kafka brokers reachable",
+        "capture publishes to the brokers cdc.sink.kafka.brokers lists, over cdc.sink.kafka.security.protocol (TLS, SASL): a broker that does not answer stops capture with CDC-6202 after cdc.sink.kafka.producer.delivery.timeout.ms, a certificate that is not trusted with CDC-6207 and credentials the brokers refuse with CDC-6208, at its first record; a transactional sink needs its transactional id's coordinator",
+        sink::kafka),
 ];
 
 /// Look a check up by id.

@@ -747,6 +747,38 @@ fn over_sasl_ssl_scram_runs_inside_tls() {
 /// the broker and mechanism and never the password: a wrong password (PLAIN and SCRAM), a
 /// mechanism the broker does not enable (with the ones it offers), and a SCRAM broker whose
 /// final signature is wrong (it does not know the password: the client refuses it).
+/// `doctor`'s probe of the Kafka sink (check sink.kafka): over SASL it authenticates, lists the
+/// cluster's brokers and finds the transactional id's coordinator, and asks for no producer id,
+/// which would fence a capture running with that id; a wrong password is CDC-6208.
+#[test]
+fn the_probe_lists_brokers_and_the_coordinator_without_a_producer_id() {
+    use super::sasl::Mechanism;
+    let (port, log) = sasl_broker(SaslScript {
+        mechanism: Mechanism::ScramSha256,
+        user: "alice".into(),
+        password: "hunter2".into(),
+        forge: false,
+    });
+    let s = sasl_settings(port, "SCRAM-SHA-256", "hunter2");
+    let p = super::probe::probe(&s.sink.kafka).unwrap();
+    assert_eq!(p.answered, format!("localhost:{port}"));
+    assert_eq!(p.brokers, vec![format!("127.0.0.1:{port}")]);
+    assert_eq!(p.coordinator, Some(format!("127.0.0.1:{port}")));
+    let seen = log.lock().unwrap().clone();
+    assert!(seen.iter().any(|l| l == "authenticated alice"), "{seen:?}");
+    assert!(seen.iter().any(|l| l == "find-coordinator tx1"), "{seen:?}");
+    assert!(
+        !seen.iter().any(|l| l.starts_with("init-producer-id")),
+        "{seen:?}"
+    );
+    let wrong = sasl_settings(port, "SCRAM-SHA-256", "hunter3");
+    let e = super::probe::probe(&wrong.sink.kafka)
+        .unwrap_err()
+        .into_cdc();
+    assert_eq!(e.code(), crate::errors::Code::Cdc6208, "{e}");
+    assert!(!e.to_string().contains("hunter3"), "{e}");
+}
+
 #[test]
 fn a_refused_sasl_authentication_is_cdc_6208_at_once() {
     use super::sasl::Mechanism;

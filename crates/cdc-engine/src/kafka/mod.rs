@@ -7,6 +7,7 @@ pub mod client;
 pub mod consumer;
 #[cfg(test)]
 mod mock_tests;
+pub mod probe;
 pub mod producer;
 pub mod sasl;
 pub mod tls;
