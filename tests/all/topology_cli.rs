@@ -146,13 +146,20 @@ fn capture_on_a_lagging_standby_converges_writes_nothing_and_places_chunks_at_th
     let standby = e.dir.path().join("standby");
     let created = create(&standby, "standby", &e.db, &["--apply-lag-scn", "60"]);
     assert!(String::from_utf8_lossy(&created.stdout).contains("physical standby"));
+    settle(&e.db, &standby);
     let primary_before = fingerprint(&e.db);
     let standby_before = fingerprint(&standby);
 
     let s = emulator_status(&standby);
     let applied = s["current_scn"].as_u64().unwrap();
     let primary_scn = current_scn(&e.db);
-    assert_eq!(applied, primary_scn - 60, "applied SCN = primary SCN - lag");
+    // The lag is counted from the primary's newest redo record, here the log switch that
+    // ends a dictionary build, one past its newest change (what status shows).
+    assert_eq!(
+        applied,
+        primary_scn + 1 - 60,
+        "applied SCN = primary SCN - lag"
+    );
     assert_eq!(s["database"]["role"], "PHYSICAL STANDBY");
     assert_eq!(s["topology"]["apply_lag_scn"], 60);
     // Reads at or below the applied SCN see the primary's data as of that SCN.
@@ -179,7 +186,9 @@ fn capture_on_a_lagging_standby_converges_writes_nothing_and_places_chunks_at_th
     );
 
     let sets = common(&e, &standby);
-    ok(&capture(&sets, applied));
+    capture_on_standby(&e, &sets, applied);
+    let (applied_after, primary_after) = (current_scn(&standby), current_scn(&e.db));
+    assert!(applied_after < primary_after);
     let recs = records(&e.out);
     for t in TABLES {
         assert_converges(&standby, &recs, t, applied);
@@ -187,7 +196,10 @@ fn capture_on_a_lagging_standby_converges_writes_nothing_and_places_chunks_at_th
     }
     assert_exactly_once(&recs);
     // Chunk placement: every snapshot chunk was read at the standby's applied SCN (its
-    // CURRENT_SCN), never at the primary's SCN, which the standby cannot read yet.
+    // CURRENT_SCN) of its wave, never at the primary's SCN, which the standby cannot read
+    // yet: the first wave at the SCN the standby had applied when capture started, the later
+    // ones (each waited for the standby to archive the redo up to its SCN, while the primary
+    // switched logs) at most at the standby's applied SCN when capture ended.
     let snapshot_scns: Vec<u64> = recs
         .iter()
         .filter(|r| r["value"]["payload"]["op"] == "r")
@@ -200,17 +212,19 @@ fn capture_on_a_lagging_standby_converges_writes_nothing_and_places_chunks_at_th
         })
         .collect();
     assert!(!snapshot_scns.is_empty());
+    assert_eq!(snapshot_scns.iter().min(), Some(&applied));
     assert!(
-        snapshot_scns.iter().all(|s| *s <= applied),
-        "a chunk read beyond the applied SCN {applied}: {snapshot_scns:?}"
+        snapshot_scns.iter().all(|s| *s <= applied_after),
+        "a chunk read beyond the applied SCN {applied_after}: {snapshot_scns:?}"
     );
 
     // The primary moves on; the standby follows at its lag, and capture resumes on it.
     workload(&e.db, 120, 4);
+    settle(&e.db, &standby);
     let applied2 = current_scn(&standby);
-    assert_eq!(applied2, current_scn(&e.db) - 60);
+    assert_eq!(applied2, current_scn(&e.db) + 1 - 60);
     assert!(applied2 > applied);
-    ok(&capture(&sets, applied2));
+    capture_on_standby(&e, &sets, applied2);
     let recs = records(&e.out);
     for t in TABLES {
         assert_converges(&standby, &recs, t, applied2);
@@ -512,7 +526,7 @@ fn capture_on_a_standby_converges_while_the_primary_commits_and_apply_moves() {
     sigterm(c);
     let applied = current_scn(&standby);
     assert_eq!(applied, current_scn(&e.db) - 25);
-    ok(&capture(&sets, applied));
+    capture_on_standby(&e, &sets, applied);
     let recs = records(&e.out);
     for t in TABLES {
         assert_converges(&standby, &recs, t, applied);
@@ -718,4 +732,161 @@ fn a_gap_in_log_shipping_stops_capture_with_cdc_5201_and_doctor_fails_it() {
             .contains(&format!("sequence {missing}")),
         "{retention}"
     );
+}
+
+/// A standby with real-time apply (no lag): its applied SCN lies in the primary's current
+/// log, whose redo the standby holds in a standby redo log that no log view lists for LogMiner
+/// there. Capture resumes inside the standby's newest archived log and is asked to stop at the
+/// applied SCN, past it: it may mine only what the archived logs hold, so it waits
+/// (`waiting-for-redo`) until the primary switches logs and the standby archives the log, then
+/// converges with every commit exactly once. Mining up to the applied SCN with the archived
+/// logs alone returned nothing for the commits past them and took the window for mined: capture
+/// ended at once, those commits lost without an error.
+#[test]
+fn capture_on_a_real_time_apply_standby_mines_only_what_its_archived_logs_hold() {
+    let e = emulated(SCHEMA);
+    workload(&e.db, 150, 21);
+    let standby = e.dir.path().join("standby");
+    create(&standby, "standby", &e.db, &["--apply-lag-scn", "0"]);
+    // The snapshot, read at the standby's applied SCN once the primary switched logs (a
+    // dictionary build ends with a log switch): streaming goes on from there, in the
+    // primary's new current log.
+    let before_switch = current_scn(&standby);
+    build_dictionary(&e.db);
+    assert!(archived_end(&standby) >= before_switch);
+    // One mining window for all of what follows (the default size): it starts in an archived
+    // log and, unbounded, would end past it.
+    let sets: Vec<String> = common(&e, &standby)
+        .into_iter()
+        .filter(|s| !s.starts_with("cdc.stream.window.scn="))
+        .collect();
+    ok(&capture(&sets, before_switch));
+
+    // The primary commits, switches logs (the log where capture resumes is archived on the
+    // standby) and commits again; the standby applies it all at once.
+    workload(&e.db, 25, 22);
+    build_dictionary(&e.db);
+    let end = archived_end(&standby);
+    workload(&e.db, 25, 23);
+    let applied = current_scn(&standby);
+    assert_eq!(applied, current_scn(&e.db));
+    assert!(end < applied && archived_end(&standby) == end);
+
+    let waits = || {
+        events(&e.state)
+            .iter()
+            .filter(|v| v["event"] == "capture-state" && v["state"] == "waiting-for-redo")
+            .count()
+    };
+    let before = waits();
+    let mut c = spawn_capture_to(&sets, applied);
+    // Either capture waits for the redo up to the applied SCN, or (the bug) it ends at once,
+    // having mined past its archived logs.
+    let mut exited = None;
+    wait_for("capture waiting for archived redo, or ending", 120, || {
+        if let Ok(Some(status)) = c.try_wait() {
+            exited = Some(status);
+            return true;
+        }
+        waits() > before
+    });
+    if exited.is_none() {
+        // The primary switches logs; the standby applies and archives the log holding the
+        // applied SCN.
+        build_dictionary(&e.db);
+        assert!(archived_end(&standby) >= applied);
+    }
+    let out = c.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "capture failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let recs = records(&e.out);
+    for t in TABLES {
+        assert_converges(&standby, &recs, t, applied);
+        assert_converges(&e.db, &recs, t, applied);
+    }
+    assert_exactly_once(&recs);
+    assert!(
+        exited.is_none(),
+        "capture ended before the standby archived the redo up to {applied}"
+    );
+}
+
+/// Where a standby's archived logs end: the SCN before the newest one's NEXT_CHANGE#.
+fn archived_end(standby: &Path) -> u64 {
+    emulator_status(standby)["logs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["archived"] == true)
+        .filter_map(|l| l["next_scn"].as_u64())
+        .max()
+        .unwrap_or(1)
+        - 1
+}
+
+/// Dictionary builds on the primary (a few SCNs each, no table changes) until the standby,
+/// its apply lag behind, has applied every change the primary made before: from then on the
+/// tables are the same at every SCN the standby reaches.
+fn settle(primary: &Path, standby: &Path) {
+    let changed = current_scn(primary);
+    for _ in 0..500 {
+        if current_scn(standby) >= changed {
+            return;
+        }
+        build_dictionary(primary);
+    }
+    panic!("the standby never applied SCN {changed}");
+}
+
+/// Capture on a standby up to `stop`, past its archived logs: capture mines only what they
+/// hold, so it waits (`waiting-for-redo`), and so does each wave of snapshot chunks, read at the
+/// standby's applied SCN of its moment. Meanwhile the primary switches logs again and again
+/// (dictionary builds: a few SCNs and a log switch each, no table changes, so the tables at
+/// `stop` stay the tables at every later SCN) until the standby, its apply lag behind, has
+/// archived the logs capture waits for, and capture ends at `stop`.
+fn capture_on_standby(e: &Emulated, sets: &[String], stop: u64) {
+    let mut c = spawn_capture_to(sets, stop);
+    let waits = || {
+        events(&e.state)
+            .iter()
+            .any(|v| v["event"] == "capture-state" && v["state"] == "waiting-for-redo")
+    };
+    wait_for("capture waiting for archived redo, or ending", 120, || {
+        matches!(c.try_wait(), Ok(Some(_))) || waits()
+    });
+    for _ in 0..2000 {
+        if matches!(c.try_wait(), Ok(Some(_))) {
+            break;
+        }
+        build_dictionary(&e.db);
+    }
+    let out = c.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "capture failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `capture --stop-at-scn STOP` in the background.
+fn spawn_capture_to(sets: &[String], stop: u64) -> std::process::Child {
+    let args: Vec<String> = sets
+        .iter()
+        .flat_map(|s| ["--set".to_string(), s.clone()])
+        .chain([
+            "-q".to_string(),
+            "capture".to_string(),
+            "--stop-at-scn".to_string(),
+            stop.to_string(),
+        ])
+        .collect();
+    Command::new(cargo_bin("oracle-cdc"))
+        .args(&args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
 }

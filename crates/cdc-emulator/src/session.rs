@@ -279,12 +279,24 @@ impl EmulatorSession {
 
     /// The dictionary builds in the logs this database holds.
     fn builds(&self) -> Result<Vec<DictionaryBuild>> {
-        let r = self.replica()?;
         let logs = match self.shared.downstream() {
-            true => topology::downstream_logs(&self.shared.role, &r, self.shared.clock.now_ms()),
-            false => r.log_files(),
+            true => {
+                let r = self.replica()?;
+                topology::downstream_logs(&self.shared.role, &r, self.shared.clock.now_ms())
+            }
+            false => self.own_log_files()?,
         };
-        Ok(r.dictionary_builds_in(&logs))
+        Ok(self.replica()?.dictionary_builds_in(&logs))
+    }
+
+    /// The logs the adapter lists here outside a downstream: V$LOG and V$ARCHIVED_LOG on a
+    /// primary, the archived logs alone on a standby (`topology::standby_logs`).
+    pub(super) fn own_log_files(&self) -> Result<Vec<LogFile>> {
+        let r = self.replica()?;
+        Ok(match self.shared.role {
+            topology::Role::Standby { .. } => topology::standby_logs(&r),
+            _ => r.log_files(),
+        })
     }
 
     /// The views a downstream's received log list is read from.
@@ -834,7 +846,7 @@ impl Miner for EmulatorSession {
             return Ok(topology::downstream_logs(&self.shared.role, &r, now));
         }
         self.read_log_views()?;
-        Ok(self.replica()?.log_files())
+        self.own_log_files()
     }
 
     fn dictionary_builds(&mut self) -> Result<Vec<DictionaryBuild>> {
@@ -863,7 +875,8 @@ impl Miner for EmulatorSession {
     /// As the adapter bounds mining (`source::threads`): the written redo of every open
     /// thread, an idle one bounded by the SCN once it stood still for the LGWR period (this
     /// database's LGWR writes by the same clock, so no margin is needed). A standby is not
-    /// capped (its redo was written by the primary, as the adapter does not cap a standby);
+    /// capped by its threads (its redo was written by the primary) but by where its archived
+    /// logs end, all its LogMiner is given (`topology::standby_logs`), as the adapter does;
     /// a downstream only by the redo shipped there (real-time shipping sends the source's
     /// written redo, archived-log shipping only whole logs): the source's own V$THREAD bounds
     /// what its LGWR wrote (`source::mining`).
@@ -871,7 +884,17 @@ impl Miner for EmulatorSession {
         self.call()?;
         self.user.read_dictionary("V_$THREAD", "reading V$THREAD")?;
         match &self.shared.role {
-            topology::Role::Standby { .. } => return Ok(None),
+            topology::Role::Standby { .. } => {
+                self.read_log_views()?;
+                let r = self.replica()?;
+                let logs = topology::standby_logs(&r);
+                let threads = r.redo_threads(self.shared.clock.now_ms());
+                // As the adapter bounds a standby (no archived log yet: nothing minable).
+                if logs.is_empty() {
+                    return Ok(Some(from.saturating_sub(1)));
+                }
+                return Ok(cdc_core::threads::shipped_end_for(&logs, &threads, from));
+            }
             topology::Role::Downstream { .. } => {
                 self.read_shipped_views()?;
                 let r = self.replica()?;
@@ -963,7 +986,7 @@ impl Miner for EmulatorSession {
             let r = self.replica()?;
             cdc_core::threads::check_window_logs(
                 &r.redo_threads(self.shared.clock.now_ms()),
-                &r.log_files(),
+                &self.own_log_files()?,
                 start,
             )?;
         }
@@ -1100,6 +1123,16 @@ impl Miner for EmulatorSession {
         )?;
         if let Some(p) = &pdb {
             rows.retain(|r| &r.src_con_name == p);
+        }
+        if let topology::Role::Standby { .. } = self.shared.role {
+            // LogMiner returns the redo of the logs it was given, and on a standby those are
+            // its archived logs: what redo apply has reached beyond them is in the standby
+            // redo log being written, which the log views do not list (`standby_logs`).
+            let logs = topology::standby_logs(&*self.replica()?);
+            rows.retain(|r| {
+                logs.iter()
+                    .any(|l| l.thread == r.thread && l.sequence == r.sequence)
+            });
         }
         // The profile's LOGICAL_READS_PER_CALL: LogMiner reads every record of the window,
         // whichever schema wrote it, and the call ends part-way once it has read more.

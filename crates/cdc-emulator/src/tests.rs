@@ -1149,6 +1149,61 @@ fn a_standby_applies_the_primarys_redo_up_to_its_lag_and_nothing_beyond() {
     assert_eq!(e.code(), crate::errors::Code::Cdc5005);
 }
 
+/// With real-time apply the standby applies the redo of the primary's current log from the
+/// standby redo log being written, which neither V$LOG nor V$ARCHIVED_LOG lists there: it
+/// lists its archived logs alone, LogMiner there returns only their redo (not the applied
+/// commits past them), and its mining bound is where they end, until the primary's next log
+/// switch reaches it.
+#[test]
+fn a_standby_mines_only_its_archived_logs_and_is_bounded_by_them() {
+    let db = primary_with_logs();
+    let sb = db.dir.path().join("sb");
+    topology::create(
+        &sb,
+        &topology::TopologyFile::PhysicalStandby {
+            primary: db.path(),
+            apply_lag_scn: 0,
+        },
+    )
+    .unwrap();
+    let standby =
+        EmulatorConnector::open_with_clock(&sb, Faults::default(), Arc::new(db.clock.clone()))
+            .unwrap();
+    let mut p = db.connector().connect().unwrap();
+    let mut s = standby.connect().unwrap();
+    let applied = s.current_scn().unwrap();
+    let logs = s.logs().unwrap();
+    assert!(
+        !logs.is_empty() && logs.iter().all(|l| l.archived && l.next_scn.is_some()),
+        "a standby lists its archived logs alone: {logs:?}"
+    );
+    let newest = logs.iter().max_by_key(|l| l.sequence).unwrap();
+    let (from, end) = (newest.first_scn, newest.next_scn.unwrap() - 1);
+    // Commits the standby applied past its archived logs.
+    let past: Vec<Scn> = mine(&mut *p, end + 1, applied)
+        .iter()
+        .filter(|r| r.operation_code == cdc_core::model::op::COMMIT)
+        .map(|r| r.scn)
+        .collect();
+    assert!(!past.is_empty() && end < applied, "{past:?}");
+    assert_eq!(s.mining_limit(from).unwrap(), Some(end));
+    let rows = mine(&mut *s, from, applied);
+    assert!(rows.iter().all(|r| r.scn <= end), "{rows:?}");
+
+    // The primary switches logs; the standby archives the log it was receiving.
+    db.writer().build_dictionary().unwrap();
+    let limit = s.mining_limit(from).unwrap().unwrap();
+    assert!(limit >= applied, "bound {limit}, applied {applied}");
+    let rows = mine(&mut *s, from, applied);
+    for scn in past {
+        assert!(
+            rows.iter()
+                .any(|r| r.scn == scn && r.operation_code == cdc_core::model::op::COMMIT),
+            "the commit at {scn} is mined once archived"
+        );
+    }
+}
+
 #[test]
 fn a_downstream_holds_only_shipped_logs_and_a_gap_is_ora_01291() {
     let db = primary_with_logs();

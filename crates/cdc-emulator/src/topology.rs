@@ -275,6 +275,24 @@ fn all_logs(replica: &Replica, now_ms: i64) -> Vec<LogFile> {
     out
 }
 
+/// The logs LogMiner is given on a physical standby: the primary's logs it received whole,
+/// archived there (V$ARCHIVED_LOG). The redo of each thread's current log reaches the standby
+/// in a standby redo log as the primary writes it, and real-time apply applies it from there
+/// ("apply services can apply redo data as it is received, without waiting for the current
+/// standby redo log file to be archived", Data Guard Concepts, Apply Services), so the applied
+/// SCN (CURRENT_SCN) runs ahead of these logs; the standby redo log is not in V$ARCHIVED_LOG
+/// until it is archived after the primary's log switch, and the standby's own online logs
+/// (V$LOG) are not written while it is a standby. The adapter mines these logs only. (The
+/// standby archives to the destinations of the primary's schema: without a VALID LOCAL one
+/// it holds no archived log.)
+pub fn standby_logs(replica: &Replica) -> Vec<LogFile> {
+    replica
+        .log_files()
+        .into_iter()
+        .filter(|l| l.archived)
+        .collect()
+}
+
 /// A downstream's own redo thread (V$THREAD there): it takes no transactions, so its thread
 /// wrote last when the database was made, at its own SCN. `None` off a downstream.
 pub fn own_thread(role: &Role) -> Option<RedoThread> {

@@ -775,6 +775,18 @@ impl Flashback for OracleSession {
     }
 }
 
+impl OracleSession {
+    /// Whether this database is a standby (V$DATABASE.DATABASE_ROLE not PRIMARY), asked once.
+    fn is_standby(&mut self) -> Result<bool> {
+        if let Some(s) = self.standby {
+            return Ok(s);
+        }
+        let s = self.database()?.role != DatabaseRole::Primary;
+        self.standby = Some(s);
+        Ok(s)
+    }
+}
+
 impl Miner for OracleSession {
     fn open_transactions(&mut self) -> Result<Vec<OpenTransaction>> {
         logminer::open_transactions(&*self.conn)
@@ -785,6 +797,9 @@ impl Miner for OracleSession {
     fn logs(&mut self) -> Result<Vec<LogFile>> {
         if self.mining {
             return logminer::read_shipped_logs(&*self.conn);
+        }
+        if self.is_standby()? {
+            return logminer::read_archived_logs(&*self.conn);
         }
         logminer::read_logs(&*self.conn)
     }
@@ -826,19 +841,26 @@ impl Miner for OracleSession {
                 .collect();
             return Ok(cdc_core::threads::shipped_end(&logs, from));
         }
-        // A standby mines redo it received, which its primary's LGWR had written; its V$THREAD
-        // describes the primary's threads as its control file last saw them (Debezium caps
-        // by V$THREAD in its PRIMARY capture mode only).
-        let standby = match self.standby {
-            Some(s) => s,
-            None => {
-                let s = self.database()?.role != DatabaseRole::Primary;
-                self.standby = Some(s);
-                s
+        // A standby mines redo it received, which its primary's LGWR had written, so its
+        // V$THREAD positions do not bound it (Debezium caps by V$THREAD in its PRIMARY capture
+        // mode only). What bounds it is the logs LogMiner is given there: the archived logs
+        // alone. With real-time apply the standby's CURRENT_SCN lies in the standby redo log
+        // being written, which V$ARCHIVED_LOG does not list yet and V$LOG never does; LogMiner
+        // returns nothing past the logs added, so a window ending beyond them would be taken
+        // for mined with the commits in that part lost. Per thread the window ends at its
+        // newest archived log without a gap (NEXT_CHANGE# - 1), the lowest over the threads; a
+        // CLOSED thread whose logs reach its last redo holds nothing back (its V$THREAD row, as
+        // the standby's control file has it from the applied redo). No archived log yet (a
+        // standby just made, whose first log the primary has not switched out of): nothing is
+        // minable, capture waits for it. Every thread done (all CLOSED, their logs reaching
+        // their last redo): no bound, nothing lies past those logs.
+        if self.is_standby()? {
+            let logs = logminer::read_archived_logs(&*self.conn)?;
+            let threads = logminer::read_threads(&*self.conn)?;
+            if logs.is_empty() {
+                return Ok(Some(from.saturating_sub(1)));
             }
-        };
-        if standby {
-            return Ok(None);
+            return Ok(cdc_core::threads::shipped_end_for(&logs, &threads, from));
         }
         // The instances' SCN first, then V$THREAD: redo written after the SCN was read
         // carries at least that SCN.
@@ -883,7 +905,10 @@ impl Miner for OracleSession {
                 .collect();
             return logminer::mine(&*self.conn, (&logs, &[]), how, (start, end), filter, row);
         }
-        let logs = logminer::read_logs(&*self.conn)?;
+        let logs = match self.is_standby()? {
+            true => logminer::read_archived_logs(&*self.conn)?,
+            false => logminer::read_logs(&*self.conn)?,
+        };
         // Every thread's logs must cover the window (V$THREAD); inside a PDB LogMiner finds
         // the logs itself.
         let threads = match in_pdb {

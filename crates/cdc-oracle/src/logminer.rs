@@ -123,11 +123,19 @@ pub fn read_logs(conn: &dyn DbSession) -> Result<Vec<LogFile>> {
             })
         },
     )?;
+    Ok(merge_logs(read_archived_logs(conn)?, online))
+}
+
+/// The archived logs alone (V$ARCHIVED_LOG, [`sql::ARCHIVED_LOGS`]). On a physical standby they
+/// are all the redo LogMiner is given: what the standby receives and applies in real time is in
+/// the standby redo log being written, which neither V$LOG nor V$ARCHIVED_LOG lists (its own
+/// online logs are not written while it is a standby); see `OracleSession::mining_limit`.
+pub fn read_archived_logs(conn: &dyn DbSession) -> Result<Vec<LogFile>> {
     let c = CallContext {
         operation: "reading V$ARCHIVED_LOG",
         ..CallContext::default()
     };
-    let archived = fetch::query_all(
+    fetch::query_all(
         conn,
         sql::ARCHIVED_LOGS,
         &[],
@@ -145,8 +153,7 @@ pub fn read_logs(conn: &dyn DbSession) -> Result<Vec<LogFile>> {
                 ..LogFile::default()
             })
         },
-    )?;
-    Ok(merge_logs(archived, online))
+    )
 }
 
 /// V$THREAD: every redo thread and the SCN of the last redo LGWR wrote for it.

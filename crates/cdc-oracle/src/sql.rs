@@ -579,7 +579,10 @@ ORDER BY l.THREAD#, l.SEQUENCE#";
 
 /// Archived logs still on disk (STATUS 'A') of the current incarnation, on a valid local
 /// destination, archived by the archiver (ARCHIVED 'NO' is a record RMAN made by inspecting a
-/// log, Reference V$ARCHIVED_LOG; Debezium's `allMinableLogsQuery` requires 'YES' too). Privilege: SELECT on V_$ARCHIVED_LOG, V_$DATABASE, V_$ARCHIVE_DEST_STATUS.
+/// log, Reference V$ARCHIVED_LOG; Debezium's `allMinableLogsQuery` requires 'YES' too). On a
+/// physical standby these are all the logs capture mines, and where they end bounds its windows
+/// (`OracleSession::mining_limit`): the redo it applied past them is in a standby redo log
+/// still being written. Privilege: SELECT on V_$ARCHIVED_LOG, V_$DATABASE, V_$ARCHIVE_DEST_STATUS.
 pub const ARCHIVED_LOGS: &str = "SELECT a.NAME, a.THREAD#, a.SEQUENCE#, a.FIRST_CHANGE#, \
 a.NEXT_CHANGE# FROM V$ARCHIVED_LOG a CROSS JOIN V$DATABASE d \
 WHERE a.STATUS = 'A' AND a.ARCHIVED = 'YES' AND a.NAME IS NOT NULL AND a.STANDBY_DEST = 'NO' \

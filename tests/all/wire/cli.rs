@@ -641,8 +641,17 @@ fn a_served_standby_is_captured_read_only() {
         .collect::<Vec<_>>();
     let serve = Serve::start(&standby, &[]);
     let w = Wired { dir, db, serve };
+    // Dictionary builds (a few SCNs and a log switch each, no table changes) until the standby,
+    // 40 SCNs behind, has applied every change: the tables stay as they are at every SCN the
+    // standby reaches from here.
+    let changed = current_scn(&w.db);
+    let build = || run(&["emulator", "build-dictionary", w.db.to_str().unwrap()]);
+    while current_scn(&standby) < changed {
+        build();
+    }
     let applied = current_scn(&standby);
-    assert_eq!(applied, current_scn(&w.db) - 40);
+    // Counted from the primary's newest redo record, the log switch one past its newest change.
+    assert_eq!(applied, current_scn(&w.db) + 1 - 40);
     let p = pairs(
         &w,
         "DEMO",
@@ -658,13 +667,27 @@ fn a_served_standby_is_captured_read_only() {
         String::from_utf8_lossy(&doctor.stdout).contains("PHYSICAL STANDBY"),
         "doctor sees a standby"
     );
-    ok(
-        cli(
-            &p,
-            &["-q", "capture", "--stop-at-scn", &applied.to_string()],
-        ),
-        "capture on the standby",
-    );
+    // LogMiner on the standby is given its archived logs, which end before its applied SCN
+    // (the rest is in the standby redo log being written): capture waits for them while the
+    // primary switches logs and the standby, its lag behind, applies and archives them.
+    let mut c = Command::new(cargo_bin("oracle-cdc"));
+    c.env("ORACLE_CDC_DATABASE_PASSWORD", "emulator");
+    for pair in &p {
+        c.args(["--set", pair]);
+    }
+    let mut c = c
+        .args(["-q", "capture", "--stop-at-scn", &applied.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    for _ in 0..2000 {
+        if matches!(c.try_wait(), Ok(Some(_))) {
+            break;
+        }
+        build();
+    }
+    ok(c.wait_with_output().unwrap(), "capture on the standby");
     let recs = records(&w.dir.path().join("stby-out"));
     assert_exactly_once(&recs);
     for t in ["PDB1.HR.EMPLOYEES", "PDB1.BATCH.JOB_RUNS"] {
@@ -676,6 +699,117 @@ fn a_served_standby_is_captured_read_only() {
         .map(|e| (e.path(), std::fs::read(e.path()).unwrap()))
         .collect::<Vec<_>>();
     assert_eq!(after, before, "the standby's directory was written to");
+}
+
+/// A served Active Data Guard standby with real-time apply (no lag), mined by the adapter over
+/// Oracle Net: capture resumes inside the standby's newest archived log and is asked to stop
+/// at its applied SCN, which lies in the standby redo log being written (no log view there
+/// lists it; the standby's own online logs hold nothing). The adapter bounds the window by the
+/// archived logs (V$ARCHIVED_LOG, per thread NEXT_CHANGE# - 1), waits for the primary's next
+/// log switch to reach the standby, and converges with every commit once. Mining to the applied
+/// SCN with those logs ended at once with the commits past them lost.
+#[test]
+fn a_served_real_time_apply_standby_is_mined_only_as_far_as_its_archived_logs() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = init_in(&dir, &example());
+    let standby = dir.path().join("standby");
+    let load = |seed: &str| {
+        finish(workload(
+            &db,
+            &["--transactions", "30", "--rate", "1000", "--seed", seed],
+        ))
+    };
+    load("31");
+    run(&[
+        "emulator",
+        "create",
+        standby.to_str().unwrap(),
+        "--standby-of",
+        db.to_str().unwrap(),
+        "--apply-lag-scn",
+        "0",
+    ]);
+    let build = || run(&["emulator", "build-dictionary", db.to_str().unwrap()]);
+    let archived_end = || {
+        emulator_status(&standby)["logs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|l| l["archived"] == true)
+            .filter_map(|l| l["next_scn"].as_u64())
+            .max()
+            .unwrap_or(1)
+            - 1
+    };
+    // The snapshot and a first stop just after a log switch: streaming resumes in the log
+    // that was current then.
+    let before_switch = current_scn(&standby);
+    build();
+    let serve = Serve::start(&standby, &[]);
+    let tables = ["PDB1.HR.EMPLOYEES", "PDB1.BATCH.JOB_RUNS"];
+    let include = format!("cdc.tables.include={}", tables.join(","));
+    let w = Wired {
+        dir,
+        db: db.clone(),
+        serve,
+    };
+    let p = pairs(&w, "DEMO", "C##CDC", "rta", &[include.as_str()]);
+    let state = w.dir.path().join("rta-state");
+    ok(
+        cli(
+            &p,
+            &["-q", "capture", "--stop-at-scn", &before_switch.to_string()],
+        ),
+        "capture to the first stop",
+    );
+    // Commits, a log switch (the log capture resumes in is archived on the standby), commits.
+    load("32");
+    build();
+    let end = archived_end();
+    load("33");
+    let applied = current_scn(&standby);
+    assert!(
+        end < applied && archived_end() == end,
+        "archived to {end}, applied {applied}"
+    );
+
+    let waits = || {
+        events(&state)
+            .iter()
+            .filter(|v| v["event"] == "capture-state" && v["state"] == "waiting-for-redo")
+            .count()
+    };
+    let before = waits();
+    let mut c = Command::new(cargo_bin("oracle-cdc"));
+    c.env("ORACLE_CDC_DATABASE_PASSWORD", "emulator");
+    for pair in &p {
+        c.args(["--set", pair]);
+    }
+    let mut c = c
+        .args(["-q", "capture", "--stop-at-scn", &applied.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut ended_early = false;
+    wait_for("capture waiting for archived redo, or ending", 120, || {
+        ended_early = matches!(c.try_wait(), Ok(Some(_)));
+        ended_early || waits() > before
+    });
+    if !ended_early {
+        build();
+        assert!(archived_end() >= applied);
+    }
+    ok(c.wait_with_output().unwrap(), "capture to the applied SCN");
+    let recs = records(&w.dir.path().join("rta-out"));
+    for t in tables {
+        assert_table_converges(&standby, &recs, t, applied);
+    }
+    assert_exactly_once(&recs);
+    assert!(
+        !ended_early,
+        "capture ended before the standby archived the redo up to {applied}"
+    );
 }
 
 /// A 26ai database with TIME_AT_DBTIMEZONE=USER_SQL and a database time zone 13:30 from the

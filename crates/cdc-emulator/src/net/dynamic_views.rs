@@ -454,11 +454,12 @@ pub(super) fn v_thread(s: &mut EmulatorSession) -> Result<Relation> {
 }
 
 /// The database's own logs (V$LOG, V$ARCHIVED_LOG): a downstream's are its own redo's, not
-/// the source's it received (those are V$FOREIGN_ARCHIVED_LOG and V$STANDBY_LOG).
+/// the source's it received (those are V$FOREIGN_ARCHIVED_LOG and V$STANDBY_LOG); a
+/// standby's are the archived logs of the redo it received (`topology::standby_logs`).
 fn log_list(s: &EmulatorSession) -> Result<Vec<LogFile>> {
     Ok(match s.shared.downstream() {
         true => topology::own_logs(&s.shared.role),
-        false => s.replica()?.log_files(),
+        false => s.own_log_files()?,
     })
 }
 
@@ -499,8 +500,16 @@ fn standby_groups(s: &EmulatorSession) -> Result<Vec<(u32, u32, Option<LogFile>)
 /// CURRENT, the others INACTIVE; a group no log has used yet UNUSED). The members of
 /// V$LOGFILE are named as the log list names online logs.
 fn online_groups(s: &EmulatorSession) -> Result<Vec<(u32, u32, Option<LogFile>)>> {
-    let logs = log_list(s)?;
     let groups = s.replica()?.schema.database.redo_groups.max(1);
+    if let topology::Role::Standby { .. } = s.shared.role {
+        // A physical standby's own online logs are not written while it is a standby (the
+        // redo it receives goes to standby redo logs): none holds a log here.
+        let threads = s.replica()?.logs.len().max(1) as u32;
+        return Ok((1..=threads)
+            .flat_map(|t| (0..groups).map(move |g| ((t - 1) * groups + g + 1, t, None)))
+            .collect());
+    }
+    let logs = log_list(s)?;
     let threads = logs.iter().map(|l| l.thread).max().unwrap_or(1);
     let mut out = Vec::new();
     for thread in 1..=threads {

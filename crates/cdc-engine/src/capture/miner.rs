@@ -220,8 +220,9 @@ impl<'a> Miner<'a> {
     }
 
     /// The highest SCN a window starting at `from` may end at: before what LGWR has not
-    /// written yet on some open thread (V$THREAD), and on a downstream mining database no
-    /// further than the redo shipped there. A window ending at CURRENT_SCN could miss redo
+    /// written yet on some open thread (V$THREAD), on a downstream mining database no
+    /// further than the redo shipped there, and on a standby no further than its archived
+    /// logs. A window ending at CURRENT_SCN could miss redo
     /// still in a log buffer, and the next window would start past it.
     pub fn mining_limit(&mut self, from: Scn) -> Result<Option<Scn>> {
         self.on_session(|s| s.mining_limit(from))
@@ -260,7 +261,7 @@ impl<'a> Miner<'a> {
                     State::WaitingForRedo,
                     None,
                     None,
-                    Some("the redo up to the chunks' SCN is not minable yet (not written by LGWR on every open thread, or not shipped to the mining database)"),
+                    Some("the redo up to the chunks' SCN is not minable yet (not written by LGWR on every open thread, not shipped to the mining database, or on a standby not in an archived log yet)"),
                 )?;
                 announced = true;
             }

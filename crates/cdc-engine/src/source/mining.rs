@@ -104,6 +104,7 @@ impl Connector for DownstreamConnector {
             mining: None,
             source_redo: None,
             gaps: self.gaps.clone(),
+            source_standby: None,
         }))
     }
 
@@ -197,6 +198,8 @@ struct DownstreamSession {
     /// The source's identity, once the mining session was checked against it.
     source_redo: Option<RedoSource>,
     gaps: Arc<GapWatch>,
+    /// Whether the source (`cdc.database.url`) is a standby, once asked.
+    source_standby: Option<bool>,
 }
 
 impl DownstreamSession {
@@ -302,7 +305,22 @@ impl Miner for DownstreamSession {
     /// standby, whose V$THREAD is its primary's as last seen) leaves the mining database's own
     /// end.
     fn mining_limit(&mut self, from: Scn) -> Result<Option<Scn>> {
-        let Some(written) = self.source.mining_limit(from)? else {
+        // A standby source's own bound is where its archived logs end, which is what LogMiner
+        // there would be given; the redo mined here is what the downstream received, so that
+        // bound says nothing of it.
+        let standby = match self.source_standby {
+            Some(s) => s,
+            None => {
+                let s = self.source.database()?.role != DatabaseRole::Primary;
+                self.source_standby = Some(s);
+                s
+            }
+        };
+        let written = match standby {
+            true => None,
+            false => self.source.mining_limit(from)?,
+        };
+        let Some(written) = written else {
             return self.on_mining(|m| m.mining_limit(from));
         };
         let threads = self.source.redo_threads()?;
