@@ -471,7 +471,7 @@ catalog! {
         "Nothing to fix: restart. This error appears only while a simulation has armed a crash point; a production run never arms one.";
     Cdc9002 = "CDC-9002", Failure, "Change stream overtook a snapshot chunk",
         "Capture's ordering rule: a snapshot chunk read AS OF SCN s is published after every change committed before s and before every change committed after it, so a consumer that keeps the latest record per key ends with each row's newest version. Before publishing a wave of chunks, the stream had already published changes committed after the wave's SCN; the chunks' older rows would then have overwritten them at such a consumer until each row changed again. This is a defect of oracle-cdc, not of the database or the settings: capture stops before publishing the chunks.",
-        "Start capture again: the chunks are read again at a new SCN after the stream, and nothing published is lost. Report it with the message (the two SCNs) and the ops log (cdc.ops.log) of the run.";
+        "Start capture again: the chunks are read again at a new SCN after the stream, and nothing published is lost. Report it with the message (the two SCNs) and the run's ops events (ops.jsonl in cdc.state.dir).";
 }
 
 impl Code {
