@@ -815,7 +815,7 @@ fn capture_on_a_real_time_apply_standby_mines_only_what_its_archived_logs_hold()
 }
 
 /// Where a standby's archived logs end: the SCN before the newest one's NEXT_CHANGE#.
-fn archived_end(standby: &Path) -> u64 {
+pub(crate) fn archived_end(standby: &Path) -> u64 {
     emulator_status(standby)["logs"]
         .as_array()
         .unwrap()

@@ -156,6 +156,20 @@ fn ok(o: Output, what: &str) -> Output {
     o
 }
 
+/// `capture --stop-at-scn end` with `pairs`, running (its stderr kept for [`ok`]).
+fn capture_child(pairs: &[String], end: u64) -> std::process::Child {
+    let mut c = Command::new(cargo_bin("oracle-cdc"));
+    c.env("ORACLE_CDC_DATABASE_PASSWORD", "emulator");
+    for pair in pairs {
+        c.args(["--set", pair]);
+    }
+    c.args(["-q", "capture", "--stop-at-scn", &end.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 /// `emulator init` of `schema` as `dir/db`.
 pub(super) fn init_in(dir: &tempfile::TempDir, schema: &Path) -> PathBuf {
     let db = dir.path().join("db");
@@ -670,17 +684,7 @@ fn a_served_standby_is_captured_read_only() {
     // LogMiner on the standby is given its archived logs, which end before its applied SCN
     // (the rest is in the standby redo log being written): capture waits for them while the
     // primary switches logs and the standby, its lag behind, applies and archives them.
-    let mut c = Command::new(cargo_bin("oracle-cdc"));
-    c.env("ORACLE_CDC_DATABASE_PASSWORD", "emulator");
-    for pair in &p {
-        c.args(["--set", pair]);
-    }
-    let mut c = c
-        .args(["-q", "capture", "--stop-at-scn", &applied.to_string()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut c = capture_child(&p, applied);
     for _ in 0..2000 {
         if matches!(c.try_wait(), Ok(Some(_))) {
             break;
@@ -730,17 +734,7 @@ fn a_served_real_time_apply_standby_is_mined_only_as_far_as_its_archived_logs() 
         "0",
     ]);
     let build = || run(&["emulator", "build-dictionary", db.to_str().unwrap()]);
-    let archived_end = || {
-        emulator_status(&standby)["logs"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|l| l["archived"] == true)
-            .filter_map(|l| l["next_scn"].as_u64())
-            .max()
-            .unwrap_or(1)
-            - 1
-    };
+    let archived_end = || crate::topology_cli::archived_end(&standby);
     // The snapshot and a first stop just after a log switch: streaming resumes in the log
     // that was current then.
     let before_switch = current_scn(&standby);
@@ -780,17 +774,7 @@ fn a_served_real_time_apply_standby_is_mined_only_as_far_as_its_archived_logs() 
             .count()
     };
     let before = waits();
-    let mut c = Command::new(cargo_bin("oracle-cdc"));
-    c.env("ORACLE_CDC_DATABASE_PASSWORD", "emulator");
-    for pair in &p {
-        c.args(["--set", pair]);
-    }
-    let mut c = c
-        .args(["-q", "capture", "--stop-at-scn", &applied.to_string()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut c = capture_child(&p, applied);
     let mut ended_early = false;
     wait_for("capture waiting for archived redo, or ending", 120, || {
         ended_early = matches!(c.try_wait(), Ok(Some(_)));

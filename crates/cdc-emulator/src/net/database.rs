@@ -459,11 +459,7 @@ impl Database for WireDatabase {
     /// The container's database character set's BINARY order (a PDB may have its own set), as
     /// the in-process session orders keys (`cdc_core::charset::Charset::compare`).
     fn charset_order(&mut self) -> CharsetOrder {
-        let set = match self.session.replica() {
-            Ok(r) => r.schema.database.charsets_in(self.session.pdb()).database,
-            Err(_) => Charset::default(),
-        };
-        match set {
+        match self.database_set().unwrap_or_default() {
             Charset::Al32Utf8 | Charset::Unsupported => CharsetOrder::Utf8,
             Charset::Utf8 | Charset::Al16Utf16 => CharsetOrder::Utf16,
             Charset::We8MsWin1252 => {

@@ -476,14 +476,9 @@ fn tls_ca() -> String {
 fn over_tls_the_producer_runs_its_transaction_and_an_untrusted_broker_is_cdc_6207() {
     let (port, log) = tls_broker();
     let settings = |extra: &[String]| {
-        let mut pairs = vec![
-            "cdc.sink.type=kafka".to_string(),
-            format!("cdc.sink.kafka.brokers=localhost:{port}"),
-            "cdc.sink.kafka.transactional.id=tx1".to_string(),
-            "cdc.sink.kafka.security.protocol=ssl".to_string(),
-        ];
+        let mut pairs = vec!["cdc.sink.kafka.security.protocol=ssl".to_string()];
         pairs.extend(extra.iter().cloned());
-        crate::settings::Settings::from_pairs(&pairs).unwrap()
+        broker_settings(port, &pairs)
     };
     let s = settings(&[format!("cdc.sink.kafka.ssl.ca.location={}", tls_ca())]);
     let mut p = Producer::connect(&s.sink.kafka).unwrap();
@@ -580,17 +575,28 @@ fn sasl_broker(script: SaslScript) -> (u16, Log) {
     (port, log)
 }
 
-fn sasl_settings(port: u16, mechanism: &str, password: &str) -> crate::settings::Settings {
-    crate::settings::Settings::from_pairs(&[
+/// The Kafka sink's settings for the scripted broker on `port` (transactional id `tx1`), with
+/// `pairs` added.
+fn broker_settings(port: u16, pairs: &[String]) -> crate::settings::Settings {
+    let mut all = vec![
         "cdc.sink.type=kafka".to_string(),
         format!("cdc.sink.kafka.brokers=localhost:{port}"),
         "cdc.sink.kafka.transactional.id=tx1".to_string(),
-        "cdc.sink.kafka.security.protocol=sasl_plaintext".to_string(),
-        format!("cdc.sink.kafka.sasl.mechanism={mechanism}"),
-        "cdc.sink.kafka.sasl.username=alice".to_string(),
-        format!("cdc.sink.kafka.sasl.password={password}"),
-    ])
-    .unwrap()
+    ];
+    all.extend(pairs.iter().cloned());
+    crate::settings::Settings::from_pairs(&all).unwrap()
+}
+
+fn sasl_settings(port: u16, mechanism: &str, password: &str) -> crate::settings::Settings {
+    broker_settings(
+        port,
+        &[
+            "cdc.sink.kafka.security.protocol=sasl_plaintext".to_string(),
+            format!("cdc.sink.kafka.sasl.mechanism={mechanism}"),
+            "cdc.sink.kafka.sasl.username=alice".to_string(),
+            format!("cdc.sink.kafka.sasl.password={password}"),
+        ],
+    )
 }
 
 /// cdc.sink.kafka.security.protocol=SASL_PLAINTEXT: each connection (the bootstrap one and the
@@ -701,17 +707,16 @@ fn over_sasl_ssl_scram_runs_inside_tls() {
         forge: false,
     }));
     let settings = |extra: &[String]| {
-        let mut pairs = vec![
-            "cdc.sink.type=kafka".to_string(),
-            format!("cdc.sink.kafka.brokers=localhost:{port}"),
-            "cdc.sink.kafka.transactional.id=tx1".to_string(),
-            "cdc.sink.kafka.security.protocol=SASL_SSL".to_string(),
-            "cdc.sink.kafka.sasl.mechanism=SCRAM-SHA-512".to_string(),
-            "cdc.sink.kafka.sasl.username=alice".to_string(),
-            "cdc.sink.kafka.sasl.password=hunter2".to_string(),
-        ];
+        let mut pairs: Vec<String> = [
+            "cdc.sink.kafka.security.protocol=SASL_SSL",
+            "cdc.sink.kafka.sasl.mechanism=SCRAM-SHA-512",
+            "cdc.sink.kafka.sasl.username=alice",
+            "cdc.sink.kafka.sasl.password=hunter2",
+        ]
+        .map(String::from)
+        .to_vec();
         pairs.extend(extra.iter().cloned());
-        crate::settings::Settings::from_pairs(&pairs).unwrap()
+        broker_settings(port, &pairs)
     };
     let s = settings(&[format!("cdc.sink.kafka.ssl.ca.location={}", tls_ca())]);
     let mut p = Producer::connect(&s.sink.kafka).unwrap();
