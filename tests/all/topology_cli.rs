@@ -186,6 +186,7 @@ fn capture_on_a_lagging_standby_converges_writes_nothing_and_places_chunks_at_th
     );
 
     let sets = common(&e, &standby);
+    let archived_before = archived_end(&standby);
     capture_on_standby(&e, &sets, applied);
     let (applied_after, primary_after) = (current_scn(&standby), current_scn(&e.db));
     assert!(applied_after < primary_after);
@@ -195,11 +196,12 @@ fn capture_on_a_lagging_standby_converges_writes_nothing_and_places_chunks_at_th
         assert_converges(&e.db, &recs, t, applied);
     }
     assert_exactly_once(&recs);
-    // Chunk placement: every snapshot chunk was read at the standby's applied SCN (its
-    // CURRENT_SCN) of its wave, never at the primary's SCN, which the standby cannot read
-    // yet: the first wave at the SCN the standby had applied when capture started, the later
-    // ones (each waited for the standby to archive the redo up to its SCN, while the primary
-    // switched logs) at most at the standby's applied SCN when capture ended.
+    // Chunk placement: every snapshot chunk was read at most at the standby's applied SCN
+    // (its CURRENT_SCN) of its wave, never at the primary's SCN, which the standby cannot read
+    // yet, and where the stream could mine to: one past where the standby's archived logs
+    // ended, when that was lower. The first wave where they ended when capture started, the
+    // later ones (while the primary switched logs) at most at the standby's applied SCN when
+    // capture ended.
     let snapshot_scns: Vec<u64> = recs
         .iter()
         .filter(|r| r["value"]["payload"]["op"] == "r")
@@ -212,7 +214,10 @@ fn capture_on_a_lagging_standby_converges_writes_nothing_and_places_chunks_at_th
         })
         .collect();
     assert!(!snapshot_scns.is_empty());
-    assert_eq!(snapshot_scns.iter().min(), Some(&applied));
+    assert_eq!(
+        snapshot_scns.iter().min(),
+        Some(&applied.min(archived_before + 1))
+    );
     assert!(
         snapshot_scns.iter().all(|s| *s <= applied_after),
         "a chunk read beyond the applied SCN {applied_after}: {snapshot_scns:?}"
@@ -811,6 +816,134 @@ fn capture_on_a_real_time_apply_standby_mines_only_what_its_archived_logs_hold()
     assert!(
         exited.is_none(),
         "capture ended before the standby archived the redo up to {applied}"
+    );
+}
+
+/// A snapshot on a real-time-apply standby whose primary keeps committing without a log
+/// switch: each wave is read where the standby's archived logs end, which the stream can mine
+/// to, not at the applied SCN. Read at the applied SCN (before), the second wave waited for
+/// redo the stream could mine only after the primary's next log switch, which never came:
+/// capture waited (`waiting-for-redo`) until it was killed.
+#[test]
+fn a_standby_snapshot_reads_its_waves_where_the_archived_logs_end_without_waiting_for_a_switch() {
+    // Logs large enough that the workload below switches none.
+    let e = emulated(&SCHEMA.replace("log_size: 400", "log_size: 1000000"));
+    workload(&e.db, 40, 31);
+    let standby = e.dir.path().join("standby");
+    create(&standby, "standby", &e.db, &["--apply-lag-scn", "0"]);
+    // A log switch: every change so far is in an archived log of the standby.
+    build_dictionary(&e.db);
+    let end = archived_end(&standby);
+    // The primary commits on, the standby applying it at once, past its archived logs.
+    let w = capture_support::workload(
+        &e.db,
+        &["--duration", "120s", "--rate", "25", "--seed", "32"],
+    );
+    wait_for("the standby applying past its archived logs", 60, || {
+        current_scn(&standby) > end + 40
+    });
+    // Several waves (7 chunks of 30 rows, 2 at a time), the stream to `end`.
+    let sets = common(&e, &standby);
+    let mut c = spawn_capture_to(&sets, end);
+    let status = wait_at_most(
+        &mut c,
+        90,
+        "capture on the standby (waiting for a log switch?)",
+    );
+    // Waits during the snapshot (after it, capture waits for redo as streaming does on a
+    // standby, and ends: nothing is needed past `end`).
+    let waited = events(&e.state)
+        .iter()
+        .take_while(|v| v["event"] != "snapshot-complete")
+        .any(|v| v["event"] == "capture-state" && v["state"] == "waiting-for-redo");
+    let mut w = w;
+    let _ = w.kill();
+    let _ = w.wait();
+    let mut stderr = String::new();
+    if let Some(mut err) = c.stderr.take() {
+        use std::io::Read;
+        let _ = err.read_to_string(&mut stderr);
+    }
+    assert!(status.success(), "capture failed: {stderr}");
+    // No switch came meanwhile: the archived logs still end where they did.
+    assert_eq!(archived_end(&standby), end);
+    assert!(!waited, "the snapshot waited for redo");
+    // The stream starts where it can mine from, one past the archived logs' end, so up to
+    // `end` it publishes nothing: the records are the snapshot's, the tables at end + 1.
+    let recs = records(&e.out);
+    for t in TABLES {
+        assert_converges(&standby, &recs, t, end + 1);
+        assert_converges(&e.db, &recs, t, end + 1);
+    }
+    assert_exactly_once(&recs);
+    let snapshot_scns: std::collections::BTreeSet<u64> = recs
+        .iter()
+        .filter(|r| r["value"]["payload"]["op"] == "r")
+        .map(|r| {
+            r["value"]["payload"]["source"]["scn"]
+                .as_str()
+                .unwrap()
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(
+        snapshot_scns.into_iter().collect::<Vec<_>>(),
+        vec![end + 1],
+        "every wave read one past the archived logs' end"
+    );
+}
+
+/// A wave read where a standby's archived logs end whose undo is gone (ORA-01555: the
+/// primary's UNDO_RETENTION, 2 s here, is shorter than the time since its last log switch):
+/// the chunk is read again at the standby's applied SCN, which then waits for the primary's
+/// next log switch as every wave did before, and capture converges. Read again where the
+/// archived logs end, it failed each time until it could not be halved (CDC-8001).
+#[test]
+fn a_standby_wave_whose_undo_is_gone_is_read_again_at_the_applied_scn() {
+    let e = emulated(&SCHEMA.replace(
+        "  log_size: 400",
+        "  log_size: 1000000\n  undo_retention: 2",
+    ));
+    workload(&e.db, 20, 51);
+    let standby = e.dir.path().join("standby");
+    create(&standby, "standby", &e.db, &["--apply-lag-scn", "0"]);
+    build_dictionary(&e.db);
+    let end = archived_end(&standby);
+    // Changes past the archived logs, then longer than the undo is kept.
+    workload(&e.db, 60, 52);
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let applied = current_scn(&standby);
+    assert!(applied > end + 1);
+    let sets = common(&e, &standby);
+    capture_on_standby(&e, &sets, applied);
+    let recs = records(&e.out);
+    for t in TABLES {
+        assert_converges(&standby, &recs, t, applied);
+        assert_converges(&e.db, &recs, t, applied);
+    }
+    assert_exactly_once(&recs);
+    let retried = events(&e.state)
+        .into_iter()
+        .any(|v| v["event"] == "snapshot-chunk-retry" && v["code"] == "CDC-5001");
+    assert!(
+        retried,
+        "no chunk met ORA-01555 where the archived logs end"
+    );
+    let snapshot_scns: std::collections::BTreeSet<u64> = recs
+        .iter()
+        .filter(|r| r["value"]["payload"]["op"] == "r")
+        .map(|r| {
+            r["value"]["payload"]["source"]["scn"]
+                .as_str()
+                .unwrap()
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    assert!(
+        snapshot_scns.iter().any(|s| *s > end + 1),
+        "no chunk read past the archived logs' end: {snapshot_scns:?}"
     );
 }
 

@@ -133,6 +133,21 @@ pub trait Catalog {
 pub trait Flashback {
     /// `SELECT CURRENT_SCN FROM V$DATABASE`.
     fn current_scn(&mut self) -> Result<Scn>;
+    /// An SCN below the current one for capture to read a snapshot wave at, in step with the
+    /// change stream (before a wave read at SCN s, every change committed before s is
+    /// published, so the stream must be able to mine up to s − 1), where the stream can mine
+    /// only to an earlier SCN for a long time; `None`: the current SCN. On a physical standby
+    /// the stream mines only the archived logs (the standby redo log being written is not
+    /// given to LogMiner), so a wave read at the applied SCN waits for the primary's next log
+    /// switch, each wave: hours on a quiet primary. There it is one past where the archived
+    /// logs end (per thread, the lowest; the end of the newest log whatever gaps lie before
+    /// it: a gap holds the stream back, and the wave waits for it as at the applied SCN):
+    /// never below anything the stream has mined, since the stream mines no further than
+    /// those logs. Reading that far back may meet ORA-01555 where the undo does not reach it;
+    /// the chunk is then read again at the current SCN, and waits for the switch.
+    fn stream_read_scn(&mut self) -> Result<Option<Scn>> {
+        Ok(None)
+    }
     /// `SELECT cols FROM t AS OF SCN s WHERE <range>` ordered by the key (or ROWID); each row is
     /// handed to `row` as it arrives. Returns the number of rows read.
     fn read_as_of(
@@ -313,7 +328,10 @@ macro_rules! forward_catalog {
     };
 }
 
-/// Inside `impl Flashback for W { … }`: every [`Flashback`] method forwarded to `self.FIELD`.
+/// Inside `impl Flashback for W { … }`: every [`Flashback`] method forwarded to `self.FIELD`,
+/// but [`Flashback::stream_read_scn`], which stays the current SCN unless the wrapper forwards
+/// it too: a wrapper whose stream is mined elsewhere (a downstream database) must not take the
+/// source's bound.
 #[macro_export]
 macro_rules! forward_flashback {
     ($($field:tt)+) => {

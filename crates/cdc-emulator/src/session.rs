@@ -511,6 +511,19 @@ impl EmulatorSession {
     pub fn set_archived_visible(&mut self, all: bool) {
         self.archived_visible = all;
     }
+
+    /// On a standby, where its archived logs end for mining from `from`, as the adapter bounds
+    /// it (`topology::standby_logs`; no archived log yet: `from` − 1, nothing minable).
+    fn archived_end(&mut self, from: Scn) -> Result<Option<Scn>> {
+        self.read_log_views()?;
+        let r = self.replica()?;
+        let logs = topology::standby_logs(&r);
+        let threads = r.redo_threads(self.shared.clock.now_ms());
+        if logs.is_empty() {
+            return Ok(Some(from.saturating_sub(1)));
+        }
+        Ok(cdc_core::threads::shipped_end_for(&logs, &threads, from))
+    }
 }
 
 impl Catalog for EmulatorSession {
@@ -720,6 +733,20 @@ impl Flashback for EmulatorSession {
         self.scn_view()
     }
 
+    /// As the adapter: on a standby, one past where its archived logs end when that is below
+    /// the applied SCN (the logs read after the SCN, with the same views and grants).
+    fn stream_read_scn(&mut self) -> Result<Option<Scn>> {
+        if !matches!(self.shared.role, topology::Role::Standby { .. }) {
+            return Ok(None);
+        }
+        let current = self.current_scn()?;
+        self.user.read_dictionary("V_$THREAD", "reading V$THREAD")?;
+        Ok(self
+            .archived_end(current)?
+            .map(|end| end.saturating_add(1))
+            .filter(|s| *s < current))
+    }
+
     /// As Oracle parses `SELECT … WHERE (condition)`: the table must be readable by the user,
     /// the condition must compile against its columns (the emulator's condition compiler, which
     /// also refuses with ORA-03001 what it could not evaluate).
@@ -884,17 +911,7 @@ impl Miner for EmulatorSession {
         self.call()?;
         self.user.read_dictionary("V_$THREAD", "reading V$THREAD")?;
         match &self.shared.role {
-            topology::Role::Standby { .. } => {
-                self.read_log_views()?;
-                let r = self.replica()?;
-                let logs = topology::standby_logs(&r);
-                let threads = r.redo_threads(self.shared.clock.now_ms());
-                // As the adapter bounds a standby (no archived log yet: nothing minable).
-                if logs.is_empty() {
-                    return Ok(Some(from.saturating_sub(1)));
-                }
-                return Ok(cdc_core::threads::shipped_end_for(&logs, &threads, from));
-            }
+            topology::Role::Standby { .. } => return self.archived_end(from),
             topology::Role::Downstream { .. } => {
                 self.read_shipped_views()?;
                 let r = self.replica()?;

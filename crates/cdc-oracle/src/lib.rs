@@ -730,6 +730,21 @@ impl Flashback for OracleSession {
         fetch::query_one(&*self.conn, sql::CURRENT_SCN, &[], &c, |r| r.u64(0))
     }
 
+    /// On a standby (not a downstream mining database), one past where its archived logs end
+    /// when that is below the applied SCN: what the stream mines there. The logs are read
+    /// after the SCN; `from` is the SCN itself, so a gap before the newest log holds nothing
+    /// back here (it holds the stream back, and the wave waits for it).
+    fn stream_read_scn(&mut self) -> Result<Option<Scn>> {
+        if self.mining || !self.is_standby()? {
+            return Ok(None);
+        }
+        let current = self.current_scn()?;
+        Ok(self
+            .archived_end(current)?
+            .map(|end| end.saturating_add(1))
+            .filter(|s| *s < current))
+    }
+
     fn scn_to_time(&mut self, scn: Scn) -> Result<Option<String>> {
         let c = ctx("mapping an SCN to a time");
         let binds = [("scn", Bind::Text(scn.to_string()))];
@@ -777,6 +792,17 @@ impl Flashback for OracleSession {
 
 impl OracleSession {
     /// Whether this database is a standby (V$DATABASE.DATABASE_ROLE not PRIMARY), asked once.
+    /// On a standby, where its archived logs end for mining from `from` (see
+    /// [`Miner::mining_limit`]): no archived log yet is `from` − 1, nothing minable.
+    fn archived_end(&mut self, from: Scn) -> Result<Option<Scn>> {
+        let logs = logminer::read_archived_logs(&*self.conn)?;
+        let threads = logminer::read_threads(&*self.conn)?;
+        if logs.is_empty() {
+            return Ok(Some(from.saturating_sub(1)));
+        }
+        Ok(cdc_core::threads::shipped_end_for(&logs, &threads, from))
+    }
+
     fn is_standby(&mut self) -> Result<bool> {
         if let Some(s) = self.standby {
             return Ok(s);
@@ -855,12 +881,7 @@ impl Miner for OracleSession {
         // minable, capture waits for it. Every thread done (all CLOSED, their logs reaching
         // their last redo): no bound, nothing lies past those logs.
         if self.is_standby()? {
-            let logs = logminer::read_archived_logs(&*self.conn)?;
-            let threads = logminer::read_threads(&*self.conn)?;
-            if logs.is_empty() {
-                return Ok(Some(from.saturating_sub(1)));
-            }
-            return Ok(cdc_core::threads::shipped_end_for(&logs, &threads, from));
+            return self.archived_end(from);
         }
         // The instances' SCN first, then V$THREAD: redo written after the SCN was read
         // carries at least that SCN.

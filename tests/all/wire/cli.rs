@@ -796,6 +796,93 @@ fn a_served_real_time_apply_standby_is_mined_only_as_far_as_its_archived_logs() 
     );
 }
 
+/// The adapter over Oracle Net on a served real-time-apply standby whose primary commits on
+/// without a log switch: the snapshot's waves are read one past where the standby's archived
+/// logs end (V$ARCHIVED_LOG, V$THREAD), in step with what the stream can mine there, and
+/// capture ends without waiting for a switch. Read at the applied SCN (before), the second
+/// wave waited for redo only the primary's next log switch would archive.
+#[test]
+fn a_served_standby_reads_snapshot_waves_where_its_archived_logs_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = init_in(&dir, &example());
+    finish(workload(
+        &db,
+        &["--transactions", "30", "--rate", "1000", "--seed", "41"],
+    ));
+    let standby = dir.path().join("standby");
+    run(&[
+        "emulator",
+        "create",
+        standby.to_str().unwrap(),
+        "--standby-of",
+        db.to_str().unwrap(),
+        "--apply-lag-scn",
+        "0",
+    ]);
+    run(&["emulator", "build-dictionary", db.to_str().unwrap()]);
+    let end = crate::topology_cli::archived_end(&standby);
+    let serve = Serve::start(&standby, &[]);
+    let tables = ["PDB1.HR.EMPLOYEES", "PDB1.BATCH.JOB_RUNS"];
+    let include = format!("cdc.tables.include={}", tables.join(","));
+    let w = Wired {
+        dir,
+        db: db.clone(),
+        serve,
+    };
+    let p = pairs(
+        &w,
+        "DEMO",
+        "C##CDC",
+        "waves",
+        &[include.as_str(), "cdc.snapshot.chunk.rows=100"],
+    );
+    // The primary commits on; the standby applies it at once, past its archived logs.
+    let mut load = workload(&db, &["--duration", "120s", "--rate", "25", "--seed", "42"]);
+    wait_for("the standby applying past its archived logs", 60, || {
+        current_scn(&standby) > end + 40
+    });
+    let mut c = capture_child(&p, end);
+    let status = wait_at_most(
+        &mut c,
+        120,
+        "capture on the served standby (waiting for a switch?)",
+    );
+    let _ = load.kill();
+    let _ = load.wait();
+    let mut stderr = String::new();
+    if let Some(mut err) = c.stderr.take() {
+        use std::io::Read;
+        let _ = err.read_to_string(&mut stderr);
+    }
+    assert!(status.success(), "capture failed: {stderr}");
+    assert_eq!(
+        crate::topology_cli::archived_end(&standby),
+        end,
+        "a log switch came meanwhile: the test shows nothing"
+    );
+    let recs = records(&w.dir.path().join("waves-out"));
+    assert_exactly_once(&recs);
+    // The stream starts one past the archived logs' end too, so up to `end` it publishes
+    // nothing: the records are the snapshot's, the tables at end + 1.
+    for t in tables {
+        assert_table_converges(&standby, &recs, t, end + 1);
+    }
+    let scns: std::collections::BTreeSet<String> = recs
+        .iter()
+        .filter(|r| payload(&r["value"])["op"] == "r")
+        .map(|r| {
+            payload(&r["value"])["source"]["scn"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        scns.into_iter().collect::<Vec<_>>(),
+        vec![(end + 1).to_string()]
+    );
+}
+
 /// A 26ai database with TIME_AT_DBTIMEZONE=USER_SQL and a database time zone 13:30 from the
 /// host's: SYSTIMESTAMP answers at -08:00 while LogMiner's DATEs keep the host's +05:30. Capture
 /// over the wire reads the parameter, measures LogMiner's clock (SCN_TO_TIMESTAMP of the current

@@ -334,7 +334,13 @@ impl Capture<'_> {
                     None => session.call(|s| s.current_scn())?,
                 }
             } else {
-                session.call(|s| s.current_scn())?
+                // Where the stream can mine to (on a standby, the end of its archived logs):
+                // the initial snapshot's first wave is read in step with it, without waiting
+                // for redo the stream cannot mine yet.
+                match session.call(|s| s.stream_read_scn())? {
+                    Some(scn) => scn,
+                    None => session.call(|s| s.current_scn())?,
+                }
             };
             let open = session.call(|s| s.open_transactions())?;
             let oldest_log = miner::oldest_log_scn(session.call(|s| s.logs()));

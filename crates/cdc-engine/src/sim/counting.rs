@@ -121,6 +121,10 @@ impl Flashback for CountingSession {
         note(&self.counts, self.inner.current_scn())
     }
 
+    fn stream_read_scn(&mut self) -> Result<Option<Scn>> {
+        note(&self.counts, self.inner.stream_read_scn())
+    }
+
     fn read_as_of(
         &mut self,
         query: &FlashbackQuery,

@@ -94,6 +94,13 @@ pub trait ChunkSink {
         false
     }
 
+    /// Whether each wave is published in step with a change stream (capture, streaming and not
+    /// paused for a blocking snapshot): its SCN is then the one the stream can mine up to
+    /// ([`cdc_core::session::Flashback::stream_read_scn`]), not always the current one.
+    fn in_step_with_stream(&self) -> bool {
+        false
+    }
+
     /// `first_record`: the chunk's first row is the snapshot's first record; `last_record`: its
     /// last row is the snapshot's last (`chunk.last_rows` says whether it is the table's). A sink may take the chunk's rows (to free each as soon
     /// as it is written, while it is still in the cache); the caller counted them before. When
@@ -267,6 +274,7 @@ impl Snapshot<'_> {
         reader.marks = sink.marks_last();
         reader.row_ids = sink.writes_row_ids();
         reader.each_row_once = sink.each_row_once();
+        reader.in_step = sink.in_step_with_stream();
         let last_index = captured.len().saturating_sub(1);
         // Chunks published but not yet durable (more of their wave came right after): their
         // `snapshot-chunk-done` events and rows, given once the wave's last makes them durable
@@ -388,6 +396,8 @@ fn table_entry<'s>(state: &'s mut SnapshotState, name: &str) -> &'s mut TablePro
 
 #[cfg(test)]
 mod ddl_tests;
+#[cfg(test)]
+mod in_step_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

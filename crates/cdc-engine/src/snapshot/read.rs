@@ -111,6 +111,15 @@ pub struct Reader<'a> {
     /// The whole run told to stop (see [`super::Snapshot::shutdown`]): a login being retried
     /// gives up at once, with [`CdcError::StoppedReconnecting`].
     pub shutdown: Option<Stop<'a>>,
+    /// Waves are published in step with a change stream ([`super::ChunkSink::in_step_with_stream`]):
+    /// each wave's SCN is [`Session::stream_read_scn`], which on a standby is where the stream
+    /// can mine to, not the applied SCN it would wait a log switch for. A retry after a failed
+    /// read (ORA-01555 at that older SCN among them) takes the current SCN.
+    pub in_step: bool,
+    /// The wave SCNs [`Session::stream_read_scn`] gave, below the current SCN then (those not
+    /// older than the wave being read): a chunk whose undo is gone there is read again at
+    /// the current SCN as it is, not halved as after an ORA-01555 at a current SCN.
+    behind: Arc<Mutex<std::collections::BTreeSet<Scn>>>,
     /// The sessions it reads with, moved whole into the thread that reads the next wave and
     /// back.
     pool: Pool,
@@ -281,6 +290,8 @@ impl<'a> Reader<'a> {
             row_ids: true,
             each_row_once: false,
             shutdown: None,
+            in_step: false,
+            behind: Default::default(),
             pool: Pool::new(threads),
         }
     }
@@ -351,6 +362,18 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Whether `scn` was a wave's SCN taken behind the current one, in step with a stream;
+    /// those older are forgotten.
+    fn was_behind(&self, scn: Scn) -> bool {
+        match self.behind.lock() {
+            Ok(mut b) => {
+                *b = b.split_off(&scn);
+                b.contains(&scn)
+            }
+            Err(_) => false,
+        }
+    }
+
     fn count_retry(&self) {
         if let Ok(mut m) = self.metrics.lock() {
             m.retries += 1;
@@ -386,11 +409,12 @@ impl<'a> Reader<'a> {
         let connector = self.connector;
         let policy = &self.settings.connect;
         let shutdown = self.shutdown;
+        let step = (self.in_step, self.behind.clone());
         let slot = self.pool.sessions[1].take();
         let ahead = self.sessions_ahead(t);
         std::thread::scope(|scope| {
             let scn = scope.spawn(move || {
-                take_scn(slot, || {
+                take_scn(slot, step, || {
                     login_unless_stopped(connector, policy, Login::Again, shutdown).ok()
                 })
             });
@@ -500,6 +524,8 @@ impl<'a> Reader<'a> {
             row_ids: self.row_ids,
             each_row_once: self.each_row_once,
             shutdown: self.shutdown,
+            in_step: self.in_step,
+            behind: self.behind.clone(),
             pool: std::mem::take(&mut self.pool),
         };
         let mut w = Some(Waves {
@@ -509,6 +535,7 @@ impl<'a> Reader<'a> {
             dictionary_columns: t.columns.clone(),
             first_scn,
             next_scn: None,
+            current_next: false,
             probe_chunks: usize::MAX,
         });
         let r = std::thread::scope(|scope| {
@@ -565,6 +592,10 @@ struct Waves<'a> {
     /// pace waits: dropped before a pace (whose wait may stream past it) and after a failed
     /// read (a retry takes a fresh SCN), it is never older than what streaming has published.
     next_scn: Option<Scn>,
+    /// The last wave's SCN could not be read any more (ORA-01555, ORA-01466, …): the next wave
+    /// takes the current SCN even when in step with a stream ([`Reader::in_step`]), whose SCN
+    /// (on a standby, the end of its archived logs) may be the one that failed.
+    current_next: bool,
     /// Most chunks one key probe asks for: fewer once a probe passed a per-call limit of the
     /// database ([`Waves::plan_next`]).
     probe_chunks: usize,
@@ -702,7 +733,9 @@ fn read_waves<'s, 'e, 'a: 's>(
         let fatal = match failed {
             Some((i, e)) => {
                 ws.next_scn = None;
-                ws.retry(&mut wave, i, e, &table)?
+                ws.current_next = retry::scn_unreadable(&e);
+                let behind = ws.reader.was_behind(scn);
+                ws.retry(&mut wave, i, e, &table, behind)?
             }
             None => None,
         };
@@ -788,7 +821,11 @@ impl<'a> Waves<'a> {
             (Some(pinned), _, _) => pinned,
             (None, Some(first), _) => first,
             (None, None, Some(next)) => next,
-            (None, None, None) => self.reader.on_main(|s| s.current_scn())?,
+            (None, None, None) => {
+                let in_step = self.reader.in_step && !std::mem::take(&mut self.current_next);
+                let step = (in_step, self.reader.behind.clone());
+                self.reader.on_main(|s| wave_scn(s, &step))?
+            }
         };
         let want = size.saturating_sub(self.pending.len());
         if want > 0 && !self.planner.is_done() {
@@ -888,11 +925,12 @@ fn take_next_scn<'s, 'e, 'a: 's>(
 ) -> Clock<'s> {
     let connector: &'a dyn Connector = r.connector;
     let slot = r.pool.clock.take();
+    let step = (r.in_step, r.behind.clone());
     scope.spawn(move || {
         // One attempt: a refused connect only means the next wave takes its own SCN, and the
         // reads must not wait for retries.
         let mut refused = None;
-        let (slot, scn) = take_scn(slot, || match connector.connect() {
+        let (slot, scn) = take_scn(slot, step, || match connector.connect() {
             Ok(s) => Some(s),
             Err(
                 e @ CdcError::Connect {
@@ -912,16 +950,36 @@ fn take_next_scn<'s, 'e, 'a: 's>(
     })
 }
 
-/// The current SCN on `slot`'s session (connected by `connect` when it has none): the session
-/// comes back unless its connection was lost; the SCN is `None` when it could not be taken.
+/// Whether and where a wave's SCN is taken in step with a stream: [`Reader::in_step`] and
+/// [`Reader::behind`].
+type Step = (bool, Arc<Mutex<std::collections::BTreeSet<Scn>>>);
+
+/// A wave's SCN on `s`: the current SCN, or in step with a stream the one it can mine up to
+/// when that is lower ([`Reader::in_step`]), noted in [`Reader::behind`].
+fn wave_scn(s: &mut dyn Session, (in_step, behind): &Step) -> Result<Scn> {
+    if *in_step {
+        if let Some(scn) = s.stream_read_scn()? {
+            if let Ok(mut b) = behind.lock() {
+                b.insert(scn);
+            }
+            return Ok(scn);
+        }
+    }
+    s.current_scn()
+}
+
+/// A wave's SCN ([`wave_scn`]) on `slot`'s session (connected by `connect` when it has none):
+/// the session comes back unless its connection was lost; the SCN is `None` when it could not
+/// be taken.
 fn take_scn(
     slot: Option<Box<dyn Session>>,
+    step: Step,
     connect: impl FnOnce() -> Option<Box<dyn Session>>,
 ) -> (Option<Box<dyn Session>>, Option<Scn>) {
     let Some(mut s) = slot.or_else(connect) else {
         return (None, None);
     };
-    let scn = s.current_scn();
+    let scn = wave_scn(&mut *s, &step);
     let keep = !scn.as_ref().is_err_and(gives_up_session);
     (keep.then_some(s), scn.ok())
 }

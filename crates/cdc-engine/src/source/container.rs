@@ -530,6 +530,12 @@ impl Flashback for ContainerSession {
         self.inner.current_scn()
     }
 
+    fn stream_read_scn(&mut self) -> Result<Option<Scn>> {
+        // Where mining_limit reads the logs and threads: from the session's home container.
+        self.enter_home()?;
+        self.inner.stream_read_scn()
+    }
+
     fn read_as_of(
         &mut self,
         query: &FlashbackQuery,

@@ -266,6 +266,10 @@ impl Catalog for DownstreamSession {
 }
 
 impl Flashback for DownstreamSession {
+    // Not the source's stream_read_scn (the macro leaves it out): the stream mines the redo
+    // the downstream received, which the source's own bound (a standby's archived logs) says
+    // nothing of. Waves are read at the source's current SCN and wait for the redo to be
+    // shipped.
     cdc_core::forward_flashback!(source);
 }
 

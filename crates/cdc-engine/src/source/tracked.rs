@@ -3,6 +3,7 @@
 
 use super::{Admin, Catalog, Connector, Flashback, Miner, Session};
 use crate::errors::Result;
+use cdc_core::model::Scn;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -65,6 +66,9 @@ impl Catalog for TrackedSession {
 }
 impl Flashback for TrackedSession {
     cdc_core::forward_flashback!(inner);
+    fn stream_read_scn(&mut self) -> Result<Option<Scn>> {
+        self.inner.stream_read_scn()
+    }
 }
 impl Miner for TrackedSession {
     cdc_core::forward_miner!(inner);

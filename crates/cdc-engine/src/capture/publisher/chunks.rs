@@ -32,6 +32,12 @@ impl ChunkSink for Publisher<'_> {
         self.signal_snapshot.is_none()
     }
 
+    /// Streaming, and not paused for a blocking snapshot (whose waves are all read at its
+    /// pinned SCN).
+    fn in_step_with_stream(&self) -> bool {
+        self.streaming && self.signal_snapshot != Some(crate::signal::SnapshotKind::Blocking)
+    }
+
     fn pace(&mut self, t: &TableTarget) -> Result<bool> {
         let limits = {
             let b = self.status.board();

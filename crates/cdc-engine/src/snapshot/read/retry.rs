@@ -120,12 +120,17 @@ impl<'a> Waves<'a> {
     /// halves after ORA-01555), with the chunks read after it. A chunk that cannot be read
     /// (halved to the floor, or out of retries) gives the `snapshot-chunk-failed` event and
     /// the error to end the table with, once the chunks before it are published.
+    ///
+    /// `behind`: the wave was read in step with a stream at an SCN below the current one (a
+    /// standby's archived logs' end): a chunk whose undo is gone there is read again as it is
+    /// at the current SCN (the next wave takes it), not halved.
     pub(super) fn retry(
         &mut self,
         wave: &mut [Pending],
         i: usize,
         e: CdcError,
         table: &str,
+        behind: bool,
     ) -> Result<Option<(serde_json::Value, CdcError)>> {
         let retries = self.reader.settings.snapshot.chunk_retries;
         let ddl_retries = self.reader.settings.snapshot.chunk_ddl_retries;
@@ -135,6 +140,27 @@ impl<'a> Waves<'a> {
         let planner = &self.planner;
         let mut item = wave[i].clone();
         let mut back: Vec<Pending> = Vec::new();
+        let undo_gone = matches!(
+            e,
+            CdcError::SnapshotTooOld { .. }
+                | CdcError::LobSnapshotTooOld { .. }
+                | CdcError::InvalidScn { .. }
+        );
+        // Counted as a retry (cdc.snapshot.chunk.retries), so that it cannot go on for ever
+        // should the next wave be behind again.
+        if behind && undo_gone && item.retries < retries {
+            item.retries += 1;
+            self.reader.ops.emit(
+                "snapshot-chunk-retry",
+                json!({"table": table, "chunk": item.chunk.describe(), "code": e.code().info().code, "cause": crate::source::retry_cause(&e), "action": "current-scn", "retry": item.retries}),
+            )?;
+            back.push(item);
+            back.extend(wave[i + 1..].iter().cloned());
+            for p in back.into_iter().rev() {
+                self.pending.push_front(p);
+            }
+            return Ok(None);
+        }
         let give_up = |item: &Pending,
                        e: &CdcError,
                        reason: String|
