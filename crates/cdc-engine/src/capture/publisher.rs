@@ -261,7 +261,7 @@ impl<'a> Publisher<'a> {
         let prefix = &self.settings.sink.topic_prefix;
         let commit = self.output.current().stream.commit_scn;
         let record = OwnedRecord::of_json(
-            format!("{prefix}.heartbeat"),
+            crate::record::envelope::heartbeat_topic(prefix),
             &serde_json::json!({"serverName": prefix}),
             &serde_json::json!({"ts_ms": cdc_core::civil::now_ms(), "scn": self.sequencer.mined_to().to_string(), "commit_scn": commit.to_string()}),
             Vec::new(),

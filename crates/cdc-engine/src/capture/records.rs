@@ -337,7 +337,11 @@ impl<'a> TxRecordWriter<'a> {
     /// A BEGIN or END event on the transaction topic (`TransactionStructMaker`): key `{id}`,
     /// value `{status, id, event_count, data_collections, ts_ms}`.
     fn write_tx_event(&mut self, end: bool, ts_ms: i64) {
-        let topic: Rc<str> = format!("{}.{}", self.topic_prefix, self.fmt.transaction_topic).into();
+        let topic: Rc<str> = crate::record::envelope::transaction_topic(
+            self.topic_prefix,
+            &self.fmt.transaction_topic,
+        )
+        .into();
         let out = &mut self.buf;
         let key_from = out.len();
         if self.fmt.key_schemas {

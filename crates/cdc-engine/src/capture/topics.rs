@@ -22,16 +22,8 @@ pub fn settle<'a>(
     tables: impl IntoIterator<Item = &'a TableName> + Clone,
     offsets: &mut Offsets,
 ) -> Result<TopicNaming> {
-    let prefix = settings.sink.topic_prefix.clone();
     let stored = offsets.topics.clone();
-    let pdb = match (settings.record.pdb_in_topic, &stored) {
-        (PdbInTopic::Always, _) => true,
-        (PdbInTopic::Never, _) => false,
-        // `auto` decides once, at the first start.
-        (PdbInTopic::Auto, Some(s)) => s.pdb,
-        (PdbInTopic::Auto, None) => first_start_pdb(settings, tables.clone()),
-    };
-    let wanted = TopicNaming { prefix, pdb };
+    let wanted = wanted(settings, tables.clone(), stored.as_ref());
     if let Some(stored) = stored {
         if stored != wanted {
             return Err(CdcError::coded(
@@ -45,6 +37,27 @@ pub fn settle<'a>(
     check_collisions(&wanted, tables)?;
     offsets.topics = Some(wanted.clone());
     Ok(wanted)
+}
+
+/// The naming the settings ask for, given the one `stored` with the offsets (if any): what
+/// [`settle`] publishes with unless it refuses the start (CDC-7013: then the stored one
+/// differs). `doctor` names the topics capture will write with it.
+pub fn wanted<'a>(
+    settings: &Settings,
+    tables: impl IntoIterator<Item = &'a TableName>,
+    stored: Option<&TopicNaming>,
+) -> TopicNaming {
+    let pdb = match (settings.record.pdb_in_topic, stored) {
+        (PdbInTopic::Always, _) => true,
+        (PdbInTopic::Never, _) => false,
+        // `auto` decides once, at the first start.
+        (PdbInTopic::Auto, Some(s)) => s.pdb,
+        (PdbInTopic::Auto, None) => first_start_pdb(settings, tables),
+    };
+    TopicNaming {
+        prefix: settings.sink.topic_prefix.clone(),
+        pdb,
+    }
 }
 
 /// Whether topics name the PDB as a first start with `tables` decides it (the settings'

@@ -28,6 +28,29 @@ use kafka_protocol::records::{
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::time::{Duration, Instant};
 
+/// The CreateTopics request that creates `topics` as capture does when it first writes one
+/// the broker does not know: cdc.sink.kafka.topic.partitions partitions, the cluster's default
+/// replication factor (-1, KIP-464). `doctor` sends the same request with validate_only, so
+/// what it validates is what capture will ask for.
+pub fn create_topics<'a>(
+    cfg: &KafkaSettings,
+    topics: impl IntoIterator<Item = &'a str>,
+) -> CreateTopicsRequest {
+    CreateTopicsRequest::default()
+        .with_topics(
+            topics
+                .into_iter()
+                .map(|topic| {
+                    CreatableTopic::default()
+                        .with_name(TopicName(StrBytes::from_string(topic.to_string())))
+                        .with_num_partitions(cfg.topic_partitions as i32)
+                        .with_replication_factor(-1)
+                })
+                .collect(),
+        )
+        .with_timeout_ms(cfg.request_timeout_ms as i32)
+}
+
 /// One record to produce.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rec {
@@ -389,12 +412,7 @@ impl Producer {
         if let Some(n) = self.metadata(topic)? {
             return Ok(n);
         }
-        let req = CreateTopicsRequest::default()
-            .with_topics(vec![CreatableTopic::default()
-                .with_name(TopicName(StrBytes::from_string(topic.to_string())))
-                .with_num_partitions(self.cfg.topic_partitions as i32)
-                .with_replication_factor(-1)])
-            .with_timeout_ms(self.cfg.request_timeout_ms as i32);
+        let req = create_topics(&self.cfg, [topic]);
         let resp = self.with_conn(BOOTSTRAP, |c| c.call(&req, caps::CREATE_TOPICS))?;
         for t in &resp.topics {
             if t.error_code != 0 && t.error_code != super::TOPIC_ALREADY_EXISTS {

@@ -25,6 +25,23 @@ pub fn topic_of(prefix: &str, table: &TableName, with_pdb: bool) -> String {
         .collect()
 }
 
+/// The topic of heartbeat records (`cdc.heartbeat.interval.ms`): `PREFIX.heartbeat`.
+pub fn heartbeat_topic(prefix: &str) -> String {
+    format!("{prefix}.heartbeat")
+}
+
+/// The topic of transaction BEGIN/END events (`provide.transaction.metadata`): `PREFIX.` and
+/// `topic.transaction`.
+pub fn transaction_topic(prefix: &str, transaction_topic: &str) -> String {
+    format!("{prefix}.{transaction_topic}")
+}
+
+/// The topic of schema change events (`include.schema.changes`): the prefix itself, as
+/// Debezium names it.
+pub fn schema_change_topic(prefix: &str) -> String {
+    prefix.to_string()
+}
+
 /// The processing time, in nanoseconds since the epoch (read once a record).
 pub fn now_ns() -> i64 {
     cdc_core::civil::now_ns()

@@ -234,7 +234,7 @@ pub fn record(ddl: &Ddl, fmt: &Format) -> OwnedRecord {
         false => value,
     };
     OwnedRecord::of_json(
-        ddl.topic_prefix.to_string(),
+        super::envelope::schema_change_topic(ddl.topic_prefix),
         &key,
         &value,
         vec![
