@@ -390,7 +390,8 @@ settings.sessions\t''
 settings.call-limits\t''
 settings.references\t''
 settings.memory\t''
-sink.kafka\t''"
+sink.kafka\t''
+sink.kafka.topics\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l skip -d 'Leave this check or area out (repeatable, or comma-separated; the names --check takes)' -r -f -a "connection\t''
 redo\t''
 supplemental\t''
@@ -436,7 +437,8 @@ settings.sessions\t''
 settings.call-limits\t''
 settings.references\t''
 settings.memory\t''
-sink.kafka\t''"
+sink.kafka\t''
+sink.kafka.topics\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -l fail-on -d 'The worst result that still exits 0 is the one below this: `fail` (default) exits 1 when a check FAILs, `warn` when one WARNs or FAILs (a CI gate, like DMS\'s FailOnAssessmentFailure)' -r -f -a "warn\t''
 fail\t''"
 complete -c oracle-cdc -n "__fish_oracle_cdc_using_subcommand doctor" -s c -l config -d 'Settings file (YAML, cdc.* keys)' -r -F

@@ -86,7 +86,7 @@ fn healthy_exits_0_and_prints_areas_then_a_summary() {
     }
     assert!(
         text.trim_end()
-            .ends_with("summary: 0 FAIL, 0 WARN, 38 PASS — ready"),
+            .ends_with("summary: 0 FAIL, 0 WARN, 39 PASS — ready"),
         "{text}"
     );
     assert!(!text.contains('\u{1b}'), "no colour with NO_COLOR");

@@ -952,3 +952,85 @@ fn doctor_checks_the_kafka_brokers() {
         "{check}"
     );
 }
+
+/// `doctor --check sink.kafka.topics` against tansu: it names every topic capture writes (the
+/// tables', the ops and offsets topics), asks tansu about them and validates the creation of
+/// the missing ones, and creates none (the topics tansu lists are the same before and after).
+/// Tansu 0.6 does not compute authorized operations (i32::MIN for topics, -1 for the cluster)
+/// and creates the topics a CreateTopics with validate_only names: doctor asks it no
+/// CreateTopics, and its PASS says that neither WRITE nor creation was checked rather than
+/// vouching for them.
+#[test]
+fn doctor_checks_the_topics_capture_writes_and_creates_none() {
+    let Some(bin) = tansu_or_skip() else { return };
+    let e = emulated(SCHEMA);
+    let broker = Broker::start(&bin, e.dir.path());
+    // One topic that exists already: the ops topic.
+    let ops_topic = "oracle-cdc.ops";
+    {
+        let s = oracle_cdc::settings::Settings::from_pairs(&[
+            "cdc.sink.type=kafka".to_string(),
+            format!("cdc.sink.kafka.brokers={}", broker.addr()),
+        ])
+        .unwrap();
+        assert_eq!(s.sink.kafka.topic_ops, ops_topic);
+        let mut p = oracle_cdc::kafka::producer::Producer::connect(&s.sink.kafka).unwrap();
+        assert_eq!(p.partitions(ops_topic).unwrap(), 1);
+    }
+    let topics = || {
+        let mut c = Consumer::new(&[broker.addr()], "test", Duration::from_secs(10));
+        c.metadata(None)
+            .unwrap()
+            .into_keys()
+            .collect::<Vec<String>>()
+    };
+    let before = topics();
+    assert_eq!(before, vec![ops_topic.to_string()]);
+    let out = Command::new(cargo_bin("oracle-cdc"))
+        .args([
+            "--set",
+            &format!("cdc.database.url=emulator:{}", e.db.display()),
+            "--set",
+            &format!("cdc.state.dir={}", e.state.display()),
+            "--set",
+            "cdc.sink.type=kafka",
+            "--set",
+            &format!("cdc.sink.kafka.brokers={}", broker.addr()),
+            "--set",
+            "cdc.sink.kafka.transactional.id=doctor-tx",
+            "--set",
+            "cdc.sink.kafka.producer.request.timeout.ms=5000",
+            "doctor",
+            "--check",
+            "sink.kafka.topics",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    let v: Json = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|err| panic!("{err}: {}", String::from_utf8_lossy(&out.stdout)));
+    let check = &v["checks"][0];
+    assert_eq!(out.status.code(), Some(0), "{check}");
+    assert_eq!(check["id"], "sink.kafka.topics");
+    assert_eq!(check["severity"], "PASS", "{check}");
+    let found = check["found"].as_str().unwrap();
+    // The tables' topics (one PDB: without it), the schema change, ops and offsets topics.
+    assert!(
+        found.starts_with("5 topic(s) capture writes: 1 exist, 0 will be created (validated)"),
+        "{found}"
+    );
+    // Honest about what tansu does not tell: no ACLs vouched for, no creation validated
+    // (tansu creates the topics a validate-only CreateTopics names, so none is sent).
+    assert!(
+        found.contains(&format!(
+            "the broker did not report the principal's authorized operations: WRITE on {ops_topic} was not checked"
+        )),
+        "{found}"
+    );
+    assert!(
+        found.contains("creating oracle-cdc.SHOP.ACCOUNTS, oracle-cdc.SHOP.ORDERS, oracle-cdc, oracle-cdc.offsets was not validated: the broker does not report authorized operations as Kafka does (KIP-430)"),
+        "{found}"
+    );
+    assert_eq!(topics(), before, "doctor created a topic: {found}");
+}

@@ -164,9 +164,9 @@ pub struct Facts {
     /// The mining database of `cdc.mining.database.url` (downstream capture), checked on a
     /// connection of its own; `None` when mining runs on the source.
     pub mining: Option<MiningFacts>,
-    /// The Kafka sink's brokers as a probe found them (`kafka::probe`), or its error's code and
-    /// message: asked for only when a check needs them, so a doctor run that does not look at
-    /// the sink waits for no broker.
+    /// The Kafka sink's brokers and the topics capture writes as a probe found them
+    /// (`kafka::probe`), or its error's code and message: asked for only when a check needs
+    /// them, so a doctor run that does not look at the sink waits for no broker.
     pub kafka: std::sync::OnceLock<Result<crate::kafka::probe::Probe, (Code, String)>>,
 }
 

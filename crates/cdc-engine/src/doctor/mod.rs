@@ -263,6 +263,9 @@ pub const CHECKS: &[CheckSpec] = &[
     spec("sink.kafka", Area::Sink, "Kafka brokers reachable",
         "capture publishes to the brokers cdc.sink.kafka.brokers lists, over cdc.sink.kafka.security.protocol (TLS, SASL): a broker that does not answer stops capture with CDC-6202 after cdc.sink.kafka.producer.delivery.timeout.ms, a certificate that is not trusted with CDC-6207 and credentials the brokers refuse with CDC-6208, at its first record; a transactional sink needs its transactional id's coordinator",
         sink::kafka),
+    spec("sink.kafka.topics", Area::Sink, "Kafka topics capture writes",
+        "capture writes each captured table's topic (cdc.sink.topic.prefix), and the ops, schema change, transaction, heartbeat and dead-letter topics its settings use, and with cdc.sink.kafka.transactional.id reads and writes the offsets topic; a topic it may not write, or a missing one the broker will not let it create (no CREATE authorization, the cluster's topic policy), stops capture with CDC-6203 at its first record for that topic. Checked with Metadata (the principal's authorized operations, where the broker reports them) and CreateTopics with validate_only, which creates nothing",
+        sink::kafka_topics),
 ];
 
 /// Look a check up by id.
@@ -556,6 +559,8 @@ pub(crate) fn list(items: &[String], max: usize) -> String {
 
 #[cfg(test)]
 mod policies_tests;
+#[cfg(test)]
+mod sink_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

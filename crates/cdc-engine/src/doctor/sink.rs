@@ -5,7 +5,103 @@
 use super::facts::Facts;
 use super::Finding;
 use crate::errors::Code;
-use crate::settings::{keys, SinkType};
+use crate::kafka::probe::{acl, Creation, Probe, TopicState, TopicUse};
+use crate::settings::{keys, OnDecodeError, OnUnsupportedRedo, SinkType};
+
+/// The probe of the brokers and of the topics capture writes: run once, by whichever of
+/// sink.kafka and sink.kafka.topics comes first.
+fn probed(f: &Facts) -> &Result<Probe, (Code, String)> {
+    f.kafka.get_or_init(|| {
+        let (topics, _) = topics_written(f);
+        crate::kafka::probe::probe(&f.settings.sink.kafka, &topics).map_err(|e| {
+            let e = e.into_cdc();
+            (e.code(), e.to_string())
+        })
+    })
+}
+
+/// The topics capture writes with these settings, each named as capture names it, and why
+/// the captured tables' topics are not among them (the tables could not be resolved).
+pub(super) fn topics_written(f: &Facts) -> (Vec<TopicUse>, Option<String>) {
+    use crate::record::envelope;
+    let s = &f.settings;
+    let k = &s.sink.kafka;
+    let prefix = &s.sink.topic_prefix;
+    let mut out: Vec<TopicUse> = Vec::new();
+    let mut add = |name: String, role: String, read: bool| {
+        match out.iter_mut().find(|t| t.name == name) {
+            // Two uses of one topic (a prefix equal to a table's topic): one check, both uses.
+            Some(t) => {
+                t.role = format!("{}, {role}", t.role);
+                t.read |= read;
+            }
+            None => out.push(TopicUse { name, role, read }),
+        }
+    };
+    let unchecked = match &f.captured {
+        Ok(_) => {
+            let tables: Vec<&crate::names::TableName> =
+                f.targets().into_iter().map(|t| &t.info.name).collect();
+            // The naming stored with the offsets at the first start, else the settings'
+            // (what capture's start settles on, `capture::topics`).
+            let stored = f
+                .offsets
+                .as_ref()
+                .ok()
+                .and_then(|o| o.as_ref())
+                .and_then(|o| o.topics.as_ref());
+            let naming = crate::capture::topics::wanted(s, tables.iter().copied(), stored);
+            for t in tables {
+                add(
+                    crate::capture::records::topic_of(&naming.prefix, t, naming.pdb),
+                    format!("table {t}"),
+                    false,
+                );
+            }
+            None
+        }
+        Err(why) => Some(why.clone()),
+    };
+    if f.streams() {
+        if s.record.schema_changes {
+            add(
+                envelope::schema_change_topic(prefix),
+                "schema changes".into(),
+                false,
+            );
+        }
+        if s.record.transaction_metadata {
+            add(
+                envelope::transaction_topic(prefix, &s.record.transaction_topic),
+                "transaction events".into(),
+                false,
+            );
+        }
+        if s.stream.heartbeat_ms > 0 {
+            add(
+                envelope::heartbeat_topic(prefix),
+                "heartbeats".into(),
+                false,
+            );
+        }
+    }
+    // The sink forwards every ops event (sink::kafka, forward_ops).
+    add(k.topic_ops.clone(), "ops events".into(), false);
+    // Dead letters are published when a setting sends a change there, and for a signal table
+    // row that is not a signal (capture::pipeline::unusual).
+    let dlq = s.on_decode_error == OnDecodeError::Dlq
+        || s.on_unsupported_redo == OnUnsupportedRedo::Dlq
+        || (s.signal.source && s.signal.data_collection.is_some());
+    if f.streams() && dlq {
+        add(k.topic_dlq.clone(), "dead letters".into(), false);
+    }
+    // Only a transactional sink commits its offsets to Kafka, and it reads the last committed
+    // document back at start (KafkaSink::open_with_stop).
+    if k.transactional_id.is_some() {
+        add(k.topic_offsets.clone(), "offsets".into(), true);
+    }
+    (out, unchecked)
+}
 
 pub(super) fn kafka(f: &Facts) -> Finding {
     match f.settings.sink.kind {
@@ -31,13 +127,7 @@ pub(super) fn kafka(f: &Facts) -> Finding {
         (None, Some(s)) => format!("SASL_PLAINTEXT ({})", s.mechanism.name()),
         (Some(_), Some(s)) => format!("SASL_SSL ({})", s.mechanism.name()),
     };
-    let probed = f.kafka.get_or_init(|| {
-        crate::kafka::probe::probe(cfg).map_err(|e| {
-            let e = e.into_cdc();
-            (e.code(), e.to_string())
-        })
-    });
-    match probed {
+    match probed(f) {
         Ok(p) => {
             let coordinator = match (&cfg.transactional_id, &p.coordinator) {
                 (Some(id), Some(c)) => format!("; transactional id {id}: coordinator {c}"),
@@ -76,4 +166,241 @@ pub(super) fn kafka(f: &Facts) -> Finding {
             Finding::fail(format!("over {how}: {message}"), fix)
         }
     }
+}
+
+/// One topic at fault and what fixes it.
+struct Fault {
+    topic: String,
+    /// What is wrong, for `found`.
+    what: String,
+    /// The fix's line for it.
+    fix: String,
+}
+
+/// sink.kafka.topics: capture can write (and, for the offsets topic, read) every topic it
+/// needs, or create the ones missing, as the brokers' Metadata and a validate-only
+/// CreateTopics say (`kafka::probe`).
+pub(super) fn kafka_topics(f: &Facts) -> Finding {
+    if f.settings.sink.kind != SinkType::Kafka {
+        return Finding::pass(format!("not used: {} is not kafka", keys::SINK_TYPE));
+    }
+    let cfg = &f.settings.sink.kafka;
+    let (wanted, unchecked) = topics_written(f);
+    let probe = match probed(f) {
+        Ok(p) => p,
+        Err((_, message)) => {
+            return Finding::skip(format!(
+                "not checked: the brokers did not answer (see sink.kafka): {message}"
+            ))
+        }
+    };
+    let topics = match &probe.topics {
+        Ok(t) => t,
+        Err(e) => {
+            let e = e.clone().into_cdc();
+            return Finding::fail(
+                format!(
+                    "the brokers answered, but asking about the {} topics capture writes failed: {e}",
+                    wanted.len()
+                ),
+                "the message names the request and the broker's error; capture sends the same Metadata and CreateTopics requests when it first writes each topic",
+            );
+        }
+    };
+    // `kafka-acls`/`kafka-topics` name the cluster by one of its brokers.
+    let bootstrap = cfg
+        .brokers
+        .first()
+        .map(|b| crate::settings::redact_broker(b))
+        .unwrap_or_default();
+    let principal = match &cfg.sasl {
+        Some(s) => format!("User:{}", s.username),
+        None => "User:PRINCIPAL".to_string(),
+    };
+    let grant = |op: &str, topic: &str| {
+        format!(
+            "kafka-acls --bootstrap-server {bootstrap} --add --allow-principal {principal} --operation {op} --topic {topic}"
+        )
+    };
+    let create = |topic: &str| {
+        format!(
+            "kafka-topics --bootstrap-server {bootstrap} --create --topic {topic} --partitions {} (or a topic of your own making: capture uses the partitions it finds)",
+            cfg.topic_partitions
+        )
+    };
+    let (mut exist, mut created) = (0usize, 0usize);
+    let mut faults: Vec<Fault> = Vec::new();
+    let mut transient: Vec<String> = Vec::new();
+    let mut unreported: Vec<String> = Vec::new();
+    let mut not_validated: Vec<String> = Vec::new();
+    let mut created_anyway: Vec<String> = Vec::new();
+    for t in &topics.found {
+        let name = &t.topic.name;
+        let shown = format!("{name} ({})", t.topic.role);
+        match &t.state {
+            TopicState::Exists { operations, .. } => {
+                exist += 1;
+                let Some(ops) = operations else {
+                    unreported.push(name.clone());
+                    continue;
+                };
+                let mut need = vec![(acl::WRITE, "Write")];
+                if t.topic.read {
+                    need.push((acl::READ, "Read"));
+                }
+                for (op, op_name) in need {
+                    if !acl::allows(*ops, op) {
+                        faults.push(Fault {
+                            topic: name.clone(),
+                            what: format!(
+                                "{shown}: exists, but the principal is not authorized to {}",
+                                op_name.to_uppercase()
+                            ),
+                            fix: grant(op_name, name),
+                        });
+                    }
+                }
+            }
+            TopicState::Missing(Creation::Validated) => created += 1,
+            TopicState::Missing(Creation::CreatedAnyway) => created_anyway.push(name.clone()),
+            TopicState::Missing(Creation::NotValidated(why)) => {
+                not_validated.push(format!("{name}: {why}"));
+            }
+            TopicState::Missing(Creation::Refused { code, message }) => {
+                let said = message
+                    .as_ref()
+                    .map(|m| format!(" ({m})"))
+                    .unwrap_or_default();
+                let fix = match *code {
+                    crate::kafka::TOPIC_AUTHORIZATION_FAILED => format!(
+                        "{}\nor create it beforehand: {}",
+                        grant("Create", name),
+                        create(name)
+                    ),
+                    crate::kafka::CLUSTER_AUTHORIZATION_FAILED => format!(
+                        "kafka-acls --bootstrap-server {bootstrap} --add --allow-principal {principal} --operation Create --cluster\nor create it beforehand: {}",
+                        create(name)
+                    ),
+                    _ => format!(
+                        "create it beforehand as the cluster's policy allows ({}: the partitions capture asks for; the replication factor is the cluster's default): {}",
+                        keys::KAFKA_TOPIC_PARTITIONS,
+                        create(name)
+                    ),
+                };
+                faults.push(Fault {
+                    topic: name.clone(),
+                    what: format!(
+                        "{shown}: does not exist, and creating it is refused: {}{said}",
+                        crate::kafka::error_name(*code)
+                    ),
+                    fix,
+                });
+            }
+            TopicState::Error(code) if crate::kafka::retriable_code(*code) => {
+                transient.push(format!("{name}: {}", crate::kafka::error_name(*code)));
+            }
+            TopicState::Error(code) => faults.push(Fault {
+                topic: name.clone(),
+                what: format!(
+                    "{shown}: Metadata answers {}{}",
+                    crate::kafka::error_name(*code),
+                    if *code == crate::kafka::TOPIC_AUTHORIZATION_FAILED {
+                        ": the principal may not even describe it"
+                    } else {
+                        ""
+                    }
+                ),
+                fix: if *code == crate::kafka::TOPIC_AUTHORIZATION_FAILED {
+                    // WRITE implies DESCRIBE in Kafka's authorizer.
+                    grant("Write", name)
+                } else {
+                    format!(
+                        "the broker's error for {name}: see its log (capture sends the same Metadata request)"
+                    )
+                },
+            }),
+        }
+    }
+    // What this finding cannot vouch for, said rather than passed over.
+    let mut caveats: Vec<String> = Vec::new();
+    if let Some(why) = &unchecked {
+        caveats.push(format!(
+            "the captured tables' topics were not checked (the tables are unknown: {why})"
+        ));
+    }
+    if !unreported.is_empty() {
+        caveats.push(if topics.metadata_version < 8 {
+            format!(
+                "the broker's Metadata is v{}, which has no authorized operations: WRITE on the {} existing topic(s) was not checked",
+                topics.metadata_version,
+                unreported.len()
+            )
+        } else {
+            format!(
+                "the broker did not report the principal's authorized operations: WRITE on {} was not checked",
+                super::list(&unreported, 5)
+            )
+        });
+    }
+    if !not_validated.is_empty() {
+        caveats.push(format!(
+            "creating {} was not validated: {}",
+            super::list(
+                &not_validated
+                    .iter()
+                    .map(|n| n.split(": ").next().unwrap_or_default().to_string())
+                    .collect::<Vec<_>>(),
+                5
+            ),
+            not_validated
+                .first()
+                .and_then(|n| n.split_once(": ").map(|(_, why)| why.to_string()))
+                .unwrap_or_default()
+        ));
+    }
+    if !created_anyway.is_empty() {
+        caveats.push(format!(
+            "the broker created {} although asked only to validate its creation (it ignores CreateTopics' validate_only)",
+            super::list(&created_anyway, 5)
+        ));
+    }
+    let counts = format!(
+        "{} topic(s) capture writes: {exist} exist, {created} will be created (validated)",
+        topics.found.len()
+    );
+    let caveat = if caveats.is_empty() {
+        String::new()
+    } else {
+        format!("; {}", caveats.join("; "))
+    };
+    if !faults.is_empty() {
+        let mut objects: Vec<String> = faults.iter().map(|x| x.topic.clone()).collect();
+        objects.dedup();
+        let found = format!(
+            "{} of the {} topic(s) capture writes cannot be written (capture stops with CDC-6203 at its first record for them): {}{caveat}",
+            objects.len(),
+            topics.found.len(),
+            faults
+                .iter()
+                .map(|x| x.what.as_str())
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
+        let fix = faults
+            .iter()
+            .map(|x| x.fix.as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
+        return Finding::fail(found, fix).on(objects);
+    }
+    if !transient.is_empty() {
+        return Finding::warn(
+            format!(
+                "{counts}; the broker answered with a retriable error for {}{caveat}",
+                transient.join(", ")
+            ),
+            format!("capture retries these for {}; if doctor still says so later, the broker's log says why (a topic being created or moved, a broker down)", keys::KAFKA_PRODUCER_DELIVERY_TIMEOUT_MS),
+        );
+    }
+    Finding::pass(format!("{counts}{caveat}"))
 }

@@ -9,7 +9,7 @@ use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
 
-type Log = Arc<Mutex<Vec<String>>>;
+pub(crate) type Log = Arc<Mutex<Vec<String>>>;
 
 /// What the scripted broker's offsets topic holds: one committed record, if any.
 type Served = Arc<Mutex<Option<String>>>;
@@ -765,7 +765,7 @@ fn the_probe_lists_brokers_and_the_coordinator_without_a_producer_id() {
         forge: false,
     });
     let s = sasl_settings(port, "SCRAM-SHA-256", "hunter2");
-    let p = super::probe::probe(&s.sink.kafka).unwrap();
+    let p = super::probe::probe(&s.sink.kafka, &[]).unwrap();
     assert_eq!(p.answered, format!("localhost:{port}"));
     assert_eq!(p.brokers, vec![format!("127.0.0.1:{port}")]);
     assert_eq!(p.coordinator, Some(format!("127.0.0.1:{port}")));
@@ -777,7 +777,7 @@ fn the_probe_lists_brokers_and_the_coordinator_without_a_producer_id() {
         "{seen:?}"
     );
     let wrong = sasl_settings(port, "SCRAM-SHA-256", "hunter3");
-    let e = super::probe::probe(&wrong.sink.kafka)
+    let e = super::probe::probe(&wrong.sink.kafka, &[])
         .unwrap_err()
         .into_cdc();
     assert_eq!(e.code(), crate::errors::Code::Cdc6208, "{e}");
@@ -1155,4 +1155,192 @@ fn a_start_takes_the_offsets_committed_to_kafka_one_transaction_ahead() {
         .unwrap();
     assert_eq!(err.code(), crate::errors::Code::Cdc6206);
     assert_eq!(std::fs::read_to_string(&offsets_path).unwrap(), doc);
+}
+
+/// What the scripted topics broker ([`topics_broker`]) says of one topic.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum ScriptedTopic {
+    /// It exists (one partition); Metadata reports `operations` as its authorized operations.
+    Exists { operations: i32 },
+    /// UNKNOWN_TOPIC_OR_PARTITION; CreateTopics answers `create` (0: accepted).
+    Missing { create: i16 },
+    /// Metadata answers this error code for it.
+    Error(i16),
+}
+
+/// The scripted topics broker: Metadata and CreateTopics answered as `topics` says (a topic not
+/// named is missing and may be created), the cluster's authorized operations `cluster`, and
+/// Metadata at most v`metadata_max`. Every request is logged; a CreateTopics without
+/// validate_only creates its topics (logged `CREATED`), as a broker would.
+pub(crate) struct TopicsScript {
+    pub topics: std::collections::BTreeMap<String, ScriptedTopic>,
+    pub cluster: i32,
+    pub metadata_max: i16,
+}
+
+pub(crate) fn topics_broker(script: TopicsScript) -> (u16, Log) {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    let log: Log = Arc::default();
+    let log2 = log.clone();
+    let script = Arc::new(Mutex::new(script));
+    std::thread::spawn(move || {
+        for s in l.incoming().flatten() {
+            let (log, script) = (log2.clone(), script.clone());
+            std::thread::spawn(move || serve_topics(s, port, log, script));
+        }
+    });
+    (port, log)
+}
+
+fn serve_topics(mut s: std::net::TcpStream, port: u16, log: Log, script: Arc<Mutex<TopicsScript>>) {
+    loop {
+        let mut len = [0u8; 4];
+        if s.read_exact(&mut len).is_err() {
+            return;
+        }
+        let mut buf = vec![0u8; i32::from_be_bytes(len) as usize];
+        s.read_exact(&mut buf).unwrap();
+        let mut b = Bytes::from(buf);
+        let h = decode_request_header_from_buffer(&mut b).unwrap();
+        let key = ApiKey::try_from(h.request_api_key).unwrap();
+        let (v, corr) = (h.request_api_version, h.correlation_id);
+        let mut script = script.lock().unwrap();
+        match key {
+            ApiKey::ApiVersions => {
+                // Produce and InitProducerId are offered, so that not sending them is the
+                // probe's choice.
+                let keys = [
+                    (0i16, 9i16),
+                    (3, script.metadata_max),
+                    (10, 3),
+                    (19, 7),
+                    (22, 4),
+                ]
+                .iter()
+                .map(|(k, max)| {
+                    api_versions_response::ApiVersion::default()
+                        .with_api_key(*k)
+                        .with_max_version(*max)
+                })
+                .collect();
+                respond(
+                    &mut s,
+                    key,
+                    v,
+                    corr,
+                    ApiVersionsResponse::default().with_api_keys(keys),
+                );
+            }
+            ApiKey::FindCoordinator => {
+                FindCoordinatorRequest::decode(&mut b, v).unwrap();
+                log.lock().unwrap().push("find-coordinator".into());
+                respond(
+                    &mut s,
+                    key,
+                    v,
+                    corr,
+                    FindCoordinatorResponse::default()
+                        .with_node_id(BrokerId(1))
+                        .with_host(StrBytes::from_static_str("127.0.0.1"))
+                        .with_port(port as i32),
+                );
+            }
+            ApiKey::Metadata => {
+                let r = MetadataRequest::decode(&mut b, v).unwrap();
+                let names: Vec<String> = r
+                    .topics
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter_map(|t| t.name.map(|n| n.0.to_string()))
+                    .collect();
+                log.lock().unwrap().push(format!(
+                    "metadata v{v} topic-ops={} auto-create={} {names:?}",
+                    r.include_topic_authorized_operations, r.allow_auto_topic_creation
+                ));
+                // Fields a version does not have must keep their defaults to encode.
+                let ops = |o: i32| if v >= 8 { o } else { i32::MIN };
+                let topics = names
+                    .iter()
+                    .map(|n| {
+                        let t = metadata_response::MetadataResponseTopic::default()
+                            .with_name(Some(TopicName(StrBytes::from_string(n.clone()))));
+                        match script.topics.get(n) {
+                            Some(ScriptedTopic::Exists { operations }) => t
+                                .with_partitions(vec![
+                                    metadata_response::MetadataResponsePartition::default()
+                                        .with_leader_id(BrokerId(1)),
+                                ])
+                                .with_topic_authorized_operations(ops(*operations)),
+                            Some(ScriptedTopic::Error(code)) => t.with_error_code(*code),
+                            Some(ScriptedTopic::Missing { .. }) | None => {
+                                t.with_error_code(super::UNKNOWN_TOPIC_OR_PARTITION)
+                            }
+                        }
+                    })
+                    .collect();
+                let broker = metadata_response::MetadataResponseBroker::default()
+                    .with_node_id(BrokerId(1))
+                    .with_host(StrBytes::from_static_str("127.0.0.1"))
+                    .with_port(port as i32);
+                let cluster = if (8..=10).contains(&v) {
+                    script.cluster
+                } else {
+                    i32::MIN
+                };
+                respond(
+                    &mut s,
+                    key,
+                    v,
+                    corr,
+                    MetadataResponse::default()
+                        .with_brokers(vec![broker])
+                        .with_topics(topics)
+                        .with_cluster_authorized_operations(cluster),
+                );
+            }
+            ApiKey::CreateTopics => {
+                let r = CreateTopicsRequest::decode(&mut b, v).unwrap();
+                let mut results = Vec::new();
+                for t in &r.topics {
+                    let name = t.name.0.to_string();
+                    log.lock().unwrap().push(format!(
+                        "create-topics v{v} validate_only={} {name} partitions={} replication={}",
+                        r.validate_only, t.num_partitions, t.replication_factor
+                    ));
+                    let code = match script.topics.get(&name) {
+                        Some(ScriptedTopic::Missing { create }) => *create,
+                        Some(_) => super::TOPIC_ALREADY_EXISTS,
+                        None => 0,
+                    };
+                    if code == 0 && !r.validate_only {
+                        log.lock().unwrap().push(format!("CREATED {name}"));
+                        script
+                            .topics
+                            .insert(name.clone(), ScriptedTopic::Exists { operations: -1 });
+                    }
+                    results.push(
+                        create_topics_response::CreatableTopicResult::default()
+                            .with_name(t.name.clone())
+                            .with_error_code(code)
+                            .with_error_message(
+                                (code != 0).then(|| StrBytes::from_static_str("scripted refusal")),
+                            ),
+                    );
+                }
+                respond(
+                    &mut s,
+                    key,
+                    v,
+                    corr,
+                    CreateTopicsResponse::default().with_topics(results),
+                );
+            }
+            other => {
+                // Anything else (Produce, InitProducerId) is logged and the connection closed.
+                log.lock().unwrap().push(format!("unexpected {other:?}"));
+                return;
+            }
+        }
+    }
 }

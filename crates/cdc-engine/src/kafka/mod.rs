@@ -6,7 +6,7 @@
 pub mod client;
 pub mod consumer;
 #[cfg(test)]
-mod mock_tests;
+pub(crate) mod mock_tests;
 pub mod probe;
 pub mod producer;
 pub mod sasl;
@@ -115,6 +115,8 @@ pub const OUT_OF_ORDER_SEQUENCE_NUMBER: i16 = 45;
 pub const UNKNOWN_PRODUCER_ID: i16 = 59;
 pub const TOPIC_ALREADY_EXISTS: i16 = 36;
 pub const PRODUCER_FENCED: i16 = 90;
+pub const TOPIC_AUTHORIZATION_FAILED: i16 = 29;
+pub const CLUSTER_AUTHORIZATION_FAILED: i16 = 31;
 
 /// Kafka's retriable error codes (plus UNKNOWN_TOPIC_OR_PARTITION while a topic is created).
 pub fn retriable_code(code: i16) -> bool {
@@ -141,10 +143,19 @@ pub fn error_name(code: i16) -> String {
         16 => "NOT_COORDINATOR",
         17 => "INVALID_TOPIC_EXCEPTION",
         29 => "TOPIC_AUTHORIZATION_FAILED",
+        30 => "GROUP_AUTHORIZATION_FAILED",
+        31 => "CLUSTER_AUTHORIZATION_FAILED",
         33 => "UNSUPPORTED_SASL_MECHANISM",
         34 => "ILLEGAL_SASL_STATE",
         35 => "UNSUPPORTED_VERSION",
         36 => "TOPIC_ALREADY_EXISTS",
+        37 => "INVALID_PARTITIONS",
+        38 => "INVALID_REPLICATION_FACTOR",
+        39 => "INVALID_REPLICA_ASSIGNMENT",
+        40 => "INVALID_CONFIG",
+        41 => "NOT_CONTROLLER",
+        42 => "INVALID_REQUEST",
+        44 => "POLICY_VIOLATION",
         45 => "OUT_OF_ORDER_SEQUENCE_NUMBER",
         46 => "DUPLICATE_SEQUENCE_NUMBER",
         47 => "INVALID_PRODUCER_EPOCH",
