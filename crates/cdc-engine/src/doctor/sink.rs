@@ -325,7 +325,7 @@ pub(super) fn kafka_topics(f: &Facts) -> Finding {
     let mut caveats: Vec<String> = Vec::new();
     if let Some(why) = &unchecked {
         caveats.push(format!(
-            "the captured tables' topics were not checked (the tables are unknown: {why})"
+            "the captured tables' topics were not checked (the tables could not be read: {why})"
         ));
     }
     if !unreported.is_empty() {
@@ -365,8 +365,13 @@ pub(super) fn kafka_topics(f: &Facts) -> Finding {
         ));
     }
     let counts = format!(
-        "{} topic(s) capture writes: {exist} exist, {created} will be created (validated)",
-        topics.found.len()
+        "{} topic(s) capture writes: {exist} exist, {created} will be created (validated){}",
+        topics.found.len(),
+        if not_validated.is_empty() {
+            String::new()
+        } else {
+            format!(", {} missing (creation not validated)", not_validated.len())
+        }
     );
     let caveat = if caveats.is_empty() {
         String::new()

@@ -40,6 +40,7 @@ fn script(topics: BTreeMap<String, ScriptedTopic>) -> TopicsScript {
         topics,
         cluster: bits(&[CREATE, DESCRIBE]),
         metadata_max: 12,
+        validates: true,
     }
 }
 
@@ -255,6 +256,7 @@ fn operations_not_reported_are_said_and_no_creation_is_asked() {
             topics,
             cluster,
             metadata_max,
+            validates: true,
         });
         let c = check(&db, port, &[]);
         assert_eq!(c.severity, Severity::Pass, "{c:#?}");
@@ -266,7 +268,9 @@ fn operations_not_reported_are_said_and_no_creation_is_asked() {
             c.found
         );
         assert!(
-            c.found.contains("0 will be created (validated)"),
+            c.found.starts_with(
+                "5 topic(s) capture writes: 4 exist, 0 will be created (validated), 1 missing (creation not validated);"
+            ),
             "{}",
             c.found
         );
@@ -343,6 +347,33 @@ fn without_the_tables_only_the_fixed_topics_are_checked_and_that_is_said() {
             && l.ends_with(&format!(
                 "[\"{SCHEMA_CHANGES}\", \"{OPS}\", \"oracle-cdc.dlq\"]"
             ))),
+        "{seen:#?}"
+    );
+}
+
+/// A broker that reports authorized operations but creates what it was asked only to validate:
+/// the finding says it did (a second Metadata sees the topic), rather than counting the topic
+/// as one capture will create.
+#[test]
+fn a_broker_that_creates_on_validate_only_is_named() {
+    let db = Db::healthy();
+    let (port, log) = topics_broker(TopicsScript {
+        validates: false,
+        ..script(healthy_topics())
+    });
+    let c = check(&db, port, &[]);
+    assert_eq!(c.severity, Severity::Pass, "{c:#?}");
+    assert_eq!(
+        c.found,
+        format!(
+            "5 topic(s) capture writes: 4 exist, 0 will be created (validated); the broker created {DEPT} although asked only to validate its creation (it ignores CreateTopics' validate_only)"
+        )
+    );
+    let seen = log.lock().unwrap().clone();
+    assert!(
+        seen.contains(&format!(
+            "create-topics v7 validate_only=true {DEPT} partitions=3 replication=-1"
+        )),
         "{seen:#?}"
     );
 }

@@ -1171,11 +1171,13 @@ pub(crate) enum ScriptedTopic {
 /// The scripted topics broker: Metadata and CreateTopics answered as `topics` says (a topic not
 /// named is missing and may be created), the cluster's authorized operations `cluster`, and
 /// Metadata at most v`metadata_max`. Every request is logged; a CreateTopics without
-/// validate_only creates its topics (logged `CREATED`), as a broker would.
+/// validate_only (or with it, unless `validates`) creates its topics (logged `CREATED`).
 pub(crate) struct TopicsScript {
     pub topics: std::collections::BTreeMap<String, ScriptedTopic>,
     pub cluster: i32,
     pub metadata_max: i16,
+    /// Whether validate_only is honoured (tansu 0.6 creates the topics all the same).
+    pub validates: bool,
 }
 
 pub(crate) fn topics_broker(script: TopicsScript) -> (u16, Log) {
@@ -1313,7 +1315,7 @@ fn serve_topics(mut s: std::net::TcpStream, port: u16, log: Log, script: Arc<Mut
                         Some(_) => super::TOPIC_ALREADY_EXISTS,
                         None => 0,
                     };
-                    if code == 0 && !r.validate_only {
+                    if code == 0 && !(r.validate_only && script.validates) {
                         log.lock().unwrap().push(format!("CREATED {name}"));
                         script
                             .topics
