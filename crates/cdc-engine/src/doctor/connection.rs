@@ -625,9 +625,82 @@ pub(super) fn role(f: &Facts) -> Finding {
             format!("{found}: not open, so nothing can be queried"),
             "ALTER DATABASE OPEN;  -- a physical standby: ALTER DATABASE OPEN READ ONLY;",
         ),
+        (DatabaseRole::PhysicalStandby, _) if f.settings.mining_url().is_none() => {
+            let switches = f
+                .config
+                .as_ref()
+                .ok()
+                .and_then(|c| c.log_switches.as_deref())
+                .map_or_else(
+                    || "V$LOG_HISTORY cannot be read to tell how often they switch".to_string(),
+                    least_switching,
+                );
+            Finding::warn(
+                format!("{found}: capture will run read-only; nothing is written to this database; the stream mines the archived logs only, so a change is published after the primary's next log switch: {switches}"),
+                "nothing to change if read-only capture is intended (signals go through the file spool); to use a signal table, point cdc.database.url at the primary. To bound how long a change waits for its log switch, on the primary: ALTER SYSTEM SET ARCHIVE_LAG_TARGET = 300 SCOPE = BOTH;  -- seconds, a switch at least that often",
+            )
+        }
         _ => Finding::warn(
             format!("{found}: capture will run read-only; nothing is written to this database"),
             "nothing to change if read-only capture is intended (signals go through the file spool); to use a signal table, point cdc.database.url at the primary",
         ),
+    }
+}
+
+/// How often the least busy redo thread switched logs in the last 24 hours (V$LOG_HISTORY, by
+/// thread and clock hour): on a standby the stream's end is the lowest over the threads, so
+/// that thread's switches bound how long a change waits. Counts, not an average: the history
+/// may be shorter than the day.
+fn least_switching(hours: &[cdc_core::model::SwitchHour]) -> String {
+    // Switches and clock hours with one, per thread.
+    let mut per_thread = std::collections::BTreeMap::<u32, (u64, usize)>::new();
+    for h in hours.iter().filter(|h| h.switches > 0) {
+        let t = per_thread.entry(h.thread).or_default();
+        t.0 += h.switches;
+        t.1 += 1;
+    }
+    let several = per_thread.len() > 1;
+    match per_thread.into_iter().min_by_key(|(t, (n, _))| (*n, *t)) {
+        None => "no log switch in the last 24 hours".to_string(),
+        Some((thread, (n, with))) => format!(
+            "thread {thread}{} switched logs {n} time{} in the last 24 hours, in {with} of its 24 clock hours",
+            if several { ", the least busy," } else { "" },
+            if n == 1 { "" } else { "s" },
+        ),
+    }
+}
+
+#[cfg(test)]
+mod switch_tests {
+    use super::least_switching;
+    use cdc_core::model::SwitchHour;
+
+    fn hour(thread: u32, hour: &str, switches: u64) -> SwitchHour {
+        SwitchHour {
+            thread,
+            hour: hour.into(),
+            switches,
+        }
+    }
+
+    #[test]
+    fn the_least_switching_thread_bounds_a_standbys_stream() {
+        assert_eq!(least_switching(&[]), "no log switch in the last 24 hours");
+        assert_eq!(
+            least_switching(&[hour(1, "2026-12-07 10", 3), hour(1, "2026-12-07 11", 3)]),
+            "thread 1 switched logs 6 times in the last 24 hours, in 2 of its 24 clock hours"
+        );
+        assert_eq!(
+            least_switching(&[
+                hour(1, "2026-12-07 10", 30),
+                hour(2, "2026-12-07 10", 1),
+                hour(1, "2026-12-07 11", 30),
+            ]),
+            "thread 2, the least busy, switched logs 1 time in the last 24 hours, in 1 of its 24 clock hours"
+        );
+        assert_eq!(
+            least_switching(&[hour(1, "2026-12-07 10", 0)]),
+            "no log switch in the last 24 hours"
+        );
     }
 }

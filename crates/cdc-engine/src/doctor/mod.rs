@@ -171,7 +171,7 @@ pub const CHECKS: &[CheckSpec] = &[
         "in a container database LogMiner adds log files only in CDB$ROOT (ORA-65040 from a PDB), so streaming needs a common user connected to the root",
         connection::multitenant),
     spec("connection.role", Area::Connection, "Database role and open mode",
-        "a standby or read-only database accepts no writes: capture then runs read-only (no signal table, nothing written), which is what will happen",
+        "a standby or read-only database accepts no writes: capture then runs read-only (no signal table, nothing written), which is what will happen; on a physical standby the stream mines its archived logs only, so each change waits for the primary's next log switch",
         connection::role),
     spec("connection.mining", Area::Connection, "Mining database (downstream capture)",
         "with cdc.mining.database.url set, LogMiner runs on that downstream database: it must be reachable and hold the source's redo (the same DBID as the source), or capture mines nothing or another database's changes (CDC-2202); and it must decode that redo with a dictionary from the redo (cdc.mining.dictionary=redo_logs, a DBMS_LOGMNR_D.BUILD whole before where mining starts), since the online catalog is its own (CDC-5301, CDC-5302)",
