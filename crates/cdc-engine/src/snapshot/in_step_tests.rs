@@ -284,3 +284,154 @@ fn a_wave_unreadable_at_the_streams_scn_is_read_again_at_the_current_one() {
         sink.chunk_scns
     );
 }
+
+/// Counts the container switches of the sessions under a root-mode container session.
+struct Switches {
+    inner: EmulatorConnector,
+    count: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl cdc_core::session::Connector for Switches {
+    fn connect(&self) -> Result<Box<dyn Session>> {
+        Ok(Box::new(SwitchesSession {
+            inner: self.inner.connect()?,
+            count: self.count.clone(),
+        }))
+    }
+    fn describe(&self) -> String {
+        self.inner.describe()
+    }
+}
+
+struct SwitchesSession {
+    inner: Box<dyn Session>,
+    count: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Catalog for SwitchesSession {
+    fn database(&mut self) -> Result<DatabaseInfo> {
+        self.inner.database()
+    }
+    fn container(&mut self) -> Result<Option<String>> {
+        self.inner.container()
+    }
+    fn set_container(&mut self, name: &str) -> Result<()> {
+        self.count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.inner.set_container(name)
+    }
+    fn privileges(&mut self) -> Result<Privileges> {
+        self.inner.privileges()
+    }
+    fn tables(&mut self) -> Result<Vec<TableInfo>> {
+        self.inner.tables()
+    }
+    fn table_columns(&mut self, table: &TableName) -> Result<Option<Vec<ColumnInfo>>> {
+        self.inner.table_columns(table)
+    }
+    fn extents(&mut self, table: &TableName) -> Result<Vec<Extent>> {
+        self.inner.extents(table)
+    }
+    fn cluster_extents(&mut self, table: &TableName, cluster: &str) -> Result<Vec<Extent>> {
+        self.inner.cluster_extents(table, cluster)
+    }
+    fn instance_config(&mut self) -> Result<InstanceConfig> {
+        self.inner.instance_config()
+    }
+    fn read_policies(&mut self, table: &TableName) -> Result<ReadPolicies> {
+        self.inner.read_policies(table)
+    }
+}
+
+impl Flashback for SwitchesSession {
+    cdc_core::forward_flashback!(inner);
+    fn stream_read_scn(&mut self) -> Result<Option<Scn>> {
+        self.inner.stream_read_scn()
+    }
+}
+
+impl Miner for SwitchesSession {
+    cdc_core::forward_miner!(inner);
+}
+
+impl Admin for SwitchesSession {
+    cdc_core::forward_admin!(inner);
+}
+
+/// A root-mode session of a primary answers the in-step SCN without leaving the PDB it reads
+/// in: a snapshot in step with a stream switches containers as often as the export does.
+/// Before, each answer entered CDB$ROOT first, and the reads went back into the PDB (the
+/// reading session that takes the second table's first SCN: two switches more).
+#[test]
+fn in_step_waves_of_a_primarys_pdb_switch_containers_no_more_than_the_export() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("schema.yaml");
+    std::fs::write(
+        &schema,
+        r#"
+database:
+  multitenant: true
+tables:
+  - name: PDB1.APP.T
+    columns:
+      - { name: A, type: NUMBER(10), nullable: false }
+      - { name: B, type: VARCHAR2(12) }
+    primary_key: [A]
+    rows: 200
+  - name: PDB1.APP.U
+    columns:
+      - { name: A, type: NUMBER(10), nullable: false }
+    primary_key: [A]
+    rows: 100
+"#,
+    )
+    .unwrap();
+    let db = dir.path().join("db");
+    init(&db, &schema, None, clock::system()).unwrap();
+    let switches = |in_step: bool| {
+        let settings =
+            Settings::from_pairs(&["cdc.snapshot.chunk.rows=20", "cdc.snapshot.threads=2"])
+                .unwrap();
+        let count = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let conn = crate::source::container::ContainerConnector::new(
+            Box::new(Switches {
+                inner: EmulatorConnector::open(&db, settings.emulator_faults()).unwrap(),
+                count: count.clone(),
+            }),
+            crate::source::container::WantedPdbs::every(),
+        );
+        let mut s = cdc_core::session::Connector::connect(&conn).unwrap();
+        let decisions = resolve(&settings, s.tables().unwrap(), &[]).unwrap();
+        drop(s);
+        let mut sink = Sink {
+            in_step,
+            chunk_scns: Vec::new(),
+            keys: Vec::new(),
+        };
+        let ops = OpsLog::discard();
+        let out = Snapshot {
+            connector: &conn,
+            settings: &settings,
+            ops: &ops,
+            progress: &NoProgress,
+            metrics: Default::default(),
+            pin_scn: None,
+            signal: None,
+            shutdown: None,
+        }
+        .run(
+            &decisions,
+            &mut SnapshotState::default(),
+            &mut |_| Ok(()),
+            &mut sink,
+            &|| false,
+        )
+        .unwrap();
+        assert_eq!(out, Outcome::Completed);
+        assert_eq!(sink.keys.len(), 300);
+        count.load(std::sync::atomic::Ordering::SeqCst)
+    };
+    let export = switches(false);
+    let in_step = switches(true);
+    assert!(export > 0, "the reads enter PDB1");
+    assert_eq!(in_step, export, "container switches in step / export");
+}

@@ -222,6 +222,7 @@ impl Connector for ContainerConnector {
                 mode,
                 inner: session,
                 wanted: self.wanted.clone(),
+                standby: None,
             }),
         })
     }
@@ -321,6 +322,8 @@ struct ContainerSession {
     here: String,
     /// The PDBs [`Catalog::tables`] enters in root mode.
     wanted: Arc<WantedPdbs>,
+    /// Whether the database is a standby, once asked ([`Flashback::stream_read_scn`]).
+    standby: Option<bool>,
 }
 
 impl ContainerSession {
@@ -530,8 +533,21 @@ impl Flashback for ContainerSession {
         self.inner.current_scn()
     }
 
+    /// A standby's answer reads its logs from the session's home container, as mining_limit
+    /// does; a primary's is none, given without moving the session out of the PDB it reads in
+    /// (a container switch and back each wave). The role is asked once.
     fn stream_read_scn(&mut self) -> Result<Option<Scn>> {
-        // Where mining_limit reads the logs and threads: from the session's home container.
+        let standby = match self.standby {
+            Some(s) => s,
+            None => {
+                let s = self.database()?.role != DatabaseRole::Primary;
+                self.standby = Some(s);
+                s
+            }
+        };
+        if !standby {
+            return Ok(None);
+        }
         self.enter_home()?;
         self.inner.stream_read_scn()
     }
