@@ -202,17 +202,7 @@ fn capture_on_a_lagging_standby_converges_writes_nothing_and_places_chunks_at_th
     // ended, when that was lower. The first wave where they ended when capture started, the
     // later ones (while the primary switched logs) at most at the standby's applied SCN when
     // capture ended.
-    let snapshot_scns: Vec<u64> = recs
-        .iter()
-        .filter(|r| r["value"]["payload"]["op"] == "r")
-        .map(|r| {
-            r["value"]["payload"]["source"]["scn"]
-                .as_str()
-                .unwrap()
-                .parse()
-                .unwrap()
-        })
-        .collect();
+    let snapshot_scns = snapshot_scns(&recs);
     assert!(!snapshot_scns.is_empty());
     assert_eq!(
         snapshot_scns.iter().min(),
@@ -876,17 +866,7 @@ fn a_standby_snapshot_reads_its_waves_where_the_archived_logs_end_without_waitin
         assert_converges(&e.db, &recs, t, end + 1);
     }
     assert_exactly_once(&recs);
-    let snapshot_scns: std::collections::BTreeSet<u64> = recs
-        .iter()
-        .filter(|r| r["value"]["payload"]["op"] == "r")
-        .map(|r| {
-            r["value"]["payload"]["source"]["scn"]
-                .as_str()
-                .unwrap()
-                .parse()
-                .unwrap()
-        })
-        .collect();
+    let snapshot_scns = snapshot_scns(&recs);
     assert_eq!(
         snapshot_scns.into_iter().collect::<Vec<_>>(),
         vec![end + 1],
@@ -930,8 +910,16 @@ fn a_standby_wave_whose_undo_is_gone_is_read_again_at_the_applied_scn() {
         retried,
         "no chunk met ORA-01555 where the archived logs end"
     );
-    let snapshot_scns: std::collections::BTreeSet<u64> = recs
-        .iter()
+    let snapshot_scns = snapshot_scns(&recs);
+    assert!(
+        snapshot_scns.iter().any(|s| *s > end + 1),
+        "no chunk read past the archived logs' end: {snapshot_scns:?}"
+    );
+}
+
+/// The SCNs the snapshot records were read at (`source.scn` of `op` `r`).
+fn snapshot_scns(recs: &[Json]) -> std::collections::BTreeSet<u64> {
+    recs.iter()
         .filter(|r| r["value"]["payload"]["op"] == "r")
         .map(|r| {
             r["value"]["payload"]["source"]["scn"]
@@ -940,11 +928,7 @@ fn a_standby_wave_whose_undo_is_gone_is_read_again_at_the_applied_scn() {
                 .parse()
                 .unwrap()
         })
-        .collect();
-    assert!(
-        snapshot_scns.iter().any(|s| *s > end + 1),
-        "no chunk read past the archived logs' end: {snapshot_scns:?}"
-    );
+        .collect()
 }
 
 /// Where a standby's archived logs end: the SCN before the newest one's NEXT_CHANGE#.

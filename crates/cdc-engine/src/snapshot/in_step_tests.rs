@@ -198,8 +198,28 @@ fn snapshot(db: &std::path::Path, stream_scn: Scn, refuse_there: bool, in_step: 
         stream_scn,
         refuse_there,
     };
-    let mut s = cdc_core::session::Connector::connect(&conn).unwrap();
-    let decisions = resolve(&settings, s.tables().unwrap(), &[]).unwrap();
+    let sink = run(&conn, &settings, in_step);
+    // Each row once, in key order (the rows the table had at the SCN read: the workload
+    // inserts some too).
+    for w in sink.keys.windows(2) {
+        assert_eq!(
+            crate::types::compare_keys(&[w[0].clone()], &[w[1].clone()]),
+            std::cmp::Ordering::Less,
+            "{:?} then {:?}",
+            w[0],
+            w[1]
+        );
+    }
+    assert!(sink.keys.len() >= 100, "{} rows", sink.keys.len());
+    sink
+}
+
+/// Snapshot every table `conn` has with a [`Sink`], to completion.
+fn run(conn: &dyn cdc_core::session::Connector, settings: &Settings, in_step: bool) -> Sink {
+    let decisions = {
+        let mut s = conn.connect().unwrap();
+        resolve(settings, s.tables().unwrap(), &[]).unwrap()
+    };
     let mut sink = Sink {
         in_step,
         chunk_scns: Vec::new(),
@@ -207,8 +227,8 @@ fn snapshot(db: &std::path::Path, stream_scn: Scn, refuse_there: bool, in_step: 
     };
     let ops = OpsLog::discard();
     let out = Snapshot {
-        connector: &conn,
-        settings: &settings,
+        connector: conn,
+        settings,
         ops: &ops,
         progress: &NoProgress,
         metrics: Default::default(),
@@ -225,18 +245,6 @@ fn snapshot(db: &std::path::Path, stream_scn: Scn, refuse_there: bool, in_step: 
     )
     .unwrap();
     assert_eq!(out, Outcome::Completed);
-    // Each row once, in key order (the rows the table had at the SCN read: the workload
-    // inserts some too).
-    for w in sink.keys.windows(2) {
-        assert_eq!(
-            crate::types::compare_keys(&[w[0].clone()], &[w[1].clone()]),
-            std::cmp::Ordering::Less,
-            "{:?} then {:?}",
-            w[0],
-            w[1]
-        );
-    }
-    assert!(sink.keys.len() >= 100, "{} rows", sink.keys.len());
     sink
 }
 
@@ -399,34 +407,7 @@ tables:
             }),
             crate::source::container::WantedPdbs::every(),
         );
-        let mut s = cdc_core::session::Connector::connect(&conn).unwrap();
-        let decisions = resolve(&settings, s.tables().unwrap(), &[]).unwrap();
-        drop(s);
-        let mut sink = Sink {
-            in_step,
-            chunk_scns: Vec::new(),
-            keys: Vec::new(),
-        };
-        let ops = OpsLog::discard();
-        let out = Snapshot {
-            connector: &conn,
-            settings: &settings,
-            ops: &ops,
-            progress: &NoProgress,
-            metrics: Default::default(),
-            pin_scn: None,
-            signal: None,
-            shutdown: None,
-        }
-        .run(
-            &decisions,
-            &mut SnapshotState::default(),
-            &mut |_| Ok(()),
-            &mut sink,
-            &|| false,
-        )
-        .unwrap();
-        assert_eq!(out, Outcome::Completed);
+        let sink = run(&conn, &settings, in_step);
         assert_eq!(sink.keys.len(), 300);
         count.load(std::sync::atomic::Ordering::SeqCst)
     };
