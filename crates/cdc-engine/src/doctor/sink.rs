@@ -5,7 +5,7 @@
 use super::facts::Facts;
 use super::Finding;
 use crate::errors::Code;
-use crate::kafka::probe::{acl, Creation, Probe, TopicState, TopicUse};
+use crate::kafka::probe::{acl, Creation, Probe, TopicFound, TopicState, TopicUse, Topics};
 use crate::settings::{keys, OnDecodeError, OnUnsupportedRedo, SinkType};
 
 /// The probe of the brokers and of the topics capture writes: run once, by whichever of
@@ -177,6 +177,209 @@ struct Fault {
     fix: String,
 }
 
+/// The commands that fix a topic at fault, for the cluster `bootstrap` names and the
+/// principal capture authenticates as.
+struct Fixes {
+    /// `kafka-acls`/`kafka-topics` name the cluster by one of its brokers.
+    bootstrap: String,
+    principal: String,
+    partitions: u32,
+}
+
+impl Fixes {
+    fn of(cfg: &crate::settings::KafkaSettings) -> Fixes {
+        Fixes {
+            bootstrap: cfg
+                .brokers
+                .first()
+                .map(|b| crate::settings::redact_broker(b))
+                .unwrap_or_default(),
+            principal: match &cfg.sasl {
+                Some(s) => format!("User:{}", s.username),
+                None => "User:PRINCIPAL".to_string(),
+            },
+            partitions: cfg.topic_partitions,
+        }
+    }
+
+    fn grant(&self, op: &str, topic: &str) -> String {
+        format!(
+            "kafka-acls --bootstrap-server {} --add --allow-principal {} --operation {op} --topic {topic}",
+            self.bootstrap, self.principal
+        )
+    }
+
+    fn create(&self, topic: &str) -> String {
+        format!(
+            "kafka-topics --bootstrap-server {} --create --topic {topic} --partitions {} (or a topic of your own making: capture uses the partitions it finds)",
+            self.bootstrap, self.partitions
+        )
+    }
+
+    /// For a validate-only creation the broker refused with `code`.
+    fn refused_creation(&self, code: i16, topic: &str) -> String {
+        match code {
+            crate::kafka::TOPIC_AUTHORIZATION_FAILED => format!(
+                "{}\nor create it beforehand: {}",
+                self.grant("Create", topic),
+                self.create(topic)
+            ),
+            crate::kafka::CLUSTER_AUTHORIZATION_FAILED => format!(
+                "kafka-acls --bootstrap-server {} --add --allow-principal {} --operation Create --cluster\nor create it beforehand: {}",
+                self.bootstrap,
+                self.principal,
+                self.create(topic)
+            ),
+            _ => format!(
+                "create it beforehand as the cluster's policy allows ({}: the partitions capture asks for; the replication factor is the cluster's default): {}",
+                keys::KAFKA_TOPIC_PARTITIONS,
+                self.create(topic)
+            ),
+        }
+    }
+}
+
+/// What the probe found of each topic, sorted by what the finding makes of it.
+#[derive(Default)]
+struct Tally {
+    exist: usize,
+    /// Missing, their creation validated.
+    created: usize,
+    faults: Vec<Fault>,
+    /// Topics the broker answered with a retriable error for (`name: ERROR`).
+    transient: Vec<String>,
+    /// Existing topics whose authorized operations the broker did not report.
+    unreported: Vec<String>,
+    /// Missing topics whose creation was not validated, and why.
+    not_validated: Vec<(String, String)>,
+    /// Missing topics the broker created although asked only to validate.
+    created_anyway: Vec<String>,
+}
+
+impl Tally {
+    fn of(topics: &Topics, fixes: &Fixes) -> Tally {
+        let mut t = Tally::default();
+        for found in &topics.found {
+            t.add(found, fixes);
+        }
+        t
+    }
+
+    fn add(&mut self, t: &TopicFound, fixes: &Fixes) {
+        let name = &t.topic.name;
+        let shown = format!("{name} ({})", t.topic.role);
+        match &t.state {
+            TopicState::Exists { operations, .. } => {
+                self.exist += 1;
+                let Some(ops) = operations else {
+                    self.unreported.push(name.clone());
+                    return;
+                };
+                let mut need = vec![(acl::WRITE, "Write")];
+                if t.topic.read {
+                    need.push((acl::READ, "Read"));
+                }
+                for (op, op_name) in need {
+                    if !acl::allows(*ops, op) {
+                        self.faults.push(Fault {
+                            topic: name.clone(),
+                            what: format!(
+                                "{shown}: exists, but the principal is not authorized to {}",
+                                op_name.to_uppercase()
+                            ),
+                            fix: fixes.grant(op_name, name),
+                        });
+                    }
+                }
+            }
+            TopicState::Missing(Creation::Validated) => self.created += 1,
+            TopicState::Missing(Creation::CreatedAnyway) => self.created_anyway.push(name.clone()),
+            TopicState::Missing(Creation::NotValidated(why)) => {
+                self.not_validated.push((name.clone(), why.clone()));
+            }
+            TopicState::Missing(Creation::Refused { code, message }) => {
+                let said = message
+                    .as_ref()
+                    .map(|m| format!(" ({m})"))
+                    .unwrap_or_default();
+                self.faults.push(Fault {
+                    topic: name.clone(),
+                    what: format!(
+                        "{shown}: does not exist, and creating it is refused: {}{said}",
+                        crate::kafka::error_name(*code)
+                    ),
+                    fix: fixes.refused_creation(*code, name),
+                });
+            }
+            TopicState::Error(code) if crate::kafka::retriable_code(*code) => {
+                self.transient
+                    .push(format!("{name}: {}", crate::kafka::error_name(*code)));
+            }
+            TopicState::Error(code) => {
+                let unauthorized = *code == crate::kafka::TOPIC_AUTHORIZATION_FAILED;
+                self.faults.push(Fault {
+                    topic: name.clone(),
+                    what: format!(
+                        "{shown}: Metadata answers {}{}",
+                        crate::kafka::error_name(*code),
+                        if unauthorized {
+                            ": the principal may not even describe it"
+                        } else {
+                            ""
+                        }
+                    ),
+                    fix: if unauthorized {
+                        // WRITE implies DESCRIBE in Kafka's authorizer.
+                        fixes.grant("Write", name)
+                    } else {
+                        format!(
+                            "the broker's error for {name}: see its log (capture sends the same Metadata request)"
+                        )
+                    },
+                });
+            }
+        }
+    }
+
+    /// What the finding cannot vouch for, said rather than passed over.
+    fn caveats(&self, topics: &Topics, unchecked: Option<&str>) -> Vec<String> {
+        let mut caveats: Vec<String> = Vec::new();
+        if let Some(why) = unchecked {
+            caveats.push(format!(
+                "the captured tables' topics were not checked (the tables could not be read: {why})"
+            ));
+        }
+        if !self.unreported.is_empty() {
+            caveats.push(if topics.metadata_version < 8 {
+                format!(
+                    "the broker's Metadata is v{}, which has no authorized operations: WRITE on the {} existing topic(s) was not checked",
+                    topics.metadata_version,
+                    self.unreported.len()
+                )
+            } else {
+                format!(
+                    "the broker did not report the principal's authorized operations: WRITE on {} was not checked",
+                    super::list(&self.unreported, 5)
+                )
+            });
+        }
+        if let Some((_, why)) = self.not_validated.first() {
+            let names: Vec<String> = self.not_validated.iter().map(|(n, _)| n.clone()).collect();
+            caveats.push(format!(
+                "creating {} was not validated: {why}",
+                super::list(&names, 5)
+            ));
+        }
+        if !self.created_anyway.is_empty() {
+            caveats.push(format!(
+                "the broker created {} although asked only to validate its creation (it ignores CreateTopics' validate_only)",
+                super::list(&self.created_anyway, 5)
+            ));
+        }
+        caveats
+    }
+}
+
 /// sink.kafka.topics: capture can write (and, for the offsets topic, read) every topic it
 /// needs, or create the ones missing, as the brokers' Metadata and a validate-only
 /// CreateTopics say (`kafka::probe`).
@@ -184,7 +387,6 @@ pub(super) fn kafka_topics(f: &Facts) -> Finding {
     if f.settings.sink.kind != SinkType::Kafka {
         return Finding::pass(format!("not used: {} is not kafka", keys::SINK_TYPE));
     }
-    let cfg = &f.settings.sink.kafka;
     let (wanted, unchecked) = topics_written(f);
     let probe = match probed(f) {
         Ok(p) => p,
@@ -207,170 +409,20 @@ pub(super) fn kafka_topics(f: &Facts) -> Finding {
             );
         }
     };
-    // `kafka-acls`/`kafka-topics` name the cluster by one of its brokers.
-    let bootstrap = cfg
-        .brokers
-        .first()
-        .map(|b| crate::settings::redact_broker(b))
-        .unwrap_or_default();
-    let principal = match &cfg.sasl {
-        Some(s) => format!("User:{}", s.username),
-        None => "User:PRINCIPAL".to_string(),
-    };
-    let grant = |op: &str, topic: &str| {
-        format!(
-            "kafka-acls --bootstrap-server {bootstrap} --add --allow-principal {principal} --operation {op} --topic {topic}"
-        )
-    };
-    let create = |topic: &str| {
-        format!(
-            "kafka-topics --bootstrap-server {bootstrap} --create --topic {topic} --partitions {} (or a topic of your own making: capture uses the partitions it finds)",
-            cfg.topic_partitions
-        )
-    };
-    let (mut exist, mut created) = (0usize, 0usize);
-    let mut faults: Vec<Fault> = Vec::new();
-    let mut transient: Vec<String> = Vec::new();
-    let mut unreported: Vec<String> = Vec::new();
-    let mut not_validated: Vec<String> = Vec::new();
-    let mut created_anyway: Vec<String> = Vec::new();
-    for t in &topics.found {
-        let name = &t.topic.name;
-        let shown = format!("{name} ({})", t.topic.role);
-        match &t.state {
-            TopicState::Exists { operations, .. } => {
-                exist += 1;
-                let Some(ops) = operations else {
-                    unreported.push(name.clone());
-                    continue;
-                };
-                let mut need = vec![(acl::WRITE, "Write")];
-                if t.topic.read {
-                    need.push((acl::READ, "Read"));
-                }
-                for (op, op_name) in need {
-                    if !acl::allows(*ops, op) {
-                        faults.push(Fault {
-                            topic: name.clone(),
-                            what: format!(
-                                "{shown}: exists, but the principal is not authorized to {}",
-                                op_name.to_uppercase()
-                            ),
-                            fix: grant(op_name, name),
-                        });
-                    }
-                }
-            }
-            TopicState::Missing(Creation::Validated) => created += 1,
-            TopicState::Missing(Creation::CreatedAnyway) => created_anyway.push(name.clone()),
-            TopicState::Missing(Creation::NotValidated(why)) => {
-                not_validated.push(format!("{name}: {why}"));
-            }
-            TopicState::Missing(Creation::Refused { code, message }) => {
-                let said = message
-                    .as_ref()
-                    .map(|m| format!(" ({m})"))
-                    .unwrap_or_default();
-                let fix = match *code {
-                    crate::kafka::TOPIC_AUTHORIZATION_FAILED => format!(
-                        "{}\nor create it beforehand: {}",
-                        grant("Create", name),
-                        create(name)
-                    ),
-                    crate::kafka::CLUSTER_AUTHORIZATION_FAILED => format!(
-                        "kafka-acls --bootstrap-server {bootstrap} --add --allow-principal {principal} --operation Create --cluster\nor create it beforehand: {}",
-                        create(name)
-                    ),
-                    _ => format!(
-                        "create it beforehand as the cluster's policy allows ({}: the partitions capture asks for; the replication factor is the cluster's default): {}",
-                        keys::KAFKA_TOPIC_PARTITIONS,
-                        create(name)
-                    ),
-                };
-                faults.push(Fault {
-                    topic: name.clone(),
-                    what: format!(
-                        "{shown}: does not exist, and creating it is refused: {}{said}",
-                        crate::kafka::error_name(*code)
-                    ),
-                    fix,
-                });
-            }
-            TopicState::Error(code) if crate::kafka::retriable_code(*code) => {
-                transient.push(format!("{name}: {}", crate::kafka::error_name(*code)));
-            }
-            TopicState::Error(code) => faults.push(Fault {
-                topic: name.clone(),
-                what: format!(
-                    "{shown}: Metadata answers {}{}",
-                    crate::kafka::error_name(*code),
-                    if *code == crate::kafka::TOPIC_AUTHORIZATION_FAILED {
-                        ": the principal may not even describe it"
-                    } else {
-                        ""
-                    }
-                ),
-                fix: if *code == crate::kafka::TOPIC_AUTHORIZATION_FAILED {
-                    // WRITE implies DESCRIBE in Kafka's authorizer.
-                    grant("Write", name)
-                } else {
-                    format!(
-                        "the broker's error for {name}: see its log (capture sends the same Metadata request)"
-                    )
-                },
-            }),
-        }
-    }
-    // What this finding cannot vouch for, said rather than passed over.
-    let mut caveats: Vec<String> = Vec::new();
-    if let Some(why) = &unchecked {
-        caveats.push(format!(
-            "the captured tables' topics were not checked (the tables could not be read: {why})"
-        ));
-    }
-    if !unreported.is_empty() {
-        caveats.push(if topics.metadata_version < 8 {
-            format!(
-                "the broker's Metadata is v{}, which has no authorized operations: WRITE on the {} existing topic(s) was not checked",
-                topics.metadata_version,
-                unreported.len()
-            )
-        } else {
-            format!(
-                "the broker did not report the principal's authorized operations: WRITE on {} was not checked",
-                super::list(&unreported, 5)
-            )
-        });
-    }
-    if !not_validated.is_empty() {
-        caveats.push(format!(
-            "creating {} was not validated: {}",
-            super::list(
-                &not_validated
-                    .iter()
-                    .map(|n| n.split(": ").next().unwrap_or_default().to_string())
-                    .collect::<Vec<_>>(),
-                5
-            ),
-            not_validated
-                .first()
-                .and_then(|n| n.split_once(": ").map(|(_, why)| why.to_string()))
-                .unwrap_or_default()
-        ));
-    }
-    if !created_anyway.is_empty() {
-        caveats.push(format!(
-            "the broker created {} although asked only to validate its creation (it ignores CreateTopics' validate_only)",
-            super::list(&created_anyway, 5)
-        ));
-    }
+    let tally = Tally::of(topics, &Fixes::of(&f.settings.sink.kafka));
+    let caveats = tally.caveats(topics, unchecked.as_deref());
     let counts = format!(
-        "{} topic(s) capture writes: {exist} exist, {created} will be created (validated){}",
+        "{} topic(s) capture writes: {} exist, {} will be created (validated){}",
         topics.found.len(),
-        if not_validated.is_empty() {
+        tally.exist,
+        tally.created,
+        if tally.not_validated.is_empty() {
             String::new()
         } else {
-            format!(", {} missing (creation not validated)", not_validated.len())
+            format!(
+                ", {} missing (creation not validated)",
+                tally.not_validated.len()
+            )
         }
     );
     let caveat = if caveats.is_empty() {
@@ -378,31 +430,33 @@ pub(super) fn kafka_topics(f: &Facts) -> Finding {
     } else {
         format!("; {}", caveats.join("; "))
     };
-    if !faults.is_empty() {
-        let mut objects: Vec<String> = faults.iter().map(|x| x.topic.clone()).collect();
+    if !tally.faults.is_empty() {
+        let mut objects: Vec<String> = tally.faults.iter().map(|x| x.topic.clone()).collect();
         objects.dedup();
         let found = format!(
             "{} of the {} topic(s) capture writes cannot be written (capture stops with CDC-6203 at its first record for them): {}{caveat}",
             objects.len(),
             topics.found.len(),
-            faults
+            tally
+                .faults
                 .iter()
                 .map(|x| x.what.as_str())
                 .collect::<Vec<_>>()
                 .join("; ")
         );
-        let fix = faults
+        let fix = tally
+            .faults
             .iter()
             .map(|x| x.fix.as_str())
             .collect::<Vec<_>>()
             .join("\n");
         return Finding::fail(found, fix).on(objects);
     }
-    if !transient.is_empty() {
+    if !tally.transient.is_empty() {
         return Finding::warn(
             format!(
                 "{counts}; the broker answered with a retriable error for {}{caveat}",
-                transient.join(", ")
+                tally.transient.join(", ")
             ),
             format!("capture retries these for {}; if doctor still says so later, the broker's log says why (a topic being created or moved, a broker down)", keys::KAFKA_PRODUCER_DELIVERY_TIMEOUT_MS),
         );
