@@ -14,6 +14,7 @@ database:
   users:
     - { name: CDC }
     - { name: AUDITOR, privileges: [all, EXEMPT ACCESS POLICY, EXEMPT REDACTION POLICY] }
+    - { name: REPORTS }
 tables:
   - name: APP.ORDERS
     columns:
@@ -40,6 +41,16 @@ tables:
     rows: 50
     redaction_policies:
       - { name: HIDE_SALARY, columns: [SALARY] }
+  - name: APP.STAFF
+    columns:
+      - { name: ID, type: NUMBER(10), nullable: false }
+      - { name: SALARY, type: "NUMBER(8,2)", nullable: false }
+    primary_key: [ID]
+    rows: 30
+    redaction_policies:
+      - name: STAFF_SALARY
+        columns: [SALARY]
+        expression: "SYS_CONTEXT('USERENV','SESSION_USER') != 'CDC'"
 "#;
 
 fn setup() -> (tempfile::TempDir, std::path::PathBuf) {
@@ -147,6 +158,34 @@ fn a_redaction_policy_stops_the_export_with_cdc_2207_and_allowed_masks_with_zero
         .any(|l| !l.contains("\"SALARY\":\"0\"")));
 }
 
+/// A redaction policy whose expression exempts the capture user by name (instead of EXEMPT
+/// REDACTION POLICY): it masks nothing for CDC, so CDC's export runs and equals the dump; for
+/// another user it masks, and the export stops with CDC-2207. Before the expressions were
+/// evaluated CDC's export stopped with CDC-2207 too.
+#[test]
+fn a_redaction_policy_whose_expression_exempts_the_capture_user_does_not_stop_it() {
+    let (dir, db) = setup();
+    let out = dir.path().join("cdc");
+    ok(export(&db, &out, "CDC", "APP.STAFF", &[]));
+    let rows = exported(&out, "APP.STAFF");
+    assert_eq!(rows.lines().count(), 30);
+    assert_eq!(rows, dump(&db, "APP.STAFF"));
+
+    let refused = export(
+        &db,
+        &dir.path().join("reports"),
+        "REPORTS",
+        "APP.STAFF",
+        &[],
+    );
+    assert!(!refused.status.success());
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains("CDC-2207") && err.contains("STAFF_SALARY"),
+        "{err}"
+    );
+}
+
 /// With both exemptions every table exports as `emulator dump` has it: the VPD table whole, the
 /// redacted column unmasked, and the archived rows of the ROW ARCHIVAL table (which a session
 /// with Oracle's default ROW ARCHIVAL VISIBILITY = ACTIVE would not see).
@@ -155,7 +194,7 @@ fn exempt_user_exports_every_row_as_the_dump_archived_rows_included() {
     let (dir, db) = setup();
     let out = dir.path().join("out");
     ok(export(&db, &out, "AUDITOR", "APP.*", &[]));
-    for table in ["APP.ORDERS", "APP.HISTORY", "APP.PEOPLE"] {
+    for table in ["APP.ORDERS", "APP.HISTORY", "APP.PEOPLE", "APP.STAFF"] {
         assert_eq!(exported(&out, table), dump(&db, table), "{table}");
     }
     assert_eq!(exported(&out, "APP.HISTORY").lines().count(), 100);

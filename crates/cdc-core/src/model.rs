@@ -139,18 +139,28 @@ pub struct PdbSupplementalLogging {
 ///   user's queries, unless the user holds EXEMPT ACCESS POLICY (directly or through a role) or
 ///   is SYS (Utilities, "Security Considerations for Direct Path Exports").
 /// - Data Redaction policies (DBMS_REDACT): REDACTION_POLICIES rows with ENABLE = 'YES'
-///   (Reference, REDACTION_POLICIES). The database masks the columns in query results unless the
-///   user holds EXEMPT REDACTION POLICY or is SYS (Data Redaction Guide, "Exemption of Users from
-///   Oracle Data Redaction Policies"). The view needs SELECT_CATALOG_ROLE (Data Redaction Guide,
-///   appendix C); without it Oracle answers ORA-00942 and the field is `None`.
+///   (Reference, REDACTION_POLICIES). The database masks a redacted column in a query's results
+///   when the column's policy expression is TRUE for the session (a named expression applied to
+///   the column, REDACTION_EXPRESSIONS, or else the policy's own; Data Redaction Guide 3.5 and
+///   2.9), unless the user holds EXEMPT REDACTION POLICY or is SYS (Data Redaction Guide,
+///   "Exemption of Users from Oracle Data Redaction Policies"). See [`RedactionPolicy`]. The
+///   views need SELECT_CATALOG_ROLE (Data Redaction Guide, appendix C); without it Oracle
+///   answers ORA-00942 and the field is `None`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReadPolicies {
     /// Names of the enabled row access policies on the table that apply to queries; `None`:
     /// ALL_POLICIES could not be read.
     pub row_access: Option<Vec<String>>,
-    /// Names of the enabled Data Redaction policies on the table; `None`: REDACTION_POLICIES
-    /// could not be read (no SELECT_CATALOG_ROLE), so whether any applies is unknown.
+    /// Names of the enabled Data Redaction policies on the table that mask this session's
+    /// reads (an expression of theirs is TRUE for it, or could not be evaluated); `None`:
+    /// REDACTION_POLICIES could not be read (no SELECT_CATALOG_ROLE), so whether any applies
+    /// is unknown. Not evaluated for a session that is exempt: then every enabled policy.
     pub redaction: Option<Vec<String>>,
+    /// The enabled Data Redaction policies on the table that do not mask this session's reads:
+    /// each of their redacted columns' expressions is FALSE (or NULL) for it, or they redact
+    /// no column.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub redaction_not_applying: Vec<String>,
     /// SESSION_PRIVS holds EXEMPT ACCESS POLICY (or the user is SYS).
     pub exempt_access: bool,
     /// SESSION_PRIVS holds EXEMPT REDACTION POLICY (or the user is SYS).
@@ -163,6 +173,7 @@ impl ReadPolicies {
         ReadPolicies {
             row_access: Some(Vec::new()),
             redaction: Some(Vec::new()),
+            redaction_not_applying: Vec::new(),
             exempt_access: false,
             exempt_redaction: false,
         }
@@ -182,6 +193,51 @@ impl ReadPolicies {
             (Some(p), false) => p.clone(),
             _ => Vec::new(),
         }
+    }
+}
+
+/// An enabled Data Redaction policy of a table as the dictionary shows it: REDACTION_POLICIES
+/// (its expression), REDACTION_COLUMNS (the columns it redacts) and REDACTION_EXPRESSIONS (the
+/// named policy expressions applied to some of them, from 12.2).
+///
+/// Oracle evaluates, for each redacted column a query reads, the column's named expression if
+/// one is applied to it, else the policy's expression (`1=1` by default); the column is masked
+/// when that is TRUE (Data Redaction Guide 3.5, "The named policy expression takes precedence";
+/// 3.14.1, "If a named policy expression is not applied to the column, the default policy
+/// expression … will apply"). A policy with no redacted column masks nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RedactionPolicy {
+    pub name: String,
+    /// REDACTION_POLICIES.EXPRESSION.
+    pub expression: String,
+    /// REDACTION_COLUMNS.COLUMN_NAME of the table.
+    pub columns: Vec<String>,
+    /// (COLUMN_NAME, EXPRESSION) of REDACTION_EXPRESSIONS for the table's columns.
+    pub column_expressions: Vec<(String, String)>,
+}
+
+impl RedactionPolicy {
+    /// The expressions that decide whether the policy masks some column of a query that reads
+    /// every redacted column: each column's deciding expression, once each, in column order.
+    pub fn deciding_expressions(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for column in &self.columns {
+            let e = self
+                .column_expressions
+                .iter()
+                .find(|(c, _)| c == column)
+                .map_or(self.expression.as_str(), |(_, e)| e.as_str());
+            if !out.contains(&e) {
+                out.push(e);
+            }
+        }
+        out
+    }
+
+    /// Whether the policy masks a column for a session in which `holds` says which
+    /// expressions are TRUE.
+    pub fn masks(&self, mut holds: impl FnMut(&str) -> bool) -> bool {
+        self.deciding_expressions().into_iter().any(&mut holds)
     }
 }
 
@@ -962,5 +1018,43 @@ mod login_warning_tests {
         let bare = LoginWarning::new("the password will expire within 3 days");
         assert_eq!(bare.code, None);
         assert!(!bare.password_expiring());
+    }
+}
+
+#[cfg(test)]
+mod redaction_policy_tests {
+    use super::RedactionPolicy;
+
+    fn policy(columns: &[&str], named: &[(&str, &str)]) -> RedactionPolicy {
+        RedactionPolicy {
+            name: "P".into(),
+            expression: "POLICY".into(),
+            columns: columns.iter().map(|c| c.to_string()).collect(),
+            column_expressions: named
+                .iter()
+                .map(|(c, e)| (c.to_string(), e.to_string()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_named_expression_decides_for_its_column_the_policys_for_the_others() {
+        let p = policy(&["SSN", "NAME"], &[("SSN", "NAMED")]);
+        assert_eq!(p.deciding_expressions(), ["NAMED", "POLICY"]);
+        // FALSE policy expression, TRUE named one: SSN is masked.
+        assert!(p.masks(|e| e == "NAMED"));
+        assert!(p.masks(|e| e == "POLICY"));
+        assert!(!p.masks(|_| false));
+        // Every column has its named expression: the policy's own decides nothing.
+        let p = policy(&["SSN"], &[("SSN", "NAMED"), ("OTHER", "ELSEWHERE")]);
+        assert_eq!(p.deciding_expressions(), ["NAMED"]);
+        assert!(!p.masks(|e| e == "POLICY" || e == "ELSEWHERE"));
+    }
+
+    #[test]
+    fn a_policy_without_redacted_columns_masks_nothing() {
+        let p = policy(&[], &[]);
+        assert!(p.deciding_expressions().is_empty());
+        assert!(!p.masks(|_| true));
     }
 }

@@ -291,6 +291,11 @@ impl User {
         u
     }
 
+    /// A user holding nothing (the schema file's checks evaluate expressions as one).
+    pub fn named(name: &str) -> User {
+        User::new(name.into(), None, Privileges::default(), BTreeMap::new())
+    }
+
     /// SESSIONS_PER_USER of its profile, as USER_RESOURCE_LIMITS shows it.
     pub fn sessions_per_user(&self) -> cdc_core::model::SessionsPerUser {
         match self.session_limit {
@@ -460,6 +465,15 @@ pub const EXEMPT_PRIVILEGES: &[&str] = &[
     crate::policies::EXEMPT_REDACTION_POLICY,
 ];
 
+/// SELECT on one Data Redaction view rather than SELECT_CATALOG_ROLE (Data Redaction Guide,
+/// appendix C): known, but not in `all` (whose SELECT_CATALOG_ROLE covers them). A user holding
+/// some of them and not the others is the case the adapter's policy check must not misread.
+pub const REDACTION_VIEW_GRANTS: &[&str] = &[
+    "SYS.REDACTION_POLICIES:SELECT",
+    "SYS.REDACTION_COLUMNS:SELECT",
+    "SYS.REDACTION_EXPRESSIONS:SELECT",
+];
+
 /// RESTRICTED SESSION: the way into a PDB open RESTRICTED ([`PdbSpec::restricted`]). Known, but
 /// not in `all`: a capture user has no need of it, and a DBA grants it deliberately.
 pub const RESTRICTED_SESSION: &str = "RESTRICTED SESSION";
@@ -477,6 +491,7 @@ pub fn known_privilege(entry: &str) -> bool {
         || WRITE_PRIVILEGES.contains(&up.as_str())
         || up == RESTRICTED_SESSION
         || EXEMPT_PRIVILEGES.contains(&up.as_str())
+        || REDACTION_VIEW_GRANTS.contains(&up.as_str())
     {
         return true;
     }

@@ -33,6 +33,7 @@ pub mod logminer;
 pub mod logs;
 pub mod net;
 pub mod policies;
+pub mod redaction_expr;
 pub mod redo;
 pub mod redo_faults;
 pub mod redo_index;
@@ -599,6 +600,8 @@ mod dictionary_tests;
 mod lgwr_tests;
 #[cfg(test)]
 mod policies_tests;
+#[cfg(test)]
+mod redaction_expr_tests;
 #[cfg(test)]
 mod redo_index_tests;
 #[cfg(test)]

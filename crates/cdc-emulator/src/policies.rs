@@ -19,13 +19,18 @@
 
 use crate::access::User;
 use crate::names::TableName;
+use crate::redaction_expr::Reader;
+use crate::schema::RedactionSpec;
 use crate::schema::{SchemaFile, TableSpec};
 use crate::store::Replica;
-use cdc_core::model::{FetchedRow, ReadPolicies};
+use cdc_core::model::{FetchedRow, ReadPolicies, RedactionPolicy};
 use cdc_core::types::{ColumnType, Value};
 
 /// The system privilege that exempts from VPD and Oracle Label Security.
 pub const EXEMPT_ACCESS_POLICY: &str = "EXEMPT ACCESS POLICY";
+/// The release that brought named policy expressions and REDACTION_EXPRESSIONS.
+pub const NAMED_EXPRESSIONS_FROM: (u32, u32) = (12, 2);
+
 /// The system privilege that exempts from Data Redaction.
 pub const EXEMPT_REDACTION_POLICY: &str = "EXEMPT REDACTION POLICY";
 
@@ -79,36 +84,87 @@ pub fn and_all(filter: Option<&str>, conditions: &[String]) -> String {
         .join(" AND ")
 }
 
-/// The select-list positions a redaction policy masks for this user, with the value each reads
-/// as instead.
+/// The select-list positions a redaction policy masks for this session, with the value each
+/// reads as instead: a redacted column whose deciding expression is TRUE for `reader`.
 pub fn masked_columns(
     spec: &TableSpec,
-    user: &User,
+    reader: &Reader,
     select: &[String],
     replica: &Replica,
     table: &TableName,
 ) -> Vec<(usize, Value)> {
-    if exempt(user, EXEMPT_REDACTION_POLICY) {
+    if exempt(reader.user, EXEMPT_REDACTION_POLICY) {
         return Vec::new();
     }
     let Some(t) = replica.table_index(table).map(|i| &replica.tables[i]) else {
         return Vec::new();
     };
-    let redacted: Vec<&String> = spec
+    let policies: Vec<RedactionPolicy> = spec
         .redaction_policies
         .iter()
         .filter(|p| p.enabled)
-        .flat_map(|p| p.columns.iter())
+        .map(as_policy)
         .collect();
+    let mut decided: Vec<(String, bool)> = Vec::new();
+    let mut holds = |expression: &str| {
+        if let Some((_, h)) = decided.iter().find(|(e, _)| e == expression) {
+            return *h;
+        }
+        let h = evaluate(reader, expression);
+        decided.push((expression.to_string(), h));
+        h
+    };
     select
         .iter()
         .enumerate()
-        .filter(|(_, c)| redacted.iter().any(|r| r.eq_ignore_ascii_case(c)))
+        .filter(|(_, c)| {
+            let c = c.to_ascii_uppercase();
+            policies
+                .iter()
+                .filter(|p| p.columns.contains(&c))
+                .any(|p| holds(deciding_expression(p, &c)))
+        })
         .filter_map(|(i, c)| {
             let column = t.def.columns.iter().find(|col| &col.name == c)?;
             full_redaction_value(&column.data_type).map(|v| (i, v))
         })
         .collect()
+}
+
+/// The schema file's policy as the dictionary views show it (names upper-cased, as the views
+/// hold them).
+pub fn as_policy(p: &RedactionSpec) -> RedactionPolicy {
+    RedactionPolicy {
+        name: p.name.clone(),
+        expression: p.expression.clone(),
+        columns: p.columns.iter().map(|c| c.to_ascii_uppercase()).collect(),
+        column_expressions: p
+            .column_expressions
+            .iter()
+            .flat_map(|n| {
+                n.columns
+                    .iter()
+                    .map(|c| (c.to_ascii_uppercase(), n.expression.clone()))
+            })
+            .collect(),
+    }
+}
+
+/// A redacted column's named expression, else its policy's.
+fn deciding_expression<'a>(p: &'a RedactionPolicy, column: &str) -> &'a str {
+    p.column_expressions
+        .iter()
+        .find(|(c, _)| c == column)
+        .map_or(p.expression.as_str(), |(_, e)| e.as_str())
+}
+
+/// An expression the schema check let through cannot fail here; if it does, the column is
+/// masked (a reader never sees a value a policy may hide).
+fn evaluate(reader: &Reader, expression: &str) -> bool {
+    reader.holds(expression).unwrap_or_else(|e| {
+        tracing::warn!("Data Redaction expression {expression:?}: {e}; masked");
+        true
+    })
 }
 
 /// Oracle's default full redaction value of a type (Reference, REDACTION_VALUES_FOR_TYPE_FULL;
@@ -148,7 +204,12 @@ pub fn mask(row: &mut FetchedRow, masked: &[(usize, Value)]) {
 /// REDACTION_POLICIES needs SELECT_CATALOG_ROLE (or SELECT on it, or SELECT ANY DICTIONARY),
 /// else it does not exist for the user; ALL_POLICIES is the user's own view of the objects it
 /// may access.
-pub fn read_policies(spec: Option<&TableSpec>, user: &User) -> ReadPolicies {
+pub fn read_policies(
+    spec: Option<&TableSpec>,
+    reader: &Reader,
+    release: (u32, u32),
+) -> ReadPolicies {
+    let user = reader.user;
     let row_access = spec
         .map(|s| {
             s.access_policies
@@ -158,35 +219,82 @@ pub fn read_policies(spec: Option<&TableSpec>, user: &User) -> ReadPolicies {
                 .collect()
         })
         .unwrap_or_default();
-    let redaction = user.may_read_dictionary("REDACTION_POLICIES").then(|| {
-        spec.map(|s| {
+    let exempt_redaction = exempt(user, EXEMPT_REDACTION_POLICY);
+    let enabled: Vec<RedactionPolicy> = spec
+        .map(|s| {
             s.redaction_policies
                 .iter()
                 .filter(|p| p.enabled)
-                .map(|p| p.name.clone())
+                .map(as_policy)
                 .collect()
         })
-        .unwrap_or_default()
-    });
+        .unwrap_or_default();
+    // As the adapter does: an exempt session evaluates nothing, nor one that cannot read which
+    // columns are redacted and by which named expressions (every enabled policy counts).
+    // Before 12.2 REDACTION_EXPRESSIONS does not exist.
+    let evaluates = release >= NAMED_EXPRESSIONS_FROM
+        && ["REDACTION_COLUMNS", "REDACTION_EXPRESSIONS"]
+            .iter()
+            .all(|v| user.may_read_dictionary(v));
+    let (masking, not_applying): (Vec<_>, Vec<_>) = enabled
+        .into_iter()
+        .partition(|p| exempt_redaction || !evaluates || p.masks(|e| evaluate(reader, e)));
+    let redaction = user
+        .may_read_dictionary("REDACTION_POLICIES")
+        .then(|| masking.into_iter().map(|p| p.name).collect());
     ReadPolicies {
         row_access: Some(row_access),
+        redaction_not_applying: match redaction {
+            Some(_) => not_applying.into_iter().map(|p| p.name).collect(),
+            None => Vec::new(),
+        },
         redaction,
         exempt_access: exempt(user, EXEMPT_ACCESS_POLICY),
-        exempt_redaction: exempt(user, EXEMPT_REDACTION_POLICY),
+        exempt_redaction,
     }
 }
 
 /// A table's policies, checked when the schema is read: each predicate and the archived
 /// condition must be a condition on the table's columns, each redacted column one of its
 /// columns of a type the emulator redacts.
-pub fn validate(spec: &TableSpec, columns: &[cdc_core::model::ColumnInfo]) -> Result<(), String> {
+pub fn validate(
+    spec: &TableSpec,
+    columns: &[cdc_core::model::ColumnInfo],
+    release: (u32, u32),
+) -> Result<(), String> {
     for p in &spec.access_policies {
         crate::condition::compile(&p.predicate, columns)
             .map_err(|e| format!("access policy {}: predicate: {e}", p.name))?;
     }
     for p in &spec.redaction_policies {
-        if p.columns.is_empty() {
-            return Err(format!("redaction policy {} names no column", p.name));
+        check_expression(&p.expression)
+            .map_err(|e| format!("redaction policy {}: expression: {e}", p.name))?;
+        for n in &p.column_expressions {
+            if release < NAMED_EXPRESSIONS_FROM {
+                // DBMS_REDACT.CREATE_POLICY_EXPRESSION came with 12.2 (Reference,
+                // REDACTION_EXPRESSIONS: "available starting with Oracle Database 12c Release 2").
+                return Err(format!(
+                    "redaction policy {}: named expression {}: named policy expressions need release 12.2 or later",
+                    p.name, n.name
+                ));
+            }
+            check_expression(&n.expression).map_err(|e| {
+                format!(
+                    "redaction policy {}: named expression {}: {e}",
+                    p.name, n.name
+                )
+            })?;
+            // APPLY_POLICY_EXPR_TO_COL applies a named expression to a redacted column.
+            if let Some(c) = n
+                .columns
+                .iter()
+                .find(|c| !p.columns.iter().any(|r| r.eq_ignore_ascii_case(c)))
+            {
+                return Err(format!(
+                    "redaction policy {}: named expression {}: `{c}` is not one of the policy's columns",
+                    p.name, n.name
+                ));
+            }
         }
         for c in &p.columns {
             let column = columns
@@ -206,4 +314,25 @@ pub fn validate(spec: &TableSpec, columns: &[cdc_core::model::ColumnInfo]) -> Re
             .map_err(|e| format!("row_archival.archived: {e}"))?;
     }
     Ok(())
+}
+
+/// A policy expression the emulator evaluates: a condition (Oracle's DBMS_REDACT refuses
+/// others, ORA-28082) of SYS_CONTEXT and SQL functions whose SYS_CONTEXT attributes are ones
+/// [`Reader::sys_context`] answers. Evaluated once for a plain user.
+fn check_expression(expression: &str) -> Result<(), String> {
+    if expression.trim().is_empty() {
+        // DBMS_REDACT.ADD_POLICY: ORA-28063 "The policy expression is empty."
+        return Err("empty (Oracle refuses it: ORA-28063)".into());
+    }
+    let user = User::named("CDC");
+    let reader = Reader {
+        user: &user,
+        con_name: "PDB1".into(),
+        db_name: "EMU".into(),
+        host_time: crate::redaction_expr::host_time(0, 0),
+    };
+    reader
+        .holds(expression)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }

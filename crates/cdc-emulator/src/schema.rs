@@ -581,20 +581,47 @@ pub struct AccessPolicySpec {
 }
 
 /// A Data Redaction policy with full redaction (`function_type => DBMS_REDACT.FULL`) of
-/// `columns`, expression `1=1` (always applies). Query results show Oracle's default full
-/// redaction values (Data Redaction Guide, "Full Data Redaction to Redact All Data"; Reference,
-/// REDACTION_VALUES_FOR_TYPE_FULL): 0 for NUMBER, FLOAT, BINARY_FLOAT and BINARY_DOUBLE, a
-/// single space for character types, 01-JAN-2001 for DATE and TIMESTAMP, unless the user holds
-/// EXEMPT REDACTION POLICY (SYS is exempt). LogMiner's rows are not masked. REDACTION_POLICIES
-/// lists it (ENABLE), REDACTION_COLUMNS its columns.
+/// `columns`. Query results show Oracle's default full redaction values (Data Redaction Guide,
+/// "Full Data Redaction to Redact All Data"; Reference, REDACTION_VALUES_FOR_TYPE_FULL): 0 for
+/// NUMBER, FLOAT, BINARY_FLOAT and BINARY_DOUBLE, a single space for character types,
+/// 01-JAN-2001 for DATE and TIMESTAMP, in a session for which the column's expression is TRUE
+/// (its named expression if one is applied to it, else `expression`; see
+/// [`crate::redaction_expr`]), unless the user holds EXEMPT REDACTION POLICY (SYS is exempt).
+/// LogMiner's rows are not masked. REDACTION_POLICIES lists it (ENABLE, EXPRESSION),
+/// REDACTION_COLUMNS its columns, REDACTION_EXPRESSIONS its named expressions. A policy may
+/// redact no column (DBMS_REDACT.ADD_POLICY without `column_name`): it masks nothing.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RedactionSpec {
     pub name: String,
+    #[serde(default)]
     pub columns: Vec<String>,
     /// DBMS_REDACT.ENABLE_POLICY / DISABLE_POLICY.
     #[serde(default = "yes")]
     pub enabled: bool,
+    /// The policy's expression (`expression` of DBMS_REDACT.ADD_POLICY): a condition on the
+    /// session's context, e.g. `SYS_CONTEXT('USERENV','SESSION_USER') != 'CDC'`.
+    #[serde(default = "always")]
+    pub expression: String,
+    /// Named policy expressions applied to some of `columns`
+    /// (DBMS_REDACT.CREATE_POLICY_EXPRESSION, APPLY_POLICY_EXPR_TO_COL; from 12.2): for its
+    /// columns one takes precedence over `expression`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub column_expressions: Vec<NamedRedactionExpression>,
+}
+
+/// A Data Redaction named policy expression and the redacted columns it is applied to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NamedRedactionExpression {
+    pub name: String,
+    pub expression: String,
+    pub columns: Vec<String>,
+}
+
+/// DBMS_REDACT.ADD_POLICY's usual expression: TRUE for every session.
+fn always() -> String {
+    "1=1".into()
 }
 
 /// `ROW ARCHIVAL`: the table has the hidden column ORA_ARCHIVE_STATE ('0' active, else
@@ -1075,7 +1102,7 @@ impl SchemaFile {
                     )));
                 }
             }
-            super::policies::validate(t, &columns)
+            super::policies::validate(t, &columns, release(&self.database.version))
                 .map_err(|e| bad(format!("table `{name}`: {e}")))?;
             let cluster = match &t.cluster {
                 None => None,

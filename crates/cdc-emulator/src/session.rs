@@ -471,7 +471,13 @@ impl EmulatorSession {
         let (hidden, masked) = match crate::policies::table_spec(&r.schema, &q.table) {
             Some(spec) => (
                 crate::policies::hidden_rows(spec, &self.user, self.archived_visible),
-                crate::policies::masked_columns(spec, &self.user, &q.columns, &r, &q.table),
+                crate::policies::masked_columns(
+                    spec,
+                    &self.policy_reader(&r),
+                    &q.columns,
+                    &r,
+                    &q.table,
+                ),
             ),
             None => (Vec::new(), Vec::new()),
         };
@@ -507,6 +513,20 @@ impl EmulatorSession {
 }
 
 impl EmulatorSession {
+    /// This session as a Data Redaction policy expression sees it.
+    fn policy_reader(&self, r: &Replica) -> crate::redaction_expr::Reader<'_> {
+        let db = &r.schema.database;
+        crate::redaction_expr::Reader {
+            user: &self.user,
+            con_name: self.container.clone().unwrap_or_else(|| db.name.clone()),
+            db_name: db.name.clone(),
+            host_time: crate::redaction_expr::host_time(
+                self.shared.clock.now_ms(),
+                db.sql_clock_offset_secs(),
+            ),
+        }
+    }
+
     /// ALTER SESSION SET ROW ARCHIVAL VISIBILITY = ALL (`true`) or ACTIVE (`false`).
     pub fn set_archived_visible(&mut self, all: bool) {
         self.archived_visible = all;
@@ -637,7 +657,8 @@ impl Catalog for EmulatorSession {
         let r = self.replica()?;
         Ok(crate::policies::read_policies(
             crate::policies::table_spec(&r.schema, &name),
-            &self.user,
+            &self.policy_reader(&r),
+            crate::schema::release(&r.schema.database.version),
         ))
     }
 

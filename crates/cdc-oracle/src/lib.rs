@@ -30,6 +30,7 @@ pub mod instance;
 mod login;
 pub mod logminer;
 mod reads;
+mod redaction;
 pub mod sql;
 // Oracle's type names and text forms, pure: the core's, as the emulator renders them too.
 pub use cdc_core::types_map;
@@ -615,14 +616,16 @@ impl Catalog for OracleSession {
             }
         };
         let row_access = names(sql::ROW_ACCESS_POLICIES, "reading ALL_POLICIES")?;
-        let redaction = names(sql::REDACTION_POLICIES, "reading REDACTION_POLICIES")?;
         let c = ctx("reading SESSION_PRIVS (policy exemptions)");
         let held: Vec<String> = self.rows(sql::POLICY_EXEMPTIONS, &c, |r| r.string(0))?;
+        let exempt_redaction = held.iter().any(|p| p == "EXEMPT REDACTION POLICY");
+        let redaction = redaction::read(&*self.conn, table, &binds, exempt_redaction)?;
         Ok(ReadPolicies {
             row_access,
-            redaction,
+            redaction: redaction.masking,
+            redaction_not_applying: redaction.not_applying,
             exempt_access: held.iter().any(|p| p == "EXEMPT ACCESS POLICY"),
-            exempt_redaction: held.iter().any(|p| p == "EXEMPT REDACTION POLICY"),
+            exempt_redaction,
         })
     }
 

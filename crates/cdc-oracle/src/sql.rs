@@ -356,10 +356,40 @@ ORDER BY POLICY_NAME";
 /// Data Redaction Policy Data Dictionary Views"); without it ORA-00942, and whether the table
 /// is redacted is unknown (the snapshot warns, doctor WARNs). ENABLE is a VARCHAR2(7) holding
 /// YES or NO: whether the value is padded to the column's width is not documented, and TRIM
-/// holds either way (a padded 'YES' would otherwise hide every enabled policy).
-pub const REDACTION_POLICIES: &str = "SELECT POLICY_NAME FROM REDACTION_POLICIES \
+/// holds either way (a padded 'YES' would otherwise hide every enabled policy). EXPRESSION
+/// (VARCHAR2(4000), NOT NULL) is the policy's expression, `1=1` by default: the policy masks a
+/// column only for a session in which the column's expression is TRUE (Data Redaction Guide,
+/// 3.5 "Using Expressions to Define Conditions for Data Redaction Policies").
+pub const REDACTION_POLICIES: &str = "SELECT POLICY_NAME, EXPRESSION FROM REDACTION_POLICIES \
 WHERE OBJECT_OWNER = :owner AND OBJECT_NAME = :table_name AND TRIM(ENABLE) = 'YES' \
 ORDER BY POLICY_NAME";
+
+/// The columns of one table that its Data Redaction policy redacts (Reference,
+/// REDACTION_COLUMNS; a table has at most one policy, Data Redaction Guide 3.1). Binds:
+/// `:owner`, `:table_name`. Privilege: as [`REDACTION_POLICIES`].
+pub const REDACTION_COLUMNS: &str = "SELECT COLUMN_NAME FROM REDACTION_COLUMNS \
+WHERE OBJECT_OWNER = :owner AND OBJECT_NAME = :table_name ORDER BY COLUMN_NAME";
+
+/// The named policy expressions applied to columns of one table (Reference,
+/// REDACTION_EXPRESSIONS, from 12.2; DBMS_REDACT.APPLY_POLICY_EXPR_TO_COL). For its column a
+/// named expression takes precedence over the policy's (Data Redaction Guide 2.9). A named
+/// expression applied to no column has no COLUMN_NAME. Binds: `:owner`, `:table_name`.
+/// Privilege: as [`REDACTION_POLICIES`]; before 12.2 the view does not exist (ORA-00942) and no
+/// column has one.
+pub const REDACTION_EXPRESSIONS: &str = "SELECT COLUMN_NAME, EXPRESSION FROM \
+REDACTION_EXPRESSIONS WHERE OBJECT_OWNER = :owner AND OBJECT_NAME = :table_name \
+AND COLUMN_NAME IS NOT NULL ORDER BY COLUMN_NAME";
+
+/// Whether a Data Redaction policy expression is TRUE for this session: one row, 1 when it is,
+/// 0 when it is FALSE or NULL (a NULL comparison does not redact: Data Redaction Guide 5.4).
+/// Oracle evaluates the expression at query time in the querying session; the functions it
+/// may use (SYS_CONTEXT, XS_SYS_CONTEXT, SUBSTR, … no user functions: Data Redaction Guide 3.1)
+/// are all SQL functions, so a query in the capture user's own session evaluates it as the
+/// snapshot's reads will. The text comes from the dictionary (REDACTION_POLICIES.EXPRESSION,
+/// REDACTION_EXPRESSIONS.EXPRESSION), where DBMS_REDACT checked it; it cannot be a bind.
+pub fn redaction_expression_holds(expression: &str) -> String {
+    format!("SELECT COUNT(*) FROM DUAL WHERE ({expression})")
+}
 
 /// The exemptions this session holds: EXEMPT ACCESS POLICY (from VPD and OLS: Utilities,
 /// "Security Considerations for Direct Path Exports") and EXEMPT REDACTION POLICY (Data

@@ -348,10 +348,28 @@ fn walk(served: &Served) -> BTreeSet<String> {
     for (name, text) in [
         ("ROW_ACCESS_POLICIES", sql::ROW_ACCESS_POLICIES),
         ("REDACTION_POLICIES", sql::REDACTION_POLICIES),
+        ("REDACTION_COLUMNS", sql::REDACTION_COLUMNS),
+        ("REDACTION_EXPRESSIONS", sql::REDACTION_EXPRESSIONS),
     ] {
         assert!(rows(root, name, text, &owner_table).is_empty(), "{name}");
         mark(name);
     }
+    // A policy expression, TRUE and FALSE for this session (wire/policies.rs evaluates real
+    // policies' expressions).
+    for (expression, holds) in [
+        ("1=1", "1"),
+        ("SYS_CONTEXT('USERENV','SESSION_USER') <> USER", "0"),
+        (
+            "SYS_CONTEXT('SYS_SESSION_ROLES','SELECT_CATALOG_ROLE') = 'TRUE'",
+            "1",
+        ),
+    ] {
+        let statement = sql::redaction_expression_holds(expression);
+        let r = rows(root, "redaction_expression_holds", &statement, &[]);
+        assert_eq!(r.len(), 1, "{expression}");
+        assert_eq!(text(&r[0][0]), holds, "{expression}");
+    }
+    mark("redaction_expression_holds");
     assert!(rows(root, "POLICY_EXEMPTIONS", sql::POLICY_EXEMPTIONS, &[]).is_empty());
     mark("POLICY_EXEMPTIONS");
     // The example has no cluster: answered with no row (conformance.rs reads a cluster's).

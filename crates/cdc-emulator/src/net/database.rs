@@ -132,6 +132,8 @@ impl WireDatabase {
             "SESSION_PRIVS" => Ok(acc::session_privs(s)),
             "ALL_POLICIES" => super::policy_views::all_policies(s),
             "REDACTION_POLICIES" => super::policy_views::redaction_policies(s),
+            "REDACTION_COLUMNS" => super::policy_views::redaction_columns(s),
+            "REDACTION_EXPRESSIONS" => super::policy_views::redaction_expressions(s),
             "SESSION_ROLES" => Ok(acc::session_roles(s)),
             "USER_RESOURCE_LIMITS" => Ok(acc::user_resource_limits(s)),
             "ALL_TAB_PRIVS" => Ok(acc::all_tab_privs(s)),
@@ -204,6 +206,8 @@ impl WireDatabase {
             "ISDBA" => Datum::text("FALSE"),
             "DATABASE_ROLE" => Datum::text(s.database_view().map_err(ora_error)?.role.as_oracle()),
             "SERVER_HOST" | "HOST" => Datum::text("emulator"),
+            // Never set by the emulator's sessions (DBMS_SESSION, DBMS_APPLICATION_INFO).
+            "CLIENT_IDENTIFIER" | "CLIENT_INFO" | "MODULE" | "ACTION" => Datum::Null,
             "LANGUAGE" => {
                 // The container's: a PDB may have its own database character set.
                 let set = s
@@ -215,12 +219,7 @@ impl WireDatabase {
                     .database;
                 Datum::text(format!("AMERICAN_AMERICA.{set}"))
             }
-            other => {
-                return Err(OraError::new(
-                    2003,
-                    format!("invalid USERENV parameter ({other})"),
-                ))
-            }
+            other => return Err(crate::redaction_expr::invalid_userenv(other)),
         })
     }
 }
@@ -266,6 +265,9 @@ impl Database for WireDatabase {
         Some(match name {
             "SYS_CONTEXT" => match (text_arg(args, 0).as_deref(), text_arg(args, 1)) {
                 (Some("USERENV"), Some(attr)) => self.userenv(&attr),
+                (Some("SYS_SESSION_ROLES"), Some(role)) => Ok(Datum::text(
+                    crate::redaction_expr::session_role(&self.session.user, &role),
+                )),
                 (Some(ns), _) if ns != "USERENV" => Ok(Datum::Null),
                 _ => Err(OraError::new(2003, "invalid USERENV parameter")),
             },
@@ -481,13 +483,7 @@ impl Database for WireDatabase {
             ),
             Err(_) => (0, 0),
         };
-        let local = chrono::DateTime::from_timestamp_millis(ms + i64::from(offset) * 1000)
-            .unwrap_or_default();
-        let text = local.format("%Y-%m-%d %H:%M:%S%.9f").to_string();
-        (
-            DateTime::parse(&text).unwrap_or_default(),
-            i16::try_from(offset / 60).unwrap_or(0),
-        )
+        crate::redaction_expr::host_time(ms, offset)
     }
 }
 

@@ -1,12 +1,14 @@
 //! The views of the security policies on tables ([`crate::policies`]): ALL_POLICIES (VPD, of
-//! the tables the user may access) and REDACTION_POLICIES (Data Redaction, every table of the
-//! container; SELECT_CATALOG_ROLE or SELECT on it, else ORA-00942), from the schema file's
-//! `access_policies` and `redaction_policies`, with the columns the adapter reads (Reference,
-//! ALL_POLICIES and REDACTION_POLICIES).
+//! the tables the user may access) and REDACTION_POLICIES, REDACTION_COLUMNS and
+//! REDACTION_EXPRESSIONS (Data Redaction, every table of the container; SELECT_CATALOG_ROLE or
+//! SELECT on them, else ORA-00942), from the schema file's `access_policies` and
+//! `redaction_policies`, with Oracle's columns (Reference, ALL_POLICIES, REDACTION_POLICIES,
+//! REDACTION_COLUMNS, REDACTION_EXPRESSIONS).
 
 use super::relation::*;
 use crate::errors::Result;
 use crate::EmulatorSession;
+use cdc_core::model::RedactionPolicy;
 use emulator_sql::Relation;
 
 fn yes_no(b: bool) -> oracle_datum::Datum {
@@ -63,22 +65,17 @@ pub(super) fn all_policies(s: &mut EmulatorSession) -> Result<Relation> {
     Ok(view(&spec, rows))
 }
 
-/// REDACTION_POLICIES: one row per Data Redaction policy of a table of the container, behind
-/// SELECT_CATALOG_ROLE (Data Redaction Guide, appendix C).
-pub(super) fn redaction_policies(s: &mut EmulatorSession) -> Result<Relation> {
-    s.user
-        .read_dictionary("REDACTION_POLICIES", "reading REDACTION_POLICIES")?;
-    let spec = [
-        ("OBJECT_OWNER", NAME),
-        ("OBJECT_NAME", NAME),
-        ("POLICY_NAME", NAME),
-        ("EXPRESSION", text(4000)),
-        ("ENABLE", text(7)),
-        ("POLICY_DESCRIPTION", text(4000)),
-    ];
+/// The Data Redaction policies of the tables of the session's container, as the dictionary
+/// holds them, behind SELECT_CATALOG_ROLE (Data Redaction Guide, appendix C): ORA-00942 naming
+/// `view` without it.
+fn container_redaction(
+    s: &mut EmulatorSession,
+    view: &str,
+) -> Result<Vec<(crate::names::TableName, RedactionPolicy, bool)>> {
+    s.user.read_dictionary(view, &format!("reading {view}"))?;
     let here = s.container.clone();
     let r = s.replica()?;
-    let mut rows = Vec::new();
+    let mut out = Vec::new();
     for table in &r.schema.tables {
         let Ok(name) = table.name.parse::<crate::names::TableName>() else {
             continue;
@@ -87,14 +84,121 @@ pub(super) fn redaction_policies(s: &mut EmulatorSession) -> Result<Relation> {
             continue;
         }
         for p in &table.redaction_policies {
+            out.push((name.clone(), crate::policies::as_policy(p), p.enabled));
+        }
+    }
+    Ok(out)
+}
+
+/// REDACTION_POLICIES: one row per Data Redaction policy of a table of the container.
+pub(super) fn redaction_policies(s: &mut EmulatorSession) -> Result<Relation> {
+    let spec = [
+        ("OBJECT_OWNER", NAME),
+        ("OBJECT_NAME", NAME),
+        ("POLICY_NAME", NAME),
+        ("EXPRESSION", text(4000)),
+        ("ENABLE", text(7)),
+        ("POLICY_DESCRIPTION", text(4000)),
+    ];
+    let rows = container_redaction(s, "REDACTION_POLICIES")?
+        .into_iter()
+        .map(|(name, p, enabled)| {
+            vec![
+                t(name.owner.as_str()),
+                t(name.table.as_str()),
+                t(p.name),
+                t(p.expression),
+                yes_no(enabled),
+                opt(None::<&str>),
+            ]
+        })
+        .collect();
+    Ok(view(&spec, rows))
+}
+
+/// REDACTION_COLUMNS: one row per redacted column (full redaction: FUNCTION_TYPE
+/// 'FULL REDACTION', no parameters).
+pub(super) fn redaction_columns(s: &mut EmulatorSession) -> Result<Relation> {
+    let spec = [
+        ("OBJECT_OWNER", NAME),
+        ("OBJECT_NAME", NAME),
+        ("COLUMN_NAME", NAME),
+        ("FUNCTION_TYPE", text(27)),
+        ("FUNCTION_PARAMETERS", text(1000)),
+        ("REGEXP_PATTERN", text(512)),
+        ("REGEXP_REPLACE_STRING", text(4000)),
+        ("REGEXP_POSITION", NUM),
+        ("REGEXP_OCCURRENCE", NUM),
+        ("REGEXP_MATCH_PARAMETER", text(10)),
+        ("COLUMN_DESCRIPTION", text(4000)),
+    ];
+    let mut rows = Vec::new();
+    for (name, p, _) in container_redaction(s, "REDACTION_COLUMNS")? {
+        for c in p.columns {
             rows.push(vec![
                 t(name.owner.as_str()),
                 t(name.table.as_str()),
-                t(p.name.as_str()),
-                t("1=1"),
-                yes_no(p.enabled),
+                t(c),
+                t("FULL REDACTION"),
+                opt(None::<&str>),
+                opt(None::<&str>),
+                opt(None::<&str>),
+                opt_n(None::<i64>),
+                opt_n(None::<i64>),
+                opt(None::<&str>),
                 opt(None::<&str>),
             ]);
+        }
+    }
+    Ok(view(&spec, rows))
+}
+
+/// REDACTION_EXPRESSIONS: one row per named policy expression and column it is applied to.
+pub(super) fn redaction_expressions(s: &mut EmulatorSession) -> Result<Relation> {
+    let spec = [
+        ("POLICY_EXPRESSION_NAME", text(256)),
+        ("EXPRESSION", text(4000)),
+        ("OBJECT_OWNER", NAME),
+        ("OBJECT_NAME", NAME),
+        ("COLUMN_NAME", NAME),
+        ("POLICY_EXPRESSION_DESCRIPTION", text(4000)),
+    ];
+    let here = s.container.clone();
+    s.user
+        .read_dictionary("REDACTION_EXPRESSIONS", "reading REDACTION_EXPRESSIONS")?;
+    let r = s.replica()?;
+    let version = &r.schema.database.version;
+    if crate::schema::release(version) < crate::policies::NAMED_EXPRESSIONS_FROM {
+        return Err(crate::errors::CdcError::Privilege {
+            operation: "reading REDACTION_EXPRESSIONS".into(),
+            message: format!(
+                "ORA-00942: table or view does not exist (REDACTION_EXPRESSIONS came with 12.2; this database is {version})"
+            ),
+        });
+    }
+    let mut rows = Vec::new();
+    for table in &r.schema.tables {
+        let Ok(name) = table.name.parse::<crate::names::TableName>() else {
+            continue;
+        };
+        if name.pdb != here {
+            continue;
+        }
+        for named in table
+            .redaction_policies
+            .iter()
+            .flat_map(|p| &p.column_expressions)
+        {
+            for c in &named.columns {
+                rows.push(vec![
+                    t(named.name.as_str()),
+                    t(named.expression.as_str()),
+                    t(name.owner.as_str()),
+                    t(name.table.as_str()),
+                    t(c.to_ascii_uppercase()),
+                    opt(None::<&str>),
+                ]);
+            }
         }
     }
     Ok(view(&spec, rows))

@@ -26,6 +26,9 @@ pub(super) fn access_policies(f: &Facts) -> Finding {
     let who = f.settings.database_user().unwrap_or("the capture user");
     let (mut found, mut fixes, mut objects, mut unknown) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    // Enabled redaction policies whose expressions are FALSE for the capture user: they do not
+    // mask its reads (a common alternative to granting EXEMPT REDACTION POLICY).
+    let mut not_applying = Vec::new();
     let need = |privilege: &str, fixes: &mut Vec<String>| {
         let g = grant(privilege, user);
         if !fixes.contains(&g) {
@@ -57,6 +60,12 @@ pub(super) fn access_policies(f: &Facts) -> Finding {
             need("EXEMPT ACCESS POLICY", &mut fixes);
             objects.push(name.to_string());
         }
+        if !p.redaction_not_applying.is_empty() {
+            not_applying.push(format!(
+                "{name}: Data Redaction policy {} does not apply to {who} (its expressions are FALSE in {who}'s session)",
+                p.redaction_not_applying.join(", ")
+            ));
+        }
         let masking = p.masking();
         if !masking.is_empty() {
             found.push(format!(
@@ -69,12 +78,18 @@ pub(super) fn access_policies(f: &Facts) -> Finding {
             }
         }
     }
+    let noted = |text: String| -> String {
+        match not_applying.is_empty() {
+            true => text,
+            false => format!("{text}\n{}", not_applying.join("\n")),
+        }
+    };
     if !found.is_empty() {
+        let found = noted(found.join("\n"));
         if f.settings.snapshot.allow_access_policies {
             let mut w = Finding::warn(
                 format!(
-                    "{}\ncdc.snapshot.access.policies=allow: the snapshot reads these tables as the policies let {who} see them, not as they are",
-                    found.join("\n")
+                    "{found}\ncdc.snapshot.access.policies=allow: the snapshot reads these tables as the policies let {who} see them, not as they are"
                 ),
                 fixes.join("\n"),
             );
@@ -85,7 +100,7 @@ pub(super) fn access_policies(f: &Facts) -> Finding {
             "cdc.snapshot.access.policies: allow  # only if a filtered or masked snapshot is what you want"
                 .into(),
         );
-        return Finding::fail(found.join("\n"), fixes.join("\n")).on(objects);
+        return Finding::fail(found, fixes.join("\n")).on(objects);
     }
     if !unknown.is_empty() {
         let objects = f.read_policies.keys().map(|n| n.to_string()).collect();
@@ -98,8 +113,8 @@ pub(super) fn access_policies(f: &Facts) -> Finding {
         )
         .on(objects);
     }
-    Finding::pass(format!(
+    Finding::pass(noted(format!(
         "no captured table has a VPD, OLS or Data Redaction policy that applies to {who} ({} checked)",
         f.read_policies.len()
-    ))
+    )))
 }

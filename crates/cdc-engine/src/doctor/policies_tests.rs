@@ -83,3 +83,25 @@ fn an_unreadable_redaction_view_warns_that_it_cannot_be_checked() {
         "GRANT SELECT_CATALOG_ROLE TO CDC;"
     );
 }
+
+/// A redaction policy whose expression is FALSE for the capture user masks nothing for it: PASS,
+/// and the finding says which policy does not apply and why (before: FAIL with CDC-2207).
+#[test]
+fn a_redaction_policy_whose_expression_exempts_the_capture_user_passes_and_is_named() {
+    let tables = HEALTHY_TABLES.replacen(
+        "    primary_key: [ID]\n",
+        "    primary_key: [ID]\n    redaction_policies:\n      - { name: EMP_NAME, columns: [NAME], expression: \"SYS_CONTEXT('USERENV','SESSION_USER') <> 'CDC'\" }\n",
+        1,
+    );
+    let db = Db::new("  users:\n    - { name: CDC, privileges: all }\n", &tables);
+    let r = db.report(&["cdc.database.user=CDC"]);
+    let c = get(&r, "tables.access-policies");
+    assert_eq!(c.severity, Severity::Pass, "{}", c.found);
+    assert!(
+        c.found.contains(
+            "HR.EMP: Data Redaction policy EMP_NAME does not apply to CDC (its expressions are FALSE in CDC's session)"
+        ),
+        "{}",
+        c.found
+    );
+}

@@ -57,6 +57,12 @@ pub fn check(
             )?;
         }
     }
+    if !p.redaction_not_applying.is_empty() {
+        tracing::info!(
+            "{table}: Data Redaction policy {} does not apply to {user}: its expressions are FALSE in the capture session",
+            p.redaction_not_applying.join(", ")
+        );
+    }
     let (filtering, masking) = (p.filtering(), p.masking());
     if filtering.is_empty() && masking.is_empty() {
         return Ok(());
