@@ -161,6 +161,11 @@ pub struct ReadPolicies {
     /// no column.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub redaction_not_applying: Vec<String>,
+    /// The columns the masking policies mask for this session (upper-case names, as the
+    /// dictionary holds them); `None`: not known (the expressions were not evaluated: every
+    /// column of a masking policy may be masked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub masked_columns: Option<Vec<String>>,
     /// SESSION_PRIVS holds EXEMPT ACCESS POLICY (or the user is SYS).
     pub exempt_access: bool,
     /// SESSION_PRIVS holds EXEMPT REDACTION POLICY (or the user is SYS).
@@ -174,6 +179,7 @@ impl ReadPolicies {
             row_access: Some(Vec::new()),
             redaction: Some(Vec::new()),
             redaction_not_applying: Vec::new(),
+            masked_columns: Some(Vec::new()),
             exempt_access: false,
             exempt_redaction: false,
         }
@@ -192,6 +198,15 @@ impl ReadPolicies {
         match (&self.redaction, self.exempt_redaction) {
             (Some(p), false) => p.clone(),
             _ => Vec::new(),
+        }
+    }
+
+    /// The redaction policies that mask a read of the columns `read` keeps: [`Self::masking`],
+    /// unless every column known to be masked is one the read leaves out.
+    pub fn masking_read(&self, read: impl Fn(&str) -> bool) -> Vec<String> {
+        match &self.masked_columns {
+            Some(columns) if !columns.iter().any(|c| read(c)) => Vec::new(),
+            _ => self.masking(),
         }
     }
 }
@@ -217,16 +232,21 @@ pub struct RedactionPolicy {
 }
 
 impl RedactionPolicy {
+    /// The expression that decides for a redacted column: its named expression, else the
+    /// policy's.
+    pub fn deciding_expression(&self, column: &str) -> &str {
+        self.column_expressions
+            .iter()
+            .find(|(c, _)| c == column)
+            .map_or(self.expression.as_str(), |(_, e)| e.as_str())
+    }
+
     /// The expressions that decide whether the policy masks some column of a query that reads
     /// every redacted column: each column's deciding expression, once each, in column order.
     pub fn deciding_expressions(&self) -> Vec<&str> {
         let mut out: Vec<&str> = Vec::new();
         for column in &self.columns {
-            let e = self
-                .column_expressions
-                .iter()
-                .find(|(c, _)| c == column)
-                .map_or(self.expression.as_str(), |(_, e)| e.as_str());
+            let e = self.deciding_expression(column);
             if !out.contains(&e) {
                 out.push(e);
             }
@@ -234,10 +254,14 @@ impl RedactionPolicy {
         out
     }
 
-    /// Whether the policy masks a column for a session in which `holds` says which
-    /// expressions are TRUE.
-    pub fn masks(&self, mut holds: impl FnMut(&str) -> bool) -> bool {
-        self.deciding_expressions().into_iter().any(&mut holds)
+    /// The columns the policy masks for a session in which `holds` says which expressions are
+    /// TRUE.
+    pub fn masked_columns(&self, mut holds: impl FnMut(&str) -> bool) -> Vec<String> {
+        self.columns
+            .iter()
+            .filter(|c| holds(self.deciding_expression(c)))
+            .cloned()
+            .collect()
     }
 }
 
@@ -1042,19 +1066,38 @@ mod redaction_policy_tests {
         let p = policy(&["SSN", "NAME"], &[("SSN", "NAMED")]);
         assert_eq!(p.deciding_expressions(), ["NAMED", "POLICY"]);
         // FALSE policy expression, TRUE named one: SSN is masked.
-        assert!(p.masks(|e| e == "NAMED"));
-        assert!(p.masks(|e| e == "POLICY"));
-        assert!(!p.masks(|_| false));
+        assert_eq!(p.masked_columns(|e| e == "NAMED"), ["SSN"]);
+        assert_eq!(p.masked_columns(|e| e == "POLICY"), ["NAME"]);
+        assert!(p.masked_columns(|_| false).is_empty());
         // Every column has its named expression: the policy's own decides nothing.
         let p = policy(&["SSN"], &[("SSN", "NAMED"), ("OTHER", "ELSEWHERE")]);
         assert_eq!(p.deciding_expressions(), ["NAMED"]);
-        assert!(!p.masks(|e| e == "POLICY" || e == "ELSEWHERE"));
+        assert!(p
+            .masked_columns(|e| e == "POLICY" || e == "ELSEWHERE")
+            .is_empty());
+    }
+
+    #[test]
+    fn a_read_that_leaves_out_every_masked_column_is_not_masked() {
+        let mut p = super::ReadPolicies {
+            redaction: Some(vec!["P".into()]),
+            masked_columns: Some(vec!["SSN".into()]),
+            ..super::ReadPolicies::none()
+        };
+        assert!(p.masking_read(|c| c != "SSN").is_empty());
+        assert_eq!(p.masking_read(|_| true), ["P"]);
+        // Not known which columns: the policy counts whatever the read leaves out.
+        p.masked_columns = None;
+        assert_eq!(p.masking_read(|_| false), ["P"]);
+        // Exempt: nothing masks.
+        p.exempt_redaction = true;
+        assert!(p.masking_read(|_| true).is_empty());
     }
 
     #[test]
     fn a_policy_without_redacted_columns_masks_nothing() {
         let p = policy(&[], &[]);
         assert!(p.deciding_expressions().is_empty());
-        assert!(!p.masks(|_| true));
+        assert!(p.masked_columns(|_| true).is_empty());
     }
 }

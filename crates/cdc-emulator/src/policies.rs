@@ -122,7 +122,7 @@ pub fn masked_columns(
             policies
                 .iter()
                 .filter(|p| p.columns.contains(&c))
-                .any(|p| holds(deciding_expression(p, &c)))
+                .any(|p| holds(p.deciding_expression(&c)))
         })
         .filter_map(|(i, c)| {
             let column = t.def.columns.iter().find(|col| &col.name == c)?;
@@ -148,14 +148,6 @@ pub fn as_policy(p: &RedactionSpec) -> RedactionPolicy {
             })
             .collect(),
     }
-}
-
-/// A redacted column's named expression, else its policy's.
-fn deciding_expression<'a>(p: &'a RedactionPolicy, column: &str) -> &'a str {
-    p.column_expressions
-        .iter()
-        .find(|(c, _)| c == column)
-        .map_or(p.expression.as_str(), |(_, e)| e.as_str())
 }
 
 /// An expression the schema check let through cannot fail here; if it does, the column is
@@ -236,19 +228,30 @@ pub fn read_policies(
         && ["REDACTION_COLUMNS", "REDACTION_EXPRESSIONS"]
             .iter()
             .all(|v| user.may_read_dictionary(v));
-    let (masking, not_applying): (Vec<_>, Vec<_>) = enabled
-        .into_iter()
-        .partition(|p| exempt_redaction || !evaluates || p.masks(|e| evaluate(reader, e)));
-    let redaction = user
-        .may_read_dictionary("REDACTION_POLICIES")
-        .then(|| masking.into_iter().map(|p| p.name).collect());
+    let readable = user.may_read_dictionary("REDACTION_POLICIES");
+    // Known when nothing is enabled, or every enabled policy was evaluated.
+    let evaluated = readable && (enabled.is_empty() || (evaluates && !exempt_redaction));
+    let (mut masking, mut not_applying, mut masked_columns) = (Vec::new(), Vec::new(), Vec::new());
+    for p in enabled {
+        if exempt_redaction || !evaluates {
+            masking.push(p.name);
+            continue;
+        }
+        let masked = p.masked_columns(|e| evaluate(reader, e));
+        match masked.is_empty() {
+            true => not_applying.push(p.name),
+            false => masking.push(p.name),
+        }
+        masked_columns.extend(masked);
+    }
+    // In name order, as the adapter reads them (REDACTION_COLUMNS … ORDER BY COLUMN_NAME).
+    masked_columns.sort();
+    masked_columns.dedup();
     ReadPolicies {
         row_access: Some(row_access),
-        redaction_not_applying: match redaction {
-            Some(_) => not_applying.into_iter().map(|p| p.name).collect(),
-            None => Vec::new(),
-        },
-        redaction,
+        redaction: readable.then_some(masking),
+        redaction_not_applying: if readable { not_applying } else { Vec::new() },
+        masked_columns: evaluated.then_some(masked_columns),
         exempt_access: exempt(user, EXEMPT_ACCESS_POLICY),
         exempt_redaction,
     }

@@ -34,7 +34,8 @@ impl Reader<'_> {
     /// an expression the engine cannot evaluate, as Oracle would raise it.
     pub fn holds(&self, expression: &str) -> Result<bool, OraError> {
         let mut db = Context { reader: self };
-        let sql = format!("SELECT 1 FROM DUAL WHERE ({expression})");
+        // As the adapter asks: the parenthesis closes after a `--` comment the text may end with.
+        let sql = format!("SELECT 1 FROM DUAL WHERE ({expression}\n)");
         match SqlSession::new().execute(&mut db, &sql, &[])? {
             Outcome::Rows { mut rows, .. } => Ok(rows.next().transpose()?.is_some()),
             _ => Err(OraError::new(

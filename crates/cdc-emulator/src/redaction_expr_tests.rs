@@ -31,7 +31,7 @@ tables:
     redaction_policies:
       - name: EMP_PRIVATE
         columns: [NAME, HIRED]
-        expression: "SYS_CONTEXT('USERENV', 'SESSION_USER') != 'CDC'"
+        expression: "SYS_CONTEXT('USERENV', 'SESSION_USER') != 'CDC' -- the capture user sees all"
         column_expressions:
           - name: HIRED_FOR_CATALOG
             expression: "SYS_CONTEXT('SYS_SESSION_ROLES', 'EXECUTE_CATALOG_ROLE') = 'FALSE'"
@@ -124,7 +124,7 @@ fn read_policies_says_which_policies_mask_the_session_and_which_do_not() {
 fn an_expression_the_emulator_cannot_evaluate_is_refused_at_init() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.yaml");
-    let policy = "\"SYS_CONTEXT('USERENV', 'SESSION_USER') != 'CDC'\"";
+    let policy = "\"SYS_CONTEXT('USERENV', 'SESSION_USER') != 'CDC' -- the capture user sees all\"";
     for (bad, says) in [
         (
             SCHEMA.replace(policy, "\"MY_CHECK() = 1\""),

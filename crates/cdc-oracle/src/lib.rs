@@ -624,6 +624,7 @@ impl Catalog for OracleSession {
             row_access,
             redaction: redaction.masking,
             redaction_not_applying: redaction.not_applying,
+            masked_columns: redaction.masked_columns,
             exempt_access: held.iter().any(|p| p == "EXEMPT ACCESS POLICY"),
             exempt_redaction,
         })

@@ -14,10 +14,12 @@ use crate::names::TableName;
 use cdc_core::model::RedactionPolicy;
 
 /// What the session learnt of a table's redaction: `masking` the enabled policies that mask its
-/// reads (`None`: REDACTION_POLICIES could not be read), `not_applying` the others.
+/// reads (`None`: REDACTION_POLICIES could not be read), `not_applying` the others,
+/// `masked_columns` the columns masked (`None`: not evaluated).
 pub struct Redaction {
     pub masking: Option<Vec<String>>,
     pub not_applying: Vec<String>,
+    pub masked_columns: Option<Vec<String>>,
 }
 
 /// Reads the table's redaction policies; evaluates them unless the session is `exempt` (then
@@ -51,9 +53,13 @@ pub fn read(
         return Ok(Redaction {
             masking: None,
             not_applying: Vec::new(),
+            masked_columns: None,
         });
     };
+    // Every enabled policy counted, none evaluated: which columns are masked is not known
+    // (nothing is, with no policy).
     let every = |policies: Vec<(String, Option<String>)>| Redaction {
+        masked_columns: policies.is_empty().then(Vec::new),
         masking: Some(policies.into_iter().map(|(name, _)| name).collect()),
         not_applying: Vec::new(),
     };
@@ -83,7 +89,11 @@ pub fn read(
     let mut out = Redaction {
         masking: Some(Vec::new()),
         not_applying: Vec::new(),
+        masked_columns: Some(Vec::new()),
     };
+    // Each distinct expression evaluated once; one that fails counts as TRUE.
+    let mut decided: Vec<(String, bool)> = Vec::new();
+    let evaluating = c("evaluating a Data Redaction policy expression");
     for (name, expression) in policies {
         let policy = RedactionPolicy {
             name,
@@ -91,31 +101,35 @@ pub fn read(
             columns: columns.clone(),
             column_expressions: column_expressions.clone(),
         };
-        let mut failed = None;
-        let mut masks = false;
         for e in policy.deciding_expressions() {
-            if holds(
-                conn,
-                table,
-                e,
-                &c("evaluating a Data Redaction policy expression"),
-            )
-            .or_else(|err| keep_transient(err, &mut failed))?
-            {
-                masks = true;
-                break;
+            if decided.iter().any(|(d, _)| d == e) {
+                continue;
             }
+            let h = match holds(conn, table, e, &evaluating) {
+                Ok(h) => h,
+                Err(err) if is_transient(&err) => return Err(err),
+                Err(err) => {
+                    tracing::warn!(
+                        "Data Redaction policy {} of {table}: its expression {e:?} could not be evaluated in the capture session ({err}); it is taken to be TRUE (the columns it decides for are masked)",
+                        policy.name
+                    );
+                    true
+                }
+            };
+            decided.push((e.to_string(), h));
         }
-        if let Some(err) = failed.filter(|_| masks) {
-            tracing::warn!(
-                "Data Redaction policy {} of {table}: an expression of it could not be evaluated in the capture session ({err}); it is taken to mask the reads",
-                policy.name
-            );
-        }
-        match (masks, out.masking.as_mut()) {
-            (true, Some(m)) => m.push(policy.name),
+        let masked = policy.masked_columns(|e| decided.iter().any(|(d, h)| d == e && *h));
+        match (masked.is_empty(), out.masking.as_mut()) {
+            (false, Some(m)) => m.push(policy.name),
             _ => out.not_applying.push(policy.name),
         }
+        if let Some(all) = out.masked_columns.as_mut() {
+            all.extend(masked);
+        }
+    }
+    if let Some(all) = out.masked_columns.as_mut() {
+        all.sort();
+        all.dedup();
     }
     Ok(out)
 }
@@ -130,16 +144,6 @@ fn optional<T>(r: Result<T>) -> Result<Option<T>> {
         }
         Err(e) => Err(e),
     }
-}
-
-/// An expression that cannot be evaluated here is taken to be TRUE (the policy masks: the
-/// snapshot stops rather than hold masked values); a lost connection goes to the caller.
-fn keep_transient(e: CdcError, failed: &mut Option<String>) -> Result<bool> {
-    if is_transient(&e) {
-        return Err(e);
-    }
-    *failed = Some(e.to_string());
-    Ok(true)
 }
 
 fn holds(

@@ -386,9 +386,10 @@ AND COLUMN_NAME IS NOT NULL ORDER BY COLUMN_NAME";
 /// may use (SYS_CONTEXT, XS_SYS_CONTEXT, SUBSTR, … no user functions: Data Redaction Guide 3.1)
 /// are all SQL functions, so a query in the capture user's own session evaluates it as the
 /// snapshot's reads will. The text comes from the dictionary (REDACTION_POLICIES.EXPRESSION,
-/// REDACTION_EXPRESSIONS.EXPRESSION), where DBMS_REDACT checked it; it cannot be a bind.
+/// REDACTION_EXPRESSIONS.EXPRESSION), where DBMS_REDACT checked it; it cannot be a bind. The
+/// closing parenthesis goes on a line of its own, after a `--` comment the text may end with.
 pub fn redaction_expression_holds(expression: &str) -> String {
-    format!("SELECT COUNT(*) FROM DUAL WHERE ({expression})")
+    format!("SELECT COUNT(*) FROM DUAL WHERE ({expression}\n)")
 }
 
 /// The exemptions this session holds: EXEMPT ACCESS POLICY (from VPD and OLS: Utilities,

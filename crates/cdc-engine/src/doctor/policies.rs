@@ -66,7 +66,14 @@ pub(super) fn access_policies(f: &Facts) -> Finding {
                 p.redaction_not_applying.join(", ")
             ));
         }
-        let masking = p.masking();
+        // Masked columns the snapshot never reads (cdc.columns.exclude) change nothing.
+        let masking = p.masking_read(|c| !f.settings.column_excluded(name, c));
+        if masking.is_empty() && !p.masking().is_empty() {
+            not_applying.push(format!(
+                "{name}: Data Redaction policy {} masks only columns cdc.columns.exclude leaves out",
+                p.masking().join(", ")
+            ));
+        }
         if !masking.is_empty() {
             found.push(format!(
                 "{name}: Data Redaction policy {} masks {who}'s query results, who lacks EXEMPT REDACTION POLICY: the snapshot would hold masked values (CDC-2207)",

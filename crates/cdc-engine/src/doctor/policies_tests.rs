@@ -105,3 +105,24 @@ fn a_redaction_policy_whose_expression_exempts_the_capture_user_passes_and_is_na
         c.found
     );
 }
+
+/// A redaction policy whose masked columns are all in cdc.columns.exclude changes no snapshot:
+/// PASS, saying so (before: FAIL).
+#[test]
+fn a_redaction_policy_on_excluded_columns_only_passes_and_is_named() {
+    let r = with_policies("[all, EXEMPT ACCESS POLICY]")
+        .report(&["cdc.database.user=CDC", "cdc.columns.exclude=HR.EMP.NAME"]);
+    let c = get(&r, "tables.access-policies");
+    assert_eq!(c.severity, Severity::Pass, "{}", c.found);
+    assert!(
+        c.found.contains(
+            "HR.EMP: Data Redaction policy EMP_NAME masks only columns cdc.columns.exclude leaves out"
+        ),
+        "{}",
+        c.found
+    );
+    // Another column excluded: still FAIL.
+    let r = with_policies("[all, EXEMPT ACCESS POLICY]")
+        .report(&["cdc.database.user=CDC", "cdc.columns.exclude=HR.EMP.ID"]);
+    assert_eq!(get(&r, "tables.access-policies").severity, Severity::Fail);
+}

@@ -318,6 +318,18 @@ pub struct StreamSettings {
 }
 
 impl Settings {
+    /// Whether `cdc.columns.exclude` lists the column (as `PDB.OWNER.TABLE.COLUMN`, or as
+    /// `OWNER.TABLE.COLUMN` for the table in any PDB): never read nor published.
+    pub fn column_excluded(&self, table: &TableName, column: &str) -> bool {
+        self.columns_exclude.iter().any(|c| {
+            c.column == column
+                && (c.table == *table
+                    || (c.table.pdb.is_none()
+                        && c.table.owner == table.owner
+                        && c.table.table == table.table))
+        })
+    }
+
     /// Load the layers described by `options` and validate every key.
     /// Warnings (an ignored environment variable) go to the log.
     pub fn load(options: &LoadOptions) -> Result<Settings> {

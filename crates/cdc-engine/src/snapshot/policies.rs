@@ -63,7 +63,15 @@ pub fn check(
             p.redaction_not_applying.join(", ")
         );
     }
-    let (filtering, masking) = (p.filtering(), p.masking());
+    // A masked column the snapshot never reads (cdc.columns.exclude) changes nothing.
+    let masking = p.masking_read(|c| !settings.column_excluded(table, c));
+    if masking.is_empty() && !p.masking().is_empty() {
+        tracing::info!(
+            "{table}: Data Redaction policy {} masks only columns cdc.columns.exclude leaves out of the snapshot",
+            p.masking().join(", ")
+        );
+    }
+    let filtering = p.filtering();
     if filtering.is_empty() && masking.is_empty() {
         return Ok(());
     }

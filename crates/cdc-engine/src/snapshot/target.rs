@@ -136,16 +136,6 @@ pub fn resolve(
     chosen.into_iter().map(|t| decide(settings, t)).collect()
 }
 
-fn excluded(settings: &Settings, table: &TableName, column: &str) -> bool {
-    settings.columns_exclude.iter().any(|c| {
-        c.column == column
-            && (c.table == *table
-                || (c.table.pdb.is_none()
-                    && c.table.owner == table.owner
-                    && c.table.table == table.table))
-    })
-}
-
 fn per_table<'a, T>(
     map: &'a std::collections::BTreeMap<TableName, T>,
     table: &TableName,
@@ -215,7 +205,7 @@ fn decide(settings: &Settings, info: TableInfo) -> Result<Decision> {
     let columns: Vec<ColumnInfo> = info
         .columns
         .iter()
-        .filter(|c| !excluded(settings, &name, &c.name))
+        .filter(|c| !settings.column_excluded(&name, &c.name))
         .cloned()
         .collect();
     if let Some(c) = columns.iter().find(|c| !c.data_type.has_record_mapping()) {
@@ -332,7 +322,7 @@ fn decide(settings: &Settings, info: TableInfo) -> Result<Decision> {
     let excluded = settings
         .columns_exclude
         .iter()
-        .filter(|c| excluded(settings, &name, &c.column))
+        .filter(|c| settings.column_excluded(&name, &c.column))
         .map(|c| c.column.clone())
         .collect();
     Ok(Decision::Capture(Box::new(TableTarget {
