@@ -265,6 +265,57 @@ impl RedactionPolicy {
     }
 }
 
+/// What the enabled Data Redaction policies of a table do to one session's reads: the policies
+/// that mask some column (`masking`), the others (`not_applying`), and the columns masked
+/// (`None`: not known, nothing evaluated). The adapter and the emulator decide alike through
+/// [`RedactionOutcome::of`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RedactionOutcome {
+    pub masking: Vec<String>,
+    pub not_applying: Vec<String>,
+    pub masked_columns: Option<Vec<String>>,
+}
+
+impl RedactionOutcome {
+    /// `holds` evaluates an expression in the session (each distinct one once); `None` where
+    /// nothing is evaluated (an exempt session, or one that cannot read which columns are
+    /// redacted and by which expressions): every enabled policy then counts, and which columns
+    /// are masked is not known (none is, with no policy).
+    pub fn of<E>(
+        policies: Vec<RedactionPolicy>,
+        holds: Option<impl FnMut(&str) -> Result<bool, E>>,
+    ) -> Result<RedactionOutcome, E> {
+        let Some(mut holds) = holds else {
+            return Ok(RedactionOutcome {
+                masked_columns: policies.is_empty().then(Vec::new),
+                masking: policies.into_iter().map(|p| p.name).collect(),
+                not_applying: Vec::new(),
+            });
+        };
+        let mut decided: Vec<(String, bool)> = Vec::new();
+        let (mut out, mut columns) = (RedactionOutcome::default(), Vec::new());
+        for p in policies {
+            for e in p.deciding_expressions() {
+                if !decided.iter().any(|(d, _)| d == e) {
+                    let h = holds(e)?;
+                    decided.push((e.to_string(), h));
+                }
+            }
+            let masked = p.masked_columns(|e| decided.iter().any(|(d, h)| d == e && *h));
+            match masked.is_empty() {
+                true => out.not_applying.push(p.name),
+                false => out.masking.push(p.name),
+            }
+            columns.extend(masked);
+        }
+        // In name order, as REDACTION_COLUMNS is read (ORDER BY COLUMN_NAME).
+        columns.sort();
+        columns.dedup();
+        out.masked_columns = Some(columns);
+        Ok(out)
+    }
+}
+
 /// What the connected user holds.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Privileges {
@@ -1092,6 +1143,33 @@ mod redaction_policy_tests {
         // Exempt: nothing masks.
         p.exempt_redaction = true;
         assert!(p.masking_read(|_| true).is_empty());
+    }
+
+    #[test]
+    fn an_outcome_evaluates_each_expression_once_and_counts_every_policy_without_evaluation() {
+        let (mut asked, p) = (
+            Vec::new(),
+            policy(&["SSN", "NAME", "CARD"], &[("SSN", "NAMED")]),
+        );
+        let o = super::RedactionOutcome::of(
+            vec![p.clone()],
+            Some(|e: &str| {
+                asked.push(e.to_string());
+                Ok::<_, ()>(e == "NAMED")
+            }),
+        )
+        .unwrap();
+        assert_eq!(asked, ["NAMED", "POLICY"]);
+        assert_eq!(
+            (o.masking, o.masked_columns),
+            (vec!["P".to_string()], Some(vec!["SSN".to_string()]))
+        );
+        type Holds = fn(&str) -> Result<bool, ()>;
+        let none: Option<Holds> = None;
+        let o = super::RedactionOutcome::of(vec![p], none).unwrap();
+        assert_eq!((o.masking, o.masked_columns), (vec!["P".to_string()], None));
+        let o = super::RedactionOutcome::of(Vec::new(), none).unwrap();
+        assert_eq!(o.masked_columns, Some(Vec::new()));
     }
 
     #[test]

@@ -23,7 +23,7 @@ use crate::redaction_expr::Reader;
 use crate::schema::RedactionSpec;
 use crate::schema::{SchemaFile, TableSpec};
 use crate::store::Replica;
-use cdc_core::model::{FetchedRow, ReadPolicies, RedactionPolicy};
+use cdc_core::model::{FetchedRow, ReadPolicies, RedactionOutcome, RedactionPolicy};
 use cdc_core::types::{ColumnType, Value};
 
 /// The system privilege that exempts from VPD and Oracle Label Security.
@@ -228,30 +228,27 @@ pub fn read_policies(
         && ["REDACTION_COLUMNS", "REDACTION_EXPRESSIONS"]
             .iter()
             .all(|v| user.may_read_dictionary(v));
+    let holds = |e: &str| Ok::<bool, std::convert::Infallible>(evaluate(reader, e));
+    let decided =
+        match RedactionOutcome::of(enabled, (evaluates && !exempt_redaction).then_some(holds)) {
+            Ok(d) => d,
+            Err(never) => match never {},
+        };
+    // Without SELECT_CATALOG_ROLE REDACTION_POLICIES does not exist for the user: unknown.
     let readable = user.may_read_dictionary("REDACTION_POLICIES");
-    // Known when nothing is enabled, or every enabled policy was evaluated.
-    let evaluated = readable && (enabled.is_empty() || (evaluates && !exempt_redaction));
-    let (mut masking, mut not_applying, mut masked_columns) = (Vec::new(), Vec::new(), Vec::new());
-    for p in enabled {
-        if exempt_redaction || !evaluates {
-            masking.push(p.name);
-            continue;
-        }
-        let masked = p.masked_columns(|e| evaluate(reader, e));
-        match masked.is_empty() {
-            true => not_applying.push(p.name),
-            false => masking.push(p.name),
-        }
-        masked_columns.extend(masked);
-    }
-    // In name order, as the adapter reads them (REDACTION_COLUMNS … ORDER BY COLUMN_NAME).
-    masked_columns.sort();
-    masked_columns.dedup();
+    let (redaction, not_applying, masked_columns) = match readable {
+        true => (
+            Some(decided.masking),
+            decided.not_applying,
+            decided.masked_columns,
+        ),
+        false => (None, Vec::new(), None),
+    };
     ReadPolicies {
         row_access: Some(row_access),
-        redaction: readable.then_some(masking),
-        redaction_not_applying: if readable { not_applying } else { Vec::new() },
-        masked_columns: evaluated.then_some(masked_columns),
+        redaction,
+        redaction_not_applying: not_applying,
+        masked_columns,
         exempt_access: exempt(user, EXEMPT_ACCESS_POLICY),
         exempt_redaction,
     }

@@ -4,7 +4,7 @@
 
 use crate::testing::*;
 use crate::types::Value;
-use cdc_core::model::{ChunkRange, FetchedRow, FlashbackQuery, Scn};
+use cdc_core::model::Scn;
 use cdc_core::session::prelude::*;
 
 const SCHEMA: &str = r#"
@@ -54,23 +54,9 @@ fn session(db: &Db, user: &str) -> crate::EmulatorSession {
 }
 
 fn ids_and_names(s: &mut dyn Session, scn: Scn) -> Vec<(String, String)> {
-    let q = FlashbackQuery {
-        table: "HR.EMP".parse().unwrap(),
-        columns: vec!["ID".into(), "NAME".into()],
-        key_columns: vec!["ID".into()],
-        scn,
-        range: ChunkRange::Whole,
-        filter: None,
-        row_ids: false,
-    };
-    let mut rows: Vec<FetchedRow> = Vec::new();
-    s.read_as_of(&q, &mut |r| {
-        rows.push(r);
-        Ok(())
-    })
-    .unwrap();
-    rows.into_iter()
-        .map(|r| (r.values[0].to_string(), r.values[1].to_string()))
+    read_text(s, "HR.EMP", &["ID", "NAME"], scn)
+        .into_iter()
+        .map(|r| (r[0].clone(), r[1].clone()))
         .collect()
 }
 

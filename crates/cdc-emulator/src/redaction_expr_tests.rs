@@ -5,7 +5,7 @@
 
 use crate::testing::*;
 use crate::types::Value;
-use cdc_core::model::{ChunkRange, FetchedRow, FlashbackQuery, Scn};
+use cdc_core::model::Scn;
 use cdc_core::session::prelude::*;
 
 /// NAME is masked for everyone but CDC; HIRED for whoever lacks EXECUTE_CATALOG_ROLE (its named
@@ -53,24 +53,7 @@ fn session(db: &Db, user: &str) -> crate::EmulatorSession {
 
 /// ID, NAME, HIRED of every row as the session reads them.
 fn read_emp(s: &mut dyn Session, scn: Scn) -> Vec<Vec<String>> {
-    let q = FlashbackQuery {
-        table: "HR.EMP".parse().unwrap(),
-        columns: vec!["ID".into(), "NAME".into(), "HIRED".into()],
-        key_columns: vec!["ID".into()],
-        scn,
-        range: ChunkRange::Whole,
-        filter: None,
-        row_ids: false,
-    };
-    let mut rows: Vec<FetchedRow> = Vec::new();
-    s.read_as_of(&q, &mut |r| {
-        rows.push(r);
-        Ok(())
-    })
-    .unwrap();
-    rows.into_iter()
-        .map(|r| r.values.iter().map(Value::to_string).collect())
-        .collect()
+    read_text(s, "HR.EMP", &["ID", "NAME", "HIRED"], scn)
 }
 
 fn one_row(db: &Db) -> Scn {

@@ -105,6 +105,27 @@ pub fn read(s: &mut dyn Session, table: &str, scn: Scn) -> Result<Vec<FetchedRow
     Ok(rows)
 }
 
+/// `columns` of every row of `table` AS OF `scn` as the session reads them, as text, in the
+/// order of the first column (the table's key).
+pub fn read_text(s: &mut dyn Session, table: &str, columns: &[&str], scn: Scn) -> Vec<Vec<String>> {
+    let q = FlashbackQuery {
+        table: table.parse().unwrap(),
+        columns: columns.iter().map(|c| c.to_string()).collect(),
+        key_columns: columns[..1].iter().map(|c| c.to_string()).collect(),
+        scn,
+        range: ChunkRange::Whole,
+        filter: None,
+        row_ids: false,
+    };
+    let mut rows = Vec::new();
+    s.read_as_of(&q, &mut |r| {
+        rows.push(r.values.iter().map(Value::to_string).collect());
+        Ok(())
+    })
+    .unwrap();
+    rows
+}
+
 pub fn mine(s: &mut dyn Session, start: Scn, end: Scn) -> Vec<LogMinerRow> {
     let mut rows = Vec::new();
     s.mine(start, end, &Default::default(), &mut |r| {

@@ -620,11 +620,15 @@ impl Catalog for OracleSession {
         let held: Vec<String> = self.rows(sql::POLICY_EXEMPTIONS, &c, |r| r.string(0))?;
         let exempt_redaction = held.iter().any(|p| p == "EXEMPT REDACTION POLICY");
         let redaction = redaction::read(&*self.conn, table, &binds, exempt_redaction)?;
+        let (masking, not_applying, masked_columns) = match redaction {
+            Some(r) => (Some(r.masking), r.not_applying, r.masked_columns),
+            None => (None, Vec::new(), None),
+        };
         Ok(ReadPolicies {
             row_access,
-            redaction: redaction.masking,
-            redaction_not_applying: redaction.not_applying,
-            masked_columns: redaction.masked_columns,
+            redaction: masking,
+            redaction_not_applying: not_applying,
+            masked_columns,
             exempt_access: held.iter().any(|p| p == "EXEMPT ACCESS POLICY"),
             exempt_redaction,
         })

@@ -639,15 +639,7 @@ fn a_served_standby_is_captured_read_only() {
         &["--transactions", "150", "--rate", "300", "--seed", "4"],
     ));
     let standby = dir.path().join("standby");
-    run(&[
-        "emulator",
-        "create",
-        standby.to_str().unwrap(),
-        "--standby-of",
-        db.to_str().unwrap(),
-        "--apply-lag-scn",
-        "40",
-    ]);
+    create_standby(&db, &standby, "40");
     let before = std::fs::read_dir(&standby)
         .unwrap()
         .flatten()
@@ -724,15 +716,7 @@ fn a_served_real_time_apply_standby_is_mined_only_as_far_as_its_archived_logs() 
         ))
     };
     load("31");
-    run(&[
-        "emulator",
-        "create",
-        standby.to_str().unwrap(),
-        "--standby-of",
-        db.to_str().unwrap(),
-        "--apply-lag-scn",
-        "0",
-    ]);
+    create_standby(&db, &standby, "0");
     let build = || run(&["emulator", "build-dictionary", db.to_str().unwrap()]);
     let archived_end = || crate::topology_cli::archived_end(&standby);
     // The snapshot and a first stop just after a log switch: streaming resumes in the log
@@ -810,15 +794,7 @@ fn a_served_standby_reads_snapshot_waves_where_its_archived_logs_end() {
         &["--transactions", "30", "--rate", "1000", "--seed", "41"],
     ));
     let standby = dir.path().join("standby");
-    run(&[
-        "emulator",
-        "create",
-        standby.to_str().unwrap(),
-        "--standby-of",
-        db.to_str().unwrap(),
-        "--apply-lag-scn",
-        "0",
-    ]);
+    create_standby(&db, &standby, "0");
     run(&["emulator", "build-dictionary", db.to_str().unwrap()]);
     let end = crate::topology_cli::archived_end(&standby);
     let serve = Serve::start(&standby, &[]);
@@ -1572,4 +1548,17 @@ fn an_export_over_the_wire_of_a_table_moved_under_it_stops_with_cdc_8009() {
         err.contains("CDC-8009") && err.contains("PDB1.APP.LOGS"),
         "{err}"
     );
+}
+
+/// `emulator create STANDBY --standby-of DB --apply-lag-scn LAG`.
+fn create_standby(db: &Path, standby: &Path, lag: &str) {
+    run(&[
+        "emulator",
+        "create",
+        standby.to_str().unwrap(),
+        "--standby-of",
+        db.to_str().unwrap(),
+        "--apply-lag-scn",
+        lag,
+    ]);
 }

@@ -167,20 +167,11 @@ tables:
         .current_scn()
         .unwrap();
     let mut w = Writer::open(&db, clock::system(), false).unwrap();
+    // Updates only, 50 transactions of 1 to 3.
     let opts = workload::WorkloadOptions {
         transactions: Some(50),
-        rate: 0,
-        mix: (0, 100, 0),
         tx_size: (1, 3),
-        rollback_pct: 0,
-        savepoint_pct: 0,
-        key_update_pct: 0,
-        row_move_pct: 0,
-        long_every: 0,
-        shared_commit_pct: 0,
-        seed: 5,
-        lob_pct: 0,
-        ..workload::WorkloadOptions::default()
+        ..super::tests::plain_workload((0, 100, 0), vec![], 5)
     };
     workload::Workload::new(&mut w, opts)
         .unwrap()

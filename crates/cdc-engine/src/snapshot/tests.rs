@@ -284,7 +284,7 @@ tables:
 /// and without extents (no segment yet) stays zero chunks.
 /// 300 transactions of 1 to 4 inserts, updates and deletes (`mix`), on `tables` (empty: all),
 /// nothing else: no rollbacks, key updates, row movement, long transactions, DDL or LOBs.
-fn plain_workload(
+pub(super) fn plain_workload(
     mix: (u32, u32, u32),
     tables: Vec<crate::names::TableName>,
     seed: u64,
