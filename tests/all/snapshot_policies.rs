@@ -51,6 +51,17 @@ tables:
       - name: STAFF_SALARY
         columns: [SALARY]
         expression: "SYS_CONTEXT('USERENV','SESSION_USER') != 'CDC'"
+  - name: APP.PAYROLL
+    columns:
+      - { name: ID, type: NUMBER(10), nullable: false }
+      - { name: NAME, type: VARCHAR2(20), nullable: false }
+      - { name: SALARY, type: "NUMBER(8,2)", nullable: false }
+      - { name: SSN, type: VARCHAR2(11), nullable: false }
+    primary_key: [ID]
+    rows: 60
+    access_policies:
+      - { name: PAYROLL_SALARY, predicate: "ID <= 20", columns: [SALARY] }
+      - { name: PAYROLL_SSN, predicate: "ID <= 10", columns: [SSN], all_rows: true }
 "#;
 
 fn setup() -> (tempfile::TempDir, std::path::PathBuf) {
@@ -213,6 +224,84 @@ fn a_redaction_policy_on_excluded_columns_only_does_not_stop_the_export() {
             (&want["ID"], &want["NAME"]),
             "{line}"
         );
+    }
+}
+
+/// Column-level VPD policies (sec_relevant_cols) apply only to the statements that reference
+/// their columns: the export of APP.PAYROLL stops with CDC-2206 while it reads SALARY or SSN
+/// (PAYROLL_SSN's ALL_ROWS named as nulling values), and runs, equal to the dump, once both are
+/// excluded (before, it stopped whatever it read), unless the table's snapshot condition names
+/// one. Allowed, the ALL_ROWS policy's column reads as NULL where its predicate fails.
+#[test]
+fn a_column_level_policy_stops_the_export_only_when_it_references_the_policys_columns() {
+    let (dir, db) = setup();
+    let run = |name: &str, extra: &[&str]| {
+        export(&db, &dir.path().join(name), "CDC", "APP.PAYROLL", extra)
+    };
+    let refused = |o: Output| {
+        assert!(!o.status.success());
+        String::from_utf8_lossy(&o.stderr).to_string()
+    };
+    let err = refused(run("all", &[]));
+    assert!(
+        err.contains("CDC-2206")
+            && err.contains("PAYROLL_SALARY, PAYROLL_SSN")
+            && err.contains("would lack rows, and hold NULL for values PAYROLL_SSN hides"),
+        "{err}"
+    );
+    let err = refused(run("salary", &["cdc.columns.exclude=APP.PAYROLL.SSN"]));
+    assert!(
+        err.contains("CDC-2206: the snapshot of APP.PAYROLL would lack rows: the enabled row access policy PAYROLL_SALARY applies"),
+        "{err}"
+    );
+    let both = "cdc.columns.exclude=APP.PAYROLL.SALARY,APP.PAYROLL.SSN";
+    let err = refused(run(
+        "condition",
+        &[both, "cdc.snapshot.select.override.APP.PAYROLL=SALARY > 0"],
+    ));
+    assert!(
+        err.contains("CDC-2206") && err.contains("PAYROLL_SALARY"),
+        "{err}"
+    );
+
+    ok(run("neither", &[both]));
+    let rows = exported(&dir.path().join("neither"), "APP.PAYROLL");
+    let dumped: Vec<serde_json::Value> = dump(&db, "APP.PAYROLL")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.lines().count(), 60);
+    for (line, want) in rows.lines().zip(&dumped) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(
+            v.get("SALARY").is_none() && v.get("SSN").is_none(),
+            "{line}"
+        );
+        assert_eq!(
+            (&v["ID"], &v["NAME"]),
+            (&want["ID"], &want["NAME"]),
+            "{line}"
+        );
+    }
+
+    ok(run(
+        "allowed",
+        &[
+            "cdc.columns.exclude=APP.PAYROLL.SALARY",
+            "cdc.snapshot.access.policies=allow",
+        ],
+    ));
+    let rows = exported(&dir.path().join("allowed"), "APP.PAYROLL");
+    assert_eq!(rows.lines().count(), 60);
+    for (line, want) in rows.lines().zip(&dumped) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let id: u32 = v["ID"].to_string().trim_matches('"').parse().unwrap();
+        let ssn = if id <= 10 {
+            want["SSN"].clone()
+        } else {
+            serde_json::Value::Null
+        };
+        assert_eq!(v["SSN"], ssn, "{line}");
     }
 }
 

@@ -151,6 +151,10 @@ pub struct ReadPolicies {
     /// Names of the enabled row access policies on the table that apply to queries; `None`:
     /// ALL_POLICIES could not be read.
     pub row_access: Option<Vec<String>>,
+    /// Of those, the column-level ones (ALL_SEC_RELEVANT_COLS): see [`ColumnLevelPolicy`]. A
+    /// policy not listed here applies to every query of the table.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub row_access_columns: Vec<ColumnLevelPolicy>,
     /// Names of the enabled Data Redaction policies on the table that mask this session's
     /// reads (an expression of theirs is TRUE for it, or could not be evaluated); `None`:
     /// REDACTION_POLICIES could not be read (no SELECT_CATALOG_ROLE), so whether any applies
@@ -177,6 +181,7 @@ impl ReadPolicies {
     pub fn none() -> Self {
         ReadPolicies {
             row_access: Some(Vec::new()),
+            row_access_columns: Vec::new(),
             redaction: Some(Vec::new()),
             redaction_not_applying: Vec::new(),
             masked_columns: Some(Vec::new()),
@@ -191,6 +196,45 @@ impl ReadPolicies {
             (Some(p), false) => p.clone(),
             _ => Vec::new(),
         }
+    }
+
+    /// The row access policies that apply to a query referencing the columns `referenced`
+    /// says it does: [`Self::filtering`] less the column-level policies none of whose
+    /// security-relevant columns the query references.
+    pub fn filtering_read(&self, referenced: impl Fn(&str) -> bool) -> Vec<String> {
+        let passed = self.filtering_passed(referenced);
+        self.filtering()
+            .into_iter()
+            .filter(|name| !passed.contains(name))
+            .collect()
+    }
+
+    /// The column-level policies of [`Self::filtering`] that such a query is not subject to:
+    /// it references none of their security-relevant columns.
+    pub fn filtering_passed(&self, referenced: impl Fn(&str) -> bool) -> Vec<String> {
+        self.filtering()
+            .into_iter()
+            .filter(|name| {
+                self.row_access_columns
+                    .iter()
+                    .find(|c| &c.policy == name)
+                    .is_some_and(|c| !c.columns.iter().any(|col| referenced(col)))
+            })
+            .collect()
+    }
+
+    /// Of `policies`, those that show a row's security-relevant columns as NULL rather than
+    /// leave the row out (COLUMN_OPTION ALL_ROWS).
+    pub fn nulling(&self, policies: &[String]) -> Vec<String> {
+        policies
+            .iter()
+            .filter(|name| {
+                self.row_access_columns
+                    .iter()
+                    .any(|c| &c.policy == *name && c.all_rows)
+            })
+            .cloned()
+            .collect()
     }
 
     /// The redaction policies that mask this session's reads (empty when exempt).
@@ -209,6 +253,21 @@ impl ReadPolicies {
             _ => self.masking(),
         }
     }
+}
+
+/// A column-level row access policy (DBMS_RLS.ADD_POLICY with `sec_relevant_cols`) as
+/// ALL_SEC_RELEVANT_COLS shows it. Oracle enforces it only on a query that references one of
+/// its security-relevant columns, in the select list or elsewhere (Security Guide, "Control of
+/// the Display of Column Data with Policies"); with `sec_relevant_cols_opt => DBMS_RLS.ALL_ROWS`
+/// (COLUMN_OPTION ALL_ROWS) such a query returns every row, with those columns NULL in the
+/// rows the predicate does not let through.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ColumnLevelPolicy {
+    pub policy: String,
+    /// SEC_REL_COLUMN, upper-case as the dictionary holds them.
+    pub columns: Vec<String>,
+    /// COLUMN_OPTION = 'ALL_ROWS'.
+    pub all_rows: bool,
 }
 
 /// An enabled Data Redaction policy of a table as the dictionary shows it: REDACTION_POLICIES
@@ -1143,6 +1202,34 @@ mod redaction_policy_tests {
         // Exempt: nothing masks.
         p.exempt_redaction = true;
         assert!(p.masking_read(|_| true).is_empty());
+    }
+
+    #[test]
+    fn a_column_level_policy_applies_only_to_reads_that_reference_its_columns() {
+        let mut p = super::ReadPolicies {
+            row_access: Some(vec!["ROWS".into(), "COLS".into(), "MASK".into()]),
+            row_access_columns: vec![
+                super::ColumnLevelPolicy {
+                    policy: "COLS".into(),
+                    columns: vec!["SALARY".into(), "BONUS".into()],
+                    all_rows: false,
+                },
+                super::ColumnLevelPolicy {
+                    policy: "MASK".into(),
+                    columns: vec!["SSN".into()],
+                    all_rows: true,
+                },
+            ],
+            ..super::ReadPolicies::none()
+        };
+        // A table-level policy applies to every read, even one that references nothing.
+        assert_eq!(p.filtering_read(|_| false), ["ROWS"]);
+        assert_eq!(p.filtering_passed(|_| false), ["COLS", "MASK"]);
+        assert_eq!(p.filtering_read(|c| c == "BONUS"), ["ROWS", "COLS"]);
+        assert_eq!(p.filtering_read(|_| true), ["ROWS", "COLS", "MASK"]);
+        assert_eq!(p.nulling(&p.filtering_read(|_| true)), ["MASK"]);
+        p.exempt_access = true;
+        assert!(p.filtering_read(|_| true).is_empty());
     }
 
     #[test]

@@ -92,3 +92,70 @@ pub fn filter_condition(filter: &str) -> Result<String, String> {
     }
     Ok(format!("({text})"))
 }
+
+/// The names a condition writes, outside its string literals: each unquoted word upper-cased
+/// (as Oracle resolves it) and each quoted identifier as written. A superset of the columns it
+/// references (a function's or a keyword's name is a word too): what decides whether a
+/// column-level VPD policy applies may count a column the condition does not read, never miss
+/// one it does.
+pub fn condition_names(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut names: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '\'' if !opens_q_quote(&chars, i) => {
+                let mut j = i + 1;
+                while j < chars.len() {
+                    match chars[j] {
+                        '\'' if chars.get(j + 1) == Some(&'\'') => j += 2,
+                        '\'' => break,
+                        _ => j += 1,
+                    }
+                }
+                i = j + 1;
+            }
+            '"' => {
+                let end = chars[i + 1..]
+                    .iter()
+                    .position(|&c| c == '"')
+                    .map_or(chars.len(), |n| i + 1 + n);
+                names.push(chars[i + 1..end].iter().collect());
+                i = end + 1;
+            }
+            c if is_identifier_char(c) && !c.is_ascii_digit() => {
+                let end = chars[i..]
+                    .iter()
+                    .position(|&c| !is_identifier_char(c))
+                    .map_or(chars.len(), |n| i + n);
+                names.push(chars[i..end].iter().collect::<String>().to_uppercase());
+                i = end;
+            }
+            c if c.is_ascii_digit() => {
+                // A number (`1e5`, `2.5`): its letters are not names.
+                while i < chars.len() && (is_identifier_char(chars[i]) || chars[i] == '.') {
+                    i += 1;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    names.sort();
+    names.dedup();
+    names
+}
+
+#[cfg(test)]
+mod condition_names_tests {
+    #[test]
+    fn names_are_words_and_quoted_identifiers_outside_literals() {
+        assert_eq!(
+            super::condition_names(
+                "salary > 1e5 AND \"Mixed\" = 'BONUS ''x''' OR upper(dept_id) IN (1, 2.5)"
+            ),
+            ["AND", "DEPT_ID", "IN", "Mixed", "OR", "SALARY", "UPPER"]
+        );
+        // A q-quoted literal's words count (a superset is safe).
+        assert!(super::condition_names("c = q'[SSN]'").contains(&"SSN".to_string()));
+    }
+}

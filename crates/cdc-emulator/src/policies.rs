@@ -7,6 +7,9 @@
 //!   user but SYS and those holding EXEMPT ACCESS POLICY (Utilities, "Security Considerations
 //!   for Direct Path Exports": SYS and users granted EXEMPT ACCESS POLICY "are exempt from
 //!   Virtual Private Database and Oracle Label Security enforcement"). ALL_POLICIES lists it.
+//!   A column-level policy (`sec_relevant_cols`, ALL_SEC_RELEVANT_COLS) applies only to a
+//!   statement that references one of its columns ([`References`]); with ALL_ROWS it leaves
+//!   every row in and shows its columns as NULL where the predicate is not TRUE ([`NullWhere`]).
 //! - Data Redaction, full: the redacted columns read as Oracle's default full redaction values
 //!   (Data Redaction Guide, "Full Data Redaction to Redact All Data": a single space for
 //!   character types, zero for numbers, 01-JAN-2001 for datetimes) for any user but SYS and
@@ -21,9 +24,11 @@ use crate::access::User;
 use crate::names::TableName;
 use crate::redaction_expr::Reader;
 use crate::schema::RedactionSpec;
-use crate::schema::{SchemaFile, TableSpec};
+use crate::schema::{AccessPolicySpec, SchemaFile, TableSpec};
 use crate::store::Replica;
-use cdc_core::model::{FetchedRow, ReadPolicies, RedactionOutcome, RedactionPolicy};
+use cdc_core::model::{
+    ColumnLevelPolicy, FetchedRow, FlashbackQuery, ReadPolicies, RedactionOutcome, RedactionPolicy,
+};
 use cdc_core::types::{ColumnType, Value};
 
 /// The system privilege that exempts from VPD and Oracle Label Security.
@@ -54,24 +59,97 @@ fn exempt(user: &User, privilege: &str) -> bool {
     user.name == "SYS" || user.privileges.system.contains(privilege)
 }
 
-/// The conditions a query of the table runs under for this user and session, beside its own:
-/// each enabled select policy's predicate, and `NOT (archived)` unless archived rows are visible.
-pub fn hidden_rows(spec: &TableSpec, user: &User, archived_visible: bool) -> Vec<String> {
-    let mut conditions: Vec<String> = Vec::new();
-    if !exempt(user, EXEMPT_ACCESS_POLICY) {
-        conditions.extend(
-            spec.access_policies
-                .iter()
-                .filter(|p| p.enabled && p.select)
-                .map(|p| p.predicate.clone()),
-        );
+/// The columns of a table a statement references, anywhere in it (select list, WHERE,
+/// ORDER BY): what decides which column-level VPD policies it is subject to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum References {
+    /// `SELECT *`, or a statement the emulator cannot look into.
+    All,
+    /// An UPDATE's or DELETE's own scan of its table: every column, as [`References::All`],
+    /// but not a query: ALL_ROWS applies to SELECT statements only (Security Guide, "Adding
+    /// Policies to Display Specified Columns").
+    Change,
+    /// Upper-case names (a superset of the columns referenced may be listed).
+    Named(Vec<String>),
+}
+
+impl References {
+    /// A read's select list, its key columns (its range and ORDER BY) and the names in its
+    /// condition.
+    pub fn of_query(q: &FlashbackQuery) -> References {
+        let mut names: Vec<String> = q.columns.iter().chain(&q.key_columns).cloned().collect();
+        if let Some(filter) = &q.filter {
+            names.extend(cdc_core::sql_condition::condition_names(filter));
+        }
+        References::Named(names)
     }
+
+    pub fn contains(&self, column: &str) -> bool {
+        match self {
+            References::All | References::Change => true,
+            References::Named(names) => names.iter().any(|n| n.eq_ignore_ascii_case(column)),
+        }
+    }
+}
+
+/// The enabled select policies a statement referencing `refs` is subject to, for this user:
+/// every table-level one, and each column-level one whose columns it references.
+fn applying<'a>(
+    spec: &'a TableSpec,
+    user: &User,
+    refs: &'a References,
+) -> impl Iterator<Item = &'a AccessPolicySpec> {
+    let exempt = exempt(user, EXEMPT_ACCESS_POLICY);
+    spec.access_policies.iter().filter(move |p| {
+        !exempt
+            && p.enabled
+            && p.select
+            && (p.columns.is_empty() || p.columns.iter().any(|c| refs.contains(c)))
+    })
+}
+
+/// The conditions a query of the table runs under for this user and session, beside its own:
+/// the predicate of each select policy it is subject to that leaves rows out (not ALL_ROWS),
+/// and `NOT (archived)` unless archived rows are visible.
+pub fn hidden_rows(
+    spec: &TableSpec,
+    user: &User,
+    archived_visible: bool,
+    refs: &References,
+) -> Vec<String> {
+    let mut conditions: Vec<String> = applying(spec, user, refs)
+        .filter(|p| !p.all_rows)
+        .map(|p| p.predicate.clone())
+        .collect();
     if !archived_visible {
         if let Some(archived) = spec.row_archival.as_ref().and_then(|a| a.archived.as_ref()) {
             conditions.push(format!("NOT ({archived})"));
         }
     }
     conditions
+}
+
+/// The ALL_ROWS column-level policies a statement referencing `refs` is subject to: in each
+/// row where `condition` (the predicate) is not TRUE, `columns` read as NULL.
+pub fn nulled_columns(spec: &TableSpec, user: &User, refs: &References) -> Vec<NullWhere> {
+    if *refs == References::Change {
+        return Vec::new();
+    }
+    applying(spec, user, refs)
+        .filter(|p| p.all_rows)
+        .map(|p| NullWhere {
+            condition: p.predicate.clone(),
+            columns: p.columns.iter().map(|c| c.to_ascii_uppercase()).collect(),
+        })
+        .collect()
+}
+
+/// Columns that read as NULL in the rows where a condition is not TRUE (a column-level VPD
+/// policy with ALL_ROWS).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NullWhere {
+    pub condition: String,
+    pub columns: Vec<String>,
 }
 
 /// `(filter) AND (c1) AND (c2)…`: Oracle ANDs a policy's predicate to the query's WHERE.
@@ -202,15 +280,29 @@ pub fn read_policies(
     release: (u32, u32),
 ) -> ReadPolicies {
     let user = reader.user;
-    let row_access = spec
+    let selecting: Vec<&AccessPolicySpec> = spec
         .map(|s| {
             s.access_policies
                 .iter()
                 .filter(|p| p.enabled && p.select)
-                .map(|p| p.name.clone())
                 .collect()
         })
         .unwrap_or_default();
+    let row_access = selecting.iter().map(|p| p.name.clone()).collect();
+    let row_access_columns = selecting
+        .iter()
+        .filter(|p| !p.columns.is_empty())
+        .map(|p| {
+            let mut columns: Vec<String> =
+                p.columns.iter().map(|c| c.to_ascii_uppercase()).collect();
+            columns.sort();
+            ColumnLevelPolicy {
+                policy: p.name.clone(),
+                columns,
+                all_rows: p.all_rows,
+            }
+        })
+        .collect();
     let exempt_redaction = exempt(user, EXEMPT_REDACTION_POLICY);
     let enabled: Vec<RedactionPolicy> = spec
         .map(|s| {
@@ -246,6 +338,7 @@ pub fn read_policies(
     };
     ReadPolicies {
         row_access: Some(row_access),
+        row_access_columns,
         redaction,
         redaction_not_applying: not_applying,
         masked_columns,
@@ -265,6 +358,21 @@ pub fn validate(
     for p in &spec.access_policies {
         crate::condition::compile(&p.predicate, columns)
             .map_err(|e| format!("access policy {}: predicate: {e}", p.name))?;
+        if let Some(c) = p
+            .columns
+            .iter()
+            .find(|c| !columns.iter().any(|col| col.name.eq_ignore_ascii_case(c)))
+        {
+            return Err(format!("access policy {}: no column `{c}`", p.name));
+        }
+        // DBMS_RLS.ALL_ROWS is an option of sec_relevant_cols, for SELECT statements only
+        // (Security Guide, "Adding Policies to Display Specified Columns").
+        if p.all_rows && (p.columns.is_empty() || !p.select) {
+            return Err(format!(
+                "access policy {}: all_rows needs `columns` (sec_relevant_cols) and `select` (it applies to queries only)",
+                p.name
+            ));
+        }
     }
     for p in &spec.redaction_policies {
         check_expression(&p.expression)

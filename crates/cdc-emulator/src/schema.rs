@@ -562,10 +562,17 @@ pub struct TableSpec {
 }
 
 /// A VPD policy: `DBMS_RLS.ADD_POLICY(object_schema, object_name, policy_name, function_schema,
-/// policy_function, statement_types => 'SELECT', enable)` whose function returns `predicate`
-/// (a static policy). Oracle adds the predicate to every query of the table by a user without
-/// EXEMPT ACCESS POLICY (SYS is exempt), flashback queries included; LogMiner's rows are not
-/// filtered. ALL_POLICIES lists it (SEL = 'YES' when `select`, ENABLE).
+/// policy_function, statement_types => 'SELECT', enable, sec_relevant_cols,
+/// sec_relevant_cols_opt)` whose function returns `predicate` (a static policy). Oracle adds the
+/// predicate to every query of the table by a user without EXEMPT ACCESS POLICY (SYS is
+/// exempt), flashback queries included; LogMiner's rows are not filtered. ALL_POLICIES lists it
+/// (SEL = 'YES' when `select`, ENABLE), ALL_SEC_RELEVANT_COLS its `columns`.
+///
+/// With `columns` (sec_relevant_cols) it is a column-level policy: enforced only on a query
+/// that references one of them, anywhere in the statement (Security Guide, "Control of the
+/// Display of Column Data with Policies"). With `all_rows` too (sec_relevant_cols_opt =>
+/// DBMS_RLS.ALL_ROWS) such a query returns every row, and in the rows the predicate does not
+/// let through those columns read as NULL.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AccessPolicySpec {
@@ -578,6 +585,13 @@ pub struct AccessPolicySpec {
     /// DBMS_RLS.ENABLE_POLICY: a disabled policy filters nothing.
     #[serde(default = "yes")]
     pub enabled: bool,
+    /// sec_relevant_cols: the policy is enforced only on queries that reference one of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub columns: Vec<String>,
+    /// sec_relevant_cols_opt => DBMS_RLS.ALL_ROWS: the columns read as NULL where the predicate
+    /// fails, instead of the row being left out.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub all_rows: bool,
 }
 
 /// A Data Redaction policy with full redaction (`function_type => DBMS_REDACT.FULL`) of

@@ -361,10 +361,13 @@ impl EmulatorSession {
 
     /// A read of a table's rows: AS OF an SCN (`flashback`: SELECT and FLASHBACK on it) or of
     /// its current rows (SELECT only), with the fault drills of a flashback read.
+    /// `refs`: the columns the statement references (for column-level VPD policies); `None`
+    /// for a read whose statement is the query itself (its select list, key and condition).
     pub(super) fn read_rows(
         &mut self,
         query: &FlashbackQuery,
         flashback: bool,
+        refs: Option<&crate::policies::References>,
         row: &mut dyn FnMut(FetchedRow) -> Result<()>,
     ) -> Result<u64> {
         self.call()?;
@@ -379,7 +382,7 @@ impl EmulatorSession {
             self.user.select(&name)?;
             name
         };
-        self.read_checked(name, query, row)
+        self.read_checked(name, query, refs, row)
     }
 
     /// V$DATABASE as this session sees it: a downstream shows its own identity, V$PDBS from a
@@ -427,6 +430,7 @@ impl EmulatorSession {
         &mut self,
         name: TableName,
         query: &FlashbackQuery,
+        refs: Option<&crate::policies::References>,
         row: &mut dyn FnMut(FetchedRow) -> Result<()>,
     ) -> Result<u64> {
         let (fail, lob_fail, memory_fail, delay) = {
@@ -467,19 +471,25 @@ impl EmulatorSession {
         let mut q = query.clone();
         q.table = name;
         // What Oracle's security features and In-Database Archiving do to this query: hidden
-        // rows as conditions ANDed to the query's, masked columns by select-list position.
-        let (hidden, masked) = match crate::policies::table_spec(&r.schema, &q.table) {
-            Some(spec) => (
-                crate::policies::hidden_rows(spec, &self.user, self.archived_visible),
-                crate::policies::masked_columns(
-                    spec,
-                    &self.policy_reader(&r),
-                    &q.columns,
-                    &r,
-                    &q.table,
-                ),
-            ),
-            None => (Vec::new(), Vec::new()),
+        // rows as conditions ANDed to the query's, columns nulled where an ALL_ROWS policy's
+        // predicate fails, masked columns by select-list position.
+        let (hidden, nulled, masked) = match crate::policies::table_spec(&r.schema, &q.table) {
+            Some(spec) => {
+                let own = crate::policies::References::of_query(query);
+                let refs = refs.unwrap_or(&own);
+                (
+                    crate::policies::hidden_rows(spec, &self.user, self.archived_visible, refs),
+                    crate::policies::nulled_columns(spec, &self.user, refs),
+                    crate::policies::masked_columns(
+                        spec,
+                        &self.policy_reader(&r),
+                        &q.columns,
+                        &r,
+                        &q.table,
+                    ),
+                )
+            }
+            None => (Vec::new(), Vec::new(), Vec::new()),
         };
         if !hidden.is_empty() {
             q.filter = Some(crate::policies::and_all(q.filter.as_deref(), &hidden));
@@ -494,12 +504,13 @@ impl EmulatorSession {
             };
             &mut masking
         };
+        let now = self.shared.clock.now_ms();
         let Some(max) = self.reads_per_call else {
-            return r.read_as_of_each(&q, self.shared.clock.now_ms(), row);
+            return r.read_as_of_each_nulling(&q, now, &nulled, row);
         };
         // The profile's LOGICAL_READS_PER_CALL: the call ends once it has read more.
         let mut read = 0u64;
-        r.read_as_of_each(&q, self.shared.clock.now_ms(), &mut |fetched| {
+        r.read_as_of_each_nulling(&q, now, &nulled, &mut |fetched| {
             read += 1;
             if read > max {
                 return Err(CdcError::CallLimit(format!(
@@ -525,6 +536,11 @@ impl EmulatorSession {
                 db.sql_clock_offset_secs(),
             ),
         }
+    }
+
+    /// Whether archived rows are visible (ROW ARCHIVAL VISIBILITY = ALL).
+    pub fn archived_visible(&self) -> bool {
+        self.archived_visible
     }
 
     /// ALTER SESSION SET ROW ARCHIVAL VISIBILITY = ALL (`true`) or ACTIVE (`false`).
@@ -784,7 +800,7 @@ impl Flashback for EmulatorSession {
         query: &FlashbackQuery,
         row: &mut dyn FnMut(FetchedRow) -> Result<()>,
     ) -> Result<u64> {
-        self.read_rows(query, true, row)
+        self.read_rows(query, true, None, row)
     }
 
     fn key_range(
@@ -807,7 +823,38 @@ impl Flashback for EmulatorSession {
         };
         let r = self.replica()?;
         let scn = scn.unwrap_or(r.current_scn);
-        r.key_range(&name, key_column, scn, self.shared.clock.now_ms())
+        let now = self.shared.clock.now_ms();
+        // A VPD policy or ROW ARCHIVAL that hides rows of a query of the key (or nulls it):
+        // the range is of the rows the session sees, as `SELECT MIN(k), MAX(k)` answers.
+        let refs = crate::policies::References::Named(vec![key_column.to_string()]);
+        let (hidden, nulled) = match crate::policies::table_spec(&r.schema, &name) {
+            Some(spec) => (
+                crate::policies::hidden_rows(spec, &self.user, self.archived_visible, &refs),
+                crate::policies::nulled_columns(spec, &self.user, &refs),
+            ),
+            None => (Vec::new(), Vec::new()),
+        };
+        if hidden.is_empty() && nulled.is_empty() {
+            return r.key_range(&name, key_column, scn, now);
+        }
+        let q = FlashbackQuery {
+            table: name,
+            columns: vec![key_column.to_string()],
+            key_columns: vec![key_column.to_string()],
+            scn,
+            range: cdc_core::model::ChunkRange::Whole,
+            filter: Some(crate::policies::and_all(None, &hidden)).filter(|f| !f.is_empty()),
+            row_ids: false,
+        };
+        let (mut first, mut last) = (None, None);
+        r.read_as_of_each_nulling(&q, now, &nulled, &mut |row| {
+            if let Some(v) = row.values.into_iter().next().filter(|v| !v.is_null()) {
+                first.get_or_insert_with(|| v.clone());
+                last = Some(v);
+            }
+            Ok(())
+        })?;
+        Ok(first.zip(last))
     }
 
     fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<crate::types::Value>>> {

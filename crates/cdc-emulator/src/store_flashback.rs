@@ -292,7 +292,36 @@ impl Replica {
         now_ms: i64,
         each: &mut dyn FnMut(FetchedRow) -> Result<()>,
     ) -> Result<u64> {
+        self.read_as_of_each_nulling(q, now_ms, &[], each)
+    }
+
+    /// [`Replica::read_as_of_each`] under column-level VPD policies with ALL_ROWS: in a row
+    /// where a policy's predicate is not TRUE its columns read as NULL, in the select list and
+    /// for the query's condition alike (the range is compared on the stored keys).
+    pub fn read_as_of_each_nulling(
+        &self,
+        q: &FlashbackQuery,
+        now_ms: i64,
+        nulls: &[crate::policies::NullWhere],
+        each: &mut dyn FnMut(FetchedRow) -> Result<()>,
+    ) -> Result<u64> {
         let t = self.flashback_table(&q.table, q.scn, now_ms)?;
+        let nulls: Vec<(super::super::condition::Condition, Vec<usize>)> = nulls
+            .iter()
+            .map(|n| {
+                let positions = t
+                    .columns
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| n.columns.contains(&c.name))
+                    .map(|(i, _)| i)
+                    .collect();
+                Ok((
+                    super::super::condition::compile(&n.condition, &t.columns)?,
+                    positions,
+                ))
+            })
+            .collect::<Result<_>>()?;
         let col_index = |name: &str| -> Result<usize> {
             t.columns
                 .iter()
@@ -355,6 +384,10 @@ impl Replica {
                         }
                     }
                 }
+                let row = match nulls.is_empty() {
+                    true => row,
+                    false => null_where_hidden(row, &nulls)?,
+                };
                 // Oracle runs `WHERE <range> AND (<condition>)`: rows outside the chunk never
                 // reach the condition, so they cannot raise its conversion errors.
                 if let Some(f) = &filter {
@@ -420,4 +453,26 @@ impl Replica {
         }
         Ok(count)
     }
+}
+
+/// A row with the columns of each ALL_ROWS policy whose predicate is not TRUE of it (on its
+/// stored values) set to NULL.
+fn null_where_hidden(
+    row: disk::SeenRow,
+    nulls: &[(super::super::condition::Condition, Vec<usize>)],
+) -> Result<disk::SeenRow> {
+    let mut hidden: Vec<usize> = Vec::new();
+    for (condition, positions) in nulls {
+        if !condition.try_matches(&row)? {
+            hidden.extend(positions);
+        }
+    }
+    if hidden.is_empty() {
+        return Ok(row);
+    }
+    let mut values = row.to_vec();
+    for i in hidden {
+        values[i] = Value::Null;
+    }
+    Ok(disk::SeenRow::File(values))
 }

@@ -31,6 +31,7 @@ mod login;
 pub mod logminer;
 mod reads;
 mod redaction;
+mod row_access;
 pub mod sql;
 // Oracle's type names and text forms, pure: the core's, as the emulator renders them too.
 pub use cdc_core::types_map;
@@ -593,29 +594,7 @@ impl Catalog for OracleSession {
         let binds = table_binds(table);
         // A policy view the user cannot read (ORA-00942, ORA-01031) leaves its kind unknown: the
         // engine then warns, it does not stop capture over a check it cannot make.
-        let names = |statement: &str, operation: &'static str| -> Result<Option<Vec<String>>> {
-            let c = CallContext {
-                table: Some(table.owner_table()),
-                operation,
-                ..CallContext::default()
-            };
-            match fetch::query_all(
-                &*self.conn,
-                statement,
-                &binds,
-                FetchOptions::default(),
-                &c,
-                |r| r.string(0),
-            ) {
-                Ok(names) => Ok(Some(names)),
-                Err(CdcError::Privilege { message, .. }) => {
-                    tracing::debug!("cannot read the policies of {table} ({message})");
-                    Ok(None)
-                }
-                Err(e) => Err(e),
-            }
-        };
-        let row_access = names(sql::ROW_ACCESS_POLICIES, "reading ALL_POLICIES")?;
+        let (row_access, row_access_columns) = row_access::read(&*self.conn, table, &binds)?;
         let c = ctx("reading SESSION_PRIVS (policy exemptions)");
         let held: Vec<String> = self.rows(sql::POLICY_EXEMPTIONS, &c, |r| r.string(0))?;
         let exempt_redaction = held.iter().any(|p| p == "EXEMPT REDACTION POLICY");
@@ -626,6 +605,7 @@ impl Catalog for OracleSession {
         };
         Ok(ReadPolicies {
             row_access,
+            row_access_columns,
             redaction: masking,
             redaction_not_applying: not_applying,
             masked_columns,

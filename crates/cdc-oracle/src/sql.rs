@@ -345,10 +345,23 @@ pub const SESSION_PRIVILEGES: &str = "SELECT PRIVILEGE FROM SESSION_PRIVS";
 /// (VPD) security policies for objects accessible to the current user"). A flashback query is a
 /// query: the predicate is added to `AS OF SCN` reads too. ALL_ rather than DBA_POLICIES: it
 /// needs no grant beyond access to the table, which the snapshot has anyway. Binds: `:owner`,
-/// `:table_name`. Privilege: none beyond the table's.
-pub const ROW_ACCESS_POLICIES: &str = "SELECT POLICY_NAME FROM ALL_POLICIES \
+/// `:table_name`. Privilege: none beyond the table's. POLICY_GROUP (SYS_DEFAULT outside a policy
+/// group) tells apart two groups' policies of one name, for [`SEC_RELEVANT_COLUMNS`].
+pub const ROW_ACCESS_POLICIES: &str = "SELECT POLICY_GROUP, POLICY_NAME FROM ALL_POLICIES \
 WHERE OBJECT_OWNER = :owner AND OBJECT_NAME = :table_name AND SEL = 'YES' AND ENABLE = 'YES' \
-ORDER BY POLICY_NAME";
+ORDER BY POLICY_NAME, POLICY_GROUP";
+
+/// The security-relevant columns of the column-level row access policies of one table
+/// (Reference, ALL_SEC_RELEVANT_COLS: POLICY_GROUP, POLICY_NAME, SEC_REL_COLUMN, COLUMN_OPTION
+/// NONE or ALL_ROWS). Oracle enforces such a policy only on a query that references one of
+/// these columns (Security Guide, "Control of the Display of Column Data with Policies"); with
+/// ALL_ROWS the query returns every row, the columns NULL where the predicate fails. Binds:
+/// `:owner`, `:table_name`. Privilege: none beyond the table's (an ALL_ view). COLUMN_OPTION is
+/// a VARCHAR2(8): TRIM holds whether or not a value is padded.
+pub const SEC_RELEVANT_COLUMNS: &str = "SELECT POLICY_GROUP, POLICY_NAME, SEC_REL_COLUMN, \
+TRIM(COLUMN_OPTION) FROM ALL_SEC_RELEVANT_COLS \
+WHERE OBJECT_OWNER = :owner AND OBJECT_NAME = :table_name \
+ORDER BY POLICY_NAME, POLICY_GROUP, SEC_REL_COLUMN";
 
 /// The enabled Data Redaction policies (DBMS_REDACT) of one table: REDACTION_POLICIES with
 /// ENABLE = 'YES' (Reference, REDACTION_POLICIES; there is no ALL_ form). Binds: `:owner`,

@@ -103,7 +103,11 @@ fn open(
         alias: alias.cloned(),
         pos,
     }];
-    let mut parts = c.scan_from(&item, where_, true, &Vec::new())?;
+    // The target's scan only: subqueries of the statement are queries.
+    c.for_change = true;
+    let parts = c.scan_from(&item, where_, true, &Vec::new());
+    c.for_change = false;
+    let mut parts = parts?;
     let part = parts.remove(0);
     if !matches!(part.from, From::Source(_)) {
         return Err(

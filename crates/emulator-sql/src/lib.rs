@@ -120,6 +120,12 @@ pub struct ScanRequest {
     /// database may leave [`Row::rowid`] `None` rather than make each row's. False (the
     /// default) when it might.
     pub skip_rowids: bool,
+    /// The names the statement writes, a superset of the columns of this relation it
+    /// references anywhere (select list, WHERE, ORDER BY …); `None`: every column (it selects
+    /// `*`, or the engine cannot say). A database enforces column-level VPD policies by it.
+    pub references: Option<Vec<String>>,
+    /// The scan finds the rows an UPDATE or DELETE changes (not a query's rows).
+    pub for_change: bool,
 }
 
 /// One row of a relation: its ROWID (tables have one; views none) and its values.

@@ -140,7 +140,7 @@ impl SqlSession {
         match &parsed.stmt {
             Statement::Block(b) => crate::plsql::run(self, db, b, parsed.binds.len(), binds, sql),
             // A query whose text names no ROWID never reads one: its scans need not make them.
-            Statement::Query(q) => self.query(db, q, binds, !parsed.names_rowid),
+            Statement::Query(q) => self.query(db, q, binds, !parsed.names_rowid, parsed.names),
             s => self.statement(db, s, binds),
         }
     }
@@ -157,6 +157,7 @@ impl SqlSession {
         q: &Query,
         binds: &[Datum],
         skip_rowids: bool,
+        references: Option<Vec<String>>,
     ) -> Result<Outcome, OraError> {
         if let Some(answer) = crate::minmax::answer(db, q, binds) {
             return answer;
@@ -165,6 +166,7 @@ impl SqlSession {
         let (plan, needs) = {
             let mut c = Compiler::new(&mut *db, env.clone(), binds);
             c.skip_rowids = skip_rowids;
+            c.references = references;
             let (plan, _) = c.query(q, None)?;
             (Arc::new(plan), c.needs_db)
         };
@@ -186,7 +188,7 @@ impl SqlSession {
         let done = |row_count: u64| Ok(Outcome::Done { row_count });
         match s {
             // Inside PL/SQL: ROWIDs made as ever.
-            Statement::Query(q) => self.query(db, q, binds, false),
+            Statement::Query(q) => self.query(db, q, binds, false, None),
             Statement::Insert(i) => done(crate::dml::insert(self, db, i, binds)?),
             Statement::Update(u) => done(crate::dml::update(self, db, u, binds)?),
             Statement::Delete(d) => done(crate::dml::delete(self, db, d, binds)?),

@@ -209,6 +209,46 @@ fn only_statements_that_name_rowid_ask_for_rowids() {
     assert_eq!(db.log.deletes.len(), 1);
 }
 
+/// A scan is told the names its statement writes (a superset of the columns it references),
+/// or that it references every column when it selects `*` or `t.*`; a `*` that multiplies or
+/// counts is no wildcard.
+#[test]
+fn scans_are_told_the_names_their_statement_writes() {
+    let mut db = emp_db();
+    let told = |db: &MemDb| db.log.scans.last().unwrap().1.references.clone();
+    let names = |v: &[&str]| Some(v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    rows(
+        &mut db,
+        "SELECT id FROM hr.emp WHERE \"NAME\" IS NOT NULL ORDER BY id",
+        &[],
+    );
+    assert_eq!(
+        told(&db),
+        names(&[
+            "BY", "EMP", "FROM", "HR", "ID", "IS", "NAME", "NOT", "NULL", "ORDER", "SELECT",
+            "WHERE"
+        ])
+    );
+    for sql in [
+        "SELECT COUNT(*) FROM hr.emp",
+        "SELECT id * 2 FROM hr.emp",
+        "SELECT (id) * 2 FROM hr.emp",
+    ] {
+        rows(&mut db, sql, &[]);
+        assert!(told(&db).is_some(), "{sql}");
+        assert!(!told(&db).unwrap().contains(&"NAME".to_string()), "{sql}");
+    }
+    for sql in [
+        "SELECT * FROM hr.emp",
+        "SELECT DISTINCT * FROM hr.emp",
+        "SELECT e.* FROM hr.emp e",
+        "SELECT id, e.* FROM hr.emp e",
+    ] {
+        rows(&mut db, sql, &[]);
+        assert_eq!(told(&db), None, "{sql}");
+    }
+}
+
 fn abc_db() -> MemDb {
     let mut db = MemDb::new();
     let data = [

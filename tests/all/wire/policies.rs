@@ -1,7 +1,8 @@
 //! Security policies and In-Database Archiving over Oracle Net: the adapter's session setup
 //! makes archived rows visible (a plain client's session, with Oracle's default ROW ARCHIVAL
 //! VISIBILITY = ACTIVE, does not see them), and its policy reads (ALL_POLICIES,
-//! REDACTION_POLICIES, SESSION_PRIVS) answer as the emulator does in-process.
+//! ALL_SEC_RELEVANT_COLS, REDACTION_POLICIES, SESSION_PRIVS) answer as the emulator does
+//! in-process; a column-level VPD policy applies to the statements that reference its columns.
 
 use super::fixture::PASSWORD;
 use oracle_cdc::source::emulator::{self, clock, net, EmulatorConnector, Faults};
@@ -14,7 +15,7 @@ const SCHEMA: &str = r#"
 seed: 5
 database:
   users:
-    - { name: CDC }
+    - { name: CDC, privileges: [all, "APP.WAGES:UPDATE"] }
     - { name: AUDITOR, privileges: [all, EXEMPT ACCESS POLICY, EXEMPT REDACTION POLICY] }
     - { name: OTHER, privileges: [CREATE SESSION, SELECT ANY TABLE, FLASHBACK ANY TABLE, SELECT_CATALOG_ROLE] }
     - { name: HELPDESK, privileges: [CREATE SESSION, SELECT ANY TABLE, FLASHBACK ANY TABLE, SELECT_CATALOG_ROLE, EXECUTE_CATALOG_ROLE] }
@@ -46,6 +47,17 @@ tables:
       - { name: HISTORY_RECENT, predicate: "ID > 10" }
     redaction_policies:
       - { name: HIDE_NOTE, columns: [NOTE] }
+  - name: APP.WAGES
+    columns:
+      - { name: ID, type: NUMBER(10), nullable: false }
+      - { name: DEPT, type: NUMBER(4), nullable: false }
+      - { name: SALARY, type: NUMBER(10), nullable: false }
+      - { name: SSN, type: VARCHAR2(11), nullable: false }
+    primary_key: [ID]
+    rows: 20
+    access_policies:
+      - { name: WAGES_FIRST_TEN, predicate: "ID <= 10", columns: [SALARY] }
+      - { name: WAGES_SSN, predicate: "ID <= 5", columns: [SSN], all_rows: true }
 "#;
 
 struct Db {
@@ -229,4 +241,154 @@ fn redaction_expressions_are_evaluated_in_the_adapters_session_as_the_served_dat
     let born: Vec<&String> = whole.iter().map(|(_, b)| b).collect();
     assert_eq!(helpdesk.iter().map(|(_, b)| b).collect::<Vec<_>>(), born);
     assert!(helpdesk.iter().all(|(n, _)| n == " "), "{helpdesk:?}");
+}
+
+/// The rows of a statement as text (NULL as `None`).
+fn rows(raw: &dyn driver::DbSession, sql: &str) -> Vec<Vec<Option<String>>> {
+    raw.query(sql, &[], FetchOptions::rows(1000))
+        .and_then(|r| r.collect::<Result<Vec<_>, _>>())
+        .unwrap_or_else(|e| panic!("{sql}: {e:?}"))
+        .into_iter()
+        .map(|row| {
+            row.iter()
+                .map(|c| match c {
+                    driver::Cell::Null => None,
+                    driver::Cell::Text(t) => Some(t.clone()),
+                    driver::Cell::Number(n) => Some(n.to_string()),
+                    other => Some(format!("{other:?}")),
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// APP.WAGES's (ID, then `columns`) as the adapter reads them, in-process or over the wire.
+fn wages(s: &mut dyn Session, columns: &[&str]) -> Vec<Vec<String>> {
+    let scn = s.current_scn().expect("scn");
+    let q = FlashbackQuery {
+        table: "APP.WAGES".parse().expect("name"),
+        columns: std::iter::once("ID")
+            .chain(columns.iter().copied())
+            .map(str::to_string)
+            .collect(),
+        key_columns: vec!["ID".into()],
+        scn,
+        range: ChunkRange::Whole,
+        filter: None,
+        row_ids: false,
+    };
+    let mut out = Vec::new();
+    s.read_as_of(&q, &mut |r| {
+        out.push(r.values.iter().map(|v| v.to_string()).collect());
+        Ok(())
+    })
+    .expect("read");
+    out
+}
+
+#[test]
+fn a_column_level_policy_applies_over_the_wire_only_to_statements_that_reference_its_columns() {
+    let db = serve();
+    let table = "APP.WAGES".parse().expect("name");
+    for user in ["CDC", "AUDITOR"] {
+        let (mut w, mut l) = (wire(&db, user), local(&db, user));
+        assert_eq!(
+            w.read_policies(&table).expect("wire"),
+            l.read_policies(&table).expect("local"),
+            "{user}"
+        );
+        // The adapter's reads answer alike: whole without SALARY or SSN, ten rows with SALARY.
+        for columns in [&["DEPT"][..], &["SALARY"], &["DEPT", "SSN"]] {
+            assert_eq!(
+                wages(w.as_mut(), columns),
+                wages(l.as_mut(), columns),
+                "{user} {columns:?}"
+            );
+        }
+    }
+    // The planner's key range is of the rows the session sees: APP.HISTORY's policy leaves
+    // 11..100 (the adapter's sessions see archived rows), in-process as over the wire.
+    let history = "APP.HISTORY".parse().expect("name");
+    let range = |s: &mut dyn Session| {
+        s.key_range(&history, "ID", None)
+            .expect("key range")
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+    };
+    let expected = Some(("11".to_string(), "100".to_string()));
+    assert_eq!(range(wire(&db, "CDC").as_mut()), expected);
+    assert_eq!(range(local(&db, "CDC").as_mut()), expected);
+    let p = wire(&db, "CDC").read_policies(&table).expect("wire");
+    assert_eq!(p.filtering_read(|c| c == "DEPT"), Vec::<String>::new());
+    assert_eq!(p.filtering_read(|c| c == "SALARY"), ["WAGES_FIRST_TEN"]);
+    assert_eq!(p.nulling(&p.filtering()), ["WAGES_SSN"]);
+    assert_eq!(wages(wire(&db, "CDC").as_mut(), &["DEPT"]).len(), 20);
+    assert_eq!(wages(wire(&db, "CDC").as_mut(), &["SALARY"]).len(), 10);
+
+    let raw = driver::open(
+        Driver::Thin,
+        &db.served.url("EMU"),
+        65536,
+        None,
+        "CDC",
+        &Password::new(PASSWORD),
+        None,
+    )
+    .expect("connect");
+    let raw = raw.as_ref();
+    let count = |sql: &str| rows(raw, sql).len();
+    // No security-relevant column: every row; COUNT(*) references none either.
+    assert_eq!(count("SELECT ID, DEPT FROM APP.WAGES"), 20);
+    assert_eq!(
+        rows(raw, "SELECT COUNT(*) FROM APP.WAGES"),
+        [[Some("20".to_string())]]
+    );
+    // SALARY anywhere in the statement (select list, WHERE, ORDER BY, `*`): ten rows.
+    assert_eq!(count("SELECT ID, SALARY FROM APP.WAGES"), 10);
+    assert_eq!(count("SELECT ID FROM APP.WAGES WHERE SALARY >= 0"), 10);
+    assert_eq!(count("SELECT ID FROM APP.WAGES ORDER BY SALARY"), 10);
+    assert_eq!(count("SELECT * FROM APP.WAGES"), 10);
+    // SSN (ALL_ROWS): every row, SSN NULL past ID 5, and NULL for the WHERE clause too.
+    let ssn = rows(raw, "SELECT ID, SSN FROM APP.WAGES ORDER BY ID");
+    assert_eq!(ssn.len(), 20);
+    let shown: Vec<bool> = ssn.iter().map(|r| r[1].is_some()).collect();
+    assert_eq!(shown, (1..=20).map(|id| id <= 5).collect::<Vec<_>>());
+    assert_eq!(
+        count("SELECT ID FROM APP.WAGES WHERE SSN IS NOT NULL AND ID >= 1"),
+        5
+    );
+    // ALL_ROWS is for queries: an UPDATE reads SSN as stored (a scan that read the NULL the
+    // policy shows a query would set '-x').
+    raw.execute(
+        "UPDATE APP.WAGES SET SSN = SUBSTR(SSN, 1, 9) || '-x' WHERE ID = 8",
+        &[],
+    )
+    .expect("update");
+    raw.execute("COMMIT", &[]).expect("commit");
+    let auditor = driver::open(
+        Driver::Thin,
+        &db.served.url("EMU"),
+        65536,
+        None,
+        "AUDITOR",
+        &Password::new(PASSWORD),
+        None,
+    )
+    .expect("connect");
+    let ssn8 = rows(auditor.as_ref(), "SELECT SSN FROM APP.WAGES WHERE ID = 8");
+    assert!(
+        ssn8[0][0]
+            .as_deref()
+            .is_some_and(|v| v.len() == 11 && v.ends_with("-x")),
+        "{ssn8:?}"
+    );
+    // MIN/MAX of the key read from the index ends only when nothing hides rows: APP.HISTORY's
+    // policy (ID > 10) and its archived rows (ID <= 30, hidden at ACTIVE) leave 31..100.
+    assert_eq!(
+        rows(raw, "SELECT MIN(ID), MAX(ID) FROM APP.HISTORY"),
+        [[Some("31".to_string()), Some("100".to_string())]]
+    );
+    assert_eq!(
+        rows(raw, "SELECT MIN(ID), MAX(ID) FROM APP.WAGES"),
+        [[Some("1".to_string()), Some("20".to_string())]]
+    );
 }

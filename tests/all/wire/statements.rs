@@ -347,6 +347,7 @@ fn walk(served: &Served) -> BTreeSet<String> {
     // has neither exemption.
     for (name, text) in [
         ("ROW_ACCESS_POLICIES", sql::ROW_ACCESS_POLICIES),
+        ("SEC_RELEVANT_COLUMNS", sql::SEC_RELEVANT_COLUMNS),
         ("REDACTION_POLICIES", sql::REDACTION_POLICIES),
         ("REDACTION_COLUMNS", sql::REDACTION_COLUMNS),
         ("REDACTION_EXPRESSIONS", sql::REDACTION_EXPRESSIONS),

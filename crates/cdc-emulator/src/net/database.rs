@@ -131,6 +131,7 @@ impl WireDatabase {
             "DBA_CONTAINER_DATA" => acc::dba_container_data(s),
             "SESSION_PRIVS" => Ok(acc::session_privs(s)),
             "ALL_POLICIES" => super::policy_views::all_policies(s),
+            "ALL_SEC_RELEVANT_COLS" => super::policy_views::all_sec_relevant_cols(s),
             "REDACTION_POLICIES" => super::policy_views::redaction_policies(s),
             "REDACTION_COLUMNS" => super::policy_views::redaction_columns(s),
             "REDACTION_EXPRESSIONS" => super::policy_views::redaction_expressions(s),
@@ -446,7 +447,7 @@ impl Database for WireDatabase {
                 .any(|k| k.first().is_some_and(|c| c == column))
         };
         let ty = cols.iter().find(|c| c.name == column)?.data_type.clone();
-        if !leads {
+        if !leads || policies_change(&self.session, &resolved, column) {
             return None;
         }
         let wire = super::values::ora_type(&ty).ok()?;
@@ -493,4 +494,24 @@ fn database_character_data(ty: &OraType) -> bool {
         ty,
         OraType::Varchar2(_) | OraType::Char(_) | OraType::Long | OraType::Clob
     )
+}
+
+/// Whether a VPD policy or ROW ARCHIVAL hides rows from, or nulls values of, a query of
+/// `column` of the table in this session: the index's ends are then not the answer (the general
+/// path reads the rows the session sees).
+fn policies_change(
+    session: &EmulatorSession,
+    table: &crate::names::TableName,
+    column: &str,
+) -> bool {
+    let Ok(r) = session.replica() else {
+        return true;
+    };
+    let Some(spec) = crate::policies::table_spec(&r.schema, table) else {
+        return false;
+    };
+    let refs = crate::policies::References::Named(vec![column.to_string()]);
+    let user = &session.user;
+    !crate::policies::hidden_rows(spec, user, session.archived_visible(), &refs).is_empty()
+        || !crate::policies::nulled_columns(spec, user, &refs).is_empty()
 }

@@ -1,8 +1,9 @@
-//! The views of the security policies on tables ([`crate::policies`]): ALL_POLICIES (VPD, of
-//! the tables the user may access) and REDACTION_POLICIES, REDACTION_COLUMNS and
+//! The views of the security policies on tables ([`crate::policies`]): ALL_POLICIES and
+//! ALL_SEC_RELEVANT_COLS (VPD, of the tables the user may access) and REDACTION_POLICIES, REDACTION_COLUMNS and
 //! REDACTION_EXPRESSIONS (Data Redaction, every table of the container; SELECT_CATALOG_ROLE or
 //! SELECT on them, else ORA-00942), from the schema file's `access_policies` and
-//! `redaction_policies`, with Oracle's columns (Reference, ALL_POLICIES, REDACTION_POLICIES,
+//! `redaction_policies`, with Oracle's columns (Reference, ALL_POLICIES, ALL_SEC_RELEVANT_COLS,
+//! REDACTION_POLICIES,
 //! REDACTION_COLUMNS, REDACTION_EXPRESSIONS).
 
 use super::relation::*;
@@ -60,6 +61,44 @@ pub(super) fn all_policies(s: &mut EmulatorSession) -> Result<Relation> {
                 yes_no(p.enabled),
                 t("STATIC"),
             ]);
+        }
+    }
+    Ok(view(&spec, rows))
+}
+
+/// ALL_SEC_RELEVANT_COLS: one row per security-relevant column of a column-level VPD policy
+/// of a table the user sees (COLUMN_OPTION NONE, or ALL_ROWS).
+pub(super) fn all_sec_relevant_cols(s: &mut EmulatorSession) -> Result<Relation> {
+    let spec = [
+        ("OBJECT_OWNER", NAME),
+        ("OBJECT_NAME", NAME),
+        ("POLICY_GROUP", NAME),
+        ("POLICY_NAME", NAME),
+        ("SEC_REL_COLUMN", NAME),
+        ("COLUMN_OPTION", text(8)),
+        ("COMMON", text(3)),
+        ("INHERITED", text(3)),
+    ];
+    let tables = s.visible_tables()?;
+    let r = s.replica()?;
+    let mut rows = Vec::new();
+    for info in tables {
+        let Some(table) = crate::policies::table_spec(&r.schema, &info.name) else {
+            continue;
+        };
+        for p in &table.access_policies {
+            for c in &p.columns {
+                rows.push(vec![
+                    t(info.name.owner.as_str()),
+                    t(info.name.table.as_str()),
+                    t("SYS_DEFAULT"),
+                    t(p.name.as_str()),
+                    t(c.to_ascii_uppercase()),
+                    t(if p.all_rows { "ALL_ROWS" } else { "NONE" }),
+                    yes_no(false),
+                    yes_no(false),
+                ]);
+            }
         }
     }
     Ok(view(&spec, rows))

@@ -186,7 +186,23 @@ pub(super) fn scan(
             )
         })?);
     }
-    let (range, exact_bounds) = chunk(req, &key, &cols);
+    let (range, mut exact_bounds) = chunk(req, &key, &cols);
+    // The columns the statement references decide which column-level VPD policies apply.
+    let refs = match (&req.references, req.for_change) {
+        (_, true) => crate::policies::References::Change,
+        (Some(names), false) => crate::policies::References::Named(names.clone()),
+        (None, false) => crate::policies::References::All,
+    };
+    {
+        let r = s.replica().map_err(ora_error)?;
+        let nulling = crate::policies::table_spec(&r.schema, &name)
+            .is_some_and(|spec| !crate::policies::nulled_columns(spec, &s.user, &refs).is_empty());
+        // An ALL_ROWS policy nulls columns after the range is taken on the stored keys: the
+        // statement's own condition is evaluated again, on the values as read.
+        if nulling {
+            exact_bounds.clear();
+        }
+    }
     let query = FlashbackQuery {
         table: TableName::new(None, &name.owner, &name.table),
         columns: cols.iter().map(|c| c.name.clone()).collect(),
@@ -216,7 +232,7 @@ pub(super) fn scan(
     let mut reader = s.reader();
     std::thread::Builder::new()
         .name("emulator-net-read".into())
-        .spawn(move || read_into(&mut reader, &query, flashback, &types, &sender))
+        .spawn(move || read_into(&mut reader, &query, flashback, &refs, &types, &sender))
         .map_err(|e| {
             OraError::new(
                 600,
@@ -246,12 +262,13 @@ fn read_into(
     s: &mut EmulatorSession,
     query: &FlashbackQuery,
     flashback: bool,
+    refs: &crate::policies::References,
     types: &[oracle_datum::OraType],
     sender: &mpsc::SyncSender<Result<Vec<Row>, OraError>>,
 ) {
     let mut batch = Vec::with_capacity(BATCH);
     let closed = || CdcError::Database("the cursor was closed".into());
-    let result = s.read_rows(query, flashback, &mut |row: FetchedRow| {
+    let result = s.read_rows(query, flashback, Some(refs), &mut |row: FetchedRow| {
         // One more: the SQL layer appends the ROWID pseudo-column to each row (a vector sized
         // to the values alone was grown, so copied, once a row).
         let mut values = Vec::with_capacity(row.values.len() + 1);

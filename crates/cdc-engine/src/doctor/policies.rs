@@ -51,10 +51,33 @@ pub(super) fn access_policies(f: &Facts) -> Finding {
                 "{name}: REDACTION_POLICIES cannot be read (it needs SELECT_CATALOG_ROLE)"
             ));
         }
-        let filtering = p.filtering();
+        // A column-level policy applies only to statements that reference one of its columns:
+        // the snapshot's, as the table resolves (its key, its override condition), else every
+        // column not excluded.
+        let target = f.targets().into_iter().find(|t| t.name() == name);
+        let referenced = |c: &str| match target {
+            Some(t) => t.references(c),
+            None => !f.settings.column_excluded(name, c),
+        };
+        let filtering = p.filtering_read(referenced);
+        let passed = p.filtering_passed(referenced);
+        if !passed.is_empty() {
+            not_applying.push(format!(
+                "{name}: column-level row access policy {} does not apply: the snapshot references none of its columns (cdc.columns.exclude leaves them out)",
+                passed.join(", ")
+            ));
+        }
         if !filtering.is_empty() {
+            let nulling = p.nulling(&filtering);
+            let effect = match nulling.is_empty() {
+                true => "the snapshot would lack the rows it hides".to_string(),
+                false => format!(
+                    "the snapshot would lack the rows it hides, or hold NULL for the values it hides ({} ALL_ROWS)",
+                    nulling.join(", ")
+                ),
+            };
             found.push(format!(
-                "{name}: row access (VPD / OLS) policy {} applies to {who}'s queries, who lacks EXEMPT ACCESS POLICY: the snapshot would lack the rows it hides (CDC-2206)",
+                "{name}: row access (VPD / OLS) policy {} applies to {who}'s queries, who lacks EXEMPT ACCESS POLICY: {effect} (CDC-2206)",
                 filtering.join(", ")
             ));
             need("EXEMPT ACCESS POLICY", &mut fixes);

@@ -126,3 +126,43 @@ fn a_redaction_policy_on_excluded_columns_only_passes_and_is_named() {
         .report(&["cdc.database.user=CDC", "cdc.columns.exclude=HR.EMP.ID"]);
     assert_eq!(get(&r, "tables.access-policies").severity, Severity::Fail);
 }
+
+/// A column-level VPD policy whose columns the snapshot never references (excluded, not the
+/// key) changes no snapshot: PASS, saying so (before: FAIL). Excluding its column does not help
+/// when the column is the chunk key; an ALL_ROWS policy is named as nulling values.
+#[test]
+fn a_column_level_policy_on_excluded_columns_only_passes_and_is_named() {
+    let column_level = |policy: &str| {
+        let tables = HEALTHY_TABLES.replacen(
+            "    primary_key: [ID]\n",
+            &format!("    primary_key: [ID]\n    access_policies:\n      - {policy}\n"),
+            1,
+        );
+        Db::new("  users:\n    - { name: CDC, privileges: all }\n", &tables)
+    };
+    let db = column_level("{ name: EMP_HIRED, predicate: \"ID > 5\", columns: [HIRED] }");
+    let r = db.report(&["cdc.database.user=CDC", "cdc.columns.exclude=HR.EMP.HIRED"]);
+    let c = get(&r, "tables.access-policies");
+    assert_eq!(c.severity, Severity::Pass, "{}", c.found);
+    assert!(
+        c.found.contains(
+            "HR.EMP: column-level row access policy EMP_HIRED does not apply: the snapshot references none of its columns"
+        ),
+        "{}",
+        c.found
+    );
+    let r = db.report(&["cdc.database.user=CDC"]);
+    assert_eq!(get(&r, "tables.access-policies").severity, Severity::Fail);
+
+    // The key column: the snapshot's ranges and ORDER BY reference it, excluded or not.
+    let db = column_level("{ name: EMP_ID, predicate: \"ID > 5\", columns: [ID], all_rows: true }");
+    let r = db.report(&["cdc.database.user=CDC", "cdc.columns.exclude=HR.EMP.ID"]);
+    let c = get(&r, "tables.access-policies");
+    assert_eq!(c.severity, Severity::Fail, "{}", c.found);
+    assert!(
+        c.found
+            .contains("or hold NULL for the values it hides (EMP_ID ALL_ROWS)"),
+        "{}",
+        c.found
+    );
+}

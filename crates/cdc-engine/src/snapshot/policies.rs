@@ -13,9 +13,9 @@
 //! (`ALTER SESSION SET ROW ARCHIVAL VISIBILITY = ALL`, the adapter's `sql::session_setup`).
 
 use crate::errors::{CdcError, Result};
-use crate::names::TableName;
 use crate::ops::OpsLog;
 use crate::settings::Settings;
+use crate::snapshot::target::TableTarget;
 use cdc_core::session::prelude::*;
 use serde_json::json;
 
@@ -31,10 +31,11 @@ fn user(settings: &Settings) -> String {
 /// of it, unless allowed; warns when a policy view cannot be read or policies are allowed.
 pub fn check(
     session: &mut dyn Session,
-    table: &TableName,
+    target: &TableTarget,
     settings: &Settings,
     ops: &OpsLog,
 ) -> Result<()> {
+    let table = target.name();
     let p = session.read_policies(table)?;
     let user = user(settings);
     for (unknown, view, kind) in [
@@ -71,7 +72,15 @@ pub fn check(
             p.masking().join(", ")
         );
     }
-    let filtering = p.filtering();
+    // A column-level VPD policy none of whose columns the snapshot references changes nothing.
+    let filtering = p.filtering_read(|c| target.references(c));
+    let passed = p.filtering_passed(|c| target.references(c));
+    if !passed.is_empty() {
+        tracing::info!(
+            "{table}: column-level row access policy {} does not apply to the snapshot: it references none of the policy's columns (cdc.columns.exclude leaves them out)",
+            passed.join(", ")
+        );
+    }
     if filtering.is_empty() && masking.is_empty() {
         return Ok(());
     }
@@ -91,6 +100,7 @@ pub fn check(
         return Err(CdcError::RowAccessPolicy {
             table: table.to_string(),
             user,
+            nulling: p.nulling(&filtering),
             policies: filtering,
         });
     }

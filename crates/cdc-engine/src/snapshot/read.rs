@@ -400,7 +400,7 @@ impl<'a> Reader<'a> {
     ) -> Result<(Planner, Option<Scn>)> {
         // Nothing of a table is read before its policies are checked (CDC-2206, CDC-2207).
         let (settings, ops) = (self.settings, self.ops);
-        self.on_main(|s| super::policies::check(s, t.name(), settings, ops))?;
+        self.on_main(|s| super::policies::check(s, t, settings, ops))?;
         let rows = self.settings.snapshot.chunk_rows;
         if self.pin_scn.is_some() || self.pool.sessions.len() < 2 {
             return Ok((self.on_main(|s| Planner::new(t, rows, resume, s))?, None));

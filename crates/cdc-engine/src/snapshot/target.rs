@@ -49,6 +49,20 @@ impl TableTarget {
         &self.info.name
     }
 
+    /// Whether the snapshot's statements of the table reference the column anywhere: in the
+    /// select list (a column it reads), as the chunk key (its ranges and ORDER BY), or in the
+    /// table's `cdc.snapshot.select.override` condition (any name written there counts). A
+    /// column-level VPD policy applies to them only through such a column.
+    pub fn references(&self, column: &str) -> bool {
+        !self.excluded.iter().any(|c| c == column)
+            || matches!(&self.strategy, Strategy::Key(k) if k.iter().any(|c| c == column))
+            || self.filter.as_deref().is_some_and(|f| {
+                cdc_core::sql_condition::condition_names(f)
+                    .iter()
+                    .any(|n| n == column)
+            })
+    }
+
     /// Of a layout of the table (`layout`, e.g. after an ADD COLUMN), the columns a snapshot
     /// reads: all but those cdc.columns.exclude names (a column added later included).
     pub fn read_columns(&self, layout: &[ColumnInfo]) -> Vec<ColumnInfo> {

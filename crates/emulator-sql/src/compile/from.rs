@@ -366,6 +366,8 @@ impl Compiler<'_> {
             rowid_between,
             wanted_order,
             skip_rowids: self.skip_rowids,
+            references: self.references.clone(),
+            for_change: self.for_change,
         }
     }
 

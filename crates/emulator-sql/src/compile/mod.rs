@@ -89,6 +89,12 @@ pub struct Compiler<'d> {
     /// The statement never reads a ROWID: its scans are asked not to make them
     /// ([`ScanRequest::skip_rowids`](crate::ScanRequest::skip_rowids)).
     pub skip_rowids: bool,
+    /// The names the statement writes, `None` for every column
+    /// ([`ScanRequest::references`](crate::ScanRequest::references)).
+    pub references: Option<Vec<String>>,
+    /// The scans being compiled find a change's rows
+    /// ([`ScanRequest::for_change`](crate::ScanRequest::for_change)).
+    pub for_change: bool,
 }
 
 /// Whether two compiled expressions are the same (GROUP BY matching).
@@ -137,6 +143,8 @@ impl<'d> Compiler<'d> {
             plsql: false,
             block: None,
             skip_rowids: false,
+            references: None,
+            for_change: false,
         }
     }
 

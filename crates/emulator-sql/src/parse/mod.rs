@@ -25,6 +25,9 @@ pub struct Parsed {
     /// The text names ROWID somewhere (the pseudo-column, or anything so named). A query that
     /// does not never reads a ROWID, so its scans need not make them.
     pub names_rowid: bool,
+    /// The names the text writes (unquoted words upper-cased, quoted ones as written), or
+    /// `None` when it selects `*` or `t.*` somewhere: a superset of the columns it references.
+    pub names: Option<Vec<String>>,
 }
 
 /// How deep parentheses, subqueries and calls may nest: keeps recursion (here and in the
@@ -158,6 +161,7 @@ pub fn parse(text: &str) -> Result<Parsed, OraError> {
     let names_rowid = toks
         .iter()
         .any(|t| matches!(&t.tok, Tok::Word(w) | Tok::Quoted(w) if w == "ROWID"));
+    let names = written_names(&toks);
     let plsql = matches!(&toks[0].tok, Tok::Word(w) if w == "BEGIN" || w == "DECLARE");
     let mut p = Parser {
         text,
@@ -178,7 +182,33 @@ pub fn parse(text: &str) -> Result<Parsed, OraError> {
         stmt,
         binds: p.binds,
         names_rowid,
+        names,
     })
+}
+
+/// [`Parsed::names`]: a `*` after SELECT (DISTINCT, UNIQUE, ALL), `.` or `,` is a wildcard;
+/// after anything else it multiplies, or counts (`COUNT(*)`), and references no column.
+fn written_names(toks: &[Token]) -> Option<Vec<String>> {
+    let mut names: Vec<String> = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        match &t.tok {
+            Tok::Word(w) | Tok::Quoted(w) => names.push(w.clone()),
+            Tok::Op("*") if i > 0 => {
+                let wildcard = match &toks[i - 1].tok {
+                    Tok::Word(w) => matches!(w.as_str(), "SELECT" | "DISTINCT" | "UNIQUE" | "ALL"),
+                    Tok::Op(o) => matches!(*o, "." | ","),
+                    _ => false,
+                };
+                if wildcard {
+                    return None;
+                }
+            }
+            _ => {}
+        }
+    }
+    names.sort();
+    names.dedup();
+    Some(names)
 }
 
 impl<'a> Parser<'a> {
