@@ -191,28 +191,14 @@ fn four_pay_rows(db: &Db) -> Scn {
     w.commit(&[t]).unwrap()
 }
 
+/// HR.PAY's `columns` (ID first: the key) under `filter`.
 fn read_where(
     s: &mut dyn Session,
     columns: &[&str],
     filter: Option<&str>,
     scn: Scn,
 ) -> Vec<Vec<String>> {
-    let q = cdc_core::model::FlashbackQuery {
-        table: "HR.PAY".parse().unwrap(),
-        columns: columns.iter().map(|c| c.to_string()).collect(),
-        key_columns: vec!["ID".into()],
-        scn,
-        range: cdc_core::model::ChunkRange::Whole,
-        filter: filter.map(str::to_string),
-        row_ids: false,
-    };
-    let mut rows = Vec::new();
-    s.read_as_of(&q, &mut |r| {
-        rows.push(r.values.iter().map(Value::to_string).collect());
-        Ok(())
-    })
-    .unwrap();
-    rows
+    read_text_where(s, "HR.PAY", columns, filter, scn)
 }
 
 fn table(rows: &[&[&str]]) -> Vec<Vec<String>> {
@@ -263,8 +249,8 @@ fn a_column_level_policy_applies_only_to_reads_that_reference_its_columns() {
         4
     );
     assert_eq!(
-        read_where(&mut auditor, &["SSN"], None, scn)[3],
-        ["s4".to_string()]
+        read_where(&mut auditor, &["ID", "SSN"], None, scn)[3],
+        ["4".to_string(), "s4".to_string()]
     );
 }
 

@@ -108,13 +108,24 @@ pub fn read(s: &mut dyn Session, table: &str, scn: Scn) -> Result<Vec<FetchedRow
 /// `columns` of every row of `table` AS OF `scn` as the session reads them, as text, in the
 /// order of the first column (the table's key).
 pub fn read_text(s: &mut dyn Session, table: &str, columns: &[&str], scn: Scn) -> Vec<Vec<String>> {
+    read_text_where(s, table, columns, None, scn)
+}
+
+/// [`read_text`] under a condition.
+pub fn read_text_where(
+    s: &mut dyn Session,
+    table: &str,
+    columns: &[&str],
+    filter: Option<&str>,
+    scn: Scn,
+) -> Vec<Vec<String>> {
     let q = FlashbackQuery {
         table: table.parse().unwrap(),
         columns: columns.iter().map(|c| c.to_string()).collect(),
         key_columns: columns[..1].iter().map(|c| c.to_string()).collect(),
         scn,
         range: ChunkRange::Whole,
-        filter: None,
+        filter: filter.map(str::to_string),
         row_ids: false,
     };
     let mut rows = Vec::new();

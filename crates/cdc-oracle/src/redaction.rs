@@ -95,11 +95,11 @@ pub fn read(
 }
 
 /// A policy view the user cannot read (ORA-00942, ORA-01031): `None`.
-fn optional<T>(r: Result<T>) -> Result<Option<T>> {
+pub(crate) fn optional<T>(r: Result<T>) -> Result<Option<T>> {
     match r {
         Ok(v) => Ok(Some(v)),
         Err(CdcError::Privilege { message, .. }) => {
-            tracing::debug!("cannot read a redaction view ({message})");
+            tracing::debug!("cannot read a policy view ({message})");
             Ok(None)
         }
         Err(e) => Err(e),

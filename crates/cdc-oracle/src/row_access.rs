@@ -8,8 +8,9 @@
 use super::connect::CallContext;
 use super::driver::{DbSession, FetchOptions};
 use super::fetch::{self, Bind};
+use super::redaction::optional;
 use super::sql;
-use crate::errors::{CdcError, Result};
+use crate::errors::Result;
 use crate::names::TableName;
 use cdc_core::model::ColumnLevelPolicy;
 
@@ -96,18 +97,6 @@ fn column_level(
         });
     }
     out
-}
-
-/// A policy view the user cannot read (ORA-00942, ORA-01031): `None`.
-fn optional<T>(r: Result<T>) -> Result<Option<T>> {
-    match r {
-        Ok(v) => Ok(Some(v)),
-        Err(CdcError::Privilege { message, .. }) => {
-            tracing::debug!("cannot read a row access policy view ({message})");
-            Ok(None)
-        }
-        Err(e) => Err(e),
-    }
 }
 
 #[cfg(test)]

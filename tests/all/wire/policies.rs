@@ -109,24 +109,46 @@ fn local(db: &Db, user: &str) -> Box<dyn Session> {
     )
 }
 
-fn count(s: &mut dyn Session) -> usize {
+/// A plain client's session (the thin driver, no session setup of the adapter's).
+fn client(db: &Db, user: &str) -> Box<dyn driver::DbSession> {
+    driver::open(
+        Driver::Thin,
+        &db.served.url("EMU"),
+        65536,
+        None,
+        user,
+        &Password::new(PASSWORD),
+        None,
+    )
+    .expect("connect")
+}
+
+/// `table`'s ID (its key) and `columns` as the session reads them, each value as text.
+fn read(s: &mut dyn Session, table: &str, columns: &[&str]) -> Vec<Vec<String>> {
     let scn = s.current_scn().expect("scn");
     let q = FlashbackQuery {
-        table: "APP.HISTORY".parse().expect("name"),
-        columns: vec!["ID".into(), "NOTE".into()],
+        table: table.parse().expect("name"),
+        columns: std::iter::once("ID")
+            .chain(columns.iter().copied())
+            .map(str::to_string)
+            .collect(),
         key_columns: vec!["ID".into()],
         scn,
         range: ChunkRange::Whole,
         filter: None,
         row_ids: false,
     };
-    let mut n = 0;
-    s.read_as_of(&q, &mut |_| {
-        n += 1;
+    let mut out = Vec::new();
+    s.read_as_of(&q, &mut |r| {
+        out.push(r.values.iter().map(|v| v.to_string()).collect());
         Ok(())
     })
     .expect("read");
-    n
+    out
+}
+
+fn count(s: &mut dyn Session) -> usize {
+    read(s, "APP.HISTORY", &["NOTE"]).len()
 }
 
 #[test]
@@ -153,16 +175,7 @@ fn archived_rows_and_policies_over_the_wire_answer_as_in_process() {
 
     // A plain client's session: Oracle's default ACTIVE hides the 30 archived rows until it
     // asks for ALL.
-    let raw = driver::open(
-        Driver::Thin,
-        &db.served.url("EMU"),
-        65536,
-        None,
-        "AUDITOR",
-        &Password::new(PASSWORD),
-        None,
-    )
-    .expect("connect");
+    let raw = client(&db, "AUDITOR");
     let n = |raw: &dyn driver::DbSession| -> usize {
         raw.query("SELECT ID FROM APP.HISTORY", &[], FetchOptions::rows(1000))
             .and_then(|r| r.collect::<Result<Vec<_>, _>>())
@@ -180,23 +193,10 @@ fn archived_rows_and_policies_over_the_wire_answer_as_in_process() {
 
 /// APP.PEOPLE's NAME and BORN as the session reads them.
 fn people(s: &mut dyn Session) -> Vec<(String, String)> {
-    let scn = s.current_scn().expect("scn");
-    let q = FlashbackQuery {
-        table: "APP.PEOPLE".parse().expect("name"),
-        columns: vec!["ID".into(), "NAME".into(), "BORN".into()],
-        key_columns: vec!["ID".into()],
-        scn,
-        range: ChunkRange::Whole,
-        filter: None,
-        row_ids: false,
-    };
-    let mut rows = Vec::new();
-    s.read_as_of(&q, &mut |r| {
-        rows.push((r.values[1].to_string(), r.values[2].to_string()));
-        Ok(())
-    })
-    .expect("read");
-    rows
+    read(s, "APP.PEOPLE", &["NAME", "BORN"])
+        .into_iter()
+        .map(|r| (r[1].clone(), r[2].clone()))
+        .collect()
 }
 
 /// A redaction policy whose expressions exempt the capture user: the adapter evaluates them in
@@ -262,28 +262,9 @@ fn rows(raw: &dyn driver::DbSession, sql: &str) -> Vec<Vec<Option<String>>> {
         .collect()
 }
 
-/// APP.WAGES's (ID, then `columns`) as the adapter reads them, in-process or over the wire.
+/// APP.WAGES's ID and `columns` as the adapter reads them, in-process or over the wire.
 fn wages(s: &mut dyn Session, columns: &[&str]) -> Vec<Vec<String>> {
-    let scn = s.current_scn().expect("scn");
-    let q = FlashbackQuery {
-        table: "APP.WAGES".parse().expect("name"),
-        columns: std::iter::once("ID")
-            .chain(columns.iter().copied())
-            .map(str::to_string)
-            .collect(),
-        key_columns: vec!["ID".into()],
-        scn,
-        range: ChunkRange::Whole,
-        filter: None,
-        row_ids: false,
-    };
-    let mut out = Vec::new();
-    s.read_as_of(&q, &mut |r| {
-        out.push(r.values.iter().map(|v| v.to_string()).collect());
-        Ok(())
-    })
-    .expect("read");
-    out
+    read(s, "APP.WAGES", columns)
 }
 
 #[test]
@@ -324,16 +305,7 @@ fn a_column_level_policy_applies_over_the_wire_only_to_statements_that_reference
     assert_eq!(wages(wire(&db, "CDC").as_mut(), &["DEPT"]).len(), 20);
     assert_eq!(wages(wire(&db, "CDC").as_mut(), &["SALARY"]).len(), 10);
 
-    let raw = driver::open(
-        Driver::Thin,
-        &db.served.url("EMU"),
-        65536,
-        None,
-        "CDC",
-        &Password::new(PASSWORD),
-        None,
-    )
-    .expect("connect");
+    let raw = client(&db, "CDC");
     let raw = raw.as_ref();
     let count = |sql: &str| rows(raw, sql).len();
     // No security-relevant column: every row; COUNT(*) references none either.
@@ -364,16 +336,7 @@ fn a_column_level_policy_applies_over_the_wire_only_to_statements_that_reference
     )
     .expect("update");
     raw.execute("COMMIT", &[]).expect("commit");
-    let auditor = driver::open(
-        Driver::Thin,
-        &db.served.url("EMU"),
-        65536,
-        None,
-        "AUDITOR",
-        &Password::new(PASSWORD),
-        None,
-    )
-    .expect("connect");
+    let auditor = client(&db, "AUDITOR");
     let ssn8 = rows(auditor.as_ref(), "SELECT SSN FROM APP.WAGES WHERE ID = 8");
     assert!(
         ssn8[0][0]

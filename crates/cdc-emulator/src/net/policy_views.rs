@@ -36,34 +36,47 @@ pub(super) fn all_policies(s: &mut EmulatorSession) -> Result<Relation> {
         ("ENABLE", text(3)),
         ("POLICY_TYPE", text(24)),
     ];
-    let tables = s.visible_tables()?;
-    let r = s.replica()?;
     let mut rows = Vec::new();
-    for info in tables {
-        let Some(table) = crate::policies::table_spec(&r.schema, &info.name) else {
-            continue;
-        };
-        for p in &table.access_policies {
-            rows.push(vec![
-                t(info.name.owner.as_str()),
-                t(info.name.table.as_str()),
-                t("SYS_DEFAULT"),
-                t(p.name.as_str()),
-                t(info.name.owner.as_str()),
-                opt(None::<&str>),
-                t(format!("{}_FN", p.name)),
-                yes_no(p.select),
-                yes_no(false),
-                yes_no(false),
-                yes_no(false),
-                yes_no(false),
-                yes_no(false),
-                yes_no(p.enabled),
-                t("STATIC"),
-            ]);
-        }
+    for (name, p) in access_policies(s)? {
+        rows.push(vec![
+            t(name.owner.as_str()),
+            t(name.table.as_str()),
+            t("SYS_DEFAULT"),
+            t(p.name.as_str()),
+            t(name.owner.as_str()),
+            opt(None::<&str>),
+            t(format!("{}_FN", p.name)),
+            yes_no(p.select),
+            yes_no(false),
+            yes_no(false),
+            yes_no(false),
+            yes_no(false),
+            yes_no(false),
+            yes_no(p.enabled),
+            t("STATIC"),
+        ]);
     }
     Ok(view(&spec, rows))
+}
+
+/// The VPD policies of the tables the user sees, with each table's name.
+fn access_policies(
+    s: &mut EmulatorSession,
+) -> Result<Vec<(crate::names::TableName, crate::schema::AccessPolicySpec)>> {
+    let tables = s.visible_tables()?;
+    let r = s.replica()?;
+    let mut out = Vec::new();
+    for info in tables {
+        if let Some(table) = crate::policies::table_spec(&r.schema, &info.name) {
+            out.extend(
+                table
+                    .access_policies
+                    .iter()
+                    .map(|p| (info.name.clone(), p.clone())),
+            );
+        }
+    }
+    Ok(out)
 }
 
 /// ALL_SEC_RELEVANT_COLS: one row per security-relevant column of a column-level VPD policy
@@ -79,26 +92,19 @@ pub(super) fn all_sec_relevant_cols(s: &mut EmulatorSession) -> Result<Relation>
         ("COMMON", text(3)),
         ("INHERITED", text(3)),
     ];
-    let tables = s.visible_tables()?;
-    let r = s.replica()?;
     let mut rows = Vec::new();
-    for info in tables {
-        let Some(table) = crate::policies::table_spec(&r.schema, &info.name) else {
-            continue;
-        };
-        for p in &table.access_policies {
-            for c in &p.columns {
-                rows.push(vec![
-                    t(info.name.owner.as_str()),
-                    t(info.name.table.as_str()),
-                    t("SYS_DEFAULT"),
-                    t(p.name.as_str()),
-                    t(c.to_ascii_uppercase()),
-                    t(if p.all_rows { "ALL_ROWS" } else { "NONE" }),
-                    yes_no(false),
-                    yes_no(false),
-                ]);
-            }
+    for (name, p) in access_policies(s)? {
+        for c in &p.columns {
+            rows.push(vec![
+                t(name.owner.as_str()),
+                t(name.table.as_str()),
+                t("SYS_DEFAULT"),
+                t(p.name.as_str()),
+                t(c.to_ascii_uppercase()),
+                t(if p.all_rows { "ALL_ROWS" } else { "NONE" }),
+                yes_no(false),
+                yes_no(false),
+            ]);
         }
     }
     Ok(view(&spec, rows))
