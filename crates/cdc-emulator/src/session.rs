@@ -538,6 +538,53 @@ impl EmulatorSession {
         }
     }
 
+    /// The keys (`key`, from `lower` inclusive) of the rows a query of those columns sees, in
+    /// key order, a key with a NULL (a column an ALL_ROWS policy nulls) left out; `None` when no
+    /// VPD policy or ROW ARCHIVAL changes such a query for this session (the key index holds the
+    /// answer then).
+    fn visible_keys(
+        &self,
+        r: &Replica,
+        table: &TableName,
+        key: &[String],
+        lower: Option<Vec<crate::types::Value>>,
+        scn: Scn,
+        now: i64,
+    ) -> Result<Option<Vec<Vec<crate::types::Value>>>> {
+        let Some(spec) = crate::policies::table_spec(&r.schema, table) else {
+            return Ok(None);
+        };
+        let refs = crate::policies::References::Named(key.to_vec());
+        let hidden = crate::policies::hidden_rows(spec, &self.user, self.archived_visible, &refs);
+        let nulled = crate::policies::nulled_columns(spec, &self.user, &refs);
+        if hidden.is_empty() && nulled.is_empty() {
+            return Ok(None);
+        }
+        let q = FlashbackQuery {
+            table: table.clone(),
+            columns: key.to_vec(),
+            key_columns: key.to_vec(),
+            scn,
+            range: match lower {
+                Some(l) => cdc_core::model::ChunkRange::Key {
+                    lower: Some(l),
+                    upper: None,
+                },
+                None => cdc_core::model::ChunkRange::Whole,
+            },
+            filter: (!hidden.is_empty()).then(|| crate::policies::and_all(None, &hidden)),
+            row_ids: false,
+        };
+        let mut keys = Vec::new();
+        r.read_as_of_each_nulling(&q, now, &nulled, &mut |row| {
+            if !row.values.iter().any(|v| v.is_null()) {
+                keys.push(row.values);
+            }
+            Ok(())
+        })?;
+        Ok(Some(keys))
+    }
+
     /// Whether archived rows are visible (ROW ARCHIVAL VISIBILITY = ALL).
     pub fn archived_visible(&self) -> bool {
         self.archived_visible
@@ -826,35 +873,15 @@ impl Flashback for EmulatorSession {
         let now = self.shared.clock.now_ms();
         // A VPD policy or ROW ARCHIVAL that hides rows of a query of the key (or nulls it):
         // the range is of the rows the session sees, as `SELECT MIN(k), MAX(k)` answers.
-        let refs = crate::policies::References::Named(vec![key_column.to_string()]);
-        let (hidden, nulled) = match crate::policies::table_spec(&r.schema, &name) {
-            Some(spec) => (
-                crate::policies::hidden_rows(spec, &self.user, self.archived_visible, &refs),
-                crate::policies::nulled_columns(spec, &self.user, &refs),
-            ),
-            None => (Vec::new(), Vec::new()),
-        };
-        if hidden.is_empty() && nulled.is_empty() {
-            return r.key_range(&name, key_column, scn, now);
-        }
-        let q = FlashbackQuery {
-            table: name,
-            columns: vec![key_column.to_string()],
-            key_columns: vec![key_column.to_string()],
-            scn,
-            range: cdc_core::model::ChunkRange::Whole,
-            filter: Some(crate::policies::and_all(None, &hidden)).filter(|f| !f.is_empty()),
-            row_ids: false,
-        };
-        let (mut first, mut last) = (None, None);
-        r.read_as_of_each_nulling(&q, now, &nulled, &mut |row| {
-            if let Some(v) = row.values.into_iter().next().filter(|v| !v.is_null()) {
-                first.get_or_insert_with(|| v.clone());
-                last = Some(v);
+        let key = [key_column.to_string()];
+        match self.visible_keys(&r, &name, &key, None, scn, now)? {
+            None => r.key_range(&name, key_column, scn, now),
+            Some(keys) => {
+                let first = keys.first().and_then(|k| k.first()).cloned();
+                let last = keys.last().and_then(|k| k.first()).cloned();
+                Ok(first.zip(last))
             }
-            Ok(())
-        })?;
-        Ok(first.zip(last))
+        }
     }
 
     fn key_boundaries(&mut self, q: &BoundaryQuery) -> Result<Vec<Vec<crate::types::Value>>> {
@@ -863,9 +890,25 @@ impl Flashback for EmulatorSession {
         let name = self.flashback_table(&q.table)?;
         let mut q = q.clone();
         q.table = name;
-        let (bounds, read) = self
-            .replica()?
-            .key_boundaries_read(&q, self.shared.clock.now_ms())?;
+        let r = self.replica()?;
+        let now = self.shared.clock.now_ms();
+        // Under a policy or ROW ARCHIVAL that hides rows: every step-th key the session sees,
+        // as the probe's query answers (the index's keys otherwise).
+        let (bounds, read) =
+            match self.visible_keys(&r, &q.table, &q.key_columns, q.lower.clone(), q.scn, now)? {
+                None => r.key_boundaries_read(&q, now)?,
+                Some(keys) => {
+                    let step = q.step.max(1) as usize;
+                    let bounds = keys
+                        .iter()
+                        .skip(step)
+                        .step_by(step)
+                        .take(q.count as usize)
+                        .cloned()
+                        .collect();
+                    (bounds, keys.len() as u64)
+                }
+            };
         match self.reads_per_call {
             // The profile's LOGICAL_READS_PER_CALL: the probe reads its rows in one call.
             Some(max) if read > max => Err(CdcError::CallLimit(format!(

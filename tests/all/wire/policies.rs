@@ -9,7 +9,7 @@ use oracle_cdc::source::emulator::{self, clock, net, EmulatorConnector, Faults};
 use oracle_cdc::source::oracle::connect::Password;
 use oracle_cdc::source::oracle::driver::{self, Driver, FetchOptions};
 use oracle_cdc::source::oracle::OracleConnector;
-use oracle_cdc::source::{ChunkRange, FlashbackQuery, Session};
+use oracle_cdc::source::{BoundaryQuery, ChunkRange, FlashbackQuery, Session};
 
 const SCHEMA: &str = r#"
 seed: 5
@@ -298,6 +298,25 @@ fn a_column_level_policy_applies_over_the_wire_only_to_statements_that_reference
     let expected = Some(("11".to_string(), "100".to_string()));
     assert_eq!(range(wire(&db, "CDC").as_mut()), expected);
     assert_eq!(range(local(&db, "CDC").as_mut()), expected);
+    // And the key boundaries: every 20th of the 90 keys it sees, 31, 51, 71, 91 (the index
+    // holds 21, 41, …).
+    let bounds = |s: &mut dyn Session| {
+        let q = BoundaryQuery {
+            table: history.clone(),
+            key_columns: vec!["ID".into()],
+            scn: s.current_scn().expect("scn"),
+            lower: None,
+            step: 20,
+            count: 10,
+        };
+        s.key_boundaries(&q)
+            .expect("boundaries")
+            .iter()
+            .map(|k| k[0].to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(bounds(wire(&db, "CDC").as_mut()), ["31", "51", "71", "91"]);
+    assert_eq!(bounds(local(&db, "CDC").as_mut()), ["31", "51", "71", "91"]);
     let p = wire(&db, "CDC").read_policies(&table).expect("wire");
     assert_eq!(p.filtering_read(|c| c == "DEPT"), Vec::<String>::new());
     assert_eq!(p.filtering_read(|c| c == "SALARY"), ["WAGES_FIRST_TEN"]);
