@@ -91,6 +91,13 @@ fn export(db: &Path, out: &Path, user: &str, tables: &str, extra: &[&str]) -> Ou
     oracle_cdc(db, &args)
 }
 
+/// The error's own line (the catalog's remedy follows it).
+fn message(err: &str) -> &str {
+    err.lines()
+        .find(|l| l.contains("CDC-2206:"))
+        .expect("the CDC-2206 line")
+}
+
 fn exported(out: &Path, table: &str) -> String {
     std::fs::read_to_string(out.join(format!("{table}.jsonl"))).unwrap()
 }
@@ -112,6 +119,8 @@ fn a_vpd_policy_stops_the_export_with_cdc_2206_naming_the_grant() {
         "{err}"
     );
     assert!(err.contains("GRANT EXEMPT ACCESS POLICY TO CDC"), "{err}");
+    // A table-level policy applies whatever the snapshot reads: no exclusion is offered.
+    assert!(!message(&err).contains("cdc.columns.exclude"), "{err}");
     assert!(!out.join("APP.ORDERS.jsonl").exists() || exported(&out, "APP.ORDERS").is_empty());
 
     // Opted in: the rows the policy lets CDC see, fewer than the table's.
@@ -249,6 +258,11 @@ fn a_column_level_policy_stops_the_export_only_when_it_references_the_policys_co
             && err.contains("would lack rows, and hold NULL for values PAYROLL_SSN hides"),
         "{err}"
     );
+    // Column-level policies whose columns the snapshot only reads: excluding them is offered.
+    assert!(
+        err.contains("add APP.PAYROLL.SALARY,APP.PAYROLL.SSN to cdc.columns.exclude"),
+        "{err}"
+    );
     let err = refused(run("salary", &["cdc.columns.exclude=APP.PAYROLL.SSN"]));
     assert!(
         err.contains("CDC-2206: the snapshot of APP.PAYROLL would lack rows: the enabled row access policy PAYROLL_SALARY applies"),
@@ -263,6 +277,8 @@ fn a_column_level_policy_stops_the_export_only_when_it_references_the_policys_co
         err.contains("CDC-2206") && err.contains("PAYROLL_SALARY"),
         "{err}"
     );
+    // SALARY is in the condition: excluding it would not help, and is not offered.
+    assert!(!message(&err).contains("cdc.columns.exclude"), "{err}");
 
     ok(run("neither", &[both]));
     let rows = exported(&dir.path().join("neither"), "APP.PAYROLL");

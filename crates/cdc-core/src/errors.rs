@@ -207,7 +207,7 @@ catalog! {
         "Check that redo transport runs from the source's current incarnation (the source's LOG_ARCHIVE_DEST_n, V$ARCHIVE_DEST_STATUS on both sides) and that cdc.database.url names the database whose redo is shipped. After a RESETLOGS of the source the stored offsets belong to the old incarnation too: start from a fresh snapshot (a new state directory).";
     Cdc2206 = "CDC-2206", Failure, "A row access policy would filter the snapshot",
         "A captured table has an enabled Virtual Private Database or Oracle Label Security policy that applies to queries (ALL_POLICIES: SEL = 'YES', ENABLE = 'YES'), and the capture user lacks the system privilege EXEMPT ACCESS POLICY. Oracle adds the policy's predicate to every query of the user, flashback queries (AS OF SCN) included, while LogMiner's change stream carries every row: the snapshot would silently lack the rows the policy hides, and a consumer would never converge to the table. A column-level policy (DBMS_RLS.ADD_POLICY with sec_relevant_cols; ALL_SEC_RELEVANT_COLS) applies only to a query that references one of its security-relevant columns: one whose columns the snapshot never references (all in cdc.columns.exclude, none a key column or named in the table's cdc.snapshot.select.override) does not stop it. Created with sec_relevant_cols_opt => DBMS_RLS.ALL_ROWS (COLUMN_OPTION ALL_ROWS) it returns every row but its columns as NULL where the predicate is false: the snapshot would hold those NULLs instead. The snapshot of the table is refused before anything of it is read. The policy function is not called here (the capture user needs no EXECUTE on it, and Oracle runs it with its owner's rights), so a policy whose function returns no predicate for the capture user counts too. Where ALL_SEC_RELEVANT_COLS cannot be read, every policy counts as applying to every query.",
-        "Exempt the capture user from row access policies (Utilities, \"Security Considerations for Direct Path Exports\": SYS and users granted EXEMPT ACCESS POLICY, directly or through a role, are exempt from VPD and Oracle Label Security): `GRANT EXEMPT ACCESS POLICY TO <cdc.database.user>;` (in a CDB, as a common grant `CONTAINER=ALL`, or in the table's PDB). Or, knowing the snapshot then holds only the rows the policies let the user see, set cdc.snapshot.access.policies=allow. `oracle-cdc doctor` (check tables.access-policies) lists the tables and policies.";
+        "Exempt the capture user from row access policies (Utilities, \"Security Considerations for Direct Path Exports\": SYS and users granted EXEMPT ACCESS POLICY, directly or through a role, are exempt from VPD and Oracle Label Security): `GRANT EXEMPT ACCESS POLICY TO <cdc.database.user>;` (in a CDB, as a common grant `CONTAINER=ALL`, or in the table's PDB). Or, knowing the snapshot then holds only the rows the policies let the user see, set cdc.snapshot.access.policies=allow. Where every such policy is column-level and the snapshot only reads its columns (they are not the key nor in the table's cdc.snapshot.select.override), leaving them out with cdc.columns.exclude stops the policies applying; the message names them then. `oracle-cdc doctor` (check tables.access-policies) lists the tables and policies.";
     Cdc2207 = "CDC-2207", Failure, "A Data Redaction policy would mask the snapshot",
         "A captured table has an enabled Oracle Data Redaction policy (REDACTION_POLICIES: ENABLE = 'YES') and the capture user lacks the system privilege EXEMPT REDACTION POLICY. Oracle masks the redacted columns in the results of the user's queries (full redaction: 0 for numbers, a single space for character types), while LogMiner's change stream carries the true values: the snapshot would silently hold masked values. The snapshot of the table is refused before anything of it is read. A policy masks a column only in a session where the column's expression (its named policy expression, else the policy's; REDACTION_EXPRESSIONS, REDACTION_POLICIES) is TRUE: the expressions are evaluated in the capture user's session first, and a policy whose expressions are all FALSE there (one that exempts the capture user with SYS_CONTEXT('USERENV','SESSION_USER'), say) does not stop the snapshot. An expression that cannot be evaluated there counts as TRUE.",
         "Exempt the capture user from Data Redaction (Advanced Security Guide, \"Exemption of Users from Oracle Data Redaction Policies\"): `GRANT EXEMPT REDACTION POLICY TO <cdc.database.user>;` (in a CDB, as a common grant `CONTAINER=ALL`, or in the table's PDB). Or have the policy's expressions exempt the capture user (DBMS_REDACT.ALTER_POLICY with action => DBMS_REDACT.MODIFY_EXPRESSION, e.g. expression => 'SYS_CONTEXT(''USERENV'',''SESSION_USER'') != ''<user>'''). Or, knowing the snapshot then holds the masked values, set cdc.snapshot.access.policies=allow. `oracle-cdc doctor` (check tables.access-policies) lists the tables and policies.";
@@ -693,13 +693,17 @@ pub enum CdcError {
     /// A captured table's rows are filtered for the capture user by row access policies
     /// (VPD / OLS) it is not exempt from, or (column-level policies with ALL_ROWS, `nulling`)
     /// their hidden values read as NULL.
-    #[error("CDC-2206: the snapshot of {table} {}: the enabled row access {} {} {} to the queries of {user}, who lacks EXEMPT ACCESS POLICY (GRANT EXEMPT ACCESS POLICY TO {user}; or cdc.snapshot.access.policies=allow to read only what the policies let {user} see)", row_access_effect(policies, nulling), if policies.len() == 1 { "policy" } else { "policies" }, policies.join(", "), if policies.len() == 1 { "applies" } else { "apply" })]
+    #[error("CDC-2206: the snapshot of {table} {}: the enabled row access {} {} {} to the queries of {user}, who lacks EXEMPT ACCESS POLICY (GRANT EXEMPT ACCESS POLICY TO {user}; or cdc.snapshot.access.policies=allow to read only what the policies let {user} see{})", row_access_effect(policies, nulling), if policies.len() == 1 { "policy" } else { "policies" }, policies.join(", "), if policies.len() == 1 { "applies" } else { "apply" }, exclude_remedy(excludable))]
     RowAccessPolicy {
         table: String,
         user: String,
         policies: Vec<String>,
         /// Those of `policies` that null columns rather than leave rows out.
         nulling: Vec<String>,
+        /// When every policy is column-level and the snapshot references their columns only
+        /// by reading them: those columns (`TABLE.COLUMN`), whose exclusion would stop them
+        /// applying.
+        excludable: Vec<String>,
     },
 
     /// A captured table's columns are masked for the capture user by Data Redaction policies it
@@ -976,6 +980,17 @@ pub enum CdcError {
         chunk: String,
         reason: String,
     },
+}
+
+/// The remedy of leaving column-level policies' columns out of the snapshot, if it applies.
+fn exclude_remedy(excludable: &[String]) -> String {
+    match excludable.is_empty() {
+        true => String::new(),
+        false => format!(
+            "; or, where consumers need not them, add {} to cdc.columns.exclude: the policies apply only to queries that reference them",
+            excludable.join(",")
+        ),
+    }
 }
 
 /// What row access policies do to a snapshot: leave rows out, and / or (column-level policies

@@ -223,6 +223,19 @@ impl ReadPolicies {
             .collect()
     }
 
+    /// The security-relevant columns of `policies` (sorted, once each) when every one of them is
+    /// column-level; `None` when one applies to every query.
+    pub fn policy_columns(&self, policies: &[String]) -> Option<Vec<String>> {
+        let mut out: Vec<String> = Vec::new();
+        for name in policies {
+            let c = self.row_access_columns.iter().find(|c| &c.policy == name)?;
+            out.extend(c.columns.iter().cloned());
+        }
+        out.sort();
+        out.dedup();
+        Some(out)
+    }
+
     /// Of `policies`, those that show a row's security-relevant columns as NULL rather than
     /// leave the row out (COLUMN_OPTION ALL_ROWS).
     pub fn nulling(&self, policies: &[String]) -> Vec<String> {
@@ -1228,6 +1241,11 @@ mod redaction_policy_tests {
         assert_eq!(p.filtering_read(|c| c == "BONUS"), ["ROWS", "COLS"]);
         assert_eq!(p.filtering_read(|_| true), ["ROWS", "COLS", "MASK"]);
         assert_eq!(p.nulling(&p.filtering_read(|_| true)), ["MASK"]);
+        assert_eq!(
+            p.policy_columns(&["MASK".into(), "COLS".into()]),
+            Some(vec!["BONUS".into(), "SALARY".into(), "SSN".into()])
+        );
+        assert_eq!(p.policy_columns(&["COLS".into(), "ROWS".into()]), None);
         p.exempt_access = true;
         assert!(p.filtering_read(|_| true).is_empty());
     }

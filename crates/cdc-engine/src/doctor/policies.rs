@@ -81,6 +81,17 @@ pub(super) fn access_policies(f: &Facts) -> Finding {
                 filtering.join(", ")
             ));
             need("EXEMPT ACCESS POLICY", &mut fixes);
+            // Column-level policies whose columns the snapshot only reads: excluding them is
+            // another way (the snapshot's own message offers it too).
+            if let (Some(t), Some(cols)) = (target, p.policy_columns(&filtering)) {
+                if !cols.iter().any(|c| t.references_beyond_reading(c)) {
+                    let cols: Vec<String> = cols.iter().map(|c| format!("{name}.{c}")).collect();
+                    fixes.push(format!(
+                        "cdc.columns.exclude: {}  # if consumers need not these columns: the column-level policies then do not apply",
+                        cols.join(",")
+                    ));
+                }
+            }
             objects.push(name.to_string());
         }
         if !p.redaction_not_applying.is_empty() {

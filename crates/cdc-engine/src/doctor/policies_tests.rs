@@ -153,6 +153,11 @@ fn a_column_level_policy_on_excluded_columns_only_passes_and_is_named() {
     );
     let r = db.report(&["cdc.database.user=CDC"]);
     assert_eq!(get(&r, "tables.access-policies").severity, Severity::Fail);
+    assert!(
+        fix(&r, "tables.access-policies").contains("cdc.columns.exclude: HR.EMP.HIRED  #"),
+        "{}",
+        fix(&r, "tables.access-policies")
+    );
 
     // The key column: the snapshot's ranges and ORDER BY reference it, excluded or not.
     let db = column_level("{ name: EMP_ID, predicate: \"ID > 5\", columns: [ID], all_rows: true }");
@@ -165,4 +170,6 @@ fn a_column_level_policy_on_excluded_columns_only_passes_and_is_named() {
         "{}",
         c.found
     );
+    // The key is referenced excluded or not: no exclusion offered.
+    assert!(!fix(&r, "tables.access-policies").contains("cdc.columns.exclude"));
 }

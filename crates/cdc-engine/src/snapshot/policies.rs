@@ -97,11 +97,20 @@ pub fn check(
         return Ok(());
     }
     if !filtering.is_empty() {
+        // Column-level policies only, their columns only read: excluding them is a remedy.
+        let excludable = p
+            .policy_columns(&filtering)
+            .filter(|cols| !cols.iter().any(|c| target.references_beyond_reading(c)))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|c| format!("{table}.{c}"))
+            .collect();
         return Err(CdcError::RowAccessPolicy {
             table: table.to_string(),
             user,
             nulling: p.nulling(&filtering),
             policies: filtering,
+            excludable,
         });
     }
     Err(CdcError::RedactionPolicy {

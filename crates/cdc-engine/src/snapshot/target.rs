@@ -54,8 +54,13 @@ impl TableTarget {
     /// table's `cdc.snapshot.select.override` condition (any name written there counts). A
     /// column-level VPD policy applies to them only through such a column.
     pub fn references(&self, column: &str) -> bool {
-        !self.excluded.iter().any(|c| c == column)
-            || matches!(&self.strategy, Strategy::Key(k) if k.iter().any(|c| c == column))
+        !self.excluded.iter().any(|c| c == column) || self.references_beyond_reading(column)
+    }
+
+    /// Whether the snapshot's statements reference the column other than by reading it: as
+    /// the chunk key or in the table's condition (excluding it would not stop that).
+    pub fn references_beyond_reading(&self, column: &str) -> bool {
+        matches!(&self.strategy, Strategy::Key(k) if k.iter().any(|c| c == column))
             || self.filter.as_deref().is_some_and(|f| {
                 cdc_core::sql_condition::condition_names(f)
                     .iter()
