@@ -133,6 +133,20 @@ fn an_expression_the_emulator_cannot_evaluate_is_refused_at_init() {
     }
 }
 
+/// CDC, for whom nothing is evaluated: EMP_PRIVATE counts, yet CDC's reads of HR.EMP are whole
+/// (the policy's expression is FALSE for CDC).
+fn counts_every_policy_yet_reads_whole(db: &Db) {
+    let scn = one_row(db);
+    let mut cdc = session(db, "CDC");
+    let p = cdc.read_policies(&"HR.EMP".parse().unwrap()).unwrap();
+    assert_eq!(p.masking(), ["EMP_PRIVATE"]);
+    let hired = Value::Date("2020-01-01 00:00:00".into()).to_string();
+    assert_eq!(
+        read_emp(&mut cdc, scn),
+        [["1".to_string(), "n1".into(), hired]]
+    );
+}
+
 /// A user that may read REDACTION_POLICIES (a grant on it) but not REDACTION_COLUMNS or
 /// REDACTION_EXPRESSIONS cannot know which expression decides a column: every enabled policy
 /// counts for it, as the adapter counts them, even where its reads are whole.
@@ -142,15 +156,7 @@ fn without_the_columns_and_named_expressions_every_enabled_policy_counts() {
         "{ name: CDC, privileges: [all] }",
         "{ name: CDC, privileges: [CREATE SESSION, SELECT ANY TABLE, FLASHBACK ANY TABLE, EXECUTE_CATALOG_ROLE, \"SYS.REDACTION_POLICIES:SELECT\"] }",
     ));
-    let scn = one_row(&db);
-    let mut cdc = session(&db, "CDC");
-    let p = cdc.read_policies(&"HR.EMP".parse().unwrap()).unwrap();
-    assert_eq!(p.masking(), ["EMP_PRIVATE"]);
-    let hired = Value::Date("2020-01-01 00:00:00".into()).to_string();
-    assert_eq!(
-        read_emp(&mut cdc, scn),
-        [["1".to_string(), "n1".into(), hired]]
-    );
+    counts_every_policy_yet_reads_whole(&db);
 }
 
 /// Before 12.2 there are no named policy expressions: the schema refuses them, and as the view
@@ -168,14 +174,5 @@ fn before_12_2_named_expressions_are_refused_and_nothing_is_evaluated() {
     let start = old.find("        column_expressions:").unwrap();
     let end = old.find("  - name: HR.DEPT").unwrap();
     let db = Db::new(&format!("{}{}", &old[..start], &old[end..]));
-    let scn = one_row(&db);
-    let mut cdc = session(&db, "CDC");
-    let p = cdc.read_policies(&"HR.EMP".parse().unwrap()).unwrap();
-    assert_eq!(p.masking(), ["EMP_PRIVATE"]);
-    // Its reads are whole all the same: the policy's expression is FALSE for CDC.
-    let hired = Value::Date("2020-01-01 00:00:00".into()).to_string();
-    assert_eq!(
-        read_emp(&mut cdc, scn),
-        [["1".to_string(), "n1".into(), hired]]
-    );
+    counts_every_policy_yet_reads_whole(&db);
 }

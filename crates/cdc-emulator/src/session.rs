@@ -585,11 +585,6 @@ impl EmulatorSession {
         Ok(Some(keys))
     }
 
-    /// Whether archived rows are visible (ROW ARCHIVAL VISIBILITY = ALL).
-    pub fn archived_visible(&self) -> bool {
-        self.archived_visible
-    }
-
     /// ALTER SESSION SET ROW ARCHIVAL VISIBILITY = ALL (`true`) or ACTIVE (`false`).
     pub fn set_archived_visible(&mut self, all: bool) {
         self.archived_visible = all;

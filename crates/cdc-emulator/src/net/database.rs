@@ -427,6 +427,8 @@ impl Database for WireDatabase {
 
     /// From the key index, for a column that leads the primary key or a unique key or index
     /// (an index Oracle would read the ends of); other columns are read whole by the engine.
+    /// The session's key range answers from the rows it sees where a VPD policy or ROW
+    /// ARCHIVAL hides some.
     fn min_max(
         &mut self,
         table: &ObjectName,
@@ -447,7 +449,7 @@ impl Database for WireDatabase {
                 .any(|k| k.first().is_some_and(|c| c == column))
         };
         let ty = cols.iter().find(|c| c.name == column)?.data_type.clone();
-        if !leads || policies_change(&self.session, &resolved, column) {
+        if !leads {
             return None;
         }
         let wire = super::values::ora_type(&ty).ok()?;
@@ -494,24 +496,4 @@ fn database_character_data(ty: &OraType) -> bool {
         ty,
         OraType::Varchar2(_) | OraType::Char(_) | OraType::Long | OraType::Clob
     )
-}
-
-/// Whether a VPD policy or ROW ARCHIVAL hides rows from, or nulls values of, a query of
-/// `column` of the table in this session: the index's ends are then not the answer (the general
-/// path reads the rows the session sees).
-fn policies_change(
-    session: &EmulatorSession,
-    table: &crate::names::TableName,
-    column: &str,
-) -> bool {
-    let Ok(r) = session.replica() else {
-        return true;
-    };
-    let Some(spec) = crate::policies::table_spec(&r.schema, table) else {
-        return false;
-    };
-    let refs = crate::policies::References::Named(vec![column.to_string()]);
-    let user = &session.user;
-    !crate::policies::hidden_rows(spec, user, session.archived_visible(), &refs).is_empty()
-        || !crate::policies::nulled_columns(spec, user, &refs).is_empty()
 }

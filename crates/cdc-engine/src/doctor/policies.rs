@@ -83,14 +83,14 @@ pub(super) fn access_policies(f: &Facts) -> Finding {
             need("EXEMPT ACCESS POLICY", &mut fixes);
             // Column-level policies whose columns the snapshot only reads: excluding them is
             // another way (the snapshot's own message offers it too).
-            if let (Some(t), Some(cols)) = (target, p.policy_columns(&filtering)) {
-                if !cols.iter().any(|c| t.references_beyond_reading(c)) {
-                    let cols: Vec<String> = cols.iter().map(|c| format!("{name}.{c}")).collect();
-                    fixes.push(format!(
-                        "cdc.columns.exclude: {}  # if consumers need not these columns: the column-level policies then do not apply",
-                        cols.join(",")
-                    ));
-                }
+            let excludable = target
+                .map(|t| crate::snapshot::policies::excludable_columns(p, t, &filtering))
+                .unwrap_or_default();
+            if !excludable.is_empty() {
+                fixes.push(format!(
+                    "cdc.columns.exclude: {}  # if consumers need not these columns: the column-level policies then do not apply",
+                    excludable.join(",")
+                ));
             }
             objects.push(name.to_string());
         }

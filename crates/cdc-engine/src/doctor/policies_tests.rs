@@ -5,17 +5,33 @@
 use super::tests::{fix, get, Db, HEALTHY_TABLES};
 use super::*;
 
-/// HR.EMP with a VPD policy and a Data Redaction policy; the user CDC with `privileges`.
-fn with_policies(privileges: &str) -> Db {
+/// HR.EMP with the schema lines `policies` (indented as its keys); the user CDC with
+/// `privileges`.
+fn emp_with(policies: &str, privileges: &str) -> Db {
     let tables = HEALTHY_TABLES.replacen(
         "    primary_key: [ID]\n",
-        "    primary_key: [ID]\n    access_policies:\n      - { name: EMP_MINE, predicate: \"ID > 5\" }\n    redaction_policies:\n      - { name: EMP_NAME, columns: [NAME] }\n",
+        &format!("    primary_key: [ID]\n{policies}"),
         1,
     );
     Db::new(
         &format!("  users:\n    - {{ name: CDC, privileges: {privileges} }}\n"),
         &tables,
     )
+}
+
+/// HR.EMP with a VPD policy and a Data Redaction policy; the user CDC with `privileges`.
+fn with_policies(privileges: &str) -> Db {
+    emp_with(
+        "    access_policies:\n      - { name: EMP_MINE, predicate: \"ID > 5\" }\n    redaction_policies:\n      - { name: EMP_NAME, columns: [NAME] }\n",
+        privileges,
+    )
+}
+
+/// The check passes and its finding says `text`.
+fn passes_saying(r: &Report, text: &str) {
+    let c = get(r, "tables.access-policies");
+    assert_eq!(c.severity, Severity::Pass, "{}", c.found);
+    assert!(c.found.contains(text), "{}", c.found);
 }
 
 #[test]
@@ -88,21 +104,13 @@ fn an_unreadable_redaction_view_warns_that_it_cannot_be_checked() {
 /// and the finding says which policy does not apply and why (before: FAIL with CDC-2207).
 #[test]
 fn a_redaction_policy_whose_expression_exempts_the_capture_user_passes_and_is_named() {
-    let tables = HEALTHY_TABLES.replacen(
-        "    primary_key: [ID]\n",
-        "    primary_key: [ID]\n    redaction_policies:\n      - { name: EMP_NAME, columns: [NAME], expression: \"SYS_CONTEXT('USERENV','SESSION_USER') <> 'CDC'\" }\n",
-        1,
+    let db = emp_with(
+        "    redaction_policies:\n      - { name: EMP_NAME, columns: [NAME], expression: \"SYS_CONTEXT('USERENV','SESSION_USER') <> 'CDC'\" }\n",
+        "all",
     );
-    let db = Db::new("  users:\n    - { name: CDC, privileges: all }\n", &tables);
-    let r = db.report(&["cdc.database.user=CDC"]);
-    let c = get(&r, "tables.access-policies");
-    assert_eq!(c.severity, Severity::Pass, "{}", c.found);
-    assert!(
-        c.found.contains(
-            "HR.EMP: Data Redaction policy EMP_NAME does not apply to CDC (its expressions are FALSE in CDC's session)"
-        ),
-        "{}",
-        c.found
+    passes_saying(
+        &db.report(&["cdc.database.user=CDC"]),
+        "HR.EMP: Data Redaction policy EMP_NAME does not apply to CDC (its expressions are FALSE in CDC's session)",
     );
 }
 
@@ -112,14 +120,9 @@ fn a_redaction_policy_whose_expression_exempts_the_capture_user_passes_and_is_na
 fn a_redaction_policy_on_excluded_columns_only_passes_and_is_named() {
     let r = with_policies("[all, EXEMPT ACCESS POLICY]")
         .report(&["cdc.database.user=CDC", "cdc.columns.exclude=HR.EMP.NAME"]);
-    let c = get(&r, "tables.access-policies");
-    assert_eq!(c.severity, Severity::Pass, "{}", c.found);
-    assert!(
-        c.found.contains(
-            "HR.EMP: Data Redaction policy EMP_NAME masks only columns cdc.columns.exclude leaves out"
-        ),
-        "{}",
-        c.found
+    passes_saying(
+        &r,
+        "HR.EMP: Data Redaction policy EMP_NAME masks only columns cdc.columns.exclude leaves out",
     );
     // Another column excluded: still FAIL.
     let r = with_policies("[all, EXEMPT ACCESS POLICY]")
@@ -132,24 +135,12 @@ fn a_redaction_policy_on_excluded_columns_only_passes_and_is_named() {
 /// when the column is the chunk key; an ALL_ROWS policy is named as nulling values.
 #[test]
 fn a_column_level_policy_on_excluded_columns_only_passes_and_is_named() {
-    let column_level = |policy: &str| {
-        let tables = HEALTHY_TABLES.replacen(
-            "    primary_key: [ID]\n",
-            &format!("    primary_key: [ID]\n    access_policies:\n      - {policy}\n"),
-            1,
-        );
-        Db::new("  users:\n    - { name: CDC, privileges: all }\n", &tables)
-    };
+    let column_level =
+        |policy: &str| emp_with(&format!("    access_policies:\n      - {policy}\n"), "all");
     let db = column_level("{ name: EMP_HIRED, predicate: \"ID > 5\", columns: [HIRED] }");
-    let r = db.report(&["cdc.database.user=CDC", "cdc.columns.exclude=HR.EMP.HIRED"]);
-    let c = get(&r, "tables.access-policies");
-    assert_eq!(c.severity, Severity::Pass, "{}", c.found);
-    assert!(
-        c.found.contains(
-            "HR.EMP: column-level row access policy EMP_HIRED does not apply: the snapshot references none of its columns"
-        ),
-        "{}",
-        c.found
+    passes_saying(
+        &db.report(&["cdc.database.user=CDC", "cdc.columns.exclude=HR.EMP.HIRED"]),
+        "HR.EMP: column-level row access policy EMP_HIRED does not apply: the snapshot references none of its columns",
     );
     let r = db.report(&["cdc.database.user=CDC"]);
     assert_eq!(get(&r, "tables.access-policies").severity, Severity::Fail);

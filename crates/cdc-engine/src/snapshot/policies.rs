@@ -97,14 +97,7 @@ pub fn check(
         return Ok(());
     }
     if !filtering.is_empty() {
-        // Column-level policies only, their columns only read: excluding them is a remedy.
-        let excludable = p
-            .policy_columns(&filtering)
-            .filter(|cols| !cols.iter().any(|c| target.references_beyond_reading(c)))
-            .unwrap_or_default()
-            .into_iter()
-            .map(|c| format!("{table}.{c}"))
-            .collect();
+        let excludable = excludable_columns(&p, target, &filtering);
         return Err(CdcError::RowAccessPolicy {
             table: table.to_string(),
             user,
@@ -118,4 +111,20 @@ pub fn check(
         user,
         policies: masking,
     })
+}
+
+/// When `filtering` are all column-level policies and the snapshot only reads their columns
+/// (not the chunk key, not in its condition): those columns as `TABLE.COLUMN`, whose exclusion
+/// (cdc.columns.exclude) would stop the policies applying; else none.
+pub(crate) fn excludable_columns(
+    p: &cdc_core::model::ReadPolicies,
+    target: &TableTarget,
+    filtering: &[String],
+) -> Vec<String> {
+    p.policy_columns(filtering)
+        .filter(|cols| !cols.iter().any(|c| target.references_beyond_reading(c)))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|c| format!("{}.{c}", target.name()))
+        .collect()
 }
